@@ -1,0 +1,119 @@
+/* replay.c: `carcassonne replay`: check a record and report its scores. */
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const char replay_usage[] =
+    "usage: carcassonne replay [--json] FILE\n"
+    "\n"
+    "Reads the game record FILE ('-' for standard input), checks every move\n"
+    "and prints the scores after the last move (after the final scoring when\n"
+    "the game ended).\n"
+    "\n"
+    "  --json   print one JSON object: scores, finished, and more\n"
+    "\n"
+    "Exit status: 0 valid record, 1 invalid record ('line N: ...' on standard\n"
+    "error), 2 bad arguments or unreadable FILE.\n";
+
+static const carc_kind breakdown_kinds[4] = { CARC_ROAD, CARC_CITY, CARC_CLOISTER,
+                                              CARC_FIELD };
+static const char *const breakdown_names[4] = { "roads", "cities", "cloisters", "farms" };
+
+static json_t *replay_json(const carc_game *g)
+{
+    int players = carc_game_players(g);
+    json_t *scores = json_array(), *breakdown = json_array(), *supply = json_array();
+    json_t *winners = json_array();
+    unsigned leaders = carc_game_leaders(g);
+    for (int p = 0; p < players; p++) {
+        json_array_append_new(scores, json_integer(carc_game_score(g, p)));
+        json_array_append_new(supply, json_integer(carc_game_supply(g, p)));
+        json_t *b = json_object();
+        for (int k = 0; k < 4; k++)
+            json_object_set_new(b, breakdown_names[k],
+                                json_integer(carc_game_score_of(g, p, breakdown_kinds[k])));
+        json_array_append_new(breakdown, b);
+        if (carc_game_over(g) && (leaders & (1u << p)))
+            json_array_append_new(winners, json_integer(p + 1));
+    }
+    json_t *root = json_object();
+    json_object_set_new(root, "players", json_integer(players));
+    json_object_set_new(root, "scores", scores);
+    json_object_set_new(root, "finished", json_boolean(carc_game_over(g)));
+    json_object_set_new(root, "moves", json_integer(carc_game_move_count(g)));
+    json_object_set_new(root, "tiles_left", json_integer(carc_game_tiles_left(g, NULL) +
+                                                         !carc_game_over(g)));
+    json_object_set_new(root, "breakdown", breakdown);
+    json_object_set_new(root, "supply", supply);
+    json_object_set_new(root, "winners", winners);
+    return root;
+}
+
+static void replay_text(const carc_game *g)
+{
+    int players = carc_game_players(g);
+    unsigned leaders = carc_game_leaders(g);
+    for (int p = 0; p < players; p++) {
+        printf("player %d (%s): %d points (roads %d, cities %d, cloisters %d, farms %d)%s\n",
+               p + 1, cli_player_name(p), carc_game_score(g, p),
+               carc_game_score_of(g, p, CARC_ROAD), carc_game_score_of(g, p, CARC_CITY),
+               carc_game_score_of(g, p, CARC_CLOISTER), carc_game_score_of(g, p, CARC_FIELD),
+               carc_game_over(g) && (leaders & (1u << p)) ? "  winner" : "");
+    }
+    if (carc_game_over(g))
+        printf("finished after %d moves\n", carc_game_move_count(g));
+    else
+        printf("in progress after %d moves, %d tiles left\n", carc_game_move_count(g),
+               carc_game_tiles_left(g, NULL) + 1);
+}
+
+int cmd_replay(int argc, char **argv)
+{
+    int json = 0;
+    const char *path = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(replay_usage, stdout);
+            return EXIT_OK;
+        } else if (strcmp(argv[i], "--json") == 0) {
+            json = 1;
+        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            return cli_usage_error("replay", "unknown option '%s'", argv[i]);
+        } else if (path) {
+            return cli_usage_error("replay", "only one FILE, please");
+        } else {
+            path = argv[i];
+        }
+    }
+    if (!path)
+        return cli_usage_error("replay", "a FILE is needed");
+    size_t len = 0;
+    char *text = cli_read_file(path, CARC_RECORD_MAX_BYTES, &len);
+    if (!text) {
+        fprintf(stderr, "carcassonne replay: cannot read %s: %s\n", path, strerror(errno));
+        return EXIT_USAGE;
+    }
+    carc_record_error err;
+    carc_game *g = carc_record_read(text, len, 1, &err);
+    free(text);
+    if (!g) {
+        fprintf(stderr, "line %d: %s\n", err.line, err.message);
+        return EXIT_INVALID;
+    }
+    if (json) {
+        json_t *root = replay_json(g);
+        char *out = json_dumps(root, JSON_COMPACT);
+        if (out)
+            puts(out);
+        free(out);
+        json_decref(root);
+    } else {
+        replay_text(g);
+    }
+    carc_game_free(g);
+    return EXIT_OK;
+}

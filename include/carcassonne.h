@@ -1,0 +1,352 @@
+/* carcassonne.h: public API of the Carcassonne rules engine library. */
+#ifndef CARCASSONNE_H
+#define CARCASSONNE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------------------
+ * Limits and basic types
+ * ------------------------------------------------------------------------- */
+
+enum {
+    CARC_MIN_PLAYERS = 2,
+    CARC_MAX_PLAYERS = 6,
+    CARC_FOLLOWERS = 7,         /* followers in each player's supply at start */
+    CARC_TILE_KINDS = 24,       /* A..X */
+    CARC_TILES = 72,            /* the whole set, start tile included */
+    CARC_PILE = 71,             /* the draw pile: every tile but the start tile */
+    CARC_MAX_SEGMENTS_PER_TILE = 9,
+    /* The frontier of n tiles has at most 2n + 2 squares; 4 rotations each. */
+    CARC_MAX_PLACEMENTS = 4 * (2 * CARC_TILES + 2),
+    CARC_MAX_SPOTS = CARC_MAX_SEGMENTS_PER_TILE,
+    /* Upper bound of the score events one move can produce, final scoring
+     * included: every event needs a follower on the board or a farm. */
+    CARC_MAX_EVENTS = 64,
+    CARC_NO_SPOT = 255,
+    CARC_NO_TILE = -1,
+};
+
+/* Status codes. CARC_OK is zero; every failing call leaves the game as it
+ * was and keeps a message, see carc_game_error(). */
+typedef enum carc_status {
+    CARC_OK = 0,
+    CARC_EINVAL,    /* a bad argument: out of range, NULL, unknown name */
+    CARC_EILLEGAL,  /* a move the rules forbid in this position */
+    CARC_EOVER,     /* the game has ended */
+    CARC_ENOMEM,    /* an allocation failed */
+    CARC_ESYNTAX,   /* a record that does not follow the notation */
+} carc_status;
+
+/* Kinds of segments and of the features they form. */
+typedef enum carc_kind {
+    CARC_ROAD = 0,
+    CARC_CITY = 1,
+    CARC_FIELD = 2,
+    CARC_CLOISTER = 3,
+} carc_kind;
+
+/* Edges and ports. An edge is N, E, S or W (0..3). The twelve ports run
+ * clockwise from the north edge's west half, as in tiles.md. */
+typedef enum carc_port {
+    CARC_NNW, CARC_N, CARC_NNE, CARC_ENE, CARC_E, CARC_ESE,
+    CARC_SSE, CARC_S, CARC_SSW, CARC_WSW, CARC_W, CARC_WNW,
+    CARC_PORTS
+} carc_port;
+
+/* ---------------------------------------------------------------------------
+ * The tile catalogue (read-only data)
+ * ------------------------------------------------------------------------- */
+
+typedef struct carc_segment_def {
+    uint8_t kind;          /* carc_kind */
+    uint8_t pennant;       /* 1 when this city segment carries a pennant */
+    uint16_t ports;        /* bit p set: the segment holds port p (rotation 0) */
+    uint16_t borders;      /* fields: bit i set: borders city segment i */
+} carc_segment_def;
+
+typedef struct carc_tile_def {
+    char letter;                 /* 'A'..'X' */
+    uint8_t count;               /* copies in the set (start tile included) */
+    uint8_t edges[4];            /* carc_kind of the N, E, S, W edges (rotation 0) */
+    uint8_t nsegments;
+    carc_segment_def segments[CARC_MAX_SEGMENTS_PER_TILE];
+} carc_tile_def;
+
+/* The definition of tile kind 0..23 (A..X), or NULL when out of range. */
+const carc_tile_def *carc_tile(int kind);
+/* Kind index of a tile letter 'A'..'X', or -1. */
+int carc_tile_kind(char letter);
+/* Local segment of tile `kind` at rotation `rot` that holds board port
+ * `port`, or -1 when no segment holds it. */
+int carc_tile_segment_at(int kind, int rot, int port);
+/* Ports (board directions) held by segment `seg` of `kind` at rotation `rot`. */
+unsigned carc_tile_segment_ports(int kind, int rot, int seg);
+/* Kind of edge `edge` (0 N .. 3 W, board directions) of `kind` at `rot`. */
+int carc_tile_edge(int kind, int rot, int edge);
+/* Name of a port ("NNW" ...), or NULL. carc_port_parse() is its inverse
+ * and returns -1 for an unknown name. */
+const char *carc_port_name(int port);
+int carc_port_parse(const char *name);
+
+/* ---------------------------------------------------------------------------
+ * Rule options
+ * ------------------------------------------------------------------------- */
+
+/* Rule variants of rules.md; all off is the standard game. */
+enum {
+    CARC_RULE_FARMS_FIRST_EDITION = 1u << 0, /* 4 points per city, city side */
+    CARC_RULE_SMALL_CITY = 1u << 1,          /* 2-tile city: 1 per tile and pennant */
+    CARC_RULE_NO_INCOMPLETE = 1u << 2,       /* no final scoring of open features */
+    CARC_RULE_BONUS_TURN = 1u << 3,          /* filling a hole gives another turn */
+};
+
+typedef struct carc_rules {
+    uint32_t flags;     /* CARC_RULE_* */
+} carc_rules;
+
+/* The standard rules (all flags off). */
+carc_rules carc_rules_standard(void);
+/* Turns a rule name of the record notation ("farms-first-edition", ...)
+ * into its flag; 0 for an unknown name. */
+uint32_t carc_rule_flag(const char *name);
+/* Name of a single flag, or NULL. */
+const char *carc_rule_name(uint32_t flag);
+
+/* ---------------------------------------------------------------------------
+ * Moves
+ * ------------------------------------------------------------------------- */
+
+/* A square and a rotation for the drawn tile. */
+typedef struct carc_placement {
+    int8_t x, y;        /* board square; x grows east, y grows south */
+    uint8_t rot;        /* 0..3 quarter turns clockwise */
+} carc_placement;
+
+/* A place for a follower on the tile just placed. */
+typedef struct carc_spot {
+    uint8_t segment;    /* local segment index in the tile's definition */
+    uint8_t kind;       /* carc_kind: the follower's role */
+    uint8_t port;       /* a port the segment holds (board directions), or
+                           CARC_PORTS for a cloister: the record's SPOT */
+} carc_spot;
+
+typedef enum carc_move_type {
+    CARC_MOVE_PLACE = 0,
+    CARC_MOVE_DISCARD = 1,    /* only legal when the drawn tile fits nowhere */
+} carc_move_type;
+
+/* A move is a small value: 4 bytes. */
+typedef struct carc_move {
+    uint8_t type;             /* carc_move_type */
+    carc_placement place;
+    uint8_t segment;          /* follower's segment, or CARC_NO_SPOT */
+} carc_move;
+
+/* ---------------------------------------------------------------------------
+ * Score events
+ * ------------------------------------------------------------------------- */
+
+typedef struct carc_event {
+    uint8_t kind;             /* carc_kind of the scored feature (FIELD: farm) */
+    uint8_t complete;         /* 1: completed in play; 0: final scoring */
+    uint8_t winners;          /* bit p: player p scores `points` */
+    uint8_t returned[CARC_MAX_PLAYERS]; /* followers that went home, per player */
+    int16_t points;           /* points each winner scores */
+    int16_t tiles;            /* tiles of the feature (cloister: itself and
+                                 its neighbours; farm: completed cities) */
+    int16_t pennants;
+    int8_t x, y;              /* a tile of the feature */
+    uint16_t feature;         /* feature id, see carc_game_feature() */
+} carc_event;
+
+/* ---------------------------------------------------------------------------
+ * The game
+ * ------------------------------------------------------------------------- */
+
+typedef struct carc_game carc_game;
+
+/* Allocates a new game of `players` players (2..6) whose pile is shuffled
+ * from `seed`, with the start tile placed and player 0's first tile drawn.
+ * Returns NULL only when out of memory or on bad arguments (`players` out of
+ * range); free with carc_game_free(). */
+carc_game *carc_game_new(int players, const carc_rules *rules, uint64_t seed);
+void carc_game_free(carc_game *g);
+/* Starts `g` over as carc_game_new() would, without allocating. */
+carc_status carc_game_reset(carc_game *g, int players, const carc_rules *rules,
+                            uint64_t seed);
+/* Copies the whole state of `src` into `dst` (both allocated). Cheap: no
+ * allocation, a few kilobytes copied. */
+void carc_game_copy(carc_game *dst, const carc_game *src);
+/* A new game equal to `src`; free with carc_game_free(). */
+carc_game *carc_game_clone(const carc_game *src);
+/* Size in bytes of a game state. */
+size_t carc_game_size(void);
+
+/* Message of the last failing call on `g` ("" when none). */
+const char *carc_game_error(const carc_game *g);
+
+/* --- Whose turn, which tile ------------------------------------------------ */
+int carc_game_players(const carc_game *g);
+carc_rules carc_game_rules(const carc_game *g);
+int carc_game_over(const carc_game *g);
+int carc_game_current_player(const carc_game *g);
+/* Kind of the tile drawn by the current player, or CARC_NO_TILE when over. */
+int carc_game_drawn_tile(const carc_game *g);
+/* Tiles still in the pile, the drawn tile not included. With `counts`
+ * non-NULL, fills counts[24] with the tiles left of each kind. */
+int carc_game_tiles_left(const carc_game *g, int counts[CARC_TILE_KINDS]);
+/* Puts the drawn tile back into the pile and draws a tile of `kind` instead
+ * (a record, or a physical game, decides the draw). CARC_EILLEGAL when no
+ * such tile is left. */
+carc_status carc_game_choose_tile(carc_game *g, int kind);
+/* Shuffles the tiles left in the pile, the drawn tile included, from `seed`,
+ * and draws again: a guess at the hidden order, for searches. */
+void carc_game_shuffle_pile(carc_game *g, uint64_t seed);
+
+/* --- Legal moves ----------------------------------------------------------- */
+/* Writes the legal placements of the drawn tile into `out` (at most `cap`)
+ * and returns how many there are (possibly more than `cap`). Zero means the
+ * tile fits nowhere and the only legal move is a discard. */
+int carc_legal_placements(const carc_game *g, carc_placement *out, int cap);
+/* Whether the drawn tile may be placed at `p`. */
+int carc_placement_legal(const carc_game *g, carc_placement p);
+/* Writes the legal follower spots of the drawn tile placed at `p` (which
+ * must be legal) into `out` and returns how many there are (0 when the
+ * player's supply is empty). */
+int carc_legal_spots(const carc_game *g, carc_placement p, carc_spot *out,
+                     int cap);
+
+/* --- Playing ----------------------------------------------------------------- */
+/* Plays `m` for the current player: places the tile, deploys the follower,
+ * scores completed features, draws the next tile; after the last tile, the
+ * final scoring. Writes up to `cap` score events into `events` (may be NULL)
+ * and their number into `*nevents` (may be NULL). A failing call changes
+ * nothing. */
+carc_status carc_game_play(carc_game *g, carc_move m, carc_event *events,
+                           int cap, int *nevents);
+/* Ends the game now (the record's `end`) and applies the final scoring. */
+carc_status carc_game_finish(carc_game *g, carc_event *events, int cap,
+                             int *nevents);
+
+/* --- Scores and supply --------------------------------------------------------- */
+int carc_game_score(const carc_game *g, int player);
+/* Points of `player` from features of `kind` (farms: CARC_FIELD). */
+int carc_game_score_of(const carc_game *g, int player, carc_kind kind);
+int carc_game_supply(const carc_game *g, int player);
+/* Bit mask of the players with the highest score. */
+unsigned carc_game_leaders(const carc_game *g);
+
+/* --- The board ------------------------------------------------------------------- */
+typedef struct carc_tile_on_board {
+    int8_t x, y;
+    uint8_t kind, rot;
+    uint8_t follower_segment;   /* CARC_NO_SPOT when none stands here */
+    uint8_t follower_owner;
+} carc_tile_on_board;
+
+/* Tiles on the board, in the order they were placed (0 is the start tile). */
+int carc_game_tile_count(const carc_game *g);
+carc_status carc_game_tile_info(const carc_game *g, int index,
+                                carc_tile_on_board *out);
+/* Index of the tile at (x, y), or -1. */
+int carc_game_tile_at(const carc_game *g, int x, int y);
+/* Bounding box of the tiles on the board. */
+void carc_game_bounds(const carc_game *g, int *min_x, int *min_y, int *max_x,
+                      int *max_y);
+
+/* --- Features ---------------------------------------------------------------------- */
+typedef struct carc_feature {
+    uint8_t kind;                 /* carc_kind */
+    uint8_t complete;             /* roads, cities: no open edge; cloisters:
+                                     all eight neighbours; farms: never */
+    uint8_t owners;               /* bit p: p has the most followers here */
+    uint8_t followers[CARC_MAX_PLAYERS];
+    int16_t tiles;                /* distinct tiles covered */
+    int16_t pennants;
+    int16_t open_edges;           /* roads, cities: unmatched edges;
+                                     cloisters: empty neighbour squares */
+    int16_t value;                /* points if completed now (completed
+                                     features: what they scored) */
+    int16_t value_at_end;         /* points if the game ended now (farms: 3
+                                     per completed bordering city) */
+} carc_feature;
+
+/* Feature id of segment `segment` of board tile `index`, or -1. Ids are
+ * stable until the next move (merging features changes them). */
+int carc_game_feature(const carc_game *g, int index, int segment);
+carc_status carc_game_feature_info(const carc_game *g, int feature,
+                                   carc_feature *out);
+/* Whether segment `segment` of board tile `index` belongs to `feature`. */
+int carc_game_feature_has(const carc_game *g, int feature, int index,
+                          int segment);
+
+/* --- History and records ------------------------------------------------------------- */
+/* Moves played so far (discards included), in order. */
+int carc_game_move_count(const carc_game *g);
+/* Move `i` and the tile kind it drew. */
+carc_status carc_game_move_at(const carc_game *g, int i, carc_move *m,
+                              int *tile_kind);
+/* Whether the game was ended early by carc_game_finish(). */
+int carc_game_ended_early(const carc_game *g);
+
+/* Error of a record, with the line it is on. */
+typedef struct carc_record_error {
+    int line;
+    char message[160];
+} carc_record_error;
+
+/* Limits of the record reader. */
+enum {
+    CARC_RECORD_MAX_BYTES = 1 << 20,
+    CARC_RECORD_MAX_LINE = 4096,
+};
+
+/* Reads the record `text` of `len` bytes (no NUL needed) and replays it.
+ * On success, returns the game at the position after the last move (with
+ * the final scoring applied when the game ended); free it with
+ * carc_game_free(). On failure returns NULL and fills `*err`. `seed` decides
+ * the order of the pile after the record's last move. */
+carc_game *carc_record_read(const char *text, size_t len, uint64_t seed,
+                            carc_record_error *err);
+/* Writes the record of `g` into `buf` (NUL-terminated, at most `cap` bytes)
+ * and returns its length without the NUL, like snprintf: a return >= cap
+ * means the buffer was too small. `headers` (may be NULL) is written as is
+ * after the players and rules lines; each of its lines must be a valid
+ * header line. */
+size_t carc_record_write(const carc_game *g, const char *headers, char *buf,
+                         size_t cap);
+
+/* Writes the record notation of a move ("E 0 -1 2 S", "discard X"). */
+size_t carc_move_format(const carc_game *g, int move_index, char *buf,
+                        size_t cap);
+
+/* ---------------------------------------------------------------------------
+ * Randomness
+ * ------------------------------------------------------------------------- */
+
+/* A small reproducible generator, for front ends and players. */
+typedef struct carc_rng {
+    uint64_t state;
+} carc_rng;
+
+carc_rng carc_rng_seed(uint64_t seed);
+uint64_t carc_rng_next(carc_rng *r);
+/* Uniform in 0..n-1 (n >= 1). */
+uint32_t carc_rng_below(carc_rng *r, uint32_t n);
+
+/* A random legal move for the current player: a uniformly chosen placement,
+ * and, with probability `follower_chance` in 0..1, a uniformly chosen legal
+ * follower spot. A discard when the tile fits nowhere. */
+carc_move carc_random_move(const carc_game *g, carc_rng *r,
+                           double follower_chance);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,150 @@
+/* features.c: features as a union-find forest over tile segments, and
+ * what a feature is made of. */
+#include <string.h>
+
+#include "game.h"
+#include "tiles.h"
+
+int feature_find(carc_game *g, int s)
+{
+    /* Path halving: every other node on the way points to its grandparent. */
+    while (g->seg[s].parent != s) {
+        g->seg[s].parent = g->seg[g->seg[s].parent].parent;
+        s = g->seg[s].parent;
+    }
+    return s;
+}
+
+int feature_root(const carc_game *g, int s)
+{
+    while (g->seg[s].parent != s)
+        s = g->seg[s].parent;
+    return s;
+}
+
+void feature_union(carc_game *g, int a, int b)
+{
+    int ra = feature_find(g, a), rb = feature_find(g, b);
+    if (ra == rb)
+        return;
+    if (g->seg[ra].size < g->seg[rb].size) {
+        int swap = ra;
+        ra = rb;
+        rb = swap;
+    }
+    seg_node *big = &g->seg[ra], *small = &g->seg[rb];
+    small->parent = (uint16_t)ra;
+    big->size = (uint16_t)(big->size + small->size);
+    big->open = (uint16_t)(big->open + small->open);
+    /* No player has more than 7 followers, so the nibbles never carry. */
+    big->followers += small->followers;
+    uint16_t next = big->next;
+    big->next = small->next;
+    small->next = next;
+}
+
+int feature_tiles(const carc_game *g, int root, int *pennants)
+{
+    uint64_t seen[2] = { 0, 0 };
+    int tiles = 0, flags = 0;
+    int s = root;
+    do {
+        const seg_node *m = &g->seg[s];
+        uint64_t bit = 1ull << (m->tile & 63);
+        if (!(seen[m->tile >> 6] & bit)) {
+            seen[m->tile >> 6] |= bit;
+            tiles++;
+        }
+        flags += carc_tile_data[g->tiles[m->tile].kind].segments[m->local].pennant;
+        s = m->next;
+    } while (s != root);
+    if (pennants)
+        *pennants = flags;
+    return tiles;
+}
+
+unsigned feature_majority(uint32_t packed, int nplayers)
+{
+    unsigned best = 0, mask = 0;
+    for (int p = 0; p < nplayers; p++) {
+        unsigned n = (packed >> (4 * p)) & 0xFu;
+        if (n > best) {
+            best = n;
+            mask = 1u << p;
+        } else if (n == best && n > 0) {
+            mask |= 1u << p;
+        }
+    }
+    return mask;
+}
+
+/* --- Public queries ---------------------------------------------------------- */
+
+static int segment_id(const carc_game *g, int index, int segment)
+{
+    if (index < 0 || index >= g->ntiles || segment < 0 ||
+        segment >= carc_tile_data[g->tiles[index].kind].nsegments)
+        return -1;
+    return g->tiles[index].seg_base + segment;
+}
+
+int carc_game_feature(const carc_game *g, int index, int segment)
+{
+    int s = segment_id(g, index, segment);
+    return s < 0 ? -1 : feature_root(g, s);
+}
+
+int carc_game_feature_has(const carc_game *g, int feature, int index,
+                          int segment)
+{
+    int s = segment_id(g, index, segment);
+    return s >= 0 && feature_root(g, s) == feature;
+}
+
+static int16_t end_value(const carc_game *g, const seg_node *r, int tiles,
+                         int pennants, int complete, int value)
+{
+    if (complete)
+        return (int16_t)value;
+    if ((g->rules.flags & CARC_RULE_NO_INCOMPLETE) && r->kind != CARC_FIELD)
+        return 0;
+    switch (r->kind) {
+    case CARC_CITY: return (int16_t)city_points(g, tiles, pennants, 0);
+    case CARC_CLOISTER: return (int16_t)(9 - r->open);
+    default: return (int16_t)value;
+    }
+}
+
+carc_status carc_game_feature_info(const carc_game *g, int feature,
+                                   carc_feature *out)
+{
+    if (!out || feature < 0 || feature >= g->nseg ||
+        g->seg[feature].parent != feature)
+        return CARC_EINVAL;
+    const seg_node *r = &g->seg[feature];
+    int pennants = 0;
+    int tiles = feature_tiles(g, feature, &pennants);
+    int complete = r->kind != CARC_FIELD && r->open == 0;
+    int value;
+    switch (r->kind) {
+    case CARC_ROAD: value = tiles; break;
+    case CARC_CITY: value = city_points(g, tiles, pennants, 1); break;
+    case CARC_CLOISTER: value = 9; tiles = 9 - r->open; break;
+    default:
+        value = (g->rules.flags & CARC_RULE_FARMS_FIRST_EDITION ? 4 : 3) *
+                farm_city_count(g, feature);
+        break;
+    }
+    memset(out, 0, sizeof *out);
+    out->kind = r->kind;
+    out->complete = (uint8_t)complete;
+    out->owners = (uint8_t)feature_majority(r->followers, g->nplayers);
+    for (int p = 0; p < g->nplayers; p++)
+        out->followers[p] = (uint8_t)((r->followers >> (4 * p)) & 0xFu);
+    out->tiles = (int16_t)tiles;
+    out->pennants = (int16_t)pennants;
+    out->open_edges = r->kind == CARC_FIELD ? 0 : (int16_t)r->open;
+    out->value = (int16_t)value;
+    out->value_at_end = end_value(g, r, tiles, pennants, complete, value);
+    return CARC_OK;
+}

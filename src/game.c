@@ -1,0 +1,499 @@
+/* game.c: a game's life: set-up, the drawn tile, legal moves, playing a
+ * move with its scoring, the end of the game. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game.h"
+#include "tiles.h"
+
+void game_set_error(carc_game *g, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(g->error, sizeof g->error, fmt, ap);
+    va_end(ap);
+}
+
+/* --- Set-up and copies ----------------------------------------------------- */
+
+static void draw_tile(carc_game *g)
+{
+    if (g->pile_len == 0) {
+        g->drawn = -1;
+        return;
+    }
+    g->drawn = (int8_t)g->pile[--g->pile_len];
+    g->left[g->drawn]--;
+}
+
+static void shuffle(carc_game *g)
+{
+    for (int i = g->pile_len - 1; i > 0; i--) {
+        int j = (int)carc_rng_below(&g->rng, (uint32_t)i + 1);
+        uint8_t t = g->pile[i];
+        g->pile[i] = g->pile[j];
+        g->pile[j] = t;
+    }
+}
+
+static void fill_pile(carc_game *g)
+{
+    int n = 0;
+    for (int k = 0; k < CARC_TILE_KINDS; k++) {
+        int count = carc_tile_data[k].count - (k == carc_start_tile_kind);
+        g->left[k] = (uint8_t)count;
+        for (int i = 0; i < count; i++)
+            g->pile[n++] = (uint8_t)k;
+    }
+    g->pile_len = (uint8_t)n;
+}
+
+carc_status carc_game_reset(carc_game *g, int players, const carc_rules *rules,
+                            uint64_t seed)
+{
+    if (!g)
+        return CARC_EINVAL;
+    if (players < CARC_MIN_PLAYERS || players > CARC_MAX_PLAYERS) {
+        game_set_error(g, "players must be %d to %d, not %d", CARC_MIN_PLAYERS,
+                       CARC_MAX_PLAYERS, players);
+        return CARC_EINVAL;
+    }
+    g->rules = rules ? *rules : carc_rules_standard();
+    g->rng = carc_rng_seed(seed);
+    g->nplayers = (uint8_t)players;
+    g->current = 0;
+    g->over = 0;
+    g->ended_early = 0;
+    g->nmoves = 0;
+    memset(g->supply, CARC_FOLLOWERS, sizeof g->supply);
+    memset(g->score, 0, sizeof g->score);
+    memset(g->score_by_kind, 0, sizeof g->score_by_kind);
+    board_clear(g);
+    board_place(g, carc_start_tile_kind, 0, 0, 0);
+    fill_pile(g);
+    shuffle(g);
+    draw_tile(g);
+    g->error[0] = '\0';
+    return CARC_OK;
+}
+
+carc_game *carc_game_new(int players, const carc_rules *rules, uint64_t seed)
+{
+    if (players < CARC_MIN_PLAYERS || players > CARC_MAX_PLAYERS)
+        return NULL;
+    carc_game *g = malloc(sizeof *g);
+    if (g)
+        carc_game_reset(g, players, rules, seed);
+    return g;
+}
+
+void carc_game_free(carc_game *g)
+{
+    free(g);
+}
+
+void carc_game_copy(carc_game *dst, const carc_game *src)
+{
+    if (dst == src)
+        return;
+    memcpy(dst, src, offsetof(carc_game, seg));
+    memcpy(dst->seg, src->seg, src->nseg * sizeof src->seg[0]);
+    dst->error[0] = '\0';
+}
+
+carc_game *carc_game_clone(const carc_game *src)
+{
+    carc_game *g = malloc(sizeof *g);
+    if (g)
+        carc_game_copy(g, src);
+    return g;
+}
+
+size_t carc_game_size(void)
+{
+    return sizeof(carc_game);
+}
+
+const char *carc_game_error(const carc_game *g)
+{
+    return g ? g->error : "no game";
+}
+
+/* --- Turn and tile ---------------------------------------------------------- */
+
+int carc_game_players(const carc_game *g) { return g->nplayers; }
+carc_rules carc_game_rules(const carc_game *g) { return g->rules; }
+int carc_game_over(const carc_game *g) { return g->over; }
+int carc_game_current_player(const carc_game *g) { return g->current; }
+int carc_game_drawn_tile(const carc_game *g) { return g->over ? CARC_NO_TILE : g->drawn; }
+int carc_game_ended_early(const carc_game *g) { return g->ended_early; }
+
+int carc_game_tiles_left(const carc_game *g, int counts[CARC_TILE_KINDS])
+{
+    if (counts)
+        for (int k = 0; k < CARC_TILE_KINDS; k++)
+            counts[k] = g->left[k];
+    return g->pile_len;
+}
+
+carc_status carc_game_choose_tile(carc_game *g, int kind)
+{
+    if (g->over) {
+        game_set_error(g, "the game is over");
+        return CARC_EOVER;
+    }
+    const carc_tile_def *def = carc_tile(kind);
+    if (!def) {
+        game_set_error(g, "no tile kind %d", kind);
+        return CARC_EINVAL;
+    }
+    if (kind == g->drawn)
+        return CARC_OK;
+    for (int i = 0; i < g->pile_len; i++)
+        if (g->pile[i] == kind) {
+            g->pile[i] = (uint8_t)g->drawn;
+            g->left[g->drawn]++;
+            g->left[kind]--;
+            g->drawn = (int8_t)kind;
+            return CARC_OK;
+        }
+    game_set_error(g, "no tile %c is left in the pile", def->letter);
+    return CARC_EILLEGAL;
+}
+
+void carc_game_shuffle_pile(carc_game *g, uint64_t seed)
+{
+    if (g->over)
+        return;
+    g->pile[g->pile_len++] = (uint8_t)g->drawn;
+    g->left[g->drawn]++;
+    g->rng = carc_rng_seed(seed);
+    shuffle(g);
+    draw_tile(g);
+}
+
+/* --- Legal moves ------------------------------------------------------------- */
+
+int carc_legal_placements(const carc_game *g, carc_placement *out, int cap)
+{
+    if (g->over)
+        return 0;
+    int n = 0, kind = g->drawn;
+    for (int f = 0; f < g->nfrontier; f++) {
+        const frontier_square *sq = &g->frontier[f];
+        unsigned rots = carc_fitting_rotations(kind, sq->req, sq->mask);
+        for (; rots; rots &= rots - 1) {
+            if (n < cap)
+                out[n] = (carc_placement){ sq->x, sq->y,
+                                           (uint8_t)__builtin_ctz(rots) };
+            n++;
+        }
+    }
+    return n;
+}
+
+int carc_placement_legal(const carc_game *g, carc_placement p)
+{
+    if (g->over || p.rot > 3)
+        return 0;
+    int f = board_frontier_at(g, p.x, p.y);
+    if (f < 0)
+        return 0;
+    const frontier_square *sq = &g->frontier[f];
+    return (carc_fitting_rotations(g->drawn, sq->req, sq->mask) >> p.rot) & 1;
+}
+
+static int group_find(uint8_t *group, int s)
+{
+    while (group[s] != s)
+        s = group[s];
+    return s;
+}
+
+/* Local segments of `kind` placed at `p` whose feature would hold no
+ * follower once the tile is placed: a segment joins every feature it
+ * touches, and two segments of the new tile that touch one feature join
+ * each other, so occupation is decided over those groups. */
+static unsigned free_segments(const carc_game *g, int kind, carc_placement p)
+{
+    uint8_t group[CARC_MAX_SEGMENTS_PER_TILE];
+    uint8_t pair_seg[12];
+    uint16_t pair_root[12];
+    int npairs = 0, nseg = carc_tile_data[kind].nsegments;
+    for (int s = 0; s < nseg; s++)
+        group[s] = (uint8_t)s;
+    for (int d = 0; d < 4; d++) {
+        int t = board_tile_at(g, p.x + carc_dx[d], p.y + carc_dy[d]);
+        if (t < 0)
+            continue;
+        const board_tile *nb = &g->tiles[t];
+        for (int k = 0; k < 3; k++) {
+            int port = 3 * d + k;
+            uint8_t s = carc_port_seg[kind][p.rot][port];
+            int ns = nb->seg_base + carc_port_seg[nb->kind][nb->rot][carc_mirror_port(port)];
+            uint16_t root = (uint16_t)feature_root(g, ns);
+            if (npairs > 0 && pair_seg[npairs - 1] == s && pair_root[npairs - 1] == root)
+                continue;
+            for (int i = 0; i < npairs; i++)
+                if (pair_root[i] == root) {
+                    int a = group_find(group, pair_seg[i]), b = group_find(group, s);
+                    group[a] = (uint8_t)b;
+                }
+            pair_seg[npairs] = s;
+            pair_root[npairs++] = root;
+        }
+    }
+    unsigned occupied = 0;
+    for (int i = 0; i < npairs; i++)
+        if (g->seg[pair_root[i]].followers)
+            occupied |= 1u << group_find(group, pair_seg[i]);
+    unsigned free_mask = 0;
+    for (int s = 0; s < nseg; s++)
+        if (!(occupied & (1u << group_find(group, s))))
+            free_mask |= 1u << s;
+    return free_mask;
+}
+
+int carc_legal_spots(const carc_game *g, carc_placement p, carc_spot *out,
+                     int cap)
+{
+    if (g->over || g->supply[g->current] == 0 || !carc_placement_legal(g, p))
+        return 0;
+    int kind = g->drawn, n = 0;
+    unsigned free_mask = free_segments(g, kind, p);
+    for (; free_mask; free_mask &= free_mask - 1) {
+        int s = __builtin_ctz(free_mask);
+        if (n < cap)
+            out[n] = (carc_spot){ (uint8_t)s, carc_tile_data[kind].segments[s].kind,
+                                  carc_spot_port[kind][p.rot][s] };
+        n++;
+    }
+    return n;
+}
+
+/* --- Playing ------------------------------------------------------------------ */
+
+static int near(const board_tile *a, const board_tile *b)
+{
+    return abs(a->x - b->x) <= 1 && abs(a->y - b->y) <= 1;
+}
+
+/* Counts the tiles around a new cloister, tells the open cloisters around
+ * the new tile that one more neighbour is there, and scores those that are
+ * now surrounded. */
+static void update_cloisters(carc_game *g, int t, event_sink *sink)
+{
+    const board_tile *bt = &g->tiles[t];
+    int cs = carc_cloister_seg[bt->kind];
+    if (cs != 255) {
+        int neighbours = 0;
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++)
+                if ((dx || dy) && board_tile_at(g, bt->x + dx, bt->y + dy) >= 0)
+                    neighbours++;
+        g->seg[bt->seg_base + cs].open = (uint16_t)(8 - neighbours);
+        g->cloisters[g->ncloisters++] = (uint8_t)t;
+    }
+    for (int i = 0; i < g->ncloisters;) {
+        int c = g->cloisters[i];
+        seg_node *cl = &g->seg[g->tiles[c].seg_base + carc_cloister_seg[g->tiles[c].kind]];
+        if (c != t && near(&g->tiles[c], bt))
+            cl->open--;
+        if (cl->open == 0) {
+            score_completed(g, (int)(cl - g->seg), sink);
+            g->cloisters[i] = g->cloisters[--g->ncloisters];
+        } else {
+            i++;
+        }
+    }
+}
+
+/* Scores the roads and cities that the new tile `t` completed. */
+static void score_roads_and_cities(carc_game *g, int t, event_sink *sink)
+{
+    const board_tile *bt = &g->tiles[t];
+    const carc_tile_def *def = &carc_tile_data[bt->kind];
+    int done[CARC_MAX_SEGMENTS_PER_TILE], ndone = 0;
+    for (int s = 0; s < def->nsegments; s++) {
+        if (def->segments[s].kind != CARC_ROAD && def->segments[s].kind != CARC_CITY)
+            continue;
+        int root = feature_find(g, bt->seg_base + s);
+        if (g->seg[root].open != 0)
+            continue;
+        int seen = 0;
+        for (int i = 0; i < ndone; i++)
+            seen |= done[i] == root;
+        if (seen)
+            continue;
+        done[ndone++] = root;
+        score_completed(g, root, sink);
+    }
+}
+
+static void deploy(carc_game *g, int t, int local)
+{
+    board_tile *bt = &g->tiles[t];
+    bt->follower_seg = (uint8_t)local;
+    bt->follower_owner = g->current;
+    g->seg[feature_find(g, bt->seg_base + local)].followers += 1u << (4 * g->current);
+    g->supply[g->current]--;
+}
+
+static void record_move(carc_game *g, carc_move m)
+{
+    g->history[g->nmoves++] = (history_entry){ (uint8_t)g->drawn, m };
+}
+
+static int surrounded(const carc_game *g, int x, int y)
+{
+    for (int d = 0; d < 4; d++)
+        if (board_tile_at(g, x + carc_dx[d], y + carc_dy[d]) < 0)
+            return 0;
+    return 1;
+}
+
+/* Draws the next tile; with an empty pile the game ends. */
+static void end_turn(carc_game *g, int same_player, event_sink *sink)
+{
+    if (!same_player)
+        g->current = (uint8_t)((g->current + 1) % g->nplayers);
+    draw_tile(g);
+    if (g->drawn < 0) {
+        g->over = 1;
+        score_final(g, sink);
+    }
+}
+
+static carc_status check_move(carc_game *g, carc_move m)
+{
+    const carc_tile_def *def = &carc_tile_data[g->drawn];
+    if (m.type == CARC_MOVE_DISCARD) {
+        carc_placement p;
+        if (carc_legal_placements(g, &p, 1) > 0) {
+            game_set_error(g, "tile %c fits at %d %d rotation %d and cannot be discarded",
+                           def->letter, p.x, p.y, p.rot);
+            return CARC_EILLEGAL;
+        }
+        return CARC_OK;
+    }
+    if (m.type != CARC_MOVE_PLACE || m.place.rot > 3) {
+        game_set_error(g, "not a move");
+        return CARC_EINVAL;
+    }
+    if (!carc_placement_legal(g, m.place)) {
+        int x = m.place.x, y = m.place.y;
+        if (board_tile_at(g, x, y) >= 0)
+            game_set_error(g, "square %d %d is taken", x, y);
+        else if (board_frontier_at(g, x, y) < 0)
+            game_set_error(g, "square %d %d touches no tile", x, y);
+        else
+            game_set_error(g, "tile %c does not fit at %d %d rotation %d",
+                           def->letter, x, y, m.place.rot);
+        return CARC_EILLEGAL;
+    }
+    if (m.segment == CARC_NO_SPOT)
+        return CARC_OK;
+    if (m.segment >= def->nsegments) {
+        game_set_error(g, "tile %c has no segment %d", def->letter, m.segment);
+        return CARC_EINVAL;
+    }
+    if (g->supply[g->current] == 0) {
+        game_set_error(g, "player %d has no follower left", g->current + 1);
+        return CARC_EILLEGAL;
+    }
+    if (!(free_segments(g, g->drawn, m.place) & (1u << m.segment))) {
+        game_set_error(g, "the feature of that spot already holds a follower");
+        return CARC_EILLEGAL;
+    }
+    return CARC_OK;
+}
+
+carc_status carc_game_play(carc_game *g, carc_move m, carc_event *events,
+                           int cap, int *nevents)
+{
+    event_sink sink = { events, events ? cap : 0, 0 };
+    if (nevents)
+        *nevents = 0;
+    if (g->over) {
+        game_set_error(g, "the game is over");
+        return CARC_EOVER;
+    }
+    carc_status st = check_move(g, m);
+    if (st != CARC_OK)
+        return st;
+    record_move(g, m);
+    int again = 1;
+    if (m.type == CARC_MOVE_PLACE) {
+        int t = board_place(g, g->drawn, m.place.x, m.place.y, m.place.rot);
+        if (m.segment != CARC_NO_SPOT)
+            deploy(g, t, m.segment);
+        score_roads_and_cities(g, t, &sink);
+        update_cloisters(g, t, &sink);
+        again = (g->rules.flags & CARC_RULE_BONUS_TURN) &&
+                surrounded(g, m.place.x, m.place.y);
+    }
+    end_turn(g, again, &sink);
+    if (nevents)
+        *nevents = sink.count;
+    return CARC_OK;
+}
+
+carc_status carc_game_finish(carc_game *g, carc_event *events, int cap,
+                             int *nevents)
+{
+    event_sink sink = { events, events ? cap : 0, 0 };
+    if (nevents)
+        *nevents = 0;
+    if (g->over) {
+        game_set_error(g, "the game is over");
+        return CARC_EOVER;
+    }
+    g->over = 1;
+    g->ended_early = 1;
+    score_final(g, &sink);
+    if (nevents)
+        *nevents = sink.count;
+    return CARC_OK;
+}
+
+/* --- Scores ---------------------------------------------------------------------- */
+
+static int valid_player(const carc_game *g, int p)
+{
+    return p >= 0 && p < g->nplayers;
+}
+
+int carc_game_score(const carc_game *g, int player)
+{
+    return valid_player(g, player) ? g->score[player] : 0;
+}
+
+int carc_game_score_of(const carc_game *g, int player, carc_kind kind)
+{
+    if (!valid_player(g, player) || (unsigned)kind > CARC_CLOISTER)
+        return 0;
+    return g->score_by_kind[player][kind];
+}
+
+int carc_game_supply(const carc_game *g, int player)
+{
+    return valid_player(g, player) ? g->supply[player] : 0;
+}
+
+unsigned carc_game_leaders(const carc_game *g)
+{
+    unsigned mask = 0;
+    int best = 0;
+    for (int p = 0; p < g->nplayers; p++) {
+        if (mask == 0 || g->score[p] > best) {
+            best = g->score[p];
+            mask = 1u << p;
+        } else if (g->score[p] == best) {
+            mask |= 1u << p;
+        }
+    }
+    return mask;
+}

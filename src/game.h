@@ -1,0 +1,123 @@
+/* game.h: the game state shared by the library's modules (not public). */
+#ifndef CARC_GAME_H
+#define CARC_GAME_H
+
+#include "carcassonne.h"
+
+enum {
+    /* Segments of all 72 tiles: 243 in the base game. */
+    MAX_SEGMENTS = 256,
+    MAX_FRONTIER = 2 * CARC_TILES + 2,
+    /* Open addressing over placed and frontier squares, which are never
+     * removed: at most 72 + 146 keys, kept under half full. */
+    HASH_SLOTS = 512,
+    MAX_CLOISTERS = 16,
+    MAX_HISTORY = CARC_PILE,
+    ERROR_SIZE = 160,
+};
+
+/* A tile on the board. Its segments are seg[seg_base .. seg_base + n). */
+typedef struct board_tile {
+    int8_t x, y;
+    uint8_t kind, rot;
+    uint16_t seg_base;
+    uint8_t follower_seg;     /* local segment with a follower, or CARC_NO_SPOT */
+    uint8_t follower_owner;
+} board_tile;
+
+/* An empty square next to a placed tile. `mask` has 3 in the two bits of
+ * every edge that touches a tile, and `req` the kind that edge must have. */
+typedef struct frontier_square {
+    int8_t x, y;
+    uint8_t req, mask;
+} frontier_square;
+
+/* One segment of a placed tile, and a node of the union-find forest whose
+ * trees are the features. The root of a tree holds the feature's data:
+ *   open      roads and cities: edges of the feature not yet matched by a
+ *             neighbouring tile; the feature is complete when it is 0.
+ *             Cloisters: empty squares among the eight around it.
+ *   followers followers on the feature, 4 bits per player.
+ *   size      segments in the tree (union by size).
+ * `next` links all segments of a feature in a circular list, so that a
+ * feature's members can be walked. */
+typedef struct seg_node {
+    uint16_t parent, next, size, open;
+    uint8_t tile, local, kind, unused;
+    uint32_t followers;
+} seg_node;
+
+typedef struct history_entry {
+    uint8_t tile_kind;
+    carc_move move;
+} history_entry;
+
+/* The whole state is flat: copying the bytes up to `seg` and the used
+ * segments copies a game. */
+struct carc_game {
+    carc_rules rules;
+    carc_rng rng;
+    uint8_t nplayers, current, over, ended_early;
+    int8_t drawn;             /* kind drawn by the current player, or -1 */
+    uint8_t pile_len;         /* tiles in pile[0 .. pile_len), drawn not included */
+    uint8_t ntiles, nfrontier, ncloisters, nmoves;
+    uint16_t nseg;
+    int8_t min_x, min_y, max_x, max_y;
+    uint8_t supply[CARC_MAX_PLAYERS];
+    int32_t score[CARC_MAX_PLAYERS];
+    int32_t score_by_kind[CARC_MAX_PLAYERS][4];
+    uint8_t left[CARC_TILE_KINDS];   /* pile tiles of each kind */
+    uint8_t pile[CARC_PILE];
+    uint8_t cloisters[MAX_CLOISTERS]; /* board tiles with an open cloister */
+    history_entry history[MAX_HISTORY];
+    uint16_t hash_key[HASH_SLOTS];   /* 0: empty slot */
+    uint16_t hash_val[HASH_SLOTS];   /* tile index, or FRONTIER_BIT | index */
+    board_tile tiles[CARC_TILES];
+    frontier_square frontier[MAX_FRONTIER];
+    seg_node seg[MAX_SEGMENTS];
+    char error[ERROR_SIZE];
+};
+
+enum { FRONTIER_BIT = 0x8000, NOT_FOUND = 0xFFFF };
+
+static const int8_t carc_dx[4] = { 0, 1, 0, -1 };
+static const int8_t carc_dy[4] = { -1, 0, 1, 0 };
+
+/* board.c */
+void board_clear(carc_game *g);
+uint16_t board_lookup(const carc_game *g, int x, int y);
+int board_tile_at(const carc_game *g, int x, int y);
+int board_frontier_at(const carc_game *g, int x, int y);
+/* Puts `kind` at (x, y) (which must be empty and, but for the start tile,
+ * on the frontier), creates its segments, joins them with the neighbours'
+ * and updates the frontier. Returns the new tile's index. */
+int board_place(carc_game *g, int kind, int x, int y, int rot);
+
+/* features.c */
+int feature_find(carc_game *g, int s);
+int feature_root(const carc_game *g, int s);
+void feature_union(carc_game *g, int a, int b);
+/* Distinct tiles of the feature rooted at `root`, and its pennants. */
+int feature_tiles(const carc_game *g, int root, int *pennants);
+/* Bit mask of the players with the most followers in `packed`. */
+unsigned feature_majority(uint32_t packed, int nplayers);
+
+/* scoring.c */
+typedef struct event_sink {
+    carc_event *events;
+    int cap, count;
+} event_sink;
+
+void score_completed(carc_game *g, int root, event_sink *sink);
+void score_final(carc_game *g, event_sink *sink);
+int city_points(const carc_game *g, int tiles, int pennants, int complete);
+int farm_city_count(const carc_game *g, int farm_root);
+
+/* game.c */
+void game_set_error(carc_game *g, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+#endif

@@ -1,0 +1,461 @@
+/* record.c: reading and writing game records (record.md), and the move
+ * history they are made from. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game.h"
+#include "tiles.h"
+
+enum { MAX_TOKENS = 8 };
+
+/* --- History ---------------------------------------------------------------- */
+
+int carc_game_move_count(const carc_game *g)
+{
+    return g->nmoves;
+}
+
+carc_status carc_game_move_at(const carc_game *g, int i, carc_move *m,
+                              int *tile_kind)
+{
+    if (i < 0 || i >= g->nmoves)
+        return CARC_EINVAL;
+    if (m)
+        *m = g->history[i].move;
+    if (tile_kind)
+        *tile_kind = g->history[i].tile_kind;
+    return CARC_OK;
+}
+
+size_t carc_move_format(const carc_game *g, int i, char *buf, size_t cap)
+{
+    if (i < 0 || i >= g->nmoves)
+        return 0;
+    const history_entry *h = &g->history[i];
+    char letter = carc_tile_data[h->tile_kind].letter;
+    int n;
+    if (h->move.type == CARC_MOVE_DISCARD) {
+        n = snprintf(buf, cap, "discard %c", letter);
+    } else {
+        const carc_placement *p = &h->move.place;
+        char spot[8] = "";
+        if (h->move.segment != CARC_NO_SPOT) {
+            int port = carc_spot_port[h->tile_kind][p->rot][h->move.segment];
+            snprintf(spot, sizeof spot, " %s",
+                     port == CARC_PORTS ? "C" : carc_port_name(port));
+        }
+        n = snprintf(buf, cap, "%c %d %d %d%s", letter, p->x, p->y, p->rot, spot);
+    }
+    return n < 0 ? 0 : (size_t)n;
+}
+
+/* --- Writing ---------------------------------------------------------------------- */
+
+typedef struct out_buf {
+    char *buf;
+    size_t cap, len;
+} out_buf;
+
+static void out_printf(out_buf *o, const char *fmt, ...)
+{
+    char line[256];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if (o->len + 1 < o->cap) {
+        size_t room = o->cap - o->len - 1;
+        size_t copy = (size_t)n < room ? (size_t)n : room;
+        memcpy(o->buf + o->len, line, copy);
+        o->buf[o->len + copy] = '\0';
+    }
+    o->len += (size_t)n;
+}
+
+static void out_text(out_buf *o, const char *text)
+{
+    size_t n = strlen(text);
+    if (o->len + 1 < o->cap) {
+        size_t room = o->cap - o->len - 1;
+        size_t copy = n < room ? n : room;
+        memcpy(o->buf + o->len, text, copy);
+        o->buf[o->len + copy] = '\0';
+    }
+    o->len += n;
+}
+
+size_t carc_record_write(const carc_game *g, const char *headers, char *buf,
+                         size_t cap)
+{
+    out_buf o = { buf, cap, 0 };
+    if (buf && cap)
+        buf[0] = '\0';
+    else
+        o.cap = 0;
+    out_printf(&o, "players %d\n", g->nplayers);
+    if (g->rules.flags) {
+        out_text(&o, "rules");
+        for (uint32_t bit = 1; bit; bit <<= 1)
+            if ((g->rules.flags & bit) && carc_rule_name(bit))
+                out_printf(&o, " %s", carc_rule_name(bit));
+        out_text(&o, "\n");
+    }
+    if (headers && *headers) {
+        out_text(&o, headers);
+        if (headers[strlen(headers) - 1] != '\n')
+            out_text(&o, "\n");
+    }
+    for (int i = 0; i < g->nmoves; i++) {
+        char line[64];
+        carc_move_format(g, i, line, sizeof line);
+        out_printf(&o, "%s\n", line);
+    }
+    if (g->ended_early)
+        out_text(&o, "end\n");
+    return o.len;
+}
+
+/* --- Reading ----------------------------------------------------------------------- */
+
+typedef struct reader {
+    carc_record_error *err;
+    int line;
+    int players;            /* 0 until the players line */
+    int ended;              /* an `end` line was read */
+    carc_rules rules;
+    int rules_seen;
+    uint64_t seed;
+    carc_game *game;        /* created at the first move */
+} reader;
+
+static int fail(reader *r, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static int fail(reader *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    r->err->line = r->line;
+    vsnprintf(r->err->message, sizeof r->err->message, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* Length of the valid UTF-8 sequence at s (at most n bytes), or 0. */
+static size_t utf8_length(const unsigned char *s, size_t n)
+{
+    size_t len;
+    unsigned min;
+    if (s[0] < 0x80) return 1;
+    if (s[0] >= 0xC2 && s[0] <= 0xDF) { len = 2; min = 0x80; }
+    else if (s[0] >= 0xE0 && s[0] <= 0xEF) { len = 3; min = 0x800; }
+    else if (s[0] >= 0xF0 && s[0] <= 0xF4) { len = 4; min = 0x10000; }
+    else return 0;
+    if (len > n)
+        return 0;
+    unsigned cp = s[0] & (0x7Fu >> len);
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[i] & 0x3Fu);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return len;
+}
+
+static int check_text(reader *r, const char *line, size_t n)
+{
+    const unsigned char *s = (const unsigned char *)line;
+    for (size_t i = 0; i < n;) {
+        if (s[i] < 0x20 && s[i] != '\t')
+            return fail(r, "control character 0x%02X in the line", s[i]);
+        if (s[i] == 0x7F)
+            return fail(r, "control character 0x7F in the line");
+        size_t len = utf8_length(s + i, n - i);
+        if (len == 0)
+            return fail(r, "the line is not valid UTF-8");
+        i += len;
+    }
+    return 0;
+}
+
+/* Splits the line (comment removed) into tokens; returns their count, or
+ * -1 when there are too many. */
+static int tokenize(char *line, char *tokens[MAX_TOKENS + 1])
+{
+    char *hash = strchr(line, '#');
+    if (hash)
+        *hash = '\0';
+    int n = 0;
+    char *p = line;
+    for (;;) {
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (!*p)
+            return n;
+        if (n == MAX_TOKENS)
+            return -1;
+        tokens[n++] = p;
+        while (*p && *p != ' ' && *p != '\t')
+            p++;
+        if (*p)
+            *p++ = '\0';
+    }
+}
+
+/* Parses -?[0-9]+ into *out; numbers beyond +-999999999 are refused. */
+static int parse_number(reader *r, const char *tok, const char *what, long *out)
+{
+    const char *p = tok;
+    int negative = *p == '-';
+    if (negative)
+        p++;
+    size_t digits = strspn(p, "0123456789");
+    if (digits == 0 || p[digits] != '\0')
+        return fail(r, "%s '%.20s' is not a number", what, tok);
+    while (digits > 1 && *p == '0') {
+        p++;
+        digits--;
+    }
+    if (digits > 9)
+        return fail(r, "%s '%.20s' is out of range", what, tok);
+    long v = strtol(p, NULL, 10);
+    *out = negative ? -v : v;
+    return 0;
+}
+
+static int is_header_key(const char *tok)
+{
+    if (tok[0] < 'a' || tok[0] > 'z' || tok[1] == '\0')
+        return 0;
+    for (const char *p = tok + 1; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
+              *p == '_' || *p == '.' || *p == '-'))
+            return 0;
+    return 1;
+}
+
+static int start_game(reader *r)
+{
+    if (r->game)
+        return 0;
+    r->game = carc_game_new(r->players, &r->rules, r->seed);
+    if (!r->game)
+        return fail(r, "out of memory");
+    return 0;
+}
+
+static int read_players(reader *r, char **tok, int n)
+{
+    long players;
+    if (r->players)
+        return fail(r, "a second players line");
+    if (n != 2)
+        return fail(r, "'players' takes one number");
+    if (parse_number(r, tok[1], "player count", &players) < 0)
+        return -1;
+    if (players < CARC_MIN_PLAYERS || players > CARC_MAX_PLAYERS)
+        return fail(r, "players must be %d to %d, not %ld", CARC_MIN_PLAYERS,
+                    CARC_MAX_PLAYERS, players);
+    r->players = (int)players;
+    return 0;
+}
+
+static int read_rules(reader *r, char **tok, int n)
+{
+    if (r->rules_seen)
+        return fail(r, "a second rules line");
+    r->rules_seen = 1;
+    for (int i = 1; i < n; i++) {
+        uint32_t flag = carc_rule_flag(tok[i]);
+        if (!flag)
+            return fail(r, "unknown rule '%.40s'", tok[i]);
+        r->rules.flags |= flag;
+    }
+    return 0;
+}
+
+static int tile_letter(reader *r, const char *tok)
+{
+    int kind = tok[1] == '\0' ? carc_tile_kind(tok[0]) : -1;
+    if (kind < 0)
+        return fail(r, "unknown tile '%.20s'", tok);
+    return kind;
+}
+
+/* Makes the game's drawn tile `kind`, as the record says it was drawn. */
+static int draw_from_record(reader *r, int kind)
+{
+    carc_game *g = r->game;
+    if (carc_game_drawn_tile(g) == kind)
+        return 0;
+    if (carc_game_choose_tile(g, kind) != CARC_OK)
+        return fail(r, "tile %c is not in the supply: all %d are used",
+                    carc_tile_data[kind].letter,
+                    carc_tile_data[kind].count - (kind == carc_start_tile_kind));
+    return 0;
+}
+
+static int play(reader *r, carc_move m)
+{
+    if (carc_game_play(r->game, m, NULL, 0, NULL) != CARC_OK)
+        return fail(r, "%s", carc_game_error(r->game));
+    return 0;
+}
+
+static int read_spot(reader *r, const char *tok, int kind, int rot, uint8_t *segment)
+{
+    if (strcmp(tok, "C") == 0) {
+        if (carc_cloister_seg[kind] == 255)
+            return fail(r, "tile %c has no cloister", carc_tile_data[kind].letter);
+        *segment = carc_cloister_seg[kind];
+        return 0;
+    }
+    int port = carc_port_parse(tok);
+    if (port < 0)
+        return fail(r, "unknown follower spot '%.20s'", tok);
+    int seg = carc_port_seg[kind][rot][port];
+    if (seg == 255)
+        return fail(r, "tile %c has nothing at port %s", carc_tile_data[kind].letter, tok);
+    *segment = (uint8_t)seg;
+    return 0;
+}
+
+static int read_placement(reader *r, char **tok, int n)
+{
+    int kind = tile_letter(r, tok[0]);
+    if (kind < 0)
+        return -1;
+    if (n != 4 && n != 5)
+        return fail(r, "a move is 'TILE X Y ROT' or 'TILE X Y ROT SPOT'");
+    long x, y, rot;
+    if (parse_number(r, tok[1], "x", &x) < 0 || parse_number(r, tok[2], "y", &y) < 0 ||
+        parse_number(r, tok[3], "rotation", &rot) < 0)
+        return -1;
+    if (rot < 0 || rot > 3)
+        return fail(r, "rotation must be 0 to 3, not %ld", rot);
+    carc_move m = { CARC_MOVE_PLACE, { 0, 0, (uint8_t)rot }, CARC_NO_SPOT };
+    if (n == 5 && read_spot(r, tok[4], kind, (int)rot, &m.segment) < 0)
+        return -1;
+    if (draw_from_record(r, kind) < 0)
+        return -1;
+    if (x < -127 || x > 127 || y < -127 || y > 127)
+        return fail(r, "square %ld %ld touches no tile", x, y);
+    m.place.x = (int8_t)x;
+    m.place.y = (int8_t)y;
+    return play(r, m);
+}
+
+static int read_discard(reader *r, char **tok, int n)
+{
+    if (n != 2)
+        return fail(r, "'discard' takes one tile");
+    int kind = tile_letter(r, tok[1]);
+    if (kind < 0 || draw_from_record(r, kind) < 0)
+        return -1;
+    carc_move m = { CARC_MOVE_DISCARD, { 0, 0, 0 }, CARC_NO_SPOT };
+    return play(r, m);
+}
+
+static int read_end(reader *r, int n)
+{
+    if (n != 1)
+        return fail(r, "'end' takes nothing");
+    r->ended = 1;
+    if (carc_game_over(r->game))
+        return 0;
+    carc_game_finish(r->game, NULL, 0, NULL);
+    return 0;
+}
+
+static int read_tokens(reader *r, char **tok, int n)
+{
+    if (!r->players) {
+        if (strcmp(tok[0], "players") != 0)
+            return fail(r, "a record must start with 'players N'");
+        return read_players(r, tok, n);
+    }
+    if (r->ended || (r->game && carc_game_over(r->game) && strcmp(tok[0], "end") != 0))
+        return fail(r, "the game is over; nothing may follow");
+    int is_move = (tok[0][0] >= 'A' && tok[0][0] <= 'Z') ||
+                  strcmp(tok[0], "discard") == 0 || strcmp(tok[0], "end") == 0;
+    if (!is_move) {
+        if (r->game && (strcmp(tok[0], "players") == 0 || strcmp(tok[0], "rules") == 0 ||
+                        is_header_key(tok[0])))
+            return fail(r, "header line '%.20s' after the first move", tok[0]);
+        if (strcmp(tok[0], "players") == 0)
+            return read_players(r, tok, n);
+        if (strcmp(tok[0], "rules") == 0)
+            return read_rules(r, tok, n);
+        if (is_header_key(tok[0]))
+            return 0;
+        return fail(r, "not a move or a header: '%.20s'", tok[0]);
+    }
+    if (start_game(r) < 0)
+        return -1;
+    if (strcmp(tok[0], "discard") == 0)
+        return read_discard(r, tok, n);
+    if (strcmp(tok[0], "end") == 0)
+        return read_end(r, n);
+    return read_placement(r, tok, n);
+}
+
+static int read_line(reader *r, const char *text, size_t n)
+{
+    char line[CARC_RECORD_MAX_LINE + 1];
+    char *tok[MAX_TOKENS + 1];
+    if (n > CARC_RECORD_MAX_LINE)
+        return fail(r, "the line is longer than %d bytes", CARC_RECORD_MAX_LINE);
+    if (check_text(r, text, n) < 0)
+        return -1;
+    memcpy(line, text, n);
+    line[n] = '\0';
+    int ntok = tokenize(line, tok);
+    if (ntok < 0)
+        return fail(r, "too many fields on the line");
+    return ntok == 0 ? 0 : read_tokens(r, tok, ntok);
+}
+
+carc_game *carc_record_read(const char *text, size_t len, uint64_t seed,
+                            carc_record_error *err)
+{
+    carc_record_error scratch;
+    reader r = { err ? err : &scratch, 0, 0, 0, { 0 }, 0, seed, NULL };
+    r.err->line = 0;
+    r.err->message[0] = '\0';
+    size_t pos = 0;
+    int failed = 0;
+    while (pos < len && !failed) {
+        r.line++;
+        if (pos >= CARC_RECORD_MAX_BYTES) {
+            failed = fail(&r, "the record is longer than %d bytes", CARC_RECORD_MAX_BYTES);
+            break;
+        }
+        const char *start = text + pos;
+        const char *nl = memchr(start, '\n', len - pos);
+        size_t n = nl ? (size_t)(nl - start) : len - pos;
+        pos += n + (nl != NULL);
+        if (n > 0 && start[n - 1] == '\r')
+            n--;
+        failed = read_line(&r, start, n) < 0;
+    }
+    if (!failed && !r.players) {
+        r.line = r.line ? r.line : 1;
+        failed = fail(&r, "the record has no 'players N' line");
+    }
+    if (!failed && start_game(&r) < 0)
+        failed = 1;
+    if (failed) {
+        carc_game_free(r.game);
+        return NULL;
+    }
+    return r.game;
+}

@@ -1,0 +1,191 @@
+/* scoring.c: scoring completed features during play, and the final
+ * scoring of incomplete features and farms. */
+#include <string.h>
+
+#include "game.h"
+#include "tiles.h"
+
+static void sink_push(event_sink *sink, const carc_event *ev)
+{
+    if (sink && sink->count < sink->cap)
+        sink->events[sink->count] = *ev;
+    if (sink)
+        sink->count++;
+}
+
+int city_points(const carc_game *g, int tiles, int pennants, int complete)
+{
+    if (!complete)
+        return tiles + pennants;
+    if ((g->rules.flags & CARC_RULE_SMALL_CITY) && tiles == 2)
+        return tiles + pennants;
+    return 2 * (tiles + pennants);
+}
+
+static void award(carc_game *g, unsigned winners, int points, int kind)
+{
+    for (int p = 0; p < g->nplayers; p++)
+        if (winners & (1u << p)) {
+            g->score[p] += points;
+            g->score_by_kind[p][kind] += points;
+        }
+}
+
+/* Sends the followers on the feature rooted at `root` home. */
+static void return_followers(carc_game *g, int root, carc_event *ev)
+{
+    int s = root;
+    do {
+        const seg_node *m = &g->seg[s];
+        board_tile *t = &g->tiles[m->tile];
+        if (t->follower_seg == m->local) {
+            g->supply[t->follower_owner]++;
+            ev->returned[t->follower_owner]++;
+            t->follower_seg = CARC_NO_SPOT;
+        }
+        s = m->next;
+    } while (s != root);
+    g->seg[root].followers = 0;
+}
+
+static carc_event event_for(const carc_game *g, int root, int complete)
+{
+    const board_tile *t = &g->tiles[g->seg[root].tile];
+    carc_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = g->seg[root].kind;
+    ev.complete = (uint8_t)complete;
+    ev.x = t->x;
+    ev.y = t->y;
+    ev.feature = (uint16_t)root;
+    return ev;
+}
+
+/* Scores a road, city or cloister: complete, or incomplete at the end. */
+static void score_feature(carc_game *g, int root, int complete, int award_points,
+                          event_sink *sink)
+{
+    seg_node *r = &g->seg[root];
+    if (r->followers == 0)
+        return;
+    carc_event ev = event_for(g, root, complete);
+    int pennants = 0, tiles, points;
+    if (r->kind == CARC_CLOISTER) {
+        tiles = 9 - r->open;
+        points = tiles;
+    } else {
+        tiles = feature_tiles(g, root, &pennants);
+        points = r->kind == CARC_CITY ? city_points(g, tiles, pennants, complete)
+                                      : tiles;
+    }
+    ev.tiles = (int16_t)tiles;
+    ev.pennants = (int16_t)pennants;
+    if (award_points) {
+        ev.winners = (uint8_t)feature_majority(r->followers, g->nplayers);
+        ev.points = (int16_t)points;
+        award(g, ev.winners, points, r->kind);
+    }
+    return_followers(g, root, &ev);
+    sink_push(sink, &ev);
+}
+
+void score_completed(carc_game *g, int root, event_sink *sink)
+{
+    score_feature(g, root, 1, 1, sink);
+}
+
+/* Marks the completed cities bordering the farm rooted at `farm` in
+ * `seen` (one bit per segment) and returns their roots in `cities`. */
+static int farm_cities(const carc_game *g, int farm, uint64_t seen[MAX_SEGMENTS / 64],
+                       uint16_t *cities)
+{
+    int n = 0, s = farm;
+    memset(seen, 0, MAX_SEGMENTS / 8);
+    do {
+        const seg_node *m = &g->seg[s];
+        const board_tile *t = &g->tiles[m->tile];
+        unsigned borders = carc_tile_data[t->kind].segments[m->local].borders;
+        for (; borders; borders &= borders - 1) {
+            int local = __builtin_ctz(borders);
+            int city = feature_root(g, t->seg_base + local);
+            uint64_t bit = 1ull << (city & 63);
+            if (g->seg[city].open == 0 && !(seen[city >> 6] & bit)) {
+                seen[city >> 6] |= bit;
+                cities[n++] = (uint16_t)city;
+            }
+        }
+        s = m->next;
+    } while (s != farm);
+    return n;
+}
+
+int farm_city_count(const carc_game *g, int farm_root)
+{
+    uint64_t seen[MAX_SEGMENTS / 64];
+    uint16_t cities[MAX_SEGMENTS];
+    return farm_cities(g, farm_root, seen, cities);
+}
+
+static void score_farms(carc_game *g, event_sink *sink)
+{
+    uint64_t seen[MAX_SEGMENTS / 64];
+    uint16_t cities[MAX_SEGMENTS];
+    for (int s = 0; s < g->nseg; s++) {
+        seg_node *r = &g->seg[s];
+        if (r->parent != s || r->kind != CARC_FIELD || r->followers == 0)
+            continue;
+        int n = farm_cities(g, s, seen, cities);
+        carc_event ev = event_for(g, s, 0);
+        ev.tiles = (int16_t)n;
+        ev.points = (int16_t)(3 * n);
+        ev.winners = (uint8_t)feature_majority(r->followers, g->nplayers);
+        award(g, ev.winners, ev.points, CARC_FIELD);
+        sink_push(sink, &ev);
+    }
+}
+
+/* First edition: each completed city is scored once, 4 points to the
+ * players with the most farmers on the farms that border it. */
+static void score_farms_first_edition(carc_game *g, event_sink *sink)
+{
+    uint64_t seen[MAX_SEGMENTS / 64];
+    uint16_t cities[MAX_SEGMENTS], touched[MAX_SEGMENTS];
+    uint32_t farmers[MAX_SEGMENTS];
+    int ntouched = 0;
+    memset(farmers, 0, sizeof farmers);
+    for (int s = 0; s < g->nseg; s++) {
+        const seg_node *r = &g->seg[s];
+        if (r->parent != s || r->kind != CARC_FIELD || r->followers == 0)
+            continue;
+        int n = farm_cities(g, s, seen, cities);
+        for (int i = 0; i < n; i++) {
+            if (farmers[cities[i]] == 0)
+                touched[ntouched++] = cities[i];
+            farmers[cities[i]] += r->followers;
+        }
+    }
+    for (int i = 0; i < ntouched; i++) {
+        int city = touched[i];
+        carc_event ev = event_for(g, city, 0);
+        ev.kind = CARC_FIELD;
+        ev.tiles = 1;
+        ev.points = 4;
+        ev.winners = (uint8_t)feature_majority(farmers[city], g->nplayers);
+        award(g, ev.winners, ev.points, CARC_FIELD);
+        sink_push(sink, &ev);
+    }
+}
+
+void score_final(carc_game *g, event_sink *sink)
+{
+    int award_points = !(g->rules.flags & CARC_RULE_NO_INCOMPLETE);
+    for (int s = 0; s < g->nseg; s++) {
+        const seg_node *r = &g->seg[s];
+        if (r->parent == s && r->kind != CARC_FIELD && r->followers != 0)
+            score_feature(g, s, 0, award_points, sink);
+    }
+    if (g->rules.flags & CARC_RULE_FARMS_FIRST_EDITION)
+        score_farms_first_edition(g, sink);
+    else
+        score_farms(g, sink);
+}

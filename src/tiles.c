@@ -1,0 +1,65 @@
+/* tiles.c: the public view of the tile catalogue and of port names. */
+#include "tiles.h"
+
+#include <string.h>
+
+static const char *const port_names[CARC_PORTS] = {
+    "NNW", "N", "NNE", "ENE", "E", "ESE", "SSE", "S", "SSW", "WSW", "W", "WNW",
+};
+
+const carc_tile_def *carc_tile(int kind)
+{
+    if (kind < 0 || kind >= CARC_TILE_KINDS)
+        return NULL;
+    return &carc_tile_data[kind];
+}
+
+int carc_tile_kind(char letter)
+{
+    if (letter < 'A' || letter >= 'A' + CARC_TILE_KINDS)
+        return -1;
+    return letter - 'A';
+}
+
+static int valid_kind_rot(int kind, int rot)
+{
+    return kind >= 0 && kind < CARC_TILE_KINDS && rot >= 0 && rot < 4;
+}
+
+int carc_tile_segment_at(int kind, int rot, int port)
+{
+    if (!valid_kind_rot(kind, rot) || port < 0 || port >= CARC_PORTS)
+        return -1;
+    int seg = carc_port_seg[kind][rot][port];
+    return seg == 255 ? -1 : seg;
+}
+
+unsigned carc_tile_segment_ports(int kind, int rot, int seg)
+{
+    if (!valid_kind_rot(kind, rot) || seg < 0 ||
+        seg >= carc_tile_data[kind].nsegments)
+        return 0;
+    return carc_seg_ports[kind][rot][seg];
+}
+
+int carc_tile_edge(int kind, int rot, int edge)
+{
+    if (!valid_kind_rot(kind, rot) || edge < 0 || edge > 3)
+        return -1;
+    return (int)((carc_edges_at(kind, rot) >> (2 * edge)) & 3u);
+}
+
+const char *carc_port_name(int port)
+{
+    if (port < 0 || port >= CARC_PORTS)
+        return NULL;
+    return port_names[port];
+}
+
+int carc_port_parse(const char *name)
+{
+    for (int p = 0; p < CARC_PORTS; p++)
+        if (strcmp(name, port_names[p]) == 0)
+            return p;
+    return -1;
+}

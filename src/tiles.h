@@ -1,0 +1,52 @@
+/* tiles.h: internal view of the tile catalogue with rotations precomputed
+ * (the tables are generated at build time by tools/gen_tables.c). */
+#ifndef CARC_TILES_H
+#define CARC_TILES_H
+
+#include "carcassonne.h"
+#include "tile_data.h"
+
+/* Byte r holds the edges at rotation r, 2 bits per board direction (N in
+ * bits 0-1 ... W in bits 6-7), each a carc_kind. */
+extern const uint32_t carc_rot_edges[CARC_TILE_KINDS];
+/* Local segment holding board port p at rotation r, or 255. */
+extern const uint8_t carc_port_seg[CARC_TILE_KINDS][4][CARC_PORTS];
+/* Board ports held by each segment at rotation r. */
+extern const uint16_t carc_seg_ports[CARC_TILE_KINDS][4][CARC_MAX_SEGMENTS_PER_TILE];
+/* The port a record names for each segment at rotation r (the first held
+ * port clockwise from NNW; CARC_PORTS for a cloister). */
+extern const uint8_t carc_spot_port[CARC_TILE_KINDS][4][CARC_MAX_SEGMENTS_PER_TILE];
+/* Edges each road or city segment leaves open when placed alone. */
+extern const uint8_t carc_seg_open[CARC_TILE_KINDS][CARC_MAX_SEGMENTS_PER_TILE];
+/* The local cloister segment of each kind, or 255. */
+extern const uint8_t carc_cloister_seg[CARC_TILE_KINDS];
+/* Bit r set when rotation r differs from every lower rotation. */
+extern const uint8_t carc_distinct_rotations[CARC_TILE_KINDS];
+
+/* The port facing port p across the edge it lies on. */
+static inline int carc_mirror_port(int p)
+{
+    int edge = p / 3;
+    return 3 * ((edge + 2) & 3) + (2 - p % 3);
+}
+
+/* Edges of `kind` at rotation `rot`, 2 bits per direction. */
+static inline unsigned carc_edges_at(int kind, int rot)
+{
+    return (carc_rot_edges[kind] >> (8 * rot)) & 0xFFu;
+}
+
+/* Rotations of `kind` that fit a square whose constrained edges (2-bit mask
+ * 3 per edge in `mask`) must be `req`: bit r set when rotation r fits. The
+ * four rotations are tested at once, one byte each. */
+static inline unsigned carc_fitting_rotations(int kind, unsigned req,
+                                              unsigned mask)
+{
+    uint32_t x = (carc_rot_edges[kind] ^ (req * 0x01010101u)) &
+                 (mask * 0x01010101u);
+    uint32_t nonzero = ((x & 0x7F7F7F7Fu) + 0x7F7F7F7Fu) | x;
+    uint32_t zero = ~nonzero & 0x80808080u;
+    return (unsigned)(((uint64_t)(zero >> 7) * 0x204081u) >> 21) & 0xFu;
+}
+
+#endif
