@@ -125,6 +125,7 @@ const char *carc_rule_name(uint32_t flag);
 typedef struct carc_placement {
     int8_t x, y;        /* board square; x grows east, y grows south */
     uint8_t rot;        /* 0..3 quarter turns clockwise */
+    uint8_t reserved;   /* 0; makes a placement one 32-bit word */
 } carc_placement;
 
 /* A place for a follower on the tile just placed. */
@@ -140,7 +141,7 @@ typedef enum carc_move_type {
     CARC_MOVE_DISCARD = 1,    /* only legal when the drawn tile fits nowhere */
 } carc_move_type;
 
-/* A move is a small value: 4 bytes. */
+/* A move is a small value: 6 bytes. */
 typedef struct carc_move {
     uint8_t type;             /* carc_move_type */
     carc_placement place;

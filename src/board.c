@@ -1,24 +1,21 @@
-/* board.c: the squares of the board (a hash of placed and frontier
+/* board.c: the squares of the board (a torus grid of placed and frontier
  * squares), placing a tile and keeping the frontier of open squares. */
 #include <string.h>
 
 #include "game.h"
 #include "tiles.h"
 
-static uint16_t square_key(int x, int y)
+void board_clear(carc_game *g, int fresh)
 {
-    /* Coordinates stay within -73..73, so the key is never 0. */
-    return (uint16_t)(((unsigned)(x + 128) << 8) | (unsigned)(y + 128));
-}
-
-static unsigned slot_of(uint16_t key)
-{
-    return ((uint32_t)key * 0x9E3779B1u) >> (32 - 9);
-}
-
-void board_clear(carc_game *g)
-{
-    memset(g->hash_key, 0, sizeof g->hash_key);
+    if (fresh) {
+        memset(g->grid, 0, sizeof g->grid);
+    } else {
+        for (int t = 0; t < g->ntiles; t++)
+            g->grid[board_cell(g->tiles[t].x, g->tiles[t].y)] = 0;
+        for (int f = 0; f < g->nfrontier; f++)
+            g->grid[board_cell(g->frontier[f].x, g->frontier[f].y)] = 0;
+    }
+    memset(g->placements, 0, sizeof g->placements);
     g->ntiles = 0;
     g->nfrontier = 0;
     g->nseg = 0;
@@ -26,72 +23,41 @@ void board_clear(carc_game *g)
     g->min_x = g->min_y = g->max_x = g->max_y = 0;
 }
 
-static int in_range(int x, int y)
+static void recount(carc_game *g, unsigned from, unsigned to)
 {
-    return x >= -100 && x <= 100 && y >= -100 && y <= 100;
-}
-
-/* The slot holding (x, y), or the empty slot where it would go. */
-static unsigned find_slot(const carc_game *g, uint16_t key)
-{
-    unsigned i = slot_of(key);
-    while (g->hash_key[i] != 0 && g->hash_key[i] != key)
-        i = (i + 1) & (HASH_SLOTS - 1);
-    return i;
-}
-
-uint16_t board_lookup(const carc_game *g, int x, int y)
-{
-    if (!in_range(x, y))
-        return NOT_FOUND;
-    uint16_t key = square_key(x, y);
-    unsigned i = find_slot(g, key);
-    return g->hash_key[i] == key ? g->hash_val[i] : NOT_FOUND;
-}
-
-static void hash_set(carc_game *g, int x, int y, uint16_t val)
-{
-    uint16_t key = square_key(x, y);
-    unsigned i = find_slot(g, key);
-    g->hash_key[i] = key;
-    g->hash_val[i] = val;
-}
-
-int board_tile_at(const carc_game *g, int x, int y)
-{
-    uint16_t v = board_lookup(g, x, y);
-    return (v == NOT_FOUND || (v & FRONTIER_BIT)) ? -1 : v;
-}
-
-int board_frontier_at(const carc_game *g, int x, int y)
-{
-    uint16_t v = board_lookup(g, x, y);
-    return (v != NOT_FOUND && (v & FRONTIER_BIT)) ? (v & ~FRONTIER_BIT) : -1;
+    const uint8_t *a = carc_sig_count[from], *b = carc_sig_count[to];
+    for (int k = 0; k < CARC_TILE_KINDS; k++)
+        g->placements[k] = (uint16_t)(g->placements[k] + b[k] - a[k]);
 }
 
 static void frontier_remove(carc_game *g, int index)
 {
+    recount(g, g->frontier[index].sig, 0);
     int last = --g->nfrontier;
     if (index != last) {
         g->frontier[index] = g->frontier[last];
-        hash_set(g, g->frontier[index].x, g->frontier[index].y,
-                 (uint16_t)(FRONTIER_BIT | index));
+        g->grid[board_cell(g->frontier[index].x, g->frontier[index].y)] =
+            (uint8_t)(FRONTIER_BASE + index);
     }
 }
 
 /* Tells the empty square beside the new tile, in direction `d`, that its
  * edge facing the tile must be `kind`. */
-static void frontier_constrain(carc_game *g, int x, int y, int d, unsigned kind)
+static void frontier_constrain(carc_game *g, int t, int x, int y, int d,
+                               unsigned kind)
 {
     int edge = (d + 2) & 3;
     int f = board_frontier_at(g, x, y);
     if (f < 0) {
         f = g->nfrontier++;
-        g->frontier[f] = (frontier_square){ (int8_t)x, (int8_t)y, 0, 0 };
-        hash_set(g, x, y, (uint16_t)(FRONTIER_BIT | f));
+        g->frontier[f] = (frontier_square){ (int8_t)x, (int8_t)y, 0, 0,
+                                            { NO_TILE, NO_TILE, NO_TILE, NO_TILE } };
+        g->grid[board_cell(x, y)] = (uint8_t)(FRONTIER_BASE + f);
     }
-    g->frontier[f].req |= (uint8_t)(kind << (2 * edge));
-    g->frontier[f].mask |= (uint8_t)(3u << (2 * edge));
+    unsigned sig = g->frontier[f].sig | carc_sig_edge(kind, edge);
+    recount(g, g->frontier[f].sig, sig);
+    g->frontier[f].sig = (uint8_t)sig;
+    g->frontier[f].neighbour[edge] = (uint8_t)t;
 }
 
 static void add_segments(carc_game *g, int t, int kind)
@@ -113,11 +79,15 @@ static void add_segments(carc_game *g, int t, int kind)
 static void join_edge(carc_game *g, int t, int n, int d)
 {
     const board_tile *a = &g->tiles[t], *b = &g->tiles[n];
+    int last_a = -1, last_b = -1;
     for (int k = 0; k < 3; k++) {
         int p = 3 * d + k;
         int sa = a->seg_base + carc_port_seg[a->kind][a->rot][p];
         int sb = b->seg_base + carc_port_seg[b->kind][b->rot][carc_mirror_port(p)];
-        feature_union(g, sa, sb);
+        if (sa != last_a || sb != last_b)
+            feature_union(g, sa, sb);
+        last_a = sa;
+        last_b = sb;
         if (k == 1 && g->seg[sa].kind != CARC_FIELD)
             g->seg[feature_find(g, sa)].open -= 2;
     }
@@ -135,20 +105,22 @@ int board_place(carc_game *g, int kind, int x, int y, int rot)
 {
     int t = g->ntiles++;
     int f = board_frontier_at(g, x, y);
-    if (f >= 0)
+    uint8_t neighbour[4] = { NO_TILE, NO_TILE, NO_TILE, NO_TILE };
+    if (f >= 0) {
+        memcpy(neighbour, g->frontier[f].neighbour, sizeof neighbour);
         frontier_remove(g, f);
-    hash_set(g, x, y, (uint16_t)t);
+    }
+    g->grid[board_cell(x, y)] = (uint8_t)(1 + t);
     g->tiles[t] = (board_tile){ (int8_t)x, (int8_t)y, (uint8_t)kind,
                                 (uint8_t)rot, 0, CARC_NO_SPOT, 0 };
     add_segments(g, t, kind);
     unsigned edges = carc_edges_at(kind, rot);
     for (int d = 0; d < 4; d++) {
-        int nx = x + carc_dx[d], ny = y + carc_dy[d];
-        int n = board_tile_at(g, nx, ny);
-        if (n >= 0)
-            join_edge(g, t, n, d);
+        if (neighbour[d] != NO_TILE)
+            join_edge(g, t, neighbour[d], d);
         else
-            frontier_constrain(g, nx, ny, d, (edges >> (2 * d)) & 3u);
+            frontier_constrain(g, t, x + carc_dx[d], y + carc_dy[d], d,
+                               (edges >> (2 * d)) & 3u);
     }
     grow_bounds(g, x, y);
     return t;

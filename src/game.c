@@ -51,8 +51,8 @@ static void fill_pile(carc_game *g)
     g->pile_len = (uint8_t)n;
 }
 
-carc_status carc_game_reset(carc_game *g, int players, const carc_rules *rules,
-                            uint64_t seed)
+static carc_status start_game(carc_game *g, int players, const carc_rules *rules,
+                              uint64_t seed, int fresh)
 {
     if (!g)
         return CARC_EINVAL;
@@ -71,7 +71,7 @@ carc_status carc_game_reset(carc_game *g, int players, const carc_rules *rules,
     memset(g->supply, CARC_FOLLOWERS, sizeof g->supply);
     memset(g->score, 0, sizeof g->score);
     memset(g->score_by_kind, 0, sizeof g->score_by_kind);
-    board_clear(g);
+    board_clear(g, fresh);
     board_place(g, carc_start_tile_kind, 0, 0, 0);
     fill_pile(g);
     shuffle(g);
@@ -80,13 +80,19 @@ carc_status carc_game_reset(carc_game *g, int players, const carc_rules *rules,
     return CARC_OK;
 }
 
+carc_status carc_game_reset(carc_game *g, int players, const carc_rules *rules,
+                            uint64_t seed)
+{
+    return start_game(g, players, rules, seed, 0);
+}
+
 carc_game *carc_game_new(int players, const carc_rules *rules, uint64_t seed)
 {
     if (players < CARC_MIN_PLAYERS || players > CARC_MAX_PLAYERS)
         return NULL;
     carc_game *g = malloc(sizeof *g);
     if (g)
-        carc_game_reset(g, players, rules, seed);
+        start_game(g, players, rules, seed, 1);
     return g;
 }
 
@@ -177,22 +183,70 @@ void carc_game_shuffle_pile(carc_game *g, uint64_t seed)
 
 /* --- Legal moves ------------------------------------------------------------- */
 
+/* Rotations of the drawn tile that fit frontier square `f`. */
+static unsigned square_fits(const carc_game *g, int f)
+{
+    return carc_sig_fits[g->frontier[f].sig][g->drawn];
+}
+
+/* Writes the fitting placements of the whole frontier into `out`, which
+ * has room for four per square: every rotation is written and the count
+ * advances only for those that fit, so no branch depends on the board. */
+static int write_placements(const carc_game *g, carc_placement *out)
+{
+    int n = 0;
+    for (int f = 0; f < g->nfrontier; f++) {
+        unsigned rots = square_fits(g, f);
+        const frontier_square *sq = &g->frontier[f];
+        for (unsigned r = 0; r < 4; r++) {
+            out[n] = (carc_placement){ sq->x, sq->y, (uint8_t)r, 0 };
+            n += (int)((rots >> r) & 1u);
+        }
+    }
+    return n;
+}
+
 int carc_legal_placements(const carc_game *g, carc_placement *out, int cap)
 {
     if (g->over)
         return 0;
-    int n = 0, kind = g->drawn;
-    for (int f = 0; f < g->nfrontier; f++) {
-        const frontier_square *sq = &g->frontier[f];
-        unsigned rots = carc_fitting_rotations(kind, sq->req, sq->mask);
-        for (; rots; rots &= rots - 1) {
-            if (n < cap)
-                out[n] = (carc_placement){ sq->x, sq->y,
-                                           (uint8_t)__builtin_ctz(rots) };
-            n++;
+    if (cap >= 4 * g->nfrontier)
+        return write_placements(g, out);
+    carc_placement all[4 * MAX_FRONTIER];
+    int n = write_placements(g, all);
+    if (cap > 0)
+        memcpy(out, all, (size_t)(n < cap ? n : cap) * sizeof all[0]);
+    return n;
+}
+
+int game_placement_count(const carc_game *g)
+{
+    return g->over ? 0 : g->placements[g->drawn];
+}
+
+/* Draws (square, rotation) pairs uniformly until one fits: a uniform
+ * legal placement, without a pass over the frontier when enough fit. */
+carc_placement game_random_placement(const carc_game *g, carc_rng *r)
+{
+    int count = game_placement_count(g);
+    if (2 * count >= g->nfrontier) {
+        for (;;) {
+            uint32_t v = carc_rng_below(r, 4u * g->nfrontier);
+            int f = (int)(v >> 2), rot = (int)(v & 3);
+            if ((square_fits(g, f) >> rot) & 1)
+                return (carc_placement){ g->frontier[f].x, g->frontier[f].y,
+                                         (uint8_t)rot, 0 };
         }
     }
-    return n;
+    int k = (int)carc_rng_below(r, (uint32_t)count);
+    for (int f = 0;; f++) {
+        unsigned rots = square_fits(g, f);
+        for (; rots; rots &= rots - 1)
+            if (k-- == 0) {
+                const frontier_square *sq = &g->frontier[f];
+                return (carc_placement){ sq->x, sq->y, (uint8_t)__builtin_ctz(rots), 0 };
+            }
+    }
 }
 
 int carc_placement_legal(const carc_game *g, carc_placement p)
@@ -202,8 +256,7 @@ int carc_placement_legal(const carc_game *g, carc_placement p)
     int f = board_frontier_at(g, p.x, p.y);
     if (f < 0)
         return 0;
-    const frontier_square *sq = &g->frontier[f];
-    return (carc_fitting_rotations(g->drawn, sq->req, sq->mask) >> p.rot) & 1;
+    return (square_fits(g, f) >> p.rot) & 1;
 }
 
 static int group_find(uint8_t *group, int s)
@@ -225,11 +278,11 @@ static unsigned free_segments(const carc_game *g, int kind, carc_placement p)
     int npairs = 0, nseg = carc_tile_data[kind].nsegments;
     for (int s = 0; s < nseg; s++)
         group[s] = (uint8_t)s;
+    const frontier_square *sq = &g->frontier[board_frontier_at(g, p.x, p.y)];
     for (int d = 0; d < 4; d++) {
-        int t = board_tile_at(g, p.x + carc_dx[d], p.y + carc_dy[d]);
-        if (t < 0)
+        if (sq->neighbour[d] == NO_TILE)
             continue;
-        const board_tile *nb = &g->tiles[t];
+        const board_tile *nb = &g->tiles[sq->neighbour[d]];
         for (int k = 0; k < 3; k++) {
             int port = 3 * d + k;
             uint8_t s = carc_port_seg[kind][p.rot][port];

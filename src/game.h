@@ -8,9 +8,10 @@ enum {
     /* Segments of all 72 tiles: 243 in the base game. */
     MAX_SEGMENTS = 256,
     MAX_FRONTIER = 2 * CARC_TILES + 2,
-    /* Open addressing over placed and frontier squares, which are never
-     * removed: at most 72 + 146 keys, kept under half full. */
-    HASH_SLOTS = 512,
+    /* The board's squares live on a torus of GRID x GRID cells. Placed
+     * tiles span at most 72 columns and rows, their frontier 74, so no
+     * two live squares share a cell. */
+    GRID = 80,
     MAX_CLOISTERS = 16,
     MAX_HISTORY = CARC_PILE,
     ERROR_SIZE = 160,
@@ -25,11 +26,12 @@ typedef struct board_tile {
     uint8_t follower_owner;
 } board_tile;
 
-/* An empty square next to a placed tile. `mask` has 3 in the two bits of
- * every edge that touches a tile, and `req` the kind that edge must have. */
+/* An empty square next to a placed tile, with the signature of the edges
+ * its neighbours impose (see carc_sig_fits). */
 typedef struct frontier_square {
     int8_t x, y;
-    uint8_t req, mask;
+    uint8_t sig, unused;
+    uint8_t neighbour[4];     /* board tile on each side, or NO_TILE */
 } frontier_square;
 
 /* One segment of a placed tile, and a node of the union-find forest whose
@@ -67,27 +69,60 @@ struct carc_game {
     int32_t score[CARC_MAX_PLAYERS];
     int32_t score_by_kind[CARC_MAX_PLAYERS][4];
     uint8_t left[CARC_TILE_KINDS];   /* pile tiles of each kind */
+    /* Legal placements of each kind on the current frontier, kept up to
+     * date as squares join, change and leave the frontier. */
+    uint16_t placements[CARC_TILE_KINDS];
     uint8_t pile[CARC_PILE];
     uint8_t cloisters[MAX_CLOISTERS]; /* board tiles with an open cloister */
     history_entry history[MAX_HISTORY];
-    uint16_t hash_key[HASH_SLOTS];   /* 0: empty slot */
-    uint16_t hash_val[HASH_SLOTS];   /* tile index, or FRONTIER_BIT | index */
+    /* 0: empty; 1 + i: board tile i; FRONTIER_BASE + f: frontier square f. */
+    uint8_t grid[GRID * GRID];
     board_tile tiles[CARC_TILES];
     frontier_square frontier[MAX_FRONTIER];
     seg_node seg[MAX_SEGMENTS];
     char error[ERROR_SIZE];
 };
 
-enum { FRONTIER_BIT = 0x8000, NOT_FOUND = 0xFFFF };
+enum { FRONTIER_BASE = CARC_TILES + 1, NO_TILE = 255 };
 
 static const int8_t carc_dx[4] = { 0, 1, 0, -1 };
 static const int8_t carc_dy[4] = { -1, 0, 1, 0 };
 
 /* board.c */
-void board_clear(carc_game *g);
-uint16_t board_lookup(const carc_game *g, int x, int y);
-int board_tile_at(const carc_game *g, int x, int y);
-int board_frontier_at(const carc_game *g, int x, int y);
+/* Empties the board; `fresh` when the grid holds garbage (a new game). */
+void board_clear(carc_game *g, int fresh);
+static inline int board_cell(int x, int y)
+{
+    return ((x + 2 * GRID) % GRID) * GRID + (y + 2 * GRID) % GRID;
+}
+
+static inline int board_in_range(int x, int y)
+{
+    return x >= -127 && x <= 127 && y >= -127 && y <= 127;
+}
+
+/* The board tile at (x, y), or -1. A cell may hold a square that lies GRID
+ * columns away from (x, y), so the square's own coordinates decide. */
+static inline int board_tile_at(const carc_game *g, int x, int y)
+{
+    if (!board_in_range(x, y))
+        return -1;
+    int v = g->grid[board_cell(x, y)] - 1;
+    if (v < 0 || v >= CARC_TILES || g->tiles[v].x != x || g->tiles[v].y != y)
+        return -1;
+    return v;
+}
+
+/* The frontier square at (x, y), or -1. */
+static inline int board_frontier_at(const carc_game *g, int x, int y)
+{
+    if (!board_in_range(x, y))
+        return -1;
+    int f = g->grid[board_cell(x, y)] - FRONTIER_BASE;
+    if (f < 0 || g->frontier[f].x != x || g->frontier[f].y != y)
+        return -1;
+    return f;
+}
 /* Puts `kind` at (x, y) (which must be empty and, but for the start tile,
  * on the frontier), creates its segments, joins them with the neighbours'
  * and updates the frontier. Returns the new tile's index. */
@@ -114,6 +149,10 @@ int city_points(const carc_game *g, int tiles, int pennants, int complete);
 int farm_city_count(const carc_game *g, int farm_root);
 
 /* game.c */
+/* The number of legal placements of the drawn tile, and a uniformly
+ * chosen one of them (the count must be positive). */
+int game_placement_count(const carc_game *g);
+carc_placement game_random_placement(const carc_game *g, carc_rng *r);
 void game_set_error(carc_game *g, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

@@ -342,7 +342,7 @@ static int read_placement(reader *r, char **tok, int n)
         return -1;
     if (rot < 0 || rot > 3)
         return fail(r, "rotation must be 0 to 3, not %ld", rot);
-    carc_move m = { CARC_MOVE_PLACE, { 0, 0, (uint8_t)rot }, CARC_NO_SPOT };
+    carc_move m = { CARC_MOVE_PLACE, { 0, 0, (uint8_t)rot, 0 }, CARC_NO_SPOT };
     if (n == 5 && read_spot(r, tok[4], kind, (int)rot, &m.segment) < 0)
         return -1;
     if (draw_from_record(r, kind) < 0)
@@ -361,7 +361,7 @@ static int read_discard(reader *r, char **tok, int n)
     int kind = tile_letter(r, tok[1]);
     if (kind < 0 || draw_from_record(r, kind) < 0)
         return -1;
-    carc_move m = { CARC_MOVE_DISCARD, { 0, 0, 0 }, CARC_NO_SPOT };
+    carc_move m = { CARC_MOVE_DISCARD, { 0, 0, 0, 0 }, CARC_NO_SPOT };
     return play(r, m);
 }
 

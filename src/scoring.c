@@ -126,21 +126,60 @@ int farm_city_count(const carc_game *g, int farm_root)
     return farm_cities(g, farm_root, seen, cities);
 }
 
-static void score_farms(carc_game *g, event_sink *sink)
+/* Calls `visit` once for each farm (`fields` 1) or each other feature
+ * (`fields` 0) that holds a follower, in the order of the board's tiles:
+ * only followers need scoring, and there are few of them. */
+typedef void (*feature_visitor)(carc_game *g, int root, void *ctx);
+
+static void for_each_occupied(carc_game *g, int fields, feature_visitor visit,
+                              void *ctx)
+{
+    uint64_t done[MAX_SEGMENTS / 64] = { 0 };
+    for (int t = 0; t < g->ntiles; t++) {
+        const board_tile *bt = &g->tiles[t];
+        if (bt->follower_seg == CARC_NO_SPOT)
+            continue;
+        int root = feature_find(g, bt->seg_base + bt->follower_seg);
+        uint64_t bit = 1ull << (root & 63);
+        if ((g->seg[root].kind == CARC_FIELD) != fields || (done[root >> 6] & bit))
+            continue;
+        done[root >> 6] |= bit;
+        visit(g, root, ctx);
+    }
+}
+
+static void score_farm(carc_game *g, int farm, void *sink)
 {
     uint64_t seen[MAX_SEGMENTS / 64];
     uint16_t cities[MAX_SEGMENTS];
-    for (int s = 0; s < g->nseg; s++) {
-        seg_node *r = &g->seg[s];
-        if (r->parent != s || r->kind != CARC_FIELD || r->followers == 0)
-            continue;
-        int n = farm_cities(g, s, seen, cities);
-        carc_event ev = event_for(g, s, 0);
-        ev.tiles = (int16_t)n;
-        ev.points = (int16_t)(3 * n);
-        ev.winners = (uint8_t)feature_majority(r->followers, g->nplayers);
-        award(g, ev.winners, ev.points, CARC_FIELD);
-        sink_push(sink, &ev);
+    int n = farm_cities(g, farm, seen, cities);
+    carc_event ev = event_for(g, farm, 0);
+    ev.tiles = (int16_t)n;
+    ev.points = (int16_t)(3 * n);
+    ev.winners = (uint8_t)feature_majority(g->seg[farm].followers, g->nplayers);
+    award(g, ev.winners, ev.points, CARC_FIELD);
+    sink_push(sink, &ev);
+}
+
+/* First edition: each completed city is scored once, 4 points to the
+ * players with the most farmers on the farms that border it. */
+/* The farmers around each completed city, for first-edition scoring. */
+typedef struct city_tally {
+    uint32_t farmers[MAX_SEGMENTS];
+    uint16_t touched[MAX_SEGMENTS];
+    int ntouched;
+} city_tally;
+
+static void tally_city_farmers(carc_game *g, int farm, void *ctx)
+{
+    city_tally *tally = ctx;
+    uint64_t seen[MAX_SEGMENTS / 64];
+    uint16_t cities[MAX_SEGMENTS];
+    int n = farm_cities(g, farm, seen, cities);
+    for (int i = 0; i < n; i++) {
+        if (tally->farmers[cities[i]] == 0)
+            tally->touched[tally->ntouched++] = cities[i];
+        tally->farmers[cities[i]] += g->seg[farm].followers;
     }
 }
 
@@ -148,44 +187,31 @@ static void score_farms(carc_game *g, event_sink *sink)
  * players with the most farmers on the farms that border it. */
 static void score_farms_first_edition(carc_game *g, event_sink *sink)
 {
-    uint64_t seen[MAX_SEGMENTS / 64];
-    uint16_t cities[MAX_SEGMENTS], touched[MAX_SEGMENTS];
-    uint32_t farmers[MAX_SEGMENTS];
-    int ntouched = 0;
-    memset(farmers, 0, sizeof farmers);
-    for (int s = 0; s < g->nseg; s++) {
-        const seg_node *r = &g->seg[s];
-        if (r->parent != s || r->kind != CARC_FIELD || r->followers == 0)
-            continue;
-        int n = farm_cities(g, s, seen, cities);
-        for (int i = 0; i < n; i++) {
-            if (farmers[cities[i]] == 0)
-                touched[ntouched++] = cities[i];
-            farmers[cities[i]] += r->followers;
-        }
-    }
-    for (int i = 0; i < ntouched; i++) {
-        int city = touched[i];
+    city_tally tally;
+    memset(&tally, 0, sizeof tally);
+    for_each_occupied(g, 1, tally_city_farmers, &tally);
+    for (int i = 0; i < tally.ntouched; i++) {
+        int city = tally.touched[i];
         carc_event ev = event_for(g, city, 0);
         ev.kind = CARC_FIELD;
         ev.tiles = 1;
         ev.points = 4;
-        ev.winners = (uint8_t)feature_majority(farmers[city], g->nplayers);
+        ev.winners = (uint8_t)feature_majority(tally.farmers[city], g->nplayers);
         award(g, ev.winners, ev.points, CARC_FIELD);
         sink_push(sink, &ev);
     }
 }
 
+static void score_incomplete(carc_game *g, int root, void *sink)
+{
+    score_feature(g, root, 0, !(g->rules.flags & CARC_RULE_NO_INCOMPLETE), sink);
+}
+
 void score_final(carc_game *g, event_sink *sink)
 {
-    int award_points = !(g->rules.flags & CARC_RULE_NO_INCOMPLETE);
-    for (int s = 0; s < g->nseg; s++) {
-        const seg_node *r = &g->seg[s];
-        if (r->parent == s && r->kind != CARC_FIELD && r->followers != 0)
-            score_feature(g, s, 0, award_points, sink);
-    }
+    for_each_occupied(g, 0, score_incomplete, sink);
     if (g->rules.flags & CARC_RULE_FARMS_FIRST_EDITION)
         score_farms_first_edition(g, sink);
     else
-        score_farms(g, sink);
+        for_each_occupied(g, 1, score_farm, sink);
 }

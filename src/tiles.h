@@ -36,17 +36,16 @@ static inline unsigned carc_edges_at(int kind, int rot)
     return (carc_rot_edges[kind] >> (8 * rot)) & 0xFFu;
 }
 
-/* Rotations of `kind` that fit a square whose constrained edges (2-bit mask
- * 3 per edge in `mask`) must be `req`: bit r set when rotation r fits. The
- * four rotations are tested at once, one byte each. */
-static inline unsigned carc_fitting_rotations(int kind, unsigned req,
-                                              unsigned mask)
+/* Rotations of each kind that fit a square of signature `sig`: 2 bits per
+ * board direction (N in bits 0-1), 0 when no tile touches that edge, else 1
+ * + the carc_kind the edge must have. Signature 0 (no neighbour) is all 0. */
+extern const uint8_t carc_sig_fits[256][CARC_TILE_KINDS];
+/* The number of rotations in each carc_sig_fits entry. */
+extern const uint8_t carc_sig_count[256][CARC_TILE_KINDS];
+
+static inline unsigned carc_sig_edge(unsigned kind, int edge)
 {
-    uint32_t x = (carc_rot_edges[kind] ^ (req * 0x01010101u)) &
-                 (mask * 0x01010101u);
-    uint32_t nonzero = ((x & 0x7F7F7F7Fu) + 0x7F7F7F7Fu) | x;
-    uint32_t zero = ~nonzero & 0x80808080u;
-    return (unsigned)(((uint64_t)(zero >> 7) * 0x204081u) >> 21) & 0xFu;
+    return (kind + 1) << (2 * edge);
 }
 
 #endif

@@ -141,6 +141,48 @@ int main(void)
     }
     printf("\n};\n\n");
 
+    /* Square signatures: 2 bits per edge, 0 when no tile touches that
+     * edge, else 1 + the kind the edge must have. */
+    printf("const uint8_t carc_sig_fits[256][CARC_TILE_KINDS] = {\n");
+    for (unsigned sig = 0; sig < 256; sig++) {
+        printf("    {");
+        for (int k = 0; k < CARC_TILE_KINDS; k++) {
+            unsigned fits = 0;
+            for (int r = 0; r < 4 && sig != 0; r++) {
+                unsigned edges = edges_byte(&carc_tile_data[k], r), ok = 1;
+                for (int d = 0; d < 4; d++) {
+                    unsigned want = (sig >> (2 * d)) & 3u;
+                    if (want && ((edges >> (2 * d)) & 3u) != want - 1)
+                        ok = 0;
+                }
+                fits |= ok << r;
+            }
+            printf(" %u,", fits);
+        }
+        printf(" },\n");
+    }
+    printf("};\n\n");
+
+    printf("const uint8_t carc_sig_count[256][CARC_TILE_KINDS] = {\n");
+    for (unsigned sig = 0; sig < 256; sig++) {
+        printf("    {");
+        for (int k = 0; k < CARC_TILE_KINDS; k++) {
+            int count = 0;
+            for (int r = 0; r < 4 && sig != 0; r++) {
+                unsigned edges = edges_byte(&carc_tile_data[k], r), ok = 1;
+                for (int d = 0; d < 4; d++) {
+                    unsigned want = (sig >> (2 * d)) & 3u;
+                    if (want && ((edges >> (2 * d)) & 3u) != want - 1)
+                        ok = 0;
+                }
+                count += (int)ok;
+            }
+            printf(" %d,", count);
+        }
+        printf(" },\n");
+    }
+    printf("};\n\n");
+
     printf("const uint8_t carc_distinct_rotations[CARC_TILE_KINDS] = {\n   ");
     for (int k = 0; k < CARC_TILE_KINDS; k++) {
         unsigned mask = 0;
