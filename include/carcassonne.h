@@ -346,6 +346,12 @@ uint32_t carc_rng_below(carc_rng *r, uint32_t n);
 carc_move carc_random_move(const carc_game *g, carc_rng *r,
                            double follower_chance);
 
+/* Plays the move carc_random_move() would choose, without checking it
+ * again: the fast step of random playouts. Writes it to `played` (may be
+ * NULL). */
+carc_status carc_game_play_random(carc_game *g, carc_rng *r,
+                                  double follower_chance, carc_move *played);
+
 #ifdef __cplusplus
 }
 #endif

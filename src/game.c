@@ -464,6 +464,23 @@ static carc_status check_move(carc_game *g, carc_move m)
     return CARC_OK;
 }
 
+/* Plays `m`, which must be legal. */
+static void apply_move(carc_game *g, carc_move m, event_sink *sink)
+{
+    record_move(g, m);
+    int again = 1;
+    if (m.type == CARC_MOVE_PLACE) {
+        int t = board_place(g, g->drawn, m.place.x, m.place.y, m.place.rot);
+        if (m.segment != CARC_NO_SPOT)
+            deploy(g, t, m.segment);
+        score_roads_and_cities(g, t, sink);
+        update_cloisters(g, t, sink);
+        again = (g->rules.flags & CARC_RULE_BONUS_TURN) &&
+                surrounded(g, m.place.x, m.place.y);
+    }
+    end_turn(g, again, sink);
+}
+
 carc_status carc_game_play(carc_game *g, carc_move m, carc_event *events,
                            int cap, int *nevents)
 {
@@ -477,20 +494,51 @@ carc_status carc_game_play(carc_game *g, carc_move m, carc_event *events,
     carc_status st = check_move(g, m);
     if (st != CARC_OK)
         return st;
-    record_move(g, m);
-    int again = 1;
-    if (m.type == CARC_MOVE_PLACE) {
-        int t = board_place(g, g->drawn, m.place.x, m.place.y, m.place.rot);
-        if (m.segment != CARC_NO_SPOT)
-            deploy(g, t, m.segment);
-        score_roads_and_cities(g, t, &sink);
-        update_cloisters(g, t, &sink);
-        again = (g->rules.flags & CARC_RULE_BONUS_TURN) &&
-                surrounded(g, m.place.x, m.place.y);
-    }
-    end_turn(g, again, &sink);
+    apply_move(g, m, &sink);
     if (nevents)
         *nevents = sink.count;
+    return CARC_OK;
+}
+
+/* The i-th set bit of `mask`. */
+static int nth_bit(unsigned mask, unsigned i)
+{
+    for (; i > 0; i--)
+        mask &= mask - 1;
+    return __builtin_ctz(mask);
+}
+
+carc_move game_choose_random(const carc_game *g, carc_rng *r, double follower_chance)
+{
+    carc_move m = { CARC_MOVE_DISCARD, { 0, 0, 0, 0 }, CARC_NO_SPOT };
+    if (game_placement_count(g) == 0)
+        return m;
+    m.type = CARC_MOVE_PLACE;
+    m.place = game_random_placement(g, r);
+    /* A 53-bit uniform fraction decides whether to try a follower. */
+    double u = (double)(carc_rng_next(r) >> 11) * 0x1.0p-53;
+    if (u < follower_chance && g->supply[g->current] > 0) {
+        unsigned free_mask = free_segments(g, g->drawn, m.place);
+        unsigned n = 0;
+        for (unsigned rest = free_mask; rest; rest &= rest - 1)
+            n++;
+        if (n > 0)
+            m.segment = (uint8_t)nth_bit(free_mask, carc_rng_below(r, n));
+    }
+    return m;
+}
+
+carc_status carc_game_play_random(carc_game *g, carc_rng *r, double follower_chance,
+                                  carc_move *played)
+{
+    if (g->over) {
+        game_set_error(g, "the game is over");
+        return CARC_EOVER;
+    }
+    carc_move m = game_choose_random(g, r, follower_chance);
+    apply_move(g, m, NULL);
+    if (played)
+        *played = m;
     return CARC_OK;
 }
 

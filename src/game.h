@@ -153,6 +153,8 @@ int farm_city_count(const carc_game *g, int farm_root);
  * chosen one of them (the count must be positive). */
 int game_placement_count(const carc_game *g);
 carc_placement game_random_placement(const carc_game *g, carc_rng *r);
+/* The move carc_random_move() returns. */
+carc_move game_choose_random(const carc_game *g, carc_rng *r, double follower_chance);
 void game_set_error(carc_game *g, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

@@ -51,8 +51,7 @@ static void play_games(carc_game *g, int players, uint64_t seed, bench_result *r
     for (uint64_t i = 0; i < r->games; i++) {
         carc_game_reset(g, players, NULL, seed + i);
         while (!carc_game_over(g)) {
-            carc_move m = carc_random_move(g, &rng, 0.5);
-            carc_game_play(g, m, NULL, 0, NULL);
+            carc_game_play_random(g, &rng, 0.5, NULL);
             r->plies++;
         }
         for (int p = 0; p < players; p++) {
