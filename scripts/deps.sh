@@ -1,0 +1,25 @@
+#!/bin/sh
+# deps.sh: installs the Debian 12 packages the project builds, runs and
+# tests with; installs nothing that is already there. Needs root (or sudo).
+set -eu
+
+PACKAGES="build-essential cmake pkg-config libjansson-dev libcmocka-dev \
+clang libclang-rt-14-dev tmux"
+
+missing=""
+for p in $PACKAGES; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+        missing="$missing $p"
+    fi
+done
+[ -z "$missing" ] && exit 0
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null 2>&1 || { echo "deps.sh: run as root to install:$missing" >&2; exit 1; }
+    SUDO=sudo
+fi
+echo "deps.sh: installing$missing"
+$SUDO apt-get update -q
+# shellcheck disable=SC2086
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends $missing

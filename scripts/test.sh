@@ -1,0 +1,26 @@
+#!/bin/sh
+# test.sh: installs what is missing, builds, and runs every test: the
+# whole suite in a release build and again under AddressSanitizer and
+# UndefinedBehaviorSanitizer, then a short libFuzzer run of the record
+# reader. FUZZ_SECONDS (default 60) sets the fuzzing time.
+set -eu
+cd "$(dirname "$0")/.."
+scripts/deps.sh
+jobs=$(nproc)
+
+echo "== release build and tests"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j"$jobs"
+(cd build && ctest --output-on-failure -j"$jobs")
+
+echo "== sanitizer build (ASan + UBSan) and tests"
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCARC_SANITIZE=ON >/dev/null
+cmake --build build-asan -j"$jobs"
+(cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+    UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j"$jobs")
+
+echo "== fuzzing the record reader (${FUZZ_SECONDS:-60} s)"
+CC=clang cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCARC_FUZZ=ON -DCARC_FUZZ_SECONDS="${FUZZ_SECONDS:-60}" >/dev/null
+cmake --build build-fuzz -j"$jobs" --target fuzz_record
+(cd build-fuzz && ctest --output-on-failure -R '^fuzz\.')
