@@ -16,10 +16,10 @@ extern "C" {
 enum {
     CARC_MIN_PLAYERS = 2,
     CARC_MAX_PLAYERS = 6,
-    CARC_FOLLOWERS = 7,         /* followers in each player's supply at start */
-    CARC_TILE_KINDS = 24,       /* A..X */
-    CARC_TILES = 72,            /* the whole set, start tile included */
-    CARC_PILE = 71,             /* the draw pile: every tile but the start tile */
+    CARC_FOLLOWERS = 7,   /* followers in each player's supply at start */
+    CARC_TILE_KINDS = 24, /* A..X */
+    CARC_TILES = 72,      /* the whole set, start tile included */
+    CARC_PILE = 71,       /* the draw pile: every tile but the start tile */
     CARC_MAX_SEGMENTS_PER_TILE = 9,
     /* The frontier of n tiles has at most 2n + 2 squares; 4 rotations each. */
     CARC_MAX_PLACEMENTS = 4 * (2 * CARC_TILES + 2),
@@ -35,11 +35,11 @@ enum {
  * was and keeps a message, see carc_game_error(). */
 typedef enum carc_status {
     CARC_OK = 0,
-    CARC_EINVAL,    /* a bad argument: out of range, NULL, unknown name */
-    CARC_EILLEGAL,  /* a move the rules forbid in this position */
-    CARC_EOVER,     /* the game has ended */
-    CARC_ENOMEM,    /* an allocation failed */
-    CARC_ESYNTAX,   /* a record that does not follow the notation */
+    CARC_EINVAL,   /* a bad argument: out of range, NULL, unknown name */
+    CARC_EILLEGAL, /* a move the rules forbid in this position */
+    CARC_EOVER,    /* the game has ended */
+    CARC_ENOMEM,   /* an allocation failed */
+    CARC_ESYNTAX,  /* a record that does not follow the notation */
 } carc_status;
 
 /* Kinds of segments and of the features they form. */
@@ -53,8 +53,18 @@ typedef enum carc_kind {
 /* Edges and ports. An edge is N, E, S or W (0..3). The twelve ports run
  * clockwise from the north edge's west half, as in tiles.md. */
 typedef enum carc_port {
-    CARC_NNW, CARC_N, CARC_NNE, CARC_ENE, CARC_E, CARC_ESE,
-    CARC_SSE, CARC_S, CARC_SSW, CARC_WSW, CARC_W, CARC_WNW,
+    CARC_NNW,
+    CARC_N,
+    CARC_NNE,
+    CARC_ENE,
+    CARC_E,
+    CARC_ESE,
+    CARC_SSE,
+    CARC_S,
+    CARC_SSW,
+    CARC_WSW,
+    CARC_W,
+    CARC_WNW,
     CARC_PORTS
 } carc_port;
 
@@ -63,16 +73,16 @@ typedef enum carc_port {
  * ------------------------------------------------------------------------- */
 
 typedef struct carc_segment_def {
-    uint8_t kind;          /* carc_kind */
-    uint8_t pennant;       /* 1 when this city segment carries a pennant */
-    uint16_t ports;        /* bit p set: the segment holds port p (rotation 0) */
-    uint16_t borders;      /* fields: bit i set: borders city segment i */
+    uint8_t kind;     /* carc_kind */
+    uint8_t pennant;  /* 1 when this city segment carries a pennant */
+    uint16_t ports;   /* bit p set: the segment holds port p (rotation 0) */
+    uint16_t borders; /* fields: bit i set: borders city segment i */
 } carc_segment_def;
 
 typedef struct carc_tile_def {
-    char letter;                 /* 'A'..'X' */
-    uint8_t count;               /* copies in the set (start tile included) */
-    uint8_t edges[4];            /* carc_kind of the N, E, S, W edges (rotation 0) */
+    char letter;      /* 'A'..'X' */
+    uint8_t count;    /* copies in the set (start tile included) */
+    uint8_t edges[4]; /* carc_kind of the N, E, S, W edges (rotation 0) */
     uint8_t nsegments;
     carc_segment_def segments[CARC_MAX_SEGMENTS_PER_TILE];
 } carc_tile_def;
@@ -106,7 +116,7 @@ enum {
 };
 
 typedef struct carc_rules {
-    uint32_t flags;     /* CARC_RULE_* */
+    uint32_t flags; /* CARC_RULE_* */
 } carc_rules;
 
 /* The standard rules (all flags off). */
@@ -123,29 +133,29 @@ const char *carc_rule_name(uint32_t flag);
 
 /* A square and a rotation for the drawn tile. */
 typedef struct carc_placement {
-    int8_t x, y;        /* board square; x grows east, y grows south */
-    uint8_t rot;        /* 0..3 quarter turns clockwise */
-    uint8_t reserved;   /* 0; makes a placement one 32-bit word */
+    int8_t x, y;      /* board square; x grows east, y grows south */
+    uint8_t rot;      /* 0..3 quarter turns clockwise */
+    uint8_t reserved; /* 0; makes a placement one 32-bit word */
 } carc_placement;
 
 /* A place for a follower on the tile just placed. */
 typedef struct carc_spot {
-    uint8_t segment;    /* local segment index in the tile's definition */
-    uint8_t kind;       /* carc_kind: the follower's role */
-    uint8_t port;       /* a port the segment holds (board directions), or
-                           CARC_PORTS for a cloister: the record's SPOT */
+    uint8_t segment; /* local segment index in the tile's definition */
+    uint8_t kind;    /* carc_kind: the follower's role */
+    uint8_t port;    /* a port the segment holds (board directions), or
+                        CARC_PORTS for a cloister: the record's SPOT */
 } carc_spot;
 
 typedef enum carc_move_type {
     CARC_MOVE_PLACE = 0,
-    CARC_MOVE_DISCARD = 1,    /* only legal when the drawn tile fits nowhere */
+    CARC_MOVE_DISCARD = 1, /* only legal when the drawn tile fits nowhere */
 } carc_move_type;
 
 /* A move is a small value: 6 bytes. */
 typedef struct carc_move {
-    uint8_t type;             /* carc_move_type */
+    uint8_t type; /* carc_move_type */
     carc_placement place;
-    uint8_t segment;          /* follower's segment, or CARC_NO_SPOT */
+    uint8_t segment; /* follower's segment, or CARC_NO_SPOT */
 } carc_move;
 
 /* ---------------------------------------------------------------------------
@@ -153,16 +163,16 @@ typedef struct carc_move {
  * ------------------------------------------------------------------------- */
 
 typedef struct carc_event {
-    uint8_t kind;             /* carc_kind of the scored feature (FIELD: farm) */
-    uint8_t complete;         /* 1: completed in play; 0: final scoring */
-    uint8_t winners;          /* bit p: player p scores `points` */
+    uint8_t kind;                       /* carc_kind of the scored feature (FIELD: farm) */
+    uint8_t complete;                   /* 1: completed in play; 0: final scoring */
+    uint8_t winners;                    /* bit p: player p scores `points` */
     uint8_t returned[CARC_MAX_PLAYERS]; /* followers that went home, per player */
-    int16_t points;           /* points each winner scores */
-    int16_t tiles;            /* tiles of the feature (cloister: itself and
-                                 its neighbours; farm: completed cities) */
+    int16_t points;                     /* points each winner scores */
+    int16_t tiles;                      /* tiles of the feature (cloister: itself and
+                                           its neighbours; farm: completed cities) */
     int16_t pennants;
-    int8_t x, y;              /* a tile of the feature */
-    uint16_t feature;         /* feature id, see carc_game_feature() */
+    int8_t x, y;      /* a tile of the feature */
+    uint16_t feature; /* feature id, see carc_game_feature() */
 } carc_event;
 
 /* ---------------------------------------------------------------------------
@@ -178,8 +188,7 @@ typedef struct carc_game carc_game;
 carc_game *carc_game_new(int players, const carc_rules *rules, uint64_t seed);
 void carc_game_free(carc_game *g);
 /* Starts `g` over as carc_game_new() would, without allocating. */
-carc_status carc_game_reset(carc_game *g, int players, const carc_rules *rules,
-                            uint64_t seed);
+carc_status carc_game_reset(carc_game *g, int players, const carc_rules *rules, uint64_t seed);
 /* Copies the whole state of `src` into `dst` (both allocated). Cheap: no
  * allocation, a few kilobytes copied. */
 void carc_game_copy(carc_game *dst, const carc_game *src);
@@ -219,8 +228,7 @@ int carc_placement_legal(const carc_game *g, carc_placement p);
 /* Writes the legal follower spots of the drawn tile placed at `p` (which
  * must be legal) into `out` and returns how many there are (0 when the
  * player's supply is empty). */
-int carc_legal_spots(const carc_game *g, carc_placement p, carc_spot *out,
-                     int cap);
+int carc_legal_spots(const carc_game *g, carc_placement p, carc_spot *out, int cap);
 
 /* --- Playing ----------------------------------------------------------------- */
 /* Plays `m` for the current player: places the tile, deploys the follower,
@@ -228,11 +236,9 @@ int carc_legal_spots(const carc_game *g, carc_placement p, carc_spot *out,
  * final scoring. Writes up to `cap` score events into `events` (may be NULL)
  * and their number into `*nevents` (may be NULL). A failing call changes
  * nothing. */
-carc_status carc_game_play(carc_game *g, carc_move m, carc_event *events,
-                           int cap, int *nevents);
+carc_status carc_game_play(carc_game *g, carc_move m, carc_event *events, int cap, int *nevents);
 /* Ends the game now (the record's `end`) and applies the final scoring. */
-carc_status carc_game_finish(carc_game *g, carc_event *events, int cap,
-                             int *nevents);
+carc_status carc_game_finish(carc_game *g, carc_event *events, int cap, int *nevents);
 
 /* --- Scores and supply --------------------------------------------------------- */
 int carc_game_score(const carc_game *g, int player);
@@ -246,52 +252,47 @@ unsigned carc_game_leaders(const carc_game *g);
 typedef struct carc_tile_on_board {
     int8_t x, y;
     uint8_t kind, rot;
-    uint8_t follower_segment;   /* CARC_NO_SPOT when none stands here */
+    uint8_t follower_segment; /* CARC_NO_SPOT when none stands here */
     uint8_t follower_owner;
 } carc_tile_on_board;
 
 /* Tiles on the board, in the order they were placed (0 is the start tile). */
 int carc_game_tile_count(const carc_game *g);
-carc_status carc_game_tile_info(const carc_game *g, int index,
-                                carc_tile_on_board *out);
+carc_status carc_game_tile_info(const carc_game *g, int index, carc_tile_on_board *out);
 /* Index of the tile at (x, y), or -1. */
 int carc_game_tile_at(const carc_game *g, int x, int y);
 /* Bounding box of the tiles on the board. */
-void carc_game_bounds(const carc_game *g, int *min_x, int *min_y, int *max_x,
-                      int *max_y);
+void carc_game_bounds(const carc_game *g, int *min_x, int *min_y, int *max_x, int *max_y);
 
 /* --- Features ---------------------------------------------------------------------- */
 typedef struct carc_feature {
-    uint8_t kind;                 /* carc_kind */
-    uint8_t complete;             /* roads, cities: no open edge; cloisters:
-                                     all eight neighbours; farms: never */
-    uint8_t owners;               /* bit p: p has the most followers here */
+    uint8_t kind;     /* carc_kind */
+    uint8_t complete; /* roads, cities: no open edge; cloisters:
+                         all eight neighbours; farms: never */
+    uint8_t owners;   /* bit p: p has the most followers here */
     uint8_t followers[CARC_MAX_PLAYERS];
-    int16_t tiles;                /* distinct tiles covered */
+    int16_t tiles; /* distinct tiles covered */
     int16_t pennants;
-    int16_t open_edges;           /* roads, cities: unmatched edges;
-                                     cloisters: empty neighbour squares */
-    int16_t value;                /* points if completed now (completed
-                                     features: what they scored) */
-    int16_t value_at_end;         /* points if the game ended now (farms: 3
-                                     per completed bordering city) */
+    int16_t open_edges;   /* roads, cities: unmatched edges;
+                             cloisters: empty neighbour squares */
+    int16_t value;        /* points if completed now (completed
+                             features: what they scored) */
+    int16_t value_at_end; /* points if the game ended now (farms: 3
+                             per completed bordering city) */
 } carc_feature;
 
 /* Feature id of segment `segment` of board tile `index`, or -1. Ids are
  * stable until the next move (merging features changes them). */
 int carc_game_feature(const carc_game *g, int index, int segment);
-carc_status carc_game_feature_info(const carc_game *g, int feature,
-                                   carc_feature *out);
+carc_status carc_game_feature_info(const carc_game *g, int feature, carc_feature *out);
 /* Whether segment `segment` of board tile `index` belongs to `feature`. */
-int carc_game_feature_has(const carc_game *g, int feature, int index,
-                          int segment);
+int carc_game_feature_has(const carc_game *g, int feature, int index, int segment);
 
 /* --- History and records ------------------------------------------------------------- */
 /* Moves played so far (discards included), in order. */
 int carc_game_move_count(const carc_game *g);
 /* Move `i` and the tile kind it drew. */
-carc_status carc_game_move_at(const carc_game *g, int i, carc_move *m,
-                              int *tile_kind);
+carc_status carc_game_move_at(const carc_game *g, int i, carc_move *m, int *tile_kind);
 /* Whether the game was ended early by carc_game_finish(). */
 int carc_game_ended_early(const carc_game *g);
 
@@ -312,19 +313,16 @@ enum {
  * the final scoring applied when the game ended); free it with
  * carc_game_free(). On failure returns NULL and fills `*err`. `seed` decides
  * the order of the pile after the record's last move. */
-carc_game *carc_record_read(const char *text, size_t len, uint64_t seed,
-                            carc_record_error *err);
+carc_game *carc_record_read(const char *text, size_t len, uint64_t seed, carc_record_error *err);
 /* Writes the record of `g` into `buf` (NUL-terminated, at most `cap` bytes)
  * and returns its length without the NUL, like snprintf: a return >= cap
  * means the buffer was too small. `headers` (may be NULL) is written as is
  * after the players and rules lines; each of its lines must be a valid
  * header line. */
-size_t carc_record_write(const carc_game *g, const char *headers, char *buf,
-                         size_t cap);
+size_t carc_record_write(const carc_game *g, const char *headers, char *buf, size_t cap);
 
 /* Writes the record notation of a move ("E 0 -1 2 S", "discard X"). */
-size_t carc_move_format(const carc_game *g, int move_index, char *buf,
-                        size_t cap);
+size_t carc_move_format(const carc_game *g, int move_index, char *buf, size_t cap);
 
 /* ---------------------------------------------------------------------------
  * Randomness
@@ -343,14 +341,13 @@ uint32_t carc_rng_below(carc_rng *r, uint32_t n);
 /* A random legal move for the current player: a uniformly chosen placement,
  * and, with probability `follower_chance` in 0..1, a uniformly chosen legal
  * follower spot. A discard when the tile fits nowhere. */
-carc_move carc_random_move(const carc_game *g, carc_rng *r,
-                           double follower_chance);
+carc_move carc_random_move(const carc_game *g, carc_rng *r, double follower_chance);
 
 /* Plays the move carc_random_move() would choose, without checking it
  * again: the fast step of random playouts. Writes it to `played` (may be
  * NULL). */
-carc_status carc_game_play_random(carc_game *g, carc_rng *r,
-                                  double follower_chance, carc_move *played);
+carc_status carc_game_play_random(carc_game *g, carc_rng *r, double follower_chance,
+                                  carc_move *played);
 
 #ifdef __cplusplus
 }

@@ -43,15 +43,14 @@ static void frontier_remove(carc_game *g, int index)
 
 /* Tells the empty square beside the new tile, in direction `d`, that its
  * edge facing the tile must be `kind`. */
-static void frontier_constrain(carc_game *g, int t, int x, int y, int d,
-                               unsigned kind)
+static void frontier_constrain(carc_game *g, int t, int x, int y, int d, unsigned kind)
 {
     int edge = (d + 2) & 3;
     int f = board_frontier_at(g, x, y);
     if (f < 0) {
         f = g->nfrontier++;
-        g->frontier[f] = (frontier_square){ (int8_t)x, (int8_t)y, 0, 0,
-                                            { NO_TILE, NO_TILE, NO_TILE, NO_TILE } };
+        g->frontier[f] =
+            (frontier_square){(int8_t)x, (int8_t)y, 0, 0, {NO_TILE, NO_TILE, NO_TILE, NO_TILE}};
         g->grid[board_cell(x, y)] = (uint8_t)(FRONTIER_BASE + f);
     }
     unsigned sig = g->frontier[f].sig | carc_sig_edge(kind, edge);
@@ -67,9 +66,13 @@ static void add_segments(carc_game *g, int t, int kind)
     for (int s = 0; s < def->nsegments; s++) {
         int id = g->nseg++;
         g->seg[id] = (seg_node){
-            .parent = (uint16_t)id, .next = (uint16_t)id, .size = 1,
-            .open = carc_seg_open[kind][s], .tile = (uint8_t)t,
-            .local = (uint8_t)s, .kind = def->segments[s].kind,
+            .parent = (uint16_t)id,
+            .next = (uint16_t)id,
+            .size = 1,
+            .open = carc_seg_open[kind][s],
+            .tile = (uint8_t)t,
+            .local = (uint8_t)s,
+            .kind = def->segments[s].kind,
         };
     }
 }
@@ -95,32 +98,35 @@ static void join_edge(carc_game *g, int t, int n, int d)
 
 static void grow_bounds(carc_game *g, int x, int y)
 {
-    if (x < g->min_x) g->min_x = (int8_t)x;
-    if (x > g->max_x) g->max_x = (int8_t)x;
-    if (y < g->min_y) g->min_y = (int8_t)y;
-    if (y > g->max_y) g->max_y = (int8_t)y;
+    if (x < g->min_x)
+        g->min_x = (int8_t)x;
+    if (x > g->max_x)
+        g->max_x = (int8_t)x;
+    if (y < g->min_y)
+        g->min_y = (int8_t)y;
+    if (y > g->max_y)
+        g->max_y = (int8_t)y;
 }
 
 int board_place(carc_game *g, int kind, int x, int y, int rot)
 {
     int t = g->ntiles++;
     int f = board_frontier_at(g, x, y);
-    uint8_t neighbour[4] = { NO_TILE, NO_TILE, NO_TILE, NO_TILE };
+    uint8_t neighbour[4] = {NO_TILE, NO_TILE, NO_TILE, NO_TILE};
     if (f >= 0) {
         memcpy(neighbour, g->frontier[f].neighbour, sizeof neighbour);
         frontier_remove(g, f);
     }
     g->grid[board_cell(x, y)] = (uint8_t)(1 + t);
-    g->tiles[t] = (board_tile){ (int8_t)x, (int8_t)y, (uint8_t)kind,
-                                (uint8_t)rot, 0, CARC_NO_SPOT, 0 };
+    g->tiles[t] =
+        (board_tile){(int8_t)x, (int8_t)y, (uint8_t)kind, (uint8_t)rot, 0, CARC_NO_SPOT, 0};
     add_segments(g, t, kind);
     unsigned edges = carc_edges_at(kind, rot);
     for (int d = 0; d < 4; d++) {
         if (neighbour[d] != NO_TILE)
             join_edge(g, t, neighbour[d], d);
         else
-            frontier_constrain(g, t, x + carc_dx[d], y + carc_dy[d], d,
-                               (edges >> (2 * d)) & 3u);
+            frontier_constrain(g, t, x + carc_dx[d], y + carc_dy[d], d, (edges >> (2 * d)) & 3u);
     }
     grow_bounds(g, x, y);
     return t;
@@ -133,14 +139,12 @@ int carc_game_tile_count(const carc_game *g)
     return g->ntiles;
 }
 
-carc_status carc_game_tile_info(const carc_game *g, int index,
-                                carc_tile_on_board *out)
+carc_status carc_game_tile_info(const carc_game *g, int index, carc_tile_on_board *out)
 {
     if (index < 0 || index >= g->ntiles || !out)
         return CARC_EINVAL;
     const board_tile *t = &g->tiles[index];
-    *out = (carc_tile_on_board){ t->x, t->y, t->kind, t->rot, t->follower_seg,
-                                 t->follower_owner };
+    *out = (carc_tile_on_board){t->x, t->y, t->kind, t->rot, t->follower_seg, t->follower_owner};
     return CARC_OK;
 }
 
@@ -149,11 +153,14 @@ int carc_game_tile_at(const carc_game *g, int x, int y)
     return board_tile_at(g, x, y);
 }
 
-void carc_game_bounds(const carc_game *g, int *min_x, int *min_y, int *max_x,
-                      int *max_y)
+void carc_game_bounds(const carc_game *g, int *min_x, int *min_y, int *max_x, int *max_y)
 {
-    if (min_x) *min_x = g->min_x;
-    if (min_y) *min_y = g->min_y;
-    if (max_x) *max_x = g->max_x;
-    if (max_y) *max_y = g->max_y;
+    if (min_x)
+        *min_x = g->min_x;
+    if (min_y)
+        *min_y = g->min_y;
+    if (max_x)
+        *max_x = g->max_x;
+    if (max_y)
+        *max_y = g->max_y;
 }

@@ -45,7 +45,7 @@ void feature_union(carc_game *g, int a, int b)
 
 int feature_tiles(const carc_game *g, int root, int *pennants)
 {
-    uint64_t seen[2] = { 0, 0 };
+    uint64_t seen[2] = {0, 0};
     int tiles = 0, flags = 0;
     int s = root;
     do {
@@ -94,15 +94,14 @@ int carc_game_feature(const carc_game *g, int index, int segment)
     return s < 0 ? -1 : feature_root(g, s);
 }
 
-int carc_game_feature_has(const carc_game *g, int feature, int index,
-                          int segment)
+int carc_game_feature_has(const carc_game *g, int feature, int index, int segment)
 {
     int s = segment_id(g, index, segment);
     return s >= 0 && feature_root(g, s) == feature;
 }
 
-static int16_t end_value(const carc_game *g, const seg_node *r, int tiles,
-                         int pennants, int complete, int value)
+static int16_t end_value(const carc_game *g, const seg_node *r, int tiles, int pennants,
+                         int complete, int value)
 {
     if (complete)
         return (int16_t)value;
@@ -115,11 +114,9 @@ static int16_t end_value(const carc_game *g, const seg_node *r, int tiles,
     }
 }
 
-carc_status carc_game_feature_info(const carc_game *g, int feature,
-                                   carc_feature *out)
+carc_status carc_game_feature_info(const carc_game *g, int feature, carc_feature *out)
 {
-    if (!out || feature < 0 || feature >= g->nseg ||
-        g->seg[feature].parent != feature)
+    if (!out || feature < 0 || feature >= g->nseg || g->seg[feature].parent != feature)
         return CARC_EINVAL;
     const seg_node *r = &g->seg[feature];
     int pennants = 0;
@@ -129,10 +126,13 @@ carc_status carc_game_feature_info(const carc_game *g, int feature,
     switch (r->kind) {
     case CARC_ROAD: value = tiles; break;
     case CARC_CITY: value = city_points(g, tiles, pennants, 1); break;
-    case CARC_CLOISTER: value = 9; tiles = 9 - r->open; break;
+    case CARC_CLOISTER:
+        value = 9;
+        tiles = 9 - r->open;
+        break;
     default:
-        value = (g->rules.flags & CARC_RULE_FARMS_FIRST_EDITION ? 4 : 3) *
-                farm_city_count(g, feature);
+        value =
+            (g->rules.flags & CARC_RULE_FARMS_FIRST_EDITION ? 4 : 3) * farm_city_count(g, feature);
         break;
     }
     memset(out, 0, sizeof *out);

@@ -51,14 +51,14 @@ static void fill_pile(carc_game *g)
     g->pile_len = (uint8_t)n;
 }
 
-static carc_status start_game(carc_game *g, int players, const carc_rules *rules,
-                              uint64_t seed, int fresh)
+static carc_status start_game(carc_game *g, int players, const carc_rules *rules, uint64_t seed,
+                              int fresh)
 {
     if (!g)
         return CARC_EINVAL;
     if (players < CARC_MIN_PLAYERS || players > CARC_MAX_PLAYERS) {
-        game_set_error(g, "players must be %d to %d, not %d", CARC_MIN_PLAYERS,
-                       CARC_MAX_PLAYERS, players);
+        game_set_error(g, "players must be %d to %d, not %d", CARC_MIN_PLAYERS, CARC_MAX_PLAYERS,
+                       players);
         return CARC_EINVAL;
     }
     g->rules = rules ? *rules : carc_rules_standard();
@@ -80,8 +80,7 @@ static carc_status start_game(carc_game *g, int players, const carc_rules *rules
     return CARC_OK;
 }
 
-carc_status carc_game_reset(carc_game *g, int players, const carc_rules *rules,
-                            uint64_t seed)
+carc_status carc_game_reset(carc_game *g, int players, const carc_rules *rules, uint64_t seed)
 {
     return start_game(g, players, rules, seed, 0);
 }
@@ -130,12 +129,30 @@ const char *carc_game_error(const carc_game *g)
 
 /* --- Turn and tile ---------------------------------------------------------- */
 
-int carc_game_players(const carc_game *g) { return g->nplayers; }
-carc_rules carc_game_rules(const carc_game *g) { return g->rules; }
-int carc_game_over(const carc_game *g) { return g->over; }
-int carc_game_current_player(const carc_game *g) { return g->current; }
-int carc_game_drawn_tile(const carc_game *g) { return g->over ? CARC_NO_TILE : g->drawn; }
-int carc_game_ended_early(const carc_game *g) { return g->ended_early; }
+int carc_game_players(const carc_game *g)
+{
+    return g->nplayers;
+}
+carc_rules carc_game_rules(const carc_game *g)
+{
+    return g->rules;
+}
+int carc_game_over(const carc_game *g)
+{
+    return g->over;
+}
+int carc_game_current_player(const carc_game *g)
+{
+    return g->current;
+}
+int carc_game_drawn_tile(const carc_game *g)
+{
+    return g->over ? CARC_NO_TILE : g->drawn;
+}
+int carc_game_ended_early(const carc_game *g)
+{
+    return g->ended_early;
+}
 
 int carc_game_tiles_left(const carc_game *g, int counts[CARC_TILE_KINDS])
 {
@@ -199,7 +216,7 @@ static int write_placements(const carc_game *g, carc_placement *out)
         unsigned rots = square_fits(g, f);
         const frontier_square *sq = &g->frontier[f];
         for (unsigned r = 0; r < 4; r++) {
-            out[n] = (carc_placement){ sq->x, sq->y, (uint8_t)r, 0 };
+            out[n] = (carc_placement){sq->x, sq->y, (uint8_t)r, 0};
             n += (int)((rots >> r) & 1u);
         }
     }
@@ -234,8 +251,7 @@ carc_placement game_random_placement(const carc_game *g, carc_rng *r)
             uint32_t v = carc_rng_below(r, 4u * g->nfrontier);
             int f = (int)(v >> 2), rot = (int)(v & 3);
             if ((square_fits(g, f) >> rot) & 1)
-                return (carc_placement){ g->frontier[f].x, g->frontier[f].y,
-                                         (uint8_t)rot, 0 };
+                return (carc_placement){g->frontier[f].x, g->frontier[f].y, (uint8_t)rot, 0};
         }
     }
     int k = (int)carc_rng_below(r, (uint32_t)count);
@@ -244,7 +260,7 @@ carc_placement game_random_placement(const carc_game *g, carc_rng *r)
         for (; rots; rots &= rots - 1)
             if (k-- == 0) {
                 const frontier_square *sq = &g->frontier[f];
-                return (carc_placement){ sq->x, sq->y, (uint8_t)__builtin_ctz(rots), 0 };
+                return (carc_placement){sq->x, sq->y, (uint8_t)__builtin_ctz(rots), 0};
             }
     }
 }
@@ -310,8 +326,7 @@ static unsigned free_segments(const carc_game *g, int kind, carc_placement p)
     return free_mask;
 }
 
-int carc_legal_spots(const carc_game *g, carc_placement p, carc_spot *out,
-                     int cap)
+int carc_legal_spots(const carc_game *g, carc_placement p, carc_spot *out, int cap)
 {
     if (g->over || g->supply[g->current] == 0 || !carc_placement_legal(g, p))
         return 0;
@@ -320,8 +335,8 @@ int carc_legal_spots(const carc_game *g, carc_placement p, carc_spot *out,
     for (; free_mask; free_mask &= free_mask - 1) {
         int s = __builtin_ctz(free_mask);
         if (n < cap)
-            out[n] = (carc_spot){ (uint8_t)s, carc_tile_data[kind].segments[s].kind,
-                                  carc_spot_port[kind][p.rot][s] };
+            out[n] = (carc_spot){(uint8_t)s, carc_tile_data[kind].segments[s].kind,
+                                 carc_spot_port[kind][p.rot][s]};
         n++;
     }
     return n;
@@ -397,7 +412,7 @@ static void deploy(carc_game *g, int t, int local)
 
 static void record_move(carc_game *g, carc_move m)
 {
-    g->history[g->nmoves++] = (history_entry){ (uint8_t)g->drawn, m };
+    g->history[g->nmoves++] = (history_entry){(uint8_t)g->drawn, m};
 }
 
 static int surrounded(const carc_game *g, int x, int y)
@@ -443,8 +458,8 @@ static carc_status check_move(carc_game *g, carc_move m)
         else if (board_frontier_at(g, x, y) < 0)
             game_set_error(g, "square %d %d touches no tile", x, y);
         else
-            game_set_error(g, "tile %c does not fit at %d %d rotation %d",
-                           def->letter, x, y, m.place.rot);
+            game_set_error(g, "tile %c does not fit at %d %d rotation %d", def->letter, x, y,
+                           m.place.rot);
         return CARC_EILLEGAL;
     }
     if (m.segment == CARC_NO_SPOT)
@@ -475,16 +490,14 @@ static void apply_move(carc_game *g, carc_move m, event_sink *sink)
             deploy(g, t, m.segment);
         score_roads_and_cities(g, t, sink);
         update_cloisters(g, t, sink);
-        again = (g->rules.flags & CARC_RULE_BONUS_TURN) &&
-                surrounded(g, m.place.x, m.place.y);
+        again = (g->rules.flags & CARC_RULE_BONUS_TURN) && surrounded(g, m.place.x, m.place.y);
     }
     end_turn(g, again, sink);
 }
 
-carc_status carc_game_play(carc_game *g, carc_move m, carc_event *events,
-                           int cap, int *nevents)
+carc_status carc_game_play(carc_game *g, carc_move m, carc_event *events, int cap, int *nevents)
 {
-    event_sink sink = { events, events ? cap : 0, 0 };
+    event_sink sink = {events, events ? cap : 0, 0};
     if (nevents)
         *nevents = 0;
     if (g->over) {
@@ -510,7 +523,7 @@ static int nth_bit(unsigned mask, unsigned i)
 
 carc_move game_choose_random(const carc_game *g, carc_rng *r, double follower_chance)
 {
-    carc_move m = { CARC_MOVE_DISCARD, { 0, 0, 0, 0 }, CARC_NO_SPOT };
+    carc_move m = {CARC_MOVE_DISCARD, {0, 0, 0, 0}, CARC_NO_SPOT};
     if (game_placement_count(g) == 0)
         return m;
     m.type = CARC_MOVE_PLACE;
@@ -542,10 +555,9 @@ carc_status carc_game_play_random(carc_game *g, carc_rng *r, double follower_cha
     return CARC_OK;
 }
 
-carc_status carc_game_finish(carc_game *g, carc_event *events, int cap,
-                             int *nevents)
+carc_status carc_game_finish(carc_game *g, carc_event *events, int cap, int *nevents)
 {
-    event_sink sink = { events, events ? cap : 0, 0 };
+    event_sink sink = {events, events ? cap : 0, 0};
     if (nevents)
         *nevents = 0;
     if (g->over) {

@@ -22,7 +22,7 @@ typedef struct board_tile {
     int8_t x, y;
     uint8_t kind, rot;
     uint16_t seg_base;
-    uint8_t follower_seg;     /* local segment with a follower, or CARC_NO_SPOT */
+    uint8_t follower_seg; /* local segment with a follower, or CARC_NO_SPOT */
     uint8_t follower_owner;
 } board_tile;
 
@@ -31,7 +31,7 @@ typedef struct board_tile {
 typedef struct frontier_square {
     int8_t x, y;
     uint8_t sig, unused;
-    uint8_t neighbour[4];     /* board tile on each side, or NO_TILE */
+    uint8_t neighbour[4]; /* board tile on each side, or NO_TILE */
 } frontier_square;
 
 /* One segment of a placed tile, and a node of the union-find forest whose
@@ -60,15 +60,15 @@ struct carc_game {
     carc_rules rules;
     carc_rng rng;
     uint8_t nplayers, current, over, ended_early;
-    int8_t drawn;             /* kind drawn by the current player, or -1 */
-    uint8_t pile_len;         /* tiles in pile[0 .. pile_len), drawn not included */
+    int8_t drawn;     /* kind drawn by the current player, or -1 */
+    uint8_t pile_len; /* tiles in pile[0 .. pile_len), drawn not included */
     uint8_t ntiles, nfrontier, ncloisters, nmoves;
     uint16_t nseg;
     int8_t min_x, min_y, max_x, max_y;
     uint8_t supply[CARC_MAX_PLAYERS];
     int32_t score[CARC_MAX_PLAYERS];
     int32_t score_by_kind[CARC_MAX_PLAYERS][4];
-    uint8_t left[CARC_TILE_KINDS];   /* pile tiles of each kind */
+    uint8_t left[CARC_TILE_KINDS]; /* pile tiles of each kind */
     /* Legal placements of each kind on the current frontier, kept up to
      * date as squares join, change and leave the frontier. */
     uint16_t placements[CARC_TILE_KINDS];
@@ -85,8 +85,8 @@ struct carc_game {
 
 enum { FRONTIER_BASE = CARC_TILES + 1, NO_TILE = 255 };
 
-static const int8_t carc_dx[4] = { 0, 1, 0, -1 };
-static const int8_t carc_dy[4] = { -1, 0, 1, 0 };
+static const int8_t carc_dx[4] = {0, 1, 0, -1};
+static const int8_t carc_dy[4] = {-1, 0, 1, 0};
 
 /* board.c */
 /* Empties the board; `fresh` when the grid holds garbage (a new game). */

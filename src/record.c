@@ -17,8 +17,7 @@ int carc_game_move_count(const carc_game *g)
     return g->nmoves;
 }
 
-carc_status carc_game_move_at(const carc_game *g, int i, carc_move *m,
-                              int *tile_kind)
+carc_status carc_game_move_at(const carc_game *g, int i, carc_move *m, int *tile_kind)
 {
     if (i < 0 || i >= g->nmoves)
         return CARC_EINVAL;
@@ -43,8 +42,7 @@ size_t carc_move_format(const carc_game *g, int i, char *buf, size_t cap)
         char spot[8] = "";
         if (h->move.segment != CARC_NO_SPOT) {
             int port = carc_spot_port[h->tile_kind][p->rot][h->move.segment];
-            snprintf(spot, sizeof spot, " %s",
-                     port == CARC_PORTS ? "C" : carc_port_name(port));
+            snprintf(spot, sizeof spot, " %s", port == CARC_PORTS ? "C" : carc_port_name(port));
         }
         n = snprintf(buf, cap, "%c %d %d %d%s", letter, p->x, p->y, p->rot, spot);
     }
@@ -88,10 +86,9 @@ static void out_text(out_buf *o, const char *text)
     o->len += n;
 }
 
-size_t carc_record_write(const carc_game *g, const char *headers, char *buf,
-                         size_t cap)
+size_t carc_record_write(const carc_game *g, const char *headers, char *buf, size_t cap)
 {
-    out_buf o = { buf, cap, 0 };
+    out_buf o = {buf, cap, 0};
     if (buf && cap)
         buf[0] = '\0';
     else
@@ -124,12 +121,12 @@ size_t carc_record_write(const carc_game *g, const char *headers, char *buf,
 typedef struct reader {
     carc_record_error *err;
     int line;
-    int players;            /* 0 until the players line */
-    int ended;              /* an `end` line was read */
+    int players; /* 0 until the players line */
+    int ended;   /* an `end` line was read */
     carc_rules rules;
     int rules_seen;
     uint64_t seed;
-    carc_game *game;        /* created at the first move */
+    carc_game *game; /* created at the first move */
 } reader;
 
 static int fail(reader *r, const char *fmt, ...)
@@ -153,11 +150,19 @@ static size_t utf8_length(const unsigned char *s, size_t n)
 {
     size_t len;
     unsigned min;
-    if (s[0] < 0x80) return 1;
-    if (s[0] >= 0xC2 && s[0] <= 0xDF) { len = 2; min = 0x80; }
-    else if (s[0] >= 0xE0 && s[0] <= 0xEF) { len = 3; min = 0x800; }
-    else if (s[0] >= 0xF0 && s[0] <= 0xF4) { len = 4; min = 0x10000; }
-    else return 0;
+    if (s[0] < 0x80)
+        return 1;
+    if (s[0] >= 0xC2 && s[0] <= 0xDF) {
+        len = 2;
+        min = 0x80;
+    } else if (s[0] >= 0xE0 && s[0] <= 0xEF) {
+        len = 3;
+        min = 0x800;
+    } else if (s[0] >= 0xF0 && s[0] <= 0xF4) {
+        len = 4;
+        min = 0x10000;
+    } else
+        return 0;
     if (len > n)
         return 0;
     unsigned cp = s[0] & (0x7Fu >> len);
@@ -237,8 +242,8 @@ static int is_header_key(const char *tok)
     if (tok[0] < 'a' || tok[0] > 'z' || tok[1] == '\0')
         return 0;
     for (const char *p = tok + 1; *p; p++)
-        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
-              *p == '_' || *p == '.' || *p == '-'))
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_' || *p == '.' ||
+              *p == '-'))
             return 0;
     return 1;
 }
@@ -263,8 +268,8 @@ static int read_players(reader *r, char **tok, int n)
     if (parse_number(r, tok[1], "player count", &players) < 0)
         return -1;
     if (players < CARC_MIN_PLAYERS || players > CARC_MAX_PLAYERS)
-        return fail(r, "players must be %d to %d, not %ld", CARC_MIN_PLAYERS,
-                    CARC_MAX_PLAYERS, players);
+        return fail(r, "players must be %d to %d, not %ld", CARC_MIN_PLAYERS, CARC_MAX_PLAYERS,
+                    players);
     r->players = (int)players;
     return 0;
 }
@@ -298,8 +303,7 @@ static int draw_from_record(reader *r, int kind)
     if (carc_game_drawn_tile(g) == kind)
         return 0;
     if (carc_game_choose_tile(g, kind) != CARC_OK)
-        return fail(r, "tile %c is not in the supply: all %d are used",
-                    carc_tile_data[kind].letter,
+        return fail(r, "tile %c is not in the supply: all %d are used", carc_tile_data[kind].letter,
                     carc_tile_data[kind].count - (kind == carc_start_tile_kind));
     return 0;
 }
@@ -342,7 +346,7 @@ static int read_placement(reader *r, char **tok, int n)
         return -1;
     if (rot < 0 || rot > 3)
         return fail(r, "rotation must be 0 to 3, not %ld", rot);
-    carc_move m = { CARC_MOVE_PLACE, { 0, 0, (uint8_t)rot, 0 }, CARC_NO_SPOT };
+    carc_move m = {CARC_MOVE_PLACE, {0, 0, (uint8_t)rot, 0}, CARC_NO_SPOT};
     if (n == 5 && read_spot(r, tok[4], kind, (int)rot, &m.segment) < 0)
         return -1;
     if (draw_from_record(r, kind) < 0)
@@ -361,7 +365,7 @@ static int read_discard(reader *r, char **tok, int n)
     int kind = tile_letter(r, tok[1]);
     if (kind < 0 || draw_from_record(r, kind) < 0)
         return -1;
-    carc_move m = { CARC_MOVE_DISCARD, { 0, 0, 0, 0 }, CARC_NO_SPOT };
+    carc_move m = {CARC_MOVE_DISCARD, {0, 0, 0, 0}, CARC_NO_SPOT};
     return play(r, m);
 }
 
@@ -385,8 +389,8 @@ static int read_tokens(reader *r, char **tok, int n)
     }
     if (r->ended || (r->game && carc_game_over(r->game) && strcmp(tok[0], "end") != 0))
         return fail(r, "the game is over; nothing may follow");
-    int is_move = (tok[0][0] >= 'A' && tok[0][0] <= 'Z') ||
-                  strcmp(tok[0], "discard") == 0 || strcmp(tok[0], "end") == 0;
+    int is_move = (tok[0][0] >= 'A' && tok[0][0] <= 'Z') || strcmp(tok[0], "discard") == 0 ||
+                  strcmp(tok[0], "end") == 0;
     if (!is_move) {
         if (r->game && (strcmp(tok[0], "players") == 0 || strcmp(tok[0], "rules") == 0 ||
                         is_header_key(tok[0])))
@@ -424,11 +428,10 @@ static int read_line(reader *r, const char *text, size_t n)
     return ntok == 0 ? 0 : read_tokens(r, tok, ntok);
 }
 
-carc_game *carc_record_read(const char *text, size_t len, uint64_t seed,
-                            carc_record_error *err)
+carc_game *carc_record_read(const char *text, size_t len, uint64_t seed, carc_record_error *err)
 {
     carc_record_error scratch;
-    reader r = { err ? err : &scratch, 0, 0, 0, { 0 }, 0, seed, NULL };
+    reader r = {err ? err : &scratch, 0, 0, 0, {0}, 0, seed, NULL};
     r.err->line = 0;
     r.err->message[0] = '\0';
     size_t pos = 0;

@@ -3,7 +3,7 @@
 
 carc_rng carc_rng_seed(uint64_t seed)
 {
-    return (carc_rng){ seed };
+    return (carc_rng){seed};
 }
 
 uint64_t carc_rng_next(carc_rng *r)

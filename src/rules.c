@@ -7,15 +7,15 @@ static const struct {
     uint32_t flag;
     const char *name;
 } rule_names[] = {
-    { CARC_RULE_FARMS_FIRST_EDITION, "farms-first-edition" },
-    { CARC_RULE_SMALL_CITY, "small-city" },
-    { CARC_RULE_NO_INCOMPLETE, "no-incomplete-scoring" },
-    { CARC_RULE_BONUS_TURN, "bonus-turn" },
+    {CARC_RULE_FARMS_FIRST_EDITION, "farms-first-edition"},
+    {CARC_RULE_SMALL_CITY, "small-city"},
+    {CARC_RULE_NO_INCOMPLETE, "no-incomplete-scoring"},
+    {CARC_RULE_BONUS_TURN, "bonus-turn"},
 };
 
 carc_rules carc_rules_standard(void)
 {
-    return (carc_rules){ 0 };
+    return (carc_rules){0};
 }
 
 uint32_t carc_rule_flag(const char *name)

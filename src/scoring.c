@@ -62,8 +62,7 @@ static carc_event event_for(const carc_game *g, int root, int complete)
 }
 
 /* Scores a road, city or cloister: complete, or incomplete at the end. */
-static void score_feature(carc_game *g, int root, int complete, int award_points,
-                          event_sink *sink)
+static void score_feature(carc_game *g, int root, int complete, int award_points, event_sink *sink)
 {
     seg_node *r = &g->seg[root];
     if (r->followers == 0)
@@ -75,8 +74,7 @@ static void score_feature(carc_game *g, int root, int complete, int award_points
         points = tiles;
     } else {
         tiles = feature_tiles(g, root, &pennants);
-        points = r->kind == CARC_CITY ? city_points(g, tiles, pennants, complete)
-                                      : tiles;
+        points = r->kind == CARC_CITY ? city_points(g, tiles, pennants, complete) : tiles;
     }
     ev.tiles = (int16_t)tiles;
     ev.pennants = (int16_t)pennants;
@@ -131,10 +129,9 @@ int farm_city_count(const carc_game *g, int farm_root)
  * only followers need scoring, and there are few of them. */
 typedef void (*feature_visitor)(carc_game *g, int root, void *ctx);
 
-static void for_each_occupied(carc_game *g, int fields, feature_visitor visit,
-                              void *ctx)
+static void for_each_occupied(carc_game *g, int fields, feature_visitor visit, void *ctx)
 {
-    uint64_t done[MAX_SEGMENTS / 64] = { 0 };
+    uint64_t done[MAX_SEGMENTS / 64] = {0};
     for (int t = 0; t < g->ntiles; t++) {
         const board_tile *bt = &g->tiles[t];
         if (bt->follower_seg == CARC_NO_SPOT)

@@ -1,6 +1,9 @@
 /* tile_data.c: the base-game tile catalogue of tiles.md, as data. */
 #include "tile_data.h"
 
+/* The table reads best as laid out by hand. */
+/* clang-format off */
+
 /* Port bits, rotation 0. */
 enum {
     NNW = 1 << CARC_NNW, N = 1 << CARC_N, NNE = 1 << CARC_NNE,
@@ -83,5 +86,7 @@ const carc_tile_def carc_tile_data[CARC_TILE_KINDS] = {
       { ROAD(N), ROAD(E), ROAD(S), ROAD(W), FIELD(NNE | ENE, 0),
         FIELD(ESE | SSE, 0), FIELD(SSW | WSW, 0), FIELD(WNW | NNW, 0) } },
 };
+
+/* clang-format on */
 
 const int carc_start_tile_kind = 3; /* D */

@@ -36,8 +36,7 @@ int carc_tile_segment_at(int kind, int rot, int port)
 
 unsigned carc_tile_segment_ports(int kind, int rot, int seg)
 {
-    if (!valid_kind_rot(kind, rot) || seg < 0 ||
-        seg >= carc_tile_data[kind].nsegments)
+    if (!valid_kind_rot(kind, rot) || seg < 0 || seg >= carc_tile_data[kind].nsegments)
         return 0;
     return carc_seg_ports[kind][rot][seg];
 }

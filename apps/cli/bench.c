@@ -65,8 +65,7 @@ static void play_games(carc_game *g, int players, uint64_t seed, bench_result *r
 
 /* Times legal-placement generation alone: at every ply of a few games, the
  * call is repeated and timed as a block. */
-static void time_legal(carc_game *g, int players, uint64_t seed, uint64_t games,
-                       bench_result *r)
+static void time_legal(carc_game *g, int players, uint64_t seed, uint64_t games, bench_result *r)
 {
     carc_placement out[CARC_MAX_PLACEMENTS];
     carc_rng rng = carc_rng_seed(seed);
@@ -135,14 +134,13 @@ int cmd_bench(int argc, char **argv)
                "\"seconds\":%.3f,\"games_per_second\":%.0f,\"ns_per_ply\":%.1f,"
                "\"legal_ns_per_ply\":%.1f,\"mean_score\":%.3f,\"state_bytes\":%zu,"
                "\"checksum\":\"%016llx\"}\n",
-               (unsigned long long)r.games, (unsigned long long)players,
-               (unsigned long long)seed, (unsigned long long)r.plies, r.seconds, gps,
-               1e9 * r.seconds / (double)r.plies, legal_ns, mean_score, carc_game_size(),
-               (unsigned long long)r.checksum);
+               (unsigned long long)r.games, (unsigned long long)players, (unsigned long long)seed,
+               (unsigned long long)r.plies, r.seconds, gps, 1e9 * r.seconds / (double)r.plies,
+               legal_ns, mean_score, carc_game_size(), (unsigned long long)r.checksum);
     } else {
         printf("games             %llu (%llu players, seed %llu, %llu plies)\n",
-               (unsigned long long)r.games, (unsigned long long)players,
-               (unsigned long long)seed, (unsigned long long)r.plies);
+               (unsigned long long)r.games, (unsigned long long)players, (unsigned long long)seed,
+               (unsigned long long)r.plies);
         printf("games per second  %.0f\n", gps);
         printf("ns per ply        %.1f\n", 1e9 * r.seconds / (double)r.plies);
         printf("legal ns per ply  %.1f\n", legal_ns);

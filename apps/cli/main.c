@@ -84,7 +84,7 @@ const char *cli_player_name(int player)
 
 const char *cli_kind_name(int kind)
 {
-    static const char *const names[] = { "road", "city", "farm", "cloister" };
+    static const char *const names[] = {"road", "city", "farm", "cloister"};
     return kind >= 0 && kind < 4 ? names[kind] : "?";
 }
 

@@ -19,9 +19,8 @@ static const char replay_usage[] =
     "Exit status: 0 valid record, 1 invalid record ('line N: ...' on standard\n"
     "error), 2 bad arguments or unreadable FILE.\n";
 
-static const carc_kind breakdown_kinds[4] = { CARC_ROAD, CARC_CITY, CARC_CLOISTER,
-                                              CARC_FIELD };
-static const char *const breakdown_names[4] = { "roads", "cities", "cloisters", "farms" };
+static const carc_kind breakdown_kinds[4] = {CARC_ROAD, CARC_CITY, CARC_CLOISTER, CARC_FIELD};
+static const char *const breakdown_names[4] = {"roads", "cities", "cloisters", "farms"};
 
 static json_t *replay_json(const carc_game *g)
 {
@@ -45,8 +44,8 @@ static json_t *replay_json(const carc_game *g)
     json_object_set_new(root, "scores", scores);
     json_object_set_new(root, "finished", json_boolean(carc_game_over(g)));
     json_object_set_new(root, "moves", json_integer(carc_game_move_count(g)));
-    json_object_set_new(root, "tiles_left", json_integer(carc_game_tiles_left(g, NULL) +
-                                                         !carc_game_over(g)));
+    json_object_set_new(root, "tiles_left",
+                        json_integer(carc_game_tiles_left(g, NULL) + !carc_game_over(g)));
     json_object_set_new(root, "breakdown", breakdown);
     json_object_set_new(root, "supply", supply);
     json_object_set_new(root, "winners", winners);
@@ -58,10 +57,10 @@ static void replay_text(const carc_game *g)
     int players = carc_game_players(g);
     unsigned leaders = carc_game_leaders(g);
     for (int p = 0; p < players; p++) {
-        printf("player %d (%s): %d points (roads %d, cities %d, cloisters %d, farms %d)%s\n",
-               p + 1, cli_player_name(p), carc_game_score(g, p),
-               carc_game_score_of(g, p, CARC_ROAD), carc_game_score_of(g, p, CARC_CITY),
-               carc_game_score_of(g, p, CARC_CLOISTER), carc_game_score_of(g, p, CARC_FIELD),
+        printf("player %d (%s): %d points (roads %d, cities %d, cloisters %d, farms %d)%s\n", p + 1,
+               cli_player_name(p), carc_game_score(g, p), carc_game_score_of(g, p, CARC_ROAD),
+               carc_game_score_of(g, p, CARC_CITY), carc_game_score_of(g, p, CARC_CLOISTER),
+               carc_game_score_of(g, p, CARC_FIELD),
                carc_game_over(g) && (leaders & (1u << p)) ? "  winner" : "");
     }
     if (carc_game_over(g))

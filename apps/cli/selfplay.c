@@ -39,8 +39,7 @@ static char *record_path(const char *base, int game, int games)
 static int write_record(const carc_game *g, uint64_t seed, const char *path)
 {
     char headers[64];
-    snprintf(headers, sizeof headers, "seed %llu\nplayer-kind random\n",
-             (unsigned long long)seed);
+    snprintf(headers, sizeof headers, "seed %llu\nplayer-kind random\n", (unsigned long long)seed);
     size_t need = carc_record_write(g, headers, NULL, 0);
     char *text = malloc(need + 1);
     if (!text)
@@ -118,8 +117,8 @@ int cmd_selfplay(int argc, char **argv)
         if (record) {
             char *path = record_path(record, (int)i, (int)games);
             if (!path || write_record(g, game_seed, path) < 0) {
-                fprintf(stderr, "carcassonne selfplay: cannot write %s: %s\n",
-                        path ? path : record, strerror(errno));
+                fprintf(stderr, "carcassonne selfplay: cannot write %s: %s\n", path ? path : record,
+                        strerror(errno));
                 status = EXIT_USAGE;
             }
             free(path);
