@@ -4,6 +4,7 @@
 set -eu
 
 PACKAGES="build-essential cmake pkg-config libjansson-dev libcmocka-dev \
+clang-format clang-tidy cppcheck \
 clang libclang-rt-14-dev tmux"
 
 missing=""

@@ -143,7 +143,7 @@ carc_status carc_game_feature_info(const carc_game *g, int feature, carc_feature
         out->followers[p] = (uint8_t)((r->followers >> (4 * p)) & 0xFu);
     out->tiles = (int16_t)tiles;
     out->pennants = (int16_t)pennants;
-    out->open_edges = r->kind == CARC_FIELD ? 0 : (int16_t)r->open;
+    out->open_edges = (int16_t)(r->kind == CARC_FIELD ? 0 : r->open);
     out->value = (int16_t)value;
     out->value_at_end = end_value(g, r, tiles, pennants, complete, value);
     return CARC_OK;

@@ -272,10 +272,10 @@ int carc_placement_legal(const carc_game *g, carc_placement p)
     int f = board_frontier_at(g, p.x, p.y);
     if (f < 0)
         return 0;
-    return (square_fits(g, f) >> p.rot) & 1;
+    return (int)((square_fits(g, f) >> p.rot) & 1u);
 }
 
-static int group_find(uint8_t *group, int s)
+static int group_find(const uint8_t *group, int s)
 {
     while (group[s] != s)
         s = group[s];
@@ -289,8 +289,8 @@ static int group_find(uint8_t *group, int s)
 static unsigned free_segments(const carc_game *g, int kind, carc_placement p)
 {
     uint8_t group[CARC_MAX_SEGMENTS_PER_TILE];
-    uint8_t pair_seg[12];
-    uint16_t pair_root[12];
+    uint8_t pair_seg[12] = { 0 };
+    uint16_t pair_root[12] = { 0 };
     int npairs = 0, nseg = carc_tile_data[kind].nsegments;
     for (int s = 0; s < nseg; s++)
         group[s] = (uint8_t)s;

@@ -260,7 +260,7 @@ static int start_game(reader *r)
 
 static int read_players(reader *r, char **tok, int n)
 {
-    long players;
+    long players = 0;
     if (r->players)
         return fail(r, "a second players line");
     if (n != 2)
@@ -340,7 +340,7 @@ static int read_placement(reader *r, char **tok, int n)
         return -1;
     if (n != 4 && n != 5)
         return fail(r, "a move is 'TILE X Y ROT' or 'TILE X Y ROT SPOT'");
-    long x, y, rot;
+    long x = 0, y = 0, rot = 0;
     if (parse_number(r, tok[1], "x", &x) < 0 || parse_number(r, tok[2], "y", &y) < 0 ||
         parse_number(r, tok[3], "rotation", &rot) < 0)
         return -1;
