@@ -293,6 +293,8 @@ int carc_game_feature_has(const carc_game *g, int feature, int index, int segmen
 int carc_game_move_count(const carc_game *g);
 /* Move `i` and the tile kind it drew. */
 carc_status carc_game_move_at(const carc_game *g, int i, carc_move *m, int *tile_kind);
+/* The player (0-based) who made move `i`, or -1. */
+int carc_game_move_player(const carc_game *g, int i);
 /* Whether the game was ended early by carc_game_finish(). */
 int carc_game_ended_early(const carc_game *g);
 

@@ -412,7 +412,7 @@ static void deploy(carc_game *g, int t, int local)
 
 static void record_move(carc_game *g, carc_move m)
 {
-    g->history[g->nmoves++] = (history_entry){(uint8_t)g->drawn, m};
+    g->history[g->nmoves++] = (history_entry){(uint8_t)g->drawn, g->current, m};
 }
 
 static int surrounded(const carc_game *g, int x, int y)

@@ -51,6 +51,7 @@ typedef struct seg_node {
 
 typedef struct history_entry {
     uint8_t tile_kind;
+    uint8_t player;
     carc_move move;
 } history_entry;
 

@@ -12,6 +12,11 @@ enum { MAX_TOKENS = 8 };
 
 /* --- History ---------------------------------------------------------------- */
 
+int carc_game_move_player(const carc_game *g, int i)
+{
+    return i >= 0 && i < g->nmoves ? g->history[i].player : -1;
+}
+
 int carc_game_move_count(const carc_game *g)
 {
     return g->nmoves;
@@ -55,6 +60,12 @@ typedef struct out_buf {
     char *buf;
     size_t cap, len;
 } out_buf;
+
+static void out_printf(out_buf *o, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 
 static void out_printf(out_buf *o, const char *fmt, ...)
 {

@@ -14,7 +14,7 @@ static const char usage[] =
     "  replay [--json] FILE       check a game record and print its scores\n"
     "  selfplay --seed S --players N [--games K] [--record FILE]\n"
     "                             play games between random players\n"
-    "  show [--step] [--delay MS] [--no-color] FILE\n"
+    "  show [--step] [--delay MS] [--color|--no-color] [--last N] FILE\n"
     "                             draw the board of a record in the terminal\n"
     "  bench [--json] [--games K] [--seed S]\n"
     "                             measure the engine's speed\n"

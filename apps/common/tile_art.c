@@ -1,0 +1,436 @@
+/* tile_art.c: draws a tile as a grid of terminal cells, derived from the
+ * catalogue's segments and ports (no hand-drawn picture per tile). */
+#include "tile_art.h"
+
+#include <string.h>
+
+enum { W = TILE_ART_W, H = TILE_ART_H, MID_COL = W / 2, MID_ROW = H / 2 };
+
+/* Sides of a cell, one bit each, in the order of the edges N E S W. */
+enum { SIDE_N = 1, SIDE_E = 2, SIDE_S = 4, SIDE_W = 8 };
+
+enum {
+    GLYPH_FIELD = 0x00B7,    /* · */
+    GLYPH_CITY = 0x2592,     /* ▒ */
+    GLYPH_JUNCTION = 0x25CF, /* ● */
+    GLYPH_CLOISTER = 0x2302, /* ⌂ */
+    GLYPH_PENNANT = 0x25C6,  /* ◆ */
+};
+
+/* A wall is drawn along the sides of a city cell that face a field: indexed
+ * by those sides. Two sides meeting at a corner make a diagonal, which
+ * draws a city in a tile's corner (M, N, O, P) as a slope, not a staircase;
+ * three or four sides (a one-cell city) become a half or a whole block. */
+static const uint32_t wall_glyphs[16] = {
+    [0] = GLYPH_CITY,
+    [SIDE_N] = 0x2550, /* ═ */
+    [SIDE_S] = 0x2550,
+    [SIDE_N | SIDE_S] = 0x2550,
+    [SIDE_E] = 0x2551, /* ║ */
+    [SIDE_W] = 0x2551,
+    [SIDE_E | SIDE_W] = 0x2551,
+    [SIDE_N | SIDE_E] = 0x2572, /* ╲ */
+    [SIDE_S | SIDE_W] = 0x2572,
+    [SIDE_N | SIDE_W] = 0x2571, /* ╱ */
+    [SIDE_S | SIDE_E] = 0x2571,
+    [SIDE_E | SIDE_S | SIDE_W] = 0x2580,          /* ▀: the city lies north */
+    [SIDE_N | SIDE_S | SIDE_W] = 0x2590,          /* ▐: east */
+    [SIDE_N | SIDE_E | SIDE_W] = 0x2584,          /* ▄: south */
+    [SIDE_N | SIDE_E | SIDE_S] = 0x258C,          /* ▌: west */
+    [SIDE_N | SIDE_E | SIDE_S | SIDE_W] = 0x25A0, /* ■ */
+};
+
+/* Box-drawing lines for roads, indexed by the sides a road cell links. */
+static const uint32_t road_glyphs[16] = {
+    [SIDE_N] = 0x2502, /* │ */
+    [SIDE_S] = 0x2502,
+    [SIDE_N | SIDE_S] = 0x2502,
+    [SIDE_E] = 0x2500, /* ─ */
+    [SIDE_W] = 0x2500,
+    [SIDE_E | SIDE_W] = 0x2500,
+    [SIDE_N | SIDE_E] = 0x2514, /* └ */
+    [SIDE_N | SIDE_W] = 0x2518, /* ┘ */
+    [SIDE_S | SIDE_E] = 0x250C, /* ┌ */
+    [SIDE_S | SIDE_W] = 0x2510, /* ┐ */
+    [SIDE_N | SIDE_E | SIDE_S] = 0x251C,
+    [SIDE_N | SIDE_S | SIDE_W] = 0x2524,
+    [SIDE_E | SIDE_S | SIDE_W] = 0x252C,
+    [SIDE_N | SIDE_E | SIDE_W] = 0x2534,
+    [SIDE_N | SIDE_E | SIDE_S | SIDE_W] = 0x253C,
+};
+
+static const int side_dcol[4] = {0, 1, 0, -1};
+static const int side_drow[4] = {-1, 0, 1, 0};
+
+/* Where the ports lie on the tile's boundary, in sixths of a tile from the
+ * north-west corner (x east, y south), indexed by carc_port. */
+static const int port_x6[CARC_PORTS] = {1, 3, 5, 6, 6, 6, 5, 3, 1, 0, 0, 0};
+static const int port_y6[CARC_PORTS] = {0, 0, 0, 1, 3, 5, 6, 6, 6, 5, 3, 1};
+
+/* What is being drawn: one tile kind at one rotation. */
+typedef struct art_job {
+    int kind, rot;
+    const carc_tile_def *def;
+    tile_art *out;
+} art_job;
+
+static int middle_port(int edge)
+{
+    return 3 * edge + 1;
+}
+
+static int seg_kind(const art_job *job, int seg)
+{
+    return job->def->segments[seg].kind;
+}
+
+static int is_land(int kind)
+{
+    return kind == CARC_CITY || kind == CARC_FIELD;
+}
+
+static void set_glyph(tile_art_cell *cell, uint32_t cp)
+{
+    cell->codepoint = cp;
+    memset(cell->glyph, 0, sizeof cell->glyph);
+    unsigned char *s = (unsigned char *)cell->glyph;
+    if (cp < 0x80) {
+        s[0] = (unsigned char)cp;
+    } else if (cp < 0x800) {
+        s[0] = (unsigned char)(0xC0 | (cp >> 6));
+        s[1] = (unsigned char)(0x80 | (cp & 0x3F));
+    } else {
+        s[0] = (unsigned char)(0xE0 | (cp >> 12));
+        s[1] = (unsigned char)(0x80 | ((cp >> 6) & 0x3F));
+        s[2] = (unsigned char)(0x80 | (cp & 0x3F));
+    }
+}
+
+static void set_cell(tile_art_cell *cell, int what, int segment, uint32_t cp)
+{
+    cell->what = (uint8_t)what;
+    cell->segment = (uint8_t)segment;
+    set_glyph(cell, cp);
+}
+
+/* Squared distance, in 1/60 of a tile, from the centre of cell (col, row)
+ * to port `port`. */
+static int port_distance2(int col, int row, int port)
+{
+    int dx = (2 * col + 1) * 30 / W - 10 * port_x6[port];
+    int dy = (2 * row + 1) * 30 / H - 10 * port_y6[port];
+    return dx * dx + dy * dy;
+}
+
+/* The segment of the nearest port held by a segment of kind `want` (or of
+ * any land kind when `want` is -1), or TILE_ART_NONE. */
+static int nearest_segment(const art_job *job, int col, int row, int want)
+{
+    int best = TILE_ART_NONE, best_d = 0;
+    for (int p = 0; p < CARC_PORTS; p++) {
+        int seg = carc_tile_segment_at(job->kind, job->rot, p);
+        if (seg < 0 || !is_land(seg_kind(job, seg)))
+            continue;
+        if (want >= 0 && seg_kind(job, seg) != want)
+            continue;
+        int d = port_distance2(col, row, p);
+        if (best == TILE_ART_NONE || d < best_d) {
+            best = seg;
+            best_d = d;
+        }
+    }
+    return best;
+}
+
+/* The centre is equally far from the four edge middles, so the nearest
+ * port cannot decide it: it belongs to a city that runs through the tile
+ * (C, F, G, Q..T), else to a field that reaches an edge's middle, so that a
+ * city on one edge or two stays a bump or a corner. */
+static int centre_segment(const art_job *job)
+{
+    for (int s = 0; s < job->def->nsegments; s++) {
+        unsigned ports = carc_tile_segment_ports(job->kind, job->rot, s);
+        unsigned ns = (1u << CARC_N) | (1u << CARC_S);
+        unsigned ew = (1u << CARC_E) | (1u << CARC_W);
+        if (seg_kind(job, s) == CARC_CITY && ((ports & ns) == ns || (ports & ew) == ew))
+            return s;
+    }
+    for (int s = 0; s < job->def->nsegments; s++) {
+        unsigned ports = carc_tile_segment_ports(job->kind, job->rot, s);
+        for (int e = 0; e < 4; e++)
+            if (seg_kind(job, s) == CARC_FIELD && (ports & (1u << middle_port(e))))
+                return s;
+    }
+    int field = nearest_segment(job, MID_COL, MID_ROW, CARC_FIELD);
+    return field != TILE_ART_NONE ? field : nearest_segment(job, MID_COL, MID_ROW, -1);
+}
+
+/* The land of cell (col, row) away from the centre: the segment of the
+ * nearest port, except that a city on a single edge keeps to the border
+ * cells. A city on the north or south edge is one row thick that way, and
+ * one on the east or west edge one column thick (not two, which a column
+ * half as wide as a row is tall would give), so each reads as a bump. */
+static int land_segment(const art_job *job, int col, int row)
+{
+    int seg = nearest_segment(job, col, row, -1);
+    int border = col == 0 || col == W - 1 || row == 0 || row == H - 1;
+    if (border || seg == TILE_ART_NONE || seg_kind(job, seg) != CARC_CITY)
+        return seg;
+    unsigned ports = carc_tile_segment_ports(job->kind, job->rot, seg);
+    int edges = 0;
+    for (int e = 0; e < 4; e++)
+        edges += (ports >> (3 * e) & 7u) != 0;
+    if (edges > 1)
+        return seg;
+    int field = nearest_segment(job, col, row, CARC_FIELD);
+    return field != TILE_ART_NONE ? field : seg;
+}
+
+static void set_land(tile_art_cell *cell, const art_job *job, int seg)
+{
+    int city = seg != TILE_ART_NONE && seg_kind(job, seg) == CARC_CITY;
+    cell->ground = city ? TILE_ART_CITY : TILE_ART_FIELD;
+    set_cell(cell, cell->ground, seg, city ? GLYPH_CITY : GLYPH_FIELD);
+}
+
+/* Each cell takes a city or a field; roads and cloisters come on top. */
+static void draw_land(const art_job *job)
+{
+    for (int row = 0; row < H; row++)
+        for (int col = 0; col < W; col++) {
+            int centre = row == MID_ROW && col == MID_COL;
+            int seg = centre ? centre_segment(job) : land_segment(job, col, row);
+            tile_art_cell *cell = &job->out->cell[row][col];
+            set_land(cell, job, seg);
+            cell->owner = TILE_ART_NONE;
+        }
+}
+
+static int is_corner(int col, int row)
+{
+    return (col == 0 || col == W - 1) && (row == 0 || row == H - 1);
+}
+
+/* Two cities of one tile (H, I) must not touch side by side: one cell of a
+ * touching pair becomes field, a corner cell if there is one, since the
+ * cities meet at most at the tile's corner. */
+static void separate_cities(const art_job *job)
+{
+    for (int row = 0; row < H; row++)
+        for (int col = 0; col < W; col++)
+            for (int side = 1; side <= 2; side++) { /* east and south */
+                int ncol = col + side_dcol[side], nrow = row + side_drow[side];
+                if (ncol >= W || nrow >= H)
+                    continue;
+                tile_art_cell *a = &job->out->cell[row][col];
+                tile_art_cell *b = &job->out->cell[nrow][ncol];
+                if (a->ground != TILE_ART_CITY || b->ground != TILE_ART_CITY ||
+                    a->segment == b->segment)
+                    continue;
+                if (is_corner(col, row) && !is_corner(ncol, nrow))
+                    set_land(a, job, nearest_segment(job, col, row, CARC_FIELD));
+                else
+                    set_land(b, job, nearest_segment(job, ncol, nrow, CARC_FIELD));
+            }
+}
+
+static void draw_cloister(const art_job *job)
+{
+    for (int s = 0; s < job->def->nsegments; s++)
+        if (seg_kind(job, s) == CARC_CLOISTER) {
+            tile_art_cell *cell = &job->out->cell[MID_ROW][MID_COL];
+            cell->ground = TILE_ART_FIELD;
+            set_cell(cell, TILE_ART_CLOISTER, s, GLYPH_CLOISTER);
+        }
+}
+
+/* Draws road `seg` from the middle of edge `edge` towards the centre (not
+ * included); it stops at a city's wall or a cloister. */
+static void draw_arm(const art_job *job, uint8_t links[H][W], int edge, int seg)
+{
+    int col = edge == 1 ? W - 1 : edge == 3 ? 0 : MID_COL;
+    int row = edge == 0 ? 0 : edge == 2 ? H - 1 : MID_ROW;
+    unsigned axis = edge % 2 ? SIDE_E | SIDE_W : SIDE_N | SIDE_S;
+    for (; col != MID_COL || row != MID_ROW; col -= side_dcol[edge], row -= side_drow[edge]) {
+        tile_art_cell *cell = &job->out->cell[row][col];
+        if (cell->ground == TILE_ART_CITY || cell->what == TILE_ART_CLOISTER)
+            return;
+        set_cell(cell, TILE_ART_ROAD, seg, 0);
+        links[row][col] = (uint8_t)(links[row][col] | axis);
+    }
+}
+
+/* Draws road `seg`'s arms; returns 1 when it ends at the centre (one arm). */
+static int draw_road(const art_job *job, uint8_t links[H][W], int seg)
+{
+    unsigned ports = carc_tile_segment_ports(job->kind, job->rot, seg);
+    unsigned sides = 0;
+    for (int e = 0; e < 4; e++)
+        if (ports & (1u << middle_port(e))) {
+            draw_arm(job, links, e, seg);
+            sides |= 1u << e;
+        }
+    if (sides & (sides - 1)) { /* two arms: the road runs through the centre */
+        set_cell(&job->out->cell[MID_ROW][MID_COL], TILE_ART_ROAD, seg, 0);
+        links[MID_ROW][MID_COL] = (uint8_t)sides;
+        return 0;
+    }
+    return 1;
+}
+
+/* Roads are lines from edge middles to the centre. Roads that end at the
+ * centre meet at a junction, unless a cloister or a city stands there. */
+static void draw_roads(const art_job *job)
+{
+    uint8_t links[H][W];
+    memset(links, 0, sizeof links);
+    int dead_ends = 0;
+    for (int s = 0; s < job->def->nsegments; s++)
+        if (seg_kind(job, s) == CARC_ROAD)
+            dead_ends += draw_road(job, links, s);
+    for (int row = 0; row < H; row++)
+        for (int col = 0; col < W; col++)
+            if (links[row][col])
+                set_glyph(&job->out->cell[row][col], road_glyphs[links[row][col]]);
+    tile_art_cell *centre = &job->out->cell[MID_ROW][MID_COL];
+    if (dead_ends > 0 && centre->what == TILE_ART_FIELD)
+        set_cell(centre, TILE_ART_JUNCTION, TILE_ART_NONE, GLYPH_JUNCTION);
+}
+
+/* The port just outside side `side` of border cell (col, row). */
+static int border_port(int side, int col, int row)
+{
+    int along_x = (2 * col + 1) * 3 / (2 * W); /* 0..2: which third */
+    int along_y = (2 * row + 1) * 3 / (2 * H);
+    switch (side) {
+    case 0: return CARC_NNW + along_x;
+    case 1: return CARC_ENE + along_y;
+    case 2: return CARC_SSW - along_x;
+    default: return CARC_WNW - along_y;
+    }
+}
+
+/* The sides of city cell (col, row) that face something other than its
+ * own city: a field or a road inside the tile, a non-city port outside. */
+static unsigned field_sides(const art_job *job, int col, int row)
+{
+    int seg = job->out->cell[row][col].segment;
+    unsigned sides = 0;
+    for (int side = 0; side < 4; side++) {
+        int ncol = col + side_dcol[side], nrow = row + side_drow[side];
+        int other;
+        if (ncol < 0 || ncol >= W || nrow < 0 || nrow >= H) {
+            other = carc_tile_segment_at(job->kind, job->rot, border_port(side, col, row));
+        } else {
+            const tile_art_cell *next = &job->out->cell[nrow][ncol];
+            other = next->ground == TILE_ART_CITY ? next->segment : -1;
+        }
+        if (other != seg)
+            sides |= 1u << side;
+    }
+    return sides;
+}
+
+static void draw_walls(const art_job *job)
+{
+    for (int row = 0; row < H; row++)
+        for (int col = 0; col < W; col++) {
+            tile_art_cell *cell = &job->out->cell[row][col];
+            if (cell->what != TILE_ART_CITY)
+                continue;
+            unsigned sides = field_sides(job, col, row);
+            if (sides)
+                set_cell(cell, TILE_ART_WALL, cell->segment, wall_glyphs[sides]);
+        }
+}
+
+/* The cell of segment `seg` nearest the centre of all its cells, among the
+ * cells that do not already show a pennant or a cloister; NULL if none.
+ * Distances count a row as two columns, as a terminal shows them. */
+static tile_art_cell *central_cell(const art_job *job, int seg)
+{
+    int n = 0, sum_col = 0, sum_row = 0;
+    for (int row = 0; row < H; row++)
+        for (int col = 0; col < W; col++)
+            if (job->out->cell[row][col].segment == seg) {
+                n++;
+                sum_col += col;
+                sum_row += row;
+            }
+    tile_art_cell *best = NULL;
+    int best_d = 0;
+    for (int row = 0; row < H; row++)
+        for (int col = 0; col < W; col++) {
+            tile_art_cell *cell = &job->out->cell[row][col];
+            if (cell->segment != seg || cell->what == TILE_ART_PENNANT ||
+                cell->what == TILE_ART_CLOISTER)
+                continue;
+            int dx = col * n - sum_col, dy = 2 * (row * n - sum_row);
+            if (!best || dx * dx + dy * dy < best_d) {
+                best = cell;
+                best_d = dx * dx + dy * dy;
+            }
+        }
+    return best;
+}
+
+static void draw_pennants(const art_job *job)
+{
+    for (int s = 0; s < job->def->nsegments; s++) {
+        if (!job->def->segments[s].pennant)
+            continue;
+        tile_art_cell *cell = central_cell(job, s);
+        if (cell)
+            set_cell(cell, TILE_ART_PENNANT, s, GLYPH_PENNANT);
+    }
+}
+
+/* A follower stands in the middle of its segment; a monk, beside his
+ * cloister, which keeps its own glyph. */
+static void draw_follower(const art_job *job, int seg, int owner)
+{
+    tile_art_cell *cell = central_cell(job, seg);
+    if (!cell)
+        cell = &job->out->cell[MID_ROW][MID_COL + 1];
+    int farmer = seg_kind(job, seg) == CARC_FIELD;
+    set_cell(cell, TILE_ART_FOLLOWER, seg, (uint32_t)tile_art_letter(owner, farmer));
+    cell->owner = (uint8_t)owner;
+}
+
+int tile_art_draw(int kind, int rot, int follower_segment, int owner, tile_art *out)
+{
+    const carc_tile_def *def = carc_tile(kind);
+    if (!def || rot < 0 || rot > 3 || !out)
+        return -1;
+    int has_follower = follower_segment != CARC_NO_SPOT;
+    if (has_follower && (follower_segment < 0 || follower_segment >= def->nsegments || owner < 0 ||
+                         owner >= CARC_MAX_PLAYERS))
+        return -1;
+    art_job job = {kind, rot, def, out};
+    draw_land(&job);
+    separate_cities(&job);
+    draw_cloister(&job);
+    draw_roads(&job);
+    draw_walls(&job);
+    draw_pennants(&job);
+    if (has_follower)
+        draw_follower(&job, follower_segment, owner);
+    return 0;
+}
+
+int tile_art_draw_placed(const carc_tile_on_board *tile, tile_art *out)
+{
+    if (!tile)
+        return -1;
+    return tile_art_draw(tile->kind, tile->rot, tile->follower_segment, tile->follower_owner, out);
+}
+
+char tile_art_letter(int owner, int farmer)
+{
+    static const char letters[] = "RBYGKW", farmers[] = "rbygkw";
+    if (owner < 0 || owner >= CARC_MAX_PLAYERS)
+        return '?';
+    if (farmer)
+        return farmers[owner];
+    return letters[owner];
+}

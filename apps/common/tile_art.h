@@ -1,0 +1,64 @@
+/* tile_art.h: a tile drawn as a small grid of terminal cells, for the text
+ * front ends (`carcassonne show`, the terminal game). */
+#ifndef CARC_TILE_ART_H
+#define CARC_TILE_ART_H
+
+#include <stdint.h>
+
+#include "carcassonne.h"
+
+/* A tile is 5 columns by 3 rows. A terminal cell is about twice as tall as
+ * it is wide, so 5x3 looks nearly square, and a typical finished board (12
+ * to 15 tiles across) fits an 80-column terminal with its row labels:
+ * 6 + 14 * 5 = 76 columns. Each edge gets its middle cell and the cells
+ * either side, like the three ports of tiles.md; 7x3 draws the same
+ * pictures more smoothly but already needs 104 columns for 14 tiles. */
+enum {
+    TILE_ART_W = 5,
+    TILE_ART_H = 3,
+    TILE_ART_NONE = 255, /* no segment, no owner */
+};
+
+/* What a cell depicts. A front end colours by it; the glyph alone keeps
+ * every kind apart on a terminal without colour. */
+typedef enum tile_art_what {
+    TILE_ART_FIELD = 0,
+    TILE_ART_CITY, /* inside a city */
+    TILE_ART_WALL, /* a city cell on the city's boundary with a field */
+    TILE_ART_ROAD,
+    TILE_ART_JUNCTION, /* where roads end at a crossroads or a village */
+    TILE_ART_CLOISTER,
+    TILE_ART_PENNANT,
+    TILE_ART_FOLLOWER, /* `owner` says whose; a lower-case letter: a farmer */
+} tile_art_what;
+
+typedef struct tile_art_cell {
+    uint32_t codepoint; /* the character, for wide-character front ends */
+    char glyph[5];      /* the same character in UTF-8, NUL-terminated */
+    uint8_t what;       /* tile_art_what */
+    uint8_t ground;     /* TILE_ART_FIELD or TILE_ART_CITY: the land the cell
+                           lies on, e.g. for a background colour */
+    uint8_t segment;    /* local segment drawn here, or TILE_ART_NONE (a
+                           junction belongs to none of the roads it ends) */
+    uint8_t owner;      /* follower cells: player 0..5; else TILE_ART_NONE */
+} tile_art_cell;
+
+/* One tile: cell[row][column], row 0 the north edge, column 0 the west. */
+typedef struct tile_art {
+    tile_art_cell cell[TILE_ART_H][TILE_ART_W];
+} tile_art;
+
+/* Draws tile `kind` (0..23) at rotation `rot` (0..3) into `out`, with a
+ * follower of player `owner` (0..5) on local segment `follower_segment`,
+ * or no follower when `follower_segment` is CARC_NO_SPOT. Returns 0, or -1
+ * when an argument is out of range (then `out` is unspecified). The
+ * picture is derived from the catalogue (carc_tile_segment_ports() and
+ * friends), in board directions: rotation turns it. */
+int tile_art_draw(int kind, int rot, int follower_segment, int owner, tile_art *out);
+/* Draws a tile of the board, with its follower if one stands on it. */
+int tile_art_draw_placed(const carc_tile_on_board *tile, tile_art *out);
+/* The letter of player `owner`: R B Y G K W (Red, Blue, Yellow, Green,
+ * Black, Grey), lower case for a farmer; '?' when out of range. */
+char tile_art_letter(int owner, int farmer);
+
+#endif

@@ -1,0 +1,426 @@
+/* test_tile_art.c: the tile pictures of apps/common/tile_art agree with the
+ * catalogue: every tile at every rotation draws, each edge shows its kind
+ * and segments, followers show their owner, H and I keep two cities. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "tile_art.h"
+
+/* The edge checks name cells by position: they are written for 5x3. */
+_Static_assert(TILE_ART_W == 5 && TILE_ART_H == 3, "port cells below assume 5x3 tiles");
+
+/* The cell drawn at each port, indexed by carc_port: the three cells in the
+ * middle of the north and south edges, the three cells of the east and west
+ * columns (whose ends are the tile's corners). */
+static const int port_col[CARC_PORTS] = {1, 2, 3, 4, 4, 4, 3, 2, 1, 0, 0, 0};
+static const int port_row[CARC_PORTS] = {0, 0, 0, 0, 1, 2, 2, 2, 2, 2, 1, 0};
+
+static int is_corner_port(int port)
+{
+    return port == CARC_ENE || port == CARC_ESE || port == CARC_WSW || port == CARC_WNW;
+}
+
+static const tile_art_cell *port_cell(const tile_art *art, int port)
+{
+    return &art->cell[port_row[port]][port_col[port]];
+}
+
+static void draw(int kind, int rot, tile_art *art)
+{
+    assert_int_equal(tile_art_draw(kind, rot, CARC_NO_SPOT, 0, art), 0);
+}
+
+/* Decodes the one UTF-8 character of a glyph; -1 when it is not exactly one. */
+static long decode_utf8(const char *s)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    long cp;
+    size_t n;
+    if (u[0] < 0x80) {
+        cp = u[0];
+        n = 1;
+    } else if ((u[0] & 0xE0) == 0xC0) {
+        cp = u[0] & 0x1F;
+        n = 2;
+    } else if ((u[0] & 0xF0) == 0xE0) {
+        cp = u[0] & 0x0F;
+        n = 3;
+    } else {
+        return -1;
+    }
+    for (size_t i = 1; i < n; i++) {
+        if ((u[i] & 0xC0) != 0x80)
+            return -1;
+        cp = (cp << 6) | (u[i] & 0x3F);
+    }
+    return strlen(s) == n ? cp : -1;
+}
+
+static void test_every_tile_draws(void **state)
+{
+    (void)state;
+    for (int kind = 0; kind < CARC_TILE_KINDS; kind++)
+        for (int rot = 0; rot < 4; rot++) {
+            tile_art art;
+            draw(kind, rot, &art);
+            for (int row = 0; row < TILE_ART_H; row++)
+                for (int col = 0; col < TILE_ART_W; col++) {
+                    const tile_art_cell *c = &art.cell[row][col];
+                    assert_true(c->codepoint > ' ');
+                    assert_int_equal(decode_utf8(c->glyph), (long)c->codepoint);
+                    assert_in_range(c->what, TILE_ART_FIELD, TILE_ART_PENNANT);
+                    assert_true(c->ground == TILE_ART_FIELD || c->ground == TILE_ART_CITY);
+                    assert_int_equal(c->owner, TILE_ART_NONE);
+                }
+        }
+}
+
+static void test_bad_arguments(void **state)
+{
+    (void)state;
+    tile_art art;
+    assert_int_equal(tile_art_draw(-1, 0, CARC_NO_SPOT, 0, &art), -1);
+    assert_int_equal(tile_art_draw(CARC_TILE_KINDS, 0, CARC_NO_SPOT, 0, &art), -1);
+    assert_int_equal(tile_art_draw(0, -1, CARC_NO_SPOT, 0, &art), -1);
+    assert_int_equal(tile_art_draw(0, 4, CARC_NO_SPOT, 0, &art), -1);
+    assert_int_equal(tile_art_draw(0, 0, CARC_NO_SPOT, 0, NULL), -1);
+    assert_int_equal(tile_art_draw(0, 0, 3, 0, &art), -1); /* A has 3 segments */
+    assert_int_equal(tile_art_draw(0, 0, -1, 0, &art), -1);
+    assert_int_equal(tile_art_draw(0, 0, 0, CARC_MAX_PLAYERS, &art), -1);
+    assert_int_equal(tile_art_draw(0, 0, 0, -1, &art), -1);
+    assert_int_equal(tile_art_draw_placed(NULL, &art), -1);
+}
+
+/* Two cities meet at a corner port (I): the corner may show field there. */
+static int corner_between_cities(int kind, int rot, int port)
+{
+    int other = port == CARC_ENE   ? CARC_NNE
+                : port == CARC_ESE ? CARC_SSE
+                : port == CARC_WSW ? CARC_SSW
+                                   : CARC_NNW;
+    int a = carc_tile_segment_at(kind, rot, port), b = carc_tile_segment_at(kind, rot, other);
+    const carc_tile_def *def = carc_tile(kind);
+    return a != b && def->segments[a].kind == CARC_CITY && def->segments[b].kind == CARC_CITY;
+}
+
+/* Each port's cell shows the segment holding that port, in board
+ * directions, so turning the tile turns the picture. */
+static void test_ports_show_their_segments(void **state)
+{
+    (void)state;
+    for (int kind = 0; kind < CARC_TILE_KINDS; kind++)
+        for (int rot = 0; rot < 4; rot++) {
+            tile_art art;
+            draw(kind, rot, &art);
+            for (int port = 0; port < CARC_PORTS; port++) {
+                const tile_art_cell *c = port_cell(&art, port);
+                int seg = carc_tile_segment_at(kind, rot, port);
+                if (c->segment == seg)
+                    continue;
+                if (is_corner_port(port) && c->ground == TILE_ART_FIELD &&
+                    corner_between_cities(kind, rot, port))
+                    continue;
+                fail_msg("tile %c rotation %d: port %s shows segment %d, not %d", 'A' + kind, rot,
+                         carc_port_name(port), c->segment, seg);
+            }
+        }
+}
+
+/* The middle of a road edge is a road, of a city edge city, of a field
+ * edge field; a road edge's halves are field. */
+static void test_edges_show_their_kinds(void **state)
+{
+    (void)state;
+    for (int kind = 0; kind < CARC_TILE_KINDS; kind++)
+        for (int rot = 0; rot < 4; rot++) {
+            tile_art art;
+            draw(kind, rot, &art);
+            for (int edge = 0; edge < 4; edge++) {
+                const tile_art_cell *mid = port_cell(&art, 3 * edge + 1);
+                switch (carc_tile_edge(kind, rot, edge)) {
+                case CARC_ROAD:
+                    assert_int_equal(mid->what, TILE_ART_ROAD);
+                    assert_int_equal(mid->ground, TILE_ART_FIELD);
+                    assert_true(mid->codepoint == 0x2502 || mid->codepoint == 0x2500);
+                    assert_int_equal(port_cell(&art, 3 * edge)->ground, TILE_ART_FIELD);
+                    assert_int_equal(port_cell(&art, 3 * edge + 2)->ground, TILE_ART_FIELD);
+                    break;
+                case CARC_CITY:
+                    assert_int_equal(mid->ground, TILE_ART_CITY);
+                    assert_true(mid->what == TILE_ART_CITY || mid->what == TILE_ART_WALL ||
+                                mid->what == TILE_ART_PENNANT);
+                    break;
+                default: assert_int_equal(mid->what, TILE_ART_FIELD); break;
+                }
+            }
+        }
+}
+
+/* Turning a tile half round turns its picture half round. */
+static void test_half_turn_turns_the_picture(void **state)
+{
+    (void)state;
+    for (int kind = 0; kind < CARC_TILE_KINDS; kind++)
+        for (int rot = 0; rot < 2; rot++) {
+            tile_art a, b;
+            draw(kind, rot, &a);
+            draw(kind, rot + 2, &b);
+            for (int row = 0; row < TILE_ART_H; row++)
+                for (int col = 0; col < TILE_ART_W; col++) {
+                    const tile_art_cell *ca = &a.cell[row][col];
+                    const tile_art_cell *cb = &b.cell[TILE_ART_H - 1 - row][TILE_ART_W - 1 - col];
+                    if (ca->ground != cb->ground || ca->what != cb->what)
+                        fail_msg("tile %c: cell %d,%d at rotation %d differs at %d", 'A' + kind,
+                                 col, row, rot, rot + 2);
+                }
+        }
+}
+
+/* Every segment shows somewhere, so a follower can stand on it. */
+static void test_every_segment_shows(void **state)
+{
+    (void)state;
+    for (int kind = 0; kind < CARC_TILE_KINDS; kind++)
+        for (int rot = 0; rot < 4; rot++) {
+            tile_art art;
+            draw(kind, rot, &art);
+            for (int seg = 0; seg < carc_tile(kind)->nsegments; seg++) {
+                int cells = 0;
+                for (int row = 0; row < TILE_ART_H; row++)
+                    for (int col = 0; col < TILE_ART_W; col++)
+                        cells += art.cell[row][col].segment == seg;
+                if (cells == 0)
+                    fail_msg("tile %c rotation %d: segment %d is not drawn", 'A' + kind, rot, seg);
+            }
+        }
+}
+
+static int count_what(const tile_art *art, int what)
+{
+    int n = 0;
+    for (int row = 0; row < TILE_ART_H; row++)
+        for (int col = 0; col < TILE_ART_W; col++)
+            n += art->cell[row][col].what == what;
+    return n;
+}
+
+static int same_cell(const tile_art_cell *a, const tile_art_cell *b)
+{
+    return a->codepoint == b->codepoint && strcmp(a->glyph, b->glyph) == 0 && a->what == b->what &&
+           a->ground == b->ground && a->segment == b->segment && a->owner == b->owner;
+}
+
+/* A follower is one cell with its owner's letter, lower case on a field,
+ * and the rest of the tile is drawn as without it. */
+static void check_follower(int kind, int rot, int seg, int owner)
+{
+    tile_art plain, art;
+    draw(kind, rot, &plain);
+    assert_int_equal(tile_art_draw(kind, rot, seg, owner, &art), 0);
+    int farmer = carc_tile(kind)->segments[seg].kind == CARC_FIELD;
+    int followers = 0, changed = 0;
+    for (int row = 0; row < TILE_ART_H; row++)
+        for (int col = 0; col < TILE_ART_W; col++) {
+            const tile_art_cell *c = &art.cell[row][col];
+            changed += !same_cell(c, &plain.cell[row][col]);
+            if (c->what != TILE_ART_FOLLOWER)
+                continue;
+            followers++;
+            assert_int_equal(c->owner, owner);
+            assert_int_equal(c->segment, seg);
+            assert_int_equal(c->codepoint, (uint32_t)tile_art_letter(owner, farmer));
+        }
+    assert_int_equal(followers, 1);
+    assert_int_equal(changed, 1);
+}
+
+static void test_followers_show_their_owner(void **state)
+{
+    (void)state;
+    for (int kind = 0; kind < CARC_TILE_KINDS; kind++)
+        for (int rot = 0; rot < 4; rot++)
+            for (int seg = 0; seg < carc_tile(kind)->nsegments; seg++)
+                for (int owner = 0; owner < CARC_MAX_PLAYERS; owner++)
+                    check_follower(kind, rot, seg, owner);
+}
+
+static void test_follower_on_a_placed_tile(void **state)
+{
+    (void)state;
+    /* The start tile D with a Blue knight on its city. */
+    carc_tile_on_board t = {
+        .kind = (uint8_t)carc_tile_kind('D'), .follower_segment = 0, .follower_owner = 1};
+    tile_art art;
+    assert_int_equal(tile_art_draw_placed(&t, &art), 0);
+    assert_int_equal(count_what(&art, TILE_ART_FOLLOWER), 1);
+    assert_int_equal(art.cell[0][2].what, TILE_ART_FOLLOWER);
+    assert_string_equal(art.cell[0][2].glyph, "B");
+    assert_int_equal(art.cell[0][2].ground, TILE_ART_CITY);
+    t.follower_segment = CARC_NO_SPOT;
+    assert_int_equal(tile_art_draw_placed(&t, &art), 0);
+    assert_int_equal(count_what(&art, TILE_ART_FOLLOWER), 0);
+}
+
+static void test_letters(void **state)
+{
+    (void)state;
+    char letters[CARC_MAX_PLAYERS + 1] = "";
+    for (int p = 0; p < CARC_MAX_PLAYERS; p++)
+        letters[p] = tile_art_letter(p, 0);
+    assert_string_equal(letters, "RBYGKW");
+    assert_int_equal(tile_art_letter(0, 1), 'r');
+    assert_int_equal(tile_art_letter(5, 1), 'w');
+    assert_int_equal(tile_art_letter(6, 0), '?');
+    assert_int_equal(tile_art_letter(-1, 1), '?');
+}
+
+/* No two cells of different cities touch side by side (H, I). */
+static void test_two_cities_stay_apart(void **state)
+{
+    (void)state;
+    for (int kind = 0; kind < CARC_TILE_KINDS; kind++)
+        for (int rot = 0; rot < 4; rot++) {
+            tile_art art;
+            draw(kind, rot, &art);
+            for (int row = 0; row < TILE_ART_H; row++)
+                for (int col = 0; col < TILE_ART_W; col++) {
+                    const tile_art_cell *c = &art.cell[row][col];
+                    const tile_art_cell *east = col + 1 < TILE_ART_W ? c + 1 : NULL;
+                    const tile_art_cell *south =
+                        row + 1 < TILE_ART_H ? &art.cell[row + 1][col] : NULL;
+                    for (int i = 0; i < 2; i++) {
+                        const tile_art_cell *n = i ? south : east;
+                        if (n && c->ground == TILE_ART_CITY && n->ground == TILE_ART_CITY)
+                            assert_int_equal(c->segment, n->segment);
+                    }
+                }
+        }
+    tile_art h;
+    draw(carc_tile_kind('H'), 0, &h);
+    for (int col = 0; col < TILE_ART_W; col++)
+        assert_int_equal(h.cell[1][col].ground, TILE_ART_FIELD); /* a field between */
+}
+
+/* Walls where a city meets a field; none inside the all-city tile C. */
+static void test_walls(void **state)
+{
+    (void)state;
+    tile_art art;
+    draw(carc_tile_kind('C'), 0, &art);
+    assert_int_equal(count_what(&art, TILE_ART_WALL), 0);
+    assert_int_equal(count_what(&art, TILE_ART_CITY), TILE_ART_W * TILE_ART_H - 1);
+    for (int kind = 0; kind < CARC_TILE_KINDS; kind++) {
+        if (kind == carc_tile_kind('C'))
+            continue;
+        for (int rot = 0; rot < 4; rot++) {
+            int cities = 0;
+            draw(kind, rot, &art);
+            for (int e = 0; e < 4; e++)
+                cities += carc_tile_edge(kind, rot, e) == CARC_CITY;
+            if (cities > 0 && count_what(&art, TILE_ART_WALL) == 0)
+                fail_msg("tile %c rotation %d: a city without a wall", 'A' + kind, rot);
+        }
+    }
+}
+
+/* One pennant cell per pennant, on its city. */
+static void test_pennants(void **state)
+{
+    (void)state;
+    for (int kind = 0; kind < CARC_TILE_KINDS; kind++) {
+        const carc_tile_def *def = carc_tile(kind);
+        int pennants = 0;
+        for (int s = 0; s < def->nsegments; s++)
+            pennants += def->segments[s].pennant;
+        for (int rot = 0; rot < 4; rot++) {
+            tile_art art;
+            draw(kind, rot, &art);
+            assert_int_equal(count_what(&art, TILE_ART_PENNANT), pennants);
+            for (int row = 0; row < TILE_ART_H; row++)
+                for (int col = 0; col < TILE_ART_W; col++)
+                    if (art.cell[row][col].what == TILE_ART_PENNANT)
+                        assert_int_equal(art.cell[row][col].ground, TILE_ART_CITY);
+        }
+    }
+}
+
+/* The cell beside the centre towards the edge of a tile's only road. */
+static const tile_art_cell *beside_centre_towards_road(const tile_art *art, int kind, int rot)
+{
+    static const int dcol[4] = {0, 1, 0, -1}, drow[4] = {-1, 0, 1, 0};
+    for (int e = 0; e < 4; e++)
+        if (carc_tile_edge(kind, rot, e) == CARC_ROAD)
+            return &art->cell[1 + drow[e]][2 + dcol[e]];
+    fail_msg("tile %c has no road", 'A' + kind);
+    return NULL;
+}
+
+/* Roads end at a junction (L, W, X), a cloister (A) or a city (S, T). */
+static void test_road_ends(void **state)
+{
+    (void)state;
+    for (int rot = 0; rot < 4; rot++) {
+        tile_art art;
+        const char *junctions = "LWX", *through = "DJKOPUV", *gates = "ST";
+        for (const char *t = junctions; *t; t++) {
+            draw(carc_tile_kind(*t), rot, &art);
+            assert_int_equal(art.cell[1][2].what, TILE_ART_JUNCTION);
+            assert_int_equal(count_what(&art, TILE_ART_JUNCTION), 1);
+        }
+        for (const char *t = through; *t; t++) {
+            draw(carc_tile_kind(*t), rot, &art);
+            assert_int_equal(art.cell[1][2].what, TILE_ART_ROAD);
+            assert_int_equal(count_what(&art, TILE_ART_JUNCTION), 0);
+        }
+        int a = carc_tile_kind('A');
+        draw(a, rot, &art);
+        assert_int_equal(art.cell[1][2].what, TILE_ART_CLOISTER);
+        assert_int_equal(beside_centre_towards_road(&art, a, rot)->what, TILE_ART_ROAD);
+        for (const char *t = gates; *t; t++) {
+            int kind = carc_tile_kind(*t);
+            draw(kind, rot, &art);
+            assert_int_equal(art.cell[1][2].ground, TILE_ART_CITY);
+            assert_int_equal(count_what(&art, TILE_ART_JUNCTION), 0);
+            assert_int_equal(beside_centre_towards_road(&art, kind, rot)->what, TILE_ART_ROAD);
+        }
+    }
+}
+
+/* Rotation 1 turns U's north-south road east-west. */
+static void test_rotation_turns_a_road(void **state)
+{
+    (void)state;
+    tile_art art;
+    draw(carc_tile_kind('U'), 0, &art);
+    for (int row = 0; row < TILE_ART_H; row++)
+        assert_string_equal(art.cell[row][2].glyph, "\u2502");
+    draw(carc_tile_kind('U'), 1, &art);
+    for (int col = 0; col < TILE_ART_W; col++)
+        assert_string_equal(art.cell[1][col].glyph, "\u2500");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_tile_draws),
+        cmocka_unit_test(test_bad_arguments),
+        cmocka_unit_test(test_ports_show_their_segments),
+        cmocka_unit_test(test_edges_show_their_kinds),
+        cmocka_unit_test(test_half_turn_turns_the_picture),
+        cmocka_unit_test(test_every_segment_shows),
+        cmocka_unit_test(test_followers_show_their_owner),
+        cmocka_unit_test(test_follower_on_a_placed_tile),
+        cmocka_unit_test(test_letters),
+        cmocka_unit_test(test_two_cities_stay_apart),
+        cmocka_unit_test(test_walls),
+        cmocka_unit_test(test_pennants),
+        cmocka_unit_test(test_road_ends),
+        cmocka_unit_test(test_rotation_turns_a_road),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
