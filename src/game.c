@@ -289,8 +289,8 @@ static int group_find(const uint8_t *group, int s)
 static unsigned free_segments(const carc_game *g, int kind, carc_placement p)
 {
     uint8_t group[CARC_MAX_SEGMENTS_PER_TILE];
-    uint8_t pair_seg[12] = { 0 };
-    uint16_t pair_root[12] = { 0 };
+    uint8_t pair_seg[12] = {0};
+    uint16_t pair_root[12] = {0};
     int npairs = 0, nseg = carc_tile_data[kind].nsegments;
     for (int s = 0; s < nseg; s++)
         group[s] = (uint8_t)s;

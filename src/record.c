@@ -449,13 +449,13 @@ carc_game *carc_record_read(const char *text, size_t len, uint64_t seed, carc_re
     int failed = 0;
     while (pos < len && !failed) {
         r.line++;
-        if (pos >= CARC_RECORD_MAX_BYTES) {
-            failed = fail(&r, "the record is longer than %d bytes", CARC_RECORD_MAX_BYTES);
-            break;
-        }
         const char *start = text + pos;
         const char *nl = memchr(start, '\n', len - pos);
         size_t n = nl ? (size_t)(nl - start) : len - pos;
+        if (pos + n + (nl != NULL) > CARC_RECORD_MAX_BYTES) {
+            failed = fail(&r, "the record is longer than %d bytes", CARC_RECORD_MAX_BYTES);
+            break;
+        }
         pos += n + (nl != NULL);
         if (n > 0 && start[n - 1] == '\r')
             n--;

@@ -20,6 +20,8 @@ carc_rules carc_rules_standard(void)
 
 uint32_t carc_rule_flag(const char *name)
 {
+    if (!name)
+        return 0;
     for (size_t i = 0; i < sizeof rule_names / sizeof rule_names[0]; i++)
         if (strcmp(name, rule_names[i].name) == 0)
             return rule_names[i].flag;

@@ -57,6 +57,8 @@ const char *carc_port_name(int port)
 
 int carc_port_parse(const char *name)
 {
+    if (!name)
+        return -1;
     for (int p = 0; p < CARC_PORTS; p++)
         if (strcmp(name, port_names[p]) == 0)
             return p;
