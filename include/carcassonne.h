@@ -179,6 +179,7 @@ typedef struct carc_event {
  * The game
  * ------------------------------------------------------------------------- */
 
+/* Every function below that takes a game needs a valid handle (not NULL). */
 typedef struct carc_game carc_game;
 
 /* Allocates a new game of `players` players (2..6) whose pile is shuffled

@@ -214,6 +214,8 @@ static int write_placements(const carc_game *g, carc_placement *out)
     int n = 0;
     for (int f = 0; f < g->nfrontier; f++) {
         unsigned rots = square_fits(g, f);
+        if (!rots)
+            continue;
         const frontier_square *sq = &g->frontier[f];
         for (unsigned r = 0; r < 4; r++) {
             out[n] = (carc_placement){sq->x, sq->y, (uint8_t)r, 0};
