@@ -1,0 +1,560 @@
+/* test_record.c: the record reader (record.md) on good and bad inputs,
+ * with the line each error must name, and the writer: round trips and its
+ * snprintf-like contract. */
+#include "support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A record given with its length (NUL bytes allowed) and the line its
+ * error must name. */
+typedef struct bad_record {
+    const char *text;
+    size_t len; /* 0: strlen(text) */
+    int line;
+} bad_record;
+
+#define BAD(text, line)                                                                            \
+    {                                                                                              \
+        text, 0, line                                                                              \
+    }
+#define BAD_N(text, line)                                                                          \
+    {                                                                                              \
+        text, sizeof text - 1, line                                                                \
+    }
+
+static const bad_record bad_records[] = {
+    /* No players line: the first non-comment line, else the last line. */
+    BAD("", 1),
+    BAD("\n", 1),
+    BAD("# just a comment\n\n# another\n", 3),
+    BAD("# just a comment", 1),
+    BAD("# c\n\nE 0 -1 2\nplayers 2\n", 3),
+    BAD("rules small-city\nplayers 2\n", 1),
+    BAD("seed 4\nplayers 2\n", 1),
+    /* The players line. */
+    BAD("players 2\nplayers 2\n", 2),
+    BAD("players 2\n# c\nplayers 3\n", 3),
+    BAD("players 1\n", 1),
+    BAD("players 7\n", 1),
+    BAD("players 0\n", 1),
+    BAD("players -2\n", 1),
+    BAD("players two\n", 1),
+    BAD("players\n", 1),
+    BAD("players 2 3\n", 1),
+    BAD("players 2.0\n", 1),
+    BAD("players +2\n", 1),
+    BAD("players 0x2\n", 1),
+    BAD("players 4294967298\n", 1),
+    BAD("Players 2\n", 1),
+    /* Rules. */
+    BAD("players 2\nrules bogus\n", 2),
+    BAD("players 2\nrules small-city bogus\n", 2),
+    BAD("players 2\nrules Small-City\n", 2),
+    /* Headers after the first move. */
+    BAD("players 2\nE 0 -1 2 S\nevent Paris\n", 3),
+    BAD("players 2\nE 0 -1 2 S\nplayers 2\n", 3),
+    BAD("players 2\nE 0 -1 2 S\nrules\n", 3),
+    BAD("players 2\nE 0 -1 2 S\n# c\n\nU 1 0 1 W\nseed 5\n", 6),
+    BAD("players 2\nend\nseed 5\n", 3),
+    /* Lines that are neither. */
+    BAD("players 2\nx 1\n", 2),
+    BAD("players 2\n9abc 1\n", 2),
+    BAD("players 2\nkeY 1\n", 2),
+    BAD("players 2\nkey! 1\n", 2),
+    /* Numbers: -?[0-9]+ only, and no wrap-around. */
+    BAD("players 2\nE 0 - 2\n", 2),
+    BAD("players 2\nE 0 -1 +2\n", 2),
+    BAD("players 2\nE 0 --1 2\n", 2),
+    BAD("players 2\nE 0 -1.0 2\n", 2),
+    BAD("players 2\nE 0x0 -1 2\n", 2),
+    BAD("players 2\nE 0 -1 2x\n", 2),
+    BAD("players 2\nE 0 -1 99999999999999999999999\n", 2),
+    BAD("players 2\nE 0 -99999999999999999999 2\n", 2),
+    BAD("players 2\nE 4294967296 -1 2\n", 2),
+    BAD("players 2\nE 0 18446744073709551615 2\n", 2),
+    BAD("players 2\nE 0 4294967295 2\n", 2),
+    BAD("players 2\nE 256 -1 2\n", 2), /* 0 as an 8-bit number */
+    BAD("players 2\nE 0 255 2\n", 2),  /* -1 as an 8-bit number */
+    BAD("players 2\nE 0 -257 2\n", 2), /* -1 as an 8-bit number */
+    BAD("players 2\nE 0 -1 6\n", 2),   /* 2 modulo 4 */
+    BAD("players 2\nE 0 -1 4\n", 2),
+    BAD("players 2\nE 0 -1 -2\n", 2),
+    /* Tiles and the shape of a move line. */
+    BAD("players 2\nY 0 1 0\n", 2),
+    BAD("players 2\ne 0 -1 2\n", 2),
+    BAD("players 2\nEE 0 -1 2\n", 2),
+    BAD("players 2\n\xC3\x89 0 -1 2\n", 2),
+    BAD("players 2\nE\n", 2),
+    BAD("players 2\nE 0 -1\n", 2),
+    BAD("players 2\nE 0 -1 2 S S\n", 2),
+    BAD("players 2\nE 0 -1 2 S a b c d e f\n", 2),
+    /* Illegal moves. */
+    BAD("players 2\nE 1 0 0\n", 2),    /* no road to meet the start tile's */
+    BAD("players 2\nE 5 5 0\n", 2),    /* touches no tile */
+    BAD("players 2\nE 0 0 0\n", 2),    /* taken */
+    BAD("players 2\nE 0 -1 0\n", 2),   /* field against the city */
+    BAD("players 2\nE 0 -1 2 X\n", 2), /* no such port */
+    BAD("players 2\nE 0 -1 2 C\n", 2), /* no cloister */
+    BAD("players 2\nE 0 -1 2 s\n", 2),
+    BAD("players 2\nE 0 -1 2 S\nU 1 0 1 W\nU 2 0 1 W\n", 4),  /* road taken */
+    BAD("players 2\nE 0 -1 2 S\nU -1 0 1 W\nU 1 0 1 E\n", 4), /* through D */
+    BAD("players 2\nC 0 -1 0\nC 0 -2 0\n", 3),                /* one C only */
+    BAD("players 2\nB 0 1 0\nB 0 2 0\nB 0 3 0\nB 0 4 0\nB 0 5 0\n", 6),
+    BAD("players 2\nD 1 0 0\nD 2 0 0\nD 3 0 0\nD 4 0 0\n", 5), /* 3 D left */
+    /* Discards: only a tile that fits nowhere. */
+    BAD("players 2\ndiscard E\n", 2),
+    BAD("players 2\ndiscard\n", 2),
+    BAD("players 2\ndiscard EE\n", 2),
+    BAD("players 2\ndiscard E E\n", 2),
+    BAD("players 2\ndiscard Y\n", 2),
+    /* end. */
+    BAD("players 2\nend\nE 0 -1 2\n", 3),
+    BAD("players 2\nend\nend\n", 3),
+    BAD("players 2\nend now\n", 2),
+    BAD("players 2\nE 0 -1 2 S\nend\nU 1 0 1\n", 4),
+    BAD("players 2\nEnd\n", 2),
+    /* Bytes: control characters, NUL, invalid UTF-8, anywhere. */
+    BAD("players 2\nE 0 -1 2\x01\n", 2),
+    BAD_N("players 2\n\0\n", 2),
+    BAD_N("players 2\n# a NUL \0 in a comment\n", 2),
+    BAD_N("players\0 2\n", 1),
+    BAD("players 2\r\r\n", 1),
+    BAD("players 2\nE 0\r-1 2\n", 2),
+    BAD("players 2\n\x7f\n", 2),
+    BAD("players 2\n# \x1b[31m red\n", 2),
+    BAD("players 2\n\f\n", 2),
+    BAD("players 2\n# caf\xC3\n", 2),          /* truncated */
+    BAD("# \xC0\xAF\nplayers 2\n", 1),         /* overlong '/' */
+    BAD("players 2\n# \xE0\x80\xAF\n", 2),     /* overlong, 3 bytes */
+    BAD("players 2\n# \xF0\x80\x80\xAF\n", 2), /* overlong, 4 bytes */
+    BAD("players 2\n# \xED\xA0\x80\n", 2),     /* a surrogate */
+    BAD("players 2\n# \xF4\x90\x80\x80\n", 2), /* beyond U+10FFFF */
+    BAD("players 2\n# \xFF\n", 2),
+    BAD("players 2\n# \x80\n", 2), /* a lone continuation */
+    BAD("players 2\n# \xE2\x82 x\n", 2),
+    BAD("players 2\nE 0 -1 2 S\n# \xF8\x88\x80\x80\x80\n", 3),
+};
+
+static void test_bad_records(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof bad_records / sizeof bad_records[0]; i++) {
+        const bad_record *b = &bad_records[i];
+        size_t len = b->len ? b->len : strlen(b->text);
+        carc_record_error err;
+        memset(&err, 0x55, sizeof err);
+        carc_game *g = carc_record_read(b->text, len, 1, &err);
+        if (g) {
+            carc_game_free(g);
+            fail_msg("bad record %zu was accepted: \"%s\"", i, b->text);
+        }
+        assert_non_null(memchr(err.message, '\0', sizeof err.message));
+        if (err.message[0] == '\0')
+            fail_msg("bad record %zu: no message", i);
+        if (err.line != b->line)
+            fail_msg("bad record %zu: error on line %d, expected %d (%s)", i, err.line, b->line,
+                     err.message);
+        /* Without an error struct: NULL as well, and no crash. */
+        assert_null(carc_record_read(b->text, len, 1, NULL));
+    }
+}
+
+static carc_game *read_ok(const char *text, size_t len)
+{
+    carc_record_error err;
+    carc_game *g = carc_record_read(text, len, 3, &err);
+    if (!g)
+        fail_msg("good record refused: line %d: %s", err.line, err.message);
+    return g;
+}
+
+static carc_game *read_ok_str(const char *text)
+{
+    return read_ok(text, strlen(text));
+}
+
+static void check_example_scores(const carc_game *g)
+{
+    assert_int_equal(carc_game_players(g), 2);
+    assert_int_equal(carc_game_move_count(g), 2);
+    assert_int_equal(carc_game_score(g, 0), 4);
+    assert_int_equal(carc_game_score(g, 1), 0);
+    assert_int_equal(carc_game_supply(g, 0), 7);
+    assert_int_equal(carc_game_supply(g, 1), 6);
+    assert_false(carc_game_over(g));
+}
+
+/* record.md's example, written in every way the notation allows. */
+static void test_good_records(void **state)
+{
+    (void)state;
+    static const char *const variants[] = {
+        "players 2\nE 0 -1 2 S\nU 1 0 1 W\n",
+        "players 2\r\nE 0 -1 2 S\r\nU 1 0 1 W\r\n",
+        "players 2\nE 0 -1 2 S\nU 1 0 1 W",
+        "players 2\r\nE 0 -1 2 S\r\nU 1 0 1 W\r",
+        "# A game\n\nplayers 2 # two of us\nevent Club-night\nseed 42\n"
+        "white_player.name-x Anna \xC3\xA9\xE2\x9C\x93\nrules\n\n"
+        "\tE\t0\t-1\t2\tS # closes the city\n   U 1 0 1 W   \n\n# done\n",
+        "players 02\nE 00 -01 0002 S\nU 1 -0 1 W\n",
+        /* Any port of the segment names the spot. */
+        "players 2\nE 0 -1 2 SSE\nU 1 0 1 E\n",
+        "players 2\nE 0 -1 2 SSW\nU 1 0 1 W\n",
+        "players 2\nrules\nplayers-note x\nE 0 -1 2 S\nU 1 0 1 W\n",
+    };
+    for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++) {
+        carc_game *g = read_ok_str(variants[i]);
+        check_example_scores(g);
+        assert_int_equal(carc_game_rules(g).flags, 0);
+        carc_game_free(g);
+    }
+}
+
+static void test_headers_and_rules(void **state)
+{
+    (void)state;
+    carc_game *g = read_ok_str("players 3\n");
+    assert_int_equal(carc_game_players(g), 3);
+    assert_int_equal(carc_game_move_count(g), 0);
+    assert_false(carc_game_over(g));
+    carc_game_free(g);
+
+    g = read_ok_str("players 2\nseed 1\nrules small-city bonus-turn\ndate x\n"
+                    "E 0 -1 2 S\n");
+    assert_int_equal(carc_game_rules(g).flags, CARC_RULE_SMALL_CITY | CARC_RULE_BONUS_TURN);
+    assert_int_equal(carc_game_score(g, 0), 2); /* small city: 1 per tile */
+    carc_game_free(g);
+
+    g = read_ok_str("players 6\nrules farms-first-edition no-incomplete-scoring\n");
+    assert_int_equal(carc_game_players(g), 6);
+    assert_int_equal(carc_game_rules(g).flags,
+                     CARC_RULE_FARMS_FIRST_EDITION | CARC_RULE_NO_INCOMPLETE);
+    carc_game_free(g);
+
+    /* A farmer: E's field at N, then the city closes with nobody on it. */
+    g = read_ok_str("players 2\nE 0 -1 2 N\n");
+    assert_int_equal(carc_game_score(g, 0), 0);
+    assert_int_equal(carc_game_supply(g, 0), 6);
+    carc_game_free(g);
+}
+
+static void test_end(void **state)
+{
+    (void)state;
+    carc_game *g = read_ok_str("players 2\nend\n");
+    assert_true(carc_game_over(g));
+    assert_true(carc_game_ended_early(g));
+    assert_int_equal(carc_game_drawn_tile(g), CARC_NO_TILE);
+    carc_game_free(g);
+
+    /* The end scores the open road: 2 for player 2. Comments may follow. */
+    g = read_ok_str("players 2\nE 0 -1 2 S\nU 1 0 1 W\nend\n# after\n\n");
+    assert_true(carc_game_over(g));
+    assert_int_equal(carc_game_score(g, 0), 4);
+    assert_int_equal(carc_game_score(g, 1), 2);
+    assert_int_equal(carc_game_supply(g, 1), 7);
+    carc_game_free(g);
+}
+
+/* The record of a whole random game, in `buf`; returns its length and
+ * sets the final scores. */
+static size_t full_game_record(uint64_t seed, int players, char *buf, size_t cap,
+                               int scores[CARC_MAX_PLAYERS])
+{
+    carc_game *g = sup_game(players, seed);
+    carc_rng rng = carc_rng_seed(seed);
+    while (!carc_game_over(g))
+        assert_int_equal(carc_game_play(g, carc_random_move(g, &rng, 0.5), NULL, 0, NULL), CARC_OK);
+    for (int p = 0; p < players; p++)
+        scores[p] = carc_game_score(g, p);
+    size_t len = carc_record_write(g, NULL, buf, cap);
+    assert_true(len < cap);
+    carc_game_free(g);
+    return len;
+}
+
+static int count_lines(const char *text)
+{
+    int n = 0;
+    for (; *text; text++)
+        n += *text == '\n';
+    return n;
+}
+
+static void test_end_after_natural_end(void **state)
+{
+    (void)state;
+    static char text[8192], extended[8400];
+    int scores[CARC_MAX_PLAYERS];
+    size_t len = full_game_record(12, 3, text, sizeof text, scores);
+    int lines = count_lines(text);
+    assert_int_equal(text[len - 1], '\n');
+
+    /* One end line: allowed, changes nothing. */
+    snprintf(extended, sizeof extended, "%send\n", text);
+    carc_game *g = read_ok_str(extended);
+    assert_true(carc_game_over(g));
+    for (int p = 0; p < 3; p++)
+        assert_int_equal(carc_game_score(g, p), scores[p]);
+    carc_game_free(g);
+
+    static const char *const after[] = {"end\nend\n", "E 0 0 0\n", "seed 3\n", "discard E\n",
+                                        "end\nE 0 0 0\n"};
+    static const int offset[] = {2, 1, 1, 1, 2};
+    for (int i = 0; i < 5; i++) {
+        snprintf(extended, sizeof extended, "%s%s", text, after[i]);
+        carc_record_error err;
+        g = carc_record_read(extended, strlen(extended), 1, &err);
+        assert_null(g);
+        assert_int_equal(err.line, lines + offset[i]);
+    }
+}
+
+/* --- Lengths ------------------------------------------------------------------------ */
+
+static void test_long_lines(void **state)
+{
+    (void)state;
+    size_t max = CARC_RECORD_MAX_LINE;
+    char *text = malloc(max + 64);
+    assert_non_null(text);
+    /* Line 3: a comment of exactly the limit. */
+    strcpy(text, "players 2\n\n#");
+    size_t at = strlen(text);
+    memset(text + at, 'x', max - 1);
+    strcpy(text + at + max - 1, "\nE 0 -1 2 S\n");
+    carc_game *g = read_ok_str(text);
+    assert_int_equal(carc_game_score(g, 0), 4);
+    carc_game_free(g);
+    /* One byte more. */
+    memset(text + at, 'x', max);
+    strcpy(text + at + max, "\nE 0 -1 2 S\n");
+    carc_record_error err;
+    assert_null(carc_record_read(text, strlen(text), 1, &err));
+    assert_int_equal(err.line, 3);
+    /* A long line of spaces is long too. */
+    strcpy(text, "players 2\n");
+    memset(text + 10, ' ', max + 1);
+    text[10 + max + 1] = '\0';
+    assert_null(carc_record_read(text, strlen(text), 1, &err));
+    assert_int_equal(err.line, 2);
+    free(text);
+}
+
+/* "players 2\n" and comment lines up to exactly `total` bytes. */
+static char *padded_record(size_t total)
+{
+    char *text = malloc(total + 1);
+    assert_non_null(text);
+    strcpy(text, "players 2\n");
+    size_t at = strlen(text);
+    while (at < total) {
+        size_t line = total - at > 64 ? 64 : total - at;
+        if (total - at - line > 0 && total - at - line < 2)
+            line--; /* leave room for a last line of at least "#\n" */
+        text[at] = '#';
+        memset(text + at + 1, 'p', line - 1);
+        text[at + line - 1] = '\n';
+        at += line;
+    }
+    text[total] = '\0';
+    return text;
+}
+
+static void test_huge_records(void **state)
+{
+    (void)state;
+    size_t max = CARC_RECORD_MAX_BYTES;
+    carc_record_error err;
+    /* Exactly the limit: read. */
+    char *text = padded_record(max);
+    assert_int_equal(strlen(text), max);
+    carc_game *g = read_ok(text, max);
+    carc_game_free(g);
+    free(text);
+    /* Twice the limit: refused. */
+    text = padded_record(2 * max);
+    assert_null(carc_record_read(text, 2 * max, 1, &err));
+    assert_true(err.line > 1);
+    free(text);
+    /* One byte over the limit, in the middle of the last line: refused
+     * as well; the limit is on the record, not on where lines start. */
+    text = padded_record(max + 1);
+    g = carc_record_read(text, max + 1, 1, &err);
+    free(text);
+    int accepted = g != NULL;
+    carc_game_free(g);
+    if (accepted)
+        fail_msg("a record of CARC_RECORD_MAX_BYTES + 1 bytes was accepted");
+}
+
+/* --- Writing ---------------------------------------------------------------------- */
+
+static void test_move_format(void **state)
+{
+    (void)state;
+    carc_game *g = read_ok_str("players 2\nE 0 -1 2 S\nU 1 0 1 W\nB 0 1 0 C\nV -1 0 3\n");
+    char buf[32];
+    /* The written spot is the segment's first port clockwise from NNW
+     * (docs/record-extensions.md): SSE for E's city turned south, E for
+     * U's road turned east-west. */
+    assert_int_equal(carc_move_format(g, 0, buf, sizeof buf), strlen("E 0 -1 2 SSE"));
+    assert_string_equal(buf, "E 0 -1 2 SSE");
+    carc_move_format(g, 1, buf, sizeof buf);
+    assert_string_equal(buf, "U 1 0 1 E");
+    carc_move_format(g, 2, buf, sizeof buf);
+    assert_string_equal(buf, "B 0 1 0 C");
+    carc_move_format(g, 3, buf, sizeof buf);
+    assert_string_equal(buf, "V -1 0 3");
+    /* Small buffers: the length anyway, never past the cap. */
+    memset(buf, 'Z', sizeof buf);
+    assert_int_equal(carc_move_format(g, 0, buf, 5), strlen("E 0 -1 2 SSE"));
+    assert_string_equal(buf, "E 0 ");
+    assert_int_equal(buf[5], 'Z');
+    assert_int_equal(carc_move_format(g, 0, NULL, 0), strlen("E 0 -1 2 SSE"));
+    assert_int_equal(carc_move_format(g, 4, buf, sizeof buf), 0);
+    assert_int_equal(carc_move_format(g, -1, buf, sizeof buf), 0);
+    carc_game_free(g);
+}
+
+static void test_write_small_buffers(void **state)
+{
+    (void)state;
+    static char full[8192], buf[8300];
+    int scores[CARC_MAX_PLAYERS];
+    size_t len = full_game_record(99, 4, full, sizeof full, scores);
+    assert_int_equal(strlen(full), len);
+    carc_game *g = read_ok(full, len);
+    assert_int_equal(carc_record_write(g, NULL, NULL, 0), len);
+    size_t caps[] = {0, 1, 2, 3, 10, len / 2, len - 1, len, len + 1, len + 50};
+    for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++) {
+        size_t cap = caps[i];
+        memset(buf, 'Z', sizeof buf);
+        assert_int_equal(carc_record_write(g, NULL, buf, cap), len);
+        if (cap > 0) {
+            size_t kept = len < cap - 1 ? len : cap - 1;
+            assert_memory_equal(buf, full, kept);
+            assert_int_equal(buf[kept], '\0');
+        }
+        for (size_t j = cap; j < sizeof buf; j++)
+            if (buf[j] != 'Z')
+                fail_msg("cap %zu: byte %zu written", cap, j);
+    }
+    carc_game_free(g);
+}
+
+static void test_write_headers(void **state)
+{
+    (void)state;
+    carc_game *g = read_ok_str("players 2\nrules small-city\nE 0 -1 2 S\n");
+    char buf[512];
+    size_t n = carc_record_write(g, "event Test\nseed 5", buf, sizeof buf);
+    assert_true(n < sizeof buf);
+    assert_string_equal(buf, "players 2\nrules small-city\nevent Test\nseed 5\nE 0 -1 2 SSE\n");
+    size_t m = carc_record_write(g, "event Test\nseed 5\n", buf, sizeof buf);
+    assert_int_equal(m, n);
+    carc_game *h = read_ok(buf, m);
+    assert_int_equal(carc_game_score(h, 0), 2);
+    assert_int_equal(carc_game_rules(h).flags, CARC_RULE_SMALL_CITY);
+    carc_game_free(h);
+    carc_game_free(g);
+}
+
+/* The parts of a game a record fixes (the pile after the last move
+ * depends on the reader's seed). */
+static void assert_same_recorded_game(const carc_game *a, const carc_game *b)
+{
+    assert_int_equal(carc_game_players(a), carc_game_players(b));
+    assert_int_equal(carc_game_rules(a).flags, carc_game_rules(b).flags);
+    assert_int_equal(carc_game_over(a), carc_game_over(b));
+    assert_int_equal(carc_game_ended_early(a), carc_game_ended_early(b));
+    assert_int_equal(carc_game_current_player(a), carc_game_current_player(b));
+    assert_int_equal(carc_game_move_count(a), carc_game_move_count(b));
+    for (int i = 0; i < carc_game_move_count(a); i++) {
+        carc_move ma, mb;
+        int ka, kb;
+        assert_int_equal(carc_game_move_at(a, i, &ma, &ka), CARC_OK);
+        assert_int_equal(carc_game_move_at(b, i, &mb, &kb), CARC_OK);
+        assert_int_equal(ka, kb);
+        assert_int_equal(ma.type, mb.type);
+        if (ma.type == CARC_MOVE_PLACE) {
+            assert_int_equal(ma.place.x, mb.place.x);
+            assert_int_equal(ma.place.y, mb.place.y);
+            assert_int_equal(ma.place.rot, mb.place.rot);
+            assert_int_equal(ma.segment, mb.segment);
+        }
+    }
+    for (int p = 0; p < carc_game_players(a); p++) {
+        assert_int_equal(carc_game_score(a, p), carc_game_score(b, p));
+        assert_int_equal(carc_game_supply(a, p), carc_game_supply(b, p));
+        for (int k = 0; k < 4; k++)
+            assert_int_equal(carc_game_score_of(a, p, (carc_kind)k),
+                             carc_game_score_of(b, p, (carc_kind)k));
+    }
+    assert_int_equal(carc_game_tile_count(a), carc_game_tile_count(b));
+    for (int t = 0; t < carc_game_tile_count(a); t++) {
+        carc_tile_on_board ta, tb;
+        assert_int_equal(carc_game_tile_info(a, t, &ta), CARC_OK);
+        assert_int_equal(carc_game_tile_info(b, t, &tb), CARC_OK);
+        assert_memory_equal(&ta, &tb, sizeof ta);
+    }
+}
+
+static void test_round_trip(void **state)
+{
+    (void)state;
+    static char text[8192], again[8192];
+    static const uint32_t rule_sets[] = {
+        0,
+        CARC_RULE_SMALL_CITY,
+        CARC_RULE_BONUS_TURN,
+        CARC_RULE_FARMS_FIRST_EDITION | CARC_RULE_NO_INCOMPLETE,
+        CARC_RULE_FARMS_FIRST_EDITION | CARC_RULE_SMALL_CITY | CARC_RULE_NO_INCOMPLETE |
+            CARC_RULE_BONUS_TURN,
+    };
+    for (int i = 0; i < 200; i++) {
+        carc_rules rules = {rule_sets[i % 5]};
+        carc_game *g = carc_game_new(2 + i % 5, &rules, 4000u + (uint64_t)i);
+        assert_non_null(g);
+        carc_rng rng = carc_rng_seed((uint64_t)i);
+        /* Some games stop early: with an end line, or just unfinished. */
+        int stop = i % 4 == 1 ? (int)carc_rng_below(&rng, 71) : 1000;
+        while (!carc_game_over(g) && carc_game_move_count(g) < stop)
+            assert_int_equal(carc_game_play(g, carc_random_move(g, &rng, 0.6), NULL, 0, NULL),
+                             CARC_OK);
+        if (i % 8 == 1)
+            assert_int_equal(carc_game_finish(g, NULL, 0, NULL), CARC_OK);
+        size_t len =
+            carc_record_write(g, i % 2 ? "seed 1\nplayer-kind random" : NULL, text, sizeof text);
+        assert_true(len < sizeof text);
+        carc_game *h = read_ok(text, len);
+        assert_same_recorded_game(g, h);
+        /* Written again (without headers): the same text. */
+        size_t len2 = carc_record_write(h, NULL, again, sizeof again);
+        size_t len1 = carc_record_write(g, NULL, text, sizeof text);
+        assert_int_equal(len1, len2);
+        assert_string_equal(text, again);
+        carc_game_free(h);
+        carc_game_free(g);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bad_records),
+        cmocka_unit_test(test_good_records),
+        cmocka_unit_test(test_headers_and_rules),
+        cmocka_unit_test(test_end),
+        cmocka_unit_test(test_end_after_natural_end),
+        cmocka_unit_test(test_long_lines),
+        cmocka_unit_test(test_huge_records),
+        cmocka_unit_test(test_move_format),
+        cmocka_unit_test(test_write_small_buffers),
+        cmocka_unit_test(test_write_headers),
+        cmocka_unit_test(test_round_trip),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
