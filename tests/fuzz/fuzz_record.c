@@ -43,6 +43,7 @@ static void check_same_game(const carc_game *a, const carc_game *b)
         check(carc_game_move_at(a, i, &ma, &ka) == CARC_OK, "move_at failed");
         check(carc_game_move_at(b, i, &mb, &kb) == CARC_OK, "move_at failed");
         check(ka == kb && ma.type == mb.type, "a move differs");
+        check(carc_game_move_player(a, i) == carc_game_move_player(b, i), "a mover differs");
         if (ma.type == CARC_MOVE_PLACE)
             check(ma.place.x == mb.place.x && ma.place.y == mb.place.y &&
                       ma.place.rot == mb.place.rot && ma.segment == mb.segment,

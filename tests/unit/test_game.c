@@ -354,6 +354,8 @@ static void test_turn_order(void **state)
                 int cur = carc_game_current_player(g);
                 assert_in_range(cur, 0, n - 1);
                 carc_move m = play_random(g, &rng, 0.5);
+                int last = carc_game_move_count(g) - 1;
+                assert_int_equal(carc_game_move_player(g, last), cur);
                 if (carc_game_over(g))
                     break;
                 /* A discard: the same player draws again. */
@@ -417,12 +419,14 @@ static void test_errors_change_nothing(void **state)
 
     /* A player with no follower left. */
     carc_rng rng = carc_rng_seed(6);
-    while (!carc_game_over(g) && carc_game_supply(g, carc_game_current_player(g)) > 0)
-        play_random(g, &rng, 1.0);
-    assert_false(carc_game_over(g));
     carc_placement p[CARC_MAX_PLACEMENTS];
-    int n = carc_legal_placements(g, p, CARC_MAX_PLACEMENTS);
-    assert_true(n > 0);
+    for (;;) {
+        assert_false(carc_game_over(g));
+        if (carc_game_supply(g, carc_game_current_player(g)) == 0 &&
+            carc_legal_placements(g, p, CARC_MAX_PLACEMENTS) > 0)
+            break;
+        play_random(g, &rng, 1.0);
+    }
     carc_spot spots[CARC_MAX_SPOTS];
     assert_int_equal(carc_legal_spots(g, p[0], spots, CARC_MAX_SPOTS), 0);
     for (int s = 0; s < carc_tile(carc_game_drawn_tile(g))->nsegments; s++)
@@ -516,6 +520,9 @@ static void test_bad_arguments(void **state)
     assert_int_equal(carc_game_move_at(g, -1, &m, &kind), CARC_EINVAL);
     assert_int_equal(carc_game_move_at(g, 1, &m, &kind), CARC_EINVAL);
     assert_int_equal(carc_game_move_at(g, 0, NULL, NULL), CARC_OK);
+    assert_int_equal(carc_game_move_player(g, 0), 0);
+    assert_int_equal(carc_game_move_player(g, 1), -1);
+    assert_int_equal(carc_game_move_player(g, -1), -1);
     assert_int_equal(carc_game_score(g, -1), 0);
     assert_int_equal(carc_game_score(g, 3), 0);
     assert_int_equal(carc_game_score(g, 0), 4);

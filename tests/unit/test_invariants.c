@@ -275,6 +275,7 @@ static void check_replay(const game_ctx *c)
         CHECK(carc_game_move_at(g, i, &a, &ka) == CARC_OK);
         CHECK(carc_game_move_at(h, i, &b, &kb) == CARC_OK);
         CHECK(ka == kb && a.type == b.type, "move %d", i);
+        CHECK(carc_game_move_player(g, i) == carc_game_move_player(h, i), "move %d", i);
         if (a.type == CARC_MOVE_PLACE)
             CHECK(a.place.x == b.place.x && a.place.y == b.place.y && a.place.rot == b.place.rot &&
                       a.segment == b.segment,
@@ -328,6 +329,7 @@ static int play_game(int index, int players, uint32_t rules_flags)
         if (m.type == CARC_MOVE_PLACE)
             model_add(&board, m.place.x, m.place.y, drawn, m.place.rot);
         CHECK(carc_game_tile_count(c->g) == board.ntiles);
+        CHECK(carc_game_move_player(c->g, carc_game_move_count(c->g) - 1) == mover);
         model_read_followers(&board, c->g);
         model_features(&board);
         check_followers(c);

@@ -479,6 +479,7 @@ static void assert_same_recorded_game(const carc_game *a, const carc_game *b)
         assert_int_equal(carc_game_move_at(b, i, &mb, &kb), CARC_OK);
         assert_int_equal(ka, kb);
         assert_int_equal(ma.type, mb.type);
+        assert_int_equal(carc_game_move_player(a, i), carc_game_move_player(b, i));
         if (ma.type == CARC_MOVE_PLACE) {
             assert_int_equal(ma.place.x, mb.place.x);
             assert_int_equal(ma.place.y, mb.place.y);

@@ -478,6 +478,11 @@ static void test_bonus_turn(void **state)
     assert_int_equal(carc_game_current_player(g), 1);
     sup_play_ok(g, "E 0 -1 2", NULL, 0);
     assert_int_equal(carc_game_current_player(g), 0);
+    /* Who made each move: 0 1 0 1 0 1, then 0 and 1 twice. */
+    static const int movers[] = {0, 1, 0, 1, 0, 1, 0, 1, 1};
+    assert_int_equal(carc_game_move_count(g), 9);
+    for (int i = 0; i < 9; i++)
+        assert_int_equal(carc_game_move_player(g, i), movers[i]);
     carc_game_free(g);
 }
 

@@ -198,7 +198,7 @@ static void test_occupied_far_away(void **state)
     carc_placement south = {0, 1, 1, 0};
     assert_true(carc_placement_legal(g, south));
     assert_int_equal(engine_spots(g, south), 0x7);
-    /* Player 2's own thief on the road east of U(2,0) is refused. */
+    /* So player 2's thief on that road, from U (2,0), is refused. */
     assert_int_not_equal(sup_play(g, "U 2 0 1 W", NULL, 0, NULL), CARC_OK);
     assert_int_equal(carc_game_tile_count(g), 2);
     carc_game_free(g);
