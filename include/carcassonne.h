@@ -218,6 +218,9 @@ carc_status carc_game_choose_tile(carc_game *g, int kind);
 /* Shuffles the tiles left in the pile, the drawn tile included, from `seed`,
  * and draws again: a guess at the hidden order, for searches. */
 void carc_game_shuffle_pile(carc_game *g, uint64_t seed);
+/* Shuffles the tiles left in the pile from `seed`, keeping the drawn tile:
+ * what the current player may know is kept, the hidden order is guessed. */
+void carc_game_shuffle_hidden(carc_game *g, uint64_t seed);
 
 /* --- Legal moves ----------------------------------------------------------- */
 /* Writes the legal placements of the drawn tile into `out` (at most `cap`)

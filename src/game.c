@@ -198,6 +198,14 @@ void carc_game_shuffle_pile(carc_game *g, uint64_t seed)
     draw_tile(g);
 }
 
+void carc_game_shuffle_hidden(carc_game *g, uint64_t seed)
+{
+    if (g->over)
+        return;
+    g->rng = carc_rng_seed(seed);
+    shuffle(g);
+}
+
 /* --- Legal moves ------------------------------------------------------------- */
 
 /* Rotations of the drawn tile that fit frontier square `f`. */

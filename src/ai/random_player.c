@@ -1,7 +1,32 @@
 /* random_player.c: the uniformly random player. */
 #include "../game.h"
+#include "ai.h"
 
 carc_move carc_random_move(const carc_game *g, carc_rng *r, double follower_chance)
 {
     return game_choose_random(g, r, follower_chance);
+}
+
+/* The random player's choice comes first: a uniform placement and a
+ * follower half of the time, as in the benchmark's games. The other legal
+ * moves follow in random order, so that a ranking exists for every move. */
+int ai_random_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int cap,
+                   carc_search_info *info)
+{
+    (void)info;
+    static _Thread_local carc_move moves[AI_MAX_MOVES];
+    carc_move first = carc_random_move(g, &p->rng, 0.5);
+    int n = ai_all_moves(g, moves, AI_MAX_MOVES);
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)carc_rng_below(&p->rng, (uint32_t)i + 1);
+        carc_move t = moves[i];
+        moves[i] = moves[j];
+        moves[j] = t;
+    }
+    int w = 0;
+    out[w++] = (carc_move_eval){first, 0.0, 0.5, 0};
+    for (int i = 0; i < n && w < cap; i++)
+        if (!ai_move_equal(moves[i], first))
+            out[w++] = (carc_move_eval){moves[i], 0.0, 0.5, 0};
+    return w;
 }

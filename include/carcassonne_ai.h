@@ -1,0 +1,94 @@
+/* carcassonne_ai.h: computer players and move analysis.
+ *
+ * A player is made from a spec string, the same in every front end:
+ *
+ *   random                  a uniformly random legal move
+ *   greedy                  the best move by one-ply evaluation
+ *   mcts                    Monte Carlo tree search, level "normal"
+ *   mcts:level=NAME         easy, normal, hard, strongest
+ *   mcts:ms=1000            a time budget per move in milliseconds
+ *   mcts:iters=20000        an iteration budget per move (deterministic)
+ *   mcts:threads=2          worker threads (default: 2)
+ *   vanilla-mcts            the UCT baseline of Ameneyro et al. 2020
+ *   star25                  the Star2.5 expectimax baseline of Heyden 2009
+ *
+ * Options are joined by commas: "mcts:ms=500,threads=1". A player never
+ * looks at the hidden order of the pile: searches reshuffle the tiles left
+ * (carc_game_shuffle_hidden) and see only the drawn tile and the counts.
+ * For a given seed and an iteration budget a player's moves are fully
+ * determined, whatever the number of threads.
+ */
+#ifndef CARCASSONNE_AI_H
+#define CARCASSONNE_AI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "carcassonne.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct carc_player carc_player;
+
+/* Creates a player from `spec` with random decisions drawn from `seed`.
+ * Returns NULL on a bad spec or when out of memory, with a message in
+ * `err` (may be NULL) of `errcap` bytes. Free with carc_player_free(). */
+carc_player *carc_player_new(const char *spec, uint64_t seed, char *err, size_t errcap);
+void carc_player_free(carc_player *p);
+/* The spec of `p` with every option spelled out ("mcts:ms=1000,threads=2"). */
+const char *carc_player_spec(const carc_player *p);
+/* Seeds the player's random decisions again. */
+void carc_player_reseed(carc_player *p, uint64_t seed);
+
+/* What a player found while choosing a move. */
+typedef struct carc_search_info {
+    uint64_t iterations; /* search iterations (0 for random and greedy) */
+    double seconds;      /* wall time spent */
+    double margin;       /* expected final margin of the chosen move:
+                            the mover's score minus the best other
+                            score; 0 when the player has no estimate */
+    double win;          /* estimated chance to win, 0..1 (ties half) */
+    size_t memory_bytes; /* peak memory of the search */
+} carc_search_info;
+
+/* Chooses a move for the current player of `g` (which must not be over)
+ * and writes it to `*out`; the move is always legal (a discard when the
+ * drawn tile fits nowhere). `info` may be NULL. One call at a time per
+ * player; different players may choose in different threads at once. */
+carc_status carc_player_choose(carc_player *p, const carc_game *g, carc_move *out,
+                               carc_search_info *info);
+
+/* Asks a running carc_player_choose() or carc_player_rank() of `p` to
+ * return as soon as it can, with the best move found so far. Safe to call
+ * from any thread; the request is cleared when the next call starts. */
+void carc_player_stop(carc_player *p);
+
+/* A legal move with its estimated worth for the player to move. */
+typedef struct carc_move_eval {
+    carc_move move;
+    double margin;   /* expected final margin (mover minus best other) */
+    double win;      /* estimated chance to win, 0..1 (ties half) */
+    uint32_t visits; /* how much search went into the estimate */
+} carc_move_eval;
+
+/* Ranks the legal moves of the current player of `g`, best first, with the
+ * player's own budget, and writes up to `cap` of them into `out`; returns
+ * how many were written (0 when the game is over). Search players estimate
+ * with their search; greedy and random players with their evaluation (their
+ * `win` is 0.5 and `margin` the one-ply estimate). `info` may be NULL. */
+int carc_player_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int cap,
+                     carc_search_info *info);
+
+/* The static evaluation used by greedy and as the searches' heuristic:
+ * the expected final score of each player if the game went on from `g`
+ * (points scored plus what open features and farms will likely bring,
+ * plus the worth of followers kept). Writes players() values into `out`. */
+void carc_evaluate(const carc_game *g, double out[CARC_MAX_PLAYERS]);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

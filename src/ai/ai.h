@@ -1,0 +1,80 @@
+/* ai.h: what the computer players share inside the library. */
+#ifndef CARC_AI_H
+#define CARC_AI_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "carcassonne.h"
+#include "carcassonne_ai.h"
+
+typedef enum ai_kind {
+    AI_RANDOM,
+    AI_GREEDY,
+    AI_MCTS,
+    AI_VANILLA_MCTS,
+    AI_STAR25,
+} ai_kind;
+
+/* Options of a player spec; 0 means "the kind's default". */
+typedef struct ai_options {
+    int ms;         /* time budget per move */
+    uint64_t iters; /* iteration budget per move */
+    int threads;    /* worker threads */
+    int depth;      /* star25: search depth in plies */
+    int probe;      /* star25: probing factor */
+    double c;       /* exploration constant */
+} ai_options;
+
+struct carc_player {
+    ai_kind kind;
+    ai_options opt;
+    uint64_t seed;
+    carc_rng rng;
+    atomic_int stop; /* set by carc_player_stop() */
+    char spec[128];
+};
+
+/* Each kind ranks the legal moves of `g`, best first, into `out` (up to
+ * `cap`), and returns how many it wrote; `info` is never NULL. */
+int ai_random_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int cap,
+                   carc_search_info *info);
+int ai_greedy_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int cap,
+                   carc_search_info *info);
+int ai_mcts_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int cap,
+                 carc_search_info *info);
+int ai_vanilla_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int cap,
+                    carc_search_info *info);
+int ai_star25_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int cap,
+                   carc_search_info *info);
+
+/* Every legal move of `g`: each legal placement without a follower and
+ * with each legal spot; one discard when nothing fits. Returns the count
+ * written (at most `cap`). */
+int ai_all_moves(const carc_game *g, carc_move *out, int cap);
+/* Whether two moves are the same move (all discards are equal). */
+static inline int ai_move_equal(carc_move a, carc_move b)
+{
+    if (a.type != b.type)
+        return 0;
+    return a.type == CARC_MOVE_DISCARD || (a.place.x == b.place.x && a.place.y == b.place.y &&
+                                           a.place.rot == b.place.rot && a.segment == b.segment);
+}
+/* Upper bound of ai_all_moves() in any position. */
+enum { AI_MAX_MOVES = CARC_MAX_PLACEMENTS * (1 + CARC_MAX_SPOTS) };
+
+/* The margin of `player` in `values`: its value minus the best other. */
+double ai_margin(const double values[CARC_MAX_PLAYERS], int players, int player);
+/* The final margin of `player` in a finished (or any) game. */
+int ai_score_margin(const carc_game *g, int player);
+
+/* Monotonic seconds. */
+double ai_now(void);
+/* Whether a search that started at `start` must stop: a stop request or
+ * the player's time budget spent. */
+int ai_should_stop(carc_player *p, double start);
+
+/* Sorts `evals` best first by margin, then win, then visits. */
+void ai_sort_evals(carc_move_eval *evals, int n);
+
+#endif

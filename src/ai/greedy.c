@@ -1,0 +1,46 @@
+/* greedy.c: one ply: every legal move played on a copy and evaluated. */
+#include <stdlib.h>
+
+#include "ai.h"
+
+int ai_greedy_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int cap,
+                   carc_search_info *info)
+{
+    (void)info;
+    carc_move *moves = malloc(sizeof *moves * AI_MAX_MOVES);
+    carc_move_eval *evals = malloc(sizeof *evals * AI_MAX_MOVES);
+    carc_game *copy = carc_game_clone(g);
+    if (!moves || !evals || !copy) {
+        free(moves);
+        free(evals);
+        carc_game_free(copy);
+        return 0;
+    }
+    int n = ai_all_moves(g, moves, AI_MAX_MOVES);
+    /* Equal values are broken at random: shuffle before a stable sort. */
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)carc_rng_below(&p->rng, (uint32_t)i + 1);
+        carc_move t = moves[i];
+        moves[i] = moves[j];
+        moves[j] = t;
+    }
+    int me = carc_game_current_player(g);
+    int players = carc_game_players(g);
+    for (int i = 0; i < n; i++) {
+        carc_game_copy(copy, g);
+        double v[CARC_MAX_PLAYERS];
+        if (carc_game_play(copy, moves[i], NULL, 0, NULL) != CARC_OK)
+            v[me] = -1e9; /* cannot happen: the moves are legal */
+        else
+            carc_evaluate(copy, v);
+        evals[i] = (carc_move_eval){moves[i], ai_margin(v, players, me), 0.5, 1};
+    }
+    ai_sort_evals(evals, n);
+    int w = n < cap ? n : cap;
+    for (int i = 0; i < w; i++)
+        out[i] = evals[i];
+    free(moves);
+    free(evals);
+    carc_game_free(copy);
+    return w;
+}

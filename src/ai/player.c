@@ -1,0 +1,367 @@
+/* player.c: player specs, the public player calls and shared helpers. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ai.h"
+
+/* --- Specs ----------------------------------------------------------------------- */
+
+typedef struct level {
+    const char *name;
+    int ms;
+    uint64_t iters;
+} level;
+
+/* MCTS levels, easy to strongest. "normal" answers within about a second. */
+static const level levels[] = {
+    {"easy", 0, 400},
+    {"normal", 1000, 0},
+    {"hard", 3000, 0},
+    {"strongest", 10000, 0},
+};
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static int
+set_error(char *err, size_t cap, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (err && cap)
+        vsnprintf(err, cap, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static int parse_number(const char *s, uint64_t max, uint64_t *out)
+{
+    if (!*s || strspn(s, "0123456789") != strlen(s) || strlen(s) > 12)
+        return -1;
+    uint64_t v = strtoull(s, NULL, 10);
+    if (v > max)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_c(const char *s, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *end || !(v >= 0.0 && v <= 100.0))
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* Reads one "key=value" option of a spec into `o`. */
+static int parse_option(ai_kind kind, char *opt, ai_options *o, char *err, size_t cap)
+{
+    char *eq = strchr(opt, '=');
+    if (!eq)
+        return set_error(err, cap, "option '%s' needs a value (key=value)", opt);
+    *eq = '\0';
+    const char *key = opt, *val = eq + 1;
+    uint64_t v;
+    if (strcmp(key, "ms") == 0 && kind != AI_RANDOM && kind != AI_GREEDY) {
+        if (parse_number(val, 3600000, &v) || v == 0)
+            return set_error(err, cap, "ms must be 1..3600000, not '%s'", val);
+        o->ms = (int)v;
+        o->iters = 0;
+    } else if (strcmp(key, "iters") == 0 && kind != AI_RANDOM && kind != AI_GREEDY) {
+        if (parse_number(val, 100000000, &v) || v == 0)
+            return set_error(err, cap, "iters must be 1..100000000, not '%s'", val);
+        o->iters = v;
+        o->ms = 0;
+    } else if (strcmp(key, "threads") == 0 && kind == AI_MCTS) {
+        if (parse_number(val, 64, &v) || v == 0)
+            return set_error(err, cap, "threads must be 1..64, not '%s'", val);
+        o->threads = (int)v;
+    } else if (strcmp(key, "c") == 0 && (kind == AI_MCTS || kind == AI_VANILLA_MCTS)) {
+        if (parse_c(val, &o->c))
+            return set_error(err, cap, "c must be a number 0..100, not '%s'", val);
+    } else if (strcmp(key, "depth") == 0 && kind == AI_STAR25) {
+        if (parse_number(val, 5, &v) || v == 0)
+            return set_error(err, cap, "depth must be 1..5, not '%s'", val);
+        o->depth = (int)v;
+    } else if (strcmp(key, "probe") == 0 && kind == AI_STAR25) {
+        if (parse_number(val, 24, &v) || v == 0)
+            return set_error(err, cap, "probe must be 1..24, not '%s'", val);
+        o->probe = (int)v;
+    } else if (strcmp(key, "level") == 0 && kind == AI_MCTS) {
+        size_t i;
+        for (i = 0; i < sizeof levels / sizeof levels[0]; i++)
+            if (strcmp(val, levels[i].name) == 0)
+                break;
+        if (i == sizeof levels / sizeof levels[0])
+            return set_error(err, cap, "unknown level '%s' (easy, normal, hard, strongest)", val);
+        o->ms = levels[i].ms;
+        o->iters = levels[i].iters;
+    } else {
+        return set_error(err, cap, "unknown option '%s' for this player", key);
+    }
+    return 0;
+}
+
+static void default_options(ai_kind kind, ai_options *o)
+{
+    memset(o, 0, sizeof *o);
+    switch (kind) {
+    case AI_MCTS:
+        o->ms = levels[1].ms;
+        o->iters = levels[1].iters;
+        o->threads = 2;
+        o->c = 0.7;
+        break;
+    case AI_VANILLA_MCTS:
+        o->iters = 100; /* Ameneyro et al.: 100 simulations per move */
+        o->c = 3.0;
+        o->threads = 1;
+        break;
+    case AI_STAR25:
+        o->depth = 3;
+        o->probe = 5;
+        o->threads = 1;
+        break;
+    default: o->threads = 1; break;
+    }
+}
+
+static void write_spec(carc_player *p)
+{
+    static const char *const names[] = {"random", "greedy", "mcts", "vanilla-mcts", "star25"};
+    const ai_options *o = &p->opt;
+    char *s = p->spec;
+    size_t cap = sizeof p->spec;
+    int n = snprintf(s, cap, "%s", names[p->kind]);
+    char sep = ':';
+    if (p->kind == AI_RANDOM || p->kind == AI_GREEDY)
+        return;
+    if (o->ms)
+        n += snprintf(s + n, cap - (size_t)n, "%cms=%d", sep, o->ms);
+    else
+        n += snprintf(s + n, cap - (size_t)n, "%citers=%llu", sep, (unsigned long long)o->iters);
+    sep = ',';
+    if (p->kind == AI_MCTS)
+        n += snprintf(s + n, cap - (size_t)n, ",threads=%d", o->threads);
+    if (p->kind == AI_MCTS || p->kind == AI_VANILLA_MCTS)
+        n += snprintf(s + n, cap - (size_t)n, ",c=%g", o->c);
+    if (p->kind == AI_STAR25)
+        snprintf(s + n, cap - (size_t)n, ",depth=%d,probe=%d", o->depth, o->probe);
+}
+
+carc_player *carc_player_new(const char *spec, uint64_t seed, char *err, size_t errcap)
+{
+    static const struct {
+        const char *name;
+        ai_kind kind;
+    } kinds[] = {
+        {"random", AI_RANDOM}, {"greedy", AI_GREEDY},
+        {"mcts", AI_MCTS},     {"vanilla-mcts", AI_VANILLA_MCTS},
+        {"star25", AI_STAR25},
+    };
+    if (err && errcap)
+        err[0] = '\0';
+    if (!spec || strlen(spec) >= 120) {
+        set_error(err, errcap, "%s", "a player spec must be given, at most 119 characters");
+        return NULL;
+    }
+    char buf[128];
+    strcpy(buf, spec);
+    char *colon = strchr(buf, ':');
+    if (colon)
+        *colon = '\0';
+    size_t k;
+    for (k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+        if (strcmp(buf, kinds[k].name) == 0)
+            break;
+    if (k == sizeof kinds / sizeof kinds[0]) {
+        set_error(err, errcap, "unknown player '%s' (random, greedy, mcts, vanilla-mcts, star25)",
+                  buf);
+        return NULL;
+    }
+    carc_player *p = calloc(1, sizeof *p);
+    if (!p) {
+        set_error(err, errcap, "%s", "out of memory");
+        return NULL;
+    }
+    p->kind = kinds[k].kind;
+    default_options(p->kind, &p->opt);
+    if (colon) {
+        char *rest = colon + 1;
+        if (!*rest) {
+            set_error(err, errcap, "%s", "a ':' must be followed by options");
+            free(p);
+            return NULL;
+        }
+        for (char *opt = rest; opt;) {
+            char *comma = strchr(opt, ',');
+            if (comma)
+                *comma = '\0';
+            if (parse_option(p->kind, opt, &p->opt, err, errcap)) {
+                free(p);
+                return NULL;
+            }
+            opt = comma ? comma + 1 : NULL;
+        }
+    }
+    atomic_init(&p->stop, 0);
+    carc_player_reseed(p, seed);
+    write_spec(p);
+    return p;
+}
+
+void carc_player_free(carc_player *p)
+{
+    free(p);
+}
+
+const char *carc_player_spec(const carc_player *p)
+{
+    return p->spec;
+}
+
+void carc_player_reseed(carc_player *p, uint64_t seed)
+{
+    p->seed = seed;
+    p->rng = carc_rng_seed(seed);
+}
+
+void carc_player_stop(carc_player *p)
+{
+    atomic_store(&p->stop, 1);
+}
+
+/* --- Choosing and ranking ------------------------------------------------------------ */
+
+static int rank(carc_player *p, const carc_game *g, carc_move_eval *out, int cap,
+                carc_search_info *info)
+{
+    switch (p->kind) {
+    case AI_RANDOM: return ai_random_rank(p, g, out, cap, info);
+    case AI_GREEDY: return ai_greedy_rank(p, g, out, cap, info);
+    case AI_MCTS: return ai_mcts_rank(p, g, out, cap, info);
+    case AI_VANILLA_MCTS: return ai_vanilla_rank(p, g, out, cap, info);
+    case AI_STAR25: return ai_star25_rank(p, g, out, cap, info);
+    }
+    return 0;
+}
+
+int carc_player_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int cap,
+                     carc_search_info *info)
+{
+    carc_search_info local;
+    if (!info)
+        info = &local;
+    memset(info, 0, sizeof *info);
+    info->win = 0.5;
+    atomic_store(&p->stop, 0);
+    if (carc_game_over(g) || cap <= 0)
+        return 0;
+    double start = ai_now();
+    int n = rank(p, g, out, cap, info);
+    info->seconds = ai_now() - start;
+    return n;
+}
+
+carc_status carc_player_choose(carc_player *p, const carc_game *g, carc_move *out,
+                               carc_search_info *info)
+{
+    if (carc_game_over(g))
+        return CARC_EOVER;
+    carc_move_eval best;
+    carc_search_info local;
+    if (!info)
+        info = &local;
+    if (carc_player_rank(p, g, &best, 1, info) != 1)
+        return CARC_EINVAL;
+    *out = best.move;
+    info->margin = best.margin;
+    info->win = best.win;
+    return CARC_OK;
+}
+
+/* --- Shared helpers ------------------------------------------------------------------ */
+
+int ai_all_moves(const carc_game *g, carc_move *out, int cap)
+{
+    carc_placement places[CARC_MAX_PLACEMENTS];
+    int np = carc_legal_placements(g, places, CARC_MAX_PLACEMENTS);
+    int n = 0;
+    if (np == 0) {
+        if (cap > 0) {
+            out[0] = (carc_move){CARC_MOVE_DISCARD, {0, 0, 0, 0}, CARC_NO_SPOT};
+            n = 1;
+        }
+        return n;
+    }
+    for (int i = 0; i < np; i++) {
+        carc_spot spots[CARC_MAX_SPOTS];
+        int ns = carc_legal_spots(g, places[i], spots, CARC_MAX_SPOTS);
+        if (n < cap)
+            out[n++] = (carc_move){CARC_MOVE_PLACE, places[i], CARC_NO_SPOT};
+        for (int s = 0; s < ns && n < cap; s++)
+            out[n++] = (carc_move){CARC_MOVE_PLACE, places[i], spots[s].segment};
+    }
+    return n;
+}
+
+double ai_margin(const double values[CARC_MAX_PLAYERS], int players, int player)
+{
+    double best = -1e300;
+    for (int q = 0; q < players; q++)
+        if (q != player && values[q] > best)
+            best = values[q];
+    return values[player] - best;
+}
+
+int ai_score_margin(const carc_game *g, int player)
+{
+    int best = -1000000;
+    int players = carc_game_players(g);
+    for (int q = 0; q < players; q++)
+        if (q != player && carc_game_score(g, q) > best)
+            best = carc_game_score(g, q);
+    return carc_game_score(g, player) - best;
+}
+
+double ai_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int ai_should_stop(carc_player *p, double start)
+{
+    if (atomic_load_explicit(&p->stop, memory_order_relaxed))
+        return 1;
+    return p->opt.ms > 0 && ai_now() - start >= (double)p->opt.ms * 1e-3;
+}
+
+static int eval_better(const carc_move_eval *a, const carc_move_eval *b)
+{
+    if (a->margin != b->margin)
+        return a->margin > b->margin;
+    if (a->win != b->win)
+        return a->win > b->win;
+    return a->visits > b->visits;
+}
+
+void ai_sort_evals(carc_move_eval *evals, int n)
+{
+    /* Insertion sort: stable, and n is a few hundred at most. */
+    for (int i = 1; i < n; i++) {
+        carc_move_eval e = evals[i];
+        int j = i;
+        while (j > 0 && eval_better(&e, &evals[j - 1])) {
+            evals[j] = evals[j - 1];
+            j--;
+        }
+        evals[j] = e;
+    }
+}
