@@ -330,6 +330,22 @@ size_t carc_record_write(const carc_game *g, const char *headers, char *buf, siz
 /* Writes the record notation of a move ("E 0 -1 2 S", "discard X"). */
 size_t carc_move_format(const carc_game *g, int move_index, char *buf, size_t cap);
 
+/* Writes move `m` of the current player's drawn tile in record notation
+ * ("E 0 -1 2 S", "discard X") into `buf` (NUL-terminated, at most `cap`
+ * bytes) and returns its length, like snprintf. Writes nothing and returns
+ * 0 when the game is over or `m` is no move of that tile's shape. */
+size_t carc_move_write(const carc_game *g, carc_move m, char *buf, size_t cap);
+/* Reads one move line in record notation (a trailing newline and a comment
+ * allowed) for the drawn tile of the current position into `*out`, and
+ * checks that it is legal. CARC_ESYNTAX: not a move line; CARC_EILLEGAL:
+ * another tile than the drawn one, or a move the rules forbid; CARC_EOVER:
+ * the game has ended. `g` is never changed. */
+carc_status carc_move_parse(const carc_game *g, const char *text, carc_move *out);
+/* carc_move_parse() that also writes why a line was refused into `err`
+ * (may be NULL; NUL-terminated, at most `errcap` bytes; "" on success). */
+carc_status carc_move_parse_message(const carc_game *g, const char *text, carc_move *out,
+                                    char *err, size_t errcap);
+
 /* ---------------------------------------------------------------------------
  * Randomness
  * ------------------------------------------------------------------------- */

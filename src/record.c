@@ -33,25 +33,45 @@ carc_status carc_game_move_at(const carc_game *g, int i, carc_move *m, int *tile
     return CARC_OK;
 }
 
-size_t carc_move_format(const carc_game *g, int i, char *buf, size_t cap)
+/* Writes move `m` of a tile of `kind` in record notation. */
+static size_t format_move(int kind, carc_move m, char *buf, size_t cap)
 {
-    if (i < 0 || i >= g->nmoves)
-        return 0;
-    const history_entry *h = &g->history[i];
-    char letter = carc_tile_data[h->tile_kind].letter;
+    char letter = carc_tile_data[kind].letter;
     int n;
-    if (h->move.type == CARC_MOVE_DISCARD) {
+    if (m.type == CARC_MOVE_DISCARD) {
         n = snprintf(buf, cap, "discard %c", letter);
     } else {
-        const carc_placement *p = &h->move.place;
+        const carc_placement *p = &m.place;
         char spot[8] = "";
-        if (h->move.segment != CARC_NO_SPOT) {
-            int port = carc_spot_port[h->tile_kind][p->rot][h->move.segment];
+        if (m.segment != CARC_NO_SPOT) {
+            int port = carc_spot_port[kind][p->rot][m.segment];
             snprintf(spot, sizeof spot, " %s", port == CARC_PORTS ? "C" : carc_port_name(port));
         }
         n = snprintf(buf, cap, "%c %d %d %d%s", letter, p->x, p->y, p->rot, spot);
     }
     return n < 0 ? 0 : (size_t)n;
+}
+
+size_t carc_move_format(const carc_game *g, int i, char *buf, size_t cap)
+{
+    if (i < 0 || i >= g->nmoves)
+        return 0;
+    return format_move(g->history[i].tile_kind, g->history[i].move, buf, cap);
+}
+
+size_t carc_move_write(const carc_game *g, carc_move m, char *buf, size_t cap)
+{
+    int kind = carc_game_drawn_tile(g);
+    int shaped =
+        m.type == CARC_MOVE_DISCARD ||
+        (m.type == CARC_MOVE_PLACE && m.place.rot < 4 &&
+         (m.segment == CARC_NO_SPOT || (kind >= 0 && m.segment < carc_tile_data[kind].nsegments)));
+    if (kind < 0 || !shaped) {
+        if (buf && cap)
+            buf[0] = '\0';
+        return 0;
+    }
+    return format_move(kind, m, buf, cap);
 }
 
 /* --- Writing ---------------------------------------------------------------------- */
@@ -344,37 +364,61 @@ static int read_spot(reader *r, const char *tok, int kind, int rot, uint8_t *seg
     return 0;
 }
 
-static int read_placement(reader *r, char **tok, int n)
+/* Parses "TILE X Y ROT [SPOT]" into `*kind` and `*m` without playing it;
+ * squares beyond the board's range are refused later, by the caller, so
+ * that a tile missing from the supply is named first. */
+static int parse_placement(reader *r, char **tok, int n, int *kind, carc_move *m, long xy[2])
 {
-    int kind = tile_letter(r, tok[0]);
-    if (kind < 0)
+    *kind = tile_letter(r, tok[0]);
+    if (*kind < 0)
         return -1;
     if (n != 4 && n != 5)
         return fail(r, "a move is 'TILE X Y ROT' or 'TILE X Y ROT SPOT'");
-    long x = 0, y = 0, rot = 0;
-    if (parse_number(r, tok[1], "x", &x) < 0 || parse_number(r, tok[2], "y", &y) < 0 ||
+    long rot = 0;
+    if (parse_number(r, tok[1], "x", &xy[0]) < 0 || parse_number(r, tok[2], "y", &xy[1]) < 0 ||
         parse_number(r, tok[3], "rotation", &rot) < 0)
         return -1;
     if (rot < 0 || rot > 3)
         return fail(r, "rotation must be 0 to 3, not %ld", rot);
-    carc_move m = {CARC_MOVE_PLACE, {0, 0, (uint8_t)rot, 0}, CARC_NO_SPOT};
-    if (n == 5 && read_spot(r, tok[4], kind, (int)rot, &m.segment) < 0)
+    *m = (carc_move){CARC_MOVE_PLACE, {0, 0, (uint8_t)rot, 0}, CARC_NO_SPOT};
+    if (n == 5 && read_spot(r, tok[4], *kind, (int)rot, &m->segment) < 0)
         return -1;
-    if (draw_from_record(r, kind) < 0)
+    return 0;
+}
+
+static int place_square(reader *r, const long xy[2], carc_move *m)
+{
+    if (xy[0] < -127 || xy[0] > 127 || xy[1] < -127 || xy[1] > 127)
+        return fail(r, "square %ld %ld touches no tile", xy[0], xy[1]);
+    m->place.x = (int8_t)xy[0];
+    m->place.y = (int8_t)xy[1];
+    return 0;
+}
+
+static int read_placement(reader *r, char **tok, int n)
+{
+    int kind = -1;
+    long xy[2];
+    carc_move m;
+    if (parse_placement(r, tok, n, &kind, &m, xy) < 0 || draw_from_record(r, kind) < 0 ||
+        place_square(r, xy, &m) < 0)
         return -1;
-    if (x < -127 || x > 127 || y < -127 || y > 127)
-        return fail(r, "square %ld %ld touches no tile", x, y);
-    m.place.x = (int8_t)x;
-    m.place.y = (int8_t)y;
     return play(r, m);
+}
+
+/* Parses "discard TILE" into `*kind`. */
+static int parse_discard(reader *r, char **tok, int n, int *kind)
+{
+    if (n != 2)
+        return fail(r, "'discard' takes one tile");
+    *kind = tile_letter(r, tok[1]);
+    return *kind < 0 ? -1 : 0;
 }
 
 static int read_discard(reader *r, char **tok, int n)
 {
-    if (n != 2)
-        return fail(r, "'discard' takes one tile");
-    int kind = tile_letter(r, tok[1]);
-    if (kind < 0 || draw_from_record(r, kind) < 0)
+    int kind = -1;
+    if (parse_discard(r, tok, n, &kind) < 0 || draw_from_record(r, kind) < 0)
         return -1;
     carc_move m = {CARC_MOVE_DISCARD, {0, 0, 0, 0}, CARC_NO_SPOT};
     return play(r, m);
@@ -472,4 +516,91 @@ carc_game *carc_record_read(const char *text, size_t len, uint64_t seed, carc_re
         return NULL;
     }
     return r.game;
+}
+
+/* --- One move of the current position ------------------------------------------------ */
+
+/* Reads the move line `text` for the drawn tile of `g` into `*out` and
+ * checks it on a copy of the game; `*status` says why it failed. */
+static int parse_move_line(reader *r, const carc_game *g, const char *text, carc_move *out,
+                           carc_status *status)
+{
+    char line[CARC_RECORD_MAX_LINE + 1];
+    char *tok[MAX_TOKENS + 1];
+    *status = CARC_ESYNTAX;
+    size_t n = strnlen(text, CARC_RECORD_MAX_LINE + 3);
+    if (n > 0 && text[n - 1] == '\n')
+        n--;
+    if (n > 0 && text[n - 1] == '\r')
+        n--;
+    if (n > CARC_RECORD_MAX_LINE)
+        return fail(r, "the line is longer than %d bytes", CARC_RECORD_MAX_LINE);
+    if (memchr(text, '\n', n))
+        return fail(r, "a move is a single line");
+    if (check_text(r, text, n) < 0)
+        return -1;
+    memcpy(line, text, n);
+    line[n] = '\0';
+    int ntok = tokenize(line, tok);
+    if (ntok < 0)
+        return fail(r, "too many fields on the line");
+    if (ntok == 0)
+        return fail(r, "no move on the line");
+    int kind = -1;
+    long xy[2] = {0, 0};
+    carc_move m = {CARC_MOVE_DISCARD, {0, 0, 0, 0}, CARC_NO_SPOT};
+    if (strcmp(tok[0], "discard") == 0) {
+        if (parse_discard(r, tok, ntok, &kind) < 0)
+            return -1;
+    } else if (tok[0][0] >= 'A' && tok[0][0] <= 'Z') {
+        if (parse_placement(r, tok, ntok, &kind, &m, xy) < 0)
+            return -1;
+    } else {
+        return fail(r, "not a move: '%.20s'", tok[0]);
+    }
+    *status = CARC_EOVER;
+    if (carc_game_over(g))
+        return fail(r, "the game is over");
+    *status = CARC_EILLEGAL;
+    int drawn = carc_game_drawn_tile(g);
+    if (kind != drawn)
+        return fail(r, "tile %c is not the drawn tile %c", carc_tile_data[kind].letter,
+                    carc_tile_data[drawn].letter);
+    if (m.type == CARC_MOVE_PLACE && place_square(r, xy, &m) < 0)
+        return -1;
+    carc_game *copy = carc_game_clone(g);
+    if (!copy) {
+        *status = CARC_ENOMEM;
+        return fail(r, "out of memory");
+    }
+    int illegal = carc_game_play(copy, m, NULL, 0, NULL) != CARC_OK;
+    if (illegal)
+        fail(r, "%s", carc_game_error(copy));
+    carc_game_free(copy);
+    if (illegal)
+        return -1;
+    *status = CARC_OK;
+    *out = m;
+    return 0;
+}
+
+carc_status carc_move_parse_message(const carc_game *g, const char *text, carc_move *out, char *err,
+                                    size_t errcap)
+{
+    carc_record_error e;
+    reader r = {&e, 1, 0, 0, {0}, 0, 0, NULL};
+    e.message[0] = '\0';
+    carc_status status = CARC_EINVAL;
+    if (!text || !out)
+        snprintf(e.message, sizeof e.message, "no move given");
+    else
+        parse_move_line(&r, g, text, out, &status);
+    if (err && errcap)
+        snprintf(err, errcap, "%s", status == CARC_OK ? "" : e.message);
+    return status;
+}
+
+carc_status carc_move_parse(const carc_game *g, const char *text, carc_move *out)
+{
+    return carc_move_parse_message(g, text, out, NULL, 0);
 }

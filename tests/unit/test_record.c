@@ -542,6 +542,164 @@ static void test_round_trip(void **state)
     }
 }
 
+/* --- One move of the current position ------------------------------------------- */
+
+static carc_game *game_drawing(char letter)
+{
+    carc_game *g = carc_game_new(2, NULL, 5);
+    assert_non_null(g);
+    assert_int_equal(carc_game_choose_tile(g, carc_tile_kind(letter)), CARC_OK);
+    return g;
+}
+
+static void test_move_parse(void **state)
+{
+    (void)state;
+    carc_game *g = game_drawing('E');
+    carc_move m;
+    char err[160];
+    static const char *const good[] = {"E 0 -1 2 S", "E 0 -1 2 S\n", "  E\t0 -1 2 SSW # x\r\n",
+                                       "E 0 -01 2 SSE"};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        memset(&m, 0x55, sizeof m);
+        assert_int_equal(carc_move_parse_message(g, good[i], &m, err, sizeof err), CARC_OK);
+        assert_string_equal(err, "");
+        assert_int_equal(m.type, CARC_MOVE_PLACE);
+        assert_int_equal(m.place.x, 0);
+        assert_int_equal(m.place.y, -1);
+        assert_int_equal(m.place.rot, 2);
+        assert_int_equal(carc_tile_segment_at(carc_tile_kind('E'), 2, CARC_S), m.segment);
+    }
+    assert_int_equal(carc_move_parse(g, "E 0 -1 2", &m), CARC_OK);
+    assert_int_equal(m.segment, CARC_NO_SPOT);
+
+    static const struct {
+        const char *text;
+        carc_status status;
+    } bad[] = {
+        {"", CARC_ESYNTAX},
+        {"# only a comment", CARC_ESYNTAX},
+        {"E 0 -1", CARC_ESYNTAX},
+        {"E 0 -1 2 S S", CARC_ESYNTAX},
+        {"E 0 -1 4", CARC_ESYNTAX},
+        {"E 0 x 2", CARC_ESYNTAX},
+        {"E 0 -1 2 Q", CARC_ESYNTAX},
+        {"E 0 -1 2 C", CARC_ESYNTAX},
+        {"e 0 -1 2", CARC_ESYNTAX},
+        {"end", CARC_ESYNTAX},
+        {"players 2", CARC_ESYNTAX},
+        {"E 0 -1 2 S\nU 1 0 1", CARC_ESYNTAX},
+        {"E 0 -1 2 S\n\n", CARC_ESYNTAX},
+        {"E 0 -1 2\x01", CARC_ESYNTAX},
+        {"E 0 -1 2 \xC3", CARC_ESYNTAX},
+        {"U 1 0 1", CARC_EILLEGAL},   /* not the drawn tile */
+        {"E 1 0 0", CARC_EILLEGAL},   /* does not fit */
+        {"E 0 0 0", CARC_EILLEGAL},   /* taken */
+        {"E 5 5 0", CARC_EILLEGAL},   /* touches nothing */
+        {"E 200 0 0", CARC_EILLEGAL}, /* off the board */
+        {"discard E", CARC_EILLEGAL}, /* E fits */
+        {"discard", CARC_ESYNTAX},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        memset(err, 0, sizeof err);
+        carc_status st = carc_move_parse_message(g, bad[i].text, &m, err, sizeof err);
+        if (st != bad[i].status)
+            fail_msg("'%s': status %d, expected %d (%s)", bad[i].text, st, bad[i].status, err);
+        if (err[0] == '\0')
+            fail_msg("'%s': no message", bad[i].text);
+        assert_int_equal(carc_move_parse(g, bad[i].text, &m), bad[i].status);
+    }
+    /* Refused lines change nothing. */
+    assert_int_equal(carc_game_move_count(g), 0);
+    assert_int_equal(carc_game_drawn_tile(g), carc_tile_kind('E'));
+    assert_int_equal(carc_move_parse(g, NULL, &m), CARC_EINVAL);
+
+    /* A placed follower's feature is taken for the next player. */
+    assert_int_equal(carc_move_parse(g, "E 0 -1 2", &m), CARC_OK);
+    assert_int_equal(carc_game_play(g, m, NULL, 0, NULL), CARC_OK);
+    assert_int_equal(carc_game_choose_tile(g, carc_tile_kind('U')), CARC_OK);
+    assert_int_equal(carc_move_parse(g, "U 1 0 1 W", &m), CARC_OK);
+    assert_int_equal(carc_game_play(g, m, NULL, 0, NULL), CARC_OK);
+    assert_int_equal(carc_game_choose_tile(g, carc_tile_kind('U')), CARC_OK);
+    assert_int_equal(carc_move_parse_message(g, "U 2 0 1 W", &m, err, sizeof err), CARC_EILLEGAL);
+    assert_int_equal(carc_move_parse(g, "U 2 0 1", &m), CARC_OK);
+
+    assert_int_equal(carc_game_finish(g, NULL, 0, NULL), CARC_OK);
+    assert_int_equal(carc_move_parse(g, "U 2 0 1", &m), CARC_EOVER);
+    carc_game_free(g);
+}
+
+static void test_move_write(void **state)
+{
+    (void)state;
+    carc_game *g = game_drawing('E');
+    char buf[32];
+    carc_move m = {CARC_MOVE_PLACE, {0, -1, 2, 0}, CARC_NO_SPOT};
+    m.segment = (uint8_t)carc_tile_segment_at(carc_tile_kind('E'), 2, CARC_S);
+    assert_int_equal(carc_move_write(g, m, buf, sizeof buf), strlen("E 0 -1 2 SSE"));
+    assert_string_equal(buf, "E 0 -1 2 SSE");
+    memset(buf, 'Z', sizeof buf);
+    assert_int_equal(carc_move_write(g, m, buf, 5), strlen("E 0 -1 2 SSE"));
+    assert_string_equal(buf, "E 0 ");
+    assert_int_equal(buf[5], 'Z');
+    assert_int_equal(carc_move_write(g, m, NULL, 0), strlen("E 0 -1 2 SSE"));
+    m.segment = CARC_NO_SPOT;
+    carc_move_write(g, m, buf, sizeof buf);
+    assert_string_equal(buf, "E 0 -1 2");
+    carc_move d = {CARC_MOVE_DISCARD, {0, 0, 0, 0}, CARC_NO_SPOT};
+    carc_move_write(g, d, buf, sizeof buf);
+    assert_string_equal(buf, "discard E");
+    /* Not a move of E's shape: nothing written. */
+    m.segment = 9;
+    assert_int_equal(carc_move_write(g, m, buf, sizeof buf), 0);
+    assert_string_equal(buf, "");
+    m.segment = CARC_NO_SPOT;
+    m.place.rot = 4;
+    assert_int_equal(carc_move_write(g, m, buf, sizeof buf), 0);
+    m.place.rot = 0;
+    m.type = 7;
+    assert_int_equal(carc_move_write(g, m, buf, sizeof buf), 0);
+    assert_int_equal(carc_game_finish(g, NULL, 0, NULL), CARC_OK);
+    assert_int_equal(carc_move_write(g, d, buf, sizeof buf), 0);
+    carc_game_free(g);
+}
+
+/* Every move of random games, written and read back, is the same move, and
+ * reads as it is written into the history. */
+static void test_move_write_parse_round_trip(void **state)
+{
+    (void)state;
+    int discards = 0;
+    for (int i = 0; i < 40; i++) {
+        carc_game *g = carc_game_new(2 + i % 5, NULL, 900u + (uint64_t)i);
+        assert_non_null(g);
+        carc_rng rng = carc_rng_seed((uint64_t)i + 7);
+        while (!carc_game_over(g)) {
+            carc_move m = carc_random_move(g, &rng, 0.6), back;
+            char line[32], again[32];
+            size_t n = carc_move_write(g, m, line, sizeof line);
+            assert_true(n > 0 && n < sizeof line);
+            char err[160];
+            if (carc_move_parse_message(g, line, &back, err, sizeof err) != CARC_OK)
+                fail_msg("'%s' refused: %s", line, err);
+            assert_int_equal(back.type, m.type);
+            if (m.type == CARC_MOVE_PLACE) {
+                assert_int_equal(back.place.x, m.place.x);
+                assert_int_equal(back.place.y, m.place.y);
+                assert_int_equal(back.place.rot, m.place.rot);
+                assert_int_equal(back.segment, m.segment);
+            } else {
+                discards++;
+            }
+            assert_int_equal(carc_game_play(g, back, NULL, 0, NULL), CARC_OK);
+            carc_move_format(g, carc_game_move_count(g) - 1, again, sizeof again);
+            assert_string_equal(line, again);
+        }
+        carc_game_free(g);
+    }
+    (void)discards;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -556,6 +714,9 @@ int main(void)
         cmocka_unit_test(test_write_small_buffers),
         cmocka_unit_test(test_write_headers),
         cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_move_parse),
+        cmocka_unit_test(test_move_write),
+        cmocka_unit_test(test_move_write_parse_round_trip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
