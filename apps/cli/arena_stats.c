@@ -96,6 +96,7 @@ void arena_stats_compute(const arena_game *games, int n, arena_stats *out)
     double s = out->score_rate;
     if (out->pairs < 2 || r_sd == 0.0) {
         wilson(s, out->pairs, &out->rate_low, &out->rate_high);
+        out->rate_wilson = 1;
     } else {
         double half = z95 * r_sd / sqrt(out->pairs);
         out->rate_low = s - half < 0.0 ? 0.0 : s - half;

@@ -26,6 +26,7 @@ typedef struct arena_stats {
     int a_wins, b_wins, draws;
     double score_rate;             /* A's points per game, a draw half */
     double rate_low, rate_high;    /* its 95% interval, see arena_stats_compute */
+    int rate_wilson;               /* 1: Wilson's interval, 0: the normal one */
     double mean_margin;            /* A's score minus B's, per game */
     double margin_se;              /* its standard error (0 with one pair) */
     double elo, elo_low, elo_high; /* the rate and interval as Elo */

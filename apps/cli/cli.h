@@ -14,6 +14,9 @@ int cmd_replay(int argc, char **argv);
 int cmd_selfplay(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_arena(int argc, char **argv);
+int cmd_engine(int argc, char **argv);
+int cmd_analyse(int argc, char **argv);
 
 /* Reads FILE ('-' for standard input), at most `limit` bytes; a longer
  * input is read up to limit + 1 bytes so the caller can tell. Returns a

@@ -6,11 +6,14 @@
 #include <string.h>
 
 #include "cli.h"
+#include "play.h"
 
 static const char usage[] =
     "usage: carcassonne COMMAND [OPTIONS]\n"
     "\n"
     "Commands:\n"
+    "  play [--players LIST] [--load FILE] ...\n"
+    "                             play a game in the terminal (you against the computer)\n"
     "  replay [--json] FILE       check a game record and print its scores\n"
     "  selfplay --seed S --players N [--games K] [--record FILE]\n"
     "                             play games between random players\n"
@@ -18,6 +21,11 @@ static const char usage[] =
     "                             draw the board of a record in the terminal\n"
     "  bench [--json] [--games K] [--seed S]\n"
     "                             measure the engine's speed\n"
+    "  arena A B --games N [--threads T] [--seed S] [--json] [--record DIR]\n"
+    "                             deck-paired games between two players\n"
+    "  engine [--player SPEC]     speak the engine protocol on stdin/stdout\n"
+    "  analyse [--ms N] [--top K] [--each-move] [--json] FILE\n"
+    "                             rank the moves of a record's position\n"
     "\n"
     "Run 'carcassonne COMMAND --help' for a command's options.\n";
 
@@ -99,6 +107,8 @@ int main(int argc, char **argv)
         fputs(usage, stdout);
         return EXIT_OK;
     }
+    if (strcmp(cmd, "play") == 0)
+        return cmd_play(argc - 1, argv + 1);
     if (strcmp(cmd, "replay") == 0)
         return cmd_replay(argc - 1, argv + 1);
     if (strcmp(cmd, "selfplay") == 0)
@@ -107,6 +117,12 @@ int main(int argc, char **argv)
         return cmd_show(argc - 1, argv + 1);
     if (strcmp(cmd, "bench") == 0)
         return cmd_bench(argc - 1, argv + 1);
+    if (strcmp(cmd, "arena") == 0)
+        return cmd_arena(argc - 1, argv + 1);
+    if (strcmp(cmd, "engine") == 0)
+        return cmd_engine(argc - 1, argv + 1);
+    if (strcmp(cmd, "analyse") == 0 || strcmp(cmd, "analyze") == 0)
+        return cmd_analyse(argc - 1, argv + 1);
     fprintf(stderr, "carcassonne: unknown command '%s'\n\n%s", cmd, usage);
     return EXIT_USAGE;
 }

@@ -1,0 +1,567 @@
+/* arena.c: `carcassonne arena`: deck-paired games between two players,
+ * library players or outside engines, with the statistics of the match. */
+#include <errno.h>
+#include <jansson.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "arena_stats.h"
+#include "carcassonne_ai.h"
+#include "cli.h"
+#include "engine_process.h"
+
+static const char arena_usage[] =
+    "usage: carcassonne arena A B --games N [--threads T] [--seed S] [--json]\n"
+    "                         [--rules NAME,...] [--record DIR] [--engine-ms MS] [--verbose]\n"
+    "\n"
+    "Plays N two-player games between players A and B. Each shuffled deck is\n"
+    "played twice with the seats swapped (game 2i: A moves first; game 2i+1:\n"
+    "B does), and prints A's wins, draws and losses, A's score rate (a draw\n"
+    "counts half) with a 95% interval, the mean score margin A-B, an Elo\n"
+    "difference estimate and the mean time per move (docs/arena.md).\n"
+    "\n"
+    "A and B are player specs: random, greedy, mcts, mcts:ms=1000,\n"
+    "mcts:iters=20000, vanilla-mcts, star25, ..., or engine:COMMAND for an\n"
+    "outside program speaking the engine protocol (docs/protocol.md), started\n"
+    "with /bin/sh -c COMMAND once per game. An engine that sends an illegal\n"
+    "move or a bad reply, ends, or is silent past twice its budget plus a\n"
+    "second (10 s for other replies) loses that\n"
+    "game.\n"
+    "\n"
+    "  --games N        games to play (1..100000; an even N pairs every deck)\n"
+    "  --threads T      games played at once (default 1)\n"
+    "  --seed S         decks and players' seeds (default 1): the same\n"
+    "                   arguments replay the same match when the players\n"
+    "                   have iteration budgets\n"
+    "  --rules NAMES    rule variants, comma-separated (record names)\n"
+    "  --record DIR     write every game's record into DIR (game-0001.rec ...)\n"
+    "  --engine-ms MS   time budget per move sent to outside engines (1000)\n"
+    "  --json           print one JSON object instead of text\n"
+    "  --verbose        a line per game on standard error (always on a terminal)\n";
+
+enum { SIDE_A = 0, SIDE_B = 1, MAX_THREADS = 64, MAX_GAMES = 100000, WHY_CAP = 320 };
+
+/* Outside engines get this long for a reply that needs no search. */
+static const int engine_setup_ms = 10000;
+
+typedef struct side {
+    const char *spec;    /* as given */
+    const char *command; /* engine:COMMAND: the command, else NULL */
+    char name[128];      /* the library's spelled-out spec, or the spec */
+} side;
+
+typedef struct match {
+    side sides[2];
+    carc_rules rules;
+    uint64_t seed;
+    int games, threads, engine_ms, verbose, json;
+    const char *record_dir;
+    arena_game *results;
+    pthread_mutex_t lock; /* guards next, finished, failed and the progress lines */
+    int next, finished, failed;
+} match;
+
+/* One seat of a game: a library player or an outside engine. */
+typedef struct seat {
+    int side; /* SIDE_A or SIDE_B */
+    carc_player *player;
+    engine_process *engine;
+    double seconds;
+    int moves;
+} seat;
+
+static uint64_t mix(uint64_t a, uint64_t b)
+{
+    uint64_t z = a ^ (b + 0x9E3779B97F4A7C15ull + (a << 6) + (a >> 2));
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* Replaces what a terminal or a record should not show by '?'. */
+static void make_printable(char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7F)
+            *s = '?';
+}
+
+/* --- Seats ------------------------------------------------------------------------------ */
+
+static int seat_open(seat *s, const match *m, int side_index, int seat_index, uint64_t seed,
+                     char *why, size_t cap)
+{
+    const side *sd = &m->sides[side_index];
+    memset(s, 0, sizeof *s);
+    s->side = side_index;
+    if (!sd->command) {
+        s->player = carc_player_new(sd->spec, seed, why, cap);
+        return s->player ? 0 : -1;
+    }
+    s->engine = engine_process_start(sd->command, why, cap);
+    if (!s->engine)
+        return -1;
+    json_t *rules = json_array();
+    for (uint32_t bit = 1; bit; bit <<= 1)
+        if ((m->rules.flags & bit) && carc_rule_name(bit))
+            json_array_append_new(rules, json_string(carc_rule_name(bit)));
+    json_t *reply = engine_process_request(s->engine,
+                                           json_pack("{s:s, s:i, s:i, s:o, s:I}", "type", "new",
+                                                     "players", 2, "seat", seat_index, "rules",
+                                                     rules, "seed", (json_int_t)(seed >> 1)),
+                                           engine_setup_ms, why, cap);
+    json_decref(reply);
+    return reply ? 0 : -1;
+}
+
+static void seat_close(seat *s)
+{
+    carc_player_free(s->player);
+    engine_process_close(s->engine);
+}
+
+/* Tells an outside engine something that is answered "ok". */
+static int engine_tell(seat *s, json_t *request, char *why, size_t cap)
+{
+    json_t *reply = engine_process_request(s->engine, request, engine_setup_ms, why, cap);
+    json_decref(reply);
+    return reply ? 0 : -1;
+}
+
+/* Asks an outside engine for its move and checks it. */
+static int engine_choose(seat *s, const match *m, const carc_game *g, carc_move *out, char *why,
+                         size_t cap)
+{
+    int timeout = 2 * m->engine_ms + 1000;
+    json_t *reply = engine_process_request(
+        s->engine, json_pack("{s:s, s:i}", "type", "go", "ms", m->engine_ms), timeout, why, cap);
+    if (!reply)
+        return -1;
+    const char *type = json_string_value(json_object_get(reply, "type"));
+    const char *text = json_string_value(json_object_get(reply, "move"));
+    int status = 0;
+    char reason[160];
+    if (strcmp(type, "move") != 0 || !text) {
+        snprintf(why, cap, "a reply to 'go' without a \"move\"");
+        status = -1;
+    } else if (carc_move_parse_message(g, text, out, reason, sizeof reason) != CARC_OK) {
+        snprintf(why, cap, "illegal move '%.40s': %s", text, reason);
+        status = -1;
+    }
+    json_decref(reply);
+    return status;
+}
+
+/* --- One game ---------------------------------------------------------------------------- */
+
+typedef struct game_run {
+    carc_game *g;
+    seat seats[2];
+    int opened;
+    char why[WHY_CAP]; /* why a seat forfeited */
+    int forfeit_seat;  /* -1: none */
+} game_run;
+
+static int tell_engines(game_run *r, json_t *request)
+{
+    for (int s = 0; s < 2; s++) {
+        if (!r->seats[s].engine)
+            continue;
+        if (engine_tell(&r->seats[s], json_incref(request), r->why, sizeof r->why) < 0) {
+            r->forfeit_seat = s;
+            json_decref(request);
+            return -1;
+        }
+    }
+    json_decref(request);
+    return 0;
+}
+
+/* One turn: the tile to the engines, the mover's choice, the move to the
+ * engines, the move played. */
+static int play_turn(game_run *r, const match *m)
+{
+    carc_game *g = r->g;
+    int p = carc_game_current_player(g);
+    char tile[2] = {carc_tile(carc_game_drawn_tile(g))->letter, '\0'};
+    if (tell_engines(r, json_pack("{s:s, s:i, s:s}", "type", "tile", "player", p, "tile", tile)) <
+        0)
+        return -1;
+    seat *s = &r->seats[p];
+    carc_move mv;
+    double start = proto_now_ms();
+    int ok = s->engine ? engine_choose(s, m, g, &mv, r->why, sizeof r->why) == 0
+                       : carc_player_choose(s->player, g, &mv, NULL) == CARC_OK;
+    s->seconds += (proto_now_ms() - start) * 1e-3;
+    s->moves++;
+    if (!ok) {
+        if (!s->engine)
+            snprintf(r->why, sizeof r->why, "the player chose no move");
+        r->forfeit_seat = p;
+        return -1;
+    }
+    char text[32];
+    carc_move_write(g, mv, text, sizeof text);
+    if (tell_engines(r, json_pack("{s:s, s:i, s:s}", "type", "move", "player", p, "move", text)) <
+        0)
+        return -1;
+    carc_game_play(g, mv, NULL, 0, NULL);
+    return 0;
+}
+
+static int write_record(const match *m, const game_run *r, int index, uint64_t deal)
+{
+    char headers[1024], path[4096];
+    int n = snprintf(headers, sizeof headers, "seed %llu\narena-game %d\n",
+                     (unsigned long long)deal, index + 1);
+    for (int s = 0; s < 2; s++) {
+        char spec[300];
+        snprintf(spec, sizeof spec, "%s", m->sides[r->seats[s].side].name);
+        make_printable(spec);
+        /* A spec with spaces or '#' is no header token: a comment then. */
+        int plain = strcspn(spec, " \t#") == strlen(spec);
+        n += snprintf(headers + n, sizeof headers - (size_t)n,
+                      plain ? "player-%d %s\n" : "# player %d: %s\n", s + 1, spec);
+    }
+    if (r->forfeit_seat >= 0) {
+        char why[WHY_CAP];
+        snprintf(why, sizeof why, "%s", r->why);
+        make_printable(why);
+        snprintf(headers + n, sizeof headers - (size_t)n, "# player %d forfeits: %s\n",
+                 r->forfeit_seat + 1, why);
+    }
+    snprintf(path, sizeof path, "%s/game-%04d.rec", m->record_dir, index + 1);
+    size_t need = carc_record_write(r->g, headers, NULL, 0);
+    char *text = malloc(need + 1);
+    FILE *f = text ? fopen(path, "w") : NULL;
+    int ok = f != NULL;
+    if (ok) {
+        carc_record_write(r->g, headers, text, need + 1);
+        ok = fputs(text, f) >= 0;
+        ok = fclose(f) == 0 && ok;
+    }
+    if (!ok)
+        fprintf(stderr, "carcassonne arena: cannot write %s: %s\n", path, strerror(errno));
+    free(text);
+    return ok ? 0 : -1;
+}
+
+static void report_game(match *m, int index, const arena_game *res, const char *why)
+{
+    pthread_mutex_lock(&m->lock);
+    m->finished++;
+    if (why[0])
+        fprintf(stderr, "carcassonne arena: game %d: %s (%s) forfeits: %s\n", index + 1,
+                res->forfeit == ARENA_A_FORFEITS ? "A" : "B",
+                m->sides[res->forfeit == ARENA_A_FORFEITS ? SIDE_A : SIDE_B].name, why);
+    if (m->verbose)
+        fprintf(stderr, "game %d/%d (%d done): A %d - %d B%s\n", index + 1, m->games, m->finished,
+                res->a_score, res->b_score,
+                res->forfeit
+                    ? (res->forfeit == ARENA_A_FORFEITS ? "  (A forfeits)" : "  (B forfeits)")
+                    : "");
+    pthread_mutex_unlock(&m->lock);
+}
+
+static void store_result(const game_run *r, int a_seat, arena_game *res)
+{
+    const seat *a = &r->seats[a_seat], *b = &r->seats[1 - a_seat];
+    res->a_score = carc_game_score(r->g, a_seat);
+    res->b_score = carc_game_score(r->g, 1 - a_seat);
+    res->a_seconds = a->seconds;
+    res->b_seconds = b->seconds;
+    res->a_moves = a->moves;
+    res->b_moves = b->moves;
+    res->forfeit = r->forfeit_seat < 0         ? ARENA_NO_FORFEIT
+                   : r->forfeit_seat == a_seat ? ARENA_A_FORFEITS
+                                               : ARENA_B_FORFEITS;
+}
+
+/* Plays game `index`: deck pair index / 2, A in seat index % 2. */
+static int play_game(match *m, int index)
+{
+    int pair = index / 2, a_seat = index % 2;
+    uint64_t deal = mix(m->seed, (uint64_t)pair);
+    game_run r;
+    memset(&r, 0, sizeof r);
+    r.forfeit_seat = -1;
+    r.g = carc_game_new(2, &m->rules, deal);
+    if (!r.g)
+        return -1;
+    for (int s = 0; s < 2 && r.forfeit_seat < 0; s++) {
+        int side_index = s == a_seat ? SIDE_A : SIDE_B;
+        uint64_t seed = mix(mix(m->seed ^ 0x5EA7ull, (uint64_t)pair), (uint64_t)s + 1);
+        if (seat_open(&r.seats[s], m, side_index, s, seed, r.why, sizeof r.why) < 0)
+            r.forfeit_seat = s;
+        r.seats[s].side = side_index;
+        r.opened = s + 1;
+    }
+    while (r.forfeit_seat < 0 && !carc_game_over(r.g) && play_turn(&r, m) == 0)
+        ;
+    for (int s = 0; s < r.opened; s++)
+        seat_close(&r.seats[s]);
+    arena_game *res = &m->results[index];
+    store_result(&r, a_seat, res);
+    make_printable(r.why);
+    int status = m->record_dir ? write_record(m, &r, index, deal) : 0;
+    report_game(m, index, res, r.forfeit_seat >= 0 ? r.why : "");
+    carc_game_free(r.g);
+    return status;
+}
+
+static void *worker(void *arg)
+{
+    match *m = arg;
+    for (;;) {
+        pthread_mutex_lock(&m->lock);
+        int index = m->failed ? m->games : m->next++;
+        pthread_mutex_unlock(&m->lock);
+        if (index >= m->games)
+            return NULL;
+        if (play_game(m, index) < 0) {
+            pthread_mutex_lock(&m->lock);
+            m->failed = 1;
+            pthread_mutex_unlock(&m->lock);
+        }
+    }
+}
+
+/* --- Output --------------------------------------------------------------------------------- */
+
+static int count_forfeits(const match *m, arena_forfeit who)
+{
+    int n = 0;
+    for (int i = 0; i < m->games; i++)
+        n += m->results[i].forfeit == who;
+    return n;
+}
+
+static void rules_text(carc_rules rules, char *buf, size_t cap)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (uint32_t bit = 1; bit; bit <<= 1)
+        if ((rules.flags & bit) && carc_rule_name(bit) && n < cap)
+            n += (size_t)snprintf(buf + n, cap - n, "%s%s", n ? "," : "", carc_rule_name(bit));
+    if (!buf[0])
+        snprintf(buf, cap, "standard");
+}
+
+static const char *ci_method(const arena_stats *s)
+{
+    return s->rate_wilson ? "Wilson on deck pairs" : "normal on deck pairs";
+}
+
+static void print_json(const match *m, const arena_stats *s, double seconds)
+{
+    char rules[160];
+    rules_text(m->rules, rules, sizeof rules);
+    json_t *root = json_pack(
+        "{s:s, s:s, s:I, s:s, s:i, s:i, s:i, s:i, s:i, s:f, s:[f,f], s:f, s:f, s:f, s:[f,f], "
+        "s:b, s:f, s:f, s:f, s:f, s:i, s:i, s:i, s:f, s:s}",
+        "a", m->sides[SIDE_A].name, "b", m->sides[SIDE_B].name, "seed", (json_int_t)m->seed,
+        "rules", rules, "games", s->games, "pairs", s->pairs, "a_wins", s->a_wins, "b_wins",
+        s->b_wins, "draws", s->draws, "a_win_rate", s->score_rate, "a_win_rate_ci", s->rate_low,
+        s->rate_high, "mean_margin", s->mean_margin, "margin_se", s->margin_se, "elo", s->elo,
+        "elo_ci", s->elo_low, s->elo_high, "elo_clamped", s->elo_clamped, "a_mean_score",
+        s->a_mean_score, "b_mean_score", s->b_mean_score, "a_ms_per_move",
+        s->a_seconds_per_move * 1e3, "b_ms_per_move", s->b_seconds_per_move * 1e3, "a_forfeits",
+        count_forfeits(m, ARENA_A_FORFEITS), "b_forfeits", count_forfeits(m, ARENA_B_FORFEITS),
+        "threads", m->threads, "seconds", seconds, "ci_method", ci_method(s));
+    char *text = root ? json_dumps(root, JSON_COMPACT | JSON_REAL_PRECISION(6)) : NULL;
+    if (text)
+        puts(text);
+    free(text);
+    json_decref(root);
+}
+
+static void print_text(const match *m, const arena_stats *s, double seconds)
+{
+    char rules[160];
+    rules_text(m->rules, rules, sizeof rules);
+    printf("A: %s\nB: %s\n", m->sides[SIDE_A].name, m->sides[SIDE_B].name);
+    printf("%d games (%d decks, seats swapped), seed %llu, %s rules, %.1f s\n", s->games, s->pairs,
+           (unsigned long long)m->seed, rules, seconds);
+    printf("A wins %d, draws %d, losses %d\n", s->a_wins, s->draws, s->b_wins);
+    printf("A score rate %.3f (95%% interval %.3f .. %.3f, %s)\n", s->score_rate, s->rate_low,
+           s->rate_high, ci_method(s));
+    printf("mean margin A-B %+.2f (standard error %.2f)\n", s->mean_margin, s->margin_se);
+    printf("Elo difference %+.0f (95%% interval %+.0f .. %+.0f)%s\n", s->elo, s->elo_low,
+           s->elo_high, s->elo_clamped ? ", clamped at a score rate of 0 or 1" : "");
+    printf("mean score A %.1f, B %.1f\n", s->a_mean_score, s->b_mean_score);
+    printf("mean time per move A %.3f ms, B %.3f ms\n", s->a_seconds_per_move * 1e3,
+           s->b_seconds_per_move * 1e3);
+    int fa = count_forfeits(m, ARENA_A_FORFEITS), fb = count_forfeits(m, ARENA_B_FORFEITS);
+    if (fa || fb)
+        printf("forfeits: A %d, B %d\n", fa, fb);
+}
+
+/* --- Arguments -------------------------------------------------------------------------------- */
+
+static int parse_side(side *s, const char *spec)
+{
+    s->spec = spec;
+    s->command = NULL;
+    if (strncmp(spec, "engine:", 7) == 0) {
+        s->command = spec + 7;
+        if (!*s->command)
+            return cli_usage_error("arena", "'engine:' needs a COMMAND");
+        snprintf(s->name, sizeof s->name, "%s", spec);
+        return 0;
+    }
+    char err[160];
+    carc_player *p = carc_player_new(spec, 0, err, sizeof err);
+    if (!p)
+        return cli_usage_error("arena", "player '%s': %s", spec, err);
+    snprintf(s->name, sizeof s->name, "%s", carc_player_spec(p));
+    carc_player_free(p);
+    return 0;
+}
+
+static int parse_rules(const char *names, carc_rules *rules)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", names);
+    for (char *name = strtok(buf, ","); name; name = strtok(NULL, ",")) {
+        uint32_t flag = carc_rule_flag(name);
+        if (!flag)
+            return cli_usage_error("arena", "unknown rule '%s'", name);
+        rules->flags |= flag;
+    }
+    return 0;
+}
+
+static int parse_count(const char *opt, const char *v, uint64_t min, uint64_t max, int *out)
+{
+    uint64_t n;
+    if (cli_parse_u64(v, &n) < 0 || n < min || n > max)
+        return cli_usage_error("arena", "%s takes %llu to %llu, not '%s'", opt,
+                               (unsigned long long)min, (unsigned long long)max, v);
+    *out = (int)n;
+    return 0;
+}
+
+static int parse_option(match *m, const char *a, const char *v)
+{
+    if (strcmp(a, "--games") == 0)
+        return parse_count(a, v, 1, MAX_GAMES, &m->games);
+    if (strcmp(a, "--threads") == 0)
+        return parse_count(a, v, 1, MAX_THREADS, &m->threads);
+    if (strcmp(a, "--engine-ms") == 0)
+        return parse_count(a, v, 1, 3600000, &m->engine_ms);
+    if (strcmp(a, "--rules") == 0)
+        return parse_rules(v, &m->rules);
+    if (strcmp(a, "--record") == 0) {
+        m->record_dir = v;
+        return 0;
+    }
+    if (cli_parse_u64(v, &m->seed) < 0)
+        return cli_usage_error("arena", "--seed takes a number, not '%s'", v);
+    return 0;
+}
+
+static int parse_args(match *m, int argc, char **argv)
+{
+    static const char *const valued[] = {"--games", "--threads", "--seed",
+                                         "--rules", "--record",  "--engine-ms"};
+    int npos = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int takes_value = 0;
+        for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
+            takes_value |= strcmp(a, valued[k]) == 0;
+        if (strcmp(a, "--json") == 0) {
+            m->json = 1;
+        } else if (strcmp(a, "--verbose") == 0) {
+            m->verbose = 1;
+        } else if (takes_value) {
+            if (i + 1 >= argc)
+                return cli_usage_error("arena", "%s needs a value", a);
+            if (parse_option(m, a, argv[++i]) != 0)
+                return EXIT_USAGE;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            return cli_usage_error("arena", "unknown option '%s'", a);
+        } else if (npos == 2) {
+            return cli_usage_error("arena", "two players only, not '%s'", a);
+        } else if (parse_side(&m->sides[npos++], a) != 0) {
+            return EXIT_USAGE;
+        }
+    }
+    if (npos < 2)
+        return cli_usage_error("arena", "two players are needed: A and B");
+    if (!m->games)
+        return cli_usage_error("arena", "--games is needed");
+    return 0;
+}
+
+static int has_help(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+            return 1;
+    return 0;
+}
+
+static int make_record_dir(const char *dir)
+{
+    struct stat st;
+    if (mkdir(dir, 0777) == 0 || (errno == EEXIST && stat(dir, &st) == 0 && S_ISDIR(st.st_mode)))
+        return 0;
+    fprintf(stderr, "carcassonne arena: cannot make the folder %s: %s\n", dir, strerror(errno));
+    return -1;
+}
+
+static int run_match(match *m)
+{
+    pthread_t threads[MAX_THREADS];
+    int started = 0;
+    for (int t = 0; t < m->threads && t < m->games; t++)
+        if (pthread_create(&threads[started], NULL, worker, m) == 0)
+            started++;
+    if (started == 0)
+        worker(m);
+    for (int t = 0; t < started; t++)
+        pthread_join(threads[t], NULL);
+    return m->failed ? -1 : 0;
+}
+
+int cmd_arena(int argc, char **argv)
+{
+    if (has_help(argc, argv)) {
+        fputs(arena_usage, stdout);
+        return EXIT_OK;
+    }
+    match m;
+    memset(&m, 0, sizeof m);
+    m.seed = 1;
+    m.threads = 1;
+    m.engine_ms = 1000;
+    if (parse_args(&m, argc, argv) != 0)
+        return EXIT_USAGE;
+    m.verbose |= isatty(2);
+    if (m.record_dir && make_record_dir(m.record_dir) < 0)
+        return EXIT_USAGE;
+    /* A dead engine must not take the arena with it when written to. */
+    signal(SIGPIPE, SIG_IGN);
+    m.results = calloc((size_t)m.games, sizeof *m.results);
+    if (!m.results)
+        return EXIT_INVALID;
+    pthread_mutex_init(&m.lock, NULL);
+    double start = proto_now_ms();
+    int failed = run_match(&m) < 0;
+    double seconds = (proto_now_ms() - start) * 1e-3;
+    arena_stats s;
+    arena_stats_compute(m.results, failed ? m.next : m.games, &s);
+    if (!failed && m.json)
+        print_json(&m, &s, seconds);
+    else if (!failed)
+        print_text(&m, &s, seconds);
+    pthread_mutex_destroy(&m.lock);
+    free(m.results);
+    return failed ? EXIT_INVALID : EXIT_OK;
+}
