@@ -1,8 +1,736 @@
-/* mcts.c: placeholder until the search lands: ranks like greedy. */
+/* mcts.c: the flagship player: Monte Carlo tree search with chance nodes.
+ *
+ * The tree has three kinds of nodes. A placement node belongs to the
+ * player to move with a known tile; its options are the legal placements.
+ * Each placement leads to a spot node whose options are "no follower" and
+ * the legal follower spots; placement and follower are searched as two
+ * levels. A spot option leads to a chance node, whose children are keyed by
+ * the next tile drawn. The only hidden information of the game is the order
+ * of the pile: every iteration copies the root position, reshuffles the
+ * tiles left (the drawn tile stays known) and follows the chance child of
+ * the tile that sampled deck draws, so each chance child is reached with
+ * the true probability of its tile.
+ *
+ * Selection is UCB1 on rewards tanh(margin / scale) of the player to move,
+ * with progressive widening at placement nodes: with N visits only the
+ * first 2 + 1.5 sqrt(N) placements are open. At the root the placements and
+ * spots are ordered by the one-ply evaluation (greedy), elsewhere at random.
+ * A new node is valued by the static evaluation (carc_evaluate), which
+ * estimates final scores; in the last tiles it is valued by random playouts
+ * to the end, which are short and exact there. With one tile left in the
+ * pile, the remaining draws and moves are searched exhaustively instead.
+ *
+ * Threads: each thread grows its own tree from its own seed (root
+ * parallelism) and the root statistics are summed. With an iteration
+ * budget the split between threads is fixed, so the move depends only on
+ * the seed. Each tree stops growing at its share of the memory cap and then
+ * keeps evaluating leaves. */
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "ai.h"
+
+enum { NODE_PLACE, NODE_SPOT, NODE_CHANCE };
+
+enum {
+    MAX_DEPTH = 3 * (CARC_PILE + 1) + 4,
+    MAX_THREADS = 64,
+    ROOT_SPOTS = 1 + CARC_MAX_SPOTS, /* options of a spot node */
+    MEMORY_CAP = 192 * 1024 * 1024,  /* all trees of one search */
+    EXACT_LEAVES = 3 * 1000 * 1000,  /* largest exhaustive endgame */
+    PLAYOUT_TAIL = 4,                /* playouts when this few tiles are left */
+};
+
+/* Tuning of the search. */
+static const double reward_scale = 15.0; /* points of margin for tanh */
+static const double widen_base = 2.0, widen_rate = 1.5;
+static const double win_scale = 6.0; /* margin of a 73% win estimate */
+
+/* An option of a placement or spot node. */
+typedef struct option {
+    int8_t x, y;
+    uint8_t rot;
+    uint8_t seg; /* spot nodes: the follower's segment or CARC_NO_SPOT */
+    int32_t child;
+    uint32_t visits;
+    float reward; /* sum of the rewards of the node's player */
+} option;
+
+typedef struct node {
+    uint8_t type;
+    uint8_t player;
+    uint8_t expanded; /* placement nodes get their options on a second visit */
+    uint8_t discard;  /* placement node whose tile fits nowhere */
+    uint16_t nopts;
+    uint32_t visits;
+    int32_t first; /* first option, or first of 24 chance children */
+} node;
+
+typedef struct tree {
+    node *nodes;
+    option *opts;
+    int32_t *kids;
+    size_t nnodes, nopts, nkids;
+    size_t cap_nodes, cap_opts, cap_kids;
+    size_t limit; /* bytes this tree may use */
+} tree;
+
+/* The root, shared read-only by the threads. */
+typedef struct root_info {
+    const carc_game *game;
+    int player, players;
+    int nplaces;
+    carc_placement places[CARC_MAX_PLACEMENTS]; /* best prior first */
+    /* spots of each placement: "no follower" first, then by prior */
+    uint8_t nspots[CARC_MAX_PLACEMENTS];
+    uint8_t spots[CARC_MAX_PLACEMENTS][ROOT_SPOTS];
+    float prior[CARC_MAX_PLACEMENTS][ROOT_SPOTS]; /* greedy margins */
+} root_info;
+
+/* Sums over the iterations that began with a root move. */
+typedef struct root_stat {
+    uint32_t visits;
+    double margin, win;
+} root_stat;
+
+typedef struct search {
+    carc_player *player;
+    const root_info *root;
+    carc_game *work;
+    carc_game *scratch; /* for ordering placements */
+    carc_rng rng;
+    tree tree;
+    uint64_t budget; /* iterations, or 0 for the time budget */
+    uint64_t iterations;
+    double start;
+    double c;
+    root_stat *stats; /* nplaces x ROOT_SPOTS */
+} search;
+
+/* --- The tree's storage ---------------------------------------------------------------- */
+
+static size_t tree_bytes(const tree *t)
+{
+    return t->cap_nodes * sizeof(node) + t->cap_opts * sizeof(option) +
+           t->cap_kids * sizeof(int32_t);
+}
+
+/* Makes room for `more` items in an array of `size`-byte items; 0 when
+ * the tree's memory limit or the allocator says no. */
+static int grow(tree *t, void **array, size_t *cap, size_t used, size_t more, size_t size)
+{
+    if (used + more <= *cap)
+        return 1;
+    size_t want = *cap ? *cap * 2 : 4096;
+    while (want < used + more)
+        want *= 2;
+    if (tree_bytes(t) + (want - *cap) * size > t->limit)
+        return 0;
+    void *bigger = realloc(*array, want * size);
+    if (!bigger)
+        return 0;
+    *array = bigger;
+    *cap = want;
+    return 1;
+}
+
+static int32_t new_node(tree *t, int type, int player)
+{
+    if (t->nnodes >= INT32_MAX ||
+        !grow(t, (void **)&t->nodes, &t->cap_nodes, t->nnodes, 1, sizeof(node)))
+        return -1;
+    node *n = &t->nodes[t->nnodes];
+    memset(n, 0, sizeof *n);
+    n->type = (uint8_t)type;
+    n->player = (uint8_t)player;
+    n->first = -1;
+    return (int32_t)t->nnodes++;
+}
+
+static int32_t new_options(tree *t, int count)
+{
+    if (!grow(t, (void **)&t->opts, &t->cap_opts, t->nopts, (size_t)count, sizeof(option)))
+        return -1;
+    int32_t first = (int32_t)t->nopts;
+    memset(&t->opts[first], 0, sizeof(option) * (size_t)count);
+    for (int i = 0; i < count; i++)
+        t->opts[first + i].child = -1;
+    t->nopts += (size_t)count;
+    return first;
+}
+
+static int32_t new_chance(tree *t, int player)
+{
+    if (!grow(t, (void **)&t->kids, &t->cap_kids, t->nkids, CARC_TILE_KINDS, sizeof(int32_t)))
+        return -1;
+    int32_t n = new_node(t, NODE_CHANCE, player);
+    if (n < 0)
+        return -1;
+    int32_t first = (int32_t)t->nkids;
+    for (int k = 0; k < CARC_TILE_KINDS; k++)
+        t->kids[first + k] = -1;
+    t->nkids += CARC_TILE_KINDS;
+    t->nodes[n].first = first;
+    return n;
+}
+
+static void tree_free(tree *t)
+{
+    free(t->nodes);
+    free(t->opts);
+    free(t->kids);
+    memset(t, 0, sizeof *t);
+}
+
+/* --- Expanding nodes ------------------------------------------------------------------- */
+
+/* Orders the placements of `g` best first by the evaluation of each
+ * placed without a follower (ties in random order). */
+static void order_placements(search *s, const carc_game *g, carc_placement *places, int np)
+{
+    double value[CARC_MAX_PLACEMENTS];
+    int me = carc_game_current_player(g);
+    int players = carc_game_players(g);
+    for (int i = np - 1; i > 0; i--) {
+        int j = (int)carc_rng_below(&s->rng, (uint32_t)i + 1);
+        carc_placement tmp = places[i];
+        places[i] = places[j];
+        places[j] = tmp;
+    }
+    for (int i = 0; i < np; i++) {
+        double v[CARC_MAX_PLAYERS];
+        carc_game_copy(s->scratch, g);
+        carc_game_play(s->scratch, (carc_move){CARC_MOVE_PLACE, places[i], CARC_NO_SPOT}, NULL, 0,
+                       NULL);
+        carc_evaluate(s->scratch, v);
+        value[i] = ai_margin(v, players, me);
+    }
+    for (int i = 1; i < np; i++) {
+        carc_placement p = places[i];
+        double v = value[i];
+        int k = i;
+        while (k > 0 && value[k - 1] < v) {
+            places[k] = places[k - 1];
+            value[k] = value[k - 1];
+            k--;
+        }
+        places[k] = p;
+        value[k] = v;
+    }
+}
+
+/* Gives placement node `n` its options: the root's ordered placements, or
+ * the legal placements of `g` in random order. 0 when memory is full. */
+static int expand_place(search *s, int32_t n, const carc_game *g, int at_root)
+{
+    tree *t = &s->tree;
+    carc_placement places[CARC_MAX_PLACEMENTS];
+    int np;
+    if (at_root) {
+        np = s->root->nplaces;
+        memcpy(places, s->root->places, sizeof(carc_placement) * (size_t)np);
+    } else {
+        np = carc_legal_placements(g, places, CARC_MAX_PLACEMENTS);
+        order_placements(s, g, places, np);
+    }
+    int count = np ? np : 1;
+    int32_t first = new_options(t, count);
+    if (first < 0)
+        return 0;
+    node *nd = &t->nodes[n];
+    nd->first = first;
+    nd->nopts = (uint16_t)count;
+    nd->discard = np == 0;
+    nd->expanded = 1;
+    for (int i = 0; i < np; i++) {
+        option *o = &t->opts[first + i];
+        o->x = places[i].x;
+        o->y = places[i].y;
+        o->rot = places[i].rot;
+    }
+    return 1;
+}
+
+/* A spot node for placement `p` of option `root_index` (-1 below the
+ * root): "no follower" first, then the legal spots. */
+static int32_t make_spot_node(search *s, const carc_game *g, carc_placement p, int root_index)
+{
+    tree *t = &s->tree;
+    uint8_t segs[ROOT_SPOTS];
+    int count;
+    if (root_index >= 0) {
+        count = s->root->nspots[root_index];
+        memcpy(segs, s->root->spots[root_index], (size_t)count);
+    } else {
+        carc_spot spots[CARC_MAX_SPOTS];
+        int ns = carc_legal_spots(g, p, spots, CARC_MAX_SPOTS);
+        segs[0] = CARC_NO_SPOT;
+        for (int i = 0; i < ns; i++)
+            segs[i + 1] = spots[i].segment;
+        count = ns + 1;
+    }
+    int32_t n = new_node(t, NODE_SPOT, carc_game_current_player(g));
+    if (n < 0)
+        return -1;
+    int32_t first = new_options(t, count);
+    if (first < 0)
+        return -1;
+    t->nodes[n].first = first;
+    t->nodes[n].nopts = (uint16_t)count;
+    t->nodes[n].expanded = 1;
+    for (int i = 0; i < count; i++) {
+        option *o = &t->opts[first + i];
+        o->x = p.x;
+        o->y = p.y;
+        o->rot = p.rot;
+        o->seg = segs[i];
+    }
+    return n;
+}
+
+/* --- Selection --------------------------------------------------------------------------- */
+
+static int select_option(const search *s, const node *nd)
+{
+    int open = nd->nopts;
+    if (nd->type == NODE_PLACE) {
+        int widened = (int)(widen_base + widen_rate * sqrt((double)nd->visits));
+        if (widened < open)
+            open = widened;
+    }
+    const option *o = &s->tree.opts[nd->first];
+    double log_n = log((double)nd->visits + 1.0);
+    int best = 0;
+    double best_score = -1e300;
+    for (int i = 0; i < open; i++) {
+        if (o[i].visits == 0)
+            return i;
+        double mean = (double)o[i].reward / (double)o[i].visits;
+        double score = mean + s->c * sqrt(log_n / (double)o[i].visits);
+        if (score > best_score) {
+            best_score = score;
+            best = i;
+        }
+    }
+    return best;
+}
+
+/* --- Valuing leaves ------------------------------------------------------------------------ */
+
+/* Final or expected scores of every player from `g`, which may be played
+ * on (it is the iteration's own copy). */
+static void value_leaf(search *s, carc_game *g, double scores[CARC_MAX_PLAYERS])
+{
+    if (!carc_game_over(g) && carc_game_tiles_left(g, NULL) < PLAYOUT_TAIL)
+        while (!carc_game_over(g))
+            carc_game_play_random(g, &s->rng, 0.3, NULL);
+    carc_evaluate(g, scores);
+}
+
+typedef struct step {
+    int32_t node;
+    int option;
+} step;
+
+/* One iteration: descend from the root of a freshly sampled deck, grow the
+ * tree by one node, value the leaf and back the rewards up. */
+static void iterate(search *s)
+{
+    const root_info *ri = s->root;
+    tree *t = &s->tree;
+    carc_game *g = s->work;
+    carc_game_copy(g, ri->game);
+    carc_game_shuffle_hidden(g, carc_rng_next(&s->rng));
+    step path[MAX_DEPTH];
+    int depth = 0;
+    int32_t n = 0;
+    int root_place = -1, root_spot = -1;
+    while (n >= 0 && depth < MAX_DEPTH - 1) {
+        node *nd = &t->nodes[n];
+        if (nd->type == NODE_CHANCE) {
+            nd->visits++;
+            if (carc_game_over(g))
+                break;
+            int kind = carc_game_drawn_tile(g);
+            int32_t next = t->kids[nd->first + kind];
+            if (next < 0) {
+                next = new_node(t, NODE_PLACE, carc_game_current_player(g));
+                t->kids[t->nodes[n].first + kind] = next;
+                if (next >= 0)
+                    t->nodes[next].visits++;
+                break;
+            }
+            n = next;
+            continue;
+        }
+        if (nd->type == NODE_PLACE && !nd->expanded) {
+            if (nd->visits == 0 && n != 0) {
+                nd->visits++; /* a leaf valued once before it opens */
+                break;
+            }
+            if (!expand_place(s, n, g, n == 0))
+                break;
+            nd = &t->nodes[n];
+        }
+        int i = select_option(s, nd);
+        path[depth++] = (step){n, i};
+        option *o = &t->opts[nd->first + i];
+        carc_move m = {CARC_MOVE_PLACE, {o->x, o->y, o->rot, 0}, CARC_NO_SPOT};
+        if (nd->type == NODE_PLACE && nd->discard) {
+            m.type = CARC_MOVE_DISCARD;
+        } else if (nd->type == NODE_PLACE) {
+            if (n == 0)
+                root_place = i;
+            if (o->child < 0) {
+                int32_t child = make_spot_node(s, g, m.place, n == 0 ? i : -1);
+                t->opts[t->nodes[n].first + i].child = child;
+            }
+            n = t->opts[t->nodes[n].first + i].child;
+            continue;
+        } else {
+            m.segment = o->seg;
+            if (depth == 2 && root_place >= 0)
+                root_spot = i;
+        }
+        if (carc_game_play(g, m, NULL, 0, NULL) != CARC_OK)
+            break; /* cannot happen: options are legal in every deck */
+        int32_t child = t->opts[t->nodes[n].first + i].child;
+        if (child < 0) {
+            child = new_chance(t, carc_game_current_player(g));
+            t->opts[t->nodes[n].first + i].child = child;
+            if (child >= 0)
+                t->nodes[child].visits++;
+            break;
+        }
+        n = child;
+    }
+
+    double scores[CARC_MAX_PLAYERS];
+    value_leaf(s, g, scores);
+    int players = ri->players;
+    double reward[CARC_MAX_PLAYERS];
+    for (int p = 0; p < players; p++)
+        reward[p] = tanh(ai_margin(scores, players, p) / reward_scale);
+    for (int d = depth - 1; d >= 0; d--) {
+        node *nd = &t->nodes[path[d].node];
+        option *o = &t->opts[nd->first + path[d].option];
+        nd->visits++;
+        o->visits++;
+        o->reward += (float)reward[nd->player];
+    }
+    if (root_place >= 0 && root_spot >= 0) {
+        double margin = ai_margin(scores, players, ri->player);
+        root_stat *st = &s->stats[root_place * ROOT_SPOTS + root_spot];
+        st->visits++;
+        st->margin += margin;
+        if (carc_game_over(g))
+            st->win += margin > 0 ? 1.0 : margin == 0 ? 0.5 : 0.0;
+        else
+            st->win += 1.0 / (1.0 + exp(-margin / win_scale));
+    }
+    s->iterations++;
+}
+
+static void *run_search(void *arg)
+{
+    search *s = arg;
+    s->work = carc_game_clone(s->root->game);
+    s->scratch = carc_game_clone(s->root->game);
+    if (!s->work || !s->scratch || new_node(&s->tree, NODE_PLACE, s->root->player) != 0)
+        return NULL;
+    for (;;) {
+        if (s->budget ? s->iterations >= s->budget
+                      : (s->iterations % 16 == 0 && ai_should_stop(s->player, s->start)))
+            break;
+        if (s->budget && s->iterations % 16 == 0 &&
+            atomic_load_explicit(&s->player->stop, memory_order_relaxed))
+            break;
+        iterate(s);
+    }
+    return NULL;
+}
+
+/* --- The root -------------------------------------------------------------------------------- */
+
+/* Fills `ri` for `g`: legal placements and spots ordered by the one-ply
+ * evaluation. */
+static void prepare_root(root_info *ri, const carc_game *g, carc_game *scratch)
+{
+    ri->game = g;
+    ri->player = carc_game_current_player(g);
+    ri->players = carc_game_players(g);
+    ri->nplaces = carc_legal_placements(g, ri->places, CARC_MAX_PLACEMENTS);
+    double best[CARC_MAX_PLACEMENTS];
+    for (int i = 0; i < ri->nplaces; i++) {
+        carc_spot spots[CARC_MAX_SPOTS];
+        int ns = carc_legal_spots(g, ri->places[i], spots, CARC_MAX_SPOTS);
+        ri->nspots[i] = (uint8_t)(ns + 1);
+        best[i] = -1e300;
+        for (int j = 0; j <= ns; j++) {
+            uint8_t seg = j == 0 ? CARC_NO_SPOT : spots[j - 1].segment;
+            carc_move m = {CARC_MOVE_PLACE, ri->places[i], seg};
+            carc_game_copy(scratch, g);
+            double v[CARC_MAX_PLAYERS];
+            carc_game_play(scratch, m, NULL, 0, NULL);
+            carc_evaluate(scratch, v);
+            double margin = ai_margin(v, ri->players, ri->player);
+            /* Insert by prior, keeping "no follower" first. */
+            int k = j;
+            while (k > 1 && ri->prior[i][k - 1] < margin) {
+                ri->prior[i][k] = ri->prior[i][k - 1];
+                ri->spots[i][k] = ri->spots[i][k - 1];
+                k--;
+            }
+            ri->prior[i][k] = (float)margin;
+            ri->spots[i][k] = seg;
+            if (margin > best[i])
+                best[i] = margin;
+        }
+    }
+    /* Placements by their best prior (insertion sort, stable). */
+    for (int i = 1; i < ri->nplaces; i++) {
+        carc_placement p = ri->places[i];
+        uint8_t nsp = ri->nspots[i];
+        uint8_t sp[ROOT_SPOTS];
+        float pr[ROOT_SPOTS];
+        double b = best[i];
+        memcpy(sp, ri->spots[i], sizeof sp);
+        memcpy(pr, ri->prior[i], sizeof pr);
+        int k = i;
+        while (k > 0 && best[k - 1] < b) {
+            ri->places[k] = ri->places[k - 1];
+            ri->nspots[k] = ri->nspots[k - 1];
+            memcpy(ri->spots[k], ri->spots[k - 1], sizeof sp);
+            memcpy(ri->prior[k], ri->prior[k - 1], sizeof pr);
+            best[k] = best[k - 1];
+            k--;
+        }
+        ri->places[k] = p;
+        ri->nspots[k] = nsp;
+        memcpy(ri->spots[k], sp, sizeof sp);
+        memcpy(ri->prior[k], pr, sizeof pr);
+        best[k] = b;
+    }
+}
+
+/* --- The exhaustive endgame ---------------------------------------------------------------------
+ */
+
+typedef struct exact_result {
+    double margin[CARC_MAX_PLAYERS];
+    double win[CARC_MAX_PLAYERS];
+} exact_result;
+
+static void exact_decision(const carc_game *g, carc_game **scratch, int depth, exact_result *r);
+
+static void exact_terminal(const carc_game *g, exact_result *r)
+{
+    int players = carc_game_players(g);
+    unsigned leaders = carc_game_leaders(g);
+    int nlead = 0;
+    for (int p = 0; p < players; p++)
+        nlead += (int)((leaders >> p) & 1u);
+    for (int p = 0; p < players; p++) {
+        r->margin[p] = ai_score_margin(g, p);
+        r->win[p] = (leaders >> p) & 1u ? 1.0 / nlead : 0.0;
+    }
+}
+
+/* Averages over the tile that the next player may draw after a move. */
+static void exact_chance(carc_game *g, carc_game **scratch, int depth, exact_result *r)
+{
+    if (carc_game_over(g)) {
+        exact_terminal(g, r);
+        return;
+    }
+    int counts[CARC_TILE_KINDS];
+    int total = carc_game_tiles_left(g, counts) + 1;
+    counts[carc_game_drawn_tile(g)]++;
+    memset(r, 0, sizeof *r);
+    int players = carc_game_players(g);
+    for (int k = 0; k < CARC_TILE_KINDS; k++) {
+        if (!counts[k])
+            continue;
+        carc_game_copy(scratch[depth], g);
+        carc_game_choose_tile(scratch[depth], k);
+        exact_result sub;
+        exact_decision(scratch[depth], scratch, depth + 1, &sub);
+        double w = (double)counts[k] / total;
+        for (int p = 0; p < players; p++) {
+            r->margin[p] += w * sub.margin[p];
+            r->win[p] += w * sub.win[p];
+        }
+    }
+}
+
+/* The mover picks the move of the best expected margin (max^n). */
+static void exact_decision(const carc_game *g, carc_game **scratch, int depth, exact_result *r)
+{
+    carc_move moves[AI_MAX_MOVES];
+    int n = ai_all_moves(g, moves, AI_MAX_MOVES);
+    int me = carc_game_current_player(g);
+    r->margin[me] = -1e300;
+    for (int i = 0; i < n; i++) {
+        carc_game_copy(scratch[depth], g);
+        carc_game_play(scratch[depth], moves[i], NULL, 0, NULL);
+        exact_result sub;
+        exact_chance(scratch[depth], scratch, depth + 1, &sub);
+        if (sub.margin[me] > r->margin[me])
+            *r = sub;
+    }
+}
+
+/* Ranks every move of `g` by exhaustive search; returns the count. */
+static int exact_rank(const carc_game *g, carc_move_eval *evals, carc_search_info *info)
+{
+    enum { LEVELS = 8 };
+    carc_game *scratch[LEVELS];
+    int ok = 1;
+    for (int i = 0; i < LEVELS; i++)
+        ok &= (scratch[i] = carc_game_clone(g)) != NULL;
+    carc_game *top = carc_game_clone(g);
+    carc_move moves[AI_MAX_MOVES];
+    int n = ok && top ? ai_all_moves(g, moves, AI_MAX_MOVES) : 0;
+    int me = carc_game_current_player(g);
+    for (int i = 0; i < n; i++) {
+        carc_game_copy(top, g);
+        carc_game_play(top, moves[i], NULL, 0, NULL);
+        exact_result r;
+        exact_chance(top, scratch, 0, &r);
+        evals[i] = (carc_move_eval){moves[i], r.margin[me], r.win[me], 1};
+    }
+    for (int i = 0; i < LEVELS; i++)
+        carc_game_free(scratch[i]);
+    carc_game_free(top);
+    ai_sort_evals(evals, n);
+    info->memory_bytes = (LEVELS + 1) * carc_game_size();
+    return n;
+}
+
+/* Leaves of the exhaustive search of `g`, roughly: moves to the power of
+ * the plies left. */
+static double exact_leaves(const carc_game *g, int nmoves)
+{
+    int left = carc_game_tiles_left(g, NULL);
+    double leaves = nmoves;
+    for (int i = 0; i < left; i++)
+        leaves *= nmoves * 2.0;
+    return leaves;
+}
+
+/* --- The player ---------------------------------------------------------------------------------
+ */
+
+static int merge_and_rank(const root_info *ri, search *s, int threads, carc_move_eval *out, int cap)
+{
+    int n = 0;
+    carc_move_eval *all = malloc(sizeof *all * AI_MAX_MOVES);
+    if (!all)
+        return 0;
+    for (int i = 0; i < ri->nplaces; i++)
+        for (int j = 0; j < ri->nspots[i]; j++) {
+            root_stat sum = {0, 0.0, 0.0};
+            for (int t = 0; t < threads; t++) {
+                const root_stat *st = &s[t].stats[i * ROOT_SPOTS + j];
+                sum.visits += st->visits;
+                sum.margin += st->margin;
+                sum.win += st->win;
+            }
+            carc_move m = {CARC_MOVE_PLACE, ri->places[i], ri->spots[i][j]};
+            double margin = sum.visits ? sum.margin / sum.visits : ri->prior[i][j];
+            double win = sum.visits ? sum.win / sum.visits : 0.5;
+            all[n++] = (carc_move_eval){m, margin, win, sum.visits};
+        }
+    /* Most visited first; unvisited moves by their prior. */
+    for (int i = 1; i < n; i++) {
+        carc_move_eval e = all[i];
+        int k = i;
+        while (k > 0 && (all[k - 1].visits < e.visits ||
+                         (all[k - 1].visits == e.visits && all[k - 1].margin < e.margin))) {
+            all[k] = all[k - 1];
+            k--;
+        }
+        all[k] = e;
+    }
+    int w = n < cap ? n : cap;
+    memcpy(out, all, sizeof *out * (size_t)w);
+    free(all);
+    return w;
+}
 
 int ai_mcts_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int cap,
                  carc_search_info *info)
 {
-    return ai_greedy_rank(p, g, out, cap, info);
+    double start = ai_now();
+    carc_move *moves = malloc(sizeof *moves * AI_MAX_MOVES);
+    carc_move_eval *evals = malloc(sizeof *evals * AI_MAX_MOVES);
+    root_info *ri = malloc(sizeof *ri);
+    carc_game *scratch = carc_game_clone(g);
+    int threads = p->opt.threads > 0 ? p->opt.threads : 1;
+    if (threads > MAX_THREADS)
+        threads = MAX_THREADS;
+    search *s = calloc((size_t)threads, sizeof *s);
+    int written = 0;
+    if (!moves || !evals || !ri || !scratch || !s)
+        goto done;
+
+    int nmoves = ai_all_moves(g, moves, AI_MAX_MOVES);
+    int exact = carc_game_tiles_left(g, NULL) <= 2 && exact_leaves(g, nmoves) <= EXACT_LEAVES;
+    if (exact || nmoves == 1) {
+        int n = exact ? exact_rank(g, evals, info) : 1;
+        if (!exact)
+            evals[0] = (carc_move_eval){moves[0], 0.0, 0.5, 0};
+        written = n < cap ? n : cap;
+        memcpy(out, evals, sizeof *out * (size_t)written);
+        goto done;
+    }
+
+    prepare_root(ri, g, scratch);
+    uint64_t base_seed = carc_rng_next(&p->rng);
+    for (int t = 0; t < threads; t++) {
+        s[t].player = p;
+        s[t].root = ri;
+        s[t].rng = carc_rng_seed(base_seed ^ (UINT64_C(0x9e3779b97f4a7c15) * (uint64_t)(t + 1)));
+        s[t].start = start;
+        s[t].c = p->opt.c > 0 ? p->opt.c : 0.7;
+        s[t].tree.limit = MEMORY_CAP / (size_t)threads;
+        if (p->opt.iters)
+            s[t].budget =
+                p->opt.iters / (uint64_t)threads + ((uint64_t)t < p->opt.iters % (uint64_t)threads);
+        s[t].stats = calloc((size_t)ri->nplaces * ROOT_SPOTS, sizeof(root_stat));
+        if (!s[t].stats)
+            goto done;
+    }
+    pthread_t ids[MAX_THREADS];
+    int started[MAX_THREADS] = {0};
+    for (int t = 1; t < threads; t++)
+        started[t] = pthread_create(&ids[t], NULL, run_search, &s[t]) == 0;
+    run_search(&s[0]);
+    for (int t = 1; t < threads; t++)
+        if (started[t])
+            pthread_join(ids[t], NULL);
+        else
+            run_search(&s[t]);
+    written = merge_and_rank(ri, s, threads, out, cap);
+    for (int t = 0; t < threads; t++) {
+        info->iterations += s[t].iterations;
+        info->memory_bytes += tree_bytes(&s[t].tree) + carc_game_size();
+    }
+
+done:
+    if (s)
+        for (int t = 0; t < threads; t++) {
+            tree_free(&s[t].tree);
+            free(s[t].stats);
+            carc_game_free(s[t].work);
+            carc_game_free(s[t].scratch);
+        }
+    free(s);
+    free(moves);
+    free(evals);
+    free(ri);
+    carc_game_free(scratch);
+    return written;
 }
