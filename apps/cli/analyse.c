@@ -1,8 +1,388 @@
-/* analyse.c: stub */
+/* analyse.c: `carcassonne analyse`: the best moves of a record's position,
+ * by expected score margin and win chance, or a review of every move. */
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "carcassonne_ai.h"
 #include "cli.h"
+
+static const char analyse_usage[] =
+    "usage: carcassonne analyse [--ms N] [--top K] [--player SPEC] [--tile X]\n"
+    "                           [--each-move] [--seed S] [--json] FILE\n"
+    "\n"
+    "Reads the game record FILE ('-' for standard input) and ranks the legal\n"
+    "moves of the position after its last move, best first, with the\n"
+    "expected final margin (the mover's score minus the best other score)\n"
+    "and the estimated chance to win. The record does not say which tile\n"
+    "comes next: --tile names it, else one is drawn from the tiles left.\n"
+    "\n"
+    "  --ms N        search time per position (default 1000; 100 with\n"
+    "                --each-move); used by the default player\n"
+    "  --top K       moves to show (default 5)\n"
+    "  --player SPEC the player that ranks (default mcts:ms=N; greedy is\n"
+    "                instant and shallow)\n"
+    "  --tile X      the tile drawn in the last position (A..X)\n"
+    "  --each-move   review every move of the record: the played move's\n"
+    "                expected margin against the best move's, and, per\n"
+    "                player, the moves that lost the most (losses below\n"
+    "                zero count as zero in the totals)\n"
+    "  --seed S      seeds the player and the drawn tile (default 1)\n"
+    "  --json        print one JSON object\n"
+    "\n"
+    "Exit status: 0 done, 1 invalid record or nothing to analyse, 2 bad\n"
+    "arguments or unreadable FILE.\n";
+
+enum { MAX_TOP = 100, WORST_PER_PLAYER = 3 };
+
+typedef struct options {
+    const char *path, *spec;
+    long ms, top;
+    int each_move, json, tile;
+    uint64_t seed;
+} options;
+
+/* Every legal move, ranked; the caller frees the array. */
+static carc_move_eval *rank_all(carc_player *p, const carc_game *g, int *n, carc_search_info *info)
+{
+    int cap = CARC_MAX_PLACEMENTS * (1 + CARC_MAX_SPOTS);
+    carc_move_eval *evals = malloc(sizeof *evals * (size_t)cap);
+    *n = evals ? carc_player_rank(p, g, evals, cap, info) : 0;
+    return evals;
+}
+
+static int same_move(carc_move a, carc_move b)
+{
+    if (a.type != b.type)
+        return 0;
+    return a.type == CARC_MOVE_DISCARD || (a.place.x == b.place.x && a.place.y == b.place.y &&
+                                           a.place.rot == b.place.rot && a.segment == b.segment);
+}
+
+static json_t *number(double v)
+{
+    return json_real(isfinite(v) ? v : 0.0);
+}
+
+static void print_json(json_t *root)
+{
+    char *text = json_dumps(root, JSON_COMPACT | JSON_REAL_PRECISION(6));
+    if (text)
+        puts(text);
+    free(text);
+    json_decref(root);
+}
+
+/* --- The last position --------------------------------------------------------------- */
+
+static json_t *ranked_json(const carc_game *g, const carc_move_eval *evals, int n)
+{
+    json_t *list = json_array();
+    for (int i = 0; i < n; i++) {
+        char text[32];
+        carc_move_write(g, evals[i].move, text, sizeof text);
+        json_array_append_new(list, json_pack("{s:s, s:o, s:o, s:I}", "move", text, "margin",
+                                              number(evals[i].margin), "win", number(evals[i].win),
+                                              "visits", (json_int_t)evals[i].visits));
+    }
+    return list;
+}
+
+static int analyse_position(carc_game *g, carc_player *p, const options *o)
+{
+    if (carc_game_over(g)) {
+        fprintf(stderr,
+                "carcassonne analyse: the game is over: no move to rank (see --each-move)\n");
+        return EXIT_INVALID;
+    }
+    if (o->tile >= 0 && carc_game_choose_tile(g, o->tile) != CARC_OK) {
+        fprintf(stderr, "carcassonne analyse: --tile %c: %s\n", carc_tile(o->tile)->letter,
+                carc_game_error(g));
+        return EXIT_INVALID;
+    }
+    carc_search_info info;
+    int n;
+    carc_move_eval *evals = rank_all(p, g, &n, &info);
+    if (!evals)
+        return EXIT_INVALID;
+    int shown = n < o->top ? n : (int)o->top;
+    int mover = carc_game_current_player(g);
+    char tile = carc_tile(carc_game_drawn_tile(g))->letter;
+    if (o->json) {
+        print_json(json_pack("{s:i, s:i, s:s#, s:s, s:i, s:o, s:I, s:f}", "moves_played",
+                             carc_game_move_count(g), "player", mover + 1, "tile", &tile, 1,
+                             "ranked_by", carc_player_spec(p), "legal_moves", n, "best",
+                             ranked_json(g, evals, shown), "iterations",
+                             (json_int_t)info.iterations, "seconds", info.seconds));
+    } else {
+        printf("After move %d: player %d (%s) to place tile %c; %d legal moves, ranked by %s "
+               "(%.2f s, %llu iterations)\n",
+               carc_game_move_count(g), mover + 1, cli_player_name(mover), tile, n,
+               carc_player_spec(p), info.seconds, (unsigned long long)info.iterations);
+        if (o->tile < 0)
+            printf("  (tile %c is a guess from the tiles left; --tile names the drawn tile)\n",
+                   tile);
+        printf("  rank  move               margin    win\n");
+        for (int i = 0; i < shown; i++) {
+            char text[32];
+            carc_move_write(g, evals[i].move, text, sizeof text);
+            printf("  %4d  %-17s %+7.2f  %4.0f%%\n", i + 1, text, evals[i].margin,
+                   100.0 * evals[i].win);
+        }
+    }
+    free(evals);
+    return EXIT_OK;
+}
+
+/* --- Reviewing every move ------------------------------------------------------------- */
+
+typedef struct review {
+    int index, player;
+    char played[32], best[32];
+    double margin, win, best_margin, best_win, loss;
+    int found; /* the played move was among the ranked ones */
+} review;
+
+/* Ranks the position before move `i` of `record` (rebuilt in `pos`) and
+ * compares the played move with the best one. */
+static int review_move(carc_game *pos, const carc_game *record, int i, carc_player *p, review *r)
+{
+    carc_move played;
+    int kind;
+    carc_game_move_at(record, i, &played, &kind);
+    if (carc_game_drawn_tile(pos) != kind && carc_game_choose_tile(pos, kind) != CARC_OK)
+        return -1;
+    memset(r, 0, sizeof *r);
+    r->index = i + 1;
+    r->player = carc_game_current_player(pos);
+    carc_move_write(pos, played, r->played, sizeof r->played);
+    int n;
+    carc_move_eval *evals = rank_all(p, pos, &n, NULL);
+    if (!evals || n == 0) {
+        free(evals);
+        return -1;
+    }
+    carc_move_write(pos, evals[0].move, r->best, sizeof r->best);
+    r->best_margin = evals[0].margin;
+    r->best_win = evals[0].win;
+    for (int k = 0; k < n && !r->found; k++) {
+        if (same_move(evals[k].move, played)) {
+            r->found = 1;
+            r->margin = evals[k].margin;
+            r->win = evals[k].win;
+            r->loss = r->best_margin - r->margin;
+        }
+    }
+    free(evals);
+    return carc_game_play(pos, played, NULL, 0, NULL) == CARC_OK ? 0 : -1;
+}
+
+/* Indices into `reviews` of `player`'s WORST_PER_PLAYER largest losses. */
+static int worst_moves(const review *reviews, int n, int player, int worst[WORST_PER_PLAYER])
+{
+    int count = 0;
+    for (int i = 0; i < n; i++) {
+        if (reviews[i].player != player || !reviews[i].found || reviews[i].loss <= 0.0)
+            continue;
+        int at = count < WORST_PER_PLAYER ? count++ : WORST_PER_PLAYER;
+        while (at > 0 && reviews[worst[at - 1]].loss < reviews[i].loss) {
+            if (at < WORST_PER_PLAYER)
+                worst[at] = worst[at - 1];
+            at--;
+        }
+        if (at < WORST_PER_PLAYER)
+            worst[at] = i;
+    }
+    return count;
+}
+
+static void print_review_text(const review *reviews, int n, int players, const carc_player *p)
+{
+    printf("Review of %d moves, ranked by %s\n"
+           "loss: the margin of the player's best-ranked move minus the played move's\n",
+           n, carc_player_spec(p));
+    printf("  move  player   played             margin  best               margin   loss\n");
+    for (int i = 0; i < n; i++) {
+        const review *r = &reviews[i];
+        printf("  %4d  %-7s  %-17s ", r->index, cli_player_name(r->player), r->played);
+        if (r->found)
+            printf("%+7.2f", r->margin);
+        else
+            printf("%7s", "?");
+        printf("  %-17s %+7.2f  %5.2f\n", r->best, r->best_margin, r->loss);
+    }
+    for (int pl = 0; pl < players; pl++) {
+        double total = 0;
+        int moves = 0, worst[WORST_PER_PLAYER];
+        for (int i = 0; i < n; i++)
+            if (reviews[i].player == pl) {
+                total += reviews[i].loss > 0 ? reviews[i].loss : 0.0;
+                moves++;
+            }
+        int w = worst_moves(reviews, n, pl, worst);
+        printf("player %d (%s): lost %.2f points of margin over %d moves", pl + 1,
+               cli_player_name(pl), total, moves);
+        printf(w ? "; most at" : "\n");
+        for (int k = 0; k < w; k++)
+            printf(" move %d (%s, %.2f: %s was better)%s", reviews[worst[k]].index,
+                   reviews[worst[k]].played, reviews[worst[k]].loss, reviews[worst[k]].best,
+                   k + 1 < w ? "," : "\n");
+    }
+}
+
+static void print_review_json(const review *reviews, int n, int players, const carc_player *p)
+{
+    json_t *moves = json_array(), *summary = json_array();
+    for (int i = 0; i < n; i++) {
+        const review *r = &reviews[i];
+        json_array_append_new(moves,
+                              json_pack("{s:i, s:i, s:s, s:o, s:o, s:s, s:f, s:f, s:o}", "move",
+                                        r->index, "player", r->player + 1, "played", r->played,
+                                        "margin", r->found ? number(r->margin) : json_null(), "win",
+                                        r->found ? number(r->win) : json_null(), "best", r->best,
+                                        "best_margin", r->best_margin, "best_win", r->best_win,
+                                        "loss", r->found ? number(r->loss) : json_null()));
+    }
+    for (int pl = 0; pl < players; pl++) {
+        double total = 0;
+        int worst[WORST_PER_PLAYER];
+        for (int i = 0; i < n; i++)
+            total += reviews[i].player == pl && reviews[i].loss > 0 ? reviews[i].loss : 0.0;
+        int w = worst_moves(reviews, n, pl, worst);
+        json_t *list = json_array();
+        for (int k = 0; k < w; k++)
+            json_array_append_new(list, json_integer(reviews[worst[k]].index));
+        json_array_append_new(summary, json_pack("{s:i, s:f, s:o}", "player", pl + 1, "total_loss",
+                                                 total, "worst_moves", list));
+    }
+    print_json(json_pack("{s:s, s:o, s:o}", "ranked_by", carc_player_spec(p), "moves", moves,
+                         "players", summary));
+}
+
+static int review_game(const carc_game *record, carc_player *p, const options *o)
+{
+    int n = carc_game_move_count(record);
+    carc_rules rules = carc_game_rules(record);
+    carc_game *pos = carc_game_new(carc_game_players(record), &rules, o->seed);
+    review *reviews = calloc((size_t)n + 1, sizeof *reviews);
+    int status = pos && reviews ? EXIT_OK : EXIT_INVALID;
+    for (int i = 0; i < n && status == EXIT_OK; i++)
+        if (review_move(pos, record, i, p, &reviews[i]) < 0) {
+            fprintf(stderr, "carcassonne analyse: cannot rebuild the position before move %d\n",
+                    i + 1);
+            status = EXIT_INVALID;
+        }
+    if (status == EXIT_OK && o->json)
+        print_review_json(reviews, n, carc_game_players(record), p);
+    else if (status == EXIT_OK)
+        print_review_text(reviews, n, carc_game_players(record), p);
+    free(reviews);
+    carc_game_free(pos);
+    return status;
+}
+
+/* --- Arguments -------------------------------------------------------------------------- */
+
+static int parse_value(options *o, const char *a, const char *v)
+{
+    uint64_t n = 0;
+    if (strcmp(a, "--player") == 0) {
+        o->spec = v;
+    } else if (strcmp(a, "--tile") == 0) {
+        o->tile = v[0] && !v[1] ? carc_tile_kind(v[0]) : -1;
+        if (o->tile < 0)
+            return cli_usage_error("analyse", "--tile takes a tile letter A..X, not '%s'", v);
+    } else if (strcmp(a, "--seed") == 0) {
+        if (cli_parse_u64(v, &o->seed) < 0)
+            return cli_usage_error("analyse", "--seed takes a number, not '%s'", v);
+    } else if (strcmp(a, "--ms") == 0) {
+        if (cli_parse_u64(v, &n) < 0 || n < 1 || n > 3600000)
+            return cli_usage_error("analyse", "--ms takes 1 to 3600000, not '%s'", v);
+        o->ms = (long)n;
+    } else {
+        if (cli_parse_u64(v, &n) < 0 || n < 1 || n > MAX_TOP)
+            return cli_usage_error("analyse", "--top takes 1 to %d, not '%s'", MAX_TOP, v);
+        o->top = (long)n;
+    }
+    return 0;
+}
+
+static int parse_args(options *o, int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int valued = strcmp(a, "--ms") == 0 || strcmp(a, "--top") == 0 ||
+                     strcmp(a, "--player") == 0 || strcmp(a, "--tile") == 0 ||
+                     strcmp(a, "--seed") == 0;
+        if (strcmp(a, "--each-move") == 0) {
+            o->each_move = 1;
+        } else if (strcmp(a, "--json") == 0) {
+            o->json = 1;
+        } else if (valued) {
+            if (i + 1 >= argc)
+                return cli_usage_error("analyse", "%s needs a value", a);
+            if (parse_value(o, a, argv[++i]) != 0)
+                return EXIT_USAGE;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            return cli_usage_error("analyse", "unknown option '%s'", a);
+        } else if (o->path) {
+            return cli_usage_error("analyse", "only one FILE, please");
+        } else {
+            o->path = a;
+        }
+    }
+    if (!o->path)
+        return cli_usage_error("analyse", "a FILE is needed");
+    return 0;
+}
+
+static carc_player *make_player(const options *o)
+{
+    char spec[160], err[160];
+    if (o->spec)
+        snprintf(spec, sizeof spec, "%s", o->spec);
+    else
+        snprintf(spec, sizeof spec, "mcts:ms=%ld", o->ms ? o->ms : o->each_move ? 100 : 1000);
+    carc_player *p = carc_player_new(spec, o->seed, err, sizeof err);
+    if (!p)
+        cli_usage_error("analyse", "--player: %s", err);
+    return p;
+}
+
 int cmd_analyse(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    return EXIT_USAGE;
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(analyse_usage, stdout);
+            return EXIT_OK;
+        }
+    options o = {NULL, NULL, 0, 5, 0, 0, -1, 1};
+    if (parse_args(&o, argc, argv) != 0)
+        return EXIT_USAGE;
+    carc_player *p = make_player(&o);
+    if (!p)
+        return EXIT_USAGE;
+    size_t len = 0;
+    char *text = cli_read_file(o.path, CARC_RECORD_MAX_BYTES, &len);
+    if (!text) {
+        fprintf(stderr, "carcassonne analyse: cannot read %s: %s\n", o.path, strerror(errno));
+        carc_player_free(p);
+        return EXIT_USAGE;
+    }
+    carc_record_error err;
+    carc_game *g = carc_record_read(text, len, o.seed, &err);
+    free(text);
+    int status = EXIT_INVALID;
+    if (!g)
+        fprintf(stderr, "line %d: %s\n", err.line, err.message);
+    else if (o.each_move)
+        status = review_game(g, p, &o);
+    else
+        status = analyse_position(g, p, &o);
+    carc_game_free(g);
+    carc_player_free(p);
+    return status;
 }
