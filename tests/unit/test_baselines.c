@@ -1,0 +1,355 @@
+/* test_baselines.c: the two reference players of issue 3, vanilla-mcts
+ * (UCT after Ameneyro et al. 2020) and star25 (Star2.5 after Heyden 2009),
+ * through the public player API: legal moves in early, middle and late
+ * positions of 2, 3 and 6 player games, a drawn tile that fits nowhere,
+ * the same move for the same seed, rankings in their documented order,
+ * budgets and stop requests obeyed, the hidden pile order ignored, and a
+ * deterministic check that both beat the random player. */
+#include "support.h"
+
+#include "carcassonne_ai.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <time.h>
+
+static const char *const baselines[] = {"vanilla-mcts", "star25"};
+enum { NBASELINES = 2 };
+
+static carc_move_eval ranked[CARC_MAX_PLACEMENTS * (1 + CARC_MAX_SPOTS)];
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* A game of `players` after `plies` random moves. */
+static carc_game *position(int players, int plies, uint64_t seed)
+{
+    carc_game *g = sup_game(players, seed);
+    carc_rng rng = carc_rng_seed(seed * 7919u + 1);
+    for (int i = 0; i < plies && !carc_game_over(g); i++)
+        assert_int_equal(carc_game_play_random(g, &rng, 0.5, NULL), CARC_OK);
+    assert_false(carc_game_over(g));
+    return g;
+}
+
+/* Early, middle and late positions of 2, 3 and 6 player games. */
+typedef struct where {
+    int players, plies;
+} where;
+static const where positions[] = {
+    {2, 1}, {2, 30}, {2, 66}, {3, 2}, {3, 35}, {3, 68}, {6, 3}, {6, 40}, {6, 69},
+};
+enum { NPOSITIONS = sizeof positions / sizeof positions[0] };
+
+static carc_player *player(const char *spec, uint64_t seed)
+{
+    char err[128];
+    carc_player *p = carc_player_new(spec, seed, err, sizeof err);
+    if (!p)
+        fail_msg("player '%s': %s", spec, err);
+    return p;
+}
+
+/* Whether `m` is legal in `g`: it plays on a copy. */
+static int legal(const carc_game *g, carc_move m)
+{
+    carc_game *copy = carc_game_clone(g);
+    carc_status st = carc_game_play(copy, m, NULL, 0, NULL);
+    carc_game_free(copy);
+    return st == CARC_OK;
+}
+
+/* The number of legal moves: each placement without and with each spot,
+ * or one discard. */
+static int legal_move_count(const carc_game *g)
+{
+    static carc_placement places[CARC_MAX_PLACEMENTS];
+    int np = carc_legal_placements(g, places, CARC_MAX_PLACEMENTS);
+    int n = np ? 0 : 1;
+    for (int i = 0; i < np; i++) {
+        carc_spot spots[CARC_MAX_SPOTS];
+        n += 1 + carc_legal_spots(g, places[i], spots, CARC_MAX_SPOTS);
+    }
+    return n;
+}
+
+static int same_move(carc_move a, carc_move b)
+{
+    if (a.type != b.type)
+        return 0;
+    return a.type == CARC_MOVE_DISCARD || (a.place.x == b.place.x && a.place.y == b.place.y &&
+                                           a.place.rot == b.place.rot && a.segment == b.segment);
+}
+
+/* The ranking of `spec` in `g`: every legal move once, each legal, in
+ * the documented order, and the chosen move first. */
+static void check_ranking(const char *spec, const carc_game *g)
+{
+    carc_player *p = player(spec, 5);
+    carc_search_info info;
+    int n = carc_player_rank(p, g, ranked, (int)(sizeof ranked / sizeof ranked[0]), &info);
+    assert_int_equal(n, legal_move_count(g));
+    for (int i = 0; i < n; i++) {
+        assert_true(legal(g, ranked[i].move));
+        for (int j = 0; j < i; j++)
+            assert_false(same_move(ranked[i].move, ranked[j].move));
+        assert_true(ranked[i].win >= 0.0 && ranked[i].win <= 1.0);
+    }
+    if (strcmp(spec, "star25") == 0) {
+        /* By expectimax value; with no budget every move is searched. */
+        for (int i = 1; i < n; i++) {
+            assert_true(ranked[i].margin <= ranked[i - 1].margin);
+            assert_true(ranked[i].visits > 0);
+        }
+    } else {
+        /* By visits, then mean margin; the 100 simulations each pass
+         * through one root child. */
+        uint64_t visits = 0;
+        for (int i = 0; i < n; i++) {
+            visits += ranked[i].visits;
+            if (i > 0) {
+                assert_true(ranked[i].visits <= ranked[i - 1].visits);
+                if (ranked[i].visits == ranked[i - 1].visits && ranked[i].visits > 0)
+                    assert_true(ranked[i].margin <= ranked[i - 1].margin);
+            }
+        }
+        assert_int_equal(info.iterations, 100);
+        assert_int_equal(visits, 100);
+    }
+    /* choose() plays the first of the ranking (a fresh player, same seed). */
+    carc_player *q = player(spec, 5);
+    carc_move m;
+    assert_int_equal(carc_player_choose(q, g, &m, NULL), CARC_OK);
+    assert_true(same_move(m, ranked[0].move));
+    carc_player_free(q);
+    carc_player_free(p);
+}
+
+static void test_legal_and_ranked(void **state)
+{
+    (void)state;
+    for (int i = 0; i < NPOSITIONS; i++) {
+        carc_game *g = position(positions[i].players, positions[i].plies, 100 + (uint64_t)i);
+        for (int b = 0; b < NBASELINES; b++)
+            check_ranking(baselines[b], g);
+        carc_game_free(g);
+    }
+}
+
+static void test_same_seed_same_move(void **state)
+{
+    (void)state;
+    for (int i = 0; i < NPOSITIONS; i += 2) {
+        carc_game *g = position(positions[i].players, positions[i].plies, 200 + (uint64_t)i);
+        for (int b = 0; b < NBASELINES; b++) {
+            carc_player *p = player(baselines[b], 42);
+            carc_player *q = player(baselines[b], 42);
+            carc_move m1, m2, m3;
+            assert_int_equal(carc_player_choose(p, g, &m1, NULL), CARC_OK);
+            assert_int_equal(carc_player_choose(q, g, &m2, NULL), CARC_OK);
+            assert_true(same_move(m1, m2));
+            carc_player_reseed(p, 42);
+            assert_int_equal(carc_player_choose(p, g, &m3, NULL), CARC_OK);
+            assert_true(same_move(m1, m3));
+            carc_player_free(p);
+            carc_player_free(q);
+        }
+        carc_game_free(g);
+    }
+}
+
+/* star25 sees only the counts of the tiles left: reshuffling the hidden
+ * pile changes nothing of its ranking. (vanilla-mcts samples its decks
+ * from the pile it is given, so its samples, though equally uninformed,
+ * are other samples.) */
+static void test_star25_ignores_pile_order(void **state)
+{
+    (void)state;
+    static carc_move_eval other[sizeof ranked / sizeof ranked[0]];
+    carc_game *g = position(3, 30, 301);
+    carc_game *h = carc_game_clone(g);
+    carc_game_shuffle_hidden(h, 12345);
+    carc_player *p = player("star25", 9);
+    carc_player *q = player("star25", 9);
+    int cap = (int)(sizeof ranked / sizeof ranked[0]);
+    int n = carc_player_rank(p, g, ranked, cap, NULL);
+    assert_int_equal(carc_player_rank(q, h, other, cap, NULL), n);
+    for (int i = 0; i < n; i++) {
+        assert_true(same_move(ranked[i].move, other[i].move));
+        assert_true(ranked[i].margin == other[i].margin);
+    }
+    carc_player_free(p);
+    carc_player_free(q);
+    carc_game_free(h);
+    carc_game_free(g);
+}
+
+/* A late position whose drawn tile is forced to a kind that fits nowhere:
+ * found by scanning seeded random games. Returns NULL when none is found. */
+static carc_game *unplaceable_position(void)
+{
+    for (uint64_t seed = 1; seed <= 300; seed++) {
+        carc_game *g = sup_game(2, seed);
+        carc_rng rng = carc_rng_seed(seed);
+        while (!carc_game_over(g)) {
+            int counts[CARC_TILE_KINDS];
+            carc_game_tiles_left(g, counts);
+            for (int k = 0; k < CARC_TILE_KINDS; k++) {
+                if (counts[k] == 0)
+                    continue;
+                carc_game *h = carc_game_clone(g);
+                assert_int_equal(carc_game_choose_tile(h, k), CARC_OK);
+                if (carc_legal_placements(h, NULL, 0) == 0) {
+                    carc_game_free(g);
+                    return h;
+                }
+                carc_game_free(h);
+            }
+            carc_game_play_random(g, &rng, 0.5, NULL);
+        }
+        carc_game_free(g);
+    }
+    return NULL;
+}
+
+static void test_tile_fits_nowhere(void **state)
+{
+    (void)state;
+    carc_game *g = unplaceable_position();
+    if (!g)
+        skip();
+    for (int b = 0; b < NBASELINES; b++) {
+        carc_player *p = player(baselines[b], 3);
+        carc_move m;
+        assert_int_equal(carc_player_choose(p, g, &m, NULL), CARC_OK);
+        assert_int_equal(m.type, CARC_MOVE_DISCARD);
+        assert_true(legal(g, m));
+        int cap = (int)(sizeof ranked / sizeof ranked[0]);
+        assert_int_equal(carc_player_rank(p, g, ranked, cap, NULL), 1);
+        assert_int_equal(ranked[0].move.type, CARC_MOVE_DISCARD);
+        carc_player_free(p);
+    }
+    carc_game_free(g);
+}
+
+/* A time budget: the move comes back well within the bound, and legal.
+ * star25 at depth 5 needs about a second a move in the middle game, so
+ * its 50 ms budget has to cut the search short. */
+static void test_time_budget(void **state)
+{
+    (void)state;
+    static const char *const specs[] = {"star25:ms=50", "star25:depth=5,ms=50",
+                                        "vanilla-mcts:ms=50"};
+    carc_game *g = position(6, 30, 401);
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+        carc_player *p = player(specs[i], 1);
+        carc_move m;
+        carc_search_info info;
+        double start = now();
+        assert_int_equal(carc_player_choose(p, g, &m, &info), CARC_OK);
+        double took = now() - start;
+        if (took > 2.0)
+            fail_msg("%s took %.2f s", specs[i], took);
+        assert_true(legal(g, m));
+        carc_player_free(p);
+    }
+    carc_game_free(g);
+}
+
+typedef struct stopper {
+    carc_player *p;
+    atomic_int done;
+} stopper;
+
+/* Asks the player to stop every 10 ms until the search is over. */
+static void *stop_repeatedly(void *arg)
+{
+    stopper *s = arg;
+    while (!atomic_load(&s->done)) {
+        struct timespec ts = {0, 10 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+        carc_player_stop(s->p);
+    }
+    return NULL;
+}
+
+/* A stop request from another thread ends a search that has no budget of
+ * its own in good time: star25 at depth 5, vanilla-mcts with a huge
+ * simulation budget. */
+static void test_stop_request(void **state)
+{
+    (void)state;
+    static const char *const specs[] = {"star25:depth=5", "vanilla-mcts:iters=100000000"};
+    carc_game *g = position(2, 30, 501);
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+        stopper s = {player(specs[i], 1), 0};
+        pthread_t t;
+        assert_int_equal(pthread_create(&t, NULL, stop_repeatedly, &s), 0);
+        carc_move m;
+        double start = now();
+        assert_int_equal(carc_player_choose(s.p, g, &m, NULL), CARC_OK);
+        double took = now() - start;
+        atomic_store(&s.done, 1);
+        pthread_join(t, NULL);
+        if (took > 2.0)
+            fail_msg("%s took %.2f s after a stop request", specs[i], took);
+        assert_true(legal(g, m));
+        carc_player_free(s.p);
+    }
+    carc_game_free(g);
+}
+
+/* Games won by `spec` against the random player in four two-player
+ * games with fixed seeds, seats alternating (ties count half). */
+static double wins_against_random(const char *spec)
+{
+    double wins = 0.0;
+    for (int game = 0; game < 4; game++) {
+        carc_game *g = sup_game(2, 600 + (uint64_t)game);
+        carc_player *seat[2];
+        int me = game % 2;
+        seat[me] = player(spec, 10 + (uint64_t)game);
+        seat[1 - me] = player("random", 20 + (uint64_t)game);
+        while (!carc_game_over(g)) {
+            carc_move m;
+            int q = carc_game_current_player(g);
+            assert_int_equal(carc_player_choose(seat[q], g, &m, NULL), CARC_OK);
+            assert_int_equal(carc_game_play(g, m, NULL, 0, NULL), CARC_OK);
+        }
+        int mine = carc_game_score(g, me), theirs = carc_game_score(g, 1 - me);
+        wins += mine > theirs ? 1.0 : mine == theirs ? 0.5 : 0.0;
+        carc_player_free(seat[0]);
+        carc_player_free(seat[1]);
+        carc_game_free(g);
+    }
+    return wins;
+}
+
+static void test_beats_random(void **state)
+{
+    (void)state;
+    for (int b = 0; b < NBASELINES; b++) {
+        double wins = wins_against_random(baselines[b]);
+        if (wins < 3.0)
+            fail_msg("%s won %.1f of 4 games against random", baselines[b], wins);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_legal_and_ranked),
+        cmocka_unit_test(test_same_seed_same_move),
+        cmocka_unit_test(test_star25_ignores_pile_order),
+        cmocka_unit_test(test_tile_fits_nowhere),
+        cmocka_unit_test(test_time_budget),
+        cmocka_unit_test(test_stop_request),
+        cmocka_unit_test(test_beats_random),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
