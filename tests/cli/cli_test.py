@@ -1,0 +1,362 @@
+#!/usr/bin/env python3
+"""cli_test.py: black-box checks of `carcassonne engine`, `arena` and
+`analyse` through the real program.
+
+usage: cli_test.py CASE CARCASSONNE    (CASE: see the CASES table below)
+Exits 0 when the case passes, 1 with a message when it does not.
+"""
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CARC = ""
+
+
+def fail(msg):
+    print("FAIL: " + msg, file=sys.stderr)
+    sys.exit(1)
+
+
+def check(cond, msg):
+    if not cond:
+        fail(msg)
+
+
+def run(args, stdin=b"", timeout=120):
+    p = subprocess.run([CARC] + args, input=stdin, capture_output=True, timeout=timeout)
+    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+
+
+def requests_of(data):
+    """The request lines the engine answers: every line but blank ones."""
+    out = []
+    for line in data.split(b"\n"):
+        if line.endswith(b"\r"):
+            line = line[:-1]
+        if line.strip(b" \t"):
+            out.append(line)
+    return out
+
+
+def engine_replies(data, spec="greedy"):
+    code, out, err = run(["engine", "--player", spec], data)
+    check(code == 0, "engine exited %d: %s" % (code, err))
+    replies = [json.loads(line) for line in out.splitlines()]
+    for r in replies:
+        check(isinstance(r, dict) and isinstance(r.get("type"), str), "reply without type: %r" % r)
+    return replies
+
+
+# --- The scripted session (engine_session.jsonl) --------------------------------------
+
+def is_error(r):
+    return r["type"] == "error" and isinstance(r.get("message"), str) and r["message"]
+
+
+def case_engine_session():
+    with open(os.path.join(HERE, "engine_session.jsonl"), "rb") as f:
+        data = f.read()
+    r = engine_replies(data)
+    # 'quit' ends the session: the request after it is never answered.
+    check(len(r) == len(requests_of(data)) - 1, "%d replies for %d requests"
+          % (len(r), len(requests_of(data))))
+    check(r[0] == {"type": "hello", "protocol": 1, "name": "carcassonne", "player": "greedy"},
+          "hello: %r" % r[0])
+    check(is_error(r[1]) and "new" in r[1]["message"], "go before new: %r" % r[1])
+    check(r[2] == {"type": "ok"}, "new: %r" % r[2])
+    check(r[3]["type"] == "state" and r[3]["players"] == 2 and r[3]["seat"] == 1
+          and r[3]["to_move"] == 0 and r[3]["tile"] is None and r[3]["moves"] == 0
+          and r[3]["scores"] == [0, 0] and r[3]["supply"] == [7, 7] and r[3]["over"] is False,
+          "first state: %r" % r[3])
+    check(r[4] == {"type": "ok"} and r[5] == {"type": "ok"}, "tile, move: %r %r" % (r[4], r[5]))
+    # small-city: the two-tile city scores 2 for red, the knight goes home.
+    check(r[6]["scores"] == [2, 0] and r[6]["to_move"] == 1 and r[6]["moves"] == 1
+          and r[6]["supply"] == [7, 7] and r[6]["tile"] is None, "second state: %r" % r[6])
+    check(is_error(r[7]) and "tile" in r[7]["message"], "go without a tile: %r" % r[7])
+    check(r[8] == {"type": "ok"}, "tile U: %r" % r[8])
+    go = r[9]
+    check(go["type"] == "move" and go["move"].startswith("U ") and 0 <= go["win"] <= 1
+          and isinstance(go["margin"], (int, float)) and go["iterations"] >= 0
+          and go["seconds"] >= 0, "go: %r" % go)
+    an = r[10]
+    check(an["type"] == "analysis" and an["player"] == 1 and an["tile"] == "U"
+          and len(an["moves"]) == 3, "analyse: %r" % an)
+    for m in an["moves"]:
+        check(m["move"].startswith("U ") and 0 <= m["win"] <= 1 and m["visits"] >= 0,
+              "ranked move: %r" % m)
+    check(r[11] == {"type": "ok"}, "blue's move: %r" % r[11])
+    check(is_error(r[12]) and "follower" in r[12]["message"], "taken road: %r" % r[12])
+    check(is_error(r[13]) and "player 1" in r[13]["message"], "wrong player: %r" % r[13])
+    check(r[14] == {"type": "ok"}, "a move naming its own tile: %r" % r[14])
+    check(r[15]["moves"] == 3 and r[15]["scores"] == [2, 0] and r[15]["to_move"] == 1,
+          "third state (refused moves changed nothing): %r" % r[15])
+    check(r[16] == {"type": "ok"}, "end: %r" % r[16])
+    # The final scoring: blue's thief on the open road D-U-U, 3 points.
+    check(r[17]["over"] is True and r[17]["scores"] == [2, 3] and r[17]["to_move"] is None,
+          "final state: %r" % r[17])
+    check(is_error(r[18]) and "over" in r[18]["message"], "go after the end: %r" % r[18])
+    check(r[19] == {"type": "bye"}, "quit: %r" % r[19])
+
+
+# --- Garbage on the protocol ------------------------------------------------------------
+
+BAD_REQUESTS = [
+    b"garbage", b"{", b"}", b"[1,2,3]", b"42", b"\"new\"", b"null", b"{}",
+    b"{\"type\":null}", b"{\"type\":7}", b"{\"type\":\"\"}", b"{\"type\":\"fly\"}",
+    b"{\"type\":\"new\"}", b"{\"type\":\"new\",\"players\":\"2\"}",
+    b"{\"type\":\"new\",\"players\":1}", b"{\"type\":\"new\",\"players\":7}",
+    b"{\"type\":\"new\",\"players\":2.5}", b"{\"type\":\"new\",\"players\":2,\"seat\":2}",
+    b"{\"type\":\"new\",\"players\":2,\"seat\":-1}",
+    b"{\"type\":\"new\",\"players\":2,\"rules\":\"small-city\"}",
+    b"{\"type\":\"new\",\"players\":2,\"rules\":[\"bogus\"]}",
+    b"{\"type\":\"new\",\"players\":2,\"rules\":[1]}",
+    b"{\"type\":\"new\",\"players\":2,\"seed\":-5}",
+    b"{\"type\":\"new\",\"players\":99999999999999999999999}",
+    b"{\"type\":\"new\",\"type\":\"new\",\"players\":2}",
+    b"{\"type\":\"tile\",\"tile\":\"E\"}", b"{\"type\":\"move\",\"move\":\"E 0 -1 2\"}",
+    b"{\"type\":\"state\"}", b"{\"type\":\"end\"}",
+    b"\x00\x01\x02", b"\xff\xfe{\"type\":\"hello\"}", b"{\"type\":\"hel\xc3lo\"}",
+    b"{\"type\":\"hello\"\x00}", b"[" * 100000, b"{\"a\":" * 5000,
+    b"{\"type\":\"" + b"x" * 70000 + b"\"}",
+]
+
+# After a good 'new': requests that must be refused and change nothing.
+BAD_IN_GAME = [
+    b"{\"type\":\"tile\"}", b"{\"type\":\"tile\",\"tile\":\"Z\"}",
+    b"{\"type\":\"tile\",\"tile\":\"EE\"}", b"{\"type\":\"tile\",\"tile\":5}",
+    b"{\"type\":\"tile\",\"tile\":\"\"}", b"{\"type\":\"tile\",\"tile\":\"E\",\"player\":1}",
+    b"{\"type\":\"tile\",\"tile\":\"E\",\"player\":\"0\"}",
+    b"{\"type\":\"move\"}", b"{\"type\":\"move\",\"move\":123}",
+    b"{\"type\":\"move\",\"move\":\"\"}", b"{\"type\":\"move\",\"move\":\"E 0 0 0\"}",
+    b"{\"type\":\"move\",\"move\":\"E 0 -1 2 S\\nU 1 0 1\"}",
+    b"{\"type\":\"move\",\"move\":\"Z 0 -1 2\"}", b"{\"type\":\"move\",\"move\":\"discard E\"}",
+    b"{\"type\":\"move\",\"move\":\"E 0 -1 2 S S S S S S S S\"}",
+    b"{\"type\":\"move\",\"move\":\"E 99999999999 -1 2\"}",
+    b"{\"type\":\"move\",\"move\":\"end\"}", b"{\"type\":\"move\",\"move\":\"\\u00e9 0 0 0\"}",
+    b"{\"type\":\"go\"}",
+    b"{\"type\":\"analyse\",\"top\":0}", b"{\"type\":\"analyse\",\"top\":1000000000}",
+    b"{\"type\":\"go\",\"ms\":0}", b"{\"type\":\"go\",\"ms\":\"fast\"}",
+]
+
+
+def case_engine_garbage():
+    rng = random.Random(2024)
+    lines = list(BAD_REQUESTS)
+    for _ in range(300):
+        n = rng.randrange(1, 200)
+        lines.append(bytes(rng.choice(b"{}[]\":,0123456789-.eE abcxyz\t\\\x00\x7f\xc3\xff")
+                           for _ in range(n)))
+    data = b"\n".join(lines) + b"\n"
+    data += b"{\"type\":\"new\",\"players\":2,\"seed\":3}\n"
+    data += b"\n".join(BAD_IN_GAME) + b"\n"
+    data += b"{\"type\":\"state\"}\n{\"type\":\"quit\"}"  # no newline at the end
+    replies = engine_replies(data, "random")
+    reqs = requests_of(data)
+    check(len(replies) == len(reqs), "%d replies for %d requests" % (len(replies), len(reqs)))
+    bad_count = len(reqs) - 3 - len(BAD_IN_GAME)
+    for i in range(bad_count):
+        check(is_error(replies[i]), "request %d (%r) answered %r" % (i, reqs[i][:60], replies[i]))
+    check(replies[bad_count] == {"type": "ok"}, "new after garbage: %r" % replies[bad_count])
+    for k in range(len(BAD_IN_GAME)):
+        r = replies[bad_count + 1 + k]
+        check(is_error(r), "%r answered %r" % (BAD_IN_GAME[k], r))
+    state = replies[-2]
+    check(state["type"] == "state" and state["moves"] == 0 and state["to_move"] == 0
+          and state["scores"] == [0, 0] and state["tile"] is None,
+          "the refused requests changed the game: %r" % state)
+    check(replies[-1] == {"type": "bye"}, "last reply: %r" % replies[-1])
+
+
+# --- The arena ----------------------------------------------------------------------
+
+def arena_json(args, expect_code=0):
+    code, out, err = run(["arena"] + args + ["--json"], timeout=300)
+    check(code == expect_code, "arena %s exited %d: %s" % (args, code, err))
+    lines = out.splitlines()
+    check(len(lines) == 1, "arena --json printed %d lines" % len(lines))
+    return json.loads(lines[0]), err
+
+
+def check_sane(s, games):
+    for key in ("games", "a_wins", "b_wins", "draws", "a_win_rate", "mean_margin", "pairs",
+                "a_win_rate_ci", "margin_se", "elo", "elo_ci", "a_mean_score", "b_mean_score",
+                "a_ms_per_move", "b_ms_per_move", "a_forfeits", "b_forfeits"):
+        check(key in s, "no %s in %r" % (key, s))
+    check(s["games"] == games and s["pairs"] == (games + 1) // 2, "games: %r" % s)
+    check(s["a_wins"] + s["b_wins"] + s["draws"] == games, "results add up: %r" % s)
+    rate = (s["a_wins"] + 0.5 * s["draws"]) / games
+    check(abs(s["a_win_rate"] - rate) < 1e-6, "rate: %r" % s)
+    lo, hi = s["a_win_rate_ci"]
+    check(0 <= lo <= s["a_win_rate"] <= hi <= 1, "interval: %r" % s)
+    check(s["elo_ci"][0] <= s["elo"] <= s["elo_ci"][1], "Elo interval: %r" % s)
+    check(abs(s["mean_margin"] - (s["a_mean_score"] - s["b_mean_score"])) < 1e-3,
+          "margin: %r" % s)
+    check(s["a_ms_per_move"] >= 0 and s["b_ms_per_move"] >= 0, "times: %r" % s)
+
+
+def without_times(s):
+    return {k: v for k, v in s.items() if k not in ("a_ms_per_move", "b_ms_per_move", "seconds",
+                                                  "threads")}
+
+
+def case_arena_smoke():
+    s, _ = arena_json(["greedy", "random", "--games", "4"])
+    check_sane(s, 4)
+    check(s["a"] == "greedy" and s["b"] == "random", "names: %r" % s)
+    check(s["a_forfeits"] == 0 and s["b_forfeits"] == 0, "forfeits: %r" % s)
+    check(s["a_mean_score"] > 0 and s["b_mean_score"] > 0, "scores: %r" % s)
+    # The same seed plays the same games, with one thread or two.
+    again, _ = arena_json(["greedy", "random", "--games", "4", "--threads", "2"])
+    check(without_times(again) == without_times(s), "not reproducible: %r vs %r" % (s, again))
+    other, _ = arena_json(["random", "random", "--games", "3", "--seed", "9",
+                           "--rules", "small-city,bonus-turn"])
+    check_sane(other, 3)
+    check(other["rules"] == "small-city,bonus-turn", "rules: %r" % other)
+
+
+def case_arena_engine():
+    with tempfile.TemporaryDirectory() as tmp:
+        engine = "engine:%s engine --player random" % CARC
+        s, err = arena_json([engine, "greedy", "--games", "2", "--engine-ms", "200",
+                             "--record", tmp])
+        check_sane(s, 2)
+        check(s["a_forfeits"] == 0 and s["b_forfeits"] == 0, "forfeits: %r %s" % (s, err))
+        check(s["a_ms_per_move"] > 0, "engine time: %r" % s)
+        records = sorted(os.listdir(tmp))
+        check(records == ["game-0001.rec", "game-0002.rec"], "records: %r" % records)
+        for name in records:
+            code, out, err = run(["replay", "--json", os.path.join(tmp, name)])
+            check(code == 0, "%s does not replay: %s" % (name, err))
+            check(json.loads(out)["finished"] is True, "%s is unfinished" % name)
+        with open(os.path.join(tmp, "game-0002.rec")) as f:
+            text = f.read()
+        check("player-1 greedy" in text and "# player 2: engine:" in text, "headers: %s" % text)
+
+
+# Outside engines that misbehave: each must lose its games, never stop the arena.
+SILENT_ON_GO = ("while read -r l; do case \"$l\" in *'\"go\"'*) sleep 30;; "
+                "*) echo '{\"type\":\"ok\"}';; esac; done")
+ILLEGAL_ON_GO = ("while read -r l; do case \"$l\" in *'\"go\"'*) "
+                 "echo '{\"type\":\"move\",\"move\":\"Z 9 9 9\"}';; "
+                 "*) echo '{\"type\":\"ok\"}';; esac; done")
+BAD_ENGINES = [
+    ("cat", "without a \"move\""),
+    ("false", "forfeits"),
+    ("exit 3", "forfeits"),
+    ("echo not-json; sleep 5", "not a JSON object"),
+    ("head -c 100000 /dev/zero | tr '\\0' x", "forfeits"),
+    (ILLEGAL_ON_GO, "illegal move"),
+    (SILENT_ON_GO, "no reply within"),
+]
+
+
+def case_arena_bad_engines():
+    for command, message in BAD_ENGINES:
+        s, err = arena_json(["engine:" + command, "random", "--games", "2",
+                             "--engine-ms", "50"])
+        check_sane(s, 2)
+        check(s["a_forfeits"] == 2 and s["b_wins"] == 2, "%s: %r" % (command, s))
+        check(message in err, "%s: no '%s' in: %s" % (command, message, err))
+    # Both sides outside engines, one good and one bad, two threads.
+    good = "engine:%s engine --player greedy" % CARC
+    s, err = arena_json([good, "engine:cat", "--games", "4", "--threads", "2",
+                         "--engine-ms", "50"])
+    check(s["b_forfeits"] == 4 and s["a_wins"] == 4, "good vs bad: %r %s" % (s, err))
+
+
+# --- analyse -----------------------------------------------------------------------------
+
+def case_analyse():
+    small = os.path.join(HERE, "small.rec")
+    code, out, err = run(["analyse", "--player", "greedy", "--tile", "U", "--top", "3",
+                          "--json", small])
+    check(code == 0, "analyse: %d %s" % (code, err))
+    a = json.loads(out)
+    check(a["player"] == 1 and a["tile"] == "U" and a["moves_played"] == 2
+          and a["legal_moves"] > 3 and len(a["best"]) == 3, "analysis: %r" % a)
+    margins = [m["margin"] for m in a["best"]]
+    check(margins == sorted(margins, reverse=True), "greedy ranks by margin: %r" % margins)
+    for m in a["best"]:
+        check(m["move"].startswith("U ") and 0 <= m["win"] <= 1, "move: %r" % m)
+    code, out, err = run(["analyse", "--player", "greedy", "--tile", "U", small])
+    check(code == 0 and "rank  move" in out and "\n     1  U " in out, "text: %s %s" % (out, err))
+    code, out, err = run(["analyse", "--ms", "30", "--top", "2", "--json", small])
+    check(code == 0 and len(json.loads(out)["best"]) == 2, "default player: %s %s" % (out, err))
+
+    code, out, err = run(["analyse", "--each-move", "--player", "greedy", "--json", small])
+    check(code == 0, "each move: %d %s" % (code, err))
+    r = json.loads(out)
+    check([m["played"] for m in r["moves"]] == ["E 0 -1 2 SSE", "U 1 0 1 E"],
+          "reviewed moves: %r" % r["moves"])
+    for m in r["moves"]:
+        check(m["best_margin"] >= m["margin"] - 1e-9 and abs(m["loss"] - (m["best_margin"]
+              - m["margin"])) < 1e-6, "loss: %r" % m)
+    check([p["player"] for p in r["players"]] == [1, 2], "players: %r" % r["players"])
+    code, out, err = run(["analyse", "--each-move", "--player", "greedy", small])
+    check(code == 0 and "player 1 (Red): lost" in out, "review text: %s" % out)
+
+    # A finished game has no position to rank; an invalid record is refused.
+    code, out, err = run(["analyse", "--player", "greedy", "-"], b"players 2\nend\n")
+    check(code == 1 and "over" in err and out == "", "finished game: %d %s" % (code, err))
+    code, out, err = run(["analyse", "--player", "greedy", "-"], b"players 2\nZ 0 0 0\n")
+    check(code == 1 and err.startswith("line 2: ") and out == "", "invalid: %d %s" % (code, err))
+    code, out, err = run(["analyse", "--player", "greedy", "--tile", "D", "-"],
+                         b"players 2\nD 1 0 0\nD 2 0 0\nD 3 0 0\n")
+    check(code == 1 and "--tile D" in err, "a tile none of is left: %d %s" % (code, err))
+
+
+# --- Arguments ---------------------------------------------------------------------------
+
+BAD_ARGS = [
+    ["arena"], ["arena", "greedy"], ["arena", "greedy", "random"],
+    ["arena", "greedy", "random", "--games", "0"], ["arena", "greedy", "random", "--games", "x"],
+    ["arena", "greedy", "random", "--games", "2", "--threads", "0"],
+    ["arena", "greedy", "random", "--games", "2", "--threads", "65"],
+    ["arena", "greedy", "random", "--games", "2", "--seed", "-1"],
+    ["arena", "greedy", "random", "--games", "2", "--rules", "bogus"],
+    ["arena", "greedy", "random", "--games", "2", "--engine-ms", "0"],
+    ["arena", "greedy", "random", "--games"], ["arena", "bogus", "random", "--games", "2"],
+    ["arena", "mcts:ms=0", "random", "--games", "2"],
+    ["arena", "engine:", "random", "--games", "2"],
+    ["arena", "greedy", "random", "random", "--games", "2"],
+    ["arena", "greedy", "random", "--games", "2", "--bogus"],
+    ["arena", "greedy", "random", "--games", "2", "--record", "/dev/null/x"],
+    ["engine", "--bogus"], ["engine", "--player"], ["engine", "--player", "bogus"],
+    ["engine", "--seed", "x"], ["engine", "extra"],
+    ["analyse"], ["analyse", "--top", "0", "x.rec"], ["analyse", "--ms", "0", "x.rec"],
+    ["analyse", "--tile", "Z", "x.rec"], ["analyse", "--player", "bogus", "x.rec"],
+    ["analyse", "--bogus", "x.rec"], ["analyse", "a.rec", "b.rec"],
+    ["analyse", "--player", "greedy", "does/not/exist.rec"],
+]
+
+
+def case_bad_arguments():
+    for args in BAD_ARGS:
+        code, out, err = run(args)
+        check(code == 2, "%s exited %d, not 2" % (args, code))
+        check(out == "" and err.strip(), "%s: output %r, message %r" % (args, out, err))
+    for cmd in ("arena", "engine", "analyse"):
+        code, out, err = run([cmd, "--help"])
+        check(code == 0 and out.startswith("usage: carcassonne " + cmd), "%s --help" % cmd)
+
+
+CASES = {
+    "engine_session": case_engine_session,
+    "engine_garbage": case_engine_garbage,
+    "arena_smoke": case_arena_smoke,
+    "arena_engine": case_arena_engine,
+    "arena_bad_engines": case_arena_bad_engines,
+    "analyse": case_analyse,
+    "bad_arguments": case_bad_arguments,
+}
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3 or sys.argv[1] not in CASES:
+        print("usage: cli_test.py CASE CARCASSONNE; CASE: " + ", ".join(CASES), file=sys.stderr)
+        sys.exit(2)
+    CARC = os.path.abspath(sys.argv[2])
+    CASES[sys.argv[1]]()
