@@ -5,7 +5,7 @@ set -eu
 
 PACKAGES="build-essential cmake pkg-config libjansson-dev libcmocka-dev \
 clang-format clang-tidy cppcheck \
-clang libclang-rt-14-dev tmux python3"
+clang libclang-rt-14-dev tmux python3 libncurses-dev"
 
 missing=""
 for p in $PACKAGES; do

@@ -6,11 +6,14 @@
 #include <string.h>
 
 #include "cli.h"
+#include "play.h"
 
 static const char usage[] =
     "usage: carcassonne COMMAND [OPTIONS]\n"
     "\n"
     "Commands:\n"
+    "  play [--players LIST] [--load FILE] ...\n"
+    "                             play a game in the terminal (you against the computer)\n"
     "  replay [--json] FILE       check a game record and print its scores\n"
     "  selfplay --seed S --players N [--games K] [--record FILE]\n"
     "                             play games between random players\n"
@@ -104,6 +107,8 @@ int main(int argc, char **argv)
         fputs(usage, stdout);
         return EXIT_OK;
     }
+    if (strcmp(cmd, "play") == 0)
+        return cmd_play(argc - 1, argv + 1);
     if (strcmp(cmd, "replay") == 0)
         return cmd_replay(argc - 1, argv + 1);
     if (strcmp(cmd, "selfplay") == 0)

@@ -1,0 +1,248 @@
+/* board.c: the board in the terminal: squares from square_view, their
+ * colours and marks, the view that follows the cursor. */
+#define _XOPEN_SOURCE_EXTENDED 1
+#include <curses.h>
+#include <string.h>
+
+#include "tui.h"
+
+/* Colour pairs: one per ground and ink, one per player, then the marks. */
+enum {
+    PAIR_ART = 1, /* + ground * 8 + what */
+    PAIR_PLAYER = 17,
+    PAIR_LEGAL = 24,
+    PAIR_DEAD,
+    PAIR_BAD,
+    PAIR_SPOT,
+    PAIR_HIGHLIGHT,
+};
+
+typedef struct rgb_pair {
+    short fg, bg;
+} rgb_pair;
+
+static void init_art_pairs(int rich)
+{
+    /* [ground][what]: grass and roofs under their inks (show.c's palette). */
+    short ground[2] = {rich ? 28 : COLOR_GREEN, rich ? 180 : COLOR_YELLOW};
+    short ink[7] = {rich ? 34 : COLOR_GREEN,  rich ? 137 : COLOR_YELLOW, rich ? 52 : COLOR_BLACK,
+                    rich ? 231 : COLOR_WHITE, rich ? 231 : COLOR_WHITE,  rich ? 231 : COLOR_WHITE,
+                    rich ? 21 : COLOR_BLUE};
+    for (int gr = 0; gr < 2; gr++)
+        for (int what = 0; what < 7; what++) {
+            short bg = what == TILE_ART_CLOISTER ? (rich ? 124 : COLOR_RED) : ground[gr];
+            init_pair((short)(PAIR_ART + gr * 8 + what), ink[what], bg);
+        }
+}
+
+static void init_player_pairs(int rich)
+{
+    static const rgb_pair rich_players[CARC_MAX_PLAYERS] = {{231, 160}, {231, 27}, {16, 226},
+                                                            {16, 46},   {231, 16}, {16, 250}};
+    static const rgb_pair plain_players[CARC_MAX_PLAYERS] = {
+        {COLOR_WHITE, COLOR_RED},  {COLOR_WHITE, COLOR_BLUE},  {COLOR_BLACK, COLOR_YELLOW},
+        {COLOR_BLACK, COLOR_CYAN}, {COLOR_WHITE, COLOR_BLACK}, {COLOR_BLACK, COLOR_WHITE}};
+    const rgb_pair *players = rich ? rich_players : plain_players;
+    for (int p = 0; p < CARC_MAX_PLAYERS; p++)
+        init_pair((short)(PAIR_PLAYER + p), players[p].fg, players[p].bg);
+}
+
+void board_setup_colors(tui *t)
+{
+    t->color = 0;
+    if (t->opt.color == 0 || (!has_colors() && t->opt.color != 1))
+        return;
+    if (start_color() == ERR)
+        return;
+    use_default_colors();
+    int rich = COLORS >= 256;
+    init_art_pairs(rich);
+    init_player_pairs(rich);
+    init_pair(PAIR_LEGAL, COLOR_YELLOW, -1);
+    init_pair(PAIR_DEAD, COLOR_RED, -1);
+    init_pair(PAIR_BAD, COLOR_WHITE, COLOR_RED);
+    init_pair(PAIR_SPOT, COLOR_BLACK, COLOR_WHITE);
+    init_pair(PAIR_HIGHLIGHT, COLOR_BLACK, COLOR_CYAN);
+    t->color = 1;
+}
+
+int board_player_attr(const tui *t, int player)
+{
+    if (!t->color || player < 0 || player >= CARC_MAX_PLAYERS)
+        return A_BOLD;
+    return (int)(COLOR_PAIR(PAIR_PLAYER + player) | A_BOLD);
+}
+
+/* Colour and attributes of one cell; without colour, attributes alone
+ * keep the marks apart. */
+static attr_t cell_attr(const tui *t, const square_cell *c)
+{
+    attr_t a = 0;
+    int pair = 0;
+    const tile_art_cell *art = &c->art;
+    if (art->what == TILE_ART_FOLLOWER || (c->flags & SQF_LAST)) {
+        pair = PAIR_PLAYER + (art->owner < CARC_MAX_PLAYERS ? art->owner : 0);
+        a |= A_BOLD;
+    } else if (c->flags & SQF_SPOT) {
+        pair = PAIR_SPOT;
+        a |= A_BOLD | ((c->flags & SQF_CHOSEN) ? A_REVERSE : 0);
+    } else if (c->flags & SQF_LEGAL) {
+        pair = PAIR_LEGAL;
+        a |= A_BOLD;
+    } else if (c->flags & SQF_DEAD) {
+        pair = PAIR_DEAD;
+        a |= A_BOLD;
+    } else if (art->codepoint != ' ') {
+        pair = PAIR_ART + (art->ground == TILE_ART_CITY) * 8 + art->what;
+        a |= (art->what == TILE_ART_ROAD || art->what == TILE_ART_JUNCTION) ? A_BOLD : 0;
+    }
+    if (c->flags & SQF_HIGHLIGHT) {
+        pair = art->what == TILE_ART_FOLLOWER ? pair : PAIR_HIGHLIGHT;
+        a |= A_UNDERLINE | A_BOLD;
+    }
+    if ((c->flags & SQF_BAD) && !(c->flags & SQF_SPOT))
+        pair = PAIR_BAD;
+    if (c->flags & SQF_CURSOR)
+        a |= A_REVERSE;
+    if (t->color && pair)
+        a |= COLOR_PAIR(pair);
+    return a;
+}
+
+static void draw_pic(const tui *t, const square_pic *pic, int row, int col, const layout *l)
+{
+    for (int r = 0; r < pic->h; r++)
+        for (int c = 0; c < pic->w; c++) {
+            int y = row + r, x = col + c;
+            if (y < l->board_y || y >= l->board_y + l->board_h || x < l->board_x ||
+                x >= l->board_x + l->board_w)
+                continue;
+            const square_cell *cell = &pic->cell[r][c];
+            attrset((int)cell_attr(t, cell));
+            mvaddstr(y, x, cell->art.glyph);
+        }
+    attrset(A_NORMAL);
+}
+
+void board_draw_tile_at(const tui *t, int row, int col, int kind, int rot)
+{
+    square_desc d = square_desc_empty();
+    d.has_tile = 1;
+    d.kind = kind;
+    d.rot = rot;
+    square_pic pic;
+    if (square_draw(&d, &pic) != 0)
+        return;
+    for (int r = 0; r < pic.h; r++)
+        for (int c = 0; c < pic.w; c++) {
+            attrset((int)cell_attr(t, &pic.cell[r][c]));
+            mvaddstr(row + r, col + c, pic.cell[r][c].art.glyph);
+        }
+    attrset(A_NORMAL);
+}
+
+static int is_dead(const tui *t, int x, int y)
+{
+    for (int i = 0; i < t->ndead; i++)
+        if (t->dead[i].x == x && t->dead[i].y == y)
+            return 1;
+    return 0;
+}
+
+/* A placed tile with its marks: the inspected feature, a last move. */
+static void describe_tile(const tui *t, const carc_game *g, int index, square_desc *d)
+{
+    carc_tile_on_board tile;
+    if (carc_game_tile_info(g, index, &tile) != CARC_OK)
+        return;
+    d->has_tile = 1;
+    d->kind = tile.kind;
+    d->rot = tile.rot;
+    d->follower_segment = tile.follower_segment;
+    d->owner = tile.follower_owner;
+    int feature = tui_inspected_feature(t);
+    if (feature >= 0)
+        for (int s = 0; s < carc_tile(tile.kind)->nsegments; s++)
+            if (carc_game_feature_has(g, feature, index, s))
+                d->highlight |= 1u << s;
+    for (int p = 0; p < carc_game_players(g); p++)
+        if (t->last[p].turn > 0 && t->last[p].x == tile.x && t->last[p].y == tile.y) {
+            d->last_turn = t->last[p].turn;
+            d->last_owner = p;
+        }
+    d->preview = t->step == STEP_CONFIRM && tile.x == t->cx && tile.y == t->cy;
+}
+
+/* The drawn tile at the cursor, in the placing and follower steps. */
+static void describe_preview(const tui *t, square_desc *d)
+{
+    d->has_tile = 1;
+    d->kind = carc_game_drawn_tile(t->s.g);
+    d->rot = t->rot;
+    d->preview = 1;
+    carc_placement p = {(int8_t)t->cx, (int8_t)t->cy, (uint8_t)t->rot, 0};
+    d->bad = !carc_placement_legal(t->s.g, p);
+    if (t->step != STEP_SPOT)
+        return;
+    d->nspots = t->nspots;
+    for (int i = 0; i < t->nspots; i++)
+        d->spot_segment[i] = t->spots[i].segment;
+    d->chosen_spot = t->spot;
+}
+
+static int placing(const tui *t)
+{
+    return (t->step == STEP_PLACE || t->step == STEP_SPOT || t->step == STEP_HINT) &&
+           !t->inspecting && carc_game_drawn_tile(t->s.g) >= 0 && t->nlegal > 0;
+}
+
+static void describe_square(const tui *t, int x, int y, square_desc *d)
+{
+    const carc_game *g = tui_shown_game(t);
+    *d = square_desc_empty();
+    d->zoomed = t->zoomed;
+    d->cursor = x == t->cx && y == t->cy && t->step != STEP_COMPUTER && t->step != STEP_OVER;
+    d->cursor |= t->inspecting && x == t->cx && y == t->cy;
+    int index = carc_game_tile_at(g, x, y);
+    if (index >= 0) {
+        describe_tile(t, g, index, d);
+    } else if (placing(t) && x == t->cx && y == t->cy) {
+        describe_preview(t, d);
+    } else {
+        d->legal = placing(t) && t->step == STEP_PLACE && tui_square_legal(t, x, y);
+        d->dead = t->opt.tile_info && t->step != STEP_OVER && is_dead(t, x, y);
+    }
+}
+
+void board_draw(const tui *t, const layout *l)
+{
+    for (int vy = 0; vy < l->view_h; vy++)
+        for (int vx = 0; vx < l->view_w; vx++) {
+            int x = t->vx + vx, y = t->vy + vy;
+            if (x < INT8_MIN || x > INT8_MAX || y < INT8_MIN || y > INT8_MAX)
+                continue;
+            square_desc d;
+            describe_square(t, x, y, &d);
+            square_pic pic;
+            if (square_draw(&d, &pic) == 0)
+                draw_pic(t, &pic, l->board_y + vy * l->square_h, l->board_x + vx * l->square_w, l);
+        }
+}
+
+void board_follow_cursor(tui *t, int centre)
+{
+    layout l = tui_layout(t);
+    if (centre) {
+        t->vx = t->cx - l.view_w / 2;
+        t->vy = t->cy - l.view_h / 2;
+        return;
+    }
+    if (t->cx < t->vx)
+        t->vx = t->cx;
+    if (t->cx >= t->vx + l.view_w)
+        t->vx = t->cx - l.view_w + 1;
+    if (t->cy < t->vy)
+        t->vy = t->cy;
+    if (t->cy >= t->vy + l.view_h)
+        t->vy = t->cy - l.view_h + 1;
+}

@@ -1,0 +1,481 @@
+/* panel.c: the text around the board: the header, the side panel
+ * (players, the drawn tile, tile odds, follower spots, the inspector,
+ * hints, the final scoring, the log), the message and key lines, and the
+ * help and tiles screens. */
+#define _XOPEN_SOURCE_EXTENDED 1
+#include <curses.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tui.h"
+
+/* Lines written into a rectangle of the screen, top down. */
+typedef struct pen {
+    int row, end, col, width;
+} pen;
+
+/* Prints one line, cut to the width (counting UTF-8 characters). */
+static void put_line(pen *p, attr_t attr, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static void put_cut(int row, int col, int width, const char *text)
+{
+    int used = 0;
+    const char *s = text, *cut = text + strlen(text);
+    for (; *s; s++)
+        if (((unsigned char)*s & 0xC0) != 0x80 && used++ == width) {
+            cut = s;
+            break;
+        }
+    mvaddnstr(row, col, text, (int)(cut - text));
+}
+
+static void put_line(pen *p, attr_t attr, const char *fmt, ...)
+{
+    if (p->row >= p->end)
+        return;
+    char text[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    attrset((int)attr);
+    put_cut(p->row++, p->col, p->width, text);
+    attrset(A_NORMAL);
+}
+
+static const char *role_name(int kind)
+{
+    static const char *const roles[] = {"thief", "knight", "farmer", "monk"};
+    return kind >= 0 && kind < 4 ? roles[kind] : "?";
+}
+
+static const char *feature_name(int kind)
+{
+    static const char *const names[] = {"road", "city", "farm", "cloister"};
+    return kind >= 0 && kind < 4 ? names[kind] : "?";
+}
+
+void panel_move_text(const tui *t, carc_move m, char *buf, size_t cap)
+{
+    int kind = carc_game_drawn_tile(t->s.g);
+    if (m.type == CARC_MOVE_DISCARD || kind < 0) {
+        snprintf(buf, cap, "discard");
+        return;
+    }
+    const char *role = "-";
+    if (m.segment != CARC_NO_SPOT && m.segment < carc_tile(kind)->nsegments)
+        role = role_name(carc_tile(kind)->segments[m.segment].kind);
+    snprintf(buf, cap, "%d,%d r%d %s", m.place.x, m.place.y, m.place.rot, role);
+}
+
+/* --- Header, message and keys -------------------------------------------- */
+
+void header_draw(const tui *t, const layout *l)
+{
+    const carc_game *g = t->s.g;
+    char text[256];
+    int p = carc_game_current_player(g), kind = carc_game_drawn_tile(g);
+    int turn = carc_game_move_count(g) + 1;
+    if (carc_game_over(g))
+        snprintf(text, sizeof text, " Carcassonne | game over after %d moves", turn - 1);
+    else
+        snprintf(text, sizeof text,
+                 " Carcassonne | turn %d | %s (%s) plays tile %c | %d tiles left", turn,
+                 session_player_name(p), tui_seat_label(t, p),
+                 kind >= 0 ? carc_tile(kind)->letter : '-', carc_game_tiles_left(g, NULL));
+    attrset(A_REVERSE);
+    mvhline(0, 0, ' ', l->cols);
+    put_cut(0, 0, l->cols, text);
+    if (t->step != STEP_COMPUTER) {
+        char where[32];
+        snprintf(where, sizeof where, " cursor %d,%d ", t->cx, t->cy);
+        int len = (int)strlen(where);
+        if (l->cols - len > (int)strlen(text))
+            mvaddstr(0, l->cols - len, where);
+    }
+    attrset(A_NORMAL);
+}
+
+static const char *step_message(const tui *t)
+{
+    switch (t->step) {
+    case STEP_PLACE:
+        if (t->inspecting)
+            return "Inspector: move onto a tile; Tab picks its next feature; Esc leaves.";
+        if (t->nlegal == 0)
+            return "Your tile fits nowhere: it is discarded. Press Enter.";
+        return "Place your tile: arrows move, r rotates, Tab next legal square, Enter places.";
+    case STEP_SPOT:
+        return "Follower: press a spot's number (marked on the tile), 0 for none; Esc back.";
+    case STEP_CONFIRM: return "";
+    case STEP_COMPUTER: return "";
+    case STEP_HINT: return "Thinking about a hint... (Esc cancels)";
+    case STEP_OVER: return "Game over. i inspects the board, s saves, q quits.";
+    }
+    return "";
+}
+
+static const char *step_keys(const tui *t)
+{
+    if (t->prompt != PROMPT_NONE)
+        return "Enter: OK  Esc: cancel";
+    if (t->inspecting)
+        return "arrows:move Tab:next feature c:last move f:fit/zoom Esc:back ?:help q:quit";
+    switch (t->step) {
+    case STEP_PLACE:
+        return "r:rotate Tab:next Enter:place i:inspect h:hint u:undo s:save ?:help "
+               "q:quit";
+    case STEP_SPOT: return "1-9:spot 0:none Tab:next Enter:choose Esc:back ?:help q:quit";
+    case STEP_CONFIRM: return "Enter:confirm  Esc:back  ?:help  q:quit";
+    case STEP_COMPUTER: return "s:save  q:quit  (the computer is thinking)";
+    case STEP_HINT: return "Esc:cancel the hint  q:quit";
+    case STEP_OVER: return "i:inspect  arrows  f:fit  u:undo  s:save  t:tiles  ?:help  q:quit";
+    }
+    return "";
+}
+
+void footer_draw(const tui *t, const layout *l)
+{
+    char text[sizeof t->msg + sizeof t->input];
+    const char *spin = "|/-\\";
+    if (t->prompt == PROMPT_SAVE)
+        snprintf(text, sizeof text, "Save as: %s", t->input);
+    else if (t->prompt == PROMPT_QUIT)
+        snprintf(text, sizeof text,
+                 "The game is not saved. Quit anyway? y: quit  s: save first  "
+                 "n: back");
+    else if (t->step == STEP_COMPUTER)
+        snprintf(text, sizeof text, "%s is thinking... %c",
+                 session_player_name(carc_game_current_player(t->s.g)), spin[t->spinner % 4]);
+    else if (t->msg[0])
+        snprintf(text, sizeof text, "%s", t->msg);
+    else
+        snprintf(text, sizeof text, "%s", step_message(t));
+    attrset(A_BOLD);
+    put_cut(l->lines - 2, 0, l->cols, text);
+    attrset(A_DIM);
+    put_cut(l->lines - 1, 0, l->cols, step_keys(t));
+    attrset(A_NORMAL);
+    if (t->prompt == PROMPT_SAVE) {
+        curs_set(1);
+        move(l->lines - 2, (int)strlen("Save as: ") + (int)strlen(t->input));
+    } else {
+        curs_set(0);
+    }
+}
+
+/* --- The side panel ---------------------------------------------------------- */
+
+static void players_section(const tui *t, pen *p)
+{
+    const carc_game *g = t->s.g;
+    int current = carc_game_over(g) ? -1 : carc_game_current_player(g);
+    put_line(p, A_BOLD, "Player    score  supply");
+    for (int i = 0; i < carc_game_players(g) && p->row < p->end; i++) {
+        attrset(board_player_attr(t, i));
+        mvaddch(p->row, p->col + 1, (chtype)tile_art_letter(i, 0));
+        attrset(A_NORMAL);
+        mvaddch(p->row, p->col, i == current ? '>' : ' ');
+        pen line = {p->row, p->row + 1, p->col + 3, p->width - 3};
+        put_line(&line, i == current ? A_BOLD : A_NORMAL, "%-6s %4d  %d/%d %s",
+                 session_player_name(i), carc_game_score(g, i), carc_game_supply(g, i),
+                 CARC_FOLLOWERS, tui_seat_label(t, i));
+        p->row++;
+    }
+}
+
+static void drawn_tile_section(const tui *t, pen *p)
+{
+    int kind = carc_game_drawn_tile(t->s.g);
+    if (kind < 0 || p->row + 4 > p->end || t->step == STEP_COMPUTER)
+        return;
+    p->row++;
+    int rot = t->step == STEP_COMPUTER ? 0 : t->rot;
+    board_draw_tile_at(t, p->row, p->col + 1, kind, rot);
+    pen side = {p->row, p->row + 3, p->col + 8, p->width - 8};
+    put_line(&side, A_BOLD, "Tile %c", carc_tile(kind)->letter);
+    put_line(&side, A_NORMAL, "turned %d", rot);
+    if (t->nlegal == 0 && t->step == STEP_PLACE)
+        put_line(&side, A_BOLD, "fits nowhere!");
+    else
+        put_line(&side, A_NORMAL, "%d legal moves", t->nlegal);
+    p->row += 3;
+}
+
+static void odds_section(const tui *t, pen *p)
+{
+    int counts[CARC_TILE_KINDS];
+    int left = carc_game_tiles_left(t->s.g, counts);
+    p->row++;
+    if (!t->opt.tile_info) {
+        put_line(p, A_BOLD, "Tiles left: %d", left);
+        return;
+    }
+    put_line(p, A_BOLD, "Tiles left: %d, next draw:", left);
+    int rows = (CARC_TILE_KINDS + 2) / 3;
+    for (int r = 0; r < rows && p->row < p->end; r++) {
+        char line[64] = "";
+        size_t len = 0;
+        for (int c = 0; c < 3; c++) {
+            int k = c * rows + r;
+            double chance = 100.0 * tile_info_chance(counts[k], left);
+            len += (size_t)snprintf(line + len, sizeof line - len, "%c%2d %3.0f%% ",
+                                    carc_tile(k)->letter, counts[k], chance);
+        }
+        put_line(p, A_NORMAL, "%s", line);
+    }
+    int discards[CARC_TILE_KINDS];
+    if (session_discards(&t->s, discards) > 0) {
+        char line[80] = "Discarded:";
+        size_t len = strlen(line);
+        for (int k = 0; k < CARC_TILE_KINDS; k++)
+            for (int i = 0; i < discards[k] && len + 3 < sizeof line; i++)
+                len += (size_t)snprintf(line + len, sizeof line - len, " %c", carc_tile(k)->letter);
+        put_line(p, A_NORMAL, "%s", line);
+    }
+    put_line(p, A_NORMAL, "Dead spots (x): %d", t->ndead);
+}
+
+static void spots_section(const tui *t, pen *p)
+{
+    int kind = carc_game_drawn_tile(t->s.g);
+    p->row++;
+    put_line(p, A_BOLD, "Follower spots:");
+    for (int i = 0; i < t->nspots; i++) {
+        const carc_spot *s = &t->spots[i];
+        const char *port = s->port < CARC_PORTS ? carc_port_name(s->port) : "centre";
+        put_line(p, i == t->spot ? A_REVERSE : A_NORMAL, "%d %-6s on the %s (%s)", i + 1,
+                 role_name(carc_tile(kind)->segments[s->segment].kind),
+                 feature_name(s->kind == CARC_CLOISTER ? CARC_CLOISTER : s->kind), port);
+    }
+    put_line(p, t->spot < 0 ? A_REVERSE : A_NORMAL, "0 no follower");
+}
+
+static void owners_line(const tui *t, pen *p, const carc_feature *f)
+{
+    char line[96] = "Followers:";
+    size_t len = strlen(line);
+    int any = 0;
+    for (int i = 0; i < carc_game_players(t->s.g); i++)
+        if (f->followers[i]) {
+            len +=
+                (size_t)snprintf(line + len, sizeof line - len, " %s %d%s", session_player_name(i),
+                                 f->followers[i], (f->owners >> i & 1u) ? "*" : "");
+            any = 1;
+        }
+    put_line(p, A_NORMAL, "%s", any ? line : "Followers: none");
+    if (any)
+        put_line(p, A_DIM, "(* owner: most followers)");
+}
+
+static void inspector_section(const tui *t, pen *p)
+{
+    p->row++;
+    int feature = tui_inspected_feature(t);
+    carc_feature f;
+    if (feature < 0 || carc_game_feature_info(t->s.g, feature, &f) != CARC_OK) {
+        put_line(p, A_BOLD, "Inspector");
+        put_line(p, A_NORMAL, "Move onto a placed tile.");
+        return;
+    }
+    const char *state = f.kind == CARC_FIELD ? "" : f.complete ? " (complete)" : " (open)";
+    put_line(p, A_BOLD, "Inspector: %s%s", feature_name(f.kind), state);
+    put_line(p, A_NORMAL, "Tiles %d, pennants %d", f.tiles, f.pennants);
+    if (f.kind != CARC_FIELD)
+        put_line(p, A_NORMAL, "Open %s: %d", f.kind == CARC_CLOISTER ? "squares" : "edges",
+                 f.open_edges);
+    owners_line(t, p, &f);
+    if (f.kind == CARC_FIELD) {
+        put_line(p, A_NORMAL, "Worth now: 0 (farms score at the end)");
+        put_line(p, A_NORMAL, "If the game ended now: %d", f.value_at_end);
+        put_line(p, A_DIM, "(3 per completed city it borders)");
+    } else {
+        put_line(p, A_NORMAL, "Worth %s: %d", f.complete ? "(scored)" : "if completed", f.value);
+        put_line(p, A_NORMAL, "If the game ended now: %d", f.value_at_end);
+    }
+}
+
+static void hints_section(const tui *t, pen *p)
+{
+    p->row++;
+    put_line(p, A_BOLD, "Hints (expected margin):");
+    for (int i = 0; i < t->nhints; i++) {
+        char text[96];
+        panel_move_text(t, t->hints[i].move, text, sizeof text);
+        put_line(p, A_NORMAL, "%d %+.1f %s", i + 1, t->hints[i].margin, text);
+    }
+    put_line(p, A_DIM, "Press 1-%d to take one.", t->nhints);
+}
+
+static void final_section(const tui *t, pen *p)
+{
+    const carc_game *g = t->s.g;
+    p->row++;
+    put_line(p, A_BOLD, "Final scoring");
+    put_line(p, A_NORMAL, "   road city clst farm  all");
+    for (int i = 0; i < carc_game_players(g); i++)
+        put_line(p, A_NORMAL, "%c %5d%5d%5d%5d%5d", tile_art_letter(i, 0),
+                 carc_game_score_of(g, i, CARC_ROAD), carc_game_score_of(g, i, CARC_CITY),
+                 carc_game_score_of(g, i, CARC_CLOISTER), carc_game_score_of(g, i, CARC_FIELD),
+                 carc_game_score(g, i));
+    unsigned leaders = carc_game_leaders(g);
+    char names[96] = "";
+    size_t len = 0;
+    for (int i = 0; i < carc_game_players(g); i++)
+        if (leaders >> i & 1u)
+            len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", len ? " and " : "",
+                                    session_player_name(i));
+    put_line(p, A_BOLD, "%s %s!", __builtin_popcount(leaders) > 1 ? "Winners:" : "Winner:", names);
+}
+
+static void confirm_section(const tui *t, pen *p)
+{
+    p->row++;
+    put_line(p, A_BOLD, "This move scores now:");
+    int any = 0;
+    for (int i = 0; i < t->npevents && i < CARC_MAX_EVENTS; i++) {
+        if (!t->pevents[i].winners)
+            continue;
+        char text[96];
+        session_event_text(&t->pevents[i], text, sizeof text);
+        put_line(p, A_NORMAL, "%s", text);
+        any = 1;
+    }
+    if (!any)
+        put_line(p, A_NORMAL, "nothing");
+}
+
+/* Rows log line `text` takes at `width` columns, broken at spaces; with
+ * `p`, prints them. */
+static int wrap_line(const char *text, int width, pen *p)
+{
+    int rows = 0;
+    const char *s = text;
+    while (*s) {
+        int len = (int)strlen(s);
+        if (len > width) {
+            len = width;
+            while (len > width / 2 && s[len] != ' ')
+                len--;
+            len = s[len] == ' ' ? len : width;
+        }
+        if (p)
+            put_line(p, A_NORMAL, "%s%.*s", rows ? " " : "", len, s);
+        rows++;
+        s += len;
+        while (*s == ' ')
+            s++;
+        width = width > 2 ? width - (rows == 1) : width;
+    }
+    return rows;
+}
+
+/* The last lines of the log that fit, wrapped to the panel. */
+static void log_section(const tui *t, pen *p)
+{
+    if (p->row + 2 > p->end)
+        return;
+    p->row++;
+    put_line(p, A_BOLD, "Log");
+    int room = p->end - p->row, first = t->s.nlog;
+    while (first > 0 && room >= wrap_line(t->s.log[first - 1], p->width, NULL))
+        room -= wrap_line(t->s.log[--first], p->width, NULL);
+    for (int i = first; i < t->s.nlog; i++)
+        wrap_line(t->s.log[i], p->width, p);
+}
+
+void panel_draw(const tui *t, const layout *l)
+{
+    pen p = {l->board_y, l->lines - 2, l->panel_x + 1, l->panel_w - 1};
+    attrset(A_DIM);
+    mvvline(l->board_y, l->panel_x, ACS_VLINE, l->board_h);
+    attrset(A_NORMAL);
+    players_section(t, &p);
+    if (t->step == STEP_OVER && !t->inspecting) {
+        final_section(t, &p);
+    } else if (t->inspecting) {
+        inspector_section(t, &p);
+    } else {
+        drawn_tile_section(t, &p);
+        if (t->step == STEP_SPOT)
+            spots_section(t, &p);
+        else if (t->step == STEP_CONFIRM)
+            confirm_section(t, &p);
+        else if (t->nhints > 0 && t->step == STEP_PLACE)
+            hints_section(t, &p);
+        else
+            odds_section(t, &p);
+    }
+    log_section(t, &p);
+}
+
+/* --- Help and tiles screens --------------------------------------------------- */
+
+static const char *const help_text[] = {
+    "CARCASSONNE - keys and rules (any key returns to the game)",
+    "",
+    "Each turn: place the drawn tile next to the board so every touching edge",
+    "matches (city-city, road-road, field-field); then you may put one follower",
+    "from your supply on that tile: thief (road), knight (city), monk (cloister)",
+    "or farmer (field), but not on a feature that already holds a follower.",
+    "Completed roads score 1 per tile, cities 2 per tile and pennant, cloisters 9;",
+    "their followers come home. Most followers on a feature takes its points (ties",
+    "all score). At the end open roads/cities/cloisters score 1 per tile/pennant,",
+    "and each farm's owner scores 3 per completed city the farm borders. Farmers",
+    "never come home. A tile that fits nowhere is discarded.",
+    "",
+    "Place: arrows/hjkl move, r/space rotate (legal turns only), R back, Tab/S-Tab",
+    "  next legal square (+ corners), Enter places. x marks a dead spot: no tile",
+    "  left can ever fill it. Then a spot number (0: none), then Enter confirms,",
+    "  Esc steps back. Nothing is final before the confirm.",
+    "View: HJKL or shift-arrows pan, c centres on the last move, f fits the board",
+    "  (overview). Numbers on tiles: each player's last move and its turn.",
+    "i inspector (Tab picks a feature)  h hint: 3 best moves, 1-3 takes one",
+    "u undo your last move (against the computer)  t tiles left  s save  q quit",
+    "Letters: R B Y G K W are Red Blue Yellow Green Black Grey; lower case: farmer.",
+};
+
+static void help_draw(const layout *l)
+{
+    int n = (int)(sizeof help_text / sizeof help_text[0]);
+    for (int i = 0; i < n && i < l->lines; i++) {
+        attrset(i == 0 ? A_BOLD : A_NORMAL);
+        put_cut(i, 0, l->cols, help_text[i]);
+    }
+    attrset(A_NORMAL);
+}
+
+static void tiles_draw(const tui *t, const layout *l)
+{
+    int counts[CARC_TILE_KINDS];
+    int left = carc_game_tiles_left(t->s.g, counts);
+    attrset(A_BOLD);
+    mvprintw(0, 0, "Tiles left: %d (any key returns)", left);
+    attrset(A_NORMAL);
+    int per_row = l->cols / 10 < 8 ? l->cols / 10 : 8;
+    per_row = per_row < 1 ? 1 : per_row;
+    for (int k = 0; k < CARC_TILE_KINDS; k++) {
+        int row = 2 + (k / per_row) * 6, col = (k % per_row) * 10;
+        if (row + 4 >= l->lines)
+            break;
+        if (t->opt.tile_info)
+            mvprintw(row, col, "%c %d %2.0f%%", carc_tile(k)->letter, counts[k],
+                     100.0 * tile_info_chance(counts[k], left));
+        else
+            mvprintw(row, col, "%c", carc_tile(k)->letter);
+        board_draw_tile_at(t, row + 1, col, k, 0);
+    }
+}
+
+void overlay_draw(const tui *t, const layout *l)
+{
+    if (t->overlay == OVERLAY_HELP)
+        help_draw(l);
+    else if (t->overlay == OVERLAY_TILES)
+        tiles_draw(t, l);
+}

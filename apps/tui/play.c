@@ -1,0 +1,686 @@
+/* play.c: `carcassonne play`: the loop of the terminal game: whose turn,
+ * the human's steps (place, follower, confirm), the computer's moves in a
+ * worker thread, keys, undo, hints, save and quit. */
+#define _XOPEN_SOURCE_EXTENDED 1
+#include "play.h"
+
+#include <curses.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui.h"
+
+enum { KEY_ESC = 27, KEY_CTRL_C = 3, KEY_CTRL_L = 12, POLL_MS = 100 };
+
+/* --- Shared queries ------------------------------------------------------------ */
+
+layout tui_layout(const tui *t)
+{
+    layout l;
+    l.cols = COLS;
+    l.lines = LINES;
+    l.panel_w = l.cols >= 110 ? 36 : PANEL_W;
+    l.panel_x = l.cols - l.panel_w;
+    l.board_x = 0;
+    l.board_y = 1;
+    l.board_w = l.panel_x;
+    l.board_h = l.lines - 3;
+    l.square_w = t->zoomed ? ZOOM_W : TILE_ART_W;
+    l.square_h = t->zoomed ? ZOOM_H : TILE_ART_H;
+    l.view_w = l.board_w / l.square_w;
+    l.view_h = l.board_h / l.square_h;
+    l.view_w = l.view_w < 1 ? 1 : l.view_w;
+    l.view_h = l.view_h < 1 ? 1 : l.view_h;
+    return l;
+}
+
+const carc_game *tui_shown_game(const tui *t)
+{
+    return t->step == STEP_CONFIRM && t->preview ? t->preview : t->s.g;
+}
+
+int tui_square_legal(const tui *t, int x, int y)
+{
+    for (int i = 0; i < t->nlegal && i < CARC_MAX_PLACEMENTS; i++)
+        if (t->legal[i].x == x && t->legal[i].y == y)
+            return 1;
+    return 0;
+}
+
+int tui_inspected_feature(const tui *t)
+{
+    if (!t->inspecting)
+        return -1;
+    int index = carc_game_tile_at(t->s.g, t->cx, t->cy);
+    return index < 0 ? -1 : carc_game_feature(t->s.g, index, t->inspect_seg);
+}
+
+const char *tui_seat_label(const tui *t, int p)
+{
+    if (p < 0 || p >= t->s.nseats)
+        return "?";
+    if (t->s.seats[p].player)
+        return t->s.seats[p].spec;
+    return t->s.computers > 0 && t->s.nseats - t->s.computers == 1 ? "you" : "human";
+}
+
+/* --- Turns ------------------------------------------------------------------------ */
+
+static void drop_preview(tui *t)
+{
+    carc_game_free(t->preview);
+    t->preview = NULL;
+    t->npevents = 0;
+}
+
+/* Dead spots and each player's last placement, after any change. */
+static void refresh_board_info(tui *t)
+{
+    const carc_game *g = t->s.g;
+    t->ndead = tile_info_dead_spots(g, t->dead, TILE_INFO_MAX_SQUARES);
+    t->ndead = t->ndead > TILE_INFO_MAX_SQUARES ? TILE_INFO_MAX_SQUARES : t->ndead;
+    memset(t->last, 0, sizeof t->last);
+    for (int i = carc_game_move_count(g) - 1; i >= 0; i--) {
+        int p = carc_game_move_player(g, i);
+        carc_move m;
+        int kind = 0;
+        if (p < 0 || p >= CARC_MAX_PLAYERS || t->last[p].turn > 0 ||
+            carc_game_move_at(g, i, &m, &kind) != CARC_OK || m.type != CARC_MOVE_PLACE)
+            continue;
+        t->last[p] = (last_move){i + 1, m.place.x, m.place.y};
+    }
+}
+
+/* The first legal rotation at (x, y) from `from` on, or -1. */
+static int legal_rotation(const tui *t, int x, int y, int from, int step)
+{
+    for (int i = 0; i < 4; i++) {
+        int rot = ((from + step * i) % 4 + 4) % 4;
+        carc_placement p = {(int8_t)x, (int8_t)y, (uint8_t)rot, 0};
+        if (carc_placement_legal(t->s.g, p))
+            return rot;
+    }
+    return -1;
+}
+
+/* Puts the cursor on the legal square nearest to where it is. */
+static void cursor_to_nearest_legal(tui *t)
+{
+    int best = -1, best_d = 0;
+    for (int i = 0; i < t->nlegal; i++) {
+        int dx = t->legal[i].x - t->cx, dy = t->legal[i].y - t->cy;
+        int d = dx * dx + dy * dy;
+        if (best < 0 || d < best_d) {
+            best = i;
+            best_d = d;
+        }
+    }
+    if (best < 0)
+        return;
+    t->cx = t->legal[best].x;
+    t->cy = t->legal[best].y;
+    t->rot = t->legal[best].rot;
+}
+
+static void start_computer(tui *t)
+{
+    int p = carc_game_current_player(t->s.g);
+    if (ai_worker_start(&t->worker, AI_TASK_CHOOSE, t->s.seats[p].player, t->s.g) != 0) {
+        snprintf(t->msg, sizeof t->msg, "Could not start the computer player.");
+        t->step = STEP_OVER;
+        return;
+    }
+    t->step = STEP_COMPUTER;
+}
+
+/* Sets up whatever the current position asks for: the end, the
+ * computer's move, or a human's turn. */
+static void begin_turn(tui *t)
+{
+    drop_preview(t);
+    refresh_board_info(t);
+    t->nhints = 0;
+    t->nspots = 0;
+    t->spot = -1;
+    t->inspecting = 0;
+    if (carc_game_over(t->s.g)) {
+        t->step = STEP_OVER;
+        t->nlegal = 0;
+        return;
+    }
+    int p = carc_game_current_player(t->s.g);
+    if (!session_is_human(&t->s, p)) {
+        t->nlegal = 0;
+        start_computer(t);
+        return;
+    }
+    t->step = STEP_PLACE;
+    session_turn_begins(&t->s);
+    t->nlegal = carc_legal_placements(t->s.g, t->legal, CARC_MAX_PLACEMENTS);
+    t->nlegal = t->nlegal > CARC_MAX_PLACEMENTS ? CARC_MAX_PLACEMENTS : t->nlegal;
+    cursor_to_nearest_legal(t);
+    board_follow_cursor(t, 0);
+}
+
+static void play_move(tui *t, carc_move m)
+{
+    if (session_play(&t->s, m) != CARC_OK)
+        snprintf(t->msg, sizeof t->msg, "That move was refused: %s", carc_game_error(t->s.g));
+    begin_turn(t);
+}
+
+static void finish_worker(tui *t)
+{
+    if (t->step == STEP_COMPUTER) {
+        carc_move m = t->worker.move;
+        if (t->worker.status != CARC_OK)
+            m = carc_random_move(t->s.g, &(carc_rng){t->s.seed}, 0.0);
+        play_move(t, m);
+    } else if (t->step == STEP_HINT) {
+        t->nhints = t->worker.nevals;
+        memcpy(t->hints, t->worker.evals, sizeof t->hints);
+        t->step = STEP_PLACE;
+        snprintf(t->msg, sizeof t->msg, "%d best moves in the panel: 1-%d puts the tile there.",
+                 t->nhints, t->nhints);
+    }
+}
+
+/* --- The human's steps ----------------------------------------------------------- */
+
+static carc_move current_move(const tui *t)
+{
+    carc_move m;
+    memset(&m, 0, sizeof m);
+    m.type = CARC_MOVE_PLACE;
+    m.place = (carc_placement){(int8_t)t->cx, (int8_t)t->cy, (uint8_t)t->rot, 0};
+    m.segment = t->spot >= 0 ? t->spots[t->spot].segment : CARC_NO_SPOT;
+    return m;
+}
+
+/* STEP_CONFIRM: the move played on a copy, with what it scores. */
+static void enter_confirm(tui *t)
+{
+    drop_preview(t);
+    t->preview = carc_game_clone(t->s.g);
+    if (!t->preview || carc_game_play(t->preview, current_move(t), t->pevents, CARC_MAX_EVENTS,
+                                      &t->npevents) != CARC_OK) {
+        drop_preview(t);
+        snprintf(t->msg, sizeof t->msg, "That move is not legal.");
+        return;
+    }
+    t->npevents = t->npevents > CARC_MAX_EVENTS ? CARC_MAX_EVENTS : t->npevents;
+    t->step = STEP_CONFIRM;
+    int points = 0, p = carc_game_current_player(t->s.g);
+    points = carc_game_score(t->preview, p) - carc_game_score(t->s.g, p);
+    snprintf(t->msg, sizeof t->msg,
+             "Confirm? This move scores %d for you now. Enter confirms, Esc steps back.", points);
+}
+
+static void enter_spot_step(tui *t)
+{
+    carc_placement p = {(int8_t)t->cx, (int8_t)t->cy, (uint8_t)t->rot, 0};
+    if (!carc_placement_legal(t->s.g, p)) {
+        snprintf(t->msg, sizeof t->msg,
+                 tui_square_legal(t, t->cx, t->cy) ? "Not in this rotation: press r."
+                                                   : "The tile does not fit here.");
+        return;
+    }
+    t->nspots = carc_legal_spots(t->s.g, p, t->spots, CARC_MAX_SPOTS);
+    t->nspots = t->nspots > CARC_MAX_SPOTS ? CARC_MAX_SPOTS : t->nspots;
+    t->spot = -1;
+    if (t->nspots == 0) {
+        enter_confirm(t);
+        return;
+    }
+    t->step = STEP_SPOT;
+}
+
+static void rotate(tui *t, int step)
+{
+    if (tui_square_legal(t, t->cx, t->cy))
+        t->rot = legal_rotation(t, t->cx, t->cy, t->rot + step, step);
+    else
+        t->rot = ((t->rot + step) % 4 + 4) % 4;
+}
+
+/* Tab: the next (or previous) square with a legal placement. */
+static void next_legal_square(tui *t, int step)
+{
+    if (t->nlegal == 0)
+        return;
+    int at = -1;
+    for (int i = 0; i < t->nlegal; i++)
+        if (t->legal[i].x == t->cx && t->legal[i].y == t->cy)
+            at = i;
+    int i = at < 0 ? 0 : at;
+    for (int n = 0; n < t->nlegal; n++) {
+        i = ((i + step) % t->nlegal + t->nlegal) % t->nlegal;
+        if (t->legal[i].x != t->cx || t->legal[i].y != t->cy)
+            break;
+    }
+    t->cx = t->legal[i].x;
+    t->cy = t->legal[i].y;
+    t->rot = legal_rotation(t, t->cx, t->cy, 0, 1);
+    board_follow_cursor(t, 0);
+}
+
+static int arrow_dx(int ch)
+{
+    return ch == KEY_LEFT ? -1 : ch == KEY_RIGHT ? 1 : 0;
+}
+
+static int arrow_dy(int ch)
+{
+    return ch == KEY_UP ? -1 : ch == KEY_DOWN ? 1 : 0;
+}
+
+/* 'c': the view centred on the last placement; in the inspector and at
+ * the end the cursor goes there too. */
+static void centre_on_last(tui *t)
+{
+    int x = t->cx, y = t->cy, best = 0;
+    for (int p = 0; p < CARC_MAX_PLAYERS; p++)
+        if (t->last[p].turn > best) {
+            best = t->last[p].turn;
+            x = t->last[p].x;
+            y = t->last[p].y;
+        }
+    int cx = t->cx, cy = t->cy;
+    t->cx = x;
+    t->cy = y;
+    board_follow_cursor(t, 1);
+    if (t->step != STEP_OVER && !t->inspecting) {
+        t->cx = cx;
+        t->cy = cy;
+    }
+}
+
+/* Cursor and view keys, in every step that shows the board; 1 if used. */
+static int view_key(tui *t, int ch)
+{
+    int dx = arrow_dx(ch), dy = arrow_dy(ch);
+    if (dx || dy) {
+        t->cx += dx;
+        t->cy += dy;
+        t->cx = t->cx < INT8_MIN ? INT8_MIN : t->cx > INT8_MAX ? INT8_MAX : t->cx;
+        t->cy = t->cy < INT8_MIN ? INT8_MIN : t->cy > INT8_MAX ? INT8_MAX : t->cy;
+        board_follow_cursor(t, 0);
+        return 1;
+    }
+    layout l = tui_layout(t);
+    int px = ch == 'H' || ch == KEY_SLEFT ? -1 : ch == 'L' || ch == KEY_SRIGHT ? 1 : 0;
+    int py = ch == 'K' || ch == KEY_SR ? -1 : ch == 'J' || ch == KEY_SF ? 1 : 0;
+    if (px || py) {
+        t->vx += px * (l.view_w / 2 > 0 ? l.view_w / 2 : 1);
+        t->vy += py * (l.view_h / 2 > 0 ? l.view_h / 2 : 1);
+        return 1;
+    }
+    if (ch == 'c') {
+        centre_on_last(t);
+        return 1;
+    }
+    if (ch == 'f') {
+        int x0, y0, x1, y1;
+        carc_game_bounds(t->s.g, &x0, &y0, &x1, &y1);
+        t->zoomed = !t->zoomed;
+        l = tui_layout(t);
+        t->vx = (x0 + x1) / 2 - l.view_w / 2;
+        t->vy = (y0 + y1) / 2 - l.view_h / 2;
+        snprintf(t->msg, sizeof t->msg, "%s", t->zoomed ? "Overview: f again for full tiles." : "");
+        return 1;
+    }
+    return 0;
+}
+
+static void start_hint(tui *t)
+{
+    if (!t->hinter) {
+        char err[160];
+        t->hinter = carc_player_new("mcts", t->s.seed ^ 0x9E3779B97F4A7C15ULL, err, sizeof err);
+    }
+    if (!t->hinter || ai_worker_start(&t->worker, AI_TASK_RANK, t->hinter, t->s.g) != 0) {
+        snprintf(t->msg, sizeof t->msg, "No hint available.");
+        return;
+    }
+    t->step = STEP_HINT;
+}
+
+static void take_hint(tui *t, int i)
+{
+    carc_move m = t->hints[i].move;
+    if (m.type != CARC_MOVE_PLACE)
+        return;
+    t->cx = m.place.x;
+    t->cy = m.place.y;
+    t->rot = m.place.rot;
+    board_follow_cursor(t, 0);
+    enter_spot_step(t);
+    for (int s = 0; s < t->nspots; s++)
+        if (t->spots[s].segment == m.segment)
+            t->spot = s;
+    if (t->step == STEP_SPOT)
+        enter_confirm(t);
+}
+
+/* The inspector starts on the tile under the cursor, else on the last
+ * tile placed. */
+static void start_inspector(tui *t)
+{
+    t->inspecting = 1;
+    t->inspect_seg = 0;
+    if (carc_game_tile_at(t->s.g, t->cx, t->cy) >= 0)
+        return;
+    carc_tile_on_board tile;
+    int n = carc_game_tile_count(t->s.g);
+    if (n > 0 && carc_game_tile_info(t->s.g, n - 1, &tile) == CARC_OK) {
+        t->cx = tile.x;
+        t->cy = tile.y;
+        board_follow_cursor(t, 0);
+    }
+}
+
+static void undo(tui *t)
+{
+    if (t->s.computers == 0) {
+        snprintf(t->msg, sizeof t->msg, "Undo is for games against the computer.");
+        return;
+    }
+    if (session_undo(&t->s) != 0) {
+        snprintf(t->msg, sizeof t->msg, "Nothing to undo.");
+        return;
+    }
+    session_log(&t->s, "Undone: back to turn %d", carc_game_move_count(t->s.g) + 1);
+    begin_turn(t);
+    snprintf(t->msg, sizeof t->msg, "Your last move is undone.");
+}
+
+static int is_enter(int ch)
+{
+    return ch == '\n' || ch == '\r' || ch == KEY_ENTER;
+}
+
+static void place_key(tui *t, int ch)
+{
+    if (is_enter(ch)) {
+        if (t->nlegal == 0) {
+            carc_move m = {.type = CARC_MOVE_DISCARD, .segment = CARC_NO_SPOT};
+            play_move(t, m);
+        } else {
+            enter_spot_step(t);
+        }
+    } else if (ch == 'r' || ch == ' ') {
+        rotate(t, 1);
+    } else if (ch == 'R') {
+        rotate(t, -1);
+    } else if (ch == '\t' || ch == KEY_BTAB) {
+        next_legal_square(t, ch == '\t' ? 1 : -1);
+    } else if (ch == 'i') {
+        start_inspector(t);
+    } else if (ch == '?') {
+        t->overlay = OVERLAY_HELP;
+    } else if (ch == 'u') {
+        undo(t);
+    } else if (ch >= '1' && ch < '1' + t->nhints) {
+        take_hint(t, ch - '1');
+    } else {
+        view_key(t, ch);
+    }
+}
+
+static void spot_key(tui *t, int ch)
+{
+    if (ch == KEY_ESC) {
+        t->step = STEP_PLACE;
+    } else if (ch >= '0' && ch <= '9' && ch - '0' <= t->nspots) {
+        t->spot = ch - '1';
+        enter_confirm(t);
+    } else if (ch == '\t' || ch == KEY_DOWN || ch == KEY_RIGHT) {
+        t->spot = t->spot + 1 >= t->nspots ? -1 : t->spot + 1;
+    } else if (ch == KEY_BTAB || ch == KEY_UP || ch == KEY_LEFT) {
+        t->spot = t->spot < 0 ? t->nspots - 1 : t->spot - 1;
+    } else if (is_enter(ch)) {
+        enter_confirm(t);
+    }
+}
+
+static void confirm_key(tui *t, int ch)
+{
+    if (is_enter(ch)) {
+        carc_move m = current_move(t);
+        t->msg[0] = '\0';
+        play_move(t, m);
+    } else if (ch == KEY_ESC) {
+        drop_preview(t);
+        t->step = t->nspots > 0 ? STEP_SPOT : STEP_PLACE;
+        t->msg[0] = '\0';
+    }
+}
+
+static void inspect_key(tui *t, int ch)
+{
+    int index = carc_game_tile_at(t->s.g, t->cx, t->cy);
+    if (ch == KEY_ESC || ch == 'i') {
+        t->inspecting = 0;
+    } else if (ch == '\t' || ch == ' ' || ch == KEY_BTAB) {
+        carc_tile_on_board tile;
+        if (index >= 0 && carc_game_tile_info(t->s.g, index, &tile) == CARC_OK) {
+            int n = carc_tile(tile.kind)->nsegments;
+            t->inspect_seg = (t->inspect_seg + (ch == KEY_BTAB ? n - 1 : 1)) % n;
+        }
+    } else if (view_key(t, ch)) {
+        t->inspect_seg = 0;
+    }
+}
+
+/* --- Save and quit ------------------------------------------------------------------ */
+
+static void ask_save(tui *t, int then_quit)
+{
+    t->prompt = PROMPT_SAVE;
+    t->quit_after_save = then_quit;
+    if (t->s.saved_path[0])
+        snprintf(t->input, sizeof t->input, "%s", t->s.saved_path);
+    else
+        snprintf(t->input, sizeof t->input, "carcassonne-%llu.rec", (unsigned long long)t->s.seed);
+}
+
+static void ask_quit(tui *t)
+{
+    if (t->s.dirty)
+        t->prompt = PROMPT_QUIT;
+    else
+        t->quit = 1;
+}
+
+static void save_prompt_key(tui *t, int ch)
+{
+    size_t len = strlen(t->input);
+    if (ch == KEY_ESC) {
+        t->prompt = PROMPT_NONE;
+    } else if (is_enter(ch) && len > 0) {
+        char err[SESSION_PATH_MAX + 64];
+        t->prompt = PROMPT_NONE;
+        if (session_save(&t->s, t->input, err, sizeof err) != 0) {
+            snprintf(t->msg, sizeof t->msg, "%s", err);
+            return;
+        }
+        snprintf(t->msg, sizeof t->msg, "Saved to %s (resume: carcassonne play --load %s)",
+                 t->input, t->input);
+        t->quit = t->quit_after_save;
+    } else if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && len > 0) {
+        t->input[len - 1] = '\0';
+    } else if (ch >= 32 && ch < 127 && len + 1 < sizeof t->input) {
+        t->input[len] = (char)ch;
+        t->input[len + 1] = '\0';
+    }
+}
+
+static void quit_prompt_key(tui *t, int ch)
+{
+    t->prompt = PROMPT_NONE;
+    if (ch == 'y' || ch == 'Y')
+        t->quit = 1;
+    else if (ch == 's' || ch == 'S')
+        ask_save(t, 1);
+}
+
+/* --- Keys ------------------------------------------------------------------------------ */
+
+static void cancel_worker(tui *t)
+{
+    ai_worker_cancel(&t->worker);
+    if (t->step == STEP_HINT)
+        t->step = STEP_PLACE;
+}
+
+/* Keys that work in every step; returns 1 when `ch` was one. */
+static int global_key(tui *t, int ch)
+{
+    if (ch == 'q' || ch == KEY_CTRL_C) {
+        ask_quit(t);
+        return 1;
+    }
+    if (ch == 's' && t->step != STEP_CONFIRM) {
+        ask_save(t, 0);
+        return 1;
+    }
+    if (ch == '?' && t->step != STEP_PLACE) {
+        t->overlay = OVERLAY_HELP;
+        return 1;
+    }
+    if (ch == 't' && !t->inspecting) {
+        t->overlay = OVERLAY_TILES;
+        return 1;
+    }
+    return 0;
+}
+
+static void handle_key(tui *t, int ch)
+{
+    if (ch == KEY_RESIZE || ch == KEY_CTRL_L) {
+        board_follow_cursor(t, 0);
+        clearok(stdscr, TRUE);
+        return;
+    }
+    if (t->overlay != OVERLAY_NONE) {
+        t->overlay = OVERLAY_NONE;
+        return;
+    }
+    if (t->prompt == PROMPT_SAVE) {
+        save_prompt_key(t, ch);
+        return;
+    }
+    if (t->prompt == PROMPT_QUIT) {
+        quit_prompt_key(t, ch);
+        return;
+    }
+    if (global_key(t, ch))
+        return;
+    if (t->step != STEP_CONFIRM)
+        t->msg[0] = '\0';
+    if (t->step == STEP_HINT && ch == KEY_ESC)
+        cancel_worker(t);
+    else if (t->inspecting)
+        inspect_key(t, ch);
+    else if (t->step == STEP_PLACE && ch == 'h' && t->nlegal > 0)
+        start_hint(t);
+    else if (t->step == STEP_PLACE)
+        place_key(t, ch);
+    else if (t->step == STEP_SPOT)
+        spot_key(t, ch);
+    else if (t->step == STEP_CONFIRM)
+        confirm_key(t, ch);
+    else if (t->step == STEP_OVER && ch == 'i')
+        start_inspector(t);
+    else if (t->step == STEP_OVER && ch == 'u')
+        undo(t);
+    else if (t->step == STEP_OVER)
+        view_key(t, ch);
+}
+
+/* --- Screen ---------------------------------------------------------------------------- */
+
+static void render(const tui *t)
+{
+    erase();
+    layout l = tui_layout(t);
+    if (l.cols < MIN_COLS || l.lines < MIN_LINES) {
+        mvprintw(0, 0, "Carcassonne needs a terminal of at least %dx%d (this one: %dx%d).",
+                 MIN_COLS, MIN_LINES, l.cols, l.lines);
+        mvprintw(1, 0, "Enlarge it, or press q to quit.");
+    } else if (t->overlay != OVERLAY_NONE) {
+        overlay_draw(t, &l);
+    } else {
+        header_draw(t, &l);
+        board_draw(t, &l);
+        panel_draw(t, &l);
+        footer_draw(t, &l);
+    }
+    refresh();
+}
+
+static void run(tui *t)
+{
+    begin_turn(t);
+    board_follow_cursor(t, 1);
+    while (!t->quit) {
+        if (ai_worker_busy(&t->worker) && ai_worker_poll(&t->worker))
+            finish_worker(t);
+        render(t);
+        int ch = getch();
+        t->spinner++;
+        if (ch == ERR)
+            continue;
+        if ((t->step == STEP_COMPUTER) && t->prompt == PROMPT_NONE && t->overlay == OVERLAY_NONE &&
+            ch != 'q' && ch != KEY_CTRL_C && ch != 's' && ch != KEY_RESIZE)
+            continue; /* no type-ahead into the human's next turn */
+        handle_key(t, ch);
+    }
+    ai_worker_cancel(&t->worker);
+}
+
+static void start_curses(tui *t)
+{
+    setlocale(LC_ALL, "");
+    set_escdelay(25);
+    initscr();
+    raw();
+    noecho();
+    keypad(stdscr, TRUE);
+    timeout(POLL_MS);
+    curs_set(0);
+    board_setup_colors(t);
+}
+
+int cmd_play(int argc, char **argv)
+{
+    static tui t; /* the one game of this process; large (undo snapshots) */
+    char err[600];
+    memset(&t, 0, sizeof t);
+    if (play_parse_options(argc, argv, &t.opt, err, sizeof err) != 0) {
+        fprintf(stderr, "carcassonne play: %s\nTry 'carcassonne play --help'.\n", err);
+        return 2;
+    }
+    if (t.opt.help) {
+        fputs(play_usage, stdout);
+        return 0;
+    }
+    const char *no_color = getenv("NO_COLOR");
+    if (t.opt.color < 0 && no_color && *no_color)
+        t.opt.color = 0;
+    int status = session_open(&t.s, &t.opt, err, sizeof err);
+    if (status != SESSION_OK) {
+        fprintf(stderr, "carcassonne play: %s\n", err);
+        session_close(&t.s);
+        return status == SESSION_INVALID ? 1 : 2;
+    }
+    start_curses(&t);
+    run(&t);
+    endwin();
+    drop_preview(&t);
+    carc_player_free(t.hinter);
+    session_close(&t.s);
+    return 0;
+}

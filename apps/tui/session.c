@@ -1,0 +1,318 @@
+/* session.c: the game, its seats, undo snapshots, the log, save and load. */
+#include "session.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+const char *session_player_name(int player)
+{
+    static const char *const names[CARC_MAX_PLAYERS] = {"Red",   "Blue",  "Yellow",
+                                                        "Green", "Black", "Grey"};
+    return player >= 0 && player < CARC_MAX_PLAYERS ? names[player] : "?";
+}
+
+int session_is_human(const session *s, int player)
+{
+    return player >= 0 && player < s->nseats && !s->seats[player].player;
+}
+
+void session_log(session *s, const char *fmt, ...)
+{
+    if (s->nlog == SESSION_LOG_MAX) {
+        memmove(s->log[0], s->log[1], sizeof s->log[0] * (SESSION_LOG_MAX - 1));
+        s->nlog--;
+        for (int i = 0; i < s->nsnaps; i++)
+            s->snaps[i].log_len = s->snaps[i].log_len > 0 ? s->snaps[i].log_len - 1 : 0;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->log[s->nlog++], SESSION_LOG_LINE, fmt, ap);
+    va_end(ap);
+}
+
+static const char *kind_name(int kind)
+{
+    static const char *const names[] = {"road", "city", "farm", "cloister"};
+    return kind >= 0 && kind < 4 ? names[kind] : "?";
+}
+
+/* "Red", "Red and Blue", "Red, Blue and Yellow". */
+static void names_of(unsigned mask, char *buf, size_t cap)
+{
+    int total = __builtin_popcount(mask), count = 0;
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int p = 0; p < CARC_MAX_PLAYERS && len < cap; p++) {
+        if (!(mask & (1u << p)))
+            continue;
+        const char *sep = count == 0 ? "" : count == total - 1 ? " and " : ", ";
+        int n = snprintf(buf + len, cap - len, "%s%s", sep, session_player_name(p));
+        len += n > 0 ? (size_t)n : 0;
+        count++;
+    }
+}
+
+void session_event_text(const carc_event *ev, char *buf, size_t cap)
+{
+    char who[64];
+    names_of(ev->winners, who, sizeof who);
+    const char *open = !ev->complete && ev->kind != CARC_FIELD ? "an open " : "a ";
+    if (ev->kind == CARC_CITY && ev->complete)
+        open = "a ";
+    if (ev->winners == 0)
+        snprintf(buf, cap, "no one scores %s%s", open, kind_name(ev->kind));
+    else if (__builtin_popcount(ev->winners) == 1)
+        snprintf(buf, cap, "%s scores %d for %s%s", who, ev->points, open, kind_name(ev->kind));
+    else
+        snprintf(buf, cap, "%s score %d each for %s%s", who, ev->points, open, kind_name(ev->kind));
+}
+
+static void log_events(session *s, const carc_event *events, int n)
+{
+    for (int i = 0; i < n && i < CARC_MAX_EVENTS; i++) {
+        char text[SESSION_LOG_LINE];
+        if (events[i].winners == 0 || events[i].points == 0)
+            continue;
+        session_event_text(&events[i], text, sizeof text);
+        session_log(s, "%s", text);
+    }
+}
+
+carc_status session_play(session *s, carc_move m)
+{
+    carc_event events[CARC_MAX_EVENTS];
+    int n = 0, mover = carc_game_current_player(s->g), was_over = carc_game_over(s->g);
+    int kind = carc_game_drawn_tile(s->g);
+    carc_status st = carc_game_play(s->g, m, events, CARC_MAX_EVENTS, &n);
+    if (st != CARC_OK)
+        return st;
+    s->dirty = 1;
+    if (m.type == CARC_MOVE_DISCARD && kind >= 0)
+        session_log(s, "%s's %c fits nowhere: discarded", session_player_name(mover),
+                    carc_tile(kind)->letter);
+    if (!was_over && carc_game_over(s->g))
+        session_log(s, "The last tile is down: final scoring");
+    log_events(s, events, n);
+    return CARC_OK;
+}
+
+void session_turn_begins(session *s)
+{
+    int moves = carc_game_move_count(s->g);
+    if (s->nsnaps > 0 && s->snaps[s->nsnaps - 1].moves == moves)
+        return;
+    if (s->nsnaps == SESSION_MAX_SNAPSHOTS) {
+        carc_game_free(s->snaps[0].game);
+        memmove(&s->snaps[0], &s->snaps[1], sizeof s->snaps[0] * (SESSION_MAX_SNAPSHOTS - 1));
+        s->nsnaps--;
+    }
+    carc_game *copy = carc_game_clone(s->g);
+    if (!copy)
+        return;
+    s->snaps[s->nsnaps++] = (snapshot){copy, moves, s->nlog};
+}
+
+int session_undo(session *s)
+{
+    int moves = carc_game_move_count(s->g);
+    while (s->nsnaps > 0 && s->snaps[s->nsnaps - 1].moves >= moves) {
+        carc_game_free(s->snaps[s->nsnaps - 1].game);
+        s->nsnaps--;
+    }
+    if (s->nsnaps == 0)
+        return -1;
+    snapshot *top = &s->snaps[s->nsnaps - 1];
+    carc_game_copy(s->g, top->game);
+    s->nlog = top->log_len < s->nlog ? top->log_len : s->nlog;
+    s->dirty = 1;
+    return 0;
+}
+
+int session_discards(const session *s, int counts[CARC_TILE_KINDS])
+{
+    int total = 0;
+    memset(counts, 0, sizeof(int) * CARC_TILE_KINDS);
+    int n = carc_game_move_count(s->g);
+    for (int i = 0; i < n; i++) {
+        carc_move m;
+        int kind = 0;
+        if (carc_game_move_at(s->g, i, &m, &kind) == CARC_OK && m.type == CARC_MOVE_DISCARD &&
+            kind >= 0 && kind < CARC_TILE_KINDS) {
+            counts[kind]++;
+            total++;
+        }
+    }
+    return total;
+}
+
+/* --- Seats ------------------------------------------------------------------ */
+
+static int make_seats(session *s, char specs[][PLAY_SPEC_MAX], int n, char *err, size_t errcap)
+{
+    s->nseats = n;
+    s->computers = 0;
+    for (int i = 0; i < n; i++) {
+        snprintf(s->seats[i].spec, sizeof s->seats[i].spec, "%s", specs[i]);
+        if (play_seat_is_human(specs[i]))
+            continue;
+        s->seats[i].player =
+            carc_player_new(specs[i], s->seed + 7919u * (uint64_t)(i + 1), err, errcap);
+        if (!s->seats[i].player)
+            return -1;
+        s->computers++;
+    }
+    return 0;
+}
+
+/* The seats saved in a record's "seat-N SPEC" header lines, into `specs`;
+ * returns the highest N found (0 when none). */
+static int saved_seats(const char *text, char specs[][PLAY_SPEC_MAX])
+{
+    int found = 0;
+    for (const char *line = text; line && *line;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        int n = 0, used = 0;
+        char spec[PLAY_SPEC_MAX];
+        if (len < 200 && sscanf(line, "seat-%d %95s%n", &n, spec, &used) == 2 && n >= 1 &&
+            n <= CARC_MAX_PLAYERS) {
+            snprintf(specs[n - 1], PLAY_SPEC_MAX, "%s", spec);
+            found = n > found ? n : found;
+        }
+        line = end ? end + 1 : NULL;
+    }
+    return found;
+}
+
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *buf = malloc(CARC_RECORD_MAX_BYTES + 2);
+    size_t n = buf ? fread(buf, 1, CARC_RECORD_MAX_BYTES + 1, f) : 0;
+    int failed = !buf || ferror(f);
+    fclose(f);
+    if (failed) {
+        free(buf);
+        return NULL;
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+/* The seats of a loaded game: --players, else the record's, else the
+ * newcomer's default: a human at seat 1, the computer at the others. */
+static int seats_for_load(session *s, const play_options *opt, const char *text, char *err,
+                          size_t errcap)
+{
+    int players = carc_game_players(s->g);
+    char specs[CARC_MAX_PLAYERS][PLAY_SPEC_MAX];
+    if (opt->nseats > 0) {
+        if (opt->nseats != players) {
+            snprintf(err, errcap, "the record has %d players, --players names %d", players,
+                     opt->nseats);
+            return -1;
+        }
+        memcpy(specs, opt->seats, sizeof specs);
+    } else {
+        for (int i = 0; i < players; i++)
+            snprintf(specs[i], PLAY_SPEC_MAX, "%s", i == 0 ? "human" : "mcts");
+        char saved[CARC_MAX_PLAYERS][PLAY_SPEC_MAX] = {{0}};
+        int n = saved_seats(text, saved);
+        for (int i = 0; i < n && i < players; i++)
+            if (saved[i][0])
+                memcpy(specs[i], saved[i], PLAY_SPEC_MAX);
+    }
+    return make_seats(s, specs, players, err, errcap);
+}
+
+static int load_game(session *s, const play_options *opt, char *err, size_t errcap)
+{
+    size_t len = 0;
+    char *text = read_file(opt->load, &len);
+    if (!text) {
+        snprintf(err, errcap, "cannot read %s: %s", opt->load, strerror(errno));
+        return SESSION_USAGE;
+    }
+    carc_record_error rerr;
+    s->g = carc_record_read(text, len, s->seed, &rerr);
+    if (!s->g) {
+        snprintf(err, errcap, "%s: line %d: %s", opt->load, rerr.line, rerr.message);
+        free(text);
+        return SESSION_INVALID;
+    }
+    int status = seats_for_load(s, opt, text, err, errcap) == 0 ? SESSION_OK : SESSION_USAGE;
+    free(text);
+    snprintf(s->saved_path, sizeof s->saved_path, "%s", opt->load);
+    session_log(s, "Resumed %s after %d moves", opt->load, carc_game_move_count(s->g));
+    return status;
+}
+
+int session_open(session *s, const play_options *opt, char *err, size_t errcap)
+{
+    memset(s, 0, sizeof *s);
+    s->seed = opt->seed_given ? opt->seed : (uint64_t)time(NULL) ^ ((uint64_t)clock() << 32);
+    if (opt->load)
+        return load_game(s, opt, err, errcap);
+    char specs[CARC_MAX_PLAYERS][PLAY_SPEC_MAX] = {"human", "mcts"};
+    int n = 2;
+    if (opt->nseats > 0) {
+        memcpy(specs, opt->seats, sizeof specs);
+        n = opt->nseats;
+    }
+    carc_rules rules = {opt->rules};
+    s->g = carc_game_new(n, &rules, s->seed);
+    if (!s->g) {
+        snprintf(err, errcap, "out of memory");
+        return SESSION_USAGE;
+    }
+    if (make_seats(s, specs, n, err, errcap) != 0)
+        return SESSION_USAGE;
+    session_log(s, "New game, seed %llu", (unsigned long long)s->seed);
+    return SESSION_OK;
+}
+
+void session_close(session *s)
+{
+    for (int i = 0; i < s->nseats; i++)
+        carc_player_free(s->seats[i].player);
+    for (int i = 0; i < s->nsnaps; i++)
+        carc_game_free(s->snaps[i].game);
+    carc_game_free(s->g);
+    memset(s, 0, sizeof *s);
+}
+
+int session_save(session *s, const char *path, char *err, size_t errcap)
+{
+    char headers[CARC_MAX_PLAYERS * (PLAY_SPEC_MAX + 16) + 64];
+    size_t len =
+        (size_t)snprintf(headers, sizeof headers, "seed %llu\n", (unsigned long long)s->seed);
+    for (int i = 0; i < s->nseats && len < sizeof headers; i++)
+        len += (size_t)snprintf(headers + len, sizeof headers - len, "seat-%d %s\n", i + 1,
+                                s->seats[i].spec);
+    size_t need = carc_record_write(s->g, headers, NULL, 0);
+    char *text = malloc(need + 1);
+    FILE *f = text ? fopen(path, "w") : NULL;
+    if (!f) {
+        snprintf(err, errcap, "cannot write %s: %s", path, text ? strerror(errno) : "no memory");
+        free(text);
+        return -1;
+    }
+    carc_record_write(s->g, headers, text, need + 1);
+    int failed = fwrite(text, 1, need, f) != need;
+    failed |= fclose(f) != 0;
+    free(text);
+    if (failed) {
+        snprintf(err, errcap, "cannot write %s", path);
+        return -1;
+    }
+    s->dirty = 0;
+    snprintf(s->saved_path, sizeof s->saved_path, "%s", path);
+    return 0;
+}

@@ -1,0 +1,200 @@
+/* square_view.c: a board square's cells and marks. */
+#include "square_view.h"
+
+#include <stdio.h>
+#include <string.h>
+
+square_desc square_desc_empty(void)
+{
+    square_desc d;
+    memset(&d, 0, sizeof d);
+    d.follower_segment = CARC_NO_SPOT;
+    d.chosen_spot = -1;
+    return d;
+}
+
+int square_spot_cell(int kind, int rot, int segment, int *row, int *col)
+{
+    tile_art art;
+    if (tile_art_draw(kind, rot, segment, 0, &art) != 0)
+        return -1;
+    for (int r = 0; r < TILE_ART_H; r++)
+        for (int c = 0; c < TILE_ART_W; c++)
+            if (art.cell[r][c].what == TILE_ART_FOLLOWER) {
+                *row = r;
+                *col = c;
+                return 0;
+            }
+    return -1;
+}
+
+static void set_ascii(tile_art_cell *cell, char ch)
+{
+    memset(cell->glyph, 0, sizeof cell->glyph);
+    cell->glyph[0] = ch;
+    cell->codepoint = (uint32_t)(unsigned char)ch;
+}
+
+static void empty_square(const square_desc *d, square_pic *out)
+{
+    for (int r = 0; r < TILE_ART_H; r++)
+        for (int c = 0; c < TILE_ART_W; c++) {
+            tile_art_cell *a = &out->cell[r][c].art;
+            memset(a, 0, sizeof *a);
+            a->segment = TILE_ART_NONE;
+            a->owner = TILE_ART_NONE;
+            set_ascii(a, ' ');
+        }
+    /* Corners for a legal square; a cross for a dead one. */
+    if (d->legal) {
+        int r1 = TILE_ART_H - 1, c1 = TILE_ART_W - 1;
+        set_ascii(&out->cell[0][0].art, '+');
+        set_ascii(&out->cell[0][c1].art, '+');
+        set_ascii(&out->cell[r1][0].art, '+');
+        set_ascii(&out->cell[r1][c1].art, '+');
+    }
+    if (d->dead) {
+        set_ascii(&out->cell[TILE_ART_H / 2][TILE_ART_W / 2 - 1].art, 'x');
+        set_ascii(&out->cell[TILE_ART_H / 2][TILE_ART_W / 2].art, 'x');
+        set_ascii(&out->cell[TILE_ART_H / 2][TILE_ART_W / 2 + 1].art, 'x');
+    }
+}
+
+/* A free cell of `segment` other than the spot cells used so far. */
+static int other_cell(const square_pic *pic, int segment, int *row, int *col)
+{
+    for (int r = 0; r < TILE_ART_H; r++)
+        for (int c = 0; c < TILE_ART_W; c++)
+            if (pic->cell[r][c].art.segment == segment && !(pic->cell[r][c].flags & SQF_SPOT)) {
+                *row = r;
+                *col = c;
+                return 0;
+            }
+    return -1;
+}
+
+/* Numbers the follower spots 1..n on the tile, each on a cell of its own. */
+static void number_spots(const square_desc *d, square_pic *out)
+{
+    for (int i = 0; i < d->nspots && i < CARC_MAX_SPOTS; i++) {
+        int row = 0, col = 0, seg = d->spot_segment[i];
+        if (square_spot_cell(d->kind, d->rot, seg, &row, &col) != 0)
+            continue;
+        if ((out->cell[row][col].flags & SQF_SPOT) && other_cell(out, seg, &row, &col) != 0)
+            continue;
+        square_cell *cell = &out->cell[row][col];
+        set_ascii(&cell->art, (char)('1' + i));
+        cell->art.segment = (uint8_t)seg;
+        cell->flags |= SQF_SPOT | (i == d->chosen_spot ? SQF_CHOSEN : 0);
+    }
+}
+
+static void mark_last(const square_desc *d, square_pic *out)
+{
+    char num[8];
+    snprintf(num, sizeof num, "%d", d->last_turn % 1000);
+    for (int i = 0; num[i] && i < TILE_ART_W; i++) {
+        square_cell *cell = &out->cell[0][i];
+        set_ascii(&cell->art, num[i]);
+        cell->art.owner = (uint8_t)d->last_owner;
+        cell->flags |= SQF_LAST;
+    }
+}
+
+static int tile_square(const square_desc *d, square_pic *out)
+{
+    tile_art art;
+    if (tile_art_draw(d->kind, d->rot, d->follower_segment, d->owner, &art) != 0)
+        return -1;
+    for (int r = 0; r < TILE_ART_H; r++)
+        for (int c = 0; c < TILE_ART_W; c++) {
+            square_cell *cell = &out->cell[r][c];
+            cell->art = art.cell[r][c];
+            int seg = cell->art.segment;
+            if (seg != TILE_ART_NONE && seg < 16 && (d->highlight >> seg & 1u))
+                cell->flags |= SQF_HIGHLIGHT;
+        }
+    number_spots(d, out);
+    if (d->last_turn > 0)
+        mark_last(d, out);
+    return 0;
+}
+
+/* Priority of a cell in the overview: followers first, then what tells
+ * tiles apart best. */
+static int rank_of(const tile_art_cell *cell, int middle_row)
+{
+    switch (cell->what) {
+    case TILE_ART_FOLLOWER: return 6;
+    case TILE_ART_CLOISTER: return 5;
+    case TILE_ART_ROAD:
+    case TILE_ART_JUNCTION: return middle_row ? 4 : 1;
+    case TILE_ART_PENNANT: return 3;
+    case TILE_ART_CITY:
+    case TILE_ART_WALL: return 2;
+    default: return 0;
+    }
+}
+
+/* The overview: columns 0-1, 2 and 3-4 of the full picture each become one
+ * cell, the most telling of their cells; marks are kept. */
+static void zoom(square_pic *pic)
+{
+    static const int first[ZOOM_W] = {0, 2, 3}, last[ZOOM_W] = {1, 2, 4};
+    square_cell row[ZOOM_W];
+    for (int z = 0; z < ZOOM_W; z++) {
+        square_cell best = pic->cell[TILE_ART_H / 2][first[z]];
+        int best_rank = -1;
+        uint16_t flags = 0;
+        for (int r = 0; r < TILE_ART_H; r++)
+            for (int c = first[z]; c <= last[z]; c++) {
+                const square_cell *cell = &pic->cell[r][c];
+                int rank =
+                    rank_of(&cell->art, r == TILE_ART_H / 2) + (cell->flags & SQF_SPOT ? 10 : 0);
+                flags |= cell->flags & (uint16_t) ~(SQF_LAST | SQF_SPOT | SQF_CHOSEN);
+                if (rank > best_rank && !(cell->flags & SQF_LAST)) {
+                    best = *cell;
+                    best_rank = rank;
+                }
+            }
+        best.flags = (uint16_t)(flags | (best.flags & (SQF_SPOT | SQF_CHOSEN)));
+        row[z] = best;
+    }
+    for (int z = 0; z < ZOOM_W; z++)
+        pic->cell[0][z] = row[z];
+    pic->w = ZOOM_W;
+    pic->h = ZOOM_H;
+}
+
+int square_draw(const square_desc *d, square_pic *out)
+{
+    memset(out, 0, sizeof *out);
+    out->w = TILE_ART_W;
+    out->h = TILE_ART_H;
+    if (d->has_tile) {
+        if (tile_square(d, out) != 0)
+            return -1;
+    } else {
+        empty_square(d, out);
+    }
+    uint16_t all =
+        (uint16_t)((d->cursor ? SQF_CURSOR : 0) | (d->preview ? SQF_PREVIEW : 0) |
+                   (d->bad ? SQF_BAD : 0) | (d->legal ? SQF_LEGAL : 0) | (d->dead ? SQF_DEAD : 0));
+    for (int r = 0; r < TILE_ART_H; r++)
+        for (int c = 0; c < TILE_ART_W; c++)
+            out->cell[r][c].flags |= all;
+    if (d->zoomed && !d->has_tile) {
+        zoom(out);
+        for (int z = 0; z < ZOOM_W; z++)
+            set_ascii(&out->cell[0][z].art, ' ');
+        if (d->legal || d->dead)
+            set_ascii(&out->cell[0][1].art, d->dead ? 'x' : '+');
+    } else if (d->zoomed) {
+        zoom(out);
+        if (d->last_turn > 0) {
+            out->cell[0][0].flags |= SQF_LAST;
+            out->cell[0][0].art.owner = (uint8_t)d->last_owner;
+        }
+    }
+    return 0;
+}

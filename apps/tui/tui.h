@@ -1,0 +1,108 @@
+/* tui.h: the state of the terminal game shared by its screen modules
+ * (board.c, panel.c) and its loop (play.c). */
+#ifndef CARC_TUI_TUI_H
+#define CARC_TUI_TUI_H
+
+#include "ai_worker.h"
+#include "session.h"
+#include "square_view.h"
+#include "tile_info.h"
+
+/* Where the human is in a turn; nothing is played before STEP_CONFIRM
+ * is confirmed. */
+typedef enum tui_step {
+    STEP_PLACE,    /* choosing a square and a rotation */
+    STEP_SPOT,     /* choosing a follower spot or none */
+    STEP_CONFIRM,  /* the move shown as it would stand */
+    STEP_COMPUTER, /* a computer player is thinking */
+    STEP_HINT,     /* the hint search is running */
+    STEP_OVER,     /* the game has ended */
+} tui_step;
+
+typedef enum tui_overlay { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_TILES } tui_overlay;
+typedef enum tui_prompt { PROMPT_NONE, PROMPT_SAVE, PROMPT_QUIT } tui_prompt;
+
+enum { HINTS = 3, PANEL_W = 30, MIN_COLS = 80, MIN_LINES = 24 };
+
+/* A player's last placement, outlined on the board. */
+typedef struct last_move {
+    int turn; /* 1-based move number; 0: none yet */
+    int x, y;
+} last_move;
+
+typedef struct tui {
+    session s;
+    play_options opt;
+    tui_step step;
+    tui_overlay overlay;
+    tui_prompt prompt;
+    char input[SESSION_PATH_MAX]; /* the prompt's text */
+    int quit_after_save;
+    int color; /* colour pairs are set up */
+    int quit;
+
+    /* The cursor (a board square), the view's top-left square, the zoom. */
+    int cx, cy, vx, vy;
+    int zoomed;
+    int inspecting, inspect_seg;
+
+    /* The human's move in progress. */
+    int rot;
+    carc_placement legal[CARC_MAX_PLACEMENTS];
+    int nlegal;
+    carc_spot spots[CARC_MAX_SPOTS];
+    int nspots, spot;   /* spot: index into spots, -1 for no follower */
+    carc_game *preview; /* the game after the move, in STEP_CONFIRM */
+    carc_event pevents[CARC_MAX_EVENTS];
+    int npevents;
+
+    tile_square dead[TILE_INFO_MAX_SQUARES];
+    int ndead;
+    last_move last[CARC_MAX_PLAYERS];
+
+    carc_player *hinter; /* made on the first hint */
+    carc_move_eval hints[HINTS];
+    int nhints;
+    ai_worker worker;
+    int spinner;
+    char msg[SESSION_PATH_MAX * 2 + 160];
+} tui;
+
+/* Screen areas of the current terminal size. */
+typedef struct layout {
+    int cols, lines;
+    int board_x, board_y, board_w, board_h; /* in cells */
+    int panel_x, panel_w;
+    int square_w, square_h; /* cells per board square */
+    int view_w, view_h;     /* board squares in view */
+} layout;
+
+layout tui_layout(const tui *t);
+/* The game the board shows: the preview in STEP_CONFIRM, else the game. */
+const carc_game *tui_shown_game(const tui *t);
+/* Whether the drawn tile fits at (x, y) in some rotation. */
+int tui_square_legal(const tui *t, int x, int y);
+/* Feature inspected under the cursor, or -1. */
+int tui_inspected_feature(const tui *t);
+/* "you", "human" or the computer's spec, for seat `p`. */
+const char *tui_seat_label(const tui *t, int p);
+
+/* board.c */
+void board_setup_colors(tui *t);
+void board_draw(const tui *t, const layout *l);
+/* Keeps the cursor in view; centres on it when `centre`. */
+void board_follow_cursor(tui *t, int centre);
+/* Attribute of a player's letter (colour pair and bold). */
+int board_player_attr(const tui *t, int player);
+/* Draws a tile picture at a screen position (the panel's drawn tile). */
+void board_draw_tile_at(const tui *t, int row, int col, int kind, int rot);
+
+/* panel.c */
+void panel_draw(const tui *t, const layout *l);
+void header_draw(const tui *t, const layout *l);
+void footer_draw(const tui *t, const layout *l);
+void overlay_draw(const tui *t, const layout *l);
+/* Text of a hint move: "2,-1 r1 knight" (square, rotation, follower). */
+void panel_move_text(const tui *t, carc_move m, char *buf, size_t cap);
+
+#endif

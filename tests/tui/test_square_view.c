@@ -1,0 +1,190 @@
+/* test_square_view.c: the board squares of the terminal game, for every
+ * tile at every rotation: the catalogue's edges show, followers and
+ * follower spots land on their segments, the overview keeps followers,
+ * and the marks of empty squares. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "square_view.h"
+
+/* The cell in the middle of each edge of a 5x3 picture (N E S W). */
+static const int mid_row[4] = {0, 1, 2, 1};
+static const int mid_col[4] = {2, 4, 2, 0};
+
+static square_desc tile_desc(int kind, int rot)
+{
+    square_desc d = square_desc_empty();
+    d.has_tile = 1;
+    d.kind = kind;
+    d.rot = rot;
+    return d;
+}
+
+static void test_edges_show_their_kind(void **state)
+{
+    (void)state;
+    for (int kind = 0; kind < CARC_TILE_KINDS; kind++)
+        for (int rot = 0; rot < 4; rot++) {
+            square_desc d = tile_desc(kind, rot);
+            square_pic pic;
+            assert_int_equal(square_draw(&d, &pic), 0);
+            assert_int_equal(pic.w, TILE_ART_W);
+            assert_int_equal(pic.h, TILE_ART_H);
+            for (int e = 0; e < 4; e++) {
+                const tile_art_cell *c = &pic.cell[mid_row[e]][mid_col[e]].art;
+                int edge = carc_tile_edge(kind, rot, e);
+                if (edge == CARC_ROAD)
+                    assert_int_equal(c->what, TILE_ART_ROAD);
+                else if (edge == CARC_CITY)
+                    assert_int_equal(c->ground, TILE_ART_CITY);
+                else
+                    assert_true(c->ground == TILE_ART_FIELD && c->what != TILE_ART_ROAD);
+            }
+            for (int r = 0; r < TILE_ART_H; r++)
+                for (int c = 0; c < TILE_ART_W; c++)
+                    assert_int_equal(pic.cell[r][c].flags, 0);
+        }
+}
+
+static int count_glyph(const square_pic *pic, char ch, uint16_t flag, int *row, int *col)
+{
+    int n = 0;
+    for (int r = 0; r < pic->h; r++)
+        for (int c = 0; c < pic->w; c++)
+            if (pic->cell[r][c].art.glyph[0] == ch && !pic->cell[r][c].art.glyph[1] &&
+                (!flag || (pic->cell[r][c].flags & flag))) {
+                n++;
+                *row = r;
+                *col = c;
+            }
+    return n;
+}
+
+/* Each segment's spot gets its own number, on a cell of that segment. */
+static void test_spots_numbered_on_their_segments(void **state)
+{
+    (void)state;
+    for (int kind = 0; kind < CARC_TILE_KINDS; kind++)
+        for (int rot = 0; rot < 4; rot++) {
+            square_desc d = tile_desc(kind, rot);
+            const carc_tile_def *def = carc_tile(kind);
+            d.nspots = def->nsegments;
+            for (int s = 0; s < def->nsegments; s++)
+                d.spot_segment[s] = s;
+            d.chosen_spot = def->nsegments - 1;
+            square_pic pic;
+            assert_int_equal(square_draw(&d, &pic), 0);
+            for (int s = 0; s < def->nsegments; s++) {
+                int row = -1, col = -1;
+                assert_int_equal(count_glyph(&pic, (char)('1' + s), SQF_SPOT, &row, &col), 1);
+                assert_int_equal(pic.cell[row][col].art.segment, s);
+                int chosen = (pic.cell[row][col].flags & SQF_CHOSEN) != 0;
+                assert_int_equal(chosen, s == def->nsegments - 1);
+            }
+        }
+}
+
+/* A follower on any segment shows its owner's letter, in full and in the
+ * overview; a farmer's letter is lower case. */
+static void test_followers_full_and_zoomed(void **state)
+{
+    (void)state;
+    for (int kind = 0; kind < CARC_TILE_KINDS; kind++)
+        for (int rot = 0; rot < 4; rot++)
+            for (int s = 0; s < carc_tile(kind)->nsegments; s++) {
+                int owner = (kind + s) % CARC_MAX_PLAYERS;
+                int farmer = carc_tile(kind)->segments[s].kind == CARC_FIELD;
+                char letter = tile_art_letter(owner, farmer);
+                square_desc d = tile_desc(kind, rot);
+                d.follower_segment = s;
+                d.owner = owner;
+                square_pic pic;
+                int row, col;
+                assert_int_equal(square_draw(&d, &pic), 0);
+                assert_int_equal(count_glyph(&pic, letter, 0, &row, &col), 1);
+                assert_int_equal(pic.cell[row][col].art.owner, owner);
+                d.zoomed = 1;
+                assert_int_equal(square_draw(&d, &pic), 0);
+                assert_int_equal(pic.w, ZOOM_W);
+                assert_int_equal(pic.h, ZOOM_H);
+                assert_int_equal(count_glyph(&pic, letter, 0, &row, &col), 1);
+            }
+}
+
+/* The overview: the middle cell of a road through E and W is road, and a
+ * cloister stays a cloister. */
+static void test_zoomed_pictures(void **state)
+{
+    (void)state;
+    for (int kind = 0; kind < CARC_TILE_KINDS; kind++)
+        for (int rot = 0; rot < 4; rot++) {
+            square_desc d = tile_desc(kind, rot);
+            d.zoomed = 1;
+            square_pic pic;
+            assert_int_equal(square_draw(&d, &pic), 0);
+            for (int z = 0; z < ZOOM_W; z++)
+                assert_true(pic.cell[0][z].art.codepoint > ' ');
+            if (carc_tile(kind)->letter == 'A' || carc_tile(kind)->letter == 'B')
+                assert_int_equal(pic.cell[0][1].art.what, TILE_ART_CLOISTER);
+            if (carc_tile(kind)->letter == 'U' && rot % 2 == 1)
+                assert_int_equal(pic.cell[0][1].art.what, TILE_ART_ROAD);
+        }
+}
+
+static void test_empty_square_marks(void **state)
+{
+    (void)state;
+    square_desc d = square_desc_empty();
+    square_pic pic;
+    int row, col;
+    assert_int_equal(square_draw(&d, &pic), 0);
+    assert_int_equal(count_glyph(&pic, ' ', 0, &row, &col), TILE_ART_W * TILE_ART_H);
+    d.legal = 1;
+    assert_int_equal(square_draw(&d, &pic), 0);
+    assert_int_equal(count_glyph(&pic, '+', SQF_LEGAL, &row, &col), 4);
+    d.legal = 0;
+    d.dead = 1;
+    assert_int_equal(square_draw(&d, &pic), 0);
+    assert_int_equal(count_glyph(&pic, 'x', SQF_DEAD, &row, &col), 3);
+    d.zoomed = 1;
+    assert_int_equal(square_draw(&d, &pic), 0);
+    assert_int_equal(count_glyph(&pic, 'x', SQF_DEAD, &row, &col), 1);
+}
+
+static void test_last_move_and_cursor(void **state)
+{
+    (void)state;
+    square_desc d = tile_desc(carc_tile_kind('V'), 2);
+    d.last_turn = 42;
+    d.last_owner = 1;
+    d.cursor = 1;
+    square_pic pic;
+    assert_int_equal(square_draw(&d, &pic), 0);
+    assert_string_equal(pic.cell[0][0].art.glyph, "4");
+    assert_string_equal(pic.cell[0][1].art.glyph, "2");
+    assert_true(pic.cell[0][0].flags & SQF_LAST);
+    assert_int_equal(pic.cell[0][1].art.owner, 1);
+    for (int r = 0; r < TILE_ART_H; r++)
+        for (int c = 0; c < TILE_ART_W; c++)
+            assert_true(pic.cell[r][c].flags & SQF_CURSOR);
+    d.kind = 99;
+    assert_int_equal(square_draw(&d, &pic), -1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_edges_show_their_kind),
+        cmocka_unit_test(test_spots_numbered_on_their_segments),
+        cmocka_unit_test(test_followers_full_and_zoomed),
+        cmocka_unit_test(test_zoomed_pictures),
+        cmocka_unit_test(test_empty_square_marks),
+        cmocka_unit_test(test_last_move_and_cursor),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,268 @@
+#!/bin/sh
+# tmux_tests.sh: drives the real `carcassonne play` in a detached tmux
+# (send-keys, capture-pane) and checks what the screen shows.
+# Usage: tmux_tests.sh TEST CARCASSONNE; run in a scratch directory.
+# Every wait polls the screen with a time limit, no fixed sleeps.
+set -eu
+
+test_name=$1
+bin=$2
+sock="carc-tui-$test_name-$$"
+session=game
+screen_file=screen.txt
+export LANG=C.UTF-8 LC_ALL=C.UTF-8
+
+tm() { tmux -L "$sock" "$@"; }
+cleanup() { tm kill-server >/dev/null 2>&1 || true; }
+trap cleanup EXIT
+
+fail() {
+    echo "FAIL ($test_name): $*" >&2
+    echo "--- screen:" >&2
+    cat "$screen_file" >&2 || true
+    exit 1
+}
+
+# start COLS LINES ARGS...: the game in a fresh tmux server; the pane
+# prints EXIT=<status> when the game ends, and stays.
+start() {
+    cols=$1 lines=$2
+    shift 2
+    tm -f /dev/null new-session -d -s "$session" -x "$cols" -y "$lines" \
+        "\"$bin\" play $* ; echo EXIT=\$?; sleep 60"
+}
+
+capture() { tm capture-pane -p -t "$session" >"$screen_file"; }
+
+# wait_for TEXT [SECONDS]: until the screen shows TEXT (a fixed string).
+wait_for() {
+    limit=$(( ${2:-10} * 10 ))
+    i=0
+    while [ "$i" -lt "$limit" ]; do
+        capture
+        grep -qF -- "$1" "$screen_file" && return 0
+        sleep 0.1
+        i=$((i + 1))
+    done
+    fail "the screen never showed '$1'"
+}
+
+# wait_for_either A B: until the screen shows A or B.
+wait_for_either() {
+    i=0
+    while [ "$i" -lt 100 ]; do
+        capture
+        if grep -qF -- "$1" "$screen_file" || grep -qF -- "$2" "$screen_file"; then
+            return 0
+        fi
+        sleep 0.1
+        i=$((i + 1))
+    done
+    fail "the screen never showed '$1' or '$2'"
+}
+
+shows() { capture; grep -qF -- "$1" "$screen_file"; }
+keys() { tm send-keys -t "$session" "$@"; }
+
+# Places the drawn tile on the first legal square with follower choice $1
+# (0: none) and confirms.
+place_and_confirm() {
+    wait_for "Place your tile"
+    keys Tab
+    keys Enter
+    wait_for_either "Confirm?" "Follower:"
+    if shows "Follower:"; then
+        keys "$1"
+        wait_for "Confirm?"
+    fi
+    keys Enter
+}
+
+t_start_place_confirm() {
+    start 100 30 --seed 3 --players human,greedy --no-color
+    wait_for "Place your tile"
+    shows "turn 1 | Red (you) plays tile" || fail "no header"
+    shows "Tiles left: 70" || fail "no tile count"
+    keys Tab
+    wait_for "legal moves"
+    rot_before=$(grep -o 'turned [0-3]' "$screen_file" | head -1)
+    keys r
+    sleep 0.2
+    capture
+    rot_after=$(grep -o 'turned [0-3]' "$screen_file" | head -1)
+    # r steps through the legal rotations only: a square with one legal
+    # rotation keeps it, else the rotation changes.
+    [ -n "$rot_after" ] || fail "no rotation shown"
+    keys Enter
+    wait_for "Follower spots:"
+    shows "0 no follower" || fail "no 'no follower' choice"
+    keys 1
+    wait_for "Confirm?"
+    keys Escape
+    wait_for "Follower spots:"
+    keys 1
+    wait_for "Confirm?"
+    keys Enter
+    wait_for "turn 3 |"
+    shows "R Red       0  6/7" || fail "the follower did not leave the supply"
+    echo "rotation: $rot_before -> $rot_after"
+}
+
+t_inspect() {
+    start 100 30 --seed 3 --players human,greedy --no-color
+    wait_for "Place your tile"
+    keys i
+    wait_for "Inspector: "
+    keys Tab
+    sleep 0.2
+    first=$(grep -o 'Inspector: [a-z]*' "$screen_file")
+    wait_for "Followers: "
+    shows "If the game ended now:" || fail "no end value"
+    second=""
+    for _ in 1 2 3 4; do
+        keys Tab
+        sleep 0.2
+        capture
+        second=$(grep -o 'Inspector: [a-z]*' "$screen_file")
+        [ "$second" != "$first" ] && break
+    done
+    [ "$second" != "$first" ] || fail "Tab did not pick another feature"
+    keys Escape
+    wait_for "Place your tile"
+}
+
+t_save_load() {
+    start 100 30 --seed 5 --players human,greedy --no-color
+    place_and_confirm 0
+    wait_for "turn 3 |"
+    keys s
+    wait_for "Save as: carcassonne-5.rec"
+    keys BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace \
+        BSpace BSpace BSpace BSpace BSpace
+    keys -l "saved.rec"
+    wait_for "Save as: saved.rec"
+    keys Enter
+    wait_for "Saved to saved.rec"
+    keys q
+    wait_for "EXIT=0"
+    grep -q '^players 2' saved.rec || fail "no players line"
+    grep -q '^seat-2 greedy' saved.rec || fail "the seats are not saved"
+    test "$(grep -c '^[A-X] ' saved.rec)" -eq 2 || fail "not two moves in the record"
+    "$bin" replay saved.rec >/dev/null || fail "the saved record does not replay"
+    tm kill-server
+    start 100 30 --load saved.rec --no-color
+    wait_for "Resumed saved.rec after 2"
+    shows "turn 3 | Red (you) plays" || fail "not Red's turn 3 after loading"
+    shows "B Blue" || fail "no Blue"
+    shows "greedy" || fail "the loaded seats are not the saved ones"
+}
+
+t_final_scoring() {
+    "$bin" selfplay --seed 7 --players 2 --record full.rec >/dev/null
+    moves=$(grep -c '^[A-X] \|^discard' full.rec)
+    keep=$(( $(wc -l <full.rec) - 4 ))
+    head -n "$keep" full.rec >near.rec
+    start 100 30 --load near.rec --players human,greedy --no-color
+    wait_for "Resumed near.rec"
+    i=0
+    while [ "$i" -lt 200 ]; do
+        capture
+        if grep -qF "Final scoring" "$screen_file"; then
+            break
+        elif grep -qF "fits nowhere: it is discarded" "$screen_file"; then
+            keys Enter
+        elif grep -qF "Place your tile" "$screen_file"; then
+            keys Tab Enter
+        elif grep -qF "Follower:" "$screen_file"; then
+            keys 0
+        elif grep -qF "Confirm?" "$screen_file"; then
+            keys Enter
+        fi
+        sleep 0.1
+        i=$((i + 1))
+    done
+    wait_for "Final scoring" 1
+    shows "road city clst farm" || fail "no breakdown"
+    shows "Winner" || fail "no winner"
+    shows "game over after" || fail "no game-over header"
+    echo "the record had $moves moves"
+}
+
+t_quit_asks() {
+    start 100 30 --seed 9 --players human,random --no-color
+    place_and_confirm 0
+    wait_for "turn 3 |"
+    keys q
+    wait_for "Quit anyway?"
+    keys n
+    wait_for "Place your tile"
+    shows "EXIT=" && fail "quit without asking"
+    keys q
+    wait_for "Quit anyway?"
+    keys y
+    wait_for "EXIT=0"
+}
+
+t_undo() {
+    start 100 30 --seed 11 --players human,greedy --no-color
+    place_and_confirm 0
+    wait_for "turn 3 |"
+    keys u
+    wait_for "Your last move is undone."
+    shows "turn 1 |" || fail "undo did not go back to turn 1"
+}
+
+t_hint() {
+    start 100 30 --seed 3 --players human,greedy --no-color
+    wait_for "Place your tile"
+    keys h
+    wait_for "Hints (expected margin):" 30
+    grep -q '^.*│1 [-+][0-9]' "$screen_file" || fail "no ranked move 1"
+    keys 1
+    wait_for "Confirm?"
+}
+
+t_resize_80x24() {
+    start 80 24 --seed 3 --players human,greedy --no-color
+    wait_for "Place your tile"
+    shows "q:quit" || fail "keys cut off at 80 columns"
+    shows "Tiles left: 70" || fail "no tile panel at 80x24"
+    tm resize-window -t "$session" -x 60 -y 20
+    wait_for "needs a terminal of at least 80x24"
+    tm resize-window -t "$session" -x 120 -y 40
+    wait_for "Place your tile"
+    keys '?'
+    wait_for "keys and rules"
+    shows "farmer" || fail "the help does not explain farmers"
+    keys x
+    wait_for "Place your tile"
+}
+
+t_no_tile_info() {
+    start 100 30 --seed 3 --players human,greedy --no-tile-info --no-color
+    wait_for "Tiles left: 70"
+    shows "next draw" && fail "chances shown with --no-tile-info"
+    keys t
+    wait_for "any key returns"
+    shows "%" && fail "tiles screen shows chances with --no-tile-info"
+    return 0
+}
+
+t_bad_arguments() {
+    status=0
+    "$bin" play --players human 2>err.txt || status=$?
+    [ "$status" -eq 2 ] || fail "one seat: exit $status, not 2"
+    grep -q "at least 2" err.txt || fail "no clear message"
+    status=0
+    "$bin" play --load does/not/exist.rec 2>err.txt || status=$?
+    [ "$status" -eq 2 ] || fail "unreadable file: exit $status"
+    printf 'players 2\nZ 0 0 0\n' >bad.rec
+    status=0
+    "$bin" play --load bad.rec 2>err.txt || status=$?
+    [ "$status" -eq 1 ] || fail "invalid record: exit $status"
+    grep -q "line 2" err.txt || fail "no line number"
+    "$bin" play --help | grep -q '^usage: carcassonne play' || fail "no usage"
+}
+
+"t_$test_name"
+echo "ok: $test_name"
