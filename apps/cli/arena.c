@@ -540,7 +540,7 @@ int cmd_arena(int argc, char **argv)
     m.seed = 1;
     m.threads = 1;
     m.engine_ms = 1000;
-    if (parse_args(&m, argc, argv) != 0)
+    if (parse_args(&m, argc, argv) != 0 || m.games < 1)
         return EXIT_USAGE;
     m.verbose |= isatty(2);
     if (m.record_dir && make_record_dir(m.record_dir) < 0)

@@ -26,7 +26,7 @@ double proto_now_ms(void)
 }
 
 /* Moves the first line of the buffer (ending at `nl`) into `line`. */
-static int take_line(proto_reader *r, char *nl, char *line, size_t *len)
+static int take_line(proto_reader *r, const char *nl, char *line, size_t *len)
 {
     size_t n = (size_t)(nl - r->buf);
     size_t used = n + (nl < r->buf + r->len);
@@ -100,13 +100,13 @@ int proto_send(int fd, json_t *msg)
         msg ? json_dumps(msg, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(6)) : NULL;
     json_decref(msg);
     size_t n = text ? strlen(text) : 0;
-    char *line = text ? malloc(n + 1) : NULL;
+    char *line = text ? malloc(n + 2) : NULL;
     if (!line) {
         free(text);
         return -1;
     }
-    memcpy(line, text, n);
-    line[n++] = '\n';
+    snprintf(line, n + 2, "%s\n", text);
+    n++;
     free(text);
     size_t done = 0;
     while (done < n) {
