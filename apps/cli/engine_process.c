@@ -30,6 +30,7 @@ static int cloexec_pipe(int fds[2])
 static void exec_child(const char *command, int in_fd, int out_fd)
 {
     setpgid(0, 0);
+    signal(SIGPIPE, SIG_DFL); /* the arena ignores it; the engine need not */
     if (dup2(in_fd, 0) < 0 || dup2(out_fd, 1) < 0)
         _exit(127);
     execl("/bin/sh", "sh", "-c", command, (char *)NULL);
@@ -71,6 +72,8 @@ engine_process *engine_process_start(const char *command, char *err, size_t errc
     setpgid(pid, pid); /* as the child does: whichever runs first */
     e->pid = pid;
     e->to_fd = to_child[1];
+    /* Writes never block: an engine that does not read cannot hang us. */
+    fcntl(e->to_fd, F_SETFL, fcntl(e->to_fd, F_GETFL) | O_NONBLOCK);
     proto_reader_init(&e->from, from_child[0]);
     return e;
 }
@@ -134,12 +137,12 @@ void engine_process_close(engine_process *e)
         return;
     proto_send(e->to_fd, json_pack("{s:s}", "type", "quit"));
     close(e->to_fd);
+    close(e->from.fd); /* an engine still writing gets SIGPIPE */
     if (!reaped_within(e->pid, 500)) {
         kill(-e->pid, SIGKILL);
         kill(e->pid, SIGKILL);
         while (waitpid(e->pid, NULL, 0) < 0 && errno == EINTR)
             ;
     }
-    close(e->from.fd);
     free(e);
 }

@@ -113,6 +113,13 @@ int proto_send(int fd, json_t *msg)
         ssize_t w = write(fd, line + done, n - done);
         if (w < 0 && errno == EINTR)
             continue;
+        if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            /* A non-blocking pipe that is full: its reader is not reading. */
+            struct pollfd p = {fd, POLLOUT, 0};
+            if (poll(&p, 1, PROTO_WRITE_TIMEOUT_MS) > 0)
+                continue;
+            break;
+        }
         if (w <= 0)
             break;
         done += (size_t)w;

@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 /* The longest line either side may send, newline excluded. */
-enum { PROTO_MAX_LINE = 65536 };
+enum { PROTO_MAX_LINE = 65536, PROTO_WRITE_TIMEOUT_MS = 10000 };
 
 /* Results of proto_read_line(). */
 enum {
@@ -37,7 +37,9 @@ void proto_reader_init(proto_reader *r, int fd);
 int proto_read_line(proto_reader *r, int timeout_ms, char *line, size_t *len);
 
 /* Writes `msg` as one compact JSON line to `fd` and takes the reference
- * (decrefs it). Returns 0, or -1 when the line could not be written. */
+ * (decrefs it). Returns 0, or -1 when the line could not be written; on a
+ * non-blocking `fd` that too when the reader has not made room for
+ * PROTO_WRITE_TIMEOUT_MS. */
 int proto_send(int fd, json_t *msg);
 
 /* {"type": "error", "message": MESSAGE}, a new reference. */
