@@ -9,6 +9,7 @@
 
 #include "carcassonne_ai.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -189,6 +190,102 @@ static void test_star25_ignores_pile_order(void **state)
     carc_game_free(g);
 }
 
+/* --- star25 against a brute-force expectimax ------------------------------------- */
+
+static int brute_root;
+static double brute_lo, brute_hi;
+
+/* The root player's evaluated margin, clipped to [brute_lo, brute_hi] as
+ * star25 documents. */
+static double brute_leaf(const carc_game *g)
+{
+    double v[CARC_MAX_PLAYERS];
+    carc_evaluate(g, v);
+    double best = -1e300;
+    for (int q = 0; q < carc_game_players(g); q++)
+        if (q != brute_root && v[q] > best)
+            best = v[q];
+    double m = v[brute_root] - best;
+    return m < brute_lo ? brute_lo : m > brute_hi ? brute_hi : m;
+}
+
+/* Expectimax of depth 3 after the root move: every next tile, weighted by
+ * its count among the tiles the root player has not seen, then the best
+ * reply for the player to move (paranoid), evaluated. */
+static double brute_after_root_move(const carc_game *g)
+{
+    if (carc_game_over(g))
+        return brute_leaf(g);
+    int counts[CARC_TILE_KINDS];
+    int total = carc_game_tiles_left(g, counts) + 1;
+    counts[carc_game_drawn_tile(g)]++;
+    carc_game *drawn = carc_game_clone(g), *child = carc_game_clone(g);
+    static carc_placement places[CARC_MAX_PLACEMENTS];
+    double sum = 0.0;
+    for (int k = 0; k < CARC_TILE_KINDS; k++) {
+        if (counts[k] == 0)
+            continue;
+        carc_game_copy(drawn, g);
+        assert_int_equal(carc_game_choose_tile(drawn, k), CARC_OK);
+        int is_max = carc_game_current_player(drawn) == brute_root;
+        double best = is_max ? -1e300 : 1e300;
+        int np = carc_legal_placements(drawn, places, CARC_MAX_PLACEMENTS);
+        for (int i = 0; i <= np; i++) {
+            carc_spot spots[CARC_MAX_SPOTS];
+            int ns = i < np ? carc_legal_spots(drawn, places[i], spots, CARC_MAX_SPOTS) : 0;
+            for (int s = -1; s < ns; s++) {
+                carc_move m = {CARC_MOVE_PLACE, i < np ? places[i] : (carc_placement){0, 0, 0, 0},
+                               s < 0 ? (uint8_t)CARC_NO_SPOT : spots[s].segment};
+                if (i == np) {
+                    if (np > 0)
+                        break;
+                    m.type = CARC_MOVE_DISCARD;
+                }
+                carc_game_copy(child, drawn);
+                assert_int_equal(carc_game_play(child, m, NULL, 0, NULL), CARC_OK);
+                double v = brute_leaf(child);
+                best = is_max ? (v > best ? v : best) : (v < best ? v : best);
+            }
+        }
+        sum += (double)counts[k] / total * best;
+    }
+    carc_game_free(drawn);
+    carc_game_free(child);
+    return sum;
+}
+
+/* star25's best move has the exact expectimax value, and every other
+ * move's reported value is its value or an upper bound of it. */
+static void test_star25_matches_expectimax(void **state)
+{
+    (void)state;
+    static const where cases[] = {{2, 30}, {3, 60}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        carc_game *g = position(cases[c].players, cases[c].plies, 700 + (uint64_t)c);
+        brute_root = carc_game_current_player(g);
+        brute_lo = -1e300;
+        brute_hi = 1e300;
+        double m0 = brute_leaf(g);
+        brute_lo = m0 - 100.0;
+        brute_hi = m0 + 100.0;
+        carc_player *p = player("star25", 1);
+        int n = carc_player_rank(p, g, ranked, (int)(sizeof ranked / sizeof ranked[0]), NULL);
+        carc_game *child = carc_game_clone(g);
+        double best = -1e300;
+        for (int i = 0; i < n; i++) {
+            carc_game_copy(child, g);
+            assert_int_equal(carc_game_play(child, ranked[i].move, NULL, 0, NULL), CARC_OK);
+            double v = brute_after_root_move(child);
+            best = v > best ? v : best;
+            assert_true(ranked[i].margin >= v - 1e-9);
+        }
+        assert_true(fabs(ranked[0].margin - best) < 1e-9);
+        carc_game_free(child);
+        carc_player_free(p);
+        carc_game_free(g);
+    }
+}
+
 /* A late position whose drawn tile is forced to a kind that fits nowhere:
  * found by scanning seeded random games. Returns NULL when none is found. */
 static carc_game *unplaceable_position(void)
@@ -346,6 +443,7 @@ int main(void)
         cmocka_unit_test(test_legal_and_ranked),
         cmocka_unit_test(test_same_seed_same_move),
         cmocka_unit_test(test_star25_ignores_pile_order),
+        cmocka_unit_test(test_star25_matches_expectimax),
         cmocka_unit_test(test_tile_fits_nowhere),
         cmocka_unit_test(test_time_budget),
         cmocka_unit_test(test_stop_request),
