@@ -30,7 +30,9 @@ static void init_art_pairs(int rich)
                     rich ? 21 : COLOR_BLUE};
     for (int gr = 0; gr < 2; gr++)
         for (int what = 0; what < 7; what++) {
-            short bg = what == TILE_ART_CLOISTER ? (rich ? 124 : COLOR_RED) : ground[gr];
+            short bg = ground[gr];
+            if (what == TILE_ART_CLOISTER)
+                bg = rich ? 124 : COLOR_RED;
             init_pair((short)(PAIR_ART + gr * 8 + what), ink[what], bg);
         }
 }

@@ -112,7 +112,7 @@ static const char *step_message(const tui *t)
         return "Place your tile: arrows move, r rotates, Tab next legal square, Enter places.";
     case STEP_SPOT:
         return "Follower: press a spot's number (marked on the tile), 0 for none; Esc back.";
-    case STEP_CONFIRM: return "";
+    case STEP_CONFIRM:
     case STEP_COMPUTER: return "";
     case STEP_HINT: return "Thinking about a hint... (Esc cancels)";
     case STEP_OVER: return "Game over. i inspects the board, s saves, q quits.";
@@ -192,9 +192,8 @@ static void players_section(const tui *t, pen *p)
 static void drawn_tile_section(const tui *t, pen *p)
 {
     int kind = carc_game_drawn_tile(t->s.g);
-    if (kind < 0 || p->row + 4 > p->end || t->step == STEP_COMPUTER)
+    if (kind < 0 || p->row + 3 > p->end || t->step == STEP_COMPUTER)
         return;
-    p->row++;
     int rot = t->step == STEP_COMPUTER ? 0 : t->rot;
     board_draw_tile_at(t, p->row, p->col + 1, kind, rot);
     pen side = {p->row, p->row + 3, p->col + 8, p->width - 8};
@@ -216,7 +215,7 @@ static void odds_section(const tui *t, pen *p)
         put_line(p, A_BOLD, "Tiles left: %d", left);
         return;
     }
-    put_line(p, A_BOLD, "Tiles left: %d, next draw:", left);
+    put_line(p, A_BOLD, "Tiles left: %d, dead spots: %d", left, t->ndead);
     int rows = (CARC_TILE_KINDS + 2) / 3;
     for (int r = 0; r < rows && p->row < p->end; r++) {
         char line[64] = "";
@@ -238,7 +237,6 @@ static void odds_section(const tui *t, pen *p)
                 len += (size_t)snprintf(line + len, sizeof line - len, " %c", carc_tile(k)->letter);
         put_line(p, A_NORMAL, "%s", line);
     }
-    put_line(p, A_NORMAL, "Dead spots (x): %d", t->ndead);
 }
 
 static void spots_section(const tui *t, pen *p)

@@ -171,12 +171,27 @@ static void play_move(tui *t, carc_move m)
     begin_turn(t);
 }
 
+/* Logs a computer's move: "Turn 22: Blue put V at 2,-1 (knight)". */
+static void log_computer_move(tui *t, carc_move m)
+{
+    int p = carc_game_current_player(t->s.g), kind = carc_game_drawn_tile(t->s.g);
+    if (m.type != CARC_MOVE_PLACE || kind < 0)
+        return;
+    static const char *const roles[] = {"thief", "knight", "farmer", "monk"};
+    const carc_tile_def *def = carc_tile(kind);
+    const char *role = m.segment < def->nsegments ? roles[def->segments[m.segment].kind & 3] : "";
+    session_log(&t->s, "Turn %d: %s put %c at %d,%d%s%s%s", carc_game_move_count(t->s.g) + 1,
+                session_player_name(p), def->letter, m.place.x, m.place.y, *role ? " (" : "", role,
+                *role ? ")" : "");
+}
+
 static void finish_worker(tui *t)
 {
     if (t->step == STEP_COMPUTER) {
         carc_move m = t->worker.move;
         if (t->worker.status != CARC_OK)
             m = carc_random_move(t->s.g, &(carc_rng){t->s.seed}, 0.0);
+        log_computer_move(t, m);
         play_move(t, m);
     } else if (t->step == STEP_HINT) {
         t->nhints = t->worker.nevals;

@@ -93,7 +93,7 @@ static void mark_last(const square_desc *d, square_pic *out)
 {
     char num[8];
     snprintf(num, sizeof num, "%d", d->last_turn % 1000);
-    for (int i = 0; num[i] && i < TILE_ART_W; i++) {
+    for (int i = 0; i < TILE_ART_W && num[i]; i++) {
         square_cell *cell = &out->cell[0][i];
         set_ascii(&cell->art, num[i]);
         cell->art.owner = (uint8_t)d->last_owner;
@@ -111,7 +111,7 @@ static int tile_square(const square_desc *d, square_pic *out)
             square_cell *cell = &out->cell[r][c];
             cell->art = art.cell[r][c];
             int seg = cell->art.segment;
-            if (seg != TILE_ART_NONE && seg < 16 && (d->highlight >> seg & 1u))
+            if (seg < CARC_MAX_SEGMENTS_PER_TILE && (d->highlight >> seg & 1u))
                 cell->flags |= SQF_HIGHLIGHT;
         }
     number_spots(d, out);

@@ -241,7 +241,8 @@ t_resize_80x24() {
 t_no_tile_info() {
     start 100 30 --seed 3 --players human,greedy --no-tile-info --no-color
     wait_for "Tiles left: 70"
-    shows "next draw" && fail "chances shown with --no-tile-info"
+    shows "dead spots" && fail "tile odds shown with --no-tile-info"
+    shows "V 8  11%" && fail "chances shown with --no-tile-info"
     keys t
     wait_for "any key returns"
     shows "%" && fail "tiles screen shows chances with --no-tile-info"
