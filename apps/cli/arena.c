@@ -206,11 +206,14 @@ static int play_turn(game_run *r, const match *m)
     }
     char text[32];
     carc_move_write(g, mv, text, sizeof text);
-    if (tell_engines(r, json_pack("{s:s, s:i, s:s}", "type", "move", "player", p, "move", text)) <
-        0)
+    /* Played first: a library player's move is legal by contract, but a
+     * broken one must lose the game rather than repeat itself for ever. */
+    if (carc_game_play(g, mv, NULL, 0, NULL) != CARC_OK) {
+        snprintf(r->why, sizeof r->why, "illegal move '%s': %s", text, carc_game_error(g));
+        r->forfeit_seat = p;
         return -1;
-    carc_game_play(g, mv, NULL, 0, NULL);
-    return 0;
+    }
+    return tell_engines(r, json_pack("{s:s, s:i, s:s}", "type", "move", "player", p, "move", text));
 }
 
 static int write_record(const match *m, const game_run *r, int index, uint64_t deal)
