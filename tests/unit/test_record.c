@@ -700,6 +700,44 @@ static void test_move_write_parse_round_trip(void **state)
     (void)discards;
 }
 
+/* Random lines made of the notation's pieces: never a crash, and a line
+ * that is accepted is a move the game then plays. */
+static void test_move_parse_random_lines(void **state)
+{
+    (void)state;
+    static const char *const pieces[] = {
+        "E",   "U", "D", "discard", "end", "0",  "-1", "1",  "2",    "3", "4",           "-", "S",
+        "SSE", "C", "N", "#",       " ",   "\t", "\r", "\n", "\xC3", "x", "99999999999", "W"};
+    carc_game *g = game_drawing('E');
+    carc_rng rng = carc_rng_seed(77);
+    int accepted = 0;
+    for (int i = 0; i < 20000; i++) {
+        char line[128] = "";
+        int n = (int)carc_rng_below(&rng, 4);
+        if (i % 2) /* half of the lines start as a placement of E near D */
+            snprintf(line, sizeof line, "E %d %d %d ", (int)carc_rng_below(&rng, 5) - 2,
+                     (int)carc_rng_below(&rng, 5) - 2, (int)carc_rng_below(&rng, 5));
+        else
+            n += 2;
+        for (int k = 0; k < n; k++) {
+            const char *piece = pieces[carc_rng_below(&rng, sizeof pieces / sizeof pieces[0])];
+            strncat(line, piece, sizeof line - strlen(line) - 1);
+            if (carc_rng_below(&rng, 3))
+                strncat(line, " ", sizeof line - strlen(line) - 1);
+        }
+        carc_move m;
+        if (carc_move_parse(g, line, &m) == CARC_OK) {
+            carc_game *copy = carc_game_clone(g);
+            assert_int_equal(carc_game_play(copy, m, NULL, 0, NULL), CARC_OK);
+            carc_game_free(copy);
+            accepted++;
+        }
+    }
+    assert_true(accepted > 0);
+    assert_int_equal(carc_game_move_count(g), 0);
+    carc_game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -717,6 +755,7 @@ int main(void)
         cmocka_unit_test(test_move_parse),
         cmocka_unit_test(test_move_write),
         cmocka_unit_test(test_move_write_parse_round_trip),
+        cmocka_unit_test(test_move_parse_random_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
