@@ -229,6 +229,8 @@ static int write_record(const match *m, const game_run *r, int index, uint64_t d
         int plain = strcspn(spec, " \t#") == strlen(spec);
         n += snprintf(headers + n, sizeof headers - (size_t)n,
                       plain ? "player-%d %s\n" : "# player %d: %s\n", s + 1, spec);
+        if (n >= (int)sizeof headers)
+            n = (int)sizeof headers - 1; /* cannot happen: names are short */
     }
     if (r->forfeit_seat >= 0) {
         char why[WHY_CAP];
