@@ -189,6 +189,25 @@ static void players_section(const tui *t, pen *p)
     }
 }
 
+/* The last move of the game, so it is never lost: "Last: 24 Blue P 1,4". */
+static void last_move_line(const tui *t, pen *p)
+{
+    const carc_game *g = t->s.g;
+    int n = carc_game_move_count(g), kind = 0;
+    carc_move m;
+    if (n == 0 || carc_game_move_at(g, n - 1, &m, &kind) != CARC_OK)
+        return;
+    const carc_tile_def *def = carc_tile(kind);
+    const char *who = session_player_name(carc_game_move_player(g, n - 1));
+    if (m.type != CARC_MOVE_PLACE) {
+        put_line(p, A_DIM, "Last: %d %s discarded %c", n, who, def->letter);
+        return;
+    }
+    const char *role = m.segment < def->nsegments ? role_name(def->segments[m.segment].kind) : "";
+    put_line(p, A_DIM, "Last: %d %s %c %d,%d %s (c)", n, who, def->letter, m.place.x, m.place.y,
+             role);
+}
+
 static void drawn_tile_section(const tui *t, pen *p)
 {
     int kind = carc_game_drawn_tile(t->s.g);
@@ -199,10 +218,13 @@ static void drawn_tile_section(const tui *t, pen *p)
     pen side = {p->row, p->row + 3, p->col + 8, p->width - 8};
     put_line(&side, A_BOLD, "Tile %c", carc_tile(kind)->letter);
     put_line(&side, A_NORMAL, "turned %d", rot);
+    carc_placement here = {(int8_t)t->cx, (int8_t)t->cy, (uint8_t)rot, 0};
     if (t->nlegal == 0 && t->step == STEP_PLACE)
         put_line(&side, A_BOLD, "fits nowhere!");
+    else if (carc_placement_legal(t->s.g, here))
+        put_line(&side, A_NORMAL, "fits here");
     else
-        put_line(&side, A_NORMAL, "%d legal moves", t->nlegal);
+        put_line(&side, A_BOLD, "does not fit here");
     p->row += 3;
 }
 
@@ -291,7 +313,10 @@ static void inspector_section(const tui *t, pen *p)
     if (f.kind == CARC_FIELD) {
         put_line(p, A_NORMAL, "Worth now: 0 (farms score at the end)");
         put_line(p, A_NORMAL, "If the game ended now: %d", f.value_at_end);
-        put_line(p, A_DIM, "(3 per completed city it borders)");
+        if (carc_game_rules(t->s.g).flags & CARC_RULE_FARMS_FIRST_EDITION)
+            put_line(p, A_DIM, "(first edition: 4 per city)");
+        else
+            put_line(p, A_DIM, "(%d completed cities x 3)", f.value_at_end / 3);
     } else {
         put_line(p, A_NORMAL, "Worth %s: %d", f.complete ? "(scored)" : "if completed", f.value);
         put_line(p, A_NORMAL, "If the game ended now: %d", f.value_at_end);
@@ -394,6 +419,7 @@ void panel_draw(const tui *t, const layout *l)
     mvvline(l->board_y, l->panel_x, ACS_VLINE, l->board_h);
     attrset(A_NORMAL);
     players_section(t, &p);
+    last_move_line(t, &p);
     if (t->step == STEP_OVER && !t->inspecting) {
         final_section(t, &p);
     } else if (t->inspecting) {

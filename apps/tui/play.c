@@ -557,7 +557,7 @@ static int global_key(tui *t, int ch)
         ask_quit(t);
         return 1;
     }
-    if (ch == 's' && t->step != STEP_CONFIRM) {
+    if (ch == 's') {
         ask_save(t, 0);
         return 1;
     }
