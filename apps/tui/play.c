@@ -611,7 +611,7 @@ static void handle_key(tui *t, int ch)
         start_inspector(t);
     else if (t->step == STEP_OVER && ch == 'u')
         undo(t);
-    else if (t->step == STEP_OVER)
+    else if (t->step == STEP_OVER || t->step == STEP_COMPUTER)
         view_key(t, ch);
 }
 
@@ -636,6 +636,14 @@ static void render(const tui *t)
     refresh();
 }
 
+/* What the keyboard may do while the computer thinks: look, save, quit;
+ * never start the human's next move. */
+static int key_while_thinking(int ch)
+{
+    return (ch > 0 && ch < 128 && strchr("qs?tfcHJKL", ch)) || ch == KEY_CTRL_C || ch == KEY_RESIZE ||
+           ch == KEY_SLEFT || ch == KEY_SRIGHT || ch == KEY_SR || ch == KEY_SF;
+}
+
 static void run(tui *t)
 {
     begin_turn(t);
@@ -648,8 +656,8 @@ static void run(tui *t)
         t->spinner++;
         if (ch == ERR)
             continue;
-        if ((t->step == STEP_COMPUTER) && t->prompt == PROMPT_NONE && t->overlay == OVERLAY_NONE &&
-            ch != 'q' && ch != KEY_CTRL_C && ch != 's' && ch != KEY_RESIZE)
+        if (t->step == STEP_COMPUTER && t->prompt == PROMPT_NONE && t->overlay == OVERLAY_NONE &&
+            !key_while_thinking(ch))
             continue; /* no type-ahead into the human's next turn */
         handle_key(t, ch);
     }

@@ -168,7 +168,7 @@ t_save_load() {
     grep -q '^seat-2 greedy' saved.rec || fail "the seats are not saved"
     test "$(grep -c '^[A-X] ' saved.rec)" -eq 2 || fail "not two moves in the record"
     "$bin" replay saved.rec >/dev/null || fail "the saved record does not replay"
-    tm kill-server
+    session=game2 # a second game on the same tmux server
     start 100 30 --load saved.rec --no-color
     wait_for "Resumed saved.rec after 2"
     shows "turn 3 | Red (you) plays" || fail "not Red's turn 3 after loading"
@@ -222,6 +222,22 @@ t_quit_asks() {
     wait_for "Quit anyway?"
     keys y
     wait_for "EXIT=0"
+}
+
+# The screen answers while the computer thinks, and quitting stops the
+# search at once: the computer has 8 s, the quit must take under 3.
+t_quit_while_thinking() {
+    start 100 30 --seed 13 --players "human,mcts:ms=8000+threads=1" --no-color
+    place_and_confirm 0
+    wait_for "Blue is thinking..."
+    keys '?'
+    wait_for "keys and rules"
+    keys x
+    wait_for "Blue is thinking..."
+    keys q
+    wait_for "Quit anyway?"
+    keys y
+    wait_for "EXIT=0" 3
 }
 
 t_undo() {
