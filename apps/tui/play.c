@@ -640,8 +640,8 @@ static void render(const tui *t)
  * never start the human's next move. */
 static int key_while_thinking(int ch)
 {
-    return (ch > 0 && ch < 128 && strchr("qs?tfcHJKL", ch)) || ch == KEY_CTRL_C || ch == KEY_RESIZE ||
-           ch == KEY_SLEFT || ch == KEY_SRIGHT || ch == KEY_SR || ch == KEY_SF;
+    return (ch > 0 && ch < 128 && strchr("qs?tfcHJKL", ch)) || ch == KEY_CTRL_C ||
+           ch == KEY_RESIZE || ch == KEY_SLEFT || ch == KEY_SRIGHT || ch == KEY_SR || ch == KEY_SF;
 }
 
 static void run(tui *t)
