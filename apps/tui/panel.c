@@ -203,9 +203,10 @@ static void last_move_line(const tui *t, pen *p)
         put_line(p, A_DIM, "Last: %d %s discarded %c", n, who, def->letter);
         return;
     }
-    const char *role = m.segment < def->nsegments ? role_name(def->segments[m.segment].kind) : "";
-    put_line(p, A_DIM, "Last: %d %s %c %d,%d %s (c)", n, who, def->letter, m.place.x, m.place.y,
-             role);
+    int has_role = m.segment < def->nsegments;
+    const char *role = has_role ? role_name(def->segments[m.segment].kind) : "";
+    put_line(p, A_DIM, "Last: %d %s %c %d,%d%s%s (c)", n, who, def->letter, m.place.x, m.place.y,
+             has_role ? " " : "", role);
 }
 
 static void drawn_tile_section(const tui *t, pen *p)

@@ -105,6 +105,19 @@ static int legal_rotation(const tui *t, int x, int y, int from, int step)
     return -1;
 }
 
+/* After another player's placement, the cursor starts from its square, so
+ * the view shows what was just played. */
+static void look_at_others_move(tui *t, int player)
+{
+    int n = carc_game_move_count(t->s.g), kind = 0;
+    carc_move m;
+    if (n == 0 || carc_game_move_player(t->s.g, n - 1) == player ||
+        carc_game_move_at(t->s.g, n - 1, &m, &kind) != CARC_OK || m.type != CARC_MOVE_PLACE)
+        return;
+    t->cx = m.place.x;
+    t->cy = m.place.y;
+}
+
 /* Puts the cursor on the legal square nearest to where it is. */
 static void cursor_to_nearest_legal(tui *t)
 {
@@ -158,6 +171,7 @@ static void begin_turn(tui *t)
     }
     t->step = STEP_PLACE;
     session_turn_begins(&t->s);
+    look_at_others_move(t, p);
     t->nlegal = carc_legal_placements(t->s.g, t->legal, CARC_MAX_PLACEMENTS);
     t->nlegal = t->nlegal > CARC_MAX_PLACEMENTS ? CARC_MAX_PLACEMENTS : t->nlegal;
     cursor_to_nearest_legal(t);
