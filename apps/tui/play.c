@@ -326,41 +326,58 @@ static void centre_on_last(tui *t)
     }
 }
 
+static int clamp_coord(int v)
+{
+    return v < INT8_MIN ? INT8_MIN : v > INT8_MAX ? INT8_MAX : v;
+}
+
+/* Arrows: the cursor, with the view following it. */
+static int cursor_key(tui *t, int ch)
+{
+    int dx = arrow_dx(ch), dy = arrow_dy(ch);
+    if (!dx && !dy)
+        return 0;
+    t->cx = clamp_coord(t->cx + dx);
+    t->cy = clamp_coord(t->cy + dy);
+    board_follow_cursor(t, 0);
+    return 1;
+}
+
+/* HJKL and shift-arrows: the view moves half a screen, the cursor stays. */
+static int pan_key(tui *t, int ch)
+{
+    int px = ch == 'H' || ch == KEY_SLEFT ? -1 : ch == 'L' || ch == KEY_SRIGHT ? 1 : 0;
+    int py = ch == 'K' || ch == KEY_SR ? -1 : ch == 'J' || ch == KEY_SF ? 1 : 0;
+    if (!px && !py)
+        return 0;
+    layout l = tui_layout(t);
+    t->vx += px * (l.view_w / 2 > 0 ? l.view_w / 2 : 1);
+    t->vy += py * (l.view_h / 2 > 0 ? l.view_h / 2 : 1);
+    return 1;
+}
+
+/* 'f': the overview (3x1 cells a square) on or off, centred on the board. */
+static void toggle_overview(tui *t)
+{
+    int x0, y0, x1, y1;
+    carc_game_bounds(t->s.g, &x0, &y0, &x1, &y1);
+    t->zoomed = !t->zoomed;
+    layout l = tui_layout(t);
+    t->vx = (x0 + x1) / 2 - l.view_w / 2;
+    t->vy = (y0 + y1) / 2 - l.view_h / 2;
+    snprintf(t->msg, sizeof t->msg, "%s", t->zoomed ? "Overview: f again for full tiles." : "");
+}
+
 /* Cursor and view keys, in every step that shows the board; 1 if used. */
 static int view_key(tui *t, int ch)
 {
-    int dx = arrow_dx(ch), dy = arrow_dy(ch);
-    if (dx || dy) {
-        t->cx += dx;
-        t->cy += dy;
-        t->cx = t->cx < INT8_MIN ? INT8_MIN : t->cx > INT8_MAX ? INT8_MAX : t->cx;
-        t->cy = t->cy < INT8_MIN ? INT8_MIN : t->cy > INT8_MAX ? INT8_MAX : t->cy;
-        board_follow_cursor(t, 0);
+    if (cursor_key(t, ch) || pan_key(t, ch))
         return 1;
-    }
-    layout l = tui_layout(t);
-    int px = ch == 'H' || ch == KEY_SLEFT ? -1 : ch == 'L' || ch == KEY_SRIGHT ? 1 : 0;
-    int py = ch == 'K' || ch == KEY_SR ? -1 : ch == 'J' || ch == KEY_SF ? 1 : 0;
-    if (px || py) {
-        t->vx += px * (l.view_w / 2 > 0 ? l.view_w / 2 : 1);
-        t->vy += py * (l.view_h / 2 > 0 ? l.view_h / 2 : 1);
-        return 1;
-    }
-    if (ch == 'c') {
+    if (ch == 'c')
         centre_on_last(t);
-        return 1;
-    }
-    if (ch == 'f') {
-        int x0, y0, x1, y1;
-        carc_game_bounds(t->s.g, &x0, &y0, &x1, &y1);
-        t->zoomed = !t->zoomed;
-        l = tui_layout(t);
-        t->vx = (x0 + x1) / 2 - l.view_w / 2;
-        t->vy = (y0 + y1) / 2 - l.view_h / 2;
-        snprintf(t->msg, sizeof t->msg, "%s", t->zoomed ? "Overview: f again for full tiles." : "");
-        return 1;
-    }
-    return 0;
+    else if (ch == 'f')
+        toggle_overview(t);
+    return ch == 'c' || ch == 'f';
 }
 
 static void start_hint(tui *t)
@@ -447,8 +464,6 @@ static void place_key(tui *t, int ch)
         next_legal_square(t, ch == '\t' ? 1 : -1);
     } else if (ch == 'i') {
         start_inspector(t);
-    } else if (ch == '?') {
-        t->overlay = OVERLAY_HELP;
     } else if (ch == 'u') {
         undo(t);
     } else if (ch >= '1' && ch < '1' + t->nhints) {
@@ -575,7 +590,7 @@ static int global_key(tui *t, int ch)
         ask_save(t, 0);
         return 1;
     }
-    if (ch == '?' && t->step != STEP_PLACE) {
+    if (ch == '?') {
         t->overlay = OVERLAY_HELP;
         return 1;
     }
