@@ -154,6 +154,9 @@ void footer_draw(const tui *t, const layout *l)
                  session_player_name(carc_game_current_player(t->s.g)), spin[t->spinner % 4]);
     else if (t->msg[0])
         snprintf(text, sizeof text, "%s", t->msg);
+    else if (t->s.nseats - t->s.computers > 1 && !carc_game_over(t->s.g))
+        snprintf(text, sizeof text, "%s: %s", /* hot seat: whose hands */
+                 session_player_name(carc_game_current_player(t->s.g)), step_message(t));
     else
         snprintf(text, sizeof text, "%s", step_message(t));
     attrset(A_BOLD);

@@ -240,6 +240,18 @@ t_quit_while_thinking() {
     wait_for "EXIT=0" 3
 }
 
+# Two humans at one keyboard: the game names whose turn it is.
+t_hot_seat() {
+    start 100 30 --seed 17 --players human,human --no-color
+    wait_for "Red: Place your tile"
+    place_and_confirm 0
+    wait_for "Blue: Place your tile"
+    shows "Blue (human) plays" || fail "the header does not name Blue"
+    keys u
+    wait_for "Undo is for games against the computer."
+    finish
+}
+
 t_undo() {
     start 100 30 --seed 11 --players human,greedy --no-color
     place_and_confirm 0
