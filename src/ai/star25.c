@@ -366,7 +366,8 @@ static int s25_init(s25 *s, carc_player *p, const carc_game *g)
     double v[CARC_MAX_PLAYERS];
     carc_evaluate(g, v);
     double m0 = ai_margin(v, s->players, s->root_player);
-    double w = CLIP_PER_MOVE * (double)((s->depth + 1) / 2);
+    int horizon_moves = (s->depth + 1) / 2; /* MAX and MIN levels */
+    double w = CLIP_PER_MOVE * (double)horizon_moves;
     s->lo = m0 - w;
     s->hi = m0 + w;
     return 0;
