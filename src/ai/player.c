@@ -72,7 +72,7 @@ static int parse_option(ai_kind kind, char *opt, ai_options *o, char *err, size_
             return set_error(err, cap, "ms must be 1..3600000, not '%s'", val);
         o->ms = (int)v;
         o->iters = 0;
-    } else if (strcmp(key, "iters") == 0 && kind != AI_RANDOM && kind != AI_GREEDY) {
+    } else if (strcmp(key, "iters") == 0 && (kind == AI_MCTS || kind == AI_VANILLA_MCTS)) {
         if (parse_number(val, 100000000, &v) || v == 0)
             return set_error(err, cap, "iters must be 1..100000000, not '%s'", val);
         o->iters = v;
@@ -141,17 +141,19 @@ static void write_spec(carc_player *p)
     char sep = ':';
     if (p->kind == AI_RANDOM || p->kind == AI_GREEDY)
         return;
-    if (o->ms)
+    if (o->ms) {
         n += snprintf(s + n, cap - (size_t)n, "%cms=%d", sep, o->ms);
-    else
+        sep = ',';
+    } else if (o->iters) {
         n += snprintf(s + n, cap - (size_t)n, "%citers=%llu", sep, (unsigned long long)o->iters);
-    sep = ',';
+        sep = ',';
+    }
     if (p->kind == AI_MCTS)
         n += snprintf(s + n, cap - (size_t)n, ",threads=%d", o->threads);
     if (p->kind == AI_MCTS || p->kind == AI_VANILLA_MCTS)
         n += snprintf(s + n, cap - (size_t)n, ",c=%g", o->c);
     if (p->kind == AI_STAR25)
-        snprintf(s + n, cap - (size_t)n, ",depth=%d,probe=%d", o->depth, o->probe);
+        snprintf(s + n, cap - (size_t)n, "%cdepth=%d,probe=%d", sep, o->depth, o->probe);
 }
 
 carc_player *carc_player_new(const char *spec, uint64_t seed, char *err, size_t errcap)
