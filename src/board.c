@@ -23,11 +23,13 @@ void board_clear(carc_game *g, int fresh)
     g->min_x = g->min_y = g->max_x = g->max_y = 0;
 }
 
+/* A count never leaves 0..65535, so adding first and subtracting second
+ * never carries or borrows across lanes. */
 static void recount(carc_game *g, unsigned from, unsigned to)
 {
-    const uint8_t *a = carc_sig_count[from], *b = carc_sig_count[to];
-    for (int k = 0; k < CARC_TILE_KINDS; k++)
-        g->placements[k] = (uint16_t)(g->placements[k] + b[k] - a[k]);
+    const uint64_t *a = carc_sig_count_lanes[from], *b = carc_sig_count_lanes[to];
+    for (int w = 0; w < CARC_COUNT_WORDS; w++)
+        g->placements[w] = g->placements[w] + b[w] - a[w];
 }
 
 static void frontier_remove(carc_game *g, int index)

@@ -248,7 +248,9 @@ int carc_legal_placements(const carc_game *g, carc_placement *out, int cap)
 
 int game_placement_count(const carc_game *g)
 {
-    return g->over ? 0 : g->placements[g->drawn];
+    if (g->over)
+        return 0;
+    return (int)((g->placements[g->drawn >> 2] >> (16 * (g->drawn & 3))) & 0xFFFFu);
 }
 
 /* Draws (square, rotation) pairs uniformly until one fits: a uniform

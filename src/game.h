@@ -3,6 +3,7 @@
 #define CARC_GAME_H
 
 #include "carcassonne.h"
+#include "tiles.h"
 
 enum {
     /* Segments of all 72 tiles: 243 in the base game. */
@@ -71,8 +72,9 @@ struct carc_game {
     int32_t score_by_kind[CARC_MAX_PLAYERS][4];
     uint8_t left[CARC_TILE_KINDS]; /* pile tiles of each kind */
     /* Legal placements of each kind on the current frontier, kept up to
-     * date as squares join, change and leave the frontier. */
-    uint16_t placements[CARC_TILE_KINDS];
+     * date as squares join, change and leave the frontier: kind k in bits
+     * 16 * (k % 4) of word k / 4 (see carc_sig_count_lanes). */
+    uint64_t placements[CARC_COUNT_WORDS];
     uint8_t pile[CARC_PILE];
     uint8_t cloisters[MAX_CLOISTERS]; /* board tiles with an open cloister */
     history_entry history[MAX_HISTORY];

@@ -43,6 +43,10 @@ extern const uint8_t carc_sig_fits[256][CARC_TILE_KINDS];
 /* The number of rotations in each carc_sig_fits entry. */
 extern const uint8_t carc_sig_count[256][CARC_TILE_KINDS];
 
+/* carc_sig_count in lanes: kind k is bits 16 * (k % 4) of word k / 4. */
+enum { CARC_COUNT_WORDS = CARC_TILE_KINDS / 4 };
+extern const uint64_t carc_sig_count_lanes[256][CARC_COUNT_WORDS];
+
 static inline unsigned carc_sig_edge(unsigned kind, int edge)
 {
     return (kind + 1) << (2 * edge);

@@ -178,6 +178,22 @@ int main(void)
     }
     printf("};\n\n");
 
+    /* The counts again, four kinds to a 64-bit word, 16 bits each, so that
+     * a frontier square's change updates all counts in six additions. */
+    printf("const uint64_t carc_sig_count_lanes[256][CARC_COUNT_WORDS] = {\n");
+    for (unsigned sig = 0; sig < 256; sig++) {
+        printf("    {");
+        for (int w = 0; w < CARC_TILE_KINDS / 4; w++) {
+            unsigned long long word = 0;
+            for (int lane = 0; lane < 4; lane++)
+                word |= (unsigned long long)popcount12(sig_rotations(4 * w + lane, sig))
+                        << (16 * lane);
+            printf(" 0x%llXull,", word);
+        }
+        printf(" },\n");
+    }
+    printf("};\n\n");
+
     printf("const uint8_t carc_distinct_rotations[CARC_TILE_KINDS] = {\n   ");
     for (int k = 0; k < CARC_TILE_KINDS; k++) {
         unsigned mask = 0;
