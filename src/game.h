@@ -94,9 +94,13 @@ static const int8_t carc_dy[4] = {-1, 0, 1, 0};
 /* board.c */
 /* Empties the board; `fresh` when the grid holds garbage (a new game). */
 void board_clear(carc_game *g, int fresh);
+/* The torus cell of (x, y), from two generated tables (tile_tables.c):
+ * column offsets and rows of each coordinate -128..127. */
+extern const uint16_t carc_torus_col[256];
+extern const uint8_t carc_torus_row[256];
 static inline int board_cell(int x, int y)
 {
-    return ((x + 2 * GRID) % GRID) * GRID + (y + 2 * GRID) % GRID;
+    return carc_torus_col[(uint8_t)x] + carc_torus_row[(uint8_t)y];
 }
 
 static inline int board_in_range(int x, int y)

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "game.h"
 #include "tile_data.h"
 
 enum { MIDDLE_PORTS = (1 << CARC_N) | (1 << CARC_E) | (1 << CARC_S) | (1 << CARC_W) };
@@ -193,6 +194,17 @@ int main(void)
         printf(" },\n");
     }
     printf("};\n\n");
+
+    /* The board's torus: a coordinate, read as the byte of an int8_t, to
+     * its column offset and its row. */
+    printf("const uint16_t carc_torus_col[256] = {");
+    for (int i = 0; i < 256; i++)
+        printf("%s%d,", i % 16 ? " " : "\n    ", ((int8_t)i + 2 * GRID) % GRID * GRID);
+    printf("\n};\n\n");
+    printf("const uint8_t carc_torus_row[256] = {");
+    for (int i = 0; i < 256; i++)
+        printf("%s%d,", i % 16 ? " " : "\n    ", ((int8_t)i + 2 * GRID) % GRID);
+    printf("\n};\n\n");
 
     printf("const uint8_t carc_distinct_rotations[CARC_TILE_KINDS] = {\n   ");
     for (int k = 0; k < CARC_TILE_KINDS; k++) {
