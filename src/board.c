@@ -48,12 +48,13 @@ static void frontier_remove(carc_game *g, int index)
 static void frontier_constrain(carc_game *g, int t, int x, int y, int d, unsigned kind)
 {
     int edge = (d + 2) & 3;
-    int f = board_frontier_at(g, x, y);
-    if (f < 0) {
+    int cell = board_cell(x, y);
+    int f = g->grid[cell] - FRONTIER_BASE;
+    if (f < 0 || g->frontier[f].x != x || g->frontier[f].y != y) {
         f = g->nfrontier++;
         g->frontier[f] =
             (frontier_square){(int8_t)x, (int8_t)y, 0, 0, {NO_TILE, NO_TILE, NO_TILE, NO_TILE}};
-        g->grid[board_cell(x, y)] = (uint8_t)(FRONTIER_BASE + f);
+        g->grid[cell] = (uint8_t)(FRONTIER_BASE + f);
     }
     unsigned sig = g->frontier[f].sig | carc_sig_edge(kind, edge);
     recount(g, g->frontier[f].sig, sig);
@@ -79,23 +80,24 @@ static void add_segments(carc_game *g, int t, int kind)
     }
 }
 
-/* Joins the segments of tile `t` with those of the neighbour `n` across
- * the edge `d` of `t`; matched road and city edges close two open ends. */
-static void join_edge(carc_game *g, int t, int n, int d)
+/* Joins the segments of tile `a` with those of its neighbour `b` across
+ * the edge `d` of `a`, whose kind is `kind`; the ports of that edge face
+ * those of b's opposite edge in reverse order. A matched road or city edge
+ * closes two open ends. */
+static void join_edge(carc_game *g, const board_tile *a, const board_tile *b, int d, unsigned kind)
 {
-    const board_tile *a = &g->tiles[t], *b = &g->tiles[n];
-    int last_a = -1, last_b = -1;
-    for (int k = 0; k < 3; k++) {
-        int p = 3 * d + k;
-        int sa = a->seg_base + carc_port_seg[a->kind][a->rot][p];
-        int sb = b->seg_base + carc_port_seg[b->kind][b->rot][carc_mirror_port(p)];
-        if (sa != last_a || sb != last_b)
-            feature_union(g, sa, sb);
-        last_a = sa;
-        last_b = sb;
-        if (k == 1 && g->seg[sa].kind != CARC_FIELD)
-            g->seg[feature_find(g, sa)].open -= 2;
-    }
+    const uint8_t *pa = &carc_port_seg[a->kind][a->rot][3 * d];
+    const uint8_t *pb = &carc_port_seg[b->kind][b->rot][3 * ((d + 2) & 3)];
+    int sa0 = a->seg_base + pa[0], sb0 = b->seg_base + pb[2];
+    int sa1 = a->seg_base + pa[1], sb1 = b->seg_base + pb[1];
+    int sa2 = a->seg_base + pa[2], sb2 = b->seg_base + pb[0];
+    int root = feature_union(g, sa0, sb0);
+    if (sa1 != sa0 || sb1 != sb0)
+        root = feature_union(g, sa1, sb1);
+    if (kind != CARC_FIELD)
+        g->seg[root].open = (uint16_t)(g->seg[root].open - 2);
+    if (sa2 != sa1 || sb2 != sb1)
+        feature_union(g, sa2, sb2);
 }
 
 static void grow_bounds(carc_game *g, int x, int y)
@@ -110,25 +112,25 @@ static void grow_bounds(carc_game *g, int x, int y)
         g->max_y = (int8_t)y;
 }
 
-int board_place(carc_game *g, int kind, int x, int y, int rot)
+int board_place(carc_game *g, int kind, int x, int y, int rot, int f)
 {
     int t = g->ntiles++;
-    int f = board_frontier_at(g, x, y);
     uint8_t neighbour[4] = {NO_TILE, NO_TILE, NO_TILE, NO_TILE};
     if (f >= 0) {
         memcpy(neighbour, g->frontier[f].neighbour, sizeof neighbour);
         frontier_remove(g, f);
     }
     g->grid[board_cell(x, y)] = (uint8_t)(1 + t);
-    g->tiles[t] =
-        (board_tile){(int8_t)x, (int8_t)y, (uint8_t)kind, (uint8_t)rot, 0, CARC_NO_SPOT, 0};
+    board_tile *bt = &g->tiles[t];
+    *bt = (board_tile){(int8_t)x, (int8_t)y, (uint8_t)kind, (uint8_t)rot, 0, CARC_NO_SPOT, 0};
     add_segments(g, t, kind);
     unsigned edges = carc_edges_at(kind, rot);
     for (int d = 0; d < 4; d++) {
+        unsigned edge_kind = (edges >> (2 * d)) & 3u;
         if (neighbour[d] != NO_TILE)
-            join_edge(g, t, neighbour[d], d);
+            join_edge(g, bt, &g->tiles[neighbour[d]], d, edge_kind);
         else
-            frontier_constrain(g, t, x + carc_dx[d], y + carc_dy[d], d, (edges >> (2 * d)) & 3u);
+            frontier_constrain(g, t, x + carc_dx[d], y + carc_dy[d], d, edge_kind);
     }
     grow_bounds(g, x, y);
     return t;

@@ -22,11 +22,11 @@ int feature_root(const carc_game *g, int s)
     return s;
 }
 
-void feature_union(carc_game *g, int a, int b)
+int feature_union(carc_game *g, int a, int b)
 {
     int ra = feature_find(g, a), rb = feature_find(g, b);
     if (ra == rb)
-        return;
+        return ra;
     if (g->seg[ra].size < g->seg[rb].size) {
         int swap = ra;
         ra = rb;
@@ -41,6 +41,7 @@ void feature_union(carc_game *g, int a, int b)
     uint16_t next = big->next;
     big->next = small->next;
     small->next = next;
+    return ra;
 }
 
 int feature_tiles(const carc_game *g, int root, int *pennants)

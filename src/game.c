@@ -72,7 +72,7 @@ static carc_status start_game(carc_game *g, int players, const carc_rules *rules
     memset(g->score, 0, sizeof g->score);
     memset(g->score_by_kind, 0, sizeof g->score_by_kind);
     board_clear(g, fresh);
-    board_place(g, carc_start_tile_kind, 0, 0, 0);
+    board_place(g, carc_start_tile_kind, 0, 0, 0, -1);
     fill_pile(g);
     shuffle(g);
     draw_tile(g);
@@ -254,16 +254,19 @@ int game_placement_count(const carc_game *g)
 }
 
 /* Draws (square, rotation) pairs uniformly until one fits: a uniform
- * legal placement, without a pass over the frontier when enough fit. */
-carc_placement game_random_placement(const carc_game *g, carc_rng *r)
+ * legal placement, without a pass over the frontier when enough fit.
+ * Writes the frontier square's index to `*square`. */
+static carc_placement random_placement(const carc_game *g, carc_rng *r, int *square)
 {
     int count = game_placement_count(g);
     if (2 * count >= g->nfrontier) {
         for (;;) {
             uint32_t v = carc_rng_below(r, 4u * g->nfrontier);
             int f = (int)(v >> 2), rot = (int)(v & 3);
-            if ((square_fits(g, f) >> rot) & 1)
+            if ((square_fits(g, f) >> rot) & 1) {
+                *square = f;
                 return (carc_placement){g->frontier[f].x, g->frontier[f].y, (uint8_t)rot, 0};
+            }
         }
     }
     int k = (int)carc_rng_below(r, (uint32_t)count);
@@ -272,9 +275,16 @@ carc_placement game_random_placement(const carc_game *g, carc_rng *r)
         for (; rots; rots &= rots - 1)
             if (k-- == 0) {
                 const frontier_square *sq = &g->frontier[f];
+                *square = f;
                 return (carc_placement){sq->x, sq->y, (uint8_t)__builtin_ctz(rots), 0};
             }
     }
+}
+
+carc_placement game_random_placement(const carc_game *g, carc_rng *r)
+{
+    int square;
+    return random_placement(g, r, &square);
 }
 
 int carc_placement_legal(const carc_game *g, carc_placement p)
@@ -298,7 +308,7 @@ static int group_find(const uint8_t *group, int s)
  * follower once the tile is placed: a segment joins every feature it
  * touches, and two segments of the new tile that touch one feature join
  * each other, so occupation is decided over those groups. */
-static unsigned free_segments(const carc_game *g, int kind, carc_placement p)
+static unsigned free_segments(const carc_game *g, int kind, carc_placement p, int square)
 {
     uint8_t group[CARC_MAX_SEGMENTS_PER_TILE];
     uint8_t pair_seg[12] = {0};
@@ -306,7 +316,7 @@ static unsigned free_segments(const carc_game *g, int kind, carc_placement p)
     int npairs = 0, nseg = carc_tile_data[kind].nsegments;
     for (int s = 0; s < nseg; s++)
         group[s] = (uint8_t)s;
-    const frontier_square *sq = &g->frontier[board_frontier_at(g, p.x, p.y)];
+    const frontier_square *sq = &g->frontier[square];
     for (int d = 0; d < 4; d++) {
         if (sq->neighbour[d] == NO_TILE)
             continue;
@@ -343,7 +353,7 @@ int carc_legal_spots(const carc_game *g, carc_placement p, carc_spot *out, int c
     if (g->over || g->supply[g->current] == 0 || !carc_placement_legal(g, p))
         return 0;
     int kind = g->drawn, n = 0;
-    unsigned free_mask = free_segments(g, kind, p);
+    unsigned free_mask = free_segments(g, kind, p, board_frontier_at(g, p.x, p.y));
     for (; free_mask; free_mask &= free_mask - 1) {
         int s = __builtin_ctz(free_mask);
         if (n < cap)
@@ -484,20 +494,22 @@ static carc_status check_move(carc_game *g, carc_move m)
         game_set_error(g, "player %d has no follower left", g->current + 1);
         return CARC_EILLEGAL;
     }
-    if (!(free_segments(g, g->drawn, m.place) & (1u << m.segment))) {
+    int square = board_frontier_at(g, m.place.x, m.place.y);
+    if (!(free_segments(g, g->drawn, m.place, square) & (1u << m.segment))) {
         game_set_error(g, "the feature of that spot already holds a follower");
         return CARC_EILLEGAL;
     }
     return CARC_OK;
 }
 
-/* Plays `m`, which must be legal. */
-static void apply_move(carc_game *g, carc_move m, event_sink *sink)
+/* Plays `m`, which must be legal; a placement goes on frontier square
+ * `square`. */
+static void apply_move(carc_game *g, carc_move m, int square, event_sink *sink)
 {
     record_move(g, m);
     int again = 1;
     if (m.type == CARC_MOVE_PLACE) {
-        int t = board_place(g, g->drawn, m.place.x, m.place.y, m.place.rot);
+        int t = board_place(g, g->drawn, m.place.x, m.place.y, m.place.rot, square);
         if (m.segment != CARC_NO_SPOT)
             deploy(g, t, m.segment);
         score_roads_and_cities(g, t, sink);
@@ -519,7 +531,8 @@ carc_status carc_game_play(carc_game *g, carc_move m, carc_event *events, int ca
     carc_status st = check_move(g, m);
     if (st != CARC_OK)
         return st;
-    apply_move(g, m, &sink);
+    int square = m.type == CARC_MOVE_PLACE ? board_frontier_at(g, m.place.x, m.place.y) : -1;
+    apply_move(g, m, square, &sink);
     if (nevents)
         *nevents = sink.count;
     return CARC_OK;
@@ -533,17 +546,21 @@ static int nth_bit(unsigned mask, unsigned i)
     return __builtin_ctz(mask);
 }
 
-carc_move game_choose_random(const carc_game *g, carc_rng *r, double follower_chance)
+/* The move carc_random_move() chooses; a placement's frontier square goes
+ * to `*square`. */
+static carc_move choose_random(const carc_game *g, carc_rng *r, double follower_chance,
+                               int *square)
 {
     carc_move m = {CARC_MOVE_DISCARD, {0, 0, 0, 0}, CARC_NO_SPOT};
+    *square = -1;
     if (game_placement_count(g) == 0)
         return m;
     m.type = CARC_MOVE_PLACE;
-    m.place = game_random_placement(g, r);
+    m.place = random_placement(g, r, square);
     /* A 53-bit uniform fraction decides whether to try a follower. */
     double u = (double)(carc_rng_next(r) >> 11) * 0x1.0p-53;
     if (u < follower_chance && g->supply[g->current] > 0) {
-        unsigned free_mask = free_segments(g, g->drawn, m.place);
+        unsigned free_mask = free_segments(g, g->drawn, m.place, *square);
         unsigned n = 0;
         for (unsigned rest = free_mask; rest; rest &= rest - 1)
             n++;
@@ -553,6 +570,12 @@ carc_move game_choose_random(const carc_game *g, carc_rng *r, double follower_ch
     return m;
 }
 
+carc_move game_choose_random(const carc_game *g, carc_rng *r, double follower_chance)
+{
+    int square;
+    return choose_random(g, r, follower_chance, &square);
+}
+
 carc_status carc_game_play_random(carc_game *g, carc_rng *r, double follower_chance,
                                   carc_move *played)
 {
@@ -560,8 +583,9 @@ carc_status carc_game_play_random(carc_game *g, carc_rng *r, double follower_cha
         game_set_error(g, "the game is over");
         return CARC_EOVER;
     }
-    carc_move m = game_choose_random(g, r, follower_chance);
-    apply_move(g, m, NULL);
+    int square;
+    carc_move m = choose_random(g, r, follower_chance, &square);
+    apply_move(g, m, square, NULL);
     if (played)
         *played = m;
     return CARC_OK;

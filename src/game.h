@@ -130,15 +130,16 @@ static inline int board_frontier_at(const carc_game *g, int x, int y)
         return -1;
     return f;
 }
-/* Puts `kind` at (x, y) (which must be empty and, but for the start tile,
- * on the frontier), creates its segments, joins them with the neighbours'
- * and updates the frontier. Returns the new tile's index. */
-int board_place(carc_game *g, int kind, int x, int y, int rot);
+/* Puts `kind` at (x, y), which must be frontier square `f` (-1 for the
+ * start tile on an empty board), creates its segments, joins them with the
+ * neighbours' and updates the frontier. Returns the new tile's index. */
+int board_place(carc_game *g, int kind, int x, int y, int rot, int f);
 
 /* features.c */
 int feature_find(carc_game *g, int s);
 int feature_root(const carc_game *g, int s);
-void feature_union(carc_game *g, int a, int b);
+/* Joins the features of segments a and b; returns the root of the union. */
+int feature_union(carc_game *g, int a, int b);
 /* Distinct tiles of the feature rooted at `root`, and its pennants. */
 int feature_tiles(const carc_game *g, int root, int *pennants);
 /* Bit mask of the players with the most followers in `packed`. */
