@@ -366,9 +366,10 @@ int carc_legal_spots(const carc_game *g, carc_placement p, carc_spot *out, int c
 
 /* --- Playing ------------------------------------------------------------------ */
 
-static int near(const board_tile *a, const board_tile *b)
+/* Whether two squares touch, diagonals included. */
+static int near(int ax, int ay, int bx, int by)
 {
-    return abs(a->x - b->x) <= 1 && abs(a->y - b->y) <= 1;
+    return (unsigned)(ax - bx + 1) <= 2u && (unsigned)(ay - by + 1) <= 2u;
 }
 
 /* Counts the tiles around a new cloister, tells the open cloisters around
@@ -385,15 +386,16 @@ static void update_cloisters(carc_game *g, int t, event_sink *sink)
                 if ((dx || dy) && board_tile_at(g, bt->x + dx, bt->y + dy) >= 0)
                     neighbours++;
         g->seg[bt->seg_base + cs].open = (uint16_t)(8 - neighbours);
-        g->cloisters[g->ncloisters++] = (uint8_t)t;
+        g->cloisters[g->ncloisters++] =
+            (open_cloister){bt->x, bt->y, (uint8_t)t, (uint8_t)(bt->seg_base + cs)};
     }
     for (int i = 0; i < g->ncloisters;) {
-        int c = g->cloisters[i];
-        seg_node *cl = &g->seg[g->tiles[c].seg_base + carc_cloister_seg[g->tiles[c].kind]];
-        if (c != t && near(&g->tiles[c], bt))
+        const open_cloister *c = &g->cloisters[i];
+        seg_node *cl = &g->seg[c->seg];
+        if (c->tile != t && near(c->x, c->y, bt->x, bt->y))
             cl->open--;
         if (cl->open == 0) {
-            score_completed(g, (int)(cl - g->seg), sink);
+            score_completed(g, c->seg, sink);
             g->cloisters[i] = g->cloisters[--g->ncloisters];
         } else {
             i++;

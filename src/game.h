@@ -50,6 +50,12 @@ typedef struct seg_node {
     uint32_t followers;
 } seg_node;
 
+/* An open cloister: where it is, its board tile and its segment. */
+typedef struct open_cloister {
+    int8_t x, y;
+    uint8_t tile, seg;
+} open_cloister;
+
 typedef struct history_entry {
     uint8_t tile_kind;
     uint8_t player;
@@ -76,7 +82,7 @@ struct carc_game {
      * 16 * (k % 4) of word k / 4 (see carc_sig_count_lanes). */
     uint64_t placements[CARC_COUNT_WORDS];
     uint8_t pile[CARC_PILE];
-    uint8_t cloisters[MAX_CLOISTERS]; /* board tiles with an open cloister */
+    open_cloister cloisters[MAX_CLOISTERS];
     history_entry history[MAX_HISTORY];
     /* 0: empty; 1 + i: board tile i; FRONTIER_BASE + f: frontier square f. */
     uint8_t grid[GRID * GRID];
