@@ -32,7 +32,7 @@ static void draw_tile(carc_game *g)
 static void shuffle(carc_game *g)
 {
     for (int i = g->pile_len - 1; i > 0; i--) {
-        int j = (int)carc_rng_below(&g->rng, (uint32_t)i + 1);
+        int j = (int)rng_below(&g->rng, (uint32_t)i + 1);
         uint8_t t = g->pile[i];
         g->pile[i] = g->pile[j];
         g->pile[j] = t;
@@ -261,7 +261,7 @@ static carc_placement random_placement(const carc_game *g, carc_rng *r, int *squ
     int count = game_placement_count(g);
     if (2 * count >= g->nfrontier) {
         for (;;) {
-            uint32_t v = carc_rng_below(r, 4u * g->nfrontier);
+            uint32_t v = rng_below(r, 4u * g->nfrontier);
             int f = (int)(v >> 2), rot = (int)(v & 3);
             if ((square_fits(g, f) >> rot) & 1) {
                 *square = f;
@@ -269,7 +269,7 @@ static carc_placement random_placement(const carc_game *g, carc_rng *r, int *squ
             }
         }
     }
-    int k = (int)carc_rng_below(r, (uint32_t)count);
+    int k = (int)rng_below(r, (uint32_t)count);
     for (int f = 0;; f++) {
         unsigned rots = square_fits(g, f);
         for (; rots; rots &= rots - 1)
@@ -560,14 +560,14 @@ static carc_move choose_random(const carc_game *g, carc_rng *r, double follower_
     m.type = CARC_MOVE_PLACE;
     m.place = random_placement(g, r, square);
     /* A 53-bit uniform fraction decides whether to try a follower. */
-    double u = (double)(carc_rng_next(r) >> 11) * 0x1.0p-53;
+    double u = (double)(rng_next(r) >> 11) * 0x1.0p-53;
     if (u < follower_chance && g->supply[g->current] > 0) {
         unsigned free_mask = free_segments(g, g->drawn, m.place, *square);
         unsigned n = 0;
         for (unsigned rest = free_mask; rest; rest &= rest - 1)
             n++;
         if (n > 0)
-            m.segment = (uint8_t)nth_bit(free_mask, carc_rng_below(r, n));
+            m.segment = (uint8_t)nth_bit(free_mask, rng_below(r, n));
     }
     return m;
 }

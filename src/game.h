@@ -97,6 +97,27 @@ enum { FRONTIER_BASE = CARC_TILES + 1, NO_TILE = 255 };
 static const int8_t carc_dx[4] = {0, 1, 0, -1};
 static const int8_t carc_dy[4] = {-1, 0, 1, 0};
 
+/* The generator of rng.c, inlined for the random playout step, which
+ * draws several numbers a ply; the results are the same. */
+static inline uint64_t rng_next(carc_rng *r)
+{
+    uint64_t z = (r->state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static inline uint32_t rng_below(carc_rng *r, uint32_t n)
+{
+    uint64_t m = (uint64_t)(uint32_t)rng_next(r) * n;
+    if ((uint32_t)m < n) {
+        uint32_t threshold = (uint32_t)(-n) % n;
+        while ((uint32_t)m < threshold)
+            m = (uint64_t)(uint32_t)rng_next(r) * n;
+    }
+    return (uint32_t)(m >> 32);
+}
+
 /* board.c */
 /* Empties the board; `fresh` when the grid holds garbage (a new game). */
 void board_clear(carc_game *g, int fresh);
