@@ -62,22 +62,22 @@ static void frontier_constrain(carc_game *g, int t, int x, int y, int d, unsigne
     g->frontier[f].neighbour[edge] = (uint8_t)t;
 }
 
+/* Writes the nodes of tile `t`'s segments: always the nine slots of the
+ * template, so the loop has no branch; the slots past the tile's own
+ * segments are free and get overwritten by the next tile. */
 static void add_segments(carc_game *g, int t, int kind)
 {
-    const carc_tile_def *def = &carc_tile_data[kind];
-    g->tiles[t].seg_base = g->nseg;
-    for (int s = 0; s < def->nsegments; s++) {
-        int id = g->nseg++;
-        g->seg[id] = (seg_node){
-            .parent = (uint16_t)id,
-            .next = (uint16_t)id,
-            .size = 1,
-            .open = carc_seg_open[kind][s],
-            .tile = (uint8_t)t,
-            .local = (uint8_t)s,
-            .kind = def->segments[s].kind,
-        };
+    int base = g->nseg;
+    const seg_node *tpl = carc_seg_template[kind];
+    seg_node *dst = &g->seg[base];
+    g->tiles[t].seg_base = (uint8_t)base;
+    for (int s = 0; s < CARC_MAX_SEGMENTS_PER_TILE; s++) {
+        seg_node n = tpl[s];
+        n.parent = n.next = (uint8_t)(base + s);
+        n.tile = (uint8_t)t;
+        dst[s] = n;
     }
+    g->nseg = (uint16_t)(base + carc_tile_data[kind].nsegments);
 }
 
 /* Joins the segments of tile `a` with those of its neighbour `b` across
@@ -95,7 +95,7 @@ static void join_edge(carc_game *g, const board_tile *a, const board_tile *b, in
     if (sa1 != sa0 || sb1 != sb0)
         root = feature_union(g, sa1, sb1);
     if (kind != CARC_FIELD)
-        g->seg[root].open = (uint16_t)(g->seg[root].open - 2);
+        g->seg[root].root -= 2 * ROOT_OPEN_ONE;
     if (sa2 != sa1 || sb2 != sb1)
         feature_union(g, sa2, sb2);
 }
@@ -122,7 +122,11 @@ int board_place(carc_game *g, int kind, int x, int y, int rot, int f)
     }
     g->grid[board_cell(x, y)] = (uint8_t)(1 + t);
     board_tile *bt = &g->tiles[t];
-    *bt = (board_tile){(int8_t)x, (int8_t)y, (uint8_t)kind, (uint8_t)rot, 0, CARC_NO_SPOT, 0};
+    *bt = (board_tile){.x = (int8_t)x,
+                       .y = (int8_t)y,
+                       .kind = (uint8_t)kind,
+                       .rot = (uint8_t)rot,
+                       .follower_seg = CARC_NO_SPOT};
     add_segments(g, t, kind);
     unsigned edges = carc_edges_at(kind, rot);
     for (int d = 0; d < 4; d++) {

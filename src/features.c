@@ -27,18 +27,16 @@ int feature_union(carc_game *g, int a, int b)
     int ra = feature_find(g, a), rb = feature_find(g, b);
     if (ra == rb)
         return ra;
-    if (g->seg[ra].size < g->seg[rb].size) {
+    if (seg_size(&g->seg[ra]) < seg_size(&g->seg[rb])) {
         int swap = ra;
         ra = rb;
         rb = swap;
     }
     seg_node *big = &g->seg[ra], *small = &g->seg[rb];
-    small->parent = (uint16_t)ra;
-    big->size = (uint16_t)(big->size + small->size);
-    big->open = (uint16_t)(big->open + small->open);
-    /* No player has more than 7 followers, so the nibbles never carry. */
-    big->followers += small->followers;
-    uint16_t next = big->next;
+    small->parent = (uint8_t)ra;
+    /* Sizes, open edges and followers add up field by field. */
+    big->root += small->root;
+    uint8_t next = big->next;
     big->next = small->next;
     small->next = next;
     return ra;
@@ -56,7 +54,7 @@ int feature_tiles(const carc_game *g, int root, int *pennants)
             seen[m->tile >> 6] |= bit;
             tiles++;
         }
-        flags += carc_tile_data[g->tiles[m->tile].kind].segments[m->local].pennant;
+        flags += carc_tile_data[g->tiles[m->tile].kind].segments[seg_local(m)].pennant;
         s = m->next;
     } while (s != root);
     if (pennants)
@@ -68,7 +66,7 @@ unsigned feature_majority(uint32_t packed, int nplayers)
 {
     unsigned best = 0, mask = 0;
     for (int p = 0; p < nplayers; p++) {
-        unsigned n = (packed >> (4 * p)) & 0xFu;
+        unsigned n = followers_of(packed, p);
         if (n > best) {
             best = n;
             mask = 1u << p;
@@ -106,11 +104,11 @@ static int16_t end_value(const carc_game *g, const seg_node *r, int tiles, int p
 {
     if (complete)
         return (int16_t)value;
-    if ((g->rules.flags & CARC_RULE_NO_INCOMPLETE) && r->kind != CARC_FIELD)
+    if ((g->rules.flags & CARC_RULE_NO_INCOMPLETE) && seg_kind(r) != CARC_FIELD)
         return 0;
-    switch (r->kind) {
+    switch (seg_kind(r)) {
     case CARC_CITY: return (int16_t)city_points(g, tiles, pennants, 0);
-    case CARC_CLOISTER: return (int16_t)(9 - r->open);
+    case CARC_CLOISTER: return (int16_t)(9 - seg_open(r));
     default: return (int16_t)value;
     }
 }
@@ -122,14 +120,15 @@ carc_status carc_game_feature_info(const carc_game *g, int feature, carc_feature
     const seg_node *r = &g->seg[feature];
     int pennants = 0;
     int tiles = feature_tiles(g, feature, &pennants);
-    int complete = r->kind != CARC_FIELD && r->open == 0;
+    unsigned kind = seg_kind(r), open = seg_open(r);
+    int complete = kind != CARC_FIELD && open == 0;
     int value;
-    switch (r->kind) {
+    switch (kind) {
     case CARC_ROAD: value = tiles; break;
     case CARC_CITY: value = city_points(g, tiles, pennants, 1); break;
     case CARC_CLOISTER:
         value = 9;
-        tiles = 9 - r->open;
+        tiles = 9 - (int)open;
         break;
     default:
         value =
@@ -137,14 +136,14 @@ carc_status carc_game_feature_info(const carc_game *g, int feature, carc_feature
         break;
     }
     memset(out, 0, sizeof *out);
-    out->kind = r->kind;
+    out->kind = (uint8_t)kind;
     out->complete = (uint8_t)complete;
-    out->owners = (uint8_t)feature_majority(r->followers, g->nplayers);
+    out->owners = (uint8_t)feature_majority(seg_followers(r), g->nplayers);
     for (int p = 0; p < g->nplayers; p++)
-        out->followers[p] = (uint8_t)((r->followers >> (4 * p)) & 0xFu);
+        out->followers[p] = (uint8_t)followers_of(seg_followers(r), p);
     out->tiles = (int16_t)tiles;
     out->pennants = (int16_t)pennants;
-    out->open_edges = (int16_t)(r->kind == CARC_FIELD ? 0 : r->open);
+    out->open_edges = (int16_t)(kind == CARC_FIELD ? 0 : open);
     out->value = (int16_t)value;
     out->value_at_end = end_value(g, r, tiles, pennants, complete, value);
     return CARC_OK;

@@ -339,7 +339,7 @@ static unsigned free_segments(const carc_game *g, int kind, carc_placement p, in
     }
     unsigned occupied = 0;
     for (int i = 0; i < npairs; i++)
-        if (g->seg[pair_root[i]].followers)
+        if (seg_followers(&g->seg[pair_root[i]]))
             occupied |= 1u << group_find(group, pair_seg[i]);
     unsigned free_mask = 0;
     for (int s = 0; s < nseg; s++)
@@ -385,7 +385,9 @@ static void update_cloisters(carc_game *g, int t, event_sink *sink)
             for (int dx = -1; dx <= 1; dx++)
                 if ((dx || dy) && board_tile_at(g, bt->x + dx, bt->y + dy) >= 0)
                     neighbours++;
-        g->seg[bt->seg_base + cs].open = (uint16_t)(8 - neighbours);
+        seg_node *node = &g->seg[bt->seg_base + cs];
+        node->root = (node->root & ~(63u << ROOT_OPEN_SHIFT)) |
+                     (uint32_t)(8 - neighbours) << ROOT_OPEN_SHIFT;
         g->cloisters[g->ncloisters++] =
             (open_cloister){bt->x, bt->y, (uint8_t)t, (uint8_t)(bt->seg_base + cs)};
     }
@@ -393,8 +395,8 @@ static void update_cloisters(carc_game *g, int t, event_sink *sink)
         const open_cloister *c = &g->cloisters[i];
         seg_node *cl = &g->seg[c->seg];
         if (c->tile != t && near(c->x, c->y, bt->x, bt->y))
-            cl->open--;
-        if (cl->open == 0) {
+            cl->root -= ROOT_OPEN_ONE;
+        if (seg_open(cl) == 0) {
             score_completed(g, c->seg, sink);
             g->cloisters[i] = g->cloisters[--g->ncloisters];
         } else {
@@ -413,7 +415,7 @@ static void score_roads_and_cities(carc_game *g, int t, event_sink *sink)
         if (def->segments[s].kind != CARC_ROAD && def->segments[s].kind != CARC_CITY)
             continue;
         int root = feature_find(g, bt->seg_base + s);
-        if (g->seg[root].open != 0)
+        if (seg_open(&g->seg[root]) != 0)
             continue;
         int seen = 0;
         for (int i = 0; i < ndone; i++)
@@ -430,7 +432,7 @@ static void deploy(carc_game *g, int t, int local)
     board_tile *bt = &g->tiles[t];
     bt->follower_seg = (uint8_t)local;
     bt->follower_owner = g->current;
-    g->seg[feature_find(g, bt->seg_base + local)].followers += 1u << (4 * g->current);
+    g->seg[feature_find(g, bt->seg_base + local)].root += 1u << (FOLLOWER_BITS * g->current);
     g->supply[g->current]--;
 }
 

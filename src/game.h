@@ -6,7 +6,9 @@
 #include "tiles.h"
 
 enum {
-    /* Segments of all 72 tiles: 243 in the base game. */
+    /* Segments of all 72 tiles: 243 in the base game. A tile's segments
+     * are written as a block of CARC_MAX_SEGMENTS_PER_TILE nodes, so the
+     * last tile needs room beyond the 243. */
     MAX_SEGMENTS = 256,
     MAX_FRONTIER = 2 * CARC_TILES + 2,
     /* The board's squares live on a torus of GRID x GRID cells. Placed
@@ -22,7 +24,7 @@ enum {
 typedef struct board_tile {
     int8_t x, y;
     uint8_t kind, rot;
-    uint16_t seg_base;
+    uint8_t seg_base, unused;
     uint8_t follower_seg; /* local segment with a follower, or CARC_NO_SPOT */
     uint8_t follower_owner;
 } board_tile;
@@ -36,19 +38,67 @@ typedef struct frontier_square {
 } frontier_square;
 
 /* One segment of a placed tile, and a node of the union-find forest whose
- * trees are the features. The root of a tree holds the feature's data:
- *   open      roads and cities: edges of the feature not yet matched by a
- *             neighbouring tile; the feature is complete when it is 0.
- *             Cloisters: empty squares among the eight around it.
- *   followers followers on the feature, 4 bits per player.
- *   size      segments in the tree (union by size).
- * `next` links all segments of a feature in a circular list, so that a
- * feature's members can be walked. */
+ * trees are the features: 8 bytes. Segment ids fit a byte: the 72 tiles
+ * have 243 segments. `next` links all segments of a feature in a circular
+ * list, so that a feature's members can be walked. `info` holds the local
+ * index (bits 0-3) and the carc_kind (bits 4-5).
+ *
+ * `root` is meaningful at the root of a tree and holds the feature's data
+ * in three fields that never carry into each other, so that joining two
+ * features adds their words:
+ *   bits 0-17  followers, 3 bits per player (no player has more than 7);
+ *   bits 18-23 open: roads and cities: edges of the feature not yet matched
+ *              by a neighbouring tile, complete at 0 (at most 11 for a
+ *              city: only C and the three-sided cities add more open edges
+ *              than the two a connection takes; 2 for a road); cloisters:
+ *              empty squares among the eight around it;
+ *   bits 24-31 size: segments in the tree (union by size). */
 typedef struct seg_node {
-    uint16_t parent, next, size, open;
-    uint8_t tile, local, kind, unused;
-    uint32_t followers;
+    uint8_t parent, next, tile, info;
+    uint32_t root;
 } seg_node;
+
+enum {
+    FOLLOWER_BITS = 3,
+    ROOT_FOLLOWERS = (1 << 18) - 1,
+    ROOT_OPEN_SHIFT = 18,
+    ROOT_OPEN_ONE = 1 << ROOT_OPEN_SHIFT,
+    ROOT_SIZE_SHIFT = 24,
+};
+
+static inline unsigned seg_kind(const seg_node *n)
+{
+    return (unsigned)n->info >> 4;
+}
+
+static inline unsigned seg_local(const seg_node *n)
+{
+    return n->info & 15u;
+}
+
+static inline unsigned seg_open(const seg_node *n)
+{
+    return (n->root >> ROOT_OPEN_SHIFT) & 63u;
+}
+
+static inline uint32_t seg_followers(const seg_node *n)
+{
+    return n->root & ROOT_FOLLOWERS;
+}
+
+static inline unsigned seg_size(const seg_node *n)
+{
+    return n->root >> ROOT_SIZE_SHIFT;
+}
+
+/* Each kind's segments as new nodes, ids and tile still 0 (generated). */
+extern const seg_node carc_seg_template[CARC_TILE_KINDS][CARC_MAX_SEGMENTS_PER_TILE];
+
+/* The followers of one player in a packed follower count. */
+static inline unsigned followers_of(uint32_t packed, int player)
+{
+    return (packed >> (FOLLOWER_BITS * player)) & 7u;
+}
 
 /* An open cloister: where it is, its board tile and its segment. */
 typedef struct open_cloister {
@@ -71,7 +121,7 @@ struct carc_game {
     int8_t drawn;     /* kind drawn by the current player, or -1 */
     uint8_t pile_len; /* tiles in pile[0 .. pile_len), drawn not included */
     uint8_t ntiles, nfrontier, ncloisters, nmoves;
-    uint16_t nseg;
+    uint16_t nseg; /* at most MAX_SEGMENTS - CARC_MAX_SEGMENTS_PER_TILE */
     int8_t min_x, min_y, max_x, max_y;
     uint8_t supply[CARC_MAX_PLAYERS];
     int32_t score[CARC_MAX_PLAYERS];
@@ -169,7 +219,8 @@ int feature_root(const carc_game *g, int s);
 int feature_union(carc_game *g, int a, int b);
 /* Distinct tiles of the feature rooted at `root`, and its pennants. */
 int feature_tiles(const carc_game *g, int root, int *pennants);
-/* Bit mask of the players with the most followers in `packed`. */
+/* Bit mask of the players with the most followers in `packed` (3 bits per
+ * player). */
 unsigned feature_majority(uint32_t packed, int nplayers);
 
 /* scoring.c */

@@ -38,14 +38,14 @@ static void return_followers(carc_game *g, int root, carc_event *ev)
     do {
         const seg_node *m = &g->seg[s];
         board_tile *t = &g->tiles[m->tile];
-        if (t->follower_seg == m->local) {
+        if (t->follower_seg == seg_local(m)) {
             g->supply[t->follower_owner]++;
             ev->returned[t->follower_owner]++;
             t->follower_seg = CARC_NO_SPOT;
         }
         s = m->next;
     } while (s != root);
-    g->seg[root].followers = 0;
+    g->seg[root].root &= ~(uint32_t)ROOT_FOLLOWERS;
 }
 
 static carc_event event_for(const carc_game *g, int root, int complete)
@@ -53,7 +53,7 @@ static carc_event event_for(const carc_game *g, int root, int complete)
     const board_tile *t = &g->tiles[g->seg[root].tile];
     carc_event ev;
     memset(&ev, 0, sizeof ev);
-    ev.kind = g->seg[root].kind;
+    ev.kind = (uint8_t)seg_kind(&g->seg[root]);
     ev.complete = (uint8_t)complete;
     ev.x = t->x;
     ev.y = t->y;
@@ -65,23 +65,24 @@ static carc_event event_for(const carc_game *g, int root, int complete)
 static void score_feature(carc_game *g, int root, int complete, int award_points, event_sink *sink)
 {
     seg_node *r = &g->seg[root];
-    if (r->followers == 0)
+    if (seg_followers(r) == 0)
         return;
     carc_event ev = event_for(g, root, complete);
     int pennants = 0, tiles, points;
-    if (r->kind == CARC_CLOISTER) {
-        tiles = 9 - r->open;
+    unsigned kind = seg_kind(r);
+    if (kind == CARC_CLOISTER) {
+        tiles = 9 - (int)seg_open(r);
         points = tiles;
     } else {
         tiles = feature_tiles(g, root, &pennants);
-        points = r->kind == CARC_CITY ? city_points(g, tiles, pennants, complete) : tiles;
+        points = kind == CARC_CITY ? city_points(g, tiles, pennants, complete) : tiles;
     }
     ev.tiles = (int16_t)tiles;
     ev.pennants = (int16_t)pennants;
     if (award_points) {
-        ev.winners = (uint8_t)feature_majority(r->followers, g->nplayers);
+        ev.winners = (uint8_t)feature_majority(seg_followers(r), g->nplayers);
         ev.points = (int16_t)points;
-        award(g, ev.winners, points, r->kind);
+        award(g, ev.winners, points, (int)kind);
     }
     return_followers(g, root, &ev);
     sink_push(sink, &ev);
@@ -102,12 +103,12 @@ static int farm_cities(const carc_game *g, int farm, uint64_t seen[MAX_SEGMENTS 
     do {
         const seg_node *m = &g->seg[s];
         const board_tile *t = &g->tiles[m->tile];
-        unsigned borders = carc_tile_data[t->kind].segments[m->local].borders;
+        unsigned borders = carc_tile_data[t->kind].segments[seg_local(m)].borders;
         for (; borders; borders &= borders - 1) {
             int local = __builtin_ctz(borders);
             int city = feature_root(g, t->seg_base + local);
             uint64_t bit = 1ull << (city & 63);
-            if (g->seg[city].open == 0 && !(seen[city >> 6] & bit)) {
+            if (seg_open(&g->seg[city]) == 0 && !(seen[city >> 6] & bit)) {
                 seen[city >> 6] |= bit;
                 cities[n++] = (uint16_t)city;
             }
@@ -138,7 +139,7 @@ static void for_each_occupied(carc_game *g, int fields, feature_visitor visit, v
             continue;
         int root = feature_find(g, bt->seg_base + bt->follower_seg);
         uint64_t bit = 1ull << (root & 63);
-        if ((g->seg[root].kind == CARC_FIELD) != fields || (done[root >> 6] & bit))
+        if ((seg_kind(&g->seg[root]) == CARC_FIELD) != fields || (done[root >> 6] & bit))
             continue;
         done[root >> 6] |= bit;
         visit(g, root, ctx);
@@ -153,7 +154,7 @@ static void score_farm(carc_game *g, int farm, void *sink)
     carc_event ev = event_for(g, farm, 0);
     ev.tiles = (int16_t)n;
     ev.points = (int16_t)(3 * n);
-    ev.winners = (uint8_t)feature_majority(g->seg[farm].followers, g->nplayers);
+    ev.winners = (uint8_t)feature_majority(seg_followers(&g->seg[farm]), g->nplayers);
     award(g, ev.winners, ev.points, CARC_FIELD);
     sink_push(sink, &ev);
 }
@@ -176,7 +177,7 @@ static void tally_city_farmers(carc_game *g, int farm, void *ctx)
     for (int i = 0; i < n; i++) {
         if (tally->farmers[cities[i]] == 0)
             tally->touched[tally->ntouched++] = cities[i];
-        tally->farmers[cities[i]] += g->seg[farm].followers;
+        tally->farmers[cities[i]] += seg_followers(&g->seg[farm]);
     }
 }
 
