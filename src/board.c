@@ -83,8 +83,8 @@ static void add_segments(carc_game *g, int t, int kind)
 /* Joins the segments of tile `a` with those of its neighbour `b` across
  * the edge `d` of `a`, whose kind is `kind`; the ports of that edge face
  * those of b's opposite edge in reverse order. A matched road or city edge
- * closes two open ends. */
-static void join_edge(carc_game *g, const board_tile *a, const board_tile *b, int d, unsigned kind)
+ * closes two open ends; returns 1 when that left the feature with none. */
+static int join_edge(carc_game *g, const board_tile *a, const board_tile *b, int d, unsigned kind)
 {
     const uint8_t *pa = &carc_port_seg[a->kind][a->rot][3 * d];
     const uint8_t *pb = &carc_port_seg[b->kind][b->rot][3 * ((d + 2) & 3)];
@@ -94,10 +94,14 @@ static void join_edge(carc_game *g, const board_tile *a, const board_tile *b, in
     int root = feature_union(g, sa0, sb0);
     if (sa1 != sa0 || sb1 != sb0)
         root = feature_union(g, sa1, sb1);
-    if (kind != CARC_FIELD)
+    int closed = 0;
+    if (kind != CARC_FIELD) {
         g->seg[root].root -= 2 * ROOT_OPEN_ONE;
+        closed = seg_open(&g->seg[root]) == 0;
+    }
     if (sa2 != sa1 || sb2 != sb1)
         feature_union(g, sa2, sb2);
+    return closed;
 }
 
 static void grow_bounds(carc_game *g, int x, int y)
@@ -112,8 +116,9 @@ static void grow_bounds(carc_game *g, int x, int y)
         g->max_y = (int8_t)y;
 }
 
-int board_place(carc_game *g, int kind, int x, int y, int rot, int f)
+int board_place(carc_game *g, int kind, int x, int y, int rot, int f, int *closed)
 {
+    *closed = 0;
     int t = g->ntiles++;
     uint8_t neighbour[4] = {NO_TILE, NO_TILE, NO_TILE, NO_TILE};
     if (f >= 0) {
@@ -132,7 +137,7 @@ int board_place(carc_game *g, int kind, int x, int y, int rot, int f)
     for (int d = 0; d < 4; d++) {
         unsigned edge_kind = (edges >> (2 * d)) & 3u;
         if (neighbour[d] != NO_TILE)
-            join_edge(g, bt, &g->tiles[neighbour[d]], d, edge_kind);
+            *closed |= join_edge(g, bt, &g->tiles[neighbour[d]], d, edge_kind);
         else
             frontier_constrain(g, t, x + carc_dx[d], y + carc_dy[d], d, edge_kind);
     }

@@ -72,7 +72,8 @@ static carc_status start_game(carc_game *g, int players, const carc_rules *rules
     memset(g->score, 0, sizeof g->score);
     memset(g->score_by_kind, 0, sizeof g->score_by_kind);
     board_clear(g, fresh);
-    board_place(g, carc_start_tile_kind, 0, 0, 0, -1);
+    int closed;
+    board_place(g, carc_start_tile_kind, 0, 0, 0, -1, &closed);
     fill_pile(g);
     shuffle(g);
     draw_tile(g);
@@ -513,10 +514,12 @@ static void apply_move(carc_game *g, carc_move m, int square, event_sink *sink)
     record_move(g, m);
     int again = 1;
     if (m.type == CARC_MOVE_PLACE) {
-        int t = board_place(g, g->drawn, m.place.x, m.place.y, m.place.rot, square);
+        int closed;
+        int t = board_place(g, g->drawn, m.place.x, m.place.y, m.place.rot, square, &closed);
         if (m.segment != CARC_NO_SPOT)
             deploy(g, t, m.segment);
-        score_roads_and_cities(g, t, sink);
+        if (closed)
+            score_roads_and_cities(g, t, sink);
         update_cloisters(g, t, sink);
         again = (g->rules.flags & CARC_RULE_BONUS_TURN) && surrounded(g, m.place.x, m.place.y);
     }

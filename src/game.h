@@ -209,8 +209,10 @@ static inline int board_frontier_at(const carc_game *g, int x, int y)
 }
 /* Puts `kind` at (x, y), which must be frontier square `f` (-1 for the
  * start tile on an empty board), creates its segments, joins them with the
- * neighbours' and updates the frontier. Returns the new tile's index. */
-int board_place(carc_game *g, int kind, int x, int y, int rot, int f);
+ * neighbours' and updates the frontier. Returns the new tile's index, and
+ * sets `*closed` when a road or city was left without open edges (only a
+ * join closes a feature, so otherwise the tile completed none). */
+int board_place(carc_game *g, int kind, int x, int y, int rot, int f, int *closed);
 
 /* features.c */
 int feature_find(carc_game *g, int s);
