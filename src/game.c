@@ -298,55 +298,52 @@ int carc_placement_legal(const carc_game *g, carc_placement p)
     return (int)((square_fits(g, f) >> p.rot) & 1u);
 }
 
-static int group_find(const uint8_t *group, int s)
-{
-    while (group[s] != s)
-        s = group[s];
-    return s;
-}
-
-/* Local segments of `kind` placed at `p` whose feature would hold no
- * follower once the tile is placed: a segment joins every feature it
- * touches, and two segments of the new tile that touch one feature join
- * each other, so occupation is decided over those groups. */
+/* Local segments of `kind` placed at `p` on frontier square `square` whose
+ * feature would hold no follower once the tile is placed. A segment joins
+ * every feature it touches, and two segments of the new tile that touch
+ * one feature join each other: occupation spreads from the segments that
+ * touch an occupied feature to every segment that shares a feature with an
+ * occupied one. Each touched feature is kept once, with the mask of the
+ * new segments touching it. */
 static unsigned free_segments(const carc_game *g, int kind, carc_placement p, int square)
 {
-    uint8_t group[CARC_MAX_SEGMENTS_PER_TILE];
-    uint8_t pair_seg[12] = {0};
-    uint16_t pair_root[12] = {0};
-    int npairs = 0, nseg = carc_tile_data[kind].nsegments;
-    for (int s = 0; s < nseg; s++)
-        group[s] = (uint8_t)s;
     const frontier_square *sq = &g->frontier[square];
+    const uint8_t *own = carc_port_seg[kind][p.rot];
+    uint8_t roots[CARC_PORTS];
+    uint16_t touching[CARC_PORTS];
+    int nroots = 0;
+    unsigned occupied = 0;
     for (int d = 0; d < 4; d++) {
         if (sq->neighbour[d] == NO_TILE)
             continue;
         const board_tile *nb = &g->tiles[sq->neighbour[d]];
+        const uint8_t *theirs = &carc_port_seg[nb->kind][nb->rot][3 * ((d + 2) & 3)];
+        int last = -1, i = 0;
         for (int k = 0; k < 3; k++) {
-            int port = 3 * d + k;
-            uint8_t s = carc_port_seg[kind][p.rot][port];
-            int ns = nb->seg_base + carc_port_seg[nb->kind][nb->rot][carc_mirror_port(port)];
-            uint16_t root = (uint16_t)feature_root(g, ns);
-            if (npairs > 0 && pair_seg[npairs - 1] == s && pair_root[npairs - 1] == root)
-                continue;
-            for (int i = 0; i < npairs; i++)
-                if (pair_root[i] == root) {
-                    int a = group_find(group, pair_seg[i]), b = group_find(group, s);
-                    group[a] = (uint8_t)b;
+            int ns = nb->seg_base + theirs[2 - k];
+            unsigned bit = 1u << own[3 * d + k];
+            if (ns != last) {
+                int root = feature_root(g, ns);
+                for (i = 0; i < nroots && roots[i] != root; i++)
+                    ;
+                if (i == nroots) {
+                    roots[nroots] = (uint8_t)root;
+                    touching[nroots++] = 0;
                 }
-            pair_seg[npairs] = s;
-            pair_root[npairs++] = root;
+                if (seg_followers(&g->seg[root]))
+                    occupied |= bit;
+                last = ns;
+            }
+            touching[i] = (uint16_t)(touching[i] | bit);
         }
     }
-    unsigned occupied = 0;
-    for (int i = 0; i < npairs; i++)
-        if (seg_followers(&g->seg[pair_root[i]]))
-            occupied |= 1u << group_find(group, pair_seg[i]);
-    unsigned free_mask = 0;
-    for (int s = 0; s < nseg; s++)
-        if (!(occupied & (1u << group_find(group, s))))
-            free_mask |= 1u << s;
-    return free_mask;
+    for (unsigned before = ~occupied; before != occupied;) {
+        before = occupied;
+        for (int i = 0; i < nroots; i++)
+            if (touching[i] & occupied)
+                occupied |= touching[i];
+    }
+    return ((1u << carc_tile_data[kind].nsegments) - 1) & ~occupied;
 }
 
 int carc_legal_spots(const carc_game *g, carc_placement p, carc_spot *out, int cap)
