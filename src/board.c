@@ -28,6 +28,7 @@ void board_clear(carc_game *g, int fresh)
 static void recount(carc_game *g, unsigned from, unsigned to)
 {
     const uint64_t *a = carc_sig_count_lanes[from], *b = carc_sig_count_lanes[to];
+#pragma GCC unroll 6
     for (int w = 0; w < CARC_COUNT_WORDS; w++)
         g->placements[w] = g->placements[w] + b[w] - a[w];
 }
@@ -62,20 +63,30 @@ static void frontier_constrain(carc_game *g, int t, int x, int y, int d, unsigne
     g->frontier[f].neighbour[edge] = (uint8_t)t;
 }
 
+/* A node's eight bytes as one word, whatever the byte order. */
+static uint64_t node_bits(seg_node n)
+{
+    uint64_t v;
+    memcpy(&v, &n, sizeof v);
+    return v;
+}
+
 /* Writes the nodes of tile `t`'s segments: always the nine slots of the
  * template, so the loop has no branch; the slots past the tile's own
- * segments are free and get overwritten by the next tile. */
+ * segments are free and get overwritten by the next tile. Ids and tile
+ * index are added to the template's words (no field overflows: ids are
+ * below 256, tiles below 72). */
 static void add_segments(carc_game *g, int t, int kind)
 {
     int base = g->nseg;
+    const uint64_t id_one = node_bits((seg_node){.parent = 1, .next = 1});
+    const uint64_t tile_one = node_bits((seg_node){.tile = 1});
+    uint64_t offset = (uint64_t)base * id_one + (uint64_t)t * tile_one;
     const seg_node *tpl = carc_seg_template[kind];
-    seg_node *dst = &g->seg[base];
     g->tiles[t].seg_base = (uint8_t)base;
     for (int s = 0; s < CARC_MAX_SEGMENTS_PER_TILE; s++) {
-        seg_node n = tpl[s];
-        n.parent = n.next = (uint8_t)(base + s);
-        n.tile = (uint8_t)t;
-        dst[s] = n;
+        uint64_t v = node_bits(tpl[s]) + offset + (uint64_t)s * id_one;
+        memcpy(&g->seg[base + s], &v, sizeof v);
     }
     g->nseg = (uint16_t)(base + carc_tile_data[kind].nsegments);
 }

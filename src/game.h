@@ -57,6 +57,7 @@ typedef struct seg_node {
     uint8_t parent, next, tile, info;
     uint32_t root;
 } seg_node;
+_Static_assert(sizeof(seg_node) == 8, "a segment node is one 64-bit word");
 
 enum {
     FOLLOWER_BITS = 3,
