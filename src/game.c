@@ -305,10 +305,10 @@ int carc_placement_legal(const carc_game *g, carc_placement p)
  * touch an occupied feature to every segment that shares a feature with an
  * occupied one. Each touched feature is kept once, with the mask of the
  * new segments touching it. */
-static unsigned free_segments(const carc_game *g, int kind, carc_placement p, int square)
+static unsigned free_segments(const carc_game *g, int kind, int rot, int square)
 {
     const frontier_square *sq = &g->frontier[square];
-    const uint8_t *own = carc_port_seg[kind][p.rot];
+    const uint8_t *own = carc_port_seg[kind][rot];
     uint8_t roots[CARC_PORTS];
     uint16_t touching[CARC_PORTS];
     int nroots = 0;
@@ -351,7 +351,7 @@ int carc_legal_spots(const carc_game *g, carc_placement p, carc_spot *out, int c
     if (g->over || g->supply[g->current] == 0 || !carc_placement_legal(g, p))
         return 0;
     int kind = g->drawn, n = 0;
-    unsigned free_mask = free_segments(g, kind, p, board_frontier_at(g, p.x, p.y));
+    unsigned free_mask = free_segments(g, kind, p.rot, board_frontier_at(g, p.x, p.y));
     for (; free_mask; free_mask &= free_mask - 1) {
         int s = __builtin_ctz(free_mask);
         if (n < cap)
@@ -434,9 +434,25 @@ static void deploy(carc_game *g, int t, int local)
     g->supply[g->current]--;
 }
 
-static void record_move(carc_game *g, carc_move m)
+/* A move as plain integers. The playout step passes moves this way: a
+ * carc_move built byte by byte and read back as a word stalls the CPU's
+ * store forwarding. */
+typedef struct move_fields {
+    int type, x, y, rot, segment;
+    int square; /* the frontier square of a placement */
+} move_fields;
+
+static void record_move(carc_game *g, const move_fields *m)
 {
-    g->history[g->nmoves++] = (history_entry){(uint8_t)g->drawn, g->current, m};
+    history_entry *h = &g->history[g->nmoves++];
+    h->tile_kind = (uint8_t)g->drawn;
+    h->player = g->current;
+    h->move.type = (uint8_t)m->type;
+    h->move.place.x = (int8_t)m->x;
+    h->move.place.y = (int8_t)m->y;
+    h->move.place.rot = (uint8_t)m->rot;
+    h->move.place.reserved = 0;
+    h->move.segment = (uint8_t)m->segment;
 }
 
 static int surrounded(const carc_game *g, int x, int y)
@@ -497,7 +513,7 @@ static carc_status check_move(carc_game *g, carc_move m)
         return CARC_EILLEGAL;
     }
     int square = board_frontier_at(g, m.place.x, m.place.y);
-    if (!(free_segments(g, g->drawn, m.place, square) & (1u << m.segment))) {
+    if (!(free_segments(g, g->drawn, m.place.rot, square) & (1u << m.segment))) {
         game_set_error(g, "the feature of that spot already holds a follower");
         return CARC_EILLEGAL;
     }
@@ -506,19 +522,19 @@ static carc_status check_move(carc_game *g, carc_move m)
 
 /* Plays `m`, which must be legal; a placement goes on frontier square
  * `square`. */
-static void apply_move(carc_game *g, carc_move m, int square, event_sink *sink)
+static void apply_move(carc_game *g, const move_fields *m, event_sink *sink)
 {
     record_move(g, m);
     int again = 1;
-    if (m.type == CARC_MOVE_PLACE) {
+    if (m->type == CARC_MOVE_PLACE) {
         int closed;
-        int t = board_place(g, g->drawn, m.place.x, m.place.y, m.place.rot, square, &closed);
-        if (m.segment != CARC_NO_SPOT)
-            deploy(g, t, m.segment);
+        int t = board_place(g, g->drawn, m->x, m->y, m->rot, m->square, &closed);
+        if (m->segment != CARC_NO_SPOT)
+            deploy(g, t, m->segment);
         if (closed)
             score_roads_and_cities(g, t, sink);
         update_cloisters(g, t, sink);
-        again = (g->rules.flags & CARC_RULE_BONUS_TURN) && surrounded(g, m.place.x, m.place.y);
+        again = (g->rules.flags & CARC_RULE_BONUS_TURN) && surrounded(g, m->x, m->y);
     }
     end_turn(g, again, sink);
 }
@@ -535,8 +551,10 @@ carc_status carc_game_play(carc_game *g, carc_move m, carc_event *events, int ca
     carc_status st = check_move(g, m);
     if (st != CARC_OK)
         return st;
-    int square = m.type == CARC_MOVE_PLACE ? board_frontier_at(g, m.place.x, m.place.y) : -1;
-    apply_move(g, m, square, &sink);
+    move_fields f = {m.type, m.place.x, m.place.y, m.place.rot, m.segment, -1};
+    if (m.type == CARC_MOVE_PLACE)
+        f.square = board_frontier_at(g, m.place.x, m.place.y);
+    apply_move(g, &f, &sink);
     if (nevents)
         *nevents = sink.count;
     return CARC_OK;
@@ -550,34 +568,37 @@ static int nth_bit(unsigned mask, unsigned i)
     return __builtin_ctz(mask);
 }
 
-/* The move carc_random_move() chooses; a placement's frontier square goes
- * to `*square`. */
-static carc_move choose_random(const carc_game *g, carc_rng *r, double follower_chance,
-                               int *square)
+/* The move carc_random_move() chooses, into `m`. */
+static void choose_random(const carc_game *g, carc_rng *r, double follower_chance, move_fields *m)
 {
-    carc_move m = {CARC_MOVE_DISCARD, {0, 0, 0, 0}, CARC_NO_SPOT};
-    *square = -1;
-    if (game_placement_count(g) == 0)
-        return m;
-    m.type = CARC_MOVE_PLACE;
-    m.place = random_placement(g, r, square);
+    m->segment = CARC_NO_SPOT;
+    if (game_placement_count(g) == 0) {
+        *m = (move_fields){CARC_MOVE_DISCARD, 0, 0, 0, CARC_NO_SPOT, -1};
+        return;
+    }
+    m->type = CARC_MOVE_PLACE;
+    carc_placement p = random_placement(g, r, &m->square);
+    m->x = p.x;
+    m->y = p.y;
+    m->rot = p.rot;
     /* A 53-bit uniform fraction decides whether to try a follower. */
     double u = (double)(rng_next(r) >> 11) * 0x1.0p-53;
     if (u < follower_chance && g->supply[g->current] > 0) {
-        unsigned free_mask = free_segments(g, g->drawn, m.place, *square);
+        unsigned free_mask = free_segments(g, g->drawn, p.rot, m->square);
         unsigned n = 0;
         for (unsigned rest = free_mask; rest; rest &= rest - 1)
             n++;
         if (n > 0)
-            m.segment = (uint8_t)nth_bit(free_mask, rng_below(r, n));
+            m->segment = nth_bit(free_mask, rng_below(r, n));
     }
-    return m;
 }
 
 carc_move game_choose_random(const carc_game *g, carc_rng *r, double follower_chance)
 {
-    int square;
-    return choose_random(g, r, follower_chance, &square);
+    move_fields f;
+    choose_random(g, r, follower_chance, &f);
+    carc_move m = {(uint8_t)f.type, {(int8_t)f.x, (int8_t)f.y, (uint8_t)f.rot, 0}, (uint8_t)f.segment};
+    return m;
 }
 
 carc_status carc_game_play_random(carc_game *g, carc_rng *r, double follower_chance,
@@ -587,11 +608,13 @@ carc_status carc_game_play_random(carc_game *g, carc_rng *r, double follower_cha
         game_set_error(g, "the game is over");
         return CARC_EOVER;
     }
-    int square;
-    carc_move m = choose_random(g, r, follower_chance, &square);
-    apply_move(g, m, square, NULL);
+    move_fields f;
+    choose_random(g, r, follower_chance, &f);
     if (played)
-        *played = m;
+        *played = (carc_move){(uint8_t)f.type,
+                              {(int8_t)f.x, (int8_t)f.y, (uint8_t)f.rot, 0},
+                              (uint8_t)f.segment};
+    apply_move(g, &f, NULL);
     return CARC_OK;
 }
 
