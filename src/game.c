@@ -367,7 +367,7 @@ int carc_legal_spots(const carc_game *g, carc_placement p, carc_spot *out, int c
 /* Whether two squares touch, diagonals included. */
 static int near(int ax, int ay, int bx, int by)
 {
-    return (unsigned)(ax - bx + 1) <= 2u && (unsigned)(ay - by + 1) <= 2u;
+    return ((unsigned)(ax - bx + 1) <= 2u) & ((unsigned)(ay - by + 1) <= 2u);
 }
 
 /* Counts the tiles around a new cloister, tells the open cloisters around
@@ -392,8 +392,9 @@ static void update_cloisters(carc_game *g, int t, event_sink *sink)
     for (int i = 0; i < g->ncloisters;) {
         const open_cloister *c = &g->cloisters[i];
         seg_node *cl = &g->seg[c->seg];
-        if (c->tile != t && near(c->x, c->y, bt->x, bt->y))
-            cl->root -= ROOT_OPEN_ONE;
+        /* Arithmetic, not a branch: whether the tile is near is random. */
+        unsigned touches = (unsigned)(c->tile != t) & (unsigned)near(c->x, c->y, bt->x, bt->y);
+        cl->root -= touches * ROOT_OPEN_ONE;
         if (seg_open(cl) == 0) {
             score_completed(g, c->seg, sink);
             g->cloisters[i] = g->cloisters[--g->ncloisters];
