@@ -16,6 +16,7 @@ void board_clear(carc_game *g, int fresh)
             g->grid[board_cell(g->frontier[f].x, g->frontier[f].y)] = 0;
     }
     memset(g->placements, 0, sizeof g->placements);
+    memset(g->follower_tiles, 0, sizeof g->follower_tiles);
     g->ntiles = 0;
     g->nfrontier = 0;
     g->nseg = 0;

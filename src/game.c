@@ -431,6 +431,7 @@ static void deploy(carc_game *g, int t, int local)
     board_tile *bt = &g->tiles[t];
     bt->follower_seg = (uint8_t)local;
     bt->follower_owner = g->current;
+    g->follower_tiles[t >> 6] |= 1ull << (t & 63);
     g->seg[feature_find(g, bt->seg_base + local)].root += 1u << (FOLLOWER_BITS * g->current);
     g->supply[g->current]--;
 }

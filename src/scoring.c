@@ -42,6 +42,7 @@ static void return_followers(carc_game *g, int root, carc_event *ev)
             g->supply[t->follower_owner]++;
             ev->returned[t->follower_owner]++;
             t->follower_seg = CARC_NO_SPOT;
+            g->follower_tiles[m->tile >> 6] &= ~(1ull << (m->tile & 63));
         }
         s = m->next;
     } while (s != root);
@@ -130,13 +131,24 @@ int farm_city_count(const carc_game *g, int farm_root)
  * only followers need scoring, and there are few of them. */
 typedef void (*feature_visitor)(carc_game *g, int root, void *ctx);
 
+/* The first board tile from `from` on that holds a follower, or -1. */
+static int next_follower_tile(const carc_game *g, int from)
+{
+    for (int w = from >> 6; w < 2; w++) {
+        uint64_t rest = g->follower_tiles[w];
+        if (w == from >> 6)
+            rest &= ~0ull << (from & 63);
+        if (rest)
+            return 64 * w + __builtin_ctzll(rest);
+    }
+    return -1;
+}
+
 static void for_each_occupied(carc_game *g, int fields, feature_visitor visit, void *ctx)
 {
     uint64_t done[MAX_SEGMENTS / 64] = {0};
-    for (int t = 0; t < g->ntiles; t++) {
+    for (int t = next_follower_tile(g, 0); t >= 0; t = next_follower_tile(g, t + 1)) {
         const board_tile *bt = &g->tiles[t];
-        if (bt->follower_seg == CARC_NO_SPOT)
-            continue;
         int root = feature_find(g, bt->seg_base + bt->follower_seg);
         uint64_t bit = 1ull << (root & 63);
         if ((seg_kind(&g->seg[root]) == CARC_FIELD) != fields || (done[root >> 6] & bit))
