@@ -1,30 +1,16 @@
 /* features.c: features as a union-find forest over tile segments, and
- * what a feature is made of. */
+ * what a feature is made of. Every node points straight at its root: a
+ * union relabels the members of the smaller feature (union by size keeps
+ * that to O(n log n) over a game, and most unions join one new segment),
+ * so finding a root is one load and never a loop. */
 #include <string.h>
 
 #include "game.h"
 #include "tiles.h"
 
-int feature_find(carc_game *g, int s)
-{
-    /* Path halving: every other node on the way points to its grandparent. */
-    while (g->seg[s].parent != s) {
-        g->seg[s].parent = g->seg[g->seg[s].parent].parent;
-        s = g->seg[s].parent;
-    }
-    return s;
-}
-
-int feature_root(const carc_game *g, int s)
-{
-    while (g->seg[s].parent != s)
-        s = g->seg[s].parent;
-    return s;
-}
-
 int feature_union(carc_game *g, int a, int b)
 {
-    int ra = feature_find(g, a), rb = feature_find(g, b);
+    int ra = feature_root(g, a), rb = feature_root(g, b);
     if (ra == rb)
         return ra;
     if (seg_size(&g->seg[ra]) < seg_size(&g->seg[rb])) {
@@ -33,7 +19,11 @@ int feature_union(carc_game *g, int a, int b)
         rb = swap;
     }
     seg_node *big = &g->seg[ra], *small = &g->seg[rb];
-    small->parent = (uint8_t)ra;
+    int s = rb;
+    do {
+        g->seg[s].parent = (uint8_t)ra;
+        s = g->seg[s].next;
+    } while (s != rb);
     /* Sizes, open edges and followers add up field by field. */
     big->root += small->root;
     uint8_t next = big->next;

@@ -413,7 +413,7 @@ static void score_roads_and_cities(carc_game *g, int t, event_sink *sink)
     for (int s = 0; s < def->nsegments; s++) {
         if (def->segments[s].kind != CARC_ROAD && def->segments[s].kind != CARC_CITY)
             continue;
-        int root = feature_find(g, bt->seg_base + s);
+        int root = feature_root(g, bt->seg_base + s);
         if (seg_open(&g->seg[root]) != 0)
             continue;
         int seen = 0;
@@ -432,7 +432,7 @@ static void deploy(carc_game *g, int t, int local)
     bt->follower_seg = (uint8_t)local;
     bt->follower_owner = g->current;
     g->follower_tiles[t >> 6] |= 1ull << (t & 63);
-    g->seg[feature_find(g, bt->seg_base + local)].root += 1u << (FOLLOWER_BITS * g->current);
+    g->seg[feature_root(g, bt->seg_base + local)].root += 1u << (FOLLOWER_BITS * g->current);
     g->supply[g->current]--;
 }
 

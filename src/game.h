@@ -217,8 +217,11 @@ static inline int board_frontier_at(const carc_game *g, int x, int y)
 int board_place(carc_game *g, int kind, int x, int y, int rot, int f, int *closed);
 
 /* features.c */
-int feature_find(carc_game *g, int s);
-int feature_root(const carc_game *g, int s);
+/* The root of segment `s`'s feature: its parent, see features.c. */
+static inline int feature_root(const carc_game *g, int s)
+{
+    return g->seg[s].parent;
+}
 /* Joins the features of segments a and b; returns the root of the union. */
 int feature_union(carc_game *g, int a, int b);
 /* Distinct tiles of the feature rooted at `root`, and its pennants. */

@@ -149,7 +149,7 @@ static void for_each_occupied(carc_game *g, int fields, feature_visitor visit, v
     uint64_t done[MAX_SEGMENTS / 64] = {0};
     for (int t = next_follower_tile(g, 0); t >= 0; t = next_follower_tile(g, t + 1)) {
         const board_tile *bt = &g->tiles[t];
-        int root = feature_find(g, bt->seg_base + bt->follower_seg);
+        int root = feature_root(g, bt->seg_base + bt->follower_seg);
         uint64_t bit = 1ull << (root & 63);
         if ((seg_kind(&g->seg[root]) == CARC_FIELD) != fields || (done[root >> 6] & bit))
             continue;
