@@ -34,9 +34,26 @@ static void recount(carc_game *g, unsigned from, unsigned to)
         g->placements[w] = g->placements[w] + b[w] - a[w];
 }
 
+/* recount() from or to signature 0, whose counts are all 0. */
+static void count_square(carc_game *g, unsigned sig)
+{
+    const uint64_t *b = carc_sig_count_lanes[sig];
+#pragma GCC unroll 6
+    for (int w = 0; w < CARC_COUNT_WORDS; w++)
+        g->placements[w] += b[w];
+}
+
+static void uncount_square(carc_game *g, unsigned sig)
+{
+    const uint64_t *a = carc_sig_count_lanes[sig];
+#pragma GCC unroll 6
+    for (int w = 0; w < CARC_COUNT_WORDS; w++)
+        g->placements[w] -= a[w];
+}
+
 static void frontier_remove(carc_game *g, int index)
 {
-    recount(g, g->frontier[index].sig, 0);
+    uncount_square(g, g->frontier[index].sig);
     int last = --g->nfrontier;
     if (index != last) {
         g->frontier[index] = g->frontier[last];
@@ -52,14 +69,17 @@ static void frontier_constrain(carc_game *g, int t, int x, int y, int d, unsigne
     int edge = (d + 2) & 3;
     int cell = board_cell(x, y);
     int f = g->grid[cell] - FRONTIER_BASE;
+    unsigned sig = carc_sig_edge(kind, edge);
     if (f < 0 || g->frontier[f].x != x || g->frontier[f].y != y) {
         f = g->nfrontier++;
         g->frontier[f] =
             (frontier_square){(int8_t)x, (int8_t)y, 0, 0, {NO_TILE, NO_TILE, NO_TILE, NO_TILE}};
         g->grid[cell] = (uint8_t)(FRONTIER_BASE + f);
+        count_square(g, sig);
+    } else {
+        sig |= g->frontier[f].sig;
+        recount(g, g->frontier[f].sig, sig);
     }
-    unsigned sig = g->frontier[f].sig | carc_sig_edge(kind, edge);
-    recount(g, g->frontier[f].sig, sig);
     g->frontier[f].sig = (uint8_t)sig;
     g->frontier[f].neighbour[edge] = (uint8_t)t;
 }
