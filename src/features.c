@@ -13,11 +13,10 @@ int feature_union(carc_game *g, int a, int b)
     int ra = feature_root(g, a), rb = feature_root(g, b);
     if (ra == rb)
         return ra;
-    if (seg_size(&g->seg[ra]) < seg_size(&g->seg[rb])) {
-        int swap = ra;
-        ra = rb;
-        rb = swap;
-    }
+    /* Which feature is larger is random: swap by arithmetic, not a branch. */
+    int differ = (ra ^ rb) & -(int)(seg_size(&g->seg[ra]) < seg_size(&g->seg[rb]));
+    ra ^= differ;
+    rb ^= differ;
     seg_node *big = &g->seg[ra], *small = &g->seg[rb];
     int s = rb;
     do {
