@@ -468,8 +468,10 @@ static int surrounded(const carc_game *g, int x, int y)
 /* Draws the next tile; with an empty pile the game ends. */
 static void end_turn(carc_game *g, int same_player, event_sink *sink)
 {
-    if (!same_player)
-        g->current = (uint8_t)((g->current + 1) % g->nplayers);
+    if (!same_player) {
+        int next = g->current + 1;
+        g->current = (uint8_t)(next == g->nplayers ? 0 : next); /* no division */
+    }
     draw_tile(g);
     if (g->drawn < 0) {
         g->over = 1;
