@@ -41,7 +41,8 @@ typedef struct frontier_square {
  * trees are the features: 8 bytes. Segment ids fit a byte: the 72 tiles
  * have 243 segments. `next` links all segments of a feature in a circular
  * list, so that a feature's members can be walked. `info` holds the local
- * index (bits 0-3) and the carc_kind (bits 4-5).
+ * index (bits 0-3), the carc_kind (bits 4-5) and, for a field, the city
+ * segments it borders (bits 6-7: a tile's cities are its segments 0 and 1).
  *
  * `root` is meaningful at the root of a tree and holds the feature's data
  * in three fields that never carry into each other, so that joining two
@@ -69,7 +70,13 @@ enum {
 
 static inline unsigned seg_kind(const seg_node *n)
 {
-    return (unsigned)n->info >> 4;
+    return ((unsigned)n->info >> 4) & 3u;
+}
+
+/* Bit i set: this field borders segment i of its tile, a city. */
+static inline unsigned seg_borders(const seg_node *n)
+{
+    return (unsigned)n->info >> 6;
 }
 
 static inline unsigned seg_local(const seg_node *n)

@@ -103,11 +103,9 @@ static int farm_cities(const carc_game *g, int farm, uint64_t seen[MAX_SEGMENTS 
     memset(seen, 0, MAX_SEGMENTS / 8);
     do {
         const seg_node *m = &g->seg[s];
-        const board_tile *t = &g->tiles[m->tile];
-        unsigned borders = carc_tile_data[t->kind].segments[seg_local(m)].borders;
-        for (; borders; borders &= borders - 1) {
-            int local = __builtin_ctz(borders);
-            int city = feature_root(g, t->seg_base + local);
+        int tile_base = s - (int)seg_local(m);
+        for (unsigned borders = seg_borders(m); borders; borders &= borders - 1) {
+            int city = feature_root(g, tile_base + __builtin_ctz(borders));
             uint64_t bit = 1ull << (city & 63);
             if (seg_open(&g->seg[city]) == 0 && !(seen[city >> 6] & bit)) {
                 seen[city >> 6] |= bit;

@@ -206,8 +206,13 @@ int main(void)
             if (t->segments[s].kind == CARC_ROAD || t->segments[s].kind == CARC_CITY)
                 open = popcount12(t->segments[s].ports & MIDDLE_PORTS);
             unsigned root = (1u << ROOT_SIZE_SHIFT) | ((unsigned)open << ROOT_OPEN_SHIFT);
-            printf("        {0, 0, 0, 0x%02X, 0x%08Xu},\n", (unsigned)(s | t->segments[s].kind << 4),
-                   root);
+            unsigned borders = t->segments[s].borders;
+            if (borders > 3) {
+                fprintf(stderr, "tile %c: a field borders a city beyond segment 1\n", t->letter);
+                return EXIT_FAILURE;
+            }
+            unsigned info = (unsigned)s | (unsigned)t->segments[s].kind << 4 | borders << 6;
+            printf("        {0, 0, 0, 0x%02X, 0x%08Xu},\n", info, root);
         }
         printf("    },\n");
     }
