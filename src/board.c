@@ -118,8 +118,9 @@ static void add_segments(carc_game *g, int t, int kind)
  * closes two open ends; returns 1 when that left the feature with none. */
 static int join_edge(carc_game *g, const board_tile *a, const board_tile *b, int d, unsigned kind)
 {
-    const uint8_t *pa = &carc_port_seg[a->kind][a->rot][3 * d];
-    const uint8_t *pb = &carc_port_seg[b->kind][b->rot][3 * ((d + 2) & 3)];
+    int port = 3 * d, facing = 3 * ((d + 2) & 3); /* first ports of the two edges */
+    const uint8_t *pa = &carc_port_seg[a->kind][a->rot][port];
+    const uint8_t *pb = &carc_port_seg[b->kind][b->rot][facing];
     int sa0 = a->seg_base + pa[0], sb0 = b->seg_base + pb[2];
     int sa1 = a->seg_base + pa[1], sb1 = b->seg_base + pb[1];
     int sa2 = a->seg_base + pa[2], sb2 = b->seg_base + pb[0];

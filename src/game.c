@@ -310,14 +310,15 @@ static unsigned free_segments(const carc_game *g, int kind, int rot, int square)
     const frontier_square *sq = &g->frontier[square];
     const uint8_t *own = carc_port_seg[kind][rot];
     uint8_t roots[CARC_PORTS];
-    uint16_t touching[CARC_PORTS];
+    uint16_t touching[CARC_PORTS] = {0};
     int nroots = 0;
     unsigned occupied = 0;
     for (int d = 0; d < 4; d++) {
         if (sq->neighbour[d] == NO_TILE)
             continue;
         const board_tile *nb = &g->tiles[sq->neighbour[d]];
-        const uint8_t *theirs = &carc_port_seg[nb->kind][nb->rot][3 * ((d + 2) & 3)];
+        int facing = 3 * ((d + 2) & 3); /* first port of the neighbour's edge */
+        const uint8_t *theirs = &carc_port_seg[nb->kind][nb->rot][facing];
         int last = -1, i = 0;
         for (int k = 0; k < 3; k++) {
             int ns = nb->seg_base + theirs[2 - k];
@@ -384,8 +385,8 @@ static void update_cloisters(carc_game *g, int t, event_sink *sink)
                 if ((dx || dy) && board_tile_at(g, bt->x + dx, bt->y + dy) >= 0)
                     neighbours++;
         seg_node *node = &g->seg[bt->seg_base + cs];
-        node->root = (node->root & ~(63u << ROOT_OPEN_SHIFT)) |
-                     (uint32_t)(8 - neighbours) << ROOT_OPEN_SHIFT;
+        node->root = (node->root & ~(63u << ROOT_OPEN_SHIFT)) | (uint32_t)(8 - neighbours)
+                                                                    << ROOT_OPEN_SHIFT;
         g->cloisters[g->ncloisters++] =
             (open_cloister){bt->x, bt->y, (uint8_t)t, (uint8_t)(bt->seg_base + cs)};
     }
@@ -572,6 +573,12 @@ static int nth_bit(unsigned mask, unsigned i)
     return __builtin_ctz(mask);
 }
 
+static carc_move move_of(const move_fields *f)
+{
+    carc_placement p = {(int8_t)f->x, (int8_t)f->y, (uint8_t)f->rot, 0};
+    return (carc_move){(uint8_t)f->type, p, (uint8_t)f->segment};
+}
+
 /* The move carc_random_move() chooses, into `m`. */
 static void choose_random(const carc_game *g, carc_rng *r, double follower_chance, move_fields *m)
 {
@@ -601,8 +608,7 @@ carc_move game_choose_random(const carc_game *g, carc_rng *r, double follower_ch
 {
     move_fields f;
     choose_random(g, r, follower_chance, &f);
-    carc_move m = {(uint8_t)f.type, {(int8_t)f.x, (int8_t)f.y, (uint8_t)f.rot, 0}, (uint8_t)f.segment};
-    return m;
+    return move_of(&f);
 }
 
 carc_status carc_game_play_random(carc_game *g, carc_rng *r, double follower_chance,
@@ -615,9 +621,7 @@ carc_status carc_game_play_random(carc_game *g, carc_rng *r, double follower_cha
     move_fields f;
     choose_random(g, r, follower_chance, &f);
     if (played)
-        *played = (carc_move){(uint8_t)f.type,
-                              {(int8_t)f.x, (int8_t)f.y, (uint8_t)f.rot, 0},
-                              (uint8_t)f.segment};
+        *played = move_of(&f);
     apply_move(g, &f, NULL);
     return CARC_OK;
 }
