@@ -12,9 +12,10 @@ enum {
     MAX_SEGMENTS = 256,
     MAX_FRONTIER = 2 * CARC_TILES + 2,
     /* The board's squares live on a torus of GRID x GRID cells. Placed
-     * tiles span at most 72 columns and rows, their frontier 74, so no
-     * two live squares share a cell. */
-    GRID = 80,
+     * tiles span at most 72 columns and rows, their frontier 74, so two
+     * live squares are at most 73 columns or rows apart and never share a
+     * cell. */
+    GRID = 74,
     MAX_CLOISTERS = 16,
     MAX_HISTORY = CARC_PILE,
     ERROR_SIZE = 160,
