@@ -46,7 +46,8 @@ enum {
 /* Tuning of the search. */
 static const double reward_scale = 15.0; /* points of margin for tanh */
 static const double widen_base = 2.0, widen_rate = 1.5;
-static const double win_scale = 6.0; /* margin of a 73% win estimate */
+static const double win_scale = 6.0;     /* margin of a 73% win estimate */
+static const unsigned expand_visits = 1; /* leaf visits before a placement node opens */
 
 /* An option of a placement or spot node. */
 typedef struct option {
@@ -366,7 +367,7 @@ static void iterate(search *s)
             continue;
         }
         if (nd->type == NODE_PLACE && !nd->expanded) {
-            if (nd->visits == 0 && n != 0) {
+            if (nd->visits < expand_visits && n != 0) {
                 nd->visits++; /* a leaf valued once before it opens */
                 break;
             }
