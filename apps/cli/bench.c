@@ -8,6 +8,7 @@
 
 static const char bench_usage[] =
     "usage: carcassonne bench [--json] [--games K] [--seed S] [--players N]\n"
+    "       carcassonne bench --mcts SPEC [--games K] [--seed S] [--json]\n"
     "\n"
     "Plays K (default 200000) full-rules games between random players on one\n"
     "thread: 71 draws, a uniformly chosen legal placement, a follower on a\n"
@@ -15,6 +16,11 @@ static const char bench_usage[] =
     "farms. Prints games per second, the mean time of legal-placement\n"
     "generation per ply, and a checksum of every game's moves and scores\n"
     "that changes only when the engine's behaviour changes.\n"
+    "\n"
+    "With --mcts SPEC (e.g. mcts:ms=1000,threads=2): runs that player in K\n"
+    "(default and at most 8) midgame positions, 30 greedy moves into the\n"
+    "deals of seeds S, S+1, ..., and prints its iterations per second and the\n"
+    "peak memory of one search.\n"
     "\n"
     "  --json   print one JSON object\n";
 
@@ -88,6 +94,7 @@ int cmd_bench(int argc, char **argv)
 {
     int json = 0;
     uint64_t games = 200000, seed = 1, players = 2;
+    const char *mcts_spec = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -95,6 +102,10 @@ int cmd_bench(int argc, char **argv)
             return EXIT_OK;
         } else if (strcmp(a, "--json") == 0) {
             json = 1;
+        } else if (strcmp(a, "--mcts") == 0) {
+            if (i + 1 >= argc || argv[i + 1][0] == '-')
+                return cli_usage_error("bench", "--mcts takes a player spec");
+            mcts_spec = argv[++i];
         } else if (strcmp(a, "--games") == 0 || strcmp(a, "--seed") == 0 ||
                    strcmp(a, "--players") == 0) {
             uint64_t v;
@@ -116,6 +127,8 @@ int cmd_bench(int argc, char **argv)
             return cli_usage_error("bench", "unknown argument '%s'", a);
         }
     }
+    if (mcts_spec)
+        return bench_mcts(mcts_spec, games < 8 ? (int)games : 8, seed, json);
     carc_game *g = carc_game_new((int)players, NULL, seed);
     if (!g)
         return EXIT_INVALID;

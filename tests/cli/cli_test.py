@@ -344,7 +344,23 @@ def case_bad_arguments():
         check(code == 0 and out.startswith("usage: carcassonne " + cmd), "%s --help" % cmd)
 
 
+def case_bench_mcts():
+    """bench --mcts: one JSON object with the search's rate and memory."""
+    code, out, err = run(["bench", "--mcts", "mcts:iters=2000,threads=2", "--games", "2",
+                          "--json"])
+    check(code == 0, "bench --mcts exited %d: %s" % (code, err))
+    r = json.loads(out)
+    check(r["player"] == "mcts:iters=2000,threads=2,c=0.7", "player %r" % r["player"])
+    check(r["positions"] == 2, "positions %r" % r["positions"])
+    check(r["iterations"] == 4000, "two searches of 2000 iterations, not %r" % r["iterations"])
+    check(r["iterations_per_second"] > 0, "no rate")
+    check(0 < r["peak_memory_mib"] <= 256, "peak memory %r MiB" % r["peak_memory_mib"])
+    code, out, err = run(["bench", "--mcts", "mcts:level=unknown"])
+    check(code == 2 and out == "" and "unknown level" in err, "bad spec: %d %r" % (code, err))
+
+
 CASES = {
+    "bench_mcts": case_bench_mcts,
     "engine_session": case_engine_session,
     "engine_garbage": case_engine_garbage,
     "arena_smoke": case_arena_smoke,
