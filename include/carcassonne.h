@@ -219,7 +219,8 @@ carc_status carc_game_choose_tile(carc_game *g, int kind);
  * and draws again: a guess at the hidden order, for searches. */
 void carc_game_shuffle_pile(carc_game *g, uint64_t seed);
 /* Shuffles the tiles left in the pile from `seed`, keeping the drawn tile:
- * what the current player may know is kept, the hidden order is guessed. */
+ * what the current player may know is kept, the hidden order is guessed.
+ * The new order depends only on `seed` and the counts of tiles left. */
 void carc_game_shuffle_hidden(carc_game *g, uint64_t seed);
 
 /* --- Legal moves ----------------------------------------------------------- */

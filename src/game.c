@@ -203,6 +203,12 @@ void carc_game_shuffle_hidden(carc_game *g, uint64_t seed)
 {
     if (g->over)
         return;
+    /* Rebuilt from the counts first, so the result depends on what the
+     * players know and on `seed`, never on the hidden order. */
+    int n = 0;
+    for (int k = 0; k < CARC_TILE_KINDS; k++)
+        for (int c = 0; c < g->left[k]; c++)
+            g->pile[n++] = (uint8_t)k;
     g->rng = carc_rng_seed(seed);
     shuffle(g);
 }

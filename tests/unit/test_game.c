@@ -611,6 +611,37 @@ static void test_play_random_matches(void **state)
     }
 }
 
+/* A guessed order depends on the seed and on the counts left, not on the
+ * hidden order it replaces; the drawn tile stays. */
+static void test_shuffle_hidden(void **state)
+{
+    (void)state;
+    carc_game *a = sup_game(2, 31);
+    carc_rng rng = carc_rng_seed(31);
+    for (int i = 0; i < 20; i++)
+        carc_game_play_random(a, &rng, 0.5, NULL);
+    carc_game *b = carc_game_clone(a);
+    int drawn = carc_game_drawn_tile(a);
+    carc_game_shuffle_hidden(b, 1234); /* another hidden order, same counts */
+    carc_game_shuffle_hidden(a, 77);
+    carc_game_shuffle_hidden(b, 77);
+    assert_int_equal(carc_game_drawn_tile(a), drawn);
+    assert_int_equal(carc_game_drawn_tile(b), drawn);
+    int ca[CARC_TILE_KINDS], cb[CARC_TILE_KINDS];
+    assert_int_equal(carc_game_tiles_left(a, ca), carc_game_tiles_left(b, cb));
+    assert_memory_equal(ca, cb, sizeof ca);
+    carc_rng ra = carc_rng_seed(5), rb = carc_rng_seed(5);
+    while (!carc_game_over(a)) {
+        assert_int_equal(carc_game_drawn_tile(a), carc_game_drawn_tile(b));
+        carc_game_play_random(a, &ra, 0.5, NULL);
+        carc_game_play_random(b, &rb, 0.5, NULL);
+    }
+    assert_true(carc_game_over(b));
+    assert_int_equal(carc_game_score(a, 0), carc_game_score(b, 0));
+    carc_game_free(a);
+    carc_game_free(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -625,6 +656,7 @@ int main(void)
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_null_names),
         cmocka_unit_test(test_play_random_matches),
+        cmocka_unit_test(test_shuffle_hidden),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
