@@ -39,7 +39,7 @@ enum {
     MAX_THREADS = 64,
     ROOT_SPOTS = 1 + CARC_MAX_SPOTS, /* options of a spot node */
     MEMORY_CAP = 192 * 1024 * 1024,  /* all trees of one search */
-    EXACT_LEAVES = 3 * 1000 * 1000,  /* largest exhaustive endgame */
+    EXACT_LEAVES = 500 * 1000,       /* largest exhaustive endgame */
     PLAYOUT_TAIL = 4,                /* playouts when this few tiles are left */
 };
 
