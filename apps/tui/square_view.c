@@ -89,8 +89,35 @@ static void number_spots(const square_desc *d, square_pic *out)
     }
 }
 
+static void set_glyph(tile_art_cell *cell, uint32_t codepoint, const char *utf8)
+{
+    memset(cell->glyph, 0, sizeof cell->glyph);
+    memcpy(cell->glyph, utf8, strlen(utf8));
+    cell->codepoint = codepoint;
+}
+
+/* A player's last move: its turn number in the top left corner and corner
+ * brackets in the other three, in the player's colour: an outline that
+ * still leaves the tile readable. */
 static void mark_last(const square_desc *d, square_pic *out)
 {
+    static const struct {
+        int r, c;
+        uint32_t codepoint;
+        const char *utf8;
+    } corners[] = {
+        {0, TILE_ART_W - 1, 0x2510, "\u2510"},
+        {TILE_ART_H - 1, 0, 0x2514, "\u2514"},
+        {TILE_ART_H - 1, TILE_ART_W - 1, 0x2518, "\u2518"},
+    };
+    for (size_t i = 0; i < sizeof corners / sizeof corners[0]; i++) {
+        square_cell *cell = &out->cell[corners[i].r][corners[i].c];
+        if (cell->art.what == TILE_ART_FOLLOWER)
+            continue;
+        set_glyph(&cell->art, corners[i].codepoint, corners[i].utf8);
+        cell->art.owner = (uint8_t)d->last_owner;
+        cell->flags |= SQF_LAST;
+    }
     char num[8];
     snprintf(num, sizeof num, "%d", d->last_turn % 1000);
     for (int i = 0; i < TILE_ART_W && num[i]; i++) {

@@ -169,6 +169,12 @@ static void test_last_move_and_cursor(void **state)
     assert_string_equal(pic.cell[0][1].art.glyph, "2");
     assert_true(pic.cell[0][0].flags & SQF_LAST);
     assert_int_equal(pic.cell[0][1].art.owner, 1);
+    /* The other three corners outline the tile in the player's colour. */
+    assert_string_equal(pic.cell[0][TILE_ART_W - 1].art.glyph, "\u2510");
+    assert_string_equal(pic.cell[TILE_ART_H - 1][0].art.glyph, "\u2514");
+    assert_string_equal(pic.cell[TILE_ART_H - 1][TILE_ART_W - 1].art.glyph, "\u2518");
+    assert_true(pic.cell[TILE_ART_H - 1][0].flags & SQF_LAST);
+    assert_int_equal(pic.cell[TILE_ART_H - 1][TILE_ART_W - 1].art.owner, 1);
     for (int r = 0; r < TILE_ART_H; r++)
         for (int c = 0; c < TILE_ART_W; c++)
             assert_true(pic.cell[r][c].flags & SQF_CURSOR);
