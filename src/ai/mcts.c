@@ -38,9 +38,11 @@ enum {
     MAX_DEPTH = 3 * (CARC_PILE + 1) + 4,
     MAX_THREADS = 64,
     ROOT_SPOTS = 1 + CARC_MAX_SPOTS, /* options of a spot node */
-    MEMORY_CAP = 192 * 1024 * 1024,  /* all trees of one search */
-    EXACT_LEAVES = 500 * 1000,       /* largest exhaustive endgame */
-    PLAYOUT_TAIL = 4,                /* playouts when this few tiles are left */
+    /* All trees of one search. A growing array is copied, so peak use can
+     * reach half as much again: still under 256 MiB. */
+    MEMORY_CAP = 160 * 1024 * 1024,
+    EXACT_LEAVES = 500 * 1000, /* largest exhaustive endgame */
+    PLAYOUT_TAIL = 4,          /* playouts when this few tiles are left */
 };
 
 /* Tuning of the search. */
