@@ -114,26 +114,25 @@ static void add_segments(carc_game *g, int t, int kind)
 
 /* Joins the segments of tile `a` with those of its neighbour `b` across
  * the edge `d` of `a`, whose kind is `kind`; the ports of that edge face
- * those of b's opposite edge in reverse order. A matched road or city edge
- * closes two open ends; returns 1 when that left the feature with none. */
+ * those of b's opposite edge in reverse order. A city or field edge is one
+ * segment on each side (the generator checks it), a road edge a field, the
+ * road and another field. A matched road or city edge closes two open
+ * ends; returns 1 when that left the feature with none. */
 static int join_edge(carc_game *g, const board_tile *a, const board_tile *b, int d, unsigned kind)
 {
     int port = 3 * d, facing = 3 * ((d + 2) & 3); /* first ports of the two edges */
     const uint8_t *pa = &carc_port_seg[a->kind][a->rot][port];
     const uint8_t *pb = &carc_port_seg[b->kind][b->rot][facing];
-    int sa0 = a->seg_base + pa[0], sb0 = b->seg_base + pb[2];
-    int sa1 = a->seg_base + pa[1], sb1 = b->seg_base + pb[1];
-    int sa2 = a->seg_base + pa[2], sb2 = b->seg_base + pb[0];
-    int root = feature_union(g, sa0, sb0);
-    if (sa1 != sa0 || sb1 != sb0)
-        root = feature_union(g, sa1, sb1);
-    int closed = 0;
-    if (kind != CARC_FIELD) {
-        g->seg[root].root -= 2 * ROOT_OPEN_ONE;
-        closed = seg_open(&g->seg[root]) == 0;
-    }
-    if (sa2 != sa1 || sb2 != sb1)
-        feature_union(g, sa2, sb2);
+    int road = kind == CARC_ROAD;
+    if (road)
+        feature_union(g, a->seg_base + pa[0], b->seg_base + pb[2]);
+    int root = feature_union(g, a->seg_base + pa[1], b->seg_base + pb[1]);
+    /* Arithmetic, not a branch: the edge's kind is random. */
+    unsigned closes = kind != CARC_FIELD;
+    g->seg[root].root -= closes * 2 * ROOT_OPEN_ONE;
+    int closed = (int)(closes & (seg_open(&g->seg[root]) == 0));
+    if (road)
+        feature_union(g, a->seg_base + pa[2], b->seg_base + pb[0]);
     return closed;
 }
 
