@@ -48,7 +48,11 @@ int ai_vanilla_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int
 int ai_star25_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int cap,
                    carc_search_info *info);
 
-/* Every legal move of `g`: each legal placement without a follower and
+/* The legal placements of the drawn tile of `g` (`out` has room for
+ * CARC_MAX_PLACEMENTS), without the rotations of a symmetric tile that
+ * repeat a lower rotation on the same square: the same move twice. */
+int ai_legal_placements(const carc_game *g, carc_placement *out);
+/* Every legal move of `g`: each distinct legal placement without a follower and
  * with each legal spot; one discard when nothing fits. Returns the count
  * written (at most `cap`). */
 int ai_all_moves(const carc_game *g, carc_move *out, int cap);

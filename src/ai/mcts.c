@@ -235,7 +235,7 @@ static int expand_place(search *s, int32_t n, const carc_game *g, int at_root)
         np = s->root->nplaces;
         memcpy(places, s->root->places, sizeof(carc_placement) * (size_t)np);
     } else {
-        np = carc_legal_placements(g, places, CARC_MAX_PLACEMENTS);
+        np = ai_legal_placements(g, places);
         order_placements(s, g, places, np);
     }
     int count = np ? np : 1;
@@ -464,7 +464,7 @@ static void prepare_root(root_info *ri, const carc_game *g, carc_game *scratch)
     ri->game = g;
     ri->player = carc_game_current_player(g);
     ri->players = carc_game_players(g);
-    ri->nplaces = carc_legal_placements(g, ri->places, CARC_MAX_PLACEMENTS);
+    ri->nplaces = ai_legal_placements(g, ri->places);
     double best[CARC_MAX_PLACEMENTS];
     for (int i = 0; i < ri->nplaces; i++) {
         carc_spot spots[CARC_MAX_SPOTS];

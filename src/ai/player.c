@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../tiles.h"
 #include "ai.h"
 
 /* --- Specs ----------------------------------------------------------------------- */
@@ -289,10 +290,26 @@ carc_status carc_player_choose(carc_player *p, const carc_game *g, carc_move *ou
 
 /* --- Shared helpers ------------------------------------------------------------------ */
 
+int ai_legal_placements(const carc_game *g, carc_placement *out)
+{
+    int n = carc_legal_placements(g, out, CARC_MAX_PLACEMENTS);
+    int kind = carc_game_drawn_tile(g);
+    if (kind < 0)
+        return 0;
+    unsigned distinct = carc_distinct_rotations[kind];
+    if (distinct == 0xFu)
+        return n;
+    int w = 0;
+    for (int i = 0; i < n; i++)
+        if (distinct & (1u << out[i].rot))
+            out[w++] = out[i];
+    return w;
+}
+
 int ai_all_moves(const carc_game *g, carc_move *out, int cap)
 {
     carc_placement places[CARC_MAX_PLACEMENTS];
-    int np = carc_legal_placements(g, places, CARC_MAX_PLACEMENTS);
+    int np = ai_legal_placements(g, places);
     int n = 0;
     if (np == 0) {
         if (cap > 0) {

@@ -65,14 +65,41 @@ static int legal(const carc_game *g, carc_move m)
     return st == CARC_OK;
 }
 
-/* The number of legal moves: each placement without and with each spot,
- * or one discard. */
+/* Whether rotation r of `kind` lays out the very segments of rotation q
+ * (a symmetric tile): the same move, which players list once. */
+static int same_rotation(int kind, int q, int r)
+{
+    const carc_tile_def *def = carc_tile(kind);
+    for (int s = 0; s < def->nsegments; s++) {
+        int found = 0;
+        for (int t = 0; t < def->nsegments && !found; t++)
+            found = carc_tile_segment_ports(kind, r, s) == carc_tile_segment_ports(kind, q, t) &&
+                    def->segments[s].kind == def->segments[t].kind &&
+                    def->segments[s].pennant == def->segments[t].pennant;
+        if (!found)
+            return 0;
+    }
+    return 1;
+}
+
+static int repeats_lower_rotation(const carc_game *g, carc_placement p)
+{
+    for (int q = 0; q < p.rot; q++)
+        if (same_rotation(carc_game_drawn_tile(g), q, p.rot))
+            return 1;
+    return 0;
+}
+
+/* The number of legal moves: each distinct placement without and with each
+ * spot, or one discard. */
 static int legal_move_count(const carc_game *g)
 {
     static carc_placement places[CARC_MAX_PLACEMENTS];
     int np = carc_legal_placements(g, places, CARC_MAX_PLACEMENTS);
     int n = np ? 0 : 1;
     for (int i = 0; i < np; i++) {
+        if (repeats_lower_rotation(g, places[i]))
+            continue;
         carc_spot spots[CARC_MAX_SPOTS];
         n += 1 + carc_legal_spots(g, places[i], spots, CARC_MAX_SPOTS);
     }
