@@ -344,8 +344,8 @@ size_t carc_move_write(const carc_game *g, carc_move m, char *buf, size_t cap);
 carc_status carc_move_parse(const carc_game *g, const char *text, carc_move *out);
 /* carc_move_parse() that also writes why a line was refused into `err`
  * (may be NULL; NUL-terminated, at most `errcap` bytes; "" on success). */
-carc_status carc_move_parse_message(const carc_game *g, const char *text, carc_move *out,
-                                    char *err, size_t errcap);
+carc_status carc_move_parse_message(const carc_game *g, const char *text, carc_move *out, char *err,
+                                    size_t errcap);
 
 /* ---------------------------------------------------------------------------
  * Randomness
