@@ -413,7 +413,7 @@ static void iterate(search *s)
     double scores[CARC_MAX_PLAYERS];
     value_leaf(s, g, scores);
     int players = ri->players;
-    double reward[CARC_MAX_PLAYERS];
+    double reward[CARC_MAX_PLAYERS] = {0};
     for (int p = 0; p < players; p++)
         reward[p] = tanh(ai_margin(scores, players, p) / reward_scale);
     for (int d = depth - 1; d >= 0; d--) {

@@ -174,7 +174,7 @@ carc_player *carc_player_new(const char *spec, uint64_t seed, char *err, size_t 
         return NULL;
     }
     char buf[128];
-    strcpy(buf, spec);
+    snprintf(buf, sizeof buf, "%s", spec);
     char *colon = strchr(buf, ':');
     if (colon)
         *colon = '\0';
