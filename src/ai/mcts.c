@@ -697,7 +697,7 @@ int ai_mcts_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int ca
         s[t].root = ri;
         s[t].rng = carc_rng_seed(base_seed ^ (UINT64_C(0x9e3779b97f4a7c15) * (uint64_t)(t + 1)));
         s[t].start = start;
-        s[t].c = p->opt.c > 0 ? p->opt.c : 0.7;
+        s[t].c = p->opt.c;
         s[t].tree.limit = MEMORY_CAP / (size_t)threads;
         if (p->opt.iters)
             s[t].budget =

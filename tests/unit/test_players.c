@@ -43,9 +43,9 @@ static void test_specs(void **state)
     static const char *const good[][2] = {
         {"random", "random"},
         {"greedy", "greedy"},
-        {"mcts:iters=500,threads=1", "mcts:iters=500,threads=1,c=0.7"},
-        {"mcts:level=easy", "mcts:iters=400,threads=2,c=0.7"},
-        {"mcts:level=hard,threads=1", "mcts:ms=3000,threads=1,c=0.7"},
+        {"mcts:iters=500,threads=1", "mcts:iters=500,threads=1,c=0.2"},
+        {"mcts:level=easy", "mcts:iters=400,threads=2,c=0.2"},
+        {"mcts:level=hard,threads=1", "mcts:ms=3000,threads=1,c=0.2"},
         {"mcts:ms=20,c=1.5", "mcts:ms=20,threads=2,c=1.5"},
         {"vanilla-mcts", "vanilla-mcts:iters=100,c=3"},
         {"star25", "star25:depth=3,probe=5"},
