@@ -1,0 +1,84 @@
+/* fuzz_move.c: libFuzzer harness for the one-line move parser, as the
+ * engine protocol and the terminal game use it. The first input byte picks
+ * a position (a seeded game, a number of random moves in); the rest is the
+ * line. A refused line must leave the game as it was and say why; an
+ * accepted one must be legal, and written back it must parse to itself. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "carcassonne.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void check(int ok, const char *what)
+{
+    if (!ok) {
+        fprintf(stderr, "fuzz_move: %s\n", what);
+        abort();
+    }
+}
+
+static int same_move(carc_move a, carc_move b)
+{
+    if (a.type != b.type)
+        return 0;
+    return a.type == CARC_MOVE_DISCARD || (a.place.x == b.place.x && a.place.y == b.place.y &&
+                                           a.place.rot == b.place.rot && a.segment == b.segment);
+}
+
+/* A position `pick` selects: one of 8 deals, 0 to 71 random moves in. */
+static carc_game *position(uint8_t pick)
+{
+    carc_game *g = carc_game_new(2 + pick % 5, NULL, pick & 7u);
+    if (!g)
+        return NULL;
+    carc_rng rng = carc_rng_seed(pick);
+    int moves = (pick * 7) % 72;
+    for (int i = 0; i < moves && !carc_game_over(g); i++)
+        carc_game_play_random(g, &rng, 0.5, NULL);
+    return g;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size == 0 || size > 4096)
+        return 0;
+    carc_game *g = position(data[0]);
+    char *text = malloc(size);
+    if (!g || !text) {
+        carc_game_free(g);
+        free(text);
+        return 0;
+    }
+    memcpy(text, data + 1, size - 1);
+    text[size - 1] = '\0';
+    char before[8192], after[8192];
+    size_t nb = carc_record_write(g, NULL, before, sizeof before);
+    carc_move m;
+    char why[200];
+    carc_status st = carc_move_parse_message(g, text, &m, why, sizeof why);
+    size_t na = carc_record_write(g, NULL, after, sizeof after);
+    check(nb == na && memcmp(before, after, nb < sizeof before ? nb : sizeof before) == 0,
+          "parsing changed the game");
+    check(memchr(why, '\0', sizeof why) != NULL, "an unterminated message");
+    if (st != CARC_OK) {
+        check(why[0] != '\0', "a refused line without a reason");
+    } else {
+        check(why[0] == '\0', "an accepted line with a message");
+        char line[64];
+        size_t n = carc_move_write(g, m, line, sizeof line);
+        check(n > 0 && n < sizeof line, "an accepted move that cannot be written");
+        carc_move again;
+        check(carc_move_parse(g, line, &again) == CARC_OK && same_move(m, again),
+              "a written move does not parse to itself");
+        carc_game *copy = carc_game_clone(g);
+        check(copy && carc_game_play(copy, m, NULL, 0, NULL) == CARC_OK,
+              "an accepted move is illegal");
+        carc_game_free(copy);
+    }
+    free(text);
+    carc_game_free(g);
+    return 0;
+}
