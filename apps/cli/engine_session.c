@@ -1,0 +1,426 @@
+/* engine_session.c: one engine-protocol session (docs/protocol.md): its
+ * game and player, and the reply to each request line. `carcassonne
+ * engine` serves it over standard input and output; the protocol fuzzer
+ * feeds it lines directly. */
+#include <jansson.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "carcassonne_ai.h"
+#include "engine_session.h"
+#include "protocol.h"
+
+enum { PROTOCOL_VERSION = 1, MAX_TOP = 100 };
+
+struct engine_session {
+    carc_game *game;    /* NULL until the first 'new' */
+    carc_game *scratch; /* where a move is tried before it is kept */
+    carc_player *player;
+    uint64_t seed;
+    int seat;
+    int tile_known; /* a 'tile' request named the tile drawn now */
+};
+typedef struct engine_session engine;
+
+/* --- Reading requests ---------------------------------------------------------------- */
+
+/* Reads the optional integer member `key` of `req` into `*out` (kept when
+ * absent); an error reply, or NULL when fine. */
+static json_t *int_member(const json_t *req, const char *key, long long min, long long max,
+                          long long *out)
+{
+    json_t *v = json_object_get(req, key);
+    if (!v)
+        return NULL;
+    if (!json_is_integer(v) || json_integer_value(v) < min || json_integer_value(v) > max)
+        return proto_error("\"%s\" must be an integer %lld..%lld", key, min, max);
+    *out = json_integer_value(v);
+    return NULL;
+}
+
+/* The optional "player" member must name the player to move. */
+static json_t *check_player(const engine *e, const json_t *req)
+{
+    long long player = carc_game_current_player(e->game);
+    json_t *err = int_member(req, "player", 0, CARC_MAX_PLAYERS - 1, &player);
+    if (err)
+        return err;
+    if (player != carc_game_current_player(e->game))
+        return proto_error("player %lld is not to move: player %d is", player,
+                           carc_game_current_player(e->game));
+    return NULL;
+}
+
+/* The game must have started and not be over. */
+static json_t *check_playing(const engine *e)
+{
+    if (!e->game)
+        return proto_error("no game: send 'new' first");
+    if (carc_game_over(e->game))
+        return proto_error("the game is over");
+    return NULL;
+}
+
+static json_t *ok_reply(void)
+{
+    return json_pack("{s:s}", "type", "ok");
+}
+
+static json_t *real_or_zero(double v)
+{
+    return json_real(isfinite(v) ? v : 0.0);
+}
+
+/* --- A stop timer: ends a search when the request's budget is spent ------------------ */
+
+typedef struct stop_timer {
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    struct timespec deadline; /* CLOCK_REALTIME, for pthread_cond_timedwait */
+    int done, running;
+    carc_player *player;
+} stop_timer;
+
+static void *timer_main(void *arg)
+{
+    stop_timer *t = arg;
+    pthread_mutex_lock(&t->lock);
+    int timed_out = 0;
+    while (!t->done && !timed_out)
+        timed_out = pthread_cond_timedwait(&t->wake, &t->lock, &t->deadline) != 0 && !t->done;
+    pthread_mutex_unlock(&t->lock);
+    if (timed_out)
+        carc_player_stop(t->player);
+    return NULL;
+}
+
+/* Starts a timer that stops `p` after `ms` milliseconds (none when ms <= 0). */
+static void timer_start(stop_timer *t, carc_player *p, long long ms)
+{
+    t->running = 0;
+    if (ms <= 0)
+        return;
+    t->done = 0;
+    t->player = p;
+    clock_gettime(CLOCK_REALTIME, &t->deadline);
+    t->deadline.tv_sec += (time_t)(ms / 1000);
+    t->deadline.tv_nsec += (long)(ms % 1000) * 1000000L;
+    if (t->deadline.tv_nsec >= 1000000000L) {
+        t->deadline.tv_sec++;
+        t->deadline.tv_nsec -= 1000000000L;
+    }
+    pthread_mutex_init(&t->lock, NULL);
+    pthread_cond_init(&t->wake, NULL);
+    t->running = pthread_create(&t->thread, NULL, timer_main, t) == 0;
+    if (!t->running) {
+        pthread_mutex_destroy(&t->lock);
+        pthread_cond_destroy(&t->wake);
+    }
+}
+
+static void timer_finish(stop_timer *t)
+{
+    if (!t->running)
+        return;
+    pthread_mutex_lock(&t->lock);
+    t->done = 1;
+    pthread_cond_signal(&t->wake);
+    pthread_mutex_unlock(&t->lock);
+    pthread_join(t->thread, NULL);
+    pthread_mutex_destroy(&t->lock);
+    pthread_cond_destroy(&t->wake);
+}
+
+/* --- Requests ------------------------------------------------------------------------ */
+
+static json_t *do_hello(const engine *e)
+{
+    return json_pack("{s:s, s:i, s:s, s:s}", "type", "hello", "protocol", PROTOCOL_VERSION, "name",
+                     "carcassonne", "player", carc_player_spec(e->player));
+}
+
+static json_t *read_rules(const json_t *req, carc_rules *rules)
+{
+    json_t *list = json_object_get(req, "rules");
+    *rules = carc_rules_standard();
+    if (!list)
+        return NULL;
+    if (!json_is_array(list))
+        return proto_error("\"rules\" must be an array of rule names");
+    size_t i;
+    json_t *name;
+    json_array_foreach(list, i, name)
+    {
+        uint32_t flag = json_is_string(name) ? carc_rule_flag(json_string_value(name)) : 0;
+        if (!flag)
+            return proto_error("unknown rule %s",
+                               json_is_string(name) ? json_string_value(name) : "(not a string)");
+        rules->flags |= flag;
+    }
+    return NULL;
+}
+
+static json_t *do_new(engine *e, const json_t *req)
+{
+    long long players = 0, seat = 0, seed = (long long)(e->seed & 0x7FFFFFFFFFFFFFFFull);
+    carc_rules rules;
+    json_t *err = int_member(req, "players", CARC_MIN_PLAYERS, CARC_MAX_PLAYERS, &players);
+    if (!err && !players)
+        err = proto_error("\"players\" is needed: %d to %d", CARC_MIN_PLAYERS, CARC_MAX_PLAYERS);
+    if (!err)
+        err = int_member(req, "seat", 0, players - 1, &seat);
+    if (!err)
+        err = int_member(req, "seed", 0, INT64_MAX, &seed);
+    if (!err)
+        err = read_rules(req, &rules);
+    if (err)
+        return err;
+    carc_game *g = carc_game_new((int)players, &rules, (uint64_t)seed);
+    carc_game *scratch = carc_game_new((int)players, &rules, (uint64_t)seed);
+    if (!g || !scratch) {
+        carc_game_free(g);
+        carc_game_free(scratch);
+        return proto_error("out of memory");
+    }
+    carc_game_free(e->game);
+    carc_game_free(e->scratch);
+    e->game = g;
+    e->scratch = scratch;
+    e->seat = (int)seat;
+    e->tile_known = 0;
+    carc_player_reseed(e->player, (uint64_t)seed);
+    return ok_reply();
+}
+
+/* Kind of a tile named by a one-letter string, or -1. */
+static int tile_of(const json_t *v)
+{
+    const char *s = json_is_string(v) ? json_string_value(v) : NULL;
+    return s && s[0] && !s[1] ? carc_tile_kind(s[0]) : -1;
+}
+
+static json_t *do_tile(engine *e, const json_t *req)
+{
+    json_t *err = check_playing(e);
+    if (!err)
+        err = check_player(e, req);
+    if (err)
+        return err;
+    int kind = tile_of(json_object_get(req, "tile"));
+    if (kind < 0)
+        return proto_error("\"tile\" must be a tile letter A..X");
+    if (carc_game_drawn_tile(e->game) != kind && carc_game_choose_tile(e->game, kind) != CARC_OK)
+        return proto_error("tile %c cannot be drawn: %s", carc_tile(kind)->letter,
+                           carc_game_error(e->game));
+    e->tile_known = 1;
+    return ok_reply();
+}
+
+/* The tile a move line names ("E 0 -1 2", "discard E"), or -1. */
+static int move_tile(const char *text)
+{
+    text += strspn(text, " \t");
+    if (strncmp(text, "discard", 7) == 0 && (text[7] == ' ' || text[7] == '\t')) {
+        text += 7;
+        text += strspn(text, " \t");
+    }
+    return text[0] && (text[1] == ' ' || text[1] == '\t' || !text[1]) ? carc_tile_kind(text[0])
+                                                                      : -1;
+}
+
+static json_t *do_move(engine *e, const json_t *req)
+{
+    json_t *err = check_playing(e);
+    if (!err)
+        err = check_player(e, req);
+    if (err)
+        return err;
+    json_t *v = json_object_get(req, "move");
+    if (!json_is_string(v))
+        return proto_error("\"move\" must be a move in record notation, e.g. \"E 0 -1 2 S\"");
+    const char *text = json_string_value(v);
+    /* The move names its tile: draw it first, on the scratch copy, so that
+     * a refused move changes nothing. */
+    carc_game_copy(e->scratch, e->game);
+    int kind = move_tile(text);
+    if (kind >= 0 && kind != carc_game_drawn_tile(e->scratch) &&
+        carc_game_choose_tile(e->scratch, kind) != CARC_OK)
+        return proto_error("move '%.40s': %s", text, carc_game_error(e->scratch));
+    carc_move m;
+    char why[160];
+    if (carc_move_parse_message(e->scratch, text, &m, why, sizeof why) != CARC_OK)
+        return proto_error("move '%.40s': %s", text, why);
+    if (carc_game_play(e->scratch, m, NULL, 0, NULL) != CARC_OK)
+        return proto_error("move '%.40s': %s", text, carc_game_error(e->scratch));
+    carc_game_copy(e->game, e->scratch);
+    e->tile_known = 0;
+    return ok_reply();
+}
+
+static json_t *do_end(engine *e)
+{
+    json_t *err = check_playing(e);
+    if (err)
+        return err;
+    carc_game_finish(e->game, NULL, 0, NULL);
+    e->tile_known = 0;
+    return ok_reply();
+}
+
+/* Reads "ms" (optional) and checks that a search may start. */
+static json_t *search_request(const engine *e, const json_t *req, long long *ms)
+{
+    json_t *err = check_playing(e);
+    if (!err)
+        err = int_member(req, "ms", 1, 3600000, ms);
+    if (!err && !e->tile_known)
+        err = proto_error("the drawn tile is unknown: send 'tile' first");
+    return err;
+}
+
+static json_t *move_text(const carc_game *g, carc_move m)
+{
+    char line[32];
+    carc_move_write(g, m, line, sizeof line);
+    return json_string(line);
+}
+
+static json_t *do_go(engine *e, const json_t *req)
+{
+    long long ms = 0;
+    json_t *err = search_request(e, req, &ms);
+    if (err)
+        return err;
+    carc_move m;
+    carc_search_info info;
+    stop_timer timer;
+    timer_start(&timer, e->player, ms);
+    carc_status st = carc_player_choose(e->player, e->game, &m, &info);
+    timer_finish(&timer);
+    if (st != CARC_OK)
+        return proto_error("the player found no move");
+    return json_pack("{s:s, s:o, s:o, s:o, s:I, s:o}", "type", "move", "move",
+                     move_text(e->game, m), "margin", real_or_zero(info.margin), "win",
+                     real_or_zero(info.win), "iterations", (json_int_t)info.iterations, "seconds",
+                     real_or_zero(info.seconds));
+}
+
+static json_t *ranked_moves(const carc_game *g, const carc_move_eval *evals, int n)
+{
+    json_t *list = json_array();
+    for (int i = 0; i < n; i++)
+        json_array_append_new(
+            list, json_pack("{s:o, s:o, s:o, s:I}", "move", move_text(g, evals[i].move), "margin",
+                            real_or_zero(evals[i].margin), "win", real_or_zero(evals[i].win),
+                            "visits", (json_int_t)evals[i].visits));
+    return list;
+}
+
+static json_t *do_analyse(engine *e, const json_t *req)
+{
+    long long ms = 0, top = 3;
+    json_t *err = search_request(e, req, &ms);
+    if (!err)
+        err = int_member(req, "top", 1, MAX_TOP, &top);
+    if (err)
+        return err;
+    carc_move_eval evals[MAX_TOP];
+    carc_search_info info;
+    stop_timer timer;
+    timer_start(&timer, e->player, ms);
+    int n = carc_player_rank(e->player, e->game, evals, (int)top, &info);
+    timer_finish(&timer);
+    return json_pack("{s:s, s:i, s:o, s:o, s:I, s:o}", "type", "analysis", "player",
+                     carc_game_current_player(e->game), "moves", ranked_moves(e->game, evals, n),
+                     "tile", json_sprintf("%c", carc_tile(carc_game_drawn_tile(e->game))->letter),
+                     "iterations", (json_int_t)info.iterations, "seconds",
+                     real_or_zero(info.seconds));
+}
+
+static json_t *do_state(const engine *e)
+{
+    if (!e->game)
+        return proto_error("no game: send 'new' first");
+    const carc_game *g = e->game;
+    json_t *scores = json_array(), *supply = json_array();
+    for (int p = 0; p < carc_game_players(g); p++) {
+        json_array_append_new(scores, json_integer(carc_game_score(g, p)));
+        json_array_append_new(supply, json_integer(carc_game_supply(g, p)));
+    }
+    int over = carc_game_over(g);
+    json_t *tile = over || !e->tile_known
+                       ? json_null()
+                       : json_sprintf("%c", carc_tile(carc_game_drawn_tile(g))->letter);
+    return json_pack("{s:s, s:i, s:i, s:o, s:o, s:i, s:o, s:o, s:b}", "type", "state", "players",
+                     carc_game_players(g), "seat", e->seat, "to_move",
+                     over ? json_null() : json_integer(carc_game_current_player(g)), "tile", tile,
+                     "moves", carc_game_move_count(g), "scores", scores, "supply", supply, "over",
+                     over);
+}
+
+/* Answers one request line; sets *quit at 'quit'. */
+json_t *engine_session_answer(engine_session *e, const char *line, size_t len, int *quit)
+{
+    json_error_t jerr;
+    json_t *req = json_loadb(line, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!req)
+        return proto_error("not JSON: %s", jerr.text);
+    json_t *reply;
+    const char *type = json_string_value(json_object_get(req, "type"));
+    if (!json_is_object(req) || !type)
+        reply = proto_error("a request is a JSON object with a \"type\"");
+    else if (strcmp(type, "hello") == 0)
+        reply = do_hello(e);
+    else if (strcmp(type, "new") == 0)
+        reply = do_new(e, req);
+    else if (strcmp(type, "tile") == 0)
+        reply = do_tile(e, req);
+    else if (strcmp(type, "move") == 0)
+        reply = do_move(e, req);
+    else if (strcmp(type, "go") == 0)
+        reply = do_go(e, req);
+    else if (strcmp(type, "analyse") == 0 || strcmp(type, "analyze") == 0)
+        reply = do_analyse(e, req);
+    else if (strcmp(type, "state") == 0)
+        reply = do_state(e);
+    else if (strcmp(type, "end") == 0)
+        reply = do_end(e);
+    else if (strcmp(type, "quit") == 0) {
+        *quit = 1;
+        reply = json_pack("{s:s}", "type", "bye");
+    } else
+        reply = proto_error("unknown request type '%.40s'", type);
+    json_decref(req);
+    return reply;
+}
+
+engine_session *engine_session_new(const char *spec, uint64_t seed, char *err, size_t errcap)
+{
+    engine_session *e = calloc(1, sizeof *e);
+    if (!e) {
+        snprintf(err, errcap, "out of memory");
+        return NULL;
+    }
+    e->player = carc_player_new(spec, seed, err, errcap);
+    if (!e->player) {
+        free(e);
+        return NULL;
+    }
+    e->seed = seed;
+    return e;
+}
+
+void engine_session_free(engine_session *e)
+{
+    if (!e)
+        return;
+    carc_player_free(e->player);
+    carc_game_free(e->game);
+    carc_game_free(e->scratch);
+    free(e);
+}
