@@ -1,18 +1,20 @@
 #!/bin/sh
-# fuzz.sh [SECONDS] [record|move]: long fuzzing outside CI of the record
-# reader (default) or of the one-line move parser. Builds the libFuzzer
-# harness in build-fuzz (clang, ASan, UBSan, CARC_FUZZ=ON) and runs it for
-# SECONDS (default 600) over its seed corpus. What it learns stays in
-# tests/fuzz/corpus-run/ or corpus-move-run/ (not committed) for the next
-# run; crashes and oracle failures go to build-fuzz/fuzz-artifacts/ and
+# fuzz.sh [SECONDS] [record|move|protocol]: long fuzzing outside CI of the
+# record reader (default), the one-line move parser or the engine protocol.
+# Builds the libFuzzer harness in build-fuzz (clang, ASan, UBSan,
+# CARC_FUZZ=ON) and runs it for SECONDS (default 600) over its seed corpus.
+# What it learns stays in tests/fuzz/CORPUS-run/ (not committed) for the
+# next run; crashes and oracle failures go to build-fuzz/fuzz-artifacts/ and
 # make the script fail. FUZZ_JOBS=N runs N fuzzing processes at once.
 set -eu
 seconds=${1:-600}
 target=${2:-record}
+dict=record.dict
 case $target in
 record) corpus=corpus max_len=8192 ;;
 move) corpus=corpus-move max_len=256 ;;
-*) echo "fuzz.sh: unknown target '$target' (record, move)" >&2; exit 2 ;;
+protocol) corpus=corpus-protocol max_len=4096 dict=protocol.dict ;;
+*) echo "fuzz.sh: unknown target '$target' (record, move, protocol)" >&2; exit 2 ;;
 esac
 jobs=${FUZZ_JOBS:-1}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,7 +27,7 @@ cmake --build "$build" --target "fuzz_$target" -j"$(nproc)"
 mkdir -p "$root/tests/fuzz/$corpus-run" "$build/fuzz-artifacts"
 cd "$build"
 set -- -max_total_time="$seconds" -max_len="$max_len" -timeout=10 -rss_limit_mb=4096 \
-    -print_final_stats=1 -dict="$root/tests/fuzz/record.dict" \
+    -print_final_stats=1 -dict="$root/tests/fuzz/$dict" \
     -artifact_prefix="$build/fuzz-artifacts/"
 if [ "$jobs" -gt 1 ]; then
     set -- "$@" -fork="$jobs" -ignore_crashes=0
