@@ -239,8 +239,9 @@ int carc_legal_spots(const carc_game *g, carc_placement p, carc_spot *out, int c
 /* Plays `m` for the current player: places the tile, deploys the follower,
  * scores completed features, draws the next tile; after the last tile, the
  * final scoring. Writes up to `cap` score events into `events` (may be NULL)
- * and their number into `*nevents` (may be NULL). A failing call changes
- * nothing. */
+ * and the number of events the move produced into `*nevents` (may be NULL;
+ * like snprintf, it can exceed `cap`: CARC_MAX_EVENTS is always enough). A
+ * failing call changes nothing. */
 carc_status carc_game_play(carc_game *g, carc_move m, carc_event *events, int cap, int *nevents);
 /* Ends the game now (the record's `end`) and applies the final scoring. */
 carc_status carc_game_finish(carc_game *g, carc_event *events, int cap, int *nevents);
