@@ -299,7 +299,7 @@ static int play_game(match *m, int index)
         return -1;
     for (int s = 0; s < 2 && r.forfeit_seat < 0; s++) {
         int side_index = s == a_seat ? SIDE_A : SIDE_B;
-        uint64_t seed = mix(mix(m->seed ^ 0x5EA7ull, (uint64_t)pair), (uint64_t)s + 1);
+        uint64_t seed = mix(mix(m->seed ^ 0x5EA7ull, (uint64_t)pair), (uint64_t)side_index + 1);
         if (seat_open(&r.seats[s], m, side_index, s, seed, r.why, sizeof r.why) < 0)
             r.forfeit_seat = s;
         r.seats[s].side = side_index;
