@@ -158,6 +158,10 @@ typedef struct carc_move {
     uint8_t segment; /* follower's segment, or CARC_NO_SPOT */
 } carc_move;
 
+/* Whether `a` and `b` are the same move: the same square, rotation and
+ * follower segment, or both discards. */
+int carc_move_equal(carc_move a, carc_move b);
+
 /* ---------------------------------------------------------------------------
  * Score events
  * ------------------------------------------------------------------------- */

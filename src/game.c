@@ -213,6 +213,14 @@ void carc_game_shuffle_hidden(carc_game *g, uint64_t seed)
     shuffle(g);
 }
 
+int carc_move_equal(carc_move a, carc_move b)
+{
+    if (a.type != b.type)
+        return 0;
+    return a.type == CARC_MOVE_DISCARD || (a.place.x == b.place.x && a.place.y == b.place.y &&
+                                           a.place.rot == b.place.rot && a.segment == b.segment);
+}
+
 /* --- Legal moves ------------------------------------------------------------- */
 
 /* Rotations of the drawn tile that fit frontier square `f`. */

@@ -54,14 +54,6 @@ static carc_move_eval *rank_all(carc_player *p, const carc_game *g, int *n, carc
     return evals;
 }
 
-static int same_move(carc_move a, carc_move b)
-{
-    if (a.type != b.type)
-        return 0;
-    return a.type == CARC_MOVE_DISCARD || (a.place.x == b.place.x && a.place.y == b.place.y &&
-                                           a.place.rot == b.place.rot && a.segment == b.segment);
-}
-
 static json_t *number(double v)
 {
     return json_real(isfinite(v) ? v : 0.0);
@@ -169,7 +161,7 @@ static int review_move(carc_game *pos, const carc_game *record, int i, carc_play
     r->best_margin = evals[0].margin;
     r->best_win = evals[0].win;
     for (int k = 0; k < n && !r->found; k++) {
-        if (same_move(evals[k].move, played)) {
+        if (carc_move_equal(evals[k].move, played)) {
             r->found = 1;
             r->margin = evals[k].margin;
             r->win = evals[k].win;

@@ -56,14 +56,9 @@ int ai_legal_placements(const carc_game *g, carc_placement *out);
  * with each legal spot; one discard when nothing fits. Returns the count
  * written (at most `cap`). */
 int ai_all_moves(const carc_game *g, carc_move *out, int cap);
-/* Whether two moves are the same move (all discards are equal). */
-static inline int ai_move_equal(carc_move a, carc_move b)
-{
-    if (a.type != b.type)
-        return 0;
-    return a.type == CARC_MOVE_DISCARD || (a.place.x == b.place.x && a.place.y == b.place.y &&
-                                           a.place.rot == b.place.rot && a.segment == b.segment);
-}
+/* Shuffles `moves[0 .. n)` with the player's generator: equal values are
+ * then broken at random by a stable sort. */
+void ai_shuffle_moves(carc_player *p, carc_move *moves, int n);
 /* Upper bound of ai_all_moves() in any position. */
 enum { AI_MAX_MOVES = CARC_MAX_PLACEMENTS * (1 + CARC_MAX_SPOTS) };
 

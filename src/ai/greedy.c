@@ -17,13 +17,7 @@ int ai_greedy_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int 
         return 0;
     }
     int n = ai_all_moves(g, moves, AI_MAX_MOVES);
-    /* Equal values are broken at random: shuffle before a stable sort. */
-    for (int i = n - 1; i > 0; i--) {
-        int j = (int)carc_rng_below(&p->rng, (uint32_t)i + 1);
-        carc_move t = moves[i];
-        moves[i] = moves[j];
-        moves[j] = t;
-    }
+    ai_shuffle_moves(p, moves, n);
     int me = carc_game_current_player(g);
     int players = carc_game_players(g);
     for (int i = 0; i < n; i++) {

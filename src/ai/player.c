@@ -329,6 +329,16 @@ int ai_all_moves(const carc_game *g, carc_move *out, int cap)
     return n;
 }
 
+void ai_shuffle_moves(carc_player *p, carc_move *moves, int n)
+{
+    for (int i = n - 1; i > 0; i--) {
+        int j = (int)carc_rng_below(&p->rng, (uint32_t)i + 1);
+        carc_move t = moves[i];
+        moves[i] = moves[j];
+        moves[j] = t;
+    }
+}
+
 double ai_margin(const double values[CARC_MAX_PLAYERS], int players, int player)
 {
     double best = -1e300;

@@ -17,16 +17,11 @@ int ai_random_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int 
     static _Thread_local carc_move moves[AI_MAX_MOVES];
     carc_move first = carc_random_move(g, &p->rng, 0.5);
     int n = ai_all_moves(g, moves, AI_MAX_MOVES);
-    for (int i = n - 1; i > 0; i--) {
-        int j = (int)carc_rng_below(&p->rng, (uint32_t)i + 1);
-        carc_move t = moves[i];
-        moves[i] = moves[j];
-        moves[j] = t;
-    }
+    ai_shuffle_moves(p, moves, n);
     int w = 0;
     out[w++] = (carc_move_eval){first, 0.0, 0.5, 0};
     for (int i = 0; i < n && w < cap; i++)
-        if (!ai_move_equal(moves[i], first))
+        if (!carc_move_equal(moves[i], first))
             out[w++] = (carc_move_eval){moves[i], 0.0, 0.5, 0};
     return w;
 }

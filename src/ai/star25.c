@@ -129,7 +129,7 @@ static void killer_first(s25 *s, int level, int tile, carc_move *moves, int n)
         return;
     carc_move k = s->killer[level][tile];
     for (int i = 1; i < n; i++)
-        if (ai_move_equal(moves[i], k)) {
+        if (carc_move_equal(moves[i], k)) {
             moves[i] = moves[0];
             moves[0] = k;
             return;

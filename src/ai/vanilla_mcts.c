@@ -124,7 +124,7 @@ static int table_find(const vsearch *s, carc_move m)
 {
     uint32_t h = key_hash(move_key(m));
     while (s->stamp[h] == s->now) {
-        if (ai_move_equal(s->moves[s->slot[h]], m))
+        if (carc_move_equal(s->moves[s->slot[h]], m))
             return s->slot[h];
         h = (h + 1) & (MOVE_TABLE - 1);
     }

@@ -106,14 +106,6 @@ static int legal_move_count(const carc_game *g)
     return n;
 }
 
-static int same_move(carc_move a, carc_move b)
-{
-    if (a.type != b.type)
-        return 0;
-    return a.type == CARC_MOVE_DISCARD || (a.place.x == b.place.x && a.place.y == b.place.y &&
-                                           a.place.rot == b.place.rot && a.segment == b.segment);
-}
-
 /* The ranking of `spec` in `g`: every legal move once, each legal, in
  * the documented order, and the chosen move first. */
 static void check_ranking(const char *spec, const carc_game *g)
@@ -125,7 +117,7 @@ static void check_ranking(const char *spec, const carc_game *g)
     for (int i = 0; i < n; i++) {
         assert_true(legal(g, ranked[i].move));
         for (int j = 0; j < i; j++)
-            assert_false(same_move(ranked[i].move, ranked[j].move));
+            assert_false(carc_move_equal(ranked[i].move, ranked[j].move));
         assert_true(ranked[i].win >= 0.0 && ranked[i].win <= 1.0);
     }
     if (strcmp(spec, "star25") == 0) {
@@ -153,7 +145,7 @@ static void check_ranking(const char *spec, const carc_game *g)
     carc_player *q = player(spec, 5);
     carc_move m;
     assert_int_equal(carc_player_choose(q, g, &m, NULL), CARC_OK);
-    assert_true(same_move(m, ranked[0].move));
+    assert_true(carc_move_equal(m, ranked[0].move));
     carc_player_free(q);
     carc_player_free(p);
 }
@@ -180,10 +172,10 @@ static void test_same_seed_same_move(void **state)
             carc_move m1, m2, m3;
             assert_int_equal(carc_player_choose(p, g, &m1, NULL), CARC_OK);
             assert_int_equal(carc_player_choose(q, g, &m2, NULL), CARC_OK);
-            assert_true(same_move(m1, m2));
+            assert_true(carc_move_equal(m1, m2));
             carc_player_reseed(p, 42);
             assert_int_equal(carc_player_choose(p, g, &m3, NULL), CARC_OK);
-            assert_true(same_move(m1, m3));
+            assert_true(carc_move_equal(m1, m3));
             carc_player_free(p);
             carc_player_free(q);
         }
@@ -208,7 +200,7 @@ static void test_star25_ignores_pile_order(void **state)
     int n = carc_player_rank(p, g, ranked, cap, NULL);
     assert_int_equal(carc_player_rank(q, h, other, cap, NULL), n);
     for (int i = 0; i < n; i++) {
-        assert_true(same_move(ranked[i].move, other[i].move));
+        assert_true(carc_move_equal(ranked[i].move, other[i].move));
         assert_true(ranked[i].margin == other[i].margin);
     }
     carc_player_free(p);

@@ -175,9 +175,7 @@ static int game_moves(const char *spec, uint64_t seed, carc_move *out)
 static int same_moves(const carc_move *a, const carc_move *b, int n)
 {
     for (int i = 0; i < n; i++)
-        if (a[i].type != b[i].type || a[i].place.x != b[i].place.x ||
-            a[i].place.y != b[i].place.y || a[i].place.rot != b[i].place.rot ||
-            a[i].segment != b[i].segment)
+        if (!carc_move_equal(a[i], b[i]))
             return 0;
     return 1;
 }
