@@ -24,7 +24,10 @@ typedef struct ai_options {
     int depth;      /* star25: search depth in plies */
     int probe;      /* star25: probing factor */
     double c;       /* exploration constant */
+    int eval;       /* 0: the kind's default, 1: basic (carc_evaluate), 2: full (ai_evaluate_full) */
 } ai_options;
+
+enum { AI_EVAL_DEFAULT = 0, AI_EVAL_BASIC = 1, AI_EVAL_FULL = 2 };
 
 struct carc_player {
     ai_kind kind;
@@ -34,6 +37,11 @@ struct carc_player {
     atomic_int stop; /* set by carc_player_stop() */
     char spec[128];
 };
+
+/* The full static evaluation (eval_full.c): carc_evaluate's contract (the
+ * expected final score of every player; the exact scores once the game is
+ * over), with each open square judged by the tiles still to come. */
+void ai_evaluate_full(const carc_game *g, double out[CARC_MAX_PLAYERS]);
 
 /* Each kind ranks the legal moves of `g`, best first, into `out` (up to
  * `cap`), and returns how many it wrote; `info` is never NULL. */

@@ -20,13 +20,15 @@ int ai_greedy_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int 
     ai_shuffle_moves(p, moves, n);
     int me = carc_game_current_player(g);
     int players = carc_game_players(g);
+    void (*evaluate)(const carc_game *, double *) =
+        p->opt.eval == AI_EVAL_FULL ? ai_evaluate_full : carc_evaluate;
     for (int i = 0; i < n; i++) {
         carc_game_copy(copy, g);
         double v[CARC_MAX_PLAYERS];
         if (carc_game_play(copy, moves[i], NULL, 0, NULL) != CARC_OK)
             v[me] = -1e9; /* cannot happen: the moves are legal */
         else
-            carc_evaluate(copy, v);
+            evaluate(copy, v);
         evals[i] = (carc_move_eval){moves[i], ai_margin(v, players, me), 0.5, 1};
     }
     ai_sort_evals(evals, n);

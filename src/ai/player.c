@@ -93,6 +93,13 @@ static int parse_option(ai_kind kind, char *opt, ai_options *o, char *err, size_
         if (parse_number(val, 24, &v) || v == 0)
             return set_error(err, cap, "probe must be 1..24, not '%s'", val);
         o->probe = (int)v;
+    } else if (strcmp(key, "eval") == 0 && (kind == AI_GREEDY || kind == AI_MCTS)) {
+        if (strcmp(val, "basic") == 0)
+            o->eval = AI_EVAL_BASIC;
+        else if (strcmp(val, "full") == 0)
+            o->eval = AI_EVAL_FULL;
+        else
+            return set_error(err, cap, "eval must be basic or full, not '%s'", val);
     } else if (strcmp(key, "level") == 0 && kind == AI_MCTS) {
         size_t i;
         for (i = 0; i < sizeof levels / sizeof levels[0]; i++)
@@ -140,6 +147,9 @@ static void write_spec(carc_player *p)
     size_t cap = sizeof p->spec;
     int n = snprintf(s, cap, "%s", names[p->kind]);
     char sep = ':';
+    static const char *const evals[] = {"", "basic", "full"};
+    if (p->kind == AI_GREEDY && o->eval)
+        snprintf(s + n, cap - (size_t)n, ":eval=%s", evals[o->eval]);
     if (p->kind == AI_RANDOM || p->kind == AI_GREEDY)
         return;
     if (o->ms) {
@@ -153,6 +163,8 @@ static void write_spec(carc_player *p)
         n += snprintf(s + n, cap - (size_t)n, ",threads=%d", o->threads);
     if (p->kind == AI_MCTS || p->kind == AI_VANILLA_MCTS)
         n += snprintf(s + n, cap - (size_t)n, ",c=%g", o->c);
+    if (p->kind == AI_MCTS && o->eval)
+        n += snprintf(s + n, cap - (size_t)n, ",eval=%s", evals[o->eval]);
     if (p->kind == AI_STAR25)
         snprintf(s + n, cap - (size_t)n, "%cdepth=%d,probe=%d", sep, o->depth, o->probe);
 }

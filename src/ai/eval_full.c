@@ -1,0 +1,319 @@
+/* eval_full.c: the full static evaluation: the basic one (eval.c) and what
+ * the tiles still to come say about each open square.
+ *
+ * The same terms as carc_evaluate (points scored, open features owned,
+ * farms, followers in supply), with the chance that an open road, city or
+ * cloister is completed taken square by square: each frontier square an
+ * open edge leads to is filled with a chance that grows with the copies to
+ * come of the kinds that fit it in some rotation (the pile and the drawn
+ * tile: the unplayed tiles, whose order stays hidden). A square no tile to
+ * come fits is dead: a feature open into it is never completed, a city
+ * then scores its end value, a cloister only the tiles around it now, and
+ * a follower on it never comes home. A follower on a feature that will
+ * likely be completed is worth part of a follower in supply. Reads the
+ * game's internals (game.h) for speed: it values every leaf of a search. */
+#include <math.h>
+#include <string.h>
+
+#include "../game.h"
+#include "../tiles.h"
+#include "ai.h"
+
+/* Weights, tuned by greedy-against-greedy matches of 1,000 to 2,000 deals
+ * (seeds 11 and 21, docs/players.md); eval.c's where no change won. */
+static const double open_city_share = 0.6; /* farms: an open bordering city (eval.c: 0.4) */
+static const double farmer_lock = 6.0;     /* farms: a farmer placed at the start (8.0) */
+static const double supply_worth = 3.0;    /* a follower in supply at the start */
+static const double spare_worth = 0.5;     /* followers beyond three count this much */
+/* Completion chance of one open square before its fill chance, as eval.c's
+ * chance per open edge; a square counts once whatever edges lead into it:
+ * its signature already asks a tile to match them all. */
+static const double city_base = 0.3, city_room = 0.55;
+/* A square that n copies to come fit is filled with chance
+ * 1 - exp(-n / fill_scale): 0.33 for one copy, 0.55 for two, 0.98 for ten. */
+static const double fill_scale = 2.5;
+static const double cloister_room = 0.6; /* an empty neighbour of a cloister (0.9) */
+/* Each open end of a road costs this times its fill chance: a road likely to
+ * grow on keeps its follower away longer. */
+static const double road_end_cost = 0.3;
+/* A follower on a feature is worth this share of a follower in supply
+ * times the feature's chance of completion: it comes home. */
+static const double return_share = 0.2;
+
+enum {
+    MAX_OCCUPIED = CARC_MAX_PLAYERS * CARC_FOLLOWERS,
+    MAX_OPEN_SQUARES = 32,
+    MAX_KNOWN_CITIES = 64,
+    UNKNOWN = 255,
+};
+
+/* What one evaluation works out once and shares between features. */
+typedef struct eval_ctx {
+    const carc_game *g;
+    int left;                          /* tiles to come, the drawn one included */
+    uint8_t counts[CARC_TILE_KINDS];   /* copies to come of each kind */
+    double per_square;                 /* completion chance of one open square, by left */
+    uint64_t filled_known[2];          /* bit n: fill[n] is known */
+    double fill[CARC_TILES + 1];       /* chance a square that n copies fit is filled */
+    uint8_t fits[256];                 /* copies that fit a signature, or UNKNOWN */
+    int ncities;                       /* cities whose chance is known */
+    uint8_t city_root[MAX_KNOWN_CITIES];
+    double city_chance[MAX_KNOWN_CITIES];
+} eval_ctx;
+
+/* The frontier squares the open edges of a feature lead to, each once. */
+typedef struct open_squares {
+    int n;
+    uint8_t square[MAX_OPEN_SQUARES];
+} open_squares;
+
+static double follower_worth(int left, int supply)
+{
+    double k = 0.4 + supply_worth * fmin(1.0, left / 45.0);
+    double n = supply <= 3 ? supply : 3 + spare_worth * (supply - 3);
+    return k * n;
+}
+
+/* Copies to come that fit a square of signature `sig` in some rotation. */
+static int fitting_copies(eval_ctx *c, unsigned sig)
+{
+    if (c->fits[sig] == UNKNOWN) {
+        int n = 0;
+        const uint8_t *kinds = carc_sig_count[sig];
+        for (int k = 0; k < CARC_TILE_KINDS; k++)
+            n += kinds[k] ? c->counts[k] : 0;
+        c->fits[sig] = (uint8_t)n;
+    }
+    return c->fits[sig];
+}
+
+/* Chance that frontier square `f` is filled before the game ends. */
+static double square_fill(eval_ctx *c, int f)
+{
+    int n = fitting_copies(c, c->g->frontier[f].sig);
+    uint64_t bit = 1ull << (n & 63);
+    if (!(c->filled_known[n >> 6] & bit)) {
+        c->filled_known[n >> 6] |= bit;
+        c->fill[n] = 1.0 - exp(-n / fill_scale);
+    }
+    return c->fill[n];
+}
+
+static void add_square(open_squares *o, int f)
+{
+    for (int i = 0; i < o->n; i++)
+        if (o->square[i] == f)
+            return;
+    if (o->n < MAX_OPEN_SQUARES)
+        o->square[o->n++] = (uint8_t)f;
+}
+
+/* Walks the road or city rooted at `root`: its tiles, pennants and the
+ * squares its open edges lead to. A road or city segment holds the middle
+ * port of each edge it crosses. Returns the distinct tiles. */
+static int walk_feature(const carc_game *g, int root, int *pennants, open_squares *o)
+{
+    uint64_t seen[2] = {0, 0};
+    int tiles = 0, flags = 0;
+    o->n = 0;
+    int s = root;
+    do {
+        const seg_node *m = &g->seg[s];
+        const board_tile *t = &g->tiles[m->tile];
+        uint64_t bit = 1ull << (m->tile & 63);
+        if (!(seen[m->tile >> 6] & bit)) {
+            seen[m->tile >> 6] |= bit;
+            tiles++;
+        }
+        unsigned local = seg_local(m);
+        flags += carc_tile_data[t->kind].segments[local].pennant;
+        unsigned ports = carc_seg_ports[t->kind][t->rot][local];
+        for (int d = 0; d < 4; d++) {
+            if (!(ports & (1u << (3 * d + 1))))
+                continue;
+            int f = board_frontier_at(g, t->x + carc_dx[d], t->y + carc_dy[d]);
+            if (f >= 0)
+                add_square(o, f);
+        }
+        s = m->next;
+    } while (s != root);
+    *pennants = flags;
+    return tiles;
+}
+
+/* Chance that a city open into the squares `o` is completed: each square
+ * filled, and closed as eval.c closes one open edge. */
+static double completion_chance(eval_ctx *c, const open_squares *o)
+{
+    double q = 1.0;
+    for (int i = 0; i < o->n; i++)
+        q *= square_fill(c, o->square[i]) * c->per_square;
+    return q;
+}
+
+static void remember_city(eval_ctx *c, int root, double q)
+{
+    if (c->ncities < MAX_KNOWN_CITIES) {
+        c->city_root[c->ncities] = (uint8_t)root;
+        c->city_chance[c->ncities++] = q;
+    }
+}
+
+/* The completion chance of the open city rooted at `root`, remembered. */
+static double city_chance(eval_ctx *c, int root)
+{
+    for (int i = 0; i < c->ncities; i++)
+        if (c->city_root[i] == root)
+            return c->city_chance[i];
+    int pennants;
+    open_squares o;
+    walk_feature(c->g, root, &pennants, &o);
+    double q = completion_chance(c, &o);
+    remember_city(c, root, q);
+    return q;
+}
+
+/* Expected points of the open city rooted at `root`, and its completion
+ * chance in `*q`. */
+static double city_worth(eval_ctx *c, int root, double *q)
+{
+    const carc_game *g = c->g;
+    int pennants;
+    open_squares o;
+    int tiles = walk_feature(g, root, &pennants, &o);
+    *q = completion_chance(c, &o);
+    remember_city(c, root, *q);
+    double end = g->rules.flags & CARC_RULE_NO_INCOMPLETE ? 0.0 : city_points(g, tiles, pennants, 0);
+    return *q * city_points(g, tiles, pennants, 1) + (1.0 - *q) * end;
+}
+
+/* Expected points of the open road rooted at `root` (its tiles now, less the
+ * cost of its open ends), and its completion chance in `*q`: both ends
+ * filled (closing a road adds nothing, so time plays no part). */
+static double road_worth(eval_ctx *c, int root, double *q)
+{
+    const carc_game *g = c->g;
+    int pennants;
+    open_squares o;
+    int tiles = walk_feature(g, root, &pennants, &o);
+    double ends = 0.0;
+    *q = 1.0;
+    for (int i = 0; i < o.n; i++) {
+        double fill = square_fill(c, o.square[i]);
+        ends += fill;
+        *q *= fill;
+    }
+    return g->rules.flags & CARC_RULE_NO_INCOMPLETE ? 0.0 : tiles - road_end_cost * ends;
+}
+
+/* Expected points of the open cloister rooted at `root`: its tiles now and
+ * each empty neighbour by its chance to be filled. */
+static double cloister_worth(eval_ctx *c, int root, double *q)
+{
+    const carc_game *g = c->g;
+    const board_tile *t = &g->tiles[g->seg[root].tile];
+    double room = cloister_room * fmin(1.0, c->left / 30.0);
+    int empty = (int)seg_open(&g->seg[root]);
+    double worth = g->rules.flags & CARC_RULE_NO_INCOMPLETE ? 0.0 : 9 - empty;
+    double all = 1.0;
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            if ((!dx && !dy) || board_tile_at(g, t->x + dx, t->y + dy) >= 0)
+                continue;
+            int f = board_frontier_at(g, t->x + dx, t->y + dy);
+            double fill = f >= 0 ? square_fill(c, f) : 1.0;
+            worth += room * fill;
+            all *= fill;
+        }
+    *q = all;
+    return worth;
+}
+
+/* Expected farm points of the farm rooted at `root`: each bordering city,
+ * completed in full and open by its chance, less the farmer locked away. */
+static double farm_worth(eval_ctx *c, int root)
+{
+    const carc_game *g = c->g;
+    double per_city = g->rules.flags & CARC_RULE_FARMS_FIRST_EDITION ? 4.0 : 3.0;
+    uint8_t cities[64];
+    int ncities = 0;
+    int s = root;
+    do {
+        const seg_node *m = &g->seg[s];
+        unsigned borders = seg_borders(m);
+        for (unsigned i = 0; i < 2; i++) {
+            if (!(borders & (1u << i)))
+                continue;
+            int city = feature_root(g, g->tiles[m->tile].seg_base + (int)i);
+            int dup = 0;
+            for (int j = 0; j < ncities && !dup; j++)
+                dup = cities[j] == city;
+            if (!dup && ncities < 64)
+                cities[ncities++] = (uint8_t)city;
+        }
+        s = m->next;
+    } while (s != root);
+    double worth = 0.0;
+    for (int i = 0; i < ncities; i++) {
+        int open = seg_open(&g->seg[cities[i]]) != 0;
+        worth += per_city * (open ? open_city_share * city_chance(c, cities[i]) : 1.0);
+    }
+    return worth - farmer_lock * c->left / (double)CARC_PILE;
+}
+
+static void ctx_init(eval_ctx *c, const carc_game *g)
+{
+    c->g = g;
+    memcpy(c->counts, g->left, sizeof c->counts);
+    if (g->drawn >= 0)
+        c->counts[g->drawn]++;
+    c->left = g->pile_len + (g->drawn >= 0);
+    c->per_square = city_base + city_room * fmin(1.0, c->left / 20.0);
+    memset(c->fits, UNKNOWN, sizeof c->fits);
+    c->filled_known[0] = c->filled_known[1] = 0;
+    c->ncities = 0;
+}
+
+void ai_evaluate_full(const carc_game *g, double out[CARC_MAX_PLAYERS])
+{
+    int players = g->nplayers;
+    for (int p = 0; p < players; p++)
+        out[p] = g->score[p];
+    if (g->over)
+        return;
+    eval_ctx c;
+    ctx_init(&c, g);
+    for (int p = 0; p < players; p++)
+        out[p] += follower_worth(c.left, g->supply[p]);
+    double home = return_share * (0.4 + supply_worth * fmin(1.0, c.left / 45.0));
+    uint8_t seen[MAX_OCCUPIED];
+    int nseen = 0;
+    for (int t = 0; t < g->ntiles; t++) {
+        if (g->tiles[t].follower_seg == CARC_NO_SPOT)
+            continue;
+        int root = feature_root(g, g->tiles[t].seg_base + g->tiles[t].follower_seg);
+        int dup = 0;
+        for (int i = 0; i < nseen && !dup; i++)
+            dup = seen[i] == root;
+        if (dup || nseen == MAX_OCCUPIED)
+            continue;
+        seen[nseen++] = (uint8_t)root;
+        const seg_node *r = &g->seg[root];
+        unsigned owners = feature_majority(seg_followers(r), players);
+        unsigned kind = seg_kind(r);
+        double worth, q = 0.0;
+        if (kind == CARC_FIELD)
+            worth = farm_worth(&c, root);
+        else if (kind == CARC_CLOISTER)
+            worth = cloister_worth(&c, root, &q);
+        else if (kind == CARC_CITY)
+            worth = city_worth(&c, root, &q);
+        else
+            worth = road_worth(&c, root, &q);
+        for (int p = 0; p < players; p++) {
+            if (owners & (1u << p))
+                out[p] += worth;
+            out[p] += home * q * followers_of(seg_followers(r), p);
+        }
+    }
+}
