@@ -1,0 +1,125 @@
+/* test_eval_full.c: the full evaluation (src/ai/eval_full.c): exact scores
+ * once the game is over, a city open into a dead square valued at its end
+ * value, determinism, and values that depend on the position alone. */
+#include "support.h"
+
+#include <math.h>
+
+#include "ai/ai.h"
+
+/* Over, for 2 to 6 players: the evaluation is the final score. */
+static void test_finished_games(void **state)
+{
+    (void)state;
+    for (int n = CARC_MIN_PLAYERS; n <= CARC_MAX_PLAYERS; n++) {
+        carc_game *g = sup_game(n, 70 + (uint64_t)n);
+        carc_rng rng = carc_rng_seed(70 + (uint64_t)n);
+        while (!carc_game_over(g))
+            carc_game_play_random(g, &rng, 0.5, NULL);
+        double v[CARC_MAX_PLAYERS];
+        ai_evaluate_full(g, v);
+        for (int p = 0; p < n; p++)
+            assert_true(v[p] == (double)carc_game_score(g, p));
+        carc_game_free(g);
+    }
+}
+
+/* The start tile's city (north of 0,0) and three more cities close round
+ * the square (0,-1): only C fits it, and C stands at (2,-1). Blue's
+ * follower on the one-tile city of (-1,-1), open into (0,-1) alone, can
+ * never be completed: the city is worth its end value, 1. */
+static carc_game *dead_square_position(void)
+{
+    carc_game *g = sup_game(2, 5);
+    static const char *const moves[] = {
+        "U 1 0 1",  "D 2 0 0", "C 2 -1 0",  "H 1 -1 1",
+        "B 1 -2 0", "E 0 -2 2", "U -1 0 1", "E -1 -1 1 E",
+    };
+    for (size_t i = 0; i < sizeof moves / sizeof moves[0]; i++)
+        sup_play_ok(g, moves[i], NULL, 0);
+    return g;
+}
+
+/* What a player's followers in supply are worth in the model: the first
+ * three in full, the others half (eval.c's follower_worth). */
+static double supply_units(int supply)
+{
+    return supply <= 3 ? supply : 3 + 0.5 * (supply - 3);
+}
+
+static void test_dead_square_city(void **state)
+{
+    (void)state;
+    carc_game *g = dead_square_position();
+    int counts[CARC_TILE_KINDS];
+    carc_game_tiles_left(g, counts);
+    assert_int_equal(counts[carc_tile_kind('C')], 0);
+    assert_int_equal(carc_game_score(g, 0), 0);
+    assert_int_equal(carc_game_score(g, 1), 0);
+    assert_int_equal(carc_game_supply(g, 1), CARC_FOLLOWERS - 1);
+    double v[CARC_MAX_PLAYERS];
+    ai_evaluate_full(g, v);
+    /* Red has only followers in supply: one follower's worth from it. */
+    double follower = v[0] / supply_units(carc_game_supply(g, 0));
+    assert_true(follower > 0.0);
+    double city = v[1] - follower * supply_units(carc_game_supply(g, 1));
+    assert_true(fabs(city - 1.0) < 1e-9);
+    /* The basic evaluation still hopes for the city's completion. */
+    double basic[CARC_MAX_PLAYERS];
+    carc_evaluate(g, basic);
+    assert_true(basic[1] - basic[0] > v[1] - v[0] + 0.5);
+    carc_game_free(g);
+}
+
+/* The same position gives the same values, on a copy too, and an
+ * evaluation leaves the game as it was. */
+static void test_deterministic(void **state)
+{
+    (void)state;
+    carc_game *g = sup_game(3, 9);
+    carc_rng rng = carc_rng_seed(9);
+    for (int i = 0; i < 40; i++)
+        carc_game_play_random(g, &rng, 0.6, NULL);
+    snapshot before, after;
+    sup_snapshot(g, &before);
+    double a[CARC_MAX_PLAYERS], b[CARC_MAX_PLAYERS];
+    ai_evaluate_full(g, a);
+    carc_game *copy = carc_game_clone(g);
+    assert_non_null(copy);
+    ai_evaluate_full(copy, b);
+    sup_snapshot(g, &after);
+    sup_assert_same(&before, &after);
+    for (int p = 0; p < 3; p++) {
+        assert_true(a[p] == b[p]);
+        assert_true(isfinite(a[p]));
+    }
+    carc_game_free(copy);
+    carc_game_free(g);
+}
+
+/* The order of the hidden pile is no input: a reshuffle keeps the values. */
+static void test_hidden_order(void **state)
+{
+    (void)state;
+    carc_game *g = sup_game(2, 13);
+    carc_rng rng = carc_rng_seed(13);
+    for (int i = 0; i < 25; i++)
+        carc_game_play_random(g, &rng, 0.6, NULL);
+    double a[CARC_MAX_PLAYERS], b[CARC_MAX_PLAYERS];
+    ai_evaluate_full(g, a);
+    carc_game_shuffle_hidden(g, 99);
+    ai_evaluate_full(g, b);
+    assert_true(a[0] == b[0] && a[1] == b[1]);
+    carc_game_free(g);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_finished_games),
+        cmocka_unit_test(test_dead_square_city),
+        cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_hidden_order),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
