@@ -3,15 +3,20 @@
  *
  * The same terms as carc_evaluate (points scored, open features owned,
  * farms, followers in supply), with the chance that an open road, city or
- * cloister is completed taken square by square: each frontier square an
- * open edge leads to is filled with a chance that grows with the copies to
- * come of the kinds that fit it in some rotation (the pile and the drawn
- * tile: the unplayed tiles, whose order stays hidden). A square no tile to
- * come fits is dead: a feature open into it is never completed, a city
- * then scores its end value, a cloister only the tiles around it now, and
- * a follower on it never comes home. A follower on a feature that will
- * likely be completed is worth part of a follower in supply. Reads the
- * game's internals (game.h) for speed: it values every leaf of a search. */
+ * cloister is completed taken square by square. Each frontier square is
+ * filled with a chance that grows with the copies to come of the kinds
+ * that fit it in some rotation (the pile and the drawn tile: the unplayed
+ * tiles, whose order stays hidden). A square no tile to come fits is dead:
+ * a city open into it is never completed and scores its end value, a
+ * cloister gets nothing from it, and a follower there never comes home.
+ * Besides, from one pass over the frontier:
+ *   - a farm may grow into the squares its fields face;
+ *   - two occupied cities, or two occupied farms, that one tile on a
+ *     square would join share their worth as the joined majority says, in
+ *     proportion to the square's fill chance;
+ * and a follower on a feature likely to be completed is worth part of a
+ * follower in supply. Reads the game's internals (game.h) for speed: it
+ * values every leaf of a search. */
 #include <math.h>
 #include <string.h>
 
@@ -20,46 +25,72 @@
 #include "ai.h"
 
 /* Weights, tuned by greedy-against-greedy matches of 1,000 to 2,000 deals
- * (seeds 11 and 21, docs/players.md); eval.c's where no change won. */
+ * (seeds 11, 21 and 31; docs/players.md); eval.c's where no change won. */
 static const double open_city_share = 0.6; /* farms: an open bordering city (eval.c: 0.4) */
 static const double farmer_lock = 6.0;     /* farms: a farmer placed at the start (8.0) */
 static const double supply_worth = 3.0;    /* a follower in supply at the start */
 static const double spare_worth = 0.5;     /* followers beyond three count this much */
-/* Completion chance of one open square before its fill chance, as eval.c's
- * chance per open edge; a square counts once whatever edges lead into it:
- * its signature already asks a tile to match them all. */
+/* Completion chance of one open square of a city before its fill chance:
+ * eval.c's chance per open edge, but a square counts once whatever edges
+ * lead into it, as its signature asks a tile to match them all. */
 static const double city_base = 0.3, city_room = 0.55;
 /* A square that n copies to come fit is filled with chance
  * 1 - exp(-n / fill_scale): 0.33 for one copy, 0.55 for two, 0.98 for ten. */
 static const double fill_scale = 2.5;
 static const double cloister_room = 0.6; /* an empty neighbour of a cloister (0.9) */
 /* Each open end of a road costs this times its fill chance: a road likely to
- * grow on keeps its follower away longer. */
+ * run on keeps its follower away longer. */
 static const double road_end_cost = 0.3;
 /* A follower on a feature is worth this share of a follower in supply
  * times the feature's chance of completion: it comes home. */
 static const double return_share = 0.2;
+/* A farm gains this per square its fields face, times the square's fill
+ * chance, fading as the pile runs out (as the farmer's lock does). */
+static const double farm_room = 0.3;
+/* How likely a tile on a square between two occupied cities (farms) joins
+ * them, per unit of the square's fill chance. */
+static const double city_join = 0.3, farm_join = 0.2;
 
 enum {
     MAX_OCCUPIED = CARC_MAX_PLAYERS * CARC_FOLLOWERS,
     MAX_OPEN_SQUARES = 32,
     MAX_KNOWN_CITIES = 64,
+    MAX_JOINS = 32,
     UNKNOWN = 255,
 };
 
 /* What one evaluation works out once and shares between features. */
 typedef struct eval_ctx {
     const carc_game *g;
-    int left;                          /* tiles to come, the drawn one included */
-    uint8_t counts[CARC_TILE_KINDS];   /* copies to come of each kind */
-    double per_square;                 /* completion chance of one open square, by left */
-    uint64_t filled_known[2];          /* bit n: fill[n] is known */
-    double fill[CARC_TILES + 1];       /* chance a square that n copies fit is filled */
-    uint8_t fits[256];                 /* copies that fit a signature, or UNKNOWN */
-    int ncities;                       /* cities whose chance is known */
+    int left;                        /* tiles to come, the drawn one included */
+    uint8_t counts[CARC_TILE_KINDS]; /* copies to come of each kind */
+    double per_square;               /* completion chance of one open square, by left */
+    uint64_t fill_known[2];          /* bit n: fill[n] is known */
+    double fill[CARC_TILES + 1];     /* chance a square that n copies fit is filled */
+    uint8_t fits[256];               /* copies that fit a signature, or UNKNOWN */
+    int ncities;                     /* open cities whose chance is known */
     uint8_t city_root[MAX_KNOWN_CITIES];
     double city_chance[MAX_KNOWN_CITIES];
 } eval_ctx;
+
+/* The occupied features: roots, worths to their owners and, for farms,
+ * the fill chances of the squares they face. `slot` maps a root to its
+ * index (valid for occupied roots only). */
+typedef struct occupied {
+    int n;
+    uint8_t root[MAX_OCCUPIED];
+    double worth[MAX_OCCUPIED];
+    double room[MAX_OCCUPIED];
+    uint8_t slot[MAX_SEGMENTS];
+} occupied;
+
+/* Two occupied features one tile may join, and the best fill chance of a
+ * square between them. */
+typedef struct joins {
+    int n;
+    uint8_t a[MAX_JOINS], b[MAX_JOINS];
+    double fill[MAX_JOINS];
+} joins;
 
 /* The frontier squares the open edges of a feature lead to, each once. */
 typedef struct open_squares {
@@ -92,8 +123,8 @@ static double square_fill(eval_ctx *c, int f)
 {
     int n = fitting_copies(c, c->g->frontier[f].sig);
     uint64_t bit = 1ull << (n & 63);
-    if (!(c->filled_known[n >> 6] & bit)) {
-        c->filled_known[n >> 6] |= bit;
+    if (!(c->fill_known[n >> 6] & bit)) {
+        c->fill_known[n >> 6] |= bit;
         c->fill[n] = 1.0 - exp(-n / fill_scale);
     }
     return c->fill[n];
@@ -183,7 +214,8 @@ static double city_worth(eval_ctx *c, int root, double *q)
     int tiles = walk_feature(g, root, &pennants, &o);
     *q = completion_chance(c, &o);
     remember_city(c, root, *q);
-    double end = g->rules.flags & CARC_RULE_NO_INCOMPLETE ? 0.0 : city_points(g, tiles, pennants, 0);
+    double end =
+        g->rules.flags & CARC_RULE_NO_INCOMPLETE ? 0.0 : city_points(g, tiles, pennants, 0);
     return *q * city_points(g, tiles, pennants, 1) + (1.0 - *q) * end;
 }
 
@@ -207,7 +239,8 @@ static double road_worth(eval_ctx *c, int root, double *q)
 }
 
 /* Expected points of the open cloister rooted at `root`: its tiles now and
- * each empty neighbour by its chance to be filled. */
+ * each empty neighbour by its chance to be filled; all of them filled in
+ * `*q`. An empty neighbour off the frontier touches no tile: anything fits. */
 static double cloister_worth(eval_ctx *c, int root, double *q)
 {
     const carc_game *g = c->g;
@@ -215,7 +248,7 @@ static double cloister_worth(eval_ctx *c, int root, double *q)
     double room = cloister_room * fmin(1.0, c->left / 30.0);
     int empty = (int)seg_open(&g->seg[root]);
     double worth = g->rules.flags & CARC_RULE_NO_INCOMPLETE ? 0.0 : 9 - empty;
-    double all = 1.0;
+    *q = 1.0;
     for (int dy = -1; dy <= 1; dy++)
         for (int dx = -1; dx <= 1; dx++) {
             if ((!dx && !dy) || board_tile_at(g, t->x + dx, t->y + dy) >= 0)
@@ -223,10 +256,18 @@ static double cloister_worth(eval_ctx *c, int root, double *q)
             int f = board_frontier_at(g, t->x + dx, t->y + dy);
             double fill = f >= 0 ? square_fill(c, f) : 1.0;
             worth += room * fill;
-            all *= fill;
+            *q *= fill;
         }
-    *q = all;
     return worth;
+}
+
+static void add_city(uint8_t *cities, int *n, int city)
+{
+    for (int j = 0; j < *n; j++)
+        if (cities[j] == city)
+            return;
+    if (*n < MAX_SEGMENTS)
+        cities[(*n)++] = (uint8_t)city;
 }
 
 /* Expected farm points of the farm rooted at `root`: each bordering city,
@@ -234,25 +275,18 @@ static double cloister_worth(eval_ctx *c, int root, double *q)
 static double farm_worth(eval_ctx *c, int root)
 {
     const carc_game *g = c->g;
-    double per_city = g->rules.flags & CARC_RULE_FARMS_FIRST_EDITION ? 4.0 : 3.0;
-    uint8_t cities[64];
+    uint8_t cities[MAX_SEGMENTS];
     int ncities = 0;
     int s = root;
     do {
         const seg_node *m = &g->seg[s];
         unsigned borders = seg_borders(m);
-        for (unsigned i = 0; i < 2; i++) {
-            if (!(borders & (1u << i)))
-                continue;
-            int city = feature_root(g, g->tiles[m->tile].seg_base + (int)i);
-            int dup = 0;
-            for (int j = 0; j < ncities && !dup; j++)
-                dup = cities[j] == city;
-            if (!dup && ncities < 64)
-                cities[ncities++] = (uint8_t)city;
-        }
+        for (unsigned i = 0; i < 2; i++)
+            if (borders & (1u << i))
+                add_city(cities, &ncities, feature_root(g, g->tiles[m->tile].seg_base + (int)i));
         s = m->next;
     } while (s != root);
+    double per_city = g->rules.flags & CARC_RULE_FARMS_FIRST_EDITION ? 4.0 : 3.0;
     double worth = 0.0;
     for (int i = 0; i < ncities; i++) {
         int open = seg_open(&g->seg[cities[i]]) != 0;
@@ -270,8 +304,141 @@ static void ctx_init(eval_ctx *c, const carc_game *g)
     c->left = g->pile_len + (g->drawn >= 0);
     c->per_square = city_base + city_room * fmin(1.0, c->left / 20.0);
     memset(c->fits, UNKNOWN, sizeof c->fits);
-    c->filled_known[0] = c->filled_known[1] = 0;
+    c->fill_known[0] = c->fill_known[1] = 0;
     c->ncities = 0;
+}
+
+static void add_join(joins *j, int a, int b, double fill)
+{
+    if (a > b) {
+        int t = a;
+        a = b;
+        b = t;
+    }
+    int k = 0;
+    while (k < j->n && (j->a[k] != a || j->b[k] != b))
+        k++;
+    if (k == j->n) {
+        if (k == MAX_JOINS)
+            return;
+        j->a[k] = (uint8_t)a;
+        j->b[k] = (uint8_t)b;
+        j->fill[j->n++] = 0.0;
+    }
+    j->fill[k] = fmax(j->fill[k], fill);
+}
+
+/* The occupied cities and farms that touch frontier square `f` (each once,
+ * at most 8: a neighbour's edge holds at most three fields, or one city). */
+static int square_features(const carc_game *g, const frontier_square *sq, uint8_t *roots)
+{
+    int n = 0;
+    for (int e = 0; e < 4; e++) {
+        if (sq->neighbour[e] == NO_TILE)
+            continue;
+        const board_tile *t = &g->tiles[sq->neighbour[e]];
+        int first = 3 * ((e + 2) & 3);
+        for (int port = first; port < first + 3; port++) {
+            int seg = carc_port_seg[t->kind][t->rot][port];
+            if (seg == 255)
+                continue;
+            int root = feature_root(g, t->seg_base + seg);
+            unsigned kind = seg_kind(&g->seg[root]);
+            if (kind == CARC_ROAD || !seg_followers(&g->seg[root]))
+                continue;
+            int dup = 0;
+            for (int i = 0; i < n && !dup; i++)
+                dup = roots[i] == root;
+            if (!dup && n < 8)
+                roots[n++] = (uint8_t)root;
+        }
+    }
+    return n;
+}
+
+/* One pass over the frontier: the squares each occupied farm may grow
+ * into, and the occupied cities and farms a tile may join. */
+static void scan_frontier(eval_ctx *c, occupied *occ, joins *j)
+{
+    const carc_game *g = c->g;
+    j->n = 0;
+    for (int f = 0; f < g->nfrontier; f++) {
+        uint8_t roots[8];
+        int n = square_features(g, &g->frontier[f], roots);
+        if (!n)
+            continue;
+        double fill = square_fill(c, f);
+        for (int a = 0; a < n; a++) {
+            unsigned kind = seg_kind(&g->seg[roots[a]]);
+            if (kind == CARC_FIELD)
+                occ->room[occ->slot[roots[a]]] += fill;
+            for (int b = a + 1; b < n; b++)
+                if (seg_kind(&g->seg[roots[b]]) == kind)
+                    add_join(j, roots[a], roots[b], fill);
+        }
+    }
+}
+
+/* Two occupied cities (farms) one tile may join: each player gains, by the
+ * chance of the join, what the joined majority would give it. */
+static void add_joins(const carc_game *g, const occupied *occ, const joins *j,
+                      double out[CARC_MAX_PLAYERS])
+{
+    for (int k = 0; k < j->n; k++) {
+        double wa = occ->worth[occ->slot[j->a[k]]], wb = occ->worth[occ->slot[j->b[k]]];
+        uint32_t fa = seg_followers(&g->seg[j->a[k]]), fb = seg_followers(&g->seg[j->b[k]]);
+        unsigned oa = feature_majority(fa, g->nplayers), ob = feature_majority(fb, g->nplayers);
+        unsigned joined = feature_majority(fa + fb, g->nplayers);
+        double chance =
+            (seg_kind(&g->seg[j->a[k]]) == CARC_CITY ? city_join : farm_join) * j->fill[k];
+        for (int p = 0; p < g->nplayers; p++) {
+            unsigned bit = 1u << p;
+            double now = (oa & bit ? wa : 0.0) + (ob & bit ? wb : 0.0);
+            double then = joined & bit ? wa + wb : 0.0;
+            out[p] += chance * (then - now);
+        }
+    }
+}
+
+/* Adds each occupied feature's worth to its owners and records it in
+ * `occ`; a follower's chance to come home goes to its player. */
+static void value_features(eval_ctx *c, occupied *occ, double out[CARC_MAX_PLAYERS])
+{
+    const carc_game *g = c->g;
+    double home = return_share * (0.4 + supply_worth * fmin(1.0, c->left / 45.0));
+    occ->n = 0;
+    memset(occ->slot, 0, sizeof occ->slot);
+    for (int t = 0; t < g->ntiles; t++) {
+        if (g->tiles[t].follower_seg == CARC_NO_SPOT)
+            continue;
+        int root = feature_root(g, g->tiles[t].seg_base + g->tiles[t].follower_seg);
+        int dup = 0;
+        for (int i = 0; i < occ->n && !dup; i++)
+            dup = occ->root[i] == root;
+        if (dup || occ->n == MAX_OCCUPIED)
+            continue;
+        const seg_node *r = &g->seg[root];
+        unsigned kind = seg_kind(r);
+        double worth, q = 0.0;
+        if (kind == CARC_FIELD)
+            worth = farm_worth(c, root);
+        else if (kind == CARC_CLOISTER)
+            worth = cloister_worth(c, root, &q);
+        else if (kind == CARC_CITY)
+            worth = city_worth(c, root, &q);
+        else
+            worth = road_worth(c, root, &q);
+        occ->slot[root] = (uint8_t)occ->n;
+        occ->root[occ->n] = (uint8_t)root;
+        occ->worth[occ->n] = worth;
+        occ->room[occ->n++] = 0.0;
+        unsigned owners = feature_majority(seg_followers(r), g->nplayers);
+        for (int p = 0; p < g->nplayers; p++) {
+            if (owners & (1u << p))
+                out[p] += worth;
+            out[p] += home * q * followers_of(seg_followers(r), p);
+        }
+    }
 }
 
 void ai_evaluate_full(const carc_game *g, double out[CARC_MAX_PLAYERS])
@@ -285,35 +452,16 @@ void ai_evaluate_full(const carc_game *g, double out[CARC_MAX_PLAYERS])
     ctx_init(&c, g);
     for (int p = 0; p < players; p++)
         out[p] += follower_worth(c.left, g->supply[p]);
-    double home = return_share * (0.4 + supply_worth * fmin(1.0, c.left / 45.0));
-    uint8_t seen[MAX_OCCUPIED];
-    int nseen = 0;
-    for (int t = 0; t < g->ntiles; t++) {
-        if (g->tiles[t].follower_seg == CARC_NO_SPOT)
-            continue;
-        int root = feature_root(g, g->tiles[t].seg_base + g->tiles[t].follower_seg);
-        int dup = 0;
-        for (int i = 0; i < nseen && !dup; i++)
-            dup = seen[i] == root;
-        if (dup || nseen == MAX_OCCUPIED)
-            continue;
-        seen[nseen++] = (uint8_t)root;
-        const seg_node *r = &g->seg[root];
-        unsigned owners = feature_majority(seg_followers(r), players);
-        unsigned kind = seg_kind(r);
-        double worth, q = 0.0;
-        if (kind == CARC_FIELD)
-            worth = farm_worth(&c, root);
-        else if (kind == CARC_CLOISTER)
-            worth = cloister_worth(&c, root, &q);
-        else if (kind == CARC_CITY)
-            worth = city_worth(&c, root, &q);
-        else
-            worth = road_worth(&c, root, &q);
-        for (int p = 0; p < players; p++) {
+    occupied occ;
+    value_features(&c, &occ, out);
+    joins j;
+    scan_frontier(&c, &occ, &j);
+    double fade = farm_room * c.left / (double)CARC_PILE;
+    for (int i = 0; i < occ.n; i++) {
+        unsigned owners = feature_majority(seg_followers(&g->seg[occ.root[i]]), players);
+        for (int p = 0; p < players; p++)
             if (owners & (1u << p))
-                out[p] += worth;
-            out[p] += home * q * followers_of(seg_followers(r), p);
-        }
+                out[p] += fade * occ.room[i];
     }
+    add_joins(g, &occ, &j, out);
 }

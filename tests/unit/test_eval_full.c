@@ -32,7 +32,7 @@ static carc_game *dead_square_position(void)
 {
     carc_game *g = sup_game(2, 5);
     static const char *const moves[] = {
-        "U 1 0 1",  "D 2 0 0", "C 2 -1 0",  "H 1 -1 1",
+        "U 1 0 1",  "D 2 0 0",  "C 2 -1 0", "H 1 -1 1",
         "B 1 -2 0", "E 0 -2 2", "U -1 0 1", "E -1 -1 1 E",
     };
     for (size_t i = 0; i < sizeof moves / sizeof moves[0]; i++)
