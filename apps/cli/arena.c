@@ -40,12 +40,15 @@ static const char arena_usage[] =
     "                   arguments replay the same match when the players\n"
     "                   have iteration budgets\n"
     "  --rules NAMES    rule variants, comma-separated (record names)\n"
-    "  --record DIR     write every game's record into DIR (game-0001.rec ...)\n"
+    "  --record DIR     write every game's record into DIR (game-0001.rec ...);\n"
+    "                   a record that cannot be written is reported, the match\n"
+    "                   goes on, and the exit status is then 1\n"
     "  --engine-ms MS   time budget per move sent to outside engines (1000)\n"
     "  --json           print one JSON object instead of text\n"
     "  --verbose        a line per game on standard error (always on a terminal)\n";
 
 enum { SIDE_A = 0, SIDE_B = 1, MAX_THREADS = 64, MAX_GAMES = 100000, WHY_CAP = 320 };
+enum { PATH_CAP = 4096, RECORD_ERROR_CAP = PATH_CAP + 128 };
 
 /* Outside engines get this long for a reply that needs no search. */
 static const int engine_setup_ms = 10000;
@@ -63,8 +66,9 @@ typedef struct match {
     int games, threads, engine_ms, verbose, json;
     const char *record_dir;
     arena_game *results;
-    pthread_mutex_t lock; /* guards next, finished, failed and the progress lines */
+    pthread_mutex_t lock; /* guards next, finished, failed, unwritten and stderr */
     int next, finished, failed;
+    int unwritten; /* records that could not be written */
 } match;
 
 /* One seat of a game: a library player or an outside engine. */
@@ -218,9 +222,12 @@ static int play_turn(game_run *r, const match *m)
     return tell_engines(r, json_pack("{s:s, s:i, s:s}", "type", "move", "player", p, "move", text));
 }
 
-static int write_record(const match *m, const game_run *r, int index, uint64_t deal)
+/* Writes game `index`'s record into the record folder; on failure, -1
+ * with the reason in `why`. */
+static int write_record(const match *m, const game_run *r, int index, uint64_t deal, char *why,
+                        size_t cap)
 {
-    char headers[1024], path[4096];
+    char headers[1024], path[PATH_CAP];
     int n = snprintf(headers, sizeof headers, "seed %llu\narena-game %d\n",
                      (unsigned long long)deal, index + 1);
     for (int s = 0; s < 2; s++) {
@@ -234,13 +241,9 @@ static int write_record(const match *m, const game_run *r, int index, uint64_t d
         if (n >= (int)sizeof headers)
             n = (int)sizeof headers - 1; /* cannot happen: names are short */
     }
-    if (r->forfeit_seat >= 0) {
-        char why[WHY_CAP];
-        snprintf(why, sizeof why, "%s", r->why);
-        make_printable(why);
+    if (r->forfeit_seat >= 0)
         snprintf(headers + n, sizeof headers - (size_t)n, "# player %d forfeits: %s\n",
-                 r->forfeit_seat + 1, why);
-    }
+                 r->forfeit_seat + 1, r->why);
     snprintf(path, sizeof path, "%s/game-%04d.rec", m->record_dir, index + 1);
     size_t need = carc_record_write(r->g, headers, NULL, 0);
     char *text = malloc(need + 1);
@@ -252,15 +255,20 @@ static int write_record(const match *m, const game_run *r, int index, uint64_t d
         ok = fclose(f) == 0 && ok;
     }
     if (!ok)
-        fprintf(stderr, "carcassonne arena: cannot write %s: %s\n", path, strerror(errno));
+        snprintf(why, cap, "cannot write %s: %s", path, strerror(errno));
     free(text);
     return ok ? 0 : -1;
 }
 
-static void report_game(match *m, int index, const arena_game *res, const char *why)
+/* Counts a finished game and tells standard error: a forfeit, the first
+ * record that could not be written, and with --verbose the result. */
+static void report_game(match *m, int index, const arena_game *res, const char *why,
+                        const char *record_error)
 {
     pthread_mutex_lock(&m->lock);
     m->finished++;
+    if (record_error[0] && m->unwritten++ == 0)
+        fprintf(stderr, "carcassonne arena: %s (the match goes on)\n", record_error);
     if (why[0])
         fprintf(stderr, "carcassonne arena: game %d: %s (%s) forfeits: %s\n", index + 1,
                 res->forfeit == ARENA_A_FORFEITS ? "A" : "B",
@@ -314,10 +322,12 @@ static int play_game(match *m, int index)
     arena_game *res = &m->results[index];
     store_result(&r, a_seat, res);
     make_printable(r.why);
-    int status = m->record_dir ? write_record(m, &r, index, deal) : 0;
-    report_game(m, index, res, r.forfeit_seat >= 0 ? r.why : "");
+    char record_error[RECORD_ERROR_CAP] = "";
+    if (m->record_dir)
+        write_record(m, &r, index, deal, record_error, sizeof record_error);
+    report_game(m, index, res, r.forfeit_seat >= 0 ? r.why : "", record_error);
     carc_game_free(r.g);
-    return status;
+    return 0;
 }
 
 static void *worker(void *arg)
@@ -567,7 +577,10 @@ int cmd_arena(int argc, char **argv)
         print_json(&m, &s, seconds);
     else if (!failed)
         print_text(&m, &s, seconds);
+    if (m.unwritten)
+        fprintf(stderr, "carcassonne arena: %d of %d game records could not be written to %s\n",
+                m.unwritten, m.finished, m.record_dir);
     pthread_mutex_destroy(&m.lock);
     free(m.results);
-    return failed ? EXIT_INVALID : EXIT_OK;
+    return failed || m.unwritten ? EXIT_INVALID : EXIT_OK;
 }

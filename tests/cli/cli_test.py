@@ -237,6 +237,33 @@ def case_arena_engine():
         check("player-1 greedy" in text and "# player 2: engine:" in text, "headers: %s" % text)
 
 
+def case_arena_record_error():
+    """A record that cannot be written: reported once, the match goes on,
+    the statistics of every game print, and the exit status is 1."""
+    with tempfile.TemporaryDirectory() as tmp:
+        # Folders where games 2 and 3's records should go: fopen fails even as root.
+        for name in ("game-0002.rec", "game-0003.rec"):
+            os.mkdir(os.path.join(tmp, name))
+        for extra in ([], ["--threads", "2"]):
+            s, err = arena_json(["greedy", "random", "--games", "4", "--record", tmp] + extra,
+                                expect_code=1)
+            check_sane(s, 4)
+            check(err.count("cannot write") == 1 and "game-0002.rec" in err,
+                  "the first error, once: %s" % err)
+            check("2 of 4 game records could not be written" in err, "the count: %s" % err)
+            for name in ("game-0001.rec", "game-0004.rec"):
+                check(os.path.isfile(os.path.join(tmp, name)), "%s not written" % name)
+        code, out, err = run(["arena", "greedy", "random", "--games", "2", "--record", tmp])
+        check(code == 1 and "A wins" in out and "cannot write" in err,
+              "text: %d %s %s" % (code, out, err))
+        # A folder that cannot be made (under a regular file) is refused up front.
+        blocker = os.path.join(tmp, "game-0001.rec")
+        code, out, err = run(["arena", "greedy", "random", "--games", "2", "--record",
+                              os.path.join(blocker, "sub")])
+        check(code == 2 and out == "" and "cannot make the folder" in err,
+              "uncreatable folder: %d %r %s" % (code, out, err))
+
+
 # Outside engines that misbehave: each must lose its games, never stop the arena.
 SILENT_ON_GO = ("while read -r l; do case \"$l\" in *'\"go\"'*) sleep 30;; "
                 "*) echo '{\"type\":\"ok\"}';; esac; done")
@@ -366,6 +393,7 @@ CASES = {
     "arena_smoke": case_arena_smoke,
     "arena_engine": case_arena_engine,
     "arena_bad_engines": case_arena_bad_engines,
+    "arena_record_error": case_arena_record_error,
     "analyse": case_analyse,
     "bad_arguments": case_bad_arguments,
 }
