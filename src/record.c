@@ -467,20 +467,34 @@ static int read_tokens(reader *r, char **tok, int n)
     return read_placement(r, tok, n);
 }
 
+/* Checks the `n` bytes of `text` (one line without its end), copies them
+ * into `line` and splits that into `tok`; returns the token count, or -1
+ * after fail(). A newline can only come in a move given as a string: the
+ * record reader splits its text at them. */
+static int split_line(reader *r, const char *text, size_t n, char line[CARC_RECORD_MAX_LINE + 1],
+                      char *tok[MAX_TOKENS + 1])
+{
+    int ntok = -1;
+    if (n > CARC_RECORD_MAX_LINE) {
+        fail(r, "the line is longer than %d bytes", CARC_RECORD_MAX_LINE);
+    } else if (memchr(text, '\n', n)) {
+        fail(r, "a move is a single line");
+    } else if (check_text(r, text, n) == 0) {
+        memcpy(line, text, n);
+        line[n] = '\0';
+        ntok = tokenize(line, tok);
+        if (ntok < 0)
+            fail(r, "too many fields on the line");
+    }
+    return ntok;
+}
+
 static int read_line(reader *r, const char *text, size_t n)
 {
     char line[CARC_RECORD_MAX_LINE + 1];
     char *tok[MAX_TOKENS + 1];
-    if (n > CARC_RECORD_MAX_LINE)
-        return fail(r, "the line is longer than %d bytes", CARC_RECORD_MAX_LINE);
-    if (check_text(r, text, n) < 0)
-        return -1;
-    memcpy(line, text, n);
-    line[n] = '\0';
-    int ntok = tokenize(line, tok);
-    if (ntok < 0)
-        return fail(r, "too many fields on the line");
-    return ntok == 0 ? 0 : read_tokens(r, tok, ntok);
+    int ntok = split_line(r, text, n, line, tok);
+    return ntok <= 0 ? ntok : read_tokens(r, tok, ntok);
 }
 
 carc_game *carc_record_read(const char *text, size_t len, uint64_t seed, carc_record_error *err)
@@ -533,17 +547,9 @@ static int parse_move_line(reader *r, const carc_game *g, const char *text, carc
         n--;
     if (n > 0 && text[n - 1] == '\r')
         n--;
-    if (n > CARC_RECORD_MAX_LINE)
-        return fail(r, "the line is longer than %d bytes", CARC_RECORD_MAX_LINE);
-    if (memchr(text, '\n', n))
-        return fail(r, "a move is a single line");
-    if (check_text(r, text, n) < 0)
-        return -1;
-    memcpy(line, text, n);
-    line[n] = '\0';
-    int ntok = tokenize(line, tok);
+    int ntok = split_line(r, text, n, line, tok);
     if (ntok < 0)
-        return fail(r, "too many fields on the line");
+        return -1;
     if (ntok == 0)
         return fail(r, "no move on the line");
     int kind = -1;
