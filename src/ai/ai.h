@@ -24,7 +24,8 @@ typedef struct ai_options {
     int depth;      /* star25: search depth in plies */
     int probe;      /* star25: probing factor */
     double c;       /* exploration constant */
-    /* 0: the kind's default, 1: basic (carc_evaluate), 2: full (ai_evaluate_full) */
+    /* 0: the kind's default (greedy: basic, mcts: full), 1: basic
+     * (carc_evaluate), 2: full (ai_evaluate_full) */
     int eval;
 } ai_options;
 

@@ -13,12 +13,14 @@
  *
  * Selection is UCB1 on rewards tanh(margin / scale) of the player to move,
  * with progressive widening at placement nodes: with N visits only the
- * first 2 + 1.5 sqrt(N) placements are open. At the root the placements and
- * spots are ordered by the one-ply evaluation (greedy), elsewhere at random.
- * A new node is valued by the static evaluation (carc_evaluate), which
- * estimates final scores; in the last tiles it is valued by random playouts
- * to the end, which are short and exact there. With one tile left in the
- * pile, the remaining draws and moves are searched exhaustively instead.
+ * first 2 + 1.5 sqrt(N) placements are open, best first by the one-ply
+ * evaluation of the placement without a follower (at the root, with its
+ * best follower choice; the root's spots are ordered too). A new node is
+ * valued by the static evaluation, which estimates final scores: the full
+ * one (ai_evaluate_full) unless the spec says eval=basic (carc_evaluate).
+ * In the last tiles a leaf is valued by random playouts to the end, which
+ * are short and exact there. With one tile left in the pile, the remaining
+ * draws and moves are searched exhaustively instead.
  *
  * Threads: each thread grows its own tree from its own seed (root
  * parallelism) and the root statistics are summed. With an iteration
@@ -80,9 +82,13 @@ typedef struct tree {
     size_t limit; /* bytes this tree may use */
 } tree;
 
+/* An evaluation: expected final scores (carc_evaluate's contract). */
+typedef void (*evaluation)(const carc_game *g, double out[CARC_MAX_PLAYERS]);
+
 /* The root, shared read-only by the threads. */
 typedef struct root_info {
     const carc_game *game;
+    evaluation evaluate;
     int player, players;
     int nplaces;
     carc_placement places[CARC_MAX_PLACEMENTS]; /* best prior first */
@@ -207,7 +213,7 @@ static void order_placements(search *s, const carc_game *g, carc_placement *plac
         carc_game_copy(s->scratch, g);
         carc_game_play(s->scratch, (carc_move){CARC_MOVE_PLACE, places[i], CARC_NO_SPOT}, NULL, 0,
                        NULL);
-        carc_evaluate(s->scratch, v);
+        s->root->evaluate(s->scratch, v);
         value[i] = ai_margin(v, players, me);
     }
     for (int i = 1; i < np; i++) {
@@ -329,7 +335,7 @@ static void value_leaf(search *s, carc_game *g, double scores[CARC_MAX_PLAYERS])
     if (!carc_game_over(g) && carc_game_tiles_left(g, NULL) < PLAYOUT_TAIL)
         while (!carc_game_over(g))
             carc_game_play_random(g, &s->rng, 0.3, NULL);
-    carc_evaluate(g, scores);
+    s->root->evaluate(g, scores);
 }
 
 typedef struct step {
@@ -459,9 +465,10 @@ static void *run_search(void *arg)
 
 /* Fills `ri` for `g`: legal placements and spots ordered by the one-ply
  * evaluation. */
-static void prepare_root(root_info *ri, const carc_game *g, carc_game *scratch)
+static void prepare_root(root_info *ri, const carc_game *g, carc_game *scratch, evaluation evaluate)
 {
     ri->game = g;
+    ri->evaluate = evaluate;
     ri->player = carc_game_current_player(g);
     ri->players = carc_game_players(g);
     ri->nplaces = ai_legal_placements(g, ri->places);
@@ -477,7 +484,7 @@ static void prepare_root(root_info *ri, const carc_game *g, carc_game *scratch)
             carc_game_copy(scratch, g);
             double v[CARC_MAX_PLAYERS];
             carc_game_play(scratch, m, NULL, 0, NULL);
-            carc_evaluate(scratch, v);
+            ri->evaluate(scratch, v);
             double margin = ai_margin(v, ri->players, ri->player);
             /* Insert by prior, keeping "no follower" first. */
             int k = j;
@@ -690,7 +697,7 @@ int ai_mcts_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int ca
         goto done;
     }
 
-    prepare_root(ri, g, scratch);
+    prepare_root(ri, g, scratch, p->opt.eval == AI_EVAL_BASIC ? carc_evaluate : ai_evaluate_full);
     uint64_t base_seed = carc_rng_next(&p->rng);
     for (int t = 0; t < threads; t++) {
         s[t].player = p;
