@@ -44,6 +44,11 @@ struct carc_player {
  * expected final score of every player; the exact scores once the game is
  * over), with each open square judged by the tiles still to come. */
 void ai_evaluate_full(const carc_game *g, double out[CARC_MAX_PLAYERS]);
+/* An evaluation: carc_evaluate or ai_evaluate_full. */
+typedef void (*ai_evaluation)(const carc_game *g, double out[CARC_MAX_PLAYERS]);
+/* The evaluation player `p` uses: its eval option, else its kind's default
+ * (mcts: full, the others: basic). */
+ai_evaluation ai_player_evaluation(const carc_player *p);
 
 /* Each kind ranks the legal moves of `g`, best first, into `out` (up to
  * `cap`), and returns how many it wrote; `info` is never NULL. */

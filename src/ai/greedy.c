@@ -20,8 +20,7 @@ int ai_greedy_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int 
     ai_shuffle_moves(p, moves, n);
     int me = carc_game_current_player(g);
     int players = carc_game_players(g);
-    void (*evaluate)(const carc_game *, double *) =
-        p->opt.eval == AI_EVAL_FULL ? ai_evaluate_full : carc_evaluate;
+    ai_evaluation evaluate = ai_player_evaluation(p);
     for (int i = 0; i < n; i++) {
         carc_game_copy(copy, g);
         double v[CARC_MAX_PLAYERS];

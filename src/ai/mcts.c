@@ -82,13 +82,10 @@ typedef struct tree {
     size_t limit; /* bytes this tree may use */
 } tree;
 
-/* An evaluation: expected final scores (carc_evaluate's contract). */
-typedef void (*evaluation)(const carc_game *g, double out[CARC_MAX_PLAYERS]);
-
 /* The root, shared read-only by the threads. */
 typedef struct root_info {
     const carc_game *game;
-    evaluation evaluate;
+    ai_evaluation evaluate;
     int player, players;
     int nplaces;
     carc_placement places[CARC_MAX_PLACEMENTS]; /* best prior first */
@@ -465,7 +462,8 @@ static void *run_search(void *arg)
 
 /* Fills `ri` for `g`: legal placements and spots ordered by the one-ply
  * evaluation. */
-static void prepare_root(root_info *ri, const carc_game *g, carc_game *scratch, evaluation evaluate)
+static void prepare_root(root_info *ri, const carc_game *g, carc_game *scratch,
+                         ai_evaluation evaluate)
 {
     ri->game = g;
     ri->evaluate = evaluate;
@@ -697,7 +695,7 @@ int ai_mcts_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int ca
         goto done;
     }
 
-    prepare_root(ri, g, scratch, p->opt.eval == AI_EVAL_BASIC ? carc_evaluate : ai_evaluate_full);
+    prepare_root(ri, g, scratch, ai_player_evaluation(p));
     uint64_t base_seed = carc_rng_next(&p->rng);
     for (int t = 0; t < threads; t++) {
         s[t].player = p;

@@ -318,6 +318,12 @@ int ai_legal_placements(const carc_game *g, carc_placement *out)
     return w;
 }
 
+ai_evaluation ai_player_evaluation(const carc_player *p)
+{
+    int eval = p->opt.eval ? p->opt.eval : p->kind == AI_MCTS ? AI_EVAL_FULL : AI_EVAL_BASIC;
+    return eval == AI_EVAL_FULL ? ai_evaluate_full : carc_evaluate;
+}
+
 int ai_all_moves(const carc_game *g, carc_move *out, int cap)
 {
     carc_placement places[CARC_MAX_PLACEMENTS];
