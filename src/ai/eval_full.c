@@ -62,26 +62,31 @@ enum {
 /* What one evaluation works out once and shares between features. */
 typedef struct eval_ctx {
     const carc_game *g;
-    int left;                        /* tiles to come, the drawn one included */
-    uint8_t counts[CARC_TILE_KINDS]; /* copies to come of each kind */
-    double per_square;               /* completion chance of one open square, by left */
-    uint64_t fill_known[2];          /* bit n: fill[n] is known */
-    double fill[CARC_TILES + 1];     /* chance a square that n copies fit is filled */
-    uint8_t fits[256];               /* copies that fit a signature, or UNKNOWN */
-    int ncities;                     /* open cities whose chance is known */
+    int left;                               /* tiles to come, the drawn one included */
+    uint8_t counts[CARC_TILE_KINDS];        /* copies to come of each kind */
+    uint64_t count_lanes[CARC_COUNT_WORDS]; /* the same, laid out as carc_sig_count_lanes */
+    double per_square;                      /* completion chance of one open square, by left */
+    uint64_t fill_known[2];                 /* bit n: fill[n] is known */
+    double fill[CARC_TILES + 1];            /* chance a square that n copies fit is filled */
+    uint8_t fits[256];                      /* copies that fit a signature, or UNKNOWN */
+    int ncities;                            /* open cities whose chance is known */
     uint8_t city_root[MAX_KNOWN_CITIES];
     double city_chance[MAX_KNOWN_CITIES];
 } eval_ctx;
 
 /* The occupied features: roots, worths to their owners and, for farms,
  * the fill chances of the squares they face. `slot` maps a root to its
- * index (valid for occupied roots only). */
+ * index (valid for occupied roots only). `faced[f]` lists the occupied
+ * cities and farms that touch frontier square f (at most 8: a neighbour's
+ * edge holds at most three fields, or one city), `nfaced[f]` how many. */
 typedef struct occupied {
     int n;
     uint8_t root[MAX_OCCUPIED];
     double worth[MAX_OCCUPIED];
     double room[MAX_OCCUPIED];
     uint8_t slot[MAX_SEGMENTS];
+    uint8_t nfaced[MAX_FRONTIER];
+    uint8_t faced[MAX_FRONTIER][8];
 } occupied;
 
 /* Two occupied features one tile may join, and the best fill chance of a
@@ -105,15 +110,21 @@ static double follower_worth(int left, int supply)
     return k * n;
 }
 
-/* Copies to come that fit a square of signature `sig` in some rotation. */
+/* Copies to come that fit a square of signature `sig` in some rotation:
+ * four kinds at a time, each 16-bit lane of carc_sig_count_lanes (0 to 4
+ * rotations) made all ones when not 0 and laid over the counts. */
 static int fitting_copies(eval_ctx *c, unsigned sig)
 {
     if (c->fits[sig] == UNKNOWN) {
-        int n = 0;
-        const uint8_t *kinds = carc_sig_count[sig];
-        for (int k = 0; k < CARC_TILE_KINDS; k++)
-            n += kinds[k] ? c->counts[k] : 0;
-        c->fits[sig] = (uint8_t)n;
+        const uint64_t lane_ones = 0x0001000100010001ull;
+        uint64_t sum = 0;
+        for (int w = 0; w < CARC_COUNT_WORDS; w++) {
+            uint64_t r = carc_sig_count_lanes[sig][w];
+            uint64_t fits = ((r | r >> 1 | r >> 2) & lane_ones) * 0xFFFFu;
+            sum += c->count_lanes[w] & fits;
+        }
+        /* No lane holds more than the 72 tiles: add the four lanes. */
+        c->fits[sig] = (uint8_t)((sum * lane_ones) >> 48);
     }
     return c->fits[sig];
 }
@@ -141,7 +152,8 @@ static void add_square(open_squares *o, int f)
 
 /* Walks the road or city rooted at `root`: its tiles, pennants and the
  * squares its open edges lead to. A road or city segment holds the middle
- * port of each edge it crosses. Returns the distinct tiles. */
+ * port of each edge it crosses (and no other port). Returns the distinct
+ * tiles. */
 static int walk_feature(const carc_game *g, int root, int *pennants, open_squares *o)
 {
     uint64_t seen[2] = {0, 0};
@@ -204,15 +216,14 @@ static double city_chance(eval_ctx *c, int root)
     return q;
 }
 
-/* Expected points of the open city rooted at `root`, and its completion
- * chance in `*q`. */
-static double city_worth(eval_ctx *c, int root, double *q)
+/* Expected points of the open city rooted at `root`, its completion
+ * chance in `*q` and the squares it is open into in `o`. */
+static double city_worth(eval_ctx *c, int root, double *q, open_squares *o)
 {
     const carc_game *g = c->g;
     int pennants;
-    open_squares o;
-    int tiles = walk_feature(g, root, &pennants, &o);
-    *q = completion_chance(c, &o);
+    int tiles = walk_feature(g, root, &pennants, o);
+    *q = completion_chance(c, o);
     remember_city(c, root, *q);
     double end =
         g->rules.flags & CARC_RULE_NO_INCOMPLETE ? 0.0 : city_points(g, tiles, pennants, 0);
@@ -270,9 +281,24 @@ static void add_city(uint8_t *cities, int *n, int city)
         cities[(*n)++] = (uint8_t)city;
 }
 
-/* Expected farm points of the farm rooted at `root`: each bordering city,
- * completed in full and open by its chance, less the farmer locked away. */
-static double farm_worth(eval_ctx *c, int root)
+/* Adds occupied feature `root` to the list of frontier square `f`. */
+static void add_faced(occupied *occ, int f, int root)
+{
+    uint8_t *list = occ->faced[f];
+    int n = occ->nfaced[f];
+    for (int i = 0; i < n; i++)
+        if (list[i] == root)
+            return;
+    if (n < 8) {
+        list[n] = (uint8_t)root;
+        occ->nfaced[f] = (uint8_t)(n + 1);
+    }
+}
+
+/* Expected farm points of the occupied farm rooted at `root`: each
+ * bordering city, completed in full and open by its chance, less the
+ * farmer locked away. Records the frontier squares its fields face. */
+static double farm_worth(eval_ctx *c, int root, occupied *occ)
 {
     const carc_game *g = c->g;
     uint8_t cities[MAX_SEGMENTS];
@@ -280,10 +306,19 @@ static double farm_worth(eval_ctx *c, int root)
     int s = root;
     do {
         const seg_node *m = &g->seg[s];
+        const board_tile *t = &g->tiles[m->tile];
         unsigned borders = seg_borders(m);
         for (unsigned i = 0; i < 2; i++)
             if (borders & (1u << i))
-                add_city(cities, &ncities, feature_root(g, g->tiles[m->tile].seg_base + (int)i));
+                add_city(cities, &ncities, feature_root(g, t->seg_base + (int)i));
+        unsigned ports = carc_seg_ports[t->kind][t->rot][seg_local(m)];
+        for (int d = 0; d < 4; d++) {
+            if (!(ports & (7u << (3 * d))))
+                continue;
+            int f = board_frontier_at(g, t->x + carc_dx[d], t->y + carc_dy[d]);
+            if (f >= 0)
+                add_faced(occ, f, root);
+        }
         s = m->next;
     } while (s != root);
     double per_city = g->rules.flags & CARC_RULE_FARMS_FIRST_EDITION ? 4.0 : 3.0;
@@ -302,6 +337,11 @@ static void ctx_init(eval_ctx *c, const carc_game *g)
     if (g->drawn >= 0)
         c->counts[g->drawn]++;
     c->left = g->pile_len + (g->drawn >= 0);
+    for (int w = 0; w < CARC_COUNT_WORDS; w++) {
+        c->count_lanes[w] = 0;
+        for (int lane = 0; lane < 4; lane++)
+            c->count_lanes[w] |= (uint64_t)c->counts[4 * w + lane] << (16 * lane);
+    }
     c->per_square = city_base + city_room * fmin(1.0, c->left / 20.0);
     memset(c->fits, UNKNOWN, sizeof c->fits);
     c->fill_known[0] = c->fill_known[1] = 0;
@@ -328,45 +368,18 @@ static void add_join(joins *j, int a, int b, double fill)
     j->fill[k] = fmax(j->fill[k], fill);
 }
 
-/* The occupied cities and farms that touch frontier square `f` (each once,
- * at most 8: a neighbour's edge holds at most three fields, or one city). */
-static int square_features(const carc_game *g, const frontier_square *sq, uint8_t *roots)
-{
-    int n = 0;
-    for (int e = 0; e < 4; e++) {
-        if (sq->neighbour[e] == NO_TILE)
-            continue;
-        const board_tile *t = &g->tiles[sq->neighbour[e]];
-        int first = 3 * ((e + 2) & 3);
-        for (int port = first; port < first + 3; port++) {
-            int seg = carc_port_seg[t->kind][t->rot][port];
-            if (seg == 255)
-                continue;
-            int root = feature_root(g, t->seg_base + seg);
-            unsigned kind = seg_kind(&g->seg[root]);
-            if (kind == CARC_ROAD || !seg_followers(&g->seg[root]))
-                continue;
-            int dup = 0;
-            for (int i = 0; i < n && !dup; i++)
-                dup = roots[i] == root;
-            if (!dup && n < 8)
-                roots[n++] = (uint8_t)root;
-        }
-    }
-    return n;
-}
-
-/* One pass over the frontier: the squares each occupied farm may grow
- * into, and the occupied cities and farms a tile may join. */
+/* One pass over the frontier squares that occupied cities and farms
+ * face: the squares each farm may grow into, and the cities and farms a
+ * tile there may join. */
 static void scan_frontier(eval_ctx *c, occupied *occ, joins *j)
 {
     const carc_game *g = c->g;
     j->n = 0;
     for (int f = 0; f < g->nfrontier; f++) {
-        uint8_t roots[8];
-        int n = square_features(g, &g->frontier[f], roots);
+        int n = occ->nfaced[f];
         if (!n)
             continue;
+        const uint8_t *roots = occ->faced[f];
         double fill = square_fill(c, f);
         for (int a = 0; a < n; a++) {
             unsigned kind = seg_kind(&g->seg[roots[a]]);
@@ -408,6 +421,8 @@ static void value_features(eval_ctx *c, occupied *occ, double out[CARC_MAX_PLAYE
     double home = return_share * (0.4 + supply_worth * fmin(1.0, c->left / 45.0));
     occ->n = 0;
     memset(occ->slot, 0, sizeof occ->slot);
+    memset(occ->nfaced, 0, (size_t)g->nfrontier);
+    memset(occ->faced, 0, sizeof occ->faced[0] * (size_t)g->nfrontier);
     for (int t = 0; t < g->ntiles; t++) {
         if (g->tiles[t].follower_seg == CARC_NO_SPOT)
             continue;
@@ -420,14 +435,18 @@ static void value_features(eval_ctx *c, occupied *occ, double out[CARC_MAX_PLAYE
         const seg_node *r = &g->seg[root];
         unsigned kind = seg_kind(r);
         double worth, q = 0.0;
-        if (kind == CARC_FIELD)
-            worth = farm_worth(c, root);
-        else if (kind == CARC_CLOISTER)
+        if (kind == CARC_FIELD) {
+            worth = farm_worth(c, root, occ);
+        } else if (kind == CARC_CLOISTER) {
             worth = cloister_worth(c, root, &q);
-        else if (kind == CARC_CITY)
-            worth = city_worth(c, root, &q);
-        else
+        } else if (kind == CARC_CITY) {
+            open_squares o;
+            worth = city_worth(c, root, &q, &o);
+            for (int i = 0; i < o.n; i++)
+                add_faced(occ, o.square[i], root);
+        } else {
             worth = road_worth(c, root, &q);
+        }
         occ->slot[root] = (uint8_t)occ->n;
         occ->root[occ->n] = (uint8_t)root;
         occ->worth[occ->n] = worth;

@@ -1,6 +1,7 @@
 /* test_eval_full.c: the full evaluation (src/ai/eval_full.c): exact scores
  * once the game is over, a city open into a dead square valued at its end
- * value, determinism, and values that depend on the position alone. */
+ * value, determinism, and values that depend on the position alone (not
+ * on the hidden order of the pile, nor on the tile drawn next). */
 #include "support.h"
 
 #include <math.h>
@@ -113,13 +114,51 @@ static void test_hidden_order(void **state)
     carc_game_free(g);
 }
 
+/* Nor is the tile drawn next: the same move played on two reshuffled
+ * copies leaves them with different drawn tiles and the same values, for
+ * both evaluations. The search keeps values of positions on that ground
+ * (a chance node's value serves every tile drawn below it). */
+static void test_drawn_tile(void **state)
+{
+    (void)state;
+    int differing = 0;
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        carc_game *g = sup_game(2 + (int)(seed % 3), seed);
+        carc_rng rng = carc_rng_seed(seed);
+        for (int i = 0; i < 10 + (int)seed; i++)
+            carc_game_play_random(g, &rng, 0.6, NULL);
+        carc_game *other = carc_game_clone(g);
+        assert_non_null(other);
+        carc_game_shuffle_hidden(g, 2 * seed);
+        carc_game_shuffle_hidden(other, 2 * seed + 1);
+        carc_placement p[CARC_MAX_PLACEMENTS];
+        if (carc_legal_placements(g, p, CARC_MAX_PLACEMENTS) > 0) {
+            carc_move m = {CARC_MOVE_PLACE, p[0], CARC_NO_SPOT};
+            assert_int_equal(carc_game_play(g, m, NULL, 0, NULL), CARC_OK);
+            assert_int_equal(carc_game_play(other, m, NULL, 0, NULL), CARC_OK);
+            differing += carc_game_drawn_tile(g) != carc_game_drawn_tile(other);
+            double a[CARC_MAX_PLAYERS], b[CARC_MAX_PLAYERS];
+            ai_evaluate_full(g, a);
+            ai_evaluate_full(other, b);
+            for (int q = 0; q < carc_game_players(g); q++)
+                assert_true(a[q] == b[q]);
+            carc_evaluate(g, a);
+            carc_evaluate(other, b);
+            for (int q = 0; q < carc_game_players(g); q++)
+                assert_true(a[q] == b[q]);
+        }
+        carc_game_free(other);
+        carc_game_free(g);
+    }
+    assert_true(differing >= 5); /* the test saw what it is about */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_finished_games),
-        cmocka_unit_test(test_dead_square_city),
-        cmocka_unit_test(test_deterministic),
-        cmocka_unit_test(test_hidden_order),
+        cmocka_unit_test(test_finished_games), cmocka_unit_test(test_dead_square_city),
+        cmocka_unit_test(test_deterministic),  cmocka_unit_test(test_hidden_order),
+        cmocka_unit_test(test_drawn_tile),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
