@@ -44,6 +44,11 @@ struct carc_player {
  * expected final score of every player; the exact scores once the game is
  * over), with each open square judged by the tiles still to come. */
 void ai_evaluate_full(const carc_game *g, double out[CARC_MAX_PLAYERS]);
+/* Both evaluations value the followers in supply alike (eval.c): one
+ * follower with `left` tiles to come, and `supply` of them (the first
+ * three in full, the others half). */
+double ai_follower_unit(int left);
+double ai_follower_worth(int left, int supply);
 /* An evaluation: carc_evaluate or ai_evaluate_full. */
 typedef void (*ai_evaluation)(const carc_game *g, double out[CARC_MAX_PLAYERS]);
 /* The evaluation player `p` uses: its eval option, else its kind's default

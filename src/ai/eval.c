@@ -23,12 +23,15 @@ enum {
     MAX_OCCUPIED = CARC_MAX_PLAYERS * CARC_FOLLOWERS,
 };
 
-/* Worth of the followers in supply with `left` tiles still to come. */
-static double follower_worth(int left, int supply)
+double ai_follower_unit(int left)
 {
-    double k = 0.4 + supply_worth * fmin(1.0, left / 45.0);
+    return 0.4 + supply_worth * fmin(1.0, left / 45.0);
+}
+
+double ai_follower_worth(int left, int supply)
+{
     double n = supply <= 3 ? supply : 3 + spare_worth * (supply - 3);
-    return k * n;
+    return ai_follower_unit(left) * n;
 }
 
 /* Chance that an open city with `open` unmatched edges is completed. */
@@ -124,7 +127,7 @@ void carc_evaluate(const carc_game *g, double out[CARC_MAX_PLAYERS])
     if (carc_game_over(g))
         return;
     for (int p = 0; p < players; p++)
-        out[p] += follower_worth(left, carc_game_supply(g, p));
+        out[p] += ai_follower_worth(left, carc_game_supply(g, p));
     /* Every feature that holds a follower, once. */
     int seen[MAX_OCCUPIED];
     int nseen = 0;

@@ -25,11 +25,10 @@
 #include "ai.h"
 
 /* Weights, tuned by greedy-against-greedy matches of 1,000 to 2,000 deals
- * (seeds 11, 21 and 31; docs/players.md); eval.c's where no change won. */
+ * (seeds 11, 21 and 31; docs/players.md); eval.c's where no change won,
+ * and eval.c's worth of the followers in supply (ai_follower_worth). */
 static const double open_city_share = 0.6; /* farms: an open bordering city (eval.c: 0.4) */
 static const double farmer_lock = 6.0;     /* farms: a farmer placed at the start (8.0) */
-static const double supply_worth = 3.0;    /* a follower in supply at the start */
-static const double spare_worth = 0.5;     /* followers beyond three count this much */
 /* Completion chance of one open square of a city before its fill chance:
  * eval.c's chance per open edge, but a square counts once whatever edges
  * lead into it, as its signature asks a tile to match them all. */
@@ -102,13 +101,6 @@ typedef struct open_squares {
     int n;
     uint8_t square[MAX_OPEN_SQUARES];
 } open_squares;
-
-static double follower_worth(int left, int supply)
-{
-    double k = 0.4 + supply_worth * fmin(1.0, left / 45.0);
-    double n = supply <= 3 ? supply : 3 + spare_worth * (supply - 3);
-    return k * n;
-}
 
 /* Copies to come that fit a square of signature `sig` in some rotation:
  * four kinds at a time, each 16-bit lane of carc_sig_count_lanes (0 to 4
@@ -418,7 +410,7 @@ static void add_joins(const carc_game *g, const occupied *occ, const joins *j,
 static void value_features(eval_ctx *c, occupied *occ, double out[CARC_MAX_PLAYERS])
 {
     const carc_game *g = c->g;
-    double home = return_share * (0.4 + supply_worth * fmin(1.0, c->left / 45.0));
+    double home = return_share * ai_follower_unit(c->left);
     occ->n = 0;
     memset(occ->slot, 0, sizeof occ->slot);
     memset(occ->nfaced, 0, (size_t)g->nfrontier);
@@ -470,7 +462,7 @@ void ai_evaluate_full(const carc_game *g, double out[CARC_MAX_PLAYERS])
     eval_ctx c;
     ctx_init(&c, g);
     for (int p = 0; p < players; p++)
-        out[p] += follower_worth(c.left, g->supply[p]);
+        out[p] += ai_follower_worth(c.left, g->supply[p]);
     occupied occ;
     value_features(&c, &occ, out);
     joins j;

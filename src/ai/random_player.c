@@ -1,4 +1,6 @@
 /* random_player.c: the uniformly random player. */
+#include <stdlib.h>
+
 #include "../game.h"
 #include "ai.h"
 
@@ -14,14 +16,17 @@ int ai_random_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int 
                    carc_search_info *info)
 {
     (void)info;
-    static _Thread_local carc_move moves[AI_MAX_MOVES];
     carc_move first = carc_random_move(g, &p->rng, 0.5);
-    int n = ai_all_moves(g, moves, AI_MAX_MOVES);
-    ai_shuffle_moves(p, moves, n);
     int w = 0;
     out[w++] = (carc_move_eval){first, 0.0, 0.5, 0};
+    carc_move *moves = malloc(sizeof *moves * AI_MAX_MOVES);
+    if (!moves)
+        return w; /* the choice alone */
+    int n = ai_all_moves(g, moves, AI_MAX_MOVES);
+    ai_shuffle_moves(p, moves, n);
     for (int i = 0; i < n && w < cap; i++)
         if (!carc_move_equal(moves[i], first))
             out[w++] = (carc_move_eval){moves[i], 0.0, 0.5, 0};
+    free(moves);
     return w;
 }
