@@ -431,8 +431,7 @@ static void iterate(search *s)
                     t->nodes[next].visits++;
                 break;
             }
-            valued = -1;
-            n = next;
+            n = next; /* the same position, till a move is played */
             continue;
         }
         if (nd->type == NODE_PLACE && !nd->expanded) {
@@ -446,6 +445,7 @@ static void iterate(search *s)
         }
         int i = select_option(s, nd);
         path[depth++] = (step){n, i};
+        valued = -1;
         option *o = &t->opts[nd->first + i];
         carc_move m = {CARC_MOVE_PLACE, {o->x, o->y, o->rot, 0}, CARC_NO_SPOT};
         if (nd->type == NODE_PLACE && nd->discard) {
