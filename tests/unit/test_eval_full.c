@@ -64,7 +64,9 @@ static void test_dead_square_city(void **state)
     double follower = v[0] / supply_units(carc_game_supply(g, 0));
     assert_true(follower > 0.0);
     double city = v[1] - follower * supply_units(carc_game_supply(g, 1));
-    assert_true(fabs(city - 1.0) < 1e-9);
+    /* Its 1 point, less the early doubt over an open feature. */
+    double left = carc_game_tiles_left(g, NULL) + 1;
+    assert_true(fabs(city - (1.0 - 0.45 * left / CARC_PILE)) < 1e-9);
     /* The basic evaluation still hopes for the city's completion. */
     double basic[CARC_MAX_PLAYERS];
     carc_evaluate(g, basic);
