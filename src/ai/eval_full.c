@@ -15,8 +15,10 @@
  *     square would join share their worth as the joined majority says, in
  *     proportion to the square's fill chance;
  * and a follower on a feature likely to be completed is worth part of a
- * follower in supply. Reads the game's internals (game.h) for speed: it
- * values every leaf of a search. */
+ * follower in supply. Early in the game an occupied feature counts only
+ * part of its worth to its owners: it may yet be shared or lost. Reads
+ * the game's internals (game.h) for speed: it values every leaf of a
+ * search. */
 #include <math.h>
 #include <string.h>
 
@@ -53,8 +55,8 @@ static const double city_join = 0.3, farm_join = 0.2;
  * to come / 71) of its worth: early on it may yet be shared, taken over or
  * cut off. A least-squares fit of final margins on the terms of this
  * evaluation (213,000 positions of greedy:eval=full self-play) gave
- * weights of 0.5 to 0.6 for the features' worths early, 0.8 midgame and
- * 1.0 at the end; greedy gained +2.2 to +2.7 points with 0.45, and less
+ * weights of 0.4 to 0.6 for the features' worths early, 0.6 to 0.8
+ * midgame and 0.9 to 1.0 at the end; greedy gained +2.2 to +2.7 points with 0.45, and less
  * with 0.3 or 0.6 (docs/players.md). */
 static const double early_doubt = 0.45;
 
