@@ -19,6 +19,7 @@
  * part of its worth to its owners: it may yet be shared or lost. Reads
  * the game's internals (game.h) for speed: it values every leaf of a
  * search. */
+#include <assert.h>
 #include <math.h>
 #include <string.h>
 
@@ -85,18 +86,18 @@ typedef struct eval_ctx {
 
 /* The occupied features: roots, worths to their owners and, for farms,
  * the fill chances of the squares they face. `slot` maps a root to its
- * index (valid for occupied roots only). `faced[f]` lists the occupied
- * cities and farms that touch frontier square f (at most 8: a neighbour's
- * edge holds at most three fields, or one city), `nfaced[f]` how many. */
+ * index (valid for occupied roots only). Bit i of `faced[f]` is set when
+ * occupied city or farm i touches frontier square f. */
 typedef struct occupied {
     int n;
     uint8_t root[MAX_OCCUPIED];
     double worth[MAX_OCCUPIED];
     double room[MAX_OCCUPIED];
     uint8_t slot[MAX_SEGMENTS];
-    uint8_t nfaced[MAX_FRONTIER];
-    uint8_t faced[MAX_FRONTIER][8];
+    uint64_t faced[MAX_FRONTIER];
 } occupied;
+
+static_assert(MAX_OCCUPIED <= 64, "occupied.faced holds one bit per occupied feature");
 
 /* Two occupied features one tile may join, and the best fill chance of a
  * square between them. */
@@ -152,6 +153,22 @@ static void add_square(open_squares *o, int f)
         o->square[o->n++] = (uint8_t)f;
 }
 
+/* The frontier squares beyond the edges of tile `t` whose ports, of the
+ * segment ports `ports`, meet `side` (one edge's three ports, shifted by
+ * three for each further edge): how many, in `f`. */
+static int squares_beyond(const carc_game *g, const board_tile *t, unsigned ports, unsigned side,
+                          int f[4])
+{
+    int n = 0;
+    for (int d = 0; d < 4; d++)
+        if (ports & (side << (3 * d))) {
+            int sq = board_frontier_at(g, t->x + carc_dx[d], t->y + carc_dy[d]);
+            if (sq >= 0)
+                f[n++] = sq;
+        }
+    return n;
+}
+
 /* Walks the road or city rooted at `root`: its tiles, pennants and the
  * squares its open edges lead to. A road or city segment holds the middle
  * port of each edge it crosses (and no other port). Returns the distinct
@@ -172,14 +189,10 @@ static int walk_feature(const carc_game *g, int root, int *pennants, open_square
         }
         unsigned local = seg_local(m);
         flags += carc_tile_data[t->kind].segments[local].pennant;
-        unsigned ports = carc_seg_ports[t->kind][t->rot][local];
-        for (int d = 0; d < 4; d++) {
-            if (!(ports & (1u << (3 * d + 1))))
-                continue;
-            int f = board_frontier_at(g, t->x + carc_dx[d], t->y + carc_dy[d]);
-            if (f >= 0)
-                add_square(o, f);
-        }
+        int f[4];
+        int n = squares_beyond(g, t, carc_seg_ports[t->kind][t->rot][local], 2u, f);
+        for (int i = 0; i < n; i++)
+            add_square(o, f[i]);
         s = m->next;
     } while (s != root);
     *pennants = flags;
@@ -283,24 +296,10 @@ static void add_city(uint8_t *cities, int *n, int city)
         cities[(*n)++] = (uint8_t)city;
 }
 
-/* Adds occupied feature `root` to the list of frontier square `f`. */
-static void add_faced(occupied *occ, int f, int root)
-{
-    uint8_t *list = occ->faced[f];
-    int n = occ->nfaced[f];
-    for (int i = 0; i < n; i++)
-        if (list[i] == root)
-            return;
-    if (n < 8) {
-        list[n] = (uint8_t)root;
-        occ->nfaced[f] = (uint8_t)(n + 1);
-    }
-}
-
 /* Expected farm points of the occupied farm rooted at `root`: each
  * bordering city, completed in full and open by its chance, less the
  * farmer locked away. Records the frontier squares its fields face. */
-static double farm_worth(eval_ctx *c, int root, occupied *occ)
+static double farm_worth(eval_ctx *c, int root, uint64_t faced[MAX_FRONTIER], uint64_t bit)
 {
     const carc_game *g = c->g;
     uint8_t cities[MAX_SEGMENTS];
@@ -313,14 +312,10 @@ static double farm_worth(eval_ctx *c, int root, occupied *occ)
         for (unsigned i = 0; i < 2; i++)
             if (borders & (1u << i))
                 add_city(cities, &ncities, feature_root(g, t->seg_base + (int)i));
-        unsigned ports = carc_seg_ports[t->kind][t->rot][seg_local(m)];
-        for (int d = 0; d < 4; d++) {
-            if (!(ports & (7u << (3 * d))))
-                continue;
-            int f = board_frontier_at(g, t->x + carc_dx[d], t->y + carc_dy[d]);
-            if (f >= 0)
-                add_faced(occ, f, root);
-        }
+        int f[4];
+        int n = squares_beyond(g, t, carc_seg_ports[t->kind][t->rot][seg_local(m)], 7u, f);
+        for (int i = 0; i < n; i++)
+            faced[f[i]] |= bit;
         s = m->next;
     } while (s != root);
     double per_city = g->rules.flags & CARC_RULE_FARMS_FIRST_EDITION ? 4.0 : 3.0;
@@ -378,18 +373,19 @@ static void scan_frontier(eval_ctx *c, occupied *occ, joins *j)
     const carc_game *g = c->g;
     j->n = 0;
     for (int f = 0; f < g->nfrontier; f++) {
-        int n = occ->nfaced[f];
-        if (!n)
+        if (!occ->faced[f])
             continue;
-        const uint8_t *roots = occ->faced[f];
         double fill = square_fill(c, f);
-        for (int a = 0; a < n; a++) {
-            unsigned kind = seg_kind(&g->seg[roots[a]]);
+        for (uint64_t as = occ->faced[f]; as; as &= as - 1) {
+            int a = __builtin_ctzll(as);
+            unsigned kind = seg_kind(&g->seg[occ->root[a]]);
             if (kind == CARC_FIELD)
-                occ->room[occ->slot[roots[a]]] += fill;
-            for (int b = a + 1; b < n; b++)
-                if (seg_kind(&g->seg[roots[b]]) == kind)
-                    add_join(j, roots[a], roots[b], fill);
+                occ->room[a] += fill;
+            for (uint64_t bs = as & (as - 1); bs; bs &= bs - 1) {
+                int b = __builtin_ctzll(bs);
+                if (seg_kind(&g->seg[occ->root[b]]) == kind)
+                    add_join(j, occ->root[a], occ->root[b], fill);
+            }
         }
     }
 }
@@ -424,7 +420,6 @@ static void value_features(eval_ctx *c, occupied *occ, double out[CARC_MAX_PLAYE
     double keep = 1.0 - early_doubt * c->left / (double)CARC_PILE;
     occ->n = 0;
     memset(occ->slot, 0, sizeof occ->slot);
-    memset(occ->nfaced, 0, (size_t)g->nfrontier);
     memset(occ->faced, 0, sizeof occ->faced[0] * (size_t)g->nfrontier);
     for (int t = 0; t < g->ntiles; t++) {
         if (g->tiles[t].follower_seg == CARC_NO_SPOT)
@@ -438,15 +433,16 @@ static void value_features(eval_ctx *c, occupied *occ, double out[CARC_MAX_PLAYE
         const seg_node *r = &g->seg[root];
         unsigned kind = seg_kind(r);
         double worth, q = 0.0;
+        uint64_t bit = 1ull << occ->n;
         if (kind == CARC_FIELD) {
-            worth = farm_worth(c, root, occ);
+            worth = farm_worth(c, root, occ->faced, bit);
         } else if (kind == CARC_CLOISTER) {
             worth = cloister_worth(c, root, &q);
         } else if (kind == CARC_CITY) {
             open_squares o;
             worth = city_worth(c, root, &q, &o);
             for (int i = 0; i < o.n; i++)
-                add_faced(occ, o.square[i], root);
+                occ->faced[o.square[i]] |= bit;
         } else {
             worth = road_worth(c, root, &q);
         }

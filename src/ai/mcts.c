@@ -66,7 +66,7 @@ typedef struct option {
     uint8_t rot;
     uint8_t seg; /* spot nodes: the follower's segment or CARC_NO_SPOT */
     /* The child node. Before the first visit -1, or, for a placement below
-     * the root, -2 - k: record k of tree.known holds its one-ply value. */
+     * the root, -2 - k: score record k holds its one-ply value. */
     int32_t child;
     uint32_t visits;
     float reward; /* sum of the rewards of the node's player */
@@ -82,25 +82,23 @@ typedef struct node {
     int32_t first; /* first option, or first of 24 chance children */
 } node;
 
-/* The value of a chance node's position: every player's expected final
- * score, the same in every sampled deck (the evaluation reads which tiles
- * are still to come, never their order). A new placement node below the
- * chance node has that position too and takes the value from here. */
-typedef struct chance_value {
-    double scores[CARC_MAX_PLAYERS];
-} chance_value;
-
+/* Score records keep static values of positions, every player's expected
+ * final score (`players` doubles a record), which are the same in every
+ * sampled deck: the evaluation reads which tiles are still to come, never
+ * their order. They serve two kinds of position:
+ * - a chance node's (the record after its 24 kids): a new placement node
+ *   below it has that position too and takes the value from there;
+ * - each placement of an expanded node below the root, as the placement
+ *   order evaluated it: its first visit ("no follower") reaches that
+ *   position again. */
 typedef struct tree {
     node *nodes;
     option *opts;
-    int32_t *kids;
-    chance_value *values; /* one per chance node, in the order of kids */
-    /* The positions the placement order evaluated: `players` scores for
-     * each placement of an expanded node below the root. Its first visit
-     * ("no follower") reaches that position again and reuses them. */
-    double *known;
-    size_t nnodes, nopts, nkids, nvalues, nknown;
-    size_t cap_nodes, cap_opts, cap_kids, cap_values, cap_known;
+    int32_t *kids; /* a chance node's: one per tile kind, then its record */
+    double *scores;
+    size_t nnodes, nopts, nkids, nscores;
+    size_t cap_nodes, cap_opts, cap_kids, cap_scores;
+    int players;
     size_t limit; /* bytes this tree may use */
 } tree;
 
@@ -142,8 +140,7 @@ typedef struct search {
 static size_t tree_bytes(const tree *t)
 {
     return t->cap_nodes * sizeof(node) + t->cap_opts * sizeof(option) +
-           t->cap_kids * sizeof(int32_t) + t->cap_values * sizeof(chance_value) +
-           t->cap_known * sizeof(double);
+           t->cap_kids * sizeof(int32_t) + t->cap_scores * sizeof(double);
 }
 
 /* Makes room for `more` items in an array of `size`-byte items; 0 when
@@ -190,27 +187,44 @@ static int32_t new_options(tree *t, int count)
     return first;
 }
 
+/* `count` new score records: the first one's index, or -1. */
+static int32_t new_records(tree *t, int count)
+{
+    size_t records = t->nscores / (size_t)t->players;
+    size_t more = (size_t)count * (size_t)t->players;
+    if (records + (size_t)count > INT32_MAX - 2 ||
+        !grow(t, (void **)&t->scores, &t->cap_scores, t->nscores, more, sizeof(double)))
+        return -1;
+    t->nscores += more;
+    return (int32_t)records;
+}
+
+static double *record(tree *t, int32_t k)
+{
+    return &t->scores[(size_t)k * (size_t)t->players];
+}
+
 static int32_t new_chance(tree *t, int player)
 {
-    if (!grow(t, (void **)&t->kids, &t->cap_kids, t->nkids, CARC_TILE_KINDS, sizeof(int32_t)) ||
-        !grow(t, (void **)&t->values, &t->cap_values, t->nvalues, 1, sizeof(chance_value)))
+    if (!grow(t, (void **)&t->kids, &t->cap_kids, t->nkids, CARC_TILE_KINDS + 1, sizeof(int32_t)))
         return -1;
-    int32_t n = new_node(t, NODE_CHANCE, player);
+    int32_t k = new_records(t, 1);
+    int32_t n = k < 0 ? -1 : new_node(t, NODE_CHANCE, player);
     if (n < 0)
         return -1;
     int32_t first = (int32_t)t->nkids;
-    for (int k = 0; k < CARC_TILE_KINDS; k++)
-        t->kids[first + k] = -1;
-    t->nkids += CARC_TILE_KINDS;
-    t->nvalues++;
+    for (int i = 0; i < CARC_TILE_KINDS; i++)
+        t->kids[first + i] = -1;
+    t->kids[first + CARC_TILE_KINDS] = k;
+    t->nkids += CARC_TILE_KINDS + 1;
     t->nodes[n].first = first;
     return n;
 }
 
-/* The value record of chance node `n`. */
-static chance_value *value_of(tree *t, int32_t n)
+/* The score record of chance node `n`. */
+static double *value_of(tree *t, int32_t n)
 {
-    return &t->values[t->nodes[n].first / CARC_TILE_KINDS];
+    return record(t, t->kids[t->nodes[n].first + CARC_TILE_KINDS]);
 }
 
 static void tree_free(tree *t)
@@ -218,8 +232,7 @@ static void tree_free(tree *t)
     free(t->nodes);
     free(t->opts);
     free(t->kids);
-    free(t->values);
-    free(t->known);
+    free(t->scores);
     memset(t, 0, sizeof *t);
 }
 
@@ -232,6 +245,7 @@ static void order_placements(search *s, const carc_game *g, carc_placement *plac
                              double scores[][CARC_MAX_PLAYERS], int *order)
 {
     double value[CARC_MAX_PLACEMENTS];
+    carc_placement shuffled[CARC_MAX_PLACEMENTS];
     int me = carc_game_current_player(g);
     int players = carc_game_players(g);
     for (int i = np - 1; i > 0; i--) {
@@ -248,19 +262,14 @@ static void order_placements(search *s, const carc_game *g, carc_placement *plac
         value[i] = ai_margin(scores[i], players, me);
     }
     for (int i = 0; i < np; i++) {
-        carc_placement p = places[i];
-        double v = value[i];
         int k = i;
-        while (k > 0 && value[k - 1] < v) {
-            places[k] = places[k - 1];
-            value[k] = value[k - 1];
+        for (; k > 0 && value[order[k - 1]] < value[i]; k--)
             order[k] = order[k - 1];
-            k--;
-        }
-        places[k] = p;
-        value[k] = v;
         order[k] = i;
     }
+    memcpy(shuffled, places, sizeof(carc_placement) * (size_t)np);
+    for (int i = 0; i < np; i++)
+        places[i] = shuffled[order[i]];
 }
 
 /* Gives placement node `n` its options: the root's ordered placements, or
@@ -272,22 +281,16 @@ static int expand_place(search *s, int32_t n, const carc_game *g, int at_root)
     double scores[CARC_MAX_PLACEMENTS][CARC_MAX_PLAYERS];
     int order[CARC_MAX_PLACEMENTS];
     int np, players = s->root->players;
-    size_t known = SIZE_MAX; /* record of the first placement's scores */
+    int32_t known = -1; /* record of the first placement's scores */
     if (at_root) {
         np = s->root->nplaces;
         memcpy(places, s->root->places, sizeof(carc_placement) * (size_t)np);
     } else {
         np = ai_legal_placements(g, places);
         order_placements(s, g, places, np, scores, order);
-        size_t more = (size_t)np * (size_t)players;
-        if (t->nknown / (size_t)players + (size_t)np <= INT32_MAX - 2 &&
-            grow(t, (void **)&t->known, &t->cap_known, t->nknown, more, sizeof(double))) {
-            known = t->nknown / (size_t)players;
-            for (int i = 0; i < np; i++)
-                memcpy(&t->known[t->nknown + (size_t)i * (size_t)players], scores[order[i]],
-                       sizeof(double) * (size_t)players);
-            t->nknown += more;
-        }
+        known = new_records(t, np);
+        for (int i = 0; i < np && known >= 0; i++)
+            memcpy(record(t, known + i), scores[order[i]], sizeof(double) * (size_t)players);
     }
     int count = np ? np : 1;
     int32_t first = new_options(t, count);
@@ -303,8 +306,8 @@ static int expand_place(search *s, int32_t n, const carc_game *g, int at_root)
         o->x = places[i].x;
         o->y = places[i].y;
         o->rot = places[i].rot;
-        if (known != SIZE_MAX)
-            o->child = -2 - (int32_t)(known + (size_t)i);
+        if (known >= 0)
+            o->child = -2 - (known + i);
     }
     return 1;
 }
@@ -412,9 +415,11 @@ static void iterate(search *s)
     int depth = 0;
     int32_t n = 0;
     int root_place = -1, root_spot = -1;
-    int32_t valued = -1;  /* a chance node whose position is the leaf's */
-    int32_t known = -1;   /* a record in t->known of the leaf's position */
-    int32_t pending = -1; /* the record of the placement being followed */
+    int32_t valued = -1; /* a chance node whose position is the leaf's */
+    /* The score record of the placement just followed, when its spot node
+     * is new: the new spot node's first visit plays "no follower" and its
+     * new chance node has the position the record holds. */
+    int32_t known = -1;
     while (n >= 0 && depth < MAX_DEPTH - 1) {
         node *nd = &t->nodes[n];
         if (nd->type == NODE_CHANCE) {
@@ -453,13 +458,13 @@ static void iterate(search *s)
         } else if (nd->type == NODE_PLACE) {
             if (n == 0)
                 root_place = i;
-            pending = -1;
+            known = -1;
             if (o->child < 0) {
                 int32_t k = o->child <= -2 ? -2 - o->child : -1;
                 int32_t child = make_spot_node(s, g, m.place, n == 0 ? i : -1);
                 t->opts[t->nodes[n].first + i].child = child;
                 if (child >= 0)
-                    pending = k;
+                    known = k;
             }
             n = t->opts[t->nodes[n].first + i].child;
             continue;
@@ -472,10 +477,6 @@ static void iterate(search *s)
             break; /* cannot happen: options are legal in every deck */
         int32_t child = t->opts[t->nodes[n].first + i].child;
         if (child < 0) {
-            /* The first visit of a new spot node plays "no follower": the
-             * position its placement's record holds. */
-            if (m.type == CARC_MOVE_PLACE && m.segment == CARC_NO_SPOT)
-                known = pending;
             child = new_chance(t, carc_game_current_player(g));
             t->opts[t->nodes[n].first + i].child = child;
             if (child >= 0)
@@ -490,16 +491,15 @@ static void iterate(search *s)
     int players = ri->players;
     int store = 0; /* a static value the chance node `valued` lacks */
     if (valued >= 0 && t->nodes[valued].expanded) {
-        memcpy(scores, value_of(t, valued)->scores, sizeof scores);
-    } else if (known >= 0 && leaf_is_static(g)) {
-        memcpy(scores, &t->known[(size_t)known * (size_t)players],
-               sizeof(double) * (size_t)players);
+        memcpy(scores, value_of(t, valued), sizeof(double) * (size_t)players);
+    } else if (valued >= 0 && known >= 0 && leaf_is_static(g)) {
+        memcpy(scores, record(t, known), sizeof(double) * (size_t)players);
         store = 1;
     } else {
         store = value_leaf(s, g, scores);
     }
     if (store && valued >= 0) {
-        memcpy(value_of(t, valued)->scores, scores, sizeof scores);
+        memcpy(value_of(t, valued), scores, sizeof(double) * (size_t)players);
         t->nodes[valued].expanded = 1;
     }
     double reward[CARC_MAX_PLAYERS] = {0};
@@ -790,6 +790,7 @@ int ai_mcts_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int ca
         s[t].start = start;
         s[t].c = p->opt.c;
         s[t].tree.limit = MEMORY_CAP / (size_t)threads;
+        s[t].tree.players = ri->players;
         if (p->opt.iters)
             s[t].budget =
                 p->opt.iters / (uint64_t)threads + ((uint64_t)t < p->opt.iters % (uint64_t)threads);
