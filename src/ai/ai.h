@@ -44,6 +44,32 @@ struct carc_player {
  * expected final score of every player; the exact scores once the game is
  * over), with each open square judged by the tiles still to come. */
 void ai_evaluate_full(const carc_game *g, double out[CARC_MAX_PLAYERS]);
+/* The terms of the full evaluation, for fitting its weights (tools/
+ * fit_eval.c): each player's value is the sum over the terms of
+ * ai_full_weights[k] * terms[k]. The worth of the occupied features its
+ * player owns, by kind, comes twice: in full (AI_TERM_CITY ..) and
+ * scaled by the share of the 71 tiles still to come (AI_TERM_CITY_EARLY
+ * ..: the early doubt, in the same order). */
+enum {
+    AI_TERM_SCORE,  /* points scored */
+    AI_TERM_SUPPLY, /* followers in supply */
+    AI_TERM_CITY,
+    AI_TERM_ROAD,
+    AI_TERM_CLOISTER,
+    AI_TERM_FARM,
+    AI_TERM_CITY_EARLY,
+    AI_TERM_ROAD_EARLY,
+    AI_TERM_CLOISTER_EARLY,
+    AI_TERM_FARM_EARLY,
+    AI_TERM_RETURN, /* followers coming home */
+    AI_TERM_ROOM,   /* farms' room to grow */
+    AI_TERM_JOINS,  /* cities and farms one tile may join */
+    AI_TERMS,
+};
+extern const double ai_full_weights[AI_TERMS];
+/* ai_evaluate_full into `out`, and its terms into `terms`. */
+void ai_evaluate_full_terms(const carc_game *g, double out[CARC_MAX_PLAYERS],
+                            double terms[CARC_MAX_PLAYERS][AI_TERMS]);
 /* Both evaluations value the followers in supply alike (eval.c): one
  * follower with `left` tiles to come, and `supply` of them (the first
  * three in full, the others half). */

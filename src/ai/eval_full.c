@@ -393,7 +393,7 @@ static void scan_frontier(eval_ctx *c, occupied *occ, joins *j)
 /* Two occupied cities (farms) one tile may join: each player gains, by the
  * chance of the join, what the joined majority would give it. */
 static void add_joins(const carc_game *g, const occupied *occ, const joins *j,
-                      double out[CARC_MAX_PLAYERS])
+                      double out[CARC_MAX_PLAYERS], double (*terms)[AI_TERMS])
 {
     for (int k = 0; k < j->n; k++) {
         double wa = occ->worth[occ->slot[j->a[k]]], wb = occ->worth[occ->slot[j->b[k]]];
@@ -407,17 +407,29 @@ static void add_joins(const carc_game *g, const occupied *occ, const joins *j,
             double now = (oa & bit ? wa : 0.0) + (ob & bit ? wb : 0.0);
             double then = joined & bit ? wa + wb : 0.0;
             out[p] += chance * (then - now);
+            if (terms)
+                terms[p][AI_TERM_JOINS] += chance * (then - now);
         }
     }
 }
 
+/* The term of an occupied feature's worth, by kind (AI_TERM_CITY ..). */
+static const uint8_t worth_term[4] = {
+    [CARC_ROAD] = AI_TERM_ROAD,
+    [CARC_CITY] = AI_TERM_CITY,
+    [CARC_FIELD] = AI_TERM_FARM,
+    [CARC_CLOISTER] = AI_TERM_CLOISTER,
+};
+
 /* Adds each occupied feature's worth to its owners and records it in
  * `occ`; a follower's chance to come home goes to its player. */
-static void value_features(eval_ctx *c, occupied *occ, double out[CARC_MAX_PLAYERS])
+static void value_features(eval_ctx *c, occupied *occ, double out[CARC_MAX_PLAYERS],
+                           double (*terms)[AI_TERMS])
 {
     const carc_game *g = c->g;
     double home = return_share * ai_follower_unit(c->left);
-    double keep = 1.0 - early_doubt * c->left / (double)CARC_PILE;
+    double early = c->left / (double)CARC_PILE;
+    double keep = 1.0 - early_doubt * early;
     occ->n = 0;
     memset(occ->slot, 0, sizeof occ->slot);
     memset(occ->faced, 0, sizeof occ->faced[0] * (size_t)g->nfrontier);
@@ -455,31 +467,76 @@ static void value_features(eval_ctx *c, occupied *occ, double out[CARC_MAX_PLAYE
             if (owners & (1u << p))
                 out[p] += keep * worth;
             out[p] += home * q * followers_of(seg_followers(r), p);
+            if (terms) {
+                if (owners & (1u << p)) {
+                    terms[p][worth_term[kind]] += worth;
+                    terms[p][worth_term[kind] + AI_TERM_CITY_EARLY - AI_TERM_CITY] += worth * early;
+                }
+                terms[p][AI_TERM_RETURN] += home * q * followers_of(seg_followers(r), p);
+            }
         }
     }
 }
 
-void ai_evaluate_full(const carc_game *g, double out[CARC_MAX_PLAYERS])
+/* ai_evaluate_full, and its terms when `terms` is not NULL. */
+static void evaluate(const carc_game *g, double out[CARC_MAX_PLAYERS], double (*terms)[AI_TERMS])
 {
     int players = g->nplayers;
     for (int p = 0; p < players; p++)
         out[p] = g->score[p];
+    if (terms)
+        for (int p = 0; p < players; p++)
+            terms[p][AI_TERM_SCORE] = g->score[p];
     if (g->over)
         return;
     eval_ctx c;
     ctx_init(&c, g);
-    for (int p = 0; p < players; p++)
+    for (int p = 0; p < players; p++) {
         out[p] += ai_follower_worth(c.left, g->supply[p]);
+        if (terms)
+            terms[p][AI_TERM_SUPPLY] = ai_follower_worth(c.left, g->supply[p]);
+    }
     occupied occ;
-    value_features(&c, &occ, out);
+    value_features(&c, &occ, out, terms);
     joins j;
     scan_frontier(&c, &occ, &j);
     double fade = farm_room * c.left / (double)CARC_PILE;
     for (int i = 0; i < occ.n; i++) {
         unsigned owners = feature_majority(seg_followers(&g->seg[occ.root[i]]), players);
         for (int p = 0; p < players; p++)
-            if (owners & (1u << p))
+            if (owners & (1u << p)) {
                 out[p] += fade * occ.room[i];
+                if (terms)
+                    terms[p][AI_TERM_ROOM] += fade * occ.room[i];
+            }
     }
-    add_joins(g, &occ, &j, out);
+    add_joins(g, &occ, &j, out, terms);
+}
+
+void ai_evaluate_full(const carc_game *g, double out[CARC_MAX_PLAYERS])
+{
+    evaluate(g, out, NULL);
+}
+
+const double ai_full_weights[AI_TERMS] = {
+    [AI_TERM_SCORE] = 1.0,
+    [AI_TERM_SUPPLY] = 1.0,
+    [AI_TERM_CITY] = 1.0,
+    [AI_TERM_ROAD] = 1.0,
+    [AI_TERM_CLOISTER] = 1.0,
+    [AI_TERM_FARM] = 1.0,
+    [AI_TERM_CITY_EARLY] = -early_doubt,
+    [AI_TERM_ROAD_EARLY] = -early_doubt,
+    [AI_TERM_CLOISTER_EARLY] = -early_doubt,
+    [AI_TERM_FARM_EARLY] = -early_doubt,
+    [AI_TERM_RETURN] = 1.0,
+    [AI_TERM_ROOM] = 1.0,
+    [AI_TERM_JOINS] = 1.0,
+};
+
+void ai_evaluate_full_terms(const carc_game *g, double out[CARC_MAX_PLAYERS],
+                            double terms[CARC_MAX_PLAYERS][AI_TERMS])
+{
+    memset(terms, 0, sizeof(double) * AI_TERMS * CARC_MAX_PLAYERS);
+    evaluate(g, out, terms);
 }

@@ -1,7 +1,8 @@
 /* test_eval_full.c: the full evaluation (src/ai/eval_full.c): exact scores
  * once the game is over, a city open into a dead square valued at its end
- * value, determinism, and values that depend on the position alone (not
- * on the hidden order of the pile, nor on the tile drawn next). */
+ * value, determinism, values that depend on the position alone (not on
+ * the hidden order of the pile, nor on the tile drawn next), and terms
+ * that add up to the evaluation. */
 #include "support.h"
 
 #include <math.h>
@@ -155,12 +156,53 @@ static void test_drawn_tile(void **state)
     assert_true(differing >= 5); /* the test saw what it is about */
 }
 
+/* The terms add up to the evaluation with ai_full_weights, for 2 to 6
+ * players through whole games; the value it returns is the evaluation's
+ * own; each feature's early term is its full term scaled by the tiles to
+ * come. */
+static void test_terms(void **state)
+{
+    (void)state;
+    int checked = 0, with_features = 0;
+    for (int n = CARC_MIN_PLAYERS; n <= CARC_MAX_PLAYERS; n++) {
+        carc_game *g = sup_game(n, 90 + (uint64_t)n);
+        carc_rng rng = carc_rng_seed(90 + (uint64_t)n);
+        for (;;) {
+            double v[CARC_MAX_PLAYERS], w[CARC_MAX_PLAYERS];
+            double terms[CARC_MAX_PLAYERS][AI_TERMS];
+            ai_evaluate_full(g, v);
+            ai_evaluate_full_terms(g, w, terms);
+            double share = carc_game_over(g) ? 0.0 : (carc_game_tiles_left(g, NULL) + 1) / 71.0;
+            for (int p = 0; p < n; p++) {
+                assert_true(w[p] == v[p]);
+                double sum = 0.0;
+                for (int k = 0; k < AI_TERMS; k++)
+                    sum += ai_full_weights[k] * terms[p][k];
+                assert_true(fabs(sum - v[p]) < 1e-9);
+                assert_true(terms[p][AI_TERM_SCORE] == (double)carc_game_score(g, p));
+                for (int k = AI_TERM_CITY; k <= AI_TERM_FARM; k++) {
+                    double early = terms[p][k + AI_TERM_CITY_EARLY - AI_TERM_CITY];
+                    assert_true(fabs(early - share * terms[p][k]) < 1e-9);
+                    with_features += terms[p][k] != 0.0;
+                }
+            }
+            checked++;
+            if (carc_game_over(g))
+                break;
+            carc_game_play_random(g, &rng, 0.5, NULL);
+        }
+        carc_game_free(g);
+    }
+    assert_true(checked > 5 * 70);
+    assert_true(with_features > 100);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_finished_games), cmocka_unit_test(test_dead_square_city),
         cmocka_unit_test(test_deterministic),  cmocka_unit_test(test_hidden_order),
-        cmocka_unit_test(test_drawn_tile),
+        cmocka_unit_test(test_drawn_tile),     cmocka_unit_test(test_terms),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
