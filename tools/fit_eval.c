@@ -24,22 +24,6 @@
 
 enum { MAX_PHASES = 8, MAX_COLS = AI_TERMS + 1 };
 
-static const char *const term_names[AI_TERMS] = {
-    [AI_TERM_SCORE] = "points scored",
-    [AI_TERM_SUPPLY] = "followers in supply",
-    [AI_TERM_CITY] = "cities",
-    [AI_TERM_ROAD] = "roads",
-    [AI_TERM_CLOISTER] = "cloisters",
-    [AI_TERM_FARM] = "farms",
-    [AI_TERM_CITY_EARLY] = "cities x to come",
-    [AI_TERM_ROAD_EARLY] = "roads x to come",
-    [AI_TERM_CLOISTER_EARLY] = "cloisters x to come",
-    [AI_TERM_FARM_EARLY] = "farms x to come",
-    [AI_TERM_RETURN] = "followers' return",
-    [AI_TERM_ROOM] = "farm room",
-    [AI_TERM_JOINS] = "joins",
-};
-
 /* One position: its game, tiles to come and term differences. */
 typedef struct sample {
     int game;
@@ -278,7 +262,7 @@ static void fit_phase(const options *o, const sample *s, size_t n, const double 
         if (j == 0)
             printf("  %-22s %8s %8.3f %8.3f\n", "first seat", "-", w[0], sqrt(fmax(var, 0)));
         else
-            printf("  %-22s %8.3f %8.3f %8.3f\n", term_names[cols[j - 1]],
+            printf("  %-22s %8.3f %8.3f %8.3f\n", ai_term_names[cols[j - 1]],
                    ai_full_weights[cols[j - 1]], w[j], sqrt(fmax(var, 0)));
     }
 }

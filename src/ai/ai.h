@@ -67,6 +67,8 @@ enum {
     AI_TERMS,
 };
 extern const double ai_full_weights[AI_TERMS];
+/* A short name of each term, for reports ("cities x to come"). */
+extern const char *const ai_term_names[AI_TERMS];
 /* ai_evaluate_full into `out`, and its terms into `terms`. */
 void ai_evaluate_full_terms(const carc_game *g, double out[CARC_MAX_PLAYERS],
                             double terms[CARC_MAX_PLAYERS][AI_TERMS]);

@@ -534,6 +534,22 @@ const double ai_full_weights[AI_TERMS] = {
     [AI_TERM_JOINS] = 1.0,
 };
 
+const char *const ai_term_names[AI_TERMS] = {
+    [AI_TERM_SCORE] = "points scored",
+    [AI_TERM_SUPPLY] = "followers in supply",
+    [AI_TERM_CITY] = "cities",
+    [AI_TERM_ROAD] = "roads",
+    [AI_TERM_CLOISTER] = "cloisters",
+    [AI_TERM_FARM] = "farms",
+    [AI_TERM_CITY_EARLY] = "cities x to come",
+    [AI_TERM_ROAD_EARLY] = "roads x to come",
+    [AI_TERM_CLOISTER_EARLY] = "cloisters x to come",
+    [AI_TERM_FARM_EARLY] = "farms x to come",
+    [AI_TERM_RETURN] = "followers' return",
+    [AI_TERM_ROOM] = "farm room",
+    [AI_TERM_JOINS] = "joins",
+};
+
 void ai_evaluate_full_terms(const carc_game *g, double out[CARC_MAX_PLAYERS],
                             double terms[CARC_MAX_PLAYERS][AI_TERMS])
 {

@@ -8,27 +8,18 @@ Exits 0 when the case passes, 1 with a message when it does not.
 import json
 import os
 import random
-import subprocess
 import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+from harness import check, run_program  # noqa: E402
+
 CARC = ""
 
 
-def fail(msg):
-    print("FAIL: " + msg, file=sys.stderr)
-    sys.exit(1)
-
-
-def check(cond, msg):
-    if not cond:
-        fail(msg)
-
-
 def run(args, stdin=b"", timeout=120):
-    p = subprocess.run([CARC] + args, input=stdin, capture_output=True, timeout=timeout)
-    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+    return run_program(CARC, args, stdin, timeout)
 
 
 def requests_of(data):

@@ -7,27 +7,18 @@ Exits 0 when every check passes, 1 with a message at the first that fails.
 import csv
 import os
 import re
-import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from harness import check, run_program  # noqa: E402
 
 GAMES = 120
 TERMS = 13
 
 
-def fail(msg):
-    print("FAIL: " + msg, file=sys.stderr)
-    sys.exit(1)
-
-
-def check(cond, msg):
-    if not cond:
-        fail(msg)
-
-
 def run(args):
-    p = subprocess.run([TOOL] + args, capture_output=True, timeout=240)
-    return p.returncode, p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+    return run_program(TOOL, args, timeout=240)
 
 
 def weights(section):

@@ -195,6 +195,10 @@ static void test_terms(void **state)
     }
     assert_true(checked > 5 * 70);
     assert_true(with_features > 100);
+    for (int k = 0; k < AI_TERMS; k++) {
+        assert_non_null(ai_term_names[k]);
+        assert_true(ai_term_names[k][0] != '\0');
+    }
 }
 
 int main(void)
