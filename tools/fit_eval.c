@@ -262,8 +262,8 @@ static void fit_phase(const options *o, const sample *s, size_t n, const double 
         if (j == 0)
             printf("  %-22s %8s %8.3f %8.3f\n", "first seat", "-", w[0], sqrt(fmax(var, 0)));
         else
-            printf("  %-22s %8.3f %8.3f %8.3f\n", ai_term_names[cols[j - 1]],
-                   ai_full_weights[cols[j - 1]], w[j], sqrt(fmax(var, 0)));
+            printf("  %-22s %8.3f %8.3f %8.3f\n", ai_terms[cols[j - 1]].name,
+                   ai_terms[cols[j - 1]].weight, w[j], sqrt(fmax(var, 0)));
     }
 }
 

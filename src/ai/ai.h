@@ -46,7 +46,7 @@ struct carc_player {
 void ai_evaluate_full(const carc_game *g, double out[CARC_MAX_PLAYERS]);
 /* The terms of the full evaluation, for fitting its weights (tools/
  * fit_eval.c): each player's value is the sum over the terms of
- * ai_full_weights[k] * terms[k]. The worth of the occupied features its
+ * ai_terms[k].weight * terms[k]. The worth of the occupied features its
  * player owns, by kind, comes twice: in full (AI_TERM_CITY ..) and
  * scaled by the share of the 71 tiles still to come (AI_TERM_CITY_EARLY
  * ..: the early doubt, in the same order). */
@@ -66,9 +66,13 @@ enum {
     AI_TERM_JOINS,  /* cities and farms one tile may join */
     AI_TERMS,
 };
-extern const double ai_full_weights[AI_TERMS];
-/* A short name of each term, for reports ("cities x to come"). */
-extern const char *const ai_term_names[AI_TERMS];
+/* Each term's weight in the evaluation, and a short name for reports
+ * ("cities x to come"). */
+typedef struct ai_term {
+    double weight;
+    const char *name;
+} ai_term;
+extern const ai_term ai_terms[AI_TERMS];
 /* ai_evaluate_full into `out`, and its terms into `terms`. */
 void ai_evaluate_full_terms(const carc_game *g, double out[CARC_MAX_PLAYERS],
                             double terms[CARC_MAX_PLAYERS][AI_TERMS]);

@@ -518,36 +518,20 @@ void ai_evaluate_full(const carc_game *g, double out[CARC_MAX_PLAYERS])
     evaluate(g, out, NULL);
 }
 
-const double ai_full_weights[AI_TERMS] = {
-    [AI_TERM_SCORE] = 1.0,
-    [AI_TERM_SUPPLY] = 1.0,
-    [AI_TERM_CITY] = 1.0,
-    [AI_TERM_ROAD] = 1.0,
-    [AI_TERM_CLOISTER] = 1.0,
-    [AI_TERM_FARM] = 1.0,
-    [AI_TERM_CITY_EARLY] = -early_doubt,
-    [AI_TERM_ROAD_EARLY] = -early_doubt,
-    [AI_TERM_CLOISTER_EARLY] = -early_doubt,
-    [AI_TERM_FARM_EARLY] = -early_doubt,
-    [AI_TERM_RETURN] = 1.0,
-    [AI_TERM_ROOM] = 1.0,
-    [AI_TERM_JOINS] = 1.0,
-};
-
-const char *const ai_term_names[AI_TERMS] = {
-    [AI_TERM_SCORE] = "points scored",
-    [AI_TERM_SUPPLY] = "followers in supply",
-    [AI_TERM_CITY] = "cities",
-    [AI_TERM_ROAD] = "roads",
-    [AI_TERM_CLOISTER] = "cloisters",
-    [AI_TERM_FARM] = "farms",
-    [AI_TERM_CITY_EARLY] = "cities x to come",
-    [AI_TERM_ROAD_EARLY] = "roads x to come",
-    [AI_TERM_CLOISTER_EARLY] = "cloisters x to come",
-    [AI_TERM_FARM_EARLY] = "farms x to come",
-    [AI_TERM_RETURN] = "followers' return",
-    [AI_TERM_ROOM] = "farm room",
-    [AI_TERM_JOINS] = "joins",
+const ai_term ai_terms[AI_TERMS] = {
+    [AI_TERM_SCORE] = {1.0, "points scored"},
+    [AI_TERM_SUPPLY] = {1.0, "followers in supply"},
+    [AI_TERM_CITY] = {1.0, "cities"},
+    [AI_TERM_ROAD] = {1.0, "roads"},
+    [AI_TERM_CLOISTER] = {1.0, "cloisters"},
+    [AI_TERM_FARM] = {1.0, "farms"},
+    [AI_TERM_CITY_EARLY] = {-early_doubt, "cities x to come"},
+    [AI_TERM_ROAD_EARLY] = {-early_doubt, "roads x to come"},
+    [AI_TERM_CLOISTER_EARLY] = {-early_doubt, "cloisters x to come"},
+    [AI_TERM_FARM_EARLY] = {-early_doubt, "farms x to come"},
+    [AI_TERM_RETURN] = {1.0, "followers' return"},
+    [AI_TERM_ROOM] = {1.0, "farm room"},
+    [AI_TERM_JOINS] = {1.0, "joins"},
 };
 
 void ai_evaluate_full_terms(const carc_game *g, double out[CARC_MAX_PLAYERS],

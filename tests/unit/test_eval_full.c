@@ -156,7 +156,7 @@ static void test_drawn_tile(void **state)
     assert_true(differing >= 5); /* the test saw what it is about */
 }
 
-/* The terms add up to the evaluation with ai_full_weights, for 2 to 6
+/* The terms add up to the evaluation with ai_terms' weights, for 2 to 6
  * players through whole games; the value it returns is the evaluation's
  * own; each feature's early term is its full term scaled by the tiles to
  * come. */
@@ -177,7 +177,7 @@ static void test_terms(void **state)
                 assert_true(w[p] == v[p]);
                 double sum = 0.0;
                 for (int k = 0; k < AI_TERMS; k++)
-                    sum += ai_full_weights[k] * terms[p][k];
+                    sum += ai_terms[k].weight * terms[p][k];
                 assert_true(fabs(sum - v[p]) < 1e-9);
                 assert_true(terms[p][AI_TERM_SCORE] == (double)carc_game_score(g, p));
                 for (int k = AI_TERM_CITY; k <= AI_TERM_FARM; k++) {
@@ -196,8 +196,8 @@ static void test_terms(void **state)
     assert_true(checked > 5 * 70);
     assert_true(with_features > 100);
     for (int k = 0; k < AI_TERMS; k++) {
-        assert_non_null(ai_term_names[k]);
-        assert_true(ai_term_names[k][0] != '\0');
+        assert_non_null(ai_terms[k].name);
+        assert_true(ai_terms[k].name[0] != '\0');
     }
 }
 
