@@ -165,14 +165,19 @@ int board_place(carc_game *g, int kind, int x, int y, int rot, int f, int *close
                        .rot = (uint8_t)rot,
                        .follower_seg = CARC_NO_SPOT};
     add_segments(g, t, kind);
-    unsigned edges = carc_edges_at(kind, rot);
+    unsigned edges = carc_edges_at(kind, rot), open = 0;
     for (int d = 0; d < 4; d++) {
         unsigned edge_kind = (edges >> (2 * d)) & 3u;
-        if (neighbour[d] != NO_TILE)
-            *closed |= join_edge(g, bt, &g->tiles[neighbour[d]], d, edge_kind);
-        else
+        if (neighbour[d] != NO_TILE) {
+            board_tile *b = &g->tiles[neighbour[d]];
+            *closed |= join_edge(g, bt, b, d, edge_kind);
+            b->open &= (uint8_t) ~(1u << ((d + 2) & 3));
+        } else {
             frontier_constrain(g, t, x + carc_dx[d], y + carc_dy[d], d, edge_kind);
+            open |= 1u << d;
+        }
     }
+    bt->open = (uint8_t)open;
     grow_bounds(g, x, y);
     return t;
 }

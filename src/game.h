@@ -25,7 +25,8 @@ enum {
 typedef struct board_tile {
     int8_t x, y;
     uint8_t kind, rot;
-    uint8_t seg_base, unused;
+    uint8_t seg_base;
+    uint8_t open;         /* bit d: no tile beside it in direction d (a frontier square) */
     uint8_t follower_seg; /* local segment with a follower, or CARC_NO_SPOT */
     uint8_t follower_owner;
 } board_tile;

@@ -8,7 +8,7 @@
 
 static const char bench_usage[] =
     "usage: carcassonne bench [--json] [--games K] [--seed S] [--players N]\n"
-    "       carcassonne bench --mcts SPEC [--games K] [--seed S] [--json]\n"
+    "       carcassonne bench --mcts SPEC [--plies N|all] [--games K] [--seed S] [--json]\n"
     "\n"
     "Plays K (default 200000) full-rules games between random players on one\n"
     "thread: 71 draws, a uniformly chosen legal placement, a follower on a\n"
@@ -18,9 +18,14 @@ static const char bench_usage[] =
     "that changes only when the engine's behaviour changes.\n"
     "\n"
     "With --mcts SPEC (e.g. mcts:ms=1000,threads=2): runs that player in K\n"
-    "(default and at most 8) midgame positions, 30 greedy moves into the\n"
-    "deals of seeds S, S+1, ..., and prints its iterations per second and the\n"
-    "peak memory of one search.\n"
+    "(default 8) positions, N (default 30: the midgame) greedy moves into the\n"
+    "deals of seeds S, S+1, ..., and prints its mean time per search, its\n"
+    "iterations per second (all iterations over all seconds) and the peak\n"
+    "memory of one search. With\n"
+    "--plies all the positions are spread evenly over a game, one in the\n"
+    "middle of each of K equal parts of its 71 draws (with K = 71 every\n"
+    "draw, the first to the last), so that the time per search is that of\n"
+    "whole games. K is at most 8, or 71 with --plies all.\n"
     "\n"
     "  --json   print one JSON object\n";
 
@@ -95,6 +100,7 @@ int cmd_bench(int argc, char **argv)
     int json = 0;
     uint64_t games = 200000, seed = 1, players = 2;
     const char *mcts_spec = NULL;
+    int plies = 30, plies_given = 0, games_given = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -106,6 +112,16 @@ int cmd_bench(int argc, char **argv)
             if (i + 1 >= argc || argv[i + 1][0] == '-')
                 return cli_usage_error("bench", "--mcts takes a player spec");
             mcts_spec = argv[++i];
+        } else if (strcmp(a, "--plies") == 0) {
+            uint64_t v;
+            if (i + 1 < argc && strcmp(argv[i + 1], "all") == 0)
+                plies = BENCH_WHOLE_GAME;
+            else if (i + 1 < argc && cli_parse_u64(argv[i + 1], &v) == 0 && v < CARC_PILE)
+                plies = (int)v;
+            else
+                return cli_usage_error("bench", "--plies takes 0 to %d or 'all'", CARC_PILE - 1);
+            i++;
+            plies_given = 1;
         } else if (strcmp(a, "--games") == 0 || strcmp(a, "--seed") == 0 ||
                    strcmp(a, "--players") == 0) {
             uint64_t v;
@@ -116,6 +132,7 @@ int cmd_bench(int argc, char **argv)
                 if (v < 1 || v > 100000000)
                     return cli_usage_error("bench", "--games takes 1 to 100000000");
                 games = v;
+                games_given = 1;
             } else if (strcmp(a, "--seed") == 0) {
                 seed = v;
             } else {
@@ -127,8 +144,13 @@ int cmd_bench(int argc, char **argv)
             return cli_usage_error("bench", "unknown argument '%s'", a);
         }
     }
-    if (mcts_spec)
-        return bench_mcts(mcts_spec, games < 8 ? (int)games : 8, seed, json);
+    if (plies_given && !mcts_spec)
+        return cli_usage_error("bench", "--plies goes with --mcts");
+    if (mcts_spec) {
+        uint64_t most = plies == BENCH_WHOLE_GAME ? CARC_PILE : 8;
+        uint64_t positions = games_given ? (games < most ? games : most) : 8;
+        return bench_mcts(mcts_spec, (int)positions, plies, seed, json);
+    }
     carc_game *g = carc_game_new((int)players, NULL, seed);
     if (!g)
         return EXIT_INVALID;

@@ -1,13 +1,14 @@
 /* bench_ai.c: `carcassonne bench --mcts`: the search's speed and memory in
- * midgame positions. */
+ * positions a given number of greedy moves into a game, or spread over a
+ * whole game. */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "carcassonne_ai.h"
 #include "cli.h"
 
-/* A midgame position: `plies` greedy moves into the deal of `seed`. */
-static carc_game *midgame(uint64_t seed, int plies)
+/* The position `plies` greedy moves into the deal of `seed`. */
+static carc_game *position_after(uint64_t seed, int plies)
 {
     carc_game *g = carc_game_new(2, NULL, seed);
     carc_player *greedy = carc_player_new("greedy", seed, NULL, 0);
@@ -16,7 +17,8 @@ static carc_game *midgame(uint64_t seed, int plies)
         carc_player_free(greedy);
         return NULL;
     }
-    for (int i = 0; i < plies && !carc_game_over(g); i++) {
+    /* Never past the last tile's draw, so that a move is left to search. */
+    for (int i = 0; i < plies && !carc_game_over(g) && carc_game_tiles_left(g, NULL) > 0; i++) {
         carc_move m;
         if (carc_player_choose(greedy, g, &m, NULL) != CARC_OK ||
             carc_game_play(g, m, NULL, 0, NULL) != CARC_OK)
@@ -26,7 +28,18 @@ static carc_game *midgame(uint64_t seed, int plies)
     return g;
 }
 
-int bench_mcts(const char *spec, int positions, uint64_t seed, int json)
+/* The number of greedy moves before position i of n: `plies`, or with
+ * BENCH_WHOLE_GAME the middle ply of the i-th of n equal slices of the
+ * CARC_PILE draws, so that each position stands for as many moves of a
+ * game as the others (n = CARC_PILE: every ply, the first to the last). */
+static int plies_of(int plies, int i, int n)
+{
+    if (plies != BENCH_WHOLE_GAME)
+        return plies;
+    return (2 * i + 1) * CARC_PILE / (2 * n);
+}
+
+int bench_mcts(const char *spec, int positions, int plies, uint64_t seed, int json)
 {
     char err[160];
     carc_player *p = carc_player_new(spec, seed, err, sizeof err);
@@ -35,7 +48,7 @@ int bench_mcts(const char *spec, int positions, uint64_t seed, int json)
     double iterations = 0.0, seconds = 0.0;
     size_t peak = 0;
     for (int i = 0; i < positions; i++) {
-        carc_game *g = midgame(seed + (uint64_t)i, 30);
+        carc_game *g = position_after(seed + (uint64_t)i, plies_of(plies, i, positions));
         carc_move m;
         carc_search_info info;
         if (!g || carc_player_choose(p, g, &m, &info) != CARC_OK) {
@@ -52,17 +65,26 @@ int bench_mcts(const char *spec, int positions, uint64_t seed, int json)
     }
     double rate = seconds > 0.0 ? iterations / seconds : 0.0;
     double mib = (double)peak / (1024.0 * 1024.0);
+    double ms = 1000.0 * seconds / positions;
+    /* The plies as text: a number, or "all" (JSON null) for a whole game. */
+    char plies_text[16];
+    snprintf(plies_text, sizeof plies_text, "%d", plies);
+    int whole = plies == BENCH_WHOLE_GAME;
     if (json)
-        printf("{\"player\":\"%s\",\"positions\":%d,\"seed\":%llu,\"iterations\":%.0f,"
-               "\"seconds\":%.3f,\"iterations_per_second\":%.0f,\"peak_memory_mib\":%.1f}\n",
-               carc_player_spec(p), positions, (unsigned long long)seed, iterations, seconds, rate,
-               mib);
+        printf("{\"player\":\"%s\",\"positions\":%d,\"plies\":%s,\"seed\":%llu,"
+               "\"iterations\":%.0f,\"seconds\":%.3f,\"ms_per_search\":%.1f,"
+               "\"iterations_per_second\":%.0f,"
+               "\"peak_memory_mib\":%.1f}\n",
+               carc_player_spec(p), positions, whole ? "null" : plies_text,
+               (unsigned long long)seed, iterations, seconds, ms, rate, mib);
     else
         printf("player                 %s\n"
-               "positions              %d midgame positions (30 greedy moves in, seed %llu)\n"
+               "positions              %d (%s%s, seed %llu)\n"
+               "time per search        %.1f ms\n"
                "iterations per second  %.0f\n"
                "peak memory            %.1f MiB per search\n",
-               carc_player_spec(p), positions, (unsigned long long)seed, rate, mib);
+               carc_player_spec(p), positions, whole ? "spread over a whole game" : plies_text,
+               whole ? "" : " greedy moves in", (unsigned long long)seed, ms, rate, mib);
     carc_player_free(p);
     return EXIT_OK;
 }

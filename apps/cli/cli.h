@@ -14,9 +14,11 @@ int cmd_replay(int argc, char **argv);
 int cmd_selfplay(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
-/* `bench --mcts SPEC`: search speed and memory of player SPEC in up to
- * `positions` midgame positions. */
-int bench_mcts(const char *spec, int positions, uint64_t seed, int json);
+/* `bench --mcts SPEC`: search speed and memory of player SPEC in
+ * `positions` positions, each `plies` greedy moves into a deal (seeds
+ * seed, seed + 1, ...), or with plies BENCH_WHOLE_GAME spread over a game. */
+enum { BENCH_WHOLE_GAME = -1 };
+int bench_mcts(const char *spec, int positions, int plies, uint64_t seed, int json);
 int cmd_arena(int argc, char **argv);
 int cmd_engine(int argc, char **argv);
 int cmd_analyse(int argc, char **argv);

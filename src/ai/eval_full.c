@@ -21,6 +21,7 @@
  * search. */
 #include <assert.h>
 #include <math.h>
+#include <pthread.h>
 #include <string.h>
 
 #include "../game.h"
@@ -76,9 +77,9 @@ typedef struct eval_ctx {
     uint8_t counts[CARC_TILE_KINDS];        /* copies to come of each kind */
     uint64_t count_lanes[CARC_COUNT_WORDS]; /* the same, laid out as carc_sig_count_lanes */
     double per_square;                      /* completion chance of one open square, by left */
-    uint64_t fill_known[2];                 /* bit n: fill[n] is known */
-    double fill[CARC_TILES + 1];            /* chance a square that n copies fit is filled */
     uint8_t fits[256];                      /* copies that fit a signature, or UNKNOWN */
+    int fronts_known;                       /* front is filled (find_fronts) */
+    uint8_t front[CARC_TILES][4];           /* the frontier square beside a tile's open side */
     int ncities;                            /* open cities whose chance is known */
     uint8_t city_root[MAX_KNOWN_CITIES];
     double city_chance[MAX_KNOWN_CITIES];
@@ -113,21 +114,36 @@ typedef struct open_squares {
     uint8_t square[MAX_OPEN_SQUARES];
 } open_squares;
 
-/* Copies to come that fit a square of signature `sig` in some rotation:
- * four kinds at a time, each 16-bit lane of carc_sig_count_lanes (0 to 4
- * rotations) made all ones when not 0 and laid over the counts. */
+/* fill_chance[n]: the chance that a square n copies to come fit is filled
+ * before the game ends. fit_mask[sig]: carc_sig_count_lanes[sig] with each
+ * 16-bit lane (0 to 4 rotations) made all ones when not 0, to lay over
+ * the counts to come. Both worked out once, on the first evaluation. */
+static double fill_chance[CARC_TILES + 1];
+static uint64_t fit_mask[256][CARC_COUNT_WORDS];
+static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
+
+static void tables_init(void)
+{
+    for (int n = 0; n <= CARC_TILES; n++)
+        fill_chance[n] = 1.0 - exp(-n / fill_scale);
+    const uint64_t lane_ones = 0x0001000100010001ull;
+    for (int sig = 0; sig < 256; sig++)
+        for (int w = 0; w < CARC_COUNT_WORDS; w++) {
+            uint64_t r = carc_sig_count_lanes[sig][w];
+            fit_mask[sig][w] = ((r | r >> 1 | r >> 2) & lane_ones) * 0xFFFFu;
+        }
+}
+
+/* Copies to come that fit a square of signature `sig` in some rotation,
+ * four kinds at a time. */
 static int fitting_copies(eval_ctx *c, unsigned sig)
 {
     if (c->fits[sig] == UNKNOWN) {
-        const uint64_t lane_ones = 0x0001000100010001ull;
         uint64_t sum = 0;
-        for (int w = 0; w < CARC_COUNT_WORDS; w++) {
-            uint64_t r = carc_sig_count_lanes[sig][w];
-            uint64_t fits = ((r | r >> 1 | r >> 2) & lane_ones) * 0xFFFFu;
-            sum += c->count_lanes[w] & fits;
-        }
+        for (int w = 0; w < CARC_COUNT_WORDS; w++)
+            sum += c->count_lanes[w] & fit_mask[sig][w];
         /* No lane holds more than the 72 tiles: add the four lanes. */
-        c->fits[sig] = (uint8_t)((sum * lane_ones) >> 48);
+        c->fits[sig] = (uint8_t)((sum * 0x0001000100010001ull) >> 48);
     }
     return c->fits[sig];
 }
@@ -135,13 +151,7 @@ static int fitting_copies(eval_ctx *c, unsigned sig)
 /* Chance that frontier square `f` is filled before the game ends. */
 static double square_fill(eval_ctx *c, int f)
 {
-    int n = fitting_copies(c, c->g->frontier[f].sig);
-    uint64_t bit = 1ull << (n & 63);
-    if (!(c->fill_known[n >> 6] & bit)) {
-        c->fill_known[n >> 6] |= bit;
-        c->fill[n] = 1.0 - exp(-n / fill_scale);
-    }
-    return c->fill[n];
+    return fill_chance[fitting_copies(c, c->g->frontier[f].sig)];
 }
 
 static void add_square(open_squares *o, int f)
@@ -153,19 +163,40 @@ static void add_square(open_squares *o, int f)
         o->square[o->n++] = (uint8_t)f;
 }
 
-/* The frontier squares beyond the edges of tile `t` whose ports, of the
- * segment ports `ports`, meet `side` (one edge's three ports, shifted by
- * three for each further edge): how many, in `f`. */
-static int squares_beyond(const carc_game *g, const board_tile *t, unsigned ports, unsigned side,
-                          int f[4])
+/* Fills c->front: for each frontier square, the tiles beside it learn
+ * its index. Only the entries of open sides are written, and only those
+ * are read. */
+static void find_fronts(eval_ctx *c)
 {
-    int n = 0;
-    for (int d = 0; d < 4; d++)
-        if (ports & (side << (3 * d))) {
-            int sq = board_frontier_at(g, t->x + carc_dx[d], t->y + carc_dy[d]);
-            if (sq >= 0)
-                f[n++] = sq;
+    const carc_game *g = c->g;
+    for (int f = 0; f < g->nfrontier; f++)
+        for (int e = 0; e < 4; e++) {
+            int t = g->frontier[f].neighbour[e];
+            if (t != NO_TILE)
+                c->front[t][(e + 2) & 3] = (uint8_t)f;
         }
+    c->fronts_known = 1;
+}
+
+/* The frontier squares beyond the open edges of segment `m`'s tile that
+ * the segment's ports meet, where `side` is the ports of one edge taken
+ * (three bits, shifted by three for each further edge), by direction: how
+ * many, in `f`. Most tiles of a late board have no open edge. */
+static inline int squares_beyond(eval_ctx *c, const seg_node *m, unsigned side, int f[4])
+{
+    const board_tile *t = &c->g->tiles[m->tile];
+    unsigned open = t->open;
+    if (!open)
+        return 0;
+    if (!c->fronts_known)
+        find_fronts(c);
+    unsigned ports = carc_seg_ports[t->kind][t->rot][seg_local(m)];
+    int n = 0;
+    for (; open; open &= open - 1) {
+        int d = __builtin_ctz(open);
+        if (ports & (side << (3 * d)))
+            f[n++] = c->front[m->tile][d];
+    }
     return n;
 }
 
@@ -173,8 +204,9 @@ static int squares_beyond(const carc_game *g, const board_tile *t, unsigned port
  * squares its open edges lead to. A road or city segment holds the middle
  * port of each edge it crosses (and no other port). Returns the distinct
  * tiles. */
-static int walk_feature(const carc_game *g, int root, int *pennants, open_squares *o)
+static int walk_feature(eval_ctx *c, int root, int *pennants, open_squares *o)
 {
+    const carc_game *g = c->g;
     uint64_t seen[2] = {0, 0};
     int tiles = 0, flags = 0;
     o->n = 0;
@@ -190,7 +222,7 @@ static int walk_feature(const carc_game *g, int root, int *pennants, open_square
         unsigned local = seg_local(m);
         flags += carc_tile_data[t->kind].segments[local].pennant;
         int f[4];
-        int n = squares_beyond(g, t, carc_seg_ports[t->kind][t->rot][local], 2u, f);
+        int n = squares_beyond(c, m, 2u, f);
         for (int i = 0; i < n; i++)
             add_square(o, f[i]);
         s = m->next;
@@ -225,7 +257,7 @@ static double city_chance(eval_ctx *c, int root)
             return c->city_chance[i];
     int pennants;
     open_squares o;
-    walk_feature(c->g, root, &pennants, &o);
+    walk_feature(c, root, &pennants, &o);
     double q = completion_chance(c, &o);
     remember_city(c, root, q);
     return q;
@@ -237,7 +269,7 @@ static double city_worth(eval_ctx *c, int root, double *q, open_squares *o)
 {
     const carc_game *g = c->g;
     int pennants;
-    int tiles = walk_feature(g, root, &pennants, o);
+    int tiles = walk_feature(c, root, &pennants, o);
     *q = completion_chance(c, o);
     remember_city(c, root, *q);
     double end =
@@ -253,7 +285,7 @@ static double road_worth(eval_ctx *c, int root, double *q)
     const carc_game *g = c->g;
     int pennants;
     open_squares o;
-    int tiles = walk_feature(g, root, &pennants, &o);
+    int tiles = walk_feature(c, root, &pennants, &o);
     double ends = 0.0;
     *q = 1.0;
     for (int i = 0; i < o.n; i++) {
@@ -313,7 +345,7 @@ static double farm_worth(eval_ctx *c, int root, uint64_t faced[MAX_FRONTIER], ui
             if (borders & (1u << i))
                 add_city(cities, &ncities, feature_root(g, t->seg_base + (int)i));
         int f[4];
-        int n = squares_beyond(g, t, carc_seg_ports[t->kind][t->rot][seg_local(m)], 7u, f);
+        int n = squares_beyond(c, m, 7u, f);
         for (int i = 0; i < n; i++)
             faced[f[i]] |= bit;
         s = m->next;
@@ -329,6 +361,7 @@ static double farm_worth(eval_ctx *c, int root, uint64_t faced[MAX_FRONTIER], ui
 
 static void ctx_init(eval_ctx *c, const carc_game *g)
 {
+    pthread_once(&tables_once, tables_init);
     c->g = g;
     memcpy(c->counts, g->left, sizeof c->counts);
     if (g->drawn >= 0)
@@ -341,7 +374,7 @@ static void ctx_init(eval_ctx *c, const carc_game *g)
     }
     c->per_square = city_base + city_room * fmin(1.0, c->left / 20.0);
     memset(c->fits, UNKNOWN, sizeof c->fits);
-    c->fill_known[0] = c->fill_known[1] = 0;
+    c->fronts_known = 0;
     c->ncities = 0;
 }
 
@@ -433,49 +466,50 @@ static void value_features(eval_ctx *c, occupied *occ, double out[CARC_MAX_PLAYE
     occ->n = 0;
     memset(occ->slot, 0, sizeof occ->slot);
     memset(occ->faced, 0, sizeof occ->faced[0] * (size_t)g->nfrontier);
-    for (int t = 0; t < g->ntiles; t++) {
-        if (g->tiles[t].follower_seg == CARC_NO_SPOT)
-            continue;
-        int root = feature_root(g, g->tiles[t].seg_base + g->tiles[t].follower_seg);
-        int dup = 0;
-        for (int i = 0; i < occ->n && !dup; i++)
-            dup = occ->root[i] == root;
-        if (dup || occ->n == MAX_OCCUPIED)
-            continue;
-        const seg_node *r = &g->seg[root];
-        unsigned kind = seg_kind(r);
-        double worth, q = 0.0;
-        uint64_t bit = 1ull << occ->n;
-        if (kind == CARC_FIELD) {
-            worth = farm_worth(c, root, occ->faced, bit);
-        } else if (kind == CARC_CLOISTER) {
-            worth = cloister_worth(c, root, &q);
-        } else if (kind == CARC_CITY) {
-            open_squares o;
-            worth = city_worth(c, root, &q, &o);
-            for (int i = 0; i < o.n; i++)
-                occ->faced[o.square[i]] |= bit;
-        } else {
-            worth = road_worth(c, root, &q);
-        }
-        occ->slot[root] = (uint8_t)occ->n;
-        occ->root[occ->n] = (uint8_t)root;
-        occ->worth[occ->n] = worth;
-        occ->room[occ->n++] = 0.0;
-        unsigned owners = feature_majority(seg_followers(r), g->nplayers);
-        for (int p = 0; p < g->nplayers; p++) {
-            if (owners & (1u << p))
-                out[p] += keep * worth;
-            out[p] += home * q * followers_of(seg_followers(r), p);
-            if (terms) {
-                if (owners & (1u << p)) {
-                    terms[p][worth_term[kind]] += worth;
-                    terms[p][worth_term[kind] + AI_TERM_CITY_EARLY - AI_TERM_CITY] += worth * early;
+    for (int w = 0; w < 2; w++)
+        for (uint64_t held = g->follower_tiles[w]; held; held &= held - 1) {
+            int t = 64 * w + __builtin_ctzll(held);
+            int root = feature_root(g, g->tiles[t].seg_base + g->tiles[t].follower_seg);
+            int dup = 0;
+            for (int i = 0; i < occ->n && !dup; i++)
+                dup = occ->root[i] == root;
+            if (dup || occ->n == MAX_OCCUPIED)
+                continue;
+            const seg_node *r = &g->seg[root];
+            unsigned kind = seg_kind(r);
+            double worth, q = 0.0;
+            uint64_t bit = 1ull << occ->n;
+            if (kind == CARC_FIELD) {
+                worth = farm_worth(c, root, occ->faced, bit);
+            } else if (kind == CARC_CLOISTER) {
+                worth = cloister_worth(c, root, &q);
+            } else if (kind == CARC_CITY) {
+                open_squares o;
+                worth = city_worth(c, root, &q, &o);
+                for (int i = 0; i < o.n; i++)
+                    occ->faced[o.square[i]] |= bit;
+            } else {
+                worth = road_worth(c, root, &q);
+            }
+            occ->slot[root] = (uint8_t)occ->n;
+            occ->root[occ->n] = (uint8_t)root;
+            occ->worth[occ->n] = worth;
+            occ->room[occ->n++] = 0.0;
+            unsigned owners = feature_majority(seg_followers(r), g->nplayers);
+            for (int p = 0; p < g->nplayers; p++) {
+                if (owners & (1u << p))
+                    out[p] += keep * worth;
+                out[p] += home * q * followers_of(seg_followers(r), p);
+                if (terms) {
+                    if (owners & (1u << p)) {
+                        terms[p][worth_term[kind]] += worth;
+                        terms[p][worth_term[kind] + AI_TERM_CITY_EARLY - AI_TERM_CITY] +=
+                            worth * early;
+                    }
+                    terms[p][AI_TERM_RETURN] += home * q * followers_of(seg_followers(r), p);
                 }
-                terms[p][AI_TERM_RETURN] += home * q * followers_of(seg_followers(r), p);
             }
         }
-    }
 }
 
 /* ai_evaluate_full, and its terms when `terms` is not NULL. */

@@ -365,7 +365,8 @@ def case_bad_arguments():
 
 
 def case_bench_mcts():
-    """bench --mcts: one JSON object with the search's rate and memory."""
+    """bench --mcts: one JSON object with the search's rate and memory, in the
+    midgame or over a whole game; bad arguments are refused."""
     code, out, err = run(["bench", "--mcts", "mcts:iters=2000,threads=2", "--games", "2",
                           "--json"])
     check(code == 0, "bench --mcts exited %d: %s" % (code, err))
@@ -375,8 +376,24 @@ def case_bench_mcts():
     check(r["iterations"] == 4000, "two searches of 2000 iterations, not %r" % r["iterations"])
     check(r["iterations_per_second"] > 0, "no rate")
     check(0 < r["peak_memory_mib"] <= 256, "peak memory %r MiB" % r["peak_memory_mib"])
-    code, out, err = run(["bench", "--mcts", "mcts:level=unknown"])
-    check(code == 2 and out == "" and "unknown level" in err, "bad spec: %d %r" % (code, err))
+    check(r["plies"] == 30, "the midgame by default, not %r" % r["plies"])
+    code, out, err = run(["bench", "--mcts", "mcts:iters=500,threads=1", "--plies", "all",
+                          "--games", "71", "--json"])
+    check(code == 0, "bench --plies all exited %d: %s" % (code, err))
+    r = json.loads(out)
+    check(r["positions"] == 71 and r["plies"] is None, "whole game: %r" % r)
+    # The last draw is searched exactly, so not every position takes 500.
+    check(60 * 500 <= r["iterations"] <= 71 * 500, "iterations %r" % r["iterations"])
+    check(r["ms_per_search"] > 0, "no time per search")
+    code, out, err = run(["bench", "--mcts", "mcts:iters=500", "--plies", "70", "--games", "1"])
+    check(code == 0 and "70 greedy moves in" in out, "the last draw: %d %r" % (code, out))
+    for args, message in ((["--mcts", "mcts:level=unknown"], "unknown level"),
+                          (["--mcts", "mcts", "--plies", "71"], "--plies takes 0 to 70"),
+                          (["--mcts", "mcts", "--plies", "some"], "--plies takes 0 to 70"),
+                          (["--mcts", "mcts", "--plies"], "--plies takes 0 to 70"),
+                          (["--plies", "3"], "--plies goes with --mcts")):
+        code, out, err = run(["bench"] + args)
+        check(code == 2 and out == "" and message in err, "%r: %d %r" % (args, code, err))
 
 
 CASES = {

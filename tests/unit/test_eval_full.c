@@ -1,13 +1,15 @@
 /* test_eval_full.c: the full evaluation (src/ai/eval_full.c): exact scores
  * once the game is over, a city open into a dead square valued at its end
  * value, determinism, values that depend on the position alone (not on
- * the hidden order of the pile, nor on the tile drawn next), and terms
- * that add up to the evaluation. */
+ * the hidden order of the pile, nor on the tile drawn next), terms that
+ * add up to the evaluation, and the board's record of each tile's open
+ * sides, which the evaluation's walks read instead of the grid. */
 #include "support.h"
 
 #include <math.h>
 
 #include "ai/ai.h"
+#include "game.h"
 
 /* Over, for 2 to 6 players: the evaluation is the final score. */
 static void test_finished_games(void **state)
@@ -201,12 +203,47 @@ static void test_terms(void **state)
     }
 }
 
+/* Through random games for 2 to 6 players: bit d of a board tile's `open`
+ * is set exactly when no tile stands beside it in direction d, and then a
+ * frontier square stands there that knows the tile as its neighbour. */
+static void test_open_sides(void **state)
+{
+    (void)state;
+    int open_seen = 0, closed_seen = 0;
+    for (int n = CARC_MIN_PLAYERS; n <= CARC_MAX_PLAYERS; n++) {
+        carc_game *g = sup_game(n, 110 + (uint64_t)n);
+        carc_rng rng = carc_rng_seed(110 + (uint64_t)n);
+        while (!carc_game_over(g)) {
+            carc_game_play_random(g, &rng, 0.5, NULL);
+            for (int t = 0; t < g->ntiles; t++) {
+                const board_tile *bt = &g->tiles[t];
+                for (int d = 0; d < 4; d++) {
+                    int x = bt->x + carc_dx[d], y = bt->y + carc_dy[d];
+                    int open = bt->open >> d & 1;
+                    assert_int_equal(open, board_tile_at(g, x, y) < 0);
+                    if (!open) {
+                        closed_seen++;
+                        continue;
+                    }
+                    open_seen++;
+                    int f = board_frontier_at(g, x, y);
+                    assert_true(f >= 0);
+                    assert_int_equal(g->frontier[f].neighbour[(d + 2) & 3], t);
+                }
+            }
+        }
+        carc_game_free(g);
+    }
+    assert_true(open_seen > 1000 && closed_seen > 1000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_finished_games), cmocka_unit_test(test_dead_square_city),
         cmocka_unit_test(test_deterministic),  cmocka_unit_test(test_hidden_order),
         cmocka_unit_test(test_drawn_tile),     cmocka_unit_test(test_terms),
+        cmocka_unit_test(test_open_sides),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
