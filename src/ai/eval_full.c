@@ -466,50 +466,49 @@ static void value_features(eval_ctx *c, occupied *occ, double out[CARC_MAX_PLAYE
     occ->n = 0;
     memset(occ->slot, 0, sizeof occ->slot);
     memset(occ->faced, 0, sizeof occ->faced[0] * (size_t)g->nfrontier);
-    for (int w = 0; w < 2; w++)
-        for (uint64_t held = g->follower_tiles[w]; held; held &= held - 1) {
-            int t = 64 * w + __builtin_ctzll(held);
-            int root = feature_root(g, g->tiles[t].seg_base + g->tiles[t].follower_seg);
-            int dup = 0;
-            for (int i = 0; i < occ->n && !dup; i++)
-                dup = occ->root[i] == root;
-            if (dup || occ->n == MAX_OCCUPIED)
-                continue;
-            const seg_node *r = &g->seg[root];
-            unsigned kind = seg_kind(r);
-            double worth, q = 0.0;
-            uint64_t bit = 1ull << occ->n;
-            if (kind == CARC_FIELD) {
-                worth = farm_worth(c, root, occ->faced, bit);
-            } else if (kind == CARC_CLOISTER) {
-                worth = cloister_worth(c, root, &q);
-            } else if (kind == CARC_CITY) {
-                open_squares o;
-                worth = city_worth(c, root, &q, &o);
-                for (int i = 0; i < o.n; i++)
-                    occ->faced[o.square[i]] |= bit;
-            } else {
-                worth = road_worth(c, root, &q);
-            }
-            occ->slot[root] = (uint8_t)occ->n;
-            occ->root[occ->n] = (uint8_t)root;
-            occ->worth[occ->n] = worth;
-            occ->room[occ->n++] = 0.0;
-            unsigned owners = feature_majority(seg_followers(r), g->nplayers);
-            for (int p = 0; p < g->nplayers; p++) {
-                if (owners & (1u << p))
-                    out[p] += keep * worth;
-                out[p] += home * q * followers_of(seg_followers(r), p);
-                if (terms) {
-                    if (owners & (1u << p)) {
-                        terms[p][worth_term[kind]] += worth;
-                        terms[p][worth_term[kind] + AI_TERM_CITY_EARLY - AI_TERM_CITY] +=
-                            worth * early;
-                    }
-                    terms[p][AI_TERM_RETURN] += home * q * followers_of(seg_followers(r), p);
+    for (int t = 0; t < g->ntiles; t++) {
+        if (g->tiles[t].follower_seg == CARC_NO_SPOT)
+            continue;
+        int root = feature_root(g, g->tiles[t].seg_base + g->tiles[t].follower_seg);
+        int dup = 0;
+        for (int i = 0; i < occ->n && !dup; i++)
+            dup = occ->root[i] == root;
+        if (dup || occ->n == MAX_OCCUPIED)
+            continue;
+        const seg_node *r = &g->seg[root];
+        unsigned kind = seg_kind(r);
+        double worth, q = 0.0;
+        uint64_t bit = 1ull << occ->n;
+        if (kind == CARC_FIELD) {
+            worth = farm_worth(c, root, occ->faced, bit);
+        } else if (kind == CARC_CLOISTER) {
+            worth = cloister_worth(c, root, &q);
+        } else if (kind == CARC_CITY) {
+            open_squares o;
+            worth = city_worth(c, root, &q, &o);
+            for (int i = 0; i < o.n; i++)
+                occ->faced[o.square[i]] |= bit;
+        } else {
+            worth = road_worth(c, root, &q);
+        }
+        occ->slot[root] = (uint8_t)occ->n;
+        occ->root[occ->n] = (uint8_t)root;
+        occ->worth[occ->n] = worth;
+        occ->room[occ->n++] = 0.0;
+        unsigned owners = feature_majority(seg_followers(r), g->nplayers);
+        for (int p = 0; p < g->nplayers; p++) {
+            if (owners & (1u << p))
+                out[p] += keep * worth;
+            out[p] += home * q * followers_of(seg_followers(r), p);
+            if (terms) {
+                if (owners & (1u << p)) {
+                    terms[p][worth_term[kind]] += worth;
+                    terms[p][worth_term[kind] + AI_TERM_CITY_EARLY - AI_TERM_CITY] += worth * early;
                 }
+                terms[p][AI_TERM_RETURN] += home * q * followers_of(seg_followers(r), p);
             }
         }
+    }
 }
 
 /* ai_evaluate_full, and its terms when `terms` is not NULL. */
