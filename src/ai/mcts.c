@@ -11,9 +11,12 @@
  * the tile that sampled deck draws, so each chance child is reached with
  * the true probability of its tile.
  *
- * Selection is UCB1 on rewards tanh(margin / scale) of the player to move,
- * with progressive widening at placement nodes: with N visits only the
- * first 2 + 1.5 sqrt(N) placements are open, best first by the one-ply
+ * Selection is UCB1 on rewards tanh(utility / scale) of the player to
+ * move. The utility is the player's margin plus `own` times its own score
+ * gained since the root: a player that values only its margin harms the
+ * others as gladly as it grows, and such players score less. Progressive
+ * widening at placement nodes: with N visits only the first
+ * 2 + 1.5 sqrt(N) placements are open, best first by the one-ply
  * evaluation of the placement without a follower (at the root, with its
  * best follower choice; the root's spots are ordered too). A new node is
  * valued by the static evaluation, which estimates final scores: the full
@@ -112,7 +115,11 @@ typedef struct root_info {
     /* spots of each placement: "no follower" first, then by prior */
     uint8_t nspots[CARC_MAX_PLACEMENTS];
     uint8_t spots[CARC_MAX_PLACEMENTS][ROOT_SPOTS];
-    float prior[CARC_MAX_PLACEMENTS][ROOT_SPOTS]; /* greedy margins */
+    float prior[CARC_MAX_PLACEMENTS][ROOT_SPOTS]; /* greedy utilities */
+    /* The search maximises each player's utility: its margin plus `own`
+     * times its own score, less that of the root position (`base`). */
+    double own;
+    double base[CARC_MAX_PLAYERS];
 } root_info;
 
 /* Sums over the iterations that began with a root move. */
@@ -134,6 +141,15 @@ typedef struct search {
     double c;
     root_stat *stats; /* nplaces x ROOT_SPOTS */
 } search;
+
+/* Player `p`'s utility of the evaluation `v` (see root_info). */
+static double utility(const root_info *ri, const double v[CARC_MAX_PLAYERS], int p)
+{
+    double u = ai_margin(v, ri->players, p);
+    if (ri->own > 0)
+        u += ri->own * (v[p] - ri->base[p]);
+    return u;
+}
 
 /* --- The tree's storage ---------------------------------------------------------------- */
 
@@ -247,7 +263,6 @@ static void order_placements(search *s, const carc_game *g, carc_placement *plac
     double value[CARC_MAX_PLACEMENTS];
     carc_placement shuffled[CARC_MAX_PLACEMENTS];
     int me = carc_game_current_player(g);
-    int players = carc_game_players(g);
     for (int i = np - 1; i > 0; i--) {
         int j = (int)carc_rng_below(&s->rng, (uint32_t)i + 1);
         carc_placement tmp = places[i];
@@ -259,7 +274,7 @@ static void order_placements(search *s, const carc_game *g, carc_placement *plac
         carc_game_play(s->scratch, (carc_move){CARC_MOVE_PLACE, places[i], CARC_NO_SPOT}, NULL, 0,
                        NULL);
         s->root->evaluate(s->scratch, scores[i]);
-        value[i] = ai_margin(scores[i], players, me);
+        value[i] = utility(s->root, scores[i], me);
     }
     for (int i = 0; i < np; i++) {
         int k = i;
@@ -504,7 +519,7 @@ static void iterate(search *s)
     }
     double reward[CARC_MAX_PLAYERS] = {0};
     for (int p = 0; p < players; p++)
-        reward[p] = tanh(ai_margin(scores, players, p) / reward_scale);
+        reward[p] = tanh(utility(ri, scores, p) / reward_scale);
     for (int d = depth - 1; d >= 0; d--) {
         node *nd = &t->nodes[path[d].node];
         option *o = &t->opts[nd->first + path[d].option];
@@ -549,10 +564,13 @@ static void *run_search(void *arg)
 /* Fills `ri` for `g`: legal placements and spots ordered by the one-ply
  * evaluation. */
 static void prepare_root(root_info *ri, const carc_game *g, carc_game *scratch,
-                         ai_evaluation evaluate)
+                         ai_evaluation evaluate, double own)
 {
     ri->game = g;
     ri->evaluate = evaluate;
+    ri->own = own;
+    if (own > 0)
+        evaluate(g, ri->base);
     ri->player = carc_game_current_player(g);
     ri->players = carc_game_players(g);
     ri->nplaces = ai_legal_placements(g, ri->places);
@@ -569,7 +587,7 @@ static void prepare_root(root_info *ri, const carc_game *g, carc_game *scratch,
             double v[CARC_MAX_PLAYERS];
             carc_game_play(scratch, m, NULL, 0, NULL);
             ri->evaluate(scratch, v);
-            double margin = ai_margin(v, ri->players, ri->player);
+            double margin = utility(ri, v, ri->player);
             /* Insert by prior, keeping "no follower" first. */
             int k = j;
             while (k > 1 && ri->prior[i][k - 1] < margin) {
@@ -781,7 +799,7 @@ int ai_mcts_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int ca
         goto done;
     }
 
-    prepare_root(ri, g, scratch, ai_player_evaluation(p));
+    prepare_root(ri, g, scratch, ai_player_evaluation(p), p->opt.own);
     uint64_t base_seed = carc_rng_next(&p->rng);
     for (int t = 0; t < threads; t++) {
         s[t].player = p;

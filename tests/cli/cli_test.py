@@ -371,7 +371,7 @@ def case_bench_mcts():
                           "--json"])
     check(code == 0, "bench --mcts exited %d: %s" % (code, err))
     r = json.loads(out)
-    check(r["player"] == "mcts:iters=2000,threads=2,c=0.2", "player %r" % r["player"])
+    check(r["player"] == "mcts:iters=2000,threads=2,c=0.2,own=0.25", "player %r" % r["player"])
     check(r["positions"] == 2, "positions %r" % r["positions"])
     check(r["iterations"] == 4000, "two searches of 2000 iterations, not %r" % r["iterations"])
     check(r["iterations_per_second"] > 0, "no rate")

@@ -45,11 +45,13 @@ static void test_specs(void **state)
         {"greedy", "greedy"},
         {"greedy:eval=full", "greedy:eval=full"},
         {"greedy:eval=basic", "greedy:eval=basic"},
-        {"mcts:iters=500,eval=full", "mcts:iters=500,threads=2,c=0.2,eval=full"},
-        {"mcts:iters=500,threads=1", "mcts:iters=500,threads=1,c=0.2"},
-        {"mcts:level=easy", "mcts:iters=400,threads=2,c=0.2"},
-        {"mcts:level=hard,threads=1", "mcts:ms=3000,threads=1,c=0.2"},
-        {"mcts:ms=20,c=1.5", "mcts:ms=20,threads=2,c=1.5"},
+        {"mcts:iters=500,eval=full", "mcts:iters=500,threads=2,c=0.2,own=0.25,eval=full"},
+        {"mcts:iters=500,threads=1", "mcts:iters=500,threads=1,c=0.2,own=0.25"},
+        {"mcts:level=easy", "mcts:iters=400,threads=2,c=0.2,own=0.25"},
+        {"mcts:level=hard,threads=1", "mcts:ms=3000,threads=1,c=0.2,own=0.25"},
+        {"mcts:ms=20,c=1.5", "mcts:ms=20,threads=2,c=1.5,own=0.25"},
+        {"mcts:iters=500,own=0.5", "mcts:iters=500,threads=2,c=0.2,own=0.5"},
+        {"mcts:iters=500,own=0", "mcts:iters=500,threads=2,c=0.2,own=0"},
         {"vanilla-mcts", "vanilla-mcts:iters=100,c=3"},
         {"star25", "star25:depth=3,probe=5"},
         {"star25:ms=200,depth=2", "star25:ms=200,depth=2,probe=5"},
@@ -73,6 +75,11 @@ static void test_specs(void **state)
         "star25:eval=basic",
         "vanilla-mcts:eval=full",
         "mcts:level=super",
+        "mcts:own=1.5",
+        "mcts:own=-0.1",
+        "mcts:own=x",
+        "greedy:own=0.5",
+        "vanilla-mcts:own=0.5",
         "mcts:threads=999",
         "alphazero",
         "mcts:iters=12abc",
@@ -400,6 +407,36 @@ static void test_greedy_beats_random(void **state)
     assert_true(wins >= 5);
 }
 
+/* The total score of 2-player games with `spec` in both seats. */
+static int self_play_total(const char *spec, uint64_t first_seed, int games)
+{
+    int total = 0;
+    for (uint64_t seed = first_seed; seed < first_seed + (uint64_t)games; seed++) {
+        carc_game *g = sup_game(2, seed);
+        carc_player *p = player(spec, seed);
+        while (!carc_game_over(g)) {
+            carc_move m;
+            assert_int_equal(carc_player_choose(p, g, &m, NULL), CARC_OK);
+            assert_int_equal(carc_game_play(g, m, NULL, 0, NULL), CARC_OK);
+        }
+        total += carc_game_score(g, 0) + carc_game_score(g, 1);
+        carc_player_free(p);
+        carc_game_free(g);
+    }
+    return total;
+}
+
+/* A search that values its own score beside its margin stops trading its
+ * growth for the other's loss, so both players score more. */
+static void test_own_weight(void **state)
+{
+    (void)state;
+    int margin_only = self_play_total("mcts:iters=500,threads=1,own=0", 1, 3);
+    int own = self_play_total("mcts:iters=500,threads=1,own=1", 1, 3);
+    if (own <= margin_only)
+        fail_msg("own=1 scored %d over 3 games, own=0 %d", own, margin_only);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -408,6 +445,7 @@ int main(void)
         cmocka_unit_test(test_time_budget), cmocka_unit_test(test_stop),
         cmocka_unit_test(test_rank),        cmocka_unit_test(test_exact_endgame),
         cmocka_unit_test(test_evaluate),    cmocka_unit_test(test_greedy_beats_random),
+        cmocka_unit_test(test_own_weight),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
