@@ -562,7 +562,7 @@ static void *run_search(void *arg)
 /* --- The root -------------------------------------------------------------------------------- */
 
 /* Fills `ri` for `g`: legal placements and spots ordered by the one-ply
- * evaluation. */
+ * utility. */
 static void prepare_root(root_info *ri, const carc_game *g, carc_game *scratch,
                          ai_evaluation evaluate, double own)
 {
@@ -587,18 +587,18 @@ static void prepare_root(root_info *ri, const carc_game *g, carc_game *scratch,
             double v[CARC_MAX_PLAYERS];
             carc_game_play(scratch, m, NULL, 0, NULL);
             ri->evaluate(scratch, v);
-            double margin = utility(ri, v, ri->player);
+            double u = utility(ri, v, ri->player);
             /* Insert by prior, keeping "no follower" first. */
             int k = j;
-            while (k > 1 && ri->prior[i][k - 1] < margin) {
+            while (k > 1 && ri->prior[i][k - 1] < u) {
                 ri->prior[i][k] = ri->prior[i][k - 1];
                 ri->spots[i][k] = ri->spots[i][k - 1];
                 k--;
             }
-            ri->prior[i][k] = (float)margin;
+            ri->prior[i][k] = (float)u;
             ri->spots[i][k] = seg;
-            if (margin > best[i])
-                best[i] = margin;
+            if (u > best[i])
+                best[i] = u;
         }
     }
     /* Placements by their best prior (insertion sort, stable). */
