@@ -17,7 +17,8 @@
 
 static const char arena_usage[] =
     "usage: carcassonne arena A B --games N [--threads T] [--seed S] [--json]\n"
-    "                         [--rules NAME,...] [--record DIR] [--engine-ms MS] [--verbose]\n"
+    "                         [--rules NAME,...] [--record DIR [--resume]] [--engine-ms MS]\n"
+    "                         [--verbose]\n"
     "\n"
     "Plays N two-player games between players A and B. Each shuffled deck is\n"
     "played twice with the seats swapped (game 2i: A moves first; game 2i+1:\n"
@@ -43,6 +44,9 @@ static const char arena_usage[] =
     "  --record DIR     write every game's record into DIR (game-0001.rec ...);\n"
     "                   a record that cannot be written is reported, the match\n"
     "                   goes on, and the exit status is then 1\n"
+    "  --resume         with --record: a game whose finished record is already in\n"
+    "                   DIR is counted from it, not played again, so a stopped\n"
+    "                   match goes on where it was (the same arguments again)\n"
     "  --engine-ms MS   time budget per move sent to outside engines (1000)\n"
     "  --json           print one JSON object instead of text\n"
     "  --verbose        a line per game on standard error (always on a terminal)\n";
@@ -65,7 +69,10 @@ typedef struct match {
     uint64_t seed;
     int games, threads, engine_ms, verbose, json;
     const char *record_dir;
+    int resume;
     arena_game *results;
+    unsigned char *resumed; /* per game: 1 when counted from its record */
+    int resumed_count;
     pthread_mutex_t lock; /* guards next, finished, failed, unwritten and stderr */
     int next, finished, failed;
     int unwritten; /* records that could not be written */
@@ -232,7 +239,7 @@ static int write_record(const match *m, const game_run *r, int index, uint64_t d
                      (unsigned long long)deal, index + 1);
     for (int s = 0; s < 2; s++) {
         char spec[300];
-        snprintf(spec, sizeof spec, "%s", m->sides[r->seats[s].side].name);
+        snprintf(spec, sizeof spec, "%s", m->sides[s == index % 2 ? SIDE_A : SIDE_B].name);
         make_printable(spec);
         /* A spec with spaces or '#' is no header token: a comment then. */
         int plain = strcspn(spec, " \t#") == strlen(spec);
@@ -244,20 +251,149 @@ static int write_record(const match *m, const game_run *r, int index, uint64_t d
     if (r->forfeit_seat >= 0)
         snprintf(headers + n, sizeof headers - (size_t)n, "# player %d forfeits: %s\n",
                  r->forfeit_seat + 1, r->why);
+    /* Written whole under another name, then renamed: a match stopped
+     * mid-write leaves no cut record for --resume to count. */
+    char part[PATH_CAP + 8];
     snprintf(path, sizeof path, "%s/game-%04d.rec", m->record_dir, index + 1);
+    snprintf(part, sizeof part, "%s.part", path);
     size_t need = carc_record_write(r->g, headers, NULL, 0);
     char *text = malloc(need + 1);
-    FILE *f = text ? fopen(path, "w") : NULL;
+    FILE *f = text ? fopen(part, "w") : NULL;
     int ok = f != NULL;
     if (ok) {
         carc_record_write(r->g, headers, text, need + 1);
         ok = fputs(text, f) >= 0;
         ok = fclose(f) == 0 && ok;
+        ok = ok && rename(part, path) == 0;
     }
-    if (!ok)
+    if (!ok) {
         snprintf(why, cap, "cannot write %s: %s", path, strerror(errno));
+        if (f)
+            remove(part);
+    }
     free(text);
     return ok ? 0 : -1;
+}
+
+/* --- Resuming from records --------------------------------------------------------- */
+
+/* Copies the rest of the line that starts with `key` in `text` ("seed " in
+ * "seed 42\n" gives "42") into `out`; 0 when no line starts so. */
+static int header_value(const char *text, const char *key, char *out, size_t cap)
+{
+    size_t klen = strlen(key);
+    const char *line = text;
+    while (line) {
+        if (strncmp(line, key, klen) == 0) {
+            size_t n = strcspn(line + klen, "\r\n");
+            n = n < cap ? n : cap - 1;
+            memcpy(out, line + klen, n);
+            out[n] = '\0';
+            return 1;
+        }
+        line = strchr(line, '\n');
+        line = line ? line + 1 : NULL;
+    }
+    return 0;
+}
+
+/* Whether the headers of record `text` are those write_record() gives
+ * game `index` of this match: its deck's seed, its number, its seats. */
+static int record_is_of(const match *m, const char *text, int index, uint64_t deal)
+{
+    char want[320], got[320];
+    snprintf(want, sizeof want, "%llu", (unsigned long long)deal);
+    if (!header_value(text, "seed ", got, sizeof got) || strcmp(got, want) != 0)
+        return 0;
+    snprintf(want, sizeof want, "%d", index + 1);
+    if (!header_value(text, "arena-game ", got, sizeof got) || strcmp(got, want) != 0)
+        return 0;
+    for (int s = 0; s < 2; s++) {
+        char plain[16], comment[24];
+        snprintf(plain, sizeof plain, "player-%d ", s + 1);
+        snprintf(comment, sizeof comment, "# player %d: ", s + 1);
+        snprintf(want, sizeof want, "%s", m->sides[s == index % 2 ? SIDE_A : SIDE_B].name);
+        make_printable(want);
+        if (!header_value(text, plain, got, sizeof got) &&
+            !header_value(text, comment, got, sizeof got))
+            return 0;
+        if (strcmp(got, want) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* Counts game `index` from its record in the record folder. 1: counted;
+ * 0: no record, or an unfinished one (the game is played again); -1: a
+ * record that cannot be read or is of another match, with the reason in
+ * `why`. */
+static int resume_game(match *m, int index, char *why, size_t cap)
+{
+    char path[PATH_CAP];
+    snprintf(path, sizeof path, "%s/game-%04d.rec", m->record_dir, index + 1);
+    size_t len = 0;
+    errno = 0;
+    char *text = cli_read_file(path, CARC_RECORD_MAX_BYTES, &len);
+    if (!text) {
+        if (errno == ENOENT)
+            return 0;
+        snprintf(why, cap, "cannot read %s: %s", path, strerror(errno));
+        return -1;
+    }
+    int a_seat = index % 2;
+    uint64_t deal = mix(m->seed, (uint64_t)(index / 2));
+    carc_record_error err = {0, ""};
+    carc_game *g = carc_record_read(text, len, deal, &err);
+    int status = -1;
+    if (!g)
+        snprintf(why, cap, "%s: line %d: %s", path, err.line, err.message);
+    else if (!record_is_of(m, text, index, deal) || carc_game_players(g) != 2 ||
+             carc_game_rules(g).flags != m->rules.flags)
+        snprintf(why, cap,
+                 "%s is of another match (its seed, game number, players or rules differ): "
+                 "resume with the arguments that made it, or record into another folder",
+                 path);
+    else
+        status = 0;
+    char unused[8];
+    int forfeit = header_value(text, "# player 1 forfeits: ", unused, sizeof unused)   ? 0
+                  : header_value(text, "# player 2 forfeits: ", unused, sizeof unused) ? 1
+                                                                                       : -1;
+    if (status == 0 && (carc_game_over(g) || forfeit >= 0)) {
+        arena_game *res = &m->results[index];
+        memset(res, 0, sizeof *res);
+        res->a_score = carc_game_score(g, a_seat);
+        res->b_score = carc_game_score(g, 1 - a_seat);
+        res->forfeit = forfeit < 0         ? ARENA_NO_FORFEIT
+                       : forfeit == a_seat ? ARENA_A_FORFEITS
+                                           : ARENA_B_FORFEITS;
+        status = 1;
+    }
+    carc_game_free(g);
+    free(text);
+    return status;
+}
+
+/* With --resume: counts every game that has a finished record, before
+ * anything is played; -1 (said on standard error) at the first record
+ * that cannot be counted. */
+static int resume_match(match *m)
+{
+    for (int i = 0; i < m->games; i++) {
+        char why[PATH_CAP + 256];
+        int r = resume_game(m, i, why, sizeof why);
+        if (r < 0) {
+            fprintf(stderr, "carcassonne arena: %s\n", why);
+            return -1;
+        }
+        m->resumed[i] = (unsigned char)r;
+        m->resumed_count += r;
+    }
+    m->finished = m->resumed_count;
+    if (m->verbose)
+        fprintf(stderr, "%d of %d games counted from their records in %s\n", m->resumed_count,
+                m->games, m->record_dir);
+    return 0;
 }
 
 /* Counts a finished game and tells standard error: a forfeit, the first
@@ -335,6 +471,8 @@ static void *worker(void *arg)
     match *m = arg;
     for (;;) {
         pthread_mutex_lock(&m->lock);
+        while (!m->failed && m->next < m->games && m->resumed[m->next])
+            m->next++;
         int index = m->failed ? m->games : m->next++;
         pthread_mutex_unlock(&m->lock);
         if (index >= m->games)
@@ -379,7 +517,7 @@ static void print_json(const match *m, const arena_stats *s, double seconds)
     rules_text(m->rules, rules, sizeof rules);
     json_t *root = json_pack(
         "{s:s, s:s, s:I, s:s, s:i, s:i, s:i, s:i, s:i, s:f, s:[f,f], s:f, s:f, s:f, s:[f,f], "
-        "s:b, s:f, s:f, s:f, s:f, s:i, s:i, s:i, s:f, s:s}",
+        "s:b, s:f, s:f, s:f, s:f, s:i, s:i, s:i, s:f, s:s, s:i}",
         "a", m->sides[SIDE_A].name, "b", m->sides[SIDE_B].name, "seed", (json_int_t)m->seed,
         "rules", rules, "games", s->games, "pairs", s->pairs, "a_wins", s->a_wins, "b_wins",
         s->b_wins, "draws", s->draws, "a_win_rate", s->score_rate, "a_win_rate_ci", s->rate_low,
@@ -388,7 +526,8 @@ static void print_json(const match *m, const arena_stats *s, double seconds)
         s->a_mean_score, "b_mean_score", s->b_mean_score, "a_ms_per_move",
         s->a_seconds_per_move * 1e3, "b_ms_per_move", s->b_seconds_per_move * 1e3, "a_forfeits",
         count_forfeits(m, ARENA_A_FORFEITS), "b_forfeits", count_forfeits(m, ARENA_B_FORFEITS),
-        "threads", m->threads, "seconds", seconds, "ci_method", ci_method(s));
+        "threads", m->threads, "seconds", seconds, "ci_method", ci_method(s), "resumed",
+        m->resumed_count);
     char *text = root ? json_dumps(root, JSON_COMPACT | JSON_REAL_PRECISION(6)) : NULL;
     if (text)
         puts(text);
@@ -412,6 +551,14 @@ static void print_text(const match *m, const arena_stats *s, double seconds)
     printf("mean score A %.1f, B %.1f\n", s->a_mean_score, s->b_mean_score);
     printf("mean time per move A %.3f ms, B %.3f ms\n", s->a_seconds_per_move * 1e3,
            s->b_seconds_per_move * 1e3);
+    int played = s->games - m->resumed_count;
+    if (m->resumed_count && played)
+        printf("%d games counted from their records (--resume): the times are of the %d "
+               "played\n",
+               m->resumed_count, played);
+    else if (m->resumed_count)
+        printf("all %d games counted from their records (--resume): none played, no times\n",
+               m->resumed_count);
     int fa = count_forfeits(m, ARENA_A_FORFEITS), fb = count_forfeits(m, ARENA_B_FORFEITS);
     if (fa || fb)
         printf("forfeits: A %d, B %d\n", fa, fb);
@@ -493,6 +640,8 @@ static int parse_args(match *m, int argc, char **argv)
             takes_value |= strcmp(a, valued[k]) == 0;
         if (strcmp(a, "--json") == 0) {
             m->json = 1;
+        } else if (strcmp(a, "--resume") == 0) {
+            m->resume = 1;
         } else if (strcmp(a, "--verbose") == 0) {
             m->verbose = 1;
         } else if (takes_value) {
@@ -512,6 +661,8 @@ static int parse_args(match *m, int argc, char **argv)
         return cli_usage_error("arena", "two players are needed: A and B");
     if (!m->games)
         return cli_usage_error("arena", "--games is needed");
+    if (m->resume && !m->record_dir)
+        return cli_usage_error("arena", "--resume needs --record DIR");
     return 0;
 }
 
@@ -565,8 +716,13 @@ int cmd_arena(int argc, char **argv)
     /* A dead engine must not take the arena with it when written to. */
     signal(SIGPIPE, SIG_IGN);
     m.results = calloc((size_t)m.games, sizeof *m.results);
-    if (!m.results)
-        return EXIT_INVALID;
+    m.resumed = calloc((size_t)m.games, 1);
+    if (!m.results || !m.resumed || (m.resume && resume_match(&m) < 0)) {
+        int status = m.results && m.resumed ? EXIT_USAGE : EXIT_INVALID;
+        free(m.results);
+        free(m.resumed);
+        return status;
+    }
     pthread_mutex_init(&m.lock, NULL);
     double start = proto_now_ms();
     int failed = run_match(&m) < 0;
@@ -582,5 +738,6 @@ int cmd_arena(int argc, char **argv)
                 m.unwritten, m.finished, m.record_dir);
     pthread_mutex_destroy(&m.lock);
     free(m.results);
+    free(m.resumed);
     return failed || m.unwritten ? EXIT_INVALID : EXIT_OK;
 }

@@ -257,6 +257,74 @@ def case_arena_record_error():
               "uncreatable folder: %d %r %s" % (code, out, err))
 
 
+def read_records(folder):
+    out = {}
+    for name in sorted(os.listdir(folder)):
+        with open(os.path.join(folder, name), "rb") as f:
+            out[name] = f.read()
+    return out
+
+
+def case_arena_resume():
+    """--resume counts the games whose finished records are in the folder and
+    plays the rest: the same statistics and records as one whole match."""
+    with tempfile.TemporaryDirectory() as tmp:
+        whole = os.path.join(tmp, "whole")
+        part = os.path.join(tmp, "part")
+        args = ["greedy", "random", "--games", "6", "--seed", "3"]
+        s, _ = arena_json(args + ["--record", whole])
+        check(s["resumed"] == 0, "no --resume, nothing resumed: %r" % s)
+        records = read_records(whole)
+        check(len(records) == 6, "records: %r" % list(records))
+        # A match stopped after games 1, 2, 3 and 6, with game 4 cut short.
+        os.mkdir(part)
+        for name in ("game-0001.rec", "game-0002.rec", "game-0003.rec", "game-0006.rec"):
+            with open(os.path.join(part, name), "wb") as f:
+                f.write(records[name])
+        with open(os.path.join(part, "game-0004.rec"), "wb") as f:
+            f.write(b"\n".join(records["game-0004.rec"].split(b"\n")[:20]) + b"\n")
+        r, err = arena_json(args + ["--record", part, "--resume", "--verbose"])
+        check(r["resumed"] == 4, "4 finished records counted: %r" % r)
+        check("4 of 6 games counted" in err, "the count on stderr: %s" % err)
+        check(without_times(dict(r, resumed=0)) == without_times(s),
+              "resumed %r, whole %r" % (r, s))
+        check(read_records(part) == records, "the records of a resumed match differ")
+        # Everything there: nothing is played.
+        code, out, err = run(["arena"] + args + ["--record", part, "--resume"])
+        check(code == 0 and "all 6 games counted from their records" in out,
+              "all resumed: %d %s %s" % (code, out, err))
+        # The records of another match, or a bad one: refused, nothing changes.
+        for other in (["greedy", "random", "--games", "6", "--seed", "4"],
+                      ["random", "greedy", "--games", "6", "--seed", "3"],
+                      args + ["--rules", "small-city"]):
+            code, out, err = run(["arena"] + other + ["--record", part, "--resume"])
+            check(code == 2 and out == "" and "game-0001.rec is of another match" in err,
+                  "%r: %d %r %s" % (other, code, out, err))
+        with open(os.path.join(part, "game-0002.rec"), "ab") as f:
+            f.write(b"Z 9 9 9\n")
+        os.remove(os.path.join(part, "game-0005.rec"))
+        code, out, err = run(["arena"] + args + ["--record", part, "--resume"])
+        check(code == 2 and out == "" and "game-0002.rec: line" in err,
+              "a bad record: %d %r %s" % (code, out, err))
+        check(not os.path.exists(os.path.join(part, "game-0005.rec")),
+              "a refused resume played a game")
+        # A forfeited game is counted as the forfeit it was.
+        forfeits = os.path.join(tmp, "forfeits")
+        bad = ["engine:exit 3", "random", "--games", "2", "--engine-ms", "50",
+               "--record", forfeits]
+        s, _ = arena_json(bad)
+        r, _ = arena_json(bad + ["--resume"])
+        check(s["a_forfeits"] == 2 and r["a_forfeits"] == 2 and r["resumed"] == 2,
+              "forfeits: %r %r" % (s, r))
+        # The seat that never opened is named too.
+        records = read_records(forfeits)
+        check(b"# player 1: engine:exit 3\nplayer-2 random\n" in records["game-0001.rec"]
+              and b"player-1 random\n# player 2: engine:exit 3\n" in records["game-0002.rec"],
+              "forfeit headers: %r" % records)
+        check(not [n for n in os.listdir(whole) if not n.endswith(".rec")],
+              "files beside the records: %r" % os.listdir(whole))
+
+
 # Outside engines that misbehave: each must lose its games, never stop the arena.
 SILENT_ON_GO = ("while read -r l; do case \"$l\" in *'\"go\"'*) sleep 30;; "
                 "*) echo '{\"type\":\"ok\"}';; esac; done")
@@ -345,6 +413,7 @@ BAD_ARGS = [
     ["arena", "greedy", "random", "random", "--games", "2"],
     ["arena", "greedy", "random", "--games", "2", "--bogus"],
     ["arena", "greedy", "random", "--games", "2", "--record", "/dev/null/x"],
+    ["arena", "greedy", "random", "--games", "2", "--resume"],
     ["engine", "--bogus"], ["engine", "--player"], ["engine", "--player", "bogus"],
     ["engine", "--seed", "x"], ["engine", "extra"],
     ["analyse"], ["analyse", "--top", "0", "x.rec"], ["analyse", "--ms", "0", "x.rec"],
@@ -404,6 +473,7 @@ CASES = {
     "arena_engine": case_arena_engine,
     "arena_bad_engines": case_arena_bad_engines,
     "arena_record_error": case_arena_record_error,
+    "arena_resume": case_arena_resume,
     "analyse": case_analyse,
     "bad_arguments": case_bad_arguments,
 }
