@@ -321,6 +321,15 @@ carc_game *sup_game(int players, uint64_t seed)
     return g;
 }
 
+carc_game *sup_random_game(int players, uint64_t seed, int moves, double follower_chance)
+{
+    carc_game *g = sup_game(players, seed);
+    carc_rng rng = carc_rng_seed(seed);
+    for (int i = 0; (moves < 0 || i < moves) && !carc_game_over(g); i++)
+        assert_int_equal(carc_game_play_random(g, &rng, follower_chance, NULL), CARC_OK);
+    return g;
+}
+
 static int parse_move(const char *move, int *kind, int *x, int *y, int *rot, char *spot,
                       int *discard)
 {

@@ -97,6 +97,10 @@ const model_feature *model_feature_at(const model *m, int t, int seg);
 
 /* A new standard game; fails the test when it cannot be made. */
 carc_game *sup_game(int players, uint64_t seed);
+/* sup_game() with `moves` random moves played (each placing a follower
+ * with probability `follower_chance`, drawn with a generator seeded by
+ * `seed` too), or to the end when `moves` < 0. */
+carc_game *sup_random_game(int players, uint64_t seed, int moves, double follower_chance);
 /* Sorts placements by (y, x, rot). */
 void sup_sort_placements(carc_placement *p, int n);
 int sup_placement_cmp(const carc_placement *a, const carc_placement *b);

@@ -16,10 +16,7 @@ static void test_finished_games(void **state)
 {
     (void)state;
     for (int n = CARC_MIN_PLAYERS; n <= CARC_MAX_PLAYERS; n++) {
-        carc_game *g = sup_game(n, 70 + (uint64_t)n);
-        carc_rng rng = carc_rng_seed(70 + (uint64_t)n);
-        while (!carc_game_over(g))
-            carc_game_play_random(g, &rng, 0.5, NULL);
+        carc_game *g = sup_random_game(n, 70 + (uint64_t)n, -1, 0.5);
         double v[CARC_MAX_PLAYERS];
         ai_evaluate_full(g, v);
         for (int p = 0; p < n; p++)
@@ -82,10 +79,7 @@ static void test_dead_square_city(void **state)
 static void test_deterministic(void **state)
 {
     (void)state;
-    carc_game *g = sup_game(3, 9);
-    carc_rng rng = carc_rng_seed(9);
-    for (int i = 0; i < 40; i++)
-        carc_game_play_random(g, &rng, 0.6, NULL);
+    carc_game *g = sup_random_game(3, 9, 40, 0.6);
     snapshot before, after;
     sup_snapshot(g, &before);
     double a[CARC_MAX_PLAYERS], b[CARC_MAX_PLAYERS];
@@ -107,10 +101,7 @@ static void test_deterministic(void **state)
 static void test_hidden_order(void **state)
 {
     (void)state;
-    carc_game *g = sup_game(2, 13);
-    carc_rng rng = carc_rng_seed(13);
-    for (int i = 0; i < 25; i++)
-        carc_game_play_random(g, &rng, 0.6, NULL);
+    carc_game *g = sup_random_game(2, 13, 25, 0.6);
     double a[CARC_MAX_PLAYERS], b[CARC_MAX_PLAYERS];
     ai_evaluate_full(g, a);
     carc_game_shuffle_hidden(g, 99);
@@ -128,10 +119,7 @@ static void test_drawn_tile(void **state)
     (void)state;
     int differing = 0;
     for (uint64_t seed = 1; seed <= 20; seed++) {
-        carc_game *g = sup_game(2 + (int)(seed % 3), seed);
-        carc_rng rng = carc_rng_seed(seed);
-        for (int i = 0; i < 10 + (int)seed; i++)
-            carc_game_play_random(g, &rng, 0.6, NULL);
+        carc_game *g = sup_random_game(2 + (int)(seed % 3), seed, 10 + (int)seed, 0.6);
         carc_game *other = carc_game_clone(g);
         assert_non_null(other);
         carc_game_shuffle_hidden(g, 2 * seed);

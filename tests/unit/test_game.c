@@ -616,10 +616,7 @@ static void test_play_random_matches(void **state)
 static void test_shuffle_hidden(void **state)
 {
     (void)state;
-    carc_game *a = sup_game(2, 31);
-    carc_rng rng = carc_rng_seed(31);
-    for (int i = 0; i < 20; i++)
-        carc_game_play_random(a, &rng, 0.5, NULL);
+    carc_game *a = sup_random_game(2, 31, 20, 0.5);
     carc_game *b = carc_game_clone(a);
     int drawn = carc_game_drawn_tile(a);
     carc_game_shuffle_hidden(b, 1234); /* another hidden order, same counts */

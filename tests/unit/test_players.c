@@ -173,16 +173,28 @@ static void test_discard(void **state)
 }
 
 /* The moves of a whole game by `spec` in every seat. */
+/* Plays `g` to its end, seat s choosing with seats[s]; writes the moves
+ * into `moves` (NULL: nowhere) and returns how many were played. */
+static int play_out(carc_game *g, carc_player *const *seats, carc_move *moves)
+{
+    int n = 0;
+    while (!carc_game_over(g)) {
+        carc_move m;
+        carc_player *p = seats[carc_game_current_player(g)];
+        assert_int_equal(carc_player_choose(p, g, &m, NULL), CARC_OK);
+        assert_int_equal(carc_game_play(g, m, NULL, 0, NULL), CARC_OK);
+        if (moves)
+            moves[n] = m;
+        n++;
+    }
+    return n;
+}
+
 static int game_moves(const char *spec, uint64_t seed, carc_move *out)
 {
     carc_game *g = sup_game(3, 5);
     carc_player *p = player(spec, seed);
-    int n = 0;
-    while (!carc_game_over(g)) {
-        assert_int_equal(carc_player_choose(p, g, &out[n], NULL), CARC_OK);
-        assert_int_equal(carc_game_play(g, out[n], NULL, 0, NULL), CARC_OK);
-        n++;
-    }
+    int n = play_out(g, (carc_player *const[]){p, p, p}, out);
     carc_player_free(p);
     carc_game_free(g);
     return n;
@@ -219,11 +231,7 @@ static void test_determinism(void **state)
 /* A midgame position: 30 random moves from a seeded game. */
 static carc_game *midgame(int players, uint64_t seed)
 {
-    carc_game *g = sup_game(players, seed);
-    carc_rng rng = carc_rng_seed(seed);
-    for (int i = 0; i < 30; i++)
-        carc_game_play_random(g, &rng, 0.5, NULL);
-    return g;
+    return sup_random_game(players, seed, 30, 0.5);
 }
 
 static void test_time_budget(void **state)
@@ -390,18 +398,14 @@ static void test_greedy_beats_random(void **state)
     int wins = 0;
     for (uint64_t seed = 1; seed <= 6; seed++) {
         carc_game *g = sup_game(2, seed);
-        carc_player *ps[2] = {player("greedy", seed), player("random", seed)};
         int greedy_seat = (int)(seed % 2);
-        while (!carc_game_over(g)) {
-            int cur = carc_game_current_player(g);
-            carc_move m;
-            assert_int_equal(carc_player_choose(ps[cur == greedy_seat ? 0 : 1], g, &m, NULL),
-                             CARC_OK);
-            assert_int_equal(carc_game_play(g, m, NULL, 0, NULL), CARC_OK);
-        }
+        carc_player *seats[2];
+        seats[greedy_seat] = player("greedy", seed);
+        seats[1 - greedy_seat] = player("random", seed);
+        play_out(g, seats, NULL);
         wins += carc_game_score(g, greedy_seat) > carc_game_score(g, 1 - greedy_seat);
-        carc_player_free(ps[0]);
-        carc_player_free(ps[1]);
+        carc_player_free(seats[0]);
+        carc_player_free(seats[1]);
         carc_game_free(g);
     }
     assert_true(wins >= 5);
@@ -414,11 +418,7 @@ static int self_play_total(const char *spec, uint64_t first_seed, int games)
     for (uint64_t seed = first_seed; seed < first_seed + (uint64_t)games; seed++) {
         carc_game *g = sup_game(2, seed);
         carc_player *p = player(spec, seed);
-        while (!carc_game_over(g)) {
-            carc_move m;
-            assert_int_equal(carc_player_choose(p, g, &m, NULL), CARC_OK);
-            assert_int_equal(carc_game_play(g, m, NULL, 0, NULL), CARC_OK);
-        }
+        play_out(g, (carc_player *const[]){p, p}, NULL);
         total += carc_game_score(g, 0) + carc_game_score(g, 1);
         carc_player_free(p);
         carc_game_free(g);
