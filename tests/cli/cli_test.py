@@ -321,7 +321,11 @@ def case_arena_resume():
         check(b"# player 1: engine:exit 3\nplayer-2 random\n" in records["game-0001.rec"]
               and b"player-1 random\n# player 2: engine:exit 3\n" in records["game-0002.rec"],
               "forfeit headers: %r" % records)
-        check(not [n for n in os.listdir(whole) if not n.endswith(".rec")],
+        # A longer match on the same seed goes on from a shorter one's games.
+        longer, _ = arena_json(["greedy", "random", "--games", "8", "--seed", "3",
+                                "--record", whole, "--resume"])
+        check(longer["resumed"] == 6 and longer["games"] == 8, "extended: %r" % longer)
+        check(sorted(os.listdir(whole)) == ["game-%04d.rec" % i for i in range(1, 9)],
               "files beside the records: %r" % os.listdir(whole))
 
 
