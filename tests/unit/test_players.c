@@ -172,7 +172,6 @@ static void test_discard(void **state)
     carc_game_free(g);
 }
 
-/* The moves of a whole game by `spec` in every seat. */
 /* Plays `g` to its end, seat s choosing with seats[s]; writes the moves
  * into `moves` (NULL: nowhere) and returns how many were played. */
 static int play_out(carc_game *g, carc_player *const *seats, carc_move *moves)
@@ -190,6 +189,7 @@ static int play_out(carc_game *g, carc_player *const *seats, carc_move *moves)
     return n;
 }
 
+/* The moves of a whole game by `spec` in every seat. */
 static int game_moves(const char *spec, uint64_t seed, carc_move *out)
 {
     carc_game *g = sup_game(3, 5);
