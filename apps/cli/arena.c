@@ -179,6 +179,35 @@ typedef struct game_run {
     int forfeit_seat;  /* -1: none */
 } game_run;
 
+/* Game `index` is dealt from deck pair index / 2, with A in seat index % 2. */
+static uint64_t deal_of(const match *m, int index)
+{
+    return mix(m->seed, (uint64_t)(index / 2));
+}
+
+static int side_in_seat(int index, int seat_index)
+{
+    return seat_index == index % 2 ? SIDE_A : SIDE_B;
+}
+
+/* The spec of seat `seat_index` of game `index` as its record names it. */
+static void seat_spec(const match *m, int index, int seat_index, char *out, size_t cap)
+{
+    snprintf(out, cap, "%s", m->sides[side_in_seat(index, seat_index)].name);
+    make_printable(out);
+}
+
+/* The final scores of `g` and who forfeited (seat, -1: nobody), seen from
+ * A in seat `a_seat`; the times are left as they are. */
+static void set_outcome(arena_game *res, const carc_game *g, int a_seat, int forfeit_seat)
+{
+    res->a_score = carc_game_score(g, a_seat);
+    res->b_score = carc_game_score(g, 1 - a_seat);
+    res->forfeit = forfeit_seat < 0         ? ARENA_NO_FORFEIT
+                   : forfeit_seat == a_seat ? ARENA_A_FORFEITS
+                                            : ARENA_B_FORFEITS;
+}
+
 static int tell_engines(game_run *r, json_t *request)
 {
     for (int s = 0; s < 2; s++) {
@@ -239,8 +268,7 @@ static int write_record(const match *m, const game_run *r, int index, uint64_t d
                      (unsigned long long)deal, index + 1);
     for (int s = 0; s < 2; s++) {
         char spec[300];
-        snprintf(spec, sizeof spec, "%s", m->sides[s == index % 2 ? SIDE_A : SIDE_B].name);
-        make_printable(spec);
+        seat_spec(m, index, s, spec, sizeof spec);
         /* A spec with spaces or '#' is no header token: a comment then. */
         int plain = strcspn(spec, " \t#") == strlen(spec);
         n += snprintf(headers + n, sizeof headers - (size_t)n,
@@ -312,8 +340,7 @@ static int record_is_of(const match *m, const char *text, int index, uint64_t de
         char plain[16], comment[24];
         snprintf(plain, sizeof plain, "player-%d ", s + 1);
         snprintf(comment, sizeof comment, "# player %d: ", s + 1);
-        snprintf(want, sizeof want, "%s", m->sides[s == index % 2 ? SIDE_A : SIDE_B].name);
-        make_printable(want);
+        seat_spec(m, index, s, want, sizeof want);
         if (!header_value(text, plain, got, sizeof got) &&
             !header_value(text, comment, got, sizeof got))
             return 0;
@@ -340,8 +367,7 @@ static int resume_game(match *m, int index, char *why, size_t cap)
         snprintf(why, cap, "cannot read %s: %s", path, strerror(errno));
         return -1;
     }
-    int a_seat = index % 2;
-    uint64_t deal = mix(m->seed, (uint64_t)(index / 2));
+    uint64_t deal = deal_of(m, index);
     carc_record_error err = {0, ""};
     carc_game *g = carc_record_read(text, len, deal, &err);
     int status = -1;
@@ -355,19 +381,16 @@ static int resume_game(match *m, int index, char *why, size_t cap)
                  path);
     else
         status = 0;
-    char unused[8];
-    int forfeit = header_value(text, "# player 1 forfeits: ", unused, sizeof unused)   ? 0
-                  : header_value(text, "# player 2 forfeits: ", unused, sizeof unused) ? 1
-                                                                                       : -1;
-    if (status == 0 && (carc_game_over(g) || forfeit >= 0)) {
-        arena_game *res = &m->results[index];
-        memset(res, 0, sizeof *res);
-        res->a_score = carc_game_score(g, a_seat);
-        res->b_score = carc_game_score(g, 1 - a_seat);
-        res->forfeit = forfeit < 0         ? ARENA_NO_FORFEIT
-                       : forfeit == a_seat ? ARENA_A_FORFEITS
-                                           : ARENA_B_FORFEITS;
-        status = 1;
+    if (status == 0) {
+        char unused[8];
+        int forfeit = header_value(text, "# player 1 forfeits: ", unused, sizeof unused)   ? 0
+                      : header_value(text, "# player 2 forfeits: ", unused, sizeof unused) ? 1
+                                                                                           : -1;
+        if (carc_game_over(g) || forfeit >= 0) {
+            memset(&m->results[index], 0, sizeof m->results[index]);
+            set_outcome(&m->results[index], g, index % 2, forfeit);
+            status = 1;
+        }
     }
     carc_game_free(g);
     free(text);
@@ -421,22 +444,18 @@ static void report_game(match *m, int index, const arena_game *res, const char *
 static void store_result(const game_run *r, int a_seat, arena_game *res)
 {
     const seat *a = &r->seats[a_seat], *b = &r->seats[1 - a_seat];
-    res->a_score = carc_game_score(r->g, a_seat);
-    res->b_score = carc_game_score(r->g, 1 - a_seat);
+    set_outcome(res, r->g, a_seat, r->forfeit_seat);
     res->a_seconds = a->seconds;
     res->b_seconds = b->seconds;
     res->a_moves = a->moves;
     res->b_moves = b->moves;
-    res->forfeit = r->forfeit_seat < 0         ? ARENA_NO_FORFEIT
-                   : r->forfeit_seat == a_seat ? ARENA_A_FORFEITS
-                                               : ARENA_B_FORFEITS;
 }
 
-/* Plays game `index`: deck pair index / 2, A in seat index % 2. */
+/* Plays game `index`. */
 static int play_game(match *m, int index)
 {
     int pair = index / 2, a_seat = index % 2;
-    uint64_t deal = mix(m->seed, (uint64_t)pair);
+    uint64_t deal = deal_of(m, index);
     game_run r;
     memset(&r, 0, sizeof r);
     r.forfeit_seat = -1;
@@ -444,7 +463,7 @@ static int play_game(match *m, int index)
     if (!r.g)
         return -1;
     for (int s = 0; s < 2 && r.forfeit_seat < 0; s++) {
-        int side_index = s == a_seat ? SIDE_A : SIDE_B;
+        int side_index = side_in_seat(index, s);
         uint64_t seed = mix(mix(m->seed ^ 0x5EA7ull, (uint64_t)pair), (uint64_t)side_index + 1);
         if (seat_open(&r.seats[s], m, side_index, s, seed, r.why, sizeof r.why) < 0)
             r.forfeit_seat = s;
