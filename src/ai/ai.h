@@ -25,6 +25,7 @@ typedef struct ai_options {
     int probe;      /* star25: probing factor */
     double c;       /* exploration constant */
     double own;     /* mcts: weight of the player's own score beside its margin */
+    double win;     /* mcts: weight of the chance to win in the reward */
     /* 0: the kind's default (greedy: basic, mcts: full), 1: basic
      * (carc_evaluate), 2: full (ai_evaluate_full) */
     int eval;

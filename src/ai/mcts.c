@@ -14,8 +14,9 @@
  * Selection is UCB1 on rewards tanh(utility / scale) of the player to
  * move. The utility is the player's margin plus `own` times its own score
  * gained since the root: a player that values only its margin harms the
- * others as gladly as it grows, and such players score less. Progressive
- * widening at placement nodes: with N visits only the first
+ * others as gladly as it grows, and such players score less. With `win`
+ * above 0 the reward is mixed with a term for winning (see rewards).
+ * Progressive widening at placement nodes: with N visits only the first
  * 2 + 1.5 sqrt(N) placements are open, best first by the one-ply
  * evaluation of the placement without a follower (at the root, with its
  * best follower choice; the root's spots are ordered too). A new node is
@@ -60,7 +61,9 @@ enum {
 /* Tuning of the search. */
 static const double reward_scale = 15.0; /* points of margin for tanh */
 static const double widen_base = 2.0, widen_rate = 1.5;
-static const double win_scale = 6.0;     /* margin of a 73% win estimate */
+static const double win_scale = 6.0; /* margin of a 73% win estimate */
+/* The win term's margin scale (`win`): 3 points plus 0.25 a tile left. */
+static const double win_spread_base = 3.0, win_spread_tile = 0.25;
 static const unsigned expand_visits = 1; /* leaf visits before a placement node opens */
 
 /* An option of a placement or spot node. */
@@ -120,6 +123,7 @@ typedef struct root_info {
      * times its own score, less that of the root position (`base`). */
     double own;
     double base[CARC_MAX_PLAYERS];
+    double win; /* weight of the win term in the reward (see rewards) */
 } root_info;
 
 /* Sums over the iterations that began with a root move. */
@@ -149,6 +153,27 @@ static double utility(const root_info *ri, const double v[CARC_MAX_PLAYERS], int
     if (ri->own > 0)
         u += ri->own * (v[p] - ri->base[p]);
     return u;
+}
+
+/* The reward of each player for a leaf `g` valued `v`: tanh(utility /
+ * reward_scale), mixed with weight `win` with a win term: the result
+ * (+1, 0, -1) at the end of the game, before it tanh(margin / spread),
+ * where the spread of the final margin around the estimate narrows as
+ * the tiles run out. */
+static void rewards(const root_info *ri, const carc_game *g, const double v[CARC_MAX_PLAYERS],
+                    double reward[CARC_MAX_PLAYERS])
+{
+    for (int p = 0; p < ri->players; p++)
+        reward[p] = tanh(utility(ri, v, p) / reward_scale);
+    if (ri->win <= 0)
+        return;
+    int over = carc_game_over(g);
+    double spread = win_spread_base + win_spread_tile * carc_game_tiles_left(g, NULL);
+    for (int p = 0; p < ri->players; p++) {
+        double m = ai_margin(v, ri->players, p);
+        double w = !over ? tanh(m / spread) : m > 0 ? 1.0 : m < 0 ? -1.0 : 0.0;
+        reward[p] = (1.0 - ri->win) * reward[p] + ri->win * w;
+    }
 }
 
 /* --- The tree's storage ---------------------------------------------------------------- */
@@ -518,8 +543,7 @@ static void iterate(search *s)
         t->nodes[valued].expanded = 1;
     }
     double reward[CARC_MAX_PLAYERS] = {0};
-    for (int p = 0; p < players; p++)
-        reward[p] = tanh(utility(ri, scores, p) / reward_scale);
+    rewards(ri, g, scores, reward);
     for (int d = depth - 1; d >= 0; d--) {
         node *nd = &t->nodes[path[d].node];
         option *o = &t->opts[nd->first + path[d].option];
@@ -564,12 +588,13 @@ static void *run_search(void *arg)
 /* Fills `ri` for `g`: legal placements and spots ordered by the one-ply
  * utility. */
 static void prepare_root(root_info *ri, const carc_game *g, carc_game *scratch,
-                         ai_evaluation evaluate, double own)
+                         ai_evaluation evaluate, const ai_options *opt)
 {
     ri->game = g;
     ri->evaluate = evaluate;
-    ri->own = own;
-    if (own > 0)
+    ri->own = opt->own;
+    ri->win = opt->win;
+    if (ri->own > 0)
         evaluate(g, ri->base);
     ri->player = carc_game_current_player(g);
     ri->players = carc_game_players(g);
@@ -799,7 +824,7 @@ int ai_mcts_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int ca
         goto done;
     }
 
-    prepare_root(ri, g, scratch, ai_player_evaluation(p), p->opt.own);
+    prepare_root(ri, g, scratch, ai_player_evaluation(p), &p->opt);
     uint64_t base_seed = carc_rng_next(&p->rng);
     for (int t = 0; t < threads; t++) {
         s[t].player = p;

@@ -88,6 +88,9 @@ static int parse_option(ai_kind kind, char *opt, ai_options *o, char *err, size_
     } else if (strcmp(key, "own") == 0 && kind == AI_MCTS) {
         if (parse_c(val, &o->own) || o->own > 1.0)
             return set_error(err, cap, "own must be a number from 0 to 1, not '%s'", val);
+    } else if (strcmp(key, "win") == 0 && kind == AI_MCTS) {
+        if (parse_c(val, &o->win) || o->win > 1.0)
+            return set_error(err, cap, "win must be a number from 0 to 1, not '%s'", val);
     } else if (strcmp(key, "depth") == 0 && kind == AI_STAR25) {
         if (parse_number(val, 5, &v) || v == 0)
             return set_error(err, cap, "depth must be 1..5, not '%s'", val);
@@ -169,6 +172,8 @@ static void write_spec(carc_player *p)
         n += snprintf(s + n, cap - (size_t)n, ",c=%g", o->c);
     if (p->kind == AI_MCTS)
         n += snprintf(s + n, cap - (size_t)n, ",own=%g", o->own);
+    if (p->kind == AI_MCTS && o->win > 0)
+        n += snprintf(s + n, cap - (size_t)n, ",win=%g", o->win);
     if (p->kind == AI_MCTS && o->eval)
         n += snprintf(s + n, cap - (size_t)n, ",eval=%s", evals[o->eval]);
     if (p->kind == AI_STAR25)

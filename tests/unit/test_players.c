@@ -52,6 +52,8 @@ static void test_specs(void **state)
         {"mcts:ms=20,c=1.5", "mcts:ms=20,threads=2,c=1.5,own=0.25"},
         {"mcts:iters=500,own=0.5", "mcts:iters=500,threads=2,c=0.2,own=0.5"},
         {"mcts:iters=500,own=0", "mcts:iters=500,threads=2,c=0.2,own=0"},
+        {"mcts:iters=500,win=0.3", "mcts:iters=500,threads=2,c=0.2,own=0.25,win=0.3"},
+        {"mcts:win=0,iters=500", "mcts:iters=500,threads=2,c=0.2,own=0.25"},
         {"vanilla-mcts", "vanilla-mcts:iters=100,c=3"},
         {"star25", "star25:depth=3,probe=5"},
         {"star25:ms=200,depth=2", "star25:ms=200,depth=2,probe=5"},
@@ -80,6 +82,10 @@ static void test_specs(void **state)
         "mcts:own=x",
         "greedy:own=0.5",
         "vanilla-mcts:own=0.5",
+        "mcts:win=1.01",
+        "mcts:win=-0.5",
+        "mcts:win=",
+        "star25:win=0.3",
         "mcts:threads=999",
         "alphazero",
         "mcts:iters=12abc",
@@ -437,6 +443,30 @@ static void test_own_weight(void **state)
         fail_msg("own=1 scored %d over 3 games, own=0 %d", own, margin_only);
 }
 
+/* The win term changes what the search prefers: from the same seed (the
+ * same sampled decks), a search for the win alone and one for the margin
+ * alone choose differently in some of these midgame positions. */
+static void test_win_weight(void **state)
+{
+    (void)state;
+    int differ = 0;
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        carc_game *g = sup_random_game(2, seed, 30, 0.3);
+        carc_player *margin = player("mcts:iters=3000,threads=1,win=0", 7);
+        carc_player *win = player("mcts:iters=3000,threads=1,win=1", 7);
+        carc_move a, b;
+        assert_int_equal(carc_player_choose(margin, g, &a, NULL), CARC_OK);
+        assert_int_equal(carc_player_choose(win, g, &b, NULL), CARC_OK);
+        assert_legal(g, b);
+        differ += !carc_move_equal(a, b);
+        carc_player_free(margin);
+        carc_player_free(win);
+        carc_game_free(g);
+    }
+    if (differ == 0)
+        fail_msg("win=1 chose as win=0 in all 6 positions");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -445,7 +475,7 @@ int main(void)
         cmocka_unit_test(test_time_budget), cmocka_unit_test(test_stop),
         cmocka_unit_test(test_rank),        cmocka_unit_test(test_exact_endgame),
         cmocka_unit_test(test_evaluate),    cmocka_unit_test(test_greedy_beats_random),
-        cmocka_unit_test(test_own_weight),
+        cmocka_unit_test(test_own_weight),  cmocka_unit_test(test_win_weight),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
