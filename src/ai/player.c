@@ -85,12 +85,10 @@ static int parse_option(ai_kind kind, char *opt, ai_options *o, char *err, size_
     } else if (strcmp(key, "c") == 0 && (kind == AI_MCTS || kind == AI_VANILLA_MCTS)) {
         if (parse_c(val, &o->c))
             return set_error(err, cap, "c must be a number 0..100, not '%s'", val);
-    } else if (strcmp(key, "own") == 0 && kind == AI_MCTS) {
-        if (parse_c(val, &o->own) || o->own > 1.0)
-            return set_error(err, cap, "own must be a number from 0 to 1, not '%s'", val);
-    } else if (strcmp(key, "win") == 0 && kind == AI_MCTS) {
-        if (parse_c(val, &o->win) || o->win > 1.0)
-            return set_error(err, cap, "win must be a number from 0 to 1, not '%s'", val);
+    } else if ((strcmp(key, "own") == 0 || strcmp(key, "win") == 0) && kind == AI_MCTS) {
+        double *weight = key[0] == 'o' ? &o->own : &o->win;
+        if (parse_c(val, weight) || *weight > 1.0)
+            return set_error(err, cap, "%s must be a number from 0 to 1, not '%s'", key, val);
     } else if (strcmp(key, "depth") == 0 && kind == AI_STAR25) {
         if (parse_number(val, 5, &v) || v == 0)
             return set_error(err, cap, "depth must be 1..5, not '%s'", val);
