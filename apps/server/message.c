@@ -161,10 +161,12 @@ static msg_error get_table(json_t *root, msg_request *r, msg_problem *p)
 
 static msg_error get_name(json_t *root, msg_request *r, int required, msg_problem *p)
 {
-    msg_error e = get_string(root, "name", r->name, 4 * MSG_NAME_BYTES, required, p);
+    if (!required && !json_object_get(root, "name"))
+        return ERR_NONE;
+    msg_error e = get_string(root, "name", r->name, MSG_NAME_BYTES, 1, p);
     if (e != ERR_NONE)
         return e;
-    if (r->name[0] && !msg_printable(r->name, MSG_NAME_BYTES))
+    if (!msg_printable(r->name, MSG_NAME_BYTES))
         return fail(p, ERR_BAD_FIELD, "'name' must be 1 to %d bytes of printable UTF-8",
                     MSG_NAME_BYTES);
     return ERR_NONE;
