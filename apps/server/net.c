@@ -33,8 +33,8 @@ typedef struct conn {
     int rx_oversize, too_big_strikes;
     srv_msg **queue; /* a ring of messages to send */
     size_t qhead, qlen, qcap, qbytes;
-    int64_t window_ms;
-    int window_count;
+    int64_t bucket_ms; /* rate limit: a bucket of MSG_PER_SECOND tokens, */
+    double tokens;     /* refilled at MSG_PER_SECOND a second */
     int dropped;    /* its queue overflowed: closing */
     int close_soon; /* close (1008) once the queue is sent */
 } conn;
@@ -218,16 +218,19 @@ static void conn_close(server *S, session *s)
 static void conn_message(server *S, conn *c, const char *data, size_t len, int binary)
 {
     int64_t now = wall_ms();
-    if (now - c->window_ms >= 1000) {
-        c->window_ms = now;
-        c->window_count = 0;
-    }
+    c->tokens += (double)(now - c->bucket_ms) * MSG_PER_SECOND / 1000.0;
+    if (c->tokens > MSG_PER_SECOND)
+        c->tokens = MSG_PER_SECOND;
+    c->bucket_ms = now;
+    int limited = c->tokens < 1.0;
+    if (!limited)
+        c->tokens -= 1.0;
     msg_problem problem;
     msg_request *r = &S->request;
     msg_error e = binary ? ERR_BAD_JSON : msg_decode(data, len, r, &problem);
     if (binary)
         snprintf(problem.message, sizeof problem.message, "messages are text frames of JSON");
-    if (++c->window_count > MSG_PER_SECOND)
+    if (limited)
         tables_error(S->tables, &c->client, e == ERR_BAD_JSON ? NULL : &r->id, ERR_RATE_LIMITED,
                      "more than 20 messages a second");
     else if (e != ERR_NONE)
