@@ -35,8 +35,8 @@ typedef struct conn {
     size_t qhead, qlen, qcap, qbytes;
     int64_t bucket_ms; /* rate limit: a bucket of MSG_PER_SECOND tokens, */
     double tokens;     /* refilled at MSG_PER_SECOND a second */
-    int dropped;    /* its queue overflowed: closing */
-    int close_soon; /* close (1008) once the queue is sent */
+    int dropped;       /* its queue overflowed: closing */
+    int close_soon;    /* close (1008) once the queue is sent */
 } conn;
 
 /* What libwebsockets keeps per connection (HTTP or WebSocket). */
@@ -66,7 +66,6 @@ typedef struct server {
 } server;
 
 static volatile sig_atomic_t stop_requested;
-static struct lws_context *volatile signal_ctx;
 
 static int64_t wall_ms(void)
 {
@@ -125,7 +124,7 @@ static void conn_queue(conn *c, srv_msg *m)
     }
     if (c->qlen == c->qcap) {
         size_t cap = c->qcap ? 2 * c->qcap : 8;
-        srv_msg **ring = malloc(cap * sizeof *ring);
+        srv_msg **ring = malloc(cap * sizeof(srv_msg *));
         if (!ring) {
             c->dropped = 1;
             lws_set_timeout(c->wsi, PENDING_TIMEOUT_CLOSE_SEND, LWS_TO_KILL_ASYNC);
@@ -431,9 +430,7 @@ static void on_tick(lws_sorted_usec_list_t *sul)
 static void on_signal(int sig)
 {
     (void)sig;
-    stop_requested = 1;
-    if (signal_ctx)
-        lws_cancel_service(signal_ctx);
+    stop_requested = 1; /* the loop sees it within TICK_MS */
 }
 
 /* --- Running ----------------------------------------------------------------------------- */
@@ -507,7 +504,6 @@ static int start(server *S, struct lws_http_mount *api, struct lws_http_mount *f
 
 static void stop(server *S)
 {
-    signal_ctx = NULL;
     if (S->ctx)
         lws_context_destroy(S->ctx);
     workers_free(S->pool);
@@ -537,7 +533,6 @@ int server_run(const server_options *o)
         printf("listening on %s://%s%s%s:%d\n", o->tls_cert ? "https" : "http", v6 ? "[" : "",
                o->host, v6 ? "]" : "", port);
         fflush(stdout);
-        signal_ctx = S->ctx;
         signal(SIGTERM, on_signal);
         signal(SIGINT, on_signal);
         signal(SIGPIPE, SIG_IGN);

@@ -523,7 +523,7 @@ static void do_create(srv_tables *T, srv_client *c, const msg_request *r)
         return;
     }
     stored_table *row = malloc(sizeof *row);
-    char token[TOKEN_HEX] = "", invites[CARC_MAX_PLAYERS][TOKEN_HEX], err[160];
+    char token[TOKEN_HEX] = "", invites[CARC_MAX_PLAYERS][TOKEN_HEX] = {{0}}, err[160];
     int me;
     srv_table *t = NULL;
     if (row && fill_new_row(T, c, r, row, &me, token, invites) == 0)

@@ -56,8 +56,8 @@ static json_t *rules_json(uint32_t flags)
 
 static json_t *tile_json(int kind)
 {
-    char letter[2] = {carc_tile(kind) ? carc_tile(kind)->letter : '?', '\0'};
-    return kind == CARC_NO_TILE ? json_null() : json_string(letter);
+    const carc_tile_def *def = carc_tile(kind);
+    return def ? json_sprintf("%c", def->letter) : json_null();
 }
 
 static json_t *players_array(const srv_table *t, int (*value)(const carc_game *, int))

@@ -465,7 +465,8 @@ static void test_game_with_computer(void **state)
     assert_non_null(g);
     json_t *scores = json_object_get(end, "scores");
     for (int p = 0; p < 2; p++)
-        assert_int_equal(carc_game_score(g, p), json_integer_value(json_array_get(scores, (size_t)p)));
+        assert_int_equal(carc_game_score(g, p),
+                         json_integer_value(json_array_get(scores, (size_t)p)));
     carc_game_free(g);
 }
 
