@@ -397,6 +397,14 @@ char *view_record(const srv_table *t)
         n += (size_t)snprintf(headers + n, sizeof headers - n, "seat-%d %s\n", s + 1,
                               st->kind == SEAT_COMPUTER ? st->spec : "human");
     }
+    const msg_clock *k = &t->row.clock;
+    const char *timeout = k->on_timeout == TIMEOUT_FORFEIT ? "forfeit" : "computer";
+    if (k->mode == CLOCK_MOVE)
+        n += (size_t)snprintf(headers + n, sizeof headers - n, "clock move %d %s\n", k->seconds,
+                              timeout);
+    else if (k->mode == CLOCK_FISCHER)
+        n += (size_t)snprintf(headers + n, sizeof headers - n, "clock fischer %d %d %s\n",
+                              k->seconds, k->increment, timeout);
     if (t->row.status == TABLE_FINISHED) {
         char salt[TOKEN_HEX];
         token_hex(t->row.salt, sizeof t->row.salt, salt);
