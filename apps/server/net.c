@@ -390,7 +390,10 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 }
 
 static const struct lws_protocols protocols[] = {
-    {"carcassonne.v1", callback, sizeof(session), 4096, 0, NULL, 0},
+    /* A small receive buffer per connection: most messages are short, and
+     * a long one arrives in pieces that conn_receive() joins. Sends are
+     * not cut to that size. */
+    {"carcassonne.v1", callback, sizeof(session), 1024, 0, NULL, 1 << 16},
     {NULL, NULL, 0, 0, 0, NULL, 0},
 };
 
