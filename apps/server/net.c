@@ -466,6 +466,10 @@ static struct lws_context *make_context(server *S, struct lws_http_mount *api,
     info.gid = -1;
     info.uid = -1;
     info.options = LWS_SERVER_OPTION_VALIDATE_UTF8;
+    /* Pings a quiet connection after 30 s and drops it when nothing came
+     * back 45 s later: a lost network shows the seat away. */
+    static const lws_retry_bo_t idle = {.secs_since_valid_ping = 30, .secs_since_valid_hangup = 75};
+    info.retry_and_idle_policy = &idle;
     if (!strchr(o->host, ':') && strcmp(o->host, "::") != 0)
         info.options |= LWS_SERVER_OPTION_DISABLE_IPV6;
     if (o->tls_cert) {

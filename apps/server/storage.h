@@ -22,7 +22,13 @@ enum {
     STORED_ADDR_BYTES = 48,
 };
 
-typedef enum table_status { TABLE_WAITING, TABLE_PLAYING, TABLE_FINISHED } table_status;
+/* TABLE_CLOSED: a waiting table nobody came back to; never loaded again. */
+typedef enum table_status {
+    TABLE_WAITING,
+    TABLE_PLAYING,
+    TABLE_FINISHED,
+    TABLE_CLOSED
+} table_status;
 
 /* A seat as stored. A human seat is taken when it has a token. */
 typedef struct stored_seat {

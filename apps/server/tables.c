@@ -53,7 +53,7 @@ static void insert_table(srv_tables *T, srv_table *t)
     if (T->newest)
         T->newest->newer = t;
     T->newest = t;
-    if (t->row.status != TABLE_FINISHED)
+    if (t->row.status < TABLE_FINISHED)
         T->live++;
 }
 
@@ -155,7 +155,7 @@ static int count_live_from(const srv_tables *T, const char *addr)
 {
     int n = 0;
     for (const srv_table *t = T->newest; t; t = t->older)
-        if (t->row.status != TABLE_FINISHED && strcmp(t->row.addr, addr) == 0)
+        if (t->row.status < TABLE_FINISHED && strcmp(t->row.addr, addr) == 0)
             n++;
     return n;
 }
@@ -351,6 +351,8 @@ static void member_remove(srv_tables *T, srv_table *t, srv_client *c)
         return;
     int seat = t->members[i].seat;
     t->members[i] = t->members[--t->nmembers];
+    if (t->nmembers == 0)
+        t->idle_ms = now_ms(T);
     for (int j = 0; j < c->njoined; j++)
         if (c->joined[j] == t) {
             c->joined[j] = c->joined[--c->njoined];
@@ -389,6 +391,18 @@ static void maybe_think(srv_tables *T, srv_table *t)
         return;
     if (T->hooks.think(T->hooks.ctx, t->row.id, turn, t->game, t->row.seats[seat].spec) == 0)
         t->thinking = turn;
+}
+
+/* Closes a waiting table nobody came back to: it leaves the lobby and the
+ * limits. */
+static void close_idle_table(srv_tables *T, srv_table *t)
+{
+    if (storage_set_status(T->store, t->row.id, TABLE_CLOSED, -1) != 0) {
+        fprintf(stderr, "carcassonne serve: %s\n", storage_error(T->store));
+        return;
+    }
+    t->row.status = TABLE_CLOSED;
+    T->live--;
 }
 
 static void finish_table(srv_tables *T, srv_table *t)
@@ -568,6 +582,7 @@ static void do_create(srv_tables *T, srv_client *c, const msg_request *r)
     }
     insert_table(T, t);
     start_clocks(t, t->row.created_ms);
+    t->idle_ms = t->row.created_ms;
     member_add(t, c);
     json_t *fields = json_pack("{s:s, s:s}", "table", t->row.id, "commitment", t->commitment);
     if (me >= 0) {
@@ -761,7 +776,7 @@ static void do_lobby(srv_tables *T, srv_client *c, const msg_request *r)
     json_t *list = json_array();
     int n = 0;
     for (const srv_table *t = T->newest; t && n < LOBBY_MAX; t = t->older)
-        if (t->row.listed && t->row.status != TABLE_FINISHED) {
+        if (t->row.listed && t->row.status < TABLE_FINISHED) {
             json_array_append_new(list, view_lobby_entry(t));
             n++;
         }
@@ -906,10 +921,14 @@ void tables_tick(srv_tables *T, int64_t now)
 {
     for (srv_table *t = T->newest, *older; t; t = older) {
         older = t->older;
-        if (t->row.status == TABLE_FINISHED && t->nmembers == 0 && !storage_pending(T->store)) {
+        if (t->row.status == TABLE_WAITING && t->nmembers == 0 &&
+            now - t->idle_ms > TABLE_IDLE_CLOSE_MS)
+            close_idle_table(T, t);
+        if (t->row.status >= TABLE_FINISHED && t->nmembers == 0) {
             evict_table(T, t);
             continue;
         }
+        maybe_think(T, t); /* again, if the workers' queue was full */
         if (t->row.status != TABLE_PLAYING || t->row.clock.mode == CLOCK_NONE)
             continue;
         int seat = carc_game_current_player(t->game);
@@ -946,6 +965,7 @@ static int load_one(void *ctx, const stored_table *row)
     insert_table(L->T, t);
     /* The time the server was down is not counted against the seat to move. */
     t->turn_ms = now_ms(L->T);
+    t->idle_ms = t->turn_ms;
     return 0;
 }
 
