@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "counts.h"
 #include "table.h"
 #include "token.h"
 
@@ -21,6 +22,7 @@ struct srv_tables {
     srv_table *buckets[HASH_BUCKETS];
     srv_table *newest; /* every table in memory, newest first */
     int live;          /* waiting and playing */
+    addr_counts live_per_addr;
     carc_game *scratch;
     outbox out;
 };
@@ -53,8 +55,10 @@ static void insert_table(srv_tables *T, srv_table *t)
     if (T->newest)
         T->newest->newer = t;
     T->newest = t;
-    if (t->row.status < TABLE_FINISHED)
+    if (t->row.status < TABLE_FINISHED) {
         T->live++;
+        counts_add(&T->live_per_addr, t->row.addr, 1);
+    }
 }
 
 static void free_table(srv_table *t);
@@ -151,15 +155,6 @@ static srv_table *find_table(srv_tables *T, const char *id)
     return t;
 }
 
-static int count_live_from(const srv_tables *T, const char *addr)
-{
-    int n = 0;
-    for (const srv_table *t = T->newest; t; t = t->older)
-        if (t->row.status < TABLE_FINISHED && strcmp(t->row.addr, addr) == 0)
-            n++;
-    return n;
-}
-
 int tables_live(const srv_tables *T)
 {
     return T->live;
@@ -191,6 +186,7 @@ void tables_free(srv_tables *T)
         t = older;
     }
     outbox_free(&T->out);
+    counts_clear(&T->live_per_addr);
     carc_game_free(T->scratch);
     free(T);
 }
@@ -403,6 +399,7 @@ static void close_idle_table(srv_tables *T, srv_table *t)
     }
     t->row.status = TABLE_CLOSED;
     T->live--;
+    counts_add(&T->live_per_addr, t->row.addr, -1);
 }
 
 static void finish_table(srv_tables *T, srv_table *t)
@@ -410,6 +407,7 @@ static void finish_table(srv_tables *T, srv_table *t)
     if (t->row.status != TABLE_FINISHED) {
         t->row.status = TABLE_FINISHED;
         T->live--;
+        counts_add(&T->live_per_addr, t->row.addr, -1);
     }
 }
 
@@ -555,7 +553,7 @@ static void do_create(srv_tables *T, srv_client *c, const msg_request *r)
         refuse(T, c, r, ERR_TOO_MANY, "the server holds as many tables as it may");
         return;
     }
-    if (count_live_from(T, c->addr) >= T->limits.max_tables_per_addr) {
+    if (counts_get(&T->live_per_addr, c->addr) >= T->limits.max_tables_per_addr) {
         refuse(T, c, r, ERR_TOO_MANY, "your address has as many open tables as it may");
         return;
     }
