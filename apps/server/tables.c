@@ -873,7 +873,7 @@ void tables_request(srv_tables *T, srv_client *c, const msg_request *r)
     case MSG_HELLO:
         reply(T, c, r,
               json_pack("{s:i, s:s, s:{s:i, s:i, s:i, s:i}}", "protocol", 1, "server",
-                        "carcassonne 0.1.0", "limits", "message_bytes", MSG_MAX_BYTES,
+                        "carcassonne " CARC_VERSION, "limits", "message_bytes", MSG_MAX_BYTES,
                         "messages_per_second", MSG_PER_SECOND, "name_bytes", MSG_NAME_BYTES,
                         "chat_bytes", MSG_CHAT_BYTES));
         break;

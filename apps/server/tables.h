@@ -19,7 +19,7 @@ enum {
 };
 
 /* A waiting table that nobody has followed for this long is closed. */
-#define TABLE_IDLE_CLOSE_MS (24 * 3600 * 1000LL)
+#define TABLE_IDLE_CLOSE_MS (24LL * 3600 * 1000)
 
 struct srv_table;
 
