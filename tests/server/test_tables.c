@@ -597,6 +597,17 @@ static void test_restart(void **state)
     while ((m = next(0)))
         last = m;
     const char *digest = json_string_value(json_object_get(last, "digest"));
+    /* A broken table in storage is skipped, the others load. */
+    stored_table *broken = calloc(1, sizeof *broken);
+    snprintf(broken->id, sizeof broken->id, "tbroken00001");
+    broken->status = TABLE_PLAYING;
+    broken->players = 2;
+    broken->forfeit = -1;
+    broken->nmoves = 1;
+    snprintf(broken->moves[0].text, sizeof broken->moves[0].text, "Q 9 9 0");
+    assert_int_equal(storage_create_table(store, broken), 0);
+    assert_int_equal(storage_commit(store), 0);
+    free(broken);
     srv_hooks hooks = {NULL, hook_send, hook_think, NULL, hook_now};
     srv_limits limits = {10, 4};
     srv_tables *again = tables_new(store, &hooks, &limits);
