@@ -378,6 +378,33 @@ def case_analyse():
     check(code == 0 and "rank  move" in out and "\n     1  U " in out, "text: %s %s" % (out, err))
     code, out, err = run(["analyse", "--ms", "30", "--top", "2", "--json", small])
     check(code == 0 and len(json.loads(out)["best"]) == 2, "default player: %s %s" % (out, err))
+    # Every ranking is in one order: the chance to win, then the margin.
+    code, out, err = run(["analyse", "--ms", "100", "--top", "100", "--tile", "B", "--json", small])
+    a = json.loads(out)
+    check(code == 0 and a["order"] == "chance to win, then margin", "order: %r %s" % (a, err))
+    keys = [(m["win"], m["margin"]) for m in a["best"]]
+    check(len(keys) == a["legal_moves"] and keys == sorted(keys, reverse=True),
+          "not by win, then margin: %r" % keys)
+    code, out, err = run(["analyse", "--ms", "30", "--tile", "B", small])
+    check("best first by chance to win, then margin" in out, "the order unsaid: %s" % out)
+    # A symmetric tile's placements are listed once, whoever ranks them: U
+    # turned 1 and 3 is the same straight road.
+    lists = {}
+    for spec in ("random", "greedy", "star25"):
+        code, out, err = run(["analyse", "--player", spec, "--tile", "U", "--top", "100",
+                              "--json", small])
+        a = json.loads(out)
+        moves = [m["move"] for m in a["best"]]
+        check(code == 0 and a["legal_moves"] == len(moves) == len(set(moves)),
+              "%s lists a move twice: %r" % (spec, moves))
+        lists[spec] = sorted(moves)
+    check(lists["random"] == lists["greedy"] == lists["star25"] and len(lists["random"]) == 22,
+          "the players list different moves: %r" % lists)
+    for seed in range(1, 30):
+        code, out, err = run(["analyse", "--player", "random", "--seed", str(seed), "--tile", "U",
+                              "--top", "1", "--json", small])
+        move = json.loads(out)["best"][0]["move"]
+        check(move in lists["greedy"], "random's choice %r is not listed so" % move)
 
     code, out, err = run(["analyse", "--each-move", "--player", "greedy", "--json", small])
     check(code == 0, "each move: %d %s" % (code, err))
