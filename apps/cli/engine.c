@@ -41,7 +41,11 @@ static int serve(engine_session *e)
             continue; /* blank lines are no requests */
         else
             reply = engine_session_answer(e, line, len, &quit);
-        if (proto_send(1, reply) < 0)
+        int sent = proto_send(1, reply);
+        if (sent == PROTO_SEND_TOO_LONG)
+            sent = proto_send(
+                1, proto_error("the reply would be longer than %d bytes", PROTO_MAX_LINE));
+        if (sent < 0)
             return EXIT_INVALID;
     }
     return EXIT_OK;

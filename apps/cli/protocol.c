@@ -25,23 +25,24 @@ double proto_now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
-/* Moves the first line of the buffer (ending at `nl`) into `line`. */
+/* Moves the first line of the buffer (ending at `nl`) into `line`; a line
+ * longer than PROTO_MAX_LINE (its ending not counted) is dropped. */
 static int take_line(proto_reader *r, const char *nl, char *line, size_t *len)
 {
     size_t n = (size_t)(nl - r->buf);
     size_t used = n + (nl < r->buf + r->len);
-    memcpy(line, r->buf, n);
-    if (n > 0 && line[n - 1] == '\r')
+    if (n > 0 && r->buf[n - 1] == '\r')
         n--;
+    int too_long = r->skipping || n > PROTO_MAX_LINE;
+    if (too_long)
+        n = 0;
+    memcpy(line, r->buf, n);
     line[n] = '\0';
     *len = n;
     memmove(r->buf, r->buf + used, r->len - used);
     r->len -= used;
-    if (r->skipping) {
-        r->skipping = 0;
-        return PROTO_TOO_LONG;
-    }
-    return PROTO_LINE;
+    r->skipping = 0;
+    return too_long ? PROTO_TOO_LONG : PROTO_LINE;
 }
 
 /* Waits until the descriptor can be read or the deadline passes. */
@@ -71,8 +72,10 @@ int proto_read_line(proto_reader *r, int timeout_ms, char *line, size_t *len)
         char *nl = memchr(r->buf, '\n', r->len);
         if (nl)
             return take_line(r, nl, line, len);
-        if (r->len > PROTO_MAX_LINE) {
-            /* Too long: forget what came so far, keep skipping. */
+        if (r->len == sizeof r->buf) {
+            /* A full buffer and no newline: the longest line, a CR and
+             * its LF would fit, so this one is too long. Forget what came
+             * so far, keep skipping. */
             r->skipping = 1;
             r->len = 0;
         }
@@ -100,6 +103,10 @@ int proto_send(int fd, json_t *msg)
         msg ? json_dumps(msg, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(6)) : NULL;
     json_decref(msg);
     size_t n = text ? strlen(text) : 0;
+    if (n > PROTO_MAX_LINE) {
+        free(text);
+        return PROTO_SEND_TOO_LONG;
+    }
     char *line = text ? malloc(n + 2) : NULL;
     if (!line) {
         free(text);

@@ -8,7 +8,8 @@
 #include <jansson.h>
 #include <stddef.h>
 
-/* The longest line either side may send, newline excluded. */
+/* The longest line either side may send, its ending (LF or CR LF) not
+ * counted. */
 enum { PROTO_MAX_LINE = 65536, PROTO_WRITE_TIMEOUT_MS = 10000 };
 
 /* Results of proto_read_line(). */
@@ -37,9 +38,11 @@ void proto_reader_init(proto_reader *r, int fd);
 int proto_read_line(proto_reader *r, int timeout_ms, char *line, size_t *len);
 
 /* Writes `msg` as one compact JSON line to `fd` and takes the reference
- * (decrefs it). Returns 0, or -1 when the line could not be written; on a
- * non-blocking `fd` that too when the reader has not made room for
- * PROTO_WRITE_TIMEOUT_MS. */
+ * (decrefs it). Returns 0; PROTO_SEND_TOO_LONG, writing nothing, when the
+ * line would be longer than PROTO_MAX_LINE; or -1 when the line could not
+ * be written, on a non-blocking `fd` also when the reader has not made
+ * room for PROTO_WRITE_TIMEOUT_MS. */
+enum { PROTO_SEND_TOO_LONG = -2 };
 int proto_send(int fd, json_t *msg);
 
 /* {"type": "error", "message": MESSAGE}, a new reference. */

@@ -162,6 +162,26 @@ def case_engine_garbage():
     check(replies[-1] == {"type": "bye"}, "last reply: %r" % replies[-1])
 
 
+def padded(request, size):
+    """`request` padded with spaces inside the object to `size` bytes."""
+    return request[:-1] + b" " * (size - len(request)) + b"}"
+
+
+def case_line_limit():
+    """A line of 65,536 bytes (its LF or CR LF not counted) is the longest
+    either side may send: one byte more is refused, on both sides."""
+    hello = b"{\"type\":\"hello\"}"
+    data = (padded(hello, 65536) + b"\n" + padded(hello, 65536) + b"\r\n"
+            + padded(hello, 65537) + b"\n" + padded(hello, 65537) + b"\r\n"
+            + padded(hello, 200000) + b"\n" + hello + b"\n" + padded(hello, 65537))
+    r = engine_replies(data, "random")
+    check(len(r) == 7, "%d replies to 7 lines" % len(r))
+    check(r[0]["type"] == "hello" and r[1]["type"] == "hello", "65,536 bytes: %r" % r[:2])
+    for i in (2, 3, 4, 6):
+        check(is_error(r[i]) and "longer than 65536" in r[i]["message"], "line %d: %r" % (i, r[i]))
+    check(r[5]["type"] == "hello", "the line after a long one: %r" % r[5])
+
+
 # --- The arena ----------------------------------------------------------------------
 
 def arena_json(args, expect_code=0):
@@ -500,6 +520,7 @@ CASES = {
     "bench_mcts": case_bench_mcts,
     "engine_session": case_engine_session,
     "engine_garbage": case_engine_garbage,
+    "line_limit": case_line_limit,
     "arena_smoke": case_arena_smoke,
     "arena_engine": case_arena_engine,
     "arena_bad_engines": case_arena_bad_engines,
