@@ -8,6 +8,7 @@ Exits 0 when the case passes, 1 with a message when it does not.
 import json
 import os
 import random
+import subprocess
 import sys
 import tempfile
 
@@ -55,7 +56,7 @@ def case_engine_session():
     # 'quit' ends the session: the request after it is never answered.
     check(len(r) == len(requests_of(data)) - 1, "%d replies for %d requests"
           % (len(r), len(requests_of(data))))
-    check(r[0] == {"type": "hello", "protocol": 1, "name": "carcassonne", "player": "greedy"},
+    check(r[0] == {"type": "hello", "protocol": 2, "name": "carcassonne", "player": "greedy"},
           "hello: %r" % r[0])
     check(is_error(r[1]) and "new" in r[1]["message"], "go before new: %r" % r[1])
     check(r[2] == {"type": "ok"}, "new: %r" % r[2])
@@ -63,8 +64,11 @@ def case_engine_session():
           and r[3]["to_move"] == 0 and r[3]["tile"] is None and r[3]["moves"] == 0
           and r[3]["scores"] == [0, 0] and r[3]["supply"] == [7, 7] and r[3]["over"] is False,
           "first state: %r" % r[3])
-    check(r[4] == {"type": "ok"} and r[5] == {"type": "ok"}, "tile, move: %r %r" % (r[4], r[5]))
     # small-city: the two-tile city scores 2 for red, the knight goes home.
+    city = {"kind": "city", "complete": True, "players": [0], "points": 2, "tiles": 2,
+            "pennants": 0, "returned": [1, 0], "x": 0, "y": -1}
+    check(r[4] == {"type": "ok"} and r[5] == {"type": "ok", "events": [city]},
+          "tile, move: %r %r" % (r[4], r[5]))
     check(r[6]["scores"] == [2, 0] and r[6]["to_move"] == 1 and r[6]["moves"] == 1
           and r[6]["supply"] == [7, 7] and r[6]["tile"] is None, "second state: %r" % r[6])
     check(is_error(r[7]) and "tile" in r[7]["message"], "go without a tile: %r" % r[7])
@@ -79,18 +83,165 @@ def case_engine_session():
     for m in an["moves"]:
         check(m["move"].startswith("U ") and 0 <= m["win"] <= 1 and m["visits"] >= 0,
               "ranked move: %r" % m)
-    check(r[11] == {"type": "ok"}, "blue's move: %r" % r[11])
+    check(r[11] == {"type": "ok", "events": []}, "blue's move: %r" % r[11])
     check(is_error(r[12]) and "follower" in r[12]["message"], "taken road: %r" % r[12])
     check(is_error(r[13]) and "player 1" in r[13]["message"], "wrong player: %r" % r[13])
-    check(r[14] == {"type": "ok"}, "a move naming its own tile: %r" % r[14])
+    check(r[14] == {"type": "ok", "events": []}, "a move naming its own tile: %r" % r[14])
     check(r[15]["moves"] == 3 and r[15]["scores"] == [2, 0] and r[15]["to_move"] == 1,
           "third state (refused moves changed nothing): %r" % r[15])
-    check(r[16] == {"type": "ok"}, "end: %r" % r[16])
     # The final scoring: blue's thief on the open road D-U-U, 3 points.
+    road = {"kind": "road", "complete": False, "players": [1], "points": 3, "tiles": 3,
+            "pennants": 0, "returned": [0, 1]}
+    check(r[16]["type"] == "ok" and len(r[16]["events"]) == 1
+          and {k: v for k, v in r[16]["events"][0].items() if k not in "xy"} == road,
+          "end: %r" % r[16])
     check(r[17]["over"] is True and r[17]["scores"] == [2, 3] and r[17]["to_move"] is None,
           "final state: %r" % r[17])
     check(is_error(r[18]) and "over" in r[18]["message"], "go after the end: %r" % r[18])
     check(r[19] == {"type": "bye"}, "quit: %r" % r[19])
+
+
+# --- One engine process, request by request ------------------------------------------------
+
+class Engine:
+    """`carcassonne engine` on pipes, asked one request at a time."""
+
+    def __init__(self, spec="random"):
+        self.p = subprocess.Popen([CARC, "engine", "--player", spec], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE)
+
+    def ask(self, request):
+        self.p.stdin.write((json.dumps(request) + "\n").encode())
+        self.p.stdin.flush()
+        line = self.p.stdout.readline()
+        check(line.endswith(b"\n"), "no reply to %r" % request)
+        return json.loads(line)
+
+    def ok(self, request):
+        r = self.ask(request)
+        check(r["type"] == "ok", "%r answered %r" % (request, r))
+        return r
+
+    def close(self):
+        check(self.ask({"type": "quit"}) == {"type": "bye"}, "quit")
+        self.p.stdin.close()
+        check(self.p.wait(timeout=60) == 0, "engine exit status")
+
+
+def moves_of(legal):
+    """Every move a 'legal' reply lists."""
+    if not legal["placements"]:
+        return [legal["discard"]]
+    return [m for p in legal["placements"]
+            for m in [p["move"]] + ["%s %s" % (p["move"], spot) for spot in p["spots"]]]
+
+
+ROLES = {"road", "city", "field", "cloister"}
+
+
+def case_engine_legal():
+    """'legal' lists every legal move once, with its follower spots and
+    their roles: the same moves as the library's own players rank."""
+    e = Engine("greedy")
+    check(is_error(e.ask({"type": "legal"})), "legal before new")
+    e.ok({"type": "new", "players": 2, "seed": 11})
+    check("unknown" in e.ask({"type": "legal"})["message"], "legal before the tile is known")
+    compared = 0
+    rng = random.Random(5)
+    for turn in range(40):
+        tile = e.ask({"type": "draw"})
+        legal = e.ask({"type": "legal"})
+        check(legal["type"] == "legal" and legal["tile"] == tile["tile"]
+              and legal["player"] == tile["player"], "legal: %r" % legal)
+        moves = moves_of(legal)
+        check(len(moves) == len(set(moves)) == legal["count"], "count, duplicates: %r" % legal)
+        looks = set()
+        for p in legal["placements"]:
+            check(p["move"] == "%s %d %d %d" % (tile["tile"], p["x"], p["y"], p["rot"]),
+                  "placement: %r" % p)
+            check(all(role in ROLES for role in p["spots"].values()), "roles: %r" % p)
+            check(("C" in p["spots"]) == (p["spots"].get("C") == "cloister"), "cloister: %r" % p)
+            looks.add((p["x"], p["y"], p["rot"]))
+        check(len(looks) == len(legal["placements"]), "a placement twice: %r" % legal)
+        an = e.ask({"type": "analyse", "top": 100})
+        check(an["legal_moves"] == legal["count"], "analyse counts %d, legal %d"
+              % (an["legal_moves"], legal["count"]))
+        if legal["count"] <= 100:
+            check(sorted(m["move"] for m in an["moves"]) == sorted(moves),
+                  "legal and greedy's ranking differ: %r %r" % (moves, an["moves"]))
+            compared += 1
+        e.ok({"type": "move", "move": rng.choice(moves)})
+    check(compared >= 20, "only %d positions compared" % compared)
+    # A symmetric tile: the straight road U is listed at rotations 0 and 1,
+    # and a move at rotation 3 is the same as at 1.
+    e.ok({"type": "new", "players": 2, "seed": 11})
+    e.ok({"type": "tile", "tile": "U"})
+    legal = e.ask({"type": "legal"})
+    check({p["rot"] for p in legal["placements"]} <= {0, 1}, "U's rotations: %r" % legal)
+    check(e.ask({"type": "go"})["move"].split()[3] in "01", "go names U's lower rotation")
+    e.ok({"type": "move", "move": "U 1 0 3 W"})
+    check(e.ask({"type": "state"})["supply"] == [6, 7], "U 1 0 3 W is U 1 0 1 E")
+    # A tile that fits nowhere: C (city on every side) once the start
+    # tile's city is closed.
+    e.ok({"type": "new", "players": 2, "seed": 11})
+    e.ok({"type": "tile", "tile": "E"})
+    e.ok({"type": "move", "move": "E 0 -1 2"})
+    e.ok({"type": "tile", "tile": "C"})
+    legal = e.ask({"type": "legal"})
+    check(legal["placements"] == [] and legal["discard"] == "discard C" and legal["count"] == 1,
+          "the discard: %r" % legal)
+    e.ok({"type": "move", "move": legal["discard"]})
+    check(e.ask({"type": "state"})["moves"] == 2, "the discard was played")
+    e.close()
+
+
+def drive_game(e, seed, rng):
+    """Plays one whole game through 'draw', 'legal' and 'move'; returns the
+    moves, the draws and the scores the events add up to."""
+    e.ok({"type": "new", "players": 2, "seed": seed})
+    moves, draws, scored = [], [], [0, 0]
+    left = e.ask({"type": "state"})["left"]
+    while True:
+        tile = e.ask({"type": "draw"})
+        if tile["type"] == "error":
+            check("over" in tile["message"], "draw: %r" % tile)
+            break
+        check(tile["type"] == "tile" and tile["left"] == left - (len(draws) > 0),
+              "draw %d: %r (left %d)" % (len(draws), tile, left))
+        check(e.ask({"type": "draw"}) == tile, "a second draw changed the tile")
+        left = tile["left"]
+        draws.append(tile["tile"])
+        move = rng.choice(moves_of(e.ask({"type": "legal"})))
+        reply = e.ok({"type": "move", "player": tile["player"], "move": move})
+        for ev in reply["events"]:
+            for p in ev["players"]:
+                scored[p] += ev["points"]
+        moves.append(move)
+    state = e.ask({"type": "state"})
+    check(state["over"] is True and state["scores"] == scored and state["left"] == 0,
+          "events add up to %r, state %r" % (scored, state))
+    return moves, draws, scored
+
+
+def case_engine_draw():
+    """'draw' deals from the engine's own pile, so a script drives whole
+    games; 'new' again starts another game in the same process."""
+    e = Engine("random")
+    first = drive_game(e, 5, random.Random(1))
+    second = drive_game(e, 6, random.Random(2))
+    again = drive_game(e, 5, random.Random(1))
+    check(again == first, "'new' with the same seed deals another game")
+    check(second[1] != first[1], "two seeds, one deal")
+    e.close()
+    fresh = Engine("random")
+    check(drive_game(fresh, 6, random.Random(2)) == second, "a fresh process deals otherwise")
+    fresh.close()
+    for moves, _, scores in (first, second):
+        code, out, err = run(["replay", "--json", "-"],
+                             ("players 2\n" + "\n".join(moves) + "\n").encode())
+        r = json.loads(out)
+        check(code == 0 and r["finished"] and r["scores"] == scores,
+              "replayed: %d %r %r" % (code, r, scores))
 
 
 # --- Garbage on the protocol ------------------------------------------------------------
@@ -128,7 +279,7 @@ BAD_IN_GAME = [
     b"{\"type\":\"move\",\"move\":\"E 0 -1 2 S S S S S S S S\"}",
     b"{\"type\":\"move\",\"move\":\"E 99999999999 -1 2\"}",
     b"{\"type\":\"move\",\"move\":\"end\"}", b"{\"type\":\"move\",\"move\":\"\\u00e9 0 0 0\"}",
-    b"{\"type\":\"go\"}",
+    b"{\"type\":\"go\"}", b"{\"type\":\"legal\"}",
     b"{\"type\":\"analyse\",\"top\":0}", b"{\"type\":\"analyse\",\"top\":1000000000}",
     b"{\"type\":\"go\",\"ms\":0}", b"{\"type\":\"go\",\"ms\":\"fast\"}",
 ]
@@ -520,6 +671,8 @@ CASES = {
     "bench_mcts": case_bench_mcts,
     "engine_session": case_engine_session,
     "engine_garbage": case_engine_garbage,
+    "engine_legal": case_engine_legal,
+    "engine_draw": case_engine_draw,
     "line_limit": case_line_limit,
     "arena_smoke": case_arena_smoke,
     "arena_engine": case_arena_engine,
