@@ -52,9 +52,7 @@ static int wait_readable(int fd, int timeout_ms, double deadline)
         int wait = -1;
         if (timeout_ms >= 0) {
             double left = deadline - proto_now_ms();
-            if (left <= 0)
-                return PROTO_TIMEOUT;
-            wait = left > 1e9 ? 1000000000 : (int)left + 1;
+            wait = left <= 0 ? 0 : left > 1e9 ? 1000000000 : (int)left + 1;
         }
         struct pollfd p = {fd, POLLIN, 0};
         int n = poll(&p, 1, wait);
@@ -62,6 +60,8 @@ static int wait_readable(int fd, int timeout_ms, double deadline)
             return PROTO_LINE;
         if (n < 0 && errno != EINTR)
             return PROTO_IO_ERROR;
+        if (n == 0 && wait == 0)
+            return PROTO_TIMEOUT; /* looked once more at the deadline */
     }
 }
 
@@ -95,6 +95,21 @@ int proto_read_line(proto_reader *r, int timeout_ms, char *line, size_t *len)
         if (got > 0)
             r->len += (size_t)got;
     }
+}
+
+int proto_reader_pending(proto_reader *r)
+{
+    if (r->len > 0 || r->skipping)
+        return 1;
+    struct pollfd p = {r->fd, POLLIN, 0};
+    if (r->eof || poll(&p, 1, 0) <= 0)
+        return 0;
+    ssize_t got = read(r->fd, r->buf, sizeof r->buf);
+    if (got == 0)
+        r->eof = 1;
+    if (got > 0)
+        r->len = (size_t)got;
+    return got > 0;
 }
 
 int proto_send(int fd, json_t *msg)

@@ -33,9 +33,14 @@ typedef struct proto_reader {
 void proto_reader_init(proto_reader *r, int fd);
 /* Reads the next line into `line` (NUL-terminated, a CR before the newline
  * removed; `line` holds PROTO_MAX_LINE + 2 bytes) and its length into `*len`.
- * Waits at most `timeout_ms` (< 0: for ever). A last line without a
+ * Waits at most `timeout_ms` (< 0: for ever; 0: takes what is there
+ * without waiting). A last line without a
  * newline is returned at end of file. */
 int proto_read_line(proto_reader *r, int timeout_ms, char *line, size_t *len);
+/* Whether bytes have come that proto_read_line() has not returned yet,
+ * without waiting: those in the buffer, and those the descriptor has
+ * ready now (read into the buffer). */
+int proto_reader_pending(proto_reader *r);
 
 /* Writes `msg` as one compact JSON line to `fd` and takes the reference
  * (decrefs it). Returns 0; PROTO_SEND_TOO_LONG, writing nothing, when the

@@ -11,6 +11,7 @@ import random
 import subprocess
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
@@ -506,14 +507,26 @@ SILENT_ON_GO = ("while read -r l; do case \"$l\" in *'\"go\"'*) sleep 30;; "
 ILLEGAL_ON_GO = ("while read -r l; do case \"$l\" in *'\"go\"'*) "
                  "echo '{\"type\":\"move\",\"move\":\"Z 9 9 9\"}';; "
                  "*) echo '{\"type\":\"ok\"}';; esac; done")
+NO_MOVE_ON_GO = ("while read -r l; do case \"$l\" in *'\"go\"'*) echo '{\"type\":\"move\"}';; "
+                 "*) echo '{\"type\":\"ok\"}';; esac; done")
+DUPLICATE_KEYS = "while read -r l; do echo '{\"type\":\"ok\",\"type\":\"ok\"}'; done"
+TWO_LINES = "while read -r l; do printf '{\"type\":\"ok\"}\\n{\"type\":\"ok\"}\\n'; done"
+MOVE_ON_TILE = ("while read -r l; do case \"$l\" in *'\"tile\"'*) "
+                "echo '{\"type\":\"move\",\"move\":\"E 0 -1 2\"}';; "
+                "*) echo '{\"type\":\"ok\"}';; esac; done")
 BAD_ENGINES = [
-    ("cat", "without a \"move\""),
-    ("false", "forfeits"),
-    ("exit 3", "forfeits"),
+    ("cat", "a reply to 'new' of type 'new', not 'ok'"),
+    (NO_MOVE_ON_GO, "without a \"move\""),
+    ("false", "the engine exited (status 1)"),
+    ("exit 3", "the engine exited (status 3)"),
+    ("kill -9 $$", "killed by signal 9"),
     ("echo not-json; sleep 5", "not a JSON object"),
-    ("head -c 100000 /dev/zero | tr '\\0' x", "forfeits"),
+    ("head -c 100000 /dev/zero | tr '\\0' x", "longer than 65536"),
     (ILLEGAL_ON_GO, "illegal move"),
-    (SILENT_ON_GO, "no reply within"),
+    (SILENT_ON_GO, "no reply to 'go' within"),
+    (DUPLICATE_KEYS, "duplicate"),
+    (TWO_LINES, "more than one line in reply to 'new'"),
+    (MOVE_ON_TILE, "a reply to 'tile' of type 'move', not 'ok'"),
 ]
 
 
@@ -524,11 +537,103 @@ def case_arena_bad_engines():
         check_sane(s, 2)
         check(s["a_forfeits"] == 2 and s["b_wins"] == 2, "%s: %r" % (command, s))
         check(message in err, "%s: no '%s' in: %s" % (command, message, err))
+    # An engine that exits leaves a child holding its output open: it
+    # forfeits for having exited (not for a time-out), and the child is
+    # killed with it.
+    for child in ("</dev/null >/dev/null 2>&1", ""):
+        nap = "%d.%d" % (987, os.getpid())
+        s, err = arena_json(["engine:sleep %s %s & exit 0" % (nap, child), "random",
+                             "--games", "2"])
+        check(s["a_forfeits"] == 2 and err.count("exited (status 0)") == 2
+              and "no reply" not in err, "an engine that exits: %r %s" % (s, err))
+        check(not sleeping(nap), "the engine's child 'sleep %s' survives" % nap)
     # Both sides outside engines, one good and one bad, two threads.
     good = "engine:%s engine --player greedy" % CARC
     s, err = arena_json([good, "engine:cat", "--games", "4", "--threads", "2",
                          "--engine-ms", "50"])
     check(s["b_forfeits"] == 4 and s["a_wins"] == 4, "good vs bad: %r %s" % (s, err))
+
+
+def sleeping(nap):
+    """Whether a `sleep NAP` process is still running once it has had some
+    seconds to die."""
+    want = b"sleep\0" + nap.encode() + b"\0"
+    for _ in range(100):
+        alive = False
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                with open("/proc/%s/cmdline" % pid, "rb") as f:
+                    alive |= f.read() == want
+            except OSError:
+                pass
+        if not alive:
+            return False
+        time.sleep(0.1)
+    return True
+
+
+def case_arena_engine_reuse():
+    """One engine process plays every game of a match ('new' per game); one
+    that misbehaves loses that game only and is started again; at the end
+    its whole process group is killed."""
+    with tempfile.TemporaryDirectory() as tmp:
+        log = os.path.join(tmp, "starts")
+        nap = "%d.%d" % (985, os.getpid())
+        good = "engine:echo start >> %s; sleep %s & exec %s engine --player random" % (
+            log, nap, CARC)
+        s, err = arena_json([good, "greedy", "--games", "6", "--seed", "4"])
+        check_sane(s, 6)
+        check(s["a_forfeits"] == 0 and s["b_forfeits"] == 0, "forfeits: %r %s" % (s, err))
+        with open(log) as f:
+            check(f.read() == "start\n", "one process for 6 games")
+        check(not sleeping(nap), "the engine's child 'sleep %s' survives the match" % nap)
+        # The same games as with a process per game: six threads, one game each.
+        fresh, _ = arena_json([good, "greedy", "--games", "6", "--seed", "4", "--threads", "6"])
+        check(without_times(fresh) == without_times(s),
+              "reused engine %r, one per game %r" % (s, fresh))
+        with open(log) as f:
+            check(f.read() == "start\n" * 7, "one process per thread")
+        # A process that crashes in game 1 (its first start) loses game 1 only.
+        os.remove(log)
+        flaky = ("engine:echo start >> %s; [ $(wc -l < %s) -eq 1 ] && exit 5; "
+                 "exec %s engine --player random" % (log, log, CARC))
+        s, err = arena_json([flaky, "greedy", "--games", "4"])
+        check(s["a_forfeits"] == 1 and "game 1: A" in err and "exited (status 5)" in err,
+              "one forfeit: %r %s" % (s, err))
+        with open(log) as f:
+            check(f.read() == "start\n" * 2, "started again once")
+
+
+def case_arena_line_limit():
+    """The arena takes a reply of 65,536 bytes and refuses one byte more."""
+    with tempfile.TemporaryDirectory() as tmp:
+        pad = os.path.join(tmp, "pad.py")
+        with open(pad, "w") as f:
+            f.write("import subprocess, sys\n"
+                    "e = subprocess.Popen(sys.argv[2:], stdin=subprocess.PIPE,"
+                    " stdout=subprocess.PIPE)\n"
+                    "for line in sys.stdin.buffer:\n"
+                    "    e.stdin.write(line); e.stdin.flush()\n"
+                    "    r = e.stdout.readline().rstrip(b'\\n')\n"
+                    "    sys.stdout.buffer.write(r[:-1] + b' ' * (int(sys.argv[1]) - len(r))"
+                    " + b'}\\n')\n"
+                    "    sys.stdout.flush()\n")
+        for size, forfeits in ((65536, 0), (65537, 2)):
+            engine = "engine:%s %s %d %s engine --player random" % (sys.executable, pad, size,
+                                                                  CARC)
+            s, err = arena_json([engine, "random", "--games", "2"])
+            check(s["a_forfeits"] == forfeits, "replies of %d bytes: %r %s" % (size, s, err))
+            check(not forfeits or "longer than 65536" in err, "the reason: %s" % err)
+
+
+def case_example_bot():
+    """examples/random_bot.py plays whole games through the arena, legally."""
+    bot = os.path.join(os.path.dirname(os.path.dirname(HERE)), "examples", "random_bot.py")
+    s, err = arena_json(["engine:%s %s %s" % (sys.executable, bot, CARC), "random",
+                         "--games", "4", "--engine-ms", "100"])
+    check_sane(s, 4)
+    check(s["a_forfeits"] == 0 and s["b_forfeits"] == 0, "forfeits: %r %s" % (s, err))
+    check(err == "", "standard error: %s" % err)
 
 
 # --- analyse -----------------------------------------------------------------------------
@@ -678,6 +783,9 @@ CASES = {
     "arena_engine": case_arena_engine,
     "arena_bad_engines": case_arena_bad_engines,
     "arena_record_error": case_arena_record_error,
+    "arena_engine_reuse": case_arena_engine_reuse,
+    "arena_line_limit": case_arena_line_limit,
+    "example_bot": case_example_bot,
     "arena_resume": case_arena_resume,
     "analyse": case_analyse,
     "bad_arguments": case_bad_arguments,
