@@ -113,12 +113,12 @@ static int analyse_position(carc_game *g, carc_player *p, const options *o)
             printf("  (tile %c is a guess from the tiles left; --tile names the drawn tile)\n",
                    tile);
         printf("  best first by %s\n", rank_order);
-        printf("  rank  move               margin     win\n");
+        printf("  rank  move               margin     win     visits\n");
         for (int i = 0; i < shown; i++) {
             char text[32];
             carc_move_write(g, evals[i].move, text, sizeof text);
-            printf("  %4d  %-17s %+7.2f  %5.1f%%\n", i + 1, text, evals[i].margin,
-                   100.0 * evals[i].win);
+            printf("  %4d  %-17s %+7.2f  %5.1f%%  %9lu\n", i + 1, text, evals[i].margin,
+                   100.0 * evals[i].win, (unsigned long)evals[i].visits);
         }
     }
     free(evals);

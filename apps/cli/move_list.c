@@ -2,6 +2,8 @@
  * move_list.h). */
 #include "move_list.h"
 
+#include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 
 /* The segment of `kind` at rotation `to` that lies where segment `seg`
@@ -88,19 +90,27 @@ int move_list_dedupe(const carc_game *g, carc_move_eval *evals, int n)
     return w;
 }
 
-/* A ranked move and its place in the ranking player's own order. */
+/* A ranked move with its sort keys: its figures as shown (the chance to
+ * win in tenths of a percent, the margin in hundredths of a point) and its
+ * place in the ranking player's own order. */
 typedef struct ordered_eval {
     carc_move_eval eval;
+    long win, margin;
     int index;
 } ordered_eval;
+
+static long shown(double v, double scale)
+{
+    return isfinite(v) ? lround(v * scale) : LONG_MIN;
+}
 
 static int compare_evals(const void *pa, const void *pb)
 {
     const ordered_eval *a = pa, *b = pb;
-    if (a->eval.win != b->eval.win)
-        return a->eval.win > b->eval.win ? -1 : 1;
-    if (a->eval.margin != b->eval.margin)
-        return a->eval.margin > b->eval.margin ? -1 : 1;
+    if (a->win != b->win)
+        return a->win > b->win ? -1 : 1;
+    if (a->margin != b->margin)
+        return a->margin > b->margin ? -1 : 1;
     return a->index < b->index ? -1 : a->index > b->index;
 }
 
@@ -110,7 +120,8 @@ void move_list_sort(carc_move_eval *evals, int n)
     if (!tmp)
         return;
     for (int i = 0; i < n; i++)
-        tmp[i] = (ordered_eval){evals[i], i};
+        tmp[i] =
+            (ordered_eval){evals[i], shown(evals[i].win, 1000.0), shown(evals[i].margin, 100.0), i};
     qsort(tmp, (size_t)n, sizeof *tmp, compare_evals);
     for (int i = 0; i < n; i++)
         evals[i] = tmp[i].eval;

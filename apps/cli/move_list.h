@@ -38,8 +38,9 @@ carc_move move_list_canonical(const carc_game *g, carc_move m);
 int move_list_dedupe(const carc_game *g, carc_move_eval *evals, int n);
 
 /* Sorts `evals` into the order every ranking is shown in: the higher
- * chance to win first, then the higher expected margin, then the ranking
- * player's own order. */
+ * chance to win first, then the higher expected margin, each as shown (to
+ * 0.1 percent and 0.01 point), then the ranking player's own order (for a
+ * search, the most searched first). */
 void move_list_sort(carc_move_eval *evals, int n);
 
 /* Every legal move of `g` ranked by `p`, each once, in move_list_sort()

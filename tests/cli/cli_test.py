@@ -658,9 +658,9 @@ def case_analyse():
     code, out, err = run(["analyse", "--ms", "100", "--top", "100", "--tile", "B", "--json", small])
     a = json.loads(out)
     check(code == 0 and a["order"] == "chance to win, then margin", "order: %r %s" % (a, err))
-    keys = [(m["win"], m["margin"]) for m in a["best"]]
+    keys = [(round(m["win"] * 1000), round(m["margin"] * 100)) for m in a["best"]]
     check(len(keys) == a["legal_moves"] and keys == sorted(keys, reverse=True),
-          "not by win, then margin: %r" % keys)
+          "not by win, then margin, as shown: %r" % keys)
     code, out, err = run(["analyse", "--ms", "30", "--tile", "B", small])
     check("best first by chance to win, then margin" in out, "the order unsaid: %s" % out)
     # A symmetric tile's placements are listed once, whoever ranks them: U
