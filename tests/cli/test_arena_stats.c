@@ -153,12 +153,9 @@ static void test_elo(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_three_pairs),
-        cmocka_unit_test(test_one_pair_wilson),
-        cmocka_unit_test(test_split_pairs_wilson),
-        cmocka_unit_test(test_forfeits_and_odd_game),
-        cmocka_unit_test(test_wilson_holds_the_rate),
-        cmocka_unit_test(test_elo),
+        cmocka_unit_test(test_three_pairs),           cmocka_unit_test(test_one_pair_wilson),
+        cmocka_unit_test(test_split_pairs_wilson),    cmocka_unit_test(test_forfeits_and_odd_game),
+        cmocka_unit_test(test_wilson_holds_the_rate), cmocka_unit_test(test_elo),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
