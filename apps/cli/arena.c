@@ -743,6 +743,30 @@ static int make_record_dir(const char *dir)
     return -1;
 }
 
+/* A stopped arena (Ctrl-C, kill) takes its engines and their children
+ * with it: they run in process groups of their own, which the terminal's
+ * signals do not reach. */
+static void stop_engines(int sig)
+{
+    engine_process_kill_all();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void stop_engines_on_signals(void)
+{
+    static const int signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+    for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++) {
+        struct sigaction sa, old;
+        if (sigaction(signals[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+            continue; /* ignored by whoever started us: stays so */
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = stop_engines;
+        sigemptyset(&sa.sa_mask);
+        sigaction(signals[i], &sa, NULL);
+    }
+}
+
 static int run_match(match *m)
 {
     pthread_t threads[MAX_THREADS];
@@ -775,6 +799,7 @@ int cmd_arena(int argc, char **argv)
         return EXIT_USAGE;
     /* A dead engine must not take the arena with it when written to. */
     signal(SIGPIPE, SIG_IGN);
+    stop_engines_on_signals();
     m.results = calloc((size_t)m.games, sizeof *m.results);
     m.resumed = calloc((size_t)m.games, 1);
     if (!m.results || !m.resumed || (m.resume && resume_match(&m) < 0)) {

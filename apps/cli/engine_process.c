@@ -6,6 +6,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,45 @@
  * close-on-exec. */
 static pthread_mutex_t spawn_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* The process groups of the engines not yet reaped (0: a free slot), for
+ * engine_process_kill_all() in a signal handler. A group leaves before its
+ * leader is reaped, so that no group id here can belong to another. Once
+ * `stopping` is set no engine starts; `spawning` counts the threads between
+ * that check and the registration of the group they fork. */
+enum { MAX_LIVE = 256 };
+static atomic_int live_groups[MAX_LIVE];
+static atomic_int stopping, spawning;
+
+static void register_group(pid_t pgid)
+{
+    for (int i = 0; i < MAX_LIVE; i++) {
+        int free_slot = 0;
+        if (atomic_compare_exchange_strong(&live_groups[i], &free_slot, (int)pgid))
+            return;
+    }
+}
+
+static void unregister_group(pid_t pgid)
+{
+    for (int i = 0; i < MAX_LIVE; i++) {
+        int mine = (int)pgid;
+        if (atomic_compare_exchange_strong(&live_groups[i], &mine, 0))
+            return;
+    }
+}
+
+void engine_process_kill_all(void)
+{
+    atomic_store(&stopping, 1);
+    for (int i = 0; i < 1000 && atomic_load(&spawning) > 0; i++)
+        nanosleep(&(struct timespec){0, 1000000L}, NULL);
+    for (int i = 0; i < MAX_LIVE; i++) {
+        int pgid = atomic_load(&live_groups[i]);
+        if (pgid > 0)
+            kill(-(pid_t)pgid, SIGKILL);
+    }
+}
+
 static int cloexec_pipe(int fds[2])
 {
     if (pipe(fds) < 0)
@@ -28,14 +68,43 @@ static int cloexec_pipe(int fds[2])
 }
 
 /* In the child: only async-signal-safe calls until exec. */
-static void exec_child(const char *command, int in_fd, int out_fd)
+static void exec_child(const char *command, int in_fd, int out_fd, const sigset_t *mask)
 {
     setpgid(0, 0);
     signal(SIGPIPE, SIG_DFL); /* the arena ignores it; the engine need not */
+    sigprocmask(SIG_SETMASK, mask, NULL);
     if (dup2(in_fd, 0) < 0 || dup2(out_fd, 1) < 0)
         _exit(127);
     execl("/bin/sh", "sh", "-c", command, (char *)NULL);
     _exit(127);
+}
+
+/* Forks the engine (-1 with errno when that fails, ECANCELED once the
+ * controller is stopping) and registers its process group. No signal
+ * handler runs in this thread meanwhile, and one in another thread waits
+ * for the registration (engine_process_kill_all). */
+static pid_t spawn(const char *command, int in_fd, int out_fd)
+{
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+    atomic_fetch_add(&spawning, 1);
+    pid_t pid = -1;
+    int saved = ECANCELED;
+    if (!atomic_load(&stopping)) {
+        pid = fork();
+        saved = errno;
+    }
+    if (pid == 0)
+        exec_child(command, in_fd, out_fd, &old);
+    if (pid > 0) {
+        setpgid(pid, pid); /* as the child does: whichever runs first */
+        register_group(pid);
+    }
+    atomic_fetch_sub(&spawning, 1);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    errno = saved;
+    return pid;
 }
 
 engine_process *engine_process_start(const char *command, char *err, size_t errcap)
@@ -53,9 +122,7 @@ engine_process *engine_process_start(const char *command, char *err, size_t errc
         close(to_child[1]);
         ok = 0;
     }
-    pid_t pid = ok ? fork() : -1;
-    if (pid == 0)
-        exec_child(command, to_child[0], from_child[1]);
+    pid_t pid = ok ? spawn(command, to_child[0], from_child[1]) : -1;
     pthread_mutex_unlock(&spawn_lock);
     if (ok) {
         close(to_child[0]);
@@ -70,7 +137,6 @@ engine_process *engine_process_start(const char *command, char *err, size_t errc
         free(e);
         return NULL;
     }
-    setpgid(pid, pid); /* as the child does: whichever runs first */
     e->pid = pid;
     e->ended = 0;
     e->status = 0;
@@ -103,6 +169,7 @@ static int leader_exited(pid_t pid)
 static void end_group(engine_process *e)
 {
     kill(-e->pid, SIGKILL);
+    unregister_group(e->pid);
     while (waitpid(e->pid, &e->status, 0) < 0 && errno == EINTR)
         ;
     e->ended = 1;
@@ -115,8 +182,10 @@ int engine_process_ended(engine_process *e)
     int exited = leader_exited(e->pid);
     if (exited > 0)
         end_group(e);
-    else if (exited < 0)
+    else if (exited < 0) {
+        unregister_group(e->pid);
         e->ended = 1; /* not ours to wait for: nothing left to kill */
+    }
     return e->ended;
 }
 
@@ -260,10 +329,7 @@ void engine_process_close(engine_process *e)
     close(e->to_fd);
     drain_until_ended(e, QUIT_GRACE_MS);
     close(e->from.fd); /* an engine still writing gets SIGPIPE */
-    if (!e->ended) {
-        kill(-e->pid, SIGKILL); /* the leader has not been reaped: the group is still its */
-        while (waitpid(e->pid, &e->status, 0) < 0 && errno == EINTR)
-            ;
-    }
+    if (!e->ended)
+        end_group(e); /* the leader has not been reaped: the group is still its */
     free(e);
 }

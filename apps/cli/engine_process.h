@@ -44,9 +44,15 @@ json_t *engine_process_ask(engine_process *e, json_t *request, const char *type,
  * ended one is reaped and its process group killed). */
 int engine_process_ended(engine_process *e);
 
-/* Sends 'quit' (it does not read the 'bye'), closes the pipes, gives the
- * engine half a second to end, then kills its whole process group
- * (children included), reaps it and frees `e` (may be NULL). */
+/* Kills the process groups of all engines not yet closed, and makes every
+ * later engine_process_start() fail: for the signal handler of a
+ * controller that is being stopped (async-signal-safe). */
+void engine_process_kill_all(void);
+
+/* Sends 'quit', closes the engine's input, reads and drops what it still
+ * writes (its 'bye') until it ends, for at most half a second, then kills
+ * its whole process group (children included), reaps it and frees `e`
+ * (may be NULL). */
 void engine_process_close(engine_process *e);
 
 #endif

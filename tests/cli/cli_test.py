@@ -8,6 +8,7 @@ Exits 0 when the case passes, 1 with a message when it does not.
 import json
 import os
 import random
+import signal
 import subprocess
 import sys
 import tempfile
@@ -555,15 +556,17 @@ def case_arena_bad_engines():
 
 
 def sleeping(nap):
-    """Whether a `sleep NAP` process is still running once it has had some
-    seconds to die."""
-    want = b"sleep\0" + nap.encode() + b"\0"
+    """Whether a process that names NAP (a `sleep NAP`, or the shell of an
+    engine that starts one) is still running once it has had some seconds
+    to die. NAP is unique to the test: no other process names it."""
+    names = (nap.encode() + b"\0", nap.encode() + b" ")
     for _ in range(100):
         alive = False
         for pid in filter(str.isdigit, os.listdir("/proc")):
             try:
                 with open("/proc/%s/cmdline" % pid, "rb") as f:
-                    alive |= f.read() == want
+                    cmdline = f.read()
+                alive |= any(name in cmdline for name in names)
             except OSError:
                 pass
         if not alive:
@@ -602,6 +605,28 @@ def case_arena_engine_reuse():
               "one forfeit: %r %s" % (s, err))
         with open(log) as f:
             check(f.read() == "start\n" * 2, "started again once")
+
+
+def case_arena_stopped():
+    """An arena that is stopped (Ctrl-C, kill) takes its engines' process
+    groups with it: they are out of reach of the terminal's signals."""
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with tempfile.TemporaryDirectory() as tmp:
+            mark = os.path.join(tmp, "started")
+            nap = "%d.%d" % (984, os.getpid())
+            engine = "engine:sleep %s & touch %s; exec %s engine --player random" % (nap, mark,
+                                                                                     CARC)
+            p = subprocess.Popen([CARC, "arena", engine, "random", "--games", "100000"],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            for _ in range(600):
+                if os.path.exists(mark) or p.poll() is not None:
+                    break
+                time.sleep(0.1)
+            p.send_signal(sig)
+            check(p.wait(timeout=60) == -sig, "the arena ended %r on signal %d" % (p.returncode,
+                                                                                  sig))
+            check(not sleeping(nap), "the engine's child 'sleep %s' survives signal %d"
+                  % (nap, sig))
 
 
 def case_arena_line_limit():
@@ -785,6 +810,7 @@ CASES = {
     "arena_record_error": case_arena_record_error,
     "arena_engine_reuse": case_arena_engine_reuse,
     "arena_line_limit": case_arena_line_limit,
+    "arena_stopped": case_arena_stopped,
     "example_bot": case_example_bot,
     "arena_resume": case_arena_resume,
     "analyse": case_analyse,
