@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "saves.h"
 #include "tui.h"
 
 /* Lines written into a rectangle of the screen, top down. */
@@ -122,8 +123,8 @@ static const char *step_message(const tui *t)
 
 static const char *step_keys(const tui *t)
 {
-    if (t->prompt != PROMPT_NONE)
-        return "Enter: OK  Esc: cancel";
+    if (t->prompt == PROMPT_QUIT)
+        return "y:quit without saving  s:save, then quit  any other key:back to the game";
     if (t->inspecting)
         return "arrows:move Tab:next feature c:last move f:fit/zoom Esc:back ?:help q:quit";
     switch (t->step) {
@@ -146,9 +147,7 @@ void footer_draw(const tui *t, const layout *l)
     if (t->prompt == PROMPT_SAVE)
         snprintf(text, sizeof text, "Save as: %s", t->input);
     else if (t->prompt == PROMPT_QUIT)
-        snprintf(text, sizeof text,
-                 "The game is not saved. Quit anyway? y: quit  s: save first  "
-                 "n: back");
+        snprintf(text, sizeof text, "The game is not saved. Quit anyway? (y/s/n)");
     else if (t->step == STEP_COMPUTER)
         snprintf(text, sizeof text, "%s is thinking... %c",
                  session_player_name(carc_game_current_player(t->s.g)), spin[t->spinner % 4]);
@@ -162,7 +161,15 @@ void footer_draw(const tui *t, const layout *l)
     attrset(A_BOLD);
     put_cut(l->lines - 2, 0, l->cols, text);
     attrset(A_DIM);
-    put_cut(l->lines - 1, 0, l->cols, step_keys(t));
+    if (t->prompt == PROMPT_SAVE) {
+        char dir[SESSION_PATH_MAX], keys[SESSION_PATH_MAX + 64];
+        saves_short(t->save_dir, dir, sizeof dir);
+        snprintf(keys, sizeof keys, "Enter:save%s%s  Esc:cancel",
+                 strchr(t->input, '/') ? "" : " in ", strchr(t->input, '/') ? "" : dir);
+        put_cut(l->lines - 1, 0, l->cols, keys);
+    } else {
+        put_cut(l->lines - 1, 0, l->cols, step_keys(t));
+    }
     attrset(A_NORMAL);
     if (t->prompt == PROMPT_SAVE) {
         curs_set(1);

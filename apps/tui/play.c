@@ -5,11 +5,13 @@
 #include "play.h"
 
 #include <curses.h>
+#include <errno.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "saves.h"
 #include "tui.h"
 
 enum { KEY_ESC = 27, KEY_CTRL_C = 3, KEY_CTRL_L = 12, POLL_MS = 100 };
@@ -185,27 +187,12 @@ static void play_move(tui *t, carc_move m)
     begin_turn(t);
 }
 
-/* Logs a computer's move: "Turn 22: Blue put V at 2,-1 (knight)". */
-static void log_computer_move(tui *t, carc_move m)
-{
-    int p = carc_game_current_player(t->s.g), kind = carc_game_drawn_tile(t->s.g);
-    if (m.type != CARC_MOVE_PLACE || kind < 0)
-        return;
-    static const char *const roles[] = {"thief", "knight", "farmer", "monk"};
-    const carc_tile_def *def = carc_tile(kind);
-    const char *role = m.segment < def->nsegments ? roles[def->segments[m.segment].kind & 3] : "";
-    session_log(&t->s, "Turn %d: %s put %c at %d,%d%s%s%s", carc_game_move_count(t->s.g) + 1,
-                session_player_name(p), def->letter, m.place.x, m.place.y, *role ? " (" : "", role,
-                *role ? ")" : "");
-}
-
 static void finish_worker(tui *t)
 {
     if (t->step == STEP_COMPUTER) {
         carc_move m = t->worker.move;
         if (t->worker.status != CARC_OK)
             m = carc_random_move(t->s.g, &(carc_rng){t->s.seed}, 0.0);
-        log_computer_move(t, m);
         play_move(t, m);
     } else if (t->step == STEP_HINT) {
         t->nhints = t->worker.nevals;
@@ -525,9 +512,35 @@ static void ask_save(tui *t, int then_quit)
     t->prompt = PROMPT_SAVE;
     t->quit_after_save = then_quit;
     if (t->s.saved_path[0])
-        snprintf(t->input, sizeof t->input, "%s", t->s.saved_path);
+        saves_short(t->s.saved_path, t->input, sizeof t->input);
     else
         snprintf(t->input, sizeof t->input, "carcassonne-%llu.rec", (unsigned long long)t->s.seed);
+}
+
+/* Saves to what the prompt names: a bare name in the saves folder (made
+ * when needed), a path as typed. */
+static void save_to_input(tui *t)
+{
+    char path[SESSION_PATH_MAX], err[SESSION_PATH_MAX + 64];
+    if (saves_resolve(t->save_dir, t->input, path, sizeof path) != 0) {
+        snprintf(t->msg, sizeof t->msg, "That name is too long.");
+        return;
+    }
+    if (!strchr(t->input, '/') && saves_make_dir(t->save_dir) != 0) {
+        snprintf(t->msg, sizeof t->msg, "Cannot make the folder %s: %s", t->save_dir,
+                 strerror(errno));
+        return;
+    }
+    if (session_save(&t->s, path, err, sizeof err) != 0) {
+        snprintf(t->msg, sizeof t->msg, "Not saved: %s", err);
+        return;
+    }
+    char shown[SESSION_PATH_MAX];
+    saves_short(t->s.saved_path, shown, sizeof shown);
+    saves_resume_command(t->s.saved_path, t->resume, sizeof t->resume);
+    session_log(&t->s, "Saved to %s; to resume: %s", shown, t->resume);
+    snprintf(t->msg, sizeof t->msg, "Saved to %s (the log says how to resume)", shown);
+    t->quit = t->quit_after_save;
 }
 
 static void ask_quit(tui *t)
@@ -544,15 +557,8 @@ static void save_prompt_key(tui *t, int ch)
     if (ch == KEY_ESC) {
         t->prompt = PROMPT_NONE;
     } else if (is_enter(ch) && len > 0) {
-        char err[SESSION_PATH_MAX + 64];
         t->prompt = PROMPT_NONE;
-        if (session_save(&t->s, t->input, err, sizeof err) != 0) {
-            snprintf(t->msg, sizeof t->msg, "%s", err);
-            return;
-        }
-        snprintf(t->msg, sizeof t->msg, "Saved to %s (resume: carcassonne play --load %s)",
-                 t->input, t->input);
-        t->quit = t->quit_after_save;
+        save_to_input(t);
     } else if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && len > 0) {
         t->input[len - 1] = '\0';
     } else if (ch >= 32 && ch < 127 && len + 1 < sizeof t->input) {
@@ -728,9 +734,13 @@ int cmd_play(int argc, char **argv)
         session_close(&t.s);
         return status == SESSION_INVALID ? 1 : 2;
     }
+    if (saves_dir(t.opt.save_dir, t.save_dir, sizeof t.save_dir) != 0)
+        snprintf(t.save_dir, sizeof t.save_dir, "."); /* no HOME: the working folder */
     start_curses(&t);
     run(&t);
     endwin();
+    if (t.resume[0]) /* where the game went, once the screen is back */
+        printf("The game is saved in %s\nTo resume it: %s\n", t.s.saved_path, t.resume);
     drop_preview(&t);
     carc_player_free(t.hinter);
     session_close(&t.s);

@@ -36,7 +36,9 @@ typedef struct tui {
     tui_step step;
     tui_overlay overlay;
     tui_prompt prompt;
-    char input[SESSION_PATH_MAX]; /* the prompt's text */
+    char input[SESSION_PATH_MAX];        /* the prompt's text */
+    char save_dir[SESSION_PATH_MAX];     /* where a bare name is saved */
+    char resume[SESSION_PATH_MAX + 600]; /* the command that resumes the last save */
     int quit_after_save;
     int color; /* colour pairs are set up */
     int quit;

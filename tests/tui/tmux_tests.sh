@@ -11,6 +11,9 @@ sock="carc-tui-$test_name-$$"
 session=game
 screen_file=screen.txt
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
+# Saves go under the scratch folder, never the real home.
+XDG_DATA_HOME="$(pwd)/data"
+export XDG_DATA_HOME
 
 tm() { tmux -L "$sock" "$@"; }
 cleanup() { tm kill-server >/dev/null 2>&1 || true; }
@@ -67,7 +70,11 @@ keys() { tm send-keys -t "$session" "$@"; }
 # Places the drawn tile on the first legal square with follower choice $1
 # (0: none) and confirms.
 place_and_confirm() {
-    wait_for "Place your tile"
+    wait_for_either "fits here" "fits nowhere!"
+    if shows "fits nowhere!"; then
+        keys Enter
+        return
+    fi
     keys Tab
     keys Enter
     wait_for_either "Confirm?" "Follower:"
@@ -150,31 +157,81 @@ t_inspect() {
     finish
 }
 
+# The drawn tile's letter from the header: "plays tile V".
+drawn_tile() { capture; grep -o 'plays tile [A-X]' "$screen_file" | head -1 | cut -c12; }
+# The header's turn and tile: "turn 5 | Red (you) plays tile V".
+turn_and_tile() { capture; grep -o 'turn [0-9]* | .* plays tile [A-X]' "$screen_file" | head -1; }
+
+# Plays one human move and waits for the human's next turn.
+next_human_turn() {
+    before=$(turn_and_tile)
+    place_and_confirm 0
+    i=0
+    while [ "$i" -lt 100 ]; do
+        now=$(turn_and_tile)
+        if [ -n "$now" ] && [ "$now" != "$before" ] && shows "Red (you) plays"; then
+            return 0
+        fi
+        sleep 0.1
+        i=$((i + 1))
+    done
+    fail "the human's next turn did not come"
+}
+
+# A save lands in the saves folder (made as needed), the command printed
+# on quitting resumes it, and the loaded game goes on exactly as saved:
+# the same drawn tile, and the same tiles after it.
 t_save_load() {
     start 100 30 --seed 5 --players human,greedy --no-color
     place_and_confirm 0
     wait_for "turn 3 |"
+    tile=$(drawn_tile)
+    [ -n "$tile" ] || fail "no drawn tile in the header"
     keys s
     wait_for "Save as: carcassonne-5.rec"
-    keys BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace \
-        BSpace BSpace BSpace BSpace BSpace
-    keys -l "saved.rec"
-    wait_for "Save as: saved.rec"
+    shows "Enter:save in $XDG_DATA_HOME/carcassonne/saves" || fail "the prompt does not name the folder"
     keys Enter
-    wait_for "Saved to saved.rec"
+    wait_for "Saved to $XDG_DATA_HOME/carcassonne/saves/carcassonne-5.rec"
+    saved="$XDG_DATA_HOME/carcassonne/saves/carcassonne-5.rec"
+    [ -f "$saved" ] || fail "no file in the saves folder"
+    next_human_turn
+    next_human_turn
+    later=$(turn_and_tile)
     keys q
+    wait_for "Quit anyway?"
+    shows "Enter: OK" && fail "the quit prompt offers Enter"
+    shows "y:quit" || fail "the quit prompt's keys are not shown"
+    keys Enter
+    wait_for "Place your tile"
+    keys q
+    wait_for "Quit anyway?"
+    keys y
     wait_for "EXIT=0"
-    grep -q '^players 2' saved.rec || fail "no players line"
-    grep -q '^seat-2 greedy' saved.rec || fail "the seats are not saved"
-    test "$(grep -c '^[A-X] ' saved.rec)" -eq 2 || fail "not two moves in the record"
-    "$bin" replay saved.rec >/dev/null || fail "the saved record does not replay"
-    session=game2 # a second game on the same tmux server
-    start 100 30 --load saved.rec --no-color
-    wait_for "Resumed saved.rec after 2"
-    shows "turn 3 | Red (you) plays" || fail "not Red's turn 3 after loading"
-    shows "B Blue" || fail "no Blue"
-    shows "greedy" || fail "the loaded seats are not the saved ones"
-    finish
+    tm capture-pane -J -p -t "$session" >"$screen_file"
+    cmd=$(sed -n 's/^To resume it: //p' "$screen_file")
+    [ -n "$cmd" ] || fail "no command to resume the game"
+    case "$cmd" in /*" play --load $saved") ;; *) fail "the command is '$cmd'" ;; esac
+    grep -q '^players 2' "$saved" || fail "no players line"
+    grep -q '^seat-2 greedy' "$saved" || fail "the seats are not saved"
+    grep -q '^seed 5$' "$saved" || fail "the seed is not saved"
+    test "$(grep -c '^[A-X] ' "$saved")" -eq 2 || fail "not two moves in the record"
+    "$bin" replay "$saved" >/dev/null || fail "the saved record does not replay"
+    for n in 1 2 3; do
+        session=load$n # more games on the same tmux server
+        if [ "$n" = 1 ]; then
+            tm new-session -d -s "$session" -x 100 -y 30 "$cmd --no-color; echo EXIT=\$?; sleep 60"
+        else # a bare name is found in the saves folder
+            start 100 30 --load carcassonne-5.rec --no-color
+        fi
+        wait_for "after 2 moves"
+        shows "turn 3 | Red (you) plays tile $tile" || fail "load $n: not tile $tile at turn 3"
+        shows "greedy" || fail "the loaded seats are not the saved ones"
+        shows "Turn 1: Red put" || fail "the log of the loaded game lost its moves"
+        next_human_turn
+        next_human_turn
+        [ "$(turn_and_tile)" = "$later" ] || fail "load $n: '$(turn_and_tile)', not '$later'"
+        finish
+    done
 }
 
 t_final_scoring() {
