@@ -351,7 +351,7 @@ static int load_game(session *s, const play_options *opt, char *err, size_t errc
     snprintf(s->saved_path, sizeof s->saved_path, "%s", full ? full : path);
     free(full);
     char shown[SESSION_PATH_MAX];
-    saves_short(s->saved_path, shown, sizeof shown);
+    saves_short(path, shown, sizeof shown); /* as the user named it */
     session_log(s, "Resumed %s after %d moves", shown, carc_game_move_count(s->g));
     return status;
 }
