@@ -68,6 +68,30 @@ const char *tui_seat_label(const tui *t, int p)
     return t->s.computers > 0 && t->s.nseats - t->s.computers == 1 ? "you" : "human";
 }
 
+const char *tui_seat_short_label(const tui *t, int p)
+{
+    if (p >= 0 && p < t->s.nseats && t->s.seats[p].player)
+        return t->s.seats[p].short_name;
+    return tui_seat_label(t, p);
+}
+
+int tui_feature_highlighted(const tui *t, int feature)
+{
+    if (feature < 0)
+        return 0;
+    if (t->inspecting)
+        return feature == tui_inspected_feature(t);
+    if (t->step == STEP_CONFIRM) {
+        for (int i = 0; i < t->npevents && i < CARC_MAX_EVENTS; i++)
+            if (t->pevents[i].complete && t->pevents[i].feature == feature)
+                return 1;
+        return 0;
+    }
+    if (t->step == STEP_OVER && t->final_step >= 0 && t->final_step < t->s.nfinal)
+        return t->s.final_events[t->final_step].feature == feature;
+    return 0;
+}
+
 /* --- Turns ------------------------------------------------------------------------ */
 
 static void drop_preview(tui *t)
@@ -150,19 +174,35 @@ static void start_computer(tui *t)
     t->step = STEP_COMPUTER;
 }
 
+/* The end: the view centred on the whole board, the final scoring ready
+ * to be stepped through. */
+static void begin_end_screen(tui *t)
+{
+    int x0, y0, x1, y1;
+    t->step = STEP_OVER;
+    t->nlegal = 0;
+    t->final_step = -1;
+    t->inspecting = 0;
+    carc_game_bounds(t->s.g, &x0, &y0, &x1, &y1);
+    t->cx = (x0 + x1) / 2;
+    t->cy = (y0 + y1) / 2;
+    board_follow_cursor(t, 1);
+}
+
 /* Sets up whatever the current position asks for: the end, the
- * computer's move, or a human's turn. */
+ * computer's move, or a human's turn. A player looking around with the
+ * inspector while the computer thought stays there. */
 static void begin_turn(tui *t)
 {
+    int looking = t->inspecting && t->step == STEP_COMPUTER;
     drop_preview(t);
     refresh_board_info(t);
     t->nhints = 0;
     t->nspots = 0;
     t->spot = -1;
-    t->inspecting = 0;
+    t->inspecting = looking;
     if (carc_game_over(t->s.g)) {
-        t->step = STEP_OVER;
-        t->nlegal = 0;
+        begin_end_screen(t);
         return;
     }
     int p = carc_game_current_player(t->s.g);
@@ -173,9 +213,13 @@ static void begin_turn(tui *t)
     }
     t->step = STEP_PLACE;
     session_turn_begins(&t->s);
-    look_at_others_move(t, p);
     t->nlegal = carc_legal_placements(t->s.g, t->legal, CARC_MAX_PLACEMENTS);
     t->nlegal = t->nlegal > CARC_MAX_PLACEMENTS ? CARC_MAX_PLACEMENTS : t->nlegal;
+    if (looking) {
+        snprintf(t->msg, sizeof t->msg, "Your turn: Esc leaves the inspector.");
+        return;
+    }
+    look_at_others_move(t, p);
     cursor_to_nearest_legal(t);
     board_follow_cursor(t, 0);
 }
@@ -228,10 +272,23 @@ static void enter_confirm(tui *t)
     }
     t->npevents = t->npevents > CARC_MAX_EVENTS ? CARC_MAX_EVENTS : t->npevents;
     t->step = STEP_CONFIRM;
-    int points = 0, p = carc_game_current_player(t->s.g);
-    points = carc_game_score(t->preview, p) - carc_game_score(t->s.g, p);
-    snprintf(t->msg, sizeof t->msg,
-             "Confirm? This move scores %d for you now. Enter confirms, Esc steps back.", points);
+    int p = carc_game_current_player(t->s.g), now = 0, at_end = 0;
+    for (int i = 0; i < t->npevents; i++) {
+        if (!(t->pevents[i].winners >> p & 1u))
+            continue;
+        if (t->pevents[i].complete)
+            now += t->pevents[i].points;
+        else
+            at_end += t->pevents[i].points;
+    }
+    if (carc_game_over(t->preview))
+        snprintf(t->msg, sizeof t->msg,
+                 "Confirm? This move scores %d for you, the final scoring %d more. Enter "
+                 "confirms, Esc steps back.",
+                 now, at_end);
+    else
+        snprintf(t->msg, sizeof t->msg,
+                 "Confirm? This move scores %d for you now. Enter confirms, Esc steps back.", now);
 }
 
 static void enter_spot_step(tui *t)
@@ -253,12 +310,19 @@ static void enter_spot_step(tui *t)
     t->step = STEP_SPOT;
 }
 
+/* r and R: the next rotation that fits here (any rotation on a square
+ * where the tile fits nowhere), with a word when only one fits. */
 static void rotate(tui *t, int step)
 {
-    if (tui_square_legal(t, t->cx, t->cy))
-        t->rot = legal_rotation(t, t->cx, t->cy, t->rot + step, step);
-    else
+    if (!tui_square_legal(t, t->cx, t->cy)) {
         t->rot = ((t->rot + step) % 4 + 4) % 4;
+        return;
+    }
+    int from = t->rot;
+    t->rot = legal_rotation(t, t->cx, t->cy, t->rot + step, step);
+    if (t->rot == from)
+        snprintf(t->msg, sizeof t->msg,
+                 "Only this rotation fits here (Tab goes to the next square).");
 }
 
 /* Tab: the next (or previous) square with a legal placement. */
@@ -505,6 +569,44 @@ static void inspect_key(tui *t, int ch)
     }
 }
 
+/* n and p at the end: the next (previous) feature of the final scoring,
+ * highlighted and centred; past the last one, the whole board again. */
+static void step_final(tui *t, int step)
+{
+    int n = t->s.nfinal;
+    if (n == 0) {
+        snprintf(t->msg, sizeof t->msg, "No feature scored at the end.");
+        return;
+    }
+    t->final_step += step;
+    if (t->final_step >= n)
+        t->final_step = -1;
+    else if (t->final_step < -1)
+        t->final_step = n - 1;
+    if (t->final_step < 0) {
+        begin_end_screen(t);
+        return;
+    }
+    const carc_event *ev = &t->s.final_events[t->final_step];
+    t->cx = ev->x;
+    t->cy = ev->y;
+    board_follow_cursor(t, 1);
+}
+
+static void over_key(tui *t, int ch)
+{
+    if (ch == 'i')
+        start_inspector(t);
+    else if (ch == 'u')
+        undo(t);
+    else if (ch == 'n' || ch == '\t')
+        step_final(t, 1);
+    else if (ch == 'p' || ch == KEY_BTAB)
+        step_final(t, -1);
+    else
+        view_key(t, ch);
+}
+
 /* --- Save and quit ------------------------------------------------------------------ */
 
 static void ask_save(tui *t, int then_quit)
@@ -585,6 +687,17 @@ static void cancel_worker(tui *t)
         t->step = STEP_PLACE;
 }
 
+/* [ and ]: the log back and forth by most of its height. */
+static void scroll_log(tui *t, int dir)
+{
+    layout l = tui_layout(t);
+    int page = t->log_room > 2 ? t->log_room - 1 : 1;
+    int most = panel_log_rows(t, &l) - t->log_room;
+    t->log_scroll += dir * page;
+    t->log_scroll = t->log_scroll > most ? most : t->log_scroll;
+    t->log_scroll = t->log_scroll < 0 ? 0 : t->log_scroll;
+}
+
 /* Keys that work in every step; returns 1 when `ch` was one. */
 static int global_key(tui *t, int ch)
 {
@@ -604,14 +717,42 @@ static int global_key(tui *t, int ch)
         t->overlay = OVERLAY_TILES;
         return 1;
     }
+    if (ch == '[' || ch == ']' || ch == KEY_PPAGE || ch == KEY_NPAGE) {
+        scroll_log(t, ch == '[' || ch == KEY_PPAGE ? 1 : -1);
+        return 1;
+    }
     return 0;
+}
+
+static int too_small(const layout *l)
+{
+    return l->cols < MIN_COLS || l->lines < MIN_LINES;
+}
+
+/* While the terminal is too small to show the game, only quitting works:
+ * nothing is done blind. */
+static void too_small_key(tui *t, int ch)
+{
+    if (t->prompt == PROMPT_QUIT)
+        quit_prompt_key(t, ch);
+    else if (ch == 'q' || ch == KEY_CTRL_C)
+        ask_quit(t);
+    if (t->prompt == PROMPT_SAVE) { /* "save first": there is no room to type a name */
+        t->prompt = PROMPT_NONE;
+        snprintf(t->msg, sizeof t->msg, "Enlarge the terminal to save.");
+    }
 }
 
 static void handle_key(tui *t, int ch)
 {
+    layout l = tui_layout(t);
     if (ch == KEY_RESIZE || ch == KEY_CTRL_L) {
-        board_follow_cursor(t, 0);
+        board_follow_cursor(t, !too_small(&l)); /* centred again once there is room */
         clearok(stdscr, TRUE);
+        return;
+    }
+    if (too_small(&l)) {
+        too_small_key(t, ch);
         return;
     }
     if (t->overlay != OVERLAY_NONE) {
@@ -642,41 +783,44 @@ static void handle_key(tui *t, int ch)
         spot_key(t, ch);
     else if (t->step == STEP_CONFIRM)
         confirm_key(t, ch);
-    else if (t->step == STEP_OVER && ch == 'i')
+    else if (t->step == STEP_OVER)
+        over_key(t, ch);
+    else if (t->step == STEP_COMPUTER && ch == 'i')
         start_inspector(t);
-    else if (t->step == STEP_OVER && ch == 'u')
-        undo(t);
-    else if (t->step == STEP_OVER || t->step == STEP_COMPUTER)
+    else if (t->step == STEP_COMPUTER)
         view_key(t, ch);
 }
 
 /* --- Screen ---------------------------------------------------------------------------- */
 
-static void render(const tui *t)
+static void render(tui *t)
 {
     erase();
     layout l = tui_layout(t);
-    if (l.cols < MIN_COLS || l.lines < MIN_LINES) {
-        mvprintw(0, 0, "Carcassonne needs a terminal of at least %dx%d (this one: %dx%d).",
-                 MIN_COLS, MIN_LINES, l.cols, l.lines);
-        mvprintw(1, 0, "Enlarge it, or press q to quit.");
+    if (too_small(&l)) {
+        too_small_draw(t, &l);
     } else if (t->overlay != OVERLAY_NONE) {
         overlay_draw(t, &l);
     } else {
         header_draw(t, &l);
         board_draw(t, &l);
-        panel_draw(t, &l);
+        t->log_room = panel_draw(t, &l);
         footer_draw(t, &l);
     }
     refresh();
 }
 
-/* What the keyboard may do while the computer thinks: look, save, quit;
- * never start the human's next move. */
-static int key_while_thinking(int ch)
+/* What the keyboard may do while the computer thinks: look around (the
+ * inspector and its keys, tiles left, overview, pan, the log), save,
+ * quit; never start the human's next move. */
+static int key_while_thinking(const tui *t, int ch)
 {
-    return (ch > 0 && ch < 128 && strchr("qs?tfcHJKL", ch)) || ch == KEY_CTRL_C ||
-           ch == KEY_RESIZE || ch == KEY_SLEFT || ch == KEY_SRIGHT || ch == KEY_SR || ch == KEY_SF;
+    if (t->inspecting && (ch == KEY_UP || ch == KEY_DOWN || ch == KEY_LEFT || ch == KEY_RIGHT ||
+                          ch == '\t' || ch == KEY_BTAB || ch == ' ' || ch == KEY_ESC))
+        return 1;
+    return (ch > 0 && ch < 128 && strchr("qs?tfcHJKLi[]", ch)) || ch == KEY_CTRL_C ||
+           ch == KEY_RESIZE || ch == KEY_SLEFT || ch == KEY_SRIGHT || ch == KEY_SR ||
+           ch == KEY_SF || ch == KEY_PPAGE || ch == KEY_NPAGE;
 }
 
 static void run(tui *t)
@@ -692,7 +836,7 @@ static void run(tui *t)
         if (ch == ERR)
             continue;
         if (t->step == STEP_COMPUTER && t->prompt == PROMPT_NONE && t->overlay == OVERLAY_NONE &&
-            !key_while_thinking(ch))
+            !key_while_thinking(t, ch))
             continue; /* no type-ahead into the human's next turn */
         handle_key(t, ch);
     }

@@ -74,6 +74,15 @@ void session_event_text(const carc_event *ev, char *buf, size_t cap)
         snprintf(buf, cap, "%s score %d each for %s%s", who, ev->points, open, kind_name(ev->kind));
 }
 
+/* Keeps the events of the final scoring (complete == 0) that scored. */
+static void keep_final_events(session *s, const carc_event *events, int n)
+{
+    s->nfinal = 0;
+    for (int i = 0; i < n && i < CARC_MAX_EVENTS; i++)
+        if (!events[i].complete && events[i].winners && events[i].points > 0)
+            s->final_events[s->nfinal++] = events[i];
+}
+
 static void log_events(session *s, const carc_event *events, int n)
 {
     for (int i = 0; i < n && i < CARC_MAX_EVENTS; i++) {
@@ -117,8 +126,10 @@ carc_status session_play(session *s, carc_move m)
                     carc_tile(kind)->letter);
     else
         log_placement(s, m, mover, kind);
-    if (!was_over && carc_game_over(s->g))
+    if (!was_over && carc_game_over(s->g)) {
         session_log(s, "The last tile is down: final scoring");
+        keep_final_events(s, events, n);
+    }
     log_events(s, events, n);
     return CARC_OK;
 }
@@ -174,12 +185,24 @@ int session_discards(const session *s, int counts[CARC_TILE_KINDS])
 
 /* --- Seats ------------------------------------------------------------------ */
 
+/* "mcts:level=hard,ms=500" -> "mcts hard"; "greedy:eval=full" -> "greedy". */
+static void short_name(const char *spec, char *out, size_t cap)
+{
+    size_t kind = strcspn(spec, ":");
+    const char *level = strstr(spec, "level=");
+    if (level && level > spec + kind)
+        snprintf(out, cap, "%.*s %.*s", (int)kind, spec, (int)strcspn(level + 6, ",+"), level + 6);
+    else
+        snprintf(out, cap, "%.*s", (int)kind, spec);
+}
+
 static int make_seats(session *s, char specs[][PLAY_SPEC_MAX], int n, char *err, size_t errcap)
 {
     s->nseats = n;
     s->computers = 0;
     for (int i = 0; i < n; i++) {
         snprintf(s->seats[i].spec, sizeof s->seats[i].spec, "%s", specs[i]);
+        short_name(specs[i], s->seats[i].short_name, sizeof s->seats[i].short_name);
         if (play_seat_is_human(specs[i]))
             continue;
         s->seats[i].player =
@@ -302,6 +325,7 @@ static void rebuild_log(session *s)
         if (carc_game_finish(replay, events, CARC_MAX_EVENTS, &nevents) == CARC_OK) {
             session_log(s, "The game was ended early: final scoring");
             log_events(s, events, nevents);
+            keep_final_events(s, events, nevents);
         }
     }
     carc_game_free(replay);

@@ -234,6 +234,12 @@ t_save_load() {
     done
 }
 
+# Counts the underlined cells' runs on the screen (a highlighted feature
+# under --no-color is bold and underlined).
+underlined() {
+    tm capture-pane -e -p -t "$session" | grep -c "$(printf '\033')\\[[0-9;]*4[;m]" || true
+}
+
 t_final_scoring() {
     "$bin" selfplay --seed 7 --players 2 --record full.rec >/dev/null
     moves=$(grep -c '^[A-X] \|^discard' full.rec)
@@ -241,7 +247,7 @@ t_final_scoring() {
     head -n "$keep" full.rec >near.rec
     start 100 30 --load near.rec --players human,greedy --no-color
     wait_for "Resumed near.rec"
-    i=0
+    i=0 last_confirm=""
     while [ "$i" -lt 200 ]; do
         capture
         if grep -qF "Final scoring" "$screen_file"; then
@@ -253,15 +259,45 @@ t_final_scoring() {
         elif grep -qF "Follower:" "$screen_file"; then
             keys 0
         elif grep -qF "Confirm?" "$screen_file"; then
+            if grep -qF "Tiles left: 0" "$screen_file" || grep -qF "the final scoring" "$screen_file"; then
+                last_confirm=$(grep -o "Confirm? This move scores [0-9]* for you[^.]*" "$screen_file")
+            fi
             keys Enter
         fi
         sleep 0.1
         i=$((i + 1))
     done
     wait_for "Final scoring" 1
-    shows "road city clst farm" || fail "no breakdown"
+    echo "the last confirm: $last_confirm"
+    case "$last_confirm" in
+    *"for you, the final scoring "*" more"*) ;;
+    *) fail "the last tile's confirm does not keep the final scoring apart: '$last_confirm'" ;;
+    esac
+    shows "cloisters" || fail "no breakdown"
+    shows "total" || fail "no total"
+    shows "clst" && fail "jargon in the final scoring"
     shows "Winner" || fail "no winner"
     shows "game over after" || fail "no game-over header"
+    [ "$(underlined)" -eq 0 ] || fail "a feature is highlighted before stepping"
+    n=$(grep -o "steps through the [0-9]*" "$screen_file" | grep -o "[0-9]*$" || true)
+    [ -n "$n" ] || fail "no count of the features scored at the end"
+    keys n
+    wait_for "1 of "
+    [ "$(underlined)" -gt 0 ] || fail "the first scored feature is not highlighted"
+    grep -q "1 of [0-9]*: [A-Z][a-z]* score" "$screen_file" || fail "no points for the feature"
+    keys p
+    wait_for "steps through the"
+    keys p
+    wait_for "$n of $n:"
+    # The log keeps the final scoring, and scrolls back to the start.
+    shows "final scoring" || shows "for a farm" || fail "the log lost the final scoring"
+    i=0
+    while [ "$i" -lt 40 ] && ! shows "Turn 1: Red put"; do
+        keys '['
+        i=$((i + 1))
+        sleep 0.1
+    done
+    shows "Turn 1: Red put" || fail "the log does not scroll back to the first move"
     echo "the record had $moves moves"
     finish
 }
