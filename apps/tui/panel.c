@@ -189,8 +189,9 @@ void footer_draw(const tui *t, const layout *l)
     else if (t->prompt == PROMPT_QUIT)
         snprintf(text, sizeof text, "The game is not saved. Quit anyway? (y/s/n)");
     else if (t->step == STEP_COMPUTER)
-        snprintf(text, sizeof text, "%s is thinking... %c",
-                 session_player_name(carc_game_current_player(t->s.g)), spin[t->spinner % 4]);
+        snprintf(text, sizeof text, "%s is thinking... %c  %s",
+                 session_player_name(carc_game_current_player(t->s.g)), spin[t->spinner % 4],
+                 t->msg);
     else if (t->msg[0])
         snprintf(text, sizeof text, "%s", t->msg);
     else if (t->s.nseats - t->s.computers > 1 && !carc_game_over(t->s.g))
@@ -490,8 +491,8 @@ static void confirm_event_lines(const tui *t, pen *p, const carc_event *ev)
     put_wrap(p, A_NORMAL, "%s", text);
     for (int q = 0; q < carc_game_players(t->s.g); q++)
         if (ev->returned[q])
-            put_wrap(p, A_DIM, "  %s's follower%s then go%s home", session_player_name(q),
-                     ev->returned[q] > 1 ? "s" : "", ev->returned[q] > 1 ? "" : "es");
+            put_wrap(p, A_DIM, "then %s's follower%s come%s home", session_player_name(q),
+                     ev->returned[q] > 1 ? "s" : "", ev->returned[q] > 1 ? "" : "s");
 }
 
 static void confirm_section(const tui *t, pen *p)

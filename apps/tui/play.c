@@ -713,7 +713,7 @@ static int global_key(tui *t, int ch)
         t->overlay = OVERLAY_HELP;
         return 1;
     }
-    if (ch == 't' && !t->inspecting) {
+    if (ch == 't') {
         t->overlay = OVERLAY_TILES;
         return 1;
     }

@@ -302,6 +302,40 @@ t_final_scoring() {
     finish
 }
 
+# The board: the screen's rows between the header and the message line,
+# each cut at the panel's line (the last '│' on the row).
+board_part() { sed -e '1d' -e '$d' "$screen_file" | sed -e '$d' -e 's/│[^│]*$//'; }
+
+# Seed 14 deals E, a city cap: north of the start tile it fits one way
+# only (r says so), and a knight there completes the city at once. The
+# confirm screen shows the knight on the tile with what it scores before
+# it goes home; the spots and the panel speak plainly.
+t_confirm_follower() {
+    start 100 30 --seed 14 --players human,greedy --no-color
+    wait_for "Place your tile"
+    shows "cursor 0,-1" || fail "the cursor does not start north of the start tile"
+    keys r
+    wait_for "Only this rotation fits here"
+    keys R
+    wait_for "Only this rotation fits here"
+    keys Enter
+    wait_for "Follower spots:"
+    shows "1 knight on the city at the" || fail "the spot is not named in words"
+    if grep -q "([NESW]\{1,3\})" "$screen_file"; then fail "a port name in the spots"; fi
+    keys 1
+    wait_for "Confirm?"
+    shows "This move scores 4 for you now" || fail "not 4 points for the move"
+    shows "Red scores 4 for a city" || fail "the scoring is not listed"
+    shows "then Red's follower comes" || fail "the knight's return is not said"
+    board_part | grep -q "R" || fail "the knight is not shown on the board before it goes home"
+    keys Enter
+    wait_for "R Red       4  7/7"
+    board_part | grep -q "R" && fail "the knight stayed on the board"
+    shows "(c)" && fail "jargon after the last move"
+    shows "Last: Red put E at 0,-1" || shows "Last: Blue put" || fail "no last move line"
+    finish
+}
+
 t_quit_asks() {
     start 100 30 --seed 9 --players human,random --no-color
     place_and_confirm 0
@@ -318,15 +352,28 @@ t_quit_asks() {
 }
 
 # The screen answers while the computer thinks, and quitting stops the
-# search at once: the computer has 8 s, the quit must take under 3.
+# search at once: the computer has 30 s, the quit must take under 3.
 t_quit_while_thinking() {
-    start 100 30 --seed 13 --players "human,mcts:ms=8000+threads=1" --no-color
+    start 100 30 --seed 13 --players "human,mcts:ms=30000,threads=1" --no-color
     place_and_confirm 0
     wait_for "Blue is thinking..."
     keys '?'
     wait_for "keys and rules"
     keys x
     wait_for "Blue is thinking..."
+    # Looking around: the inspector, its features, tiles left, the overview.
+    keys i
+    wait_for "Inspector: "
+    keys Tab
+    keys t
+    wait_for "any key returns"
+    keys x
+    wait_for "Inspector: "
+    keys Escape
+    wait_for "i:inspect t:tiles"
+    keys f
+    wait_for "Overview: f again"
+    shows "Blue is thinking..." || fail "the computer's move came before the looking was done"
     keys q
     wait_for "Quit anyway?"
     keys y
@@ -360,26 +407,77 @@ t_hint() {
     wait_for "Place your tile"
     keys h
     wait_for "Hints (expected margin):" 30
-    grep -q '^.*│1 [-+][0-9]' "$screen_file" || fail "no ranked move 1"
+    grep -q '^.*│1 [-+][0-9.]* at -*[0-9]*,-*[0-9]* turned [0-3]' "$screen_file" ||
+        fail "hint 1 does not say where and how it is turned"
+    grep -q ' r[0-3] ' "$screen_file" && fail "jargon in the hints"
+    # Away from the hints' squares, the cursor hides none of their numbers.
+    keys Up Up Up Up Up Up
+    wait_for "does not fit here"
+    board_part | grep -q '1' || fail "hint 1 is not shown on the board"
     keys 1
     wait_for "Confirm?"
     finish
 }
 
 t_resize_80x24() {
-    start 80 24 --seed 3 --players human,greedy --no-color
+    start 80 24 --seed 3 --players human,mcts:level=hard,ms=300 --no-color
     wait_for "Place your tile"
     shows "q:quit" || fail "keys cut off at 80 columns"
     shows "Tiles left: 70" || fail "no tile panel at 80x24"
+    # A seat's label is never cut: the level when the spec is too long.
+    shows "mcts hard" || fail "the computer's seat is not named at 80 columns"
+    shows "mcts:leve" && fail "a seat label cut at 80 columns"
     tm resize-window -t "$session" -x 60 -y 20
     wait_for "needs a terminal of at least 80x24"
+    # At 30x8 the message wraps at words, and keys do nothing blind.
+    tm resize-window -t "$session" -x 30 -y 8
+    wait_for "is 30x8."
+    grep -q '^\.8)\.' "$screen_file" && fail "a stray wrapped line at 30x8"
+    keys Tab Enter 1 Enter Enter
     tm resize-window -t "$session" -x 120 -y 40
     wait_for "Place your tile"
+    shows "turn 1 |" || fail "keys pressed while too small were carried out"
+    shows "Confirm?" && fail "keys pressed while too small were carried out"
+    # The board is centred again: the cursor's square is mid-screen, so
+    # the middle rows show the board.
+    sed -n '16,26p' "$screen_file" | sed 's/│[^│]*$//' | grep -q '[^ ]' ||
+        fail "the board is not in the middle of the screen after the resize"
     keys '?'
     wait_for "keys and rules"
     shows "farmer" || fail "the help does not explain farmers"
+    shows "hjkl" && fail "the help names keys hjkl that do not move"
+    shows "arrows move" || fail "the help does not say how to move"
     keys x
     wait_for "Place your tile"
+    # j, k and l are not keys: after each, an arrow leads to the square
+    # next to where the cursor was (were they keys, it would never show).
+    x=$(grep -o 'cursor -*[0-9]*,' "$screen_file" | grep -o -- '-*[0-9]*')
+    y=$(grep -o 'cursor -*[0-9]*,-*[0-9]*' "$screen_file" | grep -o -- '-*[0-9]*$')
+    keys j Right
+    wait_for "cursor $((x + 1)),$y"
+    keys l Left
+    wait_for "cursor $x,$y"
+    keys k Down
+    wait_for "cursor $x,$((y + 1))"
+    finish
+}
+
+# At 120 columns the inspector's lines are whole (wrapped, not cut).
+t_panel_120() {
+    start 120 40 --seed 3 --players human,greedy --no-color
+    wait_for "Place your tile"
+    keys i
+    wait_for "Inspector: "
+    i=0
+    while [ "$i" -lt 8 ] && ! shows "Inspector: farm"; do
+        keys Tab
+        sleep 0.2
+        i=$((i + 1))
+    done
+    wait_for "Inspector: farm"
+    shows "Worth now: 0" || fail "no worth line"
+    shows "end)" || fail "the farm's worth line is cut"
+    shows "the en" && ! shows "the end" && fail "the farm's worth line is cut"
     finish
 }
 
