@@ -427,6 +427,11 @@ t_resize_80x24() {
     # A seat's label is never cut: the level when the spec is too long.
     shows "mcts hard" || fail "the computer's seat is not named at 80 columns"
     shows "mcts:leve" && fail "a seat label cut at 80 columns"
+    keys '?'
+    wait_for "keys and rules"
+    shows "Letters: R B Y G K W" || fail "the help does not fit 80x24"
+    keys x
+    wait_for "Place your tile"
     tm resize-window -t "$session" -x 60 -y 20
     wait_for "needs a terminal of at least 80x24"
     # At 30x8 the message wraps at words, and keys do nothing blind.
