@@ -65,6 +65,38 @@ wait_for_either() {
 }
 
 shows() { capture; grep -qF -- "$1" "$screen_file"; }
+
+# The message line (the screen's last line but one).
+message_line() { tail -n 2 "$screen_file" | head -n 1; }
+
+# key_then_message_changes KEY: presses KEY once and waits until the
+# message line is another, so no key is pressed twice for one screen.
+key_then_message_changes() {
+    was=$(message_line)
+    keys "$1"
+    i2=0
+    while [ "$i2" -lt 100 ]; do
+        capture
+        [ "$(message_line)" != "$was" ] && return 0
+        sleep 0.1
+        i2=$((i2 + 1))
+    done
+    fail "the message '$was' stayed after $1"
+}
+
+# wait_until_changed PATTERN OLD: until the first match of PATTERN (a
+# regular expression) on the screen is other than OLD.
+wait_until_changed() {
+    i=0
+    while [ "$i" -lt 100 ]; do
+        capture
+        now=$(grep -o -- "$1" "$screen_file" | head -1)
+        [ -n "$now" ] && [ "$now" != "$2" ] && return 0
+        sleep 0.1
+        i=$((i + 1))
+    done
+    fail "'$1' stayed '$2'"
+}
 keys() { tm send-keys -t "$session" "$@"; }
 
 # Places the drawn tile on the first legal square with follower choice $1
@@ -105,9 +137,9 @@ t_start_place_confirm() {
     # through those two only, so it shows two rotations, both fitting.
     seen=""
     for _ in 1 2 3 4; do
+        before=$(grep -o 'turned [0-3]' "$screen_file" | head -1)
         keys r
-        sleep 0.2
-        capture
+        wait_until_changed 'turned [0-3]' "$before"
         grep -qF "does not fit here" "$screen_file" && fail "r turned to a rotation that does not fit"
         seen="$seen $(grep -o 'turned [0-3]' "$screen_file" | head -1 | cut -c8)"
     done
@@ -138,20 +170,11 @@ t_inspect() {
     wait_for "Place your tile"
     keys i
     wait_for "Inspector: "
-    keys Tab
-    sleep 0.2
-    first=$(grep -o 'Inspector: [a-z]*' "$screen_file")
     wait_for "Followers: "
     shows "If the game ended now:" || fail "no end value"
-    second=""
-    for _ in 1 2 3 4; do
-        keys Tab
-        sleep 0.2
-        capture
-        second=$(grep -o 'Inspector: [a-z]*' "$screen_file")
-        [ "$second" != "$first" ] && break
-    done
-    [ "$second" != "$first" ] || fail "Tab did not pick another feature"
+    first=$(grep -o 'Inspector: [a-z]*' "$screen_file")
+    keys Tab
+    wait_until_changed 'Inspector: [a-z]*' "$first"
     keys Escape
     wait_for "Place your tile"
     finish
@@ -181,6 +204,46 @@ next_human_turn() {
 # A save lands in the saves folder (made as needed), the command printed
 # on quitting resumes it, and the loaded game goes on exactly as saved:
 # the same drawn tile, and the same tiles after it.
+# Presses arrows until the header's cursor is at ($1, $2).
+cursor_to() {
+    capture
+    x=$(grep -o 'cursor -*[0-9]*,' "$screen_file" | grep -o -- '-*[0-9]*')
+    y=$(grep -o 'cursor -*[0-9]*,-*[0-9]*' "$screen_file" | grep -o -- '-*[0-9]*$')
+    while [ "$x" -lt "$1" ]; do keys Right; x=$((x + 1)); done
+    while [ "$x" -gt "$1" ]; do keys Left; x=$((x - 1)); done
+    while [ "$y" -lt "$2" ]; do keys Down; y=$((y + 1)); done
+    while [ "$y" -gt "$2" ]; do keys Up; y=$((y - 1)); done
+    wait_for "cursor $1,$2"
+}
+
+# Seed 18 deals B, a cloister: the inspector says how far round it is
+# filled, not "tiles" and "pennants".
+t_inspect_cloister() {
+    start 100 30 --seed 18 --players human,greedy --no-color
+    wait_for "Place your tile"
+    keys Enter
+    wait_for "1 monk in the cloister"
+    keys 1
+    wait_for "Confirm?"
+    keys Enter
+    wait_for "turn 3 |"
+    keys i
+    wait_for "Inspector"
+    cursor_to 0 1
+    i=0
+    while [ "$i" -lt 6 ] && ! shows "Inspector: cloister"; do
+        was=$(grep -o 'Inspector: [a-z]*' "$screen_file" | head -1)
+        keys Tab
+        wait_until_changed 'Inspector: [a-z]*' "$was"
+        i=$((i + 1))
+    done
+    wait_for "Inspector: cloister"
+    shows "Squares around it filled: " || fail "the cloister's neighbours are not counted in words"
+    shows "pennant" && fail "pennants named for a cloister"
+    shows "Followers: Red 1" || fail "the monk is not listed"
+    finish
+}
+
 t_save_load() {
     start 100 30 --seed 5 --players human,greedy --no-color
     place_and_confirm 0
@@ -253,18 +316,19 @@ t_final_scoring() {
         if grep -qF "Final scoring" "$screen_file"; then
             break
         elif grep -qF "fits nowhere: it is discarded" "$screen_file"; then
-            keys Enter
+            key_then_message_changes Enter
         elif grep -qF "Place your tile" "$screen_file"; then
-            keys Tab Enter
+            key_then_message_changes Enter # the cursor starts where the tile fits
         elif grep -qF "Follower:" "$screen_file"; then
-            keys 0
+            key_then_message_changes 0
         elif grep -qF "Confirm?" "$screen_file"; then
-            if grep -qF "Tiles left: 0" "$screen_file" || grep -qF "the final scoring" "$screen_file"; then
+            if grep -qF "the final scoring" "$screen_file"; then
                 last_confirm=$(grep -o "Confirm? This move scores [0-9]* for you[^.]*" "$screen_file")
             fi
-            keys Enter
+            key_then_message_changes Enter
+        else
+            sleep 0.1
         fi
-        sleep 0.1
         i=$((i + 1))
     done
     wait_for "Final scoring" 1
@@ -475,8 +539,9 @@ t_panel_120() {
     wait_for "Inspector: "
     i=0
     while [ "$i" -lt 8 ] && ! shows "Inspector: farm"; do
+        was=$(grep -o 'Inspector: [a-z]*' "$screen_file" | head -1)
         keys Tab
-        sleep 0.2
+        wait_until_changed 'Inspector: [a-z]*' "$was"
         i=$((i + 1))
     done
     wait_for "Inspector: farm"
