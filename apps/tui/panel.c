@@ -300,7 +300,7 @@ static void odds_section(const tui *t, pen *p)
         put_line(p, A_BOLD, "Tiles left: %d", left);
         return;
     }
-    put_line(p, A_BOLD, "Tiles left: %d, dead spots: %d", left, t->ndead);
+    put_wrap(p, A_BOLD, "Tiles left: %d, dead spots: %d", left, t->ndead);
     int rows = (CARC_TILE_KINDS + 2) / 3;
     for (int r = 0; r < rows && p->row < p->end; r++) {
         char line[64] = "";
@@ -320,7 +320,7 @@ static void odds_section(const tui *t, pen *p)
         for (int k = 0; k < CARC_TILE_KINDS; k++)
             for (int i = 0; i < discards[k] && len + 3 < sizeof line; i++)
                 len += (size_t)snprintf(line + len, sizeof line - len, " %c", carc_tile(k)->letter);
-        put_line(p, A_NORMAL, "%s", line);
+        put_wrap(p, A_NORMAL, "%s", line);
     }
 }
 
@@ -478,7 +478,7 @@ static int event_points(const tui *t, int who, int final)
 {
     int sum = 0;
     for (int i = 0; i < t->npevents && i < CARC_MAX_EVENTS; i++)
-        if ((t->pevents[i].winners >> who & 1u) && (t->pevents[i].complete == 0) == final)
+        if (((t->pevents[i].winners >> who) & 1) && (t->pevents[i].complete == 0) == final)
             sum += t->pevents[i].points;
     return sum;
 }

@@ -274,7 +274,7 @@ static void enter_confirm(tui *t)
     t->step = STEP_CONFIRM;
     int p = carc_game_current_player(t->s.g), now = 0, at_end = 0;
     for (int i = 0; i < t->npevents; i++) {
-        if (!(t->pevents[i].winners >> p & 1u))
+        if (((t->pevents[i].winners >> p) & 1) == 0)
             continue;
         if (t->pevents[i].complete)
             now += t->pevents[i].points;

@@ -98,6 +98,8 @@ static void test_program_name(void **state)
     saves_program_name(other, NULL, out, sizeof out);
     assert_string_equal(out, other);
     char file[200];
+    snprintf(file, sizeof file, "%s/bin/carcassonne/saves", root);
+    assert_int_equal(saves_make_dir(file), -1); /* under a file: refused, nothing made */
     snprintf(file, sizeof file, "%s/bin/sub", root);
     assert_int_equal(rmdir(file), 0);
     snprintf(file, sizeof file, "%s/bin/carcassonne", root);
