@@ -58,8 +58,8 @@ static int text_width(const char *s, int len)
     return n;
 }
 
-/* Bytes of the first row of `s` at `width` characters: broken after a
- * space when one is in the second half of the row, else cut. */
+/* Bytes of the first row of `s` at `width` characters: broken at a space
+ * or after a '/' in the second half of the row, else cut. */
 static int row_bytes(const char *s, int width)
 {
     int len = (int)strlen(s);
@@ -71,7 +71,7 @@ static int row_bytes(const char *s, int width)
             cut++;
         while (((unsigned char)s[cut] & 0xC0) == 0x80);
     for (int i = cut; i > 0 && text_width(s, i) > width / 2; i--)
-        if (s[i] == ' ')
+        if (s[i] == ' ' || s[i - 1] == '/') /* at a space, or after a '/' of a path */
             return i;
     return cut;
 }

@@ -640,8 +640,11 @@ static void save_to_input(tui *t)
     char shown[SESSION_PATH_MAX];
     saves_short(t->s.saved_path, shown, sizeof shown);
     saves_resume_command(t->s.saved_path, t->resume, sizeof t->resume);
-    session_log(&t->s, "Saved to %s; to resume: %s", shown, t->resume);
-    snprintf(t->msg, sizeof t->msg, "Saved to %s (the log says how to resume)", shown);
+    session_log(&t->s, "Saved to %s", shown);
+    session_log(&t->s, "To resume: %s", t->resume);
+    int len = snprintf(t->msg, sizeof t->msg, "Saved to %s (the log says how to resume)", shown);
+    if (len >= COLS) /* a long path: the log has it in full */
+        snprintf(t->msg, sizeof t->msg, "Saved; the log says where and how to resume.");
     t->quit = t->quit_after_save;
 }
 
