@@ -588,6 +588,10 @@ static void step_final(tui *t, int step)
         return;
     }
     const carc_event *ev = &t->s.final_events[t->final_step];
+    char text[96];
+    session_event_text(ev, text, sizeof text);
+    snprintf(t->msg, sizeof t->msg, "Final scoring %d of %d: %s. n: next, p: back.",
+             t->final_step + 1, n, text);
     t->cx = ev->x;
     t->cy = ev->y;
     board_follow_cursor(t, 1);

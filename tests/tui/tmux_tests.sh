@@ -350,6 +350,8 @@ t_final_scoring() {
     wait_for "1 of "
     [ "$(underlined)" -gt 0 ] || fail "the first scored feature is not highlighted"
     grep -q "1 of [0-9]*: [A-Z][a-z]* score" "$screen_file" || fail "no points for the feature"
+    grep -q "^Final scoring 1 of $n: [A-Z][a-z]* scores* [0-9]* " "$screen_file" ||
+        fail "the message line does not give the feature's points"
     keys p
     wait_for "steps through the"
     keys p
