@@ -404,7 +404,7 @@ static void inspector_section(const tui *t, pen *p)
 static void hints_section(const tui *t, pen *p)
 {
     p->row++;
-    put_wrap(p, A_BOLD, "Hints (expected margin):");
+    put_wrap(p, A_BOLD, "Best moves (your expected lead at the end):");
     int kind = carc_game_drawn_tile(t->s.g);
     for (int i = 0; i < t->nhints; i++) {
         char text[160];

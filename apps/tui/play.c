@@ -800,6 +800,15 @@ static void handle_key(tui *t, int ch)
 
 /* --- Screen ---------------------------------------------------------------------------- */
 
+/* A log scrolled back stays on the same lines while new ones come in. */
+static void keep_log_place(tui *t, const layout *l)
+{
+    int rows = panel_log_rows(t, l);
+    if (t->log_scroll > 0 && rows > t->log_rows)
+        t->log_scroll += rows - t->log_rows;
+    t->log_rows = rows;
+}
+
 static void render(tui *t)
 {
     erase();
@@ -811,6 +820,7 @@ static void render(tui *t)
     } else {
         header_draw(t, &l);
         board_draw(t, &l);
+        keep_log_place(t, &l);
         t->log_room = panel_draw(t, &l);
         footer_draw(t, &l);
     }

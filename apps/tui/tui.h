@@ -70,6 +70,7 @@ typedef struct tui {
     int spinner;
     int log_scroll; /* log rows scrolled back from the newest */
     int log_room;   /* log rows the panel showed last time */
+    int log_rows;   /* rows of the whole log last time */
     int final_step; /* at the end: the scored feature shown, -1 for none */
     char msg[SESSION_PATH_MAX * 2 + 160];
 } tui;

@@ -369,6 +369,33 @@ t_final_scoring() {
     finish
 }
 
+# The log's rows as the panel shows them (after its title line).
+log_rows() { sed -n '/│Log /,$p' "$screen_file" | sed -e '1d' -e 's/.*│//' | head -n 3; }
+
+# A log scrolled back stays on its lines while moves add new ones, and
+# scrolls forward to the newest again.
+t_log_scroll() {
+    "$bin" selfplay --seed 7 --players 2 --record full.rec >/dev/null
+    head -n 40 full.rec >mid.rec
+    start 80 24 --load mid.rec --players human,greedy --no-color
+    wait_for "([ older)"
+    keys '['
+    wait_for "(older: ] newer)"
+    rows_before=$(log_rows)
+    [ -n "$rows_before" ] || fail "no log rows"
+    next_human_turn
+    capture
+    [ "$(log_rows)" = "$rows_before" ] || fail "the log moved while scrolled back: [$rows_before], now [$(log_rows)]"
+    i=0
+    while [ "$i" -lt 40 ] && ! shows "([ older)"; do
+        keys ']'
+        i=$((i + 1))
+        sleep 0.1
+    done
+    wait_for "([ older)"
+    finish
+}
+
 # The board: the screen's rows between the header and the message line,
 # each cut at the panel's line (the last '│' on the row).
 board_part() { sed -e '1d' -e '$d' "$screen_file" | sed -e '$d' -e 's/│[^│]*$//'; }
@@ -473,7 +500,7 @@ t_hint() {
     start 100 30 --seed 3 --players human,greedy --no-color
     wait_for "Place your tile"
     keys h
-    wait_for "Hints (expected margin):" 30
+    wait_for "Best moves (your expected" 30
     grep -q '^.*│1 [-+][0-9.]* at -*[0-9]*,-*[0-9]* turned [0-3]' "$screen_file" ||
         fail "hint 1 does not say where and how it is turned"
     grep -q ' r[0-3] ' "$screen_file" && fail "jargon in the hints"
