@@ -617,8 +617,13 @@ static void ask_save(tui *t, int then_quit)
 {
     t->prompt = PROMPT_SAVE;
     t->quit_after_save = then_quit;
-    if (t->s.saved_path[0])
-        saves_short(t->s.saved_path, t->input, sizeof t->input);
+    size_t dir_len = strlen(t->save_dir);
+    const char *saved = t->s.saved_path;
+    if (saved[0] && strncmp(saved, t->save_dir, dir_len) == 0 && saved[dir_len] == '/' &&
+        !strchr(saved + dir_len + 1, '/'))
+        snprintf(t->input, sizeof t->input, "%s", saved + dir_len + 1); /* in the folder */
+    else if (saved[0])
+        saves_short(saved, t->input, sizeof t->input);
     else
         snprintf(t->input, sizeof t->input, "carcassonne-%llu.rec", (unsigned long long)t->s.seed);
 }

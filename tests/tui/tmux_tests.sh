@@ -291,6 +291,10 @@ t_save_load() {
         shows "turn 3 | Red (you) plays tile $tile" || fail "load $n: not tile $tile at turn 3"
         shows "greedy" || fail "the loaded seats are not the saved ones"
         shows "Turn 1: Red put" || fail "the log of the loaded game lost its moves"
+        keys s # the save prompt offers the file's name in the saves folder
+        wait_for "Save as: carcassonne-5.rec"
+        keys Escape
+        wait_for "r:rotate Tab:next"
         next_human_turn
         next_human_turn
         [ "$(turn_and_tile)" = "$later" ] || fail "load $n: '$(turn_and_tile)', not '$later'"
