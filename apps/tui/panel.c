@@ -150,9 +150,8 @@ static const char *step_message(const tui *t)
             return "Inspector: move onto a tile; Tab picks its next feature; Esc leaves.";
         if (t->nlegal == 0)
             return "Your tile fits nowhere: it is discarded. Press Enter.";
-        return "Place your tile: arrows move, r rotates, Tab next legal square, Enter places.";
-    case STEP_SPOT:
-        return "Follower: press a spot's number (marked on the tile), 0 for none; Esc back.";
+        return "Place your tile: arrows move, r rotates, Tab: next square, Enter places.";
+    case STEP_SPOT: return "Follower: a spot's number (marked on the tile), 0 for none; Esc back.";
     case STEP_CONFIRM:
     case STEP_COMPUTER: return "";
     case STEP_HINT: return "Thinking about a hint... (Esc cancels)";

@@ -283,9 +283,7 @@ static void enter_confirm(tui *t)
     }
     if (carc_game_over(t->preview))
         snprintf(t->msg, sizeof t->msg,
-                 "Confirm? This move scores %d for you, the final scoring %d more. Enter "
-                 "confirms, Esc steps back.",
-                 now, at_end);
+                 "Confirm? This move scores %d for you, the final scoring %d more.", now, at_end);
     else
         snprintf(t->msg, sizeof t->msg,
                  "Confirm? This move scores %d for you now. Enter confirms, Esc steps back.", now);

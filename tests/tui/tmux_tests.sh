@@ -479,14 +479,23 @@ t_quit_while_thinking() {
 }
 
 # Two humans at one keyboard: the game names whose turn it is.
+# At 80 columns the messages are whole, with the longest name before them.
 t_hot_seat() {
-    start 100 30 --seed 17 --players human,human --no-color
+    start 80 24 --seed 17 --players human,human,human --no-color
     wait_for "Red: Place your tile"
     place_and_confirm 0
     wait_for "Blue: Place your tile"
     shows "Blue (human) plays" || fail "the header does not name Blue"
     keys u
     wait_for "Undo is for games against the computer."
+    place_and_confirm 0
+    wait_for "Yellow: Place your tile"
+    grep -q "Enter places\.$" "$screen_file" || fail "the message is cut at 80 columns"
+    keys Tab Enter
+    wait_for_either "Yellow: Follower:" "Confirm?"
+    if shows "Follower:"; then
+        grep -q "Esc back\.$" "$screen_file" || fail "the follower message is cut at 80 columns"
+    fi
     finish
 }
 
