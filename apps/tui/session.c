@@ -374,9 +374,8 @@ static int load_game(session *s, const play_options *opt, char *err, size_t errc
     char *full = realpath(path, NULL);
     snprintf(s->saved_path, sizeof s->saved_path, "%s", full ? full : path);
     free(full);
-    char shown[SESSION_PATH_MAX];
-    saves_short(path, shown, sizeof shown); /* as the user named it */
-    session_log(s, "Resumed %s after %d moves", shown, carc_game_move_count(s->g));
+    session_log(s, "Resumed %s after %d moves", opt->load, /* as the user named it */
+                carc_game_move_count(s->g));
     return status;
 }
 

@@ -290,7 +290,7 @@ t_save_load() {
         wait_for "Resumed "
         shows "turn 3 | Red (you) plays tile $tile" || fail "load $n: not tile $tile at turn 3"
         shows "greedy" || fail "the loaded seats are not the saved ones"
-        shows "Turn 1: Red put" || fail "the log of the loaded game lost its moves"
+        shows "Turn 2: Blue put" || fail "the log of the loaded game lost its moves"
         keys s # the save prompt offers the file's name in the saves folder
         wait_for "Save as: carcassonne-5.rec"
         keys Escape
