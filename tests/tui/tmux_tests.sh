@@ -11,9 +11,11 @@ sock="carc-tui-$test_name-$$"
 session=game
 screen_file=screen.txt
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
-# Saves go under the scratch folder, never the real home.
-XDG_DATA_HOME="$(pwd)/data"
-export XDG_DATA_HOME
+# Saves go under the scratch folder, never the real home; the scratch
+# folder is the home, so the game shows the saves folder as ~/data/...
+HOME=$(pwd)
+XDG_DATA_HOME="$HOME/data"
+export HOME XDG_DATA_HOME
 
 tm() { tmux -L "$sock" "$@"; }
 cleanup() { tm kill-server >/dev/null 2>&1 || true; }
@@ -252,7 +254,7 @@ t_save_load() {
     [ -n "$tile" ] || fail "no drawn tile in the header"
     keys s
     wait_for "Save as: carcassonne-5.rec"
-    shows "Enter:save in $XDG_DATA_HOME/carcassonne/saves" || fail "the prompt does not name the folder"
+    shows "Enter:save in ~/data/carcassonne/saves" || fail "the prompt does not name the folder"
     keys Enter
     wait_for "the log says"
     shows "To resume: " || fail "the log does not say how to resume"
