@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 const char *describe_feature(int kind)
 {
@@ -21,6 +22,15 @@ const char *describe_role(int kind)
 static const int port_x[CARC_PORTS] = {-1, 0, 1, 2, 2, 2, 1, 0, -1, -2, -2, -2};
 static const int port_y[CARC_PORTS] = {-2, -2, -2, -1, 0, 1, 2, 2, 2, 1, 0, -1};
 
+/* How many of the four edges hold one of `ports` (three ports an edge). */
+static int edges_touched(unsigned ports)
+{
+    int n = 0;
+    for (int edge = 0; edge < 4; edge++)
+        n += (ports >> (3 * edge) & 7u) != 0;
+    return n;
+}
+
 const char *describe_place(int kind, int rot, int segment)
 {
     const carc_tile_def *def = carc_tile(kind);
@@ -38,7 +48,7 @@ const char *describe_place(int kind, int rot, int segment)
      * straight across, a cloister) is the middle, else the nearest of
      * eight directions. */
     if (n == 0 || (double)(sx * sx + sy * sy) < 0.16 * n * n)
-        return "middle";
+        return edges_touched(ports) >= 3 ? "all around" : "middle";
     static const char *const names[8] = {"right", "bottom right", "bottom", "bottom left",
                                          "left",  "top left",     "top",    "top right"};
     double angle = atan2((double)sy, (double)sx); /* y down: clockwise from the right */
@@ -57,8 +67,11 @@ void describe_spot(int kind, int rot, int segment, char *buf, size_t cap)
     int fkind = carc_tile(kind)->segments[segment].kind;
     if (fkind == CARC_CLOISTER)
         snprintf(buf, cap, "monk in the cloister");
-    else if (place[0] == 'm')
+    else if (strcmp(place, "middle") == 0)
         snprintf(buf, cap, "%s on the %s across the middle", describe_role(fkind),
+                 describe_feature(fkind));
+    else if (strcmp(place, "all around") == 0)
+        snprintf(buf, cap, "%s on the %s all around", describe_role(fkind),
                  describe_feature(fkind));
     else
         snprintf(buf, cap, "%s on the %s at the %s", describe_role(fkind), describe_feature(fkind),

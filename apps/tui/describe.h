@@ -16,7 +16,8 @@ const char *describe_role(int kind);
 
 /* Where segment `segment` of tile `kind` turned `rot` lies on the tile as
  * the screen shows it (north up): "top", "top right", ..., "middle" (a
- * cloister, or a feature running across the tile). NULL on bad arguments. */
+ * cloister, a road running across the tile), "all around" (a feature
+ * reaching three or four edges around the middle). NULL on bad arguments. */
 const char *describe_place(int kind, int rot, int segment);
 
 /* "knight on the city at the top" (segment `segment` of `kind` at `rot`),
