@@ -377,6 +377,69 @@ int carc_legal_spots(const carc_game *g, carc_placement p, carc_spot *out, int c
     return n;
 }
 
+/* --- Every legal move -------------------------------------------------------- */
+
+/* The lowest rotation of `kind` that puts the same tile on the board as
+ * `rot`. The rotations that leave a tile unchanged form a subgroup of the
+ * four (none, the half turn, or all), so the distinct rotations are the
+ * first 4, 2 or 1, and a rotation's class is its remainder. */
+static int canonical_rotation(int kind, int rot)
+{
+    int distinct = __builtin_popcount(carc_distinct_rotations[kind]);
+    return rot % distinct;
+}
+
+carc_move carc_move_canonical(const carc_game *g, carc_move m)
+{
+    if (g->over || m.type != CARC_MOVE_PLACE || m.place.rot > 3)
+        return m;
+    int kind = g->drawn, rot = canonical_rotation(kind, m.place.rot);
+    if (m.segment != CARC_NO_SPOT) {
+        if (m.segment >= carc_tile_data[kind].nsegments)
+            return m;
+        /* The segment covering the same board ports; a cloister has none
+         * and keeps its index. */
+        unsigned ports = carc_seg_ports[kind][m.place.rot][m.segment];
+        if (ports)
+            m.segment = carc_port_seg[kind][rot][__builtin_ctz(ports)];
+    }
+    m.place.rot = (uint8_t)rot;
+    return m;
+}
+
+/* Stores `m` at out[n] when there is room; returns n + 1. */
+static int add_move(carc_move *out, int cap, int n, carc_move m)
+{
+    if (n < cap)
+        out[n] = m;
+    return n + 1;
+}
+
+int carc_legal_moves(const carc_game *g, carc_move *out, int cap)
+{
+    if (g->over)
+        return 0;
+    int kind = g->drawn, n = 0;
+    unsigned distinct = carc_distinct_rotations[kind];
+    int supply = g->supply[g->current] > 0;
+    for (int f = 0; f < g->nfrontier; f++) {
+        const frontier_square *sq = &g->frontier[f];
+        for (unsigned rots = square_fits(g, f) & distinct; rots; rots &= rots - 1) {
+            int rot = __builtin_ctz(rots);
+            carc_move m = {CARC_MOVE_PLACE, {sq->x, sq->y, (uint8_t)rot, 0}, CARC_NO_SPOT};
+            n = add_move(out, cap, n, m);
+            unsigned free_mask = supply ? free_segments(g, kind, rot, f) : 0;
+            for (; free_mask; free_mask &= free_mask - 1) {
+                m.segment = (uint8_t)__builtin_ctz(free_mask);
+                n = add_move(out, cap, n, m);
+            }
+        }
+    }
+    if (n == 0)
+        n = add_move(out, cap, n, (carc_move){CARC_MOVE_DISCARD, {0, 0, 0, 0}, CARC_NO_SPOT});
+    return n;
+}
+
 /* --- Playing ------------------------------------------------------------------ */
 
 /* Whether two squares touch, diagonals included. */
