@@ -213,6 +213,63 @@ void carc_game_shuffle_hidden(carc_game *g, uint64_t seed)
     shuffle(g);
 }
 
+void carc_game_public_view(carc_game *dst, const carc_game *src, uint64_t seed)
+{
+    carc_game_copy(dst, src);
+    /* The slots of tiles already drawn may name a tile that a record
+     * replaced (carc_game_choose_tile): a trace of the deal. */
+    memset(dst->pile + dst->pile_len, 0, (size_t)(CARC_PILE - dst->pile_len));
+    if (dst->over)
+        dst->rng = carc_rng_seed(seed);
+    else
+        carc_game_shuffle_hidden(dst, seed);
+}
+
+/* FNV-1a 64 of the digest's bytes, see carcassonne.h. */
+typedef struct digest {
+    uint64_t h;
+} digest;
+
+static void digest_bytes(digest *d, uint64_t v, int bytes)
+{
+    for (int i = 0; i < bytes; i++) {
+        d->h ^= (v >> (8 * i)) & 0xFFu;
+        d->h *= 0x100000001B3ull;
+    }
+}
+
+uint64_t carc_game_digest(const carc_game *g)
+{
+    digest d = {0xCBF29CE484222325ull};
+    digest_bytes(&d, 1, 1); /* the version of this byte sequence */
+    digest_bytes(&d, g->nplayers, 1);
+    digest_bytes(&d, g->rules.flags, 4);
+    digest_bytes(&d, g->current, 1);
+    digest_bytes(&d, g->over ? 255u : (uint8_t)g->drawn, 1);
+    digest_bytes(&d, g->over, 1);
+    digest_bytes(&d, g->ended_early, 1);
+    digest_bytes(&d, g->nmoves, 2);
+    digest_bytes(&d, g->pile_len, 1);
+    for (int k = 0; k < CARC_TILE_KINDS; k++)
+        digest_bytes(&d, g->left[k], 1);
+    for (int p = 0; p < g->nplayers; p++) {
+        digest_bytes(&d, (uint32_t)g->score[p], 4);
+        digest_bytes(&d, g->supply[p], 1);
+    }
+    digest_bytes(&d, g->ntiles, 1);
+    for (int t = 0; t < g->ntiles; t++) {
+        const board_tile *bt = &g->tiles[t];
+        int follower = bt->follower_seg != CARC_NO_SPOT;
+        digest_bytes(&d, (uint8_t)bt->x, 1);
+        digest_bytes(&d, (uint8_t)bt->y, 1);
+        digest_bytes(&d, bt->kind, 1);
+        digest_bytes(&d, bt->rot, 1);
+        digest_bytes(&d, bt->follower_seg, 1);
+        digest_bytes(&d, follower ? bt->follower_owner : 255u, 1);
+    }
+    return d.h;
+}
+
 int carc_move_equal(carc_move a, carc_move b)
 {
     if (a.type != b.type)
