@@ -410,7 +410,7 @@ carc_game *carc_record_read(const char *text, size_t len, uint64_t seed, carc_re
  * and returns its length without the NUL, like snprintf: a return >= cap
  * means the buffer was too small. `headers` (may be NULL) is written as is
  * after the players and rules lines; each of its lines must be a valid
- * header line. */
+ * header line (build the text with carc_header_append()). */
 size_t carc_record_write(const carc_game *g, const char *headers, char *buf, size_t cap);
 
 /* --- Record headers ---------------------------------------------------------------------- */

@@ -403,7 +403,7 @@ static int play(reader *r, carc_move m)
     carc_event events[CARC_MAX_EVENTS];
     int nevents = 0;
     carc_replay_step step = {g->nmoves, 0, g->current, g->drawn, m, NULL, 0, NULL};
-    if (carc_game_play(g, m, r->fn ? events : NULL, CARC_MAX_EVENTS, &nevents) != CARC_OK)
+    if (carc_game_play(g, m, events, CARC_MAX_EVENTS, &nevents) != CARC_OK)
         return fail(r, "%s", carc_game_error(g));
     if (r->fn)
         report_step(r, &step, events, nevents);
@@ -497,7 +497,7 @@ static int read_end(reader *r, int n)
         return 0;
     carc_event events[CARC_MAX_EVENTS];
     int nevents = 0;
-    carc_game_finish(r->game, r->fn ? events : NULL, CARC_MAX_EVENTS, &nevents);
+    carc_game_finish(r->game, events, CARC_MAX_EVENTS, &nevents);
     carc_move none = {CARC_MOVE_DISCARD, {0, 0, 0, 0}, CARC_NO_SPOT};
     carc_replay_step step = {r->game->nmoves, 1, -1, CARC_NO_TILE, none, NULL, 0, NULL};
     if (r->fn)
@@ -606,7 +606,7 @@ static int read_record(reader *r, const char *text, size_t len)
 carc_game *carc_record_replay(const char *text, size_t len, uint64_t seed, carc_replay_fn fn,
                               void *ctx, carc_record_error *err)
 {
-    carc_record_error scratch;
+    carc_record_error scratch = {0, ""};
     reader r = {.err = err ? err : &scratch, .seed = seed, .fn = fn, .ctx = ctx};
     if (!text && len > 0) {
         r.line = 1;
@@ -630,9 +630,9 @@ carc_game *carc_record_read(const char *text, size_t len, uint64_t seed, carc_re
 int carc_record_headers(const char *text, size_t len, carc_header *out, int cap,
                         carc_record_error *err)
 {
-    carc_record_error scratch;
-    reader r = {.err = err ? err : &scratch, .headers = out, .cap = out ? cap : 0,
-                .headers_only = 1};
+    carc_record_error scratch = {0, ""};
+    reader r = {
+        .err = err ? err : &scratch, .headers = out, .cap = out ? cap : 0, .headers_only = 1};
     if (!text && len > 0) {
         r.line = 1;
         fail(&r, "no record given");

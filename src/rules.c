@@ -68,8 +68,8 @@ int rules_parse_names(const char *text, size_t len, int commas, carc_rules *out,
         uint32_t flag = flag_of(text + start, i - start);
         if (!flag) {
             if (err && errcap)
-                snprintf(err, errcap, "unknown rule '%.*s'",
-                         (int)(i - start < 40 ? i - start : 40), text + start);
+                snprintf(err, errcap, "unknown rule '%.*s'", (int)(i - start < 40 ? i - start : 40),
+                         text + start);
             return -1;
         }
         flags |= flag;

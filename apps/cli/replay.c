@@ -33,8 +33,8 @@ static json_t *headers_json(const char *text, size_t len)
     json_t *list = json_array();
     int n = carc_record_headers(text, len, h, MAX_HEADERS, NULL);
     for (int i = 0; i < n && i < MAX_HEADERS; i++)
-        json_array_append_new(list, json_pack("[s%s%]", h[i].key, h[i].key_len, h[i].value,
-                                              h[i].value_len));
+        json_array_append_new(
+            list, json_pack("[s%s%]", h[i].key, h[i].key_len, h[i].value, h[i].value_len));
     return list;
 }
 

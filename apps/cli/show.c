@@ -575,8 +575,7 @@ static int collect_report(void *ctx, const carc_replay_step *step)
     return 0;
 }
 
-static int show_game(const char *text, size_t len, const carc_game *record,
-                     const show_options *opt)
+static int show_game(const char *text, size_t len, const carc_game *record, const show_options *opt)
 {
     int moves = carc_game_move_count(record);
     int last = opt->last >= 0 ? opt->last : opt->step ? moves : 1;
@@ -585,8 +584,11 @@ static int show_game(const char *text, size_t len, const carc_game *record,
         style.colors = palette_for_terminal();
         style.clear = opt->step && isatty(STDOUT_FILENO);
     }
-    show_replay s = {.opt = opt, .style = &style, .first = last < moves ? moves - last : 0,
-                     .total_moves = moves, .first_marked = 1};
+    show_replay s = {.opt = opt,
+                     .style = &style,
+                     .first = last < moves ? moves - last : 0,
+                     .total_moves = moves,
+                     .first_marked = 1};
     /* Every shown move, and the record's `end`. */
     s.reports = calloc((size_t)(moves - s.first) + 1, sizeof *s.reports);
     carc_rules rules = carc_game_rules(record);

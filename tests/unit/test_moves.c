@@ -211,7 +211,8 @@ static void test_canonical(void **state)
         }
         for (int rot = 0; rot < 4; rot++)
             for (int seg = -1; seg < carc_tile(kind)->nsegments; seg++) {
-                carc_move m = {CARC_MOVE_PLACE, {5, 5, (uint8_t)rot, 0},
+                carc_move m = {CARC_MOVE_PLACE,
+                               {5, 5, (uint8_t)rot, 0},
                                seg < 0 ? CARC_NO_SPOT : (uint8_t)seg};
                 carc_move c = carc_move_canonical(h, m);
                 assert_int_equal(c.place.rot, lowest_same(kind, rot));
@@ -245,8 +246,7 @@ static void test_rankings_list_each_move_once(void **state)
                     for (int b = a + 1; b < n; b++)
                         if (carc_move_equal(carc_move_canonical(g, ranked[a].move),
                                             carc_move_canonical(g, ranked[b].move)))
-                            fail_msg("%s ranks one move twice (moves %d and %d)", specs[s], a,
-                                     b);
+                            fail_msg("%s ranks one move twice (moves %d and %d)", specs[s], a, b);
                 int kind = carc_game_drawn_tile(g);
                 symmetric += carc_legal_placements(g, NULL, 0) > 0 && lowest_same(kind, 2) == 0;
                 carc_game_play(g, carc_random_move(g, &rng, 0.5), NULL, 0, NULL);

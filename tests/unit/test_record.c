@@ -763,8 +763,9 @@ static void test_rules_parse(void **state)
         assert_int_equal(r.flags, good[i].flags);
         assert_string_equal(err, "");
     }
-    static const char *const bad[] = {"bogus", "small-city bogus", "Small-City", "small-city;",
-                                      "small-cityx", "small", "small-city\nbonus-turn"};
+    static const char *const bad[] = {
+        "bogus", "small-city bogus",      "Small-City", "small-city;", "small-cityx",
+        "small", "small-city\nbonus-turn"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         carc_rules r = {CARC_RULE_BONUS_TURN};
         char err[64] = "";
@@ -920,15 +921,15 @@ static void test_bad_headers(void **state)
 static void test_header_check(void **state)
 {
     (void)state;
-    static const char *const bad_keys[] = {"",        "a",    "Seed", "9seed", "seed!", "se ed",
-                                           "players", "rules", "end", "discard"};
+    static const char *const bad_keys[] = {"",      "a",       "Seed",  "9seed", "seed!",
+                                           "se ed", "players", "rules", "end",   "discard"};
     char err[80];
     for (size_t i = 0; i < sizeof bad_keys / sizeof bad_keys[0]; i++) {
         assert_int_equal(carc_header_check(bad_keys[i], "1", err, sizeof err), CARC_EINVAL);
         assert_true(err[0] != '\0');
     }
-    static const char *const bad_values[] = {" lead", "trail ", "a#b", "tab\there", "new\nline",
-                                             "cr\r", "\x7F", "\xC3", "\xED\xA0\x80"};
+    static const char *const bad_values[] = {" lead", "trail ", "a#b",  "tab\there",   "new\nline",
+                                             "cr\r",  "\x7F",   "\xC3", "\xED\xA0\x80"};
     for (size_t i = 0; i < sizeof bad_values / sizeof bad_values[0]; i++)
         assert_int_equal(carc_header_check("seed", bad_values[i], err, sizeof err), CARC_EINVAL);
     assert_int_equal(carc_header_check(NULL, "1", err, sizeof err), CARC_EINVAL);

@@ -253,12 +253,9 @@ static void test_view_of_finished_game(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_digest_definition),
-        cmocka_unit_test(test_digest_golden),
-        cmocka_unit_test(test_digest_changes),
-        cmocka_unit_test(test_digest_after_replay),
-        cmocka_unit_test(test_view_keeps_public_state),
-        cmocka_unit_test(test_view_hides_the_pile),
+        cmocka_unit_test(test_digest_definition),       cmocka_unit_test(test_digest_golden),
+        cmocka_unit_test(test_digest_changes),          cmocka_unit_test(test_digest_after_replay),
+        cmocka_unit_test(test_view_keeps_public_state), cmocka_unit_test(test_view_hides_the_pile),
         cmocka_unit_test(test_view_of_finished_game),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
