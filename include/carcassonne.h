@@ -275,9 +275,9 @@ void carc_game_public_view(carc_game *dst, const carc_game *src, uint64_t seed);
  *   6 each    per tile in the order placed: x, y (signed), kind, rotation,
  *             follower segment (255 none), follower owner (255 none)
  * as carc_game_tile_info() reports them (but the owner is 255 whenever the
- * segment is). The pile's order, the generator
- * and the last error are left out. Two games whose symmetric tile was
- * placed at two equivalent rotations differ. */
+ * segment is). The pile's order, the generator and the last error are left
+ * out. Two games whose symmetric tile was placed at two equivalent
+ * rotations differ. */
 uint64_t carc_game_digest(const carc_game *g);
 
 /* --- Legal moves ----------------------------------------------------------- */
@@ -451,8 +451,8 @@ int carc_header_find(const carc_header *headers, int n, const char *key);
  * (may be NULL; NUL-terminated, at most `errcap` bytes; "" on success). */
 carc_status carc_header_check(const char *key, const char *value, char *err, size_t errcap);
 /* Appends the line "KEY VALUE\n" (or "KEY\n" for an empty value) to the
- * NUL-terminated header text in `buf` (`cap` bytes), for carc_record_write()'s
- * `headers`. CARC_EINVAL, and `buf` unchanged, when carc_header_check()
+ * NUL-terminated header text in `buf` (`cap` bytes), for the `headers` of
+ * carc_record_write(). CARC_EINVAL, and `buf` unchanged, when carc_header_check()
  * refuses them, when `buf` holds no NUL within `cap` bytes, or when the
  * line does not fit. */
 carc_status carc_header_append(char *buf, size_t cap, const char *key, const char *value);
@@ -461,11 +461,11 @@ carc_status carc_header_append(char *buf, size_t cap, const char *key, const cha
 
 /* One step of carc_record_replay(): a move of the record, or its `end`. */
 typedef struct carc_replay_step {
-    int index;     /* the move's index (0-based); for `end`, the moves played */
-    int end;       /* 1: the record's `end` line, which ended the game early */
-    int player;    /* who moved (0-based); -1 for `end` */
-    int tile_kind; /* the tile the move drew; CARC_NO_TILE for `end` */
-    carc_move move;
+    int index;      /* the move's index (0-based); for `end`, the moves played */
+    int end;        /* 1: the record's `end` line, which ended the game early */
+    int player;     /* who moved (0-based); -1 for `end` */
+    int tile_kind;  /* the tile the move drew; CARC_NO_TILE for `end` */
+    carc_move move; /* as played; for `end`, a discard that means nothing */
     /* What the step scored, as carc_game_play() reports it: the final
      * scoring is on the last move (or on `end`). Valid during the call. */
     const carc_event *events;
@@ -479,8 +479,9 @@ typedef struct carc_replay_step {
 typedef int (*carc_replay_fn)(void *ctx, const carc_replay_step *step);
 
 /* carc_record_read() that calls `fn` (may be NULL) with `ctx` after each
- * move and after an `end` line that ends the game, in order, so that a front end gets each
- * move's player and score events without replaying the record itself.
+ * move and after an `end` line that ends the game, in order, so that a
+ * front end gets each move's player and score events without replaying
+ * the record itself.
  * Returns the game after the last step (after the step where `fn` stopped
  * it: the rest of the record is then not read), or NULL with `*err` filled
  * when the record is invalid; steps before the invalid line have been
