@@ -522,9 +522,11 @@ uint64_t carc_rng_next(carc_rng *r);
 /* Uniform in 0..n-1 (n >= 1). */
 uint32_t carc_rng_below(carc_rng *r, uint32_t n);
 
-/* A random legal move for the current player: a uniformly chosen placement,
- * and, with probability `follower_chance` in 0..1, a uniformly chosen legal
- * follower spot. A discard when the tile fits nowhere. */
+/* A random legal move for the current player: a uniformly chosen placement
+ * (any fitting rotation, so a symmetric tile may come at a rotation that is
+ * not canonical: see carc_legal_moves()), and, with probability
+ * `follower_chance` in 0..1, a uniformly chosen legal follower spot. A
+ * discard when the tile fits nowhere. */
 carc_move carc_random_move(const carc_game *g, carc_rng *r, double follower_chance);
 
 /* Plays the move carc_random_move() would choose, without checking it
