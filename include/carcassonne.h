@@ -439,7 +439,8 @@ typedef struct carc_header {
 int carc_record_headers(const char *text, size_t len, carc_header *out, int cap,
                         carc_record_error *err);
 /* Index of the first header of `headers[0 .. n)` whose key is `key`, or
- * -1. */
+ * -1. `n` counts the headers written: when carc_record_headers() returned
+ * more than its `cap`, pass `cap`. */
 int carc_header_find(const carc_header *headers, int n, const char *key);
 /* Checks that `key` and `value` (NUL-terminated) make a header line that
  * carc_record_write() may write and carc_record_headers() reads back
