@@ -435,7 +435,8 @@ typedef struct carc_header {
  * `players` and one `rules` line, known rule names, keys) and reading stops
  * at the first move line, `discard` or `end`; the moves are not read.
  * Returns -1 and fills `*err` (may be NULL) when the headers break the
- * notation; no allocation. */
+ * notation (`out` may then hold the headers before the bad line); no
+ * allocation. */
 int carc_record_headers(const char *text, size_t len, carc_header *out, int cap,
                         carc_record_error *err);
 /* Index of the first header of `headers[0 .. n)` whose key is `key`, or
