@@ -235,9 +235,10 @@ static json_t *final_json(const srv_table *t)
 
 json_t *view_end(const srv_table *t)
 {
-    json_t *end = final_json(t);
-    json_object_set_new(end, "type", json_string("end"));
-    json_object_set_new(end, "table", json_string(t->row.id));
+    json_t *end = json_pack("{s:s, s:s}", "type", "end", "table", t->row.id);
+    json_t *fields = final_json(t);
+    json_object_update(end, fields);
+    json_decref(fields);
     return end;
 }
 
