@@ -158,7 +158,7 @@ static int review_move(carc_game *pos, const carc_game *record, int i, carc_play
     carc_move_write(pos, evals[0].move, r->best, sizeof r->best);
     r->best_margin = evals[0].margin;
     r->best_win = evals[0].win;
-    carc_move listed = move_list_canonical(pos, played);
+    carc_move listed = carc_move_canonical(pos, played);
     for (int k = 0; k < n && !r->found; k++) {
         if (carc_move_equal(evals[k].move, listed)) {
             r->found = 1;
