@@ -3,6 +3,7 @@
  * engine` serves it over standard input and output; the protocol fuzzer
  * feeds it lines directly. */
 #include <jansson.h>
+#include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -462,12 +463,15 @@ static json_t *do_state(const engine *e)
         json_array_append_new(supply, json_integer(carc_game_supply(g, p)));
     }
     int over = carc_game_over(g);
+    int known = over || e->tile_known;
     json_t *tile = over || !e->tile_known ? json_null() : tile_letter(carc_game_drawn_tile(g));
-    return json_pack("{s:s, s:i, s:i, s:o, s:o, s:i, s:o, s:o, s:i, s:b}", "type", "state",
+    /* The digest covers the drawn tile: none while the tile is unknown. */
+    json_t *digest = known ? json_sprintf("%016" PRIx64, carc_game_digest(g)) : json_null();
+    return json_pack("{s:s, s:i, s:i, s:o, s:o, s:i, s:o, s:o, s:i, s:b, s:o}", "type", "state",
                      "players", carc_game_players(g), "seat", e->seat, "to_move",
                      over ? json_null() : json_integer(carc_game_current_player(g)), "tile", tile,
                      "moves", carc_game_move_count(g), "scores", scores, "supply", supply, "left",
-                     over ? 0 : carc_game_tiles_left(g, NULL), "over", over);
+                     over ? 0 : carc_game_tiles_left(g, NULL), "over", over, "digest", digest);
 }
 
 /* Answers one request line; sets *quit at 'quit'. */
