@@ -766,6 +766,37 @@ BAD_ARGS = [
 ]
 
 
+def replay_json(text):
+    code, out, err = run(["replay", "--json", "-"], text.encode())
+    check(code == 0, "replay --json exited %d: %s" % (code, err))
+    return json.loads(out)
+
+
+def case_replay_json():
+    """replay --json: the header lines as [key, value] pairs in order (no
+    comments, values of several words kept whole), and the digest of the
+    public state: the same for the same moves whatever the headers, another
+    after one more move."""
+    moves = "E 0 -1 2 S\nU 1 0 1 W\n"
+    text = ("players 2   # two\nrules  small-city\nseed 42\n# a comment line\n"
+            "player-kind random\nnote two  words # not this\nempty\n" + moves)
+    r = replay_json(text)
+    check(r["headers"] == [["players", "2"], ["rules", "small-city"], ["seed", "42"],
+                           ["player-kind", "random"], ["note", "two  words"], ["empty", ""]],
+          "headers: %r" % r["headers"])
+    check(is_digest(r["digest"]), "digest: %r" % r["digest"])
+    plain = replay_json("players 2\nrules small-city\n" + moves)
+    check(plain["headers"] == [["players", "2"], ["rules", "small-city"]],
+          "headers: %r" % plain["headers"])
+    check(plain["digest"] == r["digest"], "headers changed the digest: %r %r"
+          % (plain["digest"], r["digest"]))
+    other = replay_json("players 2\n" + moves)
+    check(other["digest"] != r["digest"], "the rules are not in the digest")
+    longer = replay_json("players 2\nrules small-city\n" + moves + "V 0 1 0\n")
+    check(longer["moves"] == 3 and longer["digest"] != r["digest"],
+          "one more move, the same digest: %r" % longer)
+
+
 def case_bad_arguments():
     for args in BAD_ARGS:
         code, out, err = run(args)
@@ -826,6 +857,7 @@ CASES = {
     "arena_resume": case_arena_resume,
     "analyse": case_analyse,
     "bad_arguments": case_bad_arguments,
+    "replay_json": case_replay_json,
 }
 
 if __name__ == "__main__":
