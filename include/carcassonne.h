@@ -327,7 +327,8 @@ carc_move carc_move_canonical(const carc_game *g, carc_move m);
  * like snprintf, it can exceed `cap`: CARC_MAX_EVENTS is always enough). A
  * failing call changes nothing. */
 carc_status carc_game_play(carc_game *g, carc_move m, carc_event *events, int cap, int *nevents);
-/* Ends the game now (the record's `end`) and applies the final scoring. */
+/* Ends the game now (the record's `end`) and applies the final scoring. The
+ * drawn tile, never played, goes back among the tiles left. */
 carc_status carc_game_finish(carc_game *g, carc_event *events, int cap, int *nevents);
 
 /* --- Scores and supply --------------------------------------------------------- */

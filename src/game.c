@@ -771,6 +771,13 @@ carc_status carc_game_finish(carc_game *g, carc_event *events, int cap, int *nev
     }
     g->over = 1;
     g->ended_early = 1;
+    /* The drawn tile was never played: back into the pile, so that what is
+     * left after an `end` (and the digest) does not depend on the deal. */
+    if (g->drawn >= 0) {
+        g->pile[g->pile_len++] = (uint8_t)g->drawn;
+        g->left[g->drawn]++;
+        g->drawn = -1;
+    }
     score_final(g, &sink);
     if (nevents)
         *nevents = sink.count;

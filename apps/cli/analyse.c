@@ -136,19 +136,17 @@ typedef struct review {
     int found; /* the played move was among the ranked ones */
 } review;
 
-/* Ranks the position before move `i` of `record` (rebuilt in `pos`) and
- * compares the played move with the best one. */
-static int review_move(carc_game *pos, const carc_game *record, int i, carc_player *p, review *r)
+/* Ranks `pos`, the position before the move of `step`, with the drawn
+ * tile the step names, and compares the played move with the best one. */
+static int review_move(carc_game *pos, const carc_replay_step *step, carc_player *p, review *r)
 {
-    carc_move played;
-    int kind;
-    carc_game_move_at(record, i, &played, &kind);
-    if (carc_game_drawn_tile(pos) != kind && carc_game_choose_tile(pos, kind) != CARC_OK)
+    if (carc_game_drawn_tile(pos) != step->tile_kind &&
+        carc_game_choose_tile(pos, step->tile_kind) != CARC_OK)
         return -1;
     memset(r, 0, sizeof *r);
-    r->index = i + 1;
-    r->player = carc_game_current_player(pos);
-    carc_move_write(pos, played, r->played, sizeof r->played);
+    r->index = step->index + 1;
+    r->player = step->player;
+    carc_move_write(pos, step->move, r->played, sizeof r->played);
     int n;
     carc_move_eval *evals = move_list_rank(p, pos, &n, NULL);
     if (!evals || n == 0) {
@@ -158,7 +156,7 @@ static int review_move(carc_game *pos, const carc_game *record, int i, carc_play
     carc_move_write(pos, evals[0].move, r->best, sizeof r->best);
     r->best_margin = evals[0].margin;
     r->best_win = evals[0].win;
-    carc_move listed = move_list_canonical(pos, played);
+    carc_move listed = carc_move_canonical(pos, step->move);
     for (int k = 0; k < n && !r->found; k++) {
         if (carc_move_equal(evals[k].move, listed)) {
             r->found = 1;
@@ -168,7 +166,29 @@ static int review_move(carc_game *pos, const carc_game *record, int i, carc_play
         }
     }
     free(evals);
-    return carc_game_play(pos, played, NULL, 0, NULL) == CARC_OK ? 0 : -1;
+    return 0;
+}
+
+/* What review_step() needs from one step of the record to the next. */
+typedef struct reviewer {
+    carc_player *player;
+    carc_game *before; /* the position before the next move */
+    review *reviews;
+    int failed; /* the 1-based move whose position could not be ranked */
+} reviewer;
+
+/* carc_replay_fn: reviews each move of the record (not its `end`). */
+static int review_step(void *ctx, const carc_replay_step *step)
+{
+    reviewer *rv = ctx;
+    if (step->end)
+        return 0;
+    if (review_move(rv->before, step, rv->player, &rv->reviews[step->index]) < 0) {
+        rv->failed = step->index + 1;
+        return 1;
+    }
+    carc_game_copy(rv->before, step->game);
+    return 0;
 }
 
 /* Indices into `reviews` of `player`'s WORST_PER_PLAYER largest losses. */
@@ -253,25 +273,30 @@ static void print_review_json(const review *reviews, int n, int players, const c
                          rank_order, "moves", moves, "players", summary));
 }
 
-static int review_game(const carc_game *record, carc_player *p, const options *o)
+/* Reviews every move of the record `text` (`len` bytes), read before as
+ * `record`. */
+static int review_game(const char *text, size_t len, const carc_game *record, carc_player *p,
+                       const options *o)
 {
     int n = carc_game_move_count(record);
     carc_rules rules = carc_game_rules(record);
-    carc_game *pos = carc_game_new(carc_game_players(record), &rules, o->seed);
-    review *reviews = calloc((size_t)n + 1, sizeof *reviews);
-    int status = pos && reviews ? EXIT_OK : EXIT_INVALID;
-    for (int i = 0; i < n && status == EXIT_OK; i++)
-        if (review_move(pos, record, i, p, &reviews[i]) < 0) {
-            fprintf(stderr, "carcassonne analyse: cannot rebuild the position before move %d\n",
-                    i + 1);
-            status = EXIT_INVALID;
-        }
+    reviewer rv = {p, carc_game_new(carc_game_players(record), &rules, o->seed),
+                   calloc((size_t)n + 1, sizeof(review)), 0};
+    int status = EXIT_INVALID;
+    if (rv.before && rv.reviews) {
+        carc_game *end = carc_record_replay(text, len, o->seed, review_step, &rv, NULL);
+        status = end && !rv.failed ? EXIT_OK : EXIT_INVALID;
+        carc_game_free(end);
+    }
+    if (rv.failed)
+        fprintf(stderr, "carcassonne analyse: cannot rank the position before move %d\n",
+                rv.failed);
     if (status == EXIT_OK && o->json)
-        print_review_json(reviews, n, carc_game_players(record), p);
+        print_review_json(rv.reviews, n, carc_game_players(record), p);
     else if (status == EXIT_OK)
-        print_review_text(reviews, n, carc_game_players(record), p);
-    free(reviews);
-    carc_game_free(pos);
+        print_review_text(rv.reviews, n, carc_game_players(record), p);
+    free(rv.reviews);
+    carc_game_free(rv.before);
     return status;
 }
 
@@ -365,14 +390,14 @@ int cmd_analyse(int argc, char **argv)
     }
     carc_record_error err;
     carc_game *g = carc_record_read(text, len, o.seed, &err);
-    free(text);
     int status = EXIT_INVALID;
     if (!g)
         fprintf(stderr, "line %d: %s\n", err.line, err.message);
     else if (o.each_move)
-        status = review_game(g, p, &o);
+        status = review_game(text, len, g, p, &o);
     else
         status = analyse_position(g, p, &o);
+    free(text);
     carc_game_free(g);
     carc_player_free(p);
     return status;

@@ -296,27 +296,40 @@ static int play_turn(game_run *r, const match *m)
     return tell_engines(r, json_pack("{s:s, s:i, s:s}", "type", "move", "player", p, "move", text));
 }
 
+/* The header lines of game `index`'s record (docs/arena.md): its deck's
+ * seed, its number, its seats, and a forfeit. */
+static void record_headers(const match *m, const game_run *r, int index, uint64_t deal,
+                           char *headers, size_t cap)
+{
+    char value[32];
+    headers[0] = '\0';
+    snprintf(value, sizeof value, "%llu", (unsigned long long)deal);
+    carc_header_append(headers, cap, "seed", value);
+    snprintf(value, sizeof value, "%d", index + 1);
+    carc_header_append(headers, cap, "arena-game", value);
+    for (int s = 0; s < 2; s++) {
+        char spec[300], key[16];
+        seat_spec(m, index, s, spec, sizeof spec);
+        snprintf(key, sizeof key, "player-%d", s + 1);
+        /* A spec of more than one token (an outside engine's command) is
+         * written as a comment. */
+        if (strcspn(spec, " \t#") != strlen(spec) ||
+            carc_header_append(headers, cap, key, spec) != CARC_OK)
+            snprintf(headers + strlen(headers), cap - strlen(headers), "# player %d: %s\n", s + 1,
+                     spec);
+    }
+    if (r->forfeit_seat >= 0)
+        snprintf(headers + strlen(headers), cap - strlen(headers), "# player %d forfeits: %s\n",
+                 r->forfeit_seat + 1, r->why);
+}
+
 /* Writes game `index`'s record into the record folder; on failure, -1
  * with the reason in `why`. */
 static int write_record(const match *m, const game_run *r, int index, uint64_t deal, char *why,
                         size_t cap)
 {
     char headers[1024], path[PATH_CAP];
-    int n = snprintf(headers, sizeof headers, "seed %llu\narena-game %d\n",
-                     (unsigned long long)deal, index + 1);
-    for (int s = 0; s < 2; s++) {
-        char spec[300];
-        seat_spec(m, index, s, spec, sizeof spec);
-        /* A spec with spaces or '#' is no header token: a comment then. */
-        int plain = strcspn(spec, " \t#") == strlen(spec);
-        n += snprintf(headers + n, sizeof headers - (size_t)n,
-                      plain ? "player-%d %s\n" : "# player %d: %s\n", s + 1, spec);
-        if (n >= (int)sizeof headers)
-            n = (int)sizeof headers - 1; /* cannot happen: names are short */
-    }
-    if (r->forfeit_seat >= 0)
-        snprintf(headers + n, sizeof headers - (size_t)n, "# player %d forfeits: %s\n",
-                 r->forfeit_seat + 1, r->why);
+    record_headers(m, r, index, deal, headers, sizeof headers);
     /* Written whole under another name, then renamed: a match stopped
      * mid-write leaves no cut record for --resume to count. */
     char part[PATH_CAP + 8];
@@ -343,46 +356,57 @@ static int write_record(const match *m, const game_run *r, int index, uint64_t d
 
 /* --- Resuming from records --------------------------------------------------------- */
 
-/* Copies the rest of the line that starts with `key` in `text` ("seed " in
- * "seed 42\n" gives "42") into `out`; 0 when no line starts so. */
-static int header_value(const char *text, const char *key, char *out, size_t cap)
+/* Whether a comment line of record `text` starts with `prefix` ("# player
+ * 1: " ...): the seats and forfeits write_record() writes as comments. The
+ * rest of the line goes into `out` (may be NULL). */
+static int comment_value(const char *text, const char *prefix, char *out, size_t cap)
 {
-    size_t klen = strlen(key);
+    size_t plen = strlen(prefix);
     const char *line = text;
-    while (line) {
-        if (strncmp(line, key, klen) == 0) {
-            size_t n = strcspn(line + klen, "\r\n");
-            n = n < cap ? n : cap - 1;
-            memcpy(out, line + klen, n);
-            out[n] = '\0';
-            return 1;
-        }
+    while (line && strncmp(line, prefix, plen) != 0) {
         line = strchr(line, '\n');
         line = line ? line + 1 : NULL;
     }
-    return 0;
+    if (line && out && cap) {
+        size_t n = strcspn(line + plen, "\r\n");
+        n = n < cap ? n : cap - 1;
+        memcpy(out, line + plen, n);
+        out[n] = '\0';
+    }
+    return line != NULL;
 }
 
-/* Whether the headers of record `text` are those write_record() gives
- * game `index` of this match: its deck's seed, its number, its seats. */
-static int record_is_of(const match *m, const char *text, int index, uint64_t deal)
+/* Whether header `key` of `h[0 .. n)` has the value `want`. */
+static int header_is(const carc_header *h, int n, const char *key, const char *want)
 {
+    int i = carc_header_find(h, n, key);
+    return i >= 0 && h[i].value_len == strlen(want) &&
+           memcmp(h[i].value, want, h[i].value_len) == 0;
+}
+
+/* Whether the headers of record `text` (`len` bytes) are those
+ * write_record() gives game `index` of this match: its deck's seed, its
+ * number, its seats. */
+static int record_is_of(const match *m, const char *text, size_t len, int index, uint64_t deal)
+{
+    enum { MAX_HEADERS = 64 };
+    carc_header h[MAX_HEADERS];
+    int n = carc_record_headers(text, len, h, MAX_HEADERS, NULL);
+    n = n < MAX_HEADERS ? n : MAX_HEADERS;
     char want[320], got[320];
     snprintf(want, sizeof want, "%llu", (unsigned long long)deal);
-    if (!header_value(text, "seed ", got, sizeof got) || strcmp(got, want) != 0)
+    if (!header_is(h, n, "seed", want))
         return 0;
     snprintf(want, sizeof want, "%d", index + 1);
-    if (!header_value(text, "arena-game ", got, sizeof got) || strcmp(got, want) != 0)
+    if (!header_is(h, n, "arena-game", want))
         return 0;
     for (int s = 0; s < 2; s++) {
-        char plain[16], comment[24];
-        snprintf(plain, sizeof plain, "player-%d ", s + 1);
+        char key[16], comment[24];
+        snprintf(key, sizeof key, "player-%d", s + 1);
         snprintf(comment, sizeof comment, "# player %d: ", s + 1);
         seat_spec(m, index, s, want, sizeof want);
-        if (!header_value(text, plain, got, sizeof got) &&
-            !header_value(text, comment, got, sizeof got))
-            return 0;
-        if (strcmp(got, want) != 0)
+        if (!header_is(h, n, key, want) &&
+            !(comment_value(text, comment, got, sizeof got) && strcmp(got, want) == 0))
             return 0;
     }
     return 1;
@@ -411,7 +435,7 @@ static int resume_game(match *m, int index, char *why, size_t cap)
     int status = -1;
     if (!g)
         snprintf(why, cap, "%s: line %d: %s", path, err.line, err.message);
-    else if (!record_is_of(m, text, index, deal) || carc_game_players(g) != 2 ||
+    else if (!record_is_of(m, text, len, index, deal) || carc_game_players(g) != 2 ||
              carc_game_rules(g).flags != m->rules.flags)
         snprintf(why, cap,
                  "%s is of another match (its seed, game number, players or rules differ): "
@@ -420,10 +444,9 @@ static int resume_game(match *m, int index, char *why, size_t cap)
     else
         status = 0;
     if (status == 0) {
-        char unused[8];
-        int forfeit = header_value(text, "# player 1 forfeits: ", unused, sizeof unused)   ? 0
-                      : header_value(text, "# player 2 forfeits: ", unused, sizeof unused) ? 1
-                                                                                           : -1;
+        int forfeit = comment_value(text, "# player 1 forfeits: ", NULL, 0)   ? 0
+                      : comment_value(text, "# player 2 forfeits: ", NULL, 0) ? 1
+                                                                              : -1;
         if (carc_game_over(g) || forfeit >= 0) {
             memset(&m->results[index], 0, sizeof m->results[index]);
             set_outcome(&m->results[index], g, index % 2, forfeit);
@@ -557,12 +580,7 @@ static int count_forfeits(const match *m, arena_forfeit who)
 
 static void rules_text(carc_rules rules, char *buf, size_t cap)
 {
-    size_t n = 0;
-    buf[0] = '\0';
-    for (uint32_t bit = 1; bit; bit <<= 1)
-        if ((rules.flags & bit) && carc_rule_name(bit) && n < cap)
-            n += (size_t)snprintf(buf + n, cap - n, "%s%s", n ? "," : "", carc_rule_name(bit));
-    if (!buf[0])
+    if (carc_rules_format(rules, buf, cap, ",") == 0)
         snprintf(buf, cap, "standard");
 }
 
@@ -648,14 +666,11 @@ static int parse_side(side *s, const char *spec)
 
 static int parse_rules(const char *names, carc_rules *rules)
 {
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", names);
-    for (char *name = strtok(buf, ","); name; name = strtok(NULL, ",")) {
-        uint32_t flag = carc_rule_flag(name);
-        if (!flag)
-            return cli_usage_error("arena", "unknown rule '%s'", name);
-        rules->flags |= flag;
-    }
+    carc_rules more;
+    char why[96];
+    if (carc_rules_parse(names, &more, why, sizeof why) != CARC_OK)
+        return cli_usage_error("arena", "%s", why);
+    rules->flags |= more.flags;
     return 0;
 }
 

@@ -3,6 +3,7 @@
  * engine` serves it over standard input and output; the protocol fuzzer
  * feeds it lines directly. */
 #include <jansson.h>
+#include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -178,6 +179,8 @@ static json_t *do_hello(const engine *e)
                      "carcassonne", "player", carc_player_spec(e->player));
 }
 
+/* The optional "rules": an array of the record's rule names, each read by
+ * carc_rules_parse(). */
 static json_t *read_rules(const json_t *req, carc_rules *rules)
 {
     json_t *list = json_object_get(req, "rules");
@@ -190,11 +193,15 @@ static json_t *read_rules(const json_t *req, carc_rules *rules)
     json_t *name;
     json_array_foreach(list, i, name)
     {
-        uint32_t flag = json_is_string(name) ? carc_rule_flag(json_string_value(name)) : 0;
-        if (!flag)
-            return proto_error("unknown rule %s",
-                               json_is_string(name) ? json_string_value(name) : "(not a string)");
-        rules->flags |= flag;
+        carc_rules one = {0};
+        char why[96] = "";
+        if (!json_is_string(name))
+            return proto_error("a rule name must be a string");
+        if (carc_rules_parse(json_string_value(name), &one, why, sizeof why) != CARC_OK)
+            return proto_error("%s", why);
+        if (one.flags == 0)
+            return proto_error("a rule name is missing");
+        rules->flags |= one.flags;
     }
     return NULL;
 }
@@ -343,7 +350,7 @@ static json_t *do_go(engine *e, const json_t *req)
     if (st != CARC_OK)
         return proto_error("the player found no move");
     return json_pack("{s:s, s:o, s:o, s:o, s:I, s:o}", "type", "move", "move",
-                     move_text(e->game, move_list_canonical(e->game, m)), "margin",
+                     move_text(e->game, carc_move_canonical(e->game, m)), "margin",
                      real_or_zero(info.margin), "win", real_or_zero(info.win), "iterations",
                      (json_int_t)info.iterations, "seconds", real_or_zero(info.seconds));
 }
@@ -385,20 +392,23 @@ static json_t *do_analyse(engine *e, const json_t *req)
     return reply;
 }
 
-/* The follower spots of one placement: {"E":"road","NNE":"field",...}. */
-static json_t *spots_json(const move_list_placement *pl)
+/* The follower spots of the drawn tile at `place`:
+ * {"E":"road","NNE":"field",...}. */
+static json_t *spots_json(const carc_game *g, carc_placement place)
 {
-    json_t *spots = json_object();
-    for (int s = 0; s < pl->nspots; s++) {
-        const carc_spot *sp = &pl->spots[s];
-        const char *name = sp->port == CARC_PORTS ? "C" : carc_port_name(sp->port);
-        json_object_set_new(spots, name ? name : "?",
-                            json_string(sp->kind < 4 ? kind_names[sp->kind] : "?"));
+    carc_spot spots[CARC_MAX_SPOTS];
+    int n = carc_legal_spots(g, place, spots, CARC_MAX_SPOTS);
+    json_t *out = json_object();
+    for (int s = 0; s < n; s++) {
+        const char *name = spots[s].port == CARC_PORTS ? "C" : carc_port_name(spots[s].port);
+        json_object_set_new(out, name ? name : "?",
+                            json_string(spots[s].kind < 4 ? kind_names[spots[s].kind] : "?"));
     }
-    return spots;
+    return out;
 }
 
-/* Every legal move of the drawn tile, each once (move_list.h). */
+/* Every legal move of the drawn tile, each once (carc_legal_moves()): a
+ * placement per move without a follower, with its spots. */
 static json_t *do_legal(const engine *e)
 {
     json_t *err = check_playing(e);
@@ -406,27 +416,27 @@ static json_t *do_legal(const engine *e)
         err = proto_error("the drawn tile is unknown: send 'tile' or 'draw' first");
     if (err)
         return err;
-    move_list_placement *places = malloc(sizeof *places * CARC_MAX_PLACEMENTS);
-    if (!places)
+    carc_move *moves = malloc(sizeof *moves * CARC_MAX_MOVES);
+    if (!moves)
         return proto_error("out of memory");
     const carc_game *g = e->game;
-    int n = move_list_placements(g, places), count = 0;
+    int n = carc_legal_moves(g, moves, CARC_MAX_MOVES);
     json_t *list = json_array();
     for (int i = 0; i < n; i++) {
-        carc_move m = {CARC_MOVE_PLACE, places[i].place, CARC_NO_SPOT};
-        json_array_append_new(list,
-                              json_pack("{s:o, s:i, s:i, s:i, s:o}", "move", move_text(g, m), "x",
-                                        places[i].place.x, "y", places[i].place.y, "rot",
-                                        places[i].place.rot, "spots", spots_json(&places[i])));
-        count += 1 + places[i].nspots;
+        carc_placement p = moves[i].place;
+        if (moves[i].type == CARC_MOVE_PLACE && moves[i].segment == CARC_NO_SPOT)
+            json_array_append_new(list, json_pack("{s:o, s:i, s:i, s:i, s:o}", "move",
+                                                  move_text(g, moves[i]), "x", p.x, "y", p.y, "rot",
+                                                  p.rot, "spots", spots_json(g, p)));
     }
-    free(places);
-    int kind = carc_game_drawn_tile(g);
+    int discard = n == 1 && moves[0].type == CARC_MOVE_DISCARD;
+    free(moves);
     json_t *reply = json_pack("{s:s, s:i, s:o, s:i, s:o}", "type", "legal", "player",
-                              carc_game_current_player(g), "tile", tile_letter(kind), "count",
-                              n ? count : 1, "placements", list);
-    if (n == 0)
-        json_object_set_new(reply, "discard", json_sprintf("discard %c", carc_tile(kind)->letter));
+                              carc_game_current_player(g), "tile",
+                              tile_letter(carc_game_drawn_tile(g)), "count", n, "placements", list);
+    if (discard)
+        json_object_set_new(reply, "discard",
+                            json_sprintf("discard %c", carc_tile(carc_game_drawn_tile(g))->letter));
     return reply;
 }
 
@@ -453,12 +463,15 @@ static json_t *do_state(const engine *e)
         json_array_append_new(supply, json_integer(carc_game_supply(g, p)));
     }
     int over = carc_game_over(g);
+    int known = over || e->tile_known;
     json_t *tile = over || !e->tile_known ? json_null() : tile_letter(carc_game_drawn_tile(g));
-    return json_pack("{s:s, s:i, s:i, s:o, s:o, s:i, s:o, s:o, s:i, s:b}", "type", "state",
+    /* The digest covers the drawn tile: none while the tile is unknown. */
+    json_t *digest = known ? json_sprintf("%016" PRIx64, carc_game_digest(g)) : json_null();
+    return json_pack("{s:s, s:i, s:i, s:o, s:o, s:i, s:o, s:o, s:i, s:b, s:o}", "type", "state",
                      "players", carc_game_players(g), "seat", e->seat, "to_move",
                      over ? json_null() : json_integer(carc_game_current_player(g)), "tile", tile,
                      "moves", carc_game_move_count(g), "scores", scores, "supply", supply, "left",
-                     over ? 0 : carc_game_tiles_left(g, NULL), "over", over);
+                     over ? 0 : carc_game_tiles_left(g, NULL), "over", over, "digest", digest);
 }
 
 /* Answers one request line; sets *quit at 'quit'. */

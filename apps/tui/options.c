@@ -25,7 +25,8 @@ const char play_usage[] =
     "                  a comma belongs to the seat before it, so\n"
     "                  human,mcts:level=hard,threads=1,greedy is three seats.\n"
     "  --rules LIST    rule options, separated by commas: farms-first-edition,\n"
-    "                  small-city, no-incomplete-scoring, bonus-turn\n"
+    "                  small-city, no-incomplete-scoring, bonus-turn; or\n"
+    "                  'standard' (the default): none\n"
     "  --seed S        deal the pile from seed S (default: from the clock; a\n"
     "                  saved game goes on with the deal it was saved with)\n"
     "  --load FILE     resume a saved game (saved with 's') exactly as it\n"
@@ -135,26 +136,15 @@ int play_parse_seats(const char *list, play_options *opt, char *err, size_t errc
 
 static int parse_rules(const char *list, play_options *opt, char *err, size_t errcap)
 {
-    char name[64];
-    const char *s = list;
-    opt->rules = 0;
-    opt->rules_given = 1;
-    while (*s) {
-        size_t len = strcspn(s, ",");
-        if (len == 0 || len >= sizeof name) {
-            snprintf(err, errcap, "--rules: a rule name is missing");
-            return -1;
-        }
-        memcpy(name, s, len);
-        name[len] = '\0';
-        uint32_t flag = carc_rule_flag(name);
-        if (flag == 0 && strcmp(name, "standard") != 0) {
-            snprintf(err, errcap, "--rules: unknown rule '%s'", name);
-            return -1;
-        }
-        opt->rules |= flag;
-        s += len + (s[len] == ',');
+    carc_rules rules = carc_rules_standard();
+    char why[96];
+    if (strcmp(list, "standard") != 0 &&
+        carc_rules_parse(list, &rules, why, sizeof why) != CARC_OK) {
+        snprintf(err, errcap, "--rules: %s", why);
+        return -1;
     }
+    opt->rules = rules.flags;
+    opt->rules_given = 1;
     return 0;
 }
 

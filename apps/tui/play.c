@@ -119,16 +119,30 @@ static void refresh_board_info(tui *t)
     }
 }
 
-/* The first legal rotation at (x, y) from `from` on, or -1. */
+/* The first rotation at (x, y) from `from` on of the legal placements,
+ * or -1. */
 static int legal_rotation(const tui *t, int x, int y, int from, int step)
 {
     for (int i = 0; i < 4; i++) {
         int rot = ((from + step * i) % 4 + 4) % 4;
-        carc_placement p = {(int8_t)x, (int8_t)y, (uint8_t)rot, 0};
-        if (carc_placement_legal(t->s.g, p))
-            return rot;
+        for (int k = 0; k < t->nlegal; k++)
+            if (t->legal[k].x == x && t->legal[k].y == y && t->legal[k].rot == rot)
+                return rot;
     }
     return -1;
+}
+
+/* The legal placements of the drawn tile, each distinct one once: the
+ * placements of carc_legal_moves(), so that a symmetric tile is offered
+ * only at the lowest of the rotations that look alike. */
+static int distinct_placements(const carc_game *g, carc_placement out[CARC_MAX_PLACEMENTS])
+{
+    carc_move moves[CARC_MAX_MOVES];
+    int n = carc_legal_moves(g, moves, CARC_MAX_MOVES), w = 0;
+    for (int i = 0; i < n; i++)
+        if (moves[i].type == CARC_MOVE_PLACE && moves[i].segment == CARC_NO_SPOT)
+            out[w++] = moves[i].place;
+    return w;
 }
 
 /* After another player's placement, the cursor starts from its square, so
@@ -213,8 +227,7 @@ static void begin_turn(tui *t)
     }
     t->step = STEP_PLACE;
     session_turn_begins(&t->s);
-    t->nlegal = carc_legal_placements(t->s.g, t->legal, CARC_MAX_PLACEMENTS);
-    t->nlegal = t->nlegal > CARC_MAX_PLACEMENTS ? CARC_MAX_PLACEMENTS : t->nlegal;
+    t->nlegal = distinct_placements(t->s.g, t->legal);
     if (looking) {
         snprintf(t->msg, sizeof t->msg, "Your turn: Esc leaves the inspector.");
         return;

@@ -101,15 +101,33 @@ static const char *role_name(int kind)
 }
 
 /* "Turn 22: Blue put V at 2,-1 (knight)". */
-static void log_placement(session *s, carc_move m, int mover, int kind)
+static void log_placement(session *s, carc_move m, int turn, int mover, int kind)
 {
     const carc_tile_def *def = carc_tile(kind);
     if (!def)
         return;
     int has_role = m.segment < def->nsegments;
-    session_log(s, "Turn %d: %s put %c at %d,%d%s%s%s", carc_game_move_count(s->g),
-                session_player_name(mover), def->letter, m.place.x, m.place.y, has_role ? " (" : "",
+    session_log(s, "Turn %d: %s put %c at %d,%d%s%s%s", turn, session_player_name(mover),
+                def->letter, m.place.x, m.place.y, has_role ? " (" : "",
                 has_role ? role_name(def->segments[m.segment].kind) : "", has_role ? ")" : "");
+}
+
+/* Logs a move of the game: turn `turn` (1-based), played by `mover` with
+ * tile `kind`; `last` when it was the last tile, whose events hold the
+ * final scoring. */
+static void log_move(session *s, carc_move m, int turn, int mover, int kind, int last,
+                     const carc_event *events, int n)
+{
+    if (m.type == CARC_MOVE_DISCARD && kind >= 0)
+        session_log(s, "%s's %c fits nowhere: discarded", session_player_name(mover),
+                    carc_tile(kind)->letter);
+    else
+        log_placement(s, m, turn, mover, kind);
+    if (last) {
+        session_log(s, "The last tile is down: final scoring");
+        keep_final_events(s, events, n);
+    }
+    log_events(s, events, n);
 }
 
 carc_status session_play(session *s, carc_move m)
@@ -121,16 +139,8 @@ carc_status session_play(session *s, carc_move m)
     if (st != CARC_OK)
         return st;
     s->dirty = 1;
-    if (m.type == CARC_MOVE_DISCARD && kind >= 0)
-        session_log(s, "%s's %c fits nowhere: discarded", session_player_name(mover),
-                    carc_tile(kind)->letter);
-    else
-        log_placement(s, m, mover, kind);
-    if (!was_over && carc_game_over(s->g)) {
-        session_log(s, "The last tile is down: final scoring");
-        keep_final_events(s, events, n);
-    }
-    log_events(s, events, n);
+    log_move(s, m, carc_game_move_count(s->g), mover, kind, !was_over && carc_game_over(s->g),
+             events, n);
     return CARC_OK;
 }
 
@@ -214,22 +224,34 @@ static int make_seats(session *s, char specs[][PLAY_SPEC_MAX], int n, char *err,
     return 0;
 }
 
+/* The header lines of the record `text` (`len` bytes): a new array the
+ * caller frees, their count in `*n`; NULL when there are none or they
+ * break the notation (the record reader then says why). */
+static carc_header *read_headers(const char *text, size_t len, int *n)
+{
+    *n = carc_record_headers(text, len, NULL, 0, NULL);
+    carc_header *h = *n > 0 ? malloc(sizeof *h * (size_t)*n) : NULL;
+    if (!h || carc_record_headers(text, len, h, *n, NULL) != *n) {
+        free(h);
+        *n = 0;
+        return NULL;
+    }
+    return h;
+}
+
 /* The seats saved in a record's "seat-N SPEC" header lines, into `specs`;
  * returns the highest N found (0 when none). */
-static int saved_seats(const char *text, char specs[][PLAY_SPEC_MAX])
+static int saved_seats(const carc_header *h, int n, char specs[][PLAY_SPEC_MAX])
 {
     int found = 0;
-    for (const char *line = text; line && *line;) {
-        const char *end = strchr(line, '\n');
-        size_t len = end ? (size_t)(end - line) : strlen(line);
-        int n = 0, used = 0;
-        char spec[PLAY_SPEC_MAX];
-        if (len < 200 && sscanf(line, "seat-%d %95s%n", &n, spec, &used) == 2 && n >= 1 &&
-            n <= CARC_MAX_PLAYERS) {
-            snprintf(specs[n - 1], PLAY_SPEC_MAX, "%s", spec);
-            found = n > found ? n : found;
-        }
-        line = end ? end + 1 : NULL;
+    for (int i = 0; i < n; i++) {
+        if (h[i].key_len != 6 || strncmp(h[i].key, "seat-", 5) != 0)
+            continue;
+        int number = h[i].key[5] - '0';
+        if (number < 1 || number > CARC_MAX_PLAYERS || h[i].value_len >= PLAY_SPEC_MAX)
+            continue;
+        snprintf(specs[number - 1], PLAY_SPEC_MAX, "%.*s", (int)h[i].value_len, h[i].value);
+        found = number > found ? number : found;
     }
     return found;
 }
@@ -254,8 +276,8 @@ static char *read_file(const char *path, size_t *len)
 
 /* The seats of a loaded game: --players, else the record's, else the
  * newcomer's default: a human at seat 1, the computer at the others. */
-static int seats_for_load(session *s, const play_options *opt, const char *text, char *err,
-                          size_t errcap)
+static int seats_for_load(session *s, const play_options *opt, const carc_header *h, int nh,
+                          char *err, size_t errcap)
 {
     int players = carc_game_players(s->g);
     char specs[CARC_MAX_PLAYERS][PLAY_SPEC_MAX];
@@ -270,7 +292,7 @@ static int seats_for_load(session *s, const play_options *opt, const char *text,
         for (int i = 0; i < players; i++)
             snprintf(specs[i], PLAY_SPEC_MAX, "%s", i == 0 ? "human" : "mcts");
         char saved[CARC_MAX_PLAYERS][PLAY_SPEC_MAX] = {{0}};
-        int n = saved_seats(text, saved);
+        int n = saved_seats(h, nh, saved);
         for (int i = 0; i < n && i < players; i++)
             if (saved[i][0])
                 memcpy(specs[i], saved[i], PLAY_SPEC_MAX);
@@ -280,55 +302,30 @@ static int seats_for_load(session *s, const play_options *opt, const char *text,
 
 /* The deal of a saved game: its "seed N" header line. Returns 1 and sets
  * `*seed` when the record has one, 0 when not. */
-static int saved_seed(const char *text, uint64_t *seed)
+static int saved_seed(const carc_header *h, int n, uint64_t *seed)
 {
-    for (const char *line = text; line && *line;) {
-        const char *end = strchr(line, '\n');
-        size_t len = end ? (size_t)(end - line) : strlen(line);
-        if (len > 5 && len < 26 && strncmp(line, "seed ", 5) == 0 &&
-            strspn(line + 5, "0123456789") == len - 5) {
-            *seed = strtoull(line + 5, NULL, 10);
-            return 1;
-        }
-        if (len > 0 && line[0] >= 'A' && line[0] <= 'X' && (len == 1 || line[1] == ' '))
-            return 0; /* the first move: headers end here */
-        line = end ? end + 1 : NULL;
-    }
-    return 0;
+    int i = carc_header_find(h, n, "seed");
+    if (i < 0 || h[i].value_len == 0 || h[i].value_len > 20 ||
+        strspn(h[i].value, "0123456789") < h[i].value_len)
+        return 0;
+    *seed = strtoull(h[i].value, NULL, 10);
+    return 1;
 }
 
-/* The log of a loaded game, rebuilt by replaying its moves on a new game
- * of the same deal: every move and what it scored, the final scoring too. */
-static void rebuild_log(session *s)
+/* carc_replay_fn: the log of a loaded game, rebuilt as its record is read:
+ * every move and what it scored, the final scoring too. */
+static int log_step(void *ctx, const carc_replay_step *step)
 {
-    carc_rules rules = carc_game_rules(s->g);
-    carc_game *replay = carc_game_new(carc_game_players(s->g), &rules, s->seed);
-    if (!replay)
-        return;
-    int n = carc_game_move_count(s->g);
-    for (int i = 0; i < n; i++) {
-        carc_move m;
-        int kind = 0;
-        if (carc_game_move_at(s->g, i, &m, &kind) != CARC_OK ||
-            carc_game_choose_tile(replay, kind) != CARC_OK)
-            break;
-        carc_game *live = s->g;
-        s->g = replay; /* session_play logs as it plays */
-        carc_status st = session_play(s, m);
-        s->g = live;
-        if (st != CARC_OK)
-            break;
+    session *s = ctx;
+    if (step->end) {
+        session_log(s, "The game was ended early: final scoring");
+        log_events(s, step->events, step->nevents);
+        keep_final_events(s, step->events, step->nevents);
+    } else {
+        log_move(s, step->move, step->index + 1, step->player, step->tile_kind,
+                 carc_game_over(step->game), step->events, step->nevents);
     }
-    if (carc_game_ended_early(s->g) && !carc_game_over(replay)) {
-        carc_event events[CARC_MAX_EVENTS];
-        int nevents = 0;
-        if (carc_game_finish(replay, events, CARC_MAX_EVENTS, &nevents) == CARC_OK) {
-            session_log(s, "The game was ended early: final scoring");
-            log_events(s, events, nevents);
-            keep_final_events(s, events, nevents);
-        }
-    }
-    carc_game_free(replay);
+    return 0;
 }
 
 static int load_game(session *s, const play_options *opt, char *err, size_t errcap)
@@ -348,28 +345,30 @@ static int load_game(session *s, const play_options *opt, char *err, size_t errc
         snprintf(err, errcap, "cannot read %s: %s", path, strerror(errno));
         return SESSION_USAGE;
     }
+    int nh = 0;
+    carc_header *headers = read_headers(text, len, &nh);
     uint64_t seed = 0;
-    if (saved_seed(text, &seed)) {
+    if (saved_seed(headers, nh, &seed)) {
         if (opt->seed_given && opt->seed != seed) {
             snprintf(err, errcap, "%s was dealt from seed %llu: --seed cannot change a saved game",
                      path, (unsigned long long)seed);
+            free(headers);
             free(text);
             return SESSION_USAGE;
         }
         s->seed = seed;
     }
     carc_record_error rerr;
-    s->g = carc_record_read(text, len, s->seed, &rerr);
-    if (!s->g) {
+    s->g = carc_record_replay(text, len, s->seed, log_step, s, &rerr);
+    int status = s->g ? SESSION_OK : SESSION_INVALID;
+    if (!s->g)
         snprintf(err, errcap, "%s: line %d: %s", path, rerr.line, rerr.message);
-        free(text);
-        return SESSION_INVALID;
-    }
-    int status = seats_for_load(s, opt, text, err, errcap) == 0 ? SESSION_OK : SESSION_USAGE;
+    else if (seats_for_load(s, opt, headers, nh, err, errcap) != 0)
+        status = SESSION_USAGE;
+    free(headers);
     free(text);
     if (status != SESSION_OK)
         return status;
-    rebuild_log(s);
     s->dirty = 0;
     char *full = realpath(path, NULL);
     snprintf(s->saved_path, sizeof s->saved_path, "%s", full ? full : path);
@@ -415,12 +414,13 @@ void session_close(session *s)
 
 int session_save(session *s, const char *path, char *err, size_t errcap)
 {
-    char headers[CARC_MAX_PLAYERS * (PLAY_SPEC_MAX + 16) + 64];
-    size_t len =
-        (size_t)snprintf(headers, sizeof headers, "seed %llu\n", (unsigned long long)s->seed);
-    for (int i = 0; i < s->nseats && len < sizeof headers; i++)
-        len += (size_t)snprintf(headers + len, sizeof headers - len, "seat-%d %s\n", i + 1,
-                                s->seats[i].spec);
+    char headers[CARC_MAX_PLAYERS * (PLAY_SPEC_MAX + 16) + 64] = "", key[16], value[24];
+    snprintf(value, sizeof value, "%llu", (unsigned long long)s->seed);
+    carc_header_append(headers, sizeof headers, "seed", value);
+    for (int i = 0; i < s->nseats; i++) {
+        snprintf(key, sizeof key, "seat-%d", i + 1);
+        carc_header_append(headers, sizeof headers, key, s->seats[i].spec);
+    }
     size_t need = carc_record_write(s->g, headers, NULL, 0);
     char *text = malloc(need + 1);
     FILE *f = text ? fopen(path, "w") : NULL;

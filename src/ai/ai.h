@@ -103,18 +103,13 @@ int ai_star25_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int 
                    carc_search_info *info);
 
 /* The legal placements of the drawn tile of `g` (`out` has room for
- * CARC_MAX_PLACEMENTS), without the rotations of a symmetric tile that
- * repeat a lower rotation on the same square: the same move twice. */
+ * CARC_MAX_PLACEMENTS) at their canonical rotations, the placements of
+ * carc_legal_moves() (carc_move_canonical()): without the rotations of a
+ * symmetric tile that repeat a lower rotation on the same square. */
 int ai_legal_placements(const carc_game *g, carc_placement *out);
-/* Every legal move of `g`: each distinct legal placement without a follower and
- * with each legal spot; one discard when nothing fits. Returns the count
- * written (at most `cap`). */
-int ai_all_moves(const carc_game *g, carc_move *out, int cap);
 /* Shuffles `moves[0 .. n)` with the player's generator: equal values are
  * then broken at random by a stable sort. */
 void ai_shuffle_moves(carc_player *p, carc_move *moves, int n);
-/* Upper bound of ai_all_moves() in any position. */
-enum { AI_MAX_MOVES = CARC_MAX_PLACEMENTS * (1 + CARC_MAX_SPOTS) };
 
 /* The margin of `player` in `values`: its value minus the best other. */
 double ai_margin(const double values[CARC_MAX_PLAYERS], int players, int player);

@@ -7,8 +7,8 @@ int ai_greedy_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int 
                    carc_search_info *info)
 {
     (void)info;
-    carc_move *moves = malloc(sizeof *moves * AI_MAX_MOVES);
-    carc_move_eval *evals = malloc(sizeof *evals * AI_MAX_MOVES);
+    carc_move *moves = malloc(sizeof *moves * CARC_MAX_MOVES);
+    carc_move_eval *evals = malloc(sizeof *evals * CARC_MAX_MOVES);
     carc_game *copy = carc_game_clone(g);
     if (!moves || !evals || !copy) {
         free(moves);
@@ -16,7 +16,7 @@ int ai_greedy_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int 
         carc_game_free(copy);
         return 0;
     }
-    int n = ai_all_moves(g, moves, AI_MAX_MOVES);
+    int n = carc_legal_moves(g, moves, CARC_MAX_MOVES);
     ai_shuffle_moves(p, moves, n);
     int me = carc_game_current_player(g);
     int players = carc_game_players(g);

@@ -705,8 +705,8 @@ static void exact_chance(carc_game *g, carc_game **scratch, int depth, exact_res
 /* The mover picks the move of the best expected margin (max^n). */
 static void exact_decision(const carc_game *g, carc_game **scratch, int depth, exact_result *r)
 {
-    carc_move moves[AI_MAX_MOVES];
-    int n = ai_all_moves(g, moves, AI_MAX_MOVES);
+    carc_move moves[CARC_MAX_MOVES];
+    int n = carc_legal_moves(g, moves, CARC_MAX_MOVES);
     int me = carc_game_current_player(g);
     r->margin[me] = -1e300;
     for (int i = 0; i < n; i++) {
@@ -728,8 +728,8 @@ static int exact_rank(const carc_game *g, carc_move_eval *evals, carc_search_inf
     for (int i = 0; i < LEVELS; i++)
         ok &= (scratch[i] = carc_game_clone(g)) != NULL;
     carc_game *top = carc_game_clone(g);
-    carc_move moves[AI_MAX_MOVES];
-    int n = ok && top ? ai_all_moves(g, moves, AI_MAX_MOVES) : 0;
+    carc_move moves[CARC_MAX_MOVES];
+    int n = ok && top ? carc_legal_moves(g, moves, CARC_MAX_MOVES) : 0;
     int me = carc_game_current_player(g);
     for (int i = 0; i < n; i++) {
         carc_game_copy(top, g);
@@ -763,7 +763,7 @@ static double exact_leaves(const carc_game *g, int nmoves)
 static int merge_and_rank(const root_info *ri, search *s, int threads, carc_move_eval *out, int cap)
 {
     int n = 0;
-    carc_move_eval *all = malloc(sizeof *all * AI_MAX_MOVES);
+    carc_move_eval *all = malloc(sizeof *all * CARC_MAX_MOVES);
     if (!all)
         return 0;
     for (int i = 0; i < ri->nplaces; i++)
@@ -801,8 +801,8 @@ int ai_mcts_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int ca
                  carc_search_info *info)
 {
     double start = ai_now();
-    carc_move *moves = malloc(sizeof *moves * AI_MAX_MOVES);
-    carc_move_eval *evals = malloc(sizeof *evals * AI_MAX_MOVES);
+    carc_move *moves = malloc(sizeof *moves * CARC_MAX_MOVES);
+    carc_move_eval *evals = malloc(sizeof *evals * CARC_MAX_MOVES);
     root_info *ri = malloc(sizeof *ri);
     carc_game *scratch = carc_game_clone(g);
     int threads = p->opt.threads > 0 ? p->opt.threads : 1;
@@ -813,7 +813,7 @@ int ai_mcts_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int ca
     if (!moves || !evals || !ri || !scratch || !s)
         goto done;
 
-    int nmoves = ai_all_moves(g, moves, AI_MAX_MOVES);
+    int nmoves = carc_legal_moves(g, moves, CARC_MAX_MOVES);
     int exact = carc_game_tiles_left(g, NULL) <= 2 && exact_leaves(g, nmoves) <= EXACT_LEAVES;
     if (exact || nmoves == 1) {
         int n = exact ? exact_rank(g, evals, info) : 1;

@@ -5,7 +5,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "../tiles.h"
 #include "ai.h"
 
 /* --- Specs ----------------------------------------------------------------------- */
@@ -313,17 +312,12 @@ carc_status carc_player_choose(carc_player *p, const carc_game *g, carc_move *ou
 
 int ai_legal_placements(const carc_game *g, carc_placement *out)
 {
-    int n = carc_legal_placements(g, out, CARC_MAX_PLACEMENTS);
-    int kind = carc_game_drawn_tile(g);
-    if (kind < 0)
-        return 0;
-    unsigned distinct = carc_distinct_rotations[kind];
-    if (distinct == 0xFu)
-        return n;
-    int w = 0;
-    for (int i = 0; i < n; i++)
-        if (distinct & (1u << out[i].rot))
+    int n = carc_legal_placements(g, out, CARC_MAX_PLACEMENTS), w = 0;
+    for (int i = 0; i < n; i++) {
+        carc_move m = {CARC_MOVE_PLACE, out[i], CARC_NO_SPOT};
+        if (carc_move_canonical(g, m).place.rot == out[i].rot)
             out[w++] = out[i];
+    }
     return w;
 }
 
@@ -331,29 +325,6 @@ ai_evaluation ai_player_evaluation(const carc_player *p)
 {
     int eval = p->opt.eval ? p->opt.eval : p->kind == AI_MCTS ? AI_EVAL_FULL : AI_EVAL_BASIC;
     return eval == AI_EVAL_FULL ? ai_evaluate_full : carc_evaluate;
-}
-
-int ai_all_moves(const carc_game *g, carc_move *out, int cap)
-{
-    carc_placement places[CARC_MAX_PLACEMENTS];
-    int np = ai_legal_placements(g, places);
-    int n = 0;
-    if (np == 0) {
-        if (cap > 0) {
-            out[0] = (carc_move){CARC_MOVE_DISCARD, {0, 0, 0, 0}, CARC_NO_SPOT};
-            n = 1;
-        }
-        return n;
-    }
-    for (int i = 0; i < np; i++) {
-        carc_spot spots[CARC_MAX_SPOTS];
-        int ns = carc_legal_spots(g, places[i], spots, CARC_MAX_SPOTS);
-        if (n < cap)
-            out[n++] = (carc_move){CARC_MOVE_PLACE, places[i], CARC_NO_SPOT};
-        for (int s = 0; s < ns && n < cap; s++)
-            out[n++] = (carc_move){CARC_MOVE_PLACE, places[i], spots[s].segment};
-    }
-    return n;
 }
 
 void ai_shuffle_moves(carc_player *p, carc_move *moves, int n)

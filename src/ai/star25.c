@@ -174,7 +174,7 @@ static double decide(s25 *s, int level, double alpha, double beta, int limit)
     carc_move *moves = s->moves[level];
     int is_max = carc_game_current_player(g) == s->root_player;
     int tile = carc_game_drawn_tile(g);
-    int n = ai_all_moves(g, moves, AI_MAX_MOVES);
+    int n = carc_legal_moves(g, moves, CARC_MAX_MOVES);
     if (level + 1 == s->depth) {
         killer_first(s, level, tile, moves, n);
     } else {
@@ -323,7 +323,8 @@ static double chance(s25 *s, int level, double alpha, double beta)
         if (lb[i] >= b)
             return sum + prob[i] * lb[i] + rest_lb;
         draw(s, level, kinds[i]);
-        double v = decide(s, level + 1, a > lb[i] ? a : lb[i], b < ub[i] ? b : ub[i], AI_MAX_MOVES);
+        double v =
+            decide(s, level + 1, a > lb[i] ? a : lb[i], b < ub[i] ? b : ub[i], CARC_MAX_MOVES);
         if (v <= a)
             return sum + prob[i] * v + rest_ub;
         if (v >= b)
@@ -355,8 +356,8 @@ static int s25_init(s25 *s, carc_player *p, const carc_game *g)
     int ok = 1;
     for (int l = 0; l <= s->depth; l++) {
         s->state[l] = carc_game_clone(g);
-        s->moves[l] = malloc(sizeof *s->moves[l] * AI_MAX_MOVES);
-        s->value[l] = malloc(sizeof *s->value[l] * AI_MAX_MOVES);
+        s->moves[l] = malloc(sizeof *s->moves[l] * CARC_MAX_MOVES);
+        s->value[l] = malloc(sizeof *s->value[l] * CARC_MAX_MOVES);
         ok = ok && s->state[l] && s->moves[l] && s->value[l];
     }
     if (!ok) {
@@ -421,7 +422,7 @@ int ai_star25_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int 
     if (s25_init(&s, p, g))
         return 0;
     carc_move *moves = s.moves[0];
-    int n = ai_all_moves(g, moves, AI_MAX_MOVES);
+    int n = carc_legal_moves(g, moves, CARC_MAX_MOVES);
     carc_move_eval *evals = malloc(sizeof *evals * (size_t)n);
     if (!evals) {
         s25_free(&s);
@@ -441,7 +442,7 @@ int ai_star25_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int 
     info->iterations = s.nodes;
     info->memory_bytes =
         (size_t)(s.depth + 1) *
-            (carc_game_size() + AI_MAX_MOVES * (sizeof(carc_move) + sizeof(double))) +
+            (carc_game_size() + CARC_MAX_MOVES * (sizeof(carc_move) + sizeof(double))) +
         sizeof *evals * (size_t)n;
     free(evals);
     s25_free(&s);

@@ -9,7 +9,7 @@
  *     the game, and backpropagation of the result along the path;
  *   - 100 simulations per move (spec iters; ms sets a time budget instead);
  *   - one tree node per full move: a placement together with its follower
- *     decision (no follower, or one legal spot), as ai_all_moves lists them;
+ *     decision (no follower, or one legal spot), as carc_legal_moves lists them;
  *   - the reward is the final score margin, not a win/loss: the mover's
  *     final score minus the best other final score (ai_score_margin), in
  *     points and not normalised, so C = 3 weighs exploration in points;
@@ -55,7 +55,7 @@ enum {
     MAX_NODES = 1 << 20,
     NO_NODE = -1,
     /* Open addressing table of the legal moves of one position: a power of
-     * two above AI_MAX_MOVES, so that it is never more than 3/4 full. */
+     * two above CARC_MAX_MOVES, so that it is never more than 3/4 full. */
     MOVE_TABLE = 8192,
 };
 
@@ -166,7 +166,7 @@ static double ucb(const vnode *n, double c)
 static int32_t descend(vsearch *s, int32_t node, double c, int *expanded_now)
 {
     carc_game *g = s->sim;
-    int n = ai_all_moves(g, s->moves, AI_MAX_MOVES);
+    int n = carc_legal_moves(g, s->moves, CARC_MAX_MOVES);
     int tile = carc_game_drawn_tile(g);
     int mover = carc_game_current_player(g);
     table_fill(s, n);
@@ -259,9 +259,9 @@ static int vsearch_init(vsearch *s, const carc_game *g, carc_player *p)
     memset(s, 0, sizeof *s);
     s->cap = 4096;
     s->nodes = malloc(sizeof *s->nodes * (size_t)s->cap);
-    s->moves = malloc(sizeof *s->moves * AI_MAX_MOVES);
+    s->moves = malloc(sizeof *s->moves * CARC_MAX_MOVES);
     s->path = malloc(sizeof *s->path * (CARC_TILES + 2));
-    s->expanded = malloc(AI_MAX_MOVES);
+    s->expanded = malloc(CARC_MAX_MOVES);
     s->stamp = calloc(MOVE_TABLE, sizeof *s->stamp);
     s->slot = malloc(sizeof *s->slot * MOVE_TABLE);
     s->sim = carc_game_clone(g);
@@ -286,7 +286,7 @@ static int more_visited(const carc_move_eval *a, const carc_move_eval *b)
 /* Writes the root's children, then the untried legal moves, into `out`. */
 static int write_ranking(vsearch *s, const carc_game *g, carc_move_eval *out, int cap)
 {
-    int n = ai_all_moves(g, s->moves, AI_MAX_MOVES);
+    int n = carc_legal_moves(g, s->moves, CARC_MAX_MOVES);
     carc_move_eval *evals = malloc(sizeof *evals * (size_t)n);
     if (!evals)
         return 0;
@@ -338,7 +338,7 @@ int ai_vanilla_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int
     int n = write_ranking(&s, g, out, cap);
     info->iterations = iters;
     info->memory_bytes = sizeof *s.nodes * (size_t)s.cap + carc_game_size() +
-                         (sizeof *s.moves + 1) * AI_MAX_MOVES +
+                         (sizeof *s.moves + 1) * CARC_MAX_MOVES +
                          (sizeof *s.stamp + sizeof *s.slot) * MOVE_TABLE;
     vsearch_free(&s);
     return n;

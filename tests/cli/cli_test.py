@@ -64,8 +64,9 @@ def case_engine_session():
     check(r[2] == {"type": "ok"}, "new: %r" % r[2])
     check(r[3]["type"] == "state" and r[3]["players"] == 2 and r[3]["seat"] == 1
           and r[3]["to_move"] == 0 and r[3]["tile"] is None and r[3]["moves"] == 0
-          and r[3]["scores"] == [0, 0] and r[3]["supply"] == [7, 7] and r[3]["over"] is False,
-          "first state: %r" % r[3])
+          and r[3]["scores"] == [0, 0] and r[3]["supply"] == [7, 7] and r[3]["over"] is False
+          and r[3]["digest"] is None, "first state (no digest while the tile is unknown): %r"
+          % r[3])
     # small-city: the two-tile city scores 2 for red, the knight goes home.
     city = {"kind": "city", "complete": True, "players": [0], "points": 2, "tiles": 2,
             "pennants": 0, "returned": [1, 0], "x": 0, "y": -1}
@@ -99,6 +100,7 @@ def case_engine_session():
           "end: %r" % r[16])
     check(r[17]["over"] is True and r[17]["scores"] == [2, 3] and r[17]["to_move"] is None,
           "final state: %r" % r[17])
+    check(is_digest(r[17]["digest"]), "final digest: %r" % r[17])
     check(is_error(r[18]) and "over" in r[18]["message"], "go after the end: %r" % r[18])
     check(r[19] == {"type": "bye"}, "quit: %r" % r[19])
 
@@ -197,11 +199,16 @@ def case_engine_legal():
     e.close()
 
 
+def is_digest(d):
+    return isinstance(d, str) and len(d) == 16 and all(c in "0123456789abcdef" for c in d)
+
+
 def drive_game(e, seed, rng):
     """Plays one whole game through 'draw', 'legal' and 'move'; returns the
-    moves, the draws and the scores the events add up to."""
+    moves, the draws, the scores the events add up to and the final state's
+    digest."""
     e.ok({"type": "new", "players": 2, "seed": seed})
-    moves, draws, scored = [], [], [0, 0]
+    moves, draws, scored, digests = [], [], [0, 0], set()
     left = e.ask({"type": "state"})["left"]
     while True:
         tile = e.ask({"type": "draw"})
@@ -213,6 +220,10 @@ def drive_game(e, seed, rng):
         check(e.ask({"type": "draw"}) == tile, "a second draw changed the tile")
         left = tile["left"]
         draws.append(tile["tile"])
+        digest = e.ask({"type": "state"})["digest"]
+        check(is_digest(digest) and digest not in digests, "digest %r after %d moves"
+              % (digest, len(moves)))
+        digests.add(digest)
         move = rng.choice(moves_of(e.ask({"type": "legal"})))
         reply = e.ok({"type": "move", "player": tile["player"], "move": move})
         for ev in reply["events"]:
@@ -220,9 +231,9 @@ def drive_game(e, seed, rng):
                 scored[p] += ev["points"]
         moves.append(move)
     state = e.ask({"type": "state"})
-    check(state["over"] is True and state["scores"] == scored and state["left"] == 0,
-          "events add up to %r, state %r" % (scored, state))
-    return moves, draws, scored
+    check(state["over"] is True and state["scores"] == scored and state["left"] == 0
+          and is_digest(state["digest"]), "events add up to %r, state %r" % (scored, state))
+    return moves, draws, scored, state["digest"]
 
 
 def case_engine_draw():
@@ -238,12 +249,12 @@ def case_engine_draw():
     fresh = Engine("random")
     check(drive_game(fresh, 6, random.Random(2)) == second, "a fresh process deals otherwise")
     fresh.close()
-    for moves, _, scores in (first, second):
+    for moves, _, scores, digest in (first, second):
         code, out, err = run(["replay", "--json", "-"],
                              ("players 2\n" + "\n".join(moves) + "\n").encode())
         r = json.loads(out)
-        check(code == 0 and r["finished"] and r["scores"] == scores,
-              "replayed: %d %r %r" % (code, r, scores))
+        check(code == 0 and r["finished"] and r["scores"] == scores and r["digest"] == digest,
+              "replayed: %d %r %r %r" % (code, r, scores, digest))
 
 
 # --- Garbage on the protocol ------------------------------------------------------------
@@ -755,6 +766,37 @@ BAD_ARGS = [
 ]
 
 
+def replay_json(text):
+    code, out, err = run(["replay", "--json", "-"], text.encode())
+    check(code == 0, "replay --json exited %d: %s" % (code, err))
+    return json.loads(out)
+
+
+def case_replay_json():
+    """replay --json: the header lines as [key, value] pairs in order (no
+    comments, values of several words kept whole), and the digest of the
+    public state: the same for the same moves whatever the headers, another
+    after one more move."""
+    moves = "E 0 -1 2 S\nU 1 0 1 W\n"
+    text = ("players 2   # two\nrules  small-city\nseed 42\n# a comment line\n"
+            "player-kind random\nnote two  words # not this\nempty\n" + moves)
+    r = replay_json(text)
+    check(r["headers"] == [["players", "2"], ["rules", "small-city"], ["seed", "42"],
+                           ["player-kind", "random"], ["note", "two  words"], ["empty", ""]],
+          "headers: %r" % r["headers"])
+    check(is_digest(r["digest"]), "digest: %r" % r["digest"])
+    plain = replay_json("players 2\nrules small-city\n" + moves)
+    check(plain["headers"] == [["players", "2"], ["rules", "small-city"]],
+          "headers: %r" % plain["headers"])
+    check(plain["digest"] == r["digest"], "headers changed the digest: %r %r"
+          % (plain["digest"], r["digest"]))
+    other = replay_json("players 2\n" + moves)
+    check(other["digest"] != r["digest"], "the rules are not in the digest")
+    longer = replay_json("players 2\nrules small-city\n" + moves + "V 0 1 0\n")
+    check(longer["moves"] == 3 and longer["digest"] != r["digest"],
+          "one more move, the same digest: %r" % longer)
+
+
 def case_bad_arguments():
     for args in BAD_ARGS:
         code, out, err = run(args)
@@ -815,6 +857,7 @@ CASES = {
     "arena_resume": case_arena_resume,
     "analyse": case_analyse,
     "bad_arguments": case_bad_arguments,
+    "replay_json": case_replay_json,
 }
 
 if __name__ == "__main__":

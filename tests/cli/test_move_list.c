@@ -1,5 +1,6 @@
-/* test_move_list.c: the front ends' list of legal moves: each symmetric
- * move once at its lowest rotation, and rankings in their shown order. */
+/* test_move_list.c: the front ends' rankings: each symmetric move once at
+ * its canonical rotation, in their shown order. (The canonical form and
+ * the list of legal moves are the library's: tests/unit/test_moves.c.) */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,20 +11,6 @@
 
 #include "move_list.h"
 
-/* B, C and X look the same turned any way; F, G, H and U after a half
- * turn; every other tile differs in each rotation. */
-static void test_canonical_rotations(void **state)
-{
-    (void)state;
-    for (int k = 0; k < CARC_TILE_KINDS; k++) {
-        char c = carc_tile(k)->letter;
-        for (int r = 0; r < 4; r++) {
-            int want = strchr("BCX", c) ? 0 : strchr("FGHU", c) ? r % 2 : r;
-            assert_int_equal(move_list_canonical_rotation(k, r), want);
-        }
-    }
-}
-
 /* A game whose drawn tile is `letter`, on the start tile alone. */
 static carc_game *game_with(char letter)
 {
@@ -32,52 +19,6 @@ static carc_game *game_with(char letter)
     assert_non_null(g);
     assert_int_equal(carc_game_choose_tile(g, carc_tile_kind(letter)), CARC_OK);
     return g;
-}
-
-/* U at rotation 3 east of the start tile is U at rotation 1; its road
- * follower keeps its ports. */
-static void test_canonical_move(void **state)
-{
-    (void)state;
-    carc_game *g = game_with('U');
-    carc_move m;
-    assert_int_equal(carc_move_parse(g, "U 1 0 3 W", &m), CARC_OK);
-    carc_move listed = move_list_canonical(g, m);
-    assert_int_equal(listed.place.rot, 1);
-    assert_int_equal(carc_tile_segment_ports(carc_tile_kind('U'), 1, listed.segment),
-                     carc_tile_segment_ports(carc_tile_kind('U'), 3, m.segment));
-    char text[32];
-    carc_move_write(g, listed, text, sizeof text);
-    assert_string_equal(text, "U 1 0 1 E");
-    carc_move discard = {CARC_MOVE_DISCARD, {0, 0, 0, 0}, CARC_NO_SPOT};
-    assert_true(carc_move_equal(move_list_canonical(g, discard), discard));
-    carc_game_free(g);
-}
-
-/* The listed placements are the legal ones at their lowest rotations, each
- * with its legal spots. */
-static void test_placements(void **state)
-{
-    (void)state;
-    for (const char *c = "UXEV"; *c; c++) {
-        carc_game *g = game_with(*c);
-        move_list_placement listed[CARC_MAX_PLACEMENTS];
-        carc_placement all[CARC_MAX_PLACEMENTS];
-        int n = move_list_placements(g, listed);
-        int total = carc_legal_placements(g, all, CARC_MAX_PLACEMENTS), lowest = 0;
-        for (int i = 0; i < total; i++)
-            lowest +=
-                move_list_canonical_rotation(carc_game_drawn_tile(g), all[i].rot) == all[i].rot;
-        assert_int_equal(n, lowest);
-        assert_true(n > 0 && (n < total) == (strchr("UX", *c) != NULL));
-        for (int i = 0; i < n; i++) {
-            carc_spot spots[CARC_MAX_SPOTS];
-            assert_true(carc_placement_legal(g, listed[i].place));
-            assert_int_equal(listed[i].nspots,
-                             carc_legal_spots(g, listed[i].place, spots, CARC_MAX_SPOTS));
-        }
-        carc_game_free(g);
-    }
 }
 
 /* Two rotations of one move are one entry, the first kept. */
@@ -119,9 +60,6 @@ static void test_sort(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_canonical_rotations),
-        cmocka_unit_test(test_canonical_move),
-        cmocka_unit_test(test_placements),
         cmocka_unit_test(test_dedupe),
         cmocka_unit_test(test_sort),
     };

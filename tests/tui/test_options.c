@@ -57,6 +57,22 @@ static void test_players_rules_seed(void **state)
     assert_int_equal(opt.color, 0);
 }
 
+/* "standard" names no option; a list is read as a record's rules line,
+ * with commas too. */
+static void test_rules(void **state)
+{
+    (void)state;
+    play_options opt;
+    char err[200];
+    const char *standard[] = {"play", "--rules", "standard"};
+    assert_int_equal(parse(&opt, err, 3, standard), 0);
+    assert_int_equal(opt.rules, 0);
+    assert_int_equal(opt.rules_given, 1);
+    const char *spaced[] = {"play", "--rules", "farms-first-edition, no-incomplete-scoring"};
+    assert_int_equal(parse(&opt, err, 3, spaced), 0);
+    assert_int_equal(opt.rules, CARC_RULE_FARMS_FIRST_EDITION | CARC_RULE_NO_INCOMPLETE);
+}
+
 static void test_plus_joins_player_options(void **state)
 {
     (void)state;
@@ -130,8 +146,9 @@ static void test_bad_arguments(void **state)
     const char *bogus[] = {"play", "--players", "human,chess-master"};
     assert_int_equal(parse(&opt, err, 3, bogus), -1);
     assert_non_null(strstr(err, "chess-master"));
-    const char *rule[] = {"play", "--rules", "no-such-rule"};
+    const char *rule[] = {"play", "--rules", "small-city,no-such-rule"};
     assert_int_equal(parse(&opt, err, 3, rule), -1);
+    assert_non_null(strstr(err, "unknown rule 'no-such-rule'"));
     const char *seed[] = {"play", "--seed", "12x"};
     assert_int_equal(parse(&opt, err, 3, seed), -1);
     const char *missing[] = {"play", "--load"};
@@ -146,6 +163,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_defaults),
         cmocka_unit_test(test_players_rules_seed),
+        cmocka_unit_test(test_rules),
         cmocka_unit_test(test_plus_joins_player_options),
         cmocka_unit_test(test_comma_continues_a_seat),
         cmocka_unit_test(test_player_new_takes_both_joiners),

@@ -138,6 +138,25 @@ static void test_load_rebuilds_the_log(void **state)
     for (int i = 0; i < loaded.nlog; i++)
         loaded_finals += strstr(loaded.log[i], "scores") != NULL;
     assert_int_equal(loaded_finals, finals);
+    /* Line for line the log of the game as played, but "Resumed ...". */
+    int n = loaded.nlog - 1;
+    assert_true(n > 0 && n <= s.nlog);
+    assert_non_null(strstr(loaded.log[n], "Resumed"));
+    for (int i = 0; i < n; i++)
+        assert_string_equal(loaded.log[i], s.log[s.nlog - n + i]);
+    session_close(&loaded);
+    /* A record ended early: its final scoring is logged too. */
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("players 2\nseat-2 greedy\nseed 3\nE 0 -1 2 S\nU 1 0 1 W\nend\n", f);
+    fclose(f);
+    open_args(&loaded, SESSION_OK, err, 3, load);
+    assert_int_equal(loaded.seed, 3);
+    assert_string_equal(loaded.seats[1].spec, "greedy");
+    assert_true(log_has(&loaded, "Turn 2: Blue put U at 1,0 (thief)"));
+    assert_true(log_has(&loaded, "ended early"));
+    assert_true(log_has(&loaded, "Blue scores 2 for an open road"));
+    assert_int_equal(loaded.nfinal, 1);
     session_close(&loaded);
     const char *missing[] = {"play", "--load", "none.rec"};
     open_args(&loaded, SESSION_USAGE, err, 3, missing);

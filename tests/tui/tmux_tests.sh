@@ -167,6 +167,27 @@ t_start_place_confirm() {
     finish
 }
 
+# Seed 9 deals U, a straight road, which looks the same turned twice: on
+# each square it fits in two rotations that are one move, so r offers one
+# rotation, the lowest, and says so.
+t_symmetric_rotation() {
+    start 100 30 --seed 9 --players human,greedy --no-color
+    wait_for "Place your tile"
+    shows "plays tile U" || fail "seed 9 no longer deals U"
+    for _ in 1 2 3; do
+        keys Tab
+        wait_for "fits here"
+        shows "turned 1" || fail "U not at its lowest rotation"
+        key_then_message_changes r
+        shows "Only this rotation fits here" || fail "r offered another rotation"
+        shows "turned 1" || fail "r turned U to a rotation that looks the same"
+        keys R
+        wait_for "Only this rotation fits here"
+        shows "turned 1" || fail "R turned U to a rotation that looks the same"
+    done
+    finish
+}
+
 t_inspect() {
     start 100 30 --seed 3 --players human,greedy --no-color
     wait_for "Place your tile"

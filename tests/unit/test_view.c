@@ -156,6 +156,32 @@ static void test_digest_after_replay(void **state)
     }
 }
 
+/* A record ended early (`end`) gives one digest whatever seed deals the
+ * tile that was drawn but never played: it goes back to the tiles left. */
+static void test_digest_after_end(void **state)
+{
+    (void)state;
+    static char text[8192];
+    for (int i = 0; i < 20; i++) {
+        carc_game *g = sup_random_game(2 + i % 5, 300u + (uint64_t)i, 30, 0.5);
+        int left = carc_game_tiles_left(g, NULL);
+        size_t len = carc_record_write(g, NULL, text, sizeof text);
+        assert_true(len + 5 < sizeof text);
+        memcpy(text + len, "end\n", 5);
+        len += 4;
+        carc_game *a = carc_record_read(text, len, 1, NULL);
+        carc_game *b = carc_record_read(text, len, 2u + (uint64_t)i, NULL);
+        assert_non_null(a);
+        assert_non_null(b);
+        assert_true(carc_game_over(a));
+        assert_int_equal(carc_game_tiles_left(a, NULL), left + 1);
+        assert_int_equal(carc_game_digest(a), carc_game_digest(b));
+        carc_game_free(a);
+        carc_game_free(b);
+        carc_game_free(g);
+    }
+}
+
 /* --- The public view ------------------------------------------------------------- */
 
 /* A view keeps every observable thing and the digest. */
@@ -253,10 +279,10 @@ static void test_view_of_finished_game(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_digest_definition),       cmocka_unit_test(test_digest_golden),
-        cmocka_unit_test(test_digest_changes),          cmocka_unit_test(test_digest_after_replay),
-        cmocka_unit_test(test_view_keeps_public_state), cmocka_unit_test(test_view_hides_the_pile),
-        cmocka_unit_test(test_view_of_finished_game),
+        cmocka_unit_test(test_digest_definition),   cmocka_unit_test(test_digest_golden),
+        cmocka_unit_test(test_digest_changes),      cmocka_unit_test(test_digest_after_replay),
+        cmocka_unit_test(test_digest_after_end),    cmocka_unit_test(test_view_keeps_public_state),
+        cmocka_unit_test(test_view_hides_the_pile), cmocka_unit_test(test_view_of_finished_game),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
