@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "connect.h"
 #include "play.h"
 
 static const char usage[] =
@@ -26,6 +27,8 @@ static const char usage[] =
     "  engine [--player SPEC]     speak the engine protocol on stdin/stdout\n"
     "  analyse [--ms N] [--top K] [--each-move] [--json] FILE\n"
     "                             rank the moves of a record's position\n"
+    "  connect URL [--create SEATS | --table ID] [--player SPEC] ...\n"
+    "                             play a seat at a game server's table\n"
     "\n"
     "Run 'carcassonne COMMAND --help' for a command's options.\n";
 
@@ -123,6 +126,8 @@ int main(int argc, char **argv)
         return cmd_engine(argc - 1, argv + 1);
     if (strcmp(cmd, "analyse") == 0 || strcmp(cmd, "analyze") == 0)
         return cmd_analyse(argc - 1, argv + 1);
+    if (strcmp(cmd, "connect") == 0)
+        return cmd_connect(argc - 1, argv + 1);
     fprintf(stderr, "carcassonne: unknown command '%s'\n\n%s", cmd, usage);
     return EXIT_USAGE;
 }
