@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # load.sh: the game server's load benchmark. Starts a fresh server on a
 # temporary database on 127.0.0.1 (a free port), runs `carcassonne bench
 # --server` against it (TABLES tables of two scripted players, 2 x TABLES
@@ -29,6 +29,7 @@ fi
 
 dir=$(mktemp -d "${TMPDIR:-/tmp}/carc-load.XXXXXX")
 server_pid=""
+# shellcheck disable=SC2317  # run by the trap
 cleanup() {
     if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
         kill -TERM "$server_pid" 2>/dev/null || true
