@@ -239,7 +239,7 @@ static void on_record(bench_table *t, const json_t *msg)
     t->record_state = 2;
     b->records_in_flight--;
     b->records_done++;
-    carc_record_error err;
+    carc_record_error err = {0, "no record in the reply"};
     carc_game *g = text ? carc_record_read(text, strlen(text), 1, &err) : NULL;
     if (!g) {
         b->unchecked += t->acked;

@@ -484,9 +484,8 @@ static void print_move(const client *c, const json_t *msg)
            (long long)json_integer_value(json_object_get(msg, "player")),
            json_integer_value(json_object_get(msg, "player")) == c->seat ? " (you)" : "",
            json_string_value(json_object_get(msg, "move")));
-    size_t i;
-    const json_t *v;
-    json_array_foreach(scores, i, v) printf(" %lld", (long long)json_integer_value(v));
+    for (size_t i = 0; i < json_array_size(scores); i++)
+        printf(" %lld", (long long)json_integer_value(json_array_get(scores, i)));
     putchar('\n');
     fflush(stdout);
 }
@@ -552,10 +551,10 @@ static void on_bound(client *c, const json_t *msg, const char *type)
             snprintf(c->token, sizeof c->token, "%s", token);
             printf("token %s\n", token);
         }
-        size_t i;
-        const json_t *code;
-        json_array_foreach(json_object_get(msg, "invites"), i, code) if (json_is_string(code))
-            printf("invite %zu %s\n", i, json_string_value(code));
+        const json_t *invites = json_object_get(msg, "invites");
+        for (size_t i = 0; i < json_array_size(invites); i++)
+            if (json_is_string(json_array_get(invites, i)))
+                printf("invite %zu %s\n", i, json_string_value(json_array_get(invites, i)));
         const char *commitment = json_string_value(json_object_get(msg, "commitment"));
         if (commitment)
             printf("commitment %s\n", commitment);
