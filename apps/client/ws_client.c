@@ -204,7 +204,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 }
 
 static const struct lws_protocols protocols[] = {
-    {"carcassonne.v1", callback, 0, 16384, 0, NULL, 0},
+    {"carcassonne.v1", callback, 0, 4096, 0, NULL, 0},
     {NULL, NULL, 0, 0, 0, NULL, 0},
 };
 

@@ -529,6 +529,69 @@ def case_connect_engine(tmp):
     connect_game(tmp, "engine:%s engine --player random" % PROGRAM, "greedy")
 
 
+def case_connect_human(tmp):
+    """`connect --player human` through pipes: the prompt, the board, `?`
+    (the legal moves), a refused move, moves without the tile letter; the
+    game against a greedy seat to the end."""
+    srv = server(tmp)
+    proc = None
+    try:
+        proc = subprocess.Popen([PROGRAM, "connect", srv.url, "--create", "me,greedy", "--name",
+                                 "Hu"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT)
+        fd = proc.stdout.fileno()
+        buf = b""
+        prompt = b"Your move ("
+
+        def read_until_any(markers):
+            nonlocal buf
+            deadline = time.monotonic() + WAIT
+            while True:
+                for m in markers:
+                    k = buf.find(m)
+                    if k >= 0:
+                        before, buf = buf[:k], buf[k + len(m):]
+                        return m, before.decode()
+                check(time.monotonic() < deadline, "connect printed no %s: %s" % (markers, buf[-800:]))
+                chunk = os.read(fd, 65536)
+                check(chunk, "connect ended: " + buf[-800:].decode(errors="replace"))
+                buf += chunk
+
+        def say(line):
+            proc.stdin.write(line.encode() + b"\n")
+            proc.stdin.flush()
+
+        turns = 0
+        while True:
+            m, text = read_until_any([prompt, b"game over: final scores"])
+            if m != prompt:
+                break
+            if turns == 0:
+                check("Your tile:" in text and "rot 0" in text, "no tile shown: " + text)
+                say("Z 99 99 9")  # refused, and asked again
+                _, text = read_until_any([prompt])
+                check("not a legal move" in text, "a bad move was not refused: " + text)
+            say("?")
+            _, listing = read_until_any([prompt])
+            lines = [l.split() for l in listing.splitlines() if l.startswith("  ")]
+            first = lines[0]
+            if first[0] == "the":  # the tile fits nowhere
+                say("discard " + first[-1])
+            elif turns % 2:
+                say(" ".join(first[1:4]))  # without the letter
+            else:
+                say(" ".join(first[0:4]))
+            turns += 1
+        proc.stdin.close()
+        proc.wait(timeout=WAIT)
+        check(proc.returncode == 0, "connect exited %s" % proc.returncode)
+        check(turns >= 30, "only %d turns were asked of the person" % turns)
+    finally:
+        if proc and proc.poll() is None:
+            proc.kill()
+        srv.stop()
+
+
 def case_connect_errors(tmp):
     """`carcassonne connect` with bad arguments or a refused request: a
     clear message and a failing status, no crash."""
