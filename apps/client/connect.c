@@ -99,7 +99,7 @@ typedef struct client {
     int held_turn;
     int illegal_count;
     long long next_id;
-    const char *pending[PENDING_IDS];
+    char pending[PENDING_IDS][16]; /* the type of request id % PENDING_IDS */
     int done;
     int status;
     double down_since, retry_at;
@@ -265,7 +265,8 @@ static void send_request(client *c, json_t *msg)
 {
     long long id = ++c->next_id;
     json_object_set_new(msg, "id", json_integer(id));
-    c->pending[id % PENDING_IDS] = json_string_value(json_object_get(msg, "type"));
+    snprintf(c->pending[id % PENDING_IDS], sizeof c->pending[0], "%s",
+             json_string_value(json_object_get(msg, "type")));
     char *text = json_dumps(msg, JSON_COMPACT);
     if (text && c->conn && c->connected)
         ws_send(c->conn, text, strlen(text));
@@ -280,8 +281,7 @@ static const char *request_of(const client *c, const json_t *reply)
     if (!json_is_integer(re) || json_integer_value(re) <= 0 ||
         json_integer_value(re) > c->next_id || json_integer_value(re) <= c->next_id - PENDING_IDS)
         return "?";
-    const char *type = c->pending[json_integer_value(re) % PENDING_IDS];
-    return type ? type : "?";
+    return c->pending[json_integer_value(re) % PENDING_IDS];
 }
 
 /* The seat specs of --create: commas split the specs, but a piece such as
