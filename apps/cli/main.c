@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "connect.h"
 #include "play.h"
+#include "serve.h"
 
 static const char usage[] =
     "usage: carcassonne COMMAND [OPTIONS]\n"
@@ -29,6 +30,8 @@ static const char usage[] =
     "                             rank the moves of a record's position\n"
     "  connect URL [--create SEATS | --table ID] [--player SPEC] ...\n"
     "                             play a seat at a game server's table\n"
+    "  serve [--host H] [--port N] [--db FILE] ...\n"
+    "                             run the game server (HTTP and WebSocket)\n"
     "\n"
     "Run 'carcassonne COMMAND --help' for a command's options.\n";
 
@@ -128,6 +131,8 @@ int main(int argc, char **argv)
         return cmd_analyse(argc - 1, argv + 1);
     if (strcmp(cmd, "connect") == 0)
         return cmd_connect(argc - 1, argv + 1);
+    if (strcmp(cmd, "serve") == 0)
+        return cmd_serve(argc - 1, argv + 1);
     fprintf(stderr, "carcassonne: unknown command '%s'\n\n%s", cmd, usage);
     return EXIT_USAGE;
 }
