@@ -33,6 +33,10 @@ enum {
     RECORDS_IN_FLIGHT = 64, /* record requests at once */
 };
 
+/* The least time between two moves on one connection: the server allows
+ * 20 messages a second on each. */
+static const double MIN_SEND_GAP_S = 0.07;
+
 static const char bench_server_usage[] =
     "usage: carcassonne bench --server URL [--tables N] [--rate MOVES] [--seconds S]\n"
     "                         [--idle-seconds S] [--server-pid PID] [--seed S] [--json]\n"
@@ -83,10 +87,11 @@ typedef struct bench_table {
     bench_side side[2];
     int bound[2];
     char id[TABLE_TEXT];
-    replica rep;    /* advanced by seat 0's move events */
-    int in_flight;  /* a move awaits its move.ok */
-    double sent_at; /* when it was sent (seconds) */
-    int acked;      /* moves acknowledged */
+    replica rep;         /* advanced by seat 0's move events */
+    int in_flight;       /* a move awaits its move.ok */
+    double sent_at;      /* when it was sent (seconds) */
+    double last_sent[2]; /* per seat: keeps each connection under the rate limit */
+    int acked;           /* moves acknowledged */
     carc_move moves[MAX_MOVES];
     int next_event[2]; /* the turn of the next move event, per seat */
     int record_state;  /* 0 none, 1 asked, 2 checked */
@@ -374,10 +379,11 @@ static void start_tables(bench *b)
     }
 }
 
-static int can_move(const bench_table *t)
+static int can_move(const bench_table *t, double now)
 {
     return t->phase == T_READY && !t->in_flight && t->rep.g && t->rep.turn == t->acked &&
-           !carc_game_over(t->rep.g) && !t->rep.finished;
+           !carc_game_over(t->rep.g) && !t->rep.finished &&
+           now - t->last_sent[carc_game_current_player(t->rep.g)] >= MIN_SEND_GAP_S;
 }
 
 static void send_move(bench *b, bench_table *t)
@@ -392,6 +398,7 @@ static void send_move(bench *b, bench_table *t)
     t->moves[t->acked] = m;
     t->in_flight = 1;
     t->sent_at = now_s();
+    t->last_sent[seat] = t->sent_at;
     b->moves_sent++;
     send_json(t, seat,
               json_pack("{s:s, s:i, s:s, s:i, s:s}", "type", "move", "id", t->acked + 2, "table",
@@ -401,10 +408,11 @@ static void send_move(bench *b, bench_table *t)
 /* Sends the moves due by now at the target rate, round robin. */
 static void pace_moves(bench *b, double start, long long *sent_target, int *cursor)
 {
-    long long due = (long long)((now_s() - start) * b->opt.rate) - *sent_target;
+    double now = now_s();
+    long long due = (long long)((now - start) * b->opt.rate) - *sent_target;
     for (; due > 0; due--) {
         int scanned = 0;
-        while (scanned < b->opt.tables && !can_move(&b->tables[*cursor])) {
+        while (scanned < b->opt.tables && !can_move(&b->tables[*cursor], now)) {
             *cursor = (*cursor + 1) % b->opt.tables;
             scanned++;
         }

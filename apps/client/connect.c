@@ -23,6 +23,7 @@ enum {
     EXIT_BAD_USAGE = 2,
     PENDING_IDS = 64, /* requests remembered by id, for their replies */
     MAX_ILLEGAL = 3,  /* refused moves in a row before giving up */
+    SEND_RATE = 16,   /* messages a second at most (the server allows 20) */
     MOVE_TEXT = 64,
     TOKEN_TEXT = 80,
     TABLE_TEXT = 64,
@@ -63,6 +64,8 @@ static const char connect_usage[] =
     "  --retry-for S     give up after S seconds without a connection\n"
     "                    (default 120)\n"
     "  --quiet           print only the table, the seat and the end\n"
+    "  --trace           print every message sent (>) and received (<) on\n"
+    "                    standard error\n"
     "\n"
     "It prints the table id, the seat, its token and any invite codes: keep\n"
     "the token to come back with --table ID --token TOKEN. When the\n"
@@ -78,9 +81,16 @@ typedef struct connect_options {
     const char *create, *table, *invite, *token, *name, *player, *rules, *info, *clock;
     const char *record;
     int seat; /* -1: any */
-    int watch, unlisted, quiet, think_ms, retry_s;
+    int watch, unlisted, quiet, trace, think_ms, retry_s;
     uint64_t seed;
+    char default_name[33];
 } connect_options;
+
+/* A message waiting for the rate limit. */
+typedef struct queued {
+    struct queued *next;
+    char text[];
+} queued;
 
 typedef struct client {
     connect_options opt;
@@ -103,6 +113,10 @@ typedef struct client {
     int done;
     int status;
     double down_since, retry_at;
+    double resync_at; /* after rate_limited: ask `sync` then (0: no) */
+    double tokens;    /* messages that may go now (a token bucket) */
+    double tokens_at;
+    struct queued *queue, *queue_tail; /* messages waiting for a token */
     int attempts;
     int awaiting_record;
 } client;
@@ -188,6 +202,8 @@ static int parse_option(int argc, char **argv, int *i, connect_options *o)
         o->unlisted = 1;
     else if (strcmp(a, "--quiet") == 0)
         o->quiet = 1;
+    else if (strcmp(a, "--trace") == 0)
+        o->trace = 1;
     else if (strcmp(a, "--seat") == 0) {
         if (take_value(argc, argv, i, &v) || parse_int(a, v, 0, CARC_MAX_PLAYERS - 1, &n))
             return EXIT_BAD_USAGE;
@@ -236,8 +252,14 @@ static int check_options(connect_options *o)
         return usage_error("--rules, --info, --clock and --unlisted go with --create");
     if (!o->player)
         o->player = "human";
-    if (!o->name)
-        o->name = strcmp(o->player, "human") == 0 ? "Player" : o->player;
+    if (!o->name) {
+        /* The spec, as far as a name may go (32 bytes); "engine" for an
+         * outside engine, whose command says little. */
+        const char *spec = strcmp(o->player, "human") == 0 ? "Player" : o->player;
+        size_t len = strncmp(spec, "engine:", 7) == 0 ? 6 : strlen(spec);
+        snprintf(o->default_name, sizeof o->default_name, "%.*s", (int)(len > 32 ? 32 : len), spec);
+        o->name = o->default_name;
+    }
     return 0;
 }
 
@@ -259,8 +281,39 @@ static int parse_options(int argc, char **argv, connect_options *o)
 
 /* --- Requests ------------------------------------------------------------------ */
 
+/* Sends what the rate limit allows of the queued messages. */
+static void flush_queue(client *c)
+{
+    double now = now_s();
+    c->tokens += (now - c->tokens_at) * SEND_RATE;
+    c->tokens = c->tokens > SEND_RATE ? SEND_RATE : c->tokens;
+    c->tokens_at = now;
+    while (c->queue && c->tokens >= 1 && c->conn && c->connected) {
+        queued *q = c->queue;
+        c->queue = q->next;
+        if (!c->queue)
+            c->queue_tail = NULL;
+        ws_send(c->conn, q->text, strlen(q->text));
+        if (c->opt.trace)
+            fprintf(stderr, "> %s\n", q->text);
+        c->tokens -= 1;
+        free(q);
+    }
+}
+
+static void drop_queue(client *c)
+{
+    while (c->queue) {
+        queued *q = c->queue;
+        c->queue = q->next;
+        free(q);
+    }
+    c->queue_tail = NULL;
+}
+
 /* Sends `msg` (the reference is taken) with a fresh id, remembering its
- * type for the reply. */
+ * type for the reply; it waits in the queue while the client is over
+ * SEND_RATE messages a second. */
 static void send_request(client *c, json_t *msg)
 {
     long long id = ++c->next_id;
@@ -268,10 +321,24 @@ static void send_request(client *c, json_t *msg)
     snprintf(c->pending[id % PENDING_IDS], sizeof c->pending[0], "%s",
              json_string_value(json_object_get(msg, "type")));
     char *text = json_dumps(msg, JSON_COMPACT);
-    if (text && c->conn && c->connected)
-        ws_send(c->conn, text, strlen(text));
-    free(text);
     json_decref(msg);
+    if (!text || !c->conn || !c->connected) {
+        free(text);
+        return;
+    }
+    size_t len = strlen(text);
+    queued *q = malloc(sizeof *q + len + 1);
+    if (q) {
+        q->next = NULL;
+        memcpy(q->text, text, len + 1);
+        if (c->queue_tail)
+            c->queue_tail->next = q;
+        else
+            c->queue = q;
+        c->queue_tail = q;
+    }
+    free(text);
+    flush_queue(c);
 }
 
 /* The request type a reply answers, from its "re" id. */
@@ -576,6 +643,16 @@ static void on_error(client *c, const json_t *msg)
     const char *text = json_string_value(json_object_get(msg, "message"));
     code = code ? code : "?";
     text = text ? text : "";
+    if (strcmp(code, "rate_limited") == 0) {
+        /* Should not happen (the client keeps under the limit): look again
+         * in a second, or take the seat again. */
+        c->sent_turn = -1;
+        if (c->bound)
+            c->resync_at = now_s() + 1.0;
+        else if (c->conn)
+            ws_drop(c->conn);
+        return;
+    }
     if (strcmp(req, "move") == 0) {
         c->sent_turn = -1;
         if (strcmp(code, "illegal") == 0 && ++c->illegal_count >= MAX_ILLEGAL &&
@@ -632,6 +709,8 @@ static void on_open(ws_conn *conn, void *user)
     (void)conn;
     c->connected = 1;
     c->attempts = 0;
+    c->tokens = SEND_RATE / 2;
+    c->tokens_at = now_s();
     bind_connection(c);
 }
 
@@ -640,6 +719,8 @@ static void on_text(ws_conn *conn, void *user, const char *text, size_t len)
     client *c = user;
     (void)conn;
     json_error_t jerr;
+    if (c->opt.trace)
+        fprintf(stderr, "< %s\n", text);
     json_t *msg = json_loadb(text, len, 0, &jerr);
     if (!json_is_object(msg))
         fprintf(stderr,
@@ -668,6 +749,7 @@ static void on_close(ws_conn *conn, void *user, int opened, const char *why)
     c->connected = 0;
     c->bound = 0;
     c->sent_turn = -1;
+    drop_queue(c);
     if (c->done)
         return;
     if (c->down_since == 0) {
@@ -716,6 +798,11 @@ static int run(client *c)
             try_connect(c);
         if (c->connected)
             c->down_since = 0;
+        if (c->resync_at > 0 && now_s() >= c->resync_at && c->bound) {
+            c->resync_at = 0;
+            send_request(c, json_pack("{s:s, s:s}", "type", "sync", "table", c->table));
+        }
+        flush_queue(c);
         if (!c->done && ws_loop_run(c->loop, 50) != 0)
             fail(c, "the event loop failed");
     }
@@ -724,6 +811,7 @@ static int run(client *c)
     for (int i = 0; i < 10 && c->conn; i++)
         ws_loop_run(c->loop, 20);
     seat_player_free(c->player);
+    drop_queue(c);
     ws_loop_free(c->loop);
     replica_clear(&c->rep);
     return c->status;

@@ -207,6 +207,7 @@ def case_fair_deal(tmp):
 
 
 def snapshot(client, table):
+    client.events = [e for e in client.events if e.get("type") != "state"]
     client.ok("sync", table=table)
     s = client.event("state")
     return (s["status"], s["turn"], s["to_move"], s["tile"], [m["move"] for m in s["moves"]],
@@ -238,7 +239,8 @@ def case_bad_messages(tmp):
         start_state(clients[1], table)
         play_until(clients, table, state, stop_turn=4)
         other, _, other_tokens, _ = seat_table(srv, names=("Cy", "Di"))
-        waiting = clients[0].ok("create", name="Ann", seats=["open", "open"])["table"]
+        lonely = Client(srv)
+        waiting = lonely.ok("create", name="Lo", seats=["me", "open"])["table"]
         c, spectator = clients[state["to_move"]], Client(srv)
         idle = clients[1 - state["to_move"]]
         spectator.ok("watch", table=table)
@@ -263,7 +265,7 @@ def case_bad_messages(tmp):
             ("bad_token", None, {"type": "resume", "table": table, "token": other_tokens[0]}),
             ("not_seated", None, {"type": "move", "table": other, "turn": 0, "move": move}),
             ("not_started", None, {"type": "move", "table": waiting, "turn": 0,
-                                   "move": "discard A"}),
+                                   "move": "discard A", "_by": "lonely"}),
             ("not_your_turn", None, {"type": "move", "table": table, "turn": turn,
                                      "move": move, "_by": "idle"}),
             ("stale", None, {"type": "move", "table": table, "turn": turn - 1, "move": move}),
@@ -273,7 +275,7 @@ def case_bad_messages(tmp):
             ("illegal", None, {"type": "move", "table": table, "turn": turn, "move": "banana"}),
         ]
         for code, raw, msg in cases:
-            who = idle if msg.pop("_by", None) == "idle" else c
+            who = {"idle": idle, "lonely": lonely}.get(msg.pop("_by", None), c)
             expect_error(who, code, raw, **msg)
             check(who.alive(), "the connection died after %s" % code)
         spectator_move = expect_error(spectator, "not_seated", None, type="move", table=table,
