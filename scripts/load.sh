@@ -9,9 +9,10 @@
 #
 #   scripts/load.sh [TABLES [RATE [SECONDS]]]     (default 5000 1000 20)
 #
-# BUILD (default build) names the build folder; SERVE_OPTS adds options to
-# `carcassonne serve` (e.g. to raise its limits per address); extra bench
-# options go in BENCH_OPTS (e.g. --json).
+# BUILD (default build) names the build folder; SERVE_OPTS replaces the
+# server's options beside --host, --port and --db (by default its limits
+# of tables and connections, per address and in all, are raised to fit);
+# extra bench options go in BENCH_OPTS (e.g. --json).
 set -eu
 cd "$(dirname "$0")/.."
 tables=${1:-5000}
@@ -39,8 +40,10 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
+limits="--max-tables $((tables + 100)) --max-tables-per-ip $((tables + 100))"
+limits="$limits --max-conns-per-ip $((2 * tables + 100))"
 # shellcheck disable=SC2086
-"$program" serve --host 127.0.0.1 --port 0 --db "$dir/load.db" ${SERVE_OPTS:-} \
+"$program" serve --host 127.0.0.1 --port 0 --db "$dir/load.db" ${SERVE_OPTS:-$limits} \
     >"$dir/server.log" 2>&1 &
 server_pid=$!
 port=""
