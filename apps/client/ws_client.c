@@ -3,6 +3,7 @@
  * buffer that gathers the fragments of the incoming one. */
 #include "ws_client.h"
 
+#include <ev.h>
 #include <libwebsockets.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +41,8 @@ struct ws_conn {
 
 struct ws_loop {
     struct lws_context *context;
+    struct ev_loop *ev; /* libev's loop (epoll), or NULL: lws's own poll() */
+    ev_timer wait_timer; /* bounds one ws_loop_run() on libev */
     int destroying;
     lws_sorted_usec_list_t tick;
     void (*wake_cb)(void *user);
@@ -230,16 +233,8 @@ static void log_errors(int level, const char *line)
     fprintf(stderr, "lws: %s", line);
 }
 
-ws_loop *ws_loop_new(int max_conns, char *err, size_t errcap)
+static struct lws_context *create_context(ws_loop *l, int with_libev)
 {
-    ws_loop *l = calloc(1, sizeof *l);
-    if (!l) {
-        snprintf(err, errcap, "out of memory");
-        return NULL;
-    }
-    raise_fd_limit(max_conns + FD_SPARE);
-    lws_set_log_level(getenv("CARC_WS_DEBUG") ? LLL_ERR | LLL_WARN | LLL_NOTICE : LLL_ERR,
-                      log_errors);
     struct lws_context_creation_info info;
     memset(&info, 0, sizeof info);
     info.port = CONTEXT_PORT_NO_LISTEN;
@@ -250,7 +245,38 @@ ws_loop *ws_loop_new(int max_conns, char *err, size_t errcap)
     /* lws sizes its tables from the open-file limit raised above. Setting
      * fd_limit_per_thread instead would make it look sockets up by a
      * linear search: most of the time with 10,000 connections. */
-    l->context = lws_create_context(&info);
+    void *loops[1] = {NULL};
+    if (with_libev) {
+        l->ev = ev_loop_new(EVFLAG_AUTO);
+        if (!l->ev)
+            return NULL;
+        loops[0] = l->ev;
+        info.options |= LWS_SERVER_OPTION_LIBEV;
+        info.foreign_loops = loops;
+    }
+    struct lws_context *context = lws_create_context(&info);
+    if (!context && l->ev) {
+        ev_loop_destroy(l->ev);
+        l->ev = NULL;
+    }
+    return context;
+}
+
+ws_loop *ws_loop_new(int max_conns, char *err, size_t errcap)
+{
+    ws_loop *l = calloc(1, sizeof *l);
+    if (!l) {
+        snprintf(err, errcap, "out of memory");
+        return NULL;
+    }
+    raise_fd_limit(max_conns + FD_SPARE);
+    lws_set_log_level(getenv("CARC_WS_DEBUG") ? LLL_ERR | LLL_WARN | LLL_NOTICE : LLL_ERR,
+                      log_errors);
+    /* libev waits with epoll, whose cost does not grow with the number of
+     * connections as poll()'s does; lws's own loop is the fallback. */
+    l->context = create_context(l, 1);
+    if (!l->context)
+        l->context = create_context(l, 0);
     if (!l->context) {
         snprintf(err, errcap, "libwebsockets could not start");
         free(l);
@@ -266,6 +292,8 @@ void ws_loop_free(ws_loop *l)
     l->destroying = 1;
     lws_sul_cancel(&l->tick);
     lws_context_destroy(l->context);
+    if (l->ev)
+        ev_loop_destroy(l->ev);
     free(l);
 }
 
@@ -274,8 +302,24 @@ static void tick(lws_sorted_usec_list_t *sul)
     (void)sul; /* waking the loop is all it is for */
 }
 
+static void wait_timer_done(struct ev_loop *loop, ev_timer *w, int revents)
+{
+    (void)loop;
+    (void)w;
+    (void)revents; /* ending the wait is all it is for */
+}
+
 int ws_loop_run(ws_loop *l, int timeout_ms)
 {
+    if (l->ev) {
+        /* A timer of our own: lws re-arms its libev timer only while it
+         * serves, so a sul scheduled here would not end the wait. */
+        ev_timer_init(&l->wait_timer, wait_timer_done, timeout_ms / 1000.0, 0.0);
+        ev_timer_start(l->ev, &l->wait_timer);
+        ev_run(l->ev, EVRUN_ONCE);
+        ev_timer_stop(l->ev, &l->wait_timer);
+        return 0;
+    }
     lws_sul_schedule(l->context, 0, &l->tick, tick, (lws_usec_t)timeout_ms * LWS_US_PER_MS);
     return lws_service(l->context, 0) < 0 ? -1 : 0;
 }
