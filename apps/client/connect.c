@@ -709,7 +709,7 @@ static void on_open(ws_conn *conn, void *user)
     (void)conn;
     c->connected = 1;
     c->attempts = 0;
-    c->tokens = SEND_RATE / 2;
+    c->tokens = SEND_RATE / 2.0;
     c->tokens_at = now_s();
     bind_connection(c);
 }

@@ -41,7 +41,7 @@ struct ws_conn {
 
 struct ws_loop {
     struct lws_context *context;
-    struct ev_loop *ev; /* libev's loop (epoll), or NULL: lws's own poll() */
+    struct ev_loop *ev;  /* libev's loop (epoll), or NULL: lws's own poll() */
     ev_timer wait_timer; /* bounds one ws_loop_run() on libev */
     int destroying;
     lws_sorted_usec_list_t tick;
