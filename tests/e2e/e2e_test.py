@@ -317,6 +317,43 @@ def case_bad_messages(tmp):
         srv.stop()
 
 
+def case_limits(tmp):
+    """too_many: a table over the limit of one address, a connection over
+    its limit; nothing changes and the other connections live on."""
+    srv = server(tmp, ["--max-tables-per-ip", "2", "--max-conns-per-ip", "3"])
+    try:
+        a, b = Client(srv), Client(srv)
+        for _ in range(2):
+            a.ok("create", name="Ann", seats=["me", "open"])
+        before = len(a.ok("lobby")["tables"])
+        expect_error(a, "too_many", None, type="create", name="Ann", seats=["me", "open"])
+        check(len(a.ok("lobby")["tables"]) == before and a.alive(), "a refused create changed it")
+        c = Client(srv)  # the third connection is allowed
+        check(c.alive(), "the third connection")
+        try:
+            d = Client(srv)
+        except Exception:
+            d = None  # refused at the handshake: as good
+        if d is not None:
+            r = d.recv(WAIT)
+            check(r is None or r.get("code") == "too_many", "a fourth connection: %s" % r)
+            check(r is None or d.recv(WAIT) is None, "the refused connection stays open")
+        check(a.alive() and b.alive() and c.alive(), "the others died")
+        c.close()
+        deadline = time.monotonic() + WAIT
+        while True:  # a freed place is free again (once the server has seen the close)
+            try:
+                e = Client(srv)
+                if e.alive():
+                    break
+            except Exception:
+                pass
+            check(time.monotonic() < deadline, "no connection after one closed")
+            time.sleep(0.2)
+    finally:
+        srv.stop()
+
+
 def case_game_over(tmp):
     """A move at a finished table is game_over for its seat."""
     srv = server(tmp)
