@@ -96,9 +96,9 @@ class Client:
     """A scripted WebSocket client: requests wait for their reply; events
     are kept until a test asks for them."""
 
-    def __init__(self, server_or_url):
+    def __init__(self, server_or_url, subprotocols=("carcassonne.v1",)):
         url = server_or_url if isinstance(server_or_url, str) else server_or_url.url
-        self.ws = websocket.create_connection(url, subprotocols=["carcassonne.v1"],
+        self.ws = websocket.create_connection(url, subprotocols=list(subprotocols) or None,
                                               timeout=WAIT)
         self.events = []
         self.next_id = 0

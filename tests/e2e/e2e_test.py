@@ -12,6 +12,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.error
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e import (WAIT, Client, Failure, Server, check, choose_move, commitment_of,  # noqa: E402
@@ -350,6 +351,47 @@ def case_limits(tmp):
                 pass
             check(time.monotonic() < deadline, "no connection after one closed")
             time.sleep(0.2)
+    finally:
+        srv.stop()
+
+
+def case_protocol_details(tmp):
+    """What the document promises beside the games: no subprotocol is
+    version 1, string ids come back as `re`, `leave` stops the events,
+    `lobby` and `mine` list the right tables, HTTP 404 for no table."""
+    srv = server(tmp)
+    try:
+        plain = Client(srv, subprotocols=())
+        r = plain.request("hello")
+        check(r["type"] == "hello.ok" and r["protocol"] == 1, "hello without subprotocol: %s" % r)
+        a = Client(srv)
+        a.send_raw(json.dumps({"type": "ping", "id": "my-id-7"}))
+        r = a.recv()
+        check(r == {"type": "ping.ok", "re": "my-id-7"}, "string id: %s" % r)
+        expect_error(a, "bad_field", json.dumps({"type": "ping", "id": "x" * 65}))
+        table, clients, tokens, _ = seat_table(srv)
+        _, state = start_state(clients[0], table)
+        start_state(clients[1], table)
+        unlisted = Client(srv)
+        hidden = unlisted.ok("create", name="Hid", seats=["me", "open"], listed=False)
+        lobby = [t["table"] for t in a.ok("lobby")["tables"]]
+        check(table in lobby and hidden["table"] not in lobby, "lobby: %s" % lobby)
+        mine = a.ok("mine", seats=[{"table": table, "token": tokens[1]},
+                                   {"table": hidden["table"], "token": tokens[0]}])["tables"]
+        check([(t["table"], t["seat"]) for t in mine] == [(table, 1)], "mine: %s" % mine)
+        watcher = Client(srv)
+        watcher.ok("watch", table=table)
+        watcher.event("state")
+        watcher.ok("leave", table=table)
+        play_until(clients, table, state, stop_turn=2)
+        watcher.ok("ping")
+        check(not [e for e in watcher.events if e.get("type") == "move"],
+              "events after leave: %s" % watcher.events)
+        try:
+            status = srv.http("/api/tables/tnosuchtabl/record")[0]
+        except urllib.error.HTTPError as e:
+            status = e.code
+        check(status == 404, "GET record of no table: %s" % status)
     finally:
         srv.stop()
 
