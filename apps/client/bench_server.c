@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "carcassonne.h"
 #include "replica.h"
@@ -132,6 +133,26 @@ static void note_error(bench *b, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(b->first_error, sizeof b->first_error, fmt, ap);
     va_end(ap);
+}
+
+/* CPU seconds (user and system) process `pid` has used, or -1. */
+static double cpu_seconds(long pid)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    FILE *f = pid > 0 ? fopen(path, "r") : NULL;
+    if (!f)
+        return -1;
+    char buf[1024];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *p = strrchr(buf, ')'); /* the command name may hold spaces */
+    unsigned long long utime = 0, stime = 0;
+    if (!p ||
+        sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime, &stime) != 2)
+        return -1;
+    return (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK);
 }
 
 /* Resident memory of process `pid` in kB (VmRSS), or -1. */
@@ -471,6 +492,7 @@ typedef struct bench_figures {
     double setup_s, moving_s;
     int held_tables, held_conns;
     long base_kb, idle_kb, active_kb;
+    double server_cpu, own_cpu; /* CPU seconds while moving; < 0: unknown */
 } bench_figures;
 
 static double per_table_kb(long kb, long base_kb, int tables)
@@ -493,12 +515,16 @@ static void report(bench *b, const bench_figures *f)
                "\"target_rate\":%d,\"p50_ms\":%.3f,\"p99_ms\":%.3f,\"max_ms\":%.3f,"
                "\"server_rss_kb\":{\"base\":%ld,\"idle\":%ld,\"active\":%ld},"
                "\"kb_per_idle_table\":%.1f,\"kb_per_active_table\":%.1f,"
+               "\"server_cpu_percent\":%.1f,\"own_cpu_percent\":%.1f,"
                "\"lost\":%lld,\"duplicated\":%lld,\"unchecked\":%lld,\"refused\":%lld,"
                "\"event_gaps\":%lld,\"failed_tables\":%d,\"first_error\":\"%s\"}\n",
                b->opt.tables, f->held_tables, f->held_conns, f->setup_s, f->moving_s,
                b->moves_acked, rate, b->opt.rate, p50, p99, max, f->base_kb, f->idle_kb,
-               f->active_kb, idle, active, b->lost, b->duplicated, b->unchecked, b->moves_refused,
-               b->event_gaps, b->failed, b->first_error[0] ? "see stderr" : "");
+               f->active_kb, idle, active,
+               f->moving_s > 0 && f->server_cpu >= 0 ? 100 * f->server_cpu / f->moving_s : -1.0,
+               f->moving_s > 0 ? 100 * f->own_cpu / f->moving_s : -1.0, b->lost, b->duplicated,
+               b->unchecked, b->moves_refused, b->event_gaps, b->failed,
+               b->first_error[0] ? "see stderr" : "");
     } else {
         printf("tables held         %d of %d (%d connections), set up in %.1f s\n", f->held_tables,
                b->opt.tables, f->held_conns, f->setup_s);
@@ -509,6 +535,9 @@ static void report(bench *b, const bench_figures *f)
             printf("server memory       %ld kB empty, %ld kB idle (%.1f kB a table), %ld kB "
                    "active (%.1f kB a table)\n",
                    f->base_kb, f->idle_kb, idle, f->active_kb, active);
+        if (f->server_cpu >= 0 && f->moving_s > 0)
+            printf("cpu while moving    server %.0f%% of a core, load generator %.0f%%\n",
+                   100 * f->server_cpu / f->moving_s, 100 * f->own_cpu / f->moving_s);
         printf("lost moves          %lld, duplicated %lld (unchecked %lld, refused %lld, "
                "event gaps %lld)\n",
                b->lost, b->duplicated, b->unchecked, b->moves_refused, b->event_gaps);
@@ -645,8 +674,11 @@ static int run(bench *b)
     f.held_tables = b->ready;
     f.held_conns = b->open_conns;
     t0 = now_s();
+    double server_cpu0 = cpu_seconds(b->opt.server_pid), own_cpu0 = cpu_seconds(getpid());
     moving_phase(b);
     f.moving_s = now_s() - t0;
+    f.server_cpu = server_cpu0 < 0 ? -1 : cpu_seconds(b->opt.server_pid) - server_cpu0;
+    f.own_cpu = own_cpu0 < 0 ? -1 : cpu_seconds(getpid()) - own_cpu0;
     f.active_kb = rss_kb(b->opt.server_pid);
     if (b->ready < f.held_tables)
         f.held_tables = b->ready;
