@@ -68,7 +68,7 @@ static int commitment_matches(const deal_headers *h)
     SHA256((const unsigned char *)text, (size_t)n, hash);
     char hex[HEX_HASH + 1];
     for (int i = 0; i < SHA256_DIGEST_LENGTH; i++)
-        snprintf(hex + 2 * i, 3, "%02x", hash[i]);
+        snprintf(hex + 2 * (size_t)i, 3, "%02x", hash[i]);
     if (strlen(h->commitment) != HEX_HASH)
         return 0;
     for (int i = 0; i < HEX_HASH; i++)

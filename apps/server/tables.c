@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "counts.h"
 #include "table.h"
 #include "token.h"
 
@@ -21,6 +22,7 @@ struct srv_tables {
     srv_table *buckets[HASH_BUCKETS];
     srv_table *newest; /* every table in memory, newest first */
     int live;          /* waiting and playing */
+    addr_counts live_per_addr;
     carc_game *scratch;
     outbox out;
 };
@@ -53,8 +55,29 @@ static void insert_table(srv_tables *T, srv_table *t)
     if (T->newest)
         T->newest->newer = t;
     T->newest = t;
-    if (t->row.status != TABLE_FINISHED)
+    if (t->row.status < TABLE_FINISHED) {
         T->live++;
+        counts_add(&T->live_per_addr, t->row.addr, 1);
+    }
+}
+
+static void free_table(srv_table *t);
+
+/* Lets go of a finished table nobody follows: it stays in storage and is
+ * read again when asked for. */
+static void evict_table(srv_tables *T, srv_table *t)
+{
+    srv_table **slot = &T->buckets[hash_id(t->row.id)];
+    while (*slot != t)
+        slot = &(*slot)->hash_next;
+    *slot = t->hash_next;
+    if (t->newer)
+        t->newer->older = t->older;
+    else
+        T->newest = t->older;
+    if (t->older)
+        t->older->newer = t->newer;
+    free_table(t);
 }
 
 static void free_table(srv_table *t)
@@ -64,6 +87,34 @@ static void free_table(srv_table *t)
     free(t->chat);
     free(t->review);
     free(t);
+}
+
+static void start_clocks(srv_table *t, int64_t now)
+{
+    t->turn_ms = now;
+    for (int s = 0; s < t->row.players; s++)
+        t->left_ms[s] = (int64_t)t->row.clock.seconds * 1000;
+}
+
+/* The clock of the seat that just moved, at the end of its turn. */
+static void stop_clock(srv_table *t, int seat, int64_t now)
+{
+    if (t->row.clock.mode == CLOCK_FISCHER) {
+        t->left_ms[seat] -= now - t->turn_ms;
+        if (t->left_ms[seat] < 0)
+            t->left_ms[seat] = 0;
+        t->left_ms[seat] += (int64_t)t->row.clock.increment * 1000;
+    }
+    t->turn_ms = now;
+}
+
+/* The clocks replayed from the stored moves' times (a replay callback). */
+static void replay_clock(void *ctx, int turn, int player, const carc_event *events, int n)
+{
+    (void)events;
+    (void)n;
+    srv_table *t = ctx;
+    stop_clock(t, player, t->row.moves[turn].at_ms);
 }
 
 /* A table in memory made from its stored row: the game replayed. */
@@ -77,13 +128,12 @@ static srv_table *table_from_row(const stored_table *row, char *err, size_t errc
     t->row = *row;
     t->thinking = -1;
     token_commitment(row->salt, row->seed, t->commitment);
-    t->game = table_replay(row, NULL, NULL, err, errcap);
+    start_clocks(t, row->started_ms);
+    t->game = table_replay(row, replay_clock, t, err, errcap);
     if (!t->game) {
         free(t);
         return NULL;
     }
-    for (int s = 0; s < row->players; s++)
-        t->left_ms[s] = (int64_t)row->clock.seconds * 1000;
     return t;
 }
 
@@ -103,15 +153,6 @@ static srv_table *find_table(srv_tables *T, const char *id)
     }
     free(row);
     return t;
-}
-
-static int count_live_from(const srv_tables *T, const char *addr)
-{
-    int n = 0;
-    for (const srv_table *t = T->newest; t; t = t->older)
-        if (t->row.status != TABLE_FINISHED && strcmp(t->row.addr, addr) == 0)
-            n++;
-    return n;
 }
 
 int tables_live(const srv_tables *T)
@@ -145,6 +186,7 @@ void tables_free(srv_tables *T)
         t = older;
     }
     outbox_free(&T->out);
+    counts_clear(&T->live_per_addr);
     carc_game_free(T->scratch);
     free(T);
 }
@@ -305,6 +347,8 @@ static void member_remove(srv_tables *T, srv_table *t, srv_client *c)
         return;
     int seat = t->members[i].seat;
     t->members[i] = t->members[--t->nmembers];
+    if (t->nmembers == 0)
+        t->idle_ms = now_ms(T);
     for (int j = 0; j < c->njoined; j++)
         if (c->joined[j] == t) {
             c->joined[j] = c->joined[--c->njoined];
@@ -345,23 +389,17 @@ static void maybe_think(srv_tables *T, srv_table *t)
         t->thinking = turn;
 }
 
-static void start_clocks(srv_table *t, int64_t now)
+/* Closes a waiting table nobody came back to: it leaves the lobby and the
+ * limits. */
+static void close_idle_table(srv_tables *T, srv_table *t)
 {
-    t->turn_ms = now;
-    for (int s = 0; s < t->row.players; s++)
-        t->left_ms[s] = (int64_t)t->row.clock.seconds * 1000;
-}
-
-/* The clock of the seat that just moved, at the end of its turn. */
-static void stop_clock(srv_table *t, int seat, int64_t now)
-{
-    if (t->row.clock.mode == CLOCK_FISCHER) {
-        t->left_ms[seat] -= now - t->turn_ms;
-        if (t->left_ms[seat] < 0)
-            t->left_ms[seat] = 0;
-        t->left_ms[seat] += (int64_t)t->row.clock.increment * 1000;
+    if (storage_set_status(T->store, t->row.id, TABLE_CLOSED, -1) != 0) {
+        fprintf(stderr, "carcassonne serve: %s\n", storage_error(T->store));
+        return;
     }
-    t->turn_ms = now;
+    t->row.status = TABLE_CLOSED;
+    T->live--;
+    counts_add(&T->live_per_addr, t->row.addr, -1);
 }
 
 static void finish_table(srv_tables *T, srv_table *t)
@@ -369,6 +407,7 @@ static void finish_table(srv_tables *T, srv_table *t)
     if (t->row.status != TABLE_FINISHED) {
         t->row.status = TABLE_FINISHED;
         T->live--;
+        counts_add(&T->live_per_addr, t->row.addr, -1);
     }
 }
 
@@ -514,7 +553,7 @@ static void do_create(srv_tables *T, srv_client *c, const msg_request *r)
         refuse(T, c, r, ERR_TOO_MANY, "the server holds as many tables as it may");
         return;
     }
-    if (count_live_from(T, c->addr) >= T->limits.max_tables_per_addr) {
+    if (counts_get(&T->live_per_addr, c->addr) >= T->limits.max_tables_per_addr) {
         refuse(T, c, r, ERR_TOO_MANY, "your address has as many open tables as it may");
         return;
     }
@@ -523,7 +562,7 @@ static void do_create(srv_tables *T, srv_client *c, const msg_request *r)
         return;
     }
     stored_table *row = malloc(sizeof *row);
-    char token[TOKEN_HEX] = "", invites[CARC_MAX_PLAYERS][TOKEN_HEX], err[160];
+    char token[TOKEN_HEX] = "", invites[CARC_MAX_PLAYERS][TOKEN_HEX] = {{0}}, err[160];
     int me;
     srv_table *t = NULL;
     if (row && fill_new_row(T, c, r, row, &me, token, invites) == 0)
@@ -541,6 +580,7 @@ static void do_create(srv_tables *T, srv_client *c, const msg_request *r)
     }
     insert_table(T, t);
     start_clocks(t, t->row.created_ms);
+    t->idle_ms = t->row.created_ms;
     member_add(t, c);
     json_t *fields = json_pack("{s:s, s:s}", "table", t->row.id, "commitment", t->commitment);
     if (me >= 0) {
@@ -734,7 +774,7 @@ static void do_lobby(srv_tables *T, srv_client *c, const msg_request *r)
     json_t *list = json_array();
     int n = 0;
     for (const srv_table *t = T->newest; t && n < LOBBY_MAX; t = t->older)
-        if (t->row.listed && t->row.status != TABLE_FINISHED) {
+        if (t->row.listed && t->row.status < TABLE_FINISHED) {
             json_array_append_new(list, view_lobby_entry(t));
             n++;
         }
@@ -772,7 +812,7 @@ static void do_record(srv_tables *T, srv_client *c, const msg_request *r, srv_ta
 static void do_review(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t)
 {
     if (t->row.status != TABLE_FINISHED) {
-        refuse(T, c, r, ERR_NOT_STARTED, "a review needs a finished game");
+        refuse(T, c, r, ERR_BAD_FIELD, "a review needs a finished game");
         return;
     }
     if (member_add(t, c) != 0) {
@@ -833,7 +873,7 @@ void tables_request(srv_tables *T, srv_client *c, const msg_request *r)
     case MSG_HELLO:
         reply(T, c, r,
               json_pack("{s:i, s:s, s:{s:i, s:i, s:i, s:i}}", "protocol", 1, "server",
-                        "carcassonne 0.1.0", "limits", "message_bytes", MSG_MAX_BYTES,
+                        "carcassonne " CARC_VERSION, "limits", "message_bytes", MSG_MAX_BYTES,
                         "messages_per_second", MSG_PER_SECOND, "name_bytes", MSG_NAME_BYTES,
                         "chat_bytes", MSG_CHAT_BYTES));
         break;
@@ -877,7 +917,16 @@ void tables_review_done(srv_tables *T, const char *table, char *json_moves)
 
 void tables_tick(srv_tables *T, int64_t now)
 {
-    for (srv_table *t = T->newest; t; t = t->older) {
+    for (srv_table *t = T->newest, *older; t; t = older) {
+        older = t->older;
+        if (t->row.status == TABLE_WAITING && t->nmembers == 0 &&
+            now - t->idle_ms > TABLE_IDLE_CLOSE_MS)
+            close_idle_table(T, t);
+        if (t->row.status >= TABLE_FINISHED && t->nmembers == 0) {
+            evict_table(T, t);
+            continue;
+        }
+        maybe_think(T, t); /* again, if the workers' queue was full */
         if (t->row.status != TABLE_PLAYING || t->row.clock.mode == CLOCK_NONE)
             continue;
         int seat = carc_game_current_player(t->game);
@@ -912,8 +961,9 @@ static int load_one(void *ctx, const stored_table *row)
         return 1;
     }
     insert_table(L->T, t);
-    int64_t now = now_ms(L->T);
-    start_clocks(t, now);
+    /* The time the server was down is not counted against the seat to move. */
+    t->turn_ms = now_ms(L->T);
+    t->idle_ms = t->turn_ms;
     return 0;
 }
 

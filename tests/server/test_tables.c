@@ -178,7 +178,7 @@ static char table_id[32], tokens[2][40];
  * seat when `join`. */
 static void two_players(const char *seats, int join)
 {
-    char text[300];
+    char text[400];
     snprintf(text, sizeof text, "{\"type\":\"create\",\"id\":1,\"name\":\"Ann\",\"seats\":%s}",
              seats);
     request(0, text);
@@ -465,7 +465,8 @@ static void test_game_with_computer(void **state)
     assert_non_null(g);
     json_t *scores = json_object_get(end, "scores");
     for (int p = 0; p < 2; p++)
-        assert_int_equal(carc_game_score(g, p), json_integer_value(json_array_get(scores, (size_t)p)));
+        assert_int_equal(carc_game_score(g, p),
+                         json_integer_value(json_array_get(scores, (size_t)p)));
     carc_game_free(g);
 }
 
@@ -493,6 +494,170 @@ static void test_leave_and_presence(void **state)
     assert_true(json_is_false(json_object_get(seat, "present")));
 }
 
+/* A seat whose move clock runs out forfeits: the game ends, the record
+ * says so, and a finished table nobody follows is let go and read back
+ * from storage when asked for. */
+static void test_clock_forfeit(void **state)
+{
+    (void)state;
+    char text[300];
+    two_players("[\"me\",\"open\"],\"clock\":{\"mode\":\"move\",\"seconds\":5,"
+                "\"on_timeout\":\"forfeit\"}",
+                1);
+    clock_ms += 4000;
+    tables_tick(T, clock_ms);
+    assert_int_equal(tables_flush(T), 0);
+    assert_null(next(0));
+    clock_ms += 2000;
+    tables_tick(T, clock_ms);
+    assert_int_equal(tables_flush(T), 0);
+    json_t *ev = expect(1, "move");
+    assert_string_equal(json_string_value(json_object_get(ev, "move")), "end");
+    assert_string_equal(json_string_value(json_object_get(ev, "by")), "server");
+    json_t *end = expect(1, "end");
+    assert_int_equal(json_integer_value(json_object_get(end, "forfeit")), 0);
+    json_t *winners = json_object_get(end, "winners");
+    assert_int_equal(json_array_size(winners), 1);
+    assert_int_equal(json_integer_value(json_array_get(winners, 0)), 1);
+    tables_client_gone(T, &clients[0]);
+    tables_client_gone(T, &clients[1]);
+    tables_tick(T, clock_ms); /* lets the finished table go */
+    assert_int_equal(tables_flush(T), 0);
+    snprintf(text, sizeof text, "{\"type\":\"record\",\"id\":5,\"table\":\"%s\"}", table_id);
+    request(2, text);
+    json_t *rec = expect(2, "record.ok");
+    assert_true(json_is_true(json_object_get(rec, "finished")));
+    const char *record = json_string_value(json_object_get(rec, "record"));
+    assert_non_null(strstr(record, "forfeit 1 time\n"));
+    assert_non_null(strstr(record, "clock move 5 forfeit\n"));
+    assert_non_null(strstr(record, "\nend\n"));
+    carc_record_error err;
+    carc_game *g = carc_record_read(record, strlen(record), 1, &err);
+    assert_non_null(g);
+    assert_true(carc_game_over(g));
+    carc_game_free(g);
+}
+
+/* A Fischer clock that runs out lets the computer play for the seat. */
+static void test_clock_computer(void **state)
+{
+    (void)state;
+    two_players("[\"me\",\"open\"],\"clock\":{\"mode\":\"fischer\",\"seconds\":30,"
+                "\"increment\":2}",
+                1);
+    assert_int_equal(think.asked, 0);
+    clock_ms += 31000;
+    tables_tick(T, clock_ms);
+    assert_int_equal(tables_flush(T), 0);
+    assert_int_equal(think.asked, 1);
+    assert_int_equal(think.turn, 0);
+    carc_rng rng = carc_rng_seed(1);
+    char move[64];
+    carc_move_write(think.game, carc_random_move(think.game, &rng, 0.0), move, sizeof move);
+    tables_computer_move(T, table_id, 0, move);
+    assert_int_equal(tables_flush(T), 0);
+    json_t *ev = expect(1, "move");
+    assert_string_equal(json_string_value(json_object_get(ev, "by")), "computer");
+    json_t *left = json_object_get(json_object_get(ev, "clock"), "left_ms");
+    assert_int_equal(json_integer_value(json_array_get(left, 0)), 2000);
+    assert_int_equal(json_integer_value(json_array_get(left, 1)), 30000);
+}
+
+/* A restarted server (a new registry over the same storage) holds the
+ * same game: the same digest, and the seat's token still works. */
+static void test_restart(void **state)
+{
+    (void)state;
+    char move[64], text[300];
+    two_players("[\"me\",\"open\"]", 1);
+    for (int turn = 0; turn < 4; turn++) {
+        int c = turn % 2;
+        drain(c);
+        legal_move(c, move, sizeof move, 1);
+        send_move(c, turn, move);
+        expect(c, "move.ok");
+    }
+    json_t *last = NULL, *m;
+    while ((m = next(0)))
+        last = m;
+    const char *digest = json_string_value(json_object_get(last, "digest"));
+    srv_hooks hooks = {NULL, hook_send, hook_think, NULL, hook_now};
+    srv_limits limits = {10, 4};
+    srv_tables *again = tables_new(store, &hooks, &limits);
+    char err[200];
+    assert_int_equal(tables_load(again, err, sizeof err), 0);
+    msg_request *r = malloc(sizeof *r);
+    msg_problem p;
+    snprintf(text, sizeof text, "{\"type\":\"resume\",\"id\":8,\"table\":\"%s\",\"token\":\"%s\"}",
+             table_id, tokens[1]);
+    assert_int_equal(msg_decode(text, strlen(text), r, &p), ERR_NONE);
+    tables_request(again, &clients[3], r);
+    free(r);
+    assert_int_equal(tables_flush(again), 0);
+    expect(3, "resume.ok");
+    json_t *st = expect(3, "state");
+    assert_string_equal(json_string_value(json_object_get(st, "digest")), digest);
+    assert_int_equal(json_integer_value(json_object_get(st, "turn")), 4);
+    assert_int_equal(json_array_size(json_object_get(st, "moves")), 4);
+    tables_client_gone(again, &clients[3]);
+    tables_free(again);
+}
+
+static void test_chat_and_mine(void **state)
+{
+    (void)state;
+    char text[300];
+    two_players("[\"me\",\"open\"]", 1);
+    snprintf(text, sizeof text, "{\"type\":\"chat\",\"id\":1,\"table\":\"%s\",\"text\":\"hi\"}",
+             table_id);
+    request(0, text);
+    expect(0, "chat.ok");
+    json_t *line = expect(1, "chat");
+    assert_string_equal(json_string_value(json_object_get(line, "name")), "Ann");
+    assert_int_equal(json_integer_value(json_object_get(line, "seat")), 0);
+    expect(0, "chat");
+    request(0, text);
+    expect_error_code(0, "rate_limited");
+    clock_ms += 1001;
+    request(0, text);
+    expect(0, "chat.ok");
+    request(2, text);
+    expect_error_code(2, "not_seated");
+    snprintf(text, sizeof text,
+             "{\"type\":\"mine\",\"id\":2,\"seats\":[{\"table\":\"%s\",\"token\":\"%s\"},"
+             "{\"table\":\"%s\",\"token\":\"%s\"},{\"table\":\"tnosuchtable\",\"token\":\"%s\"}]}",
+             table_id, tokens[1], table_id, "ffffffffffffffffffffffffffffffff", tokens[1]);
+    request(2, text);
+    json_t *mine = expect(2, "mine.ok");
+    json_t *list = json_object_get(mine, "tables");
+    assert_int_equal(json_array_size(list), 1);
+    assert_int_equal(json_integer_value(json_object_get(json_array_get(list, 0), "seat")), 1);
+}
+
+/* A waiting table nobody follows for a day is closed: out of the lobby
+ * and of the limits, and no one can join it. */
+static void test_idle_waiting_table_closed(void **state)
+{
+    (void)state;
+    char text[300];
+    two_players("[\"me\",\"open\"]", 0);
+    tables_client_gone(T, &clients[0]);
+    clock_ms += TABLE_IDLE_CLOSE_MS - 1000;
+    tables_tick(T, clock_ms);
+    assert_int_equal(tables_flush(T), 0);
+    request(2, "{\"type\":\"lobby\",\"id\":1}");
+    assert_int_equal(json_array_size(json_object_get(expect(2, "lobby.ok"), "tables")), 1);
+    clock_ms += 2000;
+    tables_tick(T, clock_ms);
+    assert_int_equal(tables_flush(T), 0);
+    request(2, "{\"type\":\"lobby\",\"id\":1}");
+    assert_int_equal(json_array_size(json_object_get(expect(2, "lobby.ok"), "tables")), 0);
+    snprintf(text, sizeof text, "{\"type\":\"join\",\"id\":2,\"table\":\"%s\",\"name\":\"Bob\"}",
+             table_id);
+    request(1, text);
+    expect_error_code(1, "no_table");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -503,6 +668,11 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_seats_and_limits, setup, teardown),
         cmocka_unit_test_setup_teardown(test_game_with_computer, setup, teardown),
         cmocka_unit_test_setup_teardown(test_leave_and_presence, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_clock_forfeit, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_clock_computer, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_restart, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_chat_and_mine, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_idle_waiting_table_closed, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
