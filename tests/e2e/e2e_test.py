@@ -387,6 +387,17 @@ def case_protocol_details(tmp):
         watcher.ok("ping")
         check(not [e for e in watcher.events if e.get("type") == "move"],
               "events after leave: %s" % watcher.events)
+        # An invite seat: refused without its code or with a wrong one.
+        inviter = Client(srv)
+        inv = inviter.ok("create", name="Ivy", seats=["me", "invite"])
+        code = inv["invites"][1]
+        check(inv["invites"][0] is None and isinstance(code, str) and code, "invites: %s" % inv)
+        guest = Client(srv)
+        expect_error(guest, "no_seat", None, type="join", table=inv["table"], name="G")
+        expect_error(guest, "no_seat", None, type="join", table=inv["table"], name="G",
+                     invite=("b" if code[0] == "a" else "a") + code[1:])
+        check(guest.ok("join", table=inv["table"], name="G", seat=1, invite=code)["seat"] == 1,
+              "invite")
         try:
             status = srv.http("/api/tables/tnosuchtabl/record")[0]
         except urllib.error.HTTPError as e:
