@@ -42,7 +42,7 @@ static const char connect_usage[] =
     "                    (e.g. me,open  or  me,mcts:level=easy)\n"
     "  --table ID        join this table (the first open seat, or --seat N)\n"
     "  --seat N          the seat to take (from 0)\n"
-    "  --invite CODE     the invite code of an invite-only seat\n"
+    "  --invite CODE     the invite code of an invite-only seat (with --seat N)\n"
     "  --token TOKEN     resume the seat of this token (with --table)\n"
     "  --watch           watch --table as a spectator\n"
     "With --create only:\n"
