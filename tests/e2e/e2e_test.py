@@ -483,7 +483,7 @@ def case_kill9(tmp):
     procs = []
     try:
         # Two connect players, a search player so the game takes a while.
-        spec = "mcts:iters=300,threads=1"
+        spec = "mcts:iters=1000,threads=1"
         out_a, out_b = [], []
         a = connect_proc(srv.url, "--create", "me,open", "--player", spec, "--name", "A",
                          "--record", os.path.join(tmp, "a.rec"))
