@@ -151,6 +151,13 @@ static void test_replica_refuses_bad_events(void **state)
     assert_int_equal(replica_apply_move(&r, ev, err, sizeof err), -1);
     assert_non_null(strstr(err, "999"));
     json_decref(ev);
+    /* A digest that differs from the replica's. */
+    assert_int_equal(replica_load_state(&r, st, err, sizeof err), 0);
+    ev = json_deep_copy(json_array_get(events, 10));
+    json_object_set_new(ev, "digest", json_string("0123456789abcdef"));
+    assert_int_equal(replica_apply_move(&r, ev, err, sizeof err), -1);
+    assert_non_null(strstr(err, "digest"));
+    json_decref(ev);
     /* A move that is not a move, a tile that is not a tile, a bad rule. */
     assert_int_equal(replica_load_state(&r, st, err, sizeof err), 0);
     ev = json_pack("{s:s, s:i, s:s}", "type", "move", "turn", 10, "move", "Q 99 99 0");
@@ -179,6 +186,19 @@ static void test_replica_refuses_bad_events(void **state)
     carc_game_free(whole);
 }
 
+static void test_digest(void **state)
+{
+    (void)state;
+    /* The start position of the documented session (docs/server-protocol.md):
+     * turn 0, player 0 to move with tile P, no scores, full supplies. */
+    carc_game *g = carc_game_new(2, NULL, 1);
+    assert_int_equal(carc_game_choose_tile(g, carc_tile_kind('P')), CARC_OK);
+    char hex[17];
+    replica_digest(g, hex);
+    assert_string_equal(hex, "b52da67fa5beb831");
+    carc_game_free(g);
+}
+
 static void test_move_tile(void **state)
 {
     (void)state;
@@ -195,6 +215,7 @@ int main(void)
         cmocka_unit_test(test_url),
         cmocka_unit_test(test_replica_follows_a_game),
         cmocka_unit_test(test_replica_refuses_bad_events),
+        cmocka_unit_test(test_digest),
         cmocka_unit_test(test_move_tile),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
