@@ -764,8 +764,7 @@ static const ws_handlers handlers = {on_open, on_text, on_close};
 static void try_connect(client *c)
 {
     if (c->down_since > 0 && now_s() - c->down_since > c->opt.retry_s) {
-        fail(c, "no connection to %s for %d s; giving up (the seat is kept: --table %s --token %s)",
-             c->opt.url_text, c->opt.retry_s, c->table, c->token[0] ? c->token : "?");
+        fail(c, "no connection to %s for %d s; giving up", c->opt.url_text, c->opt.retry_s);
         return;
     }
     c->conn = ws_connect(c->loop, &c->opt.url, &handlers, c);
@@ -810,6 +809,11 @@ static int run(client *c)
         ws_close(c->conn);
     for (int i = 0; i < 10 && c->conn; i++)
         ws_loop_run(c->loop, 20);
+    if (c->status != EXIT_DONE && c->token[0] && !c->rep.finished)
+        fprintf(stderr,
+                "carcassonne connect: the seat is kept: carcassonne connect %s --table %s "
+                "--token %s\n",
+                c->opt.url_text, c->table, c->token);
     seat_player_free(c->player);
     drop_queue(c);
     ws_loop_free(c->loop);
