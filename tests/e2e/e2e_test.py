@@ -407,6 +407,37 @@ def case_protocol_details(tmp):
         srv.stop()
 
 
+def case_storage_failure(tmp):
+    """internal: the database refuses the commit (another process holds its
+    write lock past the server's busy timeout); the move is not made, the
+    connection lives, and the same move goes through once the lock is gone."""
+    import sqlite3
+    srv = server(tmp)
+    try:
+        table, clients, _, _ = seat_table(srv)
+        _, state = start_state(clients[0], table)
+        start_state(clients[1], table)
+        play_until(clients, table, state, stop_turn=3)
+        c = clients[state["to_move"]]
+        move, _ = choose_move(c, table, random.Random(2))
+        before = snapshot(c, table)
+        locker = sqlite3.connect(srv.db, timeout=WAIT, isolation_level=None)
+        locker.execute("BEGIN IMMEDIATE")  # the write lock, held
+        try:
+            r = c.request("move", table=table, turn=state["turn"], move=move)
+        finally:
+            locker.execute("ROLLBACK")
+            locker.close()
+        check(r.get("code") == "internal", "a move the database refused: %s" % r)
+        check(snapshot(c, table) == before and c.alive(), "the refused move changed the table")
+        r = c.request("move", table=table, turn=state["turn"], move=move)
+        check(r["type"] == "move.ok", "the move after the lock: %s" % r)
+        status, _, text = srv.http("/api/tables/%s/record" % table)
+        check(record_moves(text)[-1] == move and len(record_moves(text)) == 4, "record: " + text)
+    finally:
+        srv.stop()
+
+
 def case_game_over(tmp):
     """A move at a finished table is game_over for its seat."""
     srv = server(tmp)
