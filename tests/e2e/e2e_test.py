@@ -711,8 +711,10 @@ def case_connect_human(tmp):
                 say(" ".join(first[0:4]))
             turns += 1
         proc.stdin.close()
+        rest = proc.stdout.read()
         proc.wait(timeout=WAIT)
-        check(proc.returncode == 0, "connect exited %s" % proc.returncode)
+        check(proc.returncode == 0, "connect exited %s: %s" % (
+            proc.returncode, (buf + rest)[-1500:].decode(errors="replace")))
         check(turns >= 30, "only %d turns were asked of the person" % turns)
     finally:
         if proc and proc.poll() is None:
