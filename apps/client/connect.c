@@ -462,10 +462,19 @@ static void maybe_move(client *c)
         send_move(c, move, c->rep.turn);
         return;
     }
-    if (!c->player || seat_player_busy(c->player))
+    if (!c->player || (seat_player_busy(c->player) && seat_player_turn(c->player) == c->rep.turn))
         return;
+    /* A choice for an older turn is abandoned for this one. */
     if (seat_player_start(c->player, c->rep.g, c->rep.turn) != 0)
         fail(c, "out of memory");
+}
+
+/* Abandons a choice the game has left behind (the clock ran out and the
+ * server moved for the seat). */
+static void drop_stale_choice(client *c)
+{
+    if (c->player && seat_player_busy(c->player) && seat_player_turn(c->player) != c->rep.turn)
+        seat_player_cancel(c->player);
 }
 
 /* The player's thread has a move: send it if it is still wanted. */
@@ -478,8 +487,10 @@ static void on_player_ready(client *c)
         fail(c, "the player failed: %s", err);
         return;
     }
-    if (got == 0 || turn != c->rep.turn || !my_turn(c))
+    if (got == 0 || turn != c->rep.turn || !my_turn(c)) {
+        maybe_move(c); /* a choice for a turn gone: choose for this one */
         return;
+    }
     if (!c->bound) {
         snprintf(c->held_move, sizeof c->held_move, "%s", move);
         c->held_turn = turn;
@@ -538,6 +549,7 @@ static void on_state(client *c, const json_t *msg)
         game_finished(c);
         return;
     }
+    drop_stale_choice(c);
     maybe_move(c);
 }
 
@@ -573,6 +585,7 @@ static void on_move(client *c, const json_t *msg)
         return;
     print_move(c, msg);
     c->illegal_count = 0;
+    drop_stale_choice(c);
     maybe_move(c);
 }
 

@@ -427,6 +427,28 @@ int seat_player_start(seat_player *p, const carc_game *g, int turn)
     return 0;
 }
 
+int seat_player_turn(seat_player *p)
+{
+    pthread_mutex_lock(&p->lock);
+    int turn = p->job_seq ? p->job_turn : -1;
+    pthread_mutex_unlock(&p->lock);
+    return turn;
+}
+
+void seat_player_cancel(seat_player *p)
+{
+    pthread_mutex_lock(&p->lock);
+    if (p->library && p->result_seq != p->job_seq)
+        carc_player_stop(p->library);
+    carc_game_free(p->job);
+    p->job = NULL;
+    p->job_seq++;
+    p->result_seq = p->job_seq; /* nothing is running any more */
+    p->result = 0;
+    p->job_turn = -1;
+    pthread_mutex_unlock(&p->lock);
+}
+
 int seat_player_busy(seat_player *p)
 {
     pthread_mutex_lock(&p->lock);

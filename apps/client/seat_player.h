@@ -29,6 +29,11 @@ void seat_player_free(seat_player *p);
 int seat_player_start(seat_player *p, const carc_game *g, int turn);
 /* Whether a choice is running or its result not yet taken. */
 int seat_player_busy(seat_player *p);
+/* The turn of the latest choice asked for, or -1. */
+int seat_player_turn(seat_player *p);
+/* Abandons the running choice (the turn has moved on: the clock ran out,
+ * the server played for the seat); a person is told so. */
+void seat_player_cancel(seat_player *p);
 /* Takes a finished choice: returns 1 with the move (record notation) in
  * `move` and its turn in `*turn`, -1 when the player failed (the reason
  * in `err`: an engine died, the terminal closed), 0 when nothing is ready. */

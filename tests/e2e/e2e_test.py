@@ -661,11 +661,22 @@ def case_connect_human(tmp):
     """`connect --player human` through pipes: the prompt, the board, `?`
     (the legal moves), a refused move, moves without the tile letter; the
     game against a greedy seat to the end."""
+    human_game(tmp, clock=False)
+
+
+def case_connect_human_clock(tmp):
+    """A person who lets the clock run out: the server moves for the seat,
+    the prompt says the turn has moved on, and the next turn is asked."""
+    human_game(tmp, clock=True)
+
+
+def human_game(tmp, clock):
     srv = server(tmp)
     proc = None
     try:
+        extra = ["--clock", "move:5"] if clock else []
         proc = subprocess.Popen([PROGRAM, "connect", srv.url, "--create", "me,greedy", "--name",
-                                 "Hu"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                 "Hu"] + extra, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT)
         fd = proc.stdout.fileno()
         buf = b""
@@ -694,6 +705,12 @@ def case_connect_human(tmp):
             m, text = read_until_any([prompt, b"game over: final scores"])
             if m != prompt:
                 break
+            if turns == 0 and clock:
+                _, before = read_until_any([b"(the turn has moved on)"])  # 5 s later
+                _, text = read_until_any([prompt])
+                check(re.search(r"turn 0: player 0 ", before + text), "no move for the seat: "
+                      + before + text)
+                clock = False
             if turns == 0:
                 check("Your tile:" in text and "rot 0" in text, "no tile shown: " + text)
                 say("Z 99 99 9")  # refused, and asked again
