@@ -569,15 +569,16 @@ int server_run(const server_options *o)
     struct lws_http_mount api, files;
     int status = 1;
     if (start(S, &api, &files) == 0) {
+        /* Before the ready line: whoever reads it may stop us at once. */
+        signal(SIGTERM, on_signal);
+        signal(SIGINT, on_signal);
+        signal(SIGPIPE, SIG_IGN);
         struct lws_vhost *vh = lws_get_vhost_by_name(S->ctx, "default");
         int port = vh ? lws_get_vhost_listen_port(vh) : o->port;
         int v6 = strchr(o->host, ':') != NULL;
         printf("listening on %s://%s%s%s:%d\n", o->tls_cert ? "https" : "http", v6 ? "[" : "",
                o->host, v6 ? "]" : "", port);
         fflush(stdout);
-        signal(SIGTERM, on_signal);
-        signal(SIGINT, on_signal);
-        signal(SIGPIPE, SIG_IGN);
         lws_sul_schedule(S->ctx, 0, &S->tick, on_tick, TICK_MS * LWS_US_PER_MS);
         status = 0;
         while (!stop_requested) {

@@ -1,10 +1,13 @@
 /* workers.c: the worker pool: threads, job and result queues, the
  * watchdog that stops a search at its time cap. */
+#define _GNU_SOURCE /* gettid(): a nice value for each worker thread */
 #include "workers.h"
 
 #include <jansson.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <sys/resource.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -247,6 +250,8 @@ static void *worker_main(void *arg)
     workers *w = a->w;
     int index = a->index;
     free(a);
+    /* Below the service thread, so searches never slow the sockets. */
+    setpriority(PRIO_PROCESS, (id_t)gettid(), 10);
     for (;;) {
         pthread_mutex_lock(&w->lock);
         job *j;
