@@ -204,6 +204,33 @@ def case_fair_deal(tmp):
         srv.stop()
 
 
+def case_review(tmp):
+    """The engine's review of a finished game: queued, then one `review`
+    event with every move, its best move and the loss; asked again, at once;
+    refused (not_started/game_over aside) while the game runs."""
+    srv = server(tmp)
+    try:
+        owner = Client(srv)
+        t = owner.ok("create", seats=["random", "random"])["table"]
+        owner.event("end")
+        r = owner.ok("review", table=t, ms=10)
+        check(isinstance(r.get("position"), int), "review.ok: %s" % r)
+        rev = owner.event("review", timeout=WAIT * 2)
+        moves = rev["moves"]
+        check(len(moves) == 71, "the review has %d moves" % len(moves))
+        check(all(m["loss"] >= 0 and m["played"] and m["best"] for m in moves), "review: %s"
+              % moves[:3])
+        again = Client(srv)
+        check(again.ok("review", table=t, ms=10)["position"] == 0, "a second review waits")
+        check(again.event("review")["moves"] == moves, "the kept review differs")
+        expect_error(again, "bad_field", None, type="review", table=t, ms=5)
+        table, clients, _, _ = seat_table(srv)
+        r = clients[0].request("review", table=table, ms=10)
+        check(r["type"] == "error", "a review of a running game: %s" % r)
+    finally:
+        srv.stop()
+
+
 # --- Bad messages ------------------------------------------------------------------
 
 
