@@ -231,6 +231,27 @@ def case_review(tmp):
         srv.stop()
 
 
+def case_clock_forfeit(tmp):
+    """A seat whose move clock runs out at a `forfeit` table loses: the game
+    ends, `end` names the seat, and the record replays."""
+    srv = server(tmp)
+    try:
+        table, clients, _, _ = seat_table(
+            srv, clock={"mode": "move", "seconds": 5, "on_timeout": "forfeit"})
+        _, state = start_state(clients[0], table)
+        start_state(clients[1], table)
+        play_until(clients, table, state, stop_turn=2)
+        late = state["to_move"]
+        end = clients[0].event("end", timeout=WAIT)  # about 5 s later
+        check(end["forfeit"] == late and late not in end["winners"], "end: %s" % end)
+        text = clients[1].ok("record", table=table)["record"]
+        code, out, err = replay(PROGRAM, text, tmp)
+        check(code == 0 and out["finished"] and out["scores"] == end["scores"],
+              "replay of a forfeit: %s %s, end %s" % (out, err, end["scores"]))
+    finally:
+        srv.stop()
+
+
 # --- Bad messages ------------------------------------------------------------------
 
 
