@@ -48,7 +48,9 @@ static const char connect_usage[] =
     "With --create only:\n"
     "  --rules LIST      rule names, joined by commas (default: standard)\n"
     "  --info POLICY     casual (default) or purist\n"
-    "  --clock SPEC      move:SECONDS or fischer:SECONDS+INCREMENT\n"
+    "  --clock SPEC      move:SECONDS or fischer:SECONDS+INCREMENT; add :forfeit\n"
+    "                    to make a timeout lose the game (default: the computer\n"
+    "                    moves for the seat)\n"
     "  --unlisted        keep the table out of the lobby\n"
     "\n"
     "Who plays:\n"
@@ -158,6 +160,8 @@ static void fail(client *c, const char *fmt, ...)
     c->status = EXIT_FAILED;
 }
 
+static json_t *clock_spec(const char *text);
+
 static int parse_int(const char *opt, const char *s, long lo, long hi, long *out)
 {
     char *end = NULL;
@@ -248,6 +252,12 @@ static int check_options(connect_options *o)
         return usage_error("--token resumes its own seat: no --seat, --invite or --watch");
     if (o->info && strcmp(o->info, "casual") != 0 && strcmp(o->info, "purist") != 0)
         return usage_error("--info is casual or purist, not '%s'", o->info);
+    json_t *clock = o->clock ? clock_spec(o->clock) : NULL;
+    if (o->clock && !clock)
+        return usage_error("--clock is move:SECONDS or fischer:SECONDS+INCREMENT, with "
+                           ":forfeit or :computer after it, not '%s'",
+                           o->clock);
+    json_decref(clock);
     if (!o->create && (o->rules || o->info || o->clock || o->unlisted))
         return usage_error("--rules, --info, --clock and --unlisted go with --create");
     if (!o->player)
@@ -387,17 +397,32 @@ static json_t *name_list(const char *text)
     return list;
 }
 
+/* The `clock` of --clock: move:SECONDS or fischer:SECONDS+INCREMENT, and
+ * :forfeit or :computer for what a timeout does. NULL when malformed (the
+ * server checks the ranges). */
 static json_t *clock_spec(const char *text)
 {
+    char spec[64];
+    snprintf(spec, sizeof spec, "%s", text);
+    const char *on_timeout = "computer";
+    char *last = strrchr(spec, ':');
+    if (last && (strcmp(last, ":forfeit") == 0 || strcmp(last, ":computer") == 0)) {
+        on_timeout = strcmp(last, ":forfeit") == 0 ? "forfeit" : "computer";
+        *last = '\0';
+    }
     long seconds = 0, increment = 0;
-    char extra;
-    if (sscanf(text, "move:%ld%c", &seconds, &extra) == 1)
-        return json_pack("{s:s, s:i}", "mode", "move", "seconds", (int)seconds);
-    if (sscanf(text, "fischer:%ld+%ld%c", &seconds, &increment, &extra) == 2 ||
-        sscanf(text, "fischer:%ld%c", &seconds, &extra) == 1)
-        return json_pack("{s:s, s:i, s:i}", "mode", "fischer", "seconds", (int)seconds, "increment",
-                         (int)increment);
-    return NULL;
+    int used = 0;
+    json_t *clock = NULL;
+    if (sscanf(spec, "move:%ld%n", &seconds, &used) == 1 && spec[used] == '\0')
+        clock = json_pack("{s:s, s:i}", "mode", "move", "seconds", (int)seconds);
+    else if ((sscanf(spec, "fischer:%ld+%ld%n", &seconds, &increment, &used) == 2 ||
+              sscanf(spec, "fischer:%ld%n", &seconds, &used) == 1) &&
+             spec[used] == '\0')
+        clock = json_pack("{s:s, s:i, s:i}", "mode", "fischer", "seconds", (int)seconds,
+                          "increment", (int)increment);
+    if (clock)
+        json_object_set_new(clock, "on_timeout", json_string(on_timeout));
+    return clock;
 }
 
 static void send_create(client *c)
@@ -782,8 +807,11 @@ static void try_connect(client *c)
     }
     c->conn = ws_connect(c->loop, &c->opt.url, &handlers, c);
     if (!c->conn) {
-        if (c->down_since == 0)
+        if (c->down_since == 0) {
             c->down_since = now_s();
+            fprintf(stderr, "carcassonne connect: cannot connect to %s; retrying\n",
+                    c->opt.url_text);
+        }
         schedule_retry(c);
     }
 }

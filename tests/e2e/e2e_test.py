@@ -798,6 +798,8 @@ def case_connect_errors(tmp):
             ([srv.url], 2, "--create"),
             (["ftp://x", "--table", "t1"], 2, "scheme"),
             ([srv.url, "--table", "t1", "--seat", "9"], 2, "--seat"),
+            ([srv.url, "--create", "me,open", "--clock", "move:ten"], 2, "--clock"),
+            (["ws://127.0.0.1:1", "--table", "t1", "--retry-for", "1"], 1, "giving up"),
             ([srv.url, "--table", "t0000000000", "--player", "greedy"], 1, "no_table"),
             ([srv.url, "--create", "me,open", "--player", "nonsense"], 2, "--player"),
             ([srv.url, "--table", "t0000000000", "--token", "0" * 32, "--player", "greedy"], 1,
