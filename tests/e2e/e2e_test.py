@@ -14,6 +14,7 @@ import threading
 import time
 import urllib.error
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e import (WAIT, Client, Failure, Server, check, choose_move, commitment_of,  # noqa: E402
                  play_until, record_moves, replay, seat_table, start_state, tempdir)
