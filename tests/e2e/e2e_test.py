@@ -789,6 +789,44 @@ def human_game(tmp, clock):
         srv.stop()
 
 
+def case_connect_resume(tmp):
+    """A `connect` player killed mid-game comes back as a new process with
+    --table and --token, and the game goes on to the end."""
+    srv = server(tmp)
+    procs = []
+    try:
+        out_a, out_b, out_a2 = [], [], []
+        a = connect_proc(srv.url, "--create", "me,open", "--player", "mcts:iters=1000,threads=1")
+        procs.append(a)
+        table = read_until(a, r"^table (\S+)", out_a).group(1)
+        token = read_until(a, r"^token ([0-9a-f]{32})$", out_a).group(1)
+        b = connect_proc(srv.url, "--table", table, "--player", "mcts:iters=1000,threads=1")
+        procs.append(b)
+        read_until(a, r"^turn 5:", out_a)
+        a.kill()
+        a.wait()
+        drain(b, out_b)
+        a2 = connect_proc(srv.url, "--table", table, "--token", token, "--player", "greedy")
+        procs.append(a2)
+        drain(a2, out_a2)
+        for p, out in ((a2, out_a2), (b, out_b)):
+            p.wait(timeout=WAIT * 2)
+            time.sleep(0.1)
+            check(p.returncode == 0, "connect exited %s: %s" % (p.returncode, "".join(out[-15:])))
+        text = "".join(out_a2)
+        check(re.search(r"^seat 0$", text, re.M), "the token's seat is not 0: " + text[:300])
+        fa = re.search(r"final scores ([\d ]+)", text).group(1).split()
+        fb = re.search(r"final scores ([\d ]+)", "".join(out_b)).group(1).split()
+        check(fa == fb, "the players disagree: %s %s" % (fa, fb))
+        check("seat 0 (mcts:iters=1000,threads=1) is away" in "".join(out_b),
+              "B did not see A away")
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+        srv.stop()
+
+
 def case_connect_errors(tmp):
     """`carcassonne connect` with bad arguments or a refused request: a
     clear message and a failing status, no crash."""
