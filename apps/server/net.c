@@ -549,11 +549,13 @@ static int start(server *S, struct lws_http_mount *api, struct lws_http_mount *f
 
 static void stop(server *S)
 {
+    /* The workers first: a search that ends wakes the context. */
+    workers_free(S->pool);
+    S->pool = NULL;
     if (S->ctx)
         lws_context_destroy(S->ctx);
     if (S->loop)
         ev_loop_destroy(S->loop);
-    workers_free(S->pool);
     tables_free(S->tables);
     storage_close(S->store);
     counts_clear(&S->conns_per_addr);

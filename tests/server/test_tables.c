@@ -3,6 +3,7 @@
  * by hand, storage in a temporary file. */
 #include <jansson.h>
 #include <setjmp.h>
+#include <sqlite3.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -748,6 +749,30 @@ static void test_total_tables(void **state)
     tables_free(small);
 }
 
+/* A move the database refuses gets `internal`, and the game is as it was:
+ * the same move is taken once the database works again. */
+static void test_storage_failure(void **state)
+{
+    (void)state;
+    char move[64];
+    two_players("[\"me\",\"open\"]", 1);
+    legal_move(0, move, sizeof move, 0);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "ALTER TABLE moves RENAME TO moves_away", NULL, NULL, NULL),
+                     SQLITE_OK);
+    send_move(0, 0, move);
+    expect_error_code(0, "internal");
+    assert_null(next(1)); /* the other seat saw nothing */
+    assert_int_equal(sqlite3_exec(db, "ALTER TABLE moves_away RENAME TO moves", NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(db);
+    send_move(0, 0, move);
+    expect(0, "move.ok");
+    json_t *ev = expect(1, "move");
+    assert_int_equal(json_integer_value(json_object_get(ev, "turn")), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -765,6 +790,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_idle_waiting_table_closed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_review, setup, teardown),
         cmocka_unit_test_setup_teardown(test_total_tables, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_storage_failure, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
