@@ -219,8 +219,10 @@ def case_review(tmp):
         rev = owner.event("review", timeout=WAIT * 2)
         moves = rev["moves"]
         check(len(moves) == 71, "the review has %d moves" % len(moves))
-        check(all(m["loss"] >= 0 and m["played"] and m["best"] for m in moves), "review: %s"
-              % moves[:3])
+        # (loss is an estimate: with a short budget it may come out below 0)
+        check(all(isinstance(m["loss"], (int, float)) and m["played"] and m["best"]
+                  for m in moves), "review: %s" % moves[:3])
+        check([m["turn"] for m in moves] == list(range(71)), "review turns")
         again = Client(srv)
         check(again.ok("review", table=t, ms=10)["position"] == 0, "a second review waits")
         check(again.event("review")["moves"] == moves, "the kept review differs")
