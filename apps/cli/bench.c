@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_server.h"
 #include "cli.h"
 
 static const char bench_usage[] =
@@ -97,6 +98,9 @@ static void time_legal(carc_game *g, int players, uint64_t seed, uint64_t games,
 
 int cmd_bench(int argc, char **argv)
 {
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--server") == 0)
+            return cmd_bench_server(argc, argv); /* the game server's load benchmark */
     int json = 0;
     uint64_t games = 200000, seed = 1, players = 2;
     const char *mcts_spec = NULL;

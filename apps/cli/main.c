@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "connect.h"
 #include "play.h"
 #include "serve.h"
 
@@ -28,6 +29,8 @@ static const char usage[] =
     "                             speak the engine protocol on stdin/stdout\n"
     "  analyse [--ms N] [--top K] [--each-move] [--json] FILE\n"
     "                             rank the moves of a record's position\n"
+    "  connect URL [--create SEATS | --table ID] [--player SPEC] ...\n"
+    "                             play a seat at a game server's table\n"
     "  serve [--host H] [--port N] [--db FILE] ...\n"
     "                             run the game server (HTTP and WebSocket)\n"
     "\n"
@@ -127,6 +130,8 @@ int main(int argc, char **argv)
         return cmd_engine(argc - 1, argv + 1);
     if (strcmp(cmd, "analyse") == 0 || strcmp(cmd, "analyze") == 0)
         return cmd_analyse(argc - 1, argv + 1);
+    if (strcmp(cmd, "connect") == 0)
+        return cmd_connect(argc - 1, argv + 1);
     if (strcmp(cmd, "serve") == 0)
         return cmd_serve(argc - 1, argv + 1);
     fprintf(stderr, "carcassonne: unknown command '%s'\n\n%s", cmd, usage);

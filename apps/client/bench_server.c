@@ -1,0 +1,719 @@
+/* bench_server.c: `carcassonne bench --server URL`: the game server's load
+ * benchmark. N tables of two scripted players each, every connection on
+ * one event loop: the tables are created and joined, held idle for a
+ * moment, then play random legal moves at a fixed total rate. It reports
+ * the connections held, the moves a second, the move round trip (send to
+ * `move.ok`), the server's memory per idle and per active table (RSS from
+ * /proc when --server-pid is given) and, from each table's record fetched
+ * at the end, the acknowledged moves that are missing (lost) or there
+ * without an acknowledgement (duplicated). */
+#include "bench_server.h"
+
+#include <jansson.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "carcassonne.h"
+#include "replica.h"
+#include "ws_client.h"
+
+enum {
+    BENCH_OK = 0,
+    BENCH_FAILED = 1,
+    BENCH_USAGE = 2,
+    TABLE_TEXT = 64,
+    MAX_MOVES = CARC_PILE + 1,
+    MAX_TABLES = 100000,
+    SETUP_IN_FLIGHT = 64,   /* tables being created and joined at once */
+    RECORDS_IN_FLIGHT = 64, /* record requests at once */
+};
+
+/* The least time between two moves on one connection: the server allows
+ * 20 messages a second on each. */
+static const double MIN_SEND_GAP_S = 0.07;
+
+static const char bench_server_usage[] =
+    "usage: carcassonne bench --server URL [--tables N] [--rate MOVES] [--seconds S]\n"
+    "                         [--idle-seconds S] [--server-pid PID] [--seed S] [--json]\n"
+    "\n"
+    "Load benchmark of a game server (carcassonne serve) on URL: N tables\n"
+    "(default 100) of two scripted players, 2N WebSocket connections on one\n"
+    "event loop. The tables are created and joined, held idle for\n"
+    "--idle-seconds (default 2), then play random legal moves at MOVES a\n"
+    "second in all (default 1000) for S seconds (default 10). Reports the\n"
+    "connections held, moves a second, the move round trip (p50, p99, max),\n"
+    "the server's memory per idle and per active table (with --server-pid:\n"
+    "its RSS), and compares each table's record with the moves the server\n"
+    "acknowledged: lost and duplicated moves.\n"
+    "\n"
+    "Exit status: 0 done with no move lost or duplicated, 1 a failure or a\n"
+    "lost or duplicated move, 2 bad arguments.\n";
+
+typedef struct bench_options {
+    ws_url url;
+    const char *url_text;
+    int tables, rate, json;
+    double seconds, idle_seconds;
+    long server_pid;
+    uint64_t seed;
+} bench_options;
+
+typedef enum table_phase {
+    T_NEW,
+    T_CREATING, /* seat 0 connecting or waiting for create.ok */
+    T_JOINING,  /* seat 1 connecting or waiting for join.ok */
+    T_READY,    /* both seated and the game started */
+    T_FAILED,
+} table_phase;
+
+struct bench;
+struct bench_table;
+
+/* What a connection's callbacks need: its table and seat. */
+typedef struct bench_side {
+    struct bench_table *t;
+    int seat;
+} bench_side;
+
+typedef struct bench_table {
+    struct bench *b;
+    table_phase phase;
+    ws_conn *conn[2];
+    bench_side side[2];
+    int bound[2];
+    char id[TABLE_TEXT];
+    replica rep;         /* advanced by seat 0's move events */
+    int in_flight;       /* a move awaits its move.ok */
+    double sent_at;      /* when it was sent (seconds) */
+    double last_sent[2]; /* per seat: keeps each connection under the rate limit */
+    int acked;           /* moves acknowledged */
+    carc_move moves[MAX_MOVES];
+    int next_event[2]; /* the turn of the next move event, per seat */
+    int record_state;  /* 0 none, 1 asked, 2 checked */
+} bench_table;
+
+typedef struct bench {
+    bench_options opt;
+    ws_loop *loop;
+    bench_table *tables;
+    carc_rng rng;
+    int started, ready, failed, open_conns, closed_unexpectedly;
+    int setup_in_flight, records_in_flight, records_done;
+    int moving;
+    long long moves_sent, moves_acked, moves_refused, event_gaps, replica_errors;
+    double *latency;
+    size_t nlatency, latency_cap;
+    long long lost, duplicated, unchecked;
+    char first_error[256];
+} bench;
+
+/* --- Helpers ------------------------------------------------------------------ */
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void note_error(bench *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Keeps the first error for the report. */
+static void note_error(bench *b, const char *fmt, ...)
+{
+    if (b->first_error[0])
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(b->first_error, sizeof b->first_error, fmt, ap);
+    va_end(ap);
+}
+
+/* CPU seconds (user and system) process `pid` has used, or -1. */
+static double cpu_seconds(long pid)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    FILE *f = pid > 0 ? fopen(path, "r") : NULL;
+    if (!f)
+        return -1;
+    char buf[1024];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *p = strrchr(buf, ')'); /* the command name may hold spaces */
+    unsigned long long utime = 0, stime = 0;
+    if (!p ||
+        sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime, &stime) != 2)
+        return -1;
+    return (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK);
+}
+
+/* Resident memory of process `pid` in kB (VmRSS), or -1. */
+static long rss_kb(long pid)
+{
+    if (pid <= 0)
+        return -1;
+    char path[64], line[256];
+    snprintf(path, sizeof path, "/proc/%ld/status", pid);
+    FILE *f = fopen(path, "r");
+    long kb = -1;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "VmRSS: %ld kB", &kb) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return kb;
+}
+
+static void send_json(bench_table *t, int seat, json_t *msg)
+{
+    char *text = json_dumps(msg, JSON_COMPACT);
+    if (text && t->conn[seat])
+        ws_send(t->conn[seat], text, strlen(text));
+    free(text);
+    json_decref(msg);
+}
+
+static void fail_table(bench_table *t, const char *why)
+{
+    if (t->phase == T_FAILED)
+        return;
+    if (t->phase < T_READY)
+        t->b->setup_in_flight--;
+    else
+        t->b->ready--;
+    t->phase = T_FAILED;
+    t->b->failed++;
+    note_error(t->b, "table %s: %s", t->id[0] ? t->id : "(new)", why);
+}
+
+/* --- One table's traffic --------------------------------------------------------- */
+
+static void connect_seat(bench_table *t, int seat);
+
+static void became_ready(bench_table *t)
+{
+    if (t->phase != T_JOINING || !t->bound[1] || !t->rep.g)
+        return;
+    t->phase = T_READY;
+    t->b->setup_in_flight--;
+    t->b->ready++;
+}
+
+static void on_state(bench_table *t, int seat, const json_t *msg)
+{
+    if (seat != 0)
+        return;
+    char err[300];
+    if (replica_load_state(&t->rep, msg, err, sizeof err) != 0) {
+        t->b->replica_errors++;
+        fail_table(t, err);
+        return;
+    }
+    became_ready(t);
+}
+
+static void on_move_event(bench_table *t, int seat, const json_t *msg)
+{
+    long long turn = json_integer_value(json_object_get(msg, "turn"));
+    if (turn != t->next_event[seat])
+        t->b->event_gaps++;
+    t->next_event[seat] = (int)turn + 1;
+    if (seat != 0)
+        return;
+    char err[300];
+    if (replica_apply_move(&t->rep, msg, err, sizeof err) < 0) {
+        t->b->replica_errors++;
+        fail_table(t, err);
+    }
+}
+
+static void on_move_ok(bench_table *t, const json_t *msg)
+{
+    bench *b = t->b;
+    if (!t->in_flight)
+        return;
+    t->in_flight = 0;
+    long long turn = json_integer_value(json_object_get(msg, "turn"));
+    if (turn != t->acked)
+        note_error(b, "table %s: move.ok for turn %lld, expected %d", t->id, turn, t->acked);
+    t->acked++;
+    b->moves_acked++;
+    if (b->nlatency == b->latency_cap) {
+        size_t cap = b->latency_cap ? 2 * b->latency_cap : 4096;
+        double *bigger = realloc(b->latency, cap * sizeof *bigger);
+        if (!bigger)
+            return;
+        b->latency = bigger;
+        b->latency_cap = cap;
+    }
+    b->latency[b->nlatency++] = now_s() - t->sent_at;
+}
+
+/* Compares the table's record with its acknowledged moves. */
+static void on_record(bench_table *t, const json_t *msg)
+{
+    bench *b = t->b;
+    const char *text = json_string_value(json_object_get(msg, "record"));
+    t->record_state = 2;
+    b->records_in_flight--;
+    b->records_done++;
+    carc_record_error err = {0, "no record in the reply"};
+    carc_game *g = text ? carc_record_read(text, strlen(text), 1, &err) : NULL;
+    if (!g) {
+        b->unchecked += t->acked;
+        note_error(b, "table %s: the record does not read: line %d: %s", t->id, err.line,
+                   err.message);
+        return;
+    }
+    int count = carc_game_move_count(g);
+    for (int i = 0; i < t->acked; i++) {
+        carc_move m;
+        int kind;
+        if (i >= count || carc_game_move_at(g, i, &m, &kind) != CARC_OK ||
+            !carc_move_equal(m, t->moves[i]))
+            b->lost++;
+    }
+    if (count > t->acked)
+        b->duplicated += count - t->acked;
+    carc_game_free(g);
+}
+
+static void on_reply_error(bench_table *t, int seat, const json_t *msg)
+{
+    const char *code = json_string_value(json_object_get(msg, "code"));
+    const char *text = json_string_value(json_object_get(msg, "message"));
+    char why[300];
+    snprintf(why, sizeof why, "seat %d: error %s: %s", seat, code ? code : "?", text ? text : "");
+    if (t->phase == T_READY && t->in_flight) {
+        t->in_flight = 0;
+        t->b->moves_refused++;
+        note_error(t->b, "table %s: %s", t->id, why);
+        return;
+    }
+    if (t->record_state == 1) {
+        t->record_state = 2;
+        t->b->records_in_flight--;
+        t->b->unchecked += t->acked;
+    }
+    fail_table(t, why);
+}
+
+static void on_bound(bench_table *t, int seat, const json_t *msg)
+{
+    t->bound[seat] = 1;
+    const char *id = json_string_value(json_object_get(msg, "table"));
+    if (seat == 0 && id) {
+        snprintf(t->id, sizeof t->id, "%s", id);
+        t->phase = T_JOINING;
+        connect_seat(t, 1);
+    }
+    became_ready(t);
+}
+
+static void on_text(ws_conn *c, void *user, const char *text, size_t len)
+{
+    bench_side *side = user;
+    bench_table *t = side->t;
+    (void)c;
+    json_error_t jerr;
+    json_t *msg = json_loadb(text, len, 0, &jerr);
+    const char *type = json_string_value(json_object_get(msg, "type"));
+    if (!type)
+        note_error(t->b, "a message that is not a JSON object with a type");
+    else if (strcmp(type, "move") == 0)
+        on_move_event(t, side->seat, msg);
+    else if (strcmp(type, "move.ok") == 0)
+        on_move_ok(t, msg);
+    else if (strcmp(type, "state") == 0)
+        on_state(t, side->seat, msg);
+    else if (strcmp(type, "create.ok") == 0 || strcmp(type, "join.ok") == 0)
+        on_bound(t, side->seat, msg);
+    else if (strcmp(type, "record.ok") == 0)
+        on_record(t, msg);
+    else if (strcmp(type, "error") == 0)
+        on_reply_error(t, side->seat, msg);
+    json_decref(msg);
+}
+
+static void on_open(ws_conn *c, void *user)
+{
+    bench_side *side = user;
+    bench_table *t = side->t;
+    (void)c;
+    t->b->open_conns++;
+    if (side->seat == 0)
+        send_json(t, 0,
+                  json_pack("{s:s, s:i, s:s, s:[s,s], s:b}", "type", "create", "id", 1, "name",
+                            "bench-a", "seats", "me", "open", "listed", 0));
+    else
+        send_json(t, 1,
+                  json_pack("{s:s, s:i, s:s, s:s, s:i}", "type", "join", "id", 1, "table", t->id,
+                            "name", "bench-b", "seat", 1));
+}
+
+static void on_close(ws_conn *c, void *user, int opened, const char *why)
+{
+    bench_side *side = user;
+    bench_table *t = side->t;
+    (void)c;
+    t->conn[side->seat] = NULL;
+    if (opened)
+        t->b->open_conns--;
+    t->b->closed_unexpectedly++;
+    if (t->record_state == 1) {
+        t->record_state = 2;
+        t->b->records_in_flight--;
+        t->b->unchecked += t->acked;
+    }
+    fail_table(t, why);
+}
+
+static const ws_handlers handlers = {on_open, on_text, on_close};
+
+static void connect_seat(bench_table *t, int seat)
+{
+    t->side[seat] = (bench_side){t, seat};
+    t->conn[seat] = ws_connect(t->b->loop, &t->b->opt.url, &handlers, &t->side[seat]);
+    if (!t->conn[seat])
+        fail_table(t, "cannot start a connection");
+}
+
+/* --- The phases ------------------------------------------------------------------- */
+
+static void start_tables(bench *b)
+{
+    while (b->started < b->opt.tables && b->setup_in_flight < SETUP_IN_FLIGHT) {
+        bench_table *t = &b->tables[b->started++];
+        t->b = b;
+        t->phase = T_CREATING;
+        replica_init(&t->rep);
+        b->setup_in_flight++;
+        connect_seat(t, 0);
+    }
+}
+
+static int can_move(const bench_table *t, double now)
+{
+    return t->phase == T_READY && !t->in_flight && t->rep.g && t->rep.turn == t->acked &&
+           !carc_game_over(t->rep.g) && !t->rep.finished &&
+           now - t->last_sent[carc_game_current_player(t->rep.g)] >= MIN_SEND_GAP_S;
+}
+
+static void send_move(bench *b, bench_table *t)
+{
+    carc_move m = carc_random_move(t->rep.g, &b->rng, 0.3);
+    char text[64];
+    if (carc_move_write(t->rep.g, m, text, sizeof text) == 0) {
+        fail_table(t, "no move to write");
+        return;
+    }
+    int seat = carc_game_current_player(t->rep.g);
+    t->moves[t->acked] = m;
+    t->in_flight = 1;
+    t->sent_at = now_s();
+    t->last_sent[seat] = t->sent_at;
+    b->moves_sent++;
+    send_json(t, seat,
+              json_pack("{s:s, s:i, s:s, s:i, s:s}", "type", "move", "id", t->acked + 2, "table",
+                        t->id, "turn", t->acked, "move", text));
+}
+
+/* Sends the moves due by now at the target rate, round robin. */
+static void pace_moves(bench *b, double start, long long *sent_target, int *cursor)
+{
+    double now = now_s();
+    long long due = (long long)((now - start) * b->opt.rate) - *sent_target;
+    for (; due > 0; due--) {
+        int scanned = 0;
+        while (scanned < b->opt.tables && !can_move(&b->tables[*cursor], now)) {
+            *cursor = (*cursor + 1) % b->opt.tables;
+            scanned++;
+        }
+        if (scanned == b->opt.tables)
+            break; /* every table waits for the server: the rate is missed */
+        send_move(b, &b->tables[*cursor]);
+        *cursor = (*cursor + 1) % b->opt.tables;
+        (*sent_target)++;
+    }
+}
+
+static int in_flight_moves(const bench *b)
+{
+    int n = 0;
+    for (int i = 0; i < b->opt.tables; i++)
+        n += b->tables[i].phase == T_READY && b->tables[i].in_flight;
+    return n;
+}
+
+static void ask_records(bench *b, int *next)
+{
+    while (*next < b->opt.tables && b->records_in_flight < RECORDS_IN_FLIGHT) {
+        bench_table *t = &b->tables[(*next)++];
+        if (t->phase != T_READY)
+            continue;
+        t->record_state = 1;
+        b->records_in_flight++;
+        send_json(t, 0, json_pack("{s:s, s:i, s:s}", "type", "record", "id", 1000, "table", t->id));
+    }
+}
+
+static void run_for(bench *b, double seconds)
+{
+    double end = now_s() + seconds;
+    while (now_s() < end)
+        ws_loop_run(b->loop, 20);
+}
+
+/* --- Report ------------------------------------------------------------------------ */
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double percentile(const double *sorted, size_t n, double p)
+{
+    if (n == 0)
+        return 0;
+    size_t i = (size_t)(p * (double)(n - 1) + 0.5);
+    return sorted[i < n ? i : n - 1];
+}
+
+typedef struct bench_figures {
+    double setup_s, moving_s;
+    int held_tables, held_conns;
+    long base_kb, idle_kb, active_kb;
+    double server_cpu, own_cpu; /* CPU seconds while moving; < 0: unknown */
+} bench_figures;
+
+static double per_table_kb(long kb, long base_kb, int tables)
+{
+    return kb < 0 || base_kb < 0 || tables <= 0 ? -1 : (double)(kb - base_kb) / tables;
+}
+
+static void report(bench *b, const bench_figures *f)
+{
+    qsort(b->latency, b->nlatency, sizeof *b->latency, compare_doubles);
+    double p50 = 1e3 * percentile(b->latency, b->nlatency, 0.50);
+    double p99 = 1e3 * percentile(b->latency, b->nlatency, 0.99);
+    double max = b->nlatency ? 1e3 * b->latency[b->nlatency - 1] : 0;
+    double rate = f->moving_s > 0 ? (double)b->moves_acked / f->moving_s : 0;
+    double idle = per_table_kb(f->idle_kb, f->base_kb, f->held_tables);
+    double active = per_table_kb(f->active_kb, f->base_kb, f->held_tables);
+    if (b->opt.json) {
+        printf("{\"tables\":%d,\"tables_held\":%d,\"connections_held\":%d,\"setup_seconds\":%.2f,"
+               "\"seconds\":%.2f,\"moves\":%lld,\"moves_per_second\":%.1f,"
+               "\"target_rate\":%d,\"p50_ms\":%.3f,\"p99_ms\":%.3f,\"max_ms\":%.3f,"
+               "\"server_rss_kb\":{\"base\":%ld,\"idle\":%ld,\"active\":%ld},"
+               "\"kb_per_idle_table\":%.1f,\"kb_per_active_table\":%.1f,"
+               "\"server_cpu_percent\":%.1f,\"own_cpu_percent\":%.1f,"
+               "\"lost\":%lld,\"duplicated\":%lld,\"unchecked\":%lld,\"refused\":%lld,"
+               "\"event_gaps\":%lld,\"failed_tables\":%d,\"first_error\":\"%s\"}\n",
+               b->opt.tables, f->held_tables, f->held_conns, f->setup_s, f->moving_s,
+               b->moves_acked, rate, b->opt.rate, p50, p99, max, f->base_kb, f->idle_kb,
+               f->active_kb, idle, active,
+               f->moving_s > 0 && f->server_cpu >= 0 ? 100 * f->server_cpu / f->moving_s : -1.0,
+               f->moving_s > 0 ? 100 * f->own_cpu / f->moving_s : -1.0, b->lost, b->duplicated,
+               b->unchecked, b->moves_refused, b->event_gaps, b->failed,
+               b->first_error[0] ? "see stderr" : "");
+    } else {
+        printf("tables held         %d of %d (%d connections), set up in %.1f s\n", f->held_tables,
+               b->opt.tables, f->held_conns, f->setup_s);
+        printf("moves               %lld in %.1f s: %.0f a second (target %d)\n", b->moves_acked,
+               f->moving_s, rate, b->opt.rate);
+        printf("move round trip     p50 %.2f ms, p99 %.2f ms, max %.2f ms\n", p50, p99, max);
+        if (f->base_kb >= 0)
+            printf("server memory       %ld kB empty, %ld kB idle (%.1f kB a table), %ld kB "
+                   "active (%.1f kB a table)\n",
+                   f->base_kb, f->idle_kb, idle, f->active_kb, active);
+        if (f->server_cpu >= 0 && f->moving_s > 0)
+            printf("cpu while moving    server %.0f%% of a core, load generator %.0f%%\n",
+                   100 * f->server_cpu / f->moving_s, 100 * f->own_cpu / f->moving_s);
+        printf("lost moves          %lld, duplicated %lld (unchecked %lld, refused %lld, "
+               "event gaps %lld)\n",
+               b->lost, b->duplicated, b->unchecked, b->moves_refused, b->event_gaps);
+    }
+    if (b->first_error[0])
+        fprintf(stderr, "carcassonne bench: first error: %s\n", b->first_error);
+}
+
+/* --- Options and the run ------------------------------------------------------------- */
+
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "carcassonne bench: ");
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\nTry 'carcassonne bench --server URL --help'.\n");
+    return BENCH_USAGE;
+}
+
+static int parse_number(const char *opt, const char *s, double lo, double hi, double *out)
+{
+    char *end = NULL;
+    if (!s)
+        return usage_error("%s needs a value", opt);
+    double v = strtod(s, &end);
+    if (end == s || *end || !(v >= lo && v <= hi))
+        return usage_error("%s: '%s' is out of range or not a number", opt, s);
+    *out = v;
+    return 0;
+}
+
+static int parse_options(int argc, char **argv, bench_options *o)
+{
+    *o = (bench_options){.tables = 100, .rate = 1000, .seconds = 10, .idle_seconds = 2, .seed = 1};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        double n = 0;
+        int status = 0;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(bench_server_usage, stdout);
+            return -1;
+        } else if (strcmp(a, "--json") == 0) {
+            o->json = 1;
+            continue;
+        } else if (strcmp(a, "--server") == 0) {
+            o->url_text = v;
+        } else if (strcmp(a, "--tables") == 0) {
+            status = parse_number(a, v, 1, MAX_TABLES, &n);
+            o->tables = (int)n;
+        } else if (strcmp(a, "--rate") == 0) {
+            status = parse_number(a, v, 1, 1e6, &n);
+            o->rate = (int)n;
+        } else if (strcmp(a, "--seconds") == 0) {
+            status = parse_number(a, v, 0, 3600, &o->seconds);
+        } else if (strcmp(a, "--idle-seconds") == 0) {
+            status = parse_number(a, v, 0, 3600, &o->idle_seconds);
+        } else if (strcmp(a, "--server-pid") == 0) {
+            status = parse_number(a, v, 1, 1e9, &n);
+            o->server_pid = (long)n;
+        } else if (strcmp(a, "--seed") == 0) {
+            status = parse_number(a, v, 0, 1e18, &n);
+            o->seed = (uint64_t)n;
+        } else {
+            return usage_error("unknown argument '%s'", a);
+        }
+        if (status)
+            return status;
+        i++;
+    }
+    char err[600];
+    if (!o->url_text)
+        return usage_error("%s needs a URL", "--server");
+    if (ws_url_parse(o->url_text, &o->url, err, sizeof err) != 0)
+        return usage_error("%s", err);
+    return 0;
+}
+
+/* Creates and joins every table; gives up on a table after `limit_s`. */
+static void setup_phase(bench *b, double limit_s)
+{
+    double end = now_s() + limit_s;
+    while ((b->started < b->opt.tables || b->setup_in_flight > 0) && now_s() < end) {
+        start_tables(b);
+        ws_loop_run(b->loop, 5);
+    }
+}
+
+static void moving_phase(bench *b)
+{
+    long long sent = 0;
+    int cursor = 0;
+    double start = now_s(), end = start + b->opt.seconds;
+    while (now_s() < end) {
+        pace_moves(b, start, &sent, &cursor);
+        ws_loop_run(b->loop, 1);
+    }
+    /* Let the moves in flight come back (bounded). */
+    double drain_end = now_s() + 10;
+    while (in_flight_moves(b) > 0 && now_s() < drain_end)
+        ws_loop_run(b->loop, 5);
+}
+
+static void check_phase(bench *b)
+{
+    int next = 0;
+    double end = now_s() + 60;
+    while ((next < b->opt.tables || b->records_in_flight > 0) && now_s() < end) {
+        ask_records(b, &next);
+        ws_loop_run(b->loop, 5);
+    }
+    for (int i = 0; i < b->opt.tables; i++)
+        if (b->tables[i].record_state != 2 && b->tables[i].acked > 0)
+            b->unchecked += b->tables[i].acked;
+}
+
+static int run(bench *b)
+{
+    char err[256];
+    b->loop = ws_loop_new(2 * b->opt.tables, err, sizeof err);
+    if (!b->loop) {
+        fprintf(stderr, "carcassonne bench: %s\n", err);
+        return BENCH_FAILED;
+    }
+    bench_figures f = {.base_kb = rss_kb(b->opt.server_pid)};
+    double t0 = now_s();
+    setup_phase(b, 60 + b->opt.tables / 50.0);
+    f.setup_s = now_s() - t0;
+    run_for(b, b->opt.idle_seconds);
+    f.idle_kb = rss_kb(b->opt.server_pid);
+    f.held_tables = b->ready;
+    f.held_conns = b->open_conns;
+    t0 = now_s();
+    double server_cpu0 = cpu_seconds(b->opt.server_pid), own_cpu0 = cpu_seconds(getpid());
+    moving_phase(b);
+    f.moving_s = now_s() - t0;
+    f.server_cpu = server_cpu0 < 0 ? -1 : cpu_seconds(b->opt.server_pid) - server_cpu0;
+    f.own_cpu = own_cpu0 < 0 ? -1 : cpu_seconds(getpid()) - own_cpu0;
+    f.active_kb = rss_kb(b->opt.server_pid);
+    if (b->ready < f.held_tables)
+        f.held_tables = b->ready;
+    if (b->open_conns < f.held_conns)
+        f.held_conns = b->open_conns;
+    check_phase(b);
+    report(b, &f);
+    int ok = b->lost == 0 && b->duplicated == 0 && b->unchecked == 0 && b->ready > 0 &&
+             b->ready == b->opt.tables;
+    for (int i = 0; i < b->opt.tables; i++)
+        replica_clear(&b->tables[i].rep);
+    ws_loop_free(b->loop);
+    return ok ? BENCH_OK : BENCH_FAILED;
+}
+
+int cmd_bench_server(int argc, char **argv)
+{
+    bench *b = calloc(1, sizeof *b);
+    if (!b)
+        return BENCH_FAILED;
+    int status = parse_options(argc, argv, &b->opt);
+    if (status != 0) {
+        free(b);
+        return status < 0 ? BENCH_OK : status;
+    }
+    signal(SIGPIPE, SIG_IGN);
+    b->rng = carc_rng_seed(b->opt.seed);
+    b->tables = calloc((size_t)b->opt.tables, sizeof *b->tables);
+    if (!b->tables) {
+        free(b);
+        return BENCH_FAILED;
+    }
+    status = run(b);
+    free(b->tables);
+    free(b->latency);
+    free(b);
+    return status;
+}

@@ -1,0 +1,267 @@
+/* replica.c: the client's copy of a server game (see replica.h). */
+#include "replica.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+void replica_init(replica *r)
+{
+    memset(r, 0, sizeof *r);
+}
+
+void replica_clear(replica *r)
+{
+    carc_game_free(r->g);
+    replica_init(r);
+}
+
+int replica_move_tile(const char *move)
+{
+    if (!move)
+        return -1;
+    if (strncmp(move, "discard ", 8) == 0)
+        move += 8;
+    if (move[0] == '\0' || (move[1] != '\0' && move[1] != ' '))
+        return -1;
+    return carc_tile_kind(move[0]);
+}
+
+static int fail(char *err, size_t errcap, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Writes a message into `err` and returns -1. */
+static int fail(char *err, size_t errcap, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errcap, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static int parse_rules(const json_t *list, carc_rules *out, char *err, size_t errcap)
+{
+    *out = carc_rules_standard();
+    if (!list || json_is_null(list))
+        return 0;
+    if (!json_is_array(list))
+        return fail(err, errcap, "state: 'rules' is not a list");
+    size_t i;
+    const json_t *name;
+    json_array_foreach(list, i, name)
+    {
+        uint32_t flag = json_is_string(name) ? carc_rule_flag(json_string_value(name)) : 0;
+        if (!flag)
+            return fail(err, errcap, "unknown rule '%s'",
+                        json_is_string(name) ? json_string_value(name) : "?");
+        out->flags |= flag;
+    }
+    return 0;
+}
+
+/* Draws tile letter `tile` (a JSON string) for the player to move. */
+static int draw_tile(replica *r, const json_t *tile, char *err, size_t errcap)
+{
+    if (!tile || json_is_null(tile) || carc_game_over(r->g))
+        return 0;
+    const char *s = json_string_value(tile);
+    int kind = s && s[0] && !s[1] ? carc_tile_kind(s[0]) : -1;
+    if (kind < 0)
+        return fail(err, errcap, "bad tile '%s' at turn %d", s ? s : "?", r->turn);
+    if (carc_game_drawn_tile(r->g) != kind && carc_game_choose_tile(r->g, kind) != CARC_OK)
+        return fail(err, errcap, "no tile %s is left at turn %d", s, r->turn);
+    return 0;
+}
+
+static int play_move(replica *r, const char *move, char *err, size_t errcap)
+{
+    int kind = replica_move_tile(move);
+    if (kind < 0)
+        return fail(err, errcap, "bad move '%s' at turn %d", move ? move : "?", r->turn);
+    if (carc_game_over(r->g))
+        return fail(err, errcap, "move '%s' after the end, at turn %d", move, r->turn);
+    if (carc_game_drawn_tile(r->g) != kind && carc_game_choose_tile(r->g, kind) != CARC_OK)
+        return fail(err, errcap, "move '%s': no such tile is left (turn %d)", move, r->turn);
+    carc_move m;
+    char why[160];
+    if (carc_move_parse_message(r->g, move, &m, why, sizeof why) != CARC_OK) {
+        snprintf(err, errcap, "move '%s' at turn %d: %s", move, r->turn, why);
+        return -1;
+    }
+    if (carc_game_play(r->g, m, NULL, 0, NULL) != CARC_OK)
+        return fail(err, errcap, "move '%s' refused at turn %d", move, r->turn);
+    r->turn++;
+    return 0;
+}
+
+/* Checks `scores` (a list, or seat objects with "score") against ours. */
+static int check_scores(const replica *r, const json_t *scores, const char *what, char *err,
+                        size_t errcap)
+{
+    if (!json_is_array(scores))
+        return 0;
+    if ((int)json_array_size(scores) != r->players)
+        return fail(err, errcap, "%s: %d scores for the players", what,
+                    (int)json_array_size(scores));
+    for (int p = 0; p < r->players; p++) {
+        const json_t *v = json_array_get(scores, (size_t)p);
+        if (json_is_object(v))
+            v = json_object_get(v, "score");
+        if (!json_is_integer(v))
+            continue;
+        int theirs = (int)json_integer_value(v), ours = carc_game_score(r->g, p);
+        if (theirs != ours) {
+            snprintf(err, errcap,
+                     "%s: the server says player %d has %d points, the replica %d (turn %d)", what,
+                     p, theirs, ours, r->turn);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* FNV-1a over `len` bytes, continuing from `h`. */
+static uint64_t fnv1a(uint64_t h, const char *text, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        h ^= (unsigned char)text[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+static uint64_t digest_line(uint64_t h, const char *line)
+{
+    return fnv1a(h, line, strlen(line));
+}
+
+void replica_digest(const carc_game *g, char hex[17])
+{
+    uint64_t h = 14695981039346656037ULL;
+    char line[128];
+    int over = carc_game_over(g), players = carc_game_players(g);
+    snprintf(line, sizeof line, "turn %d\nplayer %d\n", carc_game_move_count(g),
+             over ? -1 : carc_game_current_player(g));
+    h = digest_line(h, line);
+    int kind = carc_game_drawn_tile(g);
+    snprintf(line, sizeof line, "tile %c\nscores",
+             over || kind < 0 ? '-' : carc_tile(kind)->letter);
+    h = digest_line(h, line);
+    for (int p = 0; p < players; p++) {
+        snprintf(line, sizeof line, " %d", carc_game_score(g, p));
+        h = digest_line(h, line);
+    }
+    h = digest_line(h, "\nsupply");
+    for (int p = 0; p < players; p++) {
+        snprintf(line, sizeof line, " %d", carc_game_supply(g, p));
+        h = digest_line(h, line);
+    }
+    h = digest_line(h, "\n");
+    for (int i = 0; i < carc_game_tile_count(g); i++) {
+        carc_tile_on_board t;
+        carc_game_tile_info(g, i, &t);
+        char letter = carc_tile(t.kind)->letter;
+        if (t.follower_segment == CARC_NO_SPOT)
+            snprintf(line, sizeof line, "%c %d %d %d\n", letter, t.x, t.y, t.rot);
+        else
+            snprintf(line, sizeof line, "%c %d %d %d %d %d\n", letter, t.x, t.y, t.rot,
+                     t.follower_segment, t.follower_owner);
+        h = digest_line(h, line);
+    }
+    snprintf(hex, 17, "%016llx", (unsigned long long)h);
+}
+
+/* Checks the server's `digest` (when it sent one) against the replica's. */
+static int check_digest(const replica *r, const json_t *digest, const char *what, char *err,
+                        size_t errcap)
+{
+    const char *theirs = json_string_value(digest);
+    if (!theirs || !r->g)
+        return 0;
+    char ours[17];
+    replica_digest(r->g, ours);
+    if (strcmp(theirs, ours) == 0)
+        return 0;
+    return fail(err, errcap, "%s: the server's digest is %s, the replica's %s (turn %d)", what,
+                theirs, ours, r->turn);
+}
+
+int replica_load_state(replica *r, const json_t *state, char *err, size_t errcap)
+{
+    replica_clear(r);
+    const json_t *seats = json_object_get(state, "seats");
+    const json_t *players = json_object_get(state, "players");
+    r->players =
+        json_is_integer(players) ? (int)json_integer_value(players) : (int)json_array_size(seats);
+    if (r->players < CARC_MIN_PLAYERS || r->players > CARC_MAX_PLAYERS)
+        return fail(err, errcap, "state: %d players", r->players);
+    if (parse_rules(json_object_get(state, "rules"), &r->rules, err, errcap) != 0)
+        return -1;
+    const char *status = json_string_value(json_object_get(state, "status"));
+    if (!status || strcmp(status, "waiting") == 0)
+        return 0;
+    r->finished = strcmp(status, "finished") == 0;
+    r->g = carc_game_new(r->players, &r->rules, 1);
+    if (!r->g)
+        return fail(err, errcap, "state: out of memory");
+    size_t i;
+    const json_t *m;
+    json_array_foreach(json_object_get(state, "moves"), i, m)
+    {
+        const json_t *turn = json_object_get(m, "turn");
+        if (json_is_integer(turn) && json_integer_value(turn) != r->turn)
+            return fail(err, errcap, "state: the moves skip turn %d", r->turn);
+        if (play_move(r, json_string_value(json_object_get(m, "move")), err, errcap) != 0)
+            return -1;
+    }
+    if (draw_tile(r, json_object_get(state, "tile"), err, errcap) != 0)
+        return -1;
+    if (check_digest(r, json_object_get(state, "digest"), "state", err, errcap) != 0)
+        return -1;
+    const json_t *final = json_object_get(state, "final");
+    if (final && replica_apply_end(r, final, err, errcap) != 0)
+        return -1;
+    return check_scores(r, seats, "state", err, errcap);
+}
+
+int replica_apply_move(replica *r, const json_t *move, char *err, size_t errcap)
+{
+    if (!r->g)
+        return fail(err, errcap, "a move before the game started");
+    const json_t *turn = json_object_get(move, "turn");
+    if (!json_is_integer(turn))
+        return fail(err, errcap, "move event: no turn");
+    long long t = json_integer_value(turn);
+    if (t < r->turn)
+        return 0;
+    if (t > r->turn) {
+        fail(err, errcap, "move event: missed turn %d", r->turn);
+        return REPLICA_GAP;
+    }
+    if (play_move(r, json_string_value(json_object_get(move, "move")), err, errcap) != 0)
+        return -1;
+    const json_t *next = json_object_get(move, "next");
+    if (json_is_object(next) && draw_tile(r, json_object_get(next, "tile"), err, errcap) != 0)
+        return -1;
+    if (check_scores(r, json_object_get(move, "scores"), "move event", err, errcap) != 0 ||
+        check_digest(r, json_object_get(move, "digest"), "move event", err, errcap) != 0)
+        return -1;
+    return 1;
+}
+
+int replica_apply_end(replica *r, const json_t *end, char *err, size_t errcap)
+{
+    r->finished = 1;
+    const json_t *scores = json_object_get(end, "scores");
+    if (json_is_array(scores)) {
+        r->has_final = 1;
+        for (int p = 0; p < r->players && p < CARC_MAX_PLAYERS; p++)
+            r->final_scores[p] = (int)json_integer_value(json_array_get(scores, (size_t)p));
+    }
+    if (!r->g)
+        return 0;
+    if (!carc_game_over(r->g))
+        carc_game_finish(r->g, NULL, 0, NULL);
+    return check_scores(r, scores, "end event", err, errcap);
+}
