@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "play.h"
+#include "serve.h"
 
 static const char usage[] =
     "usage: carcassonne COMMAND [OPTIONS]\n"
@@ -26,6 +27,8 @@ static const char usage[] =
     "  engine [--player SPEC]     speak the engine protocol on stdin/stdout\n"
     "  analyse [--ms N] [--top K] [--each-move] [--json] FILE\n"
     "                             rank the moves of a record's position\n"
+    "  serve [--host H] [--port N] [--db FILE] ...\n"
+    "                             run the game server (HTTP and WebSocket)\n"
     "\n"
     "Run 'carcassonne COMMAND --help' for a command's options.\n";
 
@@ -123,6 +126,8 @@ int main(int argc, char **argv)
         return cmd_engine(argc - 1, argv + 1);
     if (strcmp(cmd, "analyse") == 0 || strcmp(cmd, "analyze") == 0)
         return cmd_analyse(argc - 1, argv + 1);
+    if (strcmp(cmd, "serve") == 0)
+        return cmd_serve(argc - 1, argv + 1);
     fprintf(stderr, "carcassonne: unknown command '%s'\n\n%s", cmd, usage);
     return EXIT_USAGE;
 }

@@ -1,0 +1,501 @@
+/* message.c: decoding and checking a client's request frame. */
+#include "message.h"
+
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "carcassonne_ai.h"
+
+static const char *const type_names[MSG_TYPES] = {
+    "hello", "create", "join",  "resume", "watch",  "leave",  "move", "legal",
+    "sync",  "chat",   "lobby", "mine",   "record", "review", "ping",
+};
+
+static const char *const error_names[ERR_CODES] = {
+    "",          "bad_json",      "too_big", "unknown_type", "bad_field",  "rate_limited",
+    "too_many",  "no_table",      "no_seat", "bad_token",    "not_seated", "not_started",
+    "game_over", "not_your_turn", "stale",   "illegal",      "internal",
+};
+
+const char *msg_error_name(msg_error code)
+{
+    return code > ERR_NONE && code < ERR_CODES ? error_names[code] : "internal";
+}
+
+const char *msg_type_name(msg_type type)
+{
+    return type < MSG_TYPES ? type_names[type] : "?";
+}
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static msg_error
+fail(msg_problem *p, msg_error code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    p->code = code;
+    vsnprintf(p->message, sizeof p->message, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+/* --- Text checks ----------------------------------------------------------------------- */
+
+/* Length of the UTF-8 sequence at `s` and its code point, or 0 when it
+ * is not a valid, shortest-form sequence. */
+static size_t utf8_char(const unsigned char *s, unsigned *cp)
+{
+    unsigned c = s[0];
+    size_t n;
+    unsigned min;
+    if (c < 0x80) {
+        *cp = c;
+        return 1;
+    } else if ((c & 0xe0) == 0xc0) {
+        n = 2, min = 0x80, *cp = c & 0x1f;
+    } else if ((c & 0xf0) == 0xe0) {
+        n = 3, min = 0x800, *cp = c & 0x0f;
+    } else if ((c & 0xf8) == 0xf0) {
+        n = 4, min = 0x10000, *cp = c & 0x07;
+    } else {
+        return 0;
+    }
+    for (size_t i = 1; i < n; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+        *cp = (*cp << 6) | (s[i] & 0x3f);
+    }
+    if (*cp < min || *cp > 0x10ffff || (*cp >= 0xd800 && *cp <= 0xdfff))
+        return 0;
+    return n;
+}
+
+int msg_printable(const char *s, size_t max)
+{
+    size_t len = strlen(s);
+    if (len == 0 || len > max)
+        return 0;
+    int visible = 0;
+    const unsigned char *u = (const unsigned char *)s;
+    for (size_t i = 0; i < len;) {
+        unsigned cp;
+        size_t n = utf8_char(u + i, &cp);
+        if (n == 0 || cp < 0x20 || (cp >= 0x7f && cp < 0xa0))
+            return 0;
+        if (cp != ' ')
+            visible = 1;
+        i += n;
+    }
+    return visible;
+}
+
+static int hex_value(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+int msg_parse_token(const char *hex, uint8_t out[TOKEN_BYTES])
+{
+    if (strlen(hex) != 2 * TOKEN_BYTES)
+        return -1;
+    for (int i = 0; i < TOKEN_BYTES; i++) {
+        int hi = hex_value(hex[2 * i]), lo = hex_value(hex[2 * i + 1]);
+        if (hi < 0 || lo < 0)
+            return -1;
+        out[i] = (uint8_t)(hi << 4 | lo);
+    }
+    return 0;
+}
+
+/* --- Field readers: each returns ERR_NONE or fills the problem ----------------------- */
+
+/* A string field of at most `max` bytes copied into `out`; `required`
+ * says whether it may be missing (then `out` stays ""). */
+static msg_error get_string(json_t *root, const char *key, char *out, size_t max, int required,
+                            msg_problem *p)
+{
+    json_t *v = json_object_get(root, key);
+    out[0] = '\0';
+    if (!v)
+        return required ? fail(p, ERR_BAD_FIELD, "'%s' is missing", key) : ERR_NONE;
+    if (!json_is_string(v))
+        return fail(p, ERR_BAD_FIELD, "'%s' must be a string", key);
+    size_t len = json_string_length(v);
+    if (len > max || strlen(json_string_value(v)) != len)
+        return fail(p, ERR_BAD_FIELD, "'%s' must be at most %zu bytes", key, max);
+    memcpy(out, json_string_value(v), len + 1);
+    return ERR_NONE;
+}
+
+/* An integer field in lo..hi; `*out` keeps its value when the field is
+ * missing and not required. */
+static msg_error get_int(json_t *root, const char *key, int lo, int hi, int required, int *out,
+                         msg_problem *p)
+{
+    json_t *v = json_object_get(root, key);
+    if (!v)
+        return required ? fail(p, ERR_BAD_FIELD, "'%s' is missing", key) : ERR_NONE;
+    if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi)
+        return fail(p, ERR_BAD_FIELD, "'%s' must be an integer from %d to %d", key, lo, hi);
+    *out = (int)json_integer_value(v);
+    return ERR_NONE;
+}
+
+static msg_error get_table(json_t *root, msg_request *r, msg_problem *p)
+{
+    msg_error e = get_string(root, "table", r->table, MSG_TABLE_BYTES, 1, p);
+    if (e == ERR_NONE && !r->table[0])
+        return fail(p, ERR_BAD_FIELD, "'table' must not be empty");
+    return e;
+}
+
+static msg_error get_name(json_t *root, msg_request *r, int required, msg_problem *p)
+{
+    msg_error e = get_string(root, "name", r->name, 4 * MSG_NAME_BYTES, required, p);
+    if (e != ERR_NONE)
+        return e;
+    if (r->name[0] && !msg_printable(r->name, MSG_NAME_BYTES))
+        return fail(p, ERR_BAD_FIELD, "'name' must be 1 to %d bytes of printable UTF-8",
+                    MSG_NAME_BYTES);
+    return ERR_NONE;
+}
+
+static msg_error get_token(json_t *root, const char *key, uint8_t out[TOKEN_BYTES], msg_problem *p)
+{
+    char hex[2 * TOKEN_BYTES + 1];
+    msg_error e = get_string(root, key, hex, 2 * TOKEN_BYTES, 1, p);
+    if (e == ERR_NONE && msg_parse_token(hex, out))
+        return fail(p, ERR_BAD_TOKEN, "'%s' must be 32 hexadecimal digits", key);
+    return e;
+}
+
+static msg_error get_id(json_t *root, msg_id *id, msg_problem *p)
+{
+    json_t *v = json_object_get(root, "id");
+    id->kind = MSG_ID_NONE;
+    if (!v || json_is_null(v))
+        return ERR_NONE;
+    if (json_is_integer(v)) {
+        id->kind = MSG_ID_INT;
+        id->number = (long long)json_integer_value(v);
+        return ERR_NONE;
+    }
+    size_t len = json_is_string(v) ? json_string_length(v) : 0;
+    if (!json_is_string(v) || len > MSG_ID_BYTES || strlen(json_string_value(v)) != len)
+        return fail(p, ERR_BAD_FIELD, "'id' must be an integer or a string of at most %d bytes",
+                    MSG_ID_BYTES);
+    id->kind = MSG_ID_TEXT;
+    memcpy(id->text, json_string_value(v), len + 1);
+    return ERR_NONE;
+}
+
+/* --- create -------------------------------------------------------------------------- */
+
+static msg_error get_seats(json_t *root, msg_request *r, msg_problem *p)
+{
+    json_t *seats = json_object_get(root, "seats");
+    if (!json_is_array(seats) || json_array_size(seats) < CARC_MIN_PLAYERS ||
+        json_array_size(seats) > CARC_MAX_PLAYERS)
+        return fail(p, ERR_BAD_FIELD, "'seats' must be an array of %d to %d seats",
+                    CARC_MIN_PLAYERS, CARC_MAX_PLAYERS);
+    int me = 0;
+    size_t i;
+    json_t *v;
+    json_array_foreach(seats, i, v)
+    {
+        msg_seat *s = &r->seats[i];
+        const char *spec = json_string_value(v);
+        if (!spec || strlen(spec) != json_string_length(v) || strlen(spec) > MSG_SPEC_BYTES)
+            return fail(p, ERR_BAD_FIELD, "seats[%zu] must be a string of at most %d bytes", i,
+                        MSG_SPEC_BYTES);
+        if (strcmp(spec, "me") == 0) {
+            s->kind = SEAT_ME;
+            me++;
+        } else if (strcmp(spec, "open") == 0) {
+            s->kind = SEAT_OPEN;
+        } else if (strcmp(spec, "invite") == 0) {
+            s->kind = SEAT_INVITE;
+        } else {
+            char why[120];
+            carc_player *player = carc_player_new(spec, 1, why, sizeof why);
+            if (!player)
+                return fail(p, ERR_BAD_FIELD, "seats[%zu]: %s", i, why);
+            carc_player_free(player);
+            s->kind = SEAT_COMPUTER;
+            memcpy(s->spec, spec, strlen(spec) + 1);
+        }
+    }
+    r->nseats = (int)json_array_size(seats);
+    if (me > 1)
+        return fail(p, ERR_BAD_FIELD, "at most one seat may be 'me'");
+    if (me && !r->name[0])
+        return fail(p, ERR_BAD_FIELD, "'name' is needed with a 'me' seat");
+    return ERR_NONE;
+}
+
+/* A list field: a missing one is empty; otherwise an array of strings. */
+static msg_error get_names(json_t *root, const char *key, json_t **out, msg_problem *p)
+{
+    json_t *list = json_object_get(root, key);
+    *out = NULL;
+    if (!list)
+        return ERR_NONE;
+    if (!json_is_array(list) || json_array_size(list) > MSG_MAX_RULES)
+        return fail(p, ERR_BAD_FIELD, "'%s' must be an array of at most %d names", key,
+                    MSG_MAX_RULES);
+    size_t i;
+    json_t *v;
+    json_array_foreach(list, i, v)
+    {
+        if (!json_is_string(v) || json_string_length(v) > 64 ||
+            strlen(json_string_value(v)) != json_string_length(v))
+            return fail(p, ERR_BAD_FIELD, "%s[%zu] must be a name", key, i);
+    }
+    *out = list;
+    return ERR_NONE;
+}
+
+static msg_error get_rules(json_t *root, msg_request *r, msg_problem *p)
+{
+    json_t *list;
+    msg_error e = get_names(root, "rules", &list, p);
+    if (e != ERR_NONE || !list)
+        return e;
+    size_t i;
+    json_t *v;
+    json_array_foreach(list, i, v)
+    {
+        uint32_t flag = carc_rule_flag(json_string_value(v));
+        if (!flag)
+            return fail(p, ERR_BAD_FIELD, "rules[%zu]: unknown rule '%s'", i, json_string_value(v));
+        r->rules |= flag;
+    }
+    return ERR_NONE;
+}
+
+static msg_error get_expansions(json_t *root, msg_problem *p)
+{
+    json_t *list;
+    msg_error e = get_names(root, "expansions", &list, p);
+    if (e != ERR_NONE || !list || json_array_size(list) == 0)
+        return e;
+    return fail(p, ERR_BAD_FIELD, "expansions[0]: the tile set '%s' is not available here",
+                json_string_value(json_array_get(list, 0)));
+}
+
+static msg_error get_info(json_t *root, msg_request *r, msg_problem *p)
+{
+    char info[16];
+    msg_error e = get_string(root, "info", info, sizeof info - 1, 0, p);
+    if (e != ERR_NONE)
+        return e;
+    if (!info[0] || strcmp(info, "casual") == 0)
+        r->info = INFO_CASUAL;
+    else if (strcmp(info, "purist") == 0)
+        r->info = INFO_PURIST;
+    else
+        return fail(p, ERR_BAD_FIELD, "'info' must be casual or purist");
+    return ERR_NONE;
+}
+
+static msg_error get_clock(json_t *root, msg_request *r, msg_problem *p)
+{
+    json_t *c = json_object_get(root, "clock");
+    msg_clock *k = &r->clock;
+    memset(k, 0, sizeof *k);
+    if (!c || json_is_null(c))
+        return ERR_NONE;
+    if (!json_is_object(c))
+        return fail(p, ERR_BAD_FIELD, "'clock' must be an object or null");
+    char mode[16], timeout[16];
+    msg_error e = get_string(c, "mode", mode, sizeof mode - 1, 1, p);
+    if (e == ERR_NONE)
+        e = get_string(c, "on_timeout", timeout, sizeof timeout - 1, 0, p);
+    if (e != ERR_NONE)
+        return e;
+    if (strcmp(mode, "move") == 0) {
+        k->mode = CLOCK_MOVE;
+        e = get_int(c, "seconds", 5, 3600, 1, &k->seconds, p);
+    } else if (strcmp(mode, "fischer") == 0) {
+        k->mode = CLOCK_FISCHER;
+        e = get_int(c, "seconds", 30, 86400, 1, &k->seconds, p);
+        if (e == ERR_NONE)
+            e = get_int(c, "increment", 0, 600, 0, &k->increment, p);
+    } else {
+        return fail(p, ERR_BAD_FIELD, "clock 'mode' must be move or fischer");
+    }
+    if (e != ERR_NONE)
+        return e;
+    if (!timeout[0] || strcmp(timeout, "computer") == 0)
+        k->on_timeout = TIMEOUT_COMPUTER;
+    else if (strcmp(timeout, "forfeit") == 0)
+        k->on_timeout = TIMEOUT_FORFEIT;
+    else
+        return fail(p, ERR_BAD_FIELD, "clock 'on_timeout' must be computer or forfeit");
+    return ERR_NONE;
+}
+
+static msg_error decode_create(json_t *root, msg_request *r, msg_problem *p)
+{
+    msg_error e = get_name(root, r, 0, p);
+    if (e == ERR_NONE)
+        e = get_seats(root, r, p);
+    if (e == ERR_NONE)
+        e = get_rules(root, r, p);
+    if (e == ERR_NONE)
+        e = get_expansions(root, p);
+    if (e == ERR_NONE)
+        e = get_info(root, r, p);
+    if (e == ERR_NONE)
+        e = get_clock(root, r, p);
+    if (e != ERR_NONE)
+        return e;
+    json_t *listed = json_object_get(root, "listed");
+    if (listed && !json_is_boolean(listed))
+        return fail(p, ERR_BAD_FIELD, "'listed' must be true or false");
+    r->listed = !listed || json_is_true(listed);
+    return ERR_NONE;
+}
+
+/* --- The other requests ---------------------------------------------------------------- */
+
+static msg_error decode_join(json_t *root, msg_request *r, msg_problem *p)
+{
+    msg_error e = get_table(root, r, p);
+    if (e == ERR_NONE)
+        e = get_name(root, r, 1, p);
+    if (e == ERR_NONE)
+        e = get_int(root, "seat", 0, CARC_MAX_PLAYERS - 1, 0, &r->seat, p);
+    if (e == ERR_NONE)
+        e = get_string(root, "invite", r->invite, MSG_INVITE_BYTES, 0, p);
+    return e;
+}
+
+static msg_error decode_move(json_t *root, msg_request *r, msg_problem *p)
+{
+    msg_error e = get_table(root, r, p);
+    if (e == ERR_NONE)
+        e = get_int(root, "turn", 0, MSG_MAX_TURN, 1, &r->turn, p);
+    if (e == ERR_NONE)
+        e = get_string(root, "move", r->move, MSG_MOVE_BYTES, 1, p);
+    if (e == ERR_NONE && !msg_printable(r->move, MSG_MOVE_BYTES))
+        return fail(p, ERR_BAD_FIELD, "'move' must be a move in the record notation");
+    return e;
+}
+
+static msg_error decode_chat(json_t *root, msg_request *r, msg_problem *p)
+{
+    msg_error e = get_table(root, r, p);
+    if (e == ERR_NONE)
+        e = get_string(root, "text", r->text, MSG_CHAT_BYTES, 1, p);
+    if (e == ERR_NONE && !msg_printable(r->text, MSG_CHAT_BYTES))
+        return fail(p, ERR_BAD_FIELD, "'text' must be 1 to %d bytes of printable UTF-8",
+                    MSG_CHAT_BYTES);
+    return e;
+}
+
+static msg_error decode_mine(json_t *root, msg_request *r, msg_problem *p)
+{
+    json_t *seats = json_object_get(root, "seats");
+    if (!json_is_array(seats) || json_array_size(seats) > MSG_MAX_MINE)
+        return fail(p, ERR_BAD_FIELD, "'seats' must be an array of at most %d pairs", MSG_MAX_MINE);
+    size_t i;
+    json_t *v;
+    json_array_foreach(seats, i, v)
+    {
+        msg_mine_pair *pair = &r->mine[i];
+        if (!json_is_object(v))
+            return fail(p, ERR_BAD_FIELD, "seats[%zu] must be an object {table, token}", i);
+        msg_error e = get_string(v, "table", pair->table, MSG_TABLE_BYTES, 1, p);
+        if (e != ERR_NONE)
+            return e;
+        const char *token = json_string_value(json_object_get(v, "token"));
+        pair->valid = token && msg_parse_token(token, pair->token) == 0;
+    }
+    r->nmine = (int)json_array_size(seats);
+    return ERR_NONE;
+}
+
+static msg_error decode_fields(json_t *root, msg_request *r, msg_problem *p)
+{
+    switch (r->type) {
+    case MSG_HELLO: return get_string(root, "client", r->client, MSG_CLIENT_BYTES, 0, p);
+    case MSG_CREATE: return decode_create(root, r, p);
+    case MSG_JOIN: return decode_join(root, r, p);
+    case MSG_RESUME: {
+        msg_error e = get_table(root, r, p);
+        return e == ERR_NONE ? get_token(root, "token", r->token, p) : e;
+    }
+    case MSG_MOVE: return decode_move(root, r, p);
+    case MSG_CHAT: return decode_chat(root, r, p);
+    case MSG_MINE: return decode_mine(root, r, p);
+    case MSG_REVIEW: {
+        msg_error e = get_table(root, r, p);
+        return e == ERR_NONE ? get_int(root, "ms", 10, 1000, 0, &r->ms, p) : e;
+    }
+    case MSG_WATCH:
+    case MSG_LEAVE:
+    case MSG_LEGAL:
+    case MSG_SYNC:
+    case MSG_RECORD: return get_table(root, r, p);
+    case MSG_LOBBY:
+    case MSG_PING:
+    case MSG_TYPES: break;
+    }
+    return ERR_NONE;
+}
+
+static void clear_request(msg_request *r)
+{
+    r->id.kind = MSG_ID_NONE;
+    r->table[0] = r->name[0] = r->client[0] = r->invite[0] = r->move[0] = r->text[0] = '\0';
+    r->nseats = r->nmine = 0;
+    r->rules = 0;
+    r->info = INFO_CASUAL;
+    memset(&r->clock, 0, sizeof r->clock);
+    r->listed = 1;
+    r->seat = -1;
+    r->turn = 0;
+    r->ms = 200;
+    memset(r->token, 0, sizeof r->token);
+}
+
+msg_error msg_decode(const char *data, size_t len, msg_request *out, msg_problem *problem)
+{
+    clear_request(out);
+    problem->code = ERR_NONE;
+    problem->message[0] = '\0';
+    if (len > MSG_MAX_BYTES)
+        return fail(problem, ERR_TOO_BIG, "a message is at most %d bytes", MSG_MAX_BYTES);
+    json_error_t jerr;
+    json_t *root = json_loadb(data, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!root)
+        return fail(problem, ERR_BAD_JSON, "not JSON: %s", jerr.text);
+    msg_error e = ERR_NONE;
+    if (!json_is_object(root)) {
+        e = fail(problem, ERR_BAD_JSON, "a message must be a JSON object");
+    } else if ((e = get_id(root, &out->id, problem)) == ERR_NONE) {
+        const char *type = json_string_value(json_object_get(root, "type"));
+        int t = 0;
+        while (type && t < MSG_TYPES && strcmp(type, type_names[t]) != 0)
+            t++;
+        if (!type || t == MSG_TYPES)
+            e = fail(problem, ERR_UNKNOWN_TYPE, "'type' must name a request (hello, create, ...)");
+        else {
+            out->type = (msg_type)t;
+            e = decode_fields(root, out, problem);
+        }
+    }
+    json_decref(root);
+    return e;
+}

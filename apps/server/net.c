@@ -1,0 +1,557 @@
+/* net.c: the libwebsockets context, its one service thread, connections
+ * with bounded buffers, and the loop that commits each pass before it
+ * tells anyone. */
+#include "net.h"
+
+#include <libwebsockets.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "message.h"
+#include "tables.h"
+#include "workers.h"
+
+_Static_assert(LWS_PRE <= SRV_HEADROOM, "srv_msg needs room for the frame header");
+
+enum {
+    QUEUE_MAX_MESSAGES = 1024, /* a connection's output queue, at most */
+    QUEUE_MAX_BYTES = 1 << 20, /* ... and its bytes */
+    MAX_ERRORS = 100,          /* then the connection is closed */
+    TICK_MS = 100,             /* clocks and housekeeping */
+    ADDR_BUCKETS = 1 << 12,
+};
+
+/* A WebSocket connection. `client` comes first: tables.c knows only it. */
+typedef struct conn {
+    srv_client client;
+    struct lws *wsi;
+    char *rx; /* a message arriving in pieces, MSG_MAX_BYTES + 1 */
+    size_t rx_len;
+    int rx_oversize, too_big_strikes;
+    srv_msg **queue; /* a ring of messages to send */
+    size_t qhead, qlen, qcap, qbytes;
+    int64_t window_ms;
+    int window_count;
+    int dropped;    /* its queue overflowed: closing */
+    int close_soon; /* close (1008) once the queue is sent */
+} conn;
+
+/* What libwebsockets keeps per connection (HTTP or WebSocket). */
+typedef struct session {
+    conn *c;
+    unsigned char *body; /* an HTTP reply: LWS_PRE bytes, then body_len */
+    size_t body_len;
+} session;
+
+/* Connections per address. */
+typedef struct addr_count {
+    char addr[STORED_ADDR_BYTES];
+    int count;
+    struct addr_count *next;
+} addr_count;
+
+typedef struct server {
+    const server_options *opt;
+    struct lws_context *ctx;
+    storage *store;
+    srv_tables *tables;
+    workers *pool;
+    uint64_t next_id;
+    msg_request request; /* the one being handled */
+    addr_count *addrs[ADDR_BUCKETS];
+    lws_sorted_usec_list_t tick;
+} server;
+
+static volatile sig_atomic_t stop_requested;
+static struct lws_context *volatile signal_ctx;
+
+static int64_t wall_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* --- Addresses ------------------------------------------------------------------------ */
+
+static addr_count **addr_slot(server *S, const char *addr)
+{
+    uint32_t h = 2166136261u;
+    for (const char *p = addr; *p; p++)
+        h = (h ^ (uint8_t)*p) * 16777619u;
+    addr_count **slot = &S->addrs[h & (ADDR_BUCKETS - 1)];
+    while (*slot && strcmp((*slot)->addr, addr) != 0)
+        slot = &(*slot)->next;
+    return slot;
+}
+
+/* Counts one more connection from `addr`; returns the count. */
+static int addr_add(server *S, const char *addr)
+{
+    addr_count **slot = addr_slot(S, addr);
+    if (!*slot) {
+        *slot = calloc(1, sizeof **slot);
+        if (!*slot)
+            return 1 << 30;
+        snprintf((*slot)->addr, sizeof(*slot)->addr, "%s", addr);
+    }
+    return ++(*slot)->count;
+}
+
+static void addr_remove(server *S, const char *addr)
+{
+    addr_count **slot = addr_slot(S, addr);
+    if (*slot && --(*slot)->count <= 0) {
+        addr_count *gone = *slot;
+        *slot = gone->next;
+        free(gone);
+    }
+}
+
+/* --- Output ---------------------------------------------------------------------------- */
+
+/* Queues `m` on `c`; a connection whose queue is full is dropped. */
+static void conn_queue(conn *c, srv_msg *m)
+{
+    if (c->dropped)
+        return;
+    if (c->qlen == QUEUE_MAX_MESSAGES || c->qbytes + m->len > QUEUE_MAX_BYTES) {
+        c->dropped = 1;
+        lws_set_timeout(c->wsi, PENDING_TIMEOUT_CLOSE_SEND, LWS_TO_KILL_ASYNC);
+        return;
+    }
+    if (c->qlen == c->qcap) {
+        size_t cap = c->qcap ? 2 * c->qcap : 8;
+        srv_msg **ring = malloc(cap * sizeof *ring);
+        if (!ring) {
+            c->dropped = 1;
+            lws_set_timeout(c->wsi, PENDING_TIMEOUT_CLOSE_SEND, LWS_TO_KILL_ASYNC);
+            return;
+        }
+        for (size_t i = 0; i < c->qlen; i++)
+            ring[i] = c->queue[(c->qhead + i) % c->qcap];
+        free(c->queue);
+        c->queue = ring;
+        c->qcap = cap;
+        c->qhead = 0;
+    }
+    c->queue[(c->qhead + c->qlen) % c->qcap] = srv_msg_ref(m);
+    c->qlen++;
+    c->qbytes += m->len;
+    lws_callback_on_writable(c->wsi);
+}
+
+static void deliver(void *ctx, srv_client *client, srv_msg *m)
+{
+    (void)ctx;
+    conn_queue((conn *)client, m);
+}
+
+static int conn_write(conn *c)
+{
+    if (c->dropped)
+        return -1;
+    if (c->qlen == 0) {
+        if (c->close_soon) {
+            static const char why[] = "limit exceeded";
+            lws_close_reason(c->wsi, LWS_CLOSE_STATUS_POLICY_VIOLATION, (unsigned char *)why,
+                             sizeof why - 1);
+            return -1;
+        }
+        return 0;
+    }
+    srv_msg *m = c->queue[c->qhead];
+    c->qhead = (c->qhead + 1) % c->qcap;
+    c->qlen--;
+    c->qbytes -= m->len;
+    int n = lws_write(c->wsi, (unsigned char *)m->text, m->len, LWS_WRITE_TEXT);
+    int ok = n >= 0 && (size_t)n >= m->len;
+    srv_msg_unref(m);
+    if (!ok)
+        return -1;
+    if (c->qlen > 0 || c->close_soon)
+        lws_callback_on_writable(c->wsi);
+    return 0;
+}
+
+/* Sends an error and closes the connection after it. */
+static void conn_refuse(server *S, conn *c, msg_error code, const char *message)
+{
+    tables_error(S->tables, &c->client, NULL, code, message);
+    c->close_soon = 1;
+}
+
+/* --- Input ----------------------------------------------------------------------------- */
+
+static void conn_open(server *S, session *s, struct lws *wsi)
+{
+    conn *c = calloc(1, sizeof *c);
+    s->c = c;
+    if (!c)
+        return;
+    c->wsi = wsi;
+    c->client.id = ++S->next_id;
+    lws_get_peer_simple(wsi, c->client.addr, sizeof c->client.addr);
+    if (addr_add(S, c->client.addr) > S->opt->max_conns_per_ip)
+        conn_refuse(S, c, ERR_TOO_MANY, "too many connections from your address");
+}
+
+static void conn_close(server *S, session *s)
+{
+    conn *c = s->c;
+    if (!c)
+        return;
+    tables_client_gone(S->tables, &c->client);
+    addr_remove(S, c->client.addr);
+    for (size_t i = 0; i < c->qlen; i++)
+        srv_msg_unref(c->queue[(c->qhead + i) % c->qcap]);
+    free(c->queue);
+    free(c->rx);
+    free(c);
+    s->c = NULL;
+}
+
+/* One whole message from `c`. */
+static void conn_message(server *S, conn *c, const char *data, size_t len, int binary)
+{
+    int64_t now = wall_ms();
+    if (now - c->window_ms >= 1000) {
+        c->window_ms = now;
+        c->window_count = 0;
+    }
+    msg_problem problem;
+    msg_request *r = &S->request;
+    msg_error e = binary ? ERR_BAD_JSON : msg_decode(data, len, r, &problem);
+    if (binary)
+        snprintf(problem.message, sizeof problem.message, "messages are text frames of JSON");
+    if (++c->window_count > MSG_PER_SECOND)
+        tables_error(S->tables, &c->client, e == ERR_BAD_JSON ? NULL : &r->id, ERR_RATE_LIMITED,
+                     "more than 20 messages a second");
+    else if (e != ERR_NONE)
+        tables_error(S->tables, &c->client, e == ERR_BAD_JSON ? NULL : &r->id, e, problem.message);
+    else
+        tables_request(S->tables, &c->client, r);
+    if (c->client.errors > MAX_ERRORS)
+        c->close_soon = 1;
+}
+
+/* A piece of a message; returns -1 to close the connection. */
+static int conn_receive(server *S, conn *c, struct lws *wsi, const char *in, size_t len)
+{
+    if (c->close_soon || c->dropped)
+        return 0;
+    int first = lws_is_first_fragment(wsi), last = lws_is_final_fragment(wsi);
+    int whole = last && lws_remaining_packet_payload(wsi) == 0;
+    if (first) {
+        c->rx_len = 0;
+        c->rx_oversize = 0;
+    }
+    if (first && whole && len <= MSG_MAX_BYTES) {
+        conn_message(S, c, in, len, lws_frame_is_binary(wsi));
+        return 0;
+    }
+    if (!c->rx_oversize && c->rx_len + len > MSG_MAX_BYTES) {
+        c->rx_oversize = 1;
+        free(c->rx);
+        c->rx = NULL;
+    }
+    if (!c->rx_oversize) {
+        if (!c->rx && !(c->rx = malloc(MSG_MAX_BYTES + 1)))
+            return -1;
+        memcpy(c->rx + c->rx_len, in, len);
+        c->rx_len += len;
+    }
+    if (!whole)
+        return 0;
+    if (c->rx_oversize) {
+        if (++c->too_big_strikes > 1) {
+            static const char why[] = "messages too big";
+            lws_close_reason(wsi, LWS_CLOSE_STATUS_POLICY_VIOLATION, (unsigned char *)why,
+                             sizeof why - 1);
+            return -1;
+        }
+        tables_error(S->tables, &c->client, NULL, ERR_TOO_BIG, "a message is at most 8192 bytes");
+    } else {
+        conn_message(S, c, c->rx, c->rx_len, lws_frame_is_binary(wsi));
+    }
+    free(c->rx);
+    c->rx = NULL;
+    c->rx_len = 0;
+    return 0;
+}
+
+/* --- HTTP ------------------------------------------------------------------------------ */
+
+/* GET /api/tables/ID/record: the record as text. */
+static int http_request(server *S, session *s, struct lws *wsi, const char *path)
+{
+    char id[STORED_ID_BYTES + 1] = "";
+    const char *p = strstr(path, "tables/");
+    const char *rest = p ? p + 7 : NULL;
+    const char *slash = rest ? strchr(rest, '/') : NULL;
+    int finished = 0;
+    char *text = NULL;
+    if (slash && strcmp(slash, "/record") == 0 && (size_t)(slash - rest) < sizeof id) {
+        memcpy(id, rest, (size_t)(slash - rest));
+        id[slash - rest] = '\0';
+        text = tables_record(S->tables, id, &finished);
+    }
+    if (!text) {
+        lws_return_http_status(wsi, HTTP_STATUS_NOT_FOUND, "no such table");
+        return lws_http_transaction_completed(wsi) ? -1 : 0;
+    }
+    size_t len = strlen(text);
+    s->body = malloc(LWS_PRE + len);
+    if (!s->body) {
+        free(text);
+        return -1;
+    }
+    memcpy(s->body + LWS_PRE, text, len);
+    s->body_len = len;
+    free(text);
+    unsigned char head[LWS_PRE + 512], *start = head + LWS_PRE, *at = start,
+                                       *end = head + sizeof head - 1;
+    if (lws_add_http_common_headers(wsi, HTTP_STATUS_OK, "text/plain; charset=utf-8",
+                                    (lws_filepos_t)len, &at, end) ||
+        lws_finalize_write_http_header(wsi, start, &at, end))
+        return -1;
+    lws_callback_on_writable(wsi);
+    return 0;
+}
+
+static int http_write(session *s, struct lws *wsi)
+{
+    if (!s->body)
+        return 0;
+    int n = lws_write(wsi, s->body + LWS_PRE, s->body_len, LWS_WRITE_HTTP_FINAL);
+    free(s->body);
+    s->body = NULL;
+    if (n < 0)
+        return -1;
+    return lws_http_transaction_completed(wsi) ? -1 : 0;
+}
+
+/* --- The callback ------------------------------------------------------------------------- */
+
+static void take_results(server *S)
+{
+    worker_result r;
+    while (workers_take(S->pool, &r)) {
+        if (r.kind == JOB_THINK)
+            tables_computer_move(S->tables, r.table, r.turn, r.move);
+        else if (r.review)
+            tables_review_done(S->tables, r.table, r.review);
+    }
+}
+
+/* WebSocket connections only at /ws. */
+static int ws_path_ok(struct lws *wsi)
+{
+    char uri[64];
+    if (lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) <= 0)
+        return 0;
+    return strcmp(uri, "/ws") == 0 || strncmp(uri, "/ws?", 4) == 0;
+}
+
+static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
+                    size_t len)
+{
+    session *s = user;
+    server *S = lws_context_user(lws_get_context(wsi));
+    switch (reason) {
+    case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION: return ws_path_ok(wsi) ? 0 : 1;
+    case LWS_CALLBACK_ESTABLISHED: conn_open(S, s, wsi); return s->c ? 0 : -1;
+    case LWS_CALLBACK_RECEIVE: return s->c ? conn_receive(S, s->c, wsi, in, len) : -1;
+    case LWS_CALLBACK_SERVER_WRITEABLE: return s->c ? conn_write(s->c) : -1;
+    case LWS_CALLBACK_CLOSED: conn_close(S, s); return 0;
+    case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+        if (S && S->pool)
+            take_results(S);
+        return 0;
+    case LWS_CALLBACK_HTTP: return http_request(S, s, wsi, in ? (const char *)in : "");
+    case LWS_CALLBACK_HTTP_WRITEABLE:
+        if (s && s->body)
+            return http_write(s, wsi);
+        break;
+    case LWS_CALLBACK_CLOSED_HTTP:
+        if (s) {
+            free(s->body);
+            s->body = NULL;
+        }
+        break;
+    default: break;
+    }
+    return lws_callback_http_dummy(wsi, reason, user, in, len);
+}
+
+static const struct lws_protocols protocols[] = {
+    {"carcassonne.v1", callback, sizeof(session), 4096, 0, NULL, 0},
+    {NULL, NULL, 0, 0, 0, NULL, 0},
+};
+
+/* --- Hooks for the tables ---------------------------------------------------------------- */
+
+static int hook_think(void *ctx, const char *table, int turn, const carc_game *g, const char *spec)
+{
+    server *S = ctx;
+    return S->pool ? workers_think(S->pool, table, turn, g, spec) : -1;
+}
+
+static int hook_review(void *ctx, const char *table, const carc_game *g, int ms)
+{
+    server *S = ctx;
+    return S->pool ? workers_review(S->pool, table, g, ms) : -1;
+}
+
+static int64_t hook_now(void *ctx)
+{
+    (void)ctx;
+    return wall_ms();
+}
+
+static void wake_service(void *ctx)
+{
+    server *S = ctx;
+    lws_cancel_service(S->ctx);
+}
+
+static void on_tick(lws_sorted_usec_list_t *sul)
+{
+    server *S = lws_container_of(sul, server, tick);
+    tables_tick(S->tables, wall_ms());
+    lws_sul_schedule(S->ctx, 0, &S->tick, on_tick, TICK_MS * LWS_US_PER_MS);
+}
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    stop_requested = 1;
+    if (signal_ctx)
+        lws_cancel_service(signal_ctx);
+}
+
+/* --- Running ----------------------------------------------------------------------------- */
+
+static struct lws_context *make_context(server *S, struct lws_http_mount *api,
+                                        struct lws_http_mount *files)
+{
+    const server_options *o = S->opt;
+    memset(files, 0, sizeof *files);
+    files->mountpoint = "/";
+    files->origin = o->static_dir;
+    files->def = "index.html";
+    files->origin_protocol = LWSMPRO_FILE;
+    files->mountpoint_len = 1;
+    memset(api, 0, sizeof *api);
+    api->mount_next = o->static_dir ? files : NULL;
+    api->mountpoint = "/api";
+    api->origin = "carcassonne.v1";
+    api->origin_protocol = LWSMPRO_CALLBACK;
+    api->mountpoint_len = 4;
+
+    struct lws_context_creation_info info;
+    memset(&info, 0, sizeof info);
+    int any = !o->host[0] || strcmp(o->host, "0.0.0.0") == 0 || strcmp(o->host, "::") == 0;
+    info.iface = any ? NULL : o->host;
+    info.port = o->port;
+    info.protocols = protocols;
+    info.mounts = api;
+    info.user = S;
+    info.gid = -1;
+    info.uid = -1;
+    info.options = LWS_SERVER_OPTION_VALIDATE_UTF8;
+    if (!strchr(o->host, ':') && strcmp(o->host, "::") != 0)
+        info.options |= LWS_SERVER_OPTION_DISABLE_IPV6;
+    if (o->tls_cert) {
+        info.options |= LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT;
+        info.ssl_cert_filepath = o->tls_cert;
+        info.ssl_private_key_filepath = o->tls_key;
+    }
+    return lws_create_context(&info);
+}
+
+static int start(server *S, struct lws_http_mount *api, struct lws_http_mount *files)
+{
+    const server_options *o = S->opt;
+    char err[256];
+    S->store = storage_open(o->db, err, sizeof err);
+    if (!S->store) {
+        fprintf(stderr, "carcassonne serve: cannot open the database %s\n", err);
+        return -1;
+    }
+    srv_hooks hooks = {S, deliver, hook_think, hook_review, hook_now};
+    srv_limits limits = {o->max_tables, o->max_tables_per_ip};
+    S->tables = tables_new(S->store, &hooks, &limits);
+    S->ctx = S->tables ? make_context(S, api, files) : NULL;
+    if (!S->ctx) {
+        fprintf(stderr, "carcassonne serve: cannot listen on %s port %d\n", o->host, o->port);
+        return -1;
+    }
+    S->pool = workers_new(o->workers, o->max_think_ms, wake_service, S);
+    if (!S->pool) {
+        fprintf(stderr, "carcassonne serve: cannot start %d worker threads\n", o->workers);
+        return -1;
+    }
+    if (tables_load(S->tables, err, sizeof err) != 0) {
+        fprintf(stderr, "carcassonne serve: cannot load the tables: %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
+static void stop(server *S)
+{
+    signal_ctx = NULL;
+    if (S->ctx)
+        lws_context_destroy(S->ctx);
+    workers_free(S->pool);
+    tables_free(S->tables);
+    storage_close(S->store);
+    for (int i = 0; i < ADDR_BUCKETS; i++)
+        while (S->addrs[i]) {
+            addr_count *next = S->addrs[i]->next;
+            free(S->addrs[i]);
+            S->addrs[i] = next;
+        }
+}
+
+int server_run(const server_options *o)
+{
+    lws_set_log_level(LLL_ERR, NULL);
+    server *S = calloc(1, sizeof *S);
+    if (!S)
+        return 1;
+    S->opt = o;
+    struct lws_http_mount api, files;
+    int status = 1;
+    if (start(S, &api, &files) == 0) {
+        struct lws_vhost *vh = lws_get_vhost_by_name(S->ctx, "default");
+        int port = vh ? lws_get_vhost_listen_port(vh) : o->port;
+        int v6 = strchr(o->host, ':') != NULL;
+        printf("listening on %s://%s%s%s:%d\n", o->tls_cert ? "https" : "http", v6 ? "[" : "",
+               o->host, v6 ? "]" : "", port);
+        fflush(stdout);
+        signal_ctx = S->ctx;
+        signal(SIGTERM, on_signal);
+        signal(SIGINT, on_signal);
+        signal(SIGPIPE, SIG_IGN);
+        lws_sul_schedule(S->ctx, 0, &S->tick, on_tick, TICK_MS * LWS_US_PER_MS);
+        status = 0;
+        while (!stop_requested) {
+            if (lws_service(S->ctx, 0) < 0)
+                break;
+            if (tables_flush(S->tables) != 0) {
+                status = 1;
+                break;
+            }
+        }
+        if (status == 0 && tables_flush(S->tables) != 0)
+            status = 1;
+    }
+    stop(S);
+    free(S);
+    return status;
+}

@@ -1,0 +1,26 @@
+/* net.h: the server's network side: one libwebsockets context on one
+ * service thread, HTTP (static files, /api/tables/ID/record) and the
+ * WebSocket protocol carcassonne.v1 at /ws on the same port. */
+#ifndef CARC_SERVER_NET_H
+#define CARC_SERVER_NET_H
+
+/* What `carcassonne serve` was asked for (serve.c fills it). */
+typedef struct server_options {
+    const char *host;
+    int port; /* 0: a free port */
+    const char *db;
+    const char *static_dir; /* NULL: no static files */
+    int workers;
+    int max_think_ms;
+    int max_tables;
+    int max_conns_per_ip;
+    int max_tables_per_ip;
+    const char *tls_cert, *tls_key;
+} server_options;
+
+/* Runs the server until SIGTERM or SIGINT. Prints "listening on
+ * http://HOST:PORT" to standard output when ready. Returns the exit
+ * status: 0 after a clean stop, 1 on failure (a message on stderr). */
+int server_run(const server_options *o);
+
+#endif

@@ -1,0 +1,167 @@
+/* serve.c: `carcassonne serve`: its options, then the server. */
+#include "serve.h"
+
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "net.h"
+
+static const char serve_usage[] =
+    "usage: carcassonne serve [OPTIONS]\n"
+    "\n"
+    "Runs the game server: HTTP and WebSocket (protocol carcassonne.v1 at /ws,\n"
+    "docs/server-protocol.md) on one port. Prints 'listening on http://HOST:PORT'\n"
+    "when ready; SIGTERM or SIGINT stop it cleanly. See docs/server.md.\n"
+    "\n"
+    "  --host ADDR              address to listen on (default 127.0.0.1; 0.0.0.0: all)\n"
+    "  --port N                 port (default 8080; 0: a free port, printed)\n"
+    "  --db FILE                SQLite database (default carcassonne-server.db in the\n"
+    "                           working folder; created when missing)\n"
+    "  --static DIR             static files served at / (default: the web/ folder of\n"
+    "                           the source tree, else web/ next to the program)\n"
+    "  --workers N              threads for computer moves and reviews (default 2)\n"
+    "  --max-think-ms MS        time cap of a computer move (default 3000)\n"
+    "  --max-tables N           waiting and playing tables in all (default 10000)\n"
+    "  --max-conns-per-ip N     WebSocket connections from one address (default 64)\n"
+    "  --max-tables-per-ip N    open tables created from one address (default 32)\n"
+    "  --tls-cert FILE          serve HTTPS and WSS with this certificate (PEM) ...\n"
+    "  --tls-key FILE           ... and this private key (PEM); both or neither\n"
+    "  --help                   this text\n"
+    "\n"
+    "Exit status: 0 after a clean stop, 1 on failure, 2 on bad arguments.\n";
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 1, 2)))
+#endif
+static int
+usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("carcassonne serve: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputs("\nTry 'carcassonne serve --help'.\n", stderr);
+    va_end(ap);
+    return 2;
+}
+
+/* A whole decimal number in lo..hi; 0 on success. */
+static int parse_int(const char *s, long lo, long hi, int *out)
+{
+    if (!s || !*s || strspn(s, "0123456789") != strlen(s) || strlen(s) > 9)
+        return -1;
+    long v = strtol(s, NULL, 10);
+    if (v < lo || v > hi)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+static int is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* The default static folder: the source tree's web/ (known at build
+ * time), else web/ beside the program; NULL when neither exists. */
+static const char *default_static(char *buf, size_t cap)
+{
+#ifdef CARC_SOURCE_WEB_DIR
+    if (is_dir(CARC_SOURCE_WEB_DIR))
+        return CARC_SOURCE_WEB_DIR;
+#endif
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return NULL;
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (!slash)
+        return NULL;
+    *slash = '\0';
+    if ((size_t)snprintf(buf, cap, "%s/web", exe) >= cap)
+        return NULL;
+    return is_dir(buf) ? buf : NULL;
+}
+
+typedef struct int_option {
+    const char *name;
+    long lo, hi;
+    int *value;
+} int_option;
+
+/* Reads the arguments into `o`; returns -1 when done, else an exit status. */
+static int parse_args(int argc, char **argv, server_options *o)
+{
+    const int_option ints[] = {
+        {"--port", 0, 65535, &o->port},
+        {"--workers", 1, 64, &o->workers},
+        {"--max-think-ms", 10, 600000, &o->max_think_ms},
+        {"--max-tables", 1, 1000000, &o->max_tables},
+        {"--max-conns-per-ip", 1, 1000000, &o->max_conns_per_ip},
+        {"--max-tables-per-ip", 1, 1000000, &o->max_tables_per_ip},
+    };
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(serve_usage, stdout);
+            return 0;
+        }
+        const char **text = strcmp(a, "--host") == 0       ? &o->host
+                            : strcmp(a, "--db") == 0       ? &o->db
+                            : strcmp(a, "--static") == 0   ? &o->static_dir
+                            : strcmp(a, "--tls-cert") == 0 ? &o->tls_cert
+                            : strcmp(a, "--tls-key") == 0  ? &o->tls_key
+                                                           : NULL;
+        const int_option *num = NULL;
+        for (size_t k = 0; !text && k < sizeof ints / sizeof ints[0]; k++)
+            if (strcmp(a, ints[k].name) == 0)
+                num = &ints[k];
+        if (!text && !num)
+            return usage_error("unknown option '%s'", a);
+        if (i + 1 >= argc)
+            return usage_error("%s needs a value", a);
+        const char *value = argv[++i];
+        if (text) {
+            if (!*value)
+                return usage_error("%s needs a value", a);
+            *text = value;
+        } else if (parse_int(value, num->lo, num->hi, num->value)) {
+            fprintf(stderr, "carcassonne serve: %s must be a whole number from %ld to %ld\n",
+                    num->name, num->lo, num->hi);
+            return 2;
+        }
+    }
+    return -1;
+}
+
+int cmd_serve(int argc, char **argv)
+{
+    server_options o = {
+        .host = "127.0.0.1",
+        .port = 8080,
+        .db = "carcassonne-server.db",
+        .workers = 2,
+        .max_think_ms = 3000,
+        .max_tables = 10000,
+        .max_conns_per_ip = 64,
+        .max_tables_per_ip = 32,
+    };
+    int status = parse_args(argc, argv, &o);
+    if (status >= 0)
+        return status;
+    if (!o.tls_cert != !o.tls_key)
+        return usage_error("%s", "--tls-cert and --tls-key go together");
+    if (o.static_dir && !is_dir(o.static_dir))
+        return usage_error("--static %s: no such folder", o.static_dir);
+    char found[PATH_MAX];
+    if (!o.static_dir)
+        o.static_dir = default_static(found, sizeof found);
+    return server_run(&o);
+}

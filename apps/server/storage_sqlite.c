@@ -1,0 +1,444 @@
+/* storage_sqlite.c: the storage interface on SQLite (WAL, synchronous=FULL). */
+#include "storage.h"
+
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { SCHEMA_VERSION = 1 };
+
+static const char schema[] =
+    "CREATE TABLE IF NOT EXISTS tables ("
+    " id TEXT PRIMARY KEY, created_ms INTEGER NOT NULL, status INTEGER NOT NULL,"
+    " players INTEGER NOT NULL, rules INTEGER NOT NULL, info INTEGER NOT NULL,"
+    " clock_mode INTEGER NOT NULL, clock_seconds INTEGER NOT NULL,"
+    " clock_increment INTEGER NOT NULL, clock_timeout INTEGER NOT NULL,"
+    " listed INTEGER NOT NULL, seed INTEGER NOT NULL, salt BLOB NOT NULL,"
+    " addr TEXT NOT NULL, forfeit INTEGER NOT NULL, started_ms INTEGER NOT NULL);"
+    "CREATE INDEX IF NOT EXISTS tables_status ON tables(status, created_ms);"
+    "CREATE TABLE IF NOT EXISTS seats ("
+    " table_id TEXT NOT NULL, seat INTEGER NOT NULL, kind INTEGER NOT NULL,"
+    " taken INTEGER NOT NULL, name TEXT NOT NULL, spec TEXT NOT NULL,"
+    " token_hash BLOB NOT NULL, invite_hash BLOB NOT NULL, PRIMARY KEY (table_id, seat));"
+    "CREATE TABLE IF NOT EXISTS moves ("
+    " table_id TEXT NOT NULL, turn INTEGER NOT NULL, move TEXT NOT NULL,"
+    " by INTEGER NOT NULL, at_ms INTEGER NOT NULL, PRIMARY KEY (table_id, turn));";
+
+/* The prepared statements, one per write and read. */
+typedef enum stmt_id {
+    ST_BEGIN,
+    ST_COMMIT,
+    ST_ROLLBACK,
+    ST_SAVEPOINT,
+    ST_RELEASE,
+    ST_UNDO,
+    ST_INSERT_TABLE,
+    ST_INSERT_SEAT,
+    ST_UPDATE_SEAT,
+    ST_STARTED,
+    ST_INSERT_MOVE,
+    ST_STATUS,
+    ST_UNFINISHED,
+    ST_TABLE,
+    ST_SEATS,
+    ST_MOVES,
+    ST_COUNT
+} stmt_id;
+
+static const char *const stmt_sql[ST_COUNT] = {
+    "BEGIN IMMEDIATE",
+    "COMMIT",
+    "ROLLBACK",
+    "SAVEPOINT step",
+    "RELEASE step",
+    "ROLLBACK TO step",
+    "INSERT INTO tables VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16)",
+    "INSERT INTO seats VALUES (?1,?2,?3,?4,?5,?6,?7,?8)",
+    "UPDATE seats SET kind=?3, taken=?4, name=?5, spec=?6, token_hash=?7, invite_hash=?8"
+    " WHERE table_id=?1 AND seat=?2",
+    "UPDATE tables SET started_ms=?2, status=CASE WHEN ?2 > 0 THEN 1 ELSE status END"
+    " WHERE id=?1",
+    "INSERT INTO moves VALUES (?1,?2,?3,?4,?5)",
+    "UPDATE tables SET status=?2, forfeit=?3 WHERE id=?1",
+    "SELECT id FROM tables WHERE status < 2 ORDER BY created_ms, id",
+    "SELECT id, created_ms, status, players, rules, info, clock_mode, clock_seconds,"
+    " clock_increment, clock_timeout, listed, seed, salt, addr, forfeit, started_ms"
+    " FROM tables WHERE id=?1",
+    "SELECT seat, kind, taken, name, spec, token_hash, invite_hash FROM seats"
+    " WHERE table_id=?1 ORDER BY seat",
+    "SELECT turn, move, by, at_ms FROM moves WHERE table_id=?1 ORDER BY turn",
+};
+
+struct storage {
+    sqlite3 *db;
+    sqlite3_stmt *stmt[ST_COUNT];
+    int in_transaction;
+    char error[256];
+};
+
+static int failed(storage *s, const char *what)
+{
+    snprintf(s->error, sizeof s->error, "%s: %s", what, sqlite3_errmsg(s->db));
+    return -1;
+}
+
+/* Runs a statement that returns no rows, then resets it. */
+static int run(storage *s, stmt_id id)
+{
+    sqlite3_stmt *st = s->stmt[id];
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    return rc == SQLITE_DONE ? 0 : failed(s, stmt_sql[id]);
+}
+
+const char *storage_error(const storage *s)
+{
+    return s->error;
+}
+
+storage *storage_open(const char *path, char *err, size_t errcap)
+{
+    storage *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err, errcap, "out of memory");
+        return NULL;
+    }
+    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
+    if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
+        snprintf(err, errcap, "%s: %s", path, s->db ? sqlite3_errmsg(s->db) : "out of memory");
+        storage_close(s);
+        return NULL;
+    }
+    sqlite3_busy_timeout(s->db, 5000);
+    char *msg = NULL;
+    char pragmas[128];
+    snprintf(pragmas, sizeof pragmas,
+             "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA user_version=%d;",
+             SCHEMA_VERSION);
+    if (sqlite3_exec(s->db, pragmas, NULL, NULL, &msg) != SQLITE_OK ||
+        sqlite3_exec(s->db, schema, NULL, NULL, &msg) != SQLITE_OK) {
+        snprintf(err, errcap, "%s: %s", path, msg ? msg : sqlite3_errmsg(s->db));
+        sqlite3_free(msg);
+        storage_close(s);
+        return NULL;
+    }
+    for (int i = 0; i < ST_COUNT; i++) {
+        if (sqlite3_prepare_v3(s->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &s->stmt[i],
+                               NULL) != SQLITE_OK) {
+            snprintf(err, errcap, "%s: %s", path, sqlite3_errmsg(s->db));
+            storage_close(s);
+            return NULL;
+        }
+    }
+    return s;
+}
+
+void storage_close(storage *s)
+{
+    if (!s)
+        return;
+    if (s->in_transaction)
+        run(s, ST_ROLLBACK);
+    for (int i = 0; i < ST_COUNT; i++)
+        sqlite3_finalize(s->stmt[i]);
+    sqlite3_close(s->db);
+    free(s);
+}
+
+/* --- Transactions ------------------------------------------------------------------- */
+
+/* Opens the pass's transaction when needed and a savepoint for one step. */
+static int step_begin(storage *s)
+{
+    if (!s->in_transaction) {
+        if (run(s, ST_BEGIN))
+            return -1;
+        s->in_transaction = 1;
+    }
+    return run(s, ST_SAVEPOINT);
+}
+
+/* Keeps the step's writes (ok == 0) or undoes them; returns `ok`. */
+static int step_end(storage *s, int ok)
+{
+    if (ok != 0) {
+        char saved[sizeof s->error];
+        memcpy(saved, s->error, sizeof saved);
+        run(s, ST_UNDO);
+        run(s, ST_RELEASE);
+        memcpy(s->error, saved, sizeof saved);
+        return -1;
+    }
+    return run(s, ST_RELEASE);
+}
+
+int storage_commit(storage *s)
+{
+    if (!s->in_transaction)
+        return 0;
+    s->in_transaction = 0;
+    if (run(s, ST_COMMIT) == 0)
+        return 0;
+    char saved[sizeof s->error];
+    memcpy(saved, s->error, sizeof saved);
+    if (!sqlite3_get_autocommit(s->db))
+        run(s, ST_ROLLBACK);
+    memcpy(s->error, saved, sizeof saved);
+    return -1;
+}
+
+int storage_pending(const storage *s)
+{
+    return s->in_transaction;
+}
+
+/* --- Writes ------------------------------------------------------------------------- */
+
+static void bind_text(sqlite3_stmt *st, int i, const char *text)
+{
+    sqlite3_bind_text(st, i, text, -1, SQLITE_TRANSIENT);
+}
+
+static int write_seat(storage *s, stmt_id id, const char *table, int seat, const stored_seat *st)
+{
+    sqlite3_stmt *q = s->stmt[id];
+    bind_text(q, 1, table);
+    sqlite3_bind_int(q, 2, seat);
+    sqlite3_bind_int(q, 3, (int)st->kind);
+    sqlite3_bind_int(q, 4, st->taken);
+    bind_text(q, 5, st->name);
+    bind_text(q, 6, st->spec);
+    sqlite3_bind_blob(q, 7, st->token_hash, TOKEN_HASH_BYTES, SQLITE_TRANSIENT);
+    sqlite3_bind_blob(q, 8, st->invite_hash, TOKEN_HASH_BYTES, SQLITE_TRANSIENT);
+    return run(s, id);
+}
+
+static int insert_table(storage *s, const stored_table *t)
+{
+    sqlite3_stmt *q = s->stmt[ST_INSERT_TABLE];
+    bind_text(q, 1, t->id);
+    sqlite3_bind_int64(q, 2, t->created_ms);
+    sqlite3_bind_int(q, 3, (int)t->status);
+    sqlite3_bind_int(q, 4, t->players);
+    sqlite3_bind_int64(q, 5, (sqlite3_int64)t->rules);
+    sqlite3_bind_int(q, 6, (int)t->info);
+    sqlite3_bind_int(q, 7, (int)t->clock.mode);
+    sqlite3_bind_int(q, 8, t->clock.seconds);
+    sqlite3_bind_int(q, 9, t->clock.increment);
+    sqlite3_bind_int(q, 10, (int)t->clock.on_timeout);
+    sqlite3_bind_int(q, 11, t->listed);
+    sqlite3_bind_int64(q, 12, (sqlite3_int64)t->seed);
+    sqlite3_bind_blob(q, 13, t->salt, TOKEN_SECRET_BYTES, SQLITE_TRANSIENT);
+    bind_text(q, 14, t->addr);
+    sqlite3_bind_int(q, 15, t->forfeit);
+    sqlite3_bind_int64(q, 16, t->started_ms);
+    return run(s, ST_INSERT_TABLE);
+}
+
+static int insert_move(storage *s, const char *id, int turn, const stored_move *m)
+{
+    sqlite3_stmt *q = s->stmt[ST_INSERT_MOVE];
+    bind_text(q, 1, id);
+    sqlite3_bind_int(q, 2, turn);
+    bind_text(q, 3, m->text);
+    sqlite3_bind_int(q, 4, (int)m->by);
+    sqlite3_bind_int64(q, 5, m->at_ms);
+    return run(s, ST_INSERT_MOVE);
+}
+
+static int set_status(storage *s, const char *id, table_status status, int forfeit)
+{
+    sqlite3_stmt *q = s->stmt[ST_STATUS];
+    bind_text(q, 1, id);
+    sqlite3_bind_int(q, 2, (int)status);
+    sqlite3_bind_int(q, 3, forfeit);
+    return run(s, ST_STATUS);
+}
+
+int storage_create_table(storage *s, const stored_table *t)
+{
+    if (step_begin(s))
+        return -1;
+    int rc = insert_table(s, t);
+    for (int i = 0; rc == 0 && i < t->players; i++)
+        rc = write_seat(s, ST_INSERT_SEAT, t->id, i, &t->seats[i]);
+    for (int i = 0; rc == 0 && i < t->nmoves; i++)
+        rc = insert_move(s, t->id, i, &t->moves[i]);
+    return step_end(s, rc);
+}
+
+int storage_update_seat(storage *s, const char *id, int seat, const stored_seat *st,
+                        int64_t started_ms)
+{
+    if (step_begin(s))
+        return -1;
+    int rc = write_seat(s, ST_UPDATE_SEAT, id, seat, st);
+    if (rc == 0 && sqlite3_changes(s->db) != 1)
+        rc = failed(s, "no such seat");
+    if (rc == 0 && started_ms > 0) {
+        sqlite3_stmt *q = s->stmt[ST_STARTED];
+        bind_text(q, 1, id);
+        sqlite3_bind_int64(q, 2, started_ms);
+        rc = run(s, ST_STARTED);
+    }
+    return step_end(s, rc);
+}
+
+int storage_append_move(storage *s, const char *id, int turn, const stored_move *m,
+                        table_status status, int forfeit)
+{
+    if (step_begin(s))
+        return -1;
+    int rc = insert_move(s, id, turn, m);
+    if (rc == 0)
+        rc = set_status(s, id, status, forfeit);
+    return step_end(s, rc);
+}
+
+int storage_set_status(storage *s, const char *id, table_status status, int forfeit)
+{
+    if (step_begin(s))
+        return -1;
+    return step_end(s, set_status(s, id, status, forfeit));
+}
+
+/* --- Reads -------------------------------------------------------------------------- */
+
+static void copy_column_text(sqlite3_stmt *q, int col, char *out, size_t cap)
+{
+    const unsigned char *text = sqlite3_column_text(q, col);
+    snprintf(out, cap, "%s", text ? (const char *)text : "");
+}
+
+static void copy_column_blob(sqlite3_stmt *q, int col, uint8_t *out, size_t len)
+{
+    const void *blob = sqlite3_column_blob(q, col);
+    memset(out, 0, len);
+    if (blob && (size_t)sqlite3_column_bytes(q, col) == len)
+        memcpy(out, blob, len);
+}
+
+static void read_table_row(sqlite3_stmt *q, stored_table *t)
+{
+    copy_column_text(q, 0, t->id, sizeof t->id);
+    t->created_ms = sqlite3_column_int64(q, 1);
+    t->status = (table_status)sqlite3_column_int(q, 2);
+    t->players = sqlite3_column_int(q, 3);
+    t->rules = (uint32_t)sqlite3_column_int64(q, 4);
+    t->info = (table_info)sqlite3_column_int(q, 5);
+    t->clock.mode = (clock_mode)sqlite3_column_int(q, 6);
+    t->clock.seconds = sqlite3_column_int(q, 7);
+    t->clock.increment = sqlite3_column_int(q, 8);
+    t->clock.on_timeout = (clock_timeout)sqlite3_column_int(q, 9);
+    t->listed = sqlite3_column_int(q, 10);
+    t->seed = (uint64_t)sqlite3_column_int64(q, 11);
+    copy_column_blob(q, 12, t->salt, TOKEN_SECRET_BYTES);
+    copy_column_text(q, 13, t->addr, sizeof t->addr);
+    t->forfeit = sqlite3_column_int(q, 14);
+    t->started_ms = sqlite3_column_int64(q, 15);
+}
+
+static int read_seats(storage *s, stored_table *t)
+{
+    sqlite3_stmt *q = s->stmt[ST_SEATS];
+    bind_text(q, 1, t->id);
+    int rc;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        int seat = sqlite3_column_int(q, 0);
+        if (seat < 0 || seat >= CARC_MAX_PLAYERS)
+            continue;
+        stored_seat *st = &t->seats[seat];
+        st->kind = (seat_kind)sqlite3_column_int(q, 1);
+        st->taken = sqlite3_column_int(q, 2);
+        copy_column_text(q, 3, st->name, sizeof st->name);
+        copy_column_text(q, 4, st->spec, sizeof st->spec);
+        copy_column_blob(q, 5, st->token_hash, TOKEN_HASH_BYTES);
+        copy_column_blob(q, 6, st->invite_hash, TOKEN_HASH_BYTES);
+    }
+    sqlite3_reset(q);
+    return rc == SQLITE_DONE ? 0 : failed(s, "reading seats");
+}
+
+static int read_moves(storage *s, stored_table *t)
+{
+    sqlite3_stmt *q = s->stmt[ST_MOVES];
+    bind_text(q, 1, t->id);
+    int rc;
+    t->nmoves = 0;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        if (sqlite3_column_int(q, 0) != t->nmoves || t->nmoves == STORED_MAX_MOVES) {
+            sqlite3_reset(q);
+            snprintf(s->error, sizeof s->error, "table %s: its moves are not 0, 1, 2, ...", t->id);
+            return -1;
+        }
+        stored_move *m = &t->moves[t->nmoves++];
+        copy_column_text(q, 1, m->text, sizeof m->text);
+        m->by = (move_by)sqlite3_column_int(q, 2);
+        m->at_ms = sqlite3_column_int64(q, 3);
+    }
+    sqlite3_reset(q);
+    return rc == SQLITE_DONE ? 0 : failed(s, "reading moves");
+}
+
+int storage_load_table(storage *s, const char *id, stored_table *out)
+{
+    sqlite3_stmt *q = s->stmt[ST_TABLE];
+    bind_text(q, 1, id);
+    int rc = sqlite3_step(q);
+    if (rc != SQLITE_ROW) {
+        sqlite3_reset(q);
+        return rc == SQLITE_DONE ? 0 : failed(s, "reading a table");
+    }
+    memset(out, 0, sizeof *out);
+    read_table_row(q, out);
+    sqlite3_reset(q);
+    if (out->players < CARC_MIN_PLAYERS || out->players > CARC_MAX_PLAYERS) {
+        snprintf(s->error, sizeof s->error, "table %s: %d players", out->id, out->players);
+        return -1;
+    }
+    if (read_seats(s, out) || read_moves(s, out))
+        return -1;
+    return 1;
+}
+
+int storage_load_unfinished(storage *s, int (*each)(void *ctx, const stored_table *t), void *ctx)
+{
+    /* The ids first: each table is then read with its own statements. */
+    sqlite3_stmt *q = s->stmt[ST_UNFINISHED];
+    size_t n = 0, cap = 0;
+    char(*ids)[STORED_ID_BYTES] = NULL;
+    int rc;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        if (n == cap) {
+            cap = cap ? 2 * cap : 64;
+            void *bigger = realloc(ids, cap * sizeof *ids);
+            if (!bigger) {
+                rc = SQLITE_NOMEM;
+                break;
+            }
+            ids = bigger;
+        }
+        copy_column_text(q, 0, ids[n++], STORED_ID_BYTES);
+    }
+    sqlite3_reset(q);
+    if (rc != SQLITE_DONE) {
+        free(ids);
+        return failed(s, "listing tables");
+    }
+    stored_table *t = malloc(sizeof *t);
+    int result = t ? 0 : -1;
+    for (size_t i = 0; t && i < n; i++) {
+        int found = storage_load_table(s, ids[i], t);
+        if (found < 0) {
+            result = -1;
+            break;
+        }
+        if (found && each(ctx, t))
+            break;
+    }
+    free(t);
+    free(ids);
+    return result;
+}

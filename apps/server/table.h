@@ -1,0 +1,70 @@
+/* table.h: one table in memory (shared by tables.c, which changes it, and
+ * views.c, which shows it), and the views: the JSON of its events. */
+#ifndef CARC_SERVER_TABLE_H
+#define CARC_SERVER_TABLE_H
+
+#include <jansson.h>
+
+#include "tables.h"
+#include "token.h"
+
+/* A connection following a table: a seat, or a spectator (seat -1). */
+typedef struct table_member {
+    srv_client *client;
+    int seat;
+} table_member;
+
+typedef struct chat_line {
+    int seat; /* -1: a spectator */
+    char name[MSG_NAME_BYTES + 1];
+    char text[MSG_CHAT_BYTES + 1];
+    int64_t at_ms;
+} chat_line;
+
+/* Invariants: `game` is the replay of row.moves from row.seed (so its
+ * move count is row.nmoves, an `end` move included); present[s] counts
+ * the members bound to seat s. */
+typedef struct srv_table {
+    stored_table row;
+    char commitment[DIGEST_HEX];
+    carc_game *game;
+    int present[CARC_MAX_PLAYERS];
+    table_member *members;
+    int nmembers, capmembers;
+    int thinking;                      /* the turn a computer move is asked for, or -1 */
+    int64_t turn_ms;                   /* when the current turn began (clocks) */
+    int64_t left_ms[CARC_MAX_PLAYERS]; /* Fischer clocks at the turn's start */
+    chat_line *chat;                   /* CHAT_KEPT lines, a ring; NULL until the first */
+    int nchat;                         /* lines ever said */
+    char *review;                      /* the last review event's `moves` JSON, or NULL */
+    struct srv_table *hash_next;
+    struct srv_table *newer, *older; /* the list of tables, newest first */
+} srv_table;
+
+/* Replays the stored moves from the seed into a new game, calling `each`
+ * (may be NULL) after every move with its events. NULL (with `err`) when
+ * a stored move does not replay. */
+typedef void (*replay_fn)(void *ctx, int turn, int player, const carc_event *events, int n);
+carc_game *table_replay(const stored_table *row, replay_fn each, void *ctx, char *err,
+                        size_t errcap);
+
+/* The views. Each returns a new JSON value (the caller decrefs it). */
+json_t *view_state(const srv_table *t, int you, int64_t now_ms);
+json_t *view_move(const srv_table *t, int turn, int player, const char *move, move_by by,
+                  const carc_event *events, int n, int64_t now_ms);
+json_t *view_end(const srv_table *t);
+json_t *view_seat(const srv_table *t, int seat);
+json_t *view_lobby_entry(const srv_table *t);
+json_t *view_legal(const srv_table *t);
+json_t *view_chat(const chat_line *line, const char *table);
+json_t *view_events(const srv_table *t, const carc_event *events, int n);
+/* The record of the table as text (malloc'ed), with the deal's seed and
+ * salt only when the game has ended. */
+char *view_record(const srv_table *t);
+/* The digest of the public state: FNV-1a 64 over the text that
+ * docs/server-protocol.md describes, as 16 hexadecimal digits. */
+void view_digest(const carc_game *g, char out[17]);
+/* Milliseconds left on seat `seat`'s clock at `now_ms` (0 when none). */
+int64_t view_clock_left(const srv_table *t, int seat, int64_t now_ms);
+
+#endif

@@ -1,0 +1,941 @@
+/* tables.c: the registry of tables and the requests that act on them. */
+#include "tables.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "table.h"
+#include "token.h"
+
+enum {
+    HASH_BUCKETS = 1 << 14,
+    LOBBY_MAX = 100,
+    TABLE_ID_LEN = 11, /* 't' and 10 letters and digits */
+};
+
+struct srv_tables {
+    storage *store;
+    srv_hooks hooks;
+    srv_limits limits;
+    srv_table *buckets[HASH_BUCKETS];
+    srv_table *newest; /* every table in memory, newest first */
+    int live;          /* waiting and playing */
+    carc_game *scratch;
+    outbox out;
+};
+
+/* --- The registry ------------------------------------------------------------------ */
+
+static unsigned hash_id(const char *id)
+{
+    uint32_t h = 2166136261u;
+    for (; *id; id++)
+        h = (h ^ (uint8_t)*id) * 16777619u;
+    return h & (HASH_BUCKETS - 1);
+}
+
+static srv_table *find_loaded(const srv_tables *T, const char *id)
+{
+    for (srv_table *t = T->buckets[hash_id(id)]; t; t = t->hash_next)
+        if (strcmp(t->row.id, id) == 0)
+            return t;
+    return NULL;
+}
+
+static void insert_table(srv_tables *T, srv_table *t)
+{
+    unsigned b = hash_id(t->row.id);
+    t->hash_next = T->buckets[b];
+    T->buckets[b] = t;
+    t->older = T->newest;
+    t->newer = NULL;
+    if (T->newest)
+        T->newest->newer = t;
+    T->newest = t;
+    if (t->row.status != TABLE_FINISHED)
+        T->live++;
+}
+
+static void free_table(srv_table *t)
+{
+    carc_game_free(t->game);
+    free(t->members);
+    free(t->chat);
+    free(t->review);
+    free(t);
+}
+
+/* A table in memory made from its stored row: the game replayed. */
+static srv_table *table_from_row(const stored_table *row, char *err, size_t errcap)
+{
+    srv_table *t = calloc(1, sizeof *t);
+    if (!t) {
+        snprintf(err, errcap, "out of memory");
+        return NULL;
+    }
+    t->row = *row;
+    t->thinking = -1;
+    token_commitment(row->salt, row->seed, t->commitment);
+    t->game = table_replay(row, NULL, NULL, err, errcap);
+    if (!t->game) {
+        free(t);
+        return NULL;
+    }
+    for (int s = 0; s < row->players; s++)
+        t->left_ms[s] = (int64_t)row->clock.seconds * 1000;
+    return t;
+}
+
+/* The table `id`, from memory, or else read from storage (finished tables
+ * that were let go); NULL when there is none. */
+static srv_table *find_table(srv_tables *T, const char *id)
+{
+    srv_table *t = find_loaded(T, id);
+    if (t || strlen(id) != TABLE_ID_LEN)
+        return t;
+    stored_table *row = malloc(sizeof *row);
+    char err[160];
+    if (row && storage_load_table(T->store, id, row) == 1 && row->status == TABLE_FINISHED) {
+        t = table_from_row(row, err, sizeof err);
+        if (t)
+            insert_table(T, t);
+    }
+    free(row);
+    return t;
+}
+
+static int count_live_from(const srv_tables *T, const char *addr)
+{
+    int n = 0;
+    for (const srv_table *t = T->newest; t; t = t->older)
+        if (t->row.status != TABLE_FINISHED && strcmp(t->row.addr, addr) == 0)
+            n++;
+    return n;
+}
+
+int tables_live(const srv_tables *T)
+{
+    return T->live;
+}
+
+srv_tables *tables_new(storage *store, const srv_hooks *hooks, const srv_limits *limits)
+{
+    srv_tables *T = calloc(1, sizeof *T);
+    if (!T)
+        return NULL;
+    T->store = store;
+    T->hooks = *hooks;
+    T->limits = *limits;
+    T->scratch = carc_game_new(CARC_MIN_PLAYERS, NULL, 1);
+    if (!T->scratch) {
+        free(T);
+        return NULL;
+    }
+    return T;
+}
+
+void tables_free(srv_tables *T)
+{
+    if (!T)
+        return;
+    for (srv_table *t = T->newest; t;) {
+        srv_table *older = t->older;
+        free_table(t);
+        t = older;
+    }
+    outbox_free(&T->out);
+    carc_game_free(T->scratch);
+    free(T);
+}
+
+/* --- Sending -------------------------------------------------------------------------- */
+
+static int64_t now_ms(const srv_tables *T)
+{
+    return T->hooks.now_ms(T->hooks.ctx);
+}
+
+static srv_msg *to_msg(json_t *json)
+{
+    char *text = json_dumps(json, JSON_COMPACT);
+    json_decref(json);
+    if (!text)
+        return NULL;
+    srv_msg *m = srv_msg_new(text, strlen(text));
+    free(text);
+    return m;
+}
+
+/* Queues `json` (taken) for `c`. */
+static void send_to(srv_tables *T, srv_client *c, json_t *json)
+{
+    srv_msg *m = to_msg(json);
+    if (m) {
+        outbox_add(&T->out, c, m);
+        srv_msg_unref(m);
+    }
+}
+
+/* Queues `json` (taken) for every member of `t` but `except`. */
+static void broadcast(srv_tables *T, const srv_table *t, json_t *json, const srv_client *except)
+{
+    srv_msg *m = to_msg(json);
+    if (!m)
+        return;
+    for (int i = 0; i < t->nmembers; i++)
+        if (t->members[i].client != except)
+            outbox_add(&T->out, t->members[i].client, m);
+    srv_msg_unref(m);
+}
+
+static json_t *id_json(const msg_id *id)
+{
+    if (!id || id->kind == MSG_ID_NONE)
+        return NULL;
+    return id->kind == MSG_ID_INT ? json_integer(id->number) : json_string(id->text);
+}
+
+/* Queues the success reply `fields` (taken; may be NULL) to request `r`. */
+static void reply(srv_tables *T, srv_client *c, const msg_request *r, json_t *fields)
+{
+    char type[24];
+    snprintf(type, sizeof type, "%s.ok", msg_type_name(r->type));
+    json_t *msg = json_pack("{s:s}", "type", type);
+    json_t *re = id_json(&r->id);
+    if (re)
+        json_object_set_new(msg, "re", re);
+    if (fields)
+        json_object_update(msg, fields);
+    json_decref(fields);
+    send_to(T, c, msg);
+}
+
+void tables_error(srv_tables *T, srv_client *c, const msg_id *id, msg_error code,
+                  const char *message)
+{
+    c->errors++;
+    json_t *msg = json_pack("{s:s}", "type", "error");
+    json_t *re = id_json(id);
+    if (re)
+        json_object_set_new(msg, "re", re);
+    json_object_set_new(msg, "code", json_string(msg_error_name(code)));
+    json_object_set_new(msg, "message", json_string(message));
+    send_to(T, c, msg);
+}
+
+static msg_error refuse(srv_tables *T, srv_client *c, const msg_request *r, msg_error code,
+                        const char *message)
+{
+    tables_error(T, c, &r->id, code, message);
+    return code;
+}
+
+int tables_flush(srv_tables *T)
+{
+    if (storage_commit(T->store) != 0) {
+        fprintf(stderr, "carcassonne serve: commit failed: %s\n", storage_error(T->store));
+        outbox_clear(&T->out);
+        return -1;
+    }
+    outbox_release(&T->out, T->hooks.send, T->hooks.ctx);
+    return 0;
+}
+
+/* --- Members --------------------------------------------------------------------------- */
+
+static int member_index(const srv_table *t, const srv_client *c)
+{
+    for (int i = 0; i < t->nmembers; i++)
+        if (t->members[i].client == c)
+            return i;
+    return -1;
+}
+
+/* Seat `seat` gained or lost a connection: the others see it present or
+ * away when that changes whether anyone is there. */
+static void seat_presence(srv_tables *T, srv_table *t, int seat, int delta, const srv_client *c)
+{
+    if (seat < 0)
+        return;
+    int was = t->present[seat] > 0;
+    t->present[seat] += delta;
+    if ((t->present[seat] > 0) != was)
+        broadcast(T, t, view_seat(t, seat), c);
+}
+
+/* Makes `c` a member of `t` (a spectator until bound); -1 when it follows
+ * too many tables. */
+static int member_add(srv_table *t, srv_client *c)
+{
+    if (member_index(t, c) >= 0)
+        return 0;
+    if (c->njoined == CLIENT_MAX_TABLES)
+        return -1;
+    if (t->nmembers == t->capmembers) {
+        int cap = t->capmembers ? 2 * t->capmembers : 4;
+        table_member *bigger = realloc(t->members, (size_t)cap * sizeof *bigger);
+        if (!bigger)
+            return -1;
+        t->members = bigger;
+        t->capmembers = cap;
+    }
+    t->members[t->nmembers].client = c;
+    t->members[t->nmembers].seat = -1;
+    t->nmembers++;
+    c->joined[c->njoined++] = t;
+    return 0;
+}
+
+static void member_bind(srv_tables *T, srv_table *t, srv_client *c, int seat)
+{
+    int i = member_index(t, c);
+    if (i < 0 || t->members[i].seat == seat)
+        return;
+    int old = t->members[i].seat;
+    t->members[i].seat = seat;
+    seat_presence(T, t, old, -1, c);
+    seat_presence(T, t, seat, +1, c);
+}
+
+static void member_remove(srv_tables *T, srv_table *t, srv_client *c)
+{
+    int i = member_index(t, c);
+    if (i < 0)
+        return;
+    int seat = t->members[i].seat;
+    t->members[i] = t->members[--t->nmembers];
+    for (int j = 0; j < c->njoined; j++)
+        if (c->joined[j] == t) {
+            c->joined[j] = c->joined[--c->njoined];
+            break;
+        }
+    seat_presence(T, t, seat, -1, c);
+}
+
+void tables_client_gone(srv_tables *T, srv_client *c)
+{
+    while (c->njoined > 0)
+        member_remove(T, c->joined[c->njoined - 1], c);
+    outbox_forget(&T->out, c);
+}
+
+/* The seat `c` holds at `t`, or -1. */
+static int seat_of(const srv_table *t, const srv_client *c)
+{
+    int i = member_index(t, c);
+    return i < 0 ? -1 : t->members[i].seat;
+}
+
+/* --- The game ------------------------------------------------------------------------ */
+
+static int seat_filled(const stored_seat *s)
+{
+    return s->kind == SEAT_COMPUTER || s->taken;
+}
+
+static void maybe_think(srv_tables *T, srv_table *t)
+{
+    if (t->row.status != TABLE_PLAYING || carc_game_over(t->game))
+        return;
+    int turn = t->row.nmoves, seat = carc_game_current_player(t->game);
+    if (t->row.seats[seat].kind != SEAT_COMPUTER || t->thinking == turn)
+        return;
+    if (T->hooks.think(T->hooks.ctx, t->row.id, turn, t->game, t->row.seats[seat].spec) == 0)
+        t->thinking = turn;
+}
+
+static void start_clocks(srv_table *t, int64_t now)
+{
+    t->turn_ms = now;
+    for (int s = 0; s < t->row.players; s++)
+        t->left_ms[s] = (int64_t)t->row.clock.seconds * 1000;
+}
+
+/* The clock of the seat that just moved, at the end of its turn. */
+static void stop_clock(srv_table *t, int seat, int64_t now)
+{
+    if (t->row.clock.mode == CLOCK_FISCHER) {
+        t->left_ms[seat] -= now - t->turn_ms;
+        if (t->left_ms[seat] < 0)
+            t->left_ms[seat] = 0;
+        t->left_ms[seat] += (int64_t)t->row.clock.increment * 1000;
+    }
+    t->turn_ms = now;
+}
+
+static void finish_table(srv_tables *T, srv_table *t)
+{
+    if (t->row.status != TABLE_FINISHED) {
+        t->row.status = TABLE_FINISHED;
+        T->live--;
+    }
+}
+
+/* Plays `text` for the seat to move, made `by` whom: checks it, stores it,
+ * then queues the reply to `mover` (when not NULL) and the events. The
+ * text "end" ends the game now (a forfeit) with seat `forfeit`. */
+static msg_error apply_move(srv_tables *T, srv_table *t, const char *text, move_by by, int forfeit,
+                            srv_client *mover, const msg_request *r)
+{
+    int turn = t->row.nmoves, player = carc_game_current_player(t->game);
+    carc_event events[CARC_MAX_EVENTS];
+    int nevents = 0;
+    stored_move sm = {.by = by, .at_ms = now_ms(T)};
+    carc_game_copy(T->scratch, t->game);
+    char why[160] = "";
+    carc_status st;
+    if (strcmp(text, "end") == 0) {
+        snprintf(sm.text, sizeof sm.text, "end");
+        st = carc_game_finish(T->scratch, events, CARC_MAX_EVENTS, &nevents);
+    } else {
+        carc_move m;
+        st = carc_move_parse_message(t->game, text, &m, why, sizeof why);
+        if (st == CARC_OK) {
+            carc_move_write(t->game, m, sm.text, sizeof sm.text);
+            st = carc_game_play(T->scratch, m, events, CARC_MAX_EVENTS, &nevents);
+        }
+    }
+    if (st == CARC_EOVER)
+        return mover ? refuse(T, mover, r, ERR_GAME_OVER, "the game has ended") : ERR_GAME_OVER;
+    if (st != CARC_OK || turn >= STORED_MAX_MOVES) {
+        if (!why[0])
+            snprintf(why, sizeof why, "%s", carc_game_error(T->scratch));
+        return mover ? refuse(T, mover, r, ERR_ILLEGAL, why) : ERR_ILLEGAL;
+    }
+    int over = carc_game_over(T->scratch);
+    table_status status = over ? TABLE_FINISHED : TABLE_PLAYING;
+    if (storage_append_move(T->store, t->row.id, turn, &sm, status, forfeit) != 0) {
+        fprintf(stderr, "carcassonne serve: %s\n", storage_error(T->store));
+        return mover ? refuse(T, mover, r, ERR_INTERNAL, "the move could not be stored")
+                     : ERR_INTERNAL;
+    }
+    carc_game *played = T->scratch;
+    T->scratch = t->game;
+    t->game = played;
+    t->row.moves[turn] = sm;
+    t->row.nmoves++;
+    t->row.forfeit = forfeit;
+    t->thinking = -1;
+    stop_clock(t, player, sm.at_ms);
+    if (mover)
+        reply(T, mover, r, json_pack("{s:i}", "turn", turn));
+    broadcast(T, t, view_move(t, turn, player, sm.text, by, events, nevents, sm.at_ms), NULL);
+    if (over) {
+        finish_table(T, t);
+        broadcast(T, t, view_end(t), NULL);
+    } else {
+        maybe_think(T, t);
+    }
+    return ERR_NONE;
+}
+
+/* --- Requests ---------------------------------------------------------------------------- */
+
+static void new_table_id(char out[TABLE_ID_LEN + 1])
+{
+    static const char alphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+    uint8_t bytes[TABLE_ID_LEN - 1];
+    token_random(bytes, sizeof bytes);
+    out[0] = 't';
+    for (int i = 0; i < TABLE_ID_LEN - 1; i++)
+        out[i + 1] = alphabet[bytes[i] % 36];
+    out[TABLE_ID_LEN] = '\0';
+}
+
+/* A new secret: its hash into `hash`, its hexadecimal form into `hex`. */
+static int new_secret(uint8_t hash[TOKEN_HASH_BYTES], char hex[TOKEN_HEX])
+{
+    uint8_t secret[TOKEN_SECRET_BYTES];
+    if (token_random(secret, sizeof secret))
+        return -1;
+    token_hash(secret, hash);
+    token_hex(secret, sizeof secret, hex);
+    return 0;
+}
+
+/* Fills the row of a new table from `create`; the secrets of its seats go
+ * into `token` and `invites`. */
+static int fill_new_row(srv_tables *T, srv_client *c, const msg_request *r, stored_table *row,
+                        int *me, char token[TOKEN_HEX], char invites[][TOKEN_HEX])
+{
+    memset(row, 0, sizeof *row);
+    do
+        new_table_id(row->id);
+    while (find_loaded(T, row->id));
+    row->created_ms = now_ms(T);
+    row->players = r->nseats;
+    row->rules = r->rules;
+    row->info = r->info;
+    row->clock = r->clock;
+    row->listed = r->listed;
+    row->forfeit = -1;
+    snprintf(row->addr, sizeof row->addr, "%s", c->addr);
+    if (token_random(&row->seed, sizeof row->seed) || token_random(row->salt, sizeof row->salt))
+        return -1;
+    int filled = 0;
+    *me = -1;
+    for (int i = 0; i < r->nseats; i++) {
+        stored_seat *s = &row->seats[i];
+        invites[i][0] = '\0';
+        switch (r->seats[i].kind) {
+        case SEAT_ME:
+            s->kind = SEAT_OPEN;
+            s->taken = 1;
+            snprintf(s->name, sizeof s->name, "%s", r->name);
+            if (new_secret(s->token_hash, token))
+                return -1;
+            *me = i;
+            break;
+        case SEAT_OPEN: s->kind = SEAT_OPEN; break;
+        case SEAT_INVITE:
+            s->kind = SEAT_INVITE;
+            if (new_secret(s->invite_hash, invites[i]))
+                return -1;
+            break;
+        case SEAT_COMPUTER:
+            s->kind = SEAT_COMPUTER;
+            snprintf(s->spec, sizeof s->spec, "%s", r->seats[i].spec);
+            snprintf(s->name, sizeof s->name, "%.*s", MSG_NAME_BYTES, r->seats[i].spec);
+            break;
+        }
+        filled += seat_filled(s);
+    }
+    if (filled == row->players) {
+        row->status = TABLE_PLAYING;
+        row->started_ms = row->created_ms;
+    }
+    return 0;
+}
+
+static void do_create(srv_tables *T, srv_client *c, const msg_request *r)
+{
+    if (T->live >= T->limits.max_tables) {
+        refuse(T, c, r, ERR_TOO_MANY, "the server holds as many tables as it may");
+        return;
+    }
+    if (count_live_from(T, c->addr) >= T->limits.max_tables_per_addr) {
+        refuse(T, c, r, ERR_TOO_MANY, "your address has as many open tables as it may");
+        return;
+    }
+    if (c->njoined == CLIENT_MAX_TABLES) {
+        refuse(T, c, r, ERR_TOO_MANY, "this connection follows as many tables as it may");
+        return;
+    }
+    stored_table *row = malloc(sizeof *row);
+    char token[TOKEN_HEX] = "", invites[CARC_MAX_PLAYERS][TOKEN_HEX], err[160];
+    int me;
+    srv_table *t = NULL;
+    if (row && fill_new_row(T, c, r, row, &me, token, invites) == 0)
+        t = table_from_row(row, err, sizeof err);
+    free(row);
+    if (!t) {
+        refuse(T, c, r, ERR_INTERNAL, "the table could not be made");
+        return;
+    }
+    if (storage_create_table(T->store, &t->row) != 0) {
+        fprintf(stderr, "carcassonne serve: %s\n", storage_error(T->store));
+        free_table(t);
+        refuse(T, c, r, ERR_INTERNAL, "the table could not be stored");
+        return;
+    }
+    insert_table(T, t);
+    start_clocks(t, t->row.created_ms);
+    member_add(t, c);
+    json_t *fields = json_pack("{s:s, s:s}", "table", t->row.id, "commitment", t->commitment);
+    if (me >= 0) {
+        json_object_set_new(fields, "seat", json_integer(me));
+        json_object_set_new(fields, "token", json_string(token));
+        member_bind(T, t, c, me);
+    }
+    json_t *list = json_array();
+    for (int i = 0; i < t->row.players; i++)
+        json_array_append_new(list, invites[i][0] ? json_string(invites[i]) : json_null());
+    json_object_set_new(fields, "invites", list);
+    reply(T, c, r, fields);
+    send_to(T, c, view_state(t, me, now_ms(T)));
+    maybe_think(T, t);
+}
+
+/* The seat `r` asks for at `t`, or -1 with the error queued. */
+static int seat_to_take(srv_tables *T, srv_client *c, const srv_table *t, const msg_request *r)
+{
+    if (t->row.status != TABLE_WAITING) {
+        refuse(T, c, r, ERR_NO_SEAT, "every seat of this table is taken");
+        return -1;
+    }
+    if (seat_of(t, c) >= 0) {
+        refuse(T, c, r, ERR_NO_SEAT, "this connection already has a seat at this table");
+        return -1;
+    }
+    int seat = r->seat;
+    if (seat < 0) {
+        for (int i = 0; i < t->row.players && seat < 0; i++)
+            if (t->row.seats[i].kind == SEAT_OPEN && !t->row.seats[i].taken)
+                seat = i;
+        if (seat < 0)
+            refuse(T, c, r, ERR_NO_SEAT, "no open seat is left");
+        return seat;
+    }
+    const stored_seat *s = &t->row.seats[seat];
+    uint8_t code[TOKEN_SECRET_BYTES];
+    if (seat >= t->row.players || s->taken || s->kind == SEAT_COMPUTER) {
+        refuse(T, c, r, ERR_NO_SEAT, "that seat does not exist or is taken");
+        return -1;
+    }
+    if (s->kind == SEAT_INVITE &&
+        (msg_parse_token(r->invite, code) != 0 || !token_matches(code, s->invite_hash))) {
+        refuse(T, c, r, ERR_NO_SEAT, "that seat needs its invite code");
+        return -1;
+    }
+    return seat;
+}
+
+static void do_join(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t)
+{
+    int seat = seat_to_take(T, c, t, r);
+    if (seat < 0)
+        return;
+    if (member_index(t, c) < 0 && c->njoined == CLIENT_MAX_TABLES) {
+        refuse(T, c, r, ERR_TOO_MANY, "this connection follows as many tables as it may");
+        return;
+    }
+    stored_seat s = t->row.seats[seat];
+    char token[TOKEN_HEX];
+    if (new_secret(s.token_hash, token)) {
+        refuse(T, c, r, ERR_INTERNAL, "no random numbers");
+        return;
+    }
+    s.taken = 1;
+    snprintf(s.name, sizeof s.name, "%s", r->name);
+    int filled = 1;
+    for (int i = 0; i < t->row.players; i++)
+        filled += i != seat && seat_filled(&t->row.seats[i]);
+    int64_t now = now_ms(T);
+    int64_t started = filled == t->row.players ? now : 0;
+    if (storage_update_seat(T->store, t->row.id, seat, &s, started) != 0) {
+        fprintf(stderr, "carcassonne serve: %s\n", storage_error(T->store));
+        refuse(T, c, r, ERR_INTERNAL, "the seat could not be stored");
+        return;
+    }
+    t->row.seats[seat] = s;
+    member_add(t, c);
+    reply(T, c, r, json_pack("{s:s, s:i, s:s}", "table", t->row.id, "seat", seat, "token", token));
+    member_bind(T, t, c, seat);
+    if (started) {
+        t->row.status = TABLE_PLAYING;
+        t->row.started_ms = started;
+        start_clocks(t, now);
+        for (int i = 0; i < t->nmembers; i++)
+            send_to(T, t->members[i].client, view_state(t, t->members[i].seat, now));
+        maybe_think(T, t);
+    } else {
+        send_to(T, c, view_state(t, seat, now));
+    }
+}
+
+/* The seat whose token is `token`, or -1. Every seat is compared, in
+ * constant time each. */
+static int seat_of_token(const srv_table *t, const uint8_t token[TOKEN_SECRET_BYTES])
+{
+    uint8_t hash[TOKEN_HASH_BYTES];
+    token_hash(token, hash);
+    int found = -1;
+    for (int i = 0; i < t->row.players; i++)
+        if (t->row.seats[i].taken && token_hash_equal(hash, t->row.seats[i].token_hash))
+            found = i;
+    return found;
+}
+
+static void do_resume(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t)
+{
+    int seat = seat_of_token(t, r->token);
+    if (seat < 0) {
+        refuse(T, c, r, ERR_BAD_TOKEN, "that is not the token of a seat of this table");
+        return;
+    }
+    if (member_add(t, c) != 0) {
+        refuse(T, c, r, ERR_TOO_MANY, "this connection follows as many tables as it may");
+        return;
+    }
+    reply(T, c, r, json_pack("{s:s, s:i}", "table", t->row.id, "seat", seat));
+    member_bind(T, t, c, seat);
+    send_to(T, c, view_state(t, seat, now_ms(T)));
+}
+
+static void do_watch(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t)
+{
+    if (member_add(t, c) != 0) {
+        refuse(T, c, r, ERR_TOO_MANY, "this connection follows as many tables as it may");
+        return;
+    }
+    reply(T, c, r, json_pack("{s:s}", "table", t->row.id));
+    send_to(T, c, view_state(t, seat_of(t, c), now_ms(T)));
+}
+
+static void do_move(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t)
+{
+    int seat = seat_of(t, c);
+    if (seat < 0)
+        refuse(T, c, r, ERR_NOT_SEATED, "this connection has no seat at this table");
+    else if (t->row.status == TABLE_WAITING)
+        refuse(T, c, r, ERR_NOT_STARTED, "the game has not started: seats are still empty");
+    else if (t->row.status == TABLE_FINISHED)
+        refuse(T, c, r, ERR_GAME_OVER, "the game has ended");
+    else if (r->turn != t->row.nmoves)
+        refuse(T, c, r, ERR_STALE, "that is not the current turn: ask 'sync'");
+    else if (carc_game_current_player(t->game) != seat)
+        refuse(T, c, r, ERR_NOT_YOUR_TURN, "another seat is to move");
+    else
+        apply_move(T, t, r->move, BY_PLAYER, -1, c, r);
+}
+
+static void do_legal(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t)
+{
+    if (member_index(t, c) < 0)
+        refuse(T, c, r, ERR_NOT_SEATED, "watch or join the table first");
+    else if (t->row.status == TABLE_WAITING)
+        refuse(T, c, r, ERR_NOT_STARTED, "the game has not started");
+    else if (t->row.status == TABLE_FINISHED)
+        refuse(T, c, r, ERR_GAME_OVER, "the game has ended");
+    else
+        reply(T, c, r, view_legal(t));
+}
+
+static void do_chat(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t)
+{
+    int i = member_index(t, c);
+    int64_t now = now_ms(T);
+    if (i < 0) {
+        refuse(T, c, r, ERR_NOT_SEATED, "watch or join the table first");
+        return;
+    }
+    if (c->last_chat_ms && now - c->last_chat_ms < 1000) {
+        refuse(T, c, r, ERR_RATE_LIMITED, "one chat line a second");
+        return;
+    }
+    if (!t->chat && !(t->chat = calloc(CHAT_KEPT, sizeof *t->chat))) {
+        refuse(T, c, r, ERR_INTERNAL, "out of memory");
+        return;
+    }
+    c->last_chat_ms = now;
+    chat_line *line = &t->chat[t->nchat++ % CHAT_KEPT];
+    line->seat = t->members[i].seat;
+    snprintf(line->name, sizeof line->name, "%s",
+             line->seat >= 0 ? t->row.seats[line->seat].name : "");
+    snprintf(line->text, sizeof line->text, "%s", r->text);
+    line->at_ms = now;
+    reply(T, c, r, NULL);
+    broadcast(T, t, view_chat(line, t->row.id), NULL);
+}
+
+static void do_lobby(srv_tables *T, srv_client *c, const msg_request *r)
+{
+    json_t *list = json_array();
+    int n = 0;
+    for (const srv_table *t = T->newest; t && n < LOBBY_MAX; t = t->older)
+        if (t->row.listed && t->row.status != TABLE_FINISHED) {
+            json_array_append_new(list, view_lobby_entry(t));
+            n++;
+        }
+    reply(T, c, r, json_pack("{s:o}", "tables", list));
+}
+
+static void do_mine(srv_tables *T, srv_client *c, const msg_request *r)
+{
+    json_t *list = json_array();
+    for (int i = 0; i < r->nmine; i++) {
+        const msg_mine_pair *pair = &r->mine[i];
+        srv_table *t = pair->valid ? find_table(T, pair->table) : NULL;
+        int seat = t ? seat_of_token(t, pair->token) : -1;
+        if (seat < 0)
+            continue;
+        json_t *entry = view_lobby_entry(t);
+        json_object_set_new(entry, "seat", json_integer(seat));
+        json_array_append_new(list, entry);
+    }
+    reply(T, c, r, json_pack("{s:o}", "tables", list));
+}
+
+static void do_record(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t)
+{
+    char *text = view_record(t);
+    if (!text) {
+        refuse(T, c, r, ERR_INTERNAL, "the record could not be written");
+        return;
+    }
+    reply(T, c, r,
+          json_pack("{s:b, s:s}", "finished", t->row.status == TABLE_FINISHED, "record", text));
+    free(text);
+}
+
+static void do_review(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t)
+{
+    if (t->row.status != TABLE_FINISHED) {
+        refuse(T, c, r, ERR_NOT_STARTED, "a review needs a finished game");
+        return;
+    }
+    if (member_add(t, c) != 0) {
+        refuse(T, c, r, ERR_TOO_MANY, "this connection follows as many tables as it may");
+        return;
+    }
+    if (t->review) {
+        reply(T, c, r, json_pack("{s:i}", "position", 0));
+        json_t *moves = json_loads(t->review, 0, NULL);
+        send_to(T, c,
+                json_pack("{s:s, s:s, s:o}", "type", "review", "table", t->row.id, "moves",
+                          moves ? moves : json_array()));
+        return;
+    }
+    int ahead = T->hooks.review ? T->hooks.review(T->hooks.ctx, t->row.id, t->game, r->ms) : -1;
+    if (ahead < 0)
+        refuse(T, c, r, ERR_TOO_MANY, "the review queue is full: try again later");
+    else
+        reply(T, c, r, json_pack("{s:i}", "position", ahead));
+}
+
+/* Requests that name a table: find it, then act. */
+static void table_request(srv_tables *T, srv_client *c, const msg_request *r)
+{
+    srv_table *t = find_table(T, r->table);
+    if (!t) {
+        refuse(T, c, r, ERR_NO_TABLE, "no such table");
+        return;
+    }
+    switch (r->type) {
+    case MSG_JOIN: do_join(T, c, r, t); break;
+    case MSG_RESUME: do_resume(T, c, r, t); break;
+    case MSG_WATCH: do_watch(T, c, r, t); break;
+    case MSG_LEAVE:
+        member_remove(T, t, c);
+        reply(T, c, r, json_pack("{s:s}", "table", t->row.id));
+        break;
+    case MSG_MOVE: do_move(T, c, r, t); break;
+    case MSG_LEGAL: do_legal(T, c, r, t); break;
+    case MSG_SYNC:
+        if (member_index(t, c) < 0) {
+            refuse(T, c, r, ERR_NOT_SEATED, "watch or join the table first");
+            break;
+        }
+        reply(T, c, r, json_pack("{s:s}", "table", t->row.id));
+        send_to(T, c, view_state(t, seat_of(t, c), now_ms(T)));
+        break;
+    case MSG_CHAT: do_chat(T, c, r, t); break;
+    case MSG_RECORD: do_record(T, c, r, t); break;
+    case MSG_REVIEW: do_review(T, c, r, t); break;
+    default: refuse(T, c, r, ERR_UNKNOWN_TYPE, "not a table request"); break;
+    }
+}
+
+void tables_request(srv_tables *T, srv_client *c, const msg_request *r)
+{
+    switch (r->type) {
+    case MSG_HELLO:
+        reply(T, c, r,
+              json_pack("{s:i, s:s, s:{s:i, s:i, s:i, s:i}}", "protocol", 1, "server",
+                        "carcassonne 0.1.0", "limits", "message_bytes", MSG_MAX_BYTES,
+                        "messages_per_second", MSG_PER_SECOND, "name_bytes", MSG_NAME_BYTES,
+                        "chat_bytes", MSG_CHAT_BYTES));
+        break;
+    case MSG_PING: reply(T, c, r, NULL); break;
+    case MSG_CREATE: do_create(T, c, r); break;
+    case MSG_LOBBY: do_lobby(T, c, r); break;
+    case MSG_MINE: do_mine(T, c, r); break;
+    default: table_request(T, c, r); break;
+    }
+}
+
+/* --- Answers from the workers, clocks ------------------------------------------------ */
+
+void tables_computer_move(srv_tables *T, const char *table, int turn, const char *move)
+{
+    srv_table *t = find_loaded(T, table);
+    if (!t || t->thinking != turn || t->row.nmoves != turn || t->row.status != TABLE_PLAYING)
+        return;
+    if (apply_move(T, t, move, BY_COMPUTER, -1, NULL, NULL) != ERR_NONE) {
+        t->thinking = -1;
+        fprintf(stderr, "carcassonne serve: table %s: the computer's move '%s' was refused\n",
+                table, move);
+    }
+}
+
+void tables_review_done(srv_tables *T, const char *table, char *json_moves)
+{
+    srv_table *t = find_loaded(T, table);
+    if (!t) {
+        free(json_moves);
+        return;
+    }
+    free(t->review);
+    t->review = json_moves;
+    json_t *moves = json_loads(json_moves, 0, NULL);
+    broadcast(T, t,
+              json_pack("{s:s, s:s, s:o}", "type", "review", "table", t->row.id, "moves",
+                        moves ? moves : json_array()),
+              NULL);
+}
+
+void tables_tick(srv_tables *T, int64_t now)
+{
+    for (srv_table *t = T->newest; t; t = t->older) {
+        if (t->row.status != TABLE_PLAYING || t->row.clock.mode == CLOCK_NONE)
+            continue;
+        int seat = carc_game_current_player(t->game);
+        if (view_clock_left(t, seat, now) > 0 || t->thinking == t->row.nmoves)
+            continue;
+        if (t->row.clock.on_timeout == TIMEOUT_FORFEIT) {
+            apply_move(T, t, "end", BY_SERVER, seat, NULL, NULL);
+        } else if (T->hooks.think(T->hooks.ctx, t->row.id, t->row.nmoves, t->game,
+                                  "mcts:level=easy") == 0) {
+            t->thinking = t->row.nmoves;
+        }
+    }
+}
+
+/* --- Loading and records ------------------------------------------------------------- */
+
+typedef struct load_ctx {
+    srv_tables *T;
+    char *err;
+    size_t errcap;
+    int failed;
+} load_ctx;
+
+static int load_one(void *ctx, const stored_table *row)
+{
+    load_ctx *L = ctx;
+    char why[160];
+    srv_table *t = table_from_row(row, why, sizeof why);
+    if (!t) {
+        snprintf(L->err, L->errcap, "table %s does not replay: %s", row->id, why);
+        L->failed = 1;
+        return 1;
+    }
+    insert_table(L->T, t);
+    int64_t now = now_ms(L->T);
+    start_clocks(t, now);
+    return 0;
+}
+
+int tables_load(srv_tables *T, char *err, size_t errcap)
+{
+    load_ctx L = {T, err, errcap, 0};
+    if (storage_load_unfinished(T->store, load_one, &L) != 0) {
+        snprintf(err, errcap, "%s", storage_error(T->store));
+        return -1;
+    }
+    if (L.failed)
+        return -1;
+    for (srv_table *t = T->newest; t; t = t->older)
+        maybe_think(T, t);
+    return 0;
+}
+
+char *tables_record(srv_tables *T, const char *id, int *finished)
+{
+    srv_table *t = find_table(T, id);
+    if (!t)
+        return NULL;
+    *finished = t->row.status == TABLE_FINISHED;
+    return view_record(t);
+}

@@ -1,0 +1,98 @@
+/* tables.h: the server's tables: seats, tokens, the authoritative games,
+ * the requests that act on them and the events they cause. Runs on the
+ * service thread only; knows nothing of sockets (net.c) or of threads
+ * (workers.c): it talks to them through srv_hooks. */
+#ifndef CARC_SERVER_TABLES_H
+#define CARC_SERVER_TABLES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "carcassonne.h"
+#include "message.h"
+#include "outbox.h"
+#include "storage.h"
+
+enum {
+    CLIENT_MAX_TABLES = 16, /* tables one connection may follow at once */
+    CHAT_KEPT = 50,
+};
+
+struct srv_table;
+
+/* A connection as the tables see it. The network layer owns it and
+ * calls tables_client_gone() before freeing it. */
+typedef struct srv_client {
+    uint64_t id;
+    char addr[STORED_ADDR_BYTES];
+    int njoined;
+    struct srv_table *joined[CLIENT_MAX_TABLES];
+    int64_t last_chat_ms;
+    int errors; /* error replies sent: too many and the connection closes */
+} srv_client;
+
+/* What the tables need from the rest of the server. */
+typedef struct srv_hooks {
+    void *ctx;
+    /* Queues message `m` for client `c` (taking a reference). */
+    void (*send)(void *ctx, srv_client *c, srv_msg *m);
+    /* Asks for a computer move for turn `turn` of table `table` (a copy of
+     * the game is made by the callee): the answer comes back through
+     * tables_computer_move(). Returns 0 when queued. */
+    int (*think)(void *ctx, const char *table, int turn, const carc_game *g, const char *spec);
+    /* Asks for the review of a finished game; the answer comes back
+     * through tables_review_done(). Returns the jobs ahead, or -1. */
+    int (*review)(void *ctx, const char *table, const carc_game *g, int ms);
+    /* Wall clock in milliseconds since 1970. */
+    int64_t (*now_ms)(void *ctx);
+} srv_hooks;
+
+typedef struct srv_limits {
+    int max_tables;          /* waiting and playing tables in all */
+    int max_tables_per_addr; /* waiting and playing tables created from one address */
+} srv_limits;
+
+typedef struct srv_tables srv_tables;
+
+/* A registry over `store` (borrowed). NULL when out of memory. */
+srv_tables *tables_new(storage *store, const srv_hooks *hooks, const srv_limits *limits);
+/* Frees every table; the outbox's unsent messages are dropped. */
+void tables_free(srv_tables *T);
+
+/* Loads every unfinished table from storage and replays its game; asks for
+ * the moves of computer seats to move. 0 on success, -1 with `err`. */
+int tables_load(srv_tables *T, char *err, size_t errcap);
+
+/* Handles one decoded request of client `c`: its reply and events go to
+ * the outbox. */
+void tables_request(srv_tables *T, srv_client *c, const msg_request *r);
+/* Queues the error reply `code` for a request of `c` that carried `id`
+ * (NULL: none). */
+void tables_error(srv_tables *T, srv_client *c, const msg_id *id, msg_error code,
+                  const char *message);
+/* Client `c` has gone: its seats are away, its queued messages dropped. */
+void tables_client_gone(srv_tables *T, srv_client *c);
+/* The answer of a think hook: `move` (record notation) for `turn`. A
+ * stale answer (the table moved on, or is gone) is dropped. */
+void tables_computer_move(srv_tables *T, const char *table, int turn, const char *move);
+/* The answer of a review hook: the `review` event's JSON text (taken). */
+void tables_review_done(srv_tables *T, const char *table, char *json_moves);
+/* Checks the clocks at time `now_ms`: a seat whose time ran out is
+ * played by the computer or forfeits. */
+void tables_tick(srv_tables *T, int64_t now_ms);
+
+/* Ends the pass: commits its writes, then hands its messages to the send
+ * hook in order. -1 when the commit failed: nothing of the pass is durable
+ * and its messages are dropped; the server must stop (a restart recovers
+ * the last committed state). */
+int tables_flush(srv_tables *T);
+
+/* The record of table `id` as text (malloc'ed; the caller frees it), or
+ * NULL when there is no such table. `*finished` says whether the game
+ * ended. */
+char *tables_record(srv_tables *T, const char *id, int *finished);
+
+/* Tables waiting or playing. */
+int tables_live(const srv_tables *T);
+
+#endif

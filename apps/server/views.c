@@ -1,0 +1,421 @@
+/* views.c: what a table shows: the JSON of its events and its record. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "table.h"
+
+static const char *const kind_names[4] = {"road", "city", "farm", "cloister"};
+static const char *const role_names[4] = {"road", "city", "field", "cloister"};
+static const char *const status_names[3] = {"waiting", "playing", "finished"};
+static const char *const by_names[3] = {"player", "computer", "server"};
+
+carc_game *table_replay(const stored_table *row, replay_fn each, void *ctx, char *err,
+                        size_t errcap)
+{
+    carc_rules rules = {row->rules};
+    carc_game *g = carc_game_new(row->players, &rules, row->seed);
+    if (!g) {
+        snprintf(err, errcap, "cannot make a game of %d players", row->players);
+        return NULL;
+    }
+    for (int i = 0; i < row->nmoves; i++) {
+        carc_event events[CARC_MAX_EVENTS];
+        int n = 0, player = carc_game_current_player(g);
+        carc_move m;
+        carc_status st;
+        if (strcmp(row->moves[i].text, "end") == 0) {
+            st = carc_game_finish(g, events, CARC_MAX_EVENTS, &n);
+        } else {
+            st = carc_move_parse_message(g, row->moves[i].text, &m, err, errcap);
+            if (st == CARC_OK)
+                st = carc_game_play(g, m, events, CARC_MAX_EVENTS, &n);
+        }
+        if (st != CARC_OK) {
+            snprintf(err, errcap, "move %d '%s' does not replay", i, row->moves[i].text);
+            carc_game_free(g);
+            return NULL;
+        }
+        if (each)
+            each(ctx, i, player, events, n < CARC_MAX_EVENTS ? n : CARC_MAX_EVENTS);
+    }
+    return g;
+}
+
+/* --- Pieces -------------------------------------------------------------------------- */
+
+static json_t *rules_json(uint32_t flags)
+{
+    json_t *list = json_array();
+    for (uint32_t bit = 1; bit; bit <<= 1)
+        if ((flags & bit) && carc_rule_name(bit))
+            json_array_append_new(list, json_string(carc_rule_name(bit)));
+    return list;
+}
+
+static json_t *tile_json(int kind)
+{
+    char letter[2] = {carc_tile(kind) ? carc_tile(kind)->letter : '?', '\0'};
+    return kind == CARC_NO_TILE ? json_null() : json_string(letter);
+}
+
+static json_t *players_array(const srv_table *t, int (*value)(const carc_game *, int))
+{
+    json_t *list = json_array();
+    for (int p = 0; p < t->row.players; p++)
+        json_array_append_new(list, json_integer(value(t->game, p)));
+    return list;
+}
+
+static const char *seat_kind_name(const stored_seat *s)
+{
+    if (s->kind == SEAT_COMPUTER)
+        return "computer";
+    if (s->taken)
+        return "human";
+    return s->kind == SEAT_INVITE ? "invite" : "open";
+}
+
+static json_t *seat_name(const stored_seat *s)
+{
+    return s->name[0] ? json_string(s->name) : json_null();
+}
+
+json_t *view_events(const srv_table *t, const carc_event *events, int n)
+{
+    json_t *list = json_array();
+    for (int i = 0; i < n; i++) {
+        const carc_event *e = &events[i];
+        json_t *winners = json_array(), *returned = json_array();
+        for (int p = 0; p < t->row.players; p++) {
+            if (e->winners & (1u << p))
+                json_array_append_new(winners, json_integer(p));
+            json_array_append_new(returned, json_integer(e->returned[p]));
+        }
+        json_array_append_new(list, json_pack("{s:s, s:b, s:o, s:i, s:i, s:i, s:i, s:i, s:o}",
+                                              "kind", e->kind < 4 ? kind_names[e->kind] : "?",
+                                              "complete", e->complete, "winners", winners, "points",
+                                              e->points, "tiles", e->tiles, "pennants", e->pennants,
+                                              "x", e->x, "y", e->y, "returned", returned));
+    }
+    return list;
+}
+
+int64_t view_clock_left(const srv_table *t, int seat, int64_t now_ms)
+{
+    const msg_clock *k = &t->row.clock;
+    int running = t->row.status == TABLE_PLAYING && carc_game_current_player(t->game) == seat;
+    int64_t used = running ? now_ms - t->turn_ms : 0;
+    int64_t left;
+    if (k->mode == CLOCK_MOVE)
+        left = (int64_t)k->seconds * 1000 - used;
+    else if (k->mode == CLOCK_FISCHER)
+        left = t->left_ms[seat] - used;
+    else
+        return 0;
+    return left > 0 ? left : 0;
+}
+
+static json_t *clock_json(const srv_table *t, int64_t now_ms)
+{
+    const msg_clock *k = &t->row.clock;
+    if (k->mode == CLOCK_NONE)
+        return json_null();
+    json_t *left = json_array();
+    for (int s = 0; s < t->row.players; s++)
+        json_array_append_new(left, json_integer(view_clock_left(t, s, now_ms)));
+    int running = t->row.status == TABLE_PLAYING ? carc_game_current_player(t->game) : -1;
+    return json_pack("{s:s, s:i, s:i, s:s, s:o, s:o}", "mode",
+                     k->mode == CLOCK_MOVE ? "move" : "fischer", "seconds", k->seconds, "increment",
+                     k->increment, "on_timeout",
+                     k->on_timeout == TIMEOUT_FORFEIT ? "forfeit" : "computer", "left_ms", left,
+                     "running", running >= 0 ? json_integer(running) : json_null());
+}
+
+static void digest_line(uint64_t *h, const char *line)
+{
+    for (; *line; line++)
+        *h = (*h ^ (uint8_t)*line) * 1099511628211ull;
+}
+
+void view_digest(const carc_game *g, char out[17])
+{
+    uint64_t h = 14695981039346656037ull;
+    char line[96];
+    int players = carc_game_players(g), tile = carc_game_drawn_tile(g);
+    snprintf(line, sizeof line, "turn %d\nplayer %d\ntile %c\n", carc_game_move_count(g),
+             carc_game_over(g) ? -1 : carc_game_current_player(g),
+             tile == CARC_NO_TILE ? '-' : carc_tile(tile)->letter);
+    digest_line(&h, line);
+    for (int pass = 0; pass < 2; pass++) {
+        digest_line(&h, pass ? "supply" : "scores");
+        for (int p = 0; p < players; p++) {
+            snprintf(line, sizeof line, " %d",
+                     pass ? carc_game_supply(g, p) : carc_game_score(g, p));
+            digest_line(&h, line);
+        }
+        digest_line(&h, "\n");
+    }
+    for (int i = 0; i < carc_game_tile_count(g); i++) {
+        carc_tile_on_board b;
+        carc_game_tile_info(g, i, &b);
+        int n =
+            snprintf(line, sizeof line, "%c %d %d %d", carc_tile(b.kind)->letter, b.x, b.y, b.rot);
+        if (b.follower_segment != CARC_NO_SPOT)
+            snprintf(line + n, sizeof line - (size_t)n, " %d %d", b.follower_segment,
+                     b.follower_owner);
+        digest_line(&h, line);
+        digest_line(&h, "\n");
+    }
+    snprintf(out, 17, "%016" PRIx64, h);
+}
+
+static json_t *digest_json(const carc_game *g)
+{
+    char hex[17];
+    view_digest(g, hex);
+    return json_string(hex);
+}
+
+/* --- Events -------------------------------------------------------------------------- */
+
+json_t *view_seat(const srv_table *t, int seat)
+{
+    const stored_seat *s = &t->row.seats[seat];
+    return json_pack("{s:s, s:s, s:i, s:o, s:s, s:b}", "type", "seat", "table", t->row.id, "seat",
+                     seat, "name", seat_name(s), "kind", seat_kind_name(s), "present",
+                     t->present[seat] > 0 || s->kind == SEAT_COMPUTER);
+}
+
+json_t *view_move(const srv_table *t, int turn, int player, const char *move, move_by by,
+                  const carc_event *events, int n, int64_t now_ms)
+{
+    const carc_game *g = t->game;
+    json_t *next = json_null();
+    if (!carc_game_over(g))
+        next = json_pack("{s:i, s:i, s:o}", "turn", turn + 1, "player", carc_game_current_player(g),
+                         "tile", tile_json(carc_game_drawn_tile(g)));
+    return json_pack("{s:s, s:s, s:i, s:i, s:s, s:s, s:o, s:o, s:o, s:o, s:i, s:o, s:o}", "type",
+                     "move", "table", t->row.id, "turn", turn, "player", player, "move", move, "by",
+                     by_names[by], "events", view_events(t, events, n), "scores",
+                     players_array(t, carc_game_score), "supply",
+                     players_array(t, carc_game_supply), "next", next, "tiles_left",
+                     carc_game_over(g) ? 0 : carc_game_tiles_left(g, NULL), "clock",
+                     clock_json(t, now_ms), "digest", digest_json(g));
+}
+
+/* The final scores, breakdown, winners and the revealed deal. */
+static json_t *final_json(const srv_table *t)
+{
+    static const carc_kind kinds[4] = {CARC_ROAD, CARC_CITY, CARC_CLOISTER, CARC_FIELD};
+    static const char *const names[4] = {"roads", "cities", "cloisters", "farms"};
+    const carc_game *g = t->game;
+    json_t *by_kind = json_array(), *winners = json_array();
+    int best = -1;
+    for (int p = 0; p < t->row.players; p++) {
+        json_t *b = json_object();
+        for (int k = 0; k < 4; k++)
+            json_object_set_new(b, names[k], json_integer(carc_game_score_of(g, p, kinds[k])));
+        json_array_append_new(by_kind, b);
+        if (p != t->row.forfeit && carc_game_score(g, p) > best)
+            best = carc_game_score(g, p);
+    }
+    for (int p = 0; p < t->row.players; p++)
+        if (p != t->row.forfeit && carc_game_score(g, p) == best)
+            json_array_append_new(winners, json_integer(p));
+    char seed[24], salt[TOKEN_HEX];
+    snprintf(seed, sizeof seed, "%" PRIu64, t->row.seed);
+    token_hex(t->row.salt, sizeof t->row.salt, salt);
+    return json_pack("{s:o, s:o, s:o, s:o, s:s, s:s, s:s}", "scores",
+                     players_array(t, carc_game_score), "by_kind", by_kind, "winners", winners,
+                     "forfeit", t->row.forfeit >= 0 ? json_integer(t->row.forfeit) : json_null(),
+                     "seed", seed, "salt", salt, "commitment", t->commitment);
+}
+
+json_t *view_end(const srv_table *t)
+{
+    json_t *end = final_json(t);
+    json_object_set_new(end, "type", json_string("end"));
+    json_object_set_new(end, "table", json_string(t->row.id));
+    return end;
+}
+
+json_t *view_chat(const chat_line *line, const char *table)
+{
+    return json_pack("{s:s, s:s, s:o, s:o, s:s, s:I}", "type", "chat", "table", table, "seat",
+                     line->seat >= 0 ? json_integer(line->seat) : json_null(), "name",
+                     line->name[0] ? json_string(line->name) : json_null(), "text", line->text,
+                     "at", (json_int_t)(line->at_ms / 1000));
+}
+
+/* --- The state ------------------------------------------------------------------------ */
+
+typedef struct moves_ctx {
+    const srv_table *t;
+    json_t *list;
+} moves_ctx;
+
+static void add_move(void *ctx, int turn, int player, const carc_event *events, int n)
+{
+    moves_ctx *M = ctx;
+    const stored_move *m = &M->t->row.moves[turn];
+    json_array_append_new(M->list, json_pack("{s:i, s:i, s:s, s:s, s:o}", "turn", turn, "player",
+                                             player, "move", m->text, "by", by_names[m->by],
+                                             "events", view_events(M->t, events, n)));
+}
+
+static json_t *moves_json(const srv_table *t)
+{
+    moves_ctx M = {t, json_array()};
+    char err[160];
+    carc_game *g = table_replay(&t->row, add_move, &M, err, sizeof err);
+    carc_game_free(g);
+    return M.list;
+}
+
+static json_t *seats_json(const srv_table *t)
+{
+    json_t *list = json_array();
+    for (int s = 0; s < t->row.players; s++) {
+        const stored_seat *st = &t->row.seats[s];
+        json_array_append_new(list, json_pack("{s:o, s:s, s:b, s:i, s:i}", "name", seat_name(st),
+                                              "kind", seat_kind_name(st), "present",
+                                              t->present[s] > 0 || st->kind == SEAT_COMPUTER,
+                                              "score", carc_game_score(t->game, s), "supply",
+                                              carc_game_supply(t->game, s)));
+    }
+    return list;
+}
+
+static json_t *remaining_json(const carc_game *g)
+{
+    int counts[CARC_TILE_KINDS];
+    carc_game_tiles_left(g, counts);
+    json_t *map = json_object();
+    for (int k = 0; k < CARC_TILE_KINDS; k++) {
+        char letter[2] = {carc_tile(k)->letter, '\0'};
+        if (counts[k] > 0)
+            json_object_set_new(map, letter, json_integer(counts[k]));
+    }
+    return map;
+}
+
+static json_t *chat_json(const srv_table *t)
+{
+    json_t *list = json_array();
+    int first = t->nchat > CHAT_KEPT ? t->nchat - CHAT_KEPT : 0;
+    for (int i = first; t->chat && i < t->nchat; i++)
+        json_array_append_new(list, view_chat(&t->chat[i % CHAT_KEPT], t->row.id));
+    return list;
+}
+
+json_t *view_state(const srv_table *t, int you, int64_t now_ms)
+{
+    const carc_game *g = t->game;
+    int playing = t->row.status == TABLE_PLAYING;
+    json_t *state = json_pack(
+        "{s:s, s:s, s:s, s:o, s:i, s:o, s:[], s:s, s:o, s:i, s:o, s:o, s:i}", "type", "state",
+        "table", t->row.id, "status", status_names[t->row.status], "you",
+        you >= 0 ? json_integer(you) : json_null(), "players", t->row.players, "rules",
+        rules_json(t->row.rules), "expansions", "info",
+        t->row.info == INFO_PURIST ? "purist" : "casual", "seats", seats_json(t), "turn",
+        t->row.nmoves, "to_move", playing ? json_integer(carc_game_current_player(g)) : json_null(),
+        "tile", playing ? tile_json(carc_game_drawn_tile(g)) : json_null(), "tiles_left",
+        carc_game_over(g) ? 0 : carc_game_tiles_left(g, NULL));
+    if (t->row.info == INFO_CASUAL && !carc_game_over(g))
+        json_object_set_new(state, "remaining", remaining_json(g));
+    json_object_set_new(state, "moves", moves_json(t));
+    json_object_set_new(state, "clock", clock_json(t, now_ms));
+    json_object_set_new(state, "commitment", json_string(t->commitment));
+    json_object_set_new(state, "digest", digest_json(g));
+    json_object_set_new(state, "chat", chat_json(t));
+    if (t->row.status == TABLE_FINISHED)
+        json_object_set_new(state, "final", final_json(t));
+    return state;
+}
+
+json_t *view_lobby_entry(const srv_table *t)
+{
+    json_t *seats = json_array();
+    for (int s = 0; s < t->row.players; s++) {
+        const stored_seat *st = &t->row.seats[s];
+        json_array_append_new(
+            seats, json_pack("{s:o, s:s}", "name", seat_name(st), "kind", seat_kind_name(st)));
+    }
+    return json_pack("{s:s, s:s, s:o, s:o, s:[], s:s, s:o, s:i}", "table", t->row.id, "status",
+                     status_names[t->row.status], "seats", seats, "rules", rules_json(t->row.rules),
+                     "expansions", "info", t->row.info == INFO_PURIST ? "purist" : "casual",
+                     "clock", clock_json(t, t->turn_ms), "turn", t->row.nmoves);
+}
+
+json_t *view_legal(const srv_table *t)
+{
+    const carc_game *g = t->game;
+    carc_placement places[CARC_MAX_PLACEMENTS];
+    int n = carc_legal_placements(g, places, CARC_MAX_PLACEMENTS);
+    if (n > CARC_MAX_PLACEMENTS)
+        n = CARC_MAX_PLACEMENTS;
+    json_t *list = json_array();
+    for (int i = 0; i < n; i++) {
+        carc_spot spots[CARC_MAX_SPOTS];
+        int ns = carc_legal_spots(g, places[i], spots, CARC_MAX_SPOTS);
+        json_t *spot_list = json_array();
+        for (int s = 0; s < ns && s < CARC_MAX_SPOTS; s++) {
+            const char *name = spots[s].port == CARC_PORTS ? "C" : carc_port_name(spots[s].port);
+            json_array_append_new(spot_list, json_pack("{s:s, s:s}", "spot", name ? name : "?",
+                                                       "role", role_names[spots[s].kind & 3]));
+        }
+        carc_move m = {.type = CARC_MOVE_PLACE, .place = places[i], .segment = CARC_NO_SPOT};
+        char text[32];
+        carc_move_write(g, m, text, sizeof text);
+        json_array_append_new(list, json_pack("{s:i, s:i, s:i, s:s, s:o}", "x", places[i].x, "y",
+                                              places[i].y, "rot", places[i].rot, "move", text,
+                                              "spots", spot_list));
+    }
+    json_t *legal = json_pack("{s:i, s:i, s:o, s:o}", "turn", t->row.nmoves, "player",
+                              carc_game_current_player(g), "tile",
+                              tile_json(carc_game_drawn_tile(g)), "placements", list);
+    if (n == 0) {
+        carc_move discard = {.type = CARC_MOVE_DISCARD, .segment = CARC_NO_SPOT};
+        char text[32];
+        carc_move_write(g, discard, text, sizeof text);
+        json_object_set_new(legal, "discard", json_string(text));
+    }
+    return legal;
+}
+
+/* --- The record ------------------------------------------------------------------------ */
+
+char *view_record(const srv_table *t)
+{
+    char headers[1024];
+    size_t n = 0;
+    n += (size_t)snprintf(headers + n, sizeof headers - n, "server-table %s\n", t->row.id);
+    for (int s = 0; s < t->row.players; s++) {
+        const stored_seat *st = &t->row.seats[s];
+        n += (size_t)snprintf(headers + n, sizeof headers - n, "seat-%d %s\n", s + 1,
+                              st->kind == SEAT_COMPUTER ? st->spec : "human");
+    }
+    if (t->row.status == TABLE_FINISHED) {
+        char salt[TOKEN_HEX];
+        token_hex(t->row.salt, sizeof t->row.salt, salt);
+        n += (size_t)snprintf(headers + n, sizeof headers - n, "seed %" PRIu64 "\nsalt %s\n",
+                              t->row.seed, salt);
+        if (t->row.forfeit >= 0)
+            n += (size_t)snprintf(headers + n, sizeof headers - n, "forfeit %d time\n",
+                                  t->row.forfeit + 1);
+    }
+    snprintf(headers + n, sizeof headers - n, "commitment %s\n", t->commitment);
+    size_t cap = 8192;
+    for (;;) {
+        char *buf = malloc(cap);
+        if (!buf)
+            return NULL;
+        size_t len = carc_record_write(t->game, headers, buf, cap);
+        if (len < cap)
+            return buf;
+        free(buf);
+        cap = len + 1;
+    }
+}

@@ -1,0 +1,438 @@
+/* workers.c: the worker pool: threads, job and result queues, the
+ * watchdog that stops a search at its time cap. */
+#include "workers.h"
+
+#include <jansson.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "carcassonne_ai.h"
+#include "token.h"
+
+typedef struct job {
+    job_kind kind;
+    char table[STORED_ID_BYTES];
+    int turn, ms;
+    char spec[MSG_SPEC_BYTES + 32];
+    carc_game *game;
+    struct job *next;
+} job;
+
+typedef struct result_node {
+    worker_result result;
+    struct result_node *next;
+} result_node;
+
+/* What one worker is doing: the player searching, when it must stop. */
+typedef struct slot {
+    carc_player *player; /* NULL when idle */
+    double deadline;
+} slot;
+
+struct workers {
+    pthread_mutex_t lock;
+    pthread_cond_t work; /* a job was queued, or stopping */
+    pthread_cond_t tick; /* wakes the watchdog to stop */
+    job *think_head, *think_tail, *review_head, *review_tail;
+    int nthink, nreview;
+    result_node *results_head, *results_tail;
+    int stopping;
+    int max_think_ms;
+    void (*notify)(void *);
+    void *ctx;
+    int nthreads;
+    pthread_t threads[WORKERS_MAX];
+    slot slots[WORKERS_MAX];
+    pthread_t watchdog;
+    int watchdog_started;
+};
+
+typedef struct worker_arg {
+    workers *w;
+    int index;
+} worker_arg;
+
+static double monotonic_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static uint64_t random_seed(void)
+{
+    uint64_t seed = 1;
+    token_random(&seed, sizeof seed);
+    return seed;
+}
+
+int workers_effective_spec(const char *spec, int max_think_ms, char *out, size_t cap)
+{
+    char err[120];
+    carc_player *p = carc_player_new(spec, 1, err, sizeof err);
+    if (!p)
+        return -1;
+    const char *full = carc_player_spec(p);
+    int is_mcts = strncmp(full, "mcts:", 5) == 0;
+    const char *ms = strstr(full, "ms=");
+    int ms_value = ms && (ms == full || ms[-1] == ':' || ms[-1] == ',') ? atoi(ms + 3) : 0;
+    carc_player_free(p);
+    char sep = strchr(spec, ':') ? ',' : ':';
+    int n = snprintf(out, cap, "%s", spec);
+    if (is_mcts) {
+        n += snprintf(out + n, cap - (size_t)n, "%cthreads=1", sep);
+        sep = ',';
+    }
+    if (ms_value > max_think_ms)
+        n += snprintf(out + n, cap - (size_t)n, "%cms=%d", sep, max_think_ms);
+    return n < (int)cap ? 0 : -1;
+}
+
+/* --- Queues (called with the lock held) -------------------------------------------- */
+
+static void push_job(job **head, job **tail, job *j)
+{
+    j->next = NULL;
+    if (*tail)
+        (*tail)->next = j;
+    else
+        *head = j;
+    *tail = j;
+}
+
+static job *pop_job(workers *w)
+{
+    job **head = w->think_head ? &w->think_head : &w->review_head;
+    job **tail = w->think_head ? &w->think_tail : &w->review_tail;
+    job *j = *head;
+    if (!j)
+        return NULL;
+    *head = j->next;
+    if (!*head)
+        *tail = NULL;
+    if (j->kind == JOB_THINK)
+        w->nthink--;
+    else
+        w->nreview--;
+    return j;
+}
+
+static void free_job(job *j)
+{
+    if (j) {
+        carc_game_free(j->game);
+        free(j);
+    }
+}
+
+/* --- The jobs ------------------------------------------------------------------------- */
+
+/* Runs `p` on worker `index`, registered so that the watchdog can stop it. */
+static void begin_search(workers *w, int index, carc_player *p, int ms)
+{
+    pthread_mutex_lock(&w->lock);
+    w->slots[index].player = p;
+    w->slots[index].deadline = monotonic_seconds() + ms / 1000.0 + 0.05;
+    pthread_mutex_unlock(&w->lock);
+}
+
+static void end_search(workers *w, int index)
+{
+    pthread_mutex_lock(&w->lock);
+    w->slots[index].player = NULL;
+    pthread_mutex_unlock(&w->lock);
+}
+
+static void run_think(workers *w, int index, const job *j, worker_result *r)
+{
+    char err[120];
+    carc_player *p = carc_player_new(j->spec, random_seed(), err, sizeof err);
+    carc_move m;
+    if (p) {
+        begin_search(w, index, p, w->max_think_ms);
+        carc_status st = carc_player_choose(p, j->game, &m, NULL);
+        end_search(w, index);
+        if (st != CARC_OK)
+            p = NULL;
+    }
+    if (!p) {
+        carc_rng rng = carc_rng_seed(random_seed());
+        m = carc_random_move(j->game, &rng, 0.5);
+    }
+    carc_move_write(j->game, m, r->move, sizeof r->move);
+    carc_player_free(p);
+}
+
+/* Ranks the position and returns the worth of the best move and of
+ * `played` for the mover (margins). */
+static void rank_position(workers *w, int index, carc_player *p, const carc_game *g,
+                          carc_move played, carc_move_eval *evals, int cap, int ms,
+                          carc_move_eval *best, double *played_margin)
+{
+    begin_search(w, index, p, ms);
+    int n = carc_player_rank(p, g, evals, cap, NULL);
+    end_search(w, index);
+    *best = n > 0 ? evals[0] : (carc_move_eval){.move = played};
+    *played_margin = best->margin;
+    for (int i = 0; i < n; i++)
+        if (carc_move_equal(evals[i].move, played)) {
+            *played_margin = evals[i].margin;
+            break;
+        }
+}
+
+static void run_review(workers *w, int index, const job *j, worker_result *r)
+{
+    char spec[64];
+    snprintf(spec, sizeof spec, "mcts:ms=%d,threads=1", j->ms);
+    char err[120];
+    carc_player *p = carc_player_new(spec, random_seed(), err, sizeof err);
+    carc_rules rules = carc_game_rules(j->game);
+    carc_game *g = carc_game_new(carc_game_players(j->game), &rules, random_seed());
+    int cap = CARC_MAX_PLACEMENTS * (1 + CARC_MAX_SPOTS);
+    carc_move_eval *evals = malloc(sizeof *evals * (size_t)cap);
+    json_t *list = json_array();
+    int moves = carc_game_move_count(j->game);
+    for (int i = 0; p && g && evals && i < moves && !carc_game_over(g); i++) {
+        carc_move played;
+        int tile;
+        if (carc_game_move_at(j->game, i, &played, &tile) != CARC_OK ||
+            carc_game_choose_tile(g, tile) != CARC_OK)
+            break;
+        carc_move_eval best;
+        double played_margin;
+        rank_position(w, index, p, g, played, evals, cap, j->ms, &best, &played_margin);
+        char played_text[32] = "", best_text[32] = "";
+        carc_move_write(g, played, played_text, sizeof played_text);
+        carc_move_write(g, best.move, best_text, sizeof best_text);
+        json_array_append_new(list,
+                              json_pack("{s:i, s:i, s:s, s:s, s:f}", "turn", i, "player",
+                                        carc_game_current_player(g), "played", played_text, "best",
+                                        best_text, "loss", best.margin - played_margin));
+        if (carc_game_play(g, played, NULL, 0, NULL) != CARC_OK)
+            break;
+    }
+    r->review = json_dumps(list, JSON_COMPACT | JSON_REAL_PRECISION(4));
+    json_decref(list);
+    free(evals);
+    carc_game_free(g);
+    carc_player_free(p);
+}
+
+static void post_result(workers *w, const worker_result *r)
+{
+    result_node *node = malloc(sizeof *node);
+    if (!node) {
+        free(r->review);
+        return;
+    }
+    node->result = *r;
+    node->next = NULL;
+    pthread_mutex_lock(&w->lock);
+    if (w->results_tail)
+        w->results_tail->next = node;
+    else
+        w->results_head = node;
+    w->results_tail = node;
+    pthread_mutex_unlock(&w->lock);
+    w->notify(w->ctx);
+}
+
+static void *worker_main(void *arg)
+{
+    worker_arg *a = arg;
+    workers *w = a->w;
+    int index = a->index;
+    free(a);
+    for (;;) {
+        pthread_mutex_lock(&w->lock);
+        job *j;
+        while (!w->stopping && !(j = pop_job(w)))
+            pthread_cond_wait(&w->work, &w->lock);
+        int stopping = w->stopping;
+        pthread_mutex_unlock(&w->lock);
+        if (stopping)
+            break;
+        worker_result r = {.kind = j->kind, .turn = j->turn};
+        snprintf(r.table, sizeof r.table, "%s", j->table);
+        if (j->kind == JOB_THINK)
+            run_think(w, index, j, &r);
+        else
+            run_review(w, index, j, &r);
+        free_job(j);
+        post_result(w, &r);
+    }
+    return NULL;
+}
+
+/* Every 20 ms: stops the searches past their deadline (a spec with an
+ * iteration budget has no time cap of its own). */
+static void *watchdog_main(void *arg)
+{
+    workers *w = arg;
+    pthread_mutex_lock(&w->lock);
+    while (!w->stopping) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += 20 * 1000000L;
+        if (ts.tv_nsec >= 1000000000L) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&w->tick, &w->lock, &ts);
+        double now = monotonic_seconds();
+        for (int i = 0; i < w->nthreads; i++)
+            if (w->slots[i].player && now > w->slots[i].deadline)
+                carc_player_stop(w->slots[i].player);
+    }
+    pthread_mutex_unlock(&w->lock);
+    return NULL;
+}
+
+/* --- The pool ------------------------------------------------------------------------- */
+
+workers *workers_new(int threads, int max_think_ms, void (*notify)(void *ctx), void *ctx)
+{
+    if (threads < 1 || threads > WORKERS_MAX)
+        return NULL;
+    workers *w = calloc(1, sizeof *w);
+    if (!w)
+        return NULL;
+    pthread_mutex_init(&w->lock, NULL);
+    pthread_cond_init(&w->work, NULL);
+    pthread_cond_init(&w->tick, NULL);
+    w->max_think_ms = max_think_ms;
+    w->notify = notify;
+    w->ctx = ctx;
+    if (pthread_create(&w->watchdog, NULL, watchdog_main, w) != 0) {
+        workers_free(w);
+        return NULL;
+    }
+    w->watchdog_started = 1;
+    for (int i = 0; i < threads; i++) {
+        worker_arg *a = malloc(sizeof *a);
+        if (!a)
+            break;
+        a->w = w;
+        a->index = i;
+        if (pthread_create(&w->threads[i], NULL, worker_main, a) != 0) {
+            free(a);
+            break;
+        }
+        w->nthreads++;
+    }
+    if (w->nthreads < threads) {
+        workers_free(w);
+        return NULL;
+    }
+    return w;
+}
+
+void workers_free(workers *w)
+{
+    if (!w)
+        return;
+    pthread_mutex_lock(&w->lock);
+    w->stopping = 1;
+    for (int i = 0; i < w->nthreads; i++)
+        if (w->slots[i].player)
+            carc_player_stop(w->slots[i].player);
+    pthread_cond_broadcast(&w->work);
+    pthread_cond_broadcast(&w->tick);
+    pthread_mutex_unlock(&w->lock);
+    for (int i = 0; i < w->nthreads; i++)
+        pthread_join(w->threads[i], NULL);
+    if (w->watchdog_started)
+        pthread_join(w->watchdog, NULL);
+    job *j;
+    while ((j = pop_job(w)))
+        free_job(j);
+    for (result_node *n = w->results_head; n;) {
+        result_node *next = n->next;
+        free(n->result.review);
+        free(n);
+        n = next;
+    }
+    pthread_cond_destroy(&w->work);
+    pthread_cond_destroy(&w->tick);
+    pthread_mutex_destroy(&w->lock);
+    free(w);
+}
+
+static job *new_job(job_kind kind, const char *table, const carc_game *g)
+{
+    job *j = calloc(1, sizeof *j);
+    if (!j)
+        return NULL;
+    j->kind = kind;
+    snprintf(j->table, sizeof j->table, "%s", table);
+    j->game = carc_game_clone(g);
+    if (!j->game) {
+        free(j);
+        return NULL;
+    }
+    return j;
+}
+
+int workers_think(workers *w, const char *table, int turn, const carc_game *g, const char *spec)
+{
+    job *j = new_job(JOB_THINK, table, g);
+    if (!j)
+        return -1;
+    j->turn = turn;
+    if (workers_effective_spec(spec, w->max_think_ms, j->spec, sizeof j->spec) != 0) {
+        free_job(j);
+        return -1;
+    }
+    pthread_mutex_lock(&w->lock);
+    int full = w->nthink >= WORKERS_MAX_JOBS;
+    if (!full) {
+        push_job(&w->think_head, &w->think_tail, j);
+        w->nthink++;
+        pthread_cond_signal(&w->work);
+    }
+    pthread_mutex_unlock(&w->lock);
+    if (full)
+        free_job(j);
+    return full ? -1 : 0;
+}
+
+int workers_review(workers *w, const char *table, const carc_game *g, int ms)
+{
+    job *j = new_job(JOB_REVIEW, table, g);
+    if (!j)
+        return -1;
+    j->ms = ms < w->max_think_ms ? ms : w->max_think_ms;
+    pthread_mutex_lock(&w->lock);
+    int ahead = w->nthink + w->nreview;
+    int full = w->nreview >= WORKERS_MAX_REVIEWS;
+    if (!full) {
+        push_job(&w->review_head, &w->review_tail, j);
+        w->nreview++;
+        pthread_cond_signal(&w->work);
+    }
+    pthread_mutex_unlock(&w->lock);
+    if (full)
+        free_job(j);
+    return full ? -1 : ahead;
+}
+
+int workers_take(workers *w, worker_result *out)
+{
+    pthread_mutex_lock(&w->lock);
+    result_node *n = w->results_head;
+    if (n) {
+        w->results_head = n->next;
+        if (!w->results_head)
+            w->results_tail = NULL;
+    }
+    pthread_mutex_unlock(&w->lock);
+    if (!n)
+        return 0;
+    *out = n->result;
+    free(n);
+    return 1;
+}

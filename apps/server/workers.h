@@ -1,0 +1,52 @@
+/* workers.h: a bounded pool of threads for computer moves and reviews.
+ * Each search runs single-threaded on one worker, its time capped; the
+ * results wait in a queue, and `notify` wakes the service thread
+ * (lws_cancel_service) to take them. The service thread never waits for
+ * a search. */
+#ifndef CARC_SERVER_WORKERS_H
+#define CARC_SERVER_WORKERS_H
+
+#include "carcassonne.h"
+#include "message.h"
+#include "storage.h"
+
+enum {
+    WORKERS_MAX = 64,
+    WORKERS_MAX_JOBS = 100000, /* computer moves queued at most */
+    WORKERS_MAX_REVIEWS = 16,  /* reviews queued at most */
+};
+
+typedef enum job_kind { JOB_THINK, JOB_REVIEW } job_kind;
+
+/* A finished job. */
+typedef struct worker_result {
+    job_kind kind;
+    char table[STORED_ID_BYTES];
+    int turn;                      /* JOB_THINK: the turn it was asked for */
+    char move[MSG_MOVE_BYTES + 1]; /* JOB_THINK: the move, record notation */
+    char *review;                  /* JOB_REVIEW: the moves' JSON (the taker frees it) */
+} worker_result;
+
+typedef struct workers workers;
+
+/* Starts `threads` workers (1..WORKERS_MAX). Searches are capped at
+ * `max_think_ms`. `notify(ctx)` is called from a worker after each result.
+ * NULL on failure. */
+workers *workers_new(int threads, int max_think_ms, void (*notify)(void *ctx), void *ctx);
+/* Stops the searches, joins the threads, drops queued jobs and results. */
+void workers_free(workers *w);
+
+/* The spec a worker plays `spec` with: one thread, its time capped at
+ * `max_think_ms`. Writes into `out` (`cap` bytes); -1 on a bad spec. */
+int workers_effective_spec(const char *spec, int max_think_ms, char *out, size_t cap);
+
+/* Queues a computer move for `turn` of `table` (the game is copied).
+ * 0 when queued, -1 when the queue is full or out of memory. */
+int workers_think(workers *w, const char *table, int turn, const carc_game *g, const char *spec);
+/* Queues a review of every move of the finished game `g` with `ms` per
+ * move. Returns the jobs ahead of it, or -1 when the queue is full. */
+int workers_review(workers *w, const char *table, const carc_game *g, int ms);
+/* Takes one finished job; 1 when there was one, 0 when none. */
+int workers_take(workers *w, worker_result *out);
+
+#endif
