@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "board_view.h"
 #include "table.h"
 
 static const char *const kind_names[4] = {"road", "city", "farm", "cloister"};
@@ -188,8 +189,8 @@ json_t *view_seat(const srv_table *t, int seat)
                      t->present[seat] > 0 || s->kind == SEAT_COMPUTER);
 }
 
-json_t *view_move(const srv_table *t, int turn, int player, const char *move, move_by by,
-                  const carc_event *events, int n, int64_t now_ms)
+static json_t *move_json(const srv_table *t, int turn, int player, const char *move, move_by by,
+                         const carc_event *events, int n, int64_t now_ms)
 {
     const carc_game *g = t->game;
     json_t *next = json_null();
@@ -203,6 +204,14 @@ json_t *view_move(const srv_table *t, int turn, int player, const char *move, mo
                      players_array(t, carc_game_supply), "next", next, "tiles_left",
                      carc_game_over(g) ? 0 : carc_game_tiles_left(g, NULL), "clock",
                      clock_json(t, now_ms), "digest", digest_json(g));
+}
+
+json_t *view_move(const srv_table *t, int turn, int player, const char *move, move_by by,
+                  const carc_event *events, int n, int64_t now_ms)
+{
+    json_t *event = move_json(t, turn, player, move, by, events, n, now_ms);
+    json_object_set_new(event, "followers", board_view_followers(t->game));
+    return event;
 }
 
 /* The final scores, breakdown, winners and the revealed deal. */
@@ -330,6 +339,8 @@ json_t *view_state(const srv_table *t, int you, int64_t now_ms)
     json_object_set_new(state, "commitment", json_string(t->commitment));
     json_object_set_new(state, "digest", digest_json(g));
     json_object_set_new(state, "chat", chat_json(t));
+    json_object_set_new(state, "start", board_view_start(g));
+    json_object_set_new(state, "followers", board_view_followers(g));
     if (t->row.status == TABLE_FINISHED)
         json_object_set_new(state, "final", final_json(t));
     return state;
