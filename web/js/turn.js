@@ -1,0 +1,218 @@
+// turn.js: the player's turn, built from the server's `legal` reply: the
+// tile follows the pointer (or the arrow keys) over the squares where it
+// fits, in its legal rotations only; then the follower step; then confirm.
+// Nothing is sent before confirm, and every step can be undone.
+
+const key = (x, y) => `${x},${y}`;
+
+export class Turn {
+  // board: Board; bar: the action bar element; send(move text) confirms.
+  constructor(board, bar, send, announce) {
+    this.board = board;
+    this.bar = bar;
+    this.send = send;
+    this.announce = announce;
+    this.phase = 'wait';
+    bar.addEventListener('click', (e) => {
+      const b = e.target.closest('button[data-act]');
+      if (b) this.act(b.dataset.act);
+    });
+  }
+
+  // A `legal.ok` reply for our turn; `near` is the square to start from.
+  start(legal, player, near = [0, 0]) {
+    this.legal = legal;
+    this.player = player;
+    this.squares = new Map();
+    for (const p of legal.placements) {
+      const k = key(p.x, p.y);
+      if (!this.squares.has(k)) this.squares.set(k, []);
+      this.squares.get(k).push(p);
+    }
+    this.rot = new Map(); // square -> index into its placements
+    this.spot = null;
+    this.chosen = null;
+    this.phase = legal.placements.length ? 'place' : 'discard';
+    this.cursor = this.nearest(near);
+    this.render();
+  }
+
+  stop() {
+    this.phase = 'wait';
+    this.legal = null;
+    this.render();
+  }
+
+  nearest([x, y]) {
+    let best = null, bestD = Infinity;
+    for (const k of this.squares.keys()) {
+      const [sx, sy] = k.split(',').map(Number);
+      const d = Math.hypot(sx - x, sy - y);
+      if (d < bestD) [best, bestD] = [[sx, sy], d];
+    }
+    return best;
+  }
+
+  placementAt(sq) {
+    if (!sq) return null;
+    const list = this.squares.get(key(...sq));
+    return list ? list[(this.rot.get(key(...sq)) || 0) % list.length] : null;
+  }
+
+  // --- Input ------------------------------------------------------------------
+
+  hover(x, y) {
+    if (this.phase === 'place' && this.squares.has(key(x, y))) {
+      if (this.cursor && this.cursor[0] === x && this.cursor[1] === y) return;
+      this.cursor = [x, y];
+      this.render();
+    }
+  }
+
+  click(x, y, pointerType) {
+    if (this.phase !== 'place' || !this.squares.has(key(x, y))) return;
+    const same = this.cursor && this.cursor[0] === x && this.cursor[1] === y;
+    this.cursor = [x, y];
+    if (pointerType === 'mouse' || same) this.choose();
+    else this.render();
+  }
+
+  // Arrow keys: the nearest legal square in that direction.
+  step(dx, dy) {
+    if (this.phase !== 'place' || !this.cursor) return false;
+    const [cx, cy] = this.cursor;
+    let best = null, bestD = Infinity;
+    for (const k of this.squares.keys()) {
+      const [x, y] = k.split(',').map(Number);
+      const along = (x - cx) * dx + (y - cy) * dy, across = Math.abs((x - cx) * dy) + Math.abs((y - cy) * dx);
+      if (along <= 0) continue;
+      const d = along + 2 * across;
+      if (d < bestD) [best, bestD] = [[x, y], d];
+    }
+    if (best) {
+      this.cursor = best;
+      this.render();
+      this.board.centreIfHidden?.(...best);
+    }
+    return true;
+  }
+
+  rotate() {
+    if (this.phase !== 'place' || !this.cursor) return;
+    const k = key(...this.cursor);
+    this.rot.set(k, ((this.rot.get(k) || 0) + 1) % this.squares.get(k).length);
+    this.render();
+    const p = this.placementAt(this.cursor);
+    this.announce(`rotation ${p.rot * 90} degrees`);
+  }
+
+  choose() {
+    if (this.phase !== 'place' || !this.cursor) return;
+    this.chosen = this.placementAt(this.cursor);
+    this.spot = null;
+    this.phase = 'follower';
+    this.render();
+    const n = this.chosen.spots.length;
+    this.announce(n ? `tile placed; ${n} follower spots: keys 1 to ${n}, 0 for none, Enter to confirm` : 'tile placed; no follower spot; Enter to confirm');
+  }
+
+  pick(spot) {
+    if (this.phase !== 'follower') return;
+    this.spot = spot;
+    this.render();
+  }
+
+  digit(n) {
+    if (this.phase !== 'follower') return;
+    if (n === 0) this.pick(null);
+    else if (n <= this.chosen.spots.length) this.pick(this.chosen.spots[n - 1].spot);
+  }
+
+  undo() {
+    if (this.phase === 'follower') {
+      if (this.spot) this.spot = null;
+      else this.phase = 'place';
+      this.render();
+    }
+  }
+
+  confirm() {
+    if (this.phase === 'follower') {
+      const text = this.spot ? `${this.chosen.move} ${this.spot}` : this.chosen.move;
+      this.phase = 'sent';
+      this.render();
+      this.send(text);
+    } else if (this.phase === 'discard') {
+      this.phase = 'sent';
+      this.render();
+      this.send(this.legal.discard || `discard ${this.legal.tile}`);
+    }
+  }
+
+  enter() {
+    if (this.phase === 'place') this.choose();
+    else this.confirm();
+  }
+
+  act(name) {
+    ({ rotate: () => this.rotate(), place: () => this.choose(), none: () => this.pick(null), confirm: () => this.confirm(), undo: () => this.undo() })[name]?.();
+  }
+
+  // A key press; true when the turn used it.
+  key(e) {
+    if (this.phase === 'wait' || this.phase === 'sent') return false;
+    const arrows = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    if (arrows[e.key] && this.phase === 'place') return this.step(...arrows[e.key]);
+    if (e.key === 'r' || e.key === 'R') this.rotate();
+    else if (e.key === 'Enter') this.enter();
+    else if (e.key === 'Escape' || e.key === 'Backspace') this.undo();
+    else if (/^[0-9]$/.test(e.key)) this.digit(+e.key);
+    else return false;
+    return true;
+  }
+
+  // --- Drawing ----------------------------------------------------------------
+
+  render() {
+    const b = this.board, letter = this.legal?.tile;
+    document.body.dataset.phase = this.phase;
+    if (this.phase === 'place') {
+      const squares = [...this.squares.keys()].map((k) => k.split(',').map(Number));
+      b.setTargets(squares, this.cursor);
+      const p = this.placementAt(this.cursor);
+      b.setPreview(p && { letter, x: p.x, y: p.y, rot: p.rot });
+      b.setSpots(null);
+    } else if (this.phase === 'follower' || (this.phase === 'sent' && this.chosen)) {
+      b.setTargets([]);
+      const p = this.chosen;
+      b.setPreview({ letter, x: p.x, y: p.y, rot: p.rot });
+      const spots = this.phase === 'follower' ? p.spots.map((s, i) => ({ ...s, n: i + 1 })) : [];
+      const chosen = this.spot && p.spots.find((s) => s.spot === this.spot);
+      b.setSpots({ letter, x: p.x, y: p.y, rot: p.rot }, chosen && this.phase === 'sent' ? [{ ...chosen, n: 0 }] : spots, this.spot, this.player);
+    } else {
+      b.setTargets([]);
+      b.setPreview(null);
+      b.setSpots(null);
+    }
+    this.renderBar();
+  }
+
+  renderBar() {
+    const btn = (act, label, hint, primary = false) =>
+      `<button type="button" data-act="${act}"${primary ? ' class="primary"' : ''} title="${hint}">${label}</button>`;
+    let html = '';
+    if (this.phase === 'place') {
+      const n = this.cursor ? this.squares.get(key(...this.cursor)).length : 0;
+      html = `<span class="hint">Place the tile: ${this.squares.size} squares${n > 1 ? `, ${n} rotations here` : ''}</span>` +
+        (n > 1 ? btn('rotate', '⟳ Rotate', 'R') : '') + btn('place', '✓ Place here', 'Enter', true);
+    } else if (this.phase === 'follower') {
+      html = `<span class="hint">${this.chosen.spots.length ? 'A follower? Pick a spot' : 'No follower can stand here'}</span>` +
+        (this.chosen.spots.length ? btn('none', 'No follower', '0') : '') +
+        btn('undo', '↶ Undo', 'Esc') + btn('confirm', '✓ Confirm', 'Enter', true);
+    } else if (this.phase === 'discard') {
+      html = `<span class="hint">The tile fits nowhere</span>${btn('confirm', 'Discard it', 'Enter', true)}`;
+    }
+    this.bar.innerHTML = html;
+    this.bar.hidden = !html;
+  }
+}
