@@ -32,7 +32,7 @@ export function renderFinal(el, table) {
   const rows = s.seats.map((seat, p) => {
     const k = f.by_kind[p];
     const won = f.winners.includes(p);
-    return `<tr${won ? ' class="winner"' : ''}><th scope="row">${badge(p)} ${esc(seatName(seat, p))}${won ? ' 🏆' : ''}</th>` +
+    return `<tr${won ? ' class="winner"' : ''}><th scope="row">${badge(p)} ${esc(seatName(seat, p))}${won ? ' <span class="won">winner</span>' : ''}</th>` +
       `<td>${k.roads}</td><td>${k.cities}</td><td>${k.cloisters}</td><td>${k.farms}</td><td class="total">${f.scores[p]}</td></tr>`;
   }).join('');
   el.innerHTML = '<h2>Final scoring</h2><table class="final-table"><thead><tr><th>Player</th><th>Roads</th><th>Cities</th><th>Cloisters</th><th>Farms</th><th>Total</th></tr></thead>' +

@@ -31,7 +31,7 @@ export function shapeSvg(p) {
 // A meeple of player p at (x, y); a farmer lies on its side.
 export function meepleSvg(p, x, y, lying = false, extra = '') {
   const look = PLAYERS[p % PLAYERS.length];
-  const turn = lying ? ' rotate(-90)' : '';
+  const turn = `${lying ? ' rotate(-90)' : ''} scale(1.45)`;
   return `<g class="meeple${lying ? ' farmer' : ''}" data-player="${p}" transform="translate(${x.toFixed(1)},${y.toFixed(1)})${turn}"${extra}>` +
     `<path d="${MEEPLE}" fill="${look.colour}" stroke="#111" stroke-width="1.3"/>` +
     `<g transform="translate(0,1)${lying ? ' rotate(90)' : ''}">${shapeSvg(p)}</g></g>`;

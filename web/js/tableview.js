@@ -107,7 +107,7 @@ export class TableView {
 
   whoseTurn() {
     const s = this.table.state;
-    if (s.status !== 'playing') return '';
+    if (s.status !== 'playing' || s.to_move === null) return '';
     if (this.table.myTurn) return `Your turn: tile ${s.tile}.`;
     return `${seatName(s.seats[s.to_move], s.to_move)} to move.`;
   }
@@ -170,8 +170,8 @@ export class TableView {
 
   renderDrawn() {
     const s = this.table.state, el = this.el('#drawn');
-    if (s.status !== 'playing') {
-      el.innerHTML = s.status === 'finished' ? '<strong>Game over</strong>' : '<strong>Waiting for players</strong>';
+    if (s.status !== 'playing' || s.to_move === null) {
+      el.innerHTML = s.status !== 'waiting' ? '<strong>Game over</strong>' : '<strong>Waiting for players</strong>';
       return;
     }
     const who = s.to_move === s.you ? 'Your tile' : `${esc(seatName(s.seats[s.to_move], s.to_move))}'s tile`;
