@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "deal_check.h"
 
 static const char replay_usage[] =
     "usage: carcassonne replay [--json] FILE\n"
@@ -98,9 +99,16 @@ int cmd_replay(int argc, char **argv)
     }
     carc_record_error err;
     carc_game *g = carc_record_read(text, len, 1, &err);
+    char deal_err[256];
+    int deal_ok = !g || deal_check(text, len, g, deal_err, sizeof deal_err) == 0;
     free(text);
     if (!g) {
         fprintf(stderr, "line %d: %s\n", err.line, err.message);
+        return EXIT_INVALID;
+    }
+    if (!deal_ok) {
+        fprintf(stderr, "%s\n", deal_err);
+        carc_game_free(g);
         return EXIT_INVALID;
     }
     if (json) {

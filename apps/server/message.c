@@ -106,9 +106,9 @@ static int hex_value(char c)
 
 int msg_parse_token(const char *hex, uint8_t out[TOKEN_BYTES])
 {
-    if (strlen(hex) != 2 * TOKEN_BYTES)
+    if (strlen(hex) != 2 * (size_t)TOKEN_BYTES)
         return -1;
-    for (int i = 0; i < TOKEN_BYTES; i++) {
+    for (size_t i = 0; i < TOKEN_BYTES; i++) {
         int hi = hex_value(hex[2 * i]), lo = hex_value(hex[2 * i + 1]);
         if (hi < 0 || lo < 0)
             return -1;
@@ -161,10 +161,12 @@ static msg_error get_table(json_t *root, msg_request *r, msg_problem *p)
 
 static msg_error get_name(json_t *root, msg_request *r, int required, msg_problem *p)
 {
-    msg_error e = get_string(root, "name", r->name, 4 * MSG_NAME_BYTES, required, p);
+    if (!required && !json_object_get(root, "name"))
+        return ERR_NONE;
+    msg_error e = get_string(root, "name", r->name, MSG_NAME_BYTES, 1, p);
     if (e != ERR_NONE)
         return e;
-    if (r->name[0] && !msg_printable(r->name, MSG_NAME_BYTES))
+    if (!msg_printable(r->name, MSG_NAME_BYTES))
         return fail(p, ERR_BAD_FIELD, "'name' must be 1 to %d bytes of printable UTF-8",
                     MSG_NAME_BYTES);
     return ERR_NONE;
@@ -173,7 +175,7 @@ static msg_error get_name(json_t *root, msg_request *r, int required, msg_proble
 static msg_error get_token(json_t *root, const char *key, uint8_t out[TOKEN_BYTES], msg_problem *p)
 {
     char hex[2 * TOKEN_BYTES + 1];
-    msg_error e = get_string(root, key, hex, 2 * TOKEN_BYTES, 1, p);
+    msg_error e = get_string(root, key, hex, 2 * (size_t)TOKEN_BYTES, 1, p);
     if (e == ERR_NONE && msg_parse_token(hex, out))
         return fail(p, ERR_BAD_TOKEN, "'%s' must be 32 hexadecimal digits", key);
     return e;

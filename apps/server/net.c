@@ -34,10 +34,10 @@ typedef struct conn {
     int rx_oversize, too_big_strikes;
     srv_msg **queue; /* a ring of messages to send */
     size_t qhead, qlen, qcap, qbytes;
-    int64_t window_ms;
-    int window_count;
-    int dropped;    /* its queue overflowed: closing */
-    int close_soon; /* close (1008) once the queue is sent */
+    int64_t bucket_ms; /* rate limit: a bucket of MSG_PER_SECOND tokens, */
+    double tokens;     /* refilled at MSG_PER_SECOND a second */
+    int dropped;       /* its queue overflowed: closing */
+    int close_soon;    /* close (1008) once the queue is sent */
 } conn;
 
 /* What libwebsockets keeps per connection (HTTP or WebSocket). */
@@ -67,7 +67,6 @@ typedef struct server {
 } server;
 
 static volatile sig_atomic_t stop_requested;
-static struct lws_context *volatile signal_ctx;
 
 static int64_t wall_ms(void)
 {
@@ -126,7 +125,7 @@ static void conn_queue(conn *c, srv_msg *m)
     }
     if (c->qlen == c->qcap) {
         size_t cap = c->qcap ? 2 * c->qcap : 8;
-        srv_msg **ring = malloc(cap * sizeof *ring);
+        srv_msg **ring = malloc(cap * sizeof(srv_msg *));
         if (!ring) {
             c->dropped = 1;
             lws_set_timeout(c->wsi, PENDING_TIMEOUT_CLOSE_SEND, LWS_TO_KILL_ASYNC);
@@ -219,16 +218,19 @@ static void conn_close(server *S, session *s)
 static void conn_message(server *S, conn *c, const char *data, size_t len, int binary)
 {
     int64_t now = wall_ms();
-    if (now - c->window_ms >= 1000) {
-        c->window_ms = now;
-        c->window_count = 0;
-    }
+    c->tokens += (double)(now - c->bucket_ms) * MSG_PER_SECOND / 1000.0;
+    if (c->tokens > MSG_PER_SECOND)
+        c->tokens = MSG_PER_SECOND;
+    c->bucket_ms = now;
+    int limited = c->tokens < 1.0;
+    if (!limited)
+        c->tokens -= 1.0;
     msg_problem problem;
     msg_request *r = &S->request;
     msg_error e = binary ? ERR_BAD_JSON : msg_decode(data, len, r, &problem);
     if (binary)
         snprintf(problem.message, sizeof problem.message, "messages are text frames of JSON");
-    if (++c->window_count > MSG_PER_SECOND)
+    if (limited)
         tables_error(S->tables, &c->client, e == ERR_BAD_JSON ? NULL : &r->id, ERR_RATE_LIMITED,
                      "more than 20 messages a second");
     else if (e != ERR_NONE)
@@ -431,9 +433,7 @@ static void on_tick(lws_sorted_usec_list_t *sul)
 static void on_signal(int sig)
 {
     (void)sig;
-    stop_requested = 1;
-    if (signal_ctx)
-        lws_cancel_service(signal_ctx);
+    stop_requested = 1; /* the loop sees it within TICK_MS */
 }
 
 /* --- Running ----------------------------------------------------------------------------- */
@@ -507,7 +507,6 @@ static int start(server *S, struct lws_http_mount *api, struct lws_http_mount *f
 
 static void stop(server *S)
 {
-    signal_ctx = NULL;
     if (S->ctx)
         lws_context_destroy(S->ctx);
     workers_free(S->pool);
@@ -537,7 +536,6 @@ int server_run(const server_options *o)
         printf("listening on %s://%s%s%s:%d\n", o->tls_cert ? "https" : "http", v6 ? "[" : "",
                o->host, v6 ? "]" : "", port);
         fflush(stdout);
-        signal_ctx = S->ctx;
         signal(SIGTERM, on_signal);
         signal(SIGINT, on_signal);
         signal(SIGPIPE, SIG_IGN);

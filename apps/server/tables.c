@@ -57,6 +57,25 @@ static void insert_table(srv_tables *T, srv_table *t)
         T->live++;
 }
 
+static void free_table(srv_table *t);
+
+/* Lets go of a finished table nobody follows: it stays in storage and is
+ * read again when asked for. */
+static void evict_table(srv_tables *T, srv_table *t)
+{
+    srv_table **slot = &T->buckets[hash_id(t->row.id)];
+    while (*slot != t)
+        slot = &(*slot)->hash_next;
+    *slot = t->hash_next;
+    if (t->newer)
+        t->newer->older = t->older;
+    else
+        T->newest = t->older;
+    if (t->older)
+        t->older->newer = t->newer;
+    free_table(t);
+}
+
 static void free_table(srv_table *t)
 {
     carc_game_free(t->game);
@@ -64,6 +83,34 @@ static void free_table(srv_table *t)
     free(t->chat);
     free(t->review);
     free(t);
+}
+
+static void start_clocks(srv_table *t, int64_t now)
+{
+    t->turn_ms = now;
+    for (int s = 0; s < t->row.players; s++)
+        t->left_ms[s] = (int64_t)t->row.clock.seconds * 1000;
+}
+
+/* The clock of the seat that just moved, at the end of its turn. */
+static void stop_clock(srv_table *t, int seat, int64_t now)
+{
+    if (t->row.clock.mode == CLOCK_FISCHER) {
+        t->left_ms[seat] -= now - t->turn_ms;
+        if (t->left_ms[seat] < 0)
+            t->left_ms[seat] = 0;
+        t->left_ms[seat] += (int64_t)t->row.clock.increment * 1000;
+    }
+    t->turn_ms = now;
+}
+
+/* The clocks replayed from the stored moves' times (a replay callback). */
+static void replay_clock(void *ctx, int turn, int player, const carc_event *events, int n)
+{
+    (void)events;
+    (void)n;
+    srv_table *t = ctx;
+    stop_clock(t, player, t->row.moves[turn].at_ms);
 }
 
 /* A table in memory made from its stored row: the game replayed. */
@@ -77,13 +124,12 @@ static srv_table *table_from_row(const stored_table *row, char *err, size_t errc
     t->row = *row;
     t->thinking = -1;
     token_commitment(row->salt, row->seed, t->commitment);
-    t->game = table_replay(row, NULL, NULL, err, errcap);
+    start_clocks(t, row->started_ms);
+    t->game = table_replay(row, replay_clock, t, err, errcap);
     if (!t->game) {
         free(t);
         return NULL;
     }
-    for (int s = 0; s < row->players; s++)
-        t->left_ms[s] = (int64_t)row->clock.seconds * 1000;
     return t;
 }
 
@@ -345,25 +391,6 @@ static void maybe_think(srv_tables *T, srv_table *t)
         t->thinking = turn;
 }
 
-static void start_clocks(srv_table *t, int64_t now)
-{
-    t->turn_ms = now;
-    for (int s = 0; s < t->row.players; s++)
-        t->left_ms[s] = (int64_t)t->row.clock.seconds * 1000;
-}
-
-/* The clock of the seat that just moved, at the end of its turn. */
-static void stop_clock(srv_table *t, int seat, int64_t now)
-{
-    if (t->row.clock.mode == CLOCK_FISCHER) {
-        t->left_ms[seat] -= now - t->turn_ms;
-        if (t->left_ms[seat] < 0)
-            t->left_ms[seat] = 0;
-        t->left_ms[seat] += (int64_t)t->row.clock.increment * 1000;
-    }
-    t->turn_ms = now;
-}
-
 static void finish_table(srv_tables *T, srv_table *t)
 {
     if (t->row.status != TABLE_FINISHED) {
@@ -523,7 +550,7 @@ static void do_create(srv_tables *T, srv_client *c, const msg_request *r)
         return;
     }
     stored_table *row = malloc(sizeof *row);
-    char token[TOKEN_HEX] = "", invites[CARC_MAX_PLAYERS][TOKEN_HEX], err[160];
+    char token[TOKEN_HEX] = "", invites[CARC_MAX_PLAYERS][TOKEN_HEX] = {{0}}, err[160];
     int me;
     srv_table *t = NULL;
     if (row && fill_new_row(T, c, r, row, &me, token, invites) == 0)
@@ -772,7 +799,7 @@ static void do_record(srv_tables *T, srv_client *c, const msg_request *r, srv_ta
 static void do_review(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t)
 {
     if (t->row.status != TABLE_FINISHED) {
-        refuse(T, c, r, ERR_NOT_STARTED, "a review needs a finished game");
+        refuse(T, c, r, ERR_BAD_FIELD, "a review needs a finished game");
         return;
     }
     if (member_add(t, c) != 0) {
@@ -877,7 +904,12 @@ void tables_review_done(srv_tables *T, const char *table, char *json_moves)
 
 void tables_tick(srv_tables *T, int64_t now)
 {
-    for (srv_table *t = T->newest; t; t = t->older) {
+    for (srv_table *t = T->newest, *older; t; t = older) {
+        older = t->older;
+        if (t->row.status == TABLE_FINISHED && t->nmembers == 0 && !storage_pending(T->store)) {
+            evict_table(T, t);
+            continue;
+        }
         if (t->row.status != TABLE_PLAYING || t->row.clock.mode == CLOCK_NONE)
             continue;
         int seat = carc_game_current_player(t->game);
@@ -912,8 +944,8 @@ static int load_one(void *ctx, const stored_table *row)
         return 1;
     }
     insert_table(L->T, t);
-    int64_t now = now_ms(L->T);
-    start_clocks(t, now);
+    /* The time the server was down is not counted against the seat to move. */
+    t->turn_ms = now_ms(L->T);
     return 0;
 }
 

@@ -58,11 +58,10 @@ int token_matches(const uint8_t secret[TOKEN_SECRET_BYTES], const uint8_t stored
 
 void token_commitment(const uint8_t salt[TOKEN_SECRET_BYTES], uint64_t seed, char out[DIGEST_HEX])
 {
-    char text[TOKEN_HEX + 24];
-    token_hex(salt, TOKEN_SECRET_BYTES, text);
-    int n = snprintf(text + 2 * TOKEN_SECRET_BYTES, sizeof text - 2 * TOKEN_SECRET_BYTES,
-                     ":%" PRIu64, seed);
+    char salt_hex[TOKEN_HEX], text[TOKEN_HEX + 24];
+    token_hex(salt, TOKEN_SECRET_BYTES, salt_hex);
+    int n = snprintf(text, sizeof text, "%s:%" PRIu64, salt_hex, seed);
     uint8_t hash[TOKEN_HASH_BYTES];
-    token_sha256(text, 2 * TOKEN_SECRET_BYTES + (size_t)n, hash);
+    token_sha256(text, (size_t)n, hash);
     token_hex(hash, TOKEN_HASH_BYTES, out);
 }

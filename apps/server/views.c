@@ -57,8 +57,8 @@ static json_t *rules_json(uint32_t flags)
 
 static json_t *tile_json(int kind)
 {
-    char letter[2] = {carc_tile(kind) ? carc_tile(kind)->letter : '?', '\0'};
-    return kind == CARC_NO_TILE ? json_null() : json_string(letter);
+    const carc_tile_def *def = carc_tile(kind);
+    return def ? json_sprintf("%c", def->letter) : json_null();
 }
 
 static json_t *players_array(const srv_table *t, int (*value)(const carc_game *, int))
@@ -408,6 +408,14 @@ char *view_record(const srv_table *t)
         n += (size_t)snprintf(headers + n, sizeof headers - n, "seat-%d %s\n", s + 1,
                               st->kind == SEAT_COMPUTER ? st->spec : "human");
     }
+    const msg_clock *k = &t->row.clock;
+    const char *timeout = k->on_timeout == TIMEOUT_FORFEIT ? "forfeit" : "computer";
+    if (k->mode == CLOCK_MOVE)
+        n += (size_t)snprintf(headers + n, sizeof headers - n, "clock move %d %s\n", k->seconds,
+                              timeout);
+    else if (k->mode == CLOCK_FISCHER)
+        n += (size_t)snprintf(headers + n, sizeof headers - n, "clock fischer %d %d %s\n",
+                              k->seconds, k->increment, timeout);
     if (t->row.status == TABLE_FINISHED) {
         char salt[TOKEN_HEX];
         token_hex(t->row.salt, sizeof t->row.salt, salt);

@@ -1,0 +1,653 @@
+/* test_tables.c: the tables without sockets: requests from fake clients,
+ * replies and events captured at the send hook, computer moves answered
+ * by hand, storage in a temporary file. */
+#include <jansson.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "carcassonne_ai.h"
+#include "tables.h"
+
+enum { MAX_SENT = 4096, MAX_CLIENTS = 4 };
+
+/* What the send hook saw, in order. */
+static struct {
+    srv_client *to;
+    json_t *msg;
+} sent[MAX_SENT];
+static int nsent, nread[MAX_CLIENTS];
+
+/* The last think request. */
+static struct {
+    char table[32];
+    int turn, asked;
+    carc_game *game;
+} think;
+
+static srv_client clients[MAX_CLIENTS];
+static char path[64];
+static storage *store;
+static srv_tables *T;
+static int64_t clock_ms = 1700000000000;
+
+static void hook_send(void *ctx, srv_client *c, srv_msg *m)
+{
+    (void)ctx;
+    assert_true(nsent < MAX_SENT);
+    sent[nsent].to = c;
+    sent[nsent].msg = json_loads(m->text, 0, NULL);
+    assert_non_null(sent[nsent].msg);
+    nsent++;
+}
+
+static int hook_think(void *ctx, const char *table, int turn, const carc_game *g, const char *spec)
+{
+    (void)ctx;
+    (void)spec;
+    snprintf(think.table, sizeof think.table, "%s", table);
+    think.turn = turn;
+    think.asked++;
+    carc_game_free(think.game);
+    think.game = carc_game_clone(g);
+    return 0;
+}
+
+static int64_t hook_now(void *ctx)
+{
+    (void)ctx;
+    return clock_ms;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(path, sizeof path, "/tmp/carc-tables-XXXXXX");
+    int fd = mkstemp(path);
+    if (fd < 0)
+        return -1;
+    close(fd);
+    unlink(path);
+    char err[200];
+    store = storage_open(path, err, sizeof err);
+    srv_hooks hooks = {NULL, hook_send, hook_think, NULL, hook_now};
+    srv_limits limits = {10, 4};
+    T = tables_new(store, &hooks, &limits);
+    memset(clients, 0, sizeof clients);
+    for (int i = 0; i < MAX_CLIENTS; i++) {
+        clients[i].id = (uint64_t)i + 1;
+        snprintf(clients[i].addr, sizeof clients[i].addr, "10.0.0.%d", i < 3 ? 1 : 2);
+    }
+    nsent = 0;
+    memset(nread, 0, sizeof nread);
+    think.asked = 0;
+    return T && store ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    for (int i = 0; i < MAX_CLIENTS; i++)
+        tables_client_gone(T, &clients[i]);
+    tables_free(T);
+    storage_close(store);
+    for (int i = 0; i < nsent; i++)
+        json_decref(sent[i].msg);
+    carc_game_free(think.game);
+    think.game = NULL;
+    char other[80];
+    unlink(path);
+    snprintf(other, sizeof other, "%s-wal", path);
+    unlink(other);
+    snprintf(other, sizeof other, "%s-shm", path);
+    unlink(other);
+    return 0;
+}
+
+/* Client `c` sends `text`; the pass ends (commit, then delivery). */
+static void request(int c, const char *text)
+{
+    msg_request *r = malloc(sizeof *r);
+    msg_problem p;
+    msg_error e = msg_decode(text, strlen(text), r, &p);
+    if (e != ERR_NONE)
+        tables_error(T, &clients[c], &r->id, e, p.message);
+    else
+        tables_request(T, &clients[c], r);
+    free(r);
+    assert_int_equal(tables_flush(T), 0);
+}
+
+/* The next message to client `c` not read yet, or NULL. */
+static json_t *next(int c)
+{
+    for (int i = 0; i < nsent; i++) {
+        if (sent[i].to != &clients[c])
+            continue;
+        int k = 0;
+        for (int j = 0; j < i; j++)
+            k += sent[j].to == &clients[c];
+        if (k == nread[c]) {
+            nread[c]++;
+            return sent[i].msg;
+        }
+    }
+    return NULL;
+}
+
+static const char *type_of(json_t *m)
+{
+    return m ? json_string_value(json_object_get(m, "type")) : "(nothing)";
+}
+
+/* The next message to `c` must be of `type`; returns it. */
+static json_t *expect(int c, const char *type)
+{
+    json_t *m = next(c);
+    if (!m || strcmp(type_of(m), type) != 0) {
+        char *text = m ? json_dumps(m, 0) : NULL;
+        fail_msg("client %d: wanted %s, got %s", c, type, text ? text : "nothing");
+    }
+    return m;
+}
+
+static void expect_error_code(int c, const char *code)
+{
+    json_t *m = expect(c, "error");
+    const char *got = json_string_value(json_object_get(m, "code"));
+    if (strcmp(got, code) != 0)
+        fail_msg("client %d: wanted error %s, got %s (%s)", c, code, got,
+                 json_string_value(json_object_get(m, "message")));
+}
+
+static void drain(int c)
+{
+    while (next(c))
+        ;
+}
+
+static char table_id[32], tokens[2][40];
+
+/* Client 0 creates a table with `seats` (JSON), client 1 takes the open
+ * seat when `join`. */
+static void two_players(const char *seats, int join)
+{
+    char text[400];
+    snprintf(text, sizeof text, "{\"type\":\"create\",\"id\":1,\"name\":\"Ann\",\"seats\":%s}",
+             seats);
+    request(0, text);
+    json_t *ok = expect(0, "create.ok");
+    snprintf(table_id, sizeof table_id, "%s", json_string_value(json_object_get(ok, "table")));
+    snprintf(tokens[0], sizeof tokens[0], "%s", json_string_value(json_object_get(ok, "token")));
+    assert_int_equal(strlen(json_string_value(json_object_get(ok, "commitment"))), 64);
+    expect(0, "state");
+    if (!join)
+        return;
+    snprintf(text, sizeof text, "{\"type\":\"join\",\"id\":2,\"table\":\"%s\",\"name\":\"Bob\"}",
+             table_id);
+    request(1, text);
+    ok = expect(1, "join.ok");
+    assert_int_equal(json_integer_value(json_object_get(ok, "seat")), 1);
+    snprintf(tokens[1], sizeof tokens[1], "%s", json_string_value(json_object_get(ok, "token")));
+    json_t *st = expect(1, "state");
+    assert_string_equal(json_string_value(json_object_get(st, "status")), "playing");
+    expect(0, "seat");
+    expect(0, "state");
+}
+
+/* A legal move of client `c`'s table, asked with `legal`: the first
+ * placement, with its first spot when `follower`. */
+static void legal_move(int c, char *out, size_t cap, int follower)
+{
+    char text[200];
+    snprintf(text, sizeof text, "{\"type\":\"legal\",\"id\":3,\"table\":\"%s\"}", table_id);
+    request(c, text);
+    json_t *legal = expect(c, "legal.ok");
+    json_t *places = json_object_get(legal, "placements");
+    if (json_array_size(places) == 0) {
+        snprintf(out, cap, "%s", json_string_value(json_object_get(legal, "discard")));
+        return;
+    }
+    json_t *first = json_array_get(places, 0);
+    json_t *spots = json_object_get(first, "spots");
+    if (follower && json_array_size(spots) > 0)
+        snprintf(out, cap, "%s %s", json_string_value(json_object_get(first, "move")),
+                 json_string_value(json_object_get(json_array_get(spots, 0), "spot")));
+    else
+        snprintf(out, cap, "%s", json_string_value(json_object_get(first, "move")));
+}
+
+static void send_move(int c, int turn, const char *move)
+{
+    char text[200];
+    snprintf(text, sizeof text,
+             "{\"type\":\"move\",\"id\":%d,\"table\":\"%s\",\"turn\":%d,"
+             "\"move\":\"%s\"}",
+             100 + turn, table_id, turn, move);
+    request(c, text);
+}
+
+static void test_create_join_move(void **state)
+{
+    (void)state;
+    two_players("[\"me\",\"open\"]", 1);
+    char move[64];
+    legal_move(0, move, sizeof move, 1);
+    send_move(0, 0, move);
+    json_t *ok = expect(0, "move.ok");
+    assert_int_equal(json_integer_value(json_object_get(ok, "re")), 100);
+    json_t *ev = expect(0, "move");
+    assert_string_equal(json_string_value(json_object_get(ev, "move")), move);
+    assert_string_equal(json_string_value(json_object_get(ev, "by")), "player");
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(ev, "next"), "player")), 1);
+    assert_int_equal(strlen(json_string_value(json_object_get(ev, "digest"))), 16);
+    json_t *seen = expect(1, "move");
+    assert_true(json_equal(seen, ev));
+    /* The state never shows the seed; the record only the commitment. */
+    char text[200];
+    snprintf(text, sizeof text, "{\"type\":\"sync\",\"id\":4,\"table\":\"%s\"}", table_id);
+    request(1, text);
+    expect(1, "sync.ok");
+    json_t *st = expect(1, "state");
+    assert_null(json_object_get(st, "seed"));
+    assert_null(json_object_get(st, "salt"));
+    assert_int_equal(json_integer_value(json_object_get(st, "turn")), 1);
+    assert_int_equal(json_integer_value(json_object_get(st, "you")), 1);
+    assert_int_equal(json_array_size(json_object_get(st, "moves")), 1);
+    snprintf(text, sizeof text, "{\"type\":\"record\",\"id\":5,\"table\":\"%s\"}", table_id);
+    request(1, text);
+    json_t *rec = expect(1, "record.ok");
+    const char *record = json_string_value(json_object_get(rec, "record"));
+    assert_non_null(strstr(record, "commitment "));
+    assert_null(strstr(record, "seed "));
+    assert_null(strstr(record, "salt "));
+    assert_non_null(strstr(record, move));
+}
+
+static void test_commit_before_send(void **state)
+{
+    (void)state;
+    msg_request *r = malloc(sizeof *r);
+    msg_problem p;
+    const char *text = "{\"type\":\"create\",\"name\":\"Ann\",\"seats\":[\"me\",\"open\"]}";
+    assert_int_equal(msg_decode(text, strlen(text), r, &p), ERR_NONE);
+    tables_request(T, &clients[0], r);
+    free(r);
+    /* Nothing goes out before the pass's commit. */
+    assert_int_equal(nsent, 0);
+    assert_int_equal(tables_flush(T), 0);
+    expect(0, "create.ok");
+    expect(0, "state");
+}
+
+static void test_move_errors(void **state)
+{
+    (void)state;
+    char text[200], move[64];
+    two_players("[\"me\",\"open\"]", 0);
+    snprintf(text, sizeof text, "{\"type\":\"legal\",\"id\":3,\"table\":\"%s\"}", table_id);
+    request(0, text);
+    expect_error_code(0, "not_started");
+    send_move(0, 0, "D 0 -1 0");
+    expect_error_code(0, "not_started");
+    snprintf(text, sizeof text, "{\"type\":\"join\",\"id\":2,\"table\":\"%s\",\"name\":\"Bob\"}",
+             table_id);
+    request(1, text);
+    drain(0);
+    drain(1);
+    legal_move(0, move, sizeof move, 0);
+    send_move(1, 0, move);
+    expect_error_code(1, "not_your_turn");
+    send_move(0, 5, move);
+    expect_error_code(0, "stale");
+    send_move(0, 0, "A 40 40 0");
+    expect_error_code(0, "illegal");
+    send_move(0, 0, "nonsense");
+    expect_error_code(0, "illegal");
+    /* A spectator cannot move; neither can a stranger. */
+    snprintf(text, sizeof text, "{\"type\":\"watch\",\"id\":6,\"table\":\"%s\"}", table_id);
+    request(2, text);
+    expect(2, "watch.ok");
+    expect(2, "state");
+    send_move(2, 0, move);
+    expect_error_code(2, "not_seated");
+    /* Nothing of that changed the game: the move is still the first. */
+    send_move(0, 0, move);
+    expect(0, "move.ok");
+    expect(0, "move");
+    send_move(0, 0, move);
+    expect_error_code(0, "stale");
+    request(0, "{\"type\":\"move\",\"id\":1,\"table\":\"tnosuchtable\",\"turn\":0,\"move\":\"x\"}");
+    expect_error_code(0, "no_table");
+}
+
+static void test_tokens(void **state)
+{
+    (void)state;
+    char text[300];
+    two_players("[\"me\",\"open\"]", 1);
+    char first[32];
+    snprintf(first, sizeof first, "%s", table_id);
+    /* A second table; its seat's token does not open the first. */
+    two_players("[\"me\",\"open\"]", 0);
+    snprintf(text, sizeof text, "{\"type\":\"resume\",\"id\":7,\"table\":\"%s\",\"token\":\"%s\"}",
+             first, tokens[0]);
+    request(2, text);
+    expect_error_code(2, "bad_token");
+    snprintf(text, sizeof text,
+             "{\"type\":\"resume\",\"id\":7,\"table\":\"%s\",\"token\":"
+             "\"00000000000000000000000000000000\"}",
+             table_id);
+    request(2, text);
+    expect_error_code(2, "bad_token");
+    /* The right token binds a new connection to the seat. */
+    snprintf(text, sizeof text, "{\"type\":\"resume\",\"id\":8,\"table\":\"%s\",\"token\":\"%s\"}",
+             table_id, tokens[0]);
+    request(2, text);
+    json_t *ok = expect(2, "resume.ok");
+    assert_int_equal(json_integer_value(json_object_get(ok, "seat")), 0);
+    json_t *st = expect(2, "state");
+    assert_int_equal(json_integer_value(json_object_get(st, "you")), 0);
+}
+
+static void test_seats_and_limits(void **state)
+{
+    (void)state;
+    char text[300];
+    request(0, "{\"type\":\"create\",\"id\":1,\"name\":\"Ann\",\"seats\":[\"me\",\"invite\"]}");
+    json_t *ok = expect(0, "create.ok");
+    snprintf(table_id, sizeof table_id, "%s", json_string_value(json_object_get(ok, "table")));
+    json_t *invites = json_object_get(ok, "invites");
+    assert_true(json_is_null(json_array_get(invites, 0)));
+    char code[40];
+    snprintf(code, sizeof code, "%s", json_string_value(json_array_get(invites, 1)));
+    drain(0);
+    snprintf(text, sizeof text, "{\"type\":\"join\",\"id\":2,\"table\":\"%s\",\"name\":\"Bob\"}",
+             table_id);
+    request(1, text);
+    expect_error_code(1, "no_seat");
+    snprintf(text, sizeof text,
+             "{\"type\":\"join\",\"id\":2,\"table\":\"%s\",\"name\":\"Bob\",\"seat\":1,"
+             "\"invite\":\"00000000000000000000000000000000\"}",
+             table_id);
+    request(1, text);
+    expect_error_code(1, "no_seat");
+    snprintf(text, sizeof text,
+             "{\"type\":\"join\",\"id\":2,\"table\":\"%s\",\"name\":\"Bob\",\"seat\":1,"
+             "\"invite\":\"%s\"}",
+             table_id, code);
+    request(1, text);
+    expect(1, "join.ok");
+    request(3, text);
+    expect_error_code(3, "no_seat");
+    drain(0);
+    drain(1);
+    /* Four open tables from one address at most (this test's limit). */
+    request(0, "{\"type\":\"create\",\"id\":1,\"seats\":[\"open\",\"open\"]}");
+    expect(0, "create.ok");
+    drain(0);
+    request(2, "{\"type\":\"create\",\"id\":1,\"seats\":[\"open\",\"open\"]}");
+    expect(2, "create.ok");
+    drain(2);
+    request(2, "{\"type\":\"create\",\"id\":1,\"seats\":[\"open\",\"open\"],\"listed\":false}");
+    expect(2, "create.ok");
+    drain(2);
+    request(1, "{\"type\":\"create\",\"id\":1,\"seats\":[\"open\",\"open\"]}");
+    expect_error_code(1, "too_many");
+    request(3, "{\"type\":\"create\",\"id\":1,\"seats\":[\"open\",\"open\"]}");
+    expect(3, "create.ok");
+    drain(3);
+    /* The lobby lists the listed tables, newest first. */
+    request(3, "{\"type\":\"lobby\",\"id\":9}");
+    json_t *lobby = expect(3, "lobby.ok");
+    json_t *list = json_object_get(lobby, "tables");
+    assert_int_equal(json_array_size(list), 4);
+    json_t *oldest = json_array_get(list, 3);
+    assert_string_equal(json_string_value(json_object_get(oldest, "table")), table_id);
+    assert_string_equal(json_string_value(json_object_get(oldest, "status")), "playing");
+}
+
+/* A whole game against a computer seat whose moves are answered here. */
+static void test_game_with_computer(void **state)
+{
+    (void)state;
+    two_players("[\"me\",\"random\"]", 0);
+    carc_rng rng = carc_rng_seed(3);
+    int turn = 0, over = 0, computer_moves = 0;
+    while (!over) {
+        if (think.asked && think.turn == turn && strcmp(think.table, table_id) == 0) {
+            carc_move m = carc_random_move(think.game, &rng, 0.3);
+            char text[64];
+            carc_move_write(think.game, m, text, sizeof text);
+            think.asked = 0;
+            tables_computer_move(T, table_id, turn, text);
+            assert_int_equal(tables_flush(T), 0);
+            computer_moves++;
+        } else {
+            char move[64];
+            legal_move(0, move, sizeof move, turn % 3 == 0);
+            send_move(0, turn, move);
+            expect(0, "move.ok");
+        }
+        json_t *ev = expect(0, "move");
+        assert_int_equal(json_integer_value(json_object_get(ev, "turn")), turn);
+        over = json_is_null(json_object_get(ev, "next"));
+        turn++;
+    }
+    assert_true(computer_moves > 0);
+    json_t *end = expect(0, "end");
+    const char *seed = json_string_value(json_object_get(end, "seed"));
+    assert_non_null(seed);
+    assert_int_equal(strlen(json_string_value(json_object_get(end, "salt"))), 32);
+    /* A stale answer of the workers is dropped. */
+    tables_computer_move(T, table_id, 3, "A 0 0 0");
+    assert_int_equal(tables_flush(T), 0);
+    assert_null(next(0));
+    send_move(0, turn, "A 0 0 0");
+    expect_error_code(0, "game_over");
+    char text[200];
+    snprintf(text, sizeof text, "{\"type\":\"record\",\"id\":5,\"table\":\"%s\"}", table_id);
+    request(0, text);
+    json_t *rec = expect(0, "record.ok");
+    assert_true(json_is_true(json_object_get(rec, "finished")));
+    const char *record = json_string_value(json_object_get(rec, "record"));
+    char line[64];
+    snprintf(line, sizeof line, "seed %s\n", seed);
+    assert_non_null(strstr(record, line));
+    carc_record_error err;
+    carc_game *g = carc_record_read(record, strlen(record), 1, &err);
+    assert_non_null(g);
+    json_t *scores = json_object_get(end, "scores");
+    for (int p = 0; p < 2; p++)
+        assert_int_equal(carc_game_score(g, p),
+                         json_integer_value(json_array_get(scores, (size_t)p)));
+    carc_game_free(g);
+}
+
+static void test_leave_and_presence(void **state)
+{
+    (void)state;
+    char text[200];
+    two_players("[\"me\",\"open\"]", 1);
+    tables_client_gone(T, &clients[1]);
+    assert_int_equal(tables_flush(T), 0);
+    json_t *seat = expect(0, "seat");
+    assert_int_equal(json_integer_value(json_object_get(seat, "seat")), 1);
+    assert_true(json_is_false(json_object_get(seat, "present")));
+    snprintf(text, sizeof text, "{\"type\":\"resume\",\"id\":8,\"table\":\"%s\",\"token\":\"%s\"}",
+             table_id, tokens[1]);
+    request(3, text);
+    expect(3, "resume.ok");
+    seat = expect(0, "seat");
+    assert_true(json_is_true(json_object_get(seat, "present")));
+    snprintf(text, sizeof text, "{\"type\":\"leave\",\"id\":9,\"table\":\"%s\"}", table_id);
+    request(3, text);
+    expect(3, "state");
+    expect(3, "leave.ok");
+    seat = expect(0, "seat");
+    assert_true(json_is_false(json_object_get(seat, "present")));
+}
+
+/* A seat whose move clock runs out forfeits: the game ends, the record
+ * says so, and a finished table nobody follows is let go and read back
+ * from storage when asked for. */
+static void test_clock_forfeit(void **state)
+{
+    (void)state;
+    char text[300];
+    two_players("[\"me\",\"open\"],\"clock\":{\"mode\":\"move\",\"seconds\":5,"
+                "\"on_timeout\":\"forfeit\"}",
+                1);
+    clock_ms += 4000;
+    tables_tick(T, clock_ms);
+    assert_int_equal(tables_flush(T), 0);
+    assert_null(next(0));
+    clock_ms += 2000;
+    tables_tick(T, clock_ms);
+    assert_int_equal(tables_flush(T), 0);
+    json_t *ev = expect(1, "move");
+    assert_string_equal(json_string_value(json_object_get(ev, "move")), "end");
+    assert_string_equal(json_string_value(json_object_get(ev, "by")), "server");
+    json_t *end = expect(1, "end");
+    assert_int_equal(json_integer_value(json_object_get(end, "forfeit")), 0);
+    json_t *winners = json_object_get(end, "winners");
+    assert_int_equal(json_array_size(winners), 1);
+    assert_int_equal(json_integer_value(json_array_get(winners, 0)), 1);
+    tables_client_gone(T, &clients[0]);
+    tables_client_gone(T, &clients[1]);
+    tables_tick(T, clock_ms); /* lets the finished table go */
+    assert_int_equal(tables_flush(T), 0);
+    snprintf(text, sizeof text, "{\"type\":\"record\",\"id\":5,\"table\":\"%s\"}", table_id);
+    request(2, text);
+    json_t *rec = expect(2, "record.ok");
+    assert_true(json_is_true(json_object_get(rec, "finished")));
+    const char *record = json_string_value(json_object_get(rec, "record"));
+    assert_non_null(strstr(record, "forfeit 1 time\n"));
+    assert_non_null(strstr(record, "clock move 5 forfeit\n"));
+    assert_non_null(strstr(record, "\nend\n"));
+    carc_record_error err;
+    carc_game *g = carc_record_read(record, strlen(record), 1, &err);
+    assert_non_null(g);
+    assert_true(carc_game_over(g));
+    carc_game_free(g);
+}
+
+/* A Fischer clock that runs out lets the computer play for the seat. */
+static void test_clock_computer(void **state)
+{
+    (void)state;
+    two_players("[\"me\",\"open\"],\"clock\":{\"mode\":\"fischer\",\"seconds\":30,"
+                "\"increment\":2}",
+                1);
+    assert_int_equal(think.asked, 0);
+    clock_ms += 31000;
+    tables_tick(T, clock_ms);
+    assert_int_equal(tables_flush(T), 0);
+    assert_int_equal(think.asked, 1);
+    assert_int_equal(think.turn, 0);
+    carc_rng rng = carc_rng_seed(1);
+    char move[64];
+    carc_move_write(think.game, carc_random_move(think.game, &rng, 0.0), move, sizeof move);
+    tables_computer_move(T, table_id, 0, move);
+    assert_int_equal(tables_flush(T), 0);
+    json_t *ev = expect(1, "move");
+    assert_string_equal(json_string_value(json_object_get(ev, "by")), "computer");
+    json_t *left = json_object_get(json_object_get(ev, "clock"), "left_ms");
+    assert_int_equal(json_integer_value(json_array_get(left, 0)), 2000);
+    assert_int_equal(json_integer_value(json_array_get(left, 1)), 30000);
+}
+
+/* A restarted server (a new registry over the same storage) holds the
+ * same game: the same digest, and the seat's token still works. */
+static void test_restart(void **state)
+{
+    (void)state;
+    char move[64], text[300];
+    two_players("[\"me\",\"open\"]", 1);
+    for (int turn = 0; turn < 4; turn++) {
+        int c = turn % 2;
+        drain(c);
+        legal_move(c, move, sizeof move, 1);
+        send_move(c, turn, move);
+        expect(c, "move.ok");
+    }
+    json_t *last = NULL, *m;
+    while ((m = next(0)))
+        last = m;
+    const char *digest = json_string_value(json_object_get(last, "digest"));
+    srv_hooks hooks = {NULL, hook_send, hook_think, NULL, hook_now};
+    srv_limits limits = {10, 4};
+    srv_tables *again = tables_new(store, &hooks, &limits);
+    char err[200];
+    assert_int_equal(tables_load(again, err, sizeof err), 0);
+    msg_request *r = malloc(sizeof *r);
+    msg_problem p;
+    snprintf(text, sizeof text, "{\"type\":\"resume\",\"id\":8,\"table\":\"%s\",\"token\":\"%s\"}",
+             table_id, tokens[1]);
+    assert_int_equal(msg_decode(text, strlen(text), r, &p), ERR_NONE);
+    tables_request(again, &clients[3], r);
+    free(r);
+    assert_int_equal(tables_flush(again), 0);
+    expect(3, "resume.ok");
+    json_t *st = expect(3, "state");
+    assert_string_equal(json_string_value(json_object_get(st, "digest")), digest);
+    assert_int_equal(json_integer_value(json_object_get(st, "turn")), 4);
+    assert_int_equal(json_array_size(json_object_get(st, "moves")), 4);
+    tables_client_gone(again, &clients[3]);
+    tables_free(again);
+}
+
+static void test_chat_and_mine(void **state)
+{
+    (void)state;
+    char text[300];
+    two_players("[\"me\",\"open\"]", 1);
+    snprintf(text, sizeof text, "{\"type\":\"chat\",\"id\":1,\"table\":\"%s\",\"text\":\"hi\"}",
+             table_id);
+    request(0, text);
+    expect(0, "chat.ok");
+    json_t *line = expect(1, "chat");
+    assert_string_equal(json_string_value(json_object_get(line, "name")), "Ann");
+    assert_int_equal(json_integer_value(json_object_get(line, "seat")), 0);
+    expect(0, "chat");
+    request(0, text);
+    expect_error_code(0, "rate_limited");
+    clock_ms += 1001;
+    request(0, text);
+    expect(0, "chat.ok");
+    request(2, text);
+    expect_error_code(2, "not_seated");
+    snprintf(text, sizeof text,
+             "{\"type\":\"mine\",\"id\":2,\"seats\":[{\"table\":\"%s\",\"token\":\"%s\"},"
+             "{\"table\":\"%s\",\"token\":\"%s\"},{\"table\":\"tnosuchtable\",\"token\":\"%s\"}]}",
+             table_id, tokens[1], table_id, "ffffffffffffffffffffffffffffffff", tokens[1]);
+    request(2, text);
+    json_t *mine = expect(2, "mine.ok");
+    json_t *list = json_object_get(mine, "tables");
+    assert_int_equal(json_array_size(list), 1);
+    assert_int_equal(json_integer_value(json_object_get(json_array_get(list, 0), "seat")), 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_create_join_move, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_commit_before_send, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_move_errors, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tokens, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_seats_and_limits, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_game_with_computer, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_leave_and_presence, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_clock_forfeit, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_clock_computer, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_restart, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_chat_and_mine, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
