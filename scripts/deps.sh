@@ -14,6 +14,9 @@ for p in $PACKAGES; do
         missing="$missing $p"
     fi
 done
+# The browser tests' driver (tests/web) runs on Node.js with npm; a Node.js
+# from elsewhere that brings its own npm is kept.
+command -v npm >/dev/null 2>&1 || missing="$missing nodejs npm"
 [ -z "$missing" ] && exit 0
 
 SUDO=""

@@ -95,8 +95,10 @@ export class Board {
   listen() {
     const svg = this.svg;
     svg.addEventListener('pointerdown', (e) => {
+      // The spot pressed, kept before the capture retargets the pointer's events.
+      const spot = e.target.closest?.('[data-spot]');
       svg.setPointerCapture?.(e.pointerId);
-      this.pointers.set(e.pointerId, { x: e.clientX, y: e.clientY, x0: e.clientX, y0: e.clientY });
+      this.pointers.set(e.pointerId, { x: e.clientX, y: e.clientY, x0: e.clientX, y0: e.clientY, spot });
       this.moved = false;
     });
     svg.addEventListener('pointermove', (e) => {
@@ -128,8 +130,7 @@ export class Board {
       const p = this.pointers.get(e.pointerId);
       this.pointers.delete(e.pointerId);
       if (!p || this.moved || this.pointers.size) return;
-      const spot = e.target.closest?.('[data-spot]');
-      if (spot) this.handlers.spot(spot.dataset.spot);
+      if (p.spot) this.handlers.spot(p.spot.dataset.spot);
       else this.handlers.click(...this.squareAt(e.clientX, e.clientY), e.pointerType);
     };
     svg.addEventListener('pointerup', up);
