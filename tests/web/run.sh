@@ -2,7 +2,9 @@
 # run.sh OUT_DIR CARCASSONNE: the browser tests. Installs the pinned
 # playwright-core (npm ci, no install scripts: nothing downloads a browser)
 # into OUT_DIR/node when the lock file changed, then runs web.test.mjs
-# against Debian's chromium; screenshots go to OUT_DIR/artefacts.
+# against Debian's chromium (or WEB_SCRIPT, e.g. bench.mjs); screenshots
+# go to OUT_DIR/artefacts. A third argument runs only the tests whose name
+# holds it.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 out=$1
@@ -16,4 +18,4 @@ if ! cmp -s "$here/package-lock.json" "$out/node/package-lock.json" ||
     (cd "$out/node" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
 fi
 CARCASSONNE=$bin WEB_DIR="$here/../../web" ARTEFACTS="$out/artefacts" \
-    WEB_NODE_MODULES="$out/node/node_modules" exec node "$here/web.test.mjs" ${3:+"$3"}
+    WEB_NODE_MODULES="$out/node/node_modules" exec node "$here/${WEB_SCRIPT:-web.test.mjs}" ${3:+"$3"}

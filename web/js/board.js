@@ -83,6 +83,14 @@ export class Board {
     this.apply();
   }
 
+  // Centres on a square unless it is already well inside the view.
+  centreIfHidden(x, y) {
+    const { w, h } = this.size();
+    const { s, tx, ty } = this.view;
+    const left = x * SIZE * s + tx, top = y * SIZE * s + ty, side = SIZE * s, m = 0.1 * Math.min(w, h);
+    if (left < m || top < m || left + side > w - m || top + side > h - 2 * m) this.centreOn(x, y);
+  }
+
   // The square under a point of the page.
   squareAt(clientX, clientY) {
     const { left, top } = this.size();

@@ -53,7 +53,7 @@ export function renderTilesLeft(el, table) {
     el.innerHTML = `<p>${n} tiles left (this table hides which).</p>`;
     return;
   }
-  const items = Object.entries(s.remaining).sort();
+  const items = Object.entries(s.remaining).filter(([, c]) => c > 0).sort();
   el.innerHTML = `<p>${n} tiles left; the chance of each kind next:</p><ul class="kinds">` + items.map(([l, c]) =>
     `<li title="${l}: ${c} left"><svg viewBox="0 0 100 100" width="30" height="30"><use href="#tile-${l}"/></svg>` +
     `<span>${c}</span><span class="chance">${n ? Math.round((100 * c) / n) : 0}%</span></li>`).join('') + '</ul>';

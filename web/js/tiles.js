@@ -117,7 +117,7 @@ function anchors(tile, shapes) {
   const roads = shapes.filter((s) => s.kind === 'road');
   const free = (p) => !cities.some((c) => insidePolygon(p, c.poly)) && !roads.some((r) => nearLine(p, r.line, 11));
   return tile.segments.map((seg, i) => {
-    if (seg.kind === 'cloister') return [50, 50];
+    if (seg.kind === 'cloister') return [66, 72]; // beside the building, not over it
     if (seg.kind === 'city') {
       const edges = cityEdges(seg);
       if (edges.length === 4) return [50, 50];
