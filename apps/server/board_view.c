@@ -10,9 +10,7 @@ json_t *board_view_start(const carc_game *g)
     return json_pack("{s:s, s:i, s:i, s:i}", "tile", letter, "x", b.x, "y", b.y, "rot", b.rot);
 }
 
-/* The record's name of segment `seg` of a placed tile: its first port in
- * board directions, or "C" when it holds none (a cloister). */
-static const char *spot_name(const carc_tile_on_board *b, int seg)
+const char *board_view_spot(const carc_tile_on_board *b, int seg)
 {
     unsigned ports = carc_tile_segment_ports(b->kind, b->rot, seg);
     for (int p = 0; p < CARC_PORTS; p++)
@@ -29,7 +27,7 @@ json_t *board_view_followers(const carc_game *g)
         if (carc_game_tile_info(g, i, &b) != CARC_OK || b.follower_segment == CARC_NO_SPOT)
             continue;
         json_array_append_new(list, json_pack("{s:i, s:i, s:s, s:i}", "x", b.x, "y", b.y, "spot",
-                                              spot_name(&b, b.follower_segment), "player",
+                                              board_view_spot(&b, b.follower_segment), "player",
                                               b.follower_owner));
     }
     return list;

@@ -15,4 +15,8 @@ json_t *board_view_start(const carc_game *g);
  * record does (a port of it, or "C" for a cloister). New reference. */
 json_t *board_view_followers(const carc_game *g);
 
+/* The record's name of segment `seg` of a placed tile: its first port in
+ * board directions, or "C" when it holds none (a cloister). Static text. */
+const char *board_view_spot(const carc_tile_on_board *b, int seg);
+
 #endif

@@ -43,6 +43,7 @@ typedef enum msg_type {
     MSG_RECORD,
     MSG_REVIEW,
     MSG_PING,
+    MSG_FEATURES,
     MSG_TYPES
 } msg_type;
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "feature_view.h"
 #include "table.h"
 #include "token.h"
 
@@ -850,6 +851,12 @@ static void table_request(srv_tables *T, srv_client *c, const msg_request *r)
     case MSG_CHAT: do_chat(T, c, r, t); break;
     case MSG_RECORD: do_record(T, c, r, t); break;
     case MSG_REVIEW: do_review(T, c, r, t); break;
+    case MSG_FEATURES:
+        if (member_index(t, c) < 0)
+            refuse(T, c, r, ERR_NOT_SEATED, "watch or join the table first");
+        else
+            reply(T, c, r, features_view(t->game));
+        break;
     default: refuse(T, c, r, ERR_UNKNOWN_TYPE, "not a table request"); break;
     }
 }

@@ -121,6 +121,19 @@ async function mouseTurn(page, follower) {
   await moveTaken(page, before);
 }
 
+// Clicks the start tile's city (its north edge) and checks the inspector.
+async function inspect(page) {
+  await page.keyboard.press('f');
+  const b = await page.locator('#board .tiles use[data-square="0,0"]').boundingBox();
+  await page.mouse.click(b.x + b.width / 2, b.y + b.height * 0.12);
+  await page.waitForSelector('#inspector:not([hidden])');
+  const text = await page.$eval('#inspector', (e) => e.textContent);
+  check(/City/.test(text) && /Worth \d+ now/.test(text), `the inspector describes the city (${text})`);
+  check(await page.$$eval('#board .feature-part', (p) => p.length) >= 1, 'the feature is drawn whole');
+  await page.screenshot({ path: path.join(ART, 'inspector.png') });
+  await page.keyboard.press('Escape');
+}
+
 const server = await startServer({ bin: BIN, webDir: WEB, thinkMs: 30 });
 const browser = await launch();
 
@@ -139,6 +152,7 @@ await test('a game against the computer, to the final scoring', async () => {
       await page.keyboard.press('Escape');
       await page.waitForSelector('body[data-phase=place]');
     }
+    if (turns === 6) await inspect(page);
     await keyboardTurn(page, turns % 3 === 0);
     turns++;
   }

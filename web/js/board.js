@@ -13,11 +13,11 @@ export class Board {
     this.svg = svg;
     this.cat = catalogue;
     svg.innerHTML = '<g class="world">' +
-      '<g class="tiles"></g><g class="marks"></g><g class="targets"></g><g class="preview"></g>' +
+      '<g class="tiles"></g><g class="marks"></g><g class="feature"></g><g class="targets"></g><g class="preview"></g>' +
       '<g class="meeples"></g><g class="spots"></g></g>';
     this.world = svg.querySelector('.world');
     this.layers = {};
-    for (const name of ['tiles', 'marks', 'targets', 'preview', 'meeples', 'spots']) this.layers[name] = svg.querySelector(`.${name}`);
+    for (const name of ['tiles', 'marks', 'feature', 'targets', 'preview', 'meeples', 'spots']) this.layers[name] = svg.querySelector(`.${name}`);
     this.placed = new Map(); // "x,y" -> <use>
     this.view = { s: 0.6, tx: 0, ty: 0 };
     this.handlers = { hover() {}, click() {}, spot() {} };
@@ -139,7 +139,7 @@ export class Board {
       this.pointers.delete(e.pointerId);
       if (!p || this.moved || this.pointers.size) return;
       if (p.spot) this.handlers.spot(p.spot.dataset.spot);
-      else this.handlers.click(...this.squareAt(e.clientX, e.clientY), e.pointerType);
+      else this.handlers.click(...this.squareAt(e.clientX, e.clientY), e.pointerType, this.pointAt(e.clientX, e.clientY));
     };
     svg.addEventListener('pointerup', up);
     svg.addEventListener('pointercancel', (e) => this.pointers.delete(e.pointerId));
@@ -182,11 +182,8 @@ export class Board {
   }
 
   // Each player's last tile, outlined in its colour with the turn number.
-  setMarks(marks, highlight = []) {
+  setMarks(marks) {
     let html = '';
-    for (const h of highlight) {
-      html += `<rect class="scored" x="${h.x * SIZE + 3}" y="${h.y * SIZE + 3}" width="${SIZE - 6}" height="${SIZE - 6}" rx="6"/>`;
-    }
     for (const m of marks) {
       const c = PLAYERS[m.player % PLAYERS.length].colour;
       html += `<g class="last" data-player="${m.player}"><rect x="${m.x * SIZE + 2}" y="${m.y * SIZE + 2}" width="${SIZE - 4}" height="${SIZE - 4}" stroke="${c}"/>` +
@@ -194,6 +191,32 @@ export class Board {
         `<text x="${m.x * SIZE + 15}" y="${m.y * SIZE + 15}" fill="${PLAYERS[m.player % PLAYERS.length].ink}">${m.turn}</text></g>`;
     }
     this.layers.marks.innerHTML = html;
+  }
+
+  // A feature shown whole: [{x, y, spot, kind}] and the tiles they are on.
+  setFeature(parts, tiles) {
+    const at = new Map(tiles.map((t) => [key(t.x, t.y), t]));
+    const squares = new Set(parts.map((p) => key(p.x, p.y)));
+    let html = [...squares].map((k) => {
+      const [x, y] = k.split(',').map(Number);
+      return `<rect class="feature-tile" x="${x * SIZE + 1}" y="${y * SIZE + 1}" width="${SIZE - 2}" height="${SIZE - 2}"/>`;
+    }).join('');
+    for (const p of parts) {
+      const t = at.get(key(p.x, p.y));
+      if (!t) continue;
+      const [px, py] = this.cat.spotPoint(t.letter, t.rot, p.spot);
+      html += `<circle class="feature-part ${p.kind}" cx="${p.x * SIZE + px}" cy="${p.y * SIZE + py}" r="9"/>`;
+    }
+    this.layers.feature.innerHTML = html;
+  }
+
+  // The square and the point in it (0..100) under a point of the page.
+  pointAt(clientX, clientY) {
+    const { left, top } = this.size();
+    const { s, tx, ty } = this.view;
+    const ux = (clientX - left - tx) / s, uy = (clientY - top - ty) / s;
+    const x = Math.floor(ux / SIZE), y = Math.floor(uy / SIZE);
+    return { x, y, fx: ux - x * SIZE, fy: uy - y * SIZE };
   }
 
   // Squares where the drawn tile fits; `cursor` is the keyboard's square.

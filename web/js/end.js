@@ -37,6 +37,7 @@ export function renderFinal(el, table) {
   }).join('');
   el.innerHTML = '<h2>Final scoring</h2><table class="final-table"><thead><tr><th>Player</th><th>Roads</th><th>Cities</th><th>Cloisters</th><th>Farms</th><th>Total</th></tr></thead>' +
     `<tbody>${rows}</tbody></table>${f.forfeit !== null && f.forfeit !== undefined ? `<p>${esc(seatName(s.seats[f.forfeit], f.forfeit))} forfeited on time.</p>` : ''}` +
+    '<p><button type="button" data-act="replay-end">Show each final scoring</button></p>' +
     `<h3>Scores over the game</h3>${scoreChart(table.history)}` +
     `<h3>The fair deal</h3><dl class="deal"><dt>Seed</dt><dd><code>${esc(f.seed)}</code></dd><dt>Salt</dt><dd><code>${esc(f.salt)}</code></dd>` +
     `<dt>Commitment</dt><dd><code>${esc(f.commitment || s.commitment)}</code></dd></dl>` +

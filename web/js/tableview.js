@@ -7,6 +7,7 @@ import { Table, parseMove } from './game.js';
 import { Turn } from './turn.js';
 import { renderPlayers, renderTilesLeft, renderLog, eventText, seatName, esc } from './panel.js';
 import { renderFinal } from './end.js';
+import { Inspector } from './inspector.js';
 import { PLAYERS } from './players.js';
 import * as store from './store.js';
 
@@ -19,17 +20,22 @@ export class TableView {
     this.board = new Board(this.el('#board'), catalogue);
     this.turn = new Turn(this.board, this.el('#actions'), (m) => this.sendMove(m), (t) => this.say(t));
     this.board.on('hover', (x, y) => this.turn.hover(x, y));
-    this.board.on('click', (x, y, type) => this.turn.click(x, y, type));
+    this.board.on('click', (x, y, type, pt) => {
+      if (!this.turn.click(x, y, type) && this.table) this.inspector.inspectAt(x, y, pt.fx, pt.fy).catch(() => {});
+    });
+    this.inspector = new Inspector(this, this.el('#inspector'));
     this.board.on('spot', (s) => this.turn.pick(s));
     this.table = null;
     this.legalTurn = -1;
-    this.highlight = [];
     this.onKey = (e) => this.key(e);
     document.addEventListener('keydown', this.onKey);
     this.el('.board-tools').onclick = (e) => this.tool(e.target.closest('button')?.dataset.tool);
     this.el('#log').onclick = (e) => {
       const b = e.target.closest('button[data-log]');
-      if (b) this.showEvent(+b.dataset.x, +b.dataset.y);
+      if (b) this.showEvent(this.table.log[+b.dataset.log]);
+    };
+    this.el('#final').onclick = (e) => {
+      if (e.target.closest('button[data-act=replay-end]')) this.showFinalScoring();
     };
     this.tick = setInterval(() => this.table?.state.clock && this.renderPlayers(), 500);
   }
@@ -60,7 +66,6 @@ export class TableView {
     const first = !this.table;
     this.table = new Table(state);
     this.table.clockAt = performance.now();
-    this.highlight = [];
     this.render();
     if (first) {
       this.board.fit();
@@ -76,7 +81,7 @@ export class TableView {
       return;
     }
     t.applyMove(ev);
-    this.highlight = ev.events.map((e) => ({ x: e.x, y: e.y }));
+    this.highlightEvents(ev.events);
     const mv = parseMove(ev.move);
     const who = seatName(t.state.seats[ev.player], ev.player);
     let text = mv.discard ? `${who} discarded ${mv.letter}.` : mv.end ? '' : `${who} placed ${mv.letter} at ${mv.x}, ${mv.y}${mv.spot ? ' with a follower' : ''}.`;
@@ -151,7 +156,7 @@ export class TableView {
     const t = this.table, s = t.state;
     this.board.setTiles(t.tiles);
     this.board.setFollowers(t.followersOnTiles());
-    this.board.setMarks(t.lastTiles(), this.highlight);
+    this.board.setMarks(t.lastTiles());
     this.renderPlayers();
     this.renderDrawn();
     renderTilesLeft(this.el('#tiles-left'), t);
@@ -228,10 +233,29 @@ export class TableView {
     }
   }
 
-  showEvent(x, y) {
-    this.highlight = [{ x, y }];
-    this.board.setMarks(this.table.lastTiles(), this.highlight);
-    this.board.centreOn(x, y);
+  // The features that a move's scoring events scored, highlighted.
+  async highlightEvents(events) {
+    if (!events.length) return this.inspector.clear();
+    const found = [];
+    for (const e of events) found.push(...(await this.inspector.forEvent(e)));
+    this.inspector.show(found, false);
+  }
+
+  // A scoring event of the log: centred, its feature shown whole.
+  async showEvent(e) {
+    this.board.centreOn(e.x, e.y);
+    const found = await this.inspector.forEvent(e);
+    this.inspector.show(found, true);
+  }
+
+  // The final scoring, one scored feature after another.
+  async showFinalScoring() {
+    const finals = this.table.log.filter((e) => e.end);
+    for (const e of finals) {
+      await this.showEvent(e);
+      this.say(eventText(e, this.table.state.seats));
+      await new Promise((r) => setTimeout(r, 1500));
+    }
   }
 
   centreLast() {
@@ -255,6 +279,7 @@ export class TableView {
     const pan = { ArrowLeft: [60, 0], ArrowRight: [-60, 0], ArrowUp: [0, 60], ArrowDown: [0, -60] }[e.key];
     if (pan) this.board.pan(...pan);
     else if (e.key === 'c' || e.key === 'C') this.centreLast();
+    else if (e.key === 'Escape') this.inspector.clear();
     else if (e.key === 'f' || e.key === 'F') this.board.fit();
     else if (e.key === '+' || e.key === '=') this.board.zoom(1.25);
     else if (e.key === '-') this.board.zoom(0.8);

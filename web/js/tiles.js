@@ -194,6 +194,26 @@ export class Catalogue {
     return rotatePoint(p, rot);
   }
 
+  // The record's name of segment `seg` of a tile at `rot`: its first port in
+  // board directions, or "C" for a cloister (as the server names it).
+  spotName(letter, rot, seg) {
+    const ports = this.kinds[letter].segments[seg].ports.map((p) => (portIndex(p) + 3 * rot) % 12);
+    return ports.length ? PORT_NAMES[Math.min(...ports)] : 'C';
+  }
+
+  // The spot of the segment whose follower place is nearest to (fx, fy),
+  // a point of the tile in board directions (0..100).
+  nearestSpot(letter, rot, fx, fy) {
+    const anchors = this.kinds[letter].anchors;
+    let best = 0, bestD = Infinity;
+    anchors.forEach((a, i) => {
+      const [x, y] = rotatePoint(a, rot);
+      const d = Math.hypot(x - fx, y - fy);
+      if (d < bestD) [best, bestD] = [i, d];
+    });
+    return this.spotName(letter, rot, best);
+  }
+
   kindOf(letter, rot, spot) {
     const seg = this.segmentOf(letter, rot, spot);
     return seg >= 0 ? this.kinds[letter].segments[seg].kind : 'field';

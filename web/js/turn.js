@@ -72,12 +72,14 @@ export class Turn {
     }
   }
 
+  // A click or tap on a square; false when the turn has no use for it.
   click(x, y, pointerType) {
-    if (this.phase !== 'place' || !this.squares.has(key(x, y))) return;
+    if (this.phase !== 'place' || !this.squares.has(key(x, y))) return this.phase === 'follower';
     const same = this.cursor && this.cursor[0] === x && this.cursor[1] === y;
     this.cursor = [x, y];
     if (pointerType === 'mouse' || same) this.choose();
     else this.render();
+    return true;
   }
 
   // Arrow keys: the nearest legal square in that direction.
@@ -168,7 +170,7 @@ export class Turn {
     if (arrows[e.key] && this.phase === 'place') return this.step(...arrows[e.key]);
     if (e.key === 'r' || e.key === 'R') this.rotate();
     else if (e.key === 'Enter') this.enter();
-    else if (e.key === 'Escape' || e.key === 'Backspace') this.undo();
+    else if ((e.key === 'Escape' || e.key === 'Backspace') && this.phase === 'follower') this.undo();
     else if (/^[0-9]$/.test(e.key)) this.digit(+e.key);
     else return false;
     return true;
