@@ -32,3 +32,24 @@ json_t *board_view_followers(const carc_game *g)
     }
     return list;
 }
+
+json_t *board_view_events(const carc_event *events, int n, int players)
+{
+    static const char *const kinds[4] = {"road", "city", "farm", "cloister"};
+    json_t *list = json_array();
+    for (int i = 0; i < n; i++) {
+        const carc_event *e = &events[i];
+        json_t *winners = json_array(), *returned = json_array();
+        for (int p = 0; p < players; p++) {
+            if (e->winners & (1u << p))
+                json_array_append_new(winners, json_integer(p));
+            json_array_append_new(returned, json_integer(e->returned[p]));
+        }
+        json_array_append_new(list, json_pack("{s:s, s:b, s:o, s:i, s:i, s:i, s:i, s:i, s:o}",
+                                              "kind", e->kind < 4 ? kinds[e->kind] : "?",
+                                              "complete", e->complete, "winners", winners, "points",
+                                              e->points, "tiles", e->tiles, "pennants", e->pennants,
+                                              "x", e->x, "y", e->y, "returned", returned));
+    }
+    return list;
+}

@@ -19,4 +19,9 @@ json_t *board_view_followers(const carc_game *g);
  * board directions, or "C" when it holds none (a cloister). Static text. */
 const char *board_view_spot(const carc_tile_on_board *b, int seg);
 
+/* A move's scoring events as the `move` event shows them ("kind",
+ * "complete", "winners", "points", "tiles", "pennants", "x", "y",
+ * "returned"), for `players` players. New reference. */
+json_t *board_view_events(const carc_event *events, int n, int players);
+
 #endif

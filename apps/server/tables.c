@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "feature_view.h"
+#include "replay_view.h"
 #include "table.h"
 #include "token.h"
 
@@ -822,6 +823,24 @@ static void do_review(srv_tables *T, srv_client *c, const msg_request *r, srv_ta
         reply(T, c, r, json_pack("{s:i}", "position", ahead));
 }
 
+/* A record replayed move by move: a table's, or one the client sent. */
+static void do_replay(srv_tables *T, srv_client *c, const msg_request *r)
+{
+    srv_table *t = r->table[0] ? find_table(T, r->table) : NULL;
+    if (r->table[0] && !t) {
+        refuse(T, c, r, ERR_NO_TABLE, "no such table");
+        return;
+    }
+    char err[200] = "out of memory", *text = t ? view_record(t) : NULL;
+    const char *record = t ? text : r->record;
+    json_t *fields = record ? replay_view(record, strlen(record), err, sizeof err) : NULL;
+    free(text);
+    if (fields)
+        reply(T, c, r, fields);
+    else
+        refuse(T, c, r, t || !record ? ERR_INTERNAL : ERR_ILLEGAL, err);
+}
+
 /* Requests that name a table: find it, then act. */
 static void table_request(srv_tables *T, srv_client *c, const msg_request *r)
 {
@@ -875,6 +894,7 @@ void tables_request(srv_tables *T, srv_client *c, const msg_request *r)
     case MSG_CREATE: do_create(T, c, r); break;
     case MSG_LOBBY: do_lobby(T, c, r); break;
     case MSG_MINE: do_mine(T, c, r); break;
+    case MSG_REPLAY: do_replay(T, c, r); break;
     default: table_request(T, c, r); break;
     }
 }

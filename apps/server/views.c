@@ -7,7 +7,6 @@
 #include "board_view.h"
 #include "table.h"
 
-static const char *const kind_names[4] = {"road", "city", "farm", "cloister"};
 static const char *const role_names[4] = {"road", "city", "field", "cloister"};
 static const char *const status_names[3] = {"waiting", "playing", "finished"};
 static const char *const by_names[3] = {"player", "computer", "server"};
@@ -85,22 +84,7 @@ static json_t *seat_name(const stored_seat *s)
 
 json_t *view_events(const srv_table *t, const carc_event *events, int n)
 {
-    json_t *list = json_array();
-    for (int i = 0; i < n; i++) {
-        const carc_event *e = &events[i];
-        json_t *winners = json_array(), *returned = json_array();
-        for (int p = 0; p < t->row.players; p++) {
-            if (e->winners & (1u << p))
-                json_array_append_new(winners, json_integer(p));
-            json_array_append_new(returned, json_integer(e->returned[p]));
-        }
-        json_array_append_new(list, json_pack("{s:s, s:b, s:o, s:i, s:i, s:i, s:i, s:i, s:o}",
-                                              "kind", e->kind < 4 ? kind_names[e->kind] : "?",
-                                              "complete", e->complete, "winners", winners, "points",
-                                              e->points, "tiles", e->tiles, "pennants", e->pennants,
-                                              "x", e->x, "y", e->y, "returned", returned));
-    }
-    return list;
+    return board_view_events(events, n, t->row.players);
 }
 
 int64_t view_clock_left(const srv_table *t, int seat, int64_t now_ms)

@@ -6,6 +6,7 @@ import { Connection, socketUrl } from './net.js';
 import { Catalogue } from './tiles.js';
 import { Lobby } from './lobby.js';
 import { TableView } from './tableview.js';
+import { ReplayView } from './replay.js';
 import * as store from './store.js';
 
 const $ = (s) => document.querySelector(s);
@@ -33,18 +34,37 @@ async function attach(id) {
   await conn.request('watch', { table: id });
 }
 
-async function route() {
-  const id = new URLSearchParams(location.search).get('t');
+// Shows one of the three screens.
+function screen(name) {
+  for (const s of ['lobby-view', 'table-view', 'replay-view']) $(`#${s}`).hidden = s !== name;
+}
+
+async function route(record = null) {
+  const params = new URLSearchParams(location.search);
+  const id = params.get('t'), replay = params.get('replay');
   view?.close();
   view = null;
+  if (replay && (replay !== 'file' || record)) {
+    lobby.hide();
+    screen('replay-view');
+    view = new ReplayView($('#replay-view'), conn, catalogue);
+    document.title = 'Carcassonne: replay';
+    try {
+      if (record) await view.loadRecord(record.text, record.name);
+      else await view.loadTable(replay);
+    } catch (e) {
+      $('#replay-move').textContent = `Cannot replay: ${e.message}`;
+    }
+    return;
+  }
   if (!id) {
-    $('#table-view').hidden = true;
+    screen('lobby-view');
     lobby.show();
     document.title = 'Carcassonne';
     return;
   }
   lobby.hide();
-  $('#table-view').hidden = false;
+  screen('table-view');
   document.title = `Carcassonne: table ${id}`;
   view = new TableView($('#table-view'), conn, catalogue, id);
   try {
@@ -54,9 +74,9 @@ async function route() {
   }
 }
 
-function go(url) {
+function go(url, record = null) {
   history.pushState(null, '', url);
-  route();
+  route(record);
 }
 
 async function main() {
@@ -70,7 +90,8 @@ async function main() {
     if (s === 'lost') status('connection lost: reconnecting…', true);
     else {
       status('connected');
-      if (view) attach(view.id).catch(() => {});
+      if (view instanceof TableView) attach(view.id).catch(() => {});
+      else if (view?.table) conn.request('watch', { table: view.table }).catch(() => {});
     }
   });
   status('connected');
@@ -79,7 +100,22 @@ async function main() {
     e.preventDefault();
     go('/');
   };
-  window.addEventListener('popstate', route);
+  window.addEventListener('popstate', () => route());
+  $('#record-file').onchange = async (e) => {
+    const file = e.target.files[0];
+    if (!file) return;
+    if (file.size > 8000) {
+      $('#record-message').textContent = 'That file is too big for a record.';
+      return;
+    }
+    go('/?replay=file', { text: await file.text(), name: file.name });
+  };
+  document.addEventListener('click', (e) => {
+    const a = e.target.closest('a[href^="/?"]');
+    if (!a || a.target || e.ctrlKey || e.metaKey || a.closest('#tables, #mine')) return;
+    e.preventDefault();
+    go(a.getAttribute('href'));
+  });
   await route();
   document.body.dataset.ready = 'yes';
 }

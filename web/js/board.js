@@ -105,7 +105,11 @@ export class Board {
     svg.addEventListener('pointerdown', (e) => {
       // The spot pressed, kept before the capture retargets the pointer's events.
       const spot = e.target.closest?.('[data-spot]');
-      svg.setPointerCapture?.(e.pointerId);
+      try {
+        svg.setPointerCapture(e.pointerId);
+      } catch {
+        /* a pointer that cannot be captured still clicks and drags */
+      }
       this.pointers.set(e.pointerId, { x: e.clientX, y: e.clientY, x0: e.clientX, y0: e.clientY, spot });
       this.moved = false;
     });

@@ -41,6 +41,6 @@ export function renderFinal(el, table) {
     `<h3>Scores over the game</h3>${scoreChart(table.history)}` +
     `<h3>The fair deal</h3><dl class="deal"><dt>Seed</dt><dd><code>${esc(f.seed)}</code></dd><dt>Salt</dt><dd><code>${esc(f.salt)}</code></dd>` +
     `<dt>Commitment</dt><dd><code>${esc(f.commitment || s.commitment)}</code></dd></dl>` +
-    `<p><a class="button" href="/api/tables/${encodeURIComponent(s.table)}/record" download="${esc(s.table)}.carc">Download the record</a></p>`;
+    `<p><a class="button" href="/?replay=${encodeURIComponent(s.table)}">Replay this game</a> <a class="button" href="/api/tables/${encodeURIComponent(s.table)}/record" download="${esc(s.table)}.carc">Download the record</a></p>`;
   el.hidden = false;
 }
