@@ -94,5 +94,5 @@ try {
     `(${(1000 / p.mean).toFixed(0)} fps), 95th percentile ${p.p95.toFixed(1)} ms, worst ${p.worst.toFixed(1)} ms`);
 } finally {
   await browser.close();
-  server.stop();
+  await server.stop();
 }

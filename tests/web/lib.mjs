@@ -14,10 +14,12 @@ export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'];
 
-// Starts `carcassonne serve` on a free port; resolves {url, stop()}.
-export function startServer({ bin, webDir, thinkMs = 50 }) {
-  const dir = mkdtempSync(path.join(tmpdir(), 'carc-web-'));
-  const child = spawn(bin, ['serve', '--port', '0', '--db', path.join(dir, 'test.db'), '--static', webDir,
+// Starts `carcassonne serve` (on a free port unless `port` is given, with
+// a fresh database unless `dir` holds one); resolves {url, port, dir,
+// stop(keepDb)}.
+export function startServer({ bin, webDir, thinkMs = 50, port = 0, dir = null }) {
+  dir = dir || mkdtempSync(path.join(tmpdir(), 'carc-web-'));
+  const child = spawn(bin, ['serve', '--port', String(port), '--db', path.join(dir, 'test.db'), '--static', webDir,
     '--max-think-ms', String(thinkMs), '--workers', '1'], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
@@ -25,14 +27,18 @@ export function startServer({ bin, webDir, thinkMs = 50 }) {
     child.on('exit', (code) => reject(new Error(`the server exited (${code}): ${out}`)));
     child.stdout.on('data', (d) => {
       out += d;
-      const m = out.match(/listening on (http:\/\/[^\s]+)/);
+      const m = out.match(/listening on (http:\/\/[^\s]+):(\d+)/);
       if (m) {
         clearTimeout(timer);
         resolve({
-          url: m[1],
-          stop() {
+          url: `${m[1]}:${m[2]}`,
+          port: +m[2],
+          dir,
+          stop(keepDb = false) {
+            const gone = new Promise((r) => child.once('exit', r));
             child.kill('SIGTERM');
-            rmSync(dir, { recursive: true, force: true });
+            if (!keepDb) rmSync(dir, { recursive: true, force: true });
+            return gone;
           },
         });
       }

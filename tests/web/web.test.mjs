@@ -289,6 +289,30 @@ await test('a keyboard-only turn: arrows, R, a digit, Enter', async () => {
   await page.context().close();
 });
 
+await test('a lost connection: the server restarts, the player is seated again', async () => {
+  const own = await startServer({ bin: BIN, webDir: WEB, thinkMs: 30 });
+  let again = null;
+  try {
+    const page = await openPage(browser, own.url);
+    await createTable(page, 'Lou', ['me', 'greedy']);
+    await nextTurn(page);
+    await keyboardTurn(page, false);
+    await nextTurn(page);
+    const tiles = await page.$$eval('#board .tiles use', (u) => u.length);
+    await own.stop(true);
+    await page.waitForSelector('#status.lost');
+    again = await startServer({ bin: BIN, webDir: WEB, thinkMs: 30, port: own.port, dir: own.dir });
+    await page.waitForFunction(() => document.querySelector('#status').textContent === 'connected');
+    await nextTurn(page);
+    const back = await page.$$eval('#board .tiles use', (u) => u.length);
+    check(back === tiles, `the board came back (${back} of ${tiles} tiles)`);
+    await keyboardTurn(page, false);
+    await page.context().close();
+  } finally {
+    if (again) await again.stop();
+  }
+});
+
 await test('a phone-sized screen: tap to place, tap again, confirm', async () => {
   const page = await openPage(browser, server.url, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
   await page.screenshot({ path: path.join(ART, 'phone-lobby.png') });
@@ -305,10 +329,11 @@ await test('a phone-sized screen: tap to place, tap again, confirm', async () =>
   await page.tap('#actions button[data-act=confirm]');
   await moveTaken(page, before);
   await page.screenshot({ path: path.join(ART, 'phone-board.png') });
+
   await page.context().close();
 });
 
 await browser.close();
-server.stop();
+await server.stop();
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed || !passed ? 1 : 0);

@@ -3,7 +3,7 @@
 // squares and spots it is given, and reports where the player points.
 
 import { SIZE } from './tiles.js';
-import { PLAYERS, meepleSvg } from './players.js';
+import { PLAYERS, meepleSvg, shapeSvg } from './players.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 const key = (x, y) => `${x},${y}`;
@@ -191,8 +191,9 @@ export class Board {
     for (const m of marks) {
       const c = PLAYERS[m.player % PLAYERS.length].colour;
       html += `<g class="last" data-player="${m.player}"><rect x="${m.x * SIZE + 2}" y="${m.y * SIZE + 2}" width="${SIZE - 4}" height="${SIZE - 4}" stroke="${c}"/>` +
-        `<rect class="turn-tag" x="${m.x * SIZE + 2}" y="${m.y * SIZE + 2}" width="26" height="17" fill="${c}"/>` +
-        `<text x="${m.x * SIZE + 15}" y="${m.y * SIZE + 15}" fill="${PLAYERS[m.player % PLAYERS.length].ink}">${m.turn}</text></g>`;
+        `<rect class="turn-tag" x="${m.x * SIZE + 2}" y="${m.y * SIZE + 2}" width="38" height="17" fill="${c}"/>` +
+        `<g transform="translate(${m.x * SIZE + 11},${m.y * SIZE + 10.5}) scale(1.2)">${shapeSvg(m.player)}</g>` +
+        `<text x="${m.x * SIZE + 29}" y="${m.y * SIZE + 15}" fill="${PLAYERS[m.player % PLAYERS.length].ink}">${m.turn}</text></g>`;
     }
     this.layers.marks.innerHTML = html;
   }

@@ -132,11 +132,14 @@ export class ReplayView {
   }
 
   play(restart = false) {
+    const button = this.el('button[data-act=play]');
     if (this.timer && !restart) {
       clearInterval(this.timer);
       this.timer = null;
+      button.textContent = '▶ Play';
       return;
     }
+    button.textContent = '❚❚ Pause';
     clearInterval(this.timer);
     if (this.step >= this.data.moves.length) this.go(0);
     this.timer = setInterval(() => {
