@@ -234,7 +234,10 @@ export class TableView {
   }
 
   // The features that a move's scoring events scored, highlighted.
-  async highlightEvents(events) {
+  // (The final scoring is left to "Show each final scoring": all at once
+  // it would cover the board.)
+  async highlightEvents(all) {
+    const events = all.filter((e) => e.complete);
     if (!events.length) return this.inspector.clear();
     const found = [];
     for (const e of events) found.push(...(await this.inspector.forEvent(e)));
