@@ -10,7 +10,7 @@
 
 static const char *const type_names[MSG_TYPES] = {
     "hello", "create", "join", "resume", "watch",  "leave", "move",     "legal",  "sync",
-    "chat",  "lobby",  "mine", "record", "review", "ping",  "features", "replay",
+    "chat",  "lobby",  "mine", "record", "review", "ping",  "features", "replay", "hint",
 };
 
 static const char *const error_names[ERR_CODES] = {
@@ -462,6 +462,7 @@ static msg_error decode_fields(json_t *root, msg_request *r, msg_problem *p)
     case MSG_LEGAL:
     case MSG_SYNC:
     case MSG_FEATURES:
+    case MSG_HINT:
     case MSG_RECORD: return get_table(root, r, p);
     case MSG_LOBBY:
     case MSG_PING:

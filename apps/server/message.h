@@ -45,6 +45,7 @@ typedef enum msg_type {
     MSG_PING,
     MSG_FEATURES,
     MSG_REPLAY,
+    MSG_HINT,
     MSG_TYPES
 } msg_type;
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "feature_view.h"
+#include "hint_view.h"
 #include "replay_view.h"
 #include "table.h"
 #include "token.h"
@@ -876,6 +877,14 @@ static void table_request(srv_tables *T, srv_client *c, const msg_request *r)
         else
             reply(T, c, r, features_view(t->game));
         break;
+    case MSG_HINT: {
+        json_t *hint = hint_view(t, seat_of(t, c));
+        if (hint)
+            reply(T, c, r, hint);
+        else
+            refuse(T, c, r, ERR_NOT_SEATED, "hints are for a seat against the computer, in play");
+        break;
+    }
     default: refuse(T, c, r, ERR_UNKNOWN_TYPE, "not a table request"); break;
     }
 }

@@ -289,6 +289,30 @@ await test('a keyboard-only turn: arrows, R, a digit, Enter', async () => {
   await page.context().close();
 });
 
+await test('hints and the engine\'s estimate against the computer', async () => {
+  const page = await openPage(browser, server.url);
+  await createTable(page, 'Hal', ['me', 'greedy']);
+  await nextTurn(page);
+  await page.check('#estimate-on');
+  await page.waitForSelector('#estimate li .bar span');
+  await page.keyboard.press('h');
+  await page.waitForSelector('#actions button[data-act=hint-0]');
+  check((await page.$$eval('#board .hint', (h) => h.length)) >= 1, 'the hints are numbered on the board');
+  await page.screenshot({ path: path.join(ART, 'hints.png') });
+  const hint = await page.$eval('#actions button[data-act=hint-0]', (b) => b.textContent.replace(/^1: /, ''));
+  const turn = await turnOf(page);
+  await page.keyboard.press('1');
+  await page.waitForSelector('body[data-phase=follower]');
+  await page.keyboard.press('Enter');
+  await moveTaken(page, turn);
+  const played = await page.$eval('#live', (l) => l.textContent);
+  check(played.length > 0, 'the move is announced');
+  const move = hint.split(' ');
+  const tile = await page.$(`#board .tiles use[data-square="${move[1]},${move[2]}"]`);
+  check(tile, `the hint's move was played (${hint})`);
+  await page.context().close();
+});
+
 await test('a lost connection: the server restarts, the player is seated again', async () => {
   const own = await startServer({ bin: BIN, webDir: WEB, thinkMs: 30 });
   let again = null;

@@ -13,11 +13,11 @@ export class Board {
     this.svg = svg;
     this.cat = catalogue;
     svg.innerHTML = '<g class="world">' +
-      '<g class="tiles"></g><g class="marks"></g><g class="feature"></g><g class="targets"></g><g class="preview"></g>' +
+      '<g class="tiles"></g><g class="marks"></g><g class="feature"></g><g class="targets"></g><g class="preview"></g><g class="hints"></g>' +
       '<g class="meeples"></g><g class="spots"></g></g>';
     this.world = svg.querySelector('.world');
     this.layers = {};
-    for (const name of ['tiles', 'marks', 'feature', 'targets', 'preview', 'meeples', 'spots']) this.layers[name] = svg.querySelector(`.${name}`);
+    for (const name of ['tiles', 'marks', 'feature', 'targets', 'preview', 'hints', 'meeples', 'spots']) this.layers[name] = svg.querySelector(`.${name}`);
     this.placed = new Map(); // "x,y" -> <use>
     this.view = { s: 0.6, tx: 0, ty: 0 };
     this.handlers = { hover() {}, click() {}, spot() {} };
@@ -224,11 +224,19 @@ export class Board {
     return { x, y, fx: ux - x * SIZE, fy: uy - y * SIZE };
   }
 
-  // Squares where the drawn tile fits; `cursor` is the keyboard's square.
-  setTargets(squares, cursor = null) {
+  // Squares where the drawn tile fits; `cursor` is the keyboard's square;
+  // `hints` ([{x, y}]) are numbered.
+  setTargets(squares, cursor = null, hints = []) {
     this.layers.targets.innerHTML = squares.map(([x, y]) => {
       const on = cursor && cursor[0] === x && cursor[1] === y ? ' cursor' : '';
       return `<rect class="target${on}" data-target="${key(x, y)}" x="${x * SIZE + 4}" y="${y * SIZE + 4}" width="${SIZE - 8}" height="${SIZE - 8}" rx="8"/>`;
+    }).join('');
+    const onSquare = new Map();
+    this.layers.hints.innerHTML = hints.map((h, i) => {
+      const k = onSquare.get(key(h.x, h.y)) || 0; // hints sharing a square sit side by side
+      onSquare.set(key(h.x, h.y), k + 1);
+      const cx = h.x * SIZE + 82 - 28 * k, cy = h.y * SIZE + 18;
+      return `<g class="hint"><circle cx="${cx}" cy="${cy}" r="13"/><text x="${cx}" y="${cy + 5}">${i + 1}</text></g>`;
     }).join('');
   }
 

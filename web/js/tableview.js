@@ -8,7 +8,7 @@ import { Turn } from './turn.js';
 import { renderPlayers, renderTilesLeft, renderLog, eventText, seatName, esc } from './panel.js';
 import { renderFinal } from './end.js';
 import { Inspector } from './inspector.js';
-import { PLAYERS } from './players.js';
+import { PLAYERS, badge } from './players.js';
 import * as store from './store.js';
 
 export class TableView {
@@ -37,6 +37,14 @@ export class TableView {
     this.el('#final').onclick = (e) => {
       if (e.target.closest('button[data-act=replay-end]')) this.showFinalScoring();
     };
+    const on = this.el('#estimate-on');
+    on.checked = localStorage.getItem('carcassonne.estimate') === 'on';
+    on.onchange = () => {
+      localStorage.setItem('carcassonne.estimate', on.checked ? 'on' : 'off');
+      this.estimateTurn = -1;
+      this.renderEstimate(null);
+      this.refreshEstimate();
+    };
     this.tick = setInterval(() => this.table?.state.clock && this.renderPlayers(), 500);
   }
 
@@ -60,6 +68,42 @@ export class TableView {
     else if (msg.type === 'move') this.onMove(msg);
     else if (msg.type === 'seat') this.onSeat(msg);
     else if (msg.type === 'end') this.onEnd(msg);
+  }
+
+  // Hints and the estimate: for a seat whose every opponent is a computer.
+  againstComputer() {
+    const s = this.table.state;
+    return s.you !== null && s.seats.every((seat, p) => p === s.you || seat.kind === 'computer');
+  }
+
+  async requestHint() {
+    const ok = await this.conn.request('hint', { table: this.id });
+    this.renderEstimate(ok.expected);
+    return ok.moves;
+  }
+
+  // Every player's expected final score by the engine's evaluation.
+  renderEstimate(expected) {
+    const el = this.el('#estimate');
+    if (!expected || !this.el('#estimate-on').checked) {
+      el.innerHTML = '';
+      return;
+    }
+    const top = Math.max(1, ...expected);
+    el.innerHTML = expected.map((v, p) => `<li>${badge(p, 14)}<span class="bar"><span style="width:${(100 * v) / top}%;background:${PLAYERS[p % 6].colour}"></span></span><span>${Math.round(v)}</span></li>`).join('');
+  }
+
+  async refreshEstimate() {
+    const box = this.el('#estimate-box');
+    box.hidden = !(this.table.state.status === 'playing' && this.againstComputer());
+    if (box.hidden || !this.el('#estimate-on').checked || this.estimateTurn === this.table.state.turn) return;
+    this.estimateTurn = this.table.state.turn;
+    try {
+      const ok = await this.conn.request('hint', { table: this.id });
+      this.renderEstimate(ok.expected);
+    } catch {
+      this.estimateTurn = -1;
+    }
   }
 
   onState(state) {
@@ -166,7 +210,9 @@ export class TableView {
     this.root.dataset.myTurn = t.myTurn ? 'yes' : 'no';
     this.root.dataset.turn = s.turn;
     this.renderWaiting();
+    this.turn.askHint = s.status === 'playing' && this.againstComputer() ? () => this.requestHint() : null;
     this.askLegal();
+    this.refreshEstimate();
   }
 
   renderPlayers() {
@@ -274,7 +320,7 @@ export class TableView {
   }
 
   key(e) {
-    if (e.target.closest?.('input, select, textarea') || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.target.closest?.('input:not([type=checkbox]), select, textarea') || e.ctrlKey || e.metaKey || e.altKey) return;
     if (this.turn.key(e)) {
       e.preventDefault();
       return;

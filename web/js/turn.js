@@ -7,7 +7,9 @@ const key = (x, y) => `${x},${y}`;
 
 export class Turn {
   // board: Board; bar: the action bar element; send(move text) confirms.
-  constructor(board, bar, send, announce) {
+  // askHint() (optional) resolves with the server's hint moves.
+  constructor(board, bar, send, announce, askHint = null) {
+    this.askHint = askHint;
     this.board = board;
     this.bar = bar;
     this.send = send;
@@ -30,6 +32,7 @@ export class Turn {
       this.squares.get(k).push(p);
     }
     this.rot = new Map(); // square -> index into its placements
+    this.hints = [];
     this.spot = null;
     this.chosen = null;
     this.phase = legal.placements.length ? 'place' : 'discard';
@@ -159,8 +162,30 @@ export class Turn {
     else this.confirm();
   }
 
+  async hint() {
+    if (this.phase !== 'place' || !this.askHint) return;
+    const turn = this.legal;
+    const moves = await this.askHint();
+    if (this.legal !== turn || this.phase !== 'place') return;
+    this.hints = moves.map((m) => ({ ...m, ...parseHint(m.move) })).filter((h) => this.squares.has(key(h.x, h.y)));
+    this.render();
+    this.announce(this.hints.length ? `Hints: ${this.hints.map((h, i) => `${i + 1}, ${h.move}`).join('; ')}. Press H then a digit, or click one.` : 'No hint.');
+  }
+
+  // Takes hint i: its square, its rotation, its follower spot.
+  applyHint(i) {
+    const h = this.hints[i];
+    if (!h || this.phase !== 'place') return;
+    const list = this.squares.get(key(h.x, h.y));
+    this.cursor = [h.x, h.y];
+    this.rot.set(key(h.x, h.y), Math.max(0, list.findIndex((p) => p.rot === h.rot)));
+    this.choose();
+    if (h.spot) this.pick(h.spot);
+  }
+
   act(name) {
-    ({ rotate: () => this.rotate(), place: () => this.choose(), none: () => this.pick(null), confirm: () => this.confirm(), undo: () => this.undo() })[name]?.();
+    if (name?.startsWith('hint-')) return this.applyHint(+name.slice(5));
+    ({ hint: () => this.hint(), rotate: () => this.rotate(), place: () => this.choose(), none: () => this.pick(null), confirm: () => this.confirm(), undo: () => this.undo() })[name]?.();
   }
 
   // A key press; true when the turn used it.
@@ -169,6 +194,8 @@ export class Turn {
     const arrows = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
     if (arrows[e.key] && this.phase === 'place') return this.step(...arrows[e.key]);
     if (e.key === 'r' || e.key === 'R') this.rotate();
+    else if ((e.key === 'h' || e.key === 'H') && this.askHint) this.hint();
+    else if (this.phase === 'place' && /^[1-3]$/.test(e.key) && this.hints.length) this.applyHint(+e.key - 1);
     else if (e.key === 'Enter') this.enter();
     else if ((e.key === 'Escape' || e.key === 'Backspace') && this.phase === 'follower') this.undo();
     else if (/^[0-9]$/.test(e.key)) this.digit(+e.key);
@@ -183,7 +210,7 @@ export class Turn {
     document.body.dataset.phase = this.phase;
     if (this.phase === 'place') {
       const squares = [...this.squares.keys()].map((k) => k.split(',').map(Number));
-      b.setTargets(squares, this.cursor);
+      b.setTargets(squares, this.cursor, this.hints);
       const p = this.placementAt(this.cursor);
       b.setPreview(p && { letter, x: p.x, y: p.y, rot: p.rot });
       b.setSpots(null);
@@ -209,7 +236,10 @@ export class Turn {
     if (this.phase === 'place') {
       const n = this.cursor ? this.squares.get(key(...this.cursor)).length : 0;
       html = `<span class="hint">Place the tile: ${this.squares.size} squares${n > 1 ? `, ${n} rotations here` : ''}</span>` +
-        (n > 1 ? btn('rotate', '⟳ Rotate', 'R') : '') + btn('place', '✓ Place here', 'Enter', true);
+        (n > 1 ? btn('rotate', '⟳ Rotate', 'R') : '') + btn('place', '✓ Place here', 'Enter', true) +
+        (this.askHint ? (this.hints.length
+          ? this.hints.map((h, i) => btn(`hint-${i}`, `${i + 1}: ${h.move}`, `hint ${i + 1}: expected margin ${h.margin}`)).join('')
+          : btn('hint', 'Hint', 'H')) : '');
     } else if (this.phase === 'follower') {
       html = `<span class="hint">${this.chosen.spots.length ? 'A follower? Pick a spot' : 'No follower can stand here'}</span>` +
         (this.chosen.spots.length ? btn('none', 'No follower', '0') : '') +
@@ -220,4 +250,10 @@ export class Turn {
     this.bar.innerHTML = html;
     this.bar.hidden = !html;
   }
+}
+
+// "E 0 -1 2 S" -> {x, y, rot, spot}.
+function parseHint(text) {
+  const w = text.split(/\s+/);
+  return { x: +w[1], y: +w[2], rot: +w[3], spot: w[4] || null };
 }
