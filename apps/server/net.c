@@ -3,6 +3,7 @@
  * tells anyone. */
 #include "net.h"
 
+#include <ev.h>
 #include <libwebsockets.h>
 #include <signal.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include <time.h>
 
 #include "catalogue.h"
+#include "counts.h"
 #include "message.h"
 #include "tables.h"
 #include "workers.h"
@@ -22,7 +24,9 @@ enum {
     QUEUE_MAX_BYTES = 1 << 20, /* ... and its bytes */
     MAX_ERRORS = 100,          /* then the connection is closed */
     TICK_MS = 100,             /* clocks and housekeeping */
-    ADDR_BUCKETS = 1 << 12,
+    IDLE_SWEEP_TICKS = 50,     /* quiet connections are looked for every 5 s */
+    IDLE_PING_MS = 30000,      /* a connection quiet this long is pinged */
+    IDLE_CLOSE_MS = 75000,     /* ... and closed when still quiet */
 };
 
 /* A WebSocket connection. `client` comes first: tables.c knows only it. */
@@ -36,8 +40,12 @@ typedef struct conn {
     size_t qhead, qlen, qcap, qbytes;
     int64_t bucket_ms; /* rate limit: a bucket of MSG_PER_SECOND tokens, */
     double tokens;     /* refilled at MSG_PER_SECOND a second */
-    int dropped;       /* its queue overflowed: closing */
-    int close_soon;    /* close (1008) once the queue is sent */
+    int64_t rx_ms;     /* when it last sent something (a pong included) */
+    int64_t pinged_ms; /* when it was last pinged */
+    int ping_due;
+    struct conn *prev, *next; /* every connection, for the idle sweep */
+    int dropped;              /* its queue overflowed: closing */
+    int close_soon;           /* close (1008) once the queue is sent */
 } conn;
 
 /* What libwebsockets keeps per connection (HTTP or WebSocket). */
@@ -47,22 +55,18 @@ typedef struct session {
     size_t body_len;
 } session;
 
-/* Connections per address. */
-typedef struct addr_count {
-    char addr[STORED_ADDR_BYTES];
-    int count;
-    struct addr_count *next;
-} addr_count;
-
 typedef struct server {
     const server_options *opt;
     struct lws_context *ctx;
+    struct ev_loop *loop; /* libev (epoll), or NULL: lws's own poll() loop */
     storage *store;
     srv_tables *tables;
     workers *pool;
     uint64_t next_id;
     msg_request request; /* the one being handled */
-    addr_count *addrs[ADDR_BUCKETS];
+    addr_counts conns_per_addr;
+    conn *conns;
+    int ticks;
     lws_sorted_usec_list_t tick;
 } server;
 
@@ -73,42 +77,6 @@ static int64_t wall_ms(void)
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* --- Addresses ------------------------------------------------------------------------ */
-
-static addr_count **addr_slot(server *S, const char *addr)
-{
-    uint32_t h = 2166136261u;
-    for (const char *p = addr; *p; p++)
-        h = (h ^ (uint8_t)*p) * 16777619u;
-    addr_count **slot = &S->addrs[h & (ADDR_BUCKETS - 1)];
-    while (*slot && strcmp((*slot)->addr, addr) != 0)
-        slot = &(*slot)->next;
-    return slot;
-}
-
-/* Counts one more connection from `addr`; returns the count. */
-static int addr_add(server *S, const char *addr)
-{
-    addr_count **slot = addr_slot(S, addr);
-    if (!*slot) {
-        *slot = calloc(1, sizeof **slot);
-        if (!*slot)
-            return 1 << 30;
-        snprintf((*slot)->addr, sizeof(*slot)->addr, "%s", addr);
-    }
-    return ++(*slot)->count;
-}
-
-static void addr_remove(server *S, const char *addr)
-{
-    addr_count **slot = addr_slot(S, addr);
-    if (*slot && --(*slot)->count <= 0) {
-        addr_count *gone = *slot;
-        *slot = gone->next;
-        free(gone);
-    }
 }
 
 /* --- Output ---------------------------------------------------------------------------- */
@@ -154,6 +122,15 @@ static int conn_write(conn *c)
 {
     if (c->dropped)
         return -1;
+    if (c->ping_due) {
+        unsigned char ping[LWS_PRE + 1];
+        c->ping_due = 0;
+        if (lws_write(c->wsi, ping + LWS_PRE, 0, LWS_WRITE_PING) < 0)
+            return -1;
+        if (c->qlen > 0 || c->close_soon)
+            lws_callback_on_writable(c->wsi);
+        return 0;
+    }
     if (c->qlen == 0) {
         if (c->close_soon) {
             static const char why[] = "limit exceeded";
@@ -194,8 +171,14 @@ static void conn_open(server *S, session *s, struct lws *wsi)
         return;
     c->wsi = wsi;
     c->client.id = ++S->next_id;
+    c->rx_ms = wall_ms();
+    c->next = S->conns;
+    if (S->conns)
+        S->conns->prev = c;
+    S->conns = c;
     lws_get_peer_simple(wsi, c->client.addr, sizeof c->client.addr);
-    if (addr_add(S, c->client.addr) > S->opt->max_conns_per_ip)
+    int n = counts_add(&S->conns_per_addr, c->client.addr, 1);
+    if (n < 0 || n > S->opt->max_conns_per_ip)
         conn_refuse(S, c, ERR_TOO_MANY, "too many connections from your address");
 }
 
@@ -205,7 +188,13 @@ static void conn_close(server *S, session *s)
     if (!c)
         return;
     tables_client_gone(S->tables, &c->client);
-    addr_remove(S, c->client.addr);
+    counts_add(&S->conns_per_addr, c->client.addr, -1);
+    if (c->prev)
+        c->prev->next = c->next;
+    else
+        S->conns = c->next;
+    if (c->next)
+        c->next->prev = c->prev;
     for (size_t i = 0; i < c->qlen; i++)
         srv_msg_unref(c->queue[(c->qhead + i) % c->qcap]);
     free(c->queue);
@@ -244,6 +233,7 @@ static void conn_message(server *S, conn *c, const char *data, size_t len, int b
 /* A piece of a message; returns -1 to close the connection. */
 static int conn_receive(server *S, conn *c, struct lws *wsi, const char *in, size_t len)
 {
+    c->rx_ms = wall_ms();
     if (c->close_soon || c->dropped)
         return 0;
     int first = lws_is_first_fragment(wsi), last = lws_is_final_fragment(wsi);
@@ -371,6 +361,10 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     case LWS_CALLBACK_ESTABLISHED: conn_open(S, s, wsi); return s->c ? 0 : -1;
     case LWS_CALLBACK_RECEIVE: return s->c ? conn_receive(S, s->c, wsi, in, len) : -1;
     case LWS_CALLBACK_SERVER_WRITEABLE: return s->c ? conn_write(s->c) : -1;
+    case LWS_CALLBACK_RECEIVE_PONG:
+        if (s->c)
+            s->c->rx_ms = wall_ms();
+        return 0;
     case LWS_CALLBACK_CLOSED: conn_close(S, s); return 0;
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
         if (S && S->pool)
@@ -393,7 +387,10 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 }
 
 static const struct lws_protocols protocols[] = {
-    {"carcassonne.v1", callback, sizeof(session), 4096, 0, NULL, 0},
+    /* A small receive buffer per connection: most messages are short, and
+     * a long one arrives in pieces that conn_receive() joins. Sends are
+     * not cut to that size. */
+    {"carcassonne.v1", callback, sizeof(session), 1024, 0, NULL, 1 << 16},
     {NULL, NULL, 0, 0, 0, NULL, 0},
 };
 
@@ -423,10 +420,31 @@ static void wake_service(void *ctx)
     lws_cancel_service(S->ctx);
 }
 
+/* Pings the connections that have been quiet for a while and closes those
+ * that stay quiet after the ping: a lost network shows the seat away. */
+static void sweep_idle(server *S, int64_t now)
+{
+    for (conn *c = S->conns; c; c = c->next) {
+        if (c->dropped)
+            continue;
+        if (now - c->rx_ms > IDLE_CLOSE_MS) {
+            c->dropped = 1;
+            lws_set_timeout(c->wsi, PENDING_TIMEOUT_CLOSE_SEND, LWS_TO_KILL_ASYNC);
+        } else if (now - c->rx_ms > IDLE_PING_MS && c->pinged_ms < c->rx_ms) {
+            c->pinged_ms = now;
+            c->ping_due = 1;
+            lws_callback_on_writable(c->wsi);
+        }
+    }
+}
+
 static void on_tick(lws_sorted_usec_list_t *sul)
 {
     server *S = lws_container_of(sul, server, tick);
-    tables_tick(S->tables, wall_ms());
+    int64_t now = wall_ms();
+    if (++S->ticks % IDLE_SWEEP_TICKS == 0)
+        sweep_idle(S, now);
+    tables_tick(S->tables, now);
     lws_sul_schedule(S->ctx, 0, &S->tick, on_tick, TICK_MS * LWS_US_PER_MS);
 }
 
@@ -438,8 +456,9 @@ static void on_signal(int sig)
 
 /* --- Running ----------------------------------------------------------------------------- */
 
+/* The context, on the libev loop `loop` when not NULL. */
 static struct lws_context *make_context(server *S, struct lws_http_mount *api,
-                                        struct lws_http_mount *files)
+                                        struct lws_http_mount *files, struct ev_loop *loop)
 {
     const server_options *o = S->opt;
     memset(files, 0, sizeof *files);
@@ -466,6 +485,11 @@ static struct lws_context *make_context(server *S, struct lws_http_mount *api,
     info.gid = -1;
     info.uid = -1;
     info.options = LWS_SERVER_OPTION_VALIDATE_UTF8;
+    /* No idle timers of libwebsockets (its default policy pings after 5
+     * minutes): it keeps them in one sorted list, a walk over every
+     * connection each time one is set. sweep_idle() does that job. */
+    static const lws_retry_bo_t no_idle_timers = {.secs_since_valid_ping = 0};
+    info.retry_and_idle_policy = &no_idle_timers;
     if (!strchr(o->host, ':') && strcmp(o->host, "::") != 0)
         info.options |= LWS_SERVER_OPTION_DISABLE_IPV6;
     if (o->tls_cert) {
@@ -473,7 +497,28 @@ static struct lws_context *make_context(server *S, struct lws_http_mount *api,
         info.ssl_cert_filepath = o->tls_cert;
         info.ssl_private_key_filepath = o->tls_key;
     }
+    void *foreign[1] = {loop};
+    if (loop) {
+        info.options |= LWS_SERVER_OPTION_LIBEV;
+        info.foreign_loops = foreign;
+    }
     return lws_create_context(&info);
+}
+
+/* The context on libev's epoll loop, which scales with many connections
+ * (lws's own loop polls every socket at each pass); lws's own loop when
+ * the libev plugin cannot be loaded. */
+static struct lws_context *make_context_on_loop(server *S, struct lws_http_mount *api,
+                                                struct lws_http_mount *files)
+{
+    S->loop = ev_loop_new(EVFLAG_AUTO);
+    struct lws_context *ctx = S->loop ? make_context(S, api, files, S->loop) : NULL;
+    if (ctx)
+        return ctx;
+    if (S->loop)
+        ev_loop_destroy(S->loop);
+    S->loop = NULL;
+    return make_context(S, api, files, NULL);
 }
 
 static int start(server *S, struct lws_http_mount *api, struct lws_http_mount *files)
@@ -488,7 +533,7 @@ static int start(server *S, struct lws_http_mount *api, struct lws_http_mount *f
     srv_hooks hooks = {S, deliver, hook_think, hook_review, hook_now};
     srv_limits limits = {o->max_tables, o->max_tables_per_ip};
     S->tables = tables_new(S->store, &hooks, &limits);
-    S->ctx = S->tables ? make_context(S, api, files) : NULL;
+    S->ctx = S->tables ? make_context_on_loop(S, api, files) : NULL;
     if (!S->ctx) {
         fprintf(stderr, "carcassonne serve: cannot listen on %s port %d\n", o->host, o->port);
         return -1;
@@ -509,15 +554,12 @@ static void stop(server *S)
 {
     if (S->ctx)
         lws_context_destroy(S->ctx);
+    if (S->loop)
+        ev_loop_destroy(S->loop);
     workers_free(S->pool);
     tables_free(S->tables);
     storage_close(S->store);
-    for (int i = 0; i < ADDR_BUCKETS; i++)
-        while (S->addrs[i]) {
-            addr_count *next = S->addrs[i]->next;
-            free(S->addrs[i]);
-            S->addrs[i] = next;
-        }
+    counts_clear(&S->conns_per_addr);
 }
 
 int server_run(const server_options *o)
@@ -542,7 +584,9 @@ int server_run(const server_options *o)
         lws_sul_schedule(S->ctx, 0, &S->tick, on_tick, TICK_MS * LWS_US_PER_MS);
         status = 0;
         while (!stop_requested) {
-            if (lws_service(S->ctx, 0) < 0)
+            if (S->loop)
+                ev_run(S->loop, EVRUN_ONCE);
+            else if (lws_service(S->ctx, 0) < 0)
                 break;
             if (tables_flush(S->tables) != 0) {
                 status = 1;

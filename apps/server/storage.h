@@ -16,12 +16,19 @@
 #include "token.h"
 
 enum {
-    STORED_MAX_MOVES = 128, /* every move uses a tile: 71 is the most today */
+    STORED_MAX_MOVES = 96,  /* every move uses a tile: 71 and `end` today */
+    STORED_MOVE_BYTES = 32, /* "discard X", "E -12 7 3 NNW": 17 at most today */
     STORED_ID_BYTES = 16,
     STORED_ADDR_BYTES = 48,
 };
 
-typedef enum table_status { TABLE_WAITING, TABLE_PLAYING, TABLE_FINISHED } table_status;
+/* TABLE_CLOSED: a waiting table nobody came back to; never loaded again. */
+typedef enum table_status {
+    TABLE_WAITING,
+    TABLE_PLAYING,
+    TABLE_FINISHED,
+    TABLE_CLOSED
+} table_status;
 
 /* A seat as stored. A human seat is taken when it has a token. */
 typedef struct stored_seat {
@@ -38,7 +45,7 @@ typedef struct stored_seat {
 typedef enum move_by { BY_PLAYER, BY_COMPUTER, BY_SERVER } move_by;
 
 typedef struct stored_move {
-    char text[MSG_MOVE_BYTES + 1]; /* record notation, or "end" */
+    char text[STORED_MOVE_BYTES]; /* record notation, or "end" */
     move_by by;
     int64_t at_ms; /* wall clock, milliseconds since 1970 */
 } stored_move;

@@ -32,6 +32,7 @@ typedef struct srv_table {
     table_member *members;
     int nmembers, capmembers;
     int thinking;                      /* the turn a computer move is asked for, or -1 */
+    int64_t idle_ms;                   /* since when nobody follows it */
     int64_t turn_ms;                   /* when the current turn began (clocks) */
     int64_t left_ms[CARC_MAX_PLAYERS]; /* Fischer clocks at the turn's start */
     chat_line *chat;                   /* CHAT_KEPT lines, a ring; NULL until the first */

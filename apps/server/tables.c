@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "counts.h"
 #include "feature_view.h"
 #include "hint_view.h"
 #include "replay_view.h"
@@ -24,6 +25,7 @@ struct srv_tables {
     srv_table *buckets[HASH_BUCKETS];
     srv_table *newest; /* every table in memory, newest first */
     int live;          /* waiting and playing */
+    addr_counts live_per_addr;
     carc_game *scratch;
     outbox out;
 };
@@ -56,8 +58,10 @@ static void insert_table(srv_tables *T, srv_table *t)
     if (T->newest)
         T->newest->newer = t;
     T->newest = t;
-    if (t->row.status != TABLE_FINISHED)
+    if (t->row.status < TABLE_FINISHED) {
         T->live++;
+        counts_add(&T->live_per_addr, t->row.addr, 1);
+    }
 }
 
 static void free_table(srv_table *t);
@@ -154,15 +158,6 @@ static srv_table *find_table(srv_tables *T, const char *id)
     return t;
 }
 
-static int count_live_from(const srv_tables *T, const char *addr)
-{
-    int n = 0;
-    for (const srv_table *t = T->newest; t; t = t->older)
-        if (t->row.status != TABLE_FINISHED && strcmp(t->row.addr, addr) == 0)
-            n++;
-    return n;
-}
-
 int tables_live(const srv_tables *T)
 {
     return T->live;
@@ -194,6 +189,7 @@ void tables_free(srv_tables *T)
         t = older;
     }
     outbox_free(&T->out);
+    counts_clear(&T->live_per_addr);
     carc_game_free(T->scratch);
     free(T);
 }
@@ -354,6 +350,8 @@ static void member_remove(srv_tables *T, srv_table *t, srv_client *c)
         return;
     int seat = t->members[i].seat;
     t->members[i] = t->members[--t->nmembers];
+    if (t->nmembers == 0)
+        t->idle_ms = now_ms(T);
     for (int j = 0; j < c->njoined; j++)
         if (c->joined[j] == t) {
             c->joined[j] = c->joined[--c->njoined];
@@ -394,11 +392,25 @@ static void maybe_think(srv_tables *T, srv_table *t)
         t->thinking = turn;
 }
 
+/* Closes a waiting table nobody came back to: it leaves the lobby and the
+ * limits. */
+static void close_idle_table(srv_tables *T, srv_table *t)
+{
+    if (storage_set_status(T->store, t->row.id, TABLE_CLOSED, -1) != 0) {
+        fprintf(stderr, "carcassonne serve: %s\n", storage_error(T->store));
+        return;
+    }
+    t->row.status = TABLE_CLOSED;
+    T->live--;
+    counts_add(&T->live_per_addr, t->row.addr, -1);
+}
+
 static void finish_table(srv_tables *T, srv_table *t)
 {
     if (t->row.status != TABLE_FINISHED) {
         t->row.status = TABLE_FINISHED;
         T->live--;
+        counts_add(&T->live_per_addr, t->row.addr, -1);
     }
 }
 
@@ -544,7 +556,7 @@ static void do_create(srv_tables *T, srv_client *c, const msg_request *r)
         refuse(T, c, r, ERR_TOO_MANY, "the server holds as many tables as it may");
         return;
     }
-    if (count_live_from(T, c->addr) >= T->limits.max_tables_per_addr) {
+    if (counts_get(&T->live_per_addr, c->addr) >= T->limits.max_tables_per_addr) {
         refuse(T, c, r, ERR_TOO_MANY, "your address has as many open tables as it may");
         return;
     }
@@ -571,6 +583,7 @@ static void do_create(srv_tables *T, srv_client *c, const msg_request *r)
     }
     insert_table(T, t);
     start_clocks(t, t->row.created_ms);
+    t->idle_ms = t->row.created_ms;
     member_add(t, c);
     json_t *fields = json_pack("{s:s, s:s}", "table", t->row.id, "commitment", t->commitment);
     if (me >= 0) {
@@ -764,7 +777,7 @@ static void do_lobby(srv_tables *T, srv_client *c, const msg_request *r)
     json_t *list = json_array();
     int n = 0;
     for (const srv_table *t = T->newest; t && n < LOBBY_MAX; t = t->older)
-        if (t->row.listed && t->row.status != TABLE_FINISHED) {
+        if (t->row.listed && t->row.status < TABLE_FINISHED) {
             json_array_append_new(list, view_lobby_entry(t));
             n++;
         }
@@ -895,7 +908,7 @@ void tables_request(srv_tables *T, srv_client *c, const msg_request *r)
     case MSG_HELLO:
         reply(T, c, r,
               json_pack("{s:i, s:s, s:{s:i, s:i, s:i, s:i}}", "protocol", 1, "server",
-                        "carcassonne 0.1.0", "limits", "message_bytes", MSG_MAX_BYTES,
+                        "carcassonne " CARC_VERSION, "limits", "message_bytes", MSG_MAX_BYTES,
                         "messages_per_second", MSG_PER_SECOND, "name_bytes", MSG_NAME_BYTES,
                         "chat_bytes", MSG_CHAT_BYTES));
         break;
@@ -942,10 +955,14 @@ void tables_tick(srv_tables *T, int64_t now)
 {
     for (srv_table *t = T->newest, *older; t; t = older) {
         older = t->older;
-        if (t->row.status == TABLE_FINISHED && t->nmembers == 0 && !storage_pending(T->store)) {
+        if (t->row.status == TABLE_WAITING && t->nmembers == 0 &&
+            now - t->idle_ms > TABLE_IDLE_CLOSE_MS)
+            close_idle_table(T, t);
+        if (t->row.status >= TABLE_FINISHED && t->nmembers == 0) {
             evict_table(T, t);
             continue;
         }
+        maybe_think(T, t); /* again, if the workers' queue was full */
         if (t->row.status != TABLE_PLAYING || t->row.clock.mode == CLOCK_NONE)
             continue;
         int seat = carc_game_current_player(t->game);
@@ -982,6 +999,7 @@ static int load_one(void *ctx, const stored_table *row)
     insert_table(L->T, t);
     /* The time the server was down is not counted against the seat to move. */
     t->turn_ms = now_ms(L->T);
+    t->idle_ms = t->turn_ms;
     return 0;
 }
 

@@ -18,6 +18,9 @@ enum {
     CHAT_KEPT = 50,
 };
 
+/* A waiting table that nobody has followed for this long is closed. */
+#define TABLE_IDLE_CLOSE_MS (24LL * 3600 * 1000)
+
 struct srv_table;
 
 /* A connection as the tables see it. The network layer owns it and

@@ -8,7 +8,7 @@
 #include "table.h"
 
 static const char *const role_names[4] = {"road", "city", "field", "cloister"};
-static const char *const status_names[3] = {"waiting", "playing", "finished"};
+static const char *const status_names[4] = {"waiting", "playing", "finished", "closed"};
 static const char *const by_names[3] = {"player", "computer", "server"};
 
 carc_game *table_replay(const stored_table *row, replay_fn each, void *ctx, char *err,

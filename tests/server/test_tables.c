@@ -634,6 +634,30 @@ static void test_chat_and_mine(void **state)
     assert_int_equal(json_integer_value(json_object_get(json_array_get(list, 0), "seat")), 1);
 }
 
+/* A waiting table nobody follows for a day is closed: out of the lobby
+ * and of the limits, and no one can join it. */
+static void test_idle_waiting_table_closed(void **state)
+{
+    (void)state;
+    char text[300];
+    two_players("[\"me\",\"open\"]", 0);
+    tables_client_gone(T, &clients[0]);
+    clock_ms += TABLE_IDLE_CLOSE_MS - 1000;
+    tables_tick(T, clock_ms);
+    assert_int_equal(tables_flush(T), 0);
+    request(2, "{\"type\":\"lobby\",\"id\":1}");
+    assert_int_equal(json_array_size(json_object_get(expect(2, "lobby.ok"), "tables")), 1);
+    clock_ms += 2000;
+    tables_tick(T, clock_ms);
+    assert_int_equal(tables_flush(T), 0);
+    request(2, "{\"type\":\"lobby\",\"id\":1}");
+    assert_int_equal(json_array_size(json_object_get(expect(2, "lobby.ok"), "tables")), 0);
+    snprintf(text, sizeof text, "{\"type\":\"join\",\"id\":2,\"table\":\"%s\",\"name\":\"Bob\"}",
+             table_id);
+    request(1, text);
+    expect_error_code(1, "no_table");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -648,6 +672,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_clock_computer, setup, teardown),
         cmocka_unit_test_setup_teardown(test_restart, setup, teardown),
         cmocka_unit_test_setup_teardown(test_chat_and_mine, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_idle_waiting_table_closed, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
