@@ -41,7 +41,7 @@ json_t *features_view(const carc_game *g)
                 continue;
             if ((size_t)id >= cap) {
                 size_t more = 2 * (size_t)id + 16;
-                json_t **grown = realloc(by_id, more * sizeof *grown);
+                json_t **grown = realloc(by_id, more * sizeof(json_t *));
                 if (!grown)
                     break;
                 for (size_t k = cap; k < more; k++)
