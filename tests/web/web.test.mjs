@@ -222,6 +222,17 @@ await test('two browsers play each other; one reloads mid-game and resumes', asy
   await bob.fill('#waiting form.join input[name=name]', 'Bob');
   await bob.click('#waiting form.join button');
   await ann.waitForSelector('#table-view[data-status=playing]');
+  // A spectator sees the table, and a chat line reaches everyone.
+  const eve = await openPage(browser, `${server.url}/?t=${table}`);
+  await eve.waitForSelector('#table-view[data-status=playing]');
+  check((await eve.$$eval('.player .name', (n) => n.map((x) => x.textContent)).then((n) => n.join())).includes('Bob'), 'the spectator sees the seats');
+  await ann.click('summary:has-text("Chat")');
+  await ann.fill('#chat-form input[name=text]', 'good luck');
+  await ann.press('#chat-form input[name=text]', 'Enter');
+  await ann.evaluate(() => document.activeElement.blur());
+  await bob.waitForFunction(() => document.querySelector('#chat').textContent.includes('good luck'));
+  await eve.waitForFunction(() => document.querySelector('#chat').textContent.includes('good luck'));
+  await eve.context().close();
   let moves = 0, reloaded = false;
   const players = [ann, bob];
   for (;;) {

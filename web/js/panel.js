@@ -54,9 +54,12 @@ export function renderTilesLeft(el, table) {
     return;
   }
   const items = Object.entries(s.remaining).filter(([, c]) => c > 0).sort();
+  const discards = table.moves.map((m) => [m, m.move.split(' ')]).filter(([, w]) => w[0] === 'discard')
+    .map(([m, w]) => `${esc(w[1])} (turn ${m.turn + 1})`);
   el.innerHTML = `<p>${n} tiles left; the chance of each kind next:</p><ul class="kinds">` + items.map(([l, c]) =>
     `<li title="${l}: ${c} left"><svg viewBox="0 0 100 100" width="30" height="30"><use href="#tile-${l}"/></svg>` +
-    `<span>${c}</span><span class="chance">${n ? Math.round((100 * c) / n) : 0}%</span></li>`).join('') + '</ul>';
+    `<span>${c}</span><span class="chance">${n ? Math.round((100 * c) / n) : 0}%</span></li>`).join('') + '</ul>' +
+    (discards.length ? `<p>Discarded (fitted nowhere): ${discards.join(', ')}</p>` : '');
 }
 
 const KIND_WORD = { road: 'road', city: 'city', cloister: 'cloister', farm: 'farm' };

@@ -37,6 +37,13 @@ export class TableView {
     this.el('#final').onclick = (e) => {
       if (e.target.closest('button[data-act=replay-end]')) this.showFinalScoring();
     };
+    const chat = this.el('#chat-form');
+    chat.onsubmit = (e) => {
+      e.preventDefault();
+      const text = chat.text.value.trim();
+      if (!text) return;
+      this.conn.request('chat', { table: this.id, text }).then(() => (chat.text.value = ''), (err) => this.say(`Not sent: ${err.message}`));
+    };
     const on = this.el('#estimate-on');
     on.checked = localStorage.getItem('carcassonne.estimate') === 'on';
     on.onchange = () => {
@@ -68,6 +75,7 @@ export class TableView {
     else if (msg.type === 'move') this.onMove(msg);
     else if (msg.type === 'seat') this.onSeat(msg);
     else if (msg.type === 'end') this.onEnd(msg);
+    else if (msg.type === 'chat') this.addChat(msg);
   }
 
   // Hints and the estimate: for a seat whose every opponent is a computer.
@@ -111,6 +119,8 @@ export class TableView {
     this.table = new Table(state);
     this.table.clockAt = performance.now();
     this.render();
+    this.el('#chat').innerHTML = '';
+    for (const line of state.chat || []) this.addChat(line);
     if (first) {
       this.board.fit();
       const s = this.table.state;
@@ -152,6 +162,16 @@ export class TableView {
     this.render();
     const best = ev.winners.map((w) => seatName(s.seats[w], w)).join(' and ');
     this.say(`The game is over. ${best} won with ${ev.scores[ev.winners[0]]} points.`);
+  }
+
+  addChat(line) {
+    const who = line.seat === null || line.seat === undefined ? `${esc(line.name || 'a spectator')} (watching)` : `${badge(line.seat, 14)} ${esc(line.name || seatName(this.table.state.seats[line.seat], line.seat))}`;
+    const li = document.createElement('li');
+    li.innerHTML = `${who}: ${esc(line.text)}`;
+    const list = this.el('#chat');
+    list.appendChild(li);
+    while (list.children.length > 50) list.firstChild.remove();
+    list.scrollTop = list.scrollHeight;
   }
 
   whoseTurn() {
