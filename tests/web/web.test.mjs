@@ -267,8 +267,9 @@ await test('two browsers play each other; one reloads mid-game and resumes', asy
 });
 
 await test('a keyboard-only turn: arrows, R, a digit, Enter', async () => {
-  const page = await openPage(browser, server.url);
-  await createTable(page, 'Kay', ['me', 'greedy']);
+  // The address a script prints: a ready game against the computer.
+  const page = await openPage(browser, `${server.url}/?play=greedy`);
+  await page.waitForURL(/\?t=/);
   await nextTurn(page);
   await page.locator('#board').focus();
   const cursor = () => page.$eval('rect.target.cursor', (r) => r.getAttribute('x') + ',' + r.getAttribute('y'));

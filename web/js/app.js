@@ -39,8 +39,27 @@ function screen(name) {
   for (const s of ['lobby-view', 'table-view', 'replay-view']) $(`#${s}`).hidden = s !== name;
 }
 
+// /?play=LEVEL: a ready game against the computer (what scripts print).
+const PLAY_SPECS = { easy: 'mcts:level=easy', normal: 'mcts:level=normal', hard: 'mcts:level=hard', greedy: 'greedy' };
+
+async function quickGame(level) {
+  const name = store.playerName() || 'Player';
+  const ok = await conn.request('create', { name, seats: ['me', PLAY_SPECS[level] || PLAY_SPECS.easy], listed: false });
+  store.keepSeat(ok.table, ok.seat, ok.token);
+  history.replaceState(null, '', `/?t=${encodeURIComponent(ok.table)}`);
+}
+
 async function route(record = null) {
-  const params = new URLSearchParams(location.search);
+  let params = new URLSearchParams(location.search);
+  if (params.has('play')) {
+    try {
+      await quickGame(params.get('play'));
+    } catch (e) {
+      status(`cannot make a game: ${e.message}`, true);
+      history.replaceState(null, '', '/');
+    }
+    params = new URLSearchParams(location.search);
+  }
   const id = params.get('t'), replay = params.get('replay');
   view?.close();
   view = null;
