@@ -1,6 +1,8 @@
 /* board_view.c: the start tile and the followers on the board, as JSON. */
 #include "board_view.h"
 
+#include "tile_info.h"
+
 json_t *board_view_start(const carc_game *g)
 {
     carc_tile_on_board b;
@@ -51,5 +53,15 @@ json_t *board_view_events(const carc_event *events, int n, int players)
                                               e->points, "tiles", e->tiles, "pennants", e->pennants,
                                               "x", e->x, "y", e->y, "returned", returned));
     }
+    return list;
+}
+
+json_t *board_view_dead(const carc_game *g)
+{
+    tile_square dead[TILE_INFO_MAX_SQUARES];
+    int n = carc_game_over(g) ? 0 : tile_info_dead_spots(g, dead, TILE_INFO_MAX_SQUARES);
+    json_t *list = json_array();
+    for (int i = 0; i < n && i < TILE_INFO_MAX_SQUARES; i++)
+        json_array_append_new(list, json_pack("[i, i]", dead[i].x, dead[i].y));
     return list;
 }

@@ -24,4 +24,8 @@ const char *board_view_spot(const carc_tile_on_board *b, int seg);
  * "returned"), for `players` players. New reference. */
 json_t *board_view_events(const carc_event *events, int n, int players);
 
+/* [[x, y], ...]: the dead spots, empty squares next to the board that no
+ * tile still to come (the pile and the drawn tile) fits. New reference. */
+json_t *board_view_dead(const carc_game *g);
+
 #endif

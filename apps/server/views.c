@@ -195,6 +195,8 @@ json_t *view_move(const srv_table *t, int turn, int player, const char *move, mo
 {
     json_t *event = move_json(t, turn, player, move, by, events, n, now_ms);
     json_object_set_new(event, "followers", board_view_followers(t->game));
+    if (t->row.info == INFO_CASUAL)
+        json_object_set_new(event, "dead", board_view_dead(t->game));
     return event;
 }
 
@@ -325,6 +327,8 @@ json_t *view_state(const srv_table *t, int you, int64_t now_ms)
     json_object_set_new(state, "chat", chat_json(t));
     json_object_set_new(state, "start", board_view_start(g));
     json_object_set_new(state, "followers", board_view_followers(g));
+    if (t->row.info == INFO_CASUAL)
+        json_object_set_new(state, "dead", board_view_dead(g));
     if (t->row.status == TABLE_FINISHED)
         json_object_set_new(state, "final", final_json(t));
     return state;

@@ -151,7 +151,7 @@ const browser = await launch();
 await test('a game against the computer, to the final scoring', async () => {
   const page = await openPage(browser, server.url);
   finished.table = await createTable(page, 'Ann', ['me', 'greedy']);
-  let turns = 0;
+  let turns = 0, mostDead = 0;
   for (;;) {
     const phase = await nextTurn(page);
     if (phase === 'finished') break;
@@ -164,6 +164,16 @@ await test('a game against the computer, to the final scoring', async () => {
       await page.waitForSelector('body[data-phase=place]');
     }
     if (turns === 6) await inspect(page);
+    const dead = await page.$$eval('#board .dead-spot', (d) => d.length);
+    if (dead) {
+      if (!mostDead) {
+        await page.keyboard.press('f');
+        await page.screenshot({ path: path.join(ART, 'dead-spots.png') });
+      }
+      mostDead = Math.max(mostDead, dead);
+      const said = await page.$eval('#tiles-left', (e) => e.textContent);
+      check(said.includes(`${dead} dead spot`), `the panel counts the dead spots (${dead})`);
+    }
     await keyboardTurn(page, turns % 3 === 0);
     turns++;
   }
@@ -178,6 +188,7 @@ await test('a game against the computer, to the final scoring', async () => {
   check(/seed \d+/.test(record), 'the record downloads, with its seed');
   finished.record = record;
   check(turns >= 30, `the human played its turns (${turns})`);
+  console.log(`  (dead spots on the board at once, at most: ${mostDead})`);
   await page.keyboard.press('f');
   await page.screenshot({ path: path.join(ART, 'final-scoring.png') });
   await page.context().close();

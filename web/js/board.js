@@ -13,11 +13,11 @@ export class Board {
     this.svg = svg;
     this.cat = catalogue;
     svg.innerHTML = '<g class="world">' +
-      '<g class="tiles"></g><g class="marks"></g><g class="feature"></g><g class="targets"></g><g class="preview"></g><g class="hints"></g>' +
+      '<g class="tiles"></g><g class="dead"></g><g class="marks"></g><g class="feature"></g><g class="targets"></g><g class="preview"></g><g class="hints"></g>' +
       '<g class="meeples"></g><g class="spots"></g></g>';
     this.world = svg.querySelector('.world');
     this.layers = {};
-    for (const name of ['tiles', 'marks', 'feature', 'targets', 'preview', 'hints', 'meeples', 'spots']) this.layers[name] = svg.querySelector(`.${name}`);
+    for (const name of ['tiles', 'dead', 'marks', 'feature', 'targets', 'preview', 'hints', 'meeples', 'spots']) this.layers[name] = svg.querySelector(`.${name}`);
     this.placed = new Map(); // "x,y" -> <use>
     this.view = { s: 0.6, tx: 0, ty: 0 };
     this.handlers = { hover() {}, click() {}, spot() {} };
@@ -183,6 +183,13 @@ export class Board {
       const lying = this.cat.kindOf(f.letter, f.rot, f.spot) === 'field';
       return meepleSvg(f.player, f.x * SIZE + px, f.y * SIZE + py, lying);
     }).join('');
+  }
+
+  // Dead spots: squares no tile still to come fits, crossed out.
+  setDead(squares) {
+    this.layers.dead.innerHTML = squares.map(([x, y]) =>
+      `<g class="dead-spot"><title>no tile left fits here</title><rect x="${x * SIZE + 6}" y="${y * SIZE + 6}" width="${SIZE - 12}" height="${SIZE - 12}"/>` +
+      `<path d="M${x * SIZE + 25},${y * SIZE + 25}l50,50m0,-50l-50,50"/></g>`).join('');
   }
 
   // Each player's last tile, outlined in its colour with the turn number.

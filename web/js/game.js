@@ -57,6 +57,7 @@ export class Table {
     s.tile = ev.next ? ev.next.tile : null;
     s.tiles_left = ev.tiles_left;
     if (ev.clock) s.clock = ev.clock;
+    if (ev.dead) s.dead = ev.dead;
     if (s.remaining && ev.next && s.remaining[ev.next.tile] > 0) s.remaining[ev.next.tile] -= 1;
     this.clockAt = performance.now();
   }

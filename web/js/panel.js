@@ -59,6 +59,7 @@ export function renderTilesLeft(el, table) {
   el.innerHTML = `<p>${n} tiles left; the chance of each kind next:</p><ul class="kinds">` + items.map(([l, c]) =>
     `<li title="${l}: ${c} left"><svg viewBox="0 0 100 100" width="30" height="30"><use href="#tile-${l}"/></svg>` +
     `<span>${c}</span><span class="chance">${n ? Math.round((100 * c) / n) : 0}%</span></li>`).join('') + '</ul>' +
+    (s.dead?.length ? `<p>${s.dead.length} dead spot${s.dead.length > 1 ? 's' : ''} (crossed out on the board): no tile left fits there.</p>` : '') +
     (discards.length ? `<p>Discarded (fitted nowhere): ${discards.join(', ')}</p>` : '');
 }
 

@@ -221,6 +221,7 @@ export class TableView {
     this.board.setTiles(t.tiles);
     this.board.setFollowers(t.followersOnTiles());
     this.board.setMarks(t.lastTiles());
+    this.board.setDead(s.remaining && s.status === 'playing' ? s.dead || [] : []);
     this.renderPlayers();
     this.renderDrawn();
     renderTilesLeft(this.el('#tiles-left'), t);
