@@ -33,7 +33,7 @@ export function renderPlayers(el, table) {
     const turn = s.status === 'playing' && s.to_move === p;
     const score = seat.score, lap = Math.floor(score / 50);
     const left = clockLeft(table, p);
-    return `<li class="player${turn ? ' to-move' : ''}${seat.present ? '' : ' away'}" data-player="${p}">` +
+    return `<li class="player${turn ? ' to-move' : ''}${seat.present || seat.kind !== 'human' ? '' : ' away'}" data-player="${p}">` +
       `${badge(p)}<span class="name">${esc(seatName(seat, p))}${p === s.you ? ' (you)' : ''}</span>` +
       `<span class="score" title="score">${score}</span>` +
       `<span class="track" aria-hidden="true"><span style="width:${(score % 50) * 2}%;background:${PLAYERS[p % 6].colour}"></span></span>` +
