@@ -360,10 +360,12 @@ await test('a lost connection: the server restarts, the player is seated again',
   }
 });
 
-await test('a phone-sized screen: tap to place, tap again, confirm', async () => {
+await test('a phone-sized screen: one tap to a game, tap to place, tap again, confirm', async () => {
   const page = await openPage(browser, server.url, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
   await page.screenshot({ path: path.join(ART, 'phone-lobby.png') });
-  await createTable(page, 'Pia', ['me', 'greedy']);
+  // One tap from the first page to a game against the computer.
+  await page.tap('.quick a[href="/?play=easy"]');
+  await page.waitForURL(/\?t=/);
   await nextTurn(page);
   const wide = await page.evaluate(() => document.documentElement.scrollWidth);
   check(wide <= 390, `no sideways scrolling (${wide} px)`);

@@ -149,7 +149,7 @@ function drawTile(tile) {
   tile.segments.forEach((seg, i) => {
     if (seg.pennant) {
       const [x, y] = at[i];
-      svg += `<path class="pennant" d="M${x + 8},${y - 11}h16v9l-8,8l-8,-8z"/>`;
+      svg += `<path class="pennant" d="M${x + 14},${y - 12}h16v9l-8,8l-8,-8z"/>`; // beside a follower, not under it
     }
     if (seg.kind === 'cloister') svg += '<path class="cloister" d="M36,64V44L50,32L64,44V64Z"/><rect class="door" x="46" y="53" width="8" height="11"/>';
   });
