@@ -126,6 +126,21 @@ carc_rules carc_rules_standard(void);
 uint32_t carc_rule_flag(const char *name);
 /* Name of a single flag, or NULL. */
 const char *carc_rule_name(uint32_t flag);
+/* Reads a list of rule names of the record notation (NUL-terminated; the
+ * names separated by spaces, tabs or commas, in any number; duplicates
+ * allowed; "" is the standard rules) into `*rules`. CARC_EINVAL for a NULL
+ * argument or an unknown name, with `*rules` unchanged and the reason in
+ * `err` (may be NULL; NUL-terminated, at most `errcap` bytes; "" on
+ * success). The record reader parses its `rules` line with it (spaces and
+ * tabs only there, as record.md says). */
+carc_status carc_rules_parse(const char *text, carc_rules *rules, char *err, size_t errcap);
+/* Writes the names of the flags set in `rules`, lowest flag first,
+ * separated by `sep` (NULL: " "), into `buf` (NUL-terminated, at most
+ * `cap` bytes; may be NULL when `cap` is 0) and returns the length without
+ * the NUL, like snprintf. Flags without a name are left out; the standard
+ * rules give "". carc_rules_parse() reads the result back with sep " " or
+ * ",". */
+size_t carc_rules_format(carc_rules rules, char *buf, size_t cap, const char *sep);
 
 /* ---------------------------------------------------------------------------
  * Moves
@@ -159,7 +174,9 @@ typedef struct carc_move {
 } carc_move;
 
 /* Whether `a` and `b` are the same move: the same square, rotation and
- * follower segment, or both discards. */
+ * follower segment, or both discards. Two rotations of a symmetric tile
+ * that put the same tile on the board are different values: compare the
+ * carc_move_canonical() of each to treat them as one move. */
 int carc_move_equal(carc_move a, carc_move b);
 
 /* ---------------------------------------------------------------------------
@@ -226,6 +243,42 @@ void carc_game_shuffle_pile(carc_game *g, uint64_t seed);
  * what the current player may know is kept, the hidden order is guessed.
  * The new order depends only on `seed` and the counts of tiles left. */
 void carc_game_shuffle_hidden(carc_game *g, uint64_t seed);
+/* Makes `dst` (allocated; may be `src`) a public view of `src`: a copy
+ * holding everything a seat may know (the board, followers, scores,
+ * supplies, the history, the drawn tile, the counts of tiles left, the
+ * rules) and nothing it may not: the order of the pile is dealt again from
+ * `seed`, and the generator and every stale byte of the pile depend only
+ * on `seed` and the public state. In the base game every seat, and a
+ * spectator, knows the same, so one view serves every viewer; with the
+ * same `seed`, two games in the same public state give identical views.
+ * The view plays on like any game (its later draws follow the new order).
+ * No allocation. */
+void carc_game_public_view(carc_game *dst, const carc_game *src, uint64_t seed);
+/* A 64-bit digest of the public state of `g`: equal for a game and its
+ * public views, different (but for a 2^-64 chance) after any move, and the
+ * same on every run and platform, so that a client can check a restored
+ * game or its own copy against a server's. It is FNV-1a 64 (offset basis
+ * 0xCBF29CE484222325, prime 0x100000001B3) over these bytes, numbers
+ * little-endian, signed ones in two's complement:
+ *   1 byte    digest version: 1
+ *   1         players
+ *   4         rules.flags
+ *   1         player to move (0-based; after the game, the next one)
+ *   1         drawn tile kind 0..23, 255 when the game is over
+ *   1         game over (0 or 1)
+ *   1         ended early by carc_game_finish(), the record's `end` (0 or 1)
+ *   2         moves played (discards included)
+ *   1         tiles left in the pile, the drawn tile not included
+ *   24        tiles left of each kind A..X, the drawn tile not included
+ *   5 each    per player: score (4, signed), followers in supply (1)
+ *   1         tiles on the board, start tile included
+ *   6 each    per tile in the order placed: x, y (signed), kind, rotation,
+ *             follower segment (255 none), follower owner (255 none)
+ * as carc_game_tile_info() reports them (but the owner is 255 whenever the
+ * segment is). The pile's order, the generator and the last error are left
+ * out. Two games whose symmetric tile was placed at two equivalent
+ * rotations differ. */
+uint64_t carc_game_digest(const carc_game *g);
 
 /* --- Legal moves ----------------------------------------------------------- */
 /* Writes the legal placements of the drawn tile into `out` (at most `cap`)
@@ -238,6 +291,33 @@ int carc_placement_legal(const carc_game *g, carc_placement p);
  * must be legal) into `out` and returns how many there are (0 when the
  * player's supply is empty). */
 int carc_legal_spots(const carc_game *g, carc_placement p, carc_spot *out, int cap);
+
+/* Symmetric tiles. Some rotations of a symmetric tile put the same tile on
+ * the board (U at rotations 1 and 3, C at all four): the same move given
+ * twice. carc_legal_placements() and carc_random_move() count every
+ * rotation that fits, duplicates included (so the count is one load and a
+ * random placement is uniform over them); carc_legal_moves() lists each
+ * distinct move once, at its canonical rotation: the lowest rotation that
+ * puts the same tile on the board. */
+enum {
+    /* Upper bound of carc_legal_moves(): every placement without a
+     * follower and with each spot. */
+    CARC_MAX_MOVES = CARC_MAX_PLACEMENTS * (1 + CARC_MAX_SPOTS),
+};
+/* Writes every legal move of the current player into `out` (at most `cap`;
+ * `out` may be NULL when `cap` is 0) and returns how many there are, like
+ * snprintf (CARC_MAX_MOVES is always enough): for each legal placement at
+ * its canonical rotation, in the order of carc_legal_placements(), the
+ * placement without a follower, then with each legal spot in the order of
+ * carc_legal_spots(); or the single discard when the tile fits nowhere; 0
+ * when the game is over. No allocation. */
+int carc_legal_moves(const carc_game *g, carc_move *out, int cap);
+/* `m`, a move of the drawn tile, at its canonical rotation, the follower
+ * (if any) moved to the segment of that rotation which covers the same
+ * board ports: the form carc_legal_moves() lists. A discard, a move that
+ * is not a placement of the drawn tile's shape, or any move once the game
+ * is over, comes back unchanged. */
+carc_move carc_move_canonical(const carc_game *g, carc_move m);
 
 /* --- Playing ----------------------------------------------------------------- */
 /* Plays `m` for the current player: places the tile, deploys the follower,
@@ -330,8 +410,86 @@ carc_game *carc_record_read(const char *text, size_t len, uint64_t seed, carc_re
  * and returns its length without the NUL, like snprintf: a return >= cap
  * means the buffer was too small. `headers` (may be NULL) is written as is
  * after the players and rules lines; each of its lines must be a valid
- * header line. */
+ * header line (build the text with carc_header_append()). */
 size_t carc_record_write(const carc_game *g, const char *headers, char *buf, size_t cap);
+
+/* --- Record headers ---------------------------------------------------------------------- */
+
+/* One header line of a record, as views into the record's text (not
+ * NUL-terminated: print with "%.*s"): the key (`players`, `rules`, or
+ * another key such as `seed`, `seat-1`) and the value, the rest of the line
+ * without its comment and without blanks at either end ("" when none). */
+typedef struct carc_header {
+    const char *key;
+    size_t key_len;
+    const char *value;
+    size_t value_len;
+    int line; /* 1-based line of the record */
+} carc_header;
+
+/* Reads the header lines of the record `text` of `len` bytes (no NUL
+ * needed), in order, into `out` (at most `cap`; may be NULL when `cap` is
+ * 0) and returns how many there are, like snprintf. The views point into
+ * `text` and live as long as it does. The header lines are checked as
+ * carc_record_read() checks them (bytes, a first `players` line, one
+ * `players` and one `rules` line, known rule names, keys) and reading stops
+ * at the first move line, `discard` or `end`; the moves are not read.
+ * Returns -1 and fills `*err` (may be NULL) when the headers break the
+ * notation (`out` may then hold the headers before the bad line); no
+ * allocation. */
+int carc_record_headers(const char *text, size_t len, carc_header *out, int cap,
+                        carc_record_error *err);
+/* Index of the first header of `headers[0 .. n)` whose key is `key`, or
+ * -1. `n` counts the headers written: when carc_record_headers() returned
+ * more than its `cap`, pass `cap`. */
+int carc_header_find(const carc_header *headers, int n, const char *key);
+/* Checks that `key` and `value` (NUL-terminated) make a header line that
+ * carc_record_write() may write and carc_record_headers() reads back
+ * unchanged: a key [a-z][a-z0-9_.-]+ other than `players`, `rules`,
+ * `discard` and `end` (the writer writes the first two from the game); a
+ * value (may be "") of valid UTF-8 without control characters (tab
+ * included) or `#`, not starting or ending with a space, and a line of at
+ * most CARC_RECORD_MAX_LINE bytes. CARC_EINVAL with the reason in `err`
+ * (may be NULL; NUL-terminated, at most `errcap` bytes; "" on success). */
+carc_status carc_header_check(const char *key, const char *value, char *err, size_t errcap);
+/* Appends the line "KEY VALUE\n" (or "KEY\n" for an empty value) to the
+ * NUL-terminated header text in `buf` (`cap` bytes), for the `headers` of
+ * carc_record_write(). CARC_EINVAL, and `buf` unchanged, when carc_header_check()
+ * refuses them, when `buf` holds no NUL within `cap` bytes, or when the
+ * line does not fit. */
+carc_status carc_header_append(char *buf, size_t cap, const char *key, const char *value);
+
+/* --- Replaying a record move by move ----------------------------------------------------- */
+
+/* One step of carc_record_replay(): a move of the record, or its `end`. */
+typedef struct carc_replay_step {
+    int index;      /* the move's index (0-based); for `end`, the moves played */
+    int end;        /* 1: the record's `end` line, which ended the game early */
+    int player;     /* who moved (0-based); -1 for `end` */
+    int tile_kind;  /* the tile the move drew; CARC_NO_TILE for `end` */
+    carc_move move; /* as played; for `end`, a discard that means nothing */
+    /* What the step scored, as carc_game_play() reports it: the final
+     * scoring is on the last move (or on `end`). Valid during the call. */
+    const carc_event *events;
+    int nevents;
+    /* The position after the step, valid during the call. Its drawn tile is
+     * a guess from `seed` until the next move line names it. */
+    const carc_game *game;
+} carc_replay_step;
+
+/* Called after each step; a non-zero return stops the replay there. */
+typedef int (*carc_replay_fn)(void *ctx, const carc_replay_step *step);
+
+/* carc_record_read() that calls `fn` (may be NULL) with `ctx` after each
+ * move and after an `end` line that ends the game, in order, so that a
+ * front end gets each move's player and score events without replaying
+ * the record itself.
+ * Returns the game after the last step (after the step where `fn` stopped
+ * it: the rest of the record is then not read), or NULL with `*err` filled
+ * when the record is invalid; steps before the invalid line have been
+ * reported. Free the game with carc_game_free(). */
+carc_game *carc_record_replay(const char *text, size_t len, uint64_t seed, carc_replay_fn fn,
+                              void *ctx, carc_record_error *err);
 
 /* Writes the record notation of a move ("E 0 -1 2 S", "discard X"). */
 size_t carc_move_format(const carc_game *g, int move_index, char *buf, size_t cap);
@@ -366,9 +524,11 @@ uint64_t carc_rng_next(carc_rng *r);
 /* Uniform in 0..n-1 (n >= 1). */
 uint32_t carc_rng_below(carc_rng *r, uint32_t n);
 
-/* A random legal move for the current player: a uniformly chosen placement,
- * and, with probability `follower_chance` in 0..1, a uniformly chosen legal
- * follower spot. A discard when the tile fits nowhere. */
+/* A random legal move for the current player: a uniformly chosen placement
+ * (any fitting rotation, so a symmetric tile may come at a rotation that is
+ * not canonical: see carc_legal_moves()), and, with probability
+ * `follower_chance` in 0..1, a uniformly chosen legal follower spot. A
+ * discard when the tile fits nowhere. */
 carc_move carc_random_move(const carc_game *g, carc_rng *r, double follower_chance);
 
 /* Plays the move carc_random_move() would choose, without checking it

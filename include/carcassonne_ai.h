@@ -12,7 +12,11 @@
  *   vanilla-mcts            the UCT baseline of Ameneyro et al. 2020
  *   star25                  the Star2.5 expectimax baseline of Heyden 2009
  *
- * Options are joined by commas: "mcts:ms=500,threads=1". A player never
+ * Options follow the ':' and are joined by commas or plus signs, the same
+ * player either way: "mcts:ms=500,threads=1" or "mcts:ms=500+threads=1"
+ * (the '+' lets a list of players separate its players by commas; `play
+ * --players` also takes "human,mcts:ms=500,threads=1": a "key=value" piece
+ * with no ':' continues the player before it). A player never
  * looks at the hidden order of the pile: searches reshuffle the tiles left
  * (carc_game_shuffle_hidden) and see only the drawn tile and the counts.
  * For a given seed and an iteration budget a player's moves are fully

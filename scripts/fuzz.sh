@@ -1,7 +1,8 @@
 #!/bin/sh
-# fuzz.sh [SECONDS] [record|move|protocol|server_message]: long fuzzing
-# outside CI of the record reader (default), the one-line move parser, the
-# engine protocol or the game server's request decoder.
+# fuzz.sh [SECONDS] [record|move|protocol|rules|server_message]: long
+# fuzzing outside CI of the record reader (default), the one-line move
+# parser, the engine protocol, the rule lists and header lines, or the
+# game server's request decoder.
 # Builds the libFuzzer harness in build-fuzz (clang, ASan, UBSan,
 # CARC_FUZZ=ON) and runs it for SECONDS (default 600) over its seed corpus.
 # What it learns stays in tests/fuzz/CORPUS-run/ (not committed) for the
@@ -15,8 +16,9 @@ case $target in
 record) corpus=corpus max_len=8192 ;;
 move) corpus=corpus-move max_len=256 ;;
 protocol) corpus=corpus-protocol max_len=4096 dict=protocol.dict ;;
+rules) corpus=corpus-rules max_len=4200 ;;
 server_message) corpus=corpus-server_message max_len=9000 dict=server_message.dict ;;
-*) echo "fuzz.sh: unknown target '$target' (record, move, protocol, server_message)" >&2; exit 2 ;;
+*) echo "fuzz.sh: unknown target '$target' (record, move, protocol, rules, server_message)" >&2; exit 2 ;;
 esac
 jobs=${FUZZ_JOBS:-1}
 root=$(cd "$(dirname "$0")/.." && pwd)

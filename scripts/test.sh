@@ -22,8 +22,9 @@ cmake --build build-asan -j"$jobs"
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j"$jobs")
 
-echo "== fuzzing the record reader (${FUZZ_SECONDS:-60} s), the move parser, the engine protocol and the server's decoder (half as long each)"
+echo "== fuzzing the record reader (${FUZZ_SECONDS:-60} s), the move parser, the rule lists, the engine protocol and the server's decoder (half as long each)"
 CC=clang cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCARC_FUZZ=ON -DCARC_FUZZ_SECONDS="${FUZZ_SECONDS:-60}" >/dev/null
-cmake --build build-fuzz -j"$jobs" --target fuzz_record fuzz_move fuzz_protocol fuzz_server_message
+cmake --build build-fuzz -j"$jobs" --target fuzz_record fuzz_move fuzz_protocol fuzz_rules \
+    fuzz_server_message
 (cd build-fuzz && ctest --output-on-failure -R '^fuzz\.')

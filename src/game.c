@@ -213,6 +213,63 @@ void carc_game_shuffle_hidden(carc_game *g, uint64_t seed)
     shuffle(g);
 }
 
+void carc_game_public_view(carc_game *dst, const carc_game *src, uint64_t seed)
+{
+    carc_game_copy(dst, src);
+    /* The slots of tiles already drawn may name a tile that a record
+     * replaced (carc_game_choose_tile): a trace of the deal. */
+    memset(dst->pile + dst->pile_len, 0, (size_t)(CARC_PILE - dst->pile_len));
+    if (dst->over)
+        dst->rng = carc_rng_seed(seed);
+    else
+        carc_game_shuffle_hidden(dst, seed);
+}
+
+/* FNV-1a 64 of the digest's bytes, see carcassonne.h. */
+typedef struct digest {
+    uint64_t h;
+} digest;
+
+static void digest_bytes(digest *d, uint64_t v, int bytes)
+{
+    for (int i = 0; i < bytes; i++) {
+        d->h ^= (v >> (8 * i)) & 0xFFu;
+        d->h *= 0x100000001B3ull;
+    }
+}
+
+uint64_t carc_game_digest(const carc_game *g)
+{
+    digest d = {0xCBF29CE484222325ull};
+    digest_bytes(&d, 1, 1); /* the version of this byte sequence */
+    digest_bytes(&d, g->nplayers, 1);
+    digest_bytes(&d, g->rules.flags, 4);
+    digest_bytes(&d, g->current, 1);
+    digest_bytes(&d, g->over ? 255u : (uint8_t)g->drawn, 1);
+    digest_bytes(&d, g->over, 1);
+    digest_bytes(&d, g->ended_early, 1);
+    digest_bytes(&d, g->nmoves, 2);
+    digest_bytes(&d, g->pile_len, 1);
+    for (int k = 0; k < CARC_TILE_KINDS; k++)
+        digest_bytes(&d, g->left[k], 1);
+    for (int p = 0; p < g->nplayers; p++) {
+        digest_bytes(&d, (uint32_t)g->score[p], 4);
+        digest_bytes(&d, g->supply[p], 1);
+    }
+    digest_bytes(&d, g->ntiles, 1);
+    for (int t = 0; t < g->ntiles; t++) {
+        const board_tile *bt = &g->tiles[t];
+        int follower = bt->follower_seg != CARC_NO_SPOT;
+        digest_bytes(&d, (uint8_t)bt->x, 1);
+        digest_bytes(&d, (uint8_t)bt->y, 1);
+        digest_bytes(&d, bt->kind, 1);
+        digest_bytes(&d, bt->rot, 1);
+        digest_bytes(&d, bt->follower_seg, 1);
+        digest_bytes(&d, follower ? bt->follower_owner : 255u, 1);
+    }
+    return d.h;
+}
+
 int carc_move_equal(carc_move a, carc_move b)
 {
     if (a.type != b.type)
@@ -374,6 +431,69 @@ int carc_legal_spots(const carc_game *g, carc_placement p, carc_spot *out, int c
                                  carc_spot_port[kind][p.rot][s]};
         n++;
     }
+    return n;
+}
+
+/* --- Every legal move -------------------------------------------------------- */
+
+/* The lowest rotation of `kind` that puts the same tile on the board as
+ * `rot`. The rotations that leave a tile unchanged form a subgroup of the
+ * four (none, the half turn, or all), so the distinct rotations are the
+ * first 4, 2 or 1, and a rotation's class is its remainder. */
+static int canonical_rotation(int kind, int rot)
+{
+    int distinct = __builtin_popcount(carc_distinct_rotations[kind]);
+    return rot % distinct;
+}
+
+carc_move carc_move_canonical(const carc_game *g, carc_move m)
+{
+    if (g->over || m.type != CARC_MOVE_PLACE || m.place.rot > 3)
+        return m;
+    int kind = g->drawn, rot = canonical_rotation(kind, m.place.rot);
+    if (m.segment != CARC_NO_SPOT) {
+        if (m.segment >= carc_tile_data[kind].nsegments)
+            return m;
+        /* The segment covering the same board ports; a cloister has none
+         * and keeps its index. */
+        unsigned ports = carc_seg_ports[kind][m.place.rot][m.segment];
+        if (ports)
+            m.segment = carc_port_seg[kind][rot][__builtin_ctz(ports)];
+    }
+    m.place.rot = (uint8_t)rot;
+    return m;
+}
+
+/* Stores `m` at out[n] when there is room; returns n + 1. */
+static int add_move(carc_move *out, int cap, int n, carc_move m)
+{
+    if (n < cap)
+        out[n] = m;
+    return n + 1;
+}
+
+int carc_legal_moves(const carc_game *g, carc_move *out, int cap)
+{
+    if (g->over)
+        return 0;
+    int kind = g->drawn, n = 0;
+    unsigned distinct = carc_distinct_rotations[kind];
+    int supply = g->supply[g->current] > 0;
+    for (int f = 0; f < g->nfrontier; f++) {
+        const frontier_square *sq = &g->frontier[f];
+        for (unsigned rots = square_fits(g, f) & distinct; rots; rots &= rots - 1) {
+            int rot = __builtin_ctz(rots);
+            carc_move m = {CARC_MOVE_PLACE, {sq->x, sq->y, (uint8_t)rot, 0}, CARC_NO_SPOT};
+            n = add_move(out, cap, n, m);
+            unsigned free_mask = supply ? free_segments(g, kind, rot, f) : 0;
+            for (; free_mask; free_mask &= free_mask - 1) {
+                m.segment = (uint8_t)__builtin_ctz(free_mask);
+                n = add_move(out, cap, n, m);
+            }
+        }
+    }
+    if (n == 0)
+        n = add_move(out, cap, n, (carc_move){CARC_MOVE_DISCARD, {0, 0, 0, 0}, CARC_NO_SPOT});
     return n;
 }
 

@@ -250,6 +250,14 @@ void score_final(carc_game *g, event_sink *sink);
 int city_points(const carc_game *g, int tiles, int pennants, int complete);
 int farm_city_count(const carc_game *g, int farm_root);
 
+/* rules.c */
+/* Reads the rule names in `text` (`len` bytes, no NUL needed), separated
+ * by spaces and tabs, and with `commas` by commas too, into `*out`;
+ * returns 0, or -1 with the message in `err` (may be NULL) and `*out`
+ * unchanged. */
+int rules_parse_names(const char *text, size_t len, int commas, carc_rules *out, char *err,
+                      size_t errcap);
+
 /* game.c */
 /* The number of legal placements of the drawn tile, and a uniformly
  * chosen one of them (the count must be positive). */

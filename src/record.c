@@ -126,11 +126,9 @@ size_t carc_record_write(const carc_game *g, const char *headers, char *buf, siz
         o.cap = 0;
     out_printf(&o, "players %d\n", g->nplayers);
     if (g->rules.flags) {
-        out_text(&o, "rules");
-        for (uint32_t bit = 1; bit; bit <<= 1)
-            if ((g->rules.flags & bit) && carc_rule_name(bit))
-                out_printf(&o, " %s", carc_rule_name(bit));
-        out_text(&o, "\n");
+        char names[128];
+        carc_rules_format(g->rules, names, sizeof names, " ");
+        out_printf(&o, "rules %s\n", names);
     }
     if (headers && *headers) {
         out_text(&o, headers);
@@ -158,6 +156,19 @@ typedef struct reader {
     int rules_seen;
     uint64_t seed;
     carc_game *game; /* created at the first move */
+    /* The line being read: its text in the record, and the copy that
+     * split_line() cut into tokens (the same bytes at the same offsets). */
+    const char *text;
+    size_t text_len;
+    const char *copy;
+    /* Header lines go to headers[0 .. cap); `nheaders` counts them all.
+     * With `headers_only`, reading stops at the first move line. */
+    carc_header *headers;
+    int cap, nheaders;
+    int headers_only;
+    int stopped; /* nothing more is read: the headers ended, or `fn` said so */
+    carc_replay_fn fn;
+    void *ctx;
 } reader;
 
 static int fail(reader *r, const char *fmt, ...)
@@ -223,8 +234,8 @@ static int check_text(reader *r, const char *line, size_t n)
     return 0;
 }
 
-/* Splits the line (comment removed) into tokens; returns their count, or
- * -1 when there are too many. */
+/* Splits the line (comment removed) into tokens and returns their count;
+ * only the first MAX_TOKENS are kept in `tokens`. */
 static int tokenize(char *line, char *tokens[MAX_TOKENS + 1])
 {
     char *hash = strchr(line, '#');
@@ -237,9 +248,9 @@ static int tokenize(char *line, char *tokens[MAX_TOKENS + 1])
             p++;
         if (!*p)
             return n;
-        if (n == MAX_TOKENS)
-            return -1;
-        tokens[n++] = p;
+        if (n < MAX_TOKENS)
+            tokens[n] = p;
+        n++;
         while (*p && *p != ' ' && *p != '\t')
             p++;
         if (*p)
@@ -268,15 +279,52 @@ static int parse_number(reader *r, const char *tok, const char *what, long *out)
     return 0;
 }
 
+/* Whether the `n` bytes at `key` match [a-z][a-z0-9_.-]+. */
+static int key_shaped(const char *key, size_t n)
+{
+    if (n < 2 || key[0] < 'a' || key[0] > 'z')
+        return 0;
+    for (size_t i = 1; i < n; i++) {
+        char c = key[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-'))
+            return 0;
+    }
+    return 1;
+}
+
 static int is_header_key(const char *tok)
 {
-    if (tok[0] < 'a' || tok[0] > 'z' || tok[1] == '\0')
-        return 0;
-    for (const char *p = tok + 1; *p; p++)
-        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_' || *p == '.' ||
-              *p == '-'))
-            return 0;
-    return 1;
+    return key_shaped(tok, strlen(tok));
+}
+
+/* Whether `tok` starts a line of moves rather than of headers. */
+static int is_move_word(const char *tok)
+{
+    return (tok[0] >= 'A' && tok[0] <= 'Z') || strcmp(tok, "discard") == 0 ||
+           strcmp(tok, "end") == 0;
+}
+
+/* The header line whose key is the first token `key` of the line being
+ * read, as views into the record. */
+static carc_header header_view(const reader *r, const char *key)
+{
+    const char *text = r->text;
+    size_t key_start = (size_t)(key - r->copy), key_len = strlen(key);
+    const char *hash = memchr(text, '#', r->text_len);
+    size_t end = hash ? (size_t)(hash - text) : r->text_len;
+    size_t start = key_start + key_len;
+    while (start < end && (text[start] == ' ' || text[start] == '\t'))
+        start++;
+    while (end > start && (text[end - 1] == ' ' || text[end - 1] == '\t'))
+        end--;
+    return (carc_header){text + key_start, key_len, text + start, end - start, r->line};
+}
+
+static void keep_header(reader *r, const char *key)
+{
+    if (r->nheaders < r->cap)
+        r->headers[r->nheaders] = header_view(r, key);
+    r->nheaders++;
 }
 
 static int start_game(reader *r)
@@ -305,17 +353,17 @@ static int read_players(reader *r, char **tok, int n)
     return 0;
 }
 
-static int read_rules(reader *r, char **tok, int n)
+/* The names are read from the record's text, not the tokens: a rules line
+ * may name any number of them. */
+static int read_rules(reader *r, char **tok)
 {
     if (r->rules_seen)
         return fail(r, "a second rules line");
     r->rules_seen = 1;
-    for (int i = 1; i < n; i++) {
-        uint32_t flag = carc_rule_flag(tok[i]);
-        if (!flag)
-            return fail(r, "unknown rule '%.40s'", tok[i]);
-        r->rules.flags |= flag;
-    }
+    carc_header h = header_view(r, tok[0]);
+    char message[sizeof r->err->message];
+    if (rules_parse_names(h.value, h.value_len, 0, &r->rules, message, sizeof message) < 0)
+        return fail(r, "%s", message);
     return 0;
 }
 
@@ -339,10 +387,26 @@ static int draw_from_record(reader *r, int kind)
     return 0;
 }
 
+/* Tells the replay's caller about the step just made. */
+static void report_step(reader *r, carc_replay_step *step, const carc_event *events, int nevents)
+{
+    step->events = events;
+    step->nevents = nevents < CARC_MAX_EVENTS ? nevents : CARC_MAX_EVENTS;
+    step->game = r->game;
+    if (r->fn(r->ctx, step) != 0)
+        r->stopped = 1;
+}
+
 static int play(reader *r, carc_move m)
 {
-    if (carc_game_play(r->game, m, NULL, 0, NULL) != CARC_OK)
-        return fail(r, "%s", carc_game_error(r->game));
+    carc_game *g = r->game;
+    carc_event events[CARC_MAX_EVENTS];
+    int nevents = 0;
+    carc_replay_step step = {g->nmoves, 0, g->current, g->drawn, m, NULL, 0, NULL};
+    if (carc_game_play(g, m, events, CARC_MAX_EVENTS, &nevents) != CARC_OK)
+        return fail(r, "%s", carc_game_error(g));
+    if (r->fn)
+        report_step(r, &step, events, nevents);
     return 0;
 }
 
@@ -431,7 +495,13 @@ static int read_end(reader *r, int n)
     r->ended = 1;
     if (carc_game_over(r->game))
         return 0;
-    carc_game_finish(r->game, NULL, 0, NULL);
+    carc_event events[CARC_MAX_EVENTS];
+    int nevents = 0;
+    carc_game_finish(r->game, events, CARC_MAX_EVENTS, &nevents);
+    carc_move none = {CARC_MOVE_DISCARD, {0, 0, 0, 0}, CARC_NO_SPOT};
+    carc_replay_step step = {r->game->nmoves, 1, -1, CARC_NO_TILE, none, NULL, 0, NULL};
+    if (r->fn)
+        report_step(r, &step, events, nevents);
     return 0;
 }
 
@@ -440,23 +510,26 @@ static int read_tokens(reader *r, char **tok, int n)
     if (!r->players) {
         if (strcmp(tok[0], "players") != 0)
             return fail(r, "a record must start with 'players N'");
+        keep_header(r, tok[0]);
         return read_players(r, tok, n);
     }
     if (r->ended || (r->game && carc_game_over(r->game) && strcmp(tok[0], "end") != 0))
         return fail(r, "the game is over; nothing may follow");
-    int is_move = (tok[0][0] >= 'A' && tok[0][0] <= 'Z') || strcmp(tok[0], "discard") == 0 ||
-                  strcmp(tok[0], "end") == 0;
-    if (!is_move) {
-        if (r->game && (strcmp(tok[0], "players") == 0 || strcmp(tok[0], "rules") == 0 ||
-                        is_header_key(tok[0])))
+    if (!is_move_word(tok[0])) {
+        if (r->game && is_header_key(tok[0]))
             return fail(r, "header line '%.20s' after the first move", tok[0]);
+        if (!is_header_key(tok[0]))
+            return fail(r, "not a move or a header: '%.20s'", tok[0]);
+        keep_header(r, tok[0]);
         if (strcmp(tok[0], "players") == 0)
             return read_players(r, tok, n);
         if (strcmp(tok[0], "rules") == 0)
-            return read_rules(r, tok, n);
-        if (is_header_key(tok[0]))
-            return 0;
-        return fail(r, "not a move or a header: '%.20s'", tok[0]);
+            return read_rules(r, tok);
+        return 0;
+    }
+    if (r->headers_only) {
+        r->stopped = 1;
+        return 0;
     }
     if (start_game(r) < 0)
         return -1;
@@ -483,8 +556,9 @@ static int split_line(reader *r, const char *text, size_t n, char line[CARC_RECO
         memcpy(line, text, n);
         line[n] = '\0';
         ntok = tokenize(line, tok);
-        if (ntok < 0)
-            fail(r, "too many fields on the line");
+        /* A header's value may have any number of words. */
+        if (ntok > MAX_TOKENS && (is_move_word(tok[0]) || !is_header_key(tok[0])))
+            ntok = fail(r, "too many fields on the line");
     }
     return ntok;
 }
@@ -493,43 +567,141 @@ static int read_line(reader *r, const char *text, size_t n)
 {
     char line[CARC_RECORD_MAX_LINE + 1];
     char *tok[MAX_TOKENS + 1];
+    r->text = text;
+    r->text_len = n;
+    r->copy = line;
     int ntok = split_line(r, text, n, line, tok);
     return ntok <= 0 ? ntok : read_tokens(r, tok, ntok);
 }
 
-carc_game *carc_record_read(const char *text, size_t len, uint64_t seed, carc_record_error *err)
+/* Reads the record's lines until its end, an error, or a stop; returns 0,
+ * or -1 after fail(). */
+static int read_record(reader *r, const char *text, size_t len)
 {
-    carc_record_error scratch;
-    reader r = {err ? err : &scratch, 0, 0, 0, {0}, 0, seed, NULL};
-    r.err->line = 0;
-    r.err->message[0] = '\0';
+    r->err->line = 0;
+    r->err->message[0] = '\0';
     size_t pos = 0;
     int failed = 0;
-    while (pos < len && !failed) {
-        r.line++;
+    while (pos < len && !failed && !r->stopped) {
+        r->line++;
         const char *start = text + pos;
         const char *nl = memchr(start, '\n', len - pos);
         size_t n = nl ? (size_t)(nl - start) : len - pos;
         if (pos + n + (nl != NULL) > CARC_RECORD_MAX_BYTES) {
-            failed = fail(&r, "the record is longer than %d bytes", CARC_RECORD_MAX_BYTES);
+            failed = fail(r, "the record is longer than %d bytes", CARC_RECORD_MAX_BYTES);
             break;
         }
         pos += n + (nl != NULL);
         if (n > 0 && start[n - 1] == '\r')
             n--;
-        failed = read_line(&r, start, n) < 0;
+        failed = read_line(r, start, n) < 0;
     }
-    if (!failed && !r.players) {
-        r.line = r.line ? r.line : 1;
-        failed = fail(&r, "the record has no 'players N' line");
+    if (!failed && !r->players) {
+        r->line = r->line ? r->line : 1;
+        failed = fail(r, "the record has no 'players N' line");
     }
-    if (!failed && start_game(&r) < 0)
-        failed = 1;
-    if (failed) {
+    return failed ? -1 : 0;
+}
+
+carc_game *carc_record_replay(const char *text, size_t len, uint64_t seed, carc_replay_fn fn,
+                              void *ctx, carc_record_error *err)
+{
+    carc_record_error scratch = {0, ""};
+    reader r = {.err = err ? err : &scratch, .seed = seed, .fn = fn, .ctx = ctx};
+    if (!text && len > 0) {
+        r.line = 1;
+        fail(&r, "no record given");
+        return NULL;
+    }
+    if (read_record(&r, text, len) < 0 || start_game(&r) < 0) {
         carc_game_free(r.game);
         return NULL;
     }
     return r.game;
+}
+
+carc_game *carc_record_read(const char *text, size_t len, uint64_t seed, carc_record_error *err)
+{
+    return carc_record_replay(text, len, seed, NULL, NULL, err);
+}
+
+/* --- Headers ------------------------------------------------------------------------------ */
+
+int carc_record_headers(const char *text, size_t len, carc_header *out, int cap,
+                        carc_record_error *err)
+{
+    carc_record_error scratch = {0, ""};
+    reader r = {
+        .err = err ? err : &scratch, .headers = out, .cap = out ? cap : 0, .headers_only = 1};
+    if (!text && len > 0) {
+        r.line = 1;
+        fail(&r, "no record given");
+        return -1;
+    }
+    int failed = read_record(&r, text, len);
+    carc_game_free(r.game);
+    return failed ? -1 : r.nheaders;
+}
+
+int carc_header_find(const carc_header *headers, int n, const char *key)
+{
+    size_t key_len = key ? strlen(key) : 0;
+    for (int i = 0; headers && key && i < n; i++)
+        if (headers[i].key_len == key_len && memcmp(headers[i].key, key, key_len) == 0)
+            return i;
+    return -1;
+}
+
+/* Why `value` cannot be a header's value, or NULL when it can. */
+static const char *value_problem(const char *value, size_t n)
+{
+    const unsigned char *s = (const unsigned char *)value;
+    if (n > 0 && (s[0] == ' ' || s[n - 1] == ' '))
+        return "the value starts or ends with a space";
+    for (size_t i = 0; i < n;) {
+        if (s[i] < 0x20 || s[i] == 0x7F)
+            return "the value holds a control character";
+        if (s[i] == '#')
+            return "the value holds '#', which starts a comment";
+        size_t len = utf8_length(s + i, n - i);
+        if (len == 0)
+            return "the value is not valid UTF-8";
+        i += len;
+    }
+    return NULL;
+}
+
+carc_status carc_header_check(const char *key, const char *value, char *err, size_t errcap)
+{
+    const char *problem = NULL;
+    size_t key_len = key ? strnlen(key, CARC_RECORD_MAX_LINE + 1) : 0;
+    size_t value_len = value ? strnlen(value, CARC_RECORD_MAX_LINE + 1) : 0;
+    if (!key || !value)
+        problem = "no key or no value given";
+    else if (!key_shaped(key, key_len))
+        problem = "a key is [a-z][a-z0-9_.-]+";
+    else if (is_move_word(key) || strcmp(key, "players") == 0 || strcmp(key, "rules") == 0)
+        problem = "the key is a word of the notation";
+    else if (key_len + 1 + value_len > CARC_RECORD_MAX_LINE)
+        problem = "the line is too long";
+    else
+        problem = value_problem(value, value_len);
+    if (err && errcap)
+        snprintf(err, errcap, "%s", problem ? problem : "");
+    return problem ? CARC_EINVAL : CARC_OK;
+}
+
+carc_status carc_header_append(char *buf, size_t cap, const char *key, const char *value)
+{
+    size_t used = buf ? strnlen(buf, cap) : cap;
+    if (used >= cap || carc_header_check(key, value, NULL, 0) != CARC_OK)
+        return CARC_EINVAL;
+    int n = snprintf(buf + used, cap - used, "%s%s%s\n", key, *value ? " " : "", value);
+    if (n < 0 || (size_t)n >= cap - used) {
+        buf[used] = '\0';
+        return CARC_EINVAL;
+    }
+    return CARC_OK;
 }
 
 /* --- One move of the current position ------------------------------------------------ */
@@ -594,7 +766,7 @@ carc_status carc_move_parse_message(const carc_game *g, const char *text, carc_m
                                     size_t errcap)
 {
     carc_record_error e;
-    reader r = {&e, 1, 0, 0, {0}, 0, 0, NULL};
+    reader r = {.err = &e, .line = 1};
     e.message[0] = '\0';
     carc_status status = CARC_EINVAL;
     if (!text || !out)

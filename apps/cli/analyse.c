@@ -9,16 +9,19 @@
 
 #include "carcassonne_ai.h"
 #include "cli.h"
+#include "move_list.h"
 
 static const char analyse_usage[] =
     "usage: carcassonne analyse [--ms N] [--top K] [--player SPEC] [--tile X]\n"
     "                           [--each-move] [--seed S] [--json] FILE\n"
     "\n"
     "Reads the game record FILE ('-' for standard input) and ranks the legal\n"
-    "moves of the position after its last move, best first, with the\n"
-    "expected final margin (the mover's score minus the best other score)\n"
-    "and the estimated chance to win. The record does not say which tile\n"
-    "comes next: --tile names it, else one is drawn from the tiles left.\n"
+    "moves of the position after its last move with the expected final\n"
+    "margin (the mover's score minus the best other score) and the estimated\n"
+    "chance to win: best first by the chance to win, then the margin, as\n"
+    "shown. A symmetric tile's move is listed once, at its lowest rotation.\n"
+    "The record does not say which tile comes next: --tile names it, else\n"
+    "one is drawn from the tiles left.\n"
     "\n"
     "  --ms N        search time per position (default 1000; 100 with\n"
     "                --each-move); used by the default player\n"
@@ -45,14 +48,8 @@ typedef struct options {
     uint64_t seed;
 } options;
 
-/* Every legal move, ranked; the caller frees the array. */
-static carc_move_eval *rank_all(carc_player *p, const carc_game *g, int *n, carc_search_info *info)
-{
-    int cap = CARC_MAX_PLACEMENTS * (1 + CARC_MAX_SPOTS);
-    carc_move_eval *evals = malloc(sizeof *evals * (size_t)cap);
-    *n = evals ? carc_player_rank(p, g, evals, cap, info) : 0;
-    return evals;
-}
+/* The order of every ranking shown (move_list_sort()). */
+static const char rank_order[] = "chance to win, then margin";
 
 static json_t *number(double v)
 {
@@ -97,17 +94,17 @@ static int analyse_position(carc_game *g, carc_player *p, const options *o)
     }
     carc_search_info info;
     int n;
-    carc_move_eval *evals = rank_all(p, g, &n, &info);
+    carc_move_eval *evals = move_list_rank(p, g, &n, &info);
     if (!evals)
         return EXIT_INVALID;
     int shown = n < o->top ? n : (int)o->top;
     int mover = carc_game_current_player(g);
     char tile = carc_tile(carc_game_drawn_tile(g))->letter;
     if (o->json) {
-        print_json(json_pack("{s:i, s:i, s:s#, s:s, s:i, s:o, s:I, s:f}", "moves_played",
+        print_json(json_pack("{s:i, s:i, s:s#, s:s, s:s, s:i, s:o, s:I, s:f}", "moves_played",
                              carc_game_move_count(g), "player", mover + 1, "tile", &tile, 1,
-                             "ranked_by", carc_player_spec(p), "legal_moves", n, "best",
-                             ranked_json(g, evals, shown), "iterations",
+                             "ranked_by", carc_player_spec(p), "order", rank_order, "legal_moves",
+                             n, "best", ranked_json(g, evals, shown), "iterations",
                              (json_int_t)info.iterations, "seconds", info.seconds));
     } else {
         printf("After move %d: player %d (%s) to place tile %c; %d legal moves, ranked by %s "
@@ -117,12 +114,13 @@ static int analyse_position(carc_game *g, carc_player *p, const options *o)
         if (o->tile < 0)
             printf("  (tile %c is a guess from the tiles left; --tile names the drawn tile)\n",
                    tile);
-        printf("  rank  move               margin    win\n");
+        printf("  best first by %s\n", rank_order);
+        printf("  rank  move               margin     win     visits\n");
         for (int i = 0; i < shown; i++) {
             char text[32];
             carc_move_write(g, evals[i].move, text, sizeof text);
-            printf("  %4d  %-17s %+7.2f  %4.0f%%\n", i + 1, text, evals[i].margin,
-                   100.0 * evals[i].win);
+            printf("  %4d  %-17s %+7.2f  %5.1f%%  %9lu\n", i + 1, text, evals[i].margin,
+                   100.0 * evals[i].win, (unsigned long)evals[i].visits);
         }
     }
     free(evals);
@@ -152,7 +150,7 @@ static int review_move(carc_game *pos, const carc_game *record, int i, carc_play
     r->player = carc_game_current_player(pos);
     carc_move_write(pos, played, r->played, sizeof r->played);
     int n;
-    carc_move_eval *evals = rank_all(p, pos, &n, NULL);
+    carc_move_eval *evals = move_list_rank(p, pos, &n, NULL);
     if (!evals || n == 0) {
         free(evals);
         return -1;
@@ -160,8 +158,9 @@ static int review_move(carc_game *pos, const carc_game *record, int i, carc_play
     carc_move_write(pos, evals[0].move, r->best, sizeof r->best);
     r->best_margin = evals[0].margin;
     r->best_win = evals[0].win;
+    carc_move listed = move_list_canonical(pos, played);
     for (int k = 0; k < n && !r->found; k++) {
-        if (carc_move_equal(evals[k].move, played)) {
+        if (carc_move_equal(evals[k].move, listed)) {
             r->found = 1;
             r->margin = evals[k].margin;
             r->win = evals[k].win;
@@ -193,9 +192,9 @@ static int worst_moves(const review *reviews, int n, int player, int worst[WORST
 
 static void print_review_text(const review *reviews, int n, int players, const carc_player *p)
 {
-    printf("Review of %d moves, ranked by %s\n"
+    printf("Review of %d moves, ranked by %s, best first by %s\n"
            "loss: the margin of the player's best-ranked move minus the played move's\n",
-           n, carc_player_spec(p));
+           n, carc_player_spec(p), rank_order);
     printf("  move  player   played             margin  best               margin   loss\n");
     for (int i = 0; i < n; i++) {
         const review *r = &reviews[i];
@@ -250,8 +249,8 @@ static void print_review_json(const review *reviews, int n, int players, const c
         json_array_append_new(summary, json_pack("{s:i, s:f, s:o}", "player", pl + 1, "total_loss",
                                                  total, "worst_moves", list));
     }
-    print_json(json_pack("{s:s, s:o, s:o}", "ranked_by", carc_player_spec(p), "moves", moves,
-                         "players", summary));
+    print_json(json_pack("{s:s, s:s, s:o, s:o}", "ranked_by", carc_player_spec(p), "order",
+                         rank_order, "moves", moves, "players", summary));
 }
 
 static int review_game(const carc_game *record, carc_player *p, const options *o)

@@ -29,9 +29,11 @@ static const char arena_usage[] =
     "A and B are player specs: random, greedy, mcts, mcts:ms=1000,\n"
     "mcts:iters=20000, vanilla-mcts, star25, ..., or engine:COMMAND for an\n"
     "outside program speaking the engine protocol (docs/protocol.md), started\n"
-    "with /bin/sh -c COMMAND once per game. An engine that sends an illegal\n"
-    "move or a bad reply, exits, or stays silent past twice its budget plus\n"
-    "a second (10 s for other replies) loses that game. greedy and mcts take\n"
+    "with /bin/sh -c COMMAND once per thread and kept from game to game\n"
+    "('new' per game). An engine that sends an illegal move or a bad reply,\n"
+    "exits, or stays silent past twice its budget plus a second (10 s for\n"
+    "other replies) loses that game and is started again for the next one;\n"
+    "its process group is killed when it ends. greedy and mcts take\n"
     "eval=basic|full, the static evaluation they use (mcts defaults to full,\n"
     "greedy to basic): greedy:eval=full, mcts:ms=500,eval=basic.\n"
     "\n"
@@ -82,10 +84,16 @@ typedef struct match {
 typedef struct seat {
     int side; /* SIDE_A or SIDE_B */
     carc_player *player;
-    engine_process *engine;
+    engine_process *engine; /* borrowed from the worker's engines */
     double seconds;
     int moves;
 } seat;
+
+/* The outside engines of one worker thread, one process per side, kept
+ * from game to game ('new' starts the next game) while they behave. */
+typedef struct engines {
+    engine_process *side[2];
+} engines;
 
 static uint64_t mix(uint64_t a, uint64_t b)
 {
@@ -105,44 +113,74 @@ static void make_printable(char *s)
 
 /* --- Seats ------------------------------------------------------------------------------ */
 
-static int seat_open(seat *s, const match *m, int side_index, int seat_index, uint64_t seed,
-                     char *why, size_t cap)
+/* Tells an outside engine something that is answered {"type":"ok"}. */
+static int engine_tell(engine_process *e, json_t *request, char *why, size_t cap)
 {
-    const side *sd = &m->sides[side_index];
-    memset(s, 0, sizeof *s);
-    s->side = side_index;
-    if (!sd->command) {
-        s->player = carc_player_new(sd->spec, seed, why, cap);
-        return s->player ? 0 : -1;
-    }
-    s->engine = engine_process_start(sd->command, why, cap);
-    if (!s->engine)
-        return -1;
+    json_t *reply = engine_process_ask(e, request, "ok", engine_setup_ms, why, cap);
+    json_decref(reply);
+    return reply ? 0 : -1;
+}
+
+/* Sends 'new' for a game in seat `seat_index`. */
+static int engine_new_game(engine_process *e, const match *m, int seat_index, uint64_t seed,
+                           char *why, size_t cap)
+{
     json_t *rules = json_array();
     for (uint32_t bit = 1; bit; bit <<= 1)
         if ((m->rules.flags & bit) && carc_rule_name(bit))
             json_array_append_new(rules, json_string(carc_rule_name(bit)));
-    json_t *reply = engine_process_request(s->engine,
-                                           json_pack("{s:s, s:i, s:i, s:o, s:I}", "type", "new",
-                                                     "players", 2, "seat", seat_index, "rules",
-                                                     rules, "seed", (json_int_t)(seed >> 1)),
-                                           engine_setup_ms, why, cap);
-    json_decref(reply);
-    return reply ? 0 : -1;
+    return engine_tell(e,
+                       json_pack("{s:s, s:i, s:i, s:o, s:I}", "type", "new", "players", 2, "seat",
+                                 seat_index, "rules", rules, "seed", (json_int_t)(seed >> 1)),
+                       why, cap);
 }
 
-static void seat_close(seat *s)
+/* The engine process of side `side_index` with a new game started: the
+ * worker's own from its last game when that one takes 'new', else a
+ * fresh one. */
+static engine_process *engine_for_game(engines *pool, const match *m, int side_index,
+                                       int seat_index, uint64_t seed, char *why, size_t cap)
+{
+    engine_process **e = &pool->side[side_index];
+    if (*e && engine_new_game(*e, m, seat_index, seed, why, cap) == 0)
+        return *e;
+    engine_process_close(*e); /* ended, or no longer fit for a game */
+    *e = engine_process_start(m->sides[side_index].command, why, cap);
+    if (*e && engine_new_game(*e, m, seat_index, seed, why, cap) < 0) {
+        engine_process_close(*e);
+        *e = NULL;
+    }
+    return *e;
+}
+
+static int seat_open(seat *s, const match *m, engines *pool, int side_index, int seat_index,
+                     uint64_t seed, char *why, size_t cap)
+{
+    memset(s, 0, sizeof *s);
+    s->side = side_index;
+    if (m->sides[side_index].command) {
+        s->engine = engine_for_game(pool, m, side_index, seat_index, seed, why, cap);
+        return s->engine ? 0 : -1;
+    }
+    s->player = carc_player_new(m->sides[side_index].spec, seed, why, cap);
+    return s->player ? 0 : -1;
+}
+
+/* Ends a seat's game. An engine that forfeited is stopped, its process
+ * group killed: the next game starts a fresh one. */
+static void seat_close(seat *s, engines *pool, int forfeited)
 {
     carc_player_free(s->player);
-    engine_process_close(s->engine);
+    if (s->engine && forfeited) {
+        engine_process_close(s->engine);
+        pool->side[s->side] = NULL;
+    }
 }
 
-/* Tells an outside engine something that is answered "ok". */
-static int engine_tell(seat *s, json_t *request, char *why, size_t cap)
+static void engines_close(engines *pool)
 {
-    json_t *reply = engine_process_request(s->engine, request, engine_setup_ms, why, cap);
-    json_decref(reply);
-    return reply ? 0 : -1;
+    for (int i = 0; i < 2; i++)
+        engine_process_close(pool->side[i]);
 }
 
 /* Asks an outside engine for its move and checks it. */
@@ -150,15 +188,15 @@ static int engine_choose(seat *s, const match *m, const carc_game *g, carc_move 
                          size_t cap)
 {
     int timeout = 2 * m->engine_ms + 1000;
-    json_t *reply = engine_process_request(
-        s->engine, json_pack("{s:s, s:i}", "type", "go", "ms", m->engine_ms), timeout, why, cap);
+    json_t *reply =
+        engine_process_ask(s->engine, json_pack("{s:s, s:i}", "type", "go", "ms", m->engine_ms),
+                           "move", timeout, why, cap);
     if (!reply)
         return -1;
-    const char *type = json_string_value(json_object_get(reply, "type"));
     const char *text = json_string_value(json_object_get(reply, "move"));
     int status = 0;
     char reason[160];
-    if (strcmp(type, "move") != 0 || !text) {
+    if (!text) {
         snprintf(why, cap, "a reply to 'go' without a \"move\"");
         status = -1;
     } else if (carc_move_parse_message(g, text, out, reason, sizeof reason) != CARC_OK) {
@@ -213,7 +251,7 @@ static int tell_engines(game_run *r, json_t *request)
     for (int s = 0; s < 2; s++) {
         if (!r->seats[s].engine)
             continue;
-        if (engine_tell(&r->seats[s], json_incref(request), r->why, sizeof r->why) < 0) {
+        if (engine_tell(r->seats[s].engine, json_incref(request), r->why, sizeof r->why) < 0) {
             r->forfeit_seat = s;
             json_decref(request);
             return -1;
@@ -451,8 +489,8 @@ static void store_result(const game_run *r, int a_seat, arena_game *res)
     res->b_moves = b->moves;
 }
 
-/* Plays game `index`. */
-static int play_game(match *m, int index)
+/* Plays game `index` with the worker's outside engines `pool`. */
+static int play_game(match *m, int index, engines *pool)
 {
     int pair = index / 2, a_seat = index % 2;
     uint64_t deal = deal_of(m, index);
@@ -465,7 +503,7 @@ static int play_game(match *m, int index)
     for (int s = 0; s < 2 && r.forfeit_seat < 0; s++) {
         int side_index = side_in_seat(index, s);
         uint64_t seed = mix(mix(m->seed ^ 0x5EA7ull, (uint64_t)pair), (uint64_t)side_index + 1);
-        if (seat_open(&r.seats[s], m, side_index, s, seed, r.why, sizeof r.why) < 0)
+        if (seat_open(&r.seats[s], m, pool, side_index, s, seed, r.why, sizeof r.why) < 0)
             r.forfeit_seat = s;
         r.seats[s].side = side_index;
         r.opened = s + 1;
@@ -473,7 +511,7 @@ static int play_game(match *m, int index)
     while (r.forfeit_seat < 0 && !carc_game_over(r.g) && play_turn(&r, m) == 0)
         ;
     for (int s = 0; s < r.opened; s++)
-        seat_close(&r.seats[s]);
+        seat_close(&r.seats[s], pool, s == r.forfeit_seat);
     arena_game *res = &m->results[index];
     store_result(&r, a_seat, res);
     make_printable(r.why);
@@ -488,15 +526,18 @@ static int play_game(match *m, int index)
 static void *worker(void *arg)
 {
     match *m = arg;
+    engines pool = {{NULL, NULL}};
     for (;;) {
         pthread_mutex_lock(&m->lock);
         while (!m->failed && m->next < m->games && m->resumed[m->next])
             m->next++;
         int index = m->failed ? m->games : m->next++;
         pthread_mutex_unlock(&m->lock);
-        if (index >= m->games)
+        if (index >= m->games) {
+            engines_close(&pool);
             return NULL;
-        if (play_game(m, index) < 0) {
+        }
+        if (play_game(m, index, &pool) < 0) {
             pthread_mutex_lock(&m->lock);
             m->failed = 1;
             pthread_mutex_unlock(&m->lock);
@@ -702,6 +743,30 @@ static int make_record_dir(const char *dir)
     return -1;
 }
 
+/* A stopped arena (Ctrl-C, kill) takes its engines and their children
+ * with it: they run in process groups of their own, which the terminal's
+ * signals do not reach. */
+static void stop_engines(int sig)
+{
+    engine_process_kill_all();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void stop_engines_on_signals(void)
+{
+    static const int signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+    for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++) {
+        struct sigaction sa, old;
+        if (sigaction(signals[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+            continue; /* ignored by whoever started us: stays so */
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = stop_engines;
+        sigemptyset(&sa.sa_mask);
+        sigaction(signals[i], &sa, NULL);
+    }
+}
+
 static int run_match(match *m)
 {
     pthread_t threads[MAX_THREADS];
@@ -734,6 +799,7 @@ int cmd_arena(int argc, char **argv)
         return EXIT_USAGE;
     /* A dead engine must not take the arena with it when written to. */
     signal(SIGPIPE, SIG_IGN);
+    stop_engines_on_signals();
     m.results = calloc((size_t)m.games, sizeof *m.results);
     m.resumed = calloc((size_t)m.games, 1);
     if (!m.results || !m.resumed || (m.resume && resume_match(&m) < 0)) {

@@ -36,8 +36,12 @@ static void wilson(double p, double n, double *low, double *high)
     double denom = 1.0 + z2 / n;
     double centre = (p + z2 / (2.0 * n)) / denom;
     double half = z95 * sqrt(p * (1.0 - p) / n + z2 / (4.0 * n * n)) / denom;
+    /* It always holds p; rounding must not move an end past it (at p = 0,
+     * centre - half is 0 only up to rounding). */
     *low = centre - half < 0.0 ? 0.0 : centre - half;
+    *low = *low > p ? p : *low;
     *high = centre + half > 1.0 ? 1.0 : centre + half;
+    *high = *high < p ? p : *high;
 }
 
 static void count_results(const arena_game *games, int n, arena_stats *out)

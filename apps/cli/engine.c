@@ -14,13 +14,15 @@ static const char engine_usage[] =
     "\n"
     "Speaks the engine protocol (docs/protocol.md) on standard input and\n"
     "output: one JSON object per line each way, every request answered by\n"
-    "exactly one line. Requests: hello, new, tile, move, go, analyse, state,\n"
-    "end, quit. A bad request is answered {\"type\":\"error\",...} and changes\n"
-    "nothing. Ends at 'quit' or at the end of the input.\n"
+    "exactly one line. Requests: hello, new, tile, draw, move, go, legal,\n"
+    "analyse, state, end, quit. A bad request is answered\n"
+    "{\"type\":\"error\",...} and changes nothing. 'new' again starts another\n"
+    "game. Ends at 'quit' or at the end of the input.\n"
     "\n"
     "  --player SPEC   the library player that answers 'go' and 'analyse'\n"
     "                  (default mcts; greedy, random, mcts:ms=500, ...)\n"
-    "  --seed S        seeds the player and the guessed pile (default 1)\n";
+    "  --seed S        seeds the player and the pile that 'draw' deals from,\n"
+    "                  when 'new' gives no seed (default 1)\n";
 
 static int serve(engine_session *e)
 {
@@ -41,7 +43,11 @@ static int serve(engine_session *e)
             continue; /* blank lines are no requests */
         else
             reply = engine_session_answer(e, line, len, &quit);
-        if (proto_send(1, reply) < 0)
+        int sent = proto_send(1, reply);
+        if (sent == PROTO_SEND_TOO_LONG)
+            sent = proto_send(
+                1, proto_error("the reply would be longer than %d bytes", PROTO_MAX_LINE));
+        if (sent < 0)
             return EXIT_INVALID;
     }
     return EXIT_OK;

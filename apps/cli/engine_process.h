@@ -13,6 +13,8 @@ typedef struct engine_process {
     pid_t pid;         /* also its process group */
     int to_fd;         /* its standard input */
     proto_reader from; /* its standard output */
+    int ended;         /* its process has ended and was reaped, its group killed */
+    int status;        /* then its wait status */
     char line[PROTO_MAX_LINE + 2];
 } engine_process;
 
@@ -24,14 +26,33 @@ typedef struct engine_process {
 engine_process *engine_process_start(const char *command, char *err, size_t errcap);
 
 /* Sends `request` (the reference is taken) and waits at most `timeout_ms`
- * for the reply line, which must be a JSON object. Returns it (a new
- * reference), or NULL with the reason in `err`: the engine died, timed out,
- * sent a line that is not a JSON object, or an {"type":"error"} reply. */
+ * for the reply line, which must be a JSON object with a "type" and no
+ * duplicate keys, and must be the only line sent. Returns it (a new
+ * reference), or NULL with the reason in `err`: the engine exited (then
+ * its process group is killed at once: a child that holds the pipe open
+ * makes no time-out of it), timed out, sent a line that is not such an
+ * object, more than one line, or an {"type":"error"} reply. */
 json_t *engine_process_request(engine_process *e, json_t *request, int timeout_ms, char *err,
                                size_t errcap);
 
-/* Sends 'quit', gives the engine a moment to end, then kills its process
- * group, reaps it and frees `e` (may be NULL). */
+/* engine_process_request() whose reply must also be of type `type` ("ok"
+ * for new, tile, move and end; "move" for go ...). */
+json_t *engine_process_ask(engine_process *e, json_t *request, const char *type, int timeout_ms,
+                           char *err, size_t errcap);
+
+/* Whether the engine's process has ended (checked without waiting; an
+ * ended one is reaped and its process group killed). */
+int engine_process_ended(engine_process *e);
+
+/* Kills the process groups of all engines not yet closed, and makes every
+ * later engine_process_start() fail: for the signal handler of a
+ * controller that is being stopped (async-signal-safe). */
+void engine_process_kill_all(void);
+
+/* Sends 'quit', closes the engine's input, reads and drops what it still
+ * writes (its 'bye') until it ends, for at most half a second, then kills
+ * its whole process group (children included), reaps it and frees `e`
+ * (may be NULL). */
 void engine_process_close(engine_process *e);
 
 #endif

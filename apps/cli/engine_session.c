@@ -12,9 +12,13 @@
 
 #include "carcassonne_ai.h"
 #include "engine_session.h"
+#include "move_list.h"
 #include "protocol.h"
 
-enum { PROTOCOL_VERSION = 1, MAX_TOP = 100 };
+enum { PROTOCOL_VERSION = 2, MAX_TOP = 100 };
+
+/* The protocol's names of carc_kind: features, and followers' roles. */
+static const char *const kind_names[] = {"road", "city", "field", "cloister"};
 
 struct engine_session {
     carc_game *game;    /* NULL until the first 'new' */
@@ -22,7 +26,7 @@ struct engine_session {
     carc_player *player;
     uint64_t seed;
     int seat;
-    int tile_known; /* a 'tile' request named the tile drawn now */
+    int tile_known; /* a 'tile' or 'draw' request named the tile drawn now */
 };
 typedef struct engine_session engine;
 
@@ -73,6 +77,36 @@ static json_t *ok_reply(void)
 static json_t *real_or_zero(double v)
 {
     return json_real(isfinite(v) ? v : 0.0);
+}
+
+static json_t *tile_letter(int kind)
+{
+    return json_sprintf("%c", carc_tile(kind)->letter);
+}
+
+/* One score event: who scored what for which feature, and the followers
+ * that went home. */
+static json_t *event_json(const carc_game *g, const carc_event *ev)
+{
+    json_t *winners = json_array(), *returned = json_array();
+    for (int p = 0; p < carc_game_players(g); p++) {
+        if (ev->winners & (1u << p))
+            json_array_append_new(winners, json_integer(p));
+        json_array_append_new(returned, json_integer(ev->returned[p]));
+    }
+    return json_pack("{s:s, s:b, s:o, s:i, s:i, s:i, s:o, s:i, s:i}", "kind",
+                     ev->kind < 4 ? kind_names[ev->kind] : "?", "complete", ev->complete, "players",
+                     winners, "points", ev->points, "tiles", ev->tiles, "pennants", ev->pennants,
+                     "returned", returned, "x", ev->x, "y", ev->y);
+}
+
+/* {"type":"ok","events":[...]}: the reply to a request that scored. */
+static json_t *ok_with_events(const carc_game *g, const carc_event *events, int n)
+{
+    json_t *list = json_array();
+    for (int i = 0; i < n && i < CARC_MAX_EVENTS; i++)
+        json_array_append_new(list, event_json(g, &events[i]));
+    return json_pack("{s:s, s:o}", "type", "ok", "events", list);
 }
 
 /* --- A stop timer: ends a search when the request's budget is spent ------------------ */
@@ -255,11 +289,13 @@ static json_t *do_move(engine *e, const json_t *req)
     char why[160];
     if (carc_move_parse_message(e->scratch, text, &m, why, sizeof why) != CARC_OK)
         return proto_error("move '%.40s': %s", text, why);
-    if (carc_game_play(e->scratch, m, NULL, 0, NULL) != CARC_OK)
+    carc_event events[CARC_MAX_EVENTS];
+    int nevents = 0;
+    if (carc_game_play(e->scratch, m, events, CARC_MAX_EVENTS, &nevents) != CARC_OK)
         return proto_error("move '%.40s': %s", text, carc_game_error(e->scratch));
     carc_game_copy(e->game, e->scratch);
     e->tile_known = 0;
-    return ok_reply();
+    return ok_with_events(e->game, events, nevents);
 }
 
 static json_t *do_end(engine *e)
@@ -267,9 +303,11 @@ static json_t *do_end(engine *e)
     json_t *err = check_playing(e);
     if (err)
         return err;
-    carc_game_finish(e->game, NULL, 0, NULL);
+    carc_event events[CARC_MAX_EVENTS];
+    int nevents = 0;
+    carc_game_finish(e->game, events, CARC_MAX_EVENTS, &nevents);
     e->tile_known = 0;
-    return ok_reply();
+    return ok_with_events(e->game, events, nevents);
 }
 
 /* Reads "ms" (optional) and checks that a search may start. */
@@ -279,7 +317,7 @@ static json_t *search_request(const engine *e, const json_t *req, long long *ms)
     if (!err)
         err = int_member(req, "ms", 1, 3600000, ms);
     if (!err && !e->tile_known)
-        err = proto_error("the drawn tile is unknown: send 'tile' first");
+        err = proto_error("the drawn tile is unknown: send 'tile' or 'draw' first");
     return err;
 }
 
@@ -305,9 +343,9 @@ static json_t *do_go(engine *e, const json_t *req)
     if (st != CARC_OK)
         return proto_error("the player found no move");
     return json_pack("{s:s, s:o, s:o, s:o, s:I, s:o}", "type", "move", "move",
-                     move_text(e->game, m), "margin", real_or_zero(info.margin), "win",
-                     real_or_zero(info.win), "iterations", (json_int_t)info.iterations, "seconds",
-                     real_or_zero(info.seconds));
+                     move_text(e->game, move_list_canonical(e->game, m)), "margin",
+                     real_or_zero(info.margin), "win", real_or_zero(info.win), "iterations",
+                     (json_int_t)info.iterations, "seconds", real_or_zero(info.seconds));
 }
 
 static json_t *ranked_moves(const carc_game *g, const carc_move_eval *evals, int n)
@@ -329,17 +367,79 @@ static json_t *do_analyse(engine *e, const json_t *req)
         err = int_member(req, "top", 1, MAX_TOP, &top);
     if (err)
         return err;
-    carc_move_eval evals[MAX_TOP];
     carc_search_info info;
     stop_timer timer;
+    int n = 0;
     timer_start(&timer, e->player, ms);
-    int n = carc_player_rank(e->player, e->game, evals, (int)top, &info);
+    carc_move_eval *evals = move_list_rank(e->player, e->game, &n, &info);
     timer_finish(&timer);
-    return json_pack("{s:s, s:i, s:o, s:o, s:I, s:o}", "type", "analysis", "player",
-                     carc_game_current_player(e->game), "moves", ranked_moves(e->game, evals, n),
-                     "tile", json_sprintf("%c", carc_tile(carc_game_drawn_tile(e->game))->letter),
-                     "iterations", (json_int_t)info.iterations, "seconds",
-                     real_or_zero(info.seconds));
+    if (!evals)
+        return proto_error("out of memory");
+    json_t *reply =
+        json_pack("{s:s, s:i, s:o, s:o, s:i, s:I, s:o}", "type", "analysis", "player",
+                  carc_game_current_player(e->game), "moves",
+                  ranked_moves(e->game, evals, n < top ? n : (int)top), "tile",
+                  tile_letter(carc_game_drawn_tile(e->game)), "legal_moves", n, "iterations",
+                  (json_int_t)info.iterations, "seconds", real_or_zero(info.seconds));
+    free(evals);
+    return reply;
+}
+
+/* The follower spots of one placement: {"E":"road","NNE":"field",...}. */
+static json_t *spots_json(const move_list_placement *pl)
+{
+    json_t *spots = json_object();
+    for (int s = 0; s < pl->nspots; s++) {
+        const carc_spot *sp = &pl->spots[s];
+        const char *name = sp->port == CARC_PORTS ? "C" : carc_port_name(sp->port);
+        json_object_set_new(spots, name ? name : "?",
+                            json_string(sp->kind < 4 ? kind_names[sp->kind] : "?"));
+    }
+    return spots;
+}
+
+/* Every legal move of the drawn tile, each once (move_list.h). */
+static json_t *do_legal(const engine *e)
+{
+    json_t *err = check_playing(e);
+    if (!err && !e->tile_known)
+        err = proto_error("the drawn tile is unknown: send 'tile' or 'draw' first");
+    if (err)
+        return err;
+    move_list_placement *places = malloc(sizeof *places * CARC_MAX_PLACEMENTS);
+    if (!places)
+        return proto_error("out of memory");
+    const carc_game *g = e->game;
+    int n = move_list_placements(g, places), count = 0;
+    json_t *list = json_array();
+    for (int i = 0; i < n; i++) {
+        carc_move m = {CARC_MOVE_PLACE, places[i].place, CARC_NO_SPOT};
+        json_array_append_new(list,
+                              json_pack("{s:o, s:i, s:i, s:i, s:o}", "move", move_text(g, m), "x",
+                                        places[i].place.x, "y", places[i].place.y, "rot",
+                                        places[i].place.rot, "spots", spots_json(&places[i])));
+        count += 1 + places[i].nspots;
+    }
+    free(places);
+    int kind = carc_game_drawn_tile(g);
+    json_t *reply = json_pack("{s:s, s:i, s:o, s:i, s:o}", "type", "legal", "player",
+                              carc_game_current_player(g), "tile", tile_letter(kind), "count",
+                              n ? count : 1, "placements", list);
+    if (n == 0)
+        json_object_set_new(reply, "discard", json_sprintf("discard %c", carc_tile(kind)->letter));
+    return reply;
+}
+
+/* The engine deals: the tile its own pile drew now, made known. */
+static json_t *do_draw(engine *e)
+{
+    json_t *err = check_playing(e);
+    if (err)
+        return err;
+    e->tile_known = 1;
+    return json_pack(
+        "{s:s, s:i, s:o, s:i}", "type", "tile", "player", carc_game_current_player(e->game), "tile",
+        tile_letter(carc_game_drawn_tile(e->game)), "left", carc_game_tiles_left(e->game, NULL));
 }
 
 static json_t *do_state(const engine *e)
@@ -353,14 +453,12 @@ static json_t *do_state(const engine *e)
         json_array_append_new(supply, json_integer(carc_game_supply(g, p)));
     }
     int over = carc_game_over(g);
-    json_t *tile = over || !e->tile_known
-                       ? json_null()
-                       : json_sprintf("%c", carc_tile(carc_game_drawn_tile(g))->letter);
-    return json_pack("{s:s, s:i, s:i, s:o, s:o, s:i, s:o, s:o, s:b}", "type", "state", "players",
-                     carc_game_players(g), "seat", e->seat, "to_move",
+    json_t *tile = over || !e->tile_known ? json_null() : tile_letter(carc_game_drawn_tile(g));
+    return json_pack("{s:s, s:i, s:i, s:o, s:o, s:i, s:o, s:o, s:i, s:b}", "type", "state",
+                     "players", carc_game_players(g), "seat", e->seat, "to_move",
                      over ? json_null() : json_integer(carc_game_current_player(g)), "tile", tile,
-                     "moves", carc_game_move_count(g), "scores", scores, "supply", supply, "over",
-                     over);
+                     "moves", carc_game_move_count(g), "scores", scores, "supply", supply, "left",
+                     over ? 0 : carc_game_tiles_left(g, NULL), "over", over);
 }
 
 /* Answers one request line; sets *quit at 'quit'. */
@@ -388,6 +486,10 @@ json_t *engine_session_answer(engine_session *e, const char *line, size_t len, i
         reply = do_analyse(e, req);
     else if (strcmp(type, "state") == 0)
         reply = do_state(e);
+    else if (strcmp(type, "legal") == 0)
+        reply = do_legal(e);
+    else if (strcmp(type, "draw") == 0)
+        reply = do_draw(e);
     else if (strcmp(type, "end") == 0)
         reply = do_end(e);
     else if (strcmp(type, "quit") == 0) {

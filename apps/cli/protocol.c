@@ -25,23 +25,24 @@ double proto_now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
-/* Moves the first line of the buffer (ending at `nl`) into `line`. */
+/* Moves the first line of the buffer (ending at `nl`) into `line`; a line
+ * longer than PROTO_MAX_LINE (its ending not counted) is dropped. */
 static int take_line(proto_reader *r, const char *nl, char *line, size_t *len)
 {
     size_t n = (size_t)(nl - r->buf);
     size_t used = n + (nl < r->buf + r->len);
-    memcpy(line, r->buf, n);
-    if (n > 0 && line[n - 1] == '\r')
+    if (n > 0 && r->buf[n - 1] == '\r')
         n--;
+    int too_long = r->skipping || n > PROTO_MAX_LINE;
+    if (too_long)
+        n = 0;
+    memcpy(line, r->buf, n);
     line[n] = '\0';
     *len = n;
     memmove(r->buf, r->buf + used, r->len - used);
     r->len -= used;
-    if (r->skipping) {
-        r->skipping = 0;
-        return PROTO_TOO_LONG;
-    }
-    return PROTO_LINE;
+    r->skipping = 0;
+    return too_long ? PROTO_TOO_LONG : PROTO_LINE;
 }
 
 /* Waits until the descriptor can be read or the deadline passes. */
@@ -51,9 +52,7 @@ static int wait_readable(int fd, int timeout_ms, double deadline)
         int wait = -1;
         if (timeout_ms >= 0) {
             double left = deadline - proto_now_ms();
-            if (left <= 0)
-                return PROTO_TIMEOUT;
-            wait = left > 1e9 ? 1000000000 : (int)left + 1;
+            wait = left <= 0 ? 0 : left > 1e9 ? 1000000000 : (int)left + 1;
         }
         struct pollfd p = {fd, POLLIN, 0};
         int n = poll(&p, 1, wait);
@@ -61,6 +60,8 @@ static int wait_readable(int fd, int timeout_ms, double deadline)
             return PROTO_LINE;
         if (n < 0 && errno != EINTR)
             return PROTO_IO_ERROR;
+        if (n == 0 && wait == 0)
+            return PROTO_TIMEOUT; /* looked once more at the deadline */
     }
 }
 
@@ -71,8 +72,10 @@ int proto_read_line(proto_reader *r, int timeout_ms, char *line, size_t *len)
         char *nl = memchr(r->buf, '\n', r->len);
         if (nl)
             return take_line(r, nl, line, len);
-        if (r->len > PROTO_MAX_LINE) {
-            /* Too long: forget what came so far, keep skipping. */
+        if (r->len == sizeof r->buf) {
+            /* A full buffer and no newline: the longest line, a CR and
+             * its LF would fit, so this one is too long. Forget what came
+             * so far, keep skipping. */
             r->skipping = 1;
             r->len = 0;
         }
@@ -94,12 +97,31 @@ int proto_read_line(proto_reader *r, int timeout_ms, char *line, size_t *len)
     }
 }
 
+int proto_reader_pending(proto_reader *r)
+{
+    if (r->len > 0 || r->skipping)
+        return 1;
+    struct pollfd p = {r->fd, POLLIN, 0};
+    if (r->eof || poll(&p, 1, 0) <= 0)
+        return 0;
+    ssize_t got = read(r->fd, r->buf, sizeof r->buf);
+    if (got == 0)
+        r->eof = 1;
+    if (got > 0)
+        r->len = (size_t)got;
+    return got > 0;
+}
+
 int proto_send(int fd, json_t *msg)
 {
     char *text =
         msg ? json_dumps(msg, JSON_COMPACT | JSON_ENSURE_ASCII | JSON_REAL_PRECISION(6)) : NULL;
     json_decref(msg);
     size_t n = text ? strlen(text) : 0;
+    if (n > PROTO_MAX_LINE) {
+        free(text);
+        return PROTO_SEND_TOO_LONG;
+    }
     char *line = text ? malloc(n + 2) : NULL;
     if (!line) {
         free(text);

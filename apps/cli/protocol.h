@@ -8,7 +8,8 @@
 #include <jansson.h>
 #include <stddef.h>
 
-/* The longest line either side may send, newline excluded. */
+/* The longest line either side may send, its ending (LF or CR LF) not
+ * counted. */
 enum { PROTO_MAX_LINE = 65536, PROTO_WRITE_TIMEOUT_MS = 10000 };
 
 /* Results of proto_read_line(). */
@@ -32,14 +33,21 @@ typedef struct proto_reader {
 void proto_reader_init(proto_reader *r, int fd);
 /* Reads the next line into `line` (NUL-terminated, a CR before the newline
  * removed; `line` holds PROTO_MAX_LINE + 2 bytes) and its length into `*len`.
- * Waits at most `timeout_ms` (< 0: for ever). A last line without a
+ * Waits at most `timeout_ms` (< 0: for ever; 0: takes what is there
+ * without waiting). A last line without a
  * newline is returned at end of file. */
 int proto_read_line(proto_reader *r, int timeout_ms, char *line, size_t *len);
+/* Whether bytes have come that proto_read_line() has not returned yet,
+ * without waiting: those in the buffer, and those the descriptor has
+ * ready now (read into the buffer). */
+int proto_reader_pending(proto_reader *r);
 
 /* Writes `msg` as one compact JSON line to `fd` and takes the reference
- * (decrefs it). Returns 0, or -1 when the line could not be written; on a
- * non-blocking `fd` that too when the reader has not made room for
- * PROTO_WRITE_TIMEOUT_MS. */
+ * (decrefs it). Returns 0; PROTO_SEND_TOO_LONG, writing nothing, when the
+ * line would be longer than PROTO_MAX_LINE; or -1 when the line could not
+ * be written, on a non-blocking `fd` also when the reader has not made
+ * room for PROTO_WRITE_TIMEOUT_MS. */
+enum { PROTO_SEND_TOO_LONG = -2 };
 int proto_send(int fd, json_t *msg);
 
 /* {"type": "error", "message": MESSAGE}, a new reference. */

@@ -15,7 +15,10 @@ static const char replay_usage[] =
     "and prints the scores after the last move (after the final scoring when\n"
     "the game ended).\n"
     "\n"
-    "  --json   print one JSON object: scores, finished, and more\n"
+    "  --json   print one JSON object: scores, finished, the header lines\n"
+    "           as [key, value] pairs, the digest of the public state\n"
+    "           (carc_game_digest, 16 hex digits; a record in progress does\n"
+    "           not say which tile comes next: seed 1 deals it), and more\n"
     "\n"
     "Exit status: 0 valid record, 1 invalid record ('line N: ...' on standard\n"
     "error), 2 bad arguments or unreadable FILE.\n";
@@ -23,7 +26,20 @@ static const char replay_usage[] =
 static const carc_kind breakdown_kinds[4] = {CARC_ROAD, CARC_CITY, CARC_CLOISTER, CARC_FIELD};
 static const char *const breakdown_names[4] = {"roads", "cities", "cloisters", "farms"};
 
-static json_t *replay_json(const carc_game *g)
+/* The record's header lines as [key, value] pairs, in order. */
+static json_t *headers_json(const char *text, size_t len)
+{
+    enum { MAX_HEADERS = 256 };
+    carc_header h[MAX_HEADERS];
+    json_t *list = json_array();
+    int n = carc_record_headers(text, len, h, MAX_HEADERS, NULL);
+    for (int i = 0; i < n && i < MAX_HEADERS; i++)
+        json_array_append_new(
+            list, json_pack("[s%s%]", h[i].key, h[i].key_len, h[i].value, h[i].value_len));
+    return list;
+}
+
+static json_t *replay_json(const carc_game *g, json_t *headers)
 {
     int players = carc_game_players(g);
     json_t *scores = json_array(), *breakdown = json_array(), *supply = json_array();
@@ -50,6 +66,10 @@ static json_t *replay_json(const carc_game *g)
     json_object_set_new(root, "breakdown", breakdown);
     json_object_set_new(root, "supply", supply);
     json_object_set_new(root, "winners", winners);
+    char digest[17];
+    snprintf(digest, sizeof digest, "%016llx", (unsigned long long)carc_game_digest(g));
+    json_object_set_new(root, "digest", json_string(digest));
+    json_object_set_new(root, "headers", headers);
     return root;
 }
 
@@ -99,20 +119,20 @@ int cmd_replay(int argc, char **argv)
     }
     carc_record_error err;
     carc_game *g = carc_record_read(text, len, 1, &err);
-    char deal_err[256];
-    int deal_ok = !g || deal_check(text, len, g, deal_err, sizeof deal_err) == 0;
-    free(text);
     if (!g) {
         fprintf(stderr, "line %d: %s\n", err.line, err.message);
+        free(text);
         return EXIT_INVALID;
     }
-    if (!deal_ok) {
+    char deal_err[256];
+    if (deal_check(text, len, g, deal_err, sizeof deal_err) != 0) {
         fprintf(stderr, "%s\n", deal_err);
+        free(text);
         carc_game_free(g);
         return EXIT_INVALID;
     }
     if (json) {
-        json_t *root = replay_json(g);
+        json_t *root = replay_json(g, headers_json(text, len));
         char *out = json_dumps(root, JSON_COMPACT);
         if (out)
             puts(out);
@@ -121,6 +141,7 @@ int cmd_replay(int argc, char **argv)
     } else {
         replay_text(g);
     }
+    free(text);
     carc_game_free(g);
     return EXIT_OK;
 }

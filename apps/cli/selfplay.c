@@ -38,8 +38,11 @@ static char *record_path(const char *base, int game, int games)
 
 static int write_record(const carc_game *g, uint64_t seed, const char *path)
 {
-    char headers[64];
-    snprintf(headers, sizeof headers, "seed %llu\nplayer-kind random\n", (unsigned long long)seed);
+    char headers[64] = "", number[24];
+    snprintf(number, sizeof number, "%llu", (unsigned long long)seed);
+    if (carc_header_append(headers, sizeof headers, "seed", number) != CARC_OK ||
+        carc_header_append(headers, sizeof headers, "player-kind", "random") != CARC_OK)
+        return -1;
     size_t need = carc_record_write(g, headers, NULL, 0);
     char *text = malloc(need + 1);
     if (!text)

@@ -424,16 +424,11 @@ static void print_report(FILE *out, const frame *f, const move_report *r)
 
 static void print_rules(FILE *out, carc_rules rules)
 {
-    if (rules.flags == 0) {
+    char names[128];
+    if (carc_rules_format(rules, names, sizeof names, " ") == 0)
         fputs("standard rules", out);
-        return;
-    }
-    fputs("rules:", out);
-    for (int i = 0; i < 32; i++) {
-        const char *name = carc_rule_name(1u << i);
-        if ((rules.flags & (1u << i)) && name)
-            fprintf(out, " %s", name);
-    }
+    else
+        fprintf(out, "rules: %s", names);
 }
 
 static void print_header(FILE *out, const frame *f)
@@ -516,132 +511,112 @@ static void print_frame(const frame *f, const show_style *style)
 
 /* --- Replaying ------------------------------------------------------------------ */
 
-/* Plays move `i` of `record` on `g` (which has played the moves before it),
- * drawing the tile the record says was drawn. */
-static int replay_move(carc_game *g, const carc_game *record, int i, move_report *report)
+/* What the replay callbacks need: the options, and where the shown part of
+ * the record begins. */
+typedef struct show_replay {
+    const show_options *opt;
+    const show_style *style;
+    int first;        /* the first move shown */
+    int total_moves;  /* in the record */
+    int first_marked; /* board tiles before the shown moves, then before the last step */
+    move_report *reports;
+    int nreports;
+} show_replay;
+
+static void report_of(const carc_replay_step *step, move_report *report)
 {
-    carc_move m;
-    int kind = 0;
-    report->index = i;
-    report->mover = carc_game_current_player(g);
-    report->nevents = 0;
-    if (carc_game_move_at(record, i, &m, &kind) != CARC_OK ||
-        carc_game_choose_tile(g, kind) != CARC_OK ||
-        carc_game_play(g, m, report->events, CARC_MAX_EVENTS, &report->nevents) != CARC_OK) {
-        fprintf(stderr, "carcassonne show: move %d does not replay: %s\n", i + 1,
-                carc_game_error(g));
-        return -1;
-    }
-    if (report->nevents > CARC_MAX_EVENTS)
-        report->nevents = CARC_MAX_EVENTS;
-    return 0;
+    report->index = step->index;
+    report->mover = step->player;
+    report->nevents = step->nevents;
+    memcpy(report->events, step->events, (size_t)step->nevents * sizeof step->events[0]);
 }
 
-/* The record's `end`: returns 1 and fills `report` when the record ended
- * the game early, 0 when it did not. */
-static int replay_end(carc_game *g, const carc_game *record, move_report *report)
+/* The position before the first shown move: the start, or a step's. */
+static void before_first(show_replay *s, const carc_game *g)
 {
-    if (!carc_game_ended_early(record) || carc_game_over(g))
+    s->first_marked = carc_game_tile_count(g);
+    if (!s->opt->step)
+        return;
+    frame f = {.g = g, .total_moves = s->total_moves, .first_marked = s->first_marked};
+    print_frame(&f, s->style);
+}
+
+/* --step: a frame after each shown move (and after the record's `end`). */
+static int step_frame(void *ctx, const carc_replay_step *step)
+{
+    show_replay *s = ctx;
+    if (step->index == s->first - 1 && !step->end)
+        before_first(s, step->game);
+    if (step->index < s->first)
         return 0;
-    report->index = carc_game_move_count(record);
-    report->mover = -1;
-    report->nevents = 0;
-    carc_game_finish(g, report->events, CARC_MAX_EVENTS, &report->nevents);
-    if (report->nevents > CARC_MAX_EVENTS)
-        report->nevents = CARC_MAX_EVENTS;
-    return 1;
-}
-
-/* Plays the first `count` moves of `record` on `g`, reporting nothing. */
-static int replay_silently(carc_game *g, const carc_game *record, int count)
-{
-    move_report scratch;
-    for (int i = 0; i < count; i++)
-        if (replay_move(g, record, i, &scratch) != 0)
-            return -1;
+    move_report report;
+    report_of(step, &report);
+    frame f = {.g = step->game,
+               .total_moves = s->total_moves,
+               .first_marked = s->first_marked,
+               .reports = &report,
+               .nreports = 1};
+    sleep_ms(s->opt->delay_ms);
+    if (!s->style->clear)
+        putchar('\n');
+    print_frame(&f, s->style);
+    s->first_marked = carc_game_tile_count(step->game);
     return 0;
 }
 
-/* Prints the frame after one more move, `delay_ms` after the last one. */
-static void print_next_frame(frame *f, const show_style *style, uint64_t delay_ms)
+/* Without --step: the shown moves' reports, for one frame at the end. */
+static int collect_report(void *ctx, const carc_replay_step *step)
 {
-    f->nreports = 1;
-    sleep_ms(delay_ms);
-    if (!style->clear)
-        putchar('\n');
-    print_frame(f, style);
+    show_replay *s = ctx;
+    if (step->index == s->first - 1 && !step->end)
+        before_first(s, step->game);
+    if (step->index >= s->first)
+        report_of(step, &s->reports[s->nreports++]);
+    return 0;
 }
 
-/* --step: a frame for the position before the first shown move, then one
- * after each move (and after the record's `end`). */
-static int show_steps(carc_game *g, const carc_game *record, int first, const show_options *opt,
-                      const show_style *style)
-{
-    if (replay_silently(g, record, first) != 0)
-        return EXIT_INVALID;
-    int moves = carc_game_move_count(record);
-    move_report report;
-    frame f = {
-        .g = g, .total_moves = moves, .first_marked = carc_game_tile_count(g), .reports = &report};
-    print_frame(&f, style);
-    for (int i = first; i < moves; i++) {
-        f.first_marked = carc_game_tile_count(g);
-        if (replay_move(g, record, i, &report) != 0)
-            return EXIT_INVALID;
-        print_next_frame(&f, style, opt->delay_ms);
-    }
-    f.first_marked = carc_game_tile_count(g);
-    if (replay_end(g, record, &report))
-        print_next_frame(&f, style, opt->delay_ms);
-    return EXIT_OK;
-}
-
-/* The position after the whole record, with the moves from `first` on
- * listed and their tiles marked. */
-static int show_final(carc_game *g, const carc_game *record, int first, const show_style *style)
-{
-    if (replay_silently(g, record, first) != 0)
-        return EXIT_INVALID;
-    int moves = carc_game_move_count(record);
-    move_report *reports = calloc((size_t)(moves - first) + 1, sizeof *reports);
-    if (!reports) {
-        fprintf(stderr, "carcassonne show: out of memory\n");
-        return EXIT_INVALID;
-    }
-    frame f = {
-        .g = g, .total_moves = moves, .first_marked = carc_game_tile_count(g), .reports = reports};
-    int status = EXIT_OK;
-    for (int i = first; i < moves && status == EXIT_OK; i++)
-        if (replay_move(g, record, i, &reports[f.nreports++]) != 0)
-            status = EXIT_INVALID;
-    if (status == EXIT_OK) {
-        f.nreports += replay_end(g, record, &reports[f.nreports]);
-        print_frame(&f, style);
-    }
-    free(reports);
-    return status;
-}
-
-static int show_game(const carc_game *record, const show_options *opt)
+static int show_game(const char *text, size_t len, const carc_game *record, const show_options *opt)
 {
     int moves = carc_game_move_count(record);
     int last = opt->last >= 0 ? opt->last : opt->step ? moves : 1;
-    int first = last < moves ? moves - last : 0;
     show_style style = {.colors = NULL, .clear = 0, .width = terminal_width()};
     if (color_wanted(opt->color)) {
         style.colors = palette_for_terminal();
         style.clear = opt->step && isatty(STDOUT_FILENO);
     }
+    show_replay s = {.opt = opt,
+                     .style = &style,
+                     .first = last < moves ? moves - last : 0,
+                     .total_moves = moves,
+                     .first_marked = 1};
+    /* Every shown move, and the record's `end`. */
+    s.reports = calloc((size_t)(moves - s.first) + 1, sizeof *s.reports);
     carc_rules rules = carc_game_rules(record);
-    carc_game *g = carc_game_new(carc_game_players(record), &rules, 1);
-    if (!g) {
+    carc_game *start = s.first == 0 ? carc_game_new(carc_game_players(record), &rules, 1) : NULL;
+    if (!s.reports || (s.first == 0 && !start)) {
         fprintf(stderr, "carcassonne show: out of memory\n");
+        free(s.reports);
         return EXIT_INVALID;
     }
-    int status = opt->step ? show_steps(g, record, first, opt, &style)
-                           : show_final(g, record, first, &style);
+    if (start)
+        before_first(&s, start);
+    carc_game_free(start);
+    carc_record_error err;
+    carc_game *g =
+        carc_record_replay(text, len, 1, opt->step ? step_frame : collect_report, &s, &err);
+    if (g && !opt->step) {
+        frame f = {.g = g,
+                   .total_moves = moves,
+                   .first_marked = s.first_marked,
+                   .reports = s.reports,
+                   .nreports = s.nreports};
+        print_frame(&f, &style);
+    }
+    if (!g)
+        fprintf(stderr, "line %d: %s\n", err.line, err.message);
+    free(s.reports);
     carc_game_free(g);
-    return status;
+    return g ? EXIT_OK : EXIT_INVALID;
 }
 
 int cmd_show(int argc, char **argv)
@@ -661,12 +636,13 @@ int cmd_show(int argc, char **argv)
     }
     carc_record_error err;
     carc_game *record = carc_record_read(text, len, 1, &err);
-    free(text);
     if (!record) {
         fprintf(stderr, "line %d: %s\n", err.line, err.message);
+        free(text);
         return EXIT_INVALID;
     }
-    status = show_game(record, &opt);
+    status = show_game(text, len, record, &opt);
     carc_game_free(record);
+    free(text);
     return status;
 }

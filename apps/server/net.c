@@ -552,11 +552,13 @@ static int start(server *S, struct lws_http_mount *api, struct lws_http_mount *f
 
 static void stop(server *S)
 {
+    /* The workers first: a search that ends wakes the context. */
+    workers_free(S->pool);
+    S->pool = NULL;
     if (S->ctx)
         lws_context_destroy(S->ctx);
     if (S->loop)
         ev_loop_destroy(S->loop);
-    workers_free(S->pool);
     tables_free(S->tables);
     storage_close(S->store);
     counts_clear(&S->conns_per_addr);
@@ -572,15 +574,16 @@ int server_run(const server_options *o)
     struct lws_http_mount api, files;
     int status = 1;
     if (start(S, &api, &files) == 0) {
+        /* Before the ready line: whoever reads it may stop us at once. */
+        signal(SIGTERM, on_signal);
+        signal(SIGINT, on_signal);
+        signal(SIGPIPE, SIG_IGN);
         struct lws_vhost *vh = lws_get_vhost_by_name(S->ctx, "default");
         int port = vh ? lws_get_vhost_listen_port(vh) : o->port;
         int v6 = strchr(o->host, ':') != NULL;
         printf("listening on %s://%s%s%s:%d\n", o->tls_cert ? "https" : "http", v6 ? "[" : "",
                o->host, v6 ? "]" : "", port);
         fflush(stdout);
-        signal(SIGTERM, on_signal);
-        signal(SIGINT, on_signal);
-        signal(SIGPIPE, SIG_IGN);
         lws_sul_schedule(S->ctx, 0, &S->tick, on_tick, TICK_MS * LWS_US_PER_MS);
         status = 0;
         while (!stop_requested) {

@@ -97,11 +97,17 @@ int storage_commit(storage *s);
 /* Whether writes wait for storage_commit(). */
 int storage_pending(const storage *s);
 
-/* Reads. storage_load_unfinished() calls `each` for every table that is
- * waiting or playing, oldest first, with a buffer it reuses; `each`
+/* Reads. storage_list() calls `each` with the id of every table whose
+ * status is in `statuses` (bit 1 << status), oldest first; `each`
  * returning nonzero stops. 0 on success, -1 on failure. */
-int storage_load_unfinished(storage *s, int (*each)(void *ctx, const stored_table *t), void *ctx);
+int storage_list(storage *s, unsigned statuses, int (*each)(void *ctx, const char *id), void *ctx);
 /* Reads table `id`: 1 when found, 0 when there is none, -1 on failure. */
 int storage_load_table(storage *s, const char *id, stored_table *out);
+
+/* Built on the two reads above, for every backend (storage.c): calls
+ * `each` for every table that is waiting or playing, oldest first, with a
+ * buffer it reuses; `each` returning nonzero stops. 0 on success, -1 on
+ * failure. */
+int storage_load_unfinished(storage *s, int (*each)(void *ctx, const stored_table *t), void *ctx);
 
 #endif

@@ -39,7 +39,7 @@ typedef enum stmt_id {
     ST_STARTED,
     ST_INSERT_MOVE,
     ST_STATUS,
-    ST_UNFINISHED,
+    ST_LIST,
     ST_TABLE,
     ST_SEATS,
     ST_MOVES,
@@ -61,7 +61,7 @@ static const char *const stmt_sql[ST_COUNT] = {
     " WHERE id=?1",
     "INSERT INTO moves VALUES (?1,?2,?3,?4,?5)",
     "UPDATE tables SET status=?2, forfeit=?3 WHERE id=?1",
-    "SELECT id FROM tables WHERE status < 2 ORDER BY created_ms, id",
+    "SELECT id FROM tables WHERE (?1 >> status) & 1 ORDER BY created_ms, id",
     "SELECT id, created_ms, status, players, rules, info, clock_mode, clock_seconds,"
     " clock_increment, clock_timeout, listed, seed, salt, addr, forfeit, started_ms"
     " FROM tables WHERE id=?1",
@@ -403,42 +403,19 @@ int storage_load_table(storage *s, const char *id, stored_table *out)
     return 1;
 }
 
-int storage_load_unfinished(storage *s, int (*each)(void *ctx, const stored_table *t), void *ctx)
+int storage_list(storage *s, unsigned statuses, int (*each)(void *ctx, const char *id), void *ctx)
 {
-    /* The ids first: each table is then read with its own statements. */
-    sqlite3_stmt *q = s->stmt[ST_UNFINISHED];
-    size_t n = 0, cap = 0;
-    char(*ids)[STORED_ID_BYTES] = NULL;
+    sqlite3_stmt *q = s->stmt[ST_LIST];
+    sqlite3_bind_int(q, 1, (int)statuses);
     int rc;
     while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-        if (n == cap) {
-            cap = cap ? 2 * cap : 64;
-            void *bigger = realloc(ids, cap * sizeof *ids);
-            if (!bigger) {
-                rc = SQLITE_NOMEM;
-                break;
-            }
-            ids = bigger;
+        char id[STORED_ID_BYTES];
+        copy_column_text(q, 0, id, sizeof id);
+        if (each(ctx, id)) {
+            rc = SQLITE_DONE;
+            break;
         }
-        copy_column_text(q, 0, ids[n++], STORED_ID_BYTES);
     }
     sqlite3_reset(q);
-    if (rc != SQLITE_DONE) {
-        free(ids);
-        return failed(s, "listing tables");
-    }
-    stored_table *t = malloc(sizeof *t);
-    int result = t ? 0 : -1;
-    for (size_t i = 0; t && i < n; i++) {
-        int found = storage_load_table(s, ids[i], t);
-        if (found < 0) {
-            result = -1;
-            break;
-        }
-        if (found && each(ctx, t))
-            break;
-    }
-    free(t);
-    free(ids);
-    return result;
+    return rc == SQLITE_DONE ? 0 : failed(s, "listing tables");
 }

@@ -21,9 +21,10 @@ typedef struct chat_line {
     int64_t at_ms;
 } chat_line;
 
-/* Invariants: `game` is the replay of row.moves from row.seed (so its
- * move count is row.nmoves, an `end` move included); present[s] counts
- * the members bound to seat s. */
+/* Invariants: `game` is the replay of row.moves from row.seed; row.nmoves
+ * is the protocol's `turn` (a forfeit's `end` counts as a move, though
+ * the game's own move count leaves it out); present[s] counts the members
+ * bound to seat s; a table waiting or playing is counted in `live`. */
 typedef struct srv_table {
     stored_table row;
     char commitment[DIGEST_HEX];

@@ -981,9 +981,7 @@ void tables_tick(srv_tables *T, int64_t now)
 
 typedef struct load_ctx {
     srv_tables *T;
-    char *err;
-    size_t errcap;
-    int failed;
+    int skipped;
 } load_ctx;
 
 static int load_one(void *ctx, const stored_table *row)
@@ -992,9 +990,12 @@ static int load_one(void *ctx, const stored_table *row)
     char why[160];
     srv_table *t = table_from_row(row, why, sizeof why);
     if (!t) {
-        snprintf(L->err, L->errcap, "table %s does not replay: %s", row->id, why);
-        L->failed = 1;
-        return 1;
+        /* One broken table does not keep the others down: it stays in
+         * storage, untouched, for someone to look at. */
+        fprintf(stderr, "carcassonne serve: table %s skipped, it does not replay: %s\n", row->id,
+                why);
+        L->skipped++;
+        return 0;
     }
     insert_table(L->T, t);
     /* The time the server was down is not counted against the seat to move. */
@@ -1005,13 +1006,11 @@ static int load_one(void *ctx, const stored_table *row)
 
 int tables_load(srv_tables *T, char *err, size_t errcap)
 {
-    load_ctx L = {T, err, errcap, 0};
+    load_ctx L = {T, 0};
     if (storage_load_unfinished(T->store, load_one, &L) != 0) {
         snprintf(err, errcap, "%s", storage_error(T->store));
         return -1;
     }
-    if (L.failed)
-        return -1;
     for (srv_table *t = T->newest; t; t = t->older)
         maybe_think(T, t);
     return 0;

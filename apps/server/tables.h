@@ -63,7 +63,9 @@ srv_tables *tables_new(storage *store, const srv_hooks *hooks, const srv_limits 
 void tables_free(srv_tables *T);
 
 /* Loads every unfinished table from storage and replays its game; asks for
- * the moves of computer seats to move. 0 on success, -1 with `err`. */
+ * the moves of computer seats to move. A table that does not replay is
+ * skipped (a message on stderr) and left in storage. 0 on success, -1 with
+ * `err` when storage cannot be read. */
 int tables_load(srv_tables *T, char *err, size_t errcap);
 
 /* Handles one decoded request of client `c`: its reply and events go to

@@ -1,10 +1,13 @@
 /* workers.c: the worker pool: threads, job and result queues, the
  * watchdog that stops a search at its time cap. */
+#define _GNU_SOURCE /* gettid(): a nice value for each worker thread */
 #include "workers.h"
 
 #include <jansson.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <sys/resource.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -39,7 +42,8 @@ struct workers {
     job *think_head, *think_tail, *review_head, *review_tail;
     int nthink, nreview;
     result_node *results_head, *results_tail;
-    int stopping;
+    int stopping;      /* workers: take no more jobs, stop searching */
+    int watchdog_quit; /* the watchdog: every worker has ended */
     int max_think_ms;
     void (*notify)(void *);
     void *ctx;
@@ -247,6 +251,8 @@ static void *worker_main(void *arg)
     workers *w = a->w;
     int index = a->index;
     free(a);
+    /* Below the service thread, so searches never slow the sockets. */
+    setpriority(PRIO_PROCESS, (id_t)gettid(), 10);
     for (;;) {
         pthread_mutex_lock(&w->lock);
         job *j;
@@ -269,12 +275,13 @@ static void *worker_main(void *arg)
 }
 
 /* Every 20 ms: stops the searches past their deadline (a spec with an
- * iteration budget has no time cap of its own). */
+ * iteration budget has no time cap of its own), and every search once the
+ * pool is stopping (one that began after the stop was asked included). */
 static void *watchdog_main(void *arg)
 {
     workers *w = arg;
     pthread_mutex_lock(&w->lock);
-    while (!w->stopping) {
+    while (!w->watchdog_quit) {
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
         ts.tv_nsec += 20 * 1000000L;
@@ -285,7 +292,7 @@ static void *watchdog_main(void *arg)
         pthread_cond_timedwait(&w->tick, &w->lock, &ts);
         double now = monotonic_seconds();
         for (int i = 0; i < w->nthreads; i++)
-            if (w->slots[i].player && now > w->slots[i].deadline)
+            if (w->slots[i].player && (w->stopping || now > w->slots[i].deadline))
                 carc_player_stop(w->slots[i].player);
     }
     pthread_mutex_unlock(&w->lock);
@@ -341,10 +348,13 @@ void workers_free(workers *w)
         if (w->slots[i].player)
             carc_player_stop(w->slots[i].player);
     pthread_cond_broadcast(&w->work);
-    pthread_cond_broadcast(&w->tick);
     pthread_mutex_unlock(&w->lock);
     for (int i = 0; i < w->nthreads; i++)
         pthread_join(w->threads[i], NULL);
+    pthread_mutex_lock(&w->lock);
+    w->watchdog_quit = 1;
+    pthread_cond_broadcast(&w->tick);
+    pthread_mutex_unlock(&w->lock);
     if (w->watchdog_started)
         pthread_join(w->watchdog, NULL);
     job *j;

@@ -151,7 +151,27 @@ static int is_dead(const tui *t, int x, int y)
     return 0;
 }
 
-/* A placed tile with its marks: the inspected feature, a last move. */
+/* On the confirm screen, a follower the move sends home is still shown
+ * where it stands (the points it scores are in the panel): the one just
+ * placed, or one already on the board. */
+static void returning_follower(const tui *t, int x, int y, square_desc *d)
+{
+    if (x == t->cx && y == t->cy) {
+        if (t->spot >= 0 && t->spot < t->nspots) {
+            d->follower_segment = t->spots[t->spot].segment;
+            d->owner = carc_game_current_player(t->s.g);
+        }
+        return;
+    }
+    carc_tile_on_board before;
+    int index = carc_game_tile_at(t->s.g, x, y);
+    if (index >= 0 && carc_game_tile_info(t->s.g, index, &before) == CARC_OK) {
+        d->follower_segment = before.follower_segment;
+        d->owner = before.follower_owner;
+    }
+}
+
+/* A placed tile with its marks: highlighted features, a last move. */
 static void describe_tile(const tui *t, const carc_game *g, int index, square_desc *d)
 {
     carc_tile_on_board tile;
@@ -162,11 +182,11 @@ static void describe_tile(const tui *t, const carc_game *g, int index, square_de
     d->rot = tile.rot;
     d->follower_segment = tile.follower_segment;
     d->owner = tile.follower_owner;
-    int feature = tui_inspected_feature(t);
-    if (feature >= 0)
-        for (int s = 0; s < carc_tile(tile.kind)->nsegments; s++)
-            if (carc_game_feature_has(g, feature, index, s))
-                d->highlight |= 1u << s;
+    for (int s = 0; s < carc_tile(tile.kind)->nsegments; s++)
+        if (tui_feature_highlighted(t, carc_game_feature(g, index, s)))
+            d->highlight |= 1u << s;
+    if (t->step == STEP_CONFIRM && d->follower_segment == CARC_NO_SPOT)
+        returning_follower(t, tile.x, tile.y, d);
     for (int p = 0; p < carc_game_players(g); p++)
         if (t->last[p].turn > 0 && t->last[p].x == tile.x && t->last[p].y == tile.y) {
             d->last_turn = t->last[p].turn;
@@ -198,6 +218,18 @@ static int placing(const tui *t)
            !t->inspecting && carc_game_drawn_tile(t->s.g) >= 0 && t->nlegal > 0;
 }
 
+/* The number of the best hint that puts the tile on (x, y), or 0. */
+static int hint_at(const tui *t, int x, int y)
+{
+    if (t->step != STEP_PLACE || t->inspecting)
+        return 0;
+    for (int i = 0; i < t->nhints; i++)
+        if (t->hints[i].move.type == CARC_MOVE_PLACE && t->hints[i].move.place.x == x &&
+            t->hints[i].move.place.y == y)
+            return i + 1;
+    return 0;
+}
+
 static void describe_square(const tui *t, int x, int y, square_desc *d)
 {
     const carc_game *g = tui_shown_game(t);
@@ -211,6 +243,7 @@ static void describe_square(const tui *t, int x, int y, square_desc *d)
     } else if (placing(t) && x == t->cx && y == t->cy) {
         describe_preview(t, d);
     } else {
+        d->hint = hint_at(t, x, y);
         d->legal = placing(t) && t->step == STEP_PLACE && tui_square_legal(t, x, y);
         d->dead = t->opt.tile_info && t->step != STEP_OVER && is_dead(t, x, y);
     }

@@ -9,22 +9,32 @@
 
 const char play_usage[] =
     "usage: carcassonne play [--players LIST] [--rules LIST] [--seed S]\n"
-    "                        [--load FILE] [--no-tile-info] [--color|--no-color]\n"
+    "                        [--load FILE] [--save-dir DIR] [--no-tile-info]\n"
+    "                        [--color|--no-color]\n"
     "\n"
     "Plays a game of Carcassonne in the terminal. By default: you (Red)\n"
     "against one computer player (mcts, level normal), standard rules.\n"
     "\n"
     "  --players LIST  2 to 6 seats in turn order, separated by commas:\n"
     "                  'human' (hot seat) or a computer player: random,\n"
-    "                  greedy, mcts, mcts:level=easy|normal|hard|strongest;\n"
-    "                  e.g. --players human,mcts:level=hard,greedy\n"
-    "                  (options of one player are joined by '+':\n"
-    "                  mcts:level=hard+threads=1)\n"
+    "                  greedy, mcts, vanilla-mcts, star25. A player's options\n"
+    "                  follow a ':', joined by ',' or '+': mcts:level=easy,\n"
+    "                  normal, hard or strongest; mcts:ms=N, mcts:iters=N,\n"
+    "                  mcts:threads=N; greedy:eval=full; star25:depth=N\n"
+    "                  (docs/players.md lists them all). A 'key=value' after\n"
+    "                  a comma belongs to the seat before it, so\n"
+    "                  human,mcts:level=hard,threads=1,greedy is three seats.\n"
     "  --rules LIST    rule options, separated by commas: farms-first-edition,\n"
     "                  small-city, no-incomplete-scoring, bonus-turn\n"
-    "  --seed S        deal the pile from seed S (default: from the clock)\n"
-    "  --load FILE     resume the game of a record (saved with 's'); the seats\n"
-    "                  saved with it are used unless --players is given\n"
+    "  --seed S        deal the pile from seed S (default: from the clock; a\n"
+    "                  saved game goes on with the deal it was saved with)\n"
+    "  --load FILE     resume a saved game (saved with 's') exactly as it\n"
+    "                  stood: the same tiles to come, and the seats saved with\n"
+    "                  it unless --players is given; a bare file name is also\n"
+    "                  looked for in the saves folder\n"
+    "  --save-dir DIR  the folder for saved games (default:\n"
+    "                  $XDG_DATA_HOME/carcassonne/saves, else\n"
+    "                  ~/.local/share/carcassonne/saves; made when first used)\n"
     "  --no-tile-info  show only the number of tiles left: no chances, no dead\n"
     "                  spots, no list of discarded tiles\n"
     "  --color         colours even when the terminal seems to lack them\n"
@@ -38,48 +48,83 @@ int play_seat_is_human(const char *spec)
     return strcmp(spec, "human") == 0 || strcmp(spec, "you") == 0;
 }
 
-/* A seat's spec with '+' turned into ',' (commas separate the seats). */
-static int check_seat(const char *spec, size_t len, char *out, char *err, size_t errcap)
+/* Checks a seat's spec: "human", or one carc_player_new() accepts. */
+static int check_seat(char *spec, char *err, size_t errcap)
 {
-    if (len == 0 || len >= PLAY_SPEC_MAX) {
-        snprintf(err, errcap, "--players: a seat must be 'human' or a player spec");
-        return -1;
-    }
-    memcpy(out, spec, len);
-    out[len] = '\0';
-    for (char *c = out; *c; c++)
-        if (*c == '+')
+    for (char *c = spec; *c; c++)
+        if (*c == '+') /* the other joiner of options: written as ',' */
             *c = ',';
-    if (play_seat_is_human(out))
+    if (play_seat_is_human(spec))
         return 0;
     char why[160] = "";
-    carc_player *p = carc_player_new(out, 1, why, sizeof why);
+    carc_player *p = carc_player_new(spec, 1, why, sizeof why);
     if (!p) {
-        snprintf(err, errcap, "--players: '%s' is not a player (%s)", out, why);
+        snprintf(err, errcap, "--players: '%s' is not a player (%s)", spec, why);
         return -1;
     }
     carc_player_free(p);
     return 0;
 }
 
+/* Whether a comma-separated piece continues the previous seat's options:
+ * "key=value" with no ':' (a seat's name never holds '='). */
+static int continues_seat(const char *piece, size_t len)
+{
+    const char *eq = memchr(piece, '=', len);
+    return eq && !memchr(piece, ':', len);
+}
+
+/* Appends `piece` to seat `seat` as one more option. */
+static int add_option(char *seat, const char *piece, size_t len, char *err, size_t errcap)
+{
+    size_t have = strlen(seat);
+    if (play_seat_is_human(seat)) {
+        snprintf(err, errcap, "--players: '%.*s' follows '%s', which takes no options", (int)len,
+                 piece, seat);
+        return -1;
+    }
+    char sep = strchr(seat, ':') ? ',' : ':';
+    if (have + 1 + len >= PLAY_SPEC_MAX) {
+        snprintf(err, errcap, "--players: a seat's spec is at most %d characters",
+                 PLAY_SPEC_MAX - 1);
+        return -1;
+    }
+    seat[have] = sep;
+    memcpy(seat + have + 1, piece, len);
+    seat[have + 1 + len] = '\0';
+    return 0;
+}
+
 int play_parse_seats(const char *list, play_options *opt, char *err, size_t errcap)
 {
     int n = 0;
-    const char *s = list;
-    for (;;) {
-        const char *comma = strchr(s, ',');
-        size_t len = comma ? (size_t)(comma - s) : strlen(s);
-        if (n == CARC_MAX_PLAYERS) {
-            snprintf(err, errcap, "--players: at most %d seats", CARC_MAX_PLAYERS);
+    for (const char *s = list;;) {
+        size_t len = strcspn(s, ",");
+        if (len == 0) {
+            snprintf(err, errcap, "--players: a seat must be 'human' or a player spec");
             return -1;
         }
-        if (check_seat(s, len, opt->seats[n], err, errcap) != 0)
+        if (n > 0 && continues_seat(s, len)) {
+            if (add_option(opt->seats[n - 1], s, len, err, errcap) != 0)
+                return -1;
+        } else if (n == CARC_MAX_PLAYERS) {
+            snprintf(err, errcap, "--players: at most %d seats", CARC_MAX_PLAYERS);
             return -1;
-        n++;
-        if (!comma)
+        } else if (len >= PLAY_SPEC_MAX) {
+            snprintf(err, errcap, "--players: a seat's spec is at most %d characters",
+                     PLAY_SPEC_MAX - 1);
+            return -1;
+        } else {
+            memcpy(opt->seats[n], s, len);
+            opt->seats[n++][len] = '\0';
+        }
+        if (!s[len])
             break;
-        s = comma + 1;
+        s += len + 1;
     }
+    for (int i = 0; i < n; i++)
+        if (check_seat(opt->seats[i], err, errcap) != 0)
+            return -1;
     if (n < CARC_MIN_PLAYERS) {
         snprintf(err, errcap, "--players: at least %d seats, e.g. human,mcts", CARC_MIN_PLAYERS);
         return -1;
@@ -146,7 +191,8 @@ static int parse_one(int argc, char **argv, int *i, play_options *opt, char *err
         return 0;
     }
     int known = strcmp(a, "--players") == 0 || strcmp(a, "--rules") == 0 ||
-                strcmp(a, "--seed") == 0 || strcmp(a, "--load") == 0;
+                strcmp(a, "--seed") == 0 || strcmp(a, "--load") == 0 ||
+                strcmp(a, "--save-dir") == 0;
     if (!known) {
         snprintf(err, errcap, "unknown option '%s'", a);
         return -1;
@@ -160,6 +206,14 @@ static int parse_one(int argc, char **argv, int *i, play_options *opt, char *err
         return parse_rules(v, opt, err, errcap);
     if (strcmp(a, "--seed") == 0)
         return parse_seed(v, opt, err, errcap);
+    if (strcmp(a, "--save-dir") == 0) {
+        if (!*v) {
+            snprintf(err, errcap, "--save-dir needs a folder");
+            return -1;
+        }
+        opt->save_dir = v;
+        return 0;
+    }
     opt->load = v;
     return 0;
 }

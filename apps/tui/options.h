@@ -17,9 +17,10 @@ typedef struct play_options {
     int rules_given;
     uint64_t seed;
     int seed_given;
-    const char *load; /* a record to resume, or NULL */
-    int tile_info;    /* 1: chances, dead spots, discards; 0: the count only */
-    int color;        /* 1 or 0 when forced, -1 when the terminal decides */
+    const char *load;     /* a record to resume, or NULL */
+    const char *save_dir; /* --save-dir, or NULL: the default folder */
+    int tile_info;        /* 1: chances, dead spots, discards; 0: the count only */
+    int color;            /* 1 or 0 when forced, -1 when the terminal decides */
 } play_options;
 
 extern const char play_usage[];
@@ -29,7 +30,9 @@ extern const char play_usage[];
  * a spec carc_player_new() accepts. */
 int play_parse_options(int argc, char **argv, play_options *opt, char *err, size_t errcap);
 
-/* Parses a comma-separated list of seats into `opt` (as --players does). */
+/* Parses a comma-separated list of seats into `opt` (as --players does).
+ * A piece "key=value" without ':' continues the seat before it; '+' joins
+ * a seat's options as ',' does. The seats are stored with ','. */
 int play_parse_seats(const char *list, play_options *opt, char *err, size_t errcap);
 
 /* Whether a seat spec names a human. */

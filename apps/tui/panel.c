@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "saves.h"
 #include "tui.h"
 
 /* Lines written into a rectangle of the screen, top down. */
@@ -48,29 +49,69 @@ static void put_line(pen *p, attr_t attr, const char *fmt, ...)
     attrset(A_NORMAL);
 }
 
-static const char *role_name(int kind)
+/* Characters (not bytes) of UTF-8 text. */
+static int text_width(const char *s, int len)
 {
-    static const char *const roles[] = {"thief", "knight", "farmer", "monk"};
-    return kind >= 0 && kind < 4 ? roles[kind] : "?";
+    int n = 0;
+    for (int i = 0; i < len && s[i]; i++)
+        n += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return n;
 }
 
-static const char *feature_name(int kind)
+/* Bytes of the first row of `s` at `width` characters: broken at a space
+ * or after a '/' in the second half of the row, else cut. */
+static int row_bytes(const char *s, int width)
 {
-    static const char *const names[] = {"road", "city", "farm", "cloister"};
-    return kind >= 0 && kind < 4 ? names[kind] : "?";
+    int len = (int)strlen(s);
+    if (text_width(s, len) <= width)
+        return len;
+    int cut = 0;
+    for (int chars = 0; s[cut] && chars < width; chars++)
+        do
+            cut++;
+        while (((unsigned char)s[cut] & 0xC0) == 0x80);
+    for (int i = cut; i > 0 && text_width(s, i) > width / 2; i--)
+        if (s[i] == ' ' || s[i - 1] == '/') /* at a space, or after a '/' of a path */
+            return i;
+    return cut;
 }
 
-void panel_move_text(const tui *t, carc_move m, char *buf, size_t cap)
+/* Prints `text` word-wrapped to the pen's width, later rows indented by
+ * one; skips the first `*skip` rows when `skip` is given. Returns the rows
+ * the text takes (printed or not); with no pen, only counts. */
+static int wrap_text(pen *p, attr_t attr, int width, const char *text, int *skip)
 {
-    int kind = carc_game_drawn_tile(t->s.g);
-    if (m.type == CARC_MOVE_DISCARD || kind < 0) {
-        snprintf(buf, cap, "discard");
-        return;
+    int rows = 0;
+    for (const char *s = text; *s; rows++) {
+        int room = rows ? width - 1 : width;
+        room = room < 1 ? 1 : room;
+        int len = row_bytes(s, room);
+        if (p && (!skip || *skip <= 0))
+            put_line(p, attr, "%s%.*s", rows ? " " : "", len, s);
+        else if (skip)
+            (*skip)--;
+        s += len;
+        while (*s == ' ')
+            s++;
     }
-    const char *role = "-";
-    if (m.segment != CARC_NO_SPOT && m.segment < carc_tile(kind)->nsegments)
-        role = role_name(carc_tile(kind)->segments[m.segment].kind);
-    snprintf(buf, cap, "%d,%d r%d %s", m.place.x, m.place.y, m.place.rot, role);
+    return rows;
+}
+
+/* put_line, with the text word-wrapped instead of cut. */
+static void put_wrap(pen *p, attr_t attr, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static void put_wrap(pen *p, attr_t attr, const char *fmt, ...)
+{
+    char text[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    wrap_text(p, attr, p->width, text, NULL);
 }
 
 /* --- Header, message and keys -------------------------------------------- */
@@ -86,12 +127,12 @@ void header_draw(const tui *t, const layout *l)
     else
         snprintf(text, sizeof text,
                  " Carcassonne | turn %d | %s (%s) plays tile %c | %d tiles left", turn,
-                 session_player_name(p), tui_seat_label(t, p),
+                 session_player_name(p), tui_seat_short_label(t, p),
                  kind >= 0 ? carc_tile(kind)->letter : '-', carc_game_tiles_left(g, NULL));
     attrset(A_REVERSE);
     mvhline(0, 0, ' ', l->cols);
     put_cut(0, 0, l->cols, text);
-    if (t->step != STEP_COMPUTER) {
+    if ((t->step != STEP_COMPUTER && t->step != STEP_OVER) || t->inspecting) {
         char where[32];
         snprintf(where, sizeof where, " cursor %d,%d ", t->cx, t->cy);
         int len = (int)strlen(where);
@@ -109,32 +150,31 @@ static const char *step_message(const tui *t)
             return "Inspector: move onto a tile; Tab picks its next feature; Esc leaves.";
         if (t->nlegal == 0)
             return "Your tile fits nowhere: it is discarded. Press Enter.";
-        return "Place your tile: arrows move, r rotates, Tab next legal square, Enter places.";
-    case STEP_SPOT:
-        return "Follower: press a spot's number (marked on the tile), 0 for none; Esc back.";
+        return "Place your tile: arrows move, r rotates, Tab: next square, Enter places.";
+    case STEP_SPOT: return "Follower: a spot's number (marked on the tile), 0 for none; Esc back.";
     case STEP_CONFIRM:
     case STEP_COMPUTER: return "";
     case STEP_HINT: return "Thinking about a hint... (Esc cancels)";
-    case STEP_OVER: return "Game over. i inspects the board, s saves, q quits.";
+    case STEP_OVER: return "Game over. n steps through the final scoring on the board.";
     }
     return "";
 }
 
 static const char *step_keys(const tui *t)
 {
-    if (t->prompt != PROMPT_NONE)
-        return "Enter: OK  Esc: cancel";
+    if (t->prompt == PROMPT_QUIT)
+        return "y:quit without saving  s:save, then quit  any other key:back to the game";
     if (t->inspecting)
-        return "arrows:move Tab:next feature c:last move f:fit/zoom Esc:back ?:help q:quit";
+        return "arrows:move Tab:next feature c:last move f:overview [ ]:log Esc:back ?:help";
     switch (t->step) {
     case STEP_PLACE:
         return "r:rotate Tab:next Enter:place i:inspect h:hint u:undo s:save ?:help "
                "q:quit";
     case STEP_SPOT: return "1-9:spot 0:none Tab:next Enter:choose Esc:back ?:help q:quit";
     case STEP_CONFIRM: return "Enter:confirm  Esc:back  ?:help  q:quit";
-    case STEP_COMPUTER: return "s:save  q:quit  (the computer is thinking)";
+    case STEP_COMPUTER: return "i:inspect t:tiles f:overview HJKL:pan [ ]:log s:save q:quit";
     case STEP_HINT: return "Esc:cancel the hint  q:quit";
-    case STEP_OVER: return "i:inspect  arrows  f:fit  u:undo  s:save  t:tiles  ?:help  q:quit";
+    case STEP_OVER: return "n/p:final scoring i:inspect f:overview u:undo s:save ?:help q:quit";
     }
     return "";
 }
@@ -146,12 +186,11 @@ void footer_draw(const tui *t, const layout *l)
     if (t->prompt == PROMPT_SAVE)
         snprintf(text, sizeof text, "Save as: %s", t->input);
     else if (t->prompt == PROMPT_QUIT)
-        snprintf(text, sizeof text,
-                 "The game is not saved. Quit anyway? y: quit  s: save first  "
-                 "n: back");
+        snprintf(text, sizeof text, "The game is not saved. Quit anyway? (y/s/n)");
     else if (t->step == STEP_COMPUTER)
-        snprintf(text, sizeof text, "%s is thinking... %c",
-                 session_player_name(carc_game_current_player(t->s.g)), spin[t->spinner % 4]);
+        snprintf(text, sizeof text, "%s is thinking... %c  %s",
+                 session_player_name(carc_game_current_player(t->s.g)), spin[t->spinner % 4],
+                 t->msg);
     else if (t->msg[0])
         snprintf(text, sizeof text, "%s", t->msg);
     else if (t->s.nseats - t->s.computers > 1 && !carc_game_over(t->s.g))
@@ -162,7 +201,15 @@ void footer_draw(const tui *t, const layout *l)
     attrset(A_BOLD);
     put_cut(l->lines - 2, 0, l->cols, text);
     attrset(A_DIM);
-    put_cut(l->lines - 1, 0, l->cols, step_keys(t));
+    if (t->prompt == PROMPT_SAVE) {
+        char dir[SESSION_PATH_MAX], keys[SESSION_PATH_MAX + 64];
+        saves_short(t->save_dir, dir, sizeof dir);
+        snprintf(keys, sizeof keys, "Enter:save%s%s  Esc:cancel",
+                 strchr(t->input, '/') ? "" : " in ", strchr(t->input, '/') ? "" : dir);
+        put_cut(l->lines - 1, 0, l->cols, keys);
+    } else {
+        put_cut(l->lines - 1, 0, l->cols, step_keys(t));
+    }
     attrset(A_NORMAL);
     if (t->prompt == PROMPT_SAVE) {
         curs_set(1);
@@ -184,15 +231,30 @@ static void players_section(const tui *t, pen *p)
         mvaddch(p->row, p->col + 1, (chtype)tile_art_letter(i, 0));
         attrset(A_NORMAL);
         mvaddch(p->row, p->col, i == current ? '>' : ' ');
+        char row[64];
+        int used = snprintf(row, sizeof row, "%-6s %4d  %d/%d ", session_player_name(i),
+                            carc_game_score(g, i), carc_game_supply(g, i), CARC_FOLLOWERS);
+        /* Who plays the seat: in full when it fits, else the short name,
+         * else on a line of its own. */
+        const char *full = tui_seat_label(t, i), *label = tui_seat_short_label(t, i);
+        int room = p->width - 3 - used;
+        label = (int)strlen(full) <= room ? full : label;
         pen line = {p->row, p->row + 1, p->col + 3, p->width - 3};
-        put_line(&line, i == current ? A_BOLD : A_NORMAL, "%-6s %4d  %d/%d %s",
-                 session_player_name(i), carc_game_score(g, i), carc_game_supply(g, i),
-                 CARC_FOLLOWERS, tui_seat_label(t, i));
-        p->row++;
+        attr_t attr = i == current ? A_BOLD : A_NORMAL;
+        if ((int)strlen(label) <= room) {
+            put_line(&line, attr, "%s%s", row, label);
+            p->row++;
+        } else {
+            put_line(&line, attr, "%s", row);
+            p->row++;
+            pen below = {p->row, p->end, p->col + 3, p->width - 3};
+            put_wrap(&below, A_DIM, "%s", label);
+            p->row = below.row;
+        }
     }
 }
 
-/* The last move of the game, so it is never lost: "Last: 24 Blue P 1,4". */
+/* The last move of the game, so it is never lost: "Last: Blue put P at 1,4". */
 static void last_move_line(const tui *t, pen *p)
 {
     const carc_game *g = t->s.g;
@@ -202,14 +264,10 @@ static void last_move_line(const tui *t, pen *p)
         return;
     const carc_tile_def *def = carc_tile(kind);
     const char *who = session_player_name(carc_game_move_player(g, n - 1));
-    if (m.type != CARC_MOVE_PLACE) {
-        put_line(p, A_DIM, "Last: %d %s discarded %c", n, who, def->letter);
-        return;
-    }
-    int has_role = m.segment < def->nsegments;
-    const char *role = has_role ? role_name(def->segments[m.segment].kind) : "";
-    put_line(p, A_DIM, "Last: %d %s %c %d,%d%s%s (c)", n, who, def->letter, m.place.x, m.place.y,
-             has_role ? " " : "", role);
+    if (m.type != CARC_MOVE_PLACE)
+        put_wrap(p, A_DIM, "Last: %s discarded %c", who, def->letter);
+    else
+        put_wrap(p, A_DIM, "Last: %s put %c at %d,%d", who, def->letter, m.place.x, m.place.y);
 }
 
 static void drawn_tile_section(const tui *t, pen *p)
@@ -241,7 +299,7 @@ static void odds_section(const tui *t, pen *p)
         put_line(p, A_BOLD, "Tiles left: %d", left);
         return;
     }
-    put_line(p, A_BOLD, "Tiles left: %d, dead spots: %d", left, t->ndead);
+    put_wrap(p, A_BOLD, "Tiles left: %d, dead spots: %d", left, t->ndead);
     int rows = (CARC_TILE_KINDS + 2) / 3;
     for (int r = 0; r < rows && p->row < p->end; r++) {
         char line[64] = "";
@@ -261,7 +319,7 @@ static void odds_section(const tui *t, pen *p)
         for (int k = 0; k < CARC_TILE_KINDS; k++)
             for (int i = 0; i < discards[k] && len + 3 < sizeof line; i++)
                 len += (size_t)snprintf(line + len, sizeof line - len, " %c", carc_tile(k)->letter);
-        put_line(p, A_NORMAL, "%s", line);
+        put_wrap(p, A_NORMAL, "%s", line);
     }
 }
 
@@ -271,11 +329,9 @@ static void spots_section(const tui *t, pen *p)
     p->row++;
     put_line(p, A_BOLD, "Follower spots:");
     for (int i = 0; i < t->nspots; i++) {
-        const carc_spot *s = &t->spots[i];
-        const char *port = s->port < CARC_PORTS ? carc_port_name(s->port) : "centre";
-        put_line(p, i == t->spot ? A_REVERSE : A_NORMAL, "%d %-6s on the %s (%s)", i + 1,
-                 role_name(carc_tile(kind)->segments[s->segment].kind),
-                 feature_name(s->kind == CARC_CLOISTER ? CARC_CLOISTER : s->kind), port);
+        char where[80];
+        describe_spot(kind, t->rot, t->spots[i].segment, where, sizeof where);
+        put_wrap(p, i == t->spot ? A_REVERSE : A_NORMAL, "%d %s", i + 1, where);
     }
     put_line(p, t->spot < 0 ? A_REVERSE : A_NORMAL, "0 no follower");
 }
@@ -292,9 +348,29 @@ static void owners_line(const tui *t, pen *p, const carc_feature *f)
                                  f->followers[i], (f->owners >> i & 1u) ? "*" : "");
             any = 1;
         }
-    put_line(p, A_NORMAL, "%s", any ? line : "Followers: none");
+    put_wrap(p, A_NORMAL, "%s", any ? line : "Followers: none");
     if (any)
-        put_line(p, A_DIM, "(* owner: most followers)");
+        put_wrap(p, A_DIM, "(* owner: most followers)");
+}
+
+/* How big a feature is and how far from complete, in words. */
+static void feature_size_lines(pen *p, const carc_feature *f)
+{
+    switch (f->kind) {
+    case CARC_CLOISTER:
+        put_wrap(p, A_NORMAL, "Squares around it filled: %d of 8", 8 - f->open_edges);
+        break;
+    case CARC_CITY:
+        put_wrap(p, A_NORMAL, "%d tile%s, %d pennant%s", f->tiles, f->tiles == 1 ? "" : "s",
+                 f->pennants, f->pennants == 1 ? "" : "s");
+        put_wrap(p, A_NORMAL, "Open edges: %d", f->open_edges);
+        break;
+    case CARC_ROAD:
+        put_wrap(p, A_NORMAL, "%d tile%s", f->tiles, f->tiles == 1 ? "" : "s");
+        put_wrap(p, A_NORMAL, "Open ends: %d", f->open_edges);
+        break;
+    default: put_wrap(p, A_NORMAL, "%d tile%s", f->tiles, f->tiles == 1 ? "" : "s"); break;
+    }
 }
 
 static void inspector_section(const tui *t, pen *p)
@@ -304,39 +380,69 @@ static void inspector_section(const tui *t, pen *p)
     carc_feature f;
     if (feature < 0 || carc_game_feature_info(t->s.g, feature, &f) != CARC_OK) {
         put_line(p, A_BOLD, "Inspector");
-        put_line(p, A_NORMAL, "Move onto a placed tile.");
+        put_wrap(p, A_NORMAL, "Move onto a placed tile.");
         return;
     }
     const char *state = f.kind == CARC_FIELD ? "" : f.complete ? " (complete)" : " (open)";
-    put_line(p, A_BOLD, "Inspector: %s%s", feature_name(f.kind), state);
-    put_line(p, A_NORMAL, "Tiles %d, pennants %d", f.tiles, f.pennants);
-    if (f.kind != CARC_FIELD)
-        put_line(p, A_NORMAL, "Open %s: %d", f.kind == CARC_CLOISTER ? "squares" : "edges",
-                 f.open_edges);
+    put_wrap(p, A_BOLD, "Inspector: %s%s", describe_feature(f.kind), state);
+    feature_size_lines(p, &f);
     owners_line(t, p, &f);
     if (f.kind == CARC_FIELD) {
-        put_line(p, A_NORMAL, "Worth now: 0 (farms score at the end)");
-        put_line(p, A_NORMAL, "If the game ended now: %d", f.value_at_end);
+        put_wrap(p, A_NORMAL, "Worth now: 0 (farms score at the end)");
+        put_wrap(p, A_NORMAL, "If the game ended now: %d", f.value_at_end);
         if (carc_game_rules(t->s.g).flags & CARC_RULE_FARMS_FIRST_EDITION)
-            put_line(p, A_DIM, "(first edition: 4 per city)");
+            put_wrap(p, A_DIM, "(first edition: 4 per city)");
         else
-            put_line(p, A_DIM, "(%d completed cities x 3)", f.value_at_end / 3);
+            put_wrap(p, A_DIM, "(%d completed cities x 3)", f.value_at_end / 3);
     } else {
-        put_line(p, A_NORMAL, "Worth %s: %d", f.complete ? "(scored)" : "if completed", f.value);
-        put_line(p, A_NORMAL, "If the game ended now: %d", f.value_at_end);
+        put_wrap(p, A_NORMAL, "Worth %s: %d", f.complete ? "(scored)" : "if completed", f.value);
+        put_wrap(p, A_NORMAL, "If the game ended now: %d", f.value_at_end);
     }
 }
 
 static void hints_section(const tui *t, pen *p)
 {
     p->row++;
-    put_line(p, A_BOLD, "Hints (expected margin):");
+    put_wrap(p, A_BOLD, "Best moves (your expected lead at the end):");
+    int kind = carc_game_drawn_tile(t->s.g);
     for (int i = 0; i < t->nhints; i++) {
-        char text[96];
-        panel_move_text(t, t->hints[i].move, text, sizeof text);
-        put_line(p, A_NORMAL, "%d %+.1f %s", i + 1, t->hints[i].margin, text);
+        char text[160];
+        describe_move(kind, t->hints[i].move, text, sizeof text);
+        put_wrap(p, A_NORMAL, "%d %+.1f %s", i + 1, t->hints[i].margin, text);
     }
-    put_line(p, A_DIM, "Press 1-%d to take one.", t->nhints);
+    put_wrap(p, A_DIM, "Numbers on the board; 1-%d takes one.", t->nhints);
+}
+
+/* The final scoring as a table: a row per kind of feature, a column per
+ * player, the total last. */
+static void final_table(const tui *t, pen *p)
+{
+    const carc_game *g = t->s.g;
+    int n = carc_game_players(g);
+    int col = (p->width - 10) / (n > 0 ? n : 1);
+    col = col > 6 ? 6 : col < 3 ? 3 : col;
+    char line[128];
+    size_t len = (size_t)snprintf(line, sizeof line, "%-10s", "");
+    for (int i = 0; i < n; i++)
+        len += (size_t)snprintf(line + len, sizeof line - len, "%*c", col, tile_art_letter(i, 0));
+    put_line(p, A_BOLD, "%s", line);
+    static const struct {
+        const char *name;
+        int kind; /* -1: the total */
+    } rows[] = {{"roads", CARC_ROAD},
+                {"cities", CARC_CITY},
+                {"cloisters", CARC_CLOISTER},
+                {"farms", CARC_FIELD},
+                {"total", -1}};
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        len = (size_t)snprintf(line, sizeof line, "%-10s", rows[r].name);
+        for (int i = 0; i < n; i++) {
+            int v = rows[r].kind < 0 ? carc_game_score(g, i)
+                                     : carc_game_score_of(g, i, (carc_kind)rows[r].kind);
+            len += (size_t)snprintf(line + len, sizeof line - len, "%*d", col, v);
+        }
+        put_line(p, rows[r].kind < 0 ? A_BOLD : A_NORMAL, "%s", line);
+    }
 }
 
 static void final_section(const tui *t, pen *p)
@@ -344,12 +450,7 @@ static void final_section(const tui *t, pen *p)
     const carc_game *g = t->s.g;
     p->row++;
     put_line(p, A_BOLD, "Final scoring");
-    put_line(p, A_NORMAL, "   road city clst farm  all");
-    for (int i = 0; i < carc_game_players(g); i++)
-        put_line(p, A_NORMAL, "%c %5d%5d%5d%5d%5d", tile_art_letter(i, 0),
-                 carc_game_score_of(g, i, CARC_ROAD), carc_game_score_of(g, i, CARC_CITY),
-                 carc_game_score_of(g, i, CARC_CLOISTER), carc_game_score_of(g, i, CARC_FIELD),
-                 carc_game_score(g, i));
+    final_table(t, p);
     unsigned leaders = carc_game_leaders(g);
     char names[96] = "";
     size_t len = 0;
@@ -357,66 +458,100 @@ static void final_section(const tui *t, pen *p)
         if (leaders >> i & 1u)
             len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", len ? " and " : "",
                                     session_player_name(i));
-    put_line(p, A_BOLD, "%s %s!", __builtin_popcount(leaders) > 1 ? "Winners:" : "Winner:", names);
+    put_wrap(p, A_BOLD, "%s %s!", __builtin_popcount(leaders) > 1 ? "Winners:" : "Winner:", names);
+    int n = t->s.nfinal;
+    if (n == 0)
+        return;
+    if (t->final_step < 0) {
+        put_wrap(p, A_DIM, "n steps through the %d features scored at the end.", n);
+        return;
+    }
+    char text[96];
+    session_event_text(&t->s.final_events[t->final_step], text, sizeof text);
+    put_wrap(p, A_REVERSE, "%d of %d: %s", t->final_step + 1, n, text);
+}
+
+/* Points of player `who` from the events: those of the move itself
+ * (complete) or of the final scoring. */
+static int event_points(const tui *t, int who, int final)
+{
+    int sum = 0;
+    for (int i = 0; i < t->npevents && i < CARC_MAX_EVENTS; i++)
+        if (((t->pevents[i].winners >> who) & 1) && (t->pevents[i].complete == 0) == final)
+            sum += t->pevents[i].points;
+    return sum;
+}
+
+/* One scoring of the move, and the followers it sends home. */
+static void confirm_event_lines(const tui *t, pen *p, const carc_event *ev)
+{
+    char text[96];
+    session_event_text(ev, text, sizeof text);
+    put_wrap(p, A_NORMAL, "%s", text);
+    for (int q = 0; q < carc_game_players(t->s.g); q++)
+        if (ev->returned[q])
+            put_wrap(p, A_DIM, "then %s's follower%s come%s home", session_player_name(q),
+                     ev->returned[q] > 1 ? "s" : "", ev->returned[q] > 1 ? "" : "s");
 }
 
 static void confirm_section(const tui *t, pen *p)
 {
     p->row++;
-    put_line(p, A_BOLD, "This move scores now:");
-    int any = 0;
+    put_wrap(p, A_BOLD, "This move scores now:");
+    int any = 0, finals = 0;
     for (int i = 0; i < t->npevents && i < CARC_MAX_EVENTS; i++) {
-        if (!t->pevents[i].winners)
+        const carc_event *ev = &t->pevents[i];
+        if (!ev->complete) {
+            finals += ev->winners != 0;
             continue;
-        char text[96];
-        session_event_text(&t->pevents[i], text, sizeof text);
-        put_line(p, A_NORMAL, "%s", text);
-        any = 1;
+        }
+        if (ev->winners) {
+            confirm_event_lines(t, p, ev);
+            any = 1;
+        }
     }
     if (!any)
         put_line(p, A_NORMAL, "nothing");
+    if (finals == 0)
+        return;
+    p->row++;
+    put_wrap(p, A_BOLD, "Then the final scoring:");
+    for (int q = 0; q < carc_game_players(t->s.g); q++)
+        put_wrap(p, A_NORMAL, "%s +%d", session_player_name(q), event_points(t, q, 1));
 }
 
-/* Rows log line `text` takes at `width` columns, broken at spaces; with
- * `p`, prints them. */
-static int wrap_line(const char *text, int width, pen *p)
+int panel_log_rows(const tui *t, const layout *l)
 {
-    int rows = 0;
-    const char *s = text;
-    while (*s) {
-        int len = (int)strlen(s);
-        if (len > width) {
-            len = width;
-            while (len > width / 2 && s[len] != ' ')
-                len--;
-            len = s[len] == ' ' ? len : width;
-        }
-        if (p)
-            put_line(p, A_NORMAL, "%s%.*s", rows ? " " : "", len, s);
-        rows++;
-        s += len;
-        while (*s == ' ')
-            s++;
-        width = width > 2 ? width - (rows == 1) : width;
-    }
+    int rows = 0, width = l->panel_w - 1;
+    for (int i = 0; i < t->s.nlog; i++)
+        rows += wrap_text(NULL, A_NORMAL, width, t->s.log[i], NULL);
     return rows;
 }
 
-/* The last lines of the log that fit, wrapped to the panel. */
-static void log_section(const tui *t, pen *p)
+/* The log, wrapped to the panel: its newest rows, or older ones when
+ * scrolled back ('[' and ']'). Returns the rows it has room for. */
+static int log_section(const tui *t, const layout *l, pen *p)
 {
     if (p->row + 2 > p->end)
-        return;
+        return 0;
     p->row++;
-    put_line(p, A_BOLD, "Log");
-    int room = p->end - p->row, first = t->s.nlog;
-    while (first > 0 && room >= wrap_line(t->s.log[first - 1], p->width, NULL))
-        room -= wrap_line(t->s.log[--first], p->width, NULL);
-    for (int i = first; i < t->s.nlog; i++)
-        wrap_line(t->s.log[i], p->width, p);
+    int room = p->end - p->row - 1, total = panel_log_rows(t, l);
+    int back = t->log_scroll < total - room ? t->log_scroll : total - room;
+    back = back < 0 ? 0 : back;
+    if (total > room)
+        put_line(p, A_BOLD, "Log %s", back > 0 ? "(older: ] newer)" : "([ older)");
+    else
+        put_line(p, A_BOLD, "Log");
+    int skip = total - room - back; /* rows above the window */
+    skip = skip < 0 ? 0 : skip;
+    pen window = {p->row, p->row + room, p->col, p->width};
+    for (int i = 0; i < t->s.nlog && window.row < window.end; i++)
+        wrap_text(&window, A_NORMAL, p->width, t->s.log[i], &skip);
+    p->row = window.row;
+    return room;
 }
 
-void panel_draw(const tui *t, const layout *l)
+int panel_draw(const tui *t, const layout *l)
 {
     pen p = {l->board_y, l->lines - 2, l->panel_x + 1, l->panel_w - 1};
     attrset(A_DIM);
@@ -439,14 +574,13 @@ void panel_draw(const tui *t, const layout *l)
         else
             odds_section(t, &p);
     }
-    log_section(t, &p);
+    return log_section(t, l, &p);
 }
 
 /* --- Help and tiles screens --------------------------------------------------- */
 
 static const char *const help_text[] = {
     "CARCASSONNE - keys and rules (any key returns to the game)",
-    "",
     "Each turn: place the drawn tile next to the board so every touching edge",
     "matches (city-city, road-road, field-field); then you may put one follower",
     "from your supply on that tile: thief (road), knight (city), monk (cloister)",
@@ -457,14 +591,16 @@ static const char *const help_text[] = {
     "and each farm's owner scores 3 per completed city the farm borders. Farmers",
     "never come home. A tile that fits nowhere is discarded.",
     "",
-    "Place: arrows/hjkl move, r/space rotate (legal turns only), R back, Tab/S-Tab",
-    "  next legal square (+ corners), Enter places. x marks a dead spot: no tile",
-    "  left can ever fill it. Then a spot number (0: none), then Enter confirms,",
-    "  Esc steps back. Nothing is final before the confirm.",
-    "View: HJKL or shift-arrows pan, c centres on the last move, f fits the board",
-    "  (overview). Numbers on tiles: each player's last move and its turn.",
-    "i inspector (Tab picks a feature)  h hint: 3 best moves, 1-3 takes one",
-    "u undo your last move (against the computer)  t tiles left  s save  q quit",
+    "Place: arrows move, r/space rotate (only turns that fit), R back, Tab/Shift-Tab",
+    "  next legal square (+ at its corners), Enter places. x marks a dead spot: no",
+    "  tile left can ever fill it. Then a spot number (0: none), then Enter",
+    "  confirms, Esc steps back. Nothing is final before the confirm.",
+    "View: H J K L or shift-arrows pan, c centres on the last move, f overview,",
+    "  [ ] or PgUp PgDn scroll the log. Numbers on tiles: last moves' turns.",
+    "i inspector (Tab picks a feature)  h hint: 3 best moves, numbered on the",
+    "  board, 1-3 takes one  u undo your last move (against the computer)",
+    "t tiles left  s save  q quit. While the computer thinks: i t f c H J K L [ ]",
+    "  s q. At the end: n and p step through the final scoring on the board.",
     "Letters: R B Y G K W are Red Blue Yellow Green Black Grey; lower case: farmer.",
 };
 
@@ -476,6 +612,18 @@ static void help_draw(const layout *l)
         put_cut(i, 0, l->cols, help_text[i]);
     }
     attrset(A_NORMAL);
+}
+
+void too_small_draw(const tui *t, const layout *l)
+{
+    pen p = {0, l->lines, 0, l->cols};
+    if (t->prompt == PROMPT_QUIT) {
+        put_wrap(&p, A_BOLD, "The game is not saved. Quit anyway? y: quit, any other key: back");
+        return;
+    }
+    put_wrap(&p, A_BOLD, "Carcassonne needs a terminal of at least %dx%d; this one is %dx%d.",
+             MIN_COLS, MIN_LINES, l->cols, l->lines);
+    put_wrap(&p, A_NORMAL, "Enlarge it, or press q to quit.");
 }
 
 static void tiles_draw(const tui *t, const layout *l)

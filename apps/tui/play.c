@@ -5,11 +5,13 @@
 #include "play.h"
 
 #include <curses.h>
+#include <errno.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "saves.h"
 #include "tui.h"
 
 enum { KEY_ESC = 27, KEY_CTRL_C = 3, KEY_CTRL_L = 12, POLL_MS = 100 };
@@ -64,6 +66,30 @@ const char *tui_seat_label(const tui *t, int p)
     if (t->s.seats[p].player)
         return t->s.seats[p].spec;
     return t->s.computers > 0 && t->s.nseats - t->s.computers == 1 ? "you" : "human";
+}
+
+const char *tui_seat_short_label(const tui *t, int p)
+{
+    if (p >= 0 && p < t->s.nseats && t->s.seats[p].player)
+        return t->s.seats[p].short_name;
+    return tui_seat_label(t, p);
+}
+
+int tui_feature_highlighted(const tui *t, int feature)
+{
+    if (feature < 0)
+        return 0;
+    if (t->inspecting)
+        return feature == tui_inspected_feature(t);
+    if (t->step == STEP_CONFIRM) {
+        for (int i = 0; i < t->npevents && i < CARC_MAX_EVENTS; i++)
+            if (t->pevents[i].complete && t->pevents[i].feature == feature)
+                return 1;
+        return 0;
+    }
+    if (t->step == STEP_OVER && t->final_step >= 0 && t->final_step < t->s.nfinal)
+        return t->s.final_events[t->final_step].feature == feature;
+    return 0;
 }
 
 /* --- Turns ------------------------------------------------------------------------ */
@@ -148,19 +174,35 @@ static void start_computer(tui *t)
     t->step = STEP_COMPUTER;
 }
 
+/* The end: the view centred on the whole board, the final scoring ready
+ * to be stepped through. */
+static void begin_end_screen(tui *t)
+{
+    int x0, y0, x1, y1;
+    t->step = STEP_OVER;
+    t->nlegal = 0;
+    t->final_step = -1;
+    t->inspecting = 0;
+    carc_game_bounds(t->s.g, &x0, &y0, &x1, &y1);
+    t->cx = (x0 + x1) / 2;
+    t->cy = (y0 + y1) / 2;
+    board_follow_cursor(t, 1);
+}
+
 /* Sets up whatever the current position asks for: the end, the
- * computer's move, or a human's turn. */
+ * computer's move, or a human's turn. A player looking around with the
+ * inspector while the computer thought stays there. */
 static void begin_turn(tui *t)
 {
+    int looking = t->inspecting && t->step == STEP_COMPUTER;
     drop_preview(t);
     refresh_board_info(t);
     t->nhints = 0;
     t->nspots = 0;
     t->spot = -1;
-    t->inspecting = 0;
+    t->inspecting = looking;
     if (carc_game_over(t->s.g)) {
-        t->step = STEP_OVER;
-        t->nlegal = 0;
+        begin_end_screen(t);
         return;
     }
     int p = carc_game_current_player(t->s.g);
@@ -171,9 +213,13 @@ static void begin_turn(tui *t)
     }
     t->step = STEP_PLACE;
     session_turn_begins(&t->s);
-    look_at_others_move(t, p);
     t->nlegal = carc_legal_placements(t->s.g, t->legal, CARC_MAX_PLACEMENTS);
     t->nlegal = t->nlegal > CARC_MAX_PLACEMENTS ? CARC_MAX_PLACEMENTS : t->nlegal;
+    if (looking) {
+        snprintf(t->msg, sizeof t->msg, "Your turn: Esc leaves the inspector.");
+        return;
+    }
+    look_at_others_move(t, p);
     cursor_to_nearest_legal(t);
     board_follow_cursor(t, 0);
 }
@@ -185,27 +231,12 @@ static void play_move(tui *t, carc_move m)
     begin_turn(t);
 }
 
-/* Logs a computer's move: "Turn 22: Blue put V at 2,-1 (knight)". */
-static void log_computer_move(tui *t, carc_move m)
-{
-    int p = carc_game_current_player(t->s.g), kind = carc_game_drawn_tile(t->s.g);
-    if (m.type != CARC_MOVE_PLACE || kind < 0)
-        return;
-    static const char *const roles[] = {"thief", "knight", "farmer", "monk"};
-    const carc_tile_def *def = carc_tile(kind);
-    const char *role = m.segment < def->nsegments ? roles[def->segments[m.segment].kind & 3] : "";
-    session_log(&t->s, "Turn %d: %s put %c at %d,%d%s%s%s", carc_game_move_count(t->s.g) + 1,
-                session_player_name(p), def->letter, m.place.x, m.place.y, *role ? " (" : "", role,
-                *role ? ")" : "");
-}
-
 static void finish_worker(tui *t)
 {
     if (t->step == STEP_COMPUTER) {
         carc_move m = t->worker.move;
         if (t->worker.status != CARC_OK)
             m = carc_random_move(t->s.g, &(carc_rng){t->s.seed}, 0.0);
-        log_computer_move(t, m);
         play_move(t, m);
     } else if (t->step == STEP_HINT) {
         t->nhints = t->worker.nevals;
@@ -241,10 +272,21 @@ static void enter_confirm(tui *t)
     }
     t->npevents = t->npevents > CARC_MAX_EVENTS ? CARC_MAX_EVENTS : t->npevents;
     t->step = STEP_CONFIRM;
-    int points = 0, p = carc_game_current_player(t->s.g);
-    points = carc_game_score(t->preview, p) - carc_game_score(t->s.g, p);
-    snprintf(t->msg, sizeof t->msg,
-             "Confirm? This move scores %d for you now. Enter confirms, Esc steps back.", points);
+    int p = carc_game_current_player(t->s.g), now = 0, at_end = 0;
+    for (int i = 0; i < t->npevents; i++) {
+        if (((t->pevents[i].winners >> p) & 1) == 0)
+            continue;
+        if (t->pevents[i].complete)
+            now += t->pevents[i].points;
+        else
+            at_end += t->pevents[i].points;
+    }
+    if (carc_game_over(t->preview))
+        snprintf(t->msg, sizeof t->msg,
+                 "Confirm? This move scores %d for you, the final scoring %d more.", now, at_end);
+    else
+        snprintf(t->msg, sizeof t->msg,
+                 "Confirm? This move scores %d for you now. Enter confirms, Esc steps back.", now);
 }
 
 static void enter_spot_step(tui *t)
@@ -266,12 +308,19 @@ static void enter_spot_step(tui *t)
     t->step = STEP_SPOT;
 }
 
+/* r and R: the next rotation that fits here (any rotation on a square
+ * where the tile fits nowhere), with a word when only one fits. */
 static void rotate(tui *t, int step)
 {
-    if (tui_square_legal(t, t->cx, t->cy))
-        t->rot = legal_rotation(t, t->cx, t->cy, t->rot + step, step);
-    else
+    if (!tui_square_legal(t, t->cx, t->cy)) {
         t->rot = ((t->rot + step) % 4 + 4) % 4;
+        return;
+    }
+    int from = t->rot;
+    t->rot = legal_rotation(t, t->cx, t->cy, t->rot + step, step);
+    if (t->rot == from)
+        snprintf(t->msg, sizeof t->msg,
+                 "Only this rotation fits here (Tab goes to the next square).");
 }
 
 /* Tab: the next (or previous) square with a legal placement. */
@@ -518,16 +567,92 @@ static void inspect_key(tui *t, int ch)
     }
 }
 
+/* n and p at the end: the next (previous) feature of the final scoring,
+ * highlighted and centred; past the last one, the whole board again. */
+static void step_final(tui *t, int step)
+{
+    int n = t->s.nfinal;
+    if (n == 0) {
+        snprintf(t->msg, sizeof t->msg, "No feature scored at the end.");
+        return;
+    }
+    t->final_step += step;
+    if (t->final_step >= n)
+        t->final_step = -1;
+    else if (t->final_step < -1)
+        t->final_step = n - 1;
+    if (t->final_step < 0) {
+        begin_end_screen(t);
+        return;
+    }
+    const carc_event *ev = &t->s.final_events[t->final_step];
+    char text[96];
+    session_event_text(ev, text, sizeof text);
+    snprintf(t->msg, sizeof t->msg, "Final scoring %d of %d: %s. n: next, p: back.",
+             t->final_step + 1, n, text);
+    t->cx = ev->x;
+    t->cy = ev->y;
+    board_follow_cursor(t, 1);
+}
+
+static void over_key(tui *t, int ch)
+{
+    if (ch == 'i')
+        start_inspector(t);
+    else if (ch == 'u')
+        undo(t);
+    else if (ch == 'n' || ch == '\t')
+        step_final(t, 1);
+    else if (ch == 'p' || ch == KEY_BTAB)
+        step_final(t, -1);
+    else
+        view_key(t, ch);
+}
+
 /* --- Save and quit ------------------------------------------------------------------ */
 
 static void ask_save(tui *t, int then_quit)
 {
     t->prompt = PROMPT_SAVE;
     t->quit_after_save = then_quit;
-    if (t->s.saved_path[0])
-        snprintf(t->input, sizeof t->input, "%s", t->s.saved_path);
+    size_t dir_len = strlen(t->save_dir);
+    const char *saved = t->s.saved_path;
+    if (saved[0] && strncmp(saved, t->save_dir, dir_len) == 0 && saved[dir_len] == '/' &&
+        !strchr(saved + dir_len + 1, '/'))
+        snprintf(t->input, sizeof t->input, "%s", saved + dir_len + 1); /* in the folder */
+    else if (saved[0])
+        saves_short(saved, t->input, sizeof t->input);
     else
         snprintf(t->input, sizeof t->input, "carcassonne-%llu.rec", (unsigned long long)t->s.seed);
+}
+
+/* Saves to what the prompt names: a bare name in the saves folder (made
+ * when needed), a path as typed. */
+static void save_to_input(tui *t)
+{
+    char path[SESSION_PATH_MAX], err[SESSION_PATH_MAX + 64];
+    if (saves_resolve(t->save_dir, t->input, path, sizeof path) != 0) {
+        snprintf(t->msg, sizeof t->msg, "That name is too long.");
+        return;
+    }
+    if (!strchr(t->input, '/') && saves_make_dir(t->save_dir) != 0) {
+        snprintf(t->msg, sizeof t->msg, "Cannot make the folder %s: %s", t->save_dir,
+                 strerror(errno));
+        return;
+    }
+    if (session_save(&t->s, path, err, sizeof err) != 0) {
+        snprintf(t->msg, sizeof t->msg, "Not saved: %s", err);
+        return;
+    }
+    char shown[SESSION_PATH_MAX];
+    saves_short(t->s.saved_path, shown, sizeof shown);
+    saves_resume_command(t->s.saved_path, t->resume, sizeof t->resume);
+    session_log(&t->s, "Saved to %s", shown);
+    session_log(&t->s, "To resume: %s", t->resume);
+    int len = snprintf(t->msg, sizeof t->msg, "Saved to %s (the log says how to resume)", shown);
+    if (len >= COLS) /* a long path: the log has it in full */
+        snprintf(t->msg, sizeof t->msg, "Saved; the log says where and how to resume.");
+    t->quit = t->quit_after_save;
 }
 
 static void ask_quit(tui *t)
@@ -544,15 +669,8 @@ static void save_prompt_key(tui *t, int ch)
     if (ch == KEY_ESC) {
         t->prompt = PROMPT_NONE;
     } else if (is_enter(ch) && len > 0) {
-        char err[SESSION_PATH_MAX + 64];
         t->prompt = PROMPT_NONE;
-        if (session_save(&t->s, t->input, err, sizeof err) != 0) {
-            snprintf(t->msg, sizeof t->msg, "%s", err);
-            return;
-        }
-        snprintf(t->msg, sizeof t->msg, "Saved to %s (resume: carcassonne play --load %s)",
-                 t->input, t->input);
-        t->quit = t->quit_after_save;
+        save_to_input(t);
     } else if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && len > 0) {
         t->input[len - 1] = '\0';
     } else if (ch >= 32 && ch < 127 && len + 1 < sizeof t->input) {
@@ -579,6 +697,17 @@ static void cancel_worker(tui *t)
         t->step = STEP_PLACE;
 }
 
+/* [ and ]: the log back and forth by most of its height. */
+static void scroll_log(tui *t, int dir)
+{
+    layout l = tui_layout(t);
+    int page = t->log_room > 2 ? t->log_room - 1 : 1;
+    int most = panel_log_rows(t, &l) - t->log_room;
+    t->log_scroll += dir * page;
+    t->log_scroll = t->log_scroll > most ? most : t->log_scroll;
+    t->log_scroll = t->log_scroll < 0 ? 0 : t->log_scroll;
+}
+
 /* Keys that work in every step; returns 1 when `ch` was one. */
 static int global_key(tui *t, int ch)
 {
@@ -594,18 +723,46 @@ static int global_key(tui *t, int ch)
         t->overlay = OVERLAY_HELP;
         return 1;
     }
-    if (ch == 't' && !t->inspecting) {
+    if (ch == 't') {
         t->overlay = OVERLAY_TILES;
+        return 1;
+    }
+    if (ch == '[' || ch == ']' || ch == KEY_PPAGE || ch == KEY_NPAGE) {
+        scroll_log(t, ch == '[' || ch == KEY_PPAGE ? 1 : -1);
         return 1;
     }
     return 0;
 }
 
+static int too_small(const layout *l)
+{
+    return l->cols < MIN_COLS || l->lines < MIN_LINES;
+}
+
+/* While the terminal is too small to show the game, only quitting works:
+ * nothing is done blind. */
+static void too_small_key(tui *t, int ch)
+{
+    if (t->prompt == PROMPT_QUIT)
+        quit_prompt_key(t, ch);
+    else if (ch == 'q' || ch == KEY_CTRL_C)
+        ask_quit(t);
+    if (t->prompt == PROMPT_SAVE) { /* "save first": there is no room to type a name */
+        t->prompt = PROMPT_NONE;
+        snprintf(t->msg, sizeof t->msg, "Enlarge the terminal to save.");
+    }
+}
+
 static void handle_key(tui *t, int ch)
 {
+    layout l = tui_layout(t);
     if (ch == KEY_RESIZE || ch == KEY_CTRL_L) {
-        board_follow_cursor(t, 0);
+        board_follow_cursor(t, !too_small(&l)); /* centred again once there is room */
         clearok(stdscr, TRUE);
+        return;
+    }
+    if (too_small(&l)) {
+        too_small_key(t, ch);
         return;
     }
     if (t->overlay != OVERLAY_NONE) {
@@ -636,41 +793,54 @@ static void handle_key(tui *t, int ch)
         spot_key(t, ch);
     else if (t->step == STEP_CONFIRM)
         confirm_key(t, ch);
-    else if (t->step == STEP_OVER && ch == 'i')
+    else if (t->step == STEP_OVER)
+        over_key(t, ch);
+    else if (t->step == STEP_COMPUTER && ch == 'i')
         start_inspector(t);
-    else if (t->step == STEP_OVER && ch == 'u')
-        undo(t);
-    else if (t->step == STEP_OVER || t->step == STEP_COMPUTER)
+    else if (t->step == STEP_COMPUTER)
         view_key(t, ch);
 }
 
 /* --- Screen ---------------------------------------------------------------------------- */
 
-static void render(const tui *t)
+/* A log scrolled back stays on the same lines while new ones come in. */
+static void keep_log_place(tui *t, const layout *l)
+{
+    int rows = panel_log_rows(t, l);
+    if (t->log_scroll > 0 && rows > t->log_rows)
+        t->log_scroll += rows - t->log_rows;
+    t->log_rows = rows;
+}
+
+static void render(tui *t)
 {
     erase();
     layout l = tui_layout(t);
-    if (l.cols < MIN_COLS || l.lines < MIN_LINES) {
-        mvprintw(0, 0, "Carcassonne needs a terminal of at least %dx%d (this one: %dx%d).",
-                 MIN_COLS, MIN_LINES, l.cols, l.lines);
-        mvprintw(1, 0, "Enlarge it, or press q to quit.");
+    if (too_small(&l)) {
+        too_small_draw(t, &l);
     } else if (t->overlay != OVERLAY_NONE) {
         overlay_draw(t, &l);
     } else {
         header_draw(t, &l);
         board_draw(t, &l);
-        panel_draw(t, &l);
+        keep_log_place(t, &l);
+        t->log_room = panel_draw(t, &l);
         footer_draw(t, &l);
     }
     refresh();
 }
 
-/* What the keyboard may do while the computer thinks: look, save, quit;
- * never start the human's next move. */
-static int key_while_thinking(int ch)
+/* What the keyboard may do while the computer thinks: look around (the
+ * inspector and its keys, tiles left, overview, pan, the log), save,
+ * quit; never start the human's next move. */
+static int key_while_thinking(const tui *t, int ch)
 {
-    return (ch > 0 && ch < 128 && strchr("qs?tfcHJKL", ch)) || ch == KEY_CTRL_C ||
-           ch == KEY_RESIZE || ch == KEY_SLEFT || ch == KEY_SRIGHT || ch == KEY_SR || ch == KEY_SF;
+    if (t->inspecting && (ch == KEY_UP || ch == KEY_DOWN || ch == KEY_LEFT || ch == KEY_RIGHT ||
+                          ch == '\t' || ch == KEY_BTAB || ch == ' ' || ch == KEY_ESC))
+        return 1;
+    return (ch > 0 && ch < 128 && strchr("qs?tfcHJKLi[]", ch)) || ch == KEY_CTRL_C ||
+           ch == KEY_RESIZE || ch == KEY_SLEFT || ch == KEY_SRIGHT || ch == KEY_SR ||
+           ch == KEY_SF || ch == KEY_PPAGE || ch == KEY_NPAGE;
 }
 
 static void run(tui *t)
@@ -686,7 +856,7 @@ static void run(tui *t)
         if (ch == ERR)
             continue;
         if (t->step == STEP_COMPUTER && t->prompt == PROMPT_NONE && t->overlay == OVERLAY_NONE &&
-            !key_while_thinking(ch))
+            !key_while_thinking(t, ch))
             continue; /* no type-ahead into the human's next turn */
         handle_key(t, ch);
     }
@@ -728,9 +898,13 @@ int cmd_play(int argc, char **argv)
         session_close(&t.s);
         return status == SESSION_INVALID ? 1 : 2;
     }
+    if (saves_dir(t.opt.save_dir, t.save_dir, sizeof t.save_dir) != 0)
+        snprintf(t.save_dir, sizeof t.save_dir, "."); /* no HOME: the working folder */
     start_curses(&t);
     run(&t);
     endwin();
+    if (t.resume[0]) /* where the game went, once the screen is back */
+        printf("The game is saved in %s\nTo resume it: %s\n", t.s.saved_path, t.resume);
     drop_preview(&t);
     carc_player_free(t.hinter);
     session_close(&t.s);

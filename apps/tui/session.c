@@ -1,4 +1,5 @@
 /* session.c: the game, its seats, undo snapshots, the log, save and load. */
+#define _XOPEN_SOURCE 700 /* realpath */
 #include "session.h"
 
 #include <errno.h>
@@ -7,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "saves.h"
 
 const char *session_player_name(int player)
 {
@@ -71,6 +74,15 @@ void session_event_text(const carc_event *ev, char *buf, size_t cap)
         snprintf(buf, cap, "%s score %d each for %s%s", who, ev->points, open, kind_name(ev->kind));
 }
 
+/* Keeps the events of the final scoring (complete == 0) that scored. */
+static void keep_final_events(session *s, const carc_event *events, int n)
+{
+    s->nfinal = 0;
+    for (int i = 0; i < n && i < CARC_MAX_EVENTS; i++)
+        if (!events[i].complete && events[i].winners && events[i].points > 0)
+            s->final_events[s->nfinal++] = events[i];
+}
+
 static void log_events(session *s, const carc_event *events, int n)
 {
     for (int i = 0; i < n && i < CARC_MAX_EVENTS; i++) {
@@ -80,6 +92,24 @@ static void log_events(session *s, const carc_event *events, int n)
         session_event_text(&events[i], text, sizeof text);
         session_log(s, "%s", text);
     }
+}
+
+static const char *role_name(int kind)
+{
+    static const char *const roles[] = {"thief", "knight", "farmer", "monk"};
+    return kind >= 0 && kind < 4 ? roles[kind] : "?";
+}
+
+/* "Turn 22: Blue put V at 2,-1 (knight)". */
+static void log_placement(session *s, carc_move m, int mover, int kind)
+{
+    const carc_tile_def *def = carc_tile(kind);
+    if (!def)
+        return;
+    int has_role = m.segment < def->nsegments;
+    session_log(s, "Turn %d: %s put %c at %d,%d%s%s%s", carc_game_move_count(s->g),
+                session_player_name(mover), def->letter, m.place.x, m.place.y, has_role ? " (" : "",
+                has_role ? role_name(def->segments[m.segment].kind) : "", has_role ? ")" : "");
 }
 
 carc_status session_play(session *s, carc_move m)
@@ -94,8 +124,12 @@ carc_status session_play(session *s, carc_move m)
     if (m.type == CARC_MOVE_DISCARD && kind >= 0)
         session_log(s, "%s's %c fits nowhere: discarded", session_player_name(mover),
                     carc_tile(kind)->letter);
-    if (!was_over && carc_game_over(s->g))
+    else
+        log_placement(s, m, mover, kind);
+    if (!was_over && carc_game_over(s->g)) {
         session_log(s, "The last tile is down: final scoring");
+        keep_final_events(s, events, n);
+    }
     log_events(s, events, n);
     return CARC_OK;
 }
@@ -151,12 +185,24 @@ int session_discards(const session *s, int counts[CARC_TILE_KINDS])
 
 /* --- Seats ------------------------------------------------------------------ */
 
+/* "mcts:level=hard,ms=500" -> "mcts hard"; "greedy:eval=full" -> "greedy". */
+static void short_name(const char *spec, char *out, size_t cap)
+{
+    size_t kind = strcspn(spec, ":");
+    const char *level = strstr(spec, "level=");
+    if (level && level > spec + kind)
+        snprintf(out, cap, "%.*s %.*s", (int)kind, spec, (int)strcspn(level + 6, ",+"), level + 6);
+    else
+        snprintf(out, cap, "%.*s", (int)kind, spec);
+}
+
 static int make_seats(session *s, char specs[][PLAY_SPEC_MAX], int n, char *err, size_t errcap)
 {
     s->nseats = n;
     s->computers = 0;
     for (int i = 0; i < n; i++) {
         snprintf(s->seats[i].spec, sizeof s->seats[i].spec, "%s", specs[i]);
+        short_name(specs[i], s->seats[i].short_name, sizeof s->seats[i].short_name);
         if (play_seat_is_human(specs[i]))
             continue;
         s->seats[i].player =
@@ -232,25 +278,104 @@ static int seats_for_load(session *s, const play_options *opt, const char *text,
     return make_seats(s, specs, players, err, errcap);
 }
 
+/* The deal of a saved game: its "seed N" header line. Returns 1 and sets
+ * `*seed` when the record has one, 0 when not. */
+static int saved_seed(const char *text, uint64_t *seed)
+{
+    for (const char *line = text; line && *line;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        if (len > 5 && len < 26 && strncmp(line, "seed ", 5) == 0 &&
+            strspn(line + 5, "0123456789") == len - 5) {
+            *seed = strtoull(line + 5, NULL, 10);
+            return 1;
+        }
+        if (len > 0 && line[0] >= 'A' && line[0] <= 'X' && (len == 1 || line[1] == ' '))
+            return 0; /* the first move: headers end here */
+        line = end ? end + 1 : NULL;
+    }
+    return 0;
+}
+
+/* The log of a loaded game, rebuilt by replaying its moves on a new game
+ * of the same deal: every move and what it scored, the final scoring too. */
+static void rebuild_log(session *s)
+{
+    carc_rules rules = carc_game_rules(s->g);
+    carc_game *replay = carc_game_new(carc_game_players(s->g), &rules, s->seed);
+    if (!replay)
+        return;
+    int n = carc_game_move_count(s->g);
+    for (int i = 0; i < n; i++) {
+        carc_move m;
+        int kind = 0;
+        if (carc_game_move_at(s->g, i, &m, &kind) != CARC_OK ||
+            carc_game_choose_tile(replay, kind) != CARC_OK)
+            break;
+        carc_game *live = s->g;
+        s->g = replay; /* session_play logs as it plays */
+        carc_status st = session_play(s, m);
+        s->g = live;
+        if (st != CARC_OK)
+            break;
+    }
+    if (carc_game_ended_early(s->g) && !carc_game_over(replay)) {
+        carc_event events[CARC_MAX_EVENTS];
+        int nevents = 0;
+        if (carc_game_finish(replay, events, CARC_MAX_EVENTS, &nevents) == CARC_OK) {
+            session_log(s, "The game was ended early: final scoring");
+            log_events(s, events, nevents);
+            keep_final_events(s, events, nevents);
+        }
+    }
+    carc_game_free(replay);
+}
+
 static int load_game(session *s, const play_options *opt, char *err, size_t errcap)
 {
     size_t len = 0;
-    char *text = read_file(opt->load, &len);
+    const char *path = opt->load;
+    char *text = read_file(path, &len);
+    char in_saves[SESSION_PATH_MAX], dir[SESSION_PATH_MAX];
+    if (!text && errno == ENOENT && !strchr(path, '/') &&
+        saves_dir(opt->save_dir, dir, sizeof dir) == 0 &&
+        saves_resolve(dir, path, in_saves, sizeof in_saves) == 0) {
+        text = read_file(in_saves, &len); /* a bare name: also the saves folder */
+        path = text ? in_saves : path;
+        errno = text ? 0 : ENOENT;
+    }
     if (!text) {
-        snprintf(err, errcap, "cannot read %s: %s", opt->load, strerror(errno));
+        snprintf(err, errcap, "cannot read %s: %s", path, strerror(errno));
         return SESSION_USAGE;
+    }
+    uint64_t seed = 0;
+    if (saved_seed(text, &seed)) {
+        if (opt->seed_given && opt->seed != seed) {
+            snprintf(err, errcap, "%s was dealt from seed %llu: --seed cannot change a saved game",
+                     path, (unsigned long long)seed);
+            free(text);
+            return SESSION_USAGE;
+        }
+        s->seed = seed;
     }
     carc_record_error rerr;
     s->g = carc_record_read(text, len, s->seed, &rerr);
     if (!s->g) {
-        snprintf(err, errcap, "%s: line %d: %s", opt->load, rerr.line, rerr.message);
+        snprintf(err, errcap, "%s: line %d: %s", path, rerr.line, rerr.message);
         free(text);
         return SESSION_INVALID;
     }
     int status = seats_for_load(s, opt, text, err, errcap) == 0 ? SESSION_OK : SESSION_USAGE;
     free(text);
-    snprintf(s->saved_path, sizeof s->saved_path, "%s", opt->load);
-    session_log(s, "Resumed %s after %d moves", opt->load, carc_game_move_count(s->g));
+    if (status != SESSION_OK)
+        return status;
+    rebuild_log(s);
+    s->dirty = 0;
+    char *full = realpath(path, NULL);
+    snprintf(s->saved_path, sizeof s->saved_path, "%s", full ? full : path);
+    free(full);
+    session_log(s, "Resumed %s after %d moves", opt->load, /* as the user named it */
+                carc_game_move_count(s->g));
     return status;
 }
 
@@ -313,6 +438,8 @@ int session_save(session *s, const char *path, char *err, size_t errcap)
         return -1;
     }
     s->dirty = 0;
-    snprintf(s->saved_path, sizeof s->saved_path, "%s", path);
+    char *full = realpath(path, NULL);
+    snprintf(s->saved_path, sizeof s->saved_path, "%s", full ? full : path);
+    free(full);
     return 0;
 }

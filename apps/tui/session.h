@@ -12,14 +12,15 @@
 
 enum {
     SESSION_LOG_MAX = 200,
-    SESSION_LOG_LINE = 80,
+    SESSION_LOG_LINE = 256,
     SESSION_MAX_SNAPSHOTS = CARC_PILE + 8,
     SESSION_PATH_MAX = 512,
 };
 
 typedef struct seat {
     char spec[PLAY_SPEC_MAX];
-    carc_player *player; /* NULL: a human at this seat */
+    char short_name[PLAY_SPEC_MAX]; /* "mcts hard": the kind and its level */
+    carc_player *player;            /* NULL: a human at this seat */
 } seat;
 
 /* The game as it stood when a human's turn began (undo returns there). */
@@ -39,6 +40,10 @@ typedef struct session {
     int nsnaps;
     char log[SESSION_LOG_MAX][SESSION_LOG_LINE];
     int nlog;
+    /* The final scoring's events that scored (winners != 0), valid while
+     * the game is over; the end screen steps through them. */
+    carc_event final_events[CARC_MAX_EVENTS];
+    int nfinal;
     int dirty; /* moves since the last save */
     char saved_path[SESSION_PATH_MAX];
 } session;

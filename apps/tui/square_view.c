@@ -53,7 +53,11 @@ static void empty_square(const square_desc *d, square_pic *out)
         set_ascii(&out->cell[r1][0].art, '+');
         set_ascii(&out->cell[r1][c1].art, '+');
     }
-    if (d->dead) {
+    if (d->hint >= 1 && d->hint <= 9) {
+        square_cell *mid = &out->cell[TILE_ART_H / 2][TILE_ART_W / 2];
+        set_ascii(&mid->art, (char)('0' + d->hint));
+        mid->flags |= SQF_SPOT;
+    } else if (d->dead) {
         set_ascii(&out->cell[TILE_ART_H / 2][TILE_ART_W / 2 - 1].art, 'x');
         set_ascii(&out->cell[TILE_ART_H / 2][TILE_ART_W / 2].art, 'x');
         set_ascii(&out->cell[TILE_ART_H / 2][TILE_ART_W / 2 + 1].art, 'x');
@@ -214,8 +218,12 @@ int square_draw(const square_desc *d, square_pic *out)
         zoom(out);
         for (int z = 0; z < ZOOM_W; z++)
             set_ascii(&out->cell[0][z].art, ' ');
-        if (d->legal || d->dead)
+        if (d->hint >= 1 && d->hint <= 9) {
+            set_ascii(&out->cell[0][1].art, (char)('0' + d->hint));
+            out->cell[0][1].flags |= SQF_SPOT;
+        } else if (d->legal || d->dead) {
             set_ascii(&out->cell[0][1].art, d->dead ? 'x' : '+');
+        }
     } else if (d->zoomed) {
         zoom(out);
         if (d->last_turn > 0) {

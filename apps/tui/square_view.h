@@ -51,6 +51,7 @@ typedef struct square_desc {
     int nspots; /* follower spots to number 1..nspots */
     int spot_segment[CARC_MAX_SPOTS];
     int chosen_spot; /* index into spot_segment, or -1 */
+    int hint;        /* 1..9: an empty square where hint `hint` puts the tile */
 } square_desc;
 
 /* An empty description: no tile, no follower, no marks. */

@@ -4,6 +4,7 @@
 #define CARC_TUI_TUI_H
 
 #include "ai_worker.h"
+#include "describe.h"
 #include "session.h"
 #include "square_view.h"
 #include "tile_info.h"
@@ -36,7 +37,9 @@ typedef struct tui {
     tui_step step;
     tui_overlay overlay;
     tui_prompt prompt;
-    char input[SESSION_PATH_MAX]; /* the prompt's text */
+    char input[SESSION_PATH_MAX];        /* the prompt's text */
+    char save_dir[SESSION_PATH_MAX];     /* where a bare name is saved */
+    char resume[SESSION_PATH_MAX + 600]; /* the command that resumes the last save */
     int quit_after_save;
     int color; /* colour pairs are set up */
     int quit;
@@ -65,6 +68,10 @@ typedef struct tui {
     int nhints;
     ai_worker worker;
     int spinner;
+    int log_scroll; /* log rows scrolled back from the newest */
+    int log_room;   /* log rows the panel showed last time */
+    int log_rows;   /* rows of the whole log last time */
+    int final_step; /* at the end: the scored feature shown, -1 for none */
     char msg[SESSION_PATH_MAX * 2 + 160];
 } tui;
 
@@ -84,8 +91,14 @@ const carc_game *tui_shown_game(const tui *t);
 int tui_square_legal(const tui *t, int x, int y);
 /* Feature inspected under the cursor, or -1. */
 int tui_inspected_feature(const tui *t);
+/* Whether `feature` of the shown game is highlighted: the inspected one,
+ * the features the move being confirmed completes, the final scoring's
+ * feature being shown. */
+int tui_feature_highlighted(const tui *t, int feature);
 /* "you", "human" or the computer's spec, for seat `p`. */
 const char *tui_seat_label(const tui *t, int p);
+/* The same, short: a computer's kind and level ("mcts hard"), no options. */
+const char *tui_seat_short_label(const tui *t, int p);
 
 /* board.c */
 void board_setup_colors(tui *t);
@@ -98,11 +111,14 @@ int board_player_attr(const tui *t, int player);
 void board_draw_tile_at(const tui *t, int row, int col, int kind, int rot);
 
 /* panel.c */
-void panel_draw(const tui *t, const layout *l);
+/* Draws the side panel; returns the rows its log showed. */
+int panel_draw(const tui *t, const layout *l);
+/* Rows the whole log takes at the panel's width. */
+int panel_log_rows(const tui *t, const layout *l);
 void header_draw(const tui *t, const layout *l);
 void footer_draw(const tui *t, const layout *l);
 void overlay_draw(const tui *t, const layout *l);
-/* Text of a hint move: "2,-1 r1 knight" (square, rotation, follower). */
-void panel_move_text(const tui *t, carc_move m, char *buf, size_t cap);
+/* What a terminal too small for the game shows, wrapped to its width. */
+void too_small_draw(const tui *t, const layout *l);
 
 #endif

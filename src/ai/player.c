@@ -223,7 +223,7 @@ carc_player *carc_player_new(const char *spec, uint64_t seed, char *err, size_t 
             return NULL;
         }
         for (char *opt = rest; opt;) {
-            char *comma = strchr(opt, ',');
+            char *comma = strpbrk(opt, ",+"); /* options join with ',' or '+' */
             if (comma)
                 *comma = '\0';
             if (parse_option(p->kind, opt, &p->opt, err, errcap)) {

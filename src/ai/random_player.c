@@ -16,7 +16,9 @@ int ai_random_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int 
                    carc_search_info *info)
 {
     (void)info;
-    carc_move first = carc_random_move(g, &p->rng, 0.5);
+    /* Canonical, as ai_all_moves() lists the moves: a symmetric tile's
+     * choice would otherwise come back below as a second, equal move. */
+    carc_move first = carc_move_canonical(g, carc_random_move(g, &p->rng, 0.5));
     int w = 0;
     out[w++] = (carc_move_eval){first, 0.0, 0.5, 0};
     carc_move *moves = malloc(sizeof *moves * AI_MAX_MOVES);

@@ -8,8 +8,11 @@ Exits 0 when the case passes, 1 with a message when it does not.
 import json
 import os
 import random
+import signal
+import subprocess
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
@@ -55,7 +58,7 @@ def case_engine_session():
     # 'quit' ends the session: the request after it is never answered.
     check(len(r) == len(requests_of(data)) - 1, "%d replies for %d requests"
           % (len(r), len(requests_of(data))))
-    check(r[0] == {"type": "hello", "protocol": 1, "name": "carcassonne", "player": "greedy"},
+    check(r[0] == {"type": "hello", "protocol": 2, "name": "carcassonne", "player": "greedy"},
           "hello: %r" % r[0])
     check(is_error(r[1]) and "new" in r[1]["message"], "go before new: %r" % r[1])
     check(r[2] == {"type": "ok"}, "new: %r" % r[2])
@@ -63,8 +66,11 @@ def case_engine_session():
           and r[3]["to_move"] == 0 and r[3]["tile"] is None and r[3]["moves"] == 0
           and r[3]["scores"] == [0, 0] and r[3]["supply"] == [7, 7] and r[3]["over"] is False,
           "first state: %r" % r[3])
-    check(r[4] == {"type": "ok"} and r[5] == {"type": "ok"}, "tile, move: %r %r" % (r[4], r[5]))
     # small-city: the two-tile city scores 2 for red, the knight goes home.
+    city = {"kind": "city", "complete": True, "players": [0], "points": 2, "tiles": 2,
+            "pennants": 0, "returned": [1, 0], "x": 0, "y": -1}
+    check(r[4] == {"type": "ok"} and r[5] == {"type": "ok", "events": [city]},
+          "tile, move: %r %r" % (r[4], r[5]))
     check(r[6]["scores"] == [2, 0] and r[6]["to_move"] == 1 and r[6]["moves"] == 1
           and r[6]["supply"] == [7, 7] and r[6]["tile"] is None, "second state: %r" % r[6])
     check(is_error(r[7]) and "tile" in r[7]["message"], "go without a tile: %r" % r[7])
@@ -79,18 +85,165 @@ def case_engine_session():
     for m in an["moves"]:
         check(m["move"].startswith("U ") and 0 <= m["win"] <= 1 and m["visits"] >= 0,
               "ranked move: %r" % m)
-    check(r[11] == {"type": "ok"}, "blue's move: %r" % r[11])
+    check(r[11] == {"type": "ok", "events": []}, "blue's move: %r" % r[11])
     check(is_error(r[12]) and "follower" in r[12]["message"], "taken road: %r" % r[12])
     check(is_error(r[13]) and "player 1" in r[13]["message"], "wrong player: %r" % r[13])
-    check(r[14] == {"type": "ok"}, "a move naming its own tile: %r" % r[14])
+    check(r[14] == {"type": "ok", "events": []}, "a move naming its own tile: %r" % r[14])
     check(r[15]["moves"] == 3 and r[15]["scores"] == [2, 0] and r[15]["to_move"] == 1,
           "third state (refused moves changed nothing): %r" % r[15])
-    check(r[16] == {"type": "ok"}, "end: %r" % r[16])
     # The final scoring: blue's thief on the open road D-U-U, 3 points.
+    road = {"kind": "road", "complete": False, "players": [1], "points": 3, "tiles": 3,
+            "pennants": 0, "returned": [0, 1]}
+    check(r[16]["type"] == "ok" and len(r[16]["events"]) == 1
+          and {k: v for k, v in r[16]["events"][0].items() if k not in "xy"} == road,
+          "end: %r" % r[16])
     check(r[17]["over"] is True and r[17]["scores"] == [2, 3] and r[17]["to_move"] is None,
           "final state: %r" % r[17])
     check(is_error(r[18]) and "over" in r[18]["message"], "go after the end: %r" % r[18])
     check(r[19] == {"type": "bye"}, "quit: %r" % r[19])
+
+
+# --- One engine process, request by request ------------------------------------------------
+
+class Engine:
+    """`carcassonne engine` on pipes, asked one request at a time."""
+
+    def __init__(self, spec="random"):
+        self.p = subprocess.Popen([CARC, "engine", "--player", spec], stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE)
+
+    def ask(self, request):
+        self.p.stdin.write((json.dumps(request) + "\n").encode())
+        self.p.stdin.flush()
+        line = self.p.stdout.readline()
+        check(line.endswith(b"\n"), "no reply to %r" % request)
+        return json.loads(line)
+
+    def ok(self, request):
+        r = self.ask(request)
+        check(r["type"] == "ok", "%r answered %r" % (request, r))
+        return r
+
+    def close(self):
+        check(self.ask({"type": "quit"}) == {"type": "bye"}, "quit")
+        self.p.stdin.close()
+        check(self.p.wait(timeout=60) == 0, "engine exit status")
+
+
+def moves_of(legal):
+    """Every move a 'legal' reply lists."""
+    if not legal["placements"]:
+        return [legal["discard"]]
+    return [m for p in legal["placements"]
+            for m in [p["move"]] + ["%s %s" % (p["move"], spot) for spot in p["spots"]]]
+
+
+ROLES = {"road", "city", "field", "cloister"}
+
+
+def case_engine_legal():
+    """'legal' lists every legal move once, with its follower spots and
+    their roles: the same moves as the library's own players rank."""
+    e = Engine("greedy")
+    check(is_error(e.ask({"type": "legal"})), "legal before new")
+    e.ok({"type": "new", "players": 2, "seed": 11})
+    check("unknown" in e.ask({"type": "legal"})["message"], "legal before the tile is known")
+    compared = 0
+    rng = random.Random(5)
+    for turn in range(40):
+        tile = e.ask({"type": "draw"})
+        legal = e.ask({"type": "legal"})
+        check(legal["type"] == "legal" and legal["tile"] == tile["tile"]
+              and legal["player"] == tile["player"], "legal: %r" % legal)
+        moves = moves_of(legal)
+        check(len(moves) == len(set(moves)) == legal["count"], "count, duplicates: %r" % legal)
+        looks = set()
+        for p in legal["placements"]:
+            check(p["move"] == "%s %d %d %d" % (tile["tile"], p["x"], p["y"], p["rot"]),
+                  "placement: %r" % p)
+            check(all(role in ROLES for role in p["spots"].values()), "roles: %r" % p)
+            check(("C" in p["spots"]) == (p["spots"].get("C") == "cloister"), "cloister: %r" % p)
+            looks.add((p["x"], p["y"], p["rot"]))
+        check(len(looks) == len(legal["placements"]), "a placement twice: %r" % legal)
+        an = e.ask({"type": "analyse", "top": 100})
+        check(an["legal_moves"] == legal["count"], "analyse counts %d, legal %d"
+              % (an["legal_moves"], legal["count"]))
+        if legal["count"] <= 100:
+            check(sorted(m["move"] for m in an["moves"]) == sorted(moves),
+                  "legal and greedy's ranking differ: %r %r" % (moves, an["moves"]))
+            compared += 1
+        e.ok({"type": "move", "move": rng.choice(moves)})
+    check(compared >= 20, "only %d positions compared" % compared)
+    # A symmetric tile: the straight road U is listed at rotations 0 and 1,
+    # and a move at rotation 3 is the same as at 1.
+    e.ok({"type": "new", "players": 2, "seed": 11})
+    e.ok({"type": "tile", "tile": "U"})
+    legal = e.ask({"type": "legal"})
+    check({p["rot"] for p in legal["placements"]} <= {0, 1}, "U's rotations: %r" % legal)
+    check(e.ask({"type": "go"})["move"].split()[3] in "01", "go names U's lower rotation")
+    e.ok({"type": "move", "move": "U 1 0 3 W"})
+    check(e.ask({"type": "state"})["supply"] == [6, 7], "U 1 0 3 W is U 1 0 1 E")
+    # A tile that fits nowhere: C (city on every side) once the start
+    # tile's city is closed.
+    e.ok({"type": "new", "players": 2, "seed": 11})
+    e.ok({"type": "tile", "tile": "E"})
+    e.ok({"type": "move", "move": "E 0 -1 2"})
+    e.ok({"type": "tile", "tile": "C"})
+    legal = e.ask({"type": "legal"})
+    check(legal["placements"] == [] and legal["discard"] == "discard C" and legal["count"] == 1,
+          "the discard: %r" % legal)
+    e.ok({"type": "move", "move": legal["discard"]})
+    check(e.ask({"type": "state"})["moves"] == 2, "the discard was played")
+    e.close()
+
+
+def drive_game(e, seed, rng):
+    """Plays one whole game through 'draw', 'legal' and 'move'; returns the
+    moves, the draws and the scores the events add up to."""
+    e.ok({"type": "new", "players": 2, "seed": seed})
+    moves, draws, scored = [], [], [0, 0]
+    left = e.ask({"type": "state"})["left"]
+    while True:
+        tile = e.ask({"type": "draw"})
+        if tile["type"] == "error":
+            check("over" in tile["message"], "draw: %r" % tile)
+            break
+        check(tile["type"] == "tile" and tile["left"] == left - (len(draws) > 0),
+              "draw %d: %r (left %d)" % (len(draws), tile, left))
+        check(e.ask({"type": "draw"}) == tile, "a second draw changed the tile")
+        left = tile["left"]
+        draws.append(tile["tile"])
+        move = rng.choice(moves_of(e.ask({"type": "legal"})))
+        reply = e.ok({"type": "move", "player": tile["player"], "move": move})
+        for ev in reply["events"]:
+            for p in ev["players"]:
+                scored[p] += ev["points"]
+        moves.append(move)
+    state = e.ask({"type": "state"})
+    check(state["over"] is True and state["scores"] == scored and state["left"] == 0,
+          "events add up to %r, state %r" % (scored, state))
+    return moves, draws, scored
+
+
+def case_engine_draw():
+    """'draw' deals from the engine's own pile, so a script drives whole
+    games; 'new' again starts another game in the same process."""
+    e = Engine("random")
+    first = drive_game(e, 5, random.Random(1))
+    second = drive_game(e, 6, random.Random(2))
+    again = drive_game(e, 5, random.Random(1))
+    check(again == first, "'new' with the same seed deals another game")
+    check(second[1] != first[1], "two seeds, one deal")
+    e.close()
+    fresh = Engine("random")
+    check(drive_game(fresh, 6, random.Random(2)) == second, "a fresh process deals otherwise")
+    fresh.close()
+    for moves, _, scores in (first, second):
+        code, out, err = run(["replay", "--json", "-"],
+                             ("players 2\n" + "\n".join(moves) + "\n").encode())
+        r = json.loads(out)
+        check(code == 0 and r["finished"] and r["scores"] == scores,
+              "replayed: %d %r %r" % (code, r, scores))
 
 
 # --- Garbage on the protocol ------------------------------------------------------------
@@ -128,7 +281,7 @@ BAD_IN_GAME = [
     b"{\"type\":\"move\",\"move\":\"E 0 -1 2 S S S S S S S S\"}",
     b"{\"type\":\"move\",\"move\":\"E 99999999999 -1 2\"}",
     b"{\"type\":\"move\",\"move\":\"end\"}", b"{\"type\":\"move\",\"move\":\"\\u00e9 0 0 0\"}",
-    b"{\"type\":\"go\"}",
+    b"{\"type\":\"go\"}", b"{\"type\":\"legal\"}",
     b"{\"type\":\"analyse\",\"top\":0}", b"{\"type\":\"analyse\",\"top\":1000000000}",
     b"{\"type\":\"go\",\"ms\":0}", b"{\"type\":\"go\",\"ms\":\"fast\"}",
 ]
@@ -160,6 +313,26 @@ def case_engine_garbage():
           and state["scores"] == [0, 0] and state["tile"] is None,
           "the refused requests changed the game: %r" % state)
     check(replies[-1] == {"type": "bye"}, "last reply: %r" % replies[-1])
+
+
+def padded(request, size):
+    """`request` padded with spaces inside the object to `size` bytes."""
+    return request[:-1] + b" " * (size - len(request)) + b"}"
+
+
+def case_line_limit():
+    """A line of 65,536 bytes (its LF or CR LF not counted) is the longest
+    either side may send: one byte more is refused, on both sides."""
+    hello = b"{\"type\":\"hello\"}"
+    data = (padded(hello, 65536) + b"\n" + padded(hello, 65536) + b"\r\n"
+            + padded(hello, 65537) + b"\n" + padded(hello, 65537) + b"\r\n"
+            + padded(hello, 200000) + b"\n" + hello + b"\n" + padded(hello, 65537))
+    r = engine_replies(data, "random")
+    check(len(r) == 7, "%d replies to 7 lines" % len(r))
+    check(r[0]["type"] == "hello" and r[1]["type"] == "hello", "65,536 bytes: %r" % r[:2])
+    for i in (2, 3, 4, 6):
+        check(is_error(r[i]) and "longer than 65536" in r[i]["message"], "line %d: %r" % (i, r[i]))
+    check(r[5]["type"] == "hello", "the line after a long one: %r" % r[5])
 
 
 # --- The arena ----------------------------------------------------------------------
@@ -335,14 +508,26 @@ SILENT_ON_GO = ("while read -r l; do case \"$l\" in *'\"go\"'*) sleep 30;; "
 ILLEGAL_ON_GO = ("while read -r l; do case \"$l\" in *'\"go\"'*) "
                  "echo '{\"type\":\"move\",\"move\":\"Z 9 9 9\"}';; "
                  "*) echo '{\"type\":\"ok\"}';; esac; done")
+NO_MOVE_ON_GO = ("while read -r l; do case \"$l\" in *'\"go\"'*) echo '{\"type\":\"move\"}';; "
+                 "*) echo '{\"type\":\"ok\"}';; esac; done")
+DUPLICATE_KEYS = "while read -r l; do echo '{\"type\":\"ok\",\"type\":\"ok\"}'; done"
+TWO_LINES = "while read -r l; do printf '{\"type\":\"ok\"}\\n{\"type\":\"ok\"}\\n'; done"
+MOVE_ON_TILE = ("while read -r l; do case \"$l\" in *'\"tile\"'*) "
+                "echo '{\"type\":\"move\",\"move\":\"E 0 -1 2\"}';; "
+                "*) echo '{\"type\":\"ok\"}';; esac; done")
 BAD_ENGINES = [
-    ("cat", "without a \"move\""),
-    ("false", "forfeits"),
-    ("exit 3", "forfeits"),
+    ("cat", "a reply to 'new' of type 'new', not 'ok'"),
+    (NO_MOVE_ON_GO, "without a \"move\""),
+    ("false", "the engine exited (status 1)"),
+    ("exit 3", "the engine exited (status 3)"),
+    ("kill -9 $$", "killed by signal 9"),
     ("echo not-json; sleep 5", "not a JSON object"),
-    ("head -c 100000 /dev/zero | tr '\\0' x", "forfeits"),
+    ("head -c 100000 /dev/zero | tr '\\0' x", "longer than 65536"),
     (ILLEGAL_ON_GO, "illegal move"),
-    (SILENT_ON_GO, "no reply within"),
+    (SILENT_ON_GO, "no reply to 'go' within"),
+    (DUPLICATE_KEYS, "duplicate"),
+    (TWO_LINES, "more than one line in reply to 'new'"),
+    (MOVE_ON_TILE, "a reply to 'tile' of type 'move', not 'ok'"),
 ]
 
 
@@ -353,11 +538,127 @@ def case_arena_bad_engines():
         check_sane(s, 2)
         check(s["a_forfeits"] == 2 and s["b_wins"] == 2, "%s: %r" % (command, s))
         check(message in err, "%s: no '%s' in: %s" % (command, message, err))
+    # An engine that exits leaves a child holding its output open: it
+    # forfeits for having exited (not for a time-out), and the child is
+    # killed with it.
+    for child in ("</dev/null >/dev/null 2>&1", ""):
+        nap = "%d.%d" % (987, os.getpid())
+        s, err = arena_json(["engine:sleep %s %s & exit 0" % (nap, child), "random",
+                             "--games", "2"])
+        check(s["a_forfeits"] == 2 and err.count("exited (status 0)") == 2
+              and "no reply" not in err, "an engine that exits: %r %s" % (s, err))
+        check(not sleeping(nap), "the engine's child 'sleep %s' survives" % nap)
     # Both sides outside engines, one good and one bad, two threads.
     good = "engine:%s engine --player greedy" % CARC
     s, err = arena_json([good, "engine:cat", "--games", "4", "--threads", "2",
                          "--engine-ms", "50"])
     check(s["b_forfeits"] == 4 and s["a_wins"] == 4, "good vs bad: %r %s" % (s, err))
+
+
+def sleeping(nap):
+    """Whether a process that names NAP (a `sleep NAP`, or the shell of an
+    engine that starts one) is still running once it has had some seconds
+    to die. NAP is unique to the test: no other process names it."""
+    names = (nap.encode() + b"\0", nap.encode() + b" ")
+    for _ in range(100):
+        alive = False
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                with open("/proc/%s/cmdline" % pid, "rb") as f:
+                    cmdline = f.read()
+                alive |= any(name in cmdline for name in names)
+            except OSError:
+                pass
+        if not alive:
+            return False
+        time.sleep(0.1)
+    return True
+
+
+def case_arena_engine_reuse():
+    """One engine process plays every game of a match ('new' per game); one
+    that misbehaves loses that game only and is started again; at the end
+    its whole process group is killed."""
+    with tempfile.TemporaryDirectory() as tmp:
+        log = os.path.join(tmp, "starts")
+        nap = "%d.%d" % (985, os.getpid())
+        good = "engine:echo start >> %s; sleep %s & exec %s engine --player random" % (
+            log, nap, CARC)
+        s, err = arena_json([good, "greedy", "--games", "6", "--seed", "4"])
+        check_sane(s, 6)
+        check(s["a_forfeits"] == 0 and s["b_forfeits"] == 0, "forfeits: %r %s" % (s, err))
+        with open(log) as f:
+            check(f.read() == "start\n", "one process for 6 games")
+        check(not sleeping(nap), "the engine's child 'sleep %s' survives the match" % nap)
+        # The same games as with a process per game: six threads, one game each.
+        fresh, _ = arena_json([good, "greedy", "--games", "6", "--seed", "4", "--threads", "6"])
+        check(without_times(fresh) == without_times(s),
+              "reused engine %r, one per game %r" % (s, fresh))
+        with open(log) as f:
+            check(f.read() == "start\n" * 7, "one process per thread")
+        # A process that crashes in game 1 (its first start) loses game 1 only.
+        os.remove(log)
+        flaky = ("engine:echo start >> %s; [ $(wc -l < %s) -eq 1 ] && exit 5; "
+                 "exec %s engine --player random" % (log, log, CARC))
+        s, err = arena_json([flaky, "greedy", "--games", "4"])
+        check(s["a_forfeits"] == 1 and "game 1: A" in err and "exited (status 5)" in err,
+              "one forfeit: %r %s" % (s, err))
+        with open(log) as f:
+            check(f.read() == "start\n" * 2, "started again once")
+
+
+def case_arena_stopped():
+    """An arena that is stopped (Ctrl-C, kill) takes its engines' process
+    groups with it: they are out of reach of the terminal's signals."""
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with tempfile.TemporaryDirectory() as tmp:
+            mark = os.path.join(tmp, "started")
+            nap = "%d.%d" % (984, os.getpid())
+            engine = "engine:sleep %s & touch %s; exec %s engine --player random" % (nap, mark,
+                                                                                     CARC)
+            p = subprocess.Popen([CARC, "arena", engine, "random", "--games", "100000"],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            for _ in range(600):
+                if os.path.exists(mark) or p.poll() is not None:
+                    break
+                time.sleep(0.1)
+            p.send_signal(sig)
+            check(p.wait(timeout=60) == -sig, "the arena ended %r on signal %d" % (p.returncode,
+                                                                                  sig))
+            check(not sleeping(nap), "the engine's child 'sleep %s' survives signal %d"
+                  % (nap, sig))
+
+
+def case_arena_line_limit():
+    """The arena takes a reply of 65,536 bytes and refuses one byte more."""
+    with tempfile.TemporaryDirectory() as tmp:
+        pad = os.path.join(tmp, "pad.py")
+        with open(pad, "w") as f:
+            f.write("import subprocess, sys\n"
+                    "e = subprocess.Popen(sys.argv[2:], stdin=subprocess.PIPE,"
+                    " stdout=subprocess.PIPE)\n"
+                    "for line in sys.stdin.buffer:\n"
+                    "    e.stdin.write(line); e.stdin.flush()\n"
+                    "    r = e.stdout.readline().rstrip(b'\\n')\n"
+                    "    sys.stdout.buffer.write(r[:-1] + b' ' * (int(sys.argv[1]) - len(r))"
+                    " + b'}\\n')\n"
+                    "    sys.stdout.flush()\n")
+        for size, forfeits in ((65536, 0), (65537, 2)):
+            engine = "engine:%s %s %d %s engine --player random" % (sys.executable, pad, size,
+                                                                  CARC)
+            s, err = arena_json([engine, "random", "--games", "2"])
+            check(s["a_forfeits"] == forfeits, "replies of %d bytes: %r %s" % (size, s, err))
+            check(not forfeits or "longer than 65536" in err, "the reason: %s" % err)
+
+
+def case_example_bot():
+    """examples/random_bot.py plays whole games through the arena, legally."""
+    bot = os.path.join(os.path.dirname(os.path.dirname(HERE)), "examples", "random_bot.py")
+    s, err = arena_json(["engine:%s %s %s" % (sys.executable, bot, CARC), "random",
+                         "--games", "4", "--engine-ms", "100"])
+    check_sane(s, 4)
+    check(s["a_forfeits"] == 0 and s["b_forfeits"] == 0, "forfeits: %r %s" % (s, err))
+    check(err == "", "standard error: %s" % err)
 
 
 # --- analyse -----------------------------------------------------------------------------
@@ -378,6 +679,33 @@ def case_analyse():
     check(code == 0 and "rank  move" in out and "\n     1  U " in out, "text: %s %s" % (out, err))
     code, out, err = run(["analyse", "--ms", "30", "--top", "2", "--json", small])
     check(code == 0 and len(json.loads(out)["best"]) == 2, "default player: %s %s" % (out, err))
+    # Every ranking is in one order: the chance to win, then the margin.
+    code, out, err = run(["analyse", "--ms", "100", "--top", "100", "--tile", "B", "--json", small])
+    a = json.loads(out)
+    check(code == 0 and a["order"] == "chance to win, then margin", "order: %r %s" % (a, err))
+    keys = [(round(m["win"] * 1000), round(m["margin"] * 100)) for m in a["best"]]
+    check(len(keys) == a["legal_moves"] and keys == sorted(keys, reverse=True),
+          "not by win, then margin, as shown: %r" % keys)
+    code, out, err = run(["analyse", "--ms", "30", "--tile", "B", small])
+    check("best first by chance to win, then margin" in out, "the order unsaid: %s" % out)
+    # A symmetric tile's placements are listed once, whoever ranks them: U
+    # turned 1 and 3 is the same straight road.
+    lists = {}
+    for spec in ("random", "greedy", "star25"):
+        code, out, err = run(["analyse", "--player", spec, "--tile", "U", "--top", "100",
+                              "--json", small])
+        a = json.loads(out)
+        moves = [m["move"] for m in a["best"]]
+        check(code == 0 and a["legal_moves"] == len(moves) == len(set(moves)),
+              "%s lists a move twice: %r" % (spec, moves))
+        lists[spec] = sorted(moves)
+    check(lists["random"] == lists["greedy"] == lists["star25"] and len(lists["random"]) == 22,
+          "the players list different moves: %r" % lists)
+    for seed in range(1, 30):
+        code, out, err = run(["analyse", "--player", "random", "--seed", str(seed), "--tile", "U",
+                              "--top", "1", "--json", small])
+        move = json.loads(out)["best"][0]["move"]
+        check(move in lists["greedy"], "random's choice %r is not listed so" % move)
 
     code, out, err = run(["analyse", "--each-move", "--player", "greedy", "--json", small])
     check(code == 0, "each move: %d %s" % (code, err))
@@ -473,10 +801,17 @@ CASES = {
     "bench_mcts": case_bench_mcts,
     "engine_session": case_engine_session,
     "engine_garbage": case_engine_garbage,
+    "engine_legal": case_engine_legal,
+    "engine_draw": case_engine_draw,
+    "line_limit": case_line_limit,
     "arena_smoke": case_arena_smoke,
     "arena_engine": case_arena_engine,
     "arena_bad_engines": case_arena_bad_engines,
     "arena_record_error": case_arena_record_error,
+    "arena_engine_reuse": case_arena_engine_reuse,
+    "arena_line_limit": case_arena_line_limit,
+    "arena_stopped": case_arena_stopped,
+    "example_bot": case_example_bot,
     "arena_resume": case_arena_resume,
     "analyse": case_analyse,
     "bad_arguments": case_bad_arguments,

@@ -118,6 +118,25 @@ static void test_forfeits_and_odd_game(void **state)
     NEAR(s.rate_low, 0.094531206);
 }
 
+/* B wins every game of three pairs: rate 0, and the Wilson interval starts
+ * at exactly 0 (its centre - half is 0 only up to rounding). The same
+ * with A winning every game: it ends at exactly 1. */
+static void test_wilson_holds_the_rate(void **state)
+{
+    (void)state;
+    arena_game games[6];
+    for (int i = 0; i < 6; i++)
+        games[i] = (arena_game){10, 90, ARENA_NO_FORFEIT, 0, 0, 0, 0};
+    arena_stats s;
+    arena_stats_compute(games, 6, &s);
+    assert_true(s.rate_wilson);
+    assert_true(s.rate_low == 0.0 && s.score_rate == 0.0 && s.rate_high > 0.0);
+    for (int i = 0; i < 6; i++)
+        games[i] = (arena_game){90, 10, ARENA_NO_FORFEIT, 0, 0, 0, 0};
+    arena_stats_compute(games, 6, &s);
+    assert_true(s.rate_high == 1.0 && s.score_rate == 1.0 && s.rate_low < 1.0);
+}
+
 static void test_elo(void **state)
 {
     (void)state;
@@ -134,11 +153,9 @@ static void test_elo(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_three_pairs),
-        cmocka_unit_test(test_one_pair_wilson),
-        cmocka_unit_test(test_split_pairs_wilson),
-        cmocka_unit_test(test_forfeits_and_odd_game),
-        cmocka_unit_test(test_elo),
+        cmocka_unit_test(test_three_pairs),           cmocka_unit_test(test_one_pair_wilson),
+        cmocka_unit_test(test_split_pairs_wilson),    cmocka_unit_test(test_forfeits_and_odd_game),
+        cmocka_unit_test(test_wilson_holds_the_rate), cmocka_unit_test(test_elo),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

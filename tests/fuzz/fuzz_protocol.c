@@ -2,7 +2,8 @@
  * a session: its lines go one by one to an engine session (the random
  * player answers 'go' and 'analyse', so every request is quick). Every
  * line must get exactly one reply, a JSON object with a "type"; after an
- * error reply the game must be as it was. */
+ * error reply the game must be as it was; a 'legal' reply counts its
+ * moves right. */
 #include <jansson.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -32,6 +33,23 @@ static char *state_of(engine_session *e)
     return text;
 }
 
+/* A 'legal' reply counts its moves right, and lists the discard only
+ * when no placement is legal. */
+static void check_legal(const json_t *reply)
+{
+    const json_t *places = json_object_get(reply, "placements");
+    check(json_is_array(places), "'legal' without placements");
+    json_int_t count = 0;
+    size_t i;
+    const json_t *p;
+    json_array_foreach(places, i, p) count +=
+        1 + (json_int_t)json_object_size(json_object_get(p, "spots"));
+    int discard = json_is_string(json_object_get(reply, "discard"));
+    check(discard == (json_array_size(places) == 0), "a discard beside placements");
+    check(json_integer_value(json_object_get(reply, "count")) == (discard ? 1 : count),
+          "'legal' miscounts its moves");
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size > 16384)
@@ -50,6 +68,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check(json_is_object(reply), "a reply that is no JSON object");
         const char *type = json_string_value(json_object_get(reply, "type"));
         check(type != NULL, "a reply without a type");
+        if (strcmp(type, "legal") == 0)
+            check_legal(reply);
         if (strcmp(type, "error") == 0) {
             check(json_is_string(json_object_get(reply, "message")), "an error without a message");
             char *after = state_of(e);

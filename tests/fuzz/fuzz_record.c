@@ -2,7 +2,9 @@
  * read; a record that parses is written back, read again and written once
  * more, and the games and texts must agree: a round-trip oracle that
  * aborts on any difference. The queries a front end makes on the parsed
- * game run too, so that a strange but valid record cannot crash them. */
+ * game run too, so that a strange but valid record cannot crash them. The
+ * header reader, the move-by-move replay, the legal moves, the public view
+ * and the digest must agree with the reader. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,15 +103,108 @@ static void query(const carc_game *g)
     }
 }
 
+/* The header reader fails exactly where the reader fails in the headers;
+ * on a good record it finds the players line first, views inside the
+ * text, and the headers it finds written back read back the same. */
+static void check_headers(const char *text, size_t size, const carc_game *g,
+                          const carc_record_error *read_err)
+{
+    enum { MAX_HEADERS = 64 };
+    carc_header h[MAX_HEADERS];
+    carc_record_error err;
+    int n = carc_record_headers(text, size, h, MAX_HEADERS, &err);
+    if (n < 0) {
+        check_error(&err);
+        check(g == NULL, "the headers fail but the record reads");
+        check(err.line == read_err->line && strcmp(err.message, read_err->message) == 0,
+              "the header reader and the reader disagree on the error");
+        return;
+    }
+    if (!g)
+        return; /* the error is in the moves */
+    check(n >= 1 && h[0].key_len == 7 && memcmp(h[0].key, "players", 7) == 0,
+          "the first header is not players");
+    static char built[CARC_RECORD_MAX_LINE * 4];
+    char key[CARC_RECORD_MAX_LINE + 1], value[CARC_RECORD_MAX_LINE + 1];
+    built[0] = '\0';
+    int kept = 0;
+    for (int i = 0; i < n && i < MAX_HEADERS; i++) {
+        check(h[i].key >= text && h[i].value + h[i].value_len <= text + size, "a view outside");
+        check(h[i].key_len <= CARC_RECORD_MAX_LINE && h[i].value_len <= CARC_RECORD_MAX_LINE,
+              "a header longer than a line");
+        snprintf(key, sizeof key, "%.*s", (int)h[i].key_len, h[i].key);
+        snprintf(value, sizeof value, "%.*s", (int)h[i].value_len, h[i].value);
+        if (carc_header_check(key, value, NULL, 0) == CARC_OK &&
+            carc_header_append(built, sizeof built, key, value) == CARC_OK)
+            kept++;
+    }
+    size_t len = carc_record_write(g, built, NULL, 0);
+    char *out = malloc(len + 1);
+    check(out != NULL, "out of memory");
+    carc_record_write(g, built, out, len + 1);
+    int again = carc_record_headers(out, len, h, MAX_HEADERS, &err);
+    check(again == 1 + (carc_game_rules(g).flags != 0) + kept, "written headers read back");
+    free(out);
+}
+
+typedef struct replay_count {
+    int steps, ends;
+} replay_count;
+
+static int count_step(void *ctx, const carc_replay_step *step)
+{
+    replay_count *c = ctx;
+    check(step->index == carc_game_move_count(step->game) - !step->end, "a step's index");
+    check(step->nevents >= 0 && step->nevents <= CARC_MAX_EVENTS, "a step's events");
+    c->steps++;
+    c->ends += step->end;
+    return 0;
+}
+
+/* The replay reaches the reader's game, one step per move (and `end`). */
+static void check_replay(const char *text, size_t size, const carc_game *g)
+{
+    replay_count c = {0, 0};
+    carc_game *h = carc_record_replay(text, size, 1, count_step, &c, NULL);
+    check(h != NULL, "the replay fails where the reader did not");
+    check(c.steps == carc_game_move_count(g) + c.ends, "a step per move");
+    check(c.ends == (carc_game_ended_early(g) ? 1 : 0), "the end step");
+    check_same_game(g, h);
+    check(carc_game_digest(g) == carc_game_digest(h), "replayed digests differ");
+    carc_game_free(h);
+}
+
+/* The legal moves are legal, and a public view has the game's digest. */
+static void check_moves_and_view(const carc_game *g)
+{
+    static carc_move moves[CARC_MAX_MOVES];
+    int n = carc_legal_moves(g, moves, CARC_MAX_MOVES);
+    check(n >= 0 && n <= CARC_MAX_MOVES, "a move count out of range");
+    check((n == 0) == (carc_game_over(g) != 0), "no move but the game goes on");
+    carc_game *copy = carc_game_clone(g);
+    check(copy != NULL, "out of memory");
+    for (int i = 0; i < n; i += n / 3 + 1) {
+        carc_game_copy(copy, g);
+        check(carc_move_equal(carc_move_canonical(g, moves[i]), moves[i]), "a move not canonical");
+        check(carc_game_play(copy, moves[i], NULL, 0, NULL) == CARC_OK, "a listed move is illegal");
+    }
+    carc_game_public_view(copy, g, 7);
+    check(carc_game_digest(copy) == carc_game_digest(g), "a view's digest differs");
+    carc_game_free(copy);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     carc_record_error err;
     carc_game *g = carc_record_read((const char *)data, size, 1, &err);
+    check_headers((const char *)data, size, g, &err);
     if (!g) {
         check_error(&err);
         return 0;
     }
     query(g);
+    check_replay((const char *)data, size, g);
+    check_moves_and_view(g);
     size_t len = carc_record_write(g, NULL, NULL, 0);
     char *text = malloc(len + 1), *again = malloc(len + 1);
     check(text && again, "out of memory");

@@ -98,6 +98,13 @@ static int count_unfinished(void *ctx, const stored_table *t)
 
 static stored_table loaded;
 
+static int count_ids(void *ctx, const char *id)
+{
+    assert_int_equal(strlen(id), 12);
+    (*(int *)ctx)++;
+    return 0;
+}
+
 static int keep_first(void *ctx, const stored_table *t)
 {
     (void)ctx;
@@ -217,6 +224,12 @@ static void test_finished_tables(void **state)
     assert_int_equal(storage_commit(s), 0);
     int n = 0;
     assert_int_equal(storage_load_unfinished(s, count_unfinished, &n), 0);
+    assert_int_equal(n, 0);
+    n = 0;
+    assert_int_equal(storage_list(s, 1u << TABLE_FINISHED, count_ids, &n), 0);
+    assert_int_equal(n, 1);
+    n = 0;
+    assert_int_equal(storage_list(s, 1u << TABLE_WAITING | 1u << TABLE_PLAYING, count_ids, &n), 0);
     assert_int_equal(n, 0);
     assert_int_equal(storage_load_table(s, t.id, &loaded), 1);
     assert_int_equal(loaded.status, TABLE_FINISHED);

@@ -3,6 +3,7 @@
  * by hand, storage in a temporary file. */
 #include <jansson.h>
 #include <setjmp.h>
+#include <sqlite3.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -59,6 +60,21 @@ static int hook_think(void *ctx, const char *table, int turn, const carc_game *g
     return 0;
 }
 
+/* The last review request. */
+static struct {
+    char table[32];
+    int asked;
+} review;
+
+static int hook_review(void *ctx, const char *table, const carc_game *g, int ms)
+{
+    (void)ctx;
+    (void)ms;
+    assert_true(carc_game_over(g));
+    snprintf(review.table, sizeof review.table, "%s", table);
+    return review.asked++;
+}
+
 static int64_t hook_now(void *ctx)
 {
     (void)ctx;
@@ -76,9 +92,10 @@ static int setup(void **state)
     unlink(path);
     char err[200];
     store = storage_open(path, err, sizeof err);
-    srv_hooks hooks = {NULL, hook_send, hook_think, NULL, hook_now};
+    srv_hooks hooks = {NULL, hook_send, hook_think, hook_review, hook_now};
     srv_limits limits = {10, 4};
     T = tables_new(store, &hooks, &limits);
+    review.asked = 0;
     memset(clients, 0, sizeof clients);
     for (int i = 0; i < MAX_CLIENTS; i++) {
         clients[i].id = (uint64_t)i + 1;
@@ -581,6 +598,17 @@ static void test_restart(void **state)
     while ((m = next(0)))
         last = m;
     const char *digest = json_string_value(json_object_get(last, "digest"));
+    /* A broken table in storage is skipped, the others load. */
+    stored_table *broken = calloc(1, sizeof *broken);
+    snprintf(broken->id, sizeof broken->id, "tbroken00001");
+    broken->status = TABLE_PLAYING;
+    broken->players = 2;
+    broken->forfeit = -1;
+    broken->nmoves = 1;
+    snprintf(broken->moves[0].text, sizeof broken->moves[0].text, "Q 9 9 0");
+    assert_int_equal(storage_create_table(store, broken), 0);
+    assert_int_equal(storage_commit(store), 0);
+    free(broken);
     srv_hooks hooks = {NULL, hook_send, hook_think, NULL, hook_now};
     srv_limits limits = {10, 4};
     srv_tables *again = tables_new(store, &hooks, &limits);
@@ -658,6 +686,93 @@ static void test_idle_waiting_table_closed(void **state)
     expect_error_code(1, "no_table");
 }
 
+/* The review of a finished game: queued on the hook, its result sent to
+ * the table's followers and kept for the next request. */
+static void test_review(void **state)
+{
+    (void)state;
+    char text[300];
+    two_players("[\"me\",\"open\"],\"clock\":{\"mode\":\"move\",\"seconds\":5,"
+                "\"on_timeout\":\"forfeit\"}",
+                1);
+    snprintf(text, sizeof text, "{\"type\":\"review\",\"id\":1,\"table\":\"%s\",\"ms\":50}",
+             table_id);
+    request(0, text);
+    expect_error_code(0, "bad_field"); /* not finished */
+    clock_ms += 6000;
+    tables_tick(T, clock_ms);
+    assert_int_equal(tables_flush(T), 0);
+    drain(0);
+    drain(1);
+    request(2, text);
+    json_t *ok = expect(2, "review.ok");
+    assert_int_equal(json_integer_value(json_object_get(ok, "position")), 0);
+    assert_int_equal(review.asked, 1);
+    assert_string_equal(review.table, table_id);
+    char *moves = malloc(64);
+    snprintf(moves, 64, "[{\"turn\":0,\"loss\":1.5}]");
+    tables_review_done(T, table_id, moves);
+    assert_int_equal(tables_flush(T), 0);
+    json_t *ev = expect(2, "review");
+    assert_int_equal(json_array_size(json_object_get(ev, "moves")), 1);
+    expect(0, "review");
+    expect(1, "review");
+    request(1, text);
+    expect(1, "review.ok");
+    expect(1, "review");
+    assert_int_equal(review.asked, 1); /* kept, not asked again */
+}
+
+/* No more tables than --max-tables, whoever asks. */
+static void test_total_tables(void **state)
+{
+    (void)state;
+    srv_hooks hooks = {NULL, hook_send, hook_think, hook_review, hook_now};
+    srv_limits limits = {2, 10};
+    srv_tables *small = tables_new(store, &hooks, &limits);
+    const char *create = "{\"type\":\"create\",\"id\":1,\"seats\":[\"open\",\"open\"]}";
+    msg_request *r = malloc(sizeof *r);
+    msg_problem p;
+    assert_int_equal(msg_decode(create, strlen(create), r, &p), ERR_NONE);
+    for (int i = 0; i < 3; i++)
+        tables_request(small, &clients[i == 2 ? 3 : 0], r);
+    free(r);
+    assert_int_equal(tables_flush(small), 0);
+    expect(0, "create.ok");
+    expect(0, "state");
+    expect(0, "create.ok");
+    expect(0, "state");
+    expect_error_code(3, "too_many");
+    assert_int_equal(tables_live(small), 2);
+    tables_client_gone(small, &clients[0]);
+    tables_client_gone(small, &clients[3]);
+    tables_free(small);
+}
+
+/* A move the database refuses gets `internal`, and the game is as it was:
+ * the same move is taken once the database works again. */
+static void test_storage_failure(void **state)
+{
+    (void)state;
+    char move[64];
+    two_players("[\"me\",\"open\"]", 1);
+    legal_move(0, move, sizeof move, 0);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "ALTER TABLE moves RENAME TO moves_away", NULL, NULL, NULL),
+                     SQLITE_OK);
+    send_move(0, 0, move);
+    expect_error_code(0, "internal");
+    assert_null(next(1)); /* the other seat saw nothing */
+    assert_int_equal(sqlite3_exec(db, "ALTER TABLE moves_away RENAME TO moves", NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(db);
+    send_move(0, 0, move);
+    expect(0, "move.ok");
+    json_t *ev = expect(1, "move");
+    assert_int_equal(json_integer_value(json_object_get(ev, "turn")), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -673,6 +788,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_restart, setup, teardown),
         cmocka_unit_test_setup_teardown(test_chat_and_mine, setup, teardown),
         cmocka_unit_test_setup_teardown(test_idle_waiting_table_closed, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_review, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_total_tables, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_storage_failure, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,6 +7,7 @@
 
 #include <cmocka.h>
 
+#include "carcassonne_ai.h"
 #include "options.h"
 
 static int parse(play_options *opt, char *err, int argc, const char *const *args)
@@ -66,6 +67,56 @@ static void test_plus_joins_player_options(void **state)
     assert_string_equal(opt.seats[0], "mcts:level=easy,threads=1");
 }
 
+/* A comma-piece "key=value" without ':' continues the seat before it. */
+static void test_comma_continues_a_seat(void **state)
+{
+    (void)state;
+    play_options opt;
+    char err[200];
+    const char *args[] = {"play", "--players", "human,mcts:level=hard,ms=500,greedy,eval=full"};
+    assert_int_equal(parse(&opt, err, 3, args), 0);
+    assert_int_equal(opt.nseats, 3);
+    assert_string_equal(opt.seats[0], "human");
+    assert_string_equal(opt.seats[1], "mcts:level=hard,ms=500");
+    assert_string_equal(opt.seats[2], "greedy:eval=full");
+    const char *mixed[] = {"play", "--players", "vanilla-mcts:iters=50+c=2,threads=1,star25"};
+    assert_int_equal(parse(&opt, err, 3, mixed), -1); /* vanilla-mcts has no threads */
+    assert_non_null(strstr(err, "threads"));
+    const char *human_opts[] = {"play", "--players", "human,ms=5,mcts"};
+    assert_int_equal(parse(&opt, err, 3, human_opts), -1);
+    assert_non_null(strstr(err, "takes no options"));
+    const char *first[] = {"play", "--players", "ms=5,mcts"};
+    assert_int_equal(parse(&opt, err, 3, first), -1);
+    const char *empty[] = {"play", "--players", "human,,mcts"};
+    assert_int_equal(parse(&opt, err, 3, empty), -1);
+}
+
+/* The library takes '+' and ',' alike between a player's options. */
+static void test_player_new_takes_both_joiners(void **state)
+{
+    (void)state;
+    char err[160];
+    carc_player *plus = carc_player_new("mcts:ms=500+threads=1", 1, err, sizeof err);
+    carc_player *comma = carc_player_new("mcts:ms=500,threads=1", 1, err, sizeof err);
+    assert_non_null(plus);
+    assert_non_null(comma);
+    assert_string_equal(carc_player_spec(plus), carc_player_spec(comma));
+    assert_non_null(strstr(carc_player_spec(plus), "threads=1"));
+    carc_player_free(plus);
+    carc_player_free(comma);
+    assert_null(carc_player_new("mcts:ms=500+", 1, err, sizeof err));
+    assert_null(carc_player_new("mcts:ms=500+bogus=1", 1, err, sizeof err));
+    assert_non_null(strstr(err, "bogus"));
+}
+
+static void test_help_lists_every_player(void **state)
+{
+    (void)state;
+    const char *names[] = {"random", "greedy", "mcts", "vanilla-mcts", "star25", "--save-dir"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        assert_non_null(strstr(play_usage, names[i]));
+}
+
 static void test_bad_arguments(void **state)
 {
     (void)state;
@@ -96,6 +147,9 @@ int main(void)
         cmocka_unit_test(test_defaults),
         cmocka_unit_test(test_players_rules_seed),
         cmocka_unit_test(test_plus_joins_player_options),
+        cmocka_unit_test(test_comma_continues_a_seat),
+        cmocka_unit_test(test_player_new_takes_both_joiners),
+        cmocka_unit_test(test_help_lists_every_player),
         cmocka_unit_test(test_bad_arguments),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -154,6 +154,17 @@ static void test_empty_square_marks(void **state)
     d.zoomed = 1;
     assert_int_equal(square_draw(&d, &pic), 0);
     assert_int_equal(count_glyph(&pic, 'x', SQF_DEAD, &row, &col), 1);
+    /* A hint's number, in the middle, in full and in the overview. */
+    d = square_desc_empty();
+    d.legal = 1;
+    d.hint = 2;
+    assert_int_equal(square_draw(&d, &pic), 0);
+    assert_int_equal(count_glyph(&pic, '2', SQF_SPOT, &row, &col), 1);
+    assert_int_equal(row, TILE_ART_H / 2);
+    assert_int_equal(col, TILE_ART_W / 2);
+    d.zoomed = 1;
+    assert_int_equal(square_draw(&d, &pic), 0);
+    assert_int_equal(count_glyph(&pic, '2', SQF_SPOT, &row, &col), 1);
 }
 
 static void test_last_move_and_cursor(void **state)

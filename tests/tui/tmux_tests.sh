@@ -11,6 +11,11 @@ sock="carc-tui-$test_name-$$"
 session=game
 screen_file=screen.txt
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
+# Saves go under the scratch folder, never the real home; the scratch
+# folder is the home, so the game shows the saves folder as ~/data/...
+HOME=$(pwd)
+XDG_DATA_HOME="$HOME/data"
+export HOME XDG_DATA_HOME
 
 tm() { tmux -L "$sock" "$@"; }
 cleanup() { tm kill-server >/dev/null 2>&1 || true; }
@@ -62,12 +67,48 @@ wait_for_either() {
 }
 
 shows() { capture; grep -qF -- "$1" "$screen_file"; }
+
+# The message line (the screen's last line but one).
+message_line() { tail -n 2 "$screen_file" | head -n 1; }
+
+# key_then_message_changes KEY: presses KEY once and waits until the
+# message line is another, so no key is pressed twice for one screen.
+key_then_message_changes() {
+    was=$(message_line)
+    keys "$1"
+    i2=0
+    while [ "$i2" -lt 100 ]; do
+        capture
+        [ "$(message_line)" != "$was" ] && return 0
+        sleep 0.1
+        i2=$((i2 + 1))
+    done
+    fail "the message '$was' stayed after $1"
+}
+
+# wait_until_changed PATTERN OLD: until the first match of PATTERN (a
+# regular expression) on the screen is other than OLD.
+wait_until_changed() {
+    i=0
+    while [ "$i" -lt 100 ]; do
+        capture
+        now=$(grep -o -- "$1" "$screen_file" | head -1)
+        [ -n "$now" ] && [ "$now" != "$2" ] && return 0
+        sleep 0.1
+        i=$((i + 1))
+    done
+    fail "'$1' stayed '$2'"
+}
 keys() { tm send-keys -t "$session" "$@"; }
 
 # Places the drawn tile on the first legal square with follower choice $1
 # (0: none) and confirms.
 place_and_confirm() {
-    wait_for "Place your tile"
+    wait_for_either "fits here" "fits nowhere!"
+    if shows "fits nowhere!"; then
+        keys Enter
+        return
+    fi
     keys Tab
     keys Enter
     wait_for_either "Confirm?" "Follower:"
@@ -98,9 +139,9 @@ t_start_place_confirm() {
     # through those two only, so it shows two rotations, both fitting.
     seen=""
     for _ in 1 2 3 4; do
+        before=$(grep -o 'turned [0-3]' "$screen_file" | head -1)
         keys r
-        sleep 0.2
-        capture
+        wait_until_changed 'turned [0-3]' "$before"
         grep -qF "does not fit here" "$screen_file" && fail "r turned to a rotation that does not fit"
         seen="$seen $(grep -o 'turned [0-3]' "$screen_file" | head -1 | cut -c8)"
     done
@@ -131,22 +172,77 @@ t_inspect() {
     wait_for "Place your tile"
     keys i
     wait_for "Inspector: "
-    keys Tab
-    sleep 0.2
-    first=$(grep -o 'Inspector: [a-z]*' "$screen_file")
     wait_for "Followers: "
     shows "If the game ended now:" || fail "no end value"
-    second=""
-    for _ in 1 2 3 4; do
-        keys Tab
-        sleep 0.2
-        capture
-        second=$(grep -o 'Inspector: [a-z]*' "$screen_file")
-        [ "$second" != "$first" ] && break
-    done
-    [ "$second" != "$first" ] || fail "Tab did not pick another feature"
+    first=$(grep -o 'Inspector: [a-z]*' "$screen_file")
+    keys Tab
+    wait_until_changed 'Inspector: [a-z]*' "$first"
     keys Escape
     wait_for "Place your tile"
+    finish
+}
+
+# The drawn tile's letter from the header: "plays tile V".
+drawn_tile() { capture; grep -o 'plays tile [A-X]' "$screen_file" | head -1 | cut -c12; }
+# The header's turn and tile: "turn 5 | Red (you) plays tile V".
+turn_and_tile() { capture; grep -o 'turn [0-9]* | .* plays tile [A-X]' "$screen_file" | head -1; }
+
+# Plays one human move and waits for the human's next turn.
+next_human_turn() {
+    before=$(turn_and_tile)
+    place_and_confirm 0
+    i=0
+    while [ "$i" -lt 100 ]; do
+        now=$(turn_and_tile)
+        if [ -n "$now" ] && [ "$now" != "$before" ] && shows "Red (you) plays"; then
+            return 0
+        fi
+        sleep 0.1
+        i=$((i + 1))
+    done
+    fail "the human's next turn did not come"
+}
+
+# A save lands in the saves folder (made as needed), the command printed
+# on quitting resumes it, and the loaded game goes on exactly as saved:
+# the same drawn tile, and the same tiles after it.
+# Presses arrows until the header's cursor is at ($1, $2).
+cursor_to() {
+    capture
+    x=$(grep -o 'cursor -*[0-9]*,' "$screen_file" | grep -o -- '-*[0-9]*')
+    y=$(grep -o 'cursor -*[0-9]*,-*[0-9]*' "$screen_file" | grep -o -- '-*[0-9]*$')
+    while [ "$x" -lt "$1" ]; do keys Right; x=$((x + 1)); done
+    while [ "$x" -gt "$1" ]; do keys Left; x=$((x - 1)); done
+    while [ "$y" -lt "$2" ]; do keys Down; y=$((y + 1)); done
+    while [ "$y" -gt "$2" ]; do keys Up; y=$((y - 1)); done
+    wait_for "cursor $1,$2"
+}
+
+# Seed 18 deals B, a cloister: the inspector says how far round it is
+# filled, not "tiles" and "pennants".
+t_inspect_cloister() {
+    start 100 30 --seed 18 --players human,greedy --no-color
+    wait_for "Place your tile"
+    keys Enter
+    wait_for "1 monk in the cloister"
+    keys 1
+    wait_for "Confirm?"
+    keys Enter
+    wait_for "turn 3 |"
+    keys i
+    wait_for "Inspector"
+    cursor_to 0 1
+    i=0
+    while [ "$i" -lt 6 ] && ! shows "Inspector: cloister"; do
+        was=$(grep -o 'Inspector: [a-z]*' "$screen_file" | head -1)
+        keys Tab
+        wait_until_changed 'Inspector: [a-z]*' "$was"
+        i=$((i + 1))
+    done
+    wait_for "Inspector: cloister"
+    shows "Squares around it filled: " || fail "the cloister's neighbours are not counted in words"
+    shows "pennant" && fail "pennants named for a cloister"
+    shows "Followers: Red 1" || fail "the monk is not listed"
     finish
 }
 
@@ -154,27 +250,64 @@ t_save_load() {
     start 100 30 --seed 5 --players human,greedy --no-color
     place_and_confirm 0
     wait_for "turn 3 |"
+    tile=$(drawn_tile)
+    [ -n "$tile" ] || fail "no drawn tile in the header"
     keys s
     wait_for "Save as: carcassonne-5.rec"
-    keys BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace BSpace \
-        BSpace BSpace BSpace BSpace BSpace
-    keys -l "saved.rec"
-    wait_for "Save as: saved.rec"
+    shows "Enter:save in ~/data/carcassonne/saves" || fail "the prompt does not name the folder"
     keys Enter
-    wait_for "Saved to saved.rec"
+    wait_for "the log says"
+    shows "To resume: " || fail "the log does not say how to resume"
+    saved="$XDG_DATA_HOME/carcassonne/saves/carcassonne-5.rec"
+    [ -f "$saved" ] || fail "no file in the saves folder"
+    next_human_turn
+    next_human_turn
+    later=$(turn_and_tile)
     keys q
+    wait_for "Quit anyway?"
+    shows "Enter: OK" && fail "the quit prompt offers Enter"
+    shows "y:quit" || fail "the quit prompt's keys are not shown"
+    keys Enter
+    wait_for "Place your tile"
+    keys q
+    wait_for "Quit anyway?"
+    keys y
     wait_for "EXIT=0"
-    grep -q '^players 2' saved.rec || fail "no players line"
-    grep -q '^seat-2 greedy' saved.rec || fail "the seats are not saved"
-    test "$(grep -c '^[A-X] ' saved.rec)" -eq 2 || fail "not two moves in the record"
-    "$bin" replay saved.rec >/dev/null || fail "the saved record does not replay"
-    session=game2 # a second game on the same tmux server
-    start 100 30 --load saved.rec --no-color
-    wait_for "Resumed saved.rec after 2"
-    shows "turn 3 | Red (you) plays" || fail "not Red's turn 3 after loading"
-    shows "B Blue" || fail "no Blue"
-    shows "greedy" || fail "the loaded seats are not the saved ones"
-    finish
+    tm capture-pane -J -p -t "$session" >"$screen_file"
+    cmd=$(sed -n 's/^To resume it: //p' "$screen_file")
+    [ -n "$cmd" ] || fail "no command to resume the game"
+    case "$cmd" in /*" play --load $saved") ;; *) fail "the command is '$cmd'" ;; esac
+    grep -q '^players 2' "$saved" || fail "no players line"
+    grep -q '^seat-2 greedy' "$saved" || fail "the seats are not saved"
+    grep -q '^seed 5$' "$saved" || fail "the seed is not saved"
+    test "$(grep -c '^[A-X] ' "$saved")" -eq 2 || fail "not two moves in the record"
+    "$bin" replay "$saved" >/dev/null || fail "the saved record does not replay"
+    for n in 1 2 3; do
+        session=load$n # more games on the same tmux server
+        if [ "$n" = 1 ]; then
+            tm new-session -d -s "$session" -x 100 -y 30 "$cmd --no-color; echo EXIT=\$?; sleep 60"
+        else # a bare name is found in the saves folder
+            start 100 30 --load carcassonne-5.rec --no-color
+        fi
+        wait_for "Resumed "
+        shows "turn 3 | Red (you) plays tile $tile" || fail "load $n: not tile $tile at turn 3"
+        shows "greedy" || fail "the loaded seats are not the saved ones"
+        shows "Turn 2: Blue put" || fail "the log of the loaded game lost its moves"
+        keys s # the save prompt offers the file's name in the saves folder
+        wait_for "Save as: carcassonne-5.rec"
+        keys Escape
+        wait_for "r:rotate Tab:next"
+        next_human_turn
+        next_human_turn
+        [ "$(turn_and_tile)" = "$later" ] || fail "load $n: '$(turn_and_tile)', not '$later'"
+        finish
+    done
+}
+
+# Counts the underlined cells' runs on the screen (a highlighted feature
+# under --no-color is bold and underlined).
+underlined() {
+    tm capture-pane -e -p -t "$session" | grep -c "$(printf '\033')\\[[0-9;]*4[;m]" || true
 }
 
 t_final_scoring() {
@@ -184,28 +317,122 @@ t_final_scoring() {
     head -n "$keep" full.rec >near.rec
     start 100 30 --load near.rec --players human,greedy --no-color
     wait_for "Resumed near.rec"
-    i=0
+    i=0 last_confirm=""
     while [ "$i" -lt 200 ]; do
         capture
         if grep -qF "Final scoring" "$screen_file"; then
             break
         elif grep -qF "fits nowhere: it is discarded" "$screen_file"; then
-            keys Enter
+            key_then_message_changes Enter
         elif grep -qF "Place your tile" "$screen_file"; then
-            keys Tab Enter
+            key_then_message_changes Enter # the cursor starts where the tile fits
         elif grep -qF "Follower:" "$screen_file"; then
-            keys 0
+            key_then_message_changes 0
         elif grep -qF "Confirm?" "$screen_file"; then
-            keys Enter
+            if grep -qF "the final scoring" "$screen_file"; then
+                last_confirm=$(grep -o "Confirm? This move scores [0-9]* for you[^.]*" "$screen_file")
+            fi
+            key_then_message_changes Enter
+        else
+            sleep 0.1
         fi
-        sleep 0.1
         i=$((i + 1))
     done
     wait_for "Final scoring" 1
-    shows "road city clst farm" || fail "no breakdown"
+    echo "the last confirm: $last_confirm"
+    case "$last_confirm" in
+    *"for you, the final scoring "*" more"*) ;;
+    *) fail "the last tile's confirm does not keep the final scoring apart: '$last_confirm'" ;;
+    esac
+    shows "cloisters" || fail "no breakdown"
+    shows "total" || fail "no total"
+    shows "clst" && fail "jargon in the final scoring"
     shows "Winner" || fail "no winner"
     shows "game over after" || fail "no game-over header"
+    [ "$(underlined)" -eq 0 ] || fail "a feature is highlighted before stepping"
+    n=$(grep -o "steps through the [0-9]*" "$screen_file" | grep -o "[0-9]*$" || true)
+    [ -n "$n" ] || fail "no count of the features scored at the end"
+    keys n
+    wait_for "1 of "
+    [ "$(underlined)" -gt 0 ] || fail "the first scored feature is not highlighted"
+    grep -q "1 of [0-9]*: [A-Z][a-z]* score" "$screen_file" || fail "no points for the feature"
+    grep -q "^Final scoring 1 of $n: [A-Z][a-z]* scores* [0-9]* " "$screen_file" ||
+        fail "the message line does not give the feature's points"
+    keys p
+    wait_for "steps through the"
+    keys p
+    wait_for "$n of $n:"
+    # The log keeps the final scoring, and scrolls back to the start.
+    shows "final scoring" || shows "for a farm" || fail "the log lost the final scoring"
+    i=0
+    while [ "$i" -lt 40 ] && ! shows "Turn 1: Red put"; do
+        keys '['
+        i=$((i + 1))
+        sleep 0.1
+    done
+    shows "Turn 1: Red put" || fail "the log does not scroll back to the first move"
     echo "the record had $moves moves"
+    finish
+}
+
+# The log's rows as the panel shows them (after its title line).
+log_rows() { sed -n '/│Log /,$p' "$screen_file" | sed -e '1d' -e 's/.*│//' | head -n 3; }
+
+# A log scrolled back stays on its lines while moves add new ones, and
+# scrolls forward to the newest again.
+t_log_scroll() {
+    "$bin" selfplay --seed 7 --players 2 --record full.rec >/dev/null
+    head -n 40 full.rec >mid.rec
+    start 80 24 --load mid.rec --players human,greedy --no-color
+    wait_for "([ older)"
+    keys '['
+    wait_for "(older: ] newer)"
+    rows_before=$(log_rows)
+    [ -n "$rows_before" ] || fail "no log rows"
+    next_human_turn
+    capture
+    [ "$(log_rows)" = "$rows_before" ] || fail "the log moved while scrolled back: [$rows_before], now [$(log_rows)]"
+    i=0
+    while [ "$i" -lt 40 ] && ! shows "([ older)"; do
+        keys ']'
+        i=$((i + 1))
+        sleep 0.1
+    done
+    wait_for "([ older)"
+    finish
+}
+
+# The board: the screen's rows between the header and the message line,
+# each cut at the panel's line (the last '│' on the row).
+board_part() { sed -e '1d' -e '$d' "$screen_file" | sed -e '$d' -e 's/│[^│]*$//'; }
+
+# Seed 14 deals E, a city cap: north of the start tile it fits one way
+# only (r says so), and a knight there completes the city at once. The
+# confirm screen shows the knight on the tile with what it scores before
+# it goes home; the spots and the panel speak plainly.
+t_confirm_follower() {
+    start 100 30 --seed 14 --players human,greedy --no-color
+    wait_for "Place your tile"
+    shows "cursor 0,-1" || fail "the cursor does not start north of the start tile"
+    keys r
+    wait_for "Only this rotation fits here"
+    keys R
+    wait_for "Only this rotation fits here"
+    keys Enter
+    wait_for "Follower spots:"
+    shows "1 knight on the city at the" || fail "the spot is not named in words"
+    if grep -q "([NESW]\{1,3\})" "$screen_file"; then fail "a port name in the spots"; fi
+    keys 1
+    wait_for "Confirm?"
+    shows "This move scores 4 for you now" || fail "not 4 points for the move"
+    shows "Red scores 4 for a city" || fail "the scoring is not listed"
+    shows "then Red's follower comes" || fail "the knight's return is not said"
+    board_part | grep -q "R" || fail "the knight is not shown on the board before it goes home"
+    keys Enter
+    wait_for "R Red       4  7/7"
+    board_part | grep -q "R" && fail "the knight stayed on the board"
+    shows "(c)" && fail "jargon after the last move"
+    shows "Last: Red put E at 0,-1" || shows "Last: Blue put" || fail "no last move line"
     finish
 }
 
@@ -225,15 +452,28 @@ t_quit_asks() {
 }
 
 # The screen answers while the computer thinks, and quitting stops the
-# search at once: the computer has 8 s, the quit must take under 3.
+# search at once: the computer has 30 s, the quit must take under 3.
 t_quit_while_thinking() {
-    start 100 30 --seed 13 --players "human,mcts:ms=8000+threads=1" --no-color
+    start 100 30 --seed 13 --players "human,mcts:ms=30000,threads=1" --no-color
     place_and_confirm 0
     wait_for "Blue is thinking..."
     keys '?'
     wait_for "keys and rules"
     keys x
     wait_for "Blue is thinking..."
+    # Looking around: the inspector, its features, tiles left, the overview.
+    keys i
+    wait_for "Inspector: "
+    keys Tab
+    keys t
+    wait_for "any key returns"
+    keys x
+    wait_for "Inspector: "
+    keys Escape
+    wait_for "i:inspect t:tiles"
+    keys f
+    wait_for "Overview: f again"
+    shows "Blue is thinking..." || fail "the computer's move came before the looking was done"
     keys q
     wait_for "Quit anyway?"
     keys y
@@ -241,14 +481,23 @@ t_quit_while_thinking() {
 }
 
 # Two humans at one keyboard: the game names whose turn it is.
+# At 80 columns the messages are whole, with the longest name before them.
 t_hot_seat() {
-    start 100 30 --seed 17 --players human,human --no-color
+    start 80 24 --seed 17 --players human,human,human --no-color
     wait_for "Red: Place your tile"
     place_and_confirm 0
     wait_for "Blue: Place your tile"
     shows "Blue (human) plays" || fail "the header does not name Blue"
     keys u
     wait_for "Undo is for games against the computer."
+    place_and_confirm 0
+    wait_for "Yellow: Place your tile"
+    grep -q "Enter places\.$" "$screen_file" || fail "the message is cut at 80 columns"
+    keys Tab Enter
+    wait_for_either "Yellow: Follower:" "Confirm?"
+    if shows "Follower:"; then
+        grep -q "Esc back\.$" "$screen_file" || fail "the follower message is cut at 80 columns"
+    fi
     finish
 }
 
@@ -266,27 +515,84 @@ t_hint() {
     start 100 30 --seed 3 --players human,greedy --no-color
     wait_for "Place your tile"
     keys h
-    wait_for "Hints (expected margin):" 30
-    grep -q '^.*│1 [-+][0-9]' "$screen_file" || fail "no ranked move 1"
+    wait_for "Best moves (your expected" 30
+    grep -q '^.*│1 [-+][0-9.]* at -*[0-9]*,-*[0-9]* turned [0-3]' "$screen_file" ||
+        fail "hint 1 does not say where and how it is turned"
+    grep -q ' r[0-3] ' "$screen_file" && fail "jargon in the hints"
+    # Away from the hints' squares, the cursor hides none of their numbers.
+    keys Up Up Up Up Up Up
+    wait_for "does not fit here"
+    board_part | grep -q '1' || fail "hint 1 is not shown on the board"
     keys 1
     wait_for "Confirm?"
     finish
 }
 
 t_resize_80x24() {
-    start 80 24 --seed 3 --players human,greedy --no-color
+    start 80 24 --seed 3 --players human,mcts:level=hard,ms=300 --no-color
     wait_for "Place your tile"
     shows "q:quit" || fail "keys cut off at 80 columns"
     shows "Tiles left: 70" || fail "no tile panel at 80x24"
+    # A seat's label is never cut: the level when the spec is too long.
+    shows "mcts hard" || fail "the computer's seat is not named at 80 columns"
+    shows "mcts:leve" && fail "a seat label cut at 80 columns"
+    keys '?'
+    wait_for "keys and rules"
+    shows "Letters: R B Y G K W" || fail "the help does not fit 80x24"
+    keys x
+    wait_for "Place your tile"
     tm resize-window -t "$session" -x 60 -y 20
     wait_for "needs a terminal of at least 80x24"
+    # At 30x8 the message wraps at words, and keys do nothing blind.
+    tm resize-window -t "$session" -x 30 -y 8
+    wait_for "is 30x8."
+    grep -q '^\.8)\.' "$screen_file" && fail "a stray wrapped line at 30x8"
+    keys Tab Enter 1 Enter Enter
     tm resize-window -t "$session" -x 120 -y 40
     wait_for "Place your tile"
+    shows "turn 1 |" || fail "keys pressed while too small were carried out"
+    shows "Confirm?" && fail "keys pressed while too small were carried out"
+    # The board is centred again: the cursor's square is mid-screen, so
+    # the middle rows show the board.
+    sed -n '16,26p' "$screen_file" | sed 's/│[^│]*$//' | grep -q '[^ ]' ||
+        fail "the board is not in the middle of the screen after the resize"
     keys '?'
     wait_for "keys and rules"
     shows "farmer" || fail "the help does not explain farmers"
+    shows "hjkl" && fail "the help names keys hjkl that do not move"
+    shows "arrows move" || fail "the help does not say how to move"
     keys x
     wait_for "Place your tile"
+    # j, k and l are not keys: after each, an arrow leads to the square
+    # next to where the cursor was (were they keys, it would never show).
+    x=$(grep -o 'cursor -*[0-9]*,' "$screen_file" | grep -o -- '-*[0-9]*')
+    y=$(grep -o 'cursor -*[0-9]*,-*[0-9]*' "$screen_file" | grep -o -- '-*[0-9]*$')
+    keys j Right
+    wait_for "cursor $((x + 1)),$y"
+    keys l Left
+    wait_for "cursor $x,$y"
+    keys k Down
+    wait_for "cursor $x,$((y + 1))"
+    finish
+}
+
+# At 120 columns the inspector's lines are whole (wrapped, not cut).
+t_panel_120() {
+    start 120 40 --seed 3 --players human,greedy --no-color
+    wait_for "Place your tile"
+    keys i
+    wait_for "Inspector: "
+    i=0
+    while [ "$i" -lt 8 ] && ! shows "Inspector: farm"; do
+        was=$(grep -o 'Inspector: [a-z]*' "$screen_file" | head -1)
+        keys Tab
+        wait_until_changed 'Inspector: [a-z]*' "$was"
+        i=$((i + 1))
+    done
+    wait_for "Inspector: farm"
+    shows "Worth now: 0" || fail "no worth line"
+    shows "end)" || fail "the farm's worth line is cut"
+    shows "the en" && ! shows "the end" && fail "the farm's worth line is cut"
     finish
 }
 

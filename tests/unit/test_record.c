@@ -738,6 +738,390 @@ static void test_move_parse_random_lines(void **state)
     carc_game_free(g);
 }
 
+/* --- Rule lists ---------------------------------------------------------------------- */
+
+static void test_rules_parse(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        uint32_t flags;
+    } good[] = {
+        {"", 0},
+        {" \t, ,", 0},
+        {"small-city", CARC_RULE_SMALL_CITY},
+        {"small-city,bonus-turn", CARC_RULE_SMALL_CITY | CARC_RULE_BONUS_TURN},
+        {" bonus-turn , small-city\t", CARC_RULE_SMALL_CITY | CARC_RULE_BONUS_TURN},
+        {"small-city small-city", CARC_RULE_SMALL_CITY},
+        {"farms-first-edition,no-incomplete-scoring",
+         CARC_RULE_FARMS_FIRST_EDITION | CARC_RULE_NO_INCOMPLETE},
+    };
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        carc_rules r = {0xDEADu};
+        char err[64] = "x";
+        assert_int_equal(carc_rules_parse(good[i].text, &r, err, sizeof err), CARC_OK);
+        assert_int_equal(r.flags, good[i].flags);
+        assert_string_equal(err, "");
+    }
+    static const char *const bad[] = {
+        "bogus", "small-city bogus",      "Small-City", "small-city;", "small-cityx",
+        "small", "small-city\nbonus-turn"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        carc_rules r = {CARC_RULE_BONUS_TURN};
+        char err[64] = "";
+        assert_int_equal(carc_rules_parse(bad[i], &r, err, sizeof err), CARC_EINVAL);
+        assert_int_equal(r.flags, CARC_RULE_BONUS_TURN); /* unchanged */
+        assert_non_null(strstr(err, "unknown rule '"));
+    }
+    carc_rules r = {0};
+    char err[8];
+    assert_int_equal(carc_rules_parse("bogus-and-a-long-name", &r, err, sizeof err), CARC_EINVAL);
+    assert_int_equal(strlen(err), sizeof err - 1); /* cut, terminated */
+    assert_int_equal(carc_rules_parse(NULL, &r, NULL, 0), CARC_EINVAL);
+    assert_int_equal(carc_rules_parse("", NULL, NULL, 0), CARC_EINVAL);
+}
+
+static void test_rules_format(void **state)
+{
+    (void)state;
+    char buf[128], comma[128];
+    assert_int_equal(carc_rules_format(carc_rules_standard(), buf, sizeof buf, ","), 0);
+    assert_string_equal(buf, "");
+    carc_rules two = {CARC_RULE_BONUS_TURN | CARC_RULE_SMALL_CITY | (1u << 30)};
+    size_t len = carc_rules_format(two, buf, sizeof buf, NULL);
+    assert_int_equal(len, strlen(buf));
+    assert_string_equal(buf, "small-city bonus-turn"); /* lowest flag first, no unnamed flag */
+    carc_rules_format(two, buf, sizeof buf, ", ");
+    assert_string_equal(buf, "small-city, bonus-turn");
+    /* Every set of flags reads back, with either separator. */
+    for (uint32_t flags = 0; flags < 16; flags++) {
+        carc_rules in = {flags}, out = {0}, out2 = {0};
+        size_t n = carc_rules_format(in, buf, sizeof buf, " ");
+        assert_int_equal(n, strlen(buf));
+        carc_rules_format(in, comma, sizeof comma, ",");
+        assert_int_equal(carc_rules_parse(buf, &out, NULL, 0), CARC_OK);
+        assert_int_equal(carc_rules_parse(comma, &out2, NULL, 0), CARC_OK);
+        assert_int_equal(out.flags, flags);
+        assert_int_equal(out2.flags, flags);
+        /* Like snprintf: the length whatever the room, never past `cap`. */
+        for (size_t cap = 0; cap <= n + 1; cap++) {
+            char small[128];
+            memset(small, 'Z', sizeof small);
+            assert_int_equal(carc_rules_format(in, small, cap, " "), n);
+            if (cap > 0) {
+                assert_true(strlen(small) < cap);
+                assert_memory_equal(small, buf, strlen(small));
+            }
+            for (size_t j = cap; j < sizeof small; j++)
+                assert_int_equal(small[j], 'Z');
+        }
+        assert_int_equal(carc_rules_format(in, NULL, 0, " "), n);
+    }
+}
+
+/* The record's rules line goes through the same parser, with spaces and
+ * tabs only, and any number of names. */
+static void test_rules_line(void **state)
+{
+    (void)state;
+    carc_game *g = read_ok_str("players 2\nrules small-city\tbonus-turn small-city small-city "
+                               "small-city small-city small-city small-city small-city\n");
+    assert_int_equal(carc_game_rules(g).flags, CARC_RULE_SMALL_CITY | CARC_RULE_BONUS_TURN);
+    carc_game_free(g);
+    carc_record_error err;
+    const char *comma = "players 2\nrules small-city,bonus-turn\n";
+    assert_null(carc_record_read(comma, strlen(comma), 1, &err));
+    assert_int_equal(err.line, 2);
+    assert_string_equal(err.message, "unknown rule 'small-city,bonus-turn'");
+}
+
+/* --- Headers ------------------------------------------------------------------------------ */
+
+static void assert_header(const carc_header *h, const char *key, const char *value, int line)
+{
+    if (h->key_len != strlen(key) || memcmp(h->key, key, h->key_len) != 0 ||
+        h->value_len != strlen(value) || memcmp(h->value, value, h->value_len) != 0 ||
+        h->line != line)
+        fail_msg("header '%.*s' '%.*s' line %d, want '%s' '%s' line %d", (int)h->key_len, h->key,
+                 (int)h->value_len, h->value, h->line, key, value, line);
+}
+
+static void test_headers(void **state)
+{
+    (void)state;
+    const char *text = "# a game\n"
+                       "players 3\r\n"
+                       "rules small-city  # the variant\n"
+                       "seed 42\n"
+                       "\n"
+                       "seat-1 Anne  de  Bretagne \t# a name of several words\n"
+                       "seat-2 one two three four five six seven eight nine ten\n"
+                       "flag\n"
+                       "E 0 -1 2 S\n"
+                       "this line is never read\n";
+    carc_header h[8];
+    carc_record_error err;
+    int n = carc_record_headers(text, strlen(text), h, 8, &err);
+    assert_int_equal(n, 6);
+    assert_header(&h[0], "players", "3", 2);
+    assert_header(&h[1], "rules", "small-city", 3);
+    assert_header(&h[2], "seed", "42", 4);
+    assert_header(&h[3], "seat-1", "Anne  de  Bretagne", 6);
+    assert_header(&h[4], "seat-2", "one two three four five six seven eight nine ten", 7);
+    assert_header(&h[5], "flag", "", 8);
+    assert_true(h[2].value >= text && h[2].value < text + strlen(text)); /* views */
+    assert_int_equal(carc_header_find(h, n, "seed"), 2);
+    assert_int_equal(carc_header_find(h, n, "players"), 0);
+    assert_int_equal(carc_header_find(h, n, "see"), -1);
+    assert_int_equal(carc_header_find(h, n, "seed2"), -1);
+    assert_int_equal(carc_header_find(h, n, NULL), -1);
+    /* Like snprintf: the count whatever the room. */
+    carc_header few[2];
+    memset(few, 0, sizeof few);
+    assert_int_equal(carc_record_headers(text, strlen(text), few, 2, NULL), 6);
+    assert_header(&few[1], "rules", "small-city", 3);
+    assert_int_equal(carc_record_headers(text, strlen(text), NULL, 0, NULL), 6);
+    /* The whole record reads too: the long header is no error. */
+    const char *valid = "players 2\nseat-2 one two three four five six seven eight nine\n";
+    carc_game *g = read_ok_str(valid);
+    carc_game_free(g);
+    /* A record of headers alone. */
+    assert_int_equal(carc_record_headers("players 2", 9, h, 8, NULL), 1);
+    assert_header(&h[0], "players", "2", 1);
+}
+
+static void test_bad_headers(void **state)
+{
+    (void)state;
+    static const bad_record bad[] = {
+        BAD("", 1),
+        BAD("seed 4\nplayers 2\n", 1),
+        BAD("players 2\nplayers 2\n", 2),
+        BAD("players 9\n", 1),
+        BAD("players 2\nrules bogus\n", 2),
+        BAD("players 2\nrules\nrules\n", 3),
+        BAD("players 2\nkeY 1\n", 2),
+        BAD("players 2\nx 1\n", 2),
+        BAD_N("players 2\nseed \x01\n", 2),
+        BAD_N("players 2\nseed \xC3\n", 2),
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        size_t len = bad[i].len ? bad[i].len : strlen(bad[i].text);
+        carc_header h[4];
+        carc_record_error err = {0, ""};
+        assert_int_equal(carc_record_headers(bad[i].text, len, h, 4, &err), -1);
+        if (err.line != bad[i].line || err.message[0] == '\0')
+            fail_msg("record %zu: line %d '%s', want line %d", i, err.line, err.message,
+                     bad[i].line);
+    }
+    /* The moves are not read: a broken move after the headers is no error. */
+    assert_int_equal(carc_record_headers("players 2\nseed 1\nE 9 9 9\n", 24, NULL, 0, NULL), 2);
+}
+
+static void test_header_check(void **state)
+{
+    (void)state;
+    static const char *const bad_keys[] = {"",      "a",       "Seed",  "9seed", "seed!",
+                                           "se ed", "players", "rules", "end",   "discard"};
+    char err[80];
+    for (size_t i = 0; i < sizeof bad_keys / sizeof bad_keys[0]; i++) {
+        assert_int_equal(carc_header_check(bad_keys[i], "1", err, sizeof err), CARC_EINVAL);
+        assert_true(err[0] != '\0');
+    }
+    static const char *const bad_values[] = {" lead", "trail ", "a#b",  "tab\there",   "new\nline",
+                                             "cr\r",  "\x7F",   "\xC3", "\xED\xA0\x80"};
+    for (size_t i = 0; i < sizeof bad_values / sizeof bad_values[0]; i++)
+        assert_int_equal(carc_header_check("seed", bad_values[i], err, sizeof err), CARC_EINVAL);
+    assert_int_equal(carc_header_check(NULL, "1", err, sizeof err), CARC_EINVAL);
+    assert_int_equal(carc_header_check("seed", NULL, NULL, 0), CARC_EINVAL);
+    static const char *const good_values[] = {"", "42", "Anne de Bretagne", "\xC3\xA9t\xC3\xA9",
+                                              "mcts:level=hard,ms=100"};
+    for (size_t i = 0; i < sizeof good_values / sizeof good_values[0]; i++) {
+        assert_int_equal(carc_header_check("seat-1", good_values[i], err, sizeof err), CARC_OK);
+        assert_string_equal(err, "");
+    }
+    static char long_value[CARC_RECORD_MAX_LINE];
+    memset(long_value, 'v', sizeof long_value - 1);
+    assert_int_equal(carc_header_check("k2", long_value, NULL, 0), CARC_EINVAL);
+    long_value[CARC_RECORD_MAX_LINE - 4] = '\0'; /* "k2 " + value: 4096 bytes */
+    assert_int_equal(carc_header_check("k2", long_value, NULL, 0), CARC_OK);
+}
+
+/* Headers built with carc_header_append() are written by the writer and
+ * read back unchanged. */
+static void test_header_append(void **state)
+{
+    (void)state;
+    char headers[128] = "";
+    assert_int_equal(carc_header_append(headers, sizeof headers, "seed", "42"), CARC_OK);
+    assert_int_equal(carc_header_append(headers, sizeof headers, "seat-1", "Anne de Bretagne"),
+                     CARC_OK);
+    assert_int_equal(carc_header_append(headers, sizeof headers, "flag", ""), CARC_OK);
+    assert_string_equal(headers, "seed 42\nseat-1 Anne de Bretagne\nflag\n");
+    /* Refused: nothing changes. */
+    assert_int_equal(carc_header_append(headers, sizeof headers, "players", "3"), CARC_EINVAL);
+    assert_int_equal(carc_header_append(headers, sizeof headers, "note", "a # b"), CARC_EINVAL);
+    assert_int_equal(carc_header_append(headers, 40, "note", "does not fit"), CARC_EINVAL);
+    assert_string_equal(headers, "seed 42\nseat-1 Anne de Bretagne\nflag\n");
+    char full[4] = {'a', 'b', 'c', 'd'}; /* no NUL within cap */
+    assert_int_equal(carc_header_append(full, sizeof full, "ab", "c"), CARC_EINVAL);
+    assert_int_equal(carc_header_append(NULL, 10, "ab", "c"), CARC_EINVAL);
+    /* An exact fit, and one byte short. */
+    char exact[9] = "";
+    assert_int_equal(carc_header_append(exact, sizeof exact - 1, "ab", "cdef"), CARC_EINVAL);
+    assert_string_equal(exact, "");
+    assert_int_equal(carc_header_append(exact, sizeof exact, "ab", "cdef"), CARC_OK);
+    assert_string_equal(exact, "ab cdef\n");
+
+    carc_game *g = read_ok_str("players 2\nrules bonus-turn\nE 0 -1 2 S\n");
+    char text[512];
+    assert_true(carc_record_write(g, headers, text, sizeof text) < sizeof text);
+    carc_header h[8];
+    assert_int_equal(carc_record_headers(text, strlen(text), h, 8, NULL), 5);
+    assert_header(&h[0], "players", "2", 1);
+    assert_header(&h[1], "rules", "bonus-turn", 2);
+    assert_header(&h[2], "seed", "42", 3);
+    assert_header(&h[3], "seat-1", "Anne de Bretagne", 4);
+    assert_header(&h[4], "flag", "", 5);
+    carc_game_free(g);
+}
+
+/* --- Replaying move by move ------------------------------------------------------------- */
+
+typedef struct replay_log {
+    int steps, stop_after;
+    carc_replay_step step[CARC_PILE + 1];
+    carc_event events[CARC_PILE + 1][CARC_MAX_EVENTS];
+    uint64_t score_sum[CARC_PILE + 1];
+} replay_log;
+
+static int log_step(void *ctx, const carc_replay_step *step)
+{
+    replay_log *log = ctx;
+    assert_true(log->steps <= CARC_PILE);
+    assert_true(step->nevents >= 0 && step->nevents <= CARC_MAX_EVENTS);
+    log->step[log->steps] = *step;
+    memcpy(log->events[log->steps], step->events, (size_t)step->nevents * sizeof(carc_event));
+    uint64_t sum = 0;
+    for (int p = 0; p < carc_game_players(step->game); p++)
+        sum = sum * 1000 + (uint64_t)carc_game_score(step->game, p);
+    log->score_sum[log->steps] = sum;
+    log->steps++;
+    return log->steps == log->stop_after;
+}
+
+/* Each step carries what carc_game_play reported when the game was played. */
+static void test_replay_events(void **state)
+{
+    (void)state;
+    static replay_log log;
+    static char text[8192];
+    for (int i = 0; i < 60; i++) {
+        carc_rules rules = {i % 3 == 0 ? CARC_RULE_BONUS_TURN : 0};
+        carc_game *g = carc_game_new(2 + i % 5, &rules, 900u + (uint64_t)i);
+        assert_non_null(g);
+        carc_rng rng = carc_rng_seed((uint64_t)i);
+        static carc_event want[CARC_PILE + 1][CARC_MAX_EVENTS];
+        int nwant[CARC_PILE + 1], players[CARC_PILE];
+        int stop = i % 4 == 1 ? 5 + i : 1000;
+        while (!carc_game_over(g) && carc_game_move_count(g) < stop) {
+            int k = carc_game_move_count(g);
+            players[k] = carc_game_current_player(g);
+            assert_int_equal(carc_game_play(g, carc_random_move(g, &rng, 0.6), want[k],
+                                            CARC_MAX_EVENTS, &nwant[k]),
+                             CARC_OK);
+        }
+        int moves = carc_game_move_count(g), ended = i % 8 == 1;
+        if (ended)
+            assert_int_equal(carc_game_finish(g, want[moves], CARC_MAX_EVENTS, &nwant[moves]),
+                             CARC_OK);
+        size_t len = carc_record_write(g, "seed 1", text, sizeof text);
+        memset(&log, 0, sizeof log);
+        carc_record_error err;
+        carc_game *h = carc_record_replay(text, len, 7, log_step, &log, &err);
+        if (!h)
+            fail_msg("line %d: %s", err.line, err.message);
+        assert_int_equal(log.steps, moves + ended);
+        for (int k = 0; k < log.steps; k++) {
+            const carc_replay_step *s = &log.step[k];
+            assert_int_equal(s->index, k);
+            assert_int_equal(s->end, k == moves);
+            assert_int_equal(s->nevents, nwant[k]);
+            assert_memory_equal(log.events[k], want[k], (size_t)nwant[k] * sizeof(carc_event));
+            if (k == moves) {
+                assert_int_equal(s->player, -1);
+                assert_int_equal(s->tile_kind, CARC_NO_TILE);
+                continue;
+            }
+            carc_move m;
+            int kind;
+            assert_int_equal(carc_game_move_at(g, k, &m, &kind), CARC_OK);
+            assert_true(carc_move_equal(s->move, m));
+            assert_int_equal(s->tile_kind, kind);
+            assert_int_equal(s->player, players[k]);
+        }
+        for (int p = 0; p < carc_game_players(g); p++)
+            assert_int_equal(carc_game_score(h, p), carc_game_score(g, p));
+        carc_game_free(h);
+
+        /* Stopped by the callback: the game after that step. */
+        if (moves > 3) {
+            memset(&log, 0, sizeof log);
+            log.stop_after = 3;
+            h = carc_record_replay(text, len, 7, log_step, &log, &err);
+            assert_non_null(h);
+            assert_int_equal(log.steps, 3);
+            assert_int_equal(carc_game_move_count(h), 3);
+            uint64_t sum = 0;
+            for (int p = 0; p < carc_game_players(h); p++)
+                sum = sum * 1000 + (uint64_t)carc_game_score(h, p);
+            assert_int_equal(sum, log.score_sum[2]);
+            carc_game_free(h);
+        }
+        carc_game_free(g);
+    }
+}
+
+/* A finished game's final scoring comes with its last move; an invalid
+ * record reports the steps before the bad line, then fails. */
+static void test_replay_final_and_errors(void **state)
+{
+    (void)state;
+    static replay_log log;
+    static char text[8192];
+    carc_game *g = sup_random_game(3, 77, -1, 0.9);
+    size_t len = carc_record_write(g, NULL, text, sizeof text);
+    memset(&log, 0, sizeof log);
+    carc_game *h = carc_record_replay(text, len, 1, log_step, &log, NULL);
+    assert_non_null(h);
+    assert_int_equal(log.steps, carc_game_move_count(g));
+    int final = 0, before = 0;
+    for (int k = 0; k < log.steps; k++)
+        for (int e = 0; e < log.step[k].nevents; e++)
+            *(k == log.steps - 1 ? &final : &before) += !log.events[k][e].complete;
+    assert_int_equal(before, 0);
+    assert_true(final > 0); /* 3 players and followers placed: open features remain */
+    carc_game_free(h);
+    carc_game_free(g);
+
+    const char *bad = "players 2\nE 0 -1 2 S\nU 1 0 1 W\nE 0 -1 2\n";
+    memset(&log, 0, sizeof log);
+    carc_record_error err;
+    assert_null(carc_record_replay(bad, strlen(bad), 1, log_step, &log, &err));
+    assert_int_equal(err.line, 4);
+    assert_int_equal(log.steps, 2);
+    assert_int_equal(log.step[0].nevents, 1); /* the city of the example: 4 points */
+    assert_int_equal(log.events[0][0].points, 4);
+    assert_int_equal(log.score_sum[1], 4000);
+    /* Without a callback it is carc_record_read(). */
+    const char *ok = "players 2\nE 0 -1 2 S\nU 1 0 1 W\nend\n";
+    h = carc_record_replay(ok, strlen(ok), 1, NULL, NULL, NULL);
+    assert_non_null(h);
+    assert_true(carc_game_ended_early(h));
+    carc_game_free(h);
+    assert_null(carc_record_replay(NULL, 5, 1, NULL, NULL, &err));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -756,6 +1140,15 @@ int main(void)
         cmocka_unit_test(test_move_write),
         cmocka_unit_test(test_move_write_parse_round_trip),
         cmocka_unit_test(test_move_parse_random_lines),
+        cmocka_unit_test(test_rules_parse),
+        cmocka_unit_test(test_rules_format),
+        cmocka_unit_test(test_rules_line),
+        cmocka_unit_test(test_headers),
+        cmocka_unit_test(test_bad_headers),
+        cmocka_unit_test(test_header_check),
+        cmocka_unit_test(test_header_append),
+        cmocka_unit_test(test_replay_events),
+        cmocka_unit_test(test_replay_final_and_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,46 @@
+#!/usr/bin/env python3
+"""random_bot.py: a complete engine for `carcassonne arena` (docs/protocol.md)
+that plays a random legal move. It keeps no rules of its own: a
+`carcassonne engine` beside it follows the game and answers 'legal'.
+
+usage: python3 random_bot.py [CARCASSONNE]   (the program; default: on the PATH)
+try:   carcassonne arena "engine:python3 examples/random_bot.py" greedy --games 4
+"""
+import json
+import random
+import subprocess
+import sys
+
+rules = subprocess.Popen([sys.argv[1] if len(sys.argv) > 1 else "carcassonne", "engine",
+                          "--player", "random"],
+                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+
+def ask(request):
+    """One request to the rules engine, its reply."""
+    rules.stdin.write(json.dumps(request) + "\n")
+    rules.stdin.flush()
+    return json.loads(rules.stdout.readline())
+
+
+rng = random.Random()
+for line in sys.stdin:
+    if not line.strip():
+        continue
+    request = json.loads(line)
+    if request["type"] == "hello":
+        reply = {"type": "hello", "protocol": 2, "name": "random_bot.py"}
+    elif request["type"] == "go":
+        legal = ask({"type": "legal"})
+        moves = [p["move"] + s for p in legal["placements"]
+                 for s in [""] + [" " + spot for spot in p["spots"]]]
+        reply = {"type": "move", "move": rng.choice(moves or [legal["discard"]])}
+    elif request["type"] == "quit":
+        reply = {"type": "bye"}
+    else:  # new, tile, move, end, ...: the rules engine keeps the game
+        if request["type"] == "new":
+            rng.seed(request.get("seed", 0))
+        reply = ask(request)
+    print(json.dumps(reply), flush=True)
+    if request["type"] == "quit":
+        break

@@ -1,0 +1,137 @@
+#!/usr/bin/env python3
+"""serve_test.py CASE PROGRAM: `carcassonne serve` as a program: its
+options, its ready line, HTTP, the WebSocket path, a clean stop on SIGTERM
+and a restart on the same database. Standard library only (the WebSocket
+games themselves are tests/e2e/). Every wait is bounded; none depends on
+the machine's speed."""
+import base64
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+WAIT = 60.0  # seconds: an upper bound, never a timing assumption
+
+
+def fail(msg):
+    print("FAIL: " + msg)
+    sys.exit(1)
+
+
+def run(program, *args):
+    return subprocess.run([program, "serve", *args], capture_output=True, text=True,
+                          timeout=WAIT)
+
+
+class Server:
+    """A server on a free port of 127.0.0.1 with the database `db`."""
+
+    def __init__(self, program, db, *extra):
+        self.proc = subprocess.Popen([program, "serve", "--port", "0", "--db", db, *extra],
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        line = self.proc.stdout.readline()
+        m = re.fullmatch(r"listening on http://127\.0\.0\.1:(\d+)\n", line)
+        if not m:
+            self.proc.kill()
+            fail("no ready line, got %r; stderr: %s" % (line, self.proc.stderr.read()))
+        self.port = int(m.group(1))
+
+    def get(self, path):
+        try:
+            with urllib.request.urlopen("http://127.0.0.1:%d%s" % (self.port, path),
+                                        timeout=WAIT) as r:
+                return r.status, r.read().decode()
+        except urllib.error.HTTPError as e:
+            return e.code, ""
+
+    def upgrade(self, path):
+        """The status line of a WebSocket handshake on `path` ('' when refused)."""
+        key = base64.b64encode(os.urandom(16)).decode()
+        with socket.create_connection(("127.0.0.1", self.port), timeout=WAIT) as s:
+            s.sendall(("GET %s HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+                       "Connection: Upgrade\r\nSec-WebSocket-Key: %s\r\n"
+                       "Sec-WebSocket-Version: 13\r\n\r\n" % (path, key)).encode())
+            try:
+                data = s.recv(4096)
+            except ConnectionResetError:
+                data = b""
+        return data.split(b"\r\n")[0].decode()
+
+    def stop(self):
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            return self.proc.wait(timeout=WAIT)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            fail("no exit within %d s of SIGTERM" % WAIT)
+
+
+def case_options(program):
+    r = run(program, "--help")
+    if r.returncode != 0:
+        fail("--help: exit %d" % r.returncode)
+    for option in ("--host", "--port", "--db", "--static", "--workers", "--max-think-ms",
+                   "--max-tables", "--max-conns-per-ip", "--max-tables-per-ip", "--tls-cert",
+                   "--tls-key", "--help"):
+        if option not in r.stdout:
+            fail("--help does not list " + option)
+    bad = [["--bogus"], ["--port"], ["--port", "70000"], ["--port", "x"], ["--workers", "0"],
+           ["--tls-cert", "a.pem"], ["--static", "/no/such/folder"], ["--max-tables", "-1"]]
+    for args in bad:
+        r = run(program, *args)
+        if r.returncode != 2 or "carcassonne serve:" not in r.stderr or r.stdout:
+            fail("%s: exit %d, stderr %r" % (args, r.returncode, r.stderr))
+
+
+def case_http(program):
+    with tempfile.TemporaryDirectory() as tmp:
+        web = os.path.join(tmp, "web")
+        os.mkdir(web)
+        with open(os.path.join(web, "index.html"), "w") as f:
+            f.write("<p>hello from the test</p>\n")
+        s = Server(program, os.path.join(tmp, "t.db"), "--static", web)
+        status, body = s.get("/")
+        if status != 200 or "hello from the test" not in body:
+            fail("GET /: %d %r" % (status, body))
+        if s.get("/api/tables/tnosuchtable/record")[0] != 404:
+            fail("a record of no table is not 404")
+        if s.get("/no-such-file.html")[0] != 404:
+            fail("a missing file is not 404")
+        if "101" not in s.upgrade("/ws"):
+            fail("no WebSocket at /ws")
+        if "101" in s.upgrade("/elsewhere"):
+            fail("a WebSocket outside /ws")
+        if s.stop() != 0:
+            fail("SIGTERM: exit status not 0")
+
+
+def case_restart(program):
+    with tempfile.TemporaryDirectory() as tmp:
+        db = os.path.join(tmp, "t.db")
+        s = Server(program, db)
+        if s.stop() != 0:
+            fail("first stop")
+        s = Server(program, db)
+        if s.stop() != 0:
+            fail("second stop")
+        r = subprocess.run([program, "serve", "--port", "0", "--db",
+                            os.path.join(tmp, "no", "such", "dir.db")],
+                           capture_output=True, text=True, timeout=WAIT)
+        if r.returncode != 1 or "database" not in r.stderr:
+            fail("an unopenable database: exit %d %r" % (r.returncode, r.stderr))
+
+
+CASES = {"options": case_options, "http": case_http, "restart": case_restart}
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3 or sys.argv[1] not in CASES:
+        print("usage: serve_test.py %s PROGRAM" % "|".join(CASES))
+        sys.exit(2)
+    CASES[sys.argv[1]](sys.argv[2])
+    print("ok " + sys.argv[1])

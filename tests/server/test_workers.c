@@ -1,0 +1,126 @@
+/* test_workers.c: the worker pool: the spec a worker plays with (one
+ * thread, time capped), a computer move and a review computed on the pool
+ * and handed back through the notify callback. Waits are bounded, never
+ * timed. */
+#include <jansson.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "carcassonne_ai.h"
+#include "workers.h"
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t posted = PTHREAD_COND_INITIALIZER;
+static int notified;
+
+static void notify(void *ctx)
+{
+    (void)ctx;
+    pthread_mutex_lock(&lock);
+    notified++;
+    pthread_cond_signal(&posted);
+    pthread_mutex_unlock(&lock);
+}
+
+/* Takes the next result, waiting for a notification (at most a minute). */
+static void take(workers *w, worker_result *r)
+{
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 60;
+    pthread_mutex_lock(&lock);
+    while (!workers_take(w, r)) {
+        if (pthread_cond_timedwait(&posted, &lock, &until) != 0) {
+            pthread_mutex_unlock(&lock);
+            fail_msg("no result within a minute");
+        }
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+static void test_effective_spec(void **state)
+{
+    (void)state;
+    char out[200];
+    assert_int_equal(workers_effective_spec("mcts:level=hard", 1000, out, sizeof out), 0);
+    assert_string_equal(out, "mcts:level=hard,threads=1,ms=1000");
+    assert_int_equal(workers_effective_spec("mcts:level=hard", 5000, out, sizeof out), 0);
+    assert_string_equal(out, "mcts:level=hard,threads=1");
+    assert_int_equal(workers_effective_spec("mcts", 100, out, sizeof out), 0);
+    assert_string_equal(out, "mcts:threads=1,ms=100");
+    assert_int_equal(workers_effective_spec("mcts:threads=4,ms=50", 100, out, sizeof out), 0);
+    assert_string_equal(out, "mcts:threads=4,ms=50,threads=1");
+    assert_int_equal(workers_effective_spec("greedy", 100, out, sizeof out), 0);
+    assert_string_equal(out, "greedy");
+    assert_int_equal(workers_effective_spec("nonsense", 100, out, sizeof out), -1);
+    char err[120];
+    carc_player *p = carc_player_new("mcts:level=hard,threads=1,ms=1000", 1, err, sizeof err);
+    assert_non_null(p);
+    assert_non_null(strstr(carc_player_spec(p), "ms=1000,threads=1"));
+    carc_player_free(p);
+}
+
+static void test_think(void **state)
+{
+    (void)state;
+    workers *w = workers_new(2, 200, notify, NULL);
+    assert_non_null(w);
+    carc_game *g = carc_game_new(2, NULL, 42);
+    assert_int_equal(workers_think(w, "tabc", 0, g, "greedy"), 0);
+    /* An iteration budget far beyond the cap: the watchdog stops it. */
+    assert_int_equal(workers_think(w, "tdef", 0, g, "vanilla-mcts:iters=100000000"), 0);
+    for (int i = 0; i < 2; i++) {
+        worker_result r;
+        take(w, &r);
+        assert_int_equal(r.kind, JOB_THINK);
+        assert_int_equal(r.turn, 0);
+        carc_move m;
+        assert_int_equal(carc_move_parse(g, r.move, &m), CARC_OK);
+    }
+    carc_game_free(g);
+    workers_free(w);
+}
+
+static void test_review(void **state)
+{
+    (void)state;
+    workers *w = workers_new(1, 1000, notify, NULL);
+    carc_game *g = carc_game_new(2, NULL, 7);
+    carc_rng rng = carc_rng_seed(7);
+    for (int i = 0; i < 6; i++)
+        carc_game_play_random(g, &rng, 0.5, NULL);
+    assert_int_equal(workers_review(w, "tabc", g, 10), 0);
+    worker_result r;
+    take(w, &r);
+    assert_int_equal(r.kind, JOB_REVIEW);
+    assert_string_equal(r.table, "tabc");
+    json_t *moves = json_loads(r.review, 0, NULL);
+    assert_non_null(moves);
+    assert_int_equal(json_array_size(moves), 6);
+    json_t *first = json_array_get(moves, 0);
+    char played[32];
+    carc_move_format(g, 0, played, sizeof played);
+    assert_string_equal(json_string_value(json_object_get(first, "played")), played);
+    assert_non_null(json_object_get(first, "loss"));
+    json_decref(moves);
+    free(r.review);
+    carc_game_free(g);
+    workers_free(w);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_effective_spec),
+        cmocka_unit_test(test_think),
+        cmocka_unit_test(test_review),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
