@@ -7,8 +7,10 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
+// playwright-core is loaded only to launch a browser: the unit tests,
+// which start a server but no browser, run without it.
 const require = createRequire(path.join(process.env.WEB_NODE_MODULES || process.cwd(), 'x.js'));
-const { chromium } = require('playwright-core');
+const playwright = () => require('playwright-core');
 
 export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
@@ -50,5 +52,5 @@ export function startServer({ bin, webDir, thinkMs = 50, port = 0, dir = null })
 // in a temporary folder and removes it on close; each newContext() is a
 // separate browser profile in memory (its own localStorage).
 export async function launch() {
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: 60000 });
+  return playwright().chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: 60000 });
 }

@@ -90,7 +90,7 @@ function roadShape(seg) {
   return { d: `M${f(pts[0])}L50,50`, line: [pts[0], CENTRE] };
 }
 
-function insidePolygon(p, poly) {
+export function insidePolygon(p, poly) {
   let inside = false;
   for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
     const [xi, yi] = poly[i], [xj, yj] = poly[j];
@@ -99,7 +99,7 @@ function insidePolygon(p, poly) {
   return inside;
 }
 
-function nearLine(p, line, r) {
+export function nearLine(p, line, r) {
   for (let i = 1; i < line.length; i++) {
     const [ax, ay] = line[i - 1], [bx, by] = line[i];
     const dx = bx - ax, dy = by - ay;
@@ -156,7 +156,7 @@ function drawTile(tile) {
   const deadEnds = tile.segments.filter((s) => s.kind === 'road' && s.ports.length === 1).length;
   const hasCloister = tile.segments.some((s) => s.kind === 'cloister');
   if (deadEnds >= 3 && !hasCloister) svg += '<rect class="village" x="42" y="42" width="16" height="16"/>';
-  return { svg, anchors: at };
+  return { svg, anchors: at, shapes };
 }
 
 // The catalogue, prepared for drawing: `kinds[letter]` has the tile, its
