@@ -310,6 +310,13 @@ await test('a keyboard-only turn: arrows, R, a digit, Enter', async () => {
   const tiles = await page.$$eval('#board .tiles use', (u) => u.length);
   check(tiles >= 2, 'the tile is on the board');
   if (spots) check(await page.$('#board .meeples .meeple'), 'the follower stands on the board');
+  // "My games" lists it from the stored token; Resume brings it back.
+  const table = new URL(page.url()).searchParams.get('t');
+  await page.click('#home');
+  await page.waitForSelector(`#mine a[data-open="${table}"]`);
+  await page.click(`#mine a[data-open="${table}"]`);
+  await page.waitForSelector('#table-view[data-status=playing]');
+  check((await page.$$eval('#board .tiles use', (u) => u.length)) >= tiles, 'the game is back');
   await page.context().close();
 });
 
