@@ -1,12 +1,18 @@
-/* storage_sqlite.c: the storage interface on SQLite (WAL, synchronous=FULL). */
+/* storage_sqlite.c: the storage interface on SQLite (WAL, synchronous=FULL),
+ * with the WAL checkpoints on a thread of their own. */
 #include "storage.h"
 
+#include <pthread.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-enum { SCHEMA_VERSION = 1 };
+enum {
+    SCHEMA_VERSION = 1,
+    CHECKPOINT_MS = 1000, /* the checkpointer's period */
+};
 
 static const char schema[] =
     "CREATE TABLE IF NOT EXISTS tables ("
@@ -70,11 +76,25 @@ static const char *const stmt_sql[ST_COUNT] = {
     "SELECT turn, move, by, at_ms FROM moves WHERE table_id=?1 ORDER BY turn",
 };
 
+/* The checkpointer: copies the WAL into the database file every second
+ * with a connection of its own (a passive checkpoint waits for nobody), so
+ * that the automatic checkpoint SQLite runs inside a commit once the WAL
+ * holds 1,000 pages finds little left to copy; that one, run while nothing
+ * writes, lets the next commit start the WAL over. */
+typedef struct checkpointer {
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    int started, stop;
+    sqlite3 *db;
+} checkpointer;
+
 struct storage {
     sqlite3 *db;
     sqlite3_stmt *stmt[ST_COUNT];
     int in_transaction;
     char error[256];
+    checkpointer ckpt;
 };
 
 static int failed(storage *s, const char *what)
@@ -96,6 +116,71 @@ static int run(storage *s, stmt_id id)
 const char *storage_error(const storage *s)
 {
     return s->error;
+}
+
+static void *checkpoint_main(void *arg)
+{
+    checkpointer *k = arg;
+    pthread_mutex_lock(&k->lock);
+    while (!k->stop) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += (long)CHECKPOINT_MS * 1000000L;
+        until.tv_sec += until.tv_nsec / 1000000000L;
+        until.tv_nsec %= 1000000000L;
+        pthread_cond_timedwait(&k->wake, &k->lock, &until);
+        if (k->stop)
+            break;
+        pthread_mutex_unlock(&k->lock);
+        sqlite3_wal_checkpoint_v2(k->db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+        pthread_mutex_lock(&k->lock);
+    }
+    pthread_mutex_unlock(&k->lock);
+    return NULL;
+}
+
+/* Starts the checkpointer on `path` (without it, only SQLite's automatic
+ * checkpoints run). */
+static void checkpointer_start(storage *s, const char *path)
+{
+    checkpointer *k = &s->ckpt;
+    int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
+    if (sqlite3_open_v2(path, &k->db, flags, NULL) != SQLITE_OK) {
+        sqlite3_close(k->db);
+        k->db = NULL;
+        return;
+    }
+    sqlite3_busy_timeout(k->db, 1000);
+    /* A connection learns that the database is in WAL mode on its first
+     * read; until then a checkpoint does nothing. */
+    if (sqlite3_exec(k->db, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL) != SQLITE_OK) {
+        sqlite3_close(k->db);
+        k->db = NULL;
+        return;
+    }
+    pthread_mutex_init(&k->lock, NULL);
+    pthread_cond_init(&k->wake, NULL);
+    if (pthread_create(&k->thread, NULL, checkpoint_main, k) != 0) {
+        sqlite3_close(k->db);
+        k->db = NULL;
+        return;
+    }
+    k->started = 1;
+}
+
+static void checkpointer_stop(checkpointer *k)
+{
+    if (!k->started)
+        return;
+    pthread_mutex_lock(&k->lock);
+    k->stop = 1;
+    pthread_cond_signal(&k->wake);
+    pthread_mutex_unlock(&k->lock);
+    pthread_join(k->thread, NULL);
+    sqlite3_close(k->db);
+    pthread_cond_destroy(&k->wake);
+    pthread_mutex_destroy(&k->lock);
+    k->started = 0;
 }
 
 storage *storage_open(const char *path, char *err, size_t errcap)
@@ -132,6 +217,7 @@ storage *storage_open(const char *path, char *err, size_t errcap)
             return NULL;
         }
     }
+    checkpointer_start(s, path);
     return s;
 }
 
@@ -139,6 +225,7 @@ void storage_close(storage *s)
 {
     if (!s)
         return;
+    checkpointer_stop(&s->ckpt);
     if (s->in_transaction)
         run(s, ST_ROLLBACK);
     for (int i = 0; i < ST_COUNT; i++)
