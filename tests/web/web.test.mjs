@@ -3,7 +3,7 @@
 // profiles playing each other (one reloads mid-game and resumes), a
 // keyboard-only turn, and a phone-sized screen. Screenshots go to
 // $ARTEFACTS. Every wait is generous: a slow machine is not a failure.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { startServer, launch } from './lib.mjs';
 
@@ -11,6 +11,7 @@ const BIN = process.env.CARCASSONNE;
 const WEB = process.env.WEB_DIR;
 const ART = process.env.ARTEFACTS || 'web-artefacts';
 const LONG = 120000;
+rmSync(ART, { recursive: true, force: true }); // this run's pictures only
 mkdirSync(ART, { recursive: true });
 
 let passed = 0, failed = 0;
