@@ -6,7 +6,8 @@ set -eu
 PACKAGES="build-essential cmake pkg-config libjansson-dev libcmocka-dev \
 clang-format clang-tidy cppcheck \
 clang libclang-rt-14-dev tmux python3 libncurses-dev \
-libwebsockets-dev libwebsockets-evlib-ev libev-dev libsqlite3-dev libssl-dev python3-websocket"
+libwebsockets-dev libwebsockets-evlib-ev libev-dev libsqlite3-dev libssl-dev python3-websocket \
+chromium"
 
 missing=""
 for p in $PACKAGES; do
@@ -14,6 +15,9 @@ for p in $PACKAGES; do
         missing="$missing $p"
     fi
 done
+# The browser tests' driver (tests/web) runs on Node.js with npm; a Node.js
+# from elsewhere that brings its own npm is kept.
+command -v npm >/dev/null 2>&1 || missing="$missing nodejs npm"
 [ -z "$missing" ] && exit 0
 
 SUDO=""

@@ -9,8 +9,8 @@
 #include "carcassonne_ai.h"
 
 static const char *const type_names[MSG_TYPES] = {
-    "hello", "create", "join",  "resume", "watch",  "leave",  "move", "legal",
-    "sync",  "chat",   "lobby", "mine",   "record", "review", "ping",
+    "hello", "create", "join", "resume", "watch",  "leave", "move",     "legal",  "sync",
+    "chat",  "lobby",  "mine", "record", "review", "ping",  "features", "replay", "hint",
 };
 
 static const char *const error_names[ERR_CODES] = {
@@ -406,6 +406,17 @@ static msg_error decode_chat(json_t *root, msg_request *r, msg_problem *p)
     return e;
 }
 
+/* replay: a table's game, or a record sent whole. */
+static msg_error decode_replay(json_t *root, msg_request *r, msg_problem *p)
+{
+    msg_error e = get_string(root, "table", r->table, MSG_TABLE_BYTES, 0, p);
+    if (e == ERR_NONE)
+        e = get_string(root, "record", r->record, MSG_MAX_BYTES, 0, p);
+    if (e == ERR_NONE && !r->table[0] && !r->record[0])
+        return fail(p, ERR_BAD_FIELD, "'table' or 'record' is needed");
+    return e;
+}
+
 static msg_error decode_mine(json_t *root, msg_request *r, msg_problem *p)
 {
     json_t *seats = json_object_get(root, "seats");
@@ -441,6 +452,7 @@ static msg_error decode_fields(json_t *root, msg_request *r, msg_problem *p)
     case MSG_MOVE: return decode_move(root, r, p);
     case MSG_CHAT: return decode_chat(root, r, p);
     case MSG_MINE: return decode_mine(root, r, p);
+    case MSG_REPLAY: return decode_replay(root, r, p);
     case MSG_REVIEW: {
         msg_error e = get_table(root, r, p);
         return e == ERR_NONE ? get_int(root, "ms", 10, 1000, 0, &r->ms, p) : e;
@@ -449,6 +461,8 @@ static msg_error decode_fields(json_t *root, msg_request *r, msg_problem *p)
     case MSG_LEAVE:
     case MSG_LEGAL:
     case MSG_SYNC:
+    case MSG_FEATURES:
+    case MSG_HINT:
     case MSG_RECORD: return get_table(root, r, p);
     case MSG_LOBBY:
     case MSG_PING:

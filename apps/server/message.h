@@ -43,6 +43,9 @@ typedef enum msg_type {
     MSG_RECORD,
     MSG_REVIEW,
     MSG_PING,
+    MSG_FEATURES,
+    MSG_REPLAY,
+    MSG_HINT,
     MSG_TYPES
 } msg_type;
 
@@ -135,6 +138,8 @@ typedef struct msg_request {
     /* mine */
     int nmine;
     msg_mine_pair mine[MSG_MAX_MINE];
+    /* replay: a record's text ("" with a table) */
+    char record[MSG_MAX_BYTES + 1];
 } msg_request;
 
 /* What went wrong with a frame: the code and a message naming the field. */

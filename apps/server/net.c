@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "catalogue.h"
 #include "counts.h"
 #include "message.h"
 #include "tables.h"
@@ -277,16 +278,17 @@ static int conn_receive(server *S, conn *c, struct lws *wsi, const char *in, siz
 
 /* --- HTTP ------------------------------------------------------------------------------ */
 
-/* GET /api/tables/ID/record: the record as text. */
+/* GET /api/tables/ID/record: the record as text; GET /api/tiles: the tile
+ * catalogue as JSON. */
 static int http_request(server *S, session *s, struct lws *wsi, const char *path)
 {
     char id[STORED_ID_BYTES + 1] = "";
     const char *p = strstr(path, "tables/");
     const char *rest = p ? p + 7 : NULL;
     const char *slash = rest ? strchr(rest, '/') : NULL;
-    int finished = 0;
-    char *text = NULL;
-    if (slash && strcmp(slash, "/record") == 0 && (size_t)(slash - rest) < sizeof id) {
+    int finished = 0, tiles = strcmp(path, "/api/tiles") == 0;
+    char *text = tiles ? catalogue_json() : NULL;
+    if (!tiles && slash && strcmp(slash, "/record") == 0 && (size_t)(slash - rest) < sizeof id) {
         memcpy(id, rest, (size_t)(slash - rest));
         id[slash - rest] = '\0';
         text = tables_record(S->tables, id, &finished);
@@ -306,7 +308,8 @@ static int http_request(server *S, session *s, struct lws *wsi, const char *path
     free(text);
     unsigned char head[LWS_PRE + 512], *start = head + LWS_PRE, *at = start,
                                        *end = head + sizeof head - 1;
-    if (lws_add_http_common_headers(wsi, HTTP_STATUS_OK, "text/plain; charset=utf-8",
+    if (lws_add_http_common_headers(wsi, HTTP_STATUS_OK,
+                                    tiles ? "application/json" : "text/plain; charset=utf-8",
                                     (lws_filepos_t)len, &at, end) ||
         lws_finalize_write_http_header(wsi, start, &at, end))
         return -1;

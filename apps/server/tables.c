@@ -6,6 +6,9 @@
 #include <string.h>
 
 #include "counts.h"
+#include "feature_view.h"
+#include "hint_view.h"
+#include "replay_view.h"
 #include "table.h"
 #include "token.h"
 
@@ -834,6 +837,24 @@ static void do_review(srv_tables *T, srv_client *c, const msg_request *r, srv_ta
         reply(T, c, r, json_pack("{s:i}", "position", ahead));
 }
 
+/* A record replayed move by move: a table's, or one the client sent. */
+static void do_replay(srv_tables *T, srv_client *c, const msg_request *r)
+{
+    srv_table *t = r->table[0] ? find_table(T, r->table) : NULL;
+    if (r->table[0] && !t) {
+        refuse(T, c, r, ERR_NO_TABLE, "no such table");
+        return;
+    }
+    char err[200] = "out of memory", *text = t ? view_record(t) : NULL;
+    const char *record = t ? text : r->record;
+    json_t *fields = record ? replay_view(record, strlen(record), err, sizeof err) : NULL;
+    free(text);
+    if (fields)
+        reply(T, c, r, fields);
+    else
+        refuse(T, c, r, t || !record ? ERR_INTERNAL : ERR_ILLEGAL, err);
+}
+
 /* Requests that name a table: find it, then act. */
 static void table_request(srv_tables *T, srv_client *c, const msg_request *r)
 {
@@ -863,6 +884,20 @@ static void table_request(srv_tables *T, srv_client *c, const msg_request *r)
     case MSG_CHAT: do_chat(T, c, r, t); break;
     case MSG_RECORD: do_record(T, c, r, t); break;
     case MSG_REVIEW: do_review(T, c, r, t); break;
+    case MSG_FEATURES:
+        if (member_index(t, c) < 0)
+            refuse(T, c, r, ERR_NOT_SEATED, "watch or join the table first");
+        else
+            reply(T, c, r, features_view(t->game));
+        break;
+    case MSG_HINT: {
+        json_t *hint = hint_view(t, seat_of(t, c));
+        if (hint)
+            reply(T, c, r, hint);
+        else
+            refuse(T, c, r, ERR_NOT_SEATED, "hints are for a seat against the computer, in play");
+        break;
+    }
     default: refuse(T, c, r, ERR_UNKNOWN_TYPE, "not a table request"); break;
     }
 }
@@ -881,6 +916,7 @@ void tables_request(srv_tables *T, srv_client *c, const msg_request *r)
     case MSG_CREATE: do_create(T, c, r); break;
     case MSG_LOBBY: do_lobby(T, c, r); break;
     case MSG_MINE: do_mine(T, c, r); break;
+    case MSG_REPLAY: do_replay(T, c, r); break;
     default: table_request(T, c, r); break;
     }
 }

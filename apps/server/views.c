@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "board_view.h"
 #include "table.h"
 
-static const char *const kind_names[4] = {"road", "city", "farm", "cloister"};
 static const char *const role_names[4] = {"road", "city", "field", "cloister"};
 static const char *const status_names[4] = {"waiting", "playing", "finished", "closed"};
 static const char *const by_names[3] = {"player", "computer", "server"};
@@ -84,22 +84,7 @@ static json_t *seat_name(const stored_seat *s)
 
 json_t *view_events(const srv_table *t, const carc_event *events, int n)
 {
-    json_t *list = json_array();
-    for (int i = 0; i < n; i++) {
-        const carc_event *e = &events[i];
-        json_t *winners = json_array(), *returned = json_array();
-        for (int p = 0; p < t->row.players; p++) {
-            if (e->winners & (1u << p))
-                json_array_append_new(winners, json_integer(p));
-            json_array_append_new(returned, json_integer(e->returned[p]));
-        }
-        json_array_append_new(list, json_pack("{s:s, s:b, s:o, s:i, s:i, s:i, s:i, s:i, s:o}",
-                                              "kind", e->kind < 4 ? kind_names[e->kind] : "?",
-                                              "complete", e->complete, "winners", winners, "points",
-                                              e->points, "tiles", e->tiles, "pennants", e->pennants,
-                                              "x", e->x, "y", e->y, "returned", returned));
-    }
-    return list;
+    return board_view_events(events, n, t->row.players);
 }
 
 int64_t view_clock_left(const srv_table *t, int seat, int64_t now_ms)
@@ -188,8 +173,8 @@ json_t *view_seat(const srv_table *t, int seat)
                      t->present[seat] > 0 || s->kind == SEAT_COMPUTER);
 }
 
-json_t *view_move(const srv_table *t, int turn, int player, const char *move, move_by by,
-                  const carc_event *events, int n, int64_t now_ms)
+static json_t *move_json(const srv_table *t, int turn, int player, const char *move, move_by by,
+                         const carc_event *events, int n, int64_t now_ms)
 {
     const carc_game *g = t->game;
     json_t *next = json_null();
@@ -203,6 +188,16 @@ json_t *view_move(const srv_table *t, int turn, int player, const char *move, mo
                      players_array(t, carc_game_supply), "next", next, "tiles_left",
                      carc_game_over(g) ? 0 : carc_game_tiles_left(g, NULL), "clock",
                      clock_json(t, now_ms), "digest", digest_json(g));
+}
+
+json_t *view_move(const srv_table *t, int turn, int player, const char *move, move_by by,
+                  const carc_event *events, int n, int64_t now_ms)
+{
+    json_t *event = move_json(t, turn, player, move, by, events, n, now_ms);
+    json_object_set_new(event, "followers", board_view_followers(t->game));
+    if (t->row.info == INFO_CASUAL)
+        json_object_set_new(event, "dead", board_view_dead(t->game));
+    return event;
 }
 
 /* The final scores, breakdown, winners and the revealed deal. */
@@ -331,6 +326,10 @@ json_t *view_state(const srv_table *t, int you, int64_t now_ms)
     json_object_set_new(state, "commitment", json_string(t->commitment));
     json_object_set_new(state, "digest", digest_json(g));
     json_object_set_new(state, "chat", chat_json(t));
+    json_object_set_new(state, "start", board_view_start(g));
+    json_object_set_new(state, "followers", board_view_followers(g));
+    if (t->row.info == INFO_CASUAL)
+        json_object_set_new(state, "dead", board_view_dead(g));
     if (t->row.status == TABLE_FINISHED)
         json_object_set_new(state, "final", final_json(t));
     return state;

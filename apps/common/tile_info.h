@@ -1,8 +1,8 @@
 /* tile_info.h: what a player can know about the tiles still to come: the
  * chance of drawing each kind, and the dead spots (open squares no tile
  * left can fill). Pure functions over the public API, no terminal. */
-#ifndef CARC_TUI_TILE_INFO_H
-#define CARC_TUI_TILE_INFO_H
+#ifndef CARC_COMMON_TILE_INFO_H
+#define CARC_COMMON_TILE_INFO_H
 
 #include "carcassonne.h"
 

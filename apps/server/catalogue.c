@@ -1,0 +1,60 @@
+/* catalogue.c: the library's tile catalogue (carc_tile()) as JSON, so that
+ * the browser draws every tile from the same data the rules use. */
+#include "catalogue.h"
+
+#include <jansson.h>
+
+#include "carcassonne.h"
+
+static const char *const kind_names[4] = {"road", "city", "field", "cloister"};
+static const char *const edge_names[4] = {"N", "E", "S", "W"};
+
+/* Port names ("NNW" ...) of a port bit set, clockwise from NNW. */
+static json_t *ports_json(unsigned ports)
+{
+    json_t *list = json_array();
+    for (int p = 0; p < CARC_PORTS; p++)
+        if (ports & (1u << p))
+            json_array_append_new(list, json_string(carc_port_name(p)));
+    return list;
+}
+
+/* Indices of the city segments a field borders. */
+static json_t *borders_json(unsigned borders)
+{
+    json_t *list = json_array();
+    for (int i = 0; i < CARC_MAX_SEGMENTS_PER_TILE; i++)
+        if (borders & (1u << i))
+            json_array_append_new(list, json_integer(i));
+    return list;
+}
+
+static json_t *tile_json(const carc_tile_def *t)
+{
+    json_t *edges = json_object(), *segments = json_array();
+    for (int e = 0; e < 4; e++)
+        json_object_set_new(edges, edge_names[e], json_string(kind_names[t->edges[e] & 3]));
+    for (int s = 0; s < t->nsegments; s++) {
+        const carc_segment_def *d = &t->segments[s];
+        json_array_append_new(segments,
+                              json_pack("{s:s, s:b, s:o, s:o}", "kind", kind_names[d->kind & 3],
+                                        "pennant", d->pennant, "ports", ports_json(d->ports),
+                                        "borders", borders_json(d->borders)));
+    }
+    char letter[2] = {t->letter, '\0'};
+    return json_pack("{s:s, s:i, s:o, s:o}", "letter", letter, "count", t->count, "edges", edges,
+                     "segments", segments);
+}
+
+char *catalogue_json(void)
+{
+    json_t *tiles = json_array(), *ports = json_array();
+    for (int k = 0; k < CARC_TILE_KINDS; k++)
+        json_array_append_new(tiles, tile_json(carc_tile(k)));
+    for (int p = 0; p < CARC_PORTS; p++)
+        json_array_append_new(ports, json_string(carc_port_name(p)));
+    json_t *root = json_pack("{s:i, s:o, s:o}", "version", 1, "ports", ports, "tiles", tiles);
+    char *text = root ? json_dumps(root, JSON_COMPACT) : NULL;
+    json_decref(root);
+    return text;
+}

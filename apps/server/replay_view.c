@@ -1,0 +1,91 @@
+/* replay_view.c: a record replayed move by move: each move with its
+ * scoring events, the scores and the followers on the board after it, so
+ * that a viewer steps through a game without knowing the rules. */
+#include "replay_view.h"
+
+#include <stdio.h>
+
+#include "board_view.h"
+#include "carcassonne.h"
+
+static json_t *scores_json(const carc_game *g)
+{
+    json_t *list = json_array();
+    for (int p = 0; p < carc_game_players(g); p++)
+        json_array_append_new(list, json_integer(carc_game_score(g, p)));
+    return list;
+}
+
+static json_t *rules_json(carc_rules rules)
+{
+    json_t *list = json_array();
+    for (uint32_t bit = 1; bit; bit <<= 1)
+        if ((rules.flags & bit) && carc_rule_name(bit))
+            json_array_append_new(list, json_string(carc_rule_name(bit)));
+    return list;
+}
+
+static json_t *step_json(const carc_game *h, int turn, int player, const char *move,
+                         const carc_event *events, int n)
+{
+    int players = carc_game_players(h);
+    return json_pack("{s:i, s:i, s:s, s:o, s:o, s:o}", "turn", turn, "player", player, "move", move,
+                     "events",
+                     board_view_events(events, n < CARC_MAX_EVENTS ? n : CARC_MAX_EVENTS, players),
+                     "scores", scores_json(h), "followers", board_view_followers(h));
+}
+
+/* Plays the moves of `g` (a record read) again on `h`, from the start. */
+static int replay_moves(const carc_game *g, carc_game *h, json_t *moves, char *err, size_t errcap)
+{
+    for (int i = 0; i < carc_game_move_count(g); i++) {
+        carc_move m;
+        int kind, n = 0, player = carc_game_current_player(h);
+        char text[32];
+        carc_event events[CARC_MAX_EVENTS];
+        if (carc_game_move_at(g, i, &m, &kind) != CARC_OK ||
+            carc_game_choose_tile(h, kind) != CARC_OK) {
+            snprintf(err, errcap, "move %d does not replay", i + 1);
+            return -1;
+        }
+        carc_move_write(h, m, text, sizeof text);
+        if (carc_game_play(h, m, events, CARC_MAX_EVENTS, &n) != CARC_OK) {
+            snprintf(err, errcap, "move %d '%s': %s", i + 1, text, carc_game_error(h));
+            return -1;
+        }
+        json_array_append_new(moves, step_json(h, i, player, text, events, n));
+    }
+    if (carc_game_ended_early(g) && !carc_game_over(h)) {
+        carc_event events[CARC_MAX_EVENTS];
+        int n = 0, turn = carc_game_move_count(h);
+        if (carc_game_finish(h, events, CARC_MAX_EVENTS, &n) != CARC_OK) {
+            snprintf(err, errcap, "the early end does not replay");
+            return -1;
+        }
+        json_array_append_new(moves, step_json(h, turn, -1, "end", events, n));
+    }
+    return 0;
+}
+
+json_t *replay_view(const char *text, size_t len, char *err, size_t errcap)
+{
+    carc_record_error e;
+    carc_game *g = carc_record_read(text, len, 0, &e);
+    if (!g) {
+        snprintf(err, errcap, "line %d: %s", e.line, e.message);
+        return NULL;
+    }
+    carc_rules rules = carc_game_rules(g);
+    carc_game *h = carc_game_new(carc_game_players(g), &rules, 0);
+    json_t *moves = json_array(), *result = NULL;
+    if (!h)
+        snprintf(err, errcap, "out of memory");
+    else if (replay_moves(g, h, moves, err, errcap) == 0)
+        result = json_pack("{s:i, s:o, s:o, s:O, s:o, s:b}", "players", carc_game_players(h),
+                           "rules", rules_json(rules), "start", board_view_start(h), "moves", moves,
+                           "scores", scores_json(h), "over", carc_game_over(h));
+    json_decref(moves);
+    carc_game_free(h);
+    carc_game_free(g);
+    return result;
+}

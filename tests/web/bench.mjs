@@ -1,0 +1,98 @@
+// bench.mjs: the browser client's figures on loopback (not a test): the
+// time from opening a table's address to a playable board, the bytes the
+// browser downloads on a first load, and the frame time while dragging a
+// finished 72-tile board.
+import { startServer, launch } from './lib.mjs';
+
+const server = await startServer({ bin: process.env.CARCASSONNE, webDir: process.env.WEB_DIR, thinkMs: 20 });
+const browser = await launch();
+const RUNS = +(process.env.RUNS || 5);
+
+async function created(seats) {
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  await page.goto(server.url);
+  await page.waitForSelector('body[data-ready=yes]');
+  await page.fill('#create input[name=name]', 'Bench');
+  for (let i = 0; i < seats.length; i++) await page.selectOption(`#create select[data-i="${i}"]`, seats[i]);
+  await page.click('#create-button');
+  await page.waitForURL(/\?t=/);
+  const state = await ctx.storageState();
+  const url = page.url();
+  await ctx.close();
+  return { url, state };
+}
+
+// A cold load (fresh profile, empty cache) of a table where it is our turn.
+async function firstLoad(table) {
+  const ctx = await browser.newContext({ storageState: table.state });
+  const page = await ctx.newPage();
+  const cdp = await ctx.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  let bytes = 0, requests = 0;
+  cdp.on('Network.loadingFinished', (e) => {
+    bytes += e.encodedDataLength;
+    requests++;
+  });
+  cdp.on('Network.webSocketFrameReceived', (e) => (bytes += e.response.payloadData.length));
+  cdp.on('Network.webSocketFrameSent', (e) => (bytes += e.response.payloadData.length));
+  await page.goto(table.url);
+  await page.waitForSelector('body[data-phase=place]', { timeout: 60000 });
+  const ms = await page.evaluate(() => performance.getEntriesByName('carc-playable')[0].startTime);
+  await ctx.close();
+  return { ms, bytes, requests };
+}
+
+// Drags the board around for `seconds` and times every frame.
+async function panning(url, seconds = 3) {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await ctx.newPage();
+  await page.goto(url);
+  await page.waitForSelector('#table-view[data-status=finished]', { timeout: 300000 });
+  const tiles = await page.$$eval('#board .tiles use', (u) => u.length);
+  await page.keyboard.press('f');
+  await page.evaluate(() => {
+    window.frames_ = [];
+    let last = performance.now();
+    const tick = (t) => {
+      window.frames_.push(t - last);
+      last = t;
+      if (!window.stopFrames_) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+  const box = await page.locator('#board').boundingBox();
+  const cx = box.x + box.width / 2, cy = box.y + box.height / 2;
+  await page.mouse.move(cx, cy);
+  await page.mouse.down();
+  const t0 = Date.now();
+  for (let i = 0; Date.now() - t0 < seconds * 1000; i++) {
+    await page.mouse.move(cx + 200 * Math.sin(i / 15), cy + 120 * Math.cos(i / 15));
+  }
+  await page.mouse.up();
+  const frames = await page.evaluate(() => {
+    window.stopFrames_ = true;
+    return window.frames_.slice(2);
+  });
+  await ctx.close();
+  frames.sort((a, b) => a - b);
+  const mean = frames.reduce((a, b) => a + b, 0) / frames.length;
+  return { tiles, frames: frames.length, mean, p95: frames[Math.floor(frames.length * 0.95)], worst: frames[frames.length - 1] };
+}
+
+try {
+  const loads = [];
+  for (let i = 0; i < RUNS; i++) loads.push(await firstLoad(await created(['me', 'greedy'])));
+  const ms = loads.map((l) => l.ms).sort((a, b) => a - b);
+  console.log(`playable board, cold load on loopback: median ${ms[Math.floor(ms.length / 2)].toFixed(0)} ms ` +
+    `(min ${ms[0].toFixed(0)}, max ${ms[ms.length - 1].toFixed(0)}; ${RUNS} loads)`);
+  console.log(`first load: ${(loads[0].bytes / 1024).toFixed(1)} KB transferred in ${loads[0].requests} HTTP requests (WebSocket frames included)`);
+  const full = await created(['greedy', 'greedy']);
+  const p = await panning(full.url.replace(/&.*$/, ''));
+  console.log(`panning a finished ${p.tiles}-tile board: ${p.frames} frames, mean ${p.mean.toFixed(1)} ms ` +
+    `(${(1000 / p.mean).toFixed(0)} fps), 95th percentile ${p.p95.toFixed(1)} ms, worst ${p.worst.toFixed(1)} ms`);
+} finally {
+  await browser.close();
+  await server.stop();
+}

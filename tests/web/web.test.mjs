@@ -1,0 +1,396 @@
+// web.test.mjs: the browser client against a real server, in Debian's
+// chromium: a game against the computer to the final scoring, two browser
+// profiles playing each other (one reloads mid-game and resumes), a
+// keyboard-only turn, and a phone-sized screen. Screenshots go to
+// $ARTEFACTS. Every wait is generous: a slow machine is not a failure.
+import { mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { startServer, launch } from './lib.mjs';
+
+const BIN = process.env.CARCASSONNE;
+const WEB = process.env.WEB_DIR;
+const ART = process.env.ARTEFACTS || 'web-artefacts';
+const LONG = 120000;
+rmSync(ART, { recursive: true, force: true }); // this run's pictures only
+mkdirSync(ART, { recursive: true });
+
+let passed = 0, failed = 0;
+const only = process.argv[2];
+
+async function test(name, body) {
+  if (only && !name.includes(only)) return;
+  const t0 = Date.now();
+  try {
+    await body();
+    passed++;
+    console.log(`ok - ${name} (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+  } catch (e) {
+    failed++;
+    console.log(`not ok - ${name}: ${e.stack || e}`);
+  }
+}
+
+function check(cond, what) {
+  if (!cond) throw new Error(`check failed: ${what}`);
+}
+
+async function openPage(browser, url, options = {}) {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
+  const page = await ctx.newPage();
+  page.setDefaultTimeout(LONG);
+  page.on('pageerror', (e) => console.log(`  page error: ${e.message}`));
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready=yes]');
+  return page;
+}
+
+async function createTable(page, name, seats) {
+  await page.fill('#create input[name=name]', name);
+  if (seats.length > 2) for (let i = 2; i < seats.length; i++) await page.click('button[data-seat=add]');
+  for (let i = 0; i < seats.length; i++) await page.selectOption(`#create select[data-i="${i}"]`, seats[i]);
+  await page.click('#create-button');
+  await page.waitForURL(/\?t=/);
+  return new URL(page.url()).searchParams.get('t');
+}
+
+// Waits for our turn or the end; returns 'place', 'discard' or 'finished'.
+async function nextTurn(page) {
+  const h = await page.waitForFunction(() => {
+    if (document.querySelector('#table-view[data-status=finished]')) return 'finished';
+    const ph = document.body.dataset.phase;
+    return ph === 'place' || ph === 'discard' ? ph : null;
+  }, null, { timeout: LONG, polling: 50 });
+  return h.jsonValue();
+}
+
+const turnOf = (page) => page.$eval('#table-view', (el) => +el.dataset.turn);
+
+// Waits until the server has taken our move (the turn count moved on).
+async function moveTaken(page, before) {
+  await page.waitForFunction((b) => +document.querySelector('#table-view').dataset.turn > b ||
+    document.querySelector('#table-view').dataset.status === 'finished', before, { timeout: LONG, polling: 50 });
+}
+
+// A turn by keyboard: Enter places, a digit may pick a spot, Enter confirms.
+async function keyboardTurn(page, follower) {
+  const before = await turnOf(page);
+  if ((await page.evaluate(() => document.body.dataset.phase)) === 'discard') {
+    await page.keyboard.press('Enter');
+  } else {
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('body[data-phase=follower]');
+    if (follower) await page.keyboard.press('1');
+    await page.keyboard.press('Enter');
+  }
+  await moveTaken(page, before);
+}
+
+// The centre of the first element matching `sel` that is on the board and
+// under no control, or null (runs in the page).
+function uncovered(sel) {
+  const covers = [...document.querySelectorAll('#actions, .board-tools')].map((e) => e.getBoundingClientRect());
+  const board = document.querySelector('#board').getBoundingClientRect();
+  for (const r of document.querySelectorAll(sel)) {
+    const b = r.getBoundingClientRect();
+    const x = b.x + b.width / 2, y = b.y + b.height / 2;
+    // The action bar grows when the preview moves: keep clear of its band.
+    const inside = x > board.left && x < board.right && y > board.top && y < board.bottom - 140;
+    if (inside && !covers.some((c) => x >= c.left - 2 && x <= c.right + 2 && y >= c.top - 2 && y <= c.bottom + 2)) return [x, y];
+  }
+  return null;
+}
+
+// A turn by mouse: click a legal square that no control covers, maybe a
+// spot, then Confirm.
+async function mouseTurn(page, follower) {
+  const before = await turnOf(page);
+  if ((await page.evaluate(() => document.body.dataset.phase)) === 'discard') {
+    await page.click('#actions button[data-act=confirm]');
+    return moveTaken(page, before);
+  }
+  await page.keyboard.press('f');
+  const at = await page.evaluate(uncovered, 'rect.target');
+  if (!at) return keyboardTurn(page, follower);
+  await page.mouse.move(at[0], at[1]);
+  await page.mouse.click(at[0], at[1]);
+  try {
+    await page.waitForSelector('body[data-phase=follower]', { timeout: 20000 });
+  } catch {
+    // Should not happen (a click that missed would be a bug): say so, keep
+    // the screenshot, and finish the turn by keyboard.
+    await page.screenshot({ path: path.join(ART, 'mouse-click-missed.png') });
+    const info = await page.evaluate(() => [document.body.dataset.phase, document.querySelector('#table-view').dataset.turn]);
+    console.log(`  note: a click at ${at} did not place the tile (phase, turn: ${info}); the keyboard finishes the turn`);
+    return keyboardTurn(page, follower);
+  }
+  const spot = follower && (await page.evaluate(uncovered, '#board .spot circle'));
+  if (spot) {
+    await page.mouse.click(spot[0], spot[1]);
+    await page.waitForSelector('#board .spots .meeple');
+  }
+  await page.click('#actions button[data-act=confirm]');
+  await moveTaken(page, before);
+}
+
+// Clicks the start tile's city (its north edge) and checks the inspector.
+async function inspect(page) {
+  await page.keyboard.press('f');
+  const b = await page.locator('#board .tiles use[data-square="0,0"]').boundingBox();
+  await page.mouse.click(b.x + b.width / 2, b.y + b.height * 0.12);
+  await page.waitForSelector('#inspector:not([hidden])');
+  const text = await page.$eval('#inspector', (e) => e.textContent);
+  check(/City/.test(text) && /Worth \d+ now/.test(text), `the inspector describes the city (${text})`);
+  check(await page.$$eval('#board .feature-part', (p) => p.length) >= 1, 'the feature is drawn whole');
+  await page.screenshot({ path: path.join(ART, 'inspector.png') });
+  await page.keyboard.press('Escape');
+}
+
+const finished = {}; // the game against the computer, for the replay
+
+const server = await startServer({ bin: BIN, webDir: WEB, thinkMs: 30 });
+const browser = await launch();
+
+await test('a game against the computer, to the final scoring', async () => {
+  const page = await openPage(browser, server.url);
+  finished.table = await createTable(page, 'Ann', ['me', 'greedy']);
+  let turns = 0, mostDead = 0;
+  for (;;) {
+    const phase = await nextTurn(page);
+    if (phase === 'finished') break;
+    if (turns === 0) await page.screenshot({ path: path.join(ART, 'board.png') });
+    if (turns === 3 && phase === 'place') {
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('body[data-phase=follower]');
+      await page.screenshot({ path: path.join(ART, 'follower-step.png') });
+      await page.keyboard.press('Escape');
+      await page.waitForSelector('body[data-phase=place]');
+    }
+    if (turns === 6) await inspect(page);
+    const dead = await page.$$eval('#board .dead-spot', (d) => d.length);
+    if (dead) {
+      if (!mostDead) {
+        await page.keyboard.press('f');
+        await page.screenshot({ path: path.join(ART, 'dead-spots.png') });
+      }
+      mostDead = Math.max(mostDead, dead);
+      const said = await page.$eval('#tiles-left', (e) => e.textContent);
+      check(said.includes(`${dead} dead spot`), `the panel counts the dead spots (${dead})`);
+    }
+    await keyboardTurn(page, turns % 3 === 0);
+    turns++;
+  }
+  await page.waitForSelector('#final:not([hidden]) .final-table');
+  const rows = await page.$$eval('.final-table tbody tr', (r) => r.length);
+  check(rows === 2, 'a final row per player');
+  check(await page.$('#final .chart polyline'), 'the chart of the scores');
+  const seed = await page.$eval('.deal dd code', (c) => c.textContent);
+  check(/^\d+$/.test(seed), `the seed revealed (${seed})`);
+  const href = await page.$eval('#final a[download]', (a) => a.href);
+  const record = await page.evaluate(async (u) => (await fetch(u)).text(), href);
+  check(/seed \d+/.test(record), 'the record downloads, with its seed');
+  finished.record = record;
+  check(turns >= 30, `the human played its turns (${turns})`);
+  console.log(`  (dead spots on the board at once, at most: ${mostDead})`);
+  await page.keyboard.press('f');
+  await page.screenshot({ path: path.join(ART, 'final-scoring.png') });
+  await page.context().close();
+});
+
+await test('the replay viewer steps through a game and a record file', async () => {
+  check(finished.table && finished.record, 'the game against the computer was played');
+  const page = await openPage(browser, `${server.url}/?replay=${finished.table}`);
+  await page.waitForSelector('#replay-view[data-step="0"]');
+  const tiles = () => page.$$eval('#replay-board .tiles use', (u) => u.length);
+  check((await tiles()) === 1, 'the start: one tile');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForSelector('#replay-view[data-step="2"]');
+  check((await tiles()) >= 2, 'two moves on: their tiles');
+  await page.click('.replay-controls button[data-act=last]');
+  const last = await page.$eval('#replay-view', (e) => +e.dataset.step);
+  check(last >= 71, `the end: every move (${last})`);
+  await page.click('#replay-ask button');
+  await page.waitForSelector('#replay-review h3', { timeout: 300000 });
+  await page.click('.replay-controls button[data-act=first]');
+  await page.click('.replay-controls button[data-act=play]');
+  await page.waitForFunction(() => +document.querySelector('#replay-view').dataset.step >= 3);
+  await page.click('.replay-controls button[data-act=play]');
+  await page.screenshot({ path: path.join(ART, 'replay.png') });
+  await page.goto(server.url);
+  await page.waitForSelector('body[data-ready=yes]');
+  await page.setInputFiles('#record-file', { name: 'game.carc', mimeType: 'text/plain', buffer: Buffer.from(finished.record) });
+  await page.waitForSelector('#replay-view[data-step="0"]');
+  await page.keyboard.press('End');
+  const end = await page.$eval('#replay-view', (e) => +e.dataset.step);
+  check(end === last, `the uploaded record has the same moves (${end})`);
+  await page.context().close();
+});
+
+await test('two browsers play each other; one reloads mid-game and resumes', async () => {
+  const ann = await openPage(browser, server.url);
+  const table = await createTable(ann, 'Ann', ['me', 'open']);
+  const bob = await openPage(browser, server.url);
+  await bob.waitForSelector(`#tables a[data-open="${table}"]`);
+  await bob.click(`#tables a[data-open="${table}"]`);
+  await bob.fill('#waiting form.join input[name=name]', 'Bob');
+  await bob.click('#waiting form.join button');
+  await ann.waitForSelector('#table-view[data-status=playing]');
+  // A spectator sees the table, and a chat line reaches everyone.
+  const eve = await openPage(browser, `${server.url}/?t=${table}`);
+  await eve.waitForSelector('#table-view[data-status=playing]');
+  check((await eve.$$eval('.player .name', (n) => n.map((x) => x.textContent)).then((n) => n.join())).includes('Bob'), 'the spectator sees the seats');
+  await ann.click('summary:has-text("Chat")');
+  await ann.fill('#chat-form input[name=text]', 'good luck');
+  await ann.press('#chat-form input[name=text]', 'Enter');
+  await ann.evaluate(() => document.activeElement.blur());
+  await bob.waitForFunction(() => document.querySelector('#chat').textContent.includes('good luck'));
+  await eve.waitForFunction(() => document.querySelector('#chat').textContent.includes('good luck'));
+  await eve.context().close();
+  let moves = 0, reloaded = false;
+  const players = [ann, bob];
+  for (;;) {
+    const status = await ann.$eval('#table-view', (el) => el.dataset.status);
+    if (status === 'finished') break;
+    const toMove = await Promise.race(players.map((p, i) => p.waitForFunction(() =>
+      document.body.dataset.phase === 'place' || document.body.dataset.phase === 'discard' ||
+      document.querySelector('#table-view').dataset.status === 'finished', null, { timeout: LONG, polling: 50 }).then(() => i)));
+    const page = players[toMove];
+    if ((await page.$eval('#table-view', (el) => el.dataset.status)) === 'finished') break;
+    if (toMove === 0) await mouseTurn(page, moves % 4 === 0);
+    else await keyboardTurn(page, moves % 4 === 1);
+    moves++;
+    if (moves === 20 && !reloaded) {
+      reloaded = true;
+      await bob.reload();
+      await bob.waitForSelector('body[data-ready=yes]');
+      await bob.waitForSelector('#table-view[data-status=playing]');
+      const me = await bob.$eval('.player:nth-child(2) .name', (e) => e.textContent);
+      check(me.includes('Bob') && me.includes('(you)'), `Bob is seated again after the reload (${me})`);
+      const tiles = await bob.$$eval('#board .tiles use', (u) => u.length);
+      check(tiles === 21, `the board came back (${tiles} tiles)`);
+    }
+  }
+  for (const p of players) await p.waitForSelector('#final:not([hidden]) .final-table');
+  check(moves >= 60, `both played to the end (${moves} moves)`);
+  const a = await ann.$$eval('.final-table .total', (t) => t.map((x) => x.textContent));
+  const b = await bob.$$eval('.final-table .total', (t) => t.map((x) => x.textContent));
+  check(a.join() === b.join(), 'both see the same final scores');
+  await ann.context().close();
+  await bob.context().close();
+});
+
+await test('a keyboard-only turn: arrows, R, a digit, Enter', async () => {
+  // The address a script prints: a ready game against the computer.
+  const page = await openPage(browser, `${server.url}/?play=greedy`);
+  await page.waitForURL(/\?t=/);
+  await nextTurn(page);
+  await page.locator('#board').focus();
+  const cursor = () => page.$eval('rect.target.cursor', (r) => r.getAttribute('x') + ',' + r.getAttribute('y'));
+  const preview = () => page.$eval('#board .preview use', (u) => u.getAttribute('transform'));
+  const first = await cursor();
+  const targets = await page.$$eval('rect.target', (r) => r.length);
+  for (const k of ['ArrowLeft', 'ArrowUp', 'ArrowRight', 'ArrowDown']) {
+    await page.keyboard.press(k);
+    if ((await cursor()) !== first) break;
+  }
+  check(targets < 2 || (await cursor()) !== first, 'an arrow moves to another legal square');
+  const rotations = await page.evaluate(() => document.querySelector('#actions button[data-act=rotate]') !== null);
+  const before = await preview();
+  await page.keyboard.press('r');
+  if (rotations) check((await preview()) !== before, 'R turns the tile to another legal rotation');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('body[data-phase=follower]');
+  const spots = await page.$$eval('#board .spot', (s) => s.length);
+  if (spots) {
+    await page.keyboard.press('1');
+    await page.waitForSelector('#board .spots .meeple');
+  }
+  const turn = await turnOf(page);
+  await page.keyboard.press('Enter');
+  await moveTaken(page, turn);
+  const tiles = await page.$$eval('#board .tiles use', (u) => u.length);
+  check(tiles >= 2, 'the tile is on the board');
+  if (spots) check(await page.$('#board .meeples .meeple'), 'the follower stands on the board');
+  // "My games" lists it from the stored token; Resume brings it back.
+  const table = new URL(page.url()).searchParams.get('t');
+  await page.click('#home');
+  await page.waitForSelector(`#mine a[data-open="${table}"]`);
+  await page.click(`#mine a[data-open="${table}"]`);
+  await page.waitForSelector('#table-view[data-status=playing]');
+  check((await page.$$eval('#board .tiles use', (u) => u.length)) >= tiles, 'the game is back');
+  await page.context().close();
+});
+
+await test('hints and the engine\'s estimate against the computer', async () => {
+  const page = await openPage(browser, server.url);
+  await createTable(page, 'Hal', ['me', 'greedy']);
+  await nextTurn(page);
+  await page.check('#estimate-on');
+  await page.waitForSelector('#estimate li .bar span');
+  await page.keyboard.press('h');
+  await page.waitForSelector('#actions button[data-act=hint-0]');
+  check((await page.$$eval('#board .hint', (h) => h.length)) >= 1, 'the hints are numbered on the board');
+  await page.screenshot({ path: path.join(ART, 'hints.png') });
+  const hint = await page.$eval('#actions button[data-act=hint-0]', (b) => b.textContent.replace(/^1: /, ''));
+  const turn = await turnOf(page);
+  await page.keyboard.press('1');
+  await page.waitForSelector('body[data-phase=follower]');
+  await page.keyboard.press('Enter');
+  await moveTaken(page, turn);
+  await page.waitForFunction(() => document.querySelector('#live').textContent.length > 0);
+  const move = hint.split(' ');
+  const tile = await page.$(`#board .tiles use[data-square="${move[1]},${move[2]}"]`);
+  check(tile, `the hint's move was played (${hint})`);
+  await page.context().close();
+});
+
+await test('a lost connection: the server restarts, the player is seated again', async () => {
+  const own = await startServer({ bin: BIN, webDir: WEB, thinkMs: 30 });
+  let again = null;
+  try {
+    const page = await openPage(browser, own.url);
+    await createTable(page, 'Lou', ['me', 'greedy']);
+    await nextTurn(page);
+    await keyboardTurn(page, false);
+    await nextTurn(page);
+    const tiles = await page.$$eval('#board .tiles use', (u) => u.length);
+    await own.stop(true);
+    await page.waitForSelector('#status.lost');
+    again = await startServer({ bin: BIN, webDir: WEB, thinkMs: 30, port: own.port, dir: own.dir });
+    await page.waitForFunction(() => document.querySelector('#status').textContent === 'connected');
+    await nextTurn(page);
+    const back = await page.$$eval('#board .tiles use', (u) => u.length);
+    check(back === tiles, `the board came back (${back} of ${tiles} tiles)`);
+    await keyboardTurn(page, false);
+    await page.context().close();
+  } finally {
+    if (again) await again.stop();
+  }
+});
+
+await test('a phone-sized screen: one tap to a game, tap to place, tap again, confirm', async () => {
+  const page = await openPage(browser, server.url, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+  await page.screenshot({ path: path.join(ART, 'phone-lobby.png') });
+  // One tap from the first page to a game against the computer.
+  await page.tap('.quick a[href="/?play=easy"]');
+  await page.waitForURL(/\?t=/);
+  await nextTurn(page);
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+  check(wide <= 390, `no sideways scrolling (${wide} px)`);
+  const before = await turnOf(page);
+  const box = await page.locator('rect.target').first().boundingBox();
+  await page.touchscreen.tap(box.x + box.width / 2, box.y + box.height / 2);
+  await page.touchscreen.tap(box.x + box.width / 2, box.y + box.height / 2);
+  await page.waitForSelector('body[data-phase=follower]');
+  await page.screenshot({ path: path.join(ART, 'phone-follower.png') });
+  await page.tap('#actions button[data-act=confirm]');
+  await moveTaken(page, before);
+  await page.screenshot({ path: path.join(ART, 'phone-board.png') });
+
+  await page.context().close();
+});
+
+await browser.close();
+await server.stop();
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed || !passed ? 1 : 0);

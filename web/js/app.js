@@ -1,0 +1,142 @@
+// app.js: the browser client's entry: connects to the server, loads the
+// tile catalogue, and shows the lobby or a table from the address
+// (/?t=TABLE[&invite=CODE&seat=N]).
+
+import { Connection, socketUrl } from './net.js';
+import { Catalogue } from './tiles.js';
+import { Lobby } from './lobby.js';
+import { TableView } from './tableview.js';
+import { ReplayView } from './replay.js';
+import * as store from './store.js';
+
+const $ = (s) => document.querySelector(s);
+const conn = new Connection(socketUrl());
+let catalogue = null, lobby = null, view = null;
+
+function status(text, lost = false) {
+  const el = $('#status');
+  el.textContent = text;
+  el.classList.toggle('lost', lost);
+}
+
+// Binds this connection to the table: our seat (resume), a spectator's
+// place (watch).
+async function attach(id) {
+  const mine = store.seatOf(id);
+  if (mine?.token) {
+    try {
+      await conn.request('resume', { table: id, token: mine.token });
+      return;
+    } catch (e) {
+      if (e.code !== 'bad_token') throw e;
+    }
+  }
+  await conn.request('watch', { table: id });
+}
+
+// Shows one of the three screens.
+function screen(name) {
+  for (const s of ['lobby-view', 'table-view', 'replay-view']) $(`#${s}`).hidden = s !== name;
+}
+
+// /?play=LEVEL: a ready game against the computer (what scripts print).
+const PLAY_SPECS = { easy: 'mcts:level=easy', normal: 'mcts:level=normal', hard: 'mcts:level=hard', greedy: 'greedy' };
+
+async function quickGame(level) {
+  const name = store.playerName() || 'Player';
+  const ok = await conn.request('create', { name, seats: ['me', PLAY_SPECS[level] || PLAY_SPECS.easy], listed: false });
+  store.keepSeat(ok.table, ok.seat, ok.token);
+  history.replaceState(null, '', `/?t=${encodeURIComponent(ok.table)}`);
+}
+
+async function route(record = null) {
+  let params = new URLSearchParams(location.search);
+  if (params.has('play')) {
+    try {
+      await quickGame(params.get('play'));
+    } catch (e) {
+      status(`cannot make a game: ${e.message}`, true);
+      history.replaceState(null, '', '/');
+    }
+    params = new URLSearchParams(location.search);
+  }
+  const id = params.get('t'), replay = params.get('replay');
+  view?.close();
+  view = null;
+  if (replay && (replay !== 'file' || record)) {
+    lobby.hide();
+    screen('replay-view');
+    view = new ReplayView($('#replay-view'), conn, catalogue);
+    document.title = 'Carcassonne: replay';
+    try {
+      if (record) await view.loadRecord(record.text, record.name);
+      else await view.loadTable(replay);
+    } catch (e) {
+      $('#replay-move').textContent = `Cannot replay: ${e.message}`;
+    }
+    return;
+  }
+  if (!id) {
+    screen('lobby-view');
+    lobby.show();
+    document.title = 'Carcassonne';
+    return;
+  }
+  lobby.hide();
+  screen('table-view');
+  document.title = `Carcassonne: table ${id}`;
+  view = new TableView($('#table-view'), conn, catalogue, id);
+  try {
+    await attach(id);
+  } catch (e) {
+    status(`Table ${id}: ${e.message}`, true);
+  }
+}
+
+function go(url, record = null) {
+  history.pushState(null, '', url);
+  route(record);
+}
+
+async function main() {
+  status('connecting…');
+  const [cat] = await Promise.all([Catalogue.load(), conn.connect()]);
+  catalogue = cat;
+  // The tile drawings, once, for every small picture of a tile on the page.
+  $('#tile-defs').innerHTML = `<defs>${catalogue.defs()}</defs>`;
+  conn.onEvent((msg) => view?.event(msg));
+  conn.onStatus((s) => {
+    if (s === 'lost') status('connection lost: reconnecting…', true);
+    else {
+      status('connected');
+      if (view instanceof TableView) attach(view.id).catch(() => {});
+      else if (view?.table) conn.request('watch', { table: view.table }).catch(() => {});
+    }
+  });
+  status('connected');
+  lobby = new Lobby($('#lobby-view'), conn, (id) => go(`/?t=${encodeURIComponent(id)}`));
+  $('#home').onclick = (e) => {
+    e.preventDefault();
+    go('/');
+  };
+  window.addEventListener('popstate', () => route());
+  $('#record-file').onchange = async (e) => {
+    const file = e.target.files[0];
+    if (!file) return;
+    if (file.size > 8000) {
+      $('#record-message').textContent = 'That file is too big for a record.';
+      return;
+    }
+    go('/?replay=file', { text: await file.text(), name: file.name });
+  };
+  document.addEventListener('click', (e) => {
+    const a = e.target.closest('a[href^="/?"]');
+    if (!a || a.target || e.ctrlKey || e.metaKey || a.closest('#tables, #mine')) return;
+    e.preventDefault();
+    go(a.getAttribute('href'));
+  });
+  await route();
+  document.body.dataset.ready = 'yes';
+}
+
+main().catch((e) => status(`cannot start: ${e.message}`, true));

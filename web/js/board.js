@@ -1,0 +1,281 @@
+// board.js: the board as an SVG that pans and zooms (drag, wheel, pinch,
+// keys). It knows no rules: it draws the tiles, followers, marks, legal
+// squares and spots it is given, and reports where the player points.
+
+import { SIZE } from './tiles.js';
+import { PLAYERS, meepleSvg, shapeSvg } from './players.js';
+
+const NS = 'http://www.w3.org/2000/svg';
+const key = (x, y) => `${x},${y}`;
+
+export class Board {
+  constructor(svg, catalogue) {
+    this.svg = svg;
+    this.cat = catalogue;
+    svg.innerHTML = '<g class="world">' +
+      '<g class="tiles"></g><g class="dead"></g><g class="marks"></g><g class="feature"></g><g class="targets"></g><g class="preview"></g><g class="hints"></g>' +
+      '<g class="meeples"></g><g class="spots"></g></g>';
+    this.world = svg.querySelector('.world');
+    this.layers = {};
+    for (const name of ['tiles', 'dead', 'marks', 'feature', 'targets', 'preview', 'hints', 'meeples', 'spots']) this.layers[name] = svg.querySelector(`.${name}`);
+    this.placed = new Map(); // "x,y" -> <use>
+    this.view = { s: 0.6, tx: 0, ty: 0 };
+    this.handlers = { hover() {}, click() {}, spot() {} };
+    this.pointers = new Map();
+    this.listen();
+    this.apply();
+  }
+
+  on(name, f) {
+    this.handlers[name] = f;
+  }
+
+  // --- The view ---------------------------------------------------------------
+
+  apply() {
+    const { s, tx, ty } = this.view;
+    this.world.setAttribute('transform', `translate(${tx.toFixed(1)},${ty.toFixed(1)}) scale(${s.toFixed(4)})`);
+  }
+
+  size() {
+    const r = this.svg.getBoundingClientRect();
+    return { w: r.width || 300, h: r.height || 300, left: r.left, top: r.top };
+  }
+
+  pan(dx, dy) {
+    this.view.tx += dx;
+    this.view.ty += dy;
+    this.apply();
+  }
+
+  zoom(factor, cx, cy) {
+    const { s } = this.view;
+    const ns = Math.min(3, Math.max(0.08, s * factor));
+    const k = ns / s;
+    if (cx === undefined) {
+      const { w, h } = this.size();
+      cx = w / 2;
+      cy = h / 2;
+    }
+    this.view.tx = cx - (cx - this.view.tx) * k;
+    this.view.ty = cy - (cy - this.view.ty) * k;
+    this.view.s = ns;
+    this.apply();
+  }
+
+  // Shows every tile (and a margin for the squares around them).
+  fit() {
+    const squares = [...this.placed.keys()].map((k) => k.split(',').map(Number));
+    if (!squares.length) squares.push([0, 0]);
+    const xs = squares.map((p) => p[0]), ys = squares.map((p) => p[1]);
+    const x0 = Math.min(...xs) - 1, x1 = Math.max(...xs) + 2, y0 = Math.min(...ys) - 1, y1 = Math.max(...ys) + 2;
+    const { w, h } = this.size();
+    const s = Math.min(1.2, Math.min(w / ((x1 - x0) * SIZE), h / ((y1 - y0) * SIZE)));
+    this.view = { s, tx: w / 2 - ((x0 + x1) / 2) * SIZE * s, ty: h / 2 - ((y0 + y1) / 2) * SIZE * s };
+    this.apply();
+  }
+
+  centreOn(x, y) {
+    const { w, h } = this.size();
+    const { s } = this.view;
+    this.view.tx = w / 2 - (x + 0.5) * SIZE * s;
+    this.view.ty = h / 2 - (y + 0.5) * SIZE * s;
+    this.apply();
+  }
+
+  // Centres on a square unless it is already well inside the view.
+  centreIfHidden(x, y) {
+    const { w, h } = this.size();
+    const { s, tx, ty } = this.view;
+    const left = x * SIZE * s + tx, top = y * SIZE * s + ty, side = SIZE * s, m = 0.1 * Math.min(w, h);
+    if (left < m || top < m || left + side > w - m || top + side > h - 2 * m) this.centreOn(x, y);
+  }
+
+  // The square under a point of the page.
+  squareAt(clientX, clientY) {
+    const { left, top } = this.size();
+    const { s, tx, ty } = this.view;
+    return [Math.floor((clientX - left - tx) / s / SIZE), Math.floor((clientY - top - ty) / s / SIZE)];
+  }
+
+  // --- Input ------------------------------------------------------------------
+
+  listen() {
+    const svg = this.svg;
+    svg.addEventListener('pointerdown', (e) => {
+      // The spot pressed, kept before the capture retargets the pointer's events.
+      const spot = e.target.closest?.('[data-spot]');
+      try {
+        svg.setPointerCapture(e.pointerId);
+      } catch {
+        /* a pointer that cannot be captured still clicks and drags */
+      }
+      this.pointers.set(e.pointerId, { x: e.clientX, y: e.clientY, x0: e.clientX, y0: e.clientY, spot });
+      this.moved = false;
+    });
+    svg.addEventListener('pointermove', (e) => {
+      const p = this.pointers.get(e.pointerId);
+      if (!p) {
+        if (e.pointerType === 'mouse') this.handlers.hover(...this.squareAt(e.clientX, e.clientY));
+        return;
+      }
+      if (this.pointers.size === 2) {
+        const [a, b] = [...this.pointers.values()];
+        const before = Math.hypot(a.x - b.x, a.y - b.y);
+        p.x = e.clientX;
+        p.y = e.clientY;
+        const after = Math.hypot(a.x - b.x, a.y - b.y);
+        const { left, top } = this.size();
+        if (before > 0) this.zoom(after / before, (a.x + b.x) / 2 - left, (a.y + b.y) / 2 - top);
+        this.moved = true;
+        return;
+      }
+      const dx = e.clientX - p.x, dy = e.clientY - p.y;
+      p.x = e.clientX;
+      p.y = e.clientY;
+      if (this.moved || Math.hypot(e.clientX - p.x0, e.clientY - p.y0) > 6) {
+        this.moved = true;
+        this.pan(dx, dy);
+      }
+    });
+    const up = (e) => {
+      const p = this.pointers.get(e.pointerId);
+      this.pointers.delete(e.pointerId);
+      if (!p || this.moved || this.pointers.size) return;
+      if (p.spot) this.handlers.spot(p.spot.dataset.spot);
+      else this.handlers.click(...this.squareAt(e.clientX, e.clientY), e.pointerType, this.pointAt(e.clientX, e.clientY));
+    };
+    svg.addEventListener('pointerup', up);
+    svg.addEventListener('pointercancel', (e) => this.pointers.delete(e.pointerId));
+    svg.addEventListener('wheel', (e) => {
+      e.preventDefault();
+      const { left, top } = this.size();
+      this.zoom(Math.exp(-e.deltaY * 0.0015), e.clientX - left, e.clientY - top);
+    }, { passive: false });
+  }
+
+  // --- What is drawn ------------------------------------------------------------
+
+  // The tiles on the board: [{letter, x, y, rot}]; only new ones are added.
+  setTiles(tiles) {
+    const want = new Set();
+    for (const t of tiles) {
+      const k = key(t.x, t.y);
+      want.add(k);
+      if (this.placed.has(k)) continue;
+      const use = document.createElementNS(NS, 'use');
+      use.setAttribute('href', `#tile-${t.letter}`);
+      use.setAttribute('transform', tileTransform(t));
+      use.dataset.square = k;
+      this.layers.tiles.appendChild(use);
+      this.placed.set(k, use);
+    }
+    for (const [k, el] of this.placed) if (!want.has(k)) {
+      el.remove();
+      this.placed.delete(k);
+    }
+  }
+
+  // Followers: [{letter, rot, x, y, spot, player}].
+  setFollowers(list) {
+    this.layers.meeples.innerHTML = list.map((f) => {
+      const [px, py] = this.cat.spotPoint(f.letter, f.rot, f.spot);
+      const lying = this.cat.kindOf(f.letter, f.rot, f.spot) === 'field';
+      return meepleSvg(f.player, f.x * SIZE + px, f.y * SIZE + py, lying);
+    }).join('');
+  }
+
+  // Dead spots: squares no tile still to come fits, crossed out.
+  setDead(squares) {
+    this.layers.dead.innerHTML = squares.map(([x, y]) =>
+      `<g class="dead-spot"><title>no tile left fits here</title><rect x="${x * SIZE + 6}" y="${y * SIZE + 6}" width="${SIZE - 12}" height="${SIZE - 12}"/>` +
+      `<path d="M${x * SIZE + 25},${y * SIZE + 25}l50,50m0,-50l-50,50"/></g>`).join('');
+  }
+
+  // Each player's last tile, outlined in its colour with the turn number.
+  setMarks(marks) {
+    let html = '';
+    for (const m of marks) {
+      const c = PLAYERS[m.player % PLAYERS.length].colour;
+      html += `<g class="last" data-player="${m.player}"><rect x="${m.x * SIZE + 2}" y="${m.y * SIZE + 2}" width="${SIZE - 4}" height="${SIZE - 4}" stroke="${c}"/>` +
+        `<rect class="turn-tag" x="${m.x * SIZE + 2}" y="${m.y * SIZE + 2}" width="38" height="17" fill="${c}"/>` +
+        `<g transform="translate(${m.x * SIZE + 11},${m.y * SIZE + 10.5}) scale(1.2)">${shapeSvg(m.player)}</g>` +
+        `<text x="${m.x * SIZE + 29}" y="${m.y * SIZE + 15}" fill="${PLAYERS[m.player % PLAYERS.length].ink}">${m.turn}</text></g>`;
+    }
+    this.layers.marks.innerHTML = html;
+  }
+
+  // A feature shown whole: [{x, y, spot, kind}] and the tiles they are on.
+  setFeature(parts, tiles) {
+    const at = new Map(tiles.map((t) => [key(t.x, t.y), t]));
+    const squares = new Set(parts.map((p) => key(p.x, p.y)));
+    let html = [...squares].map((k) => {
+      const [x, y] = k.split(',').map(Number);
+      return `<rect class="feature-tile" x="${x * SIZE + 1}" y="${y * SIZE + 1}" width="${SIZE - 2}" height="${SIZE - 2}"/>`;
+    }).join('');
+    for (const p of parts) {
+      const t = at.get(key(p.x, p.y));
+      if (!t) continue;
+      const [px, py] = this.cat.spotPoint(t.letter, t.rot, p.spot);
+      html += `<circle class="feature-part ${p.kind}" cx="${p.x * SIZE + px}" cy="${p.y * SIZE + py}" r="9"/>`;
+    }
+    this.layers.feature.innerHTML = html;
+  }
+
+  // The square and the point in it (0..100) under a point of the page.
+  pointAt(clientX, clientY) {
+    const { left, top } = this.size();
+    const { s, tx, ty } = this.view;
+    const ux = (clientX - left - tx) / s, uy = (clientY - top - ty) / s;
+    const x = Math.floor(ux / SIZE), y = Math.floor(uy / SIZE);
+    return { x, y, fx: ux - x * SIZE, fy: uy - y * SIZE };
+  }
+
+  // Squares where the drawn tile fits; `cursor` is the keyboard's square;
+  // `hints` ([{x, y}]) are numbered.
+  setTargets(squares, cursor = null, hints = []) {
+    this.layers.targets.innerHTML = squares.map(([x, y]) => {
+      const on = cursor && cursor[0] === x && cursor[1] === y ? ' cursor' : '';
+      return `<rect class="target${on}" data-target="${key(x, y)}" x="${x * SIZE + 4}" y="${y * SIZE + 4}" width="${SIZE - 8}" height="${SIZE - 8}" rx="8"/>`;
+    }).join('');
+    const onSquare = new Map();
+    this.layers.hints.innerHTML = hints.map((h, i) => {
+      const k = onSquare.get(key(h.x, h.y)) || 0; // hints sharing a square sit side by side
+      onSquare.set(key(h.x, h.y), k + 1);
+      const cx = h.x * SIZE + 82 - 28 * k, cy = h.y * SIZE + 18;
+      return `<g class="hint"><circle cx="${cx}" cy="${cy}" r="13"/><text x="${cx}" y="${cy + 5}">${i + 1}</text></g>`;
+    }).join('');
+  }
+
+  // The drawn tile shown on a square: {letter, x, y, rot}, or null.
+  setPreview(p) {
+    this.layers.preview.innerHTML = p
+      ? `<use href="#tile-${p.letter}" transform="${tileTransform(p)}" class="preview-tile"/>` +
+        `<rect class="preview-frame" x="${p.x * SIZE}" y="${p.y * SIZE}" width="${SIZE}" height="${SIZE}"/>`
+      : '';
+  }
+
+  // Follower spots on the placed tile: [{spot, n}], the chosen one, the player.
+  setSpots(tile, spots, chosen, player) {
+    if (!tile) {
+      this.layers.spots.innerHTML = '';
+      return;
+    }
+    let html = '';
+    for (const s of spots) {
+      const [px, py] = this.cat.spotPoint(tile.letter, tile.rot, s.spot);
+      const x = tile.x * SIZE + px, y = tile.y * SIZE + py;
+      if (s.spot === chosen) {
+        html += meepleSvg(player, x, y, s.role === 'field', ` data-spot="${s.spot}"`);
+      } else {
+        html += `<g class="spot" data-spot="${s.spot}" role="button" aria-label="${s.role} ${s.spot}"><circle cx="${x}" cy="${y}" r="10"/>` +
+          `<text x="${x}" y="${y + 4}">${s.n}</text></g>`;
+      }
+    }
+    this.layers.spots.innerHTML = html;
+  }
+}
+
+function tileTransform(t) {
+  return `translate(${t.x * SIZE},${t.y * SIZE}) rotate(${t.rot * 90},50,50)`;
+}

@@ -1,0 +1,46 @@
+// end.js: the end of a game: the final scoring per player and kind, a
+// chart of the scores over the game, the revealed deal and the record.
+
+import { PLAYERS, badge } from './players.js';
+import { esc, seatName } from './panel.js';
+
+// An SVG line chart of each player's score after every turn.
+export function scoreChart(history) {
+  const W = 320, H = 160, pad = 24;
+  const turns = history.length - 1 || 1;
+  const top = Math.max(10, ...history.flat());
+  const x = (i) => pad + ((W - pad - 6) * i) / turns, y = (v) => H - pad - ((H - pad - 8) * v) / top;
+  const players = history[0].length;
+  let lines = '';
+  for (let p = 0; p < players; p++) {
+    const pts = history.map((h, i) => `${x(i).toFixed(1)},${y(h[p]).toFixed(1)}`).join(' ');
+    const dash = ['', '6 3', '2 3', '8 3 2 3', '1 2', '4 4'][p % 6];
+    lines += `<polyline points="${pts}" fill="none" stroke="${PLAYERS[p % 6].colour}" stroke-width="2.2" stroke-dasharray="${dash}"/>`;
+  }
+  return `<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="scores over the game">` +
+    `<line x1="${pad}" y1="${H - pad}" x2="${W - 4}" y2="${H - pad}" stroke="#888"/><line x1="${pad}" y1="8" x2="${pad}" y2="${H - pad}" stroke="#888"/>` +
+    `<text x="${pad - 4}" y="14" text-anchor="end">${top}</text><text x="${pad - 4}" y="${H - pad}" text-anchor="end">0</text>` +
+    `<text x="${W - 4}" y="${H - 8}" text-anchor="end">turn ${turns}</text>${lines}</svg>`;
+}
+
+export function renderFinal(el, table) {
+  const s = table.state, f = s.final;
+  if (!f) {
+    el.hidden = true;
+    return;
+  }
+  const rows = s.seats.map((seat, p) => {
+    const k = f.by_kind[p];
+    const won = f.winners.includes(p);
+    return `<tr${won ? ' class="winner"' : ''}><th scope="row">${badge(p)} ${esc(seatName(seat, p))}${won ? ' <span class="won">winner</span>' : ''}</th>` +
+      `<td>${k.roads}</td><td>${k.cities}</td><td>${k.cloisters}</td><td>${k.farms}</td><td class="total">${f.scores[p]}</td></tr>`;
+  }).join('');
+  el.innerHTML = '<h2>Final scoring</h2><table class="final-table"><thead><tr><th>Player</th><th>Roads</th><th>Cities</th><th>Cloisters</th><th>Farms</th><th>Total</th></tr></thead>' +
+    `<tbody>${rows}</tbody></table>${f.forfeit !== null && f.forfeit !== undefined ? `<p>${esc(seatName(s.seats[f.forfeit], f.forfeit))} forfeited on time.</p>` : ''}` +
+    '<p><button type="button" data-act="replay-end">Show each final scoring</button></p>' +
+    `<h3>Scores over the game</h3>${scoreChart(table.history)}` +
+    `<h3>The fair deal</h3><dl class="deal"><dt>Seed</dt><dd><code>${esc(f.seed)}</code></dd><dt>Salt</dt><dd><code>${esc(f.salt)}</code></dd>` +
+    `<dt>Commitment</dt><dd><code>${esc(f.commitment || s.commitment)}</code></dd></dl>` +
+    `<p><a class="button" href="/?replay=${encodeURIComponent(s.table)}">Replay this game</a> <a class="button" href="/api/tables/${encodeURIComponent(s.table)}/record" download="${esc(s.table)}.carc">Download the record</a></p>`;
+  el.hidden = false;
+}

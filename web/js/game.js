@@ -1,0 +1,83 @@
+// game.js: a table as the server tells it, folded from its `state` and
+// `move` events: the tiles on the board, the followers, the scores after
+// each turn and the scoring log. It checks no rule.
+
+// "E 0 -1 2 S" -> {letter, x, y, rot, spot}; "discard X" and "end" too.
+export function parseMove(text) {
+  const w = text.trim().split(/\s+/);
+  if (w[0] === 'discard') return { discard: true, letter: w[1] };
+  if (w[0] === 'end') return { end: true };
+  return { letter: w[0], x: +w[1], y: +w[2], rot: +w[3], spot: w[4] || null };
+}
+
+export class Table {
+  constructor(state) {
+    this.load(state);
+  }
+
+  // A whole `state` event.
+  load(state) {
+    this.state = state;
+    this.id = state.table;
+    this.tiles = [];
+    this.history = [new Array(state.players).fill(0)];
+    this.log = [];
+    this.last = {}; // player -> {x, y, turn}
+    this.moves = [];
+    if (state.start) this.tiles.push({ letter: state.start.tile, x: state.start.x, y: state.start.y, rot: state.start.rot, turn: -1 });
+    for (const m of state.moves || []) this.addMove(m);
+    this.followers = state.followers || [];
+  }
+
+  // A move (from `state.moves` or a `move` event): its tile and scores.
+  addMove(m) {
+    this.moves.push(m);
+    const mv = parseMove(m.move);
+    if (!mv.discard && !mv.end) {
+      this.tiles.push({ letter: mv.letter, x: mv.x, y: mv.y, rot: mv.rot, turn: m.turn, player: m.player });
+      this.last[m.player] = { x: mv.x, y: mv.y, turn: m.turn + 1, player: m.player };
+    }
+    const scores = [...this.history[this.history.length - 1]];
+    for (const e of m.events || []) {
+      for (const w of e.winners) scores[w] += e.points;
+      this.log.push({ ...e, turn: m.turn, end: !!mv.end });
+    }
+    this.history.push(scores);
+  }
+
+  // A `move` event: everything it changes.
+  applyMove(ev) {
+    const s = this.state;
+    this.addMove(ev);
+    this.followers = ev.followers || this.followers;
+    ev.scores.forEach((v, p) => (s.seats[p].score = v));
+    ev.supply.forEach((v, p) => (s.seats[p].supply = v));
+    s.turn = ev.next ? ev.next.turn : ev.turn + 1;
+    s.to_move = ev.next ? ev.next.player : null;
+    s.tile = ev.next ? ev.next.tile : null;
+    s.tiles_left = ev.tiles_left;
+    if (ev.clock) s.clock = ev.clock;
+    if (ev.dead) s.dead = ev.dead;
+    if (s.remaining && ev.next && s.remaining[ev.next.tile] > 0) s.remaining[ev.next.tile] -= 1;
+    this.clockAt = performance.now();
+  }
+
+  get you() {
+    return this.state.you;
+  }
+
+  get myTurn() {
+    return this.state.status === 'playing' && this.state.you !== null && this.state.to_move === this.state.you;
+  }
+
+  // The followers with the tile they stand on, for drawing.
+  followersOnTiles() {
+    const at = new Map(this.tiles.map((t) => [`${t.x},${t.y}`, t]));
+    return this.followers.map((f) => ({ ...f, ...at.get(`${f.x},${f.y}`), spot: f.spot, player: f.player }))
+      .filter((f) => f.letter);
+  }
+
+  lastTiles() {
+    return Object.values(this.last);
+  }
+}

@@ -1,0 +1,70 @@
+// inspector.js: a feature pointed at (or just scored) shown whole: every
+// segment of it on the board, its owners, its value now and at the end.
+// The server says what a feature is (`features`); this only draws it.
+
+import { badge } from './players.js';
+import { esc, seatName } from './panel.js';
+
+const NAMES = { road: 'Road', city: 'City', farm: 'Farm', cloister: 'Cloister' };
+
+export class Inspector {
+  constructor(view, card) {
+    this.view = view; // the TableView: conn, id, board, table
+    this.card = card;
+    this.cache = null; // {turn, features}
+  }
+
+  async features() {
+    const t = this.view.table;
+    const stamp = `${t.state.turn}:${t.state.status}`;
+    if (this.cache?.stamp !== stamp) {
+      const ok = await this.view.conn.request('features', { table: this.view.id });
+      this.cache = { stamp, features: ok.features };
+    }
+    return this.cache.features;
+  }
+
+  // The feature of the segment nearest to a point of square (x, y).
+  async inspectAt(x, y, fx, fy) {
+    const tile = this.view.table.tiles.find((t) => t.x === x && t.y === y);
+    if (!tile) return this.clear();
+    const spot = this.view.board.cat.nearestSpot(tile.letter, tile.rot, fx, fy);
+    const list = await this.features();
+    const f = list.find((g) => g.parts.some(([px, py, s]) => px === x && py === y && s === spot));
+    if (f) this.show([f], true);
+    else this.clear();
+  }
+
+  // The features of a scoring event: of its kind, on its tile.
+  async forEvent(e) {
+    const list = await this.features().catch(() => []);
+    const found = list.filter((f) => f.kind === e.kind && f.parts.some(([x, y]) => x === e.x && y === e.y));
+    this.show(found, false);
+    return found;
+  }
+
+  show(features, describe) {
+    const parts = features.flatMap((f) => f.parts.map(([x, y, spot]) => ({ x, y, spot, kind: f.kind })));
+    this.view.board.setFeature(parts, this.view.table.tiles);
+    if (!describe || !features.length) {
+      this.card.hidden = true;
+      return;
+    }
+    const f = features[0], seats = this.view.table.state.seats;
+    const holders = f.followers.map((n, p) => (n ? `${badge(p, 14)} ${esc(seatName(seats[p], p))}: ${n}` : '')).filter(Boolean);
+    const owners = f.owners.map((p) => esc(seatName(seats[p], p))).join(' and ');
+    const state = f.kind === 'farm' ? 'scores at the end' : f.complete ? 'complete' : `open (${f.open_edges} ${f.kind === 'cloister' ? 'empty neighbours' : 'open edges'})`;
+    this.card.innerHTML = `<h2>${NAMES[f.kind] || f.kind}</h2><button type="button" class="close" aria-label="close the inspector">×</button>` +
+      `<p>${state}; ${f.tiles} ${f.kind === 'farm' ? 'tiles' : 'tiles'}${f.pennants ? `, ${f.pennants} pennants` : ''}</p>` +
+      `<p>Followers: ${holders.length ? holders.join(', ') : 'none'}${owners ? `<br>Held by ${owners}` : ''}</p>` +
+      `<p>Worth <strong>${f.value}</strong> now, <strong>${f.value_at_end}</strong> if the game ended now.</p>`;
+    this.card.hidden = false;
+    this.card.querySelector('.close').onclick = () => this.clear();
+    this.view.say(`${NAMES[f.kind]}: ${state}, worth ${f.value} now, ${f.value_at_end} at the end${owners ? `, held by ${owners}` : ''}.`);
+  }
+
+  clear() {
+    this.view.board.setFeature([], []);
+    this.card.hidden = true;
+  }
+}

@@ -1,0 +1,128 @@
+// lobby.js: the first page: create a table, the tables to join or watch,
+// and this browser's own games (from its stored seat tokens).
+
+import * as store from './store.js';
+import { esc } from './panel.js';
+import { inviteLink } from './tableview.js';
+
+const SEAT_CHOICES = [
+  ['me', 'Me'], ['open', 'Open seat'], ['invite', 'Invited player'],
+  ['mcts:level=easy', 'Computer: easy'], ['mcts:level=normal', 'Computer: normal'],
+  ['mcts:level=hard', 'Computer: hard'], ['greedy', 'Computer: greedy (fast)'],
+];
+const RULES = [
+  ['farms-first-edition', 'Farms of the first edition'], ['small-city', 'Small cities score less'],
+  ['no-incomplete-scoring', 'No scoring of unfinished features'], ['bonus-turn', 'Bonus turn for filling a hole'],
+];
+
+export class Lobby {
+  constructor(root, conn, open) {
+    this.root = root;
+    this.conn = conn;
+    this.open = open; // open(tableId)
+    this.seats = ['me', 'mcts:level=easy'];
+    this.drawForm();
+    this.timer = null;
+  }
+
+  show() {
+    this.root.hidden = false;
+    this.refresh();
+    clearInterval(this.timer);
+    this.timer = setInterval(() => this.refresh(), 5000);
+  }
+
+  hide() {
+    this.root.hidden = true;
+    clearInterval(this.timer);
+  }
+
+  drawForm() {
+    const f = this.root.querySelector('#create');
+    f.name.value = store.playerName();
+    f.querySelector('.rules').innerHTML = RULES.map(([v, l]) =>
+      `<label><input type="checkbox" name="rule" value="${v}"> ${l}</label>`).join('');
+    this.drawSeats();
+    f.onclick = (e) => {
+      const act = e.target.closest('button[data-seat]')?.dataset.seat;
+      if (act === 'add' && this.seats.length < 6) this.seats.push('open');
+      else if (act === 'remove' && this.seats.length > 2) this.seats.pop();
+      else return;
+      this.drawSeats();
+    };
+    f.clock.onchange = () => (f.querySelector('.clock-custom').hidden = f.clock.value === 'none');
+    f.onsubmit = (e) => {
+      e.preventDefault();
+      this.create(f);
+    };
+  }
+
+  drawSeats() {
+    const list = this.root.querySelector('#create .seats');
+    list.innerHTML = this.seats.map((v, i) => `<li><label>Seat ${i + 1} <select data-i="${i}" aria-label="seat ${i + 1}">` +
+      SEAT_CHOICES.map(([val, l]) => `<option value="${val}"${val === v ? ' selected' : ''}>${l}</option>`).join('') + '</select></label></li>').join('');
+    list.onchange = (e) => (this.seats[+e.target.dataset.i] = e.target.value);
+  }
+
+  async create(f) {
+    const name = f.name.value.trim();
+    const seats = [...this.seats];
+    if (seats.filter((s) => s === 'me').length > 1) return this.message('Only one seat can be yours.');
+    if (seats.includes('me') && !name) return this.message('Your name, please.');
+    const req = { seats, rules: [...f.querySelectorAll('input[name=rule]:checked')].map((c) => c.value), info: f.info.value, listed: f.listed.checked };
+    if (name) req.name = name;
+    if (f.clock.value !== 'none') {
+      req.clock = { mode: f.clock.value, seconds: +f.seconds.value, on_timeout: f.timeout.value };
+      if (f.clock.value === 'fischer') req.clock.increment = +f.increment.value;
+    }
+    try {
+      store.keepName(name);
+      const ok = await this.conn.request('create', req);
+      const invites = ok.invites && ok.invites.some((c) => c) ? ok.invites : null;
+      store.keepSeat(ok.table, ok.seat ?? null, ok.token ?? null, invites);
+      this.open(ok.table);
+    } catch (e) {
+      this.message(`The server refused: ${e.message}`);
+    }
+  }
+
+  message(text) {
+    this.root.querySelector('#create .message').textContent = text;
+  }
+
+  async refresh() {
+    if (!this.conn.open) return;
+    try {
+      const [lobby, mine] = await Promise.all([
+        this.conn.request('lobby'),
+        this.conn.request('mine', { seats: store.seats().filter((s) => s.token).map(({ table, token }) => ({ table, token })) }),
+      ]);
+      this.drawList(this.root.querySelector('#tables'), lobby.tables, false);
+      this.drawList(this.root.querySelector('#mine'), mine.tables, true);
+      this.drawMadeForOthers();
+    } catch {
+      /* the next refresh tries again */
+    }
+  }
+
+  drawList(el, tables, mine) {
+    el.innerHTML = tables.map((t) => {
+      const seats = t.seats.map((s) => esc(s.name || (s.kind === 'open' ? '(open)' : s.kind === 'invite' ? '(invited)' : s.kind))).join(', ');
+      const canJoin = !mine && t.status === 'waiting' && t.seats.some((s) => s.kind === 'open');
+      return `<li><span class="what"><strong>${t.status}</strong> ${seats}${t.turn ? `, turn ${t.turn}` : ''}${t.info === 'purist' ? ', purist' : ''}${t.clock ? ', clock' : ''}</span>` +
+        `<a class="button" href="/?t=${encodeURIComponent(t.table)}" data-open="${esc(t.table)}">${mine ? 'Resume' : canJoin ? 'Join' : 'Watch'}</a></li>`;
+    }).join('') || `<li class="empty">${mine ? 'No games in this browser yet.' : 'No table is waiting or playing.'}</li>`;
+    el.onclick = (e) => {
+      const a = e.target.closest('a[data-open]');
+      if (!a) return;
+      e.preventDefault();
+      this.open(a.dataset.open);
+    };
+  }
+
+  drawMadeForOthers() {
+    const el = this.root.querySelector('#invites');
+    const made = store.seats().filter((s) => !s.token && s.invites);
+    el.innerHTML = made.map((s) => s.invites.map((code, i) => code && `<li>${esc(s.table)} seat ${i + 1}: <input readonly value="${esc(inviteLink(s.table, code, i))}"></li>`).join('')).join('');
+  }
+}

@@ -1,0 +1,81 @@
+// panel.js: the side of the table: the score track (score, laps, followers
+// in supply, whose turn, the clock), the drawn tile, the tiles left with
+// their chances, and the log of scoring events.
+
+import { PLAYERS, badge, meepleIcon } from './players.js';
+
+const esc = (s) => String(s ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+export { esc };
+
+export function seatName(seat, p) {
+  if (seat.kind === 'computer') return `Computer (${(seat.name || 'AI').replace(/^mcts:level=/, '')})`;
+  if (seat.name) return seat.name;
+  return seat.kind === 'computer' ? `Computer ${p + 1}` : `Seat ${p + 1} (${seat.kind})`;
+}
+
+function clockText(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
+}
+
+// The time left of seat p now, counting down for the seat to move.
+export function clockLeft(table, p) {
+  const c = table.state.clock;
+  if (!c) return null;
+  let left = c.left_ms[p];
+  if (c.running === p && table.clockAt) left -= performance.now() - table.clockAt;
+  return left;
+}
+
+export function renderPlayers(el, table) {
+  const s = table.state;
+  el.innerHTML = s.seats.map((seat, p) => {
+    const turn = s.status === 'playing' && s.to_move === p;
+    const score = seat.score, lap = Math.floor(score / 50);
+    const left = clockLeft(table, p);
+    return `<li class="player${turn ? ' to-move' : ''}${seat.present || seat.kind !== 'human' ? '' : ' away'}" data-player="${p}">` +
+      `${badge(p)}<span class="name">${esc(seatName(seat, p))}${p === s.you ? ' (you)' : ''}</span>` +
+      `<span class="score" title="score">${score}</span>` +
+      `<span class="track" aria-hidden="true"><span style="width:${(score % 50) * 2}%;background:${PLAYERS[p % 6].colour}"></span></span>` +
+      `<span class="laps">${lap ? `lap ${lap + 1}` : ''}</span>` +
+      `<span class="supply" title="followers in supply">${meepleIcon(p)}×${seat.supply}</span>` +
+      (left !== null ? `<span class="clock${turn ? ' running' : ''}">${clockText(left)}</span>` : '') +
+      (turn ? '<span class="turn-mark">to move</span>' : '') + '</li>';
+  }).join('');
+}
+
+// The tiles left: each kind with its count and draw chance (casual), or
+// only the count (purist).
+export function renderTilesLeft(el, table) {
+  const s = table.state;
+  const n = s.tiles_left;
+  if (!s.remaining) {
+    el.innerHTML = `<p>${n} tiles left (this table hides which).</p>`;
+    return;
+  }
+  const items = Object.entries(s.remaining).filter(([, c]) => c > 0).sort();
+  const discards = table.moves.map((m) => [m, m.move.split(' ')]).filter(([, w]) => w[0] === 'discard')
+    .map(([m, w]) => `${esc(w[1])} (turn ${m.turn + 1})`);
+  el.innerHTML = `<p>${n} tiles left; the chance of each kind next:</p><ul class="kinds">` + items.map(([l, c]) =>
+    `<li title="${l}: ${c} left"><svg viewBox="0 0 100 100" width="30" height="30"><use href="#tile-${l}"/></svg>` +
+    `<span>${c}</span><span class="chance">${n ? Math.round((100 * c) / n) : 0}%</span></li>`).join('') + '</ul>' +
+    (s.dead?.length ? `<p>${s.dead.length} dead spot${s.dead.length > 1 ? 's' : ''} (crossed out on the board): no tile left fits there.</p>` : '') +
+    (discards.length ? `<p>Discarded (fitted nowhere): ${discards.join(', ')}</p>` : '');
+}
+
+const KIND_WORD = { road: 'road', city: 'city', cloister: 'cloister', farm: 'farm' };
+
+export function eventText(e, seats) {
+  const who = e.winners.length ? e.winners.map((w) => seatName(seats[w], w)).join(' and ') : 'nobody';
+  const what = `${e.complete ? 'completed' : 'unfinished'} ${KIND_WORD[e.kind] || e.kind}`;
+  const size = e.kind === 'farm' ? `${e.tiles} cities` : `${e.tiles} tiles`;
+  return `${who} +${e.points} for a ${what} (${size}${e.pennants ? `, ${e.pennants} pennants` : ''})`;
+}
+
+export function renderLog(el, table) {
+  const seats = table.state.seats;
+  el.innerHTML = table.log.slice().reverse().map((e, i) =>
+    `<li><button type="button" data-log="${table.log.length - 1 - i}" data-x="${e.x}" data-y="${e.y}">` +
+    `${e.winners.map((w) => badge(w, 14)).join('')} <span>${e.end ? 'End' : `Turn ${e.turn + 1}`}: ${esc(eventText(e, seats))}</span></button></li>`).join('') ||
+    '<li class="empty">No scores yet.</li>';
+}

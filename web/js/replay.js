@@ -1,0 +1,164 @@
+// replay.js: the replay viewer: a finished game of this server or an
+// uploaded record, stepped through move by move (step, jump, play at a
+// speed), with the engine's review of each move when asked for. The
+// server replays the record (`replay`); this only shows its steps.
+
+import { Board } from './board.js';
+import { parseMove } from './game.js';
+import { badge } from './players.js';
+import { eventText, esc, seatName } from './panel.js';
+
+export class ReplayView {
+  constructor(root, conn, catalogue) {
+    this.root = root;
+    this.conn = conn;
+    this.el = (s) => root.querySelector(s);
+    this.board = new Board(this.el('#replay-board'), catalogue);
+    this.step = 0;
+    this.timer = null;
+    this.review = null;
+    this.el('.replay-controls').onclick = (e) => this.act(e.target.closest('button')?.dataset.act);
+    this.el('#replay-slider').oninput = (e) => this.go(+e.target.value);
+    this.el('#replay-speed').onchange = () => this.timer && this.play(true);
+    this.el('#replay-review').onclick = (e) => {
+      const b = e.target.closest('button[data-step]');
+      if (b) this.go(+b.dataset.step);
+    };
+    this.el('#replay-ask').onclick = () => this.askReview();
+    this.onKey = (e) => this.key(e);
+    document.addEventListener('keydown', this.onKey);
+  }
+
+  close() {
+    clearInterval(this.timer);
+    document.removeEventListener('keydown', this.onKey);
+  }
+
+  // A table of this server: watched for its seats' names and its review.
+  async loadTable(id) {
+    this.table = id;
+    const state = new Promise((resolve) => (this.awaitState = resolve));
+    await this.conn.request('watch', { table: id });
+    const s = await state;
+    this.seats = s.seats;
+    this.show(await this.conn.request('replay', { table: id }), `Table ${id}`);
+    this.el('#replay-ask').hidden = s.status !== 'finished';
+  }
+
+  async loadRecord(text, name) {
+    this.table = null;
+    const r = await this.conn.request('replay', { record: text });
+    this.seats = Array.from({ length: r.players }, (_, p) => ({ name: `Player ${p + 1}`, kind: 'human' }));
+    this.el('#replay-ask').hidden = true;
+    this.show(r, name);
+  }
+
+  event(msg) {
+    if (msg.table !== this.table) return;
+    if (msg.type === 'state' && this.awaitState) this.awaitState(msg);
+    if (msg.type === 'review') {
+      this.review = msg.moves;
+      this.renderReview();
+    }
+  }
+
+  show(r, title) {
+    this.data = r;
+    this.tilesAt = [{ letter: r.start.tile, x: r.start.x, y: r.start.y, rot: r.start.rot }];
+    for (const m of r.moves) {
+      const mv = parseMove(m.move);
+      if (!mv.discard && !mv.end) this.tilesAt.push({ letter: mv.letter, x: mv.x, y: mv.y, rot: mv.rot, move: m });
+    }
+    this.el('#replay-title').textContent = title;
+    const slider = this.el('#replay-slider');
+    slider.max = r.moves.length;
+    this.go(r.moves.length);
+    this.board.fit();
+    this.go(0);
+  }
+
+  // Shows the board after `k` moves.
+  go(k) {
+    const moves = this.data.moves;
+    this.step = Math.max(0, Math.min(moves.length, k));
+    const done = moves.slice(0, this.step);
+    const placed = new Set(done);
+    const tiles = this.tilesAt.filter((t) => !t.move || placed.has(t.move));
+    const at = new Map(tiles.map((t) => [`${t.x},${t.y}`, t]));
+    const last = done[done.length - 1];
+    this.board.setTiles(tiles);
+    this.board.setFollowers((last ? last.followers : []).map((f) => ({ ...at.get(`${f.x},${f.y}`), spot: f.spot, player: f.player })).filter((f) => f.letter));
+    const lastOf = {};
+    for (const m of done) {
+      const mv = parseMove(m.move);
+      if (!mv.discard && !mv.end) lastOf[m.player] = { x: mv.x, y: mv.y, turn: m.turn + 1, player: m.player };
+    }
+    this.board.setMarks(Object.values(lastOf));
+    this.el('#replay-slider').value = this.step;
+    this.root.dataset.step = this.step;
+    this.renderSide(last);
+  }
+
+  renderSide(last) {
+    const scores = last ? last.scores : this.seats.map(() => 0);
+    this.el('#replay-players').innerHTML = this.seats.map((s, p) =>
+      `<li class="player">${badge(p)}<span class="name">${esc(seatName(s, p))}</span><span class="score">${scores[p]}</span></li>`).join('');
+    let text = `Move ${this.step} of ${this.data.moves.length}`;
+    if (last) {
+      const who = last.player >= 0 ? seatName(this.seats[last.player], last.player) : 'The game';
+      text += `: ${esc(who)} ${last.move === 'end' ? 'ended' : `played <code>${esc(last.move)}</code>`}`;
+      for (const e of last.events) text += `<br>${esc(eventText(e, this.seats))}`;
+      const rv = this.review?.find((r) => r.turn === last.turn);
+      if (rv) text += `<br>Engine: best <code>${esc(rv.best)}</code>${rv.loss > 0.05 ? `, this move lost ${rv.loss.toFixed(1)} points` : ' (this move)'}`;
+    }
+    this.el('#replay-move').innerHTML = text;
+  }
+
+  renderReview() {
+    const worst = [...this.review].filter((r) => r.loss > 0.05).sort((a, b) => b.loss - a.loss).slice(0, 8);
+    this.el('#replay-review').innerHTML = '<h3>Where the game was lost</h3>' + (worst.length ? '<ol>' + worst.map((r) =>
+      `<li><button type="button" data-step="${r.turn + 1}">Move ${r.turn + 1}, ${esc(seatName(this.seats[r.player], r.player))}: ` +
+      `${r.loss.toFixed(1)} points (best <code>${esc(r.best)}</code>)</button></li>`).join('') + '</ol>' : '<p>No move lost points.</p>');
+    this.go(this.step);
+  }
+
+  async askReview() {
+    this.el('#replay-review').innerHTML = '<p>The engine is reviewing every move…</p>';
+    try {
+      await this.conn.request('review', { table: this.table, ms: 100 });
+    } catch (e) {
+      this.el('#replay-review').textContent = `No review: ${e.message}`;
+    }
+  }
+
+  play(restart = false) {
+    const button = this.el('button[data-act=play]');
+    if (this.timer && !restart) {
+      clearInterval(this.timer);
+      this.timer = null;
+      button.textContent = '▶ Play';
+      return;
+    }
+    button.textContent = '❚❚ Pause';
+    clearInterval(this.timer);
+    if (this.step >= this.data.moves.length) this.go(0);
+    this.timer = setInterval(() => {
+      if (this.step >= this.data.moves.length) this.play();
+      else this.go(this.step + 1);
+    }, +this.el('#replay-speed').value);
+  }
+
+  act(name) {
+    const n = this.data?.moves.length || 0;
+    ({ first: () => this.go(0), back: () => this.go(this.step - 1), next: () => this.go(this.step + 1), last: () => this.go(n),
+      play: () => this.play(), review: () => this.askReview(), fit: () => this.board.fit() })[name]?.();
+  }
+
+  key(e) {
+    if (e.target.closest?.('input, select')) return;
+    const f = { ArrowLeft: 'back', ArrowRight: 'next', Home: 'first', End: 'last', ' ': 'play', f: 'fit' }[e.key];
+    if (!f) return;
+    e.preventDefault();
+    this.act(f);
+  }
+}

@@ -1,0 +1,363 @@
+// tableview.js: one table on screen: it folds the server's events into a
+// Table, draws the board and the side panel, runs our turn, and announces
+// what happens in an aria-live region.
+
+import { Board } from './board.js';
+import { Table, parseMove } from './game.js';
+import { Turn } from './turn.js';
+import { renderPlayers, renderTilesLeft, renderLog, eventText, seatName, esc } from './panel.js';
+import { renderFinal } from './end.js';
+import { Inspector } from './inspector.js';
+import { PLAYERS, badge } from './players.js';
+import * as store from './store.js';
+
+export class TableView {
+  constructor(root, conn, catalogue, id) {
+    this.root = root;
+    this.conn = conn;
+    this.id = id;
+    this.el = (sel) => root.querySelector(sel);
+    this.board = new Board(this.el('#board'), catalogue);
+    this.turn = new Turn(this.board, this.el('#actions'), (m) => this.sendMove(m), (t) => this.say(t));
+    this.board.on('hover', (x, y) => this.turn.hover(x, y));
+    this.board.on('click', (x, y, type, pt) => {
+      if (!this.turn.click(x, y, type) && this.table) this.inspector.inspectAt(x, y, pt.fx, pt.fy).catch(() => {});
+    });
+    this.inspector = new Inspector(this, this.el('#inspector'));
+    this.board.on('spot', (s) => this.turn.pick(s));
+    this.table = null;
+    this.legalTurn = -1;
+    this.onKey = (e) => this.key(e);
+    document.addEventListener('keydown', this.onKey);
+    this.el('.board-tools').onclick = (e) => this.tool(e.target.closest('button')?.dataset.tool);
+    this.el('#log').onclick = (e) => {
+      const b = e.target.closest('button[data-log]');
+      if (b) this.showEvent(this.table.log[+b.dataset.log]);
+    };
+    this.el('#final').onclick = (e) => {
+      if (e.target.closest('button[data-act=replay-end]')) this.showFinalScoring();
+    };
+    const chat = this.el('#chat-form');
+    chat.onsubmit = (e) => {
+      e.preventDefault();
+      const text = chat.text.value.trim();
+      if (!text) return;
+      this.conn.request('chat', { table: this.id, text }).then(() => (chat.text.value = ''), (err) => this.say(`Not sent: ${err.message}`));
+    };
+    const on = this.el('#estimate-on');
+    on.checked = localStorage.getItem('carcassonne.estimate') === 'on';
+    on.onchange = () => {
+      localStorage.setItem('carcassonne.estimate', on.checked ? 'on' : 'off');
+      this.estimateTurn = -1;
+      this.renderEstimate(null);
+      this.refreshEstimate();
+    };
+    this.tick = setInterval(() => this.table?.state.clock && this.renderPlayers(), 500);
+  }
+
+  close() {
+    document.removeEventListener('keydown', this.onKey);
+    clearInterval(this.tick);
+  }
+
+  say(text) {
+    const live = document.getElementById('live');
+    live.textContent = '';
+    setTimeout(() => (live.textContent = text), 30);
+  }
+
+  // --- Events from the server ----------------------------------------------------
+
+  event(msg) {
+    if (msg.table !== this.id) return;
+    if (msg.type === 'state') this.onState(msg);
+    else if (!this.table) return;
+    else if (msg.type === 'move') this.onMove(msg);
+    else if (msg.type === 'seat') this.onSeat(msg);
+    else if (msg.type === 'end') this.onEnd(msg);
+    else if (msg.type === 'chat') this.addChat(msg);
+  }
+
+  // Hints and the estimate: for a seat whose every opponent is a computer.
+  againstComputer() {
+    const s = this.table.state;
+    return s.you !== null && s.seats.every((seat, p) => p === s.you || seat.kind === 'computer');
+  }
+
+  async requestHint() {
+    const ok = await this.conn.request('hint', { table: this.id });
+    this.renderEstimate(ok.expected);
+    return ok.moves;
+  }
+
+  // Every player's expected final score by the engine's evaluation.
+  renderEstimate(expected) {
+    const el = this.el('#estimate');
+    if (!expected || !this.el('#estimate-on').checked) {
+      el.innerHTML = '';
+      return;
+    }
+    const top = Math.max(1, ...expected);
+    el.innerHTML = expected.map((v, p) => `<li>${badge(p, 14)}<span class="bar"><span style="width:${(100 * v) / top}%;background:${PLAYERS[p % 6].colour}"></span></span><span>${Math.round(v)}</span></li>`).join('');
+  }
+
+  async refreshEstimate() {
+    const box = this.el('#estimate-box');
+    box.hidden = !(this.table.state.status === 'playing' && this.againstComputer());
+    if (box.hidden || !this.el('#estimate-on').checked || this.estimateTurn === this.table.state.turn) return;
+    this.estimateTurn = this.table.state.turn;
+    try {
+      const ok = await this.conn.request('hint', { table: this.id });
+      this.renderEstimate(ok.expected);
+    } catch {
+      this.estimateTurn = -1;
+    }
+  }
+
+  onState(state) {
+    const first = !this.table;
+    this.table = new Table(state);
+    this.table.clockAt = performance.now();
+    this.render();
+    this.el('#chat').innerHTML = '';
+    for (const line of state.chat || []) this.addChat(line);
+    if (first) {
+      this.board.fit();
+      const s = this.table.state;
+      this.say(s.status === 'waiting' ? 'Waiting for players to join.' : this.whoseTurn());
+    }
+  }
+
+  onMove(ev) {
+    const t = this.table;
+    if (ev.turn !== t.state.turn) {
+      this.conn.request('sync', { table: this.id }).catch(() => {});
+      return;
+    }
+    t.applyMove(ev);
+    this.highlightEvents(ev.events);
+    const mv = parseMove(ev.move);
+    const who = seatName(t.state.seats[ev.player], ev.player);
+    let text = mv.discard ? `${who} discarded ${mv.letter}.` : mv.end ? '' : `${who} placed ${mv.letter} at ${mv.x}, ${mv.y}${mv.spot ? ' with a follower' : ''}.`;
+    for (const e of ev.events) text += ` ${eventText(e, t.state.seats)}.`;
+    this.render();
+    if (t.state.status === 'playing') text += ` ${this.whoseTurn()}`;
+    this.say(text.trim());
+  }
+
+  onSeat(ev) {
+    const seat = this.table.state.seats[ev.seat];
+    seat.present = ev.present;
+    if (ev.name) seat.name = ev.name;
+    if (ev.kind) seat.kind = ev.kind;
+    this.renderPlayers();
+  }
+
+  onEnd(ev) {
+    const s = this.table.state;
+    s.status = 'finished';
+    s.to_move = null;
+    s.final = ev;
+    ev.scores.forEach((v, p) => (s.seats[p].score = v));
+    this.render();
+    const best = ev.winners.map((w) => seatName(s.seats[w], w)).join(' and ');
+    this.say(`The game is over. ${best} won with ${ev.scores[ev.winners[0]]} points.`);
+  }
+
+  addChat(line) {
+    const who = line.seat === null || line.seat === undefined ? `${esc(line.name || 'a spectator')} (watching)` : `${badge(line.seat, 14)} ${esc(line.name || seatName(this.table.state.seats[line.seat], line.seat))}`;
+    const li = document.createElement('li');
+    li.innerHTML = `${who}: ${esc(line.text)}`;
+    const list = this.el('#chat');
+    list.appendChild(li);
+    while (list.children.length > 50) list.firstChild.remove();
+    list.scrollTop = list.scrollHeight;
+  }
+
+  whoseTurn() {
+    const s = this.table.state;
+    if (s.status !== 'playing' || s.to_move === null) return '';
+    if (this.table.myTurn) return `Your turn: tile ${s.tile}.`;
+    return `${seatName(s.seats[s.to_move], s.to_move)} to move.`;
+  }
+
+  // --- Our turn ------------------------------------------------------------------
+
+  async askLegal() {
+    const t = this.table;
+    if (!t.myTurn) {
+      if (this.turn.phase !== 'wait') this.turn.stop();
+      this.legalTurn = -1;
+      return;
+    }
+    if (this.legalTurn === t.state.turn) return;
+    this.legalTurn = t.state.turn;
+    try {
+      const legal = await this.conn.request('legal', { table: this.id });
+      if (legal.turn !== this.table.state.turn) return;
+      const last = this.table.tiles[this.table.tiles.length - 1];
+      this.turn.start(legal, t.you, [last.x, last.y]);
+    } catch {
+      this.legalTurn = -1;
+    }
+  }
+
+  async sendMove(move) {
+    const turn = this.table.state.turn;
+    try {
+      await this.conn.request('move', { table: this.id, turn, move });
+      this.turn.stop();
+    } catch (e) {
+      this.say(`The move was refused: ${e.message}`);
+      this.legalTurn = -1;
+      this.askLegal();
+    }
+  }
+
+  // --- Drawing -------------------------------------------------------------------
+
+  render() {
+    const t = this.table, s = t.state;
+    this.board.setTiles(t.tiles);
+    this.board.setFollowers(t.followersOnTiles());
+    this.board.setMarks(t.lastTiles());
+    this.board.setDead(s.remaining && s.status === 'playing' ? s.dead || [] : []);
+    this.renderPlayers();
+    this.renderDrawn();
+    renderTilesLeft(this.el('#tiles-left'), t);
+    renderLog(this.el('#log'), t);
+    renderFinal(this.el('#final'), t);
+    this.root.dataset.status = s.status;
+    this.root.dataset.myTurn = t.myTurn ? 'yes' : 'no';
+    this.root.dataset.turn = s.turn;
+    this.renderWaiting();
+    this.turn.askHint = s.status === 'playing' && this.againstComputer() ? () => this.requestHint() : null;
+    this.askLegal();
+    this.refreshEstimate();
+  }
+
+  renderPlayers() {
+    renderPlayers(this.el('#players'), this.table);
+  }
+
+  renderDrawn() {
+    const s = this.table.state, el = this.el('#drawn');
+    if (s.status !== 'playing' || s.to_move === null) {
+      el.innerHTML = s.status !== 'waiting' ? '<strong>Game over</strong>' : '<strong>Waiting for players</strong>';
+      return;
+    }
+    const who = s.to_move === s.you ? 'Your tile' : `${esc(seatName(s.seats[s.to_move], s.to_move))}'s tile`;
+    el.innerHTML = `<svg viewBox="0 0 100 100" width="56" height="56" aria-hidden="true"><use href="#tile-${s.tile}"/></svg>` +
+      `<div><strong>${who}: ${s.tile}</strong><br>turn ${s.turn + 1}, ${s.tiles_left} left</div>`;
+    el.style.borderColor = PLAYERS[s.to_move % 6].colour;
+  }
+
+  // While seats are open: the invite links and the join form.
+  renderWaiting() {
+    const s = this.table.state, el = this.el('#waiting');
+    const mine = store.seatOf(this.id);
+    const params = new URLSearchParams(location.search);
+    const open = s.seats.map((seat, i) => [seat, i]).filter(([seat]) => seat.kind === 'open' || seat.kind === 'invite');
+    if (s.status !== 'waiting' || !open.length) {
+      el.hidden = true;
+      return;
+    }
+    let html = '<h2>Waiting for players</h2>';
+    if (mine?.invites) {
+      html += '<p>Send each invited player their link:</p><ul class="invites">' + mine.invites.map((code, i) => code &&
+        `<li>Seat ${i + 1}: <input readonly value="${esc(inviteLink(this.id, code, i))}" aria-label="invite link of seat ${i + 1}"></li>`).join('') + '</ul>';
+    }
+    html += `<p>Table link: <input readonly value="${esc(`${location.origin}/?t=${this.id}`)}" aria-label="table link"></p>`;
+    if (s.you === null && !mine) {
+      const canJoin = open.some(([seat]) => seat.kind === 'open') || params.get('invite');
+      if (canJoin) {
+        html += `<form class="join"><label>Your name <input name="name" required maxlength="32" value="${esc(store.playerName())}"></label>` +
+          '<button class="primary">Join the table</button></form>';
+      }
+    }
+    el.innerHTML = html;
+    el.hidden = false;
+    const form = el.querySelector('form.join');
+    if (form) form.onsubmit = (e) => {
+      e.preventDefault();
+      this.join(form.name.value.trim(), params.get('invite'), params.get('seat'));
+    };
+  }
+
+  async join(name, invite, seat) {
+    store.keepName(name);
+    const fields = { table: this.id, name };
+    if (invite) {
+      fields.invite = invite;
+      if (seat !== null) fields.seat = +seat;
+    }
+    try {
+      const ok = await this.conn.request('join', fields);
+      store.keepSeat(this.id, ok.seat, ok.token);
+    } catch (e) {
+      this.say(`Could not join: ${e.message}`);
+      alert(`Could not join: ${e.message}`);
+    }
+  }
+
+  // The features that a move's scoring events scored, highlighted.
+  // (The final scoring is left to "Show each final scoring": all at once
+  // it would cover the board.)
+  async highlightEvents(all) {
+    const events = all.filter((e) => e.complete);
+    if (!events.length) return this.inspector.clear();
+    const found = [];
+    for (const e of events) found.push(...(await this.inspector.forEvent(e)));
+    this.inspector.show(found, false);
+  }
+
+  // A scoring event of the log: centred, its feature shown whole.
+  async showEvent(e) {
+    this.board.centreOn(e.x, e.y);
+    const found = await this.inspector.forEvent(e);
+    this.inspector.show(found, true);
+  }
+
+  // The final scoring, one scored feature after another.
+  async showFinalScoring() {
+    const finals = this.table.log.filter((e) => e.end);
+    for (const e of finals) {
+      await this.showEvent(e);
+      this.say(eventText(e, this.table.state.seats));
+      await new Promise((r) => setTimeout(r, 1500));
+    }
+  }
+
+  centreLast() {
+    const t = this.table?.tiles;
+    if (t?.length) this.board.centreOn(t[t.length - 1].x, t[t.length - 1].y);
+  }
+
+  tool(name) {
+    if (name === 'fit') this.board.fit();
+    else if (name === 'centre') this.centreLast();
+    else if (name === 'in') this.board.zoom(1.25);
+    else if (name === 'out') this.board.zoom(0.8);
+  }
+
+  key(e) {
+    if (e.target.closest?.('input:not([type=checkbox]), select, textarea') || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (this.turn.key(e)) {
+      e.preventDefault();
+      return;
+    }
+    const pan = { ArrowLeft: [60, 0], ArrowRight: [-60, 0], ArrowUp: [0, 60], ArrowDown: [0, -60] }[e.key];
+    if (pan) this.board.pan(...pan);
+    else if (e.key === 'c' || e.key === 'C') this.centreLast();
+    else if (e.key === 'Escape') this.inspector.clear();
+    else if (e.key === 'f' || e.key === 'F') this.board.fit();
+    else if (e.key === '+' || e.key === '=') this.board.zoom(1.25);
+    else if (e.key === '-') this.board.zoom(0.8);
+    else return;
+    e.preventDefault();
+  }
+}
+
+export function inviteLink(table, code, seat) {
+  return `${location.origin}/?t=${encodeURIComponent(table)}&invite=${encodeURIComponent(code)}&seat=${seat}`;
+}

@@ -1,0 +1,227 @@
+// tiles.js: tiles drawn as SVG from the library's catalogue (GET /api/tiles).
+// A tile is 100 x 100 units at rotation 0; every shape comes from the
+// segments' ports, so no tile has artwork of its own.
+
+export const SIZE = 100;
+const PORT_NAMES = ['NNW', 'N', 'NNE', 'ENE', 'E', 'ESE', 'SSE', 'S', 'SSW', 'WSW', 'W', 'WNW'];
+const PORT_XY = [
+  [25, 0], [50, 0], [75, 0], [100, 25], [100, 50], [100, 75],
+  [75, 100], [50, 100], [25, 100], [0, 75], [0, 50], [0, 25],
+];
+const CORNER = [[0, 0], [100, 0], [100, 100], [0, 100]]; // an edge runs from CORNER[e] to CORNER[e+1]
+const INWARD = [[0, 1], [-1, 0], [0, -1], [1, 0]]; // N E S W edges' inward normals
+const CENTRE = [50, 50];
+const CAP = 32; // depth of a one-edge city
+const LENS = 30; // depth of a field cut into a city
+
+export const portIndex = (name) => PORT_NAMES.indexOf(name);
+
+// Quadratic Bézier from a via control c to b, as points (b included).
+function quad(a, c, b, n = 12) {
+  const pts = [];
+  for (let i = 1; i <= n; i++) {
+    const t = i / n, u = 1 - t;
+    pts.push([u * u * a[0] + 2 * u * t * c[0] + t * t * b[0], u * u * a[1] + 2 * u * t * c[1] + t * t * b[1]]);
+  }
+  return pts;
+}
+
+const EDGE_MID = [[50, 0], [100, 50], [50, 100], [0, 50]];
+// The point `depth` units inside the middle of edge e.
+const edgeMid = (e, depth) => [EDGE_MID[e][0] + INWARD[e][0] * depth, EDGE_MID[e][1] + INWARD[e][1] * depth];
+
+// The edges (0 N .. 3 W) a city segment covers.
+const cityEdges = (seg) => [0, 1, 2, 3].filter((e) => seg.ports.includes(PORT_NAMES[3 * e + 1]));
+
+// A city segment's outline: the path, the walls (its inner sides) and a
+// polygon for hit tests.
+function cityShape(seg) {
+  const edges = cityEdges(seg);
+  const f = (p) => `${p[0].toFixed(1)},${p[1].toFixed(1)}`;
+  if (edges.length === 4) {
+    return { d: 'M0,0H100V100H0Z', walls: '', poly: CORNER };
+  }
+  let d, walls = '', poly;
+  if (edges.length === 1 || (edges.length === 2 && (edges[1] - edges[0] === 1 || edges[1] - edges[0] === 3))) {
+    // One edge, or two adjacent ones: along the tile's border, then one curve back.
+    const first = edges.length === 2 && edges[1] - edges[0] === 3 ? edges[1] : edges[0];
+    const last = (first + edges.length - 1) % 4;
+    const start = CORNER[first], end = CORNER[(last + 1) % 4];
+    const along = [start];
+    for (let e = first, k = 0; k < edges.length; k++, e = (e + 1) % 4) along.push(CORNER[(e + 1) % 4]);
+    let ctrl;
+    if (edges.length === 1) ctrl = edgeMid(first, 2 * CAP);
+    else {
+      const far = CORNER[(last + 2) % 4]; // the corner opposite the city's
+      ctrl = [far[0] + 0.8 * (CENTRE[0] - far[0]), far[1] + 0.8 * (CENTRE[1] - far[1])];
+    }
+    const back = quad(end, ctrl, start);
+    poly = along.concat(back);
+    d = `M${along.map(f).join('L')}Q${f(ctrl)} ${f(start)}Z`;
+    walls = `M${f(end)}Q${f(ctrl)} ${f(start)}`;
+  } else {
+    // Two opposite edges or three: the whole tile less a lens per field edge.
+    poly = [CORNER[0]];
+    d = `M${f(CORNER[0])}`;
+    for (let e = 0; e < 4; e++) {
+      const a = CORNER[e], b = CORNER[(e + 1) % 4];
+      if (edges.includes(e)) {
+        poly.push(b);
+        d += `L${f(b)}`;
+      } else {
+        const ctrl = edgeMid(e, 2 * LENS);
+        poly.push(...quad(a, ctrl, b));
+        d += `Q${f(ctrl)} ${f(b)}`;
+        walls += `M${f(a)}Q${f(ctrl)} ${f(b)}`;
+      }
+    }
+    d += 'Z';
+  }
+  return { d, walls, poly };
+}
+
+// A road segment as a path and a polyline.
+function roadShape(seg) {
+  const pts = seg.ports.map((p) => PORT_XY[portIndex(p)]);
+  const f = (p) => `${p[0]},${p[1]}`;
+  if (pts.length === 2) {
+    return { d: `M${f(pts[0])}Q50,50 ${f(pts[1])}`, line: [pts[0], ...quad(pts[0], CENTRE, pts[1])] };
+  }
+  return { d: `M${f(pts[0])}L50,50`, line: [pts[0], CENTRE] };
+}
+
+export function insidePolygon(p, poly) {
+  let inside = false;
+  for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
+    const [xi, yi] = poly[i], [xj, yj] = poly[j];
+    if (yi > p[1] !== yj > p[1] && p[0] < ((xj - xi) * (p[1] - yi)) / (yj - yi) + xi) inside = !inside;
+  }
+  return inside;
+}
+
+export function nearLine(p, line, r) {
+  for (let i = 1; i < line.length; i++) {
+    const [ax, ay] = line[i - 1], [bx, by] = line[i];
+    const dx = bx - ax, dy = by - ay;
+    const t = Math.max(0, Math.min(1, ((p[0] - ax) * dx + (p[1] - ay) * dy) / (dx * dx + dy * dy || 1)));
+    if (Math.hypot(ax + t * dx - p[0], ay + t * dy - p[1]) < r) return true;
+  }
+  return false;
+}
+
+const toward = (p, q, k) => [p[0] + k * (q[0] - p[0]), p[1] + k * (q[1] - p[1])];
+
+// Where a follower stands on each segment (rotation 0).
+function anchors(tile, shapes) {
+  const cities = shapes.filter((s) => s.kind === 'city');
+  const roads = shapes.filter((s) => s.kind === 'road');
+  const free = (p) => !cities.some((c) => insidePolygon(p, c.poly)) && !roads.some((r) => nearLine(p, r.line, 11));
+  return tile.segments.map((seg, i) => {
+    if (seg.kind === 'cloister') return [66, 72]; // beside the building, not over it
+    if (seg.kind === 'city') {
+      const edges = cityEdges(seg);
+      if (edges.length === 4) return [50, 50];
+      const pts = edges.map((e) => edgeMid(e, 16));
+      return [pts.reduce((a, p) => a + p[0], 0) / pts.length, pts.reduce((a, p) => a + p[1], 0) / pts.length];
+    }
+    if (seg.kind === 'road') {
+      const line = shapes[i].line;
+      return line.length > 2 ? line[Math.floor(line.length / 2)] : toward(line[0], CENTRE, 0.45);
+    }
+    const ports = seg.ports.map((p) => toward(PORT_XY[portIndex(p)], CENTRE, 0.3));
+    const mid = [ports.reduce((a, p) => a + p[0], 0) / ports.length, ports.reduce((a, p) => a + p[1], 0) / ports.length];
+    const candidates = [mid, ...ports, ...seg.ports.map((p) => toward(PORT_XY[portIndex(p)], CENTRE, 0.14))];
+    return candidates.find(free) || candidates[candidates.length - 1];
+  });
+}
+
+// The SVG of one tile kind (rotation 0) and its followers' anchors.
+function drawTile(tile) {
+  const shapes = tile.segments.map((seg) => {
+    if (seg.kind === 'city') return { kind: 'city', ...cityShape(seg) };
+    if (seg.kind === 'road') return { kind: 'road', ...roadShape(seg) };
+    return { kind: seg.kind };
+  });
+  const at = anchors(tile, shapes);
+  let svg = '<rect class="field" width="100" height="100"/>';
+  for (const s of shapes) if (s.kind === 'road') svg += `<path class="road-edge" d="${s.d}"/><path class="road" d="${s.d}"/>`;
+  for (const s of shapes) if (s.kind === 'city') svg += `<path class="city" d="${s.d}"/><path class="wall" d="${s.walls}"/>`;
+  tile.segments.forEach((seg, i) => {
+    if (seg.pennant) {
+      const [x, y] = at[i];
+      svg += `<path class="pennant" d="M${x + 14},${y - 12}h16v9l-8,8l-8,-8z"/>`; // beside a follower, not under it
+    }
+    if (seg.kind === 'cloister') svg += '<path class="cloister" d="M36,64V44L50,32L64,44V64Z"/><rect class="door" x="46" y="53" width="8" height="11"/>';
+  });
+  const deadEnds = tile.segments.filter((s) => s.kind === 'road' && s.ports.length === 1).length;
+  const hasCloister = tile.segments.some((s) => s.kind === 'cloister');
+  if (deadEnds >= 3 && !hasCloister) svg += '<rect class="village" x="42" y="42" width="16" height="16"/>';
+  return { svg, anchors: at, shapes };
+}
+
+// The catalogue, prepared for drawing: `kinds[letter]` has the tile, its
+// SVG and the anchors of its segments.
+export class Catalogue {
+  constructor(json) {
+    this.kinds = {};
+    for (const t of json.tiles) this.kinds[t.letter] = { ...t, ...drawTile(t) };
+    this.letters = json.tiles.map((t) => t.letter);
+  }
+
+  static async load(url = '/api/tiles') {
+    const r = await fetch(url);
+    if (!r.ok) throw new Error(`tiles: HTTP ${r.status}`);
+    return new Catalogue(await r.json());
+  }
+
+  // <g> definitions of every tile, for a <defs>.
+  defs() {
+    return this.letters.map((l) => `<g id="tile-${l}" class="tile">${this.kinds[l].svg}</g>`).join('');
+  }
+
+  // The segment that a spot of the record names on a tile placed at `rot`.
+  segmentOf(letter, rot, spot) {
+    const t = this.kinds[letter];
+    if (spot === 'C') return t.segments.findIndex((s) => s.kind === 'cloister');
+    const local = PORT_NAMES[(portIndex(spot) - 3 * rot + 12) % 12];
+    return t.segments.findIndex((s) => s.ports.includes(local));
+  }
+
+  // Where a spot's follower stands, in the tile's board frame (0..100).
+  spotPoint(letter, rot, spot) {
+    const seg = this.segmentOf(letter, rot, spot);
+    const p = this.kinds[letter].anchors[Math.max(0, seg)];
+    return rotatePoint(p, rot);
+  }
+
+  // The record's name of segment `seg` of a tile at `rot`: its first port in
+  // board directions, or "C" for a cloister (as the server names it).
+  spotName(letter, rot, seg) {
+    const ports = this.kinds[letter].segments[seg].ports.map((p) => (portIndex(p) + 3 * rot) % 12);
+    return ports.length ? PORT_NAMES[Math.min(...ports)] : 'C';
+  }
+
+  // The spot of the segment whose follower place is nearest to (fx, fy),
+  // a point of the tile in board directions (0..100).
+  nearestSpot(letter, rot, fx, fy) {
+    const anchors = this.kinds[letter].anchors;
+    let best = 0, bestD = Infinity;
+    anchors.forEach((a, i) => {
+      const [x, y] = rotatePoint(a, rot);
+      const d = Math.hypot(x - fx, y - fy);
+      if (d < bestD) [best, bestD] = [i, d];
+    });
+    return this.spotName(letter, rot, best);
+  }
+
+  kindOf(letter, rot, spot) {
+    const seg = this.segmentOf(letter, rot, spot);
+    return seg >= 0 ? this.kinds[letter].segments[seg].kind : 'field';
+  }
+}
+
+// A point of the tile at rotation 0 after `rot` quarter turns clockwise.
+export function rotatePoint([x, y], rot) {
+  for (let i = 0; i < rot; i++) [x, y] = [100 - y, x];
+  return [x, y];
+}
