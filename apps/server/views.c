@@ -118,49 +118,11 @@ static json_t *clock_json(const srv_table *t, int64_t now_ms)
                      "running", running >= 0 ? json_integer(running) : json_null());
 }
 
-static void digest_line(uint64_t *h, const char *line)
-{
-    for (; *line; line++)
-        *h = (*h ^ (uint8_t)*line) * 1099511628211ull;
-}
-
-void view_digest(const carc_game *g, char out[17])
-{
-    uint64_t h = 14695981039346656037ull;
-    char line[96];
-    int players = carc_game_players(g), tile = carc_game_drawn_tile(g);
-    snprintf(line, sizeof line, "turn %d\nplayer %d\ntile %c\n", carc_game_move_count(g),
-             carc_game_over(g) ? -1 : carc_game_current_player(g),
-             tile == CARC_NO_TILE ? '-' : carc_tile(tile)->letter);
-    digest_line(&h, line);
-    for (int pass = 0; pass < 2; pass++) {
-        digest_line(&h, pass ? "supply" : "scores");
-        for (int p = 0; p < players; p++) {
-            snprintf(line, sizeof line, " %d",
-                     pass ? carc_game_supply(g, p) : carc_game_score(g, p));
-            digest_line(&h, line);
-        }
-        digest_line(&h, "\n");
-    }
-    for (int i = 0; i < carc_game_tile_count(g); i++) {
-        carc_tile_on_board b;
-        carc_game_tile_info(g, i, &b);
-        int n =
-            snprintf(line, sizeof line, "%c %d %d %d", carc_tile(b.kind)->letter, b.x, b.y, b.rot);
-        if (b.follower_segment != CARC_NO_SPOT)
-            snprintf(line + n, sizeof line - (size_t)n, " %d %d", b.follower_segment,
-                     b.follower_owner);
-        digest_line(&h, line);
-        digest_line(&h, "\n");
-    }
-    snprintf(out, 17, "%016" PRIx64, h);
-}
-
+/* The library's digest of the public state (carc_game_digest), as 16
+ * lower-case hexadecimal digits. */
 static json_t *digest_json(const carc_game *g)
 {
-    char hex[17];
-    view_digest(g, hex);
-    return json_string(hex);
+    return json_sprintf("%016" PRIx64, carc_game_digest(g));
 }
 
 /* --- Events -------------------------------------------------------------------------- */

@@ -53,6 +53,8 @@ def case_two_player_game(tmp):
         check(out["scores"] == ends[0]["scores"], "replay scores %s, server %s"
               % (out["scores"], ends[0]["scores"]))
         check(out.get("finished") is True, "replay: the game is not finished")
+        check(out["digest"] == last["digest"], "the last move's digest %s, the library's %s"
+              % (last["digest"], out["digest"]))
     finally:
         srv.stop()
 

@@ -155,12 +155,10 @@ static void test_round_trip(void **state)
         assert_true(loaded.moves[i].at_ms == t.moves[i].at_ms);
     }
     /* The replay after reopening is the same game. */
-    char err[160], before[17], after[17];
+    char err[160];
     carc_game *replayed = table_replay(&loaded, NULL, NULL, err, sizeof err);
     assert_non_null(replayed);
-    view_digest(g, before);
-    view_digest(replayed, after);
-    assert_string_equal(before, after);
+    assert_true(carc_game_digest(replayed) == carc_game_digest(g));
     assert_int_equal(carc_game_drawn_tile(replayed), carc_game_drawn_tile(g));
     carc_game_free(replayed);
     carc_game_free(g);
