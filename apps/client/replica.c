@@ -77,6 +77,13 @@ static int draw_tile(replica *r, const json_t *tile, char *err, size_t errcap)
 
 static int play_move(replica *r, const char *move, char *err, size_t errcap)
 {
+    if (move && strcmp(move, "end") == 0) {
+        /* A seat forfeited: the game ends early with its final scoring. */
+        if (carc_game_finish(r->g, NULL, 0, NULL) != CARC_OK)
+            return fail(err, errcap, "'end' refused at turn %d", r->turn);
+        r->turn++;
+        return 0;
+    }
     int kind = replica_move_tile(move);
     if (kind < 0)
         return fail(err, errcap, "bad move '%s' at turn %d", move ? move : "?", r->turn);

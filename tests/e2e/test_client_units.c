@@ -193,6 +193,33 @@ static void test_replica_refuses_bad_events(void **state)
     carc_game_free(whole);
 }
 
+/* A seat that forfeits: the `move` event "end" ends the replica's game
+ * early, with the server's final scores and digest. */
+static void test_replica_follows_a_forfeit(void **state)
+{
+    (void)state;
+    uint64_t seed = 9;
+    carc_game *g = random_game(seed, 12);
+    json_t *events = move_events(seed, g);
+    json_t *st = state_json(g, events, 12);
+    carc_game_finish(g, NULL, 0, NULL);
+    json_t *end = json_pack("{s:s, s:i, s:i, s:s, s:o, s:n, s:o}", "type", "move", "turn", 12,
+                            "player", carc_game_current_player(g), "move", "end", "scores",
+                            scores_json(g), "next", "digest", digest_json(g));
+    replica r;
+    replica_init(&r);
+    char err[300] = "";
+    assert_int_equal(replica_load_state(&r, st, err, sizeof err), 0);
+    assert_int_equal(replica_apply_move(&r, end, err, sizeof err), 1);
+    assert_true(carc_game_over(r.g));
+    assert_int_equal(r.turn, 13);
+    replica_clear(&r);
+    json_decref(end);
+    json_decref(st);
+    json_decref(events);
+    carc_game_free(g);
+}
+
 static void test_move_tile(void **state)
 {
     (void)state;
@@ -209,6 +236,7 @@ int main(void)
         cmocka_unit_test(test_url),
         cmocka_unit_test(test_replica_follows_a_game),
         cmocka_unit_test(test_replica_refuses_bad_events),
+        cmocka_unit_test(test_replica_follows_a_forfeit),
         cmocka_unit_test(test_move_tile),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
