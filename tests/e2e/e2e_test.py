@@ -441,7 +441,8 @@ def case_protocol_details(tmp):
         watcher.ok("ping")
         check(not [e for e in watcher.events if e.get("type") == "move"],
               "events after leave: %s" % watcher.events)
-        # An invite seat: refused without its code or with a wrong one.
+        # An invite seat: refused without its code or with a wrong one; an
+        # invite link (the table and the code, no seat) takes it.
         inviter = Client(srv)
         inv = inviter.ok("create", name="Ivy", seats=["me", "invite"])
         code = inv["invites"][1]
@@ -450,8 +451,7 @@ def case_protocol_details(tmp):
         expect_error(guest, "no_seat", None, type="join", table=inv["table"], name="G")
         expect_error(guest, "no_seat", None, type="join", table=inv["table"], name="G",
                      invite=("b" if code[0] == "a" else "a") + code[1:])
-        check(guest.ok("join", table=inv["table"], name="G", seat=1, invite=code)["seat"] == 1,
-              "invite")
+        check(guest.ok("join", table=inv["table"], name="G", invite=code)["seat"] == 1, "invite")
         try:
             status = srv.http("/api/tables/tnosuchtabl/record")[0]
         except urllib.error.HTTPError as e:

@@ -430,34 +430,56 @@ static void test_seats_and_limits(void **state)
 {
     (void)state;
     char text[300];
-    request(0, "{\"type\":\"create\",\"id\":1,\"name\":\"Ann\",\"seats\":[\"me\",\"invite\"]}");
+    request(0, "{\"type\":\"create\",\"id\":1,\"name\":\"Ann\",\"seats\":[\"me\",\"invite\","
+               "\"invite\"]}");
     json_t *ok = expect(0, "create.ok");
     snprintf(table_id, sizeof table_id, "%s", json_string_value(json_object_get(ok, "table")));
     json_t *invites = json_object_get(ok, "invites");
     assert_true(json_is_null(json_array_get(invites, 0)));
-    char code[40];
-    snprintf(code, sizeof code, "%s", json_string_value(json_array_get(invites, 1)));
+    char codes[3][40];
+    for (int i = 1; i < 3; i++)
+        snprintf(codes[i], sizeof codes[i], "%s",
+                 json_string_value(json_array_get(invites, (size_t)i)));
     drain(0);
+    /* No open seat; a wrong code, with or without the seat. */
     snprintf(text, sizeof text, "{\"type\":\"join\",\"id\":2,\"table\":\"%s\",\"name\":\"Bob\"}",
              table_id);
     request(1, text);
     expect_error_code(1, "no_seat");
-    snprintf(text, sizeof text,
-             "{\"type\":\"join\",\"id\":2,\"table\":\"%s\",\"name\":\"Bob\",\"seat\":1,"
-             "\"invite\":\"00000000000000000000000000000000\"}",
-             table_id);
-    request(1, text);
-    expect_error_code(1, "no_seat");
+    const char *zeros = "00000000000000000000000000000000";
     snprintf(text, sizeof text,
              "{\"type\":\"join\",\"id\":2,\"table\":\"%s\",\"name\":\"Bob\",\"seat\":1,"
              "\"invite\":\"%s\"}",
-             table_id, code);
+             table_id, zeros);
     request(1, text);
-    expect(1, "join.ok");
+    expect_error_code(1, "no_seat");
+    snprintf(text, sizeof text,
+             "{\"type\":\"join\",\"id\":2,\"table\":\"%s\",\"name\":\"Bob\",\"invite\":\"%s\"}",
+             table_id, zeros);
+    request(1, text);
+    expect_error_code(1, "no_seat");
+    /* An invite link holds the table and the code: it takes the code's seat. */
+    snprintf(text, sizeof text,
+             "{\"type\":\"join\",\"id\":2,\"table\":\"%s\",\"name\":\"Bob\",\"invite\":\"%s\"}",
+             table_id, codes[2]);
+    request(1, text);
+    ok = expect(1, "join.ok");
+    assert_int_equal(json_integer_value(json_object_get(ok, "seat")), 2);
     request(3, text);
     expect_error_code(3, "no_seat");
+    /* The seat named with its code. */
+    snprintf(text, sizeof text,
+             "{\"type\":\"join\",\"id\":2,\"table\":\"%s\",\"name\":\"Cy\",\"seat\":1,"
+             "\"invite\":\"%s\"}",
+             table_id, codes[1]);
+    request(3, text);
+    ok = expect(3, "join.ok");
+    assert_int_equal(json_integer_value(json_object_get(ok, "seat")), 1);
+    request(2, text);
+    expect_error_code(2, "no_seat");
     drain(0);
     drain(1);
+    drain(3);
     /* Four open tables from one address at most (this test's limit). */
     request(0, "{\"type\":\"create\",\"id\":1,\"seats\":[\"open\",\"open\"]}");
     expect(0, "create.ok");
