@@ -734,7 +734,10 @@ def human_game(tmp, clock):
                                 stderr=subprocess.STDOUT)
         fd = proc.stdout.fileno()
         buf = b""
-        prompt = b"Your move ("
+        # The whole prompt: what the client prints after it (the listing of
+        # `?`, a refusal) starts on the prompt's line, as no terminal echoes
+        # the answer and its newline into the pipe.
+        prompt = b"Your move (X Y ROT [SPOT], '?' lists the legal moves, 'board' redraws): "
 
         def read_until_any(markers):
             nonlocal buf
@@ -773,6 +776,7 @@ def human_game(tmp, clock):
             say("?")
             _, listing = read_until_any([prompt])
             lines = [l.split() for l in listing.splitlines() if l.startswith("  ")]
+            check(lines, "no legal moves listed: " + listing)
             first = lines[0]
             if first[0] == "the":  # the tile fits nowhere
                 say("discard " + first[-1])
