@@ -1,6 +1,7 @@
 /* replica.c: the client's copy of a server game (see replica.h). */
 #include "replica.h"
 
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -76,6 +77,13 @@ static int draw_tile(replica *r, const json_t *tile, char *err, size_t errcap)
 
 static int play_move(replica *r, const char *move, char *err, size_t errcap)
 {
+    if (move && strcmp(move, "end") == 0) {
+        /* A seat forfeited: the game ends early with its final scoring. */
+        if (carc_game_finish(r->g, NULL, 0, NULL) != CARC_OK)
+            return fail(err, errcap, "'end' refused at turn %d", r->turn);
+        r->turn++;
+        return 0;
+    }
     int kind = replica_move_tile(move);
     if (kind < 0)
         return fail(err, errcap, "bad move '%s' at turn %d", move ? move : "?", r->turn);
@@ -121,58 +129,9 @@ static int check_scores(const replica *r, const json_t *scores, const char *what
     return 0;
 }
 
-/* FNV-1a over `len` bytes, continuing from `h`. */
-static uint64_t fnv1a(uint64_t h, const char *text, size_t len)
-{
-    for (size_t i = 0; i < len; i++) {
-        h ^= (unsigned char)text[i];
-        h *= 1099511628211ULL;
-    }
-    return h;
-}
-
-static uint64_t digest_line(uint64_t h, const char *line)
-{
-    return fnv1a(h, line, strlen(line));
-}
-
-void replica_digest(const carc_game *g, char hex[17])
-{
-    uint64_t h = 14695981039346656037ULL;
-    char line[128];
-    int over = carc_game_over(g), players = carc_game_players(g);
-    snprintf(line, sizeof line, "turn %d\nplayer %d\n", carc_game_move_count(g),
-             over ? -1 : carc_game_current_player(g));
-    h = digest_line(h, line);
-    int kind = carc_game_drawn_tile(g);
-    snprintf(line, sizeof line, "tile %c\nscores",
-             over || kind < 0 ? '-' : carc_tile(kind)->letter);
-    h = digest_line(h, line);
-    for (int p = 0; p < players; p++) {
-        snprintf(line, sizeof line, " %d", carc_game_score(g, p));
-        h = digest_line(h, line);
-    }
-    h = digest_line(h, "\nsupply");
-    for (int p = 0; p < players; p++) {
-        snprintf(line, sizeof line, " %d", carc_game_supply(g, p));
-        h = digest_line(h, line);
-    }
-    h = digest_line(h, "\n");
-    for (int i = 0; i < carc_game_tile_count(g); i++) {
-        carc_tile_on_board t;
-        carc_game_tile_info(g, i, &t);
-        char letter = carc_tile(t.kind)->letter;
-        if (t.follower_segment == CARC_NO_SPOT)
-            snprintf(line, sizeof line, "%c %d %d %d\n", letter, t.x, t.y, t.rot);
-        else
-            snprintf(line, sizeof line, "%c %d %d %d %d %d\n", letter, t.x, t.y, t.rot,
-                     t.follower_segment, t.follower_owner);
-        h = digest_line(h, line);
-    }
-    snprintf(hex, 17, "%016llx", (unsigned long long)h);
-}
-
-/* Checks the server's `digest` (when it sent one) against the replica's. */
+/* Checks the server's `digest` (when it sent one) against the library's
+ * digest of the replica: the replica's pile is a guess, but the digest
+ * covers only the public state, the drawn tile included. */
 static int check_digest(const replica *r, const json_t *digest, const char *what, char *err,
                         size_t errcap)
 {
@@ -180,7 +139,7 @@ static int check_digest(const replica *r, const json_t *digest, const char *what
     if (!theirs || !r->g)
         return 0;
     char ours[17];
-    replica_digest(r->g, ours);
+    snprintf(ours, sizeof ours, "%016" PRIx64, carc_game_digest(r->g));
     if (strcmp(theirs, ours) == 0)
         return 0;
     return fail(err, errcap, "%s: the server's digest is %s, the replica's %s (turn %d)", what,

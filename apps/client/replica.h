@@ -1,7 +1,8 @@
 /* replica.h: a client's own copy of a server table's game, rebuilt from
  * the `state` event and advanced by each `move` event, and checked
- * against the scores and the digest the server announces. Its pile is a guess except for
- * the tiles the server has shown: each move's tile and the next one. */
+ * against the scores and the digest (carc_game_digest) the server
+ * announces. Its pile is a guess except for the tiles the server has
+ * shown: each move's tile and the next one. */
 #ifndef CARC_REPLICA_H
 #define CARC_REPLICA_H
 
@@ -40,12 +41,6 @@ int replica_apply_move(replica *r, const json_t *move, char *err, size_t errcap)
 /* Takes the `end` event: ends the replica's game when the server ended it
  * early, and checks the final scores. Returns 0, or -1 with `err`. */
 int replica_apply_end(replica *r, const json_t *end, char *err, size_t errcap);
-
-/* The digest of the public state of `g` as docs/server-protocol.md
- * defines it (FNV-1a 64 of a text of the turn, the player to move, the
- * drawn tile, scores, supplies and the board), 16 hexadecimal digits and
- * a NUL. The replica checks it against every `state` and `move` event. */
-void replica_digest(const carc_game *g, char hex[17]);
 
 /* The tile kind a move in record notation draws ("E 0 -1 2 S": E;
  * "discard X": X), or -1. */

@@ -80,7 +80,9 @@ void storage_close(storage *s);
 /* The message of the last failure. */
 const char *storage_error(const storage *s);
 
-/* Writes (each atomic; 0 on success, -1 on failure). */
+/* Writes (each atomic; 0 on success, -1 on failure). A database that
+ * another process keeps locked fails the first write of a pass after a
+ * short wait (200 ms) and the pass's later writes at once. */
 int storage_create_table(storage *s, const stored_table *t);
 int storage_update_seat(storage *s, const char *id, int seat, const stored_seat *st,
                         int64_t started_ms);
@@ -90,9 +92,9 @@ int storage_append_move(storage *s, const char *id, int turn, const stored_move 
                         table_status status, int forfeit);
 /* Sets a table's status (finishing it without a move, for instance). */
 int storage_set_status(storage *s, const char *id, table_status status, int forfeit);
-/* Makes every write since the last commit durable. 0 when done (or when
- * there was nothing to commit), -1 on failure (then nothing of the pass
- * is kept). */
+/* Makes every write since the last commit durable and ends the pass. 0
+ * when done (or when there was nothing to commit), -1 on failure (then
+ * nothing of the pass is kept). */
 int storage_commit(storage *s);
 /* Whether writes wait for storage_commit(). */
 int storage_pending(const storage *s);

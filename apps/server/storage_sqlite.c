@@ -12,6 +12,11 @@
 enum {
     SCHEMA_VERSION = 1,
     CHECKPOINT_MS = 1000, /* the checkpointer's period */
+    /* How long the event loop waits for another process's write lock
+     * (a script writing to the database) before the write fails: short,
+     * for the loop waits with everyone else. */
+    BUSY_MS = 200,
+    OPEN_BUSY_MS = 5000, /* at start, when nobody is waiting yet */
 };
 
 static const char schema[] =
@@ -93,6 +98,7 @@ struct storage {
     sqlite3 *db;
     sqlite3_stmt *stmt[ST_COUNT];
     int in_transaction;
+    int locked; /* a write of this pass found the database locked */
     char error[256];
     checkpointer ckpt;
 };
@@ -196,7 +202,7 @@ storage *storage_open(const char *path, char *err, size_t errcap)
         storage_close(s);
         return NULL;
     }
-    sqlite3_busy_timeout(s->db, 5000);
+    sqlite3_busy_timeout(s->db, OPEN_BUSY_MS);
     char *msg = NULL;
     char pragmas[128];
     snprintf(pragmas, sizeof pragmas,
@@ -218,6 +224,7 @@ storage *storage_open(const char *path, char *err, size_t errcap)
         }
     }
     checkpointer_start(s, path);
+    sqlite3_busy_timeout(s->db, BUSY_MS);
     return s;
 }
 
@@ -240,8 +247,16 @@ void storage_close(storage *s)
 static int step_begin(storage *s)
 {
     if (!s->in_transaction) {
-        if (run(s, ST_BEGIN))
+        /* The lock is not given back within a pass: the pass's other
+         * writes fail at once instead of waiting BUSY_MS each. */
+        if (s->locked) {
+            snprintf(s->error, sizeof s->error, "the database is locked by another process");
             return -1;
+        }
+        if (run(s, ST_BEGIN)) {
+            s->locked = sqlite3_errcode(s->db) == SQLITE_BUSY;
+            return -1;
+        }
         s->in_transaction = 1;
     }
     return run(s, ST_SAVEPOINT);
@@ -263,6 +278,7 @@ static int step_end(storage *s, int ok)
 
 int storage_commit(storage *s)
 {
+    s->locked = 0;
     if (!s->in_transaction)
         return 0;
     s->in_transaction = 0;

@@ -63,9 +63,6 @@ json_t *view_events(const srv_table *t, const carc_event *events, int n);
 /* The record of the table as text (malloc'ed), with the deal's seed and
  * salt only when the game has ended. */
 char *view_record(const srv_table *t);
-/* The digest of the public state: FNV-1a 64 over the text that
- * docs/server-protocol.md describes, as 16 hexadecimal digits. */
-void view_digest(const carc_game *g, char out[17]);
 /* Milliseconds left on seat `seat`'s clock at `now_ms` (0 when none). */
 int64_t view_clock_left(const srv_table *t, int seat, int64_t now_ms);
 

@@ -600,7 +600,24 @@ static void do_create(srv_tables *T, srv_client *c, const msg_request *r)
     maybe_think(T, t);
 }
 
-/* The seat `r` asks for at `t`, or -1 with the error queued. */
+/* The free invite seat whose code is `invite` (hex), or -1. Every seat is
+ * compared, in constant time each. */
+static int invited_seat(const srv_table *t, const char *invite)
+{
+    uint8_t code[TOKEN_SECRET_BYTES];
+    if (msg_parse_token(invite, code) != 0)
+        return -1;
+    int found = -1;
+    for (int i = 0; i < t->row.players; i++) {
+        const stored_seat *s = &t->row.seats[i];
+        if (token_matches(code, s->invite_hash) && s->kind == SEAT_INVITE && !s->taken)
+            found = i;
+    }
+    return found;
+}
+
+/* The seat `r` asks for at `t`, or -1 with the error queued: `seat`, the
+ * seat of the `invite` code, or the first open seat. */
 static int seat_to_take(srv_tables *T, srv_client *c, const srv_table *t, const msg_request *r)
 {
     if (t->row.status != TABLE_WAITING) {
@@ -612,6 +629,12 @@ static int seat_to_take(srv_tables *T, srv_client *c, const srv_table *t, const 
         return -1;
     }
     int seat = r->seat;
+    if (seat < 0 && r->invite[0]) {
+        seat = invited_seat(t, r->invite);
+        if (seat < 0)
+            refuse(T, c, r, ERR_NO_SEAT, "that invite code is not one of this table's free seats");
+        return seat;
+    }
     if (seat < 0) {
         for (int i = 0; i < t->row.players && seat < 0; i++)
             if (t->row.seats[i].kind == SEAT_OPEN && !t->row.seats[i].taken)

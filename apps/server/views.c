@@ -6,6 +6,7 @@
 
 #include "board_view.h"
 #include "table.h"
+#include "tile_info.h"
 
 static const char *const role_names[4] = {"road", "city", "field", "cloister"};
 static const char *const status_names[4] = {"waiting", "playing", "finished", "closed"};
@@ -118,49 +119,11 @@ static json_t *clock_json(const srv_table *t, int64_t now_ms)
                      "running", running >= 0 ? json_integer(running) : json_null());
 }
 
-static void digest_line(uint64_t *h, const char *line)
-{
-    for (; *line; line++)
-        *h = (*h ^ (uint8_t)*line) * 1099511628211ull;
-}
-
-void view_digest(const carc_game *g, char out[17])
-{
-    uint64_t h = 14695981039346656037ull;
-    char line[96];
-    int players = carc_game_players(g), tile = carc_game_drawn_tile(g);
-    snprintf(line, sizeof line, "turn %d\nplayer %d\ntile %c\n", carc_game_move_count(g),
-             carc_game_over(g) ? -1 : carc_game_current_player(g),
-             tile == CARC_NO_TILE ? '-' : carc_tile(tile)->letter);
-    digest_line(&h, line);
-    for (int pass = 0; pass < 2; pass++) {
-        digest_line(&h, pass ? "supply" : "scores");
-        for (int p = 0; p < players; p++) {
-            snprintf(line, sizeof line, " %d",
-                     pass ? carc_game_supply(g, p) : carc_game_score(g, p));
-            digest_line(&h, line);
-        }
-        digest_line(&h, "\n");
-    }
-    for (int i = 0; i < carc_game_tile_count(g); i++) {
-        carc_tile_on_board b;
-        carc_game_tile_info(g, i, &b);
-        int n =
-            snprintf(line, sizeof line, "%c %d %d %d", carc_tile(b.kind)->letter, b.x, b.y, b.rot);
-        if (b.follower_segment != CARC_NO_SPOT)
-            snprintf(line + n, sizeof line - (size_t)n, " %d %d", b.follower_segment,
-                     b.follower_owner);
-        digest_line(&h, line);
-        digest_line(&h, "\n");
-    }
-    snprintf(out, 17, "%016" PRIx64, h);
-}
-
+/* The library's digest of the public state (carc_game_digest), as 16
+ * lower-case hexadecimal digits. */
 static json_t *digest_json(const carc_game *g)
 {
-    char hex[17];
-    view_digest(g, hex);
-    return json_string(hex);
+    return json_sprintf("%016" PRIx64, carc_game_digest(g));
 }
 
 /* --- Events -------------------------------------------------------------------------- */
@@ -284,10 +247,25 @@ static json_t *seats_json(const srv_table *t)
     return list;
 }
 
-static json_t *remaining_json(const carc_game *g)
+/* Until the game starts nothing depends on the deal: the first tile is
+ * drawn when the table is made, but a waiting table shows it still in the
+ * pile (in `remaining` and `tiles_left`) and sends no digest, which
+ * covers the drawn tile. */
+static int tiles_left(const srv_table *t, int counts[CARC_TILE_KINDS])
+{
+    const carc_game *g = t->game;
+    if (carc_game_over(g)) {
+        memset(counts, 0, CARC_TILE_KINDS * sizeof counts[0]);
+        return 0;
+    }
+    int waiting = t->row.status == TABLE_WAITING;
+    return tile_info_counts(g, counts, waiting) + waiting;
+}
+
+static json_t *remaining_json(const srv_table *t)
 {
     int counts[CARC_TILE_KINDS];
-    carc_game_tiles_left(g, counts);
+    tiles_left(t, counts);
     json_t *map = json_object();
     for (int k = 0; k < CARC_TILE_KINDS; k++) {
         char letter[2] = {carc_tile(k)->letter, '\0'};
@@ -309,7 +287,7 @@ static json_t *chat_json(const srv_table *t)
 json_t *view_state(const srv_table *t, int you, int64_t now_ms)
 {
     const carc_game *g = t->game;
-    int playing = t->row.status == TABLE_PLAYING;
+    int playing = t->row.status == TABLE_PLAYING, counts[CARC_TILE_KINDS];
     json_t *state = json_pack(
         "{s:s, s:s, s:s, s:o, s:i, s:o, s:[], s:s, s:o, s:i, s:o, s:o, s:i}", "type", "state",
         "table", t->row.id, "status", status_names[t->row.status], "you",
@@ -318,13 +296,14 @@ json_t *view_state(const srv_table *t, int you, int64_t now_ms)
         t->row.info == INFO_PURIST ? "purist" : "casual", "seats", seats_json(t), "turn",
         t->row.nmoves, "to_move", playing ? json_integer(carc_game_current_player(g)) : json_null(),
         "tile", playing ? tile_json(carc_game_drawn_tile(g)) : json_null(), "tiles_left",
-        carc_game_over(g) ? 0 : carc_game_tiles_left(g, NULL));
+        tiles_left(t, counts));
     if (t->row.info == INFO_CASUAL && !carc_game_over(g))
-        json_object_set_new(state, "remaining", remaining_json(g));
+        json_object_set_new(state, "remaining", remaining_json(t));
     json_object_set_new(state, "moves", moves_json(t));
     json_object_set_new(state, "clock", clock_json(t, now_ms));
     json_object_set_new(state, "commitment", json_string(t->commitment));
-    json_object_set_new(state, "digest", digest_json(g));
+    json_object_set_new(state, "digest",
+                        t->row.status == TABLE_WAITING ? json_null() : digest_json(g));
     json_object_set_new(state, "chat", chat_json(t));
     json_object_set_new(state, "start", board_view_start(g));
     json_object_set_new(state, "followers", board_view_followers(g));

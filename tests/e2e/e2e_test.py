@@ -53,6 +53,8 @@ def case_two_player_game(tmp):
         check(out["scores"] == ends[0]["scores"], "replay scores %s, server %s"
               % (out["scores"], ends[0]["scores"]))
         check(out.get("finished") is True, "replay: the game is not finished")
+        check(out["digest"] == last["digest"], "the last move's digest %s, the library's %s"
+              % (last["digest"], out["digest"]))
     finally:
         srv.stop()
 
@@ -439,7 +441,8 @@ def case_protocol_details(tmp):
         watcher.ok("ping")
         check(not [e for e in watcher.events if e.get("type") == "move"],
               "events after leave: %s" % watcher.events)
-        # An invite seat: refused without its code or with a wrong one.
+        # An invite seat: refused without its code or with a wrong one; an
+        # invite link (the table and the code, no seat) takes it.
         inviter = Client(srv)
         inv = inviter.ok("create", name="Ivy", seats=["me", "invite"])
         code = inv["invites"][1]
@@ -448,8 +451,7 @@ def case_protocol_details(tmp):
         expect_error(guest, "no_seat", None, type="join", table=inv["table"], name="G")
         expect_error(guest, "no_seat", None, type="join", table=inv["table"], name="G",
                      invite=("b" if code[0] == "a" else "a") + code[1:])
-        check(guest.ok("join", table=inv["table"], name="G", seat=1, invite=code)["seat"] == 1,
-              "invite")
+        check(guest.ok("join", table=inv["table"], name="G", invite=code)["seat"] == 1, "invite")
         try:
             status = srv.http("/api/tables/tnosuchtabl/record")[0]
         except urllib.error.HTTPError as e:
@@ -732,7 +734,10 @@ def human_game(tmp, clock):
                                 stderr=subprocess.STDOUT)
         fd = proc.stdout.fileno()
         buf = b""
-        prompt = b"Your move ("
+        # The whole prompt: what the client prints after it (the listing of
+        # `?`, a refusal) starts on the prompt's line, as no terminal echoes
+        # the answer and its newline into the pipe.
+        prompt = b"Your move (X Y ROT [SPOT], '?' lists the legal moves, 'board' redraws): "
 
         def read_until_any(markers):
             nonlocal buf
@@ -771,6 +776,7 @@ def human_game(tmp, clock):
             say("?")
             _, listing = read_until_any([prompt])
             lines = [l.split() for l in listing.splitlines() if l.startswith("  ")]
+            check(lines, "no legal moves listed: " + listing)
             first = lines[0]
             if first[0] == "the":  # the tile fits nowhere
                 say("discard " + first[-1])

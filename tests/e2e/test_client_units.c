@@ -1,6 +1,7 @@
 /* test_client_units.c: the client's pure parts without a server: URLs,
  * and the replica fed `state` and `move` events made from library games
  * (scores checked, gaps found, bad events refused without a crash). */
+#include <inttypes.h>
 #include <jansson.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -54,6 +55,11 @@ static json_t *tile_json(const carc_game *g)
     return json_string(s);
 }
 
+static json_t *digest_json(const carc_game *g)
+{
+    return json_sprintf("%016" PRIx64, carc_game_digest(g));
+}
+
 static json_t *scores_json(const carc_game *g)
 {
     json_t *a = json_array();
@@ -79,9 +85,10 @@ static json_t *move_events(uint64_t seed, const carc_game *g)
                            ? json_null()
                            : json_pack("{s:i, s:i, s:o}", "turn", i + 1, "player",
                                        carc_game_current_player(h), "tile", tile_json(h));
-        json_array_append_new(events, json_pack("{s:s, s:i, s:i, s:s, s:o, s:o}", "type", "move",
-                                                "turn", i, "player", player, "move", text, "scores",
-                                                scores_json(h), "next", next));
+        json_array_append_new(events,
+                              json_pack("{s:s, s:i, s:i, s:s, s:o, s:o, s:o}", "type", "move",
+                                        "turn", i, "player", player, "move", text, "scores",
+                                        scores_json(h), "next", next, "digest", digest_json(h)));
     }
     carc_game_free(h);
     return events;
@@ -95,9 +102,9 @@ static json_t *state_json(const carc_game *g, json_t *events, int upto)
     json_t *seats = json_array();
     for (int p = 0; p < 2; p++)
         json_array_append_new(seats, json_pack("{s:i}", "score", carc_game_score(g, p)));
-    return json_pack("{s:s, s:s, s:i, s:[], s:o, s:o, s:i, s:o}", "type", "state", "status",
+    return json_pack("{s:s, s:s, s:i, s:[], s:o, s:o, s:i, s:o, s:o}", "type", "state", "status",
                      "playing", "players", 2, "rules", "seats", seats, "moves", moves, "turn", upto,
-                     "tile", tile_json(g));
+                     "tile", tile_json(g), "digest", digest_json(g));
 }
 
 static void test_replica_follows_a_game(void **state)
@@ -186,16 +193,30 @@ static void test_replica_refuses_bad_events(void **state)
     carc_game_free(whole);
 }
 
-static void test_digest(void **state)
+/* A seat that forfeits: the `move` event "end" ends the replica's game
+ * early, with the server's final scores and digest. */
+static void test_replica_follows_a_forfeit(void **state)
 {
     (void)state;
-    /* The start position of the documented session (docs/server-protocol.md):
-     * turn 0, player 0 to move with tile P, no scores, full supplies. */
-    carc_game *g = carc_game_new(2, NULL, 1);
-    assert_int_equal(carc_game_choose_tile(g, carc_tile_kind('P')), CARC_OK);
-    char hex[17];
-    replica_digest(g, hex);
-    assert_string_equal(hex, "b52da67fa5beb831");
+    uint64_t seed = 9;
+    carc_game *g = random_game(seed, 12);
+    json_t *events = move_events(seed, g);
+    json_t *st = state_json(g, events, 12);
+    carc_game_finish(g, NULL, 0, NULL);
+    json_t *end = json_pack("{s:s, s:i, s:i, s:s, s:o, s:n, s:o}", "type", "move", "turn", 12,
+                            "player", carc_game_current_player(g), "move", "end", "scores",
+                            scores_json(g), "next", "digest", digest_json(g));
+    replica r;
+    replica_init(&r);
+    char err[300] = "";
+    assert_int_equal(replica_load_state(&r, st, err, sizeof err), 0);
+    assert_int_equal(replica_apply_move(&r, end, err, sizeof err), 1);
+    assert_true(carc_game_over(r.g));
+    assert_int_equal(r.turn, 13);
+    replica_clear(&r);
+    json_decref(end);
+    json_decref(st);
+    json_decref(events);
     carc_game_free(g);
 }
 
@@ -215,7 +236,7 @@ int main(void)
         cmocka_unit_test(test_url),
         cmocka_unit_test(test_replica_follows_a_game),
         cmocka_unit_test(test_replica_refuses_bad_events),
-        cmocka_unit_test(test_digest),
+        cmocka_unit_test(test_replica_follows_a_forfeit),
         cmocka_unit_test(test_move_tile),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

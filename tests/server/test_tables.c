@@ -1,6 +1,7 @@
 /* test_tables.c: the tables without sockets: requests from fake clients,
  * replies and events captured at the send hook, computer moves answered
  * by hand, storage in a temporary file. */
+#include <inttypes.h>
 #include <jansson.h>
 #include <setjmp.h>
 #include <sqlite3.h>
@@ -373,38 +374,112 @@ static void test_tokens(void **state)
     assert_int_equal(json_integer_value(json_object_get(st, "you")), 0);
 }
 
+/* The `remaining` map of a state as counts by kind; returns their sum. */
+static int remaining_counts(const json_t *st, int counts[CARC_TILE_KINDS])
+{
+    const json_t *map = json_object_get(st, "remaining");
+    int sum = 0;
+    for (int k = 0; k < CARC_TILE_KINDS; k++) {
+        char letter[2] = {carc_tile(k)->letter, '\0'};
+        counts[k] = (int)json_integer_value(json_object_get(map, letter));
+        sum += counts[k];
+    }
+    return sum;
+}
+
+/* A waiting table shows nothing of the deal: the first tile, drawn when
+ * the table is made, is still in `remaining` and `tiles_left`, and no
+ * digest (it covers the drawn tile) is sent until the game starts. */
+static void test_waiting_table_hides_the_deal(void **state)
+{
+    (void)state;
+    two_players("[\"me\",\"open\"]", 0);
+    char text[200];
+    snprintf(text, sizeof text, "{\"type\":\"watch\",\"id\":5,\"table\":\"%s\"}", table_id);
+    request(2, text);
+    expect(2, "watch.ok");
+    json_t *st = expect(2, "state");
+    assert_string_equal(json_string_value(json_object_get(st, "status")), "waiting");
+    assert_true(json_is_null(json_object_get(st, "tile")));
+    assert_true(json_is_null(json_object_get(st, "digest")));
+    int counts[CARC_TILE_KINDS];
+    assert_int_equal(json_integer_value(json_object_get(st, "tiles_left")), 71);
+    assert_int_equal(remaining_counts(st, counts), 71);
+    for (int k = 0; k < CARC_TILE_KINDS; k++) /* every tile but the start tile */
+        assert_int_equal(counts[k], carc_tile(k)->count - (carc_tile(k)->letter == 'D'));
+    /* Once playing: the drawn tile, 70 left, the library's digest. */
+    snprintf(text, sizeof text, "{\"type\":\"join\",\"id\":2,\"table\":\"%s\",\"name\":\"Bob\"}",
+             table_id);
+    request(1, text);
+    expect(1, "join.ok");
+    expect(2, "seat");
+    st = expect(2, "state");
+    assert_string_equal(json_string_value(json_object_get(st, "status")), "playing");
+    int drawn = carc_tile_kind(json_string_value(json_object_get(st, "tile"))[0]);
+    assert_int_equal(json_integer_value(json_object_get(st, "tiles_left")), 70);
+    assert_int_equal(remaining_counts(st, counts), 70);
+    carc_game *g = carc_game_new(2, NULL, 1);
+    assert_int_equal(carc_game_choose_tile(g, drawn), CARC_OK);
+    char digest[17];
+    snprintf(digest, sizeof digest, "%016" PRIx64, carc_game_digest(g));
+    assert_string_equal(json_string_value(json_object_get(st, "digest")), digest);
+    carc_game_free(g);
+}
+
 static void test_seats_and_limits(void **state)
 {
     (void)state;
     char text[300];
-    request(0, "{\"type\":\"create\",\"id\":1,\"name\":\"Ann\",\"seats\":[\"me\",\"invite\"]}");
+    request(0, "{\"type\":\"create\",\"id\":1,\"name\":\"Ann\",\"seats\":[\"me\",\"invite\","
+               "\"invite\"]}");
     json_t *ok = expect(0, "create.ok");
     snprintf(table_id, sizeof table_id, "%s", json_string_value(json_object_get(ok, "table")));
     json_t *invites = json_object_get(ok, "invites");
     assert_true(json_is_null(json_array_get(invites, 0)));
-    char code[40];
-    snprintf(code, sizeof code, "%s", json_string_value(json_array_get(invites, 1)));
+    char codes[3][40];
+    for (int i = 1; i < 3; i++)
+        snprintf(codes[i], sizeof codes[i], "%s",
+                 json_string_value(json_array_get(invites, (size_t)i)));
     drain(0);
+    /* No open seat; a wrong code, with or without the seat. */
     snprintf(text, sizeof text, "{\"type\":\"join\",\"id\":2,\"table\":\"%s\",\"name\":\"Bob\"}",
              table_id);
     request(1, text);
     expect_error_code(1, "no_seat");
-    snprintf(text, sizeof text,
-             "{\"type\":\"join\",\"id\":2,\"table\":\"%s\",\"name\":\"Bob\",\"seat\":1,"
-             "\"invite\":\"00000000000000000000000000000000\"}",
-             table_id);
-    request(1, text);
-    expect_error_code(1, "no_seat");
+    const char *zeros = "00000000000000000000000000000000";
     snprintf(text, sizeof text,
              "{\"type\":\"join\",\"id\":2,\"table\":\"%s\",\"name\":\"Bob\",\"seat\":1,"
              "\"invite\":\"%s\"}",
-             table_id, code);
+             table_id, zeros);
     request(1, text);
-    expect(1, "join.ok");
+    expect_error_code(1, "no_seat");
+    snprintf(text, sizeof text,
+             "{\"type\":\"join\",\"id\":2,\"table\":\"%s\",\"name\":\"Bob\",\"invite\":\"%s\"}",
+             table_id, zeros);
+    request(1, text);
+    expect_error_code(1, "no_seat");
+    /* An invite link holds the table and the code: it takes the code's seat. */
+    snprintf(text, sizeof text,
+             "{\"type\":\"join\",\"id\":2,\"table\":\"%s\",\"name\":\"Bob\",\"invite\":\"%s\"}",
+             table_id, codes[2]);
+    request(1, text);
+    ok = expect(1, "join.ok");
+    assert_int_equal(json_integer_value(json_object_get(ok, "seat")), 2);
     request(3, text);
     expect_error_code(3, "no_seat");
+    /* The seat named with its code. */
+    snprintf(text, sizeof text,
+             "{\"type\":\"join\",\"id\":2,\"table\":\"%s\",\"name\":\"Cy\",\"seat\":1,"
+             "\"invite\":\"%s\"}",
+             table_id, codes[1]);
+    request(3, text);
+    ok = expect(3, "join.ok");
+    assert_int_equal(json_integer_value(json_object_get(ok, "seat")), 1);
+    request(2, text);
+    expect_error_code(2, "no_seat");
     drain(0);
     drain(1);
+    drain(3);
     /* Four open tables from one address at most (this test's limit). */
     request(0, "{\"type\":\"create\",\"id\":1,\"seats\":[\"open\",\"open\"]}");
     expect(0, "create.ok");
@@ -780,6 +855,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_commit_before_send, setup, teardown),
         cmocka_unit_test_setup_teardown(test_move_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tokens, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_waiting_table_hides_the_deal, setup, teardown),
         cmocka_unit_test_setup_teardown(test_seats_and_limits, setup, teardown),
         cmocka_unit_test_setup_teardown(test_game_with_computer, setup, teardown),
         cmocka_unit_test_setup_teardown(test_leave_and_presence, setup, teardown),
