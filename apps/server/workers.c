@@ -1,5 +1,6 @@
-/* workers.c: the worker pool: threads, job and result queues, the
- * watchdog that stops a search at its time cap. */
+/* workers.c: the worker pool: threads, job and result queues (computer
+ * moves first, then analyses, then reviews), the watchdog that stops a
+ * search at its time cap. */
 #define _GNU_SOURCE /* gettid(): a nice value for each worker thread */
 #include "workers.h"
 
@@ -39,8 +40,8 @@ struct workers {
     pthread_mutex_t lock;
     pthread_cond_t work; /* a job was queued, or stopping */
     pthread_cond_t tick; /* wakes the watchdog to stop */
-    job *think_head, *think_tail, *review_head, *review_tail;
-    int nthink, nreview;
+    job *think_head, *think_tail, *analyse_head, *analyse_tail, *review_head, *review_tail;
+    int nthink, nanalyse, nreview;
     result_node *results_head, *results_tail;
     int stopping;      /* workers: take no more jobs, stop searching */
     int watchdog_quit; /* the watchdog: every worker has ended */
@@ -109,8 +110,12 @@ static void push_job(job **head, job **tail, job *j)
 
 static job *pop_job(workers *w)
 {
-    job **head = w->think_head ? &w->think_head : &w->review_head;
-    job **tail = w->think_head ? &w->think_tail : &w->review_tail;
+    job **head = w->think_head     ? &w->think_head
+                 : w->analyse_head ? &w->analyse_head
+                                   : &w->review_head;
+    job **tail = w->think_head     ? &w->think_tail
+                 : w->analyse_head ? &w->analyse_tail
+                                   : &w->review_tail;
     job *j = *head;
     if (!j)
         return NULL;
@@ -119,6 +124,8 @@ static job *pop_job(workers *w)
         *tail = NULL;
     if (j->kind == JOB_THINK)
         w->nthink--;
+    else if (j->kind == JOB_ANALYSE)
+        w->nanalyse--;
     else
         w->nreview--;
     return j;
@@ -226,6 +233,30 @@ static void run_review(workers *w, int index, const job *j, worker_result *r)
     carc_player_free(p);
 }
 
+/* The `mcts` player's three best moves for the player to move. */
+static void run_analyse(workers *w, int index, const job *j, worker_result *r)
+{
+    char spec[64], err[120];
+    snprintf(spec, sizeof spec, "mcts:ms=%d,threads=1", j->ms);
+    carc_player *p = carc_player_new(spec, random_seed(), err, sizeof err);
+    carc_move_eval evals[ANALYSIS_MOVES];
+    int n = 0;
+    if (p) {
+        begin_search(w, index, p, j->ms);
+        n = carc_player_rank(p, j->game, evals, ANALYSIS_MOVES, NULL);
+        end_search(w, index);
+    }
+    srv_analysis *a = &r->analysis;
+    a->player = carc_game_current_player(j->game);
+    a->nmoves = n < 0 ? 0 : n;
+    for (int i = 0; i < a->nmoves; i++) {
+        carc_move_write(j->game, evals[i].move, a->moves[i], sizeof a->moves[i]);
+        a->margin[i] = evals[i].margin;
+        a->win[i] = evals[i].win;
+    }
+    carc_player_free(p);
+}
+
 static void post_result(workers *w, const worker_result *r)
 {
     result_node *node = malloc(sizeof *node);
@@ -266,6 +297,8 @@ static void *worker_main(void *arg)
         snprintf(r.table, sizeof r.table, "%s", j->table);
         if (j->kind == JOB_THINK)
             run_think(w, index, j, &r);
+        else if (j->kind == JOB_ANALYSE)
+            run_analyse(w, index, j, &r);
         else
             run_review(w, index, j, &r);
         free_job(j);
@@ -417,7 +450,7 @@ int workers_review(workers *w, const char *table, const carc_game *g, int ms)
         return -1;
     j->ms = ms < w->max_think_ms ? ms : w->max_think_ms;
     pthread_mutex_lock(&w->lock);
-    int ahead = w->nthink + w->nreview;
+    int ahead = w->nthink + w->nanalyse + w->nreview;
     int full = w->nreview >= WORKERS_MAX_REVIEWS;
     if (!full) {
         push_job(&w->review_head, &w->review_tail, j);
@@ -428,6 +461,26 @@ int workers_review(workers *w, const char *table, const carc_game *g, int ms)
     if (full)
         free_job(j);
     return full ? -1 : ahead;
+}
+
+int workers_analyse(workers *w, const char *table, int turn, const carc_game *g, int ms)
+{
+    job *j = new_job(JOB_ANALYSE, table, g);
+    if (!j)
+        return -1;
+    j->turn = turn;
+    j->ms = ms < w->max_think_ms ? ms : w->max_think_ms;
+    pthread_mutex_lock(&w->lock);
+    int full = w->nanalyse >= WORKERS_MAX_ANALYSES;
+    if (!full) {
+        push_job(&w->analyse_head, &w->analyse_tail, j);
+        w->nanalyse++;
+        pthread_cond_signal(&w->work);
+    }
+    pthread_mutex_unlock(&w->lock);
+    if (full)
+        free_job(j);
+    return full ? -1 : 0;
 }
 
 int workers_take(workers *w, worker_result *out)
