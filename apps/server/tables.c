@@ -206,7 +206,8 @@ static int64_t now_ms(const srv_tables *T)
 
 static srv_msg *to_msg(json_t *json)
 {
-    char *text = json_dumps(json, JSON_COMPACT);
+    /* Reals to 6 digits: "win":0.587, not 0.58699999999999997. */
+    char *text = json_dumps(json, JSON_COMPACT | JSON_REAL_PRECISION(6));
     json_decref(json);
     if (!text)
         return NULL;
