@@ -165,6 +165,7 @@ export class Turn {
   async hint() {
     if (this.phase !== 'place' || !this.askHint) return;
     const turn = this.legal;
+    this.announce('The engine is searching for hints…');
     const moves = await this.askHint();
     if (this.legal !== turn || this.phase !== 'place') return;
     this.hints = moves.map((m) => ({ ...m, ...parseHint(m.move) })).filter((h) => this.squares.has(key(h.x, h.y)));
