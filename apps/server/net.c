@@ -416,6 +416,13 @@ static int hook_analyse(void *ctx, const char *table, int turn, const carc_game 
     return S->pool ? workers_analyse(S->pool, table, turn, g, S->opt->hint_ms) : -1;
 }
 
+static void hook_cancel_analysis(void *ctx, const char *table, int turn)
+{
+    server *S = ctx;
+    if (S->pool)
+        workers_cancel_analysis(S->pool, table, turn);
+}
+
 static int64_t hook_now(void *ctx)
 {
     (void)ctx;
@@ -538,7 +545,8 @@ static int start(server *S, struct lws_http_mount *api, struct lws_http_mount *f
         fprintf(stderr, "carcassonne serve: cannot open the database %s\n", err);
         return -1;
     }
-    srv_hooks hooks = {S, deliver, hook_think, hook_review, hook_now, hook_analyse};
+    srv_hooks hooks = {S,        deliver,      hook_think,          hook_review,
+                       hook_now, hook_analyse, hook_cancel_analysis};
     srv_limits limits = {o->max_tables, o->max_tables_per_ip};
     S->tables = tables_new(S->store, &hooks, &limits);
     S->ctx = S->tables ? make_context_on_loop(S, api, files) : NULL;

@@ -508,6 +508,8 @@ static msg_error apply_move(srv_tables *T, srv_table *t, const char *text, move_
     t->row.nmoves++;
     t->row.forfeit = forfeit;
     t->thinking = -1;
+    if (t->analysing >= 0 && T->hooks.cancel_analysis)
+        T->hooks.cancel_analysis(T->hooks.ctx, t->row.id, t->row.nmoves);
     stop_clock(t, player, sm.at_ms);
     if (mover)
         reply(T, mover, r, json_pack("{s:i}", "turn", turn));

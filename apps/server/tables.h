@@ -53,6 +53,9 @@ typedef struct srv_hooks {
      * copy of the game is made by the callee): the answer comes back
      * through tables_analysis_done(). Returns 0 when queued. */
     int (*analyse)(void *ctx, const char *table, int turn, const carc_game *g);
+    /* Stops the analyses of `table` for turns before `turn` (may be NULL):
+     * their answers come back all the same, sooner. */
+    void (*cancel_analysis)(void *ctx, const char *table, int turn);
 } srv_hooks;
 
 typedef struct srv_limits {

@@ -22,6 +22,7 @@ typedef struct job {
     int turn, ms;
     char spec[MSG_SPEC_BYTES + 32];
     carc_game *game;
+    int cancelled; /* JOB_ANALYSE: its turn has gone, skip or stop the search */
     struct job *next;
 } job;
 
@@ -34,6 +35,7 @@ typedef struct result_node {
 typedef struct slot {
     carc_player *player; /* NULL when idle */
     double deadline;
+    job *running; /* the job taken, until it is freed; NULL when idle */
 } slot;
 
 struct workers {
@@ -141,13 +143,17 @@ static void free_job(job *j)
 
 /* --- The jobs ------------------------------------------------------------------------- */
 
-/* Runs `p` on worker `index`, registered so that the watchdog can stop it. */
-static void begin_search(workers *w, int index, carc_player *p, int ms)
+/* Runs `p` on worker `index`, registered so that the watchdog can stop it.
+ * Returns 0 when the job was cancelled (its deadline is then past). */
+static int begin_search(workers *w, int index, carc_player *p, int ms)
 {
     pthread_mutex_lock(&w->lock);
-    w->slots[index].player = p;
-    w->slots[index].deadline = monotonic_seconds() + ms / 1000.0 + 0.05;
+    slot *s = &w->slots[index];
+    int cancelled = s->running && s->running->cancelled;
+    s->player = p;
+    s->deadline = cancelled ? 0 : monotonic_seconds() + ms / 1000.0 + 0.05;
     pthread_mutex_unlock(&w->lock);
+    return !cancelled;
 }
 
 static void end_search(workers *w, int index)
@@ -242,8 +248,8 @@ static void run_analyse(workers *w, int index, const job *j, worker_result *r)
     carc_move_eval evals[ANALYSIS_MOVES];
     int n = 0;
     if (p) {
-        begin_search(w, index, p, j->ms);
-        n = carc_player_rank(p, j->game, evals, ANALYSIS_MOVES, NULL);
+        if (begin_search(w, index, p, j->ms))
+            n = carc_player_rank(p, j->game, evals, ANALYSIS_MOVES, NULL);
         end_search(w, index);
     }
     srv_analysis *a = &r->analysis;
@@ -290,6 +296,7 @@ static void *worker_main(void *arg)
         while (!w->stopping && !(j = pop_job(w)))
             pthread_cond_wait(&w->work, &w->lock);
         int stopping = w->stopping;
+        w->slots[index].running = stopping ? NULL : j;
         pthread_mutex_unlock(&w->lock);
         if (stopping)
             break;
@@ -301,6 +308,9 @@ static void *worker_main(void *arg)
             run_analyse(w, index, j, &r);
         else
             run_review(w, index, j, &r);
+        pthread_mutex_lock(&w->lock);
+        w->slots[index].running = NULL;
+        pthread_mutex_unlock(&w->lock);
         free_job(j);
         post_result(w, &r);
     }
@@ -481,6 +491,27 @@ int workers_analyse(workers *w, const char *table, int turn, const carc_game *g,
     if (full)
         free_job(j);
     return full ? -1 : 0;
+}
+
+static int stale_analysis(const job *j, const char *table, int turn)
+{
+    return j && j->kind == JOB_ANALYSE && j->turn < turn && strcmp(j->table, table) == 0;
+}
+
+void workers_cancel_analysis(workers *w, const char *table, int turn)
+{
+    pthread_mutex_lock(&w->lock);
+    for (job *j = w->analyse_head; j; j = j->next)
+        if (stale_analysis(j, table, turn))
+            j->cancelled = 1;
+    for (int i = 0; i < w->nthreads; i++) {
+        slot *s = &w->slots[i];
+        if (stale_analysis(s->running, table, turn)) {
+            s->running->cancelled = 1;
+            s->deadline = 0; /* the watchdog stops it at its next tick */
+        }
+    }
+    pthread_mutex_unlock(&w->lock);
 }
 
 int workers_take(workers *w, worker_result *out)

@@ -55,6 +55,10 @@ int workers_review(workers *w, const char *table, const carc_game *g, int ms);
  * Computer moves go first, reviews after. 0 when queued, -1 when the queue
  * is full or out of memory. */
 int workers_analyse(workers *w, const char *table, int turn, const carc_game *g, int ms);
+/* Cancels the analyses of `table` for turns before `turn`: a queued one
+ * skips its search, a running one is stopped within the watchdog's tick.
+ * Their (empty) results still come back, to be dropped as stale. */
+void workers_cancel_analysis(workers *w, const char *table, int turn);
 /* Takes one finished job; 1 when there was one, 0 when none. */
 int workers_take(workers *w, worker_result *out);
 

@@ -93,6 +93,16 @@ static int hook_analyse(void *ctx, const char *table, int turn, const carc_game 
     return 0;
 }
 
+/* The last cancel of stale analyses: the turn they are older than. */
+static int cancelled_before;
+
+static void hook_cancel_analysis(void *ctx, const char *table, int turn)
+{
+    (void)ctx;
+    assert_string_equal(table, analyse.table);
+    cancelled_before = turn;
+}
+
 static int64_t hook_now(void *ctx)
 {
     (void)ctx;
@@ -110,7 +120,8 @@ static int setup(void **state)
     unlink(path);
     char err[200];
     store = storage_open(path, err, sizeof err);
-    srv_hooks hooks = {NULL, hook_send, hook_think, hook_review, hook_now, hook_analyse};
+    srv_hooks hooks = {NULL,     hook_send,    hook_think,          hook_review,
+                       hook_now, hook_analyse, hook_cancel_analysis};
     srv_limits limits = {10, 4};
     T = tables_new(store, &hooks, &limits);
     review.asked = 0;
@@ -123,6 +134,7 @@ static int setup(void **state)
     memset(nread, 0, sizeof nread);
     think.asked = 0;
     analyse.asked = 0;
+    cancelled_before = -1;
     return T && store ? 0 : -1;
 }
 
@@ -630,7 +642,7 @@ static void test_restart(void **state)
     assert_int_equal(storage_create_table(store, broken), 0);
     assert_int_equal(storage_commit(store), 0);
     free(broken);
-    srv_hooks hooks = {NULL, hook_send, hook_think, NULL, hook_now, hook_analyse};
+    srv_hooks hooks = {NULL, hook_send, hook_think, NULL, hook_now, hook_analyse, NULL};
     srv_limits limits = {10, 4};
     srv_tables *again = tables_new(store, &hooks, &limits);
     char err[200];
@@ -748,7 +760,7 @@ static void test_review(void **state)
 static void test_total_tables(void **state)
 {
     (void)state;
-    srv_hooks hooks = {NULL, hook_send, hook_think, hook_review, hook_now, hook_analyse};
+    srv_hooks hooks = {NULL, hook_send, hook_think, hook_review, hook_now, hook_analyse, NULL};
     srv_limits limits = {2, 10};
     srv_tables *small = tables_new(store, &hooks, &limits);
     const char *create = "{\"type\":\"create\",\"id\":1,\"seats\":[\"open\",\"open\"]}";
@@ -888,8 +900,9 @@ static void test_stale_analysis_dropped(void **state)
     send_move(0, 0, move);
     expect(0, "move.ok");
     expect(0, "move");
-    assert_int_equal(analyse.asked, 1); /* the turn 0 job still runs */
-    answer_analysis();                  /* stale: turn 0 */
+    assert_int_equal(analyse.asked, 1); /* the turn 0 job still runs, asked to stop */
+    assert_int_equal(cancelled_before, 1);
+    answer_analysis(); /* stale: turn 0 */
     assert_null(next(0));
     assert_int_equal(analyse.asked, 2);
     assert_int_equal(analyse.turn, 1);
@@ -928,7 +941,7 @@ static void test_estimates_off(void **state)
     request(0, "{\"type\":\"create\",\"id\":1,\"seats\":[\"open\",\"greedy\"],\"estimates\":1}");
     expect_error_code(0, "bad_field");
     /* A restarted server has the option from storage. */
-    srv_hooks hooks = {NULL, hook_send, hook_think, NULL, hook_now, hook_analyse};
+    srv_hooks hooks = {NULL, hook_send, hook_think, NULL, hook_now, hook_analyse, NULL};
     srv_limits limits = {10, 4};
     srv_tables *again = tables_new(store, &hooks, &limits);
     char err[200], text[200];

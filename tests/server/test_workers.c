@@ -138,13 +138,35 @@ static void test_analyse(void **state)
     workers_free(w);
 }
 
+/* A stale analysis is cut short: the running one stopped, the queued one
+ * skipped; both answer long before their minute-long budget. */
+static void test_cancel_analysis(void **state)
+{
+    (void)state;
+    workers *w = workers_new(1, 60000, notify, NULL);
+    carc_game *g = carc_game_new(2, NULL, 12);
+    time_t start = time(NULL);
+    assert_int_equal(workers_analyse(w, "tabc", 0, g, 60000), 0);
+    assert_int_equal(workers_analyse(w, "tabc", 0, g, 60000), 0);
+    struct timespec pause = {0, 100 * 1000000L};
+    nanosleep(&pause, NULL);
+    workers_cancel_analysis(w, "tabc", 1);
+    for (int i = 0; i < 2; i++) {
+        worker_result r;
+        take(w, &r);
+        assert_int_equal(r.kind, JOB_ANALYSE);
+    }
+    assert_true(time(NULL) - start < 40);
+    carc_game_free(g);
+    workers_free(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_effective_spec),
-        cmocka_unit_test(test_think),
-        cmocka_unit_test(test_review),
-        cmocka_unit_test(test_analyse),
+        cmocka_unit_test(test_effective_spec),  cmocka_unit_test(test_think),
+        cmocka_unit_test(test_review),          cmocka_unit_test(test_analyse),
+        cmocka_unit_test(test_cancel_analysis),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
