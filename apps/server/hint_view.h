@@ -1,15 +1,24 @@
-/* hint_view.h: hints for a player against the computer, for the `hint`
- * request: the engine's three best moves by its evaluation and every
- * player's expected final score. */
+/* hint_view.h: hints and win chances for a player against the computer:
+ * who may ask, and the `hint` and `estimate` events made from the worker
+ * pool's analysis of a position (analysis.h). */
 #ifndef CARC_SERVER_HINT_VIEW_H
 #define CARC_SERVER_HINT_VIEW_H
 
 #include "table.h"
 
-/* The reply's fields for seat `seat` of `t`: {"turn":..,"moves":[{"move",
- * "margin"}, ...],"expected":[...]}, moves only when the seat is to move.
- * NULL when the game is not running or another seat is not a computer
- * (hints are for games against the computer). New reference. */
-json_t *hint_view(const srv_table *t, int seat);
+/* Whether seat `seat` of `t` may ask hints and estimates now: ERR_NONE, or
+ * the error to answer with its message in `*why`. The seat's every
+ * opponent must be a computer, the table must allow estimates, the game
+ * must be running. */
+msg_error hint_refusal(const srv_table *t, int seat, const char **why);
+
+/* Keeps each player's chance to win from `t->analysis` in `t->win`: the
+ * mover's from the search, the other's 1 - p in a game of two. */
+void hint_keep_win(srv_table *t);
+
+/* The `hint` event of `t->analysis` (turn `t->analysed`). New reference. */
+json_t *hint_event(const srv_table *t);
+/* The `estimate` event of `t->analysis` and `t->win`. New reference. */
+json_t *estimate_event(const srv_table *t);
 
 #endif

@@ -9,8 +9,9 @@
 #include "carcassonne_ai.h"
 
 static const char *const type_names[MSG_TYPES] = {
-    "hello", "create", "join", "resume", "watch",  "leave", "move",     "legal",  "sync",
-    "chat",  "lobby",  "mine", "record", "review", "ping",  "features", "replay", "hint",
+    "hello", "create",   "join",   "resume", "watch",    "leave",  "move",
+    "legal", "sync",     "chat",   "lobby",  "mine",     "record", "review",
+    "ping",  "features", "replay", "hint",   "estimate",
 };
 
 static const char *const error_names[ERR_CODES] = {
@@ -148,6 +149,17 @@ static msg_error get_int(json_t *root, const char *key, int lo, int hi, int requ
     if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi)
         return fail(p, ERR_BAD_FIELD, "'%s' must be an integer from %d to %d", key, lo, hi);
     *out = (int)json_integer_value(v);
+    return ERR_NONE;
+}
+
+/* An optional boolean: `*out` keeps its default when the field is absent. */
+static msg_error get_bool(json_t *root, const char *key, int *out, msg_problem *p)
+{
+    json_t *v = json_object_get(root, key);
+    if (v && !json_is_boolean(v))
+        return fail(p, ERR_BAD_FIELD, "'%s' must be true or false", key);
+    if (v)
+        *out = json_is_true(v);
     return ERR_NONE;
 }
 
@@ -362,11 +374,8 @@ static msg_error decode_create(json_t *root, msg_request *r, msg_problem *p)
         e = get_clock(root, r, p);
     if (e != ERR_NONE)
         return e;
-    json_t *listed = json_object_get(root, "listed");
-    if (listed && !json_is_boolean(listed))
-        return fail(p, ERR_BAD_FIELD, "'listed' must be true or false");
-    r->listed = !listed || json_is_true(listed);
-    return ERR_NONE;
+    e = get_bool(root, "listed", &r->listed, p);
+    return e == ERR_NONE ? get_bool(root, "estimates", &r->estimates, p) : e;
 }
 
 /* --- The other requests ---------------------------------------------------------------- */
@@ -457,6 +466,10 @@ static msg_error decode_fields(json_t *root, msg_request *r, msg_problem *p)
         msg_error e = get_table(root, r, p);
         return e == ERR_NONE ? get_int(root, "ms", 10, 1000, 0, &r->ms, p) : e;
     }
+    case MSG_ESTIMATE: {
+        msg_error e = get_table(root, r, p);
+        return e == ERR_NONE ? get_bool(root, "on", &r->on, p) : e;
+    }
     case MSG_WATCH:
     case MSG_LEAVE:
     case MSG_LEGAL:
@@ -480,6 +493,8 @@ static void clear_request(msg_request *r)
     r->info = INFO_CASUAL;
     memset(&r->clock, 0, sizeof r->clock);
     r->listed = 1;
+    r->estimates = 1;
+    r->on = 1;
     r->seat = -1;
     r->turn = 0;
     r->ms = 200;

@@ -46,6 +46,7 @@ typedef enum msg_type {
     MSG_FEATURES,
     MSG_REPLAY,
     MSG_HINT,
+    MSG_ESTIMATE,
     MSG_TYPES
 } msg_type;
 
@@ -123,6 +124,7 @@ typedef struct msg_request {
     table_info info;
     msg_clock clock;
     int listed;
+    int estimates; /* hints and win chances allowed (default 1) */
     /* join */
     int seat; /* -1: the first open seat */
     char invite[MSG_INVITE_BYTES + 1];
@@ -135,6 +137,8 @@ typedef struct msg_request {
     char text[MSG_CHAT_BYTES + 1];
     /* review */
     int ms;
+    /* estimate: start (1, the default) or stop the estimate events */
+    int on;
     /* mine */
     int nmine;
     msg_mine_pair mine[MSG_MAX_MINE];

@@ -337,6 +337,8 @@ static void take_results(server *S)
     while (workers_take(S->pool, &r)) {
         if (r.kind == JOB_THINK)
             tables_computer_move(S->tables, r.table, r.turn, r.move);
+        else if (r.kind == JOB_ANALYSE)
+            tables_analysis_done(S->tables, r.table, r.turn, &r.analysis);
         else if (r.review)
             tables_review_done(S->tables, r.table, r.review);
     }
@@ -406,6 +408,19 @@ static int hook_review(void *ctx, const char *table, const carc_game *g, int ms)
 {
     server *S = ctx;
     return S->pool ? workers_review(S->pool, table, g, ms) : -1;
+}
+
+static int hook_analyse(void *ctx, const char *table, int turn, const carc_game *g)
+{
+    server *S = ctx;
+    return S->pool ? workers_analyse(S->pool, table, turn, g, S->opt->hint_ms) : -1;
+}
+
+static void hook_cancel_analysis(void *ctx, const char *table, int turn)
+{
+    server *S = ctx;
+    if (S->pool)
+        workers_cancel_analysis(S->pool, table, turn);
 }
 
 static int64_t hook_now(void *ctx)
@@ -530,7 +545,8 @@ static int start(server *S, struct lws_http_mount *api, struct lws_http_mount *f
         fprintf(stderr, "carcassonne serve: cannot open the database %s\n", err);
         return -1;
     }
-    srv_hooks hooks = {S, deliver, hook_think, hook_review, hook_now};
+    srv_hooks hooks = {S,        deliver,      hook_think,          hook_review,
+                       hook_now, hook_analyse, hook_cancel_analysis};
     srv_limits limits = {o->max_tables, o->max_tables_per_ip};
     S->tables = tables_new(S->store, &hooks, &limits);
     S->ctx = S->tables ? make_context_on_loop(S, api, files) : NULL;

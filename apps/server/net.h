@@ -12,6 +12,7 @@ typedef struct server_options {
     const char *static_dir; /* NULL: no static files */
     int workers;
     int max_think_ms;
+    int hint_ms; /* the search of one hint or estimate (capped at max_think_ms) */
     int max_tables;
     int max_conns_per_ip;
     int max_tables_per_ip;

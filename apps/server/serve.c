@@ -24,8 +24,10 @@ static const char serve_usage[] =
     "                           working folder; created when missing)\n"
     "  --static DIR             static files served at / (default: the web/ folder of\n"
     "                           the source tree, else web/ next to the program)\n"
-    "  --workers N              threads for computer moves and reviews (default 2)\n"
+    "  --workers N              threads for computer moves, hints and reviews (default 2)\n"
     "  --max-think-ms MS        time cap of a computer move (default 3000)\n"
+    "  --hint-ms MS             search time of a hint or win estimate (default 1000;\n"
+    "                           at most --max-think-ms)\n"
     "  --max-tables N           waiting and playing tables in all (default 10000)\n"
     "  --max-conns-per-ip N     WebSocket connections from one address (default 64)\n"
     "  --max-tables-per-ip N    open tables created from one address (default 32)\n"
@@ -103,6 +105,7 @@ static int parse_args(int argc, char **argv, server_options *o)
         {"--port", 0, 65535, &o->port},
         {"--workers", 1, 64, &o->workers},
         {"--max-think-ms", 10, 600000, &o->max_think_ms},
+        {"--hint-ms", 10, 600000, &o->hint_ms},
         {"--max-tables", 1, 1000000, &o->max_tables},
         {"--max-conns-per-ip", 1, 1000000, &o->max_conns_per_ip},
         {"--max-tables-per-ip", 1, 1000000, &o->max_tables_per_ip},
@@ -149,6 +152,7 @@ int cmd_serve(int argc, char **argv)
         .db = "carcassonne-server.db",
         .workers = 2,
         .max_think_ms = 3000,
+        .hint_ms = 1000,
         .max_tables = 10000,
         .max_conns_per_ip = 64,
         .max_tables_per_ip = 32,

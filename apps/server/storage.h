@@ -60,6 +60,7 @@ typedef struct stored_table {
     table_info info;
     msg_clock clock;
     int listed;
+    int estimates; /* hints and win chances allowed at this table */
     uint64_t seed;
     uint8_t salt[TOKEN_SECRET_BYTES];
     char addr[STORED_ADDR_BYTES]; /* the creator's address, for the limits */

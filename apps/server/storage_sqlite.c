@@ -10,7 +10,7 @@
 #include <time.h>
 
 enum {
-    SCHEMA_VERSION = 1,
+    SCHEMA_VERSION = 2,   /* 2: tables.estimates */
     CHECKPOINT_MS = 1000, /* the checkpointer's period */
     /* How long the event loop waits for another process's write lock
      * (a script writing to the database) before the write fails: short,
@@ -26,7 +26,8 @@ static const char schema[] =
     " clock_mode INTEGER NOT NULL, clock_seconds INTEGER NOT NULL,"
     " clock_increment INTEGER NOT NULL, clock_timeout INTEGER NOT NULL,"
     " listed INTEGER NOT NULL, seed INTEGER NOT NULL, salt BLOB NOT NULL,"
-    " addr TEXT NOT NULL, forfeit INTEGER NOT NULL, started_ms INTEGER NOT NULL);"
+    " addr TEXT NOT NULL, forfeit INTEGER NOT NULL, started_ms INTEGER NOT NULL,"
+    " estimates INTEGER NOT NULL DEFAULT 1);"
     "CREATE INDEX IF NOT EXISTS tables_status ON tables(status, created_ms);"
     "CREATE TABLE IF NOT EXISTS seats ("
     " table_id TEXT NOT NULL, seat INTEGER NOT NULL, kind INTEGER NOT NULL,"
@@ -35,6 +36,10 @@ static const char schema[] =
     "CREATE TABLE IF NOT EXISTS moves ("
     " table_id TEXT NOT NULL, turn INTEGER NOT NULL, move TEXT NOT NULL,"
     " by INTEGER NOT NULL, at_ms INTEGER NOT NULL, PRIMARY KEY (table_id, turn));";
+
+/* A database of version 1 gains the tables' `estimates` (on for them all). */
+static const char upgrade_from_1[] =
+    "ALTER TABLE tables ADD COLUMN estimates INTEGER NOT NULL DEFAULT 1;";
 
 /* The prepared statements, one per write and read. */
 typedef enum stmt_id {
@@ -64,7 +69,7 @@ static const char *const stmt_sql[ST_COUNT] = {
     "SAVEPOINT step",
     "RELEASE step",
     "ROLLBACK TO step",
-    "INSERT INTO tables VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16)",
+    "INSERT INTO tables VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17)",
     "INSERT INTO seats VALUES (?1,?2,?3,?4,?5,?6,?7,?8)",
     "UPDATE seats SET kind=?3, taken=?4, name=?5, spec=?6, token_hash=?7, invite_hash=?8"
     " WHERE table_id=?1 AND seat=?2",
@@ -74,8 +79,8 @@ static const char *const stmt_sql[ST_COUNT] = {
     "UPDATE tables SET status=?2, forfeit=?3 WHERE id=?1",
     "SELECT id FROM tables WHERE (?1 >> status) & 1 ORDER BY created_ms, id",
     "SELECT id, created_ms, status, players, rules, info, clock_mode, clock_seconds,"
-    " clock_increment, clock_timeout, listed, seed, salt, addr, forfeit, started_ms"
-    " FROM tables WHERE id=?1",
+    " clock_increment, clock_timeout, listed, seed, salt, addr, forfeit, started_ms,"
+    " estimates FROM tables WHERE id=?1",
     "SELECT seat, kind, taken, name, spec, token_hash, invite_hash FROM seats"
     " WHERE table_id=?1 ORDER BY seat",
     "SELECT turn, move, by, at_ms FROM moves WHERE table_id=?1 ORDER BY turn",
@@ -189,6 +194,18 @@ static void checkpointer_stop(checkpointer *k)
     k->started = 0;
 }
 
+/* The database's schema version: 0 for a new file. */
+static int user_version(sqlite3 *db)
+{
+    sqlite3_stmt *q = NULL;
+    int version = 0;
+    if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &q, NULL) == SQLITE_OK &&
+        sqlite3_step(q) == SQLITE_ROW)
+        version = sqlite3_column_int(q, 0);
+    sqlite3_finalize(q);
+    return version;
+}
+
 storage *storage_open(const char *path, char *err, size_t errcap)
 {
     storage *s = calloc(1, sizeof *s);
@@ -204,12 +221,15 @@ storage *storage_open(const char *path, char *err, size_t errcap)
     }
     sqlite3_busy_timeout(s->db, OPEN_BUSY_MS);
     char *msg = NULL;
-    char pragmas[128];
-    snprintf(pragmas, sizeof pragmas,
-             "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA user_version=%d;",
-             SCHEMA_VERSION);
-    if (sqlite3_exec(s->db, pragmas, NULL, NULL, &msg) != SQLITE_OK ||
-        sqlite3_exec(s->db, schema, NULL, NULL, &msg) != SQLITE_OK) {
+    char version_pragma[64];
+    snprintf(version_pragma, sizeof version_pragma, "PRAGMA user_version=%d;", SCHEMA_VERSION);
+    int version = -1;
+    if (sqlite3_exec(s->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;", NULL, NULL,
+                     &msg) != SQLITE_OK ||
+        (version = user_version(s->db)) < 0 ||
+        sqlite3_exec(s->db, schema, NULL, NULL, &msg) != SQLITE_OK ||
+        (version == 1 && sqlite3_exec(s->db, upgrade_from_1, NULL, NULL, &msg) != SQLITE_OK) ||
+        sqlite3_exec(s->db, version_pragma, NULL, NULL, &msg) != SQLITE_OK) {
         snprintf(err, errcap, "%s: %s", path, msg ? msg : sqlite3_errmsg(s->db));
         sqlite3_free(msg);
         storage_close(s);
@@ -337,6 +357,7 @@ static int insert_table(storage *s, const stored_table *t)
     bind_text(q, 14, t->addr);
     sqlite3_bind_int(q, 15, t->forfeit);
     sqlite3_bind_int64(q, 16, t->started_ms);
+    sqlite3_bind_int(q, 17, t->estimates);
     return run(s, ST_INSERT_TABLE);
 }
 
@@ -441,6 +462,7 @@ static void read_table_row(sqlite3_stmt *q, stored_table *t)
     copy_column_text(q, 13, t->addr, sizeof t->addr);
     t->forfeit = sqlite3_column_int(q, 14);
     t->started_ms = sqlite3_column_int64(q, 15);
+    t->estimates = sqlite3_column_int(q, 16);
 }
 
 static int read_seats(storage *s, stored_table *t)

@@ -12,6 +12,7 @@
 typedef struct table_member {
     srv_client *client;
     int seat;
+    int estimates; /* wants the `estimate` events */
 } table_member;
 
 typedef struct chat_line {
@@ -39,6 +40,13 @@ typedef struct srv_table {
     chat_line *chat;                   /* CHAT_KEPT lines, a ring; NULL until the first */
     int nchat;                         /* lines ever said */
     char *review;                      /* the last review event's `moves` JSON, or NULL */
+    /* The engine's analysis (hints, estimates): at most one job at a time. */
+    int analysing;                /* the turn an analysis is asked for, or -1 */
+    int analysed;                 /* the turn of `analysis`, or -1 */
+    int hint_wanted;              /* the turn whose mover asked a hint, or -1 */
+    srv_analysis analysis;        /* of turn `analysed` */
+    double win[CARC_MAX_PLAYERS]; /* each player's chance to win at its latest
+                                     analysed turn; -1 unknown */
     struct srv_table *hash_next;
     struct srv_table *newer, *older; /* the list of tables, newest first */
 } srv_table;

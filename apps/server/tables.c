@@ -130,6 +130,9 @@ static srv_table *table_from_row(const stored_table *row, char *err, size_t errc
     }
     t->row = *row;
     t->thinking = -1;
+    t->analysing = t->analysed = t->hint_wanted = -1;
+    for (int p = 0; p < CARC_MAX_PLAYERS; p++)
+        t->win[p] = -1;
     token_commitment(row->salt, row->seed, t->commitment);
     start_clocks(t, row->started_ms);
     t->game = table_replay(row, replay_clock, t, err, errcap);
@@ -203,7 +206,8 @@ static int64_t now_ms(const srv_tables *T)
 
 static srv_msg *to_msg(json_t *json)
 {
-    char *text = json_dumps(json, JSON_COMPACT);
+    /* Reals to 6 digits: "win":0.587, not 0.58699999999999997. */
+    char *text = json_dumps(json, JSON_COMPACT | JSON_REAL_PRECISION(6));
     json_decref(json);
     if (!text)
         return NULL;
@@ -327,6 +331,7 @@ static int member_add(srv_table *t, srv_client *c)
     }
     t->members[t->nmembers].client = c;
     t->members[t->nmembers].seat = -1;
+    t->members[t->nmembers].estimates = 0;
     t->nmembers++;
     c->joined[c->njoined++] = t;
     return 0;
@@ -390,6 +395,50 @@ static void maybe_think(srv_tables *T, srv_table *t)
         return;
     if (T->hooks.think(T->hooks.ctx, t->row.id, turn, t->game, t->row.seats[seat].spec) == 0)
         t->thinking = turn;
+}
+
+/* --- The engine's analysis: hints and estimates --------------------------------------- */
+
+static int wants_estimates(const srv_table *t)
+{
+    for (int i = 0; i < t->nmembers; i++)
+        if (t->members[i].estimates)
+            return 1;
+    return 0;
+}
+
+/* Asks for the analysis of the current turn when someone wants it (a hint
+ * of this turn, or estimates) and it is neither known nor asked. At most
+ * one job per table: while an older turn's job runs, its stale answer
+ * asks again (tables_analysis_done). */
+static void maybe_analyse(srv_tables *T, srv_table *t)
+{
+    int turn = t->row.nmoves;
+    if (t->row.status != TABLE_PLAYING || !t->row.estimates || !T->hooks.analyse ||
+        t->analysing >= 0 || t->analysed == turn)
+        return;
+    if (t->hint_wanted != turn && !wants_estimates(t))
+        return;
+    if (T->hooks.analyse(T->hooks.ctx, t->row.id, turn, t->game) == 0)
+        t->analysing = turn;
+}
+
+/* Queues `json` (taken) for the members of `t` bound to `seat`. */
+static void send_to_seat(srv_tables *T, const srv_table *t, int seat, json_t *json)
+{
+    for (int i = 0; i < t->nmembers; i++)
+        if (t->members[i].seat == seat)
+            send_to(T, t->members[i].client, json_incref(json));
+    json_decref(json);
+}
+
+static void send_estimates(srv_tables *T, const srv_table *t)
+{
+    json_t *event = estimate_event(t);
+    for (int i = 0; i < t->nmembers; i++)
+        if (t->members[i].estimates)
+            send_to(T, t->members[i].client, json_incref(event));
+    json_decref(event);
 }
 
 /* Closes a waiting table nobody came back to: it leaves the lobby and the
@@ -459,6 +508,8 @@ static msg_error apply_move(srv_tables *T, srv_table *t, const char *text, move_
     t->row.nmoves++;
     t->row.forfeit = forfeit;
     t->thinking = -1;
+    if (t->analysing >= 0 && T->hooks.cancel_analysis)
+        T->hooks.cancel_analysis(T->hooks.ctx, t->row.id, t->row.nmoves);
     stop_clock(t, player, sm.at_ms);
     if (mover)
         reply(T, mover, r, json_pack("{s:i}", "turn", turn));
@@ -468,6 +519,7 @@ static msg_error apply_move(srv_tables *T, srv_table *t, const char *text, move_
         broadcast(T, t, view_end(t), NULL);
     } else {
         maybe_think(T, t);
+        maybe_analyse(T, t);
     }
     return ERR_NONE;
 }
@@ -511,6 +563,7 @@ static int fill_new_row(srv_tables *T, srv_client *c, const msg_request *r, stor
     row->info = r->info;
     row->clock = r->clock;
     row->listed = r->listed;
+    row->estimates = r->estimates;
     row->forfeit = -1;
     snprintf(row->addr, sizeof row->addr, "%s", c->addr);
     if (token_random(&row->seed, sizeof row->seed) || token_random(row->salt, sizeof row->salt))
@@ -860,6 +913,50 @@ static void do_review(srv_tables *T, srv_client *c, const msg_request *r, srv_ta
         reply(T, c, r, json_pack("{s:i}", "position", ahead));
 }
 
+/* A hint: the three best moves of the analysis of this turn, in a `hint`
+ * event; from the analysis at hand, or from the job asked now (or already
+ * running: one job answers every request of the turn). */
+static void do_hint(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t)
+{
+    int seat = seat_of(t, c), turn = t->row.nmoves;
+    const char *why;
+    msg_error e = hint_refusal(t, seat, &why);
+    if (e == ERR_NONE && carc_game_current_player(t->game) != seat)
+        e = refuse(T, c, r, ERR_NOT_YOUR_TURN, "hints are for your turn");
+    else if (e != ERR_NONE)
+        refuse(T, c, r, e, why);
+    if (e != ERR_NONE)
+        return;
+    if (t->analysed != turn) {
+        t->hint_wanted = turn;
+        maybe_analyse(T, t);
+        if (t->analysing < 0) {
+            t->hint_wanted = -1;
+            refuse(T, c, r, ERR_TOO_MANY, "the analysis queue is full: try again later");
+            return;
+        }
+    }
+    reply(T, c, r, json_pack("{s:i}", "turn", turn));
+    if (t->analysed == turn)
+        send_to(T, c, hint_event(t));
+}
+
+/* Starts or stops this connection's `estimate` events. */
+static void do_estimate(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t)
+{
+    const char *why;
+    msg_error e = hint_refusal(t, seat_of(t, c), &why);
+    if (e != ERR_NONE) {
+        refuse(T, c, r, e, why);
+        return;
+    }
+    t->members[member_index(t, c)].estimates = r->on;
+    reply(T, c, r, json_pack("{s:b}", "on", r->on));
+    if (r->on && t->analysed == t->row.nmoves)
+        send_to(T, c, estimate_event(t));
+    maybe_analyse(T, t);
+}
+
 /* A record replayed move by move: a table's, or one the client sent. */
 static void do_replay(srv_tables *T, srv_client *c, const msg_request *r)
 {
@@ -913,14 +1010,8 @@ static void table_request(srv_tables *T, srv_client *c, const msg_request *r)
         else
             reply(T, c, r, features_view(t->game));
         break;
-    case MSG_HINT: {
-        json_t *hint = hint_view(t, seat_of(t, c));
-        if (hint)
-            reply(T, c, r, hint);
-        else
-            refuse(T, c, r, ERR_NOT_SEATED, "hints are for a seat against the computer, in play");
-        break;
-    }
+    case MSG_HINT: do_hint(T, c, r, t); break;
+    case MSG_ESTIMATE: do_estimate(T, c, r, t); break;
     default: refuse(T, c, r, ERR_UNKNOWN_TYPE, "not a table request"); break;
     }
 }
@@ -974,6 +1065,24 @@ void tables_review_done(srv_tables *T, const char *table, char *json_moves)
               NULL);
 }
 
+void tables_analysis_done(srv_tables *T, const char *table, int turn, const srv_analysis *a)
+{
+    srv_table *t = find_loaded(T, table);
+    if (!t || t->analysing != turn)
+        return;
+    t->analysing = -1;
+    if (t->row.nmoves != turn || t->row.status != TABLE_PLAYING) {
+        maybe_analyse(T, t); /* stale: the current turn's, if wanted */
+        return;
+    }
+    t->analysis = *a;
+    t->analysed = turn;
+    hint_keep_win(t);
+    if (t->hint_wanted == turn)
+        send_to_seat(T, t, a->player, hint_event(t));
+    send_estimates(T, t);
+}
+
 void tables_tick(srv_tables *T, int64_t now)
 {
     for (srv_table *t = T->newest, *older; t; t = older) {
@@ -986,6 +1095,7 @@ void tables_tick(srv_tables *T, int64_t now)
             continue;
         }
         maybe_think(T, t); /* again, if the workers' queue was full */
+        maybe_analyse(T, t);
         if (t->row.status != TABLE_PLAYING || t->row.clock.mode == CLOCK_NONE)
             continue;
         int seat = carc_game_current_player(t->game);

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis.h"
 #include "carcassonne.h"
 #include "message.h"
 #include "outbox.h"
@@ -48,6 +49,13 @@ typedef struct srv_hooks {
     int (*review)(void *ctx, const char *table, const carc_game *g, int ms);
     /* Wall clock in milliseconds since 1970. */
     int64_t (*now_ms)(void *ctx);
+    /* Asks for the engine's analysis of turn `turn` of table `table` (a
+     * copy of the game is made by the callee): the answer comes back
+     * through tables_analysis_done(). Returns 0 when queued. */
+    int (*analyse)(void *ctx, const char *table, int turn, const carc_game *g);
+    /* Stops the analyses of `table` for turns before `turn` (may be NULL):
+     * their answers come back all the same, sooner. */
+    void (*cancel_analysis)(void *ctx, const char *table, int turn);
 } srv_hooks;
 
 typedef struct srv_limits {
@@ -82,6 +90,9 @@ void tables_client_gone(srv_tables *T, srv_client *c);
 void tables_computer_move(srv_tables *T, const char *table, int turn, const char *move);
 /* The answer of a review hook: the `review` event's JSON text (taken). */
 void tables_review_done(srv_tables *T, const char *table, char *json_moves);
+/* The answer of an analyse hook for `turn`: hints and estimates go to who
+ * asked. A stale answer (the table moved on, or is gone) is dropped. */
+void tables_analysis_done(srv_tables *T, const char *table, int turn, const srv_analysis *a);
 /* Checks the clocks at time `now_ms`: a seat whose time ran out is
  * played by the computer or forfeits. */
 void tables_tick(srv_tables *T, int64_t now_ms);

@@ -305,6 +305,7 @@ json_t *view_state(const srv_table *t, int you, int64_t now_ms)
     json_object_set_new(state, "digest",
                         t->row.status == TABLE_WAITING ? json_null() : digest_json(g));
     json_object_set_new(state, "chat", chat_json(t));
+    json_object_set_new(state, "estimates", json_boolean(t->row.estimates));
     json_object_set_new(state, "start", board_view_start(g));
     json_object_set_new(state, "followers", board_view_followers(g));
     if (t->row.info == INFO_CASUAL)
@@ -322,10 +323,11 @@ json_t *view_lobby_entry(const srv_table *t)
         json_array_append_new(
             seats, json_pack("{s:o, s:s}", "name", seat_name(st), "kind", seat_kind_name(st)));
     }
-    return json_pack("{s:s, s:s, s:o, s:o, s:[], s:s, s:o, s:i}", "table", t->row.id, "status",
+    return json_pack("{s:s, s:s, s:o, s:o, s:[], s:s, s:o, s:i, s:b}", "table", t->row.id, "status",
                      status_names[t->row.status], "seats", seats, "rules", rules_json(t->row.rules),
                      "expansions", "info", t->row.info == INFO_PURIST ? "purist" : "casual",
-                     "clock", clock_json(t, t->turn_ms), "turn", t->row.nmoves);
+                     "clock", clock_json(t, t->turn_ms), "turn", t->row.nmoves, "estimates",
+                     t->row.estimates);
 }
 
 json_t *view_legal(const srv_table *t)

@@ -1,5 +1,6 @@
-/* workers.c: the worker pool: threads, job and result queues, the
- * watchdog that stops a search at its time cap. */
+/* workers.c: the worker pool: threads, job and result queues (computer
+ * moves first, then analyses, then reviews), the watchdog that stops a
+ * search at its time cap. */
 #define _GNU_SOURCE /* gettid(): a nice value for each worker thread */
 #include "workers.h"
 
@@ -21,6 +22,7 @@ typedef struct job {
     int turn, ms;
     char spec[MSG_SPEC_BYTES + 32];
     carc_game *game;
+    int cancelled; /* JOB_ANALYSE: its turn has gone, skip or stop the search */
     struct job *next;
 } job;
 
@@ -33,14 +35,15 @@ typedef struct result_node {
 typedef struct slot {
     carc_player *player; /* NULL when idle */
     double deadline;
+    job *running; /* the job taken, until it is freed; NULL when idle */
 } slot;
 
 struct workers {
     pthread_mutex_t lock;
     pthread_cond_t work; /* a job was queued, or stopping */
     pthread_cond_t tick; /* wakes the watchdog to stop */
-    job *think_head, *think_tail, *review_head, *review_tail;
-    int nthink, nreview;
+    job *think_head, *think_tail, *analyse_head, *analyse_tail, *review_head, *review_tail;
+    int nthink, nanalyse, nreview;
     result_node *results_head, *results_tail;
     int stopping;      /* workers: take no more jobs, stop searching */
     int watchdog_quit; /* the watchdog: every worker has ended */
@@ -109,8 +112,12 @@ static void push_job(job **head, job **tail, job *j)
 
 static job *pop_job(workers *w)
 {
-    job **head = w->think_head ? &w->think_head : &w->review_head;
-    job **tail = w->think_head ? &w->think_tail : &w->review_tail;
+    job **head = w->think_head     ? &w->think_head
+                 : w->analyse_head ? &w->analyse_head
+                                   : &w->review_head;
+    job **tail = w->think_head     ? &w->think_tail
+                 : w->analyse_head ? &w->analyse_tail
+                                   : &w->review_tail;
     job *j = *head;
     if (!j)
         return NULL;
@@ -119,6 +126,8 @@ static job *pop_job(workers *w)
         *tail = NULL;
     if (j->kind == JOB_THINK)
         w->nthink--;
+    else if (j->kind == JOB_ANALYSE)
+        w->nanalyse--;
     else
         w->nreview--;
     return j;
@@ -134,13 +143,17 @@ static void free_job(job *j)
 
 /* --- The jobs ------------------------------------------------------------------------- */
 
-/* Runs `p` on worker `index`, registered so that the watchdog can stop it. */
-static void begin_search(workers *w, int index, carc_player *p, int ms)
+/* Runs `p` on worker `index`, registered so that the watchdog can stop it.
+ * Returns 0 when the job was cancelled (its deadline is then past). */
+static int begin_search(workers *w, int index, carc_player *p, int ms)
 {
     pthread_mutex_lock(&w->lock);
-    w->slots[index].player = p;
-    w->slots[index].deadline = monotonic_seconds() + ms / 1000.0 + 0.05;
+    slot *s = &w->slots[index];
+    int cancelled = s->running && s->running->cancelled;
+    s->player = p;
+    s->deadline = cancelled ? 0 : monotonic_seconds() + ms / 1000.0 + 0.05;
     pthread_mutex_unlock(&w->lock);
+    return !cancelled;
 }
 
 static void end_search(workers *w, int index)
@@ -226,6 +239,30 @@ static void run_review(workers *w, int index, const job *j, worker_result *r)
     carc_player_free(p);
 }
 
+/* The `mcts` player's three best moves for the player to move. */
+static void run_analyse(workers *w, int index, const job *j, worker_result *r)
+{
+    char spec[64], err[120];
+    snprintf(spec, sizeof spec, "mcts:ms=%d,threads=1", j->ms);
+    carc_player *p = carc_player_new(spec, random_seed(), err, sizeof err);
+    carc_move_eval evals[ANALYSIS_MOVES];
+    int n = 0;
+    if (p) {
+        if (begin_search(w, index, p, j->ms))
+            n = carc_player_rank(p, j->game, evals, ANALYSIS_MOVES, NULL);
+        end_search(w, index);
+    }
+    srv_analysis *a = &r->analysis;
+    a->player = carc_game_current_player(j->game);
+    a->nmoves = n < 0 ? 0 : n;
+    for (int i = 0; i < a->nmoves; i++) {
+        carc_move_write(j->game, evals[i].move, a->moves[i], sizeof a->moves[i]);
+        a->margin[i] = evals[i].margin;
+        a->win[i] = evals[i].win;
+    }
+    carc_player_free(p);
+}
+
 static void post_result(workers *w, const worker_result *r)
 {
     result_node *node = malloc(sizeof *node);
@@ -259,6 +296,7 @@ static void *worker_main(void *arg)
         while (!w->stopping && !(j = pop_job(w)))
             pthread_cond_wait(&w->work, &w->lock);
         int stopping = w->stopping;
+        w->slots[index].running = stopping ? NULL : j;
         pthread_mutex_unlock(&w->lock);
         if (stopping)
             break;
@@ -266,8 +304,13 @@ static void *worker_main(void *arg)
         snprintf(r.table, sizeof r.table, "%s", j->table);
         if (j->kind == JOB_THINK)
             run_think(w, index, j, &r);
+        else if (j->kind == JOB_ANALYSE)
+            run_analyse(w, index, j, &r);
         else
             run_review(w, index, j, &r);
+        pthread_mutex_lock(&w->lock);
+        w->slots[index].running = NULL;
+        pthread_mutex_unlock(&w->lock);
         free_job(j);
         post_result(w, &r);
     }
@@ -417,7 +460,7 @@ int workers_review(workers *w, const char *table, const carc_game *g, int ms)
         return -1;
     j->ms = ms < w->max_think_ms ? ms : w->max_think_ms;
     pthread_mutex_lock(&w->lock);
-    int ahead = w->nthink + w->nreview;
+    int ahead = w->nthink + w->nanalyse + w->nreview;
     int full = w->nreview >= WORKERS_MAX_REVIEWS;
     if (!full) {
         push_job(&w->review_head, &w->review_tail, j);
@@ -428,6 +471,47 @@ int workers_review(workers *w, const char *table, const carc_game *g, int ms)
     if (full)
         free_job(j);
     return full ? -1 : ahead;
+}
+
+int workers_analyse(workers *w, const char *table, int turn, const carc_game *g, int ms)
+{
+    job *j = new_job(JOB_ANALYSE, table, g);
+    if (!j)
+        return -1;
+    j->turn = turn;
+    j->ms = ms < w->max_think_ms ? ms : w->max_think_ms;
+    pthread_mutex_lock(&w->lock);
+    int full = w->nanalyse >= WORKERS_MAX_ANALYSES;
+    if (!full) {
+        push_job(&w->analyse_head, &w->analyse_tail, j);
+        w->nanalyse++;
+        pthread_cond_signal(&w->work);
+    }
+    pthread_mutex_unlock(&w->lock);
+    if (full)
+        free_job(j);
+    return full ? -1 : 0;
+}
+
+static int stale_analysis(const job *j, const char *table, int turn)
+{
+    return j && j->kind == JOB_ANALYSE && j->turn < turn && strcmp(j->table, table) == 0;
+}
+
+void workers_cancel_analysis(workers *w, const char *table, int turn)
+{
+    pthread_mutex_lock(&w->lock);
+    for (job *j = w->analyse_head; j; j = j->next)
+        if (stale_analysis(j, table, turn))
+            j->cancelled = 1;
+    for (int i = 0; i < w->nthreads; i++) {
+        slot *s = &w->slots[i];
+        if (stale_analysis(s->running, table, turn)) {
+            s->running->cancelled = 1;
+            s->deadline = 0; /* the watchdog stops it at its next tick */
+        }
+    }
+    pthread_mutex_unlock(&w->lock);
 }
 
 int workers_take(workers *w, worker_result *out)

@@ -1,4 +1,5 @@
-/* workers.h: a bounded pool of threads for computer moves and reviews.
+/* workers.h: a bounded pool of threads for computer moves, analyses (hints
+ * and win chances) and reviews.
  * Each search runs single-threaded on one worker, its time capped; the
  * results wait in a queue, and `notify` wakes the service thread
  * (lws_cancel_service) to take them. The service thread never waits for
@@ -6,6 +7,7 @@
 #ifndef CARC_SERVER_WORKERS_H
 #define CARC_SERVER_WORKERS_H
 
+#include "analysis.h"
 #include "carcassonne.h"
 #include "message.h"
 #include "storage.h"
@@ -14,17 +16,19 @@ enum {
     WORKERS_MAX = 64,
     WORKERS_MAX_JOBS = 100000, /* computer moves queued at most */
     WORKERS_MAX_REVIEWS = 16,  /* reviews queued at most */
+    WORKERS_MAX_ANALYSES = 64, /* analyses queued at most (one per table at a time) */
 };
 
-typedef enum job_kind { JOB_THINK, JOB_REVIEW } job_kind;
+typedef enum job_kind { JOB_THINK, JOB_ANALYSE, JOB_REVIEW } job_kind;
 
 /* A finished job. */
 typedef struct worker_result {
     job_kind kind;
     char table[STORED_ID_BYTES];
-    int turn;                      /* JOB_THINK: the turn it was asked for */
+    int turn;                      /* JOB_THINK, JOB_ANALYSE: the turn it was asked for */
     char move[MSG_MOVE_BYTES + 1]; /* JOB_THINK: the move, record notation */
     char *review;                  /* JOB_REVIEW: the moves' JSON (the taker frees it) */
+    srv_analysis analysis;         /* JOB_ANALYSE */
 } worker_result;
 
 typedef struct workers workers;
@@ -46,6 +50,15 @@ int workers_think(workers *w, const char *table, int turn, const carc_game *g, c
 /* Queues a review of every move of the finished game `g` with `ms` per
  * move. Returns the jobs ahead of it, or -1 when the queue is full. */
 int workers_review(workers *w, const char *table, const carc_game *g, int ms);
+/* Queues an analysis of `turn` of `table` (the game is copied): the
+ * `mcts` player's ranking with `ms` (capped at max_think_ms), one thread.
+ * Computer moves go first, reviews after. 0 when queued, -1 when the queue
+ * is full or out of memory. */
+int workers_analyse(workers *w, const char *table, int turn, const carc_game *g, int ms);
+/* Cancels the analyses of `table` for turns before `turn`: a queued one
+ * skips its search, a running one is stopped within the watchdog's tick.
+ * Their (empty) results still come back, to be dropped as stale. */
+void workers_cancel_analysis(workers *w, const char *table, int turn);
 /* Takes one finished job; 1 when there was one, 0 when none. */
 int workers_take(workers *w, worker_result *out);
 

@@ -76,7 +76,7 @@ def case_options(program):
     r = run(program, "--help")
     if r.returncode != 0:
         fail("--help: exit %d" % r.returncode)
-    for option in ("--host", "--port", "--db", "--static", "--workers", "--max-think-ms",
+    for option in ("--host", "--port", "--db", "--static", "--workers", "--max-think-ms", "--hint-ms",
                    "--max-tables", "--max-conns-per-ip", "--max-tables-per-ip", "--tls-cert",
                    "--tls-key", "--help"):
         if option not in r.stdout:

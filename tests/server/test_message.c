@@ -97,7 +97,8 @@ static void test_create(void **state)
     expect_ok("{\"type\":\"create\",\"name\":\"Ann\",\"seats\":[\"me\",\"open\",\"invite\","
               "\"mcts:level=easy\"],\"rules\":[\"small-city\"],\"expansions\":[],"
               "\"info\":\"purist\",\"clock\":{\"mode\":\"fischer\",\"seconds\":300,"
-              "\"increment\":10,\"on_timeout\":\"forfeit\"},\"listed\":false,\"extra\":1}");
+              "\"increment\":10,\"on_timeout\":\"forfeit\"},\"listed\":false,\"estimates\":false,"
+              "\"extra\":1}");
     assert_int_equal(request.type, MSG_CREATE);
     assert_int_equal(request.nseats, 4);
     assert_int_equal(request.seats[0].kind, SEAT_ME);
@@ -111,8 +112,10 @@ static void test_create(void **state)
     assert_int_equal(request.clock.increment, 10);
     assert_int_equal(request.clock.on_timeout, TIMEOUT_FORFEIT);
     assert_int_equal(request.listed, 0);
+    assert_int_equal(request.estimates, 0);
     expect_ok("{\"type\":\"create\",\"seats\":[\"open\",\"greedy\"]}");
     assert_int_equal(request.listed, 1);
+    assert_int_equal(request.estimates, 1);
     assert_int_equal(request.clock.mode, CLOCK_NONE);
     assert_int_equal(request.info, INFO_CASUAL);
 }
@@ -141,6 +144,8 @@ static void test_create_errors(void **state)
                  ERR_BAD_FIELD, "info");
     expect_error("{\"type\":\"create\",\"seats\":[\"open\",\"open\"],\"listed\":1}", ERR_BAD_FIELD,
                  "listed");
+    expect_error("{\"type\":\"create\",\"seats\":[\"open\",\"open\"],\"estimates\":\"no\"}",
+                 ERR_BAD_FIELD, "estimates");
     expect_error("{\"type\":\"create\",\"seats\":[\"open\",\"open\"],\"clock\":5}", ERR_BAD_FIELD,
                  "clock");
     expect_error("{\"type\":\"create\",\"seats\":[\"open\",\"open\"],\"clock\":{\"mode\":\"move\","
@@ -248,6 +253,12 @@ static void test_resume_and_mine(void **state)
 static void test_others(void **state)
 {
     (void)state;
+    expect_ok("{\"type\":\"estimate\",\"table\":\"tq7x2mfk9ab\"}");
+    assert_int_equal(request.type, MSG_ESTIMATE);
+    assert_int_equal(request.on, 1);
+    expect_ok("{\"type\":\"estimate\",\"table\":\"tq7x2mfk9ab\",\"on\":false}");
+    assert_int_equal(request.on, 0);
+    expect_error("{\"type\":\"estimate\",\"table\":\"tq7x2mfk9ab\",\"on\":0}", ERR_BAD_FIELD, "on");
     expect_ok("{\"type\":\"hello\",\"client\":\"bot\"}");
     assert_string_equal(request.client, "bot");
     expect_ok("{\"type\":\"lobby\"}");

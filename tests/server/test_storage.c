@@ -151,6 +151,7 @@ static void test_round_trip(void **state)
     assert_int_equal(loaded.seats[0].token_hash[0], 0xab);
     assert_string_equal(loaded.seats[1].spec, "greedy");
     assert_int_equal(loaded.started_ms, 5000);
+    assert_int_equal(loaded.estimates, 0); /* hints and win chances off */
     for (int i = 0; i < 30; i++) {
         assert_string_equal(loaded.moves[i].text, t.moves[i].text);
         assert_int_equal(loaded.moves[i].by, t.moves[i].by);
@@ -285,6 +286,30 @@ static void test_finished_tables(void **state)
     storage_close(s);
 }
 
+/* A database of schema version 1 (before the tables' `estimates`) opens,
+ * and its tables have estimates on. */
+static void test_upgrade_from_version_1(void **state)
+{
+    (void)state;
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    const char *v1 =
+        "CREATE TABLE tables (id TEXT PRIMARY KEY, created_ms INTEGER NOT NULL,"
+        " status INTEGER NOT NULL, players INTEGER NOT NULL, rules INTEGER NOT NULL,"
+        " info INTEGER NOT NULL, clock_mode INTEGER NOT NULL, clock_seconds INTEGER NOT NULL,"
+        " clock_increment INTEGER NOT NULL, clock_timeout INTEGER NOT NULL,"
+        " listed INTEGER NOT NULL, seed INTEGER NOT NULL, salt BLOB NOT NULL,"
+        " addr TEXT NOT NULL, forfeit INTEGER NOT NULL, started_ms INTEGER NOT NULL);"
+        "INSERT INTO tables VALUES ('told00000001',1,1,2,0,0,0,0,0,0,1,5,x'00','a',-1,1);"
+        "PRAGMA user_version=1;";
+    assert_int_equal(sqlite3_exec(db, v1, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    storage *s = open_db();
+    assert_int_equal(storage_load_table(s, "told00000001", &loaded), 1);
+    assert_int_equal(loaded.estimates, 1);
+    storage_close(s);
+}
+
 static void test_bad_path(void **state)
 {
     (void)state;
@@ -301,6 +326,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_failed_step_changes_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(test_locked_database, setup, teardown),
         cmocka_unit_test_setup_teardown(test_finished_tables, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_upgrade_from_version_1, setup, teardown),
         cmocka_unit_test(test_bad_path),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -76,6 +76,34 @@ static int hook_review(void *ctx, const char *table, const carc_game *g, int ms)
     return review.asked++;
 }
 
+/* The last analysis request (hints, estimates). */
+static struct {
+    char table[32];
+    int turn, asked;
+    carc_game *game;
+} analyse;
+
+static int hook_analyse(void *ctx, const char *table, int turn, const carc_game *g)
+{
+    (void)ctx;
+    snprintf(analyse.table, sizeof analyse.table, "%s", table);
+    analyse.turn = turn;
+    analyse.asked++;
+    carc_game_free(analyse.game);
+    analyse.game = carc_game_clone(g);
+    return 0;
+}
+
+/* The last cancel of stale analyses: the turn they are older than. */
+static int cancelled_before;
+
+static void hook_cancel_analysis(void *ctx, const char *table, int turn)
+{
+    (void)ctx;
+    assert_string_equal(table, analyse.table);
+    cancelled_before = turn;
+}
+
 static int64_t hook_now(void *ctx)
 {
     (void)ctx;
@@ -93,7 +121,8 @@ static int setup(void **state)
     unlink(path);
     char err[200];
     store = storage_open(path, err, sizeof err);
-    srv_hooks hooks = {NULL, hook_send, hook_think, hook_review, hook_now};
+    srv_hooks hooks = {NULL,     hook_send,    hook_think,          hook_review,
+                       hook_now, hook_analyse, hook_cancel_analysis};
     srv_limits limits = {10, 4};
     T = tables_new(store, &hooks, &limits);
     review.asked = 0;
@@ -105,6 +134,8 @@ static int setup(void **state)
     nsent = 0;
     memset(nread, 0, sizeof nread);
     think.asked = 0;
+    analyse.asked = 0;
+    cancelled_before = -1;
     return T && store ? 0 : -1;
 }
 
@@ -119,6 +150,8 @@ static int teardown(void **state)
         json_decref(sent[i].msg);
     carc_game_free(think.game);
     think.game = NULL;
+    carc_game_free(analyse.game);
+    analyse.game = NULL;
     char other[80];
     unlink(path);
     snprintf(other, sizeof other, "%s-wal", path);
@@ -684,7 +717,7 @@ static void test_restart(void **state)
     assert_int_equal(storage_create_table(store, broken), 0);
     assert_int_equal(storage_commit(store), 0);
     free(broken);
-    srv_hooks hooks = {NULL, hook_send, hook_think, NULL, hook_now};
+    srv_hooks hooks = {NULL, hook_send, hook_think, NULL, hook_now, hook_analyse, NULL};
     srv_limits limits = {10, 4};
     srv_tables *again = tables_new(store, &hooks, &limits);
     char err[200];
@@ -802,7 +835,7 @@ static void test_review(void **state)
 static void test_total_tables(void **state)
 {
     (void)state;
-    srv_hooks hooks = {NULL, hook_send, hook_think, hook_review, hook_now};
+    srv_hooks hooks = {NULL, hook_send, hook_think, hook_review, hook_now, hook_analyse, NULL};
     srv_limits limits = {2, 10};
     srv_tables *small = tables_new(store, &hooks, &limits);
     const char *create = "{\"type\":\"create\",\"id\":1,\"seats\":[\"open\",\"open\"]}";
@@ -848,6 +881,174 @@ static void test_storage_failure(void **state)
     assert_int_equal(json_integer_value(json_object_get(ev, "turn")), 0);
 }
 
+/* Answers the last analysis request as a worker would: the `mcts` player's
+ * three best moves for the position asked. */
+static void answer_analysis(void)
+{
+    carc_player *p = carc_player_new("mcts:ms=30,threads=1", 5, NULL, 0);
+    assert_non_null(p);
+    carc_move_eval evals[ANALYSIS_MOVES];
+    int n = carc_player_rank(p, analyse.game, evals, ANALYSIS_MOVES, NULL);
+    srv_analysis a = {.player = carc_game_current_player(analyse.game), .nmoves = n};
+    for (int i = 0; i < n; i++) {
+        carc_move_write(analyse.game, evals[i].move, a.moves[i], sizeof a.moves[i]);
+        a.margin[i] = evals[i].margin;
+        a.win[i] = evals[i].win;
+    }
+    carc_player_free(p);
+    tables_analysis_done(T, analyse.table, analyse.turn, &a);
+    assert_int_equal(tables_flush(T), 0);
+}
+
+static void table_request_of(int c, const char *type, const char *extra)
+{
+    char text[300];
+    snprintf(text, sizeof text, "{\"type\":\"%s\",\"id\":9,\"table\":\"%s\"%s}", type, table_id,
+             extra);
+    request(c, text);
+}
+
+/* A hint is the search's three best moves, legal, in a `hint` event; a
+ * second request while the job runs waits for the same job. */
+static void test_hint_from_the_workers(void **state)
+{
+    (void)state;
+    two_players("[\"me\",\"greedy\"]", 0);
+    table_request_of(0, "hint", "");
+    json_t *hint_ok = expect(0, "hint.ok");
+    assert_int_equal(json_integer_value(json_object_get(hint_ok, "turn")), 0);
+    assert_int_equal(analyse.asked, 1);
+    assert_int_equal(analyse.turn, 0);
+    table_request_of(0, "hint", "");
+    expect(0, "hint.ok");
+    assert_int_equal(analyse.asked, 1); /* one job per table */
+    assert_null(next(0));
+    answer_analysis();
+    for (int k = 0; k < 2; k++) {
+        json_t *hint = k == 0 ? expect(0, "hint") : NULL;
+        if (k == 1) { /* asked again: answered at once from the analysis at hand */
+            table_request_of(0, "hint", "");
+            expect(0, "hint.ok");
+            hint = expect(0, "hint");
+            assert_int_equal(analyse.asked, 1);
+        }
+        assert_int_equal(json_integer_value(json_object_get(hint, "turn")), 0);
+        json_t *moves = json_object_get(hint, "moves");
+        assert_int_equal(json_array_size(moves), 3);
+        for (size_t i = 0; i < 3; i++) {
+            json_t *m = json_array_get(moves, i);
+            carc_move parsed;
+            assert_int_equal(carc_move_parse(analyse.game,
+                                             json_string_value(json_object_get(m, "move")),
+                                             &parsed),
+                             CARC_OK);
+            carc_game *copy = carc_game_clone(analyse.game);
+            assert_int_equal(carc_game_play(copy, parsed, NULL, 0, NULL), CARC_OK);
+            carc_game_free(copy);
+            double win = json_real_value(json_object_get(m, "win"));
+            assert_true(win >= 0 && win <= 1);
+            assert_true(json_is_number(json_object_get(m, "margin")));
+        }
+    }
+    /* The estimate: both players' chances, from the same analysis. */
+    table_request_of(0, "estimate", ",\"on\":true");
+    json_t *on = expect(0, "estimate.ok");
+    assert_true(json_is_true(json_object_get(on, "on")));
+    json_t *est = expect(0, "estimate");
+    json_t *win = json_object_get(est, "win");
+    assert_int_equal(json_array_size(win), 2);
+    double sum = json_real_value(json_array_get(win, 0)) + json_real_value(json_array_get(win, 1));
+    assert_true(sum > 0.99 && sum < 1.01);
+}
+
+/* A job's answer for a turn that has gone is dropped; the current turn's
+ * is asked for the estimates instead. After each move, the estimate. */
+static void test_stale_analysis_dropped(void **state)
+{
+    (void)state;
+    two_players("[\"me\",\"greedy\"]", 0);
+    table_request_of(0, "estimate", "");
+    expect(0, "estimate.ok");
+    assert_int_equal(analyse.asked, 1);
+    char move[64];
+    legal_move(0, move, sizeof move, 0);
+    send_move(0, 0, move);
+    expect(0, "move.ok");
+    expect(0, "move");
+    assert_int_equal(analyse.asked, 1); /* the turn 0 job still runs, asked to stop */
+    assert_int_equal(cancelled_before, 1);
+    answer_analysis(); /* stale: turn 0 */
+    assert_null(next(0));
+    assert_int_equal(analyse.asked, 2);
+    assert_int_equal(analyse.turn, 1);
+    answer_analysis();
+    json_t *est = expect(0, "estimate");
+    assert_int_equal(json_integer_value(json_object_get(est, "turn")), 1);
+    assert_int_equal(json_integer_value(json_object_get(est, "player")), 1);
+    /* A hint out of turn; the estimates stopped. */
+    table_request_of(0, "hint", "");
+    expect_error_code(0, "not_your_turn");
+    table_request_of(0, "estimate", ",\"on\":false");
+    json_t *off = expect(0, "estimate.ok");
+    assert_true(json_is_false(json_object_get(off, "on")));
+}
+
+/* "estimates": false is kept with the table, shown, survives a restart,
+ * and refuses hints and estimates; hints are for seats against the
+ * computer only. */
+static void test_estimates_off(void **state)
+{
+    (void)state;
+    request(0, "{\"type\":\"create\",\"id\":1,\"name\":\"Ann\",\"seats\":[\"me\",\"greedy\"],"
+               "\"estimates\":false}");
+    json_t *ok = expect(0, "create.ok");
+    snprintf(table_id, sizeof table_id, "%s", json_string_value(json_object_get(ok, "table")));
+    json_t *st = expect(0, "state");
+    assert_true(json_is_false(json_object_get(st, "estimates")));
+    table_request_of(0, "hint", "");
+    expect_error_code(0, "bad_field");
+    table_request_of(0, "estimate", "");
+    expect_error_code(0, "bad_field");
+    assert_int_equal(analyse.asked, 0);
+    request(1, "{\"type\":\"lobby\",\"id\":2}");
+    json_t *entry = json_array_get(json_object_get(expect(1, "lobby.ok"), "tables"), 0);
+    assert_true(json_is_false(json_object_get(entry, "estimates")));
+    request(0, "{\"type\":\"create\",\"id\":1,\"seats\":[\"open\",\"greedy\"],\"estimates\":1}");
+    expect_error_code(0, "bad_field");
+    /* A restarted server has the option from storage. */
+    srv_hooks hooks = {NULL, hook_send, hook_think, NULL, hook_now, hook_analyse, NULL};
+    srv_limits limits = {10, 4};
+    srv_tables *again = tables_new(store, &hooks, &limits);
+    char err[200], text[200];
+    assert_int_equal(tables_load(again, err, sizeof err), 0);
+    msg_request *r = malloc(sizeof *r);
+    msg_problem p;
+    snprintf(text, sizeof text, "{\"type\":\"resume\",\"id\":8,\"table\":\"%s\",\"token\":\"%s\"}",
+             table_id, json_string_value(json_object_get(ok, "token")));
+    assert_int_equal(msg_decode(text, strlen(text), r, &p), ERR_NONE);
+    tables_request(again, &clients[3], r);
+    snprintf(text, sizeof text, "{\"type\":\"hint\",\"id\":9,\"table\":\"%s\"}", table_id);
+    assert_int_equal(msg_decode(text, strlen(text), r, &p), ERR_NONE);
+    tables_request(again, &clients[3], r);
+    free(r);
+    assert_int_equal(tables_flush(again), 0);
+    expect(3, "resume.ok");
+    json_t *st_again = expect(3, "state");
+    assert_true(json_is_false(json_object_get(st_again, "estimates")));
+    expect_error_code(3, "bad_field");
+    tables_client_gone(again, &clients[3]);
+    tables_free(again);
+    /* Two humans: no hints; a spectator: none either. */
+    two_players("[\"me\",\"open\"]", 1);
+    table_request_of(0, "hint", "");
+    expect_error_code(0, "not_seated");
+    table_request_of(2, "watch", "");
+    expect(2, "watch.ok");
+    expect(2, "state");
+    table_request_of(2, "estimate", "");
+    expect_error_code(2, "not_seated");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -867,6 +1068,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_review, setup, teardown),
         cmocka_unit_test_setup_teardown(test_total_tables, setup, teardown),
         cmocka_unit_test_setup_teardown(test_storage_failure, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_hint_from_the_workers, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_stale_analysis_dropped, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_estimates_off, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,5 +1,5 @@
 /* test_workers.c: the worker pool: the spec a worker plays with (one
- * thread, time capped), a computer move and a review computed on the pool
+ * thread, time capped), a computer move, an analysis and a review computed on the pool
  * and handed back through the notify callback. Waits are bounded, never
  * timed. */
 #include <jansson.h>
@@ -115,12 +115,58 @@ static void test_review(void **state)
     workers_free(w);
 }
 
+/* An analysis: the search's three best moves, legal, with their chances. */
+static void test_analyse(void **state)
+{
+    (void)state;
+    workers *w = workers_new(1, 1000, notify, NULL);
+    carc_game *g = carc_game_new(2, NULL, 11);
+    assert_int_equal(workers_analyse(w, "tabc", 0, g, 50), 0);
+    worker_result r;
+    take(w, &r);
+    assert_int_equal(r.kind, JOB_ANALYSE);
+    assert_int_equal(r.turn, 0);
+    assert_string_equal(r.table, "tabc");
+    assert_int_equal(r.analysis.player, 0);
+    assert_int_equal(r.analysis.nmoves, 3);
+    for (int i = 0; i < 3; i++) {
+        carc_move m;
+        assert_int_equal(carc_move_parse(g, r.analysis.moves[i], &m), CARC_OK);
+        assert_true(r.analysis.win[i] >= 0 && r.analysis.win[i] <= 1);
+    }
+    carc_game_free(g);
+    workers_free(w);
+}
+
+/* A stale analysis is cut short: the running one stopped, the queued one
+ * skipped; both answer long before their minute-long budget. */
+static void test_cancel_analysis(void **state)
+{
+    (void)state;
+    workers *w = workers_new(1, 60000, notify, NULL);
+    carc_game *g = carc_game_new(2, NULL, 12);
+    time_t start = time(NULL);
+    assert_int_equal(workers_analyse(w, "tabc", 0, g, 60000), 0);
+    assert_int_equal(workers_analyse(w, "tabc", 0, g, 60000), 0);
+    struct timespec pause = {0, 100 * 1000000L};
+    nanosleep(&pause, NULL);
+    workers_cancel_analysis(w, "tabc", 1);
+    for (int i = 0; i < 2; i++) {
+        worker_result r;
+        take(w, &r);
+        assert_int_equal(r.kind, JOB_ANALYSE);
+    }
+    assert_true(time(NULL) - start < 40);
+    carc_game_free(g);
+    workers_free(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_effective_spec),
-        cmocka_unit_test(test_think),
-        cmocka_unit_test(test_review),
+        cmocka_unit_test(test_effective_spec),  cmocka_unit_test(test_think),
+        cmocka_unit_test(test_review),          cmocka_unit_test(test_analyse),
+        cmocka_unit_test(test_cancel_analysis),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

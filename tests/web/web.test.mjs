@@ -44,8 +44,9 @@ async function openPage(browser, url, options = {}) {
   return page;
 }
 
-async function createTable(page, name, seats) {
+async function createTable(page, name, seats, { estimates = true } = {}) {
   await page.fill('#create input[name=name]', name);
+  if (!estimates) await page.uncheck('#create input[name=estimates]');
   if (seats.length > 2) for (let i = 2; i < seats.length; i++) await page.click('button[data-seat=add]');
   for (let i = 0; i < seats.length; i++) await page.selectOption(`#create select[data-i="${i}"]`, seats[i]);
   await page.click('#create-button');
@@ -327,9 +328,13 @@ await test('hints and the engine\'s estimate against the computer', async () => 
   await nextTurn(page);
   await page.check('#estimate-on');
   await page.waitForSelector('#estimate li .bar span');
+  const chances = await page.$$eval('#estimate li', (li) => li.map((l) => l.textContent));
+  check(chances.length === 2 && chances.every((t) => /\d+%$/.test(t)), `the win bar shows each player's chance (${chances})`);
   await page.keyboard.press('h');
   await page.waitForSelector('#actions button[data-act=hint-0]');
   check((await page.$$eval('#board .hint', (h) => h.length)) >= 1, 'the hints are numbered on the board');
+  const titles = await page.$$eval('#actions button[data-act^=hint-]', (b) => b.map((x) => x.title));
+  check(titles.length >= 1 && titles.every((t) => /% to win/.test(t)), `the hints come from the search, with chances (${titles})`);
   await page.screenshot({ path: path.join(ART, 'hints.png') });
   const hint = await page.$eval('#actions button[data-act=hint-0]', (b) => b.textContent.replace(/^1: /, ''));
   const turn = await turnOf(page);
@@ -341,6 +346,20 @@ await test('hints and the engine\'s estimate against the computer', async () => 
   const move = hint.split(' ');
   const tile = await page.$(`#board .tiles use[data-square="${move[1]},${move[2]}"]`);
   check(tile, `the hint's move was played (${hint})`);
+  // The bar follows the game: an estimate of a later turn arrives.
+  await page.waitForFunction((t) => +document.querySelector('#estimate').dataset.turn > t, turn, { timeout: LONG, polling: 100 });
+  await page.context().close();
+});
+
+await test('a table with estimates off shows no hint and no win bar', async () => {
+  const page = await openPage(browser, server.url);
+  await createTable(page, 'Ida', ['me', 'greedy'], { estimates: false });
+  await nextTurn(page);
+  check(await page.$eval('#estimate-box', (b) => b.hidden), 'the estimate box is hidden');
+  check(!(await page.$('#actions button[data-act=hint]')), 'no hint button');
+  await page.keyboard.press('h');
+  await page.waitForTimeout(300);
+  check(!(await page.$('#actions button[data-act^=hint-]')), 'H gives no hints');
   await page.context().close();
 });
 

@@ -69,7 +69,7 @@ export class Lobby {
     const seats = [...this.seats];
     if (seats.filter((s) => s === 'me').length > 1) return this.message('Only one seat can be yours.');
     if (seats.includes('me') && !name) return this.message('Your name, please.');
-    const req = { seats, rules: [...f.querySelectorAll('input[name=rule]:checked')].map((c) => c.value), info: f.info.value, listed: f.listed.checked };
+    const req = { seats, rules: [...f.querySelectorAll('input[name=rule]:checked')].map((c) => c.value), info: f.info.value, listed: f.listed.checked, estimates: f.estimates.checked };
     if (name) req.name = name;
     if (f.clock.value !== 'none') {
       req.clock = { mode: f.clock.value, seconds: +f.seconds.value, on_timeout: f.timeout.value };
@@ -109,7 +109,7 @@ export class Lobby {
     el.innerHTML = tables.map((t) => {
       const seats = t.seats.map((s) => esc(s.name || (s.kind === 'open' ? '(open)' : s.kind === 'invite' ? '(invited)' : s.kind))).join(', ');
       const canJoin = !mine && t.status === 'waiting' && t.seats.some((s) => s.kind === 'open');
-      return `<li><span class="what"><strong>${t.status}</strong> ${seats}${t.turn ? `, turn ${t.turn}` : ''}${t.info === 'purist' ? ', purist' : ''}${t.clock ? ', clock' : ''}</span>` +
+      return `<li><span class="what"><strong>${t.status}</strong> ${seats}${t.turn ? `, turn ${t.turn}` : ''}${t.info === 'purist' ? ', purist' : ''}${t.clock ? ', clock' : ''}${t.estimates === false ? ', no hints' : ''}</span>` +
         `<a class="button" href="/?t=${encodeURIComponent(t.table)}" data-open="${esc(t.table)}">${mine ? 'Resume' : canJoin ? 'Join' : 'Watch'}</a></li>`;
     }).join('') || `<li class="empty">${mine ? 'No games in this browser yet.' : 'No table is waiting or playing.'}</li>`;
     el.onclick = (e) => {

@@ -48,10 +48,11 @@ export class TableView {
     on.checked = localStorage.getItem('carcassonne.estimate') === 'on';
     on.onchange = () => {
       localStorage.setItem('carcassonne.estimate', on.checked ? 'on' : 'off');
-      this.estimateTurn = -1;
       this.renderEstimate(null);
+      this.estimateAsked = null;
       this.refreshEstimate();
     };
+    this.hintWaiting = null; // {turn, resolve} while a hint is on its way
     this.tick = setInterval(() => this.table?.state.clock && this.renderPlayers(), 500);
   }
 
@@ -76,46 +77,69 @@ export class TableView {
     else if (msg.type === 'seat') this.onSeat(msg);
     else if (msg.type === 'end') this.onEnd(msg);
     else if (msg.type === 'chat') this.addChat(msg);
+    else if (msg.type === 'hint') this.onHint(msg);
+    else if (msg.type === 'estimate') this.renderEstimate(msg);
   }
 
-  // Hints and the estimate: for a seat whose every opponent is a computer.
-  againstComputer() {
+  // Hints and the estimate: for a seat whose every opponent is a computer,
+  // at a table that allows them (its `estimates` option).
+  analysisAllowed() {
     const s = this.table.state;
-    return s.you !== null && s.seats.every((seat, p) => p === s.you || seat.kind === 'computer');
+    return s.status === 'playing' && s.estimates !== false && s.you !== null &&
+      s.seats.every((seat, p) => p === s.you || seat.kind === 'computer');
   }
 
-  async requestHint() {
-    const ok = await this.conn.request('hint', { table: this.id });
-    this.renderEstimate(ok.expected);
-    return ok.moves;
+  // The server searches on its worker pool: `hint.ok` says it is asked, the
+  // `hint` event of this turn brings the three moves.
+  requestHint() {
+    const turn = this.table.state.turn;
+    const moves = new Promise((resolve) => {
+      this.hintWaiting?.resolve([]);
+      this.hintWaiting = { turn, resolve };
+    });
+    this.conn.request('hint', { table: this.id }).catch(() => this.onHint({ turn, moves: [] }));
+    return moves;
   }
 
-  // Every player's expected final score by the engine's evaluation.
-  renderEstimate(expected) {
+  onHint(ev) {
+    if (!this.hintWaiting || this.hintWaiting.turn !== ev.turn) return;
+    this.hintWaiting.resolve(ev.moves);
+    this.hintWaiting = null;
+  }
+
+  // Each player's chance to win by the engine's search (`estimate` event);
+  // null for a player not estimated yet (games of three or more).
+  renderEstimate(ev) {
     const el = this.el('#estimate');
-    if (!expected || !this.el('#estimate-on').checked) {
+    if (!ev || !this.el('#estimate-on').checked) {
       el.innerHTML = '';
       return;
     }
-    const top = Math.max(1, ...expected);
-    el.innerHTML = expected.map((v, p) => `<li>${badge(p, 14)}<span class="bar"><span style="width:${(100 * v) / top}%;background:${PLAYERS[p % 6].colour}"></span></span><span>${Math.round(v)}</span></li>`).join('');
+    el.innerHTML = ev.win.map((v, p) => `<li>${badge(p, 14)}<span class="bar"><span style="width:${v === null ? 0 : 100 * v}%;background:${PLAYERS[p % 6].colour}"></span></span>` +
+      `<span>${v === null ? '–' : `${Math.round(100 * v)}%`}</span></li>`).join('');
+    el.dataset.turn = ev.turn;
   }
 
+  // Asks the server for `estimate` events once per connection and table
+  // (again after a reconnect's `state`), or stops them.
   async refreshEstimate() {
     const box = this.el('#estimate-box');
-    box.hidden = !(this.table.state.status === 'playing' && this.againstComputer());
-    if (box.hidden || !this.el('#estimate-on').checked || this.estimateTurn === this.table.state.turn) return;
-    this.estimateTurn = this.table.state.turn;
+    box.hidden = !this.analysisAllowed();
+    const want = !box.hidden && this.el('#estimate-on').checked;
+    const key = `${want}`;
+    if (!want && this.table.state.status !== 'playing') this.estimateAsked = null; // the server stopped them
+    if (this.estimateAsked === key || (!want && this.estimateAsked === null)) return;
+    this.estimateAsked = key;
     try {
-      const ok = await this.conn.request('hint', { table: this.id });
-      this.renderEstimate(ok.expected);
+      await this.conn.request('estimate', { table: this.id, on: want });
     } catch {
-      this.estimateTurn = -1;
+      this.estimateAsked = null;
     }
   }
 
   onState(state) {
     const first = !this.table;
+    this.estimateAsked = null; // a new connection, or a sync: ask again
     this.table = new Table(state);
     this.table.clockAt = performance.now();
     this.render();
@@ -231,7 +255,7 @@ export class TableView {
     this.root.dataset.myTurn = t.myTurn ? 'yes' : 'no';
     this.root.dataset.turn = s.turn;
     this.renderWaiting();
-    this.turn.askHint = s.status === 'playing' && this.againstComputer() ? () => this.requestHint() : null;
+    this.turn.askHint = this.analysisAllowed() ? () => this.requestHint() : null;
     this.askLegal();
     this.refreshEstimate();
   }

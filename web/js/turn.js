@@ -165,6 +165,7 @@ export class Turn {
   async hint() {
     if (this.phase !== 'place' || !this.askHint) return;
     const turn = this.legal;
+    this.announce('The engine is searching for hints…');
     const moves = await this.askHint();
     if (this.legal !== turn || this.phase !== 'place') return;
     this.hints = moves.map((m) => ({ ...m, ...parseHint(m.move) })).filter((h) => this.squares.has(key(h.x, h.y)));
@@ -238,7 +239,7 @@ export class Turn {
       html = `<span class="hint">Place the tile: ${this.squares.size} squares${n > 1 ? `, ${n} rotations here` : ''}</span>` +
         (n > 1 ? btn('rotate', '⟳ Rotate', 'R') : '') + btn('place', '✓ Place here', 'Enter', true) +
         (this.askHint ? (this.hints.length
-          ? this.hints.map((h, i) => btn(`hint-${i}`, `${i + 1}: ${h.move}`, `hint ${i + 1}: expected margin ${h.margin}`)).join('')
+          ? this.hints.map((h, i) => btn(`hint-${i}`, `${i + 1}: ${h.move}`, `hint ${i + 1}: expected margin ${h.margin}${h.win === undefined ? '' : `, ${Math.round(100 * h.win)}% to win`}`)).join('')
           : btn('hint', 'Hint', 'H')) : '');
     } else if (this.phase === 'follower') {
       html = `<span class="hint">${this.chosen.spots.length ? 'A follower? Pick a spot' : 'No follower can stand here'}</span>` +
