@@ -695,17 +695,19 @@ static void test_restart(void **state)
     (void)state;
     char move[64], text[300];
     two_players("[\"me\",\"open\"]", 1);
+    /* Whoever is to move plays: a discard gives the same player the next
+     * turn. */
+    char digest[32] = "";
+    int c = 0;
     for (int turn = 0; turn < 4; turn++) {
-        int c = turn % 2;
         drain(c);
         legal_move(c, move, sizeof move, 1);
         send_move(c, turn, move);
         expect(c, "move.ok");
+        json_t *ev = expect(c, "move");
+        snprintf(digest, sizeof digest, "%s", json_string_value(json_object_get(ev, "digest")));
+        c = (int)json_integer_value(json_object_get(json_object_get(ev, "next"), "player"));
     }
-    json_t *last = NULL, *m;
-    while ((m = next(0)))
-        last = m;
-    const char *digest = json_string_value(json_object_get(last, "digest"));
     /* A broken table in storage is skipped, the others load. */
     stored_table *broken = calloc(1, sizeof *broken);
     snprintf(broken->id, sizeof broken->id, "tbroken00001");
