@@ -7,7 +7,7 @@ PACKAGES="build-essential cmake pkg-config libjansson-dev libcmocka-dev \
 clang-format clang-tidy cppcheck \
 clang libclang-rt-14-dev tmux python3 libncurses-dev \
 libwebsockets-dev libwebsockets-evlib-ev libev-dev libsqlite3-dev libssl-dev python3-websocket \
-chromium"
+chromium openssl"
 
 missing=""
 for p in $PACKAGES; do

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """serve_test.py CASE PROGRAM: `carcassonne serve` as a program: its
-options, its ready line, HTTP, the WebSocket path, a clean stop on SIGTERM
+options, its ready line, HTTP, the WebSocket path, TLS, a clean stop on SIGTERM
 and a restart on the same database. Standard library only (the WebSocket
 games themselves are tests/e2e/). Every wait is bounded; none depends on
 the machine's speed."""
@@ -9,6 +9,7 @@ import os
 import re
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -32,11 +33,11 @@ def run(program, *args):
 class Server:
     """A server on a free port of 127.0.0.1 with the database `db`."""
 
-    def __init__(self, program, db, *extra):
+    def __init__(self, program, db, *extra, scheme="http"):
         self.proc = subprocess.Popen([program, "serve", "--port", "0", "--db", db, *extra],
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         line = self.proc.stdout.readline()
-        m = re.fullmatch(r"listening on http://127\.0\.0\.1:(\d+)\n", line)
+        m = re.fullmatch(r"listening on %s://127\.0\.0\.1:(\d+)\n" % scheme, line)
         if not m:
             self.proc.kill()
             fail("no ready line, got %r; stderr: %s" % (line, self.proc.stderr.read()))
@@ -127,7 +128,44 @@ def case_restart(program):
             fail("an unopenable database: exit %d %r" % (r.returncode, r.stderr))
 
 
-CASES = {"options": case_options, "http": case_http, "restart": case_restart}
+def case_tls(program):
+    """--tls-cert/--tls-key: HTTPS and a WebSocket handshake over TLS with a
+    self-signed certificate made for the test; plain HTTP is refused."""
+    with tempfile.TemporaryDirectory() as tmp:
+        cert, key = os.path.join(tmp, "cert.pem"), os.path.join(tmp, "key.pem")
+        r = subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes",
+                            "-keyout", key, "-out", cert, "-days", "2", "-subj", "/CN=127.0.0.1"],
+                           capture_output=True, text=True, timeout=WAIT)
+        if r.returncode != 0:
+            fail("openssl could not make a certificate: " + r.stderr)
+        s = Server(program, os.path.join(tmp, "t.db"), "--tls-cert", cert, "--tls-key", key,
+                   scheme="https")
+        try:
+            ctx = ssl.create_default_context(cafile=cert)
+            ctx.check_hostname = False
+            with urllib.request.urlopen("https://127.0.0.1:%d/" % s.port, timeout=WAIT,
+                                        context=ctx) as resp:
+                if resp.status != 200:
+                    fail("GET / over TLS: %d" % resp.status)
+            key64 = base64.b64encode(os.urandom(16)).decode()
+            with socket.create_connection(("127.0.0.1", s.port), timeout=WAIT) as raw:
+                with ctx.wrap_socket(raw, server_hostname="127.0.0.1") as t:
+                    t.sendall(("GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+                               "Connection: Upgrade\r\nSec-WebSocket-Key: %s\r\n"
+                               "Sec-WebSocket-Version: 13\r\n\r\n" % key64).encode())
+                    if b"101" not in t.recv(4096).split(b"\r\n")[0]:
+                        fail("no WebSocket over TLS at /ws")
+            try:
+                urllib.request.urlopen("http://127.0.0.1:%d/" % s.port, timeout=WAIT)
+                fail("plain HTTP answered on a TLS port")
+            except (urllib.error.URLError, ConnectionError, OSError):
+                pass
+        finally:
+            if s.stop() != 0:
+                fail("SIGTERM: exit status not 0")
+
+
+CASES = {"options": case_options, "http": case_http, "restart": case_restart, "tls": case_tls}
 
 if __name__ == "__main__":
     if len(sys.argv) != 3 or sys.argv[1] not in CASES:
