@@ -52,6 +52,19 @@ wait_for() {
     fail "the screen never showed '$1'"
 }
 
+# wait_for_re REGEX WHY: until a line of the screen matches REGEX (grep's
+# basic syntax); fails with WHY after 10 s.
+wait_for_re() {
+    i=0
+    while [ "$i" -lt 100 ]; do
+        capture
+        grep -q -- "$1" "$screen_file" && return 0
+        sleep 0.1
+        i=$((i + 1))
+    done
+    fail "$2"
+}
+
 # wait_for_either A B: until the screen shows A or B.
 wait_for_either() {
     i=0
@@ -374,11 +387,12 @@ t_final_scoring() {
     n=$(grep -o "steps through the [0-9]*" "$screen_file" | grep -o "[0-9]*$" || true)
     [ -n "$n" ] || fail "no count of the features scored at the end"
     keys n
-    wait_for "1 of "
+    # The message line is drawn after the panel: wait for it, not for the
+    # panel, or a capture between the two sees the old message.
+    wait_for_re "^Final scoring 1 of $n: [A-Z][a-z]* scores* [0-9]* " \
+        "the message line does not give the feature's points"
     [ "$(underlined)" -gt 0 ] || fail "the first scored feature is not highlighted"
     grep -q "1 of [0-9]*: [A-Z][a-z]* score" "$screen_file" || fail "no points for the feature"
-    grep -q "^Final scoring 1 of $n: [A-Z][a-z]* scores* [0-9]* " "$screen_file" ||
-        fail "the message line does not give the feature's points"
     keys p
     wait_for "steps through the"
     keys p
