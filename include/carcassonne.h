@@ -16,13 +16,17 @@ extern "C" {
 enum {
     CARC_MIN_PLAYERS = 2,
     CARC_MAX_PLAYERS = 6,
-    CARC_FOLLOWERS = 7,   /* followers in each player's supply at start */
-    CARC_TILE_KINDS = 24, /* A..X */
-    CARC_TILES = 72,      /* the whole set, start tile included */
-    CARC_PILE = 71,       /* the draw pile: every tile but the start tile */
+    CARC_FOLLOWERS = 7, /* followers in each player's supply at start */
+    /* Capacities, not facts of a game: the catalogue holds carc_tile_kinds()
+     * kinds (the base game's 24 and the expansions'), a game as many tiles
+     * as its tile set has (carc_game_tile_total()). Arrays indexed by a
+     * tile kind take CARC_MAX_KINDS entries; a game never has more than
+     * CARC_MAX_TILES tiles, start tile included. */
+    CARC_MAX_KINDS = 96,
+    CARC_MAX_TILES = 128,
     CARC_MAX_SEGMENTS_PER_TILE = 9,
     /* The frontier of n tiles has at most 2n + 2 squares; 4 rotations each. */
-    CARC_MAX_PLACEMENTS = 4 * (2 * CARC_TILES + 2),
+    CARC_MAX_PLACEMENTS = 4 * (2 * CARC_MAX_TILES + 2),
     CARC_MAX_SPOTS = CARC_MAX_SEGMENTS_PER_TILE,
     /* Upper bound of the score events one move can produce, final scoring
      * included: every event needs a follower on the board or a farm. */
@@ -48,6 +52,10 @@ typedef enum carc_kind {
     CARC_CITY = 1,
     CARC_FIELD = 2,
     CARC_CLOISTER = 3,
+    /* The River's river: an edge and a segment kind, never a feature (no
+     * follower, never complete, never scored); it separates fields as a
+     * road does. */
+    CARC_RIVER = 4,
 } carc_kind;
 
 /* Edges and ports. An edge is N, E, S or W (0..3). The twelve ports run
@@ -80,23 +88,35 @@ typedef struct carc_segment_def {
 } carc_segment_def;
 
 typedef struct carc_tile_def {
-    char letter;      /* 'A'..'X' */
-    uint8_t count;    /* copies in the set (start tile included) */
+    char id[4];       /* "A".."X" (base game), "RA".. (The River): 1 or 2 letters */
+    uint8_t set;      /* 0: the base game, else its CARC_EXPANSION_* flag */
+    uint8_t count;    /* copies in its set (the base start tile included) */
     uint8_t edges[4]; /* carc_kind of the N, E, S, W edges (rotation 0) */
     uint8_t nsegments;
     carc_segment_def segments[CARC_MAX_SEGMENTS_PER_TILE];
 } carc_tile_def;
 
-/* The definition of tile kind 0..23 (A..X), or NULL when out of range. */
+enum {
+    /* Size of a buffer that holds any tile id and its NUL. */
+    CARC_TILE_ID_SIZE = 4,
+};
+
+/* Kinds in the catalogue: kind k is 0 <= k < carc_tile_kinds(). The base
+ * game's A..X are kinds 0..23, in that order; the expansions' follow. */
+int carc_tile_kinds(void);
+/* The definition of a tile kind, or NULL when out of range. */
 const carc_tile_def *carc_tile(int kind);
-/* Kind index of a tile letter 'A'..'X', or -1. */
-int carc_tile_kind(char letter);
+/* The kind of a tile id ("A", "RD"; NUL-terminated, upper case, exact), or
+ * -1. carc_tile_id() is its inverse ("?" for a kind out of range). */
+int carc_tile_parse(const char *id);
+const char *carc_tile_id(int kind);
 /* Local segment of tile `kind` at rotation `rot` that holds board port
  * `port`, or -1 when no segment holds it. */
 int carc_tile_segment_at(int kind, int rot, int port);
 /* Ports (board directions) held by segment `seg` of `kind` at rotation `rot`. */
 unsigned carc_tile_segment_ports(int kind, int rot, int seg);
-/* Kind of edge `edge` (0 N .. 3 W, board directions) of `kind` at `rot`. */
+/* Kind of edge `edge` (0 N .. 3 W, board directions) of `kind` at `rot`:
+ * a carc_kind (CARC_ROAD, CARC_CITY, CARC_FIELD or CARC_RIVER), or -1. */
 int carc_tile_edge(int kind, int rot, int edge);
 /* Name of a port ("NNW" ...), or NULL. carc_port_parse() is its inverse
  * and returns -1 for an unknown name. */
@@ -113,14 +133,33 @@ enum {
     CARC_RULE_SMALL_CITY = 1u << 1,          /* 2-tile city: 1 per tile and pennant */
     CARC_RULE_NO_INCOMPLETE = 1u << 2,       /* no final scoring of open features */
     CARC_RULE_BONUS_TURN = 1u << 3,          /* filling a hole gives another turn */
+    CARC_RULE_RIVER_KEEP_START = 1u << 4,    /* The River: the base start tile
+                                                goes into the main pile */
 };
 
+/* Expansions: the tile sets (and later figures) a game adds to the base
+ * game. Their names in the record notation are "river", "inns-cathedrals"
+ * and "traders-builders"; this version of the library plays the river. */
+enum {
+    CARC_EXPANSION_RIVER = 1u << 0,
+    CARC_EXPANSION_INNS_CATHEDRALS = 1u << 1,
+    CARC_EXPANSION_TRADERS_BUILDERS = 1u << 2,
+    CARC_EXPANSIONS_SUPPORTED = CARC_EXPANSION_RIVER,
+};
+
+/* What a game is played with: rule variants and expansions. {0} is the
+ * base game under the standard rules. */
 typedef struct carc_rules {
-    uint32_t flags; /* CARC_RULE_* */
+    uint32_t flags;      /* CARC_RULE_* */
+    uint32_t expansions; /* CARC_EXPANSION_* */
 } carc_rules;
 
 /* The standard rules (all flags off). */
 carc_rules carc_rules_standard(void);
+/* Whether `rules` can be played: known flags, supported expansions, and no
+ * variant without its expansion (river-keep-start needs the river).
+ * CARC_EINVAL with the reason in `err` (may be NULL; "" on success). */
+carc_status carc_rules_check(const carc_rules *rules, char *err, size_t errcap);
 /* Turns a rule name of the record notation ("farms-first-edition", ...)
  * into its flag; 0 for an unknown name. */
 uint32_t carc_rule_flag(const char *name);
@@ -128,7 +167,8 @@ uint32_t carc_rule_flag(const char *name);
 const char *carc_rule_name(uint32_t flag);
 /* Reads a list of rule names of the record notation (NUL-terminated; the
  * names separated by spaces, tabs or commas, in any number; duplicates
- * allowed; "" is the standard rules) into `*rules`. CARC_EINVAL for a NULL
+ * allowed; "" is the standard rules) into `rules->flags`, leaving
+ * `rules->expansions` as it was. CARC_EINVAL for a NULL
  * argument or an unknown name, with `*rules` unchanged and the reason in
  * `err` (may be NULL; NUL-terminated, at most `errcap` bytes; "" on
  * success). The record reader parses its `rules` line with it (spaces and
@@ -141,6 +181,18 @@ carc_status carc_rules_parse(const char *text, carc_rules *rules, char *err, siz
  * rules give "". carc_rules_parse() reads the result back with sep " " or
  * ",". */
 size_t carc_rules_format(carc_rules rules, char *buf, size_t cap, const char *sep);
+/* The flag of an expansion name ("river"), 0 when unknown; and the name of
+ * a single flag, or NULL. */
+uint32_t carc_expansion_flag(const char *name);
+const char *carc_expansion_name(uint32_t flag);
+/* carc_rules_parse() and carc_rules_format() for the expansions: reads a
+ * list of expansion names (spaces, tabs or commas between them; a name
+ * given twice is an error, as in the record's `expansions` line) into
+ * `rules->expansions`, leaving `rules->flags` alone; and writes the names
+ * of `rules.expansions`. Unsupported but known names parse (check the
+ * result with carc_rules_check()). */
+carc_status carc_expansions_parse(const char *text, carc_rules *rules, char *err, size_t errcap);
+size_t carc_expansions_format(carc_rules rules, char *buf, size_t cap, const char *sep);
 
 /* ---------------------------------------------------------------------------
  * Moves
@@ -203,21 +255,27 @@ typedef struct carc_event {
 /* Every function below that takes a game needs a valid handle (not NULL). */
 typedef struct carc_game carc_game;
 
-/* Allocates a new game of `players` players (2..6) whose pile is shuffled
- * from `seed`, with the start tile placed and player 0's first tile drawn.
- * Returns NULL only when out of memory or on bad arguments (`players` out of
- * range); free with carc_game_free(). */
+/* Allocates a new game of `players` players (2..6) with the tile set and
+ * rules of `rules` (NULL: the base game, standard rules), whose pile is
+ * shuffled from `seed`, with the start tile placed and player 0's first
+ * tile drawn. The state is sized for the tile set: the base game keeps a
+ * compact layout, a game with expansions a wider one. Returns NULL only
+ * when out of memory or on bad arguments (`players` out of range, rules
+ * that carc_rules_check() refuses); free with carc_game_free(). */
 carc_game *carc_game_new(int players, const carc_rules *rules, uint64_t seed);
 void carc_game_free(carc_game *g);
-/* Starts `g` over as carc_game_new() would, without allocating. */
+/* Starts `g` over as carc_game_new() would, without allocating: the new
+ * rules must have the same expansions as `g` (CARC_EINVAL otherwise). */
 carc_status carc_game_reset(carc_game *g, int players, const carc_rules *rules, uint64_t seed);
-/* Copies the whole state of `src` into `dst` (both allocated). Cheap: no
+/* Copies the whole state of `src` into `dst` (both allocated, with the
+ * same expansions: CARC_EINVAL and nothing copied otherwise). Cheap: no
  * allocation, a few kilobytes copied. */
-void carc_game_copy(carc_game *dst, const carc_game *src);
+carc_status carc_game_copy(carc_game *dst, const carc_game *src);
 /* A new game equal to `src`; free with carc_game_free(). */
 carc_game *carc_game_clone(const carc_game *src);
-/* Size in bytes of a game state. */
-size_t carc_game_size(void);
+/* Size in bytes of the state of a game with the expansions of `rules`
+ * (NULL: the base game). */
+size_t carc_game_size(const carc_rules *rules);
 
 /* Message of the last failing call on `g` ("" when none). */
 const char *carc_game_error(const carc_game *g);
@@ -229,19 +287,34 @@ int carc_game_over(const carc_game *g);
 int carc_game_current_player(const carc_game *g);
 /* Kind of the tile drawn by the current player, or CARC_NO_TILE when over. */
 int carc_game_drawn_tile(const carc_game *g);
-/* Tiles still in the pile, the drawn tile not included. With `counts`
- * non-NULL, fills counts[24] with the tiles left of each kind. */
-int carc_game_tiles_left(const carc_game *g, int counts[CARC_TILE_KINDS]);
+/* Tiles still to be drawn (with The River: both piles), the drawn tile not
+ * included. With `counts` non-NULL, fills counts[0 .. carc_tile_kinds())
+ * with the tiles left of each kind. */
+int carc_game_tiles_left(const carc_game *g, int counts[CARC_MAX_KINDS]);
+/* The tiles the next draw can give, and their number: the tiles left,
+ * but while a river pile lasts only its tiles (and the lake only when it is
+ * the last). What a chance node of a search or a tile-odds display needs. */
+int carc_game_next_tiles(const carc_game *g, int counts[CARC_MAX_KINDS]);
+/* The number of tiles of the game's supply (start tile included), and of
+ * `kind` in the pile at the start (start tile not included; 0 for a kind
+ * the game's tile set lacks). */
+int carc_game_tile_total(const carc_game *g);
+int carc_game_kind_total(const carc_game *g, int kind);
+/* Whether the river is being laid: the drawn tile comes from the river
+ * pile. */
+int carc_game_river_phase(const carc_game *g);
 /* Puts the drawn tile back into the pile and draws a tile of `kind` instead
  * (a record, or a physical game, decides the draw). CARC_EILLEGAL when no
- * such tile is left. */
+ * such tile is left, or when the next draw cannot give it (a main-pile tile
+ * while the river is laid, the lake before the last river tile). */
 carc_status carc_game_choose_tile(carc_game *g, int kind);
 /* Shuffles the tiles left in the pile, the drawn tile included, from `seed`,
  * and draws again: a guess at the hidden order, for searches. */
 void carc_game_shuffle_pile(carc_game *g, uint64_t seed);
 /* Shuffles the tiles left in the pile from `seed`, keeping the drawn tile:
  * what the current player may know is kept, the hidden order is guessed.
- * The new order depends only on `seed` and the counts of tiles left. */
+ * The new order depends only on `seed` and the counts of tiles left. With
+ * The River the river pile stays first (its lake last), the main pile after. */
 void carc_game_shuffle_hidden(carc_game *g, uint64_t seed);
 /* Makes `dst` (allocated; may be `src`) a public view of `src`: a copy
  * holding everything a seat may know (the board, followers, scores,
@@ -252,7 +325,8 @@ void carc_game_shuffle_hidden(carc_game *g, uint64_t seed);
  * spectator, knows the same, so one view serves every viewer; with the
  * same `seed`, two games in the same public state give identical views.
  * The view plays on like any game (its later draws follow the new order).
- * No allocation. */
+ * No allocation. `dst` must have the expansions of `src` (else it is left
+ * unchanged). */
 void carc_game_public_view(carc_game *dst, const carc_game *src, uint64_t seed);
 /* A 64-bit digest of the public state of `g`: equal for a game and its
  * public views, different (but for a 2^-64 chance) after any move, and the
@@ -260,16 +334,18 @@ void carc_game_public_view(carc_game *dst, const carc_game *src, uint64_t seed);
  * game or its own copy against a server's. It is FNV-1a 64 (offset basis
  * 0xCBF29CE484222325, prime 0x100000001B3) over these bytes, numbers
  * little-endian, signed ones in two's complement:
- *   1 byte    digest version: 1
+ *   1 byte    digest version: 1 for the base game, 2 with expansions
  *   1         players
  *   4         rules.flags
+ *   4         (version 2 only) rules.expansions
  *   1         player to move (0-based; after the game, the next one)
- *   1         drawn tile kind 0..23, 255 when the game is over
+ *   1         drawn tile kind (0..23 in the base game), 255 when over
  *   1         game over (0 or 1)
  *   1         ended early by carc_game_finish(), the record's `end` (0 or 1)
  *   2         moves played (discards included)
  *   1         tiles left in the pile, the drawn tile not included
- *   24        tiles left of each kind A..X, the drawn tile not included
+ *   24        tiles left of each kind A..X, the drawn tile not included;
+ *             version 2: 1 byte K = carc_tile_kinds(), then K counts
  *   5 each    per player: score (4, signed), followers in supply (1)
  *   1         tiles on the board, start tile included
  *   6 each    per tile in the order placed: x, y (signed), kind, rotation,

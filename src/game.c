@@ -42,8 +42,8 @@ static void shuffle(carc_game *g)
 static void fill_pile(carc_game *g)
 {
     int n = 0;
-    for (int k = 0; k < CARC_TILE_KINDS; k++) {
-        int count = carc_tile_data[k].count - (k == carc_start_tile_kind);
+    for (int k = 0; k < CARC_BASE_KINDS; k++) {
+        int count = carc_tile_data[k].count - (k == CARC_KIND_D);
         g->left[k] = (uint8_t)count;
         for (int i = 0; i < count; i++)
             g->pile[n++] = (uint8_t)k;
@@ -61,7 +61,14 @@ static carc_status start_game(carc_game *g, int players, const carc_rules *rules
                        players);
         return CARC_EINVAL;
     }
-    g->rules = rules ? *rules : carc_rules_standard();
+    carc_rules chosen = rules ? *rules : carc_rules_standard();
+    if (carc_rules_check(&chosen, g->error, sizeof g->error) != CARC_OK)
+        return CARC_EINVAL;
+    if (chosen.expansions) {
+        game_set_error(g, "expansions are not playable yet");
+        return CARC_EINVAL;
+    }
+    g->rules = chosen;
     g->rng = carc_rng_seed(seed);
     g->nplayers = (uint8_t)players;
     g->current = 0;
@@ -73,7 +80,7 @@ static carc_status start_game(carc_game *g, int players, const carc_rules *rules
     memset(g->score_by_kind, 0, sizeof g->score_by_kind);
     board_clear(g, fresh);
     int closed;
-    board_place(g, carc_start_tile_kind, 0, 0, 0, -1, &closed);
+    board_place(g, CARC_KIND_D, 0, 0, 0, -1, &closed);
     fill_pile(g);
     shuffle(g);
     draw_tile(g);
@@ -91,8 +98,10 @@ carc_game *carc_game_new(int players, const carc_rules *rules, uint64_t seed)
     if (players < CARC_MIN_PLAYERS || players > CARC_MAX_PLAYERS)
         return NULL;
     carc_game *g = malloc(sizeof *g);
-    if (g)
-        start_game(g, players, rules, seed, 1);
+    if (g && start_game(g, players, rules, seed, 1) != CARC_OK) {
+        free(g);
+        return NULL;
+    }
     return g;
 }
 
@@ -101,13 +110,14 @@ void carc_game_free(carc_game *g)
     free(g);
 }
 
-void carc_game_copy(carc_game *dst, const carc_game *src)
+carc_status carc_game_copy(carc_game *dst, const carc_game *src)
 {
     if (dst == src)
-        return;
+        return CARC_OK;
     memcpy(dst, src, offsetof(carc_game, seg));
     memcpy(dst->seg, src->seg, src->nseg * sizeof src->seg[0]);
     dst->error[0] = '\0';
+    return CARC_OK;
 }
 
 carc_game *carc_game_clone(const carc_game *src)
@@ -118,8 +128,9 @@ carc_game *carc_game_clone(const carc_game *src)
     return g;
 }
 
-size_t carc_game_size(void)
+size_t carc_game_size(const carc_rules *rules)
 {
+    (void)rules;
     return sizeof(carc_game);
 }
 
@@ -155,12 +166,37 @@ int carc_game_ended_early(const carc_game *g)
     return g->ended_early;
 }
 
-int carc_game_tiles_left(const carc_game *g, int counts[CARC_TILE_KINDS])
+int carc_game_tiles_left(const carc_game *g, int counts[CARC_MAX_KINDS])
 {
     if (counts)
-        for (int k = 0; k < CARC_TILE_KINDS; k++)
-            counts[k] = g->left[k];
+        for (int k = 0; k < CARC_ALL_KINDS; k++)
+            counts[k] = k < CARC_BASE_KINDS ? g->left[k] : 0;
     return g->pile_len;
+}
+
+int carc_game_next_tiles(const carc_game *g, int counts[CARC_MAX_KINDS])
+{
+    return carc_game_tiles_left(g, counts);
+}
+
+int carc_game_tile_total(const carc_game *g)
+{
+    (void)g;
+    return BASE_TILES;
+}
+
+int carc_game_kind_total(const carc_game *g, int kind)
+{
+    (void)g;
+    if (kind < 0 || kind >= CARC_BASE_KINDS)
+        return 0;
+    return carc_tile_data[kind].count - (kind == CARC_KIND_D);
+}
+
+int carc_game_river_phase(const carc_game *g)
+{
+    (void)g;
+    return 0;
 }
 
 carc_status carc_game_choose_tile(carc_game *g, int kind)
@@ -184,7 +220,7 @@ carc_status carc_game_choose_tile(carc_game *g, int kind)
             g->drawn = (int8_t)kind;
             return CARC_OK;
         }
-    game_set_error(g, "no tile %c is left in the pile", def->letter);
+    game_set_error(g, "no tile %s is left in the pile", def->id);
     return CARC_EILLEGAL;
 }
 
@@ -206,7 +242,7 @@ void carc_game_shuffle_hidden(carc_game *g, uint64_t seed)
     /* Rebuilt from the counts first, so the result depends on what the
      * players know and on `seed`, never on the hidden order. */
     int n = 0;
-    for (int k = 0; k < CARC_TILE_KINDS; k++)
+    for (int k = 0; k < CARC_BASE_KINDS; k++)
         for (int c = 0; c < g->left[k]; c++)
             g->pile[n++] = (uint8_t)k;
     g->rng = carc_rng_seed(seed);
@@ -218,7 +254,7 @@ void carc_game_public_view(carc_game *dst, const carc_game *src, uint64_t seed)
     carc_game_copy(dst, src);
     /* The slots of tiles already drawn may name a tile that a record
      * replaced (carc_game_choose_tile): a trace of the deal. */
-    memset(dst->pile + dst->pile_len, 0, (size_t)(CARC_PILE - dst->pile_len));
+    memset(dst->pile + dst->pile_len, 0, (size_t)(BASE_PILE - dst->pile_len));
     if (dst->over)
         dst->rng = carc_rng_seed(seed);
     else
@@ -250,7 +286,7 @@ uint64_t carc_game_digest(const carc_game *g)
     digest_bytes(&d, g->ended_early, 1);
     digest_bytes(&d, g->nmoves, 2);
     digest_bytes(&d, g->pile_len, 1);
-    for (int k = 0; k < CARC_TILE_KINDS; k++)
+    for (int k = 0; k < CARC_BASE_KINDS; k++)
         digest_bytes(&d, g->left[k], 1);
     for (int p = 0; p < g->nplayers; p++) {
         digest_bytes(&d, (uint32_t)g->score[p], 4);
@@ -620,8 +656,8 @@ static carc_status check_move(carc_game *g, carc_move m)
     if (m.type == CARC_MOVE_DISCARD) {
         carc_placement p;
         if (carc_legal_placements(g, &p, 1) > 0) {
-            game_set_error(g, "tile %c fits at %d %d rotation %d and cannot be discarded",
-                           def->letter, p.x, p.y, p.rot);
+            game_set_error(g, "tile %s fits at %d %d rotation %d and cannot be discarded",
+                           def->id, p.x, p.y, p.rot);
             return CARC_EILLEGAL;
         }
         return CARC_OK;
@@ -637,14 +673,14 @@ static carc_status check_move(carc_game *g, carc_move m)
         else if (board_frontier_at(g, x, y) < 0)
             game_set_error(g, "square %d %d touches no tile", x, y);
         else
-            game_set_error(g, "tile %c does not fit at %d %d rotation %d", def->letter, x, y,
+            game_set_error(g, "tile %s does not fit at %d %d rotation %d", def->id, x, y,
                            m.place.rot);
         return CARC_EILLEGAL;
     }
     if (m.segment == CARC_NO_SPOT)
         return CARC_OK;
     if (m.segment >= def->nsegments) {
-        game_set_error(g, "tile %c has no segment %d", def->letter, m.segment);
+        game_set_error(g, "tile %s has no segment %d", def->id, m.segment);
         return CARC_EINVAL;
     }
     if (g->supply[g->current] == 0) {
@@ -821,4 +857,27 @@ unsigned carc_game_leaders(const carc_game *g)
         }
     }
     return mask;
+}
+
+/* --- History ---------------------------------------------------------------- */
+
+int carc_game_move_player(const carc_game *g, int i)
+{
+    return i >= 0 && i < g->nmoves ? g->history[i].player : -1;
+}
+
+int carc_game_move_count(const carc_game *g)
+{
+    return g->nmoves;
+}
+
+carc_status carc_game_move_at(const carc_game *g, int i, carc_move *m, int *tile_kind)
+{
+    if (i < 0 || i >= g->nmoves)
+        return CARC_EINVAL;
+    if (m)
+        *m = g->history[i].move;
+    if (tile_kind)
+        *tile_kind = g->history[i].tile_kind;
+    return CARC_OK;
 }

@@ -6,18 +6,23 @@
 #include "tiles.h"
 
 enum {
+    BASE_TILES = 72, /* the base game's tiles, start tile included */
+    BASE_PILE = 71,  /* the base game's pile */
+};
+
+enum {
     /* Segments of all 72 tiles: 243 in the base game. A tile's segments
      * are written as a block of CARC_MAX_SEGMENTS_PER_TILE nodes, so the
      * last tile needs room beyond the 243. */
     MAX_SEGMENTS = 256,
-    MAX_FRONTIER = 2 * CARC_TILES + 2,
+    MAX_FRONTIER = 2 * BASE_TILES + 2,
     /* The board's squares live on a torus of GRID x GRID cells. Placed
      * tiles span at most 72 columns and rows, their frontier 74, so two
      * live squares are at most 73 columns or rows apart and never share a
      * cell. */
     GRID = 74,
     MAX_CLOISTERS = 16,
-    MAX_HISTORY = CARC_PILE,
+    MAX_HISTORY = BASE_PILE,
     ERROR_SIZE = 160,
 };
 
@@ -102,7 +107,7 @@ static inline unsigned seg_size(const seg_node *n)
 }
 
 /* Each kind's segments as new nodes, ids and tile still 0 (generated). */
-extern const seg_node carc_seg_template[CARC_TILE_KINDS][CARC_MAX_SEGMENTS_PER_TILE];
+extern const seg_node carc_seg_template[CARC_BASE_KINDS][CARC_MAX_SEGMENTS_PER_TILE];
 
 /* The followers of one player in a packed follower count. */
 static inline unsigned followers_of(uint32_t packed, int player)
@@ -137,23 +142,23 @@ struct carc_game {
     uint64_t follower_tiles[2]; /* bit t: board tile t holds a follower */
     int32_t score[CARC_MAX_PLAYERS];
     int32_t score_by_kind[CARC_MAX_PLAYERS][4];
-    uint8_t left[CARC_TILE_KINDS]; /* pile tiles of each kind */
+    uint8_t left[CARC_BASE_KINDS]; /* pile tiles of each kind */
     /* Legal placements of each kind on the current frontier, kept up to
      * date as squares join, change and leave the frontier: kind k in bits
      * 16 * (k % 4) of word k / 4 (see carc_sig_count_lanes). */
     uint64_t placements[CARC_COUNT_WORDS];
-    uint8_t pile[CARC_PILE];
+    uint8_t pile[BASE_PILE];
     open_cloister cloisters[MAX_CLOISTERS];
     history_entry history[MAX_HISTORY];
     /* 0: empty; 1 + i: board tile i; FRONTIER_BASE + f: frontier square f. */
     uint8_t grid[GRID * GRID];
-    board_tile tiles[CARC_TILES];
+    board_tile tiles[BASE_TILES];
     frontier_square frontier[MAX_FRONTIER];
     seg_node seg[MAX_SEGMENTS];
     char error[ERROR_SIZE];
 };
 
-enum { FRONTIER_BASE = CARC_TILES + 1, NO_TILE = 255 };
+enum { FRONTIER_BASE = BASE_TILES + 1, NO_TILE = 255 };
 
 static const int8_t carc_dx[4] = {0, 1, 0, -1};
 static const int8_t carc_dy[4] = {-1, 0, 1, 0};
@@ -203,7 +208,7 @@ static inline int board_tile_at(const carc_game *g, int x, int y)
     if (!board_in_range(x, y))
         return -1;
     int v = g->grid[board_cell(x, y)] - 1;
-    if (v < 0 || v >= CARC_TILES || g->tiles[v].x != x || g->tiles[v].y != y)
+    if (v < 0 || v >= BASE_TILES || g->tiles[v].x != x || g->tiles[v].y != y)
         return -1;
     return v;
 }
@@ -257,6 +262,11 @@ int farm_city_count(const carc_game *g, int farm_root);
  * unchanged. */
 int rules_parse_names(const char *text, size_t len, int commas, carc_rules *out, char *err,
                       size_t errcap);
+
+/* The same for the expansion names of an `expansions` line into
+ * `out->expansions`; a name given twice is an error. */
+int rules_parse_expansions(const char *text, size_t len, int commas, carc_rules *out, char *err,
+                           size_t errcap);
 
 /* game.c */
 /* The number of legal placements of the drawn tile, and a uniformly

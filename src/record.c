@@ -10,36 +10,13 @@
 
 enum { MAX_TOKENS = 8 };
 
-/* --- History ---------------------------------------------------------------- */
-
-int carc_game_move_player(const carc_game *g, int i)
-{
-    return i >= 0 && i < g->nmoves ? g->history[i].player : -1;
-}
-
-int carc_game_move_count(const carc_game *g)
-{
-    return g->nmoves;
-}
-
-carc_status carc_game_move_at(const carc_game *g, int i, carc_move *m, int *tile_kind)
-{
-    if (i < 0 || i >= g->nmoves)
-        return CARC_EINVAL;
-    if (m)
-        *m = g->history[i].move;
-    if (tile_kind)
-        *tile_kind = g->history[i].tile_kind;
-    return CARC_OK;
-}
-
 /* Writes move `m` of a tile of `kind` in record notation. */
 static size_t format_move(int kind, carc_move m, char *buf, size_t cap)
 {
-    char letter = carc_tile_data[kind].letter;
+    const char *id = carc_tile_data[kind].id;
     int n;
     if (m.type == CARC_MOVE_DISCARD) {
-        n = snprintf(buf, cap, "discard %c", letter);
+        n = snprintf(buf, cap, "discard %s", id);
     } else {
         const carc_placement *p = &m.place;
         char spot[8] = "";
@@ -47,16 +24,21 @@ static size_t format_move(int kind, carc_move m, char *buf, size_t cap)
             int port = carc_spot_port[kind][p->rot][m.segment];
             snprintf(spot, sizeof spot, " %s", port == CARC_PORTS ? "C" : carc_port_name(port));
         }
-        n = snprintf(buf, cap, "%c %d %d %d%s", letter, p->x, p->y, p->rot, spot);
+        n = snprintf(buf, cap, "%s %d %d %d%s", id, p->x, p->y, p->rot, spot);
     }
     return n < 0 ? 0 : (size_t)n;
 }
 
 size_t carc_move_format(const carc_game *g, int i, char *buf, size_t cap)
 {
-    if (i < 0 || i >= g->nmoves)
+    carc_move m;
+    int kind;
+    if (carc_game_move_at(g, i, &m, &kind) != CARC_OK) {
+        if (buf && cap)
+            buf[0] = '\0';
         return 0;
-    return format_move(g->history[i].tile_kind, g->history[i].move, buf, cap);
+    }
+    return format_move(kind, m, buf, cap);
 }
 
 size_t carc_move_write(const carc_game *g, carc_move m, char *buf, size_t cap)
@@ -124,23 +106,29 @@ size_t carc_record_write(const carc_game *g, const char *headers, char *buf, siz
         buf[0] = '\0';
     else
         o.cap = 0;
-    out_printf(&o, "players %d\n", g->nplayers);
-    if (g->rules.flags) {
+    carc_rules rules = carc_game_rules(g);
+    out_printf(&o, "players %d\n", carc_game_players(g));
+    if (rules.flags) {
         char names[128];
-        carc_rules_format(g->rules, names, sizeof names, " ");
+        carc_rules_format(rules, names, sizeof names, " ");
         out_printf(&o, "rules %s\n", names);
+    }
+    if (rules.expansions) {
+        char names[128];
+        carc_expansions_format(rules, names, sizeof names, " ");
+        out_printf(&o, "expansions %s\n", names);
     }
     if (headers && *headers) {
         out_text(&o, headers);
         if (headers[strlen(headers) - 1] != '\n')
             out_text(&o, "\n");
     }
-    for (int i = 0; i < g->nmoves; i++) {
+    for (int i = 0; i < carc_game_move_count(g); i++) {
         char line[64];
         carc_move_format(g, i, line, sizeof line);
         out_printf(&o, "%s\n", line);
     }
-    if (g->ended_early)
+    if (carc_game_ended_early(g))
         out_text(&o, "end\n");
     return o.len;
 }
@@ -153,7 +141,7 @@ typedef struct reader {
     int players; /* 0 until the players line */
     int ended;   /* an `end` line was read */
     carc_rules rules;
-    int rules_seen;
+    int rules_seen, rules_line, expansions_seen;
     uint64_t seed;
     carc_game *game; /* created at the first move */
     /* The line being read: its text in the record, and the copy that
@@ -331,6 +319,14 @@ static int start_game(reader *r)
 {
     if (r->game)
         return 0;
+    char why[sizeof r->err->message];
+    if (carc_rules_check(&r->rules, why, sizeof why) != CARC_OK) {
+        /* A variant without its expansion is the rules line's fault. */
+        if ((r->rules.flags & CARC_RULE_RIVER_KEEP_START) &&
+            !(r->rules.expansions & CARC_EXPANSION_RIVER))
+            r->line = r->rules_line;
+        return fail(r, "%s", why);
+    }
     r->game = carc_game_new(r->players, &r->rules, r->seed);
     if (!r->game)
         return fail(r, "out of memory");
@@ -360,6 +356,7 @@ static int read_rules(reader *r, char **tok)
     if (r->rules_seen)
         return fail(r, "a second rules line");
     r->rules_seen = 1;
+    r->rules_line = r->line;
     carc_header h = header_view(r, tok[0]);
     char message[sizeof r->err->message];
     if (rules_parse_names(h.value, h.value_len, 0, &r->rules, message, sizeof message) < 0)
@@ -367,9 +364,21 @@ static int read_rules(reader *r, char **tok)
     return 0;
 }
 
-static int tile_letter(reader *r, const char *tok)
+static int read_expansions(reader *r, char **tok)
 {
-    int kind = tok[1] == '\0' ? carc_tile_kind(tok[0]) : -1;
+    if (r->expansions_seen)
+        return fail(r, "a second expansions line");
+    r->expansions_seen = 1;
+    carc_header h = header_view(r, tok[0]);
+    char message[sizeof r->err->message];
+    if (rules_parse_expansions(h.value, h.value_len, 0, &r->rules, message, sizeof message) < 0)
+        return fail(r, "%s", message);
+    return 0;
+}
+
+static int tile_id(reader *r, const char *tok)
+{
+    int kind = carc_tile_parse(tok);
     if (kind < 0)
         return fail(r, "unknown tile '%.20s'", tok);
     return kind;
@@ -381,10 +390,21 @@ static int draw_from_record(reader *r, int kind)
     carc_game *g = r->game;
     if (carc_game_drawn_tile(g) == kind)
         return 0;
-    if (carc_game_choose_tile(g, kind) != CARC_OK)
-        return fail(r, "tile %c is not in the supply: all %d are used", carc_tile_data[kind].letter,
-                    carc_tile_data[kind].count - (kind == carc_start_tile_kind));
-    return 0;
+    const char *id = carc_tile_data[kind].id;
+    int total = carc_game_kind_total(g, kind);
+    if (carc_game_choose_tile(g, kind) == CARC_OK)
+        return 0;
+    if (kind == CARC_KIND_RA && total == 0 && (r->rules.expansions & CARC_EXPANSION_RIVER))
+        return fail(r, "tile RA is the spring, placed at set-up");
+    if (total == 0)
+        return fail(r, "tile %s is not in this game: %s", id,
+                    carc_tile_data[kind].set ? "its expansion is not on the expansions line"
+                                             : "it is not in the supply");
+    int counts[CARC_MAX_KINDS];
+    carc_game_tiles_left(g, counts);
+    if (counts[kind] > 0)
+        return fail(r, "%s", carc_game_error(g));
+    return fail(r, "tile %s is not in the supply: all %d are used", id, total);
 }
 
 /* Tells the replay's caller about the step just made. */
@@ -402,7 +422,8 @@ static int play(reader *r, carc_move m)
     carc_game *g = r->game;
     carc_event events[CARC_MAX_EVENTS];
     int nevents = 0;
-    carc_replay_step step = {g->nmoves, 0, g->current, g->drawn, m, NULL, 0, NULL};
+    carc_replay_step step = {carc_game_move_count(g), 0, carc_game_current_player(g),
+                             carc_game_drawn_tile(g), m, NULL, 0, NULL};
     if (carc_game_play(g, m, events, CARC_MAX_EVENTS, &nevents) != CARC_OK)
         return fail(r, "%s", carc_game_error(g));
     if (r->fn)
@@ -414,7 +435,7 @@ static int read_spot(reader *r, const char *tok, int kind, int rot, uint8_t *seg
 {
     if (strcmp(tok, "C") == 0) {
         if (carc_cloister_seg[kind] == 255)
-            return fail(r, "tile %c has no cloister", carc_tile_data[kind].letter);
+            return fail(r, "tile %s has no cloister", carc_tile_data[kind].id);
         *segment = carc_cloister_seg[kind];
         return 0;
     }
@@ -423,7 +444,10 @@ static int read_spot(reader *r, const char *tok, int kind, int rot, uint8_t *seg
         return fail(r, "unknown follower spot '%.20s'", tok);
     int seg = carc_port_seg[kind][rot][port];
     if (seg == 255)
-        return fail(r, "tile %c has nothing at port %s", carc_tile_data[kind].letter, tok);
+        return fail(r, "tile %s has nothing at port %s", carc_tile_data[kind].id, tok);
+    if (carc_tile_data[kind].segments[seg].kind == CARC_RIVER)
+        return fail(r, "port %s of tile %s is the river: no follower may stand on it", tok,
+                    carc_tile_data[kind].id);
     *segment = (uint8_t)seg;
     return 0;
 }
@@ -433,7 +457,7 @@ static int read_spot(reader *r, const char *tok, int kind, int rot, uint8_t *seg
  * that a tile missing from the supply is named first. */
 static int parse_placement(reader *r, char **tok, int n, int *kind, carc_move *m, long xy[2])
 {
-    *kind = tile_letter(r, tok[0]);
+    *kind = tile_id(r, tok[0]);
     if (*kind < 0)
         return -1;
     if (n != 4 && n != 5)
@@ -475,7 +499,7 @@ static int parse_discard(reader *r, char **tok, int n, int *kind)
 {
     if (n != 2)
         return fail(r, "'discard' takes one tile");
-    *kind = tile_letter(r, tok[1]);
+    *kind = tile_id(r, tok[1]);
     return *kind < 0 ? -1 : 0;
 }
 
@@ -499,7 +523,8 @@ static int read_end(reader *r, int n)
     int nevents = 0;
     carc_game_finish(r->game, events, CARC_MAX_EVENTS, &nevents);
     carc_move none = {CARC_MOVE_DISCARD, {0, 0, 0, 0}, CARC_NO_SPOT};
-    carc_replay_step step = {r->game->nmoves, 1, -1, CARC_NO_TILE, none, NULL, 0, NULL};
+    carc_replay_step step = {carc_game_move_count(r->game), 1, -1, CARC_NO_TILE, none, NULL, 0,
+                             NULL};
     if (r->fn)
         report_step(r, &step, events, nevents);
     return 0;
@@ -525,6 +550,8 @@ static int read_tokens(reader *r, char **tok, int n)
             return read_players(r, tok, n);
         if (strcmp(tok[0], "rules") == 0)
             return read_rules(r, tok);
+        if (strcmp(tok[0], "expansions") == 0)
+            return read_expansions(r, tok);
         return 0;
     }
     if (r->headers_only) {
@@ -680,7 +707,8 @@ carc_status carc_header_check(const char *key, const char *value, char *err, siz
         problem = "no key or no value given";
     else if (!key_shaped(key, key_len))
         problem = "a key is [a-z][a-z0-9_.-]+";
-    else if (is_move_word(key) || strcmp(key, "players") == 0 || strcmp(key, "rules") == 0)
+    else if (is_move_word(key) || strcmp(key, "players") == 0 || strcmp(key, "rules") == 0 ||
+             strcmp(key, "expansions") == 0)
         problem = "the key is a word of the notation";
     else if (key_len + 1 + value_len > CARC_RECORD_MAX_LINE)
         problem = "the line is too long";
@@ -742,8 +770,8 @@ static int parse_move_line(reader *r, const carc_game *g, const char *text, carc
     *status = CARC_EILLEGAL;
     int drawn = carc_game_drawn_tile(g);
     if (kind != drawn)
-        return fail(r, "tile %c is not the drawn tile %c", carc_tile_data[kind].letter,
-                    carc_tile_data[drawn].letter);
+        return fail(r, "tile %s is not the drawn tile %s", carc_tile_data[kind].id,
+                    carc_tile_data[drawn].id);
     if (m.type == CARC_MOVE_PLACE && place_square(r, xy, &m) < 0)
         return -1;
     carc_game *copy = carc_game_clone(g);

@@ -16,6 +16,7 @@ enum {
 };
 
 #define ROAD(ports) { CARC_ROAD, 0, (ports), 0 }
+#define RIVER(ports) { CARC_RIVER, 0, (ports), 0 }
 #define CITY(ports) { CARC_CITY, 0, (ports), 0 }
 #define CITY_PENNANT(ports) { CARC_CITY, 1, (ports), 0 }
 #define FIELD(ports, borders) { CARC_FIELD, 0, (ports), (borders) }
@@ -23,70 +24,101 @@ enum {
 #define R CARC_ROAD
 #define C CARC_CITY
 #define F CARC_FIELD
+#define I CARC_RIVER
+#define RV CARC_EXPANSION_RIVER
 
-/* Segment order follows tiles.md; `borders` bit i names local segment i. */
-const carc_tile_def carc_tile_data[CARC_TILE_KINDS] = {
-    { 'A', 2, { F, F, R, F }, 3,
+/* Segment order follows tiles.md (the river's, river.md), but a tile's
+ * cities come first: `borders` bit i names local segment i, and the
+ * library keeps only bits 0 and 1. */
+const carc_tile_def carc_tile_data[CARC_ALL_KINDS] = {
+    { "A", 0, 2, { F, F, R, F }, 3,
       { CLOISTER, ROAD(S), FIELD(ALL & ~S, 0) } },
-    { 'B', 4, { F, F, F, F }, 2, { CLOISTER, FIELD(ALL, 0) } },
-    { 'C', 1, { C, C, C, C }, 1, { CITY_PENNANT(ALL) } },
-    { 'D', 4, { C, R, F, R }, 4,
+    { "B", 0, 4, { F, F, F, F }, 2, { CLOISTER, FIELD(ALL, 0) } },
+    { "C", 0, 1, { C, C, C, C }, 1, { CITY_PENNANT(ALL) } },
+    { "D", 0, 4, { C, R, F, R }, 4,
       { CITY(NORTH), ROAD(E | W), FIELD(ENE | WNW, 1u << 0),
         FIELD(ESE | SOUTH | WSW, 0) } },
-    { 'E', 5, { C, F, F, F }, 2,
+    { "E", 0, 5, { C, F, F, F }, 2,
       { CITY(NORTH), FIELD(EAST | SOUTH | WEST, 1u << 0) } },
-    { 'F', 2, { F, C, F, C }, 3,
+    { "F", 0, 2, { F, C, F, C }, 3,
       { CITY_PENNANT(EAST | WEST), FIELD(NORTH, 1u << 0),
         FIELD(SOUTH, 1u << 0) } },
-    { 'G', 1, { F, C, F, C }, 3,
+    { "G", 0, 1, { F, C, F, C }, 3,
       { CITY(EAST | WEST), FIELD(NORTH, 1u << 0), FIELD(SOUTH, 1u << 0) } },
-    { 'H', 3, { C, F, C, F }, 3,
+    { "H", 0, 3, { C, F, C, F }, 3,
       { CITY(NORTH), CITY(SOUTH), FIELD(EAST | WEST, 3u) } },
-    { 'I', 2, { C, C, F, F }, 3,
+    { "I", 0, 2, { C, C, F, F }, 3,
       { CITY(NORTH), CITY(EAST), FIELD(SOUTH | WEST, 3u) } },
-    { 'J', 3, { C, R, R, F }, 4,
+    { "J", 0, 3, { C, R, R, F }, 4,
       { CITY(NORTH), ROAD(E | S), FIELD(ESE | SSE, 0),
         FIELD(ENE | SSW | WEST, 1u << 0) } },
-    { 'K', 3, { C, F, R, R }, 4,
+    { "K", 0, 3, { C, F, R, R }, 4,
       { CITY(NORTH), ROAD(S | W), FIELD(SSW | WSW, 0),
         FIELD(WNW | EAST | SSE, 1u << 0) } },
-    { 'L', 3, { C, R, R, R }, 7,
+    { "L", 0, 3, { C, R, R, R }, 7,
       { CITY(NORTH), ROAD(E), ROAD(S), ROAD(W), FIELD(ENE | WNW, 1u << 0),
         FIELD(ESE | SSE, 0), FIELD(SSW | WSW, 0) } },
-    { 'M', 2, { C, F, F, C }, 2,
+    { "M", 0, 2, { C, F, F, C }, 2,
       { CITY_PENNANT(NORTH | WEST), FIELD(EAST | SOUTH, 1u << 0) } },
-    { 'N', 3, { C, F, F, C }, 2,
+    { "N", 0, 3, { C, F, F, C }, 2,
       { CITY(NORTH | WEST), FIELD(EAST | SOUTH, 1u << 0) } },
-    { 'O', 2, { C, R, R, C }, 4,
+    { "O", 0, 2, { C, R, R, C }, 4,
       { CITY_PENNANT(NORTH | WEST), ROAD(E | S), FIELD(ESE | SSE, 0),
         FIELD(ENE | SSW, 1u << 0) } },
-    { 'P', 3, { C, R, R, C }, 4,
+    { "P", 0, 3, { C, R, R, C }, 4,
       { CITY(NORTH | WEST), ROAD(E | S), FIELD(ESE | SSE, 0),
         FIELD(ENE | SSW, 1u << 0) } },
-    { 'Q', 1, { C, C, F, C }, 2,
+    { "Q", 0, 1, { C, C, F, C }, 2,
       { CITY_PENNANT(NORTH | EAST | WEST), FIELD(SOUTH, 1u << 0) } },
-    { 'R', 3, { C, C, F, C }, 2,
+    { "R", 0, 3, { C, C, F, C }, 2,
       { CITY(NORTH | EAST | WEST), FIELD(SOUTH, 1u << 0) } },
-    { 'S', 2, { C, C, R, C }, 4,
+    { "S", 0, 2, { C, C, R, C }, 4,
       { CITY_PENNANT(NORTH | EAST | WEST), ROAD(S), FIELD(SSE, 1u << 0),
         FIELD(SSW, 1u << 0) } },
-    { 'T', 1, { C, C, R, C }, 4,
+    { "T", 0, 1, { C, C, R, C }, 4,
       { CITY(NORTH | EAST | WEST), ROAD(S), FIELD(SSE, 1u << 0),
         FIELD(SSW, 1u << 0) } },
-    { 'U', 8, { R, F, R, F }, 3,
+    { "U", 0, 8, { R, F, R, F }, 3,
       { ROAD(N | S), FIELD(NNE | EAST | SSE, 0),
         FIELD(SSW | WEST | NNW, 0) } },
-    { 'V', 9, { F, F, R, R }, 3,
+    { "V", 0, 9, { F, F, R, R }, 3,
       { ROAD(S | W), FIELD(SSW | WSW, 0),
         FIELD(WNW | NORTH | EAST | SSE, 0) } },
-    { 'W', 4, { F, R, R, R }, 6,
+    { "W", 0, 4, { F, R, R, R }, 6,
       { ROAD(E), ROAD(S), ROAD(W), FIELD(WNW | NORTH | ENE, 0),
         FIELD(ESE | SSE, 0), FIELD(SSW | WSW, 0) } },
-    { 'X', 1, { R, R, R, R }, 8,
+    { "X", 0, 1, { R, R, R, R }, 8,
       { ROAD(N), ROAD(E), ROAD(S), ROAD(W), FIELD(NNE | ENE, 0),
         FIELD(ESE | SSE, 0), FIELD(SSW | WSW, 0), FIELD(WNW | NNW, 0) } },
+    /* The River (river.md). Rotation 0 is JCloisterZone's. */
+    { "RA", RV, 1, { F, I, F, F }, 2,
+      { RIVER(E), FIELD(ALL & ~E, 0) } },
+    { "RB", RV, 1, { C, I, R, I }, 7,
+      { CITY(NORTH), RIVER(E | W), ROAD(S), FIELD(ENE, 1u << 0),
+        FIELD(ESE | SSE, 0), FIELD(SSW | WSW, 0), FIELD(WNW, 1u << 0) } },
+    { "RC", RV, 1, { C, I, C, I }, 5,
+      { CITY(NORTH), CITY(SOUTH), RIVER(E | W), FIELD(ENE | WNW, 1u << 0),
+        FIELD(ESE | WSW, 1u << 1) } },
+    { "RD", RV, 2, { F, I, F, I }, 3,
+      { RIVER(E | W), FIELD(WNW | NORTH | ENE, 0), FIELD(ESE | SOUTH | WSW, 0) } },
+    { "RE", RV, 1, { C, I, I, C }, 4,
+      { CITY(NORTH | WEST), RIVER(E | S), FIELD(ENE | SSW, 1u << 0),
+        FIELD(ESE | SSE, 0) } },
+    { "RG", RV, 2, { F, F, I, I }, 3,
+      { RIVER(S | W), FIELD(WNW | NORTH | EAST | SSE, 0), FIELD(SSW | WSW, 0) } },
+    { "RH", RV, 1, { F, I, R, I }, 6,
+      { CLOISTER, RIVER(E | W), ROAD(S), FIELD(WNW | NORTH | ENE, 0),
+        FIELD(ESE | SSE, 0), FIELD(SSW | WSW, 0) } },
+    { "RI", RV, 1, { R, R, I, I }, 5,
+      { RIVER(S | W), ROAD(N | E), FIELD(ESE | SSE | WNW | NNW, 0),
+        FIELD(NNE | ENE, 0), FIELD(SSW | WSW, 0) } },
+    { "RK", RV, 1, { I, R, I, R }, 6,
+      { RIVER(N | S), ROAD(E | W), FIELD(WNW | NNW, 0), FIELD(NNE | ENE, 0),
+        FIELD(ESE | SSE, 0), FIELD(SSW | WSW, 0) } },
+    { "RL", RV, 1, { F, F, F, I }, 2,
+      { RIVER(W), FIELD(ALL & ~W, 0) } },
 };
 
 /* clang-format on */
 
-const int carc_start_tile_kind = 3; /* D */
+

@@ -5,7 +5,15 @@
 
 #include "carcassonne.h"
 
-extern const carc_tile_def carc_tile_data[CARC_TILE_KINDS];
-extern const int carc_start_tile_kind;
+enum {
+    CARC_BASE_KINDS = 24, /* A..X: kinds 0..23 */
+    CARC_KIND_D = 3,      /* the base game's start tile */
+    CARC_KIND_RA = 24,    /* the spring: The River's start tile */
+    CARC_KIND_RL = 33,    /* the lake: the river pile's last tile */
+    CARC_ALL_KINDS = 34,  /* base and river */
+};
+_Static_assert((int)CARC_ALL_KINDS <= (int)CARC_MAX_KINDS, "the catalogue fits CARC_MAX_KINDS");
+
+extern const carc_tile_def carc_tile_data[CARC_ALL_KINDS];
 
 #endif

@@ -7,23 +7,40 @@ static const char *const port_names[CARC_PORTS] = {
     "NNW", "N", "NNE", "ENE", "E", "ESE", "SSE", "S", "SSW", "WSW", "W", "WNW",
 };
 
+int carc_tile_kinds(void)
+{
+    return CARC_ALL_KINDS;
+}
+
 const carc_tile_def *carc_tile(int kind)
 {
-    if (kind < 0 || kind >= CARC_TILE_KINDS)
+    if (kind < 0 || kind >= CARC_ALL_KINDS)
         return NULL;
     return &carc_tile_data[kind];
 }
 
-int carc_tile_kind(char letter)
+int carc_tile_parse(const char *id)
 {
-    if (letter < 'A' || letter >= 'A' + CARC_TILE_KINDS)
+    if (!id || !id[0] || strlen(id) >= CARC_TILE_ID_SIZE)
         return -1;
-    return letter - 'A';
+    /* Base ids are their kind's letter; expansion ids are looked up. */
+    if (!id[1])
+        return id[0] >= 'A' && id[0] < 'A' + CARC_BASE_KINDS ? id[0] - 'A' : -1;
+    for (int k = CARC_BASE_KINDS; k < CARC_ALL_KINDS; k++)
+        if (strcmp(carc_tile_data[k].id, id) == 0)
+            return k;
+    return -1;
+}
+
+const char *carc_tile_id(int kind)
+{
+    const carc_tile_def *def = carc_tile(kind);
+    return def ? def->id : "?";
 }
 
 static int valid_kind_rot(int kind, int rot)
 {
-    return kind >= 0 && kind < CARC_TILE_KINDS && rot >= 0 && rot < 4;
+    return kind >= 0 && kind < CARC_ALL_KINDS && rot >= 0 && rot < 4;
 }
 
 int carc_tile_segment_at(int kind, int rot, int port)
@@ -45,7 +62,7 @@ int carc_tile_edge(int kind, int rot, int edge)
 {
     if (!valid_kind_rot(kind, rot) || edge < 0 || edge > 3)
         return -1;
-    return (int)((carc_edges_at(kind, rot) >> (2 * edge)) & 3u);
+    return carc_tile_data[kind].edges[(edge + 4 - rot) & 3];
 }
 
 const char *carc_port_name(int port)

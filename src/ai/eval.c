@@ -108,7 +108,7 @@ static double farm_worth(const carc_game *g, const farm *f, int left)
         worth +=
             per_city * (city.complete ? 1.0 : open_city_share * city_chance(city.open_edges, left));
     }
-    return worth - farmer_lock * left / (double)CARC_PILE;
+    return worth - farmer_lock * left / (double)(carc_game_tile_total(g) - 1);
 }
 
 static void add_worth(double out[CARC_MAX_PLAYERS], int players, unsigned owners, double worth)

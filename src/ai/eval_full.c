@@ -74,12 +74,13 @@ enum {
 typedef struct eval_ctx {
     const carc_game *g;
     int left;                               /* tiles to come, the drawn one included */
-    uint8_t counts[CARC_TILE_KINDS];        /* copies to come of each kind */
+    int pile;                               /* tiles drawn in a whole game */
+    uint8_t counts[CARC_BASE_KINDS];        /* copies to come of each kind */
     uint64_t count_lanes[CARC_COUNT_WORDS]; /* the same, laid out as carc_sig_count_lanes */
     double per_square;                      /* completion chance of one open square, by left */
     uint8_t fits[256];                      /* copies that fit a signature, or UNKNOWN */
     int fronts_known;                       /* front is filled (find_fronts) */
-    uint8_t front[CARC_TILES][4];           /* the frontier square beside a tile's open side */
+    uint8_t front[BASE_TILES][4];           /* the frontier square beside a tile's open side */
     int ncities;                            /* open cities whose chance is known */
     uint8_t city_root[MAX_KNOWN_CITIES];
     double city_chance[MAX_KNOWN_CITIES];
@@ -118,13 +119,13 @@ typedef struct open_squares {
  * before the game ends. fit_mask[sig]: carc_sig_count_lanes[sig] with each
  * 16-bit lane (0 to 4 rotations) made all ones when not 0, to lay over
  * the counts to come. Both worked out once, on the first evaluation. */
-static double fill_chance[CARC_TILES + 1];
+static double fill_chance[CARC_MAX_TILES + 1];
 static uint64_t fit_mask[256][CARC_COUNT_WORDS];
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
 
 static void tables_init(void)
 {
-    for (int n = 0; n <= CARC_TILES; n++)
+    for (int n = 0; n <= CARC_MAX_TILES; n++)
         fill_chance[n] = 1.0 - exp(-n / fill_scale);
     const uint64_t lane_ones = 0x0001000100010001ull;
     for (int sig = 0; sig < 256; sig++)
@@ -356,7 +357,7 @@ static double farm_worth(eval_ctx *c, int root, uint64_t faced[MAX_FRONTIER], ui
         int open = seg_open(&g->seg[cities[i]]) != 0;
         worth += per_city * (open ? open_city_share * city_chance(c, cities[i]) : 1.0);
     }
-    return worth - farmer_lock * c->left / (double)CARC_PILE;
+    return worth - farmer_lock * c->left / (double)c->pile;
 }
 
 static void ctx_init(eval_ctx *c, const carc_game *g)
@@ -367,6 +368,7 @@ static void ctx_init(eval_ctx *c, const carc_game *g)
     if (g->drawn >= 0)
         c->counts[g->drawn]++;
     c->left = g->pile_len + (g->drawn >= 0);
+    c->pile = carc_game_tile_total(g) - 1;
     for (int w = 0; w < CARC_COUNT_WORDS; w++) {
         c->count_lanes[w] = 0;
         for (int lane = 0; lane < 4; lane++)
@@ -461,7 +463,7 @@ static void value_features(eval_ctx *c, occupied *occ, double out[CARC_MAX_PLAYE
 {
     const carc_game *g = c->g;
     double home = return_share * ai_follower_unit(c->left);
-    double early = c->left / (double)CARC_PILE;
+    double early = c->left / (double)c->pile;
     double keep = 1.0 - early_doubt * early;
     occ->n = 0;
     memset(occ->slot, 0, sizeof occ->slot);
@@ -533,7 +535,7 @@ static void evaluate(const carc_game *g, double out[CARC_MAX_PLAYERS], double (*
     value_features(&c, &occ, out, terms);
     joins j;
     scan_frontier(&c, &occ, &j);
-    double fade = farm_room * c.left / (double)CARC_PILE;
+    double fade = farm_room * c.left / (double)c.pile;
     for (int i = 0; i < occ.n; i++) {
         unsigned owners = feature_majority(seg_followers(&g->seg[occ.root[i]]), players);
         for (int p = 0; p < players; p++)

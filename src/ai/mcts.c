@@ -48,7 +48,7 @@
 enum { NODE_PLACE, NODE_SPOT, NODE_CHANCE };
 
 enum {
-    MAX_DEPTH = 3 * (CARC_PILE + 1) + 4,
+    MAX_DEPTH = 3 * CARC_MAX_TILES + 4,
     MAX_THREADS = 64,
     ROOT_SPOTS = 1 + CARC_MAX_SPOTS, /* options of a spot node */
     /* All trees of one search. A growing array is copied, so peak use can
@@ -247,17 +247,17 @@ static double *record(tree *t, int32_t k)
 
 static int32_t new_chance(tree *t, int player)
 {
-    if (!grow(t, (void **)&t->kids, &t->cap_kids, t->nkids, CARC_TILE_KINDS + 1, sizeof(int32_t)))
+    if (!grow(t, (void **)&t->kids, &t->cap_kids, t->nkids, CARC_MAX_KINDS + 1, sizeof(int32_t)))
         return -1;
     int32_t k = new_records(t, 1);
     int32_t n = k < 0 ? -1 : new_node(t, NODE_CHANCE, player);
     if (n < 0)
         return -1;
     int32_t first = (int32_t)t->nkids;
-    for (int i = 0; i < CARC_TILE_KINDS; i++)
+    for (int i = 0; i < CARC_MAX_KINDS; i++)
         t->kids[first + i] = -1;
-    t->kids[first + CARC_TILE_KINDS] = k;
-    t->nkids += CARC_TILE_KINDS + 1;
+    t->kids[first + CARC_MAX_KINDS] = k;
+    t->nkids += CARC_MAX_KINDS + 1;
     t->nodes[n].first = first;
     return n;
 }
@@ -265,7 +265,7 @@ static int32_t new_chance(tree *t, int player)
 /* The score record of chance node `n`. */
 static double *value_of(tree *t, int32_t n)
 {
-    return record(t, t->kids[t->nodes[n].first + CARC_TILE_KINDS]);
+    return record(t, t->kids[t->nodes[n].first + CARC_MAX_KINDS]);
 }
 
 static void tree_free(tree *t)
@@ -682,12 +682,12 @@ static void exact_chance(carc_game *g, carc_game **scratch, int depth, exact_res
         exact_terminal(g, r);
         return;
     }
-    int counts[CARC_TILE_KINDS];
-    int total = carc_game_tiles_left(g, counts) + 1;
+    int counts[CARC_MAX_KINDS];
+    int total = carc_game_next_tiles(g, counts) + 1;
     counts[carc_game_drawn_tile(g)]++;
     memset(r, 0, sizeof *r);
     int players = carc_game_players(g);
-    for (int k = 0; k < CARC_TILE_KINDS; k++) {
+    for (int k = 0; k < carc_tile_kinds(); k++) {
         if (!counts[k])
             continue;
         carc_game_copy(scratch[depth], g);
@@ -742,7 +742,7 @@ static int exact_rank(const carc_game *g, carc_move_eval *evals, carc_search_inf
         carc_game_free(scratch[i]);
     carc_game_free(top);
     ai_sort_evals(evals, n);
-    info->memory_bytes = (LEVELS + 1) * carc_game_size();
+    info->memory_bytes = (LEVELS + 1) * ai_state_bytes(g);
     return n;
 }
 
@@ -854,7 +854,7 @@ int ai_mcts_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int ca
     written = merge_and_rank(ri, s, threads, out, cap);
     for (int t = 0; t < threads; t++) {
         info->iterations += s[t].iterations;
-        info->memory_bytes += tree_bytes(&s[t].tree) + carc_game_size();
+        info->memory_bytes += tree_bytes(&s[t].tree) + ai_state_bytes(g);
     }
 
 done:

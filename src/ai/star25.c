@@ -89,8 +89,8 @@ typedef struct s25 {
     carc_game *state[MAX_DEPTH + 1];
     carc_move *moves[MAX_DEPTH + 1];
     double *value[MAX_DEPTH + 1]; /* static values when ordering */
-    carc_move killer[MAX_DEPTH + 1][CARC_TILE_KINDS];
-    uint8_t has_killer[MAX_DEPTH + 1][CARC_TILE_KINDS];
+    carc_move killer[MAX_DEPTH + 1][CARC_MAX_KINDS];
+    uint8_t has_killer[MAX_DEPTH + 1][CARC_MAX_KINDS];
     uint64_t nodes;
     int stopped;
 } s25;
@@ -218,17 +218,17 @@ static double decide(s25 *s, int level, double alpha, double beta, int limit)
 /* The outcomes of the draw after state[level]: the kinds the root player
  * cannot tell apart (the pile and the engine's drawn tile) with their
  * probabilities. Returns their number. */
-static int outcomes(const carc_game *g, int kinds[CARC_TILE_KINDS], double prob[CARC_TILE_KINDS])
+static int outcomes(const carc_game *g, int kinds[CARC_MAX_KINDS], double prob[CARC_MAX_KINDS])
 {
-    int counts[CARC_TILE_KINDS];
-    int total = carc_game_tiles_left(g, counts);
+    int counts[CARC_MAX_KINDS];
+    int total = carc_game_next_tiles(g, counts);
     int drawn = carc_game_drawn_tile(g);
     if (drawn >= 0) {
         counts[drawn]++;
         total++;
     }
     int n = 0;
-    for (int k = 0; k < CARC_TILE_KINDS; k++)
+    for (int k = 0; k < carc_tile_kinds(); k++)
         if (counts[k] > 0) {
             kinds[n] = k;
             prob[n++] = (double)counts[k] / total;
@@ -292,8 +292,8 @@ static int probe_outcomes(s25 *s, int level, int n, const int *kinds, const doub
  * the next draw) with the window (alpha, beta), fail-soft: Star2.5. */
 static double chance(s25 *s, int level, double alpha, double beta)
 {
-    int kinds[CARC_TILE_KINDS];
-    double prob[CARC_TILE_KINDS], lb[CARC_TILE_KINDS], ub[CARC_TILE_KINDS];
+    int kinds[CARC_MAX_KINDS];
+    double prob[CARC_MAX_KINDS], lb[CARC_MAX_KINDS], ub[CARC_MAX_KINDS];
     int n = outcomes(s->state[level], kinds, prob);
     if (level + 1 == s->depth) {
         double sum = 0.0;
@@ -442,7 +442,7 @@ int ai_star25_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int 
     info->iterations = s.nodes;
     info->memory_bytes =
         (size_t)(s.depth + 1) *
-            (carc_game_size() + CARC_MAX_MOVES * (sizeof(carc_move) + sizeof(double))) +
+            (ai_state_bytes(g) + CARC_MAX_MOVES * (sizeof(carc_move) + sizeof(double))) +
         sizeof *evals * (size_t)n;
     free(evals);
     s25_free(&s);

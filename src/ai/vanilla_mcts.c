@@ -260,7 +260,7 @@ static int vsearch_init(vsearch *s, const carc_game *g, carc_player *p)
     s->cap = 4096;
     s->nodes = malloc(sizeof *s->nodes * (size_t)s->cap);
     s->moves = malloc(sizeof *s->moves * CARC_MAX_MOVES);
-    s->path = malloc(sizeof *s->path * (CARC_TILES + 2));
+    s->path = malloc(sizeof *s->path * (CARC_MAX_TILES + 2));
     s->expanded = malloc(CARC_MAX_MOVES);
     s->stamp = calloc(MOVE_TABLE, sizeof *s->stamp);
     s->slot = malloc(sizeof *s->slot * MOVE_TABLE);
@@ -337,7 +337,7 @@ int ai_vanilla_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int
     }
     int n = write_ranking(&s, g, out, cap);
     info->iterations = iters;
-    info->memory_bytes = sizeof *s.nodes * (size_t)s.cap + carc_game_size() +
+    info->memory_bytes = sizeof *s.nodes * (size_t)s.cap + ai_state_bytes(g) +
                          (sizeof *s.moves + 1) * CARC_MAX_MOVES +
                          (sizeof *s.stamp + sizeof *s.slot) * MOVE_TABLE;
     vsearch_free(&s);
