@@ -110,6 +110,8 @@ const carc_tile_def *carc_tile(int kind);
  * -1. carc_tile_id() is its inverse ("?" for a kind out of range). */
 int carc_tile_parse(const char *id);
 const char *carc_tile_id(int kind);
+/* carc_tile_parse() of the `len` bytes at `text` (no NUL needed). */
+int carc_tile_parse_n(const char *text, size_t len);
 /* Local segment of tile `kind` at rotation `rot` that holds board port
  * `port`, or -1 when no segment holds it. */
 int carc_tile_segment_at(int kind, int rot, int port);

@@ -19,17 +19,22 @@ const carc_tile_def *carc_tile(int kind)
     return &carc_tile_data[kind];
 }
 
-int carc_tile_parse(const char *id)
+int carc_tile_parse_n(const char *text, size_t len)
 {
-    if (!id || !id[0] || strlen(id) >= CARC_TILE_ID_SIZE)
+    if (!text || len == 0 || len >= CARC_TILE_ID_SIZE)
         return -1;
     /* Base ids are their kind's letter; expansion ids are looked up. */
-    if (!id[1])
-        return id[0] >= 'A' && id[0] < 'A' + CARC_BASE_KINDS ? id[0] - 'A' : -1;
+    if (len == 1)
+        return text[0] >= 'A' && text[0] < 'A' + CARC_BASE_KINDS ? text[0] - 'A' : -1;
     for (int k = CARC_BASE_KINDS; k < CARC_ALL_KINDS; k++)
-        if (strcmp(carc_tile_data[k].id, id) == 0)
+        if (strlen(carc_tile_data[k].id) == len && memcmp(carc_tile_data[k].id, text, len) == 0)
             return k;
     return -1;
+}
+
+int carc_tile_parse(const char *id)
+{
+    return id ? carc_tile_parse_n(id, strnlen(id, CARC_TILE_ID_SIZE)) : -1;
 }
 
 const char *carc_tile_id(int kind)

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "ai/ai.h"
+#include "game.h"
 #include "carcassonne.h"
 #include "carcassonne_ai.h"
 
@@ -189,8 +190,8 @@ static void fit_phase(const options *o, const sample *s, size_t n, const double 
     double xtx[MAX_COLS][MAX_COLS] = {{0}}, xty[MAX_COLS] = {0};
     size_t used = 0;
     double ysum = 0.0, yy = 0.0;
-    int lo = CARC_PILE - (phase + 1) * CARC_PILE / o->phases + 1;
-    int hi = CARC_PILE - phase * CARC_PILE / o->phases;
+    int lo = BASE_PILE - (phase + 1) * BASE_PILE / o->phases + 1;
+    int hi = BASE_PILE - phase * BASE_PILE / o->phases;
     for (size_t i = 0; i < n; i++) {
         if (s[i].left < lo || s[i].left > hi)
             continue;

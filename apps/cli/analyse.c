@@ -28,7 +28,7 @@ static const char analyse_usage[] =
     "  --top K       moves to show (default 5)\n"
     "  --player SPEC the player that ranks (default mcts:ms=N; greedy is\n"
     "                instant and shallow)\n"
-    "  --tile X      the tile drawn in the last position (A..X)\n"
+    "  --tile X      the tile drawn in the last position (A..X, RA..RL)\n"
     "  --each-move   review every move of the record: the played move's\n"
     "                expected margin against the best move's, and, per\n"
     "                player, the moves that lost the most (losses below\n"
@@ -88,7 +88,7 @@ static int analyse_position(carc_game *g, carc_player *p, const options *o)
         return EXIT_INVALID;
     }
     if (o->tile >= 0 && carc_game_choose_tile(g, o->tile) != CARC_OK) {
-        fprintf(stderr, "carcassonne analyse: --tile %c: %s\n", carc_tile(o->tile)->letter,
+        fprintf(stderr, "carcassonne analyse: --tile %s: %s\n", carc_tile_id(o->tile),
                 carc_game_error(g));
         return EXIT_INVALID;
     }
@@ -99,20 +99,20 @@ static int analyse_position(carc_game *g, carc_player *p, const options *o)
         return EXIT_INVALID;
     int shown = n < o->top ? n : (int)o->top;
     int mover = carc_game_current_player(g);
-    char tile = carc_tile(carc_game_drawn_tile(g))->letter;
+    const char *tile = carc_tile_id(carc_game_drawn_tile(g));
     if (o->json) {
-        print_json(json_pack("{s:i, s:i, s:s#, s:s, s:s, s:i, s:o, s:I, s:f}", "moves_played",
-                             carc_game_move_count(g), "player", mover + 1, "tile", &tile, 1,
+        print_json(json_pack("{s:i, s:i, s:s, s:s, s:s, s:i, s:o, s:I, s:f}", "moves_played",
+                             carc_game_move_count(g), "player", mover + 1, "tile", tile,
                              "ranked_by", carc_player_spec(p), "order", rank_order, "legal_moves",
                              n, "best", ranked_json(g, evals, shown), "iterations",
                              (json_int_t)info.iterations, "seconds", info.seconds));
     } else {
-        printf("After move %d: player %d (%s) to place tile %c; %d legal moves, ranked by %s "
+        printf("After move %d: player %d (%s) to place tile %s; %d legal moves, ranked by %s "
                "(%.2f s, %llu iterations)\n",
                carc_game_move_count(g), mover + 1, cli_player_name(mover), tile, n,
                carc_player_spec(p), info.seconds, (unsigned long long)info.iterations);
         if (o->tile < 0)
-            printf("  (tile %c is a guess from the tiles left; --tile names the drawn tile)\n",
+            printf("  (tile %s is a guess from the tiles left; --tile names the drawn tile)\n",
                    tile);
         printf("  best first by %s\n", rank_order);
         printf("  rank  move               margin     win     visits\n");
@@ -308,9 +308,9 @@ static int parse_value(options *o, const char *a, const char *v)
     if (strcmp(a, "--player") == 0) {
         o->spec = v;
     } else if (strcmp(a, "--tile") == 0) {
-        o->tile = v[0] && !v[1] ? carc_tile_kind(v[0]) : -1;
+        o->tile = carc_tile_parse(v);
         if (o->tile < 0)
-            return cli_usage_error("analyse", "--tile takes a tile letter A..X, not '%s'", v);
+            return cli_usage_error("analyse", "--tile takes a tile id (A..X, RA..RL), not '%s'", v);
     } else if (strcmp(a, "--seed") == 0) {
         if (cli_parse_u64(v, &o->seed) < 0)
             return cli_usage_error("analyse", "--seed takes a number, not '%s'", v);

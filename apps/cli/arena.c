@@ -267,7 +267,7 @@ static int play_turn(game_run *r, const match *m)
 {
     carc_game *g = r->g;
     int p = carc_game_current_player(g);
-    char tile[2] = {carc_tile(carc_game_drawn_tile(g))->letter, '\0'};
+    const char *tile = carc_tile_id(carc_game_drawn_tile(g));
     if (tell_engines(r, json_pack("{s:s, s:i, s:s}", "type", "tile", "player", p, "tile", tile)) <
         0)
         return -1;

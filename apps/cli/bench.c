@@ -120,10 +120,10 @@ int cmd_bench(int argc, char **argv)
             uint64_t v;
             if (i + 1 < argc && strcmp(argv[i + 1], "all") == 0)
                 plies = BENCH_WHOLE_GAME;
-            else if (i + 1 < argc && cli_parse_u64(argv[i + 1], &v) == 0 && v < CARC_PILE)
+            else if (i + 1 < argc && cli_parse_u64(argv[i + 1], &v) == 0 && v < BASE_GAME_PILE)
                 plies = (int)v;
             else
-                return cli_usage_error("bench", "--plies takes 0 to %d or 'all'", CARC_PILE - 1);
+                return cli_usage_error("bench", "--plies takes 0 to %d or 'all'", BASE_GAME_PILE - 1);
             i++;
             plies_given = 1;
         } else if (strcmp(a, "--games") == 0 || strcmp(a, "--seed") == 0 ||
@@ -151,7 +151,7 @@ int cmd_bench(int argc, char **argv)
     if (plies_given && !mcts_spec)
         return cli_usage_error("bench", "--plies goes with --mcts");
     if (mcts_spec) {
-        uint64_t most = plies == BENCH_WHOLE_GAME ? CARC_PILE : 8;
+        uint64_t most = plies == BENCH_WHOLE_GAME ? BASE_GAME_PILE : 8;
         uint64_t positions = games_given ? (games < most ? games : most) : 8;
         return bench_mcts(mcts_spec, (int)positions, plies, seed, json);
     }
@@ -175,7 +175,7 @@ int cmd_bench(int argc, char **argv)
                "\"checksum\":\"%016llx\"}\n",
                (unsigned long long)r.games, (unsigned long long)players, (unsigned long long)seed,
                (unsigned long long)r.plies, r.seconds, gps, 1e9 * r.seconds / (double)r.plies,
-               legal_ns, mean_score, carc_game_size(), (unsigned long long)r.checksum);
+               legal_ns, mean_score, carc_game_size(NULL), (unsigned long long)r.checksum);
     } else {
         printf("games             %llu (%llu players, seed %llu, %llu plies)\n",
                (unsigned long long)r.games, (unsigned long long)players, (unsigned long long)seed,
@@ -184,7 +184,7 @@ int cmd_bench(int argc, char **argv)
         printf("ns per ply        %.1f\n", 1e9 * r.seconds / (double)r.plies);
         printf("legal ns per ply  %.1f\n", legal_ns);
         printf("mean score        %.3f\n", mean_score);
-        printf("state bytes       %zu\n", carc_game_size());
+        printf("state bytes       %zu\n", carc_game_size(NULL));
         printf("checksum          %016llx\n", (unsigned long long)r.checksum);
     }
     return EXIT_OK;

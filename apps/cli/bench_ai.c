@@ -30,13 +30,13 @@ static carc_game *position_after(uint64_t seed, int plies)
 
 /* The number of greedy moves before position i of n: `plies`, or with
  * BENCH_WHOLE_GAME the middle ply of the i-th of n equal slices of the
- * CARC_PILE draws, so that each position stands for as many moves of a
- * game as the others (n = CARC_PILE: every ply, the first to the last). */
+ * BASE_GAME_PILE draws, so that each position stands for as many moves of a
+ * game as the others (n = BASE_GAME_PILE: every ply, the first to the last). */
 static int plies_of(int plies, int i, int n)
 {
     if (plies != BENCH_WHOLE_GAME)
         return plies;
-    return (2 * i + 1) * CARC_PILE / (2 * n);
+    return (2 * i + 1) * BASE_GAME_PILE / (2 * n);
 }
 
 int bench_mcts(const char *spec, int positions, int plies, uint64_t seed, int json)

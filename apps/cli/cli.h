@@ -9,6 +9,8 @@
 
 /* Exit statuses of every subcommand. */
 enum { EXIT_OK = 0, EXIT_INVALID = 1, EXIT_USAGE = 2 };
+/* Tiles drawn in a whole base game (72 less the start tile). */
+enum { BASE_GAME_PILE = 71 };
 
 int cmd_replay(int argc, char **argv);
 int cmd_selfplay(int argc, char **argv);

@@ -93,8 +93,8 @@ static int tiles_match(const carc_game *g, uint64_t seed, char *err, size_t errc
         carc_game_move_at(g, i, &m, &tile);
         int dealt = carc_game_drawn_tile(deal);
         if (dealt != tile) {
-            snprintf(err, errcap, "move %d: the seed deals tile %c, the record has %c", i + 1,
-                     dealt >= 0 ? carc_tile(dealt)->letter : '-', carc_tile(tile)->letter);
+            snprintf(err, errcap, "move %d: the seed deals tile %s, the record has %s", i + 1,
+                     dealt >= 0 ? carc_tile_id(dealt) : "-", carc_tile_id(tile));
             ok = 0;
         } else if (carc_game_play(deal, m, NULL, 0, NULL) != CARC_OK) {
             snprintf(err, errcap, "move %d: %s", i + 1, carc_game_error(deal));

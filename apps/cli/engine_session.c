@@ -82,7 +82,7 @@ static json_t *real_or_zero(double v)
 
 static json_t *tile_letter(int kind)
 {
-    return json_sprintf("%c", carc_tile(kind)->letter);
+    return json_string(carc_tile_id(kind));
 }
 
 /* One score event: who scored what for which feature, and the followers
@@ -193,7 +193,7 @@ static json_t *read_rules(const json_t *req, carc_rules *rules)
     json_t *name;
     json_array_foreach(list, i, name)
     {
-        carc_rules one = {0};
+        carc_rules one = {.flags = 0};
         char why[96] = "";
         if (!json_is_string(name))
             return proto_error("a rule name must be a string");
@@ -238,11 +238,11 @@ static json_t *do_new(engine *e, const json_t *req)
     return ok_reply();
 }
 
-/* Kind of a tile named by a one-letter string, or -1. */
+/* Kind of a tile named by its id ("E", "RD"), or -1. */
 static int tile_of(const json_t *v)
 {
     const char *s = json_is_string(v) ? json_string_value(v) : NULL;
-    return s && s[0] && !s[1] ? carc_tile_kind(s[0]) : -1;
+    return s ? carc_tile_parse(s) : -1;
 }
 
 static json_t *do_tile(engine *e, const json_t *req)
@@ -254,9 +254,9 @@ static json_t *do_tile(engine *e, const json_t *req)
         return err;
     int kind = tile_of(json_object_get(req, "tile"));
     if (kind < 0)
-        return proto_error("\"tile\" must be a tile letter A..X");
+        return proto_error("\"tile\" must be a tile id (A..X, RA..RL)");
     if (carc_game_drawn_tile(e->game) != kind && carc_game_choose_tile(e->game, kind) != CARC_OK)
-        return proto_error("tile %c cannot be drawn: %s", carc_tile(kind)->letter,
+        return proto_error("tile %s cannot be drawn: %s", carc_tile_id(kind),
                            carc_game_error(e->game));
     e->tile_known = 1;
     return ok_reply();
@@ -270,8 +270,7 @@ static int move_tile(const char *text)
         text += 7;
         text += strspn(text, " \t");
     }
-    return text[0] && (text[1] == ' ' || text[1] == '\t' || !text[1]) ? carc_tile_kind(text[0])
-                                                                      : -1;
+    return carc_tile_parse_n(text, strcspn(text, " \t"));
 }
 
 static json_t *do_move(engine *e, const json_t *req)
@@ -436,7 +435,7 @@ static json_t *do_legal(const engine *e)
                               tile_letter(carc_game_drawn_tile(g)), "count", n, "placements", list);
     if (discard)
         json_object_set_new(reply, "discard",
-                            json_sprintf("discard %c", carc_tile(carc_game_drawn_tile(g))->letter));
+                            json_sprintf("discard %s", carc_tile_id(carc_game_drawn_tile(g))));
     return reply;
 }
 

@@ -28,7 +28,7 @@ enum {
     BENCH_FAILED = 1,
     BENCH_USAGE = 2,
     TABLE_TEXT = 64,
-    MAX_MOVES = CARC_PILE + 1,
+    MAX_MOVES = CARC_MAX_TILES,
     MAX_TABLES = 100000,
     SETUP_IN_FLIGHT = 64,   /* tables being created and joined at once */
     RECORDS_IN_FLIGHT = 64, /* record requests at once */

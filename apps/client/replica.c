@@ -23,9 +23,7 @@ int replica_move_tile(const char *move)
         return -1;
     if (strncmp(move, "discard ", 8) == 0)
         move += 8;
-    if (move[0] == '\0' || (move[1] != '\0' && move[1] != ' '))
-        return -1;
-    return carc_tile_kind(move[0]);
+    return carc_tile_parse_n(move, strcspn(move, " "));
 }
 
 static int fail(char *err, size_t errcap, const char *fmt, ...)
@@ -67,7 +65,7 @@ static int draw_tile(replica *r, const json_t *tile, char *err, size_t errcap)
     if (!tile || json_is_null(tile) || carc_game_over(r->g))
         return 0;
     const char *s = json_string_value(tile);
-    int kind = s && s[0] && !s[1] ? carc_tile_kind(s[0]) : -1;
+    int kind = s ? carc_tile_parse(s) : -1;
     if (kind < 0)
         return fail(err, errcap, "bad tile '%s' at turn %d", s ? s : "?", r->turn);
     if (carc_game_drawn_tile(r->g) != kind && carc_game_choose_tile(r->g, kind) != CARC_OK)

@@ -103,7 +103,7 @@ static int engine_new_game(seat_player *p, const carc_game *g, char *err)
 
 static int engine_tell_tile(seat_player *p, int player, int kind, char *err)
 {
-    char tile[2] = {carc_tile(kind)->letter, '\0'};
+    const char *tile = carc_tile_id(kind);
     json_t *req = json_pack("{s:s, s:i, s:s}", "type", "tile", "player", player, "tile", tile);
     return engine_call(p, req, ENGINE_REPLY_MS, NULL, err);
 }
@@ -220,7 +220,7 @@ static void list_legal_moves(const carc_game *g)
     carc_placement places[CARC_MAX_PLACEMENTS];
     int n = carc_legal_placements(g, places, CARC_MAX_PLACEMENTS);
     if (n == 0) {
-        printf("  the tile fits nowhere: discard %c\n", carc_tile(carc_game_drawn_tile(g))->letter);
+        printf("  the tile fits nowhere: discard %s\n", carc_tile_id(carc_game_drawn_tile(g)));
         return;
     }
     for (int i = 0; i < n; i++) {
@@ -249,7 +249,7 @@ static void show_position(const carc_game *g)
                pl == carc_game_current_player(g) ? ">" : " ", pl, carc_game_score(g, pl),
                carc_game_supply(g, pl));
     int kind = carc_game_drawn_tile(g);
-    printf("Your tile: %c (%d left in the pile)\n", carc_tile(kind)->letter,
+    printf("Your tile: %s (%d left in the pile)\n", carc_tile_id(kind),
            carc_game_tiles_left(g, NULL));
     board_text_print_tile(stdout, kind);
 }
@@ -284,9 +284,9 @@ static int choose_human(seat_player *p, const carc_game *g, unsigned seq, char *
         }
         /* "0 -1 2 S" may leave out the tile's letter. */
         char text[HUMAN_LINE + 4];
-        char letter = carc_tile(carc_game_drawn_tile(g))->letter;
+        const char *letter = carc_tile_id(carc_game_drawn_tile(g));
         if ((s[0] >= '0' && s[0] <= '9') || s[0] == '-')
-            snprintf(text, sizeof text, "%c %s", letter, s);
+            snprintf(text, sizeof text, "%s %s", letter, s);
         else
             snprintf(text, sizeof text, "%s", s);
         carc_move m;

@@ -5,11 +5,11 @@
 static const int dx[4] = {0, 1, 0, -1};
 static const int dy[4] = {-1, 0, 1, 0};
 
-int tile_info_counts(const carc_game *g, int counts[CARC_TILE_KINDS], int with_drawn)
+int tile_info_counts(const carc_game *g, int counts[CARC_MAX_KINDS], int with_drawn)
 {
     int left = carc_game_tiles_left(g, counts);
     int drawn = carc_game_drawn_tile(g);
-    if (with_drawn && drawn >= 0 && drawn < CARC_TILE_KINDS)
+    if (with_drawn && drawn >= 0 && drawn < CARC_MAX_KINDS)
         counts[drawn]++;
     return left;
 }
@@ -52,9 +52,9 @@ int tile_info_kind_fits(int kind, const int needs[4])
     return 0;
 }
 
-static int square_dead(const int counts[CARC_TILE_KINDS], const int needs[4])
+static int square_dead(const int counts[CARC_MAX_KINDS], const int needs[4])
 {
-    for (int k = 0; k < CARC_TILE_KINDS; k++)
+    for (int k = 0; k < carc_tile_kinds(); k++)
         if (counts[k] > 0 && tile_info_kind_fits(k, needs))
             return 0;
     return 1;
@@ -68,7 +68,7 @@ static int listed(const tile_square *list, int n, int cap, int x, int y)
     return 0;
 }
 
-int tile_info_dead_spots_for(const carc_game *g, const int counts[CARC_TILE_KINDS],
+int tile_info_dead_spots_for(const carc_game *g, const int counts[CARC_MAX_KINDS],
                              tile_square *out, int cap)
 {
     /* Squares already looked at, dead or not, so each is judged once. */
@@ -100,7 +100,7 @@ int tile_info_dead_spots_for(const carc_game *g, const int counts[CARC_TILE_KIND
 
 int tile_info_dead_spots(const carc_game *g, tile_square *out, int cap)
 {
-    int counts[CARC_TILE_KINDS];
+    int counts[CARC_MAX_KINDS] = {0};
     tile_info_counts(g, counts, 1);
     return tile_info_dead_spots_for(g, counts, out, cap);
 }

@@ -9,7 +9,7 @@
 enum {
     TILE_INFO_NO_NEIGHBOUR = -1, /* a side of a square with no tile beyond it */
     /* Open squares are next to a placed tile: at most 4 per tile. */
-    TILE_INFO_MAX_SQUARES = 4 * CARC_TILES,
+    TILE_INFO_MAX_SQUARES = 4 * CARC_MAX_TILES,
 };
 
 typedef struct tile_square {
@@ -19,7 +19,7 @@ typedef struct tile_square {
 /* The tiles that can still come: copies of each kind in the pile plus the
  * drawn tile (when the game is not over). Fills counts[24]; returns the
  * pile's size without the drawn tile, as carc_game_tiles_left() does. */
-int tile_info_counts(const carc_game *g, int counts[CARC_TILE_KINDS], int with_drawn);
+int tile_info_counts(const carc_game *g, int counts[CARC_MAX_KINDS], int with_drawn);
 
 /* Chance, 0..1, that the next tile drawn from a pile of `left` tiles is of
  * a kind with `count` copies in it: count / left (0 when the pile is empty). */
@@ -36,7 +36,7 @@ int tile_info_kind_fits(int kind, const int needs[4]);
 /* The empty squares next to a placed tile that no kind with counts[k] > 0
  * fits in any rotation. Writes at most `cap` of them into `out` and returns
  * how many there are. */
-int tile_info_dead_spots_for(const carc_game *g, const int counts[CARC_TILE_KINDS],
+int tile_info_dead_spots_for(const carc_game *g, const int counts[CARC_MAX_KINDS],
                              tile_square *out, int cap);
 
 /* The dead spots of the tiles that can still come (the pile and the drawn

@@ -8,7 +8,7 @@ json_t *board_view_start(const carc_game *g)
     carc_tile_on_board b;
     if (carc_game_tile_count(g) < 1 || carc_game_tile_info(g, 0, &b) != CARC_OK)
         return json_null();
-    char letter[2] = {carc_tile(b.kind)->letter, '\0'};
+    const char *letter = carc_tile_id(b.kind);
     return json_pack("{s:s, s:i, s:i, s:i}", "tile", letter, "x", b.x, "y", b.y, "rot", b.rot);
 }
 

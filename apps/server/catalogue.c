@@ -41,7 +41,7 @@ static json_t *tile_json(const carc_tile_def *t)
                                         "pennant", d->pennant, "ports", ports_json(d->ports),
                                         "borders", borders_json(d->borders)));
     }
-    char letter[2] = {t->letter, '\0'};
+    const char *letter = t->id;
     return json_pack("{s:s, s:i, s:o, s:o}", "letter", letter, "count", t->count, "edges", edges,
                      "segments", segments);
 }
@@ -49,7 +49,7 @@ static json_t *tile_json(const carc_tile_def *t)
 char *catalogue_json(void)
 {
     json_t *tiles = json_array(), *ports = json_array();
-    for (int k = 0; k < CARC_TILE_KINDS; k++)
+    for (int k = 0; k < carc_tile_kinds(); k++)
         json_array_append_new(tiles, tile_json(carc_tile(k)));
     for (int p = 0; p < CARC_PORTS; p++)
         json_array_append_new(ports, json_string(carc_port_name(p)));

@@ -15,7 +15,7 @@ static const char *const by_names[3] = {"player", "computer", "server"};
 carc_game *table_replay(const stored_table *row, replay_fn each, void *ctx, char *err,
                         size_t errcap)
 {
-    carc_rules rules = {row->rules};
+    carc_rules rules = {row->rules, 0};
     carc_game *g = carc_game_new(row->players, &rules, row->seed);
     if (!g) {
         snprintf(err, errcap, "cannot make a game of %d players", row->players);
@@ -58,7 +58,7 @@ static json_t *rules_json(uint32_t flags)
 static json_t *tile_json(int kind)
 {
     const carc_tile_def *def = carc_tile(kind);
-    return def ? json_sprintf("%c", def->letter) : json_null();
+    return def ? json_string(def->id) : json_null();
 }
 
 static json_t *players_array(const srv_table *t, int (*value)(const carc_game *, int))
@@ -251,11 +251,11 @@ static json_t *seats_json(const srv_table *t)
  * drawn when the table is made, but a waiting table shows it still in the
  * pile (in `remaining` and `tiles_left`) and sends no digest, which
  * covers the drawn tile. */
-static int tiles_left(const srv_table *t, int counts[CARC_TILE_KINDS])
+static int tiles_left(const srv_table *t, int counts[CARC_MAX_KINDS])
 {
     const carc_game *g = t->game;
     if (carc_game_over(g)) {
-        memset(counts, 0, CARC_TILE_KINDS * sizeof counts[0]);
+        memset(counts, 0, CARC_MAX_KINDS * sizeof counts[0]);
         return 0;
     }
     int waiting = t->row.status == TABLE_WAITING;
@@ -264,11 +264,11 @@ static int tiles_left(const srv_table *t, int counts[CARC_TILE_KINDS])
 
 static json_t *remaining_json(const srv_table *t)
 {
-    int counts[CARC_TILE_KINDS];
+    int counts[CARC_MAX_KINDS] = {0};
     tiles_left(t, counts);
     json_t *map = json_object();
-    for (int k = 0; k < CARC_TILE_KINDS; k++) {
-        char letter[2] = {carc_tile(k)->letter, '\0'};
+    for (int k = 0; k < carc_tile_kinds(); k++) {
+        const char *letter = carc_tile_id(k);
         if (counts[k] > 0)
             json_object_set_new(map, letter, json_integer(counts[k]));
     }
@@ -287,7 +287,7 @@ static json_t *chat_json(const srv_table *t)
 json_t *view_state(const srv_table *t, int you, int64_t now_ms)
 {
     const carc_game *g = t->game;
-    int playing = t->row.status == TABLE_PLAYING, counts[CARC_TILE_KINDS];
+    int playing = t->row.status == TABLE_PLAYING, counts[CARC_MAX_KINDS];
     json_t *state = json_pack(
         "{s:s, s:s, s:s, s:o, s:i, s:o, s:[], s:s, s:o, s:i, s:o, s:o, s:i}", "type", "state",
         "table", t->row.id, "status", status_names[t->row.status], "you",

@@ -126,9 +126,9 @@ void header_draw(const tui *t, const layout *l)
         snprintf(text, sizeof text, " Carcassonne | game over after %d moves", turn - 1);
     else
         snprintf(text, sizeof text,
-                 " Carcassonne | turn %d | %s (%s) plays tile %c | %d tiles left", turn,
+                 " Carcassonne | turn %d | %s (%s) plays tile %s | %d tiles left", turn,
                  session_player_name(p), tui_seat_short_label(t, p),
-                 kind >= 0 ? carc_tile(kind)->letter : '-', carc_game_tiles_left(g, NULL));
+                 kind >= 0 ? carc_tile_id(kind) : "-", carc_game_tiles_left(g, NULL));
     attrset(A_REVERSE);
     mvhline(0, 0, ' ', l->cols);
     put_cut(0, 0, l->cols, text);
@@ -265,9 +265,9 @@ static void last_move_line(const tui *t, pen *p)
     const carc_tile_def *def = carc_tile(kind);
     const char *who = session_player_name(carc_game_move_player(g, n - 1));
     if (m.type != CARC_MOVE_PLACE)
-        put_wrap(p, A_DIM, "Last: %s discarded %c", who, def->letter);
+        put_wrap(p, A_DIM, "Last: %s discarded %s", who, def->id);
     else
-        put_wrap(p, A_DIM, "Last: %s put %c at %d,%d", who, def->letter, m.place.x, m.place.y);
+        put_wrap(p, A_DIM, "Last: %s put %s at %d,%d", who, def->id, m.place.x, m.place.y);
 }
 
 static void drawn_tile_section(const tui *t, pen *p)
@@ -278,7 +278,7 @@ static void drawn_tile_section(const tui *t, pen *p)
     int rot = t->step == STEP_COMPUTER ? 0 : t->rot;
     board_draw_tile_at(t, p->row, p->col + 1, kind, rot);
     pen side = {p->row, p->row + 3, p->col + 8, p->width - 8};
-    put_line(&side, A_BOLD, "Tile %c", carc_tile(kind)->letter);
+    put_line(&side, A_BOLD, "Tile %s", carc_tile_id(kind));
     put_line(&side, A_NORMAL, "turned %d", rot);
     carc_placement here = {(int8_t)t->cx, (int8_t)t->cy, (uint8_t)rot, 0};
     if (t->nlegal == 0 && t->step == STEP_PLACE)
@@ -292,7 +292,7 @@ static void drawn_tile_section(const tui *t, pen *p)
 
 static void odds_section(const tui *t, pen *p)
 {
-    int counts[CARC_TILE_KINDS];
+    int counts[CARC_MAX_KINDS] = {0};
     int left = carc_game_tiles_left(t->s.g, counts);
     p->row++;
     if (!t->opt.tile_info) {
@@ -300,25 +300,25 @@ static void odds_section(const tui *t, pen *p)
         return;
     }
     put_wrap(p, A_BOLD, "Tiles left: %d, dead spots: %d", left, t->ndead);
-    int rows = (CARC_TILE_KINDS + 2) / 3;
+    int rows = (CARC_MAX_KINDS + 2) / 3;
     for (int r = 0; r < rows && p->row < p->end; r++) {
         char line[64] = "";
         size_t len = 0;
         for (int c = 0; c < 3; c++) {
             int k = c * rows + r;
             double chance = 100.0 * tile_info_chance(counts[k], left);
-            len += (size_t)snprintf(line + len, sizeof line - len, "%c%2d %3.0f%% ",
-                                    carc_tile(k)->letter, counts[k], chance);
+            len += (size_t)snprintf(line + len, sizeof line - len, "%s%2d %3.0f%% ",
+                                    carc_tile_id(k), counts[k], chance);
         }
         put_line(p, A_NORMAL, "%s", line);
     }
-    int discards[CARC_TILE_KINDS];
+    int discards[CARC_MAX_KINDS] = {0};
     if (session_discards(&t->s, discards) > 0) {
         char line[80] = "Discarded:";
         size_t len = strlen(line);
-        for (int k = 0; k < CARC_TILE_KINDS; k++)
+        for (int k = 0; k < carc_tile_kinds(); k++)
             for (int i = 0; i < discards[k] && len + 3 < sizeof line; i++)
-                len += (size_t)snprintf(line + len, sizeof line - len, " %c", carc_tile(k)->letter);
+                len += (size_t)snprintf(line + len, sizeof line - len, " %s", carc_tile_id(k));
         put_wrap(p, A_NORMAL, "%s", line);
     }
 }
@@ -628,22 +628,22 @@ void too_small_draw(const tui *t, const layout *l)
 
 static void tiles_draw(const tui *t, const layout *l)
 {
-    int counts[CARC_TILE_KINDS];
+    int counts[CARC_MAX_KINDS] = {0};
     int left = carc_game_tiles_left(t->s.g, counts);
     attrset(A_BOLD);
     mvprintw(0, 0, "Tiles left: %d (any key returns)", left);
     attrset(A_NORMAL);
     int per_row = l->cols / 10 < 8 ? l->cols / 10 : 8;
     per_row = per_row < 1 ? 1 : per_row;
-    for (int k = 0; k < CARC_TILE_KINDS; k++) {
+    for (int k = 0; k < carc_tile_kinds(); k++) {
         int row = 2 + (k / per_row) * 6, col = (k % per_row) * 10;
         if (row + 4 >= l->lines)
             break;
         if (t->opt.tile_info)
-            mvprintw(row, col, "%c %d %2.0f%%", carc_tile(k)->letter, counts[k],
+            mvprintw(row, col, "%s %d %2.0f%%", carc_tile_id(k), counts[k],
                      100.0 * tile_info_chance(counts[k], left));
         else
-            mvprintw(row, col, "%c", carc_tile(k)->letter);
+            mvprintw(row, col, "%s", carc_tile_id(k));
         board_draw_tile_at(t, row + 1, col, k, 0);
     }
 }

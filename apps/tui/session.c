@@ -107,8 +107,8 @@ static void log_placement(session *s, carc_move m, int turn, int mover, int kind
     if (!def)
         return;
     int has_role = m.segment < def->nsegments;
-    session_log(s, "Turn %d: %s put %c at %d,%d%s%s%s", turn, session_player_name(mover),
-                def->letter, m.place.x, m.place.y, has_role ? " (" : "",
+    session_log(s, "Turn %d: %s put %s at %d,%d%s%s%s", turn, session_player_name(mover),
+                def->id, m.place.x, m.place.y, has_role ? " (" : "",
                 has_role ? role_name(def->segments[m.segment].kind) : "", has_role ? ")" : "");
 }
 
@@ -119,8 +119,8 @@ static void log_move(session *s, carc_move m, int turn, int mover, int kind, int
                      const carc_event *events, int n)
 {
     if (m.type == CARC_MOVE_DISCARD && kind >= 0)
-        session_log(s, "%s's %c fits nowhere: discarded", session_player_name(mover),
-                    carc_tile(kind)->letter);
+        session_log(s, "%s's %s fits nowhere: discarded", session_player_name(mover),
+                    carc_tile_id(kind));
     else
         log_placement(s, m, turn, mover, kind);
     if (last) {
@@ -176,16 +176,16 @@ int session_undo(session *s)
     return 0;
 }
 
-int session_discards(const session *s, int counts[CARC_TILE_KINDS])
+int session_discards(const session *s, int counts[CARC_MAX_KINDS])
 {
     int total = 0;
-    memset(counts, 0, sizeof(int) * CARC_TILE_KINDS);
+    memset(counts, 0, sizeof(int) * CARC_MAX_KINDS);
     int n = carc_game_move_count(s->g);
     for (int i = 0; i < n; i++) {
         carc_move m;
         int kind = 0;
         if (carc_game_move_at(s->g, i, &m, &kind) == CARC_OK && m.type == CARC_MOVE_DISCARD &&
-            kind >= 0 && kind < CARC_TILE_KINDS) {
+            kind >= 0 && kind < CARC_MAX_KINDS) {
             counts[kind]++;
             total++;
         }
@@ -390,7 +390,7 @@ int session_open(session *s, const play_options *opt, char *err, size_t errcap)
         memcpy(specs, opt->seats, sizeof specs);
         n = opt->nseats;
     }
-    carc_rules rules = {opt->rules};
+    carc_rules rules = {opt->rules, 0};
     s->g = carc_game_new(n, &rules, s->seed);
     if (!s->g) {
         snprintf(err, errcap, "out of memory");

@@ -13,7 +13,7 @@
 enum {
     SESSION_LOG_MAX = 200,
     SESSION_LOG_LINE = 256,
-    SESSION_MAX_SNAPSHOTS = CARC_PILE + 8,
+    SESSION_MAX_SNAPSHOTS = CARC_MAX_TILES + 8,
     SESSION_PATH_MAX = 512,
 };
 
@@ -82,6 +82,6 @@ int session_undo(session *s);
 int session_save(session *s, const char *path, char *err, size_t errcap);
 
 /* Kinds discarded so far, counted into counts[24]; returns how many. */
-int session_discards(const session *s, int counts[CARC_TILE_KINDS]);
+int session_discards(const session *s, int counts[CARC_MAX_KINDS]);
 
 #endif

@@ -17,7 +17,7 @@ static carc_game *game_with(char letter)
     carc_rules rules = carc_rules_standard();
     carc_game *g = carc_game_new(2, &rules, 7);
     assert_non_null(g);
-    assert_int_equal(carc_game_choose_tile(g, carc_tile_kind(letter)), CARC_OK);
+    assert_int_equal(carc_game_choose_tile(g, carc_tile_parse_n(&letter, 1)), CARC_OK);
     return g;
 }
 

@@ -51,7 +51,7 @@ static json_t *tile_json(const carc_game *g)
     int kind = carc_game_drawn_tile(g);
     if (kind < 0)
         return json_null();
-    char s[2] = {carc_tile(kind)->letter, '\0'};
+    const char *s = carc_tile_id(kind);
     return json_string(s);
 }
 
@@ -223,8 +223,8 @@ static void test_replica_follows_a_forfeit(void **state)
 static void test_move_tile(void **state)
 {
     (void)state;
-    assert_int_equal(replica_move_tile("E 0 -1 2 S"), carc_tile_kind('E'));
-    assert_int_equal(replica_move_tile("discard X"), carc_tile_kind('X'));
+    assert_int_equal(replica_move_tile("E 0 -1 2 S"), carc_tile_parse("E"));
+    assert_int_equal(replica_move_tile("discard X"), carc_tile_parse("X"));
     assert_int_equal(replica_move_tile("EE 0 0 0"), -1);
     assert_int_equal(replica_move_tile(""), -1);
     assert_int_equal(replica_move_tile(NULL), -1);

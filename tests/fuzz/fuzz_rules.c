@@ -23,7 +23,7 @@ static void check(int ok, const char *what)
 
 static void fuzz_rule_list(const char *text)
 {
-    carc_rules rules = {0xF0F0F0F0u};
+    carc_rules rules = {.flags = 0xF0F0F0F0u};
     char err[64];
     if (carc_rules_parse(text, &rules, err, sizeof err) != CARC_OK) {
         check(rules.flags == 0xF0F0F0F0u, "a refused list changed the rules");
@@ -36,7 +36,7 @@ static void fuzz_rule_list(const char *text)
         char buf[256];
         size_t n = carc_rules_format(rules, buf, sizeof buf, seps[i]);
         check(n < sizeof buf && strlen(buf) == n, "format length");
-        carc_rules back = {0};
+        carc_rules back = {.flags = 0};
         check(carc_rules_parse(buf, &back, NULL, 0) == CARC_OK, "a formatted list is refused");
         check(back.flags == rules.flags, "a formatted list reads back otherwise");
     }

@@ -64,7 +64,7 @@ static long decode_utf8(const char *s)
 static void test_every_tile_draws(void **state)
 {
     (void)state;
-    for (int kind = 0; kind < CARC_TILE_KINDS; kind++)
+    for (int kind = 0; kind < carc_tile_kinds(); kind++)
         for (int rot = 0; rot < 4; rot++) {
             tile_art art;
             draw(kind, rot, &art);
@@ -85,7 +85,7 @@ static void test_bad_arguments(void **state)
     (void)state;
     tile_art art;
     assert_int_equal(tile_art_draw(-1, 0, CARC_NO_SPOT, 0, &art), -1);
-    assert_int_equal(tile_art_draw(CARC_TILE_KINDS, 0, CARC_NO_SPOT, 0, &art), -1);
+    assert_int_equal(tile_art_draw(CARC_MAX_KINDS, 0, CARC_NO_SPOT, 0, &art), -1);
     assert_int_equal(tile_art_draw(0, -1, CARC_NO_SPOT, 0, &art), -1);
     assert_int_equal(tile_art_draw(0, 4, CARC_NO_SPOT, 0, &art), -1);
     assert_int_equal(tile_art_draw(0, 0, CARC_NO_SPOT, 0, NULL), -1);
@@ -113,7 +113,7 @@ static int corner_between_cities(int kind, int rot, int port)
 static void test_ports_show_their_segments(void **state)
 {
     (void)state;
-    for (int kind = 0; kind < CARC_TILE_KINDS; kind++)
+    for (int kind = 0; kind < carc_tile_kinds(); kind++)
         for (int rot = 0; rot < 4; rot++) {
             tile_art art;
             draw(kind, rot, &art);
@@ -136,7 +136,7 @@ static void test_ports_show_their_segments(void **state)
 static void test_edges_show_their_kinds(void **state)
 {
     (void)state;
-    for (int kind = 0; kind < CARC_TILE_KINDS; kind++)
+    for (int kind = 0; kind < carc_tile_kinds(); kind++)
         for (int rot = 0; rot < 4; rot++) {
             tile_art art;
             draw(kind, rot, &art);
@@ -165,7 +165,7 @@ static void test_edges_show_their_kinds(void **state)
 static void test_half_turn_turns_the_picture(void **state)
 {
     (void)state;
-    for (int kind = 0; kind < CARC_TILE_KINDS; kind++)
+    for (int kind = 0; kind < carc_tile_kinds(); kind++)
         for (int rot = 0; rot < 2; rot++) {
             tile_art a, b;
             draw(kind, rot, &a);
@@ -185,7 +185,7 @@ static void test_half_turn_turns_the_picture(void **state)
 static void test_every_segment_shows(void **state)
 {
     (void)state;
-    for (int kind = 0; kind < CARC_TILE_KINDS; kind++)
+    for (int kind = 0; kind < carc_tile_kinds(); kind++)
         for (int rot = 0; rot < 4; rot++) {
             tile_art art;
             draw(kind, rot, &art);
@@ -242,7 +242,7 @@ static void check_follower(int kind, int rot, int seg, int owner)
 static void test_followers_show_their_owner(void **state)
 {
     (void)state;
-    for (int kind = 0; kind < CARC_TILE_KINDS; kind++)
+    for (int kind = 0; kind < carc_tile_kinds(); kind++)
         for (int rot = 0; rot < 4; rot++)
             for (int seg = 0; seg < carc_tile(kind)->nsegments; seg++)
                 for (int owner = 0; owner < CARC_MAX_PLAYERS; owner++)
@@ -254,7 +254,7 @@ static void test_follower_on_a_placed_tile(void **state)
     (void)state;
     /* The start tile D with a Blue knight on its city. */
     carc_tile_on_board t = {
-        .kind = (uint8_t)carc_tile_kind('D'), .follower_segment = 0, .follower_owner = 1};
+        .kind = (uint8_t)carc_tile_parse("D"), .follower_segment = 0, .follower_owner = 1};
     tile_art art;
     assert_int_equal(tile_art_draw_placed(&t, &art), 0);
     assert_int_equal(count_what(&art, TILE_ART_FOLLOWER), 1);
@@ -283,7 +283,7 @@ static void test_letters(void **state)
 static void test_two_cities_stay_apart(void **state)
 {
     (void)state;
-    for (int kind = 0; kind < CARC_TILE_KINDS; kind++)
+    for (int kind = 0; kind < carc_tile_kinds(); kind++)
         for (int rot = 0; rot < 4; rot++) {
             tile_art art;
             draw(kind, rot, &art);
@@ -301,7 +301,7 @@ static void test_two_cities_stay_apart(void **state)
                 }
         }
     tile_art h;
-    draw(carc_tile_kind('H'), 0, &h);
+    draw(carc_tile_parse("H"), 0, &h);
     for (int col = 0; col < TILE_ART_W; col++)
         assert_int_equal(h.cell[1][col].ground, TILE_ART_FIELD); /* a field between */
 }
@@ -311,11 +311,11 @@ static void test_walls(void **state)
 {
     (void)state;
     tile_art art;
-    draw(carc_tile_kind('C'), 0, &art);
+    draw(carc_tile_parse("C"), 0, &art);
     assert_int_equal(count_what(&art, TILE_ART_WALL), 0);
     assert_int_equal(count_what(&art, TILE_ART_CITY), TILE_ART_W * TILE_ART_H - 1);
-    for (int kind = 0; kind < CARC_TILE_KINDS; kind++) {
-        if (kind == carc_tile_kind('C'))
+    for (int kind = 0; kind < carc_tile_kinds(); kind++) {
+        if (kind == carc_tile_parse("C"))
             continue;
         for (int rot = 0; rot < 4; rot++) {
             int cities = 0;
@@ -332,7 +332,7 @@ static void test_walls(void **state)
 static void test_pennants(void **state)
 {
     (void)state;
-    for (int kind = 0; kind < CARC_TILE_KINDS; kind++) {
+    for (int kind = 0; kind < carc_tile_kinds(); kind++) {
         const carc_tile_def *def = carc_tile(kind);
         int pennants = 0;
         for (int s = 0; s < def->nsegments; s++)
@@ -368,21 +368,21 @@ static void test_road_ends(void **state)
         tile_art art;
         const char *junctions = "LWX", *through = "DJKOPUV", *gates = "ST";
         for (const char *t = junctions; *t; t++) {
-            draw(carc_tile_kind(*t), rot, &art);
+            draw(carc_tile_parse_n(t, 1), rot, &art);
             assert_int_equal(art.cell[1][2].what, TILE_ART_JUNCTION);
             assert_int_equal(count_what(&art, TILE_ART_JUNCTION), 1);
         }
         for (const char *t = through; *t; t++) {
-            draw(carc_tile_kind(*t), rot, &art);
+            draw(carc_tile_parse_n(t, 1), rot, &art);
             assert_int_equal(art.cell[1][2].what, TILE_ART_ROAD);
             assert_int_equal(count_what(&art, TILE_ART_JUNCTION), 0);
         }
-        int a = carc_tile_kind('A');
+        int a = carc_tile_parse("A");
         draw(a, rot, &art);
         assert_int_equal(art.cell[1][2].what, TILE_ART_CLOISTER);
         assert_int_equal(beside_centre_towards_road(&art, a, rot)->what, TILE_ART_ROAD);
         for (const char *t = gates; *t; t++) {
-            int kind = carc_tile_kind(*t);
+            int kind = carc_tile_parse_n(t, 1);
             draw(kind, rot, &art);
             assert_int_equal(art.cell[1][2].ground, TILE_ART_CITY);
             assert_int_equal(count_what(&art, TILE_ART_JUNCTION), 0);
@@ -396,10 +396,10 @@ static void test_rotation_turns_a_road(void **state)
 {
     (void)state;
     tile_art art;
-    draw(carc_tile_kind('U'), 0, &art);
+    draw(carc_tile_parse("U"), 0, &art);
     for (int row = 0; row < TILE_ART_H; row++)
         assert_string_equal(art.cell[row][2].glyph, "\u2502");
-    draw(carc_tile_kind('U'), 1, &art);
+    draw(carc_tile_parse("U"), 1, &art);
     for (int col = 0; col < TILE_ART_W; col++)
         assert_string_equal(art.cell[1][col].glyph, "\u2500");
 }

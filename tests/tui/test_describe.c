@@ -11,7 +11,7 @@
 
 static int kind_of(char letter)
 {
-    return carc_tile_kind(letter);
+    return carc_tile_parse_n(&letter, 1);
 }
 
 /* The segment of `letter` at `rot` that holds board port `port`. */

@@ -12,7 +12,7 @@
 
 static int kind_of(char letter)
 {
-    return carc_tile_kind(letter);
+    return carc_tile_parse_n(&letter, 1);
 }
 
 static void test_chances_at_start(void **state)
@@ -21,7 +21,7 @@ static void test_chances_at_start(void **state)
     carc_game *g = carc_game_new(2, NULL, 11);
     assert_non_null(g);
     assert_int_equal(carc_game_choose_tile(g, kind_of('U')), CARC_OK);
-    int counts[CARC_TILE_KINDS];
+    int counts[CARC_MAX_KINDS] = {0};
     int left = tile_info_counts(g, counts, 0);
     assert_int_equal(left, 70);
     assert_int_equal(counts[kind_of('U')], 7); /* 8 in the set, one drawn */
@@ -29,7 +29,7 @@ static void test_chances_at_start(void **state)
     assert_true(tile_info_chance(counts[kind_of('U')], left) > 0.0999);
     assert_true(tile_info_chance(counts[kind_of('U')], left) < 0.1001);
     double sum = 0;
-    for (int k = 0; k < CARC_TILE_KINDS; k++)
+    for (int k = 0; k < carc_tile_kinds(); k++)
         sum += tile_info_chance(counts[k], left);
     assert_true(sum > 0.999 && sum < 1.001);
     assert_true(tile_info_chance(3, 0) == 0.0);
@@ -64,7 +64,7 @@ static void test_kind_fits(void **state)
     int impossible[4] = {CARC_CITY, CARC_ROAD, CARC_CITY, CARC_FIELD};
     int three_cities[4] = {CARC_CITY, CARC_ROAD, CARC_CITY, TILE_INFO_NO_NEIGHBOUR};
     assert_true(tile_info_kind_fits(kind_of('S'), three_cities));
-    for (int k = 0; k < CARC_TILE_KINDS; k++)
+    for (int k = 0; k < carc_tile_kinds(); k++)
         assert_false(tile_info_kind_fits(k, impossible));
     int city_all[4] = {CARC_CITY, CARC_CITY, CARC_CITY, CARC_CITY};
     assert_true(tile_info_kind_fits(kind_of('C'), city_all));
@@ -76,7 +76,7 @@ static void test_dead_spot_when_only_u_is_left(void **state)
 {
     (void)state;
     carc_game *g = carc_game_new(2, NULL, 1);
-    int counts[CARC_TILE_KINDS] = {0};
+    int counts[CARC_MAX_KINDS] = {0};
     counts[kind_of('U')] = 8;
     tile_square dead[8];
     assert_int_equal(tile_info_dead_spots_for(g, counts, dead, 8), 1);
@@ -92,11 +92,11 @@ static void test_dead_spot_when_only_u_is_left(void **state)
  * each kind is drawn in turn and its placements there checked. */
 static int engine_says_fillable(const carc_game *g, int x, int y)
 {
-    int counts[CARC_TILE_KINDS];
+    int counts[CARC_MAX_KINDS] = {0};
     tile_info_counts(g, counts, 1);
     carc_game *probe = carc_game_clone(g);
     int fillable = 0;
-    for (int k = 0; k < CARC_TILE_KINDS && !fillable; k++) {
+    for (int k = 0; k < carc_tile_kinds() && !fillable; k++) {
         if (counts[k] == 0)
             continue;
         assert_int_equal(carc_game_choose_tile(probe, k), CARC_OK);

@@ -76,7 +76,7 @@ int model_tile_at(const model *m, int x, int y)
 
 void model_add(model *m, int x, int y, int kind, int rot)
 {
-    assert_true(m->ntiles < CARC_TILES);
+    assert_true(m->ntiles < CARC_MAX_TILES);
     assert_int_equal(model_tile_at(m, x, y), -1);
     int t = m->ntiles++;
     m->tiles[t] = (model_tile){x, y, kind, rot, -1, 0};
@@ -228,7 +228,7 @@ static int empty_neighbours(const model *m, int x, int y)
 
 static void measure(model *m, model_feature *f)
 {
-    uint8_t tile_seen[CARC_TILES] = {0};
+    uint8_t tile_seen[CARC_MAX_TILES] = {0};
     for (int i = f->first; i < f->first + f->count; i++) {
         int node = m->order[i], ti = node_tile(node), seg = node_seg(node);
         const model_tile *t = &m->tiles[ti];
@@ -338,11 +338,11 @@ static int parse_move(const char *move, int *kind, int *x, int *y, int *rot, cha
     *discard = 0;
     if (sscanf(move, "discard %c", &letter) == 1) {
         *discard = 1;
-        *kind = carc_tile_kind(letter);
+        *kind = carc_tile_parse_n(&letter, 1);
         return *kind >= 0;
     }
     int n = sscanf(move, "%c %d %d %d %7s", &letter, x, y, rot, spot);
-    *kind = carc_tile_kind(letter);
+    *kind = carc_tile_parse_n(&letter, 1);
     return n >= 4 && *kind >= 0;
 }
 
@@ -398,9 +398,9 @@ void sup_snapshot(const carc_game *g, snapshot *s)
             s->score_of[p][k] = carc_game_score_of(g, p, (carc_kind)k);
     }
     carc_game_bounds(g, &s->bounds[0], &s->bounds[1], &s->bounds[2], &s->bounds[3]);
-    for (int t = 0; t < s->ntiles && t < CARC_TILES; t++)
+    for (int t = 0; t < s->ntiles && t < CARC_MAX_TILES; t++)
         assert_int_equal(carc_game_tile_info(g, t, &s->tiles[t]), CARC_OK);
-    for (int i = 0; i < s->moves && i < CARC_PILE; i++)
+    for (int i = 0; i < s->moves && i < CARC_MAX_TILES; i++)
         assert_int_equal(carc_game_move_at(g, i, &s->move[i], &s->move_kind[i]), CARC_OK);
     s->nplacements = carc_legal_placements(g, s->placements, CARC_MAX_PLACEMENTS);
     s->record_len = carc_record_write(g, NULL, s->record, sizeof s->record);

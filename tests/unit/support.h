@@ -15,6 +15,9 @@
 
 #include "carcassonne.h"
 
+/* Tiles drawn in a whole base game: 72 less the start tile. */
+enum { BASE_GAME_PILE = 71, BASE_KINDS = 24 };
+
 /* --- The catalogue, rotated by hand ----------------------------------------- */
 
 /* The twelve port bits turned `rot` quarter turns clockwise: port p goes to
@@ -41,7 +44,7 @@ enum {
     MODEL_GRID = 192,
     MODEL_OFFSET = 96,
     MODEL_SEGS = CARC_MAX_SEGMENTS_PER_TILE,
-    MODEL_NODES = CARC_TILES * CARC_MAX_SEGMENTS_PER_TILE,
+    MODEL_NODES = CARC_MAX_TILES * CARC_MAX_SEGMENTS_PER_TILE,
 };
 
 typedef struct model_tile {
@@ -66,7 +69,7 @@ typedef struct model_feature {
 
 typedef struct model {
     int ntiles;
-    model_tile tiles[CARC_TILES];
+    model_tile tiles[CARC_MAX_TILES];
     int16_t grid[MODEL_GRID][MODEL_GRID]; /* tile index + 1, 0: empty */
     int nfeatures;
     int feature_of[MODEL_NODES]; /* node: tile * 9 + segment */
@@ -116,15 +119,15 @@ int sup_play_ok(carc_game *g, const char *move, carc_event *events, int cap);
 /* Everything that can be observed of a game through the API. */
 typedef struct snapshot {
     int players, current, over, ended_early, drawn, left, moves, ntiles;
-    int counts[CARC_TILE_KINDS];
+    int counts[CARC_MAX_KINDS];
     int score[CARC_MAX_PLAYERS], score_of[CARC_MAX_PLAYERS][4];
     int supply[CARC_MAX_PLAYERS];
     unsigned leaders;
     uint32_t rules;
     int bounds[4];
-    carc_tile_on_board tiles[CARC_TILES];
-    carc_move move[CARC_PILE];
-    int move_kind[CARC_PILE];
+    carc_tile_on_board tiles[CARC_MAX_TILES];
+    carc_move move[CARC_MAX_TILES];
+    int move_kind[CARC_MAX_TILES];
     int nplacements;
     carc_placement placements[CARC_MAX_PLACEMENTS];
     size_t record_len;

@@ -235,13 +235,13 @@ static double brute_after_root_move(const carc_game *g)
 {
     if (carc_game_over(g))
         return brute_leaf(g);
-    int counts[CARC_TILE_KINDS];
+    int counts[CARC_MAX_KINDS] = {0};
     int total = carc_game_tiles_left(g, counts) + 1;
     counts[carc_game_drawn_tile(g)]++;
     carc_game *drawn = carc_game_clone(g), *child = carc_game_clone(g);
     static carc_placement places[CARC_MAX_PLACEMENTS];
     double sum = 0.0;
-    for (int k = 0; k < CARC_TILE_KINDS; k++) {
+    for (int k = 0; k < BASE_KINDS; k++) {
         if (counts[k] == 0)
             continue;
         carc_game_copy(drawn, g);
@@ -313,9 +313,9 @@ static carc_game *unplaceable_position(void)
         carc_game *g = sup_game(2, seed);
         carc_rng rng = carc_rng_seed(seed);
         while (!carc_game_over(g)) {
-            int counts[CARC_TILE_KINDS];
+            int counts[CARC_MAX_KINDS] = {0};
             carc_game_tiles_left(g, counts);
-            for (int k = 0; k < CARC_TILE_KINDS; k++) {
+            for (int k = 0; k < BASE_KINDS; k++) {
                 if (counts[k] == 0)
                     continue;
                 carc_game *h = carc_game_clone(g);

@@ -52,9 +52,9 @@ static void test_dead_square_city(void **state)
 {
     (void)state;
     carc_game *g = dead_square_position();
-    int counts[CARC_TILE_KINDS];
+    int counts[CARC_MAX_KINDS] = {0};
     carc_game_tiles_left(g, counts);
-    assert_int_equal(counts[carc_tile_kind('C')], 0);
+    assert_int_equal(counts[carc_tile_parse("C")], 0);
     assert_int_equal(carc_game_score(g, 0), 0);
     assert_int_equal(carc_game_score(g, 1), 0);
     assert_int_equal(carc_game_supply(g, 1), CARC_FOLLOWERS - 1);
@@ -66,7 +66,7 @@ static void test_dead_square_city(void **state)
     double city = v[1] - follower * supply_units(carc_game_supply(g, 1));
     /* Its 1 point, less the early doubt over an open feature. */
     double left = carc_game_tiles_left(g, NULL) + 1;
-    assert_true(fabs(city - (1.0 - 0.45 * left / CARC_PILE)) < 1e-9);
+    assert_true(fabs(city - (1.0 - 0.45 * left / BASE_PILE)) < 1e-9);
     /* The basic evaluation still hopes for the city's completion. */
     double basic[CARC_MAX_PLAYERS];
     carc_evaluate(g, basic);

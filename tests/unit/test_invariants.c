@@ -241,11 +241,11 @@ static void check_end(const game_ctx *c, int discards)
     CHECK(!carc_game_ended_early(g));
     CHECK(carc_game_drawn_tile(g) == CARC_NO_TILE);
     CHECK(carc_game_tiles_left(g, NULL) == 0);
-    CHECK(carc_game_move_count(g) == CARC_PILE);
-    CHECK(carc_game_tile_count(g) - 1 + discards == CARC_PILE, "%d tiles, %d discards",
+    CHECK(carc_game_move_count(g) == BASE_GAME_PILE);
+    CHECK(carc_game_tile_count(g) - 1 + discards == BASE_GAME_PILE, "%d tiles, %d discards",
           carc_game_tile_count(g), discards);
     /* Every tile of the set was used once. */
-    int used[CARC_TILE_KINDS] = {0};
+    int used[CARC_MAX_KINDS] = {0};
     for (int t = 0; t < board.ntiles; t++)
         used[board.tiles[t].kind]++;
     for (int i = 0; i < carc_game_move_count(g); i++) {
@@ -255,7 +255,7 @@ static void check_end(const game_ctx *c, int discards)
         if (m.type == CARC_MOVE_DISCARD)
             used[kind]++;
     }
-    for (int k = 0; k < CARC_TILE_KINDS; k++)
+    for (int k = 0; k < BASE_KINDS; k++)
         CHECK(used[k] == carc_tile(k)->count, "tile %c", 'A' + k);
 }
 
@@ -292,7 +292,7 @@ static void check_replay(const game_ctx *c)
 
 static int play_game(int index, int players, uint32_t rules_flags)
 {
-    carc_rules rules = {rules_flags};
+    carc_rules rules = {.flags = rules_flags};
     game_ctx ctx = {carc_game_new(players, &rules, 0x5EED0000u + (uint64_t)index),
                     players,
                     rules_flags == 0,
@@ -311,7 +311,7 @@ static int play_game(int index, int players, uint32_t rules_flags)
     while (!carc_game_over(c->g)) {
         int mover = carc_game_current_player(c->g);
         int drawn = carc_game_drawn_tile(c->g);
-        CHECK(drawn >= 0 && drawn < CARC_TILE_KINDS);
+        CHECK(drawn >= 0 && drawn < CARC_MAX_KINDS);
         int fits = model_placements(&board, drawn, NULL, 0);
         CHECK(carc_legal_placements(c->g, NULL, 0) == fits, "tile %c", 'A' + drawn);
         carc_move m = carc_random_move(c->g, &rng, 0.5);

@@ -151,7 +151,7 @@ static void test_legal_moves_discard(void **state)
     const char *text = "players 2\nE 0 -1 2 S\n";
     carc_game *g = carc_record_read(text, strlen(text), 1, NULL);
     assert_non_null(g);
-    assert_int_equal(carc_game_choose_tile(g, carc_tile_kind('C')), CARC_OK);
+    assert_int_equal(carc_game_choose_tile(g, carc_tile_parse("C")), CARC_OK);
     assert_int_equal(carc_legal_moves(g, NULL, 0), 1);
     memset(listed, 0, sizeof listed);
     assert_int_equal(carc_legal_moves(g, listed, 1), 1);
@@ -169,7 +169,7 @@ static void test_canonical(void **state)
     const char *text = "players 2\nE 0 -1 2 S\n";
     carc_game *g = carc_record_read(text, strlen(text), 1, NULL);
     assert_non_null(g);
-    int u = carc_tile_kind('U');
+    int u = carc_tile_parse("U");
     assert_int_equal(carc_game_choose_tile(g, u), CARC_OK);
     carc_move parsed, canon;
     assert_int_equal(carc_move_parse(g, "U 1 0 3 N", &parsed), CARC_OK);
@@ -203,7 +203,7 @@ static void test_canonical(void **state)
 
     /* Every kind, rotation and segment: the lowest rotation with the same
      * look, and a follower on the same board ports. */
-    for (int kind = 0; kind < CARC_TILE_KINDS; kind++) {
+    for (int kind = 0; kind < BASE_KINDS; kind++) {
         carc_game *h = sup_game(2, 1);
         if (carc_game_choose_tile(h, kind) != CARC_OK) {
             carc_game_free(h);

@@ -11,7 +11,7 @@ static model board; /* large: kept out of the stack */
 
 static int kind_of(char letter)
 {
-    return carc_tile_kind(letter);
+    return carc_tile_parse_n(&letter, 1);
 }
 
 /* The engine's placements of the drawn tile, sorted; fails on duplicates
@@ -67,15 +67,15 @@ static void test_initial_position_bruteforce(void **state)
     model_clear(&board);
     model_add(&board, 0, 0, kind_of('D'), 0);
     int total = 0;
-    for (int k = 0; k < CARC_TILE_KINDS; k++) {
+    for (int k = 0; k < BASE_KINDS; k++) {
         carc_placement want[CARC_MAX_PLACEMENTS], got[CARC_MAX_PLACEMENTS];
         int nwant = model_placements(&board, k, want, CARC_MAX_PLACEMENTS);
-        int ngot = initial_count(carc_tile(k)->letter, got);
+        int ngot = initial_count(carc_tile(k)->id[0], got);
         assert_same_placements(want, nwant, got, ngot, k);
         total += nwant;
     }
     /* Every kind fits somewhere around the start tile. */
-    assert_true(total > CARC_TILE_KINDS);
+    assert_true(total > CARC_MAX_KINDS);
 }
 
 /* The start tile D at (0, 0) has a city north, roads east and west and a
@@ -214,9 +214,9 @@ static void check_position(const carc_game *g, int all_kinds)
     if (!all_kinds)
         return;
     /* Every other kind still in the pile, drawn instead on a copy. */
-    int counts[CARC_TILE_KINDS];
+    int counts[CARC_MAX_KINDS] = {0};
     carc_game_tiles_left(g, counts);
-    for (int k = 0; k < CARC_TILE_KINDS; k++) {
+    for (int k = 0; k < BASE_KINDS; k++) {
         if (k == drawn || counts[k] == 0)
             continue;
         carc_game_copy(scratch, g);

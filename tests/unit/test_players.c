@@ -120,7 +120,7 @@ static void play_whole_game(const char *spec, int players, uint64_t seed)
         assert_int_equal(carc_game_play(g, m, NULL, 0, NULL), CARC_OK);
         moves++;
     }
-    assert_int_equal(moves, CARC_PILE);
+    assert_int_equal(moves, BASE_GAME_PILE);
     carc_move m;
     assert_int_equal(carc_player_choose(p, g, &m, NULL), CARC_EOVER);
     carc_player_free(p);
@@ -145,10 +145,10 @@ static carc_game *find_discard_position(void)
     for (uint64_t seed = 1; seed < 400; seed++) {
         carc_game *g = sup_game(2, seed);
         while (!carc_game_over(g)) {
-            int counts[CARC_TILE_KINDS];
+            int counts[CARC_MAX_KINDS] = {0};
             carc_game_tiles_left(g, counts);
             counts[carc_game_drawn_tile(g)]++;
-            for (int k = 0; k < CARC_TILE_KINDS; k++) {
+            for (int k = 0; k < BASE_KINDS; k++) {
                 if (!counts[k] || carc_game_choose_tile(g, k) != CARC_OK)
                     continue;
                 if (carc_legal_placements(g, NULL, 0) == 0)
@@ -219,7 +219,7 @@ static void test_determinism(void **state)
     (void)state;
     static const char *const specs[] = {"random", "greedy", "greedy:eval=full",
                                         "mcts:iters=300,threads=2", "mcts:iters=300,threads=3"};
-    static carc_move a[CARC_PILE], b[CARC_PILE], c[CARC_PILE];
+    static carc_move a[BASE_GAME_PILE], b[BASE_GAME_PILE], c[BASE_GAME_PILE];
     for (size_t s = 0; s < sizeof specs / sizeof specs[0]; s++) {
         int na = game_moves(specs[s], 11, a);
         int nb = game_moves(specs[s], 11, b);

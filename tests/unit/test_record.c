@@ -516,7 +516,7 @@ static void test_round_trip(void **state)
             CARC_RULE_BONUS_TURN,
     };
     for (int i = 0; i < 200; i++) {
-        carc_rules rules = {rule_sets[i % 5]};
+        carc_rules rules = {.flags = rule_sets[i % 5]};
         carc_game *g = carc_game_new(2 + i % 5, &rules, 4000u + (uint64_t)i);
         assert_non_null(g);
         carc_rng rng = carc_rng_seed((uint64_t)i);
@@ -548,7 +548,7 @@ static carc_game *game_drawing(char letter)
 {
     carc_game *g = carc_game_new(2, NULL, 5);
     assert_non_null(g);
-    assert_int_equal(carc_game_choose_tile(g, carc_tile_kind(letter)), CARC_OK);
+    assert_int_equal(carc_game_choose_tile(g, carc_tile_parse_n(&letter, 1)), CARC_OK);
     return g;
 }
 
@@ -568,7 +568,7 @@ static void test_move_parse(void **state)
         assert_int_equal(m.place.x, 0);
         assert_int_equal(m.place.y, -1);
         assert_int_equal(m.place.rot, 2);
-        assert_int_equal(carc_tile_segment_at(carc_tile_kind('E'), 2, CARC_S), m.segment);
+        assert_int_equal(carc_tile_segment_at(carc_tile_parse("E"), 2, CARC_S), m.segment);
     }
     assert_int_equal(carc_move_parse(g, "E 0 -1 2", &m), CARC_OK);
     assert_int_equal(m.segment, CARC_NO_SPOT);
@@ -611,16 +611,16 @@ static void test_move_parse(void **state)
     }
     /* Refused lines change nothing. */
     assert_int_equal(carc_game_move_count(g), 0);
-    assert_int_equal(carc_game_drawn_tile(g), carc_tile_kind('E'));
+    assert_int_equal(carc_game_drawn_tile(g), carc_tile_parse("E"));
     assert_int_equal(carc_move_parse(g, NULL, &m), CARC_EINVAL);
 
     /* A placed follower's feature is taken for the next player. */
     assert_int_equal(carc_move_parse(g, "E 0 -1 2", &m), CARC_OK);
     assert_int_equal(carc_game_play(g, m, NULL, 0, NULL), CARC_OK);
-    assert_int_equal(carc_game_choose_tile(g, carc_tile_kind('U')), CARC_OK);
+    assert_int_equal(carc_game_choose_tile(g, carc_tile_parse("U")), CARC_OK);
     assert_int_equal(carc_move_parse(g, "U 1 0 1 W", &m), CARC_OK);
     assert_int_equal(carc_game_play(g, m, NULL, 0, NULL), CARC_OK);
-    assert_int_equal(carc_game_choose_tile(g, carc_tile_kind('U')), CARC_OK);
+    assert_int_equal(carc_game_choose_tile(g, carc_tile_parse("U")), CARC_OK);
     assert_int_equal(carc_move_parse_message(g, "U 2 0 1 W", &m, err, sizeof err), CARC_EILLEGAL);
     assert_int_equal(carc_move_parse(g, "U 2 0 1", &m), CARC_OK);
 
@@ -635,7 +635,7 @@ static void test_move_write(void **state)
     carc_game *g = game_drawing('E');
     char buf[32];
     carc_move m = {CARC_MOVE_PLACE, {0, -1, 2, 0}, CARC_NO_SPOT};
-    m.segment = (uint8_t)carc_tile_segment_at(carc_tile_kind('E'), 2, CARC_S);
+    m.segment = (uint8_t)carc_tile_segment_at(carc_tile_parse("E"), 2, CARC_S);
     assert_int_equal(carc_move_write(g, m, buf, sizeof buf), strlen("E 0 -1 2 SSE"));
     assert_string_equal(buf, "E 0 -1 2 SSE");
     memset(buf, 'Z', sizeof buf);
@@ -757,7 +757,7 @@ static void test_rules_parse(void **state)
          CARC_RULE_FARMS_FIRST_EDITION | CARC_RULE_NO_INCOMPLETE},
     };
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
-        carc_rules r = {0xDEADu};
+        carc_rules r = {.flags = 0xDEADu};
         char err[64] = "x";
         assert_int_equal(carc_rules_parse(good[i].text, &r, err, sizeof err), CARC_OK);
         assert_int_equal(r.flags, good[i].flags);
@@ -767,13 +767,13 @@ static void test_rules_parse(void **state)
         "bogus", "small-city bogus",      "Small-City", "small-city;", "small-cityx",
         "small", "small-city\nbonus-turn"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        carc_rules r = {CARC_RULE_BONUS_TURN};
+        carc_rules r = {.flags = CARC_RULE_BONUS_TURN};
         char err[64] = "";
         assert_int_equal(carc_rules_parse(bad[i], &r, err, sizeof err), CARC_EINVAL);
         assert_int_equal(r.flags, CARC_RULE_BONUS_TURN); /* unchanged */
         assert_non_null(strstr(err, "unknown rule '"));
     }
-    carc_rules r = {0};
+    carc_rules r = {.flags = 0};
     char err[8];
     assert_int_equal(carc_rules_parse("bogus-and-a-long-name", &r, err, sizeof err), CARC_EINVAL);
     assert_int_equal(strlen(err), sizeof err - 1); /* cut, terminated */
@@ -787,7 +787,7 @@ static void test_rules_format(void **state)
     char buf[128], comma[128];
     assert_int_equal(carc_rules_format(carc_rules_standard(), buf, sizeof buf, ","), 0);
     assert_string_equal(buf, "");
-    carc_rules two = {CARC_RULE_BONUS_TURN | CARC_RULE_SMALL_CITY | (1u << 30)};
+    carc_rules two = {.flags = CARC_RULE_BONUS_TURN | CARC_RULE_SMALL_CITY | (1u << 30)};
     size_t len = carc_rules_format(two, buf, sizeof buf, NULL);
     assert_int_equal(len, strlen(buf));
     assert_string_equal(buf, "small-city bonus-turn"); /* lowest flag first, no unnamed flag */
@@ -795,7 +795,7 @@ static void test_rules_format(void **state)
     assert_string_equal(buf, "small-city, bonus-turn");
     /* Every set of flags reads back, with either separator. */
     for (uint32_t flags = 0; flags < 16; flags++) {
-        carc_rules in = {flags}, out = {0}, out2 = {0};
+        carc_rules in = {.flags = flags}, out = {0}, out2 = {0};
         size_t n = carc_rules_format(in, buf, sizeof buf, " ");
         assert_int_equal(n, strlen(buf));
         carc_rules_format(in, comma, sizeof comma, ",");
@@ -990,15 +990,15 @@ static void test_header_append(void **state)
 
 typedef struct replay_log {
     int steps, stop_after;
-    carc_replay_step step[CARC_PILE + 1];
-    carc_event events[CARC_PILE + 1][CARC_MAX_EVENTS];
-    uint64_t score_sum[CARC_PILE + 1];
+    carc_replay_step step[BASE_GAME_PILE + 1];
+    carc_event events[BASE_GAME_PILE + 1][CARC_MAX_EVENTS];
+    uint64_t score_sum[BASE_GAME_PILE + 1];
 } replay_log;
 
 static int log_step(void *ctx, const carc_replay_step *step)
 {
     replay_log *log = ctx;
-    assert_true(log->steps <= CARC_PILE);
+    assert_true(log->steps <= BASE_GAME_PILE);
     assert_true(step->nevents >= 0 && step->nevents <= CARC_MAX_EVENTS);
     log->step[log->steps] = *step;
     memcpy(log->events[log->steps], step->events, (size_t)step->nevents * sizeof(carc_event));
@@ -1017,12 +1017,12 @@ static void test_replay_events(void **state)
     static replay_log log;
     static char text[8192];
     for (int i = 0; i < 60; i++) {
-        carc_rules rules = {i % 3 == 0 ? CARC_RULE_BONUS_TURN : 0};
+        carc_rules rules = {.flags = i % 3 == 0 ? CARC_RULE_BONUS_TURN : 0};
         carc_game *g = carc_game_new(2 + i % 5, &rules, 900u + (uint64_t)i);
         assert_non_null(g);
         carc_rng rng = carc_rng_seed((uint64_t)i);
-        static carc_event want[CARC_PILE + 1][CARC_MAX_EVENTS];
-        int nwant[CARC_PILE + 1], players[CARC_PILE];
+        static carc_event want[BASE_GAME_PILE + 1][CARC_MAX_EVENTS];
+        int nwant[BASE_GAME_PILE + 1], players[BASE_GAME_PILE];
         int stop = i % 4 == 1 ? 5 + i : 1000;
         while (!carc_game_over(g) && carc_game_move_count(g) < stop) {
             int k = carc_game_move_count(g);

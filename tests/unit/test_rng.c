@@ -123,7 +123,7 @@ static void test_random_move_uniform(void **state)
     (void)state;
     /* E on the initial board: (0,-1) r2 and (0,1) r1, r2, r3. */
     carc_game *g = sup_game(2, 1);
-    assert_int_equal(carc_game_choose_tile(g, carc_tile_kind('E')), CARC_OK);
+    assert_int_equal(carc_game_choose_tile(g, carc_tile_parse("E")), CARC_OK);
     carc_rng r = carc_rng_seed(77);
     int count[4] = {0};
     for (int i = 0; i < 40000; i++) {

@@ -322,7 +322,7 @@ static void test_final_city_and_cloister(void **state)
     /* After the end nothing more is played. */
     carc_move m = {CARC_MOVE_PLACE, {1, -1, 0, 0}, CARC_NO_SPOT};
     assert_int_equal(carc_game_play(g, m, NULL, 0, NULL), CARC_EOVER);
-    assert_int_equal(carc_game_choose_tile(g, carc_tile_kind('E')), CARC_EOVER);
+    assert_int_equal(carc_game_choose_tile(g, carc_tile_parse("E")), CARC_EOVER);
     assert_int_equal(carc_game_finish(g, NULL, 0, NULL), CARC_EOVER);
     carc_game_free(g);
 }
@@ -336,7 +336,7 @@ static void test_final_city_and_cloister(void **state)
  * 3: two completed cities, 6 points. The knight's open city: 1 point. */
 static carc_game *farm_position(uint32_t rules)
 {
-    carc_rules r = {rules};
+    carc_rules r = {.flags = rules};
     carc_game *g = carc_game_new(2, &r, 9);
     assert_non_null(g);
     carc_event ev[CARC_MAX_EVENTS];
@@ -386,7 +386,7 @@ static void test_city_between_two_farms(void **state)
 {
     (void)state;
     for (int edition = 3; edition >= 1; edition -= 2) {
-        carc_rules r = {edition == 1 ? CARC_RULE_FARMS_FIRST_EDITION : 0};
+        carc_rules r = {.flags = edition == 1 ? CARC_RULE_FARMS_FIRST_EDITION : 0};
         carc_game *g = carc_game_new(2, &r, 10);
         assert_non_null(g);
         sup_play_ok(g, "E 0 -1 2 N", NULL, 0);
@@ -443,7 +443,7 @@ static void test_no_incomplete_scoring(void **state)
 static void test_small_city(void **state)
 {
     (void)state;
-    carc_rules r = {CARC_RULE_SMALL_CITY};
+    carc_rules r = {.flags = CARC_RULE_SMALL_CITY};
     carc_game *g = carc_game_new(2, &r, 1);
     assert_non_null(g);
     carc_event ev[CARC_MAX_EVENTS];
@@ -461,7 +461,7 @@ static void test_small_city(void **state)
 static void test_bonus_turn(void **state)
 {
     (void)state;
-    carc_rules r = {CARC_RULE_BONUS_TURN};
+    carc_rules r = {.flags = CARC_RULE_BONUS_TURN};
     carc_game *g = carc_game_new(2, &r, 4);
     assert_non_null(g);
     static const char *const moves[] = {

@@ -177,10 +177,10 @@ static void test_occupied_far_away(void **state)
 {
     (void)state;
     carc_game *g = sup_game(2, 5);
-    int u = carc_tile_kind('U');
+    int u = carc_tile_parse("U");
     /* Nothing on the board holds a follower: E north of the start tile,
      * city facing south, offers its city (0) and its field (1). */
-    assert_int_equal(carc_game_choose_tile(g, carc_tile_kind('E')), CARC_OK);
+    assert_int_equal(carc_game_choose_tile(g, carc_tile_parse("E")), CARC_OK);
     carc_placement e_north = {0, -1, 2, 0};
     assert_int_equal(engine_spots(g, e_north), 0x3);
     /* Player 1: U east of the start tile, road east-west, thief on it. */
@@ -208,7 +208,7 @@ static void test_small_cap(void **state)
 {
     (void)state;
     carc_game *g = sup_game(2, 5);
-    assert_int_equal(carc_game_choose_tile(g, carc_tile_kind('X')), CARC_OK);
+    assert_int_equal(carc_game_choose_tile(g, carc_tile_parse("X")), CARC_OK);
     carc_placement p = {1, 0, 0, 0};
     carc_spot buf[CARC_MAX_SPOTS];
     memset(buf, 0xEE, sizeof buf);

@@ -15,7 +15,7 @@ static const struct spec_tile {
     int count;
     const char *edges;
     const char *segments[CARC_MAX_SEGMENTS_PER_TILE + 1];
-} spec[CARC_TILE_KINDS] = {
+} spec[CARC_MAX_KINDS] = {
     {'A', 2, "FFRF", {"K", "R S", "F NNW N NNE ENE E ESE SSE SSW WSW W WNW"}},
     {'B', 4, "FFFF", {"K", "F *"}},
     {'C', 1, "CCCC", {"P *"}},
@@ -108,12 +108,13 @@ static int popcount(unsigned v)
 static void test_catalogue_matches_spec(void **state)
 {
     (void)state;
-    for (int k = 0; k < CARC_TILE_KINDS; k++) {
+    for (int k = 0; k < BASE_KINDS; k++) {
         const carc_tile_def *def = carc_tile(k);
         const struct spec_tile *sp = &spec[k];
         assert_non_null(def);
-        assert_int_equal(def->letter, sp->letter);
-        assert_int_equal(def->letter, 'A' + k);
+        assert_int_equal(def->id[0], sp->letter);
+        assert_int_equal(def->id[0], 'A' + k);
+        assert_int_equal(def->id[1], '\0');
         assert_int_equal(def->count, sp->count);
         for (int d = 0; d < 4; d++)
             assert_int_equal(def->edges[d], kind_of_letter(sp->edges[d]));
@@ -137,12 +138,12 @@ static void test_catalogue_matches_spec(void **state)
 static void test_totals(void **state)
 {
     (void)state;
-    static const int counts[CARC_TILE_KINDS] = {
+    static const int counts[CARC_MAX_KINDS] = {
         2, 4, 1, 4, 5, 2, 1, 3, 2, 3, 3, 3, 2, 3, 2, 3, 1, 3, 2, 1, 8, 9, 4, 1,
     };
     int tiles = 0, pennants = 0, cloisters = 0, kinds = 0;
-    int pennants_of[CARC_TILE_KINDS] = {0};
-    for (int k = 0; k < CARC_TILE_KINDS; k++) {
+    int pennants_of[CARC_MAX_KINDS] = {0};
+    for (int k = 0; k < BASE_KINDS; k++) {
         const carc_tile_def *def = carc_tile(k);
         assert_non_null(def);
         kinds++;
@@ -155,10 +156,9 @@ static void test_totals(void **state)
         pennants += pennants_of[k];
     }
     assert_int_equal(kinds, 24);
-    assert_int_equal(kinds, CARC_TILE_KINDS);
+    assert_int_equal(carc_tile_kinds(), 34); /* and the river's 10 */
     assert_int_equal(tiles, 72);
-    assert_int_equal(tiles, CARC_TILES);
-    assert_int_equal(CARC_PILE, 71);
+    assert_int_equal(BASE_GAME_PILE, 71);
     assert_int_equal(pennants, 10);
     /* C 1, F 2, M 2, O 2, Q 1, S 2. */
     assert_int_equal(pennants_of['C' - 'A'], 1);
@@ -169,21 +169,21 @@ static void test_totals(void **state)
     assert_int_equal(pennants_of['S' - 'A'], 2);
     assert_int_equal(cloisters, 6); /* A 2, B 4 */
     assert_null(carc_tile(-1));
-    assert_null(carc_tile(CARC_TILE_KINDS));
-    for (int k = 0; k < CARC_TILE_KINDS; k++)
-        assert_int_equal(carc_tile_kind((char)('A' + k)), k);
-    assert_int_equal(carc_tile_kind('Y'), -1);
-    assert_int_equal(carc_tile_kind('Z'), -1);
-    assert_int_equal(carc_tile_kind('a'), -1);
-    assert_int_equal(carc_tile_kind('@'), -1);
-    assert_int_equal(carc_tile_kind('\0'), -1);
-    assert_int_equal(carc_tile_kind((char)0xC1), -1);
+    assert_null(carc_tile(CARC_MAX_KINDS));
+    for (int k = 0; k < BASE_KINDS; k++)
+        assert_int_equal(carc_tile_parse(carc_tile_id(k)), k);
+    assert_int_equal(carc_tile_parse("Y"), -1);
+    assert_int_equal(carc_tile_parse("Z"), -1);
+    assert_int_equal(carc_tile_parse("a"), -1);
+    assert_int_equal(carc_tile_parse("@"), -1);
+    assert_int_equal(carc_tile_parse(""), -1);
+    assert_int_equal(carc_tile_parse("\xC1"), -1);
 }
 
 static void test_segments_partition_ports(void **state)
 {
     (void)state;
-    for (int k = 0; k < CARC_TILE_KINDS; k++) {
+    for (int k = 0; k < BASE_KINDS; k++) {
         const carc_tile_def *def = carc_tile(k);
         assert_true(def->nsegments >= 1 && def->nsegments <= CARC_MAX_SEGMENTS_PER_TILE);
         int holders[CARC_PORTS] = {0};
@@ -206,7 +206,7 @@ static void test_segments_partition_ports(void **state)
         assert_true(ncloisters <= 1);
         for (int p = 0; p < CARC_PORTS; p++)
             if (holders[p] != 1)
-                fail_msg("tile %c: port %s is held by %d segments", def->letter, names[p],
+                fail_msg("tile %c: port %s is held by %d segments", def->id[0], names[p],
                          holders[p]);
     }
 }
@@ -214,7 +214,7 @@ static void test_segments_partition_ports(void **state)
 static void test_edges_agree_with_ports(void **state)
 {
     (void)state;
-    for (int k = 0; k < CARC_TILE_KINDS; k++) {
+    for (int k = 0; k < BASE_KINDS; k++) {
         const carc_tile_def *def = carc_tile(k);
         for (int d = 0; d < 4; d++) {
             int half1 = sup_port_kind(k, 0, 3 * d), mid = sup_port_kind(k, 0, 3 * d + 1),
@@ -238,7 +238,7 @@ static void test_edges_agree_with_ports(void **state)
                 assert_int_equal(mid, CARC_FIELD);
                 assert_int_equal(half2, CARC_FIELD);
                 break;
-            default: fail_msg("tile %c edge %d has kind %d", def->letter, d, def->edges[d]);
+            default: fail_msg("tile %c edge %d has kind %d", def->id[0], d, def->edges[d]);
             }
         }
     }
@@ -247,7 +247,7 @@ static void test_edges_agree_with_ports(void **state)
 static void test_borders_point_at_cities(void **state)
 {
     (void)state;
-    for (int k = 0; k < CARC_TILE_KINDS; k++) {
+    for (int k = 0; k < BASE_KINDS; k++) {
         const carc_tile_def *def = carc_tile(k);
         for (int s = 0; s < def->nsegments; s++) {
             const carc_segment_def *seg = &def->segments[s];
@@ -271,7 +271,7 @@ static void test_borders_point_at_cities(void **state)
                         rim_neighbours |= 1u << c;
             }
             if (rim_neighbours != seg->borders)
-                fail_msg("tile %c field %d borders %X, but touches cities %X", def->letter, s,
+                fail_msg("tile %c field %d borders %X, but touches cities %X", def->id[0], s,
                          seg->borders, rim_neighbours);
         }
     }
@@ -280,7 +280,7 @@ static void test_borders_point_at_cities(void **state)
 static void test_rotation_queries(void **state)
 {
     (void)state;
-    for (int k = 0; k < CARC_TILE_KINDS; k++) {
+    for (int k = 0; k < BASE_KINDS; k++) {
         const carc_tile_def *def = carc_tile(k);
         for (int r = 0; r < 4; r++) {
             for (int p = 0; p < CARC_PORTS; p++) {
@@ -318,9 +318,9 @@ static void test_rotation_queries(void **state)
         assert_int_equal(carc_tile_edge(k, -1, 0), -1);
     }
     assert_int_equal(carc_tile_segment_at(-1, 0, 0), -1);
-    assert_int_equal(carc_tile_segment_at(CARC_TILE_KINDS, 0, 0), -1);
-    assert_int_equal(carc_tile_segment_ports(CARC_TILE_KINDS, 0, 0), 0);
-    assert_int_equal(carc_tile_edge(CARC_TILE_KINDS, 0, 0), -1);
+    assert_int_equal(carc_tile_segment_at(CARC_MAX_KINDS, 0, 0), -1);
+    assert_int_equal(carc_tile_segment_ports(CARC_MAX_KINDS, 0, 0), 0);
+    assert_int_equal(carc_tile_edge(CARC_MAX_KINDS, 0, 0), -1);
     assert_int_equal(carc_tile_edge(-1, 0, 0), -1);
 }
 
@@ -328,7 +328,7 @@ static void test_rotation_queries(void **state)
 static void test_rotation_examples(void **state)
 {
     (void)state;
-    int d = carc_tile_kind('D'), v = carc_tile_kind('V');
+    int d = carc_tile_parse("D"), v = carc_tile_parse("V");
     /* D at rotation 1: the city faces east, the road runs north-south. */
     assert_int_equal(carc_tile_edge(d, 1, 0), CARC_ROAD);
     assert_int_equal(carc_tile_edge(d, 1, 1), CARC_CITY);
@@ -391,7 +391,7 @@ static void test_signature_fits(void **state)
     /* Every square signature: per edge nothing (0) or 1 + the kind the
      * edge must have (road, city, field). */
     for (unsigned sig = 0; sig < 256; sig++)
-        for (int k = 0; k < CARC_TILE_KINDS; k++) {
+        for (int k = 0; k < BASE_KINDS; k++) {
             unsigned expect = 0;
             for (int r = 0; r < 4 && sig != 0; r++) {
                 int ok = 1;
@@ -413,7 +413,7 @@ static void test_signature_fits(void **state)
 static void test_generated_tables(void **state)
 {
     (void)state;
-    for (int k = 0; k < CARC_TILE_KINDS; k++) {
+    for (int k = 0; k < BASE_KINDS; k++) {
         const carc_tile_def *def = carc_tile(k);
         int cloister = sup_cloister_seg(k);
         assert_int_equal(carc_cloister_seg[k], cloister < 0 ? 255 : cloister);
@@ -452,8 +452,8 @@ static void test_distinct_rotations(void **state)
     (void)state;
     /* B, C and X look the same all around; F, G, H and U after a half
      * turn; every other tile differs in each rotation. */
-    for (int k = 0; k < CARC_TILE_KINDS; k++) {
-        char c = carc_tile(k)->letter;
+    for (int k = 0; k < BASE_KINDS; k++) {
+        char c = carc_tile(k)->id[0];
         unsigned want = strchr("BCX", c) ? 0x1u : strchr("FGHU", c) ? 0x3u : 0xFu;
         assert_int_equal(carc_distinct_rotations[k], want);
     }
