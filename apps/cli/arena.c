@@ -17,8 +17,8 @@
 
 static const char arena_usage[] =
     "usage: carcassonne arena A B --games N [--threads T] [--seed S] [--json]\n"
-    "                         [--rules NAME,...] [--record DIR [--resume]] [--engine-ms MS]\n"
-    "                         [--verbose]\n"
+    "                         [--rules NAME,...] [--expansions NAME,...]\n"
+    "                         [--record DIR [--resume]] [--engine-ms MS] [--verbose]\n"
     "\n"
     "Plays N two-player games between players A and B. Each shuffled deck is\n"
     "played twice with the seats swapped (game 2i: A moves first; game 2i+1:\n"
@@ -43,6 +43,9 @@ static const char arena_usage[] =
     "                   arguments replay the same match when the players\n"
     "                   have iteration budgets\n"
     "  --rules NAMES    rule variants, comma-separated (record names)\n"
+    "  --expansions NAMES\n"
+    "                   expansions, comma-separated (river; default none);\n"
+    "                   outside engines get them in 'new'\n"
     "  --record DIR     write every game's record into DIR (game-0001.rec ...);\n"
     "                   a record that cannot be written is reported, the match\n"
     "                   goes on, and the exit status is then 1\n"
@@ -125,14 +128,22 @@ static int engine_tell(engine_process *e, json_t *request, char *why, size_t cap
 static int engine_new_game(engine_process *e, const match *m, int seat_index, uint64_t seed,
                            char *why, size_t cap)
 {
-    json_t *rules = json_array();
-    for (uint32_t bit = 1; bit; bit <<= 1)
+    json_t *rules = json_array(), *expansions = json_array();
+    for (uint32_t bit = 1; bit; bit <<= 1) {
         if ((m->rules.flags & bit) && carc_rule_name(bit))
             json_array_append_new(rules, json_string(carc_rule_name(bit)));
-    return engine_tell(e,
-                       json_pack("{s:s, s:i, s:i, s:o, s:I}", "type", "new", "players", 2, "seat",
-                                 seat_index, "rules", rules, "seed", (json_int_t)(seed >> 1)),
-                       why, cap);
+        if ((m->rules.expansions & bit) && carc_expansion_name(bit))
+            json_array_append_new(expansions, json_string(carc_expansion_name(bit)));
+    }
+    json_t *request = json_pack("{s:s, s:i, s:i, s:o, s:I}", "type", "new", "players", 2, "seat",
+                                seat_index, "rules", rules, "seed", (json_int_t)(seed >> 1));
+    /* Only a game with expansions says so: an engine of protocol 2 that
+     * knows no expansions plays the base game as before. */
+    if (json_array_size(expansions) > 0)
+        json_object_set_new(request, "expansions", expansions);
+    else
+        json_decref(expansions);
+    return engine_tell(e, request, why, cap);
 }
 
 /* The engine process of side `side_index` with a new game started: the
@@ -436,9 +447,11 @@ static int resume_game(match *m, int index, char *why, size_t cap)
     if (!g)
         snprintf(why, cap, "%s: line %d: %s", path, err.line, err.message);
     else if (!record_is_of(m, text, len, index, deal) || carc_game_players(g) != 2 ||
-             carc_game_rules(g).flags != m->rules.flags)
+             carc_game_rules(g).flags != m->rules.flags ||
+             carc_game_rules(g).expansions != m->rules.expansions)
         snprintf(why, cap,
-                 "%s is of another match (its seed, game number, players or rules differ): "
+                 "%s is of another match (its seed, game number, players, rules or "
+                 "expansions differ): "
                  "resume with the arguments that made it, or record into another folder",
                  path);
     else
@@ -584,6 +597,11 @@ static void rules_text(carc_rules rules, char *buf, size_t cap)
         snprintf(buf, cap, "standard");
 }
 
+static void expansions_text(carc_rules rules, char *buf, size_t cap)
+{
+    cli_expansions_text(rules, buf, cap, ",", "none");
+}
+
 static const char *ci_method(const arena_stats *s)
 {
     return s->rate_wilson ? "Wilson on deck pairs" : "normal on deck pairs";
@@ -591,8 +609,9 @@ static const char *ci_method(const arena_stats *s)
 
 static void print_json(const match *m, const arena_stats *s, double seconds)
 {
-    char rules[160];
+    char rules[160], expansions[160];
     rules_text(m->rules, rules, sizeof rules);
+    expansions_text(m->rules, expansions, sizeof expansions);
     json_t *root = json_pack(
         "{s:s, s:s, s:I, s:s, s:i, s:i, s:i, s:i, s:i, s:f, s:[f,f], s:f, s:f, s:f, s:[f,f], "
         "s:b, s:f, s:f, s:f, s:f, s:i, s:i, s:i, s:f, s:s, s:i}",
@@ -606,6 +625,7 @@ static void print_json(const match *m, const arena_stats *s, double seconds)
         count_forfeits(m, ARENA_A_FORFEITS), "b_forfeits", count_forfeits(m, ARENA_B_FORFEITS),
         "threads", m->threads, "seconds", seconds, "ci_method", ci_method(s), "resumed",
         m->resumed_count);
+    json_object_set_new(root, "expansions", json_string(expansions));
     char *text = root ? json_dumps(root, JSON_COMPACT | JSON_REAL_PRECISION(6)) : NULL;
     if (text)
         puts(text);
@@ -615,11 +635,14 @@ static void print_json(const match *m, const arena_stats *s, double seconds)
 
 static void print_text(const match *m, const arena_stats *s, double seconds)
 {
-    char rules[160];
+    char rules[160], names[120], expansions[160] = "";
     rules_text(m->rules, rules, sizeof rules);
     printf("A: %s\nB: %s\n", m->sides[SIDE_A].name, m->sides[SIDE_B].name);
-    printf("%d games (%d decks, seats swapped), seed %llu, %s rules, %.1f s\n", s->games, s->pairs,
-           (unsigned long long)m->seed, rules, seconds);
+    if (m->rules.expansions)
+        snprintf(expansions, sizeof expansions, ", expansions %s",
+                 cli_expansions_text(m->rules, names, sizeof names, ",", ""));
+    printf("%d games (%d decks, seats swapped), seed %llu, %s rules%s, %.1f s\n", s->games,
+           s->pairs, (unsigned long long)m->seed, rules, expansions, seconds);
     printf("A wins %d, draws %d, losses %d\n", s->a_wins, s->draws, s->b_wins);
     printf("A score rate %.3f (95%% interval %.3f .. %.3f, %s)\n", s->score_rate, s->rate_low,
            s->rate_high, ci_method(s));
@@ -664,16 +687,6 @@ static int parse_side(side *s, const char *spec)
     return 0;
 }
 
-static int parse_rules(const char *names, carc_rules *rules)
-{
-    carc_rules more;
-    char why[96];
-    if (carc_rules_parse(names, &more, why, sizeof why) != CARC_OK)
-        return cli_usage_error("arena", "%s", why);
-    rules->flags |= more.flags;
-    return 0;
-}
-
 static int parse_count(const char *opt, const char *v, uint64_t min, uint64_t max, int *out)
 {
     uint64_t n;
@@ -693,7 +706,9 @@ static int parse_option(match *m, const char *a, const char *v)
     if (strcmp(a, "--engine-ms") == 0)
         return parse_count(a, v, 1, 3600000, &m->engine_ms);
     if (strcmp(a, "--rules") == 0)
-        return parse_rules(v, &m->rules);
+        return cli_parse_rules("arena", v, &m->rules);
+    if (strcmp(a, "--expansions") == 0)
+        return cli_parse_expansions("arena", v, &m->rules);
     if (strcmp(a, "--record") == 0) {
         m->record_dir = v;
         return 0;
@@ -705,8 +720,8 @@ static int parse_option(match *m, const char *a, const char *v)
 
 static int parse_args(match *m, int argc, char **argv)
 {
-    static const char *const valued[] = {"--games", "--threads", "--seed",
-                                         "--rules", "--record",  "--engine-ms"};
+    static const char *const valued[] = {"--games",  "--threads",   "--seed",      "--rules",
+                                         "--record", "--engine-ms", "--expansions"};
     int npos = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -738,7 +753,7 @@ static int parse_args(match *m, int argc, char **argv)
         return cli_usage_error("arena", "--games is needed");
     if (m->resume && !m->record_dir)
         return cli_usage_error("arena", "--resume needs --record DIR");
-    return 0;
+    return cli_check_rules("arena", &m->rules);
 }
 
 static int has_help(int argc, char **argv)

@@ -9,14 +9,28 @@
 
 static const char bench_usage[] =
     "usage: carcassonne bench [--json] [--games K] [--seed S] [--players N]\n"
+    "                         [--expansions LIST] [--rules LIST]\n"
     "       carcassonne bench --mcts SPEC [--plies N|all] [--games K] [--seed S] [--json]\n"
+    "                         [--expansions LIST] [--rules LIST]\n"
     "\n"
     "Plays K (default 200000) full-rules games between random players on one\n"
-    "thread: 71 draws, a uniformly chosen legal placement, a follower on a\n"
-    "uniformly chosen legal spot half of the time, the final scoring with\n"
-    "farms. Prints games per second, the mean time of legal-placement\n"
-    "generation per ply, and a checksum of every game's moves and scores\n"
-    "that changes only when the engine's behaviour changes.\n"
+    "thread: every draw of the pile (71 in the base game), a uniformly chosen\n"
+    "legal placement, a follower on a uniformly chosen legal spot half of the\n"
+    "time, the final scoring with farms. Prints games per second, the mean\n"
+    "time of legal-placement generation per ply, and a checksum of every\n"
+    "game's moves and scores that changes only when the engine's behaviour\n"
+    "changes. By default it plays K base games, then K games with the river\n"
+    "(The River: 82 draws), and prints the two side by side; the base game's\n"
+    "figures and checksum are those of a base run alone.\n"
+    "\n"
+    "  --expansions LIST   play only games with these expansions (names\n"
+    "                      separated by commas or spaces: river); '' plays\n"
+    "                      only the base game\n"
+    "  --rules LIST        rule variants for every game (record names, e.g.\n"
+    "                      small-city,river-keep-start; default standard)\n"
+    "  --json              print one JSON object: the first run's figures, its\n"
+    "                      \"expansions\", and by default the river run's in\n"
+    "                      \"river\"\n"
     "\n"
     "With --mcts SPEC (e.g. mcts:ms=1000,threads=2): runs that player in K\n"
     "(default 8) positions, N (default 30: the midgame) greedy moves into the\n"
@@ -24,11 +38,10 @@ static const char bench_usage[] =
     "iterations per second (all iterations over all seconds) and the peak\n"
     "memory of one search. With\n"
     "--plies all the positions are spread evenly over a game, one in the\n"
-    "middle of each of K equal parts of its 71 draws (with K = 71 every\n"
-    "draw, the first to the last), so that the time per search is that of\n"
-    "whole games. K is at most 8, or 71 with --plies all.\n"
-    "\n"
-    "  --json   print one JSON object\n";
+    "middle of each of K equal parts of its draws (71 in the base game; with\n"
+    "K = 71 every draw, the first to the last), so that the time per search is\n"
+    "that of whole games. K is at most 8, or the number of draws with --plies\n"
+    "all. --mcts plays the base game unless --expansions says otherwise.\n";
 
 enum { LEGAL_REPEATS = 32 };
 
@@ -55,13 +68,14 @@ typedef struct bench_result {
     long total_score;
 } bench_result;
 
-static void play_games(carc_game *g, int players, uint64_t seed, bench_result *r)
+static void play_games(carc_game *g, int players, const carc_rules *rules, uint64_t seed,
+                       bench_result *r)
 {
     carc_rng rng = carc_rng_seed(seed);
     r->checksum = 0xCBF29CE484222325ull;
     double start = now_seconds();
     for (uint64_t i = 0; i < r->games; i++) {
-        carc_game_reset(g, players, NULL, seed + i);
+        carc_game_reset(g, players, rules, seed + i);
         while (!carc_game_over(g)) {
             carc_game_play_random(g, &rng, 0.5, NULL);
             r->plies++;
@@ -77,13 +91,14 @@ static void play_games(carc_game *g, int players, uint64_t seed, bench_result *r
 
 /* Times legal-placement generation alone: at every ply of a few games, the
  * call is repeated and timed as a block. */
-static void time_legal(carc_game *g, int players, uint64_t seed, uint64_t games, bench_result *r)
+static void time_legal(carc_game *g, int players, const carc_rules *rules, uint64_t seed,
+                       uint64_t games, bench_result *r)
 {
     carc_placement out[CARC_MAX_PLACEMENTS];
     carc_rng rng = carc_rng_seed(seed);
     volatile int sink = 0;
     for (uint64_t i = 0; i < games; i++) {
-        carc_game_reset(g, players, NULL, seed + i);
+        carc_game_reset(g, players, rules, seed + i);
         while (!carc_game_over(g)) {
             double start = now_seconds();
             for (int k = 0; k < LEGAL_REPEATS; k++)
@@ -96,6 +111,116 @@ static void time_legal(carc_game *g, int players, uint64_t seed, uint64_t games,
     (void)sink;
 }
 
+/* One run: `games` games of the tile set and rules of `rules`. */
+typedef struct bench_run {
+    carc_rules rules;
+    bench_result r;
+    size_t state_bytes;
+} bench_run;
+
+static int run_games(bench_run *run, int players, uint64_t games, uint64_t seed)
+{
+    carc_game *g = carc_game_new(players, &run->rules, seed);
+    if (!g) {
+        char names[120];
+        fprintf(stderr, "carcassonne bench: cannot make a game with expansions '%s'\n",
+                cli_expansions_text(run->rules, names, sizeof names, ",", "none"));
+        return -1;
+    }
+    memset(&run->r, 0, sizeof run->r);
+    run->r.games = games;
+    run->state_bytes = carc_game_size(&run->rules);
+    play_games(g, players, &run->rules, seed, &run->r);
+    uint64_t legal_games = games < 2000 ? games : 2000;
+    time_legal(g, players, &run->rules, seed, legal_games, &run->r);
+    carc_game_free(g);
+    return 0;
+}
+
+static double games_per_second(const bench_run *run)
+{
+    return (double)run->r.games / run->r.seconds;
+}
+
+static double ns_per_ply(const bench_run *run)
+{
+    return 1e9 * run->r.seconds / (double)run->r.plies;
+}
+
+static double legal_ns(const bench_run *run)
+{
+    return 1e9 * run->r.legal_seconds / (double)run->r.legal_calls;
+}
+
+static double mean_score(const bench_run *run, int players)
+{
+    return (double)run->r.total_score / (double)(run->r.games * (uint64_t)players);
+}
+
+/* The figures of one run as JSON members, without the braces. */
+static void print_run_json(const bench_run *run, int players, uint64_t seed)
+{
+    printf("\"games\":%llu,\"players\":%d,\"seed\":%llu,\"plies\":%llu,"
+           "\"seconds\":%.3f,\"games_per_second\":%.0f,\"ns_per_ply\":%.1f,"
+           "\"legal_ns_per_ply\":%.1f,\"mean_score\":%.3f,\"state_bytes\":%zu,"
+           "\"checksum\":\"%016llx\",\"expansions\":[",
+           (unsigned long long)run->r.games, players, (unsigned long long)seed,
+           (unsigned long long)run->r.plies, run->r.seconds, games_per_second(run),
+           ns_per_ply(run), legal_ns(run), mean_score(run, players), run->state_bytes,
+           (unsigned long long)run->r.checksum);
+    int first = 1;
+    for (uint32_t bit = 1; bit; bit <<= 1)
+        if ((run->rules.expansions & bit) && carc_expansion_name(bit)) {
+            printf("%s\"%s\"", first ? "" : ",", carc_expansion_name(bit));
+            first = 0;
+        }
+    putchar(']');
+}
+
+/* The runs side by side, a column each. */
+static void print_text(const bench_run *runs, int n, int players, uint64_t seed)
+{
+    enum { COLUMN = 20 };
+    char cell[64];
+    printf("%d players, seed %llu\n", players, (unsigned long long)seed);
+    printf("%-18s", "");
+    for (int i = 0; i < n; i++) {
+        char names[120];
+        const char *title = runs[i].rules.expansions
+                                ? cli_expansions_text(runs[i].rules, names, sizeof names, "+", "")
+                                : "base game";
+        printf(i + 1 < n ? "%-*s" : "%.*s", i + 1 < n ? COLUMN : (int)sizeof names, title);
+    }
+    putchar('\n');
+    static const char *const labels[] = {"games",      "plies",      "games per second",
+                                         "ns per ply", "legal ns per ply", "mean score",
+                                         "state bytes", "checksum"};
+    for (size_t row = 0; row < sizeof labels / sizeof labels[0]; row++) {
+        printf("%-18s", labels[row]);
+        for (int i = 0; i < n; i++) {
+            const bench_run *run = &runs[i];
+            switch (row) {
+            case 0: snprintf(cell, sizeof cell, "%llu", (unsigned long long)run->r.games); break;
+            case 1: snprintf(cell, sizeof cell, "%llu", (unsigned long long)run->r.plies); break;
+            case 2: snprintf(cell, sizeof cell, "%.0f", games_per_second(run)); break;
+            case 3: snprintf(cell, sizeof cell, "%.1f", ns_per_ply(run)); break;
+            case 4: snprintf(cell, sizeof cell, "%.1f", legal_ns(run)); break;
+            case 5: snprintf(cell, sizeof cell, "%.3f", mean_score(run, players)); break;
+            case 6: snprintf(cell, sizeof cell, "%zu", run->state_bytes); break;
+            default:
+                snprintf(cell, sizeof cell, "%016llx", (unsigned long long)run->r.checksum);
+                break;
+            }
+            /* The last column is not padded: no trailing blanks. */
+            if (i + 1 < n)
+                printf("%-*s", COLUMN, cell);
+            else
+                fputs(cell, stdout);
+        }
+        putchar('\n');
+    }
+}
+
 int cmd_bench(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
@@ -104,7 +229,9 @@ int cmd_bench(int argc, char **argv)
     int json = 0;
     uint64_t games = 200000, seed = 1, players = 2;
     const char *mcts_spec = NULL;
-    int plies = 30, plies_given = 0, games_given = 0;
+    int plies = 30, plies_given = 0, games_given = 0, expansions_given = 0;
+    const char *plies_text = NULL;
+    carc_rules rules = carc_rules_standard();
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -117,15 +244,17 @@ int cmd_bench(int argc, char **argv)
                 return cli_usage_error("bench", "--mcts takes a player spec");
             mcts_spec = argv[++i];
         } else if (strcmp(a, "--plies") == 0) {
-            uint64_t v;
-            if (i + 1 < argc && strcmp(argv[i + 1], "all") == 0)
-                plies = BENCH_WHOLE_GAME;
-            else if (i + 1 < argc && cli_parse_u64(argv[i + 1], &v) == 0 && v < BASE_GAME_PILE)
-                plies = (int)v;
-            else
-                return cli_usage_error("bench", "--plies takes 0 to %d or 'all'", BASE_GAME_PILE - 1);
-            i++;
+            plies_text = i + 1 < argc ? argv[++i] : "";
             plies_given = 1;
+        } else if (strcmp(a, "--expansions") == 0 || strcmp(a, "--rules") == 0) {
+            if (i + 1 >= argc)
+                return cli_usage_error("bench", "%s needs a value", a);
+            const char *v = argv[++i];
+            int bad = strcmp(a, "--rules") == 0 ? cli_parse_rules("bench", v, &rules)
+                                                : cli_parse_expansions("bench", v, &rules);
+            if (bad)
+                return EXIT_USAGE;
+            expansions_given |= strcmp(a, "--expansions") == 0;
         } else if (strcmp(a, "--games") == 0 || strcmp(a, "--seed") == 0 ||
                    strcmp(a, "--players") == 0) {
             uint64_t v;
@@ -150,42 +279,50 @@ int cmd_bench(int argc, char **argv)
     }
     if (plies_given && !mcts_spec)
         return cli_usage_error("bench", "--plies goes with --mcts");
+    /* Without --expansions the river run goes beside the base run, with
+     * the same rules: river-keep-start alone then needs --expansions. */
+    if (cli_check_rules("bench", &rules) != 0)
+        return EXIT_USAGE;
     if (mcts_spec) {
-        uint64_t most = plies == BENCH_WHOLE_GAME ? BASE_GAME_PILE : 8;
+        int pile = bench_pile(&rules);
+        if (pile < 0) {
+            fprintf(stderr, "carcassonne bench: cannot make a game with these expansions\n");
+            return EXIT_INVALID;
+        }
+        uint64_t v;
+        if (plies_text && strcmp(plies_text, "all") == 0)
+            plies = BENCH_WHOLE_GAME;
+        else if (plies_text && cli_parse_u64(plies_text, &v) == 0 && v < (uint64_t)pile)
+            plies = (int)v;
+        else if (plies_text)
+            return cli_usage_error("bench", "--plies takes 0 to %d or 'all'", pile - 1);
+        uint64_t most = plies == BENCH_WHOLE_GAME ? (uint64_t)pile : 8;
         uint64_t positions = games_given ? (games < most ? games : most) : 8;
-        return bench_mcts(mcts_spec, (int)positions, plies, seed, json);
+        return bench_mcts(mcts_spec, &rules, (int)positions, plies, seed, json);
     }
-    carc_game *g = carc_game_new((int)players, NULL, seed);
-    if (!g)
-        return EXIT_INVALID;
-    bench_result r;
-    memset(&r, 0, sizeof r);
-    r.games = games;
-    play_games(g, (int)players, seed, &r);
-    uint64_t legal_games = games < 2000 ? games : 2000;
-    time_legal(g, (int)players, seed, legal_games, &r);
-    carc_game_free(g);
-    double gps = (double)r.games / r.seconds;
-    double legal_ns = 1e9 * r.legal_seconds / (double)r.legal_calls;
-    double mean_score = (double)r.total_score / (double)(r.games * players);
+    bench_run runs[2];
+    int nruns = 1;
+    memset(runs, 0, sizeof runs);
+    runs[0].rules = rules;
+    if (!expansions_given) {
+        runs[1].rules = rules;
+        runs[1].rules.expansions = CARC_EXPANSION_RIVER;
+        nruns = 2;
+    }
+    for (int i = 0; i < nruns; i++)
+        if (run_games(&runs[i], (int)players, games, seed) < 0)
+            return EXIT_INVALID;
     if (json) {
-        printf("{\"games\":%llu,\"players\":%llu,\"seed\":%llu,\"plies\":%llu,"
-               "\"seconds\":%.3f,\"games_per_second\":%.0f,\"ns_per_ply\":%.1f,"
-               "\"legal_ns_per_ply\":%.1f,\"mean_score\":%.3f,\"state_bytes\":%zu,"
-               "\"checksum\":\"%016llx\"}\n",
-               (unsigned long long)r.games, (unsigned long long)players, (unsigned long long)seed,
-               (unsigned long long)r.plies, r.seconds, gps, 1e9 * r.seconds / (double)r.plies,
-               legal_ns, mean_score, carc_game_size(NULL), (unsigned long long)r.checksum);
+        putchar('{');
+        print_run_json(&runs[0], (int)players, seed);
+        if (nruns > 1) {
+            printf(",\"river\":{");
+            print_run_json(&runs[1], (int)players, seed);
+            putchar('}');
+        }
+        puts("}");
     } else {
-        printf("games             %llu (%llu players, seed %llu, %llu plies)\n",
-               (unsigned long long)r.games, (unsigned long long)players, (unsigned long long)seed,
-               (unsigned long long)r.plies);
-        printf("games per second  %.0f\n", gps);
-        printf("ns per ply        %.1f\n", 1e9 * r.seconds / (double)r.plies);
-        printf("legal ns per ply  %.1f\n", legal_ns);
-        printf("mean score        %.3f\n", mean_score);
-        printf("state bytes       %zu\n", carc_game_size(NULL));
-        printf("checksum          %016llx\n", (unsigned long long)r.checksum);
+        print_text(runs, nruns, (int)players, seed);
     }
     return EXIT_OK;
 }

@@ -7,10 +7,18 @@
 #include "carcassonne_ai.h"
 #include "cli.h"
 
-/* The position `plies` greedy moves into the deal of `seed`. */
-static carc_game *position_after(uint64_t seed, int plies)
+int bench_pile(const carc_rules *rules)
 {
-    carc_game *g = carc_game_new(2, NULL, seed);
+    carc_game *g = carc_game_new(2, rules, 1);
+    int pile = g ? carc_game_tile_total(g) - 1 : -1;
+    carc_game_free(g);
+    return pile;
+}
+
+/* The position `plies` greedy moves into the deal of `seed`. */
+static carc_game *position_after(const carc_rules *rules, uint64_t seed, int plies)
+{
+    carc_game *g = carc_game_new(2, rules, seed);
     carc_player *greedy = carc_player_new("greedy", seed, NULL, 0);
     if (!g || !greedy) {
         carc_game_free(g);
@@ -30,17 +38,19 @@ static carc_game *position_after(uint64_t seed, int plies)
 
 /* The number of greedy moves before position i of n: `plies`, or with
  * BENCH_WHOLE_GAME the middle ply of the i-th of n equal slices of the
- * BASE_GAME_PILE draws, so that each position stands for as many moves of a
- * game as the others (n = BASE_GAME_PILE: every ply, the first to the last). */
-static int plies_of(int plies, int i, int n)
+ * `pile` draws, so that each position stands for as many moves of a game
+ * as the others (n = pile: every ply, the first to the last). */
+static int plies_of(int plies, int pile, int i, int n)
 {
     if (plies != BENCH_WHOLE_GAME)
         return plies;
-    return (2 * i + 1) * BASE_GAME_PILE / (2 * n);
+    return (2 * i + 1) * pile / (2 * n);
 }
 
-int bench_mcts(const char *spec, int positions, int plies, uint64_t seed, int json)
+int bench_mcts(const char *spec, const carc_rules *rules, int positions, int plies, uint64_t seed,
+               int json)
 {
+    int pile = bench_pile(rules);
     char err[160];
     carc_player *p = carc_player_new(spec, seed, err, sizeof err);
     if (!p)
@@ -48,7 +58,8 @@ int bench_mcts(const char *spec, int positions, int plies, uint64_t seed, int js
     double iterations = 0.0, seconds = 0.0;
     size_t peak = 0;
     for (int i = 0; i < positions; i++) {
-        carc_game *g = position_after(seed + (uint64_t)i, plies_of(plies, i, positions));
+        carc_game *g =
+            position_after(rules, seed + (uint64_t)i, plies_of(plies, pile, i, positions));
         carc_move m;
         carc_search_info info;
         if (!g || carc_player_choose(p, g, &m, &info) != CARC_OK) {

@@ -16,7 +16,7 @@
 #include "move_list.h"
 #include "protocol.h"
 
-enum { PROTOCOL_VERSION = 2, MAX_TOP = 100 };
+enum { PROTOCOL_VERSION = 3, MAX_TOP = 100 };
 
 /* The protocol's names of carc_kind: features, and followers' roles. */
 static const char *const kind_names[] = {"road", "city", "field", "cloister"};
@@ -206,6 +206,49 @@ static json_t *read_rules(const json_t *req, carc_rules *rules)
     return NULL;
 }
 
+/* The optional "expansions": an array of expansion names ("river"), each
+ * read by carc_expansions_parse(); a name given twice is refused, as in a
+ * record's `expansions` line. */
+static json_t *read_expansions(const json_t *req, carc_rules *rules)
+{
+    json_t *list = json_object_get(req, "expansions");
+    rules->expansions = 0;
+    if (!list)
+        return NULL;
+    if (!json_is_array(list))
+        return proto_error("\"expansions\" must be an array of expansion names, e.g. [\"river\"]");
+    size_t i;
+    json_t *name;
+    json_array_foreach(list, i, name)
+    {
+        carc_rules one = {.flags = 0};
+        char why[96] = "";
+        if (!json_is_string(name))
+            return proto_error("an expansion name must be a string");
+        const char *text = json_string_value(name);
+        if (strlen(text) != json_string_length(name) || strcspn(text, " \t,") != strlen(text))
+            return proto_error("\"expansions\" takes one name per string, not '%.40s'", text);
+        if (carc_expansions_parse(text, &one, why, sizeof why) != CARC_OK)
+            return proto_error("%s", why);
+        if (one.expansions == 0)
+            return proto_error("an expansion name is missing");
+        if (rules->expansions & one.expansions)
+            return proto_error("expansion '%.40s' is named twice", text);
+        rules->expansions |= one.expansions;
+    }
+    return NULL;
+}
+
+/* The names of the expansions of `rules`, as "new" takes them. */
+static json_t *expansions_json(carc_rules rules)
+{
+    json_t *list = json_array();
+    for (uint32_t bit = 1; bit; bit <<= 1)
+        if ((rules.expansions & bit) && carc_expansion_name(bit))
+            json_array_append_new(list, json_string(carc_expansion_name(bit)));
+    return list;
+}
+
 static json_t *do_new(engine *e, const json_t *req)
 {
     long long players = 0, seat = 0, seed = (long long)(e->seed & 0x7FFFFFFFFFFFFFFFull);
@@ -219,6 +262,11 @@ static json_t *do_new(engine *e, const json_t *req)
         err = int_member(req, "seed", 0, INT64_MAX, &seed);
     if (!err)
         err = read_rules(req, &rules);
+    if (!err)
+        err = read_expansions(req, &rules);
+    char why[160] = "";
+    if (!err && carc_rules_check(&rules, why, sizeof why) != CARC_OK)
+        err = proto_error("%s", why);
     if (err)
         return err;
     carc_game *g = carc_game_new((int)players, &rules, (uint64_t)seed);
@@ -235,7 +283,7 @@ static json_t *do_new(engine *e, const json_t *req)
     e->seat = (int)seat;
     e->tile_known = 0;
     carc_player_reseed(e->player, (uint64_t)seed);
-    return ok_reply();
+    return json_pack("{s:s, s:o}", "type", "ok", "expansions", expansions_json(rules));
 }
 
 /* Kind of a tile named by its id ("E", "RD"), or -1. */
@@ -245,21 +293,28 @@ static int tile_of(const json_t *v)
     return s ? carc_tile_parse(s) : -1;
 }
 
+/* Makes the tile that `req`'s "tile" names the drawn tile; an error reply
+ * (nothing changed) or NULL. */
+static json_t *choose_tile(engine *e, const json_t *req)
+{
+    int kind = tile_of(json_object_get(req, "tile"));
+    if (kind < 0)
+        return proto_error("\"tile\" must be a tile id of one or two letters (A..X, RA..RL)");
+    if (carc_game_drawn_tile(e->game) != kind && carc_game_choose_tile(e->game, kind) != CARC_OK)
+        return proto_error("tile %s cannot be drawn: %s", carc_tile_id(kind),
+                           carc_game_error(e->game));
+    e->tile_known = 1;
+    return NULL;
+}
+
 static json_t *do_tile(engine *e, const json_t *req)
 {
     json_t *err = check_playing(e);
     if (!err)
         err = check_player(e, req);
-    if (err)
-        return err;
-    int kind = tile_of(json_object_get(req, "tile"));
-    if (kind < 0)
-        return proto_error("\"tile\" must be a tile id (A..X, RA..RL)");
-    if (carc_game_drawn_tile(e->game) != kind && carc_game_choose_tile(e->game, kind) != CARC_OK)
-        return proto_error("tile %s cannot be drawn: %s", carc_tile_id(kind),
-                           carc_game_error(e->game));
-    e->tile_known = 1;
-    return ok_reply();
+    if (!err)
+        err = choose_tile(e, req);
+    return err ? err : ok_reply();
 }
 
 /* The tile a move line names ("E 0 -1 2", "discard E"), or -1. */
@@ -439,10 +494,15 @@ static json_t *do_legal(const engine *e)
     return reply;
 }
 
-/* The engine deals: the tile its own pile drew now, made known. */
-static json_t *do_draw(engine *e)
+/* The engine deals: the tile its own pile drew now, made known; or, with
+ * a "tile", the tile the controller names (as 'tile' does). */
+static json_t *do_draw(engine *e, const json_t *req)
 {
     json_t *err = check_playing(e);
+    if (!err)
+        err = check_player(e, req);
+    if (!err && json_object_get(req, "tile"))
+        err = choose_tile(e, req);
     if (err)
         return err;
     e->tile_known = 1;
@@ -466,11 +526,12 @@ static json_t *do_state(const engine *e)
     json_t *tile = over || !e->tile_known ? json_null() : tile_letter(carc_game_drawn_tile(g));
     /* The digest covers the drawn tile: none while the tile is unknown. */
     json_t *digest = known ? json_sprintf("%016" PRIx64, carc_game_digest(g)) : json_null();
-    return json_pack("{s:s, s:i, s:i, s:o, s:o, s:i, s:o, s:o, s:i, s:b, s:o}", "type", "state",
-                     "players", carc_game_players(g), "seat", e->seat, "to_move",
+    return json_pack("{s:s, s:i, s:i, s:o, s:o, s:i, s:o, s:o, s:i, s:b, s:o, s:o}", "type",
+                     "state", "players", carc_game_players(g), "seat", e->seat, "to_move",
                      over ? json_null() : json_integer(carc_game_current_player(g)), "tile", tile,
                      "moves", carc_game_move_count(g), "scores", scores, "supply", supply, "left",
-                     over ? 0 : carc_game_tiles_left(g, NULL), "over", over, "digest", digest);
+                     over ? 0 : carc_game_tiles_left(g, NULL), "over", over, "digest", digest,
+                     "expansions", expansions_json(carc_game_rules(g)));
 }
 
 /* Answers one request line; sets *quit at 'quit'. */
@@ -501,7 +562,7 @@ json_t *engine_session_answer(engine_session *e, const char *line, size_t len, i
     else if (strcmp(type, "legal") == 0)
         reply = do_legal(e);
     else if (strcmp(type, "draw") == 0)
-        reply = do_draw(e);
+        reply = do_draw(e, req);
     else if (strcmp(type, "end") == 0)
         reply = do_end(e);
     else if (strcmp(type, "quit") == 0) {

@@ -103,6 +103,40 @@ const char *cli_kind_name(int kind)
     return kind >= 0 && kind < 4 ? names[kind] : "?";
 }
 
+int cli_parse_expansions(const char *cmd, const char *text, carc_rules *rules)
+{
+    char why[160] = "";
+    if (carc_expansions_parse(text, rules, why, sizeof why) != CARC_OK)
+        return cli_usage_error(cmd, "--expansions: %s", why[0] ? why : "bad list");
+    return 0;
+}
+
+int cli_parse_rules(const char *cmd, const char *text, carc_rules *rules)
+{
+    carc_rules more = {.flags = 0};
+    char why[160] = "";
+    if (carc_rules_parse(text, &more, why, sizeof why) != CARC_OK)
+        return cli_usage_error(cmd, "--rules: %s", why[0] ? why : "bad list");
+    rules->flags |= more.flags;
+    return 0;
+}
+
+int cli_check_rules(const char *cmd, const carc_rules *rules)
+{
+    char why[160] = "";
+    if (carc_rules_check(rules, why, sizeof why) != CARC_OK)
+        return cli_usage_error(cmd, "%s", why[0] ? why : "these rules and expansions cannot be played");
+    return 0;
+}
+
+const char *cli_expansions_text(carc_rules rules, char *buf, size_t cap, const char *sep,
+                                const char *none)
+{
+    if (carc_expansions_format(rules, buf, cap, sep) == 0)
+        snprintf(buf, cap, "%s", none);
+    return buf;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {

@@ -15,10 +15,14 @@ static const char replay_usage[] =
     "and prints the scores after the last move (after the final scoring when\n"
     "the game ended).\n"
     "\n"
-    "  --json   print one JSON object: scores, finished, the header lines\n"
-    "           as [key, value] pairs, the digest of the public state\n"
+    "  --json   print one JSON object: scores, finished, the expansions the\n"
+    "           record plays with (e.g. [\"river\"]), the header lines as\n"
+    "           [key, value] pairs, the digest of the public state\n"
     "           (carc_game_digest, 16 hex digits; a record in progress does\n"
     "           not say which tile comes next: seed 1 deals it), and more\n"
+    "\n"
+    "The record's `expansions` line says which expansions it plays with\n"
+    "(e.g. `expansions river`); tile ids have one or two letters (`RD 1 0 0`).\n"
     "\n"
     "Exit status: 0 valid record, 1 invalid record ('line N: ...' on standard\n"
     "error), 2 bad arguments or unreadable FILE.\n";
@@ -58,6 +62,12 @@ static json_t *replay_json(const carc_game *g, json_t *headers)
     }
     json_t *root = json_object();
     json_object_set_new(root, "players", json_integer(players));
+    json_t *expansions = json_array();
+    carc_rules rules = carc_game_rules(g);
+    for (uint32_t bit = 1; bit; bit <<= 1)
+        if ((rules.expansions & bit) && carc_expansion_name(bit))
+            json_array_append_new(expansions, json_string(carc_expansion_name(bit)));
+    json_object_set_new(root, "expansions", expansions);
     json_object_set_new(root, "scores", scores);
     json_object_set_new(root, "finished", json_boolean(carc_game_over(g)));
     json_object_set_new(root, "moves", json_integer(carc_game_move_count(g)));
@@ -84,6 +94,10 @@ static void replay_text(const carc_game *g)
                carc_game_score_of(g, p, CARC_FIELD),
                carc_game_over(g) && (leaders & (1u << p)) ? "  winner" : "");
     }
+    char names[120];
+    if (carc_game_rules(g).expansions)
+        printf("expansions: %s\n", cli_expansions_text(carc_game_rules(g), names, sizeof names,
+                                                        " ", ""));
     if (carc_game_over(g))
         printf("finished after %d moves\n", carc_game_move_count(g));
     else

@@ -8,15 +8,23 @@
 
 static const char selfplay_usage[] =
     "usage: carcassonne selfplay --seed S --players N [--games K] [--record FILE]\n"
+    "                            [--expansions LIST] [--rules LIST]\n"
     "\n"
     "Plays K games (default 1) between N random players (2..6). Each placement\n"
     "is chosen uniformly among the legal ones, and half of the time a follower\n"
     "goes on a uniformly chosen legal spot. Game i is dealt from seed S + i, so\n"
     "the same arguments always play the same games.\n"
     "\n"
-    "  --record FILE   write each game's record: FILE itself for one game\n"
-    "                  ('-' for standard output), FILE-1, FILE-2, ... (before\n"
-    "                  its extension) for several\n";
+    "  --record FILE       write each game's record: FILE itself for one game\n"
+    "                      ('-' for standard output), FILE-1, FILE-2, ... (before\n"
+    "                      its extension) for several\n"
+    "  --expansions LIST   play with these expansions (names separated by commas\n"
+    "                      or spaces: river; default none, the base game)\n"
+    "  --rules LIST        rule variants (record names, e.g. small-city,\n"
+    "                      river-keep-start; default the standard rules)\n"
+    "\n"
+    "Exit status: 0 done, 1 out of memory, 2 bad arguments or a record that\n"
+    "cannot be written.\n";
 
 static char *record_path(const char *base, int game, int games)
 {
@@ -72,6 +80,7 @@ int cmd_selfplay(int argc, char **argv)
     uint64_t seed = 0, players = 0, games = 1;
     int have_seed = 0;
     const char *record = NULL;
+    carc_rules rules = carc_rules_standard();
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -79,7 +88,8 @@ int cmd_selfplay(int argc, char **argv)
             return EXIT_OK;
         }
         int takes_value = strcmp(a, "--seed") == 0 || strcmp(a, "--players") == 0 ||
-                          strcmp(a, "--games") == 0 || strcmp(a, "--record") == 0;
+                          strcmp(a, "--games") == 0 || strcmp(a, "--record") == 0 ||
+                          strcmp(a, "--expansions") == 0 || strcmp(a, "--rules") == 0;
         if (!takes_value)
             return cli_usage_error("selfplay", "unknown argument '%s'", a);
         if (i + 1 >= argc)
@@ -87,6 +97,12 @@ int cmd_selfplay(int argc, char **argv)
         const char *v = argv[++i];
         if (strcmp(a, "--record") == 0) {
             record = v;
+        } else if (strcmp(a, "--expansions") == 0) {
+            if (cli_parse_expansions("selfplay", v, &rules) != 0)
+                return EXIT_USAGE;
+        } else if (strcmp(a, "--rules") == 0) {
+            if (cli_parse_rules("selfplay", v, &rules) != 0)
+                return EXIT_USAGE;
         } else if (strcmp(a, "--seed") == 0) {
             if (cli_parse_u64(v, &seed) < 0)
                 return cli_usage_error("selfplay", "--seed takes a number, not '%s'", v);
@@ -103,14 +119,18 @@ int cmd_selfplay(int argc, char **argv)
         return cli_usage_error("selfplay", "--seed is needed");
     if (!players)
         return cli_usage_error("selfplay", "--players is needed");
-    carc_game *g = carc_game_new((int)players, NULL, 0);
-    if (!g)
+    if (cli_check_rules("selfplay", &rules) != 0)
+        return EXIT_USAGE;
+    carc_game *g = carc_game_new((int)players, &rules, 0);
+    if (!g) {
+        fprintf(stderr, "carcassonne selfplay: cannot make the game (out of memory?)\n");
         return EXIT_INVALID;
+    }
     FILE *summary = record && strcmp(record, "-") == 0 ? stderr : stdout;
     int status = EXIT_OK;
     for (uint64_t i = 0; i < games && status == EXIT_OK; i++) {
         uint64_t game_seed = seed + i;
-        carc_game_reset(g, (int)players, NULL, game_seed);
+        carc_game_reset(g, (int)players, &rules, game_seed);
         play_random_game(g, game_seed);
         fprintf(summary, "game %llu (seed %llu):", (unsigned long long)i + 1,
                 (unsigned long long)game_seed);

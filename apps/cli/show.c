@@ -15,7 +15,9 @@ static const char show_usage[] =
     "usage: carcassonne show [--step] [--delay MS] [--color|--no-color] [--last N] FILE\n"
     "\n"
     "Draws the board of the game record FILE ('-' for standard input), with\n"
-    "the players' scores, their followers in supply and the tiles left.\n"
+    "the players' scores, their followers in supply and the tiles left. The\n"
+    "record's `expansions` line (e.g. `expansions river`) decides the tiles\n"
+    "and the start tile; tile ids have one or two letters (RD).\n"
     "\n"
     "  --step        replay the record and draw the board after every move,\n"
     "                with the move and what it scored\n"
@@ -429,6 +431,8 @@ static void print_rules(FILE *out, carc_rules rules)
         fputs("standard rules", out);
     else
         fprintf(out, "rules: %s", names);
+    if (carc_expansions_format(rules, names, sizeof names, " ") > 0)
+        fprintf(out, ", expansions: %s", names);
 }
 
 static void print_header(FILE *out, const frame *f)
@@ -436,8 +440,10 @@ static void print_header(FILE *out, const frame *f)
     fprintf(out, "%d players, ", carc_game_players(f->g));
     print_rules(out, carc_game_rules(f->g));
     fprintf(out, ", %d moves in the record\n", f->total_moves);
-    if (f->nreports == 0 && carc_game_move_count(f->g) == 0)
-        fprintf(out, "Start: tile D at 0 0\n");
+    carc_tile_on_board start;
+    if (f->nreports == 0 && carc_game_move_count(f->g) == 0 &&
+        carc_game_tile_info(f->g, 0, &start) == CARC_OK)
+        fprintf(out, "Start: tile %s at %d %d\n", carc_tile_id(start.kind), start.x, start.y);
     else if (f->nreports == 0)
         fprintf(out, "After move %d/%d\n", carc_game_move_count(f->g), f->total_moves);
 }
