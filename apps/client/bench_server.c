@@ -41,6 +41,7 @@ static const double MIN_SEND_GAP_S = 0.07;
 static const char bench_server_usage[] =
     "usage: carcassonne bench --server URL [--tables N] [--rate MOVES] [--seconds S]\n"
     "                         [--idle-seconds S] [--server-pid PID] [--seed S] [--json]\n"
+    "                         [--expansions LIST]\n"
     "\n"
     "Load benchmark of a game server (carcassonne serve) on URL: N tables\n"
     "(default 100) of two scripted players, 2N WebSocket connections on one\n"
@@ -50,7 +51,9 @@ static const char bench_server_usage[] =
     "connections held, moves a second, the move round trip (p50, p99, max),\n"
     "the server's memory per idle and per active table (with --server-pid:\n"
     "its RSS), and compares each table's record with the moves the server\n"
-    "acknowledged: lost and duplicated moves.\n"
+    "acknowledged: lost and duplicated moves. --expansions (names joined by\n"
+    "commas: river) creates the tables with those expansions, if the server\n"
+    "offers them.\n"
     "\n"
     "Exit status: 0 done with no move lost or duplicated, 1 a failure or a\n"
     "lost or duplicated move, 2 bad arguments.\n";
@@ -62,6 +65,7 @@ typedef struct bench_options {
     double seconds, idle_seconds;
     long server_pid;
     uint64_t seed;
+    carc_rules rules; /* .expansions: the tables' */
 } bench_options;
 
 typedef enum table_phase {
@@ -349,11 +353,20 @@ static void on_open(ws_conn *c, void *user)
     bench_table *t = side->t;
     (void)c;
     t->b->open_conns++;
-    if (side->seat == 0)
-        send_json(t, 0,
-                  json_pack("{s:s, s:i, s:s, s:[s,s], s:b}", "type", "create", "id", 1, "name",
-                            "bench-a", "seats", "me", "open", "listed", 0));
-    else
+    if (side->seat == 0) {
+        json_t *create = json_pack("{s:s, s:i, s:s, s:[s,s], s:b}", "type", "create", "id", 1,
+                                   "name", "bench-a", "seats", "me", "open", "listed", 0);
+        /* Only when asked: a server without expansions takes the request
+         * as before. */
+        if (t->b->opt.rules.expansions) {
+            json_t *names = json_array();
+            for (uint32_t bit = 1; bit; bit <<= 1)
+                if ((t->b->opt.rules.expansions & bit) && carc_expansion_name(bit))
+                    json_array_append_new(names, json_string(carc_expansion_name(bit)));
+            json_object_set_new(create, "expansions", names);
+        }
+        send_json(t, 0, create);
+    } else
         send_json(t, 1,
                   json_pack("{s:s, s:i, s:s, s:s, s:i}", "type", "join", "id", 1, "table", t->id,
                             "name", "bench-b", "seat", 1));
@@ -604,6 +617,13 @@ static int parse_options(int argc, char **argv, bench_options *o)
         } else if (strcmp(a, "--seed") == 0) {
             status = parse_number(a, v, 0, 1e18, &n);
             o->seed = (uint64_t)n;
+        } else if (strcmp(a, "--expansions") == 0) {
+            char why[160] = "";
+            if (!v)
+                return usage_error("%s needs a value", a);
+            if (carc_expansions_parse(v, &o->rules, why, sizeof why) != CARC_OK ||
+                carc_rules_check(&o->rules, why, sizeof why) != CARC_OK)
+                return usage_error("--expansions: %s", why);
         } else {
             return usage_error("unknown argument '%s'", a);
         }

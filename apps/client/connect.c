@@ -47,6 +47,8 @@ static const char connect_usage[] =
     "  --watch           watch --table as a spectator\n"
     "With --create only:\n"
     "  --rules LIST      rule names, joined by commas (default: standard)\n"
+    "  --expansions LIST expansions, joined by commas (river; default none:\n"
+    "                    the base game), if the server offers them\n"
     "  --info POLICY     casual (default) or purist\n"
     "  --clock SPEC      move:SECONDS or fischer:SECONDS+INCREMENT; add :forfeit\n"
     "                    to make a timeout lose the game (default: the computer\n"
@@ -81,6 +83,7 @@ typedef struct connect_options {
     const char *url_text;
     ws_url url;
     const char *create, *table, *invite, *token, *name, *player, *rules, *info, *clock;
+    const char *expansions;
     const char *record;
     int seat; /* -1: any */
     int watch, unlisted, quiet, trace, think_ms, retry_s;
@@ -195,7 +198,7 @@ static int parse_option(int argc, char **argv, int *i, connect_options *o)
         {"--create", &o->create}, {"--table", &o->table}, {"--invite", &o->invite},
         {"--token", &o->token},   {"--name", &o->name},   {"--player", &o->player},
         {"--rules", &o->rules},   {"--info", &o->info},   {"--clock", &o->clock},
-        {"--record", &o->record},
+        {"--record", &o->record}, {"--expansions", &o->expansions},
     };
     for (size_t k = 0; k < sizeof strings / sizeof strings[0]; k++)
         if (strcmp(a, strings[k].name) == 0)
@@ -258,8 +261,19 @@ static int check_options(connect_options *o)
                            ":forfeit or :computer after it, not '%s'",
                            o->clock);
     json_decref(clock);
-    if (!o->create && (o->rules || o->info || o->clock || o->unlisted))
-        return usage_error("--rules, --info, --clock and --unlisted go with --create");
+    if (!o->create && (o->rules || o->expansions || o->info || o->clock || o->unlisted))
+        return usage_error(
+            "--rules, --expansions, --info, --clock and --unlisted go with --create");
+    /* The names are checked here, for a clear message before connecting;
+     * the server checks them again (and may not offer every expansion). */
+    carc_rules rules = carc_rules_standard();
+    char why[160] = "";
+    if (o->rules && carc_rules_parse(o->rules, &rules, why, sizeof why) != CARC_OK)
+        return usage_error("--rules: %s", why);
+    if (o->expansions && carc_expansions_parse(o->expansions, &rules, why, sizeof why) != CARC_OK)
+        return usage_error("--expansions: %s", why);
+    if (carc_rules_check(&rules, why, sizeof why) != CARC_OK)
+        return usage_error("%s", why);
     if (!o->player)
         o->player = "human";
     if (!o->name) {
@@ -385,13 +399,15 @@ static json_t *seat_list(const char *text)
     return seats;
 }
 
+/* The names of a list joined by commas (spaces and tabs may separate them
+ * too), as a JSON array. */
 static json_t *name_list(const char *text)
 {
     json_t *list = json_array();
     if (!text || !*text)
         return list;
     char *copy = strdup(text), *save = NULL;
-    for (char *s = strtok_r(copy, ",", &save); s; s = strtok_r(NULL, ",", &save))
+    for (char *s = strtok_r(copy, ", \t", &save); s; s = strtok_r(NULL, ", \t", &save))
         json_array_append_new(list, json_string(s));
     free(copy);
     return list;
@@ -433,6 +449,10 @@ static void send_create(client *c)
                             o->info ? o->info : "casual", "listed", !o->unlisted);
     if (o->clock)
         json_object_set_new(msg, "clock", clock_spec(o->clock));
+    /* Sent only when given: a server without expansions takes the
+     * request as before. */
+    if (o->expansions)
+        json_object_set_new(msg, "expansions", name_list(o->expansions));
     send_request(c, msg);
 }
 

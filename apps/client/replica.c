@@ -59,7 +59,32 @@ static int parse_rules(const json_t *list, carc_rules *out, char *err, size_t er
     return 0;
 }
 
-/* Draws tile letter `tile` (a JSON string) for the player to move. */
+/* The table's expansions: an array of names ("river"), none when missing
+ * (a server without expansions). */
+static int parse_expansions(const json_t *list, carc_rules *out, char *err, size_t errcap)
+{
+    out->expansions = 0;
+    if (!list || json_is_null(list))
+        return 0;
+    if (!json_is_array(list))
+        return fail(err, errcap, "state: 'expansions' is not a list");
+    size_t i;
+    const json_t *name;
+    json_array_foreach(list, i, name)
+    {
+        uint32_t flag = json_is_string(name) ? carc_expansion_flag(json_string_value(name)) : 0;
+        if (!flag || (out->expansions & flag))
+            return fail(err, errcap, "%s expansion '%s'", flag ? "twice the" : "unknown",
+                        json_is_string(name) ? json_string_value(name) : "?");
+        out->expansions |= flag;
+    }
+    char why[160];
+    if (carc_rules_check(out, why, sizeof why) != CARC_OK)
+        return fail(err, errcap, "state: %s", why);
+    return 0;
+}
+
+/* Draws tile `tile` (its id, a JSON string) (a JSON string) for the player to move. */
 static int draw_tile(replica *r, const json_t *tile, char *err, size_t errcap)
 {
     if (!tile || json_is_null(tile) || carc_game_over(r->g))
@@ -153,7 +178,8 @@ int replica_load_state(replica *r, const json_t *state, char *err, size_t errcap
         json_is_integer(players) ? (int)json_integer_value(players) : (int)json_array_size(seats);
     if (r->players < CARC_MIN_PLAYERS || r->players > CARC_MAX_PLAYERS)
         return fail(err, errcap, "state: %d players", r->players);
-    if (parse_rules(json_object_get(state, "rules"), &r->rules, err, errcap) != 0)
+    if (parse_rules(json_object_get(state, "rules"), &r->rules, err, errcap) != 0 ||
+        parse_expansions(json_object_get(state, "expansions"), &r->rules, err, errcap) != 0)
         return -1;
     const char *status = json_string_value(json_object_get(state, "status"));
     if (!status || strcmp(status, "waiting") == 0)
@@ -161,7 +187,7 @@ int replica_load_state(replica *r, const json_t *state, char *err, size_t errcap
     r->finished = strcmp(status, "finished") == 0;
     r->g = carc_game_new(r->players, &r->rules, 1);
     if (!r->g)
-        return fail(err, errcap, "state: out of memory");
+        return fail(err, errcap, "state: cannot make the game (out of memory?)");
     size_t i;
     const json_t *m;
     json_array_foreach(json_object_get(state, "moves"), i, m)

@@ -24,7 +24,8 @@ typedef struct replica {
 void replica_init(replica *r);
 void replica_clear(replica *r);
 
-/* Rebuilds the game from a `state` event: its players, rules, every move
+/* Rebuilds the game from a `state` event: its players, rules, expansions
+ * (`"expansions":["river"]`; none when missing), every move
  * and the tile to play. A waiting table leaves `g` NULL. Returns 0, or -1
  * with the reason in `err` (a move the library refuses, scores that differ
  * from the server's). */

@@ -36,14 +36,24 @@ static void test_url(void **state)
         assert_int_equal(ws_url_parse(bad[i], &u, err, sizeof err), -1);
 }
 
-/* A random game of `moves` moves (all: to the end) from seed `seed`. */
-static carc_game *random_game(uint64_t seed, int moves)
+/* The river game's rules (the base game: NULL). */
+static const carc_rules river = {.flags = 0, .expansions = CARC_EXPANSION_RIVER};
+
+/* A random game of `moves` moves (all: to the end) from seed `seed`, with
+ * `rules` (NULL: the base game). */
+static carc_game *random_game_of(const carc_rules *rules, uint64_t seed, int moves)
 {
-    carc_game *g = carc_game_new(2, NULL, seed);
+    carc_game *g = carc_game_new(2, rules, seed);
+    assert_non_null(g);
     carc_rng rng = carc_rng_seed(seed);
     for (int i = 0; (moves < 0 || i < moves) && !carc_game_over(g); i++)
         carc_game_play_random(g, &rng, 0.5, NULL);
     return g;
+}
+
+static carc_game *random_game(uint64_t seed, int moves)
+{
+    return random_game_of(NULL, seed, moves);
 }
 
 static json_t *tile_json(const carc_game *g)
@@ -72,7 +82,8 @@ static json_t *scores_json(const carc_game *g)
 static json_t *move_events(uint64_t seed, const carc_game *g)
 {
     json_t *events = json_array();
-    carc_game *h = carc_game_new(2, NULL, seed);
+    carc_rules rules = carc_game_rules(g);
+    carc_game *h = carc_game_new(2, &rules, seed);
     for (int i = 0; i < carc_game_move_count(g); i++) {
         carc_move m;
         int kind;
@@ -220,11 +231,64 @@ static void test_replica_follows_a_forfeit(void **state)
     carc_game_free(g);
 }
 
+/* A river game followed from a `state` with "expansions":["river"]: the
+ * two-letter tiles of the river's moves, the spring at the start, the
+ * scores and digests of every move event. */
+static void test_replica_follows_a_river_game(void **state)
+{
+    (void)state;
+    uint64_t seed = 31;
+    carc_game *whole = random_game_of(&river, seed, -1);
+    json_t *events = move_events(seed, whole);
+    carc_game *part = random_game_of(&river, seed, 3);
+    json_t *st = state_json(part, events, 3);
+    replica r;
+    replica_init(&r);
+    char err[300] = "";
+    /* Without the expansions, the river's first moves are refused. */
+    assert_int_equal(replica_load_state(&r, st, err, sizeof err), -1);
+    json_object_set_new(st, "expansions", json_pack("[s]", "river"));
+    assert_int_equal(replica_load_state(&r, st, err, sizeof err), 0);
+    assert_int_equal(r.rules.expansions, CARC_EXPANSION_RIVER);
+    carc_tile_on_board start;
+    assert_int_equal(carc_game_tile_info(r.g, 0, &start), CARC_OK);
+    assert_string_equal(carc_tile_id(start.kind), "RA");
+    assert_int_equal(strlen(carc_tile_id(carc_game_drawn_tile(r.g))), 2);
+    for (size_t i = 3; i < json_array_size(events); i++)
+        assert_int_equal(replica_apply_move(&r, json_array_get(events, i), err, sizeof err), 1);
+    assert_true(carc_game_over(r.g));
+    for (int p = 0; p < 2; p++)
+        assert_int_equal(carc_game_score(r.g, p), carc_game_score(whole, p));
+    /* Bad expansions: unknown, twice, not a list, a variant without them. */
+    json_object_set_new(st, "expansions", json_pack("[s]", "bogus"));
+    assert_int_equal(replica_load_state(&r, st, err, sizeof err), -1);
+    assert_non_null(strstr(err, "bogus"));
+    json_object_set_new(st, "expansions", json_pack("[s,s]", "river", "river"));
+    assert_int_equal(replica_load_state(&r, st, err, sizeof err), -1);
+    json_object_set_new(st, "expansions", json_string("river"));
+    assert_int_equal(replica_load_state(&r, st, err, sizeof err), -1);
+    json_object_set_new(st, "expansions", json_array());
+    json_object_set_new(st, "rules", json_pack("[s]", "river-keep-start"));
+    assert_int_equal(replica_load_state(&r, st, err, sizeof err), -1);
+    assert_non_null(strstr(err, "river"));
+    replica_clear(&r);
+    json_decref(st);
+    json_decref(events);
+    carc_game_free(part);
+    carc_game_free(whole);
+}
+
 static void test_move_tile(void **state)
 {
     (void)state;
     assert_int_equal(replica_move_tile("E 0 -1 2 S"), carc_tile_parse("E"));
     assert_int_equal(replica_move_tile("discard X"), carc_tile_parse("X"));
+    /* Kinds: A..X are 0..23, then RA RB RC RD RE RG RH ... (carcassonne.h). */
+    assert_int_equal(replica_move_tile("E 0 -1 2 S"), 4);
+    assert_int_equal(replica_move_tile("RD 1 0 0"), 27);
+    assert_int_equal(replica_move_tile("discard RG"), 29);
+    assert_int_equal(replica_move_tile("RZ 1 0 0"), -1);
+    assert_int_equal(replica_move_tile("RDD 1 0 0"), -1);
     assert_int_equal(replica_move_tile("EE 0 0 0"), -1);
     assert_int_equal(replica_move_tile(""), -1);
     assert_int_equal(replica_move_tile(NULL), -1);
@@ -237,6 +301,7 @@ int main(void)
         cmocka_unit_test(test_replica_follows_a_game),
         cmocka_unit_test(test_replica_refuses_bad_events),
         cmocka_unit_test(test_replica_follows_a_forfeit),
+        cmocka_unit_test(test_replica_follows_a_river_game),
         cmocka_unit_test(test_move_tile),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
