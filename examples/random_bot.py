@@ -5,6 +5,8 @@ that plays a random legal move. It keeps no rules of its own: a
 
 usage: python3 random_bot.py [CARCASSONNE]   (the program; default: on the PATH)
 try:   carcassonne arena "engine:python3 examples/random_bot.py" greedy --games 4
+       (add --expansions river for The River: 'new' passes the expansions on,
+       and the bot never reads a tile id, which may have two letters: RD)
 """
 import json
 import random
@@ -29,7 +31,7 @@ for line in sys.stdin:
         continue
     request = json.loads(line)
     if request["type"] == "hello":
-        reply = {"type": "hello", "protocol": 2, "name": "random_bot.py"}
+        reply = {"type": "hello", "protocol": 3, "name": "random_bot.py"}
     elif request["type"] == "go":
         legal = ask({"type": "legal"})
         moves = [p["move"] + s for p in legal["placements"]

@@ -534,8 +534,13 @@ static int play_game(match *m, int index, engines *pool)
     memset(&r, 0, sizeof r);
     r.forfeit_seat = -1;
     r.g = carc_game_new(2, &m->rules, deal);
-    if (!r.g)
+    if (!r.g) {
+        pthread_mutex_lock(&m->lock);
+        fprintf(stderr, "carcassonne arena: game %d: cannot make the game (out of memory?)\n",
+                index + 1);
+        pthread_mutex_unlock(&m->lock);
         return -1;
+    }
     for (int s = 0; s < 2 && r.forfeit_seat < 0; s++) {
         int side_index = side_in_seat(index, s);
         uint64_t seed = mix(mix(m->seed ^ 0x5EA7ull, (uint64_t)pair), (uint64_t)side_index + 1);

@@ -165,8 +165,8 @@ static void print_run_json(const bench_run *run, int players, uint64_t seed)
            "\"legal_ns_per_ply\":%.1f,\"mean_score\":%.3f,\"state_bytes\":%zu,"
            "\"checksum\":\"%016llx\",\"expansions\":[",
            (unsigned long long)run->r.games, players, (unsigned long long)seed,
-           (unsigned long long)run->r.plies, run->r.seconds, games_per_second(run),
-           ns_per_ply(run), legal_ns(run), mean_score(run, players), run->state_bytes,
+           (unsigned long long)run->r.plies, run->r.seconds, games_per_second(run), ns_per_ply(run),
+           legal_ns(run), mean_score(run, players), run->state_bytes,
            (unsigned long long)run->r.checksum);
     int first = 1;
     for (uint32_t bit = 1; bit; bit <<= 1)
@@ -192,9 +192,9 @@ static void print_text(const bench_run *runs, int n, int players, uint64_t seed)
         printf(i + 1 < n ? "%-*s" : "%.*s", i + 1 < n ? COLUMN : (int)sizeof names, title);
     }
     putchar('\n');
-    static const char *const labels[] = {"games",      "plies",      "games per second",
-                                         "ns per ply", "legal ns per ply", "mean score",
-                                         "state bytes", "checksum"};
+    static const char *const labels[] = {
+        "games",      "plies",       "games per second", "ns per ply", "legal ns per ply",
+        "mean score", "state bytes", "checksum"};
     for (size_t row = 0; row < sizeof labels / sizeof labels[0]; row++) {
         printf("%-18s", labels[row]);
         for (int i = 0; i < n; i++) {

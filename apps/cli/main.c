@@ -17,13 +17,14 @@ static const char usage[] =
     "  play [--players LIST] [--load FILE] ...\n"
     "                             play a game in the terminal (you against the computer)\n"
     "  replay [--json] FILE       check a game record and print its scores\n"
-    "  selfplay --seed S --players N [--games K] [--record FILE]\n"
+    "  selfplay --seed S --players N [--games K] [--record FILE] [--expansions LIST]\n"
     "                             play games between random players\n"
     "  show [--step] [--delay MS] [--color|--no-color] [--last N] FILE\n"
     "                             draw the board of a record in the terminal\n"
-    "  bench [--json] [--games K] [--seed S]\n"
+    "  bench [--json] [--games K] [--seed S] [--expansions LIST]\n"
     "                             measure the engine's speed\n"
     "  arena A B --games N [--threads T] [--seed S] [--json] [--record DIR]\n"
+    "        [--rules LIST] [--expansions LIST]\n"
     "                             deck-paired games between two players\n"
     "  engine [--player SPEC] [--seed S]\n"
     "                             speak the engine protocol on stdin/stdout\n"
@@ -33,6 +34,9 @@ static const char usage[] =
     "                             play a seat at a game server's table\n"
     "  serve [--host H] [--port N] [--db FILE] ...\n"
     "                             run the game server (HTTP and WebSocket)\n"
+    "\n"
+    "Expansions: --expansions river plays The River (selfplay, arena, bench,\n"
+    "connect --create); replay, show and analyse take them from the record.\n"
     "\n"
     "Run 'carcassonne COMMAND --help' for a command's options.\n";
 
@@ -125,7 +129,8 @@ int cli_check_rules(const char *cmd, const carc_rules *rules)
 {
     char why[160] = "";
     if (carc_rules_check(rules, why, sizeof why) != CARC_OK)
-        return cli_usage_error(cmd, "%s", why[0] ? why : "these rules and expansions cannot be played");
+        return cli_usage_error(cmd, "%s",
+                               why[0] ? why : "these rules and expansions cannot be played");
     return 0;
 }
 

@@ -96,8 +96,8 @@ static void replay_text(const carc_game *g)
     }
     char names[120];
     if (carc_game_rules(g).expansions)
-        printf("expansions: %s\n", cli_expansions_text(carc_game_rules(g), names, sizeof names,
-                                                        " ", ""));
+        printf("expansions: %s\n",
+               cli_expansions_text(carc_game_rules(g), names, sizeof names, " ", ""));
     if (carc_game_over(g))
         printf("finished after %d moves\n", carc_game_move_count(g));
     else

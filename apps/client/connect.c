@@ -195,10 +195,17 @@ static int parse_option(int argc, char **argv, int *i, connect_options *o)
         const char *name;
         const char **field;
     } strings[] = {
-        {"--create", &o->create}, {"--table", &o->table}, {"--invite", &o->invite},
-        {"--token", &o->token},   {"--name", &o->name},   {"--player", &o->player},
-        {"--rules", &o->rules},   {"--info", &o->info},   {"--clock", &o->clock},
-        {"--record", &o->record}, {"--expansions", &o->expansions},
+        {"--create", &o->create},
+        {"--table", &o->table},
+        {"--invite", &o->invite},
+        {"--token", &o->token},
+        {"--name", &o->name},
+        {"--player", &o->player},
+        {"--rules", &o->rules},
+        {"--info", &o->info},
+        {"--clock", &o->clock},
+        {"--record", &o->record},
+        {"--expansions", &o->expansions},
     };
     for (size_t k = 0; k < sizeof strings / sizeof strings[0]; k++)
         if (strcmp(a, strings[k].name) == 0)

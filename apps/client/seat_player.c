@@ -97,6 +97,16 @@ static int engine_new_game(seat_player *p, const carc_game *g, char *err)
     json_t *req = json_pack("{s:s, s:i, s:i, s:o, s:I}", "type", "new", "players",
                             carc_game_players(g), "seat", carc_game_current_player(g), "rules",
                             rules, "seed", (json_int_t)(p->seed & 0x7fffffffffffffffULL));
+    /* The table's expansions (protocol 3), only when there are some: an
+     * engine that knows none plays the base game as before. */
+    uint32_t expansions = carc_game_rules(g).expansions;
+    if (expansions) {
+        json_t *names = json_array();
+        for (uint32_t bit = 1; bit && bit <= expansions; bit <<= 1)
+            if ((expansions & bit) && carc_expansion_name(bit))
+                json_array_append_new(names, json_string(carc_expansion_name(bit)));
+        json_object_set_new(req, "expansions", names);
+    }
     p->engine_moves = 0;
     return engine_call(p, req, ENGINE_REPLY_MS, NULL, err);
 }

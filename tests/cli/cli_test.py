@@ -8,6 +8,7 @@ Exits 0 when the case passes, 1 with a message when it does not.
 import json
 import os
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -58,14 +59,14 @@ def case_engine_session():
     # 'quit' ends the session: the request after it is never answered.
     check(len(r) == len(requests_of(data)) - 1, "%d replies for %d requests"
           % (len(r), len(requests_of(data))))
-    check(r[0] == {"type": "hello", "protocol": 2, "name": "carcassonne", "player": "greedy"},
+    check(r[0] == {"type": "hello", "protocol": 3, "name": "carcassonne", "player": "greedy"},
           "hello: %r" % r[0])
     check(is_error(r[1]) and "new" in r[1]["message"], "go before new: %r" % r[1])
-    check(r[2] == {"type": "ok"}, "new: %r" % r[2])
+    check(r[2] == {"type": "ok", "expansions": []}, "new: %r" % r[2])
     check(r[3]["type"] == "state" and r[3]["players"] == 2 and r[3]["seat"] == 1
           and r[3]["to_move"] == 0 and r[3]["tile"] is None and r[3]["moves"] == 0
           and r[3]["scores"] == [0, 0] and r[3]["supply"] == [7, 7] and r[3]["over"] is False
-          and r[3]["digest"] is None, "first state (no digest while the tile is unknown): %r"
+          and r[3]["digest"] is None and r[3]["expansions"] == [], "first state (no digest while the tile is unknown): %r"
           % r[3])
     # small-city: the two-tile city scores 2 for red, the knight goes home.
     city = {"kind": "city", "complete": True, "players": [0], "points": 2, "tiles": 2,
@@ -203,11 +204,11 @@ def is_digest(d):
     return isinstance(d, str) and len(d) == 16 and all(c in "0123456789abcdef" for c in d)
 
 
-def drive_game(e, seed, rng):
+def drive_game(e, seed, rng, new=None):
     """Plays one whole game through 'draw', 'legal' and 'move'; returns the
     moves, the draws, the scores the events add up to and the final state's
-    digest."""
-    e.ok({"type": "new", "players": 2, "seed": seed})
+    digest. `new`: more members of the 'new' request (expansions, rules)."""
+    e.ok(dict({"type": "new", "players": 2, "seed": seed}, **(new or {})))
     moves, draws, scored, digests = [], [], [0, 0], set()
     left = e.ask({"type": "state"})["left"]
     while True:
@@ -269,6 +270,14 @@ BAD_REQUESTS = [
     b"{\"type\":\"new\",\"players\":2,\"rules\":\"small-city\"}",
     b"{\"type\":\"new\",\"players\":2,\"rules\":[\"bogus\"]}",
     b"{\"type\":\"new\",\"players\":2,\"rules\":[1]}",
+    b"{\"type\":\"new\",\"players\":2,\"expansions\":\"river\"}",
+    b"{\"type\":\"new\",\"players\":2,\"expansions\":[\"bogus\"]}",
+    b"{\"type\":\"new\",\"players\":2,\"expansions\":[1]}",
+    b"{\"type\":\"new\",\"players\":2,\"expansions\":[\"\"]}",
+    b"{\"type\":\"new\",\"players\":2,\"expansions\":[\"river\",\"river\"]}",
+    b"{\"type\":\"new\",\"players\":2,\"expansions\":[\"river river\"]}",
+    b"{\"type\":\"new\",\"players\":2,\"expansions\":[\"inns-cathedrals\"]}",
+    b"{\"type\":\"new\",\"players\":2,\"rules\":[\"river-keep-start\"]}",
     b"{\"type\":\"new\",\"players\":2,\"seed\":-5}",
     b"{\"type\":\"new\",\"players\":99999999999999999999999}",
     b"{\"type\":\"new\",\"type\":\"new\",\"players\":2}",
@@ -292,6 +301,11 @@ BAD_IN_GAME = [
     b"{\"type\":\"move\",\"move\":\"E 0 -1 2 S S S S S S S S\"}",
     b"{\"type\":\"move\",\"move\":\"E 99999999999 -1 2\"}",
     b"{\"type\":\"move\",\"move\":\"end\"}", b"{\"type\":\"move\",\"move\":\"\\u00e9 0 0 0\"}",
+    b"{\"type\":\"tile\",\"tile\":\"RD\"}", b"{\"type\":\"tile\",\"tile\":\"RA\"}",
+    b"{\"type\":\"tile\",\"tile\":\"rd\"}", b"{\"type\":\"tile\",\"tile\":\"RDD\"}",
+    b"{\"type\":\"draw\",\"tile\":\"RD\"}", b"{\"type\":\"draw\",\"tile\":\"Z\"}",
+    b"{\"type\":\"draw\",\"tile\":\"E\",\"player\":1}",
+    b"{\"type\":\"move\",\"move\":\"RD 1 0 0\"}",
     b"{\"type\":\"go\"}", b"{\"type\":\"legal\"}",
     b"{\"type\":\"analyse\",\"top\":0}", b"{\"type\":\"analyse\",\"top\":1000000000}",
     b"{\"type\":\"go\",\"ms\":0}", b"{\"type\":\"go\",\"ms\":\"fast\"}",
@@ -315,7 +329,8 @@ def case_engine_garbage():
     bad_count = len(reqs) - 3 - len(BAD_IN_GAME)
     for i in range(bad_count):
         check(is_error(replies[i]), "request %d (%r) answered %r" % (i, reqs[i][:60], replies[i]))
-    check(replies[bad_count] == {"type": "ok"}, "new after garbage: %r" % replies[bad_count])
+    check(replies[bad_count] == {"type": "ok", "expansions": []},
+          "new after garbage: %r" % replies[bad_count])
     for k in range(len(BAD_IN_GAME)):
         r = replies[bad_count + 1 + k]
         check(is_error(r), "%r answered %r" % (BAD_IN_GAME[k], r))
@@ -839,6 +854,289 @@ def case_bench_mcts():
         check(code == 2 and out == "" and message in err, "%r: %d %r" % (args, code, err))
 
 
+# --- The River ------------------------------------------------------------------------------
+
+# The river pile of river.md: every river tile but the spring RA, the lake RL
+# drawn last.
+RIVER_PILE = sorted(["RB", "RC", "RD", "RD", "RE", "RG", "RG", "RH", "RI", "RK", "RL"])
+
+
+def case_engine_river():
+    """'new' with "expansions":["river"]: the replies name the expansions,
+    the spring is the start tile, only river tiles can be drawn, the river
+    must go on at its open end, the U-turn of river.md's example is refused;
+    bad names are clear errors that change nothing."""
+    e = Engine("greedy")
+    for extra, words in (({"expansions": ["bogus"]}, "unknown expansion 'bogus'"),
+                         ({"expansions": ["river", "river"]}, "named twice"),
+                         ({"expansions": "river"}, "array"),
+                         ({"expansions": ["river inns-cathedrals"]}, "one name"),
+                         ({"expansions": ["inns-cathedrals"]}, "not playable"),
+                         ({"rules": ["river-keep-start"]}, "needs the river"),
+                         ({"rules": ["river-keep-start"], "expansions": []}, "needs the river")):
+        r = e.ask(dict({"type": "new", "players": 2}, **extra))
+        check(is_error(r) and words in r["message"], "new %r: %r" % (extra, r))
+    check("new" in e.ask({"type": "state"})["message"], "a refused 'new' started a game")
+    check(e.ask({"type": "new", "players": 2, "expansions": ["river"], "seed": 3})
+          == {"type": "ok", "expansions": ["river"]}, "new with the river")
+    st = e.ask({"type": "state"})
+    # 83 tiles: the spring on the board, one drawn, 81 left in the two piles.
+    check(st["expansions"] == ["river"] and st["left"] == 81 and st["moves"] == 0
+          and st["tile"] is None and st["supply"] == [7, 7], "state: %r" % st)
+    # Not drawable now: the spring (on the board), the lake (drawn last), a
+    # base tile (the river is being laid), a tile The River has not (RF).
+    for tile in ("RA", "RL", "E", "RF"):
+        r = e.ask({"type": "tile", "tile": tile})
+        check(is_error(r) and tile in r["message"], "tile %s: %r" % (tile, r))
+        r = e.ask({"type": "draw", "tile": tile})
+        check(is_error(r), "draw %s: %r" % (tile, r))
+    check(e.ask({"type": "state"})["tile"] is None, "a refused draw made the tile known")
+    check(e.ask({"type": "draw", "tile": "RD"})
+          == {"type": "tile", "player": 0, "tile": "RD", "left": 81}, "draw RD")
+    # RD (straight, river E-W, a field either side) can only continue the
+    # river east of the spring, at 1 0; its two rotations that fit are one
+    # move, listed at rotation 0; its followers go on the two fields.
+    legal = e.ask({"type": "legal"})
+    check(legal["tile"] == "RD" and len(legal["placements"]) == 1 and legal["count"] == 3,
+          "legal RD: %r" % legal)
+    p = legal["placements"][0]
+    check(p["move"] == "RD 1 0 0" and (p["x"], p["y"], p["rot"]) == (1, 0, 0)
+          and sorted(p["spots"].values()) == ["field", "field"], "RD's placement: %r" % p)
+    r = e.ask({"type": "move", "move": "RD 1 0 0 E"})
+    check(is_error(r) and "river" in r["message"], "a follower on the river: %r" % r)
+    r = e.ask({"type": "move", "move": "RD 1 1 0"})
+    check(is_error(r), "RD beside the spring, not at the open end: %r" % r)
+    go = e.ask({"type": "go"})
+    check(go["move"].startswith("RD 1 0 0"), "go: %r" % go)
+    # river.md's example: RD, RB with a knight, RG bending south; RG 3 1 1
+    # is an immediate U-turn, RG 3 1 2 the legal S-bend.
+    e.ok({"type": "move", "move": "RD 1 0 0"})
+    e.ok({"type": "move", "player": 1, "move": "RB 2 0 0 N"})
+    e.ok({"type": "move", "move": "RG 3 0 0"})
+    r = e.ask({"type": "move", "move": "RG 3 1 1"})
+    check(is_error(r) and "U-turn" in r["message"], "the U-turn: %r" % r)
+    e.ok({"type": "move", "move": "RG 3 1 2"})
+    st = e.ask({"type": "state"})
+    check(st["scores"] == [0, 0] and st["supply"] == [7, 6] and st["moves"] == 4
+          and st["left"] == 77 and st["to_move"] == 0, "after the example: %r" % st)
+    # The first draw of the river phase names a river tile.
+    d = e.ask({"type": "draw"})
+    check(d["tile"] in RIVER_PILE and d["tile"] != "RL", "draw: %r" % d)
+    # 'new' again without expansions: the base game.
+    check(e.ask({"type": "new", "players": 2}) == {"type": "ok", "expansions": []}, "base new")
+    check(e.ask({"type": "state"})["left"] == 70, "the base game has 72 tiles")
+    check(e.ask({"type": "new", "players": 2, "expansions": ["river"],
+                 "rules": ["river-keep-start"]}) == {"type": "ok", "expansions": ["river"]},
+          "river-keep-start with the river")
+    check(e.ask({"type": "state"})["left"] == 82, "river-keep-start has 84 tiles")
+    e.close()
+
+
+def case_engine_river_game():
+    """Whole river games through 'draw', 'legal' and 'move': the river pile
+    first and the lake last, then the 71 base tiles; 82 moves; every river
+    placement at the one open end; the moves replay as a record."""
+    e = Engine("random")
+    for seed, keep in ((5, False), (6, False), (7, True)):
+        new = {"expansions": ["river"]}
+        if keep:
+            new["rules"] = ["river-keep-start"]
+        moves, draws, scores, digest = drive_game(e, seed, random.Random(seed), new)
+        check(sorted(draws[:11]) == RIVER_PILE and draws[10] == "RL",
+              "the river pile first, the lake last: %r" % draws[:11])
+        base = draws[11:]
+        check(len(base) == (72 if keep else 71) and all(len(t) == 1 for t in base),
+              "then the base tiles: %r" % base)
+        # The fourth D is the base game's start tile: in the main pile only
+        # with river-keep-start.
+        check(base.count("D") == (4 if keep else 3), "D: %d" % base.count("D"))
+        check(len(moves) == (83 if keep else 82), "%d moves" % len(moves))
+        rules = "rules river-keep-start\n" if keep else ""
+        code, out, err = run(["replay", "--json", "-"],
+                             ("players 2\nexpansions river\n" + rules + "\n".join(moves)
+                              + "\n").encode())
+        check(code == 0, "replay: %s" % err)
+        r = json.loads(out)
+        check(r["finished"] and r["scores"] == scores and r["digest"] == digest
+              and r["expansions"] == ["river"] and r["moves"] == len(moves),
+              "replayed: %r, %r %r" % (r, scores, digest))
+    # During the river phase every placement is at one square.
+    e.ok({"type": "new", "players": 2, "expansions": ["river"], "seed": 9})
+    rng = random.Random(9)
+    for turn in range(11):
+        tile = e.ask({"type": "draw"})
+        legal = e.ask({"type": "legal"})
+        squares = {(p["x"], p["y"]) for p in legal["placements"]}
+        check(len(squares) <= 1 and tile["tile"] in RIVER_PILE, "turn %d: %r" % (turn, legal))
+        for p in legal["placements"]:
+            check(all(role in ROLES for role in p["spots"].values()), "roles: %r" % p)
+        e.ok({"type": "move", "move": rng.choice(moves_of(legal))})
+    check(len(e.ask({"type": "draw"})["tile"]) == 1, "a base tile after the lake")
+    e.close()
+
+
+def case_arena_river():
+    """arena --expansions river: library players and an outside engine play
+    river games (the engine gets the expansions in 'new'); the records have
+    the `expansions river` line and replay; --resume tells a river match
+    from a base one."""
+    with tempfile.TemporaryDirectory() as tmp:
+        s, err = arena_json(["greedy", "random", "--games", "2", "--expansions", "river",
+                             "--record", tmp])
+        check_sane(s, 2)
+        check(s["expansions"] == "river" and s["a_forfeits"] == 0 and s["b_forfeits"] == 0,
+              "river match: %r %s" % (s, err))
+        for name in sorted(os.listdir(tmp)):
+            path = os.path.join(tmp, name)
+            with open(path) as f:
+                text = f.read()
+            check("\nexpansions river\n" in text, "%s: no expansions line" % name)
+            code, out, err = run(["replay", "--json", path])
+            r = json.loads(out)
+            check(code == 0 and r["finished"] and r["expansions"] == ["river"]
+                  and r["moves"] == 82, "%s: %d %r %s" % (name, code, r, err))
+        again, _ = arena_json(["greedy", "random", "--games", "2", "--expansions", "river",
+                               "--record", tmp, "--resume"])
+        check(again["resumed"] == 2 and without_times(again)["a_win_rate"] == s["a_win_rate"],
+              "resumed: %r" % again)
+        code, out, err = run(["arena", "greedy", "random", "--games", "2", "--record", tmp,
+                              "--resume"])
+        check(code == 2 and "expansions differ" in err, "a base resume of river records: %d %s"
+              % (code, err))
+    base, _ = arena_json(["greedy", "random", "--games", "2"])
+    check(base["expansions"] == "none", "base match: %r" % base)
+    engine = "engine:%s engine --player random" % CARC
+    s, err = arena_json([engine, "greedy", "--games", "2", "--expansions", "river",
+                         "--engine-ms", "100"])
+    check_sane(s, 2)
+    check(s["a_forfeits"] == 0 and s["b_forfeits"] == 0, "engine forfeits: %r %s" % (s, err))
+    code, out, err = run(["arena", "random", "random", "--games", "2", "--expansions", "river",
+                          "--rules", "river-keep-start"])
+    check(code == 0 and "expansions river" in out and "river-keep-start rules" in out,
+          "text: %d %s %s" % (code, out, err))
+
+
+def case_selfplay_river():
+    """selfplay --expansions river --record writes a river record that
+    replay (text and --json), show and analyse read."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "river.rec")
+        code, out, err = run(["selfplay", "--seed", "3", "--players", "2", "--expansions",
+                              "river", "--record", path])
+        check(code == 0 and out.startswith("game 1 (seed 3): "), "selfplay: %d %s %s"
+              % (code, out, err))
+        scores = [int(v) for v in out.split(":")[1].split()]
+        with open(path) as f:
+            text = f.read()
+        lines = [ln for ln in text.splitlines() if ln and not ln.startswith("#")]
+        check("expansions river" in lines, "no expansions line: %s" % text)
+        first = lines.index("expansions river") + 1
+        while lines[first].split()[0] in ("seed", "player-kind", "rules"):
+            first += 1
+        check(lines[first].split()[0] in RIVER_PILE, "first move: %r" % lines[first])
+        r = replay_json(text)
+        check(r["expansions"] == ["river"] and r["finished"] and r["moves"] == 82
+              and r["scores"] == scores and ["expansions", "river"] in r["headers"],
+              "replay --json: %r" % r)
+        code, out, err = run(["replay", path])
+        check(code == 0 and "expansions: river" in out and "finished after 82 moves" in out,
+              "replay: %s %s" % (out, err))
+        code, out, err = run(["show", "--no-color", "--last", "82", path])
+        check(code == 0 and "expansions: river" in out
+              and re.search(r"\nMove 1/82: Red R[B-K] 1 0 \d", out)
+              and "Move 82/82: Blue " in out, "show: %d %s" % (code, err))
+        code, out, err = run(["selfplay", "--seed", "3", "--players", "3", "--games", "2",
+                              "--expansions", "river", "--rules", "river-keep-start"])
+        check(code == 0 and len(out.splitlines()) == 2, "two games: %s %s" % (out, err))
+    code, out, err = run(["show", "--no-color", "-"], b"players 2\nexpansions river\n")
+    check(code == 0 and "Start: tile RA at 0 0" in out and "82 tiles left" in out,
+          "show at the start: %s %s" % (out, err))
+    code, out, err = run(["analyse", "--player", "greedy", "--top", "100", "--json", "-"],
+                         b"players 2\nexpansions river\nRD 1 0 0\n")
+    a = json.loads(out) if code == 0 else {}
+    check(code == 0 and a["tile"] in RIVER_PILE and a["tile"] != "RL"
+          and a["player"] == 2, "analyse: %d %r %s" % (code, a, err))
+    # The river goes on at 2 0, the open end of RD at 1 0.
+    for m in a["best"]:
+        check(m["move"].startswith(a["tile"] + " 2 0 "), "ranked move: %r" % m)
+    code, out, err = run(["analyse", "--player", "greedy", "--tile", "RL", "-"],
+                         b"players 2\nexpansions river\nRD 1 0 0\n")
+    check(code == 1 and "--tile RL" in err, "the lake too early: %d %s" % (code, err))
+
+
+def case_bench_river():
+    """bench plays the river beside the base game: 71 draws a base game, 82
+    a river game; --expansions runs one set; the base checksum of the
+    default 200,000 games stays that of docs/performance.md."""
+    code, out, err = run(["bench", "--games", "200", "--json"])
+    check(code == 0, "bench: %s" % err)
+    r = json.loads(out)
+    check(r["games"] == 200 and r["plies"] == 200 * 71 and r["expansions"] == []
+          and r["river"]["games"] == 200 and r["river"]["plies"] == 200 * 82
+          and r["river"]["expansions"] == ["river"] and is_digest(r["checksum"])
+          and is_digest(r["river"]["checksum"]) and r["checksum"] != r["river"]["checksum"]
+          and r["river"]["games_per_second"] > 0, "bench --json: %r" % r)
+    code, out, err = run(["bench", "--games", "200", "--json", "--expansions", "river"])
+    river = json.loads(out)
+    check(code == 0 and "river" not in river and river["expansions"] == ["river"]
+          and river["plies"] == 200 * 82 and river["checksum"] == r["river"]["checksum"],
+          "--expansions river: %r" % river)
+    code, out, err = run(["bench", "--games", "200"])
+    rows = {line[:18].strip(): line[18:].split() for line in out.splitlines()[2:]}
+    check(code == 0 and out.splitlines()[1].split() == ["base", "game", "river"]
+          and rows["plies"] == [str(200 * 71), str(200 * 82)]
+          and rows["checksum"] == [r["checksum"], r["river"]["checksum"]], "text: %s" % out)
+    code, out, err = run(["bench", "--json", "--expansions", ""], timeout=300)
+    base = json.loads(out)
+    check(code == 0 and base["checksum"] == "631c8a2f1f6202bc" and base["games"] == 200000
+          and "river" not in base, "the base checksum: %r" % base)
+    code, out, err = run(["bench", "--mcts", "mcts:iters=300", "--expansions", "river",
+                          "--plies", "81", "--games", "1", "--json"])
+    check(code == 0 and json.loads(out)["plies"] == 81, "--mcts at the river's last draw: %s"
+          % err)
+    code, out, err = run(["bench", "--mcts", "mcts", "--expansions", "river", "--plies", "82"])
+    check(code == 2 and "--plies takes 0 to 81" in err, "82 plies: %d %s" % (code, err))
+
+
+# Bad --expansions and --rules: exit status 2 and the reason.
+EXPANSION_ARGS = [
+    (["selfplay", "--seed", "1", "--players", "2", "--rules", "river-keep-start"],
+     "needs the river"),
+    (["selfplay", "--seed", "1", "--players", "2", "--expansions", "bogus"],
+     "unknown expansion 'bogus'"),
+    (["selfplay", "--seed", "1", "--players", "2", "--expansions", "river,river"],
+     "named twice"),
+    (["selfplay", "--seed", "1", "--players", "2", "--expansions", "inns-cathedrals"],
+     "not playable"),
+    (["selfplay", "--seed", "1", "--players", "2", "--expansions"], "needs a value"),
+    (["arena", "greedy", "random", "--games", "2", "--rules", "river-keep-start"],
+     "needs the river"),
+    (["arena", "greedy", "random", "--games", "2", "--expansions", "bogus"], "unknown expansion"),
+    (["arena", "greedy", "random", "--games", "2", "--expansions"], "needs a value"),
+    (["bench", "--rules", "river-keep-start"], "needs the river"),
+    (["bench", "--expansions", "river", "--rules", "bogus"], "unknown rule"),
+    (["bench", "--expansions", "bogus"], "unknown expansion"),
+    (["bench", "--server", "ws://127.0.0.1:1", "--expansions", "bogus"], "unknown expansion"),
+    (["connect", "ws://127.0.0.1:1", "--create", "me,open", "--expansions", "bogus"],
+     "unknown expansion"),
+    (["connect", "ws://127.0.0.1:1", "--create", "me,open", "--rules", "river-keep-start"],
+     "needs the river"),
+    (["connect", "ws://127.0.0.1:1", "--table", "t1", "--expansions", "river"],
+     "go with --create"),
+]
+
+
+def case_expansion_arguments():
+    for args, words in EXPANSION_ARGS:
+        code, out, err = run(args)
+        check(code == 2 and out == "" and words in err, "%s: %d %r %r" % (args, code, out, err))
+    for cmd in ("selfplay", "arena", "bench", "connect"):
+        code, out, err = run([cmd, "--help"])
+        check(code == 0 and "--expansions" in out, "%s --help: %s" % (cmd, out))
+    code, out, err = run(["bench", "--server", "x", "--help"])
+    check(code == 0 and "--expansions" in out, "bench --server --help: %s" % out)
+
+
 CASES = {
     "bench_mcts": case_bench_mcts,
     "engine_session": case_engine_session,
@@ -858,6 +1156,12 @@ CASES = {
     "analyse": case_analyse,
     "bad_arguments": case_bad_arguments,
     "replay_json": case_replay_json,
+    "engine_river": case_engine_river,
+    "engine_river_game": case_engine_river_game,
+    "arena_river": case_arena_river,
+    "selfplay_river": case_selfplay_river,
+    "bench_river": case_bench_river,
+    "expansion_arguments": case_expansion_arguments,
 }
 
 if __name__ == "__main__":
