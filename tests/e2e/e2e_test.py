@@ -711,6 +711,55 @@ def case_connect_engine(tmp):
     connect_game(tmp, "engine:%s engine --player random" % PROGRAM, "greedy")
 
 
+def case_connect_river(tmp):
+    """`connect --create ... --expansions river` sends the create request's
+    "expansions":["river"]. A server that offers The River then plays the
+    table's river game to the end, through an outside engine (which gets
+    the expansions in 'new') and a library player, the record with its
+    `expansions river` line; a server that does not refuses the table with
+    a message that names the expansion, and connect fails cleanly."""
+    srv = server(tmp)
+    procs = []
+    try:
+        out_a, out_b = [], []
+        rec = os.path.join(tmp, "river.rec")
+        a = connect_proc(srv.url, "--create", "me,open", "--expansions", "river", "--trace",
+                         "--player", "engine:%s engine --player random" % PROGRAM, "--record", rec)
+        procs.append(a)
+        m = read_until(a, r"^> (\{\"type\":\"create\".*)$", out_a)
+        create = json.loads(m.group(1))
+        check(create["expansions"] == ["river"], "create: %r" % create)
+        m = read_until(a, r"^table (\S+)|carcassonne connect: ", out_a)
+        if not m.group(1):
+            a.wait(timeout=WAIT)
+            text = "".join(out_a)
+            check(a.returncode == 1 and "river" in text, "refused: %s" % text[-1500:])
+            print("note: this server does not offer The River; the create request was checked")
+            return
+        table = m.group(1)
+        b = connect_proc(srv.url, "--table", table, "--player", "greedy", "--quiet")
+        procs.append(b)
+        drain(a, out_a)
+        drain(b, out_b)
+        for p, out in ((a, out_a), (b, out_b)):
+            p.wait(timeout=WAIT * 2)
+            time.sleep(0.1)
+            check(p.returncode == 0, "connect exited %s: %s" % (p.returncode, "".join(out[-15:])))
+        fa = re.search(r"final scores ([\d ]+)", "".join(out_a)).group(1).split()
+        fb = re.search(r"final scores ([\d ]+)", "".join(out_b)).group(1).split()
+        check(fa == fb, "the players disagree: %s %s" % (fa, fb))
+        text = open(rec).read()
+        check("\nexpansions river\n" in text, "the record: %s" % text[:300])
+        code, out, err = replay(PROGRAM, text, tmp)
+        check(code == 0 and out["scores"] == [int(x) for x in fa]
+              and out["expansions"] == ["river"], "replay: %s %s" % (out, err))
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+        srv.stop()
+
+
 def case_connect_human(tmp):
     """`connect --player human` through pipes: the prompt, the board, `?`
     (the legal moves), a refused move, moves without the tile letter; the
