@@ -38,19 +38,23 @@ typedef struct options {
     int phases;
     const char *spec;
     const char *csv;
+    carc_rules rules; /* the games' expansions (--expansions) */
+    int pile;         /* draws of a whole game: 71 in the base game */
 } options;
 
 static void usage(FILE *out)
 {
     fprintf(out,
             "usage: fit_eval [--games N] [--seed S] [--player SPEC] [--phases K] [--csv FILE]\n"
+            "                [--expansions LIST]\n"
             "\n"
             "Plays N (default 1000) two-player games of SPEC (default greedy:eval=full)\n"
             "against itself, deals from seeds S, S+1, ... (default 1), and fits each\n"
             "position's final margin on the differences of the full evaluation's terms.\n"
             "With K phases (1 to %d, default 1) it fits each stretch of the game apart,\n"
             "without the terms scaled by the tiles to come. --csv writes every\n"
-            "position (game, tiles to come, the terms, the final margin).\n",
+            "position (game, tiles to come, the terms, the final margin).\n"
+            "--expansions (e.g. river) plays games with those expansions.\n",
             MAX_PHASES);
 }
 
@@ -67,7 +71,7 @@ static int parse_int(const char *s, long lo, long hi, long *out)
 
 static int parse_args(int argc, char **argv, options *o)
 {
-    *o = (options){1000, 1, 1, "greedy:eval=full", NULL};
+    *o = (options){1000, 1, 1, "greedy:eval=full", NULL, {.flags = 0}, 0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help")) {
@@ -96,11 +100,25 @@ static int parse_args(int argc, char **argv, options *o)
             o->spec = v;
         } else if (!strcmp(a, "--csv")) {
             o->csv = v;
+        } else if (!strcmp(a, "--expansions")) {
+            char why[160] = "";
+            if (carc_expansions_parse(v, &o->rules, why, sizeof why) != CARC_OK ||
+                carc_rules_check(&o->rules, why, sizeof why) != CARC_OK) {
+                fprintf(stderr, "fit_eval: --expansions: %s\n", why);
+                return 0;
+            }
         } else {
             fprintf(stderr, "fit_eval: %s %s: unknown option or bad value\n", a, v);
             return 0;
         }
     }
+    carc_game *g = carc_game_new(2, &o->rules, 1);
+    if (!g) {
+        fprintf(stderr, "fit_eval: cannot make a game with these expansions\n");
+        return 0;
+    }
+    o->pile = carc_game_tile_total(g) - 1;
+    carc_game_free(g);
     return 1;
 }
 
@@ -109,9 +127,8 @@ static int parse_args(int argc, char **argv, options *o)
 static int play_game(const options *o, carc_player *seat[2], int index, sample **s, size_t *n,
                      size_t *cap, double *margin)
 {
-    carc_rules rules = carc_rules_standard();
     uint64_t seed = o->seed + (uint64_t)(unsigned)index;
-    carc_game *g = carc_game_new(2, &rules, seed);
+    carc_game *g = carc_game_new(2, &o->rules, seed);
     if (!g)
         return 0;
     carc_player_reseed(seat[0], seed * 2 + 1);
@@ -190,8 +207,8 @@ static void fit_phase(const options *o, const sample *s, size_t n, const double 
     double xtx[MAX_COLS][MAX_COLS] = {{0}}, xty[MAX_COLS] = {0};
     size_t used = 0;
     double ysum = 0.0, yy = 0.0;
-    int lo = BASE_PILE - (phase + 1) * BASE_PILE / o->phases + 1;
-    int hi = BASE_PILE - phase * BASE_PILE / o->phases;
+    int lo = o->pile - (phase + 1) * o->pile / o->phases + 1;
+    int hi = o->pile - phase * o->pile / o->phases;
     for (size_t i = 0; i < n; i++) {
         if (s[i].left < lo || s[i].left > hi)
             continue;
