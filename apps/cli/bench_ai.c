@@ -81,21 +81,26 @@ int bench_mcts(const char *spec, const carc_rules *rules, int positions, int pli
     char plies_text[16];
     snprintf(plies_text, sizeof plies_text, "%d", plies);
     int whole = plies == BENCH_WHOLE_GAME;
+    char names[120], listed[120];
+    cli_expansions_text(*rules, names, sizeof names, ",", "");
+    cli_expansions_text(*rules, listed, sizeof listed, "\",\"", "");
     if (json)
         printf("{\"player\":\"%s\",\"positions\":%d,\"plies\":%s,\"seed\":%llu,"
                "\"iterations\":%.0f,\"seconds\":%.3f,\"ms_per_search\":%.1f,"
                "\"iterations_per_second\":%.0f,"
-               "\"peak_memory_mib\":%.1f}\n",
+               "\"peak_memory_mib\":%.1f,\"expansions\":[%s%s%s]}\n",
                carc_player_spec(p), positions, whole ? "null" : plies_text,
-               (unsigned long long)seed, iterations, seconds, ms, rate, mib);
+               (unsigned long long)seed, iterations, seconds, ms, rate, mib, listed[0] ? "\"" : "",
+               listed, listed[0] ? "\"" : "");
     else
         printf("player                 %s\n"
-               "positions              %d (%s%s, seed %llu)\n"
+               "positions              %d (%s%s, seed %llu%s%s)\n"
                "time per search        %.1f ms\n"
                "iterations per second  %.0f\n"
                "peak memory            %.1f MiB per search\n",
                carc_player_spec(p), positions, whole ? "spread over a whole game" : plies_text,
-               whole ? "" : " greedy moves in", (unsigned long long)seed, ms, rate, mib);
+               whole ? "" : " greedy moves in", (unsigned long long)seed,
+               names[0] ? ", expansions " : "", names, ms, rate, mib);
     carc_player_free(p);
     return EXIT_OK;
 }
