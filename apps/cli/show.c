@@ -57,6 +57,7 @@ typedef struct palette {
     const char *ground[2][2];             /* [on a city][marked tile] */
     const char *ink[TILE_ART_FOLLOWER];   /* by tile_art_what */
     const char *player[CARC_MAX_PLAYERS]; /* background and letter */
+    const char *water;                    /* The River's water, and any cell kind without an ink */
 } palette;
 
 static const palette palette_256 = {
@@ -70,6 +71,7 @@ static const palette palette_256 = {
             [TILE_ART_PENNANT] = "1;38;5;21"},           /* the shields' blue */
     .player = {"48;5;160;38;5;231", "48;5;27;38;5;231", "48;5;226;38;5;16", "48;5;46;38;5;16",
                "48;5;16;38;5;231", "48;5;250;38;5;16"},
+    .water = "1;38;5;231;48;5;32", /* white waves on water blue */
 };
 
 /* For terminals without 256 colours. */
@@ -83,6 +85,7 @@ static const palette palette_16 = {
             [TILE_ART_CLOISTER] = "1;97;41",
             [TILE_ART_PENNANT] = "1;34"},
     .player = {"41;97", "44;97", "103;30", "102;30", "40;97", "47;30"},
+    .water = "1;97;44",
 };
 
 typedef struct show_style {
@@ -233,6 +236,14 @@ static void print_column_labels(FILE *out, int x0, int x1, const board_marks *ma
     fputc('\n', out);
 }
 
+/* The ink of a cell kind: the palette's, or the water's for a kind it has
+ * none for (The River's water, which tile_art draws as its own kind). */
+static const char *ink_of(const palette *colors, int what)
+{
+    const char *ink = what >= 0 && what < TILE_ART_FOLLOWER ? colors->ink[what] : NULL;
+    return ink ? ink : colors->water;
+}
+
 /* Sets the terminal's colours for `cell` unless they are set already. */
 static void set_pen(FILE *out, const tile_art_cell *cell, int marked, const palette *colors,
                     char *pen, size_t cap)
@@ -242,7 +253,7 @@ static void set_pen(FILE *out, const tile_art_cell *cell, int marked, const pale
         snprintf(want, sizeof want, "\033[0;1;%sm", colors->player[cell->owner]);
     else
         snprintf(want, sizeof want, "\033[0;%s;%sm",
-                 colors->ground[cell->ground == TILE_ART_CITY][marked], colors->ink[cell->what]);
+                 colors->ground[cell->ground == TILE_ART_CITY][marked], ink_of(colors, cell->what));
     if (strcmp(want, pen) != 0) {
         fputs(want, out);
         snprintf(pen, cap, "%s", want);
@@ -321,12 +332,13 @@ static void print_board(FILE *out, const frame *f, const show_style *style)
     }
 }
 
-static void print_legend(FILE *out)
+static void print_legend(FILE *out, const carc_game *g)
 {
     fprintf(out,
             "%*s\u2592 city  \u2550\u2571 wall  \u2500 road  \u25CF junction  "
-            "\u2302 cloister  \u25C6 pennant  R follower  r farmer\n",
-            LABEL_W, "");
+            "\u2302 cloister  \u25C6 pennant  R follower  r farmer%s\n",
+            LABEL_W, "",
+            (carc_game_rules(g).expansions & CARC_EXPANSION_RIVER) ? "  \u2248 river" : "");
 }
 
 /* --- Moves, scores and the state of the game ---------------------------- */
@@ -505,7 +517,7 @@ static void print_frame(const frame *f, const show_style *style)
         print_report(out, f, &f->reports[i]);
     fputc('\n', out);
     print_board(out, f, style);
-    print_legend(out);
+    print_legend(out, f->g);
     fputc('\n', out);
     print_scores(out, f, style);
     print_status(out, f);
