@@ -297,12 +297,19 @@ static int tile_of(const json_t *v)
  * (nothing changed) or NULL. */
 static json_t *choose_tile(engine *e, const json_t *req)
 {
-    int kind = tile_of(json_object_get(req, "tile"));
+    const json_t *v = json_object_get(req, "tile");
+    int kind = tile_of(v);
+    if (kind < 0 && json_is_string(v))
+        return proto_error("unknown tile '%.8s': a tile id has one or two letters (A..X, RA..RL)",
+                           json_string_value(v));
     if (kind < 0)
         return proto_error("\"tile\" must be a tile id of one or two letters (A..X, RA..RL)");
-    if (carc_game_drawn_tile(e->game) != kind && carc_game_choose_tile(e->game, kind) != CARC_OK)
-        return proto_error("tile %s cannot be drawn: %s", carc_tile_id(kind),
-                           carc_game_error(e->game));
+    if (carc_game_drawn_tile(e->game) != kind && carc_game_choose_tile(e->game, kind) != CARC_OK) {
+        const char *why = carc_game_error(e->game);
+        if (strstr(why, "cannot be drawn"))
+            return proto_error("%s", why); /* says it all */
+        return proto_error("tile %s cannot be drawn: %s", carc_tile_id(kind), why);
+    }
     e->tile_known = 1;
     return NULL;
 }
