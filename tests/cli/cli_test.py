@@ -685,6 +685,12 @@ def case_example_bot():
     check_sane(s, 4)
     check(s["a_forfeits"] == 0 and s["b_forfeits"] == 0, "forfeits: %r %s" % (s, err))
     check(err == "", "standard error: %s" % err)
+    # The River: 'new' passes the expansions to the rules engine beside it.
+    s, err = arena_json(["engine:%s %s %s" % (sys.executable, bot, CARC), "random",
+                         "--games", "2", "--engine-ms", "100", "--expansions", "river"])
+    check_sane(s, 2)
+    check(s["a_forfeits"] == 0 and s["b_forfeits"] == 0 and err == "",
+          "river forfeits: %r %s" % (s, err))
 
 
 # --- analyse -----------------------------------------------------------------------------
