@@ -321,6 +321,11 @@ static void test_new_river_game(void **state)
         for (int i = 0; i < RIVER_DEFS; i++)
             assert_int_equal(carc_game_kind_total(g, kind_of(river_defs[i].id)),
                              river_defs[i].count);
+        /* The pile: every tile of the supply but the spring. */
+        int pile = 0;
+        for (int k = 0; k < carc_tile_kinds(); k++)
+            pile += carc_game_kind_total(g, k);
+        assert_int_equal(pile, carc_game_tile_total(g) - 1);
         assert_int_equal(carc_game_tile_count(g), 1);
         carc_tile_on_board t;
         assert_int_equal(carc_game_tile_info(g, 0, &t), CARC_OK);
@@ -348,7 +353,7 @@ static void test_new_river_game(void **state)
 static void test_random_river_games(void **state)
 {
     (void)state;
-    int games = games_to_play(2000), discards_seen = 0;
+    int games = games_to_play(10000), discards_seen = 0;
     for (int i = 0; i < games; i++) {
         int keep = i % 4 == 3, players = 2 + i % 5;
         carc_rules rules = river_rules(keep);
@@ -479,7 +484,7 @@ static void test_uturn_rule_against_model(void **state)
 {
     (void)state;
     static river_model m;
-    int games = games_to_play(2000) / 2, positions = 0, refused = 0;
+    int games = games_to_play(10000) / 2, positions = 0, refused = 0;
     for (int i = 0; i < games; i++) {
         carc_rules rules = river_rules(i % 2);
         carc_game *g = carc_game_new(2, &rules, (uint64_t)i * 31u + 5u);
