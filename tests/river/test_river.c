@@ -349,6 +349,57 @@ static void test_new_river_game(void **state)
     }
 }
 
+/* Legal placements of each river tile in two positions, counted by hand
+ * from river.md's table. At the start the open end is the spring's east
+ * port: every tile but the lake meets it at two rotations (straights run
+ * W-E either way round; bends turn north or south), all at 1 0. After RG 1
+ * 0 0 (in east, out south) the open end faces 1 1 from the north: the
+ * straights still fit at two rotations, but each bend has one: out east
+ * (the S-bend), out west being a U-turn. */
+static void test_placement_counts(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *id;
+        int at_start, after_bend;
+    } want[] = {
+        {"RB", 2, 2}, {"RC", 2, 2}, {"RD", 2, 2}, {"RE", 2, 1},
+        {"RG", 2, 1}, {"RH", 2, 2}, {"RI", 2, 1}, {"RK", 2, 2},
+    };
+    const char *text = "players 2\nexpansions river\nRG 1 0 0\n";
+    carc_record_error err;
+    carc_rules rules = river_rules(0);
+    carc_game *start = carc_game_new(2, &rules, 3);
+    carc_game *bent = carc_record_read(text, strlen(text), 3, &err);
+    assert_non_null(start);
+    assert_non_null(bent);
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        carc_placement p[CARC_MAX_PLACEMENTS];
+        carc_game *c = carc_game_clone(start);
+        assert_int_equal(carc_game_choose_tile(c, kind_of(want[i].id)), CARC_OK);
+        int n = carc_legal_placements(c, p, CARC_MAX_PLACEMENTS);
+        assert_int_equal(n, want[i].at_start);
+        for (int j = 0; j < n; j++)
+            assert_true(p[j].x == 1 && p[j].y == 0);
+        carc_game_free(c);
+        c = carc_game_clone(bent);
+        assert_int_equal(carc_game_choose_tile(c, kind_of(want[i].id)), CARC_OK);
+        n = carc_legal_placements(c, p, CARC_MAX_PLACEMENTS);
+        assert_int_equal(n, want[i].after_bend);
+        for (int j = 0; j < n; j++)
+            assert_true(p[j].x == 1 && p[j].y == 1);
+        carc_game_free(c);
+    }
+    /* The bends' one placement after the bend: out east. */
+    carc_game *c = carc_game_clone(bent);
+    assert_int_equal(carc_game_choose_tile(c, kind_of("RG")), CARC_OK);
+    assert_true(carc_placement_legal(c, (carc_placement){1, 1, 2, 0}));
+    assert_false(carc_placement_legal(c, (carc_placement){1, 1, 1, 0}));
+    carc_game_free(c);
+    carc_game_free(bent);
+    carc_game_free(start);
+}
+
 /* Random river games: every move checked, the record read back. */
 static void test_random_river_games(void **state)
 {
@@ -654,6 +705,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rules_and_expansions),
         cmocka_unit_test(test_new_river_game),
+        cmocka_unit_test(test_placement_counts),
         cmocka_unit_test(test_random_river_games),
         cmocka_unit_test(test_spots_skip_the_river),
         cmocka_unit_test(test_uturn_rule_against_model),
