@@ -231,6 +231,32 @@ static void check_next_tiles(const carc_game *g)
     }
 }
 
+/* The pool the drawn tile came from: the drawn tile and the tiles left it
+ * could have been. While the river is laid: the river pile, the lake only
+ * when it is the drawn tile; after that, the main pile. With `choose`,
+ * carc_game_choose_tile() must accept exactly the kinds of the pool. */
+static void check_draw_pool(const carc_game *g, int choose)
+{
+    int left[CARC_MAX_KINDS], pool[CARC_MAX_KINDS];
+    int drawn = carc_game_drawn_tile(g), rl = kind_of("RL");
+    carc_game_tiles_left(g, left);
+    int n = carc_game_draw_pool(g, pool);
+    assert_int_equal(n, sum_counts(pool));
+    left[drawn]++;
+    for (int k = 0; k < carc_tile_kinds(); k++) {
+        int want = left[k];
+        if (is_river_kind(drawn) != is_river_kind(k) || (k == rl && drawn != rl))
+            want = 0;
+        assert_int_equal(pool[k], want);
+        if (!choose)
+            continue;
+        carc_game *c = carc_game_clone(g);
+        assert_non_null(c);
+        assert_int_equal(carc_game_choose_tile(c, k) == CARC_OK, want > 0);
+        carc_game_free(c);
+    }
+}
+
 /* No follower on the board stands on a river segment. */
 static void check_no_follower_on_river(const carc_game *g)
 {
@@ -418,6 +444,7 @@ static void test_random_river_games(void **state)
         while (!carc_game_over(g)) {
             check_draw(&o, g);
             check_next_tiles(g);
+            check_draw_pool(g, i % 50 == 0);
             /* Every tile is somewhere: on the board, discarded, drawn or
              * still in a pile. */
             assert_int_equal(carc_game_tile_count(g) + discards + 1 + carc_game_tiles_left(g, NULL),
@@ -439,6 +466,7 @@ static void test_random_river_games(void **state)
         assert_int_equal(carc_game_move_count(g), total - 1);
         assert_int_equal(carc_game_tile_count(g) + discards, total);
         assert_int_equal(carc_game_tiles_left(g, NULL), 0);
+        assert_int_equal(carc_game_draw_pool(g, NULL), 0);
         assert_false(carc_game_river_phase(g));
         discards_seen += discards;
         check_record_round_trip(g, (uint64_t)i + 1u);
