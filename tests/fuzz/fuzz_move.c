@@ -69,6 +69,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         carc_move again;
         check(carc_move_parse(g, line, &again) == CARC_OK && carc_move_equal(m, again),
               "a written move does not parse to itself");
+        if (m.type == CARC_MOVE_PLACE && m.segment != CARC_NO_SPOT) {
+            const carc_tile_def *def = carc_tile(carc_game_drawn_tile(g));
+            check(m.segment < def->nsegments && def->segments[m.segment].kind != CARC_RIVER,
+                  "an accepted follower on the river");
+        }
         carc_game *copy = carc_game_clone(g);
         check(copy && carc_game_play(copy, m, NULL, 0, NULL) == CARC_OK,
               "an accepted move is illegal");
