@@ -172,6 +172,80 @@ static int placement_order(const void *a, const void *b)
     return (ka > kb) - (ka < kb);
 }
 
+/* --- river.md's segment table ------------------------------------------------- */
+
+/* Each segment as "K:PORTS" or "K:PORTS>P": K is C city, R road, F field,
+ * I river, L cloister (no ports); P is a port of the city the field
+ * borders. Rotation 0. */
+typedef struct river_segments {
+    const char *id;
+    const char *segs[CARC_MAX_SEGMENTS_PER_TILE];
+} river_segments;
+
+static const river_segments river_table[] = {
+    {"RA", {"I:E", "F:NNW N NNE ENE ESE SSE S SSW WSW W WNW"}},
+    {"RB", {"C:NNW N NNE", "I:E W", "R:S", "F:ENE>N", "F:ESE SSE", "F:SSW WSW", "F:WNW>N"}},
+    {"RC", {"C:NNW N NNE", "C:SSE S SSW", "I:E W", "F:ENE WNW>N", "F:ESE WSW>S"}},
+    {"RD", {"I:E W", "F:WNW NNW N NNE ENE", "F:ESE SSE S SSW WSW"}},
+    {"RE", {"C:NNW N NNE WSW W WNW", "I:E S", "F:ENE SSW>N", "F:ESE SSE"}},
+    {"RG", {"I:S W", "F:WNW NNW N NNE ENE E ESE SSE", "F:SSW WSW"}},
+    {"RH", {"L:", "I:E W", "R:S", "F:WNW NNW N NNE ENE", "F:ESE SSE", "F:SSW WSW"}},
+    {"RI", {"I:S W", "R:N E", "F:ESE SSE WNW NNW", "F:NNE ENE", "F:SSW WSW"}},
+    {"RK", {"I:N S", "R:E W", "F:WNW NNW", "F:NNE ENE", "F:ESE SSE", "F:SSW WSW"}},
+    {"RL", {"I:W", "F:NNW N NNE ENE E ESE SSE S SSW WSW WNW"}},
+};
+
+static const char *const port_names[CARC_PORTS] = {"NNW", "N", "NNE", "ENE", "E", "ESE",
+                                                   "SSE", "S", "SSW", "WSW", "W", "WNW"};
+
+static int port_of(const char *name, size_t len)
+{
+    for (int p = 0; p < CARC_PORTS; p++)
+        if (strlen(port_names[p]) == len && strncmp(port_names[p], name, len) == 0)
+            return p;
+    fail_msg("no port '%.*s'", (int)len, name);
+    return -1;
+}
+
+/* The port bits of a blank-separated list ending at NUL or '>'. */
+static unsigned ports_of(const char *text, const char **end)
+{
+    unsigned bits = 0;
+    while (*text && *text != '>') {
+        size_t n = strcspn(text, " >");
+        if (n > 0)
+            bits |= 1u << port_of(text, n);
+        text += n;
+        if (*text == ' ')
+            text++;
+    }
+    *end = text;
+    return bits;
+}
+
+static int kind_letter(char c)
+{
+    switch (c) {
+    case 'C': return CARC_CITY;
+    case 'R': return CARC_ROAD;
+    case 'F': return CARC_FIELD;
+    case 'L': return CARC_CLOISTER;
+    default: return CARC_RIVER;
+    }
+}
+
+/* The segment of `def` holding the ports `ports` exactly, of kind `kind`. */
+static int find_segment(const carc_tile_def *def, int kind, unsigned ports)
+{
+    int found = -1;
+    for (int i = 0; i < def->nsegments; i++)
+        if (def->segments[i].kind == kind && def->segments[i].ports == ports) {
+            assert_int_equal(found, -1);
+            found = i;
+        }
+    return found;
+}
+
 /* --- Helpers -------------------------------------------------------------------- */
 
 static carc_rules river_rules(int keep_start)
@@ -372,6 +446,44 @@ static void test_new_river_game(void **state)
         assert_int_equal(carc_game_choose_tile(g, kind_of("RK")), CARC_OK);
         assert_string_equal(carc_tile_id(carc_game_drawn_tile(g)), "RK");
         carc_game_free(g);
+    }
+}
+
+/* The catalogue's river tiles are river.md's table: edges, counts, set,
+ * segments with their ports and the cities their fields border. */
+static void test_catalogue_is_river_md(void **state)
+{
+    (void)state;
+    for (size_t t = 0; t < sizeof river_table / sizeof river_table[0]; t++) {
+        const river_segments *want = &river_table[t];
+        int kind = kind_of(want->id);
+        const carc_tile_def *def = carc_tile(kind);
+        const river_def *rd = river_def_of(kind);
+        assert_non_null(def);
+        assert_non_null(rd);
+        assert_int_equal(def->set, CARC_EXPANSION_RIVER);
+        assert_int_equal(def->count, strcmp(want->id, "RA") == 0 ? 1 : rd->count);
+        for (int d = 0; d < 4; d++)
+            assert_int_equal(def->edges[d], kind_letter(rd->edges[d]));
+        int n = 0;
+        for (; n < CARC_MAX_SEGMENTS_PER_TILE && want->segs[n]; n++) {
+            const char *spec = want->segs[n], *end = NULL;
+            unsigned ports = ports_of(spec + 2, &end);
+            int seg = find_segment(def, kind_letter(spec[0]), ports);
+            if (seg < 0)
+                fail_msg("tile %s has no segment %s", want->id, spec);
+            unsigned borders = 0;
+            if (*end == '>') {
+                int city = -1, port = port_of(end + 1, strlen(end + 1));
+                for (int i = 0; i < def->nsegments; i++)
+                    if (def->segments[i].kind == CARC_CITY && (def->segments[i].ports >> port & 1u))
+                        city = i;
+                assert_true(city >= 0);
+                borders = 1u << city;
+            }
+            assert_int_equal(def->segments[seg].borders, borders);
+        }
+        assert_int_equal(def->nsegments, n);
     }
 }
 
@@ -732,6 +844,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rules_and_expansions),
+        cmocka_unit_test(test_catalogue_is_river_md),
         cmocka_unit_test(test_new_river_game),
         cmocka_unit_test(test_placement_counts),
         cmocka_unit_test(test_random_river_games),
