@@ -1,7 +1,10 @@
 /* test_river.c: The River through the public API only. Thousands of random
  * river games checked move by move (the river pile first, the lake last,
  * tile totals, no follower on the river, scores never fall, records that
- * read back to the same game); the legal placements of every river tile
+ * read back to the same game, features that match a flood fill of the
+ * board: farms cut by the river, joined round the spring and the lake); the
+ * catalogue's river tiles against river.md's table; the legal placements of
+ * every river tile
  * compared with a small model of the river written here from the tile
  * table of river.md (open end, fit, U-turn rule); copies, clones, public
  * views and hidden shuffles keep the river's order; the base game is as it
@@ -244,6 +247,155 @@ static int find_segment(const carc_tile_def *def, int kind, unsigned ports)
             found = i;
         }
     return found;
+}
+
+/* --- Features by flood fill --------------------------------------------------- */
+
+/* Segments of the board joined across every edge where their ports meet,
+ * from the catalogue's ports turned by hand (port p at rotation r is board
+ * port p + 3r mod 12; ports meet their mirror). The river's ports join
+ * nothing but river, so it cuts fields as a road does; the spring's and the
+ * lake's one field joins both banks. */
+enum { MAX_NODES = CARC_MAX_TILES * CARC_MAX_SEGMENTS_PER_TILE };
+
+typedef struct flood {
+    int ntiles;
+    carc_tile_on_board tile[CARC_MAX_TILES];
+    int parent[MAX_NODES];
+} flood;
+
+static int flood_root(flood *f, int n)
+{
+    while (f->parent[n] != n)
+        n = f->parent[n] = f->parent[f->parent[n]];
+    return n;
+}
+
+static int mirror_port(int p)
+{
+    return 3 * ((p / 3 + 2) % 4) + (2 - p % 3);
+}
+
+/* Local segment of board tile `t` holding board port `port`, or -1. */
+static int flood_segment(const flood *f, int t, int port)
+{
+    const carc_tile_def *def = carc_tile(f->tile[t].kind);
+    int local = (port - 3 * f->tile[t].rot + 12) % 12;
+    for (int i = 0; i < def->nsegments; i++)
+        if (def->segments[i].ports >> local & 1u)
+            return i;
+    return -1;
+}
+
+static int flood_at(const flood *f, int x, int y)
+{
+    for (int t = 0; t < f->ntiles; t++)
+        if (f->tile[t].x == x && f->tile[t].y == y)
+            return t;
+    return -1;
+}
+
+static void flood_build(flood *f, const carc_game *g)
+{
+    f->ntiles = carc_game_tile_count(g);
+    for (int t = 0; t < f->ntiles; t++)
+        assert_int_equal(carc_game_tile_info(g, t, &f->tile[t]), CARC_OK);
+    for (int n = 0; n < MAX_NODES; n++)
+        f->parent[n] = n;
+    for (int t = 0; t < f->ntiles; t++) {
+        for (int d = 1; d <= 2; d++) { /* east and south neighbours */
+            int u = flood_at(f, f->tile[t].x + dx[d], f->tile[t].y + dy[d]);
+            if (u < 0)
+                continue;
+            for (int p = 3 * d; p < 3 * d + 3; p++) {
+                int a = flood_segment(f, t, p), b = flood_segment(f, u, mirror_port(p));
+                assert_true(a >= 0 && b >= 0);
+                int ra = flood_root(f, t * CARC_MAX_SEGMENTS_PER_TILE + a);
+                int rb = flood_root(f, u * CARC_MAX_SEGMENTS_PER_TILE + b);
+                f->parent[ra] = rb;
+            }
+        }
+    }
+}
+
+typedef struct feature_pair {
+    int feature, root;
+} feature_pair;
+
+static int by_feature(const void *a, const void *b)
+{
+    const feature_pair *p = a, *q = b;
+    return p->feature != q->feature ? (p->feature > q->feature) - (p->feature < q->feature)
+                                    : (p->root > q->root) - (p->root < q->root);
+}
+
+static int by_root(const void *a, const void *b)
+{
+    const feature_pair *p = a, *q = b;
+    return p->root != q->root ? (p->root > q->root) - (p->root < q->root)
+                              : (p->feature > q->feature) - (p->feature < q->feature);
+}
+
+/* The engine's features (roads, cities, cloisters, farms) are the flood
+ * fill's components, one for one, of the same kind and the same number of
+ * tiles. */
+static void check_features(const carc_game *g)
+{
+    static flood f;
+    static feature_pair pairs[MAX_NODES];
+    flood_build(&f, g);
+    int n = 0;
+    for (int t = 0; t < f.ntiles; t++) {
+        const carc_tile_def *def = carc_tile(f.tile[t].kind);
+        for (int s = 0; s < def->nsegments; s++) {
+            if (def->segments[s].kind == CARC_RIVER)
+                continue;
+            int id = carc_game_feature(g, t, s);
+            carc_feature info;
+            assert_true(id >= 0);
+            assert_int_equal(carc_game_feature_info(g, id, &info), CARC_OK);
+            assert_int_equal(info.kind, def->segments[s].kind);
+            pairs[n++] = (feature_pair){id, flood_root(&f, t * CARC_MAX_SEGMENTS_PER_TILE + s)};
+        }
+    }
+    qsort(pairs, (size_t)n, sizeof pairs[0], by_feature);
+    for (int i = 1; i < n; i++)
+        if (pairs[i].feature == pairs[i - 1].feature && pairs[i].root != pairs[i - 1].root)
+            fail_msg("after %d moves: feature %d joins segments the flood fill keeps apart",
+                     carc_game_move_count(g), pairs[i].feature);
+    qsort(pairs, (size_t)n, sizeof pairs[0], by_root);
+    for (int i = 1; i < n; i++)
+        if (pairs[i].root == pairs[i - 1].root && pairs[i].feature != pairs[i - 1].feature)
+            fail_msg("after %d moves: features %d and %d are one by the flood fill",
+                     carc_game_move_count(g), pairs[i - 1].feature, pairs[i].feature);
+    /* Distinct tiles of each component: each tile counts once per root. */
+    static int tiles[MAX_NODES];
+    memset(tiles, 0, sizeof tiles);
+    for (int t = 0; t < f.ntiles; t++) {
+        const carc_tile_def *def = carc_tile(f.tile[t].kind);
+        int roots[CARC_MAX_SEGMENTS_PER_TILE], nroots = 0;
+        for (int s = 0; s < def->nsegments; s++) {
+            if (def->segments[s].kind == CARC_RIVER)
+                continue;
+            int r = flood_root(&f, t * CARC_MAX_SEGMENTS_PER_TILE + s), dup = 0;
+            for (int k = 0; k < nroots; k++)
+                dup |= roots[k] == r;
+            if (!dup) {
+                roots[nroots++] = r;
+                tiles[r]++;
+            }
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        if (i > 0 && pairs[i].root == pairs[i - 1].root)
+            continue;
+        carc_feature info;
+        assert_int_equal(carc_game_feature_info(g, pairs[i].feature, &info), CARC_OK);
+        if (info.kind != CARC_CLOISTER && info.tiles != tiles[pairs[i].root])
+            fail_msg("after %d moves: feature %d (kind %d) covers %d tiles, the flood fill %d",
+                     carc_game_move_count(g), pairs[i].feature, info.kind, info.tiles,
+                     tiles[pairs[i].root]);
+    }
 }
 
 /* --- Helpers -------------------------------------------------------------------- */
@@ -572,6 +724,8 @@ static void test_random_river_games(void **state)
             }
             if (i % 50 == 0)
                 check_record_round_trip(g, (uint64_t)i);
+            if (i % 20 == 0 || carc_game_move_count(g) == RIVER_PILE)
+                check_features(g);
         }
         assert_int_equal(o.river_draws, RIVER_PILE);
         assert_int_equal(o.main_draws, total - 1 - RIVER_PILE);
@@ -581,6 +735,7 @@ static void test_random_river_games(void **state)
         assert_int_equal(carc_game_draw_pool(g, NULL), 0);
         assert_false(carc_game_river_phase(g));
         discards_seen += discards;
+        check_features(g);
         check_record_round_trip(g, (uint64_t)i + 1u);
         carc_game_free(g);
     }
