@@ -4,11 +4,11 @@
  * read back to the same game, features that match a flood fill of the
  * board: farms cut by the river, joined round the spring and the lake); the
  * catalogue's river tiles against river.md's table; the legal placements of
- * every river tile
- * compared with a small model of the river written here from the tile
- * table of river.md (open end, fit, U-turn rule); copies, clones, public
- * views and hidden shuffles keep the river's order; the base game is as it
- * was. CARC_RIVER_GAMES overrides the number of random games. */
+ * every river tile compared with a small model of the river written here
+ * from the tile table of river.md (open end, fit, U-turn rule); copies,
+ * clones, public views and hidden shuffles keep the river's order; the base
+ * game is as it was. CARC_RIVER_GAMES overrides the number of random
+ * games. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
