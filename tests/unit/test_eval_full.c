@@ -15,7 +15,6 @@
 
 #include <math.h>
 
-
 /* Over, for 2 to 6 players: the evaluation is the final score. */
 static void test_finished_games(void **state)
 {
