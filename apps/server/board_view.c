@@ -3,6 +3,24 @@
 
 #include "tile_info.h"
 
+json_t *board_view_rules(carc_rules rules)
+{
+    json_t *list = json_array();
+    for (uint32_t bit = 1; bit; bit <<= 1)
+        if ((rules.flags & bit) && carc_rule_name(bit))
+            json_array_append_new(list, json_string(carc_rule_name(bit)));
+    return list;
+}
+
+json_t *board_view_expansions(carc_rules rules)
+{
+    json_t *list = json_array();
+    for (uint32_t bit = 1; bit; bit <<= 1)
+        if ((rules.expansions & bit) && carc_expansion_name(bit))
+            json_array_append_new(list, json_string(carc_expansion_name(bit)));
+    return list;
+}
+
 json_t *board_view_start(const carc_game *g)
 {
     carc_tile_on_board b;
