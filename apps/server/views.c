@@ -125,6 +125,8 @@ static json_t *digest_json(const carc_game *g)
     return json_sprintf("%016" PRIx64, carc_game_digest(g));
 }
 
+static json_t *next_tiles_json(const srv_table *t);
+
 /* --- Events -------------------------------------------------------------------------- */
 
 json_t *view_seat(const srv_table *t, int seat)
@@ -157,8 +159,11 @@ json_t *view_move(const srv_table *t, int turn, int player, const char *move, mo
 {
     json_t *event = move_json(t, turn, player, move, by, events, n, now_ms);
     json_object_set_new(event, "followers", board_view_followers(t->game));
-    if (t->row.info == INFO_CASUAL)
+    if (t->row.info == INFO_CASUAL) {
         json_object_set_new(event, "dead", board_view_dead(t->game));
+        if (!carc_game_over(t->game))
+            json_object_set_new(event, "next_tiles", next_tiles_json(t));
+    }
     return event;
 }
 
@@ -274,6 +279,24 @@ static json_t *remaining_json(const srv_table *t)
     return map;
 }
 
+/* What the next draw can give (carc_game_next_tiles()): with The River,
+ * only the river pile's tiles while it lasts, the lake last. A waiting
+ * table shows the first draw, the drawn tile back among them. */
+static json_t *next_tiles_json(const srv_table *t)
+{
+    int counts[CARC_MAX_KINDS] = {0};
+    const carc_game *g = t->game;
+    carc_game_next_tiles(g, counts);
+    int drawn = carc_game_drawn_tile(g);
+    if (t->row.status == TABLE_WAITING && drawn >= 0 && drawn < CARC_MAX_KINDS)
+        counts[drawn]++;
+    json_t *map = json_object();
+    for (int k = 0; k < carc_tile_kinds(); k++)
+        if (counts[k] > 0)
+            json_object_set_new(map, carc_tile_id(k), json_integer(counts[k]));
+    return map;
+}
+
 static json_t *chat_json(const srv_table *t)
 {
     json_t *list = json_array();
@@ -296,8 +319,10 @@ json_t *view_state(const srv_table *t, int you, int64_t now_ms)
         t->row.nmoves, "to_move", playing ? json_integer(carc_game_current_player(g)) : json_null(),
         "tile", playing ? tile_json(carc_game_drawn_tile(g)) : json_null(), "tiles_left",
         tiles_left(t, counts));
-    if (t->row.info == INFO_CASUAL && !carc_game_over(g))
+    if (t->row.info == INFO_CASUAL && !carc_game_over(g)) {
         json_object_set_new(state, "remaining", remaining_json(t));
+        json_object_set_new(state, "next_tiles", next_tiles_json(t));
+    }
     json_object_set_new(state, "moves", moves_json(t));
     json_object_set_new(state, "clock", clock_json(t, now_ms));
     json_object_set_new(state, "commitment", json_string(t->commitment));
