@@ -29,8 +29,8 @@ void board_clear(carc_game *g, int fresh)
 static void recount(carc_game *g, unsigned from, unsigned to)
 {
     const uint64_t *a = carc_sig_count_lanes[from], *b = carc_sig_count_lanes[to];
-#pragma GCC unroll 6
-    for (int w = 0; w < CARC_COUNT_WORDS; w++)
+#pragma GCC unroll 9
+    for (int w = 0; w < COUNT_WORDS; w++)
         g->placements[w] = g->placements[w] + b[w] - a[w];
 }
 
@@ -38,16 +38,16 @@ static void recount(carc_game *g, unsigned from, unsigned to)
 static void count_square(carc_game *g, unsigned sig)
 {
     const uint64_t *b = carc_sig_count_lanes[sig];
-#pragma GCC unroll 6
-    for (int w = 0; w < CARC_COUNT_WORDS; w++)
+#pragma GCC unroll 9
+    for (int w = 0; w < COUNT_WORDS; w++)
         g->placements[w] += b[w];
 }
 
 static void uncount_square(carc_game *g, unsigned sig)
 {
     const uint64_t *a = carc_sig_count_lanes[sig];
-#pragma GCC unroll 6
-    for (int w = 0; w < CARC_COUNT_WORDS; w++)
+#pragma GCC unroll 9
+    for (int w = 0; w < COUNT_WORDS; w++)
         g->placements[w] -= a[w];
 }
 
@@ -58,7 +58,7 @@ static void frontier_remove(carc_game *g, int index)
     if (index != last) {
         g->frontier[index] = g->frontier[last];
         g->grid[board_cell(g->frontier[index].x, g->frontier[index].y)] =
-            (uint8_t)(FRONTIER_BASE + index);
+            (cell_id)(FRONTIER_BASE + index);
     }
 }
 
@@ -74,16 +74,17 @@ static void frontier_constrain(carc_game *g, int t, int x, int y, int d, unsigne
         f = g->nfrontier++;
         g->frontier[f] =
             (frontier_square){(int8_t)x, (int8_t)y, 0, 0, {NO_TILE, NO_TILE, NO_TILE, NO_TILE}};
-        g->grid[cell] = (uint8_t)(FRONTIER_BASE + f);
+        g->grid[cell] = (cell_id)(FRONTIER_BASE + f);
         count_square(g, sig);
     } else {
         sig |= g->frontier[f].sig;
         recount(g, g->frontier[f].sig, sig);
     }
-    g->frontier[f].sig = (uint8_t)sig;
+    g->frontier[f].sig = (sig_t16)sig;
     g->frontier[f].neighbour[edge] = (uint8_t)t;
 }
 
+#if !LAYOUT_WIDE
 /* A node's eight bytes as one word, whatever the byte order. */
 static uint64_t node_bits(seg_node n)
 {
@@ -91,6 +92,7 @@ static uint64_t node_bits(seg_node n)
     memcpy(&v, &n, sizeof v);
     return v;
 }
+#endif
 
 /* Writes the nodes of tile `t`'s segments: always the nine slots of the
  * template, so the loop has no branch; the slots past the tile's own
@@ -100,6 +102,16 @@ static uint64_t node_bits(seg_node n)
 static void add_segments(carc_game *g, int t, int kind)
 {
     int base = g->nseg;
+#if LAYOUT_WIDE
+    const seg_node *tpl = carc_seg_template[kind];
+    g->tiles[t].seg_base = (seg_id)base;
+    for (int s = 0; s < CARC_MAX_SEGMENTS_PER_TILE; s++) {
+        seg_node n = tpl[s];
+        n.parent = n.next = (uint16_t)(base + s);
+        n.tile = (uint8_t)t;
+        g->seg[base + s] = n;
+    }
+#else
     const uint64_t id_one = node_bits((seg_node){.parent = 1, .next = 1});
     const uint64_t tile_one = node_bits((seg_node){.tile = 1});
     uint64_t offset = (uint64_t)base * id_one + (uint64_t)t * tile_one;
@@ -109,6 +121,7 @@ static void add_segments(carc_game *g, int t, int kind)
         uint64_t v = node_bits(tpl[s]) + offset + (uint64_t)s * id_one;
         memcpy(&g->seg[base + s], &v, sizeof v);
     }
+#endif
     g->nseg = (uint16_t)(base + carc_tile_data[kind].nsegments);
 }
 
@@ -123,12 +136,18 @@ static int join_edge(carc_game *g, const board_tile *a, const board_tile *b, int
     int port = 3 * d, facing = 3 * ((d + 2) & 3); /* first ports of the two edges */
     const uint8_t *pa = &carc_port_seg[a->kind][a->rot][port];
     const uint8_t *pb = &carc_port_seg[b->kind][b->rot][facing];
+#if LAYOUT_WIDE
+    /* A river edge is a road edge whose middle is not a feature. */
+    int road = kind == CARC_ROAD || kind == CARC_RIVER;
+    unsigned closes = kind == CARC_ROAD || kind == CARC_CITY;
+#else
     int road = kind == CARC_ROAD;
+    /* Arithmetic, not a branch: the edge's kind is random. */
+    unsigned closes = kind != CARC_FIELD;
+#endif
     if (road)
         feature_union(g, a->seg_base + pa[0], b->seg_base + pb[2]);
     int root = feature_union(g, a->seg_base + pa[1], b->seg_base + pb[1]);
-    /* Arithmetic, not a branch: the edge's kind is random. */
-    unsigned closes = kind != CARC_FIELD;
     g->seg[root].root -= closes * 2 * ROOT_OPEN_ONE;
     int closed = (int)(closes & (seg_open(&g->seg[root]) == 0));
     if (road)
@@ -157,7 +176,7 @@ int board_place(carc_game *g, int kind, int x, int y, int rot, int f, int *close
         memcpy(neighbour, g->frontier[f].neighbour, sizeof neighbour);
         frontier_remove(g, f);
     }
-    g->grid[board_cell(x, y)] = (uint8_t)(1 + t);
+    g->grid[board_cell(x, y)] = (cell_id)(1 + t);
     board_tile *bt = &g->tiles[t];
     *bt = (board_tile){.x = (int8_t)x,
                        .y = (int8_t)y,
@@ -167,7 +186,7 @@ int board_place(carc_game *g, int kind, int x, int y, int rot, int f, int *close
     add_segments(g, t, kind);
     unsigned edges = carc_edges_at(kind, rot), open = 0;
     for (int d = 0; d < 4; d++) {
-        unsigned edge_kind = (edges >> (2 * d)) & 3u;
+        unsigned edge_kind = (edges >> (EDGE_BITS * d)) & (unsigned)EDGE_MASK;
         if (neighbour[d] != NO_TILE) {
             board_tile *b = &g->tiles[neighbour[d]];
             *closed |= join_edge(g, bt, b, d, edge_kind);

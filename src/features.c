@@ -20,12 +20,12 @@ int feature_union(carc_game *g, int a, int b)
     seg_node *big = &g->seg[ra], *small = &g->seg[rb];
     int s = rb;
     do {
-        g->seg[s].parent = (uint8_t)ra;
+        g->seg[s].parent = (seg_id)ra;
         s = g->seg[s].next;
     } while (s != rb);
     /* Sizes, open edges and followers add up field by field. */
     big->root += small->root;
-    uint8_t next = big->next;
+    seg_id next = big->next;
     big->next = small->next;
     small->next = next;
     return ra;
@@ -91,15 +91,12 @@ int carc_game_feature_has(const carc_game *g, int feature, int index, int segmen
 static int16_t end_value(const carc_game *g, const seg_node *r, int tiles, int pennants,
                          int complete, int value)
 {
-    if (complete)
+    if (complete || seg_kind(r) == CARC_FIELD || seg_kind(r) == CARC_RIVER)
         return (int16_t)value;
-    if ((g->rules.flags & CARC_RULE_NO_INCOMPLETE) && seg_kind(r) != CARC_FIELD)
+    if (g->rules.flags & CARC_RULE_NO_INCOMPLETE)
         return 0;
-    switch (seg_kind(r)) {
-    case CARC_CITY: return (int16_t)city_points(g, tiles, pennants, 0);
-    case CARC_CLOISTER: return (int16_t)(9 - seg_open(r));
-    default: return (int16_t)value;
-    }
+    int counted = seg_kind(r) == CARC_CLOISTER ? 9 - (int)seg_open(r) : tiles;
+    return (int16_t)feature_worth(g, seg_kind(r), counted, pennants, 0);
 }
 
 carc_status carc_game_feature_info(const carc_game *g, int feature, carc_feature *out)
@@ -110,19 +107,16 @@ carc_status carc_game_feature_info(const carc_game *g, int feature, carc_feature
     int pennants = 0;
     int tiles = feature_tiles(g, feature, &pennants);
     unsigned kind = seg_kind(r), open = seg_open(r);
-    int complete = kind != CARC_FIELD && open == 0;
+    int complete = kind != CARC_FIELD && kind != CARC_RIVER && open == 0;
     int value;
     switch (kind) {
-    case CARC_ROAD: value = tiles; break;
-    case CARC_CITY: value = city_points(g, tiles, pennants, 1); break;
     case CARC_CLOISTER:
-        value = 9;
+        value = feature_worth(g, kind, 9, 0, 1);
         tiles = 9 - (int)open;
         break;
-    default:
-        value =
-            (g->rules.flags & CARC_RULE_FARMS_FIRST_EDITION ? 4 : 3) * farm_city_count(g, feature);
-        break;
+    case CARC_FIELD: value = feature_worth(g, kind, farm_city_count(g, feature), 0, 1); break;
+    case CARC_RIVER: value = 0; break;
+    default: value = feature_worth(g, kind, tiles, pennants, 1); break;
     }
     memset(out, 0, sizeof *out);
     out->kind = (uint8_t)kind;
@@ -132,7 +126,7 @@ carc_status carc_game_feature_info(const carc_game *g, int feature, carc_feature
         out->followers[p] = (uint8_t)followers_of(seg_followers(r), p);
     out->tiles = (int16_t)tiles;
     out->pennants = (int16_t)pennants;
-    out->open_edges = (int16_t)(kind == CARC_FIELD ? 0 : open);
+    out->open_edges = (int16_t)(kind == CARC_FIELD || kind == CARC_RIVER ? 0 : open);
     out->value = (int16_t)value;
     out->value_at_end = end_value(g, r, tiles, pennants, complete, value);
     return CARC_OK;

@@ -17,6 +17,108 @@ void game_set_error(carc_game *g, const char *fmt, ...)
     va_end(ap);
 }
 
+/* --- The tile set and the river ------------------------------------------------ */
+
+#if LAYOUT_WIDE
+static int is_river_kind(int kind)
+{
+    return kind >= 0 && kind < CARC_ALL_KINDS && carc_tile_data[kind].set == CARC_EXPANSION_RIVER;
+}
+
+static int with_river(const carc_game *g)
+{
+    return (g->rules.expansions & CARC_EXPANSION_RIVER) != 0;
+}
+
+/* Bit d set: edge d (board direction) of `kind` at `rot` is river. */
+static unsigned river_edges(int kind, int rot)
+{
+    unsigned mask = 0;
+    for (int d = 0; d < 4; d++)
+        mask |= (unsigned)(carc_tile_data[kind].edges[(d + 4 - rot) & 3] == CARC_RIVER) << d;
+    return mask;
+}
+
+/* Where the river leaves `kind` placed at `rot` at the open end: the
+ * direction of its other river edge, or NO_DIRECTION (the lake). */
+static unsigned river_exit(const carc_game *g, int kind, int rot)
+{
+    unsigned entry = (g->river.out + 2u) & 3u;
+    unsigned exits = river_edges(kind, rot) & ~(1u << entry);
+    return exits ? (unsigned)__builtin_ctz(exits) : NO_DIRECTION;
+}
+
+/* Whether `kind` at `rot` on the open end would turn the river back the
+ * way it came into the last river tile (river.md: no immediate U-turn). */
+static int river_u_turn(const carc_game *g, int kind, int rot)
+{
+    unsigned exit = river_exit(g, kind, rot);
+    return g->river.in != NO_DIRECTION && exit != NO_DIRECTION && exit == ((g->river.in + 2u) & 3u);
+}
+
+/* Rotations of the drawn river tile that may go on frontier square `f`:
+ * only on the river's open end, fitting its edges, without a U-turn. */
+static unsigned river_rotations(const carc_game *g, int f)
+{
+    const frontier_square *sq = &g->frontier[f];
+    if (!g->river.open || sq->x != g->river.x || sq->y != g->river.y)
+        return 0;
+    unsigned rots = carc_sig_fits[sq->sig][g->drawn], ok = 0;
+    for (int r = 0; r < 4; r++)
+        if (((rots >> r) & 1u) && !river_u_turn(g, g->drawn, r))
+            ok |= 1u << r;
+    return ok;
+}
+
+/* The river after river tile `kind` went on the open end at `rot`. */
+static void river_advance(carc_game *g, int kind, int rot, int x, int y)
+{
+    unsigned exit = river_exit(g, kind, rot);
+    if (exit == NO_DIRECTION) {
+        g->river.open = 0;
+        return;
+    }
+    g->river.in = g->river.out;
+    g->river.out = (uint8_t)exit;
+    g->river.x = (int8_t)(x + carc_dx[exit]);
+    g->river.y = (int8_t)(y + carc_dy[exit]);
+}
+#endif
+
+/* Copies of `kind` in the pile at the start of a game with `rules`. */
+static int pile_count(const carc_rules *rules, int kind)
+{
+    if (kind < 0 || kind >= LAYOUT_KINDS || kind >= CARC_ALL_KINDS)
+        return 0;
+    const carc_tile_def *def = &carc_tile_data[kind];
+    if (def->set & ~rules->expansions)
+        return 0;
+#if LAYOUT_WIDE
+    if (rules->expansions & CARC_EXPANSION_RIVER) {
+        /* The spring starts the game; the base start tile leaves it,
+         * unless the variant shuffles it into the main pile. */
+        if (kind == CARC_KIND_RA)
+            return 0;
+        if (kind == CARC_KIND_D && !(rules->flags & CARC_RULE_RIVER_KEEP_START))
+            return def->count - 1;
+        return def->count;
+    }
+#endif
+    return def->count - (kind == CARC_KIND_D);
+}
+
+/* The kind of the start tile. */
+static int start_kind(const carc_rules *rules)
+{
+#if LAYOUT_WIDE
+    if (rules->expansions & CARC_EXPANSION_RIVER)
+        return CARC_KIND_RA;
+#else
+    (void)rules;
+#endif
+    return CARC_KIND_D;
+}
+
 /* --- Set-up and copies ----------------------------------------------------- */
 
 static void draw_tile(carc_game *g)
@@ -27,28 +129,80 @@ static void draw_tile(carc_game *g)
     }
     g->drawn = (int8_t)g->pile[--g->pile_len];
     g->left[g->drawn]--;
+#if LAYOUT_WIDE
+    if (g->river.left)
+        g->river.left--;
+#endif
 }
 
-static void shuffle(carc_game *g)
+static void shuffle_range(carc_game *g, int lo, int hi)
 {
-    for (int i = g->pile_len - 1; i > 0; i--) {
-        int j = (int)rng_below(&g->rng, (uint32_t)i + 1);
+    for (int i = hi - 1; i > lo; i--) {
+        int j = lo + (int)rng_below(&g->rng, (uint32_t)(i - lo) + 1);
         uint8_t t = g->pile[i];
         g->pile[i] = g->pile[j];
         g->pile[j] = t;
     }
 }
 
-static void fill_pile(carc_game *g)
+/* Shuffles the pile; with the river, the main pile below and the river
+ * pile above it each on its own, the lake kept lowest of the river. */
+static void shuffle(carc_game *g)
+{
+#if LAYOUT_WIDE
+    int river_start = g->pile_len - g->river.left;
+    shuffle_range(g, 0, river_start);
+    if (g->river.left > 1)
+        shuffle_range(g, river_start + 1, g->pile_len);
+#else
+    shuffle_range(g, 0, g->pile_len);
+#endif
+}
+
+/* Lays out the pile from the counts in `g->left`: the main pile, then the
+ * lake, then the other river tiles (drawn first: the pile's top is its
+ * end). */
+static void pile_from_counts(carc_game *g)
 {
     int n = 0;
-    for (int k = 0; k < CARC_BASE_KINDS; k++) {
-        int count = carc_tile_data[k].count - (k == CARC_KIND_D);
-        g->left[k] = (uint8_t)count;
-        for (int i = 0; i < count; i++)
+    for (int k = 0; k < LAYOUT_KINDS; k++) {
+#if LAYOUT_WIDE
+        if (is_river_kind(k))
+            continue;
+#endif
+        for (int c = 0; c < g->left[k]; c++)
             g->pile[n++] = (uint8_t)k;
     }
+#if LAYOUT_WIDE
+    int main_len = n;
+    if (g->left[CARC_KIND_RL])
+        g->pile[n++] = CARC_KIND_RL;
+    for (int k = CARC_BASE_KINDS; k < CARC_ALL_KINDS; k++)
+        for (int c = 0; c < g->left[k] && k != CARC_KIND_RL && is_river_kind(k); c++)
+            g->pile[n++] = (uint8_t)k;
+    g->river.left = (uint8_t)(n - main_len);
+#endif
     g->pile_len = (uint8_t)n;
+}
+
+static void fill_pile(carc_game *g)
+{
+    for (int k = 0; k < LAYOUT_KINDS; k++)
+        g->left[k] = (uint8_t)pile_count(&g->rules, k);
+    pile_from_counts(g);
+}
+
+/* Puts the drawn tile back on top of the pile (of the river pile when it is
+ * a river tile, which is on top). */
+static void put_back_drawn(carc_game *g)
+{
+    g->pile[g->pile_len++] = (uint8_t)g->drawn;
+    g->left[g->drawn]++;
+#if LAYOUT_WIDE
+    if (is_river_kind(g->drawn))
+        g->river.left++;
+#endif
+    g->drawn = -1;
 }
 
 static carc_status start_game(carc_game *g, int players, const carc_rules *rules, uint64_t seed,
@@ -64,10 +218,11 @@ static carc_status start_game(carc_game *g, int players, const carc_rules *rules
     carc_rules chosen = rules ? *rules : carc_rules_standard();
     if (carc_rules_check(&chosen, g->error, sizeof g->error) != CARC_OK)
         return CARC_EINVAL;
-    if (chosen.expansions) {
-        game_set_error(g, "expansions are not playable yet");
+    if ((chosen.expansions != 0) != LAYOUT_WIDE) {
+        game_set_error(g, "a game with other expansions needs a new game, not a reset");
         return CARC_EINVAL;
     }
+    g->layout = LAYOUT_WIDE;
     g->rules = chosen;
     g->rng = carc_rng_seed(seed);
     g->nplayers = (uint8_t)players;
@@ -80,7 +235,11 @@ static carc_status start_game(carc_game *g, int players, const carc_rules *rules
     memset(g->score_by_kind, 0, sizeof g->score_by_kind);
     board_clear(g, fresh);
     int closed;
-    board_place(g, CARC_KIND_D, 0, 0, 0, -1, &closed);
+    board_place(g, start_kind(&g->rules), 0, 0, 0, -1, &closed);
+#if LAYOUT_WIDE
+    /* The spring's river flows east: the open end is (1, 0). */
+    g->river = (river_state){0, (uint8_t)with_river(g), 1, 0, 1, NO_DIRECTION};
+#endif
     fill_pile(g);
     shuffle(g);
     draw_tile(g);
@@ -103,11 +262,6 @@ carc_game *carc_game_new(int players, const carc_rules *rules, uint64_t seed)
         return NULL;
     }
     return g;
-}
-
-void carc_game_free(carc_game *g)
-{
-    free(g);
 }
 
 carc_status carc_game_copy(carc_game *dst, const carc_game *src)
@@ -145,22 +299,27 @@ int carc_game_players(const carc_game *g)
 {
     return g->nplayers;
 }
+
 carc_rules carc_game_rules(const carc_game *g)
 {
     return g->rules;
 }
+
 int carc_game_over(const carc_game *g)
 {
     return g->over;
 }
+
 int carc_game_current_player(const carc_game *g)
 {
     return g->current;
 }
+
 int carc_game_drawn_tile(const carc_game *g)
 {
     return g->over ? CARC_NO_TILE : g->drawn;
 }
+
 int carc_game_ended_early(const carc_game *g)
 {
     return g->ended_early;
@@ -170,33 +329,49 @@ int carc_game_tiles_left(const carc_game *g, int counts[CARC_MAX_KINDS])
 {
     if (counts)
         for (int k = 0; k < CARC_ALL_KINDS; k++)
-            counts[k] = k < CARC_BASE_KINDS ? g->left[k] : 0;
+            counts[k] = k < LAYOUT_KINDS ? g->left[k] : 0;
     return g->pile_len;
 }
 
 int carc_game_next_tiles(const carc_game *g, int counts[CARC_MAX_KINDS])
 {
+#if LAYOUT_WIDE
+    if (g->river.left > 0) {
+        /* The river pile: its lake only when it is the last. */
+        int n = 0;
+        for (int k = 0; k < CARC_ALL_KINDS; k++) {
+            int c = is_river_kind(k) && (k != CARC_KIND_RL || g->river.left == 1) ? g->left[k] : 0;
+            if (counts)
+                counts[k] = c;
+            n += c;
+        }
+        return n;
+    }
+#endif
     return carc_game_tiles_left(g, counts);
 }
 
 int carc_game_tile_total(const carc_game *g)
 {
-    (void)g;
-    return BASE_TILES;
+    int n = 1; /* the start tile */
+    for (int k = 0; k < LAYOUT_KINDS; k++)
+        n += pile_count(&g->rules, k);
+    return n;
 }
 
 int carc_game_kind_total(const carc_game *g, int kind)
 {
-    (void)g;
-    if (kind < 0 || kind >= CARC_BASE_KINDS)
-        return 0;
-    return carc_tile_data[kind].count - (kind == CARC_KIND_D);
+    return pile_count(&g->rules, kind);
 }
 
 int carc_game_river_phase(const carc_game *g)
 {
+#if LAYOUT_WIDE
+    return !g->over && is_river_kind(g->drawn);
+#else
     (void)g;
     return 0;
+#endif
 }
 
 carc_status carc_game_choose_tile(carc_game *g, int kind)
@@ -212,7 +387,22 @@ carc_status carc_game_choose_tile(carc_game *g, int kind)
     }
     if (kind == g->drawn)
         return CARC_OK;
-    for (int i = 0; i < g->pile_len; i++)
+    int lo = 0;
+#if LAYOUT_WIDE
+    if (is_river_kind(g->drawn)) {
+        /* The draw comes from the river pile, the lake last of all. */
+        if (!is_river_kind(kind) && pile_count(&g->rules, kind) > 0) {
+            game_set_error(g, "tile %s cannot be drawn while the river is laid", def->id);
+            return CARC_EILLEGAL;
+        }
+        if (kind == CARC_KIND_RL && g->left[kind] > 0) {
+            game_set_error(g, "the lake RL comes last of the river pile");
+            return CARC_EILLEGAL;
+        }
+        lo = g->pile_len - g->river.left;
+    }
+#endif
+    for (int i = lo; i < g->pile_len && kind < LAYOUT_KINDS; i++)
         if (g->pile[i] == kind) {
             g->pile[i] = (uint8_t)g->drawn;
             g->left[g->drawn]++;
@@ -228,8 +418,7 @@ void carc_game_shuffle_pile(carc_game *g, uint64_t seed)
 {
     if (g->over)
         return;
-    g->pile[g->pile_len++] = (uint8_t)g->drawn;
-    g->left[g->drawn]++;
+    put_back_drawn(g);
     g->rng = carc_rng_seed(seed);
     shuffle(g);
     draw_tile(g);
@@ -241,10 +430,7 @@ void carc_game_shuffle_hidden(carc_game *g, uint64_t seed)
         return;
     /* Rebuilt from the counts first, so the result depends on what the
      * players know and on `seed`, never on the hidden order. */
-    int n = 0;
-    for (int k = 0; k < CARC_BASE_KINDS; k++)
-        for (int c = 0; c < g->left[k]; c++)
-            g->pile[n++] = (uint8_t)k;
+    pile_from_counts(g);
     g->rng = carc_rng_seed(seed);
     shuffle(g);
 }
@@ -254,7 +440,7 @@ void carc_game_public_view(carc_game *dst, const carc_game *src, uint64_t seed)
     carc_game_copy(dst, src);
     /* The slots of tiles already drawn may name a tile that a record
      * replaced (carc_game_choose_tile): a trace of the deal. */
-    memset(dst->pile + dst->pile_len, 0, (size_t)(BASE_PILE - dst->pile_len));
+    memset(dst->pile + dst->pile_len, 0, (size_t)(LAYOUT_PILE - dst->pile_len));
     if (dst->over)
         dst->rng = carc_rng_seed(seed);
     else
@@ -277,17 +463,26 @@ static void digest_bytes(digest *d, uint64_t v, int bytes)
 uint64_t carc_game_digest(const carc_game *g)
 {
     digest d = {0xCBF29CE484222325ull};
-    digest_bytes(&d, 1, 1); /* the version of this byte sequence */
+    digest_bytes(&d, 1 + LAYOUT_WIDE, 1); /* the version of this byte sequence */
     digest_bytes(&d, g->nplayers, 1);
     digest_bytes(&d, g->rules.flags, 4);
+#if LAYOUT_WIDE
+    digest_bytes(&d, g->rules.expansions, 4);
+#endif
     digest_bytes(&d, g->current, 1);
     digest_bytes(&d, g->over ? 255u : (uint8_t)g->drawn, 1);
     digest_bytes(&d, g->over, 1);
     digest_bytes(&d, g->ended_early, 1);
     digest_bytes(&d, g->nmoves, 2);
     digest_bytes(&d, g->pile_len, 1);
+#if LAYOUT_WIDE
+    digest_bytes(&d, CARC_ALL_KINDS, 1);
+    for (int k = 0; k < CARC_ALL_KINDS; k++)
+        digest_bytes(&d, g->left[k], 1);
+#else
     for (int k = 0; k < CARC_BASE_KINDS; k++)
         digest_bytes(&d, g->left[k], 1);
+#endif
     for (int p = 0; p < g->nplayers; p++) {
         digest_bytes(&d, (uint32_t)g->score[p], 4);
         digest_bytes(&d, g->supply[p], 1);
@@ -306,19 +501,12 @@ uint64_t carc_game_digest(const carc_game *g)
     return d.h;
 }
 
-int carc_move_equal(carc_move a, carc_move b)
-{
-    if (a.type != b.type)
-        return 0;
-    return a.type == CARC_MOVE_DISCARD || (a.place.x == b.place.x && a.place.y == b.place.y &&
-                                           a.place.rot == b.place.rot && a.segment == b.segment);
-}
-
-/* --- Legal moves ------------------------------------------------------------- */
-
-/* Rotations of the drawn tile that fit frontier square `f`. */
 static unsigned square_fits(const carc_game *g, int f)
 {
+#if LAYOUT_WIDE
+    if (is_river_kind(g->drawn))
+        return river_rotations(g, f);
+#endif
     return carc_sig_fits[g->frontier[f].sig][g->drawn];
 }
 
@@ -354,10 +542,16 @@ int carc_legal_placements(const carc_game *g, carc_placement *out, int cap)
     return n;
 }
 
-int game_placement_count(const carc_game *g)
+static int placement_count(const carc_game *g)
 {
     if (g->over)
         return 0;
+#if LAYOUT_WIDE
+    if (is_river_kind(g->drawn)) {
+        int f = g->river.open ? board_frontier_at(g, g->river.x, g->river.y) : -1;
+        return f < 0 ? 0 : __builtin_popcount(river_rotations(g, f));
+    }
+#endif
     return (int)((g->placements[g->drawn >> 2] >> (16 * (g->drawn & 3))) & 0xFFFFu);
 }
 
@@ -366,7 +560,7 @@ int game_placement_count(const carc_game *g)
  * Writes the frontier square's index to `*square`. */
 static carc_placement random_placement(const carc_game *g, carc_rng *r, int *square)
 {
-    int count = game_placement_count(g);
+    int count = placement_count(g);
     if (2 * count >= g->nfrontier) {
         for (;;) {
             uint32_t v = rng_below(r, 4u * g->nfrontier);
@@ -387,12 +581,6 @@ static carc_placement random_placement(const carc_game *g, carc_rng *r, int *squ
                 return (carc_placement){sq->x, sq->y, (uint8_t)__builtin_ctz(rots), 0};
             }
     }
-}
-
-carc_placement game_random_placement(const carc_game *g, carc_rng *r)
-{
-    int square;
-    return random_placement(g, r, &square);
 }
 
 int carc_placement_legal(const carc_game *g, carc_placement p)
@@ -416,7 +604,7 @@ static unsigned free_segments(const carc_game *g, int kind, int rot, int square)
 {
     const frontier_square *sq = &g->frontier[square];
     const uint8_t *own = carc_port_seg[kind][rot];
-    uint8_t roots[CARC_PORTS];
+    seg_id roots[CARC_PORTS];
     uint16_t touching[CARC_PORTS] = {0};
     int nroots = 0;
     unsigned occupied = 0;
@@ -435,7 +623,7 @@ static unsigned free_segments(const carc_game *g, int kind, int rot, int square)
                 for (i = 0; i < nroots && roots[i] != root; i++)
                     ;
                 if (i == nroots) {
-                    roots[nroots] = (uint8_t)root;
+                    roots[nroots] = (seg_id)root;
                     touching[nroots++] = 0;
                 }
                 if (seg_followers(&g->seg[root]))
@@ -451,7 +639,14 @@ static unsigned free_segments(const carc_game *g, int kind, int rot, int square)
             if (touching[i] & occupied)
                 occupied |= touching[i];
     }
-    return ((1u << carc_tile_data[kind].nsegments) - 1) & ~occupied;
+    unsigned all = (1u << carc_tile_data[kind].nsegments) - 1;
+#if LAYOUT_WIDE
+    /* No follower stands on the river. */
+    for (int s = 0; s < carc_tile_data[kind].nsegments; s++)
+        if (carc_tile_data[kind].segments[s].kind == CARC_RIVER)
+            all &= ~(1u << s);
+#endif
+    return all & ~occupied;
 }
 
 int carc_legal_spots(const carc_game *g, carc_placement p, carc_spot *out, int cap)
@@ -555,10 +750,10 @@ static void update_cloisters(carc_game *g, int t, event_sink *sink)
                 if ((dx || dy) && board_tile_at(g, bt->x + dx, bt->y + dy) >= 0)
                     neighbours++;
         seg_node *node = &g->seg[bt->seg_base + cs];
-        node->root = (node->root & ~(63u << ROOT_OPEN_SHIFT)) | (uint32_t)(8 - neighbours)
-                                                                    << ROOT_OPEN_SHIFT;
+        node->root = (node->root & ~(root_word)ROOT_OPEN_FIELD) | (root_word)(8 - neighbours)
+                                                                      << ROOT_OPEN_SHIFT;
         g->cloisters[g->ncloisters++] =
-            (open_cloister){bt->x, bt->y, (uint8_t)t, (uint8_t)(bt->seg_base + cs)};
+            (open_cloister){bt->x, bt->y, (uint8_t)t, (seg_id)(bt->seg_base + cs)};
     }
     for (int i = 0; i < g->ncloisters;) {
         const open_cloister *c = &g->cloisters[i];
@@ -603,7 +798,8 @@ static void deploy(carc_game *g, int t, int local)
     bt->follower_seg = (uint8_t)local;
     bt->follower_owner = g->current;
     g->follower_tiles[t >> 6] |= 1ull << (t & 63);
-    g->seg[feature_root(g, bt->seg_base + local)].root += 1u << (FOLLOWER_BITS * g->current);
+    g->seg[feature_root(g, bt->seg_base + local)].root += (root_word)1
+                                                          << (FOLLOWER_BITS * g->current);
     g->supply[g->current]--;
 }
 
@@ -656,8 +852,8 @@ static carc_status check_move(carc_game *g, carc_move m)
     if (m.type == CARC_MOVE_DISCARD) {
         carc_placement p;
         if (carc_legal_placements(g, &p, 1) > 0) {
-            game_set_error(g, "tile %s fits at %d %d rotation %d and cannot be discarded",
-                           def->id, p.x, p.y, p.rot);
+            game_set_error(g, "tile %s fits at %d %d rotation %d and cannot be discarded", def->id,
+                           p.x, p.y, p.rot);
             return CARC_EILLEGAL;
         }
         return CARC_OK;
@@ -668,6 +864,22 @@ static carc_status check_move(carc_game *g, carc_move m)
     }
     if (!carc_placement_legal(g, m.place)) {
         int x = m.place.x, y = m.place.y;
+#if LAYOUT_WIDE
+        int f = board_frontier_at(g, x, y);
+        if (is_river_kind(g->drawn) && g->river.open && f >= 0 &&
+            (x != g->river.x || y != g->river.y)) {
+            game_set_error(g, "tile %s must continue the river at %d %d", def->id, g->river.x,
+                           g->river.y);
+            return CARC_EILLEGAL;
+        }
+        if (is_river_kind(g->drawn) && f >= 0 && g->river.open &&
+            ((carc_sig_fits[g->frontier[f].sig][g->drawn] >> m.place.rot) & 1u) &&
+            river_u_turn(g, g->drawn, m.place.rot)) {
+            game_set_error(g, "tile %s at %d %d rotation %d would turn the river back: a U-turn",
+                           def->id, x, y, m.place.rot);
+            return CARC_EILLEGAL;
+        }
+#endif
         if (board_tile_at(g, x, y) >= 0)
             game_set_error(g, "square %d %d is taken", x, y);
         else if (board_frontier_at(g, x, y) < 0)
@@ -682,6 +894,11 @@ static carc_status check_move(carc_game *g, carc_move m)
     if (m.segment >= def->nsegments) {
         game_set_error(g, "tile %s has no segment %d", def->id, m.segment);
         return CARC_EINVAL;
+    }
+    if (def->segments[m.segment].kind == CARC_RIVER) {
+        game_set_error(g, "segment %d of tile %s is the river: no follower may stand on it",
+                       m.segment, def->id);
+        return CARC_EILLEGAL;
     }
     if (g->supply[g->current] == 0) {
         game_set_error(g, "player %d has no follower left", g->current + 1);
@@ -704,6 +921,10 @@ static void apply_move(carc_game *g, const move_fields *m, event_sink *sink)
     if (m->type == CARC_MOVE_PLACE) {
         int closed;
         int t = board_place(g, g->drawn, m->x, m->y, m->rot, m->square, &closed);
+#if LAYOUT_WIDE
+        if (is_river_kind(g->drawn))
+            river_advance(g, g->drawn, m->rot, m->x, m->y);
+#endif
         if (m->segment != CARC_NO_SPOT)
             deploy(g, t, m->segment);
         if (closed)
@@ -753,7 +974,7 @@ static carc_move move_of(const move_fields *f)
 static void choose_random(const carc_game *g, carc_rng *r, double follower_chance, move_fields *m)
 {
     m->segment = CARC_NO_SPOT;
-    if (game_placement_count(g) == 0) {
+    if (placement_count(g) == 0) {
         *m = (move_fields){CARC_MOVE_DISCARD, 0, 0, 0, CARC_NO_SPOT, -1};
         return;
     }
@@ -774,8 +995,10 @@ static void choose_random(const carc_game *g, carc_rng *r, double follower_chanc
     }
 }
 
-carc_move game_choose_random(const carc_game *g, carc_rng *r, double follower_chance)
+carc_move carc_random_move(const carc_game *g, carc_rng *r, double follower_chance)
 {
+    if (g->over)
+        return (carc_move){CARC_MOVE_DISCARD, {0, 0, 0, 0}, CARC_NO_SPOT};
     move_fields f;
     choose_random(g, r, follower_chance, &f);
     return move_of(&f);
@@ -809,11 +1032,8 @@ carc_status carc_game_finish(carc_game *g, carc_event *events, int cap, int *nev
     g->ended_early = 1;
     /* The drawn tile was never played: back into the pile, so that what is
      * left after an `end` (and the digest) does not depend on the deal. */
-    if (g->drawn >= 0) {
-        g->pile[g->pile_len++] = (uint8_t)g->drawn;
-        g->left[g->drawn]++;
-        g->drawn = -1;
-    }
+    if (g->drawn >= 0)
+        put_back_drawn(g);
     score_final(g, &sink);
     if (nevents)
         *nevents = sink.count;

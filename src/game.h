@@ -1,6 +1,10 @@
-/* game.h: the game state shared by the library's modules (not public). */
+/* game.h: the game state shared by the modules that touch it (not public):
+ * board, features, scoring, game and the full evaluation, built once per
+ * layout (layout.h). */
 #ifndef CARC_GAME_H
 #define CARC_GAME_H
+
+#include "layout.h"
 
 #include "carcassonne.h"
 #include "tiles.h"
@@ -10,27 +14,61 @@ enum {
     BASE_PILE = 71,  /* the base game's pile */
 };
 
+#if LAYOUT_WIDE
+typedef uint16_t seg_id;   /* a segment's index in carc_game.seg */
+typedef uint16_t cell_id;  /* a grid cell's content, see carc_game.grid */
+typedef uint16_t sig_t16;  /* a frontier square's signature */
+typedef uint16_t count_id; /* frontier squares */
+typedef uint64_t root_word;
 enum {
+    LAYOUT_KINDS = 36, /* the catalogue's 34, rounded up to whole lanes */
+    EDGE_BITS = 3,     /* an edge's carc_kind, CARC_RIVER included */
+    SIGNATURES = 1 << (4 * EDGE_BITS),
+    LAYOUT_TILES = CARC_MAX_TILES,
+    /* Segments of any tile set of the catalogue, with the nine slots the
+     * last tile's block takes. */
+    MAX_SEGMENTS = 640,
+    FOLLOWER_BITS = 4,
+};
+#else
+typedef uint8_t seg_id;
+typedef uint8_t cell_id;
+typedef uint8_t sig_t16;
+typedef uint8_t count_id;
+typedef uint32_t root_word;
+enum {
+    LAYOUT_KINDS = 24, /* A..X */
+    EDGE_BITS = 2,
+    SIGNATURES = 1 << (4 * EDGE_BITS),
+    LAYOUT_TILES = BASE_TILES,
     /* Segments of all 72 tiles: 243 in the base game. A tile's segments
      * are written as a block of CARC_MAX_SEGMENTS_PER_TILE nodes, so the
      * last tile needs room beyond the 243. */
     MAX_SEGMENTS = 256,
-    MAX_FRONTIER = 2 * BASE_TILES + 2,
+    FOLLOWER_BITS = 3,
+};
+#endif
+
+enum {
+    EDGE_MASK = (1 << EDGE_BITS) - 1,
+    LAYOUT_PILE = LAYOUT_TILES - 1,
+    MAX_FRONTIER = 2 * LAYOUT_TILES + 2,
     /* The board's squares live on a torus of GRID x GRID cells. Placed
-     * tiles span at most 72 columns and rows, their frontier 74, so two
-     * live squares are at most 73 columns or rows apart and never share a
-     * cell. */
-    GRID = 74,
+     * tiles span at most LAYOUT_TILES columns and rows, their frontier two
+     * more, so two live squares are at most LAYOUT_TILES + 1 columns or
+     * rows apart and never share a cell. */
+    GRID = LAYOUT_TILES + 2,
     MAX_CLOISTERS = 16,
-    MAX_HISTORY = BASE_PILE,
+    MAX_HISTORY = LAYOUT_PILE,
     ERROR_SIZE = 160,
+    COUNT_WORDS = LAYOUT_KINDS / 4,
 };
 
 /* A tile on the board. Its segments are seg[seg_base .. seg_base + n). */
 typedef struct board_tile {
     int8_t x, y;
     uint8_t kind, rot;
-    uint8_t seg_base;
+    seg_id seg_base;
     uint8_t open;         /* bit d: no tile beside it in direction d (a frontier square) */
     uint8_t follower_seg; /* local segment with a follower, or CARC_NO_SPOT */
     uint8_t follower_owner;
@@ -40,50 +78,70 @@ typedef struct board_tile {
  * its neighbours impose (see carc_sig_fits). */
 typedef struct frontier_square {
     int8_t x, y;
-    uint8_t sig, unused;
+    sig_t16 sig;
+    uint8_t unused;
     uint8_t neighbour[4]; /* board tile on each side, or NO_TILE */
 } frontier_square;
 
 /* One segment of a placed tile, and a node of the union-find forest whose
- * trees are the features: 8 bytes. Segment ids fit a byte: the 72 tiles
- * have 243 segments. `next` links all segments of a feature in a circular
- * list, so that a feature's members can be walked. `info` holds the local
- * index (bits 0-3), the carc_kind (bits 4-5) and, for a field, the city
- * segments it borders (bits 6-7: a tile's cities are its segments 0 and 1).
+ * trees are the features. `next` links all segments of a feature in a
+ * circular list, so that a feature's members can be walked. `info` holds
+ * the local index (bits 0-3), the carc_kind (bits 4-5; wide: 4-6) and,
+ * for a field, the city segments it borders (bits 6-7; wide: 7-8: a tile's
+ * cities are its segments 0 and 1).
  *
  * `root` is meaningful at the root of a tree and holds the feature's data
  * in three fields that never carry into each other, so that joining two
  * features adds their words:
- *   bits 0-17  followers, 3 bits per player (no player has more than 7);
- *   bits 18-23 open: roads and cities: edges of the feature not yet matched
- *              by a neighbouring tile, complete at 0 (at most 11 for a
- *              city: only C and the three-sided cities add more open edges
- *              than the two a connection takes; 2 for a road); cloisters:
- *              empty squares among the eight around it;
- *   bits 24-31 size: segments in the tree (union by size). */
+ *   followers, FOLLOWER_BITS per player (no player has more than 7);
+ *   open: roads and cities: edges of the feature not yet matched by a
+ *         neighbouring tile, complete at 0; cloisters: empty squares
+ *         among the eight around it;
+ *   size: segments in the tree (union by size).
+ * Compact layout: 8 bytes (bits 0-17, 18-23, 24-31 of a 32-bit root);
+ * wide: 16 bytes (bits 0-23, 24-35, 36-51 of a 64-bit root). */
+#if LAYOUT_WIDE
+typedef struct seg_node {
+    uint16_t parent, next, info;
+    uint8_t tile, unused;
+    uint64_t root;
+} seg_node;
+_Static_assert(sizeof(seg_node) == 16, "a wide segment node is two 64-bit words");
+enum {
+    ROOT_OPEN_SHIFT = 24,
+    ROOT_SIZE_SHIFT = 36,
+    INFO_KIND_MASK = 7,
+    INFO_BORDERS_SHIFT = 7,
+};
+#define ROOT_FOLLOWERS ((1ull << 24) - 1)
+#define ROOT_OPEN_FIELD (0xFFFull << ROOT_OPEN_SHIFT)
+#define ROOT_OPEN_ONE (1ull << ROOT_OPEN_SHIFT)
+#else
 typedef struct seg_node {
     uint8_t parent, next, tile, info;
     uint32_t root;
 } seg_node;
 _Static_assert(sizeof(seg_node) == 8, "a segment node is one 64-bit word");
-
 enum {
-    FOLLOWER_BITS = 3,
-    ROOT_FOLLOWERS = (1 << 18) - 1,
     ROOT_OPEN_SHIFT = 18,
-    ROOT_OPEN_ONE = 1 << ROOT_OPEN_SHIFT,
     ROOT_SIZE_SHIFT = 24,
+    INFO_KIND_MASK = 3,
+    INFO_BORDERS_SHIFT = 6,
 };
+#define ROOT_FOLLOWERS ((1u << 18) - 1)
+#define ROOT_OPEN_FIELD (63u << ROOT_OPEN_SHIFT)
+#define ROOT_OPEN_ONE (1u << ROOT_OPEN_SHIFT)
+#endif
 
 static inline unsigned seg_kind(const seg_node *n)
 {
-    return ((unsigned)n->info >> 4) & 3u;
+    return ((unsigned)n->info >> 4) & (unsigned)INFO_KIND_MASK;
 }
 
 /* Bit i set: this field borders segment i of its tile, a city. */
 static inline unsigned seg_borders(const seg_node *n)
 {
-    return (unsigned)n->info >> 6;
+    return ((unsigned)n->info >> INFO_BORDERS_SHIFT) & 3u;
 }
 
 static inline unsigned seg_local(const seg_node *n)
@@ -93,32 +151,33 @@ static inline unsigned seg_local(const seg_node *n)
 
 static inline unsigned seg_open(const seg_node *n)
 {
-    return (n->root >> ROOT_OPEN_SHIFT) & 63u;
+    return (unsigned)((n->root & ROOT_OPEN_FIELD) >> ROOT_OPEN_SHIFT);
 }
 
 static inline uint32_t seg_followers(const seg_node *n)
 {
-    return n->root & ROOT_FOLLOWERS;
+    return (uint32_t)(n->root & ROOT_FOLLOWERS);
 }
 
 static inline unsigned seg_size(const seg_node *n)
 {
-    return n->root >> ROOT_SIZE_SHIFT;
+    return (unsigned)(n->root >> ROOT_SIZE_SHIFT);
 }
 
 /* Each kind's segments as new nodes, ids and tile still 0 (generated). */
-extern const seg_node carc_seg_template[CARC_BASE_KINDS][CARC_MAX_SEGMENTS_PER_TILE];
+extern const seg_node carc_seg_template[LAYOUT_KINDS][CARC_MAX_SEGMENTS_PER_TILE];
 
 /* The followers of one player in a packed follower count. */
 static inline unsigned followers_of(uint32_t packed, int player)
 {
-    return (packed >> (FOLLOWER_BITS * player)) & 7u;
+    return (packed >> (FOLLOWER_BITS * player)) & ((1u << FOLLOWER_BITS) - 1);
 }
 
 /* An open cloister: where it is, its board tile and its segment. */
 typedef struct open_cloister {
     int8_t x, y;
-    uint8_t tile, seg;
+    uint8_t tile;
+    seg_id seg;
 } open_cloister;
 
 typedef struct history_entry {
@@ -127,41 +186,86 @@ typedef struct history_entry {
     carc_move move;
 } history_entry;
 
+/* The river of a game with The River (wide layout): the river tiles are
+ * the top `left` tiles of the pile, the lake lowest of them; the open end
+ * is the square (x, y), which the last river tile faces in direction
+ * `out`; `in` is the direction in which the river entered that tile
+ * (NO_DIRECTION for the spring). `open` is 0 once the lake is placed. */
+typedef struct river_state {
+    uint8_t left, open;
+    int8_t x, y;
+    uint8_t out, in;
+} river_state;
+
+enum { NO_DIRECTION = 255 };
+
 /* The whole state is flat: copying the bytes up to `seg` and the used
- * segments copies a game. */
+ * segments copies a game. `layout` comes first in both layouts: layout.c
+ * reads it to pick a build. */
 struct carc_game {
+    uint8_t layout; /* LAYOUT_WIDE */
     carc_rules rules;
     carc_rng rng;
     uint8_t nplayers, current, over, ended_early;
     int8_t drawn;     /* kind drawn by the current player, or -1 */
     uint8_t pile_len; /* tiles in pile[0 .. pile_len), drawn not included */
-    uint8_t ntiles, nfrontier, ncloisters, nmoves;
+    uint8_t ntiles, ncloisters, nmoves;
+    count_id nfrontier;
     uint16_t nseg; /* at most MAX_SEGMENTS - CARC_MAX_SEGMENTS_PER_TILE */
     int8_t min_x, min_y, max_x, max_y;
     uint8_t supply[CARC_MAX_PLAYERS];
     uint64_t follower_tiles[2]; /* bit t: board tile t holds a follower */
     int32_t score[CARC_MAX_PLAYERS];
     int32_t score_by_kind[CARC_MAX_PLAYERS][4];
-    uint8_t left[CARC_BASE_KINDS]; /* pile tiles of each kind */
+    uint8_t left[LAYOUT_KINDS]; /* pile tiles of each kind */
     /* Legal placements of each kind on the current frontier, kept up to
      * date as squares join, change and leave the frontier: kind k in bits
      * 16 * (k % 4) of word k / 4 (see carc_sig_count_lanes). */
-    uint64_t placements[CARC_COUNT_WORDS];
-    uint8_t pile[BASE_PILE];
+    uint64_t placements[COUNT_WORDS];
+#if LAYOUT_WIDE
+    river_state river;
+#endif
+    uint8_t pile[LAYOUT_PILE];
     open_cloister cloisters[MAX_CLOISTERS];
     history_entry history[MAX_HISTORY];
     /* 0: empty; 1 + i: board tile i; FRONTIER_BASE + f: frontier square f. */
-    uint8_t grid[GRID * GRID];
-    board_tile tiles[BASE_TILES];
+    cell_id grid[GRID * GRID];
+    board_tile tiles[LAYOUT_TILES];
     frontier_square frontier[MAX_FRONTIER];
     seg_node seg[MAX_SEGMENTS];
     char error[ERROR_SIZE];
 };
 
-enum { FRONTIER_BASE = BASE_TILES + 1, NO_TILE = 255 };
+enum { FRONTIER_BASE = LAYOUT_TILES + 1, NO_TILE = 255 };
 
 static const int8_t carc_dx[4] = {0, 1, 0, -1};
 static const int8_t carc_dy[4] = {-1, 0, 1, 0};
+
+/* The layout's tables (generated by tools/gen_tables.c from the
+ * catalogue). Edges: EDGE_BITS per board direction (N lowest), each a
+ * carc_kind; rotation r in bits 16 * r. */
+extern const uint64_t carc_rot_edges[LAYOUT_KINDS];
+
+/* Edges of `kind` at rotation `rot`, EDGE_BITS per direction. */
+static inline unsigned carc_edges_at(int kind, int rot)
+{
+    return (unsigned)(carc_rot_edges[kind] >> (16 * rot)) & 0xFFFFu;
+}
+
+/* Rotations of each kind that fit a square of signature `sig`: EDGE_BITS
+ * per board direction (N lowest), 0 when no tile touches that edge, else
+ * 1 + the carc_kind the edge must have. Signature 0 (no neighbour) is all
+ * 0. */
+extern const uint8_t carc_sig_fits[SIGNATURES][LAYOUT_KINDS];
+/* The number of rotations in each carc_sig_fits entry. */
+extern const uint8_t carc_sig_count[SIGNATURES][LAYOUT_KINDS];
+/* carc_sig_count in lanes: kind k is bits 16 * (k % 4) of word k / 4. */
+extern const uint64_t carc_sig_count_lanes[SIGNATURES][COUNT_WORDS];
+
+static inline unsigned carc_sig_edge(unsigned kind, int edge)
+{
+    return (kind + 1) << (EDGE_BITS * edge);
+}
 
 /* The generator of rng.c, inlined for the random playout step, which
  * draws several numbers a ply; the results are the same. */
@@ -208,7 +312,7 @@ static inline int board_tile_at(const carc_game *g, int x, int y)
     if (!board_in_range(x, y))
         return -1;
     int v = g->grid[board_cell(x, y)] - 1;
-    if (v < 0 || v >= BASE_TILES || g->tiles[v].x != x || g->tiles[v].y != y)
+    if (v < 0 || v >= LAYOUT_TILES || g->tiles[v].x != x || g->tiles[v].y != y)
         return -1;
     return v;
 }
@@ -252,29 +356,15 @@ typedef struct event_sink {
 
 void score_completed(carc_game *g, int root, event_sink *sink);
 void score_final(carc_game *g, event_sink *sink);
-int city_points(const carc_game *g, int tiles, int pennants, int complete);
+/* What a feature is worth: the one place that decides it (scoring,
+ * feature queries and the full evaluation call it). A road or city of
+ * `tiles` tiles and `pennants` pennants, complete or not (a city's final
+ * value), a cloister with `tiles` = itself and its neighbours; a farm's
+ * value for `tiles` completed cities. */
+int feature_worth(const carc_game *g, unsigned kind, int tiles, int pennants, int complete);
 int farm_city_count(const carc_game *g, int farm_root);
 
-/* rules.c */
-/* Reads the rule names in `text` (`len` bytes, no NUL needed), separated
- * by spaces and tabs, and with `commas` by commas too, into `*out`;
- * returns 0, or -1 with the message in `err` (may be NULL) and `*out`
- * unchanged. */
-int rules_parse_names(const char *text, size_t len, int commas, carc_rules *out, char *err,
-                      size_t errcap);
-
-/* The same for the expansion names of an `expansions` line into
- * `out->expansions`; a name given twice is an error. */
-int rules_parse_expansions(const char *text, size_t len, int commas, carc_rules *out, char *err,
-                           size_t errcap);
-
 /* game.c */
-/* The number of legal placements of the drawn tile, and a uniformly
- * chosen one of them (the count must be positive). */
-int game_placement_count(const carc_game *g);
-carc_placement game_random_placement(const carc_game *g, carc_rng *r);
-/* The move carc_random_move() returns. */
-carc_move game_choose_random(const carc_game *g, carc_rng *r, double follower_chance);
 void game_set_error(carc_game *g, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "game.h"
+#include "rules.h"
 #include "tiles.h"
 
 enum { MAX_TOKENS = 8 };
@@ -422,8 +422,14 @@ static int play(reader *r, carc_move m)
     carc_game *g = r->game;
     carc_event events[CARC_MAX_EVENTS];
     int nevents = 0;
-    carc_replay_step step = {carc_game_move_count(g), 0, carc_game_current_player(g),
-                             carc_game_drawn_tile(g), m, NULL, 0, NULL};
+    carc_replay_step step = {carc_game_move_count(g),
+                             0,
+                             carc_game_current_player(g),
+                             carc_game_drawn_tile(g),
+                             m,
+                             NULL,
+                             0,
+                             NULL};
     if (carc_game_play(g, m, events, CARC_MAX_EVENTS, &nevents) != CARC_OK)
         return fail(r, "%s", carc_game_error(g));
     if (r->fn)
@@ -523,8 +529,8 @@ static int read_end(reader *r, int n)
     int nevents = 0;
     carc_game_finish(r->game, events, CARC_MAX_EVENTS, &nevents);
     carc_move none = {CARC_MOVE_DISCARD, {0, 0, 0, 0}, CARC_NO_SPOT};
-    carc_replay_step step = {carc_game_move_count(r->game), 1, -1, CARC_NO_TILE, none, NULL, 0,
-                             NULL};
+    carc_replay_step step = {
+        carc_game_move_count(r->game), 1, -1, CARC_NO_TILE, none, NULL, 0, NULL};
     if (r->fn)
         report_step(r, &step, events, nevents);
     return 0;

@@ -3,16 +3,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "game.h"
+#include "rules.h"
 
 static const struct {
     uint32_t flag;
     const char *name;
 } rule_names[] = {
-    {CARC_RULE_FARMS_FIRST_EDITION, "farms-first-edition"},
-    {CARC_RULE_SMALL_CITY, "small-city"},
-    {CARC_RULE_NO_INCOMPLETE, "no-incomplete-scoring"},
-    {CARC_RULE_BONUS_TURN, "bonus-turn"},
+    {CARC_RULE_FARMS_FIRST_EDITION, "farms-first-edition"}, {CARC_RULE_SMALL_CITY, "small-city"},
+    {CARC_RULE_NO_INCOMPLETE, "no-incomplete-scoring"},     {CARC_RULE_BONUS_TURN, "bonus-turn"},
     {CARC_RULE_RIVER_KEEP_START, "river-keep-start"},
 };
 
@@ -186,8 +184,8 @@ int rules_parse_expansions(const char *text, size_t len, int commas, carc_rules 
         uint32_t flag = expansion_of(text + start, i - start);
         if (!flag || (flags & flag)) {
             if (err && errcap)
-                snprintf(err, errcap, flag ? "expansion '%.*s' is named twice"
-                                           : "unknown expansion '%.*s'",
+                snprintf(err, errcap,
+                         flag ? "expansion '%.*s' is named twice" : "unknown expansion '%.*s'",
                          shown, text + start);
             return -1;
         }

@@ -13,13 +13,18 @@ static void sink_push(event_sink *sink, const carc_event *ev)
         sink->count++;
 }
 
-int city_points(const carc_game *g, int tiles, int pennants, int complete)
+int feature_worth(const carc_game *g, unsigned kind, int tiles, int pennants, int complete)
 {
-    if (!complete)
-        return tiles + pennants;
-    if ((g->rules.flags & CARC_RULE_SMALL_CITY) && tiles == 2)
-        return tiles + pennants;
-    return 2 * (tiles + pennants);
+    switch (kind) {
+    case CARC_ROAD:
+    case CARC_CLOISTER: return tiles;
+    case CARC_CITY:
+        if (!complete || ((g->rules.flags & CARC_RULE_SMALL_CITY) && tiles == 2))
+            return tiles + pennants;
+        return 2 * (tiles + pennants);
+    case CARC_FIELD: return (g->rules.flags & CARC_RULE_FARMS_FIRST_EDITION ? 4 : 3) * tiles;
+    default: return 0;
+    }
 }
 
 static void award(carc_game *g, unsigned winners, int points, int kind)
@@ -46,7 +51,7 @@ static void return_followers(carc_game *g, int root, carc_event *ev)
         }
         s = m->next;
     } while (s != root);
-    g->seg[root].root &= ~(uint32_t)ROOT_FOLLOWERS;
+    g->seg[root].root &= ~(root_word)ROOT_FOLLOWERS;
 }
 
 static carc_event event_for(const carc_game *g, int root, int complete)
@@ -71,13 +76,11 @@ static void score_feature(carc_game *g, int root, int complete, int award_points
     carc_event ev = event_for(g, root, complete);
     int pennants = 0, tiles, points;
     unsigned kind = seg_kind(r);
-    if (kind == CARC_CLOISTER) {
+    if (kind == CARC_CLOISTER)
         tiles = 9 - (int)seg_open(r);
-        points = tiles;
-    } else {
+    else
         tiles = feature_tiles(g, root, &pennants);
-        points = kind == CARC_CITY ? city_points(g, tiles, pennants, complete) : tiles;
-    }
+    points = feature_worth(g, kind, tiles, pennants, complete);
     ev.tiles = (int16_t)tiles;
     ev.pennants = (int16_t)pennants;
     if (award_points) {
@@ -163,7 +166,7 @@ static void score_farm(carc_game *g, int farm, void *sink)
     int n = farm_cities(g, farm, seen, cities);
     carc_event ev = event_for(g, farm, 0);
     ev.tiles = (int16_t)n;
-    ev.points = (int16_t)(3 * n);
+    ev.points = (int16_t)feature_worth(g, CARC_FIELD, n, 0, 1);
     ev.winners = (uint8_t)feature_majority(seg_followers(&g->seg[farm]), g->nplayers);
     award(g, ev.winners, ev.points, CARC_FIELD);
     sink_push(sink, &ev);
@@ -203,7 +206,7 @@ static void score_farms_first_edition(carc_game *g, event_sink *sink)
         carc_event ev = event_for(g, city, 0);
         ev.kind = CARC_FIELD;
         ev.tiles = 1;
-        ev.points = 4;
+        ev.points = (int16_t)feature_worth(g, CARC_FIELD, 1, 0, 1);
         ev.winners = (uint8_t)feature_majority(tally.farmers[city], g->nplayers);
         award(g, ev.winners, ev.points, CARC_FIELD);
         sink_push(sink, &ev);

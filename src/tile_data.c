@@ -120,5 +120,3 @@ const carc_tile_def carc_tile_data[CARC_ALL_KINDS] = {
 };
 
 /* clang-format on */
-
-

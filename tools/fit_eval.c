@@ -19,9 +19,11 @@
 #include <string.h>
 
 #include "ai/ai.h"
-#include "game.h"
 #include "carcassonne.h"
 #include "carcassonne_ai.h"
+
+/* Tiles drawn in a whole base game: 72 less the start tile. */
+enum { BASE_PILE = 71 };
 
 enum { MAX_PHASES = 8, MAX_COLS = AI_TERMS + 1 };
 

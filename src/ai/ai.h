@@ -75,6 +75,9 @@ typedef struct ai_term {
     const char *name;
 } ai_term;
 extern const ai_term ai_terms[AI_TERMS];
+/* The full evaluation's doubt about an occupied feature early in the game
+ * (eval_full.c explains it). */
+#define AI_EARLY_DOUBT 0.45
 /* ai_evaluate_full into `out`, and its terms into `terms`. */
 void ai_evaluate_full_terms(const carc_game *g, double out[CARC_MAX_PLAYERS],
                             double terms[CARC_MAX_PLAYERS][AI_TERMS]);

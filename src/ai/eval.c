@@ -159,3 +159,21 @@ void carc_evaluate(const carc_game *g, double out[CARC_MAX_PLAYERS])
     for (int i = 0; i < nfarms; i++)
         add_worth(out, players, farms[i].owners, farm_worth(g, &farms[i], left));
 }
+
+/* The terms of the full evaluation (eval_full.c, which is built once per
+ * layout) and their weights. */
+const ai_term ai_terms[AI_TERMS] = {
+    [AI_TERM_SCORE] = {1.0, "points scored"},
+    [AI_TERM_SUPPLY] = {1.0, "followers in supply"},
+    [AI_TERM_CITY] = {1.0, "cities"},
+    [AI_TERM_ROAD] = {1.0, "roads"},
+    [AI_TERM_CLOISTER] = {1.0, "cloisters"},
+    [AI_TERM_FARM] = {1.0, "farms"},
+    [AI_TERM_CITY_EARLY] = {-AI_EARLY_DOUBT, "cities x to come"},
+    [AI_TERM_ROAD_EARLY] = {-AI_EARLY_DOUBT, "roads x to come"},
+    [AI_TERM_CLOISTER_EARLY] = {-AI_EARLY_DOUBT, "cloisters x to come"},
+    [AI_TERM_FARM_EARLY] = {-AI_EARLY_DOUBT, "farms x to come"},
+    [AI_TERM_RETURN] = {1.0, "followers' return"},
+    [AI_TERM_ROOM] = {1.0, "farm room"},
+    [AI_TERM_JOINS] = {1.0, "joins"},
+};

@@ -19,12 +19,13 @@
  * part of its worth to its owners: it may yet be shared or lost. Reads
  * the game's internals (game.h) for speed: it values every leaf of a
  * search. */
+#include "../game.h" /* first: it picks the layout */
+
 #include <assert.h>
 #include <math.h>
 #include <pthread.h>
 #include <string.h>
 
-#include "../game.h"
 #include "../tiles.h"
 #include "ai.h"
 
@@ -60,7 +61,7 @@ static const double city_join = 0.3, farm_join = 0.2;
  * weights of 0.4 to 0.6 for the features' worths early, 0.6 to 0.8
  * midgame and 0.9 to 1.0 at the end; greedy gained +2.2 to +2.7 points with 0.45, and less
  * with 0.3 or 0.6 (docs/players.md). */
-static const double early_doubt = 0.45;
+static const double early_doubt = AI_EARLY_DOUBT;
 
 enum {
     MAX_OCCUPIED = CARC_MAX_PLAYERS * CARC_FOLLOWERS,
@@ -73,16 +74,16 @@ enum {
 /* What one evaluation works out once and shares between features. */
 typedef struct eval_ctx {
     const carc_game *g;
-    int left;                               /* tiles to come, the drawn one included */
-    int pile;                               /* tiles drawn in a whole game */
-    uint8_t counts[CARC_BASE_KINDS];        /* copies to come of each kind */
-    uint64_t count_lanes[CARC_COUNT_WORDS]; /* the same, laid out as carc_sig_count_lanes */
-    double per_square;                      /* completion chance of one open square, by left */
-    uint8_t fits[256];                      /* copies that fit a signature, or UNKNOWN */
-    int fronts_known;                       /* front is filled (find_fronts) */
-    uint8_t front[BASE_TILES][4];           /* the frontier square beside a tile's open side */
-    int ncities;                            /* open cities whose chance is known */
-    uint8_t city_root[MAX_KNOWN_CITIES];
+    int left;                          /* tiles to come, the drawn one included */
+    int pile;                          /* tiles drawn in a whole game */
+    uint8_t counts[LAYOUT_KINDS];      /* copies to come of each kind */
+    uint64_t count_lanes[COUNT_WORDS]; /* the same, laid out as carc_sig_count_lanes */
+    double per_square;                 /* completion chance of one open square, by left */
+    uint8_t fits[SIGNATURES];          /* copies that fit a signature, or UNKNOWN */
+    int fronts_known;                  /* front is filled (find_fronts) */
+    count_id front[LAYOUT_TILES][4];   /* the frontier square beside a tile's open side */
+    int ncities;                       /* open cities whose chance is known */
+    seg_id city_root[MAX_KNOWN_CITIES];
     double city_chance[MAX_KNOWN_CITIES];
 } eval_ctx;
 
@@ -92,7 +93,7 @@ typedef struct eval_ctx {
  * occupied city or farm i touches frontier square f. */
 typedef struct occupied {
     int n;
-    uint8_t root[MAX_OCCUPIED];
+    seg_id root[MAX_OCCUPIED];
     double worth[MAX_OCCUPIED];
     double room[MAX_OCCUPIED];
     uint8_t slot[MAX_SEGMENTS];
@@ -105,14 +106,14 @@ static_assert(MAX_OCCUPIED <= 64, "occupied.faced holds one bit per occupied fea
  * square between them. */
 typedef struct joins {
     int n;
-    uint8_t a[MAX_JOINS], b[MAX_JOINS];
+    seg_id a[MAX_JOINS], b[MAX_JOINS];
     double fill[MAX_JOINS];
 } joins;
 
 /* The frontier squares the open edges of a feature lead to, each once. */
 typedef struct open_squares {
     int n;
-    uint8_t square[MAX_OPEN_SQUARES];
+    count_id square[MAX_OPEN_SQUARES];
 } open_squares;
 
 /* fill_chance[n]: the chance that a square n copies to come fit is filled
@@ -120,7 +121,7 @@ typedef struct open_squares {
  * 16-bit lane (0 to 4 rotations) made all ones when not 0, to lay over
  * the counts to come. Both worked out once, on the first evaluation. */
 static double fill_chance[CARC_MAX_TILES + 1];
-static uint64_t fit_mask[256][CARC_COUNT_WORDS];
+static uint64_t fit_mask[SIGNATURES][COUNT_WORDS];
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
 
 static void tables_init(void)
@@ -128,8 +129,8 @@ static void tables_init(void)
     for (int n = 0; n <= CARC_MAX_TILES; n++)
         fill_chance[n] = 1.0 - exp(-n / fill_scale);
     const uint64_t lane_ones = 0x0001000100010001ull;
-    for (int sig = 0; sig < 256; sig++)
-        for (int w = 0; w < CARC_COUNT_WORDS; w++) {
+    for (int sig = 0; sig < SIGNATURES; sig++)
+        for (int w = 0; w < COUNT_WORDS; w++) {
             uint64_t r = carc_sig_count_lanes[sig][w];
             fit_mask[sig][w] = ((r | r >> 1 | r >> 2) & lane_ones) * 0xFFFFu;
         }
@@ -141,7 +142,7 @@ static int fitting_copies(eval_ctx *c, unsigned sig)
 {
     if (c->fits[sig] == UNKNOWN) {
         uint64_t sum = 0;
-        for (int w = 0; w < CARC_COUNT_WORDS; w++)
+        for (int w = 0; w < COUNT_WORDS; w++)
             sum += c->count_lanes[w] & fit_mask[sig][w];
         /* No lane holds more than the 72 tiles: add the four lanes. */
         c->fits[sig] = (uint8_t)((sum * 0x0001000100010001ull) >> 48);
@@ -161,7 +162,7 @@ static void add_square(open_squares *o, int f)
         if (o->square[i] == f)
             return;
     if (o->n < MAX_OPEN_SQUARES)
-        o->square[o->n++] = (uint8_t)f;
+        o->square[o->n++] = (count_id)f;
 }
 
 /* Fills c->front: for each frontier square, the tiles beside it learn
@@ -174,7 +175,7 @@ static void find_fronts(eval_ctx *c)
         for (int e = 0; e < 4; e++) {
             int t = g->frontier[f].neighbour[e];
             if (t != NO_TILE)
-                c->front[t][(e + 2) & 3] = (uint8_t)f;
+                c->front[t][(e + 2) & 3] = (count_id)f;
         }
     c->fronts_known = 1;
 }
@@ -245,7 +246,7 @@ static double completion_chance(eval_ctx *c, const open_squares *o)
 static void remember_city(eval_ctx *c, int root, double q)
 {
     if (c->ncities < MAX_KNOWN_CITIES) {
-        c->city_root[c->ncities] = (uint8_t)root;
+        c->city_root[c->ncities] = (seg_id)root;
         c->city_chance[c->ncities++] = q;
     }
 }
@@ -273,9 +274,10 @@ static double city_worth(eval_ctx *c, int root, double *q, open_squares *o)
     int tiles = walk_feature(c, root, &pennants, o);
     *q = completion_chance(c, o);
     remember_city(c, root, *q);
-    double end =
-        g->rules.flags & CARC_RULE_NO_INCOMPLETE ? 0.0 : city_points(g, tiles, pennants, 0);
-    return *q * city_points(g, tiles, pennants, 1) + (1.0 - *q) * end;
+    double end = g->rules.flags & CARC_RULE_NO_INCOMPLETE
+                     ? 0.0
+                     : feature_worth(g, CARC_CITY, tiles, pennants, 0);
+    return *q * feature_worth(g, CARC_CITY, tiles, pennants, 1) + (1.0 - *q) * end;
 }
 
 /* Expected points of the open road rooted at `root` (its tiles now, less the
@@ -294,7 +296,9 @@ static double road_worth(eval_ctx *c, int root, double *q)
         ends += fill;
         *q *= fill;
     }
-    return g->rules.flags & CARC_RULE_NO_INCOMPLETE ? 0.0 : tiles - road_end_cost * ends;
+    return g->rules.flags & CARC_RULE_NO_INCOMPLETE
+               ? 0.0
+               : feature_worth(g, CARC_ROAD, tiles, 0, 0) - road_end_cost * ends;
 }
 
 /* Expected points of the open cloister rooted at `root`: its tiles now and
@@ -306,7 +310,9 @@ static double cloister_worth(eval_ctx *c, int root, double *q)
     const board_tile *t = &g->tiles[g->seg[root].tile];
     double room = cloister_room * fmin(1.0, c->left / 30.0);
     int empty = (int)seg_open(&g->seg[root]);
-    double worth = g->rules.flags & CARC_RULE_NO_INCOMPLETE ? 0.0 : 9 - empty;
+    double worth = g->rules.flags & CARC_RULE_NO_INCOMPLETE
+                       ? 0.0
+                       : feature_worth(g, CARC_CLOISTER, 9 - empty, 0, 0);
     *q = 1.0;
     for (int dy = -1; dy <= 1; dy++)
         for (int dx = -1; dx <= 1; dx++) {
@@ -320,13 +326,13 @@ static double cloister_worth(eval_ctx *c, int root, double *q)
     return worth;
 }
 
-static void add_city(uint8_t *cities, int *n, int city)
+static void add_city(seg_id *cities, int *n, int city)
 {
     for (int j = 0; j < *n; j++)
         if (cities[j] == city)
             return;
     if (*n < MAX_SEGMENTS)
-        cities[(*n)++] = (uint8_t)city;
+        cities[(*n)++] = (seg_id)city;
 }
 
 /* Expected farm points of the occupied farm rooted at `root`: each
@@ -335,7 +341,7 @@ static void add_city(uint8_t *cities, int *n, int city)
 static double farm_worth(eval_ctx *c, int root, uint64_t faced[MAX_FRONTIER], uint64_t bit)
 {
     const carc_game *g = c->g;
-    uint8_t cities[MAX_SEGMENTS];
+    seg_id cities[MAX_SEGMENTS];
     int ncities = 0;
     int s = root;
     do {
@@ -351,7 +357,7 @@ static double farm_worth(eval_ctx *c, int root, uint64_t faced[MAX_FRONTIER], ui
             faced[f[i]] |= bit;
         s = m->next;
     } while (s != root);
-    double per_city = g->rules.flags & CARC_RULE_FARMS_FIRST_EDITION ? 4.0 : 3.0;
+    double per_city = feature_worth(g, CARC_FIELD, 1, 0, 1);
     double worth = 0.0;
     for (int i = 0; i < ncities; i++) {
         int open = seg_open(&g->seg[cities[i]]) != 0;
@@ -367,9 +373,16 @@ static void ctx_init(eval_ctx *c, const carc_game *g)
     memcpy(c->counts, g->left, sizeof c->counts);
     if (g->drawn >= 0)
         c->counts[g->drawn]++;
+#if LAYOUT_WIDE
+    /* River tiles go only on the river's open end: they fill no other
+     * square. */
+    for (int k = CARC_BASE_KINDS; k < CARC_ALL_KINDS; k++)
+        if (carc_tile_data[k].set == CARC_EXPANSION_RIVER)
+            c->counts[k] = 0;
+#endif
     c->left = g->pile_len + (g->drawn >= 0);
     c->pile = carc_game_tile_total(g) - 1;
-    for (int w = 0; w < CARC_COUNT_WORDS; w++) {
+    for (int w = 0; w < COUNT_WORDS; w++) {
         c->count_lanes[w] = 0;
         for (int lane = 0; lane < 4; lane++)
             c->count_lanes[w] |= (uint64_t)c->counts[4 * w + lane] << (16 * lane);
@@ -393,8 +406,8 @@ static void add_join(joins *j, int a, int b, double fill)
     if (k == j->n) {
         if (k == MAX_JOINS)
             return;
-        j->a[k] = (uint8_t)a;
-        j->b[k] = (uint8_t)b;
+        j->a[k] = (seg_id)a;
+        j->b[k] = (seg_id)b;
         j->fill[j->n++] = 0.0;
     }
     j->fill[k] = fmax(j->fill[k], fill);
@@ -494,7 +507,7 @@ static void value_features(eval_ctx *c, occupied *occ, double out[CARC_MAX_PLAYE
             worth = road_worth(c, root, &q);
         }
         occ->slot[root] = (uint8_t)occ->n;
-        occ->root[occ->n] = (uint8_t)root;
+        occ->root[occ->n] = (seg_id)root;
         occ->worth[occ->n] = worth;
         occ->room[occ->n++] = 0.0;
         unsigned owners = feature_majority(seg_followers(r), g->nplayers);
@@ -552,22 +565,6 @@ void ai_evaluate_full(const carc_game *g, double out[CARC_MAX_PLAYERS])
 {
     evaluate(g, out, NULL);
 }
-
-const ai_term ai_terms[AI_TERMS] = {
-    [AI_TERM_SCORE] = {1.0, "points scored"},
-    [AI_TERM_SUPPLY] = {1.0, "followers in supply"},
-    [AI_TERM_CITY] = {1.0, "cities"},
-    [AI_TERM_ROAD] = {1.0, "roads"},
-    [AI_TERM_CLOISTER] = {1.0, "cloisters"},
-    [AI_TERM_FARM] = {1.0, "farms"},
-    [AI_TERM_CITY_EARLY] = {-early_doubt, "cities x to come"},
-    [AI_TERM_ROAD_EARLY] = {-early_doubt, "roads x to come"},
-    [AI_TERM_CLOISTER_EARLY] = {-early_doubt, "cloisters x to come"},
-    [AI_TERM_FARM_EARLY] = {-early_doubt, "farms x to come"},
-    [AI_TERM_RETURN] = {1.0, "followers' return"},
-    [AI_TERM_ROOM] = {1.0, "farm room"},
-    [AI_TERM_JOINS] = {1.0, "joins"},
-};
 
 void ai_evaluate_full_terms(const carc_game *g, double out[CARC_MAX_PLAYERS],
                             double terms[CARC_MAX_PLAYERS][AI_TERMS])

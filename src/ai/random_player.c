@@ -1,13 +1,7 @@
 /* random_player.c: the uniformly random player. */
 #include <stdlib.h>
 
-#include "../game.h"
 #include "ai.h"
-
-carc_move carc_random_move(const carc_game *g, carc_rng *r, double follower_chance)
-{
-    return game_choose_random(g, r, follower_chance);
-}
 
 /* The random player's choice comes first: a uniform placement and a
  * follower half of the time, as in the benchmark's games. The other legal

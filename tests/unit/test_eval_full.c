@@ -4,12 +4,15 @@
  * the hidden order of the pile, nor on the tile drawn next), terms that
  * add up to the evaluation, and the board's record of each tile's open
  * sides, which the evaluation's walks read instead of the grid. */
+/* game.h first: it names the base layout's build of the engine. */
+#include "game.h"
+
 #include "support.h"
+
+#include "ai/ai.h"
 
 #include <math.h>
 
-#include "ai/ai.h"
-#include "game.h"
 
 /* Over, for 2 to 6 players: the evaluation is the final score. */
 static void test_finished_games(void **state)

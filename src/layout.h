@@ -1,0 +1,92 @@
+/* layout.h: the two layouts of a game's state. The modules that touch the
+ * state (board, features, scoring, game, the full evaluation) are compiled
+ * twice: LAYOUT_WIDE 0 gives the compact layout of the base game (one-byte
+ * segment ids, two bits per edge, 24 kinds, a 74-square torus), LAYOUT_WIDE 1
+ * the wide layout of a game with expansions (two-byte ids, three bits per
+ * edge for the river, every kind of the catalogue, 128 tiles). Each build
+ * gives its external names a suffix, _base or _wide, by the defines below;
+ * layout.c holds the public functions, which pick a build by the state's
+ * first byte. Include this file before any other of the project's headers. */
+#ifndef CARC_LAYOUT_H
+#define CARC_LAYOUT_H
+
+#ifndef LAYOUT_WIDE
+#define LAYOUT_WIDE 0
+#endif
+
+#if LAYOUT_WIDE
+#define LAYOUT_NAME(name) name##_wide
+#else
+#define LAYOUT_NAME(name) name##_base
+#endif
+
+/* The functions of carcassonne.h implemented by the layout's modules
+ * (layout.c lists the same ones to dispatch them). */
+#define carc_game_new LAYOUT_NAME(carc_game_new)
+#define carc_game_reset LAYOUT_NAME(carc_game_reset)
+#define carc_game_copy LAYOUT_NAME(carc_game_copy)
+#define carc_game_clone LAYOUT_NAME(carc_game_clone)
+#define carc_game_size LAYOUT_NAME(carc_game_size)
+#define carc_game_error LAYOUT_NAME(carc_game_error)
+#define carc_game_players LAYOUT_NAME(carc_game_players)
+#define carc_game_rules LAYOUT_NAME(carc_game_rules)
+#define carc_game_over LAYOUT_NAME(carc_game_over)
+#define carc_game_current_player LAYOUT_NAME(carc_game_current_player)
+#define carc_game_drawn_tile LAYOUT_NAME(carc_game_drawn_tile)
+#define carc_game_ended_early LAYOUT_NAME(carc_game_ended_early)
+#define carc_game_tiles_left LAYOUT_NAME(carc_game_tiles_left)
+#define carc_game_next_tiles LAYOUT_NAME(carc_game_next_tiles)
+#define carc_game_tile_total LAYOUT_NAME(carc_game_tile_total)
+#define carc_game_kind_total LAYOUT_NAME(carc_game_kind_total)
+#define carc_game_river_phase LAYOUT_NAME(carc_game_river_phase)
+#define carc_game_choose_tile LAYOUT_NAME(carc_game_choose_tile)
+#define carc_game_shuffle_pile LAYOUT_NAME(carc_game_shuffle_pile)
+#define carc_game_shuffle_hidden LAYOUT_NAME(carc_game_shuffle_hidden)
+#define carc_game_public_view LAYOUT_NAME(carc_game_public_view)
+#define carc_game_digest LAYOUT_NAME(carc_game_digest)
+#define carc_legal_placements LAYOUT_NAME(carc_legal_placements)
+#define carc_placement_legal LAYOUT_NAME(carc_placement_legal)
+#define carc_legal_spots LAYOUT_NAME(carc_legal_spots)
+#define carc_legal_moves LAYOUT_NAME(carc_legal_moves)
+#define carc_move_canonical LAYOUT_NAME(carc_move_canonical)
+#define carc_game_play LAYOUT_NAME(carc_game_play)
+#define carc_game_finish LAYOUT_NAME(carc_game_finish)
+#define carc_game_score LAYOUT_NAME(carc_game_score)
+#define carc_game_score_of LAYOUT_NAME(carc_game_score_of)
+#define carc_game_supply LAYOUT_NAME(carc_game_supply)
+#define carc_game_leaders LAYOUT_NAME(carc_game_leaders)
+#define carc_game_tile_count LAYOUT_NAME(carc_game_tile_count)
+#define carc_game_tile_info LAYOUT_NAME(carc_game_tile_info)
+#define carc_game_tile_at LAYOUT_NAME(carc_game_tile_at)
+#define carc_game_bounds LAYOUT_NAME(carc_game_bounds)
+#define carc_game_feature LAYOUT_NAME(carc_game_feature)
+#define carc_game_feature_info LAYOUT_NAME(carc_game_feature_info)
+#define carc_game_feature_has LAYOUT_NAME(carc_game_feature_has)
+#define carc_game_move_count LAYOUT_NAME(carc_game_move_count)
+#define carc_game_move_at LAYOUT_NAME(carc_game_move_at)
+#define carc_game_move_player LAYOUT_NAME(carc_game_move_player)
+#define carc_random_move LAYOUT_NAME(carc_random_move)
+#define carc_game_play_random LAYOUT_NAME(carc_game_play_random)
+#define ai_evaluate_full LAYOUT_NAME(ai_evaluate_full)
+#define ai_evaluate_full_terms LAYOUT_NAME(ai_evaluate_full_terms)
+
+/* The modules' own external names. */
+#define board_clear LAYOUT_NAME(board_clear)
+#define board_place LAYOUT_NAME(board_place)
+#define feature_union LAYOUT_NAME(feature_union)
+#define feature_tiles LAYOUT_NAME(feature_tiles)
+#define feature_majority LAYOUT_NAME(feature_majority)
+#define feature_worth LAYOUT_NAME(feature_worth)
+#define score_completed LAYOUT_NAME(score_completed)
+#define score_final LAYOUT_NAME(score_final)
+#define farm_city_count LAYOUT_NAME(farm_city_count)
+#define game_set_error LAYOUT_NAME(game_set_error)
+#define carc_rot_edges LAYOUT_NAME(carc_rot_edges)
+#define carc_sig_fits LAYOUT_NAME(carc_sig_fits)
+#define carc_sig_count LAYOUT_NAME(carc_sig_count)
+#define carc_sig_count_lanes LAYOUT_NAME(carc_sig_count_lanes)
+#define carc_seg_template LAYOUT_NAME(carc_seg_template)
+#define carc_torus_col LAYOUT_NAME(carc_torus_col)
+#define carc_torus_row LAYOUT_NAME(carc_torus_row)
+
+#endif
