@@ -656,8 +656,8 @@ static const char *const help_text[] = {
  * help still fits 24 lines). */
 static const char *const river_help_text[] = {
     "The River: the river tiles come first, the lake last. Each continues the river",
-    "  at its open end (blue water), with no U-turn: never two bends the same way in",
-    "  a row. No follower on the river; it never scores. Its fields end at the water.",
+    "  at its open end (the water, \u2248, in blue), never bending twice the same way",
+    "  in a row (a U-turn). No follower on the river; it never scores, parts fields.",
 };
 
 static void help_draw(const tui *t, const layout *l)
