@@ -720,8 +720,18 @@ t_river() {
     shows "turn 3 | Red (you) plays tile $tile3 " || fail "the loaded game is not at turn 3 with $tile3"
     shows "River pile: 8, the lake last" || fail "the loaded game lost its river pile"
     shows "Turn 1: Red put $tile at 1,0" || fail "the loaded log lost the first move"
+    # A hint in the river phase: a legal move of the river tile, taken.
+    keys h
+    wait_for "Best moves (your expected" 30
+    grep -q '^.*│1 [-+][0-9.]* at -*[0-9]*,-*[0-9]* turned [0-3]' "$screen_file" ||
+        fail "no river hint with its square and turn"
+    keys 1
+    wait_for "Confirm?"
+    keys Enter
+    wait_for "Turn 3: Red put $tile3 at"
+    wait_for_re 'turn 5 | Red (you) plays tile R' "no river tile at turn 5 after the hint"
     next_human_turn
-    shows "turn 5 | Red (you) plays tile R" || fail "no river tile at turn 5 after the load"
+    shows "turn 7 | Red (you) plays tile R" || fail "no river tile at turn 7 after the load"
     finish
 }
 
