@@ -297,6 +297,13 @@ int carc_game_tiles_left(const carc_game *g, int counts[CARC_MAX_KINDS]);
  * but while a river pile lasts only its tiles (and the lake only when it is
  * the last). What a chance node of a search or a tile-odds display needs. */
 int carc_game_next_tiles(const carc_game *g, int counts[CARC_MAX_KINDS]);
+/* The tiles the drawn tile was drawn from, as a player who has not seen it
+ * counts them, and their number: the drawn tile and each tile left it could
+ * have been instead (with The River, while the river is laid: the river
+ * pile, and the lake only when it is the drawn tile). carc_game_choose_tile()
+ * accepts exactly these kinds: the outcomes of a search's chance node. 0
+ * when the game is over. */
+int carc_game_draw_pool(const carc_game *g, int counts[CARC_MAX_KINDS]);
 /* The number of tiles of the game's supply (start tile included), and of
  * `kind` in the pile at the start (start tile not included; 0 for a kind
  * the game's tile set lacks). */

@@ -351,6 +351,28 @@ int carc_game_next_tiles(const carc_game *g, int counts[CARC_MAX_KINDS])
     return carc_game_tiles_left(g, counts);
 }
 
+int carc_game_draw_pool(const carc_game *g, int counts[CARC_MAX_KINDS])
+{
+    int n = 0;
+    for (int k = 0; k < CARC_ALL_KINDS; k++) {
+        int c = 0;
+        if (!g->over && k < LAYOUT_KINDS) {
+            c = g->left[k] + (k == g->drawn);
+#if LAYOUT_WIDE
+            /* The draw came from the drawn tile's pile; the lake comes
+             * last of the river. */
+            if (is_river_kind(k) != is_river_kind(g->drawn) ||
+                (k == CARC_KIND_RL && g->drawn != CARC_KIND_RL))
+                c = 0;
+#endif
+        }
+        if (counts)
+            counts[k] = c;
+        n += c;
+    }
+    return n;
+}
+
 int carc_game_tile_total(const carc_game *g)
 {
     int n = 1; /* the start tile */

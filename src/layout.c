@@ -19,6 +19,7 @@
     X(int, carc_game_ended_early, (const carc_game *g), (g))                                       \
     X(int, carc_game_tiles_left, (const carc_game *g, int counts[CARC_MAX_KINDS]), (g, counts))    \
     X(int, carc_game_next_tiles, (const carc_game *g, int counts[CARC_MAX_KINDS]), (g, counts))    \
+    X(int, carc_game_draw_pool, (const carc_game *g, int counts[CARC_MAX_KINDS]), (g, counts))     \
     X(int, carc_game_tile_total, (const carc_game *g), (g))                                        \
     X(int, carc_game_kind_total, (const carc_game *g, int kind), (g, kind))                        \
     X(int, carc_game_river_phase, (const carc_game *g), (g))                                       \

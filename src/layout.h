@@ -36,6 +36,7 @@
 #define carc_game_ended_early LAYOUT_NAME(carc_game_ended_early)
 #define carc_game_tiles_left LAYOUT_NAME(carc_game_tiles_left)
 #define carc_game_next_tiles LAYOUT_NAME(carc_game_next_tiles)
+#define carc_game_draw_pool LAYOUT_NAME(carc_game_draw_pool)
 #define carc_game_tile_total LAYOUT_NAME(carc_game_tile_total)
 #define carc_game_kind_total LAYOUT_NAME(carc_game_kind_total)
 #define carc_game_river_phase LAYOUT_NAME(carc_game_river_phase)

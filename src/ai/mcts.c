@@ -683,8 +683,7 @@ static void exact_chance(carc_game *g, carc_game **scratch, int depth, exact_res
         return;
     }
     int counts[CARC_MAX_KINDS];
-    int total = carc_game_next_tiles(g, counts) + 1;
-    counts[carc_game_drawn_tile(g)]++;
+    int total = carc_game_draw_pool(g, counts);
     memset(r, 0, sizeof *r);
     int players = carc_game_players(g);
     for (int k = 0; k < carc_tile_kinds(); k++) {

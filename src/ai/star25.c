@@ -221,12 +221,7 @@ static double decide(s25 *s, int level, double alpha, double beta, int limit)
 static int outcomes(const carc_game *g, int kinds[CARC_MAX_KINDS], double prob[CARC_MAX_KINDS])
 {
     int counts[CARC_MAX_KINDS];
-    int total = carc_game_next_tiles(g, counts);
-    int drawn = carc_game_drawn_tile(g);
-    if (drawn >= 0) {
-        counts[drawn]++;
-        total++;
-    }
+    int total = carc_game_draw_pool(g, counts);
     int n = 0;
     for (int k = 0; k < carc_tile_kinds(); k++)
         if (counts[k] > 0) {
