@@ -261,6 +261,14 @@ await test('a river game against the computer, through the river phase', async (
   await page.keyboard.press('f');
   await page.waitForTimeout(300);
   await page.screenshot({ path: path.join(ART, 'river.png') });
+  // The replay viewer steps through the river from the spring.
+  await page.goto(`${server.url}/?replay=${table}`);
+  await page.waitForSelector('#replay-view[data-step="0"]');
+  const shown = () => page.$$eval('#replay-board .tiles use', (u) => u.map((e) => e.getAttribute('href')));
+  check((await shown()).join() === '#tile-RA', 'the replay starts from the spring');
+  await page.keyboard.press('End');
+  await page.waitForFunction((n) => document.querySelectorAll('#replay-board .tiles use').length >= n, onBoard);
+  check((await shown()).filter((h) => /^#tile-R/.test(h)).length === onBoard, 'the replay lays the same river');
   await page.context().close();
 });
 
