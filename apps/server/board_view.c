@@ -26,8 +26,8 @@ json_t *board_view_start(const carc_game *g)
     carc_tile_on_board b;
     if (carc_game_tile_count(g) < 1 || carc_game_tile_info(g, 0, &b) != CARC_OK)
         return json_null();
-    const char *letter = carc_tile_id(b.kind);
-    return json_pack("{s:s, s:i, s:i, s:i}", "tile", letter, "x", b.x, "y", b.y, "rot", b.rot);
+    return json_pack("{s:s, s:i, s:i, s:i}", "tile", carc_tile_id(b.kind), "x", b.x, "y", b.y,
+                     "rot", b.rot);
 }
 
 const char *board_view_spot(const carc_tile_on_board *b, int seg)

@@ -272,9 +272,8 @@ static json_t *remaining_json(const srv_table *t)
     tiles_left(t, counts);
     json_t *map = json_object();
     for (int k = 0; k < carc_tile_kinds(); k++) {
-        const char *letter = carc_tile_id(k);
         if (counts[k] > 0)
-            json_object_set_new(map, letter, json_integer(counts[k]));
+            json_object_set_new(map, carc_tile_id(k), json_integer(counts[k]));
     }
     return map;
 }
