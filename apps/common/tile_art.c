@@ -340,6 +340,22 @@ static void draw_arm(const art_job *job, uint8_t links[H][W], int edge, int seg)
     }
 }
 
+/* A road of one arm that meets the river in the centre (RB) crosses it on
+ * a bridge and goes on to the city on the far side, where it ends: draws
+ * the cells beyond the centre and returns the side it leaves by. */
+static unsigned draw_bridge(const art_job *job, uint8_t links[H][W], unsigned arm, int seg)
+{
+    int far = (__builtin_ctz(arm) + 2) % 4;
+    int col = MID_COL + side_dcol[far], row = MID_ROW + side_drow[far];
+    for (; col >= 0 && col < W && row >= 0 && row < H &&
+           job->out->cell[row][col].ground == TILE_ART_FIELD;
+         col += side_dcol[far], row += side_drow[far]) {
+        set_cell(&job->out->cell[row][col], TILE_ART_ROAD, seg, 0);
+        links[row][col] = (uint8_t)(far % 2 ? SIDE_E | SIDE_W : SIDE_N | SIDE_S);
+    }
+    return 1u << far;
+}
+
 /* Draws road `seg`'s arms; returns 1 when it ends at the centre (one arm). */
 static int draw_road(const art_job *job, uint8_t links[H][W], int seg)
 {
@@ -348,19 +364,8 @@ static int draw_road(const art_job *job, uint8_t links[H][W], int seg)
         if (sides & (1u << e))
             draw_arm(job, links, e, seg);
     tile_art_cell *centre = &job->out->cell[MID_ROW][MID_COL];
-    if (centre->what == TILE_ART_RIVER && !(sides & (sides - 1))) {
-        /* One arm that meets the river (RB): a bridge over it, and on to
-         * the city on the far side, where the road ends. */
-        int far = (__builtin_ctz(sides) + 2) % 4;
-        sides |= 1u << far;
-        int col = MID_COL + side_dcol[far], row = MID_ROW + side_drow[far];
-        for (; col >= 0 && col < W && row >= 0 && row < H &&
-               job->out->cell[row][col].ground == TILE_ART_FIELD;
-             col += side_dcol[far], row += side_drow[far]) {
-            set_cell(&job->out->cell[row][col], TILE_ART_ROAD, seg, 0);
-            links[row][col] = (uint8_t)(far % 2 ? SIDE_E | SIDE_W : SIDE_N | SIDE_S);
-        }
-    }
+    if (centre->what == TILE_ART_RIVER && !(sides & (sides - 1)))
+        sides |= draw_bridge(job, links, sides, seg);
     if (sides & (sides - 1)) { /* two arms: the road runs through the centre */
         if (bends_apart(job))
             return 0;
