@@ -3,6 +3,8 @@
 #include <string.h>
 
 #include "game.h"
+#include "board.h"
+#include "feature.h"
 #include "tiles.h"
 
 void board_clear(carc_game *g, int fresh)

@@ -7,6 +7,9 @@
 #include <string.h>
 
 #include "game.h"
+#include "board.h"
+#include "feature.h"
+#include "scoring.h"
 #include "tiles.h"
 
 void game_set_error(carc_game *g, const char *fmt, ...)

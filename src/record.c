@@ -141,7 +141,7 @@ typedef struct reader {
     int players; /* 0 until the players line */
     int ended;   /* an `end` line was read */
     carc_rules rules;
-    int rules_seen, rules_line, expansions_seen;
+    int rules_seen, rules_line, expansions_seen, expansions_line;
     uint64_t seed;
     carc_game *game; /* created at the first move */
     /* The line being read: its text in the record, and the copy that
@@ -325,6 +325,9 @@ static int start_game(reader *r)
         if ((r->rules.flags & CARC_RULE_RIVER_KEEP_START) &&
             !(r->rules.expansions & CARC_EXPANSION_RIVER))
             r->line = r->rules_line;
+        /* An expansion this version cannot play is the expansions line's. */
+        if (r->rules.expansions & ~(uint32_t)CARC_EXPANSIONS_SUPPORTED)
+            r->line = r->expansions_line;
         return fail(r, "%s", why);
     }
     r->game = carc_game_new(r->players, &r->rules, r->seed);
@@ -369,6 +372,7 @@ static int read_expansions(reader *r, char **tok)
     if (r->expansions_seen)
         return fail(r, "a second expansions line");
     r->expansions_seen = 1;
+    r->expansions_line = r->line;
     carc_header h = header_view(r, tok[0]);
     char message[sizeof r->err->message];
     if (rules_parse_expansions(h.value, h.value_len, 0, &r->rules, message, sizeof message) < 0)

@@ -3,6 +3,8 @@
 #include <string.h>
 
 #include "game.h"
+#include "scoring.h"
+#include "feature.h"
 #include "tiles.h"
 
 static void sink_push(event_sink *sink, const carc_event *ev)

@@ -26,6 +26,9 @@
 #include <pthread.h>
 #include <string.h>
 
+#include "../board.h"
+#include "../feature.h"
+#include "../scoring.h"
 #include "../tiles.h"
 #include "ai.h"
 

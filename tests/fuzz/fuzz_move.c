@@ -20,14 +20,18 @@ static void check(int ok, const char *what)
     }
 }
 
-/* A position `pick` selects: one of 8 deals, 0 to 71 random moves in. */
+/* A position `pick` selects. Below 128: a base game, one of 8 deals, 0 to
+ * 71 random moves in. From 128: a river game (with river-keep-start from
+ * 192), 0 to 15 moves in: the river phase and the first main-pile tiles. */
 static carc_game *position(uint8_t pick)
 {
-    carc_game *g = carc_game_new(2 + pick % 5, NULL, pick & 7u);
+    carc_rules river = {.flags = pick >= 192 ? CARC_RULE_RIVER_KEEP_START : 0u,
+                        .expansions = CARC_EXPANSION_RIVER};
+    carc_game *g = carc_game_new(2 + pick % 5, pick >= 128 ? &river : NULL, pick & 7u);
     if (!g)
         return NULL;
     carc_rng rng = carc_rng_seed(pick);
-    int moves = (pick * 7) % 72;
+    int moves = pick >= 128 ? pick % 16 : (pick * 7) % 72;
     for (int i = 0; i < moves && !carc_game_over(g); i++)
         carc_game_play_random(g, &rng, 0.5, NULL);
     return g;
@@ -65,6 +69,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         carc_move again;
         check(carc_move_parse(g, line, &again) == CARC_OK && carc_move_equal(m, again),
               "a written move does not parse to itself");
+        if (m.type == CARC_MOVE_PLACE && m.segment != CARC_NO_SPOT) {
+            const carc_tile_def *def = carc_tile(carc_game_drawn_tile(g));
+            check(m.segment < def->nsegments && def->segments[m.segment].kind != CARC_RIVER,
+                  "an accepted follower on the river");
+        }
         carc_game *copy = carc_game_clone(g);
         check(copy && carc_game_play(copy, m, NULL, 0, NULL) == CARC_OK,
               "an accepted move is illegal");

@@ -35,6 +35,9 @@ static void check_same_game(const carc_game *a, const carc_game *b)
 {
     check(carc_game_players(a) == carc_game_players(b), "players differ");
     check(carc_game_rules(a).flags == carc_game_rules(b).flags, "rules differ");
+    check(carc_game_rules(a).expansions == carc_game_rules(b).expansions, "expansions differ");
+    check(carc_game_tile_total(a) == carc_game_tile_total(b), "tile totals differ");
+    check(carc_game_river_phase(a) == carc_game_river_phase(b), "river phases differ");
     check(carc_game_over(a) == carc_game_over(b), "game over differs");
     check(carc_game_ended_early(a) == carc_game_ended_early(b), "end differs");
     check(carc_game_current_player(a) == carc_game_current_player(b), "turn differs");
@@ -143,7 +146,10 @@ static void check_headers(const char *text, size_t size, const carc_game *g,
     check(out != NULL, "out of memory");
     carc_record_write(g, built, out, len + 1);
     int again = carc_record_headers(out, len, h, MAX_HEADERS, &err);
-    check(again == 1 + (carc_game_rules(g).flags != 0) + kept, "written headers read back");
+    /* players, rules (when any), expansions (when any), then the kept ones */
+    check(again ==
+              1 + (carc_game_rules(g).flags != 0) + (carc_game_rules(g).expansions != 0) + kept,
+          "written headers read back");
     free(out);
 }
 

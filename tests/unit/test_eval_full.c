@@ -6,6 +6,8 @@
  * sides, which the evaluation's walks read instead of the grid. */
 /* game.h first: it names the base layout's build of the engine. */
 #include "game.h"
+#include "board.h"
+#include "feature.h"
 
 #include "support.h"
 

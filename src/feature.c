@@ -1,4 +1,4 @@
-/* features.c: features as a union-find forest over tile segments, and
+/* feature.c: features as a union-find forest over tile segments, and
  * what a feature is made of. Every node points straight at its root: a
  * union relabels the members of the smaller feature (union by size keeps
  * that to O(n log n) over a game, and most unions join one new segment),
@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "game.h"
+#include "feature.h"
+#include "scoring.h"
 #include "tiles.h"
 
 int feature_union(carc_game *g, int a, int b)

@@ -1,0 +1,21 @@
+/* feature.h: features as a union-find forest over the segments
+ * (feature.c; not public). */
+#ifndef CARC_FEATURE_H
+#define CARC_FEATURE_H
+
+#include "game.h"
+
+/* The root of segment `s`'s feature: its parent, see feature.c. */
+static inline int feature_root(const carc_game *g, int s)
+{
+    return g->seg[s].parent;
+}
+/* Joins the features of segments a and b; returns the root of the union. */
+int feature_union(carc_game *g, int a, int b);
+/* Distinct tiles of the feature rooted at `root`, and its pennants. */
+int feature_tiles(const carc_game *g, int root, int *pennants);
+/* Bit mask of the players with the most followers in `packed` (3 bits per
+ * player). */
+unsigned feature_majority(uint32_t packed, int nplayers);
+
+#endif

@@ -1,0 +1,23 @@
+/* scoring.h: what a feature is worth, and scoring features during play
+ * and at the end (scoring.c; not public). */
+#ifndef CARC_SCORING_H
+#define CARC_SCORING_H
+
+#include "game.h"
+
+typedef struct event_sink {
+    carc_event *events;
+    int cap, count;
+} event_sink;
+
+void score_completed(carc_game *g, int root, event_sink *sink);
+void score_final(carc_game *g, event_sink *sink);
+/* What a feature is worth: the one place that decides it (scoring,
+ * feature queries and the full evaluation call it). A road or city of
+ * `tiles` tiles and `pennants` pennants, complete or not (a city's final
+ * value), a cloister with `tiles` = itself and its neighbours; a farm's
+ * value for `tiles` completed cities. */
+int feature_worth(const carc_game *g, unsigned kind, int tiles, int pennants, int complete);
+int farm_city_count(const carc_game *g, int farm_root);
+
+#endif
