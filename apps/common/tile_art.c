@@ -15,6 +15,7 @@ enum {
     GLYPH_JUNCTION = 0x25CF, /* ● */
     GLYPH_CLOISTER = 0x2302, /* ⌂ */
     GLYPH_PENNANT = 0x25C6,  /* ◆ */
+    GLYPH_WATER = 0x2248,    /* ≈ */
 };
 
 /* A wall is drawn along the sides of a city cell that face a field: indexed
@@ -84,6 +85,40 @@ static int seg_kind(const art_job *job, int seg)
     return job->def->segments[seg].kind;
 }
 
+/* The edges (bit e for edge e) whose middle port segment `seg` holds: the
+ * arms of a road or a river. */
+static unsigned arm_sides(const art_job *job, int seg)
+{
+    unsigned ports = carc_tile_segment_ports(job->kind, job->rot, seg), sides = 0;
+    for (int e = 0; e < 4; e++)
+        if (ports & (1u << middle_port(e)))
+            sides |= 1u << e;
+    return sides;
+}
+
+/* Two arms on neighbouring edges: the line turns in the centre. */
+static int is_bend(unsigned sides)
+{
+    return __builtin_popcount(sides) == 2 && sides != 5u && sides != 10u;
+}
+
+/* Whether a segment of kind `kind` bends through the tile. */
+static int has_bend(const art_job *job, int kind)
+{
+    for (int s = 0; s < job->def->nsegments; s++)
+        if (seg_kind(job, s) == kind && is_bend(arm_sides(job, s)))
+            return 1;
+    return 0;
+}
+
+/* A road and a river that both bend (RI) turn in opposite corners without
+ * touching: neither takes the centre, which stays the field between them.
+ * Elsewhere a road meets the river in the centre only on a bridge. */
+static int bends_apart(const art_job *job)
+{
+    return has_bend(job, CARC_ROAD) && has_bend(job, CARC_RIVER);
+}
+
 static int is_land(int kind)
 {
     return kind == CARC_CITY || kind == CARC_FIELD;
@@ -142,6 +177,29 @@ static int nearest_segment(const art_job *job, int col, int row, int want)
     return best;
 }
 
+static int edges_touched(unsigned ports)
+{
+    int edges = 0;
+    for (int e = 0; e < 4; e++)
+        edges += (ports >> (3 * e) & 7u) != 0;
+    return edges;
+}
+
+/* The field that reaches the most edges: on RI, the one running diagonally
+ * between the road's bend and the river's. */
+static int widest_field(const art_job *job)
+{
+    int best = TILE_ART_NONE, best_edges = 0;
+    for (int s = 0; s < job->def->nsegments; s++) {
+        int edges = edges_touched(carc_tile_segment_ports(job->kind, job->rot, s));
+        if (seg_kind(job, s) == CARC_FIELD && edges > best_edges) {
+            best = s;
+            best_edges = edges;
+        }
+    }
+    return best;
+}
+
 /* The centre is equally far from the four edge middles, so the nearest
  * port cannot decide it: it belongs to a city that runs through the tile
  * (C, F, G, Q..T), else to a field that reaches an edge's middle, so that a
@@ -161,6 +219,8 @@ static int centre_segment(const art_job *job)
             if (seg_kind(job, s) == CARC_FIELD && (ports & (1u << middle_port(e))))
                 return s;
     }
+    if (bends_apart(job))
+        return widest_field(job);
     int field = nearest_segment(job, MID_COL, MID_ROW, CARC_FIELD);
     return field != TILE_ART_NONE ? field : nearest_segment(job, MID_COL, MID_ROW, -1);
 }
@@ -176,11 +236,7 @@ static int land_segment(const art_job *job, int col, int row)
     int border = col == 0 || col == W - 1 || row == 0 || row == H - 1;
     if (border || seg == TILE_ART_NONE || seg_kind(job, seg) != CARC_CITY)
         return seg;
-    unsigned ports = carc_tile_segment_ports(job->kind, job->rot, seg);
-    int edges = 0;
-    for (int e = 0; e < 4; e++)
-        edges += (ports >> (3 * e) & 7u) != 0;
-    if (edges > 1)
+    if (edges_touched(carc_tile_segment_ports(job->kind, job->rot, seg)) > 1)
         return seg;
     int field = nearest_segment(job, col, row, CARC_FIELD);
     return field != TILE_ART_NONE ? field : seg;
@@ -244,6 +300,30 @@ static void draw_cloister(const art_job *job)
         }
 }
 
+/* Draws the river `seg` from the middle of each edge it reaches to the
+ * centre, which it takes too unless a cloister stands there (RH) or a road
+ * bends apart from it (RI). The spring and the lake end in the centre. The
+ * water is drawn before the roads, so that a bridge shows as road. */
+static void draw_rivers(const art_job *job)
+{
+    for (int s = 0; s < job->def->nsegments; s++) {
+        if (seg_kind(job, s) != CARC_RIVER)
+            continue;
+        unsigned sides = arm_sides(job, s);
+        for (int e = 0; e < 4; e++) {
+            if (!(sides & (1u << e)))
+                continue;
+            int col = e == 1 ? W - 1 : e == 3 ? 0 : MID_COL;
+            int row = e == 0 ? 0 : e == 2 ? H - 1 : MID_ROW;
+            for (; col != MID_COL || row != MID_ROW; col -= side_dcol[e], row -= side_drow[e])
+                set_cell(&job->out->cell[row][col], TILE_ART_RIVER, s, GLYPH_WATER);
+        }
+        tile_art_cell *centre = &job->out->cell[MID_ROW][MID_COL];
+        if (centre->what != TILE_ART_CLOISTER && !bends_apart(job))
+            set_cell(centre, TILE_ART_RIVER, s, GLYPH_WATER);
+    }
+}
+
 /* Draws road `seg` from the middle of edge `edge` towards the centre (not
  * included); it stops at a city's wall or a cloister. */
 static void draw_arm(const art_job *job, uint8_t links[H][W], int edge, int seg)
@@ -260,18 +340,36 @@ static void draw_arm(const art_job *job, uint8_t links[H][W], int edge, int seg)
     }
 }
 
+/* A road of one arm that meets the river in the centre (RB) crosses it on
+ * a bridge and goes on to the city on the far side, where it ends: draws
+ * the cells beyond the centre and returns the side it leaves by. */
+static unsigned draw_bridge(const art_job *job, uint8_t links[H][W], unsigned arm, int seg)
+{
+    int far = (__builtin_ctz(arm) + 2) % 4;
+    int col = MID_COL + side_dcol[far], row = MID_ROW + side_drow[far];
+    for (; col >= 0 && col < W && row >= 0 && row < H &&
+           job->out->cell[row][col].ground == TILE_ART_FIELD;
+         col += side_dcol[far], row += side_drow[far]) {
+        set_cell(&job->out->cell[row][col], TILE_ART_ROAD, seg, 0);
+        links[row][col] = (uint8_t)(far % 2 ? SIDE_E | SIDE_W : SIDE_N | SIDE_S);
+    }
+    return 1u << far;
+}
+
 /* Draws road `seg`'s arms; returns 1 when it ends at the centre (one arm). */
 static int draw_road(const art_job *job, uint8_t links[H][W], int seg)
 {
-    unsigned ports = carc_tile_segment_ports(job->kind, job->rot, seg);
-    unsigned sides = 0;
+    unsigned sides = arm_sides(job, seg);
     for (int e = 0; e < 4; e++)
-        if (ports & (1u << middle_port(e))) {
+        if (sides & (1u << e))
             draw_arm(job, links, e, seg);
-            sides |= 1u << e;
-        }
+    tile_art_cell *centre = &job->out->cell[MID_ROW][MID_COL];
+    if (centre->what == TILE_ART_RIVER && !(sides & (sides - 1)))
+        sides |= draw_bridge(job, links, sides, seg);
     if (sides & (sides - 1)) { /* two arms: the road runs through the centre */
-        set_cell(&job->out->cell[MID_ROW][MID_COL], TILE_ART_ROAD, seg, 0);
+        if (bends_apart(job))
+            return 0;
+        set_cell(centre, TILE_ART_ROAD, seg, 0);
         links[MID_ROW][MID_COL] = (uint8_t)sides;
         return 0;
     }
@@ -410,6 +508,7 @@ int tile_art_draw(int kind, int rot, int follower_segment, int owner, tile_art *
     draw_land(&job);
     separate_cities(&job);
     draw_cloister(&job);
+    draw_rivers(&job);
     draw_roads(&job);
     draw_walls(&job);
     draw_pennants(&job);

@@ -29,6 +29,7 @@ typedef enum tile_art_what {
     TILE_ART_JUNCTION, /* where roads end at a crossroads or a village */
     TILE_ART_CLOISTER,
     TILE_ART_PENNANT,
+    TILE_ART_RIVER,    /* The River's water (ground: field); a bridge is road */
     TILE_ART_FOLLOWER, /* `owner` says whose; a lower-case letter: a farmer */
 } tile_art_what;
 
@@ -48,7 +49,7 @@ typedef struct tile_art {
     tile_art_cell cell[TILE_ART_H][TILE_ART_W];
 } tile_art;
 
-/* Draws tile `kind` (0..23) at rotation `rot` (0..3) into `out`, with a
+/* Draws tile `kind` (0 <= kind < carc_tile_kinds()) at rotation `rot` (0..3) into `out`, with a
  * follower of player `owner` (0..5) on local segment `follower_segment`,
  * or no follower when `follower_segment` is CARC_NO_SPOT. Returns 0, or -1
  * when an argument is out of range (then `out` is unspecified). The

@@ -14,6 +14,20 @@ int tile_info_counts(const carc_game *g, int counts[CARC_MAX_KINDS], int with_dr
     return left;
 }
 
+int tile_info_pile_kinds(const carc_game *g, int kinds[CARC_MAX_KINDS])
+{
+    int next[CARC_MAX_KINDS] = {0}, river = 0, n = 0;
+    carc_game_next_tiles(g, next);
+    for (int k = 0; k < carc_tile_kinds() && k < CARC_MAX_KINDS; k++)
+        river |= next[k] > 0 && carc_tile(k)->set == CARC_EXPANSION_RIVER;
+    for (int k = 0; k < carc_tile_kinds() && n < CARC_MAX_KINDS; k++) {
+        int river_tile = carc_tile(k)->set == CARC_EXPANSION_RIVER;
+        if (carc_game_kind_total(g, k) > 0 && river_tile == river)
+            kinds[n++] = k;
+    }
+    return n;
+}
+
 double tile_info_chance(int count, int left)
 {
     if (left <= 0 || count <= 0)
@@ -68,8 +82,8 @@ static int listed(const tile_square *list, int n, int cap, int x, int y)
     return 0;
 }
 
-int tile_info_dead_spots_for(const carc_game *g, const int counts[CARC_MAX_KINDS],
-                             tile_square *out, int cap)
+int tile_info_dead_spots_for(const carc_game *g, const int counts[CARC_MAX_KINDS], tile_square *out,
+                             int cap)
 {
     /* Squares already looked at, dead or not, so each is judged once. */
     tile_square seen[TILE_INFO_MAX_SQUARES];

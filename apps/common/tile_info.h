@@ -16,10 +16,21 @@ typedef struct tile_square {
     int x, y;
 } tile_square;
 
-/* The tiles that can still come: copies of each kind in the pile plus the
- * drawn tile (when the game is not over). Fills counts[24]; returns the
- * pile's size without the drawn tile, as carc_game_tiles_left() does. */
+/* The tiles that can still come: copies of each kind in the pile (with
+ * The River, both piles) plus, when `with_drawn`, the drawn tile (when
+ * the game is not over). Fills counts[0 .. carc_tile_kinds()), the caller
+ * zeroing the rest; returns the piles' size without the drawn tile, as
+ * carc_game_tiles_left() does. */
 int tile_info_counts(const carc_game *g, int counts[CARC_MAX_KINDS], int with_drawn);
+
+/* The kinds of the pile the next tile will come from, in catalogue order,
+ * into `kinds` (at most CARC_MAX_KINDS); returns how many. While The
+ * River's river pile still holds tiles (carc_game_next_tiles() can give
+ * a river tile), the river pile's kinds; else the kinds of the main pile:
+ * those the game holds (carc_game_kind_total() > 0) that are no river
+ * tiles. Kinds with no tile left stay listed, so that a table of them
+ * keeps its places. */
+int tile_info_pile_kinds(const carc_game *g, int kinds[CARC_MAX_KINDS]);
 
 /* Chance, 0..1, that the next tile drawn from a pile of `left` tiles is of
  * a kind with `count` copies in it: count / left (0 when the pile is empty). */
@@ -36,8 +47,8 @@ int tile_info_kind_fits(int kind, const int needs[4]);
 /* The empty squares next to a placed tile that no kind with counts[k] > 0
  * fits in any rotation. Writes at most `cap` of them into `out` and returns
  * how many there are. */
-int tile_info_dead_spots_for(const carc_game *g, const int counts[CARC_MAX_KINDS],
-                             tile_square *out, int cap);
+int tile_info_dead_spots_for(const carc_game *g, const int counts[CARC_MAX_KINDS], tile_square *out,
+                             int cap);
 
 /* The dead spots of the tiles that can still come (the pile and the drawn
  * tile). */

@@ -3,13 +3,31 @@
 
 #include "tile_info.h"
 
+json_t *board_view_rules(carc_rules rules)
+{
+    json_t *list = json_array();
+    for (uint32_t bit = 1; bit; bit <<= 1)
+        if ((rules.flags & bit) && carc_rule_name(bit))
+            json_array_append_new(list, json_string(carc_rule_name(bit)));
+    return list;
+}
+
+json_t *board_view_expansions(carc_rules rules)
+{
+    json_t *list = json_array();
+    for (uint32_t bit = 1; bit; bit <<= 1)
+        if ((rules.expansions & bit) && carc_expansion_name(bit))
+            json_array_append_new(list, json_string(carc_expansion_name(bit)));
+    return list;
+}
+
 json_t *board_view_start(const carc_game *g)
 {
     carc_tile_on_board b;
     if (carc_game_tile_count(g) < 1 || carc_game_tile_info(g, 0, &b) != CARC_OK)
         return json_null();
-    const char *letter = carc_tile_id(b.kind);
-    return json_pack("{s:s, s:i, s:i, s:i}", "tile", letter, "x", b.x, "y", b.y, "rot", b.rot);
+    return json_pack("{s:s, s:i, s:i, s:i}", "tile", carc_tile_id(b.kind), "x", b.x, "y", b.y,
+                     "rot", b.rot);
 }
 
 const char *board_view_spot(const carc_tile_on_board *b, int seg)

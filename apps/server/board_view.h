@@ -8,7 +8,14 @@
 
 #include "carcassonne.h"
 
-/* {"tile":"D","x":0,"y":0,"rot":0}: the first tile on the board. New reference. */
+/* ["small-city", ...]: the names of the rule variants of `rules`, and
+ * ["river"]: the names of its expansions (the tile set), lowest flag
+ * first. New references. */
+json_t *board_view_rules(carc_rules rules);
+json_t *board_view_expansions(carc_rules rules);
+
+/* {"tile":"D","x":0,"y":0,"rot":0}: the first tile on the board (with The
+ * River, the spring RA). New reference. */
 json_t *board_view_start(const carc_game *g);
 /* [{"x":..,"y":..,"spot":"NNW","player":p}, ...]: every follower on the
  * board, in placement order; `spot` names the follower's segment as the

@@ -6,8 +6,20 @@
 
 #include "carcassonne.h"
 
-static const char *const kind_names[4] = {"road", "city", "field", "cloister"};
+static const char *const kind_names[5] = {"road", "city", "field", "cloister", "river"};
 static const char *const edge_names[4] = {"N", "E", "S", "W"};
+
+static const char *kind_name(int kind)
+{
+    return kind >= 0 && kind < 5 ? kind_names[kind] : "?";
+}
+
+/* The tile set a kind comes from: "base", or its expansion's name. */
+static const char *set_name(const carc_tile_def *t)
+{
+    const char *name = t->set ? carc_expansion_name(t->set) : "base";
+    return name ? name : "?";
+}
 
 /* Port names ("NNW" ...) of a port bit set, clockwise from NNW. */
 static json_t *ports_json(unsigned ports)
@@ -33,17 +45,17 @@ static json_t *tile_json(const carc_tile_def *t)
 {
     json_t *edges = json_object(), *segments = json_array();
     for (int e = 0; e < 4; e++)
-        json_object_set_new(edges, edge_names[e], json_string(kind_names[t->edges[e] & 3]));
+        json_object_set_new(edges, edge_names[e], json_string(kind_name(t->edges[e])));
     for (int s = 0; s < t->nsegments; s++) {
         const carc_segment_def *d = &t->segments[s];
         json_array_append_new(segments,
-                              json_pack("{s:s, s:b, s:o, s:o}", "kind", kind_names[d->kind & 3],
+                              json_pack("{s:s, s:b, s:o, s:o}", "kind", kind_name(d->kind),
                                         "pennant", d->pennant, "ports", ports_json(d->ports),
                                         "borders", borders_json(d->borders)));
     }
-    const char *letter = t->id;
-    return json_pack("{s:s, s:i, s:o, s:o}", "letter", letter, "count", t->count, "edges", edges,
-                     "segments", segments);
+    /* "letter": the id under the name of version 1, for older clients. */
+    return json_pack("{s:s, s:s, s:s, s:i, s:o, s:o}", "id", t->id, "letter", t->id, "set",
+                     set_name(t), "count", t->count, "edges", edges, "segments", segments);
 }
 
 char *catalogue_json(void)
@@ -53,7 +65,7 @@ char *catalogue_json(void)
         json_array_append_new(tiles, tile_json(carc_tile(k)));
     for (int p = 0; p < CARC_PORTS; p++)
         json_array_append_new(ports, json_string(carc_port_name(p)));
-    json_t *root = json_pack("{s:i, s:o, s:o}", "version", 1, "ports", ports, "tiles", tiles);
+    json_t *root = json_pack("{s:i, s:o, s:o}", "version", 2, "ports", ports, "tiles", tiles);
     char *text = root ? json_dumps(root, JSON_COMPACT) : NULL;
     json_decref(root);
     return text;

@@ -297,14 +297,37 @@ static msg_error get_rules(json_t *root, msg_request *r, msg_problem *p)
     return ERR_NONE;
 }
 
-static msg_error get_expansions(json_t *root, msg_problem *p)
+static msg_error get_expansions(json_t *root, msg_request *r, msg_problem *p)
 {
     json_t *list;
     msg_error e = get_names(root, "expansions", &list, p);
-    if (e != ERR_NONE || !list || json_array_size(list) == 0)
+    if (e != ERR_NONE || !list)
         return e;
-    return fail(p, ERR_BAD_FIELD, "expansions[0]: the tile set '%s' is not available here",
-                json_string_value(json_array_get(list, 0)));
+    size_t i;
+    json_t *v;
+    json_array_foreach(list, i, v)
+    {
+        uint32_t flag = carc_expansion_flag(json_string_value(v));
+        if (!flag)
+            return fail(p, ERR_BAD_FIELD, "expansions[%zu]: unknown expansion '%s'", i,
+                        json_string_value(v));
+        if (r->expansions & flag)
+            return fail(p, ERR_BAD_FIELD, "expansions[%zu]: '%s' is named twice", i,
+                        json_string_value(v));
+        r->expansions |= flag;
+    }
+    return ERR_NONE;
+}
+
+/* The rules and expansions together, as the library plays them (an
+ * expansion of a later version, river-keep-start without the river). */
+static msg_error check_rules(const msg_request *r, msg_problem *p)
+{
+    carc_rules rules = {.flags = r->rules, .expansions = r->expansions};
+    char why[120];
+    if (carc_rules_check(&rules, why, sizeof why) == CARC_OK)
+        return ERR_NONE;
+    return fail(p, ERR_BAD_FIELD, "rules and expansions: %s", why);
 }
 
 static msg_error get_info(json_t *root, msg_request *r, msg_problem *p)
@@ -367,7 +390,9 @@ static msg_error decode_create(json_t *root, msg_request *r, msg_problem *p)
     if (e == ERR_NONE)
         e = get_rules(root, r, p);
     if (e == ERR_NONE)
-        e = get_expansions(root, p);
+        e = get_expansions(root, r, p);
+    if (e == ERR_NONE)
+        e = check_rules(r, p);
     if (e == ERR_NONE)
         e = get_info(root, r, p);
     if (e == ERR_NONE)
@@ -490,6 +515,7 @@ static void clear_request(msg_request *r)
     r->table[0] = r->name[0] = r->client[0] = r->invite[0] = r->move[0] = r->text[0] = '\0';
     r->nseats = r->nmine = 0;
     r->rules = 0;
+    r->expansions = 0;
     r->info = INFO_CASUAL;
     memset(&r->clock, 0, sizeof r->clock);
     r->listed = 1;

@@ -120,7 +120,8 @@ typedef struct msg_request {
     /* create */
     int nseats;
     msg_seat seats[CARC_MAX_PLAYERS];
-    uint32_t rules;
+    uint32_t rules;      /* CARC_RULE_* */
+    uint32_t expansions; /* CARC_EXPANSION_*, checked with the rules */
     table_info info;
     msg_clock clock;
     int listed;

@@ -16,15 +16,6 @@ static json_t *scores_json(const carc_game *g)
     return list;
 }
 
-static json_t *rules_json(carc_rules rules)
-{
-    json_t *list = json_array();
-    for (uint32_t bit = 1; bit; bit <<= 1)
-        if ((rules.flags & bit) && carc_rule_name(bit))
-            json_array_append_new(list, json_string(carc_rule_name(bit)));
-    return list;
-}
-
 static json_t *step_json(const carc_game *h, int turn, int player, const char *move,
                          const carc_event *events, int n)
 {
@@ -81,9 +72,10 @@ json_t *replay_view(const char *text, size_t len, char *err, size_t errcap)
     if (!h)
         snprintf(err, errcap, "out of memory");
     else if (replay_moves(g, h, moves, err, errcap) == 0)
-        result = json_pack("{s:i, s:o, s:o, s:O, s:o, s:b}", "players", carc_game_players(h),
-                           "rules", rules_json(rules), "start", board_view_start(h), "moves", moves,
-                           "scores", scores_json(h), "over", carc_game_over(h));
+        result = json_pack("{s:i, s:o, s:o, s:o, s:O, s:o, s:b}", "players", carc_game_players(h),
+                           "rules", board_view_rules(rules), "expansions",
+                           board_view_expansions(rules), "start", board_view_start(h), "moves",
+                           moves, "scores", scores_json(h), "over", carc_game_over(h));
     json_decref(moves);
     carc_game_free(h);
     carc_game_free(g);

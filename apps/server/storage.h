@@ -16,8 +16,10 @@
 #include "token.h"
 
 enum {
-    STORED_MAX_MOVES = 96,  /* every move uses a tile: 71 and `end` today */
-    STORED_MOVE_BYTES = 32, /* "discard X", "E -12 7 3 NNW": 17 at most today */
+    /* Every move draws a tile (the start tile is none), and `end`: 72 in
+     * the base game, 84 with The River and river-keep-start. */
+    STORED_MAX_MOVES = CARC_MAX_TILES,
+    STORED_MOVE_BYTES = 32, /* "discard RD", "RE -12 7 3 NNW": 18 at most today */
     STORED_ID_BYTES = 16,
     STORED_ADDR_BYTES = 48,
 };
@@ -56,7 +58,8 @@ typedef struct stored_table {
     int64_t created_ms;
     table_status status;
     int players;
-    uint32_t rules;
+    uint32_t rules;      /* CARC_RULE_* */
+    uint32_t expansions; /* CARC_EXPANSION_*: the tile set */
     table_info info;
     msg_clock clock;
     int listed;

@@ -10,7 +10,7 @@
 #include <time.h>
 
 enum {
-    SCHEMA_VERSION = 2,   /* 2: tables.estimates */
+    SCHEMA_VERSION = 3,   /* 2: tables.estimates; 3: tables.expansions */
     CHECKPOINT_MS = 1000, /* the checkpointer's period */
     /* How long the event loop waits for another process's write lock
      * (a script writing to the database) before the write fails: short,
@@ -27,7 +27,7 @@ static const char schema[] =
     " clock_increment INTEGER NOT NULL, clock_timeout INTEGER NOT NULL,"
     " listed INTEGER NOT NULL, seed INTEGER NOT NULL, salt BLOB NOT NULL,"
     " addr TEXT NOT NULL, forfeit INTEGER NOT NULL, started_ms INTEGER NOT NULL,"
-    " estimates INTEGER NOT NULL DEFAULT 1);"
+    " estimates INTEGER NOT NULL DEFAULT 1, expansions INTEGER NOT NULL DEFAULT 0);"
     "CREATE INDEX IF NOT EXISTS tables_status ON tables(status, created_ms);"
     "CREATE TABLE IF NOT EXISTS seats ("
     " table_id TEXT NOT NULL, seat INTEGER NOT NULL, kind INTEGER NOT NULL,"
@@ -37,9 +37,15 @@ static const char schema[] =
     " table_id TEXT NOT NULL, turn INTEGER NOT NULL, move TEXT NOT NULL,"
     " by INTEGER NOT NULL, at_ms INTEGER NOT NULL, PRIMARY KEY (table_id, turn));";
 
-/* A database of version 1 gains the tables' `estimates` (on for them all). */
-static const char upgrade_from_1[] =
-    "ALTER TABLE tables ADD COLUMN estimates INTEGER NOT NULL DEFAULT 1;";
+/* The steps from each older version to the next, run in order inside one
+ * transaction with the new user_version, so that a failure leaves the file
+ * as it was: version 1 gains the tables' `estimates` (on for them all),
+ * version 2 their `expansions` (none: the base game they were played
+ * with). A new file gets every column from `schema` and no step. */
+static const char *const upgrades[SCHEMA_VERSION] = {
+    [1] = "ALTER TABLE tables ADD COLUMN estimates INTEGER NOT NULL DEFAULT 1;",
+    [2] = "ALTER TABLE tables ADD COLUMN expansions INTEGER NOT NULL DEFAULT 0;",
+};
 
 /* The prepared statements, one per write and read. */
 typedef enum stmt_id {
@@ -69,7 +75,8 @@ static const char *const stmt_sql[ST_COUNT] = {
     "SAVEPOINT step",
     "RELEASE step",
     "ROLLBACK TO step",
-    "INSERT INTO tables VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17)",
+    "INSERT INTO tables VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,"
+    "?18)",
     "INSERT INTO seats VALUES (?1,?2,?3,?4,?5,?6,?7,?8)",
     "UPDATE seats SET kind=?3, taken=?4, name=?5, spec=?6, token_hash=?7, invite_hash=?8"
     " WHERE table_id=?1 AND seat=?2",
@@ -80,7 +87,7 @@ static const char *const stmt_sql[ST_COUNT] = {
     "SELECT id FROM tables WHERE (?1 >> status) & 1 ORDER BY created_ms, id",
     "SELECT id, created_ms, status, players, rules, info, clock_mode, clock_seconds,"
     " clock_increment, clock_timeout, listed, seed, salt, addr, forfeit, started_ms,"
-    " estimates FROM tables WHERE id=?1",
+    " estimates, expansions FROM tables WHERE id=?1",
     "SELECT seat, kind, taken, name, spec, token_hash, invite_hash FROM seats"
     " WHERE table_id=?1 ORDER BY seat",
     "SELECT turn, move, by, at_ms FROM moves WHERE table_id=?1 ORDER BY turn",
@@ -206,6 +213,38 @@ static int user_version(sqlite3 *db)
     return version;
 }
 
+/* Brings the schema to SCHEMA_VERSION: creates what a new file lacks, runs
+ * the upgrades an older file needs, in one transaction. A file of a newer
+ * version is refused (a newer server wrote columns this one would drop).
+ * 0, or -1 with the message in `*msg` (sqlite3_free() it; may stay NULL). */
+static int migrate(sqlite3 *db, char **msg)
+{
+    if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, msg) != SQLITE_OK)
+        return -1;
+    int version = user_version(db), rc = SQLITE_OK;
+    if (version > SCHEMA_VERSION) {
+        *msg = sqlite3_mprintf("schema version %d is newer than this server's %d", version,
+                               SCHEMA_VERSION);
+        rc = SQLITE_ERROR;
+    }
+    if (rc == SQLITE_OK)
+        rc = sqlite3_exec(db, schema, NULL, NULL, msg);
+    for (int v = version; rc == SQLITE_OK && v > 0 && v < SCHEMA_VERSION; v++)
+        rc = sqlite3_exec(db, upgrades[v], NULL, NULL, msg);
+    if (rc == SQLITE_OK) {
+        char pragma[64];
+        snprintf(pragma, sizeof pragma, "PRAGMA user_version=%d;", SCHEMA_VERSION);
+        rc = sqlite3_exec(db, pragma, NULL, NULL, msg);
+    }
+    if (rc == SQLITE_OK)
+        rc = sqlite3_exec(db, "COMMIT", NULL, NULL, msg);
+    if (rc != SQLITE_OK) {
+        sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+        return -1;
+    }
+    return 0;
+}
+
 storage *storage_open(const char *path, char *err, size_t errcap)
 {
     storage *s = calloc(1, sizeof *s);
@@ -221,15 +260,9 @@ storage *storage_open(const char *path, char *err, size_t errcap)
     }
     sqlite3_busy_timeout(s->db, OPEN_BUSY_MS);
     char *msg = NULL;
-    char version_pragma[64];
-    snprintf(version_pragma, sizeof version_pragma, "PRAGMA user_version=%d;", SCHEMA_VERSION);
-    int version = -1;
     if (sqlite3_exec(s->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;", NULL, NULL,
                      &msg) != SQLITE_OK ||
-        (version = user_version(s->db)) < 0 ||
-        sqlite3_exec(s->db, schema, NULL, NULL, &msg) != SQLITE_OK ||
-        (version == 1 && sqlite3_exec(s->db, upgrade_from_1, NULL, NULL, &msg) != SQLITE_OK) ||
-        sqlite3_exec(s->db, version_pragma, NULL, NULL, &msg) != SQLITE_OK) {
+        migrate(s->db, &msg) != 0) {
         snprintf(err, errcap, "%s: %s", path, msg ? msg : sqlite3_errmsg(s->db));
         sqlite3_free(msg);
         storage_close(s);
@@ -358,6 +391,7 @@ static int insert_table(storage *s, const stored_table *t)
     sqlite3_bind_int(q, 15, t->forfeit);
     sqlite3_bind_int64(q, 16, t->started_ms);
     sqlite3_bind_int(q, 17, t->estimates);
+    sqlite3_bind_int64(q, 18, (sqlite3_int64)t->expansions);
     return run(s, ST_INSERT_TABLE);
 }
 
@@ -463,6 +497,7 @@ static void read_table_row(sqlite3_stmt *q, stored_table *t)
     t->forfeit = sqlite3_column_int(q, 14);
     t->started_ms = sqlite3_column_int64(q, 15);
     t->estimates = sqlite3_column_int(q, 16);
+    t->expansions = (uint32_t)sqlite3_column_int64(q, 17);
 }
 
 static int read_seats(storage *s, stored_table *t)

@@ -26,6 +26,9 @@ struct srv_tables {
     srv_table *newest; /* every table in memory, newest first */
     int live;          /* waiting and playing */
     addr_counts live_per_addr;
+    /* A spare game the next move is played on, so that a refused move
+     * leaves the table's game as it was; it trades places with the
+     * table's game after each move, so it may have any tile set. */
     carc_game *scratch;
     outbox out;
 };
@@ -463,6 +466,20 @@ static void finish_table(srv_tables *T, srv_table *t)
     }
 }
 
+/* Makes the scratch game a copy of `g`: copied in place when it has the
+ * tile set of `g`, else made again. 0, or -1 when out of memory. */
+static int scratch_copy(srv_tables *T, const carc_game *g)
+{
+    if (carc_game_copy(T->scratch, g) == CARC_OK)
+        return 0;
+    carc_game *copy = carc_game_clone(g);
+    if (!copy)
+        return -1;
+    carc_game_free(T->scratch);
+    T->scratch = copy;
+    return 0;
+}
+
 /* Plays `text` for the seat to move, made `by` whom: checks it, stores it,
  * then queues the reply to `mover` (when not NULL) and the events. The
  * text "end" ends the game now (a forfeit) with seat `forfeit`. */
@@ -473,7 +490,8 @@ static msg_error apply_move(srv_tables *T, srv_table *t, const char *text, move_
     carc_event events[CARC_MAX_EVENTS];
     int nevents = 0;
     stored_move sm = {.by = by, .at_ms = now_ms(T)};
-    carc_game_copy(T->scratch, t->game);
+    if (scratch_copy(T, t->game) != 0)
+        return mover ? refuse(T, mover, r, ERR_INTERNAL, "out of memory") : ERR_INTERNAL;
     char why[160] = "";
     carc_status st;
     if (strcmp(text, "end") == 0) {
@@ -560,6 +578,7 @@ static int fill_new_row(srv_tables *T, srv_client *c, const msg_request *r, stor
     row->created_ms = now_ms(T);
     row->players = r->nseats;
     row->rules = r->rules;
+    row->expansions = r->expansions;
     row->info = r->info;
     row->clock = r->clock;
     row->listed = r->listed;

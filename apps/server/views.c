@@ -15,10 +15,13 @@ static const char *const by_names[3] = {"player", "computer", "server"};
 carc_game *table_replay(const stored_table *row, replay_fn each, void *ctx, char *err,
                         size_t errcap)
 {
-    carc_rules rules = {row->rules, 0};
+    carc_rules rules = {.flags = row->rules, .expansions = row->expansions};
     carc_game *g = carc_game_new(row->players, &rules, row->seed);
     if (!g) {
-        snprintf(err, errcap, "cannot make a game of %d players", row->players);
+        char why[120] = "out of memory";
+        carc_rules_check(&rules, why, sizeof why);
+        snprintf(err, errcap, "cannot make a game of %d players: %s", row->players,
+                 why[0] ? why : "out of memory");
         return NULL;
     }
     for (int i = 0; i < row->nmoves; i++) {
@@ -46,13 +49,9 @@ carc_game *table_replay(const stored_table *row, replay_fn each, void *ctx, char
 
 /* --- Pieces -------------------------------------------------------------------------- */
 
-static json_t *rules_json(uint32_t flags)
+static carc_rules table_rules(const srv_table *t)
 {
-    json_t *list = json_array();
-    for (uint32_t bit = 1; bit; bit <<= 1)
-        if ((flags & bit) && carc_rule_name(bit))
-            json_array_append_new(list, json_string(carc_rule_name(bit)));
-    return list;
+    return (carc_rules){.flags = t->row.rules, .expansions = t->row.expansions};
 }
 
 static json_t *tile_json(int kind)
@@ -126,6 +125,8 @@ static json_t *digest_json(const carc_game *g)
     return json_sprintf("%016" PRIx64, carc_game_digest(g));
 }
 
+static json_t *next_tiles_json(const srv_table *t);
+
 /* --- Events -------------------------------------------------------------------------- */
 
 json_t *view_seat(const srv_table *t, int seat)
@@ -158,8 +159,11 @@ json_t *view_move(const srv_table *t, int turn, int player, const char *move, mo
 {
     json_t *event = move_json(t, turn, player, move, by, events, n, now_ms);
     json_object_set_new(event, "followers", board_view_followers(t->game));
-    if (t->row.info == INFO_CASUAL)
+    if (t->row.info == INFO_CASUAL) {
         json_object_set_new(event, "dead", board_view_dead(t->game));
+        if (!carc_game_over(t->game))
+            json_object_set_new(event, "next_tiles", next_tiles_json(t));
+    }
     return event;
 }
 
@@ -268,10 +272,27 @@ static json_t *remaining_json(const srv_table *t)
     tiles_left(t, counts);
     json_t *map = json_object();
     for (int k = 0; k < carc_tile_kinds(); k++) {
-        const char *letter = carc_tile_id(k);
         if (counts[k] > 0)
-            json_object_set_new(map, letter, json_integer(counts[k]));
+            json_object_set_new(map, carc_tile_id(k), json_integer(counts[k]));
     }
+    return map;
+}
+
+/* What the next draw can give (carc_game_next_tiles()): with The River,
+ * only the river pile's tiles while it lasts, the lake last. A waiting
+ * table shows the first draw, the drawn tile back among them. */
+static json_t *next_tiles_json(const srv_table *t)
+{
+    int counts[CARC_MAX_KINDS] = {0};
+    const carc_game *g = t->game;
+    carc_game_next_tiles(g, counts);
+    int drawn = carc_game_drawn_tile(g);
+    if (t->row.status == TABLE_WAITING && drawn >= 0 && drawn < CARC_MAX_KINDS)
+        counts[drawn]++;
+    json_t *map = json_object();
+    for (int k = 0; k < carc_tile_kinds(); k++)
+        if (counts[k] > 0)
+            json_object_set_new(map, carc_tile_id(k), json_integer(counts[k]));
     return map;
 }
 
@@ -289,16 +310,18 @@ json_t *view_state(const srv_table *t, int you, int64_t now_ms)
     const carc_game *g = t->game;
     int playing = t->row.status == TABLE_PLAYING, counts[CARC_MAX_KINDS];
     json_t *state = json_pack(
-        "{s:s, s:s, s:s, s:o, s:i, s:o, s:[], s:s, s:o, s:i, s:o, s:o, s:i}", "type", "state",
+        "{s:s, s:s, s:s, s:o, s:i, s:o, s:o, s:s, s:o, s:i, s:o, s:o, s:i}", "type", "state",
         "table", t->row.id, "status", status_names[t->row.status], "you",
         you >= 0 ? json_integer(you) : json_null(), "players", t->row.players, "rules",
-        rules_json(t->row.rules), "expansions", "info",
-        t->row.info == INFO_PURIST ? "purist" : "casual", "seats", seats_json(t), "turn",
+        board_view_rules(table_rules(t)), "expansions", board_view_expansions(table_rules(t)),
+        "info", t->row.info == INFO_PURIST ? "purist" : "casual", "seats", seats_json(t), "turn",
         t->row.nmoves, "to_move", playing ? json_integer(carc_game_current_player(g)) : json_null(),
         "tile", playing ? tile_json(carc_game_drawn_tile(g)) : json_null(), "tiles_left",
         tiles_left(t, counts));
-    if (t->row.info == INFO_CASUAL && !carc_game_over(g))
+    if (t->row.info == INFO_CASUAL && !carc_game_over(g)) {
         json_object_set_new(state, "remaining", remaining_json(t));
+        json_object_set_new(state, "next_tiles", next_tiles_json(t));
+    }
     json_object_set_new(state, "moves", moves_json(t));
     json_object_set_new(state, "clock", clock_json(t, now_ms));
     json_object_set_new(state, "commitment", json_string(t->commitment));
@@ -323,11 +346,12 @@ json_t *view_lobby_entry(const srv_table *t)
         json_array_append_new(
             seats, json_pack("{s:o, s:s}", "name", seat_name(st), "kind", seat_kind_name(st)));
     }
-    return json_pack("{s:s, s:s, s:o, s:o, s:[], s:s, s:o, s:i, s:b}", "table", t->row.id, "status",
-                     status_names[t->row.status], "seats", seats, "rules", rules_json(t->row.rules),
-                     "expansions", "info", t->row.info == INFO_PURIST ? "purist" : "casual",
-                     "clock", clock_json(t, t->turn_ms), "turn", t->row.nmoves, "estimates",
-                     t->row.estimates);
+    return json_pack(
+        "{s:s, s:s, s:o, s:o, s:o, s:s, s:o, s:i, s:b}", "table", t->row.id, "status",
+        status_names[t->row.status], "seats", seats, "rules", board_view_rules(table_rules(t)),
+        "expansions", board_view_expansions(table_rules(t)), "info",
+        t->row.info == INFO_PURIST ? "purist" : "casual", "clock", clock_json(t, t->turn_ms),
+        "turn", t->row.nmoves, "estimates", t->row.estimates);
 }
 
 json_t *view_legal(const srv_table *t)

@@ -25,14 +25,24 @@ static void init_art_pairs(int rich)
 {
     /* [ground][what]: grass and roofs under their inks (show.c's palette). */
     short ground[2] = {rich ? 28 : COLOR_GREEN, rich ? 180 : COLOR_YELLOW};
-    short ink[7] = {rich ? 34 : COLOR_GREEN,  rich ? 137 : COLOR_YELLOW, rich ? 52 : COLOR_BLACK,
-                    rich ? 231 : COLOR_WHITE, rich ? 231 : COLOR_WHITE,  rich ? 231 : COLOR_WHITE,
-                    rich ? 21 : COLOR_BLUE};
+    short ink[TILE_ART_FOLLOWER] = {
+        [TILE_ART_FIELD] = rich ? 34 : COLOR_GREEN,
+        [TILE_ART_CITY] = rich ? 137 : COLOR_YELLOW,
+        [TILE_ART_WALL] = rich ? 52 : COLOR_BLACK,
+        [TILE_ART_ROAD] = rich ? 231 : COLOR_WHITE,
+        [TILE_ART_JUNCTION] = rich ? 231 : COLOR_WHITE,
+        [TILE_ART_CLOISTER] = rich ? 231 : COLOR_WHITE,
+        [TILE_ART_PENNANT] = rich ? 21 : COLOR_BLUE,
+        [TILE_ART_RIVER] = rich ? 159 : COLOR_CYAN,
+    };
+    _Static_assert(TILE_ART_FOLLOWER <= 8, "a ground's pairs are 8 apart");
     for (int gr = 0; gr < 2; gr++)
-        for (int what = 0; what < 7; what++) {
+        for (int what = 0; what < TILE_ART_FOLLOWER; what++) {
             short bg = ground[gr];
             if (what == TILE_ART_CLOISTER)
                 bg = rich ? 124 : COLOR_RED;
+            if (what == TILE_ART_RIVER) /* water blue, whatever the ground */
+                bg = rich ? 32 : COLOR_BLUE;
             init_pair((short)(PAIR_ART + gr * 8 + what), ink[what], bg);
         }
 }
@@ -96,7 +106,10 @@ static attr_t cell_attr(const tui *t, const square_cell *c)
         a |= A_BOLD;
     } else if (art->codepoint != ' ') {
         pair = PAIR_ART + (art->ground == TILE_ART_CITY) * 8 + art->what;
-        a |= (art->what == TILE_ART_ROAD || art->what == TILE_ART_JUNCTION) ? A_BOLD : 0;
+        a |= (art->what == TILE_ART_ROAD || art->what == TILE_ART_JUNCTION ||
+              art->what == TILE_ART_RIVER)
+                 ? A_BOLD
+                 : 0;
     }
     if (c->flags & SQF_HIGHLIGHT) {
         pair = art->what == TILE_ART_FOLLOWER ? pair : PAIR_HIGHLIGHT;
@@ -182,8 +195,11 @@ static void describe_tile(const tui *t, const carc_game *g, int index, square_de
     d->rot = tile.rot;
     d->follower_segment = tile.follower_segment;
     d->owner = tile.follower_owner;
-    for (int s = 0; s < carc_tile(tile.kind)->nsegments; s++)
-        if (tui_feature_highlighted(t, carc_game_feature(g, index, s)))
+    const carc_tile_def *def = carc_tile(tile.kind);
+    int river = tui_inspecting_river(t); /* the whole river lights up */
+    for (int s = 0; s < def->nsegments; s++)
+        if (tui_feature_highlighted(t, carc_game_feature(g, index, s)) ||
+            (river && def->segments[s].kind == CARC_RIVER))
             d->highlight |= 1u << s;
     if (t->step == STEP_CONFIRM && d->follower_segment == CARC_NO_SPOT)
         returning_follower(t, tile.x, tile.y, d);

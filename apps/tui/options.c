@@ -8,12 +8,13 @@
 #include "carcassonne_ai.h"
 
 const char play_usage[] =
-    "usage: carcassonne play [--players LIST] [--rules LIST] [--seed S]\n"
-    "                        [--load FILE] [--save-dir DIR] [--no-tile-info]\n"
-    "                        [--color|--no-color]\n"
+    "usage: carcassonne play [--players LIST] [--rules LIST] [--expansions LIST]\n"
+    "                        [--seed S] [--load FILE] [--save-dir DIR]\n"
+    "                        [--no-tile-info] [--color|--no-color]\n"
     "\n"
     "Plays a game of Carcassonne in the terminal. By default: you (Red)\n"
-    "against one computer player (mcts, level normal), standard rules.\n"
+    "against one computer player (mcts, level normal), standard rules, the\n"
+    "base game.\n"
     "\n"
     "  --players LIST  2 to 6 seats in turn order, separated by commas:\n"
     "                  'human' (hot seat) or a computer player: random,\n"
@@ -25,8 +26,13 @@ const char play_usage[] =
     "                  a comma belongs to the seat before it, so\n"
     "                  human,mcts:level=hard,threads=1,greedy is three seats.\n"
     "  --rules LIST    rule options, separated by commas: farms-first-edition,\n"
-    "                  small-city, no-incomplete-scoring, bonus-turn; or\n"
-    "                  'standard' (the default): none\n"
+    "                  small-city, no-incomplete-scoring, bonus-turn,\n"
+    "                  river-keep-start (with the river: the base start tile\n"
+    "                  goes into the pile); or 'standard' (the default): none\n"
+    "  --expansions LIST  expansions, separated by commas: 'river' (The River:\n"
+    "                  the game starts from the spring, and the 12 river\n"
+    "                  tiles are laid first, the lake last); or 'none' (the\n"
+    "                  default): the base game\n"
     "  --seed S        deal the pile from seed S (default: from the clock; a\n"
     "                  saved game goes on with the deal it was saved with)\n"
     "  --load FILE     resume a saved game (saved with 's') exactly as it\n"
@@ -148,6 +154,36 @@ static int parse_rules(const char *list, play_options *opt, char *err, size_t er
     return 0;
 }
 
+static int parse_expansions(const char *list, play_options *opt, char *err, size_t errcap)
+{
+    carc_rules rules = {0};
+    char why[96];
+    if (strcmp(list, "none") != 0 &&
+        carc_expansions_parse(list, &rules, why, sizeof why) != CARC_OK) {
+        snprintf(err, errcap, "--expansions: %s", why);
+        return -1;
+    }
+    opt->expansions = rules.expansions;
+    opt->expansions_given = 1;
+    return 0;
+}
+
+/* The rules and the expansions go together: the library says whether it
+ * plays them (an expansion of a later version; a variant without its
+ * expansion). */
+static int check_rules(const play_options *opt, char *err, size_t errcap)
+{
+    carc_rules rules = {.flags = opt->rules, .expansions = opt->expansions};
+    char why[128];
+    if (carc_rules_check(&rules, why, sizeof why) == CARC_OK)
+        return 0;
+    if ((opt->rules & CARC_RULE_RIVER_KEEP_START) && !(opt->expansions & CARC_EXPANSION_RIVER))
+        snprintf(err, errcap, "--rules river-keep-start needs the river: add --expansions river");
+    else
+        snprintf(err, errcap, "--expansions: %s", why);
+    return -1;
+}
+
 static int parse_seed(const char *s, play_options *opt, char *err, size_t errcap)
 {
     if (!s || !*s || strspn(s, "0123456789") != strlen(s) || strlen(s) > 19) {
@@ -181,8 +217,8 @@ static int parse_one(int argc, char **argv, int *i, play_options *opt, char *err
         return 0;
     }
     int known = strcmp(a, "--players") == 0 || strcmp(a, "--rules") == 0 ||
-                strcmp(a, "--seed") == 0 || strcmp(a, "--load") == 0 ||
-                strcmp(a, "--save-dir") == 0;
+                strcmp(a, "--expansions") == 0 || strcmp(a, "--seed") == 0 ||
+                strcmp(a, "--load") == 0 || strcmp(a, "--save-dir") == 0;
     if (!known) {
         snprintf(err, errcap, "unknown option '%s'", a);
         return -1;
@@ -194,6 +230,8 @@ static int parse_one(int argc, char **argv, int *i, play_options *opt, char *err
         return play_parse_seats(v, opt, err, errcap);
     if (strcmp(a, "--rules") == 0)
         return parse_rules(v, opt, err, errcap);
+    if (strcmp(a, "--expansions") == 0)
+        return parse_expansions(v, opt, err, errcap);
     if (strcmp(a, "--seed") == 0)
         return parse_seed(v, opt, err, errcap);
     if (strcmp(a, "--save-dir") == 0) {
@@ -226,5 +264,9 @@ int play_parse_options(int argc, char **argv, play_options *opt, char *err, size
         snprintf(err, errcap, "--rules cannot change a loaded game (its record names them)");
         return -1;
     }
-    return 0;
+    if (opt->load && opt->expansions_given) {
+        snprintf(err, errcap, "--expansions cannot change a loaded game (its record names them)");
+        return -1;
+    }
+    return opt->load ? 0 : check_rules(opt, err, errcap);
 }

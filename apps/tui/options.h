@@ -15,6 +15,8 @@ typedef struct play_options {
     char seats[CARC_MAX_PLAYERS][PLAY_SPEC_MAX]; /* "human" or a player spec */
     uint32_t rules;                              /* CARC_RULE_* */
     int rules_given;
+    uint32_t expansions; /* CARC_EXPANSION_* */
+    int expansions_given;
     uint64_t seed;
     int seed_given;
     const char *load;     /* a record to resume, or NULL */
@@ -27,7 +29,8 @@ extern const char play_usage[];
 
 /* Parses argv[1..argc-1]. Returns 0, or -1 with a message in `err` (of
  * `errcap` bytes) for the usage error. Seat specs are checked: "human", or
- * a spec carc_player_new() accepts. */
+ * a spec carc_player_new() accepts; the rules and expansions together, as
+ * carc_rules_check() does (river-keep-start needs --expansions river). */
 int play_parse_options(int argc, char **argv, play_options *opt, char *err, size_t errcap);
 
 /* Parses a comma-separated list of seats into `opt` (as --players does).

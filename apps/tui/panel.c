@@ -290,34 +290,76 @@ static void drawn_tile_section(const tui *t, pen *p)
     p->row += 3;
 }
 
+/* The pile the next tile comes from, for the odds: the kinds to list, the
+ * tiles left of each (both piles), and what the next draw can give. */
+typedef struct pile_odds {
+    int kinds[CARC_MAX_KINDS], nkinds;
+    int left[CARC_MAX_KINDS], total; /* carc_game_tiles_left() */
+    int next[CARC_MAX_KINDS], nnext; /* carc_game_next_tiles() */
+    int river;                       /* the river pile: The River's first tiles */
+    int id_width;                    /* the longest id listed */
+} pile_odds;
+
+static void pile_odds_of(const carc_game *g, pile_odds *o)
+{
+    memset(o, 0, sizeof *o);
+    o->total = carc_game_tiles_left(g, o->left);
+    o->nnext = carc_game_next_tiles(g, o->next);
+    o->nkinds = tile_info_pile_kinds(g, o->kinds);
+    o->id_width = 1;
+    for (int i = 0; i < o->nkinds; i++) {
+        int len = (int)strlen(carc_tile_id(o->kinds[i]));
+        o->id_width = len > o->id_width ? len : o->id_width;
+        o->river |= carc_tile(o->kinds[i])->set == CARC_EXPANSION_RIVER;
+    }
+}
+
+/* "RD 2  20%": a kind, its tiles left and the chance the next draw is one. */
+static int odds_cell(const pile_odds *o, int kind, char *buf, size_t cap)
+{
+    double chance = 100.0 * tile_info_chance(o->next[kind], o->nnext);
+    return snprintf(buf, cap, "%-*s%2d %3.0f%%", o->id_width, carc_tile_id(kind), o->left[kind],
+                    chance);
+}
+
+/* Tiles of the river pile left: the next draws until the lake is down. */
+static int river_left(const pile_odds *o)
+{
+    int n = 0;
+    for (int i = 0; i < o->nkinds; i++)
+        n += o->left[o->kinds[i]];
+    return n;
+}
+
 static void odds_section(const tui *t, pen *p)
 {
-    int counts[CARC_MAX_KINDS] = {0};
-    int left = carc_game_tiles_left(t->s.g, counts);
+    pile_odds o;
+    pile_odds_of(t->s.g, &o);
     p->row++;
     if (!t->opt.tile_info) {
-        put_line(p, A_BOLD, "Tiles left: %d", left);
+        put_line(p, A_BOLD, "Tiles left: %d", o.total);
         return;
     }
-    put_wrap(p, A_BOLD, "Tiles left: %d, dead spots: %d", left, t->ndead);
-    int rows = (CARC_MAX_KINDS + 2) / 3;
+    put_wrap(p, A_BOLD, "Tiles left: %d, dead spots: %d", o.total, t->ndead);
+    if (o.river)
+        put_wrap(p, A_NORMAL, "River pile: %d, the lake last", river_left(&o));
+    int rows = (o.nkinds + 2) / 3;
     for (int r = 0; r < rows && p->row < p->end; r++) {
-        char line[64] = "";
+        char line[96] = "";
         size_t len = 0;
-        for (int c = 0; c < 3; c++) {
-            int k = c * rows + r;
-            double chance = 100.0 * tile_info_chance(counts[k], left);
-            len += (size_t)snprintf(line + len, sizeof line - len, "%s%2d %3.0f%% ",
-                                    carc_tile_id(k), counts[k], chance);
+        for (int c = 0; c < 3 && c * rows + r < o.nkinds; c++) {
+            char cell[32];
+            odds_cell(&o, o.kinds[c * rows + r], cell, sizeof cell);
+            len += (size_t)snprintf(line + len, sizeof line - len, "%s ", cell);
         }
         put_line(p, A_NORMAL, "%s", line);
     }
     int discards[CARC_MAX_KINDS] = {0};
     if (session_discards(&t->s, discards) > 0) {
-        char line[80] = "Discarded:";
+        char line[160] = "Discarded:";
         size_t len = strlen(line);
         for (int k = 0; k < carc_tile_kinds(); k++)
-            for (int i = 0; i < discards[k] && len + 3 < sizeof line; i++)
+            for (int i = 0; i < discards[k] && len + 4 < sizeof line; i++)
                 len += (size_t)snprintf(line + len, sizeof line - len, " %s", carc_tile_id(k));
         put_wrap(p, A_NORMAL, "%s", line);
     }
@@ -378,6 +420,12 @@ static void inspector_section(const tui *t, pen *p)
     p->row++;
     int feature = tui_inspected_feature(t);
     carc_feature f;
+    if (tui_inspecting_river(t)) {
+        put_line(p, A_BOLD, "Inspector: the river");
+        put_wrap(p, A_NORMAL, "No feature: it never holds a follower and never scores.");
+        put_wrap(p, A_DIM, "Tab: the next feature of the tile");
+        return;
+    }
     if (feature < 0 || carc_game_feature_info(t->s.g, feature, &f) != CARC_OK) {
         put_line(p, A_BOLD, "Inspector");
         put_wrap(p, A_NORMAL, "Move onto a placed tile.");
@@ -604,12 +652,27 @@ static const char *const help_text[] = {
     "Letters: R B Y G K W are Red Blue Yellow Green Black Grey; lower case: farmer.",
 };
 
-static void help_draw(const layout *l)
+/* With The River, in place of the blank line after the rules (so that the
+ * help still fits 24 lines). */
+static const char *const river_help_text[] = {
+    "The River: the river tiles come first, the lake last. Each continues the river",
+    "  at its open end (the water, \u2248, in blue), never bending twice the same way",
+    "  in a row (a U-turn). No follower on the river; it never scores, parts fields.",
+};
+
+static void help_draw(const tui *t, const layout *l)
 {
-    int n = (int)(sizeof help_text / sizeof help_text[0]);
-    for (int i = 0; i < n && i < l->lines; i++) {
+    int n = (int)(sizeof help_text / sizeof help_text[0]), row = 0;
+    int river = (carc_game_rules(t->s.g).expansions & CARC_EXPANSION_RIVER) != 0;
+    for (int i = 0; i < n && row < l->lines; i++) {
         attrset(i == 0 ? A_BOLD : A_NORMAL);
-        put_cut(i, 0, l->cols, help_text[i]);
+        if (river && help_text[i][0] == '\0') {
+            for (size_t j = 0; j < sizeof river_help_text / sizeof river_help_text[0]; j++)
+                if (row < l->lines)
+                    put_cut(row++, 0, l->cols, river_help_text[j]);
+            continue;
+        }
+        put_cut(row++, 0, l->cols, help_text[i]);
     }
     attrset(A_NORMAL);
 }
@@ -626,24 +689,31 @@ void too_small_draw(const tui *t, const layout *l)
     put_wrap(&p, A_NORMAL, "Enlarge it, or press q to quit.");
 }
 
+/* The tiles of the pile the next tile comes from (the river pile first,
+ * with The River), each drawn, with its count and chance. */
 static void tiles_draw(const tui *t, const layout *l)
 {
-    int counts[CARC_MAX_KINDS] = {0};
-    int left = carc_game_tiles_left(t->s.g, counts);
+    pile_odds o;
+    pile_odds_of(t->s.g, &o);
     attrset(A_BOLD);
-    mvprintw(0, 0, "Tiles left: %d (any key returns)", left);
+    if (o.river)
+        mvprintw(0, 0, "Tiles left: %d; the river pile: %d, the lake last (any key returns)",
+                 o.total, river_left(&o));
+    else
+        mvprintw(0, 0, "Tiles left: %d (any key returns)", o.total);
     attrset(A_NORMAL);
     int per_row = l->cols / 10 < 8 ? l->cols / 10 : 8;
     per_row = per_row < 1 ? 1 : per_row;
-    for (int k = 0; k < carc_tile_kinds(); k++) {
-        int row = 2 + (k / per_row) * 6, col = (k % per_row) * 10;
+    for (int i = 0; i < o.nkinds; i++) {
+        int k = o.kinds[i], row = 2 + (i / per_row) * 6, col = (i % per_row) * 10;
         if (row + 4 >= l->lines)
             break;
+        char cell[32];
         if (t->opt.tile_info)
-            mvprintw(row, col, "%s %d %2.0f%%", carc_tile_id(k), counts[k],
-                     100.0 * tile_info_chance(counts[k], left));
+            odds_cell(&o, k, cell, sizeof cell);
         else
-            mvprintw(row, col, "%s", carc_tile_id(k));
+            snprintf(cell, sizeof cell, "%s", carc_tile_id(k));
+        mvprintw(row, col, "%s", cell);
         board_draw_tile_at(t, row + 1, col, k, 0);
     }
 }
@@ -651,7 +721,7 @@ static void tiles_draw(const tui *t, const layout *l)
 void overlay_draw(const tui *t, const layout *l)
 {
     if (t->overlay == OVERLAY_HELP)
-        help_draw(l);
+        help_draw(t, l);
     else if (t->overlay == OVERLAY_TILES)
         tiles_draw(t, l);
 }

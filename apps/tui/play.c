@@ -59,6 +59,16 @@ int tui_inspected_feature(const tui *t)
     return index < 0 ? -1 : carc_game_feature(t->s.g, index, t->inspect_seg);
 }
 
+int tui_inspecting_river(const tui *t)
+{
+    int index = t->inspecting ? carc_game_tile_at(t->s.g, t->cx, t->cy) : -1;
+    carc_tile_on_board tile;
+    if (index < 0 || carc_game_tile_info(t->s.g, index, &tile) != CARC_OK)
+        return 0;
+    const carc_tile_def *def = carc_tile(tile.kind);
+    return t->inspect_seg < def->nsegments && def->segments[t->inspect_seg].kind == CARC_RIVER;
+}
+
 const char *tui_seat_label(const tui *t, int p)
 {
     if (p < 0 || p >= t->s.nseats)

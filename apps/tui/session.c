@@ -107,8 +107,8 @@ static void log_placement(session *s, carc_move m, int turn, int mover, int kind
     if (!def)
         return;
     int has_role = m.segment < def->nsegments;
-    session_log(s, "Turn %d: %s put %s at %d,%d%s%s%s", turn, session_player_name(mover),
-                def->id, m.place.x, m.place.y, has_role ? " (" : "",
+    session_log(s, "Turn %d: %s put %s at %d,%d%s%s%s", turn, session_player_name(mover), def->id,
+                m.place.x, m.place.y, has_role ? " (" : "",
                 has_role ? role_name(def->segments[m.segment].kind) : "", has_role ? ")" : "");
 }
 
@@ -390,15 +390,24 @@ int session_open(session *s, const play_options *opt, char *err, size_t errcap)
         memcpy(specs, opt->seats, sizeof specs);
         n = opt->nseats;
     }
-    carc_rules rules = {opt->rules, 0};
+    carc_rules rules = {.flags = opt->rules, .expansions = opt->expansions};
+    char why[128] = "";
+    if (carc_rules_check(&rules, why, sizeof why) != CARC_OK) {
+        snprintf(err, errcap, "%s", why);
+        return SESSION_USAGE;
+    }
     s->g = carc_game_new(n, &rules, s->seed);
     if (!s->g) {
-        snprintf(err, errcap, "out of memory");
+        snprintf(err, errcap,
+                 "cannot start the game: out of memory, or rules this version "
+                 "cannot play");
         return SESSION_USAGE;
     }
     if (make_seats(s, specs, n, err, errcap) != 0)
         return SESSION_USAGE;
-    session_log(s, "New game, seed %llu", (unsigned long long)s->seed);
+    session_log(s, "New game%s, seed %llu",
+                (rules.expansions & CARC_EXPANSION_RIVER) ? " with The River" : "",
+                (unsigned long long)s->seed);
     return SESSION_OK;
 }
 

@@ -81,7 +81,8 @@ int session_undo(session *s);
  * -1 with a message in `err`. */
 int session_save(session *s, const char *path, char *err, size_t errcap);
 
-/* Kinds discarded so far, counted into counts[24]; returns how many. */
+/* Kinds discarded so far, counted into counts[CARC_MAX_KINDS] (by kind);
+ * returns how many. */
 int session_discards(const session *s, int counts[CARC_MAX_KINDS]);
 
 #endif

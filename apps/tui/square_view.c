@@ -159,6 +159,7 @@ static int rank_of(const tile_art_cell *cell, int middle_row)
     case TILE_ART_FOLLOWER: return 6;
     case TILE_ART_CLOISTER: return 5;
     case TILE_ART_ROAD:
+    case TILE_ART_RIVER:
     case TILE_ART_JUNCTION: return middle_row ? 4 : 1;
     case TILE_ART_PENNANT: return 3;
     case TILE_ART_CITY:

@@ -91,6 +91,8 @@ const carc_game *tui_shown_game(const tui *t);
 int tui_square_legal(const tui *t, int x, int y);
 /* Feature inspected under the cursor, or -1. */
 int tui_inspected_feature(const tui *t);
+/* Whether the inspector is on a river segment (no feature: The River). */
+int tui_inspecting_river(const tui *t);
 /* Whether `feature` of the shown game is highlighted: the inspected one,
  * the features the move being confirmed completes, the final scoring's
  * feature being shown. */

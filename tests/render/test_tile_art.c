@@ -1,6 +1,7 @@
 /* test_tile_art.c: the tile pictures of apps/common/tile_art agree with the
  * catalogue: every tile at every rotation draws, each edge shows its kind
- * and segments, followers show their owner, H and I keep two cities. */
+ * and segments, followers show their owner, H and I keep two cities, the
+ * river is water between its fields, with bridges where roads cross it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -73,7 +74,7 @@ static void test_every_tile_draws(void **state)
                     const tile_art_cell *c = &art.cell[row][col];
                     assert_true(c->codepoint > ' ');
                     assert_int_equal(decode_utf8(c->glyph), (long)c->codepoint);
-                    assert_in_range(c->what, TILE_ART_FIELD, TILE_ART_PENNANT);
+                    assert_in_range(c->what, TILE_ART_FIELD, TILE_ART_RIVER);
                     assert_true(c->ground == TILE_ART_FIELD || c->ground == TILE_ART_CITY);
                     assert_int_equal(c->owner, TILE_ART_NONE);
                 }
@@ -125,8 +126,8 @@ static void test_ports_show_their_segments(void **state)
                 if (is_corner_port(port) && c->ground == TILE_ART_FIELD &&
                     corner_between_cities(kind, rot, port))
                     continue;
-                fail_msg("tile %c rotation %d: port %s shows segment %d, not %d", 'A' + kind, rot,
-                         carc_port_name(port), c->segment, seg);
+                fail_msg("tile %s rotation %d: port %s shows segment %d, not %d",
+                         carc_tile_id(kind), rot, carc_port_name(port), c->segment, seg);
             }
         }
 }
@@ -155,6 +156,14 @@ static void test_edges_show_their_kinds(void **state)
                     assert_true(mid->what == TILE_ART_CITY || mid->what == TILE_ART_WALL ||
                                 mid->what == TILE_ART_PENNANT);
                     break;
+                case CARC_RIVER:
+                    assert_int_equal(mid->what, TILE_ART_RIVER);
+                    assert_int_equal(mid->ground, TILE_ART_FIELD);
+                    assert_int_equal(mid->codepoint, 0x2248);
+                    assert_int_equal(port_cell(&art, 3 * edge)->ground, TILE_ART_FIELD);
+                    assert_int_equal(port_cell(&art, 3 * edge)->what, TILE_ART_FIELD);
+                    assert_int_equal(port_cell(&art, 3 * edge + 2)->what, TILE_ART_FIELD);
+                    break;
                 default: assert_int_equal(mid->what, TILE_ART_FIELD); break;
                 }
             }
@@ -175,8 +184,8 @@ static void test_half_turn_turns_the_picture(void **state)
                     const tile_art_cell *ca = &a.cell[row][col];
                     const tile_art_cell *cb = &b.cell[TILE_ART_H - 1 - row][TILE_ART_W - 1 - col];
                     if (ca->ground != cb->ground || ca->what != cb->what)
-                        fail_msg("tile %c: cell %d,%d at rotation %d differs at %d", 'A' + kind,
-                                 col, row, rot, rot + 2);
+                        fail_msg("tile %s: cell %d,%d at rotation %d differs at %d",
+                                 carc_tile_id(kind), col, row, rot, rot + 2);
                 }
         }
 }
@@ -195,7 +204,8 @@ static void test_every_segment_shows(void **state)
                     for (int col = 0; col < TILE_ART_W; col++)
                         cells += art.cell[row][col].segment == seg;
                 if (cells == 0)
-                    fail_msg("tile %c rotation %d: segment %d is not drawn", 'A' + kind, rot, seg);
+                    fail_msg("tile %s rotation %d: segment %d is not drawn", carc_tile_id(kind),
+                             rot, seg);
             }
         }
 }
@@ -323,7 +333,7 @@ static void test_walls(void **state)
             for (int e = 0; e < 4; e++)
                 cities += carc_tile_edge(kind, rot, e) == CARC_CITY;
             if (cities > 0 && count_what(&art, TILE_ART_WALL) == 0)
-                fail_msg("tile %c rotation %d: a city without a wall", 'A' + kind, rot);
+                fail_msg("tile %s rotation %d: a city without a wall", carc_tile_id(kind), rot);
         }
     }
 }
@@ -356,7 +366,7 @@ static const tile_art_cell *beside_centre_towards_road(const tile_art *art, int 
     for (int e = 0; e < 4; e++)
         if (carc_tile_edge(kind, rot, e) == CARC_ROAD)
             return &art->cell[1 + drow[e]][2 + dcol[e]];
-    fail_msg("tile %c has no road", 'A' + kind);
+    fail_msg("tile %s has no road", carc_tile_id(kind));
     return NULL;
 }
 
@@ -404,6 +414,149 @@ static void test_rotation_turns_a_road(void **state)
         assert_string_equal(art.cell[1][col].glyph, "\u2500");
 }
 
+/* The River (river.md): water cells, in their own kind and glyph, with the
+ * river's fields on both sides of it. */
+static int is_water(const tile_art_cell *c)
+{
+    return c->what == TILE_ART_RIVER && c->ground == TILE_ART_FIELD &&
+           strcmp(c->glyph, "\u2248") == 0;
+}
+
+static int kind_of(const char *id)
+{
+    int kind = carc_tile_parse(id);
+    assert_true(kind >= 0);
+    return kind;
+}
+
+/* RD: river r {E W}; field f1 north, f2 south (segments 0, 1, 2). */
+static void test_river_runs_between_its_fields(void **state)
+{
+    (void)state;
+    tile_art art;
+    draw(kind_of("RD"), 0, &art);
+    for (int col = 0; col < TILE_ART_W; col++) {
+        assert_true(is_water(&art.cell[1][col]));
+        assert_int_equal(art.cell[1][col].segment, 0);
+        assert_int_equal(art.cell[0][col].what, TILE_ART_FIELD);
+        assert_int_equal(art.cell[0][col].segment, 1);
+        assert_int_equal(art.cell[2][col].what, TILE_ART_FIELD);
+        assert_int_equal(art.cell[2][col].segment, 2);
+    }
+    /* A quarter turn: the river runs north-south, f1 east of it. */
+    draw(kind_of("RD"), 1, &art);
+    for (int row = 0; row < TILE_ART_H; row++) {
+        assert_true(is_water(&art.cell[row][2]));
+        for (int col = 0; col < 2; col++)
+            assert_int_equal(art.cell[row][col].segment, 2);
+        for (int col = 3; col < TILE_ART_W; col++)
+            assert_int_equal(art.cell[row][col].segment, 1);
+    }
+}
+
+/* Water only where a river is: no base tile shows any, and each river tile
+ * shows its river's segment in every water cell. */
+static void test_water_only_on_the_river(void **state)
+{
+    (void)state;
+    for (int kind = 0; kind < carc_tile_kinds(); kind++) {
+        const carc_tile_def *def = carc_tile(kind);
+        for (int rot = 0; rot < 4; rot++) {
+            tile_art art;
+            draw(kind, rot, &art);
+            int water = count_what(&art, TILE_ART_RIVER);
+            if (def->set == 0)
+                assert_int_equal(water, 0);
+            else if (water < 2)
+                fail_msg("tile %s rotation %d: %d water cells", def->id, rot, water);
+            for (int row = 0; row < TILE_ART_H; row++)
+                for (int col = 0; col < TILE_ART_W; col++) {
+                    const tile_art_cell *c = &art.cell[row][col];
+                    if (c->what == TILE_ART_RIVER) {
+                        assert_true(is_water(c));
+                        assert_int_equal(def->segments[c->segment].kind, CARC_RIVER);
+                    }
+                }
+        }
+    }
+}
+
+/* RK: the road crosses the river on a bridge: the centre is road, the
+ * water runs north and south of it. */
+static void test_bridge_over_the_river(void **state)
+{
+    (void)state;
+    tile_art art;
+    draw(kind_of("RK"), 0, &art);
+    for (int col = 0; col < TILE_ART_W; col++) {
+        assert_int_equal(art.cell[1][col].what, TILE_ART_ROAD);
+        assert_string_equal(art.cell[1][col].glyph, "\u2500");
+    }
+    assert_true(is_water(&art.cell[0][2]));
+    assert_true(is_water(&art.cell[2][2]));
+    /* RB: the road from the south crosses the river to the city. */
+    draw(kind_of("RB"), 0, &art);
+    assert_int_equal(art.cell[1][2].what, TILE_ART_ROAD);
+    assert_int_equal(art.cell[2][2].what, TILE_ART_ROAD);
+    assert_int_equal(art.cell[1][2].segment, art.cell[2][2].segment);
+    assert_int_equal(art.cell[0][2].ground, TILE_ART_CITY);
+    for (int col = 0; col < TILE_ART_W; col++)
+        if (col != 2)
+            assert_true(is_water(&art.cell[1][col]));
+    assert_int_equal(count_what(&art, TILE_ART_JUNCTION), 0);
+}
+
+/* RI: the road's bend and the river's bend do not touch; the centre is
+ * the field f1 between them (the field holding NNW). RH: the cloister
+ * keeps the centre, the river passes either side. */
+static void test_river_keeps_apart_from_roads(void **state)
+{
+    (void)state;
+    tile_art art;
+    int ri = kind_of("RI");
+    for (int rot = 0; rot < 4; rot++) {
+        draw(ri, rot, &art);
+        const tile_art_cell *centre = &art.cell[1][2];
+        assert_int_equal(centre->what, TILE_ART_FIELD);
+        assert_int_equal(centre->segment, carc_tile_segment_at(ri, rot, (CARC_NNW + 3 * rot) % 12));
+        assert_int_equal(count_what(&art, TILE_ART_RIVER), 3);
+        assert_int_equal(count_what(&art, TILE_ART_ROAD), 3);
+    }
+    draw(kind_of("RH"), 0, &art);
+    assert_int_equal(art.cell[1][2].what, TILE_ART_CLOISTER);
+    assert_int_equal(count_what(&art, TILE_ART_RIVER), 4);
+    assert_int_equal(art.cell[2][2].what, TILE_ART_ROAD);
+}
+
+/* The spring and the lake: the river ends in the middle, and the one field
+ * goes all round it. */
+static void test_spring_and_lake(void **state)
+{
+    (void)state;
+    const char *ends[] = {"RA", "RL"};
+    for (int i = 0; i < 2; i++) {
+        int kind = kind_of(ends[i]);
+        for (int rot = 0; rot < 4; rot++) {
+            tile_art art;
+            draw(kind, rot, &art);
+            /* The centre and the arm to the river's edge: 2 cells to the
+             * east or west, 1 to the north or south. */
+            int water = carc_tile_edge(kind, rot, 1) == CARC_RIVER ||
+                                carc_tile_edge(kind, rot, 3) == CARC_RIVER
+                            ? 3
+                            : 2;
+            assert_true(is_water(&art.cell[1][2]));
+            assert_int_equal(count_what(&art, TILE_ART_RIVER), water);
+            assert_int_equal(count_what(&art, TILE_ART_FIELD), TILE_ART_W * TILE_ART_H - water);
+            int field = carc_tile(kind)->segments[0].kind == CARC_FIELD ? 0 : 1;
+            for (int row = 0; row < TILE_ART_H; row++)
+                for (int col = 0; col < TILE_ART_W; col++)
+                    if (art.cell[row][col].what == TILE_ART_FIELD)
+                        assert_int_equal(art.cell[row][col].segment, field);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -421,6 +574,11 @@ int main(void)
         cmocka_unit_test(test_pennants),
         cmocka_unit_test(test_road_ends),
         cmocka_unit_test(test_rotation_turns_a_road),
+        cmocka_unit_test(test_river_runs_between_its_fields),
+        cmocka_unit_test(test_water_only_on_the_river),
+        cmocka_unit_test(test_bridge_over_the_river),
+        cmocka_unit_test(test_river_keeps_apart_from_roads),
+        cmocka_unit_test(test_spring_and_lake),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

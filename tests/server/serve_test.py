@@ -5,6 +5,7 @@ and a restart on the same database. Standard library only (the WebSocket
 games themselves are tests/e2e/). Every wait is bounded; none depends on
 the machine's speed."""
 import base64
+import json
 import os
 import re
 import signal
@@ -104,12 +105,38 @@ def case_http(program):
             fail("a record of no table is not 404")
         if s.get("/no-such-file.html")[0] != 404:
             fail("a missing file is not 404")
+        check_tiles(s)
         if "101" not in s.upgrade("/ws"):
             fail("no WebSocket at /ws")
         if "101" in s.upgrade("/elsewhere"):
             fail("a WebSocket outside /ws")
         if s.stop() != 0:
             fail("SIGTERM: exit status not 0")
+
+
+def check_tiles(s):
+    """GET /api/tiles: the base game's 24 kinds and The River's 10, by id
+    (tiles.md, river.md), river edges and segments of kind "river"."""
+    status, body = s.get("/api/tiles")
+    if status != 200:
+        fail("GET /api/tiles: %d" % status)
+    cat = json.loads(body)
+    tiles = {t["id"]: t for t in cat["tiles"]}
+    base = [t for t in cat["tiles"] if t["set"] == "base"]
+    river = [t["id"] for t in cat["tiles"] if t["set"] == "river"]
+    if cat["version"] != 2 or len(base) != 24 or sum(t["count"] for t in base) != 72:
+        fail("the base game's tiles: version %r, %d kinds" % (cat["version"], len(base)))
+    if river != ["RA", "RB", "RC", "RD", "RE", "RG", "RH", "RI", "RK", "RL"]:
+        fail("the river's kinds: %r" % river)
+    if sum(tiles[i]["count"] for i in river) != 12:
+        fail("not 12 river tiles")
+    rk = tiles["RK"]  # river.md: I R I R; river r {N S}; road a {E W} on a bridge
+    if rk["edges"] != {"N": "river", "E": "road", "S": "river", "W": "road"}:
+        fail("RK's edges: %r" % rk["edges"])
+    if rk["segments"][0]["kind"] != "river" or rk["segments"][0]["ports"] != ["N", "S"]:
+        fail("RK's river: %r" % rk["segments"][0])
+    if tiles["E"]["letter"] != "E":
+        fail("the version 1 name `letter` is gone")
 
 
 def case_restart(program):

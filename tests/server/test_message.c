@@ -107,6 +107,7 @@ static void test_create(void **state)
     assert_int_equal(request.seats[3].kind, SEAT_COMPUTER);
     assert_string_equal(request.seats[3].spec, "mcts:level=easy");
     assert_int_equal(request.rules, CARC_RULE_SMALL_CITY);
+    assert_int_equal(request.expansions, 0);
     assert_int_equal(request.info, INFO_PURIST);
     assert_int_equal(request.clock.mode, CLOCK_FISCHER);
     assert_int_equal(request.clock.increment, 10);
@@ -118,6 +119,15 @@ static void test_create(void **state)
     assert_int_equal(request.estimates, 1);
     assert_int_equal(request.clock.mode, CLOCK_NONE);
     assert_int_equal(request.info, INFO_CASUAL);
+    assert_int_equal(request.expansions, 0);
+    /* The River, with and without its variant (river.md). */
+    expect_ok("{\"type\":\"create\",\"seats\":[\"open\",\"greedy\"],\"expansions\":[\"river\"]}");
+    assert_int_equal(request.expansions, CARC_EXPANSION_RIVER);
+    assert_int_equal(request.rules, 0);
+    expect_ok("{\"type\":\"create\",\"seats\":[\"open\",\"greedy\"],\"expansions\":[\"river\"],"
+              "\"rules\":[\"river-keep-start\",\"small-city\"]}");
+    assert_int_equal(request.expansions, CARC_EXPANSION_RIVER);
+    assert_int_equal(request.rules, CARC_RULE_RIVER_KEEP_START | CARC_RULE_SMALL_CITY);
 }
 
 static void test_create_errors(void **state)
@@ -138,8 +148,21 @@ static void test_create_errors(void **state)
                  ERR_BAD_FIELD, "nope");
     expect_error("{\"type\":\"create\",\"seats\":[\"open\",\"open\"],\"rules\":\"x\"}",
                  ERR_BAD_FIELD, "rules");
-    expect_error("{\"type\":\"create\",\"seats\":[\"open\",\"open\"],\"expansions\":[\"river\"]}",
-                 ERR_BAD_FIELD, "river");
+    expect_error(
+        "{\"type\":\"create\",\"seats\":[\"open\",\"open\"],\"expansions\":[\"atlantis\"]}",
+        ERR_BAD_FIELD, "unknown expansion 'atlantis'");
+    expect_error("{\"type\":\"create\",\"seats\":[\"open\",\"open\"],\"expansions\":\"river\"}",
+                 ERR_BAD_FIELD, "expansions");
+    expect_error("{\"type\":\"create\",\"seats\":[\"open\",\"open\"],\"expansions\":[\"river\","
+                 "\"river\"]}",
+                 ERR_BAD_FIELD, "named twice");
+    /* Known, but not playable by this version of the library. */
+    expect_error("{\"type\":\"create\",\"seats\":[\"open\",\"open\"],\"expansions\":[\"river\","
+                 "\"traders-builders\"]}",
+                 ERR_BAD_FIELD, "traders-builders");
+    expect_error(
+        "{\"type\":\"create\",\"seats\":[\"open\",\"open\"],\"rules\":[\"river-keep-start\"]}",
+        ERR_BAD_FIELD, "needs the river");
     expect_error("{\"type\":\"create\",\"seats\":[\"open\",\"open\"],\"info\":\"nosy\"}",
                  ERR_BAD_FIELD, "info");
     expect_error("{\"type\":\"create\",\"seats\":[\"open\",\"open\"],\"listed\":1}", ERR_BAD_FIELD,

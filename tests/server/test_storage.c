@@ -286,6 +286,8 @@ static void test_finished_tables(void **state)
     storage_close(s);
 }
 
+static int schema_version(void);
+
 /* A database of schema version 1 (before the tables' `estimates`) opens,
  * and its tables have estimates on. */
 static void test_upgrade_from_version_1(void **state)
@@ -307,7 +309,96 @@ static void test_upgrade_from_version_1(void **state)
     storage *s = open_db();
     assert_int_equal(storage_load_table(s, "told00000001", &loaded), 1);
     assert_int_equal(loaded.estimates, 1);
+    assert_int_equal(loaded.expansions, 0);
     storage_close(s);
+    assert_int_equal(schema_version(), 3);
+}
+
+/* The user_version of the database file. */
+static int schema_version(void)
+{
+    sqlite3 *db;
+    sqlite3_stmt *q;
+    int version = -1;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &q, NULL) == SQLITE_OK &&
+        sqlite3_step(q) == SQLITE_ROW)
+        version = sqlite3_column_int(q, 0);
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+    return version;
+}
+
+/* A database of schema version 2 (before the tables' `expansions`) opens:
+ * its tables are base games, their other columns kept; a table with The
+ * River can then be stored in it and read back. */
+static void test_upgrade_from_version_2(void **state)
+{
+    (void)state;
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    const char *v2 =
+        "CREATE TABLE tables (id TEXT PRIMARY KEY, created_ms INTEGER NOT NULL,"
+        " status INTEGER NOT NULL, players INTEGER NOT NULL, rules INTEGER NOT NULL,"
+        " info INTEGER NOT NULL, clock_mode INTEGER NOT NULL, clock_seconds INTEGER NOT NULL,"
+        " clock_increment INTEGER NOT NULL, clock_timeout INTEGER NOT NULL,"
+        " listed INTEGER NOT NULL, seed INTEGER NOT NULL, salt BLOB NOT NULL,"
+        " addr TEXT NOT NULL, forfeit INTEGER NOT NULL, started_ms INTEGER NOT NULL,"
+        " estimates INTEGER NOT NULL DEFAULT 1);"
+        "CREATE TABLE seats (table_id TEXT NOT NULL, seat INTEGER NOT NULL,"
+        " kind INTEGER NOT NULL, taken INTEGER NOT NULL, name TEXT NOT NULL, spec TEXT NOT NULL,"
+        " token_hash BLOB NOT NULL, invite_hash BLOB NOT NULL, PRIMARY KEY (table_id, seat));"
+        "CREATE TABLE moves (table_id TEXT NOT NULL, turn INTEGER NOT NULL, move TEXT NOT NULL,"
+        " by INTEGER NOT NULL, at_ms INTEGER NOT NULL, PRIMARY KEY (table_id, turn));"
+        "INSERT INTO tables VALUES ('told00000002',1,1,2,2,0,0,0,0,0,1,5,x'00','a',-1,1,0);"
+        "INSERT INTO moves VALUES ('told00000002',0,'E 0 -1 0',0,7);"
+        "PRAGMA user_version=2;";
+    assert_int_equal(sqlite3_exec(db, v2, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    storage *s = open_db();
+    assert_int_equal(storage_load_table(s, "told00000002", &loaded), 1);
+    assert_int_equal(loaded.expansions, 0);
+    assert_int_equal(loaded.rules, CARC_RULE_SMALL_CITY);
+    assert_int_equal(loaded.estimates, 0);
+    assert_int_equal(loaded.nmoves, 1);
+    assert_string_equal(loaded.moves[0].text, "E 0 -1 0");
+    /* A river table in the upgraded file. */
+    static stored_table t;
+    memset(&t, 0, sizeof t);
+    snprintf(t.id, sizeof t.id, "triver000001");
+    t.status = TABLE_PLAYING;
+    t.players = 2;
+    t.rules = CARC_RULE_RIVER_KEEP_START;
+    t.expansions = CARC_EXPANSION_RIVER;
+    t.forfeit = -1;
+    t.nmoves = 1;
+    snprintf(t.moves[0].text, sizeof t.moves[0].text, "RD 1 0 0");
+    assert_int_equal(storage_create_table(s, &t), 0);
+    assert_int_equal(storage_commit(s), 0);
+    storage_close(s);
+    assert_int_equal(schema_version(), 3);
+    s = open_db();
+    assert_int_equal(storage_load_table(s, "triver000001", &loaded), 1);
+    assert_int_equal(loaded.expansions, CARC_EXPANSION_RIVER);
+    assert_int_equal(loaded.rules, CARC_RULE_RIVER_KEEP_START);
+    assert_string_equal(loaded.moves[0].text, "RD 1 0 0");
+    assert_int_equal(storage_load_table(s, "told00000002", &loaded), 1);
+    assert_int_equal(loaded.expansions, 0);
+    storage_close(s);
+}
+
+/* A database written by a newer server is refused, and left as it was. */
+static void test_newer_schema_refused(void **state)
+{
+    (void)state;
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "PRAGMA user_version=99;", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    char err[200];
+    assert_null(storage_open(path, err, sizeof err));
+    assert_non_null(strstr(err, "newer"));
+    assert_int_equal(schema_version(), 99);
 }
 
 static void test_bad_path(void **state)
@@ -327,6 +418,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_locked_database, setup, teardown),
         cmocka_unit_test_setup_teardown(test_finished_tables, setup, teardown),
         cmocka_unit_test_setup_teardown(test_upgrade_from_version_1, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_upgrade_from_version_2, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_newer_schema_refused, setup, teardown),
         cmocka_unit_test(test_bad_path),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -225,13 +225,14 @@ static void drain(int c)
 
 static char table_id[32], tokens[2][40];
 
-/* Client 0 creates a table with `seats` (JSON), client 1 takes the open
- * seat when `join`. */
-static void two_players(const char *seats, int join)
+/* Client 0 creates a table with `seats` (JSON) and the `extra` fields
+ * (",\"expansions\":[...]" or ""), client 1 takes the open seat when
+ * `join`. */
+static void two_players_with(const char *seats, const char *extra, int join)
 {
     char text[400];
-    snprintf(text, sizeof text, "{\"type\":\"create\",\"id\":1,\"name\":\"Ann\",\"seats\":%s}",
-             seats);
+    snprintf(text, sizeof text, "{\"type\":\"create\",\"id\":1,\"name\":\"Ann\",\"seats\":%s%s}",
+             seats, extra);
     request(0, text);
     json_t *ok = expect(0, "create.ok");
     snprintf(table_id, sizeof table_id, "%s", json_string_value(json_object_get(ok, "table")));
@@ -252,14 +253,15 @@ static void two_players(const char *seats, int join)
     expect(0, "state");
 }
 
+static void two_players(const char *seats, int join)
+{
+    two_players_with(seats, "", join);
+}
+
 /* A legal move of client `c`'s table, asked with `legal`: the first
  * placement, with its first spot when `follower`. */
-static void legal_move(int c, char *out, size_t cap, int follower)
+static void pick_move(json_t *legal, char *out, size_t cap, int follower)
 {
-    char text[200];
-    snprintf(text, sizeof text, "{\"type\":\"legal\",\"id\":3,\"table\":\"%s\"}", table_id);
-    request(c, text);
-    json_t *legal = expect(c, "legal.ok");
     json_t *places = json_object_get(legal, "placements");
     if (json_array_size(places) == 0) {
         snprintf(out, cap, "%s", json_string_value(json_object_get(legal, "discard")));
@@ -272,6 +274,14 @@ static void legal_move(int c, char *out, size_t cap, int follower)
                  json_string_value(json_object_get(json_array_get(spots, 0), "spot")));
     else
         snprintf(out, cap, "%s", json_string_value(json_object_get(first, "move")));
+}
+
+static void legal_move(int c, char *out, size_t cap, int follower)
+{
+    char text[200];
+    snprintf(text, sizeof text, "{\"type\":\"legal\",\"id\":3,\"table\":\"%s\"}", table_id);
+    request(c, text);
+    pick_move(expect(c, "legal.ok"), out, cap, follower);
 }
 
 static void send_move(int c, int turn, const char *move)
@@ -439,7 +449,8 @@ static void test_waiting_table_hides_the_deal(void **state)
     assert_int_equal(json_integer_value(json_object_get(st, "tiles_left")), 71);
     assert_int_equal(remaining_counts(st, counts), 71);
     for (int k = 0; k < carc_tile_kinds(); k++) /* every tile but the start tile */
-        assert_int_equal(counts[k], carc_tile(k)->set ? 0 : carc_tile(k)->count - (k == carc_tile_parse("D")));
+        assert_int_equal(counts[k],
+                         carc_tile(k)->set ? 0 : carc_tile(k)->count - (k == carc_tile_parse("D")));
     /* Once playing: the drawn tile, 70 left, the library's digest. */
     snprintf(text, sizeof text, "{\"type\":\"join\",\"id\":2,\"table\":\"%s\",\"name\":\"Bob\"}",
              table_id);
@@ -1051,6 +1062,196 @@ static void test_estimates_off(void **state)
     expect_error_code(2, "not_seated");
 }
 
+/* --- The River (river.md) ------------------------------------------------------------ */
+
+/* Checks a `remaining` or `next_tiles` map against expected counts
+ * ("RB", 1, ...; NULL ends), every other kind absent. */
+static void expect_counts(const json_t *map, const char *const *ids, const int *counts, int n)
+{
+    assert_int_equal(json_object_size(map), (size_t)n);
+    for (int i = 0; i < n; i++) {
+        json_t *v = json_object_get(map, ids[i]);
+        if (!v || json_integer_value(v) != counts[i])
+            fail_msg("%s: %lld, not %d", ids[i], v ? (long long)json_integer_value(v) : -1LL,
+                     counts[i]);
+    }
+}
+
+static int is_river_id(const char *id)
+{
+    int kind = carc_tile_parse(id);
+    return kind >= 0 && carc_tile(kind)->set == CARC_EXPANSION_RIVER;
+}
+
+/* A legal move of the player to move, checked: no spot on the river. */
+static void river_legal_move(int c, char *out, size_t cap, int follower)
+{
+    char text[200];
+    snprintf(text, sizeof text, "{\"type\":\"legal\",\"id\":3,\"table\":\"%s\"}", table_id);
+    request(c, text);
+    json_t *legal = expect(c, "legal.ok");
+    int kind = carc_tile_parse(json_string_value(json_object_get(legal, "tile")));
+    json_t *places = json_object_get(legal, "placements"), *p;
+    size_t i;
+    json_array_foreach(places, i, p)
+    {
+        int rot = (int)json_integer_value(json_object_get(p, "rot"));
+        json_t *spot;
+        size_t j;
+        json_array_foreach(json_object_get(p, "spots"), j, spot)
+        {
+            int port = carc_port_parse(json_string_value(json_object_get(spot, "spot")));
+            int seg = port >= 0 ? carc_tile_segment_at(kind, rot, port) : -1;
+            if (seg >= 0 && carc_tile(kind)->segments[seg].kind == CARC_RIVER)
+                fail_msg("a follower spot on the river: %s",
+                         json_string_value(json_object_get(spot, "spot")));
+        }
+    }
+    pick_move(legal, out, cap, follower);
+}
+
+/* A table with The River: its state names the expansion, starts from the
+ * spring RA at 0,0, holds 82 tiles besides it (11 river tiles and the 71
+ * base tiles other than the fourth D); the first 11 draws are the river
+ * pile, the lake RL the eleventh; the first river tile has one square,
+ * 1,0; a restarted server restores the table. */
+static void test_river_table(void **state)
+{
+    (void)state;
+    two_players_with("[\"me\",\"open\"]", ",\"expansions\":[\"river\"]", 0);
+    char text[300], move[64], digest[32] = "";
+    snprintf(text, sizeof text, "{\"type\":\"watch\",\"id\":5,\"table\":\"%s\"}", table_id);
+    request(2, text);
+    expect(2, "watch.ok");
+    json_t *st = expect(2, "state");
+    json_t *exp = json_object_get(st, "expansions");
+    assert_int_equal(json_array_size(exp), 1);
+    assert_string_equal(json_string_value(json_array_get(exp, 0)), "river");
+    json_t *start = json_object_get(st, "start");
+    assert_string_equal(json_string_value(json_object_get(start, "tile")), "RA");
+    assert_int_equal(json_integer_value(json_object_get(start, "x")), 0);
+    assert_int_equal(json_integer_value(json_object_get(start, "y")), 0);
+    assert_int_equal(json_integer_value(json_object_get(start, "rot")), 0);
+    assert_int_equal(json_integer_value(json_object_get(st, "tiles_left")), 82);
+    static const char *const river_ids[] = {"RB", "RC", "RD", "RE", "RG", "RH", "RI", "RK", "RL"};
+    static const int river_counts[] = {1, 1, 2, 1, 2, 1, 1, 1, 1};
+    /* The first draw: the river pile but the lake. */
+    expect_counts(json_object_get(st, "next_tiles"), river_ids, river_counts, 8);
+    json_t *remaining = json_object_get(st, "remaining");
+    for (int i = 0; i < 9; i++)
+        assert_int_equal(json_integer_value(json_object_get(remaining, river_ids[i])),
+                         river_counts[i]);
+    assert_int_equal(json_integer_value(json_object_get(remaining, "D")), 3);
+    assert_null(json_object_get(remaining, "RA"));
+    request(1, "{\"type\":\"lobby\",\"id\":2}");
+    json_t *entry = json_array_get(json_object_get(expect(1, "lobby.ok"), "tables"), 0);
+    assert_string_equal(json_string_value(json_array_get(json_object_get(entry, "expansions"), 0)),
+                        "river");
+    snprintf(text, sizeof text, "{\"type\":\"join\",\"id\":2,\"table\":\"%s\",\"name\":\"Bob\"}",
+             table_id);
+    request(1, text);
+    expect(1, "join.ok");
+    st = expect(1, "state");
+    const char *tile = json_string_value(json_object_get(st, "tile"));
+    assert_true(is_river_id(tile) && strcmp(tile, "RL") != 0);
+    assert_int_equal(json_integer_value(json_object_get(st, "tiles_left")), 81);
+    /* The river's open end is the spring's east port: one square. */
+    drain(0);
+    snprintf(text, sizeof text, "{\"type\":\"legal\",\"id\":3,\"table\":\"%s\"}", table_id);
+    request(0, text);
+    json_t *legal = expect(0, "legal.ok");
+    json_t *p;
+    size_t i;
+    assert_true(json_array_size(json_object_get(legal, "placements")) > 0);
+    json_array_foreach(json_object_get(legal, "placements"), i, p)
+    {
+        assert_int_equal(json_integer_value(json_object_get(p, "x")), 1);
+        assert_int_equal(json_integer_value(json_object_get(p, "y")), 0);
+    }
+    int c = 0;
+    for (int turn = 0; turn < 12; turn++) {
+        drain(c);
+        river_legal_move(c, move, sizeof move, 1);
+        send_move(c, turn, move);
+        expect(c, "move.ok");
+        json_t *ev = expect(c, "move");
+        const char *played = json_string_value(json_object_get(ev, "move"));
+        const char *next = json_string_value(json_object_get(json_object_get(ev, "next"), "tile"));
+        assert_non_null(next);
+        /* Moves 0..10 lay (or discard) the river, the lake last. */
+        if (turn < 11) {
+            char id[8];
+            sscanf(strncmp(played, "discard ", 8) == 0 ? played + 8 : played, "%7s", id);
+            assert_true(is_river_id(id));
+        }
+        if (turn < 9)
+            assert_true(is_river_id(next) && strcmp(next, "RL") != 0);
+        else if (turn == 9)
+            assert_string_equal(next, "RL");
+        else
+            assert_int_equal(strlen(next), 1); /* a base tile */
+        /* What the next draw can give: river tiles while the pile lasts. */
+        json_t *nt = json_object_get(ev, "next_tiles");
+        const char *id;
+        json_t *v;
+        json_object_foreach(nt, id, v) assert_int_equal(is_river_id(id), turn < 9);
+        tile = next;
+        snprintf(digest, sizeof digest, "%s", json_string_value(json_object_get(ev, "digest")));
+        c = (int)json_integer_value(json_object_get(json_object_get(ev, "next"), "player"));
+    }
+    drain(0);
+    snprintf(text, sizeof text, "{\"type\":\"record\",\"id\":5,\"table\":\"%s\"}", table_id);
+    request(0, text);
+    const char *record = json_string_value(json_object_get(expect(0, "record.ok"), "record"));
+    assert_non_null(strstr(record, "\nexpansions river\n"));
+    /* A restarted server has the river table from storage. */
+    srv_hooks hooks = {NULL, hook_send, hook_think, NULL, hook_now, hook_analyse, NULL};
+    srv_limits limits = {10, 4};
+    srv_tables *again = tables_new(store, &hooks, &limits);
+    char err[200];
+    assert_int_equal(tables_load(again, err, sizeof err), 0);
+    msg_request *r = malloc(sizeof *r);
+    msg_problem prob;
+    snprintf(text, sizeof text, "{\"type\":\"resume\",\"id\":8,\"table\":\"%s\",\"token\":\"%s\"}",
+             table_id, tokens[0]);
+    assert_int_equal(msg_decode(text, strlen(text), r, &prob), ERR_NONE);
+    tables_request(again, &clients[3], r);
+    free(r);
+    assert_int_equal(tables_flush(again), 0);
+    expect(3, "resume.ok");
+    st = expect(3, "state");
+    assert_string_equal(json_string_value(json_object_get(st, "digest")), digest);
+    assert_int_equal(json_integer_value(json_object_get(st, "turn")), 12);
+    assert_string_equal(json_string_value(json_array_get(json_object_get(st, "expansions"), 0)),
+                        "river");
+    assert_string_equal(json_string_value(json_object_get(st, "tile")), tile);
+    tables_client_gone(again, &clients[3]);
+    tables_free(again);
+}
+
+/* river-keep-start: the fourth D goes into the main pile (83 tiles besides
+ * the spring); without the river it is refused. */
+static void test_river_keep_start(void **state)
+{
+    (void)state;
+    two_players_with("[\"me\",\"open\"]",
+                     ",\"expansions\":[\"river\"],\"rules\":[\"river-keep-start\"]", 0);
+    char text[200];
+    snprintf(text, sizeof text, "{\"type\":\"watch\",\"id\":5,\"table\":\"%s\"}", table_id);
+    request(2, text);
+    expect(2, "watch.ok");
+    json_t *st = expect(2, "state");
+    assert_int_equal(json_integer_value(json_object_get(st, "tiles_left")), 83);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(st, "remaining"), "D")), 4);
+    assert_string_equal(json_string_value(json_array_get(json_object_get(st, "rules"), 0)),
+                        "river-keep-start");
+    request(0, "{\"type\":\"create\",\"id\":1,\"name\":\"Ann\",\"seats\":[\"me\",\"open\"],"
+               "\"rules\":[\"river-keep-start\"]}");
+    json_t *e = expect(0, "error");
+    assert_string_equal(json_string_value(json_object_get(e, "code")), "bad_field");
+    assert_non_null(strstr(json_string_value(json_object_get(e, "message")), "needs the river"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1073,6 +1274,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_hint_from_the_workers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stale_analysis_dropped, setup, teardown),
         cmocka_unit_test_setup_teardown(test_estimates_off, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_river_table, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_river_keep_start, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -128,7 +128,8 @@ static void test_player_new_takes_both_joiners(void **state)
 static void test_help_lists_every_player(void **state)
 {
     (void)state;
-    const char *names[] = {"random", "greedy", "mcts", "vanilla-mcts", "star25", "--save-dir"};
+    const char *names[] = {"random",     "greedy",       "mcts",  "vanilla-mcts",    "star25",
+                           "--save-dir", "--expansions", "river", "river-keep-start"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         assert_non_null(strstr(play_usage, names[i]));
 }
@@ -158,6 +159,56 @@ static void test_bad_arguments(void **state)
     assert_non_null(strstr(err, "--fast"));
 }
 
+/* --expansions names the expansions (river.md); river-keep-start needs the
+ * river; a loaded game keeps its own. */
+static void test_expansions(void **state)
+{
+    (void)state;
+    play_options opt;
+    char err[200];
+    const char *none[] = {"play"};
+    assert_int_equal(parse(&opt, err, 1, none), 0);
+    assert_int_equal(opt.expansions, 0);
+    const char *river[] = {"play", "--expansions", "river"};
+    assert_int_equal(parse(&opt, err, 3, river), 0);
+    assert_int_equal(opt.expansions, CARC_EXPANSION_RIVER);
+    assert_int_equal(opt.expansions_given, 1);
+    const char *keep[] = {"play", "--rules", "river-keep-start", "--expansions", "river"};
+    assert_int_equal(parse(&opt, err, 5, keep), 0);
+    assert_int_equal(opt.rules, CARC_RULE_RIVER_KEEP_START);
+    assert_int_equal(opt.expansions, CARC_EXPANSION_RIVER);
+    const char *base[] = {"play", "--expansions", "none"};
+    assert_int_equal(parse(&opt, err, 3, base), 0);
+    assert_int_equal(opt.expansions, 0);
+}
+
+static void test_bad_expansions(void **state)
+{
+    (void)state;
+    play_options opt;
+    char err[200];
+    const char *alone[] = {"play", "--rules", "river-keep-start"};
+    assert_int_equal(parse(&opt, err, 3, alone), -1);
+    assert_non_null(strstr(err, "needs the river"));
+    assert_non_null(strstr(err, "--expansions river"));
+    const char *unknown[] = {"play", "--expansions", "atlantis"};
+    assert_int_equal(parse(&opt, err, 3, unknown), -1);
+    assert_non_null(strstr(err, "--expansions"));
+    assert_non_null(strstr(err, "atlantis"));
+    const char *twice[] = {"play", "--expansions", "river,river"};
+    assert_int_equal(parse(&opt, err, 3, twice), -1);
+    assert_non_null(strstr(err, "twice"));
+    /* Known, but not playable in this version. */
+    const char *later[] = {"play", "--expansions", "river,inns-cathedrals"};
+    assert_int_equal(parse(&opt, err, 3, later), -1);
+    assert_non_null(strstr(err, "inns-cathedrals"));
+    const char *loaded[] = {"play", "--load", "game.rec", "--expansions", "river"};
+    assert_int_equal(parse(&opt, err, 5, loaded), -1);
+    assert_non_null(strstr(err, "loaded game"));
+    const char *missing[] = {"play", "--expansions"};
+    assert_int_equal(parse(&opt, err, 2, missing), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -169,6 +220,8 @@ int main(void)
         cmocka_unit_test(test_player_new_takes_both_joiners),
         cmocka_unit_test(test_help_lists_every_player),
         cmocka_unit_test(test_bad_arguments),
+        cmocka_unit_test(test_expansions),
+        cmocka_unit_test(test_bad_expansions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

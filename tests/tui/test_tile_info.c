@@ -156,6 +156,49 @@ static void test_dead_spots_agree_with_engine(void **state)
     assert_true(dead_seen > 0); /* the check met real dead spots */
 }
 
+/* The pile the next tile comes from (river.md): the base game's 24 kinds;
+ * with The River its river pile (RB..RL: the spring is on the board) for
+ * the first ten draws after the first, the lake being the eleventh river
+ * tile; once the lake is drawn, the main pile, without the river kinds. */
+static void test_pile_kinds(void **state)
+{
+    (void)state;
+    int kinds[CARC_MAX_KINDS];
+    carc_game *g = carc_game_new(2, NULL, 5);
+    assert_int_equal(tile_info_pile_kinds(g, kinds), 24);
+    for (int i = 0; i < 24; i++)
+        assert_int_equal(strlen(carc_tile_id(kinds[i])), 1);
+    carc_game_free(g);
+    carc_rules river = {.expansions = CARC_EXPANSION_RIVER};
+    g = carc_game_new(2, &river, 5);
+    assert_non_null(g);
+    static const char *const river_ids[] = {"RB", "RC", "RD", "RE", "RG", "RH", "RI", "RK", "RL"};
+    carc_rng rng = carc_rng_seed(7);
+    for (int move = 0; move < 11; move++) {
+        int n = tile_info_pile_kinds(g, kinds);
+        /* The drawn tile is the (move + 1)th river tile; the next draw is
+         * from the river pile until the lake is in hand. */
+        if (move < 10) {
+            assert_int_equal(n, 9);
+            for (int i = 0; i < n; i++)
+                assert_string_equal(carc_tile_id(kinds[i]), river_ids[i]);
+        } else {
+            assert_string_equal(carc_tile_id(carc_game_drawn_tile(g)), "RL");
+            assert_int_equal(n, 24);
+        }
+        assert_int_equal(carc_game_play_random(g, &rng, 0.0, NULL), CARC_OK);
+    }
+    assert_int_equal(strlen(carc_tile_id(carc_game_drawn_tile(g))), 1);
+    assert_int_equal(tile_info_pile_kinds(g, kinds), 24);
+    carc_game_free(g);
+    /* river-keep-start: D is in the main pile four times. */
+    river.flags = CARC_RULE_RIVER_KEEP_START;
+    g = carc_game_new(2, &river, 5);
+    assert_int_equal(carc_game_kind_total(g, kind_of('D')), 4);
+    assert_int_equal(tile_info_pile_kinds(g, kinds), 9);
+    carc_game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -164,6 +207,7 @@ int main(void)
         cmocka_unit_test(test_kind_fits),
         cmocka_unit_test(test_dead_spot_when_only_u_is_left),
         cmocka_unit_test(test_dead_spots_agree_with_engine),
+        cmocka_unit_test(test_pile_kinds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

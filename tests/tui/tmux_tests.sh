@@ -217,9 +217,10 @@ t_inspect() {
 }
 
 # The drawn tile's letter from the header: "plays tile V".
-drawn_tile() { capture; grep -o 'plays tile [A-X]' "$screen_file" | head -1 | cut -c12; }
+# The drawn tile's id in the header: one letter, or two (The River's "RD").
+drawn_tile() { capture; grep -o 'plays tile [A-Z][A-Z]* ' "$screen_file" | head -1 | cut -c12- | tr -d ' '; }
 # The header's turn and tile: "turn 5 | Red (you) plays tile V".
-turn_and_tile() { capture; grep -o 'turn [0-9]* | .* plays tile [A-X]' "$screen_file" | head -1; }
+turn_and_tile() { capture; grep -o 'turn [0-9]* | .* plays tile [A-Z][A-Z]* ' "$screen_file" | head -1; }
 
 # Plays one human move and waits for the human's next turn.
 next_human_turn() {
@@ -657,6 +658,101 @@ t_bad_arguments() {
     [ "$status" -eq 1 ] || fail "invalid record: exit $status"
     grep -q "line 2" err.txt || fail "no line number"
     "$bin" play --help | grep -q '^usage: carcassonne play' || fail "no usage"
+    "$bin" play --help | grep -q -- '--expansions LIST' || fail "the usage lacks --expansions"
+    status=0
+    "$bin" play --rules river-keep-start 2>err.txt || status=$?
+    [ "$status" -eq 2 ] || fail "river-keep-start alone: exit $status, not 2"
+    grep -q "needs the river" err.txt || fail "river-keep-start alone: no clear message"
+    status=0
+    "$bin" play --expansions atlantis 2>err.txt || status=$?
+    [ "$status" -eq 2 ] || fail "an unknown expansion: exit $status, not 2"
+    grep -q "atlantis" err.txt || fail "an unknown expansion is not named"
+    status=0
+    "$bin" play --expansions river,river 2>err.txt || status=$?
+    [ "$status" -eq 2 ] || fail "river twice: exit $status, not 2"
+}
+
+# The River (river.md): the game starts from the spring at 0,0, its river
+# flowing east, so the first river tile has one square, 1,0; the panel
+# lists the river pile, the lake last at 0%. Then a save holds the
+# `expansions river` line and two-letter tiles, and loads again.
+t_river() {
+    start 100 32 --expansions river --seed 5 --players human,greedy --no-color
+    wait_for "Place your tile"
+    tile=$(drawn_tile)
+    case "$tile" in R[B-K]) ;; *) fail "the first tile is '$tile', not a river tile" ;; esac
+    shows "Tiles left: 81" || fail "not 81 tiles left (83 with the spring and the drawn tile)"
+    shows "River pile: 10, the lake last" || fail "no river pile in the panel"
+    grep -q "RL 1   0%" "$screen_file" || fail "the lake is not listed at 0%"
+    grep -q "≈≈≈" "$screen_file" || fail "no water on the board (the spring)"
+    shows "New game with The River" || fail "the log does not name The River"
+    keys Tab
+    wait_for "fits here"
+    shows "cursor 1,0" || fail "the river's first square is not 1,0"
+    keys Tab # the only legal square: Tab stays there
+    wait_for "cursor 1,0"
+    keys Enter
+    wait_for_either "Confirm?" "Follower:"
+    if shows "Follower:"; then
+        shows "on the river" && fail "a follower spot on the river"
+        keys 0
+        wait_for "Confirm?"
+    fi
+    keys Enter
+    wait_for "Turn 1: Red put $tile at 1,0"
+    wait_for_re 'turn 3 | Red (you) plays tile R[B-L] ' "no river tile at turn 3"
+    shows "River pile: 8, the lake last" || fail "not 8 river tiles left at turn 3"
+    tile3=$(drawn_tile)
+    keys s
+    wait_for "Save as: carcassonne-5.rec"
+    keys Enter
+    wait_for "the log says"
+    saved="$XDG_DATA_HOME/carcassonne/saves/carcassonne-5.rec"
+    [ -f "$saved" ] || fail "no file in the saves folder"
+    grep -q '^expansions river$' "$saved" || fail "no expansions line in the save"
+    grep -q "^$tile 1 0 " "$saved" || fail "the first move is not '$tile 1 0 ...'"
+    test "$(grep -c '^R[B-L] ' "$saved")" -eq 2 || fail "not two river moves in the save"
+    "$bin" replay "$saved" >/dev/null || fail "the saved record does not replay"
+    finish
+    session=load
+    start 100 32 --load carcassonne-5.rec --no-color
+    wait_for "Resumed "
+    shows "turn 3 | Red (you) plays tile $tile3 " || fail "the loaded game is not at turn 3 with $tile3"
+    shows "River pile: 8, the lake last" || fail "the loaded game lost its river pile"
+    shows "Turn 1: Red put $tile at 1,0" || fail "the loaded log lost the first move"
+    # A hint in the river phase: a legal move of the river tile, taken.
+    keys h
+    wait_for "Best moves (your expected" 30
+    grep -q '^.*│1 [-+][0-9.]* at -*[0-9]*,-*[0-9]* turned [0-3]' "$screen_file" ||
+        fail "no river hint with its square and turn"
+    keys 1
+    wait_for "Confirm?"
+    keys Enter
+    wait_for "Turn 3: Red put $tile3 at"
+    wait_for_re 'turn 5 | Red (you) plays tile R' "no river tile at turn 5 after the hint"
+    next_human_turn
+    shows "turn 7 | Red (you) plays tile R" || fail "no river tile at turn 7 after the load"
+    finish
+}
+
+# The river pile runs out with the lake, eleventh, and the main pile
+# follows: the panel lists its 24 kinds (river.md: the lake last).
+t_river_ends() {
+    start 100 32 --expansions river --seed 9 --players human,human --no-color
+    for turn in 1 2 3 4 5 6 7 8 9 10; do
+        wait_for "turn $turn |"
+        case "$(drawn_tile)" in R[B-K]) ;; *) fail "turn $turn: tile '$(drawn_tile)' is no river tile before the lake" ;; esac
+        place_and_confirm 0
+    done
+    wait_for "turn 11 |"
+    [ "$(drawn_tile)" = RL ] || fail "the eleventh tile is '$(drawn_tile)', not the lake RL"
+    shows "River pile" && fail "the lake is drawn: the next tile comes from the main pile"
+    grep -q "│A [0-9 ]" "$screen_file" || fail "the panel does not list the main pile"
+    grep -q "│R[B-L] [0-9 ]" "$screen_file" && fail "the panel still lists river tiles"
+    place_and_confirm 0
+    wait_for "turn 12 |"
+    case "$(drawn_tile)" in [A-X]) ;; *) fail "turn 12: '$(drawn_tile)' is not a base tile" ;; esac
+    finish
 }
 
 "t_$test_name"

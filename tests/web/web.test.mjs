@@ -1,5 +1,6 @@
 // web.test.mjs: the browser client against a real server, in Debian's
-// chromium: a game against the computer to the final scoring, two browser
+// chromium: a game against the computer to the final scoring, a game with
+// The River through its river phase, two browser
 // profiles playing each other (one reloads mid-game and resumes), a
 // keyboard-only turn, and a phone-sized screen. Screenshots go to
 // $ARTEFACTS. Every wait is generous: a slow machine is not a failure.
@@ -197,6 +198,80 @@ await test('a game against the computer, to the final scoring', async () => {
   await page.context().close();
 });
 
+// The River (river.md): the spring RA at 0,0, the river pile first (the
+// lake RL eleventh), each river tile drawn as water; then the main pile.
+await test('a river game against the computer, through the river phase', async () => {
+  const page = await openPage(browser, server.url);
+  await page.fill('#create input[name=name]', 'Ria');
+  await page.selectOption('#create select[data-i="1"]', 'greedy');
+  check(await page.isHidden('#create label[data-needs=river]'), 'river-keep-start hides without the river');
+  await page.check('#create input[name=expansion][value=river]');
+  check(await page.isVisible('#create label[data-needs=river]'), 'river-keep-start shows with the river');
+  await page.click('#create-button');
+  await page.waitForURL(/\?t=/);
+  const table = new URL(page.url()).searchParams.get('t');
+  await page.waitForSelector('#board .tiles use[data-square="0,0"]');
+  const start = await page.$eval('#board .tiles use[data-square="0,0"]', (u) => u.getAttribute('href'));
+  check(start === '#tile-RA', `the spring is the start tile (${start})`);
+  const drawnTile = () => page.$eval('#drawn strong', (e) => e.textContent.split(': ').pop());
+  let turn = 0, shotStart = false;
+  for (;;) {
+    const phase = await nextTurn(page);
+    check(phase !== 'finished', 'the game goes on after the river');
+    turn = await turnOf(page);
+    const tile = await drawnTile();
+    const panel = await page.$eval('#tiles-left', (e) => e.textContent);
+    if (turn < 11) {
+      check(/^R[B-L]$/.test(tile), `turn ${turn + 1}: a river tile is drawn (${tile})`);
+      check(turn === 10 ? tile === 'RL' : tile !== 'RL', `the lake is the eleventh tile (turn ${turn + 1}: ${tile})`);
+      check((await page.$eval('#drawn', (e) => e.textContent)).includes('from the river pile'), 'the drawn tile says it is the river\'s');
+      if (turn < 10) {
+        check(panel.includes('The river comes first'), `turn ${turn + 1}: the panel shows the river pile`);
+        const kinds = await page.$$eval('#tiles-left li[data-kind]', (l) => l.map((e) => [e.dataset.kind, e.querySelector('.chance').textContent]));
+        check(kinds.every(([k]) => /^R[B-L]$/.test(k)), `only river kinds listed (${kinds.map((k) => k[0])})`);
+        check(kinds.some(([k, c]) => k === 'RL' && c === '0%'), 'the lake listed at 0% before its turn');
+      }
+      if (!shotStart) {
+        await page.screenshot({ path: path.join(ART, 'river-start.png') });
+        shotStart = true;
+      }
+    } else {
+      check(/^[A-X]$/.test(tile), `after the lake, a base tile (${tile})`);
+      check(!panel.includes('The river comes first'), 'the panel shows the main pile after the lake');
+      break;
+    }
+    await keyboardTurn(page, false);
+  }
+  // Every river tile placed (not discarded) is on the board, drawn as water.
+  const record = await page.evaluate(async (t) => (await fetch(`/api/tables/${t}/record`)).text(), table);
+  check(/^expansions river$/m.test(record), 'the record names the expansion');
+  const placed = record.split('\n').filter((l) => /^R[B-L] /.test(l)).length;
+  const onBoard = await page.$$eval('#board .tiles use', (u) => u.filter((e) => /^#tile-R/.test(e.getAttribute('href'))).length);
+  check(onBoard === placed + 1, `the spring and the ${placed} river tiles placed are on the board (${onBoard})`);
+  check(placed >= 6, `most of the river is laid (${placed} tiles)`);
+  const water = await page.$$eval('#tile-defs #tile-RD .water', (w) => w.map((e) => getComputedStyle(e).stroke));
+  check(water.length === 1 && water[0] === 'rgb(90, 167, 220)', `the river is water blue (${water})`);
+  // The river is no feature: the inspector says so.
+  await page.keyboard.press('f');
+  const b = await page.locator('#board .tiles use[data-square="0,0"]').boundingBox();
+  await page.mouse.click(b.x + b.width * 0.85, b.y + b.height / 2);
+  await page.waitForSelector('#inspector:not([hidden])');
+  check((await page.$eval('#inspector', (e) => e.textContent)).includes('The river'), 'the inspector names the river');
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('f');
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: path.join(ART, 'river.png') });
+  // The replay viewer steps through the river from the spring.
+  await page.goto(`${server.url}/?replay=${table}`);
+  await page.waitForSelector('#replay-view[data-step="0"]');
+  const shown = () => page.$$eval('#replay-board .tiles use', (u) => u.map((e) => e.getAttribute('href')));
+  check((await shown()).join() === '#tile-RA', 'the replay starts from the spring');
+  await page.keyboard.press('End');
+  await page.waitForFunction((n) => document.querySelectorAll('#replay-board .tiles use').length >= n, onBoard);
+  check((await shown()).filter((h) => /^#tile-R/.test(h)).length === onBoard, 'the replay lays the same river');
+  await page.context().close();
+});
+
 await test('the replay viewer steps through a game and a record file', async () => {
   check(finished.table && finished.record, 'the game against the computer was played');
   const page = await openPage(browser, `${server.url}/?replay=${finished.table}`);
@@ -318,6 +393,9 @@ await test('a keyboard-only turn: arrows, R, a digit, Enter', async () => {
   await page.waitForSelector(`#mine a[data-open="${table}"]`);
   await page.click(`#mine a[data-open="${table}"]`);
   await page.waitForSelector('#table-view[data-status=playing]');
+  // The view's data-status may still be the old view's: wait for the
+  // tiles of the resumed state (the wait fails if they never come).
+  await page.waitForFunction((n) => document.querySelectorAll('#board .tiles use').length >= n, tiles, { timeout: 20000 });
   check((await page.$$eval('#board .tiles use', (u) => u.length)) >= tiles, 'the game is back');
   await page.context().close();
 });

@@ -39,12 +39,16 @@ function screen(name) {
   for (const s of ['lobby-view', 'table-view', 'replay-view']) $(`#${s}`).hidden = s !== name;
 }
 
-// /?play=LEVEL: a ready game against the computer (what scripts print).
+// /?play=LEVEL[&expansions=river]: a ready game against the computer (what
+// scripts print).
 const PLAY_SPECS = { easy: 'mcts:level=easy', normal: 'mcts:level=normal', hard: 'mcts:level=hard', greedy: 'greedy' };
 
-async function quickGame(level) {
+// `expansions`: the names of the address's `expansions` (/?play=easy&expansions=river).
+async function quickGame(level, expansions) {
   const name = store.playerName() || 'Player';
-  const ok = await conn.request('create', { name, seats: ['me', PLAY_SPECS[level] || PLAY_SPECS.easy], listed: false });
+  const req = { name, seats: ['me', PLAY_SPECS[level] || PLAY_SPECS.easy], listed: false };
+  if (expansions) req.expansions = expansions.split(',').filter(Boolean);
+  const ok = await conn.request('create', req);
   store.keepSeat(ok.table, ok.seat, ok.token);
   history.replaceState(null, '', `/?t=${encodeURIComponent(ok.table)}`);
 }
@@ -53,7 +57,7 @@ async function route(record = null) {
   let params = new URLSearchParams(location.search);
   if (params.has('play')) {
     try {
-      await quickGame(params.get('play'));
+      await quickGame(params.get('play'), params.get('expansions'));
     } catch (e) {
       status(`cannot make a game: ${e.message}`, true);
       history.replaceState(null, '', '/');

@@ -3,6 +3,7 @@
 // each turn and the scoring log. It checks no rule.
 
 // "E 0 -1 2 S" -> {letter, x, y, rot, spot}; "discard X" and "end" too.
+// `letter` is the tile's id, of one or two letters ("RD 1 0 0").
 export function parseMove(text) {
   const w = text.trim().split(/\s+/);
   if (w[0] === 'discard') return { discard: true, letter: w[1] };
@@ -59,6 +60,7 @@ export class Table {
     if (ev.clock) s.clock = ev.clock;
     if (ev.dead) s.dead = ev.dead;
     if (s.remaining && ev.next && s.remaining[ev.next.tile] > 0) s.remaining[ev.next.tile] -= 1;
+    if (ev.next_tiles) s.next_tiles = ev.next_tiles;
     this.clockAt = performance.now();
   }
 

@@ -28,7 +28,9 @@ export class Inspector {
   async inspectAt(x, y, fx, fy) {
     const tile = this.view.table.tiles.find((t) => t.x === x && t.y === y);
     if (!tile) return this.clear();
-    const spot = this.view.board.cat.nearestSpot(tile.letter, tile.rot, fx, fy);
+    const cat = this.view.board.cat;
+    const spot = cat.nearestSpot(tile.letter, tile.rot, fx, fy);
+    if (cat.kindOf(tile.letter, tile.rot, spot) === 'river') return this.showRiver();
     const list = await this.features();
     const f = list.find((g) => g.parts.some(([px, py, s]) => px === x && py === y && s === spot));
     if (f) this.show([f], true);
@@ -61,6 +63,16 @@ export class Inspector {
     this.card.hidden = false;
     this.card.querySelector('.close').onclick = () => this.clear();
     this.view.say(`${NAMES[f.kind]}: ${state}, worth ${f.value} now, ${f.value_at_end} at the end${owners ? `, held by ${owners}` : ''}.`);
+  }
+
+  // The river is no feature (river.md): nothing to show on the board.
+  showRiver() {
+    this.view.board.setFeature([], []);
+    this.card.innerHTML = '<h2>The river</h2><button type="button" class="close" aria-label="close the inspector">×</button>' +
+      '<p>No feature: no follower stands on it and it never scores. It parts the fields on its banks.</p>';
+    this.card.hidden = false;
+    this.card.querySelector('.close').onclick = () => this.clear();
+    this.view.say('The river: no follower, never scored.');
   }
 
   clear() {

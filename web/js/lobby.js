@@ -14,6 +14,10 @@ const RULES = [
   ['farms-first-edition', 'Farms of the first edition'], ['small-city', 'Small cities score less'],
   ['no-incomplete-scoring', 'No scoring of unfinished features'], ['bonus-turn', 'Bonus turn for filling a hole'],
 ];
+// The expansions a table can add, and the rule variants that belong to one.
+const EXPANSIONS = [['river', 'The River: start from the spring, lay the 12 river tiles first']];
+const EXPANSION_RULES = [['river-keep-start', 'river', 'The base start tile joins the pile']];
+const EXPANSION_NAMES = { river: 'The River' };
 
 export class Lobby {
   constructor(root, conn, open) {
@@ -42,6 +46,19 @@ export class Lobby {
     f.name.value = store.playerName();
     f.querySelector('.rules').innerHTML = RULES.map(([v, l]) =>
       `<label><input type="checkbox" name="rule" value="${v}"> ${l}</label>`).join('');
+    const box = f.querySelector('.expansions');
+    box.innerHTML = EXPANSIONS.map(([v, l]) =>
+      `<label><input type="checkbox" name="expansion" value="${v}"> ${l}</label>`).join('') +
+      EXPANSION_RULES.map(([v, x, l]) =>
+        `<label class="sub" data-needs="${x}" hidden><input type="checkbox" name="rule" value="${v}"> ${l}</label>`).join('');
+    // A variant shows with its expansion only (the server refuses it alone).
+    box.onchange = () => {
+      for (const el of box.querySelectorAll('[data-needs]')) {
+        const on = box.querySelector(`input[name=expansion][value="${el.dataset.needs}"]`).checked;
+        el.hidden = !on;
+        if (!on) el.querySelector('input').checked = false;
+      }
+    };
     this.drawSeats();
     f.onclick = (e) => {
       const act = e.target.closest('button[data-seat]')?.dataset.seat;
@@ -70,6 +87,8 @@ export class Lobby {
     if (seats.filter((s) => s === 'me').length > 1) return this.message('Only one seat can be yours.');
     if (seats.includes('me') && !name) return this.message('Your name, please.');
     const req = { seats, rules: [...f.querySelectorAll('input[name=rule]:checked')].map((c) => c.value), info: f.info.value, listed: f.listed.checked, estimates: f.estimates.checked };
+    const expansions = [...f.querySelectorAll('input[name=expansion]:checked')].map((c) => c.value);
+    if (expansions.length) req.expansions = expansions;
     if (name) req.name = name;
     if (f.clock.value !== 'none') {
       req.clock = { mode: f.clock.value, seconds: +f.seconds.value, on_timeout: f.timeout.value };
@@ -109,7 +128,8 @@ export class Lobby {
     el.innerHTML = tables.map((t) => {
       const seats = t.seats.map((s) => esc(s.name || (s.kind === 'open' ? '(open)' : s.kind === 'invite' ? '(invited)' : s.kind))).join(', ');
       const canJoin = !mine && t.status === 'waiting' && t.seats.some((s) => s.kind === 'open');
-      return `<li><span class="what"><strong>${t.status}</strong> ${seats}${t.turn ? `, turn ${t.turn}` : ''}${t.info === 'purist' ? ', purist' : ''}${t.clock ? ', clock' : ''}${t.estimates === false ? ', no hints' : ''}</span>` +
+      const sets = (t.expansions || []).map((x) => `, ${esc(EXPANSION_NAMES[x] || x)}`).join('');
+      return `<li><span class="what"><strong>${t.status}</strong> ${seats}${t.turn ? `, turn ${t.turn}` : ''}${sets}${t.info === 'purist' ? ', purist' : ''}${t.clock ? ', clock' : ''}${t.estimates === false ? ', no hints' : ''}</span>` +
         `<a class="button" href="/?t=${encodeURIComponent(t.table)}" data-open="${esc(t.table)}">${mine ? 'Resume' : canJoin ? 'Join' : 'Watch'}</a></li>`;
     }).join('') || `<li class="empty">${mine ? 'No games in this browser yet.' : 'No table is waiting or playing.'}</li>`;
     el.onclick = (e) => {

@@ -44,21 +44,38 @@ export function renderPlayers(el, table) {
   }).join('');
 }
 
+// The pile the next tile comes from, from a casual table's `remaining`
+// (tiles left by kind) and `next_tiles` (what the next draw can give):
+// with The River, the river pile while it lasts (the lake drawn last, so
+// at 0% until it is the only one), else the main pile. Kinds in the
+// catalogue's order. `cat` tells river tiles apart (Catalogue.isRiver).
+export function pileOf(state, cat) {
+  const next = state.next_tiles || state.remaining || {};
+  const river = Object.keys(next).some((k) => next[k] > 0 && cat.isRiver(k));
+  const total = Object.values(next).reduce((a, c) => a + c, 0);
+  const kinds = cat.letters.filter((k) => (state.remaining[k] || 0) > 0 && cat.isRiver(k) === river)
+    .map((k) => ({ id: k, left: state.remaining[k], chance: total ? (next[k] || 0) / total : 0 }));
+  return { river, kinds, riverLeft: river ? kinds.reduce((a, k) => a + k.left, 0) : 0 };
+}
+
 // The tiles left: each kind with its count and draw chance (casual), or
 // only the count (purist).
-export function renderTilesLeft(el, table) {
+export function renderTilesLeft(el, table, cat) {
   const s = table.state;
   const n = s.tiles_left;
   if (!s.remaining) {
     el.innerHTML = `<p>${n} tiles left (this table hides which).</p>`;
     return;
   }
-  const items = Object.entries(s.remaining).filter(([, c]) => c > 0).sort();
+  const pile = pileOf(s, cat);
   const discards = table.moves.map((m) => [m, m.move.split(' ')]).filter(([, w]) => w[0] === 'discard')
     .map(([m, w]) => `${esc(w[1])} (turn ${m.turn + 1})`);
-  el.innerHTML = `<p>${n} tiles left; the chance of each kind next:</p><ul class="kinds">` + items.map(([l, c]) =>
-    `<li title="${l}: ${c} left"><svg viewBox="0 0 100 100" width="30" height="30"><use href="#tile-${l}"/></svg>` +
-    `<span>${c}</span><span class="chance">${n ? Math.round((100 * c) / n) : 0}%</span></li>`).join('') + '</ul>' +
+  const head = pile.river
+    ? `<p class="river-pile">${n} tiles left. <strong>The river</strong> comes first: ${pile.riverLeft} river tile${pile.riverLeft === 1 ? '' : 's'}, the lake last; the chance of each next:</p>`
+    : `<p>${n} tiles left; the chance of each kind next:</p>`;
+  el.innerHTML = head + `<ul class="kinds${pile.river ? ' river' : ''}">` + pile.kinds.map(({ id, left, chance }) =>
+    `<li title="${esc(id)}: ${left} left" data-kind="${esc(id)}"><svg viewBox="0 0 100 100" width="30" height="30"><use href="#tile-${esc(id)}"/></svg>` +
+    `<span>${left}</span><span class="chance">${Math.round(100 * chance)}%</span></li>`).join('') + '</ul>' +
     (s.dead?.length ? `<p>${s.dead.length} dead spot${s.dead.length > 1 ? 's' : ''} (crossed out on the board): no tile left fits there.</p>` : '') +
     (discards.length ? `<p>Discarded (fitted nowhere): ${discards.join(', ')}</p>` : '');
 }

@@ -248,7 +248,7 @@ export class TableView {
     this.board.setDead(s.remaining && s.status === 'playing' ? s.dead || [] : []);
     this.renderPlayers();
     this.renderDrawn();
-    renderTilesLeft(this.el('#tiles-left'), t);
+    renderTilesLeft(this.el('#tiles-left'), t, this.board.cat);
     renderLog(this.el('#log'), t);
     renderFinal(this.el('#final'), t);
     this.root.dataset.status = s.status;
@@ -271,8 +271,9 @@ export class TableView {
       return;
     }
     const who = s.to_move === s.you ? 'Your tile' : `${esc(seatName(s.seats[s.to_move], s.to_move))}'s tile`;
-    el.innerHTML = `<svg viewBox="0 0 100 100" width="56" height="56" aria-hidden="true"><use href="#tile-${s.tile}"/></svg>` +
-      `<div><strong>${who}: ${s.tile}</strong><br>turn ${s.turn + 1}, ${s.tiles_left} left</div>`;
+    const river = this.board.cat.isRiver(s.tile) ? ', from the river pile' : '';
+    el.innerHTML = `<svg viewBox="0 0 100 100" width="56" height="56" aria-hidden="true"><use href="#tile-${esc(s.tile)}"/></svg>` +
+      `<div><strong>${who}: ${esc(s.tile)}</strong><br>turn ${s.turn + 1}, ${s.tiles_left} left${river}</div>`;
     el.style.borderColor = PLAYERS[s.to_move % 6].colour;
   }
 

@@ -80,14 +80,36 @@ function cityShape(seg) {
   return { d, walls, poly };
 }
 
-// A road segment as a path and a polyline.
-function roadShape(seg) {
+// A road or river segment as a path and a polyline: from edge middle to
+// edge middle through the centre's pull, or from one edge middle to `end`
+// (the centre, unless a bridge takes the road further).
+function lineShape(seg, end = CENTRE) {
   const pts = seg.ports.map((p) => PORT_XY[portIndex(p)]);
   const f = (p) => `${p[0]},${p[1]}`;
   if (pts.length === 2) {
     return { d: `M${f(pts[0])}Q50,50 ${f(pts[1])}`, line: [pts[0], ...quad(pts[0], CENTRE, pts[1])] };
   }
-  return { d: `M${f(pts[0])}L50,50`, line: [pts[0], CENTRE] };
+  return { d: `M${f(pts[0])}L${f(end)}`, line: [pts[0], end] };
+}
+
+// The edge (0 N .. 3 W) of a one-edge road's port.
+const edgeOf = (seg) => Math.floor(portIndex(seg.ports[0]) / 3);
+
+// The River (river.md): a river that runs through the middle of a tile
+// parts a road that ends there from what it serves. Such a road crosses
+// on a bridge: to the city on the far side (RB), or to the cloister, which
+// then stands on the far bank (RH). Returns where the road ends and where
+// the cloister stands.
+function riverLayout(tile) {
+  const through = tile.segments.some((s) => s.kind === 'river' && s.ports.length === 2);
+  const road = tile.segments.find((s) => s.kind === 'road' && s.ports.length === 1);
+  if (!through || !road) return { roadEnd: CENTRE, cloister: [0, 0] };
+  const e = edgeOf(road);
+  if (tile.segments.some((s) => s.kind === 'cloister')) {
+    const shift = [INWARD[e][0] * 24, INWARD[e][1] * 24];
+    return { roadEnd: [50 + shift[0] * 0.42, 50 + shift[1] * 0.42], cloister: shift };
+  }
+  return { roadEnd: edgeMid((e + 2) % 4, 26), cloister: [0, 0] };
 }
 
 export function insidePolygon(p, poly) {
@@ -111,13 +133,27 @@ export function nearLine(p, line, r) {
 
 const toward = (p, q, k) => [p[0] + k * (q[0] - p[0]), p[1] + k * (q[1] - p[1])];
 
-// Where a follower stands on each segment (rotation 0).
-function anchors(tile, shapes) {
+// The cloister building, `shift` away from the centre, as a polygon.
+const cloisterPoly = ([sx, sy]) => [[36, 64], [36, 44], [50, 32], [64, 44], [64, 64]].map(([x, y]) => [x + sx, y + sy]);
+
+// Where a follower stands on each segment (rotation 0); a river segment
+// (where no follower stands) gets the middle of its water, for pointing.
+function anchors(tile, shapes, layout) {
   const cities = shapes.filter((s) => s.kind === 'city');
   const roads = shapes.filter((s) => s.kind === 'road');
-  const free = (p) => !cities.some((c) => insidePolygon(p, c.poly)) && !roads.some((r) => nearLine(p, r.line, 11));
+  const rivers = shapes.filter((s) => s.kind === 'river');
+  const hasCloister = tile.segments.some((s) => s.kind === 'cloister');
+  const free = (p) => !cities.some((c) => insidePolygon(p, c.poly)) && !roads.some((r) => nearLine(p, r.line, 11)) &&
+    !rivers.some((r) => nearLine(p, r.line, 15)) && !(hasCloister && insidePolygon(p, cloisterPoly(layout.cloister)));
   return tile.segments.map((seg, i) => {
-    if (seg.kind === 'cloister') return [66, 72]; // beside the building, not over it
+    if (seg.kind === 'cloister') {
+      const [sx, sy] = layout.cloister;
+      return sx || sy ? [76 + sx, 44 + sy] : [66, 72]; // beside the building, not over it
+    }
+    if (seg.kind === 'river') {
+      const line = shapes[i].line;
+      return line.length > 2 ? line[Math.floor(line.length / 2)] : toward(line[0], CENTRE, 0.6);
+    }
     if (seg.kind === 'city') {
       const edges = cityEdges(seg);
       if (edges.length === 4) return [50, 50];
@@ -135,15 +171,24 @@ function anchors(tile, shapes) {
   });
 }
 
-// The SVG of one tile kind (rotation 0) and its followers' anchors.
+// The SVG of one tile kind (rotation 0) and its followers' anchors. The
+// river is water with banks, under the roads (a road over it is a bridge);
+// the spring and the lake end in a pool.
 function drawTile(tile) {
+  const layout = riverLayout(tile);
   const shapes = tile.segments.map((seg) => {
     if (seg.kind === 'city') return { kind: 'city', ...cityShape(seg) };
-    if (seg.kind === 'road') return { kind: 'road', ...roadShape(seg) };
+    if (seg.kind === 'road') return { kind: 'road', ...lineShape(seg, layout.roadEnd) };
+    if (seg.kind === 'river') return { kind: 'river', ...lineShape(seg) };
     return { kind: seg.kind };
   });
-  const at = anchors(tile, shapes);
+  const at = anchors(tile, shapes, layout);
   let svg = '<rect class="field" width="100" height="100"/>';
+  for (const s of shapes) {
+    if (s.kind !== 'river') continue;
+    const pool = s.line.length === 2 ? '<circle class="river-bank" cx="50" cy="50" r="17"/><circle class="water" cx="50" cy="50" r="14"/>' : '';
+    svg += `<path class="river-bank" d="${s.d}"/>${pool}<path class="water" d="${s.d}"/>`;
+  }
   for (const s of shapes) if (s.kind === 'road') svg += `<path class="road-edge" d="${s.d}"/><path class="road" d="${s.d}"/>`;
   for (const s of shapes) if (s.kind === 'city') svg += `<path class="city" d="${s.d}"/><path class="wall" d="${s.walls}"/>`;
   tile.segments.forEach((seg, i) => {
@@ -151,7 +196,10 @@ function drawTile(tile) {
       const [x, y] = at[i];
       svg += `<path class="pennant" d="M${x + 14},${y - 12}h16v9l-8,8l-8,-8z"/>`; // beside a follower, not under it
     }
-    if (seg.kind === 'cloister') svg += '<path class="cloister" d="M36,64V44L50,32L64,44V64Z"/><rect class="door" x="46" y="53" width="8" height="11"/>';
+    if (seg.kind === 'cloister') {
+      const [sx, sy] = layout.cloister;
+      svg += `<g transform="translate(${sx},${sy})"><path class="cloister" d="M36,64V44L50,32L64,44V64Z"/><rect class="door" x="46" y="53" width="8" height="11"/></g>`;
+    }
   });
   const deadEnds = tile.segments.filter((s) => s.kind === 'road' && s.ports.length === 1).length;
   const hasCloister = tile.segments.some((s) => s.kind === 'cloister');
@@ -159,13 +207,23 @@ function drawTile(tile) {
   return { svg, anchors: at, shapes };
 }
 
-// The catalogue, prepared for drawing: `kinds[letter]` has the tile, its
-// SVG and the anchors of its segments.
+// The catalogue, prepared for drawing: `kinds[id]` has the tile, its SVG
+// and the anchors of its segments; `letters` lists the ids (one or two
+// letters: "E", "RD") in the catalogue's order. Version 1 named the id
+// `letter`; `set` ("base", "river") came with version 2.
 export class Catalogue {
   constructor(json) {
     this.kinds = {};
-    for (const t of json.tiles) this.kinds[t.letter] = { ...t, ...drawTile(t) };
-    this.letters = json.tiles.map((t) => t.letter);
+    for (const t of json.tiles) {
+      const id = t.id ?? t.letter;
+      this.kinds[id] = { ...t, id, set: t.set ?? 'base', ...drawTile(t) };
+    }
+    this.letters = json.tiles.map((t) => t.id ?? t.letter);
+  }
+
+  // Whether a tile id is one of The River's.
+  isRiver(id) {
+    return this.kinds[id]?.set === 'river';
   }
 
   static async load(url = '/api/tiles') {

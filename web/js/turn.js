@@ -236,7 +236,7 @@ export class Turn {
     let html = '';
     if (this.phase === 'place') {
       const n = this.cursor ? this.squares.get(key(...this.cursor)).length : 0;
-      html = `<span class="hint">Place the tile: ${this.squares.size} squares${n > 1 ? `, ${n} rotations here` : ''}</span>` +
+      html = `<span class="hint">Place the tile: ${this.squares.size} square${this.squares.size === 1 ? '' : 's'}${n > 1 ? `, ${n} rotations here` : ''}</span>` +
         (n > 1 ? btn('rotate', '⟳ Rotate', 'R') : '') + btn('place', '✓ Place here', 'Enter', true) +
         (this.askHint ? (this.hints.length
           ? this.hints.map((h, i) => btn(`hint-${i}`, `${i + 1}: ${h.move}`, `hint ${i + 1}: expected margin ${h.margin}${h.win === undefined ? '' : `, ${Math.round(100 * h.win)}% to win`}`)).join('')

@@ -1,10 +1,12 @@
 // tiles.test.mjs: the tile drawings from the server's real catalogue: a
 // follower stands inside its own segment on every tile, and a spot of the
-// record names the segment it should at every rotation.
+// record names the segment it should at every rotation; the river is
+// water; the tiles panel shows the pile the next tile comes from.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer } from '../lib.mjs';
 import { Catalogue, insidePolygon, nearLine, rotatePoint, portIndex } from '../../../web/js/tiles.js';
+import { pileOf } from '../../../web/js/panel.js';
 
 let server, cat;
 before(async () => {
@@ -15,23 +17,46 @@ before(async () => {
 });
 after(() => server.stop());
 
-test('the catalogue has the 24 kinds and 72 tiles of the base game', () => {
-  assert.equal(cat.letters.length, 24);
-  assert.equal(cat.letters.reduce((n, l) => n + cat.kinds[l].count, 0), 72);
+test('the catalogue has the base game and The River', () => {
+  const base = cat.letters.filter((l) => cat.kinds[l].set === 'base');
+  const river = cat.letters.filter((l) => cat.isRiver(l));
+  assert.equal(base.length, 24); // tiles.md: A..X, 72 tiles
+  assert.equal(base.reduce((n, l) => n + cat.kinds[l].count, 0), 72);
+  assert.deepEqual(river, ['RA', 'RB', 'RC', 'RD', 'RE', 'RG', 'RH', 'RI', 'RK', 'RL']); // river.md
+  assert.equal(river.reduce((n, l) => n + cat.kinds[l].count, 0), 12);
+  assert.equal(cat.letters.length, base.length + river.length);
+  // RD: a straight river between two fields, river edges east and west.
+  const rd = cat.kinds.RD;
+  assert.deepEqual(rd.edges, { N: 'field', E: 'river', S: 'field', W: 'river' });
+  assert.deepEqual(rd.segments[0], { kind: 'river', pennant: false, ports: ['E', 'W'], borders: [] });
+});
+
+test('the river is drawn as water, under the roads that bridge it', () => {
+  for (const l of cat.letters) {
+    const svg = cat.kinds[l].svg;
+    assert.equal(svg.includes('class="water"'), cat.isRiver(l), `${l}: water only on river tiles`);
+    if (svg.includes('class="road"')) assert.ok(svg.lastIndexOf('class="water"') < svg.indexOf('class="road'), `${l}: roads over the water`);
+  }
+  // The spring and the lake end in a pool; the others run edge to edge.
+  for (const l of ['RA', 'RL']) assert.ok(cat.kinds[l].svg.includes('<circle class="water"'), l);
+  assert.ok(!cat.kinds.RD.svg.includes('<circle'));
 });
 
 test('every follower stands on its own segment', () => {
   for (const l of cat.letters) {
     const t = cat.kinds[l];
     const cities = t.shapes.filter((s) => s.kind === 'city');
+    const rivers = t.shapes.filter((s) => s.kind === 'river');
     t.segments.forEach((seg, i) => {
       const p = t.anchors[i];
       const where = `${l} segment ${i} (${seg.kind}) at ${p.map((v) => v.toFixed(1))}`;
       assert.ok(p[0] > 0 && p[0] < 100 && p[1] > 0 && p[1] < 100, `${where}: on the tile`);
       if (seg.kind === 'city') assert.ok(insidePolygon(p, t.shapes[i].poly), `${where}: inside its city`);
       if (seg.kind === 'road') assert.ok(nearLine(p, t.shapes[i].line, 1), `${where}: on its road`);
+      if (seg.kind === 'river') assert.ok(nearLine(p, t.shapes[i].line, 1), `${where}: on its river`);
       if (seg.kind === 'field') {
         assert.ok(!cities.some((c) => insidePolygon(p, c.poly)), `${where}: in no city`);
+        assert.ok(!rivers.some((r) => nearLine(p, r.line, 12)), `${where}: not in the water`);
         const near = t.segments.map((s, j) => [s, j]).filter(([s]) => s.kind === 'field' && s !== seg)
           .some(([, j]) => Math.hypot(t.anchors[j][0] - p[0], t.anchors[j][1] - p[1]) < 8);
         assert.ok(!near, `${where}: apart from the other fields' farmers`);
@@ -60,4 +85,22 @@ test('a quarter turn moves a point clockwise', () => {
   assert.deepEqual(rotatePoint([50, 0], 1), [100, 50]);
   assert.deepEqual(rotatePoint([100, 50], 1), [50, 100]);
   assert.deepEqual(rotatePoint([20, 30], 4), [20, 30]);
+});
+
+test('the tiles panel shows the river pile while it lasts, the lake at 0% until last', () => {
+  // river.md: after the spring, 11 river tiles, the lake drawn last; 71 base tiles.
+  const remaining = { RB: 1, RC: 1, RD: 2, RE: 1, RG: 1, RH: 1, RI: 1, RK: 1, RL: 1, A: 2, D: 3 };
+  const next = { RB: 1, RC: 1, RD: 2, RE: 1, RG: 1, RH: 1, RI: 1, RK: 1 };
+  const pile = pileOf({ remaining, next_tiles: next }, cat);
+  assert.ok(pile.river);
+  assert.equal(pile.riverLeft, 10);
+  assert.deepEqual(pile.kinds.map((k) => k.id), ['RB', 'RC', 'RD', 'RE', 'RG', 'RH', 'RI', 'RK', 'RL']);
+  assert.equal(pile.kinds.find((k) => k.id === 'RD').chance, 2 / 9);
+  assert.equal(pile.kinds.find((k) => k.id === 'RL').chance, 0);
+  // The lake alone: certain. Then the main pile, by its counts.
+  const lake = pileOf({ remaining: { RL: 1, A: 2, D: 3 }, next_tiles: { RL: 1 } }, cat);
+  assert.deepEqual(lake.kinds.map((k) => [k.id, k.chance]), [['RL', 1]]);
+  const main = pileOf({ remaining: { A: 2, D: 3 }, next_tiles: { A: 2, D: 3 } }, cat);
+  assert.ok(!main.river);
+  assert.deepEqual(main.kinds.map((k) => [k.id, k.left, k.chance]), [['A', 2, 0.4], ['D', 3, 0.6]]);
 });
