@@ -183,6 +183,14 @@ carc_status carc_rules_parse(const char *text, carc_rules *rules, char *err, siz
  * rules give "". carc_rules_parse() reads the result back with sep " " or
  * ",". */
 size_t carc_rules_format(carc_rules rules, char *buf, size_t cap, const char *sep);
+/* What a feature of `kind` is worth under `rules`: the one place the
+ * library decides it (its scoring, carc_game_feature_info and the computer
+ * players' evaluations all ask it). A road: 1 a tile; a city of `tiles`
+ * tiles and `pennants` pennants: 2 each when `complete` (1 each for a
+ * 2-tile city under small-city), 1 each when not; a cloister: `tiles` =
+ * itself and its neighbours; a farm: 3 (first edition: 4) for each of
+ * `tiles` completed cities; the river: 0. */
+int carc_feature_worth(const carc_rules *rules, int kind, int tiles, int pennants, int complete);
 /* The flag of an expansion name ("river"), 0 when unknown; and the name of
  * a single flag, or NULL. */
 uint32_t carc_expansion_flag(const char *name);

@@ -77,7 +77,6 @@
 #define feature_union LAYOUT_NAME(feature_union)
 #define feature_tiles LAYOUT_NAME(feature_tiles)
 #define feature_majority LAYOUT_NAME(feature_majority)
-#define feature_worth LAYOUT_NAME(feature_worth)
 #define score_completed LAYOUT_NAME(score_completed)
 #define score_final LAYOUT_NAME(score_final)
 #define farm_city_count LAYOUT_NAME(farm_city_count)

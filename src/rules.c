@@ -245,3 +245,17 @@ size_t carc_expansions_format(carc_rules rules, char *buf, size_t cap, const cha
 {
     return format_names(rules.expansions, carc_expansion_name, buf, cap, sep);
 }
+
+int carc_feature_worth(const carc_rules *rules, int kind, int tiles, int pennants, int complete)
+{
+    switch (kind) {
+    case CARC_ROAD:
+    case CARC_CLOISTER: return tiles;
+    case CARC_CITY:
+        if (!complete || ((rules->flags & CARC_RULE_SMALL_CITY) && tiles == 2))
+            return tiles + pennants;
+        return 2 * (tiles + pennants);
+    case CARC_FIELD: return (rules->flags & CARC_RULE_FARMS_FIRST_EDITION ? 4 : 3) * tiles;
+    default: return 0;
+    }
+}

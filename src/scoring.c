@@ -15,20 +15,6 @@ static void sink_push(event_sink *sink, const carc_event *ev)
         sink->count++;
 }
 
-int feature_worth(const carc_game *g, unsigned kind, int tiles, int pennants, int complete)
-{
-    switch (kind) {
-    case CARC_ROAD:
-    case CARC_CLOISTER: return tiles;
-    case CARC_CITY:
-        if (!complete || ((g->rules.flags & CARC_RULE_SMALL_CITY) && tiles == 2))
-            return tiles + pennants;
-        return 2 * (tiles + pennants);
-    case CARC_FIELD: return (g->rules.flags & CARC_RULE_FARMS_FIRST_EDITION ? 4 : 3) * tiles;
-    default: return 0;
-    }
-}
-
 static void award(carc_game *g, unsigned winners, int points, int kind)
 {
     for (int p = 0; p < g->nplayers; p++)

@@ -17,7 +17,11 @@ void score_final(carc_game *g, event_sink *sink);
  * `tiles` tiles and `pennants` pennants, complete or not (a city's final
  * value), a cloister with `tiles` = itself and its neighbours; a farm's
  * value for `tiles` completed cities. */
-int feature_worth(const carc_game *g, unsigned kind, int tiles, int pennants, int complete);
+static inline int feature_worth(const carc_game *g, unsigned kind, int tiles, int pennants,
+                                int complete)
+{
+    return carc_feature_worth(&g->rules, (int)kind, tiles, pennants, complete);
+}
 int farm_city_count(const carc_game *g, int farm_root);
 
 #endif

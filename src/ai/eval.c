@@ -99,7 +99,8 @@ static void farm_borders(const carc_game *g, farm *farms, int nfarms)
  * open one by its chance of completion. */
 static double farm_worth(const carc_game *g, const farm *f, int left)
 {
-    double per_city = carc_game_rules(g).flags & CARC_RULE_FARMS_FIRST_EDITION ? 4.0 : 3.0;
+    carc_rules rules = carc_game_rules(g);
+    double per_city = carc_feature_worth(&rules, CARC_FIELD, 1, 0, 1);
     double worth = 0.0;
     for (int c = 0; c < f->ncities; c++) {
         carc_feature city;

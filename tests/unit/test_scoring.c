@@ -486,6 +486,27 @@ static void test_bonus_turn(void **state)
     carc_game_free(g);
 }
 
+/* The one place that says what a feature is worth, by rules.md and the
+ * variants of docs/record-extensions.md. */
+static void test_feature_worth(void **state)
+{
+    (void)state;
+    carc_rules std = {0}, small = {.flags = CARC_RULE_SMALL_CITY},
+               first = {.flags = CARC_RULE_FARMS_FIRST_EDITION};
+    assert_int_equal(carc_feature_worth(&std, CARC_ROAD, 4, 0, 1), 4);
+    assert_int_equal(carc_feature_worth(&std, CARC_ROAD, 4, 0, 0), 4);
+    assert_int_equal(carc_feature_worth(&std, CARC_CITY, 3, 1, 1), 8);
+    assert_int_equal(carc_feature_worth(&std, CARC_CITY, 3, 1, 0), 4);
+    assert_int_equal(carc_feature_worth(&std, CARC_CITY, 2, 0, 1), 4);
+    assert_int_equal(carc_feature_worth(&small, CARC_CITY, 2, 0, 1), 2);
+    assert_int_equal(carc_feature_worth(&small, CARC_CITY, 3, 0, 1), 6);
+    assert_int_equal(carc_feature_worth(&std, CARC_CLOISTER, 9, 0, 1), 9);
+    assert_int_equal(carc_feature_worth(&std, CARC_CLOISTER, 5, 0, 0), 5);
+    assert_int_equal(carc_feature_worth(&std, CARC_FIELD, 3, 0, 1), 9);
+    assert_int_equal(carc_feature_worth(&first, CARC_FIELD, 3, 0, 1), 12);
+    assert_int_equal(carc_feature_worth(&std, CARC_RIVER, 5, 0, 1), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -503,6 +524,7 @@ int main(void)
         cmocka_unit_test(test_no_incomplete_scoring),
         cmocka_unit_test(test_small_city),
         cmocka_unit_test(test_bonus_turn),
+        cmocka_unit_test(test_feature_worth),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
