@@ -150,7 +150,7 @@ static int join_edge(carc_game *g, const board_tile *a, const board_tile *b, int
     if (road)
         feature_union(g, a->seg_base + pa[0], b->seg_base + pb[2]);
     int root = feature_union(g, a->seg_base + pa[1], b->seg_base + pb[1]);
-    g->seg[root].root -= closes * 2 * ROOT_OPEN_ONE;
+    g->seg[root].root -= (root_word)closes * 2 * ROOT_OPEN_ONE;
     int closed = (int)(closes & (seg_open(&g->seg[root]) == 0));
     if (road)
         feature_union(g, a->seg_base + pa[2], b->seg_base + pb[0]);

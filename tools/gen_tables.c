@@ -16,6 +16,11 @@ static unsigned rotate_ports(unsigned ports, int rot)
     return ((ports << shift) | (ports >> ((12 - shift) % 12))) & 0xFFFu;
 }
 
+static int min_int(int a, int b)
+{
+    return a < b ? a : b;
+}
+
 static int popcount12(unsigned v)
 {
     int n = 0;
@@ -242,7 +247,8 @@ static int print_layout(void)
     /* Each kind's segments as fresh union-find nodes, but for their ids
      * and tile: each a feature of its own, of size 1, with its open edges. */
     printf("const seg_node carc_seg_template[LAYOUT_KINDS][CARC_MAX_SEGMENTS_PER_TILE] = {\n");
-    for (int k = 0; k < LAYOUT_KINDS && k < CARC_ALL_KINDS; k++) {
+    int kinds = min_int(LAYOUT_KINDS, CARC_ALL_KINDS);
+    for (int k = 0; k < kinds; k++) {
         const carc_tile_def *t = &carc_tile_data[k];
         printf("    { /* %s */\n", t->id);
         for (int s = 0; s < t->nsegments; s++) {

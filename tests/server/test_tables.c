@@ -1192,9 +1192,8 @@ static void test_river_table(void **state)
             assert_int_equal(strlen(next), 1); /* a base tile */
         /* What the next draw can give: river tiles while the pile lasts. */
         json_t *nt = json_object_get(ev, "next_tiles");
-        const char *id;
-        json_t *v;
-        json_object_foreach(nt, id, v) assert_int_equal(is_river_id(id), turn < 9);
+        for (void *it = json_object_iter(nt); it; it = json_object_iter_next(nt, it))
+            assert_int_equal(is_river_id(json_object_iter_key(it)), turn < 9);
         tile = next;
         snprintf(digest, sizeof digest, "%s", json_string_value(json_object_get(ev, "digest")));
         c = (int)json_integer_value(json_object_get(json_object_get(ev, "next"), "player"));
