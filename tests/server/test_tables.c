@@ -946,9 +946,13 @@ static void test_hint_from_the_workers(void **state)
             assert_int_equal(analyse.asked, 1);
         }
         assert_int_equal(json_integer_value(json_object_get(hint, "turn")), 0);
+        /* The three best, or every move when the deal's first tile has
+         * fewer (the server deals from a fresh seed). */
         json_t *moves = json_object_get(hint, "moves");
-        assert_int_equal(json_array_size(moves), 3);
-        for (size_t i = 0; i < 3; i++) {
+        int legal = carc_legal_moves(analyse.game, NULL, 0);
+        size_t shown = legal < 3 ? (size_t)legal : 3;
+        assert_int_equal(json_array_size(moves), shown);
+        for (size_t i = 0; i < shown; i++) {
             json_t *m = json_array_get(moves, i);
             carc_move parsed;
             assert_int_equal(carc_move_parse(analyse.game,
