@@ -5,23 +5,53 @@
 
 #include "rules.h"
 
-static const struct {
+/* A flag and its name in the record notation. */
+typedef struct named_flag {
     uint32_t flag;
     const char *name;
-} rule_names[] = {
+} named_flag;
+
+/* A list of names: the rule variants or the expansions. */
+typedef struct name_list {
+    const named_flag *names;
+    size_t count;
+    const char *what; /* "rule", "expansion": for messages */
+    int once;         /* naming one twice is an error */
+} name_list;
+
+static const named_flag rule_names[] = {
     {CARC_RULE_FARMS_FIRST_EDITION, "farms-first-edition"}, {CARC_RULE_SMALL_CITY, "small-city"},
     {CARC_RULE_NO_INCOMPLETE, "no-incomplete-scoring"},     {CARC_RULE_BONUS_TURN, "bonus-turn"},
     {CARC_RULE_RIVER_KEEP_START, "river-keep-start"},
 };
 
-static const struct {
-    uint32_t flag;
-    const char *name;
-} expansion_names[] = {
+static const named_flag expansion_names[] = {
     {CARC_EXPANSION_RIVER, "river"},
     {CARC_EXPANSION_INNS_CATHEDRALS, "inns-cathedrals"},
     {CARC_EXPANSION_TRADERS_BUILDERS, "traders-builders"},
 };
+
+static const name_list rules_list = {rule_names, sizeof rule_names / sizeof rule_names[0], "rule",
+                                     0};
+static const name_list expansions_list = {
+    expansion_names, sizeof expansion_names / sizeof expansion_names[0], "expansion", 1};
+
+/* The flag of the name of `len` bytes at `name` (no NUL needed), or 0. */
+static uint32_t flag_of(const name_list *list, const char *name, size_t len)
+{
+    for (size_t i = 0; name && i < list->count; i++)
+        if (strlen(list->names[i].name) == len && memcmp(list->names[i].name, name, len) == 0)
+            return list->names[i].flag;
+    return 0;
+}
+
+static const char *name_of(const name_list *list, uint32_t flag)
+{
+    for (size_t i = 0; i < list->count; i++)
+        if (list->names[i].flag == flag)
+            return list->names[i].name;
+    return NULL;
+}
 
 carc_rules carc_rules_standard(void)
 {
@@ -30,38 +60,22 @@ carc_rules carc_rules_standard(void)
 
 uint32_t carc_rule_flag(const char *name)
 {
-    if (!name)
-        return 0;
-    for (size_t i = 0; i < sizeof rule_names / sizeof rule_names[0]; i++)
-        if (strcmp(name, rule_names[i].name) == 0)
-            return rule_names[i].flag;
-    return 0;
+    return name ? flag_of(&rules_list, name, strlen(name)) : 0;
 }
 
 const char *carc_rule_name(uint32_t flag)
 {
-    for (size_t i = 0; i < sizeof rule_names / sizeof rule_names[0]; i++)
-        if (rule_names[i].flag == flag)
-            return rule_names[i].name;
-    return NULL;
+    return name_of(&rules_list, flag);
 }
 
 uint32_t carc_expansion_flag(const char *name)
 {
-    if (!name)
-        return 0;
-    for (size_t i = 0; i < sizeof expansion_names / sizeof expansion_names[0]; i++)
-        if (strcmp(name, expansion_names[i].name) == 0)
-            return expansion_names[i].flag;
-    return 0;
+    return name ? flag_of(&expansions_list, name, strlen(name)) : 0;
 }
 
 const char *carc_expansion_name(uint32_t flag)
 {
-    for (size_t i = 0; i < sizeof expansion_names / sizeof expansion_names[0]; i++)
-        if (expansion_names[i].flag == flag)
-            return expansion_names[i].name;
-    return NULL;
+    return name_of(&expansions_list, flag);
 }
 
 static void set_error(char *err, size_t errcap, const char *message)
@@ -106,19 +120,12 @@ static int is_separator(char c, int commas)
     return c == ' ' || c == '\t' || (commas && c == ',');
 }
 
-/* The flag of the name `name` of `len` bytes (not NUL-terminated), or 0. */
-static uint32_t flag_of(const char *name, size_t len)
+/* Reads the names of `list` in `text` (`len` bytes) into `*flags`;
+ * returns 0, or -1 with the message in `err`. */
+static int parse_list(const name_list *list, const char *text, size_t len, int commas,
+                      uint32_t *flags, char *err, size_t errcap)
 {
-    for (size_t i = 0; i < sizeof rule_names / sizeof rule_names[0]; i++)
-        if (strlen(rule_names[i].name) == len && memcmp(rule_names[i].name, name, len) == 0)
-            return rule_names[i].flag;
-    return 0;
-}
-
-int rules_parse_names(const char *text, size_t len, int commas, carc_rules *out, char *err,
-                      size_t errcap)
-{
-    uint32_t flags = 0;
+    uint32_t read = 0;
     size_t i = 0;
     for (;;) {
         while (i < len && is_separator(text[i], commas))
@@ -128,19 +135,32 @@ int rules_parse_names(const char *text, size_t len, int commas, carc_rules *out,
         size_t start = i;
         while (i < len && !is_separator(text[i], commas))
             i++;
-        uint32_t flag = flag_of(text + start, i - start);
-        if (!flag) {
+        int shown = (int)(i - start < 40 ? i - start : 40);
+        uint32_t flag = flag_of(list, text + start, i - start);
+        if (!flag || (list->once && (read & flag))) {
             if (err && errcap)
-                snprintf(err, errcap, "unknown rule '%.*s'", (int)(i - start < 40 ? i - start : 40),
-                         text + start);
+                snprintf(err, errcap, flag ? "%s '%.*s' is named twice" : "unknown %s '%.*s'",
+                         list->what, shown, text + start);
             return -1;
         }
-        flags |= flag;
+        read |= flag;
     }
-    out->flags = flags;
+    *flags = read;
     if (err && errcap)
         err[0] = '\0';
     return 0;
+}
+
+int rules_parse_names(const char *text, size_t len, int commas, carc_rules *out, char *err,
+                      size_t errcap)
+{
+    return parse_list(&rules_list, text, len, commas, &out->flags, err, errcap);
+}
+
+int rules_parse_expansions(const char *text, size_t len, int commas, carc_rules *out, char *err,
+                           size_t errcap)
+{
+    return parse_list(&expansions_list, text, len, commas, &out->expansions, err, errcap);
 }
 
 carc_status carc_rules_parse(const char *text, carc_rules *rules, char *err, size_t errcap)
@@ -157,46 +177,6 @@ carc_status carc_rules_parse(const char *text, carc_rules *rules, char *err, siz
     return CARC_OK;
 }
 
-/* The expansion flag of `name` (`len` bytes, not NUL-terminated), or 0. */
-static uint32_t expansion_of(const char *name, size_t len)
-{
-    for (size_t i = 0; i < sizeof expansion_names / sizeof expansion_names[0]; i++)
-        if (strlen(expansion_names[i].name) == len &&
-            memcmp(expansion_names[i].name, name, len) == 0)
-            return expansion_names[i].flag;
-    return 0;
-}
-
-int rules_parse_expansions(const char *text, size_t len, int commas, carc_rules *out, char *err,
-                           size_t errcap)
-{
-    uint32_t flags = 0;
-    size_t i = 0;
-    for (;;) {
-        while (i < len && is_separator(text[i], commas))
-            i++;
-        if (i == len)
-            break;
-        size_t start = i;
-        while (i < len && !is_separator(text[i], commas))
-            i++;
-        int shown = (int)(i - start < 40 ? i - start : 40);
-        uint32_t flag = expansion_of(text + start, i - start);
-        if (!flag || (flags & flag)) {
-            if (err && errcap)
-                snprintf(err, errcap,
-                         flag ? "expansion '%.*s' is named twice" : "unknown expansion '%.*s'",
-                         shown, text + start);
-            return -1;
-        }
-        flags |= flag;
-    }
-    out->expansions = flags;
-    if (err && errcap)
-        err[0] = '\0';
-    return 0;
-}
-
 carc_status carc_expansions_parse(const char *text, carc_rules *rules, char *err, size_t errcap)
 {
     if (!text || !rules) {
@@ -211,14 +191,14 @@ carc_status carc_expansions_parse(const char *text, carc_rules *rules, char *err
 }
 
 /* Writes the names of the bits of `bits` that `name_of` names. */
-static size_t format_names(uint32_t bits, const char *(*name_of)(uint32_t), char *buf, size_t cap,
+static size_t format_names(uint32_t bits, const char *(*name_fn)(uint32_t), char *buf, size_t cap,
                            const char *sep)
 {
     size_t len = 0, sep_len = strlen(sep ? sep : " ");
     if (buf && cap)
         buf[0] = '\0';
     for (uint32_t bit = 1; bit; bit <<= 1) {
-        const char *name = (bits & bit) ? name_of(bit) : NULL;
+        const char *name = (bits & bit) ? name_fn(bit) : NULL;
         if (!name)
             continue;
         size_t start = len;
