@@ -141,7 +141,7 @@ typedef struct reader {
     int players; /* 0 until the players line */
     int ended;   /* an `end` line was read */
     carc_rules rules;
-    int rules_seen, rules_line, expansions_seen, expansions_line;
+    int rules_line, expansions_line; /* 0 until the line is read */
     uint64_t seed;
     carc_game *game; /* created at the first move */
     /* The line being read: its text in the record, and the copy that
@@ -352,30 +352,18 @@ static int read_players(reader *r, char **tok, int n)
     return 0;
 }
 
-/* The names are read from the record's text, not the tokens: a rules line
- * may name any number of them. */
-static int read_rules(reader *r, char **tok)
+/* A `rules` or `expansions` line (`tok[0]`), at most one of each: `*line`
+ * is where it was, `parse` reads its names. The names are read from the
+ * record's text, not the tokens: a line may name any number of them. */
+static int read_names(reader *r, char **tok, int *line,
+                      int (*parse)(const char *, size_t, int, carc_rules *, char *, size_t))
 {
-    if (r->rules_seen)
-        return fail(r, "a second rules line");
-    r->rules_seen = 1;
-    r->rules_line = r->line;
+    if (*line)
+        return fail(r, "a second %s line", tok[0]);
+    *line = r->line;
     carc_header h = header_view(r, tok[0]);
     char message[sizeof r->err->message];
-    if (rules_parse_names(h.value, h.value_len, 0, &r->rules, message, sizeof message) < 0)
-        return fail(r, "%s", message);
-    return 0;
-}
-
-static int read_expansions(reader *r, char **tok)
-{
-    if (r->expansions_seen)
-        return fail(r, "a second expansions line");
-    r->expansions_seen = 1;
-    r->expansions_line = r->line;
-    carc_header h = header_view(r, tok[0]);
-    char message[sizeof r->err->message];
-    if (rules_parse_expansions(h.value, h.value_len, 0, &r->rules, message, sizeof message) < 0)
+    if (parse(h.value, h.value_len, 0, &r->rules, message, sizeof message) < 0)
         return fail(r, "%s", message);
     return 0;
 }
@@ -559,9 +547,9 @@ static int read_tokens(reader *r, char **tok, int n)
         if (strcmp(tok[0], "players") == 0)
             return read_players(r, tok, n);
         if (strcmp(tok[0], "rules") == 0)
-            return read_rules(r, tok);
+            return read_names(r, tok, &r->rules_line, rules_parse_names);
         if (strcmp(tok[0], "expansions") == 0)
-            return read_expansions(r, tok);
+            return read_names(r, tok, &r->expansions_line, rules_parse_expansions);
         return 0;
     }
     if (r->headers_only) {

@@ -279,44 +279,40 @@ static msg_error get_names(json_t *root, const char *key, json_t **out, msg_prob
     return ERR_NONE;
 }
 
-static msg_error get_rules(json_t *root, msg_request *r, msg_problem *p)
+/* The optional array `key` of names, each turned into its flag by
+ * `flag_of` (0: unknown) and or-ed into `*flags`; with `once`, a name
+ * given twice is refused. */
+static msg_error get_flags(json_t *root, const char *key, const char *what,
+                           uint32_t (*flag_of)(const char *), int once, uint32_t *flags,
+                           msg_problem *p)
 {
     json_t *list;
-    msg_error e = get_names(root, "rules", &list, p);
+    msg_error e = get_names(root, key, &list, p);
     if (e != ERR_NONE || !list)
         return e;
     size_t i;
     json_t *v;
     json_array_foreach(list, i, v)
     {
-        uint32_t flag = carc_rule_flag(json_string_value(v));
+        const char *name = json_string_value(v);
+        uint32_t flag = flag_of(name);
         if (!flag)
-            return fail(p, ERR_BAD_FIELD, "rules[%zu]: unknown rule '%s'", i, json_string_value(v));
-        r->rules |= flag;
+            return fail(p, ERR_BAD_FIELD, "%s[%zu]: unknown %s '%s'", key, i, what, name);
+        if (once && (*flags & flag))
+            return fail(p, ERR_BAD_FIELD, "%s[%zu]: '%s' is named twice", key, i, name);
+        *flags |= flag;
     }
     return ERR_NONE;
 }
 
+static msg_error get_rules(json_t *root, msg_request *r, msg_problem *p)
+{
+    return get_flags(root, "rules", "rule", carc_rule_flag, 0, &r->rules, p);
+}
+
 static msg_error get_expansions(json_t *root, msg_request *r, msg_problem *p)
 {
-    json_t *list;
-    msg_error e = get_names(root, "expansions", &list, p);
-    if (e != ERR_NONE || !list)
-        return e;
-    size_t i;
-    json_t *v;
-    json_array_foreach(list, i, v)
-    {
-        uint32_t flag = carc_expansion_flag(json_string_value(v));
-        if (!flag)
-            return fail(p, ERR_BAD_FIELD, "expansions[%zu]: unknown expansion '%s'", i,
-                        json_string_value(v));
-        if (r->expansions & flag)
-            return fail(p, ERR_BAD_FIELD, "expansions[%zu]: '%s' is named twice", i,
-                        json_string_value(v));
-        r->expansions |= flag;
-    }
-    return ERR_NONE;
+    return get_flags(root, "expansions", "expansion", carc_expansion_flag, 1, &r->expansions, p);
 }
 
 /* The rules and expansions together, as the library plays them (an
