@@ -2,7 +2,7 @@
  * squares), placing a tile and keeping the frontier of open squares. */
 #include <string.h>
 
-#include "game.h"
+#include "state.h"
 #include "board.h"
 #include "feature.h"
 #include "tiles.h"

@@ -3,7 +3,7 @@
 #ifndef CARC_BOARD_H
 #define CARC_BOARD_H
 
-#include "game.h"
+#include "state.h"
 
 /* Empties the board; `fresh` when the grid holds garbage (a new game). */
 void board_clear(carc_game *g, int fresh);

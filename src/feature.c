@@ -3,11 +3,9 @@
  * union relabels the members of the smaller feature (union by size keeps
  * that to O(n log n) over a game, and most unions join one new segment),
  * so finding a root is one load and never a loop. */
-#include <string.h>
 
-#include "game.h"
+#include "state.h"
 #include "feature.h"
-#include "scoring.h"
 #include "tiles.h"
 
 int feature_union(carc_game *g, int a, int b)
@@ -88,48 +86,4 @@ int carc_game_feature_has(const carc_game *g, int feature, int index, int segmen
 {
     int s = segment_id(g, index, segment);
     return s >= 0 && feature_root(g, s) == feature;
-}
-
-static int16_t end_value(const carc_game *g, const seg_node *r, int tiles, int pennants,
-                         int complete, int value)
-{
-    if (complete || seg_kind(r) == CARC_FIELD || seg_kind(r) == CARC_RIVER)
-        return (int16_t)value;
-    if (g->rules.flags & CARC_RULE_NO_INCOMPLETE)
-        return 0;
-    int counted = seg_kind(r) == CARC_CLOISTER ? 9 - (int)seg_open(r) : tiles;
-    return (int16_t)feature_worth(g, seg_kind(r), counted, pennants, 0);
-}
-
-carc_status carc_game_feature_info(const carc_game *g, int feature, carc_feature *out)
-{
-    if (!out || feature < 0 || feature >= g->nseg || g->seg[feature].parent != feature)
-        return CARC_EINVAL;
-    const seg_node *r = &g->seg[feature];
-    int pennants = 0;
-    int tiles = feature_tiles(g, feature, &pennants);
-    unsigned kind = seg_kind(r), open = seg_open(r);
-    int complete = kind != CARC_FIELD && kind != CARC_RIVER && open == 0;
-    int value;
-    switch (kind) {
-    case CARC_CLOISTER:
-        value = feature_worth(g, kind, 9, 0, 1);
-        tiles = 9 - (int)open;
-        break;
-    case CARC_FIELD: value = feature_worth(g, kind, farm_city_count(g, feature), 0, 1); break;
-    case CARC_RIVER: value = 0; break;
-    default: value = feature_worth(g, kind, tiles, pennants, 1); break;
-    }
-    memset(out, 0, sizeof *out);
-    out->kind = (uint8_t)kind;
-    out->complete = (uint8_t)complete;
-    out->owners = (uint8_t)feature_majority(seg_followers(r), g->nplayers);
-    for (int p = 0; p < g->nplayers; p++)
-        out->followers[p] = (uint8_t)followers_of(seg_followers(r), p);
-    out->tiles = (int16_t)tiles;
-    out->pennants = (int16_t)pennants;
-    out->open_edges = (int16_t)(kind == CARC_FIELD || kind == CARC_RIVER ? 0 : open);
-    out->value = (int16_t)value;
-    out->value_at_end = end_value(g, r, tiles, pennants, complete, value);
-    return CARC_OK;
 }

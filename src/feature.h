@@ -1,9 +1,9 @@
 /* feature.h: features as a union-find forest over the segments
- * (feature.c; not public). */
+ * (feature.c; not public). What a feature is worth is scoring.h's. */
 #ifndef CARC_FEATURE_H
 #define CARC_FEATURE_H
 
-#include "game.h"
+#include "state.h"
 
 /* The root of segment `s`'s feature: its parent, see feature.c. */
 static inline int feature_root(const carc_game *g, int s)

@@ -1,12 +1,11 @@
 /* layout.c: the public functions of a game, each passing the call to the
  * build of the game's layout (layout.h): the compact one for the base game,
  * the wide one for a game with expansions. A state's first byte says which
- * (struct carc_game in game.h). */
+ * (struct carc_game in state.h). */
 #include <stdlib.h>
 
 #include "carcassonne.h"
-
-#include "ai/ai.h"
+#include "layout_of.h"
 
 /* Every call that takes a game `g` first: return type, name, parameters,
  * arguments. */
@@ -64,12 +63,7 @@
       (g, r, follower_chance))                                                                     \
     X(carc_status, carc_game_play_random,                                                          \
       (carc_game * g, carc_rng * r, double follower_chance, carc_move *played),                    \
-      (g, r, follower_chance, played))                                                             \
-    X(void, ai_evaluate_full, (const carc_game *g, double out[CARC_MAX_PLAYERS]), (g, out))        \
-    X(void, ai_evaluate_full_terms,                                                                \
-      (const carc_game *g, double out[CARC_MAX_PLAYERS],                                           \
-       double terms[CARC_MAX_PLAYERS][AI_TERMS]),                                                  \
-      (g, out, terms))
+      (g, r, follower_chance, played))
 
 #define DECLARE(ret, name, params, args)                                                           \
     ret name##_base params;                                                                        \
@@ -91,10 +85,9 @@ const char *carc_game_error_wide(const carc_game *g);
 void carc_game_public_view_base(carc_game *dst, const carc_game *src, uint64_t seed);
 void carc_game_public_view_wide(carc_game *dst, const carc_game *src, uint64_t seed);
 
-/* Whether `g` has the wide layout: its first byte. */
 static int wide(const carc_game *g)
 {
-    return *(const unsigned char *)(const void *)g != 0;
+    return layout_is_wide(g);
 }
 
 static int wide_rules(const carc_rules *rules)
@@ -169,7 +162,3 @@ int carc_move_equal(carc_move a, carc_move b)
     return a.type == CARC_MOVE_DISCARD || (a.place.x == b.place.x && a.place.y == b.place.y &&
                                            a.place.rot == b.place.rot && a.segment == b.segment);
 }
-
-/* --- Legal moves ------------------------------------------------------------- */
-
-/* Rotations of the drawn tile that fit frontier square `f`. */

@@ -3,7 +3,7 @@
 #ifndef CARC_SCORING_H
 #define CARC_SCORING_H
 
-#include "game.h"
+#include "state.h"
 
 typedef struct event_sink {
     carc_event *events;

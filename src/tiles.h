@@ -1,6 +1,6 @@
 /* tiles.h: internal view of the tile catalogue with rotations precomputed
  * (the tables are generated at build time by tools/gen_tables.c). The
- * tables that depend on a state's layout are in game.h. */
+ * tables that depend on a state's layout are in state.h. */
 #ifndef CARC_TILES_H
 #define CARC_TILES_H
 

@@ -17,9 +17,9 @@
  * and a follower on a feature likely to be completed is worth part of a
  * follower in supply. Early in the game an occupied feature counts only
  * part of its worth to its owners: it may yet be shared or lost. Reads
- * the game's internals (game.h) for speed: it values every leaf of a
+ * the game's internals (state.h) for speed: it values every leaf of a
  * search. */
-#include "../game.h" /* first: it picks the layout */
+#include "../state.h" /* first: it picks the layout */
 
 #include <assert.h>
 #include <math.h>

@@ -5,7 +5,7 @@
  * add up to the evaluation, and the board's record of each tile's open
  * sides, which the evaluation's walks read instead of the grid. */
 /* game.h first: it names the base layout's build of the engine. */
-#include "game.h"
+#include "state.h"
 #include "board.h"
 #include "feature.h"
 

@@ -1,7 +1,7 @@
 /* test_tiles.c: the tile catalogue against tiles.md, transcribed here by
  * hand, and the rotation queries against rotations worked out here. */
 /* game.h first: it names the base layout's build of the engine. */
-#include "game.h"
+#include "state.h"
 
 #include "support.h"
 

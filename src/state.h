@@ -1,10 +1,13 @@
-/* game.h: the game state shared by the modules that touch it (not public):
- * board, features, scoring, game and the full evaluation, built once per
- * layout (layout.h). */
-#ifndef CARC_GAME_H
-#define CARC_GAME_H
+/* state.h: the game state shared by the modules that touch it (not
+ * public): board, features, pile, moves, scoring, The River, the turn code
+ * (game.c) and the full evaluation, built once per layout (layout.h). */
+#ifndef CARC_STATE_H
+#define CARC_STATE_H
 
 #include "layout.h"
+
+#include <stdarg.h>
+#include <stdio.h>
 
 #include "carcassonne.h"
 #include "tiles.h"
@@ -288,11 +291,18 @@ static inline uint32_t rng_below(carc_rng *r, uint32_t n)
     return (uint32_t)(m >> 32);
 }
 
-/* game.c */
-void game_set_error(carc_game *g, const char *fmt, ...)
+/* Sets the game's error message (carc_game_error) from a format. */
+static inline void game_set_error(carc_game *g, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
+static inline void game_set_error(carc_game *g, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(g->error, sizeof g->error, fmt, ap);
+    va_end(ap);
+}
 
 #endif

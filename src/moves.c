@@ -1,0 +1,364 @@
+/* moves.c: the moves of the drawn tile (moves.h). The frontier keeps each
+ * square's edge signature, and a generated table gives the rotations of
+ * each kind that fit a signature; a follower spot is legal when the
+ * feature it would join holds no follower. */
+#include <string.h>
+
+#include "moves.h"
+#include "board.h"
+#include "feature.h"
+#include "river.h"
+#include "tiles.h"
+
+/* Rotations of the drawn tile that may go on frontier square `f`. A river
+ * tile goes only on the river's open end: the loops over the frontier ask
+ * river_is_kind() once, before they start, and take the river's square
+ * alone (river_squares), so that the base game's loops stay plain table
+ * lookups. */
+static unsigned square_fits(const carc_game *g, int f)
+{
+    if (river_is_kind(g->drawn))
+        return river_rotations(g, f);
+    return carc_sig_fits[g->frontier[f].sig][g->drawn];
+}
+
+/* The frontier squares [*lo, *hi) where the drawn river tile may go. */
+static void river_squares(const carc_game *g, int *lo, int *hi)
+{
+    int f = river_open_square(g);
+    *lo = f < 0 ? 0 : f;
+    *hi = f < 0 ? 0 : f + 1;
+}
+
+/* Writes the placements of frontier square `sq` at `out`, rotations
+ * `rots`: every rotation is written and the count advances only for those
+ * that fit, so no branch depends on the board. */
+#define WRITE_SQUARE(out, n, sq, rots)                                                             \
+    for (unsigned r = 0; r < 4; r++) {                                                             \
+        (out)[n] = (carc_placement){(sq)->x, (sq)->y, (uint8_t)r, 0};                              \
+        (n) += (int)(((rots) >> r) & 1u);                                                          \
+    }
+
+/* Writes the fitting placements of the whole frontier into `out`, which
+ * has room for four per square. */
+static int write_placements(const carc_game *g, carc_placement *out)
+{
+    int n = 0;
+    if (river_is_kind(g->drawn)) {
+        int lo, hi;
+        river_squares(g, &lo, &hi);
+        if (lo < hi) {
+            unsigned rots = river_rotations(g, lo);
+            WRITE_SQUARE(out, n, &g->frontier[lo], rots)
+        }
+        return n;
+    }
+    for (int f = 0; f < g->nfrontier; f++) {
+        unsigned rots = carc_sig_fits[g->frontier[f].sig][g->drawn];
+        if (!rots)
+            continue;
+        const frontier_square *sq = &g->frontier[f];
+        WRITE_SQUARE(out, n, sq, rots)
+    }
+    return n;
+}
+
+int carc_legal_placements(const carc_game *g, carc_placement *out, int cap)
+{
+    if (g->over)
+        return 0;
+    if (cap >= 4 * g->nfrontier)
+        return write_placements(g, out);
+    carc_placement all[4 * MAX_FRONTIER];
+    int n = write_placements(g, all);
+    if (cap > 0)
+        memcpy(out, all, (size_t)(n < cap ? n : cap) * sizeof all[0]);
+    return n;
+}
+
+static int placement_count(const carc_game *g)
+{
+    if (g->over)
+        return 0;
+    if (river_is_kind(g->drawn))
+        return river_placement_count(g);
+    return (int)((g->placements[g->drawn >> 2] >> (16 * (g->drawn & 3))) & 0xFFFFu);
+}
+
+/* Draws (square, rotation) pairs uniformly until one fits: a uniform
+ * legal placement, without a pass over the frontier when enough fit.
+ * Writes the frontier square's index to `*square`. */
+static carc_placement random_placement(const carc_game *g, carc_rng *r, int *square)
+{
+    int count = placement_count(g);
+    if (2 * count >= g->nfrontier) {
+        for (;;) {
+            uint32_t v = rng_below(r, 4u * g->nfrontier);
+            int f = (int)(v >> 2), rot = (int)(v & 3);
+            if ((square_fits(g, f) >> rot) & 1) {
+                *square = f;
+                return (carc_placement){g->frontier[f].x, g->frontier[f].y, (uint8_t)rot, 0};
+            }
+        }
+    }
+    int k = (int)rng_below(r, (uint32_t)count);
+    for (int f = 0;; f++) {
+        unsigned rots = square_fits(g, f);
+        for (; rots; rots &= rots - 1)
+            if (k-- == 0) {
+                const frontier_square *sq = &g->frontier[f];
+                *square = f;
+                return (carc_placement){sq->x, sq->y, (uint8_t)__builtin_ctz(rots), 0};
+            }
+    }
+}
+
+int carc_placement_legal(const carc_game *g, carc_placement p)
+{
+    if (g->over || p.rot > 3)
+        return 0;
+    int f = board_frontier_at(g, p.x, p.y);
+    if (f < 0)
+        return 0;
+    return (int)((square_fits(g, f) >> p.rot) & 1u);
+}
+
+/* Local segments of `kind` placed at `p` on frontier square `square` whose
+ * feature would hold no follower once the tile is placed. A segment joins
+ * every feature it touches, and two segments of the new tile that touch
+ * one feature join each other: occupation spreads from the segments that
+ * touch an occupied feature to every segment that shares a feature with an
+ * occupied one. Each touched feature is kept once, with the mask of the
+ * new segments touching it. */
+static unsigned free_segments(const carc_game *g, int kind, int rot, int square)
+{
+    const frontier_square *sq = &g->frontier[square];
+    const uint8_t *own = carc_port_seg[kind][rot];
+    seg_id roots[CARC_PORTS];
+    uint16_t touching[CARC_PORTS] = {0};
+    int nroots = 0;
+    unsigned occupied = 0;
+    for (int d = 0; d < 4; d++) {
+        if (sq->neighbour[d] == NO_TILE)
+            continue;
+        const board_tile *nb = &g->tiles[sq->neighbour[d]];
+        int facing = 3 * ((d + 2) & 3); /* first port of the neighbour's edge */
+        const uint8_t *theirs = &carc_port_seg[nb->kind][nb->rot][facing];
+        int last = -1, i = 0;
+        for (int k = 0; k < 3; k++) {
+            int ns = nb->seg_base + theirs[2 - k];
+            unsigned bit = 1u << own[3 * d + k];
+            if (ns != last) {
+                int root = feature_root(g, ns);
+                for (i = 0; i < nroots && roots[i] != root; i++)
+                    ;
+                if (i == nroots) {
+                    roots[nroots] = (seg_id)root;
+                    touching[nroots++] = 0;
+                }
+                if (seg_followers(&g->seg[root]))
+                    occupied |= bit;
+                last = ns;
+            }
+            touching[i] = (uint16_t)(touching[i] | bit);
+        }
+    }
+    for (unsigned before = ~occupied; before != occupied;) {
+        before = occupied;
+        for (int i = 0; i < nroots; i++)
+            if (touching[i] & occupied)
+                occupied |= touching[i];
+    }
+    unsigned all = (1u << carc_tile_data[kind].nsegments) - 1;
+    return all & ~occupied & ~river_segments(kind);
+}
+
+int carc_legal_spots(const carc_game *g, carc_placement p, carc_spot *out, int cap)
+{
+    if (g->over || g->supply[g->current] == 0 || !carc_placement_legal(g, p))
+        return 0;
+    int kind = g->drawn, n = 0;
+    unsigned free_mask = free_segments(g, kind, p.rot, board_frontier_at(g, p.x, p.y));
+    for (; free_mask; free_mask &= free_mask - 1) {
+        int s = __builtin_ctz(free_mask);
+        if (n < cap)
+            out[n] = (carc_spot){(uint8_t)s, carc_tile_data[kind].segments[s].kind,
+                                 carc_spot_port[kind][p.rot][s]};
+        n++;
+    }
+    return n;
+}
+
+/* --- Every legal move -------------------------------------------------------- */
+
+/* The lowest rotation of `kind` that puts the same tile on the board as
+ * `rot`. The rotations that leave a tile unchanged form a subgroup of the
+ * four (none, the half turn, or all), so the distinct rotations are the
+ * first 4, 2 or 1, and a rotation's class is its remainder. */
+static int canonical_rotation(int kind, int rot)
+{
+    int distinct = __builtin_popcount(carc_distinct_rotations[kind]);
+    return rot % distinct;
+}
+
+carc_move carc_move_canonical(const carc_game *g, carc_move m)
+{
+    if (g->over || m.type != CARC_MOVE_PLACE || m.place.rot > 3)
+        return m;
+    int kind = g->drawn, rot = canonical_rotation(kind, m.place.rot);
+    if (m.segment != CARC_NO_SPOT) {
+        if (m.segment >= carc_tile_data[kind].nsegments)
+            return m;
+        /* The segment covering the same board ports; a cloister has none
+         * and keeps its index. */
+        unsigned ports = carc_seg_ports[kind][m.place.rot][m.segment];
+        if (ports)
+            m.segment = carc_port_seg[kind][rot][__builtin_ctz(ports)];
+    }
+    m.place.rot = (uint8_t)rot;
+    return m;
+}
+
+/* Stores `m` at out[n] when there is room; returns n + 1. */
+static int add_move(carc_move *out, int cap, int n, carc_move m)
+{
+    if (n < cap)
+        out[n] = m;
+    return n + 1;
+}
+
+int carc_legal_moves(const carc_game *g, carc_move *out, int cap)
+{
+    if (g->over)
+        return 0;
+    int kind = g->drawn, n = 0, lo = 0, hi = g->nfrontier;
+    unsigned distinct = carc_distinct_rotations[kind];
+    int supply = g->supply[g->current] > 0;
+    if (river_is_kind(kind))
+        river_squares(g, &lo, &hi);
+    for (int f = lo; f < hi; f++) {
+        const frontier_square *sq = &g->frontier[f];
+        for (unsigned rots = square_fits(g, f) & distinct; rots; rots &= rots - 1) {
+            int rot = __builtin_ctz(rots);
+            carc_move m = {CARC_MOVE_PLACE, {sq->x, sq->y, (uint8_t)rot, 0}, CARC_NO_SPOT};
+            n = add_move(out, cap, n, m);
+            unsigned free_mask = supply ? free_segments(g, kind, rot, f) : 0;
+            for (; free_mask; free_mask &= free_mask - 1) {
+                m.segment = (uint8_t)__builtin_ctz(free_mask);
+                n = add_move(out, cap, n, m);
+            }
+        }
+    }
+    if (n == 0)
+        n = add_move(out, cap, n, (carc_move){CARC_MOVE_DISCARD, {0, 0, 0, 0}, CARC_NO_SPOT});
+    return n;
+}
+
+/* --- Checking a move ------------------------------------------------------------ */
+
+static carc_status check_discard(carc_game *g)
+{
+    carc_placement p;
+    if (carc_legal_placements(g, &p, 1) > 0) {
+        game_set_error(g, "tile %s fits at %d %d rotation %d and cannot be discarded",
+                       carc_tile_data[g->drawn].id, p.x, p.y, p.rot);
+        return CARC_EILLEGAL;
+    }
+    return CARC_OK;
+}
+
+/* Says why placement `p` of the drawn tile is illegal. */
+static void placement_error(carc_game *g, carc_placement p)
+{
+    if (river_placement_error(g, p))
+        return;
+    if (board_tile_at(g, p.x, p.y) >= 0)
+        game_set_error(g, "square %d %d is taken", p.x, p.y);
+    else if (board_frontier_at(g, p.x, p.y) < 0)
+        game_set_error(g, "square %d %d touches no tile", p.x, p.y);
+    else
+        game_set_error(g, "tile %s does not fit at %d %d rotation %d",
+                       carc_tile_data[g->drawn].id, p.x, p.y, p.rot);
+}
+
+static carc_status check_follower(carc_game *g, carc_move m)
+{
+    const carc_tile_def *def = &carc_tile_data[g->drawn];
+    if (m.segment >= def->nsegments) {
+        game_set_error(g, "tile %s has no segment %d", def->id, m.segment);
+        return CARC_EINVAL;
+    }
+    if (def->segments[m.segment].kind == CARC_RIVER) {
+        game_set_error(g, "segment %d of tile %s is the river: no follower may stand on it",
+                       m.segment, def->id);
+        return CARC_EILLEGAL;
+    }
+    if (g->supply[g->current] == 0) {
+        game_set_error(g, "player %d has no follower left", g->current + 1);
+        return CARC_EILLEGAL;
+    }
+    int square = board_frontier_at(g, m.place.x, m.place.y);
+    if (!(free_segments(g, g->drawn, m.place.rot, square) & (1u << m.segment))) {
+        game_set_error(g, "the feature of that spot already holds a follower");
+        return CARC_EILLEGAL;
+    }
+    return CARC_OK;
+}
+
+carc_status moves_check(carc_game *g, carc_move m)
+{
+    if (m.type == CARC_MOVE_DISCARD)
+        return check_discard(g);
+    if (m.type != CARC_MOVE_PLACE || m.place.rot > 3) {
+        game_set_error(g, "not a move");
+        return CARC_EINVAL;
+    }
+    if (!carc_placement_legal(g, m.place)) {
+        placement_error(g, m.place);
+        return CARC_EILLEGAL;
+    }
+    return m.segment == CARC_NO_SPOT ? CARC_OK : check_follower(g, m);
+}
+
+/* --- A random move ----------------------------------------------------------------- */
+
+/* The i-th set bit of `mask`. */
+static int nth_bit(unsigned mask, unsigned i)
+{
+    for (; i > 0; i--)
+        mask &= mask - 1;
+    return __builtin_ctz(mask);
+}
+
+void moves_random(const carc_game *g, carc_rng *r, double follower_chance, move_fields *m)
+{
+    m->segment = CARC_NO_SPOT;
+    if (placement_count(g) == 0) {
+        *m = (move_fields){CARC_MOVE_DISCARD, 0, 0, 0, CARC_NO_SPOT, -1};
+        return;
+    }
+    m->type = CARC_MOVE_PLACE;
+    carc_placement p = random_placement(g, r, &m->square);
+    m->x = p.x;
+    m->y = p.y;
+    m->rot = p.rot;
+    /* A 53-bit uniform fraction decides whether to try a follower. */
+    double u = (double)(rng_next(r) >> 11) * 0x1.0p-53;
+    if (u < follower_chance && g->supply[g->current] > 0) {
+        unsigned free_mask = free_segments(g, g->drawn, p.rot, m->square);
+        unsigned n = 0;
+        for (unsigned rest = free_mask; rest; rest &= rest - 1)
+            n++;
+        if (n > 0)
+            m->segment = nth_bit(free_mask, rng_below(r, n));
+    }
+}
+
+carc_move carc_random_move(const carc_game *g, carc_rng *r, double follower_chance)
+{
+    if (g->over)
+        return (carc_move){CARC_MOVE_DISCARD, {0, 0, 0, 0}, CARC_NO_SPOT};
+    move_fields f;
+    moves_random(g, r, follower_chance, &f);
+    return move_of(&f);
+}

@@ -1,0 +1,207 @@
+/* pile.c: the pile (pile.h): how many tiles of each kind a tile set puts
+ * in it, its shuffles, what the next draw can give, and a record's choice
+ * of the drawn tile. */
+#include <string.h>
+
+#include "pile.h"
+#include "tiles.h"
+
+/* Copies of `kind` in the pile at the start of a game with `rules`. */
+static int pile_count(const carc_rules *rules, int kind)
+{
+    if (kind < 0 || kind >= LAYOUT_KINDS || kind >= CARC_ALL_KINDS)
+        return 0;
+    const carc_tile_def *def = &carc_tile_data[kind];
+    if (def->set & ~rules->expansions)
+        return 0;
+    if (river_in_game(rules))
+        return river_pile_count(rules, kind, def->count);
+    return def->count - (kind == CARC_KIND_D);
+}
+
+int pile_start_kind(const carc_rules *rules)
+{
+    return river_in_game(rules) ? CARC_KIND_RA : CARC_KIND_D;
+}
+
+static void shuffle_range(carc_game *g, int lo, int hi)
+{
+    for (int i = hi - 1; i > lo; i--) {
+        int j = lo + (int)rng_below(&g->rng, (uint32_t)(i - lo) + 1);
+        uint8_t t = g->pile[i];
+        g->pile[i] = g->pile[j];
+        g->pile[j] = t;
+    }
+}
+
+/* Shuffles the pile; with the river, the main pile below and the river
+ * pile above it each on its own, the lake kept lowest of the river. */
+static void shuffle(carc_game *g)
+{
+    int river = river_pile_left(g);
+    int river_start = g->pile_len - river;
+    shuffle_range(g, 0, river_start);
+    if (river > 1)
+        shuffle_range(g, river_start + 1, g->pile_len);
+}
+
+/* Lays out the pile from the counts in `g->left`: the main pile, then the
+ * lake, then the other river tiles (drawn first: the pile's top is its
+ * end). */
+static void pile_from_counts(carc_game *g)
+{
+    int n = 0;
+    for (int k = 0; k < LAYOUT_KINDS; k++)
+        for (int c = 0; c < g->left[k] && !river_is_kind(k); c++)
+            g->pile[n++] = (uint8_t)k;
+    if (river_in_game(&g->rules)) {
+        int main_len = n;
+        if (river_lake_left(g))
+            g->pile[n++] = CARC_KIND_RL;
+        for (int k = 0; k < LAYOUT_KINDS; k++)
+            for (int c = 0; c < g->left[k] && k != CARC_KIND_RL && river_is_kind(k); c++)
+                g->pile[n++] = (uint8_t)k;
+        river_pile_set(g, n - main_len);
+    }
+    g->pile_len = (uint8_t)n;
+}
+
+void pile_deal(carc_game *g)
+{
+    for (int k = 0; k < LAYOUT_KINDS; k++)
+        g->left[k] = (uint8_t)pile_count(&g->rules, k);
+    pile_from_counts(g);
+    shuffle(g);
+}
+
+void pile_put_back_drawn(carc_game *g)
+{
+    g->pile[g->pile_len++] = (uint8_t)g->drawn;
+    g->left[g->drawn]++;
+    river_pile_put_back(g, g->drawn);
+    g->drawn = -1;
+}
+
+/* --- Public queries and a record's draws --------------------------------------- */
+
+int carc_game_tiles_left(const carc_game *g, int counts[CARC_MAX_KINDS])
+{
+    if (counts)
+        for (int k = 0; k < CARC_ALL_KINDS; k++)
+            counts[k] = k < LAYOUT_KINDS ? g->left[k] : 0;
+    return g->pile_len;
+}
+
+int carc_game_next_tiles(const carc_game *g, int counts[CARC_MAX_KINDS])
+{
+    int river = river_pile_left(g);
+    if (river == 0)
+        return carc_game_tiles_left(g, counts);
+    /* The river pile: its lake only when it is the last. */
+    int n = 0;
+    for (int k = 0; k < CARC_ALL_KINDS; k++) {
+        int c = k < LAYOUT_KINDS && river_is_kind(k) && (k != CARC_KIND_RL || river == 1)
+                    ? g->left[k]
+                    : 0;
+        if (counts)
+            counts[k] = c;
+        n += c;
+    }
+    return n;
+}
+
+int carc_game_draw_pool(const carc_game *g, int counts[CARC_MAX_KINDS])
+{
+    int n = 0;
+    for (int k = 0; k < CARC_ALL_KINDS; k++) {
+        int c = 0;
+        /* The draw came from the drawn tile's pile; the lake comes last
+         * of the river. */
+        if (!g->over && k < LAYOUT_KINDS && river_is_kind(k) == river_is_kind(g->drawn) &&
+            (k != CARC_KIND_RL || g->drawn == CARC_KIND_RL))
+            c = g->left[k] + (k == g->drawn);
+        if (counts)
+            counts[k] = c;
+        n += c;
+    }
+    return n;
+}
+
+int carc_game_tile_total(const carc_game *g)
+{
+    if (!LAYOUT_WIDE)
+        return BASE_TILES; /* a constant: the evaluations ask at every leaf */
+    int n = 1;             /* the start tile */
+    for (int k = 0; k < LAYOUT_KINDS; k++)
+        n += pile_count(&g->rules, k);
+    return n;
+}
+
+int carc_game_kind_total(const carc_game *g, int kind)
+{
+    return pile_count(&g->rules, kind);
+}
+
+int carc_game_river_phase(const carc_game *g)
+{
+    return !g->over && river_is_kind(g->drawn);
+}
+
+carc_status carc_game_choose_tile(carc_game *g, int kind)
+{
+    if (g->over) {
+        game_set_error(g, "the game is over");
+        return CARC_EOVER;
+    }
+    const carc_tile_def *def = carc_tile(kind);
+    if (!def) {
+        game_set_error(g, "no tile kind %d", kind);
+        return CARC_EINVAL;
+    }
+    if (kind == g->drawn)
+        return CARC_OK;
+    int lo = 0;
+    if (river_is_kind(g->drawn)) {
+        /* The draw comes from the river pile, the lake last of all. */
+        if (!river_is_kind(kind) && pile_count(&g->rules, kind) > 0) {
+            game_set_error(g, "tile %s cannot be drawn while the river is laid", def->id);
+            return CARC_EILLEGAL;
+        }
+        if (kind == CARC_KIND_RL && river_lake_left(g)) {
+            game_set_error(g, "the lake RL comes last of the river pile");
+            return CARC_EILLEGAL;
+        }
+        lo = g->pile_len - river_pile_left(g);
+    }
+    for (int i = lo; i < g->pile_len && kind < LAYOUT_KINDS; i++)
+        if (g->pile[i] == kind) {
+            g->pile[i] = (uint8_t)g->drawn;
+            g->left[g->drawn]++;
+            g->left[kind]--;
+            g->drawn = (int8_t)kind;
+            return CARC_OK;
+        }
+    game_set_error(g, "no tile %s is left in the pile", def->id);
+    return CARC_EILLEGAL;
+}
+
+void carc_game_shuffle_pile(carc_game *g, uint64_t seed)
+{
+    if (g->over)
+        return;
+    pile_put_back_drawn(g);
+    g->rng = carc_rng_seed(seed);
+    shuffle(g);
+    pile_draw(g);
+}
+
+void carc_game_shuffle_hidden(carc_game *g, uint64_t seed)
+{
+    if (g->over)
+        return;
+    /* Rebuilt from the counts first, so the result depends on what the
+     * players know and on `seed`, never on the hidden order. */
+    pile_from_counts(g);
+    g->rng = carc_rng_seed(seed);
+    shuffle(g);
+}

@@ -1,0 +1,31 @@
+/* pile.h: the pile of face-down tiles (pile.c; not public): laid out for a
+ * game's tile set, shuffled, drawn from. The pile is `g->pile[0 ..
+ * pile_len)`, drawn from its end; `g->left` counts it by kind. A game with
+ * The River keeps the river pile on top (river.h). */
+#ifndef CARC_PILE_H
+#define CARC_PILE_H
+
+#include "state.h"
+#include "river.h"
+
+/* The kind of a game's start tile. */
+int pile_start_kind(const carc_rules *rules);
+/* Lays out and shuffles a new game's pile from the game's rules and rng. */
+void pile_deal(carc_game *g);
+/* Puts the drawn tile back on top of its pile; nothing is drawn after. */
+void pile_put_back_drawn(carc_game *g);
+
+/* Draws the next tile into `g->drawn`, -1 when the pile is empty (inline:
+ * a playout draws at every ply). */
+static inline void pile_draw(carc_game *g)
+{
+    if (g->pile_len == 0) {
+        g->drawn = -1;
+        return;
+    }
+    g->drawn = (int8_t)g->pile[--g->pile_len];
+    g->left[g->drawn]--;
+    river_pile_take(g);
+}
+
+#endif

@@ -1,0 +1,83 @@
+/* river.c: The River's placement rules (river.h): the open end, the
+ * rotations that continue the river there, and the river's course. Built
+ * in the wide layout only; the compact layout uses the stubs of river.h. */
+#include "layout.h"
+
+#include "river.h"
+#include "board.h"
+
+_Static_assert(LAYOUT_WIDE, "The River is built in the wide layout only");
+
+/* Bit d set: edge d (board direction) of `kind` at `rot` is river. */
+static unsigned river_edges(int kind, int rot)
+{
+    unsigned mask = 0;
+    for (int d = 0; d < 4; d++)
+        mask |= (unsigned)(carc_tile_data[kind].edges[(d + 4 - rot) & 3] == CARC_RIVER) << d;
+    return mask;
+}
+
+/* Where the river leaves `kind` placed at `rot` at the open end: the
+ * direction of its other river edge, or NO_DIRECTION (the lake). */
+static unsigned river_exit(const carc_game *g, int kind, int rot)
+{
+    unsigned entry = (g->river.out + 2u) & 3u;
+    unsigned exits = river_edges(kind, rot) & ~(1u << entry);
+    return exits ? (unsigned)__builtin_ctz(exits) : NO_DIRECTION;
+}
+
+int river_u_turn(const carc_game *g, int kind, int rot)
+{
+    unsigned exit = river_exit(g, kind, rot);
+    return g->river.in != NO_DIRECTION && exit != NO_DIRECTION && exit == ((g->river.in + 2u) & 3u);
+}
+
+unsigned river_rotations(const carc_game *g, int f)
+{
+    const frontier_square *sq = &g->frontier[f];
+    if (!g->river.open || sq->x != g->river.x || sq->y != g->river.y)
+        return 0;
+    unsigned rots = carc_sig_fits[sq->sig][g->drawn], ok = 0;
+    for (int r = 0; r < 4; r++)
+        if (((rots >> r) & 1u) && !river_u_turn(g, g->drawn, r))
+            ok |= 1u << r;
+    return ok;
+}
+
+int river_placement_count(const carc_game *g)
+{
+    int f = river_open_square(g);
+    return f < 0 ? 0 : __builtin_popcount(river_rotations(g, f));
+}
+
+void river_advance(carc_game *g, int kind, int rot, int x, int y)
+{
+    unsigned exit = river_exit(g, kind, rot);
+    if (exit == NO_DIRECTION) {
+        g->river.open = 0;
+        return;
+    }
+    g->river.in = g->river.out;
+    g->river.out = (uint8_t)exit;
+    g->river.x = (int8_t)(x + carc_dx[exit]);
+    g->river.y = (int8_t)(y + carc_dy[exit]);
+}
+
+int river_placement_error(carc_game *g, carc_placement p)
+{
+    const char *id = carc_tile_data[g->drawn].id;
+    int f = board_frontier_at(g, p.x, p.y);
+    if (!river_is_kind(g->drawn) || !g->river.open || f < 0)
+        return 0;
+    if (p.x != g->river.x || p.y != g->river.y) {
+        game_set_error(g, "tile %s must continue the river at %d %d", id, g->river.x, g->river.y);
+        return 1;
+    }
+    if (((carc_sig_fits[g->frontier[f].sig][g->drawn] >> p.rot) & 1u) &&
+        river_u_turn(g, g->drawn, p.rot)) {
+        game_set_error(g, "tile %s at %d %d rotation %d would turn the river back: a U-turn", id,
+                       p.x, p.y, p.rot);
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,196 @@
+/* river.h: The River (expansions/river.md) as a module of the turn code:
+ * the river pile drawn before the main pile, the lake last of it; a river
+ * tile goes only on the river's open end, fitting, without an immediate
+ * U-turn; no follower on the river. The river's state is `g->river`
+ * (state.h). The River needs the wide layout; the compact layout (the base
+ * game) gets stubs below that the compiler folds away, so that the turn
+ * code calls this module without a single #if. */
+#ifndef CARC_RIVER_H
+#define CARC_RIVER_H
+
+#include "state.h"
+#include "board.h"
+#include "tile_data.h"
+
+#if LAYOUT_WIDE
+
+static inline int river_is_kind(int kind)
+{
+    return kind >= 0 && kind < CARC_ALL_KINDS && carc_tile_data[kind].set == CARC_EXPANSION_RIVER;
+}
+
+static inline int river_in_game(const carc_rules *rules)
+{
+    return (rules->expansions & CARC_EXPANSION_RIVER) != 0;
+}
+
+/* Tiles of the river pile still to draw. */
+static inline int river_pile_left(const carc_game *g)
+{
+    return g->river.left;
+}
+
+/* A new game's river: the spring at 0 0 flowing east, the open end at
+ * 1 0 (the river pile is counted when the pile is laid out). */
+static inline void river_start(carc_game *g)
+{
+    g->river = (river_state){0, (uint8_t)river_in_game(&g->rules), 1, 0, 1, NO_DIRECTION};
+}
+
+/* The river pile (the top river_pile_left() tiles of the pile): laid
+ * out, drawn from, a tile put back. */
+static inline void river_pile_set(carc_game *g, int n)
+{
+    g->river.left = (uint8_t)n;
+}
+static inline void river_pile_take(carc_game *g)
+{
+    if (g->river.left)
+        g->river.left--;
+}
+static inline void river_pile_put_back(carc_game *g, int kind)
+{
+    if (river_is_kind(kind))
+        g->river.left++;
+}
+
+/* Whether the lake is still in the river pile. */
+static inline int river_lake_left(const carc_game *g)
+{
+    return g->left[CARC_KIND_RL] > 0;
+}
+
+/* Copies of `kind`, `count` in the catalogue, in the pile of a game with
+ * the river: the spring starts the game instead of the base start tile,
+ * which leaves the pile unless the variant river-keep-start shuffles it
+ * into the main pile. */
+static inline int river_pile_count(const carc_rules *rules, int kind, int count)
+{
+    if (kind == CARC_KIND_RA)
+        return 0;
+    if (kind == CARC_KIND_D && !(rules->flags & CARC_RULE_RIVER_KEEP_START))
+        return count - 1;
+    return count;
+}
+
+/* The frontier square of the river's open end, or -1 (the lake laid, or
+ * the open end taken by a tile). */
+static inline int river_open_square(const carc_game *g)
+{
+    return g->river.open ? board_frontier_at(g, g->river.x, g->river.y) : -1;
+}
+
+/* Rotations of the drawn river tile that may go on frontier square `f`. */
+unsigned river_rotations(const carc_game *g, int f);
+/* Legal placements of the drawn river tile. */
+int river_placement_count(const carc_game *g);
+/* Whether the drawn river tile at `rot` on the open end turns the river
+ * back the way it came. */
+int river_u_turn(const carc_game *g, int kind, int rot);
+/* The river after river tile `kind` went on the open end at `rot`. */
+void river_advance(carc_game *g, int kind, int rot, int x, int y);
+/* When `p`, an illegal placement of the drawn tile, breaks a river rule:
+ * sets the game's error to say which and returns 1; else returns 0. */
+int river_placement_error(carc_game *g, carc_placement p);
+
+/* The local segments of `kind` on which no follower may stand. */
+static inline unsigned river_segments(int kind)
+{
+    unsigned mask = 0;
+    for (int s = 0; s < carc_tile_data[kind].nsegments; s++)
+        mask |= (unsigned)(carc_tile_data[kind].segments[s].kind == CARC_RIVER) << s;
+    return mask;
+}
+
+#else /* the base game: no river */
+
+static inline int river_is_kind(int kind)
+{
+    (void)kind;
+    return 0;
+}
+static inline int river_in_game(const carc_rules *rules)
+{
+    (void)rules;
+    return 0;
+}
+static inline int river_pile_left(const carc_game *g)
+{
+    (void)g;
+    return 0;
+}
+static inline void river_start(carc_game *g)
+{
+    (void)g;
+}
+static inline int river_open_square(const carc_game *g)
+{
+    (void)g;
+    return -1;
+}
+static inline unsigned river_rotations(const carc_game *g, int f)
+{
+    (void)g;
+    (void)f;
+    return 0;
+}
+static inline int river_placement_count(const carc_game *g)
+{
+    (void)g;
+    return 0;
+}
+static inline int river_u_turn(const carc_game *g, int kind, int rot)
+{
+    (void)g;
+    (void)kind;
+    (void)rot;
+    return 0;
+}
+static inline void river_advance(carc_game *g, int kind, int rot, int x, int y)
+{
+    (void)g;
+    (void)kind;
+    (void)rot;
+    (void)x;
+    (void)y;
+}
+static inline unsigned river_segments(int kind)
+{
+    (void)kind;
+    return 0;
+}
+static inline void river_pile_set(carc_game *g, int n)
+{
+    (void)g;
+    (void)n;
+}
+static inline void river_pile_take(carc_game *g)
+{
+    (void)g;
+}
+static inline void river_pile_put_back(carc_game *g, int kind)
+{
+    (void)g;
+    (void)kind;
+}
+static inline int river_lake_left(const carc_game *g)
+{
+    (void)g;
+    return 0;
+}
+static inline int river_pile_count(const carc_rules *rules, int kind, int count)
+{
+    (void)rules;
+    (void)kind;
+    return count;
+}
+static inline int river_placement_error(carc_game *g, carc_placement p)
+{
+    (void)g;
+    (void)p;
+    return 0;
+}
+
+#endif
+
+#endif
