@@ -17,7 +17,12 @@ const char *describe_role(int kind);
 /* Where segment `segment` of tile `kind` turned `rot` lies on the tile as
  * the screen shows it (north up): "top", "top right", ..., "middle" (a
  * cloister, a road running across the tile), "all around" (a feature
- * reaching three or four edges around the middle). NULL on bad arguments. */
+ * reaching three or four edges around the middle). The words always agree
+ * with the cell where a follower on it is drawn (square_spot_cell): never
+ * the other side of the tile; a feature whose extent points elsewhere (a
+ * farm wrapped around a road's bend) is named by that cell, "in the
+ * middle" for the centre. So the spots of a tile never read the same.
+ * NULL on bad arguments. */
 const char *describe_place(int kind, int rot, int segment);
 
 /* "knight on the city at the top" (segment `segment` of `kind` at `rot`),
