@@ -179,12 +179,42 @@ static const char *step_keys(const tui *t)
     return "";
 }
 
+/* "Save as: NAME" on the message line: the name is shown selected while it
+ * is the default that typing replaces, with a dim ".rec" when saving adds
+ * it, scrolled to keep the cursor in view. Leaves the cursor column in
+ * *cursor_col. */
+static void save_prompt_draw(const tui *t, const layout *l, int *cursor_col)
+{
+    static const char label[] = "Save as: ";
+    const line_edit *e = &t->input;
+    int col = (int)strlen(label);
+    int room = l->cols - col - (int)strlen(".rec") - 1;
+    size_t start = 0;
+    if (room > 0 && e->cursor >= (size_t)room)
+        start = e->cursor - (size_t)room + 1;
+    move(l->lines - 2, 0);
+    clrtoeol();
+    attrset(A_BOLD);
+    put_cut(l->lines - 2, 0, l->cols, label);
+    attrset(e->selected ? A_BOLD | A_REVERSE : A_BOLD);
+    put_cut(l->lines - 2, col, room > 0 ? room : 0, e->text + start);
+    int shown = (int)(e->len - start) < room ? (int)(e->len - start) : room;
+    char name[SESSION_PATH_MAX];
+    size_t len = strlen(e->text);
+    if (len > 0 && !(len >= 4 && strcmp(e->text + len - 4, ".rec") == 0) &&
+        saves_file_name(e->text, name, sizeof name) == 0 && shown >= 0) {
+        attrset(A_DIM);
+        put_cut(l->lines - 2, col + shown, l->cols - col - shown, ".rec");
+    }
+    *cursor_col = col + (int)(e->cursor - start);
+}
+
 void footer_draw(const tui *t, const layout *l)
 {
-    char text[sizeof t->msg + sizeof t->input];
+    char text[sizeof t->msg + 80];
     const char *spin = "|/-\\";
     if (t->prompt == PROMPT_SAVE)
-        snprintf(text, sizeof text, "Save as: %s", t->input);
+        text[0] = '\0'; /* save_prompt_draw() */
     else if (t->prompt == PROMPT_QUIT)
         snprintf(text, sizeof text, "The game is not saved. Quit anyway? (y/s/n)");
     else if (t->step == STEP_COMPUTER)
@@ -204,16 +234,20 @@ void footer_draw(const tui *t, const layout *l)
     if (t->prompt == PROMPT_SAVE) {
         char dir[SESSION_PATH_MAX], keys[SESSION_PATH_MAX + 64];
         saves_short(t->save_dir, dir, sizeof dir);
-        snprintf(keys, sizeof keys, "Enter:save%s%s  Esc:cancel",
-                 strchr(t->input, '/') ? "" : " in ", strchr(t->input, '/') ? "" : dir);
+        const char *slash = strchr(t->input.text, '/');
+        snprintf(keys, sizeof keys, "Esc:cancel  Ctrl-U:clear  Enter:save%s%s", slash ? "" : " in ",
+                 slash ? "" : dir);
         put_cut(l->lines - 1, 0, l->cols, keys);
     } else {
         put_cut(l->lines - 1, 0, l->cols, step_keys(t));
     }
     attrset(A_NORMAL);
     if (t->prompt == PROMPT_SAVE) {
+        int cursor_col = 0;
+        save_prompt_draw(t, l, &cursor_col);
+        attrset(A_NORMAL);
         curs_set(1);
-        move(l->lines - 2, (int)strlen("Save as: ") + (int)strlen(t->input));
+        move(l->lines - 2, cursor_col);
     } else {
         curs_set(0);
     }

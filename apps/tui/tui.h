@@ -5,6 +5,7 @@
 
 #include "ai_worker.h"
 #include "describe.h"
+#include "line_edit.h"
 #include "session.h"
 #include "square_view.h"
 #include "tile_info.h"
@@ -37,7 +38,7 @@ typedef struct tui {
     tui_step step;
     tui_overlay overlay;
     tui_prompt prompt;
-    char input[SESSION_PATH_MAX];        /* the prompt's text */
+    line_edit input;                     /* the save prompt's text */
     char save_dir[SESSION_PATH_MAX];     /* where a bare name is saved */
     char resume[SESSION_PATH_MAX + 600]; /* the command that resumes the last save */
     int quit_after_save;

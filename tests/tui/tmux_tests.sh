@@ -339,6 +339,40 @@ t_save_load() {
     done
 }
 
+# The save prompt edits its line: a typed name replaces the selected
+# default (it was appended: "carcassonne-5.recfinal1"), gets ".rec", and
+# Ctrl-U, Backspace and the arrows edit it.
+t_save_name() {
+    start 100 30 --seed 5 --players human,greedy --no-color
+    wait_for "Place your tile"
+    keys s
+    wait_for "Save as: carcassonne-5.rec"
+    shows "Ctrl-U:clear" || fail "the prompt does not say Ctrl-U clears"
+    keys -l final1
+    wait_for "Save as: final1.rec"
+    keys Enter
+    wait_for "the log says"
+    dir="$XDG_DATA_HOME/carcassonne/saves"
+    [ -f "$dir/final1.rec" ] || fail "no final1.rec: $(ls "$dir")"
+    keys s
+    wait_for "Save as: final1.rec"
+    keys C-u
+    wait_for_re 'Save as: *$' "Ctrl-U left text in the prompt"
+    keys -l "second"
+    keys BSpace BSpace Left Left
+    keys -l "X"
+    wait_for "Save as: seXco.rec"
+    keys End
+    keys -l ".rec" # typed: not added again
+    keys Enter
+    wait_for "the log says"
+    [ -f "$dir/seXco.rec" ] || fail "no seXco.rec: $(ls "$dir")"
+    [ "$(ls "$dir" | wc -l)" -eq 2 ] || fail "other files saved: $(ls "$dir")"
+    "$bin" replay "$dir/seXco.rec" >/dev/null || fail "the saved record does not replay"
+    keys q
+    wait_for "EXIT=0"
+}
+
 # Counts the underlined cells' runs on the screen (a highlighted feature
 # under --no-color is bold and underlined).
 underlined() {
