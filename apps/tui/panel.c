@@ -662,7 +662,7 @@ int panel_draw(const tui *t, const layout *l)
 /* --- Help and tiles screens --------------------------------------------------- */
 
 static const char *const help_text[] = {
-    "CARCASSONNE - keys and rules (any key returns to the game)",
+    "CARCASSONNE - keys and rules (Space: the board's symbols, other keys: back)",
     "Each turn: place the drawn tile next to the board so every touching edge",
     "matches (city-city, road-road, field-field); then you may put one follower",
     "from your supply on that tile: thief (road), knight (city), monk (cloister)",
@@ -693,6 +693,41 @@ static const char *const river_help_text[] = {
     "  at its open end (the water, \u2248, in blue), never bending twice the same way",
     "  in a row (a U-turn). No follower on the river; it never scores, parts fields.",
 };
+
+/* The help's second page: what the board's symbols mean (24 lines at most). */
+static const char *const legend_text[] = {
+    "THE BOARD'S SYMBOLS (any key returns to the game)",
+    "A tile is 5 cells by 3, north up; the colours repeat what the symbols say.",
+    "  \u00b7            field (farm)    \u2592  city",
+    "  \u2550 \u2551 \u2571 \u2572 \u2580 \u2590  a city's wall   \u25c6  a city's pennant",
+    "  \u2500 \u2502 \u250c \u2510 \u2514 \u2518  road            \u25cf  crossroads: roads end "
+    "there",
+    "  \u2302            cloister        \u2248  river (The River)",
+    "Followers: a letter on its feature, in its player's colour: R B Y G K W are",
+    "  Red Blue Yellow Green Black Grey; lower case (r b y g k w): a farmer.",
+    "Marks:",
+    "  +   +        an empty square's corners: the drawn tile fits there (Tab)",
+    "   xxx         an empty square no tile left can fill (a dead spot)",
+    "  1 2 3        on the tile being placed: its follower spots (0: none);",
+    "               alone on an empty square: where hint 1, 2 or 3 puts the tile",
+    "  7   \u2510        a player's last move: its turn number and three corners,",
+    "  \u2514   \u2518        in the player's colour",
+    "  reverse      the cursor's square; the tile turns red where it cannot go",
+    "  underline    the feature inspected (i) or being scored (at the end: n, p)",
+    "Overview (f): a square is 3 cells, the most telling of its symbols.",
+    "The panel: the players (score, followers left), the drawn tile, the tiles",
+    "  left and their chances, the log ([ ] scroll it).",
+};
+
+static void legend_draw(const layout *l)
+{
+    int n = (int)(sizeof legend_text / sizeof legend_text[0]);
+    for (int i = 0; i < n && i < l->lines; i++) {
+        attrset(i == 0 ? A_BOLD : A_NORMAL);
+        put_cut(i, 0, l->cols, legend_text[i]);
+    }
+    attrset(A_NORMAL);
+}
 
 static void help_draw(const tui *t, const layout *l)
 {
@@ -756,6 +791,8 @@ void overlay_draw(const tui *t, const layout *l)
 {
     if (t->overlay == OVERLAY_HELP)
         help_draw(t, l);
+    else if (t->overlay == OVERLAY_LEGEND)
+        legend_draw(l);
     else if (t->overlay == OVERLAY_TILES)
         tiles_draw(t, l);
 }

@@ -805,6 +805,10 @@ static void handle_key(tui *t, int ch)
         too_small_key(t, ch);
         return;
     }
+    if (t->overlay == OVERLAY_HELP && (ch == ' ' || ch == KEY_NPAGE || ch == KEY_RIGHT)) {
+        t->overlay = OVERLAY_LEGEND;
+        return;
+    }
     if (t->overlay != OVERLAY_NONE) {
         t->overlay = OVERLAY_NONE;
         return;
@@ -911,6 +915,9 @@ static void start_curses(tui *t)
     raw();
     noecho();
     keypad(stdscr, TRUE);
+    /* Keys typed before the game showed (while a script built it) were not
+     * meant for it: a 'q' would end the game unseen. */
+    flushinp();
     timeout(POLL_MS);
     curs_set(0);
     board_setup_colors(t);

@@ -21,7 +21,9 @@ typedef enum tui_step {
     STEP_OVER,     /* the game has ended */
 } tui_step;
 
-typedef enum tui_overlay { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_TILES } tui_overlay;
+/* Screens over the game: the help (keys and rules), its second page (the
+ * board's symbols), the tiles left. */
+typedef enum tui_overlay { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_LEGEND, OVERLAY_TILES } tui_overlay;
 typedef enum tui_prompt { PROMPT_NONE, PROMPT_SAVE, PROMPT_QUIT } tui_prompt;
 
 enum { HINTS = 3, PANEL_W = 30, MIN_COLS = 80, MIN_LINES = 24 };

@@ -373,6 +373,45 @@ t_save_name() {
     wait_for "EXIT=0"
 }
 
+# Keys typed before the game starts (while scripts/play.sh builds it) are
+# dropped: a 'q' ended the game unseen. The game starts half a second after
+# the keys; it reads them in order, so the help shown after '?' proves the
+# 'q' before it was never read.
+t_typeahead() {
+    tm -f /dev/null new-session -d -s "$session" -x 100 -y 30 \
+        "sleep 0.5; \"$bin\" play --seed 5 --players human,greedy --no-color; echo EXIT=\$?; sleep 60"
+    keys q
+    wait_for "Place your tile"
+    keys ?
+    wait_for "keys and rules"
+    shows "EXIT=" && fail "the game ended"
+    shows "Quit anyway?" && fail "the game read the early q"
+    keys Escape
+    wait_for "Place your tile"
+    keys q
+    wait_for "EXIT=0"
+}
+
+# The help's second page (Space) is a legend of the board's symbols.
+t_help_legend() {
+    start 80 24 --seed 5 --players human,greedy --no-color
+    wait_for "Place your tile"
+    keys ?
+    wait_for "Space: the board's symbols"
+    keys Space
+    wait_for "THE BOARD'S SYMBOLS"
+    for text in "field (farm)" "a city's wall" "crossroads" "cloister" "river (The River)" \
+        "a farmer" "the drawn tile fits there" "a dead spot" "follower spots" \
+        "a player's last move" "the feature inspected"; do
+        shows "$text" || fail "the legend does not explain '$text'"
+    done
+    keys x
+    wait_for "Place your tile"
+    shows "THE BOARD'S SYMBOLS" && fail "a key did not close the legend"
+    keys q
+    wait_for "EXIT=0"
+}
+
 # Counts the underlined cells' runs on the screen (a highlighted feature
 # under --no-color is bold and underlined).
 underlined() {
