@@ -620,12 +620,17 @@ static int log_section(const tui *t, const layout *l, pen *p)
     int room = p->end - p->row - 1, total = panel_log_rows(t, l);
     int back = t->log_scroll < total - room ? t->log_scroll : total - room;
     back = back < 0 ? 0 : back;
-    if (total > room)
-        put_line(p, A_BOLD, "Log %s", back > 0 ? "(older: ] newer)" : "([ older)");
-    else
-        put_line(p, A_BOLD, "Log");
     int skip = total - room - back; /* rows above the window */
     skip = skip < 0 ? 0 : skip;
+    /* The keys that scroll it, each while there is something its way. */
+    if (skip > 0 && back > 0)
+        put_line(p, A_BOLD, "Log ([ older, ] newer)");
+    else if (skip > 0)
+        put_line(p, A_BOLD, "Log ([ older)");
+    else if (back > 0)
+        put_line(p, A_BOLD, "Log (the start; ] newer)");
+    else
+        put_line(p, A_BOLD, "Log");
     pen window = {p->row, p->row + room, p->col, p->width};
     for (int i = 0; i < t->s.nlog && window.row < window.end; i++)
         wrap_text(&window, A_NORMAL, p->width, t->s.log[i], &skip);

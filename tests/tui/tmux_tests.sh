@@ -480,6 +480,7 @@ t_final_scoring() {
         sleep 0.1
     done
     shows "Turn 1: Red put" || fail "the log does not scroll back to the first move"
+    wait_for "Log (the start; ] newer)"
     echo "the record had $moves moves"
     finish
 }
@@ -495,7 +496,7 @@ t_log_scroll() {
     start 80 24 --load mid.rec --players human,greedy --no-color
     wait_for "([ older)"
     keys '['
-    wait_for "(older: ] newer)"
+    wait_for "Log ([ older, ] newer)"
     rows_before=$(log_rows)
     [ -n "$rows_before" ] || fail "no log rows"
     next_human_turn
