@@ -116,6 +116,65 @@ void describe_spot(int kind, int rot, int segment, char *buf, size_t cap)
                  place);
 }
 
+static const int edge_dx[4] = {0, 1, 0, -1}, edge_dy[4] = {-1, 0, 1, 0};
+
+/* The river's open end: the empty square a river edge of the newest river
+ * tile faces, and the edge of that square the river comes in by. Returns
+ * 0, or -1 when there is none. */
+static int river_end(const carc_game *g, int *x, int *y, int *in_edge)
+{
+    for (int i = carc_game_tile_count(g) - 1; i >= 0; i--) {
+        carc_tile_on_board t;
+        if (carc_game_tile_info(g, i, &t) != CARC_OK)
+            continue;
+        for (int e = 0; e < 4; e++) {
+            int nx = t.x + edge_dx[e], ny = t.y + edge_dy[e];
+            if (carc_tile_edge(t.kind, t.rot, e) == CARC_RIVER &&
+                carc_game_tile_at(g, nx, ny) < 0) {
+                *x = nx;
+                *y = ny;
+                *in_edge = (e + 2) % 4;
+                return 0;
+            }
+        }
+    }
+    return -1;
+}
+
+/* Whether `kind` turned `rot` at (x, y) matches the edges of every tile
+ * around, with a river edge where the river comes in. */
+static int edges_match(const carc_game *g, int kind, int rot, int x, int y, int in_edge)
+{
+    if (carc_tile_edge(kind, rot, in_edge) != CARC_RIVER)
+        return 0;
+    for (int e = 0; e < 4; e++) {
+        int index = carc_game_tile_at(g, x + edge_dx[e], y + edge_dy[e]);
+        carc_tile_on_board t;
+        if (index < 0 || carc_game_tile_info(g, index, &t) != CARC_OK)
+            continue;
+        if (carc_tile_edge(kind, rot, e) != carc_tile_edge(t.kind, t.rot, (e + 2) % 4))
+            return 0;
+    }
+    return 1;
+}
+
+void describe_discard(const carc_game *g, int kind, char *buf, size_t cap)
+{
+    int x = 0, y = 0, in_edge = 0;
+    const carc_tile_def *def = carc_tile(kind);
+    if (!g || !def || def->set != CARC_EXPANSION_RIVER || river_end(g, &x, &y, &in_edge) != 0) {
+        snprintf(buf, cap, "it fits nowhere");
+        return;
+    }
+    int fits = 0;
+    for (int rot = 0; rot < 4; rot++)
+        fits |= edges_match(g, kind, rot, x, y, in_edge);
+    if (fits)
+        snprintf(buf, cap, "only a U-turn fits the river's end, %d,%d", x, y);
+    else
+        snprintf(buf, cap, "the river is boxed in at its end, %d,%d", x, y);
+}
+
 void describe_move(int kind, carc_move m, char *buf, size_t cap)
 {
     if (m.type == CARC_MOVE_DISCARD || !carc_tile(kind)) {

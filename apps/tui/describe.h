@@ -33,4 +33,13 @@ void describe_spot(int kind, int rot, int segment, char *buf, size_t cap);
  * top", "at 2,-1 turned 1, no follower", "discard". */
 void describe_move(int kind, carc_move m, char *buf, size_t cap);
 
+/* Why tile `kind`, which fits nowhere on the board of `g` (the position
+ * before its discard or after: a discard leaves the board as it was), is
+ * discarded: "it fits nowhere"; for a river tile, which may go only on the
+ * river's open end: "the river is boxed in at its end, -1,0" (no turn of
+ * the tile matches the tiles around that square) or "only a U-turn fits
+ * the river's end, -1,0" (a turn matches but the rules forbid it). Short
+ * enough for the message line; no capital, no full stop. */
+void describe_discard(const carc_game *g, int kind, char *buf, size_t cap);
+
 #endif

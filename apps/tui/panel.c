@@ -148,8 +148,6 @@ static const char *step_message(const tui *t)
     case STEP_PLACE:
         if (t->inspecting)
             return "Inspector: move onto a tile; Tab picks its next feature; Esc leaves.";
-        if (t->nlegal == 0)
-            return "Your tile fits nowhere: it is discarded. Press Enter.";
         return "Place your tile: arrows move, r rotates, Tab: next square, Enter places.";
     case STEP_SPOT: return "Follower: a spot's number (marked on the tile), 0 for none; Esc back.";
     case STEP_CONFIRM:
@@ -158,6 +156,23 @@ static const char *step_message(const tui *t)
     case STEP_OVER: return "Game over. n steps through the final scoring on the board.";
     }
     return "";
+}
+
+/* The message line's words for the step: step_message(), or why the drawn
+ * tile that fits nowhere is discarded. */
+static void step_text(const tui *t, char *buf, size_t cap)
+{
+    if (t->step == STEP_PLACE && !t->inspecting && t->nlegal == 0) {
+        char why[160];
+        int kind = carc_game_drawn_tile(t->s.g);
+        describe_discard(t->s.g, kind, why, sizeof why);
+        if (carc_game_river_phase(t->s.g))
+            snprintf(buf, cap, "Tile discarded: %s. Press Enter.", why);
+        else
+            snprintf(buf, cap, "Your tile fits nowhere: it is discarded. Press Enter.");
+    } else {
+        snprintf(buf, cap, "%s", step_message(t));
+    }
 }
 
 static const char *step_keys(const tui *t)
@@ -211,8 +226,9 @@ static void save_prompt_draw(const tui *t, const layout *l, int *cursor_col)
 
 void footer_draw(const tui *t, const layout *l)
 {
-    char text[sizeof t->msg + 80];
+    char text[sizeof t->msg + 80], step[240];
     const char *spin = "|/-\\";
+    step_text(t, step, sizeof step);
     if (t->prompt == PROMPT_SAVE)
         text[0] = '\0'; /* save_prompt_draw() */
     else if (t->prompt == PROMPT_QUIT)
@@ -225,9 +241,9 @@ void footer_draw(const tui *t, const layout *l)
         snprintf(text, sizeof text, "%s", t->msg);
     else if (t->s.nseats - t->s.computers > 1 && !carc_game_over(t->s.g))
         snprintf(text, sizeof text, "%s: %s", /* hot seat: whose hands */
-                 session_player_name(carc_game_current_player(t->s.g)), step_message(t));
+                 session_player_name(carc_game_current_player(t->s.g)), step);
     else
-        snprintf(text, sizeof text, "%s", step_message(t));
+        snprintf(text, sizeof text, "%s", step);
     attrset(A_BOLD);
     put_cut(l->lines - 2, 0, l->cols, text);
     attrset(A_DIM);
