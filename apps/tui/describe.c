@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "session.h"
 #include "square_view.h"
 
 const char *describe_feature(int kind)
@@ -114,6 +115,33 @@ void describe_spot(int kind, int rot, int segment, char *buf, size_t cap)
     else
         snprintf(buf, cap, "%s on the %s at the %s", describe_role(fkind), describe_feature(fkind),
                  place);
+}
+
+void describe_end_value(const carc_feature *f, int players, char *buf, size_t cap)
+{
+    if (f->complete) {
+        snprintf(buf, cap, "Complete: worth %d to whoever held it then; the end adds nothing",
+                 f->value);
+        return;
+    }
+    char names[96] = "";
+    size_t len = 0;
+    int owners = 0;
+    for (int p = 0; p < players && p < CARC_MAX_PLAYERS; p++)
+        if (f->owners >> p & 1u) {
+            int n = snprintf(names + len, sizeof names - len, "%s%s", owners ? " and " : "",
+                             session_player_name(p));
+            len = n > 0 && (size_t)n < sizeof names - len ? len + (size_t)n : len;
+            owners++;
+        }
+    if (owners == 0 && f->value_at_end > 0)
+        snprintf(buf, cap, "If the game ended now: nobody scores its %d (no %s on it)",
+                 f->value_at_end, describe_role(f->kind));
+    else if (owners == 0)
+        snprintf(buf, cap, "If the game ended now: nothing (no %s on it)", describe_role(f->kind));
+    else
+        snprintf(buf, cap, "If the game ended now: %s score%s %d%s", names, owners > 1 ? "" : "s",
+                 f->value_at_end, owners > 1 ? " each" : "");
 }
 
 static const int edge_dx[4] = {0, 1, 0, -1}, edge_dy[4] = {-1, 0, 1, 0};

@@ -33,6 +33,13 @@ void describe_spot(int kind, int rot, int segment, char *buf, size_t cap);
  * top", "at 2,-1 turned 1, no follower", "discard". */
 void describe_move(int kind, carc_move m, char *buf, size_t cap);
 
+/* What feature `f` (of a game of `players`) gives at the end, in words:
+ * "If the game ended now: Red scores 6", "...: Red and Blue score 4 each",
+ * "...: nobody scores its 9 (no farmer on it)"; for a completed road, city
+ * or cloister, which scored when completed and never again: "Complete:
+ * worth 8 to whoever held it then; the end adds nothing". */
+void describe_end_value(const carc_feature *f, int players, char *buf, size_t cap);
+
 /* Why tile `kind`, which fits nowhere on the board of `g` (the position
  * before its discard or after: a discard leaves the board as it was), is
  * discarded: "it fits nowhere"; for a river tile, which may go only on the

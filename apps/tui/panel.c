@@ -485,16 +485,19 @@ static void inspector_section(const tui *t, pen *p)
     put_wrap(p, A_BOLD, "Inspector: %s%s", describe_feature(f.kind), state);
     feature_size_lines(p, &f);
     owners_line(t, p, &f);
+    char end[160];
+    describe_end_value(&f, carc_game_players(t->s.g), end, sizeof end);
     if (f.kind == CARC_FIELD) {
         put_wrap(p, A_NORMAL, "Worth now: 0 (farms score at the end)");
-        put_wrap(p, A_NORMAL, "If the game ended now: %d", f.value_at_end);
+        put_wrap(p, A_NORMAL, "%s", end);
         if (carc_game_rules(t->s.g).flags & CARC_RULE_FARMS_FIRST_EDITION)
             put_wrap(p, A_DIM, "(first edition: 4 per city)");
         else
             put_wrap(p, A_DIM, "(%d completed cities x 3)", f.value_at_end / 3);
     } else {
-        put_wrap(p, A_NORMAL, "Worth %s: %d", f.complete ? "(scored)" : "if completed", f.value);
-        put_wrap(p, A_NORMAL, "If the game ended now: %d", f.value_at_end);
+        if (!f.complete)
+            put_wrap(p, A_NORMAL, "Worth if completed: %d", f.value);
+        put_wrap(p, A_NORMAL, "%s", end);
     }
 }
 

@@ -203,6 +203,37 @@ static void test_tile_o_farms(void **state)
     assert_string_equal(b, "farmer on the farm at the top right");
 }
 
+/* The end value in words: who would score it, nobody for a farm without a
+ * farmer, nothing more for a completed city. */
+static void test_end_value_words(void **state)
+{
+    (void)state;
+    char buf[160];
+    carc_feature farm = {.kind = CARC_FIELD, .tiles = 5, .value = 0, .value_at_end = 9};
+    describe_end_value(&farm, 2, buf, sizeof buf);
+    assert_string_equal(buf, "If the game ended now: nobody scores its 9 (no farmer on it)");
+    farm.value_at_end = 0;
+    describe_end_value(&farm, 2, buf, sizeof buf);
+    assert_string_equal(buf, "If the game ended now: nothing (no farmer on it)");
+    farm.value_at_end = 6;
+    farm.owners = 1u << 1;
+    farm.followers[1] = 1;
+    describe_end_value(&farm, 2, buf, sizeof buf);
+    assert_string_equal(buf, "If the game ended now: Blue scores 6");
+    carc_feature city = {
+        .kind = CARC_CITY, .complete = 1, .tiles = 3, .value = 8, .value_at_end = 8};
+    describe_end_value(&city, 2, buf, sizeof buf);
+    assert_string_equal(buf, "Complete: worth 8 to whoever held it then; the end adds nothing");
+    city.complete = 0;
+    city.value_at_end = 4;
+    city.owners = 1u << 0 | 1u << 2;
+    describe_end_value(&city, 3, buf, sizeof buf);
+    assert_string_equal(buf, "If the game ended now: Red and Yellow score 4 each");
+    city.owners = 1u << 2; /* a seat beyond the game's players: not named */
+    describe_end_value(&city, 2, buf, sizeof buf);
+    assert_string_equal(buf, "If the game ended now: nobody scores its 4 (no knight on it)");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -211,6 +242,7 @@ int main(void)
         cmocka_unit_test(test_spots_and_moves),
         cmocka_unit_test(test_every_spot_reads_apart_and_where_drawn),
         cmocka_unit_test(test_tile_o_farms),
+        cmocka_unit_test(test_end_value_words),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -208,6 +208,9 @@ t_inspect() {
     wait_for "Inspector: "
     wait_for "Followers: "
     shows "If the game ended now:" || fail "no end value"
+    # No follower stands anywhere yet: nobody would score it.
+    grep -q "If the game ended now: nobody\|If the game ended now: nothing" "$screen_file" ||
+        fail "the end value does not say nobody would score it"
     first=$(grep -o 'Inspector: [a-z]*' "$screen_file")
     keys Tab
     wait_until_changed 'Inspector: [a-z]*' "$first"
@@ -543,7 +546,35 @@ t_confirm_follower() {
     board_part | grep -q "R" && fail "the knight stayed on the board"
     shows "(c)" && fail "jargon after the last move"
     shows "Last: Red put E at 0,-1" || shows "Last: Blue put" || fail "no last move line"
+    # The completed city scored once: the inspector says the end adds nothing.
+    wait_for "Place your tile"
+    keys i
+    wait_for "Inspector"
+    cursor_to 0 -1
+    wait_for "Inspector: city (complete)"
+    wait_for "Complete: worth 4"
+    shows "If the game ended now" && fail "an end value for a completed city"
     finish
+}
+
+# cursor_to X Y: arrows until the header says "cursor X,Y".
+cursor_to() {
+    n=0
+    while [ "$n" -lt 40 ]; do
+        capture
+        at=$(grep -o 'cursor -*[0-9]*,-*[0-9]*' "$screen_file" | head -1 | cut -c8-)
+        cx=${at%,*} cy=${at#*,}
+        [ -n "$at" ] || fail "no cursor in the header"
+        if [ "$cx" -lt "$1" ]; then keys Right
+        elif [ "$cx" -gt "$1" ]; then keys Left
+        elif [ "$cy" -lt "$2" ]; then keys Down
+        elif [ "$cy" -gt "$2" ]; then keys Up
+        else return 0
+        fi
+        wait_until_changed 'cursor -*[0-9]*,-*[0-9]*' "cursor $at"
+        n=$((n + 1))
+    done
+    fail "the cursor did not reach $1,$2"
 }
 
 t_quit_asks() {
