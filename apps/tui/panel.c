@@ -724,8 +724,7 @@ static const char *const legend_text[] = {
     "A tile is 5 cells by 3, north up; the colours repeat what the symbols say.",
     "  \u00b7            field (farm)    \u2592  city",
     "  \u2550 \u2551 \u2571 \u2572 \u2580 \u2590  a city's wall   \u25c6  a city's pennant",
-    "  \u2500 \u2502 \u250c \u2510 \u2514 \u2518  road            \u25cf  crossroads: roads end "
-    "there",
+    "  \u2500 \u2502 \u250c \u2510 \u2514 \u2518  road            \u25cf  road ends, crossroads",
     "  \u2302            cloister        \u2248  river (The River)",
     "Followers: a letter on its feature, in its player's colour: R B Y G K W are",
     "  Red Blue Yellow Green Black Grey; lower case (r b y g k w): a farmer.",

@@ -403,7 +403,7 @@ t_help_legend() {
     wait_for "Space: the board's symbols"
     keys Space
     wait_for "THE BOARD'S SYMBOLS"
-    for text in "field (farm)" "a city's wall" "crossroads" "cloister" "river (The River)" \
+    for text in "field (farm)" "a city's wall" "road ends, crossroads" "cloister" "river (The River)" \
         "a farmer" "the drawn tile fits there" "a dead spot" "follower spots" \
         "a player's last move" "the feature inspected"; do
         shows "$text" || fail "the legend does not explain '$text'"
