@@ -148,8 +148,6 @@ static const char *step_message(const tui *t)
     case STEP_PLACE:
         if (t->inspecting)
             return "Inspector: move onto a tile; Tab picks its next feature; Esc leaves.";
-        if (t->nlegal == 0)
-            return "Your tile fits nowhere: it is discarded. Press Enter.";
         return "Place your tile: arrows move, r rotates, Tab: next square, Enter places.";
     case STEP_SPOT: return "Follower: a spot's number (marked on the tile), 0 for none; Esc back.";
     case STEP_CONFIRM:
@@ -158,6 +156,23 @@ static const char *step_message(const tui *t)
     case STEP_OVER: return "Game over. n steps through the final scoring on the board.";
     }
     return "";
+}
+
+/* The message line's words for the step: step_message(), or why the drawn
+ * tile that fits nowhere is discarded. */
+static void step_text(const tui *t, char *buf, size_t cap)
+{
+    if (t->step == STEP_PLACE && !t->inspecting && t->nlegal == 0) {
+        char why[160];
+        int kind = carc_game_drawn_tile(t->s.g);
+        describe_discard(t->s.g, kind, why, sizeof why);
+        if (carc_game_river_phase(t->s.g))
+            snprintf(buf, cap, "Tile discarded: %s. Press Enter.", why);
+        else
+            snprintf(buf, cap, "Your tile fits nowhere: it is discarded. Press Enter.");
+    } else {
+        snprintf(buf, cap, "%s", step_message(t));
+    }
 }
 
 static const char *step_keys(const tui *t)
@@ -179,12 +194,43 @@ static const char *step_keys(const tui *t)
     return "";
 }
 
+/* "Save as: NAME" on the message line: the name is shown selected while it
+ * is the default that typing replaces, with a dim ".rec" when saving adds
+ * it, scrolled to keep the cursor in view. Leaves the cursor column in
+ * *cursor_col. */
+static void save_prompt_draw(const tui *t, const layout *l, int *cursor_col)
+{
+    static const char label[] = "Save as: ";
+    const line_edit *e = &t->input;
+    int col = (int)strlen(label);
+    int room = l->cols - col - (int)strlen(".rec") - 1;
+    size_t start = 0;
+    if (room > 0 && e->cursor >= (size_t)room)
+        start = e->cursor - (size_t)room + 1;
+    move(l->lines - 2, 0);
+    clrtoeol();
+    attrset(A_BOLD);
+    put_cut(l->lines - 2, 0, l->cols, label);
+    attrset(e->selected ? A_BOLD | A_REVERSE : A_BOLD);
+    put_cut(l->lines - 2, col, room > 0 ? room : 0, e->text + start);
+    int shown = (int)(e->len - start) < room ? (int)(e->len - start) : room;
+    char name[SESSION_PATH_MAX];
+    size_t len = strlen(e->text);
+    if (len > 0 && !(len >= 4 && strcmp(e->text + len - 4, ".rec") == 0) &&
+        saves_file_name(e->text, name, sizeof name) == 0 && shown >= 0) {
+        attrset(A_DIM);
+        put_cut(l->lines - 2, col + shown, l->cols - col - shown, ".rec");
+    }
+    *cursor_col = col + (int)(e->cursor - start);
+}
+
 void footer_draw(const tui *t, const layout *l)
 {
-    char text[sizeof t->msg + sizeof t->input];
+    char text[sizeof t->msg + 80], step[240];
     const char *spin = "|/-\\";
+    step_text(t, step, sizeof step);
     if (t->prompt == PROMPT_SAVE)
-        snprintf(text, sizeof text, "Save as: %s", t->input);
+        text[0] = '\0'; /* save_prompt_draw() */
     else if (t->prompt == PROMPT_QUIT)
         snprintf(text, sizeof text, "The game is not saved. Quit anyway? (y/s/n)");
     else if (t->step == STEP_COMPUTER)
@@ -195,25 +241,29 @@ void footer_draw(const tui *t, const layout *l)
         snprintf(text, sizeof text, "%s", t->msg);
     else if (t->s.nseats - t->s.computers > 1 && !carc_game_over(t->s.g))
         snprintf(text, sizeof text, "%s: %s", /* hot seat: whose hands */
-                 session_player_name(carc_game_current_player(t->s.g)), step_message(t));
+                 session_player_name(carc_game_current_player(t->s.g)), step);
     else
-        snprintf(text, sizeof text, "%s", step_message(t));
+        snprintf(text, sizeof text, "%s", step);
     attrset(A_BOLD);
     put_cut(l->lines - 2, 0, l->cols, text);
     attrset(A_DIM);
     if (t->prompt == PROMPT_SAVE) {
         char dir[SESSION_PATH_MAX], keys[SESSION_PATH_MAX + 64];
         saves_short(t->save_dir, dir, sizeof dir);
-        snprintf(keys, sizeof keys, "Enter:save%s%s  Esc:cancel",
-                 strchr(t->input, '/') ? "" : " in ", strchr(t->input, '/') ? "" : dir);
+        const char *slash = strchr(t->input.text, '/');
+        snprintf(keys, sizeof keys, "Esc:cancel  Ctrl-U:clear  Enter:save%s%s", slash ? "" : " in ",
+                 slash ? "" : dir);
         put_cut(l->lines - 1, 0, l->cols, keys);
     } else {
         put_cut(l->lines - 1, 0, l->cols, step_keys(t));
     }
     attrset(A_NORMAL);
     if (t->prompt == PROMPT_SAVE) {
+        int cursor_col = 0;
+        save_prompt_draw(t, l, &cursor_col);
+        attrset(A_NORMAL);
         curs_set(1);
-        move(l->lines - 2, (int)strlen("Save as: ") + (int)strlen(t->input));
+        move(l->lines - 2, cursor_col);
     } else {
         curs_set(0);
     }
@@ -435,16 +485,19 @@ static void inspector_section(const tui *t, pen *p)
     put_wrap(p, A_BOLD, "Inspector: %s%s", describe_feature(f.kind), state);
     feature_size_lines(p, &f);
     owners_line(t, p, &f);
+    char end[160];
+    describe_end_value(&f, carc_game_players(t->s.g), end, sizeof end);
     if (f.kind == CARC_FIELD) {
         put_wrap(p, A_NORMAL, "Worth now: 0 (farms score at the end)");
-        put_wrap(p, A_NORMAL, "If the game ended now: %d", f.value_at_end);
+        put_wrap(p, A_NORMAL, "%s", end);
         if (carc_game_rules(t->s.g).flags & CARC_RULE_FARMS_FIRST_EDITION)
             put_wrap(p, A_DIM, "(first edition: 4 per city)");
         else
             put_wrap(p, A_DIM, "(%d completed cities x 3)", f.value_at_end / 3);
     } else {
-        put_wrap(p, A_NORMAL, "Worth %s: %d", f.complete ? "(scored)" : "if completed", f.value);
-        put_wrap(p, A_NORMAL, "If the game ended now: %d", f.value_at_end);
+        if (!f.complete)
+            put_wrap(p, A_NORMAL, "Worth if completed: %d", f.value);
+        put_wrap(p, A_NORMAL, "%s", end);
     }
 }
 
@@ -586,12 +639,17 @@ static int log_section(const tui *t, const layout *l, pen *p)
     int room = p->end - p->row - 1, total = panel_log_rows(t, l);
     int back = t->log_scroll < total - room ? t->log_scroll : total - room;
     back = back < 0 ? 0 : back;
-    if (total > room)
-        put_line(p, A_BOLD, "Log %s", back > 0 ? "(older: ] newer)" : "([ older)");
-    else
-        put_line(p, A_BOLD, "Log");
     int skip = total - room - back; /* rows above the window */
     skip = skip < 0 ? 0 : skip;
+    /* The keys that scroll it, each while there is something its way. */
+    if (skip > 0 && back > 0)
+        put_line(p, A_BOLD, "Log ([ older, ] newer)");
+    else if (skip > 0)
+        put_line(p, A_BOLD, "Log ([ older)");
+    else if (back > 0)
+        put_line(p, A_BOLD, "Log (the start; ] newer)");
+    else
+        put_line(p, A_BOLD, "Log");
     pen window = {p->row, p->row + room, p->col, p->width};
     for (int i = 0; i < t->s.nlog && window.row < window.end; i++)
         wrap_text(&window, A_NORMAL, p->width, t->s.log[i], &skip);
@@ -628,7 +686,7 @@ int panel_draw(const tui *t, const layout *l)
 /* --- Help and tiles screens --------------------------------------------------- */
 
 static const char *const help_text[] = {
-    "CARCASSONNE - keys and rules (any key returns to the game)",
+    "CARCASSONNE - keys and rules (Space: the board's symbols, other keys: back)",
     "Each turn: place the drawn tile next to the board so every touching edge",
     "matches (city-city, road-road, field-field); then you may put one follower",
     "from your supply on that tile: thief (road), knight (city), monk (cloister)",
@@ -659,6 +717,40 @@ static const char *const river_help_text[] = {
     "  at its open end (the water, \u2248, in blue), never bending twice the same way",
     "  in a row (a U-turn). No follower on the river; it never scores, parts fields.",
 };
+
+/* The help's second page: what the board's symbols mean (24 lines at most). */
+static const char *const legend_text[] = {
+    "THE BOARD'S SYMBOLS (any key returns to the game)",
+    "A tile is 5 cells by 3, north up; the colours repeat what the symbols say.",
+    "  \u00b7            field (farm)    \u2592  city",
+    "  \u2550 \u2551 \u2571 \u2572 \u2580 \u2590  a city's wall   \u25c6  a city's pennant",
+    "  \u2500 \u2502 \u250c \u2510 \u2514 \u2518  road            \u25cf  road ends, crossroads",
+    "  \u2302            cloister        \u2248  river (The River)",
+    "Followers: a letter on its feature, in its player's colour: R B Y G K W are",
+    "  Red Blue Yellow Green Black Grey; lower case (r b y g k w): a farmer.",
+    "Marks:",
+    "  +   +        an empty square's corners: the drawn tile fits there (Tab)",
+    "   xxx         an empty square no tile left can fill (a dead spot)",
+    "  1 2 3        on the tile being placed: its follower spots (0: none);",
+    "               alone on an empty square: where hint 1, 2 or 3 puts the tile",
+    "  7   \u2510        a player's last move: its turn number and three corners,",
+    "  \u2514   \u2518        in the player's colour",
+    "  reverse      the cursor's square; the tile turns red where it cannot go",
+    "  underline    the feature inspected (i) or being scored (at the end: n, p)",
+    "Overview (f): a square is 3 cells, the most telling of its symbols.",
+    "The panel: the players (score, followers left), the drawn tile, the tiles",
+    "  left and their chances, the log ([ ] scroll it).",
+};
+
+static void legend_draw(const layout *l)
+{
+    int n = (int)(sizeof legend_text / sizeof legend_text[0]);
+    for (int i = 0; i < n && i < l->lines; i++) {
+        attrset(i == 0 ? A_BOLD : A_NORMAL);
+        put_cut(i, 0, l->cols, legend_text[i]);
+    }
+    attrset(A_NORMAL);
+}
 
 static void help_draw(const tui *t, const layout *l)
 {
@@ -722,6 +814,8 @@ void overlay_draw(const tui *t, const layout *l)
 {
     if (t->overlay == OVERLAY_HELP)
         help_draw(t, l);
+    else if (t->overlay == OVERLAY_LEGEND)
+        legend_draw(l);
     else if (t->overlay == OVERLAY_TILES)
         tiles_draw(t, l);
 }

@@ -640,25 +640,32 @@ static void ask_save(tui *t, int then_quit)
     t->quit_after_save = then_quit;
     size_t dir_len = strlen(t->save_dir);
     const char *saved = t->s.saved_path;
+    char name[SESSION_PATH_MAX];
     if (saved[0] && strncmp(saved, t->save_dir, dir_len) == 0 && saved[dir_len] == '/' &&
         !strchr(saved + dir_len + 1, '/'))
-        snprintf(t->input, sizeof t->input, "%s", saved + dir_len + 1); /* in the folder */
+        snprintf(name, sizeof name, "%s", saved + dir_len + 1); /* in the folder */
     else if (saved[0])
-        saves_short(saved, t->input, sizeof t->input);
+        saves_short(saved, name, sizeof name);
     else
-        snprintf(t->input, sizeof t->input, "carcassonne-%llu.rec", (unsigned long long)t->s.seed);
+        snprintf(name, sizeof name, "carcassonne-%llu.rec", (unsigned long long)t->s.seed);
+    line_edit_set(&t->input, name, 1); /* a default: typing replaces it */
 }
 
 /* Saves to what the prompt names: a bare name in the saves folder (made
  * when needed), a path as typed. */
 static void save_to_input(tui *t)
 {
-    char path[SESSION_PATH_MAX], err[SESSION_PATH_MAX + 64];
-    if (saves_resolve(t->save_dir, t->input, path, sizeof path) != 0) {
-        snprintf(t->msg, sizeof t->msg, "That name is too long.");
+    char name[SESSION_PATH_MAX], path[SESSION_PATH_MAX], err[SESSION_PATH_MAX + 64];
+    int named = saves_file_name(t->input.text, name, sizeof name);
+    if (named == -1) {
+        snprintf(t->msg, sizeof t->msg, "Not saved: name a file, not a folder.");
         return;
     }
-    if (!strchr(t->input, '/') && saves_make_dir(t->save_dir) != 0) {
+    if (named != 0 || saves_resolve(t->save_dir, name, path, sizeof path) != 0) {
+        snprintf(t->msg, sizeof t->msg, "Not saved: that name is too long.");
+        return;
+    }
+    if (!strchr(name, '/') && saves_make_dir(t->save_dir) != 0) {
         snprintf(t->msg, sizeof t->msg, "Cannot make the folder %s: %s", t->save_dir,
                  strerror(errno));
         return;
@@ -686,19 +693,29 @@ static void ask_quit(tui *t)
         t->quit = 1;
 }
 
+/* The curses keys the save prompt edits with, as line_edit keys. */
+static int line_key(int ch)
+{
+    switch (ch) {
+    case KEY_LEFT: return LINE_KEY_LEFT;
+    case KEY_RIGHT: return LINE_KEY_RIGHT;
+    case KEY_HOME: return LINE_KEY_HOME;
+    case KEY_END: return LINE_KEY_END;
+    case KEY_DC: return LINE_KEY_DELETE;
+    case KEY_BACKSPACE: return 127;
+    default: return ch >= 0 && ch < 128 ? ch : -1;
+    }
+}
+
 static void save_prompt_key(tui *t, int ch)
 {
-    size_t len = strlen(t->input);
     if (ch == KEY_ESC) {
         t->prompt = PROMPT_NONE;
-    } else if (is_enter(ch) && len > 0) {
+    } else if (is_enter(ch) && t->input.len > 0) {
         t->prompt = PROMPT_NONE;
         save_to_input(t);
-    } else if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && len > 0) {
-        t->input[len - 1] = '\0';
-    } else if (ch >= 32 && ch < 127 && len + 1 < sizeof t->input) {
-        t->input[len] = (char)ch;
-        t->input[len + 1] = '\0';
+    } else {
+        line_edit_key(&t->input, line_key(ch));
     }
 }
 
@@ -786,6 +803,10 @@ static void handle_key(tui *t, int ch)
     }
     if (too_small(&l)) {
         too_small_key(t, ch);
+        return;
+    }
+    if (t->overlay == OVERLAY_HELP && (ch == ' ' || ch == KEY_NPAGE || ch == KEY_RIGHT)) {
+        t->overlay = OVERLAY_LEGEND;
         return;
     }
     if (t->overlay != OVERLAY_NONE) {
@@ -894,6 +915,9 @@ static void start_curses(tui *t)
     raw();
     noecho();
     keypad(stdscr, TRUE);
+    /* Keys typed before the game showed (while a script built it) were not
+     * meant for it: a 'q' would end the game unseen. */
+    flushinp();
     timeout(POLL_MS);
     curs_set(0);
     board_setup_colors(t);

@@ -68,6 +68,26 @@ int saves_resolve(const char *dir, const char *name, char *out, size_t cap)
     return fits(n, cap) ? 0 : -1;
 }
 
+int saves_file_name(const char *typed, char *out, size_t cap)
+{
+    while (*typed == ' ')
+        typed++;
+    size_t len = strlen(typed);
+    while (len > 0 && typed[len - 1] == ' ')
+        len--;
+    const char *last = typed;
+    for (size_t i = 0; i < len; i++)
+        if (typed[i] == '/')
+            last = typed + i + 1;
+    size_t last_len = len - (size_t)(last - typed);
+    if (last_len == 0 || (last_len == 1 && last[0] == '.') ||
+        (last_len == 2 && strncmp(last, "..", 2) == 0))
+        return -1;
+    int has_ext = last_len >= 4 && strncmp(typed + len - 4, ".rec", 4) == 0;
+    int n = snprintf(out, cap, "%.*s%s", (int)len, typed, has_ext ? "" : ".rec");
+    return fits(n, cap) ? 0 : -2;
+}
+
 void saves_short(const char *path, char *out, size_t cap)
 {
     const char *home = getenv("HOME");

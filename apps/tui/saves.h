@@ -18,6 +18,12 @@ int saves_make_dir(const char *dir);
  * -1 when the result does not fit in `cap` bytes. */
 int saves_resolve(const char *dir, const char *name, char *out, size_t cap);
 
+/* The file name a name typed at the save prompt means: without the spaces
+ * around it, with ".rec" added when it does not end so ("game" is
+ * "game.rec"). Returns 0; -1 when it names no file (empty, a folder:
+ * "games/", ".", ".."); -2 when the result does not fit in `cap` bytes. */
+int saves_file_name(const char *typed, char *out, size_t cap);
+
 /* `path` with a leading $HOME written as "~", for showing. */
 void saves_short(const char *path, char *out, size_t cap);
 

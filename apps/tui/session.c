@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "describe.h"
 #include "saves.h"
 
 const char *session_player_name(int player)
@@ -113,16 +114,20 @@ static void log_placement(session *s, carc_move m, int turn, int mover, int kind
 }
 
 /* Logs a move of the game: turn `turn` (1-based), played by `mover` with
- * tile `kind`; `last` when it was the last tile, whose events hold the
- * final scoring. */
-static void log_move(session *s, carc_move m, int turn, int mover, int kind, int last,
-                     const carc_event *events, int n)
+ * tile `kind` on the board of `g` (just after the move); `last` when it
+ * was the last tile, whose events hold the final scoring. A discard is a
+ * turn of its own and says why. */
+static void log_move(session *s, const carc_game *g, carc_move m, int turn, int mover, int kind,
+                     int last, const carc_event *events, int n)
 {
-    if (m.type == CARC_MOVE_DISCARD && kind >= 0)
-        session_log(s, "%s's %s fits nowhere: discarded", session_player_name(mover),
-                    carc_tile_id(kind));
-    else
+    if (m.type == CARC_MOVE_DISCARD && kind >= 0) {
+        char why[160];
+        describe_discard(g, kind, why, sizeof why);
+        session_log(s, "Turn %d: %s discards %s: %s", turn, session_player_name(mover),
+                    carc_tile_id(kind), why);
+    } else {
         log_placement(s, m, turn, mover, kind);
+    }
     if (last) {
         session_log(s, "The last tile is down: final scoring");
         keep_final_events(s, events, n);
@@ -139,7 +144,7 @@ carc_status session_play(session *s, carc_move m)
     if (st != CARC_OK)
         return st;
     s->dirty = 1;
-    log_move(s, m, carc_game_move_count(s->g), mover, kind, !was_over && carc_game_over(s->g),
+    log_move(s, s->g, m, carc_game_move_count(s->g), mover, kind, !was_over && carc_game_over(s->g),
              events, n);
     return CARC_OK;
 }
@@ -322,7 +327,7 @@ static int log_step(void *ctx, const carc_replay_step *step)
         log_events(s, step->events, step->nevents);
         keep_final_events(s, step->events, step->nevents);
     } else {
-        log_move(s, step->move, step->index + 1, step->player, step->tile_kind,
+        log_move(s, step->game, step->move, step->index + 1, step->player, step->tile_kind,
                  carc_game_over(step->game), step->events, step->nevents);
     }
     return 0;

@@ -5,6 +5,7 @@
 
 #include "ai_worker.h"
 #include "describe.h"
+#include "line_edit.h"
 #include "session.h"
 #include "square_view.h"
 #include "tile_info.h"
@@ -20,7 +21,9 @@ typedef enum tui_step {
     STEP_OVER,     /* the game has ended */
 } tui_step;
 
-typedef enum tui_overlay { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_TILES } tui_overlay;
+/* Screens over the game: the help (keys and rules), its second page (the
+ * board's symbols), the tiles left. */
+typedef enum tui_overlay { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_LEGEND, OVERLAY_TILES } tui_overlay;
 typedef enum tui_prompt { PROMPT_NONE, PROMPT_SAVE, PROMPT_QUIT } tui_prompt;
 
 enum { HINTS = 3, PANEL_W = 30, MIN_COLS = 80, MIN_LINES = 24 };
@@ -37,7 +40,7 @@ typedef struct tui {
     tui_step step;
     tui_overlay overlay;
     tui_prompt prompt;
-    char input[SESSION_PATH_MAX];        /* the prompt's text */
+    line_edit input;                     /* the save prompt's text */
     char save_dir[SESSION_PATH_MAX];     /* where a bare name is saved */
     char resume[SESSION_PATH_MAX + 600]; /* the command that resumes the last save */
     int quit_after_save;

@@ -36,6 +36,31 @@ static void test_dir_follows_xdg_then_home(void **state)
     assert_int_equal(saves_dir("/a/long/folder", tiny, sizeof tiny), -1);
 }
 
+/* A typed name gets ".rec" when it lacks it; a folder is no name. */
+static void test_file_name_gets_rec(void **state)
+{
+    (void)state;
+    char out[32];
+    assert_int_equal(saves_file_name("final1", out, sizeof out), 0);
+    assert_string_equal(out, "final1.rec");
+    assert_int_equal(saves_file_name("final1.rec", out, sizeof out), 0);
+    assert_string_equal(out, "final1.rec");
+    assert_int_equal(saves_file_name("  my game  ", out, sizeof out), 0);
+    assert_string_equal(out, "my game.rec");
+    assert_int_equal(saves_file_name("~/games/a.txt", out, sizeof out), 0);
+    assert_string_equal(out, "~/games/a.txt.rec");
+    assert_int_equal(saves_file_name(".rec.d/x", out, sizeof out), 0);
+    assert_string_equal(out, ".rec.d/x.rec");
+    assert_int_equal(saves_file_name("", out, sizeof out), -1);
+    assert_int_equal(saves_file_name("   ", out, sizeof out), -1);
+    assert_int_equal(saves_file_name("games/", out, sizeof out), -1);
+    assert_int_equal(saves_file_name("..", out, sizeof out), -1);
+    assert_int_equal(saves_file_name("a/.", out, sizeof out), -1);
+    /* 28 bytes and ".rec" do not fit in 32; 31 bytes ending ".rec" do. */
+    assert_int_equal(saves_file_name("a-name-of-twenty-eight-bytes", out, sizeof out), -2);
+    assert_int_equal(saves_file_name("a-name-of-thirty-one-bytes!.rec", out, sizeof out), 0);
+}
+
 static void test_resolve_and_short(void **state)
 {
     (void)state;
@@ -131,6 +156,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dir_follows_xdg_then_home),
         cmocka_unit_test(test_resolve_and_short),
+        cmocka_unit_test(test_file_name_gets_rec),
         cmocka_unit_test(test_shell_quote),
         cmocka_unit_test(test_program_name),
         cmocka_unit_test(test_resume_command_names_this_program),

@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "describe.h"
 #include "session.h"
 
 static char scratch[64];
@@ -165,11 +166,65 @@ static void test_load_rebuilds_the_log(void **state)
     session_close(&s);
 }
 
+/* seed 140's river (selfplay --expansions river) runs up, west, down and
+ * ends at -1,0 beside the spring: RI and RC fit there in no turn. */
+static const char river_head[] = "players 2\nexpansions river\nseed 140\n"
+                                 "RG 1 0 1\nRK 1 -1 2 ESE\nRH 1 -2 3\nRG 1 -3 0 SSW\n"
+                                 "RB 0 -3 0\nRE -1 -3 0\nRD -1 -2 1 NNW\nRD -1 -1 3\n";
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* A discard is a turn of its own in the log (the numbers run on) and says
+ * why; a river tile's says the river is boxed in. */
+static void test_discards_are_turns_that_say_why(void **state)
+{
+    (void)state;
+    static session s;
+    char err[300], path[128], text[512];
+    path_of(path, sizeof path, "river.rec");
+    snprintf(text, sizeof text, "%sdiscard RI\ndiscard RC\nRL -1 0 1\n", river_head);
+    write_file(path, text);
+    const char *load[] = {"play", "--load", path, "--players", "human,human"};
+    open_args(&s, SESSION_OK, err, 5, load);
+    assert_true(log_has(&s, "Turn 8: Blue put RD at -1,-1"));
+    assert_true(log_has(&s, "Turn 9: Red discards RI: the river is boxed in at its end, -1,0"));
+    assert_true(log_has(&s, "discards RC: the river is boxed in at its end, -1,0"));
+    assert_true(log_has(&s, "Turn 10: "));
+    assert_true(log_has(&s, "Turn 11: "));
+    assert_true(log_has(&s, " put RL at -1,0"));
+    for (int i = 0; i < s.nlog; i++)
+        assert_null(strstr(s.log[i], "fits nowhere: discarded"));
+    session_close(&s);
+
+    /* Played, not loaded: the same words. */
+    write_file(path, river_head);
+    open_args(&s, SESSION_OK, err, 5, load);
+    assert_int_equal(carc_game_drawn_tile(s.g), carc_tile_parse("RI"));
+    carc_move discard = {.type = CARC_MOVE_DISCARD, .segment = CARC_NO_SPOT};
+    assert_int_equal(session_play(&s, discard), CARC_OK);
+    assert_string_equal(s.log[s.nlog - 1],
+                        "Turn 9: Red discards RI: the river is boxed in at its end, -1,0");
+    /* A base tile that fits nowhere has a plain reason. */
+    char why[160];
+    describe_discard(s.g, carc_tile_parse("E"), why, sizeof why);
+    assert_string_equal(why, "it fits nowhere");
+    describe_discard(NULL, carc_tile_parse("RI"), why, sizeof why);
+    assert_string_equal(why, "it fits nowhere");
+    session_close(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_load_keeps_the_deal),
         cmocka_unit_test(test_load_rebuilds_the_log),
+        cmocka_unit_test(test_discards_are_turns_that_say_why),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -208,6 +208,9 @@ t_inspect() {
     wait_for "Inspector: "
     wait_for "Followers: "
     shows "If the game ended now:" || fail "no end value"
+    # No follower stands anywhere yet: nobody would score it.
+    grep -q "If the game ended now: nobody\|If the game ended now: nothing" "$screen_file" ||
+        fail "the end value does not say nobody would score it"
     first=$(grep -o 'Inspector: [a-z]*' "$screen_file")
     keys Tab
     wait_until_changed 'Inspector: [a-z]*' "$first"
@@ -339,6 +342,79 @@ t_save_load() {
     done
 }
 
+# The save prompt edits its line: a typed name replaces the selected
+# default (it was appended: "carcassonne-5.recfinal1"), gets ".rec", and
+# Ctrl-U, Backspace and the arrows edit it.
+t_save_name() {
+    start 100 30 --seed 5 --players human,greedy --no-color
+    wait_for "Place your tile"
+    keys s
+    wait_for "Save as: carcassonne-5.rec"
+    shows "Ctrl-U:clear" || fail "the prompt does not say Ctrl-U clears"
+    keys -l final1
+    wait_for "Save as: final1.rec"
+    keys Enter
+    wait_for "the log says"
+    dir="$XDG_DATA_HOME/carcassonne/saves"
+    [ -f "$dir/final1.rec" ] || fail "no final1.rec: $(ls "$dir")"
+    keys s
+    wait_for "Save as: final1.rec"
+    keys C-u
+    wait_for_re 'Save as: *$' "Ctrl-U left text in the prompt"
+    keys -l "second"
+    keys BSpace BSpace Left Left
+    keys -l "X"
+    wait_for "Save as: seXco.rec"
+    keys End
+    keys -l ".rec" # typed: not added again
+    keys Enter
+    wait_for "the log says"
+    [ -f "$dir/seXco.rec" ] || fail "no seXco.rec: $(ls "$dir")"
+    [ "$(ls "$dir" | wc -l)" -eq 2 ] || fail "other files saved: $(ls "$dir")"
+    "$bin" replay "$dir/seXco.rec" >/dev/null || fail "the saved record does not replay"
+    keys q
+    wait_for "EXIT=0"
+}
+
+# Keys typed before the game starts (while scripts/play.sh builds it) are
+# dropped: a 'q' ended the game unseen. The game starts half a second after
+# the keys; it reads them in order, so the help shown after '?' proves the
+# 'q' before it was never read.
+t_typeahead() {
+    tm -f /dev/null new-session -d -s "$session" -x 100 -y 30 \
+        "sleep 0.5; \"$bin\" play --seed 5 --players human,greedy --no-color; echo EXIT=\$?; sleep 60"
+    keys q
+    wait_for "Place your tile"
+    keys ?
+    wait_for "keys and rules"
+    shows "EXIT=" && fail "the game ended"
+    shows "Quit anyway?" && fail "the game read the early q"
+    keys Escape
+    wait_for "Place your tile"
+    keys q
+    wait_for "EXIT=0"
+}
+
+# The help's second page (Space) is a legend of the board's symbols.
+t_help_legend() {
+    start 80 24 --seed 5 --players human,greedy --no-color
+    wait_for "Place your tile"
+    keys ?
+    wait_for "Space: the board's symbols"
+    keys Space
+    wait_for "THE BOARD'S SYMBOLS"
+    for text in "field (farm)" "a city's wall" "road ends, crossroads" "cloister" "river (The River)" \
+        "a farmer" "the drawn tile fits there" "a dead spot" "follower spots" \
+        "a player's last move" "the feature inspected"; do
+        shows "$text" || fail "the legend does not explain '$text'"
+    done
+    keys x
+    wait_for "Place your tile"
+    shows "THE BOARD'S SYMBOLS" && fail "a key did not close the legend"
+    keys q
+    wait_for "EXIT=0"
+}
+
 # Counts the underlined cells' runs on the screen (a highlighted feature
 # under --no-color is bold and underlined).
 underlined() {
@@ -407,6 +483,7 @@ t_final_scoring() {
         sleep 0.1
     done
     shows "Turn 1: Red put" || fail "the log does not scroll back to the first move"
+    wait_for "Log (the start; ] newer)"
     echo "the record had $moves moves"
     finish
 }
@@ -422,7 +499,7 @@ t_log_scroll() {
     start 80 24 --load mid.rec --players human,greedy --no-color
     wait_for "([ older)"
     keys '['
-    wait_for "(older: ] newer)"
+    wait_for "Log ([ older, ] newer)"
     rows_before=$(log_rows)
     [ -n "$rows_before" ] || fail "no log rows"
     next_human_turn
@@ -469,7 +546,35 @@ t_confirm_follower() {
     board_part | grep -q "R" && fail "the knight stayed on the board"
     shows "(c)" && fail "jargon after the last move"
     shows "Last: Red put E at 0,-1" || shows "Last: Blue put" || fail "no last move line"
+    # The completed city scored once: the inspector says the end adds nothing.
+    wait_for "Place your tile"
+    keys i
+    wait_for "Inspector"
+    cursor_to 0 -1
+    wait_for "Inspector: city (complete)"
+    wait_for "Complete: worth 4"
+    shows "If the game ended now" && fail "an end value for a completed city"
     finish
+}
+
+# cursor_to X Y: arrows until the header says "cursor X,Y".
+cursor_to() {
+    n=0
+    while [ "$n" -lt 40 ]; do
+        capture
+        at=$(grep -o 'cursor -*[0-9]*,-*[0-9]*' "$screen_file" | head -1 | cut -c8-)
+        cx=${at%,*} cy=${at#*,}
+        [ -n "$at" ] || fail "no cursor in the header"
+        if [ "$cx" -lt "$1" ]; then keys Right
+        elif [ "$cx" -gt "$1" ]; then keys Left
+        elif [ "$cy" -lt "$2" ]; then keys Down
+        elif [ "$cy" -gt "$2" ]; then keys Up
+        else return 0
+        fi
+        wait_until_changed 'cursor -*[0-9]*,-*[0-9]*' "cursor $at"
+        n=$((n + 1))
+    done
+    fail "the cursor did not reach $1,$2"
 }
 
 t_quit_asks() {
