@@ -797,7 +797,7 @@ def case_replay_json():
     """replay --json: the header lines as [key, value] pairs in order (no
     comments, values of several words kept whole), and the digest of the
     public state: the same for the same moves whatever the headers, another
-    after one more move."""
+    after one more move; the deal check's `deal` field."""
     moves = "E 0 -1 2 S\nU 1 0 1 W\n"
     text = ("players 2   # two\nrules  small-city\nseed 42\n# a comment line\n"
             "player-kind random\nnote two  words # not this\nempty\n" + moves)
@@ -816,6 +816,13 @@ def case_replay_json():
     longer = replay_json("players 2\nrules small-city\n" + moves + "V 0 1 0\n")
     check(longer["moves"] == 3 and longer["digest"] != r["digest"],
           "one more move, the same digest: %r" % longer)
+    # The deal check: none without a commitment; verified on a server's record.
+    unchecked = {"status": "unchecked", "text": "no commitment: the deal was not checked"}
+    check(r["deal"] == unchecked, "deal: %r" % r.get("deal"))
+    with open(os.path.join(HERE, "..", "server", "records", "fair_deal.rec")) as f:
+        fair = replay_json(f.read())
+    check(fair["deal"] == {"status": "verified", "text": "deal verified (seed, salt, commitment)"},
+          "deal of a fair record: %r" % fair.get("deal"))
 
 
 def case_bad_arguments():
