@@ -787,6 +787,45 @@ BAD_ARGS = [
 ]
 
 
+# Bad arguments of every command but connect's (BAD_ARGS but its files
+# that cannot be written or read, and more): each must also say what is
+# wrong and "Try 'carcassonne CMD --help'".
+USAGE_ERRORS = [a for a in BAD_ARGS if a[-1] not in ("/dev/null/x", "does/not/exist.rec")] + [
+    ["serve", "--port", "abc"], ["serve", "--port", "-1"], ["serve", "--port", "70000"],
+    ["serve", "--port"], ["serve", "--workers", "0"], ["serve", "--max-tables", "x"],
+    ["serve", "--bogus"], ["serve", "extra"], ["serve", "--host"], ["serve", "--host", ""],
+    ["serve", "--tls-cert", "c.pem"], ["serve", "--static", "/does/not/exist"],
+    ["replay"], ["replay", "a.rec", "b.rec"], ["replay", "--bogus", "a.rec"],
+    ["selfplay"], ["selfplay", "--seed", "x", "--players", "2"],
+    ["selfplay", "--seed", "1", "--players", "9"], ["selfplay", "--seed", "1", "--players", "2",
+                                                     "--games", "0"],
+    ["selfplay", "--seed", "1", "--players", "2", "--expansions", "bogus"],
+    ["selfplay", "--bogus"],
+    ["show"], ["show", "a.rec", "b.rec"], ["show", "--delay", "x", "a.rec"],
+    ["show", "--last", "x", "a.rec"], ["show", "--bogus", "a.rec"],
+    ["bench", "--games", "x"], ["bench", "--games", "0"], ["bench", "--seed"],
+    ["bench", "--expansions", "bogus"], ["bench", "--bogus"],
+    ["play", "--bogus"], ["play", "--players", "bogus"], ["play", "--load"],
+    ["play", "--expansions", "bogus"], ["play", "extra"],
+]
+
+
+def case_usage_errors():
+    """Every bad argument of serve, replay, selfplay, show, bench, play,
+    arena, engine and analyse: exit status 2, nothing on standard output,
+    what is wrong and "Try 'carcassonne CMD --help'" on standard error."""
+    for args in USAGE_ERRORS:
+        code, out, err = run(args)
+        hint = "Try 'carcassonne %s --help'." % args[0]
+        check(code == 2 and out == "", "%s: exit %d, output %r" % (args, code, out))
+        lines = err.strip().splitlines()
+        check(len(lines) >= 2 and lines[0].startswith("carcassonne %s: " % args[0])
+              and lines[-1] == hint, "%s: message %r" % (args, err))
+    code, out, err = run(["serve", "--port", "abc"])
+    check("--port must be a whole number from 0 to 65535, not 'abc'" in err,
+          "serve --port abc: %r" % err)
+
+
 def replay_json(text):
     code, out, err = run(["replay", "--json", "-"], text.encode())
     check(code == 0, "replay --json exited %d: %s" % (code, err))
@@ -1175,6 +1214,7 @@ CASES = {
     "selfplay_river": case_selfplay_river,
     "bench_river": case_bench_river,
     "expansion_arguments": case_expansion_arguments,
+    "usage_errors": case_usage_errors,
 }
 
 if __name__ == "__main__":
