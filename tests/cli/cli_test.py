@@ -691,6 +691,35 @@ def case_example_bot():
     check_sane(s, 2)
     check(s["a_forfeits"] == 0 and s["b_forfeits"] == 0 and err == "",
           "river forfeits: %r %s" % (s, err))
+    example_bot_try(bot)
+
+
+def example_bot_try(bot):
+    """The "try" command of random_bot.py's own docstring, run as written
+    from a source tree (a copy: examples/ and build/carcassonne) with no
+    `carcassonne` on the PATH: the bot finds the built program, no game is
+    forfeited. Without any program the bot says so and exits 1."""
+    with open(bot) as f:
+        doc = f.read()
+    tries = [l.strip() for l in doc.splitlines() if l.strip().startswith("build/carcassonne arena")]
+    check(len(tries) == 1, "no try command in random_bot.py: %r" % tries)
+    env = {k: v for k, v in os.environ.items() if k != "CARCASSONNE"}
+    env["PATH"] = "/usr/bin:/bin"
+    with tempfile.TemporaryDirectory() as tree:
+        os.mkdir(os.path.join(tree, "examples"))
+        with open(os.path.join(tree, "examples", "random_bot.py"), "w") as f:
+            f.write(doc)
+        p = subprocess.run(["sh", "-c", "python3 examples/random_bot.py"], cwd=tree, env=env,
+                           capture_output=True, text=True, timeout=60)
+        check(p.returncode == 1 and "no carcassonne program" in p.stderr,
+              "without a program: %d %r" % (p.returncode, p.stderr))
+        os.mkdir(os.path.join(tree, "build"))
+        os.symlink(os.path.abspath(CARC), os.path.join(tree, "build", "carcassonne"))
+        p = subprocess.run(["sh", "-c", tries[0] + " --games 2 --json"], cwd=tree, env=env,
+                           capture_output=True, text=True, timeout=300)
+        check(p.returncode == 0, "try: %d %s" % (p.returncode, p.stderr))
+        s = json.loads(p.stdout)
+        check(s["games"] == 2 and s["a_forfeits"] == 0, "try: %r %s" % (s, p.stderr))
 
 
 # --- analyse -----------------------------------------------------------------------------
