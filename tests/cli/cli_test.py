@@ -855,6 +855,35 @@ def case_usage_errors():
           "serve --port abc: %r" % err)
 
 
+def case_play_port_in_use():
+    """scripts/play.sh with its port taken exits 1 with one clear line, both
+    when something listens there (seen before starting the server) and when
+    a socket only holds the address (the server's bind fails); a PORT that
+    is not a number is refused. CARCASSONNE= skips the install and build."""
+    import socket
+    play = os.path.join(os.path.dirname(os.path.dirname(HERE)), "scripts", "play.sh")
+    with tempfile.TemporaryDirectory() as data:
+        env = dict(os.environ, CARCASSONNE=os.path.abspath(CARC), XDG_DATA_HOME=data)
+        listening = socket.socket()
+        listening.bind(("127.0.0.1", 0))
+        listening.listen()
+        bound = socket.socket()
+        bound.bind(("127.0.0.1", 0))
+        for sock in (listening, bound):
+            port = sock.getsockname()[1]
+            env["PORT"] = str(port)
+            p = subprocess.run(["sh", play], env=env, capture_output=True, text=True, timeout=60)
+            want = "port %d is in use: try PORT=%d scripts/play.sh\n" % (port, port + 1)
+            check(p.returncode == 1 and p.stderr == want,
+                  "port %d taken: %d %r %r" % (port, p.returncode, p.stdout, p.stderr))
+        listening.close()
+        bound.close()
+        env["PORT"] = "abc"
+        p = subprocess.run(["sh", play], env=env, capture_output=True, text=True, timeout=60)
+        check(p.returncode == 2 and "PORT must be a port number" in p.stderr,
+              "PORT=abc: %d %r" % (p.returncode, p.stderr))
+
+
 def replay_json(text):
     code, out, err = run(["replay", "--json", "-"], text.encode())
     check(code == 0, "replay --json exited %d: %s" % (code, err))
@@ -1244,6 +1273,7 @@ CASES = {
     "bench_river": case_bench_river,
     "expansion_arguments": case_expansion_arguments,
     "usage_errors": case_usage_errors,
+    "play_port_in_use": case_play_port_in_use,
 }
 
 if __name__ == "__main__":
