@@ -150,7 +150,7 @@ int cmd_replay(int argc, char **argv)
         free(text);
         return EXIT_INVALID;
     }
-    deal_result deal;
+    deal_result deal = {.status = DEAL_UNCHECKED};
     if (deal_check(text, len, g, &deal) == DEAL_MISMATCH) {
         fprintf(stderr, "carcassonne replay: %s\n", deal.text);
         free(text);

@@ -62,7 +62,7 @@ static int replay_moves(const carc_game *g, carc_game *h, json_t *moves, char *e
 /* The fair-deal check of the record: {"status", "text"}. */
 static json_t *deal_json(const char *text, size_t len, const carc_game *g)
 {
-    deal_result deal;
+    deal_result deal = {.status = DEAL_UNCHECKED};
     deal_check(text, len, g, &deal);
     return json_pack("{s:s, s:s}", "status", deal_status_name(deal.status), "text", deal.text);
 }
