@@ -26,8 +26,9 @@ typedef struct deal_result {
  * by carc_record_read(). The headers are read with carc_record_headers(),
  * so a header whose key begins like a move word (`endorsed-by`) is a
  * header like any other. A `seed`, `salt` or `commitment` line given twice
- * is a mismatch. Fills `*out` and returns its status; no allocation but the
- * game the seed deals. */
+ * is a mismatch. Fills `*out` and returns its status. Allocates only while
+ * it runs (the headers, the game the seed deals); out of memory is
+ * "unchecked". */
 deal_status deal_check(const char *text, size_t len, const carc_game *g, deal_result *out);
 
 /* "verified", "unchecked" or "mismatch": the status's name in JSON. */
