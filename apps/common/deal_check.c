@@ -37,7 +37,8 @@ static deal_status say(deal_result *out, deal_status status, const char *fmt, ..
 }
 
 /* Copies header `h`'s value into `out` when it is `key`, counting it; a
- * value too long for `out` becomes "?" (which no check accepts). */
+ * value too long for `out` is cut and ends in "..." (which no check
+ * accepts). */
 static void take(const carc_header *h, const char *key, char *out, size_t cap, int *count)
 {
     if (h->key_len != strlen(key) || memcmp(h->key, key, h->key_len) != 0)
@@ -46,7 +47,7 @@ static void take(const carc_header *h, const char *key, char *out, size_t cap, i
     if (h->value_len < cap)
         snprintf(out, cap, "%.*s", (int)h->value_len, h->value);
     else
-        snprintf(out, cap, "?");
+        snprintf(out, cap, "%.*s...", (int)cap - 4, h->value);
 }
 
 /* Reads the seed, salt and commitment headers with the library's reader;
@@ -153,7 +154,7 @@ deal_status deal_check(const char *text, size_t len, const carc_game *g, deal_re
                    "the seed is not revealed yet (it is at the end): the deal was not checked");
     uint64_t seed;
     if (parse_seed(d.seed, &seed) != 0)
-        return say(out, DEAL_MISMATCH, "forged deal: the seed '%s' is not a number", d.seed);
+        return say(out, DEAL_MISMATCH, "forged deal: the seed '%s' is not a 64-bit number", d.seed);
     if (!is_hex(d.salt, HEX_SALT))
         return say(out, DEAL_MISMATCH,
                    "forged deal: a commitment needs a salt of 32 hexadecimal digits");
