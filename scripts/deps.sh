@@ -1,23 +1,39 @@
 #!/bin/sh
-# deps.sh: installs the Debian 12 packages the project builds, runs and
-# tests with; installs nothing that is already there. Needs root (or sudo).
+# deps.sh: installs the Debian 12 packages the project needs; installs
+# nothing that is already there. Needs root (or sudo).
+#
+#   scripts/deps.sh          what building and playing need (scripts/play.sh)
+#   scripts/deps.sh --test   that and what the tests need: cmocka, the
+#                            linters, clang for the fuzzers, tmux, python3,
+#                            chromium and Node.js for the browser tests
+#                            (scripts/test.sh, .ci/run)
 set -eu
 
-PACKAGES="build-essential cmake pkg-config libjansson-dev libcmocka-dev \
-clang-format clang-tidy cppcheck \
-clang libclang-rt-14-dev tmux python3 libncurses-dev \
-libwebsockets-dev libwebsockets-evlib-ev libev-dev libsqlite3-dev libssl-dev python3-websocket \
-chromium openssl"
+PLAY_PACKAGES="build-essential cmake pkg-config libjansson-dev libncurses-dev \
+libwebsockets-dev libwebsockets-evlib-ev libev-dev libsqlite3-dev libssl-dev"
+TEST_PACKAGES="libcmocka-dev clang-format clang-tidy cppcheck clang libclang-rt-14-dev tmux \
+python3 python3-websocket chromium openssl"
+
+case "${1:-}" in
+"") packages=$PLAY_PACKAGES ;;
+--test) packages="$PLAY_PACKAGES $TEST_PACKAGES" ;;
+*)
+    echo "deps.sh: unknown argument '$1' (none: to play; --test: to run the tests too)" >&2
+    exit 2
+    ;;
+esac
 
 missing=""
-for p in $PACKAGES; do
+for p in $packages; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
         missing="$missing $p"
     fi
 done
 # The browser tests' driver (tests/web) runs on Node.js with npm; a Node.js
 # from elsewhere that brings its own npm is kept.
-command -v npm >/dev/null 2>&1 || missing="$missing nodejs npm"
+if [ "${1:-}" = "--test" ]; then
+    command -v npm >/dev/null 2>&1 || missing="$missing nodejs npm"
+fi
 [ -z "$missing" ] && exit 0
 
 SUDO=""

@@ -39,7 +39,7 @@ for m in $matches; do
     fi
 done
 
-"$root/scripts/deps.sh"
+"$root/scripts/deps.sh" --test
 cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$root/build" --target carcassonne_cli -j"$(nproc)" >/dev/null
 mkdir -p "$dir"

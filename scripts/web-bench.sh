@@ -5,7 +5,7 @@
 # Builds first; RUNS (default 5) sets the number of cold loads.
 set -eu
 cd "$(dirname "$0")/.."
-scripts/deps.sh
+scripts/deps.sh --test
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build -j"$(nproc)" >/dev/null
 WEB_SCRIPT=bench.mjs exec sh tests/web/run.sh "$PWD/build/tests/web" "$PWD/build/carcassonne"

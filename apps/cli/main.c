@@ -38,7 +38,8 @@ static const char usage[] =
     "Expansions: --expansions river plays The River (selfplay, arena, bench,\n"
     "connect --create); replay, show and analyse take them from the record.\n"
     "\n"
-    "Run 'carcassonne COMMAND --help' for a command's options.\n";
+    "Run 'carcassonne COMMAND --help' for a command's options,\n"
+    "'carcassonne --version' for the version; 'man carcassonne' once installed.\n";
 
 char *cli_read_file(const char *path, size_t limit, size_t *len)
 {
@@ -151,6 +152,10 @@ int main(int argc, char **argv)
     const char *cmd = argv[1];
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
         fputs(usage, stdout);
+        return EXIT_OK;
+    }
+    if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
+        printf("carcassonne %s\n", CARC_VERSION);
         return EXIT_OK;
     }
     if (strcmp(cmd, "play") == 0)

@@ -19,7 +19,15 @@ static const char replay_usage[] =
     "           record plays with (e.g. [\"river\"]), the header lines as\n"
     "           [key, value] pairs, the digest of the public state\n"
     "           (carc_game_digest, 16 hex digits; a record in progress does\n"
-    "           not say which tile comes next: seed 1 deals it), and more\n"
+    "           not say which tile comes next: seed 1 deals it), the deal\n"
+    "           check as {\"status\": \"verified\"|\"unchecked\", \"text\": ...},\n"
+    "           and more\n"
+    "\n"
+    "A record with a `commitment` header (a server's record) has its deal\n"
+    "checked: SHA-256 of `salt:seed` must be the commitment and the tiles\n"
+    "dealt from `seed` must be the record's tiles. replay says \"deal verified\n"
+    "(seed, salt, commitment)\" or \"no commitment: the deal was not checked\";\n"
+    "a forged deal is an invalid record.\n"
     "\n"
     "The record's `expansions` line says which expansions it plays with\n"
     "(e.g. `expansions river`); tile ids have one or two letters (`RD 1 0 0`).\n"
@@ -43,7 +51,7 @@ static json_t *headers_json(const char *text, size_t len)
     return list;
 }
 
-static json_t *replay_json(const carc_game *g, json_t *headers)
+static json_t *replay_json(const carc_game *g, json_t *headers, const deal_result *deal)
 {
     int players = carc_game_players(g);
     json_t *scores = json_array(), *breakdown = json_array(), *supply = json_array();
@@ -80,10 +88,13 @@ static json_t *replay_json(const carc_game *g, json_t *headers)
     snprintf(digest, sizeof digest, "%016llx", (unsigned long long)carc_game_digest(g));
     json_object_set_new(root, "digest", json_string(digest));
     json_object_set_new(root, "headers", headers);
+    json_object_set_new(
+        root, "deal",
+        json_pack("{s:s, s:s}", "status", deal_status_name(deal->status), "text", deal->text));
     return root;
 }
 
-static void replay_text(const carc_game *g)
+static void replay_text(const carc_game *g, const deal_result *deal)
 {
     int players = carc_game_players(g);
     unsigned leaders = carc_game_leaders(g);
@@ -103,6 +114,7 @@ static void replay_text(const carc_game *g)
     else
         printf("in progress after %d moves, %d tiles left\n", carc_game_move_count(g),
                carc_game_tiles_left(g, NULL) + 1);
+    printf("%s\n", deal->text);
 }
 
 int cmd_replay(int argc, char **argv)
@@ -138,22 +150,22 @@ int cmd_replay(int argc, char **argv)
         free(text);
         return EXIT_INVALID;
     }
-    char deal_err[256];
-    if (deal_check(text, len, g, deal_err, sizeof deal_err) != 0) {
-        fprintf(stderr, "%s\n", deal_err);
+    deal_result deal = {.status = DEAL_UNCHECKED};
+    if (deal_check(text, len, g, &deal) == DEAL_MISMATCH) {
+        fprintf(stderr, "carcassonne replay: %s\n", deal.text);
         free(text);
         carc_game_free(g);
         return EXIT_INVALID;
     }
     if (json) {
-        json_t *root = replay_json(g, headers_json(text, len));
+        json_t *root = replay_json(g, headers_json(text, len), &deal);
         char *out = json_dumps(root, JSON_COMPACT);
         if (out)
             puts(out);
         free(out);
         json_decref(root);
     } else {
-        replay_text(g);
+        replay_text(g, &deal);
     }
     free(text);
     carc_game_free(g);

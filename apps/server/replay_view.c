@@ -7,6 +7,7 @@
 
 #include "board_view.h"
 #include "carcassonne.h"
+#include "deal_check.h"
 
 static json_t *scores_json(const carc_game *g)
 {
@@ -58,6 +59,14 @@ static int replay_moves(const carc_game *g, carc_game *h, json_t *moves, char *e
     return 0;
 }
 
+/* The fair-deal check of the record: {"status", "text"}. */
+static json_t *deal_json(const char *text, size_t len, const carc_game *g)
+{
+    deal_result deal = {.status = DEAL_UNCHECKED};
+    deal_check(text, len, g, &deal);
+    return json_pack("{s:s, s:s}", "status", deal_status_name(deal.status), "text", deal.text);
+}
+
 json_t *replay_view(const char *text, size_t len, char *err, size_t errcap)
 {
     carc_record_error e;
@@ -72,10 +81,11 @@ json_t *replay_view(const char *text, size_t len, char *err, size_t errcap)
     if (!h)
         snprintf(err, errcap, "out of memory");
     else if (replay_moves(g, h, moves, err, errcap) == 0)
-        result = json_pack("{s:i, s:o, s:o, s:o, s:O, s:o, s:b}", "players", carc_game_players(h),
-                           "rules", board_view_rules(rules), "expansions",
-                           board_view_expansions(rules), "start", board_view_start(h), "moves",
-                           moves, "scores", scores_json(h), "over", carc_game_over(h));
+        result =
+            json_pack("{s:i, s:o, s:o, s:o, s:O, s:o, s:b, s:o}", "players", carc_game_players(h),
+                      "rules", board_view_rules(rules), "expansions", board_view_expansions(rules),
+                      "start", board_view_start(h), "moves", moves, "scores", scores_json(h),
+                      "over", carc_game_over(h), "deal", deal_json(text, len, g));
     json_decref(moves);
     carc_game_free(h);
     carc_game_free(g);

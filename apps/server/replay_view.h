@@ -8,9 +8,11 @@
 
 /* The reply's fields for the record `text` (`len` bytes):
  * {"players":N,"rules":[...],"start":{...},"moves":[{"turn","player",
- * "move","events","scores","followers"}, ...],"scores":[...]}; every move
- * carries the board's followers and the scores after it. NULL with a
- * message in `err` when the record does not read. New reference. */
+ * "move","events","scores","followers"}, ...],"scores":[...],"deal":
+ * {"status","text"}}; every move carries the board's followers and the
+ * scores after it; `deal` is the fair-deal check (deal_check.h): a record
+ * whose deal is forged still replays, with "mismatch". NULL with a message
+ * in `err` when the record does not read. New reference. */
 json_t *replay_view(const char *text, size_t len, char *err, size_t errcap);
 
 #endif

@@ -23,7 +23,8 @@ static const char serve_usage[] =
     "  --db FILE                SQLite database (default carcassonne-server.db in the\n"
     "                           working folder; created when missing)\n"
     "  --static DIR             static files served at / (default: the web/ folder of\n"
-    "                           the source tree, else web/ next to the program)\n"
+    "                           the source tree, else web/ next to the program, else\n"
+    "                           ../share/carcassonne/web from it, where it installs)\n"
     "  --workers N              threads for computer moves, hints and reviews (default 2)\n"
     "  --max-think-ms MS        time cap of a computer move (default 3000)\n"
     "  --hint-ms MS             search time of a hint or win estimate (default 1000;\n"
@@ -71,7 +72,8 @@ static int is_dir(const char *path)
 }
 
 /* The default static folder: the source tree's web/ (known at build
- * time), else web/ beside the program; NULL when neither exists. */
+ * time), else web/ beside the program, else the installed
+ * ../share/carcassonne/web (`cmake --install`); NULL when none exists. */
 static const char *default_static(char *buf, size_t cap)
 {
 #ifdef CARC_SOURCE_WEB_DIR
@@ -87,9 +89,11 @@ static const char *default_static(char *buf, size_t cap)
     if (!slash)
         return NULL;
     *slash = '\0';
-    if ((size_t)snprintf(buf, cap, "%s/web", exe) >= cap)
-        return NULL;
-    return is_dir(buf) ? buf : NULL;
+    static const char *const beside[] = {"/web", "/../share/carcassonne/web"};
+    for (size_t i = 0; i < sizeof beside / sizeof beside[0]; i++)
+        if ((size_t)snprintf(buf, cap, "%s%s", exe, beside[i]) < cap && is_dir(buf))
+            return buf;
+    return NULL;
 }
 
 typedef struct int_option {
@@ -136,9 +140,8 @@ static int parse_args(int argc, char **argv, server_options *o)
                 return usage_error("%s needs a value", a);
             *text = value;
         } else if (parse_int(value, num->lo, num->hi, num->value)) {
-            fprintf(stderr, "carcassonne serve: %s must be a whole number from %ld to %ld\n",
-                    num->name, num->lo, num->hi);
-            return 2;
+            return usage_error("%s must be a whole number from %ld to %ld, not '%s'", num->name,
+                               num->lo, num->hi, value);
         }
     }
     return -1;

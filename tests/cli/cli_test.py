@@ -691,6 +691,35 @@ def case_example_bot():
     check_sane(s, 2)
     check(s["a_forfeits"] == 0 and s["b_forfeits"] == 0 and err == "",
           "river forfeits: %r %s" % (s, err))
+    example_bot_try(bot)
+
+
+def example_bot_try(bot):
+    """The "try" command of random_bot.py's own docstring, run as written
+    from a source tree (a copy: examples/ and build/carcassonne) with no
+    `carcassonne` on the PATH: the bot finds the built program, no game is
+    forfeited. Without any program the bot says so and exits 1."""
+    with open(bot) as f:
+        doc = f.read()
+    tries = [l.strip() for l in doc.splitlines() if l.strip().startswith("build/carcassonne arena")]
+    check(len(tries) == 1, "no try command in random_bot.py: %r" % tries)
+    env = {k: v for k, v in os.environ.items() if k != "CARCASSONNE"}
+    env["PATH"] = "/usr/bin:/bin"
+    with tempfile.TemporaryDirectory() as tree:
+        os.mkdir(os.path.join(tree, "examples"))
+        with open(os.path.join(tree, "examples", "random_bot.py"), "w") as f:
+            f.write(doc)
+        p = subprocess.run(["sh", "-c", "python3 examples/random_bot.py"], cwd=tree, env=env,
+                           capture_output=True, text=True, timeout=60)
+        check(p.returncode == 1 and "no carcassonne program" in p.stderr,
+              "without a program: %d %r" % (p.returncode, p.stderr))
+        os.mkdir(os.path.join(tree, "build"))
+        os.symlink(os.path.abspath(CARC), os.path.join(tree, "build", "carcassonne"))
+        p = subprocess.run(["sh", "-c", tries[0] + " --games 2 --json"], cwd=tree, env=env,
+                           capture_output=True, text=True, timeout=300)
+        check(p.returncode == 0, "try: %d %s" % (p.returncode, p.stderr))
+        s = json.loads(p.stdout)
+        check(s["games"] == 2 and s["a_forfeits"] == 0, "try: %r %s" % (s, p.stderr))
 
 
 # --- analyse -----------------------------------------------------------------------------
@@ -787,6 +816,74 @@ BAD_ARGS = [
 ]
 
 
+# Bad arguments of every command but connect's (BAD_ARGS but its files
+# that cannot be written or read, and more): each must also say what is
+# wrong and "Try 'carcassonne CMD --help'".
+USAGE_ERRORS = [a for a in BAD_ARGS if a[-1] not in ("/dev/null/x", "does/not/exist.rec")] + [
+    ["serve", "--port", "abc"], ["serve", "--port", "-1"], ["serve", "--port", "70000"],
+    ["serve", "--port"], ["serve", "--workers", "0"], ["serve", "--max-tables", "x"],
+    ["serve", "--bogus"], ["serve", "extra"], ["serve", "--host"], ["serve", "--host", ""],
+    ["serve", "--tls-cert", "c.pem"], ["serve", "--static", "/does/not/exist"],
+    ["replay"], ["replay", "a.rec", "b.rec"], ["replay", "--bogus", "a.rec"],
+    ["selfplay"], ["selfplay", "--seed", "x", "--players", "2"],
+    ["selfplay", "--seed", "1", "--players", "9"], ["selfplay", "--seed", "1", "--players", "2",
+                                                     "--games", "0"],
+    ["selfplay", "--seed", "1", "--players", "2", "--expansions", "bogus"],
+    ["selfplay", "--bogus"],
+    ["show"], ["show", "a.rec", "b.rec"], ["show", "--delay", "x", "a.rec"],
+    ["show", "--last", "x", "a.rec"], ["show", "--bogus", "a.rec"],
+    ["bench", "--games", "x"], ["bench", "--games", "0"], ["bench", "--seed"],
+    ["bench", "--expansions", "bogus"], ["bench", "--bogus"],
+    ["play", "--bogus"], ["play", "--players", "bogus"], ["play", "--load"],
+    ["play", "--expansions", "bogus"], ["play", "extra"],
+]
+
+
+def case_usage_errors():
+    """Every bad argument of serve, replay, selfplay, show, bench, play,
+    arena, engine and analyse: exit status 2, nothing on standard output,
+    what is wrong and "Try 'carcassonne CMD --help'" on standard error."""
+    for args in USAGE_ERRORS:
+        code, out, err = run(args)
+        hint = "Try 'carcassonne %s --help'." % args[0]
+        check(code == 2 and out == "", "%s: exit %d, output %r" % (args, code, out))
+        lines = err.strip().splitlines()
+        check(len(lines) >= 2 and lines[0].startswith("carcassonne %s: " % args[0])
+              and lines[-1] == hint, "%s: message %r" % (args, err))
+    code, out, err = run(["serve", "--port", "abc"])
+    check("--port must be a whole number from 0 to 65535, not 'abc'" in err,
+          "serve --port abc: %r" % err)
+
+
+def case_play_port_in_use():
+    """scripts/play.sh with its port taken exits 1 with one clear line, both
+    when something listens there (seen before starting the server) and when
+    a socket only holds the address (the server's bind fails); a PORT that
+    is not a number is refused. CARCASSONNE= skips the install and build."""
+    import socket
+    play = os.path.join(os.path.dirname(os.path.dirname(HERE)), "scripts", "play.sh")
+    with tempfile.TemporaryDirectory() as data:
+        env = dict(os.environ, CARCASSONNE=os.path.abspath(CARC), XDG_DATA_HOME=data)
+        listening = socket.socket()
+        listening.bind(("127.0.0.1", 0))
+        listening.listen()
+        bound = socket.socket()
+        bound.bind(("127.0.0.1", 0))
+        for sock in (listening, bound):
+            port = sock.getsockname()[1]
+            env["PORT"] = str(port)
+            p = subprocess.run(["sh", play], env=env, capture_output=True, text=True, timeout=60)
+            want = "port %d is in use: try PORT=%d scripts/play.sh\n" % (port, port + 1)
+            check(p.returncode == 1 and p.stderr == want,
+                  "port %d taken: %d %r %r" % (port, p.returncode, p.stdout, p.stderr))
+        listening.close()
+        bound.close()
+        env["PORT"] = "abc"
+        p = subprocess.run(["sh", play], env=env, capture_output=True, text=True, timeout=60)
+        check(p.returncode == 2 and "PORT must be a port number" in p.stderr,
+              "PORT=abc: %d %r" % (p.returncode, p.stderr))
+
+
 def replay_json(text):
     code, out, err = run(["replay", "--json", "-"], text.encode())
     check(code == 0, "replay --json exited %d: %s" % (code, err))
@@ -797,7 +894,7 @@ def case_replay_json():
     """replay --json: the header lines as [key, value] pairs in order (no
     comments, values of several words kept whole), and the digest of the
     public state: the same for the same moves whatever the headers, another
-    after one more move."""
+    after one more move; the deal check's `deal` field."""
     moves = "E 0 -1 2 S\nU 1 0 1 W\n"
     text = ("players 2   # two\nrules  small-city\nseed 42\n# a comment line\n"
             "player-kind random\nnote two  words # not this\nempty\n" + moves)
@@ -816,6 +913,13 @@ def case_replay_json():
     longer = replay_json("players 2\nrules small-city\n" + moves + "V 0 1 0\n")
     check(longer["moves"] == 3 and longer["digest"] != r["digest"],
           "one more move, the same digest: %r" % longer)
+    # The deal check: none without a commitment; verified on a server's record.
+    unchecked = {"status": "unchecked", "text": "no commitment: the deal was not checked"}
+    check(r["deal"] == unchecked, "deal: %r" % r.get("deal"))
+    with open(os.path.join(HERE, "..", "server", "records", "fair_deal.rec")) as f:
+        fair = replay_json(f.read())
+    check(fair["deal"] == {"status": "verified", "text": "deal verified (seed, salt, commitment)"},
+          "deal of a fair record: %r" % fair.get("deal"))
 
 
 def case_bad_arguments():
@@ -1168,6 +1272,8 @@ CASES = {
     "selfplay_river": case_selfplay_river,
     "bench_river": case_bench_river,
     "expansion_arguments": case_expansion_arguments,
+    "usage_errors": case_usage_errors,
+    "play_port_in_use": case_play_port_in_use,
 }
 
 if __name__ == "__main__":

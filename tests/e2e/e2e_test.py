@@ -162,7 +162,9 @@ def tile_swaps(moves):
 def case_fair_deal(tmp):
     """The seed and salt revealed at the end hash to the commitment
     published at the start; the record replays; a record with one tile
-    changed is refused even when the changed move is legal."""
+    changed is refused even when the changed move is legal; the server's
+    `replay` answers the same check ("verified" for the table, "mismatch"
+    for the forged record, still replayed)."""
     srv = server(tmp)
     try:
         owner = Client(srv)
@@ -180,6 +182,10 @@ def case_fair_deal(tmp):
             check(re.search(r"^%s %s$" % (key, value), text, re.M), "record header %s" % key)
         code, out, err = replay(PROGRAM, text, tmp)
         check(code == 0 and out["scores"] == end["scores"], "replay: %s %s" % (out, err))
+        # The server's `replay` of the finished table runs the same check.
+        deal = owner.ok("replay", table=r["table"])["deal"]
+        check(deal == {"status": "verified", "text": "deal verified (seed, salt, commitment)"},
+              "the server's replay of the table: deal %r" % deal)
         # One tile changed: refused.
         lines = text.splitlines()
         moves = record_moves(text)
@@ -202,6 +208,12 @@ def case_fair_deal(tmp):
             c, _, err = replay(PROGRAM, "\n".join(cand) + "\n", tmp, "swapped.rec")
             check(c == 1, "replay accepted a record whose tiles %d and %d are swapped" % (i, j))
             print("swapped tiles refused: " + err.strip())
+            # The server still replays a record sent whole with a forged
+            # deal, and says so.
+            forged = owner.ok("replay", record="\n".join(cand) + "\n")
+            check(forged["deal"]["status"] == "mismatch" and "forged deal" in forged["deal"]["text"]
+                  and len(forged["moves"]) == len(moves), "the server's replay of the swapped "
+                  "record: %r" % forged["deal"])
             break
     finally:
         srv.stop()

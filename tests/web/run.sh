@@ -9,8 +9,8 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 out=$1
 bin=$2
-command -v node >/dev/null 2>&1 || { echo "run.sh: node is missing (scripts/deps.sh)" >&2; exit 1; }
-[ -x "${CHROMIUM:-/usr/bin/chromium}" ] || { echo "run.sh: chromium is missing (scripts/deps.sh)" >&2; exit 1; }
+command -v node >/dev/null 2>&1 || { echo "run.sh: node is missing (scripts/deps.sh --test)" >&2; exit 1; }
+[ -x "${CHROMIUM:-/usr/bin/chromium}" ] || { echo "run.sh: chromium is missing (scripts/deps.sh --test)" >&2; exit 1; }
 mkdir -p "$out/node"
 if ! cmp -s "$here/package-lock.json" "$out/node/package-lock.json" ||
     [ ! -d "$out/node/node_modules/playwright-core" ]; then
