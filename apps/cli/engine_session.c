@@ -292,8 +292,7 @@ static json_t *do_new(engine *e, const json_t *req)
     if (!err)
         err = read_names(req, "rules", "rule", carc_rule_flag, 0, &rules.flags);
     if (!err)
-        err = read_names(req, "expansions", "expansion", carc_expansion_flag, 1,
-                         &rules.expansions);
+        err = read_names(req, "expansions", "expansion", carc_expansion_flag, 1, &rules.expansions);
     char why[160] = "";
     if (!err && carc_rules_check(&rules, why, sizeof why) != CARC_OK)
         err = proto_error("%s", why);
@@ -370,8 +369,8 @@ static int move_tile(const char *text)
  * first when the move names another, into `events`; the game itself is
  * untouched. With `before`, a clone of the scratch game just before the
  * move (for 'undo'). An error reply, or NULL. */
-static json_t *play_on_scratch(engine *e, const json_t *req, carc_game **before,
-                               carc_event *events, int *nevents)
+static json_t *play_on_scratch(engine *e, const json_t *req, carc_game **before, carc_event *events,
+                               int *nevents)
 {
     json_t *err = check_playing(e);
     if (!err)
@@ -556,8 +555,8 @@ static json_t *scored_move(const carc_game *g, carc_game *scratch, carc_move m)
         nevents = 0; /* cannot happen: the move is legal */
     while (completed < nevents && events[completed].complete)
         completed++;
-    json_t *entry = json_pack("{s:o, s:o}", "move", move_text(g, m), "points",
-                              points_json(g, events, nevents));
+    json_t *entry =
+        json_pack("{s:o, s:o}", "move", move_text(g, m), "points", points_json(g, events, nevents));
     if (completed > 0) /* most moves score nothing: a short line */
         json_object_set_new(entry, "events", events_json(g, events, completed));
     return entry;
@@ -605,10 +604,10 @@ static json_t *do_legal(engine *e)
     }
     int discard = n == 1 && moves[0].type == CARC_MOVE_DISCARD;
     free(moves);
-    json_t *reply = json_pack("{s:s, s:i, s:o, s:i, s:o, s:o}", "type", "legal", "player",
-                              carc_game_current_player(g), "tile",
-                              tile_letter(carc_game_drawn_tile(g)), "count", n, "placements", list,
-                              "moves", scored);
+    json_t *reply =
+        json_pack("{s:s, s:i, s:o, s:i, s:o, s:o}", "type", "legal", "player",
+                  carc_game_current_player(g), "tile", tile_letter(carc_game_drawn_tile(g)),
+                  "count", n, "placements", list, "moves", scored);
     if (discard)
         json_object_set_new(reply, "discard",
                             json_sprintf("discard %s", carc_tile_id(carc_game_drawn_tile(g))));
