@@ -3,18 +3,23 @@
 that plays a random legal move. It keeps no rules of its own: a
 `carcassonne engine` beside it follows the game and answers 'legal'.
 
-usage: python3 random_bot.py [CARCASSONNE]   (the program; default: on the PATH)
-try:   carcassonne arena "engine:python3 examples/random_bot.py" greedy --games 4
+usage: python3 random_bot.py [CARCASSONNE]   (the program; default: on the PATH,
+       else build/carcassonne of this clone)
+try:   build/carcassonne arena "engine:python3 examples/random_bot.py" greedy --games 4
        (add --expansions river for The River: 'new' passes the expansions on,
        and the bot never reads a tile id, which may have two letters: RD)
 """
 import json
+import os
 import random
+import shutil
 import subprocess
 import sys
 
-rules = subprocess.Popen([sys.argv[1] if len(sys.argv) > 1 else "carcassonne", "engine",
-                          "--player", "random"],
+HERE = os.path.dirname(os.path.abspath(__file__))
+program = (sys.argv[1] if len(sys.argv) > 1 else shutil.which("carcassonne")
+           or os.path.join(HERE, "..", "build", "carcassonne"))
+rules = subprocess.Popen([program, "engine", "--player", "random"],
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 
 
@@ -31,15 +36,15 @@ for line in sys.stdin:
         continue
     request = json.loads(line)
     if request["type"] == "hello":
-        reply = {"type": "hello", "protocol": 3, "name": "random_bot.py"}
+        reply = {"type": "hello", "protocol": 4, "name": "random_bot.py"}
     elif request["type"] == "go":
+        # Every legal move, with what it scores at once for each player:
+        # a real bot weighs m["points"] (and asks 'try', 'undo') here.
         legal = ask({"type": "legal"})
-        moves = [p["move"] + s for p in legal["placements"]
-                 for s in [""] + [" " + spot for spot in p["spots"]]]
-        reply = {"type": "move", "move": rng.choice(moves or [legal["discard"]])}
+        reply = {"type": "move", "move": rng.choice(legal["moves"])["move"]}
     elif request["type"] == "quit":
         reply = {"type": "bye"}
-    else:  # new, tile, move, end, ...: the rules engine keeps the game
+    else:  # new, tile, move, end, try, undo, ...: the rules engine keeps the game
         if request["type"] == "new":
             rng.seed(request.get("seed", 0))
         reply = ask(request)
