@@ -572,9 +572,8 @@ static void fit_line(json_t *reply, json_t *moves)
     free(text);
     if (len <= PROTO_MAX_LINE)
         return;
-    size_t i;
-    json_t *entry;
-    json_array_foreach(moves, i, entry) json_object_del(entry, "events");
+    for (size_t i = 0; i < json_array_size(moves); i++)
+        json_object_del(json_array_get(moves, i), "events");
     json_object_set_new(reply, "events_left_out", json_true());
 }
 

@@ -781,7 +781,8 @@ static char *record_with_seat(const client *c, const char *text)
     n += snprintf(out + n, cap - (size_t)n, one_token ? "seat-%d %s\n" : "# seat %d: %s\n",
                   c->seat + 1, spec);
     for (int i = start; i < n - 1; i++)
-        out[i] = out[i] == '\r' || out[i] == '\n' ? ' ' : out[i];
+        if (out[i] == '\r' || out[i] == '\n')
+            out[i] = ' ';
     snprintf(out + n, cap - (size_t)n, "%s", at + strlen(human));
     return out;
 }
