@@ -3,8 +3,7 @@
 that plays a random legal move. It keeps no rules of its own: a
 `carcassonne engine` beside it follows the game and answers 'legal'.
 
-usage: python3 random_bot.py [CARCASSONNE]   (the program; default: on the PATH,
-       else build/carcassonne of this clone)
+usage: python3 random_bot.py [CARCASSONNE] (default: on the PATH, else build/)
 try:   build/carcassonne arena "engine:python3 examples/random_bot.py" greedy --games 4
        (add --expansions river for The River: 'new' passes the expansions on,
        and the bot never reads a tile id, which may have two letters: RD)
@@ -16,9 +15,8 @@ import shutil
 import subprocess
 import sys
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 program = (sys.argv[1] if len(sys.argv) > 1 else shutil.which("carcassonne")
-           or os.path.join(HERE, "..", "build", "carcassonne"))
+           or os.path.join(os.path.dirname(os.path.abspath(__file__)), "../build/carcassonne"))
 rules = subprocess.Popen([program, "engine", "--player", "random"],
                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
 
@@ -38,9 +36,7 @@ for line in sys.stdin:
     if request["type"] == "hello":
         reply = {"type": "hello", "protocol": 4, "name": "random_bot.py"}
     elif request["type"] == "go":
-        # Every legal move, with what it scores at once for each player:
-        # a real bot weighs m["points"] (and asks 'try', 'undo') here.
-        legal = ask({"type": "legal"})
+        legal = ask({"type": "legal"})  # every move and its "points": weigh them here
         reply = {"type": "move", "move": rng.choice(legal["moves"])["move"]}
     elif request["type"] == "quit":
         reply = {"type": "bye"}
