@@ -52,8 +52,9 @@ static void check_legal(const json_t *reply)
     const json_t *moves = json_object_get(reply, "moves");
     check(json_is_array(moves) && (json_int_t)json_array_size(moves) == (discard ? 1 : count),
           "'legal' lists its moves with points a different number of times");
-    json_array_foreach(moves, i, p) check(json_is_array(json_object_get(p, "points")),
-                                          "a move of 'legal' without points");
+    for (i = 0; i < json_array_size(moves); i++)
+        check(json_is_array(json_object_get(json_array_get(moves, i), "points")),
+              "a move of 'legal' without points");
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
