@@ -57,15 +57,13 @@ for line in sys.stdin:
         continue
     request = json.loads(line)
     if request["type"] == "hello":
-        reply = {"type": "hello", "protocol": 3, "name": "random_bot.py"}
+        reply = {"type": "hello", "protocol": 4, "name": "random_bot.py"}
     elif request["type"] == "go":
-        legal = ask({"type": "legal"})
-        moves = [p["move"] + s for p in legal["placements"]
-                 for s in [""] + [" " + spot for spot in p["spots"]]]
-        reply = {"type": "move", "move": rng.choice(moves or [legal["discard"]])}
+        legal = ask({"type": "legal"})  # every move and its "points": weigh them here
+        reply = {"type": "move", "move": rng.choice(legal["moves"])["move"]}
     elif request["type"] == "quit":
         reply = {"type": "bye"}
-    else:  # new, tile, move, end, ...: the rules engine keeps the game
+    else:  # new, tile, move, end, try, undo, ...: the rules engine keeps the game
         if request["type"] == "new":
             rng.seed(request.get("seed", 0))
         reply = ask(request)

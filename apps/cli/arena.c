@@ -90,6 +90,7 @@ typedef struct seat {
     engine_process *engine; /* borrowed from the worker's engines */
     double seconds;
     int moves;
+    int unfit; /* an engine that did not answer 'end': not kept for the next game */
 } seat;
 
 /* The outside engines of one worker thread, one process per side, kept
@@ -182,7 +183,7 @@ static int seat_open(seat *s, const match *m, engines *pool, int side_index, int
 static void seat_close(seat *s, engines *pool, int forfeited)
 {
     carc_player_free(s->player);
-    if (s->engine && forfeited) {
+    if (s->engine && (forfeited || s->unfit)) {
         engine_process_close(s->engine);
         pool->side[s->side] = NULL;
     }
@@ -525,6 +526,32 @@ static void store_result(const game_run *r, int a_seat, arena_game *res)
     res->b_moves = b->moves;
 }
 
+/* The game is over: 'end' to each engine that did not forfeit, with the
+ * final scores and the seat that forfeited (docs/protocol.md, "The
+ * controller"). An engine of protocol 3 refuses 'end' once its game is
+ * over: that error is let pass; an engine that does not answer at all is
+ * not kept for the next game. The game's result stands either way. */
+static void end_engines(game_run *r)
+{
+    json_t *request = json_pack("{s:s, s:[]}", "type", "end", "scores");
+    for (int p = 0; p < carc_game_players(r->g); p++)
+        json_array_append_new(json_object_get(request, "scores"),
+                              json_integer(carc_game_score(r->g, p)));
+    if (r->forfeit_seat >= 0)
+        json_object_set_new(request, "forfeit", json_integer(r->forfeit_seat));
+    for (int s = 0; s < r->opened; s++) {
+        seat *st = &r->seats[s];
+        if (!st->engine || s == r->forfeit_seat)
+            continue;
+        char why[WHY_CAP];
+        json_t *reply = engine_process_request(st->engine, json_incref(request), engine_setup_ms,
+                                               why, sizeof why);
+        st->unfit = !reply && !strstr(why, "with an error");
+        json_decref(reply);
+    }
+    json_decref(request);
+}
+
 /* Plays game `index` with the worker's outside engines `pool`. */
 static int play_game(match *m, int index, engines *pool)
 {
@@ -551,6 +578,7 @@ static int play_game(match *m, int index, engines *pool)
     }
     while (r.forfeit_seat < 0 && !carc_game_over(r.g) && play_turn(&r, m) == 0)
         ;
+    end_engines(&r);
     for (int s = 0; s < r.opened; s++)
         seat_close(&r.seats[s], pool, s == r.forfeit_seat);
     arena_game *res = &m->results[index];

@@ -16,10 +16,16 @@
 #include "move_list.h"
 #include "protocol.h"
 
-enum { PROTOCOL_VERSION = 3, MAX_TOP = 100 };
+enum { PROTOCOL_VERSION = 4, MAX_TOP = 100 };
 
 /* The protocol's names of carc_kind: features, and followers' roles. */
 static const char *const kind_names[] = {"road", "city", "field", "cloister"};
+
+/* The game as it was before a 'move' or 'end' that 'undo' can take back. */
+typedef struct snapshot {
+    carc_game *game;
+    int tile_known;
+} snapshot;
 
 struct engine_session {
     carc_game *game;    /* NULL until the first 'new' */
@@ -28,6 +34,10 @@ struct engine_session {
     uint64_t seed;
     int seat;
     int tile_known; /* a 'tile' or 'draw' request named the tile drawn now */
+    /* The games before each 'move' and 'end' of this game, oldest first;
+     * 'undo' pops the last, 'new' empties the stack. */
+    snapshot *history;
+    int history_len, history_cap;
 };
 typedef struct engine_session engine;
 
@@ -101,13 +111,60 @@ static json_t *event_json(const carc_game *g, const carc_event *ev)
                      "returned", returned, "x", ev->x, "y", ev->y);
 }
 
-/* {"type":"ok","events":[...]}: the reply to a request that scored. */
-static json_t *ok_with_events(const carc_game *g, const carc_event *events, int n)
+/* [event, ...]: what a move or the end scored, in order. */
+static json_t *events_json(const carc_game *g, const carc_event *events, int n)
 {
     json_t *list = json_array();
     for (int i = 0; i < n && i < CARC_MAX_EVENTS; i++)
         json_array_append_new(list, event_json(g, &events[i]));
-    return json_pack("{s:s, s:o}", "type", "ok", "events", list);
+    return list;
+}
+
+/* {"type":"ok","events":[...]}: the reply to a request that scored. */
+static json_t *ok_with_events(const carc_game *g, const carc_event *events, int n)
+{
+    return json_pack("{s:s, s:o}", "type", "ok", "events", events_json(g, events, n));
+}
+
+/* [points of player 0, ...]: what `events` give each player. */
+static json_t *points_json(const carc_game *g, const carc_event *events, int n)
+{
+    int points[CARC_MAX_PLAYERS] = {0};
+    for (int i = 0; i < n && i < CARC_MAX_EVENTS; i++)
+        for (int p = 0; p < carc_game_players(g); p++)
+            if (events[i].winners & (1u << p))
+                points[p] += events[i].points;
+    json_t *list = json_array();
+    for (int p = 0; p < carc_game_players(g); p++)
+        json_array_append_new(list, json_integer(points[p]));
+    return list;
+}
+
+/* --- Taking back: the stack of games before each move -------------------------------- */
+
+static void history_clear(engine *e)
+{
+    for (int i = 0; i < e->history_len; i++)
+        carc_game_free(e->history[i].game);
+    e->history_len = 0;
+}
+
+/* Pushes `game` (a clone the stack takes) with whether its tile was known;
+ * -1 when out of memory (the game is freed). */
+static int history_push(engine *e, carc_game *game, int tile_known)
+{
+    if (e->history_len == e->history_cap) {
+        int cap = e->history_cap ? 2 * e->history_cap : 96;
+        snapshot *grown = realloc(e->history, sizeof *grown * (size_t)cap);
+        if (!grown) {
+            carc_game_free(game);
+            return -1;
+        }
+        e->history = grown;
+        e->history_cap = cap;
+    }
+    e->history[e->history_len++] = (snapshot){game, tile_known};
+    return 0;
 }
 
 /* --- A stop timer: ends a search when the request's budget is spent ------------------ */
@@ -179,62 +236,34 @@ static json_t *do_hello(const engine *e)
                      "carcassonne", "player", carc_player_spec(e->player));
 }
 
-/* The optional "rules": an array of the record's rule names, each read by
- * carc_rules_parse(). */
-static json_t *read_rules(const json_t *req, carc_rules *rules)
+/* The optional array `key` of `new` ("rules", "expansions"): one name per
+ * string, each turned into its flag by `flag_of` (0: an unknown name) and
+ * or-ed into `*flags`; with `once`, a name given twice is refused (as in a
+ * record's `expansions` line). The one reader of both lists. */
+static json_t *read_names(const json_t *req, const char *key, const char *what,
+                          uint32_t (*flag_of)(const char *), int once, uint32_t *flags)
 {
-    json_t *list = json_object_get(req, "rules");
-    *rules = carc_rules_standard();
+    json_t *list = json_object_get(req, key);
+    *flags = 0;
     if (!list)
         return NULL;
     if (!json_is_array(list))
-        return proto_error("\"rules\" must be an array of rule names");
+        return proto_error("\"%s\" must be an array of %s names, one per string", key, what);
     size_t i;
     json_t *name;
     json_array_foreach(list, i, name)
     {
-        carc_rules one = {.flags = 0};
-        char why[96] = "";
         if (!json_is_string(name))
-            return proto_error("a rule name must be a string");
-        if (carc_rules_parse(json_string_value(name), &one, why, sizeof why) != CARC_OK)
-            return proto_error("%s", why);
-        if (one.flags == 0)
-            return proto_error("a rule name is missing");
-        rules->flags |= one.flags;
-    }
-    return NULL;
-}
-
-/* The optional "expansions": an array of expansion names ("river"), each
- * read by carc_expansions_parse(); a name given twice is refused, as in a
- * record's `expansions` line. */
-static json_t *read_expansions(const json_t *req, carc_rules *rules)
-{
-    json_t *list = json_object_get(req, "expansions");
-    rules->expansions = 0;
-    if (!list)
-        return NULL;
-    if (!json_is_array(list))
-        return proto_error("\"expansions\" must be an array of expansion names, e.g. [\"river\"]");
-    size_t i;
-    json_t *name;
-    json_array_foreach(list, i, name)
-    {
-        carc_rules one = {.flags = 0};
-        char why[96] = "";
-        if (!json_is_string(name))
-            return proto_error("an expansion name must be a string");
+            return proto_error("%s[%zu]: a %s name must be a string", key, i, what);
         const char *text = json_string_value(name);
         if (strlen(text) != json_string_length(name) || strcspn(text, " \t,") != strlen(text))
-            return proto_error("\"expansions\" takes one name per string, not '%.40s'", text);
-        if (carc_expansions_parse(text, &one, why, sizeof why) != CARC_OK)
-            return proto_error("%s", why);
-        if (one.expansions == 0)
-            return proto_error("an expansion name is missing");
-        if (rules->expansions & one.expansions)
-            return proto_error("expansion '%.40s' is named twice", text);
-        rules->expansions |= one.expansions;
+            return proto_error("\"%s\" takes one name per string, not '%.40s'", key, text);
+        uint32_t flag = flag_of(text);
+        if (!flag)
+            return proto_error("unknown %s '%.40s'", what, text);
+        if (once && (*flags & flag))
+            return proto_error("%s '%.40s' is named twice", what, text);
+        *flags |= flag;
     }
     return NULL;
 }
@@ -252,7 +281,7 @@ static json_t *expansions_json(carc_rules rules)
 static json_t *do_new(engine *e, const json_t *req)
 {
     long long players = 0, seat = 0, seed = (long long)(e->seed & 0x7FFFFFFFFFFFFFFFull);
-    carc_rules rules;
+    carc_rules rules = carc_rules_standard();
     json_t *err = int_member(req, "players", CARC_MIN_PLAYERS, CARC_MAX_PLAYERS, &players);
     if (!err && !players)
         err = proto_error("\"players\" is needed: %d to %d", CARC_MIN_PLAYERS, CARC_MAX_PLAYERS);
@@ -261,9 +290,9 @@ static json_t *do_new(engine *e, const json_t *req)
     if (!err)
         err = int_member(req, "seed", 0, INT64_MAX, &seed);
     if (!err)
-        err = read_rules(req, &rules);
+        err = read_names(req, "rules", "rule", carc_rule_flag, 0, &rules.flags);
     if (!err)
-        err = read_expansions(req, &rules);
+        err = read_names(req, "expansions", "expansion", carc_expansion_flag, 1, &rules.expansions);
     char why[160] = "";
     if (!err && carc_rules_check(&rules, why, sizeof why) != CARC_OK)
         err = proto_error("%s", why);
@@ -282,6 +311,7 @@ static json_t *do_new(engine *e, const json_t *req)
     e->scratch = scratch;
     e->seat = (int)seat;
     e->tile_known = 0;
+    history_clear(e);
     carc_player_reseed(e->player, (uint64_t)seed);
     return json_pack("{s:s, s:o}", "type", "ok", "expansions", expansions_json(rules));
 }
@@ -335,7 +365,12 @@ static int move_tile(const char *text)
     return carc_tile_parse_n(text, strcspn(text, " \t"));
 }
 
-static json_t *do_move(engine *e, const json_t *req)
+/* Plays the move of `req` on the scratch copy of the game, its tile drawn
+ * first when the move names another, into `events`; the game itself is
+ * untouched. With `before`, a clone of the scratch game just before the
+ * move (for 'undo'). An error reply, or NULL. */
+static json_t *play_on_scratch(engine *e, const json_t *req, carc_game **before, carc_event *events,
+                               int *nevents)
 {
     json_t *err = check_playing(e);
     if (!err)
@@ -346,8 +381,6 @@ static json_t *do_move(engine *e, const json_t *req)
     if (!json_is_string(v))
         return proto_error("\"move\" must be a move in record notation, e.g. \"E 0 -1 2 S\"");
     const char *text = json_string_value(v);
-    /* The move names its tile: draw it first, on the scratch copy, so that
-     * a refused move changes nothing. */
     carc_game_copy(e->scratch, e->game);
     int kind = move_tile(text);
     if (kind >= 0 && kind != carc_game_drawn_tile(e->scratch) &&
@@ -357,25 +390,64 @@ static json_t *do_move(engine *e, const json_t *req)
     char why[160];
     if (carc_move_parse_message(e->scratch, text, &m, why, sizeof why) != CARC_OK)
         return proto_error("move '%.40s': %s", text, why);
+    if (before && !(*before = carc_game_clone(e->scratch)))
+        return proto_error("out of memory");
+    if (carc_game_play(e->scratch, m, events, CARC_MAX_EVENTS, nevents) != CARC_OK) {
+        if (before) {
+            carc_game_free(*before);
+            *before = NULL;
+        }
+        return proto_error("move '%.40s': %s", text, carc_game_error(e->scratch));
+    }
+    return NULL;
+}
+
+static json_t *do_move(engine *e, const json_t *req)
+{
+    carc_game *before = NULL;
     carc_event events[CARC_MAX_EVENTS];
     int nevents = 0;
-    if (carc_game_play(e->scratch, m, events, CARC_MAX_EVENTS, &nevents) != CARC_OK)
-        return proto_error("move '%.40s': %s", text, carc_game_error(e->scratch));
+    json_t *err = play_on_scratch(e, req, &before, events, &nevents);
+    if (err)
+        return err;
+    /* The move named its tile: known again once the move is taken back. */
+    if (history_push(e, before, 1) != 0)
+        return proto_error("out of memory");
     carc_game_copy(e->game, e->scratch);
     e->tile_known = 0;
     return ok_with_events(e->game, events, nevents);
 }
 
+/* The record's `end`. A game over already ends with no events: a
+ * controller sends 'end' after every game (protocol 4). */
 static json_t *do_end(engine *e)
 {
-    json_t *err = check_playing(e);
-    if (err)
-        return err;
+    if (!e->game)
+        return proto_error("no game: send 'new' first");
     carc_event events[CARC_MAX_EVENTS];
     int nevents = 0;
+    if (carc_game_over(e->game))
+        return ok_with_events(e->game, events, 0);
+    carc_game *before = carc_game_clone(e->game);
+    if (!before || history_push(e, before, e->tile_known) != 0)
+        return proto_error("out of memory");
     carc_game_finish(e->game, events, CARC_MAX_EVENTS, &nevents);
     e->tile_known = 0;
     return ok_with_events(e->game, events, nevents);
+}
+
+/* Takes back the last 'move' or 'end': the game as it was before it. */
+static json_t *do_undo(engine *e)
+{
+    if (!e->game)
+        return proto_error("no game: send 'new' first");
+    if (e->history_len == 0)
+        return proto_error("no move to take back");
+    snapshot last = e->history[--e->history_len];
+    carc_game_free(e->game);
+    e->game = last.game;
+    e->tile_known = last.tile_known;
+    return json_pack("{s:s, s:i}", "type", "ok", "moves", carc_game_move_count(e->game));
 }
 
 /* Reads "ms" (optional) and checks that a search may start. */
@@ -468,9 +540,47 @@ static json_t *spots_json(const carc_game *g, carc_placement place)
     return out;
 }
 
+/* {"move":..., "points":[...], "events":[...]}: legal move `m` of game `g`
+ * and what playing it scores at once, played on `scratch`; no "events" when
+ * it completes nothing. The points of
+ * the last tile's move count the final scoring, but its events are left
+ * out (every move would repeat them: hundreds of kilobytes); 'try' lists
+ * them. */
+static json_t *scored_move(const carc_game *g, carc_game *scratch, carc_move m)
+{
+    carc_event events[CARC_MAX_EVENTS];
+    int nevents = 0, completed = 0;
+    carc_game_copy(scratch, g);
+    if (carc_game_play(scratch, m, events, CARC_MAX_EVENTS, &nevents) != CARC_OK)
+        nevents = 0; /* cannot happen: the move is legal */
+    while (completed < nevents && events[completed].complete)
+        completed++;
+    json_t *entry =
+        json_pack("{s:o, s:o}", "move", move_text(g, m), "points", points_json(g, events, nevents));
+    if (completed > 0) /* most moves score nothing: a short line */
+        json_object_set_new(entry, "events", events_json(g, events, completed));
+    return entry;
+}
+
+/* Leaves the events out of the `moves` of 'legal' reply `reply` when the
+ * line would be longer than the limit (a tile that completes features in
+ * hundreds of moves); "events_left_out" says so, and 'try' has them. */
+static void fit_line(json_t *reply, json_t *moves)
+{
+    char *text = json_dumps(reply, JSON_COMPACT);
+    size_t len = text ? strlen(text) : 0;
+    free(text);
+    if (len <= PROTO_MAX_LINE)
+        return;
+    for (size_t i = 0; i < json_array_size(moves); i++)
+        json_object_del(json_array_get(moves, i), "events");
+    json_object_set_new(reply, "events_left_out", json_true());
+}
+
 /* Every legal move of the drawn tile, each once (carc_legal_moves()): a
- * placement per move without a follower, with its spots. */
-static json_t *do_legal(const engine *e)
+ * placement per move without a follower, with its spots; and every move
+ * with what it scores at once (protocol 4). */
+static json_t *do_legal(engine *e)
 {
     json_t *err = check_playing(e);
     if (!err && !e->tile_known)
@@ -482,22 +592,25 @@ static json_t *do_legal(const engine *e)
         return proto_error("out of memory");
     const carc_game *g = e->game;
     int n = carc_legal_moves(g, moves, CARC_MAX_MOVES);
-    json_t *list = json_array();
+    json_t *list = json_array(), *scored = json_array();
     for (int i = 0; i < n; i++) {
         carc_placement p = moves[i].place;
         if (moves[i].type == CARC_MOVE_PLACE && moves[i].segment == CARC_NO_SPOT)
             json_array_append_new(list, json_pack("{s:o, s:i, s:i, s:i, s:o}", "move",
                                                   move_text(g, moves[i]), "x", p.x, "y", p.y, "rot",
                                                   p.rot, "spots", spots_json(g, p)));
+        json_array_append_new(scored, scored_move(g, e->scratch, moves[i]));
     }
     int discard = n == 1 && moves[0].type == CARC_MOVE_DISCARD;
     free(moves);
-    json_t *reply = json_pack("{s:s, s:i, s:o, s:i, s:o}", "type", "legal", "player",
-                              carc_game_current_player(g), "tile",
-                              tile_letter(carc_game_drawn_tile(g)), "count", n, "placements", list);
+    json_t *reply =
+        json_pack("{s:s, s:i, s:o, s:i, s:o, s:o}", "type", "legal", "player",
+                  carc_game_current_player(g), "tile", tile_letter(carc_game_drawn_tile(g)),
+                  "count", n, "placements", list, "moves", scored);
     if (discard)
         json_object_set_new(reply, "discard",
                             json_sprintf("discard %s", carc_tile_id(carc_game_drawn_tile(g))));
+    fit_line(reply, scored);
     return reply;
 }
 
@@ -518,19 +631,18 @@ static json_t *do_draw(engine *e, const json_t *req)
         tile_letter(carc_game_drawn_tile(e->game)), "left", carc_game_tiles_left(e->game, NULL));
 }
 
-static json_t *do_state(const engine *e)
+/* The 'state' reply for game `g` of the session, whose drawn tile is
+ * known or not. */
+static json_t *state_json(const engine *e, const carc_game *g, int tile_known)
 {
-    if (!e->game)
-        return proto_error("no game: send 'new' first");
-    const carc_game *g = e->game;
     json_t *scores = json_array(), *supply = json_array();
     for (int p = 0; p < carc_game_players(g); p++) {
         json_array_append_new(scores, json_integer(carc_game_score(g, p)));
         json_array_append_new(supply, json_integer(carc_game_supply(g, p)));
     }
     int over = carc_game_over(g);
-    int known = over || e->tile_known;
-    json_t *tile = over || !e->tile_known ? json_null() : tile_letter(carc_game_drawn_tile(g));
+    int known = over || tile_known;
+    json_t *tile = over || !tile_known ? json_null() : tile_letter(carc_game_drawn_tile(g));
     /* The digest covers the drawn tile: none while the tile is unknown. */
     json_t *digest = known ? json_sprintf("%016" PRIx64, carc_game_digest(g)) : json_null();
     return json_pack("{s:s, s:i, s:i, s:o, s:o, s:i, s:o, s:o, s:i, s:b, s:o, s:o}", "type",
@@ -539,6 +651,28 @@ static json_t *do_state(const engine *e)
                      "moves", carc_game_move_count(g), "scores", scores, "supply", supply, "left",
                      over ? 0 : carc_game_tiles_left(g, NULL), "over", over, "digest", digest,
                      "expansions", expansions_json(carc_game_rules(g)));
+}
+
+static json_t *do_state(const engine *e)
+{
+    if (!e->game)
+        return proto_error("no game: send 'new' first");
+    return state_json(e, e->game, e->tile_known);
+}
+
+/* The position after the move of `req`, as 'state' would show it once the
+ * move is played, and what the move scores; the game is untouched. */
+static json_t *do_try(engine *e, const json_t *req)
+{
+    carc_event events[CARC_MAX_EVENTS];
+    int nevents = 0;
+    json_t *err = play_on_scratch(e, req, NULL, events, &nevents);
+    if (err)
+        return err;
+    const carc_game *after = e->scratch;
+    return json_pack("{s:s, s:o, s:o, s:o}", "type", "try", "points",
+                     points_json(after, events, nevents), "events",
+                     events_json(after, events, nevents), "state", state_json(e, after, 0));
 }
 
 /* Answers one request line; sets *quit at 'quit'. */
@@ -572,6 +706,10 @@ json_t *engine_session_answer(engine_session *e, const char *line, size_t len, i
         reply = do_draw(e, req);
     else if (strcmp(type, "end") == 0)
         reply = do_end(e);
+    else if (strcmp(type, "try") == 0)
+        reply = do_try(e, req);
+    else if (strcmp(type, "undo") == 0)
+        reply = do_undo(e);
     else if (strcmp(type, "quit") == 0) {
         *quit = 1;
         reply = json_pack("{s:s}", "type", "bye");
@@ -604,5 +742,7 @@ void engine_session_free(engine_session *e)
     carc_player_free(e->player);
     carc_game_free(e->game);
     carc_game_free(e->scratch);
+    history_clear(e);
+    free(e->history);
     free(e);
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "carcassonne_ai.h"
 #include "replica.h"
 #include "seat_player.h"
 #include "ws_client.h"
@@ -28,6 +29,9 @@ enum {
     TOKEN_TEXT = 80,
     TABLE_TEXT = 64,
     DEFAULT_RETRY_S = 120,
+    DEFAULT_GO_MS = 1000, /* an engine's `go` without --ms or a clock: the arena's default */
+    MIN_GO_MS = 100,
+    MAX_GO_MS = 3600000,
 };
 
 static const char connect_usage[] =
@@ -60,7 +64,8 @@ static const char connect_usage[] =
     "  --player SPEC     human (default: a prompt in this terminal), a library\n"
     "                    player (greedy, random, mcts:level=hard, ...) or\n"
     "                    engine:COMMAND (an engine-protocol program)\n"
-    "  --ms N            an engine's time per move in milliseconds\n"
+    "  --ms N            an engine's time per move in milliseconds (default: a\n"
+    "                    share of the seat's clock; without a clock 1000)\n"
     "  --seed S          seeds the player's random decisions\n"
     "\n"
     "Other:\n"
@@ -75,9 +80,12 @@ static const char connect_usage[] =
     "the token to come back with --table ID --token TOKEN. When the\n"
     "connection drops it reconnects by itself and resumes the seat.\n"
     "\n"
+    "An engine seat is driven as the arena drives one (docs/protocol.md,\n"
+    "\"The controller\"): it is told every move and, at the end, 'end'.\n"
+    "\n"
     "Exit status: 0 the game ended (final scores printed), 1 a failure\n"
     "(refused by the server, gave up reconnecting, a player failed), 2 bad\n"
-    "arguments.\n";
+    "arguments (at once: only network errors are retried).\n";
 
 typedef struct connect_options {
     const char *url_text;
@@ -124,6 +132,8 @@ typedef struct client {
     struct queued *queue, *queue_tail; /* messages waiting for a token */
     int attempts;
     int awaiting_record;
+    int clock_move;          /* the table's clock is per move (else Fischer) */
+    long long clock_left_ms; /* the seat's time left by the last event; 0: no clock */
 } client;
 
 /* --- Small helpers --------------------------------------------------------- */
@@ -164,6 +174,7 @@ static void fail(client *c, const char *fmt, ...)
 }
 
 static json_t *clock_spec(const char *text);
+static json_t *seat_list(const char *text);
 
 static int parse_int(const char *opt, const char *s, long lo, long hi, long *out)
 {
@@ -247,11 +258,59 @@ static int parse_option(int argc, char **argv, int *i, connect_options *o)
     return 0;
 }
 
+/* Whether `spec` names a player: "human", "engine:COMMAND" or a library
+ * spec; the reason in `why` when not. */
+static int player_spec_ok(const char *spec, char *why, size_t cap)
+{
+    if (strcmp(spec, "human") == 0)
+        return 1;
+    if (strncmp(spec, "engine:", 7) == 0) {
+        if (spec[7 + strspn(spec + 7, " \t")] != '\0')
+            return 1;
+        snprintf(why, cap, "'engine:' needs a command after the colon");
+        return 0;
+    }
+    carc_player *player = carc_player_new(spec, 1, why, cap);
+    carc_player_free(player);
+    return player != NULL;
+}
+
+/* The seat specs of --create, as the server takes them: 2 to 6 of me,
+ * open, invite or a library player spec, at most one me. */
+static int check_seats(const char *text)
+{
+    json_t *seats = seat_list(text);
+    size_t n = json_array_size(seats);
+    int status = 0, me = 0;
+    if (n < CARC_MIN_PLAYERS || n > CARC_MAX_PLAYERS)
+        status = usage_error("--create takes %d to %d seat specs joined by commas, not '%s'",
+                             CARC_MIN_PLAYERS, CARC_MAX_PLAYERS, text);
+    for (size_t i = 0; i < n && status == 0; i++) {
+        const char *spec = json_string_value(json_array_get(seats, i));
+        char why[160] = "";
+        me += strcmp(spec, "me") == 0;
+        if (strcmp(spec, "me") == 0 || strcmp(spec, "open") == 0 || strcmp(spec, "invite") == 0)
+            continue;
+        carc_player *player = carc_player_new(spec, 1, why, sizeof why);
+        if (!player)
+            status = usage_error("--create: seat %zu '%s' is not me, open, invite or a computer "
+                                 "player: %s",
+                                 i, spec, why);
+        carc_player_free(player);
+    }
+    if (status == 0 && me > 1)
+        status = usage_error("--create: at most one seat is 'me'");
+    json_decref(seats);
+    return status;
+}
+
 static int check_options(connect_options *o)
 {
     if (!o->url_text)
         return usage_error("a server URL is needed (ws://HOST:PORT)");
     char err[600];
+    if (!strstr(o->url_text, "://"))
+        return usage_error("'%s' is not a server URL: write ws://HOST:PORT", o->url_text);
     if (ws_url_parse(o->url_text, &o->url, err, sizeof err) != 0)
         return usage_error("%s", err);
     if (!o->create && !o->table)
@@ -281,8 +340,12 @@ static int check_options(connect_options *o)
         return usage_error("--expansions: %s", why);
     if (carc_rules_check(&rules, why, sizeof why) != CARC_OK)
         return usage_error("%s", why);
+    if (o->create && check_seats(o->create) != 0)
+        return EXIT_BAD_USAGE;
     if (!o->player)
         o->player = "human";
+    if (!player_spec_ok(o->player, err, sizeof err))
+        return usage_error("--player: %s", err);
     if (!o->name) {
         /* The spec, as far as a name may go (32 bytes); "engine" for an
          * outside engine, whose command says little. */
@@ -502,6 +565,32 @@ static void send_move(client *c, const char *move, int turn)
                               turn, "move", move));
 }
 
+/* The `ms` of an engine's `go`: --ms; else a share of the seat's clock
+ * (half a move clock, a twentieth of a Fischer clock's time left); else
+ * the arena's default. */
+static int go_ms(const client *c)
+{
+    if (c->opt.think_ms > 0)
+        return c->opt.think_ms;
+    if (c->clock_left_ms <= 0)
+        return DEFAULT_GO_MS;
+    long long ms = c->clock_move ? c->clock_left_ms / 2 : c->clock_left_ms / 20;
+    return (int)(ms < MIN_GO_MS ? MIN_GO_MS : ms > MAX_GO_MS ? MAX_GO_MS : ms);
+}
+
+/* Notes the seat's time left from the `clock` of a state or move event. */
+static void note_clock(client *c, const json_t *msg)
+{
+    const json_t *clock = json_object_get(msg, "clock");
+    if (!clock)
+        return;
+    const char *mode = json_string_value(json_object_get(clock, "mode"));
+    const json_t *left =
+        c->seat >= 0 ? json_array_get(json_object_get(clock, "left_ms"), (size_t)c->seat) : NULL;
+    c->clock_move = mode && strcmp(mode, "move") == 0;
+    c->clock_left_ms = json_is_integer(left) ? json_integer_value(left) : 0;
+}
+
 /* Starts the seat's player when it is to move and nothing is under way. */
 static void maybe_move(client *c)
 {
@@ -517,7 +606,7 @@ static void maybe_move(client *c)
     if (!c->player || (seat_player_busy(c->player) && seat_player_turn(c->player) == c->rep.turn))
         return;
     /* A choice for an older turn is abandoned for this one. */
-    if (seat_player_start(c->player, c->rep.g, c->rep.turn) != 0)
+    if (seat_player_start(c->player, c->rep.g, c->rep.turn, go_ms(c)) != 0)
         fail(c, "out of memory");
 }
 
@@ -578,6 +667,11 @@ static void print_final(const client *c)
 static void game_finished(client *c)
 {
     print_final(c);
+    /* An engine learns the last moves and the result as in the arena
+     * (when the player is freed, its thread done). */
+    if (c->player && c->seat >= 0 && c->rep.g)
+        seat_player_finish(c->player, c->rep.g, c->seat,
+                           c->rep.has_final ? c->rep.final_scores : NULL, c->rep.forfeit);
     if (c->opt.record) {
         c->awaiting_record = 1;
         send_request(c, json_pack("{s:s, s:s}", "type", "record", "table", c->table));
@@ -596,6 +690,7 @@ static void on_state(client *c, const json_t *msg)
     const json_t *you = json_object_get(msg, "you");
     if (json_is_integer(you))
         c->seat = (int)json_integer_value(you);
+    note_clock(c, msg);
     c->sent_turn = -1;
     if (c->rep.finished) {
         game_finished(c);
@@ -610,9 +705,10 @@ static void print_move(const client *c, const json_t *msg)
     if (c->opt.quiet)
         return;
     const json_t *scores = json_object_get(msg, "scores");
+    /* Turns and players from 1, as records and the terminal game count. */
     printf("turn %lld: player %lld%s %s  scores",
-           (long long)json_integer_value(json_object_get(msg, "turn")),
-           (long long)json_integer_value(json_object_get(msg, "player")),
+           (long long)json_integer_value(json_object_get(msg, "turn")) + 1,
+           (long long)json_integer_value(json_object_get(msg, "player")) + 1,
            json_integer_value(json_object_get(msg, "player")) == c->seat ? " (you)" : "",
            json_string_value(json_object_get(msg, "move")));
     for (size_t i = 0; i < json_array_size(scores); i++)
@@ -635,6 +731,7 @@ static void on_move(client *c, const json_t *msg)
     }
     if (applied == 0)
         return;
+    note_clock(c, msg);
     print_move(c, msg);
     c->illegal_count = 0;
     drop_stale_choice(c);
@@ -651,13 +748,55 @@ static void on_end(client *c, const json_t *msg)
     game_finished(c);
 }
 
+/* Where header line `line` ("seat-1 human\n") starts in `text`, or NULL. */
+static const char *find_line(const char *text, const char *line)
+{
+    for (const char *at = strstr(text, line); at; at = strstr(at + 1, line))
+        if (at == text || at[-1] == '\n')
+            return at;
+    return NULL;
+}
+
+/* The record as connect saves it (a new string): the server knows only
+ * that a client took the seat (`seat-N human`); a computer player or an
+ * engine is named as the arena names a seat, `seat-N SPEC` when the spec
+ * is one token, else the comment `# seat N: SPEC`. NULL when out of
+ * memory. */
+static char *record_with_seat(const client *c, const char *text)
+{
+    char human[32];
+    snprintf(human, sizeof human, "seat-%d human\n", c->seat + 1);
+    const char *at =
+        c->seat >= 0 && !seat_player_is_human(c->player) ? find_line(text, human) : NULL;
+    if (!at)
+        return strdup(text);
+    const char *spec = c->opt.player;
+    size_t cap = strlen(text) + strlen(spec) + 32;
+    char *out = malloc(cap);
+    if (!out)
+        return NULL;
+    int one_token = strcspn(spec, " \t#\r\n") == strlen(spec);
+    int n = snprintf(out, cap, "%.*s", (int)(at - text), text);
+    int start = n;
+    n += snprintf(out + n, cap - (size_t)n, one_token ? "seat-%d %s\n" : "# seat %d: %s\n",
+                  c->seat + 1, spec);
+    for (int i = start; i < n - 1; i++)
+        if (out[i] == '\r' || out[i] == '\n')
+            out[i] = ' ';
+    snprintf(out + n, cap - (size_t)n, "%s", at + strlen(human));
+    return out;
+}
+
 static void on_record(client *c, const json_t *msg)
 {
     const char *text = json_string_value(json_object_get(msg, "record"));
     if (!c->awaiting_record || !json_is_true(json_object_get(msg, "finished")))
         return;
-    FILE *f = text ? fopen(c->opt.record, "w") : NULL;
-    if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
+    char *saved = text ? record_with_seat(c, text) : NULL;
+    FILE *f = saved ? fopen(c->opt.record, "w") : NULL;
+    int written = f && fputs(saved, f) >= 0;
+    free(saved);
+    if (!f || fclose(f) != 0 || !written) {
         fail(c, "cannot write the record to %s", c->opt.record);
         return;
     }
@@ -853,8 +992,8 @@ static int run(client *c)
     }
     ws_loop_on_wake(c->loop, wake, c);
     if (!c->opt.watch) {
-        c->player = seat_player_new(c->opt.player, c->opt.seat, c->opt.seed, c->opt.think_ms,
-                                    player_ready, c, err, sizeof err);
+        c->player = seat_player_new(c->opt.player, c->opt.seat, c->opt.seed, player_ready, c, err,
+                                    sizeof err);
         if (!c->player) {
             ws_loop_free(c->loop);
             return usage_error("--player: %s", err);

@@ -9,6 +9,7 @@
 void replica_init(replica *r)
 {
     memset(r, 0, sizeof *r);
+    r->forfeit = -1;
 }
 
 void replica_clear(replica *r)
@@ -236,6 +237,8 @@ int replica_apply_move(replica *r, const json_t *move, char *err, size_t errcap)
 int replica_apply_end(replica *r, const json_t *end, char *err, size_t errcap)
 {
     r->finished = 1;
+    const json_t *forfeit = json_object_get(end, "forfeit");
+    r->forfeit = json_is_integer(forfeit) ? (int)json_integer_value(forfeit) : -1;
     const json_t *scores = json_object_get(end, "scores");
     if (json_is_array(scores)) {
         r->has_final = 1;

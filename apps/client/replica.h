@@ -19,6 +19,7 @@ typedef struct replica {
     int finished;  /* the server said the game is over */
     int has_final; /* final_scores holds the `end` event's scores */
     int final_scores[CARC_MAX_PLAYERS];
+    int forfeit; /* the seat that forfeited, by the `end` event; -1: none */
 } replica;
 
 void replica_init(replica *r);

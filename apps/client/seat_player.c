@@ -28,13 +28,18 @@ enum {
 
 struct seat_player {
     int kind;
-    int seat;
-    int think_ms;
+    int seat; /* the seat played; -1 until known */
     uint64_t seed;
     carc_player *library;
     char *engine_command;
     engine_process *engine;
     int engine_moves; /* moves of the game the engine has been told */
+    int tile_told;    /* the move whose tile the engine has been told, or -1 */
+    /* The game over, for the engine's last moves and 'end' (see
+     * seat_player_finish; guarded by lock until the thread is joined). */
+    carc_game *final;
+    int final_scores[CARC_MAX_PLAYERS];
+    int final_forfeit;
     void (*ready)(void *user);
     void *user;
 
@@ -45,6 +50,7 @@ struct seat_player {
     /* The job: set by the loop, taken by the thread (guarded by lock). */
     carc_game *job;
     int job_turn;
+    int job_ms; /* the `ms` of an engine's `go` */
     unsigned job_seq;
     /* The result of job `result_seq`. */
     int result; /* 1 a move, -1 a failure, 0 none */
@@ -95,8 +101,8 @@ static int engine_new_game(seat_player *p, const carc_game *g, char *err)
         if ((flags & bit) && carc_rule_name(bit))
             json_array_append_new(rules, json_string(carc_rule_name(bit)));
     json_t *req = json_pack("{s:s, s:i, s:i, s:o, s:I}", "type", "new", "players",
-                            carc_game_players(g), "seat", carc_game_current_player(g), "rules",
-                            rules, "seed", (json_int_t)(p->seed & 0x7fffffffffffffffULL));
+                            carc_game_players(g), "seat", p->seat, "rules", rules, "seed",
+                            (json_int_t)(p->seed & 0x7fffffffffffffffULL));
     /* The table's expansions (protocol 3), only when there are some: an
      * engine that knows none plays the base game as before. */
     uint32_t expansions = carc_game_rules(g).expansions;
@@ -108,17 +114,26 @@ static int engine_new_game(seat_player *p, const carc_game *g, char *err)
         json_object_set_new(req, "expansions", names);
     }
     p->engine_moves = 0;
+    p->tile_told = -1;
     return engine_call(p, req, ENGINE_REPLY_MS, NULL, err);
 }
 
-static int engine_tell_tile(seat_player *p, int player, int kind, char *err)
+/* Tells the engine the tile of move `turn` (drawn by `player`), once. */
+static int engine_tell_tile(seat_player *p, int turn, int player, int kind, char *err)
 {
+    if (p->tile_told == turn)
+        return 0;
     const char *tile = carc_tile_id(kind);
     json_t *req = json_pack("{s:s, s:i, s:s}", "type", "tile", "player", player, "tile", tile);
-    return engine_call(p, req, ENGINE_REPLY_MS, NULL, err);
+    if (engine_call(p, req, ENGINE_REPLY_MS, NULL, err) != 0)
+        return -1;
+    p->tile_told = turn;
+    return 0;
 }
 
-/* Tells the engine the moves it has not seen yet. */
+/* Tells the engine the moves it has not seen yet, each as the arena does
+ * (docs/protocol.md, "The controller"): its tile, unless told already on
+ * the engine's own turn, then the move. */
 static int engine_catch_up(seat_player *p, const carc_game *g, char *err)
 {
     int count = carc_game_move_count(g);
@@ -141,7 +156,7 @@ static int engine_catch_up(seat_player *p, const carc_game *g, char *err)
         carc_game_move_at(g, i, &m, &kind);
         carc_move_format(g, i, text, sizeof text);
         int player = carc_game_move_player(g, i);
-        if (engine_tell_tile(p, player, kind, err) != 0)
+        if (engine_tell_tile(p, i, player, kind, err) != 0)
             return -1;
         json_t *req = json_pack("{s:s, s:i, s:s}", "type", "move", "player", player, "move", text);
         if (engine_call(p, req, ENGINE_REPLY_MS, NULL, err) != 0)
@@ -151,15 +166,14 @@ static int engine_catch_up(seat_player *p, const carc_game *g, char *err)
     return 0;
 }
 
-static int choose_engine(seat_player *p, const carc_game *g, char *move, char *err)
+static int choose_engine(seat_player *p, const carc_game *g, int ms, char *move, char *err)
 {
+    p->seat = carc_game_current_player(g);
     if (engine_catch_up(p, g, err) != 0 ||
-        engine_tell_tile(p, carc_game_current_player(g), carc_game_drawn_tile(g), err) != 0)
+        engine_tell_tile(p, carc_game_move_count(g), p->seat, carc_game_drawn_tile(g), err) != 0)
         goto failed;
-    json_t *req = json_pack("{s:s}", "type", "go");
-    if (p->think_ms > 0)
-        json_object_set_new(req, "ms", json_integer(p->think_ms));
-    int timeout = p->think_ms > 0 ? p->think_ms + ENGINE_GO_SPARE_MS : 10 * 60 * 1000;
+    json_t *req = json_pack("{s:s, s:i}", "type", "go", "ms", ms);
+    int timeout = ms + ENGINE_GO_SPARE_MS;
     json_t *reply = NULL;
     if (engine_call(p, req, timeout, &reply, err) != 0)
         goto failed;
@@ -176,6 +190,44 @@ failed:
     engine_process_close(p->engine);
     p->engine = NULL;
     return -1;
+}
+
+/* The game is over: the moves the engine has not seen (the last one at
+ * least) and 'end' with the final scores, as the arena ends a game. An
+ * engine of protocol 3 answers 'end' with an error once its game is over:
+ * let pass. Runs once the thread is joined. */
+static void engine_finish(seat_player *p)
+{
+    char err[ERR_CAP];
+    if (!p->final || p->kind != KIND_ENGINE || p->seat < 0)
+        return;
+    if (engine_catch_up(p, p->final, err) != 0) {
+        fprintf(stderr, "carcassonne connect: %s\n", err);
+        return;
+    }
+    json_t *scores = json_array();
+    for (int pl = 0; pl < carc_game_players(p->final); pl++)
+        json_array_append_new(scores, json_integer(p->final_scores[pl]));
+    json_t *req = json_pack("{s:s, s:o}", "type", "end", "scores", scores);
+    if (p->final_forfeit >= 0)
+        json_object_set_new(req, "forfeit", json_integer(p->final_forfeit));
+    char why[200];
+    json_decref(engine_process_request(p->engine, req, ENGINE_REPLY_MS, why, sizeof why));
+}
+
+void seat_player_finish(seat_player *p, const carc_game *g, int seat, const int *scores,
+                        int forfeit)
+{
+    carc_game *copy = carc_game_clone(g);
+    pthread_mutex_lock(&p->lock);
+    carc_game_free(p->final);
+    p->final = copy;
+    if (seat >= 0)
+        p->seat = seat;
+    for (int pl = 0; pl < carc_game_players(g) && pl < CARC_MAX_PLAYERS; pl++)
+        p->final_scores[pl] = scores ? scores[pl] : carc_game_score(g, pl);
+    p->final_forfeit = forfeit;
+    pthread_mutex_unlock(&p->lock);
 }
 
 /* --- A person at the terminal ------------------------------------------------ */
@@ -256,7 +308,7 @@ static void show_position(const carc_game *g)
     board_text_print(stdout, g);
     for (int pl = 0; pl < carc_game_players(g); pl++)
         printf("%s  player %d: %d points, %d followers\n",
-               pl == carc_game_current_player(g) ? ">" : " ", pl, carc_game_score(g, pl),
+               pl == carc_game_current_player(g) ? ">" : " ", pl + 1, carc_game_score(g, pl),
                carc_game_supply(g, pl));
     int kind = carc_game_drawn_tile(g);
     printf("Your tile: %s (%d left in the pile)\n", carc_tile_id(kind),
@@ -312,11 +364,11 @@ static int choose_human(seat_player *p, const carc_game *g, unsigned seq, char *
 
 /* --- The thread ------------------------------------------------------------------ */
 
-static int choose(seat_player *p, const carc_game *g, unsigned seq, char *move, char *err)
+static int choose(seat_player *p, const carc_game *g, unsigned seq, int ms, char *move, char *err)
 {
     switch (p->kind) {
     case KIND_LIBRARY: return choose_library(p, g, move, err);
-    case KIND_ENGINE: return choose_engine(p, g, move, err);
+    case KIND_ENGINE: return choose_engine(p, g, ms, move, err);
     default: return choose_human(p, g, seq, move, err);
     }
 }
@@ -333,11 +385,11 @@ static void *run(void *arg)
         carc_game *g = p->job;
         p->job = NULL;
         unsigned seq = p->job_seq;
-        int turn = p->job_turn;
+        int turn = p->job_turn, ms = p->job_ms;
         pthread_mutex_unlock(&p->lock);
 
         char move[MOVE_CAP] = "", err[ERR_CAP] = "";
-        int status = choose(p, g, seq, move, err);
+        int status = choose(p, g, seq, ms, move, err);
         carc_game_free(g);
 
         pthread_mutex_lock(&p->lock);
@@ -356,8 +408,8 @@ static void *run(void *arg)
     return NULL;
 }
 
-seat_player *seat_player_new(const char *spec, int seat, uint64_t seed, int think_ms,
-                             void (*ready)(void *user), void *user, char *err, size_t errcap)
+seat_player *seat_player_new(const char *spec, int seat, uint64_t seed, void (*ready)(void *user),
+                             void *user, char *err, size_t errcap)
 {
     seat_player *p = calloc(1, sizeof *p);
     if (!p) {
@@ -366,7 +418,8 @@ seat_player *seat_player_new(const char *spec, int seat, uint64_t seed, int thin
     }
     p->seat = seat;
     p->seed = seed;
-    p->think_ms = think_ms;
+    p->tile_told = -1;
+    p->final_forfeit = -1;
     p->ready = ready;
     p->user = user;
     if (strcmp(spec, "human") == 0) {
@@ -410,6 +463,8 @@ void seat_player_free(seat_player *p)
     if (p->library)
         carc_player_stop(p->library);
     pthread_join(p->thread, NULL);
+    engine_finish(p);
+    carc_game_free(p->final);
     carc_game_free(p->job);
     carc_player_free(p->library);
     engine_process_close(p->engine);
@@ -419,7 +474,7 @@ void seat_player_free(seat_player *p)
     free(p);
 }
 
-int seat_player_start(seat_player *p, const carc_game *g, int turn)
+int seat_player_start(seat_player *p, const carc_game *g, int turn, int ms)
 {
     carc_game *copy = carc_game_clone(g);
     if (!copy)
@@ -430,6 +485,7 @@ int seat_player_start(seat_player *p, const carc_game *g, int turn)
     carc_game_free(p->job);
     p->job = copy;
     p->job_turn = turn;
+    p->job_ms = ms;
     p->job_seq++;
     p->result = 0;
     pthread_cond_signal(&p->wake);

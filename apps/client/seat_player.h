@@ -14,19 +14,26 @@
 typedef struct seat_player seat_player;
 
 /* Creates the player of `spec` ("human", "engine:COMMAND" or a library
- * spec) for seat `seat`; `think_ms` (0: the player's default) bounds an
- * engine's `go`. `ready` is called (from the player's thread) when a
- * choice is done. Returns NULL with the reason in `err`. Free with
- * seat_player_free(). */
-seat_player *seat_player_new(const char *spec, int seat, uint64_t seed, int think_ms,
-                             void (*ready)(void *user), void *user, char *err, size_t errcap);
-/* Stops the thread (a human's pending prompt is abandoned) and frees `p`. */
+ * spec) for seat `seat` (-1: not known yet). An engine is driven as the
+ * arena drives one (docs/protocol.md, "The controller"). `ready` is
+ * called (from the player's thread) when a choice is done. Returns NULL
+ * with the reason in `err`. Free with seat_player_free(). */
+seat_player *seat_player_new(const char *spec, int seat, uint64_t seed, void (*ready)(void *user),
+                             void *user, char *err, size_t errcap);
+/* Stops the thread (a human's pending prompt is abandoned; a running
+ * engine's `go` is waited for), ends an engine's game as
+ * seat_player_finish() asked, and frees `p`. */
 void seat_player_free(seat_player *p);
 
 /* Starts choosing a move in position `g` (copied; the seat must be to
- * move) for turn `turn`. Returns 0, or -1 when out of memory. A choice
- * already running is abandoned. */
-int seat_player_start(seat_player *p, const carc_game *g, int turn);
+ * move) for turn `turn`; an engine's `go` gets `ms` milliseconds. Returns
+ * 0, or -1 when out of memory. A choice already running is abandoned. */
+int seat_player_start(seat_player *p, const carc_game *g, int turn, int ms);
+/* The game `g` (copied) is over, with final `scores` (NULL: those of `g`)
+ * and the seat that forfeited (-1: none); the player sits in `seat`. An
+ * engine is told the moves it has not seen and `end` when `p` is freed. */
+void seat_player_finish(seat_player *p, const carc_game *g, int seat, const int *scores,
+                        int forfeit);
 /* Whether a choice is running or its result not yet taken. */
 int seat_player_busy(seat_player *p);
 /* The turn of the latest choice asked for, or -1. */

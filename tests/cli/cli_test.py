@@ -59,7 +59,7 @@ def case_engine_session():
     # 'quit' ends the session: the request after it is never answered.
     check(len(r) == len(requests_of(data)) - 1, "%d replies for %d requests"
           % (len(r), len(requests_of(data))))
-    check(r[0] == {"type": "hello", "protocol": 3, "name": "carcassonne", "player": "greedy"},
+    check(r[0] == {"type": "hello", "protocol": 4, "name": "carcassonne", "player": "greedy"},
           "hello: %r" % r[0])
     check(is_error(r[1]) and "new" in r[1]["message"], "go before new: %r" % r[1])
     check(r[2] == {"type": "ok", "expansions": []}, "new: %r" % r[2])
@@ -103,7 +103,13 @@ def case_engine_session():
           "final state: %r" % r[17])
     check(is_digest(r[17]["digest"]), "final digest: %r" % r[17])
     check(is_error(r[18]) and "over" in r[18]["message"], "go after the end: %r" % r[18])
-    check(r[19] == {"type": "bye"}, "quit: %r" % r[19])
+    # Protocol 4: 'end' of a game that is over is answered with no events
+    # (a controller ends every game), and 'undo' takes the first 'end' back.
+    check(r[19] == {"type": "ok", "events": []}, "end after the end: %r" % r[19])
+    check(r[20] == {"type": "ok", "moves": 3}, "undo of the end: %r" % r[20])
+    check(r[21] == dict(r[15], digest=r[21]["digest"]) and r[21]["tile"] is None,
+          "the state before the end again: %r %r" % (r[21], r[15]))
+    check(r[22] == {"type": "bye"}, "quit: %r" % r[22])
 
 
 # --- One engine process, request by request ------------------------------------------------
@@ -197,6 +203,94 @@ def case_engine_legal():
           "the discard: %r" % legal)
     e.ok({"type": "move", "move": legal["discard"]})
     check(e.ask({"type": "state"})["moves"] == 2, "the discard was played")
+    e.close()
+
+
+def points_of(events, players):
+    points = [0] * players
+    for ev in events:
+        for p in ev["players"]:
+            points[p] += ev["points"]
+    return points
+
+
+def case_engine_points():
+    """Protocol 4: 'legal' gives every move's points and the events of what
+    it completes, the same as 'try' and 'move' give; 'try' changes nothing
+    and shows the state 'move' makes; 'undo' takes moves and 'end' back, to
+    the very digest; bad 'try' and 'undo' are refused and change nothing."""
+    e = Engine("greedy")
+    check("new" in e.ask({"type": "undo"})["message"], "undo before new")
+    players = 3
+    e.ok({"type": "new", "players": players, "seed": 21})
+    check("back" in e.ask({"type": "undo"})["message"], "undo with no move")
+    rng = random.Random(8)
+    digests, scoring = [], 0
+    while True:
+        tile = e.ask({"type": "draw"})
+        if tile["type"] == "error":
+            break
+        before = e.ask({"type": "state"})
+        digests.append(before["digest"])
+        legal = e.ask({"type": "legal"})
+        listed = [m["move"] for m in legal["moves"]]
+        check(sorted(listed) == sorted(moves_of(legal)) and len(listed) == legal["count"],
+              "legal's moves and placements differ: %r" % legal)
+        last = before["left"] == 0
+        for m in legal["moves"]:
+            check(len(m["points"]) == players and min(m["points"]) >= 0, "points: %r" % m)
+            check(last or points_of(m.get("events", []), players) == m["points"],
+                  "points and events differ: %r" % m)
+            check(all(ev["complete"] for ev in m.get("events", [])), "final events: %r" % m)
+        # 'try' on a few moves (every scoring one): the same points, the
+        # state of the move; nothing changes.
+        for m in [m for m in legal["moves"] if any(m["points"])] + rng.sample(legal["moves"], 2 if len(listed) > 1 else 1):
+            t = e.ask({"type": "try", "move": m["move"]})
+            check(t["type"] == "try" and t["points"] == m["points"]
+                  and t["points"] == points_of(t["events"], players)
+                  and [ev for ev in t["events"] if ev["complete"]] == m.get("events", []),
+                  "try %s: %r, legal %r" % (m["move"], t, m))
+            check(t["state"]["moves"] == before["moves"] + 1 and t["state"]["scores"]
+                  == [a + b for a, b in zip(before["scores"], t["points"])], "try's state: %r" % t)
+            scoring += any(m["points"])
+        check(e.ask({"type": "state"}) == before, "try changed the game")
+        choice = rng.choice(legal["moves"])
+        t = e.ask({"type": "try", "move": choice["move"]})
+        r = e.ok({"type": "move", "move": choice["move"]})
+        check(r["events"] == t["events"], "move and try: %r %r" % (r, t))
+        after = e.ask({"type": "state"})
+        check(after == t["state"], "state after the move %r, try said %r" % (after, t["state"]))
+    check(scoring >= 10, "only %d scoring moves tried" % scoring)
+    final = e.ask({"type": "state"})
+    check(final["over"] is True, "the game is over: %r" % final)
+    # The last move back, then 10 more: each time the digest of that turn.
+    for back in range(11):
+        r = e.ask({"type": "undo"})
+        check(r == {"type": "ok", "moves": final["moves"] - 1 - back}, "undo: %r" % r)
+        st = e.ask({"type": "state"})
+        check(st["digest"] == digests[-1 - back] and st["over"] is False and st["tile"],
+              "after %d undos: %r, digest %s" % (back + 1, st, digests[-1 - back]))
+    # Another move than the one taken back; 'end' taken back too.
+    e.ok({"type": "move", "move": e.ask({"type": "legal"})["moves"][0]["move"]})
+    mid = e.ask({"type": "state"})
+    check(e.ok({"type": "end"})["events"], "end scores something")
+    e.ok({"type": "undo"})
+    check(e.ask({"type": "state"}) == mid, "undo of the end")
+    for bad in ({"type": "try"}, {"type": "try", "move": "E 99 99 0"},
+                {"type": "try", "move": 5}, {"type": "try", "move": "Z 0 0 0"},
+                {"type": "try", "move": mid["tile"] or "E", "player": 9}):
+        check(is_error(e.ask(bad)), "bad try %r" % bad)
+    check(e.ask({"type": "state"}) == mid, "bad requests changed the game")
+    # One reader for "rules" and "expansions": one name per string in both.
+    for extra, words in (({"rules": ["small-city farms-first-edition"]}, "one name"),
+                         ({"expansions": ["river inns-cathedrals"]}, "one name"),
+                         ({"rules": ["bogus"]}, "unknown rule 'bogus'"),
+                         ({"expansions": ["bogus"]}, "unknown expansion 'bogus'"),
+                         ({"rules": [""]}, "unknown rule"), ({"rules": [3]}, "string")):
+        r = e.ask(dict({"type": "new", "players": 2}, **extra))
+        check(is_error(r) and words in r["message"], "new %r: %r" % (extra, r))
+    check(e.ask({"type": "state"}) == mid, "a refused new changed the game")
+    e.ok({"type": "new", "players": 2, "rules": ["small-city", "farms-first-edition", "small-city"]})
     e.close()
 
 
@@ -1252,6 +1346,7 @@ CASES = {
     "engine_session": case_engine_session,
     "engine_garbage": case_engine_garbage,
     "engine_legal": case_engine_legal,
+    "engine_points": case_engine_points,
     "engine_draw": case_engine_draw,
     "line_limit": case_line_limit,
     "arena_smoke": case_arena_smoke,

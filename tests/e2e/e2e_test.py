@@ -704,7 +704,10 @@ def connect_game(tmp, spec_a, spec_b):
         code, out, err = replay(PROGRAM, open(rec).read(), tmp)
         check(code == 0 and out["scores"] == [int(x) for x in fa], "replay: %s %s" % (out, err))
         status, _, text = srv.http("/api/tables/%s/record" % table)
-        check(text == open(rec).read(), "--record differs from the server's record")
+        # connect names its player in its seat's line (the server: "human").
+        line = ("seat-1 %s\n" if " " not in spec_a else "# seat 1: %s\n") % spec_a
+        check(text.replace("seat-1 human\n", line) == open(rec).read(),
+              "--record differs from the server's record but for the seat")
     finally:
         for p in procs:
             if p.poll() is None:
@@ -721,6 +724,95 @@ def case_connect_engine(tmp):
     """An outside engine through `connect --player engine:COMMAND`: the
     project's own `carcassonne engine --player random`."""
     connect_game(tmp, "engine:%s engine --player random" % PROGRAM, "greedy")
+
+
+def logged_requests(path):
+    with open(path) as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def controller_sequence(record_text, seat, ms, scores):
+    """What a controller sends an engine in `seat` after 'new', for the game
+    of the record (docs/protocol.md, "The controller"): every turn's 'tile',
+    'go' on the engine's own turns, every 'move', then 'end' and 'quit'."""
+    out = []
+    for turn, move in enumerate(record_moves(record_text)):
+        player = turn % 2
+        tile = move.split()[1] if move.startswith("discard ") else move.split()[0]
+        out.append({"type": "tile", "player": player, "tile": tile})
+        if player == seat:
+            out.append({"type": "go", "ms": ms})
+        out.append({"type": "move", "player": player, "move": move})
+    return out + [{"type": "end", "scores": scores}, {"type": "quit"}]
+
+
+def check_new(request, seat):
+    check(request["type"] == "new" and request["players"] == 2 and request["seat"] == seat
+          and request["rules"] == [] and isinstance(request["seed"], int)
+          and "expansions" not in request, "new: %r" % request)
+
+
+def case_connect_engine_sequence(tmp):
+    """`connect --player engine:COMMAND` drives the engine as the arena
+    does: a scripted engine (the project's engine behind `tee`) logs what
+    it receives; both logs are the sequence of docs/protocol.md for their
+    game's record: one 'tile' a turn (never twice on the engine's turn),
+    'go' with 'ms' (the default 1000, or a share of the table's clock), the
+    last move and 'end' with the final scores. The saved record names the
+    engine's seat, and the turns are printed from 1."""
+    srv = server(tmp)
+    procs = []
+    try:
+        for clock in ([], ["--clock", "fischer:600"]):
+            log = os.path.join(tmp, "connect-%d.log" % len(clock))
+            rec = os.path.join(tmp, "connect-%d.rec" % len(clock))
+            engine = "engine:tee -a %s | %s engine --player random" % (log, PROGRAM)
+            out = []
+            a = connect_proc(srv.url, "--create", "me,greedy", "--player", engine,
+                             "--record", rec, *clock)
+            procs.append(a)
+            drain(a, out)
+            a.wait(timeout=WAIT * 2)
+            time.sleep(0.1)
+            text = "".join(out)
+            check(a.returncode == 0, "connect exited %s: %s" % (a.returncode, text[-1500:]))
+            check(re.search(r"^turn 1: player 1 \(you\) ", text, re.M)
+                  and re.search(r"^turn 2: player 2 [A-X]", text, re.M)
+                  and not re.search(r"^turn 0|player 0", text, re.M), "turns from 1: " + text[:600])
+            final = [int(x) for x in re.search(r"final scores ([\d ]+)", text).group(1).split()]
+            record = open(rec).read()
+            check(("\n# seat 1: %s\n" % engine) in record and "seat-1 human" not in record
+                  and "\nseat-2 greedy\n" in record, "the record's seats: " + record[:400])
+            got = logged_requests(log)
+            check_new(got[0], 0)
+            if clock:
+                go = [r["ms"] for r in got if r["type"] == "go"]
+                check(25000 <= go[0] <= 30000 and all(100 <= ms <= 30000 for ms in go),
+                      "go's ms from a 600 s clock: %r" % go[:5])
+                got = [dict(r, ms=1000) if r["type"] == "go" else r for r in got]
+            want = controller_sequence(record, 0, 1000, final)
+            for i, (g, w) in enumerate(zip(got[1:], want)):
+                check(g == w, "request %d: connect sent %r, the controller sends %r" % (i + 1, g, w))
+            check(len(got) == len(want) + 1, "%d requests, %d expected" % (len(got), len(want) + 1))
+        # The arena, for the same engine: the same sequence for its game.
+        log = os.path.join(tmp, "arena.log")
+        recs = os.path.join(tmp, "arena")
+        p = subprocess.run([PROGRAM, "arena", "engine:tee -a %s | %s engine --player random"
+                            % (log, PROGRAM), "greedy", "--games", "1", "--record", recs],
+                           capture_output=True, text=True, timeout=WAIT * 2)
+        check(p.returncode == 0, "arena: %s %s" % (p.stdout, p.stderr))
+        record = open(os.path.join(recs, "game-0001.rec")).read()
+        code, out, err = replay(PROGRAM, record, tmp)
+        check(code == 0, "replay: %s" % err)
+        got = logged_requests(log)
+        check_new(got[0], 0)
+        check(got[1:] == controller_sequence(record, 0, 1000, out["scores"]),
+              "the arena's sequence: %r" % got[-4:])
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+        srv.stop()
 
 
 def case_connect_river(tmp):
@@ -826,7 +918,7 @@ def human_game(tmp, clock):
             if turns == 0 and clock:
                 _, before = read_until_any([b"(the turn has moved on)"])  # 5 s later
                 _, text = read_until_any([prompt])
-                check(re.search(r"turn 0: player 0 ", before + text), "no move for the seat: "
+                check(re.search(r"turn 1: player 1 ", before + text), "no move for the seat: "
                       + before + text)
                 clock = False
             if turns == 0:
@@ -910,14 +1002,27 @@ def case_connect_errors(tmp):
             (["ws://127.0.0.1:1", "--table", "t1", "--retry-for", "1"], 1, "giving up"),
             ([srv.url, "--table", "t0000000000", "--player", "greedy"], 1, "no_table"),
             ([srv.url, "--create", "me,open", "--player", "nonsense"], 2, "--player"),
+            # Bad arguments fail at once (they were retried for 120 s).
+            (["notaurl", "--create", "me,open"], 2, "not a server URL"),
+            (["localhost:1", "--table", "t1"], 2, "not a server URL"),
+            (["gopher://x", "--table", "t1"], 2, "scheme"),
+            ([srv.url, "--create", "me,bogus"], 2, "seat 1 'bogus'"),
+            (["ws://127.0.0.1:1", "--create", "me,mcts:level=wild"], 2, "seat 1"),
+            (["ws://127.0.0.1:1", "--create", "me"], 2, "2 to 6 seat"),
+            (["ws://127.0.0.1:1", "--create", "me,me"], 2, "one seat"),
+            (["ws://127.0.0.1:1", "--create", "me,open", "--player", "engine:"], 2, "--player"),
+            (["ws://127.0.0.1:1", "--create", "me,open", "--player", "bogus"], 2, "--player"),
             ([srv.url, "--table", "t0000000000", "--token", "0" * 32, "--player", "greedy"], 1,
              "no_table|bad_token"),
         ]
         for args, status, text in runs:
+            start = time.monotonic()
             p = subprocess.run([PROGRAM, "connect"] + args, capture_output=True, text=True,
                                timeout=WAIT)
             check(p.returncode == status and re.search(text, p.stderr),
                   "connect %s: exit %d, %r" % (args, p.returncode, p.stderr))
+            check(status != 2 or time.monotonic() - start < 5, "connect %s took %.1f s"
+                  % (args, time.monotonic() - start))
     finally:
         srv.stop()
 

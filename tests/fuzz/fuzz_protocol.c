@@ -48,6 +48,13 @@ static void check_legal(const json_t *reply)
     check(discard == (json_array_size(places) == 0), "a discard beside placements");
     check(json_integer_value(json_object_get(reply, "count")) == (discard ? 1 : count),
           "'legal' miscounts its moves");
+    /* Protocol 4: every move once more, each with its points. */
+    const json_t *moves = json_object_get(reply, "moves");
+    check(json_is_array(moves) && (json_int_t)json_array_size(moves) == (discard ? 1 : count),
+          "'legal' lists its moves with points a different number of times");
+    for (i = 0; i < json_array_size(moves); i++)
+        check(json_is_array(json_object_get(json_array_get(moves, i), "points")),
+              "a move of 'legal' without points");
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
