@@ -102,8 +102,8 @@ function uncovered(sel) {
   return null;
 }
 
-// A turn by mouse: click a legal square that no control covers, maybe a
-// spot, then Confirm.
+// A turn by mouse: click a legal square that no control covers (it is
+// chosen), Place, maybe a spot, then Confirm.
 async function mouseTurn(page, follower) {
   const before = await turnOf(page);
   if ((await page.evaluate(() => document.body.dataset.phase)) === 'discard') {
@@ -116,6 +116,12 @@ async function mouseTurn(page, follower) {
   await page.mouse.move(at[0], at[1]);
   await page.mouse.click(at[0], at[1]);
   try {
+    await page.waitForFunction(([x, y]) => {
+      const r = document.querySelector('rect.target.cursor')?.getBoundingClientRect();
+      return r && x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
+    }, at, { timeout: 20000 });
+    check(await page.evaluate(() => document.body.dataset.phase) === 'place', 'a click chooses the square, it does not place');
+    await page.click('#actions button[data-act=place]');
     await page.waitForSelector('body[data-phase=follower]', { timeout: 20000 });
   } catch {
     // Should not happen (a click that missed would be a bug): say so, keep
@@ -465,7 +471,7 @@ await test('a lost connection: the server restarts, the player is seated again',
   }
 });
 
-await test('a phone-sized screen: one tap to a game, tap to place, tap again, confirm', async () => {
+await test('a phone-sized screen: one tap to a game, tap a square, Place, confirm', async () => {
   const page = await openPage(browser, server.url, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
   await page.screenshot({ path: path.join(ART, 'phone-lobby.png') });
   // One tap from the first page to a game against the computer.
@@ -477,7 +483,8 @@ await test('a phone-sized screen: one tap to a game, tap to place, tap again, co
   const before = await turnOf(page);
   const box = await page.locator('rect.target').first().boundingBox();
   await page.touchscreen.tap(box.x + box.width / 2, box.y + box.height / 2);
-  await page.touchscreen.tap(box.x + box.width / 2, box.y + box.height / 2);
+  await page.waitForFunction(() => document.querySelector('rect.target').classList.contains('cursor'));
+  await page.tap('#actions button[data-act=place]');
   await page.waitForSelector('body[data-phase=follower]');
   await page.screenshot({ path: path.join(ART, 'phone-follower.png') });
   await page.tap('#actions button[data-act=confirm]');
