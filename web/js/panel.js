@@ -63,8 +63,13 @@ export function pileOf(state, cat) {
 export function renderTilesLeft(el, table, cat) {
   const s = table.state;
   const n = s.tiles_left;
-  if (!s.remaining || !n) {
-    el.innerHTML = `<p>${!n ? 'No tile left.' : `${plural(n, 'tile')} left (this table hides which).`}</p>`;
+  const dead = s.dead?.length ? `<p>${plural(s.dead.length, 'dead spot')} (crossed out on the board): no tile left fits there.</p>` : '';
+  if (!n) {
+    el.innerHTML = `<p>${s.status === 'playing' ? 'This is the last tile.' : 'No tile left.'}</p>${dead}`;
+    return;
+  }
+  if (!s.remaining) {
+    el.innerHTML = `<p>${plural(n, 'tile')} left (this table hides which).</p>`;
     return;
   }
   const pile = pileOf(s, cat);
@@ -77,7 +82,7 @@ export function renderTilesLeft(el, table, cat) {
   el.innerHTML = head + `<ul class="kinds${pile.river ? ' river' : ''}">` + pile.kinds.map(({ id, left, chance }) =>
     `<li title="${esc(id)}: ${left} left" data-kind="${esc(id)}"><svg viewBox="0 0 100 100" width="30" height="30"><use href="#tile-${esc(id)}"/></svg>` +
     `<span>${left}</span><span class="chance">${Math.round(100 * chance)}%</span></li>`).join('') + '</ul>' +
-    (s.dead?.length ? `<p>${plural(s.dead.length, 'dead spot')} (crossed out on the board): no tile left fits there.</p>` : '') +
+    dead +
     (discards.length ? `<p>Discarded (fitted nowhere): ${discards.join(', ')}</p>` : '');
 }
 

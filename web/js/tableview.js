@@ -289,7 +289,7 @@ export class TableView {
   idleText() {
     const s = this.table.state;
     const watching = s.you === null ? 'You are watching. ' : '';
-    if (s.status === 'waiting') return `${watching}Waiting for players to join.`;
+    if (s.status === 'waiting') return `${watching}The game starts when every seat is taken.`;
     if (s.status !== 'playing') return `${watching}The game is over. ${winnerText(this.table)}`;
     return `${watching}${this.whoseTurn()}`;
   }
