@@ -290,7 +290,7 @@ export class TableView {
     const s = this.table.state;
     const watching = s.you === null ? 'You are watching. ' : '';
     if (s.status === 'waiting') return `${watching}The game starts when every seat is taken.`;
-    if (s.status !== 'playing') return `${watching}The game is over. ${winnerText(this.table)}`;
+    if (s.status !== 'playing') return `${watching}The game is over. ${winnerText(this.table)}.`;
     return `${watching}${this.whoseTurn()}`;
   }
 

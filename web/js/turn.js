@@ -5,7 +5,7 @@
 // down; then the follower step; then confirm. Nothing is sent before
 // confirm, and every step can be undone.
 
-import { followerWords, moveWords } from './words.js';
+import { followerWords, moveWords, rotationWords } from './words.js';
 
 const key = (x, y) => `${x},${y}`;
 
@@ -253,7 +253,7 @@ export class Turn {
       html = `<span class="hint">Choose a square (${this.squares.size} fit)${n > 1 ? `; ${n} rotations here: click the tile or R` : ''}</span>` +
         (n > 1 ? btn('rotate', '⟳ Rotate', 'R') : '') + btn('place', '✓ Place here', 'Enter', true) +
         (this.askHint ? (this.hints.length
-          ? this.hints.map((h, i) => btn(`hint-${i}`, `${i + 1}: ${h.spot ? followerWords(h.role) : 'no follower'}`,
+          ? this.hints.map((h, i) => btn(`hint-${i}`, `${i + 1}: ${rotationWords(h.rot)}, ${h.spot ? followerWords(h.role) : 'no follower'}${h.margin === undefined ? '' : ` (${h.margin > 0 ? '+' : ''}${h.margin})`}`,
             `hint ${i + 1}, numbered on the board: ${this.hintWords(h)}; expected margin ${h.margin}${h.win === undefined ? '' : `, ${Math.round(100 * h.win)}% to win`}`)).join('')
           : btn('hint', 'Hint', 'H')) : '');
     } else if (this.phase === 'follower') {
