@@ -95,8 +95,7 @@ function uncovered(sel) {
   for (const r of document.querySelectorAll(sel)) {
     const b = r.getBoundingClientRect();
     const x = b.x + b.width / 2, y = b.y + b.height / 2;
-    // The action bar grows when the preview moves: keep clear of its band.
-    const inside = x > board.left && x < board.right && y > board.top && y < board.bottom - 140;
+    const inside = x > board.left && x < board.right && y > board.top && y < board.bottom;
     if (inside && !covers.some((c) => x >= c.left - 2 && x <= c.right + 2 && y >= c.top - 2 && y <= c.bottom + 2)) return [x, y];
   }
   return null;

@@ -3,6 +3,7 @@
 
 import { PLAYERS, badge } from './players.js';
 import { esc, seatName } from './panel.js';
+import { plural } from './words.js';
 
 // An SVG line chart of each player's score after every turn.
 export function scoreChart(history) {
@@ -29,9 +30,9 @@ export function winnerText(table) {
   const s = table.state, f = s.final;
   if (!f || !f.winners.length) return '';
   const points = f.scores[f.winners[0]];
-  if (f.winners.length > 1) return `A tie: ${f.winners.map((w) => w === s.you ? 'you' : seatName(s.seats[w], w)).join(' and ')}, ${points} points each`;
+  if (f.winners.length > 1) return `A tie: ${f.winners.map((w) => w === s.you ? 'you' : seatName(s.seats[w], w)).join(' and ')}, ${plural(points, 'point')} each`;
   const w = f.winners[0];
-  return w === s.you ? `You win with ${points} points` : `${seatName(s.seats[w], w)} wins with ${points} points`;
+  return `${w === s.you ? 'You win' : `${seatName(s.seats[w], w)} wins`} with ${plural(points, 'point')}`;
 }
 
 export function renderFinal(el, table) {

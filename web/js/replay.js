@@ -19,7 +19,7 @@ export function dealNotice(deal) {
   const text = deal?.text ? esc(deal.text) : '';
   if (deal?.status === 'mismatch') {
     return '<div class="deal-check mismatch" role="alert"><strong>Warning: this record was altered.</strong> ' +
-      `Its tiles do not come from its seed: the deal is not the one the server dealt.${text ? `<br><small>${text}</small>` : ''}</div>`;
+      `Its tiles do not come from its seed: the deal was changed after the game was dealt.${text ? `<br><small>${text}</small>` : ''}</div>`;
   }
   if (deal?.status === 'verified') return `<span class="deal-check verified" title="${text}">✓ fair deal verified</span>`;
   if (deal?.status === 'unchecked') return `<p class="deal-check unchecked">Deal not checked${text ? `: ${text}` : ''}</p>`;

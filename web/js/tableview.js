@@ -10,6 +10,7 @@ import { renderFinal, winnerText } from './end.js';
 import { Inspector } from './inspector.js';
 import { PLAYERS, badge } from './players.js';
 import * as store from './store.js';
+import { plural } from './words.js';
 
 export class TableView {
   constructor(root, conn, catalogue, id) {
@@ -190,7 +191,7 @@ export class TableView {
     ev.scores.forEach((v, p) => (s.seats[p].score = v));
     this.render();
     const best = ev.winners.map((w) => seatName(s.seats[w], w)).join(' and ');
-    this.say(`The game is over. ${best} won with ${ev.scores[ev.winners[0]]} points.`);
+    this.say(`The game is over. ${best} won with ${plural(ev.scores[ev.winners[0]], 'point')}.`);
   }
 
   // `live`: a line just said (not one of the state's past lines).

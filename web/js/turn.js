@@ -5,7 +5,7 @@
 // down; then the follower step; then confirm. Nothing is sent before
 // confirm, and every step can be undone.
 
-import { followerWords, moveWords, rotationWords } from './words.js';
+import { followerWords, moveWords, plural, rotationWords } from './words.js';
 
 const key = (x, y) => `${x},${y}`;
 
@@ -121,7 +121,7 @@ export class Turn {
     this.phase = 'follower';
     this.render();
     const n = this.chosen.spots.length;
-    this.announce(n ? `tile placed; ${n} follower spots: keys 1 to ${n}, 0 for none, Enter to confirm` : 'tile placed; no follower spot; Enter to confirm');
+    this.announce(n ? `tile placed; ${plural(n, 'follower spot')}: ${n === 1 ? 'key 1' : `keys 1 to ${n}`}, 0 for none, Enter to confirm` : 'tile placed; no follower spot; Enter to confirm');
   }
 
   pick(spot) {

@@ -14,6 +14,7 @@ import { featureWords } from '../../../web/js/inspector.js';
 import { Table, isFinalScoring } from '../../../web/js/game.js';
 import { PLAYERS } from '../../../web/js/players.js';
 import { dealNotice } from '../../../web/js/replay.js';
+import { winnerText } from '../../../web/js/end.js';
 
 globalThis.performance ??= { now: () => 0 };
 
@@ -124,4 +125,11 @@ test('the deal check: an altered record warns, a verified deal has a badge, an u
   assert.match(none, /no commitment/);
   assert.match(dealNotice(undefined), /not checked/);
   assert.match(dealNotice({ status: 'mismatch', text: '<b>' }), /&#60;b&#62;/, 'the server\'s text is escaped');
+});
+
+test('the winner banner says who won', () => {
+  const table = (winners, scores, you = 0) => ({ state: { you, seats, final: { winners, scores } } });
+  assert.equal(winnerText(table([0], [85, 70])), 'You win with 85 points');
+  assert.equal(winnerText(table([1], [0, 1], 0)), 'Bob wins with 1 point');
+  assert.equal(winnerText(table([0, 1], [80, 80], null)), 'A tie: Ann and Bob, 80 points each');
 });
