@@ -63,15 +63,25 @@ export class Board {
     this.apply();
   }
 
-  // Shows every tile (and a margin for the squares around them).
+  // The height of the board's top strip under its tool buttons (Fit,
+  // Centre, zoom), kept clear of squares when fitting and centring.
+  topInset() {
+    const tools = this.svg.parentElement?.querySelector('.board-tools');
+    if (!tools) return 0;
+    return Math.max(0, tools.getBoundingClientRect().bottom - this.svg.getBoundingClientRect().top + 4);
+  }
+
+  // Shows every tile (and a margin for the squares around them), below
+  // the tool buttons.
   fit() {
     const squares = [...this.placed.keys()].map((k) => k.split(',').map(Number));
     if (!squares.length) squares.push([0, 0]);
     const xs = squares.map((p) => p[0]), ys = squares.map((p) => p[1]);
     const x0 = Math.min(...xs) - 1, x1 = Math.max(...xs) + 2, y0 = Math.min(...ys) - 1, y1 = Math.max(...ys) + 2;
-    const { w, h } = this.size();
+    const { w, h: full } = this.size();
+    const top = Math.min(this.topInset(), full / 3), h = full - top;
     const s = Math.min(1.2, Math.min(w / ((x1 - x0) * SIZE), h / ((y1 - y0) * SIZE)));
-    this.view = { s, tx: w / 2 - ((x0 + x1) / 2) * SIZE * s, ty: h / 2 - ((y0 + y1) / 2) * SIZE * s };
+    this.view = { s, tx: w / 2 - ((x0 + x1) / 2) * SIZE * s, ty: top + h / 2 - ((y0 + y1) / 2) * SIZE * s };
     this.apply();
   }
 
@@ -88,7 +98,7 @@ export class Board {
     const { w, h } = this.size();
     const { s, tx, ty } = this.view;
     const left = x * SIZE * s + tx, top = y * SIZE * s + ty, side = SIZE * s, m = 0.1 * Math.min(w, h);
-    if (left < m || top < m || left + side > w - m || top + side > h - 2 * m) this.centreOn(x, y);
+    if (left < m || top < Math.max(m, this.topInset()) || left + side > w - m || top + side > h - m) this.centreOn(x, y);
   }
 
   // The square under a point of the page.
