@@ -64,11 +64,12 @@ export class Board {
   }
 
   // The height of the board's top strip under its tool buttons (Fit,
-  // Centre, zoom), kept clear of squares when fitting and centring.
+  // Centre, zoom) and the winner banner, kept clear of squares when
+  // fitting and centring.
   topInset() {
-    const tools = this.svg.parentElement?.querySelector('.board-tools');
-    if (!tools) return 0;
-    return Math.max(0, tools.getBoundingClientRect().bottom - this.svg.getBoundingClientRect().top + 4);
+    const over = [...(this.svg.parentElement?.querySelectorAll('.board-tools, .banner:not([hidden])') || [])];
+    const top = this.svg.getBoundingClientRect().top;
+    return Math.max(0, ...over.map((e) => e.getBoundingClientRect().bottom - top + 4));
   }
 
   // Shows every tile (and a margin for the squares around them), below
