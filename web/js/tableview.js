@@ -20,8 +20,8 @@ export class TableView {
     this.el = (sel) => root.querySelector(sel);
     this.board = new Board(this.el('#board'), catalogue);
     this.turn = new Turn(this.board, this.el('#actions'), (m) => this.sendMove(m), (t) => this.say(t));
-    this.board.on('click', (x, y, type, pt) => {
-      if (!this.turn.click(x, y, type) && this.table) this.inspector.inspectAt(x, y, pt.fx, pt.fy).catch(() => {});
+    this.board.on('click', (x, y, _type, pt) => {
+      if (!this.turn.click(x, y) && this.table) this.inspector.inspectAt(x, y, pt.fx, pt.fy).catch(() => {});
     });
     this.inspector = new Inspector(this, this.el('#inspector'));
     this.board.on('spot', (s) => this.turn.pick(s));
