@@ -18,7 +18,7 @@ const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-
 
 // Starts `carcassonne serve` (on a free port unless `port` is given, with
 // a fresh database unless `dir` holds one); resolves {url, port, dir,
-// stop(keepDb)}.
+// pid, stop(keepDb)}.
 export function startServer({ bin, webDir, thinkMs = 50, port = 0, dir = null }) {
   dir = dir || mkdtempSync(path.join(tmpdir(), 'carc-web-'));
   const child = spawn(bin, ['serve', '--port', String(port), '--db', path.join(dir, 'test.db'), '--static', webDir,
@@ -36,6 +36,7 @@ export function startServer({ bin, webDir, thinkMs = 50, port = 0, dir = null })
           url: `${m[1]}:${m[2]}`,
           port: +m[2],
           dir,
+          pid: child.pid, // to freeze it (SIGSTOP) and thaw it (SIGCONT)
           stop(keepDb = false) {
             const gone = new Promise((r) => child.once('exit', r));
             child.kill('SIGTERM');

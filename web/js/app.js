@@ -111,6 +111,8 @@ async function main() {
   conn.onEvent((msg) => view?.event(msg));
   conn.onStatus((s) => {
     if (s === 'lost') status('connection lost: reconnecting…', true);
+    else if (s === 'slow') status('waiting for the server…', true);
+    else if (s === 'back') status('connected');
     else {
       status('connected');
       if (view instanceof TableView) attach(view.id).catch(() => {});

@@ -14,10 +14,10 @@ export class Board {
     this.cat = catalogue;
     svg.innerHTML = '<g class="world">' +
       '<g class="tiles"></g><g class="dead"></g><g class="marks"></g><g class="feature"></g><g class="targets"></g><g class="preview"></g><g class="hints"></g>' +
-      '<g class="meeples"></g><g class="spots"></g></g>';
+      '<g class="ghost"></g><g class="meeples"></g><g class="spots"></g><g class="gains"></g></g>';
     this.world = svg.querySelector('.world');
     this.layers = {};
-    for (const name of ['tiles', 'dead', 'marks', 'feature', 'targets', 'preview', 'hints', 'meeples', 'spots']) this.layers[name] = svg.querySelector(`.${name}`);
+    for (const name of ['tiles', 'dead', 'marks', 'feature', 'targets', 'preview', 'hints', 'ghost', 'meeples', 'spots', 'gains']) this.layers[name] = svg.querySelector(`.${name}`);
     this.placed = new Map(); // "x,y" -> <use>
     this.view = { s: 0.6, tx: 0, ty: 0 };
     this.handlers = { hover() {}, click() {}, spot() {} };
@@ -63,15 +63,26 @@ export class Board {
     this.apply();
   }
 
-  // Shows every tile (and a margin for the squares around them).
+  // The height of the board's top strip under its tool buttons (Fit,
+  // Centre, zoom) and the winner banner, kept clear of squares when
+  // fitting and centring.
+  topInset() {
+    const over = [...(this.svg.parentElement?.querySelectorAll('.board-tools, .banner:not([hidden])') || [])];
+    const top = this.svg.getBoundingClientRect().top;
+    return Math.max(0, ...over.map((e) => e.getBoundingClientRect().bottom - top + 4));
+  }
+
+  // Shows every tile (and a margin for the squares around them), below
+  // the tool buttons.
   fit() {
     const squares = [...this.placed.keys()].map((k) => k.split(',').map(Number));
     if (!squares.length) squares.push([0, 0]);
     const xs = squares.map((p) => p[0]), ys = squares.map((p) => p[1]);
     const x0 = Math.min(...xs) - 1, x1 = Math.max(...xs) + 2, y0 = Math.min(...ys) - 1, y1 = Math.max(...ys) + 2;
-    const { w, h } = this.size();
+    const { w, h: full } = this.size();
+    const top = Math.min(this.topInset(), full / 3), h = full - top;
     const s = Math.min(1.2, Math.min(w / ((x1 - x0) * SIZE), h / ((y1 - y0) * SIZE)));
-    this.view = { s, tx: w / 2 - ((x0 + x1) / 2) * SIZE * s, ty: h / 2 - ((y0 + y1) / 2) * SIZE * s };
+    this.view = { s, tx: w / 2 - ((x0 + x1) / 2) * SIZE * s, ty: top + h / 2 - ((y0 + y1) / 2) * SIZE * s };
     this.apply();
   }
 
@@ -88,7 +99,7 @@ export class Board {
     const { w, h } = this.size();
     const { s, tx, ty } = this.view;
     const left = x * SIZE * s + tx, top = y * SIZE * s + ty, side = SIZE * s, m = 0.1 * Math.min(w, h);
-    if (left < m || top < m || left + side > w - m || top + side > h - 2 * m) this.centreOn(x, y);
+    if (left < m || top < Math.max(m, this.topInset()) || left + side > w - m || top + side > h - m) this.centreOn(x, y);
   }
 
   // The square under a point of the page.
@@ -164,7 +175,7 @@ export class Board {
       want.add(k);
       if (this.placed.has(k)) continue;
       const use = document.createElementNS(NS, 'use');
-      use.setAttribute('href', `#tile-${t.letter}`);
+      use.setAttribute('href', `#${this.cat.tileId(t.letter, t.rot)}`);
       use.setAttribute('transform', tileTransform(t));
       use.dataset.square = k;
       this.layers.tiles.appendChild(use);
@@ -206,20 +217,63 @@ export class Board {
   }
 
   // A feature shown whole: [{x, y, spot, kind}] and the tiles they are on.
+  // Its tiles are tinted and each of its parts gets a small diamond of the
+  // feature's colour: no white disc, which is what an empty follower spot
+  // looks like.
   setFeature(parts, tiles) {
     const at = new Map(tiles.map((t) => [key(t.x, t.y), t]));
     const squares = new Set(parts.map((p) => key(p.x, p.y)));
     let html = [...squares].map((k) => {
       const [x, y] = k.split(',').map(Number);
-      return `<rect class="feature-tile" x="${x * SIZE + 1}" y="${y * SIZE + 1}" width="${SIZE - 2}" height="${SIZE - 2}"/>`;
+      return `<rect class="feature-tile" x="${x * SIZE + 3}" y="${y * SIZE + 3}" width="${SIZE - 6}" height="${SIZE - 6}"/>`;
     }).join('');
     for (const p of parts) {
       const t = at.get(key(p.x, p.y));
       if (!t) continue;
       const [px, py] = this.cat.spotPoint(t.letter, t.rot, p.spot);
-      html += `<circle class="feature-part ${p.kind}" cx="${p.x * SIZE + px}" cy="${p.y * SIZE + py}" r="9"/>`;
+      html += `<path class="feature-part ${p.kind}" d="M${p.x * SIZE + px},${p.y * SIZE + py - 8}l8,8l-8,8l-8,-8z"/>`;
     }
     this.layers.feature.innerHTML = html;
+  }
+
+  // The middle of a feature's parts ([{x, y, spot}]) in board units, or null.
+  partsCentre(parts, tiles) {
+    const at = new Map(tiles.map((t) => [key(t.x, t.y), t]));
+    const pts = parts.filter((p) => at.has(key(p.x, p.y))).map((p) => {
+      const t = at.get(key(p.x, p.y));
+      const [px, py] = this.cat.spotPoint(t.letter, t.rot, p.spot);
+      return [p.x * SIZE + px, p.y * SIZE + py];
+    });
+    if (!pts.length) return null;
+    return [pts.reduce((a, q) => a + q[0], 0) / pts.length, pts.reduce((a, q) => a + q[1], 0) / pts.length];
+  }
+
+  // Points just scored: [{at: [x, y] in board units, text: "+4", players}],
+  // a label in the scorer's colour over each feature.
+  setGains(list) {
+    this.layers.gains.innerHTML = list.map((g) => {
+      const p = PLAYERS[(g.players[0] ?? 0) % PLAYERS.length];
+      const [x, y] = g.at;
+      return `<g class="gain" data-players="${g.players.join(' ')}" transform="translate(${x.toFixed(1)},${y.toFixed(1)})">` +
+        `<rect x="-24" y="-17" width="48" height="30" rx="8" fill="${p.colour}"/><text y="6" fill="${p.ink}">${g.text}</text></g>`;
+    }).join('');
+  }
+
+  // The review's best move, drawn faint with a dashed frame: {letter, x,
+  // y, rot, spot, player}, or null.
+  setGhost(g) {
+    if (!g) {
+      this.layers.ghost.innerHTML = '';
+      return;
+    }
+    let html = `<g class="best-move"><use href="#${this.cat.tileId(g.letter, g.rot)}" transform="${tileTransform(g)}" class="ghost-tile"/>` +
+      `<rect class="ghost-frame" x="${g.x * SIZE + 2}" y="${g.y * SIZE + 2}" width="${SIZE - 4}" height="${SIZE - 4}"/>` +
+      `<text class="ghost-tag" x="${g.x * SIZE + 50}" y="${g.y * SIZE - 6}">best</text>`;
+    if (g.spot) {
+      const [px, py] = this.cat.spotPoint(g.letter, g.rot, g.spot);
+      html += meepleSvg(g.player, g.x * SIZE + px, g.y * SIZE + py, this.cat.kindOf(g.letter, g.rot, g.spot) === 'field');
+    }
+    this.layers.ghost.innerHTML = `${html}</g>`;
   }
 
   // The square and the point in it (0..100) under a point of the page.
@@ -250,7 +304,7 @@ export class Board {
   // The drawn tile shown on a square: {letter, x, y, rot}, or null.
   setPreview(p) {
     this.layers.preview.innerHTML = p
-      ? `<use href="#tile-${p.letter}" transform="${tileTransform(p)}" class="preview-tile"/>` +
+      ? `<use href="#${this.cat.tileId(p.letter, p.rot)}" transform="${tileTransform(p)}" class="preview-tile"/>` +
         `<rect class="preview-frame" x="${p.x * SIZE}" y="${p.y * SIZE}" width="${SIZE}" height="${SIZE}"/>`
       : '';
   }

@@ -3,6 +3,7 @@
 
 import { PLAYERS, badge } from './players.js';
 import { esc, seatName } from './panel.js';
+import { plural } from './words.js';
 
 // An SVG line chart of each player's score after every turn.
 export function scoreChart(history) {
@@ -23,6 +24,17 @@ export function scoreChart(history) {
     `<text x="${W - 4}" y="${H - 8}" text-anchor="end">turn ${turns}</text>${lines}</svg>`;
 }
 
+// "You win with 85 points", "Ann wins with 85 points", "A tie: Ann and
+// Bob, 80 points each".
+export function winnerText(table) {
+  const s = table.state, f = s.final;
+  if (!f || !f.winners.length) return '';
+  const points = f.scores[f.winners[0]];
+  if (f.winners.length > 1) return `A tie: ${f.winners.map((w) => w === s.you ? 'you' : seatName(s.seats[w], w)).join(' and ')}, ${plural(points, 'point')} each`;
+  const w = f.winners[0];
+  return `${w === s.you ? 'You win' : `${seatName(s.seats[w], w)} wins`} with ${plural(points, 'point')}`;
+}
+
 export function renderFinal(el, table) {
   const s = table.state, f = s.final;
   if (!f) {
@@ -35,7 +47,7 @@ export function renderFinal(el, table) {
     return `<tr${won ? ' class="winner"' : ''}><th scope="row">${badge(p)} ${esc(seatName(seat, p))}${won ? ' <span class="won">winner</span>' : ''}</th>` +
       `<td>${k.roads}</td><td>${k.cities}</td><td>${k.cloisters}</td><td>${k.farms}</td><td class="total">${f.scores[p]}</td></tr>`;
   }).join('');
-  el.innerHTML = '<h2>Final scoring</h2><table class="final-table"><thead><tr><th>Player</th><th>Roads</th><th>Cities</th><th>Cloisters</th><th>Farms</th><th>Total</th></tr></thead>' +
+  el.innerHTML = `<h2>Final scoring</h2><p class="winner-line">${esc(winnerText(table))}</p><table class="final-table"><thead><tr><th>Player</th><th>Roads</th><th>Cities</th><th>Cloisters</th><th>Farms</th><th>Total</th></tr></thead>` +
     `<tbody>${rows}</tbody></table>${f.forfeit !== null && f.forfeit !== undefined ? `<p>${esc(seatName(s.seats[f.forfeit], f.forfeit))} forfeited on time.</p>` : ''}` +
     '<p><button type="button" data-act="replay-end">Show each final scoring</button></p>' +
     `<h3>Scores over the game</h3>${scoreChart(table.history)}` +

@@ -11,6 +11,15 @@ export function parseMove(text) {
   return { letter: w[0], x: +w[1], y: +w[2], rot: +w[3], spot: w[4] || null };
 }
 
+// Whether a scoring event is of the final scoring. The server sends the
+// final scoring with the last tile's move (or with `end`, when a game is
+// ended early) and does not mark it; the library does: `complete` is 1
+// for a feature completed in play, 0 for the final scoring (unfinished
+// roads, cities and cloisters, and every farm).
+export function isFinalScoring(e, mv = {}) {
+  return !!mv.end || !e.complete;
+}
+
 export class Table {
   constructor(state) {
     this.load(state);
@@ -41,7 +50,7 @@ export class Table {
     const scores = [...this.history[this.history.length - 1]];
     for (const e of m.events || []) {
       for (const w of e.winners) scores[w] += e.points;
-      this.log.push({ ...e, turn: m.turn, end: !!mv.end });
+      if (e.points > 0) this.log.push({ ...e, turn: m.turn, end: isFinalScoring(e, mv) });
     }
     this.history.push(scores);
   }

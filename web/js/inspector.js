@@ -4,8 +4,23 @@
 
 import { badge } from './players.js';
 import { esc, seatName } from './panel.js';
+import { plural } from './words.js';
 
 const NAMES = { road: 'Road', city: 'City', farm: 'Farm', cloister: 'Cloister' };
+
+// A feature of the `features` answer in words: its state ("open (1 open
+// edge)"), its size, and what it is worth: `value` if it were completed
+// now, `value_at_end` if the game ended now (carc_feature).
+export function featureWords(f) {
+  const state = f.kind === 'farm' ? 'scores at the end' : f.complete ? 'complete'
+    : `open (${f.kind === 'cloister' ? plural(f.open_edges, 'empty neighbour') : plural(f.open_edges, 'open edge')})`;
+  const size = `${plural(f.tiles, 'tile')}${f.pennants ? `, ${plural(f.pennants, 'pennant')}` : ''}`;
+  let worth;
+  if (f.kind === 'farm') worth = `Worth <strong>${f.value_at_end}</strong> if the game ended now (3 for each completed city it serves).`;
+  else if (f.complete) worth = `Scored <strong>${f.value}</strong> when it was completed.`;
+  else worth = `Worth <strong>${f.value}</strong> if completed as it stands, <strong>${f.value_at_end}</strong> if the game ended now.`;
+  return { state, size, worth };
+}
 
 export class Inspector {
   constructor(view, card) {
@@ -55,14 +70,14 @@ export class Inspector {
     const f = features[0], seats = this.view.table.state.seats;
     const holders = f.followers.map((n, p) => (n ? `${badge(p, 14)} ${esc(seatName(seats[p], p))}: ${n}` : '')).filter(Boolean);
     const owners = f.owners.map((p) => esc(seatName(seats[p], p))).join(' and ');
-    const state = f.kind === 'farm' ? 'scores at the end' : f.complete ? 'complete' : `open (${f.open_edges} ${f.kind === 'cloister' ? 'empty neighbours' : 'open edges'})`;
+    const { state, size, worth } = featureWords(f);
     this.card.innerHTML = `<h2>${NAMES[f.kind] || f.kind}</h2><button type="button" class="close" aria-label="close the inspector">×</button>` +
-      `<p>${state}; ${f.tiles} ${f.kind === 'farm' ? 'tiles' : 'tiles'}${f.pennants ? `, ${f.pennants} pennants` : ''}</p>` +
+      `<p>${state}; ${size}</p>` +
       `<p>Followers: ${holders.length ? holders.join(', ') : 'none'}${owners ? `<br>Held by ${owners}` : ''}</p>` +
-      `<p>Worth <strong>${f.value}</strong> now, <strong>${f.value_at_end}</strong> if the game ended now.</p>`;
+      `<p>${worth}</p>`;
     this.card.hidden = false;
     this.card.querySelector('.close').onclick = () => this.clear();
-    this.view.say(`${NAMES[f.kind]}: ${state}, worth ${f.value} now, ${f.value_at_end} at the end${owners ? `, held by ${owners}` : ''}.`);
+    this.view.say(`${NAMES[f.kind]}: ${state}. ${worth.replace(/<\/?strong>/g, '')}${owners ? ` Held by ${owners}.` : ''}`);
   }
 
   // The river is no feature (river.md): nothing to show on the board.

@@ -3,7 +3,7 @@
 
 import * as store from './store.js';
 import { esc } from './panel.js';
-import { inviteLink } from './tableview.js';
+import { inviteLink, copyField, copyLink } from './tableview.js';
 
 const SEAT_CHOICES = [
   ['me', 'Me'], ['open', 'Open seat'], ['invite', 'Invited player'],
@@ -44,6 +44,8 @@ export class Lobby {
   drawForm() {
     const f = this.root.querySelector('#create');
     f.name.value = store.playerName();
+    // Kept as it is typed: the quick-play links above use it too.
+    f.name.oninput = () => store.keepName(f.name.value.trim());
     f.querySelector('.rules').innerHTML = RULES.map(([v, l]) =>
       `<label><input type="checkbox" name="rule" value="${v}"> ${l}</label>`).join('');
     const box = f.querySelector('.expansions');
@@ -143,6 +145,10 @@ export class Lobby {
   drawMadeForOthers() {
     const el = this.root.querySelector('#invites');
     const made = store.seats().filter((s) => !s.token && s.invites);
-    el.innerHTML = made.map((s) => s.invites.map((code, i) => code && `<li>${esc(s.table)} seat ${i + 1}: <input readonly value="${esc(inviteLink(s.table, code, i))}"></li>`).join('')).join('');
+    el.innerHTML = made.map((s) => s.invites.map((code, i) => code && `<li>${esc(s.table)} seat ${i + 1}: ${copyField(inviteLink(s.table, code, i), `invite link of seat ${i + 1}`)}</li>`).join('')).join('');
+    el.onclick = (e) => {
+      const b = e.target.closest('button[data-copy]');
+      if (b) copyLink(b);
+    };
   }
 }

@@ -3,14 +3,14 @@
 // their chances, and the log of scoring events.
 
 import { PLAYERS, badge, meepleIcon } from './players.js';
+import { plural, article } from './words.js';
 
 const esc = (s) => String(s ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 export { esc };
 
 export function seatName(seat, p) {
   if (seat.kind === 'computer') return `Computer (${(seat.name || 'AI').replace(/^mcts:level=/, '')})`;
-  if (seat.name) return seat.name;
-  return seat.kind === 'computer' ? `Computer ${p + 1}` : `Seat ${p + 1} (${seat.kind})`;
+  return seat.name || `Seat ${p + 1} (${seat.kind})`;
 }
 
 function clockText(ms) {
@@ -63,30 +63,38 @@ export function pileOf(state, cat) {
 export function renderTilesLeft(el, table, cat) {
   const s = table.state;
   const n = s.tiles_left;
+  const dead = s.dead?.length ? `<p>${plural(s.dead.length, 'dead spot')} (crossed out on the board): no tile left fits there.</p>` : '';
+  if (!n) {
+    el.innerHTML = `<p>${s.status === 'playing' ? 'This is the last tile.' : 'No tile left.'}</p>${dead}`;
+    return;
+  }
   if (!s.remaining) {
-    el.innerHTML = `<p>${n} tiles left (this table hides which).</p>`;
+    el.innerHTML = `<p>${plural(n, 'tile')} left (this table hides which).</p>`;
     return;
   }
   const pile = pileOf(s, cat);
   const discards = table.moves.map((m) => [m, m.move.split(' ')]).filter(([, w]) => w[0] === 'discard')
     .map(([m, w]) => `${esc(w[1])} (turn ${m.turn + 1})`);
+  const left = `${plural(n, 'tile')} left`;
   const head = pile.river
-    ? `<p class="river-pile">${n} tiles left. <strong>The river</strong> comes first: ${pile.riverLeft} river tile${pile.riverLeft === 1 ? '' : 's'}, the lake last; the chance of each next:</p>`
-    : `<p>${n} tiles left; the chance of each kind next:</p>`;
+    ? `<p class="river-pile">${left}. <strong>The river</strong> comes first: ${plural(pile.riverLeft, 'river tile')}, the lake last; the chance of each next:</p>`
+    : `<p>${left}; the chance of each kind next:</p>`;
   el.innerHTML = head + `<ul class="kinds${pile.river ? ' river' : ''}">` + pile.kinds.map(({ id, left, chance }) =>
     `<li title="${esc(id)}: ${left} left" data-kind="${esc(id)}"><svg viewBox="0 0 100 100" width="30" height="30"><use href="#tile-${esc(id)}"/></svg>` +
     `<span>${left}</span><span class="chance">${Math.round(100 * chance)}%</span></li>`).join('') + '</ul>' +
-    (s.dead?.length ? `<p>${s.dead.length} dead spot${s.dead.length > 1 ? 's' : ''} (crossed out on the board): no tile left fits there.</p>` : '') +
+    dead +
     (discards.length ? `<p>Discarded (fitted nowhere): ${discards.join(', ')}</p>` : '');
 }
 
 const KIND_WORD = { road: 'road', city: 'city', cloister: 'cloister', farm: 'farm' };
 
+// "Ann +4 for a completed city (2 tiles, 1 pennant)"; the final scoring's
+// "an unfinished road"; a farm counts the completed cities it serves.
 export function eventText(e, seats) {
   const who = e.winners.length ? e.winners.map((w) => seatName(seats[w], w)).join(' and ') : 'nobody';
   const what = `${e.complete ? 'completed' : 'unfinished'} ${KIND_WORD[e.kind] || e.kind}`;
-  const size = e.kind === 'farm' ? `${e.tiles} cities` : `${e.tiles} tiles`;
-  return `${who} +${e.points} for a ${what} (${size}${e.pennants ? `, ${e.pennants} pennants` : ''})`;
+  const size = e.kind === 'farm' ? plural(e.tiles, 'city') : plural(e.tiles, 'tile');
+  return `${who} +${e.points} for ${article(e.kind === 'farm' ? 'farm' : what)} (${size}${e.pennants ? `, ${plural(e.pennants, 'pennant')}` : ''})`;
 }
 
 export function renderLog(el, table) {

@@ -1,14 +1,15 @@
-// players.js: how a player looks: a colour from a colour-blind-safe
-// palette (Okabe and Ito) and a shape of its own, so that colour is never
-// the only cue.
+// players.js: how a player looks: a colour and a shape of its own, so
+// that colour is never the only cue. The colours and their order are the
+// command line's and the terminal's (Red, Blue, Yellow, Green, Black,
+// Grey), in tones of the colour-blind-safe Okabe and Ito palette.
 
 export const PLAYERS = [
-  { colour: '#0072B2', ink: '#fff', shape: 'circle', name: 'blue circle' },
-  { colour: '#D55E00', ink: '#fff', shape: 'square', name: 'vermilion square' },
-  { colour: '#F0E442', ink: '#000', shape: 'triangle', name: 'yellow triangle' },
-  { colour: '#CC79A7', ink: '#000', shape: 'diamond', name: 'purple diamond' },
-  { colour: '#56B4E9', ink: '#000', shape: 'cross', name: 'sky-blue cross' },
-  { colour: '#222222', ink: '#fff', shape: 'star', name: 'black star' },
+  { colour: '#D55E00', ink: '#fff', shape: 'circle', name: 'Red', look: 'red circle' },
+  { colour: '#0072B2', ink: '#fff', shape: 'square', name: 'Blue', look: 'blue square' },
+  { colour: '#F0E442', ink: '#000', shape: 'triangle', name: 'Yellow', look: 'yellow triangle' },
+  { colour: '#009E73', ink: '#fff', shape: 'diamond', name: 'Green', look: 'green diamond' },
+  { colour: '#222222', ink: '#fff', shape: 'cross', name: 'Black', look: 'black cross' },
+  { colour: '#9A9A9A', ink: '#000', shape: 'star', name: 'Grey', look: 'grey star' },
 ];
 
 const SHAPES = {

@@ -1,12 +1,30 @@
 // replay.js: the replay viewer: a finished game of this server or an
 // uploaded record, stepped through move by move (step, jump, play at a
 // speed), with the engine's review of each move when asked for. The
-// server replays the record (`replay`); this only shows its steps.
+// server replays the record (`replay`) and checks its deal (the `deal` of
+// `replay.ok`); this only shows its steps and what the check found.
 
 import { Board } from './board.js';
 import { parseMove } from './game.js';
 import { badge } from './players.js';
 import { eventText, esc, seatName } from './panel.js';
+import { moveWords } from './words.js';
+
+// What the server's check of a record's deal found (`replay.ok`'s `deal`:
+// {status: "verified" | "unchecked" | "mismatch", text}), as HTML: an
+// altered record is a warning nobody can miss, a verified deal a small
+// badge, an unchecked one a note. A server without the check sends no
+// `deal`: that is said too.
+export function dealNotice(deal) {
+  const text = deal?.text ? esc(deal.text) : '';
+  if (deal?.status === 'mismatch') {
+    return '<div class="deal-check mismatch" role="alert"><strong>Warning: this record was altered.</strong> ' +
+      `Its tiles do not come from its seed: the deal was changed after the game was dealt.${text ? `<br><small>${text}</small>` : ''}</div>`;
+  }
+  if (deal?.status === 'verified') return `<span class="deal-check verified" title="${text}">✓ fair deal verified</span>`;
+  if (deal?.status === 'unchecked') return `<p class="deal-check unchecked">Deal not checked${text ? `: ${text}` : ''}</p>`;
+  return '<p class="deal-check unchecked">Deal not checked: this server does not check records.</p>';
+}
 
 export class ReplayView {
   constructor(root, conn, catalogue) {
@@ -70,6 +88,10 @@ export class ReplayView {
       if (!mv.discard && !mv.end) this.tilesAt.push({ letter: mv.letter, x: mv.x, y: mv.y, rot: mv.rot, move: m });
     }
     this.el('#replay-title').textContent = title;
+    this.el('#replay-deal').innerHTML = dealNotice(r.deal);
+    const banner = this.el('#replay-banner');
+    banner.hidden = r.deal?.status !== 'mismatch';
+    banner.innerHTML = banner.hidden ? '' : '<strong>Altered record:</strong> this deal does not come from its seed.';
     const slider = this.el('#replay-slider');
     slider.max = r.moves.length;
     this.go(r.moves.length);
@@ -94,6 +116,7 @@ export class ReplayView {
       if (!mv.discard && !mv.end) lastOf[m.player] = { x: mv.x, y: mv.y, turn: m.turn + 1, player: m.player };
     }
     this.board.setMarks(Object.values(lastOf));
+    this.board.setGhost(this.bestOf(last));
     this.el('#replay-slider').value = this.step;
     this.root.dataset.step = this.step;
     this.renderSide(last);
@@ -106,19 +129,34 @@ export class ReplayView {
     let text = `Move ${this.step} of ${this.data.moves.length}`;
     if (last) {
       const who = last.player >= 0 ? seatName(this.seats[last.player], last.player) : 'The game';
-      text += `: ${esc(who)} ${last.move === 'end' ? 'ended' : `played <code>${esc(last.move)}</code>`}`;
+      text += `: ${esc(who)} ${last.move === 'end' ? 'ended' : `played ${esc(this.words(last.move))}`}`;
       for (const e of last.events) text += `<br>${esc(eventText(e, this.seats))}`;
       const rv = this.review?.find((r) => r.turn === last.turn);
-      if (rv) text += `<br>Engine: best <code>${esc(rv.best)}</code>${rv.loss > 0.05 ? `, this move lost ${rv.loss.toFixed(1)} points` : ' (this move)'}`;
+      if (rv) text += rv.loss > 0.05 ? `<br>Engine: this move lost ${rv.loss.toFixed(1)} points; best was ${esc(this.words(rv.best))} (drawn faint on the board, marked "best")`
+        : '<br>Engine: this was the best move';
     }
     this.el('#replay-move').innerHTML = text;
+  }
+
+  // A move of the record in words, with its follower's role from the tiles.
+  words(move) {
+    const cat = this.board.cat;
+    return moveWords(move, (l, r, spot) => cat.kindOf(l, r, spot));
+  }
+
+  // The review's best move for the move just shown, when it was better.
+  bestOf(last) {
+    const rv = last && this.review?.find((r) => r.turn === last.turn);
+    if (!rv || rv.loss <= 0.05) return null;
+    const mv = parseMove(rv.best);
+    return mv.discard || mv.end ? null : { ...mv, player: last.player };
   }
 
   renderReview() {
     const worst = [...this.review].filter((r) => r.loss > 0.05).sort((a, b) => b.loss - a.loss).slice(0, 8);
     this.el('#replay-review').innerHTML = '<h3>Where the game was lost</h3>' + (worst.length ? '<ol>' + worst.map((r) =>
       `<li><button type="button" data-step="${r.turn + 1}">Move ${r.turn + 1}, ${esc(seatName(this.seats[r.player], r.player))}: ` +
-      `${r.loss.toFixed(1)} points (best <code>${esc(r.best)}</code>)</button></li>`).join('') + '</ol>' : '<p>No move lost points.</p>');
+      `${r.loss.toFixed(1)} points lost; best: ${esc(this.words(r.best))}</button></li>`).join('') + '</ol>' : '<p>No move lost points.</p>');
     this.go(this.step);
   }
 
@@ -156,6 +194,8 @@ export class ReplayView {
 
   key(e) {
     if (e.target.closest?.('input, select')) return;
+    // A focused button does only what it says.
+    if ((e.key === 'Enter' || e.key === ' ') && e.target.closest?.('button, a[href], summary')) return;
     const f = { ArrowLeft: 'back', ArrowRight: 'next', Home: 'first', End: 'last', ' ': 'play', f: 'fit' }[e.key];
     if (!f) return;
     e.preventDefault();

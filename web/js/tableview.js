@@ -6,10 +6,11 @@ import { Board } from './board.js';
 import { Table, parseMove } from './game.js';
 import { Turn } from './turn.js';
 import { renderPlayers, renderTilesLeft, renderLog, eventText, seatName, esc } from './panel.js';
-import { renderFinal } from './end.js';
+import { renderFinal, winnerText } from './end.js';
 import { Inspector } from './inspector.js';
 import { PLAYERS, badge } from './players.js';
 import * as store from './store.js';
+import { plural } from './words.js';
 
 export class TableView {
   constructor(root, conn, catalogue, id) {
@@ -19,9 +20,8 @@ export class TableView {
     this.el = (sel) => root.querySelector(sel);
     this.board = new Board(this.el('#board'), catalogue);
     this.turn = new Turn(this.board, this.el('#actions'), (m) => this.sendMove(m), (t) => this.say(t));
-    this.board.on('hover', (x, y) => this.turn.hover(x, y));
-    this.board.on('click', (x, y, type, pt) => {
-      if (!this.turn.click(x, y, type) && this.table) this.inspector.inspectAt(x, y, pt.fx, pt.fy).catch(() => {});
+    this.board.on('click', (x, y, _type, pt) => {
+      if (!this.turn.click(x, y) && this.table) this.inspector.inspectAt(x, y, pt.fx, pt.fy).catch(() => {});
     });
     this.inspector = new Inspector(this, this.el('#inspector'));
     this.board.on('spot', (s) => this.turn.pick(s));
@@ -36,6 +36,11 @@ export class TableView {
     };
     this.el('#final').onclick = (e) => {
       if (e.target.closest('button[data-act=replay-end]')) this.showFinalScoring();
+    };
+    this.unread = 0;
+    const chatBox = this.el('#chat-box');
+    chatBox.ontoggle = () => {
+      if (chatBox.open) this.markRead();
     };
     const chat = this.el('#chat-form');
     chat.onsubmit = (e) => {
@@ -76,7 +81,7 @@ export class TableView {
     else if (msg.type === 'move') this.onMove(msg);
     else if (msg.type === 'seat') this.onSeat(msg);
     else if (msg.type === 'end') this.onEnd(msg);
-    else if (msg.type === 'chat') this.addChat(msg);
+    else if (msg.type === 'chat') this.addChat(msg, true);
     else if (msg.type === 'hint') this.onHint(msg);
     else if (msg.type === 'estimate') this.renderEstimate(msg);
   }
@@ -145,6 +150,7 @@ export class TableView {
     this.render();
     this.el('#chat').innerHTML = '';
     for (const line of state.chat || []) this.addChat(line);
+    this.markRead();
     if (first) {
       this.board.fit();
       const s = this.table.state;
@@ -163,7 +169,7 @@ export class TableView {
     const mv = parseMove(ev.move);
     const who = seatName(t.state.seats[ev.player], ev.player);
     let text = mv.discard ? `${who} discarded ${mv.letter}.` : mv.end ? '' : `${who} placed ${mv.letter} at ${mv.x}, ${mv.y}${mv.spot ? ' with a follower' : ''}.`;
-    for (const e of ev.events) text += ` ${eventText(e, t.state.seats)}.`;
+    for (const e of ev.events.filter((x) => x.points > 0)) text += ` ${eventText(e, t.state.seats)}.`;
     this.render();
     if (t.state.status === 'playing') text += ` ${this.whoseTurn()}`;
     this.say(text.trim());
@@ -185,10 +191,11 @@ export class TableView {
     ev.scores.forEach((v, p) => (s.seats[p].score = v));
     this.render();
     const best = ev.winners.map((w) => seatName(s.seats[w], w)).join(' and ');
-    this.say(`The game is over. ${best} won with ${ev.scores[ev.winners[0]]} points.`);
+    this.say(`The game is over. ${best} won with ${plural(ev.scores[ev.winners[0]], 'point')}.`);
   }
 
-  addChat(line) {
+  // `live`: a line just said (not one of the state's past lines).
+  addChat(line, live = false) {
     const who = line.seat === null || line.seat === undefined ? `${esc(line.name || 'a spectator')} (watching)` : `${badge(line.seat, 14)} ${esc(line.name || seatName(this.table.state.seats[line.seat], line.seat))}`;
     const li = document.createElement('li');
     li.innerHTML = `${who}: ${esc(line.text)}`;
@@ -196,6 +203,17 @@ export class TableView {
     list.appendChild(li);
     while (list.children.length > 50) list.firstChild.remove();
     list.scrollTop = list.scrollHeight;
+    if (!live) return;
+    if (!this.el('#chat-box').open) this.unread++;
+    this.markRead(this.unread);
+  }
+
+  // The chat's summary counts the lines that came while it was closed.
+  markRead(n = 0) {
+    this.unread = n;
+    const sign = this.el('#chat-new');
+    sign.textContent = n ? `${n} new` : '';
+    sign.hidden = !n;
   }
 
   whoseTurn() {
@@ -255,6 +273,10 @@ export class TableView {
     this.root.dataset.myTurn = t.myTurn ? 'yes' : 'no';
     this.root.dataset.turn = s.turn;
     this.renderWaiting();
+    this.renderBanner();
+    this.turn.idle = esc(this.idleText());
+    if (this.turn.phase === 'wait') this.turn.renderBar();
+    document.title = t.myTurn ? `Your turn: Carcassonne` : s.status === 'finished' ? 'Game over: Carcassonne' : `Carcassonne: table ${this.id}`;
     this.turn.askHint = this.analysisAllowed() ? () => this.requestHint() : null;
     this.askLegal();
     this.refreshEstimate();
@@ -264,16 +286,44 @@ export class TableView {
     renderPlayers(this.el('#players'), this.table);
   }
 
+  // The action bar's line while it is not our turn.
+  idleText() {
+    const s = this.table.state;
+    const watching = s.you === null ? 'You are watching. ' : '';
+    if (s.status === 'waiting') return `${watching}The game starts when every seat is taken.`;
+    if (s.status !== 'playing') return `${watching}The game is over. ${winnerText(this.table)}.`;
+    return `${watching}${this.whoseTurn()}`;
+  }
+
+  // At the end: who won, over the board, until closed.
+  renderBanner() {
+    const el = this.el('#banner'), s = this.table.state;
+    if (!s.final || this.bannerClosed) {
+      el.hidden = true;
+      return;
+    }
+    el.innerHTML = `<strong>${esc(winnerText(this.table))}</strong> <button type="button" class="close" aria-label="close">×</button>`;
+    el.querySelector('.close').onclick = () => {
+      this.bannerClosed = true;
+      el.hidden = true;
+    };
+    el.hidden = false;
+  }
+
   renderDrawn() {
     const s = this.table.state, el = this.el('#drawn');
+    // While seats are open the "Waiting for players" card says it all.
+    el.hidden = s.status === 'waiting';
+    const watching = s.you === null ? '<p class="watching">You are watching this table.</p>' : '';
     if (s.status !== 'playing' || s.to_move === null) {
-      el.innerHTML = s.status !== 'waiting' ? '<strong>Game over</strong>' : '<strong>Waiting for players</strong>';
+      el.innerHTML = s.status === 'waiting' ? '' : `<div><strong>Game over</strong>${watching}</div>`;
+      el.style.borderColor = 'transparent';
       return;
     }
     const who = s.to_move === s.you ? 'Your tile' : `${esc(seatName(s.seats[s.to_move], s.to_move))}'s tile`;
     const river = this.board.cat.isRiver(s.tile) ? ', from the river pile' : '';
     el.innerHTML = `<svg viewBox="0 0 100 100" width="56" height="56" aria-hidden="true"><use href="#tile-${esc(s.tile)}"/></svg>` +
-      `<div><strong>${who}: ${esc(s.tile)}</strong><br>turn ${s.turn + 1}, ${s.tiles_left} left${river}</div>`;
+      `<div><strong>${who}: ${esc(s.tile)}</strong><br>turn ${s.turn + 1}, ${s.tiles_left} left${river}${watching}</div>`;
     el.style.borderColor = PLAYERS[s.to_move % 6].colour;
   }
 
@@ -290,9 +340,9 @@ export class TableView {
     let html = '<h2>Waiting for players</h2>';
     if (mine?.invites) {
       html += '<p>Send each invited player their link:</p><ul class="invites">' + mine.invites.map((code, i) => code &&
-        `<li>Seat ${i + 1}: <input readonly value="${esc(inviteLink(this.id, code, i))}" aria-label="invite link of seat ${i + 1}"></li>`).join('') + '</ul>';
+        `<li>Seat ${i + 1}: ${copyField(inviteLink(this.id, code, i), `invite link of seat ${i + 1}`)}</li>`).join('') + '</ul>';
     }
-    html += `<p>Table link: <input readonly value="${esc(`${location.origin}/?t=${this.id}`)}" aria-label="table link"></p>`;
+    html += `<p>Table link: ${copyField(`${location.origin}/?t=${this.id}`, 'table link')}</p>`;
     if (s.you === null && !mine) {
       const canJoin = open.some(([seat]) => seat.kind === 'open') || params.get('invite');
       if (canJoin) {
@@ -302,6 +352,10 @@ export class TableView {
     }
     el.innerHTML = html;
     el.hidden = false;
+    el.onclick = (e) => {
+      const b = e.target.closest('button[data-copy]');
+      if (b) copyLink(b);
+    };
     const form = el.querySelector('form.join');
     if (form) form.onsubmit = (e) => {
       e.preventDefault();
@@ -325,32 +379,56 @@ export class TableView {
     }
   }
 
-  // The features that a move's scoring events scored, highlighted.
-  // (The final scoring is left to "Show each final scoring": all at once
-  // it would cover the board.)
+  // The features that a move's scoring events scored, highlighted, each
+  // with its "+N" in its scorer's colour, the board panned to them when
+  // they are off screen. (The final scoring is left to "Show each final
+  // scoring": all at once it would cover the board.)
   async highlightEvents(all) {
-    const events = all.filter((e) => e.complete);
+    const events = all.filter((e) => e.complete && e.points > 0);
+    this.board.setGains([]);
     if (!events.length) return this.inspector.clear();
-    const found = [];
-    for (const e of events) found.push(...(await this.inspector.forEvent(e)));
+    const found = [], gains = [];
+    for (const e of events) {
+      const features = await this.inspector.forEvent(e);
+      found.push(...features);
+      gains.push(this.gainOf(e, features));
+    }
     this.inspector.show(found, false);
+    this.board.setGains(gains);
+    const [x, y] = gains[0].square;
+    this.board.centreIfHidden(x, y);
   }
 
-  // A scoring event of the log: centred, its feature shown whole.
+  // The "+N" label of a scoring event: over the middle of its feature.
+  gainOf(e, features) {
+    const parts = features.flatMap((f) => f.parts.map(([x, y, spot]) => ({ x, y, spot })));
+    const at = this.board.partsCentre(parts, this.table.tiles) || [(e.x + 0.5) * 100, (e.y + 0.5) * 100];
+    return { at, square: [Math.floor(at[0] / 100), Math.floor(at[1] / 100)], text: `+${e.points}`, players: e.winners };
+  }
+
+  // A scoring event of the log: centred, its feature shown whole, its "+N".
   async showEvent(e) {
     this.board.centreOn(e.x, e.y);
     const found = await this.inspector.forEvent(e);
     this.inspector.show(found, true);
+    this.board.setGains([this.gainOf(e, found)]);
   }
 
   // The final scoring, one scored feature after another.
   async showFinalScoring() {
     const finals = this.table.log.filter((e) => e.end);
-    for (const e of finals) {
+    const button = this.el('#final button[data-act=replay-end]');
+    if (!finals.length) {
+      this.say('Nothing scored in the final scoring.');
+      return;
+    }
+    for (const [i, e] of finals.entries()) {
+      if (button) button.textContent = `Final scoring ${i + 1} of ${finals.length}…`;
       await this.showEvent(e);
       this.say(eventText(e, this.table.state.seats));
       await new Promise((r) => setTimeout(r, 1500));
     }
+    if (button) button.textContent = 'Show each final scoring';
   }
 
   centreLast() {
@@ -367,6 +445,9 @@ export class TableView {
 
   key(e) {
     if (e.target.closest?.('input:not([type=checkbox]), select, textarea') || e.ctrlKey || e.metaKey || e.altKey) return;
+    // Enter or Space on a focused button, link or summary is that
+    // control's own click: it must not also place or confirm.
+    if ((e.key === 'Enter' || e.key === ' ') && e.target.closest?.('button, a[href], summary, [role=button]')) return;
     if (this.turn.key(e)) {
       e.preventDefault();
       return;
@@ -381,6 +462,25 @@ export class TableView {
     else return;
     e.preventDefault();
   }
+}
+
+// A read-only link with a Copy button beside it.
+export function copyField(link, label) {
+  return `<span class="copy"><input readonly value="${esc(link)}" aria-label="${esc(label)}">` +
+    `<button type="button" data-copy title="copy the ${esc(label)}">Copy</button></span>`;
+}
+
+// Copies the link beside a Copy button, and says so on the button.
+export async function copyLink(button) {
+  const input = button.parentElement.querySelector('input');
+  try {
+    await navigator.clipboard.writeText(input.value);
+  } catch {
+    input.select(); // no clipboard API (an http page of another host): the old way
+    document.execCommand('copy');
+  }
+  button.textContent = 'Copied';
+  setTimeout(() => (button.textContent = 'Copy'), 2000);
 }
 
 export function inviteLink(table, code, seat) {

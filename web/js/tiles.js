@@ -191,21 +191,31 @@ function drawTile(tile) {
   }
   for (const s of shapes) if (s.kind === 'road') svg += `<path class="road-edge" d="${s.d}"/><path class="road" d="${s.d}"/>`;
   for (const s of shapes) if (s.kind === 'city') svg += `<path class="city" d="${s.d}"/><path class="wall" d="${s.walls}"/>`;
+  // Pennants and cloisters are icons: each drawn around its own centre,
+  // so that a turned tile can keep them upright (Catalogue.defs).
+  const icons = [];
   tile.segments.forEach((seg, i) => {
     if (seg.pennant) {
       const [x, y] = at[i];
-      svg += `<path class="pennant" d="M${x + 14},${y - 12}h16v9l-8,8l-8,-8z"/>`; // beside a follower, not under it
+      const clamp = (v) => Math.min(86, Math.max(14, v));
+      icons.push({ at: [clamp(x + 22), clamp(y - 6)], svg: PENNANT }); // beside a follower, not under it
     }
     if (seg.kind === 'cloister') {
       const [sx, sy] = layout.cloister;
-      svg += `<g transform="translate(${sx},${sy})"><path class="cloister" d="M36,64V44L50,32L64,44V64Z"/><rect class="door" x="46" y="53" width="8" height="11"/></g>`;
+      icons.push({ at: [50 + sx, 48 + sy], svg: CLOISTER });
     }
   });
   const deadEnds = tile.segments.filter((s) => s.kind === 'road' && s.ports.length === 1).length;
   const hasCloister = tile.segments.some((s) => s.kind === 'cloister');
   if (deadEnds >= 3 && !hasCloister) svg += '<rect class="village" x="42" y="42" width="16" height="16"/>';
-  return { svg, anchors: at, shapes };
+  return { svg, icons, anchors: at, shapes };
 }
+
+// A pennant: a shield, 22 x 26 units, around 0,0.
+const PENNANT = '<path class="pennant" d="M-11,-13H11V-1C11,7 5,11 0,14C-5,11 -11,7 -11,-1Z"/>' +
+  '<path class="pennant-mark" d="M-6,-7H6M0,-7V8"/>';
+// A cloister: a chapel with its door, around 0,0.
+const CLOISTER = '<path class="cloister" d="M-14,16V-4L0,-16L14,-4V16Z"/><rect class="door" x="-4" y="5" width="8" height="11"/>';
 
 // The catalogue, prepared for drawing: `kinds[id]` has the tile, its SVG
 // and the anchors of its segments; `letters` lists the ids (one or two
@@ -232,9 +242,22 @@ export class Catalogue {
     return new Catalogue(await r.json());
   }
 
-  // <g> definitions of every tile, for a <defs>.
+  // <g> definitions of every tile, for a <defs>: `tile-X` at rotation 0,
+  // and for a kind with icons (pennants, a cloister) `tile-X-rN` for each
+  // other rotation N, whose icons turn back by N quarters so that the
+  // tile turned by N (tileTransform) shows them upright.
   defs() {
-    return this.letters.map((l) => `<g id="tile-${l}" class="tile">${this.kinds[l].svg}</g>`).join('');
+    return this.letters.map((l) => {
+      const k = this.kinds[l];
+      const rots = k.icons.length ? [0, 1, 2, 3] : [0];
+      return rots.map((r) => `<g id="${this.tileId(l, r)}" class="tile">${k.svg}${k.icons.map((i) =>
+        `<g class="icon" transform="translate(${i.at[0]},${i.at[1]})${r ? ` rotate(${-90 * r})` : ''}">${i.svg}</g>`).join('')}</g>`).join('');
+    }).join('');
+  }
+
+  // The id of the drawing of tile `id` placed at `rot` (see defs).
+  tileId(id, rot = 0) {
+    return this.kinds[id]?.icons.length && rot % 4 ? `tile-${id}-r${rot % 4}` : `tile-${id}`;
   }
 
   // The segment that a spot of the record names on a tile placed at `rot`.

@@ -1,7 +1,11 @@
-// turn.js: the player's turn, built from the server's `legal` reply: the
-// tile follows the pointer (or the arrow keys) over the squares where it
-// fits, in its legal rotations only; then the follower step; then confirm.
-// Nothing is sent before confirm, and every step can be undone.
+// turn.js: the player's turn, built from the server's `legal` reply: a
+// click (or the arrow keys) chooses a square where the tile fits, and the
+// choice stays until another square is chosen; a click on the tile there
+// (or R) turns it to its next legal rotation; Place (or Enter) puts it
+// down; then the follower step; then confirm. Nothing is sent before
+// confirm, and every step can be undone.
+
+import { followerWords, moveWords, plural, rotationWords } from './words.js';
 
 const key = (x, y) => `${x},${y}`;
 
@@ -15,6 +19,7 @@ export class Turn {
     this.send = send;
     this.announce = announce;
     this.phase = 'wait';
+    this.idle = ''; // the bar's line while it is not our turn (TableView)
     bar.addEventListener('click', (e) => {
       const b = e.target.closest('button[data-act]');
       if (b) this.act(b.dataset.act);
@@ -67,21 +72,16 @@ export class Turn {
 
   // --- Input ------------------------------------------------------------------
 
-  hover(x, y) {
-    if (this.phase === 'place' && this.squares.has(key(x, y))) {
-      if (this.cursor && this.cursor[0] === x && this.cursor[1] === y) return;
+  // A click or tap on a square; false when the turn has no use for it. A
+  // legal square becomes the chosen one; a click on the chosen square
+  // turns the tile there. Nothing is placed before Place or Enter.
+  click(x, y) {
+    if (this.phase !== 'place' || !this.squares.has(key(x, y))) return this.phase === 'follower';
+    if (this.cursor && this.cursor[0] === x && this.cursor[1] === y) this.rotate();
+    else {
       this.cursor = [x, y];
       this.render();
     }
-  }
-
-  // A click or tap on a square; false when the turn has no use for it.
-  click(x, y, pointerType) {
-    if (this.phase !== 'place' || !this.squares.has(key(x, y))) return this.phase === 'follower';
-    const same = this.cursor && this.cursor[0] === x && this.cursor[1] === y;
-    this.cursor = [x, y];
-    if (pointerType === 'mouse' || same) this.choose();
-    else this.render();
     return true;
   }
 
@@ -121,7 +121,7 @@ export class Turn {
     this.phase = 'follower';
     this.render();
     const n = this.chosen.spots.length;
-    this.announce(n ? `tile placed; ${n} follower spots: keys 1 to ${n}, 0 for none, Enter to confirm` : 'tile placed; no follower spot; Enter to confirm');
+    this.announce(n ? `tile placed; ${plural(n, 'follower spot')}: ${n === 1 ? 'key 1' : `keys 1 to ${n}`}, 0 for none, Enter to confirm` : 'tile placed; no follower spot; Enter to confirm');
   }
 
   pick(spot) {
@@ -168,9 +168,23 @@ export class Turn {
     this.announce('The engine is searching for hints…');
     const moves = await this.askHint();
     if (this.legal !== turn || this.phase !== 'place') return;
-    this.hints = moves.map((m) => ({ ...m, ...parseHint(m.move) })).filter((h) => this.squares.has(key(h.x, h.y)));
+    this.hints = moves.map((m) => ({ ...m, ...parseHint(m.move) })).filter((h) => this.squares.has(key(h.x, h.y)))
+      .map((h) => ({ ...h, role: this.roleOf(h) }));
     this.render();
-    this.announce(this.hints.length ? `Hints: ${this.hints.map((h, i) => `${i + 1}, ${h.move}`).join('; ')}. Press H then a digit, or click one.` : 'No hint.');
+    this.announce(this.hints.length ? `Hints: ${this.hints.map((h, i) => `${i + 1}, ${this.hintWords(h)}`).join('; ')}. Press a digit, or click one.` : 'No hint.');
+  }
+
+  // The role of a hint's follower spot (road, city, field, cloister), from
+  // the legal placements; null without a follower.
+  roleOf(h) {
+    if (!h.spot) return null;
+    const p = this.squares.get(key(h.x, h.y)).find((q) => q.rot === h.rot);
+    return p?.spots.find((s) => s.spot === h.spot)?.role || null;
+  }
+
+  // A hint in words: where, how turned, which follower.
+  hintWords(h) {
+    return moveWords(h.move, () => h.role);
   }
 
   // Takes hint i: its square, its rotation, its follower spot.
@@ -236,10 +250,11 @@ export class Turn {
     let html = '';
     if (this.phase === 'place') {
       const n = this.cursor ? this.squares.get(key(...this.cursor)).length : 0;
-      html = `<span class="hint">Place the tile: ${this.squares.size} square${this.squares.size === 1 ? '' : 's'}${n > 1 ? `, ${n} rotations here` : ''}</span>` +
+      html = `<span class="hint">Choose a square (${this.squares.size} fit)${n > 1 ? `; ${n} rotations here: click the tile or R` : ''}</span>` +
         (n > 1 ? btn('rotate', '⟳ Rotate', 'R') : '') + btn('place', '✓ Place here', 'Enter', true) +
         (this.askHint ? (this.hints.length
-          ? this.hints.map((h, i) => btn(`hint-${i}`, `${i + 1}: ${h.move}`, `hint ${i + 1}: expected margin ${h.margin}${h.win === undefined ? '' : `, ${Math.round(100 * h.win)}% to win`}`)).join('')
+          ? this.hints.map((h, i) => btn(`hint-${i}`, `${i + 1}: ${rotationWords(h.rot)}, ${h.spot ? followerWords(h.role) : 'no follower'}${h.margin === undefined ? '' : ` (${h.margin > 0 ? '+' : ''}${h.margin})`}`,
+            `hint ${i + 1}, numbered on the board: ${this.hintWords(h)}; expected margin ${h.margin}${h.win === undefined ? '' : `, ${Math.round(100 * h.win)}% to win`}`)).join('')
           : btn('hint', 'Hint', 'H')) : '');
     } else if (this.phase === 'follower') {
       html = `<span class="hint">${this.chosen.spots.length ? 'A follower? Pick a spot' : 'No follower can stand here'}</span>` +
@@ -247,9 +262,14 @@ export class Turn {
         btn('undo', '↶ Undo', 'Esc') + btn('confirm', '✓ Confirm', 'Enter', true);
     } else if (this.phase === 'discard') {
       html = `<span class="hint">The tile fits nowhere</span>${btn('confirm', 'Discard it', 'Enter', true)}`;
+    } else if (this.phase === 'sent') {
+      html = '<span class="hint">Sending your move…</span>';
+    } else {
+      html = `<span class="hint">${this.idle}</span>`;
     }
+    // The bar stays on screen, under the board: it never covers a square.
     this.bar.innerHTML = html;
-    this.bar.hidden = !html;
+    this.bar.hidden = false;
   }
 }
 

@@ -104,3 +104,31 @@ test('the tiles panel shows the river pile while it lasts, the lake at 0% until 
   assert.ok(!main.river);
   assert.deepEqual(main.kinds.map((k) => [k.id, k.left, k.chance]), [['A', 2, 0.4], ['D', 3, 0.6]]);
 });
+
+// Issue 27: a cloister turned with its tile looked like a red shield
+// upside down, and pennants were dots at the size of the tiles panel.
+// Icons now have a drawing per rotation that turns them back upright.
+test('cloisters and pennants stay upright on a turned tile; pennants are shields', () => {
+  const defs = cat.defs();
+  for (const l of cat.letters) {
+    const k = cat.kinds[l];
+    const hasIcon = k.segments.some((s) => s.kind === 'cloister' || s.pennant);
+    for (const rot of [0, 1, 2, 3]) {
+      const id = cat.tileId(l, rot);
+      assert.equal(id, hasIcon && rot ? `tile-${l}-r${rot}` : `tile-${l}`, `${l} at ${rot}: its drawing`);
+      const at = defs.indexOf(`id="${id}"`);
+      assert.ok(at >= 0, `${id} is defined`);
+      const def = defs.slice(at, defs.indexOf('id="tile-', at + 5) >>> 0 || undefined);
+      const icons = [...def.matchAll(/<g class="icon" transform="translate\(([\d.]+),([\d.]+)\)(?: rotate\((-?\d+)\))?">/g)];
+      assert.equal(icons.length, k.segments.filter((s) => s.kind === 'cloister' || s.pennant).length, `${id}: one icon per cloister or pennant`);
+      // The board turns the tile by rot quarters: the icon turns back by as many.
+      for (const m of icons) assert.equal(+(m[3] || 0) + 90 * rot, 0, `${id}: the icon turns back upright`);
+    }
+  }
+  const withPennant = cat.letters.find((l) => cat.kinds[l].segments.some((s) => s.pennant));
+  const pennant = cat.kinds[withPennant].icons.find((i) => i.svg.includes('class="pennant"')).svg;
+  const d = pennant.match(/class="pennant" d="([^"]+)"/)[1];
+  assert.match(d, /C/, 'a shield has a curved point, not a dot');
+  const xs = [...d.matchAll(/-?\d+(?:\.\d+)?/g)].map((m) => +m[0]);
+  assert.ok(Math.max(...xs) - Math.min(...xs) >= 22, `the shield is large enough to read in the panel (${d})`);
+});

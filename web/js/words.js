@@ -1,0 +1,48 @@
+// words.js: what the page says in words: counts with their plurals, the
+// articles, and a move of the record notation ("P 0 -1 3 SSE") as a
+// player would say it. Pure functions, no page.
+
+// "1 tile", "2 tiles", "1 city", "3 cities"; `many` for an irregular plural.
+export function plural(n, one, many = null) {
+  if (n === 1) return `${n} ${one}`;
+  return `${n} ${many || (/[^aeiou]y$/.test(one) ? `${one.slice(0, -1)}ies` : `${one}s`)}`;
+}
+
+// "a city", "an unfinished city".
+export function article(word) {
+  return `${/^[aeiou]/i.test(word) ? 'an' : 'a'} ${word}`;
+}
+
+// A follower on a segment of this kind (the catalogue's kinds), in words.
+const FOLLOWER = {
+  road: 'a thief on the road',
+  city: 'a knight in the city',
+  field: 'a farmer on the farm',
+  farm: 'a farmer on the farm',
+  cloister: 'a monk in the cloister',
+};
+
+export function followerWords(kind) {
+  return FOLLOWER[kind] || 'a follower';
+}
+
+// The turn of a placement in words: "upright", "turned right", ...
+const TURNS = ['upright', 'turned a quarter right', 'upside down', 'turned a quarter left'];
+
+export function rotationWords(rot) {
+  return TURNS[((rot % 4) + 4) % 4];
+}
+
+// A move of the record notation in words. `kindOf(letter, rot, spot)`
+// names the segment a spot is on (Catalogue.kindOf); without it the
+// follower is only "a follower". "P 0 -1 3 SSE" -> "tile P at 0, -1,
+// turned a quarter left, a farmer on the farm".
+export function moveWords(text, kindOf = null) {
+  const w = String(text).trim().split(/\s+/);
+  if (w[0] === 'discard') return `tile ${w[1]}, discarded (it fitted nowhere)`;
+  if (w[0] === 'end') return 'the end of the game';
+  if (w.length < 4) return text;
+  const [letter, x, y, rot, spot] = [w[0], +w[1], +w[2], +w[3], w[4]];
+  const who = spot ? followerWords(kindOf ? kindOf(letter, rot, spot) : null) : 'no follower';
+  return `tile ${letter} at ${x}, ${y}, ${rotationWords(rot)}, ${who}`;
+}
