@@ -22,7 +22,6 @@ _Static_assert(LWS_PRE <= SRV_HEADROOM, "srv_msg needs room for the frame header
 enum {
     QUEUE_MAX_MESSAGES = 1024, /* a connection's output queue, at most */
     QUEUE_MAX_BYTES = 1 << 20, /* ... and its bytes */
-    MAX_ERRORS = 100,          /* then the connection is closed */
     TICK_MS = 100,             /* clocks and housekeeping */
     IDLE_SWEEP_MAX_MS = 5000,  /* quiet connections are looked for this often at least */
 };
@@ -223,14 +222,16 @@ static void conn_message(server *S, conn *c, const char *data, size_t len, int b
     msg_error e = binary ? ERR_BAD_JSON : msg_decode(data, len, r, &problem);
     if (binary)
         snprintf(problem.message, sizeof problem.message, "messages are text frames of JSON");
-    if (limited)
+    if (limited) {
+        char why[64];
+        snprintf(why, sizeof why, "more than %d messages a second", MSG_PER_SECOND);
         tables_error(S->tables, &c->client, e == ERR_BAD_JSON ? NULL : &r->id, ERR_RATE_LIMITED,
-                     "more than 20 messages a second");
-    else if (e != ERR_NONE)
+                     why);
+    } else if (e != ERR_NONE)
         tables_error(S->tables, &c->client, e == ERR_BAD_JSON ? NULL : &r->id, e, problem.message);
     else
         tables_request(S->tables, &c->client, r);
-    if (c->client.errors > MAX_ERRORS)
+    if (tables_client_abusive(&c->client))
         c->close_soon = 1;
 }
 
@@ -270,7 +271,9 @@ static int conn_receive(server *S, conn *c, struct lws *wsi, const char *in, siz
                              sizeof why - 1);
             return -1;
         }
-        tables_error(S->tables, &c->client, NULL, ERR_TOO_BIG, "a message is at most 8192 bytes");
+        char why[64];
+        snprintf(why, sizeof why, "a message is at most %d bytes", MSG_MAX_BYTES);
+        tables_error(S->tables, &c->client, NULL, ERR_TOO_BIG, why);
     } else {
         conn_message(S, c, c->rx, c->rx_len, lws_frame_is_binary(wsi));
     }

@@ -263,10 +263,32 @@ static void reply(srv_tables *T, srv_client *c, const msg_request *r, json_t *fi
     send_to(T, c, msg);
 }
 
+/* Counts an error of `c` at `now`, after forgetting those whose time has
+ * passed (a leaky bucket). */
+static void count_error(srv_client *c, int64_t now)
+{
+    if (c->errors == 0 || now < c->errors_ms)
+        c->errors_ms = now;
+    int64_t forgiven = (now - c->errors_ms) / CLIENT_ERROR_FORGIVEN_MS;
+    if (forgiven > 0) {
+        c->errors = forgiven >= c->errors ? 0 : c->errors - (int)forgiven;
+        c->errors_ms += forgiven * CLIENT_ERROR_FORGIVEN_MS;
+    }
+    if (c->errors == 0)
+        c->errors_ms = now;
+    c->errors++;
+}
+
+int tables_client_abusive(const srv_client *c)
+{
+    return c->errors > CLIENT_MAX_ERRORS;
+}
+
 void tables_error(srv_tables *T, srv_client *c, const msg_id *id, msg_error code,
                   const char *message)
 {
-    c->errors++;
+    if (code != ERR_RATE_LIMITED)
+        count_error(c, now_ms(T));
     json_t *msg = json_pack("{s:s}", "type", "error");
     json_t *re = id_json(id);
     if (re)

@@ -17,6 +17,8 @@
 enum {
     CLIENT_MAX_TABLES = 16, /* tables one connection may follow at once */
     CHAT_KEPT = 50,
+    CLIENT_MAX_ERRORS = 100,          /* errors counted, then the connection is closed */
+    CLIENT_ERROR_FORGIVEN_MS = 10000, /* one counted error is forgotten this often */
 };
 
 /* A waiting table that nobody has followed for this long is closed. */
@@ -32,7 +34,11 @@ typedef struct srv_client {
     int njoined;
     struct srv_table *joined[CLIENT_MAX_TABLES];
     int64_t last_chat_ms;
-    int errors; /* error replies sent: too many and the connection closes */
+    /* Error replies counted (rate_limited is not: a client after a stall
+     * is not abusive), one forgotten every CLIENT_ERROR_FORGIVEN_MS since
+     * errors_ms; more than CLIENT_MAX_ERRORS and the connection closes. */
+    int errors;
+    int64_t errors_ms;
 } srv_client;
 
 /* What the tables need from the rest of the server. */
@@ -83,6 +89,8 @@ void tables_request(srv_tables *T, srv_client *c, const msg_request *r);
  * (NULL: none). */
 void tables_error(srv_tables *T, srv_client *c, const msg_id *id, msg_error code,
                   const char *message);
+/* Whether `c` has had more counted errors than CLIENT_MAX_ERRORS. */
+int tables_client_abusive(const srv_client *c);
 /* Client `c` has gone: its seats are away, its queued messages dropped. */
 void tables_client_gone(srv_tables *T, srv_client *c);
 /* The answer of a think hook: `move` (record notation) for `turn`. A

@@ -98,7 +98,25 @@ def case_keepalive_long(program):
     quiet_client(program, 30000, 75000, 180.0)
 
 
+def case_rate_burst(program):
+    """A burst far over the rate limit (a client catching up after a stall)
+    is answered rate_limited and the connection stays open."""
+    with tempdir() as tmp:
+        server = Server(program, tmp).start()
+        try:
+            c = Client(server)
+            ids = [c.send("ping", paced=False) for _ in range(200)]
+            codes = [c.reply(i).get("code") for i in ids]
+            limited = codes.count("rate_limited")
+            check(limited >= 101, "only %d of 200 pings at once were limited" % limited)
+            time.sleep(1.1)  # the bucket refills
+            check(c.alive(), "the connection was closed after %d rate_limited" % limited)
+        finally:
+            server.stop()
+
+
 CASES = {
+    "rate_burst": case_rate_burst,
     "keepalive": case_keepalive,
     "keepalive_long": case_keepalive_long,
 }

@@ -388,6 +388,31 @@ static void test_move_errors(void **state)
     expect_error_code(0, "no_table");
 }
 
+/* Rate-limited replies are not counted as errors; counted errors are
+ * forgotten with time (one every CLIENT_ERROR_FORGIVEN_MS), so harmless
+ * errors spread over hours never close a connection; a burst does. */
+static void test_error_counter(void **state)
+{
+    (void)state;
+    for (int i = 0; i < 3 * CLIENT_MAX_ERRORS; i++)
+        tables_error(T, &clients[0], NULL, ERR_RATE_LIMITED, "more than 20 messages a second");
+    assert_false(tables_client_abusive(&clients[0]));
+    for (int i = 0; i < 5 * CLIENT_MAX_ERRORS; i++) {
+        request(0, "{\"type\":\"fly\"}");
+        clock_ms += CLIENT_ERROR_FORGIVEN_MS; /* one forgotten for each made: 83 min */
+        assert_false(tables_client_abusive(&clients[0]));
+    }
+    assert_true(clients[0].errors <= 2);
+    for (int i = 0; i <= CLIENT_MAX_ERRORS; i++)
+        request(1, "{\"type\":\"fly\"}");
+    assert_true(tables_client_abusive(&clients[1]));
+    clock_ms += 2LL * CLIENT_ERROR_FORGIVEN_MS;
+    request(1, "{\"type\":\"fly\"}");
+    assert_false(tables_client_abusive(&clients[1]));
+    drain(0);
+    drain(1);
+}
+
 static void test_tokens(void **state)
 {
     (void)state;
@@ -1261,6 +1286,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_create_join_move, setup, teardown),
         cmocka_unit_test_setup_teardown(test_commit_before_send, setup, teardown),
         cmocka_unit_test_setup_teardown(test_move_errors, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_error_counter, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tokens, setup, teardown),
         cmocka_unit_test_setup_teardown(test_waiting_table_hides_the_deal, setup, teardown),
         cmocka_unit_test_setup_teardown(test_seats_and_limits, setup, teardown),
