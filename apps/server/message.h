@@ -168,6 +168,14 @@ const char *msg_type_name(msg_type type);
  * UTF-8, no control characters (C0, DEL, C1), not only spaces. */
 int msg_printable(const char *s, size_t max);
 
+/* Checks and trims the display name `name` (NUL-terminated) in place:
+ * printable UTF-8 (msg_printable), no format characters (bidi controls,
+ * zero-width characters), line or paragraph separators, or other
+ * characters that draw nothing; spaces trimmed from both ends; at least
+ * one visible character; at most `max` bytes once trimmed. Returns 1 when
+ * it is a name, 0 otherwise (`name` then unchanged). */
+int msg_display_name(char *name, size_t max);
+
 /* Reads 32 hexadecimal digits into 16 bytes; 0 on success. */
 int msg_parse_token(const char *hex, uint8_t out[TOKEN_BYTES]);
 
