@@ -23,6 +23,7 @@ enum {
     QUEUE_MAX_MESSAGES = 1024, /* a connection's output queue, at most */
     QUEUE_MAX_BYTES = 1 << 20, /* ... and its bytes */
     TICK_MS = 100,             /* clocks and housekeeping */
+    STALL_MS = 500,            /* a loop quiet longer than TICK_MS + this was stalled */
     IDLE_SWEEP_MAX_MS = 5000,  /* quiet connections are looked for this often at least */
 };
 
@@ -69,10 +70,18 @@ typedef struct server {
     addr_counts conns_per_addr;
     conn *conns;
     int ticks;
+    int64_t awake_ms; /* monotonic: when the loop last ran a callback */
     lws_sorted_usec_list_t tick;
 } server;
 
 static volatile sig_atomic_t stop_requested;
+
+static int64_t monotonic_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 static int64_t wall_ms(void)
 {
@@ -360,11 +369,24 @@ static int ws_path_ok(struct lws *wsi)
     return strcmp(uri, "/ws") == 0 || strncmp(uri, "/ws?", 4) == 0;
 }
 
+/* Called at each callback: the tick runs every TICK_MS, so a longer gap
+ * between two callbacks means the loop itself did not run (SIGSTOP, a
+ * starved machine), and the clocks are not charged for it. */
+static void notice_stall(server *S)
+{
+    int64_t now = monotonic_ms();
+    if (S->awake_ms && S->tables && now - S->awake_ms > TICK_MS + STALL_MS)
+        tables_stalled(S->tables, now - S->awake_ms - TICK_MS);
+    S->awake_ms = now;
+}
+
 static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
                     size_t len)
 {
     session *s = user;
     server *S = lws_context_user(lws_get_context(wsi));
+    if (S)
+        notice_stall(S);
     switch (reason) {
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION: return ws_path_ok(wsi) ? 0 : 1;
     case LWS_CALLBACK_ESTABLISHED: conn_open(S, s, wsi); return s->c ? 0 : -1;
@@ -471,6 +493,7 @@ static int sweep_ticks(const server_options *o)
 static void on_tick(lws_sorted_usec_list_t *sul)
 {
     server *S = lws_container_of(sul, server, tick);
+    notice_stall(S);
     int64_t now = wall_ms();
     if (++S->ticks % sweep_ticks(S->opt) == 0)
         sweep_idle(S, now);

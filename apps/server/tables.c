@@ -133,6 +133,7 @@ static srv_table *table_from_row(const stored_table *row, char *err, size_t errc
     }
     t->row = *row;
     t->thinking = -1;
+    t->expiring = -1;
     t->analysing = t->analysed = t->hint_wanted = -1;
     for (int p = 0; p < CARC_MAX_PLAYERS; p++)
         t->win[p] = -1;
@@ -1142,6 +1143,12 @@ void tables_tick(srv_tables *T, int64_t now)
         int seat = carc_game_current_player(t->game);
         if (view_clock_left(t, seat, now) > 0 || t->thinking == t->row.nmoves)
             continue;
+        /* The loop reads what is waiting in the sockets between two ticks:
+         * a move sent in time but not read yet still counts. */
+        if (t->expiring != t->row.nmoves) {
+            t->expiring = t->row.nmoves;
+            continue;
+        }
         if (t->row.clock.on_timeout == TIMEOUT_FORFEIT) {
             apply_move(T, t, "end", BY_SERVER, seat, NULL, NULL);
         } else if (T->hooks.think(T->hooks.ctx, t->row.id, t->row.nmoves, t->game,
@@ -1149,6 +1156,13 @@ void tables_tick(srv_tables *T, int64_t now)
             t->thinking = t->row.nmoves;
         }
     }
+}
+
+void tables_stalled(srv_tables *T, int64_t ms)
+{
+    for (srv_table *t = T->newest; t; t = t->older)
+        if (t->row.status == TABLE_PLAYING && t->row.clock.mode != CLOCK_NONE)
+            t->turn_ms += ms;
 }
 
 /* --- Loading and records ------------------------------------------------------------- */

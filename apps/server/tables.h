@@ -101,9 +101,14 @@ void tables_review_done(srv_tables *T, const char *table, char *json_moves);
 /* The answer of an analyse hook for `turn`: hints and estimates go to who
  * asked. A stale answer (the table moved on, or is gone) is dropped. */
 void tables_analysis_done(srv_tables *T, const char *table, int turn, const srv_analysis *a);
-/* Checks the clocks at time `now_ms`: a seat whose time ran out is
+/* Checks the clocks at time `now_ms`: a seat whose time ran out at the
+ * previous check too (so that the input waiting in between was read) is
  * played by the computer or forfeits. */
 void tables_tick(srv_tables *T, int64_t now_ms);
+
+/* The server's loop did not run for `ms` milliseconds (the process was
+ * stopped, or starved): the clocks are not charged for that time. */
+void tables_stalled(srv_tables *T, int64_t ms);
 
 /* Ends the pass: commits its writes, then hands its messages to the send
  * hook in order. -1 when the commit failed: nothing of the pass is durable

@@ -115,7 +115,46 @@ def case_rate_burst(program):
             server.stop()
 
 
+def case_stall(program):
+    """A move sent 1 s into a 5 s clock while the server is stopped (SIGSTOP)
+    for 7 s counts when it runs again (SIGCONT): input waiting in the socket
+    is read before the clocks expire, and the stall is not charged."""
+    with tempdir() as tmp:
+        server = Server(program, tmp).start()
+        try:
+            a = Client(server)
+            r = a.ok("create", name="Ann", seats=["me", "open"],
+                     clock={"mode": "move", "seconds": 5, "on_timeout": "forfeit"})
+            table = r["table"]
+            b = Client(server)
+            b.ok("join", table=table, name="Bob", seat=1)
+            state = a.event("state", lambda e: e.get("status") == "playing")
+            mover = a if state["to_move"] == r["seat"] else b
+            legal = mover.ok("legal", table=table)
+            places = legal["placements"]
+            move = places[0]["move"] if places else "discard " + legal["tile"]
+            server.proc.send_signal(signal.SIGSTOP)
+            try:
+                time.sleep(1.0)
+                rid = mover.send("move", table=table, turn=state["turn"], move=move)
+                time.sleep(6.0)  # past the 5 s clock
+            finally:
+                server.proc.send_signal(signal.SIGCONT)
+            reply = mover.reply(rid)
+            check(reply["type"] == "move.ok", "the move sent in time was refused: %s" % reply)
+            ev = mover.event("move", lambda e: e["turn"] == state["turn"])
+            check(ev["by"] == "player" and ev["move"] != "end", "the move event: %s" % ev)
+            time.sleep(0.5)
+            nxt = mover.request("sync", table=table)
+            check(nxt["type"] == "sync.ok", "sync: %s" % nxt)
+            st = mover.event("state", lambda e: e["turn"] == state["turn"] + 1)
+            check(st["status"] == "playing", "the game did not go on: %s" % st["status"])
+        finally:
+            server.stop()
+
+
 CASES = {
+    "stall": case_stall,
     "rate_burst": case_rate_burst,
     "keepalive": case_keepalive,
     "keepalive_long": case_keepalive_long,

@@ -672,6 +672,10 @@ static void test_clock_forfeit(void **state)
     clock_ms += 2000;
     tables_tick(T, clock_ms);
     assert_int_equal(tables_flush(T), 0);
+    assert_null(next(1)); /* the input waiting in the sockets is read first */
+    clock_ms += 100;
+    tables_tick(T, clock_ms);
+    assert_int_equal(tables_flush(T), 0);
     json_t *ev = expect(1, "move");
     assert_string_equal(json_string_value(json_object_get(ev, "move")), "end");
     assert_string_equal(json_string_value(json_object_get(ev, "by")), "server");
@@ -699,6 +703,32 @@ static void test_clock_forfeit(void **state)
     carc_game_free(g);
 }
 
+/* Time the server's loop was stalled is not charged to the seat to move:
+ * 4 s used of 5, a 3 s stall, 1 s more: no forfeit, and the move counts. */
+static void test_clock_stall(void **state)
+{
+    (void)state;
+    two_players("[\"me\",\"open\"],\"clock\":{\"mode\":\"move\",\"seconds\":5,"
+                "\"on_timeout\":\"forfeit\"}",
+                1);
+    clock_ms += 4000;
+    tables_tick(T, clock_ms);
+    clock_ms += 3000;
+    tables_stalled(T, 3000);
+    tables_tick(T, clock_ms);
+    clock_ms += 100;
+    tables_tick(T, clock_ms);
+    assert_int_equal(tables_flush(T), 0);
+    assert_null(next(0));
+    assert_null(next(1));
+    char move[64];
+    legal_move(0, move, sizeof move, 0);
+    send_move(0, 0, move);
+    expect(0, "move.ok");
+    json_t *ev = expect(1, "move");
+    assert_string_equal(json_string_value(json_object_get(ev, "by")), "player");
+}
+
 /* A Fischer clock that runs out lets the computer play for the seat. */
 static void test_clock_computer(void **state)
 {
@@ -708,6 +738,8 @@ static void test_clock_computer(void **state)
                 1);
     assert_int_equal(think.asked, 0);
     clock_ms += 31000;
+    tables_tick(T, clock_ms);
+    clock_ms += 100;
     tables_tick(T, clock_ms);
     assert_int_equal(tables_flush(T), 0);
     assert_int_equal(think.asked, 1);
@@ -846,6 +878,8 @@ static void test_review(void **state)
     request(0, text);
     expect_error_code(0, "bad_field"); /* not finished */
     clock_ms += 6000;
+    tables_tick(T, clock_ms);
+    clock_ms += 100;
     tables_tick(T, clock_ms);
     assert_int_equal(tables_flush(T), 0);
     drain(0);
@@ -1294,6 +1328,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_leave_and_presence, setup, teardown),
         cmocka_unit_test_setup_teardown(test_clock_forfeit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_clock_computer, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_clock_stall, setup, teardown),
         cmocka_unit_test_setup_teardown(test_restart, setup, teardown),
         cmocka_unit_test_setup_teardown(test_chat_and_mine, setup, teardown),
         cmocka_unit_test_setup_teardown(test_idle_waiting_table_closed, setup, teardown),
