@@ -4,6 +4,7 @@
 #include "net.h"
 
 #include <ev.h>
+#include <jansson.h>
 #include <libwebsockets.h>
 #include <signal.h>
 #include <stdio.h>
@@ -294,17 +295,35 @@ static int conn_receive(server *S, conn *c, struct lws *wsi, const char *in, siz
 
 /* --- HTTP ------------------------------------------------------------------------------ */
 
+/* The counters of GET /api/stats as JSON text (malloc'ed), or NULL. */
+static char *stats_json(server *S)
+{
+    const srv_stats *st = tables_stats(S->tables);
+    int conns = 0;
+    for (const conn *c = S->conns; c; c = c->next)
+        conns++;
+    json_t *j =
+        json_pack("{s:i, s:i, s:I, s:I, s:I}", "tables_live", tables_live(S->tables), "connections",
+                  conns, "replays_computed", (json_int_t)st->replays_computed, "replays_cached",
+                  (json_int_t)st->replays_cached, "reviews_asked", (json_int_t)st->reviews_asked);
+    char *text = j ? json_dumps(j, JSON_COMPACT) : NULL;
+    json_decref(j);
+    return text;
+}
+
 /* GET /api/tables/ID/record: the record as text; GET /api/tiles: the tile
- * catalogue as JSON. */
+ * catalogue as JSON; GET /api/stats: the server's counters as JSON. */
 static int http_request(server *S, session *s, struct lws *wsi, const char *path)
 {
     char id[STORED_ID_BYTES + 1] = "";
     const char *p = strstr(path, "tables/");
     const char *rest = p ? p + 7 : NULL;
     const char *slash = rest ? strchr(rest, '/') : NULL;
-    int finished = 0, tiles = strcmp(path, "/api/tiles") == 0;
-    char *text = tiles ? catalogue_json() : NULL;
-    if (!tiles && slash && strcmp(slash, "/record") == 0 && (size_t)(slash - rest) < sizeof id) {
+    int finished = 0, tiles = strcmp(path, "/api/tiles") == 0,
+        stats = strcmp(path, "/api/stats") == 0;
+    char *text = tiles ? catalogue_json() : stats ? stats_json(S) : NULL;
+    if (!tiles && !stats && slash && strcmp(slash, "/record") == 0 &&
+        (size_t)(slash - rest) < sizeof id) {
         memcpy(id, rest, (size_t)(slash - rest));
         id[slash - rest] = '\0';
         text = tables_record(S->tables, id, &finished);
@@ -324,9 +343,9 @@ static int http_request(server *S, session *s, struct lws *wsi, const char *path
     free(text);
     unsigned char head[LWS_PRE + 512], *start = head + LWS_PRE, *at = start,
                                        *end = head + sizeof head - 1;
-    if (lws_add_http_common_headers(wsi, HTTP_STATUS_OK,
-                                    tiles ? "application/json" : "text/plain; charset=utf-8",
-                                    (lws_filepos_t)len, &at, end) ||
+    if (lws_add_http_common_headers(
+            wsi, HTTP_STATUS_OK, tiles || stats ? "application/json" : "text/plain; charset=utf-8",
+            (lws_filepos_t)len, &at, end) ||
         lws_finalize_write_http_header(wsi, start, &at, end))
         return -1;
     lws_callback_on_writable(wsi);

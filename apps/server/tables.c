@@ -16,7 +16,17 @@ enum {
     HASH_BUCKETS = 1 << 14,
     LOBBY_MAX = 100,
     TABLE_ID_LEN = 11, /* 't' and 10 letters and digits */
+    REPLAY_CACHE = 64, /* `replay` answers of finished tables kept */
 };
+
+/* The `replay` answer of a finished table (which never changes): its
+ * fields as JSON text, so that a repeated request costs a copy. */
+typedef struct replay_entry {
+    char id[STORED_ID_BYTES];
+    char *fields;  /* "{...}", malloc'ed; NULL: a free entry */
+    uint64_t used; /* when last used (the cache's own counter): the least
+                      recently used entry is replaced */
+} replay_entry;
 
 struct srv_tables {
     storage *store;
@@ -31,6 +41,9 @@ struct srv_tables {
      * table's game after each move, so it may have any tile set. */
     carc_game *scratch;
     outbox out;
+    replay_entry replays[REPLAY_CACHE];
+    uint64_t replay_uses;
+    srv_stats stats;
 };
 
 /* --- The registry ------------------------------------------------------------------ */
@@ -165,6 +178,11 @@ static srv_table *find_table(srv_tables *T, const char *id)
     return t;
 }
 
+const srv_stats *tables_stats(const srv_tables *T)
+{
+    return &T->stats;
+}
+
 int tables_live(const srv_tables *T)
 {
     return T->live;
@@ -196,6 +214,8 @@ void tables_free(srv_tables *T)
         t = older;
     }
     outbox_free(&T->out);
+    for (int i = 0; i < REPLAY_CACHE; i++)
+        free(T->replays[i].fields);
     counts_clear(&T->live_per_addr);
     carc_game_free(T->scratch);
     free(T);
@@ -999,9 +1019,62 @@ static void do_estimate(srv_tables *T, srv_client *c, const msg_request *r, srv_
     maybe_analyse(T, t);
 }
 
-/* A record replayed move by move: a table's, or one the client sent. */
+/* Answers `r` from the cache of finished tables' replays; 0 when the
+ * table's answer is not there. */
+static int replay_from_cache(srv_tables *T, srv_client *c, const msg_request *r)
+{
+    replay_entry *e = NULL;
+    for (int i = 0; i < REPLAY_CACHE && !e; i++)
+        if (T->replays[i].fields && strcmp(T->replays[i].id, r->table) == 0)
+            e = &T->replays[i];
+    if (!e)
+        return 0;
+    e->used = ++T->replay_uses;
+    json_t *re = id_json(&r->id);
+    char *re_text = re ? json_dumps(re, JSON_ENCODE_ANY) : NULL;
+    json_decref(re);
+    size_t len = strlen(e->fields) + (re_text ? strlen(re_text) : 0) + 40;
+    char *text = malloc(len);
+    if (text) {
+        /* The fields' text begins with '{': the reply's own fields go in front. */
+        int n = snprintf(text, len, "{\"type\":\"replay.ok\",%s%s%s%s", re_text ? "\"re\":" : "",
+                         re_text ? re_text : "", re_text ? "," : "", e->fields + 1);
+        srv_msg *m = n > 0 ? srv_msg_new(text, (size_t)n) : NULL;
+        if (m) {
+            outbox_add(&T->out, c, m);
+            srv_msg_unref(m);
+        }
+    }
+    free(text);
+    free(re_text);
+    T->stats.replays_cached++;
+    return 1;
+}
+
+/* Keeps the `replay` answer `fields` of the finished table `t`. */
+static void replay_keep(srv_tables *T, const srv_table *t, const json_t *fields)
+{
+    replay_entry *e = &T->replays[0];
+    for (int i = 1; i < REPLAY_CACHE && e->fields; i++)
+        if (!T->replays[i].fields || T->replays[i].used < e->used)
+            e = &T->replays[i];
+    char *text = json_dumps(fields, JSON_COMPACT | JSON_REAL_PRECISION(6));
+    if (!text || text[0] != '{' || text[1] == '}') {
+        free(text);
+        return;
+    }
+    free(e->fields);
+    e->fields = text;
+    e->used = ++T->replay_uses;
+    snprintf(e->id, sizeof e->id, "%s", t->row.id);
+}
+
+/* A record replayed move by move: a table's, or one the client sent. A
+ * finished table's answer is computed once and kept (replay_keep). */
 static void do_replay(srv_tables *T, srv_client *c, const msg_request *r)
 {
+    if (r->table[0] && replay_from_cache(T, c, r))
+        return;
     srv_table *t = r->table[0] ? find_table(T, r->table) : NULL;
     if (r->table[0] && !t) {
         refuse(T, c, r, ERR_NO_TABLE, "no such table");
@@ -1011,6 +1084,10 @@ static void do_replay(srv_tables *T, srv_client *c, const msg_request *r)
     const char *record = t ? text : r->record;
     json_t *fields = record ? replay_view(record, strlen(record), err, sizeof err) : NULL;
     free(text);
+    if (t)
+        T->stats.replays_computed++;
+    if (fields && t && t->row.status == TABLE_FINISHED)
+        replay_keep(T, t, fields);
     if (fields)
         reply(T, c, r, fields);
     else

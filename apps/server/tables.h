@@ -71,6 +71,13 @@ typedef struct srv_limits {
 
 typedef struct srv_tables srv_tables;
 
+/* Counters for the operator (GET /api/stats). */
+typedef struct srv_stats {
+    long replays_computed; /* `replay` answers of tables computed (finished: once each) */
+    long replays_cached;   /* ... and answered from the cache */
+    long reviews_asked;    /* reviews queued (a request joining one is not counted) */
+} srv_stats;
+
 /* A registry over `store` (borrowed). NULL when out of memory. */
 srv_tables *tables_new(storage *store, const srv_hooks *hooks, const srv_limits *limits);
 /* Frees every table; the outbox's unsent messages are dropped. */
@@ -120,6 +127,9 @@ int tables_flush(srv_tables *T);
  * NULL when there is no such table. `*finished` says whether the game
  * ended. */
 char *tables_record(srv_tables *T, const char *id, int *finished);
+
+/* The counters so far. */
+const srv_stats *tables_stats(const srv_tables *T);
 
 /* Tables waiting or playing. */
 int tables_live(const srv_tables *T);

@@ -153,7 +153,54 @@ def case_stall(program):
             server.stop()
 
 
+def stats(server):
+    return json.loads(server.http("/api/stats")[2])
+
+
+def finished_table(server):
+    """A table of two computer seats played to its end; its id."""
+    owner = Client(server)
+    table = owner.ok("create", seats=["random", "random"])["table"]
+    owner.event("end")
+    owner.ok("leave", table=table)
+    owner.close()
+    return table
+
+
+def case_replay_cache(program):
+    """Many `replay` requests for a finished table from many connections:
+    the answer is computed once, every request answered the same, and a
+    ping from another connection is answered meanwhile."""
+    with tempdir() as tmp:
+        server = Server(program, tmp).start()
+        try:
+            table = finished_table(server)
+            time.sleep(0.3)  # nobody follows it: the table is let go, the cache stays
+            clients = [Client(server) for _ in range(10)]
+            first = clients[0].ok("replay", table=table)
+            del first["re"]
+            pending = [(c, c.send("replay", paced=False, table=table))
+                       for _ in range(15) for c in clients]
+            watcher = Client(server)
+            t0 = time.monotonic()
+            check(watcher.alive(), "a ping was not answered")
+            ping_ms = (time.monotonic() - t0) * 1000
+            for c, rid in pending:
+                r = c.reply(rid)
+                check(r["type"] == "replay.ok", "replay refused: %s" % r)
+                del r["re"]
+                check(r == first, "a cached answer differs from the first")
+            st = stats(server)
+            check(st["replays_computed"] == 1, "replays computed: %s" % st)
+            check(st["replays_cached"] == len(pending), "replays cached: %s" % st)
+            print("%d replays of one finished table: computed %d time(s); a ping meanwhile "
+                  "took %.0f ms" % (len(pending) + 1, st["replays_computed"], ping_ms))
+        finally:
+            server.stop()
+
+
 CASES = {
+    "replay_cache": case_replay_cache,
     "stall": case_stall,
     "rate_burst": case_rate_burst,
     "keepalive": case_keepalive,
