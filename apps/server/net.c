@@ -446,10 +446,11 @@ static const struct lws_protocols protocols[] = {
 
 /* --- Hooks for the tables ---------------------------------------------------------------- */
 
-static int hook_think(void *ctx, const char *table, int turn, const carc_game *g, const char *spec)
+static int hook_think(void *ctx, const char *table, const char *addr, int turn, const carc_game *g,
+                      const char *spec)
 {
     server *S = ctx;
-    return S->pool ? workers_think(S->pool, table, turn, g, spec) : -1;
+    return S->pool ? workers_think(S->pool, table, addr, turn, g, spec) : -1;
 }
 
 static int hook_review(void *ctx, const char *table, const carc_game *g, int ms)
@@ -604,7 +605,7 @@ static int start(server *S, struct lws_http_mount *api, struct lws_http_mount *f
     }
     srv_hooks hooks = {S,        deliver,      hook_think,          hook_review,
                        hook_now, hook_analyse, hook_cancel_analysis};
-    srv_limits limits = {o->max_tables, o->max_tables_per_ip};
+    srv_limits limits = {o->max_tables, o->max_tables_per_ip, o->max_computer_tables_per_ip};
     S->tables = tables_new(S->store, &hooks, &limits);
     S->ctx = S->tables ? make_context_on_loop(S, api, files) : NULL;
     if (!S->ctx) {

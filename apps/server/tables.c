@@ -36,6 +36,7 @@ struct srv_tables {
     srv_table *newest; /* every table in memory, newest first */
     int live;          /* waiting and playing */
     addr_counts live_per_addr;
+    addr_counts computers_per_addr; /* the live tables of computer seats only */
     /* A spare game the next move is played on, so that a refused move
      * leaves the table's game as it was; it trades places with the
      * table's game after each move, so it may have any tile set. */
@@ -64,6 +65,24 @@ static srv_table *find_loaded(const srv_tables *T, const char *id)
     return NULL;
 }
 
+/* Whether every seat of `row` is a computer's: nobody waits for its moves. */
+static int computers_only(const stored_table *row)
+{
+    for (int i = 0; i < row->players; i++)
+        if (row->seats[i].kind != SEAT_COMPUTER)
+            return 0;
+    return 1;
+}
+
+/* A table leaves or joins the live ones: the counts per address follow. */
+static void count_live(srv_tables *T, const srv_table *t, int delta)
+{
+    T->live += delta;
+    counts_add(&T->live_per_addr, t->row.addr, delta);
+    if (computers_only(&t->row))
+        counts_add(&T->computers_per_addr, t->row.addr, delta);
+}
+
 static void insert_table(srv_tables *T, srv_table *t)
 {
     unsigned b = hash_id(t->row.id);
@@ -74,10 +93,8 @@ static void insert_table(srv_tables *T, srv_table *t)
     if (T->newest)
         T->newest->newer = t;
     T->newest = t;
-    if (t->row.status < TABLE_FINISHED) {
-        T->live++;
-        counts_add(&T->live_per_addr, t->row.addr, 1);
-    }
+    if (t->row.status < TABLE_FINISHED)
+        count_live(T, t, +1);
 }
 
 static void free_table(srv_table *t);
@@ -217,6 +234,7 @@ void tables_free(srv_tables *T)
     for (int i = 0; i < REPLAY_CACHE; i++)
         free(T->replays[i].fields);
     counts_clear(&T->live_per_addr);
+    counts_clear(&T->computers_per_addr);
     carc_game_free(T->scratch);
     free(T);
 }
@@ -439,7 +457,8 @@ static void maybe_think(srv_tables *T, srv_table *t)
     int turn = t->row.nmoves, seat = carc_game_current_player(t->game);
     if (t->row.seats[seat].kind != SEAT_COMPUTER || t->thinking == turn)
         return;
-    if (T->hooks.think(T->hooks.ctx, t->row.id, turn, t->game, t->row.seats[seat].spec) == 0)
+    if (T->hooks.think(T->hooks.ctx, t->row.id, t->row.addr, turn, t->game,
+                       t->row.seats[seat].spec) == 0)
         t->thinking = turn;
 }
 
@@ -496,16 +515,14 @@ static void close_idle_table(srv_tables *T, srv_table *t)
         return;
     }
     t->row.status = TABLE_CLOSED;
-    T->live--;
-    counts_add(&T->live_per_addr, t->row.addr, -1);
+    count_live(T, t, -1);
 }
 
 static void finish_table(srv_tables *T, srv_table *t)
 {
     if (t->row.status != TABLE_FINISHED) {
         t->row.status = TABLE_FINISHED;
-        T->live--;
-        counts_add(&T->live_per_addr, t->row.addr, -1);
+        count_live(T, t, -1);
     }
 }
 
@@ -677,6 +694,19 @@ static void do_create(srv_tables *T, srv_client *c, const msg_request *r)
     }
     if (c->njoined == CLIENT_MAX_TABLES) {
         refuse(T, c, r, ERR_TOO_MANY, "this connection follows as many tables as it may");
+        return;
+    }
+    int computers = 0;
+    for (int i = 0; i < r->nseats; i++)
+        computers += r->seats[i].kind == SEAT_COMPUTER;
+    if (computers == r->nseats &&
+        counts_get(&T->computers_per_addr, c->addr) >= T->limits.max_computer_tables_per_addr) {
+        char why[160];
+        snprintf(why, sizeof why,
+                 "your address runs %d games of computer seats only, the most it may: wait for "
+                 "one to end",
+                 T->limits.max_computer_tables_per_addr);
+        refuse(T, c, r, ERR_TOO_MANY, why);
         return;
     }
     stored_table *row = malloc(sizeof *row);
@@ -968,11 +998,17 @@ static void do_review(srv_tables *T, srv_client *c, const msg_request *r, srv_ta
                           moves ? moves : json_array()));
         return;
     }
+    /* One review per table: a second request joins the first (as a
+     * member, it gets the `review` event too). */
     int ahead = T->hooks.review ? T->hooks.review(T->hooks.ctx, t->row.id, t->game, r->ms) : -1;
-    if (ahead < 0)
+    if (ahead < 0) {
         refuse(T, c, r, ERR_TOO_MANY, "the review queue is full: try again later");
-    else
-        reply(T, c, r, json_pack("{s:i}", "position", ahead));
+        return;
+    }
+    if (!t->reviewing)
+        T->stats.reviews_asked++;
+    t->reviewing = 1;
+    reply(T, c, r, json_pack("{s:i}", "position", ahead));
 }
 
 /* A hint: the three best moves of the analysis of this turn, in a `hint`
@@ -1177,6 +1213,7 @@ void tables_review_done(srv_tables *T, const char *table, char *json_moves)
     }
     free(t->review);
     t->review = json_moves;
+    t->reviewing = 0;
     json_t *moves = json_loads(json_moves, 0, NULL);
     broadcast(T, t,
               json_pack("{s:s, s:s, s:o}", "type", "review", "table", t->row.id, "moves",
@@ -1228,7 +1265,7 @@ void tables_tick(srv_tables *T, int64_t now)
         }
         if (t->row.clock.on_timeout == TIMEOUT_FORFEIT) {
             apply_move(T, t, "end", BY_SERVER, seat, NULL, NULL);
-        } else if (T->hooks.think(T->hooks.ctx, t->row.id, t->row.nmoves, t->game,
+        } else if (T->hooks.think(T->hooks.ctx, t->row.id, t->row.addr, t->row.nmoves, t->game,
                                   "mcts:level=easy") == 0) {
             t->thinking = t->row.nmoves;
         }

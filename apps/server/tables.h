@@ -46,10 +46,11 @@ typedef struct srv_hooks {
     void *ctx;
     /* Queues message `m` for client `c` (taking a reference). */
     void (*send)(void *ctx, srv_client *c, srv_msg *m);
-    /* Asks for a computer move for turn `turn` of table `table` (a copy of
-     * the game is made by the callee): the answer comes back through
-     * tables_computer_move(). Returns 0 when queued. */
-    int (*think)(void *ctx, const char *table, int turn, const carc_game *g, const char *spec);
+    /* Asks for a computer move for turn `turn` of table `table`, made from
+     * address `addr` (a copy of the game is made by the callee): the answer
+     * comes back through tables_computer_move(). Returns 0 when queued. */
+    int (*think)(void *ctx, const char *table, const char *addr, int turn, const carc_game *g,
+                 const char *spec);
     /* Asks for the review of a finished game; the answer comes back
      * through tables_review_done(). Returns the jobs ahead, or -1. */
     int (*review)(void *ctx, const char *table, const carc_game *g, int ms);
@@ -65,8 +66,9 @@ typedef struct srv_hooks {
 } srv_hooks;
 
 typedef struct srv_limits {
-    int max_tables;          /* waiting and playing tables in all */
-    int max_tables_per_addr; /* waiting and playing tables created from one address */
+    int max_tables;                   /* waiting and playing tables in all */
+    int max_tables_per_addr;          /* waiting and playing tables created from one address */
+    int max_computer_tables_per_addr; /* ... of them with computer seats only */
 } srv_limits;
 
 typedef struct srv_tables srv_tables;

@@ -13,9 +13,11 @@ import socket
 import sys
 import time
 import base64
+import random
+from collections import deque
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "e2e"))
-from e2e import WAIT, Client, Failure, Server, check, tempdir  # noqa: E402
+from e2e import WAIT, Client, Failure, Server, check, choose_move, tempdir  # noqa: E402
 import websocket  # noqa: E402
 
 
@@ -157,12 +159,17 @@ def stats(server):
     return json.loads(server.http("/api/stats")[2])
 
 
-def finished_table(server):
-    """A table of two computer seats played to its end; its id."""
-    owner = Client(server)
+def finished_table_of(owner):
+    """A table of two computer seats made by `owner`, played to its end; its id."""
     table = owner.ok("create", seats=["random", "random"])["table"]
-    owner.event("end")
+    owner.event("end", lambda e: e.get("table", table) == table)
     owner.ok("leave", table=table)
+    return table
+
+
+def finished_table(server):
+    owner = Client(server)
+    table = finished_table_of(owner)
     owner.close()
     return table
 
@@ -199,7 +206,74 @@ def case_replay_cache(program):
             server.stop()
 
 
+class ClientFrom(Client):
+    """A client whose connection comes from `source` (another loopback
+    address: 127.0.0.2 is another address to the server)."""
+
+    def __init__(self, server, source):
+        sock = socket.create_connection(("127.0.0.1", server.port), timeout=WAIT,
+                                        source_address=(source, 0))
+        self.ws = websocket.create_connection(server.url, subprotocols=["carcassonne.v1"],
+                                              timeout=WAIT, socket=sock)
+        self.events = []
+        self.next_id = 0
+        self.closed_code = None
+        self.sent_at = deque()
+
+
+def case_fair_workers(program):
+    """One address runs as many tables of six mcts:level=strongest seats as
+    it may and asks reviews of finished games (twice each); a victim's
+    greedy opponent on another address still answers within seconds."""
+    with tempdir() as tmp:
+        server = Server(program, tmp, ["--workers", "2"]).start()
+        try:
+            attacker = [ClientFrom(server, "127.0.0.2") for _ in range(3)]
+            finished = [finished_table_of(attacker[0]) for _ in range(3)]
+            strongest = ["mcts:level=strongest"] * 6
+            accepted = refused = 0
+            for i in range(12):
+                r = attacker[1 + i % 2].request("create", seats=strongest)
+                if r["type"] == "create.ok":
+                    accepted += 1
+                else:
+                    check(r.get("code") == "too_many", "create: %s" % r)
+                    refused += 1
+            check(refused > 0, "%d tables of computers only accepted from one address" % accepted)
+            for table in finished * 2:
+                attacker[0].ok("review", table=table, ms=1000)
+            victim = Client(server)
+            r = victim.ok("create", name="Victim", seats=["me", "greedy"])
+            table, me = r["table"], r["seat"]
+            state = victim.event("state", lambda e: e.get("status") == "playing")
+            turn, to_move = state["turn"], state["to_move"]
+            rng = random.Random(3)
+            waits = []
+            asked = time.monotonic()
+            while len(waits) < 3 and to_move is not None:
+                if to_move == me:
+                    move, _ = choose_move(victim, table, rng)
+                    check(victim.request("move", table=table, turn=turn, move=move)["type"]
+                          == "move.ok", "the victim's move was refused")
+                    asked = time.monotonic()
+                ev = victim.event("move", lambda e: e["turn"] == turn)
+                if to_move != me:
+                    waits.append(time.monotonic() - asked)
+                turn += 1
+                to_move = ev["next"]["player"] if ev["next"] else None
+            worst = max(waits)
+            print("victim's greedy opponent answered in %s s (worst %.2f s) while one address ran "
+                  "%d tables of six strongest seats (%d refused) and 3 reviews asked twice"
+                  % (", ".join("%.2f" % w for w in waits), worst, accepted, refused))
+            check(worst < 10.0, "the victim's computer took %.1f s" % worst)
+            st = stats(server)
+            check(st["reviews_asked"] == 3, "reviews asked: %s" % st)
+        finally:
+            server.stop()
+
+
 CASES = {
+    "fair_workers": case_fair_workers,
     "replay_cache": case_replay_cache,
     "stall": case_stall,
     "rate_burst": case_rate_burst,

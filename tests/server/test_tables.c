@@ -49,9 +49,11 @@ static void hook_send(void *ctx, srv_client *c, srv_msg *m)
     nsent++;
 }
 
-static int hook_think(void *ctx, const char *table, int turn, const carc_game *g, const char *spec)
+static int hook_think(void *ctx, const char *table, const char *addr, int turn, const carc_game *g,
+                      const char *spec)
 {
     (void)ctx;
+    (void)addr;
     (void)spec;
     snprintf(think.table, sizeof think.table, "%s", table);
     think.turn = turn;
@@ -123,7 +125,7 @@ static int setup(void **state)
     store = storage_open(path, err, sizeof err);
     srv_hooks hooks = {NULL,     hook_send,    hook_think,          hook_review,
                        hook_now, hook_analyse, hook_cancel_analysis};
-    srv_limits limits = {10, 4};
+    srv_limits limits = {10, 4, 2};
     T = tables_new(store, &hooks, &limits);
     review.asked = 0;
     memset(clients, 0, sizeof clients);
@@ -788,7 +790,7 @@ static void test_restart(void **state)
     assert_int_equal(storage_commit(store), 0);
     free(broken);
     srv_hooks hooks = {NULL, hook_send, hook_think, NULL, hook_now, hook_analyse, NULL};
-    srv_limits limits = {10, 4};
+    srv_limits limits = {10, 4, 2};
     srv_tables *again = tables_new(store, &hooks, &limits);
     char err[200];
     assert_int_equal(tables_load(again, err, sizeof err), 0);
@@ -903,12 +905,34 @@ static void test_review(void **state)
     assert_int_equal(review.asked, 1); /* kept, not asked again */
 }
 
+/* Tables of computer seats only are capped per address (2 in these
+ * tests): a third is refused with a clear error, another address may
+ * still make one, and a table with a person's seat is not counted. */
+static void test_computer_tables_capped(void **state)
+{
+    (void)state;
+    const char *bots = "{\"type\":\"create\",\"id\":1,\"seats\":[\"greedy\",\"random\"]}";
+    request(0, bots);
+    expect(0, "create.ok");
+    request(1, bots);
+    expect(1, "create.ok");
+    request(2, bots);
+    json_t *e = expect(2, "error");
+    assert_string_equal(json_string_value(json_object_get(e, "code")), "too_many");
+    assert_non_null(
+        strstr(json_string_value(json_object_get(e, "message")), "computer seats only"));
+    request(3, bots); /* another address */
+    expect(3, "create.ok");
+    request(2, "{\"type\":\"create\",\"id\":1,\"name\":\"Ann\",\"seats\":[\"me\",\"greedy\"]}");
+    expect(2, "create.ok");
+}
+
 /* No more tables than --max-tables, whoever asks. */
 static void test_total_tables(void **state)
 {
     (void)state;
     srv_hooks hooks = {NULL, hook_send, hook_think, hook_review, hook_now, hook_analyse, NULL};
-    srv_limits limits = {2, 10};
+    srv_limits limits = {2, 10, 10};
     srv_tables *small = tables_new(store, &hooks, &limits);
     const char *create = "{\"type\":\"create\",\"id\":1,\"seats\":[\"open\",\"open\"]}";
     msg_request *r = malloc(sizeof *r);
@@ -1093,7 +1117,7 @@ static void test_estimates_off(void **state)
     expect_error_code(0, "bad_field");
     /* A restarted server has the option from storage. */
     srv_hooks hooks = {NULL, hook_send, hook_think, NULL, hook_now, hook_analyse, NULL};
-    srv_limits limits = {10, 4};
+    srv_limits limits = {10, 4, 2};
     srv_tables *again = tables_new(store, &hooks, &limits);
     char err[200], text[200];
     assert_int_equal(tables_load(again, err, sizeof err), 0);
@@ -1268,7 +1292,7 @@ static void test_river_table(void **state)
     assert_non_null(strstr(record, "\nexpansions river\n"));
     /* A restarted server has the river table from storage. */
     srv_hooks hooks = {NULL, hook_send, hook_think, NULL, hook_now, hook_analyse, NULL};
-    srv_limits limits = {10, 4};
+    srv_limits limits = {10, 4, 2};
     srv_tables *again = tables_new(store, &hooks, &limits);
     char err[200];
     assert_int_equal(tables_load(again, err, sizeof err), 0);
@@ -1334,6 +1358,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_idle_waiting_table_closed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_review, setup, teardown),
         cmocka_unit_test_setup_teardown(test_total_tables, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_computer_tables_capped, setup, teardown),
         cmocka_unit_test_setup_teardown(test_storage_failure, setup, teardown),
         cmocka_unit_test_setup_teardown(test_hint_from_the_workers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stale_analysis_dropped, setup, teardown),
