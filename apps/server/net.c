@@ -459,10 +459,11 @@ static int hook_review(void *ctx, const char *table, const carc_game *g, int ms)
     return S->pool ? workers_review(S->pool, table, g, ms) : -1;
 }
 
-static int hook_analyse(void *ctx, const char *table, int turn, const carc_game *g)
+static int hook_analyse(void *ctx, const char *table, const char *addr, int turn,
+                        const carc_game *g)
 {
     server *S = ctx;
-    return S->pool ? workers_analyse(S->pool, table, turn, g, S->opt->hint_ms) : -1;
+    return S->pool ? workers_analyse(S->pool, table, addr, turn, g, S->opt->hint_ms) : -1;
 }
 
 static void hook_cancel_analysis(void *ctx, const char *table, int turn)

@@ -484,7 +484,7 @@ static void maybe_analyse(srv_tables *T, srv_table *t)
         return;
     if (t->hint_wanted != turn && !wants_estimates(t))
         return;
-    if (T->hooks.analyse(T->hooks.ctx, t->row.id, turn, t->game) == 0)
+    if (T->hooks.analyse(T->hooks.ctx, t->row.id, t->row.addr, turn, t->game) == 0)
         t->analysing = turn;
 }
 

@@ -56,10 +56,10 @@ typedef struct srv_hooks {
     int (*review)(void *ctx, const char *table, const carc_game *g, int ms);
     /* Wall clock in milliseconds since 1970. */
     int64_t (*now_ms)(void *ctx);
-    /* Asks for the engine's analysis of turn `turn` of table `table` (a
-     * copy of the game is made by the callee): the answer comes back
+    /* Asks for the engine's analysis of turn `turn` of table `table`, made
+     * from address `addr` (a copy of the game is made by the callee): the answer comes back
      * through tables_analysis_done(). Returns 0 when queued. */
-    int (*analyse)(void *ctx, const char *table, int turn, const carc_game *g);
+    int (*analyse)(void *ctx, const char *table, const char *addr, int turn, const carc_game *g);
     /* Stops the analyses of `table` for turns before `turn` (may be NULL):
      * their answers come back all the same, sooner. */
     void (*cancel_analysis)(void *ctx, const char *table, int turn);

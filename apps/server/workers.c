@@ -1,5 +1,5 @@
 /* workers.c: the worker pool: threads, job and result queues (computer
- * moves first, taken in turn from each address, then analyses, then
+ * moves and analyses first, taken in turn from each address, then
  * reviews, one position at a time), the watchdog that stops a search at
  * its time cap. */
 #define _GNU_SOURCE /* gettid(): a nice value for each worker thread */
@@ -20,7 +20,7 @@
 typedef struct job {
     job_kind kind;
     char table[STORED_ID_BYTES];
-    char addr[STORED_ADDR_BYTES]; /* JOB_THINK: the address the table was made from */
+    char addr[STORED_ADDR_BYTES]; /* JOB_THINK, JOB_ANALYSE: the table's creator's address */
     int turn, ms;
     char spec[MSG_SPEC_BYTES + 32];
     carc_game *game;
@@ -33,10 +33,10 @@ typedef struct job {
     struct job *next;
 } job;
 
-/* The computer moves asked for the tables of one address, in order. The
- * lanes with jobs form a queue: a worker takes the first job of the first
- * lane, and the lane goes to the back, so that every address gets its
- * turn however many tables it runs. */
+/* The computer moves and analyses asked for the tables of one address,
+ * in order. The lanes with jobs form a queue: a worker takes the first job
+ * of the first lane, and the lane goes to the back, so that every address
+ * gets its turn however many tables it runs. */
 typedef struct lane {
     char addr[STORED_ADDR_BYTES];
     job *head, *tail;
@@ -59,8 +59,8 @@ struct workers {
     pthread_mutex_t lock;
     pthread_cond_t work;           /* a job was queued, or stopping */
     pthread_cond_t tick;           /* wakes the watchdog to stop */
-    lane *lanes_head, *lanes_tail; /* computer moves, by address */
-    job *analyse_head, *analyse_tail, *review_head, *review_tail;
+    lane *lanes_head, *lanes_tail; /* computer moves and analyses, by address */
+    job *review_head, *review_tail;
     int nthink, nanalyse, nreview;
     result_node *results_head, *results_tail;
     int stopping;      /* workers: take no more jobs, stop searching */
@@ -139,9 +139,9 @@ static job *pop_list(job **head, job **tail)
     return j;
 }
 
-/* Queues a computer move in the lane of its address (made when missing);
- * -1 when out of memory. */
-static int push_think(workers *w, job *j)
+/* Queues a computer move or an analysis in the lane of its address (made
+ * when missing); -1 when out of memory. */
+static int push_lane(workers *w, job *j)
 {
     lane *l = w->lanes_head;
     while (l && strcmp(l->addr, j->addr) != 0)
@@ -157,13 +157,16 @@ static int push_think(workers *w, job *j)
         w->lanes_tail = l;
     }
     push_job(&l->head, &l->tail, j);
-    w->nthink++;
+    if (j->kind == JOB_THINK)
+        w->nthink++;
+    else
+        w->nanalyse++;
     return 0;
 }
 
-/* The first lane's first computer move; the lane goes to the back of the
- * queue (or away, when empty). */
-static job *pop_think(workers *w)
+/* The first lane's first job; the lane goes to the back of the queue (or
+ * away, when empty). */
+static job *pop_lane(workers *w)
 {
     lane *l = w->lanes_head;
     if (!l)
@@ -182,17 +185,18 @@ static job *pop_think(workers *w)
     } else {
         free(l);
     }
-    w->nthink--;
+    if (j->kind == JOB_THINK)
+        w->nthink--;
+    else
+        w->nanalyse--;
     return j;
 }
 
-/* The next job: a computer move first, then an analysis, then one
- * position of a review. */
+/* The next job: a computer move or an analysis, an address at a time,
+ * then one position of a review. */
 static job *pop_job(workers *w)
 {
-    job *j = pop_think(w);
-    if (!j && (j = pop_list(&w->analyse_head, &w->analyse_tail)))
-        w->nanalyse--;
+    job *j = pop_lane(w);
     if (!j && (j = pop_list(&w->review_head, &w->review_tail)))
         w->nreview--;
     return j;
@@ -526,7 +530,7 @@ int workers_think(workers *w, const char *table, const char *addr, int turn, con
         return -1;
     }
     pthread_mutex_lock(&w->lock);
-    int full = w->nthink >= WORKERS_MAX_JOBS || push_think(w, j) != 0;
+    int full = w->nthink >= WORKERS_MAX_JOBS || push_lane(w, j) != 0;
     if (!full)
         pthread_cond_signal(&w->work);
     pthread_mutex_unlock(&w->lock);
@@ -574,20 +578,19 @@ int workers_review(workers *w, const char *table, const carc_game *g, int ms)
     return full ? -1 : ahead;
 }
 
-int workers_analyse(workers *w, const char *table, int turn, const carc_game *g, int ms)
+int workers_analyse(workers *w, const char *table, const char *addr, int turn, const carc_game *g,
+                    int ms)
 {
     job *j = new_job(JOB_ANALYSE, table, g);
     if (!j)
         return -1;
+    snprintf(j->addr, sizeof j->addr, "%s", addr);
     j->turn = turn;
     j->ms = ms < w->max_think_ms ? ms : w->max_think_ms;
     pthread_mutex_lock(&w->lock);
-    int full = w->nanalyse >= WORKERS_MAX_ANALYSES;
-    if (!full) {
-        push_job(&w->analyse_head, &w->analyse_tail, j);
-        w->nanalyse++;
+    int full = w->nanalyse >= WORKERS_MAX_ANALYSES || push_lane(w, j) != 0;
+    if (!full)
         pthread_cond_signal(&w->work);
-    }
     pthread_mutex_unlock(&w->lock);
     if (full)
         free_job(j);
@@ -602,9 +605,10 @@ static int stale_analysis(const job *j, const char *table, int turn)
 void workers_cancel_analysis(workers *w, const char *table, int turn)
 {
     pthread_mutex_lock(&w->lock);
-    for (job *j = w->analyse_head; j; j = j->next)
-        if (stale_analysis(j, table, turn))
-            j->cancelled = 1;
+    for (lane *l = w->lanes_head; l; l = l->next)
+        for (job *j = l->head; j; j = j->next)
+            if (stale_analysis(j, table, turn))
+                j->cancelled = 1;
     for (int i = 0; i < w->nthreads; i++) {
         slot *s = &w->slots[i];
         if (stale_analysis(s->running, table, turn)) {

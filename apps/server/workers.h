@@ -1,5 +1,5 @@
 /* workers.h: a bounded pool of threads for computer moves, analyses (hints
- * and win chances) and reviews.
+ * and win chances) and reviews, fair between addresses.
  * Each search runs single-threaded on one worker, its time capped; the
  * results wait in a queue, and `notify` wakes the service thread
  * (lws_cancel_service) to take them. The service thread never waits for
@@ -57,11 +57,13 @@ int workers_think(workers *w, const char *table, const char *addr, int turn, con
  * result answers both). Returns the jobs ahead of it, or -1 when the
  * queue is full. */
 int workers_review(workers *w, const char *table, const carc_game *g, int ms);
-/* Queues an analysis of `turn` of `table` (the game is copied): the
- * `mcts` player's ranking with `ms` (capped at max_think_ms), one thread.
- * Computer moves go first, reviews after. 0 when queued, -1 when the queue
- * is full or out of memory. */
-int workers_analyse(workers *w, const char *table, int turn, const carc_game *g, int ms);
+/* Queues an analysis of `turn` of `table`, made from address `addr` (the
+ * game is copied): the `mcts` player's ranking with `ms` (capped at
+ * max_think_ms), one thread. It waits in the address's lane with the
+ * computer moves; reviews go after. 0 when queued, -1 when the queue is
+ * full or out of memory. */
+int workers_analyse(workers *w, const char *table, const char *addr, int turn, const carc_game *g,
+                    int ms);
 /* Cancels the analyses of `table` for turns before `turn`: a queued one
  * skips its search, a running one is stopped within the watchdog's tick.
  * Their (empty) results still come back, to be dropped as stale. */

@@ -85,9 +85,11 @@ static struct {
     carc_game *game;
 } analyse;
 
-static int hook_analyse(void *ctx, const char *table, int turn, const carc_game *g)
+static int hook_analyse(void *ctx, const char *table, const char *addr, int turn,
+                        const carc_game *g)
 {
     (void)ctx;
+    (void)addr;
     snprintf(analyse.table, sizeof analyse.table, "%s", table);
     analyse.turn = turn;
     analyse.asked++;

@@ -115,8 +115,8 @@ static void test_review(void **state)
     workers_free(w);
 }
 
-/* Computer moves are taken in turn from each address: one address's many
- * slow tables do not hold up another's move. */
+/* Computer moves and analyses are taken in turn from each address: one
+ * address's many slow tables do not hold up another's move or hint. */
 static void test_fair_addresses(void **state)
 {
     (void)state;
@@ -129,14 +129,18 @@ static void test_fair_addresses(void **state)
                          0);
     }
     assert_int_equal(workers_think(w, "tvictim", "10.0.0.2", 0, g, "greedy"), 0);
-    int at = -1;
-    for (int i = 0; i < 7; i++) {
+    assert_int_equal(workers_analyse(w, "thint", "10.0.0.3", 0, g, 10), 0);
+    int at = -1, hint_at = -1;
+    for (int i = 0; i < 8; i++) {
         worker_result r;
         take(w, &r);
         if (strcmp(r.table, "tvictim") == 0)
             at = i;
+        if (strcmp(r.table, "thint") == 0)
+            hint_at = i;
     }
-    assert_in_range(at, 0, 2); /* after at most the running job and one more */
+    assert_in_range(at, 0, 2);      /* after at most the running job and one more */
+    assert_in_range(hint_at, 0, 4); /* a hint is not starved by computer moves */
     carc_game_free(g);
     workers_free(w);
 }
@@ -178,7 +182,7 @@ static void test_analyse(void **state)
     (void)state;
     workers *w = workers_new(1, 1000, notify, NULL);
     carc_game *g = carc_game_new(2, NULL, 11);
-    assert_int_equal(workers_analyse(w, "tabc", 0, g, 50), 0);
+    assert_int_equal(workers_analyse(w, "tabc", "10.0.0.1", 0, g, 50), 0);
     worker_result r;
     take(w, &r);
     assert_int_equal(r.kind, JOB_ANALYSE);
@@ -203,8 +207,8 @@ static void test_cancel_analysis(void **state)
     workers *w = workers_new(1, 60000, notify, NULL);
     carc_game *g = carc_game_new(2, NULL, 12);
     time_t start = time(NULL);
-    assert_int_equal(workers_analyse(w, "tabc", 0, g, 60000), 0);
-    assert_int_equal(workers_analyse(w, "tabc", 0, g, 60000), 0);
+    assert_int_equal(workers_analyse(w, "tabc", "10.0.0.1", 0, g, 60000), 0);
+    assert_int_equal(workers_analyse(w, "tabc", "10.0.0.1", 0, g, 60000), 0);
     struct timespec pause = {0, 100 * 1000000L};
     nanosleep(&pause, NULL);
     workers_cancel_analysis(w, "tabc", 1);
