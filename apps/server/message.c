@@ -11,7 +11,7 @@
 static const char *const type_names[MSG_TYPES] = {
     "hello", "create",   "join",   "resume", "watch",    "leave",  "move",
     "legal", "sync",     "chat",   "lobby",  "mine",     "record", "review",
-    "ping",  "features", "replay", "hint",   "estimate",
+    "ping",  "features", "replay", "hint",   "estimate", "reopen",
 };
 
 static const char *const error_names[ERR_CODES] = {
@@ -259,6 +259,21 @@ static msg_error get_name(json_t *root, msg_request *r, int required, msg_proble
     return ERR_NONE;
 }
 
+/* The optional request key of `create` and `join`. */
+static msg_error get_key(json_t *root, msg_request *r, msg_problem *p)
+{
+    msg_error e = get_string(root, "key", r->key, MSG_KEY_BYTES, 0, p);
+    if (e != ERR_NONE || !json_object_get(root, "key"))
+        return e;
+    size_t len = strlen(r->key);
+    if (len < MSG_KEY_MIN || strspn(r->key, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                            "0123456789-_") != len)
+        return fail(p, ERR_BAD_FIELD,
+                    "'key' must be %d to %d letters, digits, '-' or '_' (a random one: a UUID)",
+                    MSG_KEY_MIN, MSG_KEY_BYTES);
+    return ERR_NONE;
+}
+
 static msg_error get_token(json_t *root, const char *key, uint8_t out[TOKEN_BYTES], msg_problem *p)
 {
     char hex[2 * TOKEN_BYTES + 1];
@@ -457,6 +472,8 @@ static msg_error decode_create(json_t *root, msg_request *r, msg_problem *p)
 {
     msg_error e = get_name(root, r, 0, p);
     if (e == ERR_NONE)
+        e = get_key(root, r, p);
+    if (e == ERR_NONE)
         e = get_seats(root, r, p);
     if (e == ERR_NONE)
         e = get_rules(root, r, p);
@@ -485,6 +502,8 @@ static msg_error decode_join(json_t *root, msg_request *r, msg_problem *p)
         e = get_int(root, "seat", 0, CARC_MAX_PLAYERS - 1, 0, &r->seat, p);
     if (e == ERR_NONE)
         e = get_string(root, "invite", r->invite, MSG_INVITE_BYTES, 0, p);
+    if (e == ERR_NONE)
+        e = get_key(root, r, p);
     return e;
 }
 
@@ -566,6 +585,10 @@ static msg_error decode_fields(json_t *root, msg_request *r, msg_problem *p)
         msg_error e = get_table(root, r, p);
         return e == ERR_NONE ? get_bool(root, "on", &r->on, p) : e;
     }
+    case MSG_REOPEN: {
+        msg_error e = get_table(root, r, p);
+        return e == ERR_NONE ? get_int(root, "seat", 0, CARC_MAX_PLAYERS - 1, 1, &r->seat, p) : e;
+    }
     case MSG_WATCH:
     case MSG_LEAVE:
     case MSG_LEGAL:
@@ -584,6 +607,7 @@ static void clear_request(msg_request *r)
 {
     r->id.kind = MSG_ID_NONE;
     r->table[0] = r->name[0] = r->client[0] = r->invite[0] = r->move[0] = r->text[0] = '\0';
+    r->key[0] = '\0';
     r->nseats = r->nmine = 0;
     r->rules = 0;
     r->expansions = 0;

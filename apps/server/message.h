@@ -20,6 +20,8 @@ enum {
     MSG_SPEC_BYTES = 119, /* carc_player_new()'s limit */
     MSG_MOVE_BYTES = 63,
     MSG_CLIENT_BYTES = 64,
+    MSG_KEY_MIN = 16, /* a request key: 16 to 64 letters, digits, '-' or '_' */
+    MSG_KEY_BYTES = 64,
     MSG_MAX_MINE = 100,
     MSG_MAX_RULES = 16,
     MSG_MAX_TURN = 1000,
@@ -47,6 +49,7 @@ typedef enum msg_type {
     MSG_REPLAY,
     MSG_HINT,
     MSG_ESTIMATE,
+    MSG_REOPEN,
     MSG_TYPES
 } msg_type;
 
@@ -117,6 +120,9 @@ typedef struct msg_request {
     char table[MSG_TABLE_BYTES + 1];
     char name[MSG_NAME_BYTES + 1]; /* "" when not given */
     char client[MSG_CLIENT_BYTES + 1];
+    /* create, join: the client's request key ("" when none): a repeat with
+     * the same key gets the same answer */
+    char key[MSG_KEY_BYTES + 1];
     /* create */
     int nseats;
     msg_seat seats[CARC_MAX_PLAYERS];
@@ -126,8 +132,8 @@ typedef struct msg_request {
     msg_clock clock;
     int listed;
     int estimates; /* hints and win chances allowed (default 1) */
-    /* join */
-    int seat; /* -1: the first open seat */
+    /* join, reopen */
+    int seat; /* -1: the first open seat (join) */
     char invite[MSG_INVITE_BYTES + 1];
     /* resume */
     uint8_t token[TOKEN_BYTES];

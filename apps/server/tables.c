@@ -615,15 +615,41 @@ static void new_table_id(char out[TABLE_ID_LEN + 1])
     out[TABLE_ID_LEN] = '\0';
 }
 
-/* A new secret: its hash into `hash`, its hexadecimal form into `hex`. */
-static int new_secret(uint8_t hash[TOKEN_HASH_BYTES], char hex[TOKEN_HEX])
+/* The id of the table made by `create` with the request key `key`: the
+ * same for a repeat, so that it finds the table. */
+static void key_table_id(const char *key, char out[TABLE_ID_LEN + 1])
+{
+    static const char alphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+    char text[MSG_KEY_BYTES + 32];
+    uint8_t hash[TOKEN_HASH_BYTES];
+    int n = snprintf(text, sizeof text, "carcassonne table %s", key);
+    token_sha256(text, (size_t)n, hash);
+    out[0] = 't';
+    for (int i = 0; i < TABLE_ID_LEN - 1; i++)
+        out[i + 1] = alphabet[hash[i] % 36];
+    out[TABLE_ID_LEN] = '\0';
+}
+
+/* A secret for the table whose salt is `salt`: derived from the request
+ * key `key` and `label` when there is a key (a repeated request makes it
+ * again, token_derive), else random. Its hash goes into `hash`, its
+ * hexadecimal form into `hex`. */
+static int make_secret(const uint8_t salt[TOKEN_SECRET_BYTES], const char *key, const char *label,
+                       uint8_t hash[TOKEN_HASH_BYTES], char hex[TOKEN_HEX])
 {
     uint8_t secret[TOKEN_SECRET_BYTES];
-    if (token_random(secret, sizeof secret))
+    if (key[0])
+        token_derive(salt, label, key, secret);
+    else if (token_random(secret, sizeof secret))
         return -1;
     token_hash(secret, hash);
     token_hex(secret, sizeof secret, hex);
     return 0;
+}
+
+static void invite_label(int seat, char *out, size_t cap)
+{
+    snprintf(out, cap, "invite-%d", seat);
 }
 
 /* Fills the row of a new table from `create`; the secrets of its seats go
@@ -632,9 +658,12 @@ static int fill_new_row(srv_tables *T, srv_client *c, const msg_request *r, stor
                         int *me, char token[TOKEN_HEX], char invites[][TOKEN_HEX])
 {
     memset(row, 0, sizeof *row);
-    do
-        new_table_id(row->id);
-    while (find_loaded(T, row->id));
+    if (r->key[0])
+        key_table_id(r->key, row->id);
+    else
+        do
+            new_table_id(row->id);
+        while (find_loaded(T, row->id));
     row->created_ms = now_ms(T);
     row->players = r->nseats;
     row->rules = r->rules;
@@ -649,6 +678,7 @@ static int fill_new_row(srv_tables *T, srv_client *c, const msg_request *r, stor
         return -1;
     int filled = 0;
     *me = -1;
+    char label[16];
     for (int i = 0; i < r->nseats; i++) {
         stored_seat *s = &row->seats[i];
         invites[i][0] = '\0';
@@ -657,14 +687,15 @@ static int fill_new_row(srv_tables *T, srv_client *c, const msg_request *r, stor
             s->kind = SEAT_OPEN;
             s->taken = 1;
             snprintf(s->name, sizeof s->name, "%s", r->name);
-            if (new_secret(s->token_hash, token))
+            if (make_secret(row->salt, r->key, "create", s->token_hash, token))
                 return -1;
             *me = i;
             break;
         case SEAT_OPEN: s->kind = SEAT_OPEN; break;
         case SEAT_INVITE:
             s->kind = SEAT_INVITE;
-            if (new_secret(s->invite_hash, invites[i]))
+            invite_label(i, label, sizeof label);
+            if (make_secret(row->salt, r->key, label, s->invite_hash, invites[i]))
                 return -1;
             break;
         case SEAT_COMPUTER:
@@ -675,6 +706,7 @@ static int fill_new_row(srv_tables *T, srv_client *c, const msg_request *r, stor
         }
         filled += seat_filled(s);
     }
+    row->creator = *me;
     if (filled == row->players) {
         row->status = TABLE_PLAYING;
         row->started_ms = row->created_ms;
@@ -682,8 +714,66 @@ static int fill_new_row(srv_tables *T, srv_client *c, const msg_request *r, stor
     return 0;
 }
 
+/* The answer of `create` for table `t`: its id, commitment, the
+ * creator's seat and token (`token`, when a seat is theirs) and the
+ * invite codes; `c` becomes a member (bound to that seat) and gets the
+ * state. */
+static void create_answer(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t,
+                          const char *token, char invites[][TOKEN_HEX])
+{
+    int me = t->row.creator;
+    member_add(t, c);
+    json_t *fields = json_pack("{s:s, s:s}", "table", t->row.id, "commitment", t->commitment);
+    if (me >= 0) {
+        json_object_set_new(fields, "seat", json_integer(me));
+        json_object_set_new(fields, "token", json_string(token));
+        member_bind(T, t, c, me);
+    }
+    json_t *list = json_array();
+    for (int i = 0; i < t->row.players; i++)
+        json_array_append_new(list, invites[i][0] ? json_string(invites[i]) : json_null());
+    json_object_set_new(fields, "invites", list);
+    reply(T, c, r, fields);
+    send_to(T, c, view_state(t, seat_of(t, c), now_ms(T)));
+}
+
+/* A `create` repeated with the key of a table made already: the same
+ * answer, made again from the key (the secrets are derived from it). 1
+ * when answered (or refused), 0 when the key made no table yet. */
+static int repeat_create(srv_tables *T, srv_client *c, const msg_request *r)
+{
+    char id[TABLE_ID_LEN + 1], label[16];
+    key_table_id(r->key, id);
+    srv_table *t = find_table(T, id);
+    if (!t)
+        return 0;
+    char token[TOKEN_HEX] = "", invites[CARC_MAX_PLAYERS][TOKEN_HEX] = {{0}};
+    uint8_t hash[TOKEN_HASH_BYTES];
+    int same = 1;
+    if (t->row.creator >= 0) {
+        make_secret(t->row.salt, r->key, "create", hash, token);
+        same = token_hash_equal(hash, t->row.seats[t->row.creator].token_hash);
+    }
+    for (int i = 0; i < t->row.players; i++) {
+        if (t->row.seats[i].kind != SEAT_INVITE)
+            continue;
+        invite_label(i, label, sizeof label);
+        make_secret(t->row.salt, r->key, label, hash, invites[i]);
+        same &= token_hash_equal(hash, t->row.seats[i].invite_hash);
+    }
+    if (!same)
+        refuse(T, c, r, ERR_BAD_FIELD, "that key was used for another request: use a new key");
+    else if (member_index(t, c) < 0 && c->njoined == CLIENT_MAX_TABLES)
+        refuse(T, c, r, ERR_TOO_MANY, "this connection follows as many tables as it may");
+    else
+        create_answer(T, c, r, t, token, invites);
+    return 1;
+}
+
 static void do_create(srv_tables *T, srv_client *c, const msg_request *r)
 {
+    if (r->key[0] && repeat_create(T, c, r))
+        return;
     if (T->live >= T->limits.max_tables) {
         refuse(T, c, r, ERR_TOO_MANY, "the server holds as many tables as it may");
         return;
@@ -729,19 +819,7 @@ static void do_create(srv_tables *T, srv_client *c, const msg_request *r)
     insert_table(T, t);
     start_clocks(t, t->row.created_ms);
     t->idle_ms = t->row.created_ms;
-    member_add(t, c);
-    json_t *fields = json_pack("{s:s, s:s}", "table", t->row.id, "commitment", t->commitment);
-    if (me >= 0) {
-        json_object_set_new(fields, "seat", json_integer(me));
-        json_object_set_new(fields, "token", json_string(token));
-        member_bind(T, t, c, me);
-    }
-    json_t *list = json_array();
-    for (int i = 0; i < t->row.players; i++)
-        json_array_append_new(list, invites[i][0] ? json_string(invites[i]) : json_null());
-    json_object_set_new(fields, "invites", list);
-    reply(T, c, r, fields);
-    send_to(T, c, view_state(t, me, now_ms(T)));
+    create_answer(T, c, r, t, token, invites);
     maybe_think(T, t);
 }
 
@@ -762,10 +840,11 @@ static int invited_seat(const srv_table *t, const char *invite)
 }
 
 /* The seat `r` asks for at `t`, or -1 with the error queued: `seat`, the
- * seat of the `invite` code, or the first open seat. */
+ * seat of the `invite` code, or the first open seat. A playing table has
+ * free seats only when its creator reopened one (do_reopen). */
 static int seat_to_take(srv_tables *T, srv_client *c, const srv_table *t, const msg_request *r)
 {
-    if (t->row.status != TABLE_WAITING) {
+    if (t->row.status > TABLE_PLAYING) {
         refuse(T, c, r, ERR_NO_SEAT, "every seat of this table is taken");
         return -1;
     }
@@ -802,8 +881,41 @@ static int seat_to_take(srv_tables *T, srv_client *c, const srv_table *t, const 
     return seat;
 }
 
+static int seat_of_token(const srv_table *t, const uint8_t token[TOKEN_SECRET_BYTES]);
+
+/* The answer of a `join` for `seat` with `token`: `c` becomes its member. */
+static void join_answer(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t, int seat,
+                        const char *token)
+{
+    member_add(t, c);
+    reply(T, c, r, json_pack("{s:s, s:i, s:s}", "table", t->row.id, "seat", seat, "token", token));
+    member_bind(T, t, c, seat);
+}
+
+/* A `join` repeated with the key of a join that took a seat already: the
+ * same answer. 1 when answered (or refused), 0 when the key took no seat. */
+static int repeat_join(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t)
+{
+    uint8_t secret[TOKEN_SECRET_BYTES];
+    token_derive(t->row.salt, "join", r->key, secret);
+    int seat = seat_of_token(t, secret);
+    if (seat < 0)
+        return 0;
+    if (member_index(t, c) < 0 && c->njoined == CLIENT_MAX_TABLES) {
+        refuse(T, c, r, ERR_TOO_MANY, "this connection follows as many tables as it may");
+        return 1;
+    }
+    char token[TOKEN_HEX];
+    token_hex(secret, sizeof secret, token);
+    join_answer(T, c, r, t, seat, token);
+    send_to(T, c, view_state(t, seat, now_ms(T)));
+    return 1;
+}
+
 static void do_join(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t)
 {
+    if (r->key[0] && repeat_join(T, c, r, t))
+        return;
     int seat = seat_to_take(T, c, t, r);
     if (seat < 0)
         return;
@@ -813,7 +925,7 @@ static void do_join(srv_tables *T, srv_client *c, const msg_request *r, srv_tabl
     }
     stored_seat s = t->row.seats[seat];
     char token[TOKEN_HEX];
-    if (new_secret(s.token_hash, token)) {
+    if (make_secret(t->row.salt, r->key, "join", s.token_hash, token)) {
         refuse(T, c, r, ERR_INTERNAL, "no random numbers");
         return;
     }
@@ -823,17 +935,16 @@ static void do_join(srv_tables *T, srv_client *c, const msg_request *r, srv_tabl
     for (int i = 0; i < t->row.players; i++)
         filled += i != seat && seat_filled(&t->row.seats[i]);
     int64_t now = now_ms(T);
-    int64_t started = filled == t->row.players ? now : 0;
+    int was_waiting = t->row.status == TABLE_WAITING;
+    int64_t started = !was_waiting ? t->row.started_ms : filled == t->row.players ? now : 0;
     if (storage_update_seat(T->store, t->row.id, seat, &s, started) != 0) {
         fprintf(stderr, "carcassonne serve: %s\n", storage_error(T->store));
         refuse(T, c, r, ERR_INTERNAL, "the seat could not be stored");
         return;
     }
     t->row.seats[seat] = s;
-    member_add(t, c);
-    reply(T, c, r, json_pack("{s:s, s:i, s:s}", "table", t->row.id, "seat", seat, "token", token));
-    member_bind(T, t, c, seat);
-    if (started) {
+    join_answer(T, c, r, t, seat, token);
+    if (started && was_waiting) {
         t->row.status = TABLE_PLAYING;
         t->row.started_ms = started;
         start_clocks(t, now);
@@ -1011,6 +1122,41 @@ static void do_review(srv_tables *T, srv_client *c, const msg_request *r, srv_ta
     reply(T, c, r, json_pack("{s:i}", "position", ahead));
 }
 
+/* The creator reopens seat `r->seat`, taken but away and without a move
+ * yet (a join whose answer was lost): its token no longer counts, and the
+ * seat can be joined again, even while the game is on. */
+static void do_reopen(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t)
+{
+    int seat = r->seat;
+    if (t->row.creator < 0 || seat_of(t, c) != t->row.creator) {
+        refuse(T, c, r, ERR_NOT_SEATED, "only the table's creator, in its seat, reopens a seat");
+        return;
+    }
+    if (t->row.status > TABLE_PLAYING) {
+        refuse(T, c, r, ERR_GAME_OVER, "the game has ended");
+        return;
+    }
+    const stored_seat *old = &t->row.seats[seat];
+    if (seat >= t->row.players || seat == t->row.creator || old->kind == SEAT_COMPUTER ||
+        !old->taken || t->present[seat] > 0 || t->row.nmoves > seat) {
+        refuse(T, c, r, ERR_NO_SEAT,
+               "only a taken seat that is away and has not moved yet can be reopened");
+        return;
+    }
+    stored_seat s = *old;
+    s.taken = 0;
+    s.name[0] = '\0';
+    memset(s.token_hash, 0, sizeof s.token_hash);
+    if (storage_update_seat(T->store, t->row.id, seat, &s, t->row.started_ms) != 0) {
+        fprintf(stderr, "carcassonne serve: %s\n", storage_error(T->store));
+        refuse(T, c, r, ERR_INTERNAL, "the seat could not be stored");
+        return;
+    }
+    t->row.seats[seat] = s;
+    reply(T, c, r, json_pack("{s:s, s:i}", "table", t->row.id, "seat", seat));
+    broadcast(T, t, view_seat(t, seat), NULL);
+}
+
 /* A hint: the three best moves of the analysis of this turn, in a `hint`
  * event; from the analysis at hand, or from the job asked now (or already
  * running: one job answers every request of the turn). */
@@ -1167,6 +1313,7 @@ static void table_request(srv_tables *T, srv_client *c, const msg_request *r)
         break;
     case MSG_HINT: do_hint(T, c, r, t); break;
     case MSG_ESTIMATE: do_estimate(T, c, r, t); break;
+    case MSG_REOPEN: do_reopen(T, c, r, t); break;
     default: refuse(T, c, r, ERR_UNKNOWN_TYPE, "not a table request"); break;
     }
 }

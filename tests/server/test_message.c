@@ -212,6 +212,29 @@ static void test_names(void **state)
     assert_false(msg_printable("a\x7f", 8));
 }
 
+/* Request keys of create and join; reopen names its seat. */
+static void test_keys_and_reopen(void **state)
+{
+    (void)state;
+    expect_ok("{\"type\":\"join\",\"table\":\"t1\",\"name\":\"A\",\"key\":"
+              "\"0b7e3c1a-9f1e-4c1d-8a2b-3c4d5e6f7a8b\"}");
+    assert_string_equal(request.key, "0b7e3c1a-9f1e-4c1d-8a2b-3c4d5e6f7a8b");
+    expect_ok("{\"type\":\"create\",\"seats\":[\"open\",\"open\"],\"key\":\"abcdefghijklmnop\"}");
+    expect_ok("{\"type\":\"join\",\"table\":\"t1\",\"name\":\"A\"}");
+    assert_string_equal(request.key, "");
+    expect_error("{\"type\":\"join\",\"table\":\"t1\",\"name\":\"A\",\"key\":\"abc\"}",
+                 ERR_BAD_FIELD, "key");
+    expect_error("{\"type\":\"join\",\"table\":\"t1\",\"name\":\"A\",\"key\":"
+                 "\"abcdefghijklmnop qrs\"}",
+                 ERR_BAD_FIELD, "key");
+    expect_error("{\"type\":\"create\",\"seats\":[\"open\",\"open\"],\"key\":7}", ERR_BAD_FIELD,
+                 "key");
+    expect_ok("{\"type\":\"reopen\",\"table\":\"t1\",\"seat\":2}");
+    assert_int_equal(request.type, MSG_REOPEN);
+    assert_int_equal(request.seat, 2);
+    expect_error("{\"type\":\"reopen\",\"table\":\"t1\"}", ERR_BAD_FIELD, "seat");
+}
+
 /* Display names: format characters, separators and characters that draw
  * nothing are refused, spaces trimmed, a visible character required. */
 static void test_display_names(void **state)
@@ -346,12 +369,19 @@ static void test_others(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_bad_json),        cmocka_unit_test(test_too_big),
-        cmocka_unit_test(test_unknown_type),    cmocka_unit_test(test_ids),
-        cmocka_unit_test(test_create),          cmocka_unit_test(test_create_errors),
-        cmocka_unit_test(test_names),           cmocka_unit_test(test_display_names),
-        cmocka_unit_test(test_table_requests),  cmocka_unit_test(test_move),
-        cmocka_unit_test(test_resume_and_mine), cmocka_unit_test(test_others),
+        cmocka_unit_test(test_bad_json),
+        cmocka_unit_test(test_too_big),
+        cmocka_unit_test(test_unknown_type),
+        cmocka_unit_test(test_ids),
+        cmocka_unit_test(test_create),
+        cmocka_unit_test(test_create_errors),
+        cmocka_unit_test(test_names),
+        cmocka_unit_test(test_display_names),
+        cmocka_unit_test(test_keys_and_reopen),
+        cmocka_unit_test(test_table_requests),
+        cmocka_unit_test(test_move),
+        cmocka_unit_test(test_resume_and_mine),
+        cmocka_unit_test(test_others),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

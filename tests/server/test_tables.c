@@ -929,6 +929,91 @@ static void test_computer_tables_capped(void **state)
     expect(2, "create.ok");
 }
 
+/* `create` and `join` with a request key: a repeat (the answer was lost)
+ * gets the same answer, token included, and makes no second table or
+ * seat. */
+static void test_request_keys(void **state)
+{
+    (void)state;
+    const char *create = "{\"type\":\"create\",\"id\":1,\"name\":\"Ann\",\"key\":"
+                         "\"create-0123456789abcdef\",\"seats\":[\"me\",\"open\",\"invite\"]}";
+    request(0, create);
+    json_t *first = json_deep_copy(expect(0, "create.ok"));
+    expect(0, "state");
+    int live = tables_live(T);
+    request(2, create); /* the creator again, on a new connection */
+    json_t *again = expect(2, "create.ok");
+    assert_true(json_equal(first, again));
+    expect(2, "state");
+    assert_int_equal(tables_live(T), live);
+    const char *table = json_string_value(json_object_get(first, "table"));
+    char join[300];
+    snprintf(join, sizeof join,
+             "{\"type\":\"join\",\"id\":2,\"table\":\"%s\",\"name\":\"Bob\",\"seat\":1,"
+             "\"key\":\"join-0123456789abcdef\"}",
+             table);
+    request(1, join);
+    json_t *joined = json_deep_copy(expect(1, "join.ok"));
+    tables_client_gone(T, &clients[1]); /* the answer was lost with the connection */
+    assert_int_equal(tables_flush(T), 0);
+    drain(1);
+    request(3, join);
+    json_t *rejoined = expect(3, "join.ok");
+    assert_true(json_equal(joined, rejoined));
+    expect(3, "state");
+    /* Another key takes the next seat; a key too short is refused. */
+    snprintf(join, sizeof join,
+             "{\"type\":\"join\",\"id\":3,\"table\":\"%s\",\"name\":\"Cy\",\"key\":\"short\"}",
+             table);
+    request(1, join);
+    expect_error_code(1, "bad_field");
+    json_decref(first);
+    json_decref(joined);
+    drain(0);
+}
+
+/* The creator reopens a seat whose player never came (a lost join.ok at
+ * a table that then started): someone else can take it and play. */
+static void test_reopen_seat(void **state)
+{
+    (void)state;
+    two_players("[\"me\",\"open\"]", 1);
+    char text[300];
+    snprintf(text, sizeof text, "{\"type\":\"reopen\",\"id\":7,\"table\":\"%s\",\"seat\":1}",
+             table_id);
+    request(0, text);
+    expect_error_code(0, "no_seat"); /* Bob is there */
+    tables_client_gone(T, &clients[1]);
+    assert_int_equal(tables_flush(T), 0);
+    drain(0);
+    drain(1);
+    request(2, text); /* not the creator */
+    expect_error_code(2, "not_seated");
+    request(0, text);
+    json_t *ok = expect(0, "reopen.ok");
+    assert_int_equal(json_integer_value(json_object_get(ok, "seat")), 1);
+    json_t *seat = expect(0, "seat");
+    assert_string_equal(json_string_value(json_object_get(seat, "kind")), "open");
+    snprintf(text, sizeof text, "{\"type\":\"resume\",\"id\":8,\"table\":\"%s\",\"token\":\"%s\"}",
+             table_id, tokens[1]);
+    request(1, text);
+    expect_error_code(1, "bad_token"); /* the old token no longer counts */
+    snprintf(text, sizeof text, "{\"type\":\"join\",\"id\":9,\"table\":\"%s\",\"name\":\"Cy\"}",
+             table_id);
+    request(3, text);
+    ok = expect(3, "join.ok");
+    assert_int_equal(json_integer_value(json_object_get(ok, "seat")), 1);
+    json_t *st = expect(3, "state");
+    assert_string_equal(json_string_value(json_object_get(st, "status")), "playing");
+    seat = expect(0, "seat"); /* Cy is there */
+    assert_string_equal(json_string_value(json_object_get(seat, "name")), "Cy");
+    char move[64];
+    legal_move(0, move, sizeof move, 0);
+    send_move(0, 0, move);
+    expect(0, "move.ok");
+    expect(3, "move");
+}
+
 /* No more tables than --max-tables, whoever asks. */
 static void test_total_tables(void **state)
 {
@@ -1361,6 +1446,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_review, setup, teardown),
         cmocka_unit_test_setup_teardown(test_total_tables, setup, teardown),
         cmocka_unit_test_setup_teardown(test_computer_tables_capped, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_request_keys, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_reopen_seat, setup, teardown),
         cmocka_unit_test_setup_teardown(test_storage_failure, setup, teardown),
         cmocka_unit_test_setup_teardown(test_hint_from_the_workers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stale_analysis_dropped, setup, teardown),
