@@ -14,6 +14,7 @@
 
 #include "catalogue.h"
 #include "counts.h"
+#include "frame_check.h"
 #include "message.h"
 #include "tables.h"
 #include "workers.h"
@@ -48,6 +49,7 @@ typedef struct conn {
     int64_t pinged_ms; /* when it was last pinged */
     int ping_due;
     struct conn *prev, *next; /* every connection, for the idle sweep */
+    int fd;                   /* its socket when its frames are checked (frame_check), or -1 */
     int dropped;              /* its queue overflowed: closing */
     int close_soon;           /* close (1008) once the queue is sent */
 } conn;
@@ -183,6 +185,9 @@ static void conn_open(server *S, session *s, struct lws *wsi)
     if (!c)
         return;
     c->wsi = wsi;
+    c->fd = -1;
+    if (!lws_is_ssl(wsi) && frame_check_watch(lws_get_socket_fd(wsi)) == 0)
+        c->fd = lws_get_socket_fd(wsi);
     c->client.id = ++S->next_id;
     c->rx_ms = wall_ms();
     c->next = S->conns;
@@ -202,6 +207,8 @@ static void conn_close(server *S, session *s)
         return;
     tables_client_gone(S->tables, &c->client);
     counts_add(&S->conns_per_addr, c->client.addr, -1);
+    if (c->fd >= 0)
+        frame_check_forget(c->fd);
     if (c->prev)
         c->prev->next = c->next;
     else
@@ -379,6 +386,17 @@ static void take_results(server *S)
     }
 }
 
+/* Whether `c` sent an unmasked frame (RFC 6455: closed with 1002, its
+ * message not read); sets the close reason. */
+static int sent_unmasked(conn *c)
+{
+    if (c->fd < 0 || !frame_check_unmasked(c->fd))
+        return 0;
+    static const char why[] = "client frames must be masked";
+    lws_close_reason(c->wsi, LWS_CLOSE_STATUS_PROTOCOL_ERR, (unsigned char *)why, sizeof why - 1);
+    return 1;
+}
+
 /* WebSocket connections only at /ws. */
 static int ws_path_ok(struct lws *wsi)
 {
@@ -409,11 +427,15 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     switch (reason) {
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION: return ws_path_ok(wsi) ? 0 : 1;
     case LWS_CALLBACK_ESTABLISHED: conn_open(S, s, wsi); return s->c ? 0 : -1;
-    case LWS_CALLBACK_RECEIVE: return s->c ? conn_receive(S, s->c, wsi, in, len) : -1;
-    case LWS_CALLBACK_SERVER_WRITEABLE: return s->c ? conn_write(s->c) : -1;
+    case LWS_CALLBACK_RECEIVE:
+        if (!s->c || sent_unmasked(s->c))
+            return -1;
+        return conn_receive(S, s->c, wsi, in, len);
+    case LWS_CALLBACK_SERVER_WRITEABLE: return !s->c || sent_unmasked(s->c) ? -1 : conn_write(s->c);
     case LWS_CALLBACK_RECEIVE_PONG:
-        if (s->c)
-            s->c->rx_ms = wall_ms();
+        if (!s->c || sent_unmasked(s->c))
+            return -1;
+        s->c->rx_ms = wall_ms();
         return 0;
     case LWS_CALLBACK_CLOSED: conn_close(S, s); return 0;
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:

@@ -272,7 +272,57 @@ def case_fair_workers(program):
             server.stop()
 
 
+def masked_frame(opcode, payload):
+    key = os.urandom(4)
+    body = bytes(b ^ key[i % 4] for i, b in enumerate(payload))
+    return bytes([0x80 | opcode, 0x80 | len(payload)]) + key + body
+
+
+def read_until_closed(sock):
+    """Everything the server sends until it closes the socket."""
+    data = b""
+    sock.settimeout(WAIT)
+    while True:
+        try:
+            chunk = sock.recv(4096)
+        except (ConnectionResetError, socket.timeout):
+            break
+        if not chunk:
+            break
+        data += chunk
+    return data
+
+
+def case_unmasked(program):
+    """RFC 6455 5.1: a client frame without a mask closes the connection
+    with 1002, unanswered; a masked one on the same socket before it is
+    answered; other connections live on."""
+    ping = json.dumps({"type": "ping", "id": 1}).encode()
+    with tempdir() as tmp:
+        server = Server(program, tmp).start()
+        try:
+            other = Client(server)
+            for control in (False, True):
+                raw = raw_upgrade(server.port)
+                raw.sendall(masked_frame(0x1, ping))
+                if control:  # an unmasked ping (a control frame)
+                    raw.sendall(bytes([0x89, 4]) + b"ping")
+                else:
+                    raw.sendall(bytes([0x81, len(ping)]) + ping)
+                data = read_until_closed(raw)
+                check(data.count(b"ping.ok") <= 1, "an unmasked frame was answered: %r" % data)
+                close = data.rfind(b"\x88")
+                check(close >= 0, "no close frame: %r" % data)
+                code = int.from_bytes(data[close + 2:close + 4], "big")
+                check(code == 1002, "close code %d, not 1002: %r" % (code, data))
+                raw.close()
+            check(other.alive(), "another connection died")
+        finally:
+            server.stop()
+
+
 CASES = {
+    "unmasked": case_unmasked,
     "fair_workers": case_fair_workers,
     "replay_cache": case_replay_cache,
     "stall": case_stall,
