@@ -279,7 +279,7 @@ static msg_error get_token(json_t *root, const char *key, uint8_t out[TOKEN_BYTE
     char hex[2 * TOKEN_BYTES + 1];
     msg_error e = get_string(root, key, hex, 2 * (size_t)TOKEN_BYTES, 1, p);
     if (e == ERR_NONE && msg_parse_token(hex, out))
-        return fail(p, ERR_BAD_TOKEN, "'%s' must be 32 hexadecimal digits", key);
+        return fail(p, ERR_BAD_TOKEN, "'%s' must be %d hexadecimal digits", key, 2 * TOKEN_BYTES);
     return e;
 }
 

@@ -14,6 +14,7 @@ enum {
     MSG_PER_SECOND = 20,
     MSG_NAME_BYTES = 32,
     MSG_CHAT_BYTES = 200,
+    MSG_CHAT_INTERVAL_MS = 1000, /* one chat line a second per connection */
     MSG_ID_BYTES = 64,
     MSG_TABLE_BYTES = 32, /* longer table fields are refused outright */
     MSG_INVITE_BYTES = 32,

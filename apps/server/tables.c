@@ -1032,7 +1032,7 @@ static void do_chat(srv_tables *T, srv_client *c, const msg_request *r, srv_tabl
         refuse(T, c, r, ERR_NOT_SEATED, "watch or join the table first");
         return;
     }
-    if (c->last_chat_ms && now - c->last_chat_ms < 1000) {
+    if (c->last_chat_ms && now - c->last_chat_ms < MSG_CHAT_INTERVAL_MS) {
         refuse(T, c, r, ERR_RATE_LIMITED, "one chat line a second");
         return;
     }
