@@ -137,7 +137,7 @@ static int in_ranges(unsigned cp, const cp_range *r, size_t n)
     return 0;
 }
 
-#define IN(cp, table) in_ranges(cp, table, sizeof table / sizeof table[0])
+#define IN(cp, table) in_ranges((cp), (table), sizeof(table) / sizeof((table)[0]))
 
 int msg_display_name(char *name, size_t max)
 {

@@ -406,8 +406,8 @@ static int ws_path_ok(struct lws *wsi)
     return strcmp(uri, "/ws") == 0 || strncmp(uri, "/ws?", 4) == 0;
 }
 
-/* Called at each callback: the tick runs every TICK_MS, so a longer gap
- * between two callbacks means the loop itself did not run (SIGSTOP, a
+/* Called at each tick and before each message: the tick runs every
+ * TICK_MS, so a longer gap means the loop itself did not run (SIGSTOP, a
  * starved machine), and the clocks are not charged for it. */
 static void notice_stall(server *S)
 {
@@ -422,14 +422,13 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 {
     session *s = user;
     server *S = lws_context_user(lws_get_context(wsi));
-    if (S)
-        notice_stall(S);
     switch (reason) {
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION: return ws_path_ok(wsi) ? 0 : 1;
     case LWS_CALLBACK_ESTABLISHED: conn_open(S, s, wsi); return s->c ? 0 : -1;
     case LWS_CALLBACK_RECEIVE:
         if (!s->c || sent_unmasked(s->c))
             return -1;
+        notice_stall(S); /* before the message: its seat's clock */
         return conn_receive(S, s->c, wsi, in, len);
     case LWS_CALLBACK_SERVER_WRITEABLE: return !s->c || sent_unmasked(s->c) ? -1 : conn_write(s->c);
     case LWS_CALLBACK_RECEIVE_PONG:
