@@ -79,7 +79,8 @@ def case_options(program):
     if r.returncode != 0:
         fail("--help: exit %d" % r.returncode)
     for option in ("--host", "--port", "--db", "--static", "--workers", "--max-think-ms", "--hint-ms",
-                   "--max-tables", "--max-conns-per-ip", "--max-tables-per-ip", "--ping-ms",
+                   "--max-tables", "--max-conns-per-ip", "--max-tables-per-ip",
+                   "--max-computer-tables-per-ip", "--ping-ms",
                    "--idle-close-ms", "--tls-cert",
                    "--tls-key", "--help"):
         if option not in r.stdout:
