@@ -678,7 +678,7 @@ static int fill_new_row(srv_tables *T, srv_client *c, const msg_request *r, stor
         return -1;
     int filled = 0;
     *me = -1;
-    char label[16];
+    char label[24];
     for (int i = 0; i < r->nseats; i++) {
         stored_seat *s = &row->seats[i];
         invites[i][0] = '\0';
@@ -742,7 +742,7 @@ static void create_answer(srv_tables *T, srv_client *c, const msg_request *r, sr
  * when answered (or refused), 0 when the key made no table yet. */
 static int repeat_create(srv_tables *T, srv_client *c, const msg_request *r)
 {
-    char id[TABLE_ID_LEN + 1], label[16];
+    char id[TABLE_ID_LEN + 1], label[24];
     key_table_id(r->key, id);
     srv_table *t = find_table(T, id);
     if (!t)

@@ -368,7 +368,7 @@ static void *worker_main(void *arg)
     setpriority(PRIO_PROCESS, (id_t)gettid(), 10);
     for (;;) {
         pthread_mutex_lock(&w->lock);
-        job *j;
+        job *j = NULL;
         while (!w->stopping && !(j = pop_job(w)))
             pthread_cond_wait(&w->work, &w->lock);
         int stopping = w->stopping;
