@@ -11,7 +11,7 @@
 static const char *const type_names[MSG_TYPES] = {
     "hello", "create",   "join",   "resume", "watch",    "leave",  "move",
     "legal", "sync",     "chat",   "lobby",  "mine",     "record", "review",
-    "ping",  "features", "replay", "hint",   "estimate",
+    "ping",  "features", "replay", "hint",   "estimate", "reopen",
 };
 
 static const char *const error_names[ERR_CODES] = {
@@ -92,6 +92,78 @@ int msg_printable(const char *s, size_t max)
         i += n;
     }
     return visible;
+}
+
+/* A range of code points, inclusive. */
+typedef struct cp_range {
+    unsigned lo, hi;
+} cp_range;
+
+/* Code points a display name may not hold: format characters (Unicode
+ * category Cf: bidi controls, zero-width joiners and spaces, the soft
+ * hyphen, invisible operators, tags), the line and paragraph separators,
+ * and other characters that draw nothing (fillers, the blank braille
+ * pattern, variation selectors, the combining grapheme joiner), private
+ * use and noncharacters. */
+static const cp_range name_refused[] = {
+    {0x00ad, 0x00ad},    {0x034f, 0x034f},   {0x0600, 0x0605},   {0x061c, 0x061c},
+    {0x06dd, 0x06dd},    {0x070f, 0x070f},   {0x0890, 0x0891},   {0x08e2, 0x08e2},
+    {0x115f, 0x1160},    {0x17b4, 0x17b5},   {0x180b, 0x180f},   {0x200b, 0x200f},
+    {0x2028, 0x202e},    {0x2060, 0x206f},   {0x2800, 0x2800},   {0x3164, 0x3164},
+    {0xe000, 0xf8ff},    {0xfdd0, 0xfdef},   {0xfe00, 0xfe0f},   {0xfeff, 0xfeff},
+    {0xffa0, 0xffa0},    {0xfff0, 0xfffb},   {0x110bd, 0x110bd}, {0x110cd, 0x110cd},
+    {0x13430, 0x1343f},  {0x1bca0, 0x1bca3}, {0x1d173, 0x1d17a}, {0xe0000, 0xe0fff},
+    {0xf0000, 0x10ffff},
+};
+
+/* Space separators (Unicode category Zs): trimmed from a name's ends, and
+ * not enough to make it visible. */
+static const cp_range name_spaces[] = {
+    {0x0020, 0x0020}, {0x00a0, 0x00a0}, {0x1680, 0x1680}, {0x2000, 0x200a},
+    {0x202f, 0x202f}, {0x205f, 0x205f}, {0x3000, 0x3000},
+};
+
+/* Combining marks (the main blocks): they draw on a base character, not
+ * alone. */
+static const cp_range name_marks[] = {
+    {0x0300, 0x036f}, {0x1ab0, 0x1aff}, {0x1dc0, 0x1dff}, {0x20d0, 0x20ff}, {0xfe20, 0xfe2f},
+};
+
+static int in_ranges(unsigned cp, const cp_range *r, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (cp >= r[i].lo && cp <= r[i].hi)
+            return 1;
+    return 0;
+}
+
+#define IN(cp, table) in_ranges((cp), (table), sizeof(table) / sizeof((table)[0]))
+
+int msg_display_name(char *name, size_t max)
+{
+    if (!msg_printable(name, (size_t)-1))
+        return 0;
+    unsigned char *u = (unsigned char *)name;
+    size_t len = strlen(name), start = 0, end = 0;
+    int visible = 0;
+    for (size_t i = 0; i < len;) {
+        unsigned cp;
+        size_t n = utf8_char(u + i, &cp);
+        if (IN(cp, name_refused) || (cp >= 0xfffe && (cp & 0xfffe) == 0xfffe))
+            return 0;
+        if (!IN(cp, name_spaces)) {
+            if (!visible)
+                start = i;
+            end = i + n;
+            visible |= !IN(cp, name_marks);
+        }
+        i += n;
+    }
+    if (!visible || end - start > max)
+        return 0;
+    memmove(name, name + start, end - start);
+    name[end - start] = '\0';
+    return 1;
 }
 
 static int hex_value(char c)
@@ -178,9 +250,27 @@ static msg_error get_name(json_t *root, msg_request *r, int required, msg_proble
     msg_error e = get_string(root, "name", r->name, MSG_NAME_BYTES, 1, p);
     if (e != ERR_NONE)
         return e;
-    if (!msg_printable(r->name, MSG_NAME_BYTES))
-        return fail(p, ERR_BAD_FIELD, "'name' must be 1 to %d bytes of printable UTF-8",
+    if (!msg_display_name(r->name, MSG_NAME_BYTES))
+        return fail(p, ERR_BAD_FIELD,
+                    "'name' must be 1 to %d bytes of printable UTF-8 with a visible character, "
+                    "without invisible or format characters (bidi controls, zero-width) or line "
+                    "separators",
                     MSG_NAME_BYTES);
+    return ERR_NONE;
+}
+
+/* The optional request key of `create` and `join`. */
+static msg_error get_key(json_t *root, msg_request *r, msg_problem *p)
+{
+    msg_error e = get_string(root, "key", r->key, MSG_KEY_BYTES, 0, p);
+    if (e != ERR_NONE || !json_object_get(root, "key"))
+        return e;
+    size_t len = strlen(r->key);
+    if (len < MSG_KEY_MIN || strspn(r->key, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                            "0123456789-_") != len)
+        return fail(p, ERR_BAD_FIELD,
+                    "'key' must be %d to %d letters, digits, '-' or '_' (a random one: a UUID)",
+                    MSG_KEY_MIN, MSG_KEY_BYTES);
     return ERR_NONE;
 }
 
@@ -189,7 +279,7 @@ static msg_error get_token(json_t *root, const char *key, uint8_t out[TOKEN_BYTE
     char hex[2 * TOKEN_BYTES + 1];
     msg_error e = get_string(root, key, hex, 2 * (size_t)TOKEN_BYTES, 1, p);
     if (e == ERR_NONE && msg_parse_token(hex, out))
-        return fail(p, ERR_BAD_TOKEN, "'%s' must be 32 hexadecimal digits", key);
+        return fail(p, ERR_BAD_TOKEN, "'%s' must be %d hexadecimal digits", key, 2 * TOKEN_BYTES);
     return e;
 }
 
@@ -382,6 +472,8 @@ static msg_error decode_create(json_t *root, msg_request *r, msg_problem *p)
 {
     msg_error e = get_name(root, r, 0, p);
     if (e == ERR_NONE)
+        e = get_key(root, r, p);
+    if (e == ERR_NONE)
         e = get_seats(root, r, p);
     if (e == ERR_NONE)
         e = get_rules(root, r, p);
@@ -410,6 +502,8 @@ static msg_error decode_join(json_t *root, msg_request *r, msg_problem *p)
         e = get_int(root, "seat", 0, CARC_MAX_PLAYERS - 1, 0, &r->seat, p);
     if (e == ERR_NONE)
         e = get_string(root, "invite", r->invite, MSG_INVITE_BYTES, 0, p);
+    if (e == ERR_NONE)
+        e = get_key(root, r, p);
     return e;
 }
 
@@ -491,6 +585,10 @@ static msg_error decode_fields(json_t *root, msg_request *r, msg_problem *p)
         msg_error e = get_table(root, r, p);
         return e == ERR_NONE ? get_bool(root, "on", &r->on, p) : e;
     }
+    case MSG_REOPEN: {
+        msg_error e = get_table(root, r, p);
+        return e == ERR_NONE ? get_int(root, "seat", 0, CARC_MAX_PLAYERS - 1, 1, &r->seat, p) : e;
+    }
     case MSG_WATCH:
     case MSG_LEAVE:
     case MSG_LEGAL:
@@ -509,6 +607,7 @@ static void clear_request(msg_request *r)
 {
     r->id.kind = MSG_ID_NONE;
     r->table[0] = r->name[0] = r->client[0] = r->invite[0] = r->move[0] = r->text[0] = '\0';
+    r->key[0] = '\0';
     r->nseats = r->nmine = 0;
     r->rules = 0;
     r->expansions = 0;

@@ -14,12 +14,15 @@ enum {
     MSG_PER_SECOND = 20,
     MSG_NAME_BYTES = 32,
     MSG_CHAT_BYTES = 200,
+    MSG_CHAT_INTERVAL_MS = 1000, /* one chat line a second per connection */
     MSG_ID_BYTES = 64,
     MSG_TABLE_BYTES = 32, /* longer table fields are refused outright */
     MSG_INVITE_BYTES = 32,
     MSG_SPEC_BYTES = 119, /* carc_player_new()'s limit */
     MSG_MOVE_BYTES = 63,
     MSG_CLIENT_BYTES = 64,
+    MSG_KEY_MIN = 16, /* a request key: 16 to 64 letters, digits, '-' or '_' */
+    MSG_KEY_BYTES = 64,
     MSG_MAX_MINE = 100,
     MSG_MAX_RULES = 16,
     MSG_MAX_TURN = 1000,
@@ -47,6 +50,7 @@ typedef enum msg_type {
     MSG_REPLAY,
     MSG_HINT,
     MSG_ESTIMATE,
+    MSG_REOPEN,
     MSG_TYPES
 } msg_type;
 
@@ -117,6 +121,9 @@ typedef struct msg_request {
     char table[MSG_TABLE_BYTES + 1];
     char name[MSG_NAME_BYTES + 1]; /* "" when not given */
     char client[MSG_CLIENT_BYTES + 1];
+    /* create, join: the client's request key ("" when none): a repeat with
+     * the same key gets the same answer */
+    char key[MSG_KEY_BYTES + 1];
     /* create */
     int nseats;
     msg_seat seats[CARC_MAX_PLAYERS];
@@ -126,8 +133,8 @@ typedef struct msg_request {
     msg_clock clock;
     int listed;
     int estimates; /* hints and win chances allowed (default 1) */
-    /* join */
-    int seat; /* -1: the first open seat */
+    /* join, reopen */
+    int seat; /* -1: the first open seat (join) */
     char invite[MSG_INVITE_BYTES + 1];
     /* resume */
     uint8_t token[TOKEN_BYTES];
@@ -167,6 +174,14 @@ const char *msg_type_name(msg_type type);
 /* Whether `s` (NUL-terminated) is 1..`max` bytes of printable UTF-8: valid
  * UTF-8, no control characters (C0, DEL, C1), not only spaces. */
 int msg_printable(const char *s, size_t max);
+
+/* Checks and trims the display name `name` (NUL-terminated) in place:
+ * printable UTF-8 (msg_printable), no format characters (bidi controls,
+ * zero-width characters), line or paragraph separators, or other
+ * characters that draw nothing; spaces trimmed from both ends; at least
+ * one visible character; at most `max` bytes once trimmed. Returns 1 when
+ * it is a name, 0 otherwise (`name` then unchanged). */
+int msg_display_name(char *name, size_t max);
 
 /* Reads 32 hexadecimal digits into 16 bytes; 0 on success. */
 int msg_parse_token(const char *hex, uint8_t out[TOKEN_BYTES]);

@@ -4,6 +4,7 @@
 #include "net.h"
 
 #include <ev.h>
+#include <jansson.h>
 #include <libwebsockets.h>
 #include <signal.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 
 #include "catalogue.h"
 #include "counts.h"
+#include "frame_check.h"
 #include "message.h"
 #include "tables.h"
 #include "workers.h"
@@ -22,12 +24,15 @@ _Static_assert(LWS_PRE <= SRV_HEADROOM, "srv_msg needs room for the frame header
 enum {
     QUEUE_MAX_MESSAGES = 1024, /* a connection's output queue, at most */
     QUEUE_MAX_BYTES = 1 << 20, /* ... and its bytes */
-    MAX_ERRORS = 100,          /* then the connection is closed */
     TICK_MS = 100,             /* clocks and housekeeping */
-    IDLE_SWEEP_TICKS = 50,     /* quiet connections are looked for every 5 s */
-    IDLE_PING_MS = 30000,      /* a connection quiet this long is pinged */
-    IDLE_CLOSE_MS = 75000,     /* ... and closed when still quiet */
+    STALL_MS = 500,            /* a loop quiet longer than TICK_MS + this was stalled */
+    IDLE_SWEEP_MAX_MS = 5000,  /* quiet connections are looked for this often at least */
 };
+
+/* The payload of the server's pings. libwebsockets 4.1 calls
+ * LWS_CALLBACK_RECEIVE_PONG only for a pong that carries a payload, and a
+ * pong echoes the ping's: an empty ping would never be seen answered. */
+static const char ping_payload[] = "carcassonne";
 
 /* A WebSocket connection. `client` comes first: tables.c knows only it. */
 typedef struct conn {
@@ -44,6 +49,7 @@ typedef struct conn {
     int64_t pinged_ms; /* when it was last pinged */
     int ping_due;
     struct conn *prev, *next; /* every connection, for the idle sweep */
+    int fd;                   /* its socket when its frames are checked (frame_check), or -1 */
     int dropped;              /* its queue overflowed: closing */
     int close_soon;           /* close (1008) once the queue is sent */
 } conn;
@@ -67,10 +73,18 @@ typedef struct server {
     addr_counts conns_per_addr;
     conn *conns;
     int ticks;
+    int64_t awake_ms; /* monotonic: when the loop last ran a callback */
     lws_sorted_usec_list_t tick;
 } server;
 
 static volatile sig_atomic_t stop_requested;
+
+static int64_t monotonic_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 static int64_t wall_ms(void)
 {
@@ -123,9 +137,10 @@ static int conn_write(conn *c)
     if (c->dropped)
         return -1;
     if (c->ping_due) {
-        unsigned char ping[LWS_PRE + 1];
+        unsigned char ping[LWS_PRE + sizeof ping_payload];
         c->ping_due = 0;
-        if (lws_write(c->wsi, ping + LWS_PRE, 0, LWS_WRITE_PING) < 0)
+        memcpy(ping + LWS_PRE, ping_payload, sizeof ping_payload - 1);
+        if (lws_write(c->wsi, ping + LWS_PRE, sizeof ping_payload - 1, LWS_WRITE_PING) < 0)
             return -1;
         if (c->qlen > 0 || c->close_soon)
             lws_callback_on_writable(c->wsi);
@@ -170,6 +185,9 @@ static void conn_open(server *S, session *s, struct lws *wsi)
     if (!c)
         return;
     c->wsi = wsi;
+    c->fd = -1;
+    if (!lws_is_ssl(wsi) && frame_check_watch(lws_get_socket_fd(wsi)) == 0)
+        c->fd = lws_get_socket_fd(wsi);
     c->client.id = ++S->next_id;
     c->rx_ms = wall_ms();
     c->next = S->conns;
@@ -189,6 +207,8 @@ static void conn_close(server *S, session *s)
         return;
     tables_client_gone(S->tables, &c->client);
     counts_add(&S->conns_per_addr, c->client.addr, -1);
+    if (c->fd >= 0)
+        frame_check_forget(c->fd);
     if (c->prev)
         c->prev->next = c->next;
     else
@@ -219,14 +239,16 @@ static void conn_message(server *S, conn *c, const char *data, size_t len, int b
     msg_error e = binary ? ERR_BAD_JSON : msg_decode(data, len, r, &problem);
     if (binary)
         snprintf(problem.message, sizeof problem.message, "messages are text frames of JSON");
-    if (limited)
+    if (limited) {
+        char why[64];
+        snprintf(why, sizeof why, "more than %d messages a second", MSG_PER_SECOND);
         tables_error(S->tables, &c->client, e == ERR_BAD_JSON ? NULL : &r->id, ERR_RATE_LIMITED,
-                     "more than 20 messages a second");
-    else if (e != ERR_NONE)
+                     why);
+    } else if (e != ERR_NONE)
         tables_error(S->tables, &c->client, e == ERR_BAD_JSON ? NULL : &r->id, e, problem.message);
     else
         tables_request(S->tables, &c->client, r);
-    if (c->client.errors > MAX_ERRORS)
+    if (tables_client_abusive(&c->client))
         c->close_soon = 1;
 }
 
@@ -266,7 +288,9 @@ static int conn_receive(server *S, conn *c, struct lws *wsi, const char *in, siz
                              sizeof why - 1);
             return -1;
         }
-        tables_error(S->tables, &c->client, NULL, ERR_TOO_BIG, "a message is at most 8192 bytes");
+        char why[64];
+        snprintf(why, sizeof why, "a message is at most %d bytes", MSG_MAX_BYTES);
+        tables_error(S->tables, &c->client, NULL, ERR_TOO_BIG, why);
     } else {
         conn_message(S, c, c->rx, c->rx_len, lws_frame_is_binary(wsi));
     }
@@ -278,17 +302,35 @@ static int conn_receive(server *S, conn *c, struct lws *wsi, const char *in, siz
 
 /* --- HTTP ------------------------------------------------------------------------------ */
 
+/* The counters of GET /api/stats as JSON text (malloc'ed), or NULL. */
+static char *stats_json(server *S)
+{
+    const srv_stats *st = tables_stats(S->tables);
+    int conns = 0;
+    for (const conn *c = S->conns; c; c = c->next)
+        conns++;
+    json_t *j =
+        json_pack("{s:i, s:i, s:I, s:I, s:I}", "tables_live", tables_live(S->tables), "connections",
+                  conns, "replays_computed", (json_int_t)st->replays_computed, "replays_cached",
+                  (json_int_t)st->replays_cached, "reviews_asked", (json_int_t)st->reviews_asked);
+    char *text = j ? json_dumps(j, JSON_COMPACT) : NULL;
+    json_decref(j);
+    return text;
+}
+
 /* GET /api/tables/ID/record: the record as text; GET /api/tiles: the tile
- * catalogue as JSON. */
+ * catalogue as JSON; GET /api/stats: the server's counters as JSON. */
 static int http_request(server *S, session *s, struct lws *wsi, const char *path)
 {
     char id[STORED_ID_BYTES + 1] = "";
     const char *p = strstr(path, "tables/");
     const char *rest = p ? p + 7 : NULL;
     const char *slash = rest ? strchr(rest, '/') : NULL;
-    int finished = 0, tiles = strcmp(path, "/api/tiles") == 0;
-    char *text = tiles ? catalogue_json() : NULL;
-    if (!tiles && slash && strcmp(slash, "/record") == 0 && (size_t)(slash - rest) < sizeof id) {
+    int finished = 0, tiles = strcmp(path, "/api/tiles") == 0,
+        stats = strcmp(path, "/api/stats") == 0;
+    char *text = tiles ? catalogue_json() : stats ? stats_json(S) : NULL;
+    if (!tiles && !stats && slash && strcmp(slash, "/record") == 0 &&
+        (size_t)(slash - rest) < sizeof id) {
         memcpy(id, rest, (size_t)(slash - rest));
         id[slash - rest] = '\0';
         text = tables_record(S->tables, id, &finished);
@@ -308,9 +350,9 @@ static int http_request(server *S, session *s, struct lws *wsi, const char *path
     free(text);
     unsigned char head[LWS_PRE + 512], *start = head + LWS_PRE, *at = start,
                                        *end = head + sizeof head - 1;
-    if (lws_add_http_common_headers(wsi, HTTP_STATUS_OK,
-                                    tiles ? "application/json" : "text/plain; charset=utf-8",
-                                    (lws_filepos_t)len, &at, end) ||
+    if (lws_add_http_common_headers(
+            wsi, HTTP_STATUS_OK, tiles || stats ? "application/json" : "text/plain; charset=utf-8",
+            (lws_filepos_t)len, &at, end) ||
         lws_finalize_write_http_header(wsi, start, &at, end))
         return -1;
     lws_callback_on_writable(wsi);
@@ -344,6 +386,17 @@ static void take_results(server *S)
     }
 }
 
+/* Whether `c` sent an unmasked frame (RFC 6455: closed with 1002, its
+ * message not read); sets the close reason. */
+static int sent_unmasked(conn *c)
+{
+    if (c->fd < 0 || !frame_check_unmasked(c->fd))
+        return 0;
+    static const char why[] = "client frames must be masked";
+    lws_close_reason(c->wsi, LWS_CLOSE_STATUS_PROTOCOL_ERR, (unsigned char *)why, sizeof why - 1);
+    return 1;
+}
+
 /* WebSocket connections only at /ws. */
 static int ws_path_ok(struct lws *wsi)
 {
@@ -351,6 +404,17 @@ static int ws_path_ok(struct lws *wsi)
     if (lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) <= 0)
         return 0;
     return strcmp(uri, "/ws") == 0 || strncmp(uri, "/ws?", 4) == 0;
+}
+
+/* Called at each tick and before each message: the tick runs every
+ * TICK_MS, so a longer gap means the loop itself did not run (SIGSTOP, a
+ * starved machine), and the clocks are not charged for it. */
+static void notice_stall(server *S)
+{
+    int64_t now = monotonic_ms();
+    if (S->awake_ms && S->tables && now - S->awake_ms > TICK_MS + STALL_MS)
+        tables_stalled(S->tables, now - S->awake_ms - TICK_MS);
+    S->awake_ms = now;
 }
 
 static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
@@ -361,11 +425,16 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     switch (reason) {
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION: return ws_path_ok(wsi) ? 0 : 1;
     case LWS_CALLBACK_ESTABLISHED: conn_open(S, s, wsi); return s->c ? 0 : -1;
-    case LWS_CALLBACK_RECEIVE: return s->c ? conn_receive(S, s->c, wsi, in, len) : -1;
-    case LWS_CALLBACK_SERVER_WRITEABLE: return s->c ? conn_write(s->c) : -1;
+    case LWS_CALLBACK_RECEIVE:
+        if (!s->c || sent_unmasked(s->c))
+            return -1;
+        notice_stall(S); /* before the message: its seat's clock */
+        return conn_receive(S, s->c, wsi, in, len);
+    case LWS_CALLBACK_SERVER_WRITEABLE: return !s->c || sent_unmasked(s->c) ? -1 : conn_write(s->c);
     case LWS_CALLBACK_RECEIVE_PONG:
-        if (s->c)
-            s->c->rx_ms = wall_ms();
+        if (!s->c || sent_unmasked(s->c))
+            return -1;
+        s->c->rx_ms = wall_ms();
         return 0;
     case LWS_CALLBACK_CLOSED: conn_close(S, s); return 0;
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
@@ -398,10 +467,11 @@ static const struct lws_protocols protocols[] = {
 
 /* --- Hooks for the tables ---------------------------------------------------------------- */
 
-static int hook_think(void *ctx, const char *table, int turn, const carc_game *g, const char *spec)
+static int hook_think(void *ctx, const char *table, const char *addr, int turn, const carc_game *g,
+                      const char *spec)
 {
     server *S = ctx;
-    return S->pool ? workers_think(S->pool, table, turn, g, spec) : -1;
+    return S->pool ? workers_think(S->pool, table, addr, turn, g, spec) : -1;
 }
 
 static int hook_review(void *ctx, const char *table, const carc_game *g, int ms)
@@ -410,10 +480,11 @@ static int hook_review(void *ctx, const char *table, const carc_game *g, int ms)
     return S->pool ? workers_review(S->pool, table, g, ms) : -1;
 }
 
-static int hook_analyse(void *ctx, const char *table, int turn, const carc_game *g)
+static int hook_analyse(void *ctx, const char *table, const char *addr, int turn,
+                        const carc_game *g)
 {
     server *S = ctx;
-    return S->pool ? workers_analyse(S->pool, table, turn, g, S->opt->hint_ms) : -1;
+    return S->pool ? workers_analyse(S->pool, table, addr, turn, g, S->opt->hint_ms) : -1;
 }
 
 static void hook_cancel_analysis(void *ctx, const char *table, int turn)
@@ -442,10 +513,10 @@ static void sweep_idle(server *S, int64_t now)
     for (conn *c = S->conns; c; c = c->next) {
         if (c->dropped)
             continue;
-        if (now - c->rx_ms > IDLE_CLOSE_MS) {
+        if (now - c->rx_ms > S->opt->idle_close_ms) {
             c->dropped = 1;
             lws_set_timeout(c->wsi, PENDING_TIMEOUT_CLOSE_SEND, LWS_TO_KILL_ASYNC);
-        } else if (now - c->rx_ms > IDLE_PING_MS && c->pinged_ms < c->rx_ms) {
+        } else if (now - c->rx_ms > S->opt->ping_ms && c->pinged_ms <= c->rx_ms) {
             c->pinged_ms = now;
             c->ping_due = 1;
             lws_callback_on_writable(c->wsi);
@@ -453,11 +524,20 @@ static void sweep_idle(server *S, int64_t now)
     }
 }
 
+/* Ticks between two idle sweeps: a quarter of the ping delay, at most
+ * IDLE_SWEEP_MAX_MS, so that short test timings are kept to. */
+static int sweep_ticks(const server_options *o)
+{
+    int ms = o->ping_ms / 4 < IDLE_SWEEP_MAX_MS ? o->ping_ms / 4 : IDLE_SWEEP_MAX_MS;
+    return ms > TICK_MS ? ms / TICK_MS : 1;
+}
+
 static void on_tick(lws_sorted_usec_list_t *sul)
 {
     server *S = lws_container_of(sul, server, tick);
+    notice_stall(S);
     int64_t now = wall_ms();
-    if (++S->ticks % IDLE_SWEEP_TICKS == 0)
+    if (++S->ticks % sweep_ticks(S->opt) == 0)
         sweep_idle(S, now);
     tables_tick(S->tables, now);
     lws_sul_schedule(S->ctx, 0, &S->tick, on_tick, TICK_MS * LWS_US_PER_MS);
@@ -547,7 +627,7 @@ static int start(server *S, struct lws_http_mount *api, struct lws_http_mount *f
     }
     srv_hooks hooks = {S,        deliver,      hook_think,          hook_review,
                        hook_now, hook_analyse, hook_cancel_analysis};
-    srv_limits limits = {o->max_tables, o->max_tables_per_ip};
+    srv_limits limits = {o->max_tables, o->max_tables_per_ip, o->max_computer_tables_per_ip};
     S->tables = tables_new(S->store, &hooks, &limits);
     S->ctx = S->tables ? make_context_on_loop(S, api, files) : NULL;
     if (!S->ctx) {

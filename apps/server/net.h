@@ -16,6 +16,9 @@ typedef struct server_options {
     int max_tables;
     int max_conns_per_ip;
     int max_tables_per_ip;
+    int max_computer_tables_per_ip; /* ... of them with computer seats only */
+    int ping_ms;                    /* a connection quiet this long is pinged ... */
+    int idle_close_ms;              /* ... and closed when quiet this long (pongs count) */
     const char *tls_cert, *tls_key;
 } server_options;
 

@@ -32,6 +32,11 @@ static const char serve_usage[] =
     "  --max-tables N           waiting and playing tables in all (default 10000)\n"
     "  --max-conns-per-ip N     WebSocket connections from one address (default 64)\n"
     "  --max-tables-per-ip N    open tables created from one address (default 32)\n"
+    "  --max-computer-tables-per-ip N\n"
+    "                           of those, tables with computer seats only (default 4)\n"
+    "  --ping-ms MS             ping a connection quiet this long (default 30000)\n"
+    "  --idle-close-ms MS       close a connection quiet this long, pongs counting as\n"
+    "                           an answer (default 75000; more than --ping-ms)\n"
     "  --tls-cert FILE          serve HTTPS and WSS with this certificate (PEM) ...\n"
     "  --tls-key FILE           ... and this private key (PEM); both or neither\n"
     "  --help                   this text\n"
@@ -113,6 +118,9 @@ static int parse_args(int argc, char **argv, server_options *o)
         {"--max-tables", 1, 1000000, &o->max_tables},
         {"--max-conns-per-ip", 1, 1000000, &o->max_conns_per_ip},
         {"--max-tables-per-ip", 1, 1000000, &o->max_tables_per_ip},
+        {"--max-computer-tables-per-ip", 0, 1000000, &o->max_computer_tables_per_ip},
+        {"--ping-ms", 100, 3600000, &o->ping_ms},
+        {"--idle-close-ms", 200, 7200000, &o->idle_close_ms},
     };
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -159,12 +167,17 @@ int cmd_serve(int argc, char **argv)
         .max_tables = 10000,
         .max_conns_per_ip = 64,
         .max_tables_per_ip = 32,
+        .max_computer_tables_per_ip = 4,
+        .ping_ms = 30000,
+        .idle_close_ms = 75000,
     };
     int status = parse_args(argc, argv, &o);
     if (status >= 0)
         return status;
     if (!o.tls_cert != !o.tls_key)
         return usage_error("%s", "--tls-cert and --tls-key go together");
+    if (o.idle_close_ms <= o.ping_ms)
+        return usage_error("%s", "--idle-close-ms must be more than --ping-ms");
     if (o.static_dir && !is_dir(o.static_dir))
         return usage_error("--static %s: no such folder", o.static_dir);
     char found[PATH_MAX];

@@ -68,6 +68,7 @@ typedef struct stored_table {
     uint8_t salt[TOKEN_SECRET_BYTES];
     char addr[STORED_ADDR_BYTES]; /* the creator's address, for the limits */
     int forfeit;                  /* the seat that forfeited, or -1 */
+    int creator;                  /* the seat its creator took ("me"), or -1 */
     int64_t started_ms;           /* when the last seat was filled, or 0 */
     stored_seat seats[CARC_MAX_PLAYERS];
     int nmoves;

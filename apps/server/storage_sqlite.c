@@ -10,7 +10,7 @@
 #include <time.h>
 
 enum {
-    SCHEMA_VERSION = 3,   /* 2: tables.estimates; 3: tables.expansions */
+    SCHEMA_VERSION = 4,   /* 2: tables.estimates; 3: tables.expansions; 4: tables.creator */
     CHECKPOINT_MS = 1000, /* the checkpointer's period */
     /* How long the event loop waits for another process's write lock
      * (a script writing to the database) before the write fails: short,
@@ -27,7 +27,8 @@ static const char schema[] =
     " clock_increment INTEGER NOT NULL, clock_timeout INTEGER NOT NULL,"
     " listed INTEGER NOT NULL, seed INTEGER NOT NULL, salt BLOB NOT NULL,"
     " addr TEXT NOT NULL, forfeit INTEGER NOT NULL, started_ms INTEGER NOT NULL,"
-    " estimates INTEGER NOT NULL DEFAULT 1, expansions INTEGER NOT NULL DEFAULT 0);"
+    " estimates INTEGER NOT NULL DEFAULT 1, expansions INTEGER NOT NULL DEFAULT 0,"
+    " creator INTEGER NOT NULL DEFAULT -1);"
     "CREATE INDEX IF NOT EXISTS tables_status ON tables(status, created_ms);"
     "CREATE TABLE IF NOT EXISTS seats ("
     " table_id TEXT NOT NULL, seat INTEGER NOT NULL, kind INTEGER NOT NULL,"
@@ -41,10 +42,12 @@ static const char schema[] =
  * transaction with the new user_version, so that a failure leaves the file
  * as it was: version 1 gains the tables' `estimates` (on for them all),
  * version 2 their `expansions` (none: the base game they were played
- * with). A new file gets every column from `schema` and no step. */
+ * with), version 3 their `creator` (none known: -1). A new file gets every column from `schema` and
+ * no step. */
 static const char *const upgrades[SCHEMA_VERSION] = {
     [1] = "ALTER TABLE tables ADD COLUMN estimates INTEGER NOT NULL DEFAULT 1;",
     [2] = "ALTER TABLE tables ADD COLUMN expansions INTEGER NOT NULL DEFAULT 0;",
+    [3] = "ALTER TABLE tables ADD COLUMN creator INTEGER NOT NULL DEFAULT -1;",
 };
 
 /* The prepared statements, one per write and read. */
@@ -76,7 +79,7 @@ static const char *const stmt_sql[ST_COUNT] = {
     "RELEASE step",
     "ROLLBACK TO step",
     "INSERT INTO tables VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,"
-    "?18)",
+    "?18,?19)",
     "INSERT INTO seats VALUES (?1,?2,?3,?4,?5,?6,?7,?8)",
     "UPDATE seats SET kind=?3, taken=?4, name=?5, spec=?6, token_hash=?7, invite_hash=?8"
     " WHERE table_id=?1 AND seat=?2",
@@ -87,7 +90,7 @@ static const char *const stmt_sql[ST_COUNT] = {
     "SELECT id FROM tables WHERE (?1 >> status) & 1 ORDER BY created_ms, id",
     "SELECT id, created_ms, status, players, rules, info, clock_mode, clock_seconds,"
     " clock_increment, clock_timeout, listed, seed, salt, addr, forfeit, started_ms,"
-    " estimates, expansions FROM tables WHERE id=?1",
+    " estimates, expansions, creator FROM tables WHERE id=?1",
     "SELECT seat, kind, taken, name, spec, token_hash, invite_hash FROM seats"
     " WHERE table_id=?1 ORDER BY seat",
     "SELECT turn, move, by, at_ms FROM moves WHERE table_id=?1 ORDER BY turn",
@@ -392,6 +395,7 @@ static int insert_table(storage *s, const stored_table *t)
     sqlite3_bind_int64(q, 16, t->started_ms);
     sqlite3_bind_int(q, 17, t->estimates);
     sqlite3_bind_int64(q, 18, (sqlite3_int64)t->expansions);
+    sqlite3_bind_int(q, 19, t->creator);
     return run(s, ST_INSERT_TABLE);
 }
 
@@ -498,6 +502,7 @@ static void read_table_row(sqlite3_stmt *q, stored_table *t)
     t->started_ms = sqlite3_column_int64(q, 15);
     t->estimates = sqlite3_column_int(q, 16);
     t->expansions = (uint32_t)sqlite3_column_int64(q, 17);
+    t->creator = sqlite3_column_int(q, 18);
 }
 
 static int read_seats(storage *s, stored_table *t)

@@ -16,7 +16,17 @@ enum {
     HASH_BUCKETS = 1 << 14,
     LOBBY_MAX = 100,
     TABLE_ID_LEN = 11, /* 't' and 10 letters and digits */
+    REPLAY_CACHE = 64, /* `replay` answers of finished tables kept */
 };
+
+/* The `replay` answer of a finished table (which never changes): its
+ * fields as JSON text, so that a repeated request costs a copy. */
+typedef struct replay_entry {
+    char id[STORED_ID_BYTES];
+    char *fields;  /* "{...}", malloc'ed; NULL: a free entry */
+    uint64_t used; /* when last used (the cache's own counter): the least
+                      recently used entry is replaced */
+} replay_entry;
 
 struct srv_tables {
     storage *store;
@@ -26,11 +36,15 @@ struct srv_tables {
     srv_table *newest; /* every table in memory, newest first */
     int live;          /* waiting and playing */
     addr_counts live_per_addr;
+    addr_counts computers_per_addr; /* the live tables of computer seats only */
     /* A spare game the next move is played on, so that a refused move
      * leaves the table's game as it was; it trades places with the
      * table's game after each move, so it may have any tile set. */
     carc_game *scratch;
     outbox out;
+    replay_entry replays[REPLAY_CACHE];
+    uint64_t replay_uses;
+    srv_stats stats;
 };
 
 /* --- The registry ------------------------------------------------------------------ */
@@ -51,6 +65,24 @@ static srv_table *find_loaded(const srv_tables *T, const char *id)
     return NULL;
 }
 
+/* Whether every seat of `row` is a computer's: nobody waits for its moves. */
+static int computers_only(const stored_table *row)
+{
+    for (int i = 0; i < row->players; i++)
+        if (row->seats[i].kind != SEAT_COMPUTER)
+            return 0;
+    return 1;
+}
+
+/* A table leaves or joins the live ones: the counts per address follow. */
+static void count_live(srv_tables *T, const srv_table *t, int delta)
+{
+    T->live += delta;
+    counts_add(&T->live_per_addr, t->row.addr, delta);
+    if (computers_only(&t->row))
+        counts_add(&T->computers_per_addr, t->row.addr, delta);
+}
+
 static void insert_table(srv_tables *T, srv_table *t)
 {
     unsigned b = hash_id(t->row.id);
@@ -61,10 +93,8 @@ static void insert_table(srv_tables *T, srv_table *t)
     if (T->newest)
         T->newest->newer = t;
     T->newest = t;
-    if (t->row.status < TABLE_FINISHED) {
-        T->live++;
-        counts_add(&T->live_per_addr, t->row.addr, 1);
-    }
+    if (t->row.status < TABLE_FINISHED)
+        count_live(T, t, +1);
 }
 
 static void free_table(srv_table *t);
@@ -133,6 +163,7 @@ static srv_table *table_from_row(const stored_table *row, char *err, size_t errc
     }
     t->row = *row;
     t->thinking = -1;
+    t->expiring = -1;
     t->analysing = t->analysed = t->hint_wanted = -1;
     for (int p = 0; p < CARC_MAX_PLAYERS; p++)
         t->win[p] = -1;
@@ -162,6 +193,11 @@ static srv_table *find_table(srv_tables *T, const char *id)
     }
     free(row);
     return t;
+}
+
+const srv_stats *tables_stats(const srv_tables *T)
+{
+    return &T->stats;
 }
 
 int tables_live(const srv_tables *T)
@@ -195,7 +231,10 @@ void tables_free(srv_tables *T)
         t = older;
     }
     outbox_free(&T->out);
+    for (int i = 0; i < REPLAY_CACHE; i++)
+        free(T->replays[i].fields);
     counts_clear(&T->live_per_addr);
+    counts_clear(&T->computers_per_addr);
     carc_game_free(T->scratch);
     free(T);
 }
@@ -263,10 +302,32 @@ static void reply(srv_tables *T, srv_client *c, const msg_request *r, json_t *fi
     send_to(T, c, msg);
 }
 
+/* Counts an error of `c` at `now`, after forgetting those whose time has
+ * passed (a leaky bucket). */
+static void count_error(srv_client *c, int64_t now)
+{
+    if (c->errors == 0 || now < c->errors_ms)
+        c->errors_ms = now;
+    int64_t forgiven = (now - c->errors_ms) / CLIENT_ERROR_FORGIVEN_MS;
+    if (forgiven > 0) {
+        c->errors = forgiven >= c->errors ? 0 : c->errors - (int)forgiven;
+        c->errors_ms += forgiven * CLIENT_ERROR_FORGIVEN_MS;
+    }
+    if (c->errors == 0)
+        c->errors_ms = now;
+    c->errors++;
+}
+
+int tables_client_abusive(const srv_client *c)
+{
+    return c->errors > CLIENT_MAX_ERRORS;
+}
+
 void tables_error(srv_tables *T, srv_client *c, const msg_id *id, msg_error code,
                   const char *message)
 {
-    c->errors++;
+    if (code != ERR_RATE_LIMITED)
+        count_error(c, now_ms(T));
     json_t *msg = json_pack("{s:s}", "type", "error");
     json_t *re = id_json(id);
     if (re)
@@ -396,7 +457,8 @@ static void maybe_think(srv_tables *T, srv_table *t)
     int turn = t->row.nmoves, seat = carc_game_current_player(t->game);
     if (t->row.seats[seat].kind != SEAT_COMPUTER || t->thinking == turn)
         return;
-    if (T->hooks.think(T->hooks.ctx, t->row.id, turn, t->game, t->row.seats[seat].spec) == 0)
+    if (T->hooks.think(T->hooks.ctx, t->row.id, t->row.addr, turn, t->game,
+                       t->row.seats[seat].spec) == 0)
         t->thinking = turn;
 }
 
@@ -422,7 +484,7 @@ static void maybe_analyse(srv_tables *T, srv_table *t)
         return;
     if (t->hint_wanted != turn && !wants_estimates(t))
         return;
-    if (T->hooks.analyse(T->hooks.ctx, t->row.id, turn, t->game) == 0)
+    if (T->hooks.analyse(T->hooks.ctx, t->row.id, t->row.addr, turn, t->game) == 0)
         t->analysing = turn;
 }
 
@@ -453,16 +515,14 @@ static void close_idle_table(srv_tables *T, srv_table *t)
         return;
     }
     t->row.status = TABLE_CLOSED;
-    T->live--;
-    counts_add(&T->live_per_addr, t->row.addr, -1);
+    count_live(T, t, -1);
 }
 
 static void finish_table(srv_tables *T, srv_table *t)
 {
     if (t->row.status != TABLE_FINISHED) {
         t->row.status = TABLE_FINISHED;
-        T->live--;
-        counts_add(&T->live_per_addr, t->row.addr, -1);
+        count_live(T, t, -1);
     }
 }
 
@@ -555,15 +615,41 @@ static void new_table_id(char out[TABLE_ID_LEN + 1])
     out[TABLE_ID_LEN] = '\0';
 }
 
-/* A new secret: its hash into `hash`, its hexadecimal form into `hex`. */
-static int new_secret(uint8_t hash[TOKEN_HASH_BYTES], char hex[TOKEN_HEX])
+/* The id of the table made by `create` with the request key `key`: the
+ * same for a repeat, so that it finds the table. */
+static void key_table_id(const char *key, char out[TABLE_ID_LEN + 1])
+{
+    static const char alphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+    char text[MSG_KEY_BYTES + 32];
+    uint8_t hash[TOKEN_HASH_BYTES];
+    int n = snprintf(text, sizeof text, "carcassonne table %s", key);
+    token_sha256(text, (size_t)n, hash);
+    out[0] = 't';
+    for (int i = 0; i < TABLE_ID_LEN - 1; i++)
+        out[i + 1] = alphabet[hash[i] % 36];
+    out[TABLE_ID_LEN] = '\0';
+}
+
+/* A secret for the table whose salt is `salt`: derived from the request
+ * key `key` and `label` when there is a key (a repeated request makes it
+ * again, token_derive), else random. Its hash goes into `hash`, its
+ * hexadecimal form into `hex`. */
+static int make_secret(const uint8_t salt[TOKEN_SECRET_BYTES], const char *key, const char *label,
+                       uint8_t hash[TOKEN_HASH_BYTES], char hex[TOKEN_HEX])
 {
     uint8_t secret[TOKEN_SECRET_BYTES];
-    if (token_random(secret, sizeof secret))
+    if (key[0])
+        token_derive(salt, label, key, secret);
+    else if (token_random(secret, sizeof secret))
         return -1;
     token_hash(secret, hash);
     token_hex(secret, sizeof secret, hex);
     return 0;
+}
+
+static void invite_label(int seat, char *out, size_t cap)
+{
+    snprintf(out, cap, "invite-%d", seat);
 }
 
 /* Fills the row of a new table from `create`; the secrets of its seats go
@@ -572,9 +658,12 @@ static int fill_new_row(srv_tables *T, srv_client *c, const msg_request *r, stor
                         int *me, char token[TOKEN_HEX], char invites[][TOKEN_HEX])
 {
     memset(row, 0, sizeof *row);
-    do
-        new_table_id(row->id);
-    while (find_loaded(T, row->id));
+    if (r->key[0])
+        key_table_id(r->key, row->id);
+    else
+        do
+            new_table_id(row->id);
+        while (find_loaded(T, row->id));
     row->created_ms = now_ms(T);
     row->players = r->nseats;
     row->rules = r->rules;
@@ -589,6 +678,7 @@ static int fill_new_row(srv_tables *T, srv_client *c, const msg_request *r, stor
         return -1;
     int filled = 0;
     *me = -1;
+    char label[24];
     for (int i = 0; i < r->nseats; i++) {
         stored_seat *s = &row->seats[i];
         invites[i][0] = '\0';
@@ -597,14 +687,15 @@ static int fill_new_row(srv_tables *T, srv_client *c, const msg_request *r, stor
             s->kind = SEAT_OPEN;
             s->taken = 1;
             snprintf(s->name, sizeof s->name, "%s", r->name);
-            if (new_secret(s->token_hash, token))
+            if (make_secret(row->salt, r->key, "create", s->token_hash, token))
                 return -1;
             *me = i;
             break;
         case SEAT_OPEN: s->kind = SEAT_OPEN; break;
         case SEAT_INVITE:
             s->kind = SEAT_INVITE;
-            if (new_secret(s->invite_hash, invites[i]))
+            invite_label(i, label, sizeof label);
+            if (make_secret(row->salt, r->key, label, s->invite_hash, invites[i]))
                 return -1;
             break;
         case SEAT_COMPUTER:
@@ -615,6 +706,7 @@ static int fill_new_row(srv_tables *T, srv_client *c, const msg_request *r, stor
         }
         filled += seat_filled(s);
     }
+    row->creator = *me;
     if (filled == row->players) {
         row->status = TABLE_PLAYING;
         row->started_ms = row->created_ms;
@@ -622,8 +714,66 @@ static int fill_new_row(srv_tables *T, srv_client *c, const msg_request *r, stor
     return 0;
 }
 
+/* The answer of `create` for table `t`: its id, commitment, the
+ * creator's seat and token (`token`, when a seat is theirs) and the
+ * invite codes; `c` becomes a member (bound to that seat) and gets the
+ * state. */
+static void create_answer(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t,
+                          const char *token, char invites[][TOKEN_HEX])
+{
+    int me = t->row.creator;
+    member_add(t, c);
+    json_t *fields = json_pack("{s:s, s:s}", "table", t->row.id, "commitment", t->commitment);
+    if (me >= 0) {
+        json_object_set_new(fields, "seat", json_integer(me));
+        json_object_set_new(fields, "token", json_string(token));
+        member_bind(T, t, c, me);
+    }
+    json_t *list = json_array();
+    for (int i = 0; i < t->row.players; i++)
+        json_array_append_new(list, invites[i][0] ? json_string(invites[i]) : json_null());
+    json_object_set_new(fields, "invites", list);
+    reply(T, c, r, fields);
+    send_to(T, c, view_state(t, seat_of(t, c), now_ms(T)));
+}
+
+/* A `create` repeated with the key of a table made already: the same
+ * answer, made again from the key (the secrets are derived from it). 1
+ * when answered (or refused), 0 when the key made no table yet. */
+static int repeat_create(srv_tables *T, srv_client *c, const msg_request *r)
+{
+    char id[TABLE_ID_LEN + 1], label[24];
+    key_table_id(r->key, id);
+    srv_table *t = find_table(T, id);
+    if (!t)
+        return 0;
+    char token[TOKEN_HEX] = "", invites[CARC_MAX_PLAYERS][TOKEN_HEX] = {{0}};
+    uint8_t hash[TOKEN_HASH_BYTES];
+    int same = 1;
+    if (t->row.creator >= 0) {
+        make_secret(t->row.salt, r->key, "create", hash, token);
+        same = token_hash_equal(hash, t->row.seats[t->row.creator].token_hash);
+    }
+    for (int i = 0; i < t->row.players; i++) {
+        if (t->row.seats[i].kind != SEAT_INVITE)
+            continue;
+        invite_label(i, label, sizeof label);
+        make_secret(t->row.salt, r->key, label, hash, invites[i]);
+        same &= token_hash_equal(hash, t->row.seats[i].invite_hash);
+    }
+    if (!same)
+        refuse(T, c, r, ERR_BAD_FIELD, "that key was used for another request: use a new key");
+    else if (member_index(t, c) < 0 && c->njoined == CLIENT_MAX_TABLES)
+        refuse(T, c, r, ERR_TOO_MANY, "this connection follows as many tables as it may");
+    else
+        create_answer(T, c, r, t, token, invites);
+    return 1;
+}
+
 static void do_create(srv_tables *T, srv_client *c, const msg_request *r)
 {
+    if (r->key[0] && repeat_create(T, c, r))
+        return;
     if (T->live >= T->limits.max_tables) {
         refuse(T, c, r, ERR_TOO_MANY, "the server holds as many tables as it may");
         return;
@@ -634,6 +784,19 @@ static void do_create(srv_tables *T, srv_client *c, const msg_request *r)
     }
     if (c->njoined == CLIENT_MAX_TABLES) {
         refuse(T, c, r, ERR_TOO_MANY, "this connection follows as many tables as it may");
+        return;
+    }
+    int computers = 0;
+    for (int i = 0; i < r->nseats; i++)
+        computers += r->seats[i].kind == SEAT_COMPUTER;
+    if (computers == r->nseats &&
+        counts_get(&T->computers_per_addr, c->addr) >= T->limits.max_computer_tables_per_addr) {
+        char why[160];
+        snprintf(why, sizeof why,
+                 "your address runs %d games of computer seats only, the most it may: wait for "
+                 "one to end",
+                 T->limits.max_computer_tables_per_addr);
+        refuse(T, c, r, ERR_TOO_MANY, why);
         return;
     }
     stored_table *row = malloc(sizeof *row);
@@ -656,19 +819,7 @@ static void do_create(srv_tables *T, srv_client *c, const msg_request *r)
     insert_table(T, t);
     start_clocks(t, t->row.created_ms);
     t->idle_ms = t->row.created_ms;
-    member_add(t, c);
-    json_t *fields = json_pack("{s:s, s:s}", "table", t->row.id, "commitment", t->commitment);
-    if (me >= 0) {
-        json_object_set_new(fields, "seat", json_integer(me));
-        json_object_set_new(fields, "token", json_string(token));
-        member_bind(T, t, c, me);
-    }
-    json_t *list = json_array();
-    for (int i = 0; i < t->row.players; i++)
-        json_array_append_new(list, invites[i][0] ? json_string(invites[i]) : json_null());
-    json_object_set_new(fields, "invites", list);
-    reply(T, c, r, fields);
-    send_to(T, c, view_state(t, me, now_ms(T)));
+    create_answer(T, c, r, t, token, invites);
     maybe_think(T, t);
 }
 
@@ -689,10 +840,11 @@ static int invited_seat(const srv_table *t, const char *invite)
 }
 
 /* The seat `r` asks for at `t`, or -1 with the error queued: `seat`, the
- * seat of the `invite` code, or the first open seat. */
+ * seat of the `invite` code, or the first open seat. A playing table has
+ * free seats only when its creator reopened one (do_reopen). */
 static int seat_to_take(srv_tables *T, srv_client *c, const srv_table *t, const msg_request *r)
 {
-    if (t->row.status != TABLE_WAITING) {
+    if (t->row.status > TABLE_PLAYING) {
         refuse(T, c, r, ERR_NO_SEAT, "every seat of this table is taken");
         return -1;
     }
@@ -729,8 +881,41 @@ static int seat_to_take(srv_tables *T, srv_client *c, const srv_table *t, const 
     return seat;
 }
 
+static int seat_of_token(const srv_table *t, const uint8_t token[TOKEN_SECRET_BYTES]);
+
+/* The answer of a `join` for `seat` with `token`: `c` becomes its member. */
+static void join_answer(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t, int seat,
+                        const char *token)
+{
+    member_add(t, c);
+    reply(T, c, r, json_pack("{s:s, s:i, s:s}", "table", t->row.id, "seat", seat, "token", token));
+    member_bind(T, t, c, seat);
+}
+
+/* A `join` repeated with the key of a join that took a seat already: the
+ * same answer. 1 when answered (or refused), 0 when the key took no seat. */
+static int repeat_join(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t)
+{
+    uint8_t secret[TOKEN_SECRET_BYTES];
+    token_derive(t->row.salt, "join", r->key, secret);
+    int seat = seat_of_token(t, secret);
+    if (seat < 0)
+        return 0;
+    if (member_index(t, c) < 0 && c->njoined == CLIENT_MAX_TABLES) {
+        refuse(T, c, r, ERR_TOO_MANY, "this connection follows as many tables as it may");
+        return 1;
+    }
+    char token[TOKEN_HEX];
+    token_hex(secret, sizeof secret, token);
+    join_answer(T, c, r, t, seat, token);
+    send_to(T, c, view_state(t, seat, now_ms(T)));
+    return 1;
+}
+
 static void do_join(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t)
 {
+    if (r->key[0] && repeat_join(T, c, r, t))
+        return;
     int seat = seat_to_take(T, c, t, r);
     if (seat < 0)
         return;
@@ -740,7 +925,7 @@ static void do_join(srv_tables *T, srv_client *c, const msg_request *r, srv_tabl
     }
     stored_seat s = t->row.seats[seat];
     char token[TOKEN_HEX];
-    if (new_secret(s.token_hash, token)) {
+    if (make_secret(t->row.salt, r->key, "join", s.token_hash, token)) {
         refuse(T, c, r, ERR_INTERNAL, "no random numbers");
         return;
     }
@@ -750,17 +935,16 @@ static void do_join(srv_tables *T, srv_client *c, const msg_request *r, srv_tabl
     for (int i = 0; i < t->row.players; i++)
         filled += i != seat && seat_filled(&t->row.seats[i]);
     int64_t now = now_ms(T);
-    int64_t started = filled == t->row.players ? now : 0;
+    int was_waiting = t->row.status == TABLE_WAITING;
+    int64_t started = !was_waiting ? t->row.started_ms : filled == t->row.players ? now : 0;
     if (storage_update_seat(T->store, t->row.id, seat, &s, started) != 0) {
         fprintf(stderr, "carcassonne serve: %s\n", storage_error(T->store));
         refuse(T, c, r, ERR_INTERNAL, "the seat could not be stored");
         return;
     }
     t->row.seats[seat] = s;
-    member_add(t, c);
-    reply(T, c, r, json_pack("{s:s, s:i, s:s}", "table", t->row.id, "seat", seat, "token", token));
-    member_bind(T, t, c, seat);
-    if (started) {
+    join_answer(T, c, r, t, seat, token);
+    if (started && was_waiting) {
         t->row.status = TABLE_PLAYING;
         t->row.started_ms = started;
         start_clocks(t, now);
@@ -848,7 +1032,7 @@ static void do_chat(srv_tables *T, srv_client *c, const msg_request *r, srv_tabl
         refuse(T, c, r, ERR_NOT_SEATED, "watch or join the table first");
         return;
     }
-    if (c->last_chat_ms && now - c->last_chat_ms < 1000) {
+    if (c->last_chat_ms && now - c->last_chat_ms < MSG_CHAT_INTERVAL_MS) {
         refuse(T, c, r, ERR_RATE_LIMITED, "one chat line a second");
         return;
     }
@@ -925,11 +1109,52 @@ static void do_review(srv_tables *T, srv_client *c, const msg_request *r, srv_ta
                           moves ? moves : json_array()));
         return;
     }
+    /* One review per table: a second request joins the first (as a
+     * member, it gets the `review` event too). */
     int ahead = T->hooks.review ? T->hooks.review(T->hooks.ctx, t->row.id, t->game, r->ms) : -1;
-    if (ahead < 0)
+    if (ahead < 0) {
         refuse(T, c, r, ERR_TOO_MANY, "the review queue is full: try again later");
-    else
-        reply(T, c, r, json_pack("{s:i}", "position", ahead));
+        return;
+    }
+    if (!t->reviewing)
+        T->stats.reviews_asked++;
+    t->reviewing = 1;
+    reply(T, c, r, json_pack("{s:i}", "position", ahead));
+}
+
+/* The creator reopens seat `r->seat`, taken but away and without a move
+ * yet (a join whose answer was lost): its token no longer counts, and the
+ * seat can be joined again, even while the game is on. */
+static void do_reopen(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t)
+{
+    int seat = r->seat;
+    if (t->row.creator < 0 || seat_of(t, c) != t->row.creator) {
+        refuse(T, c, r, ERR_NOT_SEATED, "only the table's creator, in its seat, reopens a seat");
+        return;
+    }
+    if (t->row.status > TABLE_PLAYING) {
+        refuse(T, c, r, ERR_GAME_OVER, "the game has ended");
+        return;
+    }
+    const stored_seat *old = &t->row.seats[seat];
+    if (seat >= t->row.players || seat == t->row.creator || old->kind == SEAT_COMPUTER ||
+        !old->taken || t->present[seat] > 0 || t->row.nmoves > seat) {
+        refuse(T, c, r, ERR_NO_SEAT,
+               "only a taken seat that is away and has not moved yet can be reopened");
+        return;
+    }
+    stored_seat s = *old;
+    s.taken = 0;
+    s.name[0] = '\0';
+    memset(s.token_hash, 0, sizeof s.token_hash);
+    if (storage_update_seat(T->store, t->row.id, seat, &s, t->row.started_ms) != 0) {
+        fprintf(stderr, "carcassonne serve: %s\n", storage_error(T->store));
+        refuse(T, c, r, ERR_INTERNAL, "the seat could not be stored");
+        return;
+    }
+    t->row.seats[seat] = s;
+    reply(T, c, r, json_pack("{s:s, s:i}", "table", t->row.id, "seat", seat));
+    broadcast(T, t, view_seat(t, seat), NULL);
 }
 
 /* A hint: the three best moves of the analysis of this turn, in a `hint`
@@ -976,9 +1201,62 @@ static void do_estimate(srv_tables *T, srv_client *c, const msg_request *r, srv_
     maybe_analyse(T, t);
 }
 
-/* A record replayed move by move: a table's, or one the client sent. */
+/* Answers `r` from the cache of finished tables' replays; 0 when the
+ * table's answer is not there. */
+static int replay_from_cache(srv_tables *T, srv_client *c, const msg_request *r)
+{
+    replay_entry *e = NULL;
+    for (int i = 0; i < REPLAY_CACHE && !e; i++)
+        if (T->replays[i].fields && strcmp(T->replays[i].id, r->table) == 0)
+            e = &T->replays[i];
+    if (!e)
+        return 0;
+    e->used = ++T->replay_uses;
+    json_t *re = id_json(&r->id);
+    char *re_text = re ? json_dumps(re, JSON_ENCODE_ANY) : NULL;
+    json_decref(re);
+    size_t len = strlen(e->fields) + (re_text ? strlen(re_text) : 0) + 40;
+    char *text = malloc(len);
+    if (text) {
+        /* The fields' text begins with '{': the reply's own fields go in front. */
+        int n = snprintf(text, len, "{\"type\":\"replay.ok\",%s%s%s%s", re_text ? "\"re\":" : "",
+                         re_text ? re_text : "", re_text ? "," : "", e->fields + 1);
+        srv_msg *m = n > 0 ? srv_msg_new(text, (size_t)n) : NULL;
+        if (m) {
+            outbox_add(&T->out, c, m);
+            srv_msg_unref(m);
+        }
+    }
+    free(text);
+    free(re_text);
+    T->stats.replays_cached++;
+    return 1;
+}
+
+/* Keeps the `replay` answer `fields` of the finished table `t`. */
+static void replay_keep(srv_tables *T, const srv_table *t, const json_t *fields)
+{
+    replay_entry *e = &T->replays[0];
+    for (int i = 1; i < REPLAY_CACHE && e->fields; i++)
+        if (!T->replays[i].fields || T->replays[i].used < e->used)
+            e = &T->replays[i];
+    char *text = json_dumps(fields, JSON_COMPACT | JSON_REAL_PRECISION(6));
+    if (!text || text[0] != '{' || text[1] == '}') {
+        free(text);
+        return;
+    }
+    free(e->fields);
+    e->fields = text;
+    e->used = ++T->replay_uses;
+    snprintf(e->id, sizeof e->id, "%s", t->row.id);
+}
+
+/* A record replayed move by move: a table's, or one the client sent. A
+ * finished table's answer is computed once and kept (replay_keep). */
 static void do_replay(srv_tables *T, srv_client *c, const msg_request *r)
 {
+    if (r->table[0] && replay_from_cache(T, c, r))
+        return;
     srv_table *t = r->table[0] ? find_table(T, r->table) : NULL;
     if (r->table[0] && !t) {
         refuse(T, c, r, ERR_NO_TABLE, "no such table");
@@ -988,6 +1266,10 @@ static void do_replay(srv_tables *T, srv_client *c, const msg_request *r)
     const char *record = t ? text : r->record;
     json_t *fields = record ? replay_view(record, strlen(record), err, sizeof err) : NULL;
     free(text);
+    if (t)
+        T->stats.replays_computed++;
+    if (fields && t && t->row.status == TABLE_FINISHED)
+        replay_keep(T, t, fields);
     if (fields)
         reply(T, c, r, fields);
     else
@@ -1031,6 +1313,7 @@ static void table_request(srv_tables *T, srv_client *c, const msg_request *r)
         break;
     case MSG_HINT: do_hint(T, c, r, t); break;
     case MSG_ESTIMATE: do_estimate(T, c, r, t); break;
+    case MSG_REOPEN: do_reopen(T, c, r, t); break;
     default: refuse(T, c, r, ERR_UNKNOWN_TYPE, "not a table request"); break;
     }
 }
@@ -1077,6 +1360,7 @@ void tables_review_done(srv_tables *T, const char *table, char *json_moves)
     }
     free(t->review);
     t->review = json_moves;
+    t->reviewing = 0;
     json_t *moves = json_loads(json_moves, 0, NULL);
     broadcast(T, t,
               json_pack("{s:s, s:s, s:o}", "type", "review", "table", t->row.id, "moves",
@@ -1120,13 +1404,26 @@ void tables_tick(srv_tables *T, int64_t now)
         int seat = carc_game_current_player(t->game);
         if (view_clock_left(t, seat, now) > 0 || t->thinking == t->row.nmoves)
             continue;
+        /* The loop reads what is waiting in the sockets between two ticks:
+         * a move sent in time but not read yet still counts. */
+        if (t->expiring != t->row.nmoves) {
+            t->expiring = t->row.nmoves;
+            continue;
+        }
         if (t->row.clock.on_timeout == TIMEOUT_FORFEIT) {
             apply_move(T, t, "end", BY_SERVER, seat, NULL, NULL);
-        } else if (T->hooks.think(T->hooks.ctx, t->row.id, t->row.nmoves, t->game,
+        } else if (T->hooks.think(T->hooks.ctx, t->row.id, t->row.addr, t->row.nmoves, t->game,
                                   "mcts:level=easy") == 0) {
             t->thinking = t->row.nmoves;
         }
     }
+}
+
+void tables_stalled(srv_tables *T, int64_t ms)
+{
+    for (srv_table *t = T->newest; t; t = t->older)
+        if (t->row.status == TABLE_PLAYING && t->row.clock.mode != CLOCK_NONE)
+            t->turn_ms += ms;
 }
 
 /* --- Loading and records ------------------------------------------------------------- */

@@ -17,6 +17,8 @@
 enum {
     CLIENT_MAX_TABLES = 16, /* tables one connection may follow at once */
     CHAT_KEPT = 50,
+    CLIENT_MAX_ERRORS = 100,          /* errors counted, then the connection is closed */
+    CLIENT_ERROR_FORGIVEN_MS = 10000, /* one counted error is forgotten this often */
 };
 
 /* A waiting table that nobody has followed for this long is closed. */
@@ -32,7 +34,11 @@ typedef struct srv_client {
     int njoined;
     struct srv_table *joined[CLIENT_MAX_TABLES];
     int64_t last_chat_ms;
-    int errors; /* error replies sent: too many and the connection closes */
+    /* Error replies counted (rate_limited is not: a client after a stall
+     * is not abusive), one forgotten every CLIENT_ERROR_FORGIVEN_MS since
+     * errors_ms; more than CLIENT_MAX_ERRORS and the connection closes. */
+    int errors;
+    int64_t errors_ms;
 } srv_client;
 
 /* What the tables need from the rest of the server. */
@@ -40,30 +46,39 @@ typedef struct srv_hooks {
     void *ctx;
     /* Queues message `m` for client `c` (taking a reference). */
     void (*send)(void *ctx, srv_client *c, srv_msg *m);
-    /* Asks for a computer move for turn `turn` of table `table` (a copy of
-     * the game is made by the callee): the answer comes back through
-     * tables_computer_move(). Returns 0 when queued. */
-    int (*think)(void *ctx, const char *table, int turn, const carc_game *g, const char *spec);
+    /* Asks for a computer move for turn `turn` of table `table`, made from
+     * address `addr` (a copy of the game is made by the callee): the answer
+     * comes back through tables_computer_move(). Returns 0 when queued. */
+    int (*think)(void *ctx, const char *table, const char *addr, int turn, const carc_game *g,
+                 const char *spec);
     /* Asks for the review of a finished game; the answer comes back
      * through tables_review_done(). Returns the jobs ahead, or -1. */
     int (*review)(void *ctx, const char *table, const carc_game *g, int ms);
     /* Wall clock in milliseconds since 1970. */
     int64_t (*now_ms)(void *ctx);
-    /* Asks for the engine's analysis of turn `turn` of table `table` (a
-     * copy of the game is made by the callee): the answer comes back
+    /* Asks for the engine's analysis of turn `turn` of table `table`, made
+     * from address `addr` (a copy of the game is made by the callee): the answer comes back
      * through tables_analysis_done(). Returns 0 when queued. */
-    int (*analyse)(void *ctx, const char *table, int turn, const carc_game *g);
+    int (*analyse)(void *ctx, const char *table, const char *addr, int turn, const carc_game *g);
     /* Stops the analyses of `table` for turns before `turn` (may be NULL):
      * their answers come back all the same, sooner. */
     void (*cancel_analysis)(void *ctx, const char *table, int turn);
 } srv_hooks;
 
 typedef struct srv_limits {
-    int max_tables;          /* waiting and playing tables in all */
-    int max_tables_per_addr; /* waiting and playing tables created from one address */
+    int max_tables;                   /* waiting and playing tables in all */
+    int max_tables_per_addr;          /* waiting and playing tables created from one address */
+    int max_computer_tables_per_addr; /* ... of them with computer seats only */
 } srv_limits;
 
 typedef struct srv_tables srv_tables;
+
+/* Counters for the operator (GET /api/stats). */
+typedef struct srv_stats {
+    long replays_computed; /* `replay` answers of tables computed (finished: once each) */
+    long replays_cached;   /* ... and answered from the cache */
+    long reviews_asked;    /* reviews queued (a request joining one is not counted) */
+} srv_stats;
 
 /* A registry over `store` (borrowed). NULL when out of memory. */
 srv_tables *tables_new(storage *store, const srv_hooks *hooks, const srv_limits *limits);
@@ -83,6 +98,8 @@ void tables_request(srv_tables *T, srv_client *c, const msg_request *r);
  * (NULL: none). */
 void tables_error(srv_tables *T, srv_client *c, const msg_id *id, msg_error code,
                   const char *message);
+/* Whether `c` has had more counted errors than CLIENT_MAX_ERRORS. */
+int tables_client_abusive(const srv_client *c);
 /* Client `c` has gone: its seats are away, its queued messages dropped. */
 void tables_client_gone(srv_tables *T, srv_client *c);
 /* The answer of a think hook: `move` (record notation) for `turn`. A
@@ -93,9 +110,14 @@ void tables_review_done(srv_tables *T, const char *table, char *json_moves);
 /* The answer of an analyse hook for `turn`: hints and estimates go to who
  * asked. A stale answer (the table moved on, or is gone) is dropped. */
 void tables_analysis_done(srv_tables *T, const char *table, int turn, const srv_analysis *a);
-/* Checks the clocks at time `now_ms`: a seat whose time ran out is
+/* Checks the clocks at time `now_ms`: a seat whose time ran out at the
+ * previous check too (so that the input waiting in between was read) is
  * played by the computer or forfeits. */
 void tables_tick(srv_tables *T, int64_t now_ms);
+
+/* The server's loop did not run for `ms` milliseconds (the process was
+ * stopped, or starved): the clocks are not charged for that time. */
+void tables_stalled(srv_tables *T, int64_t ms);
 
 /* Ends the pass: commits its writes, then hands its messages to the send
  * hook in order. -1 when the commit failed: nothing of the pass is durable
@@ -107,6 +129,9 @@ int tables_flush(srv_tables *T);
  * NULL when there is no such table. `*finished` says whether the game
  * ended. */
 char *tables_record(srv_tables *T, const char *id, int *finished);
+
+/* The counters so far. */
+const srv_stats *tables_stats(const srv_tables *T);
 
 /* Tables waiting or playing. */
 int tables_live(const srv_tables *T);

@@ -6,6 +6,7 @@
 #include <openssl/crypto.h>
 #include <openssl/sha.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/random.h>
 
 int token_random(void *out, size_t len)
@@ -64,4 +65,20 @@ void token_commitment(const uint8_t salt[TOKEN_SECRET_BYTES], uint64_t seed, cha
     uint8_t hash[TOKEN_HASH_BYTES];
     token_sha256(text, (size_t)n, hash);
     token_hex(hash, TOKEN_HASH_BYTES, out);
+}
+
+void token_derive(const uint8_t salt[TOKEN_SECRET_BYTES], const char *label, const char *key,
+                  uint8_t out[TOKEN_SECRET_BYTES])
+{
+    uint8_t buf[TOKEN_SECRET_BYTES + 64 + 1 + 128];
+    size_t label_len = strlen(label), key_len = strlen(key);
+    label_len = label_len < 64 ? label_len : 64;
+    key_len = key_len < 128 ? key_len : 128;
+    memcpy(buf, salt, TOKEN_SECRET_BYTES);
+    memcpy(buf + TOKEN_SECRET_BYTES, label, label_len);
+    buf[TOKEN_SECRET_BYTES + label_len] = 0;
+    memcpy(buf + TOKEN_SECRET_BYTES + label_len + 1, key, key_len);
+    uint8_t hash[TOKEN_HASH_BYTES];
+    token_sha256(buf, TOKEN_SECRET_BYTES + label_len + 1 + key_len, hash);
+    memcpy(out, hash, TOKEN_SECRET_BYTES);
 }

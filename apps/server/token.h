@@ -29,6 +29,14 @@ int token_hash_equal(const uint8_t a[TOKEN_HASH_BYTES], const uint8_t b[TOKEN_HA
 /* Whether `secret` hashes to `stored`. */
 int token_matches(const uint8_t secret[TOKEN_SECRET_BYTES], const uint8_t stored[TOKEN_HASH_BYTES]);
 
+/* A secret derived from a table's salt, a label ("join", "create",
+ * "invite-2", ...) and a client's request key: the first 16 bytes of
+ * SHA-256 of SALT, LABEL, a NUL and KEY. A request repeated with the same
+ * key makes the same secret again, so that its answer can be repeated
+ * while only the secret's hash is stored. */
+void token_derive(const uint8_t salt[TOKEN_SECRET_BYTES], const char *label, const char *key,
+                  uint8_t out[TOKEN_SECRET_BYTES]);
+
 /* The fair deal's commitment: SHA-256 of the text "SALT:SEED" (the salt as
  * 32 lower-case hexadecimal digits, the seed in decimal), in lower-case
  * hexadecimal (64 digits and a NUL). */

@@ -392,34 +392,46 @@ json_t *view_legal(const srv_table *t)
 
 /* --- The record ------------------------------------------------------------------------ */
 
-char *view_record(const srv_table *t)
+/* The record's header lines of `t` into `buf`; -1 when one does not fit
+ * or is not a valid header (then the record is not written). */
+static int record_headers(const srv_table *t, char *buf, size_t cap)
 {
-    char headers[1024];
-    size_t n = 0;
-    n += (size_t)snprintf(headers + n, sizeof headers - n, "server-table %s\n", t->row.id);
+    char key[16], value[160];
+    buf[0] = '\0';
+    int bad = carc_header_append(buf, cap, "server-table", t->row.id) != CARC_OK;
     for (int s = 0; s < t->row.players; s++) {
         const stored_seat *st = &t->row.seats[s];
-        n += (size_t)snprintf(headers + n, sizeof headers - n, "seat-%d %s\n", s + 1,
-                              st->kind == SEAT_COMPUTER ? st->spec : "human");
+        snprintf(key, sizeof key, "seat-%d", s + 1);
+        bad |= carc_header_append(buf, cap, key, st->kind == SEAT_COMPUTER ? st->spec : "human") !=
+               CARC_OK;
     }
     const msg_clock *k = &t->row.clock;
     const char *timeout = k->on_timeout == TIMEOUT_FORFEIT ? "forfeit" : "computer";
     if (k->mode == CLOCK_MOVE)
-        n += (size_t)snprintf(headers + n, sizeof headers - n, "clock move %d %s\n", k->seconds,
-                              timeout);
+        snprintf(value, sizeof value, "move %d %s", k->seconds, timeout);
     else if (k->mode == CLOCK_FISCHER)
-        n += (size_t)snprintf(headers + n, sizeof headers - n, "clock fischer %d %d %s\n",
-                              k->seconds, k->increment, timeout);
+        snprintf(value, sizeof value, "fischer %d %d %s", k->seconds, k->increment, timeout);
+    if (k->mode != CLOCK_NONE)
+        bad |= carc_header_append(buf, cap, "clock", value) != CARC_OK;
     if (t->row.status == TABLE_FINISHED) {
         char salt[TOKEN_HEX];
         token_hex(t->row.salt, sizeof t->row.salt, salt);
-        n += (size_t)snprintf(headers + n, sizeof headers - n, "seed %" PRIu64 "\nsalt %s\n",
-                              t->row.seed, salt);
+        snprintf(value, sizeof value, "%" PRIu64, t->row.seed);
+        bad |= carc_header_append(buf, cap, "seed", value) != CARC_OK;
+        bad |= carc_header_append(buf, cap, "salt", salt) != CARC_OK;
+        snprintf(value, sizeof value, "%d time", t->row.forfeit + 1);
         if (t->row.forfeit >= 0)
-            n += (size_t)snprintf(headers + n, sizeof headers - n, "forfeit %d time\n",
-                                  t->row.forfeit + 1);
+            bad |= carc_header_append(buf, cap, "forfeit", value) != CARC_OK;
     }
-    snprintf(headers + n, sizeof headers - n, "commitment %s\n", t->commitment);
+    bad |= carc_header_append(buf, cap, "commitment", t->commitment) != CARC_OK;
+    return bad ? -1 : 0;
+}
+
+char *view_record(const srv_table *t)
+{
+    char headers[2048];
+    if (record_headers(t, headers, sizeof headers) != 0)
+        return NULL;
     size_t cap = 8192;
     for (;;) {
         char *buf = malloc(cap);

@@ -1,6 +1,7 @@
 /* workers.c: the worker pool: threads, job and result queues (computer
- * moves first, then analyses, then reviews), the watchdog that stops a
- * search at its time cap. */
+ * moves and analyses first, taken in turn from each address, then
+ * reviews, one position at a time), the watchdog that stops a search at
+ * its time cap. */
 #define _GNU_SOURCE /* gettid(): a nice value for each worker thread */
 #include "workers.h"
 
@@ -19,12 +20,28 @@
 typedef struct job {
     job_kind kind;
     char table[STORED_ID_BYTES];
+    char addr[STORED_ADDR_BYTES]; /* JOB_THINK, JOB_ANALYSE: the table's creator's address */
     int turn, ms;
     char spec[MSG_SPEC_BYTES + 32];
     carc_game *game;
     int cancelled; /* JOB_ANALYSE: its turn has gone, skip or stop the search */
+    /* JOB_REVIEW: one position per turn of the queue; the job goes back to
+     * the end of the review queue after each. */
+    int position;      /* the next position to review */
+    carc_game *replay; /* the game replayed up to `position`; NULL before the first */
+    json_t *list;      /* the positions reviewed so far */
     struct job *next;
 } job;
+
+/* The computer moves and analyses asked for the tables of one address,
+ * in order. The lanes with jobs form a queue: a worker takes the first job
+ * of the first lane, and the lane goes to the back, so that every address
+ * gets its turn however many tables it runs. */
+typedef struct lane {
+    char addr[STORED_ADDR_BYTES];
+    job *head, *tail;
+    struct lane *next;
+} lane;
 
 typedef struct result_node {
     worker_result result;
@@ -40,9 +57,10 @@ typedef struct slot {
 
 struct workers {
     pthread_mutex_t lock;
-    pthread_cond_t work; /* a job was queued, or stopping */
-    pthread_cond_t tick; /* wakes the watchdog to stop */
-    job *think_head, *think_tail, *analyse_head, *analyse_tail, *review_head, *review_tail;
+    pthread_cond_t work;           /* a job was queued, or stopping */
+    pthread_cond_t tick;           /* wakes the watchdog to stop */
+    lane *lanes_head, *lanes_tail; /* computer moves and analyses, by address */
+    job *review_head, *review_tail;
     int nthink, nanalyse, nreview;
     result_node *results_head, *results_tail;
     int stopping;      /* workers: take no more jobs, stop searching */
@@ -110,25 +128,76 @@ static void push_job(job **head, job **tail, job *j)
     *tail = j;
 }
 
-static job *pop_job(workers *w)
+static job *pop_list(job **head, job **tail)
 {
-    job **head = w->think_head     ? &w->think_head
-                 : w->analyse_head ? &w->analyse_head
-                                   : &w->review_head;
-    job **tail = w->think_head     ? &w->think_tail
-                 : w->analyse_head ? &w->analyse_tail
-                                   : &w->review_tail;
     job *j = *head;
     if (!j)
         return NULL;
     *head = j->next;
     if (!*head)
         *tail = NULL;
+    return j;
+}
+
+/* Queues a computer move or an analysis in the lane of its address (made
+ * when missing); -1 when out of memory. */
+static int push_lane(workers *w, job *j)
+{
+    lane *l = w->lanes_head;
+    while (l && strcmp(l->addr, j->addr) != 0)
+        l = l->next;
+    if (!l) {
+        if (!(l = calloc(1, sizeof *l)))
+            return -1;
+        snprintf(l->addr, sizeof l->addr, "%s", j->addr);
+        if (w->lanes_tail)
+            w->lanes_tail->next = l;
+        else
+            w->lanes_head = l;
+        w->lanes_tail = l;
+    }
+    push_job(&l->head, &l->tail, j);
+    if (j->kind == JOB_THINK)
+        w->nthink++;
+    else
+        w->nanalyse++;
+    return 0;
+}
+
+/* The first lane's first job; the lane goes to the back of the queue (or
+ * away, when empty). */
+static job *pop_lane(workers *w)
+{
+    lane *l = w->lanes_head;
+    if (!l)
+        return NULL;
+    job *j = pop_list(&l->head, &l->tail);
+    w->lanes_head = l->next;
+    if (!w->lanes_head)
+        w->lanes_tail = NULL;
+    l->next = NULL;
+    if (l->head) {
+        if (w->lanes_tail)
+            w->lanes_tail->next = l;
+        else
+            w->lanes_head = l;
+        w->lanes_tail = l;
+    } else {
+        free(l);
+    }
     if (j->kind == JOB_THINK)
         w->nthink--;
-    else if (j->kind == JOB_ANALYSE)
-        w->nanalyse--;
     else
+        w->nanalyse--;
+    return j;
+}
+
+/* The next job: a computer move or an analysis, an address at a time,
+ * then one position of a review. */
+static job *pop_job(workers *w)
+{
+    job *j = pop_lane(w);
+    if (!j && (j = pop_list(&w->review_head, &w->review_tail)))
         w->nreview--;
     return j;
 }
@@ -137,6 +206,8 @@ static void free_job(job *j)
 {
     if (j) {
         carc_game_free(j->game);
+        carc_game_free(j->replay);
+        json_decref(j->list);
         free(j);
     }
 }
@@ -201,42 +272,47 @@ static void rank_position(workers *w, int index, carc_player *p, const carc_game
         }
 }
 
-static void run_review(workers *w, int index, const job *j, worker_result *r)
+/* Reviews position `j->position` of a finished game: the best move and
+ * the loss of the one played. Returns 1 when the review is complete (its
+ * JSON then in `r`), 0 when positions are left (the job is queued again). */
+static int run_review_step(workers *w, int index, job *j, worker_result *r)
 {
-    char spec[64];
+    char spec[64], err[120];
     snprintf(spec, sizeof spec, "mcts:ms=%d,threads=1", j->ms);
-    char err[120];
-    carc_player *p = carc_player_new(spec, random_seed(), err, sizeof err);
     carc_rules rules = carc_game_rules(j->game);
-    carc_game *g = carc_game_new(carc_game_players(j->game), &rules, random_seed());
+    if (!j->replay)
+        j->replay = carc_game_new(carc_game_players(j->game), &rules, random_seed());
+    if (!j->list)
+        j->list = json_array();
+    carc_player *p = carc_player_new(spec, random_seed(), err, sizeof err);
     int cap = CARC_MAX_PLACEMENTS * (1 + CARC_MAX_SPOTS);
     carc_move_eval *evals = malloc(sizeof *evals * (size_t)cap);
-    json_t *list = json_array();
-    int moves = carc_game_move_count(j->game);
-    for (int i = 0; p && g && evals && i < moves && !carc_game_over(g); i++) {
-        carc_move played;
-        int tile;
-        if (carc_game_move_at(j->game, i, &played, &tile) != CARC_OK ||
-            carc_game_choose_tile(g, tile) != CARC_OK)
-            break;
+    carc_game *g = j->replay;
+    int i = j->position, done = 1;
+    carc_move played;
+    int tile;
+    if (p && g && j->list && evals && i < carc_game_move_count(j->game) && !carc_game_over(g) &&
+        carc_game_move_at(j->game, i, &played, &tile) == CARC_OK &&
+        carc_game_choose_tile(g, tile) == CARC_OK) {
         carc_move_eval best;
         double played_margin;
         rank_position(w, index, p, g, played, evals, cap, j->ms, &best, &played_margin);
         char played_text[32] = "", best_text[32] = "";
         carc_move_write(g, played, played_text, sizeof played_text);
         carc_move_write(g, best.move, best_text, sizeof best_text);
-        json_array_append_new(list,
+        json_array_append_new(j->list,
                               json_pack("{s:i, s:i, s:s, s:s, s:f}", "turn", i, "player",
                                         carc_game_current_player(g), "played", played_text, "best",
                                         best_text, "loss", best.margin - played_margin));
-        if (carc_game_play(g, played, NULL, 0, NULL) != CARC_OK)
-            break;
+        j->position++;
+        done = carc_game_play(g, played, NULL, 0, NULL) != CARC_OK ||
+               j->position >= carc_game_move_count(j->game) || carc_game_over(g);
     }
-    r->review = json_dumps(list, JSON_COMPACT | JSON_REAL_PRECISION(4));
-    json_decref(list);
     free(evals);
-    carc_game_free(g);
     carc_player_free(p);
+    if (done)
+        r->review = j->list ? json_dumps(j->list, JSON_COMPACT | JSON_REAL_PRECISION(4)) : NULL;
+    return done;
 }
 
 /* The `mcts` player's three best moves for the player to move. */
@@ -292,7 +368,7 @@ static void *worker_main(void *arg)
     setpriority(PRIO_PROCESS, (id_t)gettid(), 10);
     for (;;) {
         pthread_mutex_lock(&w->lock);
-        job *j;
+        job *j = NULL;
         while (!w->stopping && !(j = pop_job(w)))
             pthread_cond_wait(&w->work, &w->lock);
         int stopping = w->stopping;
@@ -302,15 +378,26 @@ static void *worker_main(void *arg)
             break;
         worker_result r = {.kind = j->kind, .turn = j->turn};
         snprintf(r.table, sizeof r.table, "%s", j->table);
+        int done = 1;
         if (j->kind == JOB_THINK)
             run_think(w, index, j, &r);
         else if (j->kind == JOB_ANALYSE)
             run_analyse(w, index, j, &r);
         else
-            run_review(w, index, j, &r);
+            done = run_review_step(w, index, j, &r);
         pthread_mutex_lock(&w->lock);
         w->slots[index].running = NULL;
+        if (!done && !w->stopping) {
+            /* The rest of the review waits behind the other jobs. */
+            push_job(&w->review_head, &w->review_tail, j);
+            w->nreview++;
+            j = NULL;
+        }
         pthread_mutex_unlock(&w->lock);
+        if (!done) {
+            free_job(j); /* NULL unless the pool is stopping */
+            continue;
+        }
         free_job(j);
         post_result(w, &r);
     }
@@ -430,37 +517,55 @@ static job *new_job(job_kind kind, const char *table, const carc_game *g)
     return j;
 }
 
-int workers_think(workers *w, const char *table, int turn, const carc_game *g, const char *spec)
+int workers_think(workers *w, const char *table, const char *addr, int turn, const carc_game *g,
+                  const char *spec)
 {
     job *j = new_job(JOB_THINK, table, g);
     if (!j)
         return -1;
     j->turn = turn;
+    snprintf(j->addr, sizeof j->addr, "%s", addr);
     if (workers_effective_spec(spec, w->max_think_ms, j->spec, sizeof j->spec) != 0) {
         free_job(j);
         return -1;
     }
     pthread_mutex_lock(&w->lock);
-    int full = w->nthink >= WORKERS_MAX_JOBS;
-    if (!full) {
-        push_job(&w->think_head, &w->think_tail, j);
-        w->nthink++;
+    int full = w->nthink >= WORKERS_MAX_JOBS || push_lane(w, j) != 0;
+    if (!full)
         pthread_cond_signal(&w->work);
-    }
     pthread_mutex_unlock(&w->lock);
     if (full)
         free_job(j);
     return full ? -1 : 0;
 }
 
+/* Whether a review of `table` is queued or running (lock held). */
+static int reviewing(const workers *w, const char *table)
+{
+    for (const job *j = w->review_head; j; j = j->next)
+        if (strcmp(j->table, table) == 0)
+            return 1;
+    for (int i = 0; i < w->nthreads; i++) {
+        const job *j = w->slots[i].running;
+        if (j && j->kind == JOB_REVIEW && strcmp(j->table, table) == 0)
+            return 1;
+    }
+    return 0;
+}
+
 int workers_review(workers *w, const char *table, const carc_game *g, int ms)
 {
+    pthread_mutex_lock(&w->lock);
+    int joined = reviewing(w, table), ahead = w->nthink + w->nanalyse + w->nreview;
+    pthread_mutex_unlock(&w->lock);
+    if (joined)
+        return ahead;
     job *j = new_job(JOB_REVIEW, table, g);
     if (!j)
         return -1;
     j->ms = ms < w->max_think_ms ? ms : w->max_think_ms;
     pthread_mutex_lock(&w->lock);
-    int ahead = w->nthink + w->nanalyse + w->nreview;
+    ahead = w->nthink + w->nanalyse + w->nreview;
     int full = w->nreview >= WORKERS_MAX_REVIEWS;
     if (!full) {
         push_job(&w->review_head, &w->review_tail, j);
@@ -473,20 +578,19 @@ int workers_review(workers *w, const char *table, const carc_game *g, int ms)
     return full ? -1 : ahead;
 }
 
-int workers_analyse(workers *w, const char *table, int turn, const carc_game *g, int ms)
+int workers_analyse(workers *w, const char *table, const char *addr, int turn, const carc_game *g,
+                    int ms)
 {
     job *j = new_job(JOB_ANALYSE, table, g);
     if (!j)
         return -1;
+    snprintf(j->addr, sizeof j->addr, "%s", addr);
     j->turn = turn;
     j->ms = ms < w->max_think_ms ? ms : w->max_think_ms;
     pthread_mutex_lock(&w->lock);
-    int full = w->nanalyse >= WORKERS_MAX_ANALYSES;
-    if (!full) {
-        push_job(&w->analyse_head, &w->analyse_tail, j);
-        w->nanalyse++;
+    int full = w->nanalyse >= WORKERS_MAX_ANALYSES || push_lane(w, j) != 0;
+    if (!full)
         pthread_cond_signal(&w->work);
-    }
     pthread_mutex_unlock(&w->lock);
     if (full)
         free_job(j);
@@ -501,9 +605,10 @@ static int stale_analysis(const job *j, const char *table, int turn)
 void workers_cancel_analysis(workers *w, const char *table, int turn)
 {
     pthread_mutex_lock(&w->lock);
-    for (job *j = w->analyse_head; j; j = j->next)
-        if (stale_analysis(j, table, turn))
-            j->cancelled = 1;
+    for (lane *l = w->lanes_head; l; l = l->next)
+        for (job *j = l->head; j; j = j->next)
+            if (stale_analysis(j, table, turn))
+                j->cancelled = 1;
     for (int i = 0; i < w->nthreads; i++) {
         slot *s = &w->slots[i];
         if (stale_analysis(s->running, table, turn)) {
@@ -511,6 +616,17 @@ void workers_cancel_analysis(workers *w, const char *table, int turn)
             s->deadline = 0; /* the watchdog stops it at its next tick */
         }
     }
+    pthread_mutex_unlock(&w->lock);
+}
+
+void workers_queued(workers *w, int *thinks, int *analyses, int *reviews)
+{
+    pthread_mutex_lock(&w->lock);
+    *thinks = w->nthink;
+    *analyses = w->nanalyse;
+    *reviews = w->nreview;
+    for (int i = 0; i < w->nthreads; i++)
+        *reviews += w->slots[i].running && w->slots[i].running->kind == JOB_REVIEW;
     pthread_mutex_unlock(&w->lock);
 }
 

@@ -1,5 +1,5 @@
 /* workers.h: a bounded pool of threads for computer moves, analyses (hints
- * and win chances) and reviews.
+ * and win chances) and reviews, fair between addresses.
  * Each search runs single-threaded on one worker, its time capped; the
  * results wait in a queue, and `notify` wakes the service thread
  * (lws_cancel_service) to take them. The service thread never waits for
@@ -44,21 +44,33 @@ void workers_free(workers *w);
  * `max_think_ms`. Writes into `out` (`cap` bytes); -1 on a bad spec. */
 int workers_effective_spec(const char *spec, int max_think_ms, char *out, size_t cap);
 
-/* Queues a computer move for `turn` of `table` (the game is copied).
- * 0 when queued, -1 when the queue is full or out of memory. */
-int workers_think(workers *w, const char *table, int turn, const carc_game *g, const char *spec);
+/* Queues a computer move for `turn` of `table`, made from address `addr`
+ * (the game is copied). Computer moves are taken in turn from each
+ * address, in order within one: one address's many tables do not hold up
+ * another's. 0 when queued, -1 when the queue is full or out of memory. */
+int workers_think(workers *w, const char *table, const char *addr, int turn, const carc_game *g,
+                  const char *spec);
 /* Queues a review of every move of the finished game `g` with `ms` per
- * move. Returns the jobs ahead of it, or -1 when the queue is full. */
+ * move, reviewed one position per job: after each the review goes back
+ * behind every other job, so that it never holds a worker for long. A
+ * review of `table` already queued or running is not queued again (its
+ * result answers both). Returns the jobs ahead of it, or -1 when the
+ * queue is full. */
 int workers_review(workers *w, const char *table, const carc_game *g, int ms);
-/* Queues an analysis of `turn` of `table` (the game is copied): the
- * `mcts` player's ranking with `ms` (capped at max_think_ms), one thread.
- * Computer moves go first, reviews after. 0 when queued, -1 when the queue
- * is full or out of memory. */
-int workers_analyse(workers *w, const char *table, int turn, const carc_game *g, int ms);
+/* Queues an analysis of `turn` of `table`, made from address `addr` (the
+ * game is copied): the `mcts` player's ranking with `ms` (capped at
+ * max_think_ms), one thread. It waits in the address's lane with the
+ * computer moves; reviews go after. 0 when queued, -1 when the queue is
+ * full or out of memory. */
+int workers_analyse(workers *w, const char *table, const char *addr, int turn, const carc_game *g,
+                    int ms);
 /* Cancels the analyses of `table` for turns before `turn`: a queued one
  * skips its search, a running one is stopped within the watchdog's tick.
  * Their (empty) results still come back, to be dropped as stale. */
 void workers_cancel_analysis(workers *w, const char *table, int turn);
+/* The jobs waiting: computer moves, analyses, and reviews (running ones
+ * included: a review is queued again after each position). */
+void workers_queued(workers *w, int *thinks, int *analyses, int *reviews);
 /* Takes one finished job; 1 when there was one, 0 when none. */
 int workers_take(workers *w, worker_result *out);
 

@@ -79,12 +79,15 @@ def case_options(program):
     if r.returncode != 0:
         fail("--help: exit %d" % r.returncode)
     for option in ("--host", "--port", "--db", "--static", "--workers", "--max-think-ms", "--hint-ms",
-                   "--max-tables", "--max-conns-per-ip", "--max-tables-per-ip", "--tls-cert",
+                   "--max-tables", "--max-conns-per-ip", "--max-tables-per-ip",
+                   "--max-computer-tables-per-ip", "--ping-ms",
+                   "--idle-close-ms", "--tls-cert",
                    "--tls-key", "--help"):
         if option not in r.stdout:
             fail("--help does not list " + option)
     bad = [["--bogus"], ["--port"], ["--port", "70000"], ["--port", "x"], ["--workers", "0"],
-           ["--tls-cert", "a.pem"], ["--static", "/no/such/folder"], ["--max-tables", "-1"]]
+           ["--tls-cert", "a.pem"], ["--static", "/no/such/folder"], ["--max-tables", "-1"],
+           ["--ping-ms", "5000", "--idle-close-ms", "5000"]]
     for args in bad:
         r = run(program, *args)
         if r.returncode != 2 or "carcassonne serve:" not in r.stderr or r.stdout:

@@ -212,6 +212,73 @@ static void test_names(void **state)
     assert_false(msg_printable("a\x7f", 8));
 }
 
+/* Request keys of create and join; reopen names its seat. */
+static void test_keys_and_reopen(void **state)
+{
+    (void)state;
+    expect_ok("{\"type\":\"join\",\"table\":\"t1\",\"name\":\"A\",\"key\":"
+              "\"0b7e3c1a-9f1e-4c1d-8a2b-3c4d5e6f7a8b\"}");
+    assert_string_equal(request.key, "0b7e3c1a-9f1e-4c1d-8a2b-3c4d5e6f7a8b");
+    expect_ok("{\"type\":\"create\",\"seats\":[\"open\",\"open\"],\"key\":\"abcdefghijklmnop\"}");
+    expect_ok("{\"type\":\"join\",\"table\":\"t1\",\"name\":\"A\"}");
+    assert_string_equal(request.key, "");
+    expect_error("{\"type\":\"join\",\"table\":\"t1\",\"name\":\"A\",\"key\":\"abc\"}",
+                 ERR_BAD_FIELD, "key");
+    expect_error("{\"type\":\"join\",\"table\":\"t1\",\"name\":\"A\",\"key\":"
+                 "\"abcdefghijklmnop qrs\"}",
+                 ERR_BAD_FIELD, "key");
+    expect_error("{\"type\":\"create\",\"seats\":[\"open\",\"open\"],\"key\":7}", ERR_BAD_FIELD,
+                 "key");
+    expect_ok("{\"type\":\"reopen\",\"table\":\"t1\",\"seat\":2}");
+    assert_int_equal(request.type, MSG_REOPEN);
+    assert_int_equal(request.seat, 2);
+    expect_error("{\"type\":\"reopen\",\"table\":\"t1\"}", ERR_BAD_FIELD, "seat");
+}
+
+/* Display names: format characters, separators and characters that draw
+ * nothing are refused, spaces trimmed, a visible character required. */
+static void test_display_names(void **state)
+{
+    (void)state;
+    static const char *const refused[] = {
+        "Ann\u200b",       /* zero-width space: looks like "Ann" */
+        "\u202eAnn",       /* right-to-left override */
+        "A\u2066nn\u2069", /* isolates */
+        "An\u200dn",       /* zero-width joiner */
+        "\ufeffAnn",       /* zero-width no-break space */
+        "Ann\u2028Bob",    /* line separator */
+        "Ann\u2029",       /* paragraph separator */
+        "\u2060",          /* word joiner alone */
+        "A\u00adnn",       /* soft hyphen */
+        "\u3164",          /* Hangul filler */
+        "\u2800\u2800",    /* blank braille */
+        "Ann\ufe0f",       /* variation selector */
+        "\u3000\u00a0 ",   /* only spaces of other kinds */
+        "\u0301\u0301",    /* only combining marks */
+        "\ue000",          /* private use */
+        "\U000E0041nn",    /* a tag character */
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        char text[200];
+        snprintf(text, sizeof text, "{\"type\":\"join\",\"table\":\"t1\",\"name\":\"%s\"}",
+                 refused[i]);
+        expect_error(text, ERR_BAD_FIELD, "visible");
+    }
+    expect_ok("{\"type\":\"join\",\"table\":\"t1\",\"name\":\"  \u3000Ann Lee\u00a0 \"}");
+    assert_string_equal(request.name, "Ann Lee");
+    expect_ok("{\"type\":\"create\",\"name\":\" Zoe\",\"seats\":[\"me\",\"open\"]}");
+    assert_string_equal(request.name, "Zoe");
+    expect_ok("{\"type\":\"join\",\"table\":\"t1\",\"name\":\"Jose\u0301\"}");
+    expect_ok("{\"type\":\"join\",\"table\":\"t1\",\"name\":\"\u05d0\u05d1\"}"); /* Hebrew */
+    char name[40] = " \xe2\x80\x8b";
+    assert_false(msg_display_name(name, 32));
+    assert_string_equal(name, " \xe2\x80\x8b"); /* unchanged */
+    snprintf(name, sizeof name, " abc ");
+    assert_false(msg_display_name(name, 2));
+    assert_true(msg_display_name(name, 3));
+    assert_string_equal(name, "abc");
+}
+
 static void test_table_requests(void **state)
 {
     (void)state;
@@ -302,11 +369,18 @@ static void test_others(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_bad_json),     cmocka_unit_test(test_too_big),
-        cmocka_unit_test(test_unknown_type), cmocka_unit_test(test_ids),
-        cmocka_unit_test(test_create),       cmocka_unit_test(test_create_errors),
-        cmocka_unit_test(test_names),        cmocka_unit_test(test_table_requests),
-        cmocka_unit_test(test_move),         cmocka_unit_test(test_resume_and_mine),
+        cmocka_unit_test(test_bad_json),
+        cmocka_unit_test(test_too_big),
+        cmocka_unit_test(test_unknown_type),
+        cmocka_unit_test(test_ids),
+        cmocka_unit_test(test_create),
+        cmocka_unit_test(test_create_errors),
+        cmocka_unit_test(test_names),
+        cmocka_unit_test(test_display_names),
+        cmocka_unit_test(test_keys_and_reopen),
+        cmocka_unit_test(test_table_requests),
+        cmocka_unit_test(test_move),
+        cmocka_unit_test(test_resume_and_mine),
         cmocka_unit_test(test_others),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

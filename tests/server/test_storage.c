@@ -311,7 +311,7 @@ static void test_upgrade_from_version_1(void **state)
     assert_int_equal(loaded.estimates, 1);
     assert_int_equal(loaded.expansions, 0);
     storage_close(s);
-    assert_int_equal(schema_version(), 3);
+    assert_int_equal(schema_version(), 4);
 }
 
 /* The user_version of the database file. */
@@ -358,6 +358,7 @@ static void test_upgrade_from_version_2(void **state)
     storage *s = open_db();
     assert_int_equal(storage_load_table(s, "told00000002", &loaded), 1);
     assert_int_equal(loaded.expansions, 0);
+    assert_int_equal(loaded.creator, -1); /* version 4's column: not known */
     assert_int_equal(loaded.rules, CARC_RULE_SMALL_CITY);
     assert_int_equal(loaded.estimates, 0);
     assert_int_equal(loaded.nmoves, 1);
@@ -376,7 +377,7 @@ static void test_upgrade_from_version_2(void **state)
     assert_int_equal(storage_create_table(s, &t), 0);
     assert_int_equal(storage_commit(s), 0);
     storage_close(s);
-    assert_int_equal(schema_version(), 3);
+    assert_int_equal(schema_version(), 4);
     s = open_db();
     assert_int_equal(storage_load_table(s, "triver000001", &loaded), 1);
     assert_int_equal(loaded.expansions, CARC_EXPANSION_RIVER);
@@ -384,6 +385,7 @@ static void test_upgrade_from_version_2(void **state)
     assert_string_equal(loaded.moves[0].text, "RD 1 0 0");
     assert_int_equal(storage_load_table(s, "told00000002", &loaded), 1);
     assert_int_equal(loaded.expansions, 0);
+    assert_int_equal(loaded.creator, -1); /* version 4's column: not known */
     storage_close(s);
 }
 

@@ -49,9 +49,11 @@ static void hook_send(void *ctx, srv_client *c, srv_msg *m)
     nsent++;
 }
 
-static int hook_think(void *ctx, const char *table, int turn, const carc_game *g, const char *spec)
+static int hook_think(void *ctx, const char *table, const char *addr, int turn, const carc_game *g,
+                      const char *spec)
 {
     (void)ctx;
+    (void)addr;
     (void)spec;
     snprintf(think.table, sizeof think.table, "%s", table);
     think.turn = turn;
@@ -83,9 +85,11 @@ static struct {
     carc_game *game;
 } analyse;
 
-static int hook_analyse(void *ctx, const char *table, int turn, const carc_game *g)
+static int hook_analyse(void *ctx, const char *table, const char *addr, int turn,
+                        const carc_game *g)
 {
     (void)ctx;
+    (void)addr;
     snprintf(analyse.table, sizeof analyse.table, "%s", table);
     analyse.turn = turn;
     analyse.asked++;
@@ -123,7 +127,7 @@ static int setup(void **state)
     store = storage_open(path, err, sizeof err);
     srv_hooks hooks = {NULL,     hook_send,    hook_think,          hook_review,
                        hook_now, hook_analyse, hook_cancel_analysis};
-    srv_limits limits = {10, 4};
+    srv_limits limits = {10, 4, 2};
     T = tables_new(store, &hooks, &limits);
     review.asked = 0;
     memset(clients, 0, sizeof clients);
@@ -388,6 +392,31 @@ static void test_move_errors(void **state)
     expect_error_code(0, "no_table");
 }
 
+/* Rate-limited replies are not counted as errors; counted errors are
+ * forgotten with time (one every CLIENT_ERROR_FORGIVEN_MS), so harmless
+ * errors spread over hours never close a connection; a burst does. */
+static void test_error_counter(void **state)
+{
+    (void)state;
+    for (int i = 0; i < 3 * CLIENT_MAX_ERRORS; i++)
+        tables_error(T, &clients[0], NULL, ERR_RATE_LIMITED, "more than 20 messages a second");
+    assert_false(tables_client_abusive(&clients[0]));
+    for (int i = 0; i < 5 * CLIENT_MAX_ERRORS; i++) {
+        request(0, "{\"type\":\"fly\"}");
+        clock_ms += CLIENT_ERROR_FORGIVEN_MS; /* one forgotten for each made: 83 min */
+        assert_false(tables_client_abusive(&clients[0]));
+    }
+    assert_true(clients[0].errors <= 2);
+    for (int i = 0; i <= CLIENT_MAX_ERRORS; i++)
+        request(1, "{\"type\":\"fly\"}");
+    assert_true(tables_client_abusive(&clients[1]));
+    clock_ms += 2LL * CLIENT_ERROR_FORGIVEN_MS;
+    request(1, "{\"type\":\"fly\"}");
+    assert_false(tables_client_abusive(&clients[1]));
+    drain(0);
+    drain(1);
+}
+
 static void test_tokens(void **state)
 {
     (void)state;
@@ -647,6 +676,10 @@ static void test_clock_forfeit(void **state)
     clock_ms += 2000;
     tables_tick(T, clock_ms);
     assert_int_equal(tables_flush(T), 0);
+    assert_null(next(1)); /* the input waiting in the sockets is read first */
+    clock_ms += 100;
+    tables_tick(T, clock_ms);
+    assert_int_equal(tables_flush(T), 0);
     json_t *ev = expect(1, "move");
     assert_string_equal(json_string_value(json_object_get(ev, "move")), "end");
     assert_string_equal(json_string_value(json_object_get(ev, "by")), "server");
@@ -674,6 +707,32 @@ static void test_clock_forfeit(void **state)
     carc_game_free(g);
 }
 
+/* Time the server's loop was stalled is not charged to the seat to move:
+ * 4 s used of 5, a 3 s stall, 1 s more: no forfeit, and the move counts. */
+static void test_clock_stall(void **state)
+{
+    (void)state;
+    two_players("[\"me\",\"open\"],\"clock\":{\"mode\":\"move\",\"seconds\":5,"
+                "\"on_timeout\":\"forfeit\"}",
+                1);
+    clock_ms += 4000;
+    tables_tick(T, clock_ms);
+    clock_ms += 3000;
+    tables_stalled(T, 3000);
+    tables_tick(T, clock_ms);
+    clock_ms += 100;
+    tables_tick(T, clock_ms);
+    assert_int_equal(tables_flush(T), 0);
+    assert_null(next(0));
+    assert_null(next(1));
+    char move[64];
+    legal_move(0, move, sizeof move, 0);
+    send_move(0, 0, move);
+    expect(0, "move.ok");
+    json_t *ev = expect(1, "move");
+    assert_string_equal(json_string_value(json_object_get(ev, "by")), "player");
+}
+
 /* A Fischer clock that runs out lets the computer play for the seat. */
 static void test_clock_computer(void **state)
 {
@@ -683,6 +742,8 @@ static void test_clock_computer(void **state)
                 1);
     assert_int_equal(think.asked, 0);
     clock_ms += 31000;
+    tables_tick(T, clock_ms);
+    clock_ms += 100;
     tables_tick(T, clock_ms);
     assert_int_equal(tables_flush(T), 0);
     assert_int_equal(think.asked, 1);
@@ -731,7 +792,7 @@ static void test_restart(void **state)
     assert_int_equal(storage_commit(store), 0);
     free(broken);
     srv_hooks hooks = {NULL, hook_send, hook_think, NULL, hook_now, hook_analyse, NULL};
-    srv_limits limits = {10, 4};
+    srv_limits limits = {10, 4, 2};
     srv_tables *again = tables_new(store, &hooks, &limits);
     char err[200];
     assert_int_equal(tables_load(again, err, sizeof err), 0);
@@ -822,6 +883,8 @@ static void test_review(void **state)
     expect_error_code(0, "bad_field"); /* not finished */
     clock_ms += 6000;
     tables_tick(T, clock_ms);
+    clock_ms += 100;
+    tables_tick(T, clock_ms);
     assert_int_equal(tables_flush(T), 0);
     drain(0);
     drain(1);
@@ -844,12 +907,119 @@ static void test_review(void **state)
     assert_int_equal(review.asked, 1); /* kept, not asked again */
 }
 
+/* Tables of computer seats only are capped per address (2 in these
+ * tests): a third is refused with a clear error, another address may
+ * still make one, and a table with a person's seat is not counted. */
+static void test_computer_tables_capped(void **state)
+{
+    (void)state;
+    const char *bots = "{\"type\":\"create\",\"id\":1,\"seats\":[\"greedy\",\"random\"]}";
+    request(0, bots);
+    expect(0, "create.ok");
+    request(1, bots);
+    expect(1, "create.ok");
+    request(2, bots);
+    json_t *e = expect(2, "error");
+    assert_string_equal(json_string_value(json_object_get(e, "code")), "too_many");
+    assert_non_null(
+        strstr(json_string_value(json_object_get(e, "message")), "computer seats only"));
+    request(3, bots); /* another address */
+    expect(3, "create.ok");
+    request(2, "{\"type\":\"create\",\"id\":1,\"name\":\"Ann\",\"seats\":[\"me\",\"greedy\"]}");
+    expect(2, "create.ok");
+}
+
+/* `create` and `join` with a request key: a repeat (the answer was lost)
+ * gets the same answer, token included, and makes no second table or
+ * seat. */
+static void test_request_keys(void **state)
+{
+    (void)state;
+    const char *create = "{\"type\":\"create\",\"id\":1,\"name\":\"Ann\",\"key\":"
+                         "\"create-0123456789abcdef\",\"seats\":[\"me\",\"open\",\"invite\"]}";
+    request(0, create);
+    json_t *first = json_deep_copy(expect(0, "create.ok"));
+    expect(0, "state");
+    int live = tables_live(T);
+    request(2, create); /* the creator again, on a new connection */
+    json_t *again = expect(2, "create.ok");
+    assert_true(json_equal(first, again));
+    expect(2, "state");
+    assert_int_equal(tables_live(T), live);
+    const char *table = json_string_value(json_object_get(first, "table"));
+    char join[300];
+    snprintf(join, sizeof join,
+             "{\"type\":\"join\",\"id\":2,\"table\":\"%s\",\"name\":\"Bob\",\"seat\":1,"
+             "\"key\":\"join-0123456789abcdef\"}",
+             table);
+    request(1, join);
+    json_t *joined = json_deep_copy(expect(1, "join.ok"));
+    tables_client_gone(T, &clients[1]); /* the answer was lost with the connection */
+    assert_int_equal(tables_flush(T), 0);
+    drain(1);
+    request(3, join);
+    json_t *rejoined = expect(3, "join.ok");
+    assert_true(json_equal(joined, rejoined));
+    expect(3, "state");
+    /* Another key takes the next seat; a key too short is refused. */
+    snprintf(join, sizeof join,
+             "{\"type\":\"join\",\"id\":3,\"table\":\"%s\",\"name\":\"Cy\",\"key\":\"short\"}",
+             table);
+    request(1, join);
+    expect_error_code(1, "bad_field");
+    json_decref(first);
+    json_decref(joined);
+    drain(0);
+}
+
+/* The creator reopens a seat whose player never came (a lost join.ok at
+ * a table that then started): someone else can take it and play. */
+static void test_reopen_seat(void **state)
+{
+    (void)state;
+    two_players("[\"me\",\"open\"]", 1);
+    char text[300];
+    snprintf(text, sizeof text, "{\"type\":\"reopen\",\"id\":7,\"table\":\"%s\",\"seat\":1}",
+             table_id);
+    request(0, text);
+    expect_error_code(0, "no_seat"); /* Bob is there */
+    tables_client_gone(T, &clients[1]);
+    assert_int_equal(tables_flush(T), 0);
+    drain(0);
+    drain(1);
+    request(2, text); /* not the creator */
+    expect_error_code(2, "not_seated");
+    request(0, text);
+    json_t *ok = expect(0, "reopen.ok");
+    assert_int_equal(json_integer_value(json_object_get(ok, "seat")), 1);
+    json_t *seat = expect(0, "seat");
+    assert_string_equal(json_string_value(json_object_get(seat, "kind")), "open");
+    snprintf(text, sizeof text, "{\"type\":\"resume\",\"id\":8,\"table\":\"%s\",\"token\":\"%s\"}",
+             table_id, tokens[1]);
+    request(1, text);
+    expect_error_code(1, "bad_token"); /* the old token no longer counts */
+    snprintf(text, sizeof text, "{\"type\":\"join\",\"id\":9,\"table\":\"%s\",\"name\":\"Cy\"}",
+             table_id);
+    request(3, text);
+    ok = expect(3, "join.ok");
+    assert_int_equal(json_integer_value(json_object_get(ok, "seat")), 1);
+    json_t *st = expect(3, "state");
+    assert_string_equal(json_string_value(json_object_get(st, "status")), "playing");
+    seat = expect(0, "seat"); /* Cy is there */
+    assert_string_equal(json_string_value(json_object_get(seat, "name")), "Cy");
+    char move[64];
+    legal_move(0, move, sizeof move, 0);
+    send_move(0, 0, move);
+    expect(0, "move.ok");
+    expect(3, "move");
+}
+
 /* No more tables than --max-tables, whoever asks. */
 static void test_total_tables(void **state)
 {
     (void)state;
     srv_hooks hooks = {NULL, hook_send, hook_think, hook_review, hook_now, hook_analyse, NULL};
-    srv_limits limits = {2, 10};
+    srv_limits limits = {2, 10, 10};
     srv_tables *small = tables_new(store, &hooks, &limits);
     const char *create = "{\"type\":\"create\",\"id\":1,\"seats\":[\"open\",\"open\"]}";
     msg_request *r = malloc(sizeof *r);
@@ -1034,7 +1204,7 @@ static void test_estimates_off(void **state)
     expect_error_code(0, "bad_field");
     /* A restarted server has the option from storage. */
     srv_hooks hooks = {NULL, hook_send, hook_think, NULL, hook_now, hook_analyse, NULL};
-    srv_limits limits = {10, 4};
+    srv_limits limits = {10, 4, 2};
     srv_tables *again = tables_new(store, &hooks, &limits);
     char err[200], text[200];
     assert_int_equal(tables_load(again, err, sizeof err), 0);
@@ -1209,7 +1379,7 @@ static void test_river_table(void **state)
     assert_non_null(strstr(record, "\nexpansions river\n"));
     /* A restarted server has the river table from storage. */
     srv_hooks hooks = {NULL, hook_send, hook_think, NULL, hook_now, hook_analyse, NULL};
-    srv_limits limits = {10, 4};
+    srv_limits limits = {10, 4, 2};
     srv_tables *again = tables_new(store, &hooks, &limits);
     char err[200];
     assert_int_equal(tables_load(again, err, sizeof err), 0);
@@ -1261,6 +1431,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_create_join_move, setup, teardown),
         cmocka_unit_test_setup_teardown(test_commit_before_send, setup, teardown),
         cmocka_unit_test_setup_teardown(test_move_errors, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_error_counter, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tokens, setup, teardown),
         cmocka_unit_test_setup_teardown(test_waiting_table_hides_the_deal, setup, teardown),
         cmocka_unit_test_setup_teardown(test_seats_and_limits, setup, teardown),
@@ -1268,11 +1439,15 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_leave_and_presence, setup, teardown),
         cmocka_unit_test_setup_teardown(test_clock_forfeit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_clock_computer, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_clock_stall, setup, teardown),
         cmocka_unit_test_setup_teardown(test_restart, setup, teardown),
         cmocka_unit_test_setup_teardown(test_chat_and_mine, setup, teardown),
         cmocka_unit_test_setup_teardown(test_idle_waiting_table_closed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_review, setup, teardown),
         cmocka_unit_test_setup_teardown(test_total_tables, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_computer_tables_capped, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_request_keys, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_reopen_seat, setup, teardown),
         cmocka_unit_test_setup_teardown(test_storage_failure, setup, teardown),
         cmocka_unit_test_setup_teardown(test_hint_from_the_workers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stale_analysis_dropped, setup, teardown),

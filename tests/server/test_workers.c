@@ -73,9 +73,9 @@ static void test_think(void **state)
     workers *w = workers_new(2, 200, notify, NULL);
     assert_non_null(w);
     carc_game *g = carc_game_new(2, NULL, 42);
-    assert_int_equal(workers_think(w, "tabc", 0, g, "greedy"), 0);
+    assert_int_equal(workers_think(w, "tabc", "10.0.0.1", 0, g, "greedy"), 0);
     /* An iteration budget far beyond the cap: the watchdog stops it. */
-    assert_int_equal(workers_think(w, "tdef", 0, g, "vanilla-mcts:iters=100000000"), 0);
+    assert_int_equal(workers_think(w, "tdef", "10.0.0.1", 0, g, "vanilla-mcts:iters=100000000"), 0);
     for (int i = 0; i < 2; i++) {
         worker_result r;
         take(w, &r);
@@ -115,13 +115,74 @@ static void test_review(void **state)
     workers_free(w);
 }
 
+/* Computer moves and analyses are taken in turn from each address: one
+ * address's many slow tables do not hold up another's move or hint. */
+static void test_fair_addresses(void **state)
+{
+    (void)state;
+    workers *w = workers_new(1, 100, notify, NULL);
+    carc_game *g = carc_game_new(2, NULL, 42);
+    char table[16];
+    for (int i = 0; i < 6; i++) {
+        snprintf(table, sizeof table, "tgreedy%d", i);
+        assert_int_equal(workers_think(w, table, "10.0.0.1", 0, g, "vanilla-mcts:iters=100000000"),
+                         0);
+    }
+    assert_int_equal(workers_think(w, "tvictim", "10.0.0.2", 0, g, "greedy"), 0);
+    assert_int_equal(workers_analyse(w, "thint", "10.0.0.3", 0, g, 10), 0);
+    int at = -1, hint_at = -1;
+    for (int i = 0; i < 8; i++) {
+        worker_result r;
+        take(w, &r);
+        if (strcmp(r.table, "tvictim") == 0)
+            at = i;
+        if (strcmp(r.table, "thint") == 0)
+            hint_at = i;
+    }
+    assert_in_range(at, 0, 2);      /* after at most the running job and one more */
+    assert_in_range(hint_at, 0, 4); /* a hint is not starved by computer moves */
+    carc_game_free(g);
+    workers_free(w);
+}
+
+/* A review goes one position at a time, behind the computer moves, and a
+ * second review of the same table joins the first. */
+static void test_review_split_and_joined(void **state)
+{
+    (void)state;
+    workers *w = workers_new(1, 1000, notify, NULL);
+    carc_game *g = carc_game_new(2, NULL, 7);
+    carc_rng rng = carc_rng_seed(7);
+    for (int i = 0; i < 20; i++)
+        carc_game_play_random(g, &rng, 0.5, NULL);
+    assert_true(workers_review(w, "tabc", g, 100) >= 0);
+    assert_true(workers_review(w, "tabc", g, 100) >= 0);
+    int thinks, analyses, reviews;
+    workers_queued(w, &thinks, &analyses, &reviews);
+    assert_int_equal(reviews, 1);
+    assert_int_equal(workers_think(w, "tdef", "10.0.0.1", 0, g, "greedy"), 0);
+    worker_result r;
+    take(w, &r);
+    assert_int_equal(r.kind, JOB_THINK); /* before the 2 s review ends */
+    take(w, &r);
+    assert_int_equal(r.kind, JOB_REVIEW);
+    json_t *moves = json_loads(r.review, 0, NULL);
+    assert_int_equal(json_array_size(moves), 20);
+    json_decref(moves);
+    free(r.review);
+    workers_queued(w, &thinks, &analyses, &reviews);
+    assert_int_equal(reviews, 0);
+    carc_game_free(g);
+    workers_free(w);
+}
+
 /* An analysis: the search's three best moves, legal, with their chances. */
 static void test_analyse(void **state)
 {
     (void)state;
     workers *w = workers_new(1, 1000, notify, NULL);
     carc_game *g = carc_game_new(2, NULL, 11);
-    assert_int_equal(workers_analyse(w, "tabc", 0, g, 50), 0);
+    assert_int_equal(workers_analyse(w, "tabc", "10.0.0.1", 0, g, 50), 0);
     worker_result r;
     take(w, &r);
     assert_int_equal(r.kind, JOB_ANALYSE);
@@ -146,8 +207,8 @@ static void test_cancel_analysis(void **state)
     workers *w = workers_new(1, 60000, notify, NULL);
     carc_game *g = carc_game_new(2, NULL, 12);
     time_t start = time(NULL);
-    assert_int_equal(workers_analyse(w, "tabc", 0, g, 60000), 0);
-    assert_int_equal(workers_analyse(w, "tabc", 0, g, 60000), 0);
+    assert_int_equal(workers_analyse(w, "tabc", "10.0.0.1", 0, g, 60000), 0);
+    assert_int_equal(workers_analyse(w, "tabc", "10.0.0.1", 0, g, 60000), 0);
     struct timespec pause = {0, 100 * 1000000L};
     nanosleep(&pause, NULL);
     workers_cancel_analysis(w, "tabc", 1);
@@ -164,8 +225,12 @@ static void test_cancel_analysis(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_effective_spec),  cmocka_unit_test(test_think),
-        cmocka_unit_test(test_review),          cmocka_unit_test(test_analyse),
+        cmocka_unit_test(test_effective_spec),
+        cmocka_unit_test(test_think),
+        cmocka_unit_test(test_review),
+        cmocka_unit_test(test_fair_addresses),
+        cmocka_unit_test(test_review_split_and_joined),
+        cmocka_unit_test(test_analyse),
         cmocka_unit_test(test_cancel_analysis),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
