@@ -68,7 +68,9 @@ static const palette palette_256 = {
             [TILE_ART_ROAD] = "1;38;5;231", /* white */
             [TILE_ART_JUNCTION] = "1;38;5;231",
             [TILE_ART_CLOISTER] = "1;38;5;231;48;5;124", /* white on red */
-            [TILE_ART_PENNANT] = "1;38;5;21"},           /* the shields' blue */
+            [TILE_ART_PENNANT] = "1;38;5;21",            /* the shields' blue */
+            [TILE_ART_INN] = "1;38;5;160",               /* a red roof */
+            [TILE_ART_CATHEDRAL] = "1;38;5;231;48;5;124"},
     .player = {"48;5;160;38;5;231", "48;5;27;38;5;231", "48;5;226;38;5;16", "48;5;46;38;5;16",
                "48;5;16;38;5;231", "48;5;250;38;5;16"},
     .water = "1;38;5;231;48;5;32", /* white waves on water blue */
@@ -83,7 +85,9 @@ static const palette palette_16 = {
             [TILE_ART_ROAD] = "1;97",
             [TILE_ART_JUNCTION] = "1;97",
             [TILE_ART_CLOISTER] = "1;97;41",
-            [TILE_ART_PENNANT] = "1;34"},
+            [TILE_ART_PENNANT] = "1;34",
+            [TILE_ART_INN] = "1;31",
+            [TILE_ART_CATHEDRAL] = "1;97;41"},
     .player = {"41;97", "44;97", "103;30", "102;30", "40;97", "47;30"},
     .water = "1;97;44",
 };
