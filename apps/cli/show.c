@@ -16,8 +16,10 @@ static const char show_usage[] =
     "\n"
     "Draws the board of the game record FILE ('-' for standard input), with\n"
     "the players' scores, their followers in supply and the tiles left. The\n"
-    "record's `expansions` line (e.g. `expansions river`) decides the tiles\n"
-    "and the start tile; tile ids have one or two letters (RD).\n"
+    "record's `expansions` line (e.g. `expansions river inns-cathedrals`)\n"
+    "decides the tiles and the start tile; tile ids have one or two letters\n"
+    "(RD, IK). Inns & Cathedrals' large follower shows as its owner's letter\n"
+    "twice (RR, or rr on a field).\n"
     "\n"
     "  --step        replay the record and draw the board after every move,\n"
     "                with the move and what it scored\n"
@@ -338,11 +340,16 @@ static void print_board(FILE *out, const frame *f, const show_style *style)
 
 static void print_legend(FILE *out, const carc_game *g)
 {
+    uint32_t expansions = carc_game_rules(g).expansions;
     fprintf(out,
             "%*s\u2592 city  \u2550\u2571 wall  \u2500 road  \u25CF junction  "
             "\u2302 cloister  \u25C6 pennant  R follower  r farmer%s\n",
-            LABEL_W, "",
-            (carc_game_rules(g).expansions & CARC_EXPANSION_RIVER) ? "  \u2248 river" : "");
+            LABEL_W, "", (expansions & CARC_EXPANSION_RIVER) ? "  \u2248 river" : "");
+    if (expansions & CARC_EXPANSION_INNS_CATHEDRALS)
+        fprintf(out,
+                "%*s" TILE_ART_INN_GLYPH " inn  " TILE_ART_CATHEDRAL_GLYPH
+                " cathedral  RR large follower  rr large farmer\n",
+                LABEL_W, "");
 }
 
 /* --- Moves, scores and the state of the game ---------------------------- */
@@ -481,11 +488,14 @@ static void print_scores(FILE *out, const frame *f, const show_style *style)
         print_player_letter(out, p, style);
         fprintf(out,
                 " %-7s %3d points (roads %d, cities %d, cloisters %d, farms %d), "
-                "%d %s in supply%s\n",
+                "%d %s%s in supply%s\n",
                 cli_player_name(p), carc_game_score(g, p), carc_game_score_of(g, p, CARC_ROAD),
                 carc_game_score_of(g, p, CARC_CITY), carc_game_score_of(g, p, CARC_CLOISTER),
                 carc_game_score_of(g, p, CARC_FIELD), carc_game_supply(g, p),
                 plural(carc_game_supply(g, p), "follower", "followers"),
+                !(carc_game_rules(g).expansions & CARC_EXPANSION_INNS_CATHEDRALS) ? ""
+                : carc_game_figures(g, p, CARC_FIGURE_LARGE) ? " and the large follower"
+                                                             : ", the large one on the board",
                 (leaders & (1u << p)) ? "  WINNER" : "");
     }
 }
