@@ -178,6 +178,7 @@ static void returning_follower(const tui *t, int x, int y, square_desc *d)
         if (t->spot >= 0 && t->spot < t->nspots) {
             d->follower_segment = t->spots[t->spot].segment;
             d->owner = carc_game_current_player(t->s.g);
+            d->figure = t->figure;
         }
         return;
     }
@@ -186,6 +187,7 @@ static void returning_follower(const tui *t, int x, int y, square_desc *d)
     if (index >= 0 && carc_game_tile_info(t->s.g, index, &before) == CARC_OK) {
         d->follower_segment = before.follower_segment;
         d->owner = before.follower_owner;
+        d->figure = before.follower_figure;
     }
 }
 
@@ -200,6 +202,7 @@ static void describe_tile(const tui *t, const carc_game *g, int index, square_de
     d->rot = tile.rot;
     d->follower_segment = tile.follower_segment;
     d->owner = tile.follower_owner;
+    d->figure = tile.follower_figure;
     const carc_tile_def *def = carc_tile(tile.kind);
     int river = tui_inspecting_river(t); /* the whole river lights up */
     for (int s = 0; s < def->nsegments; s++)
