@@ -1326,6 +1326,19 @@ static void test_inns_table(void **state)
         assert_non_null(f);
         assert_string_equal(json_string_value(json_object_get(f, "figure")), "large");
     }
+    /* The features: the large follower weighs 2; every feature has marks. */
+    drain(0);
+    snprintf(text, sizeof text, "{\"type\":\"features\",\"id\":16,\"table\":\"%s\"}", table_id);
+    request(0, text);
+    json_t *features = json_object_get(expect(0, "features.ok"), "features"), *feat;
+    size_t k;
+    int strength2 = 0;
+    json_array_foreach(features, k, feat)
+    {
+        assert_true(json_is_array(json_object_get(feat, "marks")));
+        strength2 += json_integer_value(json_array_get(json_object_get(feat, "followers"), 0)) == 2;
+    }
+    assert_int_equal(strength2, mine);
     /* Turn 1: Bob; turn 2: Ann, whose large follower is out unless it came home. */
     drain(1);
     legal_move(1, move, sizeof move, 1);
