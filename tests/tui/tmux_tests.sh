@@ -940,5 +940,19 @@ t_inns_inspect() {
     finish
 }
 
+# The River with Inns & Cathedrals: 101 tiles (99 left once the spring is
+# down and a river tile drawn), the large follower in the supply, the
+# river laid first.
+t_inns_river() {
+    start 100 32 --expansions river,inns-cathedrals --seed 5 --players human,greedy --no-color
+    wait_for "Place your tile"
+    shows "Tiles left: 99" || fail "not 99 tiles left"
+    shows "large follower: R 1 B 1" || fail "no large follower in the supply"
+    case "$(drawn_tile)" in R[B-K]) ;; *) fail "the first tile is not a river tile" ;; esac
+    place_and_confirm 0
+    wait_for "Turn 1: Red put"
+    finish
+}
+
 "t_$test_name"
 echo "ok: $test_name"
