@@ -479,6 +479,17 @@ static void print_player_letter(FILE *out, int p, const show_style *style)
         fputc(tile_art_letter(p, 0), out);
 }
 
+/* The end of a player's supply line: " in supply", with Inns &
+ * Cathedrals' large follower in it or on the board. */
+static const char *large_text(const carc_game *g, int p)
+{
+    if (!(carc_game_rules(g).expansions & CARC_EXPANSION_INNS_CATHEDRALS))
+        return " in supply";
+    if (carc_game_figures(g, p, CARC_FIGURE_LARGE) > 0)
+        return " and the large follower in supply";
+    return " in supply, the large one on the board";
+}
+
 static void print_scores(FILE *out, const frame *f, const show_style *style)
 {
     const carc_game *g = f->g;
@@ -488,14 +499,11 @@ static void print_scores(FILE *out, const frame *f, const show_style *style)
         print_player_letter(out, p, style);
         fprintf(out,
                 " %-7s %3d points (roads %d, cities %d, cloisters %d, farms %d), "
-                "%d %s%s in supply%s\n",
+                "%d %s%s%s\n",
                 cli_player_name(p), carc_game_score(g, p), carc_game_score_of(g, p, CARC_ROAD),
                 carc_game_score_of(g, p, CARC_CITY), carc_game_score_of(g, p, CARC_CLOISTER),
                 carc_game_score_of(g, p, CARC_FIELD), carc_game_supply(g, p),
-                plural(carc_game_supply(g, p), "follower", "followers"),
-                !(carc_game_rules(g).expansions & CARC_EXPANSION_INNS_CATHEDRALS) ? ""
-                : carc_game_figures(g, p, CARC_FIGURE_LARGE) ? " and the large follower"
-                                                             : ", the large one on the board",
+                plural(carc_game_supply(g, p), "follower", "followers"), large_text(g, p),
                 (leaders & (1u << p)) ? "  WINNER" : "");
     }
 }

@@ -1380,6 +1380,10 @@ def case_inns_commands():
         letter = "RB"[r["history"][first]["player"] - 1]
         check(code == 0 and (letter * 2 in out or letter.lower() * 2 in out),
               "no large follower drawn: %s %s" % (out, err))
+        check("the large one on the board" in out, "the supply line: %s" % out)
+        code, out, err = run(["show", "--no-color", "-"], b"players 2\nexpansions inns-cathedrals\n")
+        check(code == 0 and out.count("7 followers and the large follower in supply") == 2
+              and "89 tiles left" in out, "show at the start: %s %s" % (out, err))
         code, out, err = run(["analyse", "--player", "greedy", "--tile", "IK", "--top", "100",
                               "--json", "-"], b"players 2\nexpansions inns-cathedrals\n")
         a = json.loads(out) if code == 0 else {}
