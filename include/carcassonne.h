@@ -80,15 +80,30 @@ typedef enum carc_port {
  * The tile catalogue (read-only data)
  * ------------------------------------------------------------------------- */
 
+/* Marks a segment may carry (Inns & Cathedrals, Traders & Builders): an
+ * inn beside a road, a cathedral in a city, a city's goods. */
+enum {
+    CARC_MARK_INN = 1u << 0,
+    CARC_MARK_CATHEDRAL = 1u << 1,
+    CARC_MARK_WINE = 1u << 2,
+    CARC_MARK_GRAIN = 1u << 3,
+    CARC_MARK_CLOTH = 1u << 4,
+};
+
 typedef struct carc_segment_def {
     uint8_t kind;     /* carc_kind */
     uint8_t pennant;  /* 1 when this city segment carries a pennant */
-    uint16_t ports;   /* bit p set: the segment holds port p (rotation 0) */
-    uint16_t borders; /* fields: bit i set: borders city segment i */
+    uint16_t ports;   /* bit p set: the segment holds port p (rotation 0);
+                         0 for a cloister and for a field with no ports
+                         (the record's spot C and F) */
+    uint16_t borders; /* fields: bit i set: borders city segment i (a
+                         tile's cities are its first segments) */
+    uint8_t marks;    /* CARC_MARK_* */
 } carc_segment_def;
 
 typedef struct carc_tile_def {
-    char id[4];       /* "A".."X" (base game), "RA".. (The River): 1 or 2 letters */
+    char id[4];       /* "A".."X" (base game), "RA".. (The River), "IA".. (Inns &
+                         Cathedrals): 1 or 2 letters */
     uint8_t set;      /* 0: the base game, else its CARC_EXPANSION_* flag */
     uint8_t count;    /* copies in its set (the base start tile included) */
     uint8_t edges[4]; /* carc_kind of the N, E, S, W edges (rotation 0) */
@@ -141,12 +156,13 @@ enum {
 
 /* Expansions: the tile sets (and later figures) a game adds to the base
  * game. Their names in the record notation are "river", "inns-cathedrals"
- * and "traders-builders"; this version of the library plays the river. */
+ * and "traders-builders"; this version of the library plays the first
+ * two. */
 enum {
     CARC_EXPANSION_RIVER = 1u << 0,
     CARC_EXPANSION_INNS_CATHEDRALS = 1u << 1,
     CARC_EXPANSION_TRADERS_BUILDERS = 1u << 2,
-    CARC_EXPANSIONS_SUPPORTED = CARC_EXPANSION_RIVER,
+    CARC_EXPANSIONS_SUPPORTED = CARC_EXPANSION_RIVER | CARC_EXPANSION_INNS_CATHEDRALS,
 };
 
 /* What a game is played with: rule variants and expansions. {0} is the
@@ -185,12 +201,15 @@ carc_status carc_rules_parse(const char *text, carc_rules *rules, char *err, siz
 size_t carc_rules_format(carc_rules rules, char *buf, size_t cap, const char *sep);
 /* What a feature of `kind` is worth under `rules`: the one place the
  * library decides it (its scoring, carc_game_feature_info and the computer
- * players' evaluations all ask it). A road: 1 a tile; a city of `tiles`
- * tiles and `pennants` pennants: 2 each when `complete` (1 each for a
- * 2-tile city under small-city), 1 each when not; a cloister: `tiles` =
- * itself and its neighbours; a farm: 3 (first edition: 4) for each of
- * `tiles` completed cities; the river: 0. */
-int carc_feature_worth(const carc_rules *rules, int kind, int tiles, int pennants, int complete);
+ * players' evaluations all ask it). A road: 1 a tile; with an inn (`marks`
+ * has CARC_MARK_INN) 2 a tile when `complete`, 0 when not; a city of
+ * `tiles` tiles and `pennants` pennants: 2 each when `complete` (1 each
+ * for a 2-tile city under small-city), 1 each when not; with a cathedral
+ * (CARC_MARK_CATHEDRAL) 3 each when complete, 0 when not; a cloister:
+ * `tiles` = itself and its neighbours; a farm: 3 (first edition: 4) for
+ * each of `tiles` completed cities; the river: 0. */
+int carc_feature_worth(const carc_rules *rules, int kind, int tiles, int pennants, unsigned marks,
+                       int complete);
 /* The flag of an expansion name ("river"), 0 when unknown; and the name of
  * a single flag, or NULL. */
 uint32_t carc_expansion_flag(const char *name);
@@ -228,15 +247,25 @@ typedef enum carc_move_type {
     CARC_MOVE_DISCARD = 1, /* only legal when the drawn tile fits nowhere */
 } carc_move_type;
 
-/* A move is a small value: 6 bytes. */
+/* The figures a move may deploy on its spot. A follower is any game's;
+ * the large follower (Inns & Cathedrals: one a player) counts 2 in every
+ * majority and scores like a follower. */
+typedef enum carc_figure {
+    CARC_FIGURE_FOLLOWER = 0,
+    CARC_FIGURE_LARGE = 1,
+    CARC_FIGURES
+} carc_figure;
+
+/* A move is a small value: 7 bytes. */
 typedef struct carc_move {
     uint8_t type; /* carc_move_type */
     carc_placement place;
-    uint8_t segment; /* follower's segment, or CARC_NO_SPOT */
+    uint8_t segment; /* the figure's segment, or CARC_NO_SPOT */
+    uint8_t figure;  /* carc_figure on `segment` (0: a follower) */
 } carc_move;
 
-/* Whether `a` and `b` are the same move: the same square, rotation and
- * follower segment, or both discards. Two rotations of a symmetric tile
+/* Whether `a` and `b` are the same move: the same square, rotation,
+ * figure and its segment, or both discards. Two rotations of a symmetric tile
  * that put the same tile on the board are different values: compare the
  * carc_move_canonical() of each to treat them as one move. */
 int carc_move_equal(carc_move a, carc_move b);
@@ -249,7 +278,8 @@ typedef struct carc_event {
     uint8_t kind;                       /* carc_kind of the scored feature (FIELD: farm) */
     uint8_t complete;                   /* 1: completed in play; 0: final scoring */
     uint8_t winners;                    /* bit p: player p scores `points` */
-    uint8_t returned[CARC_MAX_PLAYERS]; /* followers that went home, per player */
+    uint8_t returned[CARC_MAX_PLAYERS]; /* figures that went home, per player */
+    uint8_t returned_large;             /* bit p: one of them is p's large follower */
     int16_t points;                     /* points each winner scores */
     int16_t tiles;                      /* tiles of the feature (cloister: itself and
                                            its neighbours; farm: completed cities) */
@@ -429,6 +459,10 @@ int carc_game_score(const carc_game *g, int player);
 /* Points of `player` from features of `kind` (farms: CARC_FIELD). */
 int carc_game_score_of(const carc_game *g, int player, carc_kind kind);
 int carc_game_supply(const carc_game *g, int player);
+/* Figures of `figure` (carc_figure) in `player`'s supply: followers as
+ * carc_game_supply(); the large follower 1 or 0 (always 0 without Inns &
+ * Cathedrals). */
+int carc_game_figures(const carc_game *g, int player, int figure);
 /* Bit mask of the players with the highest score. */
 unsigned carc_game_leaders(const carc_game *g);
 
@@ -438,6 +472,7 @@ typedef struct carc_tile_on_board {
     uint8_t kind, rot;
     uint8_t follower_segment; /* CARC_NO_SPOT when none stands here */
     uint8_t follower_owner;
+    uint8_t follower_figure; /* carc_figure */
 } carc_tile_on_board;
 
 /* Tiles on the board, in the order they were placed (0 is the start tile). */
@@ -454,7 +489,9 @@ typedef struct carc_feature {
     uint8_t complete; /* roads, cities: no open edge; cloisters:
                          all eight neighbours; farms: never */
     uint8_t owners;   /* bit p: p has the most followers here */
-    uint8_t followers[CARC_MAX_PLAYERS];
+    uint8_t followers[CARC_MAX_PLAYERS]; /* each player's strength: a
+                                            large follower counts 2 */
+    uint8_t marks; /* CARC_MARK_* of its segments: an inn, a cathedral */
     int16_t tiles; /* distinct tiles covered */
     int16_t pennants;
     int16_t open_edges;   /* roads, cities: unmatched edges;

@@ -31,10 +31,11 @@ int feature_union(carc_game *g, int a, int b)
     return ra;
 }
 
-int feature_tiles(const carc_game *g, int root, int *pennants)
+int feature_tiles(const carc_game *g, int root, int *pennants, unsigned *marks)
 {
     uint64_t seen[2] = {0, 0};
     int tiles = 0, flags = 0;
+    unsigned marked = 0;
     int s = root;
     do {
         const seg_node *m = &g->seg[s];
@@ -43,11 +44,16 @@ int feature_tiles(const carc_game *g, int root, int *pennants)
             seen[m->tile >> 6] |= bit;
             tiles++;
         }
-        flags += carc_tile_data[g->tiles[m->tile].kind].segments[seg_local(m)].pennant;
+        const carc_segment_def *def = &carc_tile_data[g->tiles[m->tile].kind].segments[seg_local(m)];
+        flags += def->pennant;
+        if (LAYOUT_WIDE) /* no base tile has a mark */
+            marked |= def->marks;
         s = m->next;
     } while (s != root);
     if (pennants)
         *pennants = flags;
+    if (marks)
+        *marks = marked;
     return tiles;
 }
 

@@ -12,8 +12,9 @@ static inline int feature_root(const carc_game *g, int s)
 }
 /* Joins the features of segments a and b; returns the root of the union. */
 int feature_union(carc_game *g, int a, int b);
-/* Distinct tiles of the feature rooted at `root`, and its pennants. */
-int feature_tiles(const carc_game *g, int root, int *pennants);
+/* Distinct tiles of the feature rooted at `root`, its pennants and the
+ * CARC_MARK_* of its segments (an inn, a cathedral; `marks` may be NULL). */
+int feature_tiles(const carc_game *g, int root, int *pennants, unsigned *marks);
 /* Bit mask of the players with the most followers in `packed` (3 bits per
  * player). */
 unsigned feature_majority(uint32_t packed, int nplayers);

@@ -9,6 +9,7 @@
 #include "state.h"
 #include "board.h"
 #include "feature.h"
+#include "figures.h"
 #include "moves.h"
 #include "pile.h"
 #include "river.h"
@@ -43,6 +44,7 @@ static carc_status start_game(carc_game *g, int players, const carc_rules *rules
     g->ended_early = 0;
     g->nmoves = 0;
     memset(g->supply, CARC_FOLLOWERS, sizeof g->supply);
+    figures_start(g);
     memset(g->score, 0, sizeof g->score);
     memset(g->score_by_kind, 0, sizeof g->score_by_kind);
     board_clear(g, fresh);
@@ -181,6 +183,9 @@ uint64_t carc_game_digest(const carc_game *g)
     for (int p = 0; p < g->nplayers; p++) {
         digest_bytes(&d, (uint32_t)g->score[p], 4);
         digest_bytes(&d, g->supply[p], 1);
+        /* Games without the large follower keep their digest of before. */
+        if (figures_large_in_game(&g->rules))
+            digest_bytes(&d, (uint64_t)figures_large_left(g, p), 1);
     }
     digest_bytes(&d, g->ntiles, 1);
     for (int t = 0; t < g->ntiles; t++) {
@@ -192,6 +197,8 @@ uint64_t carc_game_digest(const carc_game *g)
         digest_bytes(&d, bt->rot, 1);
         digest_bytes(&d, bt->follower_seg, 1);
         digest_bytes(&d, follower ? bt->follower_owner : 255u, 1);
+        if (figures_large_in_game(&g->rules))
+            digest_bytes(&d, follower ? (uint64_t)tile_figure(bt) : 255u, 1);
     }
     return d.h;
 }
@@ -260,15 +267,16 @@ static void score_roads_and_cities(carc_game *g, int t, event_sink *sink)
     }
 }
 
-static void deploy(carc_game *g, int t, int local)
+static void deploy(carc_game *g, int t, int local, int figure)
 {
     board_tile *bt = &g->tiles[t];
     bt->follower_seg = (uint8_t)local;
     bt->follower_owner = g->current;
+    tile_set_figure(bt, figure);
     g->follower_tiles[t >> 6] |= 1ull << (t & 63);
-    g->seg[feature_root(g, bt->seg_base + local)].root += (root_word)1
+    g->seg[feature_root(g, bt->seg_base + local)].root += (root_word)figure_strength(figure)
                                                           << (FOLLOWER_BITS * g->current);
-    g->supply[g->current]--;
+    figures_move(g, g->current, figure, -1);
 }
 
 static void record_move(carc_game *g, const move_fields *m)
@@ -282,6 +290,7 @@ static void record_move(carc_game *g, const move_fields *m)
     h->move.place.rot = (uint8_t)m->rot;
     h->move.place.reserved = 0;
     h->move.segment = (uint8_t)m->segment;
+    h->move.figure = (uint8_t)m->figure;
 }
 
 static int surrounded(const carc_game *g, int x, int y)
@@ -318,7 +327,7 @@ static void apply_move(carc_game *g, const move_fields *m, event_sink *sink)
         if (river_is_kind(g->drawn))
             river_advance(g, g->drawn, m->rot, m->x, m->y);
         if (m->segment != CARC_NO_SPOT)
-            deploy(g, t, m->segment);
+            deploy(g, t, m->segment, m->figure);
         if (closed)
             score_roads_and_cities(g, t, sink);
         update_cloisters(g, t, sink);
@@ -339,7 +348,7 @@ carc_status carc_game_play(carc_game *g, carc_move m, carc_event *events, int ca
     carc_status st = moves_check(g, m);
     if (st != CARC_OK)
         return st;
-    move_fields f = {m.type, m.place.x, m.place.y, m.place.rot, m.segment, -1};
+    move_fields f = {m.type, m.place.x, m.place.y, m.place.rot, m.segment, -1, m.figure};
     if (m.type == CARC_MOVE_PLACE)
         f.square = board_frontier_at(g, m.place.x, m.place.y);
     apply_move(g, &f, &sink);
@@ -406,6 +415,11 @@ int carc_game_score_of(const carc_game *g, int player, carc_kind kind)
 int carc_game_supply(const carc_game *g, int player)
 {
     return valid_player(g, player) ? g->supply[player] : 0;
+}
+
+int carc_game_figures(const carc_game *g, int player, int figure)
+{
+    return valid_player(g, player) ? figures_left(g, player, figure) : 0;
 }
 
 unsigned carc_game_leaders(const carc_game *g)

@@ -42,6 +42,7 @@
     X(int, carc_game_score_of, (const carc_game *g, int player, carc_kind kind),                   \
       (g, player, kind))                                                                           \
     X(int, carc_game_supply, (const carc_game *g, int player), (g, player))                        \
+    X(int, carc_game_figures, (const carc_game *g, int player, int figure), (g, player, figure))   \
     X(unsigned, carc_game_leaders, (const carc_game *g), (g))                                      \
     X(int, carc_game_tile_count, (const carc_game *g), (g))                                        \
     X(carc_status, carc_game_tile_info, (const carc_game *g, int index, carc_tile_on_board *out),  \
@@ -159,6 +160,7 @@ int carc_move_equal(carc_move a, carc_move b)
 {
     if (a.type != b.type)
         return 0;
-    return a.type == CARC_MOVE_DISCARD || (a.place.x == b.place.x && a.place.y == b.place.y &&
-                                           a.place.rot == b.place.rot && a.segment == b.segment);
+    return a.type == CARC_MOVE_DISCARD ||
+           (a.place.x == b.place.x && a.place.y == b.place.y && a.place.rot == b.place.rot &&
+            a.segment == b.segment && (a.segment == CARC_NO_SPOT || a.figure == b.figure));
 }

@@ -55,6 +55,7 @@
 #define carc_game_score LAYOUT_NAME(carc_game_score)
 #define carc_game_score_of LAYOUT_NAME(carc_game_score_of)
 #define carc_game_supply LAYOUT_NAME(carc_game_supply)
+#define carc_game_figures LAYOUT_NAME(carc_game_figures)
 #define carc_game_leaders LAYOUT_NAME(carc_game_leaders)
 #define carc_game_tile_count LAYOUT_NAME(carc_game_tile_count)
 #define carc_game_tile_info LAYOUT_NAME(carc_game_tile_info)

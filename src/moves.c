@@ -7,6 +7,7 @@
 #include "moves.h"
 #include "board.h"
 #include "feature.h"
+#include "figures.h"
 #include "river.h"
 #include "tiles.h"
 
@@ -175,7 +176,7 @@ static unsigned free_segments(const carc_game *g, int kind, int rot, int square)
 
 int carc_legal_spots(const carc_game *g, carc_placement p, carc_spot *out, int cap)
 {
-    if (g->over || g->supply[g->current] == 0 || !carc_placement_legal(g, p))
+    if (g->over || !figures_any(g, g->current) || !carc_placement_legal(g, p))
         return 0;
     int kind = g->drawn, n = 0;
     unsigned free_mask = free_segments(g, kind, p.rot, board_frontier_at(g, p.x, p.y));
@@ -233,24 +234,31 @@ int carc_legal_moves(const carc_game *g, carc_move *out, int cap)
         return 0;
     int kind = g->drawn, n = 0, lo = 0, hi = g->nfrontier;
     unsigned distinct = carc_distinct_rotations[kind];
-    int supply = g->supply[g->current] > 0;
+    int followers = g->supply[g->current] > 0;
+    int large = figures_large_left(g, g->current) > 0;
     if (river_is_kind(kind))
         river_squares(g, &lo, &hi);
     for (int f = lo; f < hi; f++) {
         const frontier_square *sq = &g->frontier[f];
         for (unsigned rots = square_fits(g, f) & distinct; rots; rots &= rots - 1) {
             int rot = __builtin_ctz(rots);
-            carc_move m = {CARC_MOVE_PLACE, {sq->x, sq->y, (uint8_t)rot, 0}, CARC_NO_SPOT};
+            carc_move m = {CARC_MOVE_PLACE, {sq->x, sq->y, (uint8_t)rot, 0}, CARC_NO_SPOT, CARC_FIGURE_FOLLOWER};
             n = add_move(out, cap, n, m);
-            unsigned free_mask = supply ? free_segments(g, kind, rot, f) : 0;
+            unsigned free_mask = followers || large ? free_segments(g, kind, rot, f) : 0;
             for (; free_mask; free_mask &= free_mask - 1) {
                 m.segment = (uint8_t)__builtin_ctz(free_mask);
-                n = add_move(out, cap, n, m);
+                m.figure = CARC_FIGURE_FOLLOWER;
+                if (followers)
+                    n = add_move(out, cap, n, m);
+                m.figure = CARC_FIGURE_LARGE;
+                if (large)
+                    n = add_move(out, cap, n, m);
             }
+            m.figure = CARC_FIGURE_FOLLOWER;
         }
     }
     if (n == 0)
-        n = add_move(out, cap, n, (carc_move){CARC_MOVE_DISCARD, {0, 0, 0, 0}, CARC_NO_SPOT});
+        n = add_move(out, cap, n, (carc_move){CARC_MOVE_DISCARD, {0, 0, 0, 0}, CARC_NO_SPOT, CARC_FIGURE_FOLLOWER});
     return n;
 }
 
@@ -293,8 +301,17 @@ static carc_status check_follower(carc_game *g, carc_move m)
                        m.segment, def->id);
         return CARC_EILLEGAL;
     }
-    if (g->supply[g->current] == 0) {
-        game_set_error(g, "player %d has no follower left", g->current + 1);
+    if (m.figure >= CARC_FIGURES) {
+        game_set_error(g, "no figure %d", m.figure);
+        return CARC_EINVAL;
+    }
+    if (m.figure == CARC_FIGURE_LARGE && !figures_large_in_game(&g->rules)) {
+        game_set_error(g, "the large follower is not in this game: it needs Inns & Cathedrals");
+        return CARC_EILLEGAL;
+    }
+    if (figures_left(g, g->current, m.figure) == 0) {
+        game_set_error(g, "player %d has no %s left", g->current + 1,
+                       m.figure == CARC_FIGURE_LARGE ? "large follower" : "follower");
         return CARC_EILLEGAL;
     }
     int square = board_frontier_at(g, m.place.x, m.place.y);
@@ -333,8 +350,9 @@ static int nth_bit(unsigned mask, unsigned i)
 void moves_random(const carc_game *g, carc_rng *r, double follower_chance, move_fields *m)
 {
     m->segment = CARC_NO_SPOT;
+    m->figure = CARC_FIGURE_FOLLOWER;
     if (placement_count(g) == 0) {
-        *m = (move_fields){CARC_MOVE_DISCARD, 0, 0, 0, CARC_NO_SPOT, -1};
+        *m = (move_fields){CARC_MOVE_DISCARD, 0, 0, 0, CARC_NO_SPOT, -1, CARC_FIGURE_FOLLOWER};
         return;
     }
     m->type = CARC_MOVE_PLACE;
@@ -344,20 +362,26 @@ void moves_random(const carc_game *g, carc_rng *r, double follower_chance, move_
     m->rot = p.rot;
     /* A 53-bit uniform fraction decides whether to try a follower. */
     double u = (double)(rng_next(r) >> 11) * 0x1.0p-53;
-    if (u < follower_chance && g->supply[g->current] > 0) {
+    int followers = g->supply[g->current] > 0, large = figures_large_left(g, g->current) > 0;
+    if (u < follower_chance && (followers || large)) {
         unsigned free_mask = free_segments(g, g->drawn, p.rot, m->square);
         unsigned n = 0;
         for (unsigned rest = free_mask; rest; rest &= rest - 1)
             n++;
-        if (n > 0)
+        if (n > 0) {
             m->segment = nth_bit(free_mask, rng_below(r, n));
+            /* Either figure, evenly, when the player has both (never in the
+             * base game, whose playouts draw as before). */
+            if (large && (!followers || rng_below(r, 2)))
+                m->figure = CARC_FIGURE_LARGE;
+        }
     }
 }
 
 carc_move carc_random_move(const carc_game *g, carc_rng *r, double follower_chance)
 {
     if (g->over)
-        return (carc_move){CARC_MOVE_DISCARD, {0, 0, 0, 0}, CARC_NO_SPOT};
+        return (carc_move){CARC_MOVE_DISCARD, {0, 0, 0, 0}, CARC_NO_SPOT, CARC_FIGURE_FOLLOWER};
     move_fields f;
     moves_random(g, r, follower_chance, &f);
     return move_of(&f);

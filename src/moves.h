@@ -12,12 +12,13 @@
 typedef struct move_fields {
     int type, x, y, rot, segment;
     int square; /* the frontier square of a placement */
+    int figure; /* carc_figure on `segment` */
 } move_fields;
 
 static inline carc_move move_of(const move_fields *f)
 {
     carc_placement p = {(int8_t)f->x, (int8_t)f->y, (uint8_t)f->rot, 0};
-    return (carc_move){(uint8_t)f->type, p, (uint8_t)f->segment};
+    return (carc_move){(uint8_t)f->type, p, (uint8_t)f->segment, (uint8_t)f->figure};
 }
 
 /* CARC_OK when `m` is legal for the drawn tile; else the status, with the

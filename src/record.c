@@ -19,10 +19,14 @@ static size_t format_move(int kind, carc_move m, char *buf, size_t cap)
         n = snprintf(buf, cap, "discard %s", id);
     } else {
         const carc_placement *p = &m.place;
-        char spot[8] = "";
-        if (m.segment != CARC_NO_SPOT) {
+        char spot[16] = "";
+        if (m.segment != CARC_NO_SPOT && m.segment < carc_tile_data[kind].nsegments) {
             int port = carc_spot_port[kind][p->rot][m.segment];
-            snprintf(spot, sizeof spot, " %s", port == CARC_PORTS ? "C" : carc_port_name(port));
+            const char *name = carc_port_name(port);
+            if (port == CARC_PORTS) /* no port: a cloister, or a field with none */
+                name = carc_tile_data[kind].segments[m.segment].kind == CARC_FIELD ? "F" : "C";
+            snprintf(spot, sizeof spot, " %s%s", name,
+                     m.figure == CARC_FIGURE_LARGE ? " large" : "");
         }
         n = snprintf(buf, cap, "%s %d %d %d%s", id, p->x, p->y, p->rot, spot);
     }
@@ -429,12 +433,29 @@ static int play(reader *r, carc_move m)
     return 0;
 }
 
+/* The field of `kind` that holds no port (spot F), or -1. */
+static int portless_field(int kind)
+{
+    const carc_tile_def *def = &carc_tile_data[kind];
+    for (int s = 0; s < def->nsegments; s++)
+        if (def->segments[s].kind == CARC_FIELD && def->segments[s].ports == 0)
+            return s;
+    return -1;
+}
+
 static int read_spot(reader *r, const char *tok, int kind, int rot, uint8_t *segment)
 {
     if (strcmp(tok, "C") == 0) {
         if (carc_cloister_seg[kind] == 255)
             return fail(r, "tile %s has no cloister", carc_tile_data[kind].id);
         *segment = carc_cloister_seg[kind];
+        return 0;
+    }
+    if (strcmp(tok, "F") == 0) {
+        int seg = portless_field(kind);
+        if (seg < 0)
+            return fail(r, "tile %s has no field without ports (spot F)", carc_tile_data[kind].id);
+        *segment = (uint8_t)seg;
         return 0;
     }
     int port = carc_port_parse(tok);
@@ -450,7 +471,21 @@ static int read_spot(reader *r, const char *tok, int kind, int rot, uint8_t *seg
     return 0;
 }
 
-/* Parses "TILE X Y ROT [SPOT]" into `*kind` and `*m` without playing it;
+/* The FIGURE word after a spot: `large` (Inns & Cathedrals); `builder`
+ * and `pig` belong to Traders & Builders, which this library does not
+ * play yet. Whether the game has the figure is the move's check. */
+static int read_figure(reader *r, const char *tok, uint8_t *figure)
+{
+    if (strcmp(tok, "large") == 0) {
+        *figure = CARC_FIGURE_LARGE;
+        return 0;
+    }
+    if (strcmp(tok, "builder") == 0 || strcmp(tok, "pig") == 0)
+        return fail(r, "the %s belongs to Traders & Builders, which is not playable yet", tok);
+    return fail(r, "unknown figure '%.20s' (large)", tok);
+}
+
+/* Parses "TILE X Y ROT [SPOT [FIGURE]]" into `*kind` and `*m` without playing it;
  * squares beyond the board's range are refused later, by the caller, so
  * that a tile missing from the supply is named first. */
 static int parse_placement(reader *r, char **tok, int n, int *kind, carc_move *m, long xy[2])
@@ -458,16 +493,18 @@ static int parse_placement(reader *r, char **tok, int n, int *kind, carc_move *m
     *kind = tile_id(r, tok[0]);
     if (*kind < 0)
         return -1;
-    if (n != 4 && n != 5)
-        return fail(r, "a move is 'TILE X Y ROT' or 'TILE X Y ROT SPOT'");
+    if (n < 4 || n > 6)
+        return fail(r, "a move is 'TILE X Y ROT', 'TILE X Y ROT SPOT' or 'TILE X Y ROT SPOT FIGURE'");
     long rot = 0;
     if (parse_number(r, tok[1], "x", &xy[0]) < 0 || parse_number(r, tok[2], "y", &xy[1]) < 0 ||
         parse_number(r, tok[3], "rotation", &rot) < 0)
         return -1;
     if (rot < 0 || rot > 3)
         return fail(r, "rotation must be 0 to 3, not %ld", rot);
-    *m = (carc_move){CARC_MOVE_PLACE, {0, 0, (uint8_t)rot, 0}, CARC_NO_SPOT};
-    if (n == 5 && read_spot(r, tok[4], *kind, (int)rot, &m->segment) < 0)
+    *m = (carc_move){CARC_MOVE_PLACE, {0, 0, (uint8_t)rot, 0}, CARC_NO_SPOT, CARC_FIGURE_FOLLOWER};
+    if (n >= 5 && read_spot(r, tok[4], *kind, (int)rot, &m->segment) < 0)
+        return -1;
+    if (n == 6 && read_figure(r, tok[5], &m->figure) < 0)
         return -1;
     return 0;
 }
@@ -506,7 +543,7 @@ static int read_discard(reader *r, char **tok, int n)
     int kind = -1;
     if (parse_discard(r, tok, n, &kind) < 0 || draw_from_record(r, kind) < 0)
         return -1;
-    carc_move m = {CARC_MOVE_DISCARD, {0, 0, 0, 0}, CARC_NO_SPOT};
+    carc_move m = {CARC_MOVE_DISCARD, {0, 0, 0, 0}, CARC_NO_SPOT, CARC_FIGURE_FOLLOWER};
     return play(r, m);
 }
 
@@ -520,7 +557,7 @@ static int read_end(reader *r, int n)
     carc_event events[CARC_MAX_EVENTS];
     int nevents = 0;
     carc_game_finish(r->game, events, CARC_MAX_EVENTS, &nevents);
-    carc_move none = {CARC_MOVE_DISCARD, {0, 0, 0, 0}, CARC_NO_SPOT};
+    carc_move none = {CARC_MOVE_DISCARD, {0, 0, 0, 0}, CARC_NO_SPOT, CARC_FIGURE_FOLLOWER};
     carc_replay_step step = {
         carc_game_move_count(r->game), 1, -1, CARC_NO_TILE, none, NULL, 0, NULL};
     if (r->fn)
@@ -752,7 +789,7 @@ static int parse_move_line(reader *r, const carc_game *g, const char *text, carc
         return fail(r, "no move on the line");
     int kind = -1;
     long xy[2] = {0, 0};
-    carc_move m = {CARC_MOVE_DISCARD, {0, 0, 0, 0}, CARC_NO_SPOT};
+    carc_move m = {CARC_MOVE_DISCARD, {0, 0, 0, 0}, CARC_NO_SPOT, CARC_FIGURE_FOLLOWER};
     if (strcmp(tok[0], "discard") == 0) {
         if (parse_discard(r, tok, ntok, &kind) < 0)
             return -1;

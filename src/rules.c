@@ -226,12 +226,18 @@ size_t carc_expansions_format(carc_rules rules, char *buf, size_t cap, const cha
     return format_names(rules.expansions, carc_expansion_name, buf, cap, sep);
 }
 
-int carc_feature_worth(const carc_rules *rules, int kind, int tiles, int pennants, int complete)
+int carc_feature_worth(const carc_rules *rules, int kind, int tiles, int pennants, unsigned marks,
+                       int complete)
 {
     switch (kind) {
     case CARC_ROAD:
+        if (marks & CARC_MARK_INN)
+            return complete ? 2 * tiles : 0;
+        return tiles;
     case CARC_CLOISTER: return tiles;
     case CARC_CITY:
+        if (marks & CARC_MARK_CATHEDRAL)
+            return complete ? 3 * (tiles + pennants) : 0;
         if (!complete || ((rules->flags & CARC_RULE_SMALL_CITY) && tiles == 2))
             return tiles + pennants;
         return 2 * (tiles + pennants);

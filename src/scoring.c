@@ -6,6 +6,7 @@
 #include "state.h"
 #include "scoring.h"
 #include "feature.h"
+#include "figures.h"
 #include "tiles.h"
 
 static void sink_push(event_sink *sink, const carc_event *ev)
@@ -25,7 +26,7 @@ static void award(carc_game *g, unsigned winners, int points, int kind)
         }
 }
 
-/* Sends the followers on the feature rooted at `root` home. */
+/* Sends the figures on the feature rooted at `root` home. */
 static void return_followers(carc_game *g, int root, carc_event *ev)
 {
     int s = root;
@@ -33,8 +34,11 @@ static void return_followers(carc_game *g, int root, carc_event *ev)
         const seg_node *m = &g->seg[s];
         board_tile *t = &g->tiles[m->tile];
         if (t->follower_seg == seg_local(m)) {
-            g->supply[t->follower_owner]++;
+            int figure = tile_figure(t);
+            figures_move(g, t->follower_owner, figure, 1);
             ev->returned[t->follower_owner]++;
+            if (figure == CARC_FIGURE_LARGE)
+                ev->returned_large |= (uint8_t)(1u << t->follower_owner);
             t->follower_seg = CARC_NO_SPOT;
             g->follower_tiles[m->tile >> 6] &= ~(1ull << (m->tile & 63));
         }
@@ -64,12 +68,12 @@ static void score_feature(carc_game *g, int root, int complete, int award_points
         return;
     carc_event ev = event_for(g, root, complete);
     int pennants = 0, tiles, points;
-    unsigned kind = seg_kind(r);
+    unsigned kind = seg_kind(r), marks = 0;
     if (kind == CARC_CLOISTER)
         tiles = 9 - (int)seg_open(r);
     else
-        tiles = feature_tiles(g, root, &pennants);
-    points = feature_worth(g, kind, tiles, pennants, complete);
+        tiles = feature_tiles(g, root, &pennants, &marks);
+    points = feature_worth(g, kind, tiles, pennants, marks, complete);
     ev.tiles = (int16_t)tiles;
     ev.pennants = (int16_t)pennants;
     if (award_points) {
@@ -155,7 +159,7 @@ static void score_farm(carc_game *g, int farm, void *sink)
     int n = farm_cities(g, farm, seen, cities);
     carc_event ev = event_for(g, farm, 0);
     ev.tiles = (int16_t)n;
-    ev.points = (int16_t)feature_worth(g, CARC_FIELD, n, 0, 1);
+    ev.points = (int16_t)feature_worth(g, CARC_FIELD, n, 0, 0, 1);
     ev.winners = (uint8_t)feature_majority(seg_followers(&g->seg[farm]), g->nplayers);
     award(g, ev.winners, ev.points, CARC_FIELD);
     sink_push(sink, &ev);
@@ -195,7 +199,7 @@ static void score_farms_first_edition(carc_game *g, event_sink *sink)
         carc_event ev = event_for(g, city, 0);
         ev.kind = CARC_FIELD;
         ev.tiles = 1;
-        ev.points = (int16_t)feature_worth(g, CARC_FIELD, 1, 0, 1);
+        ev.points = (int16_t)feature_worth(g, CARC_FIELD, 1, 0, 0, 1);
         ev.winners = (uint8_t)feature_majority(tally.farmers[city], g->nplayers);
         award(g, ev.winners, ev.points, CARC_FIELD);
         sink_push(sink, &ev);
@@ -219,14 +223,14 @@ void score_final(carc_game *g, event_sink *sink)
 /* --- What a feature is worth, for queries ------------------------------------- */
 
 static int16_t end_value(const carc_game *g, const seg_node *r, int tiles, int pennants,
-                         int complete, int value)
+                         unsigned marks, int complete, int value)
 {
     if (complete || seg_kind(r) == CARC_FIELD || seg_kind(r) == CARC_RIVER)
         return (int16_t)value;
     if (g->rules.flags & CARC_RULE_NO_INCOMPLETE)
         return 0;
     int counted = seg_kind(r) == CARC_CLOISTER ? 9 - (int)seg_open(r) : tiles;
-    return (int16_t)feature_worth(g, seg_kind(r), counted, pennants, 0);
+    return (int16_t)feature_worth(g, seg_kind(r), counted, pennants, marks, 0);
 }
 
 carc_status carc_game_feature_info(const carc_game *g, int feature, carc_feature *out)
@@ -235,18 +239,19 @@ carc_status carc_game_feature_info(const carc_game *g, int feature, carc_feature
         return CARC_EINVAL;
     const seg_node *r = &g->seg[feature];
     int pennants = 0;
-    int tiles = feature_tiles(g, feature, &pennants);
+    unsigned marks = 0;
+    int tiles = feature_tiles(g, feature, &pennants, &marks);
     unsigned kind = seg_kind(r), open = seg_open(r);
     int complete = kind != CARC_FIELD && kind != CARC_RIVER && open == 0;
     int value;
     switch (kind) {
     case CARC_CLOISTER:
-        value = feature_worth(g, kind, 9, 0, 1);
+        value = feature_worth(g, kind, 9, 0, 0, 1);
         tiles = 9 - (int)open;
         break;
-    case CARC_FIELD: value = feature_worth(g, kind, farm_city_count(g, feature), 0, 1); break;
+    case CARC_FIELD: value = feature_worth(g, kind, farm_city_count(g, feature), 0, 0, 1); break;
     case CARC_RIVER: value = 0; break;
-    default: value = feature_worth(g, kind, tiles, pennants, 1); break;
+    default: value = feature_worth(g, kind, tiles, pennants, marks, 1); break;
     }
     memset(out, 0, sizeof *out);
     out->kind = (uint8_t)kind;
@@ -256,8 +261,9 @@ carc_status carc_game_feature_info(const carc_game *g, int feature, carc_feature
         out->followers[p] = (uint8_t)followers_of(seg_followers(r), p);
     out->tiles = (int16_t)tiles;
     out->pennants = (int16_t)pennants;
+    out->marks = (uint8_t)marks;
     out->open_edges = (int16_t)(kind == CARC_FIELD || kind == CARC_RIVER ? 0 : open);
     out->value = (int16_t)value;
-    out->value_at_end = end_value(g, r, tiles, pennants, complete, value);
+    out->value_at_end = end_value(g, r, tiles, pennants, marks, complete, value);
     return CARC_OK;
 }

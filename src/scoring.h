@@ -18,9 +18,9 @@ void score_final(carc_game *g, event_sink *sink);
  * value), a cloister with `tiles` = itself and its neighbours; a farm's
  * value for `tiles` completed cities. */
 static inline int feature_worth(const carc_game *g, unsigned kind, int tiles, int pennants,
-                                int complete)
+                                unsigned marks, int complete)
 {
-    return carc_feature_worth(&g->rules, (int)kind, tiles, pennants, complete);
+    return carc_feature_worth(&g->rules, (int)kind, tiles, pennants, marks, complete);
 }
 int farm_city_count(const carc_game *g, int farm_root);
 

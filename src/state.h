@@ -24,7 +24,7 @@ typedef uint16_t sig_t16;  /* a frontier square's signature */
 typedef uint16_t count_id; /* frontier squares */
 typedef uint64_t root_word;
 enum {
-    LAYOUT_KINDS = 36, /* the catalogue's 34, rounded up to whole lanes */
+    LAYOUT_KINDS = 52, /* the catalogue's 51, rounded up to whole lanes */
     EDGE_BITS = 3,     /* an edge's carc_kind, CARC_RIVER included */
     SIGNATURES = 1 << (4 * EDGE_BITS),
     LAYOUT_TILES = CARC_MAX_TILES,
@@ -75,6 +75,9 @@ typedef struct board_tile {
     uint8_t open;         /* bit d: no tile beside it in direction d (a frontier square) */
     uint8_t follower_seg; /* local segment with a follower, or CARC_NO_SPOT */
     uint8_t follower_owner;
+#if LAYOUT_WIDE
+    uint8_t follower_figure; /* carc_figure; see figures.h */
+#endif
 } board_tile;
 
 /* An empty square next to a placed tile, with the signature of the edges
@@ -115,6 +118,7 @@ enum {
     ROOT_SIZE_SHIFT = 36,
     INFO_KIND_MASK = 7,
     INFO_BORDERS_SHIFT = 7,
+    INFO_BORDERS_MASK = 15, /* Inns & Cathedrals' IH borders four cities */
 };
 #define ROOT_FOLLOWERS ((1ull << 24) - 1)
 #define ROOT_OPEN_FIELD (0xFFFull << ROOT_OPEN_SHIFT)
@@ -130,6 +134,7 @@ enum {
     ROOT_SIZE_SHIFT = 24,
     INFO_KIND_MASK = 3,
     INFO_BORDERS_SHIFT = 6,
+    INFO_BORDERS_MASK = 3,
 };
 #define ROOT_FOLLOWERS ((1u << 18) - 1)
 #define ROOT_OPEN_FIELD (63u << ROOT_OPEN_SHIFT)
@@ -144,7 +149,7 @@ static inline unsigned seg_kind(const seg_node *n)
 /* Bit i set: this field borders segment i of its tile, a city. */
 static inline unsigned seg_borders(const seg_node *n)
 {
-    return ((unsigned)n->info >> INFO_BORDERS_SHIFT) & 3u;
+    return ((unsigned)n->info >> INFO_BORDERS_SHIFT) & (unsigned)INFO_BORDERS_MASK;
 }
 
 static inline unsigned seg_local(const seg_node *n)
@@ -227,6 +232,7 @@ struct carc_game {
     uint64_t placements[COUNT_WORDS];
 #if LAYOUT_WIDE
     river_state river;
+    uint8_t large[CARC_MAX_PLAYERS]; /* large followers in supply (figures.h) */
 #endif
     uint8_t pile[LAYOUT_PILE];
     open_cloister cloisters[MAX_CLOISTERS];

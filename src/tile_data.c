@@ -1,4 +1,5 @@
-/* tile_data.c: the base-game tile catalogue of tiles.md, as data. */
+/* tile_data.c: the tile catalogue as data: the base game (tiles.md), The
+ * River (river.md), Inns & Cathedrals (inns-cathedrals.md). */
 #include "tile_data.h"
 
 /* The table reads best as laid out by hand. */
@@ -15,17 +16,20 @@ enum {
     ALL = NORTH | EAST | SOUTH | WEST,
 };
 
-#define ROAD(ports) { CARC_ROAD, 0, (ports), 0 }
-#define RIVER(ports) { CARC_RIVER, 0, (ports), 0 }
-#define CITY(ports) { CARC_CITY, 0, (ports), 0 }
-#define CITY_PENNANT(ports) { CARC_CITY, 1, (ports), 0 }
-#define FIELD(ports, borders) { CARC_FIELD, 0, (ports), (borders) }
-#define CLOISTER { CARC_CLOISTER, 0, 0, 0 }
+#define ROAD(ports) { CARC_ROAD, 0, (ports), 0, 0 }
+#define ROAD_INN(ports) { CARC_ROAD, 0, (ports), 0, CARC_MARK_INN }
+#define RIVER(ports) { CARC_RIVER, 0, (ports), 0, 0 }
+#define CITY(ports) { CARC_CITY, 0, (ports), 0, 0 }
+#define CITY_PENNANT(ports) { CARC_CITY, 1, (ports), 0, 0 }
+#define CITY_CATHEDRAL(ports) { CARC_CITY, 0, (ports), 0, CARC_MARK_CATHEDRAL }
+#define FIELD(ports, borders) { CARC_FIELD, 0, (ports), (borders), 0 }
+#define CLOISTER { CARC_CLOISTER, 0, 0, 0, 0 }
 #define R CARC_ROAD
 #define C CARC_CITY
 #define F CARC_FIELD
 #define I CARC_RIVER
 #define RV CARC_EXPANSION_RIVER
+#define IC CARC_EXPANSION_INNS_CATHEDRALS
 
 /* Segment order follows tiles.md (the river's, river.md), but a tile's
  * cities come first: `borders` bit i names local segment i, and the
@@ -117,6 +121,48 @@ const carc_tile_def carc_tile_data[CARC_ALL_KINDS] = {
         FIELD(ESE | SSE, 0), FIELD(SSW | WSW, 0) } },
     { "RL", RV, 1, { F, F, F, I }, 2,
       { RIVER(W), FIELD(ALL & ~W, 0) } },
+    /* Inns & Cathedrals (inns-cathedrals.md). Rotation 0 is
+     * JCloisterZone's; a tile's cities come first, so that `borders` names
+     * them. IH's field has no ports: the record's spot F. */
+    { "IA", IC, 1, { F, F, R, R }, 3,
+      { ROAD_INN(S | W), FIELD(WNW | NORTH | EAST | SSE, 0), FIELD(SSW | WSW, 0) } },
+    { "IB", IC, 1, { F, R, F, R }, 3,
+      { ROAD_INN(E | W), FIELD(WNW | NORTH | ENE, 0), FIELD(ESE | SOUTH | WSW, 0) } },
+    { "IC", IC, 1, { F, R, R, R }, 6,
+      { ROAD_INN(E), ROAD(S), ROAD(W), FIELD(WNW | NORTH | ENE, 0),
+        FIELD(ESE | SSE, 0), FIELD(SSW | WSW, 0) } },
+    { "ID", IC, 1, { F, R, F, R }, 5,
+      { CLOISTER, ROAD(E), ROAD(W), FIELD(WNW | NORTH | ENE, 0),
+        FIELD(ESE | SOUTH | WSW, 0) } },
+    { "IE", IC, 1, { R, R, R, R }, 5,
+      { ROAD(N | W), ROAD(E | S), FIELD(WNW | NNW, 0), FIELD(NNE | ENE | SSW | WSW, 0),
+        FIELD(ESE | SSE, 0) } },
+    { "IF", IC, 1, { C, R, F, C }, 4,
+      { CITY(NORTH | WEST), ROAD(E), FIELD(ENE, 1u << 0), FIELD(ESE | SOUTH, 1u << 0) } },
+    { "IG", IC, 1, { C, F, F, F }, 3,
+      { CITY(NORTH), FIELD(EAST, 1u << 0), FIELD(SOUTH | WEST, 1u << 0) } },
+    { "IH", IC, 1, { C, C, C, C }, 5,
+      { CITY(NORTH), CITY(EAST), CITY(SOUTH), CITY(WEST), FIELD(0, 15u) } },
+    { "II", IC, 1, { C, R, C, R }, 8,
+      { CITY(NORTH), CITY(SOUTH), ROAD(E), ROAD(W), FIELD(ENE, 1u << 0),
+        FIELD(ESE, 1u << 1), FIELD(WSW, 1u << 1), FIELD(WNW, 1u << 0) } },
+    { "IJ", IC, 1, { C, F, R, F }, 4,
+      { CITY(NORTH), ROAD(S), FIELD(EAST | SSE, 1u << 0), FIELD(SSW | WEST, 1u << 0) } },
+    { "IK", IC, 2, { C, C, C, C }, 1, { CITY_CATHEDRAL(ALL) } },
+    { "IL", IC, 1, { C, R, R, C }, 4,
+      { CITY_PENNANT(NORTH | WEST), ROAD_INN(E | S), FIELD(ENE | SSW, 1u << 0),
+        FIELD(ESE | SSE, 0) } },
+    { "IM", IC, 1, { C, F, R, R }, 4,
+      { CITY(NORTH), ROAD_INN(S | W), FIELD(EAST | SSE | WNW, 1u << 0), FIELD(SSW | WSW, 0) } },
+    { "IN", IC, 1, { C, F, R, C }, 4,
+      { CITY(NORTH | WEST), ROAD_INN(S), FIELD(EAST | SSE, 1u << 0), FIELD(SSW, 1u << 0) } },
+    { "IO", IC, 1, { C, C, F, C }, 4,
+      { CITY(NORTH), CITY(EAST), CITY(WEST), FIELD(SOUTH, 7u) } },
+    { "IP", IC, 1, { C, F, C, C }, 3,
+      { CITY_PENNANT(NORTH | WEST), CITY(SOUTH), FIELD(EAST, 3u) } },
+    { "IQ", IC, 1, { R, C, R, C }, 7,
+      { CITY_PENNANT(EAST | WEST), ROAD(N), ROAD(S), FIELD(NNW, 1u << 0), FIELD(NNE, 1u << 0),
+        FIELD(SSE, 1u << 0), FIELD(SSW, 1u << 0) } },
 };
 
 /* clang-format on */

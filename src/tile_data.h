@@ -10,7 +10,8 @@ enum {
     CARC_KIND_D = 3,      /* the base game's start tile */
     CARC_KIND_RA = 24,    /* the spring: The River's start tile */
     CARC_KIND_RL = 33,    /* the lake: the river pile's last tile */
-    CARC_ALL_KINDS = 34,  /* base and river */
+    CARC_KIND_IA = 34,    /* Inns & Cathedrals: IA..IQ, kinds 34..50 */
+    CARC_ALL_KINDS = 51,  /* base, river, Inns & Cathedrals */
 };
 _Static_assert((int)CARC_ALL_KINDS <= (int)CARC_MAX_KINDS, "the catalogue fits CARC_MAX_KINDS");
 

@@ -258,8 +258,8 @@ static int print_layout(void)
             unsigned long long root =
                 (1ull << ROOT_SIZE_SHIFT) | ((unsigned long long)open << ROOT_OPEN_SHIFT);
             unsigned borders = t->segments[s].borders;
-            if (borders > 3) {
-                fprintf(stderr, "tile %s: a field borders a city beyond segment 1\n", t->id);
+            if (borders > INFO_BORDERS_MASK) {
+                fprintf(stderr, "tile %s: a field borders a city beyond the layout's\n", t->id);
                 return EXIT_FAILURE;
             }
             unsigned info =

@@ -20,17 +20,20 @@ static const char bench_usage[] =
     "time of legal-placement generation per ply, and a checksum of every\n"
     "game's moves and scores that changes only when the engine's behaviour\n"
     "changes. By default it plays K base games, then K games with the river\n"
-    "(The River: 82 draws), and prints the two side by side; the base game's\n"
-    "figures and checksum are those of a base run alone.\n"
+    "(The River: 82 draws), then K with Inns & Cathedrals (89 draws), and\n"
+    "prints the three side by side; the base game's figures and checksum\n"
+    "are those of a base run alone.\n"
     "\n"
     "  --expansions LIST   play only games with these expansions (names\n"
-    "                      separated by commas or spaces: river); '' plays\n"
+    "                      separated by commas or spaces: river,\n"
+    "                      inns-cathedrals); '' plays\n"
     "                      only the base game\n"
     "  --rules LIST        rule variants for every game (record names, e.g.\n"
     "                      small-city,river-keep-start; default standard)\n"
     "  --json              print one JSON object: the first run's figures, its\n"
     "                      \"expansions\", and by default the river run's in\n"
-    "                      \"river\"\n"
+    "                      \"river\" and the Inns & Cathedrals run's in\n"
+    "                      \"inns-cathedrals\"\n"
     "\n"
     "With --mcts SPEC (e.g. mcts:ms=1000,threads=2): runs that player in K\n"
     "(default 8) positions, N (default 30: the midgame) greedy moves into the\n"
@@ -300,14 +303,16 @@ int cmd_bench(int argc, char **argv)
         uint64_t positions = games_given ? (games < most ? games : most) : 8;
         return bench_mcts(mcts_spec, &rules, (int)positions, plies, seed, json);
     }
-    bench_run runs[2];
+    /* By default each expansion runs beside the base game, in its column. */
+    static const uint32_t beside[] = {CARC_EXPANSION_RIVER, CARC_EXPANSION_INNS_CATHEDRALS};
+    enum { BESIDE = sizeof beside / sizeof beside[0] };
+    bench_run runs[1 + BESIDE];
     int nruns = 1;
     memset(runs, 0, sizeof runs);
     runs[0].rules = rules;
-    if (!expansions_given) {
-        runs[1].rules = rules;
-        runs[1].rules.expansions = CARC_EXPANSION_RIVER;
-        nruns = 2;
+    for (int i = 0; !expansions_given && i < BESIDE; i++) {
+        runs[nruns].rules = rules;
+        runs[nruns++].rules.expansions = beside[i];
     }
     for (int i = 0; i < nruns; i++)
         if (run_games(&runs[i], (int)players, games, seed) < 0)
@@ -315,9 +320,9 @@ int cmd_bench(int argc, char **argv)
     if (json) {
         putchar('{');
         print_run_json(&runs[0], (int)players, seed);
-        if (nruns > 1) {
-            printf(",\"river\":{");
-            print_run_json(&runs[1], (int)players, seed);
+        for (int i = 1; i < nruns; i++) {
+            printf(",\"%s\":{", carc_expansion_name(runs[i].rules.expansions));
+            print_run_json(&runs[i], (int)players, seed);
             putchar('}');
         }
         puts("}");

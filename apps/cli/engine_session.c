@@ -105,10 +105,18 @@ static json_t *event_json(const carc_game *g, const carc_event *ev)
             json_array_append_new(winners, json_integer(p));
         json_array_append_new(returned, json_integer(ev->returned[p]));
     }
-    return json_pack("{s:s, s:b, s:o, s:i, s:i, s:i, s:o, s:i, s:i}", "kind",
-                     ev->kind < 4 ? kind_names[ev->kind] : "?", "complete", ev->complete, "players",
-                     winners, "points", ev->points, "tiles", ev->tiles, "pennants", ev->pennants,
-                     "returned", returned, "x", ev->x, "y", ev->y);
+    json_t *out = json_pack("{s:s, s:b, s:o, s:i, s:i, s:i, s:o, s:i, s:i}", "kind",
+                            ev->kind < 4 ? kind_names[ev->kind] : "?", "complete", ev->complete,
+                            "players", winners, "points", ev->points, "tiles", ev->tiles,
+                            "pennants", ev->pennants, "returned", returned, "x", ev->x, "y", ev->y);
+    if (ev->returned_large) { /* Inns & Cathedrals: whose large follower went home */
+        json_t *large = json_array();
+        for (int p = 0; p < carc_game_players(g); p++)
+            if (ev->returned_large & (1u << p))
+                json_array_append_new(large, json_integer(p));
+        json_object_set_new(out, "returned_large", large);
+    }
+    return out;
 }
 
 /* [event, ...]: what a move or the end scored, in order. */
@@ -525,6 +533,16 @@ static json_t *do_analyse(engine *e, const json_t *req)
     return reply;
 }
 
+/* The record's SPOT of a spot: a port's name, C for a cloister, F for a
+ * field with no ports (IH's). */
+static const char *spot_name(carc_spot spot)
+{
+    if (spot.port == CARC_PORTS)
+        return spot.kind == CARC_FIELD ? "F" : "C";
+    const char *name = carc_port_name(spot.port);
+    return name ? name : "?";
+}
+
 /* The follower spots of the drawn tile at `place`:
  * {"E":"road","NNE":"field",...}. */
 static json_t *spots_json(const carc_game *g, carc_placement place)
@@ -532,10 +550,28 @@ static json_t *spots_json(const carc_game *g, carc_placement place)
     carc_spot spots[CARC_MAX_SPOTS];
     int n = carc_legal_spots(g, place, spots, CARC_MAX_SPOTS);
     json_t *out = json_object();
-    for (int s = 0; s < n; s++) {
-        const char *name = spots[s].port == CARC_PORTS ? "C" : carc_port_name(spots[s].port);
-        json_object_set_new(out, name ? name : "?",
+    for (int s = 0; s < n; s++)
+        json_object_set_new(out, spot_name(spots[s]),
                             json_string(spots[s].kind < 4 ? kind_names[spots[s].kind] : "?"));
+    return out;
+}
+
+/* The spots of `place` where a legal move deploys the large follower
+ * (among the `n` legal moves), in the order of carc_legal_moves(). */
+static json_t *large_spots_json(const carc_game *g, const carc_move *moves, int n,
+                                carc_placement place)
+{
+    json_t *out = json_array();
+    carc_spot spots[CARC_MAX_SPOTS];
+    int nspots = carc_legal_spots(g, place, spots, CARC_MAX_SPOTS);
+    for (int i = 0; i < n; i++) {
+        const carc_move *m = &moves[i];
+        if (m->type != CARC_MOVE_PLACE || m->figure != CARC_FIGURE_LARGE || m->place.x != place.x ||
+            m->place.y != place.y || m->place.rot != place.rot)
+            continue;
+        for (int s = 0; s < nspots; s++)
+            if (spots[s].segment == m->segment)
+                json_array_append_new(out, json_string(spot_name(spots[s])));
     }
     return out;
 }
@@ -578,8 +614,9 @@ static void fit_line(json_t *reply, json_t *moves)
 }
 
 /* Every legal move of the drawn tile, each once (carc_legal_moves()): a
- * placement per move without a follower, with its spots; and every move
- * with what it scores at once (protocol 4). */
+ * placement per move without a follower, with its spots (with Inns &
+ * Cathedrals, also the spots where the large follower may go); and every
+ * move with what it scores at once (protocol 4). */
 static json_t *do_legal(engine *e)
 {
     json_t *err = check_playing(e);
@@ -592,14 +629,18 @@ static json_t *do_legal(engine *e)
         return proto_error("out of memory");
     const carc_game *g = e->game;
     int n = carc_legal_moves(g, moves, CARC_MAX_MOVES);
+    int inns = (carc_game_rules(g).expansions & CARC_EXPANSION_INNS_CATHEDRALS) != 0;
     json_t *list = json_array(), *scored = json_array();
     for (int i = 0; i < n; i++) {
         carc_placement p = moves[i].place;
-        if (moves[i].type == CARC_MOVE_PLACE && moves[i].segment == CARC_NO_SPOT)
-            json_array_append_new(list, json_pack("{s:o, s:i, s:i, s:i, s:o}", "move",
-                                                  move_text(g, moves[i]), "x", p.x, "y", p.y, "rot",
-                                                  p.rot, "spots", spots_json(g, p)));
         json_array_append_new(scored, scored_move(g, e->scratch, moves[i]));
+        if (moves[i].type != CARC_MOVE_PLACE || moves[i].segment != CARC_NO_SPOT)
+            continue;
+        json_t *item = json_pack("{s:o, s:i, s:i, s:i, s:o}", "move", move_text(g, moves[i]), "x",
+                                 p.x, "y", p.y, "rot", p.rot, "spots", spots_json(g, p));
+        if (inns)
+            json_object_set_new(item, "large", large_spots_json(g, moves, n, p));
+        json_array_append_new(list, item);
     }
     int discard = n == 1 && moves[0].type == CARC_MOVE_DISCARD;
     free(moves);
@@ -635,22 +676,26 @@ static json_t *do_draw(engine *e, const json_t *req)
  * known or not. */
 static json_t *state_json(const engine *e, const carc_game *g, int tile_known)
 {
-    json_t *scores = json_array(), *supply = json_array();
+    json_t *scores = json_array(), *supply = json_array(), *figures = json_array();
     for (int p = 0; p < carc_game_players(g); p++) {
         json_array_append_new(scores, json_integer(carc_game_score(g, p)));
         json_array_append_new(supply, json_integer(carc_game_supply(g, p)));
+        json_array_append_new(figures,
+                              json_pack("{s:i, s:i}", "followers",
+                                        carc_game_figures(g, p, CARC_FIGURE_FOLLOWER), "large",
+                                        carc_game_figures(g, p, CARC_FIGURE_LARGE)));
     }
     int over = carc_game_over(g);
     int known = over || tile_known;
     json_t *tile = over || !tile_known ? json_null() : tile_letter(carc_game_drawn_tile(g));
     /* The digest covers the drawn tile: none while the tile is unknown. */
     json_t *digest = known ? json_sprintf("%016" PRIx64, carc_game_digest(g)) : json_null();
-    return json_pack("{s:s, s:i, s:i, s:o, s:o, s:i, s:o, s:o, s:i, s:b, s:o, s:o}", "type",
+    return json_pack("{s:s, s:i, s:i, s:o, s:o, s:i, s:o, s:o, s:o, s:i, s:b, s:o, s:o}", "type",
                      "state", "players", carc_game_players(g), "seat", e->seat, "to_move",
                      over ? json_null() : json_integer(carc_game_current_player(g)), "tile", tile,
-                     "moves", carc_game_move_count(g), "scores", scores, "supply", supply, "left",
-                     over ? 0 : carc_game_tiles_left(g, NULL), "over", over, "digest", digest,
-                     "expansions", expansions_json(carc_game_rules(g)));
+                     "moves", carc_game_move_count(g), "scores", scores, "supply", supply,
+                     "figures", figures, "left", over ? 0 : carc_game_tiles_left(g, NULL), "over",
+                     over, "digest", digest, "expansions", expansions_json(carc_game_rules(g)));
 }
 
 static json_t *do_state(const engine *e)

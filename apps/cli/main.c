@@ -35,8 +35,9 @@ static const char usage[] =
     "  serve [--host H] [--port N] [--db FILE] ...\n"
     "                             run the game server (HTTP and WebSocket)\n"
     "\n"
-    "Expansions: --expansions river plays The River (selfplay, arena, bench,\n"
-    "connect --create); replay, show and analyse take them from the record.\n"
+    "Expansions: --expansions river,inns-cathedrals plays The River, Inns &\n"
+    "Cathedrals or both (selfplay, arena, bench, connect --create); replay,\n"
+    "show and analyse take them from the record.\n"
     "\n"
     "Run 'carcassonne COMMAND --help' for a command's options,\n"
     "'carcassonne --version' for the version; 'man carcassonne' once installed.\n";

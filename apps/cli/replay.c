@@ -21,7 +21,9 @@ static const char replay_usage[] =
     "           (carc_game_digest, 16 hex digits; a record in progress does\n"
     "           not say which tile comes next: seed 1 deals it), the deal\n"
     "           check as {\"status\": \"verified\"|\"unchecked\", \"text\": ...},\n"
-    "           and more\n"
+    "           each player's figures left ({\"followers\": 7, \"large\": 1}),\n"
+    "           each move with its player and figure (\"follower\", \"large\" or\n"
+    "           null) in \"history\", and more\n"
     "\n"
     "A record with a `commitment` header (a server's record) has its deal\n"
     "checked: SHA-256 of `salt:seed` must be the commitment and the tiles\n"
@@ -48,6 +50,39 @@ static json_t *headers_json(const char *text, size_t len)
     for (int i = 0; i < n && i < MAX_HEADERS; i++)
         json_array_append_new(
             list, json_pack("[s%s%]", h[i].key, h[i].key_len, h[i].value, h[i].value_len));
+    return list;
+}
+
+/* The figure a move deployed: "follower", "large", or null for none. */
+static json_t *figure_json(carc_move m)
+{
+    if (m.type != CARC_MOVE_PLACE || m.segment == CARC_NO_SPOT)
+        return json_null();
+    return json_string(m.figure == CARC_FIGURE_LARGE ? "large" : "follower");
+}
+
+/* Appends each move of the record to the array `ctx`: its player, its
+ * notation and its figure (carc_record_replay()'s callback). */
+static int history_step(void *ctx, const carc_replay_step *step)
+{
+    if (step->end)
+        return 0;
+    char text[64];
+    carc_move_format(step->game, step->index, text, sizeof text);
+    json_array_append_new((json_t *)ctx,
+                          json_pack("{s:i, s:s, s:o}", "player", step->player + 1, "move", text,
+                                    "figure", figure_json(step->move)));
+    return 0;
+}
+
+/* Each player's figures in supply: {"followers": 7, "large": 1}. */
+static json_t *figures_json(const carc_game *g)
+{
+    json_t *list = json_array();
+    for (int p = 0; p < carc_game_players(g); p++)
+        json_array_append_new(list, json_pack("{s:i, s:i}", "followers",
+                                              carc_game_figures(g, p, CARC_FIGURE_FOLLOWER),
+                                              "large", carc_game_figures(g, p, CARC_FIGURE_LARGE)));
     return list;
 }
 
@@ -83,6 +118,7 @@ static json_t *replay_json(const carc_game *g, json_t *headers, const deal_resul
                         json_integer(carc_game_tiles_left(g, NULL) + !carc_game_over(g)));
     json_object_set_new(root, "breakdown", breakdown);
     json_object_set_new(root, "supply", supply);
+    json_object_set_new(root, "figures", figures_json(g));
     json_object_set_new(root, "winners", winners);
     char digest[17];
     snprintf(digest, sizeof digest, "%016llx", (unsigned long long)carc_game_digest(g));
@@ -158,7 +194,11 @@ int cmd_replay(int argc, char **argv)
         return EXIT_INVALID;
     }
     if (json) {
+        json_t *history = json_array();
+        carc_game *again = carc_record_replay(text, len, 1, history_step, history, &err);
+        carc_game_free(again);
         json_t *root = replay_json(g, headers_json(text, len), &deal);
+        json_object_set_new(root, "history", history);
         char *out = json_dumps(root, JSON_COMPACT);
         if (out)
             puts(out);

@@ -16,8 +16,10 @@ static const char show_usage[] =
     "\n"
     "Draws the board of the game record FILE ('-' for standard input), with\n"
     "the players' scores, their followers in supply and the tiles left. The\n"
-    "record's `expansions` line (e.g. `expansions river`) decides the tiles\n"
-    "and the start tile; tile ids have one or two letters (RD).\n"
+    "record's `expansions` line (e.g. `expansions river inns-cathedrals`)\n"
+    "decides the tiles and the start tile; tile ids have one or two letters\n"
+    "(RD, IK). Inns & Cathedrals' large follower shows as its owner's letter\n"
+    "twice (RR, or rr on a field).\n"
     "\n"
     "  --step        replay the record and draw the board after every move,\n"
     "                with the move and what it scored\n"
@@ -68,7 +70,9 @@ static const palette palette_256 = {
             [TILE_ART_ROAD] = "1;38;5;231", /* white */
             [TILE_ART_JUNCTION] = "1;38;5;231",
             [TILE_ART_CLOISTER] = "1;38;5;231;48;5;124", /* white on red */
-            [TILE_ART_PENNANT] = "1;38;5;21"},           /* the shields' blue */
+            [TILE_ART_PENNANT] = "1;38;5;21",            /* the shields' blue */
+            [TILE_ART_INN] = "1;38;5;160",               /* a red roof */
+            [TILE_ART_CATHEDRAL] = "1;38;5;231;48;5;124"},
     .player = {"48;5;160;38;5;231", "48;5;27;38;5;231", "48;5;226;38;5;16", "48;5;46;38;5;16",
                "48;5;16;38;5;231", "48;5;250;38;5;16"},
     .water = "1;38;5;231;48;5;32", /* white waves on water blue */
@@ -83,7 +87,9 @@ static const palette palette_16 = {
             [TILE_ART_ROAD] = "1;97",
             [TILE_ART_JUNCTION] = "1;97",
             [TILE_ART_CLOISTER] = "1;97;41",
-            [TILE_ART_PENNANT] = "1;34"},
+            [TILE_ART_PENNANT] = "1;34",
+            [TILE_ART_INN] = "1;31",
+            [TILE_ART_CATHEDRAL] = "1;97;41"},
     .player = {"41;97", "44;97", "103;30", "102;30", "40;97", "47;30"},
     .water = "1;97;44",
 };
@@ -334,11 +340,16 @@ static void print_board(FILE *out, const frame *f, const show_style *style)
 
 static void print_legend(FILE *out, const carc_game *g)
 {
+    uint32_t expansions = carc_game_rules(g).expansions;
     fprintf(out,
             "%*s\u2592 city  \u2550\u2571 wall  \u2500 road  \u25CF junction  "
             "\u2302 cloister  \u25C6 pennant  R follower  r farmer%s\n",
-            LABEL_W, "",
-            (carc_game_rules(g).expansions & CARC_EXPANSION_RIVER) ? "  \u2248 river" : "");
+            LABEL_W, "", (expansions & CARC_EXPANSION_RIVER) ? "  \u2248 river" : "");
+    if (expansions & CARC_EXPANSION_INNS_CATHEDRALS)
+        fprintf(out,
+                "%*s" TILE_ART_INN_GLYPH " inn  " TILE_ART_CATHEDRAL_GLYPH
+                " cathedral  RR large follower  rr large farmer\n",
+                LABEL_W, "");
 }
 
 /* --- Moves, scores and the state of the game ---------------------------- */
@@ -468,6 +479,17 @@ static void print_player_letter(FILE *out, int p, const show_style *style)
         fputc(tile_art_letter(p, 0), out);
 }
 
+/* The end of a player's supply line: " in supply", with Inns &
+ * Cathedrals' large follower in it or on the board. */
+static const char *large_text(const carc_game *g, int p)
+{
+    if (!(carc_game_rules(g).expansions & CARC_EXPANSION_INNS_CATHEDRALS))
+        return " in supply";
+    if (carc_game_figures(g, p, CARC_FIGURE_LARGE) > 0)
+        return " and the large follower in supply";
+    return " in supply, the large one on the board";
+}
+
 static void print_scores(FILE *out, const frame *f, const show_style *style)
 {
     const carc_game *g = f->g;
@@ -477,11 +499,11 @@ static void print_scores(FILE *out, const frame *f, const show_style *style)
         print_player_letter(out, p, style);
         fprintf(out,
                 " %-7s %3d points (roads %d, cities %d, cloisters %d, farms %d), "
-                "%d %s in supply%s\n",
+                "%d %s%s%s\n",
                 cli_player_name(p), carc_game_score(g, p), carc_game_score_of(g, p, CARC_ROAD),
                 carc_game_score_of(g, p, CARC_CITY), carc_game_score_of(g, p, CARC_CLOISTER),
                 carc_game_score_of(g, p, CARC_FIELD), carc_game_supply(g, p),
-                plural(carc_game_supply(g, p), "follower", "followers"),
+                plural(carc_game_supply(g, p), "follower", "followers"), large_text(g, p),
                 (leaders & (1u << p)) ? "  WINNER" : "");
     }
 }

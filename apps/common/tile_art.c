@@ -10,12 +10,14 @@ enum { W = TILE_ART_W, H = TILE_ART_H, MID_COL = W / 2, MID_ROW = H / 2 };
 enum { SIDE_N = 1, SIDE_E = 2, SIDE_S = 4, SIDE_W = 8 };
 
 enum {
-    GLYPH_FIELD = 0x00B7,    /* · */
-    GLYPH_CITY = 0x2592,     /* ▒ */
-    GLYPH_JUNCTION = 0x25CF, /* ● */
-    GLYPH_CLOISTER = 0x2302, /* ⌂ */
-    GLYPH_PENNANT = 0x25C6,  /* ◆ */
-    GLYPH_WATER = 0x2248,    /* ≈ */
+    GLYPH_FIELD = 0x00B7,     /* · */
+    GLYPH_CITY = 0x2592,      /* ▒ */
+    GLYPH_JUNCTION = 0x25CF,  /* ● */
+    GLYPH_CLOISTER = 0x2302,  /* ⌂ */
+    GLYPH_PENNANT = 0x25C6,   /* ◆ */
+    GLYPH_WATER = 0x2248,     /* ≈ */
+    GLYPH_INN = 0x25B3,       /* △: keep to TILE_ART_INN_GLYPH */
+    GLYPH_CATHEDRAL = 0x2020, /* †: keep to TILE_ART_CATHEDRAL_GLYPH */
 };
 
 /* A wall is drawn along the sides of a city cell that face a field: indexed
@@ -102,21 +104,22 @@ static int is_bend(unsigned sides)
     return __builtin_popcount(sides) == 2 && sides != 5u && sides != 10u;
 }
 
-/* Whether a segment of kind `kind` bends through the tile. */
-static int has_bend(const art_job *job, int kind)
-{
-    for (int s = 0; s < job->def->nsegments; s++)
-        if (seg_kind(job, s) == kind && is_bend(arm_sides(job, s)))
-            return 1;
-    return 0;
-}
-
-/* A road and a river that both bend (RI) turn in opposite corners without
- * touching: neither takes the centre, which stays the field between them.
- * Elsewhere a road meets the river in the centre only on a bridge. */
+/* A road and a river that both bend (RI), or two roads that both bend (IE),
+ * turn in opposite corners without touching: neither takes the centre,
+ * which stays the field between them. Elsewhere a road meets the river in
+ * the centre only on a bridge. */
 static int bends_apart(const art_job *job)
 {
-    return has_bend(job, CARC_ROAD) && has_bend(job, CARC_RIVER);
+    int bends = 0;
+    for (int s = 0; s < job->def->nsegments; s++)
+        bends += (seg_kind(job, s) == CARC_ROAD || seg_kind(job, s) == CARC_RIVER) &&
+                 is_bend(arm_sides(job, s));
+    return bends >= 2;
+}
+
+static int is_border(int col, int row)
+{
+    return col == 0 || col == W - 1 || row == 0 || row == H - 1;
 }
 
 static int is_land(int kind)
@@ -177,6 +180,23 @@ static int nearest_segment(const art_job *job, int col, int row, int want)
     return best;
 }
 
+/* The field that touches no edge (IH's, the record's spot F), or
+ * TILE_ART_NONE. */
+static int closed_field(const art_job *job)
+{
+    for (int s = 0; s < job->def->nsegments; s++)
+        if (seg_kind(job, s) == CARC_FIELD && job->def->segments[s].ports == 0)
+            return s;
+    return TILE_ART_NONE;
+}
+
+/* The field of the nearest port, else the closed field (IH has no other). */
+static int field_near(const art_job *job, int col, int row)
+{
+    int field = nearest_segment(job, col, row, CARC_FIELD);
+    return field != TILE_ART_NONE ? field : closed_field(job);
+}
+
 static int edges_touched(unsigned ports)
 {
     int edges = 0;
@@ -221,7 +241,7 @@ static int centre_segment(const art_job *job)
     }
     if (bends_apart(job))
         return widest_field(job);
-    int field = nearest_segment(job, MID_COL, MID_ROW, CARC_FIELD);
+    int field = field_near(job, MID_COL, MID_ROW);
     return field != TILE_ART_NONE ? field : nearest_segment(job, MID_COL, MID_ROW, -1);
 }
 
@@ -238,7 +258,7 @@ static int land_segment(const art_job *job, int col, int row)
         return seg;
     if (edges_touched(carc_tile_segment_ports(job->kind, job->rot, seg)) > 1)
         return seg;
-    int field = nearest_segment(job, col, row, CARC_FIELD);
+    int field = field_near(job, col, row);
     return field != TILE_ART_NONE ? field : seg;
 }
 
@@ -267,9 +287,18 @@ static int is_corner(int col, int row)
     return (col == 0 || col == W - 1) && (row == 0 || row == H - 1);
 }
 
-/* Two cities of one tile (H, I) must not touch side by side: one cell of a
- * touching pair becomes field, a corner cell if there is one, since the
- * cities meet at most at the tile's corner. */
+/* Whether cell (col, row) rather than its neighbour gives way to a field:
+ * a corner before another cell, since the cities meet at most at the
+ * tile's corner; an inner cell before a border one, which shows a port. */
+static int yields_to(int col, int row, int ncol, int nrow)
+{
+    if (is_corner(col, row) != is_corner(ncol, nrow))
+        return is_corner(col, row);
+    return !is_border(col, row) && is_border(ncol, nrow);
+}
+
+/* Two cities of one tile (H, I, IO, IP) must not touch side by side: one
+ * cell of a touching pair becomes field (yields_to()). */
 static void separate_cities(const art_job *job)
 {
     for (int row = 0; row < H; row++)
@@ -283,10 +312,10 @@ static void separate_cities(const art_job *job)
                 if (a->ground != TILE_ART_CITY || b->ground != TILE_ART_CITY ||
                     a->segment == b->segment)
                     continue;
-                if (is_corner(col, row) && !is_corner(ncol, nrow))
-                    set_land(a, job, nearest_segment(job, col, row, CARC_FIELD));
+                if (yields_to(col, row, ncol, nrow))
+                    set_land(a, job, field_near(job, col, row));
                 else
-                    set_land(b, job, nearest_segment(job, ncol, nrow, CARC_FIELD));
+                    set_land(b, job, field_near(job, ncol, nrow));
             }
 }
 
@@ -356,6 +385,18 @@ static unsigned draw_bridge(const art_job *job, uint8_t links[H][W], unsigned ar
     return 1u << far;
 }
 
+/* A bend that leaves the centre free (bends_apart()): the cell of an arm
+ * beside the centre turns towards the other arm, so the two read as one
+ * curve, unless it is the edge's own cell, which shows the road entering. */
+static void hook_arms(uint8_t links[H][W], unsigned sides)
+{
+    for (int e = 0; e < 4; e++) {
+        int col = MID_COL + side_dcol[e], row = MID_ROW + side_drow[e];
+        if ((sides & (1u << e)) && !is_border(col, row))
+            links[row][col] = (uint8_t)sides;
+    }
+}
+
 /* Draws road `seg`'s arms; returns 1 when it ends at the centre (one arm). */
 static int draw_road(const art_job *job, uint8_t links[H][W], int seg)
 {
@@ -367,13 +408,44 @@ static int draw_road(const art_job *job, uint8_t links[H][W], int seg)
     if (centre->what == TILE_ART_RIVER && !(sides & (sides - 1)))
         sides |= draw_bridge(job, links, sides, seg);
     if (sides & (sides - 1)) { /* two arms: the road runs through the centre */
-        if (bends_apart(job))
+        if (bends_apart(job)) {
+            hook_arms(links, sides);
             return 0;
+        }
         set_cell(centre, TILE_ART_ROAD, seg, 0);
         links[MID_ROW][MID_COL] = (uint8_t)sides;
         return 0;
     }
     return 1;
+}
+
+/* A tile's only road ends at a city across the centre (IF, IJ, IN): the
+ * road goes on through the centre to the city's wall, like the road from a
+ * gate of S or T. Returns 1 when drawn, 0 when no city lies that way. */
+static int road_to_city(const art_job *job)
+{
+    int seg = -1;
+    for (int s = 0; s < job->def->nsegments; s++)
+        if (seg_kind(job, s) == CARC_ROAD)
+            seg = s;
+    unsigned arm = seg >= 0 ? arm_sides(job, seg) : 0;
+    if (__builtin_popcount(arm) != 1)
+        return 0;
+    int far = (__builtin_ctz(arm) + 2) % 4, col = MID_COL, row = MID_ROW;
+    while (col >= 0 && col < W && row >= 0 && row < H &&
+           job->out->cell[row][col].ground == TILE_ART_FIELD) {
+        col += side_dcol[far];
+        row += side_drow[far];
+    }
+    if (col < 0 || col >= W || row < 0 || row >= H)
+        return 0;
+    uint32_t glyph = road_glyphs[arm | (1u << far)];
+    for (col -= side_dcol[far], row -= side_drow[far];;
+         col -= side_dcol[far], row -= side_drow[far]) {
+        set_cell(&job->out->cell[row][col], TILE_ART_ROAD, seg, glyph);
+        if (col == MID_COL && row == MID_ROW)
+            return 1;
+    }
 }
 
 /* Roads are lines from edge middles to the centre. Roads that end at the
@@ -391,6 +463,8 @@ static void draw_roads(const art_job *job)
             if (links[row][col])
                 set_glyph(&job->out->cell[row][col], road_glyphs[links[row][col]]);
     tile_art_cell *centre = &job->out->cell[MID_ROW][MID_COL];
+    if (dead_ends == 1 && centre->what == TILE_ART_FIELD && road_to_city(job))
+        return;
     if (dead_ends > 0 && centre->what == TILE_ART_FIELD)
         set_cell(centre, TILE_ART_JUNCTION, TILE_ART_NONE, GLYPH_JUNCTION);
 }
@@ -442,10 +516,17 @@ static void draw_walls(const art_job *job)
         }
 }
 
+static int is_mark(int what)
+{
+    return what == TILE_ART_PENNANT || what == TILE_ART_CLOISTER || what == TILE_ART_INN ||
+           what == TILE_ART_CATHEDRAL || what == TILE_ART_FOLLOWER;
+}
+
 /* The cell of segment `seg` nearest the centre of all its cells, among the
- * cells that do not already show a pennant or a cloister; NULL if none.
- * Distances count a row as two columns, as a terminal shows them. */
-static tile_art_cell *central_cell(const art_job *job, int seg)
+ * cells that do not already show a mark (a pennant, a cloister, an inn, a
+ * cathedral, a follower) when `free` is set; NULL if none. Distances count
+ * a row as two columns, as a terminal shows them. */
+static tile_art_cell *central_cell_of(const art_job *job, int seg, int free)
 {
     int n = 0, sum_col = 0, sum_row = 0;
     for (int row = 0; row < H; row++)
@@ -460,8 +541,8 @@ static tile_art_cell *central_cell(const art_job *job, int seg)
     for (int row = 0; row < H; row++)
         for (int col = 0; col < W; col++) {
             tile_art_cell *cell = &job->out->cell[row][col];
-            if (cell->segment != seg || cell->what == TILE_ART_PENNANT ||
-                cell->what == TILE_ART_CLOISTER)
+            if (cell->segment != seg || (free && is_mark(cell->what)) ||
+                cell->what == TILE_ART_FOLLOWER)
                 continue;
             int dx = col * n - sum_col, dy = 2 * (row * n - sum_row);
             if (!best || dx * dx + dy * dy < best_d) {
@@ -470,6 +551,13 @@ static tile_art_cell *central_cell(const art_job *job, int seg)
             }
         }
     return best;
+}
+
+/* A free cell of `seg` if there is one, else one under a mark. */
+static tile_art_cell *central_cell(const art_job *job, int seg)
+{
+    tile_art_cell *cell = central_cell_of(job, seg, 1);
+    return cell ? cell : central_cell_of(job, seg, 0);
 }
 
 static void draw_pennants(const art_job *job)
@@ -483,22 +571,131 @@ static void draw_pennants(const art_job *job)
     }
 }
 
+/* Where the rank of cell (col, row) is measured from: its nearest port,
+ * counted from rotation 0, so that a choice between cells equally far from
+ * the centre turns with the tile. */
+static int cell_rank(const art_job *job, int col, int row)
+{
+    int best = 0;
+    for (int p = 1; p < CARC_PORTS; p++)
+        if (port_distance2(col, row, p) < port_distance2(col, row, best))
+            best = p;
+    return (best - 3 * job->rot + 3 * 4) % CARC_PORTS;
+}
+
+/* Squared distance, in 1/60 of a tile, from the centre of the tile. */
+static int centre_distance2(int col, int row)
+{
+    int dx = (2 * col + 1) * 30 / W - 30, dy = (2 * row + 1) * 30 / H - 30;
+    return dx * dx + dy * dy;
+}
+
+static int beside_road(const art_job *job, int col, int row, int seg)
+{
+    for (int side = 0; side < 4; side++) {
+        int ncol = col + side_dcol[side], nrow = row + side_drow[side];
+        if (ncol < 0 || ncol >= W || nrow < 0 || nrow >= H)
+            continue;
+        const tile_art_cell *next = &job->out->cell[nrow][ncol];
+        if (next->what == TILE_ART_ROAD && next->segment == seg)
+            return 1;
+    }
+    return 0;
+}
+
+/* An inn stands on the field cell beside its road nearest the centre. */
+static void draw_inn(const art_job *job, int seg)
+{
+    tile_art_cell *best = NULL;
+    int best_d = 0, best_rank = 0;
+    for (int row = 0; row < H; row++)
+        for (int col = 0; col < W; col++) {
+            tile_art_cell *cell = &job->out->cell[row][col];
+            if (cell->what != TILE_ART_FIELD || !beside_road(job, col, row, seg))
+                continue;
+            int d = centre_distance2(col, row), rank = cell_rank(job, col, row);
+            if (!best || d < best_d || (d == best_d && rank < best_rank)) {
+                best = cell;
+                best_d = d;
+                best_rank = rank;
+            }
+        }
+    if (best)
+        set_cell(best, TILE_ART_INN, best->segment, GLYPH_INN);
+}
+
+static void draw_marks(const art_job *job)
+{
+    for (int s = 0; s < job->def->nsegments; s++) {
+        unsigned marks = job->def->segments[s].marks;
+        if (seg_kind(job, s) == CARC_ROAD && (marks & CARC_MARK_INN))
+            draw_inn(job, s);
+        if (seg_kind(job, s) == CARC_CITY && (marks & CARC_MARK_CATHEDRAL)) {
+            tile_art_cell *cell = central_cell_of(job, s, 1);
+            if (cell)
+                set_cell(cell, TILE_ART_CATHEDRAL, s, GLYPH_CATHEDRAL);
+        }
+    }
+}
+
+static void put_follower(tile_art_cell *cell, int seg, int owner, int farmer)
+{
+    set_cell(cell, TILE_ART_FOLLOWER, seg, (uint32_t)tile_art_letter(owner, farmer));
+    cell->owner = (uint8_t)owner;
+}
+
+/* The large follower's second cell: a free neighbour of `first` on the
+ * same segment, east or west first (a pair reads as one figure), or NULL. */
+static tile_art_cell *second_cell(const art_job *job, const tile_art_cell *first, int seg)
+{
+    static const int order[4] = {1, 3, 2, 0};
+    int index = (int)(first - &job->out->cell[0][0]);
+    int col = index % W, row = index / W;
+    for (int i = 0; i < 4; i++) {
+        int ncol = col + side_dcol[order[i]], nrow = row + side_drow[order[i]];
+        if (ncol < 0 || ncol >= W || nrow < 0 || nrow >= H)
+            continue;
+        tile_art_cell *next = &job->out->cell[nrow][ncol];
+        if (next->segment == seg && !is_mark(next->what))
+            return next;
+    }
+    return NULL;
+}
+
 /* A follower stands in the middle of its segment; a monk, beside his
- * cloister, which keeps its own glyph. */
-static void draw_follower(const art_job *job, int seg, int owner)
+ * cloister, which keeps its own glyph. A large follower takes a second
+ * cell beside the first. */
+static void draw_follower(const art_job *job, int seg, int owner, int figure)
 {
     tile_art_cell *cell = central_cell(job, seg);
     if (!cell)
         cell = &job->out->cell[MID_ROW][MID_COL + 1];
     int farmer = seg_kind(job, seg) == CARC_FIELD;
-    set_cell(cell, TILE_ART_FOLLOWER, seg, (uint32_t)tile_art_letter(owner, farmer));
-    cell->owner = (uint8_t)owner;
+    tile_art_cell *second = figure == CARC_FIGURE_LARGE ? second_cell(job, cell, seg) : NULL;
+    for (int i = 0; figure == CARC_FIGURE_LARGE && !second && i < W * H; i++) {
+        tile_art_cell *other = &job->out->cell[i / W][i % W]; /* another pair of cells */
+        if (other->segment == seg && !is_mark(other->what) && second_cell(job, other, seg)) {
+            cell = other;
+            second = second_cell(job, other, seg);
+        }
+    }
+    put_follower(cell, seg, owner, farmer);
+    if (!second && figure == CARC_FIGURE_LARGE && seg_kind(job, seg) == CARC_CLOISTER)
+        second = &job->out->cell[MID_ROW][MID_COL - 1];
+    if (second)
+        put_follower(second, seg, owner, farmer);
 }
 
 int tile_art_draw(int kind, int rot, int follower_segment, int owner, tile_art *out)
 {
+    return tile_art_draw_figure(kind, rot, follower_segment, owner, CARC_FIGURE_FOLLOWER, out);
+}
+
+int tile_art_draw_figure(int kind, int rot, int follower_segment, int owner, int figure,
+                         tile_art *out)
+{
     const carc_tile_def *def = carc_tile(kind);
-    if (!def || rot < 0 || rot > 3 || !out)
+    if (!def || rot < 0 || rot > 3 || !out || figure < 0 || figure >= CARC_FIGURES)
         return -1;
     int has_follower = follower_segment != CARC_NO_SPOT;
     if (has_follower && (follower_segment < 0 || follower_segment >= def->nsegments || owner < 0 ||
@@ -512,8 +709,9 @@ int tile_art_draw(int kind, int rot, int follower_segment, int owner, tile_art *
     draw_roads(&job);
     draw_walls(&job);
     draw_pennants(&job);
+    draw_marks(&job);
     if (has_follower)
-        draw_follower(&job, follower_segment, owner);
+        draw_follower(&job, follower_segment, owner, figure);
     return 0;
 }
 
@@ -521,7 +719,8 @@ int tile_art_draw_placed(const carc_tile_on_board *tile, tile_art *out)
 {
     if (!tile)
         return -1;
-    return tile_art_draw(tile->kind, tile->rot, tile->follower_segment, tile->follower_owner, out);
+    return tile_art_draw_figure(tile->kind, tile->rot, tile->follower_segment, tile->follower_owner,
+                                tile->follower_figure, out);
 }
 
 char tile_art_letter(int owner, int farmer)

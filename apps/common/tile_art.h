@@ -29,9 +29,18 @@ typedef enum tile_art_what {
     TILE_ART_JUNCTION, /* where roads end at a crossroads or a village */
     TILE_ART_CLOISTER,
     TILE_ART_PENNANT,
-    TILE_ART_RIVER,    /* The River's water (ground: field); a bridge is road */
-    TILE_ART_FOLLOWER, /* `owner` says whose; a lower-case letter: a farmer */
+    TILE_ART_RIVER,     /* The River's water (ground: field); a bridge is road */
+    TILE_ART_INN,       /* an inn (Inns & Cathedrals) on a field cell beside
+                           its road; `segment` is the field's */
+    TILE_ART_CATHEDRAL, /* a cathedral (Inns & Cathedrals) in its city */
+    TILE_ART_FOLLOWER,  /* `owner` says whose; a lower-case letter: a farmer;
+                           a large follower takes two cells, both its letter */
+    TILE_ART_KINDS
 } tile_art_what;
+
+/* The glyphs of the marks, for a legend. */
+#define TILE_ART_INN_GLYPH "\u25B3"       /* △ */
+#define TILE_ART_CATHEDRAL_GLYPH "\u2020" /* † */
 
 typedef struct tile_art_cell {
     uint32_t codepoint; /* the character, for wide-character front ends */
@@ -56,7 +65,12 @@ typedef struct tile_art {
  * picture is derived from the catalogue (carc_tile_segment_ports() and
  * friends), in board directions: rotation turns it. */
 int tile_art_draw(int kind, int rot, int follower_segment, int owner, tile_art *out);
-/* Draws a tile of the board, with its follower if one stands on it. */
+/* tile_art_draw() with the figure (carc_figure) on `follower_segment`: a
+ * large follower is its owner's letter in two cells of its segment (one
+ * when the segment shows in one cell only). -1 also for an unknown figure. */
+int tile_art_draw_figure(int kind, int rot, int follower_segment, int owner, int figure,
+                         tile_art *out);
+/* Draws a tile of the board, with its figure if one stands on it. */
 int tile_art_draw_placed(const carc_tile_on_board *tile, tile_art *out);
 /* The letter of player `owner`: R B Y G K W (Red, Blue, Yellow, Green,
  * Black, Grey), lower case for a farmer; '?' when out of range. */

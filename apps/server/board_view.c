@@ -36,7 +36,9 @@ const char *board_view_spot(const carc_tile_on_board *b, int seg)
     for (int p = 0; p < CARC_PORTS; p++)
         if (ports & (1u << p))
             return carc_port_name(p);
-    return "C";
+    const carc_tile_def *def = carc_tile(b->kind);
+    return def && seg >= 0 && seg < def->nsegments && def->segments[seg].kind == CARC_FIELD ? "F"
+                                                                                            : "C";
 }
 
 json_t *board_view_followers(const carc_game *g)
@@ -46,9 +48,11 @@ json_t *board_view_followers(const carc_game *g)
         carc_tile_on_board b;
         if (carc_game_tile_info(g, i, &b) != CARC_OK || b.follower_segment == CARC_NO_SPOT)
             continue;
-        json_array_append_new(list, json_pack("{s:i, s:i, s:s, s:i}", "x", b.x, "y", b.y, "spot",
-                                              board_view_spot(&b, b.follower_segment), "player",
-                                              b.follower_owner));
+        json_array_append_new(
+            list,
+            json_pack("{s:i, s:i, s:s, s:i, s:s}", "x", b.x, "y", b.y, "spot",
+                      board_view_spot(&b, b.follower_segment), "player", b.follower_owner, "figure",
+                      b.follower_figure == CARC_FIGURE_LARGE ? "large" : "follower"));
     }
     return list;
 }
@@ -65,11 +69,19 @@ json_t *board_view_events(const carc_event *events, int n, int players)
                 json_array_append_new(winners, json_integer(p));
             json_array_append_new(returned, json_integer(e->returned[p]));
         }
-        json_array_append_new(list, json_pack("{s:s, s:b, s:o, s:i, s:i, s:i, s:i, s:i, s:o}",
-                                              "kind", e->kind < 4 ? kinds[e->kind] : "?",
-                                              "complete", e->complete, "winners", winners, "points",
-                                              e->points, "tiles", e->tiles, "pennants", e->pennants,
-                                              "x", e->x, "y", e->y, "returned", returned));
+        json_t *event =
+            json_pack("{s:s, s:b, s:o, s:i, s:i, s:i, s:i, s:i, s:o}", "kind",
+                      e->kind < 4 ? kinds[e->kind] : "?", "complete", e->complete, "winners",
+                      winners, "points", e->points, "tiles", e->tiles, "pennants", e->pennants, "x",
+                      e->x, "y", e->y, "returned", returned);
+        if (e->returned_large) { /* Inns & Cathedrals: whose large follower went home */
+            json_t *large = json_array();
+            for (int p = 0; p < players; p++)
+                if (e->returned_large & (1u << p))
+                    json_array_append_new(large, json_integer(p));
+            json_object_set_new(event, "returned_large", large);
+        }
+        json_array_append_new(list, event);
     }
     return list;
 }

@@ -31,6 +31,18 @@ static json_t *ports_json(unsigned ports)
     return list;
 }
 
+/* The names of a segment's marks (Inns & Cathedrals, Traders &
+ * Builders): "inn", "cathedral", "wine", "grain", "cloth". */
+static json_t *marks_json(unsigned marks)
+{
+    static const char *const names[] = {"inn", "cathedral", "wine", "grain", "cloth"};
+    json_t *list = json_array();
+    for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (marks & (1u << i))
+            json_array_append_new(list, json_string(names[i]));
+    return list;
+}
+
 /* Indices of the city segments a field borders. */
 static json_t *borders_json(unsigned borders)
 {
@@ -48,10 +60,10 @@ static json_t *tile_json(const carc_tile_def *t)
         json_object_set_new(edges, edge_names[e], json_string(kind_name(t->edges[e])));
     for (int s = 0; s < t->nsegments; s++) {
         const carc_segment_def *d = &t->segments[s];
-        json_array_append_new(segments,
-                              json_pack("{s:s, s:b, s:o, s:o}", "kind", kind_name(d->kind),
-                                        "pennant", d->pennant, "ports", ports_json(d->ports),
-                                        "borders", borders_json(d->borders)));
+        json_array_append_new(
+            segments, json_pack("{s:s, s:b, s:o, s:o, s:o}", "kind", kind_name(d->kind), "pennant",
+                                d->pennant, "ports", ports_json(d->ports), "borders",
+                                borders_json(d->borders), "marks", marks_json(d->marks)));
     }
     /* "letter": the id under the name of version 1, for older clients. */
     return json_pack("{s:s, s:s, s:s, s:i, s:o, s:o}", "id", t->id, "letter", t->id, "set",
@@ -65,7 +77,8 @@ char *catalogue_json(void)
         json_array_append_new(tiles, tile_json(carc_tile(k)));
     for (int p = 0; p < CARC_PORTS; p++)
         json_array_append_new(ports, json_string(carc_port_name(p)));
-    json_t *root = json_pack("{s:i, s:o, s:o}", "version", 2, "ports", ports, "tiles", tiles);
+    /* Version 3: each segment's "marks". */
+    json_t *root = json_pack("{s:i, s:o, s:o}", "version", 3, "ports", ports, "tiles", tiles);
     char *text = root ? json_dumps(root, JSON_COMPACT) : NULL;
     json_decref(root);
     return text;

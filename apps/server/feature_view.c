@@ -19,10 +19,16 @@ static json_t *feature_json(const carc_game *g, int id)
         if (f.owners & (1u << p))
             json_array_append_new(owners, json_integer(p));
     }
-    return json_pack("{s:i, s:s, s:b, s:i, s:i, s:i, s:i, s:i, s:o, s:o, s:[]}", "id", id, "kind",
-                     kind_names[f.kind & 3], "complete", f.complete, "tiles", f.tiles, "pennants",
-                     f.pennants, "open_edges", f.open_edges, "value", f.value, "value_at_end",
-                     f.value_at_end, "followers", followers, "owners", owners, "parts");
+    json_t *marks = json_array(); /* Inns & Cathedrals */
+    if (f.marks & CARC_MARK_INN)
+        json_array_append_new(marks, json_string("inn"));
+    if (f.marks & CARC_MARK_CATHEDRAL)
+        json_array_append_new(marks, json_string("cathedral"));
+    return json_pack("{s:i, s:s, s:b, s:i, s:i, s:i, s:i, s:i, s:o, s:o, s:o, s:[]}", "id", id,
+                     "kind", kind_names[f.kind & 3], "complete", f.complete, "tiles", f.tiles,
+                     "pennants", f.pennants, "open_edges", f.open_edges, "value", f.value,
+                     "value_at_end", f.value_at_end, "followers", followers, "owners", owners,
+                     "marks", marks, "parts");
 }
 
 /* The feature of each segment of each tile, grouped by feature id. */

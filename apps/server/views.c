@@ -68,6 +68,12 @@ static json_t *players_array(const srv_table *t, int (*value)(const carc_game *,
     return list;
 }
 
+/* The large follower in a player's supply: 1 or 0 (Inns & Cathedrals). */
+static int large_supply(const carc_game *g, int player)
+{
+    return carc_game_figures(g, player, CARC_FIGURE_LARGE);
+}
+
 static const char *seat_kind_name(const stored_seat *s)
 {
     if (s->kind == SEAT_COMPUTER)
@@ -145,13 +151,13 @@ static json_t *move_json(const srv_table *t, int turn, int player, const char *m
     if (!carc_game_over(g))
         next = json_pack("{s:i, s:i, s:o}", "turn", turn + 1, "player", carc_game_current_player(g),
                          "tile", tile_json(carc_game_drawn_tile(g)));
-    return json_pack("{s:s, s:s, s:i, s:i, s:s, s:s, s:o, s:o, s:o, s:o, s:i, s:o, s:o}", "type",
-                     "move", "table", t->row.id, "turn", turn, "player", player, "move", move, "by",
-                     by_names[by], "events", view_events(t, events, n), "scores",
-                     players_array(t, carc_game_score), "supply",
-                     players_array(t, carc_game_supply), "next", next, "tiles_left",
-                     carc_game_over(g) ? 0 : carc_game_tiles_left(g, NULL), "clock",
-                     clock_json(t, now_ms), "digest", digest_json(g));
+    return json_pack(
+        "{s:s, s:s, s:i, s:i, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:i, s:o, s:o}", "type", "move",
+        "table", t->row.id, "turn", turn, "player", player, "move", move, "by", by_names[by],
+        "events", view_events(t, events, n), "scores", players_array(t, carc_game_score), "supply",
+        players_array(t, carc_game_supply), "large", players_array(t, large_supply), "next", next,
+        "tiles_left", carc_game_over(g) ? 0 : carc_game_tiles_left(g, NULL), "clock",
+        clock_json(t, now_ms), "digest", digest_json(g));
 }
 
 json_t *view_move(const srv_table *t, int turn, int player, const char *move, move_by by,
@@ -242,11 +248,12 @@ static json_t *seats_json(const srv_table *t)
     json_t *list = json_array();
     for (int s = 0; s < t->row.players; s++) {
         const stored_seat *st = &t->row.seats[s];
-        json_array_append_new(list, json_pack("{s:o, s:s, s:b, s:i, s:i}", "name", seat_name(st),
-                                              "kind", seat_kind_name(st), "present",
+        json_array_append_new(list, json_pack("{s:o, s:s, s:b, s:i, s:i, s:i}", "name",
+                                              seat_name(st), "kind", seat_kind_name(st), "present",
                                               t->present[s] > 0 || st->kind == SEAT_COMPUTER,
                                               "score", carc_game_score(t->game, s), "supply",
-                                              carc_game_supply(t->game, s)));
+                                              carc_game_supply(t->game, s), "large",
+                                              large_supply(t->game, s)));
     }
     return list;
 }
@@ -354,6 +361,20 @@ json_t *view_lobby_entry(const srv_table *t)
         "turn", t->row.nmoves, "estimates", t->row.estimates);
 }
 
+/* The figures the player to move may put on a spot: "follower" while a
+ * follower is in the supply, "large" while the large follower is (a move
+ * names it with the word `large` after the spot). */
+static json_t *figures_json(const carc_game *g)
+{
+    json_t *list = json_array();
+    int p = carc_game_current_player(g);
+    if (carc_game_figures(g, p, CARC_FIGURE_FOLLOWER) > 0)
+        json_array_append_new(list, json_string("follower"));
+    if (carc_game_figures(g, p, CARC_FIGURE_LARGE) > 0)
+        json_array_append_new(list, json_string("large"));
+    return list;
+}
+
 json_t *view_legal(const srv_table *t)
 {
     const carc_game *g = t->game;
@@ -367,7 +388,9 @@ json_t *view_legal(const srv_table *t)
         int ns = carc_legal_spots(g, places[i], spots, CARC_MAX_SPOTS);
         json_t *spot_list = json_array();
         for (int s = 0; s < ns && s < CARC_MAX_SPOTS; s++) {
-            const char *name = spots[s].port == CARC_PORTS ? "C" : carc_port_name(spots[s].port);
+            const char *name = spots[s].port != CARC_PORTS   ? carc_port_name(spots[s].port)
+                               : spots[s].kind == CARC_FIELD ? "F"
+                                                             : "C";
             json_array_append_new(spot_list, json_pack("{s:s, s:s}", "spot", name ? name : "?",
                                                        "role", role_names[spots[s].kind & 3]));
         }
@@ -378,9 +401,9 @@ json_t *view_legal(const srv_table *t)
                                               places[i].y, "rot", places[i].rot, "move", text,
                                               "spots", spot_list));
     }
-    json_t *legal = json_pack("{s:i, s:i, s:o, s:o}", "turn", t->row.nmoves, "player",
-                              carc_game_current_player(g), "tile",
-                              tile_json(carc_game_drawn_tile(g)), "placements", list);
+    json_t *legal = json_pack(
+        "{s:i, s:i, s:o, s:o, s:o}", "turn", t->row.nmoves, "player", carc_game_current_player(g),
+        "tile", tile_json(carc_game_drawn_tile(g)), "placements", list, "figures", figures_json(g));
     if (n == 0) {
         carc_move discard = {.type = CARC_MOVE_DISCARD, .segment = CARC_NO_SPOT};
         char text[32];

@@ -8,8 +8,9 @@
 
 /* Colour pairs: one per ground and ink, one per player, then the marks. */
 enum {
-    PAIR_ART = 1, /* + ground * 8 + what */
-    PAIR_PLAYER = 17,
+    PAIR_ART = 1, /* + ground * ART_PAIRS + what */
+    ART_PAIRS = 16,
+    PAIR_PLAYER = PAIR_ART + 2 * ART_PAIRS,
     PAIR_LEGAL = 24,
     PAIR_DEAD,
     PAIR_BAD,
@@ -34,16 +35,19 @@ static void init_art_pairs(int rich)
         [TILE_ART_CLOISTER] = rich ? 231 : COLOR_WHITE,
         [TILE_ART_PENNANT] = rich ? 21 : COLOR_BLUE,
         [TILE_ART_RIVER] = rich ? 159 : COLOR_CYAN,
+        [TILE_ART_INN] = rich ? 160 : COLOR_RED,
+        [TILE_ART_CATHEDRAL] = rich ? 231 : COLOR_WHITE,
     };
-    _Static_assert(TILE_ART_FOLLOWER <= 8, "a ground's pairs are 8 apart");
+    _Static_assert((int)TILE_ART_FOLLOWER <= (int)ART_PAIRS,
+                   "a ground's pairs are ART_PAIRS apart");
     for (int gr = 0; gr < 2; gr++)
         for (int what = 0; what < TILE_ART_FOLLOWER; what++) {
             short bg = ground[gr];
-            if (what == TILE_ART_CLOISTER)
+            if (what == TILE_ART_CLOISTER || what == TILE_ART_CATHEDRAL)
                 bg = rich ? 124 : COLOR_RED;
             if (what == TILE_ART_RIVER) /* water blue, whatever the ground */
                 bg = rich ? 32 : COLOR_BLUE;
-            init_pair((short)(PAIR_ART + gr * 8 + what), ink[what], bg);
+            init_pair((short)(PAIR_ART + gr * ART_PAIRS + what), ink[what], bg);
         }
 }
 
@@ -105,9 +109,10 @@ static attr_t cell_attr(const tui *t, const square_cell *c)
         pair = PAIR_DEAD;
         a |= A_BOLD;
     } else if (art->codepoint != ' ') {
-        pair = PAIR_ART + (art->ground == TILE_ART_CITY) * 8 + art->what;
+        pair = PAIR_ART + (art->ground == TILE_ART_CITY) * ART_PAIRS + art->what;
         a |= (art->what == TILE_ART_ROAD || art->what == TILE_ART_JUNCTION ||
-              art->what == TILE_ART_RIVER)
+              art->what == TILE_ART_RIVER || art->what == TILE_ART_INN ||
+              art->what == TILE_ART_CATHEDRAL)
                  ? A_BOLD
                  : 0;
     }
@@ -173,6 +178,7 @@ static void returning_follower(const tui *t, int x, int y, square_desc *d)
         if (t->spot >= 0 && t->spot < t->nspots) {
             d->follower_segment = t->spots[t->spot].segment;
             d->owner = carc_game_current_player(t->s.g);
+            d->figure = t->figure;
         }
         return;
     }
@@ -181,6 +187,7 @@ static void returning_follower(const tui *t, int x, int y, square_desc *d)
     if (index >= 0 && carc_game_tile_info(t->s.g, index, &before) == CARC_OK) {
         d->follower_segment = before.follower_segment;
         d->owner = before.follower_owner;
+        d->figure = before.follower_figure;
     }
 }
 
@@ -195,6 +202,7 @@ static void describe_tile(const tui *t, const carc_game *g, int index, square_de
     d->rot = tile.rot;
     d->follower_segment = tile.follower_segment;
     d->owner = tile.follower_owner;
+    d->figure = tile.follower_figure;
     const carc_tile_def *def = carc_tile(tile.kind);
     int river = tui_inspecting_river(t); /* the whole river lights up */
     for (int s = 0; s < def->nsegments; s++)

@@ -104,9 +104,12 @@ void describe_spot(int kind, int rot, int segment, char *buf, size_t cap)
         snprintf(buf, cap, "%s", "");
         return;
     }
-    int fkind = carc_tile(kind)->segments[segment].kind;
+    const carc_segment_def *seg = &carc_tile(kind)->segments[segment];
+    int fkind = seg->kind;
     if (fkind == CARC_CLOISTER)
         snprintf(buf, cap, "monk in the cloister");
+    else if (fkind == CARC_FIELD && seg->ports == 0) /* IH's closed field, spot F */
+        snprintf(buf, cap, "farmer on the field in the middle");
     else if (strcmp(place, "middle") == 0)
         snprintf(buf, cap, "%s on the %s across the middle", describe_role(fkind),
                  describe_feature(fkind));
@@ -212,5 +215,17 @@ void describe_move(int kind, carc_move m, char *buf, size_t cap)
     char spot[80] = "no follower";
     if (m.segment != CARC_NO_SPOT)
         describe_spot(kind, m.place.rot, m.segment, spot, sizeof spot);
-    snprintf(buf, cap, "at %d,%d turned %d, %s", m.place.x, m.place.y, m.place.rot, spot);
+    snprintf(buf, cap, "at %d,%d turned %d, %s%s", m.place.x, m.place.y, m.place.rot,
+             m.segment != CARC_NO_SPOT && m.figure == CARC_FIGURE_LARGE ? "large " : "", spot);
+}
+
+void describe_marks(const carc_feature *f, char *buf, size_t cap)
+{
+    if (f->kind == CARC_ROAD && (f->marks & CARC_MARK_INN))
+        snprintf(buf, cap, "An inn: 2 a tile when complete, but 0 if still open at the end");
+    else if (f->kind == CARC_CITY && (f->marks & CARC_MARK_CATHEDRAL))
+        snprintf(buf, cap,
+                 "A cathedral: 3 a tile and pennant when complete, but 0 if still open at the end");
+    else
+        snprintf(buf, cap, "%s", "");
 }

@@ -26,12 +26,19 @@ const char *describe_role(int kind);
 const char *describe_place(int kind, int rot, int segment);
 
 /* "knight on the city at the top" (segment `segment` of `kind` at `rot`),
- * "monk in the cloister". Empty on bad arguments. */
+ * "monk in the cloister", "farmer on the field in the middle" (a field
+ * with no ports: IH's, the record's spot F). Empty on bad arguments. */
 void describe_spot(int kind, int rot, int segment, char *buf, size_t cap);
 
 /* A move of tile `kind`: "at 2,-1 turned 1, knight on the city at the
- * top", "at 2,-1 turned 1, no follower", "discard". */
+ * top", "at 2,-1 turned 1, large knight on the city at the top" (the large
+ * follower), "at 2,-1 turned 1, no follower", "discard". */
 void describe_move(int kind, carc_move m, char *buf, size_t cap);
+
+/* What an inn on road `f` or a cathedral in city `f` does to its worth
+ * (Inns & Cathedrals): "An inn: 2 a tile when complete, but 0 if still
+ * open at the end"; "" for a feature without either. */
+void describe_marks(const carc_feature *f, char *buf, size_t cap);
 
 /* What feature `f` (of a game of `players`) gives at the end, in words:
  * "If the game ended now: Red scores 6", "...: Red and Blue score 4 each",

@@ -149,7 +149,10 @@ static const char *step_message(const tui *t)
         if (t->inspecting)
             return "Inspector: move onto a tile; Tab picks its next feature; Esc leaves.";
         return "Place your tile: arrows move, r rotates, Tab: next square, Enter places.";
-    case STEP_SPOT: return "Follower: a spot's number (marked on the tile), 0 for none; Esc back.";
+    case STEP_SPOT:
+        if (t->figure == CARC_FIGURE_LARGE)
+            return "Large follower: a spot's number, 0 for none; l: a follower; Esc back.";
+        return "Follower: a spot's number (marked on the tile), 0 for none; Esc back.";
     case STEP_CONFIRM:
     case STEP_COMPUTER: return "";
     case STEP_HINT: return "Thinking about a hint... (Esc cancels)";
@@ -185,7 +188,10 @@ static const char *step_keys(const tui *t)
     case STEP_PLACE:
         return "r:rotate Tab:next Enter:place i:inspect h:hint u:undo s:save ?:help "
                "q:quit";
-    case STEP_SPOT: return "1-9:spot 0:none Tab:next Enter:choose Esc:back ?:help q:quit";
+    case STEP_SPOT:
+        if (carc_game_rules(t->s.g).expansions & CARC_EXPANSION_INNS_CATHEDRALS)
+            return "1-9:spot 0:none Tab:next l:large/follower Enter:choose Esc:back q:quit";
+        return "1-9:spot 0:none Tab:next Enter:choose Esc:back ?:help q:quit";
     case STEP_CONFIRM: return "Enter:confirm  Esc:back  ?:help  q:quit";
     case STEP_COMPUTER: return "i:inspect t:tiles f:overview HJKL:pan [ ]:log s:save q:quit";
     case STEP_HINT: return "Esc:cancel the hint  q:quit";
@@ -271,6 +277,19 @@ void footer_draw(const tui *t, const layout *l)
 
 /* --- The side panel ---------------------------------------------------------- */
 
+/* Inns & Cathedrals: each player's large follower in supply (1) or on
+ * the board (0): "large follower: R 1 B 0". */
+static void large_line(const tui *t, pen *p)
+{
+    const carc_game *g = t->s.g;
+    char line[96] = "large follower:";
+    size_t len = strlen(line);
+    for (int i = 0; i < carc_game_players(g) && len + 5 < sizeof line; i++)
+        len += (size_t)snprintf(line + len, sizeof line - len, " %c %d", tile_art_letter(i, 0),
+                                carc_game_figures(g, i, CARC_FIGURE_LARGE));
+    put_wrap(p, A_NORMAL, "%s", line);
+}
+
 static void players_section(const tui *t, pen *p)
 {
     const carc_game *g = t->s.g;
@@ -302,6 +321,8 @@ static void players_section(const tui *t, pen *p)
             p->row = below.row;
         }
     }
+    if (carc_game_rules(g).expansions & CARC_EXPANSION_INNS_CATHEDRALS)
+        large_line(t, p);
 }
 
 /* The last move of the game, so it is never lost: "Last: Blue put P at 1,4". */
@@ -419,13 +440,19 @@ static void spots_section(const tui *t, pen *p)
 {
     int kind = carc_game_drawn_tile(t->s.g);
     p->row++;
-    put_line(p, A_BOLD, "Follower spots:");
+    int large = t->figure == CARC_FIGURE_LARGE;
+    put_line(p, A_BOLD, large ? "Large follower spots:" : "Follower spots:");
     for (int i = 0; i < t->nspots; i++) {
         char where[80];
         describe_spot(kind, t->rot, t->spots[i].segment, where, sizeof where);
-        put_wrap(p, i == t->spot ? A_REVERSE : A_NORMAL, "%d %s", i + 1, where);
+        put_wrap(p, i == t->spot ? A_REVERSE : A_NORMAL, "%d %s%s", i + 1, large ? "large " : "",
+                 where);
     }
     put_line(p, t->spot < 0 ? A_REVERSE : A_NORMAL, "0 no follower");
+    int other = large ? CARC_FIGURE_FOLLOWER : CARC_FIGURE_LARGE;
+    if ((carc_game_rules(t->s.g).expansions & CARC_EXPANSION_INNS_CATHEDRALS) &&
+        carc_game_figures(t->s.g, carc_game_current_player(t->s.g), other) > 0)
+        put_wrap(p, A_DIM, large ? "l: a follower instead" : "l: the large follower instead");
 }
 
 static void owners_line(const tui *t, pen *p, const carc_feature *f)
@@ -484,6 +511,10 @@ static void inspector_section(const tui *t, pen *p)
     const char *state = f.kind == CARC_FIELD ? "" : f.complete ? " (complete)" : " (open)";
     put_wrap(p, A_BOLD, "Inspector: %s%s", describe_feature(f.kind), state);
     feature_size_lines(p, &f);
+    char marks[120];
+    describe_marks(&f, marks, sizeof marks);
+    if (marks[0])
+        put_wrap(p, A_NORMAL, "%s", marks);
     owners_line(t, p, &f);
     char end[160];
     describe_end_value(&f, carc_game_players(t->s.g), end, sizeof end);
@@ -737,6 +768,9 @@ static const char *const legend_text[] = {
     "  \u2514   \u2518        in the player's colour",
     "  reverse      the cursor's square; the tile turns red where it cannot go",
     "  underline    the feature inspected (i) or being scored (at the end: n, p)",
+    "Inns & Cathedrals: \u25b3 an inn beside a road: 2 a tile complete, 0 open at the end;",
+    "  \u2020 a cathedral: its city 3 a tile and pennant complete, 0 open at the end;",
+    "  RR (rr) a large follower: counts 2 in a majority; l switches to it.",
     "Overview (f): a square is 3 cells, the most telling of its symbols.",
     "The panel: the players (score, followers left), the drawn tile, the tiles",
     "  left and their chances, the log ([ ] scroll it).",

@@ -224,6 +224,7 @@ static void begin_turn(tui *t)
     t->nhints = 0;
     t->nspots = 0;
     t->spot = -1;
+    t->figure = CARC_FIGURE_FOLLOWER;
     t->inspecting = looking;
     if (carc_game_over(t->s.g)) {
         begin_end_screen(t);
@@ -279,7 +280,34 @@ static carc_move current_move(const tui *t)
     m.type = CARC_MOVE_PLACE;
     m.place = (carc_placement){(int8_t)t->cx, (int8_t)t->cy, (uint8_t)t->rot, 0};
     m.segment = t->spot >= 0 ? t->spots[t->spot].segment : CARC_NO_SPOT;
+    m.figure = (uint8_t)(t->spot >= 0 ? t->figure : CARC_FIGURE_FOLLOWER);
     return m;
+}
+
+/* Whether the player to move has a figure of kind `figure` in supply. */
+static int has_figure(const tui *t, int figure)
+{
+    return carc_game_figures(t->s.g, carc_game_current_player(t->s.g), figure) > 0;
+}
+
+/* l in the follower step: the large follower instead of a follower, or
+ * back (Inns & Cathedrals). */
+static void switch_figure(tui *t)
+{
+    int other = t->figure == CARC_FIGURE_LARGE ? CARC_FIGURE_FOLLOWER : CARC_FIGURE_LARGE;
+    if (!(carc_game_rules(t->s.g).expansions & CARC_EXPANSION_INNS_CATHEDRALS)) {
+        snprintf(t->msg, sizeof t->msg, "No large follower in this game (Inns & Cathedrals).");
+    } else if (!has_figure(t, other)) {
+        snprintf(t->msg, sizeof t->msg,
+                 other == CARC_FIGURE_LARGE ? "Your large follower is on the board."
+                                            : "No follower left: only the large one.");
+    } else {
+        t->figure = other;
+        snprintf(t->msg, sizeof t->msg,
+                 other == CARC_FIGURE_LARGE
+                     ? "Large follower (counts 2 in a majority): a spot's number; l: a follower."
+                     : "Follower: a spot's number; l: the large follower.");
+    }
 }
 
 /* STEP_CONFIRM: the move played on a copy, with what it scores. */
@@ -304,9 +332,15 @@ static void enter_confirm(tui *t)
         else
             at_end += t->pevents[i].points;
     }
+    const char *large = t->spot >= 0 && t->figure == CARC_FIGURE_LARGE ? " the large follower" : "";
     if (carc_game_over(t->preview))
         snprintf(t->msg, sizeof t->msg,
-                 "Confirm? This move scores %d for you, the final scoring %d more.", now, at_end);
+                 "Confirm%s? This move scores %d for you, the final scoring %d more.", large, now,
+                 at_end);
+    else if (large[0])
+        snprintf(t->msg, sizeof t->msg,
+                 "Confirm the large follower? It scores %d for you now. Enter: yes, Esc: back.",
+                 now);
     else
         snprintf(t->msg, sizeof t->msg,
                  "Confirm? This move scores %d for you now. Enter confirms, Esc steps back.", now);
@@ -324,6 +358,8 @@ static void enter_spot_step(tui *t)
     t->nspots = carc_legal_spots(t->s.g, p, t->spots, CARC_MAX_SPOTS);
     t->nspots = t->nspots > CARC_MAX_SPOTS ? CARC_MAX_SPOTS : t->nspots;
     t->spot = -1;
+    if (!has_figure(t, t->figure)) /* only the other figure is left */
+        t->figure = t->figure == CARC_FIGURE_LARGE ? CARC_FIGURE_FOLLOWER : CARC_FIGURE_LARGE;
     if (t->nspots == 0) {
         enter_confirm(t);
         return;
@@ -478,6 +514,8 @@ static void take_hint(tui *t, int i)
     for (int s = 0; s < t->nspots; s++)
         if (t->spots[s].segment == m.segment)
             t->spot = s;
+    if (t->spot >= 0)
+        t->figure = m.figure;
     if (t->step == STEP_SPOT)
         enter_confirm(t);
 }
@@ -556,6 +594,8 @@ static void spot_key(tui *t, int ch)
         t->spot = t->spot + 1 >= t->nspots ? -1 : t->spot + 1;
     } else if (ch == KEY_BTAB || ch == KEY_UP || ch == KEY_LEFT) {
         t->spot = t->spot < 0 ? t->nspots - 1 : t->spot - 1;
+    } else if (ch == 'l') {
+        switch_figure(t);
     } else if (is_enter(ch)) {
         enter_confirm(t);
     }

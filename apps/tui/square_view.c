@@ -135,7 +135,7 @@ static void mark_last(const square_desc *d, square_pic *out)
 static int tile_square(const square_desc *d, square_pic *out)
 {
     tile_art art;
-    if (tile_art_draw(d->kind, d->rot, d->follower_segment, d->owner, &art) != 0)
+    if (tile_art_draw_figure(d->kind, d->rot, d->follower_segment, d->owner, d->figure, &art) != 0)
         return -1;
     for (int r = 0; r < TILE_ART_H; r++)
         for (int c = 0; c < TILE_ART_W; c++) {
@@ -161,7 +161,9 @@ static int rank_of(const tile_art_cell *cell, int middle_row)
     case TILE_ART_ROAD:
     case TILE_ART_RIVER:
     case TILE_ART_JUNCTION: return middle_row ? 4 : 1;
-    case TILE_ART_PENNANT: return 3;
+    case TILE_ART_PENNANT:
+    case TILE_ART_INN:
+    case TILE_ART_CATHEDRAL: return 3;
     case TILE_ART_CITY:
     case TILE_ART_WALL: return 2;
     default: return 0;

@@ -43,6 +43,7 @@ typedef struct square_desc {
     int has_tile;                /* else an empty square */
     int kind, rot;               /* the tile */
     int follower_segment, owner; /* CARC_NO_SPOT: no follower */
+    int figure;                  /* carc_figure of the follower (0: a follower) */
     int zoomed;                  /* the 3x1 overview */
     int cursor, preview, bad, legal, dead;
     unsigned highlight; /* bit s: segment s is part of the inspected feature */

@@ -58,6 +58,7 @@ typedef struct tui {
     int nlegal;
     carc_spot spots[CARC_MAX_SPOTS];
     int nspots, spot;   /* spot: index into spots, -1 for no follower */
+    int figure;         /* carc_figure the spot gets (l switches, Inns & Cathedrals) */
     carc_game *preview; /* the game after the move, in STEP_CONFIRM */
     carc_event pevents[CARC_MAX_EVENTS];
     int npevents;

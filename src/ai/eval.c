@@ -100,7 +100,7 @@ static void farm_borders(const carc_game *g, farm *farms, int nfarms)
 static double farm_worth(const carc_game *g, const farm *f, int left)
 {
     carc_rules rules = carc_game_rules(g);
-    double per_city = carc_feature_worth(&rules, CARC_FIELD, 1, 0, 1);
+    double per_city = carc_feature_worth(&rules, CARC_FIELD, 1, 0, 0, 1);
     double worth = 0.0;
     for (int c = 0; c < f->ncities; c++) {
         carc_feature city;

@@ -209,11 +209,12 @@ static inline int squares_beyond(eval_ctx *c, const seg_node *m, unsigned side, 
  * squares its open edges lead to. A road or city segment holds the middle
  * port of each edge it crosses (and no other port). Returns the distinct
  * tiles. */
-static int walk_feature(eval_ctx *c, int root, int *pennants, open_squares *o)
+static int walk_feature(eval_ctx *c, int root, int *pennants, unsigned *marks, open_squares *o)
 {
     const carc_game *g = c->g;
     uint64_t seen[2] = {0, 0};
     int tiles = 0, flags = 0;
+    unsigned marked = 0;
     o->n = 0;
     int s = root;
     do {
@@ -226,6 +227,8 @@ static int walk_feature(eval_ctx *c, int root, int *pennants, open_squares *o)
         }
         unsigned local = seg_local(m);
         flags += carc_tile_data[t->kind].segments[local].pennant;
+        if (LAYOUT_WIDE) /* no base tile has a mark */
+            marked |= carc_tile_data[t->kind].segments[local].marks;
         int f[4];
         int n = squares_beyond(c, m, 2u, f);
         for (int i = 0; i < n; i++)
@@ -233,6 +236,7 @@ static int walk_feature(eval_ctx *c, int root, int *pennants, open_squares *o)
         s = m->next;
     } while (s != root);
     *pennants = flags;
+    *marks = marked;
     return tiles;
 }
 
@@ -262,7 +266,8 @@ static double city_chance(eval_ctx *c, int root)
             return c->city_chance[i];
     int pennants;
     open_squares o;
-    walk_feature(c, root, &pennants, &o);
+    unsigned marks;
+    walk_feature(c, root, &pennants, &marks, &o);
     double q = completion_chance(c, &o);
     remember_city(c, root, q);
     return q;
@@ -274,13 +279,14 @@ static double city_worth(eval_ctx *c, int root, double *q, open_squares *o)
 {
     const carc_game *g = c->g;
     int pennants;
-    int tiles = walk_feature(c, root, &pennants, o);
+    unsigned marks;
+    int tiles = walk_feature(c, root, &pennants, &marks, o);
     *q = completion_chance(c, o);
     remember_city(c, root, *q);
     double end = g->rules.flags & CARC_RULE_NO_INCOMPLETE
                      ? 0.0
-                     : feature_worth(g, CARC_CITY, tiles, pennants, 0);
-    return *q * feature_worth(g, CARC_CITY, tiles, pennants, 1) + (1.0 - *q) * end;
+                     : feature_worth(g, CARC_CITY, tiles, pennants, marks, 0);
+    return *q * feature_worth(g, CARC_CITY, tiles, pennants, marks, 1) + (1.0 - *q) * end;
 }
 
 /* Expected points of the open road rooted at `root` (its tiles now, less the
@@ -290,8 +296,9 @@ static double road_worth(eval_ctx *c, int root, double *q)
 {
     const carc_game *g = c->g;
     int pennants;
+    unsigned marks;
     open_squares o;
-    int tiles = walk_feature(c, root, &pennants, &o);
+    int tiles = walk_feature(c, root, &pennants, &marks, &o);
     double ends = 0.0;
     *q = 1.0;
     for (int i = 0; i < o.n; i++) {
@@ -299,9 +306,11 @@ static double road_worth(eval_ctx *c, int root, double *q)
         ends += fill;
         *q *= fill;
     }
+    if (marks & CARC_MARK_INN) /* all when complete, nothing when not */
+        return *q * feature_worth(g, CARC_ROAD, tiles, 0, marks, 1) - road_end_cost * ends;
     return g->rules.flags & CARC_RULE_NO_INCOMPLETE
                ? 0.0
-               : feature_worth(g, CARC_ROAD, tiles, 0, 0) - road_end_cost * ends;
+               : feature_worth(g, CARC_ROAD, tiles, 0, 0, 0) - road_end_cost * ends;
 }
 
 /* Expected points of the open cloister rooted at `root`: its tiles now and
@@ -315,7 +324,7 @@ static double cloister_worth(eval_ctx *c, int root, double *q)
     int empty = (int)seg_open(&g->seg[root]);
     double worth = g->rules.flags & CARC_RULE_NO_INCOMPLETE
                        ? 0.0
-                       : feature_worth(g, CARC_CLOISTER, 9 - empty, 0, 0);
+                       : feature_worth(g, CARC_CLOISTER, 9 - empty, 0, 0, 0);
     *q = 1.0;
     for (int dy = -1; dy <= 1; dy++)
         for (int dx = -1; dx <= 1; dx++) {
@@ -350,17 +359,15 @@ static double farm_worth(eval_ctx *c, int root, uint64_t faced[MAX_FRONTIER], ui
     do {
         const seg_node *m = &g->seg[s];
         const board_tile *t = &g->tiles[m->tile];
-        unsigned borders = seg_borders(m);
-        for (unsigned i = 0; i < 2; i++)
-            if (borders & (1u << i))
-                add_city(cities, &ncities, feature_root(g, t->seg_base + (int)i));
+        for (unsigned borders = seg_borders(m); borders; borders &= borders - 1)
+            add_city(cities, &ncities, feature_root(g, t->seg_base + __builtin_ctz(borders)));
         int f[4];
         int n = squares_beyond(c, m, 7u, f);
         for (int i = 0; i < n; i++)
             faced[f[i]] |= bit;
         s = m->next;
     } while (s != root);
-    double per_city = feature_worth(g, CARC_FIELD, 1, 0, 1);
+    double per_city = feature_worth(g, CARC_FIELD, 1, 0, 0, 1);
     double worth = 0.0;
     for (int i = 0; i < ncities; i++) {
         int open = seg_open(&g->seg[cities[i]]) != 0;

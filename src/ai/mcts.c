@@ -296,7 +296,7 @@ static void order_placements(search *s, const carc_game *g, carc_placement *plac
     }
     for (int i = 0; i < np; i++) {
         carc_game_copy(s->scratch, g);
-        carc_game_play(s->scratch, (carc_move){CARC_MOVE_PLACE, places[i], CARC_NO_SPOT}, NULL, 0,
+        carc_game_play(s->scratch, (carc_move){CARC_MOVE_PLACE, places[i], CARC_NO_SPOT, CARC_FIGURE_FOLLOWER}, NULL, 0,
                        NULL);
         s->root->evaluate(s->scratch, scores[i]);
         value[i] = utility(s->root, scores[i], me);
@@ -492,7 +492,7 @@ static void iterate(search *s)
         path[depth++] = (step){n, i};
         valued = -1;
         option *o = &t->opts[nd->first + i];
-        carc_move m = {CARC_MOVE_PLACE, {o->x, o->y, o->rot, 0}, CARC_NO_SPOT};
+        carc_move m = {CARC_MOVE_PLACE, {o->x, o->y, o->rot, 0}, CARC_NO_SPOT, CARC_FIGURE_FOLLOWER};
         if (nd->type == NODE_PLACE && nd->discard) {
             m.type = CARC_MOVE_DISCARD;
         } else if (nd->type == NODE_PLACE) {
@@ -607,7 +607,7 @@ static void prepare_root(root_info *ri, const carc_game *g, carc_game *scratch,
         best[i] = -1e300;
         for (int j = 0; j <= ns; j++) {
             uint8_t seg = j == 0 ? CARC_NO_SPOT : spots[j - 1].segment;
-            carc_move m = {CARC_MOVE_PLACE, ri->places[i], seg};
+            carc_move m = {CARC_MOVE_PLACE, ri->places[i], seg, CARC_FIGURE_FOLLOWER};
             carc_game_copy(scratch, g);
             double v[CARC_MAX_PLAYERS];
             carc_game_play(scratch, m, NULL, 0, NULL);
@@ -774,7 +774,7 @@ static int merge_and_rank(const root_info *ri, search *s, int threads, carc_move
                 sum.margin += st->margin;
                 sum.win += st->win;
             }
-            carc_move m = {CARC_MOVE_PLACE, ri->places[i], ri->spots[i][j]};
+            carc_move m = {CARC_MOVE_PLACE, ri->places[i], ri->spots[i][j], CARC_FIGURE_FOLLOWER};
             double margin = sum.visits ? sum.margin / sum.visits : ri->prior[i][j];
             double win = sum.visits ? sum.win / sum.visits : 0.5;
             all[n++] = (carc_move_eval){m, margin, win, sum.visits};

@@ -314,7 +314,7 @@ int ai_legal_placements(const carc_game *g, carc_placement *out)
 {
     int n = carc_legal_placements(g, out, CARC_MAX_PLACEMENTS), w = 0;
     for (int i = 0; i < n; i++) {
-        carc_move m = {CARC_MOVE_PLACE, out[i], CARC_NO_SPOT};
+        carc_move m = {CARC_MOVE_PLACE, out[i], CARC_NO_SPOT, CARC_FIGURE_FOLLOWER};
         if (carc_move_canonical(g, m).place.rot == out[i].rot)
             out[w++] = out[i];
     }

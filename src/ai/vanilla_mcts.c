@@ -270,7 +270,7 @@ static int vsearch_init(vsearch *s, const carc_game *g, carc_player *p)
         vsearch_free(s);
         return -1;
     }
-    s->nodes[0] = (vnode){{0, {0, 0, 0, 0}, 0}, -1, 0, 0, 0, 0.0, 0.0, NO_NODE, NO_NODE};
+    s->nodes[0] = (vnode){{0, {0, 0, 0, 0}, 0, 0}, -1, 0, 0, 0, 0.0, 0.0, NO_NODE, NO_NODE};
     s->nnodes = 1;
     return 0;
 }

@@ -370,7 +370,7 @@ BAD_REQUESTS = [
     b"{\"type\":\"new\",\"players\":2,\"expansions\":[\"\"]}",
     b"{\"type\":\"new\",\"players\":2,\"expansions\":[\"river\",\"river\"]}",
     b"{\"type\":\"new\",\"players\":2,\"expansions\":[\"river river\"]}",
-    b"{\"type\":\"new\",\"players\":2,\"expansions\":[\"inns-cathedrals\"]}",
+    b"{\"type\":\"new\",\"players\":2,\"expansions\":[\"traders-builders\"]}",
     b"{\"type\":\"new\",\"players\":2,\"rules\":[\"river-keep-start\"]}",
     b"{\"type\":\"new\",\"players\":2,\"seed\":-5}",
     b"{\"type\":\"new\",\"players\":99999999999999999999999}",
@@ -1075,7 +1075,7 @@ def case_engine_river():
                          ({"expansions": ["river", "river"]}, "named twice"),
                          ({"expansions": "river"}, "array"),
                          ({"expansions": ["river inns-cathedrals"]}, "one name"),
-                         ({"expansions": ["inns-cathedrals"]}, "not playable"),
+                         ({"expansions": ["traders-builders"]}, "not playable"),
                          ({"rules": ["river-keep-start"]}, "needs the river"),
                          ({"rules": ["river-keep-start"], "expansions": []}, "needs the river")):
         r = e.ask(dict({"type": "new", "players": 2}, **extra))
@@ -1287,9 +1287,10 @@ def case_bench_river():
           "--expansions river: %r" % river)
     code, out, err = run(["bench", "--games", "200"])
     rows = {line[:18].strip(): line[18:].split() for line in out.splitlines()[2:]}
-    check(code == 0 and out.splitlines()[1].split() == ["base", "game", "river"]
-          and rows["plies"] == [str(200 * 71), str(200 * 82)]
-          and rows["checksum"] == [r["checksum"], r["river"]["checksum"]], "text: %s" % out)
+    check(code == 0 and out.splitlines()[1].split() == ["base", "game", "river", "inns-cathedrals"]
+          and rows["plies"] == [str(200 * 71), str(200 * 82), str(200 * 89)]
+          and rows["checksum"] == [r["checksum"], r["river"]["checksum"],
+                                   r["inns-cathedrals"]["checksum"]], "text: %s" % out)
     code, out, err = run(["bench", "--json", "--expansions", ""], timeout=300)
     base = json.loads(out)
     check(code == 0 and base["checksum"] == "631c8a2f1f6202bc" and base["games"] == 200000
@@ -1310,7 +1311,7 @@ EXPANSION_ARGS = [
      "unknown expansion 'bogus'"),
     (["selfplay", "--seed", "1", "--players", "2", "--expansions", "river,river"],
      "named twice"),
-    (["selfplay", "--seed", "1", "--players", "2", "--expansions", "inns-cathedrals"],
+    (["selfplay", "--seed", "1", "--players", "2", "--expansions", "traders-builders"],
      "not playable"),
     (["selfplay", "--seed", "1", "--players", "2", "--expansions"], "needs a value"),
     (["arena", "greedy", "random", "--games", "2", "--rules", "river-keep-start"],
@@ -1341,6 +1342,166 @@ def case_expansion_arguments():
     check(code == 0 and "--expansions" in out, "bench --server --help: %s" % out)
 
 
+# --- Inns & Cathedrals ----------------------------------------------------------------
+
+INNS_TILES = ["I" + c for c in "ABCDEFGHIJKLMNOPQ"]
+
+
+def figure_moves_of(legal):
+    """Every move a 'legal' reply lists, the large follower's included."""
+    moves = moves_of(legal)
+    for p in legal["placements"]:
+        moves += ["%s %s large" % (p["move"], spot) for spot in p.get("large", [])]
+    return moves
+
+
+def case_engine_inns():
+    """'new' with inns-cathedrals: 'legal' lists spot F of IH and the large
+    follower's spots (a move each), 'state' the figures left; a move with
+    `large` puts the large follower on the board, and its owner cannot
+    deploy it again until it comes home."""
+    e = Engine("greedy")
+    check(e.ask({"type": "new", "players": 2, "seed": 4, "expansions": ["inns-cathedrals"]})
+          == {"type": "ok", "expansions": ["inns-cathedrals"]}, "new")
+    st = e.ask({"type": "state"})
+    check(st["figures"] == [{"followers": 7, "large": 1}] * 2 and st["left"] == 88,
+          "state at the start: %r" % st)
+    check(e.ask({"type": "draw", "tile": "IH"})["tile"] == "IH", "draw IH")
+    legal = e.ask({"type": "legal"})
+    spots = [len(p["spots"]) for p in legal["placements"]]
+    check(legal["count"] == sum(1 + 2 * n for n in spots), "count: %r" % legal)
+    north = [p for p in legal["placements"] if p["move"] == "IH 0 -1 0"]
+    check(len(north) == 1 and north[0]["spots"].get("F") == "field"
+          and "F" in north[0]["large"] and sorted(north[0]["large"]) == sorted(north[0]["spots"]),
+          "IH north of the start: %r" % north)
+    r = e.ask({"type": "move", "move": "IH 0 -1 0 F large"})
+    check(r == {"type": "ok", "events": []}, "the large farmer: %r" % r)
+    st = e.ask({"type": "state"})
+    check(st["figures"] == [{"followers": 7, "large": 0}, {"followers": 7, "large": 1}]
+          and st["supply"] == [7, 7], "after the large farmer: %r" % st)
+    # Player 1's turn, then player 0 again: no large follower left to list.
+    e.ask({"type": "draw"})
+    e.ok({"type": "move", "move": moves_of(e.ask({"type": "legal"}))[0]})
+    e.ask({"type": "draw"})
+    legal = e.ask({"type": "legal"})
+    check(legal["player"] == 0 and all(p["large"] == [] for p in legal["placements"]),
+          "player 0 has no large follower: %r" % legal)
+    if legal["placements"]:
+        p = legal["placements"][0]
+        for spot in p["spots"]:
+            r = e.ask({"type": "move", "move": "%s %s large" % (p["move"], spot)})
+            check(is_error(r), "a second large follower: %r" % r)
+    # Without the expansion the word is refused and 'legal' has no "large".
+    e.ok({"type": "new", "players": 2, "seed": 4})
+    e.ask({"type": "draw"})
+    legal = e.ask({"type": "legal"})
+    check(all("large" not in p for p in legal["placements"]), "base legal: %r" % legal)
+    p = legal["placements"][0]
+    spot = next(iter(p["spots"]), None)
+    if spot:
+        check(is_error(e.ask({"type": "move", "move": "%s %s large" % (p["move"], spot)})),
+              "large in the base game")
+    check(e.ask({"type": "state"})["figures"] == [{"followers": 7, "large": 0}] * 2,
+          "base figures")
+    e.close()
+
+
+def case_engine_inns_game():
+    """Whole I&C games (with and without the river) through the protocol,
+    every figure chosen at random among the legal moves; each replays as a
+    record, and replay --json gives the figures left and each move's
+    figure."""
+    e = Engine("random")
+    larges = 0
+    for seed, expansions in ((21, ["inns-cathedrals"]), (22, ["river", "inns-cathedrals"])):
+        rng = random.Random(seed)
+        e.ok({"type": "new", "players": 2, "seed": seed, "expansions": expansions})
+        moves = []
+        while e.ask({"type": "draw"})["type"] == "tile":
+            move = rng.choice(figure_moves_of(e.ask({"type": "legal"})))
+            e.ok({"type": "move", "move": move})
+            moves.append(move)
+        state = e.ask({"type": "state"})
+        check(state["over"], "not over: %r" % state)
+        draws = [m.split()[0] for m in moves if not m.startswith("discard")]
+        check(len(moves) == (100 if "river" in expansions else 89), "%d moves" % len(moves))
+        check(set(INNS_TILES) <= set(draws) or any(m.startswith("discard I") for m in moves),
+              "not every I&C tile drawn: %r" % sorted(set(draws)))
+        code, out, err = run(["replay", "--json", "-"],
+                             ("players 2\nexpansions %s\n" % " ".join(expansions)
+                              + "\n".join(moves) + "\n").encode())
+        check(code == 0, "replay: %s" % err)
+        r = json.loads(out)
+        check(r["finished"] and r["scores"] == state["scores"] and r["digest"] == state["digest"]
+              and r["figures"] == state["figures"] and len(r["history"]) == len(moves),
+              "replayed: %r / %r" % (r, state))
+        for i, (h, m) in enumerate(zip(r["history"], moves)):
+            words = m.split()
+            want = None if len(words) < 5 else "large" if words[-1] == "large" else "follower"
+            check(h["move"] == m and h["player"] == 1 + i % 2 and h["figure"] == want,
+                  "history %d: %r for %r" % (i, h, m))
+            larges += want == "large"
+    check(larges > 0, "no large follower deployed")
+    e.close()
+
+
+def case_inns_commands():
+    """selfplay, arena, analyse and bench take --expansions inns-cathedrals;
+    replay, show and analyse read its records; show draws the inns, the
+    cathedrals and the large follower."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "inns.rec")
+        code, out, err = run(["selfplay", "--seed", "3", "--players", "2", "--expansions",
+                              "inns-cathedrals", "--record", path])
+        check(code == 0 and out.startswith("game 1 (seed 3): "), "selfplay: %s" % err)
+        with open(path) as f:
+            text = f.read()
+        check("\nexpansions inns-cathedrals\n" in text and " large\n" in text,
+              "record: %s" % text)
+        r = replay_json(text)
+        check(r["expansions"] == ["inns-cathedrals"] and r["moves"] == 89 and r["finished"]
+              and any(h["figure"] == "large" for h in r["history"]), "replay: %r" % r)
+        code, out, err = run(["show", "--no-color", "--step", path])
+        check(code == 0 and "\u25b3 inn" in out and "\u2020 cathedral" in out
+              and "large follower" in out, "show: %s" % err)
+        # The step after the first large follower shows its letter twice.
+        first = next(i for i, h in enumerate(r["history"]) if h["figure"] == "large")
+        lines = [ln for ln in text.splitlines() if ln and not ln.startswith("#")]
+        head = [ln for ln in lines if not ln[0].isupper() or ln.startswith("players")]
+        body = [ln for ln in lines if ln not in head]
+        partial = "\n".join(head + body[:first + 1]) + "\n"
+        code, out, err = run(["show", "--no-color", "-"], partial.encode())
+        letter = "RB"[r["history"][first]["player"] - 1]
+        check(code == 0 and (letter * 2 in out or letter.lower() * 2 in out),
+              "no large follower drawn: %s %s" % (out, err))
+        check("the large one on the board" in out, "the supply line: %s" % out)
+        code, out, err = run(["show", "--no-color", "-"], b"players 2\nexpansions inns-cathedrals\n")
+        check(code == 0 and out.count("7 followers and the large follower in supply") == 2
+              and "89 tiles left" in out, "show at the start: %s %s" % (out, err))
+        code, out, err = run(["analyse", "--player", "greedy", "--tile", "IK", "--top", "100",
+                              "--json", "-"], b"players 2\nexpansions inns-cathedrals\n")
+        a = json.loads(out) if code == 0 else {}
+        check(code == 0 and a["tile"] == "IK"
+              and any(m["move"].endswith(" large") for m in a["best"]),
+              "analyse: %d %r %s" % (code, a, err))
+        s, err = arena_json(["greedy", "random", "--games", "2", "--expansions",
+                             "river,inns-cathedrals", "--record", tmp])
+        check_sane(s, 2)
+        check(s["expansions"] == "river,inns-cathedrals", "arena: %r" % s)
+    code, out, err = run(["bench", "--games", "200", "--json"])
+    r = json.loads(out)
+    ic = r.get("inns-cathedrals", {})
+    check(code == 0 and ic.get("plies") == 200 * 89 and ic.get("expansions") == ["inns-cathedrals"]
+          and is_digest(ic.get("checksum")) and ic["checksum"] not in (r["checksum"],
+                                                                      r["river"]["checksum"]),
+          "bench --json: %r" % r)
+    code, out, err = run(["bench", "--games", "200", "--json", "--expansions", "inns-cathedrals"])
+    check(code == 0 and json.loads(out)["checksum"] == ic["checksum"], "bench I&C alone: %s" % out)
+    for cmd in ("selfplay", "arena", "bench", "connect"):
+        code, out, err = run([cmd, "--help"])
+        check(code == 0 and "inns-cathedrals" in out, "%s --help: %s" % (cmd, out))
+
+
 CASES = {
     "bench_mcts": case_bench_mcts,
     "engine_session": case_engine_session,
@@ -1369,6 +1530,9 @@ CASES = {
     "expansion_arguments": case_expansion_arguments,
     "usage_errors": case_usage_errors,
     "play_port_in_use": case_play_port_in_use,
+    "engine_inns": case_engine_inns,
+    "engine_inns_game": case_engine_inns_game,
+    "inns_commands": case_inns_commands,
 }
 
 if __name__ == "__main__":

@@ -864,6 +864,52 @@ def case_connect_river(tmp):
         srv.stop()
 
 
+def case_connect_inns(tmp):
+    """`connect --create ... --expansions inns-cathedrals`: a random and a
+    greedy seat play an Inns & Cathedrals game to the end through the
+    server; both see the same final scores; the record has the expansion,
+    the I&C tiles and any large follower as `large`, and replays to those
+    scores with the figures each player has left."""
+    srv = server(tmp)
+    procs = []
+    try:
+        out_a, out_b = [], []
+        rec = os.path.join(tmp, "inns.rec")
+        a = connect_proc(srv.url, "--create", "me,open", "--expansions", "inns-cathedrals",
+                         "--player", "random", "--record", rec)
+        procs.append(a)
+        table = read_until(a, r"^table (\S+)", out_a).group(1)
+        b = connect_proc(srv.url, "--table", table, "--player", "greedy", "--quiet")
+        procs.append(b)
+        drain(a, out_a)
+        drain(b, out_b)
+        for p, out in ((a, out_a), (b, out_b)):
+            p.wait(timeout=WAIT * 2)
+            time.sleep(0.1)
+            check(p.returncode == 0, "connect exited %s: %s" % (p.returncode, "".join(out[-15:])))
+        fa = re.search(r"final scores ([\d ]+)", "".join(out_a)).group(1).split()
+        fb = re.search(r"final scores ([\d ]+)", "".join(out_b)).group(1).split()
+        check(fa == fb, "the players disagree: %s %s" % (fa, fb))
+        text = open(rec).read()
+        check("\nexpansions inns-cathedrals\n" in text, "the record: %s" % text[:300])
+        moves = [ln.split() for ln in text.splitlines() if ln[:1].isupper()]
+        check(sum(1 for m in moves if m[0].startswith("I") or m[-1].startswith("I")) >= 17,
+              "too few I&C tiles in the record")
+        code, out, err = replay(PROGRAM, text, tmp)
+        check(code == 0 and out["scores"] == [int(x) for x in fa]
+              and out["expansions"] == ["inns-cathedrals"] and out["moves"] == len(moves)
+              and len(out["figures"]) == 2, "replay: %s %s" % (out, err))
+        larges = [h for h in out["history"] if h["figure"] == "large"]
+        check(len(larges) == sum(1 for m in moves if m[-1] == "large"), "large: %r" % larges)
+        status, _, served = srv.http("/api/tables/%s/record" % table)
+        check(served == text, "--record differs from the server's record")
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+        srv.stop()
+
+
 def case_connect_human(tmp):
     """`connect --player human` through pipes: the prompt, the board, `?`
     (the legal moves), a refused move, moves without the tile letter; the

@@ -1,7 +1,9 @@
 /* test_tile_art.c: the tile pictures of apps/common/tile_art agree with the
  * catalogue: every tile at every rotation draws, each edge shows its kind
  * and segments, followers show their owner, H and I keep two cities, the
- * river is water between its fields, with bridges where roads cross it. */
+ * river is water between its fields, with bridges where roads cross it;
+ * Inns & Cathedrals' inns, cathedrals, IH's closed field and the large
+ * follower. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -74,7 +76,7 @@ static void test_every_tile_draws(void **state)
                     const tile_art_cell *c = &art.cell[row][col];
                     assert_true(c->codepoint > ' ');
                     assert_int_equal(decode_utf8(c->glyph), (long)c->codepoint);
-                    assert_in_range(c->what, TILE_ART_FIELD, TILE_ART_RIVER);
+                    assert_in_range(c->what, TILE_ART_FIELD, TILE_ART_CATHEDRAL);
                     assert_true(c->ground == TILE_ART_FIELD || c->ground == TILE_ART_CITY);
                     assert_int_equal(c->owner, TILE_ART_NONE);
                 }
@@ -154,7 +156,7 @@ static void test_edges_show_their_kinds(void **state)
                 case CARC_CITY:
                     assert_int_equal(mid->ground, TILE_ART_CITY);
                     assert_true(mid->what == TILE_ART_CITY || mid->what == TILE_ART_WALL ||
-                                mid->what == TILE_ART_PENNANT);
+                                mid->what == TILE_ART_PENNANT || mid->what == TILE_ART_CATHEDRAL);
                     break;
                 case CARC_RIVER:
                     assert_int_equal(mid->what, TILE_ART_RIVER);
@@ -164,7 +166,10 @@ static void test_edges_show_their_kinds(void **state)
                     assert_int_equal(port_cell(&art, 3 * edge)->what, TILE_ART_FIELD);
                     assert_int_equal(port_cell(&art, 3 * edge + 2)->what, TILE_ART_FIELD);
                     break;
-                default: assert_int_equal(mid->what, TILE_ART_FIELD); break;
+                default:
+                    assert_true(mid->what == TILE_ART_FIELD || mid->what == TILE_ART_INN);
+                    assert_int_equal(mid->ground, TILE_ART_FIELD);
+                    break;
                 }
             }
         }
@@ -316,16 +321,19 @@ static void test_two_cities_stay_apart(void **state)
         assert_int_equal(h.cell[1][col].ground, TILE_ART_FIELD); /* a field between */
 }
 
-/* Walls where a city meets a field; none inside the all-city tile C. */
+/* Walls where a city meets a field; none inside the all-city tiles C and
+ * IK (whose centre shows the pennant, the cathedral). */
 static void test_walls(void **state)
 {
     (void)state;
     tile_art art;
-    draw(carc_tile_parse("C"), 0, &art);
-    assert_int_equal(count_what(&art, TILE_ART_WALL), 0);
-    assert_int_equal(count_what(&art, TILE_ART_CITY), TILE_ART_W * TILE_ART_H - 1);
+    for (int i = 0; i < 2; i++) {
+        draw(carc_tile_parse(i ? "IK" : "C"), 0, &art);
+        assert_int_equal(count_what(&art, TILE_ART_WALL), 0);
+        assert_int_equal(count_what(&art, TILE_ART_CITY), TILE_ART_W * TILE_ART_H - 1);
+    }
     for (int kind = 0; kind < carc_tile_kinds(); kind++) {
-        if (kind == carc_tile_parse("C"))
+        if (kind == carc_tile_parse("C") || kind == carc_tile_parse("IK"))
             continue;
         for (int rot = 0; rot < 4; rot++) {
             int cities = 0;
@@ -454,7 +462,7 @@ static void test_river_runs_between_its_fields(void **state)
     }
 }
 
-/* Water only where a river is: no base tile shows any, and each river tile
+/* Water only where a river is: no other tile shows any, and each river tile
  * shows its river's segment in every water cell. */
 static void test_water_only_on_the_river(void **state)
 {
@@ -465,7 +473,7 @@ static void test_water_only_on_the_river(void **state)
             tile_art art;
             draw(kind, rot, &art);
             int water = count_what(&art, TILE_ART_RIVER);
-            if (def->set == 0)
+            if (def->set != CARC_EXPANSION_RIVER)
                 assert_int_equal(water, 0);
             else if (water < 2)
                 fail_msg("tile %s rotation %d: %d water cells", def->id, rot, water);
@@ -557,6 +565,205 @@ static void test_spring_and_lake(void **state)
     }
 }
 
+/* Inns & Cathedrals: each inn shows once, on a field cell beside a road
+ * cell of its own road; each cathedral once, inside its city; at every
+ * rotation. No other tile shows either mark. */
+static int beside_own_road(const tile_art *art, int row, int col, int seg)
+{
+    static const int dcol[4] = {0, 1, 0, -1}, drow[4] = {-1, 0, 1, 0};
+    for (int side = 0; side < 4; side++) {
+        int r = row + drow[side], c = col + dcol[side];
+        if (r >= 0 && r < TILE_ART_H && c >= 0 && c < TILE_ART_W &&
+            art->cell[r][c].what == TILE_ART_ROAD && art->cell[r][c].segment == seg)
+            return 1;
+    }
+    return 0;
+}
+
+static int marked_segments(int kind, int segkind, unsigned mark, int *seg)
+{
+    const carc_tile_def *def = carc_tile(kind);
+    int n = 0;
+    for (int s = 0; s < def->nsegments; s++)
+        if (def->segments[s].kind == segkind && (def->segments[s].marks & mark)) {
+            n++;
+            *seg = s;
+        }
+    return n;
+}
+
+static void test_inns_and_cathedrals(void **state)
+{
+    (void)state;
+    int inn_tiles = 0, cathedral_tiles = 0;
+    for (int kind = 0; kind < carc_tile_kinds(); kind++) {
+        int inn_road = -1, cathedral_city = -1;
+        int inns = marked_segments(kind, CARC_ROAD, CARC_MARK_INN, &inn_road);
+        int cathedrals = marked_segments(kind, CARC_CITY, CARC_MARK_CATHEDRAL, &cathedral_city);
+        inn_tiles += inns > 0;
+        cathedral_tiles += cathedrals > 0;
+        for (int rot = 0; rot < 4; rot++) {
+            tile_art art;
+            draw(kind, rot, &art);
+            assert_int_equal(count_what(&art, TILE_ART_INN), inns);
+            assert_int_equal(count_what(&art, TILE_ART_CATHEDRAL), cathedrals);
+            for (int row = 0; row < TILE_ART_H; row++)
+                for (int col = 0; col < TILE_ART_W; col++) {
+                    const tile_art_cell *c = &art.cell[row][col];
+                    if (c->what == TILE_ART_INN) {
+                        assert_int_equal(c->ground, TILE_ART_FIELD);
+                        assert_int_equal(carc_tile(kind)->segments[c->segment].kind, CARC_FIELD);
+                        assert_string_equal(c->glyph, TILE_ART_INN_GLYPH);
+                        if (!beside_own_road(&art, row, col, inn_road))
+                            fail_msg("tile %s rotation %d: the inn is not beside its road",
+                                     carc_tile_id(kind), rot);
+                    }
+                    if (c->what == TILE_ART_CATHEDRAL) {
+                        assert_int_equal(c->ground, TILE_ART_CITY);
+                        assert_int_equal(c->segment, cathedral_city);
+                        assert_string_equal(c->glyph, TILE_ART_CATHEDRAL_GLYPH);
+                    }
+                }
+        }
+    }
+    assert_int_equal(inn_tiles, 6);       /* IA IB IC IL IM IN */
+    assert_int_equal(cathedral_tiles, 1); /* IK */
+}
+
+/* IH: four cities, one on each edge, apart; the closed field (the record's
+ * spot F) fills the middle and the corners. */
+static void test_four_cities_round_a_closed_field(void **state)
+{
+    (void)state;
+    int ih = kind_of("IH"), field = 4;
+    assert_int_equal(carc_tile(ih)->segments[field].ports, 0);
+    for (int rot = 0; rot < 4; rot++) {
+        tile_art art;
+        draw(ih, rot, &art);
+        for (int col = 1; col < TILE_ART_W - 1; col++)
+            assert_int_equal(art.cell[1][col].segment, field);
+        assert_int_equal(art.cell[0][0].segment, field);
+        assert_int_equal(art.cell[2][4].segment, field);
+        int cities = 0;
+        for (int row = 0; row < TILE_ART_H; row++)
+            for (int col = 0; col < TILE_ART_W; col++)
+                cities += art.cell[row][col].ground == TILE_ART_CITY;
+        assert_int_equal(cities, 3 + 1 + 3 + 1);
+    }
+    /* A farmer on the closed field stands in the middle. */
+    tile_art art;
+    assert_int_equal(tile_art_draw(ih, 0, field, 2, &art), 0);
+    assert_int_equal(art.cell[1][2].what, TILE_ART_FOLLOWER);
+    assert_string_equal(art.cell[1][2].glyph, "y");
+}
+
+/* IK: the cathedral city fills the tile, the cathedral in the middle. */
+static void test_cathedral_city_fills_the_tile(void **state)
+{
+    (void)state;
+    for (int rot = 0; rot < 4; rot++) {
+        tile_art art;
+        draw(kind_of("IK"), rot, &art);
+        for (int row = 0; row < TILE_ART_H; row++)
+            for (int col = 0; col < TILE_ART_W; col++) {
+                assert_int_equal(art.cell[row][col].ground, TILE_ART_CITY);
+                assert_int_equal(art.cell[row][col].segment, 0);
+            }
+        assert_int_equal(art.cell[1][2].what, TILE_ART_CATHEDRAL);
+    }
+}
+
+/* A tile's only road that ends at a city (IF, IJ, IN) runs through the
+ * centre to it, with no junction; IE's two curves keep apart (the centre
+ * is the diagonal field) and II's roads meet at a junction. */
+static void test_inns_cathedrals_road_ends(void **state)
+{
+    (void)state;
+    const char *to_city[] = {"IF", "IJ", "IN"};
+    for (int rot = 0; rot < 4; rot++) {
+        tile_art art;
+        for (int i = 0; i < 3; i++) {
+            draw(kind_of(to_city[i]), rot, &art);
+            assert_int_equal(art.cell[1][2].what, TILE_ART_ROAD);
+            assert_int_equal(count_what(&art, TILE_ART_JUNCTION), 0);
+        }
+        int ie = kind_of("IE");
+        draw(ie, rot, &art);
+        assert_int_equal(art.cell[1][2].what, TILE_ART_FIELD);
+        assert_int_equal(art.cell[1][2].segment, 3); /* f2, the diagonal field */
+        assert_int_equal(count_what(&art, TILE_ART_ROAD), 6);
+        draw(kind_of("II"), rot, &art);
+        assert_int_equal(art.cell[1][2].what, TILE_ART_JUNCTION);
+    }
+}
+
+/* Whether cell (col, row) shows segment `seg` and no mark. */
+static int plain_cell_of(const tile_art *art, int col, int row, int seg)
+{
+    const tile_art_cell *c = &art->cell[row][col];
+    return c->segment == seg && c->what != TILE_ART_PENNANT && c->what != TILE_ART_CLOISTER &&
+           c->what != TILE_ART_INN && c->what != TILE_ART_CATHEDRAL;
+}
+
+/* Whether two side-by-side cells show segment `seg` and no mark. */
+static int has_pair(const tile_art *art, int seg)
+{
+    for (int row = 0; row < TILE_ART_H; row++)
+        for (int col = 0; col < TILE_ART_W; col++) {
+            if (!plain_cell_of(art, col, row, seg))
+                continue;
+            if (col + 1 < TILE_ART_W && plain_cell_of(art, col + 1, row, seg))
+                return 1;
+            if (row + 1 < TILE_ART_H && plain_cell_of(art, col, row + 1, seg))
+                return 1;
+        }
+    return 0;
+}
+
+/* The large follower: its owner's letter in two side-by-side cells of its
+ * segment (one when the segment has no two such cells; a large monk
+ * either side of his cloister), the rest as without it; a large farmer in
+ * lower case. */
+static void test_large_follower(void **state)
+{
+    (void)state;
+    for (int kind = 0; kind < carc_tile_kinds(); kind++)
+        for (int rot = 0; rot < 4; rot++)
+            for (int seg = 0; seg < carc_tile(kind)->nsegments; seg++) {
+                tile_art plain, art;
+                draw(kind, rot, &plain);
+                assert_int_equal(tile_art_draw_figure(kind, rot, seg, 3, CARC_FIGURE_LARGE, &art),
+                                 0);
+                int farmer = carc_tile(kind)->segments[seg].kind == CARC_FIELD;
+                int followers = 0, changed = 0;
+                for (int row = 0; row < TILE_ART_H; row++)
+                    for (int col = 0; col < TILE_ART_W; col++) {
+                        const tile_art_cell *c = &art.cell[row][col];
+                        changed += !same_cell(c, &plain.cell[row][col]);
+                        if (c->what != TILE_ART_FOLLOWER)
+                            continue;
+                        followers++;
+                        assert_int_equal(c->owner, 3);
+                        assert_int_equal(c->codepoint, (uint32_t)tile_art_letter(3, farmer));
+                    }
+                int monk = carc_tile(kind)->segments[seg].kind == CARC_CLOISTER;
+                if (followers != (has_pair(&plain, seg) || monk ? 2 : 1))
+                    fail_msg("tile %s rotation %d segment %d: %d cells for a large follower",
+                             carc_tile_id(kind), rot, seg, followers);
+                assert_int_equal(changed, followers);
+            }
+    tile_art art;
+    assert_int_equal(tile_art_draw_figure(0, 0, 0, 0, CARC_FIGURES, &art), -1);
+    /* A placed tile draws its figure. */
+    carc_tile_on_board t = {.kind = (uint8_t)kind_of("IK"),
+                            .follower_segment = 0,
+                            .follower_owner = 1,
+                            .follower_figure = CARC_FIGURE_LARGE};
+    assert_int_equal(tile_art_draw_placed(&t, &art), 0);
+    assert_int_equal(count_what(&art, TILE_ART_FOLLOWER), 2);
+    assert_int_equal(count_what(&art, TILE_ART_CATHEDRAL), 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -579,6 +786,11 @@ int main(void)
         cmocka_unit_test(test_bridge_over_the_river),
         cmocka_unit_test(test_river_keeps_apart_from_roads),
         cmocka_unit_test(test_spring_and_lake),
+        cmocka_unit_test(test_inns_and_cathedrals),
+        cmocka_unit_test(test_four_cities_round_a_closed_field),
+        cmocka_unit_test(test_cathedral_city_fills_the_tile),
+        cmocka_unit_test(test_inns_cathedrals_road_ends),
+        cmocka_unit_test(test_large_follower),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

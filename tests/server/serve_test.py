@@ -118,8 +118,9 @@ def case_http(program):
 
 
 def check_tiles(s):
-    """GET /api/tiles: the base game's 24 kinds and The River's 10, by id
-    (tiles.md, river.md), river edges and segments of kind "river"."""
+    """GET /api/tiles: the base game's 24 kinds, The River's 10 and Inns &
+    Cathedrals' 17, by id (tiles.md, river.md, inns-cathedrals.md), river
+    edges and segments of kind "river", the inns' and cathedral's marks."""
     status, body = s.get("/api/tiles")
     if status != 200:
         fail("GET /api/tiles: %d" % status)
@@ -127,7 +128,7 @@ def check_tiles(s):
     tiles = {t["id"]: t for t in cat["tiles"]}
     base = [t for t in cat["tiles"] if t["set"] == "base"]
     river = [t["id"] for t in cat["tiles"] if t["set"] == "river"]
-    if cat["version"] != 2 or len(base) != 24 or sum(t["count"] for t in base) != 72:
+    if cat["version"] != 3 or len(base) != 24 or sum(t["count"] for t in base) != 72:
         fail("the base game's tiles: version %r, %d kinds" % (cat["version"], len(base)))
     if river != ["RA", "RB", "RC", "RD", "RE", "RG", "RH", "RI", "RK", "RL"]:
         fail("the river's kinds: %r" % river)
@@ -140,6 +141,19 @@ def check_tiles(s):
         fail("RK's river: %r" % rk["segments"][0])
     if tiles["E"]["letter"] != "E":
         fail("the version 1 name `letter` is gone")
+    # Inns & Cathedrals (version 3: each segment's marks): 17 kinds, 18
+    # tiles; six inn roads, IK's cathedral city, IH's field with no ports.
+    inns = [t for t in cat["tiles"] if t["set"] == "inns-cathedrals"]
+    if len(inns) != 17 or sum(t["count"] for t in inns) != 18:
+        fail("Inns & Cathedrals: %d kinds" % len(inns))
+    marked = sorted((t["id"], s["kind"], m) for t in cat["tiles"] for s in t["segments"]
+                    for m in s["marks"])
+    if marked != sorted([(i, "road", "inn") for i in ("IA", "IB", "IC", "IL", "IM", "IN")]
+                        + [("IK", "city", "cathedral")]):
+        fail("the marks: %r" % marked)
+    if tiles["IH"]["segments"][4] != {"kind": "field", "pennant": False, "ports": [],
+                                      "borders": [0, 1, 2, 3], "marks": []}:
+        fail("IH's closed field: %r" % tiles["IH"]["segments"][4])
 
 
 def case_restart(program):

@@ -1425,6 +1425,148 @@ static void test_river_keep_start(void **state)
     assert_non_null(strstr(json_string_value(json_object_get(e, "message")), "needs the river"));
 }
 
+/* --- Inns & Cathedrals (inns-cathedrals.md) --------------------------------------------- */
+
+static int seat_large(const json_t *st, int seat)
+{
+    return (int)json_integer_value(
+        json_object_get(json_array_get(json_object_get(st, "seats"), (size_t)seat), "large"));
+}
+
+/* The follower of the placed tile at (x, y) in a `followers` list, or NULL. */
+static json_t *follower_at(const json_t *followers, int x, int y)
+{
+    size_t i;
+    json_t *f;
+    json_array_foreach(followers, i, f)
+    {
+        if (json_integer_value(json_object_get(f, "x")) == x &&
+            json_integer_value(json_object_get(f, "y")) == y)
+            return f;
+    }
+    return NULL;
+}
+
+/* A table with Inns & Cathedrals: 89 tiles besides the start; each seat
+ * has its large follower; 'legal' offers it; a move with `large` puts it
+ * on the board (the followers list names its figure, the move event's
+ * `large` and the seats count it out); a second one is refused; the record
+ * keeps the word; a restarted server restores the table and the figure. */
+static void test_inns_table(void **state)
+{
+    (void)state;
+    two_players_with("[\"me\",\"open\"]", ",\"expansions\":[\"inns-cathedrals\"]", 1);
+    drain(0);
+    char text[300], move[96], digest[32] = "";
+    snprintf(text, sizeof text, "{\"type\":\"watch\",\"id\":5,\"table\":\"%s\"}", table_id);
+    request(2, text);
+    expect(2, "watch.ok");
+    json_t *st = expect(2, "state");
+    assert_string_equal(json_string_value(json_array_get(json_object_get(st, "expansions"), 0)),
+                        "inns-cathedrals");
+    assert_int_equal(json_integer_value(json_object_get(st, "tiles_left")), 88);
+    assert_int_equal(seat_large(st, 0), 1);
+    assert_int_equal(seat_large(st, 1), 1);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(st, "remaining"), "IK")),
+                     2);
+    /* Turn 0: the large follower on the first spot of the first placement. */
+    snprintf(text, sizeof text, "{\"type\":\"legal\",\"id\":3,\"table\":\"%s\"}", table_id);
+    request(0, text);
+    json_t *legal = expect(0, "legal.ok");
+    json_t *figures = json_object_get(legal, "figures");
+    assert_int_equal(json_array_size(figures), 2);
+    assert_string_equal(json_string_value(json_array_get(figures, 1)), "large");
+    json_t *first = json_array_get(json_object_get(legal, "placements"), 0);
+    assert_non_null(first);
+    assert_true(json_array_size(json_object_get(first, "spots")) > 0);
+    int x = (int)json_integer_value(json_object_get(first, "x"));
+    int y = (int)json_integer_value(json_object_get(first, "y"));
+    snprintf(move, sizeof move, "%s %s large", json_string_value(json_object_get(first, "move")),
+             json_string_value(
+                 json_object_get(json_array_get(json_object_get(first, "spots"), 0), "spot")));
+    send_move(0, 0, move);
+    expect(0, "move.ok");
+    json_t *ev = expect(0, "move");
+    assert_string_equal(json_string_value(json_object_get(ev, "move")), move);
+    json_t *large = json_object_get(ev, "large");
+    assert_int_equal(json_integer_value(json_array_get(large, 1)), 1);
+    int mine = json_integer_value(json_array_get(large, 0)) == 0;
+    json_t *f = follower_at(json_object_get(ev, "followers"), x, y);
+    if (mine) { /* not sent home at once by a completed feature */
+        assert_non_null(f);
+        assert_string_equal(json_string_value(json_object_get(f, "figure")), "large");
+    }
+    /* The features: the large follower weighs 2; every feature has marks. */
+    drain(0);
+    snprintf(text, sizeof text, "{\"type\":\"features\",\"id\":16,\"table\":\"%s\"}", table_id);
+    request(0, text);
+    json_t *features = json_object_get(expect(0, "features.ok"), "features"), *feat;
+    size_t k;
+    int strength2 = 0;
+    json_array_foreach(features, k, feat)
+    {
+        assert_true(json_is_array(json_object_get(feat, "marks")));
+        strength2 += json_integer_value(json_array_get(json_object_get(feat, "followers"), 0)) == 2;
+    }
+    assert_int_equal(strength2, mine);
+    /* Turn 1: Bob; turn 2: Ann, whose large follower is out unless it came home. */
+    drain(1);
+    legal_move(1, move, sizeof move, 1);
+    send_move(1, 1, move);
+    expect(1, "move.ok");
+    drain(0);
+    drain(1);
+    snprintf(text, sizeof text, "{\"type\":\"legal\",\"id\":3,\"table\":\"%s\"}", table_id);
+    request(0, text);
+    legal = expect(0, "legal.ok");
+    first = json_array_get(json_object_get(legal, "placements"), 0);
+    json_t *spot = json_array_get(json_object_get(first, "spots"), 0);
+    if (mine && spot) {
+        assert_int_equal(json_array_size(json_object_get(legal, "figures")), 1);
+        snprintf(move, sizeof move, "%s %s large",
+                 json_string_value(json_object_get(first, "move")),
+                 json_string_value(json_object_get(spot, "spot")));
+        send_move(0, 2, move);
+        expect_error_code(0, "illegal");
+    }
+    legal_move(0, move, sizeof move, 0);
+    send_move(0, 2, move);
+    expect(0, "move.ok");
+    ev = expect(0, "move");
+    snprintf(digest, sizeof digest, "%s", json_string_value(json_object_get(ev, "digest")));
+    drain(0);
+    snprintf(text, sizeof text, "{\"type\":\"record\",\"id\":5,\"table\":\"%s\"}", table_id);
+    request(0, text);
+    const char *record = json_string_value(json_object_get(expect(0, "record.ok"), "record"));
+    assert_non_null(strstr(record, "\nexpansions inns-cathedrals\n"));
+    assert_non_null(strstr(record, " large\n"));
+    /* A restarted server has the table, its expansion and the figure. */
+    srv_hooks hooks = {NULL, hook_send, hook_think, NULL, hook_now, hook_analyse, NULL};
+    srv_limits limits = {10, 4};
+    srv_tables *again = tables_new(store, &hooks, &limits);
+    char err[200];
+    assert_int_equal(tables_load(again, err, sizeof err), 0);
+    msg_request *r = malloc(sizeof *r);
+    msg_problem prob;
+    snprintf(text, sizeof text, "{\"type\":\"resume\",\"id\":8,\"table\":\"%s\",\"token\":\"%s\"}",
+             table_id, tokens[0]);
+    assert_int_equal(msg_decode(text, strlen(text), r, &prob), ERR_NONE);
+    tables_request(again, &clients[3], r);
+    free(r);
+    assert_int_equal(tables_flush(again), 0);
+    expect(3, "resume.ok");
+    st = expect(3, "state");
+    assert_string_equal(json_string_value(json_object_get(st, "digest")), digest);
+    assert_string_equal(json_string_value(json_array_get(json_object_get(st, "expansions"), 0)),
+                        "inns-cathedrals");
+    assert_int_equal(seat_large(st, 0), !mine);
+    f = follower_at(json_object_get(st, "followers"), x, y);
+    if (mine)
+        assert_string_equal(json_string_value(json_object_get(f, "figure")), "large");
+    tables_client_gone(again, &clients[3]);
+    tables_free(again);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1453,6 +1595,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_stale_analysis_dropped, setup, teardown),
         cmocka_unit_test_setup_teardown(test_estimates_off, setup, teardown),
         cmocka_unit_test_setup_teardown(test_river_table, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_inns_table, setup, teardown),
         cmocka_unit_test_setup_teardown(test_river_keep_start, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

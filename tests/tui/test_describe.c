@@ -78,7 +78,8 @@ static void test_spots_and_moves(void **state)
     assert_string_equal(buf, "farmer on the farm all around");
     describe_spot(kind_of('C'), 0, seg('C', 0, CARC_N), buf, sizeof buf);
     assert_string_equal(buf, "knight on the city all around");
-    carc_move m = {CARC_MOVE_PLACE, {2, -1, 2, 0}, (uint8_t)seg('E', 2, CARC_S)};
+    carc_move m = {
+        CARC_MOVE_PLACE, {2, -1, 2, 0}, (uint8_t)seg('E', 2, CARC_S), CARC_FIGURE_FOLLOWER};
     describe_move(kind_of('E'), m, buf, sizeof buf);
     assert_string_equal(buf, "at 2,-1 turned 2, knight on the city at the bottom");
     m.segment = CARC_NO_SPOT;
@@ -234,6 +235,33 @@ static void test_end_value_words(void **state)
     assert_string_equal(buf, "If the game ended now: nobody scores its 4 (no knight on it)");
 }
 
+/* Inns & Cathedrals: spot F in words, the large follower in a move, and
+ * what an inn or a cathedral does to a feature's worth. */
+static void test_inns_cathedrals_words(void **state)
+{
+    (void)state;
+    char buf[160];
+    int ih = carc_tile_parse("IH");
+    describe_spot(ih, 0, 4, buf, sizeof buf);
+    assert_string_equal(buf, "farmer on the field in the middle");
+    carc_move m = {
+        .type = CARC_MOVE_PLACE, .place = {0, -1, 0, 0}, .segment = 4, .figure = CARC_FIGURE_LARGE};
+    describe_move(ih, m, buf, sizeof buf);
+    assert_string_equal(buf, "at 0,-1 turned 0, large farmer on the field in the middle");
+    m.figure = CARC_FIGURE_FOLLOWER;
+    describe_move(ih, m, buf, sizeof buf);
+    assert_string_equal(buf, "at 0,-1 turned 0, farmer on the field in the middle");
+    carc_feature f = {.kind = CARC_ROAD, .marks = CARC_MARK_INN};
+    describe_marks(&f, buf, sizeof buf);
+    assert_string_equal(buf, "An inn: 2 a tile when complete, but 0 if still open at the end");
+    f = (carc_feature){.kind = CARC_CITY, .marks = CARC_MARK_CATHEDRAL};
+    describe_marks(&f, buf, sizeof buf);
+    assert_non_null(strstr(buf, "A cathedral: 3 a tile and pennant when complete"));
+    f.marks = 0;
+    describe_marks(&f, buf, sizeof buf);
+    assert_string_equal(buf, "");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -243,6 +271,7 @@ int main(void)
         cmocka_unit_test(test_every_spot_reads_apart_and_where_drawn),
         cmocka_unit_test(test_tile_o_farms),
         cmocka_unit_test(test_end_value_words),
+        cmocka_unit_test(test_inns_cathedrals_words),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

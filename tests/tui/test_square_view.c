@@ -193,6 +193,22 @@ static void test_last_move_and_cursor(void **state)
     assert_int_equal(square_draw(&d, &pic), -1);
 }
 
+/* A large follower shows as its owner's letter twice on the square. */
+static void test_large_follower_square(void **state)
+{
+    (void)state;
+    square_desc d = tile_desc(carc_tile_parse("IK"), 0);
+    d.follower_segment = 0;
+    d.owner = 1;
+    square_pic pic;
+    int row, col;
+    assert_int_equal(square_draw(&d, &pic), 0);
+    assert_int_equal(count_glyph(&pic, 'B', 0, &row, &col), 1);
+    d.figure = CARC_FIGURE_LARGE;
+    assert_int_equal(square_draw(&d, &pic), 0);
+    assert_int_equal(count_glyph(&pic, 'B', 0, &row, &col), 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -202,6 +218,7 @@ int main(void)
         cmocka_unit_test(test_zoomed_pictures),
         cmocka_unit_test(test_empty_square_marks),
         cmocka_unit_test(test_last_move_and_cursor),
+        cmocka_unit_test(test_large_follower_square),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -860,5 +860,99 @@ t_river_ends() {
     finish
 }
 
+# Inns & Cathedrals: 89 tiles; in the follower step l switches to the
+# large follower (panel, message and confirm line say so), which then
+# stands on the board as its letter twice, leaves the supply line at 0,
+# and is saved as `large`; the second page of the help explains the marks.
+t_inns() {
+    start 100 32 --expansions inns-cathedrals --seed 4 --players human,human --no-color
+    wait_for "Place your tile"
+    shows "Tiles left: 88" || fail "not 88 tiles left (90 with the start and the drawn tile)"
+    shows "large follower: R 1 B 1" || fail "no large follower in the supply"
+    keys Tab
+    wait_for "fits here"
+    keys Enter
+    wait_for "Follower spots:"
+    shows "l:large/follower" || fail "the keys do not offer the large follower"
+    shows "l: the large follower instead" || fail "the panel does not offer the large follower"
+    keys l
+    wait_for "Large follower spots:"
+    shows "Large follower (counts 2 in a majority)" || fail "the message does not name the large follower"
+    shows "1 large " || fail "the spots do not say large"
+    keys 1
+    wait_for "Confirm the large follower?"
+    board_part | grep -q "RR\|rr" || fail "the large follower is not drawn as two letters"
+    keys Enter
+    wait_for "large follower: R 0 B 1"
+    board_part | grep -q "RR\|rr" || fail "the large follower left the board"
+    # Blue places; then Red has no large follower: l says so.
+    place_and_confirm 0
+    wait_for "turn 3 |"
+    keys Tab
+    wait_for "fits here"
+    keys Enter
+    wait_for_either "Confirm?" "Follower spots:"
+    if shows "Follower spots:"; then
+        shows "l: the large follower instead" && fail "the large follower offered twice"
+        key_then_message_changes l
+        shows "Your large follower is on the board." || fail "l did not say the large one is out"
+        keys 0
+        wait_for "Confirm?"
+    fi
+    keys Enter
+    wait_for "turn 4 |"
+    keys s
+    wait_for "Save as: carcassonne-4.rec"
+    keys Enter
+    wait_for "the log says"
+    saved="$XDG_DATA_HOME/carcassonne/saves/carcassonne-4.rec"
+    grep -q '^expansions inns-cathedrals$' "$saved" || fail "no expansions line in the save"
+    test "$(grep -c ' large$' "$saved")" -eq 1 || fail "the save has not one large follower"
+    "$bin" replay "$saved" >/dev/null || fail "the saved record does not replay"
+    keys '?'
+    wait_for "CARCASSONNE - keys and rules"
+    keys Space
+    wait_for "THE BOARD'S SYMBOLS"
+    shows "an inn beside a road" || fail "the legend does not explain the inn"
+    shows "a cathedral: its city 3" || fail "the legend does not explain the cathedral"
+    shows "a large follower: counts 2" || fail "the legend does not explain the large follower"
+    keys Escape
+    finish
+}
+
+# An inn road and IH's closed field through the inspector and the spot
+# list: a record puts IH north of the start tile and an inn road east.
+t_inns_inspect() {
+    printf 'players 2\nexpansions inns-cathedrals\nseed 1\nIB 1 0 0\n' >inn.rec
+    mkdir -p "$XDG_DATA_HOME/carcassonne/saves"
+    cp inn.rec "$XDG_DATA_HOME/carcassonne/saves/"
+    start 100 32 --load inn.rec --players human,human --no-color
+    wait_for "Resumed "
+    keys i
+    wait_for "Inspector"
+    cursor_to 1 0
+    i=0
+    while ! shows "Inspector: road" && [ "$i" -lt 6 ]; do keys Tab; i=$((i + 1)); sleep 0.2; done
+    wait_for "Inspector: road"
+    shows "An inn: 2 a tile when" ||
+        fail "the inspector does not say what the inn does"
+    board_part | grep -q "△" || fail "no inn drawn on the board"
+    finish
+}
+
+# The River with Inns & Cathedrals: 101 tiles (99 left once the spring is
+# down and a river tile drawn), the large follower in the supply, the
+# river laid first.
+t_inns_river() {
+    start 100 32 --expansions river,inns-cathedrals --seed 5 --players human,greedy --no-color
+    wait_for "Place your tile"
+    shows "Tiles left: 99" || fail "not 99 tiles left"
+    shows "large follower: R 1 B 1" || fail "no large follower in the supply"
+    case "$(drawn_tile)" in R[B-K]) ;; *) fail "the first tile is not a river tile" ;; esac
+    place_and_confirm 0
+    wait_for "Turn 1: Red put"
+    finish
+}
+
 "t_$test_name"
 echo "ok: $test_name"

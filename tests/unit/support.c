@@ -354,7 +354,7 @@ carc_status sup_play(carc_game *g, const char *move, carc_event *events, int cap
         fail_msg("bad move text '%s'", move);
     if (carc_game_choose_tile(g, kind) != CARC_OK)
         fail_msg("cannot draw the tile of '%s': %s", move, carc_game_error(g));
-    carc_move m = {CARC_MOVE_DISCARD, {0, 0, 0, 0}, CARC_NO_SPOT};
+    carc_move m = {CARC_MOVE_DISCARD, {0, 0, 0, 0}, CARC_NO_SPOT, CARC_FIGURE_FOLLOWER};
     if (!discard) {
         m.type = CARC_MOVE_PLACE;
         m.place = (carc_placement){(int8_t)x, (int8_t)y, (uint8_t)rot, 0};

@@ -130,7 +130,7 @@ static void test_drawn_tile(void **state)
         carc_game_shuffle_hidden(other, 2 * seed + 1);
         carc_placement p[CARC_MAX_PLACEMENTS];
         if (carc_legal_placements(g, p, CARC_MAX_PLACEMENTS) > 0) {
-            carc_move m = {CARC_MOVE_PLACE, p[0], CARC_NO_SPOT};
+            carc_move m = {CARC_MOVE_PLACE, p[0], CARC_NO_SPOT, CARC_FIGURE_FOLLOWER};
             assert_int_equal(carc_game_play(g, m, NULL, 0, NULL), CARC_OK);
             assert_int_equal(carc_game_play(other, m, NULL, 0, NULL), CARC_OK);
             differing += carc_game_drawn_tile(g) != carc_game_drawn_tile(other);

@@ -386,7 +386,7 @@ static carc_status refuse(carc_game *g, carc_move m)
 
 static carc_move place(int x, int y, int rot, int seg)
 {
-    carc_move m = {CARC_MOVE_PLACE, {(int8_t)x, (int8_t)y, (uint8_t)rot, 0}, (uint8_t)seg};
+    carc_move m = {CARC_MOVE_PLACE, {(int8_t)x, (int8_t)y, (uint8_t)rot, 0}, (uint8_t)seg, CARC_FIGURE_FOLLOWER};
     return m;
 }
 
@@ -412,7 +412,7 @@ static void test_errors_change_nothing(void **state)
     refuse(g, bad_type);
     bad_type.type = 255;
     refuse(g, bad_type);
-    carc_move discard = {CARC_MOVE_DISCARD, {0, 0, 0, 0}, CARC_NO_SPOT};
+    carc_move discard = {CARC_MOVE_DISCARD, {0, 0, 0, 0}, CARC_NO_SPOT, CARC_FIGURE_FOLLOWER};
     assert_int_equal(refuse(g, discard), CARC_EILLEGAL); /* U fits */
     /* The same moves done right are accepted. */
     assert_int_equal(carc_game_play(g, place(2, 0, 1, 1), NULL, 0, NULL), CARC_OK);

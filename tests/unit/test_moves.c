@@ -60,7 +60,7 @@ static int expected_moves(const carc_game *g, carc_move *out, long *dropped)
     int np = carc_legal_placements(g, p, CARC_MAX_PLACEMENTS), n = 0;
     int kind = carc_game_drawn_tile(g);
     if (np == 0) {
-        out[0] = (carc_move){CARC_MOVE_DISCARD, {0, 0, 0, 0}, CARC_NO_SPOT};
+        out[0] = (carc_move){CARC_MOVE_DISCARD, {0, 0, 0, 0}, CARC_NO_SPOT, CARC_FIGURE_FOLLOWER};
         return 1;
     }
     for (int i = 0; i < np; i++) {
@@ -68,11 +68,11 @@ static int expected_moves(const carc_game *g, carc_move *out, long *dropped)
             (*dropped)++;
             continue;
         }
-        out[n++] = (carc_move){CARC_MOVE_PLACE, p[i], CARC_NO_SPOT};
+        out[n++] = (carc_move){CARC_MOVE_PLACE, p[i], CARC_NO_SPOT, CARC_FIGURE_FOLLOWER};
         carc_spot s[CARC_MAX_SPOTS];
         int ns = carc_legal_spots(g, p[i], s, CARC_MAX_SPOTS);
         for (int k = 0; k < ns; k++)
-            out[n++] = (carc_move){CARC_MOVE_PLACE, p[i], s[k].segment};
+            out[n++] = (carc_move){CARC_MOVE_PLACE, p[i], s[k].segment, CARC_FIGURE_FOLLOWER};
     }
     return n;
 }
@@ -190,10 +190,10 @@ static void test_canonical(void **state)
     carc_game_free(b);
     /* Already canonical, a discard, a bad shape: unchanged. */
     assert_true(carc_move_equal(carc_move_canonical(g, written), written));
-    carc_move discard = {CARC_MOVE_DISCARD, {3, 3, 3, 0}, 7};
+    carc_move discard = {CARC_MOVE_DISCARD, {3, 3, 3, 0}, 7, CARC_FIGURE_FOLLOWER};
     carc_move got = carc_move_canonical(g, discard);
     assert_memory_equal(&got, &discard, sizeof got);
-    carc_move bad = {CARC_MOVE_PLACE, {1, 0, 3, 0}, 9};
+    carc_move bad = {CARC_MOVE_PLACE, {1, 0, 3, 0}, 9, CARC_FIGURE_FOLLOWER};
     got = carc_move_canonical(g, bad);
     assert_memory_equal(&got, &bad, sizeof got);
     bad.place.rot = 7;
@@ -213,7 +213,7 @@ static void test_canonical(void **state)
             for (int seg = -1; seg < carc_tile(kind)->nsegments; seg++) {
                 carc_move m = {CARC_MOVE_PLACE,
                                {5, 5, (uint8_t)rot, 0},
-                               seg < 0 ? CARC_NO_SPOT : (uint8_t)seg};
+                               seg < 0 ? CARC_NO_SPOT : (uint8_t)seg, CARC_FIGURE_FOLLOWER};
                 carc_move c = carc_move_canonical(h, m);
                 assert_int_equal(c.place.rot, lowest_same(kind, rot));
                 assert_int_equal(follower_ports(kind, c), follower_ports(kind, m));

@@ -634,7 +634,7 @@ static void test_move_write(void **state)
     (void)state;
     carc_game *g = game_drawing('E');
     char buf[32];
-    carc_move m = {CARC_MOVE_PLACE, {0, -1, 2, 0}, CARC_NO_SPOT};
+    carc_move m = {CARC_MOVE_PLACE, {0, -1, 2, 0}, CARC_NO_SPOT, CARC_FIGURE_FOLLOWER};
     m.segment = (uint8_t)carc_tile_segment_at(carc_tile_parse("E"), 2, CARC_S);
     assert_int_equal(carc_move_write(g, m, buf, sizeof buf), strlen("E 0 -1 2 SSE"));
     assert_string_equal(buf, "E 0 -1 2 SSE");
@@ -646,7 +646,7 @@ static void test_move_write(void **state)
     m.segment = CARC_NO_SPOT;
     carc_move_write(g, m, buf, sizeof buf);
     assert_string_equal(buf, "E 0 -1 2");
-    carc_move d = {CARC_MOVE_DISCARD, {0, 0, 0, 0}, CARC_NO_SPOT};
+    carc_move d = {CARC_MOVE_DISCARD, {0, 0, 0, 0}, CARC_NO_SPOT, CARC_FIGURE_FOLLOWER};
     carc_move_write(g, d, buf, sizeof buf);
     assert_string_equal(buf, "discard E");
     /* Not a move of E's shape: nothing written. */

@@ -320,7 +320,7 @@ static void test_final_city_and_cloister(void **state)
     assert_int_equal(carc_game_score_of(g, 0, CARC_CITY), 3);
     assert_int_equal(carc_game_score_of(g, 1, CARC_CLOISTER), 2);
     /* After the end nothing more is played. */
-    carc_move m = {CARC_MOVE_PLACE, {1, -1, 0, 0}, CARC_NO_SPOT};
+    carc_move m = {CARC_MOVE_PLACE, {1, -1, 0, 0}, CARC_NO_SPOT, CARC_FIGURE_FOLLOWER};
     assert_int_equal(carc_game_play(g, m, NULL, 0, NULL), CARC_EOVER);
     assert_int_equal(carc_game_choose_tile(g, carc_tile_parse("E")), CARC_EOVER);
     assert_int_equal(carc_game_finish(g, NULL, 0, NULL), CARC_EOVER);
@@ -493,18 +493,31 @@ static void test_feature_worth(void **state)
     (void)state;
     carc_rules std = {0}, small = {.flags = CARC_RULE_SMALL_CITY},
                first = {.flags = CARC_RULE_FARMS_FIRST_EDITION};
-    assert_int_equal(carc_feature_worth(&std, CARC_ROAD, 4, 0, 1), 4);
-    assert_int_equal(carc_feature_worth(&std, CARC_ROAD, 4, 0, 0), 4);
-    assert_int_equal(carc_feature_worth(&std, CARC_CITY, 3, 1, 1), 8);
-    assert_int_equal(carc_feature_worth(&std, CARC_CITY, 3, 1, 0), 4);
-    assert_int_equal(carc_feature_worth(&std, CARC_CITY, 2, 0, 1), 4);
-    assert_int_equal(carc_feature_worth(&small, CARC_CITY, 2, 0, 1), 2);
-    assert_int_equal(carc_feature_worth(&small, CARC_CITY, 3, 0, 1), 6);
-    assert_int_equal(carc_feature_worth(&std, CARC_CLOISTER, 9, 0, 1), 9);
-    assert_int_equal(carc_feature_worth(&std, CARC_CLOISTER, 5, 0, 0), 5);
-    assert_int_equal(carc_feature_worth(&std, CARC_FIELD, 3, 0, 1), 9);
-    assert_int_equal(carc_feature_worth(&first, CARC_FIELD, 3, 0, 1), 12);
-    assert_int_equal(carc_feature_worth(&std, CARC_RIVER, 5, 0, 1), 0);
+    assert_int_equal(carc_feature_worth(&std, CARC_ROAD, 4, 0, 0, 1), 4);
+    assert_int_equal(carc_feature_worth(&std, CARC_ROAD, 4, 0, 0, 0), 4);
+    assert_int_equal(carc_feature_worth(&std, CARC_CITY, 3, 1, 0, 1), 8);
+    assert_int_equal(carc_feature_worth(&std, CARC_CITY, 3, 1, 0, 0), 4);
+    assert_int_equal(carc_feature_worth(&std, CARC_CITY, 2, 0, 0, 1), 4);
+    assert_int_equal(carc_feature_worth(&small, CARC_CITY, 2, 0, 0, 1), 2);
+    assert_int_equal(carc_feature_worth(&small, CARC_CITY, 3, 0, 0, 1), 6);
+    assert_int_equal(carc_feature_worth(&std, CARC_CLOISTER, 9, 0, 0, 1), 9);
+    assert_int_equal(carc_feature_worth(&std, CARC_CLOISTER, 5, 0, 0, 0), 5);
+    assert_int_equal(carc_feature_worth(&std, CARC_FIELD, 3, 0, 0, 1), 9);
+    assert_int_equal(carc_feature_worth(&first, CARC_FIELD, 3, 0, 0, 1), 12);
+    assert_int_equal(carc_feature_worth(&std, CARC_RIVER, 5, 0, 0, 1), 0);
+    /* Inns & Cathedrals (inns-cathedrals.md's examples): an inn road 2 a
+     * tile complete, 0 not; a cathedral city 3 a tile and a pennant
+     * complete, 0 not; more inns or cathedrals add nothing; farms and the
+     * small-city rule do not see them. */
+    unsigned inn = CARC_MARK_INN, cathedral = CARC_MARK_CATHEDRAL;
+    assert_int_equal(carc_feature_worth(&std, CARC_ROAD, 4, 0, inn, 1), 8);
+    assert_int_equal(carc_feature_worth(&std, CARC_ROAD, 4, 0, inn, 0), 0);
+    assert_int_equal(carc_feature_worth(&std, CARC_CITY, 6, 1, cathedral, 1), 21);
+    assert_int_equal(carc_feature_worth(&std, CARC_CITY, 6, 1, cathedral, 0), 0);
+    assert_int_equal(carc_feature_worth(&std, CARC_CITY, 6, 1, 0, 0), 7);
+    assert_int_equal(carc_feature_worth(&small, CARC_CITY, 5, 0, cathedral, 1), 15);
+    assert_int_equal(carc_feature_worth(&std, CARC_CITY, 3, 0, inn, 1), 6);
+    assert_int_equal(carc_feature_worth(&std, CARC_ROAD, 3, 0, cathedral, 0), 3);
 }
 
 int main(void)

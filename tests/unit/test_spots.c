@@ -18,7 +18,7 @@ static unsigned expected_free(const carc_game *g, carc_placement p)
 {
     carc_game *c = carc_game_clone(g);
     assert_non_null(c);
-    carc_move m = {CARC_MOVE_PLACE, p, CARC_NO_SPOT};
+    carc_move m = {CARC_MOVE_PLACE, p, CARC_NO_SPOT, CARC_FIGURE_FOLLOWER};
     assert_int_equal(carc_game_play(c, m, NULL, 0, NULL), CARC_OK);
     int n = carc_game_tile_count(g);
     assert_int_equal(carc_game_tile_count(c), n + 1);
@@ -92,7 +92,7 @@ static void check_play_agrees(const carc_game *g, carc_placement p, unsigned off
     int before = carc_game_move_count(g);
     for (int s = 0; s < nseg; s++) {
         carc_game_copy(scratch, g);
-        carc_move m = {CARC_MOVE_PLACE, p, (uint8_t)s};
+        carc_move m = {CARC_MOVE_PLACE, p, (uint8_t)s, CARC_FIGURE_FOLLOWER};
         carc_status st = carc_game_play(scratch, m, NULL, 0, NULL);
         if (offered & (1u << s)) {
             assert_int_equal(st, CARC_OK);

@@ -79,7 +79,7 @@ static int port_of_name(const char *name)
 static carc_segment_def spec_segment(const char *text)
 {
     char buf[96];
-    carc_segment_def s = {0, 0, 0, 0};
+    carc_segment_def s = {0, 0, 0, 0, 0};
     snprintf(buf, sizeof buf, "%s", text);
     char *save = NULL;
     char *tok = strtok_r(buf, " ", &save);
@@ -159,7 +159,7 @@ static void test_totals(void **state)
         pennants += pennants_of[k];
     }
     assert_int_equal(kinds, 24);
-    assert_int_equal(carc_tile_kinds(), 34); /* and the river's 10 */
+    assert_int_equal(carc_tile_kinds(), 51); /* and the river's 10, Inns & Cathedrals' 17 */
     assert_int_equal(tiles, 72);
     assert_int_equal(BASE_GAME_PILE, 71);
     assert_int_equal(pennants, 10);
