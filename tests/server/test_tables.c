@@ -1542,7 +1542,7 @@ static void test_inns_table(void **state)
     assert_non_null(strstr(record, " large\n"));
     /* A restarted server has the table, its expansion and the figure. */
     srv_hooks hooks = {NULL, hook_send, hook_think, NULL, hook_now, hook_analyse, NULL};
-    srv_limits limits = {10, 4};
+    srv_limits limits = {10, 4, 2};
     srv_tables *again = tables_new(store, &hooks, &limits);
     char err[200];
     assert_int_equal(tables_load(again, err, sizeof err), 0);
