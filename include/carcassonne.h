@@ -139,6 +139,10 @@ int carc_tile_edge(int kind, int rot, int edge);
  * and returns -1 for an unknown name. */
 const char *carc_port_name(int port);
 int carc_port_parse(const char *name);
+/* Name of a carc_kind for people: "road", "city", "farm", "cloister",
+ * "river"; "?" for anything else. A field segment's feature is a farm
+ * (CARC_FIELD names the segment, "farm" the feature it forms). */
+const char *carc_kind_name(int kind);
 
 /* ---------------------------------------------------------------------------
  * Rule options

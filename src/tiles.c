@@ -77,6 +77,15 @@ const char *carc_port_name(int port)
     return port_names[port];
 }
 
+const char *carc_kind_name(int kind)
+{
+    static const char *const names[] = {
+        [CARC_ROAD] = "road",         [CARC_CITY] = "city",   [CARC_FIELD] = "farm",
+        [CARC_CLOISTER] = "cloister", [CARC_RIVER] = "river",
+    };
+    return kind >= 0 && kind < (int)(sizeof names / sizeof names[0]) ? names[kind] : "?";
+}
+
 int carc_port_parse(const char *name)
 {
     if (!name)

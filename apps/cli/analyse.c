@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "carcassonne_ai.h"
+#include "args.h"
 #include "cli.h"
 #include "move_list.h"
 

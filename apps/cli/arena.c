@@ -12,8 +12,10 @@
 
 #include "arena_stats.h"
 #include "carcassonne_ai.h"
+#include "args.h"
 #include "cli.h"
 #include "engine_process.h"
+#include "wire.h"
 
 static const char arena_usage[] =
     "usage: carcassonne arena A B --games N [--threads T] [--seed S] [--json]\n"
@@ -130,21 +132,13 @@ static int engine_tell(engine_process *e, json_t *request, char *why, size_t cap
 static int engine_new_game(engine_process *e, const match *m, int seat_index, uint64_t seed,
                            char *why, size_t cap)
 {
-    json_t *rules = json_array(), *expansions = json_array();
-    for (uint32_t bit = 1; bit; bit <<= 1) {
-        if ((m->rules.flags & bit) && carc_rule_name(bit))
-            json_array_append_new(rules, json_string(carc_rule_name(bit)));
-        if ((m->rules.expansions & bit) && carc_expansion_name(bit))
-            json_array_append_new(expansions, json_string(carc_expansion_name(bit)));
-    }
-    json_t *request = json_pack("{s:s, s:i, s:i, s:o, s:I}", "type", "new", "players", 2, "seat",
-                                seat_index, "rules", rules, "seed", (json_int_t)(seed >> 1));
+    json_t *request =
+        json_pack("{s:s, s:i, s:i, s:o, s:I}", "type", "new", "players", 2, "seat", seat_index,
+                  "rules", wire_rules(m->rules), "seed", (json_int_t)(seed >> 1));
     /* Only a game with expansions says so: an engine of protocol 2 that
      * knows no expansions plays the base game as before. */
-    if (json_array_size(expansions) > 0)
-        json_object_set_new(request, "expansions", expansions);
-    else
-        json_decref(expansions);
+    if (m->rules.expansions)
+        json_object_set_new(request, "expansions", wire_expansions(m->rules));
     return engine_tell(e, request, why, cap);
 }
 

@@ -1,11 +1,14 @@
 /* bench.c: `carcassonne bench`: full-rules random games per second and
  * the time of legal-placement generation, with a checksum of the games. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "bench_server.h"
+#include "args.h"
 #include "cli.h"
+#include "wire.h"
 
 static const char bench_usage[] =
     "usage: carcassonne bench [--json] [--games K] [--seed S] [--players N]\n"
@@ -166,18 +169,16 @@ static void print_run_json(const bench_run *run, int players, uint64_t seed)
     printf("\"games\":%llu,\"players\":%d,\"seed\":%llu,\"plies\":%llu,"
            "\"seconds\":%.3f,\"games_per_second\":%.0f,\"ns_per_ply\":%.1f,"
            "\"legal_ns_per_ply\":%.1f,\"mean_score\":%.3f,\"state_bytes\":%zu,"
-           "\"checksum\":\"%016llx\",\"expansions\":[",
+           "\"checksum\":\"%016llx\",\"expansions\":",
            (unsigned long long)run->r.games, players, (unsigned long long)seed,
            (unsigned long long)run->r.plies, run->r.seconds, games_per_second(run), ns_per_ply(run),
            legal_ns(run), mean_score(run, players), run->state_bytes,
            (unsigned long long)run->r.checksum);
-    int first = 1;
-    for (uint32_t bit = 1; bit; bit <<= 1)
-        if ((run->rules.expansions & bit) && carc_expansion_name(bit)) {
-            printf("%s\"%s\"", first ? "" : ",", carc_expansion_name(bit));
-            first = 0;
-        }
-    putchar(']');
+    json_t *expansions = wire_expansions(run->rules);
+    char *names = json_dumps(expansions, JSON_COMPACT);
+    fputs(names ? names : "[]", stdout);
+    free(names);
+    json_decref(expansions);
 }
 
 /* The runs side by side, a column each. */

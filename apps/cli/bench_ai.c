@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "carcassonne_ai.h"
+#include "args.h"
 #include "cli.h"
 
 int bench_pile(const carc_rules *rules)

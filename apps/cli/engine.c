@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "args.h"
 #include "cli.h"
 #include "engine_session.h"
 #include "protocol.h"

@@ -15,11 +15,9 @@
 #include "engine_session.h"
 #include "move_list.h"
 #include "protocol.h"
+#include "wire.h"
 
 enum { PROTOCOL_VERSION = 4, MAX_TOP = 100 };
-
-/* The protocol's names of carc_kind: features, and followers' roles. */
-static const char *const kind_names[] = {"road", "city", "field", "cloister"};
 
 /* The game as it was before a 'move' or 'end' that 'undo' can take back. */
 typedef struct snapshot {
@@ -106,7 +104,7 @@ static json_t *event_json(const carc_game *g, const carc_event *ev)
         json_array_append_new(returned, json_integer(ev->returned[p]));
     }
     json_t *out = json_pack("{s:s, s:b, s:o, s:i, s:i, s:i, s:o, s:i, s:i}", "kind",
-                            ev->kind < 4 ? kind_names[ev->kind] : "?", "complete", ev->complete,
+                            wire_kind_name(ev->kind), "complete", ev->complete,
                             "players", winners, "points", ev->points, "tiles", ev->tiles,
                             "pennants", ev->pennants, "returned", returned, "x", ev->x, "y", ev->y);
     if (ev->returned_large) { /* Inns & Cathedrals: whose large follower went home */
@@ -276,16 +274,6 @@ static json_t *read_names(const json_t *req, const char *key, const char *what,
     return NULL;
 }
 
-/* The names of the expansions of `rules`, as "new" takes them. */
-static json_t *expansions_json(carc_rules rules)
-{
-    json_t *list = json_array();
-    for (uint32_t bit = 1; bit; bit <<= 1)
-        if ((rules.expansions & bit) && carc_expansion_name(bit))
-            json_array_append_new(list, json_string(carc_expansion_name(bit)));
-    return list;
-}
-
 static json_t *do_new(engine *e, const json_t *req)
 {
     long long players = 0, seat = 0, seed = (long long)(e->seed & 0x7FFFFFFFFFFFFFFFull);
@@ -321,7 +309,7 @@ static json_t *do_new(engine *e, const json_t *req)
     e->tile_known = 0;
     history_clear(e);
     carc_player_reseed(e->player, (uint64_t)seed);
-    return json_pack("{s:s, s:o}", "type", "ok", "expansions", expansions_json(rules));
+    return json_pack("{s:s, s:o}", "type", "ok", "expansions", wire_expansions(rules));
 }
 
 /* Kind of a tile named by its id ("E", "RD"), or -1. */
@@ -552,7 +540,7 @@ static json_t *spots_json(const carc_game *g, carc_placement place)
     json_t *out = json_object();
     for (int s = 0; s < n; s++)
         json_object_set_new(out, spot_name(spots[s]),
-                            json_string(spots[s].kind < 4 ? kind_names[spots[s].kind] : "?"));
+                            json_string(wire_kind_name(spots[s].kind)));
     return out;
 }
 
@@ -695,7 +683,7 @@ static json_t *state_json(const engine *e, const carc_game *g, int tile_known)
                      over ? json_null() : json_integer(carc_game_current_player(g)), "tile", tile,
                      "moves", carc_game_move_count(g), "scores", scores, "supply", supply,
                      "figures", figures, "left", over ? 0 : carc_game_tiles_left(g, NULL), "over",
-                     over, "digest", digest, "expansions", expansions_json(carc_game_rules(g)));
+                     over, "digest", digest, "expansions", wire_expansions(carc_game_rules(g)));
 }
 
 static json_t *do_state(const engine *e)

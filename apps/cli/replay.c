@@ -5,8 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "args.h"
 #include "cli.h"
 #include "deal_check.h"
+#include "wire.h"
 
 static const char replay_usage[] =
     "usage: carcassonne replay [--json] FILE\n"
@@ -105,12 +107,7 @@ static json_t *replay_json(const carc_game *g, json_t *headers, const deal_resul
     }
     json_t *root = json_object();
     json_object_set_new(root, "players", json_integer(players));
-    json_t *expansions = json_array();
-    carc_rules rules = carc_game_rules(g);
-    for (uint32_t bit = 1; bit; bit <<= 1)
-        if ((rules.expansions & bit) && carc_expansion_name(bit))
-            json_array_append_new(expansions, json_string(carc_expansion_name(bit)));
-    json_object_set_new(root, "expansions", expansions);
+    json_object_set_new(root, "expansions", wire_expansions(carc_game_rules(g)));
     json_object_set_new(root, "scores", scores);
     json_object_set_new(root, "finished", json_boolean(carc_game_over(g)));
     json_object_set_new(root, "moves", json_integer(carc_game_move_count(g)));

@@ -8,7 +8,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "cli.h"
+#include "words.h"
 #include "tile_art.h"
 
 static const char show_usage[] =
@@ -380,7 +382,7 @@ static int winner_names(unsigned winners, char *buf, size_t cap)
 static void feature_text(const carc_event *ev, char *buf, size_t cap)
 {
     int unfinished = !ev->complete && ev->kind != CARC_FIELD;
-    const char *name = cli_kind_name(ev->kind);
+    const char *name = carc_kind_name(ev->kind);
     char details[48] = "";
     if (ev->kind == CARC_FIELD)
         snprintf(details, sizeof details, " (%d completed %s)", ev->tiles,
@@ -419,7 +421,6 @@ static void print_report(FILE *out, const frame *f, const move_report *r)
         char text[64];
         carc_move m;
         int kind = 0;
-        static const char *const roles[] = {"thief", "knight", "farmer", "monk"};
         carc_move_format(f->g, r->index, text, sizeof text);
         carc_game_move_at(f->g, r->index, &m, &kind);
         fprintf(out, "Move %d/%d: %s %s", r->index + 1, f->total_moves, cli_player_name(r->mover),
@@ -427,7 +428,7 @@ static void print_report(FILE *out, const frame *f, const move_report *r)
         if (m.type == CARC_MOVE_DISCARD)
             fprintf(out, " (it fits nowhere)");
         else if (m.segment != CARC_NO_SPOT)
-            fprintf(out, " (%s)", roles[carc_tile(kind)->segments[m.segment].kind & 3]);
+            fprintf(out, " (%s)", words_role(carc_tile(kind)->segments[m.segment].kind));
         fputc('\n', out);
     }
     int final_shown = 0, idle_farms = 0;

@@ -19,8 +19,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "carcassonne.h"
 #include "replica.h"
+#include "wire.h"
 #include "ws_client.h"
 
 enum {
@@ -358,13 +360,8 @@ static void on_open(ws_conn *c, void *user)
                                    "name", "bench-a", "seats", "me", "open", "listed", 0);
         /* Only when asked: a server without expansions takes the request
          * as before. */
-        if (t->b->opt.rules.expansions) {
-            json_t *names = json_array();
-            for (uint32_t bit = 1; bit; bit <<= 1)
-                if ((t->b->opt.rules.expansions & bit) && carc_expansion_name(bit))
-                    json_array_append_new(names, json_string(carc_expansion_name(bit)));
-            json_object_set_new(create, "expansions", names);
-        }
+        if (t->b->opt.rules.expansions)
+            json_object_set_new(create, "expansions", wire_expansions(t->b->opt.rules));
         send_json(t, 0, create);
     } else
         send_json(t, 1,
@@ -561,27 +558,15 @@ static void report(bench *b, const bench_figures *f)
 
 /* --- Options and the run ------------------------------------------------------------- */
 
-static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    fprintf(stderr, "carcassonne bench: ");
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "\nTry 'carcassonne bench --server URL --help'.\n");
-    return BENCH_USAGE;
-}
-
 static int parse_number(const char *opt, const char *s, double lo, double hi, double *out)
 {
     char *end = NULL;
     if (!s)
-        return usage_error("%s needs a value", opt);
+        return cli_usage_error_help("bench", "bench --server URL", "%s needs a value", opt);
     double v = strtod(s, &end);
     if (end == s || *end || !(v >= lo && v <= hi))
-        return usage_error("%s: '%s' is out of range or not a number", opt, s);
+        return cli_usage_error_help("bench", "bench --server URL",
+                                    "%s: '%s' is out of range or not a number", opt, s);
     *out = v;
     return 0;
 }
@@ -620,12 +605,12 @@ static int parse_options(int argc, char **argv, bench_options *o)
         } else if (strcmp(a, "--expansions") == 0) {
             char why[160] = "";
             if (!v)
-                return usage_error("%s needs a value", a);
+                return cli_usage_error_help("bench", "bench --server URL", "%s needs a value", a);
             if (carc_expansions_parse(v, &o->rules, why, sizeof why) != CARC_OK ||
                 carc_rules_check(&o->rules, why, sizeof why) != CARC_OK)
-                return usage_error("--expansions: %s", why);
+                return cli_usage_error_help("bench", "bench --server URL", "--expansions: %s", why);
         } else {
-            return usage_error("unknown argument '%s'", a);
+            return cli_usage_error_help("bench", "bench --server URL", "unknown argument '%s'", a);
         }
         if (status)
             return status;
@@ -633,9 +618,9 @@ static int parse_options(int argc, char **argv, bench_options *o)
     }
     char err[600];
     if (!o->url_text)
-        return usage_error("%s needs a URL", "--server");
+        return cli_usage_error_help("bench", "bench --server URL", "%s needs a URL", "--server");
     if (ws_url_parse(o->url_text, &o->url, err, sizeof err) != 0)
-        return usage_error("%s", err);
+        return cli_usage_error_help("bench", "bench --server URL", "%s", err);
     return 0;
 }
 

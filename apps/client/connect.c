@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "args.h"
 #include "carcassonne_ai.h"
 #include "replica.h"
 #include "seat_player.h"
@@ -145,19 +146,6 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    fprintf(stderr, "carcassonne connect: ");
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "\nTry 'carcassonne connect --help'.\n");
-    return EXIT_BAD_USAGE;
-}
-
 static void fail(client *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Ends the run with a failure and says why. */
@@ -180,10 +168,11 @@ static int parse_int(const char *opt, const char *s, long lo, long hi, long *out
 {
     char *end = NULL;
     if (!s)
-        return usage_error("%s needs a value", opt);
+        return cli_usage_error("connect", "%s needs a value", opt);
     long v = strtol(s, &end, 10);
     if (end == s || *end || v < lo || v > hi)
-        return usage_error("%s takes a number from %ld to %ld, not '%s'", opt, lo, hi, s);
+        return cli_usage_error("connect", "%s takes a number from %ld to %ld, not '%s'", opt, lo,
+                               hi, s);
     *out = v;
     return 0;
 }
@@ -193,7 +182,7 @@ static int parse_int(const char *opt, const char *s, long lo, long hi, long *out
 static int take_value(int argc, char **argv, int *i, const char **out)
 {
     if (*i + 1 >= argc)
-        return usage_error("%s needs a value", argv[*i]);
+        return cli_usage_error("connect", "%s needs a value", argv[*i]);
     *out = argv[++*i];
     return 0;
 }
@@ -247,11 +236,11 @@ static int parse_option(int argc, char **argv, int *i, connect_options *o)
         char *end = NULL;
         o->seed = strtoull(v, &end, 10);
         if (end == v || *end || v[0] == '-')
-            return usage_error("--seed takes a number, not '%s'", v);
+            return cli_usage_error("connect", "--seed takes a number, not '%s'", v);
     } else if (a[0] == '-' && a[1]) {
-        return usage_error("unknown option '%s'", a);
+        return cli_usage_error("connect", "unknown option '%s'", a);
     } else if (o->url_text) {
-        return usage_error("only one URL, please");
+        return cli_usage_error("connect", "only one URL, please");
     } else {
         o->url_text = a;
     }
@@ -283,8 +272,9 @@ static int check_seats(const char *text)
     size_t n = json_array_size(seats);
     int status = 0, me = 0;
     if (n < CARC_MIN_PLAYERS || n > CARC_MAX_PLAYERS)
-        status = usage_error("--create takes %d to %d seat specs joined by commas, not '%s'",
-                             CARC_MIN_PLAYERS, CARC_MAX_PLAYERS, text);
+        status = cli_usage_error("connect",
+                                 "--create takes %d to %d seat specs joined by commas, not '%s'",
+                                 CARC_MIN_PLAYERS, CARC_MAX_PLAYERS, text);
     for (size_t i = 0; i < n && status == 0; i++) {
         const char *spec = json_string_value(json_array_get(seats, i));
         char why[160] = "";
@@ -293,13 +283,15 @@ static int check_seats(const char *text)
             continue;
         carc_player *player = carc_player_new(spec, 1, why, sizeof why);
         if (!player)
-            status = usage_error("--create: seat %zu '%s' is not me, open, invite or a computer "
-                                 "player: %s",
-                                 i, spec, why);
+            status =
+                cli_usage_error("connect",
+                                "--create: seat %zu '%s' is not me, open, invite or a computer "
+                                "player: %s",
+                                i, spec, why);
         carc_player_free(player);
     }
     if (status == 0 && me > 1)
-        status = usage_error("--create: at most one seat is 'me'");
+        status = cli_usage_error("connect", "--create: at most one seat is 'me'");
     json_decref(seats);
     return status;
 }
@@ -307,45 +299,49 @@ static int check_seats(const char *text)
 static int check_options(connect_options *o)
 {
     if (!o->url_text)
-        return usage_error("a server URL is needed (ws://HOST:PORT)");
+        return cli_usage_error("connect", "a server URL is needed (ws://HOST:PORT)");
     char err[600];
     if (!strstr(o->url_text, "://"))
-        return usage_error("'%s' is not a server URL: write ws://HOST:PORT", o->url_text);
+        return cli_usage_error("connect", "'%s' is not a server URL: write ws://HOST:PORT",
+                               o->url_text);
     if (ws_url_parse(o->url_text, &o->url, err, sizeof err) != 0)
-        return usage_error("%s", err);
+        return cli_usage_error("connect", "%s", err);
     if (!o->create && !o->table)
-        return usage_error("--create SEATS or --table ID is needed");
+        return cli_usage_error("connect", "--create SEATS or --table ID is needed");
     if (o->create && (o->table || o->token || o->invite || o->watch))
-        return usage_error("--create makes a new table: no --table, --token, --invite or --watch");
+        return cli_usage_error(
+            "connect", "--create makes a new table: no --table, --token, --invite or --watch");
     if (o->token && (o->invite || o->seat >= 0 || o->watch))
-        return usage_error("--token resumes its own seat: no --seat, --invite or --watch");
+        return cli_usage_error("connect",
+                               "--token resumes its own seat: no --seat, --invite or --watch");
     if (o->info && strcmp(o->info, "casual") != 0 && strcmp(o->info, "purist") != 0)
-        return usage_error("--info is casual or purist, not '%s'", o->info);
+        return cli_usage_error("connect", "--info is casual or purist, not '%s'", o->info);
     json_t *clock = o->clock ? clock_spec(o->clock) : NULL;
     if (o->clock && !clock)
-        return usage_error("--clock is move:SECONDS or fischer:SECONDS+INCREMENT, with "
-                           ":forfeit or :computer after it, not '%s'",
-                           o->clock);
+        return cli_usage_error("connect",
+                               "--clock is move:SECONDS or fischer:SECONDS+INCREMENT, with "
+                               ":forfeit or :computer after it, not '%s'",
+                               o->clock);
     json_decref(clock);
     if (!o->create && (o->rules || o->expansions || o->info || o->clock || o->unlisted))
-        return usage_error(
-            "--rules, --expansions, --info, --clock and --unlisted go with --create");
+        return cli_usage_error(
+            "connect", "--rules, --expansions, --info, --clock and --unlisted go with --create");
     /* The names are checked here, for a clear message before connecting;
      * the server checks them again (and may not offer every expansion). */
     carc_rules rules = carc_rules_standard();
     char why[160] = "";
     if (o->rules && carc_rules_parse(o->rules, &rules, why, sizeof why) != CARC_OK)
-        return usage_error("--rules: %s", why);
+        return cli_usage_error("connect", "--rules: %s", why);
     if (o->expansions && carc_expansions_parse(o->expansions, &rules, why, sizeof why) != CARC_OK)
-        return usage_error("--expansions: %s", why);
+        return cli_usage_error("connect", "--expansions: %s", why);
     if (carc_rules_check(&rules, why, sizeof why) != CARC_OK)
-        return usage_error("%s", why);
+        return cli_usage_error("connect", "%s", why);
     if (o->create && check_seats(o->create) != 0)
         return EXIT_BAD_USAGE;
     if (!o->player)
         o->player = "human";
     if (!player_spec_ok(o->player, err, sizeof err))
-        return usage_error("--player: %s", err);
+        return cli_usage_error("connect", "--player: %s", err);
     if (!o->name) {
         /* The spec, as far as a name may go (32 bytes); "engine" for an
          * outside engine, whose command says little. */
@@ -996,7 +992,7 @@ static int run(client *c)
                                     sizeof err);
         if (!c->player) {
             ws_loop_free(c->loop);
-            return usage_error("--player: %s", err);
+            return cli_usage_error("connect", "--player: %s", err);
         }
     }
     while (!c->done) {

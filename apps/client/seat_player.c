@@ -14,6 +14,7 @@
 #include "board_text.h"
 #include "carcassonne_ai.h"
 #include "engine_process.h"
+#include "wire.h"
 
 enum {
     KIND_LIBRARY,
@@ -95,24 +96,14 @@ static int engine_call(seat_player *p, json_t *request, int timeout_ms, json_t *
 
 static int engine_new_game(seat_player *p, const carc_game *g, char *err)
 {
-    json_t *rules = json_array();
-    uint32_t flags = carc_game_rules(g).flags;
-    for (uint32_t bit = 1; bit && bit <= flags; bit <<= 1)
-        if ((flags & bit) && carc_rule_name(bit))
-            json_array_append_new(rules, json_string(carc_rule_name(bit)));
+    carc_rules rules = carc_game_rules(g);
     json_t *req = json_pack("{s:s, s:i, s:i, s:o, s:I}", "type", "new", "players",
-                            carc_game_players(g), "seat", p->seat, "rules", rules, "seed",
-                            (json_int_t)(p->seed & 0x7fffffffffffffffULL));
+                            carc_game_players(g), "seat", p->seat, "rules", wire_rules(rules),
+                            "seed", (json_int_t)(p->seed & 0x7fffffffffffffffULL));
     /* The table's expansions (protocol 3), only when there are some: an
      * engine that knows none plays the base game as before. */
-    uint32_t expansions = carc_game_rules(g).expansions;
-    if (expansions) {
-        json_t *names = json_array();
-        for (uint32_t bit = 1; bit && bit <= expansions; bit <<= 1)
-            if ((expansions & bit) && carc_expansion_name(bit))
-                json_array_append_new(names, json_string(carc_expansion_name(bit)));
-        json_object_set_new(req, "expansions", names);
-    }
+    if (rules.expansions)
+        json_object_set_new(req, "expansions", wire_expansions(rules));
     p->engine_moves = 0;
     p->tile_told = -1;
     return engine_call(p, req, ENGINE_REPLY_MS, NULL, err);
@@ -275,8 +266,6 @@ static int read_line(seat_player *p, unsigned seq, char *out, size_t cap)
     }
 }
 
-static const char *const role_names[4] = {"road", "city", "farm", "cloister"};
-
 static void list_legal_moves(const carc_game *g)
 {
     carc_placement places[CARC_MAX_PLACEMENTS];
@@ -296,7 +285,7 @@ static void list_legal_moves(const carc_game *g)
             m.segment = spots[s].segment;
             carc_move_write(g, m, text, sizeof text);
             const char *spot = strrchr(text, ' ');
-            printf(" %s (%s)", spot ? spot + 1 : "?", role_names[spots[s].kind & 3]);
+            printf(" %s (%s)", spot ? spot + 1 : "?", carc_kind_name(spots[s].kind));
         }
         putchar('\n');
     }

@@ -34,7 +34,6 @@ struct ws_conn {
     int connecting; /* inside lws_client_connect_via_info() */
     int destroyed;  /* lws let go of it while connecting */
     out_msg *head, *tail;
-    size_t pending;
     char *rx;
     size_t rx_len, rx_cap;
 };
@@ -160,7 +159,6 @@ static int on_writable(ws_conn *c, struct lws *wsi)
     c->head = m->next;
     if (!c->head)
         c->tail = NULL;
-    c->pending -= m->len;
     free(m);
     if (c->head)
         lws_callback_on_writable(wsi);
@@ -385,7 +383,6 @@ int ws_send(ws_conn *c, const char *text, size_t len)
     else
         c->head = m;
     c->tail = m;
-    c->pending += len;
     if (c->opened)
         lws_callback_on_writable(c->wsi);
     return 0;
@@ -409,9 +406,4 @@ void ws_drop(ws_conn *c)
     if (fd >= 0)
         shutdown(fd, SHUT_RDWR);
     lws_set_timeout(c->wsi, PENDING_TIMEOUT_CLOSE_SEND, LWS_TO_KILL_ASYNC);
-}
-
-size_t ws_pending(const ws_conn *c)
-{
-    return c->pending;
 }

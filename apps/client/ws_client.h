@@ -55,7 +55,5 @@ int ws_send(ws_conn *c, const char *text, size_t len);
 void ws_close(ws_conn *c);
 /* Closes `c` without the closing handshake, as a lost network would. */
 void ws_drop(ws_conn *c);
-/* Bytes queued and not yet written. */
-size_t ws_pending(const ws_conn *c);
 
 #endif

@@ -3,24 +3,6 @@
 
 #include "tile_info.h"
 
-json_t *board_view_rules(carc_rules rules)
-{
-    json_t *list = json_array();
-    for (uint32_t bit = 1; bit; bit <<= 1)
-        if ((rules.flags & bit) && carc_rule_name(bit))
-            json_array_append_new(list, json_string(carc_rule_name(bit)));
-    return list;
-}
-
-json_t *board_view_expansions(carc_rules rules)
-{
-    json_t *list = json_array();
-    for (uint32_t bit = 1; bit; bit <<= 1)
-        if ((rules.expansions & bit) && carc_expansion_name(bit))
-            json_array_append_new(list, json_string(carc_expansion_name(bit)));
-    return list;
-}
-
 json_t *board_view_start(const carc_game *g)
 {
     carc_tile_on_board b;
@@ -59,7 +41,6 @@ json_t *board_view_followers(const carc_game *g)
 
 json_t *board_view_events(const carc_event *events, int n, int players)
 {
-    static const char *const kinds[4] = {"road", "city", "farm", "cloister"};
     json_t *list = json_array();
     for (int i = 0; i < n; i++) {
         const carc_event *e = &events[i];
@@ -71,7 +52,7 @@ json_t *board_view_events(const carc_event *events, int n, int players)
         }
         json_t *event =
             json_pack("{s:s, s:b, s:o, s:i, s:i, s:i, s:i, s:i, s:o}", "kind",
-                      e->kind < 4 ? kinds[e->kind] : "?", "complete", e->complete, "winners",
+                      carc_kind_name(e->kind), "complete", e->complete, "winners",
                       winners, "points", e->points, "tiles", e->tiles, "pennants", e->pennants, "x",
                       e->x, "y", e->y, "returned", returned);
         if (e->returned_large) { /* Inns & Cathedrals: whose large follower went home */

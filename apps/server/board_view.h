@@ -8,12 +8,6 @@
 
 #include "carcassonne.h"
 
-/* ["small-city", ...]: the names of the rule variants of `rules`, and
- * ["river"]: the names of its expansions (the tile set), lowest flag
- * first. New references. */
-json_t *board_view_rules(carc_rules rules);
-json_t *board_view_expansions(carc_rules rules);
-
 /* {"tile":"D","x":0,"y":0,"rot":0}: the first tile on the board (with The
  * River, the spring RA). New reference. */
 json_t *board_view_start(const carc_game *g);

@@ -5,14 +5,9 @@
 #include <jansson.h>
 
 #include "carcassonne.h"
+#include "wire.h"
 
-static const char *const kind_names[5] = {"road", "city", "field", "cloister", "river"};
 static const char *const edge_names[4] = {"N", "E", "S", "W"};
-
-static const char *kind_name(int kind)
-{
-    return kind >= 0 && kind < 5 ? kind_names[kind] : "?";
-}
 
 /* The tile set a kind comes from: "base", or its expansion's name. */
 static const char *set_name(const carc_tile_def *t)
@@ -57,11 +52,11 @@ static json_t *tile_json(const carc_tile_def *t)
 {
     json_t *edges = json_object(), *segments = json_array();
     for (int e = 0; e < 4; e++)
-        json_object_set_new(edges, edge_names[e], json_string(kind_name(t->edges[e])));
+        json_object_set_new(edges, edge_names[e], json_string(wire_kind_name(t->edges[e])));
     for (int s = 0; s < t->nsegments; s++) {
         const carc_segment_def *d = &t->segments[s];
         json_array_append_new(
-            segments, json_pack("{s:s, s:b, s:o, s:o, s:o}", "kind", kind_name(d->kind), "pennant",
+            segments, json_pack("{s:s, s:b, s:o, s:o, s:o}", "kind", wire_kind_name(d->kind), "pennant",
                                 d->pennant, "ports", ports_json(d->ports), "borders",
                                 borders_json(d->borders), "marks", marks_json(d->marks)));
     }

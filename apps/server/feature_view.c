@@ -6,8 +6,6 @@
 
 #include "board_view.h"
 
-static const char *const kind_names[4] = {"road", "city", "farm", "cloister"};
-
 static json_t *feature_json(const carc_game *g, int id)
 {
     carc_feature f;
@@ -25,7 +23,7 @@ static json_t *feature_json(const carc_game *g, int id)
     if (f.marks & CARC_MARK_CATHEDRAL)
         json_array_append_new(marks, json_string("cathedral"));
     return json_pack("{s:i, s:s, s:b, s:i, s:i, s:i, s:i, s:i, s:o, s:o, s:o, s:[]}", "id", id,
-                     "kind", kind_names[f.kind & 3], "complete", f.complete, "tiles", f.tiles,
+                     "kind", carc_kind_name(f.kind), "complete", f.complete, "tiles", f.tiles,
                      "pennants", f.pennants, "open_edges", f.open_edges, "value", f.value,
                      "value_at_end", f.value_at_end, "followers", followers, "owners", owners,
                      "marks", marks, "parts");

@@ -8,6 +8,7 @@
 #include "board_view.h"
 #include "carcassonne.h"
 #include "deal_check.h"
+#include "wire.h"
 
 static json_t *scores_json(const carc_game *g)
 {
@@ -83,9 +84,9 @@ json_t *replay_view(const char *text, size_t len, char *err, size_t errcap)
     else if (replay_moves(g, h, moves, err, errcap) == 0)
         result =
             json_pack("{s:i, s:o, s:o, s:o, s:O, s:o, s:b, s:o}", "players", carc_game_players(h),
-                      "rules", board_view_rules(rules), "expansions", board_view_expansions(rules),
-                      "start", board_view_start(h), "moves", moves, "scores", scores_json(h),
-                      "over", carc_game_over(h), "deal", deal_json(text, len, g));
+                      "rules", wire_rules(rules), "expansions", wire_expansions(rules), "start",
+                      board_view_start(h), "moves", moves, "scores", scores_json(h), "over",
+                      carc_game_over(h), "deal", deal_json(text, len, g));
     json_decref(moves);
     carc_game_free(h);
     carc_game_free(g);

@@ -7,8 +7,8 @@
 #include "board_view.h"
 #include "table.h"
 #include "tile_info.h"
+#include "wire.h"
 
-static const char *const role_names[4] = {"road", "city", "field", "cloister"};
 static const char *const status_names[4] = {"waiting", "playing", "finished", "closed"};
 static const char *const by_names[3] = {"player", "computer", "server"};
 
@@ -320,8 +320,8 @@ json_t *view_state(const srv_table *t, int you, int64_t now_ms)
         "{s:s, s:s, s:s, s:o, s:i, s:o, s:o, s:s, s:o, s:i, s:o, s:o, s:i}", "type", "state",
         "table", t->row.id, "status", status_names[t->row.status], "you",
         you >= 0 ? json_integer(you) : json_null(), "players", t->row.players, "rules",
-        board_view_rules(table_rules(t)), "expansions", board_view_expansions(table_rules(t)),
-        "info", t->row.info == INFO_PURIST ? "purist" : "casual", "seats", seats_json(t), "turn",
+        wire_rules(table_rules(t)), "expansions", wire_expansions(table_rules(t)), "info",
+        t->row.info == INFO_PURIST ? "purist" : "casual", "seats", seats_json(t), "turn",
         t->row.nmoves, "to_move", playing ? json_integer(carc_game_current_player(g)) : json_null(),
         "tile", playing ? tile_json(carc_game_drawn_tile(g)) : json_null(), "tiles_left",
         tiles_left(t, counts));
@@ -353,12 +353,12 @@ json_t *view_lobby_entry(const srv_table *t)
         json_array_append_new(
             seats, json_pack("{s:o, s:s}", "name", seat_name(st), "kind", seat_kind_name(st)));
     }
-    return json_pack(
-        "{s:s, s:s, s:o, s:o, s:o, s:s, s:o, s:i, s:b}", "table", t->row.id, "status",
-        status_names[t->row.status], "seats", seats, "rules", board_view_rules(table_rules(t)),
-        "expansions", board_view_expansions(table_rules(t)), "info",
-        t->row.info == INFO_PURIST ? "purist" : "casual", "clock", clock_json(t, t->turn_ms),
-        "turn", t->row.nmoves, "estimates", t->row.estimates);
+    return json_pack("{s:s, s:s, s:o, s:o, s:o, s:s, s:o, s:i, s:b}", "table", t->row.id, "status",
+                     status_names[t->row.status], "seats", seats, "rules",
+                     wire_rules(table_rules(t)), "expansions", wire_expansions(table_rules(t)),
+                     "info", t->row.info == INFO_PURIST ? "purist" : "casual", "clock",
+                     clock_json(t, t->turn_ms), "turn", t->row.nmoves, "estimates",
+                     t->row.estimates);
 }
 
 /* The figures the player to move may put on a spot: "follower" while a
@@ -392,7 +392,7 @@ json_t *view_legal(const srv_table *t)
                                : spots[s].kind == CARC_FIELD ? "F"
                                                              : "C";
             json_array_append_new(spot_list, json_pack("{s:s, s:s}", "spot", name ? name : "?",
-                                                       "role", role_names[spots[s].kind & 3]));
+                                                       "role", wire_kind_name(spots[s].kind)));
         }
         carc_move m = {.type = CARC_MOVE_PLACE, .place = places[i], .segment = CARC_NO_SPOT};
         char text[32];

@@ -8,17 +8,16 @@
 
 #include "session.h"
 #include "square_view.h"
+#include "words.h"
 
 const char *describe_feature(int kind)
 {
-    static const char *const names[] = {"road", "city", "farm", "cloister"};
-    return kind >= 0 && kind < 4 ? names[kind] : "?";
+    return carc_kind_name(kind);
 }
 
 const char *describe_role(int kind)
 {
-    static const char *const roles[] = {"thief", "knight", "farmer", "monk"};
-    return kind >= 0 && kind < 4 ? roles[kind] : "?";
+    return words_role(kind);
 }
 
 /* Where each port sits on the tile's border, x to the right and y down,

@@ -9,9 +9,10 @@
 
 #include "carcassonne.h"
 
-/* "road", "city", "farm", "cloister" for a carc_kind. */
+/* "road", "city", "farm", "cloister" for a carc_kind: carc_kind_name(). */
 const char *describe_feature(int kind);
-/* "thief", "knight", "farmer", "monk": the follower on a carc_kind. */
+/* "thief", "knight", "farmer", "monk": the follower on a carc_kind
+ * (words_role()). */
 const char *describe_role(int kind);
 
 /* Where segment `segment` of tile `kind` turned `rot` lies on the tile as

@@ -11,6 +11,7 @@
 
 #include "describe.h"
 #include "saves.h"
+#include "words.h"
 
 const char *session_player_name(int player)
 {
@@ -38,12 +39,6 @@ void session_log(session *s, const char *fmt, ...)
     va_end(ap);
 }
 
-static const char *kind_name(int kind)
-{
-    static const char *const names[] = {"road", "city", "farm", "cloister"};
-    return kind >= 0 && kind < 4 ? names[kind] : "?";
-}
-
 /* "Red", "Red and Blue", "Red, Blue and Yellow". */
 static void names_of(unsigned mask, char *buf, size_t cap)
 {
@@ -68,11 +63,13 @@ void session_event_text(const carc_event *ev, char *buf, size_t cap)
     if (ev->kind == CARC_CITY && ev->complete)
         open = "a ";
     if (ev->winners == 0)
-        snprintf(buf, cap, "no one scores %s%s", open, kind_name(ev->kind));
+        snprintf(buf, cap, "no one scores %s%s", open, carc_kind_name(ev->kind));
     else if (__builtin_popcount(ev->winners) == 1)
-        snprintf(buf, cap, "%s scores %d for %s%s", who, ev->points, open, kind_name(ev->kind));
+        snprintf(buf, cap, "%s scores %d for %s%s", who, ev->points, open,
+                 carc_kind_name(ev->kind));
     else
-        snprintf(buf, cap, "%s score %d each for %s%s", who, ev->points, open, kind_name(ev->kind));
+        snprintf(buf, cap, "%s score %d each for %s%s", who, ev->points, open,
+                 carc_kind_name(ev->kind));
 }
 
 /* Keeps the events of the final scoring (complete == 0) that scored. */
@@ -95,12 +92,6 @@ static void log_events(session *s, const carc_event *events, int n)
     }
 }
 
-static const char *role_name(int kind)
-{
-    static const char *const roles[] = {"thief", "knight", "farmer", "monk"};
-    return kind >= 0 && kind < 4 ? roles[kind] : "?";
-}
-
 /* "Turn 22: Blue put V at 2,-1 (knight)". */
 static void log_placement(session *s, carc_move m, int turn, int mover, int kind)
 {
@@ -110,7 +101,7 @@ static void log_placement(session *s, carc_move m, int turn, int mover, int kind
     int has_role = m.segment < def->nsegments;
     session_log(s, "Turn %d: %s put %s at %d,%d%s%s%s", turn, session_player_name(mover), def->id,
                 m.place.x, m.place.y, has_role ? " (" : "",
-                has_role ? role_name(def->segments[m.segment].kind) : "", has_role ? ")" : "");
+                has_role ? words_role(def->segments[m.segment].kind) : "", has_role ? ")" : "");
 }
 
 /* Logs a move of the game: turn `turn` (1-based), played by `mover` with

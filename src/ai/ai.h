@@ -134,5 +134,10 @@ static inline size_t ai_state_bytes(const carc_game *g)
 
 /* Sorts `evals` best first by margin, then win, then visits. */
 void ai_sort_evals(carc_move_eval *evals, int n);
+/* Whether `a` comes before `b` in an order of evaluations. */
+typedef int (*ai_eval_order)(const carc_move_eval *a, const carc_move_eval *b);
+/* Sorts `evals` so that each comes before the next or ties with it in the
+ * order `better`; stable (tied evaluations keep their order). */
+void ai_sort_evals_by(carc_move_eval *evals, int n, ai_eval_order better);
 
 #endif

@@ -379,16 +379,21 @@ static int eval_better(const carc_move_eval *a, const carc_move_eval *b)
     return a->visits > b->visits;
 }
 
-void ai_sort_evals(carc_move_eval *evals, int n)
+void ai_sort_evals_by(carc_move_eval *evals, int n, ai_eval_order better)
 {
     /* Insertion sort: stable, and n is a few hundred at most. */
     for (int i = 1; i < n; i++) {
         carc_move_eval e = evals[i];
         int j = i;
-        while (j > 0 && eval_better(&e, &evals[j - 1])) {
+        while (j > 0 && better(&e, &evals[j - 1])) {
             evals[j] = evals[j - 1];
             j--;
         }
         evals[j] = e;
     }
+}
+
+void ai_sort_evals(carc_move_eval *evals, int n)
+{
+    ai_sort_evals_by(evals, n, eval_better);
 }

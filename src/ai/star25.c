@@ -369,16 +369,10 @@ static int s25_init(s25 *s, carc_player *p, const carc_game *g)
     return 0;
 }
 
-/* Higher margin first; stable. */
-static void sort_by_margin(carc_move_eval *e, int n)
+/* Higher margin first (ties keep the static order). */
+static int higher_margin(const carc_move_eval *a, const carc_move_eval *b)
 {
-    for (int i = 1; i < n; i++) {
-        carc_move_eval x = e[i];
-        int j = i;
-        for (; j > 0 && x.margin > e[j - 1].margin; j--)
-            e[j] = e[j - 1];
-        e[j] = x;
-    }
+    return a->margin > b->margin;
 }
 
 /* The root: every move, in static order, each searched with the window
@@ -406,7 +400,7 @@ static int search_root(s25 *s, int n, carc_move_eval *evals)
         if (v > best)
             best = v;
     }
-    sort_by_margin(evals, searched);
+    ai_sort_evals_by(evals, searched, higher_margin);
     return searched;
 }
 

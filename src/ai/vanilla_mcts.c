@@ -302,14 +302,7 @@ static int write_ranking(vsearch *s, const carc_game *g, carc_move_eval *out, in
         evals[w++] = (carc_move_eval){cn->move, cn->margin_sum / cn->visits, cn->wins / cn->visits,
                                       cn->visits};
     }
-    /* Insertion sort: stable, a few hundred moves at most. */
-    for (int i = 1; i < w; i++) {
-        carc_move_eval e = evals[i];
-        int j = i;
-        for (; j > 0 && more_visited(&e, &evals[j - 1]); j--)
-            evals[j] = evals[j - 1];
-        evals[j] = e;
-    }
+    ai_sort_evals_by(evals, w, more_visited);
     for (int i = 0; i < n; i++)
         if (!s->expanded[i])
             evals[w++] = (carc_move_eval){s->moves[i], 0.0, 0.5, 0};

@@ -372,6 +372,20 @@ static void test_port_names(void **state)
 
 /* --- src/tiles.h: the generated tables the engine runs on --------------------- */
 
+/* One word a kind, the same in every front end; a field's feature is a
+ * farm. */
+static void test_kind_names(void **state)
+{
+    (void)state;
+    assert_string_equal(carc_kind_name(CARC_ROAD), "road");
+    assert_string_equal(carc_kind_name(CARC_CITY), "city");
+    assert_string_equal(carc_kind_name(CARC_FIELD), "farm");
+    assert_string_equal(carc_kind_name(CARC_CLOISTER), "cloister");
+    assert_string_equal(carc_kind_name(CARC_RIVER), "river");
+    assert_string_equal(carc_kind_name(-1), "?");
+    assert_string_equal(carc_kind_name(CARC_RIVER + 1), "?");
+}
+
 static void test_mirror_ports(void **state)
 {
     (void)state;
@@ -473,6 +487,7 @@ int main(void)
         cmocka_unit_test(test_rotation_queries),
         cmocka_unit_test(test_rotation_examples),
         cmocka_unit_test(test_port_names),
+        cmocka_unit_test(test_kind_names),
         cmocka_unit_test(test_mirror_ports),
         cmocka_unit_test(test_signature_fits),
         cmocka_unit_test(test_generated_tables),

@@ -1,5 +1,7 @@
 /* engine_process.h: an outside program that speaks the engine protocol
- * (docs/protocol.md), started and driven by the arena. */
+ * (docs/protocol.md) on pipes, started and driven by a controller: the
+ * arena (apps/cli/arena.c) and the engine seats of `carcassonne connect`
+ * (apps/client/seat_player.c). */
 #ifndef CARC_ENGINE_PROCESS_H
 #define CARC_ENGINE_PROCESS_H
 
@@ -26,12 +28,14 @@ typedef struct engine_process {
 engine_process *engine_process_start(const char *command, char *err, size_t errcap);
 
 /* Sends `request` (the reference is taken) and waits at most `timeout_ms`
- * for the reply line, which must be a JSON object with a "type" and no
- * duplicate keys, and must be the only line sent. Returns it (a new
- * reference), or NULL with the reason in `err`: the engine exited (then
- * its process group is killed at once: a child that holds the pipe open
- * makes no time-out of it), timed out, sent a line that is not such an
- * object, more than one line, or an {"type":"error"} reply. */
+ * (< 0: without a limit) for the reply line, which must be a JSON object
+ * with a "type" and no duplicate keys, at most PROTO_MAX_LINE bytes, and
+ * must be the only line sent. Returns it (a new reference), or NULL with
+ * the reason in `err`: the engine exited or closed its input or output
+ * (an exited engine's process group is killed at once: a child that holds
+ * the pipe open makes no time-out of it), timed out, sent a line that is
+ * not such an object or is too long, more than one line, or an
+ * {"type":"error"} reply. */
 json_t *engine_process_request(engine_process *e, json_t *request, int timeout_ms, char *err,
                                size_t errcap);
 

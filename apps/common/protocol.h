@@ -1,7 +1,8 @@
 /* protocol.h: the JSON lines of the engine protocol (docs/protocol.md):
  * reading a bounded line from a file descriptor with a timeout, and
- * writing one message per line. Shared by `carcassonne engine` and the
- * arena's outside engines. */
+ * writing one message per line. Shared by both sides: `carcassonne
+ * engine`, and the outside engines that the arena and `carcassonne
+ * connect` drive (engine_process.h). */
 #ifndef CARC_PROTOCOL_H
 #define CARC_PROTOCOL_H
 
