@@ -489,14 +489,14 @@ void carc_game_bounds(const carc_game *g, int *min_x, int *min_y, int *max_x, in
 
 /* --- Features ---------------------------------------------------------------------- */
 typedef struct carc_feature {
-    uint8_t kind;     /* carc_kind */
-    uint8_t complete; /* roads, cities: no open edge; cloisters:
-                         all eight neighbours; farms: never */
-    uint8_t owners;   /* bit p: p has the most followers here */
+    uint8_t kind;                        /* carc_kind */
+    uint8_t complete;                    /* roads, cities: no open edge; cloisters:
+                                            all eight neighbours; farms: never */
+    uint8_t owners;                      /* bit p: p has the most followers here */
     uint8_t followers[CARC_MAX_PLAYERS]; /* each player's strength: a
                                             large follower counts 2 */
-    uint8_t marks; /* CARC_MARK_* of its segments: an inn, a cathedral */
-    int16_t tiles; /* distinct tiles covered */
+    uint8_t marks;                       /* CARC_MARK_* of its segments: an inn, a cathedral */
+    int16_t tiles;                       /* distinct tiles covered */
     int16_t pennants;
     int16_t open_edges;   /* roads, cities: unmatched edges;
                              cloisters: empty neighbour squares */

@@ -242,7 +242,10 @@ int carc_legal_moves(const carc_game *g, carc_move *out, int cap)
         const frontier_square *sq = &g->frontier[f];
         for (unsigned rots = square_fits(g, f) & distinct; rots; rots &= rots - 1) {
             int rot = __builtin_ctz(rots);
-            carc_move m = {CARC_MOVE_PLACE, {sq->x, sq->y, (uint8_t)rot, 0}, CARC_NO_SPOT, CARC_FIGURE_FOLLOWER};
+            carc_move m = {CARC_MOVE_PLACE,
+                           {sq->x, sq->y, (uint8_t)rot, 0},
+                           CARC_NO_SPOT,
+                           CARC_FIGURE_FOLLOWER};
             n = add_move(out, cap, n, m);
             unsigned free_mask = followers || large ? free_segments(g, kind, rot, f) : 0;
             for (; free_mask; free_mask &= free_mask - 1) {
@@ -258,7 +261,9 @@ int carc_legal_moves(const carc_game *g, carc_move *out, int cap)
         }
     }
     if (n == 0)
-        n = add_move(out, cap, n, (carc_move){CARC_MOVE_DISCARD, {0, 0, 0, 0}, CARC_NO_SPOT, CARC_FIGURE_FOLLOWER});
+        n = add_move(
+            out, cap, n,
+            (carc_move){CARC_MOVE_DISCARD, {0, 0, 0, 0}, CARC_NO_SPOT, CARC_FIGURE_FOLLOWER});
     return n;
 }
 
@@ -285,8 +290,8 @@ static void placement_error(carc_game *g, carc_placement p)
     else if (board_frontier_at(g, p.x, p.y) < 0)
         game_set_error(g, "square %d %d touches no tile", p.x, p.y);
     else
-        game_set_error(g, "tile %s does not fit at %d %d rotation %d",
-                       carc_tile_data[g->drawn].id, p.x, p.y, p.rot);
+        game_set_error(g, "tile %s does not fit at %d %d rotation %d", carc_tile_data[g->drawn].id,
+                       p.x, p.y, p.rot);
 }
 
 static carc_status check_follower(carc_game *g, carc_move m)

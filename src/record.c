@@ -494,7 +494,8 @@ static int parse_placement(reader *r, char **tok, int n, int *kind, carc_move *m
     if (*kind < 0)
         return -1;
     if (n < 4 || n > 6)
-        return fail(r, "a move is 'TILE X Y ROT', 'TILE X Y ROT SPOT' or 'TILE X Y ROT SPOT FIGURE'");
+        return fail(r,
+                    "a move is 'TILE X Y ROT', 'TILE X Y ROT SPOT' or 'TILE X Y ROT SPOT FIGURE'");
     long rot = 0;
     if (parse_number(r, tok[1], "x", &xy[0]) < 0 || parse_number(r, tok[2], "y", &xy[1]) < 0 ||
         parse_number(r, tok[3], "rotation", &rot) < 0)

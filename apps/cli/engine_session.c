@@ -104,9 +104,9 @@ static json_t *event_json(const carc_game *g, const carc_event *ev)
         json_array_append_new(returned, json_integer(ev->returned[p]));
     }
     json_t *out = json_pack("{s:s, s:b, s:o, s:i, s:i, s:i, s:o, s:i, s:i}", "kind",
-                            wire_kind_name(ev->kind), "complete", ev->complete,
-                            "players", winners, "points", ev->points, "tiles", ev->tiles,
-                            "pennants", ev->pennants, "returned", returned, "x", ev->x, "y", ev->y);
+                            wire_kind_name(ev->kind), "complete", ev->complete, "players", winners,
+                            "points", ev->points, "tiles", ev->tiles, "pennants", ev->pennants,
+                            "returned", returned, "x", ev->x, "y", ev->y);
     if (ev->returned_large) { /* Inns & Cathedrals: whose large follower went home */
         json_t *large = json_array();
         for (int p = 0; p < carc_game_players(g); p++)
@@ -539,8 +539,7 @@ static json_t *spots_json(const carc_game *g, carc_placement place)
     int n = carc_legal_spots(g, place, spots, CARC_MAX_SPOTS);
     json_t *out = json_object();
     for (int s = 0; s < n; s++)
-        json_object_set_new(out, spot_name(spots[s]),
-                            json_string(wire_kind_name(spots[s].kind)));
+        json_object_set_new(out, spot_name(spots[s]), json_string(wire_kind_name(spots[s].kind)));
     return out;
 }
 

@@ -50,11 +50,10 @@ json_t *board_view_events(const carc_event *events, int n, int players)
                 json_array_append_new(winners, json_integer(p));
             json_array_append_new(returned, json_integer(e->returned[p]));
         }
-        json_t *event =
-            json_pack("{s:s, s:b, s:o, s:i, s:i, s:i, s:i, s:i, s:o}", "kind",
-                      carc_kind_name(e->kind), "complete", e->complete, "winners",
-                      winners, "points", e->points, "tiles", e->tiles, "pennants", e->pennants, "x",
-                      e->x, "y", e->y, "returned", returned);
+        json_t *event = json_pack("{s:s, s:b, s:o, s:i, s:i, s:i, s:i, s:i, s:o}", "kind",
+                                  carc_kind_name(e->kind), "complete", e->complete, "winners",
+                                  winners, "points", e->points, "tiles", e->tiles, "pennants",
+                                  e->pennants, "x", e->x, "y", e->y, "returned", returned);
         if (e->returned_large) { /* Inns & Cathedrals: whose large follower went home */
             json_t *large = json_array();
             for (int p = 0; p < players; p++)
