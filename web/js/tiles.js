@@ -150,6 +150,7 @@ function anchors(tile, shapes, layout) {
       const [sx, sy] = layout.cloister;
       return sx || sy ? [76 + sx, 44 + sy] : [66, 72]; // beside the building, not over it
     }
+    if (seg.kind === 'field' && !seg.ports.length) return [50, 50]; // IH's closed field, amid its cities
     if (seg.kind === 'river') {
       const line = shapes[i].line;
       return line.length > 2 ? line[Math.floor(line.length / 2)] : toward(line[0], CENTRE, 0.6);
@@ -264,6 +265,7 @@ export class Catalogue {
   segmentOf(letter, rot, spot) {
     const t = this.kinds[letter];
     if (spot === 'C') return t.segments.findIndex((s) => s.kind === 'cloister');
+    if (spot === 'F') return t.segments.findIndex((s) => s.kind === 'field' && !s.ports.length);
     const local = PORT_NAMES[(portIndex(spot) - 3 * rot + 12) % 12];
     return t.segments.findIndex((s) => s.ports.includes(local));
   }
@@ -276,10 +278,13 @@ export class Catalogue {
   }
 
   // The record's name of segment `seg` of a tile at `rot`: its first port in
-  // board directions, or "C" for a cloister (as the server names it).
+  // board directions, "C" for a cloister or "F" for a field with no ports
+  // (IH's, amid four cities), as the server names them.
   spotName(letter, rot, seg) {
-    const ports = this.kinds[letter].segments[seg].ports.map((p) => (portIndex(p) + 3 * rot) % 12);
-    return ports.length ? PORT_NAMES[Math.min(...ports)] : 'C';
+    const s = this.kinds[letter].segments[seg];
+    const ports = s.ports.map((p) => (portIndex(p) + 3 * rot) % 12);
+    if (!ports.length) return s.kind === 'field' ? 'F' : 'C';
+    return PORT_NAMES[Math.min(...ports)];
   }
 
   // The spot of the segment whose follower place is nearest to (fx, fy),

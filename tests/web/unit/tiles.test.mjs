@@ -17,18 +17,24 @@ before(async () => {
 });
 after(() => server.stop());
 
-test('the catalogue has the base game and The River', () => {
+test('the catalogue has the base game, The River and Inns & Cathedrals', () => {
   const base = cat.letters.filter((l) => cat.kinds[l].set === 'base');
   const river = cat.letters.filter((l) => cat.isRiver(l));
+  const inns = cat.letters.filter((l) => cat.kinds[l].set === 'inns-cathedrals');
   assert.equal(base.length, 24); // tiles.md: A..X, 72 tiles
   assert.equal(base.reduce((n, l) => n + cat.kinds[l].count, 0), 72);
   assert.deepEqual(river, ['RA', 'RB', 'RC', 'RD', 'RE', 'RG', 'RH', 'RI', 'RK', 'RL']); // river.md
   assert.equal(river.reduce((n, l) => n + cat.kinds[l].count, 0), 12);
-  assert.equal(cat.letters.length, base.length + river.length);
+  assert.equal(inns.length, 17); // inns-cathedrals.md: IA..IQ, 18 tiles (IK twice)
+  assert.equal(inns.reduce((n, l) => n + cat.kinds[l].count, 0), 18);
+  assert.equal(cat.letters.length, base.length + river.length + inns.length);
+  // IH: four one-edge cities around a field with no ports (spot F).
+  const ih = cat.kinds.IH;
+  assert.deepEqual(ih.segments.map((s) => [s.kind, s.ports.length]), [['city', 3], ['city', 3], ['city', 3], ['city', 3], ['field', 0]]);
   // RD: a straight river between two fields, river edges east and west.
   const rd = cat.kinds.RD;
   assert.deepEqual(rd.edges, { N: 'field', E: 'river', S: 'field', W: 'river' });
-  assert.deepEqual(rd.segments[0], { kind: 'river', pennant: false, ports: ['E', 'W'], borders: [] });
+  assert.deepEqual(rd.segments[0], { kind: 'river', pennant: false, ports: ['E', 'W'], borders: [], marks: [] });
 });
 
 test('the river is drawn as water, under the roads that bridge it', () => {
