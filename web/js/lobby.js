@@ -15,9 +15,12 @@ const RULES = [
   ['no-incomplete-scoring', 'No scoring of unfinished features'], ['bonus-turn', 'Bonus turn for filling a hole'],
 ];
 // The expansions a table can add, and the rule variants that belong to one.
-const EXPANSIONS = [['river', 'The River: start from the spring, lay the 12 river tiles first']];
+const EXPANSIONS = [
+  ['river', 'The River: start from the spring, lay the 12 river tiles first'],
+  ['inns-cathedrals', 'Inns & Cathedrals: 18 tiles with inns and cathedrals, and a large follower each'],
+];
 const EXPANSION_RULES = [['river-keep-start', 'river', 'The base start tile joins the pile']];
-const EXPANSION_NAMES = { river: 'The River' };
+const EXPANSION_NAMES = { river: 'The River', 'inns-cathedrals': 'Inns & Cathedrals', 'traders-builders': 'Traders & Builders' };
 
 export class Lobby {
   constructor(root, conn, open) {

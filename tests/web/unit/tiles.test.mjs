@@ -118,7 +118,7 @@ test('cloisters and pennants stay upright on a turned tile; pennants are shields
   const defs = cat.defs();
   for (const l of cat.letters) {
     const k = cat.kinds[l];
-    const hasIcon = k.segments.some((s) => s.kind === 'cloister' || s.pennant);
+    const hasIcon = k.segments.some((s) => s.kind === 'cloister' || s.pennant || s.marks?.length);
     for (const rot of [0, 1, 2, 3]) {
       const id = cat.tileId(l, rot);
       assert.equal(id, hasIcon && rot ? `tile-${l}-r${rot}` : `tile-${l}`, `${l} at ${rot}: its drawing`);
@@ -126,7 +126,8 @@ test('cloisters and pennants stay upright on a turned tile; pennants are shields
       assert.ok(at >= 0, `${id} is defined`);
       const def = defs.slice(at, defs.indexOf('id="tile-', at + 5) >>> 0 || undefined);
       const icons = [...def.matchAll(/<g class="icon" transform="translate\(([\d.]+),([\d.]+)\)(?: rotate\((-?\d+)\))?">/g)];
-      assert.equal(icons.length, k.segments.filter((s) => s.kind === 'cloister' || s.pennant).length, `${id}: one icon per cloister or pennant`);
+      const marks = k.segments.reduce((n, s) => n + (s.marks || []).length, 0);
+      assert.equal(icons.length, k.segments.filter((s) => s.kind === 'cloister' || s.pennant).length + marks, `${id}: one icon per cloister, pennant or mark`);
       // The board turns the tile by rot quarters: the icon turns back by as many.
       for (const m of icons) assert.equal(+(m[3] || 0) + 90 * rot, 0, `${id}: the icon turns back upright`);
     }
