@@ -158,7 +158,7 @@ function anchors(tile, shapes, layout) {
     if (seg.kind === 'city') {
       const edges = cityEdges(seg);
       // A whole-tile city: its follower stands low when a cathedral takes the middle (IK).
-      if (edges.length === 4) return hasMark(seg, 'cathedral') ? [50, 70] : [50, 50];
+      if (edges.length === 4) return hasMark(seg, 'cathedral') ? [50, 74] : [50, 50];
       const pts = edges.map((e) => edgeMid(e, 16));
       return [pts.reduce((a, p) => a + p[0], 0) / pts.length, pts.reduce((a, p) => a + p[1], 0) / pts.length];
     }
@@ -215,7 +215,7 @@ function drawTile(tile) {
 }
 
 const hasMark = (seg, mark) => (seg.marks || []).includes(mark);
-const clampIn = (v) => Math.min(86, Math.max(14, v));
+const clampIn = (v, m = 14) => Math.min(100 - m, Math.max(m, v));
 
 // Where an inn stands: beside its road (on the side away from cities and
 // other roads), about 20 units off the road's follower, never on it.
@@ -225,7 +225,7 @@ function innPoint(anchor, line, shapes) {
   if (k > 0 && k < line.length - 1) [a, b] = [line[k - 1], line[k + 1]];
   const len = Math.hypot(b[0] - a[0], b[1] - a[1]) || 1;
   const normal = [-(b[1] - a[1]) / len, (b[0] - a[0]) / len];
-  const candidates = [20, -20, 16, -16].map((d) => [clampIn(anchor[0] + normal[0] * d), clampIn(anchor[1] + normal[1] * d)]);
+  const candidates = [22, -22, 18, -18].map((d) => [clampIn(anchor[0] + normal[0] * d, 17), clampIn(anchor[1] + normal[1] * d, 17)]);
   const score = (p) => shapes.filter((s) => s.kind === 'city' && insidePolygon(p, s.poly)).length * 2 +
     shapes.filter((s) => (s.kind === 'road' || s.kind === 'river') && nearLine(p, s.line, 13)).length;
   return candidates.reduce((best, p) => (score(p) < score(best) ? p : best));
@@ -243,7 +243,7 @@ function markIcons(seg, anchor, shapes) {
   const taken = [anchor];
   if (seg.pennant) taken.push([clampIn(anchor[0] + 22), clampIn(anchor[1] - 6)]); // where drawTile puts it
   if (hasMark(seg, 'cathedral')) {
-    const at = cityEdges(seg).length === 4 ? [50, 34] : roomIn(own.poly, taken, 22);
+    const at = cityEdges(seg).length === 4 ? [50, 36] : roomIn(own.poly, taken, 22);
     taken.push(at);
     icons.push({ at, svg: CATHEDRAL, mark: 'cathedral' });
   }
@@ -283,12 +283,13 @@ function roomIn(poly, taken, gap) {
   return best || taken[0];
 }
 
-// An inn: a house with a gabled roof and a lit window, 24 x 22 units, around 0,0.
-const INN = '<path class="inn" d="M-11,10V-2L0,-11L11,-2V10Z"/><path class="inn-roof" d="M-13,-1L0,-12L13,-1"/>' +
-  '<rect class="inn-window" x="-4" y="0" width="8" height="7"/>';
-// A cathedral: a nave and a tall spire with a cross, 30 x 34 units, around 0,0.
-const CATHEDRAL = '<path class="cathedral" d="M-15,16V0L-6,-6V-12L0,-18L6,-12V-6L15,0V16Z"/>' +
-  '<path class="cathedral-cross" d="M0,-24V-16M-3,-21H3"/><path class="cathedral-door" d="M-4,16V8A4,4 0 0 1 4,8V16Z"/>';
+// An inn: a house with a red gabled roof, a lit window and a sign, 32 x
+// 30 units around 0,0 (larger than the cloister, and cream, not red).
+const INN = '<g transform="scale(1.3)"><path class="inn" d="M-11,10V-2L0,-11L11,-2V10Z"/><path class="inn-roof" d="M-13,-1L0,-12L13,-1"/>' +
+  '<rect class="inn-window" x="-4" y="0" width="8" height="7"/></g>';
+// A cathedral: a nave and a tall spire with a cross, 36 x 48 units, around 0,0.
+const CATHEDRAL = '<g transform="scale(1.2)"><path class="cathedral" d="M-15,16V0L-6,-6V-12L0,-18L6,-12V-6L15,0V16Z"/>' +
+  '<path class="cathedral-cross" d="M0,-24V-16M-3,-21H3"/><path class="cathedral-door" d="M-4,16V8A4,4 0 0 1 4,8V16Z"/></g>';
 // Traders & Builders' goods, each a token 16 units wide with its own
 // shape (not colour alone): wine a bottle-shaped barrel, grain a sheaf,
 // cloth a bolt.
