@@ -52,10 +52,11 @@ export class Lobby {
     f.querySelector('.rules').innerHTML = RULES.map(([v, l]) =>
       `<label><input type="checkbox" name="rule" value="${v}"> ${l}</label>`).join('');
     const box = f.querySelector('.expansions');
+    // Each expansion, then the variants that belong to it, under it.
     box.innerHTML = EXPANSIONS.map(([v, l]) =>
-      `<label><input type="checkbox" name="expansion" value="${v}"> ${l}</label>`).join('') +
-      EXPANSION_RULES.map(([v, x, l]) =>
-        `<label class="sub" data-needs="${x}" hidden><input type="checkbox" name="rule" value="${v}"> ${l}</label>`).join('');
+      `<label><input type="checkbox" name="expansion" value="${v}"> ${l}</label>` +
+      EXPANSION_RULES.filter(([, x]) => x === v).map(([r, x, rl]) =>
+        `<label class="sub" data-needs="${x}" hidden><input type="checkbox" name="rule" value="${r}"> ${rl}</label>`).join('')).join('');
     // A variant shows with its expansion only (the server refuses it alone).
     box.onchange = () => {
       for (const el of box.querySelectorAll('[data-needs]')) {
