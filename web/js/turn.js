@@ -173,10 +173,13 @@ export class Turn {
   }
 
   // Chooses the figure to stand on the spot; choosing the figure already
-  // chosen goes back to the follower (when there is one to go back to).
+  // chosen goes back to the follower (when there is another to go back
+  // to: with only the large follower left it stays the figure).
   setFigure(figure) {
     if (this.phase !== 'follower' || !this.figures.includes(figure)) return;
-    this.figure = figure === this.figure && figure !== 'follower' ? defaultFigure(this.figures.filter((f) => f !== figure)) : figure;
+    const others = this.figures.filter((f) => f !== figure);
+    if (figure === this.figure && !others.length) return;
+    this.figure = figure === this.figure && figure !== 'follower' ? defaultFigure(others) : figure;
     if (this.spot && !this.spots().some((s) => s.spot === this.spot)) this.spot = null;
     this.render();
     this.announce(`${figureWords(this.figure)} chosen`);

@@ -169,9 +169,13 @@ test('the follower step: a figure choice when the large follower is legal (butto
   press('1');
   press('Enter');
   assert.equal(sent.at(-1), 'IK 0 -1 0 N large');
-  // Only the large follower left: it is the figure, and no choice is offered.
+  // Only the large follower left: it is the figure, shown pressed, alone.
   turn.start({ turn: 6, player: 0, tile: 'IK', placements: [placement], figures: ['large'] }, 0);
   press('Enter');
+  assert.match(bar.innerHTML, /data-act="figure-large" aria-pressed="true"/, 'the bar says which figure goes');
+  assert.doesNotMatch(bar.innerHTML, /figure-follower/);
+  press('l'); // no follower to go back to: it stays the large follower
+  assert.equal(turn.figure, 'large');
   press('1');
   press('Enter');
   assert.equal(sent.at(-1), 'IK 0 -1 0 N large');
