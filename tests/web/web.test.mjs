@@ -1,12 +1,14 @@
 // web.test.mjs: the browser client against a real server, in Debian's
 // chromium: a game against the computer to the final scoring, a game with
-// The River through its river phase, two browser
+// The River through its river phase, an Inns & Cathedrals game to a large
+// follower and an inn in the inspector, two browser
 // profiles playing each other (one reloads mid-game and resumes), a
 // keyboard-only turn, and a phone-sized screen. Screenshots go to
 // $ARTEFACTS. Every wait is generous: a slow machine is not a failure.
 import { mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { startServer, launch } from './lib.mjs';
+import { Catalogue } from '../../web/js/tiles.js';
 
 const BIN = process.env.CARCASSONNE;
 const WEB = process.env.WEB_DIR;
@@ -337,6 +339,112 @@ await test('a river game against the computer, through the river phase', async (
   await page.keyboard.press('End');
   await page.waitForFunction((n) => document.querySelectorAll('#replay-board .tiles use').length >= n, onBoard);
   check((await shown()).filter((h) => /^#tile-R/.test(h)).length === onBoard, 'the replay lays the same river');
+  await page.context().close();
+});
+
+// Inns & Cathedrals (inns-cathedrals.md): the lobby's tick, the figure
+// choice (L) for the large follower, drawn larger on the board and in the
+// panel's supply, the inns and cathedrals on the tiles, the inspector on
+// an inn's road; the quick-play address combines it with the river.
+await test('an Inns & Cathedrals game against the computer: a large follower placed, an inn inspected', async () => {
+  const cat = new Catalogue(await (await fetch(`${server.url}/api/tiles`)).json());
+  const page = await openPage(browser, server.url);
+  await page.fill('#create input[name=name]', 'Ines');
+  await page.selectOption('#create select[data-i="1"]', 'greedy');
+  await page.check('#create input[name=expansion][value=inns-cathedrals]');
+  await page.click('#create-button');
+  await page.waitForURL(/\?t=/);
+  const table = new URL(page.url()).searchParams.get('t');
+  const record = () => page.evaluate(async (t) => (await fetch(`/api/tables/${t}/record`)).text(), table);
+  check(await page.$eval('#tile-defs', (d) => !!d.querySelector('#tile-IK .cathedral') && !!d.querySelector('#tile-IA .inn')), 'the tiles draw the cathedral and the inns');
+  await page.waitForSelector('#players [data-player="0"] [data-figure=large]');
+  check(/×1/.test(await page.$eval('#players [data-player="0"] [data-figure=large]', (e) => e.textContent)), 'the large follower starts in the supply');
+  const innRoad = (l) => cat.kinds[l]?.segments.findIndex((s) => s.marks?.includes('inn')) ?? -1;
+  let large = false, inn = null, turns = 0, shot = false;
+  while (!(large && inn && turns >= 16)) {
+    const phase = await nextTurn(page);
+    if (phase === 'finished') break; // every inn tile is placed by then
+    const before = await turnOf(page);
+    turns++;
+    if (phase === 'discard') {
+      await keyboardTurn(page, false);
+      continue;
+    }
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('body[data-phase=follower]');
+    const spots = await page.$$eval('#board .spots .spot', (s) => s.length);
+    const choice = await page.$('#actions button[data-act=figure-large]');
+    // A farmer stays on the board (a road or a city might complete at once
+    // and send the large follower home in the same move).
+    const farm = await page.$$eval('#board .spots .spot', (s) => s.find((e) => /^field/.test(e.getAttribute('aria-label')))?.textContent);
+    if (!large && farm && choice) {
+      check(await page.$eval('#actions button[data-act=figure-follower]', (b) => b.getAttribute('aria-pressed')) === 'true', 'the follower is the figure at first');
+      await page.keyboard.press('l');
+      await page.waitForSelector('#actions button[data-act=figure-large][aria-pressed=true]');
+      await page.keyboard.press(farm);
+      await page.waitForSelector('#board .spots .meeple.large');
+      if (!shot) {
+        await page.screenshot({ path: path.join(ART, 'inns-figure-choice.png') });
+        shot = true;
+      }
+      await page.keyboard.press('Enter');
+      await moveTaken(page, before);
+      large = true;
+      const last = (await record()).trim().split('\n').filter((l) => /^[A-Z]{1,2} -?\d/.test(l)).find((l) => / large$/.test(l));
+      check(last, 'the record has the large follower\'s move');
+      await page.waitForSelector('#board .meeples .meeple.large[data-player="0"]');
+      check(/×0/.test(await page.$eval('#players [data-player="0"] [data-figure=large]', (e) => e.textContent)), 'the panel\'s supply has no large follower left');
+      continue;
+    }
+    if (spots && turns % 2) await page.keyboard.press('1'); // some plain followers, to compare
+    await page.keyboard.press('Enter');
+    await moveTaken(page, before);
+    if (!inn) {
+      // An inn on the board: its road is inspected below.
+      const lines = (await record()).trim().split('\n').map((l) => l.split(' ')).filter((w) => innRoad(w[0]) >= 0 && w.length >= 4);
+      if (lines.length) inn = { letter: lines[0][0], x: +lines[0][1], y: +lines[0][2], rot: +lines[0][3] };
+    }
+  }
+  check(large, `a large follower was placed (${turns} turns)`);
+  check(inn, `an inn tile was placed (${turns} turns)`);
+  // Larger than a follower on the board.
+  const sizes = await page.$$eval('#board .meeples .meeple', (m) => m.map((e) => [e.dataset.figure, Math.max(e.getBoundingClientRect().height, e.getBoundingClientRect().width)]));
+  const big = Math.max(...sizes.filter(([f]) => f === 'large').map(([, h]) => h));
+  const small = sizes.filter(([f]) => f === 'follower').map(([, h]) => h);
+  if (small.length) check(big > 1.3 * Math.max(...small), `the large follower is drawn larger (${big} against ${Math.max(...small)})`);
+  // The inspector on the inn's road says what the inn does (on our turn:
+  // the computer's move, which may pan the board, is over).
+  await nextTurn(page);
+  await page.keyboard.press('f');
+  const spot = cat.spotName(inn.letter, inn.rot, innRoad(inn.letter));
+  const [px, py] = cat.spotPoint(inn.letter, inn.rot, spot);
+  // The road's point on the page, from the board's own transform (a <use>'s
+  // bounding box can be larger than its tile).
+  const at = await page.evaluate(([ux, uy]) => {
+    const r = document.querySelector('#board').getBoundingClientRect();
+    const [, tx, ty, sc] = document.querySelector('#board .world').getAttribute('transform').match(/translate\(([-\d.]+),([-\d.]+)\) scale\(([-\d.]+)\)/).map(Number);
+    return [r.left + tx + ux * sc, r.top + ty + uy * sc];
+  }, [inn.x * 100 + px, inn.y * 100 + py]);
+  await page.mouse.click(at[0], at[1]);
+  await page.waitForSelector('#inspector:not([hidden])');
+  const text = await page.$eval('#inspector', (e) => e.textContent);
+  check(/Road/.test(text) && /An inn on this road: 2 points a tile when complete, nothing if it is unfinished at the end/.test(text), `the inspector explains the inn (${text})`);
+  check(/large follower counts 2/.test(text), 'the inspector says the large follower counts 2');
+  await page.screenshot({ path: path.join(ART, 'inns-inspector.png') });
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('f');
+  await page.keyboard.press('+');
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: path.join(ART, 'inns.png') });
+  check(/^expansions inns-cathedrals$/m.test(await record()), 'the record names the expansion');
+  // The quick-play address takes both expansions.
+  await page.goto(`${server.url}/?play=greedy&expansions=river,inns-cathedrals`);
+  await page.waitForSelector('#board .tiles use[data-square="0,0"]');
+  check(await page.$eval('#board .tiles use[data-square="0,0"]', (u) => u.getAttribute('href')) === '#tile-RA', 'the river starts from the spring');
+  await page.waitForSelector('#players [data-player="0"] [data-figure=large]');
+  const quick = new URL(page.url()).searchParams.get('t');
+  const head = await page.evaluate(async (t) => (await fetch(`/api/tables/${t}/record`)).text(), quick);
+  check(/^expansions .*river/m.test(head) && /^expansions .*inns-cathedrals/m.test(head), `both expansions in the record (${head.split('\n').find((l) => l.startsWith('expansions'))})`);
   await page.context().close();
 });
 

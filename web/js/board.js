@@ -187,12 +187,18 @@ export class Board {
     }
   }
 
-  // Followers: [{letter, rot, x, y, spot, player}].
+  // Figures: [{letter, rot, x, y, spot, player, figure}]; `figure` is
+  // "follower" when absent (a server without expansions), else "large",
+  // "builder" or "pig". A second figure on the same spot (a builder or a
+  // pig beside its player's follower) stands a little aside.
   setFollowers(list) {
+    const seen = new Map();
     this.layers.meeples.innerHTML = list.map((f) => {
       const [px, py] = this.cat.spotPoint(f.letter, f.rot, f.spot);
       const lying = this.cat.kindOf(f.letter, f.rot, f.spot) === 'field';
-      return meepleSvg(f.player, f.x * SIZE + px, f.y * SIZE + py, lying);
+      const k = `${f.x},${f.y},${f.spot}`, n = seen.get(k) || 0;
+      seen.set(k, n + 1);
+      return meepleSvg(f.player, f.x * SIZE + px + 16 * n, f.y * SIZE + py - 6 * n, lying, '', f.figure || 'follower');
     }).join('');
   }
 
@@ -271,7 +277,7 @@ export class Board {
       `<text class="ghost-tag" x="${g.x * SIZE + 50}" y="${g.y * SIZE - 6}">best</text>`;
     if (g.spot) {
       const [px, py] = this.cat.spotPoint(g.letter, g.rot, g.spot);
-      html += meepleSvg(g.player, g.x * SIZE + px, g.y * SIZE + py, this.cat.kindOf(g.letter, g.rot, g.spot) === 'field');
+      html += meepleSvg(g.player, g.x * SIZE + px, g.y * SIZE + py, this.cat.kindOf(g.letter, g.rot, g.spot) === 'field', '', g.figure || 'follower');
     }
     this.layers.ghost.innerHTML = `${html}</g>`;
   }
@@ -309,8 +315,9 @@ export class Board {
       : '';
   }
 
-  // Follower spots on the placed tile: [{spot, n}], the chosen one, the player.
-  setSpots(tile, spots, chosen, player) {
+  // Follower spots on the placed tile: [{spot, n}], the chosen one, the
+  // player, and the figure chosen (drawn on the chosen spot).
+  setSpots(tile, spots, chosen, player, figure = 'follower') {
     if (!tile) {
       this.layers.spots.innerHTML = '';
       return;
@@ -320,7 +327,7 @@ export class Board {
       const [px, py] = this.cat.spotPoint(tile.letter, tile.rot, s.spot);
       const x = tile.x * SIZE + px, y = tile.y * SIZE + py;
       if (s.spot === chosen) {
-        html += meepleSvg(player, x, y, s.role === 'field', ` data-spot="${s.spot}"`);
+        html += meepleSvg(player, x, y, s.role === 'field', ` data-spot="${s.spot}"`, figure);
       } else {
         html += `<g class="spot" data-spot="${s.spot}" role="button" aria-label="${s.role} ${s.spot}"><circle cx="${x}" cy="${y}" r="10"/>` +
           `<text x="${x}" y="${y + 4}">${s.n}</text></g>`;

@@ -41,13 +41,15 @@ export function renderFinal(el, table) {
     el.hidden = true;
     return;
   }
+  // Goods (Traders & Builders) get a column when the server counts them.
+  const goods = f.by_kind.some((k) => typeof k.goods === 'number');
   const rows = s.seats.map((seat, p) => {
     const k = f.by_kind[p];
     const won = f.winners.includes(p);
     return `<tr${won ? ' class="winner"' : ''}><th scope="row">${badge(p)} ${esc(seatName(seat, p))}${won ? ' <span class="won">winner</span>' : ''}</th>` +
-      `<td>${k.roads}</td><td>${k.cities}</td><td>${k.cloisters}</td><td>${k.farms}</td><td class="total">${f.scores[p]}</td></tr>`;
+      `<td>${k.roads}</td><td>${k.cities}</td><td>${k.cloisters}</td><td>${k.farms}</td>${goods ? `<td>${k.goods ?? 0}</td>` : ''}<td class="total">${f.scores[p]}</td></tr>`;
   }).join('');
-  el.innerHTML = `<h2>Final scoring</h2><p class="winner-line">${esc(winnerText(table))}</p><table class="final-table"><thead><tr><th>Player</th><th>Roads</th><th>Cities</th><th>Cloisters</th><th>Farms</th><th>Total</th></tr></thead>` +
+  el.innerHTML = `<h2>Final scoring</h2><p class="winner-line">${esc(winnerText(table))}</p><table class="final-table"><thead><tr><th>Player</th><th>Roads</th><th>Cities</th><th>Cloisters</th><th>Farms</th>${goods ? '<th>Goods</th>' : ''}<th>Total</th></tr></thead>` +
     `<tbody>${rows}</tbody></table>${f.forfeit !== null && f.forfeit !== undefined ? `<p>${esc(seatName(s.seats[f.forfeit], f.forfeit))} forfeited on time.</p>` : ''}` +
     '<p><button type="button" data-act="replay-end">Show each final scoring</button></p>' +
     `<h3>Scores over the game</h3>${scoreChart(table.history)}` +

@@ -2,13 +2,29 @@
 // `move` events: the tiles on the board, the followers, the scores after
 // each turn and the scoring log. It checks no rule.
 
-// "E 0 -1 2 S" -> {letter, x, y, rot, spot}; "discard X" and "end" too.
-// `letter` is the tile's id, of one or two letters ("RD 1 0 0").
+// "E 0 -1 2 S" -> {letter, x, y, rot, spot, figure}; "discard X" and
+// "end" too. `letter` is the tile's id, of one or two letters ("RD 1 0
+// 0"); `figure` the word after the spot ("IH 0 -1 0 F large"), or
+// "follower" for a spot alone, null without a spot.
 export function parseMove(text) {
   const w = text.trim().split(/\s+/);
   if (w[0] === 'discard') return { discard: true, letter: w[1] };
   if (w[0] === 'end') return { end: true };
-  return { letter: w[0], x: +w[1], y: +w[2], rot: +w[3], spot: w[4] || null };
+  const spot = w[4] || null;
+  return { letter: w[0], x: +w[1], y: +w[2], rot: +w[3], spot, figure: spot ? w[5] || 'follower' : null };
+}
+
+// The figures besides the followers that a seat may hold, each a count in
+// the seat (`state.seats[p]`) and a list per player in a `move` event:
+// `large` (Inns & Cathedrals), `builder` and `pig` (Traders & Builders).
+// A server or a table without them leaves them out.
+export const FIGURES = ['large', 'builder', 'pig'];
+
+// A `move` event's figure counts and goods into the seats; absent fields
+// change nothing.
+export function applySupplies(seats, ev) {
+  for (const name of FIGURES) if (Array.isArray(ev[name])) ev[name].forEach((v, p) => (seats[p][name] = v));
+  if (Array.isArray(ev.goods)) ev.goods.forEach((v, p) => (seats[p].goods = v));
 }
 
 // Whether a scoring event is of the final scoring. The server sends the
@@ -62,6 +78,7 @@ export class Table {
     this.followers = ev.followers || this.followers;
     ev.scores.forEach((v, p) => (s.seats[p].score = v));
     ev.supply.forEach((v, p) => (s.seats[p].supply = v));
+    applySupplies(s.seats, ev);
     s.turn = ev.next ? ev.next.turn : ev.turn + 1;
     s.to_move = ev.next ? ev.next.player : null;
     s.tile = ev.next ? ev.next.tile : null;

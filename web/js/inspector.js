@@ -19,7 +19,21 @@ export function featureWords(f) {
   if (f.kind === 'farm') worth = `Worth <strong>${f.value_at_end}</strong> if the game ended now (3 for each completed city it serves).`;
   else if (f.complete) worth = `Scored <strong>${f.value}</strong> when it was completed.`;
   else worth = `Worth <strong>${f.value}</strong> if completed as it stands, <strong>${f.value_at_end}</strong> if the game ended now.`;
-  return { state, size, worth };
+  return { state, size, worth, marks: marksWords(f) };
+}
+
+// What a feature's marks (`features[].marks`) do to its worth: the inn
+// (Inns & Cathedrals) and the cathedral, and the goods (Traders &
+// Builders); '' without marks.
+export function marksWords(f) {
+  const marks = f.marks || [];
+  const lines = [];
+  const inns = marks.filter((m) => m === 'inn').length, cathedrals = marks.filter((m) => m === 'cathedral').length;
+  if (inns) lines.push(`${inns > 1 ? `${plural(inns, 'inn')} on this road` : 'An inn on this road'}: 2 points a tile when complete, nothing if it is unfinished at the end.`);
+  if (cathedrals) lines.push(`${cathedrals > 1 ? `${plural(cathedrals, 'cathedral')} in this city` : 'A cathedral in this city'}: 3 points a tile and pennant when complete, nothing if it is unfinished at the end.`);
+  const goods = ['wine', 'grain', 'cloth'].map((g) => [g, marks.filter((m) => m === g).length]).filter(([, n]) => n);
+  if (goods.length) lines.push(`Goods: ${goods.map(([g, n]) => `${n} ${g}`).join(', ')}, to whoever completes it (not its owner), for the most of each kind at the end.`);
+  return lines.join(' ');
 }
 
 export class Inspector {
@@ -70,14 +84,15 @@ export class Inspector {
     const f = features[0], seats = this.view.table.state.seats;
     const holders = f.followers.map((n, p) => (n ? `${badge(p, 14)} ${esc(seatName(seats[p], p))}: ${n}` : '')).filter(Boolean);
     const owners = f.owners.map((p) => esc(seatName(seats[p], p))).join(' and ');
-    const { state, size, worth } = featureWords(f);
+    const { state, size, worth, marks } = featureWords(f);
+    const strength = f.marks !== undefined && seats.some((s) => typeof s.large === 'number') ? ' (strength: the large follower counts 2)' : '';
     this.card.innerHTML = `<h2>${NAMES[f.kind] || f.kind}</h2><button type="button" class="close" aria-label="close the inspector">×</button>` +
       `<p>${state}; ${size}</p>` +
-      `<p>Followers: ${holders.length ? holders.join(', ') : 'none'}${owners ? `<br>Held by ${owners}` : ''}</p>` +
-      `<p>${worth}</p>`;
+      `<p>Followers${strength}: ${holders.length ? holders.join(', ') : 'none'}${owners ? `<br>Held by ${owners}` : ''}</p>` +
+      `<p>${worth}</p>${marks ? `<p class="marks">${marks}</p>` : ''}`;
     this.card.hidden = false;
     this.card.querySelector('.close').onclick = () => this.clear();
-    this.view.say(`${NAMES[f.kind]}: ${state}. ${worth.replace(/<\/?strong>/g, '')}${owners ? ` Held by ${owners}.` : ''}`);
+    this.view.say(`${NAMES[f.kind]}: ${state}. ${worth.replace(/<\/?strong>/g, '')}${marks ? ` ${marks}` : ''}${owners ? ` Held by ${owners}.` : ''}`);
   }
 
   // The river is no feature (river.md): nothing to show on the board.

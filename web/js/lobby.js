@@ -15,9 +15,12 @@ const RULES = [
   ['no-incomplete-scoring', 'No scoring of unfinished features'], ['bonus-turn', 'Bonus turn for filling a hole'],
 ];
 // The expansions a table can add, and the rule variants that belong to one.
-const EXPANSIONS = [['river', 'The River: start from the spring, lay the 12 river tiles first']];
+const EXPANSIONS = [
+  ['river', 'The River: start from the spring, lay the 12 river tiles first'],
+  ['inns-cathedrals', 'Inns & Cathedrals: 18 tiles with inns and cathedrals, and a large follower each'],
+];
 const EXPANSION_RULES = [['river-keep-start', 'river', 'The base start tile joins the pile']];
-const EXPANSION_NAMES = { river: 'The River' };
+const EXPANSION_NAMES = { river: 'The River', 'inns-cathedrals': 'Inns & Cathedrals', 'traders-builders': 'Traders & Builders' };
 
 export class Lobby {
   constructor(root, conn, open) {
@@ -49,10 +52,11 @@ export class Lobby {
     f.querySelector('.rules').innerHTML = RULES.map(([v, l]) =>
       `<label><input type="checkbox" name="rule" value="${v}"> ${l}</label>`).join('');
     const box = f.querySelector('.expansions');
+    // Each expansion, then the variants that belong to it, under it.
     box.innerHTML = EXPANSIONS.map(([v, l]) =>
-      `<label><input type="checkbox" name="expansion" value="${v}"> ${l}</label>`).join('') +
-      EXPANSION_RULES.map(([v, x, l]) =>
-        `<label class="sub" data-needs="${x}" hidden><input type="checkbox" name="rule" value="${v}"> ${l}</label>`).join('');
+      `<label><input type="checkbox" name="expansion" value="${v}"> ${l}</label>` +
+      EXPANSION_RULES.filter(([, x]) => x === v).map(([r, x, rl]) =>
+        `<label class="sub" data-needs="${x}" hidden><input type="checkbox" name="rule" value="${r}"> ${rl}</label>`).join('')).join('');
     // A variant shows with its expansion only (the server refuses it alone).
     box.onchange = () => {
       for (const el of box.querySelectorAll('[data-needs]')) {

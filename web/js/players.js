@@ -29,13 +29,26 @@ export function shapeSvg(p) {
   return `<g fill="${look.ink}">${SHAPES[look.shape]}</g>`;
 }
 
-// A meeple of player p at (x, y); a farmer lies on its side.
-export function meepleSvg(p, x, y, lying = false, extra = '') {
+// The figures besides the follower: how much larger than a follower each
+// is drawn, and its own outline. The large follower (Inns & Cathedrals)
+// is a follower half as large again with a double outline; the builder
+// and the pig (Traders & Builders) have shapes of their own.
+const SCALE = { follower: 1.45, large: 2.1, builder: 1.45, pig: 1.45 };
+const BUILDER = 'M-6,-14H6V-9H9V-4H6V13H-6V-4H-9V-9H-6Z'; // a tall figure with a hat brim: a builder
+const PIG = 'M-11,0C-11,-6 -5,-8 2,-8L5,-12L7,-7C10,-6 12,-3 12,0C12,4 9,6 5,7V11H2V7H-4V11H-7V6C-10,5 -11,3 -11,0Z'; // a pig on its four legs
+
+// A figure of player p at (x, y): a follower (a farmer lies on its side),
+// the large follower, the builder or the pig. `extra`: attributes.
+export function meepleSvg(p, x, y, lying = false, extra = '', figure = 'follower') {
   const look = PLAYERS[p % PLAYERS.length];
-  const turn = `${lying ? ' rotate(-90)' : ''} scale(1.45)`;
-  return `<g class="meeple${lying ? ' farmer' : ''}" data-player="${p}" transform="translate(${x.toFixed(1)},${y.toFixed(1)})${turn}"${extra}>` +
-    `<path d="${MEEPLE}" fill="${look.colour}" stroke="#111" stroke-width="1.3"/>` +
-    `<g transform="translate(0,1)${lying ? ' rotate(90)' : ''}">${shapeSvg(p)}</g></g>`;
+  const shape = { builder: BUILDER, pig: PIG }[figure] || MEEPLE;
+  const lies = lying && shape === MEEPLE;
+  const turn = `${lies ? ' rotate(-90)' : ''} scale(${SCALE[figure] || SCALE.follower})`;
+  const cls = `meeple${lies ? ' farmer' : ''}${figure !== 'follower' ? ` ${figure}` : ''}`;
+  const outline = figure === 'large' ? `<path d="${shape}" fill="none" stroke="#fff" stroke-width="3.4"/>` : '';
+  return `<g class="${cls}" data-player="${p}" data-figure="${figure}" transform="translate(${x.toFixed(1)},${y.toFixed(1)})${turn}"${extra}>` +
+    `${outline}<path d="${shape}" fill="${look.colour}" stroke="#111" stroke-width="1.3"/>` +
+    `<g transform="translate(0,1)${lies ? ' rotate(90)' : ''}">${shapeSvg(p)}</g></g>`;
 }
 
 // A small badge (an inline SVG) of player p for lists and the score track.
@@ -45,8 +58,12 @@ export function badge(p, size = 18) {
     `<circle r="7.4" fill="${look.colour}" stroke="#111" stroke-width="1"/><g transform="scale(1.25)">${shapeSvg(p)}</g></svg>`;
 }
 
-export function meepleIcon(p, size = 14) {
+// A small figure of player p for the panel's supply; the large follower
+// is drawn larger, the builder and the pig in their own shapes.
+export function meepleIcon(p, size = 14, figure = 'follower') {
   const look = PLAYERS[p % PLAYERS.length];
-  return `<svg class="meeple-icon" width="${size}" height="${size}" viewBox="-12 -15 24 28" aria-hidden="true">` +
-    `<path d="${MEEPLE}" fill="${look.colour}" stroke="#111" stroke-width="1.3"/></svg>`;
+  const shape = { builder: BUILDER, pig: PIG }[figure] || MEEPLE;
+  const px = figure === 'large' ? Math.round(size * 1.45) : size;
+  return `<svg class="meeple-icon${figure !== 'follower' ? ` ${figure}` : ''}" width="${px}" height="${px}" viewBox="-13 -16 26 30" aria-hidden="true">` +
+    `<path d="${shape}" fill="${look.colour}" stroke="#111" stroke-width="${figure === 'large' ? 2.2 : 1.3}"/></svg>`;
 }

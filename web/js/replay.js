@@ -109,7 +109,7 @@ export class ReplayView {
     const at = new Map(tiles.map((t) => [`${t.x},${t.y}`, t]));
     const last = done[done.length - 1];
     this.board.setTiles(tiles);
-    this.board.setFollowers((last ? last.followers : []).map((f) => ({ ...at.get(`${f.x},${f.y}`), spot: f.spot, player: f.player })).filter((f) => f.letter));
+    this.board.setFollowers((last ? last.followers : []).map((f) => ({ ...at.get(`${f.x},${f.y}`), spot: f.spot, player: f.player, figure: f.figure })).filter((f) => f.letter));
     const lastOf = {};
     for (const m of done) {
       const mv = parseMove(m.move);

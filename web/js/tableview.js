@@ -408,6 +408,11 @@ export class TableView {
 
   // A scoring event of the log: centred, its feature shown whole, its "+N".
   async showEvent(e) {
+    if (typeof e.x !== 'number') { // a goods majority (Traders & Builders) is on no square
+      this.inspector.clear();
+      this.board.setGains([]);
+      return;
+    }
     this.board.centreOn(e.x, e.y);
     const found = await this.inspector.forEvent(e);
     this.inspector.show(found, true);

@@ -150,13 +150,15 @@ function anchors(tile, shapes, layout) {
       const [sx, sy] = layout.cloister;
       return sx || sy ? [76 + sx, 44 + sy] : [66, 72]; // beside the building, not over it
     }
+    if (seg.kind === 'field' && !seg.ports.length) return [50, 50]; // IH's closed field, amid its cities
     if (seg.kind === 'river') {
       const line = shapes[i].line;
       return line.length > 2 ? line[Math.floor(line.length / 2)] : toward(line[0], CENTRE, 0.6);
     }
     if (seg.kind === 'city') {
       const edges = cityEdges(seg);
-      if (edges.length === 4) return [50, 50];
+      // A whole-tile city: its follower stands low when a cathedral takes the middle (IK).
+      if (edges.length === 4) return hasMark(seg, 'cathedral') ? [50, 74] : [50, 50];
       const pts = edges.map((e) => edgeMid(e, 16));
       return [pts.reduce((a, p) => a + p[0], 0) / pts.length, pts.reduce((a, p) => a + p[1], 0) / pts.length];
     }
@@ -177,10 +179,10 @@ function anchors(tile, shapes, layout) {
 function drawTile(tile) {
   const layout = riverLayout(tile);
   const shapes = tile.segments.map((seg) => {
-    if (seg.kind === 'city') return { kind: 'city', ...cityShape(seg) };
-    if (seg.kind === 'road') return { kind: 'road', ...lineShape(seg, layout.roadEnd) };
-    if (seg.kind === 'river') return { kind: 'river', ...lineShape(seg) };
-    return { kind: seg.kind };
+    if (seg.kind === 'city') return { kind: 'city', seg, ...cityShape(seg) };
+    if (seg.kind === 'road') return { kind: 'road', seg, ...lineShape(seg, layout.roadEnd) };
+    if (seg.kind === 'river') return { kind: 'river', seg, ...lineShape(seg) };
+    return { kind: seg.kind, seg };
   });
   const at = anchors(tile, shapes, layout);
   let svg = '<rect class="field" width="100" height="100"/>';
@@ -195,6 +197,7 @@ function drawTile(tile) {
   // so that a turned tile can keep them upright (Catalogue.defs).
   const icons = [];
   tile.segments.forEach((seg, i) => {
+    icons.push(...markIcons(seg, at[i], shapes));
     if (seg.pennant) {
       const [x, y] = at[i];
       const clamp = (v) => Math.min(86, Math.max(14, v));
@@ -210,6 +213,91 @@ function drawTile(tile) {
   if (deadEnds >= 3 && !hasCloister) svg += '<rect class="village" x="42" y="42" width="16" height="16"/>';
   return { svg, icons, anchors: at, shapes };
 }
+
+const hasMark = (seg, mark) => (seg.marks || []).includes(mark);
+const clampIn = (v, m = 14) => Math.min(100 - m, Math.max(m, v));
+
+// Where an inn stands: beside its road (on the side away from cities and
+// other roads), about 20 units off the road's follower, never on it.
+function innPoint(anchor, line, shapes) {
+  let a = line[0], b = line[line.length - 1];
+  const k = line.findIndex((p) => Math.hypot(p[0] - anchor[0], p[1] - anchor[1]) < 0.5);
+  if (k > 0 && k < line.length - 1) [a, b] = [line[k - 1], line[k + 1]];
+  const len = Math.hypot(b[0] - a[0], b[1] - a[1]) || 1;
+  const normal = [-(b[1] - a[1]) / len, (b[0] - a[0]) / len];
+  const candidates = [22, -22, 18, -18].map((d) => [clampIn(anchor[0] + normal[0] * d, 17), clampIn(anchor[1] + normal[1] * d, 17)]);
+  const score = (p) => shapes.filter((s) => s.kind === 'city' && insidePolygon(p, s.poly)).length * 2 +
+    shapes.filter((s) => (s.kind === 'road' || s.kind === 'river') && nearLine(p, s.line, 13)).length;
+  return candidates.reduce((best, p) => (score(p) < score(best) ? p : best));
+}
+
+// The icons of a segment's marks (version 3 of the catalogue): an inn
+// beside its road, a cathedral in its city, goods (Traders & Builders)
+// in a row inside their city. Inert for a catalogue without marks.
+function markIcons(seg, anchor, shapes) {
+  const icons = [];
+  const marks = seg.marks || [];
+  if (!marks.length) return icons;
+  const own = shapes.find((s) => s.seg === seg);
+  if (hasMark(seg, 'inn') && own?.line) icons.push({ at: innPoint(anchor, own.line, shapes), svg: INN, mark: 'inn' });
+  const taken = [anchor];
+  if (seg.pennant) taken.push([clampIn(anchor[0] + 22), clampIn(anchor[1] - 6)]); // where drawTile puts it
+  if (hasMark(seg, 'cathedral')) {
+    const at = cityEdges(seg).length === 4 ? [50, 36] : roomIn(own.poly, taken, 22);
+    taken.push(at);
+    icons.push({ at, svg: CATHEDRAL, mark: 'cathedral' });
+  }
+  for (const m of marks.filter((g) => GOODS[g])) {
+    const at = roomIn(own.poly, taken, 16);
+    taken.push(at);
+    icons.push({ at, svg: GOODS[m], mark: m });
+  }
+  return icons;
+}
+
+// How far a point inside a polygon is from its outline.
+function depthIn(p, poly) {
+  let best = Infinity;
+  for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
+    const [ax, ay] = poly[j], [bx, by] = poly[i];
+    const dx = bx - ax, dy = by - ay;
+    const t = Math.max(0, Math.min(1, ((p[0] - ax) * dx + (p[1] - ay) * dy) / (dx * dx + dy * dy || 1)));
+    best = Math.min(best, Math.hypot(ax + t * dx - p[0], ay + t * dy - p[1]));
+  }
+  return best;
+}
+
+// A point of a city's polygon at least `gap` units from every point of
+// `taken` (its follower, the icons already there), as deep in the city as
+// the grid allows; the farthest point found when none is that far.
+function roomIn(poly, taken, gap) {
+  let best = null, bestD = -1;
+  for (let y = 14; y <= 86; y += 6) {
+    for (let x = 14; x <= 86; x += 6) {
+      if (!insidePolygon([x, y], poly)) continue;
+      const d = Math.min(...taken.map((t) => Math.hypot(t[0] - x, t[1] - y)));
+      const rank = Math.min(d, gap) * 10 + Math.min(depthIn([x, y], poly), 10); // apart first, then off the wall
+      if (rank > bestD) [best, bestD] = [[x, y], rank];
+    }
+  }
+  return best || taken[0];
+}
+
+// An inn: a house with a red gabled roof, a lit window and a sign, 32 x
+// 30 units around 0,0 (larger than the cloister, and cream, not red).
+const INN = '<g transform="scale(1.3)"><path class="inn" d="M-11,10V-2L0,-11L11,-2V10Z"/><path class="inn-roof" d="M-13,-1L0,-12L13,-1"/>' +
+  '<rect class="inn-window" x="-4" y="0" width="8" height="7"/></g>';
+// A cathedral: a nave and a tall spire with a cross, 36 x 48 units, around 0,0.
+const CATHEDRAL = '<g transform="scale(1.2)"><path class="cathedral" d="M-15,16V0L-6,-6V-12L0,-18L6,-12V-6L15,0V16Z"/>' +
+  '<path class="cathedral-cross" d="M0,-24V-16M-3,-21H3"/><path class="cathedral-door" d="M-4,16V8A4,4 0 0 1 4,8V16Z"/></g>';
+// Traders & Builders' goods, each a token 16 units wide with its own
+// shape (not colour alone): wine a bottle-shaped barrel, grain a sheaf,
+// cloth a bolt.
+export const GOODS = {
+  wine: '<circle class="goods wine" r="8"/><path class="goods-mark" d="M-3,-5H3L2,5H-2Z"/>',
+  grain: '<circle class="goods grain" r="8"/><path class="goods-mark" d="M0,6V-6M0,-2L-4,-6M0,-2L4,-6M0,2L-4,-2M0,2L4,-2"/>',
+  cloth: '<circle class="goods cloth" r="8"/><path class="goods-mark" d="M-5,-4H5M-5,0H5M-5,4H5"/>',
+};
 
 // A pennant: a shield, 22 x 26 units, around 0,0.
 const PENNANT = '<path class="pennant" d="M-11,-13H11V-1C11,7 5,11 0,14C-5,11 -11,7 -11,-1Z"/>' +
@@ -264,6 +352,7 @@ export class Catalogue {
   segmentOf(letter, rot, spot) {
     const t = this.kinds[letter];
     if (spot === 'C') return t.segments.findIndex((s) => s.kind === 'cloister');
+    if (spot === 'F') return t.segments.findIndex((s) => s.kind === 'field' && !s.ports.length);
     const local = PORT_NAMES[(portIndex(spot) - 3 * rot + 12) % 12];
     return t.segments.findIndex((s) => s.ports.includes(local));
   }
@@ -276,10 +365,13 @@ export class Catalogue {
   }
 
   // The record's name of segment `seg` of a tile at `rot`: its first port in
-  // board directions, or "C" for a cloister (as the server names it).
+  // board directions, "C" for a cloister or "F" for a field with no ports
+  // (IH's, amid four cities), as the server names them.
   spotName(letter, rot, seg) {
-    const ports = this.kinds[letter].segments[seg].ports.map((p) => (portIndex(p) + 3 * rot) % 12);
-    return ports.length ? PORT_NAMES[Math.min(...ports)] : 'C';
+    const s = this.kinds[letter].segments[seg];
+    const ports = s.ports.map((p) => (portIndex(p) + 3 * rot) % 12);
+    if (!ports.length) return s.kind === 'field' ? 'F' : 'C';
+    return PORT_NAMES[Math.min(...ports)];
   }
 
   // The spot of the segment whose follower place is nearest to (fx, fy),

@@ -2,12 +2,40 @@
 // click (or the arrow keys) chooses a square where the tile fits, and the
 // choice stays until another square is chosen; a click on the tile there
 // (or R) turns it to its next legal rotation; Place (or Enter) puts it
-// down; then the follower step; then confirm. Nothing is sent before
+// down; then the follower step (with a choice of figure when the server
+// lists more than the follower: the large follower, the builder, the pig;
+// a button each, or L, B, P); then confirm. Nothing is sent before
 // confirm, and every step can be undone.
 
-import { followerWords, moveWords, plural, rotationWords } from './words.js';
+import { figureOnWords, figureWords, moveWords, plural, rotationWords } from './words.js';
 
 const key = (x, y) => `${x},${y}`;
+
+// The figures a move may carry besides the follower, with their key.
+const FIGURE_KEYS = { l: 'large', b: 'builder', p: 'pig' };
+const FIGURE_LABELS = { follower: 'Follower', large: 'Large follower', builder: 'Builder', pig: 'Pig' };
+
+// The figure a turn starts with: the follower while the server lists it
+// (or lists no figures at all: a server without expansions), else the
+// first it lists (only the large follower left: the move must say so).
+export function defaultFigure(figures) {
+  if (!figures?.length || figures.includes('follower')) return 'follower';
+  return figures[0];
+}
+
+// The record's move for a placement, a spot and a figure: the follower is
+// the spot alone, another figure the spot and its word ("IH 0 -1 0 F large").
+export function moveText(placement, spot, figure = 'follower') {
+  if (!spot) return placement;
+  return figure && figure !== 'follower' ? `${placement} ${spot} ${figure}` : `${placement} ${spot}`;
+}
+
+// The spots of a placement that take `figure`: a spot lists its figures
+// (`spots[i].figures`, proposed for the builder and the pig) or takes
+// every figure the turn has.
+export function spotsFor(spots, figure) {
+  return spots.filter((s) => !Array.isArray(s.figures) || s.figures.includes(figure));
+}
 
 export class Turn {
   // board: Board; bar: the action bar element; send(move text) confirms.
@@ -39,6 +67,8 @@ export class Turn {
     this.rot = new Map(); // square -> index into its placements
     this.hints = [];
     this.spot = null;
+    this.figures = legal.figures || ['follower'];
+    this.figure = defaultFigure(legal.figures);
     this.chosen = null;
     this.phase = legal.placements.length ? 'place' : 'discard';
     this.cursor = this.nearest(near);
@@ -120,8 +150,20 @@ export class Turn {
     this.spot = null;
     this.phase = 'follower';
     this.render();
-    const n = this.chosen.spots.length;
-    this.announce(n ? `tile placed; ${plural(n, 'follower spot')}: ${n === 1 ? 'key 1' : `keys 1 to ${n}`}, 0 for none, Enter to confirm` : 'tile placed; no follower spot; Enter to confirm');
+    const n = this.spots().length;
+    const others = this.otherFigures();
+    const choice = n && others.length ? `; ${others.map((f) => `${figureKey(f)} for ${figureWords(f)}`).join(', ')}` : '';
+    this.announce(n ? `tile placed; ${plural(n, 'follower spot')}: ${n === 1 ? 'key 1' : `keys 1 to ${n}`}, 0 for none${choice}, Enter to confirm` : 'tile placed; no follower spot; Enter to confirm');
+  }
+
+  // The spots of the chosen placement that take the chosen figure.
+  spots() {
+    return this.chosen ? spotsFor(this.chosen.spots, this.figure) : [];
+  }
+
+  // The figures of this turn besides the follower.
+  otherFigures() {
+    return this.figures.filter((f) => f !== 'follower');
   }
 
   pick(spot) {
@@ -130,10 +172,24 @@ export class Turn {
     this.render();
   }
 
+  // Chooses the figure to stand on the spot; choosing the figure already
+  // chosen goes back to the follower (when there is another to go back
+  // to: with only the large follower left it stays the figure).
+  setFigure(figure) {
+    if (this.phase !== 'follower' || !this.figures.includes(figure)) return;
+    const others = this.figures.filter((f) => f !== figure);
+    if (figure === this.figure && !others.length) return;
+    this.figure = figure === this.figure && figure !== 'follower' ? defaultFigure(others) : figure;
+    if (this.spot && !this.spots().some((s) => s.spot === this.spot)) this.spot = null;
+    this.render();
+    this.announce(`${figureWords(this.figure)} chosen`);
+  }
+
   digit(n) {
     if (this.phase !== 'follower') return;
+    const spots = this.spots();
     if (n === 0) this.pick(null);
-    else if (n <= this.chosen.spots.length) this.pick(this.chosen.spots[n - 1].spot);
+    else if (n <= spots.length) this.pick(spots[n - 1].spot);
   }
 
   undo() {
@@ -146,7 +202,7 @@ export class Turn {
 
   confirm() {
     if (this.phase === 'follower') {
-      const text = this.spot ? `${this.chosen.move} ${this.spot}` : this.chosen.move;
+      const text = moveText(this.chosen.move, this.spot, this.figure);
       this.phase = 'sent';
       this.render();
       this.send(text);
@@ -195,11 +251,13 @@ export class Turn {
     this.cursor = [h.x, h.y];
     this.rot.set(key(h.x, h.y), Math.max(0, list.findIndex((p) => p.rot === h.rot)));
     this.choose();
+    if (h.figure && h.figure !== this.figure) this.setFigure(h.figure);
     if (h.spot) this.pick(h.spot);
   }
 
   act(name) {
     if (name?.startsWith('hint-')) return this.applyHint(+name.slice(5));
+    if (name?.startsWith('figure-')) return this.setFigure(name.slice(7));
     ({ hint: () => this.hint(), rotate: () => this.rotate(), place: () => this.choose(), none: () => this.pick(null), confirm: () => this.confirm(), undo: () => this.undo() })[name]?.();
   }
 
@@ -208,7 +266,9 @@ export class Turn {
     if (this.phase === 'wait' || this.phase === 'sent') return false;
     const arrows = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
     if (arrows[e.key] && this.phase === 'place') return this.step(...arrows[e.key]);
-    if (e.key === 'r' || e.key === 'R') this.rotate();
+    const figure = FIGURE_KEYS[e.key.toLowerCase()];
+    if (figure && this.phase === 'follower' && this.figures.includes(figure)) this.setFigure(figure);
+    else if (e.key === 'r' || e.key === 'R') this.rotate();
     else if ((e.key === 'h' || e.key === 'H') && this.askHint) this.hint();
     else if (this.phase === 'place' && /^[1-3]$/.test(e.key) && this.hints.length) this.applyHint(+e.key - 1);
     else if (e.key === 'Enter') this.enter();
@@ -233,9 +293,9 @@ export class Turn {
       b.setTargets([]);
       const p = this.chosen;
       b.setPreview({ letter, x: p.x, y: p.y, rot: p.rot });
-      const spots = this.phase === 'follower' ? p.spots.map((s, i) => ({ ...s, n: i + 1 })) : [];
+      const spots = this.phase === 'follower' ? this.spots().map((s, i) => ({ ...s, n: i + 1 })) : [];
       const chosen = this.spot && p.spots.find((s) => s.spot === this.spot);
-      b.setSpots({ letter, x: p.x, y: p.y, rot: p.rot }, chosen && this.phase === 'sent' ? [{ ...chosen, n: 0 }] : spots, this.spot, this.player);
+      b.setSpots({ letter, x: p.x, y: p.y, rot: p.rot }, chosen && this.phase === 'sent' ? [{ ...chosen, n: 0 }] : spots, this.spot, this.player, this.figure);
     } else {
       b.setTargets([]);
       b.setPreview(null);
@@ -253,12 +313,17 @@ export class Turn {
       html = `<span class="hint">Choose a square (${this.squares.size} fit)${n > 1 ? `; ${n} rotations here: click the tile or R` : ''}</span>` +
         (n > 1 ? btn('rotate', '⟳ Rotate', 'R') : '') + btn('place', '✓ Place here', 'Enter', true) +
         (this.askHint ? (this.hints.length
-          ? this.hints.map((h, i) => btn(`hint-${i}`, `${i + 1}: ${rotationWords(h.rot)}, ${h.spot ? followerWords(h.role) : 'no follower'}${h.margin === undefined ? '' : ` (${h.margin > 0 ? '+' : ''}${h.margin})`}`,
+          ? this.hints.map((h, i) => btn(`hint-${i}`, `${i + 1}: ${rotationWords(h.rot)}, ${h.spot ? figureOnWords(h.figure, h.role) : 'no follower'}${h.margin === undefined ? '' : ` (${h.margin > 0 ? '+' : ''}${h.margin})`}`,
             `hint ${i + 1}, numbered on the board: ${this.hintWords(h)}; expected margin ${h.margin}${h.win === undefined ? '' : `, ${Math.round(100 * h.win)}% to win`}`)).join('')
           : btn('hint', 'Hint', 'H')) : '');
     } else if (this.phase === 'follower') {
-      html = `<span class="hint">${this.chosen.spots.length ? 'A follower? Pick a spot' : 'No follower can stand here'}</span>` +
-        (this.chosen.spots.length ? btn('none', 'No follower', '0') : '') +
+      const any = this.chosen.spots.length > 0;
+      const others = this.otherFigures();
+      html = `<span class="hint">${any ? `${others.length ? 'A figure' : 'A follower'}? Pick a spot` : 'No follower can stand here'}</span>` +
+        (any && others.length ? `<span class="figure-choice" role="group" aria-label="figure">` + this.figures.map((f) =>
+          `<button type="button" data-act="figure-${f}" aria-pressed="${f === this.figure}" title="${f === 'follower' ? 'the follower' : `key ${figureKey(f)}`}">` +
+          `${FIGURE_LABELS[f] || f}</button>`).join('') + '</span>' : '') +
+        (any ? btn('none', 'No follower', '0') : '') +
         btn('undo', '↶ Undo', 'Esc') + btn('confirm', '✓ Confirm', 'Enter', true);
     } else if (this.phase === 'discard') {
       html = `<span class="hint">The tile fits nowhere</span>${btn('confirm', 'Discard it', 'Enter', true)}`;
@@ -273,8 +338,11 @@ export class Turn {
   }
 }
 
-// "E 0 -1 2 S" -> {x, y, rot, spot}.
+// "E 0 -1 2 S" -> {x, y, rot, spot, figure}.
 function parseHint(text) {
   const w = text.split(/\s+/);
-  return { x: +w[1], y: +w[2], rot: +w[3], spot: w[4] || null };
+  return { x: +w[1], y: +w[2], rot: +w[3], spot: w[4] || null, figure: w[4] ? w[5] || 'follower' : null };
 }
+
+// The key that chooses a figure ("L" for the large follower).
+const figureKey = (figure) => Object.keys(FIGURE_KEYS).find((k) => FIGURE_KEYS[k] === figure)?.toUpperCase() || '';

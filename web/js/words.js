@@ -26,6 +26,23 @@ export function followerWords(kind) {
   return FOLLOWER[kind] || 'a follower';
 }
 
+// A figure in words: "the large follower", "the builder", "the pig", "a follower".
+const FIGURE = { follower: 'a follower', large: 'the large follower', builder: 'the builder', pig: 'the pig' };
+
+export function figureWords(figure) {
+  return FIGURE[figure] || `the ${figure}`;
+}
+
+// A figure on a segment of this kind: "a thief on the road", "the large
+// follower as a knight in the city", "the builder on the road", "the pig
+// on the farm".
+export function figureOnWords(figure, kind) {
+  if (!figure || figure === 'follower') return followerWords(kind);
+  if (figure === 'large') return `the large follower as ${followerWords(kind)}`;
+  const where = { road: 'on the road', city: 'in the city', field: 'on the farm', farm: 'on the farm', cloister: 'in the cloister' }[kind];
+  return `${figureWords(figure)}${where ? ` ${where}` : ''}`;
+}
+
 // The turn of a placement in words: "upright", "turned right", ...
 const TURNS = ['upright', 'turned a quarter right', 'upside down', 'turned a quarter left'];
 
@@ -36,13 +53,15 @@ export function rotationWords(rot) {
 // A move of the record notation in words. `kindOf(letter, rot, spot)`
 // names the segment a spot is on (Catalogue.kindOf); without it the
 // follower is only "a follower". "P 0 -1 3 SSE" -> "tile P at 0, -1,
-// turned a quarter left, a farmer on the farm".
+// turned a quarter left, a farmer on the farm"; a figure's word after the
+// spot names it ("IK 0 -2 0 N large": "the large follower as a knight in
+// the city").
 export function moveWords(text, kindOf = null) {
   const w = String(text).trim().split(/\s+/);
   if (w[0] === 'discard') return `tile ${w[1]}, discarded (it fitted nowhere)`;
   if (w[0] === 'end') return 'the end of the game';
   if (w.length < 4) return text;
-  const [letter, x, y, rot, spot] = [w[0], +w[1], +w[2], +w[3], w[4]];
-  const who = spot ? followerWords(kindOf ? kindOf(letter, rot, spot) : null) : 'no follower';
+  const [letter, x, y, rot, spot, figure] = [w[0], +w[1], +w[2], +w[3], w[4], w[5]];
+  const who = spot ? figureOnWords(figure, kindOf ? kindOf(letter, rot, spot) : null) : 'no follower';
   return `tile ${letter} at ${x}, ${y}, ${rotationWords(rot)}, ${who}`;
 }

@@ -16,8 +16,9 @@ const state = () => ({
 });
 
 test('a move of the record notation', () => {
-  assert.deepEqual(parseMove('E 0 -1 2 S'), { letter: 'E', x: 0, y: -1, rot: 2, spot: 'S' });
-  assert.deepEqual(parseMove('V 3 4 1'), { letter: 'V', x: 3, y: 4, rot: 1, spot: null });
+  assert.deepEqual(parseMove('E 0 -1 2 S'), { letter: 'E', x: 0, y: -1, rot: 2, spot: 'S', figure: 'follower' });
+  assert.deepEqual(parseMove('V 3 4 1'), { letter: 'V', x: 3, y: 4, rot: 1, spot: null, figure: null });
+  assert.deepEqual(parseMove('IH 0 -1 0 F large'), { letter: 'IH', x: 0, y: -1, rot: 0, spot: 'F', figure: 'large' });
   assert.deepEqual(parseMove('discard X'), { discard: true, letter: 'X' });
   assert.deepEqual(parseMove('end'), { end: true });
 });

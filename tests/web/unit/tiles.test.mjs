@@ -17,18 +17,24 @@ before(async () => {
 });
 after(() => server.stop());
 
-test('the catalogue has the base game and The River', () => {
+test('the catalogue has the base game, The River and Inns & Cathedrals', () => {
   const base = cat.letters.filter((l) => cat.kinds[l].set === 'base');
   const river = cat.letters.filter((l) => cat.isRiver(l));
+  const inns = cat.letters.filter((l) => cat.kinds[l].set === 'inns-cathedrals');
   assert.equal(base.length, 24); // tiles.md: A..X, 72 tiles
   assert.equal(base.reduce((n, l) => n + cat.kinds[l].count, 0), 72);
   assert.deepEqual(river, ['RA', 'RB', 'RC', 'RD', 'RE', 'RG', 'RH', 'RI', 'RK', 'RL']); // river.md
   assert.equal(river.reduce((n, l) => n + cat.kinds[l].count, 0), 12);
-  assert.equal(cat.letters.length, base.length + river.length);
+  assert.equal(inns.length, 17); // inns-cathedrals.md: IA..IQ, 18 tiles (IK twice)
+  assert.equal(inns.reduce((n, l) => n + cat.kinds[l].count, 0), 18);
+  assert.equal(cat.letters.length, base.length + river.length + inns.length);
+  // IH: four one-edge cities around a field with no ports (spot F).
+  const ih = cat.kinds.IH;
+  assert.deepEqual(ih.segments.map((s) => [s.kind, s.ports.length]), [['city', 3], ['city', 3], ['city', 3], ['city', 3], ['field', 0]]);
   // RD: a straight river between two fields, river edges east and west.
   const rd = cat.kinds.RD;
   assert.deepEqual(rd.edges, { N: 'field', E: 'river', S: 'field', W: 'river' });
-  assert.deepEqual(rd.segments[0], { kind: 'river', pennant: false, ports: ['E', 'W'], borders: [] });
+  assert.deepEqual(rd.segments[0], { kind: 'river', pennant: false, ports: ['E', 'W'], borders: [], marks: [] });
 });
 
 test('the river is drawn as water, under the roads that bridge it', () => {
@@ -112,7 +118,7 @@ test('cloisters and pennants stay upright on a turned tile; pennants are shields
   const defs = cat.defs();
   for (const l of cat.letters) {
     const k = cat.kinds[l];
-    const hasIcon = k.segments.some((s) => s.kind === 'cloister' || s.pennant);
+    const hasIcon = k.segments.some((s) => s.kind === 'cloister' || s.pennant || s.marks?.length);
     for (const rot of [0, 1, 2, 3]) {
       const id = cat.tileId(l, rot);
       assert.equal(id, hasIcon && rot ? `tile-${l}-r${rot}` : `tile-${l}`, `${l} at ${rot}: its drawing`);
@@ -120,7 +126,8 @@ test('cloisters and pennants stay upright on a turned tile; pennants are shields
       assert.ok(at >= 0, `${id} is defined`);
       const def = defs.slice(at, defs.indexOf('id="tile-', at + 5) >>> 0 || undefined);
       const icons = [...def.matchAll(/<g class="icon" transform="translate\(([\d.]+),([\d.]+)\)(?: rotate\((-?\d+)\))?">/g)];
-      assert.equal(icons.length, k.segments.filter((s) => s.kind === 'cloister' || s.pennant).length, `${id}: one icon per cloister or pennant`);
+      const marks = k.segments.reduce((n, s) => n + (s.marks || []).length, 0);
+      assert.equal(icons.length, k.segments.filter((s) => s.kind === 'cloister' || s.pennant).length + marks, `${id}: one icon per cloister, pennant or mark`);
       // The board turns the tile by rot quarters: the icon turns back by as many.
       for (const m of icons) assert.equal(+(m[3] || 0) + 90 * rot, 0, `${id}: the icon turns back upright`);
     }
