@@ -2,13 +2,13 @@
 #include "serve.h"
 
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "net.h"
 
 static const char serve_usage[] =
@@ -43,20 +43,6 @@ static const char serve_usage[] =
     "\n"
     "Exit status: 0 after a clean stop, 1 on failure, 2 on bad arguments.\n";
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 1, 2)))
-#endif
-static int
-usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("carcassonne serve: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputs("\nTry 'carcassonne serve --help'.\n", stderr);
-    va_end(ap);
-    return 2;
-}
 
 /* A whole decimal number in lo..hi; 0 on success. */
 static int parse_int(const char *s, long lo, long hi, int *out)
@@ -139,16 +125,16 @@ static int parse_args(int argc, char **argv, server_options *o)
             if (strcmp(a, ints[k].name) == 0)
                 num = &ints[k];
         if (!text && !num)
-            return usage_error("unknown option '%s'", a);
+            return cli_usage_error("serve", "unknown option '%s'", a);
         if (i + 1 >= argc)
-            return usage_error("%s needs a value", a);
+            return cli_usage_error("serve", "%s needs a value", a);
         const char *value = argv[++i];
         if (text) {
             if (!*value)
-                return usage_error("%s needs a value", a);
+                return cli_usage_error("serve", "%s needs a value", a);
             *text = value;
         } else if (parse_int(value, num->lo, num->hi, num->value)) {
-            return usage_error("%s must be a whole number from %ld to %ld, not '%s'", num->name,
+            return cli_usage_error("serve", "%s must be a whole number from %ld to %ld, not '%s'", num->name,
                                num->lo, num->hi, value);
         }
     }
@@ -175,11 +161,11 @@ int cmd_serve(int argc, char **argv)
     if (status >= 0)
         return status;
     if (!o.tls_cert != !o.tls_key)
-        return usage_error("%s", "--tls-cert and --tls-key go together");
+        return cli_usage_error("serve", "%s", "--tls-cert and --tls-key go together");
     if (o.idle_close_ms <= o.ping_ms)
-        return usage_error("%s", "--idle-close-ms must be more than --ping-ms");
+        return cli_usage_error("serve", "%s", "--idle-close-ms must be more than --ping-ms");
     if (o.static_dir && !is_dir(o.static_dir))
-        return usage_error("--static %s: no such folder", o.static_dir);
+        return cli_usage_error("serve", "--static %s: no such folder", o.static_dir);
     char found[PATH_MAX];
     if (!o.static_dir)
         o.static_dir = default_static(found, sizeof found);

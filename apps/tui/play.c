@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "args.h"
 #include "saves.h"
 #include "tui.h"
 
@@ -969,8 +970,7 @@ int cmd_play(int argc, char **argv)
     char err[600];
     memset(&t, 0, sizeof t);
     if (play_parse_options(argc, argv, &t.opt, err, sizeof err) != 0) {
-        fprintf(stderr, "carcassonne play: %s\nTry 'carcassonne play --help'.\n", err);
-        return 2;
+        return cli_usage_error("play", "%s", err);
     }
     if (t.opt.help) {
         fputs(play_usage, stdout);
