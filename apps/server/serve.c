@@ -43,7 +43,6 @@ static const char serve_usage[] =
     "\n"
     "Exit status: 0 after a clean stop, 1 on failure, 2 on bad arguments.\n";
 
-
 /* A whole decimal number in lo..hi; 0 on success. */
 static int parse_int(const char *s, long lo, long hi, int *out)
 {
@@ -134,8 +133,8 @@ static int parse_args(int argc, char **argv, server_options *o)
                 return cli_usage_error("serve", "%s needs a value", a);
             *text = value;
         } else if (parse_int(value, num->lo, num->hi, num->value)) {
-            return cli_usage_error("serve", "%s must be a whole number from %ld to %ld, not '%s'", num->name,
-                               num->lo, num->hi, value);
+            return cli_usage_error("serve", "%s must be a whole number from %ld to %ld, not '%s'",
+                                   num->name, num->lo, num->hi, value);
         }
     }
     return -1;
