@@ -752,6 +752,20 @@ def check_new(request, seat):
           and "expansions" not in request, "new: %r" % request)
 
 
+def logger(log):
+    """A filter that appends each line to `log` before it passes it on, so
+    that a line the engine answered is in the log even when the controller
+    kills the pipeline at once (tee writes its output before its file).
+    A script beside the log keeps the engine's command short."""
+    script = log + ".sh"
+    with open(script, "w") as f:
+        f.write("while IFS= read -r line; do\n"
+                "    printf '%%s\\n' \"$line\" >> '%s'\n"
+                "    printf '%%s\\n' \"$line\"\n"
+                "done\n" % log)
+    return "sh " + script
+
+
 def case_connect_engine_sequence(tmp):
     """`connect --player engine:COMMAND` drives the engine as the arena
     does: a scripted engine (the project's engine behind `tee`) logs what
@@ -766,7 +780,7 @@ def case_connect_engine_sequence(tmp):
         for clock in ([], ["--clock", "fischer:600"]):
             log = os.path.join(tmp, "connect-%d.log" % len(clock))
             rec = os.path.join(tmp, "connect-%d.rec" % len(clock))
-            engine = "engine:tee -a %s | %s engine --player random" % (log, PROGRAM)
+            engine = "engine:%s | %s engine --player random" % (logger(log), PROGRAM)
             out = []
             a = connect_proc(srv.url, "--create", "me,greedy", "--player", engine,
                              "--record", rec, *clock)
@@ -791,8 +805,8 @@ def case_connect_engine_sequence(tmp):
                       "go's ms from a 600 s clock: %r" % go[:5])
                 got = [dict(r, ms=1000) if r["type"] == "go" else r for r in got]
             want = controller_sequence(record, 0, 1000, final)
-            # tee may still be writing the engine's last lines on a busy
-            # machine: wait for them (5 s at most) before comparing.
+            # The logger may still be writing the engine's last lines on a
+            # busy machine: wait for them (5 s at most) before comparing.
             deadline = time.time() + 5
             while len(got) < len(want) + 1 and time.time() < deadline:
                 time.sleep(0.05)
@@ -805,8 +819,8 @@ def case_connect_engine_sequence(tmp):
         # The arena, for the same engine: the same sequence for its game.
         log = os.path.join(tmp, "arena.log")
         recs = os.path.join(tmp, "arena")
-        p = subprocess.run([PROGRAM, "arena", "engine:tee -a %s | %s engine --player random"
-                            % (log, PROGRAM), "greedy", "--games", "1", "--record", recs],
+        p = subprocess.run([PROGRAM, "arena", "engine:%s | %s engine --player random"
+                            % (logger(log), PROGRAM), "greedy", "--games", "1", "--record", recs],
                            capture_output=True, text=True, timeout=WAIT * 2)
         check(p.returncode == 0, "arena: %s %s" % (p.stdout, p.stderr))
         record = open(os.path.join(recs, "game-0001.rec")).read()
