@@ -78,7 +78,8 @@ static void test_spots_and_moves(void **state)
     assert_string_equal(buf, "farmer on the farm all around");
     describe_spot(kind_of('C'), 0, seg('C', 0, CARC_N), buf, sizeof buf);
     assert_string_equal(buf, "knight on the city all around");
-    carc_move m = {CARC_MOVE_PLACE, {2, -1, 2, 0}, (uint8_t)seg('E', 2, CARC_S), CARC_FIGURE_FOLLOWER};
+    carc_move m = {
+        CARC_MOVE_PLACE, {2, -1, 2, 0}, (uint8_t)seg('E', 2, CARC_S), CARC_FIGURE_FOLLOWER};
     describe_move(kind_of('E'), m, buf, sizeof buf);
     assert_string_equal(buf, "at 2,-1 turned 2, knight on the city at the bottom");
     m.segment = CARC_NO_SPOT;
