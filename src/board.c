@@ -216,10 +216,8 @@ carc_status carc_game_tile_info(const carc_game *g, int index, carc_tile_on_boar
     if (index < 0 || index >= g->ntiles || !out)
         return CARC_EINVAL;
     const board_tile *t = &g->tiles[index];
-    *out = (carc_tile_on_board){t->x,           t->y,
-                                t->kind,        t->rot,
-                                t->follower_seg, t->follower_owner,
-                                (uint8_t)tile_figure(t)};
+    *out = (carc_tile_on_board){
+        t->x, t->y, t->kind, t->rot, t->follower_seg, t->follower_owner, (uint8_t)tile_figure(t)};
     return CARC_OK;
 }
 

@@ -44,7 +44,8 @@ int feature_tiles(const carc_game *g, int root, int *pennants, unsigned *marks)
             seen[m->tile >> 6] |= bit;
             tiles++;
         }
-        const carc_segment_def *def = &carc_tile_data[g->tiles[m->tile].kind].segments[seg_local(m)];
+        const carc_segment_def *def =
+            &carc_tile_data[g->tiles[m->tile].kind].segments[seg_local(m)];
         flags += def->pennant;
         if (LAYOUT_WIDE) /* no base tile has a mark */
             marked |= def->marks;

@@ -296,8 +296,9 @@ static void order_placements(search *s, const carc_game *g, carc_placement *plac
     }
     for (int i = 0; i < np; i++) {
         carc_game_copy(s->scratch, g);
-        carc_game_play(s->scratch, (carc_move){CARC_MOVE_PLACE, places[i], CARC_NO_SPOT, CARC_FIGURE_FOLLOWER}, NULL, 0,
-                       NULL);
+        carc_game_play(s->scratch,
+                       (carc_move){CARC_MOVE_PLACE, places[i], CARC_NO_SPOT, CARC_FIGURE_FOLLOWER},
+                       NULL, 0, NULL);
         s->root->evaluate(s->scratch, scores[i]);
         value[i] = utility(s->root, scores[i], me);
     }
@@ -492,7 +493,8 @@ static void iterate(search *s)
         path[depth++] = (step){n, i};
         valued = -1;
         option *o = &t->opts[nd->first + i];
-        carc_move m = {CARC_MOVE_PLACE, {o->x, o->y, o->rot, 0}, CARC_NO_SPOT, CARC_FIGURE_FOLLOWER};
+        carc_move m = {
+            CARC_MOVE_PLACE, {o->x, o->y, o->rot, 0}, CARC_NO_SPOT, CARC_FIGURE_FOLLOWER};
         if (nd->type == NODE_PLACE && nd->discard) {
             m.type = CARC_MOVE_DISCARD;
         } else if (nd->type == NODE_PLACE) {

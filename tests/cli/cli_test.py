@@ -370,7 +370,6 @@ BAD_REQUESTS = [
     b"{\"type\":\"new\",\"players\":2,\"expansions\":[\"\"]}",
     b"{\"type\":\"new\",\"players\":2,\"expansions\":[\"river\",\"river\"]}",
     b"{\"type\":\"new\",\"players\":2,\"expansions\":[\"river river\"]}",
-    b"{\"type\":\"new\",\"players\":2,\"expansions\":[\"traders-builders\"]}",
     b"{\"type\":\"new\",\"players\":2,\"rules\":[\"river-keep-start\"]}",
     b"{\"type\":\"new\",\"players\":2,\"seed\":-5}",
     b"{\"type\":\"new\",\"players\":99999999999999999999999}",
@@ -1075,7 +1074,6 @@ def case_engine_river():
                          ({"expansions": ["river", "river"]}, "named twice"),
                          ({"expansions": "river"}, "array"),
                          ({"expansions": ["river inns-cathedrals"]}, "one name"),
-                         ({"expansions": ["traders-builders"]}, "not playable"),
                          ({"rules": ["river-keep-start"]}, "needs the river"),
                          ({"rules": ["river-keep-start"], "expansions": []}, "needs the river")):
         r = e.ask(dict({"type": "new", "players": 2}, **extra))
@@ -1311,8 +1309,6 @@ EXPANSION_ARGS = [
      "unknown expansion 'bogus'"),
     (["selfplay", "--seed", "1", "--players", "2", "--expansions", "river,river"],
      "named twice"),
-    (["selfplay", "--seed", "1", "--players", "2", "--expansions", "traders-builders"],
-     "not playable"),
     (["selfplay", "--seed", "1", "--players", "2", "--expansions"], "needs a value"),
     (["arena", "greedy", "random", "--games", "2", "--rules", "river-keep-start"],
      "needs the river"),

@@ -254,7 +254,8 @@ static double brute_after_root_move(const carc_game *g)
             int ns = i < np ? carc_legal_spots(drawn, places[i], spots, CARC_MAX_SPOTS) : 0;
             for (int s = -1; s < ns; s++) {
                 carc_move m = {CARC_MOVE_PLACE, i < np ? places[i] : (carc_placement){0, 0, 0, 0},
-                               s < 0 ? (uint8_t)CARC_NO_SPOT : spots[s].segment, CARC_FIGURE_FOLLOWER};
+                               s < 0 ? (uint8_t)CARC_NO_SPOT : spots[s].segment,
+                               CARC_FIGURE_FOLLOWER};
                 if (i == np) {
                     if (np > 0)
                         break;

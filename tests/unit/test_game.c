@@ -386,7 +386,10 @@ static carc_status refuse(carc_game *g, carc_move m)
 
 static carc_move place(int x, int y, int rot, int seg)
 {
-    carc_move m = {CARC_MOVE_PLACE, {(int8_t)x, (int8_t)y, (uint8_t)rot, 0}, (uint8_t)seg, CARC_FIGURE_FOLLOWER};
+    carc_move m = {CARC_MOVE_PLACE,
+                   {(int8_t)x, (int8_t)y, (uint8_t)rot, 0},
+                   (uint8_t)seg,
+                   CARC_FIGURE_FOLLOWER};
     return m;
 }
 

@@ -183,8 +183,8 @@ static void test_random_games(void **state)
         for (int river = 0; river < 2; river++)
             for (uint64_t seed = 1; seed <= 40; seed++) {
                 int players = 2 + (int)(seed % 5);
-                carc_game *g = inns_game(players, variants[v], river ? CARC_EXPANSION_RIVER : 0,
-                                         seed);
+                carc_game *g =
+                    inns_game(players, variants[v], river ? CARC_EXPANSION_RIVER : 0, seed);
                 carc_rng rng = carc_rng_seed(seed * 31);
                 carc_event events[CARC_MAX_EVENTS];
                 int nev;

@@ -213,7 +213,8 @@ static void test_canonical(void **state)
             for (int seg = -1; seg < carc_tile(kind)->nsegments; seg++) {
                 carc_move m = {CARC_MOVE_PLACE,
                                {5, 5, (uint8_t)rot, 0},
-                               seg < 0 ? CARC_NO_SPOT : (uint8_t)seg, CARC_FIGURE_FOLLOWER};
+                               seg < 0 ? CARC_NO_SPOT : (uint8_t)seg,
+                               CARC_FIGURE_FOLLOWER};
                 carc_move c = carc_move_canonical(h, m);
                 assert_int_equal(c.place.rot, lowest_same(kind, rot));
                 assert_int_equal(follower_ports(kind, c), follower_ports(kind, m));

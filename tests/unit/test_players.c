@@ -353,7 +353,8 @@ static void test_exact_endgame(void **state)
             int ns = carc_legal_spots(g, places[i], spots, CARC_MAX_SPOTS);
             for (int j = -1; j < ns; j++) {
                 carc_move m = {CARC_MOVE_PLACE, places[i],
-                               j < 0 ? (uint8_t)CARC_NO_SPOT : spots[j].segment, CARC_FIGURE_FOLLOWER};
+                               j < 0 ? (uint8_t)CARC_NO_SPOT : spots[j].segment,
+                               CARC_FIGURE_FOLLOWER};
                 carc_game_copy(copy, g);
                 assert_int_equal(carc_game_play(copy, m, NULL, 0, NULL), CARC_OK);
                 int margin = carc_game_score(copy, me) - carc_game_score(copy, 1 - me);
