@@ -74,7 +74,8 @@ static const palette palette_256 = {
             [TILE_ART_CLOISTER] = "1;38;5;231;48;5;124", /* white on red */
             [TILE_ART_PENNANT] = "1;38;5;21",            /* the shields' blue */
             [TILE_ART_INN] = "1;38;5;160",               /* a red roof */
-            [TILE_ART_CATHEDRAL] = "1;38;5;231;48;5;124"},
+            [TILE_ART_CATHEDRAL] = "1;38;5;231;48;5;124",
+            [TILE_ART_GOODS] = "1;38;5;90"}, /* the goods' purple */
     .player = {"48;5;160;38;5;231", "48;5;27;38;5;231", "48;5;226;38;5;16", "48;5;46;38;5;16",
                "48;5;16;38;5;231", "48;5;250;38;5;16"},
     .water = "1;38;5;231;48;5;32", /* white waves on water blue */
@@ -91,7 +92,8 @@ static const palette palette_16 = {
             [TILE_ART_CLOISTER] = "1;97;41",
             [TILE_ART_PENNANT] = "1;34",
             [TILE_ART_INN] = "1;31",
-            [TILE_ART_CATHEDRAL] = "1;97;41"},
+            [TILE_ART_CATHEDRAL] = "1;97;41",
+            [TILE_ART_GOODS] = "1;35"},
     .player = {"41;97", "44;97", "103;30", "102;30", "40;97", "47;30"},
     .water = "1;97;44",
 };
@@ -351,6 +353,11 @@ static void print_legend(FILE *out, const carc_game *g)
         fprintf(out,
                 "%*s" TILE_ART_INN_GLYPH " inn  " TILE_ART_CATHEDRAL_GLYPH
                 " cathedral  RR large follower  rr large farmer\n",
+                LABEL_W, "");
+    if (expansions & CARC_EXPANSION_TRADERS_BUILDERS)
+        fprintf(out,
+                "%*s" TILE_ART_WINE_GLYPH " wine  " TILE_ART_GRAIN_GLYPH
+                " grain  " TILE_ART_CLOTH_GLYPH " cloth  \u24C7 builder  \u24E1 pig\n",
                 LABEL_W, "");
 }
 
