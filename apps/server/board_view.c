@@ -2,6 +2,7 @@
 #include "board_view.h"
 
 #include "tile_info.h"
+#include "wire.h"
 
 json_t *board_view_start(const carc_game *g)
 {
@@ -30,11 +31,10 @@ json_t *board_view_followers(const carc_game *g)
         carc_tile_on_board b;
         if (carc_game_tile_info(g, i, &b) != CARC_OK || b.follower_segment == CARC_NO_SPOT)
             continue;
-        json_array_append_new(
-            list,
-            json_pack("{s:i, s:i, s:s, s:i, s:s}", "x", b.x, "y", b.y, "spot",
-                      board_view_spot(&b, b.follower_segment), "player", b.follower_owner, "figure",
-                      b.follower_figure == CARC_FIGURE_LARGE ? "large" : "follower"));
+        json_array_append_new(list, json_pack("{s:i, s:i, s:s, s:i, s:s}", "x", b.x, "y", b.y,
+                                              "spot", board_view_spot(&b, b.follower_segment),
+                                              "player", b.follower_owner, "figure",
+                                              wire_figure_name(b.follower_figure)));
     }
     return list;
 }
@@ -50,11 +50,10 @@ json_t *board_view_events(const carc_event *events, int n, int players)
                 json_array_append_new(winners, json_integer(p));
             json_array_append_new(returned, json_integer(e->returned[p]));
         }
-        json_t *event =
-            json_pack("{s:s, s:b, s:o, s:i, s:i, s:i, s:i, s:i, s:o}", "kind",
-                      carc_kind_name(e->kind), "complete", e->complete, "winners",
-                      winners, "points", e->points, "tiles", e->tiles, "pennants", e->pennants, "x",
-                      e->x, "y", e->y, "returned", returned);
+        json_t *event = json_pack("{s:s, s:b, s:o, s:i, s:i, s:i, s:i, s:i, s:o}", "kind",
+                                  carc_kind_name(e->kind), "complete", e->complete, "winners",
+                                  winners, "points", e->points, "tiles", e->tiles, "pennants",
+                                  e->pennants, "x", e->x, "y", e->y, "returned", returned);
         if (e->returned_large) { /* Inns & Cathedrals: whose large follower went home */
             json_t *large = json_array();
             for (int p = 0; p < players; p++)
@@ -62,6 +61,7 @@ json_t *board_view_events(const carc_event *events, int n, int players)
                     json_array_append_new(large, json_integer(p));
             json_object_set_new(event, "returned_large", large);
         }
+        wire_event_bonus(event, e); /* Traders & Builders: the pig's points, goods */
         json_array_append_new(list, event);
     }
     return list;
