@@ -498,6 +498,19 @@ static const char *large_text(const carc_game *g, int p)
     return " in supply, the large one on the board";
 }
 
+/* Traders & Builders' line under a player's: goods held and their points,
+ * the builder and the pig in the supply or on the board. */
+static void print_traders(FILE *out, const carc_game *g, int p)
+{
+    if (!(carc_game_rules(g).expansions & CARC_EXPANSION_TRADERS_BUILDERS))
+        return;
+    fprintf(out, "            goods: %d wine, %d grain, %d cloth (%d points); builder %s, pig %s\n",
+            carc_game_goods(g, p, CARC_GOODS_WINE), carc_game_goods(g, p, CARC_GOODS_GRAIN),
+            carc_game_goods(g, p, CARC_GOODS_CLOTH), carc_game_goods_points(g, p),
+            carc_game_figures(g, p, CARC_FIGURE_BUILDER) ? "in supply" : "on the board",
+            carc_game_figures(g, p, CARC_FIGURE_PIG) ? "in supply" : "on the board");
+}
+
 static void print_scores(FILE *out, const frame *f, const show_style *style)
 {
     const carc_game *g = f->g;
@@ -513,6 +526,7 @@ static void print_scores(FILE *out, const frame *f, const show_style *style)
                 carc_game_score_of(g, p, CARC_FIELD), carc_game_supply(g, p),
                 plural(carc_game_supply(g, p), "follower", "followers"), large_text(g, p),
                 (leaders & (1u << p)) ? "  WINNER" : "");
+        print_traders(out, g, p);
     }
 }
 
