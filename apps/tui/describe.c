@@ -262,6 +262,48 @@ void describe_move(int kind, carc_move m, char *buf, size_t cap)
              m.segment != CARC_NO_SPOT && m.figure == CARC_FIGURE_LARGE ? "large " : "", spot);
 }
 
+const char *describe_figure(int figure)
+{
+    static const char *const names[CARC_FIGURES] = {"follower", "large follower", "builder", "pig"};
+    return figure >= 0 && figure < CARC_FIGURES ? names[figure] : "figure";
+}
+
+void describe_goods(const carc_game *g, int feature, char *buf, size_t cap)
+{
+    static const unsigned marks[CARC_GOODS_TYPES] = {CARC_MARK_WINE, CARC_MARK_GRAIN,
+                                                     CARC_MARK_CLOTH};
+    static const char *const names[CARC_GOODS_TYPES] = {"wine", "grain", "cloth"};
+    int count[CARC_GOODS_TYPES] = {0}, any = 0;
+    for (int i = 0; i < carc_game_tile_count(g); i++) {
+        carc_tile_on_board t;
+        if (carc_game_tile_info(g, i, &t) != CARC_OK)
+            continue;
+        const carc_tile_def *def = carc_tile(t.kind);
+        for (int s = 0; s < def->nsegments; s++)
+            for (int k = 0; k < CARC_GOODS_TYPES; k++)
+                if ((def->segments[s].marks & marks[k]) &&
+                    carc_game_feature_has(g, feature, i, s)) {
+                    count[k]++;
+                    any = 1;
+                }
+    }
+    carc_feature f;
+    if (!any || carc_game_feature_info(g, feature, &f) != CARC_OK) {
+        snprintf(buf, cap, "%s", "");
+        return;
+    }
+    char list[64] = "";
+    size_t len = 0;
+    for (int k = 0; k < CARC_GOODS_TYPES; k++)
+        if (count[k] > 0 && len < sizeof list) {
+            int n = snprintf(list + len, sizeof list - len, "%s%d %s", len ? ", " : "", count[k],
+                             names[k]);
+            len = n > 0 ? len + (size_t)n : len;
+        }
+    snprintf(buf, cap, "Goods: %s, %s", list,
+             f.complete ? "given when it was completed" : "to whoever completes it");
+}
+
 void describe_marks(const carc_feature *f, char *buf, size_t cap)
 {
     if (f->kind == CARC_ROAD && (f->marks & CARC_MARK_INN))

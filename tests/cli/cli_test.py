@@ -1577,7 +1577,10 @@ def case_inns_commands():
     check(code == 0 and json.loads(out)["checksum"] == ic["checksum"], "bench I&C alone: %s" % out)
     for cmd in ("selfplay", "arena", "bench", "connect"):
         code, out, err = run([cmd, "--help"])
-        check(code == 0 and "inns-cathedrals" in out, "%s --help: %s" % (cmd, out))
+        check(code == 0 and "inns-cathedrals" in out and "traders-builders" in out,
+              "%s --help: %s" % (cmd, out))
+    code, out, err = run(["--help"])
+    check(code == 0 and "traders-builders" in out, "--help: %s" % out)
 
 
 CASES = {
