@@ -56,8 +56,8 @@ static json_t *tile_json(const carc_tile_def *t)
     for (int s = 0; s < t->nsegments; s++) {
         const carc_segment_def *d = &t->segments[s];
         json_array_append_new(
-            segments, json_pack("{s:s, s:b, s:o, s:o, s:o}", "kind", wire_kind_name(d->kind), "pennant",
-                                d->pennant, "ports", ports_json(d->ports), "borders",
+            segments, json_pack("{s:s, s:b, s:o, s:o, s:o}", "kind", wire_kind_name(d->kind),
+                                "pennant", d->pennant, "ports", ports_json(d->ports), "borders",
                                 borders_json(d->borders), "marks", marks_json(d->marks)));
     }
     /* "letter": the id under the name of version 1, for older clients. */
