@@ -432,7 +432,10 @@ int carc_legal_placements(const carc_game *g, carc_placement *out, int cap);
 int carc_placement_legal(const carc_game *g, carc_placement p);
 /* Writes the legal follower spots of the drawn tile placed at `p` (which
  * must be legal) into `out` and returns how many there are (0 when the
- * player's supply is empty). */
+ * player has neither a follower nor the large follower in supply): the
+ * segments whose feature holds no follower. The builder's and the pig's
+ * segments are not spots of this list: carc_legal_figures() has every
+ * figure move of a placement. */
 int carc_legal_spots(const carc_game *g, carc_placement p, carc_spot *out, int cap);
 
 /* Symmetric tiles. Some rotations of a symmetric tile put the same tile on
