@@ -436,7 +436,10 @@ int carc_legal_placements(const carc_game *g, carc_placement *out, int cap);
 int carc_placement_legal(const carc_game *g, carc_placement p);
 /* Writes the legal follower spots of the drawn tile placed at `p` (which
  * must be legal) into `out` and returns how many there are (0 when the
- * player's supply is empty). */
+ * player has neither a follower nor the large follower in supply): the
+ * segments whose feature holds no follower. The builder's and the pig's
+ * segments are not spots of this list: carc_legal_figures() has every
+ * figure move of a placement. */
 int carc_legal_spots(const carc_game *g, carc_placement p, carc_spot *out, int cap);
 
 /* Symmetric tiles. Some rotations of a symmetric tile put the same tile on
@@ -447,18 +450,29 @@ int carc_legal_spots(const carc_game *g, carc_placement p, carc_spot *out, int c
  * distinct move once, at its canonical rotation: the lowest rotation that
  * puts the same tile on the board. */
 enum {
+    /* Upper bound of carc_legal_figures(): a segment takes at most two
+     * figures (a follower and the large follower where the feature is
+     * free; the builder or the pig where it holds its player's follower). */
+    CARC_MAX_FIGURE_MOVES = 2 * CARC_MAX_SPOTS,
     /* Upper bound of carc_legal_moves(): every placement without a
-     * follower and with each spot. */
-    CARC_MAX_MOVES = CARC_MAX_PLACEMENTS * (1 + CARC_MAX_SPOTS),
+     * figure and with each. */
+    CARC_MAX_MOVES = CARC_MAX_PLACEMENTS * (1 + CARC_MAX_FIGURE_MOVES),
 };
 /* Writes every legal move of the current player into `out` (at most `cap`;
  * `out` may be NULL when `cap` is 0) and returns how many there are, like
  * snprintf (CARC_MAX_MOVES is always enough): for each legal placement at
  * its canonical rotation, in the order of carc_legal_placements(), the
- * placement without a follower, then with each legal spot in the order of
- * carc_legal_spots(); or the single discard when the tile fits nowhere; 0
- * when the game is over. No allocation. */
+ * placement without a figure, then with each figure it may deploy
+ * (carc_legal_figures(): by segment, a follower then the large follower on
+ * each spot of carc_legal_spots(), then the builder's and the pig's
+ * segments); or the single discard when the tile fits nowhere; 0 when the
+ * game is over. No allocation. */
 int carc_legal_moves(const carc_game *g, carc_move *out, int cap);
+/* The legal moves of placement `p` of the drawn tile that deploy a figure
+ * (a follower, the large follower, the builder, the pig), in the order of
+ * carc_legal_moves(); 0 when `p` is not legal. Writes at most `cap` and
+ * returns how many there are (at most CARC_MAX_FIGURE_MOVES). */
+int carc_legal_figures(const carc_game *g, carc_placement p, carc_move *out, int cap);
 /* `m`, a move of the drawn tile, at its canonical rotation, the follower
  * (if any) moved to the segment of that rotation which covers the same
  * board ports: the form carc_legal_moves() lists. A discard, a move that

@@ -32,6 +32,8 @@
     X(int, carc_legal_spots, (const carc_game *g, carc_placement p, carc_spot *out, int cap),      \
       (g, p, out, cap))                                                                            \
     X(int, carc_legal_moves, (const carc_game *g, carc_move *out, int cap), (g, out, cap))         \
+    X(int, carc_legal_figures, (const carc_game *g, carc_placement p, carc_move *out, int cap),    \
+      (g, p, out, cap))                                                                            \
     X(carc_move, carc_move_canonical, (const carc_game *g, carc_move m), (g, m))                   \
     X(carc_status, carc_game_play,                                                                 \
       (carc_game * g, carc_move m, carc_event * events, int cap, int *nevents),                    \

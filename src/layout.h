@@ -49,6 +49,7 @@
 #define carc_placement_legal LAYOUT_NAME(carc_placement_legal)
 #define carc_legal_spots LAYOUT_NAME(carc_legal_spots)
 #define carc_legal_moves LAYOUT_NAME(carc_legal_moves)
+#define carc_legal_figures LAYOUT_NAME(carc_legal_figures)
 #define carc_move_canonical LAYOUT_NAME(carc_move_canonical)
 #define carc_game_play LAYOUT_NAME(carc_game_play)
 #define carc_game_finish LAYOUT_NAME(carc_game_finish)

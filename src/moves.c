@@ -307,7 +307,7 @@ typedef struct figure_option {
     uint8_t segment, figure;
 } figure_option;
 
-enum { MAX_OPTIONS = 4 * CARC_MAX_SEGMENTS_PER_TILE };
+enum { MAX_OPTIONS = CARC_MAX_FIGURE_MOVES };
 
 /* The figure moves of `kind` placed at `rot` on frontier square `f`, in
  * segment order: a follower and the large follower on each free segment,
@@ -332,6 +332,17 @@ static int figure_options(const carc_game *g, int kind, int rot, int f, figure_o
         for (; pig; pig &= pig - 1)
             opts[n++] = (figure_option){(uint8_t)__builtin_ctz(pig), CARC_FIGURE_PIG};
     }
+    return n;
+}
+
+int carc_legal_figures(const carc_game *g, carc_placement p, carc_move *out, int cap)
+{
+    if (!carc_placement_legal(g, p))
+        return 0;
+    figure_option opts[MAX_OPTIONS];
+    int n = figure_options(g, g->drawn, p.rot, board_frontier_at(g, p.x, p.y), opts);
+    for (int i = 0; i < n && i < cap; i++)
+        out[i] = (carc_move){CARC_MOVE_PLACE, p, opts[i].segment, opts[i].figure};
     return n;
 }
 

@@ -50,7 +50,7 @@ enum { NODE_PLACE, NODE_SPOT, NODE_CHANCE };
 enum {
     MAX_DEPTH = 3 * CARC_MAX_TILES + 4,
     MAX_THREADS = 64,
-    ROOT_SPOTS = 1 + CARC_MAX_SPOTS, /* options of a spot node */
+    ROOT_SPOTS = 1 + CARC_MAX_FIGURE_MOVES, /* options of a spot node */
     /* All trees of one search. A growing array is copied, so peak use can
      * reach half as much again: still under 256 MiB. */
     MEMORY_CAP = 160 * 1024 * 1024,
@@ -70,7 +70,7 @@ static const unsigned expand_visits = 1; /* leaf visits before a placement node 
 typedef struct option {
     int8_t x, y;
     uint8_t rot;
-    uint8_t seg; /* spot nodes: the follower's segment or CARC_NO_SPOT */
+    uint8_t seg; /* spot nodes: a figure move's spot_code(), or CARC_NO_SPOT */
     /* The child node. Before the first visit -1, or, for a placement below
      * the root, -2 - k: score record k holds its one-ply value. */
     int32_t child;
@@ -353,8 +353,23 @@ static int expand_place(search *s, int32_t n, const carc_game *g, int at_root)
     return 1;
 }
 
+/* A figure on a segment as one byte: the segment, the figure above it (a
+ * follower's code is its segment, as before figures existed). */
+static uint8_t spot_code(const carc_move *m)
+{
+    return (uint8_t)(m->segment | m->figure << 4);
+}
+
+/* The move of placement `p` with spot code `code`. */
+static carc_move spot_move(carc_placement p, uint8_t code)
+{
+    if (code == CARC_NO_SPOT)
+        return (carc_move){CARC_MOVE_PLACE, p, CARC_NO_SPOT, CARC_FIGURE_FOLLOWER};
+    return (carc_move){CARC_MOVE_PLACE, p, (uint8_t)(code & 15u), (uint8_t)(code >> 4)};
+}
+
 /* A spot node for placement `p` of option `root_index` (-1 below the
- * root): "no follower" first, then the legal spots. */
+ * root): "no figure" first, then the legal figure moves. */
 static int32_t make_spot_node(search *s, const carc_game *g, carc_placement p, int root_index)
 {
     tree *t = &s->tree;
@@ -364,11 +379,11 @@ static int32_t make_spot_node(search *s, const carc_game *g, carc_placement p, i
         count = s->root->nspots[root_index];
         memcpy(segs, s->root->spots[root_index], (size_t)count);
     } else {
-        carc_spot spots[CARC_MAX_SPOTS];
-        int ns = carc_legal_spots(g, p, spots, CARC_MAX_SPOTS);
+        carc_move figures[CARC_MAX_FIGURE_MOVES];
+        int ns = carc_legal_figures(g, p, figures, CARC_MAX_FIGURE_MOVES);
         segs[0] = CARC_NO_SPOT;
         for (int i = 0; i < ns; i++)
-            segs[i + 1] = spots[i].segment;
+            segs[i + 1] = spot_code(&figures[i]);
         count = ns + 1;
     }
     int32_t n = new_node(t, NODE_SPOT, carc_game_current_player(g));
@@ -511,7 +526,7 @@ static void iterate(search *s)
             n = t->opts[t->nodes[n].first + i].child;
             continue;
         } else {
-            m.segment = o->seg;
+            m = spot_move(m.place, o->seg);
             if (depth == 2 && root_place >= 0)
                 root_spot = i;
         }
@@ -603,13 +618,13 @@ static void prepare_root(root_info *ri, const carc_game *g, carc_game *scratch,
     ri->nplaces = ai_legal_placements(g, ri->places);
     double best[CARC_MAX_PLACEMENTS];
     for (int i = 0; i < ri->nplaces; i++) {
-        carc_spot spots[CARC_MAX_SPOTS];
-        int ns = carc_legal_spots(g, ri->places[i], spots, CARC_MAX_SPOTS);
+        carc_move figures[CARC_MAX_FIGURE_MOVES];
+        int ns = carc_legal_figures(g, ri->places[i], figures, CARC_MAX_FIGURE_MOVES);
         ri->nspots[i] = (uint8_t)(ns + 1);
         best[i] = -1e300;
         for (int j = 0; j <= ns; j++) {
-            uint8_t seg = j == 0 ? CARC_NO_SPOT : spots[j - 1].segment;
-            carc_move m = {CARC_MOVE_PLACE, ri->places[i], seg, CARC_FIGURE_FOLLOWER};
+            uint8_t seg = j == 0 ? CARC_NO_SPOT : spot_code(&figures[j - 1]);
+            carc_move m = spot_move(ri->places[i], seg);
             carc_game_copy(scratch, g);
             double v[CARC_MAX_PLAYERS];
             carc_game_play(scratch, m, NULL, 0, NULL);
@@ -776,7 +791,7 @@ static int merge_and_rank(const root_info *ri, search *s, int threads, carc_move
                 sum.margin += st->margin;
                 sum.win += st->win;
             }
-            carc_move m = {CARC_MOVE_PLACE, ri->places[i], ri->spots[i][j], CARC_FIGURE_FOLLOWER};
+            carc_move m = spot_move(ri->places[i], ri->spots[i][j]);
             double margin = sum.visits ? sum.margin / sum.visits : ri->prior[i][j];
             double win = sum.visits ? sum.win / sum.visits : 0.5;
             all[n++] = (carc_move_eval){m, margin, win, sum.visits};

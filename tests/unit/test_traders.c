@@ -168,10 +168,46 @@ static void test_random_games(void **state)
     assert_true(builders_used > 0 && pigs_used > 0 && second_parts > 0 && goods_given > 0);
 }
 
+/* carc_legal_figures() of each placement is exactly the figure moves that
+ * carc_legal_moves() lists after that placement, in the same order. */
+static void test_legal_figures(void **state)
+{
+    (void)state;
+    static carc_move all[CARC_MAX_MOVES];
+    int checked = 0;
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        carc_rules rules = {0, CARC_EXPANSION_TRADERS_BUILDERS | CARC_EXPANSION_INNS_CATHEDRALS};
+        carc_game *g = carc_game_new(3, &rules, seed);
+        carc_rng rng = carc_rng_seed(seed);
+        while (!carc_game_over(g)) {
+            int n = carc_legal_moves(g, all, CARC_MAX_MOVES);
+            for (int i = 0; i < n; i++) {
+                if (all[i].type != CARC_MOVE_PLACE || all[i].segment != CARC_NO_SPOT)
+                    continue;
+                carc_move figures[CARC_MAX_FIGURE_MOVES];
+                int k = carc_legal_figures(g, all[i].place, figures, CARC_MAX_FIGURE_MOVES);
+                assert_true(k <= CARC_MAX_FIGURE_MOVES);
+                for (int j = 0; j < k; j++) {
+                    assert_true(i + 1 + j < n);
+                    assert_true(carc_move_equal(figures[j], all[i + 1 + j]));
+                    assert_int_equal(figures[j].figure, all[i + 1 + j].figure);
+                }
+                assert_true(i + 1 + k == n || all[i + 1 + k].segment == CARC_NO_SPOT);
+                checked++;
+            }
+            assert_int_equal(carc_game_play(g, carc_random_move(g, &rng, 0.7), NULL, 0, NULL),
+                             CARC_OK);
+        }
+        carc_game_free(g);
+    }
+    assert_true(checked > 1000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_catalogue),
+        cmocka_unit_test(test_legal_figures),
         cmocka_unit_test(test_random_games),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
