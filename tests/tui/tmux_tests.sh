@@ -87,6 +87,7 @@ message_line() { tail -n 2 "$screen_file" | head -n 1; }
 # key_then_message_changes KEY: presses KEY once and waits until the
 # message line is another, so no key is pressed twice for one screen.
 key_then_message_changes() {
+    capture
     was=$(message_line)
     keys "$1"
     i2=0
