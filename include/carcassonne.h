@@ -30,7 +30,7 @@ enum {
     CARC_MAX_SPOTS = CARC_MAX_SEGMENTS_PER_TILE,
     /* Upper bound of the score events one move can produce, final scoring
      * included: every event needs a follower on the board or a farm. */
-    CARC_MAX_EVENTS = 64,
+    CARC_MAX_EVENTS = 96,
     CARC_NO_SPOT = 255,
     CARC_NO_TILE = -1,
 };
@@ -160,13 +160,13 @@ enum {
 
 /* Expansions: the tile sets (and later figures) a game adds to the base
  * game. Their names in the record notation are "river", "inns-cathedrals"
- * and "traders-builders"; this version of the library plays the first
- * two. */
+ * and "traders-builders"; this version of the library plays all three. */
 enum {
     CARC_EXPANSION_RIVER = 1u << 0,
     CARC_EXPANSION_INNS_CATHEDRALS = 1u << 1,
     CARC_EXPANSION_TRADERS_BUILDERS = 1u << 2,
-    CARC_EXPANSIONS_SUPPORTED = CARC_EXPANSION_RIVER | CARC_EXPANSION_INNS_CATHEDRALS,
+    CARC_EXPANSIONS_SUPPORTED =
+        CARC_EXPANSION_RIVER | CARC_EXPANSION_INNS_CATHEDRALS | CARC_EXPANSION_TRADERS_BUILDERS,
 };
 
 /* What a game is played with: rule variants and expansions. {0} is the
@@ -253,12 +253,22 @@ typedef enum carc_move_type {
 
 /* The figures a move may deploy on its spot. A follower is any game's;
  * the large follower (Inns & Cathedrals: one a player) counts 2 in every
- * majority and scores like a follower. */
+ * majority and scores like a follower. Traders & Builders' builder (on a
+ * road or city that holds a follower of its player) gives its player a
+ * second tile when a later tile of theirs extends that feature; its pig
+ * (on a farm with its player's farmer) makes that player's farm worth 4 a
+ * city. Neither counts in a majority. */
 typedef enum carc_figure {
     CARC_FIGURE_FOLLOWER = 0,
     CARC_FIGURE_LARGE = 1,
+    CARC_FIGURE_BUILDER = 2,
+    CARC_FIGURE_PIG = 3,
     CARC_FIGURES
 } carc_figure;
+
+/* Traders & Builders' trade goods, in the order of carc_event.goods and
+ * carc_game_goods(). */
+enum { CARC_GOODS_WINE = 0, CARC_GOODS_GRAIN = 1, CARC_GOODS_CLOTH = 2, CARC_GOODS_TYPES = 3 };
 
 /* A move is a small value: 7 bytes. */
 typedef struct carc_move {
@@ -278,12 +288,22 @@ int carc_move_equal(carc_move a, carc_move b);
  * Score events
  * ------------------------------------------------------------------------- */
 
+/* carc_event.bonus: 0 a feature's points; CARC_BONUS_PIG the pig's extra
+ * point a city on a farm (`points` to `winners`, after the farm's own
+ * event); CARC_BONUS_GOODS trade goods: a completed city's tokens to the
+ * player who placed the tile (`winners`, `points` 0), or at the end 10
+ * points for one goods type to the players holding most of it. */
+enum { CARC_BONUS_PIG = 1, CARC_BONUS_GOODS = 2 };
+
 typedef struct carc_event {
     uint8_t kind;                       /* carc_kind of the scored feature (FIELD: farm) */
     uint8_t complete;                   /* 1: completed in play; 0: final scoring */
     uint8_t winners;                    /* bit p: player p scores `points` */
     uint8_t returned[CARC_MAX_PLAYERS]; /* figures that went home, per player */
     uint8_t returned_large;             /* bit p: one of them is p's large follower */
+    uint8_t bonus;                      /* CARC_BONUS_*: what the event scores */
+    uint8_t goods[CARC_GOODS_TYPES];    /* CARC_BONUS_GOODS: tokens given to each winner
+                                           (completed city) or held by each (final) */
     int16_t points;                     /* points each winner scores */
     int16_t tiles;                      /* tiles of the feature (cloister: itself and
                                            its neighbours; farm: completed cities) */
@@ -464,9 +484,17 @@ int carc_game_score(const carc_game *g, int player);
 int carc_game_score_of(const carc_game *g, int player, carc_kind kind);
 int carc_game_supply(const carc_game *g, int player);
 /* Figures of `figure` (carc_figure) in `player`'s supply: followers as
- * carc_game_supply(); the large follower 1 or 0 (always 0 without Inns &
- * Cathedrals). */
+ * carc_game_supply(); the large follower, the builder and the pig 1 or 0
+ * (always 0 without their expansion). */
 int carc_game_figures(const carc_game *g, int player, int figure);
+/* Trade goods tokens of `type` (CARC_GOODS_*) that `player` holds, and the
+ * points `player` scored for goods at the end (Traders & Builders). */
+int carc_game_goods(const carc_game *g, int player, int type);
+int carc_game_goods_points(const carc_game *g, int player);
+/* Whether the current player is playing a second tile this turn (a
+ * builder's double turn, or a bonus turn in a game with Traders &
+ * Builders): it never gives a third. */
+int carc_game_second_part(const carc_game *g);
 /* Bit mask of the players with the highest score. */
 unsigned carc_game_leaders(const carc_game *g);
 

@@ -15,6 +15,7 @@
 #include "river.h"
 #include "scoring.h"
 #include "tiles.h"
+#include "traders.h"
 
 /* --- Set-up and copies ----------------------------------------------------- */
 
@@ -45,6 +46,7 @@ static carc_status start_game(carc_game *g, int players, const carc_rules *rules
     g->nmoves = 0;
     memset(g->supply, CARC_FOLLOWERS, sizeof g->supply);
     figures_start(g);
+    traders_start(g);
     memset(g->score, 0, sizeof g->score);
     memset(g->score_by_kind, 0, sizeof g->score_by_kind);
     board_clear(g, fresh);
@@ -183,10 +185,16 @@ uint64_t carc_game_digest(const carc_game *g)
     for (int p = 0; p < g->nplayers; p++) {
         digest_bytes(&d, (uint32_t)g->score[p], 4);
         digest_bytes(&d, g->supply[p], 1);
-        /* Games without the large follower keep their digest of before. */
-        if (figures_large_in_game(&g->rules))
-            digest_bytes(&d, (uint64_t)figures_large_left(g, p), 1);
+        /* Games with followers alone keep their digest of before. */
+        if (figures_extra_in_game(&g->rules))
+            for (int f = CARC_FIGURE_LARGE; f < CARC_FIGURES; f++)
+                digest_bytes(&d, (uint64_t)figures_left(g, p, f), 1);
+        if (figures_traders_in_game(&g->rules))
+            for (int k = 0; k < CARC_GOODS_TYPES; k++)
+                digest_bytes(&d, (uint64_t)traders_goods(g, p, k), 1);
     }
+    if (figures_traders_in_game(&g->rules))
+        digest_bytes(&d, (uint64_t)traders_second_part(g), 1);
     digest_bytes(&d, g->ntiles, 1);
     for (int t = 0; t < g->ntiles; t++) {
         const board_tile *bt = &g->tiles[t];
@@ -197,7 +205,7 @@ uint64_t carc_game_digest(const carc_game *g)
         digest_bytes(&d, bt->rot, 1);
         digest_bytes(&d, bt->follower_seg, 1);
         digest_bytes(&d, follower ? bt->follower_owner : 255u, 1);
-        if (figures_large_in_game(&g->rules))
+        if (figures_extra_in_game(&g->rules))
             digest_bytes(&d, follower ? (uint64_t)tile_figure(bt) : 255u, 1);
     }
     return d.h;
@@ -276,7 +284,7 @@ static void deploy(carc_game *g, int t, int local, int figure)
     g->follower_tiles[t >> 6] |= 1ull << (t & 63);
     g->seg[feature_root(g, bt->seg_base + local)].root += (root_word)figure_strength(figure)
                                                           << (FOLLOWER_BITS * g->current);
-    figures_move(g, g->current, figure, -1);
+    figures_take(g, g->current, figure, t);
 }
 
 static void record_move(carc_game *g, const move_fields *m)
@@ -326,12 +334,15 @@ static void apply_move(carc_game *g, const move_fields *m, event_sink *sink)
         int t = board_place(g, g->drawn, m->x, m->y, m->rot, m->square, &closed);
         if (river_is_kind(g->drawn))
             river_advance(g, g->drawn, m->rot, m->x, m->y);
+        /* Before the new figure: a builder placed now gives no second tile. */
+        int builder = traders_builder_extended(g, t);
         if (m->segment != CARC_NO_SPOT)
             deploy(g, t, m->segment, m->figure);
         if (closed)
             score_roads_and_cities(g, t, sink);
         update_cloisters(g, t, sink);
         again = (g->rules.flags & CARC_RULE_BONUS_TURN) && surrounded(g, m->x, m->y);
+        again = traders_turn_again(g, again, builder);
     }
     end_turn(g, again, sink);
 }
@@ -419,7 +430,26 @@ int carc_game_supply(const carc_game *g, int player)
 
 int carc_game_figures(const carc_game *g, int player, int figure)
 {
-    return valid_player(g, player) ? figures_left(g, player, figure) : 0;
+    if (!valid_player(g, player) || figure < 0 || figure >= CARC_FIGURES)
+        return 0;
+    return figures_left(g, player, figure);
+}
+
+int carc_game_goods(const carc_game *g, int player, int type)
+{
+    if (!valid_player(g, player) || type < 0 || type >= CARC_GOODS_TYPES)
+        return 0;
+    return traders_goods(g, player, type);
+}
+
+int carc_game_goods_points(const carc_game *g, int player)
+{
+    return valid_player(g, player) ? traders_goods_points(g, player) : 0;
+}
+
+int carc_game_second_part(const carc_game *g)
+{
+    return traders_second_part(g);
 }
 
 unsigned carc_game_leaders(const carc_game *g)

@@ -43,6 +43,9 @@
       (g, player, kind))                                                                           \
     X(int, carc_game_supply, (const carc_game *g, int player), (g, player))                        \
     X(int, carc_game_figures, (const carc_game *g, int player, int figure), (g, player, figure))   \
+    X(int, carc_game_goods, (const carc_game *g, int player, int type), (g, player, type))         \
+    X(int, carc_game_goods_points, (const carc_game *g, int player), (g, player))                  \
+    X(int, carc_game_second_part, (const carc_game *g), (g))                                       \
     X(unsigned, carc_game_leaders, (const carc_game *g), (g))                                      \
     X(int, carc_game_tile_count, (const carc_game *g), (g))                                        \
     X(carc_status, carc_game_tile_info, (const carc_game *g, int index, carc_tile_on_board *out),  \

@@ -124,21 +124,22 @@ int carc_placement_legal(const carc_game *g, carc_placement p)
     return (int)((square_fits(g, f) >> p.rot) & 1u);
 }
 
-/* Local segments of `kind` placed at `p` on frontier square `square` whose
- * feature would hold no follower once the tile is placed. A segment joins
- * every feature it touches, and two segments of the new tile that touch
- * one feature join each other: occupation spreads from the segments that
- * touch an occupied feature to every segment that shares a feature with an
- * occupied one. Each touched feature is kept once, with the mask of the
- * new segments touching it. */
-static unsigned free_segments(const carc_game *g, int kind, int rot, int square)
+/* The features the segments of `kind` placed at `rot` on frontier square
+ * `square` would join: each distinct root once, with the mask of the new
+ * segments touching it. A segment joins every feature it touches, and two
+ * segments of the new tile that touch one feature join each other. */
+typedef struct touched {
+    seg_id roots[CARC_PORTS];
+    uint16_t touching[CARC_PORTS];
+    int n;
+} touched;
+
+static inline void touch_features(const carc_game *g, int kind, int rot, int square, touched *t)
 {
     const frontier_square *sq = &g->frontier[square];
     const uint8_t *own = carc_port_seg[kind][rot];
-    seg_id roots[CARC_PORTS];
-    uint16_t touching[CARC_PORTS] = {0};
-    int nroots = 0;
-    unsigned occupied = 0;
+    t->n = 0;
+    memset(t->touching, 0, sizeof t->touching);
     for (int d = 0; d < 4; d++) {
         if (sq->neighbour[d] == NO_TILE)
             continue;
@@ -148,30 +149,103 @@ static unsigned free_segments(const carc_game *g, int kind, int rot, int square)
         int last = -1, i = 0;
         for (int k = 0; k < 3; k++) {
             int ns = nb->seg_base + theirs[2 - k];
-            unsigned bit = 1u << own[3 * d + k];
             if (ns != last) {
                 int root = feature_root(g, ns);
-                for (i = 0; i < nroots && roots[i] != root; i++)
+                for (i = 0; i < t->n && t->roots[i] != root; i++)
                     ;
-                if (i == nroots) {
-                    roots[nroots] = (seg_id)root;
-                    touching[nroots++] = 0;
+                if (i == t->n) {
+                    t->roots[t->n] = (seg_id)root;
+                    t->touching[t->n++] = 0;
                 }
-                if (seg_followers(&g->seg[root]))
-                    occupied |= bit;
                 last = ns;
             }
-            touching[i] = (uint16_t)(touching[i] | bit);
+            t->touching[i] = (uint16_t)(t->touching[i] | 1u << own[3 * d + k]);
         }
     }
-    for (unsigned before = ~occupied; before != occupied;) {
-        before = occupied;
-        for (int i = 0; i < nroots; i++)
-            if (touching[i] & occupied)
-                occupied |= touching[i];
+}
+
+/* `seed` spread to every new segment that shares a feature with one of
+ * its segments. */
+static inline unsigned spread(const touched *t, unsigned seed)
+{
+    for (unsigned before = ~seed; before != seed;) {
+        before = seed;
+        for (int i = 0; i < t->n; i++)
+            if (t->touching[i] & seed)
+                seed |= t->touching[i];
     }
+    return seed;
+}
+
+/* Local segments of `kind` placed at `rot` on frontier square `square`
+ * whose feature would hold no follower once the tile is placed:
+ * occupation spreads from the segments that touch an occupied feature. */
+static unsigned free_segments(const carc_game *g, int kind, int rot, int square)
+{
+    touched t;
+    touch_features(g, kind, rot, square, &t);
+    unsigned occupied = 0;
+    for (int i = 0; i < t.n; i++)
+        if (seg_followers(&g->seg[t.roots[i]]))
+            occupied |= t.touching[i];
     unsigned all = (1u << carc_tile_data[kind].nsegments) - 1;
-    return all & ~occupied & ~river_segments(kind);
+    return all & ~spread(&t, occupied) & ~river_segments(kind);
+}
+
+/* Open edges of the road or city that the new segments `group` (one
+ * feature's) would form with the features they touch. */
+static int open_after(const carc_game *g, int kind, int rot, int square, const touched *t,
+                      unsigned group)
+{
+    const frontier_square *sq = &g->frontier[square];
+    const uint8_t *own = carc_port_seg[kind][rot];
+    int open = 0;
+    for (int i = 0; i < t->n; i++)
+        if (t->touching[i] & group)
+            open += (int)seg_open(&g->seg[t->roots[i]]);
+    for (unsigned rest = group; rest; rest &= rest - 1)
+        open += carc_seg_open[kind][__builtin_ctz(rest)];
+    for (int d = 0; d < 4; d++) /* a matched edge closes one edge on each side */
+        if (sq->neighbour[d] != NO_TILE && ((group >> own[3 * d + 1]) & 1u))
+            open -= 2;
+    return open;
+}
+
+/* Traders & Builders: the local segments on which the current player's
+ * builder may stand (a road or city holding that player's follower that
+ * this tile does not complete) and the pig (a farm holding that player's
+ * farmer). */
+static void helper_segments(const carc_game *g, int kind, int rot, int square, unsigned *builder,
+                            unsigned *pig)
+{
+    touched t;
+    touch_features(g, kind, rot, square, &t);
+    unsigned seed = 0;
+    for (int i = 0; i < t.n; i++)
+        if (followers_of(seg_followers(&g->seg[t.roots[i]]), g->current))
+            seed |= t.touching[i];
+    unsigned mine = spread(&t, seed);
+    const carc_tile_def *def = &carc_tile_data[kind];
+    *builder = *pig = 0;
+    for (unsigned rest = mine; rest; rest &= rest - 1) {
+        int s = __builtin_ctz(rest);
+        unsigned segkind = def->segments[s].kind;
+        if (segkind == CARC_FIELD)
+            *pig |= 1u << s;
+        else if ((segkind == CARC_ROAD || segkind == CARC_CITY) &&
+                 open_after(g, kind, rot, square, &t, spread(&t, 1u << s)) > 0)
+            *builder |= 1u << s;
+    }
+    if (!figures_builder_left(g, g->current))
+        *builder = 0;
+    if (!figures_pig_left(g, g->current))
+        *pig = 0;
+}
+
+/* Whether the current player has a builder or a pig to deploy. */
+static int helpers_left(const carc_game *g)
+{
+    return figures_builder_left(g, g->current) || figures_pig_left(g, g->current);
 }
 
 int carc_legal_spots(const carc_game *g, carc_placement p, carc_spot *out, int cap)
@@ -228,14 +302,45 @@ static int add_move(carc_move *out, int cap, int n, carc_move m)
     return n + 1;
 }
 
+/* A figure on a segment: one choice of a placement's follower step. */
+typedef struct figure_option {
+    uint8_t segment, figure;
+} figure_option;
+
+enum { MAX_OPTIONS = 4 * CARC_MAX_SEGMENTS_PER_TILE };
+
+/* The figure moves of `kind` placed at `rot` on frontier square `f`, in
+ * segment order: a follower and the large follower on each free segment,
+ * then the builder's and the pig's segments. Returns their number. */
+static int figure_options(const carc_game *g, int kind, int rot, int f, figure_option *opts)
+{
+    int n = 0, followers = g->supply[g->current] > 0;
+    int large = figures_large_left(g, g->current) > 0;
+    unsigned free_mask = followers || large ? free_segments(g, kind, rot, f) : 0;
+    for (; free_mask; free_mask &= free_mask - 1) {
+        uint8_t s = (uint8_t)__builtin_ctz(free_mask);
+        if (followers)
+            opts[n++] = (figure_option){s, CARC_FIGURE_FOLLOWER};
+        if (large)
+            opts[n++] = (figure_option){s, CARC_FIGURE_LARGE};
+    }
+    if (helpers_left(g)) {
+        unsigned builder, pig;
+        helper_segments(g, kind, rot, f, &builder, &pig);
+        for (; builder; builder &= builder - 1)
+            opts[n++] = (figure_option){(uint8_t)__builtin_ctz(builder), CARC_FIGURE_BUILDER};
+        for (; pig; pig &= pig - 1)
+            opts[n++] = (figure_option){(uint8_t)__builtin_ctz(pig), CARC_FIGURE_PIG};
+    }
+    return n;
+}
+
 int carc_legal_moves(const carc_game *g, carc_move *out, int cap)
 {
     if (g->over)
         return 0;
     int kind = g->drawn, n = 0, lo = 0, hi = g->nfrontier;
     unsigned distinct = carc_distinct_rotations[kind];
-    int followers = g->supply[g->current] > 0;
-    int large = figures_large_left(g, g->current) > 0;
     if (river_is_kind(kind))
         river_squares(g, &lo, &hi);
     for (int f = lo; f < hi; f++) {
@@ -247,17 +352,13 @@ int carc_legal_moves(const carc_game *g, carc_move *out, int cap)
                            CARC_NO_SPOT,
                            CARC_FIGURE_FOLLOWER};
             n = add_move(out, cap, n, m);
-            unsigned free_mask = followers || large ? free_segments(g, kind, rot, f) : 0;
-            for (; free_mask; free_mask &= free_mask - 1) {
-                m.segment = (uint8_t)__builtin_ctz(free_mask);
-                m.figure = CARC_FIGURE_FOLLOWER;
-                if (followers)
-                    n = add_move(out, cap, n, m);
-                m.figure = CARC_FIGURE_LARGE;
-                if (large)
-                    n = add_move(out, cap, n, m);
+            figure_option opts[MAX_OPTIONS];
+            int nopts = figure_options(g, kind, rot, f, opts);
+            for (int i = 0; i < nopts; i++) {
+                m.segment = opts[i].segment;
+                m.figure = opts[i].figure;
+                n = add_move(out, cap, n, m);
             }
-            m.figure = CARC_FIGURE_FOLLOWER;
         }
     }
     if (n == 0)
@@ -310,17 +411,40 @@ static carc_status check_follower(carc_game *g, carc_move m)
         game_set_error(g, "no figure %d", m.figure);
         return CARC_EINVAL;
     }
+    static const char *const names[CARC_FIGURES] = {"follower", "large follower", "builder", "pig"};
+    const char *name = names[m.figure];
     if (m.figure == CARC_FIGURE_LARGE && !figures_large_in_game(&g->rules)) {
         game_set_error(g, "the large follower is not in this game: it needs Inns & Cathedrals");
         return CARC_EILLEGAL;
     }
+    if (m.figure >= CARC_FIGURE_BUILDER && !figures_traders_in_game(&g->rules)) {
+        game_set_error(g, "the %s is not in this game: it needs Traders & Builders", name);
+        return CARC_EILLEGAL;
+    }
     if (figures_left(g, g->current, m.figure) == 0) {
-        game_set_error(g, "player %d has no %s left", g->current + 1,
-                       m.figure == CARC_FIGURE_LARGE ? "large follower" : "follower");
+        game_set_error(g, "player %d has no %s left", g->current + 1, name);
         return CARC_EILLEGAL;
     }
     int square = board_frontier_at(g, m.place.x, m.place.y);
-    if (!(free_segments(g, g->drawn, m.place.rot, square) & (1u << m.segment))) {
+    unsigned bit = 1u << m.segment;
+    if (m.figure >= CARC_FIGURE_BUILDER) {
+        unsigned builder, pig;
+        helper_segments(g, g->drawn, m.place.rot, square, &builder, &pig);
+        if (m.figure == CARC_FIGURE_PIG && !(pig & bit)) {
+            game_set_error(g, "the pig goes on a farm that holds a farmer of player %d",
+                           g->current + 1);
+            return CARC_EILLEGAL;
+        }
+        if (m.figure == CARC_FIGURE_BUILDER && !(builder & bit)) {
+            game_set_error(g,
+                           "the builder goes on a road or city that holds a follower of player "
+                           "%d and that this tile does not complete",
+                           g->current + 1);
+            return CARC_EILLEGAL;
+        }
+        return CARC_OK;
+    }
+    if (!(free_segments(g, g->drawn, m.place.rot, square) & bit)) {
         game_set_error(g, "the feature of that spot already holds a follower");
         return CARC_EILLEGAL;
     }
@@ -367,6 +491,18 @@ void moves_random(const carc_game *g, carc_rng *r, double follower_chance, move_
     m->rot = p.rot;
     /* A 53-bit uniform fraction decides whether to try a follower. */
     double u = (double)(rng_next(r) >> 11) * 0x1.0p-53;
+    if (figures_traders_in_game(&g->rules)) {
+        /* Traders & Builders: one of every figure move of the placement,
+         * uniformly. */
+        figure_option opts[MAX_OPTIONS];
+        int n = u < follower_chance ? figure_options(g, g->drawn, p.rot, m->square, opts) : 0;
+        if (n > 0) {
+            const figure_option *o = &opts[rng_below(r, (uint32_t)n)];
+            m->segment = o->segment;
+            m->figure = o->figure;
+        }
+        return;
+    }
     int followers = g->supply[g->current] > 0, large = figures_large_left(g, g->current) > 0;
     if (u < follower_chance && (followers || large)) {
         unsigned free_mask = free_segments(g, g->drawn, p.rot, m->square);

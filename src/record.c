@@ -10,6 +10,9 @@
 
 enum { MAX_TOKENS = 8 };
 
+/* The FIGURE words after a spot, by carc_figure (a follower has none). */
+static const char *const figure_words[CARC_FIGURES] = {"", "large", "builder", "pig"};
+
 /* Writes move `m` of a tile of `kind` in record notation. */
 static size_t format_move(int kind, carc_move m, char *buf, size_t cap)
 {
@@ -25,8 +28,8 @@ static size_t format_move(int kind, carc_move m, char *buf, size_t cap)
             const char *name = carc_port_name(port);
             if (port == CARC_PORTS) /* no port: a cloister, or a field with none */
                 name = carc_tile_data[kind].segments[m.segment].kind == CARC_FIELD ? "F" : "C";
-            snprintf(spot, sizeof spot, " %s%s", name,
-                     m.figure == CARC_FIGURE_LARGE ? " large" : "");
+            snprintf(spot, sizeof spot, " %s%s%s", name, m.figure ? " " : "",
+                     m.figure < CARC_FIGURES ? figure_words[m.figure] : "?");
         }
         n = snprintf(buf, cap, "%s %d %d %d%s", id, p->x, p->y, p->rot, spot);
     }
@@ -471,18 +474,17 @@ static int read_spot(reader *r, const char *tok, int kind, int rot, uint8_t *seg
     return 0;
 }
 
-/* The FIGURE word after a spot: `large` (Inns & Cathedrals); `builder`
- * and `pig` belong to Traders & Builders, which this library does not
- * play yet. Whether the game has the figure is the move's check. */
+/* The FIGURE word after a spot: `large` (Inns & Cathedrals), `builder` or
+ * `pig` (Traders & Builders). Whether the game has the figure is the
+ * move's check. */
 static int read_figure(reader *r, const char *tok, uint8_t *figure)
 {
-    if (strcmp(tok, "large") == 0) {
-        *figure = CARC_FIGURE_LARGE;
-        return 0;
-    }
-    if (strcmp(tok, "builder") == 0 || strcmp(tok, "pig") == 0)
-        return fail(r, "the %s belongs to Traders & Builders, which is not playable yet", tok);
-    return fail(r, "unknown figure '%.20s' (large)", tok);
+    for (int f = CARC_FIGURE_LARGE; f < CARC_FIGURES; f++)
+        if (strcmp(tok, figure_words[f]) == 0) {
+            *figure = (uint8_t)f;
+            return 0;
+        }
+    return fail(r, "unknown figure '%.20s' (large, builder, pig)", tok);
 }
 
 /* Parses "TILE X Y ROT [SPOT [FIGURE]]" into `*kind` and `*m` without playing it;

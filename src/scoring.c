@@ -7,15 +7,8 @@
 #include "scoring.h"
 #include "feature.h"
 #include "figures.h"
+#include "traders.h"
 #include "tiles.h"
-
-static void sink_push(event_sink *sink, const carc_event *ev)
-{
-    if (sink && sink->count < sink->cap)
-        sink->events[sink->count] = *ev;
-    if (sink)
-        sink->count++;
-}
 
 static void award(carc_game *g, unsigned winners, int points, int kind)
 {
@@ -35,7 +28,7 @@ static void return_followers(carc_game *g, int root, carc_event *ev)
         board_tile *t = &g->tiles[m->tile];
         if (t->follower_seg == seg_local(m)) {
             int figure = tile_figure(t);
-            figures_move(g, t->follower_owner, figure, 1);
+            figures_return(g, t->follower_owner, figure);
             ev->returned[t->follower_owner]++;
             if (figure == CARC_FIGURE_LARGE)
                 ev->returned_large |= (uint8_t)(1u << t->follower_owner);
@@ -88,6 +81,8 @@ static void score_feature(carc_game *g, int root, int complete, int award_points
 void score_completed(carc_game *g, int root, event_sink *sink)
 {
     score_feature(g, root, 1, 1, sink);
+    if (seg_kind(&g->seg[root]) == CARC_CITY)
+        traders_city_completed(g, root, sink);
 }
 
 /* Marks the completed cities bordering the farm rooted at `farm` in
@@ -152,6 +147,20 @@ static void for_each_occupied(carc_game *g, int fields, feature_visitor visit, v
     }
 }
 
+/* The pig's extra point a city for the players of `pigs`, after the
+ * farm's event `farm_ev`. */
+static void pig_bonus(carc_game *g, const carc_event *farm_ev, unsigned pigs, int cities,
+                      event_sink *sink)
+{
+    carc_event ev = *farm_ev;
+    memset(ev.returned, 0, sizeof ev.returned);
+    ev.bonus = CARC_BONUS_PIG;
+    ev.winners = (uint8_t)pigs;
+    ev.points = (int16_t)cities;
+    award(g, pigs, cities, CARC_FIELD);
+    sink_push(sink, &ev);
+}
+
 static void score_farm(carc_game *g, int farm, void *sink)
 {
     uint64_t seen[MAX_SEGMENTS / 64];
@@ -163,6 +172,10 @@ static void score_farm(carc_game *g, int farm, void *sink)
     ev.winners = (uint8_t)feature_majority(seg_followers(&g->seg[farm]), g->nplayers);
     award(g, ev.winners, ev.points, CARC_FIELD);
     sink_push(sink, &ev);
+    /* Traders & Builders: an owner's own pig on the farm makes it 4 a city. */
+    unsigned pigs = ev.winners & traders_pigs_on(g, farm);
+    if (pigs && n > 0)
+        pig_bonus(g, &ev, pigs, n, sink);
 }
 
 /* First edition: each completed city is scored once, 4 points to the
@@ -170,6 +183,7 @@ static void score_farm(carc_game *g, int farm, void *sink)
 /* The farmers around each completed city, for first-edition scoring. */
 typedef struct city_tally {
     uint32_t farmers[MAX_SEGMENTS];
+    uint8_t pigs[MAX_SEGMENTS]; /* players with a pig on a farm around it */
     uint16_t touched[MAX_SEGMENTS];
     int ntouched;
 } city_tally;
@@ -184,6 +198,7 @@ static void tally_city_farmers(carc_game *g, int farm, void *ctx)
         if (tally->farmers[cities[i]] == 0)
             tally->touched[tally->ntouched++] = cities[i];
         tally->farmers[cities[i]] += seg_followers(&g->seg[farm]);
+        tally->pigs[cities[i]] |= (uint8_t)traders_pigs_on(g, farm);
     }
 }
 
@@ -203,6 +218,11 @@ static void score_farms_first_edition(carc_game *g, event_sink *sink)
         ev.winners = (uint8_t)feature_majority(tally.farmers[city], g->nplayers);
         award(g, ev.winners, ev.points, CARC_FIELD);
         sink_push(sink, &ev);
+        /* traders-builders.md's proposal: a scoring player's pig on a farm
+         * around the city adds 1. */
+        unsigned pigs = ev.winners & tally.pigs[city];
+        if (pigs)
+            pig_bonus(g, &ev, pigs, 1, sink);
     }
 }
 
@@ -218,6 +238,7 @@ void score_final(carc_game *g, event_sink *sink)
         score_farms_first_edition(g, sink);
     else
         for_each_occupied(g, 1, score_farm, sink);
+    traders_final_scoring(g, sink);
 }
 
 /* --- What a feature is worth, for queries ------------------------------------- */

@@ -10,6 +10,15 @@ typedef struct event_sink {
     int cap, count;
 } event_sink;
 
+/* Adds `ev` to the sink (NULL: none); counts it even when it has no room. */
+static inline void sink_push(event_sink *sink, const carc_event *ev)
+{
+    if (sink && sink->count < sink->cap)
+        sink->events[sink->count] = *ev;
+    if (sink)
+        sink->count++;
+}
+
 void score_completed(carc_game *g, int root, event_sink *sink);
 void score_final(carc_game *g, event_sink *sink);
 /* What a feature is worth: the one place that decides it (scoring,

@@ -24,7 +24,7 @@ typedef uint16_t sig_t16;  /* a frontier square's signature */
 typedef uint16_t count_id; /* frontier squares */
 typedef uint64_t root_word;
 enum {
-    LAYOUT_KINDS = 52, /* the catalogue's 51, rounded up to whole lanes */
+    LAYOUT_KINDS = 76, /* the catalogue's 75, rounded up to whole lanes */
     EDGE_BITS = 3,     /* an edge's carc_kind, CARC_RIVER included */
     SIGNATURES = 1 << (4 * EDGE_BITS),
     LAYOUT_TILES = CARC_MAX_TILES,
@@ -233,6 +233,14 @@ struct carc_game {
 #if LAYOUT_WIDE
     river_state river;
     uint8_t large[CARC_MAX_PLAYERS]; /* large followers in supply (figures.h) */
+    /* Traders & Builders (traders.h): where each player's builder and pig
+     * stand (a board tile, or NO_TILE: in the supply), the goods tokens
+     * they hold, their goods points, and whether the current player plays
+     * the second tile of a turn. */
+    uint8_t builder_tile[CARC_MAX_PLAYERS], pig_tile[CARC_MAX_PLAYERS];
+    uint8_t goods[CARC_MAX_PLAYERS][CARC_GOODS_TYPES];
+    int16_t goods_points[CARC_MAX_PLAYERS];
+    uint8_t second_part;
 #endif
     uint8_t pile[LAYOUT_PILE];
     open_cloister cloisters[MAX_CLOISTERS];

@@ -1,5 +1,6 @@
 /* tile_data.c: the tile catalogue as data: the base game (tiles.md), The
- * River (river.md), Inns & Cathedrals (inns-cathedrals.md). */
+ * River (river.md), Inns & Cathedrals (inns-cathedrals.md), Traders &
+ * Builders (traders-builders.md). */
 #include "tile_data.h"
 
 /* The table reads best as laid out by hand. */
@@ -22,6 +23,10 @@ enum {
 #define CITY(ports) { CARC_CITY, 0, (ports), 0, 0 }
 #define CITY_PENNANT(ports) { CARC_CITY, 1, (ports), 0, 0 }
 #define CITY_CATHEDRAL(ports) { CARC_CITY, 0, (ports), 0, CARC_MARK_CATHEDRAL }
+#define CITY_GOODS(ports, goods) { CARC_CITY, 0, (ports), 0, (goods) }
+#define WINE CARC_MARK_WINE
+#define GRAIN CARC_MARK_GRAIN
+#define CLOTH CARC_MARK_CLOTH
 #define FIELD(ports, borders) { CARC_FIELD, 0, (ports), (borders), 0 }
 #define CLOISTER { CARC_CLOISTER, 0, 0, 0, 0 }
 #define R CARC_ROAD
@@ -30,6 +35,7 @@ enum {
 #define I CARC_RIVER
 #define RV CARC_EXPANSION_RIVER
 #define IC CARC_EXPANSION_INNS_CATHEDRALS
+#define TB CARC_EXPANSION_TRADERS_BUILDERS
 
 /* Segment order follows tiles.md (the river's, river.md), but a tile's
  * cities come first: `borders` bit i names local segment i, and the
@@ -163,6 +169,73 @@ const carc_tile_def carc_tile_data[CARC_ALL_KINDS] = {
     { "IQ", IC, 1, { R, C, R, C }, 7,
       { CITY_PENNANT(EAST | WEST), ROAD(N), ROAD(S), FIELD(NNW, 1u << 0), FIELD(NNE, 1u << 0),
         FIELD(SSE, 1u << 0), FIELD(SSW, 1u << 0) } },
+    /* Traders & Builders (traders-builders.md). Rotation 0 is
+     * JCloisterZone's; cities first; each goods tile has one symbol, on
+     * the city segment the table names. TC, TD, TF and TN have a field
+     * with no ports (spot F); TX's two roads cross on a bridge. */
+    { "TA", TB, 1, { C, F, F, C }, 2,
+      { CITY_GOODS(NORTH | WEST, GRAIN), FIELD(EAST | SOUTH, 1u << 0) } },
+    { "TB", TB, 1, { C, F, F, C }, 2,
+      { CITY_GOODS(NORTH | WEST, WINE), FIELD(EAST | SOUTH, 1u << 0) } },
+    { "TC", TB, 1, { F, C, C, C }, 4,
+      { CITY_GOODS(EAST | WEST, CLOTH), CITY(SOUTH), FIELD(NORTH, 1u << 0), FIELD(0, 3u) } },
+    { "TD", TB, 1, { F, C, C, C }, 4,
+      { CITY_GOODS(EAST | WEST, WINE), CITY(SOUTH), FIELD(NORTH, 1u << 0), FIELD(0, 3u) } },
+    { "TE", TB, 1, { C, C, F, C }, 2,
+      { CITY_GOODS(NORTH | EAST | WEST, GRAIN), FIELD(SOUTH, 1u << 0) } },
+    { "TF", TB, 1, { C, C, C, C }, 4,
+      { CITY_GOODS(NORTH | WEST, CLOTH), CITY(EAST), CITY(SOUTH), FIELD(0, 7u) } },
+    { "TG", TB, 1, { C, R, R, C }, 7,
+      { CITY_GOODS(NORTH | WEST, CLOTH), ROAD(E), ROAD(S), FIELD(ENE, 1u << 0),
+        FIELD(ESE, 1u << 0), FIELD(SSE, 1u << 0), FIELD(SSW, 1u << 0) } },
+    { "TH", TB, 1, { C, R, R, C }, 6,
+      { CITY_GOODS(NORTH | WEST, WINE), ROAD(E), ROAD(S), FIELD(ENE, 1u << 0),
+        FIELD(ESE | SSE, 1u << 0), FIELD(SSW, 1u << 0) } },
+    { "TI", TB, 1, { C, R, C, C }, 5,
+      { CITY_GOODS(NORTH | WEST, CLOTH), CITY(SOUTH), ROAD(E), FIELD(ENE, 1u << 0),
+        FIELD(ESE, 3u) } },
+    { "TJ", TB, 1, { C, R, C, C }, 5,
+      { CITY_GOODS(NORTH | WEST, GRAIN), CITY(SOUTH), ROAD(E), FIELD(ENE, 1u << 0),
+        FIELD(ESE, 3u) } },
+    { "TK", TB, 1, { C, R, F, C }, 4,
+      { CITY_GOODS(NORTH | WEST, CLOTH), ROAD(E), FIELD(ENE, 1u << 0),
+        FIELD(ESE | SOUTH, 1u << 0) } },
+    { "TL", TB, 1, { C, R, F, C }, 5,
+      { CITY_GOODS(NORTH | WEST, WINE), ROAD(E), FIELD(ENE, 1u << 0), FIELD(ESE, 1u << 0),
+        FIELD(SOUTH, 1u << 0) } },
+    { "TM", TB, 1, { C, C, R, C }, 4,
+      { CITY_GOODS(NORTH | EAST | WEST, WINE), ROAD(S), FIELD(SSE, 1u << 0),
+        FIELD(SSW, 1u << 0) } },
+    { "TN", TB, 1, { C, C, C, C }, 3,
+      { CITY_GOODS(NORTH | WEST, WINE), CITY(EAST | SOUTH), FIELD(0, 3u) } },
+    { "TO", TB, 1, { F, C, F, C }, 3,
+      { CITY_GOODS(EAST | WEST, WINE), FIELD(NORTH, 1u << 0), FIELD(SOUTH, 1u << 0) } },
+    { "TP", TB, 1, { C, R, F, F }, 4,
+      { CITY(NORTH), ROAD(E), FIELD(ENE, 1u << 0), FIELD(ESE | SOUTH | WEST, 1u << 0) } },
+    { "TQ", TB, 1, { F, C, R, C }, 5,
+      { CITY_GOODS(EAST | WEST, GRAIN), ROAD(S), FIELD(NORTH, 1u << 0), FIELD(SSE, 1u << 0),
+        FIELD(SSW, 1u << 0) } },
+    { "TR", TB, 1, { F, C, R, C }, 5,
+      { CITY_GOODS(EAST | WEST, WINE), ROAD(S), FIELD(NORTH, 1u << 0), FIELD(SSE, 1u << 0),
+        FIELD(SSW, 1u << 0) } },
+    { "TS", TB, 1, { R, C, R, C }, 7,
+      { CITY_GOODS(EAST | WEST, WINE), ROAD(N), ROAD(S), FIELD(NNW, 1u << 0),
+        FIELD(NNE, 1u << 0), FIELD(SSE, 1u << 0), FIELD(SSW, 1u << 0) } },
+    { "TT", TB, 1, { F, R, R, R }, 7,
+      { CLOISTER, ROAD(E), ROAD(S), ROAD(W), FIELD(WNW | NORTH | ENE, 0), FIELD(ESE | SSE, 0),
+        FIELD(SSW | WSW, 0) } },
+    { "TU", TB, 1, { C, F, R, C }, 4,
+      { CITY_GOODS(NORTH | WEST, GRAIN), ROAD(S), FIELD(EAST | SSE, 1u << 0),
+        FIELD(SSW, 1u << 0) } },
+    { "TV", TB, 1, { C, F, R, C }, 5,
+      { CITY_GOODS(NORTH | WEST, GRAIN), ROAD(S), FIELD(EAST, 1u << 0), FIELD(SSE, 1u << 0),
+        FIELD(SSW, 1u << 0) } },
+    { "TW", TB, 1, { C, F, R, R }, 6,
+      { CITY(NORTH), ROAD(S), ROAD(W), FIELD(EAST | SSE, 1u << 0), FIELD(SSW | WSW, 0),
+        FIELD(WNW, 1u << 0) } },
+    { "TX", TB, 1, { R, R, R, R }, 6,
+      { ROAD(N | S), ROAD(E | W), FIELD(WNW | NNW, 0), FIELD(NNE | ENE, 0), FIELD(ESE | SSE, 0),
+        FIELD(SSW | WSW, 0) } },
 };
 
 /* clang-format on */

@@ -11,7 +11,8 @@ enum {
     CARC_KIND_RA = 24,    /* the spring: The River's start tile */
     CARC_KIND_RL = 33,    /* the lake: the river pile's last tile */
     CARC_KIND_IA = 34,    /* Inns & Cathedrals: IA..IQ, kinds 34..50 */
-    CARC_ALL_KINDS = 51,  /* base, river, Inns & Cathedrals */
+    CARC_KIND_TA = 51,    /* Traders & Builders: TA..TX, kinds 51..74 */
+    CARC_ALL_KINDS = 75,  /* base, river, Inns & Cathedrals, Traders & Builders */
 };
 _Static_assert((int)CARC_ALL_KINDS <= (int)CARC_MAX_KINDS, "the catalogue fits CARC_MAX_KINDS");
 

@@ -23,20 +23,21 @@ static const char bench_usage[] =
     "time of legal-placement generation per ply, and a checksum of every\n"
     "game's moves and scores that changes only when the engine's behaviour\n"
     "changes. By default it plays K base games, then K games with the river\n"
-    "(The River: 82 draws), then K with Inns & Cathedrals (89 draws), and\n"
-    "prints the three side by side; the base game's figures and checksum\n"
-    "are those of a base run alone.\n"
+    "(The River: 82 draws), then K with Inns & Cathedrals (89 draws), then K\n"
+    "with Traders & Builders (95 draws), and prints the four side by side;\n"
+    "the base game's figures and checksum are those of a base run alone.\n"
     "\n"
     "  --expansions LIST   play only games with these expansions (names\n"
     "                      separated by commas or spaces: river,\n"
-    "                      inns-cathedrals); '' plays\n"
+    "                      inns-cathedrals, traders-builders); '' plays\n"
     "                      only the base game\n"
     "  --rules LIST        rule variants for every game (record names, e.g.\n"
     "                      small-city,river-keep-start; default standard)\n"
     "  --json              print one JSON object: the first run's figures, its\n"
     "                      \"expansions\", and by default the river run's in\n"
-    "                      \"river\" and the Inns & Cathedrals run's in\n"
-    "                      \"inns-cathedrals\"\n"
+    "                      \"river\", the Inns & Cathedrals run's in\n"
+    "                      \"inns-cathedrals\" and the Traders & Builders\n"
+    "                      run's in \"traders-builders\"\n"
     "\n"
     "With --mcts SPEC (e.g. mcts:ms=1000,threads=2): runs that player in K\n"
     "(default 8) positions, N (default 30: the midgame) greedy moves into the\n"
@@ -305,7 +306,8 @@ int cmd_bench(int argc, char **argv)
         return bench_mcts(mcts_spec, &rules, (int)positions, plies, seed, json);
     }
     /* By default each expansion runs beside the base game, in its column. */
-    static const uint32_t beside[] = {CARC_EXPANSION_RIVER, CARC_EXPANSION_INNS_CATHEDRALS};
+    static const uint32_t beside[] = {CARC_EXPANSION_RIVER, CARC_EXPANSION_INNS_CATHEDRALS,
+                                      CARC_EXPANSION_TRADERS_BUILDERS};
     enum { BESIDE = sizeof beside / sizeof beside[0] };
     bench_run runs[1 + BESIDE];
     int nruns = 1;

@@ -114,6 +114,7 @@ static json_t *event_json(const carc_game *g, const carc_event *ev)
                 json_array_append_new(large, json_integer(p));
         json_object_set_new(out, "returned_large", large);
     }
+    wire_event_bonus(out, ev); /* Traders & Builders: the pig's points, goods */
     return out;
 }
 
@@ -617,6 +618,7 @@ static json_t *do_legal(engine *e)
     const carc_game *g = e->game;
     int n = carc_legal_moves(g, moves, CARC_MAX_MOVES);
     int inns = (carc_game_rules(g).expansions & CARC_EXPANSION_INNS_CATHEDRALS) != 0;
+    int traders = (carc_game_rules(g).expansions & CARC_EXPANSION_TRADERS_BUILDERS) != 0;
     json_t *list = json_array(), *scored = json_array();
     for (int i = 0; i < n; i++) {
         carc_placement p = moves[i].place;
@@ -627,6 +629,11 @@ static json_t *do_legal(engine *e)
                                  p.x, "y", p.y, "rot", p.rot, "spots", spots_json(g, p));
         if (inns)
             json_object_set_new(item, "large", large_spots_json(g, moves, n, p));
+        if (traders) {
+            json_object_set_new(item, "builder",
+                                wire_figure_spots(g, moves, n, p, CARC_FIGURE_BUILDER));
+            json_object_set_new(item, "pig", wire_figure_spots(g, moves, n, p, CARC_FIGURE_PIG));
+        }
         json_array_append_new(list, item);
     }
     int discard = n == 1 && moves[0].type == CARC_MOVE_DISCARD;
@@ -638,6 +645,8 @@ static json_t *do_legal(engine *e)
     if (discard)
         json_object_set_new(reply, "discard",
                             json_sprintf("discard %s", carc_tile_id(carc_game_drawn_tile(g))));
+    if (traders)
+        json_object_set_new(reply, "second_part", json_boolean(carc_game_second_part(g)));
     fit_line(reply, scored);
     return reply;
 }
@@ -664,25 +673,44 @@ static json_t *do_draw(engine *e, const json_t *req)
 static json_t *state_json(const engine *e, const carc_game *g, int tile_known)
 {
     json_t *scores = json_array(), *supply = json_array(), *figures = json_array();
+    json_t *goods = json_array(), *goods_points = json_array();
+    int traders = (carc_game_rules(g).expansions & CARC_EXPANSION_TRADERS_BUILDERS) != 0;
     for (int p = 0; p < carc_game_players(g); p++) {
         json_array_append_new(scores, json_integer(carc_game_score(g, p)));
         json_array_append_new(supply, json_integer(carc_game_supply(g, p)));
-        json_array_append_new(figures,
-                              json_pack("{s:i, s:i}", "followers",
-                                        carc_game_figures(g, p, CARC_FIGURE_FOLLOWER), "large",
-                                        carc_game_figures(g, p, CARC_FIGURE_LARGE)));
+        json_t *f =
+            json_pack("{s:i, s:i}", "followers", carc_game_figures(g, p, CARC_FIGURE_FOLLOWER),
+                      "large", carc_game_figures(g, p, CARC_FIGURE_LARGE));
+        if (f && traders) {
+            json_object_set_new(f, "builder",
+                                json_integer(carc_game_figures(g, p, CARC_FIGURE_BUILDER)));
+            json_object_set_new(f, "pig", json_integer(carc_game_figures(g, p, CARC_FIGURE_PIG)));
+        }
+        json_array_append_new(figures, f);
+        json_array_append_new(goods, wire_player_goods(g, p));
+        json_array_append_new(goods_points, json_integer(carc_game_goods_points(g, p)));
     }
     int over = carc_game_over(g);
     int known = over || tile_known;
     json_t *tile = over || !tile_known ? json_null() : tile_letter(carc_game_drawn_tile(g));
     /* The digest covers the drawn tile: none while the tile is unknown. */
     json_t *digest = known ? json_sprintf("%016" PRIx64, carc_game_digest(g)) : json_null();
-    return json_pack("{s:s, s:i, s:i, s:o, s:o, s:i, s:o, s:o, s:o, s:i, s:b, s:o, s:o}", "type",
-                     "state", "players", carc_game_players(g), "seat", e->seat, "to_move",
-                     over ? json_null() : json_integer(carc_game_current_player(g)), "tile", tile,
-                     "moves", carc_game_move_count(g), "scores", scores, "supply", supply,
-                     "figures", figures, "left", over ? 0 : carc_game_tiles_left(g, NULL), "over",
-                     over, "digest", digest, "expansions", wire_expansions(carc_game_rules(g)));
+    json_t *state =
+        json_pack("{s:s, s:i, s:i, s:o, s:o, s:i, s:o, s:o, s:o, s:i, s:b, s:o, s:o}", "type",
+                  "state", "players", carc_game_players(g), "seat", e->seat, "to_move",
+                  over ? json_null() : json_integer(carc_game_current_player(g)), "tile", tile,
+                  "moves", carc_game_move_count(g), "scores", scores, "supply", supply, "figures",
+                  figures, "left", over ? 0 : carc_game_tiles_left(g, NULL), "over", over, "digest",
+                  digest, "expansions", wire_expansions(carc_game_rules(g)));
+    if (state && traders) { /* goods are public; a second tile goes to the same player */
+        json_object_set_new(state, "goods", goods);
+        json_object_set_new(state, "goods_points", goods_points);
+        json_object_set_new(state, "second_part", json_boolean(!over && carc_game_second_part(g)));
+    } else {
+        json_decref(goods);
+        json_decref(goods_points);
+    }
+    return state;
 }
 
 static json_t *do_state(const engine *e)

@@ -34,9 +34,10 @@ static const char usage[] =
     "  serve [--host H] [--port N] [--db FILE] ...\n"
     "                             run the game server (HTTP and WebSocket)\n"
     "\n"
-    "Expansions: --expansions river,inns-cathedrals plays The River, Inns &\n"
-    "Cathedrals or both (selfplay, arena, bench, connect --create); replay,\n"
-    "show and analyse take them from the record.\n"
+    "Expansions: --expansions river,inns-cathedrals,traders-builders plays\n"
+    "The River, Inns & Cathedrals, Traders & Builders or any of them together\n"
+    "(play, selfplay, arena, bench, connect --create); replay, show and\n"
+    "analyse take them from the record.\n"
     "\n"
     "Run 'carcassonne COMMAND --help' for a command's options,\n"
     "'carcassonne --version' for the version; 'man carcassonne' once installed.\n";

@@ -23,9 +23,13 @@ static const char replay_usage[] =
     "           (carc_game_digest, 16 hex digits; a record in progress does\n"
     "           not say which tile comes next: seed 1 deals it), the deal\n"
     "           check as {\"status\": \"verified\"|\"unchecked\", \"text\": ...},\n"
-    "           each player's figures left ({\"followers\": 7, \"large\": 1}),\n"
-    "           each move with its player and figure (\"follower\", \"large\" or\n"
-    "           null) in \"history\", and more\n"
+    "           each player's figures left ({\"followers\": 7, \"large\": 1},\n"
+    "           with traders-builders also \"builder\" and \"pig\"), each move\n"
+    "           with its player and figure (\"follower\", \"large\", \"builder\",\n"
+    "           \"pig\" or null) in \"history\", and more; with traders-builders\n"
+    "           each player's \"goods\" ({\"wine\": 2, \"grain\": 0, \"cloth\": 1}),\n"
+    "           \"goods_points\", a \"goods\" entry in each breakdown and each\n"
+    "           move's \"second_part\" (a builder's second tile)\n"
     "\n"
     "A record with a `commitment` header (a server's record) has its deal\n"
     "checked: SHA-256 of `salt:seed` must be the commitment and the tiles\n"
@@ -55,37 +59,74 @@ static json_t *headers_json(const char *text, size_t len)
     return list;
 }
 
-/* The figure a move deployed: "follower", "large", or null for none. */
+/* The figure a move deployed: "follower", "large", "builder", "pig", or
+ * null for none. */
 static json_t *figure_json(carc_move m)
 {
     if (m.type != CARC_MOVE_PLACE || m.segment == CARC_NO_SPOT)
         return json_null();
-    return json_string(m.figure == CARC_FIGURE_LARGE ? "large" : "follower");
+    return json_string(wire_figure_name(m.figure));
 }
 
-/* Appends each move of the record to the array `ctx`: its player, its
- * notation and its figure (carc_record_replay()'s callback). */
+static int traders(const carc_game *g)
+{
+    return (carc_game_rules(g).expansions & CARC_EXPANSION_TRADERS_BUILDERS) != 0;
+}
+
+/* The history being built, and whether the next move is a second tile. */
+typedef struct history_ctx {
+    json_t *list;
+    int second_part;
+} history_ctx;
+
+/* Appends each move of the record to the history `ctx`: its player, its
+ * notation, its figure and, with Traders & Builders, whether it is a
+ * builder's second tile (carc_record_replay()'s callback). */
 static int history_step(void *ctx, const carc_replay_step *step)
 {
+    history_ctx *h = ctx;
     if (step->end)
         return 0;
     char text[64];
     carc_move_format(step->game, step->index, text, sizeof text);
-    json_array_append_new((json_t *)ctx,
-                          json_pack("{s:i, s:s, s:o}", "player", step->player + 1, "move", text,
-                                    "figure", figure_json(step->move)));
+    json_t *item = json_pack("{s:i, s:s, s:o}", "player", step->player + 1, "move", text, "figure",
+                             figure_json(step->move));
+    if (item && traders(step->game))
+        json_object_set_new(item, "second_part", json_boolean(h->second_part));
+    h->second_part = !carc_game_over(step->game) && carc_game_second_part(step->game);
+    json_array_append_new(h->list, item);
     return 0;
 }
 
-/* Each player's figures in supply: {"followers": 7, "large": 1}. */
+/* Each player's figures in supply: {"followers": 7, "large": 1}, and with
+ * Traders & Builders "builder" and "pig" (1 or 0). */
 static json_t *figures_json(const carc_game *g)
 {
     json_t *list = json_array();
-    for (int p = 0; p < carc_game_players(g); p++)
-        json_array_append_new(list, json_pack("{s:i, s:i}", "followers",
-                                              carc_game_figures(g, p, CARC_FIGURE_FOLLOWER),
-                                              "large", carc_game_figures(g, p, CARC_FIGURE_LARGE)));
+    for (int p = 0; p < carc_game_players(g); p++) {
+        json_t *f =
+            json_pack("{s:i, s:i}", "followers", carc_game_figures(g, p, CARC_FIGURE_FOLLOWER),
+                      "large", carc_game_figures(g, p, CARC_FIGURE_LARGE));
+        if (f && traders(g)) {
+            json_object_set_new(f, "builder",
+                                json_integer(carc_game_figures(g, p, CARC_FIGURE_BUILDER)));
+            json_object_set_new(f, "pig", json_integer(carc_game_figures(g, p, CARC_FIGURE_PIG)));
+        }
+        json_array_append_new(list, f);
+    }
     return list;
+}
+
+/* Traders & Builders: each player's goods tokens and goods points. */
+static void goods_json(json_t *root, const carc_game *g)
+{
+    json_t *goods = json_array(), *points = json_array();
+    for (int p = 0; p < carc_game_players(g); p++) {
+        json_array_append_new(goods, wire_player_goods(g, p));
+        json_array_append_new(points, json_integer(carc_game_goods_points(g, p)));
+    }
+    json_object_set_new(root, "goods", goods);
+    json_object_set_new(root, "goods_points", points);
 }
 
 static json_t *replay_json(const carc_game *g, json_t *headers, const deal_result *deal)
@@ -101,6 +142,8 @@ static json_t *replay_json(const carc_game *g, json_t *headers, const deal_resul
         for (int k = 0; k < 4; k++)
             json_object_set_new(b, breakdown_names[k],
                                 json_integer(carc_game_score_of(g, p, breakdown_kinds[k])));
+        if (traders(g))
+            json_object_set_new(b, "goods", json_integer(carc_game_goods_points(g, p)));
         json_array_append_new(breakdown, b);
         if (carc_game_over(g) && (leaders & (1u << p)))
             json_array_append_new(winners, json_integer(p + 1));
@@ -116,6 +159,8 @@ static json_t *replay_json(const carc_game *g, json_t *headers, const deal_resul
     json_object_set_new(root, "breakdown", breakdown);
     json_object_set_new(root, "supply", supply);
     json_object_set_new(root, "figures", figures_json(g));
+    if (traders(g))
+        goods_json(root, g);
     json_object_set_new(root, "winners", winners);
     char digest[17];
     snprintf(digest, sizeof digest, "%016llx", (unsigned long long)carc_game_digest(g));
@@ -137,6 +182,10 @@ static void replay_text(const carc_game *g, const deal_result *deal)
                carc_game_score_of(g, p, CARC_CITY), carc_game_score_of(g, p, CARC_CLOISTER),
                carc_game_score_of(g, p, CARC_FIELD),
                carc_game_over(g) && (leaders & (1u << p)) ? "  winner" : "");
+        if (traders(g))
+            printf("  goods: %d wine, %d grain, %d cloth; %d points for goods\n",
+                   carc_game_goods(g, p, CARC_GOODS_WINE), carc_game_goods(g, p, CARC_GOODS_GRAIN),
+                   carc_game_goods(g, p, CARC_GOODS_CLOTH), carc_game_goods_points(g, p));
     }
     char names[120];
     if (carc_game_rules(g).expansions)
@@ -191,11 +240,11 @@ int cmd_replay(int argc, char **argv)
         return EXIT_INVALID;
     }
     if (json) {
-        json_t *history = json_array();
-        carc_game *again = carc_record_replay(text, len, 1, history_step, history, &err);
+        history_ctx history = {json_array(), 0};
+        carc_game *again = carc_record_replay(text, len, 1, history_step, &history, &err);
         carc_game_free(again);
         json_t *root = replay_json(g, headers_json(text, len), &deal);
-        json_object_set_new(root, "history", history);
+        json_object_set_new(root, "history", history.list);
         char *out = json_dumps(root, JSON_COMPACT);
         if (out)
             puts(out);

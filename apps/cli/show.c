@@ -20,8 +20,10 @@ static const char show_usage[] =
     "the players' scores, their followers in supply and the tiles left. The\n"
     "record's `expansions` line (e.g. `expansions river inns-cathedrals`)\n"
     "decides the tiles and the start tile; tile ids have one or two letters\n"
-    "(RD, IK). Inns & Cathedrals' large follower shows as its owner's letter\n"
-    "twice (RR, or rr on a field).\n"
+    "(RD, IK, TX). Inns & Cathedrals' large follower shows as its owner's\n"
+    "letter twice (RR, or rr on a field); Traders & Builders' goods as\n"
+    "\u2207 wine, \u00a5 grain, # cloth in their city, the builder as its owner's\n"
+    "letter in a circle (\u24c7), the pig as the small one (\u24e1).\n"
     "\n"
     "  --step        replay the record and draw the board after every move,\n"
     "                with the move and what it scored\n"
@@ -74,7 +76,8 @@ static const palette palette_256 = {
             [TILE_ART_CLOISTER] = "1;38;5;231;48;5;124", /* white on red */
             [TILE_ART_PENNANT] = "1;38;5;21",            /* the shields' blue */
             [TILE_ART_INN] = "1;38;5;160",               /* a red roof */
-            [TILE_ART_CATHEDRAL] = "1;38;5;231;48;5;124"},
+            [TILE_ART_CATHEDRAL] = "1;38;5;231;48;5;124",
+            [TILE_ART_GOODS] = "1;38;5;90"}, /* the goods' purple */
     .player = {"48;5;160;38;5;231", "48;5;27;38;5;231", "48;5;226;38;5;16", "48;5;46;38;5;16",
                "48;5;16;38;5;231", "48;5;250;38;5;16"},
     .water = "1;38;5;231;48;5;32", /* white waves on water blue */
@@ -91,7 +94,8 @@ static const palette palette_16 = {
             [TILE_ART_CLOISTER] = "1;97;41",
             [TILE_ART_PENNANT] = "1;34",
             [TILE_ART_INN] = "1;31",
-            [TILE_ART_CATHEDRAL] = "1;97;41"},
+            [TILE_ART_CATHEDRAL] = "1;97;41",
+            [TILE_ART_GOODS] = "1;35"},
     .player = {"41;97", "44;97", "103;30", "102;30", "40;97", "47;30"},
     .water = "1;97;44",
 };
@@ -352,6 +356,11 @@ static void print_legend(FILE *out, const carc_game *g)
                 "%*s" TILE_ART_INN_GLYPH " inn  " TILE_ART_CATHEDRAL_GLYPH
                 " cathedral  RR large follower  rr large farmer\n",
                 LABEL_W, "");
+    if (expansions & CARC_EXPANSION_TRADERS_BUILDERS)
+        fprintf(out,
+                "%*s" TILE_ART_WINE_GLYPH " wine  " TILE_ART_GRAIN_GLYPH
+                " grain  " TILE_ART_CLOTH_GLYPH " cloth  \u24C7 builder  \u24E1 pig\n",
+                LABEL_W, "");
 }
 
 /* --- Moves, scores and the state of the game ---------------------------- */
@@ -491,6 +500,19 @@ static const char *large_text(const carc_game *g, int p)
     return " in supply, the large one on the board";
 }
 
+/* Traders & Builders' line under a player's: goods held and their points,
+ * the builder and the pig in the supply or on the board. */
+static void print_traders(FILE *out, const carc_game *g, int p)
+{
+    if (!(carc_game_rules(g).expansions & CARC_EXPANSION_TRADERS_BUILDERS))
+        return;
+    fprintf(out, "            goods: %d wine, %d grain, %d cloth (%d points); builder %s, pig %s\n",
+            carc_game_goods(g, p, CARC_GOODS_WINE), carc_game_goods(g, p, CARC_GOODS_GRAIN),
+            carc_game_goods(g, p, CARC_GOODS_CLOTH), carc_game_goods_points(g, p),
+            carc_game_figures(g, p, CARC_FIGURE_BUILDER) ? "in supply" : "on the board",
+            carc_game_figures(g, p, CARC_FIGURE_PIG) ? "in supply" : "on the board");
+}
+
 static void print_scores(FILE *out, const frame *f, const show_style *style)
 {
     const carc_game *g = f->g;
@@ -506,6 +528,7 @@ static void print_scores(FILE *out, const frame *f, const show_style *style)
                 carc_game_score_of(g, p, CARC_FIELD), carc_game_supply(g, p),
                 plural(carc_game_supply(g, p), "follower", "followers"), large_text(g, p),
                 (leaders & (1u << p)) ? "  WINNER" : "");
+        print_traders(out, g, p);
     }
 }
 

@@ -18,6 +18,9 @@ enum {
     GLYPH_WATER = 0x2248,     /* ≈ */
     GLYPH_INN = 0x25B3,       /* △: keep to TILE_ART_INN_GLYPH */
     GLYPH_CATHEDRAL = 0x2020, /* †: keep to TILE_ART_CATHEDRAL_GLYPH */
+    GLYPH_WINE = 0x2207,      /* ∇: keep to TILE_ART_WINE_GLYPH */
+    GLYPH_GRAIN = 0x00A5,     /* ¥: keep to TILE_ART_GRAIN_GLYPH */
+    GLYPH_CLOTH = 0x0023,     /* #: keep to TILE_ART_CLOTH_GLYPH */
 };
 
 /* A wall is drawn along the sides of a city cell that face a field: indexed
@@ -319,6 +322,47 @@ static void separate_cities(const art_job *job)
             }
 }
 
+/* Whether segment `seg` shows in some cell. */
+static int is_drawn(const art_job *job, int seg)
+{
+    for (int row = 0; row < H; row++)
+        for (int col = 0; col < W; col++)
+            if (job->out->cell[row][col].segment == seg)
+                return 1;
+    return 0;
+}
+
+/* Whether cell (col, row) lies beside a city that reaches one edge only. */
+static int beside_small_city(const art_job *job, int col, int row)
+{
+    for (int side = 0; side < 4; side++) {
+        int ncol = col + side_dcol[side], nrow = row + side_drow[side];
+        if (ncol < 0 || ncol >= W || nrow < 0 || nrow >= H)
+            continue;
+        const tile_art_cell *next = &job->out->cell[nrow][ncol];
+        if (next->ground == TILE_ART_CITY &&
+            edges_touched(carc_tile_segment_ports(job->kind, job->rot, next->segment)) == 1)
+            return 1;
+    }
+    return 0;
+}
+
+/* A closed field beside another field (TC, TD: between the city running
+ * through the tile and the city on one edge) takes the inner field cells
+ * beside the city on one edge, where no port's field reaches. */
+static void draw_closed_field(const art_job *job)
+{
+    int closed = closed_field(job);
+    if (closed == TILE_ART_NONE || is_drawn(job, closed))
+        return;
+    for (int row = 1; row < H - 1; row++)
+        for (int col = 1; col < W - 1; col++) {
+            tile_art_cell *cell = &job->out->cell[row][col];
+            if (cell->ground == TILE_ART_FIELD && beside_small_city(job, col, row))
+                set_land(cell, job, closed);
+        }
+}
+
 static void draw_cloister(const art_job *job)
 {
     for (int s = 0; s < job->def->nsegments; s++)
@@ -519,7 +563,7 @@ static void draw_walls(const art_job *job)
 static int is_mark(int what)
 {
     return what == TILE_ART_PENNANT || what == TILE_ART_CLOISTER || what == TILE_ART_INN ||
-           what == TILE_ART_CATHEDRAL || what == TILE_ART_FOLLOWER;
+           what == TILE_ART_CATHEDRAL || what == TILE_ART_GOODS || what == TILE_ART_FOLLOWER;
 }
 
 /* The cell of segment `seg` nearest the centre of all its cells, among the
@@ -624,10 +668,57 @@ static void draw_inn(const art_job *job, int seg)
         set_cell(best, TILE_ART_INN, best->segment, GLYPH_INN);
 }
 
+/* The free cell of city `seg` nearest the middle of its cells, ties going
+ * the same way at every rotation (cell_rank()); NULL if none. */
+static tile_art_cell *goods_cell(const art_job *job, int seg)
+{
+    int n = 0, sum_col = 0, sum_row = 0;
+    for (int i = 0; i < W * H; i++)
+        if (job->out->cell[i / W][i % W].segment == seg) {
+            n++;
+            sum_col += i % W;
+            sum_row += i / W;
+        }
+    tile_art_cell *best = NULL;
+    int best_d = 0, best_rank = 0;
+    for (int row = 0; row < H; row++)
+        for (int col = 0; col < W; col++) {
+            tile_art_cell *cell = &job->out->cell[row][col];
+            if (cell->segment != seg || is_mark(cell->what))
+                continue;
+            int dx = col * n - sum_col, dy = 2 * (row * n - sum_row);
+            int d = dx * dx + dy * dy, rank = cell_rank(job, col, row);
+            if (!best || d < best_d || (d == best_d && rank < best_rank)) {
+                best = cell;
+                best_d = d;
+                best_rank = rank;
+            }
+        }
+    return best;
+}
+
+/* The glyph of a city's goods, or 0 when it has none. */
+static uint32_t goods_glyph(unsigned marks)
+{
+    if (marks & CARC_MARK_WINE)
+        return GLYPH_WINE;
+    if (marks & CARC_MARK_GRAIN)
+        return GLYPH_GRAIN;
+    if (marks & CARC_MARK_CLOTH)
+        return GLYPH_CLOTH;
+    return 0;
+}
+
 static void draw_marks(const art_job *job)
 {
     for (int s = 0; s < job->def->nsegments; s++) {
         unsigned marks = job->def->segments[s].marks;
+        uint32_t goods = goods_glyph(marks);
+        if (seg_kind(job, s) == CARC_CITY && goods) {
+            tile_art_cell *cell = goods_cell(job, s);
+            if (cell)
+                set_cell(cell, TILE_ART_GOODS, s, goods);
+        }
         if (seg_kind(job, s) == CARC_ROAD && (marks & CARC_MARK_INN))
             draw_inn(job, s);
         if (seg_kind(job, s) == CARC_CITY && (marks & CARC_MARK_CATHEDRAL)) {
@@ -638,9 +729,9 @@ static void draw_marks(const art_job *job)
     }
 }
 
-static void put_follower(tile_art_cell *cell, int seg, int owner, int farmer)
+static void put_follower(tile_art_cell *cell, int seg, int owner, int figure, int farmer)
 {
-    set_cell(cell, TILE_ART_FOLLOWER, seg, (uint32_t)tile_art_letter(owner, farmer));
+    set_cell(cell, TILE_ART_FOLLOWER, seg, tile_art_figure_glyph(owner, figure, farmer));
     cell->owner = (uint8_t)owner;
 }
 
@@ -679,11 +770,11 @@ static void draw_follower(const art_job *job, int seg, int owner, int figure)
             second = second_cell(job, other, seg);
         }
     }
-    put_follower(cell, seg, owner, farmer);
+    put_follower(cell, seg, owner, figure, farmer);
     if (!second && figure == CARC_FIGURE_LARGE && seg_kind(job, seg) == CARC_CLOISTER)
         second = &job->out->cell[MID_ROW][MID_COL - 1];
     if (second)
-        put_follower(second, seg, owner, farmer);
+        put_follower(second, seg, owner, figure, farmer);
 }
 
 int tile_art_draw(int kind, int rot, int follower_segment, int owner, tile_art *out)
@@ -704,6 +795,7 @@ int tile_art_draw_figure(int kind, int rot, int follower_segment, int owner, int
     art_job job = {kind, rot, def, out};
     draw_land(&job);
     separate_cities(&job);
+    draw_closed_field(&job);
     draw_cloister(&job);
     draw_rivers(&job);
     draw_roads(&job);
@@ -731,4 +823,18 @@ char tile_art_letter(int owner, int farmer)
     if (farmer)
         return farmers[owner];
     return letters[owner];
+}
+
+uint32_t tile_art_figure_glyph(int owner, int figure, int farmer)
+{
+    /* Circled capitals and small letters of R B Y G K W in Unicode. */
+    static const uint32_t builders[] = {0x24C7, 0x24B7, 0x24CE, 0x24BC, 0x24C0, 0x24CC};
+    static const uint32_t pigs[] = {0x24E1, 0x24D1, 0x24E8, 0x24D6, 0x24DA, 0x24E6};
+    if (owner < 0 || owner >= CARC_MAX_PLAYERS)
+        return '?';
+    if (figure == CARC_FIGURE_BUILDER)
+        return builders[owner];
+    if (figure == CARC_FIGURE_PIG)
+        return pigs[owner];
+    return (uint32_t)tile_art_letter(owner, farmer);
 }

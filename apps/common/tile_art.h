@@ -33,14 +33,21 @@ typedef enum tile_art_what {
     TILE_ART_INN,       /* an inn (Inns & Cathedrals) on a field cell beside
                            its road; `segment` is the field's */
     TILE_ART_CATHEDRAL, /* a cathedral (Inns & Cathedrals) in its city */
+    TILE_ART_GOODS,     /* a city's trade goods (Traders & Builders), one
+                           glyph per type (TILE_ART_*_GLYPH) */
     TILE_ART_FOLLOWER,  /* `owner` says whose; a lower-case letter: a farmer;
-                           a large follower takes two cells, both its letter */
+                           a large follower takes two cells, both its letter;
+                           a builder is its owner's letter in a circle (Ⓡ),
+                           a pig the lower-case one in a circle (ⓡ) */
     TILE_ART_KINDS
 } tile_art_what;
 
 /* The glyphs of the marks, for a legend. */
 #define TILE_ART_INN_GLYPH "\u25B3"       /* △ */
 #define TILE_ART_CATHEDRAL_GLYPH "\u2020" /* † */
+#define TILE_ART_WINE_GLYPH "\u2207"      /* ∇: a goblet */
+#define TILE_ART_GRAIN_GLYPH "\u00A5"     /* ¥: a sheaf */
+#define TILE_ART_CLOTH_GLYPH "#"          /* #: woven cloth */
 
 typedef struct tile_art_cell {
     uint32_t codepoint; /* the character, for wide-character front ends */
@@ -67,7 +74,8 @@ typedef struct tile_art {
 int tile_art_draw(int kind, int rot, int follower_segment, int owner, tile_art *out);
 /* tile_art_draw() with the figure (carc_figure) on `follower_segment`: a
  * large follower is its owner's letter in two cells of its segment (one
- * when the segment shows in one cell only). -1 also for an unknown figure. */
+ * when the segment shows in one cell only); a builder and a pig are
+ * tile_art_figure_glyph()'s. -1 also for an unknown figure. */
 int tile_art_draw_figure(int kind, int rot, int follower_segment, int owner, int figure,
                          tile_art *out);
 /* Draws a tile of the board, with its figure if one stands on it. */
@@ -75,5 +83,10 @@ int tile_art_draw_placed(const carc_tile_on_board *tile, tile_art *out);
 /* The letter of player `owner`: R B Y G K W (Red, Blue, Yellow, Green,
  * Black, Grey), lower case for a farmer; '?' when out of range. */
 char tile_art_letter(int owner, int farmer);
+/* The character a figure of player `owner` shows: tile_art_letter() for a
+ * follower or a large one (`farmer` for lower case), the circled capital
+ * (Ⓡ Ⓑ ...) for a builder, the circled small letter (ⓡ ⓑ ...) for a pig;
+ * '?' when out of range. */
+uint32_t tile_art_figure_glyph(int owner, int figure, int farmer);
 
 #endif

@@ -25,3 +25,70 @@ const char *wire_kind_name(int kind)
 {
     return kind == CARC_FIELD ? "field" : carc_kind_name(kind);
 }
+
+const char *wire_figure_name(int figure)
+{
+    static const char *const names[CARC_FIGURES] = {"follower", "large", "builder", "pig"};
+    return figure >= 0 && figure < CARC_FIGURES ? names[figure] : "?";
+}
+
+const char *wire_goods_name(int type)
+{
+    static const char *const names[CARC_GOODS_TYPES] = {"wine", "grain", "cloth"};
+    return type >= 0 && type < CARC_GOODS_TYPES ? names[type] : "?";
+}
+
+json_t *wire_goods(const uint8_t goods[CARC_GOODS_TYPES])
+{
+    json_t *obj = json_object();
+    for (int t = 0; t < CARC_GOODS_TYPES; t++)
+        json_object_set_new(obj, wire_goods_name(t), json_integer(goods[t]));
+    return obj;
+}
+
+json_t *wire_player_goods(const carc_game *g, int player)
+{
+    uint8_t goods[CARC_GOODS_TYPES];
+    for (int t = 0; t < CARC_GOODS_TYPES; t++)
+        goods[t] = (uint8_t)carc_game_goods(g, player, t);
+    return wire_goods(goods);
+}
+
+void wire_event_bonus(json_t *event, const carc_event *e)
+{
+    if (e->bonus == CARC_BONUS_PIG) {
+        json_object_set_new(event, "bonus", json_string("pig"));
+    } else if (e->bonus == CARC_BONUS_GOODS) {
+        json_object_set_new(event, "bonus", json_string("goods"));
+        json_object_set_new(event, "goods", wire_goods(e->goods));
+    }
+}
+
+const char *wire_segment_spot(int kind, int rot, int seg)
+{
+    unsigned ports = carc_tile_segment_ports(kind, rot, seg);
+    for (int p = 0; p < CARC_PORTS; p++)
+        if (ports & (1u << p))
+            return carc_port_name(p);
+    const carc_tile_def *def = carc_tile(kind);
+    return def && seg >= 0 && seg < def->nsegments && def->segments[seg].kind == CARC_FIELD ? "F"
+                                                                                            : "C";
+}
+
+json_t *wire_figure_spots(const carc_game *g, const carc_move *moves, int n, carc_placement place,
+                          int figure)
+{
+    json_t *out = json_array();
+    int kind = carc_game_drawn_tile(g);
+    /* The moves are at the canonical rotation; a spot names board ports,
+     * the same at every rotation that puts the same tile down. */
+    carc_move probe = {.type = CARC_MOVE_PLACE, .place = place, .segment = CARC_NO_SPOT};
+    place = carc_move_canonical(g, probe).place;
+    for (int i = 0; i < n; i++) {
+        const carc_move *m = &moves[i];
+        if (m->type == CARC_MOVE_PLACE && m->figure == figure && m->segment != CARC_NO_SPOT &&
+            m->place.x == place.x && m->place.y == place.y && m->place.rot == place.rot)
+            json_array_append_new(out, json_string(wire_segment_spot(kind, place.rot, m->segment)));
+    }
+    return out;
+}

@@ -22,4 +22,35 @@ json_t *wire_expansions(carc_rules rules);
  * protocol changes. The server's features and events say "farm". */
 const char *wire_kind_name(int kind);
 
+/* The record's word of a figure (carc_figure): "follower", "large",
+ * "builder", "pig"; "?" for anything else. */
+const char *wire_figure_name(int figure);
+
+/* The name of goods type `type` (CARC_GOODS_*): "wine", "grain", "cloth";
+ * "?" for anything else. */
+const char *wire_goods_name(int type);
+
+/* Goods counts as a new JSON object {"wine": n, "grain": n, "cloth": n}. */
+json_t *wire_goods(const uint8_t goods[CARC_GOODS_TYPES]);
+
+/* `player`'s goods tokens (carc_game_goods()) as wire_goods() writes them. */
+json_t *wire_player_goods(const carc_game *g, int player);
+
+/* What an event scores (carc_event.bonus) added to the event object
+ * `event`: "bonus": "pig" or "goods", and for goods "goods": {...}.
+ * Nothing for a feature's own points. */
+void wire_event_bonus(json_t *event, const carc_event *e);
+
+/* The record's spot of segment `seg` of tile `kind` turned `rot`: its
+ * first port's name, else "F" for a field with no ports, "C" for a
+ * cloister. */
+const char *wire_segment_spot(int kind, int rot, int seg);
+
+/* The spots of `place` where one of the `n` legal moves `moves` (as
+ * carc_legal_moves() lists them, of the drawn tile of `g`) deploys
+ * `figure`, in their order, as a new JSON array of wire_segment_spot();
+ * `place` may be at any rotation that fits. */
+json_t *wire_figure_spots(const carc_game *g, const carc_move *moves, int n, carc_placement place,
+                          int figure);
+
 #endif

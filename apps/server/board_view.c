@@ -2,6 +2,7 @@
 #include "board_view.h"
 
 #include "tile_info.h"
+#include "wire.h"
 
 json_t *board_view_start(const carc_game *g)
 {
@@ -30,11 +31,10 @@ json_t *board_view_followers(const carc_game *g)
         carc_tile_on_board b;
         if (carc_game_tile_info(g, i, &b) != CARC_OK || b.follower_segment == CARC_NO_SPOT)
             continue;
-        json_array_append_new(
-            list,
-            json_pack("{s:i, s:i, s:s, s:i, s:s}", "x", b.x, "y", b.y, "spot",
-                      board_view_spot(&b, b.follower_segment), "player", b.follower_owner, "figure",
-                      b.follower_figure == CARC_FIGURE_LARGE ? "large" : "follower"));
+        json_array_append_new(list, json_pack("{s:i, s:i, s:s, s:i, s:s}", "x", b.x, "y", b.y,
+                                              "spot", board_view_spot(&b, b.follower_segment),
+                                              "player", b.follower_owner, "figure",
+                                              wire_figure_name(b.follower_figure)));
     }
     return list;
 }
@@ -61,6 +61,7 @@ json_t *board_view_events(const carc_event *events, int n, int players)
                     json_array_append_new(large, json_integer(p));
             json_object_set_new(event, "returned_large", large);
         }
+        wire_event_bonus(event, e); /* Traders & Builders: the pig's points, goods */
         json_array_append_new(list, event);
     }
     return list;

@@ -72,8 +72,9 @@ char *catalogue_json(void)
         json_array_append_new(tiles, tile_json(carc_tile(k)));
     for (int p = 0; p < CARC_PORTS; p++)
         json_array_append_new(ports, json_string(carc_port_name(p)));
-    /* Version 3: each segment's "marks". */
-    json_t *root = json_pack("{s:i, s:o, s:o}", "version", 3, "ports", ports, "tiles", tiles);
+    /* Version 3: each segment's "marks"; version 4: marks "wine", "grain",
+     * "cloth" and the set "traders-builders". */
+    json_t *root = json_pack("{s:i, s:o, s:o}", "version", 4, "ports", ports, "tiles", tiles);
     char *text = root ? json_dumps(root, JSON_COMPACT) : NULL;
     json_decref(root);
     return text;

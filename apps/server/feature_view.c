@@ -5,6 +5,7 @@
 #include <stdlib.h>
 
 #include "board_view.h"
+#include "wire.h"
 
 static json_t *feature_json(const carc_game *g, int id)
 {
@@ -17,11 +18,16 @@ static json_t *feature_json(const carc_game *g, int id)
         if (f.owners & (1u << p))
             json_array_append_new(owners, json_integer(p));
     }
-    json_t *marks = json_array(); /* Inns & Cathedrals */
+    json_t *marks = json_array(); /* Inns & Cathedrals, Traders & Builders */
     if (f.marks & CARC_MARK_INN)
         json_array_append_new(marks, json_string("inn"));
     if (f.marks & CARC_MARK_CATHEDRAL)
         json_array_append_new(marks, json_string("cathedral"));
+    static const unsigned goods[CARC_GOODS_TYPES] = {CARC_MARK_WINE, CARC_MARK_GRAIN,
+                                                     CARC_MARK_CLOTH};
+    for (int k = 0; k < CARC_GOODS_TYPES; k++) /* Traders & Builders: the goods it holds */
+        if (f.marks & goods[k])
+            json_array_append_new(marks, json_string(wire_goods_name(k)));
     return json_pack("{s:i, s:s, s:b, s:i, s:i, s:i, s:i, s:i, s:o, s:o, s:o, s:[]}", "id", id,
                      "kind", carc_kind_name(f.kind), "complete", f.complete, "tiles", f.tiles,
                      "pennants", f.pennants, "open_edges", f.open_edges, "value", f.value,

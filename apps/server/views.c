@@ -74,6 +74,36 @@ static int large_supply(const carc_game *g, int player)
     return carc_game_figures(g, player, CARC_FIGURE_LARGE);
 }
 
+static int traders(const carc_game *g)
+{
+    return (carc_game_rules(g).expansions & CARC_EXPANSION_TRADERS_BUILDERS) != 0;
+}
+
+/* Traders & Builders' part of a player's view, added to `obj`: "builder"
+ * and "pig" in the supply (1 or 0), "goods" held. */
+static void traders_seat(json_t *obj, const carc_game *g, int p)
+{
+    json_object_set_new(obj, "builder", json_integer(carc_game_figures(g, p, CARC_FIGURE_BUILDER)));
+    json_object_set_new(obj, "pig", json_integer(carc_game_figures(g, p, CARC_FIGURE_PIG)));
+    json_object_set_new(obj, "goods", wire_player_goods(g, p));
+}
+
+/* Traders & Builders' arrays of a move event, per player: "builder",
+ * "pig", "goods". */
+static void traders_players(json_t *obj, const srv_table *t)
+{
+    json_t *builder = json_array(), *pig = json_array(), *goods = json_array();
+    for (int p = 0; p < t->row.players; p++) {
+        json_array_append_new(builder,
+                              json_integer(carc_game_figures(t->game, p, CARC_FIGURE_BUILDER)));
+        json_array_append_new(pig, json_integer(carc_game_figures(t->game, p, CARC_FIGURE_PIG)));
+        json_array_append_new(goods, wire_player_goods(t->game, p));
+    }
+    json_object_set_new(obj, "builder", builder);
+    json_object_set_new(obj, "pig", pig);
+    json_object_set_new(obj, "goods", goods);
+}
+
 static const char *seat_kind_name(const stored_seat *s)
 {
     if (s->kind == SEAT_COMPUTER)
@@ -149,15 +179,19 @@ static json_t *move_json(const srv_table *t, int turn, int player, const char *m
     const carc_game *g = t->game;
     json_t *next = json_null();
     if (!carc_game_over(g))
-        next = json_pack("{s:i, s:i, s:o}", "turn", turn + 1, "player", carc_game_current_player(g),
-                         "tile", tile_json(carc_game_drawn_tile(g)));
-    return json_pack(
+        next = json_pack("{s:i, s:i, s:o, s:b}", "turn", turn + 1, "player",
+                         carc_game_current_player(g), "tile", tile_json(carc_game_drawn_tile(g)),
+                         "second_part", carc_game_second_part(g));
+    json_t *view = json_pack(
         "{s:s, s:s, s:i, s:i, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:i, s:o, s:o}", "type", "move",
         "table", t->row.id, "turn", turn, "player", player, "move", move, "by", by_names[by],
         "events", view_events(t, events, n), "scores", players_array(t, carc_game_score), "supply",
         players_array(t, carc_game_supply), "large", players_array(t, large_supply), "next", next,
         "tiles_left", carc_game_over(g) ? 0 : carc_game_tiles_left(g, NULL), "clock",
         clock_json(t, now_ms), "digest", digest_json(g));
+    if (view && traders(g))
+        traders_players(view, t);
+    return view;
 }
 
 json_t *view_move(const srv_table *t, int turn, int player, const char *move, move_by by,
@@ -185,6 +219,8 @@ static json_t *final_json(const srv_table *t)
         json_t *b = json_object();
         for (int k = 0; k < 4; k++)
             json_object_set_new(b, names[k], json_integer(carc_game_score_of(g, p, kinds[k])));
+        if (traders(g)) /* the 10s for goods majorities, outside the four kinds */
+            json_object_set_new(b, "goods", json_integer(carc_game_goods_points(g, p)));
         json_array_append_new(by_kind, b);
         if (p != t->row.forfeit && carc_game_score(g, p) > best)
             best = carc_game_score(g, p);
@@ -248,12 +284,14 @@ static json_t *seats_json(const srv_table *t)
     json_t *list = json_array();
     for (int s = 0; s < t->row.players; s++) {
         const stored_seat *st = &t->row.seats[s];
-        json_array_append_new(list, json_pack("{s:o, s:s, s:b, s:i, s:i, s:i}", "name",
-                                              seat_name(st), "kind", seat_kind_name(st), "present",
-                                              t->present[s] > 0 || st->kind == SEAT_COMPUTER,
-                                              "score", carc_game_score(t->game, s), "supply",
-                                              carc_game_supply(t->game, s), "large",
-                                              large_supply(t->game, s)));
+        json_t *seat =
+            json_pack("{s:o, s:s, s:b, s:i, s:i, s:i}", "name", seat_name(st), "kind",
+                      seat_kind_name(st), "present", t->present[s] > 0 || st->kind == SEAT_COMPUTER,
+                      "score", carc_game_score(t->game, s), "supply", carc_game_supply(t->game, s),
+                      "large", large_supply(t->game, s));
+        if (seat && traders(t->game))
+            traders_seat(seat, t->game, s);
+        json_array_append_new(list, seat);
     }
     return list;
 }
@@ -325,6 +363,8 @@ json_t *view_state(const srv_table *t, int you, int64_t now_ms)
         t->row.nmoves, "to_move", playing ? json_integer(carc_game_current_player(g)) : json_null(),
         "tile", playing ? tile_json(carc_game_drawn_tile(g)) : json_null(), "tiles_left",
         tiles_left(t, counts));
+    /* The player to move plays a builder's second tile (Traders & Builders). */
+    json_object_set_new(state, "second_part", json_boolean(playing && carc_game_second_part(g)));
     if (t->row.info == INFO_CASUAL && !carc_game_over(g)) {
         json_object_set_new(state, "remaining", remaining_json(t));
         json_object_set_new(state, "next_tiles", next_tiles_json(t));
@@ -362,8 +402,8 @@ json_t *view_lobby_entry(const srv_table *t)
 }
 
 /* The figures the player to move may put on a spot: "follower" while a
- * follower is in the supply, "large" while the large follower is (a move
- * names it with the word `large` after the spot). */
+ * follower is in the supply, "large", "builder", "pig" while that figure
+ * is (a move names it with its word after the spot). */
 static json_t *figures_json(const carc_game *g)
 {
     json_t *list = json_array();
@@ -372,6 +412,10 @@ static json_t *figures_json(const carc_game *g)
         json_array_append_new(list, json_string("follower"));
     if (carc_game_figures(g, p, CARC_FIGURE_LARGE) > 0)
         json_array_append_new(list, json_string("large"));
+    if (carc_game_figures(g, p, CARC_FIGURE_BUILDER) > 0)
+        json_array_append_new(list, json_string("builder"));
+    if (carc_game_figures(g, p, CARC_FIGURE_PIG) > 0)
+        json_array_append_new(list, json_string("pig"));
     return list;
 }
 
@@ -382,6 +426,9 @@ json_t *view_legal(const srv_table *t)
     int n = carc_legal_placements(g, places, CARC_MAX_PLACEMENTS);
     if (n > CARC_MAX_PLACEMENTS)
         n = CARC_MAX_PLACEMENTS;
+    /* The builder's and the pig's spots come from the legal moves. */
+    carc_move *moves = traders(g) ? malloc(sizeof *moves * CARC_MAX_MOVES) : NULL;
+    int nmoves = moves ? carc_legal_moves(g, moves, CARC_MAX_MOVES) : 0;
     json_t *list = json_array();
     for (int i = 0; i < n; i++) {
         carc_spot spots[CARC_MAX_SPOTS];
@@ -397,13 +444,22 @@ json_t *view_legal(const srv_table *t)
         carc_move m = {.type = CARC_MOVE_PLACE, .place = places[i], .segment = CARC_NO_SPOT};
         char text[32];
         carc_move_write(g, m, text, sizeof text);
-        json_array_append_new(list, json_pack("{s:i, s:i, s:i, s:s, s:o}", "x", places[i].x, "y",
-                                              places[i].y, "rot", places[i].rot, "move", text,
-                                              "spots", spot_list));
+        json_t *item = json_pack("{s:i, s:i, s:i, s:s, s:o}", "x", places[i].x, "y", places[i].y,
+                                 "rot", places[i].rot, "move", text, "spots", spot_list);
+        if (item && moves) {
+            json_object_set_new(
+                item, "builder",
+                wire_figure_spots(g, moves, nmoves, places[i], CARC_FIGURE_BUILDER));
+            json_object_set_new(item, "pig",
+                                wire_figure_spots(g, moves, nmoves, places[i], CARC_FIGURE_PIG));
+        }
+        json_array_append_new(list, item);
     }
+    free(moves);
     json_t *legal = json_pack(
         "{s:i, s:i, s:o, s:o, s:o}", "turn", t->row.nmoves, "player", carc_game_current_player(g),
         "tile", tile_json(carc_game_drawn_tile(g)), "placements", list, "figures", figures_json(g));
+    json_object_set_new(legal, "second_part", json_boolean(carc_game_second_part(g)));
     if (n == 0) {
         carc_move discard = {.type = CARC_MOVE_DISCARD, .segment = CARC_NO_SPOT};
         char text[32];

@@ -37,6 +37,7 @@ static void init_art_pairs(int rich)
         [TILE_ART_RIVER] = rich ? 159 : COLOR_CYAN,
         [TILE_ART_INN] = rich ? 160 : COLOR_RED,
         [TILE_ART_CATHEDRAL] = rich ? 231 : COLOR_WHITE,
+        [TILE_ART_GOODS] = rich ? 90 : COLOR_MAGENTA, /* the goods' purple */
     };
     _Static_assert((int)TILE_ART_FOLLOWER <= (int)ART_PAIRS,
                    "a ground's pairs are ART_PAIRS apart");
@@ -112,7 +113,7 @@ static attr_t cell_attr(const tui *t, const square_cell *c)
         pair = PAIR_ART + (art->ground == TILE_ART_CITY) * ART_PAIRS + art->what;
         a |= (art->what == TILE_ART_ROAD || art->what == TILE_ART_JUNCTION ||
               art->what == TILE_ART_RIVER || art->what == TILE_ART_INN ||
-              art->what == TILE_ART_CATHEDRAL)
+              art->what == TILE_ART_CATHEDRAL || art->what == TILE_ART_GOODS)
                  ? A_BOLD
                  : 0;
     }

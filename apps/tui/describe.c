@@ -96,11 +96,55 @@ const char *describe_place(int kind, int rot, int segment)
     return place_names[(fy + 1) * 3 + fx + 1];
 }
 
+/* Whether another segment of the same kind shares `segment`'s place
+ * (Traders & Builders' TG, TL, TV: two small farms in one corner, parted by
+ * a wall). */
+static int place_shared(int kind, int rot, int segment, const char *place)
+{
+    const carc_tile_def *def = carc_tile(kind);
+    for (int s = 0; s < def->nsegments; s++) {
+        const char *other = s != segment && def->segments[s].kind == def->segments[segment].kind
+                                ? describe_place(kind, rot, s)
+                                : NULL;
+        if (other && strcmp(other, place) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* The edge the segment reaches, when it reaches one only, else -1. */
+static int only_edge(unsigned ports)
+{
+    if (edges_touched(ports) != 1)
+        return -1;
+    for (int edge = 0; edge < 4; edge++)
+        if (ports >> (3 * edge) & 7u)
+            return edge;
+    return -1;
+}
+
 void describe_spot(int kind, int rot, int segment, char *buf, size_t cap)
 {
+    static const char *const edge_names[4] = {"top", "right", "bottom", "left"};
     const char *place = describe_place(kind, rot, segment);
     if (!place) {
         snprintf(buf, cap, "%s", "");
+        return;
+    }
+    int edge = only_edge(carc_tile_segment_ports(kind, rot, segment));
+    if (edge >= 0 && place_shared(kind, rot, segment, place)) {
+        const carc_segment_def *own = &carc_tile(kind)->segments[segment];
+        snprintf(buf, cap, "%s on the %s at the %s, by the %s edge", describe_role(own->kind),
+                 describe_feature(own->kind), place, edge_names[edge]);
+        return;
+    }
+    if (strcmp(place, "middle") == 0 && place_shared(kind, rot, segment, place)) {
+        /* TX: two roads cross on a bridge. */
+        unsigned ports = carc_tile_segment_ports(kind, rot, segment);
+        int upright = (ports & (1u << CARC_N | 1u << CARC_S)) != 0;
+        const carc_segment_def *own = &carc_tile(kind)->segments[segment];
+        snprintf(buf, cap, "%s on the %s across the middle, %s", describe_role(own->kind),
+                 describe_feature(own->kind), upright ? "up and down" : "side to side");
         return;
     }
     const carc_segment_def *seg = &carc_tile(kind)->segments[segment];
@@ -216,6 +260,48 @@ void describe_move(int kind, carc_move m, char *buf, size_t cap)
         describe_spot(kind, m.place.rot, m.segment, spot, sizeof spot);
     snprintf(buf, cap, "at %d,%d turned %d, %s%s", m.place.x, m.place.y, m.place.rot,
              m.segment != CARC_NO_SPOT && m.figure == CARC_FIGURE_LARGE ? "large " : "", spot);
+}
+
+const char *describe_figure(int figure)
+{
+    static const char *const names[CARC_FIGURES] = {"follower", "large follower", "builder", "pig"};
+    return figure >= 0 && figure < CARC_FIGURES ? names[figure] : "figure";
+}
+
+void describe_goods(const carc_game *g, int feature, char *buf, size_t cap)
+{
+    static const unsigned marks[CARC_GOODS_TYPES] = {CARC_MARK_WINE, CARC_MARK_GRAIN,
+                                                     CARC_MARK_CLOTH};
+    static const char *const names[CARC_GOODS_TYPES] = {"wine", "grain", "cloth"};
+    int count[CARC_GOODS_TYPES] = {0}, any = 0;
+    for (int i = 0; i < carc_game_tile_count(g); i++) {
+        carc_tile_on_board t;
+        if (carc_game_tile_info(g, i, &t) != CARC_OK)
+            continue;
+        const carc_tile_def *def = carc_tile(t.kind);
+        for (int s = 0; s < def->nsegments; s++)
+            for (int k = 0; k < CARC_GOODS_TYPES; k++)
+                if ((def->segments[s].marks & marks[k]) &&
+                    carc_game_feature_has(g, feature, i, s)) {
+                    count[k]++;
+                    any = 1;
+                }
+    }
+    carc_feature f;
+    if (!any || carc_game_feature_info(g, feature, &f) != CARC_OK) {
+        snprintf(buf, cap, "%s", "");
+        return;
+    }
+    char list[64] = "";
+    size_t len = 0;
+    for (int k = 0; k < CARC_GOODS_TYPES; k++)
+        if (count[k] > 0 && len < sizeof list) {
+            int n = snprintf(list + len, sizeof list - len, "%s%d %s", len ? ", " : "", count[k],
+                             names[k]);
+            len = n > 0 ? len + (size_t)n : len;
+        }
+    snprintf(buf, cap, "Goods: %s, %s", list,
+             f.complete ? "given when it was completed" : "to whoever completes it");
 }
 
 void describe_marks(const carc_feature *f, char *buf, size_t cap)

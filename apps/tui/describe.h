@@ -41,6 +41,14 @@ void describe_move(int kind, carc_move m, char *buf, size_t cap);
  * open at the end"; "" for a feature without either. */
 void describe_marks(const carc_feature *f, char *buf, size_t cap);
 
+/* The trade goods in city `feature` of `g` (Traders & Builders): "Goods:
+ * 2 wine, 1 cloth, to whoever completes it" (or "given when it was
+ * completed"); "" for a feature without goods. */
+void describe_goods(const carc_game *g, int feature, char *buf, size_t cap);
+
+/* A figure's word: "follower", "large follower", "builder", "pig". */
+const char *describe_figure(int figure);
+
 /* What feature `f` (of a game of `players`) gives at the end, in words:
  * "If the game ended now: Red scores 6", "...: Red and Blue score 4 each",
  * "...: nobody scores its 9 (no farmer on it)"; for a completed road, city

@@ -3,6 +3,7 @@
  * hints, the final scoring, the log), the message and key lines, and the
  * help and tiles screens. */
 #define _XOPEN_SOURCE_EXTENDED 1
+#include <ctype.h>
 #include <curses.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -152,6 +153,12 @@ static const char *step_message(const tui *t)
     case STEP_SPOT:
         if (t->figure == CARC_FIGURE_LARGE)
             return "Large follower: a spot's number, 0 for none; l: a follower; Esc back.";
+        if (t->figure == CARC_FIGURE_BUILDER)
+            return "Builder (on your road or city: a second tile when you extend it): a spot's "
+                   "number, 0 for none; f: next figure.";
+        if (t->figure == CARC_FIGURE_PIG)
+            return "Pig (on your farm: +1 a city at the end): a spot's number, 0 for none; f: "
+                   "next figure.";
         return "Follower: a spot's number (marked on the tile), 0 for none; Esc back.";
     case STEP_CONFIRM:
     case STEP_COMPUTER: return "";
@@ -189,6 +196,8 @@ static const char *step_keys(const tui *t)
         return "r:rotate Tab:next Enter:place i:inspect h:hint u:undo s:save ?:help "
                "q:quit";
     case STEP_SPOT:
+        if (carc_game_rules(t->s.g).expansions & CARC_EXPANSION_TRADERS_BUILDERS)
+            return "1-9:spot 0:none Tab:next f:figure Enter:choose Esc:back q:quit";
         if (carc_game_rules(t->s.g).expansions & CARC_EXPANSION_INNS_CATHEDRALS)
             return "1-9:spot 0:none Tab:next l:large/follower Enter:choose Esc:back q:quit";
         return "1-9:spot 0:none Tab:next Enter:choose Esc:back ?:help q:quit";
@@ -290,6 +299,30 @@ static void large_line(const tui *t, pen *p)
     put_wrap(p, A_NORMAL, "%s", line);
 }
 
+/* Traders & Builders: each player's goods tokens, "goods: R 2/0/1 B 0/1/0"
+ * (wine/grain/cloth), and builder and pig in supply (1) or on the board
+ * (0): "builder, pig: R 1 0 B 1 1". */
+static void traders_lines(const tui *t, pen *p)
+{
+    const carc_game *g = t->s.g;
+    char goods[128] = "goods \u2207/\u00a5/#:", figures[96] = "builder, pig:";
+    size_t len = strlen(goods), flen = strlen(figures);
+    for (int i = 0; i < carc_game_players(g); i++) {
+        if (len + 12 < sizeof goods)
+            len += (size_t)snprintf(goods + len, sizeof goods - len, " %c %d/%d/%d",
+                                    tile_art_letter(i, 0), carc_game_goods(g, i, CARC_GOODS_WINE),
+                                    carc_game_goods(g, i, CARC_GOODS_GRAIN),
+                                    carc_game_goods(g, i, CARC_GOODS_CLOTH));
+        if (flen + 7 < sizeof figures)
+            flen += (size_t)snprintf(figures + flen, sizeof figures - flen, " %c %d %d",
+                                     tile_art_letter(i, 0),
+                                     carc_game_figures(g, i, CARC_FIGURE_BUILDER),
+                                     carc_game_figures(g, i, CARC_FIGURE_PIG));
+    }
+    put_wrap(p, A_NORMAL, "%s", goods);
+    put_wrap(p, A_NORMAL, "%s", figures);
+}
+
 static void players_section(const tui *t, pen *p)
 {
     const carc_game *g = t->s.g;
@@ -323,6 +356,8 @@ static void players_section(const tui *t, pen *p)
     }
     if (carc_game_rules(g).expansions & CARC_EXPANSION_INNS_CATHEDRALS)
         large_line(t, p);
+    if (carc_game_rules(g).expansions & CARC_EXPANSION_TRADERS_BUILDERS)
+        traders_lines(t, p);
 }
 
 /* The last move of the game, so it is never lost: "Last: Blue put P at 1,4". */
@@ -441,14 +476,25 @@ static void spots_section(const tui *t, pen *p)
     int kind = carc_game_drawn_tile(t->s.g);
     p->row++;
     int large = t->figure == CARC_FIGURE_LARGE;
-    put_line(p, A_BOLD, large ? "Large follower spots:" : "Follower spots:");
+    const char *figure = describe_figure(t->figure);
+    put_line(p, A_BOLD, "%c%s spots:", toupper((unsigned char)figure[0]), figure + 1);
     for (int i = 0; i < t->nspots; i++) {
         char where[80];
         describe_spot(kind, t->rot, t->spots[i].segment, where, sizeof where);
-        put_wrap(p, i == t->spot ? A_REVERSE : A_NORMAL, "%d %s%s", i + 1, large ? "large " : "",
-                 where);
+        if (t->figure == CARC_FIGURE_BUILDER || t->figure == CARC_FIGURE_PIG) {
+            /* "builder on the road at the top" for "thief on the road ..." */
+            const char *on = strstr(where, " on the ");
+            put_wrap(p, i == t->spot ? A_REVERSE : A_NORMAL, "%d %s%s", i + 1, figure,
+                     on ? on : where);
+        } else {
+            put_wrap(p, i == t->spot ? A_REVERSE : A_NORMAL, "%d %s%s", i + 1,
+                     large ? "large " : "", where);
+        }
     }
-    put_line(p, t->spot < 0 ? A_REVERSE : A_NORMAL, "0 no follower");
+    int traders = (carc_game_rules(t->s.g).expansions & CARC_EXPANSION_TRADERS_BUILDERS) != 0;
+    put_line(p, t->spot < 0 ? A_REVERSE : A_NORMAL, traders ? "0 no figure" : "0 no follower");
+    if (traders)
+        put_wrap(p, A_DIM, "f: the next figure that may go on this tile");
     int other = large ? CARC_FIGURE_FOLLOWER : CARC_FIGURE_LARGE;
     if ((carc_game_rules(t->s.g).expansions & CARC_EXPANSION_INNS_CATHEDRALS) &&
         carc_game_figures(t->s.g, carc_game_current_player(t->s.g), other) > 0)
@@ -513,6 +559,9 @@ static void inspector_section(const tui *t, pen *p)
     feature_size_lines(p, &f);
     char marks[120];
     describe_marks(&f, marks, sizeof marks);
+    if (marks[0])
+        put_wrap(p, A_NORMAL, "%s", marks);
+    describe_goods(t->s.g, feature, marks, sizeof marks);
     if (marks[0])
         put_wrap(p, A_NORMAL, "%s", marks);
     owners_line(t, p, &f);
@@ -776,12 +825,25 @@ static const char *const legend_text[] = {
     "  left and their chances, the log ([ ] scroll it).",
 };
 
-static void legend_draw(const layout *l)
+/* With Traders & Builders, in place of the legend's last three lines (the
+ * overview and the panel, which the first help page tells too). */
+static const char *const traders_legend_text[] = {
+    "Traders & Builders: goods in a city, \u2207 wine \u00a5 grain # cloth: to whoever",
+    "  completes it; 10 a type at the end to the most. \u24c7 (a circled letter) a builder:",
+    "  a second tile when you extend its road or city; \u24e1 a pig: +1 a city (f: figure).",
+};
+
+static void legend_draw(const tui *t, const layout *l)
 {
     int n = (int)(sizeof legend_text / sizeof legend_text[0]);
+    int traders = (carc_game_rules(t->s.g).expansions & CARC_EXPANSION_TRADERS_BUILDERS) != 0;
+    int extra = (int)(sizeof traders_legend_text / sizeof traders_legend_text[0]);
     for (int i = 0; i < n && i < l->lines; i++) {
         attrset(i == 0 ? A_BOLD : A_NORMAL);
-        put_cut(i, 0, l->cols, legend_text[i]);
+        if (traders && i >= n - extra)
+            put_cut(i, 0, l->cols, traders_legend_text[i - (n - extra)]);
+        else
+            put_cut(i, 0, l->cols, legend_text[i]);
     }
     attrset(A_NORMAL);
 }
@@ -849,7 +911,7 @@ void overlay_draw(const tui *t, const layout *l)
     if (t->overlay == OVERLAY_HELP)
         help_draw(t, l);
     else if (t->overlay == OVERLAY_LEGEND)
-        legend_draw(l);
+        legend_draw(t, l);
     else if (t->overlay == OVERLAY_TILES)
         tiles_draw(t, l);
 }

@@ -4,6 +4,7 @@
 #define _XOPEN_SOURCE_EXTENDED 1
 #include "play.h"
 
+#include <ctype.h>
 #include <curses.h>
 #include <errno.h>
 #include <locale.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include "saves.h"
+#include "describe.h"
 #include "tui.h"
 
 enum { KEY_ESC = 27, KEY_CTRL_C = 3, KEY_CTRL_L = 12, POLL_MS = 100 };
@@ -239,6 +241,12 @@ static void begin_turn(tui *t)
     t->step = STEP_PLACE;
     session_turn_begins(&t->s);
     t->nlegal = distinct_placements(t->s.g, t->legal);
+    if (carc_game_second_part(t->s.g) && !looking) {
+        snprintf(t->msg, sizeof t->msg, "Builder: play again. Your second tile this turn.");
+        cursor_to_nearest_legal(t);
+        board_follow_cursor(t, 0);
+        return;
+    }
     if (looking) {
         snprintf(t->msg, sizeof t->msg, "Your turn: Esc leaves the inspector.");
         return;
@@ -310,6 +318,69 @@ static void switch_figure(tui *t)
     }
 }
 
+/* The spots of the builder or the pig (Traders & Builders) on placement
+ * `p` at the cursor, from the legal moves (listed at the canonical
+ * rotation: a spot's board ports find its segment at `p`'s). */
+static int traders_spots(const tui *t, carc_placement p, int figure, carc_spot *out)
+{
+    carc_move *moves = malloc(sizeof *moves * CARC_MAX_MOVES);
+    if (!moves)
+        return 0;
+    const carc_game *g = t->s.g;
+    int kind = carc_game_drawn_tile(g), n = carc_legal_moves(g, moves, CARC_MAX_MOVES), count = 0;
+    carc_move probe = {.type = CARC_MOVE_PLACE, .place = p, .segment = CARC_NO_SPOT};
+    carc_placement canon = carc_move_canonical(g, probe).place;
+    for (int i = 0; i < n && count < CARC_MAX_SPOTS; i++) {
+        const carc_move *m = &moves[i];
+        if (m->type != CARC_MOVE_PLACE || m->figure != figure || m->segment == CARC_NO_SPOT ||
+            m->place.x != canon.x || m->place.y != canon.y || m->place.rot != canon.rot)
+            continue;
+        unsigned ports = carc_tile_segment_ports(kind, canon.rot, m->segment);
+        int port = ports ? __builtin_ctz(ports) : CARC_PORTS;
+        int seg = port < CARC_PORTS ? carc_tile_segment_at(kind, p.rot, port) : m->segment;
+        out[count++] =
+            (carc_spot){(uint8_t)seg, carc_tile(kind)->segments[seg].kind, (uint8_t)port};
+    }
+    free(moves);
+    return count;
+}
+
+/* Loads the spots of `figure` at the cursor into t->spots; their count (0
+ * when the player has none of that figure). */
+static int load_spots(tui *t, int figure)
+{
+    carc_placement p = {(int8_t)t->cx, (int8_t)t->cy, (uint8_t)t->rot, 0};
+    int n = 0;
+    if (!has_figure(t, figure))
+        n = 0;
+    else if (figure == CARC_FIGURE_BUILDER || figure == CARC_FIGURE_PIG)
+        n = traders_spots(t, p, figure, t->spots);
+    else
+        n = carc_legal_spots(t->s.g, p, t->spots, CARC_MAX_SPOTS);
+    t->nspots = n > CARC_MAX_SPOTS ? CARC_MAX_SPOTS : n;
+    t->spot = -1;
+    return t->nspots;
+}
+
+/* f in the follower step: the next figure, in the order follower, large
+ * follower, builder, pig, that the player has and may put on this tile. */
+static void cycle_figure(tui *t)
+{
+    int from = t->figure;
+    for (int i = 1; i <= CARC_FIGURES; i++) {
+        int figure = (from + i) % CARC_FIGURES;
+        if (figure != from && load_spots(t, figure) > 0) {
+            t->figure = figure;
+            snprintf(t->msg, sizeof t->msg, "%c%s: %d spot%s on this tile.",
+                     toupper((unsigned char)describe_figure(figure)[0]),
+                     describe_figure(figure) + 1, t->nspots, t->nspots == 1 ? "" : "s");
+            return;
+        }
+    }
+    load_spots(t, from);
+    snprintf(t->msg, sizeof t->msg, "No other figure may go on this tile.");
+}
+
 /* STEP_CONFIRM: the move played on a copy, with what it scores. */
 static void enter_confirm(tui *t)
 {
@@ -332,15 +403,17 @@ static void enter_confirm(tui *t)
         else
             at_end += t->pevents[i].points;
     }
-    const char *large = t->spot >= 0 && t->figure == CARC_FIGURE_LARGE ? " the large follower" : "";
+    char figure[32] = "";
+    if (t->spot >= 0 && t->figure != CARC_FIGURE_FOLLOWER)
+        snprintf(figure, sizeof figure, " the %s", describe_figure(t->figure));
+    const char *large = figure;
     if (carc_game_over(t->preview))
         snprintf(t->msg, sizeof t->msg,
                  "Confirm%s? This move scores %d for you, the final scoring %d more.", large, now,
                  at_end);
     else if (large[0])
         snprintf(t->msg, sizeof t->msg,
-                 "Confirm the large follower? It scores %d for you now. Enter: yes, Esc: back.",
-                 now);
+                 "Confirm%s? It scores %d for you now. Enter: yes, Esc: back.", large, now);
     else
         snprintf(t->msg, sizeof t->msg,
                  "Confirm? This move scores %d for you now. Enter confirms, Esc steps back.", now);
@@ -355,11 +428,14 @@ static void enter_spot_step(tui *t)
                                                    : "The tile does not fit here.");
         return;
     }
-    t->nspots = carc_legal_spots(t->s.g, p, t->spots, CARC_MAX_SPOTS);
-    t->nspots = t->nspots > CARC_MAX_SPOTS ? CARC_MAX_SPOTS : t->nspots;
-    t->spot = -1;
-    if (!has_figure(t, t->figure)) /* only the other figure is left */
-        t->figure = t->figure == CARC_FIGURE_LARGE ? CARC_FIGURE_FOLLOWER : CARC_FIGURE_LARGE;
+    /* The figure chosen last, else the first in the order follower, large
+     * follower, builder, pig that may go on this tile. */
+    if (load_spots(t, t->figure) == 0)
+        for (int figure = 0; figure < CARC_FIGURES; figure++)
+            if (load_spots(t, figure) > 0) {
+                t->figure = figure;
+                break;
+            }
     if (t->nspots == 0) {
         enter_confirm(t);
         return;
@@ -510,6 +586,8 @@ static void take_hint(tui *t, int i)
     t->cy = m.place.y;
     t->rot = m.place.rot;
     board_follow_cursor(t, 0);
+    if (m.segment != CARC_NO_SPOT)
+        t->figure = m.figure;
     enter_spot_step(t);
     for (int s = 0; s < t->nspots; s++)
         if (t->spots[s].segment == m.segment)
@@ -596,6 +674,9 @@ static void spot_key(tui *t, int ch)
         t->spot = t->spot < 0 ? t->nspots - 1 : t->spot - 1;
     } else if (ch == 'l') {
         switch_figure(t);
+        load_spots(t, t->figure);
+    } else if (ch == 'f') {
+        cycle_figure(t);
     } else if (is_enter(ch)) {
         enter_confirm(t);
     }

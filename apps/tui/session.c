@@ -55,10 +55,46 @@ static void names_of(unsigned mask, char *buf, size_t cap)
     }
 }
 
+/* Traders & Builders' events: goods given for a completed city, 10 for a
+ * goods majority at the end. */
+static void goods_event_text(const carc_event *ev, const char *who, char *buf, size_t cap)
+{
+    static const char *const names[CARC_GOODS_TYPES] = {"wine", "grain", "cloth"};
+    if (ev->complete) {
+        char list[64] = "";
+        size_t len = 0;
+        for (int k = 0; k < CARC_GOODS_TYPES; k++)
+            if (ev->goods[k] > 0 && len < sizeof list) {
+                int n = snprintf(list + len, sizeof list - len, "%s%d %s", len ? ", " : "",
+                                 ev->goods[k], names[k]);
+                len = n > 0 ? len + (size_t)n : len;
+            }
+        snprintf(buf, cap, "%s %s %s for completing a city", who,
+                 __builtin_popcount(ev->winners) == 1 ? "takes" : "take", list);
+        return;
+    }
+    int type = 0;
+    for (int k = 0; k < CARC_GOODS_TYPES; k++)
+        if (ev->goods[k] > 0)
+            type = k;
+    snprintf(buf, cap, "%s %s %d for the most %s (%d)", who,
+             __builtin_popcount(ev->winners) == 1 ? "scores" : "score", ev->points, names[type],
+             ev->goods[type]);
+}
+
 void session_event_text(const carc_event *ev, char *buf, size_t cap)
 {
     char who[64];
     names_of(ev->winners, who, sizeof who);
+    if (ev->bonus == CARC_BONUS_GOODS && ev->winners) {
+        goods_event_text(ev, who, buf, cap);
+        return;
+    }
+    if (ev->bonus == CARC_BONUS_PIG && ev->winners) {
+        snprintf(buf, cap, "%s %s %d more for the pig on a farm", who,
+                 __builtin_popcount(ev->winners) == 1 ? "scores" : "score", ev->points);
+        return;
+    }
     const char *open = !ev->complete && ev->kind != CARC_FIELD ? "an open " : "a ";
     if (ev->kind == CARC_CITY && ev->complete)
         open = "a ";
@@ -85,7 +121,8 @@ static void log_events(session *s, const carc_event *events, int n)
 {
     for (int i = 0; i < n && i < CARC_MAX_EVENTS; i++) {
         char text[SESSION_LOG_LINE];
-        if (events[i].winners == 0 || events[i].points == 0)
+        int goods = events[i].bonus == CARC_BONUS_GOODS;
+        if (events[i].winners == 0 || (events[i].points == 0 && !goods))
             continue;
         session_event_text(&events[i], text, sizeof text);
         session_log(s, "%s", text);
@@ -99,9 +136,12 @@ static void log_placement(session *s, carc_move m, int turn, int mover, int kind
     if (!def)
         return;
     int has_role = m.segment < def->nsegments;
+    const char *role = !has_role                         ? ""
+                       : m.figure == CARC_FIGURE_BUILDER ? "builder"
+                       : m.figure == CARC_FIGURE_PIG     ? "pig"
+                                                     : words_role(def->segments[m.segment].kind);
     session_log(s, "Turn %d: %s put %s at %d,%d%s%s%s", turn, session_player_name(mover), def->id,
-                m.place.x, m.place.y, has_role ? " (" : "",
-                has_role ? words_role(def->segments[m.segment].kind) : "", has_role ? ")" : "");
+                m.place.x, m.place.y, has_role ? " (" : "", role, has_role ? ")" : "");
 }
 
 /* Logs a move of the game: turn `turn` (1-based), played by `mover` with
@@ -124,6 +164,8 @@ static void log_move(session *s, const carc_game *g, carc_move m, int turn, int 
         keep_final_events(s, events, n);
     }
     log_events(s, events, n);
+    if (!carc_game_over(g) && carc_game_second_part(g))
+        session_log(s, "Builder: %s plays a second tile", session_player_name(mover));
 }
 
 carc_status session_play(session *s, carc_move m)

@@ -163,6 +163,7 @@ static int rank_of(const tile_art_cell *cell, int middle_row)
     case TILE_ART_JUNCTION: return middle_row ? 4 : 1;
     case TILE_ART_PENNANT:
     case TILE_ART_INN:
+    case TILE_ART_GOODS:
     case TILE_ART_CATHEDRAL: return 3;
     case TILE_ART_CITY:
     case TILE_ART_WALL: return 2;

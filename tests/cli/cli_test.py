@@ -370,7 +370,6 @@ BAD_REQUESTS = [
     b"{\"type\":\"new\",\"players\":2,\"expansions\":[\"\"]}",
     b"{\"type\":\"new\",\"players\":2,\"expansions\":[\"river\",\"river\"]}",
     b"{\"type\":\"new\",\"players\":2,\"expansions\":[\"river river\"]}",
-    b"{\"type\":\"new\",\"players\":2,\"expansions\":[\"traders-builders\"]}",
     b"{\"type\":\"new\",\"players\":2,\"rules\":[\"river-keep-start\"]}",
     b"{\"type\":\"new\",\"players\":2,\"seed\":-5}",
     b"{\"type\":\"new\",\"players\":99999999999999999999999}",
@@ -1075,7 +1074,6 @@ def case_engine_river():
                          ({"expansions": ["river", "river"]}, "named twice"),
                          ({"expansions": "river"}, "array"),
                          ({"expansions": ["river inns-cathedrals"]}, "one name"),
-                         ({"expansions": ["traders-builders"]}, "not playable"),
                          ({"rules": ["river-keep-start"]}, "needs the river"),
                          ({"rules": ["river-keep-start"], "expansions": []}, "needs the river")):
         r = e.ask(dict({"type": "new", "players": 2}, **extra))
@@ -1287,10 +1285,12 @@ def case_bench_river():
           "--expansions river: %r" % river)
     code, out, err = run(["bench", "--games", "200"])
     rows = {line[:18].strip(): line[18:].split() for line in out.splitlines()[2:]}
-    check(code == 0 and out.splitlines()[1].split() == ["base", "game", "river", "inns-cathedrals"]
-          and rows["plies"] == [str(200 * 71), str(200 * 82), str(200 * 89)]
+    check(code == 0 and out.splitlines()[1].split() == ["base", "game", "river", "inns-cathedrals",
+                                                        "traders-builders"]
+          and rows["plies"] == [str(200 * 71), str(200 * 82), str(200 * 89), str(200 * 95)]
           and rows["checksum"] == [r["checksum"], r["river"]["checksum"],
-                                   r["inns-cathedrals"]["checksum"]], "text: %s" % out)
+                                   r["inns-cathedrals"]["checksum"],
+                                   r["traders-builders"]["checksum"]], "text: %s" % out)
     code, out, err = run(["bench", "--json", "--expansions", ""], timeout=300)
     base = json.loads(out)
     check(code == 0 and base["checksum"] == "631c8a2f1f6202bc" and base["games"] == 200000
@@ -1311,8 +1311,6 @@ EXPANSION_ARGS = [
      "unknown expansion 'bogus'"),
     (["selfplay", "--seed", "1", "--players", "2", "--expansions", "river,river"],
      "named twice"),
-    (["selfplay", "--seed", "1", "--players", "2", "--expansions", "traders-builders"],
-     "not playable"),
     (["selfplay", "--seed", "1", "--players", "2", "--expansions"], "needs a value"),
     (["arena", "greedy", "random", "--games", "2", "--rules", "river-keep-start"],
      "needs the river"),
@@ -1352,6 +1350,8 @@ def figure_moves_of(legal):
     moves = moves_of(legal)
     for p in legal["placements"]:
         moves += ["%s %s large" % (p["move"], spot) for spot in p.get("large", [])]
+        moves += ["%s %s builder" % (p["move"], spot) for spot in p.get("builder", [])]
+        moves += ["%s %s pig" % (p["move"], spot) for spot in p.get("pig", [])]
     return moves
 
 
@@ -1403,6 +1403,84 @@ def case_engine_inns():
               "large in the base game")
     check(e.ask({"type": "state"})["figures"] == [{"followers": 7, "large": 0}] * 2,
           "base figures")
+    e.close()
+
+
+def case_engine_traders_game():
+    """Whole Traders & Builders games through the protocol (alone and with
+    both other expansions), every move chosen at random among the moves
+    'legal' lists (the builder's and the pig's spots included: as many as
+    its count); 'state' says whose turn and whether it is a second tile
+    (the same player again, never a third); events carry the pig's bonus
+    and goods; each game replays as a record to the same scores, figures,
+    goods and second tiles."""
+    e = Engine("random")
+    seen = {"builder": 0, "pig": 0, "second": 0, "goods": 0}
+    for seed, expansions in ((31, ["traders-builders"]),
+                             (32, ["river", "inns-cathedrals", "traders-builders"])):
+        rng = random.Random(seed)
+        e.ok({"type": "new", "players": 2, "seed": seed, "expansions": expansions})
+        st = e.ask({"type": "state"})
+        check(st["figures"][0]["builder"] == 1 and st["figures"][0]["pig"] == 1
+              and st["goods"] == [{"wine": 0, "grain": 0, "cloth": 0}] * 2
+              and st["second_part"] is False, "state at the start: %r" % st)
+        moves, seconds, last = [], [], None
+        while True:
+            tile = e.ask({"type": "draw"})
+            if tile["type"] != "tile":
+                break
+            st = e.ask({"type": "state"})
+            check(st["to_move"] == tile["player"], "draw and state disagree: %r" % st)
+            if st["second_part"]:
+                check(tile["player"] == last and not seconds[-1:] == [True],
+                      "a second tile for another player, or a third: %r" % st)
+            seconds.append(st["second_part"])
+            legal = e.ask({"type": "legal"})
+            listed = figure_moves_of(legal)
+            check(legal["count"] == len(listed) and legal["second_part"] == st["second_part"],
+                  "legal's count: %d for %d listed" % (legal["count"], len(listed)))
+            move = rng.choice(listed)
+            r = e.ask({"type": "move", "move": move})
+            check(r["type"] == "ok", "move %s: %r" % (move, r))
+            for ev in r["events"]:
+                if ev.get("bonus") == "goods":
+                    seen["goods"] += 1
+                    check(set(ev["goods"]) == {"wine", "grain", "cloth"}, "goods: %r" % ev)
+            moves.append(move)
+            last = tile["player"]
+            seen["builder"] += move.endswith(" builder")
+            seen["pig"] += move.endswith(" pig")
+        seen["second"] += sum(seconds)
+        state = e.ask({"type": "state"})
+        check(state["over"], "not over: %r" % state)
+        code, out, err = run(["replay", "--json", "-"],
+                             ("players 2\nexpansions %s\n" % " ".join(expansions)
+                              + "\n".join(moves) + "\n").encode())
+        check(code == 0, "replay: %s" % err)
+        r = json.loads(out)
+        check(r["finished"] and r["scores"] == state["scores"] and r["digest"] == state["digest"]
+              and r["figures"] == state["figures"] and r["goods"] == state["goods"]
+              and r["goods_points"] == state["goods_points"]
+              and [b["goods"] for b in r["breakdown"]] == state["goods_points"]
+              and [h["second_part"] for h in r["history"]] == seconds,
+              "replayed: %r / %r" % (r, state))
+        for h, m in zip(r["history"], moves):
+            words = m.split()
+            want = None if len(words) < 5 else words[-1] if words[-1] in (
+                "large", "builder", "pig") else "follower"
+            check(h["figure"] == want, "history: %r for %r" % (h, m))
+        code, text, err = run(["replay", "-"], ("players 2\nexpansions %s\n" % " ".join(expansions)
+                                                + "\n".join(moves) + "\n").encode())
+        check(code == 0 and text.count("  goods: ") == 2 and "points for goods" in text,
+              "replay's text: %s" % text)
+        rec = ("players 2\nexpansions %s\n" % " ".join(expansions)
+               + "\n".join(moves) + "\n").encode()
+        code, text, err = run(["show", "--no-color", "-"], rec)
+        check(code == 0 and "\u2207 wine  \u00a5 grain  # cloth  \u24c7 builder  \u24e1 pig" in text
+              and text.count("goods: ") == 2 and "\u2207" in text.split("\u2207 wine")[0],
+              "show: %s %s" % (text[-600:], err))
+    check(seen["builder"] > 0 and seen["pig"] > 0 and seen["second"] > 0 and seen["goods"] > 0,
+          "not every rule came up: %r" % seen)
     e.close()
 
 
@@ -1499,7 +1577,10 @@ def case_inns_commands():
     check(code == 0 and json.loads(out)["checksum"] == ic["checksum"], "bench I&C alone: %s" % out)
     for cmd in ("selfplay", "arena", "bench", "connect"):
         code, out, err = run([cmd, "--help"])
-        check(code == 0 and "inns-cathedrals" in out, "%s --help: %s" % (cmd, out))
+        check(code == 0 and "inns-cathedrals" in out and "traders-builders" in out,
+              "%s --help: %s" % (cmd, out))
+    code, out, err = run(["--help"])
+    check(code == 0 and "traders-builders" in out, "--help: %s" % out)
 
 
 CASES = {
@@ -1532,6 +1613,7 @@ CASES = {
     "play_port_in_use": case_play_port_in_use,
     "engine_inns": case_engine_inns,
     "engine_inns_game": case_engine_inns_game,
+    "engine_traders_game": case_engine_traders_game,
     "inns_commands": case_inns_commands,
 }
 

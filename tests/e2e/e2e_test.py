@@ -924,6 +924,63 @@ def case_connect_inns(tmp):
         srv.stop()
 
 
+def case_connect_traders(tmp):
+    """`connect --create ... --expansions traders-builders`: a random and a
+    greedy seat play a Traders & Builders game to the end through the
+    server, second tiles included (the same seat moves twice); both see
+    the same final scores; the record replays to them with goods per
+    player; the server's final view has each seat's goods points."""
+    srv = server(tmp)
+    procs = []
+    try:
+        out_a, out_b = [], []
+        rec = os.path.join(tmp, "traders.rec")
+        a = connect_proc(srv.url, "--create", "me,open", "--expansions", "traders-builders",
+                         "--player", "random", "--record", rec)
+        procs.append(a)
+        table = read_until(a, r"^table (\S+)", out_a).group(1)
+        b = connect_proc(srv.url, "--table", table, "--player", "greedy", "--quiet")
+        procs.append(b)
+        drain(a, out_a)
+        drain(b, out_b)
+        for p, out in ((a, out_a), (b, out_b)):
+            p.wait(timeout=WAIT * 2)
+            time.sleep(0.1)
+            check(p.returncode == 0, "connect exited %s: %s" % (p.returncode, "".join(out[-15:])))
+        fa = re.search(r"final scores ([\d ]+)", "".join(out_a)).group(1).split()
+        fb = re.search(r"final scores ([\d ]+)", "".join(out_b)).group(1).split()
+        check(fa == fb, "the players disagree: %s %s" % (fa, fb))
+        text = open(rec).read()
+        check("\nexpansions traders-builders\n" in text, "the record: %s" % text[:300])
+        moves = [ln.split() for ln in text.splitlines()
+                 if ln[:1].isupper() or ln.startswith("discard ")]
+        check(sum(1 for m in moves if m[0].startswith("T") or m[-1].startswith("T")) >= 23,
+              "too few T&B tiles in the record")
+        code, out, err = replay(PROGRAM, text, tmp)
+        check(code == 0 and out["scores"] == [int(x) for x in fa]
+              and out["expansions"] == ["traders-builders"] and out["moves"] == len(moves),
+              "replay: %s %s" % (out, err))
+        check(all(set(g) == {"wine", "grain", "cloth"} for g in out["goods"]),
+              "replay's goods: %r" % out.get("goods"))
+        figures = [m[-1] for m in moves if m[-1] in ("builder", "pig")]
+        check(len(figures) >= 1, "nobody played a builder or a pig")
+        # A builder's second tile: two moves in a row by one player.
+        players = [h["player"] for h in out["history"]]
+        twice = any(players[i] == players[i + 1] for i in range(len(players) - 1))
+        check(twice == any(h.get("second_part") for h in out["history"]),
+              "second tiles: %r" % players)
+        status, _, served = srv.http("/api/tables/%s/record" % table)
+        mine = [ln for ln in text.splitlines() if not ln.startswith("seat-")]
+        theirs = [ln for ln in served.splitlines() if not ln.startswith("seat-")]
+        check(mine == theirs, "--record differs from the server's record: %r" %
+              [(x, y) for x, y in zip(mine, theirs) if x != y][:3])
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+        srv.stop()
+
+
 def case_connect_human(tmp):
     """`connect --player human` through pipes: the prompt, the board, `?`
     (the legal moves), a refused move, moves without the tile letter; the

@@ -76,7 +76,7 @@ static void test_every_tile_draws(void **state)
                     const tile_art_cell *c = &art.cell[row][col];
                     assert_true(c->codepoint > ' ');
                     assert_int_equal(decode_utf8(c->glyph), (long)c->codepoint);
-                    assert_in_range(c->what, TILE_ART_FIELD, TILE_ART_CATHEDRAL);
+                    assert_in_range(c->what, TILE_ART_FIELD, TILE_ART_GOODS);
                     assert_true(c->ground == TILE_ART_FIELD || c->ground == TILE_ART_CITY);
                     assert_int_equal(c->owner, TILE_ART_NONE);
                 }
@@ -156,7 +156,8 @@ static void test_edges_show_their_kinds(void **state)
                 case CARC_CITY:
                     assert_int_equal(mid->ground, TILE_ART_CITY);
                     assert_true(mid->what == TILE_ART_CITY || mid->what == TILE_ART_WALL ||
-                                mid->what == TILE_ART_PENNANT || mid->what == TILE_ART_CATHEDRAL);
+                                mid->what == TILE_ART_PENNANT || mid->what == TILE_ART_CATHEDRAL ||
+                                mid->what == TILE_ART_GOODS);
                     break;
                 case CARC_RIVER:
                     assert_int_equal(mid->what, TILE_ART_RIVER);
@@ -764,6 +765,105 @@ static void test_large_follower(void **state)
     assert_int_equal(count_what(&art, TILE_ART_CATHEDRAL), 1);
 }
 
+/* Traders & Builders: each of the 20 goods cities shows its goods' glyph
+ * once, on a cell of that city, at every rotation; the other tiles none. */
+static void test_goods(void **state)
+{
+    (void)state;
+    int tiles = 0;
+    for (int kind = 0; kind < carc_tile_kinds(); kind++) {
+        const carc_tile_def *def = carc_tile(kind);
+        int goods_seg = -1;
+        uint32_t glyph = 0;
+        for (int s = 0; s < def->nsegments; s++) {
+            unsigned m = def->segments[s].marks;
+            if (m & (CARC_MARK_WINE | CARC_MARK_GRAIN | CARC_MARK_CLOTH)) {
+                goods_seg = s;
+                glyph = m & CARC_MARK_WINE ? 0x2207 : m & CARC_MARK_GRAIN ? 0xA5 : '#';
+            }
+        }
+        tiles += goods_seg >= 0;
+        for (int rot = 0; rot < 4; rot++) {
+            tile_art art;
+            draw(kind, rot, &art);
+            int n = count_what(&art, TILE_ART_GOODS);
+            assert_int_equal(n, goods_seg >= 0 ? 1 : 0);
+            for (int i = 0; i < TILE_ART_W * TILE_ART_H; i++) {
+                const tile_art_cell *c = &art.cell[i / TILE_ART_W][i % TILE_ART_W];
+                if (c->what != TILE_ART_GOODS)
+                    continue;
+                assert_int_equal(c->segment, goods_seg);
+                assert_int_equal(c->ground, TILE_ART_CITY);
+                assert_int_equal(c->codepoint, glyph);
+            }
+        }
+    }
+    assert_int_equal(tiles, 20);
+    assert_string_equal(TILE_ART_WINE_GLYPH, "\u2207");
+}
+
+/* TC and TD: the field with no ports lies between the two cities, apart
+ * from the northern field. */
+static void test_closed_field_between_cities(void **state)
+{
+    (void)state;
+    for (int rot = 0; rot < 4; rot++) {
+        tile_art art;
+        draw(kind_of("TC"), rot, &art);
+        int closed = 0;
+        for (int i = 0; i < TILE_ART_W * TILE_ART_H; i++) {
+            const tile_art_cell *c = &art.cell[i / TILE_ART_W][i % TILE_ART_W];
+            if (c->segment == 3) {
+                closed++;
+                assert_int_equal(c->ground, TILE_ART_FIELD);
+            }
+        }
+        assert_true(closed >= 1);
+    }
+}
+
+/* The builder and the pig: one cell each, their owner's, a glyph apart
+ * from a follower's, a farmer's and each other's. */
+static void test_builder_and_pig(void **state)
+{
+    (void)state;
+    int th = kind_of("TH"); /* city 0, road 1, road 2, fields 3..5 */
+    for (int owner = 0; owner < CARC_MAX_PLAYERS; owner++) {
+        tile_art builder, pig, follower, farmer;
+        assert_int_equal(tile_art_draw_figure(th, 0, 0, owner, CARC_FIGURE_BUILDER, &builder), 0);
+        assert_int_equal(tile_art_draw_figure(th, 0, 3, owner, CARC_FIGURE_PIG, &pig), 0);
+        assert_int_equal(tile_art_draw_figure(th, 0, 0, owner, CARC_FIGURE_FOLLOWER, &follower), 0);
+        assert_int_equal(tile_art_draw_figure(th, 0, 3, owner, CARC_FIGURE_FOLLOWER, &farmer), 0);
+        assert_int_equal(count_what(&builder, TILE_ART_FOLLOWER), 1);
+        assert_int_equal(count_what(&pig, TILE_ART_FOLLOWER), 1);
+        uint32_t b = 0, p = 0, f = 0, r = 0;
+        for (int i = 0; i < TILE_ART_W * TILE_ART_H; i++) {
+            int row = i / TILE_ART_W, col = i % TILE_ART_W;
+            if (builder.cell[row][col].what == TILE_ART_FOLLOWER) {
+                b = builder.cell[row][col].codepoint;
+                assert_int_equal(builder.cell[row][col].owner, owner);
+                assert_int_equal(builder.cell[row][col].segment, 0);
+            }
+            if (pig.cell[row][col].what == TILE_ART_FOLLOWER) {
+                p = pig.cell[row][col].codepoint;
+                assert_int_equal(pig.cell[row][col].segment, 3);
+            }
+            if (follower.cell[row][col].what == TILE_ART_FOLLOWER)
+                f = follower.cell[row][col].codepoint;
+            if (farmer.cell[row][col].what == TILE_ART_FOLLOWER)
+                r = farmer.cell[row][col].codepoint;
+        }
+        assert_true(b != f && b != r && p != f && p != r && b != p);
+        assert_int_equal(b, tile_art_figure_glyph(owner, CARC_FIGURE_BUILDER, 0));
+        assert_int_equal(p, tile_art_figure_glyph(owner, CARC_FIGURE_PIG, 1));
+        assert_int_equal(f, (uint32_t)tile_art_letter(owner, 0));
+    }
+    /* Red's builder is a circled R, Blue's pig a circled b. */
+    assert_int_equal(tile_art_figure_glyph(0, CARC_FIGURE_BUILDER, 0), 0x24C7);
+    assert_int_equal(tile_art_figure_glyph(1, CARC_FIGURE_PIG, 1), 0x24D1);
+    assert_int_equal(tile_art_figure_glyph(6, CARC_FIGURE_PIG, 1), '?');
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -791,6 +891,9 @@ int main(void)
         cmocka_unit_test(test_cathedral_city_fills_the_tile),
         cmocka_unit_test(test_inns_cathedrals_road_ends),
         cmocka_unit_test(test_large_follower),
+        cmocka_unit_test(test_goods),
+        cmocka_unit_test(test_closed_field_between_cities),
+        cmocka_unit_test(test_builder_and_pig),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

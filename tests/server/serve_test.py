@@ -120,7 +120,8 @@ def case_http(program):
 def check_tiles(s):
     """GET /api/tiles: the base game's 24 kinds, The River's 10 and Inns &
     Cathedrals' 17, by id (tiles.md, river.md, inns-cathedrals.md), river
-    edges and segments of kind "river", the inns' and cathedral's marks."""
+    edges and segments of kind "river", the inns' and cathedral's marks,
+    Traders & Builders' 24 kinds and their goods (version 4)."""
     status, body = s.get("/api/tiles")
     if status != 200:
         fail("GET /api/tiles: %d" % status)
@@ -128,7 +129,7 @@ def check_tiles(s):
     tiles = {t["id"]: t for t in cat["tiles"]}
     base = [t for t in cat["tiles"] if t["set"] == "base"]
     river = [t["id"] for t in cat["tiles"] if t["set"] == "river"]
-    if cat["version"] != 3 or len(base) != 24 or sum(t["count"] for t in base) != 72:
+    if cat["version"] != 4 or len(base) != 24 or sum(t["count"] for t in base) != 72:
         fail("the base game's tiles: version %r, %d kinds" % (cat["version"], len(base)))
     if river != ["RA", "RB", "RC", "RD", "RE", "RG", "RH", "RI", "RK", "RL"]:
         fail("the river's kinds: %r" % river)
@@ -147,13 +148,26 @@ def check_tiles(s):
     if len(inns) != 17 or sum(t["count"] for t in inns) != 18:
         fail("Inns & Cathedrals: %d kinds" % len(inns))
     marked = sorted((t["id"], s["kind"], m) for t in cat["tiles"] for s in t["segments"]
-                    for m in s["marks"])
+                    for m in s["marks"] if t["set"] != "traders-builders")
     if marked != sorted([(i, "road", "inn") for i in ("IA", "IB", "IC", "IL", "IM", "IN")]
                         + [("IK", "city", "cathedral")]):
         fail("the marks: %r" % marked)
     if tiles["IH"]["segments"][4] != {"kind": "field", "pennant": False, "ports": [],
                                       "borders": [0, 1, 2, 3], "marks": []}:
         fail("IH's closed field: %r" % tiles["IH"]["segments"][4])
+    # Traders & Builders (traders-builders.md): 24 kinds, 24 tiles; 20 with
+    # one goods city (9 wine, 6 grain, 5 cloth), always on a city segment.
+    tb = [t for t in cat["tiles"] if t["set"] == "traders-builders"]
+    if len(tb) != 24 or sum(t["count"] for t in tb) != 24:
+        fail("Traders & Builders: %d kinds" % len(tb))
+    goods = [(t["id"], s["kind"], m) for t in tb for s in t["segments"] for m in s["marks"]]
+    counts = {g: sum(1 for x in goods if x[2] == g) for g in ("wine", "grain", "cloth")}
+    if (len(goods) != 20 or any(k != "city" for _, k, _ in goods)
+            or len({i for i, _, _ in goods}) != 20
+            or counts != {"wine": 9, "grain": 6, "cloth": 5}):
+        fail("the goods: %r" % goods)
+    if ("TA", "city", "grain") not in goods or ("TC", "city", "cloth") not in goods:
+        fail("TA's grain, TC's cloth: %r" % goods)
 
 
 def case_restart(program):

@@ -128,6 +128,14 @@ static void test_create(void **state)
               "\"rules\":[\"river-keep-start\",\"small-city\"]}");
     assert_int_equal(request.expansions, CARC_EXPANSION_RIVER);
     assert_int_equal(request.rules, CARC_RULE_RIVER_KEEP_START | CARC_RULE_SMALL_CITY);
+    /* Traders & Builders, alone and with the others. */
+    expect_ok("{\"type\":\"create\",\"seats\":[\"open\",\"greedy\"],"
+              "\"expansions\":[\"traders-builders\"]}");
+    assert_int_equal(request.expansions, CARC_EXPANSION_TRADERS_BUILDERS);
+    expect_ok("{\"type\":\"create\",\"seats\":[\"open\",\"greedy\"],\"expansions\":[\"river\","
+              "\"inns-cathedrals\",\"traders-builders\"]}");
+    assert_int_equal(request.expansions, CARC_EXPANSION_RIVER | CARC_EXPANSION_INNS_CATHEDRALS |
+                                             CARC_EXPANSION_TRADERS_BUILDERS);
 }
 
 static void test_create_errors(void **state)
@@ -156,10 +164,6 @@ static void test_create_errors(void **state)
     expect_error("{\"type\":\"create\",\"seats\":[\"open\",\"open\"],\"expansions\":[\"river\","
                  "\"river\"]}",
                  ERR_BAD_FIELD, "named twice");
-    /* Known, but not playable by this version of the library. */
-    expect_error("{\"type\":\"create\",\"seats\":[\"open\",\"open\"],\"expansions\":[\"river\","
-                 "\"traders-builders\"]}",
-                 ERR_BAD_FIELD, "traders-builders");
     expect_error(
         "{\"type\":\"create\",\"seats\":[\"open\",\"open\"],\"rules\":[\"river-keep-start\"]}",
         ERR_BAD_FIELD, "needs the river");

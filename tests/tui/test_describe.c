@@ -262,6 +262,35 @@ static void test_inns_cathedrals_words(void **state)
     assert_string_equal(buf, "");
 }
 
+/* Traders & Builders: a city's goods in the inspector's words; the figures'
+ * words; the builder's and pig's words for TG's corner farms and TX's
+ * crossing roads differ. */
+static void test_traders_words(void **state)
+{
+    (void)state;
+    static const char rec[] = "players 2\nexpansions traders-builders\nTA 0 -1 2\n";
+    carc_record_error err;
+    carc_game *g = carc_record_read(rec, sizeof rec - 1, 1, &err);
+    if (!g)
+        fail_msg("line %d: %s", err.line, err.message);
+    char buf[120];
+    int city = carc_game_feature(g, 1, 0); /* TA's grain city, joined to the start's */
+    assert_true(city >= 0);
+    describe_goods(g, city, buf, sizeof buf);
+    assert_string_equal(buf, "Goods: 1 grain, to whoever completes it");
+    describe_goods(g, carc_game_feature(g, 1, 1), buf, sizeof buf); /* its field */
+    assert_string_equal(buf, "");
+    carc_game_free(g);
+    assert_string_equal(describe_figure(CARC_FIGURE_BUILDER), "builder");
+    assert_string_equal(describe_figure(CARC_FIGURE_PIG), "pig");
+    assert_string_equal(describe_figure(CARC_FIGURE_LARGE), "large follower");
+    char a[80], b[80];
+    describe_spot(carc_tile_parse("TX"), 0, 0, a, sizeof a);
+    describe_spot(carc_tile_parse("TX"), 0, 1, b, sizeof b);
+    assert_string_equal(a, "thief on the road across the middle, up and down");
+    assert_string_equal(b, "thief on the road across the middle, side to side");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -272,6 +301,7 @@ int main(void)
         cmocka_unit_test(test_tile_o_farms),
         cmocka_unit_test(test_end_value_words),
         cmocka_unit_test(test_inns_cathedrals_words),
+        cmocka_unit_test(test_traders_words),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -59,9 +59,11 @@ static void test_kind_fits(void **state)
     int road_ns[4] = {CARC_ROAD, TILE_INFO_NO_NEIGHBOUR, CARC_ROAD, TILE_INFO_NO_NEIGHBOUR};
     assert_true(tile_info_kind_fits(kind_of('U'), road_ns));
     assert_false(tile_info_kind_fits(kind_of('V'), road_ns));
-    /* Cities on two opposite sides, a road and a field between them: no
-     * tile has that (S and T have a road between cities, but three). */
-    int impossible[4] = {CARC_CITY, CARC_ROAD, CARC_CITY, CARC_FIELD};
+    /* A city on top, a road on the left, fields on the right and at the
+     * bottom: no tile has that, in any expansion (its mirror image, city,
+     * road, field, field, is Traders & Builders' TP; city, road, city,
+     * field is TQ's, so no longer impossible). */
+    int impossible[4] = {CARC_CITY, CARC_FIELD, CARC_FIELD, CARC_ROAD};
     int three_cities[4] = {CARC_CITY, CARC_ROAD, CARC_CITY, TILE_INFO_NO_NEIGHBOUR};
     assert_true(tile_info_kind_fits(kind_of('S'), three_cities));
     for (int k = 0; k < carc_tile_kinds(); k++)

@@ -954,5 +954,84 @@ t_inns_river() {
     finish
 }
 
+# place_at X Y: the cursor to square X,Y, a rotation that fits there (the
+# only one, in these tests), Enter: the follower step or the confirm.
+place_at() {
+    cursor_to "$1" "$2"
+    keys Enter
+    wait_for_either "spots:" "Not in this rotation"
+    if shows "Not in this rotation"; then
+        keys r
+        sleep 0.2
+        keys Enter
+        wait_for "spots:"
+    fi
+}
+
+# Traders & Builders. Seed 37 with Red's thief on the road west of the
+# start (S 0 -1 1 W) and Blue's U beside it: Red's U at -2,-1 extends that
+# road, so f in the follower step offers the builder (the panel names it,
+# the tile shows it as a circled R, the confirm says so); the panel gives
+# each player's goods and builder and pig; Blue's U at -3,-1, then Red's
+# A at -4,-1 extends the builder's road: "Builder: play again", Red plays a
+# second tile, then it is Blue's turn. The save has the builder; the help's
+# second page explains the goods and the figures.
+t_traders() {
+    printf 'players 2\nexpansions traders-builders\nseed 37\nS 0 -1 1 W\nU -1 -1 1\n' >tb.rec
+    mkdir -p "$XDG_DATA_HOME/carcassonne/saves"
+    start 110 34 --load tb.rec --players human,human --no-color
+    wait_for "Resumed "
+    shows "plays tile U" || fail "not U for Red"
+    shows "builder, pig: R 1 1 B 1 1" || fail "no builder and pig in the panel"
+    shows "R 0/0/0 B 0/0/0" || fail "no goods in the panel"
+    place_at -2 -1
+    shows "f:figure" || fail "the keys do not offer f"
+    i=0
+    while ! shows "Builder spots:" && [ "$i" -lt 4 ]; do
+        key_then_message_changes f
+        i=$((i + 1))
+    done
+    shows "Builder spots:" || fail "f never offered the builder"
+    shows "1 builder on the road" || fail "the spot does not name the builder"
+    keys 1
+    wait_for "Confirm the builder?"
+    board_part | grep -q "Ⓡ" || fail "the builder is not drawn"
+    keys Enter
+    wait_for "builder, pig: R 0 1 B 1 1"
+    board_part | grep -q "Ⓡ" || fail "the builder left the board"
+    # Blue: U west of it, no follower.
+    wait_for "Blue (human) plays tile U"
+    place_at -3 -1
+    keys 0
+    wait_for "Confirm?"
+    keys Enter
+    wait_for "Red (human) plays tile A"
+    place_at -4 -1
+    keys 0
+    wait_for "Confirm?"
+    keys Enter
+    wait_for "Builder: play again"
+    shows "Red (human) plays tile" || fail "the second tile is not Red's"
+    place_and_confirm 0
+    wait_for "Blue (human) plays tile"
+    shows "Builder: Red plays a second tile" || fail "the log does not say so"
+    keys s
+    wait_for "Save as:"
+    keys Enter
+    wait_for "the log says"
+    saved=tb.rec # a loaded game is saved where it came from
+    grep -q '^expansions traders-builders$' "$saved" || fail "no expansions line in the save"
+    grep -q '^U -2 -1 1 E builder$' "$saved" || fail "the save has no builder"
+    "$bin" replay "$saved" >/dev/null || fail "the saved record does not replay"
+    keys '?'
+    wait_for "CARCASSONNE - keys and rules"
+    keys Space
+    wait_for "THE BOARD'S SYMBOLS"
+    shows "wine" || fail "the legend does not explain the goods"
+    shows "a builder" || fail "the legend does not explain the builder"
+    keys Escape
+    finish
+}
+
 "t_$test_name"
 echo "ok: $test_name"

@@ -159,7 +159,8 @@ static void test_totals(void **state)
         pennants += pennants_of[k];
     }
     assert_int_equal(kinds, 24);
-    assert_int_equal(carc_tile_kinds(), 51); /* and the river's 10, Inns & Cathedrals' 17 */
+    /* and the river's 10, Inns & Cathedrals' 17, Traders & Builders' 24 */
+    assert_int_equal(carc_tile_kinds(), 75);
     assert_int_equal(tiles, 72);
     assert_int_equal(BASE_GAME_PILE, 71);
     assert_int_equal(pennants, 10);

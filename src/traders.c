@@ -1,0 +1,113 @@
+/* traders.c: Traders & Builders' rules (traders.h): goods, the builder's
+ * second tile, where the pigs stand. Built in the wide layout only. */
+#include "layout.h"
+
+#include "traders.h"
+#include "feature.h"
+#include "tiles.h"
+
+_Static_assert(LAYOUT_WIDE, "Traders & Builders is built in the wide layout only");
+
+static const unsigned goods_marks[CARC_GOODS_TYPES] = {CARC_MARK_WINE, CARC_MARK_GRAIN,
+                                                       CARC_MARK_CLOTH};
+
+void traders_city_completed(carc_game *g, int root, event_sink *sink)
+{
+    if (!figures_traders_in_game(&g->rules))
+        return;
+    int count[CARC_GOODS_TYPES] = {0, 0, 0}, any = 0;
+    int s = root;
+    do {
+        const seg_node *m = &g->seg[s];
+        unsigned marks = carc_tile_data[g->tiles[m->tile].kind].segments[seg_local(m)].marks;
+        for (int k = 0; k < CARC_GOODS_TYPES; k++)
+            if (marks & goods_marks[k]) {
+                count[k]++;
+                any = 1;
+            }
+        s = m->next;
+    } while (s != root);
+    if (!any)
+        return;
+    carc_event ev;
+    memset(&ev, 0, sizeof ev);
+    const board_tile *t = &g->tiles[g->seg[root].tile];
+    ev.kind = CARC_CITY;
+    ev.complete = 1;
+    ev.bonus = CARC_BONUS_GOODS;
+    ev.winners = (uint8_t)(1u << g->current);
+    ev.x = t->x;
+    ev.y = t->y;
+    ev.feature = (uint16_t)root;
+    for (int k = 0; k < CARC_GOODS_TYPES; k++) {
+        ev.goods[k] = (uint8_t)count[k];
+        g->goods[g->current][k] = (uint8_t)(g->goods[g->current][k] + count[k]);
+    }
+    sink_push(sink, &ev);
+}
+
+void traders_final_scoring(carc_game *g, event_sink *sink)
+{
+    if (!figures_traders_in_game(&g->rules))
+        return;
+    for (int k = 0; k < CARC_GOODS_TYPES; k++) {
+        int most = 0;
+        unsigned winners = 0;
+        for (int p = 0; p < g->nplayers; p++) {
+            int n = g->goods[p][k];
+            if (n > most) {
+                most = n;
+                winners = 1u << p;
+            } else if (n == most && n > 0) {
+                winners |= 1u << p;
+            }
+        }
+        if (!winners)
+            continue; /* nobody collected this type */
+        carc_event ev;
+        memset(&ev, 0, sizeof ev);
+        ev.kind = CARC_CITY;
+        ev.bonus = CARC_BONUS_GOODS;
+        ev.winners = (uint8_t)winners;
+        ev.points = 10;
+        ev.goods[k] = (uint8_t)most;
+        ev.feature = 0xFFFF; /* no feature */
+        for (int p = 0; p < g->nplayers; p++)
+            if (winners & (1u << p)) {
+                g->score[p] += 10;
+                g->goods_points[p] = (int16_t)(g->goods_points[p] + 10);
+            }
+        sink_push(sink, &ev);
+    }
+}
+
+/* The feature root of the segment `player`'s figure at `tile` stands on. */
+static int figure_root(const carc_game *g, int tile)
+{
+    const board_tile *bt = &g->tiles[tile];
+    return feature_root(g, bt->seg_base + bt->follower_seg);
+}
+
+int traders_builder_extended(const carc_game *g, int t)
+{
+    int tile = g->builder_tile[g->current];
+    if (tile == NO_TILE || tile == t)
+        return 0;
+    int root = figure_root(g, tile);
+    const board_tile *bt = &g->tiles[t];
+    const carc_tile_def *def = &carc_tile_data[bt->kind];
+    for (int s = 0; s < def->nsegments; s++)
+        if ((def->segments[s].kind == CARC_ROAD || def->segments[s].kind == CARC_CITY) &&
+            feature_root(g, bt->seg_base + s) == root)
+            return 1;
+    return 0;
+}
+
+unsigned traders_pigs_on(const carc_game *g, int farm)
+{
+    unsigned mask = 0;
+    for (int p = 0; p < g->nplayers; p++)
+        if (g->pig_tile[p] != NO_TILE && figure_root(g, g->pig_tile[p]) == farm)
+            mask |= 1u << p;
+    return mask;
+}

@@ -1,0 +1,117 @@
+/* traders.h: Traders & Builders (expansions/traders-builders.md) as a
+ * module of the turn code: trade goods given for completed cities and
+ * scored at the end, the builder's second tile, the pig's farms. Its
+ * figures' supplies are figures.h's. Built in the wide layout only; the
+ * compact layout (the base game) gets the stubs below. */
+#ifndef CARC_TRADERS_H
+#define CARC_TRADERS_H
+
+#include "figures.h"
+#include "scoring.h"
+
+#if LAYOUT_WIDE
+
+/* A new game: no goods, the figures home, no second tile. */
+static inline void traders_start(carc_game *g)
+{
+    memset(g->goods, 0, sizeof g->goods);
+    memset(g->goods_points, 0, sizeof g->goods_points);
+    g->second_part = 0;
+}
+
+/* The city rooted at `root` was just completed by the current player's
+ * tile: its goods go to that player, whoever owns the city. */
+void traders_city_completed(carc_game *g, int root, event_sink *sink);
+/* The final scoring of trade goods: 10 points a type to the players with
+ * the most tokens of it. */
+void traders_final_scoring(carc_game *g, event_sink *sink);
+/* Whether board tile `t`, just placed by the current player, extended a
+ * road or city that holds that player's builder. */
+int traders_builder_extended(const carc_game *g, int t);
+/* Players whose pig stands on the farm rooted at `farm` (a bit each). */
+unsigned traders_pigs_on(const carc_game *g, int farm);
+
+/* Whether the current player plays another tile: `earned` (a bonus turn,
+ * or `builder`) gives at most one extra tile a turn in a game with Traders
+ * & Builders; other games keep their own rule. */
+static inline int traders_turn_again(carc_game *g, int earned, int builder)
+{
+    if (!figures_traders_in_game(&g->rules))
+        return earned;
+    int again = !g->second_part && (earned || builder);
+    g->second_part = (uint8_t)again;
+    return again;
+}
+
+static inline int traders_second_part(const carc_game *g)
+{
+    return g->second_part;
+}
+
+static inline int traders_goods(const carc_game *g, int player, int type)
+{
+    return g->goods[player][type];
+}
+
+static inline int traders_goods_points(const carc_game *g, int player)
+{
+    return g->goods_points[player];
+}
+
+#else /* the base game */
+
+static inline void traders_start(carc_game *g)
+{
+    (void)g;
+}
+static inline void traders_city_completed(carc_game *g, int root, event_sink *sink)
+{
+    (void)g;
+    (void)root;
+    (void)sink;
+}
+static inline void traders_final_scoring(carc_game *g, event_sink *sink)
+{
+    (void)g;
+    (void)sink;
+}
+static inline int traders_builder_extended(const carc_game *g, int t)
+{
+    (void)g;
+    (void)t;
+    return 0;
+}
+static inline unsigned traders_pigs_on(const carc_game *g, int farm)
+{
+    (void)g;
+    (void)farm;
+    return 0;
+}
+static inline int traders_turn_again(carc_game *g, int earned, int builder)
+{
+    (void)g;
+    (void)builder;
+    return earned;
+}
+static inline int traders_second_part(const carc_game *g)
+{
+    (void)g;
+    return 0;
+}
+static inline int traders_goods(const carc_game *g, int player, int type)
+{
+    (void)g;
+    (void)player;
+    (void)type;
+    return 0;
+}
+static inline int traders_goods_points(const carc_game *g, int player)
+{
+    (void)g;
+    (void)player;
+    return 0;
+}
+
+#endif
+
+#endif
