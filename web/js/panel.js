@@ -40,26 +40,30 @@ export function renderPlayers(el, table) {
       `<span class="score" title="score">${score}</span>` +
       `<span class="track" aria-hidden="true"><span style="width:${(score % 50) * 2}%;background:${PLAYERS[p % 6].colour}"></span></span>` +
       `<span class="laps">${lap ? `lap ${lap + 1}` : ''}</span>` +
-      `<span class="supply" title="followers in supply">${meepleIcon(p)}×${seat.supply}</span>` + extrasHtml(seat, p) +
+      `<span class="supply" title="followers in supply">${meepleIcon(p)}×${seat.supply}</span>` + extrasHtml(seat, p, s.expansions) +
       (left !== null ? `<span class="clock${turn ? ' running' : ''}">${clockText(left)}</span>` : '') +
       (turn ? '<span class="turn-mark">to move</span>' : '') + '</li>';
   }).join('');
 }
 
 // The figures besides the followers a seat holds in its supply, each
-// shown only when the state has it: the large follower (Inns &
-// Cathedrals), the builder and the pig (Traders & Builders).
+// shown only when the state has it and, when the table's `expansions` are
+// known, only with its expansion (the server counts a large follower of 0
+// in every game): the large follower (Inns & Cathedrals), the builder and
+// the pig (Traders & Builders).
 const FIGURE_WORDS = { large: 'large follower', builder: 'builder', pig: 'pig' };
-export function figuresHtml(seat, p) {
-  return Object.keys(FIGURE_WORDS).filter((f) => typeof seat[f] === 'number').map((f) =>
+const FIGURE_SET = { large: 'inns-cathedrals', builder: 'traders-builders', pig: 'traders-builders' };
+export function figuresHtml(seat, p, expansions = null) {
+  const played = (f) => !Array.isArray(expansions) || expansions.includes(FIGURE_SET[f]);
+  return Object.keys(FIGURE_WORDS).filter((f) => typeof seat[f] === 'number' && played(f)).map((f) =>
     `<span class="supply figure-${f}" data-figure="${f}" title="${FIGURE_WORDS[f]}: ${seat[f] ? 'in the supply' : 'on the board'}">` +
     `${meepleIcon(p, 14, f)}×${seat[f]}</span>`).join('');
 }
 
 // The figures and goods of a seat, on a line of their own; nothing for a
 // game without expansions.
-function extrasHtml(seat, p) {
-  const html = figuresHtml(seat, p) + goodsHtml(seat);
+function extrasHtml(seat, p, expansions) {
+  const html = figuresHtml(seat, p, expansions) + goodsHtml(seat);
   return html ? `<span class="extras">${html}</span>` : '';
 }
 

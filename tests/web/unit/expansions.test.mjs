@@ -130,6 +130,13 @@ test('the panel: the large follower in each supply; goods, builder and pig only 
   assert.match(el.innerHTML, /data-figure="pig" title="pig: on the board"/);
   assert.match(el.innerHTML, /title="goods: 2 wine, 0 grain, 1 cloth"/);
   assert.match(el.innerHTML, /data-good="wine">.*?<\/svg>2</);
+  // The server counts a large follower (0) in every game: with the
+  // table's expansions known, each figure shows only with its expansion.
+  renderPlayers(el, new Table({ ...stateOf(seats.map((s) => ({ ...s, large: 0 }))), expansions: [] }));
+  assert.doesNotMatch(el.innerHTML, /extras|data-figure/, 'a base game of the real server: no large follower');
+  renderPlayers(el, new Table({ ...stateOf(seats.map((s) => ({ ...s, large: 0, builder: 1, pig: 1, goods: { wine: 0, grain: 0, cloth: 0 } }))), expansions: ['traders-builders'] }));
+  assert.doesNotMatch(el.innerHTML, /data-figure="large"/);
+  assert.match(el.innerHTML, /data-figure="builder"[^]*data-figure="pig"[^]*data-good="cloth"/);
 });
 
 test('a move event brings the large followers, the goods and the figures of each player; without them nothing changes', () => {
