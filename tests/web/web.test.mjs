@@ -1,7 +1,8 @@
 // web.test.mjs: the browser client against a real server, in Debian's
 // chromium: a game against the computer to the final scoring, a game with
 // The River through its river phase, an Inns & Cathedrals game to a large
-// follower and an inn in the inspector, two browser
+// follower and an inn in the inspector, a Traders & Builders game with a
+// builder, a pig, goods and the Goods column, two browser
 // profiles playing each other (one reloads mid-game and resumes), a
 // keyboard-only turn, and a phone-sized screen. Screenshots go to
 // $ARTEFACTS. Every wait is generous: a slow machine is not a failure.
@@ -500,6 +501,7 @@ await test('a Traders & Builders game against the computer: builder, pig, goods,
       seconds++;
       check(/Builder: play again/.test(await page.$eval('#drawn', (e) => e.textContent)), 'the drawn tile says "Builder: play again"');
       check(again === before - 1, `the second tile follows our own move at once (turn ${before}, our last ${again})`);
+      if (seconds === 1) await page.screenshot({ path: path.join(ART, 'traders-second-tile.png') });
     } else if (again === before - 1 && turns) {
       throw new Error(`turn ${before} follows our own move without "Builder: play again" (${bar})`);
     }
@@ -559,6 +561,7 @@ await test('a Traders & Builders game against the computer: builder, pig, goods,
     const onBoard = await page.$$eval('#board .meeples .meeple[data-player="0"]', (m) => m.map((e) => e.dataset.figure));
     if (!shot && onBoard.includes('builder') && onBoard.includes('pig') && turns >= 20) {
       await page.keyboard.press('f');
+      await page.keyboard.press('+');
       await page.waitForTimeout(300);
       await page.screenshot({ path: path.join(ART, 'traders.png') });
       shot = true;
@@ -573,6 +576,8 @@ await test('a Traders & Builders game against the computer: builder, pig, goods,
   await page.waitForSelector('#final:not([hidden]) .final-table');
   const head = await page.$$eval('.final-table thead th', (t) => t.map((e) => e.textContent));
   check(head.join() === 'Player,Roads,Cities,Cloisters,Farms,Goods,Total', `the end table has a Goods column (${head})`);
+  const fits = await page.$eval('#final .final-table', (t) => t.getBoundingClientRect().right <= t.parentElement.getBoundingClientRect().right + 1);
+  check(fits, 'the end table with its Goods column fits the panel');
   const log = await page.$eval('#log', (e) => e.textContent);
   check(/for the most (wine|grain|cloth)/.test(log), 'the log has the goods majorities');
   check(/takes the city's goods/.test(log), 'the log says who took a city\'s goods');

@@ -257,7 +257,8 @@ function innPoint(anchor, line, shapes) {
   return candidates.reduce((best, p) => (score(p) < score(best) ? p : best));
 }
 
-// The icons of a segment's marks (version 3 of the catalogue): an inn
+// The icons of a segment's marks (version 3 of the catalogue; goods came
+// with version 4): an inn
 // beside its road, a cathedral in its city, goods (Traders & Builders)
 // in a row inside their city. Inert for a catalogue without marks.
 function markIcons(seg, anchor, shapes) {
