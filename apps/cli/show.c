@@ -359,7 +359,8 @@ static void print_legend(FILE *out, const carc_game *g)
     if (expansions & CARC_EXPANSION_TRADERS_BUILDERS)
         fprintf(out,
                 "%*s" TILE_ART_WINE_GLYPH " wine  " TILE_ART_GRAIN_GLYPH
-                " grain  " TILE_ART_CLOTH_GLYPH " cloth  \u24C7 builder  \u24E1 pig\n",
+                " grain  " TILE_ART_CLOTH_GLYPH
+                " cloth  \u24C7 builder  \u24E1 pig  \u254E\u254C wall between farms\n",
                 LABEL_W, "");
 }
 

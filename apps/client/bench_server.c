@@ -54,8 +54,8 @@ static const char bench_server_usage[] =
     "the server's memory per idle and per active table (with --server-pid:\n"
     "its RSS), and compares each table's record with the moves the server\n"
     "acknowledged: lost and duplicated moves. --expansions (names joined by\n"
-    "commas: river, inns-cathedrals, traders-builders) creates the tables with those expansions, if the server\n"
-    "offers them.\n"
+    "commas: river, inns-cathedrals, traders-builders) creates the tables\n"
+    "with those expansions, if the server offers them.\n"
     "\n"
     "Exit status: 0 done with no move lost or duplicated, 1 a failure or a\n"
     "lost or duplicated move, 2 bad arguments.\n";

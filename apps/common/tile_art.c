@@ -21,6 +21,8 @@ enum {
     GLYPH_WINE = 0x2207,      /* ∇: keep to TILE_ART_WINE_GLYPH */
     GLYPH_GRAIN = 0x00A5,     /* ¥: keep to TILE_ART_GRAIN_GLYPH */
     GLYPH_CLOTH = 0x0023,     /* #: keep to TILE_ART_CLOTH_GLYPH */
+    GLYPH_FENCE_NS = 0x254E,  /* ╎: a wall between two fields side by side */
+    GLYPH_FENCE_EW = 0x254C,  /* ╌: one between two fields one above the other */
 };
 
 /* A wall is drawn along the sides of a city cell that face a field: indexed
@@ -560,6 +562,38 @@ static void draw_walls(const art_job *job)
         }
 }
 
+/* Cells of segment `seg`. */
+static int segment_cells(const art_job *job, int seg)
+{
+    int n = 0;
+    for (int i = 0; i < W * H; i++)
+        n += job->out->cell[i / W][i % W].segment == seg;
+    return n;
+}
+
+/* Two fields side by side with nothing drawn between them (TG, TL, TV: a
+ * wall parts two small farms in a corner; TC, TD: the closed field): the
+ * smaller one's cell next to the other shows a fence, across the line
+ * from one to the other. */
+static void draw_fences(const art_job *job)
+{
+    for (int row = 0; row < H; row++)
+        for (int col = 0; col < W; col++)
+            for (int side = 1; side <= 2; side++) { /* east and south */
+                int ncol = col + side_dcol[side], nrow = row + side_drow[side];
+                if (ncol >= W || nrow >= H)
+                    continue;
+                tile_art_cell *a = &job->out->cell[row][col];
+                tile_art_cell *b = &job->out->cell[nrow][ncol];
+                if (a->what != TILE_ART_FIELD || b->what != TILE_ART_FIELD ||
+                    a->segment == b->segment)
+                    continue;
+                tile_art_cell *small =
+                    segment_cells(job, a->segment) <= segment_cells(job, b->segment) ? a : b;
+                set_glyph(small, side == 1 ? GLYPH_FENCE_NS : GLYPH_FENCE_EW);
+            }
+}
+
 static int is_mark(int what)
 {
     return what == TILE_ART_PENNANT || what == TILE_ART_CLOISTER || what == TILE_ART_INN ||
@@ -800,6 +834,7 @@ int tile_art_draw_figure(int kind, int rot, int follower_segment, int owner, int
     draw_rivers(&job);
     draw_roads(&job);
     draw_walls(&job);
+    draw_fences(&job);
     draw_pennants(&job);
     draw_marks(&job);
     if (has_follower)

@@ -734,6 +734,8 @@ static void step_final(tui *t, int step)
     session_event_text(ev, text, sizeof text);
     snprintf(t->msg, sizeof t->msg, "Final scoring %d of %d: %s. n: next, p: back.",
              t->final_step + 1, n, text);
+    if (ev->bonus == CARC_BONUS_GOODS) /* a goods majority: no feature to show */
+        return;
     t->cx = ev->x;
     t->cy = ev->y;
     board_follow_cursor(t, 1);

@@ -822,6 +822,43 @@ static void test_closed_field_between_cities(void **state)
     }
 }
 
+/* TG, TL and TV: a wall parts two small farms in a corner; the smaller's
+ * cell beside the other shows it (╎ or ╌), still a field cell of its
+ * segment. Tiles whose farms are parted by roads, rivers or cities show
+ * none (E, RI). */
+static void test_fences(void **state)
+{
+    (void)state;
+    const char *with[] = {"TG", "TL", "TV"}, *without[] = {"E", "RI", "V", "TH"};
+    for (int rot = 0; rot < 4; rot++) {
+        for (size_t i = 0; i < sizeof with / sizeof with[0]; i++) {
+            tile_art art;
+            draw(kind_of(with[i]), rot, &art);
+            int fences = 0;
+            for (int c = 0; c < TILE_ART_W * TILE_ART_H; c++) {
+                const tile_art_cell *cell = &art.cell[c / TILE_ART_W][c % TILE_ART_W];
+                if (cell->codepoint != 0x254E && cell->codepoint != 0x254C)
+                    continue;
+                fences++;
+                assert_int_equal(cell->what, TILE_ART_FIELD);
+                assert_int_equal(carc_tile(kind_of(with[i]))->segments[cell->segment].kind,
+                                 CARC_FIELD);
+            }
+            if (fences < 1)
+                fail_msg("tile %s rotation %d: no wall between its farms", with[i], rot);
+        }
+        for (size_t i = 0; i < sizeof without / sizeof without[0]; i++) {
+            tile_art art;
+            draw(kind_of(without[i]), rot, &art);
+            for (int c = 0; c < TILE_ART_W * TILE_ART_H; c++) {
+                uint32_t cp = art.cell[c / TILE_ART_W][c % TILE_ART_W].codepoint;
+                if (cp == 0x254E || cp == 0x254C)
+                    fail_msg("tile %s rotation %d: a wall between farms", without[i], rot);
+            }
+        }
+    }
+}
+
 /* The builder and the pig: one cell each, their owner's, a glyph apart
  * from a follower's, a farmer's and each other's. */
 static void test_builder_and_pig(void **state)
@@ -894,6 +931,7 @@ int main(void)
         cmocka_unit_test(test_goods),
         cmocka_unit_test(test_closed_field_between_cities),
         cmocka_unit_test(test_builder_and_pig),
+        cmocka_unit_test(test_fences),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

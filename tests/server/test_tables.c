@@ -1602,7 +1602,8 @@ static int goods_sum(const json_t *goods)
  * goes to the same seat, `next.second_part` and the state's `second_part`
  * say so, and its move is accepted from that seat; the goods in the move
  * events add up to the goods given by the events; the end has each seat's
- * goods points in `by_kind`. */
+ * goods points in `by_kind`; a restarted server restores the table with
+ * its expansion, goods and figures. */
 static void test_traders_table(void **state)
 {
     (void)state;
@@ -1689,6 +1690,42 @@ static void test_traders_table(void **state)
     json_t *by_kind = json_object_get(json_object_get(end, "final"), "by_kind");
     assert_non_null(json_object_get(json_array_get(by_kind, 0), "goods"));
     assert_non_null(json_object_get(json_array_get(by_kind, 1), "goods"));
+    char *seats_before = json_dumps(json_object_get(end, "seats"), JSON_COMPACT | JSON_SORT_KEYS);
+    char *digest = strdup(json_string_value(json_object_get(end, "digest")));
+    /* A restarted server has the table, its expansion, the goods and the
+     * figures on the board. */
+    srv_hooks hooks = {NULL, hook_send, hook_think, NULL, hook_now, hook_analyse, NULL};
+    srv_limits limits = {10, 4, 2};
+    srv_tables *again = tables_new(store, &hooks, &limits);
+    char err[200];
+    assert_int_equal(tables_load(again, err, sizeof err), 0);
+    msg_request *r = malloc(sizeof *r);
+    msg_problem prob;
+    snprintf(text, sizeof text, "{\"type\":\"resume\",\"id\":8,\"table\":\"%s\",\"token\":\"%s\"}",
+             table_id, tokens[0]);
+    assert_int_equal(msg_decode(text, strlen(text), r, &prob), ERR_NONE);
+    drain(3);
+    tables_request(again, &clients[3], r);
+    free(r);
+    assert_int_equal(tables_flush(again), 0);
+    expect(3, "resume.ok");
+    json_t *back = expect(3, "state");
+    assert_string_equal(json_string_value(json_array_get(json_object_get(back, "expansions"), 0)),
+                        "traders-builders");
+    assert_string_equal(json_string_value(json_object_get(back, "digest")), digest);
+    json_t *seats = json_deep_copy(json_object_get(back, "seats"));
+    for (size_t s2 = 0; s2 < json_array_size(seats); s2++) /* who is connected differs */
+        json_object_del(json_array_get(seats, s2), "present");
+    json_t *before = json_loads(seats_before, 0, NULL);
+    for (size_t s2 = 0; s2 < json_array_size(before); s2++)
+        json_object_del(json_array_get(before, s2), "present");
+    assert_true(json_equal(seats, before));
+    json_decref(seats);
+    json_decref(before);
+    free(seats_before);
+    free(digest);
+    tables_client_gone(again, &clients[3]);
+    tables_free(again);
 }
 
 int main(void)

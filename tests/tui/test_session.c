@@ -219,12 +219,38 @@ static void test_discards_are_turns_that_say_why(void **state)
     session_close(&s);
 }
 
+/* Traders & Builders' events in words: goods taken for a completed city,
+ * a goods majority at the end, the pig's points. */
+static void test_traders_event_words(void **state)
+{
+    (void)state;
+    char text[120];
+    carc_event given = {.kind = CARC_CITY,
+                        .complete = 1,
+                        .winners = 1u << 0,
+                        .bonus = CARC_BONUS_GOODS,
+                        .goods = {1, 0, 2}};
+    session_event_text(&given, text, sizeof text);
+    assert_string_equal(text, "Red takes 1 wine, 2 cloth for completing a city");
+    carc_event most = {.kind = CARC_CITY,
+                       .winners = 3u,
+                       .bonus = CARC_BONUS_GOODS,
+                       .goods = {0, 3, 0},
+                       .points = 10};
+    session_event_text(&most, text, sizeof text);
+    assert_string_equal(text, "Red and Blue score 10 for the most grain (3)");
+    carc_event pig = {.kind = CARC_FIELD, .winners = 1u << 1, .bonus = CARC_BONUS_PIG, .points = 3};
+    session_event_text(&pig, text, sizeof text);
+    assert_string_equal(text, "Blue scores 3 more for the pig on a farm");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_load_keeps_the_deal),
         cmocka_unit_test(test_load_rebuilds_the_log),
         cmocka_unit_test(test_discards_are_turns_that_say_why),
+        cmocka_unit_test(test_traders_event_words),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
