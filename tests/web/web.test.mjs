@@ -481,7 +481,7 @@ await test('a Traders & Builders game against the computer: builder, pig, goods,
   await page.check('#create input[name=expansion][value=traders-builders]');
   await page.click('#create-button');
   await page.waitForURL(/\?t=/);
-  const table = new URL(page.url()).searchParams.get('t');
+  let table = new URL(page.url()).searchParams.get('t');
   const record = () => page.evaluate(async (t) => (await fetch(`/api/tables/${t}/record`)).text(), table);
   check(await page.$eval('#tile-defs', (d) => ['wine', 'grain', 'cloth'].every((g) => d.querySelector(`#tile-TB .goods.wine, #tile-TA .goods.grain, #tile-TC .goods.cloth`) && d.querySelector(`.goods.${g}`))),
     'the tiles draw the three goods');
@@ -490,10 +490,22 @@ await test('a Traders & Builders game against the computer: builder, pig, goods,
   check(/×1/.test(await panel('[data-figure=builder]')) && /×1/.test(await panel('[data-figure=pig]')), 'the builder and the pig start in the supply');
   check((await page.$$eval('#players [data-player="0"] [data-good]', (g) => g.map((e) => e.dataset.good))).join() === 'wine,grain,cloth', 'the panel has a token per good');
   const offered = { builder: 0, pig: 0 }, placed = { builder: 0, pig: 0 };
-  let turns = 0, seconds = 0, shot = false;
+  let turns = 0, seconds = 0, shot = false, farmers = 0;
+  // A deal may give no square for the builder (or the pig): then another
+  // game, by the quick-play address, at most three in all.
+  let games = 1;
   for (;;) {
     const phase = await nextTurn(page);
-    if (phase === 'finished') break;
+    if (phase === 'finished') {
+      if ((placed.builder && placed.pig) || games >= 3) break;
+      console.log(`  (game ${games++}: no ${placed.builder ? 'pig' : 'builder'} placed in this deal; another game)`);
+      await page.goto(`${server.url}/?play=greedy&expansions=traders-builders`);
+      await page.waitForURL(/\?t=/);
+      table = new URL(page.url()).searchParams.get('t');
+      await page.waitForSelector('#players [data-player="0"] [data-figure=builder]');
+      farmers = 0;
+      continue;
+    }
     const before = await turnOf(page);
     const bar = await page.$eval('#actions', (e) => e.textContent);
     const again = await page.evaluate(() => window.carcLastMoveTurn);
@@ -550,10 +562,15 @@ await test('a Traders & Builders game against the computer: builder, pig, goods,
       const ours = (await record()).trim().split('\n').filter((l) => /^([A-Z]{1,2} -?\d|discard )/.test(l))[before] || '';
       check(ours.endsWith(` ${figure}`), `the record has the ${figure}'s move at turn ${before} (${ours})`);
     } else {
-      // Farmers (for the pig) and knights or thieves (for the builder).
-      const farm = await page.$$eval('#board .spots .spot', (sp) => sp.find((e) => /^field/.test(e.getAttribute('aria-label')))?.textContent);
-      if (turns % 4 === 1 && farm) await page.keyboard.press(farm);
-      else if (turns % 2) await page.keyboard.press('1');
+      // Farmers (for the pig), knights and thieves (for the builder, which
+      // joins one on a road or city that a later tile extends).
+      const spotOf = (role) => page.$$eval('#board .spots .spot', (sp, r) => sp.find((e) => e.getAttribute('aria-label').startsWith(r))?.textContent, role);
+      const farm = !placed.pig && farmers < 2 && await spotOf('field');
+      const knight = (!placed.builder || turns % 2) && (await spotOf('city') || await spotOf('road'));
+      if (farm) {
+        await page.keyboard.press(farm);
+        farmers++;
+      } else if (knight) await page.keyboard.press(knight);
       await page.keyboard.press('Enter');
       await moveTaken(page, before);
     }
