@@ -206,12 +206,14 @@ export class ReplayView {
 }
 
 // The line a replay shows when the move after `step` moves is the same
-// seat's again: with Traders & Builders (and no bonus turn for filling a
-// hole, which also gives a second move) it is the builder's second tile.
+// seat's again (not after a discard): with Traders & Builders (and no
+// bonus turn for filling a hole, which also gives a second move) it is
+// the builder's second tile.
 // The replay's moves do not say why; '' when the next seat is another.
 export function playsAgain(data, step) {
   const last = data.moves[step - 1], next = data.moves[step];
   if (!last || !next || last.player < 0 || next.player !== last.player || next.move === 'end') return '';
+  if (parseMove(last.move).discard) return ''; // a tile that fits nowhere: the same player draws again
   const builder = (data.expansions || []).includes('traders-builders') && !(data.rules || []).includes('bonus-turn');
   return builder ? 'Builder: play again (a second tile for the same player)' : 'The same player plays again';
 }

@@ -288,6 +288,7 @@ test('the replay says "Builder: play again" when the same seat moves twice in a 
   assert.equal(playsAgain(data, 0), '');
   assert.equal(playsAgain({ ...data, rules: ['bonus-turn'] }, 1), 'The same player plays again');
   assert.equal(playsAgain({ ...data, moves: [m(0), { player: -1, move: 'end', events: [] }] }, 1), '');
+  assert.equal(playsAgain({ ...data, moves: [m(0, 'discard TX'), m(0), m(1)] }, 1), '', 'a discarded tile is drawn again, no builder');
 });
 
 test('the end table has a Goods column when the server sends goods points', () => {
