@@ -1,7 +1,8 @@
 // web.test.mjs: the browser client against a real server, in Debian's
 // chromium: a game against the computer to the final scoring, a game with
 // The River through its river phase, an Inns & Cathedrals game to a large
-// follower and an inn in the inspector, two browser
+// follower and an inn in the inspector, a Traders & Builders game with a
+// builder, a pig, goods and the Goods column, two browser
 // profiles playing each other (one reloads mid-game and resumes), a
 // keyboard-only turn, and a phone-sized screen. Screenshots go to
 // $ARTEFACTS. Every wait is generous: a slow machine is not a failure.
@@ -445,6 +446,186 @@ await test('an Inns & Cathedrals game against the computer: a large follower pla
   const quick = new URL(page.url()).searchParams.get('t');
   const head = await page.evaluate(async (t) => (await fetch(`/api/tables/${t}/record`)).text(), quick);
   check(/^expansions .*river/m.test(head) && /^expansions .*inns-cathedrals/m.test(head), `both expansions in the record (${head.split('\n').find((l) => l.startsWith('expansions'))})`);
+  await page.context().close();
+});
+
+// The legal placements of the turn, asked by a second connection of the
+// page watching the table (the test's own look at the server's answer).
+function legalOf(page, table) {
+  return page.evaluate((t) => new Promise((resolve) => {
+    const ws = new WebSocket(`${location.origin.replace(/^http/, 'ws')}/ws`, 'carcassonne.v1');
+    const done = (list) => {
+      ws.close();
+      resolve(list);
+    };
+    ws.onopen = () => ws.send(JSON.stringify({ type: 'watch', id: 1, table: t }));
+    ws.onmessage = (m) => {
+      const d = JSON.parse(m.data);
+      if (d.re === 1) ws.send(JSON.stringify({ type: 'legal', id: 2, table: t }));
+      if (d.re === 2) done(d.placements || []);
+    };
+    setTimeout(() => done([]), 10000);
+  }), table);
+}
+
+// Traders & Builders (traders-builders.md, the server's fields in
+// docs/server-protocol.md): the lobby's tick, goods drawn on the tiles and
+// counted in the panel, the builder and the pig offered in the figure step
+// (B, P) and put on the board in their own shapes, the builder's second
+// tile offered to the same player with "Builder: play again", the end
+// table's Goods column, and the replay saying who plays again.
+await test('a Traders & Builders game against the computer: builder, pig, goods, a second tile, the Goods column', async () => {
+  const page = await openPage(browser, server.url);
+  await page.fill('#create input[name=name]', 'Tess');
+  await page.selectOption('#create select[data-i="1"]', 'greedy');
+  await page.check('#create input[name=expansion][value=traders-builders]');
+  await page.click('#create-button');
+  await page.waitForURL(/\?t=/);
+  let table = new URL(page.url()).searchParams.get('t');
+  const record = () => page.evaluate(async (t) => (await fetch(`/api/tables/${t}/record`)).text(), table);
+  check(await page.$eval('#tile-defs', (d) => ['wine', 'grain', 'cloth'].every((g) => d.querySelector(`#tile-TB .goods.wine, #tile-TA .goods.grain, #tile-TC .goods.cloth`) && d.querySelector(`.goods.${g}`))),
+    'the tiles draw the three goods');
+  await page.waitForSelector('#players [data-player="0"] [data-figure=builder]');
+  const panel = (sel) => page.$eval(`#players [data-player="0"] ${sel}`, (e) => e.textContent);
+  check(/×1/.test(await panel('[data-figure=builder]')) && /×1/.test(await panel('[data-figure=pig]')), 'the builder and the pig start in the supply');
+  check((await page.$$eval('#players [data-player="0"] [data-good]', (g) => g.map((e) => e.dataset.good))).join() === 'wine,grain,cloth', 'the panel has a token per good');
+  const offered = { builder: 0, pig: 0 }, placed = { builder: 0, pig: 0 };
+  let turns = 0, seconds = 0, shot = false, farmers = 0;
+  // A deal may give no square for the builder (or the pig): then another
+  // game, by the quick-play address, at most three in all.
+  let games = 1;
+  for (;;) {
+    const phase = await nextTurn(page);
+    if (phase === 'finished') {
+      if ((placed.builder && placed.pig) || games >= 3) break;
+      console.log(`  (game ${games++}: no ${placed.builder ? 'pig' : 'builder'} placed in this deal; another game)`);
+      await page.goto(`${server.url}/?play=greedy&expansions=traders-builders`);
+      await page.waitForURL(/\?t=/);
+      table = new URL(page.url()).searchParams.get('t');
+      await page.waitForSelector('#players [data-player="0"] [data-figure=builder]');
+      farmers = 0;
+      continue;
+    }
+    const before = await turnOf(page);
+    const bar = await page.$eval('#actions', (e) => e.textContent);
+    const again = await page.evaluate(() => window.carcLastMoveTurn);
+    if (/Builder: play again/.test(bar)) {
+      seconds++;
+      check(/Builder: play again/.test(await page.$eval('#drawn', (e) => e.textContent)), 'the drawn tile says "Builder: play again"');
+      check(again === before - 1, `the second tile follows our own move at once (turn ${before}, our last ${again})`);
+      if (seconds === 1) await page.screenshot({ path: path.join(ART, 'traders-second-tile.png') });
+    } else if (again === before - 1 && turns) {
+      throw new Error(`turn ${before} follows our own move without "Builder: play again" (${bar})`);
+    }
+    turns++;
+    if (phase === 'discard') { // the same player draws again: no second tile
+      await keyboardTurn(page, false);
+      continue;
+    }
+    const usable = async (f) => !!(await page.$(`#actions button[data-act=figure-${f}]:not([disabled])`));
+    // Until the builder and the pig have been placed once: a square where
+    // one of them may go (from the server's legal moves), turned until the
+    // figure step offers it.
+    const wanted = ['builder', 'pig'].filter((f) => !placed[f]);
+    const target = wanted.length ? (await legalOf(page, table)).find((p) => wanted.some((f) => p[f]?.length)) : null;
+    if (target) {
+      await page.keyboard.press('f');
+      await page.click(`#board rect.target[data-target="${target.x},${target.y}"]`);
+      await page.waitForSelector(`#board rect.target.cursor[data-target="${target.x},${target.y}"]`);
+      for (let r = 0; r < 4; r++) {
+        await page.keyboard.press('Enter');
+        await page.waitForSelector('body[data-phase=follower]');
+        if (await usable('builder') && !placed.builder || await usable('pig') && !placed.pig) break;
+        await page.keyboard.press('Escape');
+        await page.waitForSelector('body[data-phase=place]');
+        await page.keyboard.press('r');
+      }
+    } else {
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('body[data-phase=follower]');
+    }
+    let figure = null;
+    for (const f of ['builder', 'pig']) {
+      if (!(await usable(f))) continue;
+      offered[f]++;
+      if (!figure && placed[f] < 2) figure = f;
+    }
+    if (figure) {
+      // (B again would go back to the follower when the builder is chosen already)
+      if (!(await page.$(`#actions button[data-act=figure-${figure}][aria-pressed=true]`))) await page.keyboard.press(figure[0]);
+      await page.waitForSelector(`#actions button[data-act=figure-${figure}][aria-pressed=true]`);
+      await page.keyboard.press('1');
+      await page.waitForSelector(`#board .spots .meeple[data-figure=${figure}]`);
+      await page.keyboard.press('Enter');
+      await moveTaken(page, before);
+      placed[figure]++;
+      const ours = (await record()).trim().split('\n').filter((l) => /^([A-Z]{1,2} -?\d|discard )/.test(l))[before] || '';
+      check(ours.endsWith(` ${figure}`), `the record has the ${figure}'s move at turn ${before} (${ours})`);
+    } else {
+      // Farmers (for the pig), knights and thieves (for the builder, which
+      // joins one on a road or city that a later tile extends).
+      const spotOf = (role) => page.$$eval('#board .spots .spot', (sp, r) => sp.find((e) => e.getAttribute('aria-label').startsWith(r))?.textContent, role);
+      const farm = !placed.pig && farmers < 2 && await spotOf('field');
+      const knight = (!placed.builder || turns % 2) && (await spotOf('city') || await spotOf('road'));
+      if (farm) {
+        await page.keyboard.press(farm);
+        farmers++;
+      } else if (knight) await page.keyboard.press(knight);
+      await page.keyboard.press('Enter');
+      await moveTaken(page, before);
+    }
+    await page.evaluate((t) => (window.carcLastMoveTurn = t), before);
+    const onBoard = await page.$$eval('#board .meeples .meeple[data-player="0"]', (m) => m.map((e) => e.dataset.figure));
+    if (!shot && onBoard.includes('builder') && onBoard.includes('pig') && turns >= 20) {
+      await page.keyboard.press('f');
+      await page.keyboard.press('+');
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: path.join(ART, 'traders.png') });
+      shot = true;
+    }
+  }
+  console.log(`  (${turns} turns; builder offered ${offered.builder}, placed ${placed.builder}; pig offered ${offered.pig}, placed ${placed.pig}; second tiles ${seconds})`);
+  check(offered.builder && placed.builder, 'the builder was offered and placed');
+  check(offered.pig && placed.pig, 'the pig was offered and placed');
+  // Goods: someone holds some at the end, and the panel shows them.
+  const goods = await page.$$eval('#players [data-good]', (g) => g.map((e) => +e.textContent.replace(/\D/g, '')));
+  check(goods.length === 6 && goods.some((n) => n > 0), `goods counted in the panel (${goods})`);
+  await page.waitForSelector('#final:not([hidden]) .final-table');
+  const head = await page.$$eval('.final-table thead th', (t) => t.map((e) => e.textContent));
+  check(head.join() === 'Player,Roads,Cities,Cloisters,Farms,Goods,Total', `the end table has a Goods column (${head})`);
+  const fits = await page.$eval('#final .final-table', (t) => t.getBoundingClientRect().right <= t.parentElement.getBoundingClientRect().right + 1);
+  check(fits, 'the end table with its Goods column fits the panel');
+  const log = await page.$eval('#log', (e) => e.textContent);
+  check(/for the most (wine|grain|cloth)/.test(log), 'the log has the goods majorities');
+  check(/takes the city's goods/.test(log), 'the log says who took a city\'s goods');
+  check(!/\+0/.test(log), 'no "+0" in the log');
+  if (!shot) await page.screenshot({ path: path.join(ART, 'traders.png') });
+  await page.screenshot({ path: path.join(ART, 'traders-final.png') });
+  const rec = await record();
+  check(/^expansions traders-builders$/m.test(rec), 'the record names the expansion');
+  // The replay of the spec's builder example (a scenario record): the
+  // builder on the board, the goods taken, "Builder: play again".
+  const rec2 = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'scenarios', 'traders_example_builder.rec');
+  await page.goto(server.url);
+  await page.waitForSelector('body[data-ready=yes]');
+  await page.setInputFiles('#record-file', rec2);
+  await page.waitForSelector('#replay-view[data-step="0"]');
+  for (let k = 1; k <= 5; k++) {
+    await page.keyboard.press('ArrowRight');
+    await page.waitForSelector(`#replay-view[data-step="${k}"]`);
+    const said = await page.$eval('#replay-move', (e) => e.textContent);
+    if (k === 3) check(await page.$('#replay-board .meeple[data-figure=builder]'), 'the replay draws the builder');
+    check(/Builder: play again/.test(said) === (k === 5), `"Builder: play again" after the fifth move only (move ${k}: ${said})`);
+    if (k === 5) check(/takes the city's goods \(1 grain\)/.test(said), `the grain goes to the player who completed the city (${said})`);
+  }
+  await page.screenshot({ path: path.join(ART, 'traders-replay.png') });
+  // The quick-play address takes it with the others.
+  await page.goto(`${server.url}/?play=greedy&expansions=inns-cathedrals,traders-builders`);
+  await page.waitForSelector('#players [data-player="0"] [data-figure=pig]');
+  check(await page.$('#players [data-player="0"] [data-figure=large]'), 'the large follower too');
+  const quick = new URL(page.url()).searchParams.get('t');
+  const qhead = await page.evaluate(async (t) => (await fetch(`/api/tables/${t}/record`)).text(), quick);
+  check(/^expansions .*inns-cathedrals/m.test(qhead) && /^expansions .*traders-builders/m.test(qhead), 'both expansions in the record');
   await page.context().close();
 });
 

@@ -39,7 +39,7 @@ function screen(name) {
   for (const s of ['lobby-view', 'table-view', 'replay-view']) $(`#${s}`).hidden = s !== name;
 }
 
-// /?play=LEVEL[&expansions=river,inns-cathedrals]: a ready game against the computer (what
+// /?play=LEVEL[&expansions=river,inns-cathedrals,traders-builders]: a ready game against the computer (what
 // scripts print).
 const PLAY_SPECS = { easy: 'mcts:level=easy', normal: 'mcts:level=normal', hard: 'mcts:level=hard', greedy: 'greedy' };
 

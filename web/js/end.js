@@ -49,7 +49,7 @@ export function renderFinal(el, table) {
     return `<tr${won ? ' class="winner"' : ''}><th scope="row">${badge(p)} ${esc(seatName(seat, p))}${won ? ' <span class="won">winner</span>' : ''}</th>` +
       `<td>${k.roads}</td><td>${k.cities}</td><td>${k.cloisters}</td><td>${k.farms}</td>${goods ? `<td>${k.goods ?? 0}</td>` : ''}<td class="total">${f.scores[p]}</td></tr>`;
   }).join('');
-  el.innerHTML = `<h2>Final scoring</h2><p class="winner-line">${esc(winnerText(table))}</p><table class="final-table"><thead><tr><th>Player</th><th>Roads</th><th>Cities</th><th>Cloisters</th><th>Farms</th>${goods ? '<th>Goods</th>' : ''}<th>Total</th></tr></thead>` +
+  el.innerHTML = `<h2>Final scoring</h2><p class="winner-line">${esc(winnerText(table))}</p><table class="final-table${goods ? ' with-goods' : ''}"><thead><tr><th>Player</th><th>Roads</th><th>Cities</th><th>Cloisters</th><th>Farms</th>${goods ? '<th>Goods</th>' : ''}<th>Total</th></tr></thead>` +
     `<tbody>${rows}</tbody></table>${f.forfeit !== null && f.forfeit !== undefined ? `<p>${esc(seatName(s.seats[f.forfeit], f.forfeit))} forfeited on time.</p>` : ''}` +
     '<p><button type="button" data-act="replay-end">Show each final scoring</button></p>' +
     `<h3>Scores over the game</h3>${scoreChart(table.history)}` +

@@ -21,10 +21,27 @@ export function parseMove(text) {
 export const FIGURES = ['large', 'builder', 'pig'];
 
 // A `move` event's figure counts and goods into the seats; absent fields
-// change nothing.
+// change nothing. `goods` (Traders & Builders) is one object a seat,
+// `{"wine":0,"grain":2,"cloth":1}`, as in `state.seats[p].goods`.
 export function applySupplies(seats, ev) {
   for (const name of FIGURES) if (Array.isArray(ev[name])) ev[name].forEach((v, p) => (seats[p][name] = v));
-  if (Array.isArray(ev.goods)) ev.goods.forEach((v, p) => (seats[p].goods = v));
+  if (Array.isArray(ev.goods)) ev.goods.forEach((v, p) => (seats[p].goods = goodsOf(v)));
+}
+
+// The goods types of Traders & Builders, in the library's order.
+export const GOODS_NAMES = ['wine', 'grain', 'cloth'];
+
+// A goods object of the server (`{"wine":1,"grain":0,"cloth":2}`) with a
+// count for each type; null for anything else (a game without goods).
+export function goodsOf(v) {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return null;
+  return Object.fromEntries(GOODS_NAMES.map((g) => [g, Number.isInteger(v[g]) && v[g] > 0 ? v[g] : 0]));
+}
+
+// Whether an event is worth a line of the log: points scored, or goods
+// given to the player who completed a city (`bonus` "goods", no points).
+export function isLogged(e) {
+  return e.points > 0 || (e.bonus === 'goods' && !!e.complete && !!goodsOf(e.goods));
 }
 
 // Whether a scoring event is of the final scoring. The server sends the
@@ -66,7 +83,7 @@ export class Table {
     const scores = [...this.history[this.history.length - 1]];
     for (const e of m.events || []) {
       for (const w of e.winners) scores[w] += e.points;
-      if (e.points > 0) this.log.push({ ...e, turn: m.turn, end: isFinalScoring(e, mv) });
+      if (isLogged(e)) this.log.push({ ...e, turn: m.turn, end: isFinalScoring(e, mv) });
     }
     this.history.push(scores);
   }
@@ -82,6 +99,8 @@ export class Table {
     s.turn = ev.next ? ev.next.turn : ev.turn + 1;
     s.to_move = ev.next ? ev.next.player : null;
     s.tile = ev.next ? ev.next.tile : null;
+    // Traders & Builders: the next move is the same seat's second tile.
+    s.second_part = !!ev.next?.second_part;
     s.tiles_left = ev.tiles_left;
     if (ev.clock) s.clock = ev.clock;
     if (ev.dead) s.dead = ev.dead;

@@ -4,6 +4,7 @@
 
 import { badge } from './players.js';
 import { esc, seatName } from './panel.js';
+import { GOODS_NAMES } from './game.js';
 import { plural } from './words.js';
 
 const NAMES = { road: 'Road', city: 'City', farm: 'Farm', cloister: 'Cloister' };
@@ -31,8 +32,9 @@ export function marksWords(f) {
   const inns = marks.filter((m) => m === 'inn').length, cathedrals = marks.filter((m) => m === 'cathedral').length;
   if (inns) lines.push(`${inns > 1 ? `${plural(inns, 'inn')} on this road` : 'An inn on this road'}: 2 points a tile when complete, nothing if it is unfinished at the end.`);
   if (cathedrals) lines.push(`${cathedrals > 1 ? `${plural(cathedrals, 'cathedral')} in this city` : 'A cathedral in this city'}: 3 points a tile and pennant when complete, nothing if it is unfinished at the end.`);
-  const goods = ['wine', 'grain', 'cloth'].map((g) => [g, marks.filter((m) => m === g).length]).filter(([, n]) => n);
-  if (goods.length) lines.push(`Goods: ${goods.map(([g, n]) => `${n} ${g}`).join(', ')}, to whoever completes it (not its owner), for the most of each kind at the end.`);
+  // features.ok names each goods type the city holds once.
+  const goods = GOODS_NAMES.filter((g) => marks.includes(g));
+  if (goods.length) lines.push(`Goods: ${goods.join(', ')}, to the player who completes it (whoever holds it); 10 points for the most of each type at the end.`);
   return lines.join(' ');
 }
 

@@ -18,6 +18,7 @@ const RULES = [
 const EXPANSIONS = [
   ['river', 'The River: start from the spring, lay the 12 river tiles first'],
   ['inns-cathedrals', 'Inns & Cathedrals: 18 tiles with inns and cathedrals, and a large follower each'],
+  ['traders-builders', 'Traders & Builders: 24 tiles with goods, a builder and a pig each'],
 ];
 const EXPANSION_RULES = [['river-keep-start', 'river', 'The base start tile joins the pile']];
 const EXPANSION_NAMES = { river: 'The River', 'inns-cathedrals': 'Inns & Cathedrals', 'traders-builders': 'Traders & Builders' };

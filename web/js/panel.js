@@ -5,6 +5,7 @@
 import { PLAYERS, badge, meepleIcon } from './players.js';
 import { plural, article } from './words.js';
 import { GOODS } from './tiles.js';
+import { GOODS_NAMES, goodsOf } from './game.js';
 
 const esc = (s) => String(s ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 export { esc };
@@ -39,37 +40,42 @@ export function renderPlayers(el, table) {
       `<span class="score" title="score">${score}</span>` +
       `<span class="track" aria-hidden="true"><span style="width:${(score % 50) * 2}%;background:${PLAYERS[p % 6].colour}"></span></span>` +
       `<span class="laps">${lap ? `lap ${lap + 1}` : ''}</span>` +
-      `<span class="supply" title="followers in supply">${meepleIcon(p)}×${seat.supply}</span>` + extrasHtml(seat, p) +
+      `<span class="supply" title="followers in supply">${meepleIcon(p)}×${seat.supply}</span>` + extrasHtml(seat, p, s.expansions) +
       (left !== null ? `<span class="clock${turn ? ' running' : ''}">${clockText(left)}</span>` : '') +
       (turn ? '<span class="turn-mark">to move</span>' : '') + '</li>';
   }).join('');
 }
 
 // The figures besides the followers a seat holds in its supply, each
-// shown only when the state has it: the large follower (Inns &
-// Cathedrals), the builder and the pig (Traders & Builders).
+// shown only when the state has it and, when the table's `expansions` are
+// known, only with its expansion (the server counts a large follower of 0
+// in every game): the large follower (Inns & Cathedrals), the builder and
+// the pig (Traders & Builders).
 const FIGURE_WORDS = { large: 'large follower', builder: 'builder', pig: 'pig' };
-export function figuresHtml(seat, p) {
-  return Object.keys(FIGURE_WORDS).filter((f) => typeof seat[f] === 'number').map((f) =>
+const FIGURE_SET = { large: 'inns-cathedrals', builder: 'traders-builders', pig: 'traders-builders' };
+export function figuresHtml(seat, p, expansions = null) {
+  const played = (f) => !Array.isArray(expansions) || expansions.includes(FIGURE_SET[f]);
+  return Object.keys(FIGURE_WORDS).filter((f) => typeof seat[f] === 'number' && played(f)).map((f) =>
     `<span class="supply figure-${f}" data-figure="${f}" title="${FIGURE_WORDS[f]}: ${seat[f] ? 'in the supply' : 'on the board'}">` +
     `${meepleIcon(p, 14, f)}×${seat[f]}</span>`).join('');
 }
 
 // The figures and goods of a seat, on a line of their own; nothing for a
 // game without expansions.
-function extrasHtml(seat, p) {
-  const html = figuresHtml(seat, p) + goodsHtml(seat);
+function extrasHtml(seat, p, expansions) {
+  const html = figuresHtml(seat, p, expansions) + goodsHtml(seat);
   return html ? `<span class="extras">${html}</span>` : '';
 }
 
-// A seat's goods tokens (Traders & Builders, `goods`: [wine, grain,
-// cloth]), public; nothing when the state has none.
-export const GOODS_NAMES = ['wine', 'grain', 'cloth'];
+// A seat's goods tokens (Traders & Builders: `goods`, an object of counts
+// by type, public), a token and a count each; nothing when the seat has
+// no goods object (a game without the expansion).
 export function goodsHtml(seat) {
-  if (!Array.isArray(seat.goods)) return '';
-  return `<span class="goods-count" title="goods: ${GOODS_NAMES.map((g, i) => `${seat.goods[i] || 0} ${g}`).join(', ')}">` +
-    GOODS_NAMES.map((g, i) => `<span class="good ${g}" data-good="${g}"><svg width="14" height="14" viewBox="-9 -9 18 18" aria-hidden="true">` +
-      `${GOODS[g]}</svg>${seat.goods[i] || 0}</span>`).join('') + '</span>';
+  const goods = goodsOf(seat.goods);
+  if (!goods) return '';
+  return `<span class="goods-count" title="goods: ${GOODS_NAMES.map((g) => `${goods[g]} ${g}`).join(', ')}">` +
+    GOODS_NAMES.map((g) => `<span class="good ${g}" data-good="${g}"><svg width="14" height="14" viewBox="-9 -9 18 18" aria-hidden="true">` +
+      `${GOODS[g]}</svg>${goods[g]}</span>`).join('') + '</span>';
 }
 
 // The pile the next tile comes from, from a casual table's `remaining`
@@ -118,26 +124,27 @@ const KIND_WORD = { road: 'road', city: 'city', cloister: 'cloister', farm: 'far
 
 // "Ann +4 for a completed city (2 tiles, 1 pennant)"; the final scoring's
 // "an unfinished road"; a farm counts the completed cities it serves.
-// Traders & Builders (proposed fields, inert when absent): a farm with
-// `bonus` "pig" says so; a completed city's `goods` ([wine, grain,
-// cloth]) go to the player who completed it; the final scoring's goods
-// majorities are events of kind "goods" (`bonus` "goods", `goods` one
-// count per kind that the majority is of).
+// Traders & Builders' events carry a `bonus`: "pig", the pig's extra
+// point a city after its farm's own event; "goods" with `complete`, the
+// goods of a completed city given to the player who placed the tile
+// (no points); "goods" in the final scoring, 10 points for the most of
+// one type (`goods` then holds that type's top count).
 export function eventText(e, seats) {
   const who = e.winners.length ? e.winners.map((w) => seatName(seats[w], w)).join(' and ') : 'nobody';
-  if (e.kind === 'goods' || e.bonus === 'goods') return `${who} +${e.points} for the most ${goodsWords(e.goods) || 'goods'}`;
+  if (e.bonus === 'goods' && e.complete) return `${who} ${e.winners.length > 1 ? 'take' : 'takes'} the city's goods (${goodsWords(e.goods, true) || 'none'}) for completing it`;
+  if (e.bonus === 'goods') return `${who} +${e.points} for the most ${goodsWords(e.goods) || 'goods'}`;
+  if (e.bonus === 'pig') return `${who} +${e.points} for the pig on a farm (${plural(e.tiles, 'city')})`;
   const what = `${e.complete ? 'completed' : 'unfinished'} ${KIND_WORD[e.kind] || e.kind}`;
   const size = e.kind === 'farm' ? plural(e.tiles, 'city') : plural(e.tiles, 'tile');
-  const pig = e.bonus === 'pig' ? ', with the pig' : '';
-  const goods = e.kind !== 'goods' && goodsWords(e.goods, true);
-  return `${who} +${e.points} for ${article(e.kind === 'farm' ? 'farm' : what)} (${size}${e.pennants ? `, ${plural(e.pennants, 'pennant')}` : ''}${pig})` +
-    (goods ? `; its goods (${goods}) go to the player who completed it` : '');
+  return `${who} +${e.points} for ${article(e.kind === 'farm' ? 'farm' : what)} (${size}${e.pennants ? `, ${plural(e.pennants, 'pennant')}` : ''})`;
 }
 
-// [1, 0, 2] -> "wine and cloth", or with counts "1 wine, 2 cloth"; '' for none.
-function goodsWords(goods, counts = false) {
-  if (!Array.isArray(goods)) return '';
-  const named = GOODS_NAMES.map((g, i) => [g, goods[i] || 0]).filter(([, n]) => n > 0);
+// {wine: 1, grain: 0, cloth: 2} -> "wine and cloth", or with counts "1 wine,
+// 2 cloth"; '' for none.
+function goodsWords(v, counts = false) {
+  const goods = goodsOf(v);
+  if (!goods) return '';
+  const named = GOODS_NAMES.map((g) => [g, goods[g]]).filter(([, n]) => n > 0);
   return counts ? named.map(([g, n]) => `${n} ${g}`).join(', ') : named.map(([g]) => g).join(' and ');
 }
 

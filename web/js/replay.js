@@ -5,7 +5,7 @@
 // `replay.ok`); this only shows its steps and what the check found.
 
 import { Board } from './board.js';
-import { parseMove } from './game.js';
+import { parseMove, isLogged } from './game.js';
 import { badge } from './players.js';
 import { eventText, esc, seatName } from './panel.js';
 import { moveWords } from './words.js';
@@ -130,7 +130,9 @@ export class ReplayView {
     if (last) {
       const who = last.player >= 0 ? seatName(this.seats[last.player], last.player) : 'The game';
       text += `: ${esc(who)} ${last.move === 'end' ? 'ended' : `played ${esc(this.words(last.move))}`}`;
-      for (const e of last.events) text += `<br>${esc(eventText(e, this.seats))}`;
+      for (const e of last.events.filter(isLogged)) text += `<br>${esc(eventText(e, this.seats))}`;
+      const again = playsAgain(this.data, this.step);
+      if (again) text += `<br><strong class="again">${esc(again)}</strong>`;
       const rv = this.review?.find((r) => r.turn === last.turn);
       if (rv) text += rv.loss > 0.05 ? `<br>Engine: this move lost ${rv.loss.toFixed(1)} points; best was ${esc(this.words(rv.best))} (drawn faint on the board, marked "best")`
         : '<br>Engine: this was the best move';
@@ -201,4 +203,17 @@ export class ReplayView {
     e.preventDefault();
     this.act(f);
   }
+}
+
+// The line a replay shows when the move after `step` moves is the same
+// seat's again (not after a discard): with Traders & Builders (and no
+// bonus turn for filling a hole, which also gives a second move) it is
+// the builder's second tile.
+// The replay's moves do not say why; '' when the next seat is another.
+export function playsAgain(data, step) {
+  const last = data.moves[step - 1], next = data.moves[step];
+  if (!last || !next || last.player < 0 || next.player !== last.player || next.move === 'end') return '';
+  if (parseMove(last.move).discard) return ''; // a tile that fits nowhere: the same player draws again
+  const builder = (data.expansions || []).includes('traders-builders') && !(data.rules || []).includes('bonus-turn');
+  return builder ? 'Builder: play again (a second tile for the same player)' : 'The same player plays again';
 }

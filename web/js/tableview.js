@@ -3,14 +3,14 @@
 // what happens in an aria-live region.
 
 import { Board } from './board.js';
-import { Table, parseMove } from './game.js';
+import { Table, parseMove, isLogged } from './game.js';
 import { Turn } from './turn.js';
 import { renderPlayers, renderTilesLeft, renderLog, eventText, seatName, esc } from './panel.js';
 import { renderFinal, winnerText } from './end.js';
 import { Inspector } from './inspector.js';
 import { PLAYERS, badge } from './players.js';
 import * as store from './store.js';
-import { plural } from './words.js';
+import { figureWords, plural } from './words.js';
 
 export class TableView {
   constructor(root, conn, catalogue, id) {
@@ -168,8 +168,8 @@ export class TableView {
     this.highlightEvents(ev.events);
     const mv = parseMove(ev.move);
     const who = seatName(t.state.seats[ev.player], ev.player);
-    let text = mv.discard ? `${who} discarded ${mv.letter}.` : mv.end ? '' : `${who} placed ${mv.letter} at ${mv.x}, ${mv.y}${mv.spot ? ' with a follower' : ''}.`;
-    for (const e of ev.events.filter((x) => x.points > 0)) text += ` ${eventText(e, t.state.seats)}.`;
+    let text = mv.discard ? `${who} discarded ${mv.letter}.` : mv.end ? '' : `${who} placed ${mv.letter} at ${mv.x}, ${mv.y}${mv.spot ? ` with ${figureWords(mv.figure)}` : ''}.`;
+    for (const e of ev.events.filter(isLogged)) text += ` ${eventText(e, t.state.seats)}.`;
     this.render();
     if (t.state.status === 'playing') text += ` ${this.whoseTurn()}`;
     this.say(text.trim());
@@ -219,8 +219,10 @@ export class TableView {
   whoseTurn() {
     const s = this.table.state;
     if (s.status !== 'playing' || s.to_move === null) return '';
-    if (this.table.myTurn) return `Your turn: tile ${s.tile}.`;
-    return `${seatName(s.seats[s.to_move], s.to_move)} to move.`;
+    // Traders & Builders: the builder's second tile is the same seat's turn again.
+    if (this.table.myTurn) return s.second_part ? `Builder: play again: tile ${s.tile}.` : `Your turn: tile ${s.tile}.`;
+    const who = seatName(s.seats[s.to_move], s.to_move);
+    return s.second_part ? `Builder: ${who} plays again.` : `${who} to move.`;
   }
 
   // --- Our turn ------------------------------------------------------------------
@@ -323,7 +325,7 @@ export class TableView {
     const who = s.to_move === s.you ? 'Your tile' : `${esc(seatName(s.seats[s.to_move], s.to_move))}'s tile`;
     const river = this.board.cat.isRiver(s.tile) ? ', from the river pile' : '';
     el.innerHTML = `<svg viewBox="0 0 100 100" width="56" height="56" aria-hidden="true"><use href="#tile-${esc(s.tile)}"/></svg>` +
-      `<div><strong>${who}: ${esc(s.tile)}</strong><br>turn ${s.turn + 1}, ${s.tiles_left} left${river}${watching}</div>`;
+      `<div><strong>${who}: ${esc(s.tile)}</strong>${s.second_part ? '<br><strong class="again">Builder: play again</strong>' : ''}<br>turn ${s.turn + 1}, ${s.tiles_left} left${river}${watching}</div>`;
     el.style.borderColor = PLAYERS[s.to_move % 6].colour;
   }
 
@@ -408,7 +410,7 @@ export class TableView {
 
   // A scoring event of the log: centred, its feature shown whole, its "+N".
   async showEvent(e) {
-    if (typeof e.x !== 'number') { // a goods majority (Traders & Builders) is on no square
+    if (e.bonus === 'goods' && !e.complete) { // a goods majority (Traders & Builders) is on no square
       this.inspector.clear();
       this.board.setGains([]);
       return;
@@ -416,7 +418,7 @@ export class TableView {
     this.board.centreOn(e.x, e.y);
     const found = await this.inspector.forEvent(e);
     this.inspector.show(found, true);
-    this.board.setGains([this.gainOf(e, found)]);
+    this.board.setGains(e.points > 0 ? [this.gainOf(e, found)] : []); // goods given score nothing
   }
 
   // The final scoring, one scored feature after another.

@@ -35,7 +35,11 @@ const cityEdges = (seg) => [0, 1, 2, 3].filter((e) => seg.ports.includes(PORT_NA
 
 // A city segment's outline: the path, the walls (its inner sides) and a
 // polygon for hit tests.
-function cityShape(seg) {
+// `closed`: the tile has a field with no ports amid its cities (IH, TC, TD,
+// TF, TN): the cities are drawn shallower, so that the field shows
+// between them and its farmer has room.
+function cityShape(seg, closed = false) {
+  const cap = closed ? 22 : CAP, lens = closed ? 42 : LENS, corner = closed ? 1.4 : 0.8;
   const edges = cityEdges(seg);
   const f = (p) => `${p[0].toFixed(1)},${p[1].toFixed(1)}`;
   if (edges.length === 4) {
@@ -50,10 +54,10 @@ function cityShape(seg) {
     const along = [start];
     for (let e = first, k = 0; k < edges.length; k++, e = (e + 1) % 4) along.push(CORNER[(e + 1) % 4]);
     let ctrl;
-    if (edges.length === 1) ctrl = edgeMid(first, 2 * CAP);
+    if (edges.length === 1) ctrl = edgeMid(first, 2 * cap);
     else {
       const far = CORNER[(last + 2) % 4]; // the corner opposite the city's
-      ctrl = [far[0] + 0.8 * (CENTRE[0] - far[0]), far[1] + 0.8 * (CENTRE[1] - far[1])];
+      ctrl = [far[0] + corner * (CENTRE[0] - far[0]), far[1] + corner * (CENTRE[1] - far[1])];
     }
     const back = quad(end, ctrl, start);
     poly = along.concat(back);
@@ -69,7 +73,7 @@ function cityShape(seg) {
         poly.push(b);
         d += `L${f(b)}`;
       } else {
-        const ctrl = edgeMid(e, 2 * LENS);
+        const ctrl = edgeMid(e, 2 * lens);
         poly.push(...quad(a, ctrl, b));
         d += `Q${f(ctrl)} ${f(b)}`;
         walls += `M${f(a)}Q${f(ctrl)} ${f(b)}`;
@@ -150,18 +154,12 @@ function anchors(tile, shapes, layout) {
       const [sx, sy] = layout.cloister;
       return sx || sy ? [76 + sx, 44 + sy] : [66, 72]; // beside the building, not over it
     }
-    if (seg.kind === 'field' && !seg.ports.length) return [50, 50]; // IH's closed field, amid its cities
+    if (seg.kind === 'field' && !seg.ports.length) return closedFieldAnchor(tile, seg, free);
     if (seg.kind === 'river') {
       const line = shapes[i].line;
       return line.length > 2 ? line[Math.floor(line.length / 2)] : toward(line[0], CENTRE, 0.6);
     }
-    if (seg.kind === 'city') {
-      const edges = cityEdges(seg);
-      // A whole-tile city: its follower stands low when a cathedral takes the middle (IK).
-      if (edges.length === 4) return hasMark(seg, 'cathedral') ? [50, 74] : [50, 50];
-      const pts = edges.map((e) => edgeMid(e, 16));
-      return [pts.reduce((a, p) => a + p[0], 0) / pts.length, pts.reduce((a, p) => a + p[1], 0) / pts.length];
-    }
+    if (seg.kind === 'city') return cityAnchor(seg);
     if (seg.kind === 'road') {
       const line = shapes[i].line;
       return line.length > 2 ? line[Math.floor(line.length / 2)] : toward(line[0], CENTRE, 0.45);
@@ -173,13 +171,41 @@ function anchors(tile, shapes, layout) {
   });
 }
 
+// Where a city's follower stands: amid the middles of its edges.
+function cityAnchor(seg) {
+  const edges = cityEdges(seg);
+  // A whole-tile city: its follower stands low when a cathedral takes the middle (IK).
+  if (edges.length === 4) return hasMark(seg, 'cathedral') ? [50, 74] : [50, 50];
+  const pts = edges.map((e) => edgeMid(e, 16));
+  return [pts.reduce((a, p) => a + p[0], 0) / pts.length, pts.reduce((a, p) => a + p[1], 0) / pts.length];
+}
+
+// A field with no ports (IH's amid four cities; TC, TD, TF, TN's between
+// two or three): the free point, clear of every city by 6 units all
+// round, nearest the middle of the cities it borders (on IH: the tile's
+// centre).
+function closedFieldAnchor(tile, seg, free) {
+  const cities = (seg.borders || []).map((b) => tile.segments[b]).filter((c) => c?.kind === 'city').map(cityAnchor);
+  const target = cities.length ? [cities.reduce((a, p) => a + p[0], 0) / cities.length, cities.reduce((a, p) => a + p[1], 0) / cities.length] : CENTRE;
+  const clear = ([x, y]) => [[0, 0], [6, 0], [-6, 0], [0, 6], [0, -6]].every(([dx, dy]) => free([x + dx, y + dy]));
+  let best = target, bestD = Infinity;
+  for (let x = 12; x <= 88; x += 2) {
+    for (let y = 12; y <= 88; y += 2) {
+      const d = Math.hypot(x - target[0], y - target[1]);
+      if (d < bestD && clear([x, y])) [best, bestD] = [[x, y], d];
+    }
+  }
+  return best;
+}
+
 // The SVG of one tile kind (rotation 0) and its followers' anchors. The
 // river is water with banks, under the roads (a road over it is a bridge);
 // the spring and the lake end in a pool.
 function drawTile(tile) {
   const layout = riverLayout(tile);
+  const closed = tile.segments.some((s) => s.kind === 'field' && !s.ports.length);
   const shapes = tile.segments.map((seg) => {
-    if (seg.kind === 'city') return { kind: 'city', seg, ...cityShape(seg) };
+    if (seg.kind === 'city') return { kind: 'city', seg, ...cityShape(seg, closed) };
     if (seg.kind === 'road') return { kind: 'road', seg, ...lineShape(seg, layout.roadEnd) };
     if (seg.kind === 'river') return { kind: 'river', seg, ...lineShape(seg) };
     return { kind: seg.kind, seg };
@@ -231,7 +257,8 @@ function innPoint(anchor, line, shapes) {
   return candidates.reduce((best, p) => (score(p) < score(best) ? p : best));
 }
 
-// The icons of a segment's marks (version 3 of the catalogue): an inn
+// The icons of a segment's marks (version 3 of the catalogue; goods came
+// with version 4): an inn
 // beside its road, a cathedral in its city, goods (Traders & Builders)
 // in a row inside their city. Inert for a catalogue without marks.
 function markIcons(seg, anchor, shapes) {

@@ -30,11 +30,15 @@ export function moveText(placement, spot, figure = 'follower') {
   return figure && figure !== 'follower' ? `${placement} ${spot} ${figure}` : `${placement} ${spot}`;
 }
 
-// The spots of a placement that take `figure`: a spot lists its figures
-// (`spots[i].figures`, proposed for the builder and the pig) or takes
-// every figure the turn has.
-export function spotsFor(spots, figure) {
-  return spots.filter((s) => !Array.isArray(s.figures) || s.figures.includes(figure));
+// The spots of a `legal` placement that take `figure`. The follower and
+// the large follower take its `spots`; the builder and the pig (Traders &
+// Builders) the spot names listed under their own name (`builder`,
+// `pig`), often spots that are not in `spots`: their role is the one in
+// `spots`, else the pig's field, else `roleOf(spot)` (the tile's segment).
+export function spotsFor(placement, figure, roleOf = () => null) {
+  if (figure !== 'builder' && figure !== 'pig') return placement.spots;
+  const names = Array.isArray(placement[figure]) ? placement[figure].filter((n) => typeof n === 'string') : [];
+  return names.map((spot) => placement.spots.find((s) => s.spot === spot) || { spot, role: figure === 'pig' ? 'field' : roleOf(spot) });
 }
 
 export class Turn {
@@ -69,6 +73,8 @@ export class Turn {
     this.spot = null;
     this.figures = legal.figures || ['follower'];
     this.figure = defaultFigure(legal.figures);
+    // Traders & Builders: this tile is the builder's second one.
+    this.again = !!legal.second_part;
     this.chosen = null;
     this.phase = legal.placements.length ? 'place' : 'discard';
     this.cursor = this.nearest(near);
@@ -150,6 +156,10 @@ export class Turn {
     this.spot = null;
     this.phase = 'follower';
     this.render();
+    if (!this.spots().length) { // the figure chosen has no spot here: the first that has
+      const other = this.figures.find((f) => this.spotsOf(f).length);
+      if (other) this.figure = other;
+    }
     const n = this.spots().length;
     const others = this.otherFigures();
     const choice = n && others.length ? `; ${others.map((f) => `${figureKey(f)} for ${figureWords(f)}`).join(', ')}` : '';
@@ -158,7 +168,14 @@ export class Turn {
 
   // The spots of the chosen placement that take the chosen figure.
   spots() {
-    return this.chosen ? spotsFor(this.chosen.spots, this.figure) : [];
+    return this.spotsOf(this.figure);
+  }
+
+  // The spots of the chosen placement that take `figure`.
+  spotsOf(figure, placement = this.chosen) {
+    if (!placement) return [];
+    const cat = this.board.cat, tile = this.legal?.tile;
+    return spotsFor(placement, figure, (spot) => (cat && tile ? cat.kindOf(tile, placement.rot, spot) : null));
   }
 
   // The figures of this turn besides the follower.
@@ -176,7 +193,7 @@ export class Turn {
   // chosen goes back to the follower (when there is another to go back
   // to: with only the large follower left it stays the figure).
   setFigure(figure) {
-    if (this.phase !== 'follower' || !this.figures.includes(figure)) return;
+    if (this.phase !== 'follower' || !this.figures.includes(figure) || !this.spotsOf(figure).length) return;
     const others = this.figures.filter((f) => f !== figure);
     if (figure === this.figure && !others.length) return;
     this.figure = figure === this.figure && figure !== 'follower' ? defaultFigure(others) : figure;
@@ -235,7 +252,7 @@ export class Turn {
   roleOf(h) {
     if (!h.spot) return null;
     const p = this.squares.get(key(h.x, h.y)).find((q) => q.rot === h.rot);
-    return p?.spots.find((s) => s.spot === h.spot)?.role || null;
+    return p ? this.spotsOf(h.figure, p).find((s) => s.spot === h.spot)?.role || null : null;
   }
 
   // A hint in words: where, how turned, which follower.
@@ -294,7 +311,7 @@ export class Turn {
       const p = this.chosen;
       b.setPreview({ letter, x: p.x, y: p.y, rot: p.rot });
       const spots = this.phase === 'follower' ? this.spots().map((s, i) => ({ ...s, n: i + 1 })) : [];
-      const chosen = this.spot && p.spots.find((s) => s.spot === this.spot);
+      const chosen = this.spot && this.spots().find((s) => s.spot === this.spot);
       b.setSpots({ letter, x: p.x, y: p.y, rot: p.rot }, chosen && this.phase === 'sent' ? [{ ...chosen, n: 0 }] : spots, this.spot, this.player, this.figure);
     } else {
       b.setTargets([]);
@@ -310,18 +327,19 @@ export class Turn {
     let html = '';
     if (this.phase === 'place') {
       const n = this.cursor ? this.squares.get(key(...this.cursor)).length : 0;
-      html = `<span class="hint">Choose a square (${this.squares.size} fit)${n > 1 ? `; ${n} rotations here: click the tile or R` : ''}</span>` +
+      html = (this.again ? '<strong class="again">Builder: play again.</strong> ' : '') +
+        `<span class="hint">Choose a square (${this.squares.size} fit)${n > 1 ? `; ${n} rotations here: click the tile or R` : ''}</span>` +
         (n > 1 ? btn('rotate', '⟳ Rotate', 'R') : '') + btn('place', '✓ Place here', 'Enter', true) +
         (this.askHint ? (this.hints.length
           ? this.hints.map((h, i) => btn(`hint-${i}`, `${i + 1}: ${rotationWords(h.rot)}, ${h.spot ? figureOnWords(h.figure, h.role) : 'no follower'}${h.margin === undefined ? '' : ` (${h.margin > 0 ? '+' : ''}${h.margin})`}`,
             `hint ${i + 1}, numbered on the board: ${this.hintWords(h)}; expected margin ${h.margin}${h.win === undefined ? '' : `, ${Math.round(100 * h.win)}% to win`}`)).join('')
           : btn('hint', 'Hint', 'H')) : '');
     } else if (this.phase === 'follower') {
-      const any = this.chosen.spots.length > 0;
+      const any = this.figures.some((f) => this.spotsOf(f).length);
       const others = this.otherFigures();
       html = `<span class="hint">${any ? `${others.length ? 'A figure' : 'A follower'}? Pick a spot` : 'No follower can stand here'}</span>` +
         (any && others.length ? `<span class="figure-choice" role="group" aria-label="figure">` + this.figures.map((f) =>
-          `<button type="button" data-act="figure-${f}" aria-pressed="${f === this.figure}" title="${f === 'follower' ? 'the follower' : `key ${figureKey(f)}`}">` +
+          `<button type="button" data-act="figure-${f}" aria-pressed="${f === this.figure}"${this.spotsOf(f).length ? '' : ' disabled'} title="${f === 'follower' ? 'the follower' : `key ${figureKey(f)}`}">` +
           `${FIGURE_LABELS[f] || f}</button>`).join('') + '</span>' : '') +
         (any ? btn('none', 'No follower', '0') : '') +
         btn('undo', '↶ Undo', 'Esc') + btn('confirm', '✓ Confirm', 'Enter', true);

@@ -1,15 +1,19 @@
 // expansions.test.mjs: what the browser draws and says for Inns &
-// Cathedrals (from the server's real catalogue) and, from fake data in
-// the names proposed for its server side, Traders & Builders: marks on
-// the tiles, the figures, the figure step, the panel, the words. Every
-// field is optional: without it nothing changes.
+// Cathedrals and Traders & Builders, from the server's real catalogue
+// (version 4) and events in the server's field names
+// (docs/server-protocol.md): marks on the tiles, the figures, the figure
+// step (the builder's and the pig's own spots), the builder's second
+// tile, the panel, the words. Every field is optional: without it
+// nothing changes.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer } from '../lib.mjs';
 import { Catalogue, insidePolygon, nearLine } from '../../../web/js/tiles.js';
 import { meepleSvg, meepleIcon } from '../../../web/js/players.js';
-import { renderPlayers, eventText } from '../../../web/js/panel.js';
-import { Table, parseMove } from '../../../web/js/game.js';
+import { renderPlayers, eventText, renderLog } from '../../../web/js/panel.js';
+import { Table, parseMove, goodsOf, isLogged } from '../../../web/js/game.js';
+import { renderFinal } from '../../../web/js/end.js';
+import { playsAgain } from '../../../web/js/replay.js';
 import { Turn, defaultFigure, moveText, spotsFor } from '../../../web/js/turn.js';
 import { marksWords, featureWords } from '../../../web/js/inspector.js';
 import { moveWords } from '../../../web/js/words.js';
@@ -64,27 +68,29 @@ test('a cathedral stands in its city, clear of the follower; IK is a whole-tile 
   assert.equal(cat.nearestSpot('IH', 0, 52, 48), 'F');
 });
 
-// A catalogue as the Traders & Builders server is proposed to send it:
-// a city with goods marks.
-function tradersCatalogue(marks) {
-  const p = json.tiles.find((t) => t.id === 'P');
-  const tb = { ...p, id: 'TX', letter: 'TX', set: 'traders-builders', segments: p.segments.map((s) => (s.kind === 'city' ? { ...s, marks } : s)) };
-  return new Catalogue({ ...json, tiles: [...json.tiles, tb] });
-}
+const GOODS = ['wine', 'grain', 'cloth'];
 
-test('goods marks: a token each inside their city, apart from each other and the knight', () => {
-  const c = tradersCatalogue(['wine', 'grain', 'cloth']);
-  const k = c.kinds.TX, city = k.segments.findIndex((s) => s.kind === 'city');
-  const tokens = k.icons.filter((i) => ['wine', 'grain', 'cloth'].includes(i.mark));
-  assert.deepEqual(tokens.map((t) => t.mark), ['wine', 'grain', 'cloth']);
-  for (const t of tokens) {
-    assert.ok(insidePolygon(t.at, k.shapes[city].poly), `${t.mark} at ${t.at} is in the city`);
-    assert.ok(dist(t.at, k.anchors[city]) >= 14, `${t.mark} is clear of the knight`);
+test('goods marks of the real catalogue: a token inside its city, clear of the knight, on the 20 tiles with goods', () => {
+  const withGoods = cat.letters.filter((l) => cat.kinds[l].segments.some((s) => s.marks?.some((m) => GOODS.includes(m))));
+  assert.equal(withGoods.length, 20); // traders-builders.md: one goods sign on 20 of the 24 tiles
+  assert.ok(withGoods.every((l) => cat.kinds[l].set === 'traders-builders'));
+  const count = Object.fromEntries(GOODS.map((g) => [g, 0]));
+  for (const l of withGoods) {
+    const k = cat.kinds[l];
+    const city = k.segments.findIndex((s) => s.marks?.some((m) => GOODS.includes(m)));
+    assert.equal(k.segments[city].kind, 'city', `${l}: goods are in a city`);
+    const tokens = k.icons.filter((i) => GOODS.includes(i.mark));
+    assert.equal(tokens.length, 1, `${l}: one token`);
+    const [t] = tokens;
+    count[t.mark]++;
+    assert.ok(insidePolygon(t.at, k.shapes[city].poly), `${l}: ${t.mark} at ${t.at} is in the city`);
+    assert.ok(dist(t.at, k.anchors[city]) >= 14, `${l}: ${t.mark} is clear of the knight`);
     assert.match(t.svg, new RegExp(`class="goods ${t.mark}"`));
+    assert.match(cat.defs(), new RegExp(`id="tile-${l}-r1"[^]*?class="goods ${t.mark}"`), `${l}: upright on a turned tile`);
   }
-  for (let i = 0; i < tokens.length; i++) for (let j = i + 1; j < tokens.length; j++) assert.ok(dist(tokens[i].at, tokens[j].at) >= 12, 'tokens do not overlap');
-  // Upright on a turned tile, like every icon.
-  assert.match(c.defs(), /id="tile-TX-r1"[^]*class="goods wine"/);
+  assert.deepEqual(count, { wine: 9, grain: 6, cloth: 5 }); // the spec's 9 wine, 6 grain, 5 cloth
+  // TC, TD, TF, TN: a closed field (spot F).
+  for (const l of ['TC', 'TD', 'TF', 'TN']) assert.ok(cat.kinds[l].segments.some((s) => s.kind === 'field' && !s.ports.length), l);
   // Inert: a catalogue without marks (version 2) draws no mark.
   const v2 = new Catalogue({ ...json, tiles: json.tiles.map(({ segments, ...t }) => ({ ...t, segments: segments.map(({ marks, ...s }) => s) })) });
   assert.ok(v2.letters.every((l) => v2.kinds[l].icons.every((i) => !i.mark)));
@@ -119,11 +125,18 @@ test('the panel: the large follower in each supply; goods, builder and pig only 
   renderPlayers(el, new Table(stateOf(seats.map((s, p) => ({ ...s, large: p })))));
   assert.match(el.innerHTML, /data-figure="large" title="large follower: on the board"><svg class="meeple-icon large"[^]*×0/);
   assert.match(el.innerHTML, /title="large follower: in the supply"/);
-  renderPlayers(el, new Table(stateOf(seats.map((s) => ({ ...s, large: 1, builder: 1, pig: 0, goods: [2, 0, 1] })))));
+  renderPlayers(el, new Table(stateOf(seats.map((s) => ({ ...s, large: 1, builder: 1, pig: 0, goods: { wine: 2, grain: 0, cloth: 1 } })))));
   assert.match(el.innerHTML, /data-figure="builder"/);
   assert.match(el.innerHTML, /data-figure="pig" title="pig: on the board"/);
   assert.match(el.innerHTML, /title="goods: 2 wine, 0 grain, 1 cloth"/);
   assert.match(el.innerHTML, /data-good="wine">.*?<\/svg>2</);
+  // The server counts a large follower (0) in every game: with the
+  // table's expansions known, each figure shows only with its expansion.
+  renderPlayers(el, new Table({ ...stateOf(seats.map((s) => ({ ...s, large: 0 }))), expansions: [] }));
+  assert.doesNotMatch(el.innerHTML, /extras|data-figure/, 'a base game of the real server: no large follower');
+  renderPlayers(el, new Table({ ...stateOf(seats.map((s) => ({ ...s, large: 0, builder: 1, pig: 1, goods: { wine: 0, grain: 0, cloth: 0 } }))), expansions: ['traders-builders'] }));
+  assert.doesNotMatch(el.innerHTML, /data-figure="large"/);
+  assert.match(el.innerHTML, /data-figure="builder"[^]*data-figure="pig"[^]*data-good="cloth"/);
 });
 
 test('a move event brings the large followers, the goods and the figures of each player; without them nothing changes', () => {
@@ -133,8 +146,20 @@ test('a move event brings the large followers, the goods and the figures of each
   t.applyMove(ev);
   assert.deepEqual(t.state.seats.map((s) => s.large), [0, 1]);
   assert.deepEqual(t.followersOnTiles().map((f) => [f.letter, f.spot, f.figure]), [['IK', 'N', 'large']]);
-  t.applyMove({ ...ev, turn: 3, player: 1, move: 'A 5 5 0', large: undefined, followers: undefined, goods: [[1, 0, 0], [0, 0, 2]], builder: [1, 0], pig: [0, 1] });
-  assert.deepEqual(t.state.seats.map((s) => [s.large, s.goods, s.builder, s.pig]), [[0, [1, 0, 0], 1, 0], [1, [0, 0, 2], 0, 1]]);
+  const goods = [{ wine: 1, grain: 0, cloth: 0 }, { wine: 0, grain: 0, cloth: 2 }];
+  t.applyMove({ ...ev, turn: 3, player: 1, move: 'A 5 5 0', large: undefined, followers: undefined, goods, builder: [1, 0], pig: [0, 1] });
+  assert.deepEqual(t.state.seats.map((s) => [s.large, s.goods, s.builder, s.pig]), [[0, goods[0], 1, 0], [1, goods[1], 0, 1]]);
+  assert.equal(t.state.second_part, false);
+  // The builder's second tile: the same seat moves again.
+  t.applyMove({ ...ev, turn: 4, player: 0, move: 'A 6 5 0', large: undefined, next: { turn: 5, player: 0, tile: 'U', second_part: true } });
+  assert.equal(t.state.second_part, true);
+  assert.equal(t.state.to_move, 0);
+  assert.ok(t.myTurn);
+  // goods: the server's objects; anything else is no goods.
+  assert.deepEqual(goodsOf({ wine: 2, cloth: 1 }), { wine: 2, grain: 0, cloth: 1 });
+  assert.equal(goodsOf([1, 0, 0]), null);
+  assert.equal(goodsOf(null), null);
+  assert.deepEqual(goodsOf({ wine: -1, grain: 'x', cloth: 1.5 }), { wine: 0, grain: 0, cloth: 0 });
   assert.equal(parseMove('T 1 1 0 N builder').figure, 'builder');
 });
 
@@ -196,10 +221,86 @@ test('figures in moves and spots: the default, the move text, the spots a figure
   assert.equal(moveText('E 0 1 0', null, 'large'), 'E 0 1 0');
   assert.equal(moveText('E 0 1 0', 'S', 'follower'), 'E 0 1 0 S');
   assert.equal(moveText('E 0 1 0', 'S', 'pig'), 'E 0 1 0 S pig');
-  const spots = [{ spot: 'N', role: 'road', figures: ['follower', 'builder'] }, { spot: 'S', role: 'field', figures: ['follower', 'pig'] }, { spot: 'C', role: 'cloister' }];
-  assert.deepEqual(spotsFor(spots, 'builder').map((s) => s.spot), ['N', 'C']);
-  assert.deepEqual(spotsFor(spots, 'pig').map((s) => s.spot), ['S', 'C']);
-  assert.equal(spotsFor(spots, 'follower').length, 3);
+  // legal.ok's placement (a real one, tile K): the builder's and the pig's
+  // spots are their own lists, often spots that are not the follower's.
+  const k = { x: 1, y: 1, rot: 3, move: 'K 1 1 3', spots: [{ spot: 'E', role: 'road' }, { spot: 'ESE', role: 'field' }, { spot: 'NNW', role: 'field' }],
+    builder: ['WSW'], pig: ['ESE'] };
+  const role = (spot) => cat.kindOf('K', 3, spot);
+  assert.deepEqual(spotsFor(k, 'follower'), k.spots);
+  assert.deepEqual(spotsFor(k, 'large'), k.spots);
+  assert.deepEqual(spotsFor(k, 'builder', role), [{ spot: 'WSW', role: 'city' }], 'the builder joins a follower in the city');
+  assert.deepEqual(spotsFor(k, 'pig', role), [{ spot: 'ESE', role: 'field' }]);
+  assert.deepEqual(spotsFor({ ...k, builder: [] }, 'builder'), []);
+  assert.deepEqual(spotsFor({ move: 'K 1 1 3', spots: k.spots }, 'pig'), [], 'a placement without the list has no pig spot');
+  assert.deepEqual(spotsFor({ ...k, pig: ['NNE'] }, 'pig').map((s) => s.role), ['field'], 'a pig spot not among the follower\'s is a field');
+});
+
+test('the builder and the pig: their own spots in the figure step, B and P, the move with its word; a second tile says "Builder: play again"', () => {
+  globalThis.document ??= { body: { dataset: {} } };
+  const board = { cat, setTargets() {}, setPreview() {}, setSpots(...a) { this.args = a; }, centreIfHidden() {} };
+  const bar = { innerHTML: '', hidden: false, addEventListener() {} };
+  const sent = [], said = [];
+  const turn = new Turn(board, bar, (m) => sent.push(m), (t) => said.push(t));
+  const press = (key) => turn.key({ key });
+  const k = { x: 1, y: 1, rot: 3, move: 'K 1 1 3', spots: [{ spot: 'E', role: 'road' }, { spot: 'NNW', role: 'field' }], builder: ['WSW'], pig: ['ESE'] };
+  turn.start({ turn: 8, player: 0, tile: 'K', placements: [k], figures: ['follower', 'builder', 'pig'], second_part: false }, 0);
+  assert.doesNotMatch(bar.innerHTML, /play again/);
+  press('Enter');
+  assert.match(bar.innerHTML, /data-act="figure-builder" aria-pressed="false" title="key B">Builder/);
+  assert.match(bar.innerHTML, /data-act="figure-pig" aria-pressed="false" title="key P">Pig/);
+  assert.ok(said.at(-1).includes('B for the builder') && said.at(-1).includes('P for the pig'), said.at(-1));
+  assert.deepEqual(board.args[1].map((s) => s.spot), ['E', 'NNW'], 'the follower\'s spots first');
+  press('b');
+  assert.equal(turn.figure, 'builder');
+  assert.deepEqual(board.args[1].map((s) => [s.spot, s.role, s.n]), [['WSW', 'city', 1]], 'the builder\'s own spot, numbered');
+  assert.equal(board.args[4], 'builder', 'drawn as the builder');
+  press('1');
+  press('Enter');
+  assert.deepEqual(sent, ['K 1 1 3 WSW builder']);
+  // The pig by its button; a figure with no spot on this placement is disabled.
+  turn.start({ turn: 10, player: 0, tile: 'K', placements: [{ ...k, builder: [] }], figures: ['follower', 'builder', 'pig'] }, 0);
+  press('Enter');
+  assert.match(bar.innerHTML, /data-act="figure-builder" aria-pressed="false" disabled/);
+  press('b');
+  assert.equal(turn.figure, 'follower', 'B does nothing where the builder has no spot');
+  turn.act('figure-pig');
+  press('1');
+  press('Enter');
+  assert.equal(sent.at(-1), 'K 1 1 3 ESE pig');
+  // The builder's second tile: the bar says so; only the pig is left and
+  // the followers have no spot: the figure step starts on the pig.
+  turn.start({ turn: 11, player: 0, tile: 'K', placements: [{ ...k, spots: [], builder: [] }], figures: ['pig'], second_part: true }, 0);
+  assert.match(bar.innerHTML, /Builder: play again/);
+  press('Enter');
+  assert.equal(turn.figure, 'pig');
+  assert.match(bar.innerHTML, /No follower/);
+  press('1');
+  press('Enter');
+  assert.equal(sent.at(-1), 'K 1 1 3 ESE pig');
+});
+
+test('the replay says "Builder: play again" when the same seat moves twice in a Traders & Builders game', () => {
+  const m = (player, move = 'A 0 1 0') => ({ player, move, events: [] });
+  const data = { expansions: ['traders-builders'], rules: [], moves: [m(0), m(0), m(1)] };
+  assert.match(playsAgain(data, 1), /^Builder: play again/);
+  assert.equal(playsAgain(data, 2), '');
+  assert.equal(playsAgain(data, 3), '');
+  assert.equal(playsAgain(data, 0), '');
+  assert.equal(playsAgain({ ...data, rules: ['bonus-turn'] }, 1), 'The same player plays again');
+  assert.equal(playsAgain({ ...data, moves: [m(0), { player: -1, move: 'end', events: [] }] }, 1), '');
+  assert.equal(playsAgain({ ...data, moves: [m(0, 'discard TX'), m(0), m(1)] }, 1), '', 'a discarded tile is drawn again, no builder');
+});
+
+test('the end table has a Goods column when the server sends goods points', () => {
+  const t = new Table({ ...stateOf(seats.map((s) => ({ ...s }))), status: 'finished', to_move: null,
+    final: { scores: [70, 52], winners: [0], by_kind: [{ roads: 5, cities: 15, cloisters: 0, farms: 4, goods: 20 }, { roads: 29, cities: 9, cloisters: 10, farms: 4, goods: 0 }] } });
+  const el = { innerHTML: '', querySelector: () => null };
+  renderFinal(el, t);
+  assert.match(el.innerHTML, /<th>Farms<\/th><th>Goods<\/th><th>Total<\/th>/);
+  assert.match(el.innerHTML, /<td>4<\/td><td>20<\/td><td class="total">70<\/td>/);
+  const base = new Table({ ...t.state, final: { ...t.state.final, by_kind: t.state.final.by_kind.map(({ goods, ...k }) => k) } });
+  renderFinal(el, base);
+  assert.doesNotMatch(el.innerHTML, /Goods/);
 });
 
 test('words: the large follower in a move; what an inn, a cathedral and goods do to the worth; goods and pig scorings', () => {
@@ -210,14 +311,31 @@ test('words: the large follower in a move; what an inn, a cathedral and goods do
   assert.match(marksWords({ marks: ['cathedral'] }), /3 points a tile and pennant when complete, nothing if it is unfinished/);
   assert.equal(marksWords({ marks: [] }), '');
   assert.equal(marksWords({}), '');
-  assert.match(marksWords({ marks: ['wine', 'wine', 'cloth'] }), /Goods: 2 wine, 1 cloth, to whoever completes it/);
+  assert.equal(marksWords({ marks: ['wine', 'cloth'] }), 'Goods: wine, cloth, to the player who completes it (whoever holds it); 10 points for the most of each type at the end.');
   const road = { kind: 'road', complete: false, open_edges: 1, tiles: 4, pennants: 0, value: 8, value_at_end: 0, marks: ['inn'] };
   assert.match(featureWords(road).worth, /Worth <strong>8<\/strong> if completed as it stands, <strong>0<\/strong> if the game ended now/);
   assert.match(featureWords(road).marks, /inn/);
   const who = [{ name: 'Ann' }, { name: 'Bob' }];
-  assert.equal(eventText({ kind: 'goods', bonus: 'goods', goods: [1, 0, 0], winners: [0, 1], points: 10, complete: 0 }, who), 'Ann and Bob +10 for the most wine');
-  assert.equal(eventText({ kind: 'farm', bonus: 'pig', complete: 0, winners: [1], points: 8, tiles: 2, pennants: 0 }, who), 'Bob +8 for a farm (2 cities, with the pig)');
-  assert.equal(eventText({ kind: 'city', complete: 1, winners: [], points: 0, tiles: 3, pennants: 0, goods: [0, 2, 1] }, who),
-    'nobody +0 for a completed city (3 tiles); its goods (2 grain, 1 cloth) go to the player who completed it');
+  // The server's events (docs/server-protocol.md, "Traders & Builders").
+  const given = { kind: 'city', complete: true, winners: [1], points: 0, tiles: 0, pennants: 0, x: -2, y: -1, returned: [0, 0], bonus: 'goods', goods: { wine: 0, grain: 2, cloth: 1 } };
+  const most = { kind: 'city', complete: false, winners: [0, 1], points: 10, tiles: 0, pennants: 0, x: 0, y: 0, returned: [0, 0], bonus: 'goods', goods: { wine: 3, grain: 0, cloth: 0 } };
+  const pig = { kind: 'farm', complete: false, winners: [1], points: 3, tiles: 3, pennants: 0, x: -2, y: -2, returned: [0, 0], bonus: 'pig' };
+  assert.equal(eventText(given, who), 'Bob takes the city\'s goods (2 grain, 1 cloth) for completing it');
+  assert.equal(eventText(most, who), 'Ann and Bob +10 for the most wine');
+  assert.equal(eventText(pig, who), 'Bob +3 for the pig on a farm (3 cities)');
+  assert.ok(isLogged(given) && isLogged(most) && isLogged(pig));
+  assert.ok(!isLogged({ ...given, goods: undefined }), 'an event of no points and no goods is not logged');
+  // The log: goods given in play, the majorities and the pig at the end.
+  const t = new Table(stateOf(seats.map((s) => ({ ...s }))));
+  t.applyMove({ type: 'move', turn: 2, player: 1, move: 'TA 0 -1 0', by: 'player', events: [{ ...given, kind: 'city', bonus: undefined, goods: undefined, complete: true, winners: [], points: 0 }, given],
+    scores: [3, 0], supply: [6, 7], next: { turn: 3, player: 0, tile: 'A', second_part: false }, tiles_left: 70 });
+  t.applyMove({ type: 'move', turn: 3, player: 0, move: 'A 0 2 0', by: 'player', events: [pig, most], scores: [13, 13], supply: [6, 7], next: null, tiles_left: 0 });
+  assert.deepEqual(t.history.at(-1), [10, 13]);
+  const el = { innerHTML: '' };
+  renderLog(el, t);
+  assert.match(el.innerHTML, /Turn 3: Bob takes the city&#39;s goods \(2 grain, 1 cloth\) for completing it/);
+  assert.match(el.innerHTML, /End: Bob \+3 for the pig on a farm/);
+  assert.match(el.innerHTML, /End: Ann and Bob \+10 for the most wine/);
+  assert.doesNotMatch(el.innerHTML, /\+0/);
   assert.equal(eventText({ kind: 'city', complete: 1, winners: [0], points: 4, tiles: 2, pennants: 0 }, who), 'Ann +4 for a completed city (2 tiles)');
 });

@@ -17,17 +17,20 @@ before(async () => {
 });
 after(() => server.stop());
 
-test('the catalogue has the base game, The River and Inns & Cathedrals', () => {
+test('the catalogue has the base game, The River, Inns & Cathedrals and Traders & Builders', () => {
   const base = cat.letters.filter((l) => cat.kinds[l].set === 'base');
   const river = cat.letters.filter((l) => cat.isRiver(l));
   const inns = cat.letters.filter((l) => cat.kinds[l].set === 'inns-cathedrals');
+  const traders = cat.letters.filter((l) => cat.kinds[l].set === 'traders-builders');
   assert.equal(base.length, 24); // tiles.md: A..X, 72 tiles
   assert.equal(base.reduce((n, l) => n + cat.kinds[l].count, 0), 72);
   assert.deepEqual(river, ['RA', 'RB', 'RC', 'RD', 'RE', 'RG', 'RH', 'RI', 'RK', 'RL']); // river.md
   assert.equal(river.reduce((n, l) => n + cat.kinds[l].count, 0), 12);
   assert.equal(inns.length, 17); // inns-cathedrals.md: IA..IQ, 18 tiles (IK twice)
   assert.equal(inns.reduce((n, l) => n + cat.kinds[l].count, 0), 18);
-  assert.equal(cat.letters.length, base.length + river.length + inns.length);
+  assert.equal(traders.length, 24); // traders-builders.md: TA..TX, one of each
+  assert.equal(traders.reduce((n, l) => n + cat.kinds[l].count, 0), 24);
+  assert.equal(cat.letters.length, base.length + river.length + inns.length + traders.length);
   // IH: four one-edge cities around a field with no ports (spot F).
   const ih = cat.kinds.IH;
   assert.deepEqual(ih.segments.map((s) => [s.kind, s.ports.length]), [['city', 3], ['city', 3], ['city', 3], ['city', 3], ['field', 0]]);
