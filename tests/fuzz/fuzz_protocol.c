@@ -42,8 +42,13 @@ static void check_legal(const json_t *reply)
     json_int_t count = 0;
     size_t i;
     const json_t *p;
+    /* Each placement: itself, a follower on each spot, and the large
+     * follower, the builder and the pig on each of theirs (expansions). */
     json_array_foreach(places, i, p) count +=
-        1 + (json_int_t)json_object_size(json_object_get(p, "spots"));
+        1 + (json_int_t)json_object_size(json_object_get(p, "spots")) +
+        (json_int_t)json_array_size(json_object_get(p, "large")) +
+        (json_int_t)json_array_size(json_object_get(p, "builder")) +
+        (json_int_t)json_array_size(json_object_get(p, "pig"));
     int discard = json_is_string(json_object_get(reply, "discard"));
     check(discard == (json_array_size(places) == 0), "a discard beside placements");
     check(json_integer_value(json_object_get(reply, "count")) == (discard ? 1 : count),
