@@ -736,13 +736,15 @@ def controller_sequence(record_text, seat, ms, scores):
     of the record (docs/protocol.md, "The controller"): every turn's 'tile',
     'go' on the engine's own turns, every 'move', then 'end' and 'quit'."""
     out = []
-    for turn, move in enumerate(record_moves(record_text)):
-        player = turn % 2
+    player = 0
+    for move in record_moves(record_text):
         tile = move.split()[1] if move.startswith("discard ") else move.split()[0]
         out.append({"type": "tile", "player": player, "tile": tile})
         if player == seat:
             out.append({"type": "go", "ms": ms})
         out.append({"type": "move", "player": player, "move": move})
+        if not move.startswith("discard "):  # after a discard the same player draws again
+            player = 1 - player
     return out + [{"type": "end", "scores": scores}, {"type": "quit"}]
 
 
