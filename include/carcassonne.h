@@ -156,6 +156,19 @@ enum {
     CARC_RULE_BONUS_TURN = 1u << 3,          /* filling a hole gives another turn */
     CARC_RULE_RIVER_KEEP_START = 1u << 4,    /* The River: the base start tile
                                                 goes into the main pile */
+    /* The house rules of variants.md (docs/record-extensions.md). */
+    CARC_RULE_OPEN_HANDS = 1u << 5,           /* hands shown to all (with hand=N) */
+    CARC_RULE_RESHUFFLE = 1u << 6,            /* a tile that fits nowhere goes back */
+    CARC_RULE_START_IN_PILE = 1u << 7,        /* the start tile is the first drawn */
+    CARC_RULE_TABLE_EDGE_COMPLETES = 1u << 8, /* the table's edge closes features
+                                                 (with table=WxH) */
+};
+
+/* Limits of the valued house rules `hand=N` and `table=WxH`. */
+enum {
+    CARC_MAX_HAND = 3,
+    CARC_MIN_TABLE = 3,
+    CARC_MAX_TABLE = 199,
 };
 
 /* Expansions: the tile sets (and later figures) a game adds to the base
@@ -174,12 +187,18 @@ enum {
 typedef struct carc_rules {
     uint32_t flags;      /* CARC_RULE_* */
     uint32_t expansions; /* CARC_EXPANSION_* */
+    uint8_t hand;        /* hand=N: tiles in a hand, 1..CARC_MAX_HAND; 0: no hand */
+    uint8_t table_w;     /* table=WxH: odd, CARC_MIN_TABLE..CARC_MAX_TABLE; */
+    uint8_t table_h;     /* both 0: a table without edges */
 } carc_rules;
 
 /* The standard rules (all flags off). */
 carc_rules carc_rules_standard(void);
-/* Whether `rules` can be played: known flags, supported expansions, and no
- * variant without its expansion (river-keep-start needs the river).
+/* Whether `rules` can be played: known flags, supported expansions, rules
+ * this version plays, values in range, and no rule without what it needs
+ * (river-keep-start needs the river, open-hands a hand,
+ * table-edge-completes a table) or with what it excludes (start-in-pile
+ * with the river): the message names both rules.
  * CARC_EINVAL with the reason in `err` (may be NULL; "" on success). */
 carc_status carc_rules_check(const carc_rules *rules, char *err, size_t errcap);
 /* Turns a rule name of the record notation ("farms-first-edition", ...)
@@ -189,18 +208,20 @@ uint32_t carc_rule_flag(const char *name);
 const char *carc_rule_name(uint32_t flag);
 /* Reads a list of rule names of the record notation (NUL-terminated; the
  * names separated by spaces, tabs or commas, in any number; duplicates
- * allowed; "" is the standard rules) into `rules->flags`, leaving
- * `rules->expansions` as it was. CARC_EINVAL for a NULL
+ * allowed; "" is the standard rules) into `rules->flags`, `hand` and
+ * `table_w`/`table_h`, leaving `rules->expansions` as it was. A valued rule
+ * is written NAME=VALUE (`hand=3`, `table=9x7`): its value must be in range
+ * (odd sizes for the table) and given once. CARC_EINVAL for a NULL
  * argument or an unknown name, with `*rules` unchanged and the reason in
  * `err` (may be NULL; NUL-terminated, at most `errcap` bytes; "" on
  * success). The record reader parses its `rules` line with it (spaces and
  * tabs only there, as record.md says). */
 carc_status carc_rules_parse(const char *text, carc_rules *rules, char *err, size_t errcap);
-/* Writes the names of the flags set in `rules`, lowest flag first,
- * separated by `sep` (NULL: " "), into `buf` (NUL-terminated, at most
- * `cap` bytes; may be NULL when `cap` is 0) and returns the length without
- * the NUL, like snprintf. Flags without a name are left out; the standard
- * rules give "". carc_rules_parse() reads the result back with sep " " or
+/* Writes the names of the flags set in `rules`, lowest flag first, then
+ * `hand=N` and `table=WxH` when set, separated by `sep` (NULL: " "), into `buf` (NUL-terminated, at
+ * most `cap` bytes; may be NULL when `cap` is 0) and returns the length without the NUL, like
+ * snprintf. Flags without a name are left out; the standard rules give "". carc_rules_parse() reads
+ * the result back with sep " " or
  * ",". */
 size_t carc_rules_format(carc_rules rules, char *buf, size_t cap, const char *sep);
 /* What a feature of `kind` is worth under `rules`: the one place the

@@ -115,7 +115,7 @@ size_t carc_record_write(const carc_game *g, const char *headers, char *buf, siz
         o.cap = 0;
     carc_rules rules = carc_game_rules(g);
     out_printf(&o, "players %d\n", carc_game_players(g));
-    if (rules.flags) {
+    if (rules.flags || rules.hand || rules.table_w) {
         char names[128];
         carc_rules_format(rules, names, sizeof names, " ");
         out_printf(&o, "rules %s\n", names);
@@ -328,9 +328,9 @@ static int start_game(reader *r)
         return 0;
     char why[sizeof r->err->message];
     if (carc_rules_check(&r->rules, why, sizeof why) != CARC_OK) {
-        /* A variant without its expansion is the rules line's fault. */
-        if ((r->rules.flags & CARC_RULE_RIVER_KEEP_START) &&
-            !(r->rules.expansions & CARC_EXPANSION_RIVER))
+        /* A rule without what it needs, or with what it excludes, is the
+         * rules line's fault. */
+        if (r->rules_line)
             r->line = r->rules_line;
         /* An expansion this version cannot play is the expansions line's. */
         if (r->rules.expansions & ~(uint32_t)CARC_EXPANSIONS_SUPPORTED)

@@ -20,9 +20,26 @@ typedef struct name_list {
 } name_list;
 
 static const named_flag rule_names[] = {
-    {CARC_RULE_FARMS_FIRST_EDITION, "farms-first-edition"}, {CARC_RULE_SMALL_CITY, "small-city"},
-    {CARC_RULE_NO_INCOMPLETE, "no-incomplete-scoring"},     {CARC_RULE_BONUS_TURN, "bonus-turn"},
+    {CARC_RULE_FARMS_FIRST_EDITION, "farms-first-edition"},
+    {CARC_RULE_SMALL_CITY, "small-city"},
+    {CARC_RULE_NO_INCOMPLETE, "no-incomplete-scoring"},
+    {CARC_RULE_BONUS_TURN, "bonus-turn"},
     {CARC_RULE_RIVER_KEEP_START, "river-keep-start"},
+    {CARC_RULE_OPEN_HANDS, "open-hands"},
+    {CARC_RULE_RESHUFFLE, "reshuffle"},
+    {CARC_RULE_START_IN_PILE, "start-in-pile"},
+    {CARC_RULE_TABLE_EDGE_COMPLETES, "table-edge-completes"},
+};
+
+/* The house rules this version plays, of those it can read: a rule is added
+ * here by the commit that plays it. carc_rules_check() refuses the others
+ * ("not playable in this version"), so that a record or a front end never
+ * plays a rule the engine would ignore. */
+enum {
+    PLAYABLE_FLAGS = CARC_RULE_FARMS_FIRST_EDITION | CARC_RULE_SMALL_CITY |
+                     CARC_RULE_NO_INCOMPLETE | CARC_RULE_BONUS_TURN | CARC_RULE_RIVER_KEEP_START,
+    PLAYABLE_HAND = 0,  /* largest hand=N played; 0: none */
+    PLAYABLE_TABLE = 0, /* whether table=WxH is played */
 };
 
 static const named_flag expansion_names[] = {
@@ -84,6 +101,30 @@ static void set_error(char *err, size_t errcap, const char *message)
         snprintf(err, errcap, "%s", message);
 }
 
+static int table_size_ok(int n)
+{
+    return n >= CARC_MIN_TABLE && n <= CARC_MAX_TABLE && n % 2 == 1;
+}
+
+/* What is wrong with the values of the house rules and how they combine,
+ * or NULL. */
+static const char *values_error(const carc_rules *rules)
+{
+    if (rules->hand > CARC_MAX_HAND)
+        return "rule hand takes 1 to 3 tiles";
+    if ((rules->table_w || rules->table_h) &&
+        !(table_size_ok(rules->table_w) && table_size_ok(rules->table_h)))
+        return "rule table takes odd sizes from 3 to 199 (table=WxH)";
+    if ((rules->flags & CARC_RULE_OPEN_HANDS) && !rules->hand)
+        return "rule open-hands needs rule hand=N";
+    if ((rules->flags & CARC_RULE_TABLE_EDGE_COMPLETES) && !rules->table_w)
+        return "rule table-edge-completes needs rule table=WxH";
+    if ((rules->flags & CARC_RULE_START_IN_PILE) && (rules->expansions & CARC_EXPANSION_RIVER))
+        return "rule start-in-pile cannot be played with the river expansion (it has its own "
+               "start tile)";
+    return NULL;
+}
+
 carc_status carc_rules_check(const carc_rules *rules, char *err, size_t errcap)
 {
     uint32_t known = 0;
@@ -109,6 +150,24 @@ carc_status carc_rules_check(const carc_rules *rules, char *err, size_t errcap)
     if ((rules->flags & CARC_RULE_RIVER_KEEP_START) &&
         !(rules->expansions & CARC_EXPANSION_RIVER)) {
         set_error(err, errcap, "rule river-keep-start needs the river expansion");
+        return CARC_EINVAL;
+    }
+    const char *why = values_error(rules);
+    if (why) {
+        set_error(err, errcap, why);
+        return CARC_EINVAL;
+    }
+    if (rules->flags & ~(uint32_t)PLAYABLE_FLAGS) {
+        uint32_t bit = rules->flags & ~(uint32_t)PLAYABLE_FLAGS;
+        bit &= ~(bit - 1);
+        if (err && errcap)
+            snprintf(err, errcap, "rule %s is not playable in this version", carc_rule_name(bit));
+        return CARC_EINVAL;
+    }
+    if (rules->hand > PLAYABLE_HAND || (rules->table_w && !PLAYABLE_TABLE)) {
+        set_error(err, errcap,
+                  rules->hand > PLAYABLE_HAND ? "rule hand is not playable in this version"
+                                              : "rule table is not playable in this version");
         return CARC_EINVAL;
     }
     set_error(err, errcap, "");
@@ -151,10 +210,96 @@ static int parse_list(const name_list *list, const char *text, size_t len, int c
     return 0;
 }
 
+/* Reads the decimal number of `len` bytes at `text` (1 to 3 digits). */
+static int small_number(const char *text, size_t len)
+{
+    if (len < 1 || len > 3)
+        return -1;
+    int n = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (text[i] < '0' || text[i] > '9')
+            return -1;
+        n = n * 10 + (text[i] - '0');
+    }
+    return n;
+}
+
+/* Reads one valued rule NAME=VALUE (`len` bytes at `text`, '=' at `eq`)
+ * into `out`; returns 0, or -1 with the message in `err`. */
+static int parse_valued(const char *text, size_t len, size_t eq, carc_rules *out, char *err,
+                        size_t errcap)
+{
+    const char *value = text + eq + 1;
+    size_t value_len = len - eq - 1;
+    int shown = (int)(len < 40 ? len : 40);
+    if (eq == 4 && memcmp(text, "hand", 4) == 0) {
+        int n = small_number(value, value_len);
+        if (n < 1 || n > CARC_MAX_HAND) {
+            set_error(err, errcap, "rule hand takes 1 to 3 tiles (hand=N)");
+            return -1;
+        }
+        if (out->hand && out->hand != n) {
+            set_error(err, errcap, "rule hand is given twice");
+            return -1;
+        }
+        out->hand = (uint8_t)n;
+        return 0;
+    }
+    if (eq == 5 && memcmp(text, "table", 5) == 0) {
+        const char *x = memchr(value, 'x', value_len);
+        int w = x ? small_number(value, (size_t)(x - value)) : -1;
+        int h = x ? small_number(x + 1, value_len - (size_t)(x - value) - 1) : -1;
+        if (!table_size_ok(w) || !table_size_ok(h)) {
+            set_error(err, errcap, "rule table takes odd sizes from 3 to 199 (table=WxH)");
+            return -1;
+        }
+        if (out->table_w && (out->table_w != w || out->table_h != h)) {
+            set_error(err, errcap, "rule table is given twice");
+            return -1;
+        }
+        out->table_w = (uint8_t)w;
+        out->table_h = (uint8_t)h;
+        return 0;
+    }
+    if (err && errcap)
+        snprintf(err, errcap, "unknown rule '%.*s'", shown, text);
+    return -1;
+}
+
 int rules_parse_names(const char *text, size_t len, int commas, carc_rules *out, char *err,
                       size_t errcap)
 {
-    return parse_list(&rules_list, text, len, commas, &out->flags, err, errcap);
+    carc_rules read = *out;
+    read.flags = 0;
+    read.hand = read.table_w = read.table_h = 0;
+    size_t i = 0;
+    for (;;) {
+        while (i < len && is_separator(text[i], commas))
+            i++;
+        if (i == len)
+            break;
+        size_t start = i;
+        while (i < len && !is_separator(text[i], commas))
+            i++;
+        const char *eq = memchr(text + start, '=', i - start);
+        if (eq) {
+            if (parse_valued(text + start, i - start, (size_t)(eq - (text + start)), &read, err,
+                             errcap) < 0)
+                return -1;
+            continue;
+        }
+        uint32_t flag = flag_of(&rules_list, text + start, i - start);
+        if (!flag) {
+            int shown = (int)(i - start < 40 ? i - start : 40);
+            if (err && errcap)
+                snprintf(err, errcap, "unknown rule '%.*s'", shown, text + start);
+            return -1;
+        }
+        read.flags |= flag;
+    }
+    *out = read;
+    set_error(err, errcap, "");
+    return 0;
 }
 
 int rules_parse_expansions(const char *text, size_t len, int commas, carc_rules *out, char *err,
@@ -216,9 +361,28 @@ static size_t format_names(uint32_t bits, const char *(*name_fn)(uint32_t), char
     return len;
 }
 
+/* Appends `text` to the list of `len` bytes in `buf`, after `sep` when the
+ * list is not empty; returns the new length (as snprintf counts). */
+static size_t append_name(char *buf, size_t cap, size_t len, const char *sep, const char *text)
+{
+    int n = snprintf(buf && len < cap ? buf + len : NULL, buf && len < cap ? cap - len : 0, "%s%s",
+                     len ? (sep ? sep : " ") : "", text);
+    return len + (n > 0 ? (size_t)n : 0);
+}
+
 size_t carc_rules_format(carc_rules rules, char *buf, size_t cap, const char *sep)
 {
-    return format_names(rules.flags, carc_rule_name, buf, cap, sep);
+    size_t len = format_names(rules.flags, carc_rule_name, buf, cap, sep);
+    char value[32];
+    if (rules.hand) {
+        snprintf(value, sizeof value, "hand=%d", rules.hand);
+        len = append_name(buf, cap, len, sep, value);
+    }
+    if (rules.table_w) {
+        snprintf(value, sizeof value, "table=%dx%d", rules.table_w, rules.table_h);
+        len = append_name(buf, cap, len, sep, value);
+    }
+    return len;
 }
 
 size_t carc_expansions_format(carc_rules rules, char *buf, size_t cap, const char *sep)

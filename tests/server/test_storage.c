@@ -77,7 +77,7 @@ static void make_table(stored_table *t, const char *id, uint64_t seed, int moves
     t->seats[0].token_hash[0] = 0xab;
     t->seats[1].kind = SEAT_COMPUTER;
     snprintf(t->seats[1].spec, sizeof t->seats[1].spec, "greedy");
-    carc_rules rules = {t->rules, 0};
+    carc_rules rules = {.flags = t->rules};
     carc_game *g = carc_game_new(2, &rules, seed);
     carc_rng rng = carc_rng_seed(seed);
     for (int i = 0; i < moves && !carc_game_over(g); i++) {

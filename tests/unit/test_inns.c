@@ -79,7 +79,7 @@ static void test_catalogue(void **state)
 
 static carc_game *inns_game(int players, uint32_t flags, uint32_t expansions, uint64_t seed)
 {
-    carc_rules rules = {flags, expansions | CARC_EXPANSION_INNS_CATHEDRALS};
+    carc_rules rules = {.flags = flags, .expansions = expansions | CARC_EXPANSION_INNS_CATHEDRALS};
     carc_game *g = carc_game_new(players, &rules, seed);
     assert_non_null(g);
     return g;
@@ -132,7 +132,7 @@ static void test_large_in_legal_moves(void **state)
 static void test_no_large_without_inns(void **state)
 {
     (void)state;
-    carc_rules river = {0, CARC_EXPANSION_RIVER};
+    carc_rules river = {.expansions = CARC_EXPANSION_RIVER};
     carc_game *g = carc_game_new(2, &river, 3);
     assert_non_null(g);
     assert_int_equal(carc_game_figures(g, 0, CARC_FIGURE_LARGE), 0);

@@ -819,6 +819,72 @@ static void test_rules_format(void **state)
     }
 }
 
+/* The valued house rules (variants.md): NAME=VALUE, in range, once; they
+ * format after the flags and read back; carc_rules_check() names what a
+ * rule needs or excludes, and refuses rules this version does not play. */
+static void test_rules_valued(void **state)
+{
+    (void)state;
+    carc_rules r = {.flags = CARC_RULE_BONUS_TURN, .expansions = CARC_EXPANSION_RIVER};
+    char err[96], buf[128];
+    assert_int_equal(
+        carc_rules_parse("small-city,hand=3 table=9x7 open-hands hand=3", &r, err, sizeof err),
+        CARC_OK);
+    assert_int_equal(r.flags, CARC_RULE_SMALL_CITY | CARC_RULE_OPEN_HANDS);
+    assert_int_equal(r.hand, 3);
+    assert_int_equal(r.table_w, 9);
+    assert_int_equal(r.table_h, 7);
+    assert_int_equal(r.expansions, CARC_EXPANSION_RIVER); /* left alone */
+    size_t len = carc_rules_format(r, buf, sizeof buf, ",");
+    assert_int_equal(len, strlen(buf));
+    assert_string_equal(buf, "small-city,open-hands,hand=3,table=9x7");
+    carc_rules back = {0};
+    assert_int_equal(carc_rules_parse(buf, &back, NULL, 0), CARC_OK);
+    assert_int_equal(back.hand, 3);
+    assert_int_equal(back.table_w, 9);
+    assert_int_equal(back.table_h, 7);
+    /* Parsing starts afresh: a list without hand= has no hand. */
+    assert_int_equal(carc_rules_parse("small-city", &back, NULL, 0), CARC_OK);
+    assert_int_equal(back.hand + back.table_w + back.table_h, 0);
+
+    static const struct {
+        const char *text, *why;
+    } bad[] = {
+        {"hand=0", "hand takes 1 to 3"},  {"hand=4", "hand takes 1 to 3"},
+        {"hand=", "hand takes 1 to 3"},   {"hand=1x", "hand takes 1 to 3"},
+        {"hand=1 hand=2", "given twice"}, {"table=9", "odd sizes"},
+        {"table=8x9", "odd sizes"},       {"table=1x1", "odd sizes"},
+        {"table=201x3", "odd sizes"},     {"table=9x9 table=9x7", "given twice"},
+        {"table=x9", "odd sizes"},        {"reshuffle=1", "unknown rule 'reshuffle=1'"},
+        {"=3", "unknown rule '=3'"},      {"hand=0003", "hand takes 1 to 3"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        carc_rules kept = {.flags = CARC_RULE_BONUS_TURN, .hand = 2};
+        assert_int_equal(carc_rules_parse(bad[i].text, &kept, err, sizeof err), CARC_EINVAL);
+        assert_non_null(strstr(err, bad[i].why));
+        assert_int_equal(kept.flags, CARC_RULE_BONUS_TURN); /* unchanged */
+        assert_int_equal(kept.hand, 2);
+    }
+
+    static const struct {
+        carc_rules rules;
+        const char *why;
+    } refused[] = {
+        {{.flags = CARC_RULE_OPEN_HANDS}, "open-hands needs rule hand=N"},
+        {{.flags = CARC_RULE_TABLE_EDGE_COMPLETES}, "table-edge-completes needs rule table"},
+        {{.flags = CARC_RULE_START_IN_PILE, .expansions = CARC_EXPANSION_RIVER},
+         "start-in-pile cannot be played with the river"},
+        {{.hand = 4}, "hand takes 1 to 3"},
+        {{.table_w = 9}, "odd sizes"},
+        {{.table_w = 4, .table_h = 5}, "odd sizes"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        assert_int_equal(carc_rules_check(&refused[i].rules, err, sizeof err), CARC_EINVAL);
+        assert_non_null(strstr(err, refused[i].why));
+        assert_null(carc_game_new(2, &refused[i].rules, 1));
+    }
+}
+
 /* The record's rules line goes through the same parser, with spaces and
  * tabs only, and any number of names. */
 static void test_rules_line(void **state)
@@ -1142,6 +1208,7 @@ int main(void)
         cmocka_unit_test(test_move_parse_random_lines),
         cmocka_unit_test(test_rules_parse),
         cmocka_unit_test(test_rules_format),
+        cmocka_unit_test(test_rules_valued),
         cmocka_unit_test(test_rules_line),
         cmocka_unit_test(test_headers),
         cmocka_unit_test(test_bad_headers),

@@ -113,7 +113,8 @@ static void test_random_games(void **state)
         for (int o = 0; o < 4; o++)
             for (uint64_t seed = 1; seed <= 15; seed++) {
                 int players = 2 + (int)(seed % 5);
-                carc_rules rules = {variants[v], others[o] | CARC_EXPANSION_TRADERS_BUILDERS};
+                carc_rules rules = {.flags = variants[v],
+                                    .expansions = others[o] | CARC_EXPANSION_TRADERS_BUILDERS};
                 carc_game *g = carc_game_new(players, &rules, seed);
                 assert_non_null(g);
                 assert_int_equal(carc_game_tile_total(g), 96 + (o & 1) * 18 + (o & 2 ? 11 : 0));
@@ -176,7 +177,8 @@ static void test_legal_figures(void **state)
     static carc_move all[CARC_MAX_MOVES];
     int checked = 0;
     for (uint64_t seed = 1; seed <= 6; seed++) {
-        carc_rules rules = {0, CARC_EXPANSION_TRADERS_BUILDERS | CARC_EXPANSION_INNS_CATHEDRALS};
+        carc_rules rules = {.expansions =
+                                CARC_EXPANSION_TRADERS_BUILDERS | CARC_EXPANSION_INNS_CATHEDRALS};
         carc_game *g = carc_game_new(3, &rules, seed);
         carc_rng rng = carc_rng_seed(seed);
         while (!carc_game_over(g)) {
