@@ -10,8 +10,15 @@
 #   star25-S     50 games against star25, S = 11, 12, 13, 14
 #   vanilla      200 games against vanilla-mcts, seed 31
 #   self-S       self-play: 20 games on seed 21, 10 on 22, 20 on 23
-# PLAYER=SPEC plays another first player (default mcts:iters=440000);
-# ARENA_THREADS=N plays N games at once (default 2).
+#   all3-1s      40 games against greedy with all three expansions, seed 11,
+#                at 155,000 iterations a move on one thread (what the
+#                default player searches in 1 s with them, 2 threads)
+#   sets-SET     40 games against greedy, seed 11, at 20,000 iterations a
+#                move on one thread, for SET = base, river, inns, traders,
+#                all3 (the expansion sets side by side at one budget)
+# The expansion matches are not in the default list (add them by name).
+# PLAYER=SPEC plays another first player in the base-game matches (default
+# mcts:iters=440000); ARENA_THREADS=N plays N games at once (default 2).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 dir=${1:-$root/strength}
@@ -21,6 +28,17 @@ threads=${ARENA_THREADS:-2}
 all="greedy star25-11 star25-12 star25-13 star25-14 vanilla self-21 self-22 self-23"
 matches=${*:-$all}
 
+all3=river,inns-cathedrals,traders-builders
+
+# The first player of a match.
+player_of() {
+    case $1 in
+    all3-1s) echo "mcts:iters=155000,threads=1" ;;
+    sets-*) echo "mcts:iters=20000,threads=1" ;;
+    *) echo "$player" ;;
+    esac
+}
+
 args_of() {
     case $1 in
     greedy) echo "greedy --games 200 --seed 7" ;;
@@ -28,13 +46,19 @@ args_of() {
     vanilla) echo "vanilla-mcts --games 200 --seed 31" ;;
     self-21 | self-23) echo "$player --games 20 --seed ${1#self-}" ;;
     self-22) echo "$player --games 10 --seed 22" ;;
+    all3-1s) echo "greedy --games 40 --seed 11 --expansions $all3" ;;
+    sets-base) echo "greedy --games 40 --seed 11" ;;
+    sets-river) echo "greedy --games 40 --seed 11 --expansions river" ;;
+    sets-inns) echo "greedy --games 40 --seed 11 --expansions inns-cathedrals" ;;
+    sets-traders) echo "greedy --games 40 --seed 11 --expansions traders-builders" ;;
+    sets-all3) echo "greedy --games 40 --seed 11 --expansions $all3" ;;
     *) return 1 ;;
     esac
 }
 
 for m in $matches; do
     if ! args_of "$m" >/dev/null; then
-        echo "strength.sh: unknown match '$m' ($all)" >&2
+        echo "strength.sh: unknown match '$m' ($all all3-1s sets-base sets-river sets-inns sets-traders sets-all3)" >&2
         exit 2
     fi
 done
@@ -44,9 +68,9 @@ cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$root/build" --target carcassonne_cli -j"$(nproc)" >/dev/null
 mkdir -p "$dir"
 for m in $matches; do
-    echo "strength.sh: $m: arena $player $(args_of "$m")"
+    echo "strength.sh: $m: arena $(player_of "$m") $(args_of "$m")"
     # shellcheck disable=SC2046 # the arguments are words on purpose
-    "$root/build/carcassonne" arena "$player" $(args_of "$m") --threads "$threads" \
+    "$root/build/carcassonne" arena "$(player_of "$m")" $(args_of "$m") --threads "$threads" \
         --record "$dir/$m" --resume --verbose --json >"$dir/$m.json.part" 2>>"$dir/$m.log"
     mv "$dir/$m.json.part" "$dir/$m.json"
 done

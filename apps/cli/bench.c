@@ -24,8 +24,10 @@ static const char bench_usage[] =
     "game's moves and scores that changes only when the engine's behaviour\n"
     "changes. By default it plays K base games, then K games with the river\n"
     "(The River: 82 draws), then K with Inns & Cathedrals (89 draws), then K\n"
-    "with Traders & Builders (95 draws), and prints the four side by side;\n"
-    "the base game's figures and checksum are those of a base run alone.\n"
+    "with Traders & Builders (95 draws), then K with all three (124 draws),\n"
+    "and prints the five side by side, with tiles placed a second (draws\n"
+    "placed or discarded) and each column's share of the base game's; the\n"
+    "base game's figures and checksum are those of a base run alone.\n"
     "\n"
     "  --expansions LIST   play only games with these expansions (names\n"
     "                      separated by commas or spaces: river,\n"
@@ -36,8 +38,9 @@ static const char bench_usage[] =
     "  --json              print one JSON object: the first run's figures, its\n"
     "                      \"expansions\", and by default the river run's in\n"
     "                      \"river\", the Inns & Cathedrals run's in\n"
-    "                      \"inns-cathedrals\" and the Traders & Builders\n"
-    "                      run's in \"traders-builders\"\n"
+    "                      \"inns-cathedrals\", the Traders & Builders\n"
+    "                      run's in \"traders-builders\" and the run with\n"
+    "                      all three in \"all-three\"\n"
     "\n"
     "With --mcts SPEC (e.g. mcts:ms=1000,threads=2): runs that player in K\n"
     "(default 8) positions, N (default 30: the midgame) greedy moves into the\n"
@@ -154,6 +157,11 @@ static double ns_per_ply(const bench_run *run)
     return 1e9 * run->r.seconds / (double)run->r.plies;
 }
 
+static double tiles_per_second(const bench_run *run)
+{
+    return (double)run->r.plies / run->r.seconds;
+}
+
 static double legal_ns(const bench_run *run)
 {
     return 1e9 * run->r.legal_seconds / (double)run->r.legal_calls;
@@ -168,13 +176,14 @@ static double mean_score(const bench_run *run, int players)
 static void print_run_json(const bench_run *run, int players, uint64_t seed)
 {
     printf("\"games\":%llu,\"players\":%d,\"seed\":%llu,\"plies\":%llu,"
-           "\"seconds\":%.3f,\"games_per_second\":%.0f,\"ns_per_ply\":%.1f,"
+           "\"seconds\":%.3f,\"games_per_second\":%.0f,\"tiles_per_second\":%.0f,"
+           "\"ns_per_ply\":%.1f,"
            "\"legal_ns_per_ply\":%.1f,\"mean_score\":%.3f,\"state_bytes\":%zu,"
            "\"checksum\":\"%016llx\",\"expansions\":",
            (unsigned long long)run->r.games, players, (unsigned long long)seed,
-           (unsigned long long)run->r.plies, run->r.seconds, games_per_second(run), ns_per_ply(run),
-           legal_ns(run), mean_score(run, players), run->state_bytes,
-           (unsigned long long)run->r.checksum);
+           (unsigned long long)run->r.plies, run->r.seconds, games_per_second(run),
+           tiles_per_second(run), ns_per_ply(run), legal_ns(run), mean_score(run, players),
+           run->state_bytes, (unsigned long long)run->r.checksum);
     json_t *expansions = wire_expansions(run->rules);
     char *names = json_dumps(expansions, JSON_COMPACT);
     fputs(names ? names : "[]", stdout);
@@ -191,15 +200,17 @@ static void print_text(const bench_run *runs, int n, int players, uint64_t seed)
     printf("%-18s", "");
     for (int i = 0; i < n; i++) {
         char names[120];
-        const char *title = runs[i].rules.expansions
+        const char *title = runs[i].rules.expansions == CARC_EXPANSIONS_SUPPORTED ? "all three"
+                            : runs[i].rules.expansions
                                 ? cli_expansions_text(runs[i].rules, names, sizeof names, "+", "")
                                 : "base game";
         printf(i + 1 < n ? "%-*s" : "%.*s", i + 1 < n ? COLUMN : (int)sizeof names, title);
     }
     putchar('\n');
     static const char *const labels[] = {
-        "games",      "plies",       "games per second", "ns per ply", "legal ns per ply",
-        "mean score", "state bytes", "checksum"};
+        "games",           "plies",      "games per second", "tiles per second",
+        "of base tiles/s", "ns per ply", "legal ns per ply", "mean score",
+        "state bytes",     "checksum"};
     for (size_t row = 0; row < sizeof labels / sizeof labels[0]; row++) {
         printf("%-18s", labels[row]);
         for (int i = 0; i < n; i++) {
@@ -208,10 +219,15 @@ static void print_text(const bench_run *runs, int n, int players, uint64_t seed)
             case 0: snprintf(cell, sizeof cell, "%llu", (unsigned long long)run->r.games); break;
             case 1: snprintf(cell, sizeof cell, "%llu", (unsigned long long)run->r.plies); break;
             case 2: snprintf(cell, sizeof cell, "%.0f", games_per_second(run)); break;
-            case 3: snprintf(cell, sizeof cell, "%.1f", ns_per_ply(run)); break;
-            case 4: snprintf(cell, sizeof cell, "%.1f", legal_ns(run)); break;
-            case 5: snprintf(cell, sizeof cell, "%.3f", mean_score(run, players)); break;
-            case 6: snprintf(cell, sizeof cell, "%zu", run->state_bytes); break;
+            case 3: snprintf(cell, sizeof cell, "%.0f", tiles_per_second(run)); break;
+            case 4:
+                snprintf(cell, sizeof cell, "%.0f%%",
+                         100.0 * tiles_per_second(run) / tiles_per_second(&runs[0]));
+                break;
+            case 5: snprintf(cell, sizeof cell, "%.1f", ns_per_ply(run)); break;
+            case 6: snprintf(cell, sizeof cell, "%.1f", legal_ns(run)); break;
+            case 7: snprintf(cell, sizeof cell, "%.3f", mean_score(run, players)); break;
+            case 8: snprintf(cell, sizeof cell, "%zu", run->state_bytes); break;
             default:
                 snprintf(cell, sizeof cell, "%016llx", (unsigned long long)run->r.checksum);
                 break;
@@ -307,7 +323,7 @@ int cmd_bench(int argc, char **argv)
     }
     /* By default each expansion runs beside the base game, in its column. */
     static const uint32_t beside[] = {CARC_EXPANSION_RIVER, CARC_EXPANSION_INNS_CATHEDRALS,
-                                      CARC_EXPANSION_TRADERS_BUILDERS};
+                                      CARC_EXPANSION_TRADERS_BUILDERS, CARC_EXPANSIONS_SUPPORTED};
     enum { BESIDE = sizeof beside / sizeof beside[0] };
     bench_run runs[1 + BESIDE];
     int nruns = 1;
@@ -324,7 +340,8 @@ int cmd_bench(int argc, char **argv)
         putchar('{');
         print_run_json(&runs[0], (int)players, seed);
         for (int i = 1; i < nruns; i++) {
-            printf(",\"%s\":{", carc_expansion_name(runs[i].rules.expansions));
+            const char *name = carc_expansion_name(runs[i].rules.expansions);
+            printf(",\"%s\":{", name ? name : "all-three");
             print_run_json(&runs[i], (int)players, seed);
             putchar('}');
         }

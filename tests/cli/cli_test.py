@@ -1286,11 +1286,21 @@ def case_bench_river():
     code, out, err = run(["bench", "--games", "200"])
     rows = {line[:18].strip(): line[18:].split() for line in out.splitlines()[2:]}
     check(code == 0 and out.splitlines()[1].split() == ["base", "game", "river", "inns-cathedrals",
-                                                        "traders-builders"]
-          and rows["plies"] == [str(200 * 71), str(200 * 82), str(200 * 89), str(200 * 95)]
+                                                        "traders-builders", "all", "three"]
+          and rows["plies"] == [str(200 * 71), str(200 * 82), str(200 * 89), str(200 * 95),
+                                str(200 * 124)]
+          and rows["of base tiles/s"][0] == "100%" and len(rows["tiles per second"]) == 5
           and rows["checksum"] == [r["checksum"], r["river"]["checksum"],
                                    r["inns-cathedrals"]["checksum"],
-                                   r["traders-builders"]["checksum"]], "text: %s" % out)
+                                   r["traders-builders"]["checksum"],
+                                   r["all-three"]["checksum"]], "text: %s" % out)
+    code, out, err = run(["bench", "--games", "200", "--json", "--expansions",
+                          "river,inns-cathedrals,traders-builders"])
+    three = json.loads(out)
+    check(code == 0 and three["checksum"] == r["all-three"]["checksum"]
+          and three["plies"] == 200 * 124
+          and abs(three["tiles_per_second"] * three["seconds"] - three["plies"]) < 0.01 * three["plies"],
+          "all three alone: %r" % three)
     code, out, err = run(["bench", "--json", "--expansions", ""], timeout=300)
     base = json.loads(out)
     check(code == 0 and base["checksum"] == "631c8a2f1f6202bc" and base["games"] == 200000

@@ -1,0 +1,37 @@
+#!/bin/sh
+# bench-sets.sh [ROUNDS]: the speed of every expansion set in one run, for
+# the README and docs/performance.md. First `carcassonne bench` (200,000
+# random games of each set: the base game, The River, Inns & Cathedrals,
+# Traders & Builders and all three side by side, games and tiles placed a
+# second), then the default player's search (`bench --mcts`, 1 s a move, 2
+# threads, 8 midgame positions) in the base game and with all three,
+# alternated ROUNDS times (default 3) so that a busy moment touches both,
+# and the ratio of their iterations a second. About 2 minutes; run it on a
+# quiet machine.
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+rounds=${1:-3}
+bin=$root/build/carcassonne
+all3=river,inns-cathedrals,traders-builders
+cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$root/build" --target carcassonne_cli -j"$(nproc)" >/dev/null
+"$bin" bench
+rate() {
+    "$bin" bench --mcts mcts:ms=1000,threads=2 --expansions "$1" --json |
+        python3 -c 'import json, sys; print("%.0f" % json.load(sys.stdin)["iterations_per_second"])'
+}
+base_sum=0
+all_sum=0
+i=1
+while [ "$i" -le "$rounds" ]; do
+    b=$(rate '')
+    a=$(rate "$all3")
+    echo "round $i: MCTS iterations a second, base game $b, all three $a"
+    base_sum=$((base_sum + b))
+    all_sum=$((all_sum + a))
+    i=$((i + 1))
+done
+python3 -c 'import sys; b, a = int(sys.argv[1]), int(sys.argv[2]); print(
+    "MCTS iterations a second over %s rounds: base game %d, all three %d: %.2f of the base game's"
+    % (sys.argv[3], b // int(sys.argv[3]), a // int(sys.argv[3]), a / b))' \
+    "$base_sum" "$all_sum" "$rounds"
