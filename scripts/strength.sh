@@ -10,13 +10,12 @@
 #   star25-S     50 games against star25, S = 11, 12, 13, 14
 #   vanilla      200 games against vanilla-mcts, seed 31
 #   self-S       self-play: 20 games on seed 21, 10 on 22, 20 on 23
-#   all3-1s      40 games against greedy with all three expansions, seed 11,
-#                at 155,000 iterations a move on one thread (what the
-#                default player searches in 1 s with them, 2 threads)
-#   sets-SET     40 games against greedy, seed 11, at 20,000 iterations a
-#                move on one thread, for SET = base, river, inns, traders,
-#                all3 (the expansion sets side by side at one budget)
-# The expansion matches are not in the default list (add them by name).
+#   sets-all3    40 games against greedy with all three expansions, seed 11,
+#                the default player at 1 s a move (mcts:ms=1000)
+#   sets-SET     20 games the same way for SET = base, river, inns
+#                (Inns & Cathedrals), traders (Traders & Builders)
+# The expansion matches are not in the default list (add them by name);
+# being timed, they depend on the machine (docs/strength.md).
 # PLAYER=SPEC plays another first player in the base-game matches (default
 # mcts:iters=440000); ARENA_THREADS=N plays N games at once (default 2).
 set -eu
@@ -33,8 +32,7 @@ all3=river,inns-cathedrals,traders-builders
 # The first player of a match.
 player_of() {
     case $1 in
-    all3-1s) echo "mcts:iters=155000,threads=1" ;;
-    sets-*) echo "mcts:iters=20000,threads=1" ;;
+    sets-*) echo "mcts:ms=1000" ;;
     *) echo "$player" ;;
     esac
 }
@@ -46,11 +44,10 @@ args_of() {
     vanilla) echo "vanilla-mcts --games 200 --seed 31" ;;
     self-21 | self-23) echo "$player --games 20 --seed ${1#self-}" ;;
     self-22) echo "$player --games 10 --seed 22" ;;
-    all3-1s) echo "greedy --games 40 --seed 11 --expansions $all3" ;;
-    sets-base) echo "greedy --games 40 --seed 11" ;;
-    sets-river) echo "greedy --games 40 --seed 11 --expansions river" ;;
-    sets-inns) echo "greedy --games 40 --seed 11 --expansions inns-cathedrals" ;;
-    sets-traders) echo "greedy --games 40 --seed 11 --expansions traders-builders" ;;
+    sets-base) echo "greedy --games 20 --seed 11" ;;
+    sets-river) echo "greedy --games 20 --seed 11 --expansions river" ;;
+    sets-inns) echo "greedy --games 20 --seed 11 --expansions inns-cathedrals" ;;
+    sets-traders) echo "greedy --games 20 --seed 11 --expansions traders-builders" ;;
     sets-all3) echo "greedy --games 40 --seed 11 --expansions $all3" ;;
     *) return 1 ;;
     esac
@@ -58,7 +55,7 @@ args_of() {
 
 for m in $matches; do
     if ! args_of "$m" >/dev/null; then
-        echo "strength.sh: unknown match '$m' ($all all3-1s sets-base sets-river sets-inns sets-traders sets-all3)" >&2
+        echo "strength.sh: unknown match '$m' ($all sets-base sets-river sets-inns sets-traders sets-all3)" >&2
         exit 2
     fi
 done
