@@ -1034,5 +1034,43 @@ t_traders() {
     finish
 }
 
+# Traders & Builders, the pig. Seed 37 as above, but Red's first figure is
+# a farmer south of the road west of the start (S 0 -1 1 WSW); Red's U at
+# -2,-1 extends that farm, so f in the follower step reaches the pig (the
+# panel heads its spots, the confirm line names it); confirmed, the pig
+# stands on the board as a small circled r, the panel's figures line says
+# Red's pig is out, and the save has the pig.
+t_traders_pig() {
+    printf 'players 2\nexpansions traders-builders\nseed 37\nS 0 -1 1 WSW\nU -1 -1 1\n' >pig.rec
+    mkdir -p "$XDG_DATA_HOME/carcassonne/saves"
+    start 110 34 --load pig.rec --players human,human --no-color
+    wait_for "Resumed "
+    shows "plays tile U" || fail "not U for Red"
+    shows "builder, pig: R 1 1 B 1 1" || fail "no builder and pig in the panel"
+    board_part | grep -q "ⓡ" && fail "a pig on the board before one was placed"
+    place_at -2 -1
+    i=0
+    while ! shows "Pig spots:" && [ "$i" -lt 4 ]; do
+        key_then_message_changes f
+        i=$((i + 1))
+    done
+    shows "Pig spots:" || fail "f never offered the pig"
+    shows "1 pig on the" || fail "the spot does not name the pig"
+    keys 1
+    wait_for "Confirm the pig?"
+    board_part | grep -q "ⓡ" || fail "the pig is not drawn"
+    keys Enter
+    wait_for "builder, pig: R 1 0 B 1 1"
+    board_part | grep -q "ⓡ" || fail "the pig left the board"
+    wait_for "Blue (human) plays tile"
+    keys s
+    wait_for "Save as:"
+    keys Enter
+    wait_for "the log says"
+    grep -q '^U -2 -1 1 [A-Z]* pig$' pig.rec || fail "the save has no pig"
+    "$bin" replay pig.rec >/dev/null || fail "the saved record does not replay"
+    finish
+}
+
 "t_$test_name"
 echo "ok: $test_name"
