@@ -333,8 +333,10 @@ static json_t *play_turn(int *seat, int turn, move_chooser choose, void *ctx)
 
 /* A restarted server (a new registry over the same storage) resumed by
  * client 3 with a seat's `token`: the state it sends (the sent log owns
- * it). The registry is freed before returning. */
-static json_t *restarted_state(const char *token)
+ * it). The request `then`, unless NULL, follows the resume; its answers
+ * are left for the caller to read. The registry is freed before
+ * returning. */
+static json_t *restarted_state(const char *token, const char *then)
 {
     srv_hooks hooks = {NULL, hook_send, hook_think, NULL, hook_now, hook_analyse, NULL};
     srv_limits limits = {10, 4, 2};
@@ -348,6 +350,10 @@ static json_t *restarted_state(const char *token)
     assert_int_equal(msg_decode(text, strlen(text), r, &prob), ERR_NONE);
     drain(3);
     tables_request(again, &clients[3], r);
+    if (then) {
+        assert_int_equal(msg_decode(then, strlen(then), r, &prob), ERR_NONE);
+        tables_request(again, &clients[3], r);
+    }
     free(r);
     assert_int_equal(tables_flush(again), 0);
     expect(3, "resume.ok");
@@ -637,6 +643,27 @@ static void test_seats_and_limits(void **state)
     assert_string_equal(json_string_value(json_object_get(oldest, "status")), "playing");
 }
 
+/* The finished table's record as client `c` gets it ('record'; the text
+ * in *record, owned by the sent log), read back by the library: its
+ * scores must be `scores` (a JSON array). The caller frees the game. */
+static carc_game *replayed_record(int c, const json_t *scores, const char **record)
+{
+    char text[200];
+    snprintf(text, sizeof text, "{\"type\":\"record\",\"id\":5,\"table\":\"%s\"}", table_id);
+    request(c, text);
+    json_t *rec = expect(c, "record.ok");
+    assert_true(json_is_true(json_object_get(rec, "finished")));
+    *record = json_string_value(json_object_get(rec, "record"));
+    carc_record_error err;
+    carc_game *g = carc_record_read(*record, strlen(*record), 1, &err);
+    if (!g)
+        fail_msg("the record does not read back: %s", err.message);
+    for (int p = 0; p < 2; p++)
+        assert_int_equal(carc_game_score(g, p),
+                         json_integer_value(json_array_get(scores, (size_t)p)));
+    return g;
+}
+
 /* A whole game against a computer seat whose moves are answered here. */
 static void test_game_with_computer(void **state)
 {
@@ -675,23 +702,11 @@ static void test_game_with_computer(void **state)
     assert_null(next(0));
     send_move(0, turn, "A 0 0 0");
     expect_error_code(0, "game_over");
-    char text[200];
-    snprintf(text, sizeof text, "{\"type\":\"record\",\"id\":5,\"table\":\"%s\"}", table_id);
-    request(0, text);
-    json_t *rec = expect(0, "record.ok");
-    assert_true(json_is_true(json_object_get(rec, "finished")));
-    const char *record = json_string_value(json_object_get(rec, "record"));
+    const char *record;
+    carc_game_free(replayed_record(0, json_object_get(end, "scores"), &record));
     char line[64];
     snprintf(line, sizeof line, "seed %s\n", seed);
     assert_non_null(strstr(record, line));
-    carc_record_error err;
-    carc_game *g = carc_record_read(record, strlen(record), 1, &err);
-    assert_non_null(g);
-    json_t *scores = json_object_get(end, "scores");
-    for (int p = 0; p < 2; p++)
-        assert_int_equal(carc_game_score(g, p),
-                         json_integer_value(json_array_get(scores, (size_t)p)));
-    carc_game_free(g);
 }
 
 static void test_leave_and_presence(void **state)
@@ -844,7 +859,7 @@ static void test_restart(void **state)
     assert_int_equal(storage_create_table(store, broken), 0);
     assert_int_equal(storage_commit(store), 0);
     free(broken);
-    json_t *st = restarted_state(tokens[1]);
+    json_t *st = restarted_state(tokens[1], NULL);
     assert_string_equal(json_string_value(json_object_get(st, "digest")), digest);
     assert_int_equal(json_integer_value(json_object_get(st, "turn")), 4);
     assert_int_equal(json_array_size(json_object_get(st, "moves")), 4);
@@ -1239,29 +1254,13 @@ static void test_estimates_off(void **state)
     assert_true(json_is_false(json_object_get(entry, "estimates")));
     request(0, "{\"type\":\"create\",\"id\":1,\"seats\":[\"open\",\"greedy\"],\"estimates\":1}");
     expect_error_code(0, "bad_field");
-    /* A restarted server has the option from storage. */
-    srv_hooks hooks = {NULL, hook_send, hook_think, NULL, hook_now, hook_analyse, NULL};
-    srv_limits limits = {10, 4, 2};
-    srv_tables *again = tables_new(store, &hooks, &limits);
-    char err[200], text[200];
-    assert_int_equal(tables_load(again, err, sizeof err), 0);
-    msg_request *r = malloc(sizeof *r);
-    msg_problem p;
-    snprintf(text, sizeof text, "{\"type\":\"resume\",\"id\":8,\"table\":\"%s\",\"token\":\"%s\"}",
-             table_id, json_string_value(json_object_get(ok, "token")));
-    assert_int_equal(msg_decode(text, strlen(text), r, &p), ERR_NONE);
-    tables_request(again, &clients[3], r);
-    snprintf(text, sizeof text, "{\"type\":\"hint\",\"id\":9,\"table\":\"%s\"}", table_id);
-    assert_int_equal(msg_decode(text, strlen(text), r, &p), ERR_NONE);
-    tables_request(again, &clients[3], r);
-    free(r);
-    assert_int_equal(tables_flush(again), 0);
-    expect(3, "resume.ok");
-    json_t *st_again = expect(3, "state");
+    /* A restarted server has the option from storage; a hint is still
+     * refused there. */
+    char hint[200];
+    snprintf(hint, sizeof hint, "{\"type\":\"hint\",\"id\":9,\"table\":\"%s\"}", table_id);
+    json_t *st_again = restarted_state(json_string_value(json_object_get(ok, "token")), hint);
     assert_true(json_is_false(json_object_get(st_again, "estimates")));
     expect_error_code(3, "bad_field");
-    tables_client_gone(again, &clients[3]);
-    tables_free(again);
     /* Two humans: no hints; a spectator: none either. */
     two_players("[\"me\",\"open\"]", 1);
     table_request_of(0, "hint", "");
@@ -1408,7 +1407,7 @@ static void test_river_table(void **state)
     const char *record = json_string_value(json_object_get(expect(0, "record.ok"), "record"));
     assert_non_null(strstr(record, "\nexpansions river\n"));
     /* A restarted server has the river table from storage. */
-    st = restarted_state(tokens[0]);
+    st = restarted_state(tokens[0], NULL);
     assert_string_equal(json_string_value(json_object_get(st, "digest")), digest);
     assert_int_equal(json_integer_value(json_object_get(st, "turn")), 12);
     assert_string_equal(json_string_value(json_array_get(json_object_get(st, "expansions"), 0)),
@@ -1563,7 +1562,7 @@ static void test_inns_table(void **state)
     assert_non_null(strstr(record, "\nexpansions inns-cathedrals\n"));
     assert_non_null(strstr(record, " large\n"));
     /* A restarted server has the table, its expansion and the figure. */
-    st = restarted_state(tokens[0]);
+    st = restarted_state(tokens[0], NULL);
     assert_string_equal(json_string_value(json_object_get(st, "digest")), digest);
     assert_string_equal(json_string_value(json_array_get(json_object_get(st, "expansions"), 0)),
                         "inns-cathedrals");
@@ -1755,7 +1754,7 @@ static void test_traders_table(void **state)
     char *digest = strdup(json_string_value(json_object_get(end, "digest")));
     /* A restarted server has the table, its expansion, the goods and the
      * figures on the board. */
-    json_t *back = restarted_state(tokens[0]);
+    json_t *back = restarted_state(tokens[0], NULL);
     assert_string_equal(json_string_value(json_array_get(json_object_get(back, "expansions"), 0)),
                         "traders-builders");
     assert_string_equal(json_string_value(json_object_get(back, "digest")), digest);
@@ -1797,27 +1796,18 @@ static void test_all_expansions_table(void **state)
     json_t *end = watched_state();
     json_t *final = json_object_get(end, "final");
     assert_non_null(final);
-    char text[200];
-    snprintf(text, sizeof text, "{\"type\":\"record\",\"id\":9,\"table\":\"%s\"}", table_id);
-    request(3, text);
-    json_t *rec = expect(3, "record.ok");
-    assert_true(json_is_true(json_object_get(rec, "finished")));
-    const char *record = json_string_value(json_object_get(rec, "record"));
+    json_t *scores = json_object_get(final, "scores");
+    const char *record;
+    carc_game *g = replayed_record(3, scores, &record);
     assert_non_null(strstr(record, "\nexpansions river inns-cathedrals traders-builders\n"));
-    carc_record_error err;
-    carc_game *g = carc_record_read(record, strlen(record), 1, &err);
-    assert_non_null(g);
     assert_true(carc_game_over(g));
     char digest[32];
     snprintf(digest, sizeof digest, "%016llx", (unsigned long long)carc_game_digest(g));
     assert_string_equal(json_string_value(json_object_get(end, "digest")), digest);
-    json_t *scores = json_object_get(final, "scores");
     json_t *by_kind = json_object_get(final, "by_kind");
     json_t *seats = json_object_get(end, "seats");
     static const char *const goods[] = {"wine", "grain", "cloth"};
     for (int p = 0; p < 2; p++) {
-        assert_int_equal(carc_game_score(g, p),
-                         json_integer_value(json_array_get(scores, (size_t)p)));
         assert_int_equal(
             carc_game_goods_points(g, p),
             json_integer_value(json_object_get(json_array_get(by_kind, (size_t)p), "goods")));

@@ -969,6 +969,22 @@ place_at() {
     fi
 }
 
+# put_figure NAME WORD MARK SPOT: in the follower step, f until the panel
+# lists "NAME spots:", its first spot reading SPOT; then spot 1: the
+# confirm line names WORD and the board shows MARK (not confirmed yet).
+put_figure() {
+    i=0
+    while ! shows "$1 spots:" && [ "$i" -lt 4 ]; do
+        key_then_message_changes f
+        i=$((i + 1))
+    done
+    shows "$1 spots:" || fail "f never offered the $2"
+    shows "$4" || fail "the spot does not name the $2"
+    keys 1
+    wait_for "Confirm the $2?"
+    board_part | grep -q "$3" || fail "the $2 is not drawn"
+}
+
 # Traders & Builders. Seed 37 with Red's thief on the road west of the
 # start (S 0 -1 1 W) and Blue's U beside it: Red's U at -2,-1 extends that
 # road, so f in the follower step offers the builder (the panel names it,
@@ -987,16 +1003,7 @@ t_traders() {
     shows "R 0/0/0 B 0/0/0" || fail "no goods in the panel"
     place_at -2 -1
     shows "f:figure" || fail "the keys do not offer f"
-    i=0
-    while ! shows "Builder spots:" && [ "$i" -lt 4 ]; do
-        key_then_message_changes f
-        i=$((i + 1))
-    done
-    shows "Builder spots:" || fail "f never offered the builder"
-    shows "1 builder on the road" || fail "the spot does not name the builder"
-    keys 1
-    wait_for "Confirm the builder?"
-    board_part | grep -q "Ⓡ" || fail "the builder is not drawn"
+    put_figure Builder builder "Ⓡ" "1 builder on the road"
     keys Enter
     wait_for "builder, pig: R 0 1 B 1 1"
     board_part | grep -q "Ⓡ" || fail "the builder left the board"
@@ -1049,16 +1056,7 @@ t_traders_pig() {
     shows "builder, pig: R 1 1 B 1 1" || fail "no builder and pig in the panel"
     board_part | grep -q "ⓡ" && fail "a pig on the board before one was placed"
     place_at -2 -1
-    i=0
-    while ! shows "Pig spots:" && [ "$i" -lt 4 ]; do
-        key_then_message_changes f
-        i=$((i + 1))
-    done
-    shows "Pig spots:" || fail "f never offered the pig"
-    shows "1 pig on the" || fail "the spot does not name the pig"
-    keys 1
-    wait_for "Confirm the pig?"
-    board_part | grep -q "ⓡ" || fail "the pig is not drawn"
+    put_figure Pig pig "ⓡ" "1 pig on the"
     keys Enter
     wait_for "builder, pig: R 1 0 B 1 1"
     board_part | grep -q "ⓡ" || fail "the pig left the board"
