@@ -177,19 +177,26 @@ static inline unsigned spread(const touched *t, unsigned seed)
     return seed;
 }
 
-/* Local segments of `kind` placed at `rot` on frontier square `square`
- * whose feature would hold no follower once the tile is placed:
- * occupation spreads from the segments that touch an occupied feature. */
+/* Local segments of `kind` whose feature would hold no follower once the
+ * tile is placed, from the features `t` it touches: occupation spreads
+ * from the segments that touch an occupied feature. */
+static unsigned free_of(const carc_game *g, int kind, const touched *t)
+{
+    unsigned occupied = 0;
+    for (int i = 0; i < t->n; i++)
+        if (seg_followers(&g->seg[t->roots[i]]))
+            occupied |= t->touching[i];
+    unsigned all = (1u << carc_tile_data[kind].nsegments) - 1;
+    return all & ~spread(t, occupied) & ~river_segments(kind);
+}
+
+/* The free segments (above) of `kind` placed at `rot` on frontier square
+ * `square`. */
 static unsigned free_segments(const carc_game *g, int kind, int rot, int square)
 {
     touched t;
     touch_features(g, kind, rot, square, &t);
-    unsigned occupied = 0;
-    for (int i = 0; i < t.n; i++)
-        if (seg_followers(&g->seg[t.roots[i]]))
-            occupied |= t.touching[i];
-    unsigned all = (1u << carc_tile_data[kind].nsegments) - 1;
-    return all & ~spread(&t, occupied) & ~river_segments(kind);
+    return free_of(g, kind, &t);
 }
 
 /* Open edges of the road or city that the new segments `group` (one
@@ -214,17 +221,16 @@ static int open_after(const carc_game *g, int kind, int rot, int square, const t
 /* Traders & Builders: the local segments on which the current player's
  * builder may stand (a road or city holding that player's follower that
  * this tile does not complete) and the pig (a farm holding that player's
- * farmer). */
-static void helper_segments(const carc_game *g, int kind, int rot, int square, unsigned *builder,
-                            unsigned *pig)
+ * farmer), from the features `t` that `kind` placed at `rot` on frontier
+ * square `square` touches. */
+static void helpers_of(const carc_game *g, int kind, int rot, int square, const touched *t,
+                       unsigned *builder, unsigned *pig)
 {
-    touched t;
-    touch_features(g, kind, rot, square, &t);
     unsigned seed = 0;
-    for (int i = 0; i < t.n; i++)
-        if (followers_of(seg_followers(&g->seg[t.roots[i]]), g->current))
-            seed |= t.touching[i];
-    unsigned mine = spread(&t, seed);
+    for (int i = 0; i < t->n; i++)
+        if (followers_of(seg_followers(&g->seg[t->roots[i]]), g->current))
+            seed |= t->touching[i];
+    unsigned mine = spread(t, seed);
     const carc_tile_def *def = &carc_tile_data[kind];
     *builder = *pig = 0;
     for (unsigned rest = mine; rest; rest &= rest - 1) {
@@ -233,13 +239,23 @@ static void helper_segments(const carc_game *g, int kind, int rot, int square, u
         if (segkind == CARC_FIELD)
             *pig |= 1u << s;
         else if ((segkind == CARC_ROAD || segkind == CARC_CITY) &&
-                 open_after(g, kind, rot, square, &t, spread(&t, 1u << s)) > 0)
+                 open_after(g, kind, rot, square, t, spread(t, 1u << s)) > 0)
             *builder |= 1u << s;
     }
     if (!figures_builder_left(g, g->current))
         *builder = 0;
     if (!figures_pig_left(g, g->current))
         *pig = 0;
+}
+
+/* The builder's and the pig's segments (above) of `kind` placed at `rot`
+ * on frontier square `square`. */
+static void helper_segments(const carc_game *g, int kind, int rot, int square, unsigned *builder,
+                            unsigned *pig)
+{
+    touched t;
+    touch_features(g, kind, rot, square, &t);
+    helpers_of(g, kind, rot, square, &t, builder, pig);
 }
 
 /* Whether the current player has a builder or a pig to deploy. */
@@ -315,8 +331,13 @@ enum { MAX_OPTIONS = CARC_MAX_FIGURE_MOVES };
 static int figure_options(const carc_game *g, int kind, int rot, int f, figure_option *opts)
 {
     int n = 0, followers = g->supply[g->current] > 0;
-    int large = figures_large_left(g, g->current) > 0;
-    unsigned free_mask = followers || large ? free_segments(g, kind, rot, f) : 0;
+    int large = figures_large_left(g, g->current) > 0, helpers = helpers_left(g);
+    if (!followers && !large && !helpers)
+        return 0;
+    /* One walk over the touched features serves every figure. */
+    touched t;
+    touch_features(g, kind, rot, f, &t);
+    unsigned free_mask = followers || large ? free_of(g, kind, &t) : 0;
     for (; free_mask; free_mask &= free_mask - 1) {
         uint8_t s = (uint8_t)__builtin_ctz(free_mask);
         if (followers)
@@ -324,9 +345,9 @@ static int figure_options(const carc_game *g, int kind, int rot, int f, figure_o
         if (large)
             opts[n++] = (figure_option){s, CARC_FIGURE_LARGE};
     }
-    if (helpers_left(g)) {
+    if (helpers) {
         unsigned builder, pig;
-        helper_segments(g, kind, rot, f, &builder, &pig);
+        helpers_of(g, kind, rot, f, &t, &builder, &pig);
         for (; builder; builder &= builder - 1)
             opts[n++] = (figure_option){(uint8_t)__builtin_ctz(builder), CARC_FIGURE_BUILDER};
         for (; pig; pig &= pig - 1)

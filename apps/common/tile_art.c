@@ -302,26 +302,41 @@ static int yields_to(int col, int row, int ncol, int nrow)
     return !is_border(col, row) && is_border(ncol, nrow);
 }
 
-/* Two cities of one tile (H, I, IO, IP) must not touch side by side: one
- * cell of a touching pair becomes field (yields_to()). */
-static void separate_cities(const art_job *job)
+/* What to do with two side-by-side cells: (col, row) and its neighbour
+ * (ncol, nrow) on `side` (1 east, 2 south). */
+typedef void (*cell_pair_fn)(const art_job *job, int col, int row, int ncol, int nrow, int side);
+
+/* Calls `fn` on every pair of side-by-side cells of the tile, once each. */
+static void each_cell_pair(const art_job *job, cell_pair_fn fn)
 {
     for (int row = 0; row < H; row++)
         for (int col = 0; col < W; col++)
             for (int side = 1; side <= 2; side++) { /* east and south */
                 int ncol = col + side_dcol[side], nrow = row + side_drow[side];
-                if (ncol >= W || nrow >= H)
-                    continue;
-                tile_art_cell *a = &job->out->cell[row][col];
-                tile_art_cell *b = &job->out->cell[nrow][ncol];
-                if (a->ground != TILE_ART_CITY || b->ground != TILE_ART_CITY ||
-                    a->segment == b->segment)
-                    continue;
-                if (yields_to(col, row, ncol, nrow))
-                    set_land(a, job, field_near(job, col, row));
-                else
-                    set_land(b, job, field_near(job, ncol, nrow));
+                if (ncol < W && nrow < H)
+                    fn(job, col, row, ncol, nrow, side);
             }
+}
+
+/* Two cities of one tile side by side: one cell becomes field. */
+static void separate_pair(const art_job *job, int col, int row, int ncol, int nrow, int side)
+{
+    (void)side;
+    tile_art_cell *a = &job->out->cell[row][col];
+    tile_art_cell *b = &job->out->cell[nrow][ncol];
+    if (a->ground != TILE_ART_CITY || b->ground != TILE_ART_CITY || a->segment == b->segment)
+        return;
+    if (yields_to(col, row, ncol, nrow))
+        set_land(a, job, field_near(job, col, row));
+    else
+        set_land(b, job, field_near(job, ncol, nrow));
+}
+
+/* Two cities of one tile (H, I, IO, IP) must not touch side by side: one
+ * cell of a touching pair becomes field (yields_to()). */
+static void separate_cities(const art_job *job)
+{
+    each_cell_pair(job, separate_pair);
 }
 
 /* Whether segment `seg` shows in some cell. */
@@ -571,27 +586,24 @@ static int segment_cells(const art_job *job, int seg)
     return n;
 }
 
+/* Two fields side by side: the smaller one's cell shows a fence. */
+static void fence_pair(const art_job *job, int col, int row, int ncol, int nrow, int side)
+{
+    tile_art_cell *a = &job->out->cell[row][col];
+    tile_art_cell *b = &job->out->cell[nrow][ncol];
+    if (a->what != TILE_ART_FIELD || b->what != TILE_ART_FIELD || a->segment == b->segment)
+        return;
+    tile_art_cell *small = segment_cells(job, a->segment) <= segment_cells(job, b->segment) ? a : b;
+    set_glyph(small, side == 1 ? GLYPH_FENCE_NS : GLYPH_FENCE_EW);
+}
+
 /* Two fields side by side with nothing drawn between them (TG, TL, TV: a
  * wall parts two small farms in a corner; TC, TD: the closed field): the
  * smaller one's cell next to the other shows a fence, across the line
  * from one to the other. */
 static void draw_fences(const art_job *job)
 {
-    for (int row = 0; row < H; row++)
-        for (int col = 0; col < W; col++)
-            for (int side = 1; side <= 2; side++) { /* east and south */
-                int ncol = col + side_dcol[side], nrow = row + side_drow[side];
-                if (ncol >= W || nrow >= H)
-                    continue;
-                tile_art_cell *a = &job->out->cell[row][col];
-                tile_art_cell *b = &job->out->cell[nrow][ncol];
-                if (a->what != TILE_ART_FIELD || b->what != TILE_ART_FIELD ||
-                    a->segment == b->segment)
-                    continue;
-                tile_art_cell *small =
-                    segment_cells(job, a->segment) <= segment_cells(job, b->segment) ? a : b;
-                set_glyph(small, side == 1 ? GLYPH_FENCE_NS : GLYPH_FENCE_EW);
-            }
+    each_cell_pair(job, fence_pair);
 }
 
 static int is_mark(int what)

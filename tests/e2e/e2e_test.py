@@ -839,31 +839,38 @@ def case_connect_engine_sequence(tmp):
         srv.stop()
 
 
-def case_connect_river(tmp):
-    """`connect --create ... --expansions river` sends the create request's
-    "expansions":["river"]. A server that offers The River then plays the
-    table's river game to the end, through an outside engine (which gets
-    the expansions in 'new') and a library player, the record with its
-    `expansions river` line; a server that does not refuses the table with
-    a message that names the expansion, and connect fails cleanly."""
+def expansion_game(tmp, expansions, spec_a, check_create=False):
+    """A game with `expansions` (names separated by commas) through the
+    server between two `connect` processes: seat 1 creates the table
+    (`--create me,open --expansions LIST --player SPEC_A --record`), seat 2
+    joins as greedy. Both must end with the same final scores; the record
+    must name the expansions, replay to those scores with one move a line,
+    and equal the server's record but for the seat lines (connect names its
+    own seat's player; the server knows a seat taken by a client as human).
+    Returns (the record's move lines split into words, replay's JSON), or
+    None when the server refused the table: with `check_create` the create
+    request's "expansions" are checked and a refusal must name them."""
+    names = expansions.split(",")
     srv = server(tmp)
     procs = []
     try:
         out_a, out_b = [], []
-        rec = os.path.join(tmp, "river.rec")
-        a = connect_proc(srv.url, "--create", "me,open", "--expansions", "river", "--trace",
-                         "--player", "engine:%s engine --player random" % PROGRAM, "--record", rec)
+        rec = os.path.join(tmp, "game.rec")
+        a = connect_proc(srv.url, "--create", "me,open", "--expansions", expansions,
+                         "--player", spec_a, "--record", rec,
+                         *(["--trace"] if check_create else []))
         procs.append(a)
-        m = read_until(a, r"^> (\{\"type\":\"create\".*)$", out_a)
-        create = json.loads(m.group(1))
-        check(create["expansions"] == ["river"], "create: %r" % create)
+        if check_create:
+            m = read_until(a, r"^> (\{\"type\":\"create\".*)$", out_a)
+            create = json.loads(m.group(1))
+            check(create["expansions"] == names, "create: %r" % create)
         m = read_until(a, r"^table (\S+)|carcassonne connect: ", out_a)
         if not m.group(1):
             a.wait(timeout=WAIT)
             text = "".join(out_a)
-            check(a.returncode == 1 and "river" in text, "refused: %s" % text[-1500:])
-            print("note: this server does not offer The River; the create request was checked")
-            return
+            check(check_create and a.returncode == 1 and names[0] in text,
+                  "refused: %s" % text[-1500:])
+            return None
         table = m.group(1)
         b = connect_proc(srv.url, "--table", table, "--player", "greedy", "--quiet")
         procs.append(b)
@@ -877,15 +884,39 @@ def case_connect_river(tmp):
         fb = re.search(r"final scores ([\d ]+)", "".join(out_b)).group(1).split()
         check(fa == fb, "the players disagree: %s %s" % (fa, fb))
         text = open(rec).read()
-        check("\nexpansions river\n" in text, "the record: %s" % text[:300])
+        check("\nexpansions %s\n" % " ".join(names) in text, "the record: %s" % text[:300])
+        moves = [ln.split() for ln in text.splitlines()
+                 if ln[:1].isupper() or ln.startswith("discard ")]
         code, out, err = replay(PROGRAM, text, tmp)
         check(code == 0 and out["scores"] == [int(x) for x in fa]
-              and out["expansions"] == ["river"], "replay: %s %s" % (out, err))
+              and out["expansions"] == names and out["moves"] == len(moves),
+              "replay: %s %s" % (out, err))
+        status, _, served = srv.http("/api/tables/%s/record" % table)
+        # A player spec with a blank is a comment line ("# seat 1: ...").
+        seat = ("seat-", "# seat ")
+        mine = [ln for ln in text.splitlines() if not ln.startswith(seat)]
+        theirs = [ln for ln in served.splitlines() if not ln.startswith(seat)]
+        check(mine == theirs, "--record differs from the server's record: %r" %
+              [(x, y) for x, y in zip(mine, theirs) if x != y][:3])
+        return moves, out
     finally:
         for p in procs:
             if p.poll() is None:
                 p.kill()
         srv.stop()
+
+
+def case_connect_river(tmp):
+    """`connect --create ... --expansions river` sends the create request's
+    "expansions":["river"]. A server that offers The River then plays the
+    table's river game to the end, through an outside engine (which gets
+    the expansions in 'new') and a library player, the record with its
+    `expansions river` line; a server that does not refuses the table with
+    a message that names the expansion, and connect fails cleanly."""
+    game = expansion_game(tmp, "river", "engine:%s engine --player random" % PROGRAM,
+                          check_create=True)
+    if game is None:
+        print("note: this server does not offer The River; the create request was checked")
 
 
 def case_connect_inns(tmp):
@@ -894,50 +925,12 @@ def case_connect_inns(tmp):
     server; both see the same final scores; the record has the expansion,
     the I&C tiles and any large follower as `large`, and replays to those
     scores with the figures each player has left."""
-    srv = server(tmp)
-    procs = []
-    try:
-        out_a, out_b = [], []
-        rec = os.path.join(tmp, "inns.rec")
-        a = connect_proc(srv.url, "--create", "me,open", "--expansions", "inns-cathedrals",
-                         "--player", "random", "--record", rec)
-        procs.append(a)
-        table = read_until(a, r"^table (\S+)", out_a).group(1)
-        b = connect_proc(srv.url, "--table", table, "--player", "greedy", "--quiet")
-        procs.append(b)
-        drain(a, out_a)
-        drain(b, out_b)
-        for p, out in ((a, out_a), (b, out_b)):
-            p.wait(timeout=WAIT * 2)
-            time.sleep(0.1)
-            check(p.returncode == 0, "connect exited %s: %s" % (p.returncode, "".join(out[-15:])))
-        fa = re.search(r"final scores ([\d ]+)", "".join(out_a)).group(1).split()
-        fb = re.search(r"final scores ([\d ]+)", "".join(out_b)).group(1).split()
-        check(fa == fb, "the players disagree: %s %s" % (fa, fb))
-        text = open(rec).read()
-        check("\nexpansions inns-cathedrals\n" in text, "the record: %s" % text[:300])
-        moves = [ln.split() for ln in text.splitlines()
-                 if ln[:1].isupper() or ln.startswith("discard ")]
-        check(sum(1 for m in moves if m[0].startswith("I") or m[-1].startswith("I")) >= 17,
-              "too few I&C tiles in the record")
-        code, out, err = replay(PROGRAM, text, tmp)
-        check(code == 0 and out["scores"] == [int(x) for x in fa]
-              and out["expansions"] == ["inns-cathedrals"] and out["moves"] == len(moves)
-              and len(out["figures"]) == 2, "replay: %s %s" % (out, err))
-        larges = [h for h in out["history"] if h["figure"] == "large"]
-        check(len(larges) == sum(1 for m in moves if m[-1] == "large"), "large: %r" % larges)
-        status, _, served = srv.http("/api/tables/%s/record" % table)
-        # connect names its own seat's player (seat-1 random), as the arena
-        # does; the server knows an open seat taken by a client (human).
-        mine = [ln for ln in text.splitlines() if not ln.startswith("seat-")]
-        theirs = [ln for ln in served.splitlines() if not ln.startswith("seat-")]
-        check(mine == theirs, "--record differs from the server's record: %r" %
-              [(x, y) for x, y in zip(mine, theirs) if x != y][:3])
-    finally:
-        for p in procs:
-            if p.poll() is None:
-                p.kill()
-        srv.stop()
+    moves, out = expansion_game(tmp, "inns-cathedrals", "random")
+    check(sum(1 for m in moves if m[0].startswith("I") or m[-1].startswith("I")) >= 17,
+          "too few I&C tiles in the record")
+    check(len(out["figures"]) == 2, "replay's figures: %r" % out.get("figures"))
+    larges = [h for h in out["history"] if h["figure"] == "large"]
+    check(len(larges) == sum(1 for m in moves if m[-1] == "large"), "large: %r" % larges)
 
 
 def case_connect_traders(tmp):
@@ -945,56 +938,37 @@ def case_connect_traders(tmp):
     greedy seat play a Traders & Builders game to the end through the
     server, second tiles included (the same seat moves twice); both see
     the same final scores; the record replays to them with goods per
-    player; the server's final view has each seat's goods points."""
-    srv = server(tmp)
-    procs = []
-    try:
-        out_a, out_b = [], []
-        rec = os.path.join(tmp, "traders.rec")
-        a = connect_proc(srv.url, "--create", "me,open", "--expansions", "traders-builders",
-                         "--player", "random", "--record", rec)
-        procs.append(a)
-        table = read_until(a, r"^table (\S+)", out_a).group(1)
-        b = connect_proc(srv.url, "--table", table, "--player", "greedy", "--quiet")
-        procs.append(b)
-        drain(a, out_a)
-        drain(b, out_b)
-        for p, out in ((a, out_a), (b, out_b)):
-            p.wait(timeout=WAIT * 2)
-            time.sleep(0.1)
-            check(p.returncode == 0, "connect exited %s: %s" % (p.returncode, "".join(out[-15:])))
-        fa = re.search(r"final scores ([\d ]+)", "".join(out_a)).group(1).split()
-        fb = re.search(r"final scores ([\d ]+)", "".join(out_b)).group(1).split()
-        check(fa == fb, "the players disagree: %s %s" % (fa, fb))
-        text = open(rec).read()
-        check("\nexpansions traders-builders\n" in text, "the record: %s" % text[:300])
-        moves = [ln.split() for ln in text.splitlines()
-                 if ln[:1].isupper() or ln.startswith("discard ")]
-        check(sum(1 for m in moves if m[0].startswith("T") or m[-1].startswith("T")) >= 23,
-              "too few T&B tiles in the record")
-        code, out, err = replay(PROGRAM, text, tmp)
-        check(code == 0 and out["scores"] == [int(x) for x in fa]
-              and out["expansions"] == ["traders-builders"] and out["moves"] == len(moves),
-              "replay: %s %s" % (out, err))
-        check(all(set(g) == {"wine", "grain", "cloth"} for g in out["goods"]),
-              "replay's goods: %r" % out.get("goods"))
-        figures = [m[-1] for m in moves if m[-1] in ("builder", "pig")]
-        check(len(figures) >= 1, "nobody played a builder or a pig")
-        # A builder's second tile: two moves in a row by one player.
-        players = [h["player"] for h in out["history"]]
-        twice = any(players[i] == players[i + 1] for i in range(len(players) - 1))
-        check(twice == any(h.get("second_part") for h in out["history"]),
-              "second tiles: %r" % players)
-        status, _, served = srv.http("/api/tables/%s/record" % table)
-        mine = [ln for ln in text.splitlines() if not ln.startswith("seat-")]
-        theirs = [ln for ln in served.splitlines() if not ln.startswith("seat-")]
-        check(mine == theirs, "--record differs from the server's record: %r" %
-              [(x, y) for x, y in zip(mine, theirs) if x != y][:3])
-    finally:
-        for p in procs:
-            if p.poll() is None:
-                p.kill()
-        srv.stop()
+    player."""
+    moves, out = expansion_game(tmp, "traders-builders", "random")
+    check(sum(1 for m in moves if m[0].startswith("T") or m[-1].startswith("T")) >= 23,
+          "too few T&B tiles in the record")
+    check(all(set(g) == {"wine", "grain", "cloth"} for g in out["goods"]),
+          "replay's goods: %r" % out.get("goods"))
+    figures = [m[-1] for m in moves if m[-1] in ("builder", "pig")]
+    check(len(figures) >= 1, "nobody played a builder or a pig")
+    # The same player moves twice in a row after a builder's second tile
+    # is announced, or after a discard (the player draws again), never else.
+    history = out["history"]
+    for before, after in zip(history, history[1:]):
+        again = after["player"] == before["player"]
+        check(again == (after.get("second_part", False) or before["move"].startswith("discard")),
+              "two moves in a row: %r %r" % (before, after))
+
+
+def case_connect_all_expansions(tmp):
+    """`connect --create ... --expansions river,inns-cathedrals,traders-builders`:
+    a random and a greedy seat play a game with all three expansions to
+    the end over real sockets: 124 moves (every tile of the pile placed or
+    discarded), the river first; the record replays to the final scores."""
+    moves, out = expansion_game(tmp, "river,inns-cathedrals,traders-builders", "random")
+    check(len(moves) == 124, "%d moves, not 124" % len(moves))
+    tiles = [m[1] if m[0] == "discard" else m[0] for m in moves]
+    check(all(t.startswith("R") for t in tiles[:11]) and tiles[10] == "RL",
+          "the river is not first: %r" % tiles[:12])
+    check(any(t.startswith("I") for t in tiles) and any(t.startswith("T") for t in tiles),
+          "no I&C or T&B tile")
+    check(out["finished"] and all(set(g) == {"wine", "grain", "cloth"} for g in out["goods"]),
+          "replay: %r" % {k: out.get(k) for k in ("finished", "goods")})
 
 
 def case_connect_human(tmp):

@@ -1,8 +1,9 @@
 /* fuzz_move.c: libFuzzer harness for the one-line move parser, as the
  * engine protocol and the terminal game use it. The first input byte picks
- * a position (a seeded game, a number of random moves in); the rest is the
- * line. A refused line must leave the game as it was and say why; an
- * accepted one must be legal, and written back it must parse to itself. */
+ * a position (a seeded game of any expansion set, a number of random moves
+ * in); the rest is the line. A refused line must leave the game as it was
+ * and say why; an accepted one must be legal, and written back it must
+ * parse to itself. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,18 +21,23 @@ static void check(int ok, const char *what)
     }
 }
 
-/* A position `pick` selects. Below 128: a base game, one of 8 deals, 0 to
- * 71 random moves in. From 128: a river game (with river-keep-start from
- * 192), 0 to 15 moves in: the river phase and the first main-pile tiles. */
+/* A position `pick` selects. Its low three bits are the expansions, any
+ * subset of The River, Inns & Cathedrals and Traders & Builders (their
+ * CARC_EXPANSION_* bits; 0 is the base game); the other five bits choose
+ * the deal, the players (2 to 6) and how far in: with the river 0 to 15
+ * random moves (the river phase and the first main-pile tiles;
+ * river-keep-start when pick >= 128), else 0 to 93. */
 static carc_game *position(uint8_t pick)
 {
-    carc_rules river = {.flags = pick >= 192 ? CARC_RULE_RIVER_KEEP_START : 0u,
-                        .expansions = CARC_EXPANSION_RIVER};
-    carc_game *g = carc_game_new(2 + pick % 5, pick >= 128 ? &river : NULL, pick & 7u);
+    unsigned expansions = pick & 7u, rest = (unsigned)pick >> 3;
+    int river = (expansions & CARC_EXPANSION_RIVER) != 0;
+    carc_rules rules = {.flags = river && pick >= 128 ? CARC_RULE_RIVER_KEEP_START : 0u,
+                        .expansions = expansions};
+    carc_game *g = carc_game_new(2 + (int)(rest % 5), &rules, rest);
     if (!g)
         return NULL;
     carc_rng rng = carc_rng_seed(pick);
-    int moves = pick >= 128 ? pick % 16 : (pick * 7) % 72;
+    int moves = river ? (int)(rest % 16) : (int)(rest * 3 % 94);
     for (int i = 0; i < moves && !carc_game_over(g); i++)
         carc_game_play_random(g, &rng, 0.5, NULL);
     return g;

@@ -11,6 +11,13 @@
 #                                  per player roads/cities/cloisters/farms
 #   # expect-supply: 7 6           "supply" array (followers in hand)
 #   # expect-winners: 1            "winners" array (empty: nothing after ':')
+#   # expect-goods: 0/1/0 0/0/0    per player wine/grain/cloth tokens
+#   # expect-goods-points: 0 10    "goods_points" array
+#   # expect-figures: 6/1/1/0 7/1/1/1
+#                                  per player followers/large/builder/pig in
+#                                  the supply
+#   # expect-turns: 1 2 1 1 2      who played each move line, in order (a
+#                                  builder's second tile repeats a player)
 #   # expect-exit: 1               exit status (default 0)
 #   # expect-error: line 3: ...    substring of standard error (exit 1 only);
 #                                  several expect-error lines: all must match
@@ -195,18 +202,24 @@ json_array() {
 json_scalar() {
     printf '%s\n' "$json" | sed -n "s/.*\"$1\":\([^,}]*\).*/\1/p"
 }
-# "breakdown":[{...},{...}] -> "roads/cities/cloisters/farms ..."
-json_breakdown() {
-    printf '%s\n' "$json" | sed -n 's/.*"breakdown":\[\([^]]*\)\].*/\1/p' |
+# "KEY":[{...},{...}] and fields F1 F2 ... -> "F1/F2/... F1/F2/... ..."
+# (one group per object; the objects hold no nested arrays)
+json_objects() {
+    key=$1
+    shift
+    printf '%s\n' "$json" | sed -n "s/.*\"$key\":\[\([^]]*\)\].*/\1/p" |
         tr '}' '\n' | while IFS= read -r obj; do
             case $obj in *'{'*) ;; *) continue ;; esac
             v=""
-            for k in roads cities cloisters farms; do
+            for k in "$@"; do
                 n=$(printf '%s\n' "$obj" | sed -n "s/.*\"$k\":\(-\{0,1\}[0-9]*\).*/\1/p")
                 v="$v${v:+/}${n:-?}"
             done
             printf '%s ' "$v"
         done
+}
+json_breakdown() {
+    json_objects breakdown roads cities cloisters farms
 }
 # Collapse runs of blanks, trim.
 norm() {
@@ -229,6 +242,18 @@ if has_expect supply; then
 fi
 if has_expect winners; then
     check winners "$(expect winners)" "$(json_array winners)"
+fi
+if has_expect goods; then
+    check goods "$(expect goods)" "$(json_objects goods wine grain cloth)"
+fi
+if has_expect goods-points; then
+    check goods-points "$(expect goods-points)" "$(json_array goods_points)"
+fi
+if has_expect figures; then
+    check figures "$(expect figures)" "$(json_objects figures followers large builder pig)"
+fi
+if has_expect turns; then
+    check turns "$(expect turns)" "$(json_objects history player)"
 fi
 if has_expect players; then
     check players "$(expect players)" "$(json_scalar players)"

@@ -969,6 +969,22 @@ place_at() {
     fi
 }
 
+# put_figure NAME WORD MARK SPOT: in the follower step, f until the panel
+# lists "NAME spots:", its first spot reading SPOT; then spot 1: the
+# confirm line names WORD and the board shows MARK (not confirmed yet).
+put_figure() {
+    i=0
+    while ! shows "$1 spots:" && [ "$i" -lt 4 ]; do
+        key_then_message_changes f
+        i=$((i + 1))
+    done
+    shows "$1 spots:" || fail "f never offered the $2"
+    shows "$4" || fail "the spot does not name the $2"
+    keys 1
+    wait_for "Confirm the $2?"
+    board_part | grep -q "$3" || fail "the $2 is not drawn"
+}
+
 # Traders & Builders. Seed 37 with Red's thief on the road west of the
 # start (S 0 -1 1 W) and Blue's U beside it: Red's U at -2,-1 extends that
 # road, so f in the follower step offers the builder (the panel names it,
@@ -987,16 +1003,7 @@ t_traders() {
     shows "R 0/0/0 B 0/0/0" || fail "no goods in the panel"
     place_at -2 -1
     shows "f:figure" || fail "the keys do not offer f"
-    i=0
-    while ! shows "Builder spots:" && [ "$i" -lt 4 ]; do
-        key_then_message_changes f
-        i=$((i + 1))
-    done
-    shows "Builder spots:" || fail "f never offered the builder"
-    shows "1 builder on the road" || fail "the spot does not name the builder"
-    keys 1
-    wait_for "Confirm the builder?"
-    board_part | grep -q "Ⓡ" || fail "the builder is not drawn"
+    put_figure Builder builder "Ⓡ" "1 builder on the road"
     keys Enter
     wait_for "builder, pig: R 0 1 B 1 1"
     board_part | grep -q "Ⓡ" || fail "the builder left the board"
@@ -1031,6 +1038,35 @@ t_traders() {
     shows "wine" || fail "the legend does not explain the goods"
     shows "a builder" || fail "the legend does not explain the builder"
     keys Escape
+    finish
+}
+
+# Traders & Builders, the pig. Seed 37 as above, but Red's first figure is
+# a farmer south of the road west of the start (S 0 -1 1 WSW); Red's U at
+# -2,-1 extends that farm, so f in the follower step reaches the pig (the
+# panel heads its spots, the confirm line names it); confirmed, the pig
+# stands on the board as a small circled r, the panel's figures line says
+# Red's pig is out, and the save has the pig.
+t_traders_pig() {
+    printf 'players 2\nexpansions traders-builders\nseed 37\nS 0 -1 1 WSW\nU -1 -1 1\n' >pig.rec
+    mkdir -p "$XDG_DATA_HOME/carcassonne/saves"
+    start 110 34 --load pig.rec --players human,human --no-color
+    wait_for "Resumed "
+    shows "plays tile U" || fail "not U for Red"
+    shows "builder, pig: R 1 1 B 1 1" || fail "no builder and pig in the panel"
+    board_part | grep -q "ⓡ" && fail "a pig on the board before one was placed"
+    place_at -2 -1
+    put_figure Pig pig "ⓡ" "1 pig on the"
+    keys Enter
+    wait_for "builder, pig: R 1 0 B 1 1"
+    board_part | grep -q "ⓡ" || fail "the pig left the board"
+    wait_for "Blue (human) plays tile"
+    keys s
+    wait_for "Save as:"
+    keys Enter
+    wait_for "the log says"
+    grep -q '^U -2 -1 1 [A-Z]* pig$' pig.rec || fail "the save has no pig"
+    "$bin" replay pig.rec >/dev/null || fail "the saved record does not replay"
     finish
 }
 

@@ -438,6 +438,21 @@ void sup_assert_same(const snapshot *a, const snapshot *b)
     SAME(record);
 }
 
+void sup_assert_record_round_trip(const carc_game *g, uint64_t seed)
+{
+    static char record[1 << 16];
+    size_t len = carc_record_write(g, NULL, record, sizeof record);
+    assert_true(len > 0 && len < sizeof record);
+    carc_record_error err;
+    carc_game *back = carc_record_read(record, len, 0, &err);
+    if (!back)
+        fail_msg("seed %llu: %s", (unsigned long long)seed, err.message);
+    assert_int_equal(carc_game_digest(back), carc_game_digest(g));
+    for (int p = 0; p < carc_game_players(g); p++)
+        assert_int_equal(carc_game_score(back, p), carc_game_score(g, p));
+    carc_game_free(back);
+}
+
 int sup_env_count(const char *name, int fallback)
 {
     const char *v = getenv(name);

@@ -138,6 +138,11 @@ void sup_snapshot(const carc_game *g, snapshot *s);
 /* Fails the test, naming the first difference, when they differ. */
 void sup_assert_same(const snapshot *a, const snapshot *b);
 
+/* Writes `g` as a record, reads it back and checks that the copy has the
+ * same digest and scores; fails the test naming `seed` when the record
+ * does not read back. */
+void sup_assert_record_round_trip(const carc_game *g, uint64_t seed);
+
 /* Games to play in the long tests: the environment variable `name` when it
  * is set to a positive number, else `fallback`. */
 int sup_env_count(const char *name, int fallback);

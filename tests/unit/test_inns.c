@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "carcassonne.h"
+#include "support.h"
 
 static int is_inns(int kind)
 {
@@ -177,7 +178,6 @@ static void test_random_games(void **state)
     (void)state;
     static const uint32_t variants[] = {0, CARC_RULE_SMALL_CITY, CARC_RULE_FARMS_FIRST_EDITION,
                                         CARC_RULE_NO_INCOMPLETE, CARC_RULE_BONUS_TURN};
-    static char record[1 << 16];
     int large_returns = 0, games = 0;
     for (int v = 0; v < 5; v++)
         for (int river = 0; river < 2; river++)
@@ -201,16 +201,7 @@ static void test_random_games(void **state)
                         assert_int_equal(l[p] + carc_game_figures(g, p, CARC_FIGURE_LARGE), 1);
                     }
                 }
-                size_t len = carc_record_write(g, NULL, record, sizeof record);
-                assert_true(len > 0 && len < sizeof record);
-                carc_record_error err;
-                carc_game *back = carc_record_read(record, len, 0, &err);
-                if (!back)
-                    fail_msg("seed %llu: %s", (unsigned long long)seed, err.message);
-                assert_int_equal(carc_game_digest(back), carc_game_digest(g));
-                for (int p = 0; p < players; p++)
-                    assert_int_equal(carc_game_score(back, p), carc_game_score(g, p));
-                carc_game_free(back);
+                sup_assert_record_round_trip(g, seed);
                 carc_game_free(g);
                 games++;
             }

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "carcassonne.h"
+#include "support.h"
 
 static const unsigned goods_mark[CARC_GOODS_TYPES] = {CARC_MARK_WINE, CARC_MARK_GRAIN,
                                                       CARC_MARK_CLOTH};
@@ -107,7 +108,6 @@ static void test_random_games(void **state)
                                         CARC_RULE_NO_INCOMPLETE, CARC_RULE_BONUS_TURN};
     static const uint32_t others[] = {0, CARC_EXPANSION_INNS_CATHEDRALS, CARC_EXPANSION_RIVER,
                                       CARC_EXPANSION_RIVER | CARC_EXPANSION_INNS_CATHEDRALS};
-    static char record[1 << 16];
     int builders_used = 0, pigs_used = 0, second_parts = 0, goods_given = 0, games = 0;
     for (int v = 0; v < 5; v++)
         for (int o = 0; o < 4; o++)
@@ -152,16 +152,7 @@ static void test_random_games(void **state)
                         total[t] += carc_game_goods(g, p, t);
                 assert_true(total[0] <= 9 && total[1] <= 6 && total[2] <= 5);
                 check_goods_points(g, players);
-                size_t len = carc_record_write(g, NULL, record, sizeof record);
-                assert_true(len > 0 && len < sizeof record);
-                carc_record_error err;
-                carc_game *back = carc_record_read(record, len, 0, &err);
-                if (!back)
-                    fail_msg("seed %llu: %s", (unsigned long long)seed, err.message);
-                assert_int_equal(carc_game_digest(back), carc_game_digest(g));
-                for (int p = 0; p < players; p++)
-                    assert_int_equal(carc_game_score(back, p), carc_game_score(g, p));
-                carc_game_free(back);
+                sup_assert_record_round_trip(g, seed);
                 carc_game_free(g);
                 games++;
             }
