@@ -15,12 +15,8 @@ typedef struct table_member {
     int estimates; /* wants the `estimate` events */
 } table_member;
 
-typedef struct chat_line {
-    int seat; /* -1: a spectator */
-    char name[MSG_NAME_BYTES + 1];
-    char text[MSG_CHAT_BYTES + 1];
-    int64_t at_ms;
-} chat_line;
+/* A chat line is kept as it is stored. */
+typedef stored_chat chat_line;
 
 /* Invariants: `game` is the replay of row.moves from row.seed; row.nmoves
  * is the protocol's `turn` (a forfeit's `end` counts as a move, though

@@ -177,6 +177,26 @@ static srv_table *table_from_row(const stored_table *row, char *err, size_t errc
     return t;
 }
 
+/* The last CHAT_KEPT chat lines of `t` and its review, from storage. A
+ * failure leaves them out (the game goes on without them). */
+static void load_chat_and_review(srv_tables *T, srv_table *t)
+{
+    chat_line *lines = malloc(CHAT_KEPT * sizeof *lines);
+    int total = 0;
+    int n = lines ? storage_load_chat(T->store, t->row.id, lines, CHAT_KEPT, &total) : -1;
+    if (n > 0 && (t->chat = calloc(CHAT_KEPT, sizeof *t->chat))) {
+        /* The ring holds line i at i % CHAT_KEPT. */
+        for (int k = 0; k < n; k++)
+            t->chat[(total - n + k) % CHAT_KEPT] = lines[k];
+        t->nchat = total;
+    }
+    free(lines);
+    if (n < 0 || (t->row.status == TABLE_FINISHED &&
+                  storage_load_review(T->store, t->row.id, &t->review) < 0))
+        fprintf(stderr, "carcassonne serve: table %s: chat or review not read: %s\n", t->row.id,
+                storage_error(T->store));
+}
+
 /* The table `id`, from memory, or else read from storage (finished tables
  * that were let go); NULL when there is none. */
 static srv_table *find_table(srv_tables *T, const char *id)
@@ -188,8 +208,10 @@ static srv_table *find_table(srv_tables *T, const char *id)
     char err[160];
     if (row && storage_load_table(T->store, id, row) == 1 && row->status == TABLE_FINISHED) {
         t = table_from_row(row, err, sizeof err);
-        if (t)
+        if (t) {
+            load_chat_and_review(T, t);
             insert_table(T, t);
+        }
     }
     free(row);
     return t;
@@ -1040,13 +1062,18 @@ static void do_chat(srv_tables *T, srv_client *c, const msg_request *r, srv_tabl
         refuse(T, c, r, ERR_INTERNAL, "out of memory");
         return;
     }
+    chat_line said = {.seat = t->members[i].seat, .at_ms = now};
+    snprintf(said.name, sizeof said.name, "%s", said.seat >= 0 ? t->row.seats[said.seat].name : "");
+    snprintf(said.text, sizeof said.text, "%s", r->text);
+    /* Kept with the table, so that a restart or another server shows it. */
+    if (storage_add_chat(T->store, t->row.id, t->nchat, &said) != 0) {
+        fprintf(stderr, "carcassonne serve: %s\n", storage_error(T->store));
+        refuse(T, c, r, ERR_INTERNAL, "the chat line could not be stored: try again");
+        return;
+    }
     c->last_chat_ms = now;
     chat_line *line = &t->chat[t->nchat++ % CHAT_KEPT];
-    line->seat = t->members[i].seat;
-    snprintf(line->name, sizeof line->name, "%s",
-             line->seat >= 0 ? t->row.seats[line->seat].name : "");
-    snprintf(line->text, sizeof line->text, "%s", r->text);
-    line->at_ms = now;
+    *line = said;
     reply(T, c, r, NULL);
     broadcast(T, t, view_chat(line, t->row.id), NULL);
 }
@@ -1361,6 +1388,10 @@ void tables_review_done(srv_tables *T, const char *table, char *json_moves)
     free(t->review);
     t->review = json_moves;
     t->reviewing = 0;
+    /* Kept: a restart or another server answers from storage. Not kept,
+     * it is still sent, and a later request computes it again. */
+    if (storage_set_review(T->store, t->row.id, json_moves) != 0)
+        fprintf(stderr, "carcassonne serve: %s\n", storage_error(T->store));
     json_t *moves = json_loads(json_moves, 0, NULL);
     broadcast(T, t,
               json_pack("{s:s, s:s, s:o}", "type", "review", "table", t->row.id, "moves",
@@ -1446,6 +1477,7 @@ static int load_one(void *ctx, const stored_table *row)
         L->skipped++;
         return 0;
     }
+    load_chat_and_review(L->T, t);
     insert_table(L->T, t);
     /* The time the server was down is not counted against the seat to move. */
     t->turn_ms = now_ms(L->T);
