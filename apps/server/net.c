@@ -25,6 +25,7 @@ enum {
     QUEUE_MAX_MESSAGES = 1024, /* a connection's output queue, at most */
     QUEUE_MAX_BYTES = 1 << 20, /* ... and its bytes */
     TICK_MS = 100,             /* clocks and housekeeping */
+    DB_RETRY_MS = 500,         /* between two attempts to reach PostgreSQL at start */
     STALL_MS = 500,            /* a loop quiet longer than TICK_MS + this was stalled */
     IDLE_SWEEP_MAX_MS = 5000,  /* quiet connections are looked for this often at least */
 };
@@ -620,7 +621,15 @@ static int start(server *S, struct lws_http_mount *api, struct lws_http_mount *f
 {
     const server_options *o = S->opt;
     char err[256];
-    S->store = storage_open(o->db, err, sizeof err);
+    /* A PostgreSQL that is not up yet (restarting) is waited for. */
+    int waited = 0;
+    while (!(S->store = storage_open(o->db, err, sizeof err)) && storage_is_postgres(o->db) &&
+           !stop_requested) {
+        if (!waited++)
+            fprintf(stderr, "carcassonne serve: waiting for the database: %s\n", err);
+        struct timespec pause = {0, DB_RETRY_MS * 1000000L};
+        nanosleep(&pause, NULL);
+    }
     if (!S->store) {
         fprintf(stderr, "carcassonne serve: cannot open the database %s\n", err);
         return -1;
@@ -688,7 +697,9 @@ int server_run(const server_options *o)
             else if (lws_service(S->ctx, 0) < 0)
                 break;
             if (tables_flush(S->tables) != 0) {
-                status = 1;
+                /* A lost database (PostgreSQL restarted): start over
+                 * once it is back; the clients reconnect and resume. */
+                status = storage_lost(S->store) ? SERVER_RESTART : 1;
                 break;
             }
         }

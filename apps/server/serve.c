@@ -169,5 +169,7 @@ int cmd_serve(int argc, char **argv)
     char found[PATH_MAX];
     if (!o.static_dir)
         o.static_dir = default_static(found, sizeof found);
-    return server_run(&o);
+    while ((status = server_run(&o)) == SERVER_RESTART)
+        fprintf(stderr, "carcassonne serve: the database was lost: starting over\n");
+    return status;
 }

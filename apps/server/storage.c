@@ -100,6 +100,26 @@ int storage_load_review(storage *s, const char *id, char **json)
     return s->backend->load_review(s, id, json);
 }
 
+int storage_claim(storage *s, const char *id)
+{
+    return s->backend->claim(s, id);
+}
+
+void storage_release(storage *s, const char *id)
+{
+    s->backend->release(s, id);
+}
+
+int storage_claim_orphans(storage *s, int (*each)(void *ctx, const char *id), void *ctx)
+{
+    return s->backend->claim_orphans(s, each, ctx);
+}
+
+int storage_lost(const storage *s)
+{
+    return s->backend->lost(s);
+}
+
 typedef struct id_list {
     char (*ids)[STORED_ID_BYTES];
     size_t len, cap;
@@ -132,6 +152,12 @@ int storage_load_unfinished(storage *s, int (*each)(void *ctx, const stored_tabl
     stored_table *t = malloc(sizeof *t);
     int result = t && storage_list(s, unfinished, collect_id, &l) == 0 && !l.failed ? 0 : -1;
     for (size_t i = 0; result == 0 && i < l.len; i++) {
+        /* Claimed before it is read: every move of its last server is in. */
+        int claimed = storage_claim(s, l.ids[i]);
+        if (claimed < 0)
+            result = -1;
+        if (claimed != 1)
+            continue;
         int found = storage_load_table(s, l.ids[i], t);
         if (found < 0)
             result = -1;

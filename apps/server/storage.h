@@ -140,10 +140,32 @@ int storage_load_chat(storage *s, const char *id, stored_chat *out, int cap, int
  * frees it): 1 when found, 0 when there is none, -1 on failure. */
 int storage_load_review(storage *s, const char *id, char **json);
 
-/* Built on the two reads above, for every backend (storage.c): calls
- * `each` for every table that is waiting or playing, oldest first, with a
- * buffer it reuses; `each` returning nonzero stops. 0 on success, -1 on
+/* Which server process runs a table. With PostgreSQL several servers
+ * share the database and each waiting or playing table is run by one of
+ * them at a time: the one that holds its advisory lock (on its
+ * connection, so that the lock goes when the process dies or loses the
+ * connection). The database refuses a move of a table from a connection
+ * that does not hold it while another does. With SQLite the one server
+ * runs every table.
+ *
+ * storage_claim(): 1 when this process runs table `id` now (or already
+ * did: call it once per table), 0 when another one does, -1 on failure.
+ * storage_release(): lets go of it (a table finished and let go of).
+ * storage_claim_orphans(): claims every waiting or playing table that no
+ * process runs (its server died) and calls `each` with its id; `each`
+ * returning nonzero stops the calls, not the claims. 0, or -1 on
  * failure. */
+int storage_claim(storage *s, const char *id);
+void storage_release(storage *s, const char *id);
+int storage_claim_orphans(storage *s, int (*each)(void *ctx, const char *id), void *ctx);
+/* Whether the database was lost (its connection broke: PostgreSQL
+ * stopped or restarted); the server then starts over, once it is back. */
+int storage_lost(const storage *s);
+
+/* Built on the reads above, for every backend (storage.c): claims every
+ * table that is waiting or playing and that no other process runs, and
+ * calls `each` for each, oldest first, with a buffer it reuses; `each` returning nonzero stops. 0
+ * on success, -1 on failure. */
 int storage_load_unfinished(storage *s, int (*each)(void *ctx, const stored_table *t), void *ctx);
 
 #endif

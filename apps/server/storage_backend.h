@@ -31,6 +31,10 @@ typedef struct storage_backend {
     int (*load_table)(storage *s, const char *id, stored_table *out);
     int (*load_chat)(storage *s, const char *id, stored_chat *out, int cap, int *total);
     int (*load_review)(storage *s, const char *id, char **json);
+    int (*claim)(storage *s, const char *id);
+    void (*release)(storage *s, const char *id);
+    int (*claim_orphans)(storage *s, int (*each)(void *ctx, const char *id), void *ctx);
+    int (*lost)(const storage *s);
 } storage_backend;
 
 extern const storage_backend storage_sqlite_backend;

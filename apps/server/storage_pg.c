@@ -21,6 +21,10 @@
 enum {
     SCHEMA_VERSION = 1,
     MIGRATE_LOCK = 0x63617263, /* "carc": the advisory lock the servers migrate under */
+    /* A table's advisory lock is (CLAIM_SPACE, hashtext(id)): two keys of
+     * 32 bits, apart from MIGRATE_LOCK's one of 64. Two ids of one hash
+     * share a lock: the process that holds it may run both. */
+    CLAIM_SPACE = 0x63617274, /* "cart" */
     MAX_PARAMS = 20,
     PARAM_BYTES = 2 * TOKEN_HASH_BYTES + 8, /* "\x" and a hash in hex */
 };
@@ -336,6 +340,12 @@ static int pg_commit(storage *base)
     pg_storage *s = as_pg(base);
     int aborted = s->aborted;
     s->aborted = 0;
+    /* A pass that lost the connection fails, even with nothing written:
+     * the server starts over (storage_lost()). */
+    if (aborted && PQstatus(s->conn) != CONNECTION_OK) {
+        s->in_transaction = 0;
+        return -1;
+    }
     if (!s->in_transaction)
         return 0;
     s->in_transaction = 0;
@@ -478,16 +488,21 @@ static int pg_append_move(storage *base, const char *id, int turn, const stored_
     move_params(&p, id, turn, m);
     add_int(&p, status);
     add_int(&p, forfeit);
-    /* The database refuses a move number that exists: of two servers that
-     * both think they run the table, one only writes move `turn`. */
-    int changed = run_count(
-        s,
-        "WITH m AS (INSERT INTO moves SELECT $1, $2::int, $3, $4::int, $5::bigint"
-        " WHERE EXISTS (SELECT 1 FROM tables WHERE id=$1) ON CONFLICT DO NOTHING RETURNING 1)"
-        " UPDATE tables SET status=$6::int, forfeit=$7::int WHERE id=$1 AND EXISTS"
-        " (SELECT 1 FROM m)",
-        &p);
-    return write_end(s, changed, 1, "the move number exists, or the table does not");
+    add_int(&p, CLAIM_SPACE);
+    /* The database refuses a move number that exists, and a move from a
+     * connection while another holds the table's lock: of two servers
+     * that both think they run the table, one only writes move `turn`. */
+    int changed =
+        run_count(s,
+                  "WITH m AS (INSERT INTO moves SELECT $1, $2::int, $3, $4::int, $5::bigint"
+                  " WHERE EXISTS (SELECT 1 FROM tables WHERE id=$1)"
+                  " AND pg_try_advisory_xact_lock($8::int, hashtext($1))"
+                  " ON CONFLICT DO NOTHING RETURNING 1)"
+                  " UPDATE tables SET status=$6::int, forfeit=$7::int WHERE id=$1 AND EXISTS"
+                  " (SELECT 1 FROM m)",
+                  &p);
+    return write_end(s, changed, 1,
+                     "the move number exists, the table does not, or another server runs it");
 }
 
 static int pg_set_status(storage *base, const char *id, table_status status, int forfeit)
@@ -499,8 +514,20 @@ static int pg_set_status(storage *base, const char *id, table_status status, int
     add_text(&p, id);
     add_int(&p, status);
     add_int(&p, forfeit);
-    int changed = run_count(s, "UPDATE tables SET status=$2::int, forfeit=$3::int WHERE id=$1", &p);
-    return write_end(s, changed < 0 ? -1 : 1, 1, "");
+    add_int(&p, CLAIM_SPACE);
+    int changed = run_count(s,
+                            "UPDATE tables SET status=$2::int, forfeit=$3::int WHERE id=$1"
+                            " AND pg_try_advisory_xact_lock($4::int, hashtext($1))",
+                            &p);
+    if (changed == 0) {
+        /* No such table (nothing to do, as with SQLite), or another
+         * server runs it (refused). */
+        PGresult *r = exec(s, "SELECT 1 FROM tables WHERE id=$1", &p);
+        int exists = r ? PQntuples(r) : -1;
+        PQclear(r);
+        changed = exists < 0 ? -1 : !exists;
+    }
+    return write_end(s, changed, 1, "another server runs the table");
 }
 
 static int pg_add_chat(storage *base, const char *id, int n, const stored_chat *line)
@@ -712,6 +739,67 @@ static int pg_load_review(storage *base, const char *id, char **json)
     return found;
 }
 
+/* --- Which server runs a table --------------------------------------------------------- */
+
+static int pg_claim(storage *base, const char *id)
+{
+    pg_storage *s = as_pg(base);
+    params p = {.n = 0};
+    add_int(&p, CLAIM_SPACE);
+    add_text(&p, id);
+    PGresult *r = read_rows(s, "SELECT pg_try_advisory_lock($1::int, hashtext($2))", &p);
+    if (!r)
+        return -1;
+    int got = PQntuples(r) == 1 && strcmp(PQgetvalue(r, 0, 0), "t") == 0;
+    PQclear(r);
+    return got;
+}
+
+static void pg_release(storage *base, const char *id)
+{
+    pg_storage *s = as_pg(base);
+    if (s->aborted || PQstatus(s->conn) != CONNECTION_OK)
+        return;
+    params p = {.n = 0};
+    add_int(&p, CLAIM_SPACE);
+    add_text(&p, id);
+    PQclear(exec(s, "SELECT pg_advisory_unlock($1::int, hashtext($2))", &p));
+}
+
+static int pg_claim_orphans(storage *base, int (*each)(void *ctx, const char *id), void *ctx)
+{
+    pg_storage *s = as_pg(base);
+    params p = {.n = 0};
+    add_int(&p, CLAIM_SPACE);
+    /* The tables whose lock nobody holds (pg_locks: every session's), and
+     * of those the ones this call gets. MATERIALIZED keeps the lock
+     * attempts to the free waiting and playing tables. */
+    PGresult *r = read_rows(
+        s,
+        "WITH held AS MATERIALIZED (SELECT objid FROM pg_locks WHERE locktype='advisory'"
+        " AND classid=$1::int::oid AND objsubid=2),"
+        " free AS MATERIALIZED (SELECT id, created_ms FROM tables WHERE status IN (0, 1) AND"
+        " (hashtext(id)::bigint & 4294967295)::oid NOT IN (SELECT objid FROM held))"
+        " SELECT id FROM free WHERE pg_try_advisory_lock($1::int, hashtext(id))"
+        " ORDER BY created_ms, id COLLATE \"C\"",
+        &p);
+    if (!r)
+        return -1;
+    for (int i = 0; i < PQntuples(r); i++) {
+        char id[STORED_ID_BYTES];
+        get_text(r, i, 0, id, sizeof id);
+        if (each(ctx, id))
+            break;
+    }
+    PQclear(r);
+    return 0;
+}
+
+static int pg_lost(const storage *base)
+{
+    return PQstatus(((const pg_storage *)base)->conn) != CONNECTION_OK;
+}
+
 const storage_backend storage_pg_backend = {
     .name = "postgresql",
     .open = pg_open,
@@ -729,4 +817,8 @@ const storage_backend storage_pg_backend = {
     .load_table = pg_load_table,
     .load_chat = pg_load_chat,
     .load_review = pg_load_review,
+    .claim = pg_claim,
+    .release = pg_release,
+    .claim_orphans = pg_claim_orphans,
+    .lost = pg_lost,
 };

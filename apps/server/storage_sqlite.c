@@ -697,6 +697,35 @@ static int sqlite_load_review(storage *base, const char *id, char **json)
     return rc == SQLITE_ROW;
 }
 
+/* --- One server runs every table ----------------------------------------------------- */
+
+static int sqlite_claim(storage *base, const char *id)
+{
+    (void)base;
+    (void)id;
+    return 1;
+}
+
+static void sqlite_release(storage *base, const char *id)
+{
+    (void)base;
+    (void)id;
+}
+
+static int sqlite_claim_orphans(storage *base, int (*each)(void *ctx, const char *id), void *ctx)
+{
+    (void)base;
+    (void)each;
+    (void)ctx;
+    return 0;
+}
+
+static int sqlite_lost(const storage *base)
+{
+    (void)base;
+    return 0;
+}
+
 const storage_backend storage_sqlite_backend = {
     .name = "sqlite",
     .open = sqlite_open,
@@ -714,4 +743,8 @@ const storage_backend storage_sqlite_backend = {
     .load_table = sqlite_load_table,
     .load_chat = sqlite_load_chat,
     .load_review = sqlite_load_review,
+    .claim = sqlite_claim,
+    .release = sqlite_release,
+    .claim_orphans = sqlite_claim_orphans,
+    .lost = sqlite_lost,
 };

@@ -40,6 +40,7 @@ typedef struct srv_table {
     int nchat;                         /* lines ever said */
     char *review;                      /* the last review event's `moves` JSON, or NULL */
     int reviewing;                     /* a review was asked and has not come back */
+    int claimed;                       /* this process runs it (storage_claim()) */
     /* The engine's analysis (hints, estimates): at most one job at a time. */
     int analysing;                /* the turn an analysis is asked for, or -1 */
     int analysed;                 /* the turn of `analysis`, or -1 */

@@ -17,6 +17,10 @@ enum {
     LOBBY_MAX = 100,
     TABLE_ID_LEN = 11, /* 't' and 10 letters and digits */
     REPLAY_CACHE = 64, /* `replay` answers of finished tables kept */
+    /* Several servers on one PostgreSQL: every second, a server takes
+     * over (a batch of) the tables whose server died. */
+    ORPHANS_MS = 1000,
+    ORPHANS_PER_SWEEP = 512,
 };
 
 /* The `replay` answer of a finished table (which never changes): its
@@ -45,6 +49,7 @@ struct srv_tables {
     replay_entry replays[REPLAY_CACHE];
     uint64_t replay_uses;
     srv_stats stats;
+    int64_t orphans_ms; /* the last look for tables whose server died */
 };
 
 /* --- The registry ------------------------------------------------------------------ */
@@ -113,6 +118,8 @@ static void evict_table(srv_tables *T, srv_table *t)
         T->newest = t->older;
     if (t->older)
         t->older->newer = t->newer;
+    if (t->claimed)
+        storage_release(T->store, t->row.id);
     free_table(t);
 }
 
@@ -197,8 +204,45 @@ static void load_chat_and_review(srv_tables *T, srv_table *t)
                 storage_error(T->store));
 }
 
-/* The table `id`, from memory, or else read from storage (finished tables
- * that were let go); NULL when there is none. */
+static int64_t now_ms(const srv_tables *T);
+
+/* A table read from storage joins the registry: its chat and review
+ * read, its clocks going on from now (the time nobody ran it is not
+ * counted against the seat to move). */
+static void adopt_table(srv_tables *T, srv_table *t)
+{
+    load_chat_and_review(T, t);
+    insert_table(T, t);
+    t->turn_ms = now_ms(T);
+    t->idle_ms = t->turn_ms;
+}
+
+static void maybe_think(srv_tables *T, srv_table *t);
+
+/* Takes over waiting or playing table `id` when no server runs it (its
+ * server died, or another server's client asks for it): claimed first,
+ * then read, so that every move its last server committed is there. */
+static srv_table *take_over(srv_tables *T, const char *id, stored_table *row)
+{
+    if (storage_claim(T->store, id) != 1)
+        return NULL;
+    char err[160];
+    srv_table *t = NULL;
+    if (storage_load_table(T->store, id, row) == 1 && row->status < TABLE_FINISHED)
+        t = table_from_row(row, err, sizeof err);
+    if (!t) {
+        storage_release(T->store, id);
+        return NULL;
+    }
+    t->claimed = 1;
+    adopt_table(T, t);
+    maybe_think(T, t);
+    return t;
+}
+
+/* The table `id`, from memory, or else read from storage: a finished
+ * table that was let go, or a live one no server runs (taken over); NULL
+ * when there is none, or another server runs it. */
 static srv_table *find_table(srv_tables *T, const char *id)
 {
     srv_table *t = find_loaded(T, id);
@@ -206,12 +250,15 @@ static srv_table *find_table(srv_tables *T, const char *id)
         return t;
     stored_table *row = malloc(sizeof *row);
     char err[160];
-    if (row && storage_load_table(T->store, id, row) == 1 && row->status == TABLE_FINISHED) {
+    int found = row ? storage_load_table(T->store, id, row) : -1;
+    if (found == 1 && row->status == TABLE_FINISHED) {
         t = table_from_row(row, err, sizeof err);
         if (t) {
             load_chat_and_review(T, t);
             insert_table(T, t);
         }
+    } else if (found == 1 && row->status < TABLE_FINISHED) {
+        t = take_over(T, id, row);
     }
     free(row);
     return t;
@@ -1417,8 +1464,54 @@ void tables_analysis_done(srv_tables *T, const char *table, int turn, const srv_
     send_estimates(T, t);
 }
 
+typedef struct id_batch {
+    char ids[ORPHANS_PER_SWEEP][STORED_ID_BYTES];
+    int n;
+} id_batch;
+
+static int collect_orphan(void *ctx, const char *id)
+{
+    id_batch *b = ctx;
+    if (b->n < ORPHANS_PER_SWEEP)
+        snprintf(b->ids[b->n++], STORED_ID_BYTES, "%s", id);
+    return b->n == ORPHANS_PER_SWEEP;
+}
+
+/* Takes over the tables whose server died (PostgreSQL: nobody holds
+ * their lock), every ORPHANS_MS. */
+static void adopt_orphans(srv_tables *T, int64_t now)
+{
+    if (now - T->orphans_ms < ORPHANS_MS && now >= T->orphans_ms)
+        return;
+    T->orphans_ms = now;
+    id_batch *b = malloc(sizeof *b);
+    if (!b)
+        return;
+    b->n = 0;
+    if (storage_claim_orphans(T->store, collect_orphan, b) != 0)
+        fprintf(stderr, "carcassonne serve: %s\n", storage_error(T->store));
+    stored_table *row = malloc(sizeof *row);
+    for (int i = 0; row && i < b->n; i++) {
+        char err[160];
+        srv_table *t = NULL;
+        if (!find_loaded(T, b->ids[i]) && storage_load_table(T->store, b->ids[i], row) == 1 &&
+            row->status < TABLE_FINISHED)
+            t = table_from_row(row, err, sizeof err);
+        if (!t) {
+            storage_release(T->store, b->ids[i]);
+            continue;
+        }
+        t->claimed = 1;
+        adopt_table(T, t);
+        fprintf(stderr, "carcassonne serve: table %s taken over\n", t->row.id);
+    }
+    free(row);
+    free(b);
+}
+
 void tables_tick(srv_tables *T, int64_t now)
 {
+    adopt_orphans(T, now);
     for (srv_table *t = T->newest, *older; t; t = older) {
         older = t->older;
         if (t->row.status == TABLE_WAITING && t->nmembers == 0 &&
@@ -1477,11 +1570,9 @@ static int load_one(void *ctx, const stored_table *row)
         L->skipped++;
         return 0;
     }
-    load_chat_and_review(L->T, t);
-    insert_table(L->T, t);
     /* The time the server was down is not counted against the seat to move. */
-    t->turn_ms = now_ms(L->T);
-    t->idle_ms = t->turn_ms;
+    t->claimed = 1;
+    adopt_table(L->T, t);
     return 0;
 }
 

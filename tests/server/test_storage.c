@@ -533,6 +533,65 @@ static void test_two_writers_one_move(void **state)
     storage_close(b);
 }
 
+static int collect_first(void *ctx, const char *id)
+{
+    char *out = ctx;
+    if (!*out)
+        snprintf(out, STORED_ID_BYTES, "%s", id);
+    return 0;
+}
+
+/* PostgreSQL: two server processes (two connections) on one database.
+ * The first to claim a table runs it; the other's claim fails, and the
+ * database refuses its moves, even of a new move number. When the first
+ * goes (its connection closes, as at a kill -9), the other takes the
+ * table over as an orphan and its moves go through. A finished table is
+ * no orphan. */
+static void test_claims_pg(void **state)
+{
+    (void)state;
+    static stored_table t, done;
+    carc_game *g;
+    make_table(&t, "tclaim000001", 41, 8, &g);
+    carc_game_free(g);
+    t.nmoves = 6;
+    make_table(&done, "tclaim000002", 42, 2, &g);
+    carc_game_free(g);
+    done.status = TABLE_FINISHED;
+    storage *a = open_db();
+    storage *b = open_db();
+    assert_int_equal(storage_create_table(a, &t), 0);
+    assert_int_equal(storage_create_table(a, &done), 0);
+    assert_int_equal(storage_commit(a), 0);
+    assert_int_equal(storage_claim(a, t.id), 1);
+    assert_int_equal(storage_claim(b, t.id), 0);
+    char orphan[STORED_ID_BYTES] = "";
+    assert_int_equal(storage_claim_orphans(b, collect_first, orphan), 0);
+    assert_string_equal(orphan, "");
+    assert_int_equal(storage_append_move(b, t.id, 6, &t.moves[6], TABLE_PLAYING, -1), -1);
+    assert_int_equal(storage_set_status(b, t.id, TABLE_FINISHED, 0), -1);
+    assert_int_equal(storage_commit(b), 0);
+    assert_int_equal(storage_append_move(a, t.id, 6, &t.moves[6], TABLE_PLAYING, -1), 0);
+    assert_int_equal(storage_commit(a), 0);
+    storage_close(a); /* the process that ran it dies */
+    /* PostgreSQL lets go of its locks once its backend has seen the
+     * connection close: a moment. */
+    double start = seconds_now();
+    while (!*orphan && seconds_now() - start < 5.0)
+        assert_int_equal(storage_claim_orphans(b, collect_first, orphan), 0);
+    assert_string_equal(orphan, t.id);
+    assert_int_equal(storage_append_move(b, t.id, 6, &t.moves[7], TABLE_PLAYING, -1), -1);
+    assert_int_equal(storage_append_move(b, t.id, 7, &t.moves[7], TABLE_PLAYING, -1), 0);
+    assert_int_equal(storage_commit(b), 0);
+    storage_release(b, t.id);
+    storage *c = open_db();
+    assert_int_equal(storage_claim(c, t.id), 1);
+    assert_int_equal(storage_load_table(c, t.id, &loaded), 1);
+    assert_int_equal(loaded.nmoves, 8);
+    storage_close(b);
+    storage_close(c);
+}
+
 /* PostgreSQL: another connection holding a lock on the moves stalls a
  * write for the short lock timeout (200 ms), once a pass; the pass's
  * later writes fail at once and it commits nothing; the writes go through
@@ -623,6 +682,7 @@ int main(int argc, char **argv)
     };
     const struct CMUnitTest postgres_only[] = {
         cmocka_unit_test_setup_teardown(test_locked_database_pg, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_claims_pg, setup, teardown),
         cmocka_unit_test_setup_teardown(test_postgres_restarted, setup, teardown),
     };
     if (strcmp(backend, "postgresql") == 0) {
