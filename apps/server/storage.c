@@ -85,6 +85,11 @@ int storage_list(storage *s, unsigned statuses, int (*each)(void *ctx, const cha
     return s->backend->list(s, statuses, each, ctx);
 }
 
+int storage_list_listed(storage *s, int max, int (*each)(void *ctx, const char *id), void *ctx)
+{
+    return s->backend->list_listed(s, max, each, ctx);
+}
+
 int storage_load_table(storage *s, const char *id, stored_table *out)
 {
     return s->backend->load_table(s, id, out);
@@ -113,6 +118,16 @@ void storage_release(storage *s, const char *id)
 int storage_claim_orphans(storage *s, int (*each)(void *ctx, const char *id), void *ctx)
 {
     return s->backend->claim_orphans(s, each, ctx);
+}
+
+int storage_server_id(const storage *s)
+{
+    return s->backend->server_id(s);
+}
+
+int storage_owner(storage *s, const char *id)
+{
+    return s->backend->owner(s, id);
 }
 
 int storage_lost(const storage *s)

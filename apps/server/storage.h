@@ -129,6 +129,9 @@ int storage_pending(const storage *s);
  * status is in `statuses` (bit 1 << status), oldest first; `each`
  * returning nonzero stops. 0 on success, -1 on failure. */
 int storage_list(storage *s, unsigned statuses, int (*each)(void *ctx, const char *id), void *ctx);
+/* Calls `each` with the id of each listed table that is waiting or
+ * playing, newest first, at most `max` (the lobby). 0, or -1 on failure. */
+int storage_list_listed(storage *s, int max, int (*each)(void *ctx, const char *id), void *ctx);
 /* Reads table `id`: 1 when found, 0 when there is none, -1 on failure. */
 int storage_load_table(storage *s, const char *id, stored_table *out);
 
@@ -156,6 +159,12 @@ int storage_load_review(storage *s, const char *id, char **json);
  * returning nonzero stops the calls, not the claims. 0, or -1 on
  * failure. */
 int storage_claim(storage *s, const char *id);
+/* This process's id among the servers on the database (PostgreSQL: its
+ * connection's backend pid), 0 with SQLite; and the id of the process
+ * that runs table `id`: 0 when none does (or with SQLite), -1 on
+ * failure. */
+int storage_server_id(const storage *s);
+int storage_owner(storage *s, const char *id);
 void storage_release(storage *s, const char *id);
 int storage_claim_orphans(storage *s, int (*each)(void *ctx, const char *id), void *ctx);
 /* Whether the database was lost (its connection broke: PostgreSQL

@@ -28,6 +28,7 @@ typedef struct storage_backend {
     int (*commit)(storage *s);
     int (*pending)(const storage *s);
     int (*list)(storage *s, unsigned statuses, int (*each)(void *ctx, const char *id), void *ctx);
+    int (*list_listed)(storage *s, int max, int (*each)(void *ctx, const char *id), void *ctx);
     int (*load_table)(storage *s, const char *id, stored_table *out);
     int (*load_chat)(storage *s, const char *id, stored_chat *out, int cap, int *total);
     int (*load_review)(storage *s, const char *id, char **json);
@@ -35,6 +36,8 @@ typedef struct storage_backend {
     void (*release)(storage *s, const char *id);
     int (*claim_orphans)(storage *s, int (*each)(void *ctx, const char *id), void *ctx);
     int (*lost)(const storage *s);
+    int (*server_id)(const storage *s);
+    int (*owner)(storage *s, const char *id);
 } storage_backend;
 
 extern const storage_backend storage_sqlite_backend;

@@ -694,6 +694,27 @@ static int pg_list(storage *base, unsigned statuses, int (*each)(void *ctx, cons
     return 0;
 }
 
+static int pg_list_listed(storage *base, int max, int (*each)(void *ctx, const char *id), void *ctx)
+{
+    pg_storage *s = as_pg(base);
+    params p = {.n = 0};
+    add_int(&p, max);
+    PGresult *r = read_rows(s,
+                            "SELECT id FROM tables WHERE listed=1 AND status IN (0, 1)"
+                            " ORDER BY created_ms DESC, id COLLATE \"C\" DESC LIMIT $1::int",
+                            &p);
+    if (!r)
+        return -1;
+    for (int i = 0; i < PQntuples(r); i++) {
+        char id[STORED_ID_BYTES];
+        get_text(r, i, 0, id, sizeof id);
+        if (each(ctx, id))
+            break;
+    }
+    PQclear(r);
+    return 0;
+}
+
 static int pg_load_chat(storage *base, const char *id, stored_chat *out, int cap, int *total)
 {
     pg_storage *s = as_pg(base);
@@ -800,6 +821,29 @@ static int pg_lost(const storage *base)
     return PQstatus(((const pg_storage *)base)->conn) != CONNECTION_OK;
 }
 
+static int pg_server_id(const storage *base)
+{
+    return PQbackendPID(((const pg_storage *)base)->conn);
+}
+
+static int pg_owner(storage *base, const char *id)
+{
+    pg_storage *s = as_pg(base);
+    params p = {.n = 0};
+    add_int(&p, CLAIM_SPACE);
+    add_text(&p, id);
+    PGresult *r = read_rows(s,
+                            "SELECT pid FROM pg_locks WHERE locktype='advisory' AND granted"
+                            " AND classid=$1::int::oid AND objsubid=2"
+                            " AND objid=(hashtext($2)::bigint & 4294967295)::oid LIMIT 1",
+                            &p);
+    if (!r)
+        return -1;
+    int owner = PQntuples(r) > 0 ? (int)get_int(r, 0, 0) : 0;
+    PQclear(r);
+    return owner;
+}
+
 const storage_backend storage_pg_backend = {
     .name = "postgresql",
     .open = pg_open,
@@ -814,6 +858,7 @@ const storage_backend storage_pg_backend = {
     .commit = pg_commit,
     .pending = pg_pending,
     .list = pg_list,
+    .list_listed = pg_list_listed,
     .load_table = pg_load_table,
     .load_chat = pg_load_chat,
     .load_review = pg_load_review,
@@ -821,4 +866,6 @@ const storage_backend storage_pg_backend = {
     .release = pg_release,
     .claim_orphans = pg_claim_orphans,
     .lost = pg_lost,
+    .server_id = pg_server_id,
+    .owner = pg_owner,
 };

@@ -80,6 +80,7 @@ typedef enum stmt_id {
     ST_REVIEW,
     ST_CHAT,
     ST_LOAD_REVIEW,
+    ST_LISTED,
     ST_COUNT
 } stmt_id;
 
@@ -110,6 +111,8 @@ static const char *const stmt_sql[ST_COUNT] = {
     "INSERT OR REPLACE INTO reviews VALUES (?1,?2)",
     "SELECT n, seat, name, text, at_ms FROM chat WHERE table_id=?1 ORDER BY n DESC LIMIT ?2",
     "SELECT moves FROM reviews WHERE table_id=?1",
+    "SELECT id FROM tables WHERE listed AND status IN (0, 1) ORDER BY created_ms DESC, id DESC"
+    " LIMIT ?1",
 };
 
 /* The checkpointer: copies the WAL into the database file every second
@@ -619,6 +622,25 @@ static int sqlite_list(storage *base, unsigned statuses, int (*each)(void *ctx, 
     return rc == SQLITE_DONE ? 0 : failed(s, "listing tables");
 }
 
+static int sqlite_list_listed(storage *base, int max, int (*each)(void *ctx, const char *id),
+                              void *ctx)
+{
+    sqlite_storage *s = as_sqlite(base);
+    sqlite3_stmt *q = s->stmt[ST_LISTED];
+    sqlite3_bind_int(q, 1, max);
+    int rc;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        char id[STORED_ID_BYTES];
+        copy_column_text(q, 0, id, sizeof id);
+        if (each(ctx, id)) {
+            rc = SQLITE_DONE;
+            break;
+        }
+    }
+    sqlite3_reset(q);
+    return rc == SQLITE_DONE ? 0 : failed(s, "listing the lobby");
+}
+
 /* --- Chat and reviews --------------------------------------------------------------- */
 
 static int sqlite_add_chat(storage *base, const char *id, int n, const stored_chat *line)
@@ -726,6 +748,19 @@ static int sqlite_lost(const storage *base)
     return 0;
 }
 
+static int sqlite_server_id(const storage *base)
+{
+    (void)base;
+    return 0;
+}
+
+static int sqlite_owner(storage *base, const char *id)
+{
+    (void)base;
+    (void)id;
+    return 0;
+}
+
 const storage_backend storage_sqlite_backend = {
     .name = "sqlite",
     .open = sqlite_open,
@@ -740,6 +775,7 @@ const storage_backend storage_sqlite_backend = {
     .commit = sqlite_commit,
     .pending = sqlite_pending,
     .list = sqlite_list,
+    .list_listed = sqlite_list_listed,
     .load_table = sqlite_load_table,
     .load_chat = sqlite_load_chat,
     .load_review = sqlite_load_review,
@@ -747,4 +783,6 @@ const storage_backend storage_sqlite_backend = {
     .release = sqlite_release,
     .claim_orphans = sqlite_claim_orphans,
     .lost = sqlite_lost,
+    .server_id = sqlite_server_id,
+    .owner = sqlite_owner,
 };

@@ -264,6 +264,24 @@ static srv_table *find_table(srv_tables *T, const char *id)
     return t;
 }
 
+/* Table `id` as stored, for a view only (another server runs it): not
+ * kept, freed by the caller (free_table()); NULL when there is none. */
+static srv_table *stored_copy(srv_tables *T, const char *id)
+{
+    stored_table *row = malloc(sizeof *row);
+    char err[160];
+    srv_table *t = NULL;
+    if (row && strlen(id) == TABLE_ID_LEN && storage_load_table(T->store, id, row) == 1)
+        t = table_from_row(row, err, sizeof err);
+    free(row);
+    return t;
+}
+
+int tables_has(srv_tables *T, const char *id)
+{
+    return find_table(T, id) != NULL;
+}
+
 const srv_stats *tables_stats(const srv_tables *T)
 {
     return &T->stats;
@@ -879,8 +897,18 @@ static void do_create(srv_tables *T, srv_client *c, const msg_request *r)
         refuse(T, c, r, ERR_INTERNAL, "the table could not be made");
         return;
     }
+    /* This process runs it (claimed before it exists: nobody else can). */
+    if (storage_claim(T->store, t->row.id) != 1) {
+        fprintf(stderr, "carcassonne serve: table %s not claimed: %s\n", t->row.id,
+                storage_error(T->store));
+        free_table(t);
+        refuse(T, c, r, ERR_INTERNAL, "the table could not be made: try again");
+        return;
+    }
+    t->claimed = 1;
     if (storage_create_table(T->store, &t->row) != 0) {
         fprintf(stderr, "carcassonne serve: %s\n", storage_error(T->store));
+        storage_release(T->store, t->row.id);
         free_table(t);
         refuse(T, c, r, ERR_INTERNAL, "the table could not be stored");
         return;
@@ -1125,10 +1153,39 @@ static void do_chat(srv_tables *T, srv_client *c, const msg_request *r, srv_tabl
     broadcast(T, t, view_chat(line, t->row.id), NULL);
 }
 
+typedef struct lobby_ctx {
+    srv_tables *T;
+    json_t *list;
+} lobby_ctx;
+
+static int lobby_add(void *ctx, const char *id)
+{
+    lobby_ctx *L = ctx;
+    srv_table *copy = NULL;
+    const srv_table *t = find_loaded(L->T, id);
+    if (!t)
+        t = copy = stored_copy(L->T, id);
+    if (t)
+        json_array_append_new(L->list, view_lobby_entry(t));
+    if (copy)
+        free_table(copy);
+    return 0;
+}
+
 static void do_lobby(srv_tables *T, srv_client *c, const msg_request *r)
 {
     json_t *list = json_array();
     int n = 0;
+    if (storage_server_id(T->store) != 0) {
+        /* Several servers: the tables of them all, from the database (a
+         * table of another server as stored, the presence of its seats
+         * not known here). */
+        lobby_ctx L = {T, list};
+        if (storage_list_listed(T->store, LOBBY_MAX, lobby_add, &L) != 0)
+            fprintf(stderr, "carcassonne serve: %s\n", storage_error(T->store));
+        reply(T, c, r, json_pack("{s:o}", "tables", list));
+        return;
+    }
     for (const srv_table *t = T->newest; t && n < LOBBY_MAX; t = t->older)
         if (t->row.listed && t->row.status < TABLE_FINISHED) {
             json_array_append_new(list, view_lobby_entry(t));
@@ -1143,10 +1200,15 @@ static void do_mine(srv_tables *T, srv_client *c, const msg_request *r)
     for (int i = 0; i < r->nmine; i++) {
         const msg_mine_pair *pair = &r->mine[i];
         srv_table *t = pair->valid ? find_table(T, pair->table) : NULL;
+        srv_table *copy = !t && pair->valid ? stored_copy(T, pair->table) : NULL;
+        if (copy)
+            t = copy; /* run by another server */
         int seat = t ? seat_of_token(t, pair->token) : -1;
-        if (seat < 0)
+        json_t *entry = seat >= 0 ? view_lobby_entry(t) : NULL;
+        if (copy)
+            free_table(copy);
+        if (!entry)
             continue;
-        json_t *entry = view_lobby_entry(t);
         json_object_set_new(entry, "seat", json_integer(seat));
         json_array_append_new(list, entry);
     }
@@ -1591,8 +1653,14 @@ int tables_load(srv_tables *T, char *err, size_t errcap)
 char *tables_record(srv_tables *T, const char *id, int *finished)
 {
     srv_table *t = find_table(T, id);
+    srv_table *copy = t ? NULL : stored_copy(T, id); /* run by another server */
+    if (copy)
+        t = copy;
     if (!t)
         return NULL;
     *finished = t->row.status == TABLE_FINISHED;
-    return view_record(t);
+    char *text = view_record(t);
+    if (copy)
+        free_table(copy);
+    return text;
 }

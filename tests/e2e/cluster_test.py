@@ -163,6 +163,49 @@ def finish_after_reconnect(cluster, drivers, since, deadline):
     return waits
 
 
+def case_two_servers(program, tmp):
+    """A game whose two players sit on different server processes, a
+    spectator on the first: requests for the table go to the process that
+    runs it, its events come back; the whole game, chat both ways, the end
+    and its review."""
+    cluster = Cluster(program, tmp, 2).start()
+    try:
+        ann = Client(cluster.server_url(1))
+        r = ann.ok("create", name="Ann", seats=["me", "open"])
+        table = r["table"]
+        bob = Client(cluster.server_url(2))
+        bob.ok("join", table=table, name="Bob")
+        watcher = Client(cluster.server_url(2))
+        watcher.ok("watch", table=table)
+        clients = [ann, bob]
+        _, state = start_state(ann, table)
+        start_state(bob, table)
+        bob.ok("chat", table=table, text="hello from 2")
+        check(ann.event("chat")["text"] == "hello from 2", "chat did not cross")
+        ann.ok("chat", table=table, text="hello from 1")
+        check(bob.event("chat", lambda e: e["text"] == "hello from 1"), "chat did not cross")
+        acked = []
+        play_until(clients, table, state, rng=random.Random(3), acked=acked)
+        for c in (ann, bob, watcher):
+            c.event("end")
+        check(watcher.event("move", lambda e: e["turn"] == 0), "the spectator missed moves")
+        kept = record_moves(cluster.record(table, cluster.port + 1))
+        check(kept[:len(acked)] == acked, "the record is not the game played")
+        review = bob.ok("review", table=table, ms=10)
+        check("position" in review, "no review: %s" % review)
+        check(bob.event("review", timeout=120)["moves"], "an empty review")
+        # The lobby and "my games" of one server show the other's tables.
+        carol = Client(cluster.server_url(1))
+        waiting = carol.ok("create", name="Carol", seats=["me", "open"])
+        lobby = bob.ok("lobby")["tables"]
+        check([t["table"] for t in lobby] == [waiting["table"]], "lobby on 2: %s" % lobby)
+        mine = bob.ok("mine", seats=[{"table": table, "token": r["token"]},
+                                     {"table": waiting["table"], "token": waiting["token"]}])
+        check(len(mine["tables"]) == 2, "mine across processes: %s" % mine)
+    finally:
+        cluster.stop()
+
+
 def case_kill9(program, tmp):
     """kill -9 of the server that runs the games, mid-game: through the
     balancer the clients reconnect, the other server takes the tables over
@@ -197,9 +240,10 @@ def case_kill9(program, tmp):
 
 
 def case_race(program, tmp):
-    """Two live servers racing for the tables of a third that died: each
-    table is taken by exactly one; a move sent to both for the same turn is
-    accepted by one only, and stored once."""
+    """Two live servers racing for the tables of a third that died, a
+    client of each resuming every table at once: each table is run by
+    exactly one of them (the other relays), and of the same turn's move
+    sent through both, one only is accepted, and stored once."""
     cluster = Cluster(program, tmp, 3).start()
     try:
         st = cluster.status()
@@ -213,37 +257,26 @@ def case_race(program, tmp):
             for c in clients:
                 c.close()
         os.kill(st[1][0], 9)
-        # Both survivors asked for every table at once (resume), then
-        # both sent the same turn's move.
-        results = []
+        killed = time.monotonic()
         for table, tokens, state in tables:
             seat = state["to_move"]
-            pair = [Client(cluster.server_url(i)) for i in (2, 3)]
-            rids = [c.send("resume", table=table, token=tokens[seat]) for c in pair]
-            got = [c.reply(rid) for c, rid in zip(pair, rids)]
-            results.append((table, tokens, state, pair, got))
-        for table, tokens, state, pair, got in results:
-            ok = [j for j in (0, 1) if got[j] and got[j]["type"] == "resume.ok"]
-            if not ok:  # both came before the takeover: again, once it is done
-                time.sleep(1.5)
-                for j, c in enumerate(pair):
-                    got[j] = c.request("resume", table=table, token=tokens[state["to_move"]])
-                ok = [j for j in (0, 1) if got[j]["type"] == "resume.ok"]
-            check(len(ok) == 1, "table %s resumed on %d servers: %s" % (table, len(ok), got))
-            owner = pair[ok[0]]
-            legal = owner.ok("legal", table=table)
+            pair = [resume_until(cluster.server_url(i), table, tokens[seat],
+                                 killed + TAKEOVER_S) for i in (2, 3)]
+            legal = pair[0].ok("legal", table=table)
             move = legal["placements"][0]["move"] if legal["placements"] else \
                 "discard " + legal["tile"]
-            answers = [c.request("move", table=table, turn=state["turn"], move=move)
-                       for c in pair]
+            rids = [c.send("move", table=table, turn=state["turn"], move=move) for c in pair]
+            answers = [c.reply(rid) for c, rid in zip(pair, rids)]
             accepted = [a for a in answers if a["type"] == "move.ok"]
-            check(len(accepted) == 1, "both servers accepted turn %d: %s"
-                  % (state["turn"], answers))
-            kept = record_moves(cluster.record(table, cluster.port + 2 + ok[0]))
+            check(len(accepted) == 1, "turn %d: %d moves accepted: %s"
+                  % (state["turn"], len(accepted), answers))
+            kept = record_moves(cluster.record(table, cluster.port + 2))
             check(len(kept) == state["turn"] + 1, "turn %d stored %d moves"
                   % (state["turn"], len(kept)))
-        live = cluster.stats(2)["tables_live"] + cluster.stats(3)["tables_live"]
-        check(live == len(tables), "%d tables live on the survivors, not %d"
+            for c in pair:
+                c.close()
+        live = [cluster.stats(i)["tables_live"] for i in (2, 3)]
+        check(sum(live) == len(tables), "%s tables live on the survivors, not %d in all"
               % (live, len(tables)))
     finally:
         cluster.stop()
