@@ -16,7 +16,11 @@
 # PORT+i); HOST (default 127.0.0.1); CLUSTER_DIR, the folder of the data,
 # logs and pids (default ./cluster); CARC, the program (default
 # build/carcassonne of the source tree); SERVE_ARGS, more options for every
-# `carcassonne serve`. PostgreSQL runs from its own data folder, listening
+# `carcassonne serve` (default: per-address limits raised, for every client
+# comes from HAProxy's address); BALANCE, HAProxy's balance algorithm
+# (default source: a client's address picks its server, so that it comes
+# back to it; roundrobin spreads one address's connections, as the load
+# benchmark wants). PostgreSQL runs from its own data folder, listening
 # on a Unix socket in CLUSTER_DIR only, as the user `nobody` when run as
 # root (PostgreSQL refuses root).
 set -eu
@@ -26,7 +30,8 @@ PORT=${PORT:-8080}
 HOST=${HOST:-127.0.0.1}
 CLUSTER_DIR=${CLUSTER_DIR:-$PWD/cluster}
 CARC=${CARC:-$root/build/carcassonne}
-SERVE_ARGS=${SERVE_ARGS:-}
+SERVE_ARGS=${SERVE_ARGS:---max-conns-per-ip 100000 --max-tables-per-ip 100000 --max-tables 100000}
+BALANCE=${BALANCE:-source}
 
 die() {
     echo "cluster.sh: $*" >&2
@@ -113,8 +118,9 @@ server_start() {
     done
 }
 
-# HAProxy in front: the servers by their client's address (a client comes
-# back to the server it was on while that one lives), a dead one noticed
+# HAProxy in front: the servers by their client's address by default (a
+# client comes back to the server it was on while that one lives; any
+# server relays what another one runs), a dead one noticed
 # within a second (a TCP check every 500 ms) and its clients sent to the
 # others; WebSocket connections kept an hour.
 haproxy_start() {
@@ -137,7 +143,7 @@ frontend carcassonne
     bind $HOST:$PORT
     default_backend servers
 backend servers
-    balance source
+    balance $BALANCE
     hash-type consistent
 EOF
         i=1
