@@ -273,11 +273,18 @@ static void peer_add(server *S, int id)
  * table, when another one does: 1 when sent. */
 static int forward(server *S, conn *c, const msg_request *r, const char *data, size_t len)
 {
-    if (!S->relay || !r->table[0] || tables_has(S->tables, r->table))
+    if (!S->relay || !r->table[0] || tables_loaded(S->tables, r->table))
         return 0;
+    /* The owner as last seen (forgotten when it dies) costs nothing; else
+     * the table is read here (finished, or taken over), or its owner
+     * looked up. */
     int owner = relay_owner(S->relay, r->table);
-    if (!owner && (owner = storage_owner(S->store, r->table)) > 0)
-        relay_remember(S->relay, r->table, owner);
+    if (owner <= 0 || owner == S->self) {
+        if (tables_has(S->tables, r->table))
+            return 0;
+        if ((owner = storage_owner(S->store, r->table)) > 0)
+            relay_remember(S->relay, r->table, owner);
+    }
     if (owner <= 0 || owner == S->self)
         return 0;
     int known = 0;
@@ -471,9 +478,10 @@ static remote **remote_slot(server *S, int from, uint64_t id)
 static remote *remote_get(server *S, int from, uint64_t id, const char *addr)
 {
     remote **at = remote_slot(S, from, id);
-    if (*at)
-        return *at;
-    remote *rc = calloc(1, sizeof *rc);
+    remote *rc = *at;
+    if (rc)
+        return rc;
+    rc = calloc(1, sizeof *rc);
     if (!rc)
         return NULL;
     rc->client.id = ++S->next_id;
@@ -803,9 +811,11 @@ static int start(server *S, struct lws_http_mount *api, struct lws_http_mount *f
 {
     const server_options *o = S->opt;
     char err[256];
-    /* A PostgreSQL that is not up yet (restarting) is waited for. */
+    /* After SERVER_RESTART, a PostgreSQL that is not back yet is waited
+     * for; at the first start a database that cannot be opened is an
+     * error. */
     int waited = 0;
-    while (!(S->store = storage_open(o->db, err, sizeof err)) && storage_is_postgres(o->db) &&
+    while (!(S->store = storage_open(o->db, err, sizeof err)) && o->wait_for_db &&
            !stop_requested) {
         if (!waited++)
             fprintf(stderr, "carcassonne serve: waiting for the database: %s\n", err);

@@ -20,6 +20,7 @@ typedef struct server_options {
     int ping_ms;                    /* a connection quiet this long is pinged ... */
     int idle_close_ms;              /* ... and closed when quiet this long (pongs count) */
     const char *tls_cert, *tls_key;
+    int wait_for_db; /* PostgreSQL: wait for it at start (set after SERVER_RESTART) */
 } server_options;
 
 /* server_run()'s answer when the database was lost (PostgreSQL stopped or

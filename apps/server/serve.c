@@ -169,7 +169,9 @@ int cmd_serve(int argc, char **argv)
     char found[PATH_MAX];
     if (!o.static_dir)
         o.static_dir = default_static(found, sizeof found);
-    while ((status = server_run(&o)) == SERVER_RESTART)
+    while ((status = server_run(&o)) == SERVER_RESTART) {
         fprintf(stderr, "carcassonne serve: the database was lost: starting over\n");
+        o.wait_for_db = 1;
+    }
     return status;
 }

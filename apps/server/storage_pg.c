@@ -220,7 +220,8 @@ static int migrate(pg_storage *s)
     if (version == 0 &&
         (run(s, schema, NULL) || run(s, "INSERT INTO carc_schema VALUES (0)", NULL)))
         goto fail;
-    for (int v = version; v > 0 && v < SCHEMA_VERSION; v++)
+    /* A new database (0) has every table from `schema`: no step. */
+    for (int v = version ? version : SCHEMA_VERSION; v < SCHEMA_VERSION; v++)
         if (run(s, upgrades[v], NULL))
             goto fail;
     p.n = 0;

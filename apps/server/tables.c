@@ -277,6 +277,11 @@ static srv_table *stored_copy(srv_tables *T, const char *id)
     return t;
 }
 
+int tables_loaded(const srv_tables *T, const char *id)
+{
+    return find_loaded(T, id) != NULL;
+}
+
 int tables_has(srv_tables *T, const char *id)
 {
     return find_table(T, id) != NULL;

@@ -96,6 +96,8 @@ int tables_load(srv_tables *T, char *err, size_t errcap);
  * taken over now: no process runs it); 0 when another process runs it,
  * or there is none. */
 int tables_has(srv_tables *T, const char *id);
+/* Whether table `id` is in this process's memory (no database read). */
+int tables_loaded(const srv_tables *T, const char *id);
 
 /* Handles one decoded request of client `c`: its reply and events go to
  * the outbox. */
