@@ -100,7 +100,9 @@ static void add_int(params *p, long long v)
 static void add_bytes(params *p, const uint8_t *bytes, size_t len)
 {
     char *out = p->buf[p->n];
-    memcpy(out, "\\x", 2);
+    out[0] = '\\';
+    out[1] = 'x';
+    out[2] = '\0';
     for (size_t i = 0; i < len && 2 * i + 4 < PARAM_BYTES; i++)
         snprintf(out + 2 + 2 * i, 3, "%02x", bytes[i]);
     p->value[p->n] = out;
