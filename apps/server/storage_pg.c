@@ -26,6 +26,7 @@ enum {
      * share a lock: the process that holds it may run both. */
     CLAIM_SPACE = 0x63617274, /* "cart" */
     MAX_PARAMS = 20,
+    MAX_PREPARED = 32,                      /* statements prepared once per connection */
     PARAM_BYTES = 2 * TOKEN_HASH_BYTES + 8, /* "\x" and a hash in hex */
 };
 
@@ -70,6 +71,10 @@ typedef struct pg_storage {
     int writes;  /* writes kept in the open transaction */
     int aborted; /* a write of this pass failed and PostgreSQL dropped the transaction */
     char error[256];
+    /* The statements with parameters (static texts) prepared on this
+     * connection, by the address of their text: parsed and planned once. */
+    const char *prepared[MAX_PREPARED];
+    int nprepared;
 } pg_storage;
 
 static pg_storage *as_pg(storage *base)
@@ -118,6 +123,29 @@ static int set_error(pg_storage *s, const char *what, const char *why)
     return -1;
 }
 
+/* Runs `sql` (a static text) with `p` as a statement prepared on this
+ * connection, preparing it the first time; NULL when it cannot be
+ * prepared (then it is run unprepared). */
+static PGresult *exec_prepared(pg_storage *s, const char *sql, const params *p)
+{
+    int i = 0;
+    while (i < s->nprepared && s->prepared[i] != sql)
+        i++;
+    char name[16];
+    snprintf(name, sizeof name, "carc%d", i);
+    if (i == s->nprepared) {
+        if (i == MAX_PREPARED)
+            return NULL;
+        PGresult *r = PQprepare(s->conn, name, sql, p->n, NULL);
+        int ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+        PQclear(r);
+        if (!ok)
+            return NULL;
+        s->prepared[s->nprepared++] = sql;
+    }
+    return PQexecPrepared(s->conn, name, p->n, p->value, NULL, NULL, 0);
+}
+
 /* Runs `sql` with `p` (may be NULL). The result when its status is
  * PGRES_COMMAND_OK or PGRES_TUPLES_OK (the caller PQclear()s it), else
  * NULL with the message in s->error. */
@@ -125,8 +153,11 @@ static PGresult *exec(pg_storage *s, const char *sql, const params *p)
 {
     /* Without parameters, the simple protocol: `sql` may hold several
      * statements (the schema). */
-    PGresult *r =
-        p ? PQexecParams(s->conn, sql, p->n, NULL, p->value, NULL, NULL, 0) : PQexec(s->conn, sql);
+    PGresult *r = NULL;
+    if (!p)
+        r = PQexec(s->conn, sql);
+    else if ((r = exec_prepared(s, sql, p)) == NULL)
+        r = PQexecParams(s->conn, sql, p->n, NULL, p->value, NULL, NULL, 0);
     ExecStatusType st = PQresultStatus(r);
     if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK)
         return r;
@@ -187,6 +218,7 @@ static int connected(pg_storage *s)
     if (PQstatus(s->conn) == CONNECTION_OK)
         return 0;
     PQreset(s->conn);
+    s->nprepared = 0; /* a new session */
     if (PQstatus(s->conn) == CONNECTION_OK)
         return 0;
     return set_error(s, "postgresql: cannot connect", PQerrorMessage(s->conn));
