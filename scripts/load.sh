@@ -48,15 +48,15 @@ fi
 dir=$(mktemp -d "${TMPDIR:-/tmp}/carc-load.XXXXXX")
 chmod 755 "$dir"
 server_pid=""
-cluster_env=""
+cluster_env=()
 # shellcheck disable=SC2317  # run by the trap
 cleanup() {
     if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
         kill -TERM "$server_pid" 2>/dev/null || true
         wait "$server_pid" 2>/dev/null || true
     fi
-    if [ -n "$cluster_env" ]; then
-        env $cluster_env scripts/cluster.sh stop || true
+    if [ ${#cluster_env[@]} -gt 0 ]; then
+        env "${cluster_env[@]}" scripts/cluster.sh stop || true
     fi
     rm -rf "$dir"
 }
@@ -119,12 +119,11 @@ PY
 
 for n in $(echo "$cluster" | tr ',' ' '); do
     cport=$(free_port "$n")
-    cluster_env="CLUSTER_DIR=$dir/cluster-$n PORT=$cport CARC=$PWD/$program BALANCE=roundrobin"
-    # shellcheck disable=SC2086
-    env $cluster_env SERVE_ARGS="${SERVE_OPTS:-$limits}" scripts/cluster.sh start --servers "$n"
+    cluster_env=("CLUSTER_DIR=$dir/cluster-$n" "PORT=$cport" "CARC=$PWD/$program" BALANCE=roundrobin)
+    env "${cluster_env[@]}" SERVE_ARGS="${SERVE_OPTS:-$limits}" scripts/cluster.sh start --servers "$n"
     extra=""
     if [ -n "${KILL_AT:-}" ]; then
-        victim=$(env $cluster_env scripts/cluster.sh status | awk '$1 == "server" && $2 == 1 {print $4}')
+        victim=$(env "${cluster_env[@]}" scripts/cluster.sh status | awk '$1 == "server" && $2 == 1 {print $4}')
         extra="--reconnect --kill-pid $victim --kill-at $KILL_AT"
     fi
     echo "cluster of $n: $tables tables, $rate moves/s for $seconds s through HAProxy on port $cport"
@@ -133,8 +132,8 @@ for n in $(echo "$cluster" | tr ',' ' '); do
         --seconds "$seconds" $extra ${BENCH_OPTS:-} | tee "$dir/cluster-$n.out" || status=$?
     summary="$summary
 postgresql, $n processes: $(figures "$dir/cluster-$n.out")"
-    env $cluster_env scripts/cluster.sh stop
-    cluster_env=""
+    env "${cluster_env[@]}" scripts/cluster.sh stop
+    cluster_env=()
 done
 echo "== summary ($tables tables, $rate moves/s offered, $seconds s)"
 echo "$summary"

@@ -29,6 +29,7 @@ if [ "$(id -u)" -eq 0 ]; then
 fi
 port=$((20000 + $$ % 20000))
 
+# shellcheck disable=SC2317  # run by the trap
 stop() {
     as_db "$bin/pg_ctl" -D "$dir/data" -m immediate stop >/dev/null 2>&1 || true
     rm -rf "$dir"
