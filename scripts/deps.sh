@@ -5,14 +5,15 @@
 #   scripts/deps.sh          what building and playing need (scripts/play.sh)
 #   scripts/deps.sh --test   that and what the tests need: cmocka, the
 #                            linters, clang for the fuzzers, tmux, python3,
-#                            chromium and Node.js for the browser tests
+#                            chromium and Node.js for the browser tests,
+#                            PostgreSQL and HAProxy for the cluster's
 #                            (scripts/test.sh, .ci/run)
 set -eu
 
 PLAY_PACKAGES="build-essential cmake pkg-config libjansson-dev libncurses-dev \
-libwebsockets-dev libwebsockets-evlib-ev libev-dev libsqlite3-dev libssl-dev"
+libwebsockets-dev libwebsockets-evlib-ev libev-dev libsqlite3-dev libpq-dev libssl-dev"
 TEST_PACKAGES="libcmocka-dev clang-format clang-tidy cppcheck clang libclang-rt-14-dev tmux \
-python3 python3-websocket chromium openssl"
+python3 python3-websocket chromium openssl postgresql haproxy"
 
 case "${1:-}" in
 "") packages=$PLAY_PACKAGES ;;

@@ -8,6 +8,18 @@
 # server memory per idle and per active table, lost and duplicated moves.
 #
 #   scripts/load.sh [TABLES [RATE [SECONDS]]]     (default 5000 1000 20)
+#   scripts/load.sh --cluster LIST [TABLES [RATE [SECONDS]]]
+#
+# --cluster LIST (server counts joined by commas: 2, or 1,2,4) runs the
+# same bench on the SQLite single process first, then, for each count N,
+# against scripts/cluster.sh with N server processes on one PostgreSQL
+# behind HAProxy (its own folder and ports; HAProxy spreads the
+# connections round robin, so that the two players of a table are mostly
+# on different processes and their moves go through the relay). KILL_AT=S
+# also kills (-9) server 1 S seconds into each cluster run's moving phase;
+# the bench then reconnects the tables' players through the balancer
+# (--reconnect) and reports how long the tables took to accept moves
+# again. A summary line per run ends the output.
 #
 # BUILD (default build) names the build folder; SERVE_OPTS replaces the
 # server's options beside --host, --port and --db (by default its limits
@@ -15,6 +27,11 @@
 # extra bench options go in BENCH_OPTS (e.g. --json).
 set -eu
 cd "$(dirname "$0")/.."
+cluster=""
+if [ "${1:-}" = "--cluster" ]; then
+    cluster=${2:?"load.sh: --cluster needs a list of server counts (2, or 1,2,4)"}
+    shift 2
+fi
 tables=${1:-5000}
 rate=${2:-1000}
 seconds=${3:-20}
@@ -29,16 +46,22 @@ if [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt "$want" ]; then
 fi
 
 dir=$(mktemp -d "${TMPDIR:-/tmp}/carc-load.XXXXXX")
+chmod 755 "$dir"
 server_pid=""
+cluster_env=()
 # shellcheck disable=SC2317  # run by the trap
 cleanup() {
     if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
         kill -TERM "$server_pid" 2>/dev/null || true
         wait "$server_pid" 2>/dev/null || true
     fi
+    if [ ${#cluster_env[@]} -gt 0 ]; then
+        env "${cluster_env[@]}" scripts/cluster.sh stop || true
+    fi
     rm -rf "$dir"
 }
 trap cleanup EXIT INT TERM
+summary=""
 
 limits="--max-tables $((tables + 100)) --max-tables-per-ip $((tables + 100))"
 limits="$limits --max-conns-per-ip $((2 * tables + 100))"
@@ -60,5 +83,58 @@ echo "server pid $server_pid on port $port; $tables tables, $rate moves/s for $s
 status=0
 # shellcheck disable=SC2086
 "$program" bench --server "ws://127.0.0.1:$port/ws" --tables "$tables" --rate "$rate" \
-    --seconds "$seconds" --server-pid "$server_pid" ${BENCH_OPTS:-} || status=$?
+    --seconds "$seconds" --server-pid "$server_pid" ${BENCH_OPTS:-} | tee "$dir/sqlite.out" ||
+    status=$?
+[ -n "$cluster" ] || exit $status
+kill -TERM "$server_pid" 2>/dev/null || true
+wait "$server_pid" 2>/dev/null || true
+server_pid=""
+
+# The figures of a bench report for the summary: moves a second, p99, max.
+figures() {
+    sed -n -e 's/^moves .*: \([0-9]*\) a second.*/\1 moves\/s,/p' \
+        -e 's/^move round trip *\(.*\)/\1,/p' -e 's/^lost moves *\([0-9]*\), duplicated \([0-9]*\).*/lost \1, duplicated \2/p' \
+        -e 's/^after the kill .*; \(.*\) from the kill.*/; after the kill: \1/p' "$1" | tr '\n' ' '
+}
+summary="sqlite, 1 process: $(figures "$dir/sqlite.out")"
+
+# A block of free ports: the balancer's, the servers' after it, and
+# PostgreSQL's 1000 above (cluster.sh).
+free_port() {
+    python3 - "$1" <<'PY'
+import random, socket, sys
+n = int(sys.argv[1])
+for _ in range(500):
+    p = random.randint(20000, 40000)
+    try:
+        for q in list(range(p, p + n + 1)) + [p + 1000]:
+            with socket.socket() as s:
+                s.bind(("127.0.0.1", q))
+        print(p)
+        break
+    except OSError:
+        pass
+PY
+}
+
+for n in $(echo "$cluster" | tr ',' ' '); do
+    cport=$(free_port "$n")
+    cluster_env=("CLUSTER_DIR=$dir/cluster-$n" "PORT=$cport" "CARC=$PWD/$program" BALANCE=roundrobin)
+    env "${cluster_env[@]}" SERVE_ARGS="${SERVE_OPTS:-$limits}" scripts/cluster.sh start --servers "$n"
+    extra=""
+    if [ -n "${KILL_AT:-}" ]; then
+        victim=$(env "${cluster_env[@]}" scripts/cluster.sh status | awk '$1 == "server" && $2 == 1 {print $4}')
+        extra="--reconnect --kill-pid $victim --kill-at $KILL_AT"
+    fi
+    echo "cluster of $n: $tables tables, $rate moves/s for $seconds s through HAProxy on port $cport"
+    # shellcheck disable=SC2086
+    "$program" bench --server "ws://127.0.0.1:$cport/ws" --tables "$tables" --rate "$rate" \
+        --seconds "$seconds" $extra ${BENCH_OPTS:-} | tee "$dir/cluster-$n.out" || status=$?
+    summary="$summary
+postgresql, $n processes: $(figures "$dir/cluster-$n.out")"
+    env "${cluster_env[@]}" scripts/cluster.sh stop
+    cluster_env=()
+done
+echo "== summary ($tables tables, $rate moves/s offered, $seconds s)"
+echo "$summary"
 exit $status

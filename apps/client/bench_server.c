@@ -6,11 +6,15 @@
  * `move.ok`), the server's memory per idle and per active table (RSS from
  * /proc when --server-pid is given) and, from each table's record fetched
  * at the end, the acknowledged moves that are missing (lost) or there
- * without an acknowledgement (duplicated). */
+ * without an acknowledgement (duplicated). With --reconnect, a player
+ * whose connection closes while moving connects again and resumes (a
+ * server of a cluster killed: --kill-pid and --kill-at do it), and the
+ * time until each table accepts moves again is reported. */
 #include "bench_server.h"
 
 #include <jansson.h>
 #include <signal.h>
+#include <sys/types.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -43,7 +47,7 @@ static const double MIN_SEND_GAP_S = 0.07;
 static const char bench_server_usage[] =
     "usage: carcassonne bench --server URL [--tables N] [--rate MOVES] [--seconds S]\n"
     "                         [--idle-seconds S] [--server-pid PID] [--seed S] [--json]\n"
-    "                         [--expansions LIST]\n"
+    "                         [--expansions LIST] [--reconnect [--kill-pid PID --kill-at S]]\n"
     "\n"
     "Load benchmark of a game server (carcassonne serve) on URL: N tables\n"
     "(default 100) of two scripted players, 2N WebSocket connections on one\n"
@@ -55,7 +59,11 @@ static const char bench_server_usage[] =
     "its RSS), and compares each table's record with the moves the server\n"
     "acknowledged: lost and duplicated moves. --expansions (names joined by\n"
     "commas: river, inns-cathedrals, traders-builders) creates the tables\n"
-    "with those expansions, if the server offers them.\n"
+    "with those expansions, if the server offers them. --reconnect: a player\n"
+    "whose connection closes while moving connects again and resumes (behind\n"
+    "a balancer, on another server); --kill-pid PID --kill-at S kills (-9)\n"
+    "process PID S seconds into the moving phase; the time until each table\n"
+    "accepts moves again is reported (p99, max).\n"
     "\n"
     "Exit status: 0 done with no move lost or duplicated, 1 a failure or a\n"
     "lost or duplicated move, 2 bad arguments.\n";
@@ -66,6 +74,9 @@ typedef struct bench_options {
     int tables, rate, json;
     double seconds, idle_seconds;
     long server_pid;
+    int reconnect;
+    long kill_pid;
+    double kill_at;
     uint64_t seed;
     carc_rules rules; /* .expansions: the tables' */
 } bench_options;
@@ -102,6 +113,13 @@ typedef struct bench_table {
     carc_move moves[MAX_MOVES];
     int next_event[2]; /* the turn of the next move event, per seat */
     int record_state;  /* 0 none, 1 asked, 2 checked */
+    /* --reconnect: the seats' tokens, a seat connecting again (resuming
+     * until its state), when it may try, and whether the table waits for
+     * its first move.ok since a connection closed. */
+    char token[2][TABLE_TEXT];
+    int resuming[2];
+    double retry_at[2];
+    int down;
 } bench_table;
 
 typedef struct bench {
@@ -117,6 +135,11 @@ typedef struct bench {
     size_t nlatency, latency_cap;
     long long lost, duplicated, unchecked;
     char first_error[256];
+    int reconnecting;     /* seats connecting again */
+    long long reconnects; /* connections made again */
+    double killed_at;     /* when --kill-pid was killed (0: not yet) */
+    double *recovery;     /* per table hit: seconds from the kill to its next move.ok */
+    size_t nrecovery, recovery_cap;
 } bench;
 
 /* --- Helpers ------------------------------------------------------------------ */
@@ -215,6 +238,11 @@ static void became_ready(bench_table *t)
 
 static void on_state(bench_table *t, int seat, const json_t *msg)
 {
+    if (t->resuming[seat]) {
+        t->resuming[seat] = 0;
+        t->b->reconnecting--;
+        t->next_event[seat] = (int)json_integer_value(json_object_get(msg, "turn"));
+    }
     if (seat != 0)
         return;
     char err[300];
@@ -222,6 +250,15 @@ static void on_state(bench_table *t, int seat, const json_t *msg)
         t->b->replica_errors++;
         fail_table(t, err);
         return;
+    }
+    /* After a resume: the move in flight was stored (the turn moved on)
+     * or not; either way it no longer waits for its move.ok. */
+    if (t->phase == T_READY && t->in_flight) {
+        t->in_flight = 0;
+        if (t->rep.turn > t->acked) {
+            t->acked++;
+            t->b->moves_acked++;
+        }
     }
     became_ready(t);
 }
@@ -261,6 +298,18 @@ static void on_move_ok(bench_table *t, const json_t *msg)
         b->latency_cap = cap;
     }
     b->latency[b->nlatency++] = now_s() - t->sent_at;
+    if (t->down && b->killed_at > 0) {
+        t->down = 0;
+        if (b->nrecovery == b->recovery_cap) {
+            size_t cap = b->recovery_cap ? 2 * b->recovery_cap : 256;
+            double *bigger = realloc(b->recovery, cap * sizeof *bigger);
+            if (!bigger)
+                return;
+            b->recovery = bigger;
+            b->recovery_cap = cap;
+        }
+        b->recovery[b->nrecovery++] = now_s() - b->killed_at;
+    }
 }
 
 /* Compares the table's record with its acknowledged moves. */
@@ -298,6 +347,10 @@ static void on_reply_error(bench_table *t, int seat, const json_t *msg)
     const char *text = json_string_value(json_object_get(msg, "message"));
     char why[300];
     snprintf(why, sizeof why, "seat %d: error %s: %s", seat, code ? code : "?", text ? text : "");
+    if (t->resuming[seat] && t->conn[seat]) {
+        ws_close(t->conn[seat]); /* tried again from on_close */
+        return;
+    }
     if (t->phase == T_READY && t->in_flight) {
         t->in_flight = 0;
         t->b->moves_refused++;
@@ -315,6 +368,8 @@ static void on_reply_error(bench_table *t, int seat, const json_t *msg)
 static void on_bound(bench_table *t, int seat, const json_t *msg)
 {
     t->bound[seat] = 1;
+    const char *token = json_string_value(json_object_get(msg, "token"));
+    snprintf(t->token[seat], sizeof t->token[seat], "%s", token ? token : "");
     const char *id = json_string_value(json_object_get(msg, "table"));
     if (seat == 0 && id) {
         snprintf(t->id, sizeof t->id, "%s", id);
@@ -355,7 +410,12 @@ static void on_open(ws_conn *c, void *user)
     bench_table *t = side->t;
     (void)c;
     t->b->open_conns++;
-    if (side->seat == 0) {
+    if (t->resuming[side->seat]) {
+        t->b->reconnects++;
+        send_json(t, side->seat,
+                  json_pack("{s:s, s:i, s:s, s:s}", "type", "resume", "id", 1, "table", t->id,
+                            "token", t->token[side->seat]));
+    } else if (side->seat == 0) {
         json_t *create = json_pack("{s:s, s:i, s:s, s:[s,s], s:b}", "type", "create", "id", 1,
                                    "name", "bench-a", "seats", "me", "open", "listed", 0);
         /* Only when asked: a server without expansions takes the request
@@ -377,6 +437,17 @@ static void on_close(ws_conn *c, void *user, int opened, const char *why)
     t->conn[side->seat] = NULL;
     if (opened)
         t->b->open_conns--;
+    if (t->b->opt.reconnect && t->phase == T_READY && t->record_state == 0) {
+        /* Connects again in a moment: through a balancer, to a live
+         * server. */
+        if (!t->resuming[side->seat]) {
+            t->resuming[side->seat] = 1;
+            t->b->reconnecting++;
+        }
+        t->down = 1;
+        t->retry_at[side->seat] = now_s() + 0.2;
+        return;
+    }
     t->b->closed_unexpectedly++;
     if (t->record_state == 1) {
         t->record_state = 2;
@@ -410,10 +481,25 @@ static void start_tables(bench *b)
     }
 }
 
+/* Connects again the seats whose time to try has come. */
+static void reconnect_due(bench *b)
+{
+    double now = now_s();
+    for (int i = 0; b->reconnecting > 0 && i < b->opt.tables; i++) {
+        bench_table *t = &b->tables[i];
+        for (int seat = 0; seat < 2; seat++)
+            if (t->resuming[seat] && !t->conn[seat] && now >= t->retry_at[seat]) {
+                t->side[seat] = (bench_side){t, seat};
+                t->conn[seat] = ws_connect(b->loop, &b->opt.url, &handlers, &t->side[seat]);
+                t->retry_at[seat] = now + 0.2;
+            }
+    }
+}
+
 static int can_move(const bench_table *t, double now)
 {
     return t->phase == T_READY && !t->in_flight && t->rep.g && t->rep.turn == t->acked &&
-           !carc_game_over(t->rep.g) && !t->rep.finished &&
+           !t->resuming[0] && !t->resuming[1] && !carc_game_over(t->rep.g) && !t->rep.finished &&
            now - t->last_sent[carc_game_current_player(t->rep.g)] >= MIN_SEND_GAP_S;
 }
 
@@ -551,6 +637,13 @@ static void report(bench *b, const bench_figures *f)
         printf("lost moves          %lld, duplicated %lld (unchecked %lld, refused %lld, "
                "event gaps %lld)\n",
                b->lost, b->duplicated, b->unchecked, b->moves_refused, b->event_gaps);
+        if (b->killed_at > 0) {
+            qsort(b->recovery, b->nrecovery, sizeof *b->recovery, compare_doubles);
+            double worst = b->nrecovery ? b->recovery[b->nrecovery - 1] : 0;
+            printf("after the kill      %lld connections made again; %zu tables moved again: "
+                   "p99 %.2f s, max %.2f s from the kill to their next move.ok\n",
+                   b->reconnects, b->nrecovery, percentile(b->recovery, b->nrecovery, 0.99), worst);
+        }
     }
     if (b->first_error[0])
         fprintf(stderr, "carcassonne bench: first error: %s\n", b->first_error);
@@ -584,6 +677,14 @@ static int parse_options(int argc, char **argv, bench_options *o)
         } else if (strcmp(a, "--json") == 0) {
             o->json = 1;
             continue;
+        } else if (strcmp(a, "--reconnect") == 0) {
+            o->reconnect = 1;
+            continue;
+        } else if (strcmp(a, "--kill-pid") == 0) {
+            status = parse_number(a, v, 2, 1e9, &n);
+            o->kill_pid = (long)n;
+        } else if (strcmp(a, "--kill-at") == 0) {
+            status = parse_number(a, v, 0, 3600, &o->kill_at);
         } else if (strcmp(a, "--server") == 0) {
             o->url_text = v;
         } else if (strcmp(a, "--tables") == 0) {
@@ -640,13 +741,22 @@ static void moving_phase(bench *b)
     int cursor = 0;
     double start = now_s(), end = start + b->opt.seconds;
     while (now_s() < end) {
+        if (b->opt.kill_pid > 0 && b->killed_at == 0 && now_s() - start >= b->opt.kill_at) {
+            kill((pid_t)b->opt.kill_pid, SIGKILL);
+            b->killed_at = now_s();
+        }
         pace_moves(b, start, &sent, &cursor);
+        if (b->reconnecting > 0)
+            reconnect_due(b);
         ws_loop_run(b->loop, 1);
     }
-    /* Let the moves in flight come back (bounded). */
+    /* Let the moves in flight come back, and the seats connecting again
+     * connect (bounded). */
     double drain_end = now_s() + 10;
-    while (in_flight_moves(b) > 0 && now_s() < drain_end)
+    while ((in_flight_moves(b) > 0 || b->reconnecting > 0) && now_s() < drain_end) {
+        reconnect_due(b);
         ws_loop_run(b->loop, 5);
+    }
 }
 
 static void check_phase(bench *b)
@@ -719,6 +829,7 @@ int cmd_bench_server(int argc, char **argv)
     status = run(b);
     free(b->tables);
     free(b->latency);
+    free(b->recovery);
     free(b);
     return status;
 }

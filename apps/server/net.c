@@ -16,6 +16,7 @@
 #include "counts.h"
 #include "frame_check.h"
 #include "message.h"
+#include "relay.h"
 #include "tables.h"
 #include "workers.h"
 
@@ -25,8 +26,14 @@ enum {
     QUEUE_MAX_MESSAGES = 1024, /* a connection's output queue, at most */
     QUEUE_MAX_BYTES = 1 << 20, /* ... and its bytes */
     TICK_MS = 100,             /* clocks and housekeeping */
+    DB_RETRY_MS = 500,         /* between two attempts to reach PostgreSQL at start */
     STALL_MS = 500,            /* a loop quiet longer than TICK_MS + this was stalled */
     IDLE_SWEEP_MAX_MS = 5000,  /* quiet connections are looked for this often at least */
+    /* Several servers on one PostgreSQL (relay.h): */
+    CONN_OWNERS = 8,       /* other processes one connection's requests may go to */
+    MAX_PEERS = 64,        /* other processes this one talks to */
+    CLIENT_BUCKETS = 4096, /* connections and relayed clients by id */
+    PEER_CHECK_TICKS = 10, /* whether the peers live, looked at every second */
 };
 
 /* The payload of the server's pings. libwebsockets 4.1 calls
@@ -52,7 +59,18 @@ typedef struct conn {
     int fd;                   /* its socket when its frames are checked (frame_check), or -1 */
     int dropped;              /* its queue overflowed: closing */
     int close_soon;           /* close (1008) once the queue is sent */
+    struct conn *id_next;     /* the connections by id */
+    int owners[CONN_OWNERS];  /* the processes its requests were relayed to */
+    int nowners;
 } conn;
+
+/* A client of another server process, whose requests for this process's
+ * tables come by the relay: `client` first, as in a conn. */
+typedef struct remote {
+    srv_client client;
+    uint64_t their_id; /* its id at its own process (client.from) */
+    struct remote *next;
+} remote;
 
 /* What libwebsockets keeps per connection (HTTP or WebSocket). */
 typedef struct session {
@@ -75,6 +93,12 @@ typedef struct server {
     int ticks;
     int64_t awake_ms; /* monotonic: when the loop last ran a callback */
     lws_sorted_usec_list_t tick;
+    /* Several servers on one PostgreSQL; all NULL or 0 with SQLite. */
+    relay *relay;
+    int self;                        /* this process's id */
+    conn *by_id[CLIENT_BUCKETS];     /* the connections by id */
+    remote *remotes[CLIENT_BUCKETS]; /* the relayed clients by their id */
+    int peers[MAX_PEERS], npeers;    /* the processes talked to */
 } server;
 
 static volatile sig_atomic_t stop_requested;
@@ -128,7 +152,12 @@ static void conn_queue(conn *c, srv_msg *m)
 
 static void deliver(void *ctx, srv_client *client, srv_msg *m)
 {
-    (void)ctx;
+    server *S = ctx;
+    if (client->from) {
+        const remote *rc = (const remote *)client;
+        relay_send(S->relay, client->from, RELAY_MESSAGE, rc->their_id, NULL, m->text, m->len);
+        return;
+    }
     conn_queue((conn *)client, m);
 }
 
@@ -189,6 +218,8 @@ static void conn_open(server *S, session *s, struct lws *wsi)
     if (!lws_is_ssl(wsi) && frame_check_watch(lws_get_socket_fd(wsi)) == 0)
         c->fd = lws_get_socket_fd(wsi);
     c->client.id = ++S->next_id;
+    c->id_next = S->by_id[c->client.id % CLIENT_BUCKETS];
+    S->by_id[c->client.id % CLIENT_BUCKETS] = c;
     c->rx_ms = wall_ms();
     c->next = S->conns;
     if (S->conns)
@@ -206,6 +237,12 @@ static void conn_close(server *S, session *s)
     if (!c)
         return;
     tables_client_gone(S->tables, &c->client);
+    for (int i = 0; i < c->nowners; i++)
+        relay_send(S->relay, c->owners[i], RELAY_GONE, c->client.id, NULL, "", 0);
+    conn **slot = &S->by_id[c->client.id % CLIENT_BUCKETS];
+    while (*slot != c)
+        slot = &(*slot)->id_next;
+    *slot = c->id_next;
     counts_add(&S->conns_per_addr, c->client.addr, -1);
     if (c->fd >= 0)
         frame_check_forget(c->fd);
@@ -221,6 +258,46 @@ static void conn_close(server *S, session *s)
     free(c->rx);
     free(c);
     s->c = NULL;
+}
+
+static void peer_add(server *S, int id)
+{
+    for (int i = 0; i < S->npeers; i++)
+        if (S->peers[i] == id)
+            return;
+    if (S->npeers < MAX_PEERS)
+        S->peers[S->npeers++] = id;
+}
+
+/* Sends request `r` of `c` (its text `data`) to the process that runs its
+ * table, when another one does: 1 when sent. */
+static int forward(server *S, conn *c, const msg_request *r, const char *data, size_t len)
+{
+    if (!S->relay || !r->table[0] || tables_loaded(S->tables, r->table))
+        return 0;
+    /* The owner as last seen (forgotten when it dies) costs nothing; else
+     * the table is read here (finished, or taken over), or its owner
+     * looked up. */
+    int owner = relay_owner(S->relay, r->table);
+    if (owner <= 0 || owner == S->self) {
+        if (tables_has(S->tables, r->table))
+            return 0;
+        if ((owner = storage_owner(S->store, r->table)) > 0)
+            relay_remember(S->relay, r->table, owner);
+    }
+    if (owner <= 0 || owner == S->self)
+        return 0;
+    int known = 0;
+    for (int i = 0; i < c->nowners; i++)
+        known |= c->owners[i] == owner;
+    if (!known) {
+        if (c->nowners == CONN_OWNERS)
+            return 0; /* answered here: no_table */
+        c->owners[c->nowners++] = owner;
+    }
+    peer_add(S, owner);
+    relay_send(S->relay, owner, RELAY_REQUEST, c->client.id, c->client.addr, data, len);
+    return 1;
 }
 
 /* One whole message from `c`. */
@@ -246,7 +323,7 @@ static void conn_message(server *S, conn *c, const char *data, size_t len, int b
                      why);
     } else if (e != ERR_NONE)
         tables_error(S->tables, &c->client, e == ERR_BAD_JSON ? NULL : &r->id, e, problem.message);
-    else
+    else if (!forward(S, c, r, data, len))
         tables_request(S->tables, &c->client, r);
     if (tables_client_abusive(&c->client))
         c->close_soon = 1;
@@ -386,6 +463,116 @@ static void take_results(server *S)
     }
 }
 
+/* --- Clients of other processes (relay.h) ---------------------------------------------- */
+
+static remote **remote_slot(server *S, int from, uint64_t id)
+{
+    remote **at = &S->remotes[id % CLIENT_BUCKETS];
+    while (*at && ((*at)->client.from != from || (*at)->their_id != id))
+        at = &(*at)->next;
+    return at;
+}
+
+/* The relayed client `id` of process `from`, made at its first request;
+ * NULL when out of memory. */
+static remote *remote_get(server *S, int from, uint64_t id, const char *addr)
+{
+    remote **at = remote_slot(S, from, id);
+    remote *rc = *at;
+    if (rc)
+        return rc;
+    rc = calloc(1, sizeof *rc);
+    if (!rc)
+        return NULL;
+    rc->client.id = ++S->next_id;
+    rc->client.from = from;
+    snprintf(rc->client.addr, sizeof rc->client.addr, "%s", addr);
+    rc->their_id = id;
+    *at = rc;
+    peer_add(S, from);
+    return rc;
+}
+
+static void remote_gone(server *S, remote **at)
+{
+    remote *rc = *at;
+    *at = rc->next;
+    tables_client_gone(S->tables, &rc->client);
+    free(rc);
+}
+
+static void relayed(server *S, relay_item *it)
+{
+    if (it->kind == RELAY_MESSAGE) {
+        conn *c = S->by_id[it->client % CLIENT_BUCKETS];
+        while (c && c->client.id != it->client)
+            c = c->id_next;
+        srv_msg *m = c ? srv_msg_new(it->text, it->len) : NULL;
+        if (m) {
+            conn_queue(c, m);
+            srv_msg_unref(m);
+        }
+    } else if (it->kind == RELAY_GONE) {
+        remote **at = remote_slot(S, it->from, it->client);
+        if (*at)
+            remote_gone(S, at);
+    } else {
+        remote *rc = remote_get(S, it->from, it->client, it->addr);
+        msg_problem problem;
+        msg_request *r = &S->request;
+        msg_error e = msg_decode(it->text, it->len, r, &problem);
+        if (!rc)
+            return;
+        if (e != ERR_NONE)
+            tables_error(S->tables, &rc->client, e == ERR_BAD_JSON ? NULL : &r->id, e,
+                         problem.message);
+        else
+            tables_request(S->tables, &rc->client, r);
+    }
+}
+
+static void take_relayed(server *S)
+{
+    relay_item it;
+    while (S->relay && relay_take(S->relay, &it)) {
+        relayed(S, &it);
+        free(it.text);
+    }
+}
+
+/* Process `id` is gone: its clients' seats here are away, and the
+ * connections here that followed its tables close (their clients
+ * reconnect, and find the tables wherever they are taken over). */
+static void peer_dead(server *S, int id)
+{
+    for (int b = 0; b < CLIENT_BUCKETS; b++)
+        for (remote **at = &S->remotes[b]; *at;)
+            if ((*at)->client.from == id)
+                remote_gone(S, at);
+            else
+                at = &(*at)->next;
+    for (conn *c = S->conns; c; c = c->next)
+        for (int i = 0; i < c->nowners; i++)
+            if (c->owners[i] == id && !c->dropped) {
+                c->dropped = 1;
+                lws_set_timeout(c->wsi, PENDING_TIMEOUT_CLOSE_SEND, LWS_TO_KILL_ASYNC);
+            }
+    relay_forget(S->relay, id);
+}
+
+static void check_peers(server *S)
+{
+    for (int i = 0; i < S->npeers;) {
+        if (relay_alive(S->relay, S->peers[i]) == 0) {
+            fprintf(stderr, "carcassonne serve: server %d is gone\n", S->peers[i]);
+            peer_dead(S, S->peers[i]);
+            S->peers[i] = S->peers[--S->npeers];
+        } else {
+            i++;
+        }
+    }
+}
+
 /* Whether `c` sent an unmasked frame (RFC 6455: closed with 1002, its
  * message not read); sets the close reason. */
 static int sent_unmasked(conn *c)
@@ -440,6 +627,8 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
         if (S && S->pool)
             take_results(S);
+        if (S)
+            take_relayed(S);
         return 0;
     case LWS_CALLBACK_HTTP: return http_request(S, s, wsi, in ? (const char *)in : "");
     case LWS_CALLBACK_HTTP_WRITEABLE:
@@ -540,6 +729,8 @@ static void on_tick(lws_sorted_usec_list_t *sul)
     if (++S->ticks % sweep_ticks(S->opt) == 0)
         sweep_idle(S, now);
     tables_tick(S->tables, now);
+    if (S->relay && S->ticks % PEER_CHECK_TICKS == 0)
+        check_peers(S);
     lws_sul_schedule(S->ctx, 0, &S->tick, on_tick, TICK_MS * LWS_US_PER_MS);
 }
 
@@ -620,7 +811,17 @@ static int start(server *S, struct lws_http_mount *api, struct lws_http_mount *f
 {
     const server_options *o = S->opt;
     char err[256];
-    S->store = storage_open(o->db, err, sizeof err);
+    /* After SERVER_RESTART, a PostgreSQL that is not back yet is waited
+     * for; at the first start a database that cannot be opened is an
+     * error. */
+    int waited = 0;
+    while (!(S->store = storage_open(o->db, err, sizeof err)) && o->wait_for_db &&
+           !stop_requested) {
+        if (!waited++)
+            fprintf(stderr, "carcassonne serve: waiting for the database: %s\n", err);
+        struct timespec pause = {0, DB_RETRY_MS * 1000000L};
+        nanosleep(&pause, NULL);
+    }
     if (!S->store) {
         fprintf(stderr, "carcassonne serve: cannot open the database %s\n", err);
         return -1;
@@ -632,6 +833,12 @@ static int start(server *S, struct lws_http_mount *api, struct lws_http_mount *f
     S->ctx = S->tables ? make_context_on_loop(S, api, files) : NULL;
     if (!S->ctx) {
         fprintf(stderr, "carcassonne serve: cannot listen on %s port %d\n", o->host, o->port);
+        return -1;
+    }
+    S->self = storage_server_id(S->store);
+    if (storage_is_postgres(o->db) &&
+        !(S->relay = relay_new(o->db, S->self, wake_service, S, err, sizeof err))) {
+        fprintf(stderr, "carcassonne serve: %s\n", err);
         return -1;
     }
     S->pool = workers_new(o->workers, o->max_think_ms, wake_service, S);
@@ -655,6 +862,10 @@ static void stop(server *S)
         lws_context_destroy(S->ctx);
     if (S->loop)
         ev_loop_destroy(S->loop);
+    relay_free(S->relay);
+    for (int b = 0; b < CLIENT_BUCKETS; b++)
+        while (S->remotes[b])
+            remote_gone(S, &S->remotes[b]);
     tables_free(S->tables);
     storage_close(S->store);
     counts_clear(&S->conns_per_addr);
@@ -688,7 +899,16 @@ int server_run(const server_options *o)
             else if (lws_service(S->ctx, 0) < 0)
                 break;
             if (tables_flush(S->tables) != 0) {
-                status = 1;
+                /* A lost database (PostgreSQL restarted): start over
+                 * once it is back; the clients reconnect and resume. */
+                status = storage_lost(S->store) ? SERVER_RESTART : 1;
+                break;
+            }
+            /* What the pass sent to other processes' clients, after its
+             * commit. */
+            if (S->relay && (relay_flush(S->relay) != 0 || relay_lost(S->relay))) {
+                fprintf(stderr, "carcassonne serve: the relay lost the database\n");
+                status = SERVER_RESTART;
                 break;
             }
         }

@@ -20,11 +20,18 @@ typedef struct server_options {
     int ping_ms;                    /* a connection quiet this long is pinged ... */
     int idle_close_ms;              /* ... and closed when quiet this long (pongs count) */
     const char *tls_cert, *tls_key;
+    int wait_for_db; /* PostgreSQL: wait for it at start (set after SERVER_RESTART) */
 } server_options;
+
+/* server_run()'s answer when the database was lost (PostgreSQL stopped or
+ * restarted): every connection is closed and nothing unacknowledged kept;
+ * run it again (it waits for the database). */
+enum { SERVER_RESTART = 3 };
 
 /* Runs the server until SIGTERM or SIGINT. Prints "listening on
  * http://HOST:PORT" to standard output when ready. Returns the exit
- * status: 0 after a clean stop, 1 on failure (a message on stderr). */
+ * status: 0 after a clean stop, 1 on failure (a message on stderr), or
+ * SERVER_RESTART. */
 int server_run(const server_options *o);
 
 #endif

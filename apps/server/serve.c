@@ -20,8 +20,9 @@ static const char serve_usage[] =
     "\n"
     "  --host ADDR              address to listen on (default 127.0.0.1; 0.0.0.0: all)\n"
     "  --port N                 port (default 8080; 0: a free port, printed)\n"
-    "  --db FILE                SQLite database (default carcassonne-server.db in the\n"
-    "                           working folder; created when missing)\n"
+    "  --db FILE|URI            SQLite database (default carcassonne-server.db in the\n"
+    "                           working folder; created when missing), or a PostgreSQL\n"
+    "                           one: postgresql://USER@HOST/DB (libpq's URI)\n"
     "  --static DIR             static files served at / (default: the web/ folder of\n"
     "                           the source tree, else web/ next to the program, else\n"
     "                           ../share/carcassonne/web from it, where it installs)\n"
@@ -168,5 +169,9 @@ int cmd_serve(int argc, char **argv)
     char found[PATH_MAX];
     if (!o.static_dir)
         o.static_dir = default_static(found, sizeof found);
-    return server_run(&o);
+    while ((status = server_run(&o)) == SERVER_RESTART) {
+        fprintf(stderr, "carcassonne serve: the database was lost: starting over\n");
+        o.wait_for_db = 1;
+    }
+    return status;
 }

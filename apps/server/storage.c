@@ -1,8 +1,139 @@
-/* storage.c: what every storage backend gets from its primitives. */
+/* storage.c: the storage interface: picks the backend, calls through it,
+ * and builds on its primitives what every backend shares. */
 #include "storage.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "storage_backend.h"
+
+int storage_is_postgres(const char *where)
+{
+    return strncmp(where, "postgresql://", 13) == 0 || strncmp(where, "postgres://", 11) == 0;
+}
+
+storage *storage_open(const char *where, char *err, size_t errcap)
+{
+    const storage_backend *b =
+        storage_is_postgres(where) ? &storage_pg_backend : &storage_sqlite_backend;
+    storage *s = b->open(where, err, errcap);
+    if (s)
+        s->backend = b;
+    return s;
+}
+
+void storage_close(storage *s)
+{
+    if (s)
+        s->backend->close(s);
+}
+
+const char *storage_backend_name(const storage *s)
+{
+    return s->backend->name;
+}
+
+const char *storage_error(const storage *s)
+{
+    return s->backend->error(s);
+}
+
+int storage_create_table(storage *s, const stored_table *t)
+{
+    return s->backend->create_table(s, t);
+}
+
+int storage_update_seat(storage *s, const char *id, int seat, const stored_seat *st,
+                        int64_t started_ms)
+{
+    return s->backend->update_seat(s, id, seat, st, started_ms);
+}
+
+int storage_append_move(storage *s, const char *id, int turn, const stored_move *m,
+                        table_status status, int forfeit)
+{
+    return s->backend->append_move(s, id, turn, m, status, forfeit);
+}
+
+int storage_set_status(storage *s, const char *id, table_status status, int forfeit)
+{
+    return s->backend->set_status(s, id, status, forfeit);
+}
+
+int storage_add_chat(storage *s, const char *id, int n, const stored_chat *line)
+{
+    return s->backend->add_chat(s, id, n, line);
+}
+
+int storage_set_review(storage *s, const char *id, const char *json)
+{
+    return s->backend->set_review(s, id, json);
+}
+
+int storage_commit(storage *s)
+{
+    return s->backend->commit(s);
+}
+
+int storage_pending(const storage *s)
+{
+    return s->backend->pending(s);
+}
+
+int storage_list(storage *s, unsigned statuses, int (*each)(void *ctx, const char *id), void *ctx)
+{
+    return s->backend->list(s, statuses, each, ctx);
+}
+
+int storage_list_listed(storage *s, int max, int (*each)(void *ctx, const char *id), void *ctx)
+{
+    return s->backend->list_listed(s, max, each, ctx);
+}
+
+int storage_load_table(storage *s, const char *id, stored_table *out)
+{
+    return s->backend->load_table(s, id, out);
+}
+
+int storage_load_chat(storage *s, const char *id, stored_chat *out, int cap, int *total)
+{
+    return s->backend->load_chat(s, id, out, cap, total);
+}
+
+int storage_load_review(storage *s, const char *id, char **json)
+{
+    return s->backend->load_review(s, id, json);
+}
+
+int storage_claim(storage *s, const char *id)
+{
+    return s->backend->claim(s, id);
+}
+
+void storage_release(storage *s, const char *id)
+{
+    s->backend->release(s, id);
+}
+
+int storage_claim_orphans(storage *s, int (*each)(void *ctx, const char *id), void *ctx)
+{
+    return s->backend->claim_orphans(s, each, ctx);
+}
+
+int storage_server_id(const storage *s)
+{
+    return s->backend->server_id(s);
+}
+
+int storage_owner(storage *s, const char *id)
+{
+    return s->backend->owner(s, id);
+}
+
+int storage_lost(const storage *s)
+{
+    return s->backend->lost(s);
+}
 
 typedef struct id_list {
     char (*ids)[STORED_ID_BYTES];
@@ -36,6 +167,12 @@ int storage_load_unfinished(storage *s, int (*each)(void *ctx, const stored_tabl
     stored_table *t = malloc(sizeof *t);
     int result = t && storage_list(s, unfinished, collect_id, &l) == 0 && !l.failed ? 0 : -1;
     for (size_t i = 0; result == 0 && i < l.len; i++) {
+        /* Claimed before it is read: every move of its last server is in. */
+        int claimed = storage_claim(s, l.ids[i]);
+        if (claimed < 0)
+            result = -1;
+        if (claimed != 1)
+            continue;
         int found = storage_load_table(s, l.ids[i], t);
         if (found < 0)
             result = -1;

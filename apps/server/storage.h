@@ -1,6 +1,7 @@
-/* storage.h: where tables and moves are kept. A small interface, so that
- * a backend other than SQLite (PostgreSQL, shared by several servers) can
- * follow; nothing outside storage_*.c knows which one is in use.
+/* storage.h: where tables, moves, chat and reviews are kept. A small
+ * interface with two backends (storage_backend.h): SQLite, a file of one
+ * server, and PostgreSQL, shared by several servers; nothing outside
+ * storage*.c knows which one is in use.
  *
  * Writes go into one transaction that stays open until storage_commit():
  * the server commits once per pass of its event loop, before it tells
@@ -75,12 +76,27 @@ typedef struct stored_table {
     stored_move moves[STORED_MAX_MOVES];
 } stored_table;
 
+/* A chat line as stored: line `n` of its table (0, 1, 2, ...). */
+typedef struct stored_chat {
+    int seat; /* -1: a spectator */
+    char name[MSG_NAME_BYTES + 1];
+    char text[MSG_CHAT_BYTES + 1];
+    int64_t at_ms;
+} stored_chat;
+
 typedef struct storage storage;
 
-/* Opens (creating when needed) the database at `path`. NULL on failure,
+/* Opens the database at `where`: a PostgreSQL connection URI
+ * ("postgresql://..." or "postgres://...", libpq's syntax) selects the
+ * PostgreSQL backend, anything else is the path of an SQLite file. The
+ * schema is created or brought to this server's version. NULL on failure,
  * with a message in `err`. Close with storage_close(), which rolls back an
  * uncommitted transaction. */
-storage *storage_open(const char *path, char *err, size_t errcap);
+storage *storage_open(const char *where, char *err, size_t errcap);
+/* Whether `where` names a PostgreSQL database. */
+int storage_is_postgres(const char *where);
+/* The backend's name: "sqlite" or "postgresql". */
+const char *storage_backend_name(const storage *s);
 void storage_close(storage *s);
 /* The message of the last failure. */
 const char *storage_error(const storage *s);
@@ -97,6 +113,11 @@ int storage_append_move(storage *s, const char *id, int turn, const stored_move 
                         table_status status, int forfeit);
 /* Sets a table's status (finishing it without a move, for instance). */
 int storage_set_status(storage *s, const char *id, table_status status, int forfeit);
+/* Stores chat line number `n` (0-based) of table `id`. */
+int storage_add_chat(storage *s, const char *id, int n, const stored_chat *line);
+/* Stores the review of finished table `id` (the `review` event's `moves`
+ * JSON), replacing the one before. */
+int storage_set_review(storage *s, const char *id, const char *json);
 /* Makes every write since the last commit durable and ends the pass. 0
  * when done (or when there was nothing to commit), -1 on failure (then
  * nothing of the pass is kept). */
@@ -108,13 +129,52 @@ int storage_pending(const storage *s);
  * status is in `statuses` (bit 1 << status), oldest first; `each`
  * returning nonzero stops. 0 on success, -1 on failure. */
 int storage_list(storage *s, unsigned statuses, int (*each)(void *ctx, const char *id), void *ctx);
+/* Calls `each` with the id of each listed table that is waiting or
+ * playing, newest first, at most `max` (the lobby). 0, or -1 on failure. */
+int storage_list_listed(storage *s, int max, int (*each)(void *ctx, const char *id), void *ctx);
 /* Reads table `id`: 1 when found, 0 when there is none, -1 on failure. */
 int storage_load_table(storage *s, const char *id, stored_table *out);
 
-/* Built on the two reads above, for every backend (storage.c): calls
- * `each` for every table that is waiting or playing, oldest first, with a
- * buffer it reuses; `each` returning nonzero stops. 0 on success, -1 on
+/* Reads the last `cap` chat lines of table `id` into `out`, oldest first;
+ * `*total` is the number of lines ever said. The number read, or -1 on
  * failure. */
+int storage_load_chat(storage *s, const char *id, stored_chat *out, int cap, int *total);
+/* Reads the review of table `id` into `*json` (malloc'ed; the caller
+ * frees it): 1 when found, 0 when there is none, -1 on failure. */
+int storage_load_review(storage *s, const char *id, char **json);
+
+/* Which server process runs a table. With PostgreSQL several servers
+ * share the database and each waiting or playing table is run by one of
+ * them at a time: the one that holds its advisory lock (on its
+ * connection, so that the lock goes when the process dies or loses the
+ * connection). The database refuses a move of a table from a connection
+ * that does not hold it while another does. With SQLite the one server
+ * runs every table.
+ *
+ * storage_claim(): 1 when this process runs table `id` now (or already
+ * did: call it once per table), 0 when another one does, -1 on failure.
+ * storage_release(): lets go of it (a table finished and let go of).
+ * storage_claim_orphans(): claims every waiting or playing table that no
+ * process runs (its server died) and calls `each` with its id; `each`
+ * returning nonzero stops the calls, not the claims. 0, or -1 on
+ * failure. */
+int storage_claim(storage *s, const char *id);
+/* This process's id among the servers on the database (PostgreSQL: its
+ * connection's backend pid), 0 with SQLite; and the id of the process
+ * that runs table `id`: 0 when none does (or with SQLite), -1 on
+ * failure. */
+int storage_server_id(const storage *s);
+int storage_owner(storage *s, const char *id);
+void storage_release(storage *s, const char *id);
+int storage_claim_orphans(storage *s, int (*each)(void *ctx, const char *id), void *ctx);
+/* Whether the database was lost (its connection broke: PostgreSQL
+ * stopped or restarted); the server then starts over, once it is back. */
+int storage_lost(const storage *s);
+
+/* Built on the reads above, for every backend (storage.c): claims every
+ * table that is waiting or playing and that no other process runs, and
+ * calls `each` for each, oldest first, with a buffer it reuses; `each` returning nonzero stops. 0
+ * on success, -1 on failure. */
 int storage_load_unfinished(storage *s, int (*each)(void *ctx, const stored_table *t), void *ctx);
 
 #endif

@@ -1,6 +1,7 @@
 /* storage_sqlite.c: the storage interface on SQLite (WAL, synchronous=FULL),
  * with the WAL checkpoints on a thread of their own. */
 #include "storage.h"
+#include "storage_backend.h"
 
 #include <pthread.h>
 #include <sqlite3.h>
@@ -10,7 +11,8 @@
 #include <time.h>
 
 enum {
-    SCHEMA_VERSION = 4,   /* 2: tables.estimates; 3: tables.expansions; 4: tables.creator */
+    SCHEMA_VERSION = 5,   /* 2: tables.estimates; 3: tables.expansions; 4: tables.creator;
+                            5: chat, reviews */
     CHECKPOINT_MS = 1000, /* the checkpointer's period */
     /* How long the event loop waits for another process's write lock
      * (a script writing to the database) before the write fails: short,
@@ -36,18 +38,24 @@ static const char schema[] =
     " token_hash BLOB NOT NULL, invite_hash BLOB NOT NULL, PRIMARY KEY (table_id, seat));"
     "CREATE TABLE IF NOT EXISTS moves ("
     " table_id TEXT NOT NULL, turn INTEGER NOT NULL, move TEXT NOT NULL,"
-    " by INTEGER NOT NULL, at_ms INTEGER NOT NULL, PRIMARY KEY (table_id, turn));";
+    " by INTEGER NOT NULL, at_ms INTEGER NOT NULL, PRIMARY KEY (table_id, turn));"
+    "CREATE TABLE IF NOT EXISTS chat ("
+    " table_id TEXT NOT NULL, n INTEGER NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL,"
+    " text TEXT NOT NULL, at_ms INTEGER NOT NULL, PRIMARY KEY (table_id, n));"
+    "CREATE TABLE IF NOT EXISTS reviews (table_id TEXT PRIMARY KEY, moves TEXT NOT NULL);";
 
 /* The steps from each older version to the next, run in order inside one
  * transaction with the new user_version, so that a failure leaves the file
  * as it was: version 1 gains the tables' `estimates` (on for them all),
  * version 2 their `expansions` (none: the base game they were played
- * with), version 3 their `creator` (none known: -1). A new file gets every column from `schema` and
- * no step. */
+ * with), version 3 their `creator` (none known: -1); version 4 gains the
+ * chat and reviews tables, which `schema` creates in every file. A new
+ * file gets every column from `schema` and no step. */
 static const char *const upgrades[SCHEMA_VERSION] = {
     [1] = "ALTER TABLE tables ADD COLUMN estimates INTEGER NOT NULL DEFAULT 1;",
     [2] = "ALTER TABLE tables ADD COLUMN expansions INTEGER NOT NULL DEFAULT 0;",
     [3] = "ALTER TABLE tables ADD COLUMN creator INTEGER NOT NULL DEFAULT -1;",
+    [4] = "",
 };
 
 /* The prepared statements, one per write and read. */
@@ -68,6 +76,11 @@ typedef enum stmt_id {
     ST_TABLE,
     ST_SEATS,
     ST_MOVES,
+    ST_INSERT_CHAT,
+    ST_REVIEW,
+    ST_CHAT,
+    ST_LOAD_REVIEW,
+    ST_LISTED,
     ST_COUNT
 } stmt_id;
 
@@ -94,6 +107,12 @@ static const char *const stmt_sql[ST_COUNT] = {
     "SELECT seat, kind, taken, name, spec, token_hash, invite_hash FROM seats"
     " WHERE table_id=?1 ORDER BY seat",
     "SELECT turn, move, by, at_ms FROM moves WHERE table_id=?1 ORDER BY turn",
+    "INSERT INTO chat VALUES (?1,?2,?3,?4,?5,?6)",
+    "INSERT OR REPLACE INTO reviews VALUES (?1,?2)",
+    "SELECT n, seat, name, text, at_ms FROM chat WHERE table_id=?1 ORDER BY n DESC LIMIT ?2",
+    "SELECT moves FROM reviews WHERE table_id=?1",
+    "SELECT id FROM tables WHERE listed AND status IN (0, 1) ORDER BY created_ms DESC, id DESC"
+    " LIMIT ?1",
 };
 
 /* The checkpointer: copies the WAL into the database file every second
@@ -109,23 +128,29 @@ typedef struct checkpointer {
     sqlite3 *db;
 } checkpointer;
 
-struct storage {
+typedef struct sqlite_storage {
+    storage base;
     sqlite3 *db;
     sqlite3_stmt *stmt[ST_COUNT];
     int in_transaction;
     int locked; /* a write of this pass found the database locked */
     char error[256];
     checkpointer ckpt;
-};
+} sqlite_storage;
 
-static int failed(storage *s, const char *what)
+static sqlite_storage *as_sqlite(storage *base)
+{
+    return (sqlite_storage *)base;
+}
+
+static int failed(sqlite_storage *s, const char *what)
 {
     snprintf(s->error, sizeof s->error, "%s: %s", what, sqlite3_errmsg(s->db));
     return -1;
 }
 
 /* Runs a statement that returns no rows, then resets it. */
-static int run(storage *s, stmt_id id)
+static int run(sqlite_storage *s, stmt_id id)
 {
     sqlite3_stmt *st = s->stmt[id];
     int rc = sqlite3_step(st);
@@ -134,9 +159,9 @@ static int run(storage *s, stmt_id id)
     return rc == SQLITE_DONE ? 0 : failed(s, stmt_sql[id]);
 }
 
-const char *storage_error(const storage *s)
+static const char *sqlite_error(const storage *base)
 {
-    return s->error;
+    return ((const sqlite_storage *)base)->error;
 }
 
 static void *checkpoint_main(void *arg)
@@ -162,7 +187,7 @@ static void *checkpoint_main(void *arg)
 
 /* Starts the checkpointer on `path` (without it, only SQLite's automatic
  * checkpoints run). */
-static void checkpointer_start(storage *s, const char *path)
+static void checkpointer_start(sqlite_storage *s, const char *path)
 {
     checkpointer *k = &s->ckpt;
     int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
@@ -248,9 +273,11 @@ static int migrate(sqlite3 *db, char **msg)
     return 0;
 }
 
-storage *storage_open(const char *path, char *err, size_t errcap)
+static void sqlite_close(storage *base);
+
+static storage *sqlite_open(const char *path, char *err, size_t errcap)
 {
-    storage *s = calloc(1, sizeof *s);
+    sqlite_storage *s = calloc(1, sizeof *s);
     if (!s) {
         snprintf(err, errcap, "out of memory");
         return NULL;
@@ -258,7 +285,7 @@ storage *storage_open(const char *path, char *err, size_t errcap)
     int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
     if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
         snprintf(err, errcap, "%s: %s", path, s->db ? sqlite3_errmsg(s->db) : "out of memory");
-        storage_close(s);
+        sqlite_close(&s->base);
         return NULL;
     }
     sqlite3_busy_timeout(s->db, OPEN_BUSY_MS);
@@ -268,24 +295,25 @@ storage *storage_open(const char *path, char *err, size_t errcap)
         migrate(s->db, &msg) != 0) {
         snprintf(err, errcap, "%s: %s", path, msg ? msg : sqlite3_errmsg(s->db));
         sqlite3_free(msg);
-        storage_close(s);
+        sqlite_close(&s->base);
         return NULL;
     }
     for (int i = 0; i < ST_COUNT; i++) {
         if (sqlite3_prepare_v3(s->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &s->stmt[i],
                                NULL) != SQLITE_OK) {
             snprintf(err, errcap, "%s: %s", path, sqlite3_errmsg(s->db));
-            storage_close(s);
+            sqlite_close(&s->base);
             return NULL;
         }
     }
     checkpointer_start(s, path);
     sqlite3_busy_timeout(s->db, BUSY_MS);
-    return s;
+    return &s->base;
 }
 
-void storage_close(storage *s)
+static void sqlite_close(storage *base)
 {
+    sqlite_storage *s = as_sqlite(base);
     if (!s)
         return;
     checkpointer_stop(&s->ckpt);
@@ -300,7 +328,7 @@ void storage_close(storage *s)
 /* --- Transactions ------------------------------------------------------------------- */
 
 /* Opens the pass's transaction when needed and a savepoint for one step. */
-static int step_begin(storage *s)
+static int step_begin(sqlite_storage *s)
 {
     if (!s->in_transaction) {
         /* The lock is not given back within a pass: the pass's other
@@ -319,7 +347,7 @@ static int step_begin(storage *s)
 }
 
 /* Keeps the step's writes (ok == 0) or undoes them; returns `ok`. */
-static int step_end(storage *s, int ok)
+static int step_end(sqlite_storage *s, int ok)
 {
     if (ok != 0) {
         char saved[sizeof s->error];
@@ -332,8 +360,9 @@ static int step_end(storage *s, int ok)
     return run(s, ST_RELEASE);
 }
 
-int storage_commit(storage *s)
+static int sqlite_commit(storage *base)
 {
+    sqlite_storage *s = as_sqlite(base);
     s->locked = 0;
     if (!s->in_transaction)
         return 0;
@@ -348,9 +377,9 @@ int storage_commit(storage *s)
     return -1;
 }
 
-int storage_pending(const storage *s)
+static int sqlite_pending(const storage *base)
 {
-    return s->in_transaction;
+    return ((const sqlite_storage *)base)->in_transaction;
 }
 
 /* --- Writes ------------------------------------------------------------------------- */
@@ -360,7 +389,8 @@ static void bind_text(sqlite3_stmt *st, int i, const char *text)
     sqlite3_bind_text(st, i, text, -1, SQLITE_TRANSIENT);
 }
 
-static int write_seat(storage *s, stmt_id id, const char *table, int seat, const stored_seat *st)
+static int write_seat(sqlite_storage *s, stmt_id id, const char *table, int seat,
+                      const stored_seat *st)
 {
     sqlite3_stmt *q = s->stmt[id];
     bind_text(q, 1, table);
@@ -374,7 +404,7 @@ static int write_seat(storage *s, stmt_id id, const char *table, int seat, const
     return run(s, id);
 }
 
-static int insert_table(storage *s, const stored_table *t)
+static int insert_table(sqlite_storage *s, const stored_table *t)
 {
     sqlite3_stmt *q = s->stmt[ST_INSERT_TABLE];
     bind_text(q, 1, t->id);
@@ -399,7 +429,7 @@ static int insert_table(storage *s, const stored_table *t)
     return run(s, ST_INSERT_TABLE);
 }
 
-static int insert_move(storage *s, const char *id, int turn, const stored_move *m)
+static int insert_move(sqlite_storage *s, const char *id, int turn, const stored_move *m)
 {
     sqlite3_stmt *q = s->stmt[ST_INSERT_MOVE];
     bind_text(q, 1, id);
@@ -410,7 +440,7 @@ static int insert_move(storage *s, const char *id, int turn, const stored_move *
     return run(s, ST_INSERT_MOVE);
 }
 
-static int set_status(storage *s, const char *id, table_status status, int forfeit)
+static int set_status(sqlite_storage *s, const char *id, table_status status, int forfeit)
 {
     sqlite3_stmt *q = s->stmt[ST_STATUS];
     bind_text(q, 1, id);
@@ -419,8 +449,9 @@ static int set_status(storage *s, const char *id, table_status status, int forfe
     return run(s, ST_STATUS);
 }
 
-int storage_create_table(storage *s, const stored_table *t)
+static int sqlite_create_table(storage *base, const stored_table *t)
 {
+    sqlite_storage *s = as_sqlite(base);
     if (step_begin(s))
         return -1;
     int rc = insert_table(s, t);
@@ -431,9 +462,10 @@ int storage_create_table(storage *s, const stored_table *t)
     return step_end(s, rc);
 }
 
-int storage_update_seat(storage *s, const char *id, int seat, const stored_seat *st,
-                        int64_t started_ms)
+static int sqlite_update_seat(storage *base, const char *id, int seat, const stored_seat *st,
+                              int64_t started_ms)
 {
+    sqlite_storage *s = as_sqlite(base);
     if (step_begin(s))
         return -1;
     int rc = write_seat(s, ST_UPDATE_SEAT, id, seat, st);
@@ -448,9 +480,10 @@ int storage_update_seat(storage *s, const char *id, int seat, const stored_seat 
     return step_end(s, rc);
 }
 
-int storage_append_move(storage *s, const char *id, int turn, const stored_move *m,
-                        table_status status, int forfeit)
+static int sqlite_append_move(storage *base, const char *id, int turn, const stored_move *m,
+                              table_status status, int forfeit)
 {
+    sqlite_storage *s = as_sqlite(base);
     if (step_begin(s))
         return -1;
     int rc = insert_move(s, id, turn, m);
@@ -459,8 +492,9 @@ int storage_append_move(storage *s, const char *id, int turn, const stored_move 
     return step_end(s, rc);
 }
 
-int storage_set_status(storage *s, const char *id, table_status status, int forfeit)
+static int sqlite_set_status(storage *base, const char *id, table_status status, int forfeit)
 {
+    sqlite_storage *s = as_sqlite(base);
     if (step_begin(s))
         return -1;
     return step_end(s, set_status(s, id, status, forfeit));
@@ -505,7 +539,7 @@ static void read_table_row(sqlite3_stmt *q, stored_table *t)
     t->creator = sqlite3_column_int(q, 18);
 }
 
-static int read_seats(storage *s, stored_table *t)
+static int read_seats(sqlite_storage *s, stored_table *t)
 {
     sqlite3_stmt *q = s->stmt[ST_SEATS];
     bind_text(q, 1, t->id);
@@ -526,7 +560,7 @@ static int read_seats(storage *s, stored_table *t)
     return rc == SQLITE_DONE ? 0 : failed(s, "reading seats");
 }
 
-static int read_moves(storage *s, stored_table *t)
+static int read_moves(sqlite_storage *s, stored_table *t)
 {
     sqlite3_stmt *q = s->stmt[ST_MOVES];
     bind_text(q, 1, t->id);
@@ -547,8 +581,9 @@ static int read_moves(storage *s, stored_table *t)
     return rc == SQLITE_DONE ? 0 : failed(s, "reading moves");
 }
 
-int storage_load_table(storage *s, const char *id, stored_table *out)
+static int sqlite_load_table(storage *base, const char *id, stored_table *out)
 {
+    sqlite_storage *s = as_sqlite(base);
     sqlite3_stmt *q = s->stmt[ST_TABLE];
     bind_text(q, 1, id);
     int rc = sqlite3_step(q);
@@ -568,8 +603,10 @@ int storage_load_table(storage *s, const char *id, stored_table *out)
     return 1;
 }
 
-int storage_list(storage *s, unsigned statuses, int (*each)(void *ctx, const char *id), void *ctx)
+static int sqlite_list(storage *base, unsigned statuses, int (*each)(void *ctx, const char *id),
+                       void *ctx)
 {
+    sqlite_storage *s = as_sqlite(base);
     sqlite3_stmt *q = s->stmt[ST_LIST];
     sqlite3_bind_int(q, 1, (int)statuses);
     int rc;
@@ -584,3 +621,168 @@ int storage_list(storage *s, unsigned statuses, int (*each)(void *ctx, const cha
     sqlite3_reset(q);
     return rc == SQLITE_DONE ? 0 : failed(s, "listing tables");
 }
+
+static int sqlite_list_listed(storage *base, int max, int (*each)(void *ctx, const char *id),
+                              void *ctx)
+{
+    sqlite_storage *s = as_sqlite(base);
+    sqlite3_stmt *q = s->stmt[ST_LISTED];
+    sqlite3_bind_int(q, 1, max);
+    int rc;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        char id[STORED_ID_BYTES];
+        copy_column_text(q, 0, id, sizeof id);
+        if (each(ctx, id)) {
+            rc = SQLITE_DONE;
+            break;
+        }
+    }
+    sqlite3_reset(q);
+    return rc == SQLITE_DONE ? 0 : failed(s, "listing the lobby");
+}
+
+/* --- Chat and reviews --------------------------------------------------------------- */
+
+static int sqlite_add_chat(storage *base, const char *id, int n, const stored_chat *line)
+{
+    sqlite_storage *s = as_sqlite(base);
+    if (step_begin(s))
+        return -1;
+    sqlite3_stmt *q = s->stmt[ST_INSERT_CHAT];
+    bind_text(q, 1, id);
+    sqlite3_bind_int(q, 2, n);
+    sqlite3_bind_int(q, 3, line->seat);
+    bind_text(q, 4, line->name);
+    bind_text(q, 5, line->text);
+    sqlite3_bind_int64(q, 6, line->at_ms);
+    return step_end(s, run(s, ST_INSERT_CHAT));
+}
+
+static int sqlite_set_review(storage *base, const char *id, const char *json)
+{
+    sqlite_storage *s = as_sqlite(base);
+    if (step_begin(s))
+        return -1;
+    sqlite3_stmt *q = s->stmt[ST_REVIEW];
+    bind_text(q, 1, id);
+    bind_text(q, 2, json);
+    return step_end(s, run(s, ST_REVIEW));
+}
+
+static int sqlite_load_chat(storage *base, const char *id, stored_chat *out, int cap, int *total)
+{
+    sqlite_storage *s = as_sqlite(base);
+    sqlite3_stmt *q = s->stmt[ST_CHAT];
+    bind_text(q, 1, id);
+    sqlite3_bind_int(q, 2, cap);
+    int rc, n = 0;
+    *total = 0;
+    /* Newest first, so that the last `cap` are read; turned round below. */
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW && n < cap) {
+        if (n == 0)
+            *total = sqlite3_column_int(q, 0) + 1;
+        stored_chat *line = &out[n++];
+        line->seat = sqlite3_column_int(q, 1);
+        copy_column_text(q, 2, line->name, sizeof line->name);
+        copy_column_text(q, 3, line->text, sizeof line->text);
+        line->at_ms = sqlite3_column_int64(q, 4);
+    }
+    sqlite3_reset(q);
+    if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+        return failed(s, "reading chat");
+    for (int i = 0; i < n / 2; i++) {
+        stored_chat swap = out[i];
+        out[i] = out[n - 1 - i];
+        out[n - 1 - i] = swap;
+    }
+    return n;
+}
+
+static int sqlite_load_review(storage *base, const char *id, char **json)
+{
+    sqlite_storage *s = as_sqlite(base);
+    sqlite3_stmt *q = s->stmt[ST_LOAD_REVIEW];
+    bind_text(q, 1, id);
+    int rc = sqlite3_step(q);
+    *json = NULL;
+    if (rc == SQLITE_ROW) {
+        const unsigned char *text = sqlite3_column_text(q, 0);
+        *json = strdup(text ? (const char *)text : "[]");
+    }
+    sqlite3_reset(q);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return failed(s, "reading a review");
+    if (rc == SQLITE_ROW && !*json) {
+        snprintf(s->error, sizeof s->error, "out of memory");
+        return -1;
+    }
+    return rc == SQLITE_ROW;
+}
+
+/* --- One server runs every table ----------------------------------------------------- */
+
+static int sqlite_claim(storage *base, const char *id)
+{
+    (void)base;
+    (void)id;
+    return 1;
+}
+
+static void sqlite_release(storage *base, const char *id)
+{
+    (void)base;
+    (void)id;
+}
+
+static int sqlite_claim_orphans(storage *base, int (*each)(void *ctx, const char *id), void *ctx)
+{
+    (void)base;
+    (void)each;
+    (void)ctx;
+    return 0;
+}
+
+static int sqlite_lost(const storage *base)
+{
+    (void)base;
+    return 0;
+}
+
+static int sqlite_server_id(const storage *base)
+{
+    (void)base;
+    return 0;
+}
+
+static int sqlite_owner(storage *base, const char *id)
+{
+    (void)base;
+    (void)id;
+    return 0;
+}
+
+const storage_backend storage_sqlite_backend = {
+    .name = "sqlite",
+    .open = sqlite_open,
+    .close = sqlite_close,
+    .error = sqlite_error,
+    .create_table = sqlite_create_table,
+    .update_seat = sqlite_update_seat,
+    .append_move = sqlite_append_move,
+    .set_status = sqlite_set_status,
+    .add_chat = sqlite_add_chat,
+    .set_review = sqlite_set_review,
+    .commit = sqlite_commit,
+    .pending = sqlite_pending,
+    .list = sqlite_list,
+    .list_listed = sqlite_list_listed,
+    .load_table = sqlite_load_table,
+    .load_chat = sqlite_load_chat,
+    .load_review = sqlite_load_review,
+    .claim = sqlite_claim,
+    .release = sqlite_release,
+    .claim_orphans = sqlite_claim_orphans,
+    .lost = sqlite_lost,
+    .server_id = sqlite_server_id,
+    .owner = sqlite_owner,
+};

@@ -15,12 +15,8 @@ typedef struct table_member {
     int estimates; /* wants the `estimate` events */
 } table_member;
 
-typedef struct chat_line {
-    int seat; /* -1: a spectator */
-    char name[MSG_NAME_BYTES + 1];
-    char text[MSG_CHAT_BYTES + 1];
-    int64_t at_ms;
-} chat_line;
+/* A chat line is kept as it is stored. */
+typedef stored_chat chat_line;
 
 /* Invariants: `game` is the replay of row.moves from row.seed; row.nmoves
  * is the protocol's `turn` (a forfeit's `end` counts as a move, though
@@ -44,6 +40,7 @@ typedef struct srv_table {
     int nchat;                         /* lines ever said */
     char *review;                      /* the last review event's `moves` JSON, or NULL */
     int reviewing;                     /* a review was asked and has not come back */
+    int claimed;                       /* this process runs it (storage_claim()) */
     /* The engine's analysis (hints, estimates): at most one job at a time. */
     int analysing;                /* the turn an analysis is asked for, or -1 */
     int analysed;                 /* the turn of `analysis`, or -1 */

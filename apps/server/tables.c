@@ -17,6 +17,10 @@ enum {
     LOBBY_MAX = 100,
     TABLE_ID_LEN = 11, /* 't' and 10 letters and digits */
     REPLAY_CACHE = 64, /* `replay` answers of finished tables kept */
+    /* Several servers on one PostgreSQL: every second, a server takes
+     * over (a batch of) the tables whose server died. */
+    ORPHANS_MS = 1000,
+    ORPHANS_PER_SWEEP = 512,
 };
 
 /* The `replay` answer of a finished table (which never changes): its
@@ -45,6 +49,7 @@ struct srv_tables {
     replay_entry replays[REPLAY_CACHE];
     uint64_t replay_uses;
     srv_stats stats;
+    int64_t orphans_ms; /* the last look for tables whose server died */
 };
 
 /* --- The registry ------------------------------------------------------------------ */
@@ -113,6 +118,8 @@ static void evict_table(srv_tables *T, srv_table *t)
         T->newest = t->older;
     if (t->older)
         t->older->newer = t->newer;
+    if (t->claimed)
+        storage_release(T->store, t->row.id);
     free_table(t);
 }
 
@@ -177,8 +184,65 @@ static srv_table *table_from_row(const stored_table *row, char *err, size_t errc
     return t;
 }
 
-/* The table `id`, from memory, or else read from storage (finished tables
- * that were let go); NULL when there is none. */
+/* The last CHAT_KEPT chat lines of `t` and its review, from storage. A
+ * failure leaves them out (the game goes on without them). */
+static void load_chat_and_review(srv_tables *T, srv_table *t)
+{
+    chat_line *lines = malloc(CHAT_KEPT * sizeof *lines);
+    int total = 0;
+    int n = lines ? storage_load_chat(T->store, t->row.id, lines, CHAT_KEPT, &total) : -1;
+    if (n > 0 && (t->chat = calloc(CHAT_KEPT, sizeof *t->chat))) {
+        /* The ring holds line i at i % CHAT_KEPT. */
+        for (int k = 0; k < n; k++)
+            t->chat[(total - n + k) % CHAT_KEPT] = lines[k];
+        t->nchat = total;
+    }
+    free(lines);
+    if (n < 0 || (t->row.status == TABLE_FINISHED &&
+                  storage_load_review(T->store, t->row.id, &t->review) < 0))
+        fprintf(stderr, "carcassonne serve: table %s: chat or review not read: %s\n", t->row.id,
+                storage_error(T->store));
+}
+
+static int64_t now_ms(const srv_tables *T);
+
+/* A table read from storage joins the registry: its chat and review
+ * read, its clocks going on from now (the time nobody ran it is not
+ * counted against the seat to move). */
+static void adopt_table(srv_tables *T, srv_table *t)
+{
+    load_chat_and_review(T, t);
+    insert_table(T, t);
+    t->turn_ms = now_ms(T);
+    t->idle_ms = t->turn_ms;
+}
+
+static void maybe_think(srv_tables *T, srv_table *t);
+
+/* Takes over waiting or playing table `id` when no server runs it (its
+ * server died, or another server's client asks for it): claimed first,
+ * then read, so that every move its last server committed is there. */
+static srv_table *take_over(srv_tables *T, const char *id, stored_table *row)
+{
+    if (storage_claim(T->store, id) != 1)
+        return NULL;
+    char err[160];
+    srv_table *t = NULL;
+    if (storage_load_table(T->store, id, row) == 1 && row->status < TABLE_FINISHED)
+        t = table_from_row(row, err, sizeof err);
+    if (!t) {
+        storage_release(T->store, id);
+        return NULL;
+    }
+    t->claimed = 1;
+    adopt_table(T, t);
+    maybe_think(T, t);
+    return t;
+}
+
+/* The table `id`, from memory, or else read from storage: a finished
+ * table that was let go, or a live one no server runs (taken over); NULL
+ * when there is none, or another server runs it. */
 static srv_table *find_table(srv_tables *T, const char *id)
 {
     srv_table *t = find_loaded(T, id);
@@ -186,13 +250,41 @@ static srv_table *find_table(srv_tables *T, const char *id)
         return t;
     stored_table *row = malloc(sizeof *row);
     char err[160];
-    if (row && storage_load_table(T->store, id, row) == 1 && row->status == TABLE_FINISHED) {
+    int found = row ? storage_load_table(T->store, id, row) : -1;
+    if (found == 1 && row->status == TABLE_FINISHED) {
         t = table_from_row(row, err, sizeof err);
-        if (t)
+        if (t) {
+            load_chat_and_review(T, t);
             insert_table(T, t);
+        }
+    } else if (found == 1 && row->status < TABLE_FINISHED) {
+        t = take_over(T, id, row);
     }
     free(row);
     return t;
+}
+
+/* Table `id` as stored, for a view only (another server runs it): not
+ * kept, freed by the caller (free_table()); NULL when there is none. */
+static srv_table *stored_copy(srv_tables *T, const char *id)
+{
+    stored_table *row = malloc(sizeof *row);
+    char err[160];
+    srv_table *t = NULL;
+    if (row && strlen(id) == TABLE_ID_LEN && storage_load_table(T->store, id, row) == 1)
+        t = table_from_row(row, err, sizeof err);
+    free(row);
+    return t;
+}
+
+int tables_loaded(const srv_tables *T, const char *id)
+{
+    return find_loaded(T, id) != NULL;
+}
+
+int tables_has(srv_tables *T, const char *id)
+{
+    return find_table(T, id) != NULL;
 }
 
 const srv_stats *tables_stats(const srv_tables *T)
@@ -810,8 +902,18 @@ static void do_create(srv_tables *T, srv_client *c, const msg_request *r)
         refuse(T, c, r, ERR_INTERNAL, "the table could not be made");
         return;
     }
+    /* This process runs it (claimed before it exists: nobody else can). */
+    if (storage_claim(T->store, t->row.id) != 1) {
+        fprintf(stderr, "carcassonne serve: table %s not claimed: %s\n", t->row.id,
+                storage_error(T->store));
+        free_table(t);
+        refuse(T, c, r, ERR_INTERNAL, "the table could not be made: try again");
+        return;
+    }
+    t->claimed = 1;
     if (storage_create_table(T->store, &t->row) != 0) {
         fprintf(stderr, "carcassonne serve: %s\n", storage_error(T->store));
+        storage_release(T->store, t->row.id);
         free_table(t);
         refuse(T, c, r, ERR_INTERNAL, "the table could not be stored");
         return;
@@ -1040,21 +1142,55 @@ static void do_chat(srv_tables *T, srv_client *c, const msg_request *r, srv_tabl
         refuse(T, c, r, ERR_INTERNAL, "out of memory");
         return;
     }
+    chat_line said = {.seat = t->members[i].seat, .at_ms = now};
+    snprintf(said.name, sizeof said.name, "%s", said.seat >= 0 ? t->row.seats[said.seat].name : "");
+    snprintf(said.text, sizeof said.text, "%s", r->text);
+    /* Kept with the table, so that a restart or another server shows it. */
+    if (storage_add_chat(T->store, t->row.id, t->nchat, &said) != 0) {
+        fprintf(stderr, "carcassonne serve: %s\n", storage_error(T->store));
+        refuse(T, c, r, ERR_INTERNAL, "the chat line could not be stored: try again");
+        return;
+    }
     c->last_chat_ms = now;
     chat_line *line = &t->chat[t->nchat++ % CHAT_KEPT];
-    line->seat = t->members[i].seat;
-    snprintf(line->name, sizeof line->name, "%s",
-             line->seat >= 0 ? t->row.seats[line->seat].name : "");
-    snprintf(line->text, sizeof line->text, "%s", r->text);
-    line->at_ms = now;
+    *line = said;
     reply(T, c, r, NULL);
     broadcast(T, t, view_chat(line, t->row.id), NULL);
+}
+
+typedef struct lobby_ctx {
+    srv_tables *T;
+    json_t *list;
+} lobby_ctx;
+
+static int lobby_add(void *ctx, const char *id)
+{
+    lobby_ctx *L = ctx;
+    srv_table *copy = NULL;
+    const srv_table *t = find_loaded(L->T, id);
+    if (!t)
+        t = copy = stored_copy(L->T, id);
+    if (t)
+        json_array_append_new(L->list, view_lobby_entry(t));
+    if (copy)
+        free_table(copy);
+    return 0;
 }
 
 static void do_lobby(srv_tables *T, srv_client *c, const msg_request *r)
 {
     json_t *list = json_array();
     int n = 0;
+    if (storage_server_id(T->store) != 0) {
+        /* Several servers: the tables of them all, from the database (a
+         * table of another server as stored, the presence of its seats
+         * not known here). */
+        lobby_ctx L = {T, list};
+        if (storage_list_listed(T->store, LOBBY_MAX, lobby_add, &L) != 0)
+            fprintf(stderr, "carcassonne serve: %s\n", storage_error(T->store));
+        reply(T, c, r, json_pack("{s:o}", "tables", list));
+        return;
+    }
     for (const srv_table *t = T->newest; t && n < LOBBY_MAX; t = t->older)
         if (t->row.listed && t->row.status < TABLE_FINISHED) {
             json_array_append_new(list, view_lobby_entry(t));
@@ -1069,10 +1205,15 @@ static void do_mine(srv_tables *T, srv_client *c, const msg_request *r)
     for (int i = 0; i < r->nmine; i++) {
         const msg_mine_pair *pair = &r->mine[i];
         srv_table *t = pair->valid ? find_table(T, pair->table) : NULL;
+        srv_table *copy = !t && pair->valid ? stored_copy(T, pair->table) : NULL;
+        if (copy)
+            t = copy; /* run by another server */
         int seat = t ? seat_of_token(t, pair->token) : -1;
-        if (seat < 0)
+        json_t *entry = seat >= 0 ? view_lobby_entry(t) : NULL;
+        if (copy)
+            free_table(copy);
+        if (!entry)
             continue;
-        json_t *entry = view_lobby_entry(t);
         json_object_set_new(entry, "seat", json_integer(seat));
         json_array_append_new(list, entry);
     }
@@ -1361,6 +1502,10 @@ void tables_review_done(srv_tables *T, const char *table, char *json_moves)
     free(t->review);
     t->review = json_moves;
     t->reviewing = 0;
+    /* Kept: a restart or another server answers from storage. Not kept,
+     * it is still sent, and a later request computes it again. */
+    if (storage_set_review(T->store, t->row.id, json_moves) != 0)
+        fprintf(stderr, "carcassonne serve: %s\n", storage_error(T->store));
     json_t *moves = json_loads(json_moves, 0, NULL);
     broadcast(T, t,
               json_pack("{s:s, s:s, s:o}", "type", "review", "table", t->row.id, "moves",
@@ -1386,8 +1531,54 @@ void tables_analysis_done(srv_tables *T, const char *table, int turn, const srv_
     send_estimates(T, t);
 }
 
+typedef struct id_batch {
+    char ids[ORPHANS_PER_SWEEP][STORED_ID_BYTES];
+    int n;
+} id_batch;
+
+static int collect_orphan(void *ctx, const char *id)
+{
+    id_batch *b = ctx;
+    if (b->n < ORPHANS_PER_SWEEP)
+        snprintf(b->ids[b->n++], STORED_ID_BYTES, "%s", id);
+    return b->n == ORPHANS_PER_SWEEP;
+}
+
+/* Takes over the tables whose server died (PostgreSQL: nobody holds
+ * their lock), every ORPHANS_MS. */
+static void adopt_orphans(srv_tables *T, int64_t now)
+{
+    if (now - T->orphans_ms < ORPHANS_MS && now >= T->orphans_ms)
+        return;
+    T->orphans_ms = now;
+    id_batch *b = malloc(sizeof *b);
+    if (!b)
+        return;
+    b->n = 0;
+    if (storage_claim_orphans(T->store, collect_orphan, b) != 0)
+        fprintf(stderr, "carcassonne serve: %s\n", storage_error(T->store));
+    stored_table *row = malloc(sizeof *row);
+    for (int i = 0; row && i < b->n; i++) {
+        char err[160];
+        srv_table *t = NULL;
+        if (!find_loaded(T, b->ids[i]) && storage_load_table(T->store, b->ids[i], row) == 1 &&
+            row->status < TABLE_FINISHED)
+            t = table_from_row(row, err, sizeof err);
+        if (!t) {
+            storage_release(T->store, b->ids[i]);
+            continue;
+        }
+        t->claimed = 1;
+        adopt_table(T, t);
+        fprintf(stderr, "carcassonne serve: table %s taken over\n", t->row.id);
+    }
+    free(row);
+    free(b);
+}
+
 void tables_tick(srv_tables *T, int64_t now)
 {
+    adopt_orphans(T, now);
     for (srv_table *t = T->newest, *older; t; t = older) {
         older = t->older;
         if (t->row.status == TABLE_WAITING && t->nmembers == 0 &&
@@ -1446,10 +1637,9 @@ static int load_one(void *ctx, const stored_table *row)
         L->skipped++;
         return 0;
     }
-    insert_table(L->T, t);
     /* The time the server was down is not counted against the seat to move. */
-    t->turn_ms = now_ms(L->T);
-    t->idle_ms = t->turn_ms;
+    t->claimed = 1;
+    adopt_table(L->T, t);
     return 0;
 }
 
@@ -1468,8 +1658,14 @@ int tables_load(srv_tables *T, char *err, size_t errcap)
 char *tables_record(srv_tables *T, const char *id, int *finished)
 {
     srv_table *t = find_table(T, id);
+    srv_table *copy = t ? NULL : stored_copy(T, id); /* run by another server */
+    if (copy)
+        t = copy;
     if (!t)
         return NULL;
     *finished = t->row.status == TABLE_FINISHED;
-    return view_record(t);
+    char *text = view_record(t);
+    if (copy)
+        free_table(copy);
+    return text;
 }

@@ -30,6 +30,7 @@ struct srv_table;
  * calls tables_client_gone() before freeing it. */
 typedef struct srv_client {
     uint64_t id;
+    int from; /* 0, or a client of server process `from` whose requests come by the relay */
     char addr[STORED_ADDR_BYTES];
     int njoined;
     struct srv_table *joined[CLIENT_MAX_TABLES];
@@ -90,6 +91,13 @@ void tables_free(srv_tables *T);
  * skipped (a message on stderr) and left in storage. 0 on success, -1 with
  * `err` when storage cannot be read. */
 int tables_load(srv_tables *T, char *err, size_t errcap);
+
+/* Whether table `id` is run by this process, or can be (finished, or
+ * taken over now: no process runs it); 0 when another process runs it,
+ * or there is none. */
+int tables_has(srv_tables *T, const char *id);
+/* Whether table `id` is in this process's memory (no database read). */
+int tables_loaded(const srv_tables *T, const char *id);
 
 /* Handles one decoded request of client `c`: its reply and events go to
  * the outbox. */

@@ -41,7 +41,8 @@ class Server:
 
     def __init__(self, program, workdir, extra=()):
         self.program = program
-        self.db = os.path.join(workdir, "server.db")
+        # CARC_E2E_DB: a PostgreSQL URI instead (the cases run on it too)
+        self.db = os.environ.get("CARC_E2E_DB") or os.path.join(workdir, "server.db")
         self.extra = list(extra)
         self.proc = None
         self.port = 0

@@ -92,6 +92,10 @@ def case_options(program):
         r = run(program, *args)
         if r.returncode != 2 or "carcassonne serve:" not in r.stderr or r.stdout:
             fail("%s: exit %d, stderr %r" % (args, r.returncode, r.stderr))
+    # A PostgreSQL that cannot be reached at start: exit 1 at once, saying why.
+    r = run(program, "--port", "0", "--db", "postgresql://nobody@/nodb?host=/no/such/folder")
+    if r.returncode != 1 or "cannot open the database postgresql:" not in r.stderr:
+        fail("an unreachable PostgreSQL: exit %d, stderr %r" % (r.returncode, r.stderr))
 
 
 def case_http(program):

@@ -1,6 +1,11 @@
-/* test_storage.c: the SQLite storage: a round trip through a temporary
- * file, atomic steps, commits, a database locked by another process, and
- * a reopened database that replays to the same game (the same digest). */
+/* test_storage.c: the storage interface, one suite for both backends
+ * (the first argument: sqlite, a temporary file; postgresql, the database
+ * of CARC_TEST_PG, which tests/server/with_postgres.sh starts): a round
+ * trip, atomic steps, commits, a database locked by another process, chat
+ * and reviews, the schema's versions, two servers writing the same move,
+ * and a reopened database that replays to the same game (the same
+ * digest). */
+#include <libpq-fe.h>
 #include <setjmp.h>
 #include <sqlite3.h>
 #include <stdarg.h>
@@ -17,10 +22,28 @@
 #include "table.h"
 
 static char path[64];
+static const char *pg_uri; /* the PostgreSQL run: its database; NULL for SQLite */
+
+/* Runs `sql` on the PostgreSQL database with a connection of the test's. */
+static void pg_exec(const char *sql)
+{
+    PGconn *c = PQconnectdb(pg_uri);
+    assert_int_equal(PQstatus(c), CONNECTION_OK);
+    PGresult *r = PQexec(c, sql);
+    if (PQresultStatus(r) != PGRES_COMMAND_OK && PQresultStatus(r) != PGRES_TUPLES_OK)
+        fail_msg("%s: %s", sql, PQerrorMessage(c));
+    PQclear(r);
+    PQfinish(c);
+}
 
 static int setup(void **state)
 {
     (void)state;
+    if (pg_uri) {
+        pg_exec("SET client_min_messages TO warning;"
+                "DROP TABLE IF EXISTS tables, seats, moves, chat, reviews, carc_schema");
+        return 0;
+    }
     snprintf(path, sizeof path, "/tmp/carc-storage-XXXXXX");
     int fd = mkstemp(path);
     if (fd < 0)
@@ -42,10 +65,15 @@ static int teardown(void **state)
     return 0;
 }
 
+static const char *where(void)
+{
+    return pg_uri ? pg_uri : path;
+}
+
 static storage *open_db(void)
 {
     char err[200];
-    storage *s = storage_open(path, err, sizeof err);
+    storage *s = storage_open(where(), err, sizeof err);
     if (!s)
         fail_msg("%s", err);
     return s;
@@ -311,12 +339,20 @@ static void test_upgrade_from_version_1(void **state)
     assert_int_equal(loaded.estimates, 1);
     assert_int_equal(loaded.expansions, 0);
     storage_close(s);
-    assert_int_equal(schema_version(), 4);
+    assert_int_equal(schema_version(), 5);
 }
 
-/* The user_version of the database file. */
+/* The schema version of the database (SQLite: the file's user_version). */
 static int schema_version(void)
 {
+    if (pg_uri) {
+        PGconn *c = PQconnectdb(pg_uri);
+        PGresult *r = PQexec(c, "SELECT version FROM carc_schema");
+        int version = PQntuples(r) == 1 ? atoi(PQgetvalue(r, 0, 0)) : -1;
+        PQclear(r);
+        PQfinish(c);
+        return version;
+    }
     sqlite3 *db;
     sqlite3_stmt *q;
     int version = -1;
@@ -377,7 +413,7 @@ static void test_upgrade_from_version_2(void **state)
     assert_int_equal(storage_create_table(s, &t), 0);
     assert_int_equal(storage_commit(s), 0);
     storage_close(s);
-    assert_int_equal(schema_version(), 4);
+    assert_int_equal(schema_version(), 5);
     s = open_db();
     assert_int_equal(storage_load_table(s, "triver000001", &loaded), 1);
     assert_int_equal(loaded.expansions, CARC_EXPANSION_RIVER);
@@ -393,12 +429,17 @@ static void test_upgrade_from_version_2(void **state)
 static void test_newer_schema_refused(void **state)
 {
     (void)state;
-    sqlite3 *db;
-    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-    assert_int_equal(sqlite3_exec(db, "PRAGMA user_version=99;", NULL, NULL, NULL), SQLITE_OK);
-    sqlite3_close(db);
+    if (pg_uri) {
+        storage_close(open_db());
+        pg_exec("UPDATE carc_schema SET version=99");
+    } else {
+        sqlite3 *db;
+        assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+        assert_int_equal(sqlite3_exec(db, "PRAGMA user_version=99;", NULL, NULL, NULL), SQLITE_OK);
+        sqlite3_close(db);
+    }
     char err[200];
-    assert_null(storage_open(path, err, sizeof err));
+    assert_null(storage_open(where(), err, sizeof err));
     assert_non_null(strstr(err, "newer"));
     assert_int_equal(schema_version(), 99);
 }
@@ -407,22 +448,257 @@ static void test_bad_path(void **state)
 {
     (void)state;
     char err[200];
-    assert_null(storage_open("/nonexistent-folder/x.db", err, sizeof err));
+    const char *bad =
+        pg_uri ? "postgresql://nobody@/nodb?host=/nonexistent-folder" : "/nonexistent-folder/x.db";
+    assert_null(storage_open(bad, err, sizeof err));
     assert_true(strlen(err) > 0);
 }
 
-int main(void)
+/* Chat lines and a review are kept: the last lines of a table read back
+ * in order with the count of all, a line number said twice is refused,
+ * and a new review replaces the old. */
+static void test_chat_and_review(void **state)
 {
-    const struct CMUnitTest tests[] = {
+    (void)state;
+    static stored_table t;
+    carc_game *g;
+    make_table(&t, "tchat0000001", 21, 2, &g);
+    carc_game_free(g);
+    storage *s = open_db();
+    assert_int_equal(storage_create_table(s, &t), 0);
+    for (int i = 0; i < 7; i++) {
+        stored_chat line = {.seat = i % 2 ? -1 : 0, .at_ms = 100 + i};
+        snprintf(line.name, sizeof line.name, "%s", i % 2 ? "" : "Ann");
+        snprintf(line.text, sizeof line.text, "line %d: it's \"quoted\" \\ ok", i);
+        assert_int_equal(storage_add_chat(s, t.id, i, &line), 0);
+    }
+    stored_chat again = {.seat = 0};
+    assert_int_equal(storage_add_chat(s, t.id, 3, &again), -1);
+    assert_int_equal(storage_set_review(s, t.id, "[{\"turn\":0}]"), 0);
+    assert_int_equal(storage_set_review(s, t.id, "[{\"turn\":1}]"), 0);
+    assert_int_equal(storage_commit(s), 0);
+    storage_close(s);
+
+    s = open_db();
+    stored_chat lines[5];
+    int total = -1;
+    assert_int_equal(storage_load_chat(s, t.id, lines, 5, &total), 5);
+    assert_int_equal(total, 7);
+    assert_string_equal(lines[0].text, "line 2: it's \"quoted\" \\ ok");
+    assert_string_equal(lines[4].text, "line 6: it's \"quoted\" \\ ok");
+    assert_int_equal(lines[4].seat, 0);
+    assert_string_equal(lines[4].name, "Ann");
+    assert_int_equal(lines[3].seat, -1);
+    assert_true(lines[4].at_ms == 106);
+    assert_int_equal(storage_load_chat(s, "tnone0000001", lines, 5, &total), 0);
+    assert_int_equal(total, 0);
+    char *json = NULL;
+    assert_int_equal(storage_load_review(s, t.id, &json), 1);
+    assert_string_equal(json, "[{\"turn\":1}]");
+    free(json);
+    assert_int_equal(storage_load_review(s, "tnone0000001", &json), 0);
+    assert_null(json);
+    storage_close(s);
+}
+
+/* Two servers that both think they run a table (two connections) write
+ * move 6: the database keeps one. The second waits for the first's
+ * transaction, at most a short lock timeout, and is refused or fails;
+ * after the first's commit it is refused outright. */
+static void test_two_writers_one_move(void **state)
+{
+    (void)state;
+    static stored_table t;
+    carc_game *g;
+    make_table(&t, "trace0000001", 31, 8, &g);
+    carc_game_free(g);
+    t.nmoves = 6;
+    storage *a = open_db();
+    storage *b = open_db();
+    assert_int_equal(storage_create_table(a, &t), 0);
+    assert_int_equal(storage_commit(a), 0);
+    stored_move other = t.moves[7];
+    assert_int_equal(storage_append_move(a, t.id, 6, &t.moves[6], TABLE_PLAYING, -1), 0);
+    double start = seconds_now();
+    assert_int_equal(storage_append_move(b, t.id, 6, &other, TABLE_PLAYING, -1), -1);
+    assert_true(seconds_now() - start < 3.0);
+    assert_int_equal(storage_commit(a), 0);
+    storage_commit(b);
+    assert_int_equal(storage_append_move(b, t.id, 6, &other, TABLE_PLAYING, -1), -1);
+    assert_int_equal(storage_commit(b), 0);
+    assert_int_equal(storage_load_table(b, t.id, &loaded), 1);
+    assert_int_equal(loaded.nmoves, 7);
+    assert_string_equal(loaded.moves[6].text, t.moves[6].text);
+    storage_close(a);
+    storage_close(b);
+}
+
+static int collect_first(void *ctx, const char *id)
+{
+    char *out = ctx;
+    if (!*out)
+        snprintf(out, STORED_ID_BYTES, "%s", id);
+    return 0;
+}
+
+/* PostgreSQL: two server processes (two connections) on one database.
+ * The first to claim a table runs it; the other's claim fails, and the
+ * database refuses its moves, even of a new move number. When the first
+ * goes (its connection closes, as at a kill -9), the other takes the
+ * table over as an orphan and its moves go through. A finished table is
+ * no orphan. */
+static void test_claims_pg(void **state)
+{
+    (void)state;
+    static stored_table t, done;
+    carc_game *g;
+    make_table(&t, "tclaim000001", 41, 8, &g);
+    carc_game_free(g);
+    t.nmoves = 6;
+    make_table(&done, "tclaim000002", 42, 2, &g);
+    carc_game_free(g);
+    done.status = TABLE_FINISHED;
+    storage *a = open_db();
+    storage *b = open_db();
+    assert_int_equal(storage_create_table(a, &t), 0);
+    assert_int_equal(storage_create_table(a, &done), 0);
+    assert_int_equal(storage_commit(a), 0);
+    assert_int_equal(storage_claim(a, t.id), 1);
+    assert_int_equal(storage_claim(b, t.id), 0);
+    char orphan[STORED_ID_BYTES] = "";
+    assert_int_equal(storage_claim_orphans(b, collect_first, orphan), 0);
+    assert_string_equal(orphan, "");
+    assert_int_equal(storage_append_move(b, t.id, 6, &t.moves[6], TABLE_PLAYING, -1), -1);
+    assert_int_equal(storage_set_status(b, t.id, TABLE_FINISHED, 0), -1);
+    assert_int_equal(storage_commit(b), 0);
+    assert_int_equal(storage_append_move(a, t.id, 6, &t.moves[6], TABLE_PLAYING, -1), 0);
+    assert_int_equal(storage_commit(a), 0);
+    storage_close(a); /* the process that ran it dies */
+    /* PostgreSQL lets go of its locks once its backend has seen the
+     * connection close: a moment. */
+    double start = seconds_now();
+    while (!*orphan && seconds_now() - start < 5.0)
+        assert_int_equal(storage_claim_orphans(b, collect_first, orphan), 0);
+    assert_string_equal(orphan, t.id);
+    assert_int_equal(storage_append_move(b, t.id, 6, &t.moves[7], TABLE_PLAYING, -1), -1);
+    assert_int_equal(storage_append_move(b, t.id, 7, &t.moves[7], TABLE_PLAYING, -1), 0);
+    assert_int_equal(storage_commit(b), 0);
+    storage_release(b, t.id);
+    storage *c = open_db();
+    assert_int_equal(storage_claim(c, t.id), 1);
+    assert_int_equal(storage_load_table(c, t.id, &loaded), 1);
+    assert_int_equal(loaded.nmoves, 8);
+    storage_close(b);
+    storage_close(c);
+}
+
+/* PostgreSQL: another connection holding a lock on the moves stalls a
+ * write for the short lock timeout (200 ms), once a pass; the pass's
+ * later writes fail at once and it commits nothing; the writes go through
+ * once the lock is gone. */
+static void test_locked_database_pg(void **state)
+{
+    (void)state;
+    static stored_table t;
+    carc_game *g;
+    make_table(&t, "tlock0000002", 13, 4, &g);
+    carc_game_free(g);
+    storage *s = open_db();
+    assert_int_equal(storage_create_table(s, &t), 0);
+    assert_int_equal(storage_commit(s), 0);
+    PGconn *locker = PQconnectdb(pg_uri);
+    PQclear(PQexec(locker, "BEGIN"));
+    PGresult *r = PQexec(locker, "LOCK TABLE moves IN ACCESS EXCLUSIVE MODE");
+    assert_int_equal(PQresultStatus(r), PGRES_COMMAND_OK);
+    PQclear(r);
+    double start = seconds_now();
+    assert_int_equal(storage_append_move(s, t.id, 4, &t.moves[3], TABLE_PLAYING, -1), -1);
+    assert_true(seconds_now() - start < 3.0);
+    assert_non_null(strstr(storage_error(s), "lock"));
+    start = seconds_now();
+    for (int i = 0; i < 20; i++)
+        assert_int_equal(storage_append_move(s, t.id, 4, &t.moves[3], TABLE_PLAYING, -1), -1);
+    assert_true(seconds_now() - start < 1.0);
+    assert_int_equal(storage_commit(s), 0); /* the pass ends with nothing to commit */
+    PQclear(PQexec(locker, "ROLLBACK"));
+    PQfinish(locker);
+    assert_int_equal(storage_append_move(s, t.id, 4, &t.moves[3], TABLE_PLAYING, -1), 0);
+    assert_int_equal(storage_commit(s), 0);
+    assert_int_equal(storage_load_table(s, t.id, &loaded), 1);
+    assert_int_equal(loaded.nmoves, 5);
+    storage_close(s);
+}
+
+/* PostgreSQL restarted: the pass that was open fails (its commit says so,
+ * nothing of it is kept), a write while it is down fails, and once it is
+ * back the next pass reconnects by itself; what was committed before is
+ * there. */
+static void test_postgres_restarted(void **state)
+{
+    (void)state;
+    const char *ctl = getenv("CARC_TEST_PG_CTL");
+    assert_non_null(ctl);
+    char cmd[400];
+    static stored_table t;
+    carc_game *g;
+    make_table(&t, "trestart0001", 17, 6, &g);
+    carc_game_free(g);
+    t.nmoves = 4;
+    storage *s = open_db();
+    assert_int_equal(storage_create_table(s, &t), 0);
+    assert_int_equal(storage_commit(s), 0);
+    assert_int_equal(storage_append_move(s, t.id, 4, &t.moves[4], TABLE_PLAYING, -1), 0);
+    snprintf(cmd, sizeof cmd, "%s stop >/dev/null", ctl);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(storage_commit(s), -1);
+    assert_int_equal(storage_append_move(s, t.id, 4, &t.moves[4], TABLE_PLAYING, -1), -1);
+    storage_commit(s);
+    snprintf(cmd, sizeof cmd, "%s start >/dev/null", ctl);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(storage_append_move(s, t.id, 4, &t.moves[4], TABLE_PLAYING, -1), 0);
+    assert_int_equal(storage_commit(s), 0);
+    assert_int_equal(storage_load_table(s, t.id, &loaded), 1);
+    assert_int_equal(loaded.nmoves, 5);
+    storage_close(s);
+}
+
+int main(int argc, char **argv)
+{
+    const char *backend = argc > 1 ? argv[1] : "sqlite";
+    const struct CMUnitTest both[] = {
         cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_uncommitted_is_lost, setup, teardown),
         cmocka_unit_test_setup_teardown(test_failed_step_changes_nothing, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_locked_database, setup, teardown),
         cmocka_unit_test_setup_teardown(test_finished_tables, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_upgrade_from_version_1, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_upgrade_from_version_2, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_chat_and_review, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_two_writers_one_move, setup, teardown),
         cmocka_unit_test_setup_teardown(test_newer_schema_refused, setup, teardown),
         cmocka_unit_test(test_bad_path),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    const struct CMUnitTest sqlite_only[] = {
+        cmocka_unit_test_setup_teardown(test_locked_database, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_upgrade_from_version_1, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_upgrade_from_version_2, setup, teardown),
+    };
+    const struct CMUnitTest postgres_only[] = {
+        cmocka_unit_test_setup_teardown(test_locked_database_pg, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_claims_pg, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_postgres_restarted, setup, teardown),
+    };
+    if (strcmp(backend, "postgresql") == 0) {
+        pg_uri = getenv("CARC_TEST_PG");
+        if (!pg_uri) {
+            fprintf(stderr, "test_storage: CARC_TEST_PG is not set: run me under "
+                            "tests/server/with_postgres.sh\n");
+            return 1;
+        }
+        return cmocka_run_group_tests_name("storage on postgresql", both, NULL, NULL) |
+               cmocka_run_group_tests_name("postgresql only", postgres_only, NULL, NULL);
+    }
+    if (strcmp(backend, "sqlite") != 0) {
+        fprintf(stderr, "test_storage: the backend is sqlite or postgresql, not '%s'\n", backend);
+        return 2;
+    }
+    return cmocka_run_group_tests_name("storage on sqlite", both, NULL, NULL) |
+           cmocka_run_group_tests_name("sqlite only", sqlite_only, NULL, NULL);
 }

@@ -896,6 +896,67 @@ static void test_chat_and_mine(void **state)
     assert_int_equal(json_integer_value(json_object_get(json_array_get(list, 0), "seat")), 1);
 }
 
+/* A server restarted over the same storage (a new registry). */
+static srv_tables *restarted(void)
+{
+    srv_hooks hooks = {NULL, hook_send, hook_think, NULL, hook_now, hook_analyse, NULL};
+    srv_limits limits = {10, 4, 2};
+    srv_tables *again = tables_new(store, &hooks, &limits);
+    char err[200];
+    assert_int_equal(tables_load(again, err, sizeof err), 0);
+    return again;
+}
+
+/* Client `c` sends `text` to registry `R`; the pass ends. */
+static void request_to(srv_tables *R, int c, const char *text)
+{
+    msg_request *r = malloc(sizeof *r);
+    msg_problem p;
+    assert_int_equal(msg_decode(text, strlen(text), r, &p), ERR_NONE);
+    tables_request(R, &clients[c], r);
+    free(r);
+    assert_int_equal(tables_flush(R), 0);
+}
+
+/* Chat is kept with the table: a restarted server (or another one on the
+ * same database) shows the lines said before, and numbers the next one
+ * after them. */
+static void test_chat_kept(void **state)
+{
+    (void)state;
+    char text[300];
+    two_players("[\"me\",\"open\"]", 1);
+    for (int i = 0; i < 3; i++) {
+        snprintf(text, sizeof text,
+                 "{\"type\":\"chat\",\"id\":1,\"table\":\"%s\",\"text\":\"line %d\"}", table_id, i);
+        drain(i % 2);
+        request(i % 2, text);
+        expect(i % 2, "chat.ok");
+        clock_ms += 1001;
+    }
+    srv_tables *again = restarted();
+    snprintf(text, sizeof text, "{\"type\":\"watch\",\"id\":8,\"table\":\"%s\"}", table_id);
+    request_to(again, 3, text);
+    expect(3, "watch.ok");
+    json_t *chat = json_object_get(expect(3, "state"), "chat");
+    assert_int_equal(json_array_size(chat), 3);
+    json_t *last = json_array_get(chat, 2);
+    assert_string_equal(json_string_value(json_object_get(last, "text")), "line 2");
+    assert_string_equal(json_string_value(json_object_get(last, "name")), "Ann");
+    snprintf(text, sizeof text, "{\"type\":\"chat\",\"id\":9,\"table\":\"%s\",\"text\":\"after\"}",
+             table_id);
+    request_to(again, 3, text);
+    expect(3, "chat.ok");
+    tables_client_gone(again, &clients[3]);
+    tables_free(again);
+    stored_chat lines[CHAT_KEPT];
+    int total = 0;
+    assert_int_equal(storage_load_chat(store, table_id, lines, CHAT_KEPT, &total), 4);
+    assert_int_equal(total, 4);
+    assert_string_equal(lines[3].text, "after");
+    assert_int_equal(lines[3].seat, -1);
+}
+
 /* A waiting table nobody follows for a day is closed: out of the lobby
  * and of the limits, and no one can join it. */
 static void test_idle_waiting_table_closed(void **state)
@@ -957,6 +1018,15 @@ static void test_review(void **state)
     expect(1, "review.ok");
     expect(1, "review");
     assert_int_equal(review.asked, 1); /* kept, not asked again */
+    /* Stored: a restarted server (no review hook at all) answers it. */
+    srv_tables *again = restarted();
+    request_to(again, 3, text);
+    expect(3, "review.ok");
+    ev = expect(3, "review");
+    json_t *first = json_array_get(json_object_get(ev, "moves"), 0);
+    assert_true(json_real_value(json_object_get(first, "loss")) == 1.5);
+    tables_client_gone(again, &clients[3]);
+    tables_free(again);
 }
 
 /* Tables of computer seats only are capped per address (2 in these
@@ -1836,6 +1906,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_clock_stall, setup, teardown),
         cmocka_unit_test_setup_teardown(test_restart, setup, teardown),
         cmocka_unit_test_setup_teardown(test_chat_and_mine, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_chat_kept, setup, teardown),
         cmocka_unit_test_setup_teardown(test_idle_waiting_table_closed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_review, setup, teardown),
         cmocka_unit_test_setup_teardown(test_total_tables, setup, teardown),

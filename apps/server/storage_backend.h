@@ -1,0 +1,46 @@
+/* storage_backend.h: what a storage backend provides (the way SQLite's
+ * sqlite3_vfs does for files): a table of functions that storage.c calls
+ * through. Only storage.c and the storage_*.c backends include it. */
+#ifndef CARC_SERVER_STORAGE_BACKEND_H
+#define CARC_SERVER_STORAGE_BACKEND_H
+
+#include "storage.h"
+
+/* Each backend's handle begins with this. */
+struct storage {
+    const struct storage_backend *backend;
+};
+
+/* The functions of storage.h, one for one, with the same contracts. */
+typedef struct storage_backend {
+    const char *name;
+    storage *(*open)(const char *where, char *err, size_t errcap);
+    void (*close)(storage *s);
+    const char *(*error)(const storage *s);
+    int (*create_table)(storage *s, const stored_table *t);
+    int (*update_seat)(storage *s, const char *id, int seat, const stored_seat *st,
+                       int64_t started_ms);
+    int (*append_move)(storage *s, const char *id, int turn, const stored_move *m,
+                       table_status status, int forfeit);
+    int (*set_status)(storage *s, const char *id, table_status status, int forfeit);
+    int (*add_chat)(storage *s, const char *id, int n, const stored_chat *line);
+    int (*set_review)(storage *s, const char *id, const char *json);
+    int (*commit)(storage *s);
+    int (*pending)(const storage *s);
+    int (*list)(storage *s, unsigned statuses, int (*each)(void *ctx, const char *id), void *ctx);
+    int (*list_listed)(storage *s, int max, int (*each)(void *ctx, const char *id), void *ctx);
+    int (*load_table)(storage *s, const char *id, stored_table *out);
+    int (*load_chat)(storage *s, const char *id, stored_chat *out, int cap, int *total);
+    int (*load_review)(storage *s, const char *id, char **json);
+    int (*claim)(storage *s, const char *id);
+    void (*release)(storage *s, const char *id);
+    int (*claim_orphans)(storage *s, int (*each)(void *ctx, const char *id), void *ctx);
+    int (*lost)(const storage *s);
+    int (*server_id)(const storage *s);
+    int (*owner)(storage *s, const char *id);
+} storage_backend;
+
+extern const storage_backend storage_sqlite_backend;
+extern const storage_backend storage_pg_backend;
+
+#endif

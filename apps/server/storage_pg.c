@@ -1,0 +1,906 @@
+/* storage_pg.c: the storage interface on PostgreSQL (libpq), one database
+ * shared by several servers.
+ *
+ * A pass's writes go into one transaction (BEGIN at its first write,
+ * COMMIT in storage_commit()). Each write is one statement, so that it is
+ * atomic by itself; the refusals the server expects (a table, move number
+ * or chat line that exists, a seat that does not) change nothing and keep
+ * the transaction. Any other failure (the connection lost, a lock held
+ * longer than LOCK_MS) makes PostgreSQL drop the whole transaction: the
+ * pass's later writes fail at once, and its commit fails unless nothing
+ * had been written yet. The next pass reconnects when the connection was
+ * lost. */
+#include "storage.h"
+#include "storage_backend.h"
+
+#include <libpq-fe.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+    SCHEMA_VERSION = 1,
+    MIGRATE_LOCK = 0x63617263, /* "carc": the advisory lock the servers migrate under */
+    /* A table's advisory lock is (CLAIM_SPACE, hashtext(id)): two keys of
+     * 32 bits, apart from MIGRATE_LOCK's one of 64. Two ids of one hash
+     * share a lock: the process that holds it may run both. */
+    CLAIM_SPACE = 0x63617274, /* "cart" */
+    MAX_PARAMS = 20,
+    MAX_PREPARED = 32,                      /* statements prepared once per connection */
+    PARAM_BYTES = 2 * TOKEN_HASH_BYTES + 8, /* "\x" and a hash in hex */
+};
+
+/* The connection's settings: a write waits at most LOCK_MS (200 ms) for a
+ * lock, as the SQLite backend waits for another process's write lock, and
+ * a connection attempt at most 2 s; the URI may set others. */
+static const char *const connect_keys[] = {"connect_timeout", "options", "application_name",
+                                           "dbname", NULL};
+static const char *const connect_defaults[] = {"2", "-c lock_timeout=200", "carcassonne"};
+
+/* Version 1. `carc_schema` holds the version (one row). The ids sort in
+ * the "C" collation whatever the database's locale. */
+static const char schema[] =
+    "CREATE TABLE tables ("
+    " id TEXT PRIMARY KEY, created_ms BIGINT NOT NULL, status INTEGER NOT NULL,"
+    " players INTEGER NOT NULL, rules BIGINT NOT NULL, info INTEGER NOT NULL,"
+    " clock_mode INTEGER NOT NULL, clock_seconds INTEGER NOT NULL,"
+    " clock_increment INTEGER NOT NULL, clock_timeout INTEGER NOT NULL,"
+    " listed INTEGER NOT NULL, seed BIGINT NOT NULL, salt BYTEA NOT NULL,"
+    " addr TEXT NOT NULL, forfeit INTEGER NOT NULL, started_ms BIGINT NOT NULL,"
+    " estimates INTEGER NOT NULL, expansions BIGINT NOT NULL, creator INTEGER NOT NULL);"
+    "CREATE INDEX tables_status ON tables(status, created_ms);"
+    "CREATE TABLE seats ("
+    " table_id TEXT NOT NULL, seat INTEGER NOT NULL, kind INTEGER NOT NULL,"
+    " taken INTEGER NOT NULL, name TEXT NOT NULL, spec TEXT NOT NULL,"
+    " token_hash BYTEA NOT NULL, invite_hash BYTEA NOT NULL, PRIMARY KEY (table_id, seat));"
+    "CREATE TABLE moves ("
+    " table_id TEXT NOT NULL, turn INTEGER NOT NULL, move TEXT NOT NULL,"
+    " made_by INTEGER NOT NULL, at_ms BIGINT NOT NULL, PRIMARY KEY (table_id, turn));"
+    "CREATE TABLE chat ("
+    " table_id TEXT NOT NULL, n INTEGER NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL,"
+    " line TEXT NOT NULL, at_ms BIGINT NOT NULL, PRIMARY KEY (table_id, n));"
+    "CREATE TABLE reviews (table_id TEXT PRIMARY KEY, moves TEXT NOT NULL);";
+
+/* The steps from each older version to the next (none yet). */
+static const char *const upgrades[SCHEMA_VERSION] = {NULL};
+
+typedef struct pg_storage {
+    storage base;
+    PGconn *conn;
+    int in_transaction;
+    int writes;  /* writes kept in the open transaction */
+    int aborted; /* a write of this pass failed and PostgreSQL dropped the transaction */
+    char error[256];
+    /* The statements with parameters (static texts) prepared on this
+     * connection, by the address of their text: parsed and planned once. */
+    const char *prepared[MAX_PREPARED];
+    int nprepared;
+} pg_storage;
+
+static pg_storage *as_pg(storage *base)
+{
+    return (pg_storage *)base;
+}
+
+/* The text parameters of one statement. */
+typedef struct params {
+    const char *value[MAX_PARAMS];
+    char buf[MAX_PARAMS][PARAM_BYTES];
+    int n;
+} params;
+
+static void add_text(params *p, const char *text)
+{
+    p->value[p->n++] = text;
+}
+
+static void add_int(params *p, long long v)
+{
+    snprintf(p->buf[p->n], PARAM_BYTES, "%lld", v);
+    p->value[p->n] = p->buf[p->n];
+    p->n++;
+}
+
+/* Bytes as a bytea literal in hex ("\x0a1b..."). */
+static void add_bytes(params *p, const uint8_t *bytes, size_t len)
+{
+    char *out = p->buf[p->n];
+    out[0] = '\\';
+    out[1] = 'x';
+    out[2] = '\0';
+    for (size_t i = 0; i < len && 2 * i + 4 < PARAM_BYTES; i++)
+        snprintf(out + 2 + 2 * i, 3, "%02x", bytes[i]);
+    p->value[p->n] = out;
+    p->n++;
+}
+
+static int set_error(pg_storage *s, const char *what, const char *why)
+{
+    size_t len = strlen(why);
+    while (len > 0 && (why[len - 1] == '\n' || why[len - 1] == ' '))
+        len--;
+    snprintf(s->error, sizeof s->error, "%s: %.*s", what, (int)len, why);
+    return -1;
+}
+
+/* Runs `sql` (a static text) with `p` as a statement prepared on this
+ * connection, preparing it the first time; NULL when it cannot be
+ * prepared (then it is run unprepared). */
+static PGresult *exec_prepared(pg_storage *s, const char *sql, const params *p)
+{
+    int i = 0;
+    while (i < s->nprepared && s->prepared[i] != sql)
+        i++;
+    char name[16];
+    snprintf(name, sizeof name, "carc%d", i);
+    if (i == s->nprepared) {
+        if (i == MAX_PREPARED)
+            return NULL;
+        PGresult *r = PQprepare(s->conn, name, sql, p->n, NULL);
+        int ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+        PQclear(r);
+        if (!ok)
+            return NULL;
+        s->prepared[s->nprepared++] = sql;
+    }
+    return PQexecPrepared(s->conn, name, p->n, p->value, NULL, NULL, 0);
+}
+
+/* Runs `sql` with `p` (may be NULL). The result when its status is
+ * PGRES_COMMAND_OK or PGRES_TUPLES_OK (the caller PQclear()s it), else
+ * NULL with the message in s->error. */
+static PGresult *exec(pg_storage *s, const char *sql, const params *p)
+{
+    /* Without parameters, the simple protocol: `sql` may hold several
+     * statements (the schema). */
+    PGresult *r = NULL;
+    if (!p)
+        r = PQexec(s->conn, sql);
+    else if ((r = exec_prepared(s, sql, p)) == NULL)
+        r = PQexecParams(s->conn, sql, p->n, NULL, p->value, NULL, NULL, 0);
+    ExecStatusType st = PQresultStatus(r);
+    if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK)
+        return r;
+    set_error(s, "postgresql", r ? PQresultErrorMessage(r) : PQerrorMessage(s->conn));
+    PQclear(r);
+    return NULL;
+}
+
+/* Runs a statement whose result is not needed: 0, or -1. */
+static int run(pg_storage *s, const char *sql, const params *p)
+{
+    PGresult *r = exec(s, sql, p);
+    PQclear(r);
+    return r ? 0 : -1;
+}
+
+/* The rows a statement changed (its command tag's count), or -1. */
+static int run_count(pg_storage *s, const char *sql, const params *p)
+{
+    PGresult *r = exec(s, sql, p);
+    if (!r)
+        return -1;
+    int n = atoi(PQcmdTuples(r));
+    PQclear(r);
+    return n;
+}
+
+static long long get_int(const PGresult *r, int row, int col)
+{
+    return strtoll(PQgetvalue(r, row, col), NULL, 10);
+}
+
+static void get_text(const PGresult *r, int row, int col, char *out, size_t cap)
+{
+    snprintf(out, cap, "%s", PQgetvalue(r, row, col));
+}
+
+/* A column read as encode(x, 'hex'): `len` bytes, zeros when its length
+ * is not that. */
+static void get_bytes(const PGresult *r, int row, int col, uint8_t *out, size_t len)
+{
+    const char *hex = PQgetvalue(r, row, col);
+    memset(out, 0, len);
+    if (strlen(hex) != 2 * len)
+        return;
+    for (size_t i = 0; i < len; i++) {
+        unsigned byte;
+        if (sscanf(hex + 2 * i, "%2x", &byte) != 1)
+            return;
+        out[i] = (uint8_t)byte;
+    }
+}
+
+/* Reconnects when the connection was lost (PostgreSQL restarted). 0 when
+ * connected. */
+static int connected(pg_storage *s)
+{
+    if (PQstatus(s->conn) == CONNECTION_OK)
+        return 0;
+    PQreset(s->conn);
+    s->nprepared = 0; /* a new session */
+    if (PQstatus(s->conn) == CONNECTION_OK)
+        return 0;
+    return set_error(s, "postgresql: cannot connect", PQerrorMessage(s->conn));
+}
+
+static const char *pg_error(const storage *base)
+{
+    return ((const pg_storage *)base)->error;
+}
+
+/* --- Opening and the schema ----------------------------------------------------------- */
+
+/* Brings the schema to SCHEMA_VERSION in one transaction, under an
+ * advisory lock so that servers started together migrate one at a time. A
+ * database of a newer version is refused. 0, or -1 with s->error. */
+static int migrate(pg_storage *s)
+{
+    params p = {.n = 0};
+    add_int(&p, MIGRATE_LOCK);
+    if (run(s, "BEGIN", NULL) || run(s, "SELECT pg_advisory_xact_lock($1::bigint)", &p) ||
+        run(s, "CREATE TABLE IF NOT EXISTS carc_schema (version INTEGER NOT NULL)", NULL))
+        goto fail;
+    PGresult *r = exec(s, "SELECT version FROM carc_schema", NULL);
+    if (!r)
+        goto fail;
+    int version = PQntuples(r) > 0 ? (int)get_int(r, 0, 0) : 0;
+    PQclear(r);
+    if (version > SCHEMA_VERSION) {
+        snprintf(s->error, sizeof s->error, "schema version %d is newer than this server's %d",
+                 version, SCHEMA_VERSION);
+        goto fail;
+    }
+    if (version == 0 &&
+        (run(s, schema, NULL) || run(s, "INSERT INTO carc_schema VALUES (0)", NULL)))
+        goto fail;
+    /* A new database (0) has every table from `schema`: no step. */
+    for (int v = version ? version : SCHEMA_VERSION; v < SCHEMA_VERSION; v++)
+        if (run(s, upgrades[v], NULL))
+            goto fail;
+    p.n = 0;
+    add_int(&p, SCHEMA_VERSION);
+    if (run(s, "UPDATE carc_schema SET version=$1::int", &p) || run(s, "COMMIT", NULL))
+        goto fail;
+    return 0;
+fail:;
+    char saved[sizeof s->error];
+    memcpy(saved, s->error, sizeof saved);
+    run(s, "ROLLBACK", NULL);
+    memcpy(s->error, saved, sizeof saved);
+    return -1;
+}
+
+static void pg_close(storage *base);
+
+/* PostgreSQL's notices ("relation exists, skipping") are not errors. */
+static void ignore_notice(void *ctx, const char *message)
+{
+    (void)ctx;
+    (void)message;
+}
+
+static storage *pg_open(const char *uri, char *err, size_t errcap)
+{
+    pg_storage *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err, errcap, "out of memory");
+        return NULL;
+    }
+    const char *values[] = {connect_defaults[0], connect_defaults[1], connect_defaults[2], uri,
+                            NULL};
+    s->conn = PQconnectdbParams(connect_keys, values, 1);
+    if (PQstatus(s->conn) != CONNECTION_OK) {
+        set_error(s, "postgresql", s->conn ? PQerrorMessage(s->conn) : "out of memory");
+        snprintf(err, errcap, "%s", s->error);
+        pg_close(&s->base);
+        return NULL;
+    }
+    PQsetNoticeProcessor(s->conn, ignore_notice, NULL);
+    if (migrate(s) != 0) {
+        snprintf(err, errcap, "%s", s->error);
+        pg_close(&s->base);
+        return NULL;
+    }
+    return &s->base;
+}
+
+static void pg_close(storage *base)
+{
+    pg_storage *s = as_pg(base);
+    if (!s)
+        return;
+    if (s->in_transaction)
+        run(s, "ROLLBACK", NULL);
+    PQfinish(s->conn);
+    free(s);
+}
+
+/* --- Transactions --------------------------------------------------------------------- */
+
+/* Opens the pass's transaction when needed. */
+static int write_begin(pg_storage *s)
+{
+    if (s->aborted) {
+        if (!strstr(s->error, "(this pass's writes fail)")) {
+            size_t len = strlen(s->error);
+            snprintf(s->error + len, sizeof s->error - len, " (this pass's writes fail)");
+        }
+        return -1;
+    }
+    if (s->in_transaction)
+        return 0;
+    if (connected(s) || run(s, "BEGIN", NULL)) {
+        s->aborted = 1;
+        return -1;
+    }
+    s->in_transaction = 1;
+    s->writes = 0;
+    return 0;
+}
+
+/* A write that PostgreSQL failed (not a refusal): the transaction is gone.
+ * When it held nothing yet, it ends here and the pass has nothing to
+ * lose. Returns -1. */
+static int write_failed(pg_storage *s)
+{
+    s->aborted = 1;
+    if (s->writes == 0 && s->in_transaction) {
+        char saved[sizeof s->error];
+        memcpy(saved, s->error, sizeof saved);
+        run(s, "ROLLBACK", NULL);
+        memcpy(s->error, saved, sizeof saved);
+        s->in_transaction = 0;
+    }
+    return -1;
+}
+
+/* The end of a write whose statement changed `changed` rows (-1: failed),
+ * `want` being success: a refusal changes nothing and keeps the
+ * transaction. */
+static int write_end(pg_storage *s, int changed, int want, const char *refusal)
+{
+    if (changed < 0)
+        return write_failed(s);
+    if (changed != want) {
+        snprintf(s->error, sizeof s->error, "%s", refusal);
+        return -1;
+    }
+    s->writes++;
+    return 0;
+}
+
+static int pg_commit(storage *base)
+{
+    pg_storage *s = as_pg(base);
+    int aborted = s->aborted;
+    s->aborted = 0;
+    /* A pass that lost the connection fails, even with nothing written:
+     * the server starts over (storage_lost()). */
+    if (aborted && PQstatus(s->conn) != CONNECTION_OK) {
+        s->in_transaction = 0;
+        return -1;
+    }
+    if (!s->in_transaction)
+        return 0;
+    s->in_transaction = 0;
+    if (aborted) {
+        char saved[sizeof s->error];
+        memcpy(saved, s->error, sizeof saved);
+        run(s, "ROLLBACK", NULL);
+        memcpy(s->error, saved, sizeof saved);
+        return -1;
+    }
+    /* A COMMIT of a transaction PostgreSQL dropped answers ROLLBACK. */
+    PGresult *r = exec(s, "COMMIT", NULL);
+    int ok = r && strcmp(PQcmdStatus(r), "COMMIT") == 0;
+    if (r && !ok)
+        snprintf(s->error, sizeof s->error, "postgresql: the transaction was rolled back");
+    PQclear(r);
+    return ok ? 0 : -1;
+}
+
+static int pg_pending(const storage *base)
+{
+    return ((const pg_storage *)base)->in_transaction;
+}
+
+/* --- Writes --------------------------------------------------------------------------- */
+
+static void seat_params(params *p, const char *table, int seat, const stored_seat *st)
+{
+    add_text(p, table);
+    add_int(p, seat);
+    add_int(p, st->kind);
+    add_int(p, st->taken);
+    add_text(p, st->name);
+    add_text(p, st->spec);
+    add_bytes(p, st->token_hash, TOKEN_HASH_BYTES);
+    add_bytes(p, st->invite_hash, TOKEN_HASH_BYTES);
+}
+
+static void move_params(params *p, const char *table, int turn, const stored_move *m)
+{
+    add_text(p, table);
+    add_int(p, turn);
+    add_text(p, m->text);
+    add_int(p, m->by);
+    add_int(p, m->at_ms);
+}
+
+static const char insert_table_sql[] =
+    "INSERT INTO tables VALUES ($1, $2::bigint, $3::int, $4::int, $5::bigint, $6::int, $7::int,"
+    " $8::int, $9::int, $10::int, $11::int, $12::bigint, $13::bytea, $14, $15::int, $16::bigint,"
+    " $17::int, $18::bigint, $19::int) ON CONFLICT DO NOTHING";
+static const char insert_seat_sql[] = "INSERT INTO seats VALUES ($1, $2::int, $3::int, $4::int,"
+                                      " $5, $6, $7::bytea, $8::bytea)";
+static const char insert_move_sql[] =
+    "INSERT INTO moves VALUES ($1, $2::int, $3, $4::int, $5::bigint)";
+
+static int insert_table(pg_storage *s, const stored_table *t)
+{
+    params p = {.n = 0};
+    add_text(&p, t->id);
+    add_int(&p, t->created_ms);
+    add_int(&p, t->status);
+    add_int(&p, t->players);
+    add_int(&p, t->rules);
+    add_int(&p, t->info);
+    add_int(&p, t->clock.mode);
+    add_int(&p, t->clock.seconds);
+    add_int(&p, t->clock.increment);
+    add_int(&p, t->clock.on_timeout);
+    add_int(&p, t->listed);
+    add_int(&p, (long long)t->seed);
+    add_bytes(&p, t->salt, TOKEN_SECRET_BYTES);
+    add_text(&p, t->addr);
+    add_int(&p, t->forfeit);
+    add_int(&p, t->started_ms);
+    add_int(&p, t->estimates);
+    add_int(&p, t->expansions);
+    add_int(&p, t->creator);
+    return run_count(s, insert_table_sql, &p);
+}
+
+static int pg_create_table(storage *base, const stored_table *t)
+{
+    pg_storage *s = as_pg(base);
+    if (write_begin(s))
+        return -1;
+    /* A table that exists is refused here; its seats and moves, new with
+     * it, cannot clash. */
+    int changed = insert_table(s, t);
+    if (changed != 1)
+        return write_end(s, changed, 1, "the table exists");
+    for (int i = 0; i < t->players; i++) {
+        params p = {.n = 0};
+        seat_params(&p, t->id, i, &t->seats[i]);
+        if (run(s, insert_seat_sql, &p))
+            return write_failed(s);
+    }
+    for (int i = 0; i < t->nmoves; i++) {
+        params p = {.n = 0};
+        move_params(&p, t->id, i, &t->moves[i]);
+        if (run(s, insert_move_sql, &p))
+            return write_failed(s);
+    }
+    return write_end(s, 1, 1, "");
+}
+
+static int pg_update_seat(storage *base, const char *id, int seat, const stored_seat *st,
+                          int64_t started_ms)
+{
+    pg_storage *s = as_pg(base);
+    if (write_begin(s))
+        return -1;
+    params p = {.n = 0};
+    seat_params(&p, id, seat, st);
+    add_int(&p, started_ms);
+    /* The seat, and the table's start when it is given, in one statement:
+     * no seat, no change. */
+    PGresult *r =
+        exec(s,
+             "WITH st AS (UPDATE seats SET kind=$3::int, taken=$4::int, name=$5, spec=$6,"
+             " token_hash=$7::bytea, invite_hash=$8::bytea WHERE table_id=$1 AND seat=$2::int"
+             " RETURNING 1),"
+             " tb AS (UPDATE tables SET started_ms=$9::bigint, status=CASE WHEN $9::bigint > 0"
+             " THEN 1 ELSE status END WHERE id=$1 AND $9::bigint > 0 AND EXISTS"
+             " (SELECT 1 FROM st) RETURNING 1)"
+             " SELECT count(*) FROM st",
+             &p);
+    int changed = r ? (int)get_int(r, 0, 0) : -1;
+    PQclear(r);
+    return write_end(s, changed, 1, "no such seat");
+}
+
+static int pg_append_move(storage *base, const char *id, int turn, const stored_move *m,
+                          table_status status, int forfeit)
+{
+    pg_storage *s = as_pg(base);
+    if (write_begin(s))
+        return -1;
+    params p = {.n = 0};
+    move_params(&p, id, turn, m);
+    add_int(&p, status);
+    add_int(&p, forfeit);
+    add_int(&p, CLAIM_SPACE);
+    /* The database refuses a move number that exists, and a move from a
+     * connection while another holds the table's lock: of two servers
+     * that both think they run the table, one only writes move `turn`. */
+    int changed =
+        run_count(s,
+                  "WITH m AS (INSERT INTO moves SELECT $1, $2::int, $3, $4::int, $5::bigint"
+                  " WHERE EXISTS (SELECT 1 FROM tables WHERE id=$1)"
+                  " AND pg_try_advisory_xact_lock($8::int, hashtext($1))"
+                  " ON CONFLICT DO NOTHING RETURNING 1)"
+                  " UPDATE tables SET status=$6::int, forfeit=$7::int WHERE id=$1 AND EXISTS"
+                  " (SELECT 1 FROM m)",
+                  &p);
+    return write_end(s, changed, 1,
+                     "the move number exists, the table does not, or another server runs it");
+}
+
+static int pg_set_status(storage *base, const char *id, table_status status, int forfeit)
+{
+    pg_storage *s = as_pg(base);
+    if (write_begin(s))
+        return -1;
+    params p = {.n = 0};
+    add_text(&p, id);
+    add_int(&p, status);
+    add_int(&p, forfeit);
+    add_int(&p, CLAIM_SPACE);
+    int changed = run_count(s,
+                            "UPDATE tables SET status=$2::int, forfeit=$3::int WHERE id=$1"
+                            " AND pg_try_advisory_xact_lock($4::int, hashtext($1))",
+                            &p);
+    if (changed == 0) {
+        /* No such table (nothing to do, as with SQLite), or another
+         * server runs it (refused). */
+        PGresult *r = exec(s, "SELECT 1 FROM tables WHERE id=$1", &p);
+        int exists = r ? PQntuples(r) : -1;
+        PQclear(r);
+        changed = exists < 0 ? -1 : !exists;
+    }
+    return write_end(s, changed, 1, "another server runs the table");
+}
+
+static int pg_add_chat(storage *base, const char *id, int n, const stored_chat *line)
+{
+    pg_storage *s = as_pg(base);
+    if (write_begin(s))
+        return -1;
+    params p = {.n = 0};
+    add_text(&p, id);
+    add_int(&p, n);
+    add_int(&p, line->seat);
+    add_text(&p, line->name);
+    add_text(&p, line->text);
+    add_int(&p, line->at_ms);
+    int changed = run_count(s,
+                            "INSERT INTO chat VALUES ($1, $2::int, $3::int, $4, $5, $6::bigint)"
+                            " ON CONFLICT DO NOTHING",
+                            &p);
+    return write_end(s, changed, 1, "the chat line exists");
+}
+
+static int pg_set_review(storage *base, const char *id, const char *json)
+{
+    pg_storage *s = as_pg(base);
+    if (write_begin(s))
+        return -1;
+    params p = {.n = 0};
+    add_text(&p, id);
+    add_text(&p, json);
+    int changed = run_count(s,
+                            "INSERT INTO reviews VALUES ($1, $2) ON CONFLICT (table_id)"
+                            " DO UPDATE SET moves=EXCLUDED.moves",
+                            &p);
+    return write_end(s, changed, 1, "");
+}
+
+/* --- Reads ---------------------------------------------------------------------------- */
+
+/* Runs a read: reconnects first when outside a transaction. */
+static PGresult *read_rows(pg_storage *s, const char *sql, const params *p)
+{
+    if (!s->in_transaction && connected(s))
+        return NULL;
+    return exec(s, sql, p);
+}
+
+static void read_table_row(const PGresult *r, stored_table *t)
+{
+    get_text(r, 0, 0, t->id, sizeof t->id);
+    t->created_ms = get_int(r, 0, 1);
+    t->status = (table_status)get_int(r, 0, 2);
+    t->players = (int)get_int(r, 0, 3);
+    t->rules = (uint32_t)get_int(r, 0, 4);
+    t->info = (table_info)get_int(r, 0, 5);
+    t->clock.mode = (clock_mode)get_int(r, 0, 6);
+    t->clock.seconds = (int)get_int(r, 0, 7);
+    t->clock.increment = (int)get_int(r, 0, 8);
+    t->clock.on_timeout = (clock_timeout)get_int(r, 0, 9);
+    t->listed = (int)get_int(r, 0, 10);
+    t->seed = (uint64_t)get_int(r, 0, 11);
+    get_bytes(r, 0, 12, t->salt, TOKEN_SECRET_BYTES);
+    get_text(r, 0, 13, t->addr, sizeof t->addr);
+    t->forfeit = (int)get_int(r, 0, 14);
+    t->started_ms = get_int(r, 0, 15);
+    t->estimates = (int)get_int(r, 0, 16);
+    t->expansions = (uint32_t)get_int(r, 0, 17);
+    t->creator = (int)get_int(r, 0, 18);
+}
+
+static int read_seats(pg_storage *s, stored_table *t, const params *p)
+{
+    PGresult *r = exec(s,
+                       "SELECT seat, kind, taken, name, spec, encode(token_hash, 'hex'),"
+                       " encode(invite_hash, 'hex') FROM seats WHERE table_id=$1 ORDER BY seat",
+                       p);
+    if (!r)
+        return -1;
+    for (int i = 0; i < PQntuples(r); i++) {
+        long long seat = get_int(r, i, 0);
+        if (seat < 0 || seat >= CARC_MAX_PLAYERS)
+            continue;
+        stored_seat *st = &t->seats[seat];
+        st->kind = (seat_kind)get_int(r, i, 1);
+        st->taken = (int)get_int(r, i, 2);
+        get_text(r, i, 3, st->name, sizeof st->name);
+        get_text(r, i, 4, st->spec, sizeof st->spec);
+        get_bytes(r, i, 5, st->token_hash, TOKEN_HASH_BYTES);
+        get_bytes(r, i, 6, st->invite_hash, TOKEN_HASH_BYTES);
+    }
+    PQclear(r);
+    return 0;
+}
+
+static int read_moves(pg_storage *s, stored_table *t, const params *p)
+{
+    PGresult *r =
+        exec(s, "SELECT turn, move, made_by, at_ms FROM moves WHERE table_id=$1 ORDER BY turn", p);
+    if (!r)
+        return -1;
+    t->nmoves = 0;
+    for (int i = 0; i < PQntuples(r); i++) {
+        if (get_int(r, i, 0) != t->nmoves || t->nmoves == STORED_MAX_MOVES) {
+            PQclear(r);
+            snprintf(s->error, sizeof s->error, "table %s: its moves are not 0, 1, 2, ...", t->id);
+            return -1;
+        }
+        stored_move *m = &t->moves[t->nmoves++];
+        get_text(r, i, 1, m->text, sizeof m->text);
+        m->by = (move_by)get_int(r, i, 2);
+        m->at_ms = get_int(r, i, 3);
+    }
+    PQclear(r);
+    return 0;
+}
+
+static int pg_load_table(storage *base, const char *id, stored_table *out)
+{
+    pg_storage *s = as_pg(base);
+    params p = {.n = 0};
+    add_text(&p, id);
+    PGresult *r = read_rows(s,
+                            "SELECT id, created_ms, status, players, rules, info, clock_mode,"
+                            " clock_seconds, clock_increment, clock_timeout, listed, seed,"
+                            " encode(salt, 'hex'), addr, forfeit, started_ms, estimates,"
+                            " expansions, creator FROM tables WHERE id=$1",
+                            &p);
+    if (!r)
+        return -1;
+    if (PQntuples(r) == 0) {
+        PQclear(r);
+        return 0;
+    }
+    memset(out, 0, sizeof *out);
+    read_table_row(r, out);
+    PQclear(r);
+    if (out->players < CARC_MIN_PLAYERS || out->players > CARC_MAX_PLAYERS) {
+        snprintf(s->error, sizeof s->error, "table %s: %d players", out->id, out->players);
+        return -1;
+    }
+    if (read_seats(s, out, &p) || read_moves(s, out, &p))
+        return -1;
+    return 1;
+}
+
+static int pg_list(storage *base, unsigned statuses, int (*each)(void *ctx, const char *id),
+                   void *ctx)
+{
+    pg_storage *s = as_pg(base);
+    params p = {.n = 0};
+    add_int(&p, statuses);
+    PGresult *r = read_rows(s,
+                            "SELECT id FROM tables WHERE ($1::int >> status) & 1 = 1"
+                            " ORDER BY created_ms, id COLLATE \"C\"",
+                            &p);
+    if (!r)
+        return -1;
+    for (int i = 0; i < PQntuples(r); i++) {
+        char id[STORED_ID_BYTES];
+        get_text(r, i, 0, id, sizeof id);
+        if (each(ctx, id))
+            break;
+    }
+    PQclear(r);
+    return 0;
+}
+
+static int pg_list_listed(storage *base, int max, int (*each)(void *ctx, const char *id), void *ctx)
+{
+    pg_storage *s = as_pg(base);
+    params p = {.n = 0};
+    add_int(&p, max);
+    PGresult *r = read_rows(s,
+                            "SELECT id FROM tables WHERE listed=1 AND status IN (0, 1)"
+                            " ORDER BY created_ms DESC, id COLLATE \"C\" DESC LIMIT $1::int",
+                            &p);
+    if (!r)
+        return -1;
+    for (int i = 0; i < PQntuples(r); i++) {
+        char id[STORED_ID_BYTES];
+        get_text(r, i, 0, id, sizeof id);
+        if (each(ctx, id))
+            break;
+    }
+    PQclear(r);
+    return 0;
+}
+
+static int pg_load_chat(storage *base, const char *id, stored_chat *out, int cap, int *total)
+{
+    pg_storage *s = as_pg(base);
+    params p = {.n = 0};
+    add_text(&p, id);
+    add_int(&p, cap);
+    *total = 0;
+    PGresult *r = read_rows(s,
+                            "SELECT n, seat, name, line, at_ms FROM (SELECT * FROM chat"
+                            " WHERE table_id=$1 ORDER BY n DESC LIMIT $2::int) AS last"
+                            " ORDER BY n",
+                            &p);
+    if (!r)
+        return -1;
+    int n = PQntuples(r) < cap ? PQntuples(r) : cap;
+    for (int i = 0; i < n; i++) {
+        stored_chat *line = &out[i];
+        line->seat = (int)get_int(r, i, 1);
+        get_text(r, i, 2, line->name, sizeof line->name);
+        get_text(r, i, 3, line->text, sizeof line->text);
+        line->at_ms = get_int(r, i, 4);
+        *total = (int)get_int(r, i, 0) + 1;
+    }
+    PQclear(r);
+    return n;
+}
+
+static int pg_load_review(storage *base, const char *id, char **json)
+{
+    pg_storage *s = as_pg(base);
+    params p = {.n = 0};
+    add_text(&p, id);
+    *json = NULL;
+    PGresult *r = read_rows(s, "SELECT moves FROM reviews WHERE table_id=$1", &p);
+    if (!r)
+        return -1;
+    int found = PQntuples(r) > 0;
+    if (found && !(*json = strdup(PQgetvalue(r, 0, 0)))) {
+        snprintf(s->error, sizeof s->error, "out of memory");
+        found = -1;
+    }
+    PQclear(r);
+    return found;
+}
+
+/* --- Which server runs a table --------------------------------------------------------- */
+
+static int pg_claim(storage *base, const char *id)
+{
+    pg_storage *s = as_pg(base);
+    params p = {.n = 0};
+    add_int(&p, CLAIM_SPACE);
+    add_text(&p, id);
+    PGresult *r = read_rows(s, "SELECT pg_try_advisory_lock($1::int, hashtext($2))", &p);
+    if (!r)
+        return -1;
+    int got = PQntuples(r) == 1 && strcmp(PQgetvalue(r, 0, 0), "t") == 0;
+    PQclear(r);
+    return got;
+}
+
+static void pg_release(storage *base, const char *id)
+{
+    pg_storage *s = as_pg(base);
+    if (s->aborted || PQstatus(s->conn) != CONNECTION_OK)
+        return;
+    params p = {.n = 0};
+    add_int(&p, CLAIM_SPACE);
+    add_text(&p, id);
+    PQclear(exec(s, "SELECT pg_advisory_unlock($1::int, hashtext($2))", &p));
+}
+
+static int pg_claim_orphans(storage *base, int (*each)(void *ctx, const char *id), void *ctx)
+{
+    pg_storage *s = as_pg(base);
+    params p = {.n = 0};
+    add_int(&p, CLAIM_SPACE);
+    /* The tables whose lock nobody holds (pg_locks: every session's), and
+     * of those the ones this call gets. MATERIALIZED keeps the lock
+     * attempts to the free waiting and playing tables. */
+    PGresult *r = read_rows(
+        s,
+        "WITH held AS MATERIALIZED (SELECT objid FROM pg_locks WHERE locktype='advisory'"
+        " AND classid=$1::int::oid AND objsubid=2),"
+        " free AS MATERIALIZED (SELECT id, created_ms FROM tables WHERE status IN (0, 1) AND"
+        " (hashtext(id)::bigint & 4294967295)::oid NOT IN (SELECT objid FROM held))"
+        " SELECT id FROM free WHERE pg_try_advisory_lock($1::int, hashtext(id))"
+        " ORDER BY created_ms, id COLLATE \"C\"",
+        &p);
+    if (!r)
+        return -1;
+    for (int i = 0; i < PQntuples(r); i++) {
+        char id[STORED_ID_BYTES];
+        get_text(r, i, 0, id, sizeof id);
+        if (each(ctx, id))
+            break;
+    }
+    PQclear(r);
+    return 0;
+}
+
+static int pg_lost(const storage *base)
+{
+    return PQstatus(((const pg_storage *)base)->conn) != CONNECTION_OK;
+}
+
+static int pg_server_id(const storage *base)
+{
+    return PQbackendPID(((const pg_storage *)base)->conn);
+}
+
+static int pg_owner(storage *base, const char *id)
+{
+    pg_storage *s = as_pg(base);
+    params p = {.n = 0};
+    add_int(&p, CLAIM_SPACE);
+    add_text(&p, id);
+    PGresult *r = read_rows(s,
+                            "SELECT pid FROM pg_locks WHERE locktype='advisory' AND granted"
+                            " AND classid=$1::int::oid AND objsubid=2"
+                            " AND objid=(hashtext($2)::bigint & 4294967295)::oid LIMIT 1",
+                            &p);
+    if (!r)
+        return -1;
+    int owner = PQntuples(r) > 0 ? (int)get_int(r, 0, 0) : 0;
+    PQclear(r);
+    return owner;
+}
+
+const storage_backend storage_pg_backend = {
+    .name = "postgresql",
+    .open = pg_open,
+    .close = pg_close,
+    .error = pg_error,
+    .create_table = pg_create_table,
+    .update_seat = pg_update_seat,
+    .append_move = pg_append_move,
+    .set_status = pg_set_status,
+    .add_chat = pg_add_chat,
+    .set_review = pg_set_review,
+    .commit = pg_commit,
+    .pending = pg_pending,
+    .list = pg_list,
+    .list_listed = pg_list_listed,
+    .load_table = pg_load_table,
+    .load_chat = pg_load_chat,
+    .load_review = pg_load_review,
+    .claim = pg_claim,
+    .release = pg_release,
+    .claim_orphans = pg_claim_orphans,
+    .lost = pg_lost,
+    .server_id = pg_server_id,
+    .owner = pg_owner,
+};
