@@ -293,6 +293,8 @@ static json_t *read_rules(const json_t *req, carc_rules *rules)
         const char *text = json_string_value(name);
         if (strlen(text) != json_string_length(name) || strcspn(text, " \t,") != strlen(text))
             return proto_error("\"rules\" takes one name per string, not '%.40s'", text);
+        if (!*text)
+            return proto_error("unknown rule ''");
         carc_rules one = carc_rules_standard();
         char why[160] = "";
         if (carc_rules_parse(text, &one, why, sizeof why) != CARC_OK)

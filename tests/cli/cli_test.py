@@ -1,4 +1,4 @@
-#!/ usr / bin / env python3
+#!/usr/bin/env python3
 """cli_test.py: black-box checks of `carcassonne engine`, `arena` and
 `analyse` through the real program.
 
@@ -45,8 +45,8 @@ def engine_replies(data, spec="greedy"):
         check(isinstance(r, dict) and isinstance(r.get("type"), str), "reply without type: %r" % r)
     return replies
 
-#-- - The scripted session(                                                                        \
-    engine_session.jsonl) -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- --
+
+# --- The scripted session (engine_session.jsonl) --------------------------------------
 
 def is_error(r):
     return r["type"] == "error" and isinstance(r.get("message"), str) and r["message"]
@@ -56,7 +56,7 @@ def case_engine_session():
     with open(os.path.join(HERE, "engine_session.jsonl"), "rb") as f:
         data = f.read()
     r = engine_replies(data)
-#'quit' ends the session : the request after it is never answered.
+    # 'quit' ends the session: the request after it is never answered.
     check(len(r) == len(requests_of(data)) - 1, "%d replies for %d requests"
           % (len(r), len(requests_of(data))))
     check(r[0] == {"type": "hello", "protocol": 4, "name": "carcassonne", "player": "greedy"},
@@ -68,7 +68,7 @@ def case_engine_session():
           and r[3]["scores"] == [0, 0] and r[3]["supply"] == [7, 7] and r[3]["over"] is False
           and r[3]["digest"] is None and r[3]["expansions"] == [], "first state (no digest while the tile is unknown): %r"
           % r[3])
-#small - city : the two - tile city scores 2 for red, the knight goes home.
+    # small-city: the two-tile city scores 2 for red, the knight goes home.
     city = {"kind": "city", "complete": True, "players": [0], "points": 2, "tiles": 2,
             "pennants": 0, "returned": [1, 0], "x": 0, "y": -1}
     check(r[4] == {"type": "ok"} and r[5] == {"type": "ok", "events": [city]},
@@ -93,27 +93,26 @@ def case_engine_session():
     check(r[14] == {"type": "ok", "events": []}, "a move naming its own tile: %r" % r[14])
     check(r[15]["moves"] == 3 and r[15]["scores"] == [2, 0] and r[15]["to_move"] == 1,
           "third state (refused moves changed nothing): %r" % r[15])
-#The final scoring : blue's thief on the open road D-U-U, 3 points.
+    # The final scoring: blue's thief on the open road D-U-U, 3 points.
     road = {"kind": "road", "complete": False, "players": [1], "points": 3, "tiles": 3,
             "pennants": 0, "returned": [0, 1]}
     check(r[16]["type"] == "ok" and len(r[16]["events"]) == 1
-          and {
-k: v for k, v in r[16]["events"][0].items() if k not in "xy"} == road,
+          and {k: v for k, v in r[16]["events"][0].items() if k not in "xy"} == road,
           "end: %r" % r[16])
     check(r[17]["over"] is True and r[17]["scores"] == [2, 3] and r[17]["to_move"] is None,
           "final state: %r" % r[17])
     check(is_digest(r[17]["digest"]), "final digest: %r" % r[17])
     check(is_error(r[18]) and "over" in r[18]["message"], "go after the end: %r" % r[18])
-#Protocol 4 : 'end' of a game that is over is answered with no events
-#(a controller ends every game), and 'undo' takes the first 'end' back.
+    # Protocol 4: 'end' of a game that is over is answered with no events
+    # (a controller ends every game), and 'undo' takes the first 'end' back.
     check(r[19] == {"type": "ok", "events": []}, "end after the end: %r" % r[19])
     check(r[20] == {"type": "ok", "moves": 3}, "undo of the end: %r" % r[20])
     check(r[21] == dict(r[15], digest=r[21]["digest"]) and r[21]["tile"] is None,
           "the state before the end again: %r %r" % (r[21], r[15]))
     check(r[22] == {"type": "bye"}, "quit: %r" % r[22])
 
-#-- - One engine process,                                                                          \
-    request by request -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- --
+
+# --- One engine process, request by request ------------------------------------------------
 
 class Engine:
     """`carcassonne engine` on pipes, asked one request at a time."""
@@ -184,18 +183,17 @@ def case_engine_legal():
             compared += 1
         e.ok({"type": "move", "move": rng.choice(moves)})
     check(compared >= 20, "only %d positions compared" % compared)
-#A symmetric tile : the straight road U is listed at rotations 0 and 1,
-#and a move at rotation 3 is the same as at 1.
+    # A symmetric tile: the straight road U is listed at rotations 0 and 1,
+    # and a move at rotation 3 is the same as at 1.
     e.ok({"type": "new", "players": 2, "seed": 11})
     e.ok({"type": "tile", "tile": "U"})
     legal = e.ask({"type": "legal"})
-    check(
-{p["rot"] for p in legal["placements"]} <= {0, 1}, "U's rotations: %r" % legal)
+    check({p["rot"] for p in legal["placements"]} <= {0, 1}, "U's rotations: %r" % legal)
     check(e.ask({"type": "go"})["move"].split()[3] in "01", "go names U's lower rotation")
     e.ok({"type": "move", "move": "U 1 0 3 W"})
     check(e.ask({"type": "state"})["supply"] == [6, 7], "U 1 0 3 W is U 1 0 1 E")
-#A tile that fits nowhere : C(city on every side) once the start
-#tile's city is closed.
+    # A tile that fits nowhere: C (city on every side) once the start
+    # tile's city is closed.
     e.ok({"type": "new", "players": 2, "seed": 11})
     e.ok({"type": "tile", "tile": "E"})
     e.ok({"type": "move", "move": "E 0 -1 2"})
@@ -218,9 +216,9 @@ def points_of(events, players):
 
 def case_engine_points():
     """Protocol 4: 'legal' gives every move's points and the events of what
-    it completes, the same as 'try' and 'move' give;
-'try' changes nothing and shows the state 'move' makes;
-'undo' takes moves and 'end' back, to the very digest; bad 'try' and 'undo' are refused and change nothing."""
+    it completes, the same as 'try' and 'move' give; 'try' changes nothing
+    and shows the state 'move' makes; 'undo' takes moves and 'end' back, to
+    the very digest; bad 'try' and 'undo' are refused and change nothing."""
     e = Engine("greedy")
     check("new" in e.ask({"type": "undo"})["message"], "undo before new")
     players = 3
@@ -244,8 +242,8 @@ def case_engine_points():
             check(last or points_of(m.get("events", []), players) == m["points"],
                   "points and events differ: %r" % m)
             check(all(ev["complete"] for ev in m.get("events", [])), "final events: %r" % m)
-#'try' on a few moves(every scoring one) : the same points, the
-#state of the move; nothing changes.
+        # 'try' on a few moves (every scoring one): the same points, the
+        # state of the move; nothing changes.
         for m in [m for m in legal["moves"] if any(m["points"])] + rng.sample(legal["moves"], 2 if len(listed) > 1 else 1):
             t = e.ask({"type": "try", "move": m["move"]})
             check(t["type"] == "try" and t["points"] == m["points"]
@@ -265,14 +263,14 @@ def case_engine_points():
     check(scoring >= 10, "only %d scoring moves tried" % scoring)
     final = e.ask({"type": "state"})
     check(final["over"] is True, "the game is over: %r" % final)
-#The last move back, then 10 more : each time the digest of that turn.
+    # The last move back, then 10 more: each time the digest of that turn.
     for back in range(11):
         r = e.ask({"type": "undo"})
         check(r == {"type": "ok", "moves": final["moves"] - 1 - back}, "undo: %r" % r)
         st = e.ask({"type": "state"})
         check(st["digest"] == digests[-1 - back] and st["over"] is False and st["tile"],
               "after %d undos: %r, digest %s" % (back + 1, st, digests[-1 - back]))
-#Another move than the one taken back; 'end' taken back too.
+    # Another move than the one taken back; 'end' taken back too.
     e.ok({"type": "move", "move": e.ask({"type": "legal"})["moves"][0]["move"]})
     mid = e.ask({"type": "state"})
     check(e.ok({"type": "end"})["events"], "end scores something")
@@ -283,7 +281,7 @@ def case_engine_points():
                 {"type": "try", "move": mid["tile"] or "E", "player": 9}):
         check(is_error(e.ask(bad)), "bad try %r" % bad)
     check(e.ask({"type": "state"}) == mid, "bad requests changed the game")
-#One reader for "rules" and "expansions" : one name per string in both.
+    # One reader for "rules" and "expansions": one name per string in both.
     for extra, words in (({"rules": ["small-city farms-first-edition"]}, "one name"),
                          ({"expansions": ["river inns-cathedrals"]}, "one name"),
                          ({"rules": ["bogus"]}, "unknown rule 'bogus'"),
@@ -353,8 +351,8 @@ def case_engine_draw():
         check(code == 0 and r["finished"] and r["scores"] == scores and r["digest"] == digest,
               "replayed: %d %r %r %r" % (code, r, scores, digest))
 
-#-- - The house rules(                                                                             \
-    variants.md) -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- --
+
+# --- The house rules (variants.md) ------------------------------------------------------
 
 BASE_BAG = dict(zip("ABCDEFGHIJKLMNOPQRSTUVWX",
                     [2, 4, 1, 3, 5, 2, 1, 3, 2, 3, 3, 3, 2, 3, 2, 3, 1, 3, 2, 1, 8, 9, 4, 1]))
@@ -443,8 +441,8 @@ def case_rules_hand_commands():
         code, out, err = run(["bench", "--games", "20", "--rules", "hand=3"])
         check(code == 0, "bench --rules hand=3: %s" % err)
 
-#-- -                                                                                              \
-    Garbage on the protocol -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- --
+
+# --- Garbage on the protocol ------------------------------------------------------------
 
 BAD_REQUESTS = [
     b"garbage", b"{", b"}", b"[1,2,3]", b"42", b"\"new\"", b"null", b"{}",
@@ -473,7 +471,7 @@ BAD_REQUESTS = [
     b"{\"type\":\"" + b"x" * 70000 + b"\"}",
 ]
 
-#After a good 'new' : requests that must be refused and change nothing.
+# After a good 'new': requests that must be refused and change nothing.
 BAD_IN_GAME = [
     b"{\"type\":\"tile\"}", b"{\"type\":\"tile\",\"tile\":\"Z\"}",
     b"{\"type\":\"tile\",\"tile\":\"EE\"}", b"{\"type\":\"tile\",\"tile\":5}",
@@ -545,8 +543,8 @@ def case_line_limit():
         check(is_error(r[i]) and "longer than 65536" in r[i]["message"], "line %d: %r" % (i, r[i]))
     check(r[5]["type"] == "hello", "the line after a long one: %r" % r[5])
 
-#-- -                                                                                              \
-    The arena -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- --
+
+# --- The arena ----------------------------------------------------------------------
 
 def arena_json(args, expect_code=0):
     code, out, err = run(["arena"] + args + ["--json"], timeout=300)
@@ -584,7 +582,7 @@ def case_arena_smoke():
     check(s["a"] == "greedy" and s["b"] == "random", "names: %r" % s)
     check(s["a_forfeits"] == 0 and s["b_forfeits"] == 0, "forfeits: %r" % s)
     check(s["a_mean_score"] > 0 and s["b_mean_score"] > 0, "scores: %r" % s)
-#The same seed plays the same games, with one thread or two.
+    # The same seed plays the same games, with one thread or two.
     again, _ = arena_json(["greedy", "random", "--games", "4", "--threads", "2"])
     check(without_times(again) == without_times(s), "not reproducible: %r vs %r" % (s, again))
     other, _ = arena_json(["random", "random", "--games", "3", "--seed", "9",
@@ -616,15 +614,15 @@ def case_arena_record_error():
     """A record that cannot be written: reported once, the match goes on,
     the statistics of every game print, and the exit status is 1."""
     with tempfile.TemporaryDirectory() as tmp:
-#Folders where games 2 and 3's records should go : fopen fails even as root.
+        # Folders where games 2 and 3's records should go: fopen fails even as root.
         for name in ("game-0002.rec", "game-0003.rec"):
             os.mkdir(os.path.join(tmp, name))
         for extra in ([], ["--threads", "2"]):
             s, err = arena_json(["greedy", "random", "--games", "4", "--record", tmp] + extra,
                                 expect_code=1)
             check_sane(s, 4)
-#The first failure to finish is reported : with two games at
-#once, game 3 may finish before game 2.
+            # The first failure to finish is reported: with two games at
+            # once, game 3 may finish before game 2.
             first = "game-0002.rec" in err or (extra and "game-0003.rec" in err)
             check(err.count("cannot write") == 1 and first, "the first error, once: %s" % err)
             check("2 of 4 game records could not be written" in err, "the count: %s" % err)
@@ -633,7 +631,7 @@ def case_arena_record_error():
         code, out, err = run(["arena", "greedy", "random", "--games", "2", "--record", tmp])
         check(code == 1 and "A wins" in out and "cannot write" in err,
               "text: %d %s %s" % (code, out, err))
-#A folder that cannot be made(under a regular file) is refused up front.
+        # A folder that cannot be made (under a regular file) is refused up front.
         blocker = os.path.join(tmp, "game-0001.rec")
         code, out, err = run(["arena", "greedy", "random", "--games", "2", "--record",
                               os.path.join(blocker, "sub")])
@@ -660,7 +658,7 @@ def case_arena_resume():
         check(s["resumed"] == 0, "no --resume, nothing resumed: %r" % s)
         records = read_records(whole)
         check(len(records) == 6, "records: %r" % list(records))
-#A match stopped after games 1, 2, 3 and 6, with game 4 cut short.
+        # A match stopped after games 1, 2, 3 and 6, with game 4 cut short.
         os.mkdir(part)
         for name in ("game-0001.rec", "game-0002.rec", "game-0003.rec", "game-0006.rec"):
             with open(os.path.join(part, name), "wb") as f:
@@ -673,11 +671,11 @@ def case_arena_resume():
         check(without_times(dict(r, resumed=0)) == without_times(s),
               "resumed %r, whole %r" % (r, s))
         check(read_records(part) == records, "the records of a resumed match differ")
-#Everything there : nothing is played.
+        # Everything there: nothing is played.
         code, out, err = run(["arena"] + args + ["--record", part, "--resume"])
         check(code == 0 and "all 6 games counted from their records" in out,
               "all resumed: %d %s %s" % (code, out, err))
-#The records of another match, or a bad one : refused, nothing changes.
+        # The records of another match, or a bad one: refused, nothing changes.
         for other in (["greedy", "random", "--games", "6", "--seed", "4"],
                       ["random", "greedy", "--games", "6", "--seed", "3"],
                       args + ["--rules", "small-city"]):
@@ -692,7 +690,7 @@ def case_arena_resume():
               "a bad record: %d %r %s" % (code, out, err))
         check(not os.path.exists(os.path.join(part, "game-0005.rec")),
               "a refused resume played a game")
-#A forfeited game is counted as the forfeit it was.
+        # A forfeited game is counted as the forfeit it was.
         forfeits = os.path.join(tmp, "forfeits")
         bad = ["engine:exit 3", "random", "--games", "2", "--engine-ms", "50",
                "--record", forfeits]
@@ -700,19 +698,20 @@ def case_arena_resume():
         r, _ = arena_json(bad + ["--resume"])
         check(s["a_forfeits"] == 2 and r["a_forfeits"] == 2 and r["resumed"] == 2,
               "forfeits: %r %r" % (s, r))
-#The seat that never opened is named too.
+        # The seat that never opened is named too.
         records = read_records(forfeits)
         check(b"# player 1: engine:exit 3\nplayer-2 random\n" in records["game-0001.rec"]
               and b"player-1 random\n# player 2: engine:exit 3\n" in records["game-0002.rec"],
               "forfeit headers: %r" % records)
-#A longer match on the same seed goes on from a shorter one's games.
+        # A longer match on the same seed goes on from a shorter one's games.
         longer, _ = arena_json(["greedy", "random", "--games", "8", "--seed", "3",
                                 "--record", whole, "--resume"])
         check(longer["resumed"] == 6 and longer["games"] == 8, "extended: %r" % longer)
         check(sorted(os.listdir(whole)) == ["game-%04d.rec" % i for i in range(1, 9)],
               "files beside the records: %r" % os.listdir(whole))
 
-#Outside engines that misbehave : each must lose its games, never stop the arena.
+
+# Outside engines that misbehave: each must lose its games, never stop the arena.
 SILENT_ON_GO = ("while read -r l; do case \"$l\" in *'\"go\"'*) sleep 30;; "
                 "*) echo '{\"type\":\"ok\"}';; esac; done")
 ILLEGAL_ON_GO = ("while read -r l; do case \"$l\" in *'\"go\"'*) "
@@ -748,9 +747,9 @@ def case_arena_bad_engines():
         check_sane(s, 2)
         check(s["a_forfeits"] == 2 and s["b_wins"] == 2, "%s: %r" % (command, s))
         check(message in err, "%s: no '%s' in: %s" % (command, message, err))
-#An engine that exits leaves a child holding its output open : it
-#forfeits for having exited(not for a time - out), and the child is
-#killed with it.
+    # An engine that exits leaves a child holding its output open: it
+    # forfeits for having exited (not for a time-out), and the child is
+    # killed with it.
     for child in ("</dev/null >/dev/null 2>&1", ""):
         nap = "%d.%d" % (987, os.getpid())
         s, err = arena_json(["engine:sleep %s %s & exit 0" % (nap, child), "random",
@@ -758,7 +757,7 @@ def case_arena_bad_engines():
         check(s["a_forfeits"] == 2 and err.count("exited (status 0)") == 2
               and "no reply" not in err, "an engine that exits: %r %s" % (s, err))
         check(not sleeping(nap), "the engine's child 'sleep %s' survives" % nap)
-#Both sides outside engines, one good and one bad, two threads.
+    # Both sides outside engines, one good and one bad, two threads.
     good = "engine:%s engine --player greedy" % CARC
     s, err = arena_json([good, "engine:cat", "--games", "4", "--threads", "2",
                          "--engine-ms", "50"])
@@ -800,13 +799,13 @@ def case_arena_engine_reuse():
         with open(log) as f:
             check(f.read() == "start\n", "one process for 6 games")
         check(not sleeping(nap), "the engine's child 'sleep %s' survives the match" % nap)
-#The same games as with a process per game : six threads, one game each.
+        # The same games as with a process per game: six threads, one game each.
         fresh, _ = arena_json([good, "greedy", "--games", "6", "--seed", "4", "--threads", "6"])
         check(without_times(fresh) == without_times(s),
               "reused engine %r, one per game %r" % (s, fresh))
         with open(log) as f:
             check(f.read() == "start\n" * 7, "one process per thread")
-#A process that crashes in game 1(its first start)loses game 1 only.
+        # A process that crashes in game 1 (its first start) loses game 1 only.
         os.remove(log)
         flaky = ("engine:echo start >> %s; [ $(wc -l < %s) -eq 1 ] && exit 5; "
                  "exec %s engine --player random" % (log, log, CARC))
@@ -869,7 +868,7 @@ def case_example_bot():
     check_sane(s, 4)
     check(s["a_forfeits"] == 0 and s["b_forfeits"] == 0, "forfeits: %r %s" % (s, err))
     check(err == "", "standard error: %s" % err)
-#The River : 'new' passes the expansions to the rules engine beside it.
+    # The River: 'new' passes the expansions to the rules engine beside it.
     s, err = arena_json(["engine:%s %s %s" % (sys.executable, bot, CARC), "random",
                          "--games", "2", "--engine-ms", "100", "--expansions", "river"])
     check_sane(s, 2)
@@ -905,8 +904,8 @@ def example_bot_try(bot):
         s = json.loads(p.stdout)
         check(s["games"] == 2 and s["a_forfeits"] == 0, "try: %r %s" % (s, p.stderr))
 
-#-- -                                                                                              \
-    analyse -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -
+
+# --- analyse -----------------------------------------------------------------------------
 
 def case_analyse():
     small = os.path.join(HERE, "small.rec")
@@ -924,7 +923,7 @@ def case_analyse():
     check(code == 0 and "rank  move" in out and "\n     1  U " in out, "text: %s %s" % (out, err))
     code, out, err = run(["analyse", "--ms", "30", "--top", "2", "--json", small])
     check(code == 0 and len(json.loads(out)["best"]) == 2, "default player: %s %s" % (out, err))
-#Every ranking is in one order : the chance to win, then the margin.
+    # Every ranking is in one order: the chance to win, then the margin.
     code, out, err = run(["analyse", "--ms", "100", "--top", "100", "--tile", "B", "--json", small])
     a = json.loads(out)
     check(code == 0 and a["order"] == "chance to win, then margin", "order: %r %s" % (a, err))
@@ -933,8 +932,8 @@ def case_analyse():
           "not by win, then margin, as shown: %r" % keys)
     code, out, err = run(["analyse", "--ms", "30", "--tile", "B", small])
     check("best first by chance to win, then margin" in out, "the order unsaid: %s" % out)
-#A symmetric tile's placements are listed once, whoever ranks them: U
-#turned 1 and 3 is the same straight road.
+    # A symmetric tile's placements are listed once, whoever ranks them: U
+    # turned 1 and 3 is the same straight road.
     lists = {}
     for spec in ("random", "greedy", "star25"):
         code, out, err = run(["analyse", "--player", spec, "--tile", "U", "--top", "100",
@@ -964,7 +963,7 @@ def case_analyse():
     code, out, err = run(["analyse", "--each-move", "--player", "greedy", small])
     check(code == 0 and "player 1 (Red): lost" in out, "review text: %s" % out)
 
-#A finished game has no position to rank; an invalid record is refused.
+    # A finished game has no position to rank; an invalid record is refused.
     code, out, err = run(["analyse", "--player", "greedy", "-"], b"players 2\nend\n")
     check(code == 1 and "over" in err and out == "", "finished game: %d %s" % (code, err))
     code, out, err = run(["analyse", "--player", "greedy", "-"], b"players 2\nZ 0 0 0\n")
@@ -973,8 +972,8 @@ def case_analyse():
                          b"players 2\nD 1 0 0\nD 2 0 0\nD 3 0 0\n")
     check(code == 1 and "--tile D" in err, "a tile none of is left: %d %s" % (code, err))
 
-#-- -                                                                                              \
-    Arguments -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -
+
+# --- Arguments ---------------------------------------------------------------------------
 
 BAD_ARGS = [
     ["arena"], ["arena", "greedy"], ["arena", "greedy", "random"],
@@ -999,9 +998,10 @@ BAD_ARGS = [
     ["analyse", "--player", "greedy", "does/not/exist.rec"],
 ]
 
-#Bad arguments of every command but connect's (BAD_ARGS but its files
-#that cannot be written or read, and more) : each must also say what is
-#wrong and "Try 'carcassonne CMD --help'".
+
+# Bad arguments of every command but connect's (BAD_ARGS but its files
+# that cannot be written or read, and more): each must also say what is
+# wrong and "Try 'carcassonne CMD --help'".
 USAGE_ERRORS = [a for a in BAD_ARGS if a[-1] not in ("/dev/null/x", "does/not/exist.rec")] + [
     ["serve", "--port", "abc"], ["serve", "--port", "-1"], ["serve", "--port", "70000"],
     ["serve", "--port"], ["serve", "--workers", "0"], ["serve", "--max-tables", "x"],
@@ -1096,7 +1096,7 @@ def case_replay_json():
     longer = replay_json("players 2\nrules small-city\n" + moves + "V 0 1 0\n")
     check(longer["moves"] == 3 and longer["digest"] != r["digest"],
           "one more move, the same digest: %r" % longer)
-#The deal check : none without a commitment; verified on a server's record.
+    # The deal check: none without a commitment; verified on a server's record.
     unchecked = {"status": "unchecked", "text": "no commitment: the deal was not checked"}
     check(r["deal"] == unchecked, "deal: %r" % r.get("deal"))
     with open(os.path.join(HERE, "..", "server", "records", "fair_deal.rec")) as f:
@@ -1133,7 +1133,7 @@ def case_bench_mcts():
     check(code == 0, "bench --plies all exited %d: %s" % (code, err))
     r = json.loads(out)
     check(r["positions"] == 71 and r["plies"] is None, "whole game: %r" % r)
-#The last draw is searched exactly, so not every position takes 500.
+    # The last draw is searched exactly, so not every position takes 500.
     check(60 * 500 <= r["iterations"] <= 71 * 500, "iterations %r" % r["iterations"])
     check(r["ms_per_search"] > 0, "no time per search")
     code, out, err = run(["bench", "--mcts", "mcts:iters=500", "--plies", "70", "--games", "1"])
@@ -1146,11 +1146,11 @@ def case_bench_mcts():
         code, out, err = run(["bench"] + args)
         check(code == 2 and out == "" and message in err, "%r: %d %r" % (args, code, err))
 
-#-- -                                                                                              \
-    The River -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- --
 
-#The river pile of river.md : every river tile but the spring RA, the lake RL
-#drawn last.
+# --- The River ------------------------------------------------------------------------------
+
+# The river pile of river.md: every river tile but the spring RA, the lake RL
+# drawn last.
 RIVER_PILE = sorted(["RB", "RC", "RD", "RD", "RE", "RG", "RG", "RH", "RI", "RK", "RL"])
 
 
@@ -1172,11 +1172,11 @@ def case_engine_river():
     check(e.ask({"type": "new", "players": 2, "expansions": ["river"], "seed": 3})
           == {"type": "ok", "expansions": ["river"]}, "new with the river")
     st = e.ask({"type": "state"})
-# 83 tiles : the spring on the board, one drawn, 81 left in the two piles.
+    # 83 tiles: the spring on the board, one drawn, 81 left in the two piles.
     check(st["expansions"] == ["river"] and st["left"] == 81 and st["moves"] == 0
           and st["tile"] is None and st["supply"] == [7, 7], "state: %r" % st)
-#Not drawable now : the spring(on the board), the lake(drawn last), a
-#base tile(the river is being laid), a tile The River has not(RF).
+    # Not drawable now: the spring (on the board), the lake (drawn last), a
+    # base tile (the river is being laid), a tile The River has not (RF).
     for tile in ("RA", "RL", "E", "RF"):
         r = e.ask({"type": "tile", "tile": tile})
         check(is_error(r) and tile in r["message"], "tile %s: %r" % (tile, r))
@@ -1185,9 +1185,9 @@ def case_engine_river():
     check(e.ask({"type": "state"})["tile"] is None, "a refused draw made the tile known")
     check(e.ask({"type": "draw", "tile": "RD"})
           == {"type": "tile", "player": 0, "tile": "RD", "left": 81}, "draw RD")
-#RD(straight, river E - W, a field either side) can only continue the
-#river east of the spring, at 1 0; its two rotations that fit are one
-#move, listed at rotation 0; its followers go on the two fields.
+    # RD (straight, river E-W, a field either side) can only continue the
+    # river east of the spring, at 1 0; its two rotations that fit are one
+    # move, listed at rotation 0; its followers go on the two fields.
     legal = e.ask({"type": "legal"})
     check(legal["tile"] == "RD" and len(legal["placements"]) == 1 and legal["count"] == 3,
           "legal RD: %r" % legal)
@@ -1200,8 +1200,8 @@ def case_engine_river():
     check(is_error(r), "RD beside the spring, not at the open end: %r" % r)
     go = e.ask({"type": "go"})
     check(go["move"].startswith("RD 1 0 0"), "go: %r" % go)
-#river.md's example: RD, RB with a knight, RG bending south; RG 3 1 1
-#is an immediate U - turn, RG 3 1 2 the legal S - bend.
+    # river.md's example: RD, RB with a knight, RG bending south; RG 3 1 1
+    # is an immediate U-turn, RG 3 1 2 the legal S-bend.
     e.ok({"type": "move", "move": "RD 1 0 0"})
     e.ok({"type": "move", "player": 1, "move": "RB 2 0 0 N"})
     e.ok({"type": "move", "move": "RG 3 0 0"})
@@ -1211,10 +1211,10 @@ def case_engine_river():
     st = e.ask({"type": "state"})
     check(st["scores"] == [0, 0] and st["supply"] == [7, 6] and st["moves"] == 4
           and st["left"] == 77 and st["to_move"] == 0, "after the example: %r" % st)
-#The first draw of the river phase names a river tile.
+    # The first draw of the river phase names a river tile.
     d = e.ask({"type": "draw"})
     check(d["tile"] in RIVER_PILE and d["tile"] != "RL", "draw: %r" % d)
-#'new' again without expansions : the base game.
+    # 'new' again without expansions: the base game.
     check(e.ask({"type": "new", "players": 2}) == {"type": "ok", "expansions": []}, "base new")
     check(e.ask({"type": "state"})["left"] == 70, "the base game has 72 tiles")
     check(e.ask({"type": "new", "players": 2, "expansions": ["river"],
@@ -1239,8 +1239,8 @@ def case_engine_river_game():
         base = draws[11:]
         check(len(base) == (72 if keep else 71) and all(len(t) == 1 for t in base),
               "then the base tiles: %r" % base)
-#The fourth D is the base game's start tile: in the main pile only
-#with river - keep - start.
+        # The fourth D is the base game's start tile: in the main pile only
+        # with river-keep-start.
         check(base.count("D") == (4 if keep else 3), "D: %d" % base.count("D"))
         check(len(moves) == (83 if keep else 82), "%d moves" % len(moves))
         rules = "rules river-keep-start\n" if keep else ""
@@ -1252,7 +1252,7 @@ def case_engine_river_game():
         check(r["finished"] and r["scores"] == scores and r["digest"] == digest
               and r["expansions"] == ["river"] and r["moves"] == len(moves),
               "replayed: %r, %r %r" % (r, scores, digest))
-#During the river phase every placement is at one square.
+    # During the river phase every placement is at one square.
     e.ok({"type": "new", "players": 2, "expansions": ["river"], "seed": 9})
     rng = random.Random(9)
     for turn in range(11):
@@ -1348,7 +1348,7 @@ def case_selfplay_river():
     a = json.loads(out) if code == 0 else {}
     check(code == 0 and a["tile"] in RIVER_PILE and a["tile"] != "RL"
           and a["player"] == 2, "analyse: %d %r %s" % (code, a, err))
-#The river goes on at 2 0, the open end of RD at 1 0.
+    # The river goes on at 2 0, the open end of RD at 1 0.
     for m in a["best"]:
         check(m["move"].startswith(a["tile"] + " 2 0 "), "ranked move: %r" % m)
     code, out, err = run(["analyse", "--player", "greedy", "--tile", "RL", "-"],
@@ -1392,7 +1392,8 @@ def case_bench_river():
     code, out, err = run(["bench", "--mcts", "mcts", "--expansions", "river", "--plies", "82"])
     check(code == 2 and "--plies takes 0 to 81" in err, "82 plies: %d %s" % (code, err))
 
-#Bad-- expansions and --rules : exit status 2 and the reason.
+
+# Bad --expansions and --rules: exit status 2 and the reason.
 EXPANSION_ARGS = [
     (["selfplay", "--seed", "1", "--players", "2", "--rules", "river-keep-start"],
      "needs the river"),
@@ -1428,8 +1429,8 @@ def case_expansion_arguments():
     code, out, err = run(["bench", "--server", "x", "--help"])
     check(code == 0 and "--expansions" in out, "bench --server --help: %s" % out)
 
-#-- - Inns &                                                                                       \
-    Cathedrals -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- -- --
+
+# --- Inns & Cathedrals ----------------------------------------------------------------
 
 INNS_TILES = ["I" + c for c in "ABCDEFGHIJKLMNOPQ"]
 
@@ -1468,7 +1469,7 @@ def case_engine_inns():
     st = e.ask({"type": "state"})
     check(st["figures"] == [{"followers": 7, "large": 0}, {"followers": 7, "large": 1}]
           and st["supply"] == [7, 7], "after the large farmer: %r" % st)
-#Player 1's turn, then player 0 again : no large follower left to list.
+    # Player 1's turn, then player 0 again: no large follower left to list.
     e.ask({"type": "draw"})
     e.ok({"type": "move", "move": moves_of(e.ask({"type": "legal"}))[0]})
     e.ask({"type": "draw"})
@@ -1480,7 +1481,7 @@ def case_engine_inns():
         for spot in p["spots"]:
             r = e.ask({"type": "move", "move": "%s %s large" % (p["move"], spot)})
             check(is_error(r), "a second large follower: %r" % r)
-#Without the expansion the word is refused and 'legal' has no "large".
+    # Without the expansion the word is refused and 'legal' has no "large".
     e.ok({"type": "new", "players": 2, "seed": 4})
     e.ask({"type": "draw"})
     legal = e.ask({"type": "legal"})
@@ -1499,9 +1500,9 @@ def case_engine_traders_game():
     """Whole Traders & Builders games through the protocol (alone and with
     both other expansions), every move chosen at random among the moves
     'legal' lists (the builder's and the pig's spots included: as many as
-    its count);
-'state' says whose turn and whether it is a second tile(the same player again, never a third);
-events carry the pig's bonus and goods; each game replays as a record to the same scores, figures,
+    its count); 'state' says whose turn and whether it is a second tile
+    (the same player again, never a third); events carry the pig's bonus
+    and goods; each game replays as a record to the same scores, figures,
     goods and second tiles."""
     e = Engine("random")
     seen = {"builder": 0, "pig": 0, "second": 0, "goods": 0}
@@ -1614,20 +1615,14 @@ def case_engine_inns_game():
 
 def case_inns_commands():
     """selfplay, arena, analyse and bench take --expansions inns-cathedrals;
-    replay, show and analyse read its records;
-show draws the inns,
-    the cathedrals and the large follower
-        .""
-         "
-    with tempfile.TemporaryDirectory() as tmp
-    : path = os.path.join(tmp, "inns.rec") code,
-      out,
-      err = run([
-          "selfplay", "--seed", "3", "--players", "2", "--expansions", "inns-cathedrals",
-          "--record",
-          path
-      ]) check(code == 0 and out.startswith("game 1 (seed 3): "), "selfplay: %s" % err) with
-      open(path) as f:
+    replay, show and analyse read its records; show draws the inns, the
+    cathedrals and the large follower."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "inns.rec")
+        code, out, err = run(["selfplay", "--seed", "3", "--players", "2", "--expansions",
+                              "inns-cathedrals", "--record", path])
+        check(code == 0 and out.startswith("game 1 (seed 3): "), "selfplay: %s" % err)
+        with open(path) as f:
             text = f.read()
         check("\nexpansions inns-cathedrals\n" in text and " large\n" in text,
               "record: %s" % text)
@@ -1637,7 +1632,7 @@ show draws the inns,
         code, out, err = run(["show", "--no-color", "--step", path])
         check(code == 0 and "\u25b3 inn" in out and "\u2020 cathedral" in out
               and "large follower" in out, "show: %s" % err)
-#The step after the first large follower shows its letter twice.
+        # The step after the first large follower shows its letter twice.
         first = next(i for i, h in enumerate(r["history"]) if h["figure"] == "large")
         lines = [ln for ln in text.splitlines() if ln and not ln.startswith("#")]
         head = [ln for ln in lines if not ln[0].isupper() or ln.startswith("players")]
@@ -1653,9 +1648,7 @@ show draws the inns,
               and "89 tiles left" in out, "show at the start: %s %s" % (out, err))
         code, out, err = run(["analyse", "--player", "greedy", "--tile", "IK", "--top", "100",
                               "--json", "-"], b"players 2\nexpansions inns-cathedrals\n")
-        a = json.loads(out) if code == 0 else
-{
-}
+        a = json.loads(out) if code == 0 else {}
         check(code == 0 and a["tile"] == "IK"
               and any(m["move"].endswith(" large") for m in a["best"]),
               "analyse: %d %r %s" % (code, a, err))
