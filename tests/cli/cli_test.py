@@ -435,6 +435,27 @@ def case_rules_hand_commands():
             check(code == 0, "show: %s" % err)
             code, out, err = run(["analyse", "--player", "greedy", "--each-move", rec])
             check(code == 0, "analyse: %s %s" % (out[:200], err))
+        # A server's fair deal (salt, commitment) checked on a hand game's
+        # draw lines, and on a start-in-pile game's start tile.
+        import hashlib
+        salt = "0123456789abcdef0123456789abcdef"
+        commit = hashlib.sha256(("%s:3" % salt).encode()).hexdigest()
+        for rules in ("hand=3", "start-in-pile,reshuffle"):
+            run(["selfplay", "--seed", "3", "--players", "2", "--rules", rules, "--record", rec])
+            lines = open(rec).read().split("\n")
+            lines[2:2] = ["salt " + salt, "commitment " + commit]
+            code, out, err = run(["replay", "-"], "\n".join(lines).encode())
+            check(code == 0 and "deal verified" in out, "deal of %s: %s %s" % (rules, out, err))
+            forged = list(lines)
+            for i, line in enumerate(forged):
+                words = line.split()
+                if words[:2] == ["draw", "1"] and len(words) == 5 and words[2] != words[4]:
+                    forged[i] = " ".join(words[:2] + words[2:][::-1])
+                    break
+            if forged == lines:
+                continue  # no draw lines: the start tile is checked by the moves
+            code, out, err = run(["replay", "-"], "\n".join(forged).encode())
+            check(code == 1 and "forged deal" in err, "forged %s: %d %s %s" % (rules, code, out, err))
         code, out, err = run(["arena", "mcts:iters=100", "greedy", "--rules", "hand=3", "--games",
                               "2"], timeout=280)
         check(code == 0 and "score rate" in out, "arena --rules hand=3: %s %s" % (out, err))
