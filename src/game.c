@@ -599,7 +599,7 @@ carc_status carc_game_set_start(carc_game *g, int kind)
         game_set_error(g, "no tile kind %d", kind);
         return CARC_EINVAL;
     }
-    if (g->nmoves > 0 || g->over || g->hand.named > 0) {
+    if (g->nmoves > 0 || g->over || (hand_in_game(&g->rules) && g->hand.named > 0)) {
         game_set_error(g, "the start tile is named before the first draw and move");
         return CARC_EILLEGAL;
     }

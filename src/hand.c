@@ -69,7 +69,8 @@ int hand_holds(const carc_game *g, int p, int kind)
 void hand_focus_first(carc_game *g)
 {
     const hand_state *h = &g->hand;
-    g->drawn = h->size[g->current] ? (int8_t)h->tiles[g->current][0] : -1;
+    int first = h->size[g->current] ? h->tiles[g->current][0] : -1;
+    g->drawn = (int8_t)first;
 }
 
 void hand_hold_random(carc_game *g, carc_rng *r)
@@ -88,6 +89,8 @@ void hand_hold_random(carc_game *g, carc_rng *r)
 int hand_tiles(const carc_game *g)
 {
     int n = 0;
+    if (!hand_in_game(&g->rules))
+        return 0; /* the hand state of another game is not copied */
     for (int p = 0; p < g->nplayers; p++)
         n += g->hand.size[p];
     return n;

@@ -40,7 +40,7 @@ void hand_focus_first(carc_game *g);
  * somewhere the drawn tile (any tile of the hand when none fits): the
  * first step of a random move. */
 void hand_hold_random(carc_game *g, carc_rng *r);
-/* Tiles in all hands. */
+/* Tiles in all hands (any game: 0 without a hand). */
 int hand_tiles(const carc_game *g);
 /* Deals the hands hidden from `seat` (-1: all) again from the tiles that
  * seat has not seen (the pile and those hands), with `g->rng`; the pile is

@@ -93,7 +93,8 @@ int pile_may_return(const carc_game *g, int kind)
         return 0;
     /* Each return may cost one more move and one more draw later. */
     int ahead = g->pile_len + hand_tiles(g) + 2;
-    return g->nmoves + ahead < MAX_HISTORY && g->hand.ndraws + ahead < MAX_DRAWS;
+    int draws = hand_in_game(&g->rules) ? g->hand.ndraws : 0;
+    return g->nmoves + ahead < MAX_HISTORY && draws + ahead < MAX_DRAWS;
 }
 
 void pile_return(carc_game *g, int kind)
