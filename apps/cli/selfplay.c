@@ -24,7 +24,8 @@ static const char selfplay_usage[] =
     "                      traders-builders; default none,\n"
     "                      the base game)\n"
     "  --rules LIST        rule variants (record names, e.g. small-city,\n"
-    "                      river-keep-start; default the standard rules)\n"
+    "                      river-keep-start, hand=3, reshuffle; default the\n"
+    "                      standard rules)\n"
     "\n"
     "Exit status: 0 done, 1 out of memory, 2 bad arguments or a record that\n"
     "cannot be written.\n";
