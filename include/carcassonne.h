@@ -254,9 +254,16 @@ size_t carc_expansions_format(carc_rules rules, char *buf, size_t cap, const cha
 
 /* A square and a rotation for the drawn tile. */
 typedef struct carc_placement {
-    int8_t x, y;      /* board square; x grows east, y grows south */
-    uint8_t rot;      /* 0..3 quarter turns clockwise */
-    uint8_t reserved; /* 0; makes a placement one 32-bit word */
+    int8_t x, y; /* board square; x grows east, y grows south */
+    uint8_t rot; /* 0..3 quarter turns clockwise */
+    /* The tile of a move (carc_move.place.tile; a placement is one 32-bit
+     * word): 0 for the drawn tile (carc_game_drawn_tile()), else 1 + its
+     * kind, which must then be the drawn tile or, with hand=N, a tile of
+     * the current player's hand. carc_legal_moves() writes 0 in a game
+     * without a hand and 1 + the kind in a game with one; a discard names
+     * its tile here too. 0 in the placements of carc_legal_placements()
+     * (this byte was `reserved` before the house rules). */
+    uint8_t tile;
 } carc_placement;
 
 /* A place for a follower on the tile just placed. */
@@ -291,7 +298,8 @@ typedef enum carc_figure {
  * carc_game_goods(). */
 enum { CARC_GOODS_WINE = 0, CARC_GOODS_GRAIN = 1, CARC_GOODS_CLOTH = 2, CARC_GOODS_TYPES = 3 };
 
-/* A move is a small value: 7 bytes. */
+/* A move is a small value: 7 bytes. The tile it places or discards is
+ * `place.tile` (carc_placement). */
 typedef struct carc_move {
     uint8_t type; /* carc_move_type */
     carc_placement place;
@@ -299,9 +307,9 @@ typedef struct carc_move {
     uint8_t figure;  /* carc_figure on `segment` (0: a follower) */
 } carc_move;
 
-/* Whether `a` and `b` are the same move: the same square, rotation,
- * figure and its segment, or both discards. Two rotations of a symmetric tile
- * that put the same tile on the board are different values: compare the
+/* Whether `a` and `b` are the same move: the same place.tile, square,
+ * rotation, figure and its segment, or both discards of the same place.tile. Two rotations of a
+ * symmetric tile that put the same tile on the board are different values: compare the
  * carc_move_canonical() of each to treat them as one move. */
 int carc_move_equal(carc_move a, carc_move b);
 
@@ -426,18 +434,25 @@ void carc_game_public_view(carc_game *dst, const carc_game *src, uint64_t seed);
  * game or its own copy against a server's. It is FNV-1a 64 (offset basis
  * 0xCBF29CE484222325, prime 0x100000001B3) over these bytes, numbers
  * little-endian, signed ones in two's complement:
- *   1 byte    digest version: 1 for the base game, 2 with expansions
+ *   1 byte    digest version: 1 for the base game, 2 with expansions;
+ *             3 and 4 the same with a hand (hand=N)
  *   1         players
  *   4         rules.flags
- *   4         (version 2 only) rules.expansions
+ *   4         (versions 2 and 4) rules.expansions
+ *   1 + each  (versions 3 and 4) N, then per player the hand's size (1),
+ *             with open-hands followed by its tile kinds in order
  *   1         player to move (0-based; after the game, the next one)
  *   1         drawn tile kind (0..23 in the base game), 255 when over
+ *             (and in a hand game without open-hands: the held tile is
+ *             hidden)
  *   1         game over (0 or 1)
  *   1         ended early by carc_game_finish(), the record's `end` (0 or 1)
  *   2         moves played (discards included)
  *   1         tiles left in the pile, the drawn tile not included
  *   24        tiles left of each kind A..X, the drawn tile not included;
- *             version 2: 1 byte K = carc_tile_kinds(), then K counts
+ *             version 2: 1 byte K = carc_tile_kinds(), then K counts;
+ *             with a hidden hand each count adds that kind's tiles in the
+ *             hands (the tiles no seat has seen)
  *   5 each    per player: score (4, signed), followers in supply (1)
  *   1         tiles on the board, start tile included
  *   6 each    per tile in the order placed: x, y (signed), kind, rotation,
@@ -447,6 +462,84 @@ void carc_game_public_view(carc_game *dst, const carc_game *src, uint64_t seed);
  * out. Two games whose symmetric tile was placed at two equivalent
  * rotations differ. */
 uint64_t carc_game_digest(const carc_game *g);
+
+/* --- A hand of tiles (hand=N), the house rules' draws ----------------------
+ * With `rules.hand` N (1..3) each player holds up to N tiles
+ * (variants.md). The library draws for the players itself, from the pile,
+ * as the rules say: the set-up (N tiles each, in seat order, after the
+ * start tile), a discarded hand tile's replacement (one tile, at once), and
+ * the draw-up after a turn (back to N; fewer when the pile runs out). Every
+ * draw is kept in the game's draw log (carc_game_draw_at()), which the
+ * record writer writes as `draw P TILE...` lines.
+ *
+ * A reader of a record, the engine protocol or a server that decides the
+ * draws itself names them afterwards: the tiles the library drew that
+ * nobody has named yet are "due" (carc_game_draw_due()), and
+ * carc_game_draw() names the next one, swapping the tile the library drew
+ * for the named one. A move while a draw is due is still legal for the
+ * library (it plays with the tiles it drew); the record reader refuses it.
+ *
+ * In a hand game the drawn tile (carc_game_drawn_tile()) is the tile of the
+ * current player's hand that the one-tile queries answer about
+ * (carc_legal_placements(), carc_placement_legal(), carc_legal_spots(),
+ * carc_legal_figures(), carc_move_canonical(), carc_move_write(),
+ * carc_random_move()): the first tile of the hand, until
+ * carc_game_hold_tile() picks another; CARC_NO_TILE when the hand is
+ * empty. carc_legal_moves() spans every tile of the hand. A hand tile that
+ * fits nowhere may be discarded (CARC_MOVE_DISCARD, its `place.tile` set): the
+ * same player then goes on with the replacement. A player whose hand is
+ * empty is skipped. Without a hand, every function below answers as if
+ * each hand were empty and the draw log held nothing. */
+
+/* Writes the tiles of `player`'s hand (kinds, in the order drawn) into
+ * `kinds` (at most `cap`; may be NULL when `cap` is 0) and returns how many
+ * the hand holds, like snprintf. The hands are the game's truth: a seat
+ * may see its own hand and, with open-hands, the others'; show a seat
+ * carc_game_seat_view() to keep the rest hidden. 0 for a bad player. */
+int carc_game_hand(const carc_game *g, int player, int *kinds, int cap);
+/* Makes the current player's hand tile `kind` the drawn tile, the one the
+ * one-tile queries answer about. CARC_EILLEGAL when the hand holds no
+ * such tile; CARC_EINVAL without a hand; CARC_EOVER when the game is over.
+ * Changes nothing else (not the digest). */
+carc_status carc_game_hold_tile(carc_game *g, int kind);
+/* Tiles the library drew that have not been named with carc_game_draw(),
+ * and in `*player` (may be NULL) the player who drew the first of them (-1
+ * when none is due). */
+int carc_game_draw_due(const carc_game *g, int *player);
+/* Names the next due draw: `player` (0-based) drew `kind`. The tile the
+ * library drew goes back into the pile (at the same place) and `kind`,
+ * taken from the pile, into the hand in its stead. CARC_EILLEGAL with a
+ * message when no draw is due ("player 1's hand would hold more than 3
+ * tiles": the record's "hand above N"), when the due draw is another
+ * player's, or when no tile of `kind` is left in the pile (with The River:
+ * in the pile the draw came from); CARC_EINVAL for a bad kind or player. */
+carc_status carc_game_draw(carc_game *g, int player, int kind);
+/* The draw log: the number of draws, and draw `i` (0-based, in order):
+ * who drew (`*player`), which tile (`*kind`) and how many moves had been
+ * played then (`*moves`: 0 for the set-up's draws; a draw-up or a
+ * replacement after move j has j + 1). Each may be NULL. CARC_EINVAL when
+ * `i` is out of range. */
+int carc_game_draw_count(const carc_game *g);
+carc_status carc_game_draw_at(const carc_game *g, int i, int *player, int *kind, int *moves);
+
+/* What seat `seat` (0-based; -1: a spectator) may know of `src`, in `dst`
+ * (allocated with the expansions of `src`; may be `src`): carc_game_public_view()
+ * that keeps the seat's own hand (every hand with open-hands; none for a
+ * spectator) and deals the other hands again from `seed`, with the pile's
+ * order, out of the tiles the seat has not seen. With the same `seed`, two
+ * games that differ only in what the seat cannot see give identical views.
+ * The draw log of the view keeps the seat's own draws, the others' as
+ * their hands were dealt again. Without a hand it is carc_game_public_view(). */
+void carc_game_seat_view(carc_game *dst, const carc_game *src, int seat, uint64_t seed);
+
+/* start-in-pile: the start tile is the first tile drawn (any kind of the
+ * game's supply, at 0 0 rotation 0). carc_game_set_start() makes the start
+ * tile `kind`, as a record's `start TILE` line says: allowed only before the
+ * first move and before any due draw has been named; the tile on the board
+ * goes back into the pile. CARC_EILLEGAL without the rule, after a move, or
+ * when no tile of `kind` is left; the start tile's kind is
+ * carc_game_tile_info() of tile 0. */
+carc_status carc_game_set_start(carc_game *g, int kind);
 
 /* --- Legal moves ----------------------------------------------------------- */
 /* Writes the legal placements of the drawn tile into `out` (at most `cap`)
@@ -487,7 +580,11 @@ enum {
  * (carc_legal_figures(): by segment, a follower then the large follower on
  * each spot of carc_legal_spots(), then the builder's and the pig's
  * segments); or the single discard when the tile fits nowhere; 0 when the
- * game is over. No allocation. */
+ * game is over. No allocation. With hand=N: the same for each distinct
+ * kind of the current player's hand, in hand order, each move's `place.tile` set
+ * (1 + kind), a hand tile that fits nowhere giving its discard (listed
+ * also when another tile fits: the discard is optional then); the moves of
+ * a real position stay far below CARC_MAX_MOVES. */
 int carc_legal_moves(const carc_game *g, carc_move *out, int cap);
 /* The legal moves of placement `p` of the drawn tile that deploy a figure
  * (a follower, the large follower, the builder, the pig), in the order of
@@ -509,6 +606,11 @@ carc_move carc_move_canonical(const carc_game *g, carc_move m);
  * like snprintf, it can exceed `cap`: CARC_MAX_EVENTS is always enough). A
  * failing call changes nothing. */
 carc_status carc_game_play(carc_game *g, carc_move m, carc_event *events, int cap, int *nevents);
+/* The house rules change what follows a move (variants.md): with hand=N the
+ * draws of the hand (see above); with reshuffle a discarded tile goes back
+ * into the pile at a random place below its top and the same player draws
+ * again, and the game ends when no tile left to draw (nor, with a hand, in
+ * a hand) fits anywhere. */
 /* Ends the game now (the record's `end`) and applies the final scoring. The
  * drawn tile, never played, goes back among the tiles left. */
 carc_status carc_game_finish(carc_game *g, carc_event *events, int cap, int *nevents);

@@ -107,18 +107,35 @@ static deal_status tiles_match(const carc_game *g, uint64_t seed, deal_result *o
     if (!deal)
         return say(out, DEAL_UNCHECKED, "the deal was not checked: out of memory");
     deal_status status = DEAL_VERIFIED;
+    carc_tile_on_board start_g, start_deal;
+    carc_game_tile_info(g, 0, &start_g);
+    carc_game_tile_info(deal, 0, &start_deal);
+    if (start_g.kind != start_deal.kind) /* start-in-pile: the first tile drawn */
+        say(out, status = DEAL_MISMATCH,
+            "forged deal: the seed deals start tile %s, the record has %s",
+            carc_tile_id(start_deal.kind), carc_tile_id(start_g.kind));
+    int hands = rules.hand > 0; /* the draws are checked against the draw log */
     for (int i = 0; status == DEAL_VERIFIED && i < carc_game_move_count(g); i++) {
         carc_move m;
         int tile;
         carc_game_move_at(g, i, &m, &tile);
         int dealt = carc_game_drawn_tile(deal);
-        if (dealt != tile)
+        if (!hands && dealt != tile)
             say(out, status = DEAL_MISMATCH,
                 "forged deal: at move %d the seed deals tile %s, the record has %s", i + 1,
                 dealt >= 0 ? carc_tile_id(dealt) : "-", carc_tile_id(tile));
         else if (carc_game_play(deal, m, NULL, 0, NULL) != CARC_OK)
             say(out, status = DEAL_MISMATCH, "forged deal: move %d does not replay: %s", i + 1,
                 carc_game_error(deal));
+    }
+    for (int d = 0; hands && status == DEAL_VERIFIED && d < carc_game_draw_count(g); d++) {
+        int player, kind, dealt = CARC_NO_TILE;
+        carc_game_draw_at(g, d, &player, &kind, NULL);
+        carc_game_draw_at(deal, d, NULL, &dealt, NULL);
+        if (dealt != kind)
+            say(out, status = DEAL_MISMATCH,
+                "forged deal: draw %d (player %d) the seed deals tile %s, the record has %s", d + 1,
+                player + 1, dealt >= 0 ? carc_tile_id(dealt) : "-", carc_tile_id(kind));
     }
     carc_game_free(deal);
     if (status == DEAL_VERIFIED)

@@ -13,7 +13,17 @@ static json_t *names_json(uint32_t flags, const char *(*name_of)(uint32_t))
 
 json_t *wire_rules(carc_rules rules)
 {
-    return names_json(rules.flags, carc_rule_name);
+    json_t *list = names_json(rules.flags, carc_rule_name);
+    char valued[32];
+    if (rules.hand) {
+        snprintf(valued, sizeof valued, "hand=%d", rules.hand);
+        json_array_append_new(list, json_string(valued));
+    }
+    if (rules.table_w) {
+        snprintf(valued, sizeof valued, "table=%dx%d", rules.table_w, rules.table_h);
+        json_array_append_new(list, json_string(valued));
+    }
+    return list;
 }
 
 json_t *wire_expansions(carc_rules rules)
@@ -87,7 +97,8 @@ json_t *wire_figure_spots(const carc_game *g, const carc_move *moves, int n, car
     for (int i = 0; i < n; i++) {
         const carc_move *m = &moves[i];
         if (m->type == CARC_MOVE_PLACE && m->figure == figure && m->segment != CARC_NO_SPOT &&
-            m->place.x == place.x && m->place.y == place.y && m->place.rot == place.rot)
+            m->place.x == place.x && m->place.y == place.y && m->place.rot == place.rot &&
+            m->place.tile == place.tile)
             json_array_append_new(out, json_string(wire_segment_spot(kind, place.rot, m->segment)));
     }
     return out;
