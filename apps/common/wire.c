@@ -13,7 +13,10 @@ static json_t *names_json(uint32_t flags, const char *(*name_of)(uint32_t))
 
 json_t *wire_rules(carc_rules rules)
 {
-    return names_json(rules.flags, carc_rule_name);
+    json_t *list = names_json(rules.flags, carc_rule_name);
+    if (rules.hand > 0)
+        json_array_append_new(list, json_sprintf("hand=%d", rules.hand));
+    return list;
 }
 
 json_t *wire_expansions(carc_rules rules)

@@ -395,9 +395,26 @@ static msg_error get_flags(json_t *root, const char *key, const char *what,
     return ERR_NONE;
 }
 
+/* The rule names of `rules`, valued ones (`hand=3`) read by the library's
+ * parser. */
 static msg_error get_rules(json_t *root, msg_request *r, msg_problem *p)
 {
-    return get_flags(root, "rules", "rule", carc_rule_flag, 0, &r->rules, p);
+    json_t *list;
+    msg_error e = get_names(root, "rules", &list, p);
+    if (e != ERR_NONE || !list)
+        return e;
+    carc_rules rules = {.flags = r->rules, .hand = r->hand};
+    size_t i;
+    json_t *v;
+    json_array_foreach(list, i, v)
+    {
+        char why[120];
+        if (carc_rules_parse(json_string_value(v), &rules, why, sizeof why) != CARC_OK)
+            return fail(p, ERR_BAD_FIELD, "rules[%zu]: %s", i, why);
+    }
+    r->rules = rules.flags;
+    r->hand = rules.hand;
+    return ERR_NONE;
 }
 
 static msg_error get_expansions(json_t *root, msg_request *r, msg_problem *p)
@@ -409,7 +426,7 @@ static msg_error get_expansions(json_t *root, msg_request *r, msg_problem *p)
  * expansion of a later version, river-keep-start without the river). */
 static msg_error check_rules(const msg_request *r, msg_problem *p)
 {
-    carc_rules rules = {.flags = r->rules, .expansions = r->expansions};
+    carc_rules rules = {.flags = r->rules, .expansions = r->expansions, .hand = r->hand};
     char why[120];
     if (carc_rules_check(&rules, why, sizeof why) == CARC_OK)
         return ERR_NONE;
@@ -610,6 +627,7 @@ static void clear_request(msg_request *r)
     r->key[0] = '\0';
     r->nseats = r->nmine = 0;
     r->rules = 0;
+    r->hand = 0;
     r->expansions = 0;
     r->info = INFO_CASUAL;
     memset(&r->clock, 0, sizeof r->clock);
