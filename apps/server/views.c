@@ -169,6 +169,7 @@ static json_t *digest_json(const carc_game *g)
 }
 
 static json_t *next_tiles_json(const srv_table *t, int viewer);
+static json_t *remaining_json(const srv_table *t, int viewer);
 
 /* --- Events -------------------------------------------------------------------------- */
 
@@ -227,6 +228,8 @@ static void hand_move_fields(json_t *event, const srv_table *t, int turn, const 
     json_object_set_new(event, "hand", hand_view_own(t, viewer));
     json_object_set_new(event, "hands", hand_view_hands(t, viewer));
     json_object_set_new(event, "draws", hand_view_draws(t, viewer, turn + 1));
+    if (t->row.info == INFO_CASUAL && !carc_game_over(t->game))
+        json_object_set_new(event, "remaining", remaining_json(t, viewer));
     if ((t->row.rules & CARC_RULE_RESHUFFLE) && strncmp(move, "discard ", 8) == 0)
         json_object_set_new(event, "returned", json_string(move + 8));
 }
