@@ -254,9 +254,16 @@ size_t carc_expansions_format(carc_rules rules, char *buf, size_t cap, const cha
 
 /* A square and a rotation for the drawn tile. */
 typedef struct carc_placement {
-    int8_t x, y;      /* board square; x grows east, y grows south */
-    uint8_t rot;      /* 0..3 quarter turns clockwise */
-    uint8_t reserved; /* 0; makes a placement one 32-bit word */
+    int8_t x, y; /* board square; x grows east, y grows south */
+    uint8_t rot; /* 0..3 quarter turns clockwise */
+    /* The tile of a move (carc_move.place.tile; a placement is one 32-bit
+     * word): 0 for the drawn tile (carc_game_drawn_tile()), else 1 + its
+     * kind, which must then be the drawn tile or, with hand=N, a tile of
+     * the current player's hand. carc_legal_moves() writes 0 in a game
+     * without a hand and 1 + the kind in a game with one; a discard names
+     * its tile here too. 0 in the placements of carc_legal_placements()
+     * (this byte was `reserved` before the house rules). */
+    uint8_t tile;
 } carc_placement;
 
 /* A place for a follower on the tile just placed. */
@@ -291,23 +298,18 @@ typedef enum carc_figure {
  * carc_game_goods(). */
 enum { CARC_GOODS_WINE = 0, CARC_GOODS_GRAIN = 1, CARC_GOODS_CLOTH = 2, CARC_GOODS_TYPES = 3 };
 
-/* A move is a small value: 8 bytes. */
+/* A move is a small value: 7 bytes. The tile it places or discards is
+ * `place.tile` (carc_placement). */
 typedef struct carc_move {
     uint8_t type; /* carc_move_type */
     carc_placement place;
     uint8_t segment; /* the figure's segment, or CARC_NO_SPOT */
     uint8_t figure;  /* carc_figure on `segment` (0: a follower) */
-    /* The tile the move places or discards: 0 for the drawn tile
-     * (carc_game_drawn_tile()), else 1 + its kind, which must then be the
-     * drawn tile or, with hand=N, a tile of the current player's hand.
-     * carc_legal_moves() writes 0 in a game without a hand and 1 + the kind
-     * in a game with one. */
-    uint8_t tile;
 } carc_move;
 
-/* Whether `a` and `b` are the same move: the same tile field, square,
- * rotation, figure and its segment, or both discards of the same tile field. Two rotations of a symmetric tile
- * that put the same tile on the board are different values: compare the
+/* Whether `a` and `b` are the same move: the same place.tile, square,
+ * rotation, figure and its segment, or both discards of the same place.tile. Two rotations of a
+ * symmetric tile that put the same tile on the board are different values: compare the
  * carc_move_canonical() of each to treat them as one move. */
 int carc_move_equal(carc_move a, carc_move b);
 
@@ -477,7 +479,7 @@ uint64_t carc_game_digest(const carc_game *g);
  * carc_random_move()): the first tile of the hand, until
  * carc_game_hold_tile() picks another; CARC_NO_TILE when the hand is
  * empty. carc_legal_moves() spans every tile of the hand. A hand tile that
- * fits nowhere may be discarded (CARC_MOVE_DISCARD with its `tile`): the
+ * fits nowhere may be discarded (CARC_MOVE_DISCARD, its `place.tile` set): the
  * same player then goes on with the replacement. A player whose hand is
  * empty is skipped. Without a hand, every function below answers as if
  * each hand were empty and the draw log held nothing. */
@@ -572,7 +574,7 @@ enum {
  * each spot of carc_legal_spots(), then the builder's and the pig's
  * segments); or the single discard when the tile fits nowhere; 0 when the
  * game is over. No allocation. With hand=N: the same for each distinct
- * kind of the current player's hand, in hand order, each move's `tile` set
+ * kind of the current player's hand, in hand order, each move's `place.tile` set
  * (1 + kind), a hand tile that fits nowhere giving its discard (listed
  * also when another tile fits: the discard is optional then); the moves of
  * a real position stay far below CARC_MAX_MOVES. */

@@ -10,6 +10,7 @@
 #include "board.h"
 #include "feature.h"
 #include "figures.h"
+#include "hand.h"
 #include "moves.h"
 #include "pile.h"
 #include "river.h"
@@ -18,6 +19,21 @@
 #include "traders.h"
 
 /* --- Set-up and copies ----------------------------------------------------- */
+
+static void update_cloisters(carc_game *g, int t, event_sink *sink);
+
+/* Places the start tile (start-in-pile: the pile's first tile) and lays
+ * out the pile. */
+static void place_start(carc_game *g)
+{
+    int closed, start_in_pile = (g->rules.flags & CARC_RULE_START_IN_PILE) != 0;
+    int kind = start_in_pile ? pile_draw_start(g) : pile_start_kind(&g->rules);
+    board_place(g, kind, 0, 0, 0, -1, &closed);
+    update_cloisters(g, 0, NULL); /* a cloister drawn as the start tile */
+    river_start(g);
+    if (!start_in_pile)
+        pile_deal(g);
+}
 
 static carc_status start_game(carc_game *g, int players, const carc_rules *rules, uint64_t seed,
                               int fresh)
@@ -50,11 +66,10 @@ static carc_status start_game(carc_game *g, int players, const carc_rules *rules
     memset(g->score, 0, sizeof g->score);
     memset(g->score_by_kind, 0, sizeof g->score_by_kind);
     board_clear(g, fresh);
-    int closed;
-    board_place(g, pile_start_kind(&g->rules), 0, 0, 0, -1, &closed);
-    river_start(g);
-    pile_deal(g);
-    pile_draw(g);
+    place_start(g);
+    hand_start(g);
+    if (!hand_in_game(&g->rules))
+        pile_draw(g);
     g->error[0] = '\0';
     return CARC_OK;
 }
@@ -82,6 +97,8 @@ carc_status carc_game_copy(carc_game *dst, const carc_game *src)
         return CARC_OK;
     memcpy(dst, src, offsetof(carc_game, seg));
     memcpy(dst->seg, src->seg, src->nseg * sizeof src->seg[0]);
+    if (hand_in_game(&src->rules))
+        dst->hand = src->hand;
     dst->error[0] = '\0';
     return CARC_OK;
 }
@@ -142,7 +159,7 @@ void carc_game_public_view(carc_game *dst, const carc_game *src, uint64_t seed)
     carc_game_copy(dst, src);
     /* The slots of tiles already drawn may name a tile that a record
      * replaced (carc_game_choose_tile): a trace of the deal. */
-    memset(dst->pile + dst->pile_len, 0, (size_t)(LAYOUT_PILE - dst->pile_len));
+    memset(dst->pile + dst->pile_len, 0, (size_t)(LAYOUT_TILES - dst->pile_len));
     if (dst->over)
         dst->rng = carc_rng_seed(seed);
     else
@@ -162,16 +179,44 @@ static void digest_bytes(digest *d, uint64_t v, int bytes)
     }
 }
 
+/* The hands' part of the digest: N, each hand's size, and with open-hands
+ * its tiles in order (hidden tiles are no public state). */
+static void digest_hands(digest *d, const carc_game *g)
+{
+    digest_bytes(d, g->rules.hand, 1);
+    for (int p = 0; p < g->nplayers; p++) {
+        digest_bytes(d, g->hand.size[p], 1);
+        for (int i = 0; !hand_hidden(&g->rules) && i < g->hand.size[p]; i++)
+            digest_bytes(d, g->hand.tiles[p][i], 1);
+    }
+}
+
+/* Tiles of `kind` that no seat has seen: the pile's, and with hidden
+ * hands the hands' too. */
+static int unseen(const carc_game *g, int kind)
+{
+    int n = g->left[kind];
+    for (int p = 0; hand_hidden(&g->rules) && p < g->nplayers; p++)
+        for (int i = 0; i < g->hand.size[p]; i++)
+            n += g->hand.tiles[p][i] == kind;
+    return n;
+}
+
 uint64_t carc_game_digest(const carc_game *g)
 {
     digest d = {0xCBF29CE484222325ull};
-    digest_bytes(&d, 1 + LAYOUT_WIDE, 1); /* the version of this byte sequence */
+    int hands = hand_in_game(&g->rules);
+    /* The version of this byte sequence: 3 and 4 with a hand. */
+    digest_bytes(&d, 1 + LAYOUT_WIDE + 2 * (uint64_t)hands, 1);
     digest_bytes(&d, g->nplayers, 1);
     digest_bytes(&d, g->rules.flags, 4);
     if (LAYOUT_WIDE)
         digest_bytes(&d, g->rules.expansions, 4);
+    if (hands)
+        digest_hands(&d, g);
     digest_bytes(&d, g->current, 1);
-    digest_bytes(&d, g->over ? 255u : (uint8_t)g->drawn, 1);
+    int drawn_public = !g->over && !hand_hidden(&g->rules);
+    digest_bytes(&d, drawn_public ? (uint8_t)g->drawn : 255u, 1);
     digest_bytes(&d, g->over, 1);
     digest_bytes(&d, g->ended_early, 1);
     digest_bytes(&d, g->nmoves, 2);
@@ -181,7 +226,7 @@ uint64_t carc_game_digest(const carc_game *g)
     if (LAYOUT_WIDE)
         digest_bytes(&d, (uint64_t)kinds, 1);
     for (int k = 0; k < kinds && k < LAYOUT_KINDS; k++)
-        digest_bytes(&d, g->left[k], 1);
+        digest_bytes(&d, hands ? (uint64_t)unseen(g, k) : g->left[k], 1);
     for (int p = 0; p < g->nplayers; p++) {
         digest_bytes(&d, (uint32_t)g->score[p], 4);
         digest_bytes(&d, g->supply[p], 1);
@@ -296,9 +341,9 @@ static void record_move(carc_game *g, const move_fields *m)
     h->move.place.x = (int8_t)m->x;
     h->move.place.y = (int8_t)m->y;
     h->move.place.rot = (uint8_t)m->rot;
-    h->move.place.reserved = 0;
     h->move.segment = (uint8_t)m->segment;
     h->move.figure = (uint8_t)m->figure;
+    h->move.place.tile = hand_in_game(&g->rules) ? (uint8_t)(g->drawn + 1) : 0;
 }
 
 static int surrounded(const carc_game *g, int x, int y)
@@ -309,7 +354,22 @@ static int surrounded(const carc_game *g, int x, int y)
     return 1;
 }
 
-/* Draws the next tile; with an empty pile the game ends. */
+/* reshuffle without a hand: whether the drawn tile and every tile left fit
+ * nowhere (a river tile is set aside instead). */
+static int nothing_fits(const carc_game *g)
+{
+    return (g->rules.flags & CARC_RULE_RESHUFFLE) && !river_is_kind(g->drawn) &&
+           !moves_kind_fits(g, g->drawn) && !pile_any_fits(g);
+}
+
+static void game_over(carc_game *g, event_sink *sink)
+{
+    g->over = 1;
+    score_final(g, sink);
+}
+
+/* Draws the next tile; with an empty pile the game ends (with reshuffle,
+ * also when nothing left fits: the drawn tile goes back among them). */
 static void end_turn(carc_game *g, int same_player, event_sink *sink)
 {
     if (!same_player) {
@@ -317,10 +377,67 @@ static void end_turn(carc_game *g, int same_player, event_sink *sink)
         g->current = (uint8_t)(next == g->nplayers ? 0 : next); /* no division */
     }
     pile_draw(g);
-    if (g->drawn < 0) {
-        g->over = 1;
-        score_final(g, sink);
+    if (g->drawn >= 0 && nothing_fits(g))
+        pile_put_back_drawn(g);
+    if (g->drawn < 0)
+        game_over(g, sink);
+}
+
+/* --- The turn with a hand (hand.h) --------------------------------------------- */
+
+static int hand_any_fits(const carc_game *g, int p)
+{
+    for (int i = 0; i < g->hand.size[p]; i++)
+        if (moves_kind_fits(g, g->hand.tiles[p][i]))
+            return 1;
+    return 0;
+}
+
+/* Whether player p has a move: a tile in hand; with reshuffle also one that
+ * fits, or a pile to trade a tile that fits nowhere for one that fits. */
+static int hand_can_move(const carc_game *g, int p)
+{
+    if (g->hand.size[p] == 0)
+        return 0;
+    if (!(g->rules.flags & CARC_RULE_RESHUFFLE))
+        return 1;
+    return hand_any_fits(g, p) || (g->pile_len > 0 && pile_any_fits(g));
+}
+
+/* The draws after the current player's move, then the next player with a
+ * move (the current one again when `again`); none: the game ends. */
+static void hand_end_turn(carc_game *g, const move_fields *m, int again, int builder,
+                          event_sink *sink)
+{
+    int p = g->current;
+    if (m->type == CARC_MOVE_PLACE && !(again && builder))
+        hand_draw_up(g, p);
+    else if (m->type == CARC_MOVE_PLACE && g->hand.size[p] == 0)
+        hand_draw_one(g, p); /* hand=1: the builder's second tile */
+    int start = again || m->type == CARC_MOVE_DISCARD ? p : p + 1;
+    for (int i = 0; i < g->nplayers; i++) {
+        int q = (start + i) % g->nplayers;
+        if (hand_can_move(g, q)) {
+            if (q != p || i > 0)
+                traders_turn_passed(g);
+            g->current = (uint8_t)q;
+            hand_focus_first(g);
+            return;
+        }
     }
+    g->drawn = -1;
+    game_over(g, sink);
+}
+
+/* A hand tile (the drawn tile) that fits nowhere leaves the hand: back
+ * into the pile with reshuffle, else set aside; one tile replaces it. */
+static void hand_discard(carc_game *g)
+{
+    int p = g->current;
+    hand_take(g, p, g->drawn);
+    if (pile_may_return(g, g->drawn))
+        pile_return(g, g->drawn);
+    hand_draw_one(g, p);
 }
 
 /* Plays `m`, which must be legal; a placement goes on frontier square
@@ -328,14 +445,22 @@ static void end_turn(carc_game *g, int same_player, event_sink *sink)
 static void apply_move(carc_game *g, const move_fields *m, event_sink *sink)
 {
     record_move(g, m);
-    int again = 1;
+    int again = 1, builder = 0, hands = hand_in_game(&g->rules);
+    if (m->type == CARC_MOVE_DISCARD && hands)
+        hand_discard(g);
+    else if (m->type == CARC_MOVE_DISCARD && pile_may_return(g, g->drawn)) {
+        pile_return(g, g->drawn);
+        g->drawn = -1;
+    }
     if (m->type == CARC_MOVE_PLACE) {
+        if (hands)
+            hand_take(g, g->current, g->drawn);
         int closed;
         int t = board_place(g, g->drawn, m->x, m->y, m->rot, m->square, &closed);
         if (river_is_kind(g->drawn))
             river_advance(g, g->drawn, m->rot, m->x, m->y);
         /* Before the new figure: a builder placed now gives no second tile. */
-        int builder = traders_builder_extended(g, t);
+        builder = traders_builder_extended(g, t);
         if (m->segment != CARC_NO_SPOT)
             deploy(g, t, m->segment, m->figure);
         if (closed)
@@ -344,7 +469,27 @@ static void apply_move(carc_game *g, const move_fields *m, event_sink *sink)
         again = (g->rules.flags & CARC_RULE_BONUS_TURN) && surrounded(g, m->x, m->y);
         again = traders_turn_again(g, again, builder);
     }
-    end_turn(g, again, sink);
+    if (hands)
+        hand_end_turn(g, m, again, builder, sink);
+    else
+        end_turn(g, again, sink);
+}
+
+/* Makes the drawn tile the tile that `m` names (carc_placement.tile): with
+ * a hand, any tile of the current player's hand. */
+static carc_status hold_move_tile(carc_game *g, carc_move m)
+{
+    if (m.place.tile == 0)
+        return CARC_OK;
+    int kind = m.place.tile - 1;
+    if (hand_in_game(&g->rules))
+        return carc_game_hold_tile(g, kind);
+    if (kind != g->drawn) {
+        game_set_error(g, "tile %s is not the drawn tile %s", carc_tile_id(kind),
+                       carc_tile_id(g->drawn));
+        return CARC_EILLEGAL;
+    }
+    return CARC_OK;
 }
 
 carc_status carc_game_play(carc_game *g, carc_move m, carc_event *events, int cap, int *nevents)
@@ -356,9 +501,14 @@ carc_status carc_game_play(carc_game *g, carc_move m, carc_event *events, int ca
         game_set_error(g, "the game is over");
         return CARC_EOVER;
     }
-    carc_status st = moves_check(g, m);
-    if (st != CARC_OK)
+    int held = g->drawn;
+    carc_status st = hold_move_tile(g, m);
+    if (st == CARC_OK)
+        st = moves_check(g, m);
+    if (st != CARC_OK) {
+        g->drawn = (int8_t)held;
         return st;
+    }
     move_fields f = {m.type, m.place.x, m.place.y, m.place.rot, m.segment, -1, m.figure};
     if (m.type == CARC_MOVE_PLACE)
         f.square = board_frontier_at(g, m.place.x, m.place.y);
@@ -375,10 +525,14 @@ carc_status carc_game_play_random(carc_game *g, carc_rng *r, double follower_cha
         game_set_error(g, "the game is over");
         return CARC_EOVER;
     }
+    if (hand_in_game(&g->rules))
+        hand_hold_random(g, r);
     move_fields f;
     moves_random(g, r, follower_chance, &f);
-    if (played)
+    if (played) {
         *played = move_of(&f);
+        played->place.tile = hand_in_game(&g->rules) ? (uint8_t)(g->drawn + 1) : 0;
+    }
     apply_move(g, &f, NULL);
     return CARC_OK;
 }
@@ -396,11 +550,70 @@ carc_status carc_game_finish(carc_game *g, carc_event *events, int cap, int *nev
     g->ended_early = 1;
     /* The drawn tile was never played: back into the pile, so that what is
      * left after an `end` (and the digest) does not depend on the deal. */
-    if (g->drawn >= 0)
+    if (g->drawn >= 0 && !hand_in_game(&g->rules))
         pile_put_back_drawn(g);
     score_final(g, &sink);
     if (nevents)
         *nevents = sink.count;
+    return CARC_OK;
+}
+
+/* --- start-in-pile: the record's start tile ------------------------------------ */
+
+/* Puts `old`, the start tile, where the tile `kind` is still to be drawn
+ * (the pile, the drawn tile, a hand and its draw log); 0 when none is. */
+static int swap_start(carc_game *g, int old, int kind)
+{
+    for (int i = 0; i < g->pile_len; i++)
+        if (g->pile[i] == kind) {
+            g->pile[i] = (uint8_t)old;
+            g->left[old]++;
+            g->left[kind]--;
+            return 1;
+        }
+    if (!hand_in_game(&g->rules) && g->drawn == kind) {
+        g->drawn = (int8_t)old;
+        return 1;
+    }
+    hand_state *h = &g->hand;
+    for (int d = 0; hand_in_game(&g->rules) && d < h->ndraws; d++) {
+        draw_entry *e = &h->log[d];
+        if (e->kind != kind || !hand_holds(g, e->player, kind))
+            continue;
+        hand_take(g, e->player, kind);
+        h->tiles[e->player][h->size[e->player]++] = (uint8_t)old;
+        e->kind = (uint8_t)old;
+        hand_focus_first(g);
+        return 1;
+    }
+    return 0;
+}
+
+carc_status carc_game_set_start(carc_game *g, int kind)
+{
+    if (!(g->rules.flags & CARC_RULE_START_IN_PILE)) {
+        game_set_error(g, "the start tile is drawn only with the rule start-in-pile");
+        return CARC_EILLEGAL;
+    }
+    if (!carc_tile(kind) || kind >= LAYOUT_KINDS) {
+        game_set_error(g, "no tile kind %d", kind);
+        return CARC_EINVAL;
+    }
+    if (g->nmoves > 0 || g->over || g->hand.named > 0) {
+        game_set_error(g, "the start tile is named before the first draw and move");
+        return CARC_EILLEGAL;
+    }
+    int old = g->tiles[0].kind;
+    if (old == kind)
+        return CARC_OK;
+    if (!swap_start(g, old, kind)) {
+        game_set_error(g, "no tile %s is left in the supply", carc_tile_id(kind));
+        return CARC_EILLEGAL;
+    }
+    int closed;
+    board_clear(g, 0);
+    board_place(g, kind, 0, 0, 0, -1, &closed);
+    update_cloisters(g, 0, NULL);
     return CARC_OK;
 }
 

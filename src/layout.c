@@ -69,7 +69,17 @@
       (g, r, follower_chance))                                                                     \
     X(carc_status, carc_game_play_random,                                                          \
       (carc_game * g, carc_rng * r, double follower_chance, carc_move *played),                    \
-      (g, r, follower_chance, played))
+      (g, r, follower_chance, played))                                                             \
+    X(int, carc_game_hand, (const carc_game *g, int player, int *kinds, int cap),                  \
+      (g, player, kinds, cap))                                                                     \
+    X(carc_status, carc_game_hold_tile, (carc_game * g, int kind), (g, kind))                      \
+    X(int, carc_game_draw_due, (const carc_game *g, int *player), (g, player))                     \
+    X(carc_status, carc_game_draw, (carc_game * g, int player, int kind), (g, player, kind))       \
+    X(int, carc_game_draw_count, (const carc_game *g), (g))                                        \
+    X(carc_status, carc_game_draw_at,                                                              \
+      (const carc_game *g, int i, int *player, int *kind, int *moves),                             \
+      (g, i, player, kind, moves))                                                                 \
+    X(carc_status, carc_game_set_start, (carc_game * g, int kind), (g, kind))
 
 #define DECLARE(ret, name, params, args)                                                           \
     ret name##_base params;                                                                        \
@@ -89,6 +99,8 @@ carc_game *carc_game_clone_wide(const carc_game *src);
 const char *carc_game_error_base(const carc_game *g);
 const char *carc_game_error_wide(const carc_game *g);
 void carc_game_public_view_base(carc_game *dst, const carc_game *src, uint64_t seed);
+void carc_game_seat_view_base(carc_game *dst, const carc_game *src, int seat, uint64_t seed);
+void carc_game_seat_view_wide(carc_game *dst, const carc_game *src, int seat, uint64_t seed);
 void carc_game_public_view_wide(carc_game *dst, const carc_game *src, uint64_t seed);
 
 static int wide(const carc_game *g)
@@ -161,9 +173,19 @@ void carc_game_public_view(carc_game *dst, const carc_game *src, uint64_t seed)
         carc_game_public_view_base(dst, src, seed);
 }
 
+void carc_game_seat_view(carc_game *dst, const carc_game *src, int seat, uint64_t seed)
+{
+    if (wide(dst) != wide(src))
+        return;
+    if (wide(src))
+        carc_game_seat_view_wide(dst, src, seat, seed);
+    else
+        carc_game_seat_view_base(dst, src, seat, seed);
+}
+
 int carc_move_equal(carc_move a, carc_move b)
 {
-    if (a.type != b.type)
+    if (a.type != b.type || a.place.tile != b.place.tile)
         return 0;
     return a.type == CARC_MOVE_DISCARD ||
            (a.place.x == b.place.x && a.place.y == b.place.y && a.place.rot == b.place.rot &&

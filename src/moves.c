@@ -8,6 +8,7 @@
 #include "board.h"
 #include "feature.h"
 #include "figures.h"
+#include "hand.h"
 #include "river.h"
 #include "tiles.h"
 
@@ -16,11 +17,25 @@
  * river_is_kind() once, before they start, and take the river's square
  * alone (river_squares), so that the base game's loops stay plain table
  * lookups. */
+static unsigned square_fits_kind(const carc_game *g, int f, int kind)
+{
+    if (river_is_kind(kind))
+        return river_rotations_of(g, f, kind);
+    return carc_sig_fits[g->frontier[f].sig][kind];
+}
+
 static unsigned square_fits(const carc_game *g, int f)
 {
-    if (river_is_kind(g->drawn))
-        return river_rotations(g, f);
-    return carc_sig_fits[g->frontier[f].sig][g->drawn];
+    return square_fits_kind(g, f, g->drawn);
+}
+
+int moves_kind_fits(const carc_game *g, int kind)
+{
+    if (river_is_kind(kind)) {
+        int f = river_open_square(g);
+        return f >= 0 && river_rotations_of(g, f, kind) != 0;
+    }
+    return ((g->placements[kind >> 2] >> (16 * (kind & 3))) & 0xFFFFu) != 0;
 }
 
 /* The frontier squares [*lo, *hi) where the drawn river tile may go. */
@@ -280,7 +295,10 @@ carc_move carc_move_canonical(const carc_game *g, carc_move m)
 {
     if (g->over || m.type != CARC_MOVE_PLACE || m.place.rot > 3)
         return m;
-    int kind = g->drawn, rot = canonical_rotation(kind, m.place.rot);
+    int kind = m.place.tile ? m.place.tile - 1 : g->drawn;
+    if (kind < 0 || kind >= LAYOUT_KINDS)
+        return m;
+    int rot = canonical_rotation(kind, m.place.rot);
     if (m.segment != CARC_NO_SPOT) {
         if (m.segment >= carc_tile_data[kind].nsegments)
             return m;
@@ -292,6 +310,13 @@ carc_move carc_move_canonical(const carc_game *g, carc_move m)
     }
     m.place.rot = (uint8_t)rot;
     return m;
+}
+
+/* The `tile` of a move of the drawn tile (carc_move.tile): 0 without a
+ * hand, else 1 + the held tile's kind. */
+static uint8_t held_tile(const carc_game *g)
+{
+    return hand_in_game(&g->rules) ? (uint8_t)(g->drawn + 1) : 0;
 }
 
 /* Stores `m` at out[n] when there is room; returns n + 1. */
@@ -343,23 +368,25 @@ int carc_legal_figures(const carc_game *g, carc_placement p, carc_move *out, int
     int n = figure_options(g, g->drawn, p.rot, board_frontier_at(g, p.x, p.y), opts);
     for (int i = 0; i < n && i < cap; i++)
         out[i] = (carc_move){CARC_MOVE_PLACE, p, opts[i].segment, opts[i].figure};
+    for (int i = 0; i < n && i < cap; i++)
+        out[i].place.tile = held_tile(g);
     return n;
 }
 
-int carc_legal_moves(const carc_game *g, carc_move *out, int cap)
+/* Appends the legal moves of `kind` to out[n ..), each with `tile` (see
+ * carc_legal_moves), and returns the new count. */
+static int kind_moves(const carc_game *g, int kind, uint8_t tile, carc_move *out, int cap, int n)
 {
-    if (g->over)
-        return 0;
-    int kind = g->drawn, n = 0, lo = 0, hi = g->nfrontier;
+    int first = n, lo = 0, hi = g->nfrontier;
     unsigned distinct = carc_distinct_rotations[kind];
     if (river_is_kind(kind))
         river_squares(g, &lo, &hi);
     for (int f = lo; f < hi; f++) {
         const frontier_square *sq = &g->frontier[f];
-        for (unsigned rots = square_fits(g, f) & distinct; rots; rots &= rots - 1) {
+        for (unsigned rots = square_fits_kind(g, f, kind) & distinct; rots; rots &= rots - 1) {
             int rot = __builtin_ctz(rots);
             carc_move m = {CARC_MOVE_PLACE,
-                           {sq->x, sq->y, (uint8_t)rot, 0},
+                           {sq->x, sq->y, (uint8_t)rot, tile},
                            CARC_NO_SPOT,
                            CARC_FIGURE_FOLLOWER};
             n = add_move(out, cap, n, m);
@@ -372,10 +399,27 @@ int carc_legal_moves(const carc_game *g, carc_move *out, int cap)
             }
         }
     }
-    if (n == 0)
+    if (n == first)
         n = add_move(
             out, cap, n,
-            (carc_move){CARC_MOVE_DISCARD, {0, 0, 0, 0}, CARC_NO_SPOT, CARC_FIGURE_FOLLOWER});
+            (carc_move){CARC_MOVE_DISCARD, {0, 0, 0, tile}, CARC_NO_SPOT, CARC_FIGURE_FOLLOWER});
+    return n;
+}
+
+int carc_legal_moves(const carc_game *g, carc_move *out, int cap)
+{
+    if (g->over)
+        return 0;
+    if (!hand_in_game(&g->rules))
+        return kind_moves(g, g->drawn, 0, out, cap, 0);
+    int n = 0, p = g->current;
+    for (int i = 0; i < g->hand.size[p]; i++) {
+        int kind = g->hand.tiles[p][i], seen = 0;
+        for (int j = 0; j < i; j++)
+            seen |= g->hand.tiles[p][j] == kind;
+        if (!seen)
+            n = kind_moves(g, kind, (uint8_t)(kind + 1), out, cap, n);
+    }
     return n;
 }
 
@@ -536,5 +580,7 @@ carc_move carc_random_move(const carc_game *g, carc_rng *r, double follower_chan
         return (carc_move){CARC_MOVE_DISCARD, {0, 0, 0, 0}, CARC_NO_SPOT, CARC_FIGURE_FOLLOWER};
     move_fields f;
     moves_random(g, r, follower_chance, &f);
-    return move_of(&f);
+    carc_move m = move_of(&f);
+    m.place.tile = held_tile(g);
+    return m;
 }

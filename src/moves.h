@@ -21,6 +21,9 @@ static inline carc_move move_of(const move_fields *f)
     return (carc_move){(uint8_t)f->type, p, (uint8_t)f->segment, (uint8_t)f->figure};
 }
 
+/* Whether tile `kind` fits somewhere on the board (a river tile: at the
+ * river's open end). */
+int moves_kind_fits(const carc_game *g, int kind);
 /* CARC_OK when `m` is legal for the drawn tile; else the status, with the
  * game's error saying why. */
 carc_status moves_check(carc_game *g, carc_move m);

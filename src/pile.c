@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "pile.h"
+#include "hand.h"
+#include "moves.h"
 #include "tiles.h"
 
 /* Copies of `kind` in the pile at the start of a game with `rules`. */
@@ -16,7 +18,8 @@ static int pile_count(const carc_rules *rules, int kind)
         return 0;
     if (river_in_game(rules))
         return river_pile_count(rules, kind, def->count);
-    return def->count - (kind == CARC_KIND_D);
+    int start = kind == CARC_KIND_D && !(rules->flags & CARC_RULE_START_IN_PILE);
+    return def->count - start;
 }
 
 int pile_start_kind(const carc_rules *rules)
@@ -82,6 +85,46 @@ void pile_put_back_drawn(carc_game *g)
     g->drawn = -1;
 }
 
+/* --- reshuffle and start-in-pile ------------------------------------------------ */
+
+int pile_may_return(const carc_game *g, int kind)
+{
+    if (!(g->rules.flags & CARC_RULE_RESHUFFLE) || river_is_kind(kind))
+        return 0;
+    /* Each return may cost one more move and one more draw later. */
+    int ahead = g->pile_len + hand_tiles(g) + 2;
+    return g->nmoves + ahead < MAX_HISTORY && g->hand.ndraws + ahead < MAX_DRAWS;
+}
+
+void pile_return(carc_game *g, int kind)
+{
+    int main_len = g->pile_len - river_pile_left(g);
+    int at = main_len > 0 ? (int)rng_below(&g->rng, (uint32_t)main_len) : 0;
+    memmove(&g->pile[at + 1], &g->pile[at], (size_t)(g->pile_len - at));
+    g->pile[at] = (uint8_t)kind;
+    g->pile_len++;
+    g->left[kind]++;
+}
+
+int pile_any_fits(const carc_game *g)
+{
+    if (river_pile_left(g) > 0)
+        return 1; /* river tiles are drawn and laid or set aside first */
+    for (int k = 0; k < LAYOUT_KINDS; k++)
+        if (g->left[k] && moves_kind_fits(g, k))
+            return 1;
+    return 0;
+}
+
+int pile_draw_start(carc_game *g)
+{
+    pile_deal(g);
+    pile_draw(g);
+    int kind = g->drawn;
+    g->drawn = -1;
+    return kind;
+}
+
 /* --- Public queries and a record's draws --------------------------------------- */
 
 int carc_game_tiles_left(const carc_game *g, int counts[CARC_MAX_KINDS])
@@ -113,6 +156,11 @@ int carc_game_next_tiles(const carc_game *g, int counts[CARC_MAX_KINDS])
 int carc_game_draw_pool(const carc_game *g, int counts[CARC_MAX_KINDS])
 {
     int n = 0;
+    if (hand_in_game(&g->rules)) { /* no tile drawn this turn: a hand's */
+        if (counts)
+            memset(counts, 0, CARC_MAX_KINDS * sizeof counts[0]);
+        return 0;
+    }
     for (int k = 0; k < CARC_ALL_KINDS; k++) {
         int c = 0;
         /* The draw came from the drawn tile's pile; the lake comes last
@@ -131,7 +179,8 @@ int carc_game_tile_total(const carc_game *g)
 {
     if (!LAYOUT_WIDE)
         return BASE_TILES; /* a constant: the evaluations ask at every leaf */
-    int n = 1;             /* the start tile */
+    /* The start tile, unless start-in-pile counts it in the pile. */
+    int n = !(g->rules.flags & CARC_RULE_START_IN_PILE);
     for (int k = 0; k < LAYOUT_KINDS; k++)
         n += pile_count(&g->rules, k);
     return n;
@@ -152,6 +201,10 @@ carc_status carc_game_choose_tile(carc_game *g, int kind)
     if (g->over) {
         game_set_error(g, "the game is over");
         return CARC_EOVER;
+    }
+    if (hand_in_game(&g->rules)) {
+        game_set_error(g, "a hand game names its draws with carc_game_draw (a record's `draw`)");
+        return CARC_EINVAL;
     }
     const carc_tile_def *def = carc_tile(kind);
     if (!def) {
@@ -189,19 +242,30 @@ void carc_game_shuffle_pile(carc_game *g, uint64_t seed)
 {
     if (g->over)
         return;
+    if (hand_in_game(&g->rules)) { /* the hands keep their tiles */
+        g->rng = carc_rng_seed(seed);
+        shuffle(g);
+        return;
+    }
     pile_put_back_drawn(g);
     g->rng = carc_rng_seed(seed);
     shuffle(g);
     pile_draw(g);
 }
 
+void pile_deal_hidden(carc_game *g, int seat)
+{
+    /* Rebuilt from the counts first, so the result depends on what the
+     * seat knows and on the generator, never on the hidden order. */
+    hand_deal_hidden(g, seat);
+    pile_from_counts(g);
+    shuffle(g);
+}
+
 void carc_game_shuffle_hidden(carc_game *g, uint64_t seed)
 {
     if (g->over)
         return;
-    /* Rebuilt from the counts first, so the result depends on what the
-     * players know and on `seed`, never on the hidden order. */
-    pile_from_counts(g);
     g->rng = carc_rng_seed(seed);
-    shuffle(g);
+    pile_deal_hidden(g, g->current);
 }

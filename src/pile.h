@@ -15,6 +15,20 @@ void pile_deal(carc_game *g);
 /* Puts the drawn tile back on top of its pile; nothing is drawn after. */
 void pile_put_back_drawn(carc_game *g);
 
+/* The house rules (variants.md). reshuffle: whether `kind`, which fits
+ * nowhere, goes back into the pile (not a river tile, and while the
+ * history has room for its later discard: RESHUFFLE_SLACK); puts it back
+ * at a random place below the top of the main pile; whether any tile left
+ * to draw fits somewhere (always while the river pile lasts).
+ * start-in-pile: lays out the pile and draws the start tile from it. */
+int pile_may_return(const carc_game *g, int kind);
+void pile_return(carc_game *g, int kind);
+int pile_any_fits(const carc_game *g);
+int pile_draw_start(carc_game *g);
+/* Deals the tiles `seat` (-1: a spectator) has not seen again from the
+ * generator: the hands hidden from it, then the pile's order. */
+void pile_deal_hidden(carc_game *g, int seat);
+
 /* Draws the next tile into `g->drawn`, -1 when the pile is empty (inline:
  * a playout draws at every ply). */
 static inline void pile_draw(carc_game *g)

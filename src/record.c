@@ -50,7 +50,7 @@ size_t carc_move_format(const carc_game *g, int i, char *buf, size_t cap)
 
 size_t carc_move_write(const carc_game *g, carc_move m, char *buf, size_t cap)
 {
-    int kind = carc_game_drawn_tile(g);
+    int kind = m.place.tile && !carc_game_over(g) ? m.place.tile - 1 : carc_game_drawn_tile(g);
     int shaped =
         m.type == CARC_MOVE_DISCARD ||
         (m.type == CARC_MOVE_PLACE && m.place.rot < 4 &&
@@ -106,6 +106,25 @@ static void out_text(out_buf *o, const char *text)
     o->len += n;
 }
 
+/* Writes the draws of the log from draw `d` on that came after `moves`
+ * moves, one `draw P TILE...` line for each run of one player's draws;
+ * returns the index of the first draw not written. */
+static int write_draws(out_buf *o, const carc_game *g, int d, int moves)
+{
+    int n = carc_game_draw_count(g), player, kind, at;
+    while (d < n && carc_game_draw_at(g, d, &player, &kind, &at) == CARC_OK && at == moves) {
+        out_printf(o, "draw %d", player + 1);
+        int p = player;
+        while (d < n && carc_game_draw_at(g, d, &player, &kind, &at) == CARC_OK && at == moves &&
+               player == p) {
+            out_printf(o, " %s", kind >= 0 ? carc_tile_id(kind) : "?");
+            d++;
+        }
+        out_text(o, "\n");
+    }
+    return d;
+}
+
 size_t carc_record_write(const carc_game *g, const char *headers, char *buf, size_t cap)
 {
     out_buf o = {buf, cap, 0};
@@ -130,10 +149,17 @@ size_t carc_record_write(const carc_game *g, const char *headers, char *buf, siz
         if (headers[strlen(headers) - 1] != '\n')
             out_text(&o, "\n");
     }
+    if (rules.flags & CARC_RULE_START_IN_PILE) {
+        carc_tile_on_board start;
+        carc_game_tile_info(g, 0, &start);
+        out_printf(&o, "start %s\n", carc_tile_id(start.kind));
+    }
+    int d = write_draws(&o, g, 0, 0);
     for (int i = 0; i < carc_game_move_count(g); i++) {
         char line[64];
         carc_move_format(g, i, line, sizeof line);
         out_printf(&o, "%s\n", line);
+        d = write_draws(&o, g, d, i + 1);
     }
     if (carc_game_ended_early(g))
         out_text(&o, "end\n");
@@ -149,6 +175,7 @@ typedef struct reader {
     int ended;   /* an `end` line was read */
     carc_rules rules;
     int rules_line, expansions_line; /* 0 until the line is read */
+    int start_read;                  /* start-in-pile: the `start` line was read */
     uint64_t seed;
     carc_game *game; /* created at the first move */
     /* The line being read: its text in the record, and the copy that
@@ -292,11 +319,13 @@ static int is_header_key(const char *tok)
     return key_shaped(tok, strlen(tok));
 }
 
-/* Whether `tok` starts a line of moves rather than of headers. */
-static int is_move_word(const char *tok)
+/* Whether `tok` starts a line of moves rather than of headers: `draw` and
+ * `start` only with the rules that use them (variants.md). */
+static int is_move_word(const reader *r, const char *tok)
 {
     return (tok[0] >= 'A' && tok[0] <= 'Z') || strcmp(tok, "discard") == 0 ||
-           strcmp(tok, "end") == 0;
+           strcmp(tok, "end") == 0 || (r->rules.hand && strcmp(tok, "draw") == 0) ||
+           ((r->rules.flags & CARC_RULE_START_IN_PILE) && strcmp(tok, "start") == 0);
 }
 
 /* The header line whose key is the first token `key` of the line being
@@ -383,10 +412,44 @@ static int tile_id(reader *r, const char *tok)
     return kind;
 }
 
+/* A tile the game's supply lacks, or lacks now; 0 when it has one left. */
+static int supply_lacks(reader *r, int kind)
+{
+    carc_game *g = r->game;
+    const char *id = carc_tile_data[kind].id;
+    int total = carc_game_kind_total(g, kind);
+    if (kind == CARC_KIND_RA && total == 0 && (r->rules.expansions & CARC_EXPANSION_RIVER))
+        return fail(r, "tile RA is the spring, placed at set-up");
+    if (total == 0)
+        return fail(r, "tile %s is not in this game: %s", id,
+                    carc_tile_data[kind].set ? "its expansion is not on the expansions line"
+                                             : "it is not in the supply");
+    int counts[CARC_MAX_KINDS];
+    carc_game_tiles_left(g, counts);
+    if (counts[kind] == 0)
+        return fail(r, "tile %s is not in the supply: all %d are used", id, total);
+    return 0;
+}
+
+/* hand=N: a move needs its tile in the hand and no draw due. */
+static int hold_from_record(reader *r, int kind)
+{
+    carc_game *g = r->game;
+    int player, due = carc_game_draw_due(g, &player);
+    if (due > 0)
+        return fail(r, "a draw is due: player %d draws %d tile%s first ('draw %d TILE...')",
+                    player + 1, due, due == 1 ? "" : "s", player + 1);
+    if (carc_game_hold_tile(g, kind) != CARC_OK)
+        return fail(r, "%s", carc_game_error(g));
+    return 0;
+}
+
 /* Makes the game's drawn tile `kind`, as the record says it was drawn. */
 static int draw_from_record(reader *r, int kind)
 {
     carc_game *g = r->game;
+    if (r->rules.hand)
+        return hold_from_record(r, kind);
     if (carc_game_drawn_tile(g) == kind)
         return 0;
     const char *id = carc_tile_data[kind].id;
@@ -550,6 +613,51 @@ static int read_discard(reader *r, char **tok, int n)
     return play(r, m);
 }
 
+/* `draw P TILE...` (hand=N): player P drew these tiles, in order. */
+static int read_draw(reader *r, char **tok, int n)
+{
+    long player = 0;
+    if (n < 3)
+        return fail(r, "'draw' takes a player and at least one tile");
+    if (parse_number(r, tok[1], "player", &player) < 0)
+        return -1;
+    if (player < 1 || player > r->players)
+        return fail(r, "no player %ld: players are 1 to %d", player, r->players);
+    for (int i = 2; i < n; i++) {
+        int kind = tile_id(r, tok[i]);
+        if (kind < 0)
+            return -1;
+        if (carc_game_draw(r->game, (int)player - 1, kind) == CARC_OK)
+            continue;
+        int due_player;
+        /* Refused though due: the tile is not in the supply, or not in its pile. */
+        if (carc_game_draw_due(r->game, &due_player) > 0 && due_player == player - 1 &&
+            supply_lacks(r, kind) < 0)
+            return -1;
+        return fail(r, "%s", carc_game_error(r->game));
+    }
+    return 0;
+}
+
+/* `start TILE` (start-in-pile): the first tile drawn, the start tile. */
+static int read_start(reader *r, char **tok, int n)
+{
+    if (n != 2)
+        return fail(r, "'start' takes one tile");
+    int kind = tile_id(r, tok[1]);
+    if (kind < 0)
+        return -1;
+    if (r->start_read || carc_game_move_count(r->game) > 0)
+        return fail(r, "'start' is the first line after the header, and only one");
+    r->start_read = 1;
+    if (carc_game_set_start(r->game, kind) != CARC_OK) {
+        if (carc_game_kind_total(r->game, kind) == 0)
+            return supply_lacks(r, kind);
+        return fail(r, "%s", carc_game_error(r->game));
+    }
+    return 0;
+}
+
 static int read_end(reader *r, int n)
 {
     if (n != 1)
@@ -578,7 +686,7 @@ static int read_tokens(reader *r, char **tok, int n)
     }
     if (r->ended || (r->game && carc_game_over(r->game) && strcmp(tok[0], "end") != 0))
         return fail(r, "the game is over; nothing may follow");
-    if (!is_move_word(tok[0])) {
+    if (!is_move_word(r, tok[0])) {
         if (r->game && is_header_key(tok[0]))
             return fail(r, "header line '%.20s' after the first move", tok[0]);
         if (!is_header_key(tok[0]))
@@ -598,6 +706,12 @@ static int read_tokens(reader *r, char **tok, int n)
     }
     if (start_game(r) < 0)
         return -1;
+    if (strcmp(tok[0], "start") == 0)
+        return read_start(r, tok, n);
+    if ((r->rules.flags & CARC_RULE_START_IN_PILE) && !r->start_read)
+        return fail(r, "with start-in-pile the first line after the header is 'start TILE'");
+    if (strcmp(tok[0], "draw") == 0)
+        return read_draw(r, tok, n);
     if (strcmp(tok[0], "discard") == 0)
         return read_discard(r, tok, n);
     if (strcmp(tok[0], "end") == 0)
@@ -622,7 +736,7 @@ static int split_line(reader *r, const char *text, size_t n, char line[CARC_RECO
         line[n] = '\0';
         ntok = tokenize(line, tok);
         /* A header's value may have any number of words. */
-        if (ntok > MAX_TOKENS && (is_move_word(tok[0]) || !is_header_key(tok[0])))
+        if (ntok > MAX_TOKENS && (is_move_word(r, tok[0]) || !is_header_key(tok[0])))
             ntok = fail(r, "too many fields on the line");
     }
     return ntok;
@@ -738,6 +852,8 @@ static const char *value_problem(const char *value, size_t n)
 
 carc_status carc_header_check(const char *key, const char *value, char *err, size_t errcap)
 {
+    /* `draw` and `start` are move words in some games: never header keys. */
+    static const reader any_rules = {.rules = {CARC_RULE_START_IN_PILE, 0, CARC_MAX_HAND, 0, 0}};
     const char *problem = NULL;
     size_t key_len = key ? strnlen(key, CARC_RECORD_MAX_LINE + 1) : 0;
     size_t value_len = value ? strnlen(value, CARC_RECORD_MAX_LINE + 1) : 0;
@@ -745,8 +861,8 @@ carc_status carc_header_check(const char *key, const char *value, char *err, siz
         problem = "no key or no value given";
     else if (!key_shaped(key, key_len))
         problem = "a key is [a-z][a-z0-9_.-]+";
-    else if (is_move_word(key) || strcmp(key, "players") == 0 || strcmp(key, "rules") == 0 ||
-             strcmp(key, "expansions") == 0)
+    else if (is_move_word(&any_rules, key) || strcmp(key, "players") == 0 ||
+             strcmp(key, "rules") == 0 || strcmp(key, "expansions") == 0)
         problem = "the key is a word of the notation";
     else if (key_len + 1 + value_len > CARC_RECORD_MAX_LINE)
         problem = "the line is too long";
@@ -806,10 +922,18 @@ static int parse_move_line(reader *r, const carc_game *g, const char *text, carc
     if (carc_game_over(g))
         return fail(r, "the game is over");
     *status = CARC_EILLEGAL;
-    int drawn = carc_game_drawn_tile(g);
-    if (kind != drawn)
+    int drawn = carc_game_drawn_tile(g), hand[CARC_MAX_HAND];
+    int nhand = carc_game_hand(g, carc_game_current_player(g), hand, CARC_MAX_HAND), held = 0;
+    for (int i = 0; i < nhand && i < CARC_MAX_HAND; i++)
+        held |= hand[i] == kind;
+    if (carc_game_rules(g).hand && !held)
+        return fail(r, "player %d holds no tile %s", carc_game_current_player(g) + 1,
+                    carc_tile_data[kind].id);
+    if (!carc_game_rules(g).hand && kind != drawn)
         return fail(r, "tile %s is not the drawn tile %s", carc_tile_data[kind].id,
                     carc_tile_data[drawn].id);
+    if (carc_game_rules(g).hand)
+        m.place.tile = (uint8_t)(kind + 1);
     if (m.type == CARC_MOVE_PLACE && place_square(r, xy, &m) < 0)
         return -1;
     carc_game *copy = carc_game_clone(g);

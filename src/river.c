@@ -32,14 +32,14 @@ int river_u_turn(const carc_game *g, int kind, int rot)
     return g->river.in != NO_DIRECTION && exit != NO_DIRECTION && exit == ((g->river.in + 2u) & 3u);
 }
 
-unsigned river_rotations(const carc_game *g, int f)
+unsigned river_rotations_of(const carc_game *g, int f, int kind)
 {
     const frontier_square *sq = &g->frontier[f];
     if (!g->river.open || sq->x != g->river.x || sq->y != g->river.y)
         return 0;
-    unsigned rots = carc_sig_fits[sq->sig][g->drawn], ok = 0;
+    unsigned rots = carc_sig_fits[sq->sig][kind], ok = 0;
     for (int r = 0; r < 4; r++)
-        if (((rots >> r) & 1u) && !river_u_turn(g, g->drawn, r))
+        if (((rots >> r) & 1u) && !river_u_turn(g, kind, r))
             ok |= 1u << r;
     return ok;
 }

@@ -80,8 +80,13 @@ static inline int river_open_square(const carc_game *g)
     return g->river.open ? board_frontier_at(g, g->river.x, g->river.y) : -1;
 }
 
+/* Rotations of river tile `kind` that may go on frontier square `f`. */
+unsigned river_rotations_of(const carc_game *g, int f, int kind);
 /* Rotations of the drawn river tile that may go on frontier square `f`. */
-unsigned river_rotations(const carc_game *g, int f);
+static inline unsigned river_rotations(const carc_game *g, int f)
+{
+    return river_rotations_of(g, f, g->drawn);
+}
 /* Legal placements of the drawn river tile. */
 int river_placement_count(const carc_game *g);
 /* Whether the drawn river tile at `rot` on the open end turns the river
@@ -132,6 +137,13 @@ static inline unsigned river_rotations(const carc_game *g, int f)
 {
     (void)g;
     (void)f;
+    return 0;
+}
+static inline unsigned river_rotations_of(const carc_game *g, int f, int kind)
+{
+    (void)g;
+    (void)f;
+    (void)kind;
     return 0;
 }
 static inline int river_placement_count(const carc_game *g)

@@ -62,7 +62,11 @@ enum {
      * rows apart and never share a cell. */
     GRID = LAYOUT_TILES + 2,
     MAX_CLOISTERS = 16,
-    MAX_HISTORY = LAYOUT_PILE,
+    /* Every tile is placed or discarded once; reshuffle's returned tiles
+     * may be discarded again, while this slack lasts (pile.c). */
+    RESHUFFLE_SLACK = 16,
+    MAX_HISTORY = LAYOUT_PILE + RESHUFFLE_SLACK,
+    MAX_DRAWS = LAYOUT_TILES + RESHUFFLE_SLACK,
     ERROR_SIZE = 160,
     COUNT_WORDS = LAYOUT_KINDS / 4,
 };
@@ -207,6 +211,24 @@ typedef struct river_state {
 
 enum { NO_DIRECTION = 255 };
 
+/* One draw of the draw log (hand.h): who drew which kind, after how many
+ * moves. */
+typedef struct draw_entry {
+    uint8_t player, kind, moves;
+} draw_entry;
+
+/* The hands of a game with hand=N (hand.h). Kept at the end of carc_game
+ * and copied only in a hand game, so that the other games copy no more
+ * than before. `tiles[p][0 .. size[p])` is player p's hand in the order
+ * drawn; `log[0 .. ndraws)` the draw log, of which the first `named` are
+ * named (carc_game_draw()); the rest are due. */
+typedef struct hand_state {
+    uint8_t tiles[CARC_MAX_PLAYERS][CARC_MAX_HAND];
+    uint8_t size[CARC_MAX_PLAYERS];
+    uint8_t ndraws, named;
+    draw_entry log[MAX_DRAWS];
+} hand_state;
+
 /* The whole state is flat: copying the bytes up to `seg` and the used
  * segments copies a game. `layout` comes first in both layouts: layout.c
  * reads it to pick a build. */
@@ -242,7 +264,7 @@ struct carc_game {
     int16_t goods_points[CARC_MAX_PLAYERS];
     uint8_t second_part;
 #endif
-    uint8_t pile[LAYOUT_PILE];
+    uint8_t pile[LAYOUT_TILES]; /* start-in-pile: the start tile too */
     open_cloister cloisters[MAX_CLOISTERS];
     history_entry history[MAX_HISTORY];
     /* 0: empty; 1 + i: board tile i; FRONTIER_BASE + f: frontier square f. */
@@ -251,6 +273,7 @@ struct carc_game {
     frontier_square frontier[MAX_FRONTIER];
     seg_node seg[MAX_SEGMENTS];
     char error[ERROR_SIZE];
+    hand_state hand; /* hand games only: see hand_state */
 };
 
 enum { FRONTIER_BASE = LAYOUT_TILES + 1, NO_TILE = 255 };

@@ -48,6 +48,13 @@ static inline int traders_second_part(const carc_game *g)
     return g->second_part;
 }
 
+/* The turn passed to another player before a second tile was played (a
+ * hand game's empty hand): the next turn is a first part. */
+static inline void traders_turn_passed(carc_game *g)
+{
+    g->second_part = 0;
+}
+
 static inline int traders_goods(const carc_game *g, int player, int type)
 {
     return g->goods[player][type];
@@ -97,6 +104,10 @@ static inline int traders_second_part(const carc_game *g)
 {
     (void)g;
     return 0;
+}
+static inline void traders_turn_passed(carc_game *g)
+{
+    (void)g;
 }
 static inline int traders_goods(const carc_game *g, int player, int type)
 {

@@ -67,12 +67,30 @@ static int write_record(const carc_game *g, uint64_t seed, const char *path)
     return ok ? 0 : -1;
 }
 
+/* hand=N: holds a uniformly chosen tile of the hand (one that fits, when
+ * any does), the tile carc_random_move() then plays. */
+static void hold_random_tile(carc_game *g, carc_rng *rng)
+{
+    int hand[CARC_MAX_HAND], fit[CARC_MAX_HAND], nfit = 0;
+    int n = carc_game_hand(g, carc_game_current_player(g), hand, CARC_MAX_HAND);
+    for (int i = 0; i < n; i++) {
+        carc_game_hold_tile(g, hand[i]);
+        if (carc_legal_placements(g, NULL, 0) > 0)
+            fit[nfit++] = hand[i];
+    }
+    if (nfit > 0)
+        carc_game_hold_tile(g, fit[carc_rng_below(rng, (uint32_t)nfit)]);
+    else if (n > 0)
+        carc_game_hold_tile(g, hand[carc_rng_below(rng, (uint32_t)n)]);
+}
+
 /* Plays one game between random players; the players' choices come from
  * their own generator, seeded from the deal's seed. */
 static void play_random_game(carc_game *g, uint64_t seed)
 {
     carc_rng rng = carc_rng_seed(seed ^ 0x5DEECE66DULL);
     while (!carc_game_over(g)) {
+        hold_random_tile(g, &rng);
         carc_move m = carc_random_move(g, &rng, 0.5);
         carc_game_play(g, m, NULL, 0, NULL);
     }

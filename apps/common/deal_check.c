@@ -134,8 +134,8 @@ static deal_status tiles_match(const carc_game *g, uint64_t seed, deal_result *o
         carc_move m;
         int tile;
         carc_game_move_at(g, i, &m, &tile);
-        if (hand && m.tile == 0)
-            m.tile = (uint8_t)(1 + tile);
+        if (hand && m.place.tile == 0)
+            m.place.tile = (uint8_t)(1 + tile);
         int dealt = carc_game_drawn_tile(deal);
         if (!hand && dealt != tile)
             say(out, status = DEAL_MISMATCH,

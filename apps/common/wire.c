@@ -14,8 +14,15 @@ static json_t *names_json(uint32_t flags, const char *(*name_of)(uint32_t))
 json_t *wire_rules(carc_rules rules)
 {
     json_t *list = names_json(rules.flags, carc_rule_name);
-    if (rules.hand > 0)
-        json_array_append_new(list, json_sprintf("hand=%d", rules.hand));
+    char valued[32];
+    if (rules.hand) {
+        snprintf(valued, sizeof valued, "hand=%d", rules.hand);
+        json_array_append_new(list, json_string(valued));
+    }
+    if (rules.table_w) {
+        snprintf(valued, sizeof valued, "table=%dx%d", rules.table_w, rules.table_h);
+        json_array_append_new(list, json_string(valued));
+    }
     return list;
 }
 

@@ -69,8 +69,8 @@ static int replay_moves(const carc_game *g, carc_game *h, json_t *moves, char *e
             snprintf(err, errcap, "move %d does not replay", i + 1);
             return -1;
         }
-        if (carc_game_rules(h).hand > 0 && m.tile == 0)
-            m.tile = (uint8_t)(1 + kind);
+        if (carc_game_rules(h).hand > 0 && m.place.tile == 0)
+            m.place.tile = (uint8_t)(1 + kind);
         player = carc_game_current_player(h);
         carc_move_write(h, m, text, sizeof text);
         if (carc_game_play(h, m, events, CARC_MAX_EVENTS, &n) != CARC_OK) {

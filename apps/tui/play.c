@@ -195,7 +195,7 @@ static int distinct_placements(const carc_game *g, carc_placement out[CARC_MAX_P
     int held = 1 + carc_game_drawn_tile(g); /* with a hand: the tile of the hand chosen */
     for (int i = 0; i < n; i++)
         if (moves[i].type == CARC_MOVE_PLACE && moves[i].segment == CARC_NO_SPOT &&
-            (moves[i].tile == 0 || moves[i].tile == held))
+            (moves[i].place.tile == 0 || moves[i].place.tile == held))
             out[w++] = moves[i].place;
     return w;
 }
@@ -379,7 +379,7 @@ static int traders_spots(const tui *t, carc_placement p, int figure, carc_spot *
     for (int i = 0; i < n && count < CARC_MAX_SPOTS; i++) {
         const carc_move *m = &moves[i];
         if (m->type != CARC_MOVE_PLACE || m->figure != figure || m->segment == CARC_NO_SPOT ||
-            (m->tile != 0 && m->tile != 1 + kind) || m->place.x != canon.x ||
+            (m->place.tile != 0 && m->place.tile != 1 + kind) || m->place.x != canon.x ||
             m->place.y != canon.y || m->place.rot != canon.rot)
             continue;
         unsigned ports = carc_tile_segment_ports(kind, canon.rot, m->segment);
@@ -632,8 +632,9 @@ static void take_hint(tui *t, int i)
     carc_move m = t->hints[i].move;
     if (m.type != CARC_MOVE_PLACE)
         return;
-    if (m.tile && m.tile - 1 != carc_game_drawn_tile(t->s.g)) { /* another tile of the hand */
-        carc_game_hold_tile(t->s.g, m.tile - 1);
+    if (m.place.tile &&
+        m.place.tile - 1 != carc_game_drawn_tile(t->s.g)) { /* another tile of the hand */
+        carc_game_hold_tile(t->s.g, m.place.tile - 1);
         t->nlegal = distinct_placements(t->s.g, t->legal);
     }
     t->cx = m.place.x;

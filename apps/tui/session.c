@@ -174,7 +174,7 @@ carc_status session_play(session *s, carc_move m)
     carc_event events[CARC_MAX_EVENTS];
     int n = 0, mover = carc_game_current_player(s->g), was_over = carc_game_over(s->g);
     /* With a hand, the move names the hand's tile it plays. */
-    int kind = m.tile ? m.tile - 1 : carc_game_drawn_tile(s->g);
+    int kind = m.place.tile ? m.place.tile - 1 : carc_game_drawn_tile(s->g);
     carc_status st = carc_game_play(s->g, m, events, CARC_MAX_EVENTS, &n);
     if (st != CARC_OK)
         return st;

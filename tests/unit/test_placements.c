@@ -15,13 +15,13 @@ static int kind_of(char letter)
 }
 
 /* The engine's placements of the drawn tile, sorted; fails on duplicates
- * or on a nonzero reserved byte. */
+ * or on a nonzero tile byte. */
 static int engine_placements(const carc_game *g, carc_placement *out)
 {
     int n = carc_legal_placements(g, out, CARC_MAX_PLACEMENTS);
     assert_true(n >= 0 && n <= CARC_MAX_PLACEMENTS);
     for (int i = 0; i < n; i++) {
-        assert_int_equal(out[i].reserved, 0);
+        assert_int_equal(out[i].tile, 0);
         assert_in_range(out[i].rot, 0, 3);
     }
     sup_sort_placements(out, n);

@@ -1,0 +1,327 @@
+/* hand.c: the house rule hand=N (hand.h): the hands, their draws and the
+ * draw log, the public calls that read and name them, and a seat's view. */
+#include <string.h>
+
+#include "hand.h"
+#include "moves.h"
+#include "pile.h"
+#include "river.h"
+#include "tiles.h"
+
+/* --- The turn code's side ---------------------------------------------------- */
+
+static void log_draw(carc_game *g, int p, int kind)
+{
+    hand_state *h = &g->hand;
+    if (h->ndraws < MAX_DRAWS)
+        h->log[h->ndraws++] = (draw_entry){(uint8_t)p, (uint8_t)kind, g->nmoves};
+}
+
+int hand_draw_one(carc_game *g, int p)
+{
+    hand_state *h = &g->hand;
+    if (g->pile_len == 0 || h->size[p] >= CARC_MAX_HAND)
+        return 0;
+    int kind = g->pile[--g->pile_len];
+    g->left[kind]--;
+    river_pile_take(g);
+    h->tiles[p][h->size[p]++] = (uint8_t)kind;
+    log_draw(g, p, kind);
+    return 1;
+}
+
+void hand_draw_up(carc_game *g, int p)
+{
+    while (g->hand.size[p] < g->rules.hand && hand_draw_one(g, p))
+        ;
+}
+
+void hand_start(carc_game *g)
+{
+    memset(&g->hand, 0, offsetof(hand_state, log));
+    if (!hand_in_game(&g->rules))
+        return;
+    for (int p = 0; p < g->nplayers; p++)
+        hand_draw_up(g, p);
+    hand_focus_first(g);
+}
+
+int hand_take(carc_game *g, int p, int kind)
+{
+    hand_state *h = &g->hand;
+    for (int i = 0; i < h->size[p]; i++)
+        if (h->tiles[p][i] == kind) {
+            memmove(&h->tiles[p][i], &h->tiles[p][i + 1], (size_t)(h->size[p] - i - 1));
+            h->size[p]--;
+            return 1;
+        }
+    return 0;
+}
+
+int hand_holds(const carc_game *g, int p, int kind)
+{
+    for (int i = 0; i < g->hand.size[p]; i++)
+        if (g->hand.tiles[p][i] == kind)
+            return 1;
+    return 0;
+}
+
+void hand_focus_first(carc_game *g)
+{
+    const hand_state *h = &g->hand;
+    g->drawn = h->size[g->current] ? (int8_t)h->tiles[g->current][0] : -1;
+}
+
+void hand_hold_random(carc_game *g, carc_rng *r)
+{
+    const hand_state *h = &g->hand;
+    int p = g->current, fit[CARC_MAX_HAND], n = 0;
+    for (int i = 0; i < h->size[p]; i++)
+        if (moves_kind_fits(g, h->tiles[p][i]))
+            fit[n++] = i;
+    if (n > 0)
+        g->drawn = (int8_t)h->tiles[p][fit[rng_below(r, (uint32_t)n)]];
+    else if (h->size[p] > 0)
+        g->drawn = (int8_t)h->tiles[p][rng_below(r, h->size[p])];
+}
+
+int hand_tiles(const carc_game *g)
+{
+    int n = 0;
+    for (int p = 0; p < g->nplayers; p++)
+        n += g->hand.size[p];
+    return n;
+}
+
+/* A tile of the class of `like` (a river tile or a main-pile tile) drawn
+ * uniformly from the counts `g->left`, the lake only when no other river
+ * tile is left; -1 when none is. */
+static int draw_from_counts(carc_game *g, int like)
+{
+    const int LAKE =
+        (int)CARC_KIND_RL < (int)LAYOUT_KINDS ? (int)CARC_KIND_RL : 0; /* none in the base game */
+    int river = river_is_kind(like), total = 0, lake_only = 1;
+    for (int k = 0; k < LAYOUT_KINDS; k++)
+        if (river_is_kind(k) == river && g->left[k]) {
+            total += g->left[k];
+            lake_only &= k == LAKE;
+        }
+    for (int pass = 0; pass < 2 && total; pass++) {
+        int r = (int)rng_below(&g->rng, (uint32_t)total);
+        for (int k = 0; k < LAYOUT_KINDS; k++) {
+            if (river_is_kind(k) != river || (river && k == LAKE && !lake_only))
+                continue;
+            r -= g->left[k];
+            if (r < 0) {
+                g->left[k]--;
+                return k;
+            }
+        }
+        /* Only the lake was skipped: draw again among the others. */
+        total -= g->left[LAKE];
+    }
+    return -1;
+}
+
+void hand_deal_hidden(carc_game *g, int seat)
+{
+    if (!hand_hidden(&g->rules))
+        return;
+    hand_state *h = &g->hand;
+    for (int p = 0; p < g->nplayers; p++)
+        for (int i = 0; p != seat && i < h->size[p]; i++)
+            g->left[h->tiles[p][i]]++;
+    for (int p = 0; p < g->nplayers; p++)
+        for (int i = 0; p != seat && i < h->size[p]; i++) {
+            int k = draw_from_counts(g, h->tiles[p][i]);
+            if (k >= 0)
+                h->tiles[p][i] = (uint8_t)k;
+        }
+    for (int i = 0; i < h->ndraws; i++)
+        if (h->log[i].player != seat)
+            h->log[i].kind = NO_TILE;
+    if (g->current != seat)
+        hand_focus_first(g);
+}
+
+/* --- The public calls ------------------------------------------------------------ */
+
+int carc_game_hand(const carc_game *g, int player, int *kinds, int cap)
+{
+    if (!hand_in_game(&g->rules) || player < 0 || player >= g->nplayers)
+        return 0;
+    int n = g->hand.size[player];
+    for (int i = 0; i < n && i < cap; i++)
+        kinds[i] = g->hand.tiles[player][i];
+    return n;
+}
+
+carc_status carc_game_hold_tile(carc_game *g, int kind)
+{
+    if (!hand_in_game(&g->rules)) {
+        game_set_error(g, "this game has no hand (rule hand=N)");
+        return CARC_EINVAL;
+    }
+    if (g->over) {
+        game_set_error(g, "the game is over");
+        return CARC_EOVER;
+    }
+    if (!hand_holds(g, g->current, kind)) {
+        game_set_error(g, "player %d holds no tile %s", g->current + 1, carc_tile_id(kind));
+        return CARC_EILLEGAL;
+    }
+    g->drawn = (int8_t)kind;
+    return CARC_OK;
+}
+
+int carc_game_draw_due(const carc_game *g, int *player)
+{
+    int due = hand_in_game(&g->rules) ? g->hand.ndraws - g->hand.named : 0;
+    if (player)
+        *player = due > 0 ? g->hand.log[g->hand.named].player : -1;
+    return due;
+}
+
+/* The pile slots [*lo, *hi) a draw of `drawn` came from: with The River,
+ * the river pile for a river tile, else the main pile below it. */
+static void draw_region(const carc_game *g, int drawn, int *lo, int *hi)
+{
+    int river_start = g->pile_len - river_pile_left(g);
+    *lo = river_is_kind(drawn) ? river_start : 0;
+    *hi = river_is_kind(drawn) ? g->pile_len : river_start;
+}
+
+static carc_status draw_refused(carc_game *g, int player, int kind)
+{
+    const hand_state *h = &g->hand;
+    int due_player, due = carc_game_draw_due(g, &due_player);
+    if (due > 0 && due_player == player)
+        return CARC_OK;
+    if (h->size[player] >= g->rules.hand)
+        game_set_error(g, "player %d's hand would hold more than %d tiles", player + 1,
+                       g->rules.hand);
+    else if (due == 0)
+        game_set_error(g, "no draw is due: player %d draws %s only after a move", player + 1,
+                       carc_tile_id(kind));
+    else
+        game_set_error(g, "player %d draws now, not player %d", due_player + 1, player + 1);
+    return CARC_EILLEGAL;
+}
+
+/* Replaces one `from` in player p's hand by `to`. */
+static void hand_replace(carc_game *g, int p, int from, int to)
+{
+    hand_state *h = &g->hand;
+    for (int j = 0; j < h->size[p]; j++)
+        if (h->tiles[p][j] == from) {
+            h->tiles[p][j] = (uint8_t)to;
+            return;
+        }
+}
+
+/* The tile `kind` may sit in a hand by a later due draw (the set-up deals
+ * every hand before the record names the first): the two draws trade
+ * tiles. 0 when no later due draw of the same pile gave `kind`. */
+static int swap_with_later_draw(carc_game *g, int player, int old, int kind)
+{
+    hand_state *h = &g->hand;
+    for (int d = h->named + 1; d < h->ndraws; d++) {
+        draw_entry *e = &h->log[d];
+        if (e->kind != kind || river_is_kind(kind) != river_is_kind(old) ||
+            !hand_holds(g, e->player, kind))
+            continue;
+        hand_replace(g, e->player, kind, old);
+        hand_replace(g, player, old, kind);
+        e->kind = (uint8_t)old;
+        return 1;
+    }
+    return 0;
+}
+
+/* Swaps the hand's `old` for a pile tile of `kind`; 0 when the pile the
+ * draw came from holds none (the error then says why). */
+static int swap_draw(carc_game *g, int player, int old, int kind)
+{
+    int lo, hi;
+    draw_region(g, old, &lo, &hi);
+    if (river_is_kind(old) && kind == CARC_KIND_RL && hi - lo > 1) {
+        game_set_error(g, "the lake RL comes last of the river pile");
+        return 0;
+    }
+    for (int i = lo; i < hi; i++)
+        if (g->pile[i] == kind) {
+            g->pile[i] = (uint8_t)old;
+            g->left[old]++;
+            g->left[kind]--;
+            hand_replace(g, player, old, kind);
+            return 1;
+        }
+    if (swap_with_later_draw(g, player, old, kind))
+        return 1;
+    if (river_is_kind(old) && !river_is_kind(kind))
+        game_set_error(g, "tile %s cannot be drawn while the river pile lasts", carc_tile_id(kind));
+    else
+        game_set_error(g, "no tile %s is left in the pile", carc_tile_id(kind));
+    return 0;
+}
+
+carc_status carc_game_draw(carc_game *g, int player, int kind)
+{
+    if (!hand_in_game(&g->rules)) {
+        game_set_error(g, "this game has no hand (rule hand=N)");
+        return CARC_EINVAL;
+    }
+    if (player < 0 || player >= g->nplayers || !carc_tile(kind) || kind >= LAYOUT_KINDS) {
+        game_set_error(g, "no player %d or no tile kind %d", player + 1, kind);
+        return CARC_EINVAL;
+    }
+    carc_status st = draw_refused(g, player, kind);
+    if (st != CARC_OK)
+        return st;
+    hand_state *h = &g->hand;
+    int old = h->log[h->named].kind;
+    if (old != kind) {
+        if (!hand_holds(g, player, old)) {
+            game_set_error(g, "player %d has played the tile %s drawn for them", player + 1,
+                           carc_tile_id(old));
+            return CARC_EILLEGAL;
+        }
+        if (!swap_draw(g, player, old, kind))
+            return CARC_EILLEGAL;
+        h->log[h->named].kind = (uint8_t)kind;
+        if (player == g->current && !g->over && !hand_holds(g, player, g->drawn))
+            hand_focus_first(g);
+    }
+    h->named++;
+    return CARC_OK;
+}
+
+int carc_game_draw_count(const carc_game *g)
+{
+    return hand_in_game(&g->rules) ? g->hand.ndraws : 0;
+}
+
+carc_status carc_game_draw_at(const carc_game *g, int i, int *player, int *kind, int *moves)
+{
+    if (i < 0 || i >= carc_game_draw_count(g))
+        return CARC_EINVAL;
+    const draw_entry *e = &g->hand.log[i];
+    if (player)
+        *player = e->player;
+    if (kind)
+        *kind = e->kind == NO_TILE ? CARC_NO_TILE : e->kind;
+    if (moves)
+        *moves = e->moves;
+    return CARC_OK;
+}
+
+void carc_game_seat_view(carc_game *dst, const carc_game *src, int seat, uint64_t seed)
+{
+    carc_game_copy(dst, src);
+    memset(dst->pile + dst->pile_len, 0, (size_t)(LAYOUT_TILES - dst->pile_len));
+    dst->rng = carc_rng_seed(seed);
+    if (!dst->over)
+        pile_deal_hidden(dst, seat);
+    else
+        hand_deal_hidden(dst, seat); /* reshuffle: tiles left in hands */
+}
