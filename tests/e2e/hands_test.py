@@ -70,7 +70,7 @@ def pick(legal, rng, turn):
     return entry["discard"]
 
 
-def play_hand_game(table, clients, watcher, rng, stop_turn=None):
+def play_hand_game(table, clients, watcher, rng, stop_turn=None, hidden=True):
     """Plays the seats' moves until the end (or `stop_turn`); every
     connection sees every move event. Returns the last move event of the
     first seat."""
@@ -80,10 +80,14 @@ def play_hand_game(table, clients, watcher, rng, stop_turn=None):
     while to_move is not None and (stop_turn is None or turn < stop_turn):
         mover = clients[to_move]
         other = clients[1 - to_move]
-        refused = other.request("legal", table=table)
+        if not hidden:
+            check(other.ok("legal", table=table)["hand"], "open hands: legal for all")
+            refused = {"code": "not_your_turn"}
+        else:
+            refused = other.request("legal", table=table)
         check(refused.get("code") == "not_your_turn",
               "the seat not to move got the mover's legal moves: %s" % refused)
-        refused = watcher.request("legal", table=table)
+        refused = watcher.request("legal", table=table) if hidden else refused
         check(refused.get("code") == "not_your_turn",
               "the spectator got the mover's legal moves: %s" % refused)
         move = pick(mover.ok("legal", table=table), rng, turn)
@@ -113,6 +117,8 @@ def check_hands(messages, seat, players, hand_n, open_hands=False):
         if finished or kind not in ("state", "move"):
             continue
         if kind == "state" and m.get("status") != "playing":
+            continue
+        if kind == "move" and m.get("next") is None:  # the last move: the game is over
             continue
         hands = m.get("hands")
         check(isinstance(hands, list) and len(hands) == players,
@@ -231,18 +237,20 @@ def case_hidden_hands(tmp):
         check(code == 0 and out["scores"] == end["scores"], "replay: %s %s" % (out, err))
         deal = clients[0].ok("replay", table=table)["deal"]
         check(deal["status"] == "verified", "the server's deal check: %s" % deal)
-        # A draw changed: the deal no longer matches the seed.
+        # Two tiles of one draw swapped: the same hand, still a legal
+        # record, but the deal no longer matches the seed.
         lines = text.splitlines()
-        at = next(i for i, l in enumerate(lines) if l.startswith("draw 1 "))
-        first = lines[at].split()
-        swap = next(i for i, l in enumerate(lines) if l.startswith("draw 2 ")
-                    and l.split()[2] != first[2])
-        second = lines[swap].split()
-        lines[at] = " ".join(first[:2] + [second[2]] + first[3:])
-        lines[swap] = " ".join(second[:2] + [first[2]] + second[3:])
+        at = next(i for i, l in enumerate(lines)
+                  if l.startswith("draw ") and len(set(l.split()[2:])) > 1)
+        w = lines[at].split()
+        k = next(j for j in range(3, len(w)) if w[j] != w[2])
+        w[2], w[k] = w[k], w[2]
+        lines[at] = " ".join(w)
         forged = clients[0].ok("replay", record="\n".join(lines) + "\n")
-        check(forged["deal"]["status"] == "mismatch", "a record with two draws swapped: %s"
-              % forged["deal"])
+        check(forged["deal"]["status"] == "mismatch" and "forged deal" in forged["deal"]["text"],
+              "a record with two draws swapped: %s" % forged["deal"])
+        code, _, err = replay(PROGRAM, "\n".join(lines) + "\n", tmp, "forged.rec")
+        check(code == 1 and "forged deal" in err, "replay of the forged record: %d %s" % (code, err))
     finally:
         srv.stop()
 
@@ -254,7 +262,7 @@ def case_open_hands(tmp):
     try:
         table, clients, watcher, states = seat_recorders(srv, rules=["hand=2", "open-hands"])
         rng = random.Random(5)
-        play_hand_game(table, clients, watcher, rng, stop_turn=1)
+        play_hand_game(table, clients, watcher, rng, stop_turn=1, hidden=False)
         for seat, c in ((0, clients[0]), (1, clients[1]), (None, watcher)):
             check(check_hands(c.seen, seat, 2, 2, open_hands=True) >= 4, "hands checked")
         legal = watcher.ok("legal", table=table)
