@@ -515,6 +515,10 @@ static void maybe_analyse(srv_tables *T, srv_table *t)
         return;
     if (t->hint_wanted != turn && !wants_estimates(t))
         return;
+    /* With hidden hands a computer's turn is not analysed: its estimate,
+     * from that seat's view, would tell of its hidden hand. */
+    if (hand_hidden(t) && t->row.seats[carc_game_current_player(t->game)].kind == SEAT_COMPUTER)
+        return;
     const carc_game *g = mover_view(T, t);
     if (g && T->hooks.analyse(T->hooks.ctx, t->row.id, t->row.addr, turn, g) == 0)
         t->analysing = turn;
