@@ -45,14 +45,13 @@ static int name_draws(const carc_game *g, carc_game *h, int *next, int moves)
     return 0;
 }
 
-/* Makes `kind` the tile to play on `h`: the tile the record says was
- * drawn, or with a hand the hand's tile that the move names (after the
- * record's draws up to move `i`). */
-static int take_tile(const carc_game *g, carc_game *h, int *next_draw, int i, int kind)
+int replay_take_tile(const carc_game *g, carc_game *h, int *next_draw, int i, int kind)
 {
     if (carc_game_rules(h).hand == 0)
         return carc_game_choose_tile(h, kind) == CARC_OK ? 0 : -1;
-    return name_draws(g, h, next_draw, i);
+    if (name_draws(g, h, next_draw, i) != 0)
+        return -1;
+    return carc_game_hold_tile(h, kind) == CARC_OK ? 0 : -1;
 }
 
 /* Plays the moves of `g` (a record read) again on `h`, from the start. */
@@ -65,7 +64,7 @@ static int replay_moves(const carc_game *g, carc_game *h, json_t *moves, char *e
         char text[32];
         carc_event events[CARC_MAX_EVENTS];
         if (carc_game_move_at(g, i, &m, &kind) != CARC_OK ||
-            take_tile(g, h, &next_draw, i, kind) != 0) {
+            replay_take_tile(g, h, &next_draw, i, kind) != 0) {
             snprintf(err, errcap, "move %d does not replay", i + 1);
             return -1;
         }

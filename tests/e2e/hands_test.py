@@ -274,9 +274,10 @@ def case_open_hands(tmp):
 
 
 def case_computer_hand(tmp):
-    """A person against a computer seat with hand=3: the computer plays
-    from its own hand (its seat's view) to the end; the person never sees
-    the computer's tiles."""
+    """A person against a computer seat with hand=3 and reshuffle: the
+    computer plays from its own hand (its seat's view) to the end; the
+    person never sees the computer's tiles; a discard goes back into the
+    pile; the finished game's review covers every move."""
     srv = server(tmp)
     try:
         owner = Recorder(srv)
@@ -295,8 +296,15 @@ def case_computer_hand(tmp):
             turn, to_move = turn + 1, (e["next"] or {}).get("player")
         owner.event("end")
         check(check_hands(owner.seen, 0, 2, 3) > 50, "hands checked")
-        by = {m["player"] for m in owner.ok("replay", table=table)["moves"]}
-        check(by == {0, 1}, "both seats moved")
+        moves = owner.ok("replay", table=table)["moves"]
+        check({m["player"] for m in moves} == {0, 1}, "both seats moved")
+        # The review of the finished game replays its draws: every move.
+        owner.ok("review", table=table, ms=10)
+        review = owner.event("review")["moves"]
+        check(len(review) == len(moves), "the review has %d of the %d moves"
+              % (len(review), len(moves)))
+        check(all(r["played"].split()[0] in (m["move"].split()[0], "discard")
+                  for r, m in zip(review, moves)), "the review's moves are the game's")
     finally:
         srv.stop()
 
