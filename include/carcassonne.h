@@ -434,18 +434,25 @@ void carc_game_public_view(carc_game *dst, const carc_game *src, uint64_t seed);
  * game or its own copy against a server's. It is FNV-1a 64 (offset basis
  * 0xCBF29CE484222325, prime 0x100000001B3) over these bytes, numbers
  * little-endian, signed ones in two's complement:
- *   1 byte    digest version: 1 for the base game, 2 with expansions
+ *   1 byte    digest version: 1 for the base game, 2 with expansions;
+ *             3 and 4 the same with a hand (hand=N)
  *   1         players
  *   4         rules.flags
- *   4         (version 2 only) rules.expansions
+ *   4         (versions 2 and 4) rules.expansions
+ *   1 + each  (versions 3 and 4) N, then per player the hand's size (1),
+ *             with open-hands followed by its tile kinds in order
  *   1         player to move (0-based; after the game, the next one)
  *   1         drawn tile kind (0..23 in the base game), 255 when over
+ *             (and in a hand game without open-hands: the held tile is
+ *             hidden)
  *   1         game over (0 or 1)
  *   1         ended early by carc_game_finish(), the record's `end` (0 or 1)
  *   2         moves played (discards included)
  *   1         tiles left in the pile, the drawn tile not included
  *   24        tiles left of each kind A..X, the drawn tile not included;
- *             version 2: 1 byte K = carc_tile_kinds(), then K counts
+ *             version 2: 1 byte K = carc_tile_kinds(), then K counts;
+ *             with a hidden hand each count adds that kind's tiles in the
+ *             hands (the tiles no seat has seen)
  *   5 each    per player: score (4, signed), followers in supply (1)
  *   1         tiles on the board, start tile included
  *   6 each    per tile in the order placed: x, y (signed), kind, rotation,

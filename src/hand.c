@@ -197,7 +197,10 @@ static carc_status draw_refused(carc_game *g, int player, int kind)
     int due_player, due = carc_game_draw_due(g, &due_player);
     if (due > 0 && due_player == player)
         return CARC_OK;
-    if (h->size[player] >= g->rules.hand)
+    int own_due = 0; /* the player's draws still to name, after another's */
+    for (int d = h->named; d < h->ndraws; d++)
+        own_due += h->log[d].player == player;
+    if (!own_due && h->size[player] >= g->rules.hand)
         game_set_error(g, "player %d's hand would hold more than %d tiles", player + 1,
                        g->rules.hand);
     else if (due == 0)

@@ -88,7 +88,9 @@ static int analyse_position(carc_game *g, carc_player *p, const options *o)
                 "carcassonne analyse: the game is over: no move to rank (see --each-move)\n");
         return EXIT_INVALID;
     }
-    if (o->tile >= 0 && carc_game_choose_tile(g, o->tile) != CARC_OK) {
+    int hand = carc_game_rules(g).hand > 0; /* --tile: a tile of the hand */
+    if (o->tile >= 0 &&
+        (hand ? carc_game_hold_tile(g, o->tile) : carc_game_choose_tile(g, o->tile)) != CARC_OK) {
         fprintf(stderr, "carcassonne analyse: --tile %s: %s\n", carc_tile_id(o->tile),
                 carc_game_error(g));
         return EXIT_INVALID;
@@ -139,11 +141,27 @@ typedef struct review {
 
 /* Ranks `pos`, the position before the move of `step`, with the drawn
  * tile the step names, and compares the played move with the best one. */
+/* hand=N: names the draws of `pos` still due as the record named them
+ * (the draw log of `after`, a later position of the same record). */
+static void name_draws(carc_game *pos, const carc_game *after)
+{
+    int d = carc_game_draw_count(pos) - carc_game_draw_due(pos, NULL), player, kind;
+    for (; carc_game_draw_due(pos, NULL) > 0; d++)
+        if (carc_game_draw_at(after, d, &player, &kind, NULL) != CARC_OK ||
+            carc_game_draw(pos, player, kind) != CARC_OK)
+            return;
+}
+
 static int review_move(carc_game *pos, const carc_replay_step *step, carc_player *p, review *r)
 {
-    if (carc_game_drawn_tile(pos) != step->tile_kind &&
-        carc_game_choose_tile(pos, step->tile_kind) != CARC_OK)
+    if (carc_game_rules(pos).hand) {
+        name_draws(pos, step->game);
+        if (carc_game_hold_tile(pos, step->tile_kind) != CARC_OK)
+            return -1;
+    } else if (carc_game_drawn_tile(pos) != step->tile_kind &&
+               carc_game_choose_tile(pos, step->tile_kind) != CARC_OK) {
         return -1;
+    }
     memset(r, 0, sizeof *r);
     r->index = step->index + 1;
     r->player = step->player;

@@ -275,6 +275,41 @@ static json_t *read_names(const json_t *req, const char *key, const char *what,
     return NULL;
 }
 
+/* The "rules" of 'new': rule names, a valued one as NAME=VALUE
+ * ("hand=3"), as carc_rules_parse() reads them. */
+static json_t *read_rules(const json_t *req, carc_rules *rules)
+{
+    json_t *list = json_object_get(req, "rules");
+    if (!list)
+        return NULL;
+    if (!json_is_array(list))
+        return proto_error("\"rules\" must be an array of rule names, one per string");
+    size_t i;
+    json_t *name;
+    json_array_foreach(list, i, name)
+    {
+        if (!json_is_string(name))
+            return proto_error("rules[%zu]: a rule name must be a string", i);
+        const char *text = json_string_value(name);
+        if (strlen(text) != json_string_length(name) || strcspn(text, " \t,") != strlen(text))
+            return proto_error("\"rules\" takes one name per string, not '%.40s'", text);
+        if (!*text)
+            return proto_error("unknown rule ''");
+        carc_rules one = carc_rules_standard();
+        char why[160] = "";
+        if (carc_rules_parse(text, &one, why, sizeof why) != CARC_OK)
+            return proto_error("%s", why[0] ? why : "unknown rule");
+        rules->flags |= one.flags;
+        if (one.hand)
+            rules->hand = one.hand;
+        if (one.table_w) {
+            rules->table_w = one.table_w;
+            rules->table_h = one.table_h;
+        }
+    }
+    return NULL;
+}
+
 static json_t *do_new(engine *e, const json_t *req)
 {
     long long players = 0, seat = 0, seed = (long long)(e->seed & 0x7FFFFFFFFFFFFFFFull);
@@ -287,7 +322,7 @@ static json_t *do_new(engine *e, const json_t *req)
     if (!err)
         err = int_member(req, "seed", 0, INT64_MAX, &seed);
     if (!err)
-        err = read_names(req, "rules", "rule", carc_rule_flag, 0, &rules.flags);
+        err = read_rules(req, &rules);
     if (!err)
         err = read_names(req, "expansions", "expansion", carc_expansion_flag, 1, &rules.expansions);
     char why[160] = "";
@@ -307,7 +342,7 @@ static json_t *do_new(engine *e, const json_t *req)
     e->game = g;
     e->scratch = scratch;
     e->seat = (int)seat;
-    e->tile_known = 0;
+    e->tile_known = rules.hand > 0; /* a hand game's tiles are named by 'draw' */
     history_clear(e);
     carc_player_reseed(e->player, (uint64_t)seed);
     return json_pack("{s:s, s:o}", "type", "ok", "expansions", wire_expansions(rules));
@@ -344,6 +379,8 @@ static json_t *choose_tile(engine *e, const json_t *req)
 static json_t *do_tile(engine *e, const json_t *req)
 {
     json_t *err = check_playing(e);
+    if (!err && carc_game_rules(e->game).hand)
+        err = proto_error("a hand game names its tiles with 'draw' (\"player\", \"tiles\")");
     if (!err)
         err = check_player(e, req);
     if (!err)
@@ -380,7 +417,10 @@ static json_t *play_on_scratch(engine *e, const json_t *req, carc_game **before,
     const char *text = json_string_value(v);
     carc_game_copy(e->scratch, e->game);
     int kind = move_tile(text);
-    if (kind >= 0 && kind != carc_game_drawn_tile(e->scratch) &&
+    int hand = carc_game_rules(e->scratch).hand > 0;
+    if (hand && kind >= 0 && carc_game_hold_tile(e->scratch, kind) != CARC_OK)
+        return proto_error("move '%.40s': %s", text, carc_game_error(e->scratch));
+    if (!hand && kind >= 0 && kind != carc_game_drawn_tile(e->scratch) &&
         carc_game_choose_tile(e->scratch, kind) != CARC_OK)
         return proto_error("move '%.40s': %s", text, carc_game_error(e->scratch));
     carc_move m;
@@ -411,7 +451,7 @@ static json_t *do_move(engine *e, const json_t *req)
     if (history_push(e, before, 1) != 0)
         return proto_error("out of memory");
     carc_game_copy(e->game, e->scratch);
-    e->tile_known = 0;
+    e->tile_known = carc_game_rules(e->game).hand > 0;
     return ok_with_events(e->game, events, nevents);
 }
 
@@ -555,7 +595,7 @@ static json_t *large_spots_json(const carc_game *g, const carc_move *moves, int 
     for (int i = 0; i < n; i++) {
         const carc_move *m = &moves[i];
         if (m->type != CARC_MOVE_PLACE || m->figure != CARC_FIGURE_LARGE || m->place.x != place.x ||
-            m->place.y != place.y || m->place.rot != place.rot)
+            m->place.y != place.y || m->place.rot != place.rot || m->place.tile != place.tile)
             continue;
         for (int s = 0; s < nspots; s++)
             if (spots[s].segment == m->segment)
@@ -601,6 +641,35 @@ static void fit_line(json_t *reply, json_t *moves)
     json_object_set_new(reply, "events_left_out", json_true());
 }
 
+/* A player's hand as the session's seat may see it: its own hand (every
+ * hand with open-hands) as tile ids, else only its size. */
+static json_t *hand_json(const engine *e, const carc_game *g, int player)
+{
+    int kinds[CARC_MAX_HAND];
+    int n = carc_game_hand(g, player, kinds, CARC_MAX_HAND);
+    if (player != e->seat && !(carc_game_rules(g).flags & CARC_RULE_OPEN_HANDS))
+        return json_integer(n);
+    json_t *list = json_array();
+    for (int i = 0; i < n && i < CARC_MAX_HAND; i++)
+        json_array_append_new(list, tile_letter(kinds[i]));
+    return list;
+}
+
+/* The player whose draw is due first, or null. */
+static json_t *due_player_json(const carc_game *g)
+{
+    int player = -1;
+    return carc_game_draw_due(g, &player) > 0 ? json_integer(player) : json_null();
+}
+
+static json_t *hands_json(const engine *e, const carc_game *g)
+{
+    json_t *hands = json_array();
+    for (int p = 0; p < carc_game_players(g); p++)
+        json_array_append_new(hands, hand_json(e, g, p));
+    return hands;
+}
+
 /* Every legal move of the drawn tile, each once (carc_legal_moves()): a
  * placement per move without a follower, with its spots (with Inns &
  * Cathedrals, also the spots where the large follower may go); and every
@@ -617,6 +686,8 @@ static json_t *do_legal(engine *e)
         return proto_error("out of memory");
     const carc_game *g = e->game;
     int n = carc_legal_moves(g, moves, CARC_MAX_MOVES);
+    /* hand=N: a placement's spots are those of its own tile. */
+    carc_game *held = carc_game_rules(g).hand ? carc_game_clone(g) : NULL;
     int inns = (carc_game_rules(g).expansions & CARC_EXPANSION_INNS_CATHEDRALS) != 0;
     int traders = (carc_game_rules(g).expansions & CARC_EXPANSION_TRADERS_BUILDERS) != 0;
     json_t *list = json_array(), *scored = json_array();
@@ -625,19 +696,26 @@ static json_t *do_legal(engine *e)
         json_array_append_new(scored, scored_move(g, e->scratch, moves[i]));
         if (moves[i].type != CARC_MOVE_PLACE || moves[i].segment != CARC_NO_SPOT)
             continue;
+        const carc_game *tg = g;
+        if (held && carc_game_hold_tile(held, p.tile - 1) == CARC_OK)
+            tg = held;
+        p.tile = 0; /* the held tile */
         json_t *item = json_pack("{s:o, s:i, s:i, s:i, s:o}", "move", move_text(g, moves[i]), "x",
-                                 p.x, "y", p.y, "rot", p.rot, "spots", spots_json(g, p));
+                                 p.x, "y", p.y, "rot", p.rot, "spots", spots_json(tg, p));
         if (inns)
-            json_object_set_new(item, "large", large_spots_json(g, moves, n, p));
+            json_object_set_new(item, "large", large_spots_json(tg, moves, n, moves[i].place));
         if (traders) {
-            json_object_set_new(item, "builder",
-                                wire_figure_spots(g, moves, n, p, CARC_FIGURE_BUILDER));
-            json_object_set_new(item, "pig", wire_figure_spots(g, moves, n, p, CARC_FIGURE_PIG));
+            json_object_set_new(
+                item, "builder",
+                wire_figure_spots(tg, moves, n, moves[i].place, CARC_FIGURE_BUILDER));
+            json_object_set_new(item, "pig",
+                                wire_figure_spots(tg, moves, n, moves[i].place, CARC_FIGURE_PIG));
         }
         json_array_append_new(list, item);
     }
     int discard = n == 1 && moves[0].type == CARC_MOVE_DISCARD;
     free(moves);
+    carc_game_free(held);
     json_t *reply =
         json_pack("{s:s, s:i, s:o, s:i, s:o, s:o}", "type", "legal", "player",
                   carc_game_current_player(g), "tile", tile_letter(carc_game_drawn_tile(g)),
@@ -647,8 +725,48 @@ static json_t *do_legal(engine *e)
                             json_sprintf("discard %s", carc_tile_id(carc_game_drawn_tile(g))));
     if (traders)
         json_object_set_new(reply, "second_part", json_boolean(carc_game_second_part(g)));
+    if (carc_game_rules(g).hand)
+        json_object_set_new(reply, "hand", hand_json(e, g, carc_game_current_player(g)));
     fit_line(reply, scored);
     return reply;
+}
+
+/* hand=N: names the due draws of "player" with "tiles" (the controller
+ * deals), or, without "tiles", takes the engine's own draws for all due
+ * (the engine deals); the reply shows the hands as the seat sees them. */
+static json_t *do_hand_draw(engine *e, const json_t *req)
+{
+    carc_game *g = e->game;
+    int due_player = -1;
+    carc_game_draw_due(g, &due_player);
+    long long player = due_player;
+    json_t *err = int_member(req, "player", 0, carc_game_players(g) - 1, &player);
+    if (err)
+        return err;
+    const json_t *tiles = json_object_get(req, "tiles");
+    if (tiles && !json_is_array(tiles))
+        return proto_error("\"tiles\" must be an array of tile ids");
+    carc_game_copy(e->scratch, g);
+    size_t i;
+    json_t *v;
+    json_array_foreach(tiles, i, v)
+    {
+        int kind = tile_of(v);
+        if (kind < 0)
+            return proto_error("tiles[%zu]: not a tile id", i);
+        if (carc_game_draw(e->scratch, (int)player, kind) != CARC_OK)
+            return proto_error("draw %s: %s", carc_tile_id(kind), carc_game_error(e->scratch));
+    }
+    for (int d = carc_game_draw_count(g) - carc_game_draw_due(e->scratch, NULL);
+         !tiles && carc_game_draw_due(e->scratch, NULL) > 0; d++) {
+        int kind = CARC_NO_TILE, who = 0;
+        carc_game_draw_at(e->scratch, d, &who, &kind, NULL);
+        carc_game_draw(e->scratch, who, kind);
+    }
+    carc_game_copy(g, e->scratch);
+    return json_pack("{s:s, s:o, s:i, s:o, s:i}", "type", "hand", "hands", hands_json(e, g), "due",
+                     carc_game_draw_due(g, NULL), "draw_for", due_player_json(g), "left",
+                     carc_game_tiles_left(g, NULL));
 }
 
 /* The engine deals: the tile its own pile drew now, made known; or, with
@@ -656,6 +774,8 @@ static json_t *do_legal(engine *e)
 static json_t *do_draw(engine *e, const json_t *req)
 {
     json_t *err = check_playing(e);
+    if (!err && carc_game_rules(e->game).hand)
+        return do_hand_draw(e, req);
     if (!err)
         err = check_player(e, req);
     if (!err && json_object_get(req, "tile"))
@@ -702,6 +822,15 @@ static json_t *state_json(const engine *e, const carc_game *g, int tile_known)
                   "moves", carc_game_move_count(g), "scores", scores, "supply", supply, "figures",
                   figures, "left", over ? 0 : carc_game_tiles_left(g, NULL), "over", over, "digest",
                   digest, "expansions", wire_expansions(carc_game_rules(g)));
+    if (state && carc_game_rules(g).hand) {
+        /* The drawn tile is the held hand tile: hidden from the others. */
+        if (carc_game_current_player(g) != e->seat &&
+            !(carc_game_rules(g).flags & CARC_RULE_OPEN_HANDS))
+            json_object_set(state, "tile", json_null());
+        json_object_set_new(state, "hands", hands_json(e, g));
+        json_object_set_new(state, "due", json_integer(carc_game_draw_due(g, NULL)));
+        json_object_set_new(state, "draw_for", due_player_json(g));
+    }
     if (state && traders) { /* goods are public; a second tile goes to the same player */
         json_object_set_new(state, "goods", goods);
         json_object_set_new(state, "goods_points", goods_points);

@@ -51,12 +51,26 @@ static int parse_rules(const json_t *list, carc_rules *out, char *err, size_t er
     const json_t *name;
     json_array_foreach(list, i, name)
     {
-        uint32_t flag = json_is_string(name) ? carc_rule_flag(json_string_value(name)) : 0;
-        if (!flag)
-            return fail(err, errcap, "unknown rule '%s'",
-                        json_is_string(name) ? json_string_value(name) : "?");
-        out->flags |= flag;
+        /* A valued rule comes as NAME=VALUE ("hand=3"). */
+        carc_rules one = carc_rules_standard();
+        const char *text = json_is_string(name) ? json_string_value(name) : "";
+        if (!*text || carc_rules_parse(text, &one, NULL, 0) != CARC_OK)
+            return fail(err, errcap, "unknown rule '%s'", *text ? text : "?");
+        out->flags |= one.flags;
+        if (one.hand)
+            out->hand = one.hand;
+        if (one.table_w) {
+            out->table_w = one.table_w;
+            out->table_h = one.table_h;
+        }
     }
+    /* The server does not deal hands yet (its protocol has no hand): a
+     * hand table is refused here rather than followed wrongly. */
+    if (out->hand)
+        return fail(err, errcap,
+                    "a table with hand=%d: this version of connect cannot follow "
+                    "a hand game",
+                    out->hand);
     return 0;
 }
 

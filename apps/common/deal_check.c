@@ -99,29 +99,7 @@ static int commitment_matches(const deal_headers *d, uint64_t seed)
     return 1;
 }
 
-/* With hand=N: the record's draws (its `draw` lines) against the deal's,
- * after the same moves. */
-static deal_status draws_match(const carc_game *g, const carc_game *deal, deal_result *out)
-{
-    int n = carc_game_draw_count(g), dealt = carc_game_draw_count(deal);
-    for (int i = 0; i < n && i < dealt; i++) {
-        int p, kind, at, deal_p, deal_kind, deal_at;
-        carc_game_draw_at(g, i, &p, &kind, &at);
-        carc_game_draw_at(deal, i, &deal_p, &deal_kind, &deal_at);
-        if (p != deal_p || kind != deal_kind || at != deal_at)
-            return say(out, DEAL_MISMATCH,
-                       "forged deal: draw %d (player %d) is %s in the record, the seed deals %s",
-                       i + 1, p + 1, carc_tile_id(kind), carc_tile_id(deal_kind));
-    }
-    if (n != dealt)
-        return say(out, DEAL_MISMATCH,
-                   "forged deal: the record has %d draws, the seed deals %d after its moves", n,
-                   dealt);
-    return DEAL_VERIFIED;
-}
-
-/* Deals from `seed` and compares every drawn tile with the record's (with
- * a hand, every draw into a hand). */
+/* Deals from `seed` and compares every drawn tile with the record's. */
 static deal_status tiles_match(const carc_game *g, uint64_t seed, deal_result *out)
 {
     carc_rules rules = carc_game_rules(g);
@@ -129,15 +107,20 @@ static deal_status tiles_match(const carc_game *g, uint64_t seed, deal_result *o
     if (!deal)
         return say(out, DEAL_UNCHECKED, "the deal was not checked: out of memory");
     deal_status status = DEAL_VERIFIED;
-    int hand = rules.hand > 0;
+    carc_tile_on_board start_g, start_deal;
+    carc_game_tile_info(g, 0, &start_g);
+    carc_game_tile_info(deal, 0, &start_deal);
+    if (start_g.kind != start_deal.kind) /* start-in-pile: the first tile drawn */
+        say(out, status = DEAL_MISMATCH,
+            "forged deal: the seed deals start tile %s, the record has %s",
+            carc_tile_id(start_deal.kind), carc_tile_id(start_g.kind));
+    int hands = rules.hand > 0; /* the draws are checked against the draw log */
     for (int i = 0; status == DEAL_VERIFIED && i < carc_game_move_count(g); i++) {
         carc_move m;
         int tile;
         carc_game_move_at(g, i, &m, &tile);
-        if (hand && m.place.tile == 0)
-            m.place.tile = (uint8_t)(1 + tile);
         int dealt = carc_game_drawn_tile(deal);
-        if (!hand && dealt != tile)
+        if (!hands && dealt != tile)
             say(out, status = DEAL_MISMATCH,
                 "forged deal: at move %d the seed deals tile %s, the record has %s", i + 1,
                 dealt >= 0 ? carc_tile_id(dealt) : "-", carc_tile_id(tile));
@@ -145,8 +128,15 @@ static deal_status tiles_match(const carc_game *g, uint64_t seed, deal_result *o
             say(out, status = DEAL_MISMATCH, "forged deal: move %d does not replay: %s", i + 1,
                 carc_game_error(deal));
     }
-    if (status == DEAL_VERIFIED && hand)
-        status = draws_match(g, deal, out);
+    for (int d = 0; hands && status == DEAL_VERIFIED && d < carc_game_draw_count(g); d++) {
+        int player, kind, dealt = CARC_NO_TILE;
+        carc_game_draw_at(g, d, &player, &kind, NULL);
+        carc_game_draw_at(deal, d, NULL, &dealt, NULL);
+        if (dealt != kind)
+            say(out, status = DEAL_MISMATCH,
+                "forged deal: draw %d (player %d) the seed deals tile %s, the record has %s", d + 1,
+                player + 1, dealt >= 0 ? carc_tile_id(dealt) : "-", carc_tile_id(kind));
+    }
     carc_game_free(deal);
     if (status == DEAL_VERIFIED)
         say(out, status, "deal verified (seed, salt, commitment)");

@@ -97,7 +97,8 @@ json_t *wire_figure_spots(const carc_game *g, const carc_move *moves, int n, car
     for (int i = 0; i < n; i++) {
         const carc_move *m = &moves[i];
         if (m->type == CARC_MOVE_PLACE && m->figure == figure && m->segment != CARC_NO_SPOT &&
-            m->place.x == place.x && m->place.y == place.y && m->place.rot == place.rot)
+            m->place.x == place.x && m->place.y == place.y && m->place.rot == place.rot &&
+            m->place.tile == place.tile)
             json_array_append_new(out, json_string(wire_segment_spot(kind, place.rot, m->segment)));
     }
     return out;

@@ -830,7 +830,10 @@ int ai_mcts_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int ca
         goto done;
 
     int nmoves = carc_legal_moves(g, moves, CARC_MAX_MOVES);
-    int exact = carc_game_tiles_left(g, NULL) <= 2 && exact_leaves(g, nmoves) <= EXACT_LEAVES;
+    /* The exhaustive endgame draws from the pile; a hand game's tiles are
+     * mostly in the hands: searched as any other position. */
+    int exact = !carc_game_rules(g).hand && carc_game_tiles_left(g, NULL) <= 2 &&
+                exact_leaves(g, nmoves) <= EXACT_LEAVES;
     if (exact || nmoves == 1) {
         int n = exact ? exact_rank(g, evals, info) : 1;
         if (!exact)

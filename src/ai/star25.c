@@ -223,6 +223,13 @@ static int outcomes(const carc_game *g, int kinds[CARC_MAX_KINDS], double prob[C
     int counts[CARC_MAX_KINDS];
     int total = carc_game_draw_pool(g, counts);
     int n = 0;
+    if (total == 0 && !carc_game_over(g)) {
+        /* hand=N: no tile is drawn before a move; the next player holds
+         * its (sampled) hand. */
+        kinds[0] = carc_game_drawn_tile(g);
+        prob[0] = 1.0;
+        return 1;
+    }
     for (int k = 0; k < carc_tile_kinds(); k++)
         if (counts[k] > 0) {
             kinds[n] = k;

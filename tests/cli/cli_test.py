@@ -352,6 +352,117 @@ def case_engine_draw():
               "replayed: %d %r %r %r" % (code, r, scores, digest))
 
 
+# --- The house rules (variants.md) ------------------------------------------------------
+
+BASE_BAG = dict(zip("ABCDEFGHIJKLMNOPQRSTUVWX",
+                    [2, 4, 1, 3, 5, 2, 1, 3, 2, 3, 3, 3, 2, 3, 2, 3, 1, 3, 2, 1, 8, 9, 4, 1]))
+
+
+def case_engine_hand():
+    """hand=3 through the protocol: 'new' with the rule, 'draw' dealing
+    into a hand (variants.md's example), 'legal' over the whole hand,
+    'state' showing the seat's own hand and only the others' sizes; then a
+    whole game the controller deals tile by tile, whose record (with its
+    'draw' lines) replays to the engine's digest and scores."""
+    e = Engine("greedy")
+    e.ok({"type": "new", "players": 2, "rules": ["hand=3"], "seed": 4})
+    state = e.ask({"type": "state"})
+    check(state["due"] == 6 and state["draw_for"] == 0, "set-up draws due: %r" % state)
+    check(is_error(e.ask({"type": "draw", "player": 1, "tiles": ["V"]})), "player 1 draws first")
+    check(is_error(e.ask({"type": "tile", "tile": "E"})), "'tile' in a hand game")
+    hand = e.ask({"type": "draw", "player": 0, "tiles": ["E", "K", "U"]})
+    check(hand["type"] == "hand" and hand["hands"][0] == ["E", "K", "U"] and hand["due"] == 3
+          and hand["draw_for"] == 1, "draw 1 E K U: %r" % hand)
+    hand = e.ask({"type": "draw", "player": 1, "tiles": ["V", "A", "L"]})
+    check(hand["hands"] == [["E", "K", "U"], 3] and hand["due"] == 0, "seat 0 sees sizes: %r" % hand)
+    check(is_error(e.ask({"type": "draw", "player": 0, "tiles": ["B"]})), "a hand above 3")
+    legal = e.ask({"type": "legal"})
+    tiles = {m["move"].split()[0] for m in legal["placements"]}
+    check(legal["hand"] == ["E", "K", "U"] and tiles == {"E", "K", "U"}, "legal: %r" % tiles)
+    check(is_error(e.ask({"type": "move", "move": "V 0 1 0"})), "a tile not in the hand")
+    e.ok({"type": "move", "move": "U 1 0 1 W"})
+    e.ask({"type": "draw", "player": 0, "tiles": ["B"]})
+    e.ok({"type": "move", "move": "V 0 1 0"})
+    e.ask({"type": "draw", "player": 1, "tiles": ["S"]})
+    reply = e.ok({"type": "move", "move": "E 0 -1 2 S"})
+    check(reply["events"][0]["points"] == 4, "E closes the city: %r" % reply)
+    state = e.ask({"type": "state"})
+    check(state["scores"] == [4, 0] and state["due"] == 1 and state["tile"] is None,
+          "state: %r" % state)
+
+    rng = random.Random(7)
+    bag = [t for t, n in BASE_BAG.items() for _ in range(n)]
+    rng.shuffle(bag)
+    e.ok({"type": "new", "players": 2, "rules": ["hand=3"], "seed": 9})
+    lines = ["players 2", "rules hand=3"]
+    while True:
+        state = e.ask({"type": "state"})
+        if state["over"]:
+            break
+        while state["due"] > 0:
+            who, tile = state["draw_for"], bag.pop()
+            e.ask({"type": "draw", "player": who, "tiles": [tile]})
+            lines.append("draw %d %s" % (who + 1, tile))
+            state = e.ask({"type": "state"})
+        if state["over"]:
+            break
+        move = rng.choice(moves_of(e.ask({"type": "legal"})))
+        e.ok({"type": "move", "move": move})
+        lines.append(move)
+    check(not bag, "every tile dealt: %d left" % len(bag))
+    e.close()
+    code, out, err = run(["replay", "--json", "-"], ("\n".join(lines) + "\n").encode())
+    r = json.loads(out) if code == 0 else {}
+    check(code == 0 and r["finished"] and r["scores"] == state["scores"]
+          and r["digest"] == state["digest"], "replayed: %d %s %r %r" % (code, err, r, state))
+
+
+def case_rules_hand_commands():
+    """selfplay, replay, show, analyse, arena and bench with --rules hand=3
+    (and reshuffle, start-in-pile): the valued rule passes through."""
+    with tempfile.TemporaryDirectory() as tmp:
+        rec = os.path.join(tmp, "g.rec")
+        for rules in ("hand=3", "hand=1,reshuffle", "start-in-pile,hand=2,open-hands"):
+            code, out, err = run(["selfplay", "--seed", "3", "--players", "3", "--rules", rules,
+                                  "--record", rec])
+            check(code == 0, "selfplay --rules %s: %s" % (rules, err))
+            text = open(rec).read()
+            check(("draw 1 " in text) == ("hand" in rules), "draw lines: %s" % text[:200])
+            check(("\nstart " in text) == ("start-in-pile" in rules), "start line")
+            code, out, err = run(["replay", "--json", rec])
+            check(code == 0 and json.loads(out)["finished"], "replay: %s" % err)
+            code, out, err = run(["show", rec])
+            check(code == 0, "show: %s" % err)
+            code, out, err = run(["analyse", "--player", "greedy", "--each-move", rec])
+            check(code == 0, "analyse: %s %s" % (out[:200], err))
+        # A server's fair deal (salt, commitment) checked on a hand game's
+        # draw lines, and on a start-in-pile game's start tile.
+        import hashlib
+        salt = "0123456789abcdef0123456789abcdef"
+        commit = hashlib.sha256(("%s:3" % salt).encode()).hexdigest()
+        for rules in ("hand=3", "start-in-pile,reshuffle"):
+            run(["selfplay", "--seed", "3", "--players", "2", "--rules", rules, "--record", rec])
+            lines = open(rec).read().split("\n")
+            lines[2:2] = ["salt " + salt, "commitment " + commit]
+            code, out, err = run(["replay", "-"], "\n".join(lines).encode())
+            check(code == 0 and "deal verified" in out, "deal of %s: %s %s" % (rules, out, err))
+            forged = list(lines)
+            for i, line in enumerate(forged):
+                words = line.split()
+                if words[:2] == ["draw", "1"] and len(words) == 5 and words[2] != words[4]:
+                    forged[i] = " ".join(words[:2] + words[2:][::-1])
+                    break
+            if forged == lines:
+                continue  # no draw lines: the start tile is checked by the moves
+            code, out, err = run(["replay", "-"], "\n".join(forged).encode())
+            check(code == 1 and "forged deal" in err, "forged %s: %d %s %s" % (rules, code, out, err))
+        code, out, err = run(["arena", "mcts:iters=100", "greedy", "--rules", "hand=3", "--games",
+                              "2"], timeout=280)
+        check(code == 0 and "score rate" in out, "arena --rules hand=3: %s %s" % (out, err))
+        code, out, err = run(["bench", "--games", "20", "--rules", "hand=3"])
+        check(code == 0, "bench --rules hand=3: %s" % err)
+
+
 # --- Garbage on the protocol ------------------------------------------------------------
 
 BAD_REQUESTS = [
@@ -1615,6 +1726,8 @@ CASES = {
     "engine_inns_game": case_engine_inns_game,
     "engine_traders_game": case_engine_traders_game,
     "inns_commands": case_inns_commands,
+    "engine_hand": case_engine_hand,
+    "rules_hand_commands": case_rules_hand_commands,
 }
 
 if __name__ == "__main__":
