@@ -123,10 +123,12 @@ void header_draw(const tui *t, const layout *l)
     char text[256];
     int p = carc_game_current_player(g), kind = carc_game_drawn_tile(g);
     int turn = carc_game_move_count(g) + 1;
-    if (!tui_hand_shown(t, p)) /* a tile of a hidden hand */
-        kind = -1;
     if (carc_game_over(g))
         snprintf(text, sizeof text, " Carcassonne | game over after %d moves", turn - 1);
+    else if (!tui_hand_shown(t, p)) /* its tiles are a hidden hand */
+        snprintf(text, sizeof text,
+                 " Carcassonne | turn %d | %s (%s) plays a tile of its hand | %d tiles left", turn,
+                 session_player_name(p), tui_seat_short_label(t, p), carc_game_tiles_left(g, NULL));
     else
         snprintf(text, sizeof text,
                  " Carcassonne | turn %d | %s (%s) plays tile %s | %d tiles left", turn,

@@ -1072,6 +1072,25 @@ t_hand() {
     done
     echo "tiles played:$played"
     [ "$(echo "$played" | tr ' ' '\n' | grep . | sort -u | grep -c .)" -ge 2 ] || fail "the same tile every turn"
+    # The save keeps the draws; loaded, the game shows the same hand.
+    wait_for "Place your tile"
+    before=$(hand_line)
+    keys s
+    wait_for "Save as: carcassonne-3.rec"
+    keys Enter
+    wait_for "the log says"
+    saved="$XDG_DATA_HOME/carcassonne/saves/carcassonne-3.rec"
+    grep -q '^rules hand=3$' "$saved" || fail "no hand=3 in the save"
+    grep -q '^draw 1 [A-X] [A-X] [A-X]$' "$saved" || fail "no set-up draw in the save"
+    "$bin" replay "$saved" >/dev/null || fail "the saved hand game does not replay"
+    session=load # another game on the same tmux server
+    start 100 32 --load carcassonne-3.rec --no-color
+    wait_for "Resumed "
+    wait_for "Hands (n: next tile)"
+    [ "$(hand_line)" = "$before" ] || fail "loaded hand '$(hand_line)', saved '$before'"
+    shows "Blue   3 tiles, hidden" || fail "the loaded game shows the computer's hand"
+    finish
+    session=game
     keys '?'
     wait_for "CARCASSONNE - keys and rules"
     shows "n N choose the tile to place from your hand" || fail "the help does not say n"
