@@ -122,7 +122,8 @@ export function renderTilesLeft(el, table, cat) {
   const pile = pileOf(s, cat);
   const discards = table.moves.map((m) => [m, m.move.split(' ')]).filter(([, w]) => w[0] === 'discard')
     .map(([m, w]) => `${esc(w[1])} (turn ${m.turn + 1})`);
-  const left = `${plural(n, 'tile')} left`;
+  // A hand game: the pile's size; the kinds count the hands we do not see too.
+  const left = table.hand ? `${plural(n, 'tile')} in the pile (with the hidden hands, ${pile.kinds.reduce((a, k) => a + k.left, 0)} unseen)` : `${plural(n, 'tile')} left`;
   const head = pile.river
     ? `<p class="river-pile">${left}. <strong>The river</strong> comes first: ${plural(pile.riverLeft, 'river tile')}, the lake last; the chance of each next:</p>`
     : `<p>${left}; the chance of each kind next:</p>`;

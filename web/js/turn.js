@@ -374,7 +374,7 @@ export class Turn {
   // The bar's words on the hand: the tile chosen, and how to choose another.
   handWords() {
     if (!this.hand) return '';
-    return `<span class="hint hand-choice">Tile ${esc(this.legal.tile)}${this.hand.length > 1 ? ' (T or a click in your hand: another tile)' : ''}.</span> `;
+    return `<span class="hint hand-choice">Tile ${esc(this.legal.tile)}${this.hand.length > 1 ? ' (T: next tile)' : ''}.</span> `;
   }
 
   renderBar() {
