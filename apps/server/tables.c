@@ -581,7 +581,7 @@ static int scratch_copy(srv_tables *T, const carc_game *g)
 static void broadcast_move(srv_tables *T, const srv_table *t, int turn, int player,
                            const stored_move *sm, const carc_event *events, int nevents)
 {
-    if (t->row.hand == 0) {
+    if (carc_game_rules(t->game).hand == 0) {
         broadcast(T, t,
                   view_move(t, turn, player, sm->text, sm->by, events, nevents, sm->at_ms, -1),
                   NULL);

@@ -58,7 +58,7 @@ static carc_rules table_rules(const srv_table *t)
 
 static int has_hand(const srv_table *t)
 {
-    return t->row.hand > 0;
+    return carc_game_rules(t->game).hand > 0;
 }
 
 static json_t *tile_json(int kind)
@@ -230,7 +230,7 @@ static void hand_move_fields(json_t *event, const srv_table *t, int turn, const 
     json_object_set_new(event, "draws", hand_view_draws(t, viewer, turn + 1));
     if (t->row.info == INFO_CASUAL && !carc_game_over(t->game))
         json_object_set_new(event, "remaining", remaining_json(t, viewer));
-    if ((t->row.rules & CARC_RULE_RESHUFFLE) && strncmp(move, "discard ", 8) == 0)
+    if ((carc_game_rules(t->game).flags & CARC_RULE_RESHUFFLE) && strncmp(move, "discard ", 8) == 0)
         json_object_set_new(event, "returned", json_string(move + 8));
 }
 
