@@ -327,7 +327,9 @@ export class TableView {
     const s = this.table.state, t = this.turn;
     const mine = s.you !== null && s.to_move === s.you;
     const playable = mine && t.hand && ['place', 'discard', 'follower'].includes(t.phase);
-    const tiles = (s.hand || []).map((tile, i) => {
+    // A spectator sees the hand to play only with open hands (the server's `tiles`).
+    const shown = s.you !== null ? s.hand || [] : s.hands?.[s.to_move]?.tiles || [];
+    const tiles = shown.map((tile) => {
       const fits = playable ? t.hand.find((h) => h.tile === tile) : null;
       const index = playable ? t.hand.indexOf(fits) : -1;
       const chosen = playable && index === t.handIndex;
@@ -336,8 +338,9 @@ export class TableView {
         `${playable ? ' draggable="true"' : ' disabled'} aria-pressed="${chosen}" title="tile ${esc(tile)}${note}">` +
         `<svg viewBox="0 0 100 100" width="52" height="52" aria-hidden="true"><use href="#tile-${esc(tile)}"/></svg><span>${esc(tile)}</span></button>`;
     }).join('');
-    const who = mine ? 'Your turn: choose a tile' : s.you !== null ? 'Your hand' : 'Hands are hidden';
-    const mover = mine ? '' : `${esc(seatName(s.seats[s.to_move], s.to_move))} to move (${s.hands?.[s.to_move]?.count ?? 0} in hand). `;
+    const moverName = esc(seatName(s.seats[s.to_move], s.to_move));
+    const who = mine ? 'Your turn: choose a tile' : s.you !== null ? 'Your hand' : shown.length ? `${moverName}'s hand` : 'Hands are hidden';
+    const mover = mine ? '' : `${moverName} to move (${s.hands?.[s.to_move]?.count ?? 0} in hand). `;
     const watching = s.you === null ? '<p class="watching">You are watching this table.</p>' : '';
     el.innerHTML = `<div class="hand-card"><strong>${who}</strong>${s.second_part ? ' <strong class="again">Builder: play again</strong>' : ''}` +
       `<div class="hand-tiles" role="group" aria-label="your hand">${tiles}</div>` +
