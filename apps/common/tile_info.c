@@ -9,8 +9,17 @@ int tile_info_counts(const carc_game *g, int counts[CARC_MAX_KINDS], int with_dr
 {
     int left = carc_game_tiles_left(g, counts);
     int drawn = carc_game_drawn_tile(g);
-    if (with_drawn && drawn >= 0 && drawn < CARC_MAX_KINDS)
+    if (with_drawn && carc_game_rules(g).hand > 0) { /* every hand: the drawn tile is one's */
+        for (int p = 0; p < carc_game_players(g); p++) {
+            int kinds[CARC_MAX_HAND];
+            int n = carc_game_hand(g, p, kinds, CARC_MAX_HAND);
+            for (int i = 0; i < n && i < CARC_MAX_HAND; i++)
+                if (kinds[i] >= 0 && kinds[i] < CARC_MAX_KINDS)
+                    counts[kinds[i]]++;
+        }
+    } else if (with_drawn && drawn >= 0 && drawn < CARC_MAX_KINDS) {
         counts[drawn]++;
+    }
     return left;
 }
 

@@ -18,9 +18,9 @@ typedef struct tile_square {
 
 /* The tiles that can still come: copies of each kind in the pile (with
  * The River, both piles) plus, when `with_drawn`, the drawn tile (when
- * the game is not over). Fills counts[0 .. carc_tile_kinds()), the caller
- * zeroing the rest; returns the piles' size without the drawn tile, as
- * carc_game_tiles_left() does. */
+ * the game is not over; with hand=N, every tile of every hand). Fills counts[0 ..
+ * carc_tile_kinds()), the caller zeroing the rest; returns the piles' size without the drawn tile,
+ * as carc_game_tiles_left() does. */
 int tile_info_counts(const carc_game *g, int counts[CARC_MAX_KINDS], int with_drawn);
 
 /* The kinds of the pile the next tile will come from, in catalogue order,

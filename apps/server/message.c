@@ -395,9 +395,36 @@ static msg_error get_flags(json_t *root, const char *key, const char *what,
     return ERR_NONE;
 }
 
+/* The rule names of `rules`, valued ones (`hand=3`) too, read by the
+ * library's parser: each name alone (a name of its own, no list in one
+ * string), then all of them together (the parser takes the whole list). */
 static msg_error get_rules(json_t *root, msg_request *r, msg_problem *p)
 {
-    return get_flags(root, "rules", "rule", carc_rule_flag, 0, &r->rules, p);
+    json_t *list;
+    msg_error e = get_names(root, "rules", &list, p);
+    if (e != ERR_NONE || !list)
+        return e;
+    char all[1024] = "", why[120];
+    size_t len = 0, i;
+    json_t *v;
+    json_array_foreach(list, i, v)
+    {
+        const char *name = json_string_value(v);
+        carc_rules one = carc_rules_standard();
+        if (strpbrk(name, " \t,") || carc_rules_parse(name, &one, why, sizeof why) != CARC_OK)
+            return fail(p, ERR_BAD_FIELD, "rules[%zu]: %s", i,
+                        strpbrk(name, " \t,") ? "one rule name a string" : why);
+        int n = snprintf(all + len, sizeof all - len, "%s%s", len ? " " : "", name);
+        if (n < 0 || (size_t)n >= sizeof all - len)
+            return fail(p, ERR_BAD_FIELD, "rules: too many names");
+        len += (size_t)n;
+    }
+    carc_rules rules = carc_rules_standard();
+    if (carc_rules_parse(all, &rules, why, sizeof why) != CARC_OK)
+        return fail(p, ERR_BAD_FIELD, "rules: %s", why);
+    r->rules = rules.flags;
+    r->hand = rules.hand;
+    return ERR_NONE;
 }
 
 static msg_error get_expansions(json_t *root, msg_request *r, msg_problem *p)
@@ -409,7 +436,7 @@ static msg_error get_expansions(json_t *root, msg_request *r, msg_problem *p)
  * expansion of a later version, river-keep-start without the river). */
 static msg_error check_rules(const msg_request *r, msg_problem *p)
 {
-    carc_rules rules = {.flags = r->rules, .expansions = r->expansions};
+    carc_rules rules = {.flags = r->rules, .expansions = r->expansions, .hand = r->hand};
     char why[120];
     if (carc_rules_check(&rules, why, sizeof why) == CARC_OK)
         return ERR_NONE;
@@ -610,6 +637,7 @@ static void clear_request(msg_request *r)
     r->key[0] = '\0';
     r->nseats = r->nmine = 0;
     r->rules = 0;
+    r->hand = 0;
     r->expansions = 0;
     r->info = INFO_CASUAL;
     memset(&r->clock, 0, sizeof r->clock);

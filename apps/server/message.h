@@ -128,6 +128,7 @@ typedef struct msg_request {
     int nseats;
     msg_seat seats[CARC_MAX_PLAYERS];
     uint32_t rules;      /* CARC_RULE_* */
+    uint8_t hand;        /* hand=N (0: no hand), a rule of `rules` in the request */
     uint32_t expansions; /* CARC_EXPANSION_*, checked with the rules */
     table_info info;
     msg_clock clock;

@@ -28,19 +28,49 @@ static json_t *step_json(const carc_game *h, int turn, int player, const char *m
                      "scores", scores_json(h), "followers", board_view_followers(h));
 }
 
+/* With hand=N: names on `h` the draws of `g`'s draw log from `*next` on
+ * that were made after at most `moves` moves. 0, or -1 when one does not
+ * replay. */
+static int name_draws(const carc_game *g, carc_game *h, int *next, int moves)
+{
+    for (; *next < carc_game_draw_count(g); (*next)++) {
+        int player, kind, at;
+        if (carc_game_draw_at(g, *next, &player, &kind, &at) != CARC_OK)
+            return -1;
+        if (at > moves)
+            return 0;
+        if (carc_game_draw(h, player, kind) != CARC_OK)
+            return -1;
+    }
+    return 0;
+}
+
+int replay_take_tile(const carc_game *g, carc_game *h, int *next_draw, int i, int kind)
+{
+    if (carc_game_rules(h).hand == 0)
+        return carc_game_choose_tile(h, kind) == CARC_OK ? 0 : -1;
+    if (name_draws(g, h, next_draw, i) != 0)
+        return -1;
+    return carc_game_hold_tile(h, kind) == CARC_OK ? 0 : -1;
+}
+
 /* Plays the moves of `g` (a record read) again on `h`, from the start. */
 static int replay_moves(const carc_game *g, carc_game *h, json_t *moves, char *err, size_t errcap)
 {
+    int next_draw = 0;
     for (int i = 0; i < carc_game_move_count(g); i++) {
         carc_move m;
-        int kind, n = 0, player = carc_game_current_player(h);
+        int kind, n = 0, player;
         char text[32];
         carc_event events[CARC_MAX_EVENTS];
         if (carc_game_move_at(g, i, &m, &kind) != CARC_OK ||
-            carc_game_choose_tile(h, kind) != CARC_OK) {
+            replay_take_tile(g, h, &next_draw, i, kind) != 0) {
             snprintf(err, errcap, "move %d does not replay", i + 1);
             return -1;
         }
+        if (carc_game_rules(h).hand > 0 && m.place.tile == 0)
+            m.place.tile = (uint8_t)(1 + kind);
+        player = carc_game_current_player(h);
         carc_move_write(h, m, text, sizeof text);
         if (carc_game_play(h, m, events, CARC_MAX_EVENTS, &n) != CARC_OK) {
             snprintf(err, errcap, "move %d '%s': %s", i + 1, text, carc_game_error(h));

@@ -6,6 +6,8 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include "carcassonne.h"
+
 /* The reply's fields for the record `text` (`len` bytes):
  * {"players":N,"rules":[...],"start":{...},"moves":[{"turn","player",
  * "move","events","scores","followers"}, ...],"scores":[...],"deal":
@@ -14,5 +16,12 @@
  * whose deal is forged still replays, with "mismatch". NULL with a message
  * in `err` when the record does not read. New reference. */
 json_t *replay_view(const char *text, size_t len, char *err, size_t errcap);
+
+/* Makes `kind`, the tile move `i` of `g` placed, the tile to play on `h`
+ * (the same game replayed up to move `i`): the tile the record says was
+ * drawn, or with hand=N the hand's tile, once the draws of `g`'s draw
+ * log made before move `i` (from `*next_draw` on) are named on `h`. 0, or
+ * -1 when that does not replay. */
+int replay_take_tile(const carc_game *g, carc_game *h, int *next_draw, int i, int kind);
 
 #endif

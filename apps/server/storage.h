@@ -60,6 +60,7 @@ typedef struct stored_table {
     table_status status;
     int players;
     uint32_t rules;      /* CARC_RULE_* */
+    uint8_t hand;        /* hand=N, 0: no hand (stored in the rules column's bits 32..39) */
     uint32_t expansions; /* CARC_EXPANSION_*: the tile set */
     table_info info;
     msg_clock clock;

@@ -411,7 +411,7 @@ static int insert_table(sqlite_storage *s, const stored_table *t)
     sqlite3_bind_int64(q, 2, t->created_ms);
     sqlite3_bind_int(q, 3, (int)t->status);
     sqlite3_bind_int(q, 4, t->players);
-    sqlite3_bind_int64(q, 5, (sqlite3_int64)t->rules);
+    sqlite3_bind_int64(q, 5, (sqlite3_int64)((uint64_t)t->hand << 32 | t->rules));
     sqlite3_bind_int(q, 6, (int)t->info);
     sqlite3_bind_int(q, 7, (int)t->clock.mode);
     sqlite3_bind_int(q, 8, t->clock.seconds);
@@ -522,7 +522,9 @@ static void read_table_row(sqlite3_stmt *q, stored_table *t)
     t->created_ms = sqlite3_column_int64(q, 1);
     t->status = (table_status)sqlite3_column_int(q, 2);
     t->players = sqlite3_column_int(q, 3);
-    t->rules = (uint32_t)sqlite3_column_int64(q, 4);
+    uint64_t rules = (uint64_t)sqlite3_column_int64(q, 4);
+    t->rules = (uint32_t)rules;
+    t->hand = (uint8_t)(rules >> 32);
     t->info = (table_info)sqlite3_column_int(q, 5);
     t->clock.mode = (clock_mode)sqlite3_column_int(q, 6);
     t->clock.seconds = sqlite3_column_int(q, 7);

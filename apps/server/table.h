@@ -61,16 +61,21 @@ carc_game *table_replay(const stored_table *row, replay_fn each, void *ctx, char
 
 /* The views. Each returns a new JSON value (the caller decrefs it). */
 json_t *view_state(const srv_table *t, int you, int64_t now_ms);
+/* The move event as `viewer` (a seat, or -1: a spectator) may see it: with
+ * hidden hands, only its own hand's tiles (hand_view.h). */
 json_t *view_move(const srv_table *t, int turn, int player, const char *move, move_by by,
-                  const carc_event *events, int n, int64_t now_ms);
+                  const carc_event *events, int n, int64_t now_ms, int viewer);
 json_t *view_end(const srv_table *t);
 json_t *view_seat(const srv_table *t, int seat);
 json_t *view_lobby_entry(const srv_table *t);
+/* The legal moves of the player to move (the caller checks that the
+ * asker may see its hand: hand_visible()). */
 json_t *view_legal(const srv_table *t);
 json_t *view_chat(const chat_line *line, const char *table);
 json_t *view_events(const srv_table *t, const carc_event *events, int n);
 /* The record of the table as text (malloc'ed), with the deal's seed and
- * salt only when the game has ended. */
+ * salt only when the game has ended, and without the `draw` lines while
+ * hidden hands are in play. */
 char *view_record(const srv_table *t);
 /* Milliseconds left on seat `seat`'s clock at `now_ms` (0 when none). */
 int64_t view_clock_left(const srv_table *t, int seat, int64_t now_ms);

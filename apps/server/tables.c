@@ -7,6 +7,7 @@
 
 #include "counts.h"
 #include "feature_view.h"
+#include "hand_view.h"
 #include "hint_view.h"
 #include "replay_view.h"
 #include "table.h"
@@ -45,6 +46,7 @@ struct srv_tables {
      * leaves the table's game as it was; it trades places with the
      * table's game after each move, so it may have any tile set. */
     carc_game *scratch;
+    carc_game *view; /* a seat's view for the workers (mover_view), or NULL */
     outbox out;
     replay_entry replays[REPLAY_CACHE];
     uint64_t replay_uses;
@@ -328,6 +330,7 @@ void tables_free(srv_tables *T)
     counts_clear(&T->live_per_addr);
     counts_clear(&T->computers_per_addr);
     carc_game_free(T->scratch);
+    carc_game_free(T->view);
     free(T);
 }
 
@@ -542,6 +545,35 @@ static int seat_filled(const stored_seat *s)
     return s->kind == SEAT_COMPUTER || s->taken;
 }
 
+/* What the player to move may know of `t`'s game: with hidden hands its
+ * seat's view (carc_game_seat_view: the others' hands and the pile dealt
+ * again from the tiles it has not seen), so that a computer player, a hint
+ * or an estimate cannot peek; else the game itself. A view is made in
+ * T->view; NULL when out of memory. */
+static const carc_game *mover_view(srv_tables *T, const srv_table *t)
+{
+    if (!hand_hidden(t))
+        return t->game;
+    if (!T->view || carc_game_copy(T->view, t->game) != CARC_OK) {
+        carc_game_free(T->view);
+        T->view = carc_game_clone(t->game);
+        if (!T->view)
+            return NULL;
+    }
+    uint64_t seed = 1;
+    token_random(&seed, sizeof seed);
+    carc_game_seat_view(T->view, t->game, carc_game_current_player(t->game), seed);
+    return T->view;
+}
+
+/* Asks the workers for a move of `spec` for the player to move; 0 when
+ * queued. */
+static int think(srv_tables *T, srv_table *t, const char *spec)
+{
+    const carc_game *g = mover_view(T, t);
+    return g ? T->hooks.think(T->hooks.ctx, t->row.id, t->row.addr, t->row.nmoves, g, spec) : -1;
+}
+
 static void maybe_think(srv_tables *T, srv_table *t)
 {
     if (t->row.status != TABLE_PLAYING || carc_game_over(t->game))
@@ -549,8 +581,7 @@ static void maybe_think(srv_tables *T, srv_table *t)
     int turn = t->row.nmoves, seat = carc_game_current_player(t->game);
     if (t->row.seats[seat].kind != SEAT_COMPUTER || t->thinking == turn)
         return;
-    if (T->hooks.think(T->hooks.ctx, t->row.id, t->row.addr, turn, t->game,
-                       t->row.seats[seat].spec) == 0)
+    if (think(T, t, t->row.seats[seat].spec) == 0)
         t->thinking = turn;
 }
 
@@ -576,7 +607,12 @@ static void maybe_analyse(srv_tables *T, srv_table *t)
         return;
     if (t->hint_wanted != turn && !wants_estimates(t))
         return;
-    if (T->hooks.analyse(T->hooks.ctx, t->row.id, t->row.addr, turn, t->game) == 0)
+    /* With hidden hands a computer's turn is not analysed: its estimate,
+     * from that seat's view, would tell of its hidden hand. */
+    if (hand_hidden(t) && t->row.seats[carc_game_current_player(t->game)].kind == SEAT_COMPUTER)
+        return;
+    const carc_game *g = mover_view(T, t);
+    if (g && T->hooks.analyse(T->hooks.ctx, t->row.id, t->row.addr, turn, g) == 0)
         t->analysing = turn;
 }
 
@@ -632,6 +668,23 @@ static int scratch_copy(srv_tables *T, const carc_game *g)
     return 0;
 }
 
+/* Sends the move event of move `turn` to every member: one event for all,
+ * or with hands one per member, showing only what its seat may see. */
+static void broadcast_move(srv_tables *T, const srv_table *t, int turn, int player,
+                           const stored_move *sm, const carc_event *events, int nevents)
+{
+    if (carc_game_rules(t->game).hand == 0) {
+        broadcast(T, t,
+                  view_move(t, turn, player, sm->text, sm->by, events, nevents, sm->at_ms, -1),
+                  NULL);
+        return;
+    }
+    for (int i = 0; i < t->nmembers; i++)
+        send_to(T, t->members[i].client,
+                view_move(t, turn, player, sm->text, sm->by, events, nevents, sm->at_ms,
+                          t->members[i].seat));
+}
+
 /* Plays `text` for the seat to move, made `by` whom: checks it, stores it,
  * then queues the reply to `mover` (when not NULL) and the events. The
  * text "end" ends the game now (a forfeit) with seat `forfeit`. */
@@ -683,7 +736,7 @@ static msg_error apply_move(srv_tables *T, srv_table *t, const char *text, move_
     stop_clock(t, player, sm.at_ms);
     if (mover)
         reply(T, mover, r, json_pack("{s:i}", "turn", turn));
-    broadcast(T, t, view_move(t, turn, player, sm.text, by, events, nevents, sm.at_ms), NULL);
+    broadcast_move(T, t, turn, player, &sm, events, nevents);
     if (over) {
         finish_table(T, t);
         broadcast(T, t, view_end(t), NULL);
@@ -759,6 +812,7 @@ static int fill_new_row(srv_tables *T, srv_client *c, const msg_request *r, stor
     row->created_ms = now_ms(T);
     row->players = r->nseats;
     row->rules = r->rules;
+    row->hand = r->hand;
     row->expansions = r->expansions;
     row->info = r->info;
     row->clock = r->clock;
@@ -1122,6 +1176,8 @@ static void do_legal(srv_tables *T, srv_client *c, const msg_request *r, srv_tab
         refuse(T, c, r, ERR_NOT_STARTED, "the game has not started");
     else if (t->row.status == TABLE_FINISHED)
         refuse(T, c, r, ERR_GAME_OVER, "the game has ended");
+    else if (!hand_visible(t, seat_of(t, c), carc_game_current_player(t->game)))
+        refuse(T, c, r, ERR_NOT_YOUR_TURN, "the hand to play is hidden: only its player may ask");
     else
         reply(T, c, r, view_legal(t));
 }
@@ -1403,6 +1459,10 @@ static void do_replay(srv_tables *T, srv_client *c, const msg_request *r)
         refuse(T, c, r, ERR_NO_TABLE, "no such table");
         return;
     }
+    if (t && hand_hidden(t)) { /* its record has no draws until the end */
+        refuse(T, c, r, ERR_BAD_FIELD, "the hands are hidden: replay the game after its end");
+        return;
+    }
     char err[200] = "out of memory", *text = t ? view_record(t) : NULL;
     const char *record = t ? text : r->record;
     json_t *fields = record ? replay_view(record, strlen(record), err, sizeof err) : NULL;
@@ -1603,8 +1663,7 @@ void tables_tick(srv_tables *T, int64_t now)
         }
         if (t->row.clock.on_timeout == TIMEOUT_FORFEIT) {
             apply_move(T, t, "end", BY_SERVER, seat, NULL, NULL);
-        } else if (T->hooks.think(T->hooks.ctx, t->row.id, t->row.addr, t->row.nmoves, t->game,
-                                  "mcts:level=easy") == 0) {
+        } else if (think(T, t, "mcts:level=easy") == 0) {
             t->thinking = t->row.nmoves;
         }
     }

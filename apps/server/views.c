@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "board_view.h"
+#include "hand_view.h"
 #include "table.h"
 #include "tile_info.h"
 #include "wire.h"
@@ -15,7 +16,7 @@ static const char *const by_names[3] = {"player", "computer", "server"};
 carc_game *table_replay(const stored_table *row, replay_fn each, void *ctx, char *err,
                         size_t errcap)
 {
-    carc_rules rules = {.flags = row->rules, .expansions = row->expansions};
+    carc_rules rules = {.flags = row->rules, .expansions = row->expansions, .hand = row->hand};
     carc_game *g = carc_game_new(row->players, &rules, row->seed);
     if (!g) {
         char why[120] = "out of memory";
@@ -51,7 +52,13 @@ carc_game *table_replay(const stored_table *row, replay_fn each, void *ctx, char
 
 static carc_rules table_rules(const srv_table *t)
 {
-    return (carc_rules){.flags = t->row.rules, .expansions = t->row.expansions};
+    return (carc_rules){
+        .flags = t->row.rules, .expansions = t->row.expansions, .hand = t->row.hand};
+}
+
+static int has_hand(const srv_table *t)
+{
+    return carc_game_rules(t->game).hand > 0;
 }
 
 static json_t *tile_json(int kind)
@@ -161,7 +168,8 @@ static json_t *digest_json(const carc_game *g)
     return json_sprintf("%016" PRIx64, carc_game_digest(g));
 }
 
-static json_t *next_tiles_json(const srv_table *t);
+static json_t *next_tiles_json(const srv_table *t, int viewer);
+static json_t *remaining_json(const srv_table *t, int viewer);
 
 /* --- Events -------------------------------------------------------------------------- */
 
@@ -173,14 +181,24 @@ json_t *view_seat(const srv_table *t, int seat)
                      t->present[seat] > 0 || s->kind == SEAT_COMPUTER);
 }
 
+/* The tile the player to move holds, as `viewer` may see it (null when
+ * it is in a hidden hand). */
+static json_t *held_tile_json(const srv_table *t, int viewer)
+{
+    const carc_game *g = t->game;
+    if (!hand_visible(t, viewer, carc_game_current_player(g)))
+        return json_null();
+    return tile_json(carc_game_drawn_tile(g));
+}
+
 static json_t *move_json(const srv_table *t, int turn, int player, const char *move, move_by by,
-                         const carc_event *events, int n, int64_t now_ms)
+                         const carc_event *events, int n, int64_t now_ms, int viewer)
 {
     const carc_game *g = t->game;
     json_t *next = json_null();
     if (!carc_game_over(g))
         next = json_pack("{s:i, s:i, s:o, s:b}", "turn", turn + 1, "player",
-                         carc_game_current_player(g), "tile", tile_json(carc_game_drawn_tile(g)),
+                         carc_game_current_player(g), "tile", held_tile_json(t, viewer),
                          "second_part", carc_game_second_part(g));
     json_t *view = json_pack(
         "{s:s, s:s, s:i, s:i, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:i, s:o, s:o}", "type", "move",
@@ -194,16 +212,40 @@ static json_t *move_json(const srv_table *t, int turn, int player, const char *m
     return view;
 }
 
-json_t *view_move(const srv_table *t, int turn, int player, const char *move, move_by by,
-                  const carc_event *events, int n, int64_t now_ms)
+/* The dead spots: of the pile and the drawn tile, or with hands of the
+ * pile and every hand. */
+static json_t *dead_json(const srv_table *t)
 {
-    json_t *event = move_json(t, turn, player, move, by, events, n, now_ms);
+    return has_hand(t) ? hand_view_dead(t) : board_view_dead(t->game);
+}
+
+/* A hand game's part of a move event for `viewer`: the hands, the draws
+ * made after the move (the draw-up, a discard's replacement) and, with
+ * reshuffle, the discarded tile that went back into the pile. */
+static void hand_move_fields(json_t *event, const srv_table *t, int turn, const char *move,
+                             int viewer)
+{
+    json_object_set_new(event, "hand", hand_view_own(t, viewer));
+    json_object_set_new(event, "hands", hand_view_hands(t, viewer));
+    json_object_set_new(event, "draws", hand_view_draws(t, viewer, turn + 1));
+    if (t->row.info == INFO_CASUAL && !carc_game_over(t->game))
+        json_object_set_new(event, "remaining", remaining_json(t, viewer));
+    if ((carc_game_rules(t->game).flags & CARC_RULE_RESHUFFLE) && strncmp(move, "discard ", 8) == 0)
+        json_object_set_new(event, "returned", json_string(move + 8));
+}
+
+json_t *view_move(const srv_table *t, int turn, int player, const char *move, move_by by,
+                  const carc_event *events, int n, int64_t now_ms, int viewer)
+{
+    json_t *event = move_json(t, turn, player, move, by, events, n, now_ms, viewer);
     json_object_set_new(event, "followers", board_view_followers(t->game));
     if (t->row.info == INFO_CASUAL) {
-        json_object_set_new(event, "dead", board_view_dead(t->game));
+        json_object_set_new(event, "dead", dead_json(t));
         if (!carc_game_over(t->game))
-            json_object_set_new(event, "next_tiles", next_tiles_json(t));
+            json_object_set_new(event, "next_tiles", next_tiles_json(t, viewer));
     }
+    if (has_hand(t))
+        hand_move_fields(event, t, turn, move, viewer);
     return event;
 }
 
@@ -259,20 +301,24 @@ json_t *view_chat(const chat_line *line, const char *table)
 typedef struct moves_ctx {
     const srv_table *t;
     json_t *list;
+    int viewer;
 } moves_ctx;
 
 static void add_move(void *ctx, int turn, int player, const carc_event *events, int n)
 {
     moves_ctx *M = ctx;
     const stored_move *m = &M->t->row.moves[turn];
-    json_array_append_new(M->list, json_pack("{s:i, s:i, s:s, s:s, s:o}", "turn", turn, "player",
-                                             player, "move", m->text, "by", by_names[m->by],
-                                             "events", view_events(M->t, events, n)));
+    json_t *item =
+        json_pack("{s:i, s:i, s:s, s:s, s:o}", "turn", turn, "player", player, "move", m->text,
+                  "by", by_names[m->by], "events", view_events(M->t, events, n));
+    if (item && has_hand(M->t))
+        json_object_set_new(item, "draws", hand_view_draws(M->t, M->viewer, turn + 1));
+    json_array_append_new(M->list, item);
 }
 
-static json_t *moves_json(const srv_table *t)
+static json_t *moves_json(const srv_table *t, int viewer)
 {
-    moves_ctx M = {t, json_array()};
+    moves_ctx M = {t, json_array(), viewer};
     char err[160];
     carc_game *g = table_replay(&t->row, add_move, &M, err, sizeof err);
     carc_game_free(g);
@@ -308,13 +354,19 @@ static int tiles_left(const srv_table *t, int counts[CARC_MAX_KINDS])
         return 0;
     }
     int waiting = t->row.status == TABLE_WAITING;
+    if (has_hand(t)) /* a waiting table shows the hands dealt still in the pile */
+        return carc_game_tiles_left(g, counts) + (waiting ? hand_add_all(t, counts) : 0);
     return tile_info_counts(g, counts, waiting) + waiting;
 }
 
-static json_t *remaining_json(const srv_table *t)
+/* The tiles left of each kind as `viewer` counts them: with hidden hands,
+ * the tiles of the hands it does not see too. */
+static json_t *remaining_json(const srv_table *t, int viewer)
 {
     int counts[CARC_MAX_KINDS] = {0};
     tiles_left(t, counts);
+    if (has_hand(t) && t->row.status == TABLE_PLAYING)
+        hand_add_unseen(t, viewer, counts);
     json_t *map = json_object();
     for (int k = 0; k < carc_tile_kinds(); k++) {
         if (counts[k] > 0)
@@ -326,13 +378,17 @@ static json_t *remaining_json(const srv_table *t)
 /* What the next draw can give (carc_game_next_tiles()): with The River,
  * only the river pile's tiles while it lasts, the lake last. A waiting
  * table shows the first draw, the drawn tile back among them. */
-static json_t *next_tiles_json(const srv_table *t)
+static json_t *next_tiles_json(const srv_table *t, int viewer)
 {
     int counts[CARC_MAX_KINDS] = {0};
     const carc_game *g = t->game;
     carc_game_next_tiles(g, counts);
-    int drawn = carc_game_drawn_tile(g);
-    if (t->row.status == TABLE_WAITING && drawn >= 0 && drawn < CARC_MAX_KINDS)
+    int drawn = carc_game_drawn_tile(g), waiting = t->row.status == TABLE_WAITING;
+    if (has_hand(t) && waiting)
+        hand_add_all(t, counts);
+    else if (has_hand(t))
+        hand_add_unseen(t, viewer, counts);
+    else if (waiting && drawn >= 0 && drawn < CARC_MAX_KINDS)
         counts[drawn]++;
     json_t *map = json_object();
     for (int k = 0; k < carc_tile_kinds(); k++)
@@ -361,15 +417,15 @@ json_t *view_state(const srv_table *t, int you, int64_t now_ms)
         wire_rules(table_rules(t)), "expansions", wire_expansions(table_rules(t)), "info",
         t->row.info == INFO_PURIST ? "purist" : "casual", "seats", seats_json(t), "turn",
         t->row.nmoves, "to_move", playing ? json_integer(carc_game_current_player(g)) : json_null(),
-        "tile", playing ? tile_json(carc_game_drawn_tile(g)) : json_null(), "tiles_left",
+        "tile", playing ? held_tile_json(t, you) : json_null(), "tiles_left",
         tiles_left(t, counts));
     /* The player to move plays a builder's second tile (Traders & Builders). */
     json_object_set_new(state, "second_part", json_boolean(playing && carc_game_second_part(g)));
     if (t->row.info == INFO_CASUAL && !carc_game_over(g)) {
-        json_object_set_new(state, "remaining", remaining_json(t));
-        json_object_set_new(state, "next_tiles", next_tiles_json(t));
+        json_object_set_new(state, "remaining", remaining_json(t, you));
+        json_object_set_new(state, "next_tiles", next_tiles_json(t, you));
     }
-    json_object_set_new(state, "moves", moves_json(t));
+    json_object_set_new(state, "moves", moves_json(t, you));
     json_object_set_new(state, "clock", clock_json(t, now_ms));
     json_object_set_new(state, "commitment", json_string(t->commitment));
     json_object_set_new(state, "digest",
@@ -379,7 +435,12 @@ json_t *view_state(const srv_table *t, int you, int64_t now_ms)
     json_object_set_new(state, "start", board_view_start(g));
     json_object_set_new(state, "followers", board_view_followers(g));
     if (t->row.info == INFO_CASUAL)
-        json_object_set_new(state, "dead", board_view_dead(g));
+        json_object_set_new(state, "dead", dead_json(t));
+    if (has_hand(t) && t->row.status != TABLE_WAITING) {
+        json_object_set_new(state, "hand", hand_view_own(t, you));
+        json_object_set_new(state, "hands", hand_view_hands(t, you));
+        json_object_set_new(state, "setup_draws", hand_view_draws(t, you, 0));
+    }
     if (t->row.status == TABLE_FINISHED)
         json_object_set_new(state, "final", final_json(t));
     return state;
@@ -419,9 +480,11 @@ static json_t *figures_json(const carc_game *g)
     return list;
 }
 
-json_t *view_legal(const srv_table *t)
+/* The legal placements of the drawn tile of `g` into `obj`: "placements"
+ * (each with its spots, and with Traders & Builders the builder's and the
+ * pig's), and "discard" when the tile fits nowhere. */
+static void tile_legal(json_t *obj, const carc_game *g)
 {
-    const carc_game *g = t->game;
     carc_placement places[CARC_MAX_PLACEMENTS];
     int n = carc_legal_placements(g, places, CARC_MAX_PLACEMENTS);
     if (n > CARC_MAX_PLACEMENTS)
@@ -456,16 +519,47 @@ json_t *view_legal(const srv_table *t)
         json_array_append_new(list, item);
     }
     free(moves);
-    json_t *legal = json_pack(
-        "{s:i, s:i, s:o, s:o, s:o}", "turn", t->row.nmoves, "player", carc_game_current_player(g),
-        "tile", tile_json(carc_game_drawn_tile(g)), "placements", list, "figures", figures_json(g));
-    json_object_set_new(legal, "second_part", json_boolean(carc_game_second_part(g)));
+    json_object_set_new(obj, "placements", list);
     if (n == 0) {
         carc_move discard = {.type = CARC_MOVE_DISCARD, .segment = CARC_NO_SPOT};
         char text[32];
         carc_move_write(g, discard, text, sizeof text);
-        json_object_set_new(legal, "discard", json_string(text));
+        json_object_set_new(obj, "discard", json_string(text));
     }
+}
+
+/* With a hand: [{"tile":"E","placements":[...],"discard":...}, ...], the
+ * legal placements of each kind of the mover's hand, in hand order. */
+static json_t *hand_legal(const carc_game *g)
+{
+    json_t *list = json_array();
+    carc_game *h = carc_game_clone(g);
+    int kinds[CARC_MAX_HAND];
+    int n = h ? carc_game_hand(h, carc_game_current_player(h), kinds, CARC_MAX_HAND) : 0;
+    for (int i = 0; i < n && i < CARC_MAX_HAND; i++) {
+        int seen = 0;
+        for (int j = 0; j < i; j++)
+            seen |= kinds[j] == kinds[i];
+        if (seen || carc_game_hold_tile(h, kinds[i]) != CARC_OK)
+            continue;
+        json_t *item = json_pack("{s:o}", "tile", tile_json(kinds[i]));
+        tile_legal(item, h);
+        json_array_append_new(list, item);
+    }
+    carc_game_free(h);
+    return list;
+}
+
+json_t *view_legal(const srv_table *t)
+{
+    const carc_game *g = t->game;
+    json_t *legal = json_pack("{s:i, s:i, s:o, s:o}", "turn", t->row.nmoves, "player",
+                              carc_game_current_player(g), "tile",
+                              tile_json(carc_game_drawn_tile(g)), "figures", figures_json(g));
+    tile_legal(legal, g);
+    json_object_set_new(legal, "second_part", json_boolean(carc_game_second_part(g)));
+    if (has_hand(t))
+        json_object_set_new(legal, "hand", hand_legal(g));
     return legal;
 }
 
@@ -518,7 +612,7 @@ char *view_record(const srv_table *t)
             return NULL;
         size_t len = carc_record_write(t->game, headers, buf, cap);
         if (len < cap)
-            return buf;
+            return hand_record_filter(t, buf);
         free(buf);
         cap = len + 1;
     }

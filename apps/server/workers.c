@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "carcassonne_ai.h"
+#include "replay_view.h"
 #include "token.h"
 
 typedef struct job {
@@ -29,6 +30,7 @@ typedef struct job {
      * the end of the review queue after each. */
     int position;      /* the next position to review */
     carc_game *replay; /* the game replayed up to `position`; NULL before the first */
+    int next_draw;     /* with hand=N: the next draw of `game`'s log to name on `replay` */
     json_t *list;      /* the positions reviewed so far */
     struct job *next;
 } job;
@@ -293,7 +295,9 @@ static int run_review_step(workers *w, int index, job *j, worker_result *r)
     int tile;
     if (p && g && j->list && evals && i < carc_game_move_count(j->game) && !carc_game_over(g) &&
         carc_game_move_at(j->game, i, &played, &tile) == CARC_OK &&
-        carc_game_choose_tile(g, tile) == CARC_OK) {
+        replay_take_tile(j->game, g, &j->next_draw, i, tile) == 0) {
+        if (carc_game_rules(g).hand > 0 && played.place.tile == 0)
+            played.place.tile = (uint8_t)(1 + tile);
         carc_move_eval best;
         double played_margin;
         rank_position(w, index, p, g, played, evals, cap, j->ms, &best, &played_margin);

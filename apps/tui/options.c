@@ -155,6 +155,7 @@ static int parse_rules(const char *list, play_options *opt, char *err, size_t er
         return -1;
     }
     opt->rules = rules.flags;
+    opt->hand = rules.hand;
     opt->rules_given = 1;
     return 0;
 }
@@ -178,7 +179,7 @@ static int parse_expansions(const char *list, play_options *opt, char *err, size
  * expansion). */
 static int check_rules(const play_options *opt, char *err, size_t errcap)
 {
-    carc_rules rules = {.flags = opt->rules, .expansions = opt->expansions};
+    carc_rules rules = {.flags = opt->rules, .expansions = opt->expansions, .hand = opt->hand};
     char why[128];
     if (carc_rules_check(&rules, why, sizeof why) == CARC_OK)
         return 0;

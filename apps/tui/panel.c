@@ -125,6 +125,10 @@ void header_draw(const tui *t, const layout *l)
     int turn = carc_game_move_count(g) + 1;
     if (carc_game_over(g))
         snprintf(text, sizeof text, " Carcassonne | game over after %d moves", turn - 1);
+    else if (!tui_hand_shown(t, p)) /* its tiles are a hidden hand */
+        snprintf(text, sizeof text,
+                 " Carcassonne | turn %d | %s (%s) plays a tile of its hand | %d tiles left", turn,
+                 session_player_name(p), tui_seat_short_label(t, p), carc_game_tiles_left(g, NULL));
     else
         snprintf(text, sizeof text,
                  " Carcassonne | turn %d | %s (%s) plays tile %s | %d tiles left", turn,
@@ -193,6 +197,9 @@ static const char *step_keys(const tui *t)
         return "arrows:move Tab:next feature c:last move f:overview [ ]:log Esc:back ?:help";
     switch (t->step) {
     case STEP_PLACE:
+        if (carc_game_rules(t->s.g).hand > 0)
+            return "n:next tile r:rotate Tab:next Enter:place i:inspect h:hint u:undo ?:help "
+                   "q:quit";
         return "r:rotate Tab:next Enter:place i:inspect h:hint u:undo s:save ?:help "
                "q:quit";
     case STEP_SPOT:
@@ -360,6 +367,39 @@ static void players_section(const tui *t, pen *p)
         traders_lines(t, p);
 }
 
+/* With hand=N: each player's hand, its tiles where they may be shown (the
+ * tile being placed in brackets), else its size: "Red  [E] K U",
+ * "Blue  3 tiles, hidden". */
+static void hands_section(const tui *t, pen *p)
+{
+    const carc_game *g = t->s.g;
+    if (carc_game_rules(g).hand == 0 || carc_game_over(g))
+        return;
+    int current = carc_game_current_player(g), held = carc_game_drawn_tile(g);
+    put_line(p, A_BOLD, "Hands%s", t->step == STEP_PLACE ? " (n: next tile)" : "");
+    for (int i = 0; i < carc_game_players(g) && p->row < p->end; i++) {
+        int kinds[CARC_MAX_HAND];
+        int n = carc_game_hand(g, i, kinds, CARC_MAX_HAND);
+        char line[64];
+        int len = snprintf(line, sizeof line, "%-6s", session_player_name(i));
+        if (!tui_hand_shown(t, i)) {
+            snprintf(line + len, sizeof line - (size_t)len, " %d tile%s, hidden", n,
+                     n == 1 ? "" : "s");
+        } else {
+            int marked = 0;
+            for (int k = 0; k < n && k < CARC_MAX_HAND && len < (int)sizeof line - 8; k++) {
+                int mark = i == current && kinds[k] == held && !marked;
+                marked |= mark;
+                len += snprintf(line + len, sizeof line - (size_t)len, mark ? " [%s]" : " %s",
+                                carc_tile_id(kinds[k]));
+            }
+            if (n == 0)
+                snprintf(line + len, sizeof line - (size_t)len, " empty");
+        }
+        put_line(p, i == current ? A_BOLD : A_NORMAL, "%s", line);
+    }
+}
+
 /* The last move of the game, so it is never lost: "Last: Blue put P at 1,4". */
 static void last_move_line(const tui *t, pen *p)
 {
@@ -406,11 +446,28 @@ typedef struct pile_odds {
     int id_width;                    /* the longest id listed */
 } pile_odds;
 
-static void pile_odds_of(const carc_game *g, pile_odds *o)
+/* The tiles of the hands that may not be shown (hand=N): to whoever looks
+ * at the screen they are still to come, like the pile's. */
+static int add_hidden_hands(const tui *t, int counts[CARC_MAX_KINDS])
 {
+    int added = 0;
+    for (int p = 0; p < carc_game_players(t->s.g); p++) {
+        int kinds[CARC_MAX_HAND];
+        int n = tui_hand_shown(t, p) ? 0 : carc_game_hand(t->s.g, p, kinds, CARC_MAX_HAND);
+        for (int i = 0; i < n && i < CARC_MAX_HAND; i++, added++)
+            counts[kinds[i]]++;
+    }
+    return added;
+}
+
+static void pile_odds_of(const tui *t, pile_odds *o)
+{
+    const carc_game *g = t->s.g;
     memset(o, 0, sizeof *o);
     o->total = carc_game_tiles_left(g, o->left);
     o->nnext = carc_game_next_tiles(g, o->next);
+    add_hidden_hands(t, o->left);
+    o->nnext += add_hidden_hands(t, o->next);
     o->nkinds = tile_info_pile_kinds(g, o->kinds);
     o->id_width = 1;
     for (int i = 0; i < o->nkinds; i++) {
@@ -440,7 +497,7 @@ static int river_left(const pile_odds *o)
 static void odds_section(const tui *t, pen *p)
 {
     pile_odds o;
-    pile_odds_of(t->s.g, &o);
+    pile_odds_of(t, &o);
     p->row++;
     if (!t->opt.tile_info) {
         put_line(p, A_BOLD, "Tiles left: %d", o.total);
@@ -744,6 +801,7 @@ int panel_draw(const tui *t, const layout *l)
     mvvline(l->board_y, l->panel_x, ACS_VLINE, l->board_h);
     attrset(A_NORMAL);
     players_section(t, &p);
+    hands_section(t, &p);
     last_move_line(t, &p);
     if (t->step == STEP_OVER && !t->inspecting) {
         final_section(t, &p);
@@ -848,16 +906,24 @@ static void legend_draw(const tui *t, const layout *l)
     attrset(A_NORMAL);
 }
 
+/* With a hand of tiles (hand=N), in place of the blank line after the
+ * rules (after The River's lines when both are played). */
+static const char *const hand_help_text =
+    "Hand (hand=N): n N choose the tile to place from your hand; the others' are hidden.";
+
 static void help_draw(const tui *t, const layout *l)
 {
     int n = (int)(sizeof help_text / sizeof help_text[0]), row = 0;
     int river = (carc_game_rules(t->s.g).expansions & CARC_EXPANSION_RIVER) != 0;
+    int hand = carc_game_rules(t->s.g).hand > 0;
     for (int i = 0; i < n && row < l->lines; i++) {
         attrset(i == 0 ? A_BOLD : A_NORMAL);
-        if (river && help_text[i][0] == '\0') {
-            for (size_t j = 0; j < sizeof river_help_text / sizeof river_help_text[0]; j++)
+        if ((river || hand) && help_text[i][0] == '\0') {
+            for (size_t j = 0; river && j < sizeof river_help_text / sizeof river_help_text[0]; j++)
                 if (row < l->lines)
                     put_cut(row++, 0, l->cols, river_help_text[j]);
+            if (hand && row < l->lines)
+                put_cut(row++, 0, l->cols, hand_help_text);
             continue;
         }
         put_cut(row++, 0, l->cols, help_text[i]);
@@ -882,7 +948,7 @@ void too_small_draw(const tui *t, const layout *l)
 static void tiles_draw(const tui *t, const layout *l)
 {
     pile_odds o;
-    pile_odds_of(t->s.g, &o);
+    pile_odds_of(t, &o);
     attrset(A_BOLD);
     if (o.river)
         mvprintw(0, 0, "Tiles left: %d; the river pile: %d, the lake last (any key returns)",

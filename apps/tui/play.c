@@ -105,6 +105,46 @@ int tui_feature_highlighted(const tui *t, int feature)
     return 0;
 }
 
+/* --- Hands (hand=N) ------------------------------------------------------------------ */
+
+static int hands_hidden(const carc_game *g)
+{
+    carc_rules r = carc_game_rules(g);
+    return r.hand > 0 && !(r.flags & CARC_RULE_OPEN_HANDS) && !carc_game_over(g);
+}
+
+int tui_hand_viewer(const tui *t)
+{
+    const carc_game *g = t->s.g;
+    if (!carc_game_over(g) && session_is_human(&t->s, carc_game_current_player(g)))
+        return carc_game_current_player(g);
+    for (int i = carc_game_move_count(g) - 1; i >= 0; i--)
+        if (session_is_human(&t->s, carc_game_move_player(g, i)))
+            return carc_game_move_player(g, i);
+    for (int p = 0; p < carc_game_players(g); p++)
+        if (session_is_human(&t->s, p))
+            return p;
+    return -1;
+}
+
+int tui_hand_shown(const tui *t, int p)
+{
+    return !hands_hidden(t->s.g) || p == tui_hand_viewer(t);
+}
+
+/* A copy of the game as player `player` may know it, for a computer player or
+ * a hint: with hidden hands player `player`'s view (the others' hands and the
+ * pile dealt again from the tiles it has not seen). NULL when out of
+ * memory; the caller frees it. */
+static carc_game *seat_game(const tui *t, int player)
+{
+    carc_game *v = carc_game_clone(t->s.g);
+    uint64_t turn = (uint64_t)carc_game_move_count(t->s.g) + 1u;
+    if (v && hands_hidden(t->s.g))
+        carc_game_seat_view(v, t->s.g, player, t->s.seed ^ (0x9E3779B97F4A7C15ULL * turn));
+    return v;
+}
+
 /* --- Turns ------------------------------------------------------------------------ */
 
 static void drop_preview(tui *t)
@@ -152,8 +192,10 @@ static int distinct_placements(const carc_game *g, carc_placement out[CARC_MAX_P
 {
     carc_move moves[CARC_MAX_MOVES];
     int n = carc_legal_moves(g, moves, CARC_MAX_MOVES), w = 0;
+    int held = 1 + carc_game_drawn_tile(g); /* with a hand: the tile of the hand chosen */
     for (int i = 0; i < n; i++)
-        if (moves[i].type == CARC_MOVE_PLACE && moves[i].segment == CARC_NO_SPOT)
+        if (moves[i].type == CARC_MOVE_PLACE && moves[i].segment == CARC_NO_SPOT &&
+            (moves[i].place.tile == 0 || moves[i].place.tile == held))
             out[w++] = moves[i].place;
     return w;
 }
@@ -193,7 +235,10 @@ static void cursor_to_nearest_legal(tui *t)
 static void start_computer(tui *t)
 {
     int p = carc_game_current_player(t->s.g);
-    if (ai_worker_start(&t->worker, AI_TASK_CHOOSE, t->s.seats[p].player, t->s.g) != 0) {
+    carc_game *view = seat_game(t, p); /* it must not see the hidden hands */
+    int failed = !view || ai_worker_start(&t->worker, AI_TASK_CHOOSE, t->s.seats[p].player, view);
+    carc_game_free(view);
+    if (failed) {
         snprintf(t->msg, sizeof t->msg, "Could not start the computer player.");
         t->step = STEP_OVER;
         return;
@@ -334,7 +379,8 @@ static int traders_spots(const tui *t, carc_placement p, int figure, carc_spot *
     for (int i = 0; i < n && count < CARC_MAX_SPOTS; i++) {
         const carc_move *m = &moves[i];
         if (m->type != CARC_MOVE_PLACE || m->figure != figure || m->segment == CARC_NO_SPOT ||
-            m->place.x != canon.x || m->place.y != canon.y || m->place.rot != canon.rot)
+            (m->place.tile != 0 && m->place.tile != 1 + kind) || m->place.x != canon.x ||
+            m->place.y != canon.y || m->place.rot != canon.rot)
             continue;
         unsigned ports = carc_tile_segment_ports(kind, canon.rot, m->segment);
         int port = ports ? __builtin_ctz(ports) : CARC_PORTS;
@@ -571,7 +617,10 @@ static void start_hint(tui *t)
         char err[160];
         t->hinter = carc_player_new("mcts", t->s.seed ^ 0x9E3779B97F4A7C15ULL, err, sizeof err);
     }
-    if (!t->hinter || ai_worker_start(&t->worker, AI_TASK_RANK, t->hinter, t->s.g) != 0) {
+    carc_game *view = seat_game(t, carc_game_current_player(t->s.g));
+    int failed = !t->hinter || !view || ai_worker_start(&t->worker, AI_TASK_RANK, t->hinter, view);
+    carc_game_free(view);
+    if (failed) {
         snprintf(t->msg, sizeof t->msg, "No hint available.");
         return;
     }
@@ -583,6 +632,11 @@ static void take_hint(tui *t, int i)
     carc_move m = t->hints[i].move;
     if (m.type != CARC_MOVE_PLACE)
         return;
+    if (m.place.tile &&
+        m.place.tile - 1 != carc_game_drawn_tile(t->s.g)) { /* another tile of the hand */
+        carc_game_hold_tile(t->s.g, m.place.tile - 1);
+        t->nlegal = distinct_placements(t->s.g, t->legal);
+    }
     t->cx = m.place.x;
     t->cy = m.place.y;
     t->rot = m.place.rot;
@@ -631,6 +685,36 @@ static void undo(tui *t)
     snprintf(t->msg, sizeof t->msg, "Your last move is undone.");
 }
 
+/* n and N: the next (previous) kind of tile in the hand (hand=N) becomes
+ * the tile to place. */
+static void next_hand_tile(tui *t, int step)
+{
+    carc_game *g = t->s.g;
+    int kinds[CARC_MAX_HAND], held = carc_game_drawn_tile(g), at = 0;
+    int n = carc_game_hand(g, carc_game_current_player(g), kinds, CARC_MAX_HAND);
+    n = n > CARC_MAX_HAND ? CARC_MAX_HAND : n;
+    for (int i = 0; i < n; i++)
+        if (kinds[i] == held)
+            at = i;
+    int next = held;
+    for (int i = 1; i < n && next == held; i++)
+        next = kinds[((at + step * i) % n + n) % n];
+    if (next == held || carc_game_hold_tile(g, next) != CARC_OK) {
+        snprintf(t->msg, sizeof t->msg, "No other tile in your hand.");
+        return;
+    }
+    t->nlegal = distinct_placements(g, t->legal);
+    t->nhints = 0;
+    cursor_to_nearest_legal(t);
+    board_follow_cursor(t, 0);
+    if (t->nlegal)
+        snprintf(t->msg, sizeof t->msg, "Tile %s: it fits on %d placements (n: next tile).",
+                 carc_tile_id(next), t->nlegal);
+    else
+        snprintf(t->msg, sizeof t->msg, "Tile %s fits nowhere: Enter discards it (n: next tile).",
+                 carc_tile_id(next));
+}
+
 static int is_enter(int ch)
 {
     return ch == '\n' || ch == '\r' || ch == KEY_ENTER;
@@ -655,6 +739,8 @@ static void place_key(tui *t, int ch)
         start_inspector(t);
     } else if (ch == 'u') {
         undo(t);
+    } else if ((ch == 'n' || ch == 'N') && carc_game_rules(t->s.g).hand > 0) {
+        next_hand_tile(t, ch == 'n' ? 1 : -1);
     } else if (ch >= '1' && ch < '1' + t->nhints) {
         take_hint(t, ch - '1');
     } else {

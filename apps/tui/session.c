@@ -154,8 +154,9 @@ static void log_move(session *s, const carc_game *g, carc_move m, int turn, int 
     if (m.type == CARC_MOVE_DISCARD && kind >= 0) {
         char why[160];
         describe_discard(g, kind, why, sizeof why);
-        session_log(s, "Turn %d: %s discards %s: %s", turn, session_player_name(mover),
-                    carc_tile_id(kind), why);
+        session_log(s, "Turn %d: %s discards %s: %s%s", turn, session_player_name(mover),
+                    carc_tile_id(kind), why,
+                    carc_game_rules(g).flags & CARC_RULE_RESHUFFLE ? "; back into the pile" : "");
     } else {
         log_placement(s, m, turn, mover, kind);
     }
@@ -172,7 +173,8 @@ carc_status session_play(session *s, carc_move m)
 {
     carc_event events[CARC_MAX_EVENTS];
     int n = 0, mover = carc_game_current_player(s->g), was_over = carc_game_over(s->g);
-    int kind = carc_game_drawn_tile(s->g);
+    /* With a hand, the move names the hand's tile it plays. */
+    int kind = m.place.tile ? m.place.tile - 1 : carc_game_drawn_tile(s->g);
     carc_status st = carc_game_play(s->g, m, events, CARC_MAX_EVENTS, &n);
     if (st != CARC_OK)
         return st;
@@ -428,7 +430,7 @@ int session_open(session *s, const play_options *opt, char *err, size_t errcap)
         memcpy(specs, opt->seats, sizeof specs);
         n = opt->nseats;
     }
-    carc_rules rules = {.flags = opt->rules, .expansions = opt->expansions};
+    carc_rules rules = {.flags = opt->rules, .expansions = opt->expansions, .hand = opt->hand};
     char why[128] = "";
     if (carc_rules_check(&rules, why, sizeof why) != CARC_OK) {
         snprintf(err, errcap, "%s", why);

@@ -93,6 +93,12 @@ layout tui_layout(const tui *t);
 const carc_game *tui_shown_game(const tui *t);
 /* Whether the drawn tile fits at (x, y) in some rotation. */
 int tui_square_legal(const tui *t, int x, int y);
+/* With hand=N: the seat whose hand the screen shows (the human to move,
+ * else the human who moved last, else the first human; -1 without one),
+ * and whether player `p`'s hand may be shown (always without hidden hands:
+ * open-hands, the end, or no hand). */
+int tui_hand_viewer(const tui *t);
+int tui_hand_shown(const tui *t, int p);
 /* Feature inspected under the cursor, or -1. */
 int tui_inspected_feature(const tui *t);
 /* Whether the inspector is on a river segment (no feature: The River). */

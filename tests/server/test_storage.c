@@ -425,6 +425,36 @@ static void test_upgrade_from_version_2(void **state)
     storage_close(s);
 }
 
+/* A hand of tiles (hand=N) is kept with the table's rules: the table
+ * restarts with its hands. */
+static void test_hand_kept(void **state)
+{
+    (void)state;
+    static stored_table t;
+    memset(&t, 0, sizeof t);
+    snprintf(t.id, sizeof t.id, "thand0000001");
+    t.status = TABLE_PLAYING;
+    t.players = 2;
+    t.rules = CARC_RULE_RESHUFFLE | CARC_RULE_OPEN_HANDS;
+    t.hand = 3;
+    t.forfeit = -1;
+    storage *s = open_db();
+    assert_int_equal(storage_create_table(s, &t), 0);
+    assert_int_equal(storage_commit(s), 0);
+    storage_close(s);
+    s = open_db();
+    assert_int_equal(storage_load_table(s, "thand0000001", &loaded), 1);
+    assert_int_equal(loaded.hand, 3);
+    assert_int_equal(loaded.rules, CARC_RULE_RESHUFFLE | CARC_RULE_OPEN_HANDS);
+    char err[160];
+    carc_game *g = table_replay(&loaded, NULL, NULL, err, sizeof err);
+    assert_non_null(g);
+    assert_int_equal(carc_game_rules(g).hand, 3);
+    assert_int_equal(carc_game_hand(g, 1, NULL, 0), 3);
+    carc_game_free(g);
+    storage_close(s);
+}
+
 /* A database written by a newer server is refused, and left as it was. */
 static void test_newer_schema_refused(void **state)
 {
@@ -673,6 +703,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_chat_and_review, setup, teardown),
         cmocka_unit_test_setup_teardown(test_two_writers_one_move, setup, teardown),
         cmocka_unit_test_setup_teardown(test_newer_schema_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_hand_kept, setup, teardown),
         cmocka_unit_test(test_bad_path),
     };
     const struct CMUnitTest sqlite_only[] = {

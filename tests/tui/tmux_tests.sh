@@ -1070,5 +1070,69 @@ t_traders_pig() {
     finish
 }
 
+# A hand of tiles (--rules hand=3): the panel lists our hand, the tile to
+# place in brackets, and only the size of the computer's ("3 tiles,
+# hidden"); n chooses the next tile of the hand (the header and the
+# brackets follow it); several turns are played with different tiles; the
+# help says the keys.
+# Our line of the panel's hands: "Red    [E] K U" (the players' line has a score).
+hand_line() { capture; grep -o 'Red  *\[\{0,1\}[A-Z][]A-Z []*' "$screen_file" | head -1; }
+held_tile() { hand_line | sed -n 's/.*\[\([A-Z]*\)\].*/\1/p'; }
+t_hand() {
+    start 100 32 --seed 3 --players human,greedy --rules hand=3 --no-color
+    wait_for "Place your tile"
+    wait_for "Hands (n: next tile)"
+    shows "Blue   3 tiles, hidden" || fail "the computer's hand is not hidden, or not counted"
+    [ -n "$(hand_line)" ] || fail "our hand is not listed"
+    played=""
+    for _ in 1 2 3 4; do
+        wait_for "Place your tile"
+        held=$(held_tile)
+        [ -n "$held" ] || fail "no tile in brackets"
+        [ "$(drawn_tile)" = "$held" ] || fail "the header's tile $(drawn_tile) is not the bracketed $held"
+        hand=$(hand_line | tr -d '[]')
+        kinds=$(echo "$hand" | cut -c7- | tr ' ' '\n' | grep -c . )
+        distinct=$(echo "$hand" | cut -c7- | tr ' ' '\n' | grep . | sort -u | grep -c .)
+        [ "$kinds" -eq 3 ] || fail "our hand holds $kinds tiles, not 3 ($hand)"
+        if [ "$distinct" -gt 1 ]; then
+            keys n
+            wait_until_changed 'plays tile [A-Z]* ' "plays tile $held "
+            now=$(held_tile)
+            [ "$now" != "$held" ] || fail "n did not choose another tile"
+            [ "$(drawn_tile)" = "$now" ] || fail "the header does not follow n"
+            held=$now
+        fi
+        played="$played $held"
+        next_human_turn
+        shows "Blue   3 tiles, hidden" || shows "Blue   2 tiles, hidden" || fail "the computer's hand is shown"
+    done
+    echo "tiles played:$played"
+    [ "$(echo "$played" | tr ' ' '\n' | grep . | sort -u | grep -c .)" -ge 2 ] || fail "the same tile every turn"
+    # The save keeps the draws; loaded, the game shows the same hand.
+    wait_for "Place your tile"
+    before=$(hand_line)
+    keys s
+    wait_for "Save as: carcassonne-3.rec"
+    keys Enter
+    wait_for "the log says"
+    saved="$XDG_DATA_HOME/carcassonne/saves/carcassonne-3.rec"
+    grep -q '^rules hand=3$' "$saved" || fail "no hand=3 in the save"
+    grep -q '^draw 1 [A-X] [A-X] [A-X]$' "$saved" || fail "no set-up draw in the save"
+    "$bin" replay "$saved" >/dev/null || fail "the saved hand game does not replay"
+    session=load # another game on the same tmux server
+    start 100 32 --load carcassonne-3.rec --no-color
+    wait_for "Resumed "
+    wait_for "Hands (n: next tile)"
+    [ "$(hand_line)" = "$before" ] || fail "loaded hand '$(hand_line)', saved '$before'"
+    shows "Blue   3 tiles, hidden" || fail "the loaded game shows the computer's hand"
+    finish
+    session=game
+    keys '?'
+    wait_for "CARCASSONNE - keys and rules"
+    shows "n N choose the tile to place from your hand" || fail "the help does not say n"
+    keys Escape
+    finish
+}
+
 "t_$test_name"
 echo "ok: $test_name"

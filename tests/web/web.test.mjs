@@ -2,7 +2,8 @@
 // chromium: a game against the computer to the final scoring, a game with
 // The River through its river phase, an Inns & Cathedrals game to a large
 // follower and an inn in the inspector, a Traders & Builders game with a
-// builder, a pig, goods and the Goods column, two browser
+// builder, a pig, goods and the Goods column, a hand=3 game (tiles picked
+// from the hand), two browser
 // profiles playing each other (one reloads mid-game and resumes), a
 // keyboard-only turn, and a phone-sized screen. Screenshots go to
 // $ARTEFACTS. Every wait is generous: a slow machine is not a failure.
@@ -1046,6 +1047,80 @@ await test('a frozen server: "waiting for the server", the bar stays, then it go
     }
     await own.stop();
   }
+});
+
+// Issue 26: a hand of tiles (hand=3). The hand is shown as tiles to pick
+// from: a click on one, T, or a drag of one onto the board chooses the
+// tile to place, then the turn goes on as before. The computer's hand is
+// face down (its size only), and no message to this page names its tiles
+// or the tile it is to play.
+await test('a hand=3 game against the computer: tiles picked from the hand by click, T and drag', async () => {
+  const page = await openPage(browser, server.url);
+  const sent = [], leaks = [];
+  page.on('websocket', (ws) => {
+    ws.on('framesent', (f) => {
+      const m = JSON.parse(f.payload);
+      if (m.type === 'move') sent.push(m.move);
+    });
+    ws.on('framereceived', (f) => {
+      const m = JSON.parse(f.payload);
+      if ((m.type === 'state' && m.status === 'playing') || m.type === 'move') {
+        if (m.hands && m.hands[1].tiles !== null) leaks.push(`${m.type}: hands ${JSON.stringify(m.hands)}`);
+        const next = m.type === 'move' ? m.next : { player: m.to_move, tile: m.tile };
+        if (next && next.player === 1 && next.tile !== null) leaks.push(`${m.type}: the computer's tile ${next.tile}`);
+        for (const d of [...(m.draws || []), ...(m.setup_draws || [])]) if (d.player === 1 && d.tile !== null) leaks.push(`a draw ${JSON.stringify(d)}`);
+      }
+    });
+  });
+  await page.goto(`${server.url}/?play=greedy&rules=hand=3`);
+  await page.waitForURL(/\?t=/);
+  await page.waitForSelector('#drawn .hand-pick');
+  check(await page.$$eval('#drawn .hand-pick', (b) => b.length) === 3, 'three tiles in the hand');
+  const backs = () => page.$$eval('#players [data-player="1"] .hand .hand-back', (b) => b.length);
+  check(await backs() === 3, 'the computer\'s three tiles, face down');
+  check(!(await page.$('#players [data-player="1"] .hand .hand-tile')), 'no face of the computer\'s tiles');
+  const chosen = [];
+  const ways = ['click', 't', 'drag', 'none'];
+  for (let turn = 0; turn < 8; turn++) {
+    const phase = await nextTurn(page);
+    if (phase === 'finished') break;
+    const tiles = await page.$$eval('#drawn .hand-pick:not([disabled])', (b) => b.map((e) => e.dataset.tile));
+    check(tiles.length >= 1, 'our hand, to pick from, on our turn');
+    const way = ways[turn % ways.length];
+    const before = await page.$eval('#drawn .hand-pick.chosen', (b) => b.dataset.tile);
+    if (way === 'click' && tiles.length > 1) {
+      await page.click('#drawn .hand-pick:not([disabled]) >> nth=1');
+    } else if (way === 't' && new Set(tiles).size > 1) {
+      await page.keyboard.press('t');
+      await page.waitForFunction((b) => document.querySelector('#drawn .hand-pick.chosen')?.dataset.tile !== b, before);
+    } else if (way === 'drag' && tiles.length > 2) {
+      const box = await page.$eval('#board', (b) => { const r = b.getBoundingClientRect(); return [r.width / 2, r.height / 2]; });
+      await page.dragAndDrop('#drawn .hand-pick:not([disabled]) >> nth=2', '#board', { targetPosition: { x: box[0], y: box[1] } });
+    }
+    await page.waitForFunction(() => /^(place|discard)$/.test(document.body.dataset.phase));
+    const tile = await page.$eval('#drawn .hand-pick.chosen', (b) => b.dataset.tile);
+    const bar = await page.$eval('#actions', (e) => e.textContent);
+    check(bar.includes(`Tile ${tile}`) || bar.includes(`${tile} fits nowhere`), `the bar names the tile chosen (${tile}: ${bar})`);
+    if (way === 'click' && tiles.length > 1) check(tile === tiles[1], `a click chose the second tile (${tiles}: ${tile})`);
+    if (way === 't' && new Set(tiles).size > 1) check(tile !== before, `T chose another tile (${before} -> ${tile})`);
+    if (way === 'drag' && tiles.length > 2) check(tile === tiles[2], `a drag chose the third tile (${tiles}: ${tile})`);
+    if (turn === 2) {
+      await page.keyboard.press('f');
+      await page.screenshot({ path: path.join(ART, 'hand.png') });
+    }
+    chosen.push(tile);
+    await keyboardTurn(page, turn % 2 === 0);
+  }
+  check(chosen.length >= 6, `several turns played (${chosen.length})`);
+  check(new Set(chosen).size >= 3, `different tiles chosen (${chosen})`);
+  for (let i = 0; i < chosen.length; i++) {
+    const w = sent[i].split(' ');
+    check((w[0] === 'discard' ? w[1] : w[0]) === chosen[i], `move ${i + 1} places the tile chosen (${sent[i]}, ${chosen[i]})`);
+  }
+  check(!leaks.length, `no message names the computer's tiles (${leaks.slice(0, 3)})`);
+  const log = await page.$eval('#log', (e) => e.textContent);
+  check(/You drew [A-X]/.test(log), `the log says our draws (${log.slice(0, 200)})`);
+  await page.context().close();
 });
 
 // Issue 27 (Trust): the replay viewer loaded a tampered record without a

@@ -39,15 +39,17 @@ function screen(name) {
   for (const s of ['lobby-view', 'table-view', 'replay-view']) $(`#${s}`).hidden = s !== name;
 }
 
-// /?play=LEVEL[&expansions=river,inns-cathedrals,traders-builders]: a ready game against the computer (what
+// /?play=LEVEL[&expansions=river,inns-cathedrals,traders-builders][&rules=hand=3]: a ready game against the computer (what
 // scripts print).
 const PLAY_SPECS = { easy: 'mcts:level=easy', normal: 'mcts:level=normal', hard: 'mcts:level=hard', greedy: 'greedy' };
 
-// `expansions`: the names of the address's `expansions` (/?play=easy&expansions=river).
-async function quickGame(level, expansions) {
+// `expansions`: the names of the address's `expansions` (/?play=easy&expansions=river);
+// `rules`: its house rules (/?play=easy&rules=hand=3,open-hands).
+async function quickGame(level, expansions, rules) {
   const name = store.playerName() || 'Player';
   const req = { name, seats: ['me', PLAY_SPECS[level] || PLAY_SPECS.easy], listed: false };
   if (expansions) req.expansions = expansions.split(',').filter(Boolean);
+  if (rules) req.rules = rules.split(',').filter(Boolean);
   const ok = await conn.request('create', req);
   store.keepSeat(ok.table, ok.seat, ok.token);
   history.replaceState(null, '', `/?t=${encodeURIComponent(ok.table)}`);
@@ -57,7 +59,7 @@ async function route(record = null) {
   let params = new URLSearchParams(location.search);
   if (params.has('play')) {
     try {
-      await quickGame(params.get('play'), params.get('expansions'));
+      await quickGame(params.get('play'), params.get('expansions'), params.get('rules'));
     } catch (e) {
       status(`cannot make a game: ${e.message}`, true);
       history.replaceState(null, '', '/');

@@ -53,6 +53,34 @@ export function isFinalScoring(e, mv = {}) {
   return !!mv.end || !e.complete;
 }
 
+// A hand game (the house rule hand=N): the N of the table's rules, 0
+// without a hand.
+export function handSize(state) {
+  const rule = (state.rules || []).find((r) => /^hand=\d$/.test(r));
+  return rule ? +rule.slice(5) : 0;
+}
+
+// The lines a move of a hand game adds to the log: a discarded hand tile
+// (with `reshuffle`, it went back into the pile), and the tiles that
+// `you` drew after it (the others' draws are hidden: only counted).
+export function handLines(m, seats, you, reshuffle) {
+  const lines = [];
+  const mv = parseMove(m.move);
+  const who = (p) => (p === you ? 'You' : seatName(seats[p], p));
+  if (mv.discard) {
+    const back = m.returned || reshuffle;
+    lines.push(`${who(m.player)} discarded ${mv.letter}${back ? `: ${mv.letter} went back into the pile` : ' (it fits nowhere)'}`);
+  }
+  const mine = (m.draws || []).filter((d) => d.player === you && d.tile).map((d) => d.tile);
+  if (mine.length) lines.push(`You drew ${mine.join(', ')}`);
+  return lines;
+}
+
+function seatName(seat, p) {
+  if (seat?.kind === 'computer') return `Computer (${(seat.name || 'AI').replace(/^mcts:level=/, '')})`;
+  return seat?.name || `Seat ${p + 1}`;
+}
+
 export class Table {
   constructor(state) {
     this.load(state);
@@ -67,6 +95,7 @@ export class Table {
     this.log = [];
     this.last = {}; // player -> {x, y, turn}
     this.moves = [];
+    this.hand = handSize(state); // hand=N: N, else 0
     if (state.start) this.tiles.push({ letter: state.start.tile, x: state.start.x, y: state.start.y, rot: state.start.rot, turn: -1 });
     for (const m of state.moves || []) this.addMove(m);
     this.followers = state.followers || [];
@@ -76,6 +105,10 @@ export class Table {
   addMove(m) {
     this.moves.push(m);
     const mv = parseMove(m.move);
+    if (this.hand) {
+      const s = this.state, reshuffle = (s.rules || []).includes('reshuffle');
+      for (const text of handLines(m, s.seats, s.you, reshuffle)) this.log.push({ hand: true, text, turn: m.turn, winners: [] });
+    }
     if (!mv.discard && !mv.end) {
       this.tiles.push({ letter: mv.letter, x: mv.x, y: mv.y, rot: mv.rot, turn: m.turn, player: m.player });
       this.last[m.player] = { x: mv.x, y: mv.y, turn: m.turn + 1, player: m.player };
@@ -104,7 +137,12 @@ export class Table {
     s.tiles_left = ev.tiles_left;
     if (ev.clock) s.clock = ev.clock;
     if (ev.dead) s.dead = ev.dead;
-    if (s.remaining && ev.next && s.remaining[ev.next.tile] > 0) s.remaining[ev.next.tile] -= 1;
+    if (this.hand) {
+      // A hand game's event has the hands and the tiles left as this seat counts them.
+      if (ev.hand) s.hand = ev.hand;
+      if (ev.hands) s.hands = ev.hands;
+      if (ev.remaining) s.remaining = ev.remaining;
+    } else if (s.remaining && ev.next && s.remaining[ev.next.tile] > 0) s.remaining[ev.next.tile] -= 1;
     if (ev.next_tiles) s.next_tiles = ev.next_tiles;
     this.clockAt = performance.now();
   }

@@ -41,9 +41,22 @@ export function renderPlayers(el, table) {
       `<span class="track" aria-hidden="true"><span style="width:${(score % 50) * 2}%;background:${PLAYERS[p % 6].colour}"></span></span>` +
       `<span class="laps">${lap ? `lap ${lap + 1}` : ''}</span>` +
       `<span class="supply" title="followers in supply">${meepleIcon(p)}×${seat.supply}</span>` + extrasHtml(seat, p, s.expansions) +
+      handHtml(s.hands?.[p], p === s.you) +
       (left !== null ? `<span class="clock${turn ? ' running' : ''}">${clockText(left)}</span>` : '') +
       (turn ? '<span class="turn-mark">to move</span>' : '') + '</li>';
   }).join('');
+}
+
+// A seat's hand (hand=N) on the score track: its tiles face up where the
+// server shows them (open-hands, the end), else face down, one back each.
+export function handHtml(hand, mine) {
+  if (!hand) return '';
+  const tiles = Array.isArray(hand.tiles) ? hand.tiles : null;
+  const title = tiles ? `hand: ${tiles.join(', ') || 'empty'}` : `hand: ${plural(hand.count, 'tile')}, face down`;
+  const faces = tiles
+    ? tiles.map((t) => `<svg class="hand-tile" data-tile="${esc(t)}" viewBox="0 0 100 100" width="18" height="18" aria-hidden="true"><use href="#tile-${esc(t)}"/></svg>`)
+    : Array.from({ length: hand.count }, () => '<span class="hand-back" aria-hidden="true"></span>');
+  return `<span class="hand${mine ? ' mine' : ''}" data-count="${hand.count}" title="${esc(title)}"><span class="sr-only">${esc(title)}</span>${faces.join('')}</span>`;
 }
 
 // The figures besides the followers a seat holds in its supply, each
@@ -109,7 +122,8 @@ export function renderTilesLeft(el, table, cat) {
   const pile = pileOf(s, cat);
   const discards = table.moves.map((m) => [m, m.move.split(' ')]).filter(([, w]) => w[0] === 'discard')
     .map(([m, w]) => `${esc(w[1])} (turn ${m.turn + 1})`);
-  const left = `${plural(n, 'tile')} left`;
+  // A hand game: the pile's size; the kinds count the hands we do not see too.
+  const left = table.hand ? `${plural(n, 'tile')} in the pile (with the hidden hands, ${pile.kinds.reduce((a, k) => a + k.left, 0)} unseen)` : `${plural(n, 'tile')} left`;
   const head = pile.river
     ? `<p class="river-pile">${left}. <strong>The river</strong> comes first: ${plural(pile.riverLeft, 'river tile')}, the lake last; the chance of each next:</p>`
     : `<p>${left}; the chance of each kind next:</p>`;
@@ -150,8 +164,9 @@ function goodsWords(v, counts = false) {
 
 export function renderLog(el, table) {
   const seats = table.state.seats;
-  el.innerHTML = table.log.slice().reverse().map((e, i) =>
-    `<li><button type="button" data-log="${table.log.length - 1 - i}" data-x="${e.x}" data-y="${e.y}">` +
+  el.innerHTML = table.log.slice().reverse().map((e, i) => e.hand
+    ? `<li class="hand-line" data-turn="${e.turn}"><span>Turn ${e.turn + 1}: ${esc(e.text)}</span></li>`
+    : `<li><button type="button" data-log="${table.log.length - 1 - i}" data-x="${e.x}" data-y="${e.y}">` +
     `${e.winners.map((w) => badge(w, 14)).join('')} <span>${e.end ? 'End' : `Turn ${e.turn + 1}`}: ${esc(eventText(e, seats))}</span></button></li>`).join('') ||
     '<li class="empty">No scores yet.</li>';
 }

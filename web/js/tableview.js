@@ -24,6 +24,8 @@ export class TableView {
       if (!this.turn.click(x, y) && this.table) this.inspector.inspectAt(x, y, pt.fx, pt.fy).catch(() => {});
     });
     this.inspector = new Inspector(this, this.el('#inspector'));
+    this.turn.changed = () => this.table && this.renderDrawn();
+    this.handEvents();
     this.board.on('spot', (s) => this.turn.pick(s));
     this.table = null;
     this.legalTurn = -1;
@@ -170,6 +172,12 @@ export class TableView {
     const who = seatName(t.state.seats[ev.player], ev.player);
     let text = mv.discard ? `${who} discarded ${mv.letter}.` : mv.end ? '' : `${who} placed ${mv.letter} at ${mv.x}, ${mv.y}${mv.spot ? ` with ${figureWords(mv.figure)}` : ''}.`;
     for (const e of ev.events.filter(isLogged)) text += ` ${eventText(e, t.state.seats)}.`;
+    // A hand game: a returned tile and our own draws (the others' are hidden).
+    if (t.hand) {
+      if (mv.discard && (ev.returned || (t.state.rules || []).includes('reshuffle'))) text += ` ${mv.letter} went back into the pile.`;
+      const drew = (ev.draws || []).filter((d) => d.player === t.you && d.tile).map((d) => d.tile);
+      if (drew.length) text += ` You drew ${drew.join(', ')}.`;
+    }
     this.render();
     if (t.state.status === 'playing') text += ` ${this.whoseTurn()}`;
     this.say(text.trim());
@@ -220,6 +228,7 @@ export class TableView {
     const s = this.table.state;
     if (s.status !== 'playing' || s.to_move === null) return '';
     // Traders & Builders: the builder's second tile is the same seat's turn again.
+    if (this.table.myTurn && this.table.hand) return s.second_part ? 'Builder: play again: choose a tile of your hand.' : 'Your turn: choose a tile of your hand.';
     if (this.table.myTurn) return s.second_part ? `Builder: play again: tile ${s.tile}.` : `Your turn: tile ${s.tile}.`;
     const who = seatName(s.seats[s.to_move], s.to_move);
     return s.second_part ? `Builder: ${who} plays again.` : `${who} to move.`;
@@ -312,6 +321,58 @@ export class TableView {
     el.hidden = false;
   }
 
+  // A hand game's side card: our hand as tiles to pick from (a click, or a
+  // drag onto the board, while it is our turn), and who is to move.
+  renderHand(el) {
+    const s = this.table.state, t = this.turn;
+    const mine = s.you !== null && s.to_move === s.you;
+    const playable = mine && t.hand && ['place', 'discard', 'follower'].includes(t.phase);
+    // A spectator sees the hand to play only with open hands (the server's `tiles`).
+    const shown = s.you !== null ? s.hand || [] : s.hands?.[s.to_move]?.tiles || [];
+    const tiles = shown.map((tile) => {
+      const fits = playable ? t.hand.find((h) => h.tile === tile) : null;
+      const index = playable ? t.hand.indexOf(fits) : -1;
+      const chosen = playable && index === t.handIndex;
+      const note = fits && !fits.placements.length ? ' (fits nowhere)' : '';
+      return `<button type="button" class="hand-pick${chosen ? ' chosen' : ''}" data-hand="${index}" data-tile="${esc(tile)}"` +
+        `${playable ? ' draggable="true"' : ' disabled'} aria-pressed="${chosen}" title="tile ${esc(tile)}${note}">` +
+        `<svg viewBox="0 0 100 100" width="52" height="52" aria-hidden="true"><use href="#tile-${esc(tile)}"/></svg><span>${esc(tile)}</span></button>`;
+    }).join('');
+    const moverName = esc(seatName(s.seats[s.to_move], s.to_move));
+    const who = mine ? 'Your turn: choose a tile' : s.you !== null ? 'Your hand' : shown.length ? `${moverName}'s hand` : 'Hands are hidden';
+    const mover = mine ? '' : `${moverName} to move (${s.hands?.[s.to_move]?.count ?? 0} in hand). `;
+    const watching = s.you === null ? '<p class="watching">You are watching this table.</p>' : '';
+    el.innerHTML = `<div class="hand-card"><strong>${who}</strong>${s.second_part ? ' <strong class="again">Builder: play again</strong>' : ''}` +
+      `<div class="hand-tiles" role="group" aria-label="your hand">${tiles}</div>` +
+      `<span>${mover}turn ${s.turn + 1}, ${s.tiles_left} in the pile</span>${watching}</div>`;
+    el.style.borderColor = PLAYERS[s.to_move % 6].colour;
+  }
+
+  // Clicks on our hand's tiles, and a tile dragged onto the board.
+  handEvents() {
+    const drawn = this.el('#drawn');
+    drawn.addEventListener('click', (e) => {
+      const b = e.target.closest('button[data-hand]');
+      if (b && !b.disabled) this.turn.selectTile(+b.dataset.hand);
+    });
+    drawn.addEventListener('dragstart', (e) => {
+      const b = e.target.closest('button[data-hand]');
+      if (!b) return;
+      e.dataTransfer.setData('text/plain', b.dataset.hand);
+      e.dataTransfer.effectAllowed = 'move';
+    });
+    const board = this.el('#board');
+    board.addEventListener('dragover', (e) => {
+      if (this.turn.hand) e.preventDefault();
+    });
+    board.addEventListener('drop', (e) => {
+      const i = e.dataTransfer.getData('text/plain');
+      if (!this.turn.hand || !/^\d$/.test(i)) return;
+      e.preventDefault();
+      this.turn.dropTile(+i, ...this.board.squareAt(e.clientX, e.clientY));
+    });
+  }
+
   renderDrawn() {
     const s = this.table.state, el = this.el('#drawn');
     // While seats are open the "Waiting for players" card says it all.
@@ -322,6 +383,7 @@ export class TableView {
       el.style.borderColor = 'transparent';
       return;
     }
+    if (this.table.hand) return this.renderHand(el);
     const who = s.to_move === s.you ? 'Your tile' : `${esc(seatName(s.seats[s.to_move], s.to_move))}'s tile`;
     const river = this.board.cat.isRiver(s.tile) ? ', from the river pile' : '';
     el.innerHTML = `<svg viewBox="0 0 100 100" width="56" height="56" aria-hidden="true"><use href="#tile-${esc(s.tile)}"/></svg>` +

@@ -5,7 +5,10 @@
 // down; then the follower step (with a choice of figure when the server
 // lists more than the follower: the large follower, the builder, the pig;
 // a button each, or L, B, P); then confirm. Nothing is sent before
-// confirm, and every step can be undone.
+// confirm, and every step can be undone. With a hand of tiles (hand=N)
+// the `legal` reply lists each tile of the hand (`hand`): a click on one
+// in the side panel, a drag of one onto the board, or T (the next one)
+// chooses the tile to place; a tile that fits nowhere may be discarded.
 
 import { figureOnWords, figureWords, moveWords, plural, rotationWords } from './words.js';
 
@@ -60,8 +63,50 @@ export class Turn {
 
   // A `legal.ok` reply for our turn; `near` is the square to start from.
   start(legal, player, near = [0, 0]) {
-    this.legal = legal;
     this.player = player;
+    this.hand = Array.isArray(legal.hand) && legal.hand.length ? legal.hand : null;
+    this.handIndex = 0;
+    if (this.hand) {
+      // The tile chosen last stays chosen when the hand still holds it.
+      const kept = this.hand.findIndex((h) => h.tile === this.handTile);
+      this.handIndex = kept >= 0 ? kept : 0;
+      this.handTile = this.hand[this.handIndex].tile;
+      return this.begin({ ...legal, ...this.hand[this.handIndex] }, near);
+    }
+    this.begin(legal, near);
+  }
+
+  // Chooses tile i of the hand (hand=N) to place: the placements are that
+  // tile's; the square chosen stays when the tile fits there. False when
+  // there is no such tile or no choice to make now.
+  selectTile(i) {
+    if (!this.hand || !this.hand[i] || !['place', 'discard', 'follower'].includes(this.phase)) return false;
+    const near = this.cursor || this.chosen && [this.chosen.x, this.chosen.y] || [0, 0];
+    this.handIndex = i;
+    this.handTile = this.hand[i].tile;
+    this.begin({ ...this.legal, ...this.hand[i], discard: this.hand[i].discard }, near);
+    const n = this.hand[i].placements.length;
+    this.announce(`tile ${this.handTile} chosen: ${n ? `${plural(this.squares.size, 'square')} where it fits` : 'it fits nowhere: Enter discards it'}`);
+    return true;
+  }
+
+  // T: the next tile of the hand.
+  nextTile() {
+    return this.hand ? this.selectTile((this.handIndex + 1) % this.hand.length) : false;
+  }
+
+  // A hand tile dropped on square (x, y): it is chosen, and the square too
+  // when the tile fits there.
+  dropTile(i, x, y) {
+    if (!this.selectTile(i)) return;
+    if (this.phase === 'place' && this.squares.has(key(x, y))) {
+      this.cursor = [x, y];
+      this.render();
+    }
+  }
+
+  begin(legal, near) {
+    this.legal = legal;
     this.squares = new Map();
     for (const p of legal.placements) {
       const k = key(p.x, p.y);
@@ -79,6 +124,7 @@ export class Turn {
     this.phase = legal.placements.length ? 'place' : 'discard';
     this.cursor = this.nearest(near);
     this.render();
+    this.changed?.();
     // The benchmark's "playable" moment: the first turn ready for input.
     if (!performance.getEntriesByName('carc-playable').length) performance.mark('carc-playable');
     if (this.cursor) this.board.centreIfHidden(...this.cursor);
@@ -87,7 +133,9 @@ export class Turn {
   stop() {
     this.phase = 'wait';
     this.legal = null;
+    this.hand = null;
     this.render();
+    this.changed?.();
   }
 
   nearest([x, y]) {
@@ -241,7 +289,8 @@ export class Turn {
     this.announce('The engine is searching for hints…');
     const moves = await this.askHint();
     if (this.legal !== turn || this.phase !== 'place') return;
-    this.hints = moves.map((m) => ({ ...m, ...parseHint(m.move) })).filter((h) => this.squares.has(key(h.x, h.y)))
+    this.hints = moves.map((m) => ({ ...m, ...parseHint(m.move) }))
+      .filter((h) => this.squares.has(key(h.x, h.y)) && (!this.hand || h.tile === this.legal.tile))
       .map((h) => ({ ...h, role: this.roleOf(h) }));
     this.render();
     this.announce(this.hints.length ? `Hints: ${this.hints.map((h, i) => `${i + 1}, ${this.hintWords(h)}`).join('; ')}. Press a digit, or click one.` : 'No hint.');
@@ -283,6 +332,7 @@ export class Turn {
     if (this.phase === 'wait' || this.phase === 'sent') return false;
     const arrows = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
     if (arrows[e.key] && this.phase === 'place') return this.step(...arrows[e.key]);
+    if ((e.key === 't' || e.key === 'T') && this.hand) return this.nextTile();
     const figure = FIGURE_KEYS[e.key.toLowerCase()];
     if (figure && this.phase === 'follower' && this.figures.includes(figure)) this.setFigure(figure);
     else if (e.key === 'r' || e.key === 'R') this.rotate();
@@ -321,13 +371,19 @@ export class Turn {
     this.renderBar();
   }
 
+  // The bar's words on the hand: the tile chosen, and how to choose another.
+  handWords() {
+    if (!this.hand) return '';
+    return `<span class="hint hand-choice">Tile ${esc(this.legal.tile)}${this.hand.length > 1 ? ' (T: next tile)' : ''}.</span> `;
+  }
+
   renderBar() {
     const btn = (act, label, hint, primary = false) =>
       `<button type="button" data-act="${act}"${primary ? ' class="primary"' : ''} title="${hint}">${label}</button>`;
     let html = '';
     if (this.phase === 'place') {
       const n = this.cursor ? this.squares.get(key(...this.cursor)).length : 0;
-      html = (this.again ? '<strong class="again">Builder: play again.</strong> ' : '') +
+      html = (this.again ? '<strong class="again">Builder: play again.</strong> ' : '') + this.handWords() +
         `<span class="hint">Choose a square (${this.squares.size} fit)${n > 1 ? `; ${n} rotations here: click the tile or R` : ''}</span>` +
         (n > 1 ? btn('rotate', '⟳ Rotate', 'R') : '') + btn('place', '✓ Place here', 'Enter', true) +
         (this.askHint ? (this.hints.length
@@ -344,7 +400,7 @@ export class Turn {
         (any ? btn('none', 'No follower', '0') : '') +
         btn('undo', '↶ Undo', 'Esc') + btn('confirm', '✓ Confirm', 'Enter', true);
     } else if (this.phase === 'discard') {
-      html = `<span class="hint">The tile fits nowhere</span>${btn('confirm', 'Discard it', 'Enter', true)}`;
+      html = `${this.handWords()}<span class="hint">${this.hand ? `${esc(this.legal.tile)} fits nowhere` : 'The tile fits nowhere'}</span>${btn('confirm', 'Discard it', 'Enter', true)}`;
     } else if (this.phase === 'sent') {
       html = '<span class="hint">Sending your move…</span>';
     } else {
@@ -356,11 +412,13 @@ export class Turn {
   }
 }
 
-// "E 0 -1 2 S" -> {x, y, rot, spot, figure}.
+// "E 0 -1 2 S" -> {tile, x, y, rot, spot, figure}.
 function parseHint(text) {
   const w = text.split(/\s+/);
-  return { x: +w[1], y: +w[2], rot: +w[3], spot: w[4] || null, figure: w[4] ? w[5] || 'follower' : null };
+  return { tile: w[0], x: +w[1], y: +w[2], rot: +w[3], spot: w[4] || null, figure: w[4] ? w[5] || 'follower' : null };
 }
+
+const esc = (s) => String(s ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 // The key that chooses a figure ("L" for the large follower).
 const figureKey = (figure) => Object.keys(FIGURE_KEYS).find((k) => FIGURE_KEYS[k] === figure)?.toUpperCase() || '';
