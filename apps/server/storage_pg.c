@@ -444,7 +444,7 @@ static int insert_table(pg_storage *s, const stored_table *t)
     add_int(&p, t->created_ms);
     add_int(&p, t->status);
     add_int(&p, t->players);
-    add_int(&p, t->rules);
+    add_int(&p, (long long)((uint64_t)t->hand << 32 | t->rules)); /* as storage.h says */
     add_int(&p, t->info);
     add_int(&p, t->clock.mode);
     add_int(&p, t->clock.seconds);
@@ -615,7 +615,9 @@ static void read_table_row(const PGresult *r, stored_table *t)
     t->created_ms = get_int(r, 0, 1);
     t->status = (table_status)get_int(r, 0, 2);
     t->players = (int)get_int(r, 0, 3);
-    t->rules = (uint32_t)get_int(r, 0, 4);
+    long long rules = get_int(r, 0, 4);
+    t->rules = (uint32_t)rules;
+    t->hand = (uint8_t)((uint64_t)rules >> 32);
     t->info = (table_info)get_int(r, 0, 5);
     t->clock.mode = (clock_mode)get_int(r, 0, 6);
     t->clock.seconds = (int)get_int(r, 0, 7);
