@@ -1,0 +1,184 @@
+"""bench.py: the Python package's figures, measured side by side in one run
+(docs/python.md, "Figures"):
+
+    python3 -m carcassonne.bench [--seconds S] [--threads N] [--carcassonne PATH]
+
+random full games a second (base game, 2 players) through the plain
+interface in a Python loop, through the integer-action interface, through
+selfplay() (records or not, 1 and N threads), `carcassonne bench` (when
+the program is found) and the engine protocol over a subprocess; the time
+of clone() and of a call into the extension; wingedsheep's engine when it
+is installed. --json prints one JSON object.
+"""
+import argparse
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import time
+
+from . import Game, _core, selfplay
+
+
+def per_second(play_one, seconds):
+    """Games a second of `play_one(i)`: the best of three runs of about
+    `seconds` / 3 each."""
+    best, n = 0.0, 0
+    for _ in range(3):
+        start = time.perf_counter()
+        done = 0
+        while time.perf_counter() - start < seconds / 3:
+            play_one(n)
+            n += 1
+            done += 1
+        best = max(best, done / (time.perf_counter() - start))
+    return best
+
+
+def plain_game(i, rng=random.Random(1)):
+    g = Game(2, seed=i)
+    while not g.finished:
+        g.play(rng.choice(g.legal_moves()))
+
+
+def action_game(i, rng=random.Random(2)):
+    g = Game(2, seed=i)
+    while not g.finished:
+        g.apply_action(rng.choice(g.legal_actions()))
+
+
+def selfplay_rate(seconds, threads, records):
+    """Games a second of selfplay(): the best of three calls of about
+    `seconds` / 3 each (the best of a few runs is the machine's speed when
+    other work leaves it alone)."""
+    games = 1000
+    while True:  # grow the batch until one call takes about a third of `seconds`
+        start = time.perf_counter()
+        selfplay(games, 2, seed=1, threads=threads, records=records)
+        took = time.perf_counter() - start
+        if took >= seconds / 4 or games >= 10**7:
+            break
+        games = int(games * min(10.0, max(2.0, seconds / 3 / max(took, 1e-3))))
+    best = took
+    for _ in range(2):
+        start = time.perf_counter()
+        selfplay(games, 2, seed=1, threads=threads, records=records)
+        best = min(best, time.perf_counter() - start)
+    return games / best
+
+
+def nanoseconds(fn, arg, n=200000):
+    start = time.perf_counter()
+    for _ in range(n):
+        fn(arg)
+    return (time.perf_counter() - start) / n * 1e9
+
+
+def program_path(given):
+    if given:
+        return given
+    here = os.path.dirname(os.path.abspath(__file__))
+    for candidate in (os.environ.get("CARCASSONNE"),
+                      os.path.join(here, "..", "..", "build", "carcassonne"),
+                      os.path.join(os.getcwd(), "build", "carcassonne"),
+                      shutil.which("carcassonne")):
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+def c_bench(program, seconds):
+    """`carcassonne bench`'s base-game games a second: the best of three
+    runs of about `seconds` / 3 each, as selfplay_rate()."""
+    games = max(1000, int(15000 * seconds))
+    best = 0.0
+    for _ in range(3):
+        out = subprocess.run([program, "bench", "--json", "--games", str(games), "--expansions",
+                              ""], check=True, stdout=subprocess.PIPE, text=True).stdout
+        best = max(best, json.loads(out)["games_per_second"])
+    return best
+
+
+def engine_rate(program, seconds):
+    """Random games a second over `carcassonne engine` (the engine protocol)."""
+    proc = subprocess.Popen([program, "engine"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            text=True)
+    rng = random.Random(3)
+
+    def ask(request):
+        proc.stdin.write(json.dumps(request) + "\n")
+        proc.stdin.flush()
+        return json.loads(proc.stdout.readline())
+
+    def one(i):
+        ask({"type": "new", "players": 2, "seed": i})
+        while ask({"type": "draw"}).get("type") == "tile":
+            ask({"type": "move", "move": rng.choice(ask({"type": "legal"})["moves"])["move"]})
+
+    try:
+        return per_second(one, seconds)
+    finally:
+        proc.stdin.close()
+        proc.wait()
+
+
+def wingedsheep_rate(seconds):
+    """wingedsheep's carcassonne (pip name wingedsheep-carcassonne), if installed."""
+    try:
+        from wingedsheep.carcassonne.carcassonne_game import CarcassonneGame
+        from wingedsheep.carcassonne.utils.action_util import ActionUtil  # noqa: F401
+    except ImportError:
+        return None
+    rng = random.Random(4)
+
+    def one(i):
+        game = CarcassonneGame(players=2)
+        while not game.is_finished():
+            game.step(game.get_current_player(), rng.choice(game.get_possible_actions()))
+
+    return per_second(one, seconds)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(prog="python3 -m carcassonne.bench", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--seconds", type=float, default=3.0, help="per figure (default 3)")
+    ap.add_argument("--threads", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--carcassonne", help="the carcassonne program (default: build/carcassonne)")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    s = args.seconds
+    program = program_path(args.carcassonne)
+    g = Game(2, seed=1)
+    for _ in range(30):
+        g.play(g.legal_moves()[0])
+    fig = {
+        "plain_games_per_second": per_second(plain_game, s),
+        "action_games_per_second": per_second(action_game, s),
+        "selfplay_games_per_second": selfplay_rate(s, 1, False),
+        "selfplay_records_games_per_second": selfplay_rate(s, 1, True),
+        "selfplay_threads": args.threads,
+        "selfplay_threads_games_per_second": selfplay_rate(s, args.threads, False),
+        "c_bench_games_per_second": c_bench(program, s) if program else None,
+        "engine_protocol_games_per_second": engine_rate(program, s) if program else None,
+        "wingedsheep_games_per_second": wingedsheep_rate(s),
+        "clone_ns": nanoseconds(Game.clone, g),
+        "call_ns": nanoseconds(_core._noop, None, 1000000),
+    }
+    if fig["c_bench_games_per_second"]:
+        fig["selfplay_vs_c_bench"] = (fig["selfplay_games_per_second"]
+                                      / fig["c_bench_games_per_second"])
+    if args.json:
+        print(json.dumps(fig))
+        return 0
+    for key, value in fig.items():
+        text = "not measured" if value is None else (
+            "%.3f" % value if key == "selfplay_vs_c_bench" else "{:,.0f}".format(value))
+        print("%-36s %s" % (key.replace("_", " "), text))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
