@@ -644,8 +644,8 @@ static int decode(window w, long a, carc_move *m)
     rest /= 4;
     m->place.x = (int8_t)(w.ox + (int)(rest % w.side));
     m->place.y = (int8_t)(w.oy + (int)(rest / w.side));
-    m->segment = slot == 0 ? CARC_NO_SPOT : (uint8_t)((slot - 1) / CARC_FIGURES);
-    m->figure = slot == 0 ? 0 : (uint8_t)((slot - 1) % CARC_FIGURES);
+    m->segment = (uint8_t)(slot == 0 ? CARC_NO_SPOT : (slot - 1) / CARC_FIGURES);
+    m->figure = (uint8_t)(slot == 0 ? 0 : (slot - 1) % CARC_FIGURES);
     return 1;
 }
 
@@ -836,6 +836,29 @@ static PyObject *game_string_to_action(GameObject *self, PyObject *arg)
     if (a < 0)
         return PyErr_Format(PyExc_ValueError, "%.200s is outside the action window", text);
     return PyLong_FromLong(a);
+}
+
+/* draw(tile): the draw is `tile` (an id), as a record or a table decides. */
+static PyObject *game_draw(GameObject *self, PyObject *arg)
+{
+    if (!PyUnicode_Check(arg))
+        return PyErr_Format(PyExc_TypeError, "draw() takes a tile id, not %.80s",
+                            Py_TYPE(arg)->tp_name);
+    if (need_game(self) < 0)
+        return NULL;
+    if (carc_game_over(self->g))
+        return PyErr_Format(PyExc_ValueError, "the game is finished");
+    const char *id = PyUnicode_AsUTF8(arg);
+    if (!id)
+        return NULL;
+    int kind = carc_tile_parse(id);
+    if (kind < 0)
+        return PyErr_Format(PyExc_ValueError, "no tile %.20R", arg);
+    if (carc_game_choose_tile(self->g, kind) != CARC_OK)
+        return PyErr_Format(PyExc_ValueError, "cannot draw %s: %s", id, carc_game_error(self->g));
+    self->chance_pending = 0;
+    game_forget(self);
+    Py_RETURN_NONE;
 }
 
 static PyObject *game_is_chance_node(GameObject *self, PyObject *unused)
@@ -1043,6 +1066,8 @@ static PyMethodDef game_methods[] = {
      "The record string of an action."},
     {"string_to_action", (PyCFunction)game_string_to_action, METH_O,
      "The action of a legal move string."},
+    {"draw", (PyCFunction)game_draw, METH_O,
+     "Makes the drawn tile this one (an id): a record or a table decides the draw."},
     {"is_chance_node", (PyCFunction)game_is_chance_node, METH_NOARGS,
      "Whether the next step is the draw."},
     {"chance_outcomes", (PyCFunction)game_chance_outcomes, METH_NOARGS,

@@ -198,3 +198,20 @@ def test_rotations():
         # A batch turns alike.
         batch = np.stack([board, board])
         assert np.array_equal(rotate_board(batch, 1)[1], rotate_board(board, 1))
+
+
+def test_draw_sets_the_drawn_tile():
+    g = carcassonne.Game(seed=1)
+    g.draw("C")
+    assert g.tile == "C"
+    assert all(m.startswith("C ") for m in g.legal_moves())
+    with pytest.raises(ValueError, match="no tile"):
+        g.draw("ZZ")
+    with pytest.raises(ValueError, match="cannot draw"):
+        g.draw("RA")  # not in a base game's pile
+    with pytest.raises(TypeError):
+        g.draw(3)
+    # At a chance node draw() is the chance outcome.
+    h = carcassonne.Game(seed=1, explicit_chance=True)
+    h.draw("D")
+    assert not h.is_chance_node() and h.tile == "D"
