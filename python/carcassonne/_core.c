@@ -69,6 +69,11 @@ typedef struct {
     int nmoves;
     carc_move *moves;
     PyObject *strings; /* list of their record strings, or NULL */
+    /* Their actions (-1: outside the window), valid while `coded` is set,
+     * and the sorted list legal_actions() returns, or NULL. */
+    int coded;
+    long *codes;
+    PyObject *actions;
     /* Score events of the last move. */
     int nevents;
     carc_event events[CARC_MAX_EVENTS];
@@ -79,13 +84,17 @@ static PyTypeObject GameType;
 static void game_forget(GameObject *self)
 {
     self->cached = 0;
+    self->coded = 0;
     Py_CLEAR(self->strings);
+    Py_CLEAR(self->actions);
 }
 
 static void game_dealloc(GameObject *self)
 {
     Py_CLEAR(self->strings);
+    Py_CLEAR(self->actions);
     free(self->moves);
+    free(self->codes);
     if (self->g)
         carc_game_free(self->g);
     Py_TYPE(self)->tp_free((PyObject *)self);
@@ -188,7 +197,9 @@ static int game_cache(GameObject *self)
     self->moves = moves;
     self->nmoves = n;
     self->cached = 1;
+    self->coded = 0;
     Py_CLEAR(self->strings);
+    Py_CLEAR(self->actions);
     return 0;
 }
 
@@ -649,6 +660,31 @@ static int decode(window w, long a, carc_move *m)
     return 1;
 }
 
+/* Fills the actions of the cached legal moves (the cache filled). */
+static int game_code(GameObject *self)
+{
+    if (self->coded)
+        return 0;
+    long *codes =
+        realloc(self->codes, sizeof *codes * (size_t)(self->nmoves > 0 ? self->nmoves : 1));
+    if (!codes) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    window w = game_window(self);
+    for (int i = 0; i < self->nmoves; i++)
+        codes[i] = encode(w, self->moves[i]);
+    self->codes = codes;
+    self->coded = 1;
+    return 0;
+}
+
+static int compare_longs(const void *a, const void *b)
+{
+    long x = *(const long *)a, y = *(const long *)b;
+    return (x > y) - (x < y);
+}
+
 /* Tile kinds the chance node may give and their counts; returns the total. */
 static int chance_counts(const GameObject *self, int counts[CARC_MAX_KINDS])
 {
@@ -679,32 +715,32 @@ static PyObject *game_legal_actions(GameObject *self, PyObject *unused)
         }
         return list;
     }
-    if (game_cache(self) < 0) {
-        Py_DECREF(list);
+    Py_DECREF(list);
+    if (game_cache(self) < 0 || game_code(self) < 0)
         return NULL;
-    }
-    window w = game_window(self);
-    long prev = -1;
-    int sorted = 1;
-    for (int i = 0; i < self->nmoves; i++) {
-        long a = encode(w, self->moves[i]);
-        if (a < 0)
-            continue;
-        sorted = sorted && a > prev;
-        prev = a;
-        PyObject *v = PyLong_FromLong(a);
-        if (!v || PyList_Append(list, v) < 0) {
-            Py_XDECREF(v);
-            Py_DECREF(list);
-            return NULL;
+    if (!self->actions) {
+        /* The actions in the window, ascending (the moves' order is by
+         * placement, not by square). */
+        static long sorted[CARC_MAX_MOVES];
+        int n = 0;
+        for (int i = 0; i < self->nmoves; i++)
+            if (self->codes[i] >= 0)
+                sorted[n++] = self->codes[i];
+        qsort(sorted, (size_t)n, sizeof sorted[0], compare_longs);
+        PyObject *actions = PyList_New(n);
+        for (int i = 0; actions && i < n; i++) {
+            PyObject *v = PyLong_FromLong(sorted[i]);
+            if (!v) {
+                Py_CLEAR(actions);
+                break;
+            }
+            PyList_SET_ITEM(actions, i, v);
         }
-        Py_DECREF(v);
+        if (!actions)
+            return NULL;
+        self->actions = actions;
     }
-    if (!sorted && PyList_Sort(list) < 0) {
-        Py_DECREF(list);
-        return NULL;
-    }
-    return list;
+    return PyList_GetSlice(self->actions, 0, PyList_GET_SIZE(self->actions));
 }
 
 /* Writes 1 at every legal action into the writable byte buffer `arg` of
@@ -725,14 +761,13 @@ static PyObject *game_fill_mask(GameObject *self, PyObject *arg)
     unsigned char *mask = view.buf;
     int n = 0;
     if (!self->chance_pending && !carc_game_over(self->g)) {
-        if (game_cache(self) < 0) {
+        if (game_cache(self) < 0 || game_code(self) < 0) {
             PyBuffer_Release(&view);
             return NULL;
         }
         for (int i = 0; i < self->nmoves; i++) {
-            long a = encode(w, self->moves[i]);
-            if (a >= 0) {
-                mask[a] = 1;
+            if (self->codes[i] >= 0) {
+                mask[self->codes[i]] = 1;
                 n++;
             }
         }
@@ -741,15 +776,21 @@ static PyObject *game_fill_mask(GameObject *self, PyObject *arg)
     return PyLong_FromLong(n);
 }
 
-/* The index in the cache of the legal move of action `a`, or -1. */
+/* The index in the cache of the legal move of action `a`, or -1: an
+ * action of legal_actions(), or another rotation of a symmetric tile's. */
 static int find_action(GameObject *self, long a)
 {
-    window w = game_window(self);
-    carc_move m;
-    if (!decode(w, a, &m))
+    if (game_code(self) < 0) {
+        PyErr_Clear();
         return -1;
-    if (m.type == CARC_MOVE_PLACE)
-        m = carc_move_canonical(self->g, m);
+    }
+    for (int i = 0; i < self->nmoves; i++)
+        if (self->codes[i] == a)
+            return i;
+    carc_move m;
+    if (!decode(game_window(self), a, &m) || m.type != CARC_MOVE_PLACE)
+        return -1;
+    m = carc_move_canonical(self->g, m);
     for (int i = 0; i < self->nmoves; i++)
         if (carc_move_equal(self->moves[i], m))
             return i;

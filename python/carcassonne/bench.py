@@ -14,6 +14,7 @@ import argparse
 import json
 import os
 import random
+import resource
 import shutil
 import subprocess
 import sys
@@ -89,16 +90,41 @@ def program_path(given):
     return None
 
 
+def run_c_bench(program, games):
+    """One `carcassonne bench` of the base game: (its games a second, the
+    CPU seconds the process used)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    out = subprocess.run([program, "bench", "--json", "--games", str(games), "--expansions", ""],
+                         check=True, stdout=subprocess.PIPE, text=True).stdout
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return json.loads(out)["games_per_second"], cpu
+
+
 def c_bench(program, seconds):
     """`carcassonne bench`'s base-game games a second: the best of three
-    runs of about `seconds` / 3 each, as selfplay_rate()."""
-    games = max(1000, int(15000 * seconds))
-    best = 0.0
+    runs of about `seconds` / 3 each, as selfplay_rate(); and its games a
+    CPU second, from the CPU time of a long run minus that of a 2,000-game
+    run (which holds the same fixed part: start-up and the timing of
+    legal-placement generation over 2,000 games)."""
+    games = max(20000, int(15000 * seconds))
+    best, cpu_long = 0.0, float("inf")
     for _ in range(3):
-        out = subprocess.run([program, "bench", "--json", "--games", str(games), "--expansions",
-                              ""], check=True, stdout=subprocess.PIPE, text=True).stdout
-        best = max(best, json.loads(out)["games_per_second"])
-    return best
+        rate, cpu = run_c_bench(program, games)
+        best, cpu_long = max(best, rate), min(cpu_long, cpu)
+    cpu_short = min(run_c_bench(program, 2000)[1] for _ in range(3))
+    return best, (games - 2000) / max(cpu_long - cpu_short, 1e-9)
+
+
+def selfplay_cpu_rate(seconds):
+    """selfplay()'s games a CPU second on one thread (best of three)."""
+    games = max(20000, int(10000 * seconds))
+    best = float("inf")
+    for _ in range(3):
+        start = time.process_time()
+        selfplay(games, 2, seed=1, threads=1, records=False)
+        best = min(best, time.process_time() - start)
+    return games / best
 
 
 def engine_rate(program, seconds):
@@ -154,6 +180,7 @@ def main(argv=None):
     g = Game(2, seed=1)
     for _ in range(30):
         g.play(g.legal_moves()[0])
+    c_rate, c_cpu_rate = c_bench(program, s) if program else (None, None)
     fig = {
         "plain_games_per_second": per_second(plain_game, s),
         "action_games_per_second": per_second(action_game, s),
@@ -161,21 +188,23 @@ def main(argv=None):
         "selfplay_records_games_per_second": selfplay_rate(s, 1, True),
         "selfplay_threads": args.threads,
         "selfplay_threads_games_per_second": selfplay_rate(s, args.threads, False),
-        "c_bench_games_per_second": c_bench(program, s) if program else None,
+        "c_bench_games_per_second": c_rate,
+        "selfplay_games_per_cpu_second": selfplay_cpu_rate(s),
+        "c_bench_games_per_cpu_second": c_cpu_rate,
         "engine_protocol_games_per_second": engine_rate(program, s) if program else None,
         "wingedsheep_games_per_second": wingedsheep_rate(s),
         "clone_ns": nanoseconds(Game.clone, g),
         "call_ns": nanoseconds(_core._noop, None, 1000000),
     }
-    if fig["c_bench_games_per_second"]:
-        fig["selfplay_vs_c_bench"] = (fig["selfplay_games_per_second"]
-                                      / fig["c_bench_games_per_second"])
+    if c_rate:
+        fig["selfplay_vs_c_bench"] = fig["selfplay_games_per_second"] / c_rate
+        fig["selfplay_vs_c_bench_cpu"] = fig["selfplay_games_per_cpu_second"] / c_cpu_rate
     if args.json:
         print(json.dumps(fig))
         return 0
     for key, value in fig.items():
         text = "not measured" if value is None else (
-            "%.3f" % value if key == "selfplay_vs_c_bench" else "{:,.0f}".format(value))
+            "%.3f" % value if key.startswith("selfplay_vs") else "{:,.0f}".format(value))
         print("%-36s %s" % (key.replace("_", " "), text))
     return 0
 
