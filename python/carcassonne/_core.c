@@ -6,6 +6,7 @@
 #include <Python.h>
 
 #include <pthread.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1010,7 +1011,7 @@ static void observe_globals(const GameObject *self, int seat, float *out)
     int players = carc_game_players(g);
     for (int rel = 0; rel < players; rel++) {
         int p = (seat + rel) % players;
-        float *f = out + rel * SEAT_FEATURES;
+        float *f = out + (ptrdiff_t)rel * SEAT_FEATURES;
         f[0] = 1;
         f[1] = (float)carc_game_score(g, p) / 100.0f;
         f[2] = (float)carc_game_supply(g, p) / CARC_FOLLOWERS;
@@ -1035,7 +1036,7 @@ static void observe_globals(const GameObject *self, int seat, float *out)
     }
     out[GLOBAL_TAIL] = (float)left / (float)carc_game_tile_total(g);
     out[GLOBAL_TAIL + 1] =
-        !self->chance_pending && !carc_game_over(g) && carc_game_current_player(g) == seat;
+        (float)(!self->chance_pending && !carc_game_over(g) && carc_game_current_player(g) == seat);
     out[GLOBAL_TAIL + 2] = (float)carc_game_second_part(g);
     out[GLOBAL_TAIL + 3] = (float)carc_game_river_phase(g);
 }

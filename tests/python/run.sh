@@ -6,6 +6,8 @@
 #             errors; SANITIZE=1: built with ASan and UBSan)
 #   pytest    runs tests/python under that environment
 #   examples  runs every examples/python/*.py
+#   memory    the reference-count and memory test over 100,000 games
+#             through the Python API (ctest -L long; about 2 minutes)
 # CLI is the carcassonne program (records are checked with `replay`).
 set -eu
 mode=$1 bindir=$2 cli=$3 sanitize=$4
@@ -49,6 +51,11 @@ install)
 pytest)
     cd "$bindir"
     exec "$venv/bin/python" -m pytest -q -p no:cacheprovider "$src/tests/python"
+    ;;
+memory)
+    cd "$bindir"
+    CARC_MEMORY_GAMES=100000 exec "$venv/bin/python" -m pytest -q -p no:cacheprovider \
+        "$src/tests/python/test_robust.py" -k reference_counts
     ;;
 examples)
     cd "$bindir"

@@ -1,6 +1,7 @@
 """Threads, reference counts and memory."""
 import ctypes
 import gc
+import os
 import random
 import sys
 import threading
@@ -89,10 +90,11 @@ def one_game(seed, rng):
 
 
 def test_reference_counts_and_memory_stay_flat():
+    # CARC_MEMORY_GAMES=100000: the long run (ctest -L long, python.memory_long).
     rng = random.Random(1)
     probe = "E 0 -1 0"
     refs = sys.getrefcount(probe)
-    n = scaled(6000, 200)
+    n = int(os.environ.get("CARC_MEMORY_GAMES") or scaled(6000, 200))
     for i in range(n // 5):
         one_game(i, rng)
     gc.collect()
