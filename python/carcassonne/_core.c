@@ -611,8 +611,11 @@ typedef struct {
 
 static window game_window(const GameObject *self)
 {
-    int min_x, min_y, max_x, max_y;
-    carc_game_bounds(self->g, &min_x, &min_y, &max_x, &max_y);
+    int min_x = 0, min_y = 0, max_x = 0, max_y = 0;
+    /* An empty board (a rule may deal the start tile from the pile) is
+     * centred on the origin. */
+    if (carc_game_tile_count(self->g) > 0)
+        carc_game_bounds(self->g, &min_x, &min_y, &max_x, &max_y);
     int half = self->board / 2;
     /* Floor of the middle, for negative sums too. */
     int sx = min_x + max_x, sy = min_y + max_y;
