@@ -7,7 +7,7 @@
 #   pytest    runs tests/python under that environment
 #   examples  runs every examples/python/*.py
 #   memory    the reference-count and memory test over 100,000 games
-#             through the Python API (ctest -L long; about 2 minutes)
+#             through the Python API (ctest -L long; about 60 s of CPU)
 # CLI is the carcassonne program (records are checked with `replay`).
 set -eu
 mode=$1 bindir=$2 cli=$3 sanitize=$4
