@@ -95,6 +95,8 @@ class CarcassonneEnv(_Base):
 
     def reset(self, seed=None, options=None):
         """Starts a new game (the deal and the opponents from `seed`)."""
+        if _gymnasium is not None:  # pragma: no cover - seeds Gymnasium's np_random
+            super().reset(seed=seed)
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         deal = int(self._rng.integers(2**63))

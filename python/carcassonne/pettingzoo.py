@@ -60,6 +60,14 @@ class CarcassonneAEC(_Base):
         self._rng = np.random.default_rng()
         self.agents = []
 
+    @property
+    def num_agents(self):
+        return len(self.agents)
+
+    @property
+    def max_num_agents(self):
+        return len(self.possible_agents)
+
     def action_space(self, agent):
         return self._action_spaces[agent]
 

@@ -81,6 +81,8 @@ def test_gym_spaces():
 def run_aec(seed, players=2, sample_seed=0):
     e = aec_env(players=players)
     e.reset(seed=seed)
+    assert e.num_agents == e.max_num_agents == players
+    assert set(e.rewards) == set(e.terminations) == set(e.infos) == set(e.agents)
     for agent in e.possible_agents:
         e.action_space(agent).seed(sample_seed)
     steps, trace = 0, []
