@@ -18,7 +18,7 @@ import carcassonne
 HEADERS = ("players", "rules", "expansions")
 
 
-def samples(record, margins, every=4, board_size=21):
+def samples(record, margins, every=4, board_size=31):
     """(observation, action, the mover's final margin) every `every` plies."""
     lines = record.splitlines()
     game = carcassonne.Game.from_record(

@@ -44,7 +44,7 @@ def main():
     ap.add_argument("--quick", action="store_true", help="two episodes (CI)")
     args = ap.parse_args()
     episodes = 2 if args.quick else args.episodes
-    env = CarcassonneEnv(players=2, opponents="random", board_size=21)
+    env = CarcassonneEnv(players=2, opponents="random", board_size=31)
     rng = np.random.default_rng(0)
     size = len(features(env.game, 0))
     weights = np.zeros(size)
