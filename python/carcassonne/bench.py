@@ -8,7 +8,9 @@ interface in a Python loop, through the integer-action interface, through
 selfplay() (records or not, 1 and N threads), `carcassonne bench` (when
 the program is found) and the engine protocol over a subprocess; the time
 of clone() and of a call into the extension; wingedsheep's engine when it
-is installed. --json prints one JSON object.
+is installed. --json prints one JSON object; --callgrind adds the
+instructions a game of `carcassonne bench` and of selfplay() (valgrind),
+the comparison that a busy machine does not move.
 """
 import argparse
 import json
@@ -150,6 +152,36 @@ def engine_rate(program, seconds):
         proc.wait()
 
 
+def instructions(argv):
+    """Instructions a command runs (valgrind's callgrind), or None."""
+    out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"] + argv,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    for line in out.stderr.splitlines():
+        if "Collected :" in line:
+            return int(line.split(":")[-1].replace(",", ""))
+    return None
+
+
+def instructions_per_game(program, games=20000):
+    """Instructions a game of `carcassonne bench` and of selfplay() (with
+    and without records), each the difference of two runs 20,000 games
+    apart, so start-up and fixed costs drop out: a comparison that the
+    machine's load does not move."""
+    def python(n, records):
+        return [sys.executable, "-c", "import carcassonne; carcassonne.selfplay(%d, 2, seed=1, "
+                "records=%s)" % (n, records)]
+
+    def bench(n):
+        return [program, "bench", "--games", str(n), "--expansions", ""]
+
+    out = {}
+    for name, make in (("c_bench", bench), ("selfplay", lambda n: python(n, False)),
+                       ("selfplay_records", lambda n: python(n, True))):
+        small, large = instructions(make(2000)), instructions(make(2000 + games))
+        out[name + "_instructions_per_game"] = (large - small) / games if small and large else None
+    return out
+
+
 def wingedsheep_rate(seconds):
     """wingedsheep's carcassonne (pip name wingedsheep-carcassonne), if installed."""
     try:
@@ -174,6 +206,8 @@ def main(argv=None):
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--carcassonne", help="the carcassonne program (default: build/carcassonne)")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--callgrind", action="store_true",
+                    help="also count instructions a game under valgrind (about 5 minutes)")
     args = ap.parse_args(argv)
     s = args.seconds
     program = program_path(args.carcassonne)
@@ -196,6 +230,11 @@ def main(argv=None):
         "clone_ns": nanoseconds(Game.clone, g),
         "call_ns": nanoseconds(_core._noop, None, 1000000),
     }
+    if args.callgrind and program and shutil.which("valgrind"):
+        fig.update(instructions_per_game(program))
+        if fig["c_bench_instructions_per_game"] and fig["selfplay_instructions_per_game"]:
+            fig["selfplay_vs_c_bench_instructions"] = (fig["c_bench_instructions_per_game"]
+                                                       / fig["selfplay_instructions_per_game"])
     if c_rate:
         fig["selfplay_vs_c_bench"] = fig["selfplay_games_per_second"] / c_rate
         fig["selfplay_vs_c_bench_cpu"] = fig["selfplay_games_per_cpu_second"] / c_cpu_rate
