@@ -4,18 +4,15 @@
 #
 #   scripts/deps.sh          what building and playing need (scripts/play.sh)
 #   scripts/deps.sh --test   that and what the tests need: cmocka, the
-#                            linters, clang for the fuzzers, tmux, python3
-#                            (with what the Python package builds and tests
-#                            with: docs/python.md), chromium and Node.js for
-#                            the browser tests
+#                            linters, clang for the fuzzers, tmux, python3,
+#                            chromium and Node.js for the browser tests
 #                            (scripts/test.sh, .ci/run)
 set -eu
 
 PLAY_PACKAGES="build-essential cmake pkg-config libjansson-dev libncurses-dev \
 libwebsockets-dev libwebsockets-evlib-ev libev-dev libsqlite3-dev libssl-dev"
 TEST_PACKAGES="libcmocka-dev clang-format clang-tidy cppcheck clang libclang-rt-14-dev tmux \
-python3 python3-websocket chromium openssl \
-python3-dev python3-venv python3-setuptools python3-wheel python3-numpy python3-pytest"
+python3 python3-websocket chromium openssl"
 
 case "${1:-}" in
 "") packages=$PLAY_PACKAGES ;;
@@ -25,6 +22,13 @@ case "${1:-}" in
     exit 2
     ;;
 esac
+
+# What the Python package builds and is tested with (docs/python.md,
+# tests/python): Debian's, so that it builds offline.
+if [ "${1:-}" = "--test" ]; then
+    packages="$packages python3-dev python3-venv python3-setuptools python3-wheel \
+python3-numpy python3-pytest"
+fi
 
 missing=""
 for p in $packages; do
