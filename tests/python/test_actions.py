@@ -215,3 +215,24 @@ def test_draw_sets_the_drawn_tile():
     h = carcassonne.Game(seed=1, explicit_chance=True)
     h.draw("D")
     assert not h.is_chance_node() and h.tile == "D"
+
+
+def test_a_small_window_leaves_moves_out_and_says_so():
+    # A 5-square window holds a board of 3 squares a side: random games
+    # outgrow it soon, which exercises the overflow paths.
+    rng = random.Random(8)
+    overflowed = 0
+    for seed in range(scaled(10, 3)):
+        g = carcassonne.Game(seed=seed, board_size=5)
+        while not g.finished:
+            actions, moves = g.legal_actions(), g.legal_moves()
+            assert len(actions) <= len(moves)
+            assert g.window_overflow() == (len(actions) < len(moves))
+            assert all(0 <= a < g.num_actions for a in actions)
+            assert set(g.action_to_string(a) for a in actions) <= set(moves)
+            assert list(np.flatnonzero(g.action_mask())) == actions
+            board, _ = g.observation()
+            assert board.shape == (carcassonne.PLANES, 5, 5)
+            overflowed += g.window_overflow()
+            g.play(rng.choice(moves))  # the plain interface plays any of them
+    assert overflowed > 0

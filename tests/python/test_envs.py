@@ -132,3 +132,26 @@ def test_pettingzoo_refuses_a_dead_agents_action():
         e.step(0)
     e.step(None)
     assert len(e.agents) == 1
+
+
+def test_environments_truncate_when_the_board_outgrows_the_window():
+    truncated_any = False
+    for seed in range(scaled(10, 3)):
+        env = CarcassonneEnv(board_size=5)
+        obs, info = env.reset(seed=seed)
+        while True:
+            obs, reward, terminated, truncated, info = env.step(
+                env.action_space.sample(obs["action_mask"]))
+            if terminated or truncated:
+                break
+        if truncated:
+            truncated_any = True
+            assert not env.game.finished and not obs["action_mask"].any()
+    assert truncated_any
+    e = aec_env(board_size=5)
+    e.reset(seed=1)
+    for agent in e.agent_iter():
+        obs, reward, termination, truncation, info = e.last()
+        e.step(None if termination or truncation else
+               e.action_space(agent).sample(obs["action_mask"]))
+    assert e.agents == []

@@ -122,3 +122,25 @@ def test_memory_flat_over_100000_selfplay_games():
         rss.append(rss_kb())
     if SCALE >= 1:
         assert max(rss[1:]) - rss[0] < 4096, rss
+
+
+def test_one_player_used_by_two_threads_refuses_the_second_call():
+    g = carcassonne.Game(seed=5)
+    p = carcassonne.Player("mcts:iters=20000,threads=1")
+    outcomes = []
+
+    def choose():
+        try:
+            outcomes.append(p.choose(g))
+        except RuntimeError as e:
+            outcomes.append(e)
+
+    threads = [threading.Thread(target=choose) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    moves = [o for o in outcomes if isinstance(o, str)]
+    refused = [o for o in outcomes if isinstance(o, RuntimeError)]
+    assert len(outcomes) == 2 and moves and all(m in g.legal_moves() for m in moves)
+    assert all("already choosing" in str(e) for e in refused)
