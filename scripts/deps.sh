@@ -24,6 +24,13 @@ case "${1:-}" in
     ;;
 esac
 
+# What the Python package builds and is tested with (docs/python.md,
+# tests/python): Debian's, so that it builds offline.
+if [ "${1:-}" = "--test" ]; then
+    packages="$packages python3-dev python3-venv python3-setuptools python3-wheel \
+python3-numpy python3-pytest"
+fi
+
 missing=""
 for p in $packages; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then

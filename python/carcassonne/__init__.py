@@ -1,0 +1,202 @@
+"""carcassonne: the Carcassonne rules engine (a C library) for Python.
+
+    import carcassonne
+    g = carcassonne.Game(players=2, seed=7, rules=["small-city"], expansions=["river"])
+    while not g.finished:
+        g.play(g.legal_moves()[0])
+    print(g.scores, g.record())
+
+The plain interface plays moves as record strings (docs/record.md); the
+research interface as integer actions in a fixed action space, with chance
+nodes, an action mask and an observation tensor (docs/python.md).
+carcassonne.gym and carcassonne.pettingzoo hold the environments.
+"""
+import numpy as np
+
+from . import _core
+
+__all__ = ["Game", "Player", "selfplay", "tile_ids", "rule_names", "expansion_names", "PLANES", "GLOBALS", "FIGURE_SLOTS",
+           "rotate_board", "rotate_action", "rotate_mask"]
+
+PLANES = _core.PLANES
+GLOBALS = _core.GLOBALS
+FIGURE_SLOTS = _core.FIGURE_SLOTS
+MAX_PLAYERS = _core.MAX_PLAYERS
+
+
+def _names(value, what):
+    """A list of names (or one string of them) as the library's text."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
+        return ",".join(value)
+    raise TypeError("%s must be a list of str (or one str), not %r" % (what, type(value).__name__))
+
+
+class Game(_core.Game):
+    """A game: Game(players=2, seed=0, rules=[...], expansions=[...]).
+
+    board_size (odd, 5..127) is the side of the action window and of the
+    observation; explicit_chance=True makes each draw a chance node
+    (is_chance_node(), chance_outcomes(), apply_action(tile kind)).
+    """
+
+    def __init__(self, players=2, seed=0, rules=None, expansions=None, board_size=31,
+                 explicit_chance=False):
+        if not isinstance(players, int) or isinstance(players, bool):
+            raise TypeError("players must be an int")
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
+            raise TypeError("seed must be an int in 0 .. 2**64-1")
+        super().__init__(players, seed, _names(rules, "rules"), _names(expansions, "expansions"),
+                         board_size, bool(explicit_chance))
+
+    @staticmethod
+    def playable(rules=None, expansions=None):
+        """Whether a game with these rules and expansions can be made."""
+        try:
+            _core.Game(2, 0, _names(rules, "rules"), _names(expansions, "expansions"))
+        except ValueError:
+            return False
+        return True
+
+    @classmethod
+    def from_record(cls, text, seed=0, board_size=31):
+        """The game a record (its text) describes, at its last position.
+        Raises ValueError("line N: ...") for a record that breaks the notation."""
+        if not isinstance(text, (str, bytes)):
+            raise TypeError("from_record() takes the record's text (str or bytes)")
+        return super().from_record(text, seed, board_size)
+
+    def __repr__(self):
+        try:
+            state = "finished" if self.finished else "tile %s, player %d" % (
+                self.tile, self.current_player)
+            return "<carcassonne.Game %d players, scores %s, %s>" % (self.players, self.scores,
+                                                                    state)
+        except RuntimeError:  # not initialised
+            return "<carcassonne.Game>"
+
+    # --- research interface ------------------------------------------------
+
+    def action_mask(self):
+        """numpy uint8 array of num_actions: 1 at each legal action."""
+        mask = np.zeros(self.num_actions, dtype=np.uint8)
+        self._fill_mask(mask)
+        return mask
+
+    def observation(self, seat=None):
+        """(board, globals) from `seat`'s point of view (default: the player
+        to move): float32 arrays of (PLANES, board_size, board_size) and
+        (GLOBALS,); docs/python.md lists them plane by plane."""
+        if seat is None:
+            seat = self.current_player
+        board = np.zeros((PLANES, self.board_size, self.board_size), dtype=np.float32)
+        glob = np.zeros(GLOBALS, dtype=np.float32)
+        self._observe(seat, board, glob)
+        return board, glob
+
+    def observation_tensor(self, seat=None):
+        """The observation as one flat float32 vector (board planes, then globals)."""
+        board, glob = self.observation(seat)
+        return np.concatenate([board.ravel(), glob])
+
+    def is_terminal(self):
+        return self.finished
+
+    def returns(self):
+        """Each player's score minus the best other score (final once finished)."""
+        s = self.scores
+        return [s[p] - max(s[q] for q in range(len(s)) if q != p) for p in range(len(s))]
+
+
+Player = _core.Player
+
+
+def tile_ids():
+    """The tile ids of the catalogue; a chance outcome k is tile_ids()[k]."""
+    return _core.tile_ids()
+
+
+def rule_names():
+    """The record names of the rule variants this library knows
+    (docs/record-extensions.md); valued ones are written NAME=VALUE."""
+    return _core.rule_names()
+
+
+def expansion_names():
+    """The record names of the expansions."""
+    return _core.expansion_names()
+
+
+def selfplay(games, players=2, seed=0, player="random", threads=1, rules=None, expansions=None,
+             records=True):
+    """Plays `games` games in C, on `threads` threads, and returns
+    (records, scores): a list of record strings (None with records=False)
+    and a numpy int32 array of shape (games, players). Game i is dealt from
+    seed + i, as `carcassonne selfplay`; the results do not depend on the
+    number of threads. `player` is one spec for every seat or a list with
+    one per seat ("random" is the library's fast random player)."""
+    specs = [player] if isinstance(player, str) else list(player)
+    recs, raw = _core.selfplay(games, players, seed, specs, threads, _names(rules, "rules"),
+                               _names(expansions, "expansions"), bool(records))
+    scores = np.frombuffer(raw, dtype=np.int32).reshape(games, players).copy()
+    return recs, scores
+
+
+# --- rotations for data augmentation ------------------------------------------
+
+_EDGE_PAIRS = [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
+
+
+def _plane_permutation(k):
+    """Where each board plane goes when the board turns k quarter turns clockwise."""
+    perm = list(range(PLANES))
+    for e in range(4):
+        for off in range(3):
+            perm[1 + 3 * e + off] = 1 + 3 * ((e + k) % 4) + off
+    for r in range(4):
+        perm[48 + r] = 48 + (r + k) % 4
+    for i, (a, b) in enumerate(_EDGE_PAIRS):
+        turned = tuple(sorted(((a + k) % 4, (b + k) % 4)))
+        perm[53 + i] = 53 + _EDGE_PAIRS.index(turned)
+    return perm
+
+
+def rotate_board(board, k=1):
+    """The board planes of an observation (PLANES, S, S), or a batch of them
+    (..., PLANES, S, S), turned k quarter turns clockwise: squares move,
+    and the planes that name an edge or a rotation follow."""
+    k %= 4
+    turned = np.rot90(board, -k, axes=(-2, -1))
+    out = np.empty_like(turned)
+    for src, dst in enumerate(_plane_permutation(k)):
+        out[..., dst, :, :] = turned[..., src, :, :]
+    return out
+
+
+def rotate_action(action, board_size, k=1):
+    """The action that does on the turned board what `action` does
+    (k quarter turns clockwise); the discard stays itself."""
+    k %= 4
+    places = board_size * board_size * 4
+    if action == places * FIGURE_SLOTS:
+        return action
+    slot = action % FIGURE_SLOTS
+    rest = action // FIGURE_SLOTS
+    rot, rest = rest % 4, rest // 4
+    col, row = rest % board_size, rest // board_size
+    for _ in range(k):  # (col, row) -> (S-1-row, col): clockwise on screen
+        col, row = board_size - 1 - row, col
+    return (((row * board_size + col) * 4 + (rot + k) % 4) * FIGURE_SLOTS) + slot
+
+
+def rotate_mask(mask, board_size, k=1):
+    """An action mask (or policy vector) turned k quarter turns clockwise."""
+    k %= 4
+    s = board_size
+    body = np.asarray(mask[:-1]).reshape(s, s, 4, FIGURE_SLOTS)
+    body = np.rot90(body, -k, axes=(0, 1))
+    body = np.roll(body, k, axis=2)
+    return np.concatenate([body.reshape(-1), np.asarray(mask[-1:])])

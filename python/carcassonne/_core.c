@@ -1,0 +1,1578 @@
+/* _core.c: the CPython extension over the public API (carcassonne.h,
+ * carcassonne_ai.h): games, moves as record strings and as integer
+ * actions, observations, computer players and threaded self-play. The
+ * Python layer (__init__.py) adds numpy and the environments on top. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "carcassonne.h"
+#include "carcassonne_ai.h"
+
+/* ---------------------------------------------------------------------------
+ * Action space and observation: constants shared with __init__.py.
+ *
+ * An action is a move of the drawn tile in a window of board_size x
+ * board_size squares centred on the middle of the board's bounding box:
+ *   action = ((row * board_size + column) * 4 + rotation) * FIGURE_SLOTS + slot
+ * slot 0 places no figure, slot 1 + 4 * segment + figure a figure
+ * (carc_figure) on the tile's local segment; the last action (the number of
+ * placements) is the discard.
+ * ------------------------------------------------------------------------- */
+enum {
+    FIGURE_SLOTS = 1 + CARC_MAX_SEGMENTS_PER_TILE * CARC_FIGURES,
+    MIN_BOARD = 5,
+    MAX_BOARD = 127,
+    DEFAULT_BOARD = 31,
+    /* Board planes of the observation, see docs/python.md. */
+    PLANE_TILE = 0,
+    PLANE_EDGES = 1, /* 12: edge e (N E S W) city, road, river */
+    PLANE_CLOISTER = 13,
+    PLANE_PENNANT = 14,
+    PLANE_INN = 15,
+    PLANE_CATHEDRAL = 16,
+    PLANE_GOODS = 17,
+    PLANE_FIGURES = 18, /* 30: per seat from the viewer: road, city, farm, cloister, other */
+    PLANE_FITS = 48,    /* 4: the drawn tile fits at rotation r */
+    PLANE_LAST = 52,    /* the tile of the last move */
+    PLANE_JOINED = 53,  /* 6: edge pairs NE NS NW ES EW SW joined by one segment */
+    PLANES = 59,
+    /* Global features: per seat from the viewer (9 each), the drawn tile,
+     * the tiles left per kind, then 4 numbers. */
+    SEAT_FEATURES = 9,
+    GLOBAL_DRAWN = CARC_MAX_PLAYERS * SEAT_FEATURES,
+    GLOBAL_LEFT = GLOBAL_DRAWN + CARC_MAX_KINDS,
+    GLOBAL_TAIL = GLOBAL_LEFT + CARC_MAX_KINDS,
+    GLOBALS = GLOBAL_TAIL + 4,
+};
+
+/* Scratch buffers: every caller holds the GIL, so one of each serves all. */
+static carc_move scratch_moves[CARC_MAX_MOVES];
+static carc_placement scratch_places[CARC_MAX_PLACEMENTS];
+
+/* ---------------------------------------------------------------------------
+ * The Game type
+ * ------------------------------------------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD carc_game *g;
+    int board;           /* the action window's side (odd) */
+    int explicit_chance; /* 1: the draw is a chance node of its own */
+    int chance_pending;  /* 1: at a chance node (the draw not yet chosen) */
+    /* The legal moves of the position, valid while `cached` is set. */
+    int cached;
+    int nmoves;
+    carc_move *moves;
+    PyObject *strings; /* list of their record strings, or NULL */
+    /* Their actions (-1: outside the window), valid while `coded` is set,
+     * and the sorted list legal_actions() returns, or NULL. */
+    int coded;
+    long *codes;
+    PyObject *actions;
+    /* Score events of the last move. */
+    int nevents;
+    carc_event events[CARC_MAX_EVENTS];
+} GameObject;
+
+static PyTypeObject GameType;
+
+static void game_forget(GameObject *self)
+{
+    self->cached = 0;
+    self->coded = 0;
+    Py_CLEAR(self->strings);
+    Py_CLEAR(self->actions);
+}
+
+static void game_dealloc(GameObject *self)
+{
+    Py_CLEAR(self->strings);
+    Py_CLEAR(self->actions);
+    free(self->moves);
+    free(self->codes);
+    if (self->g)
+        carc_game_free(self->g);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static GameObject *game_alloc(PyTypeObject *type)
+{
+    GameObject *self = (GameObject *)type->tp_alloc(type, 0);
+    if (self)
+        self->board = DEFAULT_BOARD;
+    return self;
+}
+
+static int check_board(int board)
+{
+    if (board < MIN_BOARD || board > MAX_BOARD || board % 2 == 0) {
+        PyErr_Format(PyExc_ValueError, "board_size must be odd, %d..%d (got %d)", MIN_BOARD,
+                     MAX_BOARD, board);
+        return -1;
+    }
+    return 0;
+}
+
+/* Reads the rules and expansions texts (names separated by commas or
+ * spaces) into `*rules`; -1 with a ValueError when refused. */
+static int parse_rules(const char *rules_text, const char *expansions_text, carc_rules *rules)
+{
+    char err[256];
+    *rules = carc_rules_standard();
+    if (carc_rules_parse(rules_text, rules, err, sizeof err) != CARC_OK) {
+        PyErr_Format(PyExc_ValueError, "rules: %s", err);
+        return -1;
+    }
+    if (carc_expansions_parse(expansions_text, rules, err, sizeof err) != CARC_OK) {
+        PyErr_Format(PyExc_ValueError, "expansions: %s", err);
+        return -1;
+    }
+    if (carc_rules_check(rules, err, sizeof err) != CARC_OK) {
+        PyErr_Format(PyExc_ValueError, "rules: %s", err);
+        return -1;
+    }
+    return 0;
+}
+
+static int game_init(GameObject *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"players",         "seed", "rules", "expansions", "board_size",
+                             "explicit_chance", NULL};
+    int players = 2, board = DEFAULT_BOARD, explicit_chance = 0;
+    unsigned long long seed = 0;
+    const char *rules_text = "", *expansions_text = "";
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|iKssip", kwlist, &players, &seed, &rules_text,
+                                     &expansions_text, &board, &explicit_chance))
+        return -1;
+    if (players < CARC_MIN_PLAYERS || players > CARC_MAX_PLAYERS) {
+        PyErr_Format(PyExc_ValueError, "players must be %d..%d (got %d)", CARC_MIN_PLAYERS,
+                     CARC_MAX_PLAYERS, players);
+        return -1;
+    }
+    carc_rules rules;
+    if (check_board(board) < 0 || parse_rules(rules_text, expansions_text, &rules) < 0)
+        return -1;
+    carc_game *g = carc_game_new(players, &rules, (uint64_t)seed);
+    if (!g) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    if (self->g)
+        carc_game_free(self->g);
+    self->g = g;
+    self->board = board;
+    self->explicit_chance = explicit_chance;
+    self->chance_pending = explicit_chance;
+    self->nevents = 0;
+    game_forget(self);
+    return 0;
+}
+
+static int need_game(GameObject *self)
+{
+    if (!self->g) {
+        PyErr_SetString(PyExc_RuntimeError, "the game was not initialised");
+        return -1;
+    }
+    return 0;
+}
+
+/* Fills the cache of legal moves (the game not at a chance node). */
+static int game_cache(GameObject *self)
+{
+    if (self->cached)
+        return 0;
+    int n = carc_legal_moves(self->g, scratch_moves, CARC_MAX_MOVES);
+    carc_move *moves = realloc(self->moves, sizeof *moves * (size_t)(n > 0 ? n : 1));
+    if (!moves) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    memcpy(moves, scratch_moves, sizeof *moves * (size_t)n);
+    self->moves = moves;
+    self->nmoves = n;
+    self->cached = 1;
+    self->coded = 0;
+    Py_CLEAR(self->strings);
+    Py_CLEAR(self->actions);
+    return 0;
+}
+
+static int not_at_chance(GameObject *self)
+{
+    if (self->chance_pending) {
+        PyErr_SetString(PyExc_ValueError,
+                        "the game is at a chance node: apply_action(tile kind) draws first "
+                        "(chance_outcomes() lists them)");
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *move_string(const carc_game *g, carc_move m)
+{
+    char buf[64];
+    size_t n = carc_move_write(g, m, buf, sizeof buf);
+    return PyUnicode_DecodeASCII(buf, (Py_ssize_t)n, NULL);
+}
+
+/* The spot part of a move's record string (" S", " E large", ""), by tile
+ * kind, rotation, segment and figure, learnt from carc_move_write() the
+ * first time it is needed: legal_moves() then writes its strings without
+ * a printf per move (it is the plain interface's hot path). */
+enum { SUFFIX_SIZE = 16 };
+static char spot_suffix[CARC_MAX_KINDS][4][CARC_MAX_SEGMENTS_PER_TILE][CARC_FIGURES][SUFFIX_SIZE];
+static unsigned char spot_known[CARC_MAX_KINDS][4][CARC_MAX_SEGMENTS_PER_TILE][CARC_FIGURES];
+
+static char *write_int(char *p, int v)
+{
+    char digits[12];
+    int n = 0;
+    unsigned u = v < 0 ? (unsigned)-v : (unsigned)v;
+    do
+        digits[n++] = (char)('0' + u % 10);
+    while ((u /= 10) > 0);
+    if (v < 0)
+        *p++ = '-';
+    while (n > 0)
+        *p++ = digits[--n];
+    return p;
+}
+
+/* Writes the record string of `m`, a legal move of the drawn tile `kind`,
+ * into `buf` (64 bytes); returns its length. */
+static size_t fast_move_write(const carc_game *g, int kind, carc_move m, char *buf)
+{
+    if (m.type != CARC_MOVE_PLACE || kind < 0 || kind >= CARC_MAX_KINDS || m.place.rot > 3 ||
+        (m.segment != CARC_NO_SPOT &&
+         (m.segment >= CARC_MAX_SEGMENTS_PER_TILE || m.figure >= CARC_FIGURES)))
+        return carc_move_write(g, m, buf, 64);
+    const char *suffix = "";
+    if (m.segment != CARC_NO_SPOT) {
+        char *known = spot_suffix[kind][m.place.rot][m.segment][m.figure];
+        unsigned char *flag = &spot_known[kind][m.place.rot][m.segment][m.figure];
+        if (!*flag) {
+            /* The text after the fourth field of the library's own string. */
+            char full[64];
+            carc_move_write(g, m, full, sizeof full);
+            const char *q = full;
+            for (int field = 0; field < 4 && *q; q++)
+                if (*q == ' ')
+                    field++;
+            snprintf(known, SUFFIX_SIZE, "%s%.12s", *q ? " " : "", q);
+            *flag = 1;
+        }
+        suffix = known;
+    }
+    const char *id = carc_tile_id(kind);
+    char *p = buf;
+    while (*id)
+        *p++ = *id++;
+    *p++ = ' ';
+    p = write_int(p, m.place.x);
+    *p++ = ' ';
+    p = write_int(p, m.place.y);
+    *p++ = ' ';
+    *p++ = (char)('0' + m.place.rot);
+    while (*suffix)
+        *p++ = *suffix++;
+    *p = '\0';
+    return (size_t)(p - buf);
+}
+
+static PyObject *game_legal_moves(GameObject *self, PyObject *unused)
+{
+    (void)unused;
+    if (need_game(self) < 0)
+        return NULL;
+    if (self->chance_pending)
+        return PyList_New(0);
+    if (game_cache(self) < 0)
+        return NULL;
+    if (!self->strings) {
+        PyObject *list = PyList_New(self->nmoves);
+        if (!list)
+            return NULL;
+        int kind = carc_game_drawn_tile(self->g);
+        for (int i = 0; i < self->nmoves; i++) {
+            char buf[64];
+            size_t n = fast_move_write(self->g, kind, self->moves[i], buf);
+            PyObject *s = PyUnicode_DecodeASCII(buf, (Py_ssize_t)n, NULL);
+            if (!s) {
+                Py_DECREF(list);
+                return NULL;
+            }
+            PyList_SET_ITEM(list, i, s);
+        }
+        self->strings = list;
+    }
+    return PyList_GetSlice(self->strings, 0, self->nmoves);
+}
+
+/* Plays `m` (legal) and keeps its events. */
+static int game_apply(GameObject *self, carc_move m)
+{
+    int nevents = 0;
+    carc_status st = carc_game_play(self->g, m, self->events, CARC_MAX_EVENTS, &nevents);
+    if (st != CARC_OK) {
+        PyErr_Format(PyExc_ValueError, "%s", carc_game_error(self->g));
+        return -1;
+    }
+    self->nevents = nevents < CARC_MAX_EVENTS ? nevents : CARC_MAX_EVENTS;
+    game_forget(self);
+    if (self->explicit_chance && !carc_game_over(self->g))
+        self->chance_pending = 1;
+    return 0;
+}
+
+static int game_open(GameObject *self)
+{
+    if (need_game(self) < 0)
+        return -1;
+    if (carc_game_over(self->g)) {
+        PyErr_SetString(PyExc_ValueError, "the game is finished");
+        return -1;
+    }
+    return not_at_chance(self);
+}
+
+static PyObject *game_play(GameObject *self, PyObject *arg)
+{
+    if (!PyUnicode_Check(arg))
+        return PyErr_Format(PyExc_TypeError, "play() takes a move string, not %.80s",
+                            Py_TYPE(arg)->tp_name);
+    if (game_open(self) < 0 || game_cache(self) < 0)
+        return NULL;
+    Py_ssize_t len;
+    const char *text = PyUnicode_AsUTF8AndSize(arg, &len);
+    if (!text)
+        return NULL;
+    /* A string of legal_moves() itself, else one spelled the same way. */
+    int found = -1;
+    if (self->strings)
+        for (int i = 0; i < self->nmoves && found < 0; i++)
+            if (PyList_GET_ITEM(self->strings, i) == arg)
+                found = i;
+    int kind = carc_game_drawn_tile(self->g);
+    for (int i = 0; i < self->nmoves && found < 0; i++) {
+        char buf[64];
+        size_t n = fast_move_write(self->g, kind, self->moves[i], buf);
+        if ((size_t)len == n && memcmp(buf, text, n) == 0)
+            found = i;
+    }
+    if (found < 0) {
+        char err[256];
+        carc_move m;
+        if (strlen(text) != (size_t)len)
+            return PyErr_Format(PyExc_ValueError, "not a legal move: the string holds a NUL");
+        if (carc_move_parse_message(self->g, text, &m, err, sizeof err) != CARC_OK)
+            return PyErr_Format(PyExc_ValueError, "not a legal move: %.200s: %s", text, err);
+        PyObject *form = move_string(self->g, carc_move_canonical(self->g, m));
+        if (!form)
+            return NULL;
+        PyErr_Format(PyExc_ValueError,
+                     "not a legal move: %.200s is not in legal_moves() (there it is %R)", text,
+                     form);
+        Py_DECREF(form);
+        return NULL;
+    }
+    if (game_apply(self, self->moves[found]) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *game_record(GameObject *self, PyObject *unused)
+{
+    (void)unused;
+    if (need_game(self) < 0)
+        return NULL;
+    size_t need = carc_record_write(self->g, NULL, NULL, 0);
+    char *buf = malloc(need + 1);
+    if (!buf)
+        return PyErr_NoMemory();
+    carc_record_write(self->g, NULL, buf, need + 1);
+    PyObject *s = PyUnicode_DecodeUTF8(buf, (Py_ssize_t)need, "strict");
+    free(buf);
+    return s;
+}
+
+static PyObject *game_from_record(PyObject *cls, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"text", "seed", "board_size", NULL};
+    const char *text;
+    Py_ssize_t len;
+    unsigned long long seed = 0;
+    int board = DEFAULT_BOARD;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "s#|Ki", kwlist, &text, &len, &seed, &board))
+        return NULL;
+    if (check_board(board) < 0)
+        return NULL;
+    carc_record_error err = {0};
+    PyThreadState *ts = PyEval_SaveThread();
+    carc_game *g = carc_record_read(text, (size_t)len, (uint64_t)seed, &err);
+    PyEval_RestoreThread(ts);
+    if (!g) {
+        if (err.line > 0)
+            return PyErr_Format(PyExc_ValueError, "line %d: %s", err.line, err.message);
+        return PyErr_Format(PyExc_ValueError, "%s", err.message[0] ? err.message : "bad record");
+    }
+    GameObject *self = game_alloc((PyTypeObject *)cls);
+    if (!self) {
+        carc_game_free(g);
+        return NULL;
+    }
+    self->g = g;
+    self->board = board;
+    return (PyObject *)self;
+}
+
+static PyObject *game_clone(GameObject *self, PyObject *unused)
+{
+    (void)unused;
+    if (need_game(self) < 0)
+        return NULL;
+    GameObject *copy = game_alloc(Py_TYPE(self));
+    if (!copy)
+        return NULL;
+    copy->g = carc_game_clone(self->g);
+    if (!copy->g) {
+        Py_DECREF(copy);
+        return PyErr_NoMemory();
+    }
+    copy->board = self->board;
+    copy->explicit_chance = self->explicit_chance;
+    copy->chance_pending = self->chance_pending;
+    copy->nevents = self->nevents;
+    memcpy(copy->events, self->events, sizeof(carc_event) * (size_t)self->nevents);
+    return (PyObject *)copy;
+}
+
+static PyObject *game_tiles_left(GameObject *self, PyObject *unused)
+{
+    (void)unused;
+    if (need_game(self) < 0)
+        return NULL;
+    int n = carc_game_tiles_left(self->g, NULL);
+    /* At a chance node the drawn tile is still in the bag. */
+    if (self->chance_pending)
+        n++;
+    return PyLong_FromLong(n);
+}
+
+static PyObject *game_get_finished(GameObject *self, void *closure)
+{
+    (void)closure;
+    if (need_game(self) < 0)
+        return NULL;
+    return PyBool_FromLong(carc_game_over(self->g));
+}
+
+static PyObject *game_get_scores(GameObject *self, void *closure)
+{
+    (void)closure;
+    if (need_game(self) < 0)
+        return NULL;
+    int n = carc_game_players(self->g);
+    PyObject *list = PyList_New(n);
+    for (int p = 0; list && p < n; p++)
+        PyList_SET_ITEM(list, p, PyLong_FromLong(carc_game_score(self->g, p)));
+    return list;
+}
+
+static PyObject *game_get_tile(GameObject *self, void *closure)
+{
+    (void)closure;
+    if (need_game(self) < 0)
+        return NULL;
+    int kind = carc_game_drawn_tile(self->g);
+    if (kind < 0 || self->chance_pending)
+        Py_RETURN_NONE;
+    return PyUnicode_FromString(carc_tile_id(kind));
+}
+
+static PyObject *game_get_current_player(GameObject *self, void *closure)
+{
+    (void)closure;
+    if (need_game(self) < 0)
+        return NULL;
+    return PyLong_FromLong(carc_game_current_player(self->g));
+}
+
+static PyObject *game_get_players(GameObject *self, void *closure)
+{
+    (void)closure;
+    if (need_game(self) < 0)
+        return NULL;
+    return PyLong_FromLong(carc_game_players(self->g));
+}
+
+static PyObject *game_get_board_size(GameObject *self, void *closure)
+{
+    (void)closure;
+    return PyLong_FromLong(self->board);
+}
+
+static PyObject *game_get_num_actions(GameObject *self, void *closure)
+{
+    (void)closure;
+    return PyLong_FromLong((long)self->board * self->board * 4 * FIGURE_SLOTS + 1);
+}
+
+static PyObject *game_get_rules(GameObject *self, void *closure)
+{
+    (void)closure;
+    if (need_game(self) < 0)
+        return NULL;
+    char buf[512];
+    carc_rules_format(carc_game_rules(self->g), buf, sizeof buf, ",");
+    return PyUnicode_FromString(buf);
+}
+
+static PyObject *game_get_expansions(GameObject *self, void *closure)
+{
+    (void)closure;
+    if (need_game(self) < 0)
+        return NULL;
+    char buf[256];
+    carc_expansions_format(carc_game_rules(self->g), buf, sizeof buf, ",");
+    return PyUnicode_FromString(buf);
+}
+
+static PyObject *seat_list(unsigned mask, int players)
+{
+    PyObject *list = PyList_New(0);
+    for (int p = 0; list && p < players; p++) {
+        if (!(mask & (1u << p)))
+            continue;
+        PyObject *v = PyLong_FromLong(p);
+        if (!v || PyList_Append(list, v) < 0) {
+            Py_XDECREF(v);
+            Py_DECREF(list);
+            return NULL;
+        }
+        Py_DECREF(v);
+    }
+    return list;
+}
+
+static PyObject *event_dict(const carc_event *e, int players)
+{
+    static const char *bonus[] = {NULL, "pig", "goods"};
+    PyObject *returned = PyList_New(players);
+    for (int p = 0; returned && p < players; p++)
+        PyList_SET_ITEM(returned, p, PyLong_FromLong(e->returned[p]));
+    PyObject *winners = seat_list(e->winners, players);
+    PyObject *goods = Py_BuildValue("[iii]", e->goods[0], e->goods[1], e->goods[2]);
+    PyObject *d = NULL;
+    if (returned && winners && goods)
+        d = Py_BuildValue(
+            "{s:s,s:O,s:N,s:i,s:i,s:i,s:N,s:z,s:N,s:(ii)}", "kind", carc_kind_name(e->kind),
+            "complete", e->complete ? Py_True : Py_False, "winners", winners, "points", e->points,
+            "tiles", e->tiles, "pennants", e->pennants, "returned", returned, "bonus",
+            e->bonus < 3 ? bonus[e->bonus] : "other", "goods", goods, "at", e->x, e->y);
+    else {
+        Py_XDECREF(returned);
+        Py_XDECREF(winners);
+        Py_XDECREF(goods);
+    }
+    return d;
+}
+
+static PyObject *game_get_events(GameObject *self, void *closure)
+{
+    (void)closure;
+    if (need_game(self) < 0)
+        return NULL;
+    int players = carc_game_players(self->g);
+    PyObject *list = PyList_New(self->nevents);
+    for (int i = 0; list && i < self->nevents; i++) {
+        PyObject *d = event_dict(&self->events[i], players);
+        if (!d) {
+            Py_CLEAR(list);
+            break;
+        }
+        PyList_SET_ITEM(list, i, d);
+    }
+    return list;
+}
+
+/* --- Integer actions -------------------------------------------------------- */
+
+typedef struct {
+    int ox, oy; /* board square of the window's first row and column */
+    int side;
+} window;
+
+static window game_window(const GameObject *self)
+{
+    int min_x = 0, min_y = 0, max_x = 0, max_y = 0;
+    /* An empty board (a rule may deal the start tile from the pile) is
+     * centred on the origin. */
+    if (carc_game_tile_count(self->g) > 0)
+        carc_game_bounds(self->g, &min_x, &min_y, &max_x, &max_y);
+    int half = self->board / 2;
+    /* Floor of the middle, for negative sums too. */
+    int sx = min_x + max_x, sy = min_y + max_y;
+    int cx = sx >= 0 ? sx / 2 : -((-sx + 1) / 2);
+    int cy = sy >= 0 ? sy / 2 : -((-sy + 1) / 2);
+    return (window){cx - half, cy - half, self->board};
+}
+
+static long discard_action(int side)
+{
+    return (long)side * side * 4 * FIGURE_SLOTS;
+}
+
+/* The action of `m`, or -1 when its square is outside the window. */
+static long encode(window w, carc_move m)
+{
+    if (m.type == CARC_MOVE_DISCARD)
+        return discard_action(w.side);
+    int col = m.place.x - w.ox, row = m.place.y - w.oy;
+    if (col < 0 || row < 0 || col >= w.side || row >= w.side)
+        return -1;
+    int slot = m.segment == CARC_NO_SPOT ? 0 : 1 + m.segment * CARC_FIGURES + m.figure;
+    return (((long)row * w.side + col) * 4 + m.place.rot) * FIGURE_SLOTS + slot;
+}
+
+/* The move of action `a`; 0 when `a` is out of range. */
+static int decode(window w, long a, carc_move *m)
+{
+    memset(m, 0, sizeof *m);
+    if (a == discard_action(w.side)) {
+        m->type = CARC_MOVE_DISCARD;
+        m->segment = CARC_NO_SPOT;
+        return 1;
+    }
+    if (a < 0 || a > discard_action(w.side))
+        return 0;
+    int slot = (int)(a % FIGURE_SLOTS);
+    long rest = a / FIGURE_SLOTS;
+    m->type = CARC_MOVE_PLACE;
+    m->place.rot = (uint8_t)(rest % 4);
+    rest /= 4;
+    m->place.x = (int8_t)(w.ox + (int)(rest % w.side));
+    m->place.y = (int8_t)(w.oy + (int)(rest / w.side));
+    m->segment = (uint8_t)(slot == 0 ? CARC_NO_SPOT : (slot - 1) / CARC_FIGURES);
+    m->figure = (uint8_t)(slot == 0 ? 0 : (slot - 1) % CARC_FIGURES);
+    return 1;
+}
+
+/* Fills the actions of the cached legal moves (the cache filled). */
+static int game_code(GameObject *self)
+{
+    if (self->coded)
+        return 0;
+    long *codes =
+        realloc(self->codes, sizeof *codes * (size_t)(self->nmoves > 0 ? self->nmoves : 1));
+    if (!codes) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    window w = game_window(self);
+    for (int i = 0; i < self->nmoves; i++)
+        codes[i] = encode(w, self->moves[i]);
+    self->codes = codes;
+    self->coded = 1;
+    return 0;
+}
+
+static int compare_longs(const void *a, const void *b)
+{
+    long x = *(const long *)a, y = *(const long *)b;
+    return (x > y) - (x < y);
+}
+
+/* Tile kinds the chance node may give and their counts; returns the total. */
+static int chance_counts(const GameObject *self, int counts[CARC_MAX_KINDS])
+{
+    return carc_game_draw_pool(self->g, counts);
+}
+
+static PyObject *game_legal_actions(GameObject *self, PyObject *unused)
+{
+    (void)unused;
+    if (need_game(self) < 0)
+        return NULL;
+    PyObject *list = PyList_New(0);
+    if (!list)
+        return NULL;
+    if (self->chance_pending) {
+        int counts[CARC_MAX_KINDS];
+        chance_counts(self, counts);
+        for (int k = 0; k < carc_tile_kinds(); k++) {
+            if (counts[k] <= 0)
+                continue;
+            PyObject *v = PyLong_FromLong(k);
+            if (!v || PyList_Append(list, v) < 0) {
+                Py_XDECREF(v);
+                Py_DECREF(list);
+                return NULL;
+            }
+            Py_DECREF(v);
+        }
+        return list;
+    }
+    Py_DECREF(list);
+    if (game_cache(self) < 0 || game_code(self) < 0)
+        return NULL;
+    if (!self->actions) {
+        /* The actions in the window, ascending (the moves' order is by
+         * placement, not by square). */
+        static long sorted[CARC_MAX_MOVES];
+        int n = 0;
+        for (int i = 0; i < self->nmoves; i++)
+            if (self->codes[i] >= 0)
+                sorted[n++] = self->codes[i];
+        qsort(sorted, (size_t)n, sizeof sorted[0], compare_longs);
+        PyObject *actions = PyList_New(n);
+        for (int i = 0; actions && i < n; i++) {
+            PyObject *v = PyLong_FromLong(sorted[i]);
+            if (!v) {
+                Py_CLEAR(actions);
+                break;
+            }
+            PyList_SET_ITEM(actions, i, v);
+        }
+        if (!actions)
+            return NULL;
+        self->actions = actions;
+    }
+    return PyList_GetSlice(self->actions, 0, PyList_GET_SIZE(self->actions));
+}
+
+/* Writes 1 at every legal action into the writable byte buffer `arg` of
+ * num_actions bytes (zeroed by the caller). */
+static PyObject *game_fill_mask(GameObject *self, PyObject *arg)
+{
+    if (need_game(self) < 0)
+        return NULL;
+    Py_buffer view;
+    if (PyObject_GetBuffer(arg, &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0)
+        return NULL;
+    window w = game_window(self);
+    if (view.len != discard_action(w.side) + 1) {
+        PyBuffer_Release(&view);
+        return PyErr_Format(PyExc_ValueError, "the mask needs %ld bytes",
+                            discard_action(w.side) + 1);
+    }
+    unsigned char *mask = view.buf;
+    int n = 0;
+    if (!self->chance_pending && !carc_game_over(self->g)) {
+        if (game_cache(self) < 0 || game_code(self) < 0) {
+            PyBuffer_Release(&view);
+            return NULL;
+        }
+        for (int i = 0; i < self->nmoves; i++) {
+            if (self->codes[i] >= 0) {
+                mask[self->codes[i]] = 1;
+                n++;
+            }
+        }
+    }
+    PyBuffer_Release(&view);
+    return PyLong_FromLong(n);
+}
+
+/* The index in the cache of the legal move of action `a`, or -1: an
+ * action of legal_actions(), or another rotation of a symmetric tile's. */
+static int find_action(GameObject *self, long a)
+{
+    if (game_code(self) < 0) {
+        PyErr_Clear();
+        return -1;
+    }
+    for (int i = 0; i < self->nmoves; i++)
+        if (self->codes[i] == a)
+            return i;
+    carc_move m;
+    if (!decode(game_window(self), a, &m) || m.type != CARC_MOVE_PLACE)
+        return -1;
+    m = carc_move_canonical(self->g, m);
+    for (int i = 0; i < self->nmoves; i++)
+        if (carc_move_equal(self->moves[i], m))
+            return i;
+    return -1;
+}
+
+static int action_arg(PyObject *arg, long *a)
+{
+    if (!PyLong_Check(arg) || PyBool_Check(arg)) {
+        PyErr_Format(PyExc_TypeError, "an action is an int, not %.80s", Py_TYPE(arg)->tp_name);
+        return -1;
+    }
+    int overflow = 0;
+    *a = PyLong_AsLongAndOverflow(arg, &overflow);
+    if (*a == -1 && PyErr_Occurred())
+        return -1;
+    if (overflow)
+        *a = -1;
+    return 0;
+}
+
+static PyObject *game_apply_action(GameObject *self, PyObject *arg)
+{
+    long a;
+    if (action_arg(arg, &a) < 0 || need_game(self) < 0)
+        return NULL;
+    if (self->chance_pending) {
+        int counts[CARC_MAX_KINDS];
+        chance_counts(self, counts);
+        if (a < 0 || a >= carc_tile_kinds() || counts[a] <= 0)
+            return PyErr_Format(PyExc_ValueError, "%ld is no outcome of this chance node", a);
+        if (carc_game_choose_tile(self->g, (int)a) != CARC_OK)
+            return PyErr_Format(PyExc_ValueError, "%s", carc_game_error(self->g));
+        self->chance_pending = 0;
+        game_forget(self);
+        Py_RETURN_NONE;
+    }
+    if (game_open(self) < 0 || game_cache(self) < 0)
+        return NULL;
+    int i = find_action(self, a);
+    if (i < 0)
+        return PyErr_Format(PyExc_ValueError, "action %ld is not legal here", a);
+    if (game_apply(self, self->moves[i]) < 0)
+        return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *game_action_to_string(GameObject *self, PyObject *arg)
+{
+    long a;
+    if (action_arg(arg, &a) < 0 || need_game(self) < 0)
+        return NULL;
+    if (self->chance_pending) {
+        if (a < 0 || a >= carc_tile_kinds())
+            return PyErr_Format(PyExc_ValueError, "%ld is no tile kind", a);
+        return PyUnicode_FromFormat("draw %s", carc_tile_id((int)a));
+    }
+    if (game_open(self) < 0)
+        return NULL;
+    carc_move m;
+    if (!decode(game_window(self), a, &m))
+        return PyErr_Format(PyExc_ValueError, "action %ld is out of range", a);
+    char buf[64];
+    size_t n = carc_move_write(self->g, m, buf, sizeof buf);
+    if (n == 0)
+        return PyErr_Format(PyExc_ValueError, "action %ld is no move of the drawn tile", a);
+    return PyUnicode_DecodeASCII(buf, (Py_ssize_t)n, NULL);
+}
+
+static PyObject *game_string_to_action(GameObject *self, PyObject *arg)
+{
+    if (!PyUnicode_Check(arg))
+        return PyErr_Format(PyExc_TypeError, "a move string, not %.80s", Py_TYPE(arg)->tp_name);
+    if (game_open(self) < 0)
+        return NULL;
+    const char *text = PyUnicode_AsUTF8(arg);
+    if (!text)
+        return NULL;
+    carc_move m;
+    char err[256];
+    if (carc_move_parse_message(self->g, text, &m, err, sizeof err) != CARC_OK)
+        return PyErr_Format(PyExc_ValueError, "not a legal move: %.200s: %s", text, err);
+    long a = encode(game_window(self), carc_move_canonical(self->g, m));
+    if (a < 0)
+        return PyErr_Format(PyExc_ValueError, "%.200s is outside the action window", text);
+    return PyLong_FromLong(a);
+}
+
+/* draw(tile): the draw is `tile` (an id), as a record or a table decides. */
+static PyObject *game_draw(GameObject *self, PyObject *arg)
+{
+    if (!PyUnicode_Check(arg))
+        return PyErr_Format(PyExc_TypeError, "draw() takes a tile id, not %.80s",
+                            Py_TYPE(arg)->tp_name);
+    if (need_game(self) < 0)
+        return NULL;
+    if (carc_game_over(self->g))
+        return PyErr_Format(PyExc_ValueError, "the game is finished");
+    const char *id = PyUnicode_AsUTF8(arg);
+    if (!id)
+        return NULL;
+    int kind = carc_tile_parse(id);
+    if (kind < 0)
+        return PyErr_Format(PyExc_ValueError, "no tile %.20R", arg);
+    if (carc_game_choose_tile(self->g, kind) != CARC_OK)
+        return PyErr_Format(PyExc_ValueError, "cannot draw %s: %s", id, carc_game_error(self->g));
+    self->chance_pending = 0;
+    game_forget(self);
+    Py_RETURN_NONE;
+}
+
+static PyObject *game_is_chance_node(GameObject *self, PyObject *unused)
+{
+    (void)unused;
+    return PyBool_FromLong(self->chance_pending);
+}
+
+static PyObject *game_chance_outcomes(GameObject *self, PyObject *unused)
+{
+    (void)unused;
+    if (need_game(self) < 0)
+        return NULL;
+    PyObject *list = PyList_New(0);
+    if (!list || !self->chance_pending)
+        return list;
+    int counts[CARC_MAX_KINDS];
+    int total = chance_counts(self, counts);
+    for (int k = 0; k < carc_tile_kinds() && total > 0; k++) {
+        if (counts[k] <= 0)
+            continue;
+        PyObject *t = Py_BuildValue("(id)", k, (double)counts[k] / total);
+        if (!t || PyList_Append(list, t) < 0) {
+            Py_XDECREF(t);
+            Py_DECREF(list);
+            return NULL;
+        }
+        Py_DECREF(t);
+    }
+    return list;
+}
+
+static PyObject *game_window_overflow(GameObject *self, PyObject *unused)
+{
+    (void)unused;
+    if (need_game(self) < 0)
+        return NULL;
+    if (self->chance_pending || carc_game_over(self->g))
+        Py_RETURN_FALSE;
+    if (game_cache(self) < 0)
+        return NULL;
+    window w = game_window(self);
+    for (int i = 0; i < self->nmoves; i++)
+        if (encode(w, self->moves[i]) < 0)
+            Py_RETURN_TRUE;
+    Py_RETURN_FALSE;
+}
+
+/* --- Observation ---------------------------------------------------------------- */
+
+static const int edge_middle[4] = {CARC_N, CARC_E, CARC_S, CARC_W};
+
+static void observe_tile(float *board, int cell, int area, const carc_tile_on_board *t, int seat,
+                         int players)
+{
+    const carc_tile_def *def = carc_tile(t->kind);
+    board[PLANE_TILE * area + cell] = 1;
+    for (int e = 0; e < 4; e++) {
+        int kind = carc_tile_edge(t->kind, t->rot, e);
+        int off = kind == CARC_CITY ? 0 : kind == CARC_ROAD ? 1 : kind == CARC_RIVER ? 2 : -1;
+        if (off >= 0)
+            board[(PLANE_EDGES + 3 * e + off) * area + cell] = 1;
+    }
+    for (int s = 0; s < def->nsegments; s++) {
+        const carc_segment_def *seg = &def->segments[s];
+        if (seg->kind == CARC_CLOISTER)
+            board[PLANE_CLOISTER * area + cell] = 1;
+        if (seg->pennant)
+            board[PLANE_PENNANT * area + cell] = 1;
+        if (seg->marks & CARC_MARK_INN)
+            board[PLANE_INN * area + cell] = 1;
+        if (seg->marks & CARC_MARK_CATHEDRAL)
+            board[PLANE_CATHEDRAL * area + cell] = 1;
+        if (seg->marks & (CARC_MARK_WINE | CARC_MARK_GRAIN | CARC_MARK_CLOTH))
+            board[PLANE_GOODS * area + cell] = 1;
+    }
+    int pair = 0;
+    for (int a = 0; a < 4; a++)
+        for (int b = a + 1; b < 4; b++, pair++) {
+            int sa = carc_tile_segment_at(t->kind, t->rot, edge_middle[a]);
+            if (sa >= 0 && sa == carc_tile_segment_at(t->kind, t->rot, edge_middle[b]))
+                board[(PLANE_JOINED + pair) * area + cell] = 1;
+        }
+    if (t->follower_segment == CARC_NO_SPOT || t->follower_segment >= def->nsegments)
+        return;
+    int rel = (t->follower_owner - seat + players) % players;
+    int kind = def->segments[t->follower_segment].kind;
+    int role = kind == CARC_ROAD ? 0 : kind == CARC_CITY ? 1 : kind == CARC_FIELD ? 2 : 3;
+    float value = 1;
+    if (t->follower_figure == CARC_FIGURE_LARGE)
+        value = 2;
+    else if (t->follower_figure != CARC_FIGURE_FOLLOWER)
+        role = 4;
+    board[(PLANE_FIGURES + 5 * rel + role) * area + cell] = value;
+}
+
+/* Whether `seat` may see the drawn tile: everyone sees the tile drawn,
+ * as at the table, but not before the draw (a chance node). */
+static int sees_drawn(const GameObject *self, int seat)
+{
+    (void)seat;
+    return !self->chance_pending && !carc_game_over(self->g);
+}
+
+static void observe_globals(const GameObject *self, int seat, float *out)
+{
+    const carc_game *g = self->g;
+    int players = carc_game_players(g);
+    for (int rel = 0; rel < players; rel++) {
+        int p = (seat + rel) % players;
+        float *f = out + (ptrdiff_t)rel * SEAT_FEATURES;
+        f[0] = 1;
+        f[1] = (float)carc_game_score(g, p) / 100.0f;
+        f[2] = (float)carc_game_supply(g, p) / CARC_FOLLOWERS;
+        for (int fig = CARC_FIGURE_LARGE; fig < CARC_FIGURES; fig++)
+            f[2 + fig] = (float)carc_game_figures(g, p, fig);
+        for (int t = 0; t < CARC_GOODS_TYPES; t++)
+            f[6 + t] = (float)carc_game_goods(g, p, t) / 10.0f;
+    }
+    int drawn = carc_game_drawn_tile(g);
+    if (sees_drawn(self, seat) && drawn >= 0 && drawn < CARC_MAX_KINDS)
+        out[GLOBAL_DRAWN + drawn] = 1;
+    int counts[CARC_MAX_KINDS] = {0};
+    int left = carc_game_tiles_left(g, counts);
+    if (self->chance_pending && drawn >= 0) {
+        counts[drawn]++;
+        left++;
+    }
+    for (int k = 0; k < carc_tile_kinds() && k < CARC_MAX_KINDS; k++) {
+        int total = carc_game_kind_total(g, k);
+        if (total > 0)
+            out[GLOBAL_LEFT + k] = (float)counts[k] / (float)total;
+    }
+    out[GLOBAL_TAIL] = (float)left / (float)carc_game_tile_total(g);
+    out[GLOBAL_TAIL + 1] =
+        (float)(!self->chance_pending && !carc_game_over(g) && carc_game_current_player(g) == seat);
+    out[GLOBAL_TAIL + 2] = (float)carc_game_second_part(g);
+    out[GLOBAL_TAIL + 3] = (float)carc_game_river_phase(g);
+}
+
+/* observe(seat, board, globals): fills the zeroed float32 buffers of
+ * PLANES * board_size^2 and GLOBALS floats with the view of `seat`. */
+static PyObject *game_observe(GameObject *self, PyObject *args)
+{
+    int seat;
+    Py_buffer bview, gview;
+    if (need_game(self) < 0 || !PyArg_ParseTuple(args, "iw*w*", &seat, &bview, &gview))
+        return NULL;
+    int side = self->board, area = side * side;
+    PyObject *result = NULL;
+    if (seat < 0 || seat >= carc_game_players(self->g)) {
+        PyErr_Format(PyExc_ValueError, "seat must be 0..%d", carc_game_players(self->g) - 1);
+        goto done;
+    }
+    if (bview.len != (Py_ssize_t)(sizeof(float) * PLANES * (size_t)area) ||
+        gview.len != (Py_ssize_t)(sizeof(float) * GLOBALS)) {
+        PyErr_SetString(PyExc_ValueError, "observation buffers of the wrong size");
+        goto done;
+    }
+    float *board = bview.buf;
+    window w = game_window(self);
+    int players = carc_game_players(self->g), ntiles = carc_game_tile_count(self->g);
+    for (int i = 0; i < ntiles; i++) {
+        carc_tile_on_board t;
+        carc_game_tile_info(self->g, i, &t);
+        int col = t.x - w.ox, row = t.y - w.oy;
+        if (col < 0 || row < 0 || col >= side || row >= side)
+            continue;
+        observe_tile(board, row * side + col, area, &t, seat, players);
+        if (i == ntiles - 1 && i > 0)
+            board[PLANE_LAST * area + row * side + col] = 1;
+    }
+    if (sees_drawn(self, seat)) {
+        int n = carc_legal_placements(self->g, scratch_places, CARC_MAX_PLACEMENTS);
+        for (int i = 0; i < n && i < CARC_MAX_PLACEMENTS; i++) {
+            int col = scratch_places[i].x - w.ox, row = scratch_places[i].y - w.oy;
+            if (col >= 0 && row >= 0 && col < side && row < side)
+                board[(PLANE_FITS + scratch_places[i].rot) * area + row * side + col] = 1;
+        }
+    }
+    observe_globals(self, seat, gview.buf);
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    PyBuffer_Release(&bview);
+    PyBuffer_Release(&gview);
+    return result;
+}
+
+static PyMethodDef game_methods[] = {
+    {"legal_moves", (PyCFunction)game_legal_moves, METH_NOARGS,
+     "The legal moves as record strings (empty at a chance node or when finished)."},
+    {"play", (PyCFunction)game_play, METH_O, "Plays a move string of legal_moves()."},
+    {"record", (PyCFunction)game_record, METH_NOARGS, "The game's record (docs/record.md)."},
+    {"from_record", (PyCFunction)(void (*)(void))game_from_record,
+     METH_VARARGS | METH_KEYWORDS | METH_CLASS, "Replays a record; ValueError('line N: ...')."},
+    {"clone", (PyCFunction)game_clone, METH_NOARGS, "An independent copy."},
+    {"tiles_left", (PyCFunction)game_tiles_left, METH_NOARGS,
+     "Tiles still to draw, the drawn tile not included."},
+    {"legal_actions", (PyCFunction)game_legal_actions, METH_NOARGS,
+     "The legal actions, ascending (tile kinds at a chance node)."},
+    {"_fill_mask", (PyCFunction)game_fill_mask, METH_O, NULL},
+    {"apply_action", (PyCFunction)game_apply_action, METH_O, "Plays an action."},
+    {"action_to_string", (PyCFunction)game_action_to_string, METH_O,
+     "The record string of an action."},
+    {"string_to_action", (PyCFunction)game_string_to_action, METH_O,
+     "The action of a legal move string."},
+    {"draw", (PyCFunction)game_draw, METH_O,
+     "Makes the drawn tile this one (an id): a record or a table decides the draw."},
+    {"is_chance_node", (PyCFunction)game_is_chance_node, METH_NOARGS,
+     "Whether the next step is the draw."},
+    {"chance_outcomes", (PyCFunction)game_chance_outcomes, METH_NOARGS,
+     "[(tile kind, probability)] at a chance node, else []."},
+    {"window_overflow", (PyCFunction)game_window_overflow, METH_NOARGS,
+     "Whether a legal move lies outside the action window."},
+    {"_observe", (PyCFunction)game_observe, METH_VARARGS, NULL},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef game_getset[] = {
+    {"finished", (getter)game_get_finished, NULL, "Whether the game is over.", NULL},
+    {"scores", (getter)game_get_scores, NULL, "Each player's score.", NULL},
+    {"tile", (getter)game_get_tile, NULL, "The drawn tile's id, or None.", NULL},
+    {"current_player", (getter)game_get_current_player, NULL, "The seat to move (0-based).", NULL},
+    {"players", (getter)game_get_players, NULL, "The number of players.", NULL},
+    {"board_size", (getter)game_get_board_size, NULL, "The action window's side.", NULL},
+    {"num_actions", (getter)game_get_num_actions, NULL, "The size of the action space.", NULL},
+    {"rules", (getter)game_get_rules, NULL, "The rule variants, comma-separated.", NULL},
+    {"expansions", (getter)game_get_expansions, NULL, "The expansions, comma-separated.", NULL},
+    {"events", (getter)game_get_events, NULL, "The score events of the last move.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject GameType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "carcassonne._core.Game",
+    .tp_basicsize = sizeof(GameObject),
+    .tp_dealloc = (destructor)game_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_doc = "A game of Carcassonne.",
+    .tp_methods = game_methods,
+    .tp_getset = game_getset,
+    .tp_init = (initproc)game_init,
+    .tp_new = PyType_GenericNew,
+};
+
+/* ---------------------------------------------------------------------------
+ * Computer players
+ * ------------------------------------------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD carc_player *p;
+    int busy; /* a choose() is running (one at a time per player) */
+} PlayerObject;
+
+static void player_dealloc(PlayerObject *self)
+{
+    if (self->p)
+        carc_player_free(self->p);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int player_init(PlayerObject *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"spec", "seed", NULL};
+    const char *spec = "mcts";
+    unsigned long long seed = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|sK", kwlist, &spec, &seed))
+        return -1;
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "the player is choosing a move");
+        return -1;
+    }
+    char err[256] = "";
+    carc_player *p = carc_player_new(spec, (uint64_t)seed, err, sizeof err);
+    if (!p) {
+        PyErr_Format(PyExc_ValueError, "player %.100s: %s", spec, err);
+        return -1;
+    }
+    if (self->p)
+        carc_player_free(self->p);
+    self->p = p;
+    return 0;
+}
+
+static PyObject *player_choose(PlayerObject *self, PyObject *arg)
+{
+    if (!self->p)
+        return PyErr_Format(PyExc_RuntimeError, "the player was not initialised");
+    if (!PyObject_TypeCheck(arg, &GameType))
+        return PyErr_Format(PyExc_TypeError, "choose() takes a Game, not %.80s",
+                            Py_TYPE(arg)->tp_name);
+    GameObject *game = (GameObject *)arg;
+    if (game_open(game) < 0)
+        return NULL;
+    if (self->busy)
+        return PyErr_Format(PyExc_RuntimeError, "the player is already choosing a move");
+    /* The search runs without the GIL on a copy: the game may change meanwhile. */
+    carc_game *copy = carc_game_clone(game->g);
+    if (!copy)
+        return PyErr_NoMemory();
+    carc_move m;
+    carc_status st;
+    self->busy = 1;
+    PyThreadState *ts = PyEval_SaveThread();
+    st = carc_player_choose(self->p, copy, &m, NULL);
+    PyEval_RestoreThread(ts);
+    self->busy = 0;
+    PyObject *s = NULL;
+    if (st != CARC_OK)
+        PyErr_SetString(PyExc_RuntimeError, "the player found no move");
+    else
+        s = move_string(copy, carc_move_canonical(copy, m));
+    carc_game_free(copy);
+    return s;
+}
+
+static PyObject *player_get_spec(PlayerObject *self, void *closure)
+{
+    (void)closure;
+    if (!self->p)
+        Py_RETURN_NONE;
+    return PyUnicode_FromString(carc_player_spec(self->p));
+}
+
+static PyMethodDef player_methods[] = {
+    {"choose", (PyCFunction)player_choose, METH_O, "The move (a record string) it chooses."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef player_getset[] = {
+    {"spec", (getter)player_get_spec, NULL, "The spec with every option spelled out.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject PlayerType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "carcassonne._core.Player",
+    .tp_basicsize = sizeof(PlayerObject),
+    .tp_dealloc = (destructor)player_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_doc = "A computer player made from a spec string (docs/players.md).",
+    .tp_methods = player_methods,
+    .tp_getset = player_getset,
+    .tp_init = (initproc)player_init,
+    .tp_new = PyType_GenericNew,
+};
+
+/* ---------------------------------------------------------------------------
+ * Self-play: many games on threads, the GIL released
+ * ------------------------------------------------------------------------- */
+
+enum { MAX_THREADS = 64 };
+
+typedef struct {
+    int games, players, want_records, nspecs;
+    uint64_t seed;
+    carc_rules rules;
+    char *specs[CARC_MAX_PLAYERS]; /* owned copies; NULL: the fast random player */
+    int32_t *scores;               /* games x players */
+    char **records;                /* games, or NULL */
+    pthread_mutex_t lock;
+    int next;   /* the next game to play */
+    int failed; /* out of memory or a player error */
+} selfplay_job;
+
+static int job_take(selfplay_job *job)
+{
+    pthread_mutex_lock(&job->lock);
+    int i = job->failed ? job->games : job->next;
+    if (i < job->games)
+        job->next++;
+    pthread_mutex_unlock(&job->lock);
+    return i < job->games ? i : -1;
+}
+
+static void job_fail(selfplay_job *job)
+{
+    pthread_mutex_lock(&job->lock);
+    job->failed = 1;
+    pthread_mutex_unlock(&job->lock);
+}
+
+/* Game i's seeds: the deal from seed + i, as `carcassonne selfplay`. */
+static int play_one(selfplay_job *job, carc_game *g, carc_player **seats, int i)
+{
+    uint64_t deal = job->seed + (uint64_t)i;
+    if (carc_game_reset(g, job->players, &job->rules, deal) != CARC_OK)
+        return -1;
+    carc_rng rng = carc_rng_seed(deal ^ 0x5DEECE66DULL);
+    for (int s = 0; s < job->players; s++)
+        if (seats[s])
+            carc_player_reseed(seats[s], deal * 31u + (uint64_t)s);
+    while (!carc_game_over(g)) {
+        carc_player *p = seats[carc_game_current_player(g)];
+        if (!p) {
+            carc_game_play_random(g, &rng, 0.5, NULL);
+            continue;
+        }
+        carc_move m;
+        if (carc_player_choose(p, g, &m, NULL) != CARC_OK ||
+            carc_game_play(g, m, NULL, 0, NULL) != CARC_OK)
+            return -1;
+    }
+    for (int s = 0; s < job->players; s++)
+        job->scores[(size_t)i * (size_t)job->players + (size_t)s] = carc_game_score(g, s);
+    if (job->want_records) {
+        char headers[64] = "", number[24];
+        snprintf(number, sizeof number, "%llu", (unsigned long long)deal);
+        carc_header_append(headers, sizeof headers, "seed", number);
+        /* One write into a buffer that fits most games, a second when not. */
+        size_t cap = 4096;
+        char *text = malloc(cap);
+        size_t need = text ? carc_record_write(g, headers, text, cap) : 0;
+        if (text && need >= cap) {
+            free(text);
+            cap = need + 1;
+            text = malloc(cap);
+            if (text)
+                carc_record_write(g, headers, text, cap);
+        }
+        if (!text)
+            return -1;
+        job->records[i] = text;
+    }
+    return 0;
+}
+
+static void *selfplay_worker(void *arg)
+{
+    selfplay_job *job = arg;
+    carc_player *seats[CARC_MAX_PLAYERS] = {0};
+    carc_game *g = carc_game_new(job->players, &job->rules, job->seed);
+    int ok = g != NULL;
+    for (int s = 0; ok && s < job->players; s++) {
+        const char *spec = job->specs[s % job->nspecs];
+        if (spec && !(seats[s] = carc_player_new(spec, job->seed, NULL, 0)))
+            ok = 0;
+    }
+    for (int i; ok && (i = job_take(job)) >= 0;)
+        ok = play_one(job, g, seats, i) == 0;
+    if (!ok)
+        job_fail(job);
+    for (int s = 0; s < job->players; s++)
+        carc_player_free(seats[s]);
+    if (g)
+        carc_game_free(g);
+    return NULL;
+}
+
+/* Runs the job on `threads` threads (the calling one among them). */
+static void selfplay_run(selfplay_job *job, int threads)
+{
+    pthread_t ids[MAX_THREADS];
+    int started = 0;
+    for (int t = 1; t < threads; t++)
+        if (pthread_create(&ids[started], NULL, selfplay_worker, job) == 0)
+            started++;
+    selfplay_worker(job);
+    for (int t = 0; t < started; t++)
+        pthread_join(ids[t], NULL);
+}
+
+static int selfplay_specs(PyObject *specs, selfplay_job *job)
+{
+    PyObject *seq = PySequence_Fast(specs, "player specs must be a list of str");
+    if (!seq)
+        return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n < 1 || n > job->players) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "one player spec, or one per seat");
+        return -1;
+    }
+    char err[256];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+        const char *spec = PyUnicode_Check(item) ? PyUnicode_AsUTF8(item) : NULL;
+        if (!spec) {
+            Py_DECREF(seq);
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_TypeError, "a player spec is a str");
+            return -1;
+        }
+        carc_player *p = carc_player_new(spec, 0, err, sizeof err);
+        if (!p) {
+            Py_DECREF(seq);
+            PyErr_Format(PyExc_ValueError, "player %.100s: %s", spec, err);
+            return -1;
+        }
+        /* The plain random player runs as the library's fast random step. */
+        int fast = strcmp(carc_player_spec(p), "random") == 0;
+        carc_player_free(p);
+        if (!fast && !(job->specs[i] = strdup(spec))) {
+            Py_DECREF(seq);
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
+    job->nspecs = (int)n;
+    Py_DECREF(seq);
+    return 0;
+}
+
+static PyObject *selfplay_result(selfplay_job *job)
+{
+    PyObject *scores = PyBytes_FromStringAndSize(
+        (const char *)job->scores,
+        (Py_ssize_t)(sizeof(int32_t) * (size_t)job->games * (size_t)job->players));
+    PyObject *records = job->want_records ? PyList_New(job->games) : Py_NewRef(Py_None);
+    for (int i = 0; records && job->want_records && i < job->games; i++) {
+        PyObject *s =
+            PyUnicode_DecodeUTF8(job->records[i], (Py_ssize_t)strlen(job->records[i]), "strict");
+        if (!s) {
+            Py_CLEAR(records);
+            break;
+        }
+        PyList_SET_ITEM(records, i, s);
+    }
+    if (!scores || !records) {
+        Py_XDECREF(scores);
+        Py_XDECREF(records);
+        return NULL;
+    }
+    return Py_BuildValue("(NN)", records, scores);
+}
+
+static PyObject *core_selfplay(PyObject *module, PyObject *args, PyObject *kwds)
+{
+    (void)module;
+    static char *kwlist[] = {"games", "players",    "seed",    "specs", "threads",
+                             "rules", "expansions", "records", NULL};
+    selfplay_job job = {0};
+    unsigned long long seed = 0;
+    int threads = 1, records = 1;
+    PyObject *specs;
+    const char *rules_text = "", *expansions_text = "";
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiKO|issp", kwlist, &job.games, &job.players,
+                                     &seed, &specs, &threads, &rules_text, &expansions_text,
+                                     &records))
+        return NULL;
+    if (job.games < 0 || job.games > 100000000)
+        return PyErr_Format(PyExc_ValueError, "games must be 0..100000000");
+    if (job.players < CARC_MIN_PLAYERS || job.players > CARC_MAX_PLAYERS)
+        return PyErr_Format(PyExc_ValueError, "players must be %d..%d", CARC_MIN_PLAYERS,
+                            CARC_MAX_PLAYERS);
+    if (threads < 1 || threads > MAX_THREADS)
+        return PyErr_Format(PyExc_ValueError, "threads must be 1..%d", MAX_THREADS);
+    if (parse_rules(rules_text, expansions_text, &job.rules) < 0)
+        return NULL;
+    PyObject *result = NULL;
+    if (selfplay_specs(specs, &job) < 0)
+        goto done;
+    job.seed = (uint64_t)seed;
+    job.want_records = records;
+    job.scores = calloc((size_t)job.games * (size_t)job.players + 1, sizeof(int32_t));
+    job.records = records ? calloc((size_t)job.games + 1, sizeof(char *)) : NULL;
+    if (!job.scores || (records && !job.records)) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    pthread_mutex_init(&job.lock, NULL);
+    PyThreadState *ts = PyEval_SaveThread();
+    selfplay_run(&job, threads);
+    PyEval_RestoreThread(ts);
+    pthread_mutex_destroy(&job.lock);
+    if (job.failed)
+        PyErr_SetString(PyExc_RuntimeError, "self-play failed (out of memory or a player error)");
+    else
+        result = selfplay_result(&job);
+done:
+    for (int s = 0; s < CARC_MAX_PLAYERS; s++)
+        free(job.specs[s]);
+    for (int i = 0; job.records && i < job.games; i++)
+        free(job.records[i]);
+    free(job.records);
+    free(job.scores);
+    return result;
+}
+
+/* ---------------------------------------------------------------------------
+ * The module
+ * ------------------------------------------------------------------------- */
+
+static PyObject *core_tile_ids(PyObject *module, PyObject *unused)
+{
+    (void)module;
+    (void)unused;
+    PyObject *list = PyList_New(carc_tile_kinds());
+    for (int k = 0; list && k < carc_tile_kinds(); k++)
+        PyList_SET_ITEM(list, k, PyUnicode_FromString(carc_tile_id(k)));
+    return list;
+}
+
+/* The names of the single flags that `name_of` knows, lowest first. */
+static PyObject *flag_names(const char *(*name_of)(uint32_t))
+{
+    PyObject *list = PyList_New(0);
+    for (int bit = 0; list && bit < 32; bit++) {
+        const char *name = name_of(1u << bit);
+        if (!name)
+            continue;
+        PyObject *s = PyUnicode_FromString(name);
+        if (!s || PyList_Append(list, s) < 0)
+            Py_CLEAR(list);
+        Py_XDECREF(s);
+    }
+    return list;
+}
+
+static PyObject *core_rule_names(PyObject *module, PyObject *unused)
+{
+    (void)module;
+    (void)unused;
+    return flag_names(carc_rule_name);
+}
+
+static PyObject *core_expansion_names(PyObject *module, PyObject *unused)
+{
+    (void)module;
+    (void)unused;
+    return flag_names(carc_expansion_name);
+}
+
+static PyObject *core_noop(PyObject *module, PyObject *arg)
+{
+    (void)module;
+    (void)arg;
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef core_methods[] = {
+    {"selfplay", (PyCFunction)(void (*)(void))core_selfplay, METH_VARARGS | METH_KEYWORDS,
+     "selfplay(games, players, seed, specs, threads=1, rules='', expansions='', records=True)"},
+    {"tile_ids", core_tile_ids, METH_NOARGS, "The catalogue's tile ids, by kind."},
+    {"rule_names", core_rule_names, METH_NOARGS, "The rule variants' record names."},
+    {"expansion_names", core_expansion_names, METH_NOARGS, "The expansions' record names."},
+    {"_noop", core_noop, METH_O, "Does nothing: measures the call overhead."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef core_module = {
+    PyModuleDef_HEAD_INIT,
+    "carcassonne._core",
+    "The C library inside the package.",
+    -1,
+    core_methods,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
+};
+
+PyMODINIT_FUNC PyInit__core(void);
+PyMODINIT_FUNC PyInit__core(void)
+{
+    if (PyType_Ready(&GameType) < 0 || PyType_Ready(&PlayerType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&core_module);
+    if (!m)
+        return NULL;
+    if (PyModule_AddObjectRef(m, "Game", (PyObject *)&GameType) < 0 ||
+        PyModule_AddObjectRef(m, "Player", (PyObject *)&PlayerType) < 0 ||
+        PyModule_AddIntConstant(m, "FIGURE_SLOTS", FIGURE_SLOTS) < 0 ||
+        PyModule_AddIntConstant(m, "PLANES", PLANES) < 0 ||
+        PyModule_AddIntConstant(m, "GLOBALS", GLOBALS) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_KINDS", CARC_MAX_KINDS) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_PLAYERS", CARC_MAX_PLAYERS) < 0 ||
+        PyModule_AddIntConstant(m, "SEAT_FEATURES", SEAT_FEATURES) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

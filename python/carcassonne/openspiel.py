@@ -1,0 +1,138 @@
+"""openspiel.py: the game for OpenSpiel's Python games, registered as
+"python_carcassonne" when OpenSpiel (pyspiel) is installed
+(docs/python.md, "OpenSpiel").
+
+    import pyspiel, carcassonne.openspiel
+    game = pyspiel.load_game("python_carcassonne", {"players": 2})
+    state = game.new_initial_state()
+
+It follows open_spiel/python/games (a pyspiel.Game and pyspiel.State in
+Python): sequential, explicit stochastic (each draw a chance node), general
+sum, terminal rewards (each player's score minus the best other score).
+OpenSpiel is not packaged for Debian 12 nor reachable here: this module was
+checked against a stand-in of pyspiel's classes (tests/python), not against
+OpenSpiel itself.
+"""
+import numpy as np
+
+from . import GLOBALS, PLANES, Game, tile_ids
+
+try:  # pragma: no cover - depends on what is installed
+    import pyspiel
+except ImportError:  # pragma: no cover
+    pyspiel = None
+
+_DEFAULTS = {"players": 2, "board_size": 31, "rules": "", "expansions": "", "seed": 0}
+
+
+def _game_type():
+    return pyspiel.GameType(
+        short_name="python_carcassonne",
+        long_name="Python Carcassonne",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=6,
+        min_num_players=2,
+        provides_information_state_string=False,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=dict(_DEFAULTS))
+
+
+def _classes():
+    """The pyspiel.Game and pyspiel.State subclasses (pyspiel imported)."""
+
+    class CarcassonneGame(pyspiel.Game):
+        def __init__(self, params=None):
+            p = dict(_DEFAULTS)
+            p.update(params or {})
+            self._params = p
+            probe = self._new_game(0)
+            self.tiles = probe.tiles_left() + 2
+            info = pyspiel.GameInfo(
+                num_distinct_actions=probe.num_actions,
+                max_chance_outcomes=len(tile_ids()),
+                num_players=p["players"],
+                min_utility=-500.0,
+                max_utility=500.0,
+                max_game_length=2 * self.tiles)
+            super().__init__(_game_type(), info, p)
+
+        def _new_game(self, seed):
+            p = self._params
+            return Game(p["players"], seed, p["rules"], p["expansions"], p["board_size"],
+                        explicit_chance=True)
+
+        def new_initial_state(self):
+            return CarcassonneState(self)
+
+        def make_py_observer(self, iig_obs_type=None, params=None):
+            return CarcassonneObserver(self._params["board_size"])
+
+    class CarcassonneState(pyspiel.State):
+        def __init__(self, game):
+            super().__init__(game)
+            self.game_state = game._new_game(game._params["seed"])
+
+        def current_player(self):
+            g = self.game_state
+            if g.finished:
+                return pyspiel.PlayerId.TERMINAL
+            if g.is_chance_node():
+                return pyspiel.PlayerId.CHANCE
+            return g.current_player
+
+        def _legal_actions(self, player):
+            return self.game_state.legal_actions()
+
+        def chance_outcomes(self):
+            return self.game_state.chance_outcomes()
+
+        def _apply_action(self, action):
+            self.game_state.apply_action(int(action))
+
+        def _action_to_string(self, player, action):
+            return self.game_state.action_to_string(int(action))
+
+        def is_terminal(self):
+            return self.game_state.finished
+
+        def returns(self):
+            g = self.game_state
+            return [float(r) for r in g.returns()] if g.finished else [0.0] * g.players
+
+        def __str__(self):
+            return self.game_state.record()
+
+    return CarcassonneGame, CarcassonneState
+
+
+class CarcassonneObserver:
+    """Observation tensor and string of a seat (OpenSpiel's observer API):
+    the flat tensor of Game.observation_tensor()."""
+
+    def __init__(self, board_size):
+        self.tensor = np.zeros(PLANES * board_size * board_size + GLOBALS, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state, player):
+        self.tensor[:] = state.game_state.observation_tensor(player)
+
+    def string_from(self, state, player):
+        return state.game_state.record()
+
+
+def register():
+    """Registers the game with pyspiel; returns the Game class (None without pyspiel)."""
+    if pyspiel is None:
+        return None
+    game_class, _ = _classes()
+    pyspiel.register_game(_game_type(), game_class)
+    return game_class
+
+
+CarcassonneGame = register()

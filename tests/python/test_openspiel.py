@@ -1,0 +1,107 @@
+"""carcassonne.openspiel against a stand-in of pyspiel's Python game
+classes (OpenSpiel itself is not installed here): registration, the
+state's players, chance nodes, actions, returns and the observer."""
+import importlib
+import random
+import sys
+import types
+
+import numpy as np
+import pytest
+
+import carcassonne
+
+
+def fake_pyspiel():
+    """The parts of pyspiel a Python game uses, as plain classes."""
+    m = types.ModuleType("pyspiel")
+    ns = types.SimpleNamespace
+
+    class GameType:
+        Dynamics = ns(SEQUENTIAL="sequential")
+        ChanceMode = ns(EXPLICIT_STOCHASTIC="explicit")
+        Information = ns(IMPERFECT_INFORMATION="imperfect")
+        Utility = ns(GENERAL_SUM="general")
+        RewardModel = ns(TERMINAL="terminal")
+
+        def __init__(self, **kwargs):
+            self.__dict__.update(kwargs)
+
+    class GameInfo:
+        def __init__(self, **kwargs):
+            self.__dict__.update(kwargs)
+
+    class Game:
+        def __init__(self, game_type, info, params):
+            self.game_type, self.info, self.params = game_type, info, params
+
+    class State:
+        def __init__(self, game):
+            self.game = game
+
+        def legal_actions(self):
+            return self._legal_actions(self.current_player())
+
+        def apply_action(self, action):
+            assert action in self.legal_actions()
+            self._apply_action(action)
+
+    m.GameType, m.GameInfo, m.Game, m.State = GameType, GameInfo, Game, State
+    m.PlayerId = ns(CHANCE=-1, TERMINAL=-4)
+    m.registered = {}
+    m.register_game = lambda game_type, cls: m.registered.__setitem__(game_type.short_name, cls)
+    return m
+
+
+@pytest.fixture
+def openspiel(monkeypatch):
+    fake = fake_pyspiel()
+    monkeypatch.setitem(sys.modules, "pyspiel", fake)
+    sys.modules.pop("carcassonne.openspiel", None)
+    module = importlib.import_module("carcassonne.openspiel")
+    yield fake, module
+    sys.modules.pop("carcassonne.openspiel", None)
+
+
+def test_registers_and_plays_a_game(openspiel, cli, tmp_path):
+    from conftest import replay
+    fake, module = openspiel
+    cls = fake.registered["python_carcassonne"]
+    assert module.CarcassonneGame is cls
+    game = cls({"players": 3, "expansions": "river", "seed": 4})
+    assert game.game_type.chance_mode == "explicit" and game.info.num_players == 3
+    assert game.info.max_chance_outcomes == len(carcassonne.tile_ids())
+    state = game.new_initial_state()
+    observer = game.make_py_observer()
+    rng = random.Random(2)
+    chance_nodes = 0
+    while not state.is_terminal():
+        player = state.current_player()
+        if player == fake.PlayerId.CHANCE:
+            outcomes = state.chance_outcomes()
+            assert abs(sum(p for _, p in outcomes) - 1) < 1e-9
+            action = rng.choices([k for k, _ in outcomes], [p for _, p in outcomes])[0]
+            chance_nodes += 1
+        else:
+            assert 0 <= player < 3
+            observer.set_from(state, player)
+            assert observer.tensor.shape == (len(state.game_state.observation_tensor(player)),)
+            action = rng.choice(state.legal_actions())
+            assert state._action_to_string(player, action) in state.game_state.legal_moves()
+        state.apply_action(action)
+    assert state.current_player() == fake.PlayerId.TERMINAL
+    assert chance_nodes >= 82
+    s = state.game_state.scores
+    assert state.returns() == [float(s[p] - max(s[q] for q in range(3) if q != p))
+                               for p in range(3)]
+    status, out = replay(cli, str(state), tmp_path)
+    assert status == 0 and out["scores"] == s
+    assert np.isfinite(observer.tensor).all()
+
+
+def test_without_pyspiel_nothing_registers(monkeypatch):
+    monkeypatch.setitem(sys.modules, "pyspiel", None)  # import fails
+    sys.modules.pop("carcassonne.openspiel", None)
+    module = importlib.import_module("carcassonne.openspiel")
+    assert module.CarcassonneGame is None
+    sys.modules.pop("carcassonne.openspiel", None)
