@@ -27,6 +27,10 @@ static void update_cloisters(carc_game *g, int t, event_sink *sink);
 static void place_start(carc_game *g)
 {
     int closed, start_in_pile = (g->rules.flags & CARC_RULE_START_IN_PILE) != 0;
+    /* The deal reads the river pile's count: set before a start-in-pile
+     * deal (a game without the river; a reset game's count is stale). */
+    if (start_in_pile)
+        river_start(g);
     int kind = start_in_pile ? pile_draw_start(g) : pile_start_kind(&g->rules);
     board_place(g, kind, 0, 0, 0, -1, &closed);
     update_cloisters(g, 0, NULL); /* a cloister drawn as the start tile */

@@ -328,6 +328,27 @@ static void test_seat_view(void **state)
     carc_game_free(b);
 }
 
+/* A start-in-pile game dealt over a used game (carc_game_reset of a river
+ * game: the river pile's count is stale) deals as a new game does. */
+static void test_start_in_pile_after_reset(void **state)
+{
+    (void)state;
+    carc_rules river = {.expansions = CARC_EXPANSION_RIVER};
+    carc_rules inns = {.flags = CARC_RULE_START_IN_PILE,
+                       .expansions = CARC_EXPANSION_INNS_CATHEDRALS};
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        carc_game *used = carc_game_new(2, &river, seed);
+        carc_game *fresh = carc_game_new(2, &inns, seed);
+        assert_non_null(used);
+        assert_non_null(fresh);
+        assert_int_equal(carc_game_reset(used, 2, &inns, seed), CARC_OK);
+        assert_int_equal(carc_game_drawn_tile(used), carc_game_drawn_tile(fresh));
+        assert_true(carc_game_digest(used) == carc_game_digest(fresh));
+        carc_game_free(used);
+        carc_game_free(fresh);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -337,6 +358,7 @@ int main(void)
         cmocka_unit_test(test_draw_refusals),
         cmocka_unit_test(test_information_set),
         cmocka_unit_test(test_seat_view),
+        cmocka_unit_test(test_start_in_pile_after_reset),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
