@@ -10,10 +10,12 @@
 #include "board.h"
 #include "feature.h"
 #include "figures.h"
+#include "layout_of.h"
 #include "moves.h"
 #include "pile.h"
 #include "river.h"
 #include "scoring.h"
+#include "table.h"
 #include "tiles.h"
 #include "traders.h"
 
@@ -32,8 +34,11 @@ static carc_status start_game(carc_game *g, int players, const carc_rules *rules
     carc_rules chosen = rules ? *rules : carc_rules_standard();
     if (carc_rules_check(&chosen, g->error, sizeof g->error) != CARC_OK)
         return CARC_EINVAL;
-    if ((chosen.expansions != 0) != LAYOUT_WIDE) {
-        game_set_error(g, "a game with other expansions needs a new game, not a reset");
+    if (layout_wide_for(&chosen, players) != LAYOUT_WIDE) {
+        game_set_error(g,
+                       "a game with other expansions or with more than %d players needs a "
+                       "new game, not a reset",
+                       COMPACT_MAX_PLAYERS);
         return CARC_EINVAL;
     }
     g->layout = LAYOUT_WIDE;
@@ -232,6 +237,7 @@ static void update_cloisters(carc_game *g, int t, event_sink *sink)
             for (int dx = -1; dx <= 1; dx++)
                 if ((dx || dy) && board_tile_at(g, bt->x + dx, bt->y + dy) >= 0)
                     neighbours++;
+        neighbours += table_cloister_filled(g, bt->x, bt->y);
         seg_node *node = &g->seg[bt->seg_base + cs];
         node->root = (node->root & ~(root_word)ROOT_OPEN_FIELD) | (root_word)(8 - neighbours)
                                                                       << ROOT_OPEN_SHIFT;

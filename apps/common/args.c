@@ -78,7 +78,7 @@ int cli_usage_error_help(const char *cmd, const char *help, const char *fmt, ...
 const char *cli_player_name(int player)
 {
     static const char *const names[CARC_MAX_PLAYERS] = {
-        "Red", "Blue", "Yellow", "Green", "Black", "Grey",
+        "Red", "Blue", "Yellow", "Green", "Black", "Grey", "Purple", "Pink",
     };
     return player >= 0 && player < CARC_MAX_PLAYERS ? names[player] : "?";
 }
@@ -98,6 +98,12 @@ int cli_parse_rules(const char *cmd, const char *text, carc_rules *rules)
     if (carc_rules_parse(text, &more, why, sizeof why) != CARC_OK)
         return cli_usage_error(cmd, "--rules: %s", why[0] ? why : "bad list");
     rules->flags |= more.flags;
+    if (more.hand)
+        rules->hand = more.hand;
+    if (more.table_w) {
+        rules->table_w = more.table_w;
+        rules->table_h = more.table_h;
+    }
     return 0;
 }
 
