@@ -13,7 +13,17 @@ static json_t *names_json(uint32_t flags, const char *(*name_of)(uint32_t))
 
 json_t *wire_rules(carc_rules rules)
 {
-    return names_json(rules.flags, carc_rule_name);
+    json_t *list = names_json(rules.flags, carc_rule_name);
+    char value[32];
+    if (rules.hand) {
+        snprintf(value, sizeof value, "hand=%d", rules.hand);
+        json_array_append_new(list, json_string(value));
+    }
+    if (rules.table_w) {
+        snprintf(value, sizeof value, "table=%dx%d", rules.table_w, rules.table_h);
+        json_array_append_new(list, json_string(value));
+    }
+    return list;
 }
 
 json_t *wire_expansions(carc_rules rules)

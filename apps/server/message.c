@@ -395,9 +395,64 @@ static msg_error get_flags(json_t *root, const char *key, const char *what,
     return ERR_NONE;
 }
 
+/* A valued rule NAME=VALUE ("table=9x9", "hand=3") of `rules`, item `i`,
+ * into the request's valued rules. */
+static msg_error get_valued_rule(const char *name, size_t i, msg_request *r, msg_problem *p)
+{
+    carc_rules one = {0};
+    char why[120];
+    if (carc_rules_parse(name, &one, why, sizeof why) != CARC_OK)
+        return fail(p, ERR_BAD_FIELD, "rules[%zu]: %s", i, why);
+    if ((one.hand && r->hand && one.hand != r->hand) ||
+        (one.table_w && r->table_w && (one.table_w != r->table_w || one.table_h != r->table_h)))
+        return fail(p, ERR_BAD_FIELD, "rules[%zu]: '%s' is given twice", i, name);
+    if (one.hand)
+        r->hand = one.hand;
+    if (one.table_w) {
+        r->table_w = one.table_w;
+        r->table_h = one.table_h;
+    }
+    return ERR_NONE;
+}
+
 static msg_error get_rules(json_t *root, msg_request *r, msg_problem *p)
 {
-    return get_flags(root, "rules", "rule", carc_rule_flag, 0, &r->rules, p);
+    json_t *list;
+    msg_error e = get_names(root, "rules", &list, p);
+    if (e != ERR_NONE || !list)
+        return e;
+    size_t i;
+    json_t *v;
+    json_array_foreach(list, i, v)
+    {
+        const char *name = json_string_value(v);
+        if (strchr(name, '=')) {
+            e = get_valued_rule(name, i, r, p);
+            if (e != ERR_NONE)
+                return e;
+            continue;
+        }
+        uint32_t flag = carc_rule_flag(name);
+        if (!flag)
+            return fail(p, ERR_BAD_FIELD, "rules[%zu]: unknown rule '%s'", i, name);
+        r->rules |= flag;
+    }
+    return ERR_NONE;
+}
+
+static msg_error get_first(json_t *root, msg_request *r, msg_problem *p)
+{
+    static const char *const names[] = {"seat-order", "random", "draw-off"};
+    json_t *v = json_object_get(root, "first");
+    if (!v)
+        return ERR_NONE;
+    const char *name = json_string_value(v);
+    for (int i = 0; name && i < 3; i++)
+        if (strcmp(name, names[i]) == 0) {
+            r->first = (first_seat)i;
+            return ERR_NONE;
+        }
+    return fail(p, ERR_BAD_FIELD, "'first' must be \"seat-order\", \"random\" or \"draw-off\"");
 }
 
 static msg_error get_expansions(json_t *root, msg_request *r, msg_problem *p)
@@ -409,7 +464,11 @@ static msg_error get_expansions(json_t *root, msg_request *r, msg_problem *p)
  * expansion of a later version, river-keep-start without the river). */
 static msg_error check_rules(const msg_request *r, msg_problem *p)
 {
-    carc_rules rules = {.flags = r->rules, .expansions = r->expansions};
+    carc_rules rules = {.flags = r->rules,
+                        .expansions = r->expansions,
+                        .hand = r->hand,
+                        .table_w = r->table_w,
+                        .table_h = r->table_h};
     char why[120];
     if (carc_rules_check(&rules, why, sizeof why) == CARC_OK)
         return ERR_NONE;
@@ -481,6 +540,8 @@ static msg_error decode_create(json_t *root, msg_request *r, msg_problem *p)
         e = get_expansions(root, r, p);
     if (e == ERR_NONE)
         e = check_rules(r, p);
+    if (e == ERR_NONE)
+        e = get_first(root, r, p);
     if (e == ERR_NONE)
         e = get_info(root, r, p);
     if (e == ERR_NONE)
@@ -611,6 +672,8 @@ static void clear_request(msg_request *r)
     r->nseats = r->nmine = 0;
     r->rules = 0;
     r->expansions = 0;
+    r->hand = r->table_w = r->table_h = 0;
+    r->first = FIRST_SEAT_ORDER;
     r->info = INFO_CASUAL;
     memset(&r->clock, 0, sizeof r->clock);
     r->listed = 1;

@@ -60,6 +60,9 @@ typedef struct stored_table {
     int players;
     uint32_t rules;      /* CARC_RULE_* */
     uint32_t expansions; /* CARC_EXPANSION_*: the tile set */
+    /* carc_rules's valued rules (hand=N, table=WxH); with `rules` they are
+     * stored as the rules' text (carc_rules_format), see stored_rules() */
+    uint8_t hand, table_w, table_h;
     table_info info;
     msg_clock clock;
     int listed;
@@ -74,6 +77,16 @@ typedef struct stored_table {
     int nmoves;
     stored_move moves[STORED_MAX_MOVES];
 } stored_table;
+
+/* The whole rules of a stored table. */
+static inline carc_rules stored_rules(const stored_table *t)
+{
+    return (carc_rules){.flags = t->rules,
+                        .expansions = t->expansions,
+                        .hand = t->hand,
+                        .table_w = t->table_w,
+                        .table_h = t->table_h};
+}
 
 typedef struct storage storage;
 
@@ -116,5 +129,12 @@ int storage_load_table(storage *s, const char *id, stored_table *out);
  * buffer it reuses; `each` returning nonzero stops. 0 on success, -1 on
  * failure. */
 int storage_load_unfinished(storage *s, int (*each)(void *ctx, const stored_table *t), void *ctx);
+/* The rules of a table as a backend stores them beside the `rules` flags
+ * (a text column since SQLite schema version 5): carc_rules_format() of
+ * stored_rules(), "table-edge-completes table=9x9" ("" when it would not
+ * fit `cap`); and back: `text` ("" or NULL for a row stored before: the
+ * flags alone) sets the rules' flags and valued rules of `t`. */
+void storage_rules_text(const stored_table *t, char *buf, size_t cap);
+void storage_rules_read(stored_table *t, const char *text);
 
 #endif

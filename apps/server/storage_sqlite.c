@@ -10,7 +10,8 @@
 #include <time.h>
 
 enum {
-    SCHEMA_VERSION = 4,   /* 2: tables.estimates; 3: tables.expansions; 4: tables.creator */
+    SCHEMA_VERSION = 5,   /* 2: tables.estimates; 3: tables.expansions; 4: tables.creator;
+                             5: tables.rules_text */
     CHECKPOINT_MS = 1000, /* the checkpointer's period */
     /* How long the event loop waits for another process's write lock
      * (a script writing to the database) before the write fails: short,
@@ -28,7 +29,7 @@ static const char schema[] =
     " listed INTEGER NOT NULL, seed INTEGER NOT NULL, salt BLOB NOT NULL,"
     " addr TEXT NOT NULL, forfeit INTEGER NOT NULL, started_ms INTEGER NOT NULL,"
     " estimates INTEGER NOT NULL DEFAULT 1, expansions INTEGER NOT NULL DEFAULT 0,"
-    " creator INTEGER NOT NULL DEFAULT -1);"
+    " creator INTEGER NOT NULL DEFAULT -1, rules_text TEXT NOT NULL DEFAULT '');"
     "CREATE INDEX IF NOT EXISTS tables_status ON tables(status, created_ms);"
     "CREATE TABLE IF NOT EXISTS seats ("
     " table_id TEXT NOT NULL, seat INTEGER NOT NULL, kind INTEGER NOT NULL,"
@@ -42,12 +43,14 @@ static const char schema[] =
  * transaction with the new user_version, so that a failure leaves the file
  * as it was: version 1 gains the tables' `estimates` (on for them all),
  * version 2 their `expansions` (none: the base game they were played
- * with), version 3 their `creator` (none known: -1). A new file gets every column from `schema` and
- * no step. */
+ * with), version 3 their `creator` (none known: -1), version 4 their
+ * `rules_text` ("": the rules are the `rules` flags alone). A new file
+ * gets every column from `schema` and no step. */
 static const char *const upgrades[SCHEMA_VERSION] = {
     [1] = "ALTER TABLE tables ADD COLUMN estimates INTEGER NOT NULL DEFAULT 1;",
     [2] = "ALTER TABLE tables ADD COLUMN expansions INTEGER NOT NULL DEFAULT 0;",
     [3] = "ALTER TABLE tables ADD COLUMN creator INTEGER NOT NULL DEFAULT -1;",
+    [4] = "ALTER TABLE tables ADD COLUMN rules_text TEXT NOT NULL DEFAULT '';",
 };
 
 /* The prepared statements, one per write and read. */
@@ -79,7 +82,7 @@ static const char *const stmt_sql[ST_COUNT] = {
     "RELEASE step",
     "ROLLBACK TO step",
     "INSERT INTO tables VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,"
-    "?18,?19)",
+    "?18,?19,?20)",
     "INSERT INTO seats VALUES (?1,?2,?3,?4,?5,?6,?7,?8)",
     "UPDATE seats SET kind=?3, taken=?4, name=?5, spec=?6, token_hash=?7, invite_hash=?8"
     " WHERE table_id=?1 AND seat=?2",
@@ -90,7 +93,7 @@ static const char *const stmt_sql[ST_COUNT] = {
     "SELECT id FROM tables WHERE (?1 >> status) & 1 ORDER BY created_ms, id",
     "SELECT id, created_ms, status, players, rules, info, clock_mode, clock_seconds,"
     " clock_increment, clock_timeout, listed, seed, salt, addr, forfeit, started_ms,"
-    " estimates, expansions, creator FROM tables WHERE id=?1",
+    " estimates, expansions, creator, rules_text FROM tables WHERE id=?1",
     "SELECT seat, kind, taken, name, spec, token_hash, invite_hash FROM seats"
     " WHERE table_id=?1 ORDER BY seat",
     "SELECT turn, move, by, at_ms FROM moves WHERE table_id=?1 ORDER BY turn",
@@ -396,6 +399,9 @@ static int insert_table(storage *s, const stored_table *t)
     sqlite3_bind_int(q, 17, t->estimates);
     sqlite3_bind_int64(q, 18, (sqlite3_int64)t->expansions);
     sqlite3_bind_int(q, 19, t->creator);
+    char rules[256];
+    storage_rules_text(t, rules, sizeof rules);
+    bind_text(q, 20, rules);
     return run(s, ST_INSERT_TABLE);
 }
 
@@ -503,6 +509,8 @@ static void read_table_row(sqlite3_stmt *q, stored_table *t)
     t->estimates = sqlite3_column_int(q, 16);
     t->expansions = (uint32_t)sqlite3_column_int64(q, 17);
     t->creator = sqlite3_column_int(q, 18);
+    t->hand = t->table_w = t->table_h = 0;
+    storage_rules_read(t, (const char *)sqlite3_column_text(q, 19));
 }
 
 static int read_seats(storage *s, stored_table *t)
