@@ -659,6 +659,8 @@ static void invite_label(int seat, char *out, size_t cap)
 static int choose_first(const msg_request *r, uint64_t seed, char *text)
 {
     text[0] = '\0';
+    if (r->nseats < CARC_MIN_PLAYERS) /* never: create checks the seats */
+        return 0;
     if (r->first == FIRST_RANDOM) {
         uint32_t v;
         if (token_random(&v, sizeof v))
