@@ -15,8 +15,8 @@ extern "C" {
 
 enum {
     CARC_MIN_PLAYERS = 2,
-    CARC_MAX_PLAYERS = 6,
-    CARC_FOLLOWERS = 7, /* followers in each player's supply at start */
+    CARC_MAX_PLAYERS = 8, /* colours: red, blue, yellow, green, black, grey, purple, pink */
+    CARC_FOLLOWERS = 7,   /* followers in each player's supply at start */
     /* Capacities, not facts of a game: the catalogue holds carc_tile_kinds()
      * kinds (the base game's 24 and the expansions'), a game as many tiles
      * as its tile set has (carc_game_tile_total()). Arrays indexed by a
@@ -348,11 +348,12 @@ typedef struct carc_event {
 /* Every function below that takes a game needs a valid handle (not NULL). */
 typedef struct carc_game carc_game;
 
-/* Allocates a new game of `players` players (2..6) with the tile set and
+/* Allocates a new game of `players` players (2..8) with the tile set and
  * rules of `rules` (NULL: the base game, standard rules), whose pile is
  * shuffled from `seed`, with the start tile placed and player 0's first
- * tile drawn. The state is sized for the tile set: the base game keeps a
- * compact layout, a game with expansions a wider one. Returns NULL only
+ * tile drawn. The state is sized for the tile set: the base game of up to
+ * six players keeps a compact layout, a game with expansions or with seven
+ * or eight players a wider one. Returns NULL only
  * when out of memory or on bad arguments (`players` out of range, rules
  * that carc_rules_check() refuses); free with carc_game_free(). */
 carc_game *carc_game_new(int players, const carc_rules *rules, uint64_t seed);
@@ -367,7 +368,8 @@ carc_status carc_game_copy(carc_game *dst, const carc_game *src);
 /* A new game equal to `src`; free with carc_game_free(). */
 carc_game *carc_game_clone(const carc_game *src);
 /* Size in bytes of the state of a game with the expansions of `rules`
- * (NULL: the base game). */
+ * (NULL: the base game) and at most six players (seven or eight take the
+ * size of a game with expansions). */
 size_t carc_game_size(const carc_rules *rules);
 
 /* Message of the last failing call on `g` ("" when none). */

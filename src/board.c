@@ -6,6 +6,7 @@
 #include "board.h"
 #include "feature.h"
 #include "figures.h"
+#include "table.h"
 #include "tiles.h"
 
 void board_clear(carc_game *g, int fresh)
@@ -54,7 +55,7 @@ static void uncount_square(carc_game *g, unsigned sig)
         g->placements[w] -= a[w];
 }
 
-static void frontier_remove(carc_game *g, int index)
+void board_frontier_remove(carc_game *g, int index)
 {
     uncount_square(g, g->frontier[index].sig);
     int last = --g->nfrontier;
@@ -177,7 +178,7 @@ int board_place(carc_game *g, int kind, int x, int y, int rot, int f, int *close
     uint8_t neighbour[4] = {NO_TILE, NO_TILE, NO_TILE, NO_TILE};
     if (f >= 0) {
         memcpy(neighbour, g->frontier[f].neighbour, sizeof neighbour);
-        frontier_remove(g, f);
+        board_frontier_remove(g, f);
     }
     g->grid[board_cell(x, y)] = (cell_id)(1 + t);
     board_tile *bt = &g->tiles[t];
@@ -201,6 +202,8 @@ int board_place(carc_game *g, int kind, int x, int y, int rot, int f, int *close
     }
     bt->open = (uint8_t)open;
     grow_bounds(g, x, y);
+    if (g->rules.table_w)
+        *closed |= table_place(g, t);
     return t;
 }
 

@@ -43,11 +43,16 @@ static inline int board_frontier_at(const carc_game *g, int x, int y)
         return -1;
     return f;
 }
+/* Takes frontier square `index` off the frontier (the last square takes
+ * its index); the caller then fills or clears the square's grid cell. */
+void board_frontier_remove(carc_game *g, int index);
 /* Puts `kind` at (x, y), which must be frontier square `f` (-1 for the
  * start tile on an empty board), creates its segments, joins them with the
  * neighbours' and updates the frontier. Returns the new tile's index, and
  * sets `*closed` when a road or city was left without open edges (only a
- * join closes a feature, so otherwise the tile completed none). */
+ * join closes a feature, or with table-edge-completes the table's edge,
+ * so otherwise the tile completed none). On a table (table.h) the squares
+ * beyond its edge never join the frontier. */
 int board_place(carc_game *g, int kind, int x, int y, int rot, int f, int *closed);
 
 #endif

@@ -11,10 +11,12 @@
 #include "feature.h"
 #include "figures.h"
 #include "hand.h"
+#include "layout_of.h"
 #include "moves.h"
 #include "pile.h"
 #include "river.h"
 #include "scoring.h"
+#include "table.h"
 #include "tiles.h"
 #include "traders.h"
 
@@ -52,8 +54,11 @@ static carc_status start_game(carc_game *g, int players, const carc_rules *rules
     carc_rules chosen = rules ? *rules : carc_rules_standard();
     if (carc_rules_check(&chosen, g->error, sizeof g->error) != CARC_OK)
         return CARC_EINVAL;
-    if ((chosen.expansions != 0) != LAYOUT_WIDE) {
-        game_set_error(g, "a game with other expansions needs a new game, not a reset");
+    if (layout_wide_for(&chosen, players) != LAYOUT_WIDE) {
+        game_set_error(g,
+                       "a game with other expansions or with more than %d players needs a "
+                       "new game, not a reset",
+                       COMPACT_MAX_PLAYERS);
         return CARC_EINVAL;
     }
     g->layout = LAYOUT_WIDE;
@@ -218,6 +223,8 @@ uint64_t carc_game_digest(const carc_game *g)
         digest_bytes(&d, g->rules.expansions, 4);
     if (hands)
         digest_hands(&d, g);
+    if (g->rules.table_w) /* a bounded table: its size (none: as before) */
+        digest_bytes(&d, (uint64_t)g->rules.table_w << 8 | g->rules.table_h, 2);
     digest_bytes(&d, g->current, 1);
     int drawn_public = !g->over && !hand_hidden(&g->rules);
     digest_bytes(&d, drawn_public ? (uint8_t)g->drawn : 255u, 1);
@@ -281,6 +288,7 @@ static void update_cloisters(carc_game *g, int t, event_sink *sink)
             for (int dx = -1; dx <= 1; dx++)
                 if ((dx || dy) && board_tile_at(g, bt->x + dx, bt->y + dy) >= 0)
                     neighbours++;
+        neighbours += table_cloister_filled(g, bt->x, bt->y);
         seg_node *node = &g->seg[bt->seg_base + cs];
         node->root = (node->root & ~(root_word)ROOT_OPEN_FIELD) | (root_word)(8 - neighbours)
                                                                       << ROOT_OPEN_SHIFT;

@@ -122,8 +122,8 @@ GAME_CALLS(DISPATCH)
 
 carc_game *carc_game_new(int players, const carc_rules *rules, uint64_t seed)
 {
-    return wide_rules(rules) ? carc_game_new_wide(players, rules, seed)
-                             : carc_game_new_base(players, rules, seed);
+    return layout_wide_for(rules, players) ? carc_game_new_wide(players, rules, seed)
+                                           : carc_game_new_base(players, rules, seed);
 }
 
 carc_status carc_game_reset(carc_game *g, int players, const carc_rules *rules, uint64_t seed)

@@ -91,6 +91,11 @@
 /* The modules' own external names. */
 #define board_clear LAYOUT_NAME(board_clear)
 #define board_place LAYOUT_NAME(board_place)
+#define board_frontier_remove LAYOUT_NAME(board_frontier_remove)
+#define table_place LAYOUT_NAME(table_place)
+#define table_cloister_filled LAYOUT_NAME(table_cloister_filled)
+#define table_edges_closed LAYOUT_NAME(table_edges_closed)
+#define table_placement_error LAYOUT_NAME(table_placement_error)
 #define feature_union LAYOUT_NAME(feature_union)
 #define feature_tiles LAYOUT_NAME(feature_tiles)
 #define feature_majority LAYOUT_NAME(feature_majority)

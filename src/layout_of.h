@@ -7,6 +7,17 @@
 
 #include "carcassonne.h"
 
+/* The compact layout packs six players' followers into a feature's 32-bit
+ * word (state.h); seven and eight players take the wide layout. */
+enum { COMPACT_MAX_PLAYERS = 6 };
+
+/* Whether a game of `players` with `rules` (NULL: the base game) has the
+ * wide layout: expansions, or more players than the compact one holds. */
+static inline int layout_wide_for(const carc_rules *rules, int players)
+{
+    return (rules && rules->expansions != 0) || players > COMPACT_MAX_PLAYERS;
+}
+
 static inline int layout_is_wide(const carc_game *g)
 {
     return *(const unsigned char *)(const void *)g != 0;

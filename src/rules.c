@@ -38,9 +38,10 @@ static const named_flag rule_names[] = {
 enum {
     PLAYABLE_FLAGS = CARC_RULE_FARMS_FIRST_EDITION | CARC_RULE_SMALL_CITY |
                      CARC_RULE_NO_INCOMPLETE | CARC_RULE_BONUS_TURN | CARC_RULE_RIVER_KEEP_START |
-                     CARC_RULE_OPEN_HANDS | CARC_RULE_RESHUFFLE | CARC_RULE_START_IN_PILE,
+                     CARC_RULE_OPEN_HANDS | CARC_RULE_RESHUFFLE | CARC_RULE_START_IN_PILE |
+                     CARC_RULE_TABLE_EDGE_COMPLETES,
     PLAYABLE_HAND = CARC_MAX_HAND, /* largest hand=N played; 0: none */
-    PLAYABLE_TABLE = 0,            /* whether table=WxH is played */
+    PLAYABLE_TABLE = 1,            /* whether table=WxH is played */
 };
 
 static const named_flag expansion_names[] = {

@@ -76,7 +76,8 @@ typedef struct board_tile {
     int8_t x, y;
     uint8_t kind, rot;
     seg_id seg_base;
-    uint8_t open;         /* bit d: no tile beside it in direction d (a frontier square) */
+    uint8_t open;         /* bit d: no tile beside it in direction d, a frontier
+                             square (not the table's edge, table.h) */
     uint8_t follower_seg; /* local segment with a follower, or CARC_NO_SPOT */
     uint8_t follower_owner;
 #if LAYOUT_WIDE
@@ -108,8 +109,10 @@ typedef struct frontier_square {
  *         neighbouring tile, complete at 0; cloisters: empty squares
  *         among the eight around it;
  *   size: segments in the tree (union by size).
- * Compact layout: 8 bytes (bits 0-17, 18-23, 24-31 of a 32-bit root);
- * wide: 16 bytes (bits 0-23, 24-35, 36-51 of a 64-bit root). */
+ * Compact layout: 8 bytes (bits 0-17, 18-23, 24-31 of a 32-bit root:
+ * six players' followers, so a game of seven or eight players takes the
+ * wide layout, layout_of.h); wide: 16 bytes (bits 0-31, 32-43, 44-63 of a
+ * 64-bit root: eight players). */
 #if LAYOUT_WIDE
 typedef struct seg_node {
     uint16_t parent, next, info;
@@ -118,13 +121,13 @@ typedef struct seg_node {
 } seg_node;
 _Static_assert(sizeof(seg_node) == 16, "a wide segment node is two 64-bit words");
 enum {
-    ROOT_OPEN_SHIFT = 24,
-    ROOT_SIZE_SHIFT = 36,
+    ROOT_OPEN_SHIFT = 32,
+    ROOT_SIZE_SHIFT = 44,
     INFO_KIND_MASK = 7,
     INFO_BORDERS_SHIFT = 7,
     INFO_BORDERS_MASK = 15, /* Inns & Cathedrals' IH borders four cities */
 };
-#define ROOT_FOLLOWERS ((1ull << 24) - 1)
+#define ROOT_FOLLOWERS ((1ull << 32) - 1)
 #define ROOT_OPEN_FIELD (0xFFFull << ROOT_OPEN_SHIFT)
 #define ROOT_OPEN_ONE (1ull << ROOT_OPEN_SHIFT)
 #else

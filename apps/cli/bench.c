@@ -292,7 +292,7 @@ int cmd_bench(int argc, char **argv)
                 seed = v;
             } else {
                 if (v < CARC_MIN_PLAYERS || v > CARC_MAX_PLAYERS)
-                    return cli_usage_error("bench", "--players takes 2 to 6");
+                    return cli_usage_error("bench", "--players takes 2 to 8");
                 players = v;
             }
         } else {

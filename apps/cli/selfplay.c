@@ -11,7 +11,7 @@ static const char selfplay_usage[] =
     "usage: carcassonne selfplay --seed S --players N [--games K] [--record FILE]\n"
     "                            [--expansions LIST] [--rules LIST]\n"
     "\n"
-    "Plays K games (default 1) between N random players (2..6). Each placement\n"
+    "Plays K games (default 1) between N random players (2..8). Each placement\n"
     "is chosen uniformly among the legal ones, and half of the time a follower\n"
     "goes on a uniformly chosen legal spot. Game i is dealt from seed S + i, so\n"
     "the same arguments always play the same games.\n"
@@ -132,7 +132,7 @@ int cmd_selfplay(int argc, char **argv)
         } else if (strcmp(a, "--players") == 0) {
             if (cli_parse_u64(v, &players) < 0 || players < CARC_MIN_PLAYERS ||
                 players > CARC_MAX_PLAYERS)
-                return cli_usage_error("selfplay", "--players takes 2 to 6, not '%s'", v);
+                return cli_usage_error("selfplay", "--players takes 2 to 8, not '%s'", v);
         } else if (cli_parse_u64(v, &games) < 0 || games < 1 || games > 1000000) {
             return cli_usage_error("selfplay", "--games takes 1 to 1000000, not '%s'", v);
         }

@@ -35,8 +35,8 @@ static const char show_usage[] =
     "\n"
     "Labels give each square's X (above) and Y (left) as in the record;\n"
     "[brackets] mark the last move's square. Followers show as their owner's\n"
-    "letter, R B Y G K W for Red, Blue, Yellow, Green, Black, Grey; a farmer's\n"
-    "letter is lower case.\n"
+    "letter, R B Y G K W P I for Red, Blue, Yellow, Green, Black, Grey, Purple,\n"
+    "Pink; a farmer's letter is lower case.\n"
     "\n"
     "Exit status: 0 shown, 1 invalid record ('line N: ...' on standard\n"
     "error), 2 bad arguments or unreadable FILE.\n";

@@ -265,7 +265,7 @@ static int player_spec_ok(const char *spec, char *why, size_t cap)
     return player != NULL;
 }
 
-/* The seat specs of --create, as the server takes them: 2 to 6 of me,
+/* The seat specs of --create, as the server takes them: 2 to 8 of me,
  * open, invite or a library player spec, at most one me. */
 static int check_seats(const char *text)
 {

@@ -78,7 +78,7 @@ int cli_usage_error_help(const char *cmd, const char *help, const char *fmt, ...
 const char *cli_player_name(int player)
 {
     static const char *const names[CARC_MAX_PLAYERS] = {
-        "Red", "Blue", "Yellow", "Green", "Black", "Grey",
+        "Red", "Blue", "Yellow", "Green", "Black", "Grey", "Purple", "Pink",
     };
     return player >= 0 && player < CARC_MAX_PLAYERS ? names[player] : "?";
 }

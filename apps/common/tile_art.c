@@ -864,7 +864,7 @@ int tile_art_draw_placed(const carc_tile_on_board *tile, tile_art *out)
 
 char tile_art_letter(int owner, int farmer)
 {
-    static const char letters[] = "RBYGKW", farmers[] = "rbygkw";
+    static const char letters[] = "RBYGKWPI", farmers[] = "rbygkwpi";
     if (owner < 0 || owner >= CARC_MAX_PLAYERS)
         return '?';
     if (farmer)
@@ -874,9 +874,10 @@ char tile_art_letter(int owner, int farmer)
 
 uint32_t tile_art_figure_glyph(int owner, int figure, int farmer)
 {
-    /* Circled capitals and small letters of R B Y G K W in Unicode. */
-    static const uint32_t builders[] = {0x24C7, 0x24B7, 0x24CE, 0x24BC, 0x24C0, 0x24CC};
-    static const uint32_t pigs[] = {0x24E1, 0x24D1, 0x24E8, 0x24D6, 0x24DA, 0x24E6};
+    /* Circled capitals and small letters of R B Y G K W P I in Unicode. */
+    static const uint32_t builders[] = {0x24C7, 0x24B7, 0x24CE, 0x24BC,
+                                        0x24C0, 0x24CC, 0x24C5, 0x24BE};
+    static const uint32_t pigs[] = {0x24E1, 0x24D1, 0x24E8, 0x24D6, 0x24DA, 0x24E6, 0x24DF, 0x24D8};
     if (owner < 0 || owner >= CARC_MAX_PLAYERS)
         return '?';
     if (figure == CARC_FIGURE_BUILDER)

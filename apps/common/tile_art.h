@@ -80,8 +80,9 @@ int tile_art_draw_figure(int kind, int rot, int follower_segment, int owner, int
                          tile_art *out);
 /* Draws a tile of the board, with its figure if one stands on it. */
 int tile_art_draw_placed(const carc_tile_on_board *tile, tile_art *out);
-/* The letter of player `owner`: R B Y G K W (Red, Blue, Yellow, Green,
- * Black, Grey), lower case for a farmer; '?' when out of range. */
+/* The letter of player `owner`: R B Y G K W P I (Red, Blue, Yellow, Green,
+ * Black, Grey, Purple, pInk), lower case for a farmer; '?' when out of
+ * range. */
 char tile_art_letter(int owner, int farmer);
 /* The character a figure of player `owner` shows: tile_art_letter() for a
  * follower or a large one (`farmer` for lower case), the circled capital

@@ -424,7 +424,24 @@ static msg_error get_rules(json_t *root, msg_request *r, msg_problem *p)
         return fail(p, ERR_BAD_FIELD, "rules: %s", why);
     r->rules = rules.flags;
     r->hand = rules.hand;
+    r->table_w = rules.table_w;
+    r->table_h = rules.table_h;
     return ERR_NONE;
+}
+
+static msg_error get_first(json_t *root, msg_request *r, msg_problem *p)
+{
+    static const char *const names[] = {"seat-order", "random", "draw-off"};
+    json_t *v = json_object_get(root, "first");
+    if (!v)
+        return ERR_NONE;
+    const char *name = json_string_value(v);
+    for (int i = 0; name && i < 3; i++)
+        if (strcmp(name, names[i]) == 0) {
+            r->first = (first_seat)i;
+            return ERR_NONE;
+        }
+    return fail(p, ERR_BAD_FIELD, "'first' must be \"seat-order\", \"random\" or \"draw-off\"");
 }
 
 static msg_error get_expansions(json_t *root, msg_request *r, msg_problem *p)
@@ -436,7 +453,11 @@ static msg_error get_expansions(json_t *root, msg_request *r, msg_problem *p)
  * expansion of a later version, river-keep-start without the river). */
 static msg_error check_rules(const msg_request *r, msg_problem *p)
 {
-    carc_rules rules = {.flags = r->rules, .expansions = r->expansions, .hand = r->hand};
+    carc_rules rules = {.flags = r->rules,
+                        .expansions = r->expansions,
+                        .hand = r->hand,
+                        .table_w = r->table_w,
+                        .table_h = r->table_h};
     char why[120];
     if (carc_rules_check(&rules, why, sizeof why) == CARC_OK)
         return ERR_NONE;
@@ -508,6 +529,8 @@ static msg_error decode_create(json_t *root, msg_request *r, msg_problem *p)
         e = get_expansions(root, r, p);
     if (e == ERR_NONE)
         e = check_rules(r, p);
+    if (e == ERR_NONE)
+        e = get_first(root, r, p);
     if (e == ERR_NONE)
         e = get_info(root, r, p);
     if (e == ERR_NONE)
@@ -639,6 +662,8 @@ static void clear_request(msg_request *r)
     r->rules = 0;
     r->hand = 0;
     r->expansions = 0;
+    r->hand = r->table_w = r->table_h = 0;
+    r->first = FIRST_SEAT_ORDER;
     r->info = INFO_CASUAL;
     memset(&r->clock, 0, sizeof r->clock);
     r->listed = 1;

@@ -105,6 +105,12 @@ typedef struct msg_clock {
 
 typedef enum table_info { INFO_CASUAL, INFO_PURIST } table_info;
 
+/* Who plays first at a new table (`first` of create): the seat order as
+ * given, a random seat, or the rule texts' draw-off (each seat draws a
+ * tile, most roads starts, ties draw again). The turn order then goes on
+ * round the seats from the first. */
+typedef enum first_seat { FIRST_SEAT_ORDER, FIRST_RANDOM, FIRST_DRAW_OFF } first_seat;
+
 /* A (table, token) pair of `mine`; `valid` is 0 for a malformed token. */
 typedef struct msg_mine_pair {
     char table[MSG_TABLE_BYTES + 1];
@@ -128,8 +134,10 @@ typedef struct msg_request {
     int nseats;
     msg_seat seats[CARC_MAX_PLAYERS];
     uint32_t rules;      /* CARC_RULE_* */
-    uint8_t hand;        /* hand=N (0: no hand), a rule of `rules` in the request */
     uint32_t expansions; /* CARC_EXPANSION_*, checked with the rules */
+    /* the valued rules of `rules` ("hand=3", "table=9x9"): carc_rules's */
+    uint8_t hand, table_w, table_h;
+    first_seat first; /* who plays first */
     table_info info;
     msg_clock clock;
     int listed;

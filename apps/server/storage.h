@@ -60,8 +60,10 @@ typedef struct stored_table {
     table_status status;
     int players;
     uint32_t rules;      /* CARC_RULE_* */
-    uint8_t hand;        /* hand=N, 0: no hand (stored in the rules column's bits 32..39) */
     uint32_t expansions; /* CARC_EXPANSION_*: the tile set */
+    /* carc_rules's valued rules (hand=N, table=WxH); with `rules` they are
+     * stored as the rules' text (carc_rules_format), see stored_rules() */
+    uint8_t hand, table_w, table_h;
     table_info info;
     msg_clock clock;
     int listed;
@@ -84,6 +86,16 @@ typedef struct stored_chat {
     char text[MSG_CHAT_BYTES + 1];
     int64_t at_ms;
 } stored_chat;
+
+/* The whole rules of a stored table. */
+static inline carc_rules stored_rules(const stored_table *t)
+{
+    return (carc_rules){.flags = t->rules,
+                        .expansions = t->expansions,
+                        .hand = t->hand,
+                        .table_w = t->table_w,
+                        .table_h = t->table_h};
+}
 
 typedef struct storage storage;
 
@@ -177,5 +189,12 @@ int storage_lost(const storage *s);
  * calls `each` for each, oldest first, with a buffer it reuses; `each` returning nonzero stops. 0
  * on success, -1 on failure. */
 int storage_load_unfinished(storage *s, int (*each)(void *ctx, const stored_table *t), void *ctx);
+/* The rules of a table as a backend stores them beside the `rules` flags
+ * (a text column since SQLite schema version 5): carc_rules_format() of
+ * stored_rules(), "table-edge-completes table=9x9" ("" when it would not
+ * fit `cap`); and back: `text` ("" or NULL for a row stored before: the
+ * flags alone) sets the rules' flags and valued rules of `t`. */
+void storage_rules_text(const stored_table *t, char *buf, size_t cap);
+void storage_rules_read(stored_table *t, const char *text);
 
 #endif

@@ -19,7 +19,7 @@
 #include <string.h>
 
 enum {
-    SCHEMA_VERSION = 1,
+    SCHEMA_VERSION = 2,
     MIGRATE_LOCK = 0x63617263, /* "carc": the advisory lock the servers migrate under */
     /* A table's advisory lock is (CLAIM_SPACE, hashtext(id)): two keys of
      * 32 bits, apart from MIGRATE_LOCK's one of 64. Two ids of one hash
@@ -37,7 +37,8 @@ static const char *const connect_keys[] = {"connect_timeout", "options", "applic
                                            "dbname", NULL};
 static const char *const connect_defaults[] = {"2", "-c lock_timeout=200", "carcassonne"};
 
-/* Version 1. `carc_schema` holds the version (one row). The ids sort in
+/* Version 2 (1 without the tables' `rules_text`: the rules as the record
+ * writes them, valued rules included). `carc_schema` holds the version (one row). The ids sort in
  * the "C" collation whatever the database's locale. */
 static const char schema[] =
     "CREATE TABLE tables ("
@@ -47,7 +48,8 @@ static const char schema[] =
     " clock_increment INTEGER NOT NULL, clock_timeout INTEGER NOT NULL,"
     " listed INTEGER NOT NULL, seed BIGINT NOT NULL, salt BYTEA NOT NULL,"
     " addr TEXT NOT NULL, forfeit INTEGER NOT NULL, started_ms BIGINT NOT NULL,"
-    " estimates INTEGER NOT NULL, expansions BIGINT NOT NULL, creator INTEGER NOT NULL);"
+    " estimates INTEGER NOT NULL, expansions BIGINT NOT NULL, creator INTEGER NOT NULL,"
+    " rules_text TEXT NOT NULL DEFAULT '');"
     "CREATE INDEX tables_status ON tables(status, created_ms);"
     "CREATE TABLE seats ("
     " table_id TEXT NOT NULL, seat INTEGER NOT NULL, kind INTEGER NOT NULL,"
@@ -61,8 +63,11 @@ static const char schema[] =
     " line TEXT NOT NULL, at_ms BIGINT NOT NULL, PRIMARY KEY (table_id, n));"
     "CREATE TABLE reviews (table_id TEXT PRIMARY KEY, moves TEXT NOT NULL);";
 
-/* The steps from each older version to the next (none yet). */
-static const char *const upgrades[SCHEMA_VERSION] = {NULL};
+/* The steps from each older version to the next: version 1 gains the
+ * tables' `rules_text` ("": the rules are the `rules` flags alone). */
+static const char *const upgrades[SCHEMA_VERSION] = {
+    [1] = "ALTER TABLE tables ADD COLUMN rules_text TEXT NOT NULL DEFAULT '';",
+};
 
 typedef struct pg_storage {
     storage base;
@@ -431,7 +436,7 @@ static void move_params(params *p, const char *table, int turn, const stored_mov
 static const char insert_table_sql[] =
     "INSERT INTO tables VALUES ($1, $2::bigint, $3::int, $4::int, $5::bigint, $6::int, $7::int,"
     " $8::int, $9::int, $10::int, $11::int, $12::bigint, $13::bytea, $14, $15::int, $16::bigint,"
-    " $17::int, $18::bigint, $19::int) ON CONFLICT DO NOTHING";
+    " $17::int, $18::bigint, $19::int, $20) ON CONFLICT DO NOTHING";
 static const char insert_seat_sql[] = "INSERT INTO seats VALUES ($1, $2::int, $3::int, $4::int,"
                                       " $5, $6, $7::bytea, $8::bytea)";
 static const char insert_move_sql[] =
@@ -444,7 +449,7 @@ static int insert_table(pg_storage *s, const stored_table *t)
     add_int(&p, t->created_ms);
     add_int(&p, t->status);
     add_int(&p, t->players);
-    add_int(&p, (long long)((uint64_t)t->hand << 32 | t->rules)); /* as storage.h says */
+    add_int(&p, t->rules);
     add_int(&p, t->info);
     add_int(&p, t->clock.mode);
     add_int(&p, t->clock.seconds);
@@ -459,6 +464,9 @@ static int insert_table(pg_storage *s, const stored_table *t)
     add_int(&p, t->estimates);
     add_int(&p, t->expansions);
     add_int(&p, t->creator);
+    char rules[256];
+    storage_rules_text(t, rules, sizeof rules);
+    add_text(&p, rules);
     return run_count(s, insert_table_sql, &p);
 }
 
@@ -615,9 +623,7 @@ static void read_table_row(const PGresult *r, stored_table *t)
     t->created_ms = get_int(r, 0, 1);
     t->status = (table_status)get_int(r, 0, 2);
     t->players = (int)get_int(r, 0, 3);
-    long long rules = get_int(r, 0, 4);
-    t->rules = (uint32_t)rules;
-    t->hand = (uint8_t)((uint64_t)rules >> 32);
+    t->rules = (uint32_t)get_int(r, 0, 4);
     t->info = (table_info)get_int(r, 0, 5);
     t->clock.mode = (clock_mode)get_int(r, 0, 6);
     t->clock.seconds = (int)get_int(r, 0, 7);
@@ -632,6 +638,9 @@ static void read_table_row(const PGresult *r, stored_table *t)
     t->estimates = (int)get_int(r, 0, 16);
     t->expansions = (uint32_t)get_int(r, 0, 17);
     t->creator = (int)get_int(r, 0, 18);
+    char rules[256];
+    get_text(r, 0, 19, rules, sizeof rules);
+    storage_rules_read(t, rules);
 }
 
 static int read_seats(pg_storage *s, stored_table *t, const params *p)
@@ -689,7 +698,7 @@ static int pg_load_table(storage *base, const char *id, stored_table *out)
                             "SELECT id, created_ms, status, players, rules, info, clock_mode,"
                             " clock_seconds, clock_increment, clock_timeout, listed, seed,"
                             " encode(salt, 'hex'), addr, forfeit, started_ms, estimates,"
-                            " expansions, creator FROM tables WHERE id=$1",
+                            " expansions, creator, rules_text FROM tables WHERE id=$1",
                             &p);
     if (!r)
         return -1;

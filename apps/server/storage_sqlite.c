@@ -11,8 +11,8 @@
 #include <time.h>
 
 enum {
-    SCHEMA_VERSION = 5,   /* 2: tables.estimates; 3: tables.expansions; 4: tables.creator;
-                            5: chat, reviews */
+    SCHEMA_VERSION = 6,   /* 2: tables.estimates; 3: tables.expansions; 4: tables.creator;
+                            5: chat, reviews; 6: tables.rules_text */
     CHECKPOINT_MS = 1000, /* the checkpointer's period */
     /* How long the event loop waits for another process's write lock
      * (a script writing to the database) before the write fails: short,
@@ -30,7 +30,7 @@ static const char schema[] =
     " listed INTEGER NOT NULL, seed INTEGER NOT NULL, salt BLOB NOT NULL,"
     " addr TEXT NOT NULL, forfeit INTEGER NOT NULL, started_ms INTEGER NOT NULL,"
     " estimates INTEGER NOT NULL DEFAULT 1, expansions INTEGER NOT NULL DEFAULT 0,"
-    " creator INTEGER NOT NULL DEFAULT -1);"
+    " creator INTEGER NOT NULL DEFAULT -1, rules_text TEXT NOT NULL DEFAULT '');"
     "CREATE INDEX IF NOT EXISTS tables_status ON tables(status, created_ms);"
     "CREATE TABLE IF NOT EXISTS seats ("
     " table_id TEXT NOT NULL, seat INTEGER NOT NULL, kind INTEGER NOT NULL,"
@@ -49,13 +49,15 @@ static const char schema[] =
  * as it was: version 1 gains the tables' `estimates` (on for them all),
  * version 2 their `expansions` (none: the base game they were played
  * with), version 3 their `creator` (none known: -1); version 4 gains the
- * chat and reviews tables, which `schema` creates in every file. A new
- * file gets every column from `schema` and no step. */
+ * chat and reviews tables, which `schema` creates in every file; version 5
+ * the tables' `rules_text` ("": the rules are the `rules` flags alone). A
+ * new file gets every column from `schema` and no step. */
 static const char *const upgrades[SCHEMA_VERSION] = {
     [1] = "ALTER TABLE tables ADD COLUMN estimates INTEGER NOT NULL DEFAULT 1;",
     [2] = "ALTER TABLE tables ADD COLUMN expansions INTEGER NOT NULL DEFAULT 0;",
     [3] = "ALTER TABLE tables ADD COLUMN creator INTEGER NOT NULL DEFAULT -1;",
     [4] = "",
+    [5] = "ALTER TABLE tables ADD COLUMN rules_text TEXT NOT NULL DEFAULT '';",
 };
 
 /* The prepared statements, one per write and read. */
@@ -92,7 +94,7 @@ static const char *const stmt_sql[ST_COUNT] = {
     "RELEASE step",
     "ROLLBACK TO step",
     "INSERT INTO tables VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,"
-    "?18,?19)",
+    "?18,?19,?20)",
     "INSERT INTO seats VALUES (?1,?2,?3,?4,?5,?6,?7,?8)",
     "UPDATE seats SET kind=?3, taken=?4, name=?5, spec=?6, token_hash=?7, invite_hash=?8"
     " WHERE table_id=?1 AND seat=?2",
@@ -103,7 +105,7 @@ static const char *const stmt_sql[ST_COUNT] = {
     "SELECT id FROM tables WHERE (?1 >> status) & 1 ORDER BY created_ms, id",
     "SELECT id, created_ms, status, players, rules, info, clock_mode, clock_seconds,"
     " clock_increment, clock_timeout, listed, seed, salt, addr, forfeit, started_ms,"
-    " estimates, expansions, creator FROM tables WHERE id=?1",
+    " estimates, expansions, creator, rules_text FROM tables WHERE id=?1",
     "SELECT seat, kind, taken, name, spec, token_hash, invite_hash FROM seats"
     " WHERE table_id=?1 ORDER BY seat",
     "SELECT turn, move, by, at_ms FROM moves WHERE table_id=?1 ORDER BY turn",
@@ -411,7 +413,7 @@ static int insert_table(sqlite_storage *s, const stored_table *t)
     sqlite3_bind_int64(q, 2, t->created_ms);
     sqlite3_bind_int(q, 3, (int)t->status);
     sqlite3_bind_int(q, 4, t->players);
-    sqlite3_bind_int64(q, 5, (sqlite3_int64)((uint64_t)t->hand << 32 | t->rules));
+    sqlite3_bind_int64(q, 5, (sqlite3_int64)t->rules);
     sqlite3_bind_int(q, 6, (int)t->info);
     sqlite3_bind_int(q, 7, (int)t->clock.mode);
     sqlite3_bind_int(q, 8, t->clock.seconds);
@@ -426,6 +428,9 @@ static int insert_table(sqlite_storage *s, const stored_table *t)
     sqlite3_bind_int(q, 17, t->estimates);
     sqlite3_bind_int64(q, 18, (sqlite3_int64)t->expansions);
     sqlite3_bind_int(q, 19, t->creator);
+    char rules[256];
+    storage_rules_text(t, rules, sizeof rules);
+    bind_text(q, 20, rules);
     return run(s, ST_INSERT_TABLE);
 }
 
@@ -522,9 +527,7 @@ static void read_table_row(sqlite3_stmt *q, stored_table *t)
     t->created_ms = sqlite3_column_int64(q, 1);
     t->status = (table_status)sqlite3_column_int(q, 2);
     t->players = sqlite3_column_int(q, 3);
-    uint64_t rules = (uint64_t)sqlite3_column_int64(q, 4);
-    t->rules = (uint32_t)rules;
-    t->hand = (uint8_t)(rules >> 32);
+    t->rules = (uint32_t)sqlite3_column_int64(q, 4);
     t->info = (table_info)sqlite3_column_int(q, 5);
     t->clock.mode = (clock_mode)sqlite3_column_int(q, 6);
     t->clock.seconds = sqlite3_column_int(q, 7);
@@ -539,6 +542,8 @@ static void read_table_row(sqlite3_stmt *q, stored_table *t)
     t->estimates = sqlite3_column_int(q, 16);
     t->expansions = (uint32_t)sqlite3_column_int64(q, 17);
     t->creator = sqlite3_column_int(q, 18);
+    t->hand = t->table_w = t->table_h = 0;
+    storage_rules_read(t, (const char *)sqlite3_column_text(q, 19));
 }
 
 static int read_seats(sqlite_storage *s, stored_table *t)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "counts.h"
+#include "first_seat.h"
 #include "feature_view.h"
 #include "hand_view.h"
 #include "hint_view.h"
@@ -797,10 +798,37 @@ static void invite_label(int seat, char *out, size_t cap)
     snprintf(out, cap, "invite-%d", seat);
 }
 
+/* The seat of `create`'s list that plays first (`first`): 0, a random
+ * one, or the draw-off's, told in `text` (MSG_CHAT_BYTES + 1 bytes; "" for
+ * the seat order). -1 when no random number could be had. */
+static int choose_first(const msg_request *r, uint64_t seed, char *text)
+{
+    text[0] = '\0';
+    if (r->nseats < CARC_MIN_PLAYERS) /* never: create checks the seats */
+        return 0;
+    if (r->first == FIRST_RANDOM) {
+        uint32_t v;
+        if (token_random(&v, sizeof v))
+            return -1;
+        int first = (int)(v % (uint32_t)r->nseats);
+        snprintf(text, MSG_CHAT_BYTES + 1, "Seat %d of the list, drawn at random, plays first",
+                 first + 1);
+        return first;
+    }
+    if (r->first == FIRST_DRAW_OFF) {
+        first_draw draws[FIRST_MAX_DRAWS];
+        int n = 0, first = first_seat_draw_off(r->nseats, seed, draws, &n);
+        first_seat_log(draws, n, first, r->nseats, text, MSG_CHAT_BYTES + 1);
+        return first;
+    }
+    return 0;
+}
+
 /* Fills the row of a new table from `create`; the secrets of its seats go
- * into `token` and `invites`. */
+ * into `token` and `invites`. The seats of the request turn so that the
+ * first seat (`first`) is seat 0: the record lists players in turn order. */
 static int fill_new_row(srv_tables *T, srv_client *c, const msg_request *r, stored_table *row,
-                        int *me, char token[TOKEN_HEX], char invites[][TOKEN_HEX])
+                        int *me, char token[TOKEN_HEX], char invites[][TOKEN_HEX], char *first_text)
 {
     memset(row, 0, sizeof *row);
     if (r->key[0])
@@ -814,6 +842,9 @@ static int fill_new_row(srv_tables *T, srv_client *c, const msg_request *r, stor
     row->rules = r->rules;
     row->hand = r->hand;
     row->expansions = r->expansions;
+    row->hand = r->hand;
+    row->table_w = r->table_w;
+    row->table_h = r->table_h;
     row->info = r->info;
     row->clock = r->clock;
     row->listed = r->listed;
@@ -822,13 +853,17 @@ static int fill_new_row(srv_tables *T, srv_client *c, const msg_request *r, stor
     snprintf(row->addr, sizeof row->addr, "%s", c->addr);
     if (token_random(&row->seed, sizeof row->seed) || token_random(row->salt, sizeof row->salt))
         return -1;
+    int first = choose_first(r, row->seed, first_text);
+    if (first < 0)
+        return -1;
     int filled = 0;
     *me = -1;
     char label[24];
     for (int i = 0; i < r->nseats; i++) {
         stored_seat *s = &row->seats[i];
         invites[i][0] = '\0';
-        switch (r->seats[i].kind) {
+        const msg_seat *spec = &r->seats[(i + first) % r->nseats];
+        switch (spec->kind) {
         case SEAT_ME:
             s->kind = SEAT_OPEN;
             s->taken = 1;
@@ -846,8 +881,8 @@ static int fill_new_row(srv_tables *T, srv_client *c, const msg_request *r, stor
             break;
         case SEAT_COMPUTER:
             s->kind = SEAT_COMPUTER;
-            snprintf(s->spec, sizeof s->spec, "%s", r->seats[i].spec);
-            snprintf(s->name, sizeof s->name, "%.*s", MSG_NAME_BYTES, r->seats[i].spec);
+            snprintf(s->spec, sizeof s->spec, "%s", spec->spec);
+            snprintf(s->name, sizeof s->name, "%.*s", MSG_NAME_BYTES, spec->spec);
             break;
         }
         filled += seat_filled(s);
@@ -947,10 +982,13 @@ static void do_create(srv_tables *T, srv_client *c, const msg_request *r)
     }
     stored_table *row = malloc(sizeof *row);
     char token[TOKEN_HEX] = "", invites[CARC_MAX_PLAYERS][TOKEN_HEX] = {{0}}, err[160];
+    char first_text[MSG_CHAT_BYTES + 1] = "";
     int me;
     srv_table *t = NULL;
-    if (row && fill_new_row(T, c, r, row, &me, token, invites) == 0)
+    if (row && fill_new_row(T, c, r, row, &me, token, invites, first_text) == 0)
         t = table_from_row(row, err, sizeof err);
+    if (t)
+        snprintf(t->first_text, sizeof t->first_text, "%s", first_text);
     free(row);
     if (!t) {
         refuse(T, c, r, ERR_INTERNAL, "the table could not be made");

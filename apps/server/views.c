@@ -16,7 +16,7 @@ static const char *const by_names[3] = {"player", "computer", "server"};
 carc_game *table_replay(const stored_table *row, replay_fn each, void *ctx, char *err,
                         size_t errcap)
 {
-    carc_rules rules = {.flags = row->rules, .expansions = row->expansions, .hand = row->hand};
+    carc_rules rules = stored_rules(row);
     carc_game *g = carc_game_new(row->players, &rules, row->seed);
     if (!g) {
         char why[120] = "out of memory";
@@ -52,8 +52,7 @@ carc_game *table_replay(const stored_table *row, replay_fn each, void *ctx, char
 
 static carc_rules table_rules(const srv_table *t)
 {
-    return (carc_rules){
-        .flags = t->row.rules, .expansions = t->row.expansions, .hand = t->row.hand};
+    return stored_rules(&t->row);
 }
 
 static int has_hand(const srv_table *t)
@@ -406,6 +405,16 @@ static json_t *chat_json(const srv_table *t)
     return list;
 }
 
+/* The squares a tile may take on a bounded table (table=WxH), or null:
+ * the browser draws the edge and offers nothing beyond it. */
+static json_t *table_edge_json(const srv_table *t)
+{
+    if (!t->row.table_w)
+        return json_null();
+    int w = t->row.table_w / 2, h = t->row.table_h / 2;
+    return json_pack("{s:i, s:i, s:i, s:i}", "min_x", -w, "max_x", w, "min_y", -h, "max_y", h);
+}
+
 json_t *view_state(const srv_table *t, int you, int64_t now_ms)
 {
     const carc_game *g = t->game;
@@ -431,6 +440,9 @@ json_t *view_state(const srv_table *t, int you, int64_t now_ms)
     json_object_set_new(state, "digest",
                         t->row.status == TABLE_WAITING ? json_null() : digest_json(g));
     json_object_set_new(state, "chat", chat_json(t));
+    json_object_set_new(state, "table_edge", table_edge_json(t));
+    if (t->first_text[0])
+        json_object_set_new(state, "first", json_string(t->first_text));
     json_object_set_new(state, "estimates", json_boolean(t->row.estimates));
     json_object_set_new(state, "start", board_view_start(g));
     json_object_set_new(state, "followers", board_view_followers(g));

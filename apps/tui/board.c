@@ -54,11 +54,14 @@ static void init_art_pairs(int rich)
 
 static void init_player_pairs(int rich)
 {
-    static const rgb_pair rich_players[CARC_MAX_PLAYERS] = {{231, 160}, {231, 27}, {16, 226},
-                                                            {16, 46},   {231, 16}, {16, 250}};
+    static const rgb_pair rich_players[CARC_MAX_PLAYERS] = {
+        {231, 160}, {231, 27}, {16, 226}, {16, 46}, {231, 16}, {16, 250}, {231, 91}, {16, 218}};
+    /* Eight colours only: purple and pink share magenta (their letters,
+     * P and I, tell them apart). */
     static const rgb_pair plain_players[CARC_MAX_PLAYERS] = {
-        {COLOR_WHITE, COLOR_RED},  {COLOR_WHITE, COLOR_BLUE},  {COLOR_BLACK, COLOR_YELLOW},
-        {COLOR_BLACK, COLOR_CYAN}, {COLOR_WHITE, COLOR_BLACK}, {COLOR_BLACK, COLOR_WHITE}};
+        {COLOR_WHITE, COLOR_RED},     {COLOR_WHITE, COLOR_BLUE},   {COLOR_BLACK, COLOR_YELLOW},
+        {COLOR_BLACK, COLOR_CYAN},    {COLOR_WHITE, COLOR_BLACK},  {COLOR_BLACK, COLOR_WHITE},
+        {COLOR_WHITE, COLOR_MAGENTA}, {COLOR_BLACK, COLOR_MAGENTA}};
     const rgb_pair *players = rich ? rich_players : plain_players;
     for (int p = 0; p < CARC_MAX_PLAYERS; p++)
         init_pair((short)(PAIR_PLAYER + p), players[p].fg, players[p].bg);
@@ -263,6 +266,9 @@ static void describe_square(const tui *t, int x, int y, square_desc *d)
     d->cursor = x == t->cx && y == t->cy && t->step != STEP_COMPUTER && t->step != STEP_OVER;
     d->cursor |= t->inspecting && x == t->cx && y == t->cy;
     int index = carc_game_tile_at(g, x, y);
+    carc_rules rules = carc_game_rules(g);
+    d->beyond = rules.table_w && (x < -(rules.table_w / 2) || x > rules.table_w / 2 ||
+                                  y < -(rules.table_h / 2) || y > rules.table_h / 2);
     if (index >= 0) {
         describe_tile(t, g, index, d);
     } else if (placing(t) && x == t->cx && y == t->cy) {

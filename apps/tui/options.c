@@ -16,7 +16,7 @@ const char play_usage[] =
     "against one computer player (mcts, level normal), standard rules, the\n"
     "base game.\n"
     "\n"
-    "  --players LIST  2 to 6 seats in turn order, separated by commas:\n"
+    "  --players LIST  2 to 8 seats in turn order, separated by commas:\n"
     "                  'human' (hot seat) or a computer player: random,\n"
     "                  greedy, mcts, vanilla-mcts, star25. A player's options\n"
     "                  follow a ':', joined by ',' or '+': mcts:level=easy,\n"
@@ -28,7 +28,11 @@ const char play_usage[] =
     "  --rules LIST    rule options, separated by commas: farms-first-edition,\n"
     "                  small-city, no-incomplete-scoring, bonus-turn,\n"
     "                  river-keep-start (with the river: the base start tile\n"
-    "                  goes into the pile); or 'standard' (the default): none\n"
+    "                  goes into the pile), table=WxH (a bounded table, W and\n"
+    "                  H odd: tiles only within (W-1)/2 and (H-1)/2 of the\n"
+    "                  start tile; the edge is drawn), table-edge-completes\n"
+    "                  (with table=: the edge closes roads, cities and\n"
+    "                  cloisters); or 'standard' (the default): none\n"
     "  --expansions LIST  expansions, separated by commas: 'river' (The River:\n"
     "                  the game starts from the spring, and the 12 river\n"
     "                  tiles are laid first, the lake last), 'inns-cathedrals'\n"
@@ -156,6 +160,8 @@ static int parse_rules(const char *list, play_options *opt, char *err, size_t er
     }
     opt->rules = rules.flags;
     opt->hand = rules.hand;
+    opt->table_w = rules.table_w;
+    opt->table_h = rules.table_h;
     opt->rules_given = 1;
     return 0;
 }
@@ -179,7 +185,11 @@ static int parse_expansions(const char *list, play_options *opt, char *err, size
  * expansion). */
 static int check_rules(const play_options *opt, char *err, size_t errcap)
 {
-    carc_rules rules = {.flags = opt->rules, .expansions = opt->expansions, .hand = opt->hand};
+    carc_rules rules = {.flags = opt->rules,
+                        .expansions = opt->expansions,
+                        .hand = opt->hand,
+                        .table_w = opt->table_w,
+                        .table_h = opt->table_h};
     char why[128];
     if (carc_rules_check(&rules, why, sizeof why) == CARC_OK)
         return 0;

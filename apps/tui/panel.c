@@ -845,7 +845,7 @@ static const char *const help_text[] = {
     "  board, 1-3 takes one  u undo your last move (against the computer)",
     "t tiles left  s save  q quit. While the computer thinks: i t f c H J K L [ ]",
     "  s q. At the end: n and p step through the final scoring on the board.",
-    "Letters: R B Y G K W are Red Blue Yellow Green Black Grey; lower case: farmer.",
+    "Letters: R B Y G K W P I, Red ... Grey Purple Pink; lower case: farmer.",
 };
 
 /* With The River, in place of the blank line after the rules (so that the
@@ -864,8 +864,8 @@ static const char *const legend_text[] = {
     "  \u2550 \u2551 \u2571 \u2572 \u2580 \u2590  a city's wall   \u25c6  a city's pennant",
     "  \u2500 \u2502 \u250c \u2510 \u2514 \u2518  road            \u25cf  road ends, crossroads",
     "  \u2302            cloister        \u2248  river (The River)",
-    "Followers: a letter on its feature, in its player's colour: R B Y G K W are",
-    "  Red Blue Yellow Green Black Grey; lower case (r b y g k w): a farmer.",
+    "Followers: a letter on its feature, in its player's colour: R B Y G K W P I:",
+    "  Red Blue Yellow Green Black Grey Purple Pink; lower case: a farmer.",
     "Marks:",
     "  +   +        an empty square's corners: the drawn tile fits there (Tab)",
     "   xxx         an empty square no tile left can fill (a dead spot)",

@@ -15,8 +15,8 @@
 
 const char *session_player_name(int player)
 {
-    static const char *const names[CARC_MAX_PLAYERS] = {"Red",   "Blue",  "Yellow",
-                                                        "Green", "Black", "Grey"};
+    static const char *const names[CARC_MAX_PLAYERS] = {"Red",   "Blue", "Yellow", "Green",
+                                                        "Black", "Grey", "Purple", "Pink"};
     return player >= 0 && player < CARC_MAX_PLAYERS ? names[player] : "?";
 }
 
@@ -430,7 +430,11 @@ int session_open(session *s, const play_options *opt, char *err, size_t errcap)
         memcpy(specs, opt->seats, sizeof specs);
         n = opt->nseats;
     }
-    carc_rules rules = {.flags = opt->rules, .expansions = opt->expansions, .hand = opt->hand};
+    carc_rules rules = {.flags = opt->rules,
+                        .expansions = opt->expansions,
+                        .hand = opt->hand,
+                        .table_w = opt->table_w,
+                        .table_h = opt->table_h};
     char why[128] = "";
     if (carc_rules_check(&rules, why, sizeof why) != CARC_OK) {
         snprintf(err, errcap, "%s", why);

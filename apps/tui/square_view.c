@@ -35,6 +35,17 @@ static void set_ascii(tile_art_cell *cell, char ch)
     cell->codepoint = (uint32_t)(unsigned char)ch;
 }
 
+/* A square beyond the table's edge: shaded all over (light shade, U+2591). */
+static void beyond_square(square_pic *out)
+{
+    for (int r = 0; r < TILE_ART_H; r++)
+        for (int c = 0; c < TILE_ART_W; c++) {
+            tile_art_cell *a = &out->cell[r][c].art;
+            memcpy(a->glyph, "\xe2\x96\x91", 4);
+            a->codepoint = 0x2591;
+        }
+}
+
 static void empty_square(const square_desc *d, square_pic *out)
 {
     for (int r = 0; r < TILE_ART_H; r++)
@@ -218,9 +229,11 @@ int square_draw(const square_desc *d, square_pic *out)
     for (int r = 0; r < TILE_ART_H; r++)
         for (int c = 0; c < TILE_ART_W; c++)
             out->cell[r][c].flags |= all;
+    if (d->beyond && !d->has_tile)
+        beyond_square(out);
     if (d->zoomed && !d->has_tile) {
         zoom(out);
-        for (int z = 0; z < ZOOM_W; z++)
+        for (int z = 0; z < ZOOM_W && !d->beyond; z++)
             set_ascii(&out->cell[0][z].art, ' ');
         if (d->hint >= 1 && d->hint <= 9) {
             set_ascii(&out->cell[0][1].art, (char)('0' + d->hint));

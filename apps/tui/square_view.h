@@ -53,6 +53,7 @@ typedef struct square_desc {
     int spot_segment[CARC_MAX_SPOTS];
     int chosen_spot; /* index into spot_segment, or -1 */
     int hint;        /* 1..9: an empty square where hint `hint` puts the tile */
+    int beyond;      /* an empty square beyond a bounded table's edge (table=WxH) */
 } square_desc;
 
 /* An empty description: no tile, no follower, no marks. */

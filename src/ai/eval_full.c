@@ -29,6 +29,7 @@
 #include "../board.h"
 #include "../feature.h"
 #include "../scoring.h"
+#include "../table.h"
 #include "../tiles.h"
 #include "ai.h"
 
@@ -330,8 +331,13 @@ static double cloister_worth(eval_ctx *c, int root, double *q)
         for (int dx = -1; dx <= 1; dx++) {
             if ((!dx && !dy) || board_tile_at(g, t->x + dx, t->y + dy) >= 0)
                 continue;
+            /* Beyond the table's edge: filled already (counted in `empty`)
+             * with table-edge-completes, else never. */
+            int beyond = table_beyond(g, t->x + dx, t->y + dy);
+            if (beyond && table_edge_completes(g))
+                continue;
             int f = board_frontier_at(g, t->x + dx, t->y + dy);
-            double fill = f >= 0 ? square_fill(c, f) : 1.0;
+            double fill = beyond ? 0.0 : f >= 0 ? square_fill(c, f) : 1.0;
             worth += room * fill;
             *q *= fill;
         }

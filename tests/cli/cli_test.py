@@ -469,7 +469,7 @@ BAD_REQUESTS = [
     b"garbage", b"{", b"}", b"[1,2,3]", b"42", b"\"new\"", b"null", b"{}",
     b"{\"type\":null}", b"{\"type\":7}", b"{\"type\":\"\"}", b"{\"type\":\"fly\"}",
     b"{\"type\":\"new\"}", b"{\"type\":\"new\",\"players\":\"2\"}",
-    b"{\"type\":\"new\",\"players\":1}", b"{\"type\":\"new\",\"players\":7}",
+    b"{\"type\":\"new\",\"players\":1}", b"{\"type\":\"new\",\"players\":9}",
     b"{\"type\":\"new\",\"players\":2.5}", b"{\"type\":\"new\",\"players\":2,\"seat\":2}",
     b"{\"type\":\"new\",\"players\":2,\"seat\":-1}",
     b"{\"type\":\"new\",\"players\":2,\"rules\":\"small-city\"}",

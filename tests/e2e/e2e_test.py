@@ -1115,7 +1115,7 @@ def case_connect_errors(tmp):
             (["gopher://x", "--table", "t1"], 2, "scheme"),
             ([srv.url, "--create", "me,bogus"], 2, "seat 1 'bogus'"),
             (["ws://127.0.0.1:1", "--create", "me,mcts:level=wild"], 2, "seat 1"),
-            (["ws://127.0.0.1:1", "--create", "me"], 2, "2 to 6 seat"),
+            (["ws://127.0.0.1:1", "--create", "me"], 2, "2 to 8 seat"),
             (["ws://127.0.0.1:1", "--create", "me,me"], 2, "one seat"),
             (["ws://127.0.0.1:1", "--create", "me,open", "--player", "engine:"], 2, "--player"),
             (["ws://127.0.0.1:1", "--create", "me,open", "--player", "bogus"], 2, "--player"),

@@ -120,6 +120,18 @@ static void test_create(void **state)
     assert_int_equal(request.clock.mode, CLOCK_NONE);
     assert_int_equal(request.info, INFO_CASUAL);
     assert_int_equal(request.expansions, 0);
+    /* A bounded table with its edge rule, eight seats, the draw-off. */
+    expect_ok("{\"type\":\"create\",\"seats\":[\"open\",\"open\",\"open\",\"open\",\"open\","
+              "\"open\",\"open\",\"greedy\"],\"rules\":[\"table=9x7\",\"table-edge-completes\"],"
+              "\"first\":\"draw-off\"}");
+    assert_int_equal(request.nseats, 8);
+    assert_int_equal(request.table_w, 9);
+    assert_int_equal(request.table_h, 7);
+    assert_int_equal(request.rules, CARC_RULE_TABLE_EDGE_COMPLETES);
+    assert_int_equal(request.first, FIRST_DRAW_OFF);
+    expect_ok("{\"type\":\"create\",\"seats\":[\"open\",\"greedy\"]}");
+    assert_int_equal(request.table_w, 0);
+    assert_int_equal(request.first, FIRST_SEAT_ORDER);
     /* The River, with and without its variant (river.md). */
     expect_ok("{\"type\":\"create\",\"seats\":[\"open\",\"greedy\"],\"expansions\":[\"river\"]}");
     assert_int_equal(request.expansions, CARC_EXPANSION_RIVER);
@@ -144,8 +156,15 @@ static void test_create_errors(void **state)
     expect_error("{\"type\":\"create\"}", ERR_BAD_FIELD, "seats");
     expect_error("{\"type\":\"create\",\"seats\":[\"open\"]}", ERR_BAD_FIELD, "seats");
     expect_error("{\"type\":\"create\",\"seats\":[\"open\",\"open\",\"open\",\"open\",\"open\","
-                 "\"open\",\"open\"]}",
+                 "\"open\",\"open\",\"open\",\"open\"]}",
                  ERR_BAD_FIELD, "seats");
+    expect_error("{\"type\":\"create\",\"seats\":[\"open\",\"open\"],\"rules\":[\"table=4x5\"]}",
+                 ERR_BAD_FIELD, "odd sizes");
+    expect_error("{\"type\":\"create\",\"seats\":[\"open\",\"open\"],\"rules\":[\"table-edge-"
+                 "completes\"]}",
+                 ERR_BAD_FIELD, "needs rule table=WxH");
+    expect_error("{\"type\":\"create\",\"seats\":[\"open\",\"open\"],\"first\":2}", ERR_BAD_FIELD,
+                 "first");
     expect_error("{\"type\":\"create\",\"seats\":[\"open\",3]}", ERR_BAD_FIELD, "seats[1]");
     expect_error("{\"type\":\"create\",\"seats\":[\"open\",\"mcts:level=silly\"]}", ERR_BAD_FIELD,
                  "seats[1]");
@@ -204,7 +223,7 @@ static void test_names(void **state)
         "{\"type\":\"join\",\"table\":\"t1\",\"name\":\"123456789012345678901234567890123\"}",
         ERR_BAD_FIELD, "name");
     expect_ok("{\"type\":\"join\",\"table\":\"t1\",\"name\":\"12345678901234567890123456789012\"}");
-    expect_error("{\"type\":\"join\",\"table\":\"t1\",\"name\":\"A\",\"seat\":6}", ERR_BAD_FIELD,
+    expect_error("{\"type\":\"join\",\"table\":\"t1\",\"name\":\"A\",\"seat\":8}", ERR_BAD_FIELD,
                  "seat");
     expect_error("{\"type\":\"join\",\"table\":\"t1\",\"name\":\"A\",\"invite\":5}", ERR_BAD_FIELD,
                  "invite");

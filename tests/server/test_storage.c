@@ -339,7 +339,7 @@ static void test_upgrade_from_version_1(void **state)
     assert_int_equal(loaded.estimates, 1);
     assert_int_equal(loaded.expansions, 0);
     storage_close(s);
-    assert_int_equal(schema_version(), 5);
+    assert_int_equal(schema_version(), 6);
 }
 
 /* The schema version of the database (SQLite: the file's user_version). */
@@ -413,7 +413,7 @@ static void test_upgrade_from_version_2(void **state)
     assert_int_equal(storage_create_table(s, &t), 0);
     assert_int_equal(storage_commit(s), 0);
     storage_close(s);
-    assert_int_equal(schema_version(), 5);
+    assert_int_equal(schema_version(), 6);
     s = open_db();
     assert_int_equal(storage_load_table(s, "triver000001", &loaded), 1);
     assert_int_equal(loaded.expansions, CARC_EXPANSION_RIVER);
@@ -452,6 +452,51 @@ static void test_hand_kept(void **state)
     assert_int_equal(carc_game_rules(g).hand, 3);
     assert_int_equal(carc_game_hand(g, 1, NULL, 0), 3);
     carc_game_free(g);
+    storage_close(s);
+}
+
+/* A database of schema version 4 (before the tables' `rules_text`) opens:
+ * its tables keep their flags; a table with a bounded table, eight seats
+ * and the edge rule is stored in it and read back whole. */
+static void test_upgrade_from_version_4(void **state)
+{
+    (void)state;
+    storage *s = open_db();
+    storage_close(s);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    const char *back_to_4 =
+        "ALTER TABLE tables DROP COLUMN rules_text;"
+        "INSERT INTO tables VALUES ('told00000004',1,1,2,2,0,0,0,0,0,1,5,x'00','a',-1,1,0,0,-1);"
+        "PRAGMA user_version=4;";
+    assert_int_equal(sqlite3_exec(db, back_to_4, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    s = open_db();
+    assert_int_equal(schema_version(), 6);
+    assert_int_equal(storage_load_table(s, "told00000004", &loaded), 1);
+    assert_int_equal(loaded.rules, CARC_RULE_SMALL_CITY);
+    assert_int_equal(loaded.table_w, 0);
+    static stored_table t;
+    memset(&t, 0, sizeof t);
+    snprintf(t.id, sizeof t.id, "ttable000001");
+    t.status = TABLE_WAITING;
+    t.players = 8;
+    t.rules = CARC_RULE_TABLE_EDGE_COMPLETES | CARC_RULE_BONUS_TURN;
+    t.table_w = 9;
+    t.table_h = 7;
+    t.forfeit = -1;
+    assert_int_equal(storage_create_table(s, &t), 0);
+    assert_int_equal(storage_commit(s), 0);
+    storage_close(s);
+    s = open_db();
+    assert_int_equal(storage_load_table(s, "ttable000001", &loaded), 1);
+    assert_int_equal(loaded.players, 8);
+    assert_int_equal(loaded.rules, CARC_RULE_TABLE_EDGE_COMPLETES | CARC_RULE_BONUS_TURN);
+    assert_int_equal(loaded.table_w, 9);
+    assert_int_equal(loaded.table_h, 7);
+    char text[64];
+    storage_rules_text(&loaded, text, sizeof text);
+    assert_string_equal(text, "bonus-turn table-edge-completes table=9x7");
     storage_close(s);
 }
 
@@ -710,6 +755,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_locked_database, setup, teardown),
         cmocka_unit_test_setup_teardown(test_upgrade_from_version_1, setup, teardown),
         cmocka_unit_test_setup_teardown(test_upgrade_from_version_2, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_upgrade_from_version_4, setup, teardown),
     };
     const struct CMUnitTest postgres_only[] = {
         cmocka_unit_test_setup_teardown(test_locked_database_pg, setup, teardown),

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "carcassonne_ai.h"
+#include "first_seat.h"
 #include "tables.h"
 
 enum { MAX_SENT = 4096, MAX_CLIENTS = 4 };
@@ -1889,6 +1890,189 @@ static void test_all_expansions_table(void **state)
     carc_game_free(g);
 }
 
+/* --- House rules: a bounded table, eight seats, the first seat ------------------------ */
+
+/* table=3x3 with the edge rule: the state names the rules and the table's
+ * edge, every offered placement lies on the table, the game runs to its
+ * end (most tiles discarded), and the rules survive a restart. */
+static void test_bounded_table(void **state)
+{
+    (void)state;
+    two_players_with("[\"me\",\"open\"]", ",\"rules\":[\"table=3x3\",\"table-edge-completes\"]", 1);
+    char text[300], move[64];
+    snprintf(text, sizeof text, "{\"type\":\"watch\",\"id\":5,\"table\":\"%s\"}", table_id);
+    request(2, text);
+    expect(2, "watch.ok");
+    json_t *st = expect(2, "state"), *edge = json_object_get(st, "table_edge");
+    json_t *rules = json_object_get(st, "rules");
+    assert_string_equal(json_string_value(json_array_get(rules, 0)), "table-edge-completes");
+    assert_string_equal(json_string_value(json_array_get(rules, 1)), "table=3x3");
+    assert_int_equal(json_integer_value(json_object_get(edge, "min_x")), -1);
+    assert_int_equal(json_integer_value(json_object_get(edge, "max_y")), 1);
+    int c = 0, turn = 0, placed = 0;
+    for (;; turn++) {
+        drain(c);
+        snprintf(text, sizeof text, "{\"type\":\"legal\",\"id\":3,\"table\":\"%s\"}", table_id);
+        request(c, text);
+        json_t *legal = expect(c, "legal.ok"), *p;
+        size_t i;
+        json_array_foreach(json_object_get(legal, "placements"), i, p)
+        {
+            assert_true(labs((long)json_integer_value(json_object_get(p, "x"))) <= 1);
+            assert_true(labs((long)json_integer_value(json_object_get(p, "y"))) <= 1);
+        }
+        placed += json_array_size(json_object_get(legal, "placements")) > 0;
+        pick_move(legal, move, sizeof move, 1);
+        send_move(c, turn, move);
+        expect(c, "move.ok");
+        json_t *next = json_object_get(expect(c, "move"), "next");
+        if (!json_is_object(next))
+            break;
+        c = (int)json_integer_value(json_object_get(next, "player"));
+    }
+    assert_int_equal(turn + 1, 71);
+    assert_int_equal(placed, 8); /* nine squares, the start tile's included */
+    drain(0);
+    /* After a restart the table is still bounded. */
+    srv_hooks hooks = {NULL, hook_send, hook_think, NULL, hook_now, hook_analyse, NULL};
+    srv_limits limits = {10, 4, 2};
+    srv_tables *again = tables_new(store, &hooks, &limits);
+    char err[200];
+    assert_int_equal(tables_load(again, err, sizeof err), 0);
+    tables_free(again);
+    stored_table *row = malloc(sizeof *row);
+    assert_int_equal(storage_load_table(store, table_id, row), 1);
+    assert_int_equal(row->table_w, 3);
+    assert_int_equal(row->rules, CARC_RULE_TABLE_EDGE_COMPLETES);
+    free(row);
+    /* An even size is refused, naming the rule. */
+    request(0, "{\"type\":\"create\",\"id\":1,\"name\":\"Ann\",\"seats\":[\"me\",\"open\"],"
+               "\"rules\":[\"table=8x9\"]}");
+    json_t *e = expect(0, "error");
+    assert_string_equal(json_string_value(json_object_get(e, "code")), "bad_field");
+    assert_non_null(strstr(json_string_value(json_object_get(e, "message")), "odd sizes"));
+}
+
+/* Eight seats with their colours' order; nine are refused. */
+static void test_eight_seats(void **state)
+{
+    (void)state;
+    two_players_with("[\"me\",\"open\",\"open\",\"open\",\"open\",\"open\",\"open\",\"open\"]", "",
+                     0);
+    char text[200];
+    snprintf(text, sizeof text, "{\"type\":\"watch\",\"id\":5,\"table\":\"%s\"}", table_id);
+    request(2, text);
+    expect(2, "watch.ok");
+    json_t *st = expect(2, "state");
+    assert_int_equal(json_integer_value(json_object_get(st, "players")), 8);
+    assert_int_equal(json_array_size(json_object_get(st, "seats")), 8);
+    snprintf(text, sizeof text,
+             "{\"type\":\"join\",\"id\":2,\"table\":\"%s\",\"name\":\"Pia\",\"seat\":7}", table_id);
+    request(1, text);
+    assert_int_equal(json_integer_value(json_object_get(expect(1, "join.ok"), "seat")), 7);
+    drain(0);
+    request(0, "{\"type\":\"create\",\"id\":1,\"name\":\"Ann\",\"seats\":[\"me\",\"open\",\"open\","
+               "\"open\",\"open\",\"open\",\"open\",\"open\",\"open\"]}");
+    json_t *e = expect(0, "error");
+    assert_non_null(strstr(json_string_value(json_object_get(e, "message")), "2 to 8 seats"));
+}
+
+/* The first seat: the draw-off turns the seats so that its winner is seat
+ * 0 (Red) and tells everyone how it went; random says so; the seat order
+ * leaves the list as it is; anything else is refused. */
+static void test_first_seat(void **state)
+{
+    (void)state;
+    two_players_with("[\"open\",\"open\",\"me\"]", ",\"first\":\"draw-off\"", 0);
+    char text[200];
+    snprintf(text, sizeof text, "{\"type\":\"watch\",\"id\":5,\"table\":\"%s\"}", table_id);
+    request(2, text);
+    expect(2, "watch.ok");
+    json_t *st = expect(2, "state");
+    const char *first = json_string_value(json_object_get(st, "first"));
+    assert_non_null(first);
+    assert_non_null(strstr(first, "Draw-off (roads): "));
+    assert_non_null(strstr(first, "; Red starts"));
+    /* The creator ("me", third in the list) sits where the turn put it. */
+    int mine = -1;
+    json_t *seats = json_object_get(st, "seats"), *seat;
+    size_t i;
+    json_array_foreach(seats, i, seat)
+    {
+        const char *name = json_string_value(json_object_get(seat, "name"));
+        if (name && strcmp(name, "Ann") == 0)
+            mine = (int)i;
+    }
+    assert_true(mine >= 0);
+    drain(0);
+    request(0, "{\"type\":\"create\",\"id\":1,\"name\":\"Ann\",\"seats\":[\"open\",\"me\"],"
+               "\"first\":\"random\"}");
+    expect(0, "create.ok");
+    st = expect(0, "state");
+    assert_non_null(strstr(json_string_value(json_object_get(st, "first")), "at random"));
+    request(0, "{\"type\":\"create\",\"id\":1,\"name\":\"Ann\",\"seats\":[\"open\",\"me\"],"
+               "\"first\":\"seat-order\"}");
+    assert_int_equal(json_integer_value(json_object_get(expect(0, "create.ok"), "seat")), 1);
+    assert_null(json_object_get(expect(0, "state"), "first"));
+    request(0, "{\"type\":\"create\",\"id\":1,\"name\":\"Ann\",\"seats\":[\"open\",\"me\"],"
+               "\"first\":\"dice\"}");
+    expect_error_code(0, "bad_field");
+}
+
+/* The draw-off itself, over many seeds: every seat draws in the first
+ * round, the tied best of a round (and only they) draw in the next, and
+ * the winner alone has the most roads in the last round. */
+static void test_draw_off(void **state)
+{
+    (void)state;
+    int ties = 0;
+    for (int players = 2; players <= CARC_MAX_PLAYERS; players++)
+        for (uint64_t seed = 0; seed < 300; seed++) {
+            first_draw d[FIRST_MAX_DRAWS];
+            int n = 0, first = first_seat_draw_off(players, seed, d, &n);
+            assert_true(first >= 0 && first < players && n >= players);
+            int again = 0;
+            assert_int_equal(first, first_seat_draw_off(players, seed, d, &again));
+            assert_int_equal(n, again);
+            for (int i = 0; i < players; i++)
+                assert_true(d[i].seat == i && d[i].round == 0);
+            int start = 0;
+            while (start < n) {
+                int end = start, best = -1, nbest = 0;
+                while (end < n && d[end].round == d[start].round)
+                    end++;
+                for (int i = start; i < end; i++) {
+                    assert_int_equal(d[i].roads, first_seat_roads(d[i].kind));
+                    if (d[i].roads > best) {
+                        best = d[i].roads;
+                        nbest = 0;
+                    }
+                    nbest += d[i].roads == best;
+                }
+                if (end == n) {
+                    assert_int_equal(nbest, 1);
+                    for (int i = start; i < end; i++)
+                        assert_true((d[i].seat == first) == (d[i].roads == best));
+                } else {
+                    ties++;
+                    assert_true(n - end >= nbest);
+                    for (int i = start, k = end; i < end; i++)
+                        if (d[i].roads == best)
+                            assert_int_equal(d[k++].seat, d[i].seat);
+                }
+                start = end;
+            }
+        }
+    assert_true(ties > 100);
+    /* Made-up draws: a tie, then seat 1 of the list wins and becomes Red. */
+    char log[MSG_CHAT_BYTES + 1];
+    first_draw e[4] = {
+        {0, 0, 'K' - 'A', 2}, {1, 0, 'U' - 'A', 2}, {0, 1, 'B' - 'A', 0}, {1, 1, 'V' - 'A', 2}};
+    first_seat_log(e, 4, 1, 2, log, sizeof log);
+    assert_string_equal(log, "Draw-off (roads): Blue K 2, Red U 2; again: Blue B 0, Red V 2; "
+                             "Red starts");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1922,6 +2106,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_traders_table, setup, teardown),
         cmocka_unit_test_setup_teardown(test_all_expansions_table, setup, teardown),
         cmocka_unit_test_setup_teardown(test_river_keep_start, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_bounded_table, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_eight_seats, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_first_seat, setup, teardown),
+        cmocka_unit_test(test_draw_off),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

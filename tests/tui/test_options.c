@@ -142,8 +142,19 @@ static void test_bad_arguments(void **state)
     const char *one_seat[] = {"play", "--players", "human"};
     assert_int_equal(parse(&opt, err, 3, one_seat), -1);
     assert_non_null(strstr(err, "at least 2"));
-    const char *seven[] = {"play", "--players", "human,human,human,human,human,human,human"};
-    assert_int_equal(parse(&opt, err, 3, seven), -1);
+    const char *nine[] = {"play", "--players",
+                          "human,human,human,human,human,human,human,human,human"};
+    assert_int_equal(parse(&opt, err, 3, nine), -1);
+    assert_non_null(strstr(err, "at most 8"));
+    const char *eight[] = {"play", "--players", "human,human,human,human,human,human,human,human"};
+    assert_int_equal(parse(&opt, err, 3, eight), 0);
+    const char *table[] = {"play", "--rules", "table=9x7,table-edge-completes"};
+    assert_int_equal(parse(&opt, err, 3, table), 0);
+    assert_int_equal(opt.table_w, 9);
+    assert_int_equal(opt.table_h, 7);
+    const char *even[] = {"play", "--rules", "table=8x8"};
+    assert_int_equal(parse(&opt, err, 3, even), -1);
+    assert_non_null(strstr(err, "odd sizes"));
     const char *bogus[] = {"play", "--players", "human,chess-master"};
     assert_int_equal(parse(&opt, err, 3, bogus), -1);
     assert_non_null(strstr(err, "chess-master"));

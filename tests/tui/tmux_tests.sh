@@ -782,6 +782,30 @@ t_bad_arguments() {
 # flowing east, so the first river tile has one square, 1,0; the panel
 # lists the river pile, the lake last at 0%. Then a save holds the
 # `expansions river` line and two-letter tiles, and loads again.
+# A bounded 3x3 table with the edge rule and eight seats (issue 26): the
+# squares beyond the edge are shaded, Tab visits only squares on the table,
+# the panel lists Purple and Pink.
+t_table_edge() {
+    start 100 34 --rules table=3x3,table-edge-completes --seed 3 \
+        --players human,greedy,greedy,greedy,greedy,greedy,greedy,greedy --no-color
+    wait_for "Place your tile"
+    grep -q "░░░░░" "$screen_file" || fail "no shaded squares beyond the table's edge"
+    shows "P Purple" || fail "no Purple in the panel"
+    shows "I Pink" || fail "no Pink in the panel"
+    seen=""
+    for _ in 1 2 3 4 5 6; do
+        keys Tab
+        wait_for_either "fits here" "fits nowhere!"
+        shows "fits nowhere!" && break
+        at=$(grep -o 'cursor -*[0-9]*,-*[0-9]*' "$screen_file" | head -1 | cut -c8-)
+        x=${at%,*} y=${at#*,}
+        [ "${x#-}" -le 1 ] && [ "${y#-}" -le 1 ] || fail "Tab offered $at, beyond the 3x3 table"
+        seen="$seen $at"
+    done
+    echo "squares offered:$seen"
+    finish
+}
+
 t_river() {
     start 100 32 --expansions river --seed 5 --players human,greedy --no-color
     wait_for "Place your tile"

@@ -32,7 +32,7 @@ static void test_new_game(void **state)
 {
     (void)state;
     assert_null(carc_game_new(1, NULL, 0));
-    assert_null(carc_game_new(7, NULL, 0));
+    assert_null(carc_game_new(9, NULL, 0));
     assert_null(carc_game_new(0, NULL, 0));
     assert_null(carc_game_new(-3, NULL, 0));
     assert_true(carc_game_size(NULL) > 0);

@@ -37,7 +37,7 @@ static const bad_record bad_records[] = {
     BAD("players 2\nplayers 2\n", 2),
     BAD("players 2\n# c\nplayers 3\n", 3),
     BAD("players 1\n", 1),
-    BAD("players 7\n", 1),
+    BAD("players 9\n", 1),
     BAD("players 0\n", 1),
     BAD("players -2\n", 1),
     BAD("players two\n", 1),

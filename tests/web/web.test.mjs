@@ -241,6 +241,58 @@ await test('a game against the computer, to the final scoring', async () => {
   await page.context().close();
 });
 
+// Issue 26: house rules on the new-table form. A 5x5 table with the edge
+// rule, eight seats (purple and pink), the draw-off for the first seat:
+// the edge drawn on the board, no square offered beyond it, eight
+// players listed in eight colours, the draw-off told in the log.
+await test('a bounded table with eight seats: the edge drawn, nothing offered beyond it', async () => {
+  const page = await openPage(browser, server.url);
+  await page.fill('#create input[name=name]', 'Ann');
+  for (let i = 2; i < 8; i++) await page.click('button[data-seat=add]');
+  check(await page.$$eval('#create .seats li', (l) => l.length) === 8, 'eight seats on the form');
+  await page.click('button[data-seat=add]');
+  check(await page.$$eval('#create .seats li', (l) => l.length) === 8, 'no ninth seat');
+  await page.selectOption('#create select[data-i="0"]', 'me');
+  for (let i = 1; i < 8; i++) await page.selectOption(`#create select[data-i="${i}"]`, 'greedy');
+  check(await page.$eval('.house [data-rule=table-edge-completes]', (e) => e.hidden), 'the edge rule hidden until a table is chosen');
+  await page.check('.house input[value=table]');
+  await page.selectOption('#create select[name=table]', '5x5');
+  await page.check('.house input[value=table-edge-completes]');
+  await page.click('.house [data-rule=table] summary');
+  check(/edge of the table/i.test(await page.$eval('.house [data-rule=table] blockquote', (e) => e.textContent)), 'the rule text a click away');
+  await page.selectOption('#create select[name=first]', 'draw-off');
+  await page.screenshot({ path: path.join(ART, 'house-rules-form.png') });
+  await page.click('#create-button');
+  await page.waitForURL(/\?t=/);
+  let turns = 0, offered = 0;
+  for (;;) {
+    const phase = await nextTurn(page);
+    if (phase === 'finished') break;
+    check(await page.$('#board .edge .table-edge'), 'the table\'s edge is drawn');
+    const squares = await page.$$eval('#board rect.target', (r) => r.map((e) => e.dataset.target.split(',').map(Number)));
+    offered += squares.length;
+    check(squares.every(([x, y]) => Math.abs(x) <= 2 && Math.abs(y) <= 2), `no square beyond the 5x5 edge (${JSON.stringify(squares)})`);
+    if (turns === 1) {
+      await page.keyboard.press('f');
+      await page.screenshot({ path: path.join(ART, 'bounded-table-8-seats.png') });
+    }
+    await keyboardTurn(page, false);
+    turns++;
+  }
+  check(offered > 0 && turns >= 1, `turns played (${turns}), squares offered (${offered})`);
+  const players = await page.$$eval('#players li.player', (l) => l.length);
+  check(players === 8, `eight players listed (${players})`);
+  const colours = await page.$$eval('#players .track span', (s) => new Set(s.map((e) => e.style.background)).size);
+  check(colours === 8, `eight colours (${colours})`);
+  const first = await page.$eval('#log .first-seat', (e) => e.textContent);
+  check(/Draw-off \(roads\): .*Red starts/.test(first), `the draw-off in the log (${first})`);
+  const tiles = await page.$$eval('#board .tiles use', (u) => u.map((e) => e.dataset.square.split(',').map(Number)));
+  check(tiles.length <= 25 && tiles.every(([x, y]) => Math.abs(x) <= 2 && Math.abs(y) <= 2), `every tile on the table (${tiles.length})`);
+  await page.keyboard.press('f');
+  await page.screenshot({ path: path.join(ART, 'bounded-table-end.png') });
+  await page.context().close();
+});
+
 // Issue 27: the final scoring came with the last tile's move, so nothing
 // marked it: its log lines said "Turn 71", and "Show each final scoring"
 // did nothing. A clear winner banner at the end; no 0-point lines.

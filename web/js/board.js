@@ -13,11 +13,11 @@ export class Board {
     this.svg = svg;
     this.cat = catalogue;
     svg.innerHTML = '<g class="world">' +
-      '<g class="tiles"></g><g class="dead"></g><g class="marks"></g><g class="feature"></g><g class="targets"></g><g class="preview"></g><g class="hints"></g>' +
+      '<g class="edge"></g><g class="tiles"></g><g class="dead"></g><g class="marks"></g><g class="feature"></g><g class="targets"></g><g class="preview"></g><g class="hints"></g>' +
       '<g class="ghost"></g><g class="meeples"></g><g class="spots"></g><g class="gains"></g></g>';
     this.world = svg.querySelector('.world');
     this.layers = {};
-    for (const name of ['tiles', 'dead', 'marks', 'feature', 'targets', 'preview', 'hints', 'ghost', 'meeples', 'spots', 'gains']) this.layers[name] = svg.querySelector(`.${name}`);
+    for (const name of ['edge', 'tiles', 'dead', 'marks', 'feature', 'targets', 'preview', 'hints', 'ghost', 'meeples', 'spots', 'gains']) this.layers[name] = svg.querySelector(`.${name}`);
     this.placed = new Map(); // "x,y" -> <use>
     this.view = { s: 0.6, tx: 0, ty: 0 };
     this.handlers = { hover() {}, click() {}, spot() {} };
@@ -200,6 +200,22 @@ export class Board {
       seen.set(k, n + 1);
       return meepleSvg(f.player, f.x * SIZE + px + 16 * n, f.y * SIZE + py - 6 * n, lying, '', f.figure || 'follower');
     }).join('');
+  }
+
+  // A bounded table (table=WxH): the squares beyond its edge shaded, the
+  // edge drawn; `edge` is the server's {min_x, max_x, min_y, max_y}, or
+  // null. The server offers no square beyond it.
+  setEdge(edge) {
+    if (!edge) {
+      this.layers.edge.innerHTML = '';
+      return;
+    }
+    const x0 = edge.min_x * SIZE, y0 = edge.min_y * SIZE;
+    const w = (edge.max_x - edge.min_x + 1) * SIZE, h = (edge.max_y - edge.min_y + 1) * SIZE;
+    const far = 100 * SIZE;
+    this.layers.edge.innerHTML = `<path class="beyond" fill-rule="evenodd" d="M${-far},${-far}H${far}V${far}H${-far}Z` +
+      `M${x0},${y0}v${h}h${w}v${-h}Z"><title>beyond the table's edge</title></path>` +
+      `<rect class="table-edge" x="${x0}" y="${y0}" width="${w}" height="${h}"/>`;
   }
 
   // Dead spots: squares no tile still to come fits, crossed out.

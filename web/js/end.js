@@ -15,8 +15,8 @@ export function scoreChart(history) {
   let lines = '';
   for (let p = 0; p < players; p++) {
     const pts = history.map((h, i) => `${x(i).toFixed(1)},${y(h[p]).toFixed(1)}`).join(' ');
-    const dash = ['', '6 3', '2 3', '8 3 2 3', '1 2', '4 4'][p % 6];
-    lines += `<polyline points="${pts}" fill="none" stroke="${PLAYERS[p % 6].colour}" stroke-width="2.2" stroke-dasharray="${dash}"/>`;
+    const dash = ['', '6 3', '2 3', '8 3 2 3', '1 2', '4 4', '6 2 1 2', '3 1'][p % PLAYERS.length];
+    lines += `<polyline points="${pts}" fill="none" stroke="${PLAYERS[p % PLAYERS.length].colour}" stroke-width="2.2" stroke-dasharray="${dash}"/>`;
   }
   return `<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="scores over the game">` +
     `<line x1="${pad}" y1="${H - pad}" x2="${W - 4}" y2="${H - pad}" stroke="#888"/><line x1="${pad}" y1="8" x2="${pad}" y2="${H - pad}" stroke="#888"/>` +

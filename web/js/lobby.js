@@ -5,6 +5,7 @@ import * as store from './store.js';
 import { esc } from './panel.js';
 import { inviteLink, copyField, copyLink } from './tableview.js';
 
+const MAX_SEATS = 8; // Big Box 5's purple and pink after the six colours
 const SEAT_CHOICES = [
   ['me', 'Me'], ['open', 'Open seat'], ['invite', 'Invited player'],
   ['mcts:level=easy', 'Computer: easy'], ['mcts:level=normal', 'Computer: normal'],
@@ -21,6 +22,31 @@ const EXPANSIONS = [
   ['traders-builders', 'Traders & Builders: 24 tiles with goods, a builder and a pig each'],
 ];
 const EXPANSION_RULES = [['river-keep-start', 'river', 'The base start tile joins the pile']];
+// The house rules of the rule texts (docs/record-extensions.md): the form
+// field, one line of ours, and a short fact from the seed rule text. The
+// server checks every combination and says why it refuses one.
+const HOUSE_RULES = [
+  { name: 'table', label: 'A bounded table',
+    input: '<select name="table"><option value="">no edge</option><option>5x5</option><option>7x7</option><option selected>9x9</option><option>11x11</option><option>15x15</option></select>',
+    line: 'tiles go only on a table of this many squares round the start tile',
+    quote: 'The edge of the table limits the playing area: no tile past it.', source: 'seed 000, house rules (also Hunters & Gatherers)' },
+  { name: 'table-edge-completes', needs: 'table', label: 'The edge completes features',
+    line: 'a road or city end facing the edge counts as closed; a cloister counts the squares beyond as filled',
+    quote: 'Table borders complete features as an abbey would.', source: 'seed 000, house rules' },
+  { name: 'reshuffle', label: 'Unplayable tiles go back into the bag',
+    line: 'a tile that fits nowhere is shuffled back and the same player draws again',
+    quote: 'Unplayable tiles can be put back into the bag rather than set aside.', source: 'seed 000, house rules' },
+  { name: 'start-in-pile', label: 'The start tile in the bag',
+    line: 'all 72 tiles are shuffled and the first one drawn starts the board (not with The River)',
+    quote: 'The original starting tile may be put into the bag.', source: 'seed 000, house rules' },
+  { name: 'hand', label: 'A hand of tiles',
+    input: '<select name="hand"><option value="3">3 tiles</option><option value="2">2 tiles</option><option value="1">1 tile</option></select>',
+    line: 'each player holds tiles, plays one of them and draws back up',
+    quote: 'Play with a three-tile hand, then draw back up to three tiles.', source: 'seed 000, house rules' },
+  { name: 'open-hands', needs: 'hand', label: 'Hands shown to everyone',
+    line: 'everyone sees every hand (else only its owner does)',
+    quote: 'These tiles could be visible to all or hidden to the other players.', source: 'seed 000, house rules' },
+];
 const EXPANSION_NAMES = { river: 'The River', 'inns-cathedrals': 'Inns & Cathedrals', 'traders-builders': 'Traders & Builders' };
 
 export class Lobby {
@@ -66,10 +92,11 @@ export class Lobby {
         if (!on) el.querySelector('input').checked = false;
       }
     };
+    this.drawHouseRules(f);
     this.drawSeats();
     f.onclick = (e) => {
       const act = e.target.closest('button[data-seat]')?.dataset.seat;
-      if (act === 'add' && this.seats.length < 6) this.seats.push('open');
+      if (act === 'add' && this.seats.length < MAX_SEATS) this.seats.push('open');
       else if (act === 'remove' && this.seats.length > 2) this.seats.pop();
       else return;
       this.drawSeats();
@@ -79,6 +106,31 @@ export class Lobby {
       e.preventDefault();
       this.create(f);
     };
+  }
+
+  // Each house rule: a checkbox, its value when it has one, our line and
+  // the rule text's fact a click away; a rule that needs another shows
+  // under it once that one is on.
+  drawHouseRules(f) {
+    const box = f.querySelector('.house');
+    box.innerHTML = HOUSE_RULES.map((r) =>
+      `<div class="rule${r.needs ? ' sub' : ''}" data-rule="${r.name}"${r.needs ? ` data-needs="${r.needs}" hidden` : ''}>` +
+      `<label><input type="checkbox" name="house" value="${r.name}"> ${esc(r.label)}</label> ${r.input || ''} ` +
+      `<span class="line">— ${esc(r.line)}</span> <details><summary>rule text</summary>` +
+      `<blockquote>“${esc(r.quote)}” <cite>(${esc(r.source)})</cite></blockquote></details></div>`).join('');
+    box.onchange = () => {
+      for (const el of box.querySelectorAll('[data-needs]')) {
+        const on = box.querySelector(`input[name=house][value="${el.dataset.needs}"]`).checked;
+        el.hidden = !on;
+        if (!on) el.querySelector('input').checked = false;
+      }
+    };
+  }
+
+  // The house rules' names for `create`: valued ones as NAME=VALUE.
+  houseRules(f) {
+    return [...f.querySelectorAll('input[name=house]:checked')].map((c) =>
+      c.value === 'table' ? `table=${f.table.value}` : c.value === 'hand' ? `hand=${f.hand.value}` : c.value);
   }
 
   drawSeats() {
@@ -93,7 +145,9 @@ export class Lobby {
     const seats = [...this.seats];
     if (seats.filter((s) => s === 'me').length > 1) return this.message('Only one seat can be yours.');
     if (seats.includes('me') && !name) return this.message('Your name, please.');
-    const req = { seats, rules: [...f.querySelectorAll('input[name=rule]:checked')].map((c) => c.value), info: f.info.value, listed: f.listed.checked, estimates: f.estimates.checked };
+    const rules = [...f.querySelectorAll('input[name=rule]:checked')].map((c) => c.value).concat(this.houseRules(f));
+    const req = { seats, rules, info: f.info.value, listed: f.listed.checked, estimates: f.estimates.checked };
+    if (f.first.value !== 'seat-order') req.first = f.first.value;
     const expansions = [...f.querySelectorAll('input[name=expansion]:checked')].map((c) => c.value);
     if (expansions.length) req.expansions = expansions;
     if (name) req.name = name;

@@ -38,7 +38,7 @@ export function renderPlayers(el, table) {
     return `<li class="player${turn ? ' to-move' : ''}${seat.present || seat.kind !== 'human' ? '' : ' away'}" data-player="${p}">` +
       `${badge(p)}<span class="name">${esc(seatName(seat, p))}${p === s.you ? ' (you)' : ''}</span>` +
       `<span class="score" title="score">${score}</span>` +
-      `<span class="track" aria-hidden="true"><span style="width:${(score % 50) * 2}%;background:${PLAYERS[p % 6].colour}"></span></span>` +
+      `<span class="track" aria-hidden="true"><span style="width:${(score % 50) * 2}%;background:${PLAYERS[p % PLAYERS.length].colour}"></span></span>` +
       `<span class="laps">${lap ? `lap ${lap + 1}` : ''}</span>` +
       `<span class="supply" title="followers in supply">${meepleIcon(p)}×${seat.supply}</span>` + extrasHtml(seat, p, s.expansions) +
       handHtml(s.hands?.[p], p === s.you) +
@@ -164,9 +164,11 @@ function goodsWords(v, counts = false) {
 
 export function renderLog(el, table) {
   const seats = table.state.seats;
-  el.innerHTML = table.log.slice().reverse().map((e, i) => e.hand
+  // How the first seat was chosen (a random draw, the draw-off), oldest: last.
+  const first = table.state.first ? `<li class="first-seat">${badge(0, 14)} <span>${esc(table.state.first)}</span></li>` : '';
+  el.innerHTML = (table.log.slice().reverse().map((e, i) => e.hand
     ? `<li class="hand-line" data-turn="${e.turn}"><span>Turn ${e.turn + 1}: ${esc(e.text)}</span></li>`
     : `<li><button type="button" data-log="${table.log.length - 1 - i}" data-x="${e.x}" data-y="${e.y}">` +
     `${e.winners.map((w) => badge(w, 14)).join('')} <span>${e.end ? 'End' : `Turn ${e.turn + 1}`}: ${esc(eventText(e, seats))}</span></button></li>`).join('') ||
-    '<li class="empty">No scores yet.</li>';
+    (first ? '' : '<li class="empty">No scores yet.</li>')) + first;
 }

@@ -1,7 +1,8 @@
 // players.js: how a player looks: a colour and a shape of its own, so
 // that colour is never the only cue. The colours and their order are the
 // command line's and the terminal's (Red, Blue, Yellow, Green, Black,
-// Grey), in tones of the colour-blind-safe Okabe and Ito palette.
+// Grey, and Big Box 5's Purple and Pink for seven and eight players), in
+// tones of the colour-blind-safe Okabe and Ito palette where it has them.
 
 export const PLAYERS = [
   { colour: '#D55E00', ink: '#fff', shape: 'circle', name: 'Red', look: 'red circle' },
@@ -10,6 +11,8 @@ export const PLAYERS = [
   { colour: '#009E73', ink: '#fff', shape: 'diamond', name: 'Green', look: 'green diamond' },
   { colour: '#222222', ink: '#fff', shape: 'cross', name: 'Black', look: 'black cross' },
   { colour: '#9A9A9A', ink: '#000', shape: 'star', name: 'Grey', look: 'grey star' },
+  { colour: '#6A3D9A', ink: '#fff', shape: 'hexagon', name: 'Purple', look: 'purple hexagon' },
+  { colour: '#CC79A7', ink: '#000', shape: 'ring', name: 'Pink', look: 'pink ring' },
 ];
 
 const SHAPES = {
@@ -19,6 +22,8 @@ const SHAPES = {
   diamond: '<path d="M0,-4L3.6,0L0,4L-3.6,0Z"/>',
   cross: '<path d="M-1.3,-4h2.6v2.7h2.7v2.6h-2.7v2.7h-2.6v-2.7h-2.7v-2.6h2.7z"/>',
   star: '<path d="M0,-4.2L1.2,-1.3L4,-1.3L1.8,0.6L2.6,3.6L0,1.8L-2.6,3.6L-1.8,0.6L-4,-1.3L-1.2,-1.3Z"/>',
+  hexagon: '<path d="M0,-4L3.5,-2V2L0,4L-3.5,2V-2Z"/>',
+  ring: '<path fill-rule="evenodd" d="M0,-4a4,4 0 1 1 0,8a4,4 0 1 1 0,-8ZM0,-2a2,2 0 1 0 0,4a2,2 0 1 0 0,-4Z"/>',
 };
 
 const MEEPLE = 'M0,-14a4.6,4.6 0 0 1 3.4,7.7L11,-3.6c1.8,.8 1.6,3.6-.6,3.9L5.5,.6L9.6,12.4H2.8L0,6.8L-2.8,12.4H-9.6L-5.5,.6L-10.4,.3c-2.2-.3-2.4-3.1-.6-3.9L-3.4,-6.3A4.6,4.6 0 0 1 0,-14Z';

@@ -122,7 +122,7 @@ export class TableView {
       el.innerHTML = '';
       return;
     }
-    el.innerHTML = ev.win.map((v, p) => `<li>${badge(p, 14)}<span class="bar"><span style="width:${v === null ? 0 : 100 * v}%;background:${PLAYERS[p % 6].colour}"></span></span>` +
+    el.innerHTML = ev.win.map((v, p) => `<li>${badge(p, 14)}<span class="bar"><span style="width:${v === null ? 0 : 100 * v}%;background:${PLAYERS[p % PLAYERS.length].colour}"></span></span>` +
       `<span>${v === null ? '–' : `${Math.round(100 * v)}%`}</span></li>`).join('');
     el.dataset.turn = ev.turn;
   }
@@ -275,6 +275,7 @@ export class TableView {
     this.board.setFollowers(t.followersOnTiles());
     this.board.setMarks(t.lastTiles());
     this.board.setDead(s.remaining && s.status === 'playing' ? s.dead || [] : []);
+    this.board.setEdge(s.table_edge || null);
     this.renderPlayers();
     this.renderDrawn();
     renderTilesLeft(this.el('#tiles-left'), t, this.board.cat);
@@ -388,7 +389,7 @@ export class TableView {
     const river = this.board.cat.isRiver(s.tile) ? ', from the river pile' : '';
     el.innerHTML = `<svg viewBox="0 0 100 100" width="56" height="56" aria-hidden="true"><use href="#tile-${esc(s.tile)}"/></svg>` +
       `<div><strong>${who}: ${esc(s.tile)}</strong>${s.second_part ? '<br><strong class="again">Builder: play again</strong>' : ''}<br>turn ${s.turn + 1}, ${s.tiles_left} left${river}${watching}</div>`;
-    el.style.borderColor = PLAYERS[s.to_move % 6].colour;
+    el.style.borderColor = PLAYERS[s.to_move % PLAYERS.length].colour;
   }
 
   // While seats are open: the invite links and the join form.

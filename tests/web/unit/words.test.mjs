@@ -91,24 +91,26 @@ test('the final scoring is marked as the end, and 0-point lines are left out', (
 test('the page\'s colours are the command line\'s, in its order', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'carc-palette-'));
   try {
-    const rec = path.join(dir, 'six.rec');
-    execFileSync(process.env.CARCASSONNE, ['selfplay', '--seed', '3', '--players', '6', '--record', rec]);
+    const rec = path.join(dir, 'eight.rec');
+    execFileSync(process.env.CARCASSONNE, ['selfplay', '--seed', '3', '--players', '8', '--record', rec]);
     const out = execFileSync(process.env.CARCASSONNE, ['replay', rec], { encoding: 'utf8' });
     const names = [...out.matchAll(/^player \d+ \((\w+)\)/gm)].map((m) => m[1]);
-    assert.equal(names.length, 6, out);
+    assert.equal(names.length, 8, out);
     assert.deepEqual(PLAYERS.map((p) => p.name), names);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
   // Each colour looks like its name: red is mostly red, blue mostly blue...
   const rgb = (hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
-  const [red, blue, yellow, green, black, grey] = PLAYERS.map((p) => rgb(p.colour));
+  const [red, blue, yellow, green, black, grey, purple, pink] = PLAYERS.map((p) => rgb(p.colour));
   assert.ok(red[0] > 150 && red[0] > 2 * red[2], 'Red');
   assert.ok(blue[2] > 150 && blue[2] > 2 * blue[0], 'Blue');
   assert.ok(yellow[0] > 200 && yellow[1] > 200 && yellow[2] < 120, 'Yellow');
   assert.ok(green[1] > 120 && green[1] > 1.5 * green[0], 'Green');
   assert.ok(Math.max(...black) < 60, 'Black');
   assert.ok(Math.min(...grey) > 110 && Math.max(...grey) - Math.min(...grey) < 20, 'Grey');
+  assert.ok(purple[2] > purple[1] + 50 && purple[0] > purple[1] + 20 && Math.max(...purple) < 180, 'Purple');
+  assert.ok(pink[0] > 180 && pink[2] > 120 && pink[1] < pink[0] - 50, 'Pink');
 });
 
 // The replay viewer shows the server's check of a record's deal.
