@@ -229,7 +229,7 @@ def test_bad_input_raises_clear_errors():
         carcassonne.Game.from_record(12)
     assert carcassonne.Game.from_record(b"players 2\n").players == 2
     with pytest.raises(ValueError, match="players"):
-        carcassonne.Game(players=7)
+        carcassonne.Game(players=9)
     with pytest.raises(ValueError, match="rules"):
         carcassonne.Game(rules=["no-such-rule"])
     with pytest.raises(ValueError, match="expansions"):

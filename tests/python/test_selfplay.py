@@ -44,7 +44,7 @@ def test_selfplay_refuses_bad_arguments():
     with pytest.raises(ValueError, match="player"):
         carcassonne.selfplay(1, 2, player="nobody")
     with pytest.raises(ValueError):
-        carcassonne.selfplay(1, 7)
+        carcassonne.selfplay(1, 9)
     with pytest.raises(ValueError):
         carcassonne.selfplay(-1, 2)
     with pytest.raises(ValueError):
