@@ -288,10 +288,11 @@ static void test_letters(void **state)
     char letters[CARC_MAX_PLAYERS + 1] = "";
     for (int p = 0; p < CARC_MAX_PLAYERS; p++)
         letters[p] = tile_art_letter(p, 0);
-    assert_string_equal(letters, "RBYGKW");
+    assert_string_equal(letters, "RBYGKWPI"); /* purple and pink: P, I */
     assert_int_equal(tile_art_letter(0, 1), 'r');
     assert_int_equal(tile_art_letter(5, 1), 'w');
-    assert_int_equal(tile_art_letter(6, 0), '?');
+    assert_int_equal(tile_art_letter(7, 1), 'i');
+    assert_int_equal(tile_art_letter(8, 0), '?');
     assert_int_equal(tile_art_letter(-1, 1), '?');
 }
 
@@ -898,7 +899,9 @@ static void test_builder_and_pig(void **state)
     /* Red's builder is a circled R, Blue's pig a circled b. */
     assert_int_equal(tile_art_figure_glyph(0, CARC_FIGURE_BUILDER, 0), 0x24C7);
     assert_int_equal(tile_art_figure_glyph(1, CARC_FIGURE_PIG, 1), 0x24D1);
-    assert_int_equal(tile_art_figure_glyph(6, CARC_FIGURE_PIG, 1), '?');
+    assert_int_equal(tile_art_figure_glyph(6, CARC_FIGURE_PIG, 1),
+                     0x24DF); /* purple: a circled p */
+    assert_int_equal(tile_art_figure_glyph(8, CARC_FIGURE_PIG, 1), '?');
 }
 
 int main(void)
