@@ -417,6 +417,54 @@ def case_engine_hand():
           and r["digest"] == state["digest"], "replayed: %d %s %r %r" % (code, err, r, state))
 
 
+def case_engine_table_hand():
+    """Valued rules through the protocol's 'new' (carc_rules_parse):
+    hand=2 with table=9x9 and table-edge-completes for 8 players; a
+    malformed table refused; then a whole game the controller deals, every
+    placement inside the table, whose record replays to the engine's
+    digest and scores."""
+    e = Engine("greedy")
+    check(is_error(e.ask({"type": "new", "players": 2, "rules": ["table=8x9"], "seed": 1})),
+          "table=8x9 (even) refused")
+    check(is_error(e.ask({"type": "new", "players": 9, "rules": ["table=9x9"], "seed": 1})),
+          "9 players refused")
+    rules = ["hand=2", "table=9x9", "table-edge-completes"]
+    rng = random.Random(11)
+    bag = [t for t, n in BASE_BAG.items() for _ in range(n)]
+    rng.shuffle(bag)
+    e.ok({"type": "new", "players": 8, "rules": rules, "seed": 5})
+    lines = ["players 8", "rules " + " ".join(rules)]
+    placed = 0
+    while True:
+        state = e.ask({"type": "state"})
+        if state["over"]:
+            break
+        while state["due"] > 0 and bag:
+            who, tile = state["draw_for"], bag.pop()
+            e.ask({"type": "draw", "player": who, "tiles": [tile]})
+            lines.append("draw %d %s" % (who + 1, tile))
+            state = e.ask({"type": "state"})
+        if state["over"]:
+            break
+        legal = e.ask({"type": "legal"})
+        # A hand's discards (no tile of it fits on the table) are in "moves".
+        move = rng.choice(moves_of(legal) if legal["placements"] else
+                          [m["move"] for m in legal["moves"]])
+        words = move.split()
+        if words[0] != "discard":
+            check(abs(int(words[1])) <= 4 and abs(int(words[2])) <= 4,
+                  "placement beyond the 9x9 table: %s" % move)
+            placed += 1
+        e.ok({"type": "move", "move": move})
+        lines.append(move)
+    e.close()
+    check(placed <= 80, "at most 80 tiles placed on a 9x9 table: %d" % placed)
+    code, out, err = run(["replay", "--json", "-"], ("\n".join(lines) + "\n").encode())
+    r = json.loads(out) if code == 0 else {}
+    check(code == 0 and r["finished"] and r["scores"] == state["scores"]
+          and r["digest"] == state["digest"], "replayed: %d %s %r %r" % (code, err, r, state))
+
+
 def case_rules_hand_commands():
     """selfplay, replay, show, analyse, arena and bench with --rules hand=3
     (and reshuffle, start-in-pile): the valued rule passes through."""
@@ -1738,6 +1786,7 @@ CASES = {
     "engine_traders_game": case_engine_traders_game,
     "inns_commands": case_inns_commands,
     "engine_hand": case_engine_hand,
+    "engine_table_hand": case_engine_table_hand,
     "rules_hand_commands": case_rules_hand_commands,
 }
 

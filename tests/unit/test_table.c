@@ -184,6 +184,65 @@ static void test_eight_players(void **state)
     assert_null(carc_game_new(9, NULL, 1));
 }
 
+/* A bounded table's size is in the game's digest: the same game on
+ * tables of two sizes has two digests (a game without a table keeps its
+ * digest of before: the bench checksums). */
+static void test_digest_has_table_size(void **state)
+{
+    (void)state;
+    carc_rules big = {.table_w = 199, .table_h = 199};
+    carc_rules wide = {.table_w = 199, .table_h = 197};
+    carc_rules none = {0};
+    carc_game *a = carc_game_new(2, &big, 4);
+    carc_game *b = carc_game_new(2, &wide, 4);
+    carc_game *c = carc_game_new(2, &none, 4);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_non_null(c);
+    assert_true(carc_game_digest(a) != carc_game_digest(b));
+    assert_true(carc_game_digest(a) != carc_game_digest(c));
+    carc_game_free(a);
+    carc_game_free(b);
+    carc_game_free(c);
+}
+
+/* The hand rules on a bounded table with seven and eight players (wide
+ * layout): random games to their end, every placement inside the table,
+ * each record read back to the same digest. */
+static void test_hands_on_tables(void **state)
+{
+    (void)state;
+    static const char *const lists[] = {"hand=3 table=9x9 reshuffle",
+                                        "hand=2 open-hands table=5x7 table-edge-completes",
+                                        "hand=1 start-in-pile table=11x11"};
+    int games = 0;
+    for (int l = 0; l < 3; l++)
+        for (int players = 7; players <= 8; players++)
+            for (uint64_t seed = 1; seed <= 3; seed++) {
+                carc_rules rules = {0};
+                char why[120];
+                assert_int_equal(carc_rules_parse(lists[l], &rules, why, sizeof why), CARC_OK);
+                carc_game *g = carc_game_new(players, &rules, seed);
+                assert_non_null(g);
+                carc_rng rng = carc_rng_seed(seed * 13 + (uint64_t)players);
+                int moves = 0;
+                while (!carc_game_over(g)) {
+                    carc_move m = carc_random_move(g, &rng, 0.5);
+                    if (m.type == CARC_MOVE_PLACE)
+                        assert_true(inside(&rules, m.place.x, m.place.y));
+                    assert_int_equal(carc_game_play(g, m, NULL, 0, NULL), CARC_OK);
+                    assert_true(++moves < 10000);
+                }
+                int min_x, min_y, max_x, max_y;
+                carc_game_bounds(g, &min_x, &min_y, &max_x, &max_y);
+                assert_true(inside(&rules, min_x, min_y) && inside(&rules, max_x, max_y));
+                check_replay(g);
+                carc_game_free(g);
+                games++;
+            }
+    assert_int_equal(games, 18);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -191,6 +250,8 @@ int main(void)
         cmocka_unit_test(test_small_table_fills_and_ends),
         cmocka_unit_test(test_beyond_edge_refused),
         cmocka_unit_test(test_eight_players),
+        cmocka_unit_test(test_digest_has_table_size),
+        cmocka_unit_test(test_hands_on_tables),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
