@@ -684,7 +684,10 @@ static int read_tokens(reader *r, char **tok, int n)
         keep_header(r, tok[0]);
         return read_players(r, tok, n);
     }
-    if (r->ended || (r->game && carc_game_over(r->game) && strcmp(tok[0], "end") != 0))
+    /* The draws due when the game ended (a hand's draw-up after the last
+     * placement) may still be named: the end does not depend on them. */
+    int due_draw = r->game && strcmp(tok[0], "draw") == 0 && carc_game_draw_due(r->game, NULL) > 0;
+    if (r->ended || (r->game && carc_game_over(r->game) && strcmp(tok[0], "end") != 0 && !due_draw))
         return fail(r, "the game is over; nothing may follow");
     if (!is_move_word(r, tok[0])) {
         if (r->game && is_header_key(tok[0]))

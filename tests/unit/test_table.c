@@ -243,6 +243,29 @@ static void test_hands_on_tables(void **state)
     assert_int_equal(games, 18);
 }
 
+/* A hand game with reshuffle on a table, with Inns & Cathedrals, often ends
+ * right after a draw-up that nothing fits: the record names that draw after
+ * the end, and reads back (it was refused: "the game is over"). */
+static void test_hand_reshuffle_table_expansion(void **state)
+{
+    (void)state;
+    carc_rules rules = {0};
+    assert_int_equal(carc_rules_parse("hand=3 table=9x9 reshuffle", &rules, NULL, 0), CARC_OK);
+    assert_int_equal(carc_expansions_parse("inns-cathedrals", &rules, NULL, 0), CARC_OK);
+    for (uint64_t seed = 1; seed <= 12; seed++) {
+        carc_game *g = carc_game_new(2 + (int)(seed % 3), &rules, seed);
+        assert_non_null(g);
+        carc_rng rng = carc_rng_seed(seed);
+        for (int moves = 0; !carc_game_over(g); moves++) {
+            assert_true(moves < 10000);
+            carc_move m = carc_random_move(g, &rng, 0.5);
+            assert_int_equal(carc_game_play(g, m, NULL, 0, NULL), CARC_OK);
+        }
+        check_replay(g);
+        carc_game_free(g);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -252,6 +275,7 @@ int main(void)
         cmocka_unit_test(test_eight_players),
         cmocka_unit_test(test_digest_has_table_size),
         cmocka_unit_test(test_hands_on_tables),
+        cmocka_unit_test(test_hand_reshuffle_table_expansion),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
