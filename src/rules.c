@@ -181,6 +181,18 @@ static int is_separator(char c, int commas)
     return c == ' ' || c == '\t' || (commas && c == ',');
 }
 
+/* Finds the next name of a list in `text` (`len` bytes) from `*i`: its
+ * first byte in `*start` and `*i` just past it; 0 when none is left. */
+static int next_name(const char *text, size_t len, int commas, size_t *i, size_t *start)
+{
+    while (*i < len && is_separator(text[*i], commas))
+        (*i)++;
+    *start = *i;
+    while (*i < len && !is_separator(text[*i], commas))
+        (*i)++;
+    return *i > *start;
+}
+
 /* Reads the names of `list` in `text` (`len` bytes) into `*flags`;
  * returns 0, or -1 with the message in `err`. */
 static int parse_list(const name_list *list, const char *text, size_t len, int commas,
@@ -188,14 +200,8 @@ static int parse_list(const name_list *list, const char *text, size_t len, int c
 {
     uint32_t read = 0;
     size_t i = 0;
-    for (;;) {
-        while (i < len && is_separator(text[i], commas))
-            i++;
-        if (i == len)
-            break;
-        size_t start = i;
-        while (i < len && !is_separator(text[i], commas))
-            i++;
+    size_t start;
+    while (next_name(text, len, commas, &i, &start)) {
         int shown = (int)(i - start < 40 ? i - start : 40);
         uint32_t flag = flag_of(list, text + start, i - start);
         if (!flag || (list->once && (read & flag))) {
@@ -275,14 +281,8 @@ int rules_parse_names(const char *text, size_t len, int commas, carc_rules *out,
     read.flags = 0;
     read.hand = read.table_w = read.table_h = 0;
     size_t i = 0;
-    for (;;) {
-        while (i < len && is_separator(text[i], commas))
-            i++;
-        if (i == len)
-            break;
-        size_t start = i;
-        while (i < len && !is_separator(text[i], commas))
-            i++;
+    size_t start;
+    while (next_name(text, len, commas, &i, &start)) {
         const char *eq = memchr(text + start, '=', i - start);
         if (eq) {
             if (parse_valued(text + start, i - start, (size_t)(eq - (text + start)), &read, err,
