@@ -85,13 +85,24 @@ void first_seat_log(const first_draw *draws, int ndraws, int first, int players,
     if (!buf || !cap)
         return;
     buf[0] = '\0';
-    size_t len = add(buf, cap, 0, "Draw-off (roads):");
+    char end[32];
+    int nend = snprintf(end, sizeof end, "; %s starts", cli_player_name(0));
+    if (nend < 0 || (size_t)nend + 4 >= cap)
+        return;
+    size_t room = cap - (size_t)nend - 4; /* what the draws may take, "..." kept aside */
+    size_t len = add(buf, room, 0, "Draw-off (roads):");
     for (int i = 0; i < ndraws; i++) {
         const first_draw *d = &draws[i];
         int seat = (d->seat - first + players) % players;
         const char *sep = i == 0 ? " " : d->round != draws[i - 1].round ? "; again: " : ", ";
-        len = add(buf, cap, len, "%s%s %s %d", sep, cli_player_name(seat), carc_tile_id(d->kind),
+        size_t was = len;
+        len = add(buf, room, len, "%s%s %s %d", sep, cli_player_name(seat), carc_tile_id(d->kind),
                   d->roads);
+        if (len >= room) { /* cut: end at the last whole draw */
+            buf[was] = '\0';
+            len = add(buf, cap, was, "...");
+            break;
+        }
     }
-    add(buf, cap, len, "; %s starts", cli_player_name(0));
+    add(buf, cap, len, "%s", end);
 }

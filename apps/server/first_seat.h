@@ -12,7 +12,9 @@ typedef struct first_draw {
     uint8_t seat, round, kind, roads;
 } first_draw;
 
-enum { FIRST_MAX_DRAWS = 64 };
+/* FIRST_TEXT_BYTES holds the log of FIRST_MAX_DRAWS draws with the
+ * longest names, with the terminating NUL. */
+enum { FIRST_MAX_DRAWS = 64, FIRST_TEXT_BYTES = 24 + FIRST_MAX_DRAWS * 20 + 24 };
 
 /* The draw-off of seed 000's house rules: each of `players` seats draws a
  * base tile from one bag (the start tile set aside), the most roads
@@ -24,6 +26,8 @@ int first_seat_draw_off(int players, uint64_t seed, first_draw *draws, int *ndra
 
 /* The draw-off for people, into `buf` (NUL-terminated, at most `cap`
  * bytes): "Draw-off (roads): Red K 2, Blue U 2; again: ...; Blue starts".
+ * When `cap` is short, the draws that do not fit become "..." and the
+ * text still ends with who starts (FIRST_TEXT_BYTES is never short).
  * A seat's colour is that of the seat it takes once the seats turn so
  * that `first` is seat 0 (its new index (seat - first) mod players). */
 void first_seat_log(const first_draw *draws, int ndraws, int first, int players, char *buf,

@@ -5,6 +5,7 @@
 
 #include <jansson.h>
 
+#include "first_seat.h"
 #include "tables.h"
 #include "token.h"
 
@@ -37,7 +38,7 @@ typedef struct srv_table {
                                             last tick, or -1: it expires at the next */
     int64_t left_ms[CARC_MAX_PLAYERS];   /* Fischer clocks at the turn's start */
     chat_line *chat;                     /* CHAT_KEPT lines, a ring; NULL until the first */
-    char first_text[MSG_CHAT_BYTES + 1]; /* how the first seat was drawn, or "" (not
+    char first_text[FIRST_TEXT_BYTES]; /* how the first seat was drawn, or "" (not
                                             stored: told at the table's creation) */
     int nchat;                           /* lines ever said */
     char *review;                        /* the last review event's `moves` JSON, or NULL */

@@ -799,7 +799,7 @@ static void invite_label(int seat, char *out, size_t cap)
 }
 
 /* The seat of `create`'s list that plays first (`first`): 0, a random
- * one, or the draw-off's, told in `text` (MSG_CHAT_BYTES + 1 bytes; "" for
+ * one, or the draw-off's, told in `text` (FIRST_TEXT_BYTES bytes; "" for
  * the seat order). -1 when no random number could be had. */
 static int choose_first(const msg_request *r, uint64_t seed, char *text)
 {
@@ -811,14 +811,14 @@ static int choose_first(const msg_request *r, uint64_t seed, char *text)
         if (token_random(&v, sizeof v))
             return -1;
         int first = (int)(v % (uint32_t)r->nseats);
-        snprintf(text, MSG_CHAT_BYTES + 1, "Seat %d of the list, drawn at random, plays first",
+        snprintf(text, FIRST_TEXT_BYTES, "Seat %d of the list, drawn at random, plays first",
                  first + 1);
         return first;
     }
     if (r->first == FIRST_DRAW_OFF) {
         first_draw draws[FIRST_MAX_DRAWS];
         int n = 0, first = first_seat_draw_off(r->nseats, seed, draws, &n);
-        first_seat_log(draws, n, first, r->nseats, text, MSG_CHAT_BYTES + 1);
+        first_seat_log(draws, n, first, r->nseats, text, FIRST_TEXT_BYTES);
         return first;
     }
     return 0;
@@ -982,7 +982,7 @@ static void do_create(srv_tables *T, srv_client *c, const msg_request *r)
     }
     stored_table *row = malloc(sizeof *row);
     char token[TOKEN_HEX] = "", invites[CARC_MAX_PLAYERS][TOKEN_HEX] = {{0}}, err[160];
-    char first_text[MSG_CHAT_BYTES + 1] = "";
+    char first_text[FIRST_TEXT_BYTES] = "";
     int me;
     srv_table *t = NULL;
     if (row && fill_new_row(T, c, r, row, &me, token, invites, first_text) == 0)

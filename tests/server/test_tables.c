@@ -2071,6 +2071,21 @@ static void test_draw_off(void **state)
     first_seat_log(e, 4, 1, 2, log, sizeof log);
     assert_string_equal(log, "Draw-off (roads): Blue K 2, Red U 2; again: Blue B 0, Red V 2; "
                              "Red starts");
+    /* The longest draw-off fits whole (CI's eight-seat game drew 15 tiles
+     * over 200 bytes, cut before "Red starts"); a short buffer cuts the
+     * draws, never who starts. */
+    first_draw many[FIRST_MAX_DRAWS];
+    for (int i = 0; i < FIRST_MAX_DRAWS; i++)
+        many[i] = (first_draw){(uint8_t)(i % 8), (uint8_t)(i / 8), 'D' - 'A', 2};
+    char whole[FIRST_TEXT_BYTES];
+    first_seat_log(many, FIRST_MAX_DRAWS, 0, 8, whole, sizeof whole);
+    assert_non_null(strstr(whole, "; Red starts"));
+    assert_int_equal(strlen(whole) - strlen("; Red starts"), strstr(whole, "; Red starts") - whole);
+    assert_null(strstr(whole, "..."));
+    first_seat_log(many, FIRST_MAX_DRAWS, 0, 8, log, sizeof log);
+    assert_true(strlen(log) < sizeof log);
+    assert_non_null(strstr(log, "...; Red starts"));
+    assert_int_equal(strlen(log) - strlen("...; Red starts"), strstr(log, "...; Red starts") - log);
 }
 
 int main(void)
