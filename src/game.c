@@ -397,25 +397,6 @@ static void end_turn(carc_game *g, int same_player, event_sink *sink)
 
 /* --- The turn with a hand (hand.h) --------------------------------------------- */
 
-static int hand_any_fits(const carc_game *g, int p)
-{
-    for (int i = 0; i < g->hand.size[p]; i++)
-        if (moves_kind_fits(g, g->hand.tiles[p][i]))
-            return 1;
-    return 0;
-}
-
-/* Whether player p has a move: a tile in hand; with reshuffle also one that
- * fits, or a pile to trade a tile that fits nowhere for one that fits. */
-static int hand_can_move(const carc_game *g, int p)
-{
-    if (g->hand.size[p] == 0)
-        return 0;
-    if (!(g->rules.flags & CARC_RULE_RESHUFFLE))
-        return 1;
-    return hand_any_fits(g, p) || (g->pile_len > 0 && pile_any_fits(g));
-}
-
 /* The draws after the current player's move, then the next player with a
  * move (the current one again when `again`); none: the game ends. */
 static void hand_end_turn(carc_game *g, const move_fields *m, int again, int builder,
@@ -426,17 +407,9 @@ static void hand_end_turn(carc_game *g, const move_fields *m, int again, int bui
         hand_draw_up(g, p);
     else if (m->type == CARC_MOVE_PLACE && g->hand.size[p] == 0)
         hand_draw_one(g, p); /* hand=1: the builder's second tile */
-    int start = again || m->type == CARC_MOVE_DISCARD ? p : p + 1;
-    for (int i = 0; i < g->nplayers; i++) {
-        int q = (start + i) % g->nplayers;
-        if (hand_can_move(g, q)) {
-            if (q != p || i > 0)
-                traders_turn_passed(g);
-            g->current = (uint8_t)q;
-            hand_focus_first(g);
-            return;
-        }
-    }
+    int from = again || m->type == CARC_MOVE_DISCARD ? p : (p + 1) % g->nplayers;
+    if (hand_pass_turn(g, p, from))
+        return;
     g->drawn = -1;
     game_over(g, sink);
 }

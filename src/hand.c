@@ -7,6 +7,7 @@
 #include "pile.h"
 #include "river.h"
 #include "tiles.h"
+#include "traders.h"
 
 /* --- The turn code's side ---------------------------------------------------- */
 
@@ -84,6 +85,55 @@ void hand_hold_random(carc_game *g, carc_rng *r)
         g->drawn = (int8_t)h->tiles[p][fit[rng_below(r, (uint32_t)n)]];
     else if (h->size[p] > 0)
         g->drawn = (int8_t)h->tiles[p][rng_below(r, h->size[p])];
+}
+
+static int hand_any_fits(const carc_game *g, int p)
+{
+    for (int i = 0; i < g->hand.size[p]; i++)
+        if (moves_kind_fits(g, g->hand.tiles[p][i]))
+            return 1;
+    return 0;
+}
+
+/* Whether player p has a move: a tile in hand; with reshuffle also one that
+ * fits, or a pile to trade a tile that fits nowhere for one that fits. */
+static int hand_can_move(const carc_game *g, int p)
+{
+    if (g->hand.size[p] == 0)
+        return 0;
+    if (!(g->rules.flags & CARC_RULE_RESHUFFLE))
+        return 1;
+    return hand_any_fits(g, p) || (g->pile_len > 0 && pile_any_fits(g));
+}
+
+int hand_pass_turn(carc_game *g, int mover, int from)
+{
+    hand_state *h = &g->hand;
+    h->mover = (uint8_t)mover;
+    h->from = (uint8_t)from;
+    h->second = (uint8_t)traders_second_part(g);
+    for (int i = 0; i < g->nplayers; i++) {
+        int q = (from + i) % g->nplayers;
+        if (hand_can_move(g, q)) {
+            traders_set_second_part(g, h->second);
+            if (q != mover || i > 0)
+                traders_turn_passed(g);
+            g->current = (uint8_t)q;
+            hand_focus_first(g);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+void hand_pass_again(carc_game *g)
+{
+    const hand_state *h = &g->hand;
+    int second = traders_second_part(g);
+    traders_set_second_part(g, h->second);
+    if (!hand_pass_turn(g, h->mover, h->from))
+        traders_set_second_part(g, second); /* cannot be: who may move depends on the
+                                               tiles left, not on who holds them */
 }
 
 int hand_tiles(const carc_game *g)
@@ -295,7 +345,9 @@ carc_status carc_game_draw(carc_game *g, int player, int kind)
         if (!swap_draw(g, player, old, kind))
             return CARC_EILLEGAL;
         h->log[h->named].kind = (uint8_t)kind;
-        if (player == g->current && !g->over && !hand_holds(g, player, g->drawn))
+        if (!g->over && h->log[h->named].moves > 0 && h->log[h->named].moves == g->nmoves)
+            hand_pass_again(g); /* a draw after a move: who moves next may change */
+        else if (player == g->current && !g->over && !hand_holds(g, player, g->drawn))
             hand_focus_first(g);
     }
     h->named++;

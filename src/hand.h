@@ -40,6 +40,18 @@ void hand_focus_first(carc_game *g);
  * somewhere the drawn tile (any tile of the hand when none fits): the
  * first step of a random move. */
 void hand_hold_random(carc_game *g, carc_rng *r);
+/* After player `mover`'s move: makes the first player from seat `from` on
+ * (in seat order, wrapping) who has a move the current player, its first
+ * hand tile in focus; a player with no move is passed. Returns 0, with
+ * nothing changed, when nobody has a move (the game is over). Remembers
+ * the search so that hand_pass_again() can repeat it. */
+int hand_pass_turn(carc_game *g, int mover, int from);
+
+/* The last hand_pass_turn() again, when a named draw of the last move has
+ * changed a tile the mover holds or the pile: who has a move can differ
+ * (a pile that now fits nowhere, the mover's new tile that fits). */
+void hand_pass_again(carc_game *g);
+
 /* Tiles in all hands (any game: 0 without a hand). */
 int hand_tiles(const carc_game *g);
 /* Deals the hands hidden from `seat` (-1: all) again from the tiles that

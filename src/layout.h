@@ -118,6 +118,8 @@
 #define hand_focus_first LAYOUT_NAME(hand_focus_first)
 #define hand_hold_random LAYOUT_NAME(hand_hold_random)
 #define hand_tiles LAYOUT_NAME(hand_tiles)
+#define hand_pass_turn LAYOUT_NAME(hand_pass_turn)
+#define hand_pass_again LAYOUT_NAME(hand_pass_again)
 #define hand_deal_hidden LAYOUT_NAME(hand_deal_hidden)
 #define moves_kind_fits LAYOUT_NAME(moves_kind_fits)
 #define moves_check LAYOUT_NAME(moves_check)

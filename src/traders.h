@@ -55,6 +55,13 @@ static inline void traders_turn_passed(carc_game *g)
     g->second_part = 0;
 }
 
+/* Sets the second part back to what traders_second_part() said (a hand
+ * game's turn passed again by a named draw). */
+static inline void traders_set_second_part(carc_game *g, int second)
+{
+    g->second_part = (uint8_t)second;
+}
+
 static inline int traders_goods(const carc_game *g, int player, int type)
 {
     return g->goods[player][type];
@@ -108,6 +115,11 @@ static inline int traders_second_part(const carc_game *g)
 static inline void traders_turn_passed(carc_game *g)
 {
     (void)g;
+}
+static inline void traders_set_second_part(carc_game *g, int second)
+{
+    (void)g;
+    (void)second;
 }
 static inline int traders_goods(const carc_game *g, int player, int type)
 {
