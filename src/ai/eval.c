@@ -122,7 +122,13 @@ static void add_worth(double out[CARC_MAX_PLAYERS], int players, unsigned owners
 void carc_evaluate(const carc_game *g, double out[CARC_MAX_PLAYERS])
 {
     int players = carc_game_players(g);
-    int left = carc_game_tiles_left(g, NULL) + (carc_game_over(g) ? 0 : 1);
+    /* Tiles to come: the pile and the drawn tile, or every hand's tiles. */
+    int left = carc_game_tiles_left(g, NULL);
+    if (carc_game_rules(g).hand)
+        for (int p = 0; p < players; p++)
+            left += carc_game_hand(g, p, NULL, 0);
+    else
+        left += !carc_game_over(g);
     for (int p = 0; p < players; p++)
         out[p] = carc_game_score(g, p);
     if (carc_game_over(g))

@@ -28,6 +28,7 @@
 
 #include "../board.h"
 #include "../feature.h"
+#include "../hand.h"
 #include "../scoring.h"
 #include "../table.h"
 #include "../tiles.h"
@@ -78,7 +79,7 @@ enum {
 /* What one evaluation works out once and shares between features. */
 typedef struct eval_ctx {
     const carc_game *g;
-    int left;                          /* tiles to come, the drawn one included */
+    int left;                          /* tiles to come: the drawn one or the hands included */
     int pile;                          /* tiles drawn in a whole game */
     uint8_t counts[LAYOUT_KINDS];      /* copies to come of each kind */
     uint64_t count_lanes[COUNT_WORDS]; /* the same, laid out as carc_sig_count_lanes */
@@ -387,8 +388,16 @@ static void ctx_init(eval_ctx *c, const carc_game *g)
     pthread_once(&tables_once, tables_init);
     c->g = g;
     memcpy(c->counts, g->left, sizeof c->counts);
-    if (g->drawn >= 0)
+    c->left = g->pile_len;
+    if (g->rules.hand) { /* every hand's tiles are still to come; the drawn one is held */
+        for (int p = 0; p < g->nplayers; p++)
+            for (int i = 0; i < g->hand.size[p]; i++)
+                c->counts[g->hand.tiles[p][i]]++;
+        c->left += hand_tiles(g);
+    } else if (g->drawn >= 0) {
         c->counts[g->drawn]++;
+        c->left++;
+    }
 #if LAYOUT_WIDE
     /* River tiles go only on the river's open end: they fill no other
      * square. */
@@ -396,7 +405,6 @@ static void ctx_init(eval_ctx *c, const carc_game *g)
         if (carc_tile_data[k].set == CARC_EXPANSION_RIVER)
             c->counts[k] = 0;
 #endif
-    c->left = g->pile_len + (g->drawn >= 0);
     c->pile = carc_game_tile_total(g) - 1;
     for (int w = 0; w < COUNT_WORDS; w++) {
         c->count_lanes[w] = 0;
