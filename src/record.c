@@ -450,23 +450,11 @@ static int draw_from_record(reader *r, int kind)
     carc_game *g = r->game;
     if (r->rules.hand)
         return hold_from_record(r, kind);
-    if (carc_game_drawn_tile(g) == kind)
+    if (carc_game_drawn_tile(g) == kind || carc_game_choose_tile(g, kind) == CARC_OK)
         return 0;
-    const char *id = carc_tile_data[kind].id;
-    int total = carc_game_kind_total(g, kind);
-    if (carc_game_choose_tile(g, kind) == CARC_OK)
-        return 0;
-    if (kind == CARC_KIND_RA && total == 0 && (r->rules.expansions & CARC_EXPANSION_RIVER))
-        return fail(r, "tile RA is the spring, placed at set-up");
-    if (total == 0)
-        return fail(r, "tile %s is not in this game: %s", id,
-                    carc_tile_data[kind].set ? "its expansion is not on the expansions line"
-                                             : "it is not in the supply");
-    int counts[CARC_MAX_KINDS];
-    carc_game_tiles_left(g, counts);
-    if (counts[kind] > 0)
-        return fail(r, "%s", carc_game_error(g));
-    return fail(r, "tile %s is not in the supply: all %d are used", id, total);
+    if (supply_lacks(r, kind) < 0)
+        return -1;
+    return fail(r, "%s", carc_game_error(g)); /* in the supply, not to be drawn now */
 }
 
 /* Tells the replay's caller about the step just made. */
