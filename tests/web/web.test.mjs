@@ -544,14 +544,17 @@ await test('a Traders & Builders game against the computer: builder, pig, goods,
   check((await page.$$eval('#players [data-player="0"] [data-good]', (g) => g.map((e) => e.dataset.good))).join() === 'wine,grain,cloth', 'the panel has a token per good');
   const offered = { builder: 0, pig: 0 }, placed = { builder: 0, pig: 0 };
   let turns = 0, seconds = 0, shot = false, farmers = 0;
-  // A deal may give no square for the builder (or the pig): then another
-  // game, by the quick-play address, at most three in all.
+  // A deal may give no square for the builder (or the pig), or no goods
+  // city completed by anyone: then another game, by the quick-play
+  // address, at most three in all.
   let games = 1;
+  const goodsHeld = async () => (await page.$$eval('#players [data-good]', (g) => g.map((e) => +e.textContent.replace(/\D/g, '')))).some((n) => n > 0);
   for (;;) {
     const phase = await nextTurn(page);
     if (phase === 'finished') {
-      if ((placed.builder && placed.pig) || games >= 3) break;
-      console.log(`  (game ${games++}: no ${placed.builder ? 'pig' : 'builder'} placed in this deal; another game)`);
+      const goods = await goodsHeld();
+      if ((placed.builder && placed.pig && goods) || games >= 3) break;
+      console.log(`  (game ${games++}: no ${!goods ? 'goods taken' : placed.builder ? 'pig placed' : 'builder placed'} in this deal; another game)`);
       await page.goto(`${server.url}/?play=greedy&expansions=traders-builders`);
       await page.waitForURL(/\?t=/);
       table = new URL(page.url()).searchParams.get('t');
