@@ -119,6 +119,10 @@ typedef struct root_info {
     uint8_t nspots[CARC_MAX_PLACEMENTS];
     uint8_t spots[CARC_MAX_PLACEMENTS][ROOT_SPOTS];
     float prior[CARC_MAX_PLACEMENTS][ROOT_SPOTS]; /* greedy utilities */
+    /* A hand game's root has the placements of every tile held (each
+     * with its `tile`) and, for a tile that fits nowhere, its discard: an
+     * option without spots whose `discard` is set. */
+    uint8_t discard[CARC_MAX_PLACEMENTS];
     /* The search maximises each player's utility: its margin plus `own`
      * times its own score, less that of the root position (`base`). */
     double own;
@@ -512,6 +516,11 @@ static void iterate(search *s)
             CARC_MOVE_PLACE, {o->x, o->y, o->rot, 0}, CARC_NO_SPOT, CARC_FIGURE_FOLLOWER};
         if (nd->type == NODE_PLACE && nd->discard) {
             m.type = CARC_MOVE_DISCARD;
+        } else if (nd->type == NODE_PLACE && n == 0 && ri->discard[i]) {
+            m.type = CARC_MOVE_DISCARD; /* a held tile that fits nowhere: then a new one */
+            m.place.tile = ri->places[i].tile;
+            root_place = i;
+            root_spot = 0;
         } else if (nd->type == NODE_PLACE) {
             if (n == 0)
                 root_place = i;
@@ -527,8 +536,10 @@ static void iterate(search *s)
             continue;
         } else {
             m = spot_move(m.place, o->seg);
-            if (depth == 2 && root_place >= 0)
+            if (depth == 2 && root_place >= 0) {
                 root_spot = i;
+                m.place.tile = ri->places[root_place].tile; /* a hand's tile, or 0 */
+            }
         }
         if (carc_game_play(g, m, NULL, 0, NULL) != CARC_OK)
             break; /* cannot happen: options are legal in every deck */
@@ -602,51 +613,90 @@ static void *run_search(void *arg)
 
 /* --- The root -------------------------------------------------------------------------------- */
 
-/* Fills `ri` for `g`: legal placements and spots ordered by the one-ply
- * utility. */
-static void prepare_root(root_info *ri, const carc_game *g, carc_game *scratch,
-                         ai_evaluation evaluate, const ai_options *opt)
+/* Adds to `ri` the placements of `g`'s drawn tile (`tile`: 1 + its kind
+ * in a hand game, else 0) with their spots ordered by the one-ply utility,
+ * or its discard when it fits nowhere (hand games); `best[i]` gets each
+ * placement's best prior. */
+static void add_root_tile(root_info *ri, const carc_game *g, carc_game *scratch, int tile,
+                          double *best)
 {
-    ri->game = g;
-    ri->evaluate = evaluate;
-    ri->own = opt->own;
-    ri->win = opt->win;
-    if (ri->own > 0)
-        evaluate(g, ri->base);
-    ri->player = carc_game_current_player(g);
-    ri->players = carc_game_players(g);
-    ri->nplaces = ai_legal_placements(g, ri->places);
-    double best[CARC_MAX_PLACEMENTS];
-    for (int i = 0; i < ri->nplaces; i++) {
+    carc_placement places[CARC_MAX_PLACEMENTS];
+    int np = ai_legal_placements(g, places);
+    if (np == 0 && tile && ri->nplaces < CARC_MAX_PLACEMENTS) {
+        int i = ri->nplaces++;
+        ri->places[i] = (carc_placement){0, 0, 0, (uint8_t)tile};
+        ri->discard[i] = 1;
+        ri->nspots[i] = 1;
+        ri->spots[i][0] = CARC_NO_SPOT;
+        ri->prior[i][0] = (float)utility(ri, ri->base, ri->player);
+        best[i] = -1e299; /* below any placement's */
+        return;
+    }
+    for (int k = 0; k < np && ri->nplaces < CARC_MAX_PLACEMENTS; k++) {
+        int i = ri->nplaces++;
+        ri->places[i] = places[k];
+        ri->places[i].tile = (uint8_t)tile;
+        ri->discard[i] = 0;
         carc_move figures[CARC_MAX_FIGURE_MOVES];
-        int ns = carc_legal_figures(g, ri->places[i], figures, CARC_MAX_FIGURE_MOVES);
+        int ns = carc_legal_figures(g, places[k], figures, CARC_MAX_FIGURE_MOVES);
         ri->nspots[i] = (uint8_t)(ns + 1);
         best[i] = -1e300;
         for (int j = 0; j <= ns; j++) {
             uint8_t seg = j == 0 ? CARC_NO_SPOT : spot_code(&figures[j - 1]);
-            carc_move m = spot_move(ri->places[i], seg);
+            carc_move m = spot_move(places[k], seg);
             carc_game_copy(scratch, g);
             double v[CARC_MAX_PLAYERS];
             carc_game_play(scratch, m, NULL, 0, NULL);
             ri->evaluate(scratch, v);
             double u = utility(ri, v, ri->player);
             /* Insert by prior, keeping "no follower" first. */
-            int k = j;
-            while (k > 1 && ri->prior[i][k - 1] < u) {
-                ri->prior[i][k] = ri->prior[i][k - 1];
-                ri->spots[i][k] = ri->spots[i][k - 1];
-                k--;
+            int at = j;
+            while (at > 1 && ri->prior[i][at - 1] < u) {
+                ri->prior[i][at] = ri->prior[i][at - 1];
+                ri->spots[i][at] = ri->spots[i][at - 1];
+                at--;
             }
-            ri->prior[i][k] = (float)u;
-            ri->spots[i][k] = seg;
+            ri->prior[i][at] = (float)u;
+            ri->spots[i][at] = seg;
             if (u > best[i])
                 best[i] = u;
         }
     }
+}
+
+/* Fills `ri` for `g`: legal placements and spots ordered by the one-ply
+ * utility; in a hand game those of every tile held (`held`: a game to hold
+ * each in), so that one search weighs them all. */
+static void prepare_root(root_info *ri, const carc_game *g, carc_game *scratch, carc_game *held,
+                         ai_evaluation evaluate, const ai_options *opt)
+{
+    ri->game = g;
+    ri->evaluate = evaluate;
+    ri->own = opt->own;
+    ri->win = opt->win;
+    evaluate(g, ri->base); /* for `own`, and a discard's prior */
+    ri->player = carc_game_current_player(g);
+    ri->players = carc_game_players(g);
+    ri->nplaces = 0;
+    double best[CARC_MAX_PLACEMENTS];
+    int hand[CARC_MAX_HAND];
+    int nhand = carc_game_rules(g).hand ? carc_game_hand(g, ri->player, hand, CARC_MAX_HAND) : 0;
+    if (nhand == 0)
+        add_root_tile(ri, g, scratch, 0, best);
+    for (int h = 0; h < nhand; h++) {
+        int seen = 0;
+        for (int j = 0; j < h; j++)
+            seen |= hand[j] == hand[h];
+        if (seen)
+            continue;
+        carc_game_copy(held, g);
+        carc_game_hold_tile(held, hand[h]);
+        add_root_tile(ri, held, scratch, hand[h] + 1, best);
+    }
     /* Placements by their best prior (insertion sort, stable). */
     for (int i = 1; i < ri->nplaces; i++) {
         carc_placement p = ri->places[i];
-        uint8_t nsp = ri->nspots[i];
+        uint8_t nsp = ri->nspots[i], dis = ri->discard[i];
         uint8_t sp[ROOT_SPOTS];
         float pr[ROOT_SPOTS];
         double b = best[i];
@@ -656,6 +706,7 @@ static void prepare_root(root_info *ri, const carc_game *g, carc_game *scratch,
         while (k > 0 && best[k - 1] < b) {
             ri->places[k] = ri->places[k - 1];
             ri->nspots[k] = ri->nspots[k - 1];
+            ri->discard[k] = ri->discard[k - 1];
             memcpy(ri->spots[k], ri->spots[k - 1], sizeof sp);
             memcpy(ri->prior[k], ri->prior[k - 1], sizeof pr);
             best[k] = best[k - 1];
@@ -663,6 +714,7 @@ static void prepare_root(root_info *ri, const carc_game *g, carc_game *scratch,
         }
         ri->places[k] = p;
         ri->nspots[k] = nsp;
+        ri->discard[k] = dis;
         memcpy(ri->spots[k], sp, sizeof sp);
         memcpy(ri->prior[k], pr, sizeof pr);
         best[k] = b;
@@ -792,6 +844,8 @@ static int merge_and_rank(const root_info *ri, search *s, int threads, carc_move
                 sum.win += st->win;
             }
             carc_move m = spot_move(ri->places[i], ri->spots[i][j]);
+            if (ri->discard[i])
+                m.type = CARC_MOVE_DISCARD;
             double margin = sum.visits ? sum.margin / sum.visits : ri->prior[i][j];
             double win = sum.visits ? sum.win / sum.visits : 0.5;
             all[n++] = (carc_move_eval){m, margin, win, sum.visits};
@@ -820,13 +874,13 @@ int ai_mcts_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int ca
     carc_move *moves = malloc(sizeof *moves * CARC_MAX_MOVES);
     carc_move_eval *evals = malloc(sizeof *evals * CARC_MAX_MOVES);
     root_info *ri = malloc(sizeof *ri);
-    carc_game *scratch = carc_game_clone(g);
+    carc_game *scratch = carc_game_clone(g), *held = carc_game_clone(g);
     int threads = p->opt.threads > 0 ? p->opt.threads : 1;
     if (threads > MAX_THREADS)
         threads = MAX_THREADS;
     search *s = calloc((size_t)threads, sizeof *s);
     int written = 0;
-    if (!moves || !evals || !ri || !scratch || !s)
+    if (!moves || !evals || !ri || !scratch || !held || !s)
         goto done;
 
     int nmoves = carc_legal_moves(g, moves, CARC_MAX_MOVES);
@@ -843,7 +897,7 @@ int ai_mcts_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int ca
         goto done;
     }
 
-    prepare_root(ri, g, scratch, ai_player_evaluation(p), &p->opt);
+    prepare_root(ri, g, scratch, held, ai_player_evaluation(p), &p->opt);
     uint64_t base_seed = carc_rng_next(&p->rng);
     for (int t = 0; t < threads; t++) {
         s[t].player = p;
@@ -889,5 +943,6 @@ done:
     free(evals);
     free(ri);
     carc_game_free(scratch);
+    carc_game_free(held);
     return written;
 }

@@ -274,50 +274,6 @@ static int rank(carc_player *p, const carc_game *g, carc_move_eval *out, int cap
     return 0;
 }
 
-/* hand=N, MCTS: its tree searches the held tile's placements, so each
- * distinct tile of the hand gets its own search, with its share of the
- * budget, and the moves of all are ranked together. */
-static int rank_each_tile(carc_player *p, carc_game *view, carc_move_eval *out, int cap,
-                          carc_search_info *info)
-{
-    int hand[CARC_MAX_HAND], kinds[CARC_MAX_HAND], nkinds = 0;
-    int n = carc_game_hand(view, carc_game_current_player(view), hand, CARC_MAX_HAND);
-    for (int i = 0; i < n; i++) {
-        int seen = 0;
-        for (int j = 0; j < nkinds; j++)
-            seen |= kinds[j] == hand[i];
-        if (!seen)
-            kinds[nkinds++] = hand[i];
-    }
-    carc_move_eval *all = malloc(sizeof *all * (size_t)CARC_MAX_MOVES);
-    if (!all)
-        return 0;
-    ai_options saved = p->opt;
-    if (nkinds > 1) {
-        p->opt.ms = saved.ms / nkinds + (saved.ms > 0 && saved.ms < nkinds);
-        p->opt.iters = saved.iters / (uint64_t)nkinds + (saved.iters > 0);
-    }
-    int total = 0;
-    for (int k = 0; k < nkinds && total < CARC_MAX_MOVES; k++) {
-        carc_search_info sub = {0};
-        carc_game_hold_tile(view, kinds[k]);
-        int got = rank(p, view, all + total, CARC_MAX_MOVES - total, &sub);
-        for (int i = 0; i < got; i++)
-            if (all[total + i].move.place.tile == 0)
-                all[total + i].move.place.tile = (uint8_t)(kinds[k] + 1);
-        total += got;
-        info->iterations += sub.iterations;
-        if (sub.memory_bytes > info->memory_bytes)
-            info->memory_bytes = sub.memory_bytes;
-    }
-    p->opt = saved;
-    ai_sort_evals(all, total);
-    int w = total < cap ? total : cap;
-    memcpy(out, all, sizeof *out * (size_t)w);
-    free(all);
-    return w;
-}
-
 /* hand=N: a player decides from what its seat knows (its information
  * set): a view of `g` whose hidden hands and pile order are dealt again
  * from the player's generator, never from the real ones. The searches
@@ -330,16 +286,12 @@ static int rank_hand(carc_player *p, const carc_game *g, carc_move_eval *out, in
         return 0;
     int seat = carc_game_current_player(g);
     carc_game_seat_view(view, g, seat, carc_rng_next(&p->rng));
-    int n;
-    if (p->kind == AI_MCTS) {
-        n = rank_each_tile(p, view, out, cap, info);
-    } else {
-        /* The random player's first choice is among the whole hand. */
-        int hand[CARC_MAX_HAND], size = carc_game_hand(view, seat, hand, CARC_MAX_HAND);
-        if (p->kind == AI_RANDOM && size > 0)
-            carc_game_hold_tile(view, hand[carc_rng_below(&p->rng, (uint32_t)size)]);
-        n = rank(p, view, out, cap, info);
-    }
+    /* MCTS searches every tile of the hand at once (its root); the random
+     * player's first choice is among the whole hand. */
+    int hand[CARC_MAX_HAND], size = carc_game_hand(view, seat, hand, CARC_MAX_HAND);
+    if (p->kind == AI_RANDOM && size > 0)
+        carc_game_hold_tile(view, hand[carc_rng_below(&p->rng, (uint32_t)size)]);
+    int n = rank(p, view, out, cap, info);
     carc_game_free(view);
     return n;
 }

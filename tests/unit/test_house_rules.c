@@ -297,6 +297,50 @@ static void test_information_set(void **state)
     assert_same_choices("star25", 2);
 }
 
+/* Every computer player finds a move in every hand game, also when the
+ * hand holds several tiles that fit nowhere (with The River once the lake
+ * is laid; MCTS once ranked none there and forfeited), and MCTS weighs the
+ * tiles of its hand in one search: its ranking holds moves of each tile
+ * that fits, and a discard of a tile that fits nowhere. */
+static void test_players_play_hand_games(void **state)
+{
+    (void)state;
+    const char *specs[] = {"mcts:iters=200,threads=1", "greedy", "random", "vanilla-mcts:iters=100",
+                           "star25"};
+    int moves = 0, tiles_ranked = 0, discards_ranked = 0;
+    carc_move_eval *all = malloc(sizeof *all * CARC_MAX_MOVES);
+    assert_non_null(all);
+    for (int sp = 0; sp < 5; sp++)
+        for (uint64_t seed = 1; seed <= 2; seed++) {
+            carc_rules rules = rules_of("hand=3", CARC_EXPANSION_RIVER);
+            carc_game *g = carc_game_new(2, &rules, seed);
+            assert_non_null(g);
+            char err[160];
+            carc_player *p = carc_player_new(specs[sp], seed, err, sizeof err);
+            assert_non_null(p);
+            while (!carc_game_over(g)) {
+                int n = carc_player_rank(p, g, all, CARC_MAX_MOVES, NULL);
+                if (n <= 0)
+                    fail_msg("%s ranked no move at move %d", specs[sp], carc_game_move_count(g));
+                int tiles = 0, dead = 0; /* kinds ranked (a bit each), discards ranked */
+                for (int i = 0; sp == 0 && i < n; i++) {
+                    tiles |= 1 << (all[i].move.place.tile % 31);
+                    dead += all[i].move.type == CARC_MOVE_DISCARD;
+                }
+                tiles_ranked += __builtin_popcount((unsigned)tiles) >= 2;
+                discards_ranked += dead > 0;
+                assert_int_equal(carc_game_play(g, all[0].move, NULL, 0, NULL), CARC_OK);
+                moves++;
+            }
+            carc_player_free(p);
+            carc_game_free(g);
+        }
+    free(all);
+    assert_true(moves > 500);
+    assert_true(tiles_ranked > 20);   /* MCTS ranked its first and last tile together */
+    assert_true(discards_ranked > 0); /* and offered the discard of a dead tile */
+}
+
 /* The seat view keeps the seat's hand and nothing that tells the others'
  * hands apart: two games differing only there give identical views. */
 static void test_seat_view(void **state)
@@ -357,6 +401,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_games_replay),
+        cmocka_unit_test(test_players_play_hand_games),
         cmocka_unit_test(test_hand_game_end),
         cmocka_unit_test(test_hand_one_draws_at_turn_end),
         cmocka_unit_test(test_draw_refusals),
