@@ -121,10 +121,13 @@ static void make_printable(char *s)
 
 /* --- Seats ------------------------------------------------------------------------------ */
 
-/* Tells an outside engine something that is answered {"type":"ok"}. */
+/* Tells an outside engine something that is answered {"type":"ok"} (a
+ * hand game's `draw`: {"type":"hand"}). */
 static int engine_tell(engine_process *e, json_t *request, char *why, size_t cap)
 {
-    json_t *reply = engine_process_ask(e, request, "ok", engine_setup_ms, why, cap);
+    const char *type = json_string_value(json_object_get(request, "type"));
+    const char *answer = type && !strcmp(type, "draw") ? "hand" : "ok";
+    json_t *reply = engine_process_ask(e, request, answer, engine_setup_ms, why, cap);
     json_decref(reply);
     return reply ? 0 : -1;
 }
@@ -223,6 +226,7 @@ typedef struct game_run {
     int opened;
     char why[WHY_CAP]; /* why a seat forfeited */
     int forfeit_seat;  /* -1: none */
+    int draws_told;    /* hand=N: draws of the game's log told to the engines */
 } game_run;
 
 /* Game `index` is dealt from deck pair index / 2, with A in seat index % 2. */
@@ -269,15 +273,40 @@ static int tell_engines(game_run *r, json_t *request)
     return 0;
 }
 
-/* One turn: the tile to the engines, the mover's choice, the move to the
- * engines, the move played. */
+/* hand=N: the draws since the last told, a `draw` request for each run of
+ * one player's (docs/protocol.md). The engines are told every draw, the
+ * hidden hands' too, as a record names them: an engine's player decides
+ * from its seat's information set and never looks at them. */
+static int tell_draws(game_run *r)
+{
+    int n = carc_game_draw_count(r->g);
+    while (r->draws_told < n) {
+        int player, kind, next, nk;
+        carc_game_draw_at(r->g, r->draws_told, &player, &kind, NULL);
+        json_t *tiles = json_array();
+        for (; r->draws_told < n; r->draws_told++) {
+            carc_game_draw_at(r->g, r->draws_told, &next, &nk, NULL);
+            if (next != player)
+                break;
+            json_array_append_new(tiles, json_string(carc_tile_id(nk)));
+        }
+        if (tell_engines(r, json_pack("{s:s, s:i, s:o}", "type", "draw", "player", player, "tiles",
+                                      tiles)) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* One turn: the tile (a hand game: the draws) to the engines, the mover's
+ * choice, the move to the engines, the move played. */
 static int play_turn(game_run *r, const match *m)
 {
     carc_game *g = r->g;
     int p = carc_game_current_player(g);
     const char *tile = carc_tile_id(carc_game_drawn_tile(g));
-    if (tell_engines(r, json_pack("{s:s, s:i, s:s}", "type", "tile", "player", p, "tile", tile)) <
-        0)
+    if (carc_game_rules(g).hand ? tell_draws(r) < 0
+                                : tell_engines(r, json_pack("{s:s, s:i, s:s}", "type", "tile",
+                                                            "player", p, "tile", tile)) < 0)
         return -1;
     seat *s = &r->seats[p];
     carc_move mv;

@@ -679,6 +679,18 @@ def case_arena_engine():
         check("player-1 greedy" in text and "# player 2: engine:" in text, "headers: %s" % text)
 
 
+def case_arena_engine_hand():
+    """An outside engine in hand games (it was sent 'tile', which a hand
+    game refuses, and forfeited every game): told the draws, it plays to
+    the end, with a reshuffle and a small table too."""
+    engine = "engine:%s engine --player greedy" % CARC
+    for rules in ("hand=3", "hand=2,reshuffle,table=7x7"):
+        s, err = arena_json([engine, "mcts:iters=200", "--games", "2", "--seed", "5",
+                             "--rules", rules])
+        check_sane(s, 2)
+        check(s["a_forfeits"] == 0 and s["b_forfeits"] == 0, "%s forfeits: %r %s" % (rules, s, err))
+
+
 def case_arena_record_error():
     """A record that cannot be written: reported once, the match goes on,
     the statistics of every game print, and the exit status is 1."""
@@ -1763,6 +1775,7 @@ CASES = {
     "line_limit": case_line_limit,
     "arena_smoke": case_arena_smoke,
     "arena_engine": case_arena_engine,
+    "arena_engine_hand": case_arena_engine_hand,
     "arena_bad_engines": case_arena_bad_engines,
     "arena_record_error": case_arena_record_error,
     "arena_engine_reuse": case_arena_engine_reuse,
