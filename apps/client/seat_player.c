@@ -266,7 +266,7 @@ static int read_line(seat_player *p, unsigned seq, char *out, size_t cap)
     }
 }
 
-static void list_legal_moves(const carc_game *g)
+static void list_tile_moves(const carc_game *g)
 {
     carc_placement places[CARC_MAX_PLACEMENTS];
     int n = carc_legal_placements(g, places, CARC_MAX_PLACEMENTS);
@@ -291,6 +291,29 @@ static void list_legal_moves(const carc_game *g)
     }
 }
 
+/* The legal moves of the held tile; in a hand game, of each tile of the
+ * hand in turn. */
+static void list_legal_moves(const carc_game *g)
+{
+    int hand[CARC_MAX_HAND],
+        n = carc_game_hand(g, carc_game_current_player(g), hand, CARC_MAX_HAND);
+    carc_game *one = n > 0 ? carc_game_clone(g) : NULL;
+    if (!one) {
+        list_tile_moves(g);
+        return;
+    }
+    for (int i = 0; i < n && i < CARC_MAX_HAND; i++) {
+        int seen = 0;
+        for (int j = 0; j < i; j++)
+            seen |= hand[j] == hand[i];
+        if (seen || carc_game_hold_tile(one, hand[i]) != CARC_OK)
+            continue;
+        printf(" tile %s:\n", carc_tile_id(hand[i]));
+        list_tile_moves(one);
+    }
+    carc_game_free(one);
+}
+
 static void show_position(const carc_game *g)
 {
     putchar('\n');
@@ -299,6 +322,18 @@ static void show_position(const carc_game *g)
         printf("%s  player %d: %d points, %d followers\n",
                pl == carc_game_current_player(g) ? ">" : " ", pl + 1, carc_game_score(g, pl),
                carc_game_supply(g, pl));
+    int hand[CARC_MAX_HAND],
+        n = carc_game_hand(g, carc_game_current_player(g), hand, CARC_MAX_HAND);
+    if (n > 0) {
+        printf("Your hand (%d left in the pile): type a move with its tile's letter, as K 0 -1 2;"
+               " without a letter it is %s\n",
+               carc_game_tiles_left(g, NULL), carc_tile_id(carc_game_drawn_tile(g)));
+        for (int i = 0; i < n && i < CARC_MAX_HAND; i++) {
+            printf("%s:\n", carc_tile_id(hand[i]));
+            board_text_print_tile(stdout, hand[i]);
+        }
+        return;
+    }
     int kind = carc_game_drawn_tile(g);
     printf("Your tile: %s (%d left in the pile)\n", carc_tile_id(kind),
            carc_game_tiles_left(g, NULL));
@@ -529,4 +564,9 @@ int seat_player_take(seat_player *p, char *move, size_t cap, int *turn, char *er
 int seat_player_is_human(const seat_player *p)
 {
     return p->kind == KIND_HUMAN;
+}
+
+int seat_player_is_engine(const seat_player *p)
+{
+    return p->kind == KIND_ENGINE;
 }
