@@ -362,7 +362,7 @@ static int digest_agrees(const replica *r, const json_t *event)
 int replica_hand_rebuild(replica *r, const json_t *event, char *err, size_t errcap)
 {
     guess gs = {.rng = carc_rng_seed(REPLICA_DEAL_SEED)};
-    gs.assigned = malloc(sizeof(int) * (size_t)(r->nsteps ? r->nsteps : 1));
+    gs.assigned = calloc((size_t)(r->nsteps ? r->nsteps : 1), sizeof(int));
     if (!gs.assigned)
         return replica_fail(err, errcap, "out of memory");
     /* Which tiles the hidden hands hold can change who moves (with
