@@ -166,13 +166,6 @@ static int game_init(GameObject *self, PyObject *args, PyObject *kwds)
     carc_rules rules;
     if (check_board(board) < 0 || parse_rules(rules_text, expansions_text, &rules) < 0)
         return -1;
-    if (explicit_chance && rules.hand) {
-        PyErr_Format(PyExc_ValueError,
-                     "explicit_chance=True is not available with hand=%d: the draws into a hand "
-                     "are dealt from the seed (the observation hides the other hands)",
-                     rules.hand);
-        return -1;
-    }
     carc_game *g = carc_game_new(players, &rules, (uint64_t)seed);
     if (!g) {
         PyErr_NoMemory();
@@ -183,7 +176,7 @@ static int game_init(GameObject *self, PyObject *args, PyObject *kwds)
     self->g = g;
     self->board = board;
     self->explicit_chance = explicit_chance;
-    self->chance_pending = explicit_chance;
+    self->chance_pending = explicit_chance && (!rules.hand || carc_game_draw_due(g, NULL) > 0);
     self->nevents = 0;
     game_forget(self);
     return 0;
@@ -349,7 +342,8 @@ static int game_apply(GameObject *self, carc_move m)
     self->nevents = nevents < CARC_MAX_EVENTS ? nevents : CARC_MAX_EVENTS;
     game_forget(self);
     if (self->explicit_chance && !carc_game_over(self->g))
-        self->chance_pending = 1;
+        self->chance_pending =
+            !carc_game_rules(self->g).hand || carc_game_draw_due(self->g, NULL) > 0;
     return 0;
 }
 
@@ -481,9 +475,10 @@ static PyObject *game_tiles_left(GameObject *self, PyObject *unused)
     if (need_game(self) < 0)
         return NULL;
     int n = carc_game_tiles_left(self->g, NULL);
-    /* At a chance node the drawn tile is still in the bag. */
+    /* At a chance node the drawn tile (with a hand: every draw not yet
+     * made) is still in the bag. */
     if (self->chance_pending)
-        n++;
+        n += carc_game_rules(self->g).hand ? carc_game_draw_due(self->g, NULL) : 1;
     return PyLong_FromLong(n);
 }
 
@@ -759,10 +754,71 @@ static int compare_longs(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Tile kinds the chance node may give and their counts; returns the total. */
+/* With explicit chance nodes and a hand, the library has drawn every
+ * hand already; the chance nodes name those draws in turn
+ * (carc_game_draw), so the draws not yet named are not made yet: adds
+ * their kinds to `by_player[p]` (may be NULL) per player and to `all` (may
+ * be NULL); returns their number. 0 in any other game. */
+static int unnamed_draws(const GameObject *self, int (*by_player)[CARC_MAX_KINDS],
+                         int all[CARC_MAX_KINDS])
+{
+    if (!self->explicit_chance || !carc_game_rules(self->g).hand)
+        return 0;
+    int due = carc_game_draw_due(self->g, NULL), count = carc_game_draw_count(self->g);
+    for (int i = count - due; i < count; i++) {
+        int player, kind;
+        if (carc_game_draw_at(self->g, i, &player, &kind, NULL) != CARC_OK || kind < 0)
+            continue;
+        if (by_player)
+            by_player[player][kind]++;
+        if (all)
+            all[kind]++;
+    }
+    return due;
+}
+
+/* Tile kinds the chance node may give and their counts; returns the total.
+ * With a hand: the pile and the draws not yet named, each kind that the
+ * library accepts for the next draw (carc_game_draw on a copy). */
 static int chance_counts(const GameObject *self, int counts[CARC_MAX_KINDS])
 {
-    return carc_game_draw_pool(self->g, counts);
+    if (!carc_game_rules(self->g).hand)
+        return carc_game_draw_pool(self->g, counts);
+    memset(counts, 0, sizeof(int) * CARC_MAX_KINDS);
+    carc_game_tiles_left(self->g, counts);
+    unnamed_draws(self, NULL, counts);
+    int player = -1, total = 0;
+    carc_game_draw_due(self->g, &player);
+    carc_game *trial = carc_game_clone(self->g);
+    for (int k = 0; k < carc_tile_kinds(); k++) {
+        if (counts[k] <= 0)
+            continue;
+        if (!trial || carc_game_copy(trial, self->g) != CARC_OK ||
+            carc_game_draw(trial, player, k) != CARC_OK)
+            counts[k] = 0;
+        total += counts[k];
+    }
+    carc_game_free(trial);
+    return total;
+}
+
+/* Makes the chance node's draw `kind`. Returns 0, or -1 with the library's
+ * message. */
+static int chance_draw(GameObject *self, int kind)
+{
+    carc_status st;
+    if (carc_game_rules(self->g).hand) {
+        int player = -1;
+        carc_game_draw_due(self->g, &player);
+        st = carc_game_draw(self->g, player, kind);
+    } else {
+        st = carc_game_choose_tile(self->g, kind);
+    }
+    if (st != CARC_OK)
+        return -1;
+    self->chance_pending = carc_game_rules(self->g).hand && !carc_game_over(self->g) &&
+                           carc_game_draw_due(self->g, NULL) > 0;
+    return 0;
 }
 
 static PyObject *game_legal_actions(GameObject *self, PyObject *unused)
@@ -896,9 +952,8 @@ static PyObject *game_apply_action(GameObject *self, PyObject *arg)
         chance_counts(self, counts);
         if (a < 0 || a >= carc_tile_kinds() || counts[a] <= 0)
             return PyErr_Format(PyExc_ValueError, "%ld is no outcome of this chance node", a);
-        if (carc_game_choose_tile(self->g, (int)a) != CARC_OK)
+        if (chance_draw(self, (int)a) < 0)
             return PyErr_Format(PyExc_ValueError, "%s", carc_game_error(self->g));
-        self->chance_pending = 0;
         game_forget(self);
         Py_RETURN_NONE;
     }
@@ -970,6 +1025,18 @@ static PyObject *game_draw(GameObject *self, PyObject *arg)
     int kind = carc_tile_parse(id);
     if (kind < 0)
         return PyErr_Format(PyExc_ValueError, "no tile %.20R", arg);
+    if (carc_game_rules(self->g).hand) {
+        /* A hand game names its draws at the chance nodes. */
+        if (!self->chance_pending)
+            return PyErr_Format(
+                PyExc_ValueError,
+                "a hand game draws at its chance nodes only (explicit_chance=True)");
+        if (chance_draw(self, kind) < 0)
+            return PyErr_Format(PyExc_ValueError, "cannot draw %s: %s", id,
+                                carc_game_error(self->g));
+        game_forget(self);
+        Py_RETURN_NONE;
+    }
     if (carc_game_choose_tile(self->g, kind) != CARC_OK)
         return PyErr_Format(PyExc_ValueError, "cannot draw %s: %s", id, carc_game_error(self->g));
     self->chance_pending = 0;
@@ -1087,19 +1154,44 @@ static int sees_drawn(const GameObject *self, int seat)
            (!hands_hidden(self->g) || carc_game_current_player(self->g) == seat);
 }
 
-/* The tiles `seat` has not seen, per kind: the pile, and with hidden
- * hands the other seats' hands; returns their number. */
-static int unseen_counts(const carc_game *g, int seat, int counts[CARC_MAX_KINDS])
+/* The tiles `seat` has not seen, per kind: the pile, with hidden hands
+ * the other seats' hands, and at chance nodes the draws not yet made
+ * (`unnamed`, per player); returns their number. */
+static int unseen_counts(const carc_game *g, int seat, int (*unnamed)[CARC_MAX_KINDS],
+                         int counts[CARC_MAX_KINDS])
 {
     int left = carc_game_tiles_left(g, counts);
-    for (int p = 0; hands_hidden(g) && p < carc_game_players(g); p++) {
+    for (int p = 0; carc_game_rules(g).hand && p < carc_game_players(g); p++) {
         int kinds[CARC_MAX_HAND], n = carc_game_hand(g, p, kinds, CARC_MAX_HAND);
-        for (int i = 0; p != seat && i < n && i < CARC_MAX_HAND; i++) {
+        int whole = hands_hidden(g) && p != seat;
+        for (int k = 0; !whole && k < CARC_MAX_KINDS; k++) {
+            counts[k] += unnamed[p][k];
+            left += unnamed[p][k];
+        }
+        for (int i = 0; whole && i < n && i < CARC_MAX_HAND; i++) {
             counts[kinds[i]]++;
             left++;
         }
     }
     return left;
+}
+
+/* The tiles of `seat`'s hand that have been drawn (at a chance node the
+ * draws not yet made are left out: the latest of each kind), in hand
+ * order, into `out`; returns how many. */
+static int drawn_hand(const carc_game *g, int seat, int (*unnamed)[CARC_MAX_KINDS],
+                      int out[CARC_MAX_HAND])
+{
+    int kinds[CARC_MAX_HAND], n = carc_game_hand(g, seat, kinds, CARC_MAX_HAND);
+    int skip[CARC_MAX_KINDS], keep[CARC_MAX_HAND] = {0}, m = 0;
+    memcpy(skip, unnamed[seat], sizeof skip);
+    n = n < CARC_MAX_HAND ? n : CARC_MAX_HAND;
+    for (int i = n - 1; i >= 0; i--)
+        keep[i] = skip[kinds[i]] > 0 ? (skip[kinds[i]]--, 0) : 1;
+    for (int i = 0; i < n; i++)
+        if (keep[i])
+            out[m++] = kinds[i];
+    return m;
 }
 
 /* Marks in the fit planes of hand tile `h` where the drawn tile of `g`
@@ -1142,6 +1234,9 @@ static void observe_globals(const GameObject *self, int seat, float *out)
 {
     const carc_game *g = self->g;
     int players = carc_game_players(g);
+    int unnamed[CARC_MAX_PLAYERS][CARC_MAX_KINDS];
+    memset(unnamed, 0, sizeof unnamed);
+    unnamed_draws(self, unnamed, NULL);
     for (int rel = 0; rel < players; rel++) {
         int p = (seat + rel) % players;
         float *f = out + (ptrdiff_t)rel * SEAT_FEATURES;
@@ -1152,19 +1247,19 @@ static void observe_globals(const GameObject *self, int seat, float *out)
             f[2 + fig] = (float)carc_game_figures(g, p, fig);
         for (int t = 0; t < CARC_GOODS_TYPES; t++)
             f[6 + t] = (float)carc_game_goods(g, p, t) / 10.0f;
-        int hand = carc_game_rules(g).hand;
+        int hand = carc_game_rules(g).hand, kinds[CARC_MAX_HAND];
         if (hand)
-            f[9] = (float)carc_game_hand(g, p, NULL, 0) / (float)hand;
+            f[9] = (float)drawn_hand(g, p, unnamed, kinds) / (float)hand;
     }
     int drawn = carc_game_drawn_tile(g);
     if (sees_drawn(self, seat) && drawn >= 0 && drawn < CARC_MAX_KINDS)
         out[GLOBAL_DRAWN + drawn] = 1;
-    int own[CARC_MAX_HAND], nown = carc_game_hand(g, seat, own, CARC_MAX_HAND);
-    for (int h = 0; h < nown && h < CARC_MAX_HAND; h++)
+    int own[CARC_MAX_HAND], nown = drawn_hand(g, seat, unnamed, own);
+    for (int h = 0; h < nown; h++)
         out[GLOBAL_HAND + h * CARC_MAX_KINDS + own[h]] = 1;
     int counts[CARC_MAX_KINDS] = {0};
-    int left = unseen_counts(g, seat, counts);
-    if (self->chance_pending && drawn >= 0) {
+    int left = unseen_counts(g, seat, unnamed, counts);
+    if (self->chance_pending && drawn >= 0 && !carc_game_rules(g).hand) {
         counts[drawn]++;
         left++;
     }

@@ -2,7 +2,8 @@
 tiles"): whole games through both interfaces, replayed by `carcassonne
 replay`; the observation shows the viewer's own hand and only the sizes
 of the others (same public view and own hand, different hidden hands:
-identical observations); seven and eight players; chance nodes refused."""
+identical observations); seven and eight players; chance nodes that deal
+the hands."""
 import random
 
 import numpy as np
@@ -159,10 +160,46 @@ def test_seven_and_eight_players(players, cli, tmp_path):
     assert len(g.scores) == players
 
 
-def test_chance_nodes_with_a_hand_are_refused():
-    with pytest.raises(ValueError, match="explicit_chance=True is not available with hand=3"):
-        carcassonne.Game(rules=["hand=3"], explicit_chance=True)
-    assert carcassonne.Game.playable(["hand=3"])
+@pytest.mark.parametrize("rules", [["hand=3"], ["hand=2", "reshuffle", "table=7x7"]],
+                         ids=lambda r: ",".join(r))
+def test_chance_nodes_deal_the_hands(rules, cli, tmp_path):
+    """With explicit_chance=True each draw into a hand is a chance node: the
+    set-up's N per player first, then the draw-up after each move. The
+    outcome chosen is the tile drawn; a draw not yet made is in no
+    observation; the record replays to the same scores."""
+    core = carcassonne._core
+    n = int(rules[0].split("=")[1])
+    rng = random.Random(7)
+    g = carcassonne.Game(players=2, seed=7, rules=rules, explicit_chance=True)
+    # The set-up: N chance nodes per player, no hand seen before its draws.
+    for i in range(2 * n):
+        assert g.is_chance_node() and g.legal_moves() == [] and g.tile is None
+        outcomes = g.chance_outcomes()
+        assert abs(sum(p for _, p in outcomes) - 1) < 1e-9
+        _, glob = g.observation(0)
+        seen = glob[core.GLOBAL_HAND:core.GLOBAL_HAND + n * core.MAX_KINDS].sum()
+        assert seen == min(i, n)  # player 1 draws first, then player 2
+        kind = max(outcomes, key=lambda o: (o[1], -o[0]))[0]
+        g.apply_action(kind)
+        assert carcassonne.tile_ids()[kind] in g.hand(0 if i < n else 1)
+    chance = 0
+    while not g.finished:
+        if g.is_chance_node():
+            kinds = [k for k, _ in g.chance_outcomes()]
+            assert kinds == g.legal_actions()
+            g.apply_action(rng.choice(kinds))
+            chance += 1
+        else:
+            g.play(rng.choice(g.legal_moves()))
+    assert chance > 20
+    code, out = replay(cli, g.record(), tmp_path)
+    assert code == 0 and out["scores"] == g.scores, out
+    # draw() names a chance node's draw too; outside one it is refused.
+    h = carcassonne.Game(seed=1, rules=["hand=1"], explicit_chance=True)
+    h.draw("U")
+    assert h.hand(0) == ["U"]
+    with pytest.raises(ValueError):
+        carcassonne.Game(seed=1, rules=["hand=1"]).draw("U")
 
 
 def test_hand_rotations():
