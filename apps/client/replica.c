@@ -1,11 +1,10 @@
 /* replica.c: the client's copy of a server game (see replica.h). */
 #include "replica.h"
 
-#include <stdlib.h>
-
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "replica_hand.h"
