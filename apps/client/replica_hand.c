@@ -21,7 +21,7 @@
 /* Which free tiles a hidden hand is guessed to hold (see name_free_draw),
  * and which hidden draw gave a tile a seat played (see assign_played). */
 enum { PREFER_ANY, PREFER_FITTING, PREFER_UNFITTING };
-enum { SLOT_STICKY, SLOT_OLDEST, SLOT_NEWEST, SLOT_RANDOM };
+enum { SLOT_STICKY, SLOT_OLDEST, SLOT_NEWEST, SLOT_RANDOM, SLOT_STICKY_RANDOM };
 /* Guesses made before the history is given up: the last rebuild's tiles
  * (a tile another seat played now taken from a draw that held it, else its
  * newest), a handful of deliberate ones, then random ones (each rebuild
@@ -38,7 +38,14 @@ typedef struct guess {
                          last rebuild did not name or whose tile a draw shown
                          since needs; -1: none */
     int candidate_tried;
-    int net_of_returns;                 /* see later_demand */
+    int net_of_returns; /* see later_demand */
+    /* Draws shown to us that a guess could not name (no tile of the kind
+     * was left): later guesses keep that kind out of the hidden draws
+     * before it where they can (see avoided). */
+    int use_avoid, navoid;
+    struct {
+        int kind, step;
+    } avoid[16];
     unsigned char fits[CARC_MAX_KINDS]; /* kinds that fit where the last guess failed */
     carc_rng rng;
 } guess;
@@ -114,6 +121,35 @@ int replica_hand_add_move(replica *r, int player, const char *move, char *err, s
  * when that tile was in the pile at that draw (a tile sent back by
  * reshuffle was not always) and when what the hands held then makes the
  * same players move (reshuffle skips a player who cannot). */
+/* Whether a hidden draw at step `from` should not be `kind`: a draw shown
+ * to us after it, before step `to`, found no `kind` left in a guess. */
+static int avoided(const guess *gs, int kind, int from, int to)
+{
+    for (int i = 0; gs->use_avoid && i < gs->navoid; i++)
+        if (gs->avoid[i].kind == kind && gs->avoid[i].step > from && gs->avoid[i].step < to)
+            return 1;
+    return 0;
+}
+
+/* Notes a draw shown to us that a guess could not name. */
+static void note_avoid(guess *gs, int kind, int step)
+{
+    for (int i = 0; i < gs->navoid; i++)
+        if (gs->avoid[i].kind == kind && gs->avoid[i].step == step)
+            return;
+    if (gs->navoid < (int)(sizeof gs->avoid / sizeof gs->avoid[0])) {
+        gs->avoid[gs->navoid].kind = kind;
+        gs->avoid[gs->navoid].step = step;
+        gs->navoid++;
+    }
+}
+
+/* Whether the guess keeps the last rebuild's tiles where it can. */
+static int is_sticky(const guess *gs)
+{
+    return gs->slot_rule == SLOT_STICKY || gs->slot_rule == SLOT_STICKY_RANDOM;
+}
+
 static int assign_played(const replica *r, guess *gs, char *err, size_t errcap)
 {
     int *assigned = gs->assigned;
@@ -137,18 +173,20 @@ static int assign_played(const replica *r, guess *gs, char *err, size_t errcap)
             continue;
         }
         int found = -1, eligible = 0, same = -1;
-        for (int j = 0; j < i; j++) {
-            if (!r->steps[j].is_draw || r->steps[j].player != p || r->steps[j].kind >= 0 ||
-                assigned[j] >= 0)
-                continue;
-            eligible++;
-            if (same < 0 && r->steps[j].guess == kind)
-                same = j;
-            if (found < 0 || gs->slot_rule == SLOT_NEWEST || gs->slot_rule == SLOT_STICKY ||
-                (gs->slot_rule == SLOT_RANDOM && carc_rng_below(&gs->rng, (uint32_t)eligible) == 0))
-                found = j;
-        }
-        if (gs->slot_rule == SLOT_STICKY && same >= 0)
+        for (int loose = 0; found < 0 && loose < 2; loose++)
+            for (int j = 0; j < i; j++) {
+                if (!r->steps[j].is_draw || r->steps[j].player != p || r->steps[j].kind >= 0 ||
+                    assigned[j] >= 0 || (!loose && avoided(gs, kind, j, i)))
+                    continue;
+                eligible++;
+                if (same < 0 && r->steps[j].guess == kind)
+                    same = j;
+                int random = gs->slot_rule == SLOT_RANDOM || gs->slot_rule == SLOT_STICKY_RANDOM;
+                if (found < 0 || gs->slot_rule == SLOT_NEWEST || gs->slot_rule == SLOT_STICKY ||
+                    (random && carc_rng_below(&gs->rng, (uint32_t)eligible) == 0))
+                    found = j;
+            }
+        if (is_sticky(gs) && same >= 0)
             found = same;
         if (found < 0)
             return replica_fail(err, errcap, "player %d plays %s, which no draw shown gave them",
@@ -217,12 +255,14 @@ static carc_status name_free_draw(replica *r, guess *gs, int step, int player)
     /* The sticky guess keeps a tile still held as the last rebuild named
      * it, unless a draw shown since needs it. */
     int last = r->steps[step].guess, want = prefer == PREFER_FITTING;
-    if (gs->slot_rule == SLOT_STICKY && last >= 0 &&
-        counts[last] + (last == drawn) > demand[last] &&
+    for (int k = 0; k < kinds; k++)
+        if (avoided(gs, k, step, r->nsteps))
+            demand[k] = counts[k] + 1; /* not this kind, unless nothing else is left */
+    if (is_sticky(gs) && last >= 0 && counts[last] + (last == drawn) > demand[last] &&
         (prefer == PREFER_ANY || fits[last] == want) && carc_game_draw(g, player, last) == CARC_OK)
         return CARC_OK;
     int c = gs->candidate;
-    if (gs->slot_rule == SLOT_STICKY && c >= 0 && !gs->candidate_tried) {
+    if (is_sticky(gs) && c >= 0 && !gs->candidate_tried) {
         gs->candidate_tried = 1;
         if (counts[c] + (c == drawn) > demand[c] && carc_game_draw(g, player, c) == CARC_OK)
             return CARC_OK;
@@ -284,6 +324,8 @@ static int name_draw(replica *r, guess *gs, int step, char *err, size_t errcap)
     int kind = s->kind >= 0 ? s->kind : gs->assigned[step];
     carc_status st =
         kind >= 0 ? carc_game_draw(r->g, s->player, kind) : name_free_draw(r, gs, step, s->player);
+    if (st != CARC_OK && s->kind >= 0)
+        note_avoid(gs, s->kind, step);
     if (st != CARC_OK)
         return replica_fail(err, errcap, "player %d's draw after turn %d: %s", s->player + 1,
                             r->turn, carc_game_error(r->g));
@@ -372,9 +414,13 @@ int replica_hand_rebuild(replica *r, const json_t *event, char *err, size_t errc
      * tiles to other draws and the tiles still held are chosen among
      * those that fit where it went wrong, or those that do not. */
     int status = -1, kinds = carc_tile_kinds(), per_pass = REBUILD_TRIES + kinds;
-    for (int n = 0; status != 0 && n < 2 * per_pass; n++) {
+    /* Four passes: the pile's demand counted without and with the tiles
+     * discards send back; then both again keeping out of the hidden draws
+     * the kinds that a draw shown to us did not find. */
+    for (int n = 0; status != 0 && n < 4 * per_pass; n++) {
         int attempt = n % per_pass;
-        gs.net_of_returns = n >= per_pass;
+        gs.net_of_returns = (n / per_pass) % 2;
+        gs.use_avoid = n >= 2 * per_pass;
         /* Attempt 0 the last rebuild's guess; 1..kinds the same with each
          * kind for its first draw it cannot keep; then three sticky ones
          * and six with the oldest or newest draw, each with no preference,
@@ -385,6 +431,7 @@ int replica_hand_rebuild(replica *r, const json_t *event, char *err, size_t errc
         gs.slot_rule = attempt <= kinds ? SLOT_STICKY
                        : a < 4          ? SLOT_STICKY
                        : a < 10         ? SLOT_OLDEST + a % 2
+                       : a % 2          ? SLOT_STICKY_RANDOM
                                         : SLOT_RANDOM;
         gs.prefer = attempt <= kinds ? PREFER_ANY : a % 3;
         gs.random_order = a >= 10;
