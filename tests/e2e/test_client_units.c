@@ -394,7 +394,7 @@ static void test_replica_follows_hand_games(void **state)
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
         for (int i = 0; i < cases[c].games; i++) {
             int seat = i % cases[c].players;
-            if (follow_hand_game(cases[c].rules, cases[c].players, (uint64_t)(1000 + i), seat, err,
+            if (follow_hand_game(cases[c].rules, cases[c].players, 1000u + (uint64_t)i, seat, err,
                                  sizeof err) != 0) {
                 fprintf(stderr, "%s, %d players, seed %d, seat %d: %s\n", cases[c].rules,
                         cases[c].players, 1000 + i, seat, err);
