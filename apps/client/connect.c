@@ -713,15 +713,6 @@ static void on_state(client *c, const json_t *msg)
     const json_t *you = json_object_get(msg, "you");
     if (json_is_integer(you))
         c->seat = (int)json_integer_value(you);
-    /* The engine protocol names every draw into a hand (`draw`), which a
-     * seat cannot do for the others' hidden hands. */
-    if (c->rep.rules.hand && c->seat >= 0 && c->player && seat_player_is_engine(c->player)) {
-        fail(c,
-             "an engine seat (engine:COMMAND) cannot play a table with hand=%d yet: "
-             "play it with a library player or as a person",
-             c->rep.rules.hand);
-        return;
-    }
     note_clock(c, msg);
     c->sent_turn = -1;
     if (c->rep.finished) {

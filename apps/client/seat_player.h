@@ -47,7 +47,5 @@ void seat_player_cancel(seat_player *p);
 int seat_player_take(seat_player *p, char *move, size_t cap, int *turn, char *err, size_t errcap);
 /* Whether the player is a person at the terminal. */
 int seat_player_is_human(const seat_player *p);
-/* Whether the player is an outside engine (`engine:COMMAND`). */
-int seat_player_is_engine(const seat_player *p);
 
 #endif

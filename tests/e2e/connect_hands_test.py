@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """connect_hands_test.py CASE PROGRAM: `carcassonne connect` at tables with
-a hand of tiles (the house rule hand=N; docs/connect.md "A hand of tiles")
+a hand of tiles (the house rule hand=N; docs/connect.md "A hand of tiles"),
+with library players and an outside engine,
 through the real server on 127.0.0.1 (label `e2e`). Every case plays a
 whole game, checks that every client saw the same final scores, that each
 seat printed its own hand and only the sizes of the others', and that the
@@ -140,25 +141,16 @@ def case_seven_open_hands(tmp):
                "mcts:iters=200,threads=1", players=7, hand_n=1, open_hands=True)
 
 
-def case_engine_refused(tmp):
-    """An engine seat at a hand table is refused with a clear message
-    (the engine protocol would have to name the others' hidden draws)."""
-    srv = Server(PROGRAM, tmp).start()
-    out = []
-    p = None
-    try:
-        p = connect_proc(PROGRAM, srv.url, "--create", "me,random", "--rules", "hand=3",
-                         "--player", "engine:%s engine --player random" % PROGRAM)
-        drain(p, out)
-        p.wait(timeout=WAIT)
-        time.sleep(0.1)
-        text = "".join(out)
-        check(p.returncode == 1, "exit %s: %s" % (p.returncode, text[-400:]))
-        check("cannot play a table with hand=3" in text, "no clear message: %s" % text[-400:])
-    finally:
-        if p is not None and p.poll() is None:
-            p.kill()
-        srv.stop()
+def case_engine_hand(tmp):
+    """An outside engine seat (`engine:carcassonne engine`) at hand tables:
+    connect tells it every draw (its own as shown, the others' as the
+    replica guesses them) and its moves; it plays hand=3, and hand=2 with
+    reshuffle on a 7x7 table, to the end against a second connect."""
+    engine = "engine:%s engine --player greedy" % PROGRAM
+    for rules, n in (("hand=3", 3), ("hand=2,reshuffle,table=7x7", 2)):
+        sub = os.path.join(tmp, rules.replace(",", "_").replace("=", ""))
+        os.mkdir(sub)
+        play_table(sub, rules, "me,open", engine, "random", hand_n=n)
 
 
 def main():
