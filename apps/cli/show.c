@@ -36,7 +36,9 @@ static const char show_usage[] =
     "Labels give each square's X (above) and Y (left) as in the record;\n"
     "[brackets] mark the last move's square. Followers show as their owner's\n"
     "letter, R B Y G K W P I for Red, Blue, Yellow, Green, Black, Grey, Purple,\n"
-    "Pink; a farmer's letter is lower case.\n"
+    "Pink; a farmer's letter is lower case. On a bounded table (rule\n"
+    "table=WxH) the whole table is drawn, framed by its edge, with a dot in\n"
+    "each of its empty squares.\n"
     "\n"
     "Exit status: 0 shown, 1 invalid record ('line N: ...' on standard\n"
     "error), 2 bad arguments or unreadable FILE.\n";
@@ -234,9 +236,50 @@ static void coord_label(int v, int marked, char *buf, size_t cap)
     snprintf(buf, cap, marked ? "[%d]" : "%d", v);
 }
 
-static void print_column_labels(FILE *out, int x0, int x1, const board_marks *marks)
+/* A bounded table (table=WxH): the squares a tile may take, framed. */
+typedef struct table_edge {
+    int on;
+    int min_x, max_x, min_y, max_y;
+} table_edge;
+
+static table_edge table_edge_of(const carc_game *g)
 {
-    fprintf(out, "%*s", LABEL_W, "");
+    carc_rules rules = carc_game_rules(g);
+    table_edge e = {0, 0, 0, 0, 0};
+    if (rules.table_w && rules.table_h) {
+        int hw = (rules.table_w - 1) / 2, hh = (rules.table_h - 1) / 2;
+        e = (table_edge){1, -hw, hw, -hh, hh};
+    }
+    return e;
+}
+
+/* The frame's left side in a band starting at column x0 (a blank where
+ * the band does not start at the table's edge), and its right side. */
+static const char *edge_left(const table_edge *e, int x0, const char *mark)
+{
+    return !e->on ? "" : x0 == e->min_x ? mark : " ";
+}
+
+static const char *edge_right(const table_edge *e, int x1, const char *mark)
+{
+    return e->on && x1 == e->max_x ? mark : "";
+}
+
+/* The frame's line above (top) or below the rows of columns x0..x1. */
+static void print_edge_line(FILE *out, const table_edge *e, int x0, int x1, int top)
+{
+    if (!e->on)
+        return;
+    fprintf(out, "%*s%s", LABEL_W, "", edge_left(e, x0, top ? "\u250c" : "\u2514"));
+    for (int i = 0; i < (x1 - x0 + 1) * TILE_ART_W; i++)
+        fputs("\u2500", out);
+    fprintf(out, "%s\n", edge_right(e, x1, top ? "\u2510" : "\u2518"));
+}
+
+static void print_column_labels(FILE *out, int x0, int x1, const board_marks *marks,
+                                const table_edge *edge)
+{
+    fprintf(out, "%*s%s", LABEL_W, "", edge_left(edge, x0, " "));
     for (int x = x0; x <= x1; x++) {
         char label[16];
         coord_label(x, marks->col[x + COORDS / 2], label, sizeof label);
@@ -282,7 +325,7 @@ static void reset_pen(FILE *out, const show_style *style, char *pen)
 
 /* Prints art row `art_row` of the squares x0..x1 of board row y. */
 static void print_art_row(FILE *out, const frame *f, const show_style *style, int x0, int x1, int y,
-                          int art_row)
+                          int art_row, const table_edge *edge)
 {
     char pen[64] = "";
     for (int x = x0; x <= x1; x++) {
@@ -292,7 +335,12 @@ static void print_art_row(FILE *out, const frame *f, const show_style *style, in
         if (index < 0 || carc_game_tile_info(f->g, index, &t) != CARC_OK ||
             tile_art_draw_placed(&t, &art) != 0) {
             reset_pen(out, style, pen);
-            fprintf(out, "%*s", TILE_ART_W, "");
+            /* An empty square of a bounded table: a dot in its middle. */
+            if (edge->on && art_row == TILE_ART_H / 2)
+                fprintf(out, "%*s\u00b7%*s", TILE_ART_W / 2, "", TILE_ART_W - TILE_ART_W / 2 - 1,
+                        "");
+            else
+                fprintf(out, "%*s", TILE_ART_W, "");
             continue;
         }
         int marked = index >= f->first_marked;
@@ -308,18 +356,20 @@ static void print_art_row(FILE *out, const frame *f, const show_style *style, in
 
 /* Board rows y0..y1 of the columns x0..x1, with their labels. */
 static void print_board_band(FILE *out, const frame *f, const show_style *style, int x0, int x1,
-                             int y0, int y1, const board_marks *marks)
+                             int y0, int y1, const board_marks *marks, const table_edge *edge)
 {
-    print_column_labels(out, x0, x1, marks);
+    print_column_labels(out, x0, x1, marks, edge);
+    print_edge_line(out, edge, x0, x1, 1);
     for (int y = y0; y <= y1; y++)
         for (int art_row = 0; art_row < TILE_ART_H; art_row++) {
             char label[16] = "";
             if (art_row == TILE_ART_H / 2)
                 coord_label(y, marks->row[y + COORDS / 2], label, sizeof label);
-            fprintf(out, "%*s ", LABEL_W - 1, label);
-            print_art_row(out, f, style, x0, x1, y, art_row);
-            fputc('\n', out);
+            fprintf(out, "%*s %s", LABEL_W - 1, label, edge_left(edge, x0, "\u2502"));
+            print_art_row(out, f, style, x0, x1, y, art_row, edge);
+            fprintf(out, "%s\n", edge_right(edge, x1, "\u2502"));
         }
+    print_edge_line(out, edge, x0, x1, 0);
 }
 
 /* The board, in bands of columns as wide as the terminal allows (a board
@@ -330,9 +380,17 @@ static void print_board(FILE *out, const frame *f, const show_style *style)
     find_marks(f, &marks);
     int min_x, min_y, max_x, max_y;
     carc_game_bounds(f->g, &min_x, &min_y, &max_x, &max_y);
+    /* A bounded table is drawn whole, framed by its edge. */
+    table_edge edge = table_edge_of(f->g);
+    if (edge.on) {
+        min_x = edge.min_x < min_x ? edge.min_x : min_x;
+        max_x = edge.max_x > max_x ? edge.max_x : max_x;
+        min_y = edge.min_y < min_y ? edge.min_y : min_y;
+        max_y = edge.max_y > max_y ? edge.max_y : max_y;
+    }
     int per_band = max_x - min_x + 1;
     if (style->width > 0) {
-        int fit = (style->width - LABEL_W) / TILE_ART_W;
+        int fit = (style->width - LABEL_W - 2 * edge.on) / TILE_ART_W;
         if (fit < per_band)
             per_band = fit < 1 ? 1 : fit;
     }
@@ -340,7 +398,7 @@ static void print_board(FILE *out, const frame *f, const show_style *style)
         int x1 = x0 + per_band - 1 < max_x ? x0 + per_band - 1 : max_x;
         if (x0 > min_x)
             fputc('\n', out);
-        print_board_band(out, f, style, x0, x1, min_y, max_y, &marks);
+        print_board_band(out, f, style, x0, x1, min_y, max_y, &marks, &edge);
     }
 }
 

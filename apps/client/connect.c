@@ -677,6 +677,32 @@ static void game_finished(client *c)
     }
 }
 
+/* A hand game's line after a move or a state: the seat's own hand (every
+ * hand with open-hands) and each seat's hand size, as the server shows
+ * them; "hands 3 2" for a spectator. */
+static void print_hands(const client *c)
+{
+    if (c->opt.quiet || !c->rep.rules.hand || !c->rep.g || carc_game_over(c->rep.g))
+        return;
+    int open = (c->rep.rules.flags & CARC_RULE_OPEN_HANDS) != 0;
+    printf("  hands");
+    for (int p = 0; p < c->rep.players; p++) {
+        int kinds[CARC_MAX_HAND], n = replica_hand(&c->rep, p, kinds);
+        printf(" %d%s", n, p == c->seat ? "(you)" : "");
+        for (int i = 0; (open || p == c->seat) && i < n; i++)
+            printf("%c%s", i ? ',' : ':', carc_tile_id(kinds[i]));
+    }
+    putchar('\n');
+    fflush(stdout);
+}
+
+/* With reshuffle: the tile a discard sent back into the pile. */
+static void print_returned(const client *c)
+{
+    if (!c->opt.quiet && c->rep.returned >= 0)
+        printf("  %s went back into the pile\n", carc_tile_id(c->rep.returned));
+}
+
 static void on_state(client *c, const json_t *msg)
 {
     char err[300];
@@ -693,6 +719,7 @@ static void on_state(client *c, const json_t *msg)
         game_finished(c);
         return;
     }
+    print_hands(c);
     drop_stale_choice(c);
     maybe_move(c);
 }
@@ -730,6 +757,8 @@ static void on_move(client *c, const json_t *msg)
         return;
     note_clock(c, msg);
     print_move(c, msg);
+    print_returned(c);
+    print_hands(c);
     c->illegal_count = 0;
     drop_stale_choice(c);
     maybe_move(c);

@@ -4,17 +4,24 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "replica_hand.h"
 
 void replica_init(replica *r)
 {
     memset(r, 0, sizeof *r);
     r->forfeit = -1;
+    r->seat = -1;
+    r->start_kind = -1;
+    r->returned = -1;
 }
 
 void replica_clear(replica *r)
 {
     carc_game_free(r->g);
+    free(r->steps);
     replica_init(r);
 }
 
@@ -27,11 +34,8 @@ int replica_move_tile(const char *move)
     return carc_tile_parse_n(move, strcspn(move, " "));
 }
 
-static int fail(char *err, size_t errcap, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
 /* Writes a message into `err` and returns -1. */
-static int fail(char *err, size_t errcap, const char *fmt, ...)
+int replica_fail(char *err, size_t errcap, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -46,7 +50,7 @@ static int parse_rules(const json_t *list, carc_rules *out, char *err, size_t er
     if (!list || json_is_null(list))
         return 0;
     if (!json_is_array(list))
-        return fail(err, errcap, "state: 'rules' is not a list");
+        return replica_fail(err, errcap, "state: 'rules' is not a list");
     size_t i;
     const json_t *name;
     json_array_foreach(list, i, name)
@@ -55,7 +59,7 @@ static int parse_rules(const json_t *list, carc_rules *out, char *err, size_t er
         carc_rules one = carc_rules_standard();
         const char *text = json_is_string(name) ? json_string_value(name) : "";
         if (!*text || carc_rules_parse(text, &one, NULL, 0) != CARC_OK)
-            return fail(err, errcap, "unknown rule '%s'", *text ? text : "?");
+            return replica_fail(err, errcap, "unknown rule '%s'", *text ? text : "?");
         out->flags |= one.flags;
         if (one.hand)
             out->hand = one.hand;
@@ -64,13 +68,6 @@ static int parse_rules(const json_t *list, carc_rules *out, char *err, size_t er
             out->table_h = one.table_h;
         }
     }
-    /* The server does not deal hands yet (its protocol has no hand): a
-     * hand table is refused here rather than followed wrongly. */
-    if (out->hand)
-        return fail(err, errcap,
-                    "a table with hand=%d: this version of connect cannot follow "
-                    "a hand game",
-                    out->hand);
     return 0;
 }
 
@@ -82,20 +79,20 @@ static int parse_expansions(const json_t *list, carc_rules *out, char *err, size
     if (!list || json_is_null(list))
         return 0;
     if (!json_is_array(list))
-        return fail(err, errcap, "state: 'expansions' is not a list");
+        return replica_fail(err, errcap, "state: 'expansions' is not a list");
     size_t i;
     const json_t *name;
     json_array_foreach(list, i, name)
     {
         uint32_t flag = json_is_string(name) ? carc_expansion_flag(json_string_value(name)) : 0;
         if (!flag || (out->expansions & flag))
-            return fail(err, errcap, "%s expansion '%s'", flag ? "twice the" : "unknown",
-                        json_is_string(name) ? json_string_value(name) : "?");
+            return replica_fail(err, errcap, "%s expansion '%s'", flag ? "twice the" : "unknown",
+                                json_is_string(name) ? json_string_value(name) : "?");
         out->expansions |= flag;
     }
     char why[160];
     if (carc_rules_check(out, why, sizeof why) != CARC_OK)
-        return fail(err, errcap, "state: %s", why);
+        return replica_fail(err, errcap, "state: %s", why);
     return 0;
 }
 
@@ -107,28 +104,34 @@ static int draw_tile(replica *r, const json_t *tile, char *err, size_t errcap)
     const char *s = json_string_value(tile);
     int kind = s ? carc_tile_parse(s) : -1;
     if (kind < 0)
-        return fail(err, errcap, "bad tile '%s' at turn %d", s ? s : "?", r->turn);
+        return replica_fail(err, errcap, "bad tile '%s' at turn %d", s ? s : "?", r->turn);
     if (carc_game_drawn_tile(r->g) != kind && carc_game_choose_tile(r->g, kind) != CARC_OK)
-        return fail(err, errcap, "no tile %s is left at turn %d", s, r->turn);
+        return replica_fail(err, errcap, "no tile %s is left at turn %d", s, r->turn);
     return 0;
 }
 
-static int play_move(replica *r, const char *move, char *err, size_t errcap)
+int replica_play_move(replica *r, const char *move, char *err, size_t errcap)
 {
     if (move && strcmp(move, "end") == 0) {
         /* A seat forfeited: the game ends early with its final scoring. */
         if (carc_game_finish(r->g, NULL, 0, NULL) != CARC_OK)
-            return fail(err, errcap, "'end' refused at turn %d", r->turn);
+            return replica_fail(err, errcap, "'end' refused at turn %d", r->turn);
         r->turn++;
         return 0;
     }
     int kind = replica_move_tile(move);
     if (kind < 0)
-        return fail(err, errcap, "bad move '%s' at turn %d", move ? move : "?", r->turn);
+        return replica_fail(err, errcap, "bad move '%s' at turn %d", move ? move : "?", r->turn);
     if (carc_game_over(r->g))
-        return fail(err, errcap, "move '%s' after the end, at turn %d", move, r->turn);
-    if (carc_game_drawn_tile(r->g) != kind && carc_game_choose_tile(r->g, kind) != CARC_OK)
-        return fail(err, errcap, "move '%s': no such tile is left (turn %d)", move, r->turn);
+        return replica_fail(err, errcap, "move '%s' after the end, at turn %d", move, r->turn);
+    /* A hand game plays a tile of the mover's hand; else the server's
+     * draw decides the replica's. */
+    carc_status held = carc_game_drawn_tile(r->g) == kind ? CARC_OK
+                       : r->rules.hand                    ? carc_game_hold_tile(r->g, kind)
+                                                          : carc_game_choose_tile(r->g, kind);
+    if (held != CARC_OK)
+        return replica_fail(err, errcap, "move '%s': no such tile is %s (turn %d)", move,
+                            r->rules.hand ? "in the hand" : "left", r->turn);
     carc_move m;
     char why[160];
     if (carc_move_parse_message(r->g, move, &m, why, sizeof why) != CARC_OK) {
@@ -136,7 +139,7 @@ static int play_move(replica *r, const char *move, char *err, size_t errcap)
         return -1;
     }
     if (carc_game_play(r->g, m, NULL, 0, NULL) != CARC_OK)
-        return fail(err, errcap, "move '%s' refused at turn %d", move, r->turn);
+        return replica_fail(err, errcap, "move '%s' refused at turn %d", move, r->turn);
     r->turn++;
     return 0;
 }
@@ -148,8 +151,8 @@ static int check_scores(const replica *r, const json_t *scores, const char *what
     if (!json_is_array(scores))
         return 0;
     if ((int)json_array_size(scores) != r->players)
-        return fail(err, errcap, "%s: %d scores for the players", what,
-                    (int)json_array_size(scores));
+        return replica_fail(err, errcap, "%s: %d scores for the players", what,
+                            (int)json_array_size(scores));
     for (int p = 0; p < r->players; p++) {
         const json_t *v = json_array_get(scores, (size_t)p);
         if (json_is_object(v))
@@ -180,8 +183,51 @@ static int check_digest(const replica *r, const json_t *digest, const char *what
     snprintf(ours, sizeof ours, "%016" PRIx64, carc_game_digest(r->g));
     if (strcmp(theirs, ours) == 0)
         return 0;
-    return fail(err, errcap, "%s: the server's digest is %s, the replica's %s (turn %d)", what,
-                theirs, ours, r->turn);
+    return replica_fail(err, errcap, "%s: the server's digest is %s, the replica's %s (turn %d)",
+                        what, theirs, ours, r->turn);
+}
+
+/* A hand game's `state`: the history of its draws and moves, then the
+ * game rebuilt from it (see replica_hand.h). */
+static int load_hand_history(replica *r, const json_t *state, char *err, size_t errcap)
+{
+    const json_t *start = json_object_get(state, "start");
+    const char *start_tile = json_string_value(json_object_get(start, "tile"));
+    if ((r->rules.flags & CARC_RULE_START_IN_PILE) && start_tile)
+        r->start_kind = carc_tile_parse(start_tile);
+    if (replica_hand_add_draws(r, json_object_get(state, "setup_draws"), err, errcap) != 0)
+        return -1;
+    size_t i;
+    const json_t *m;
+    json_array_foreach(json_object_get(state, "moves"), i, m)
+    {
+        const json_t *turn = json_object_get(m, "turn");
+        if (json_is_integer(turn) && json_integer_value(turn) != (json_int_t)i)
+            return replica_fail(err, errcap, "state: the moves skip turn %zu", i);
+        const json_t *player = json_object_get(m, "player");
+        if (replica_hand_add_move(r, json_is_integer(player) ? (int)json_integer_value(player) : -1,
+                                  json_string_value(json_object_get(m, "move")), err,
+                                  errcap) != 0 ||
+            replica_hand_add_draws(r, json_object_get(m, "draws"), err, errcap) != 0)
+            return -1;
+    }
+    return replica_hand_rebuild(r, state, err, errcap);
+}
+
+/* The moves of a `state` and the tile to play, in a game without a hand. */
+static int load_moves(replica *r, const json_t *state, char *err, size_t errcap)
+{
+    size_t i;
+    const json_t *m;
+    json_array_foreach(json_object_get(state, "moves"), i, m)
+    {
+        const json_t *turn = json_object_get(m, "turn");
+        if (json_is_integer(turn) && json_integer_value(turn) != r->turn)
+            return replica_fail(err, errcap, "state: the moves skip turn %d", r->turn);
+        if (replica_play_move(r, json_string_value(json_object_get(m, "move")), err, errcap) != 0)
+            return -1;
+    }
+    return draw_tile(r, json_object_get(state, "tile"), err, errcap);
 }
 
 int replica_load_state(replica *r, const json_t *state, char *err, size_t errcap)
@@ -189,10 +235,12 @@ int replica_load_state(replica *r, const json_t *state, char *err, size_t errcap
     replica_clear(r);
     const json_t *seats = json_object_get(state, "seats");
     const json_t *players = json_object_get(state, "players");
+    const json_t *you = json_object_get(state, "you");
+    r->seat = json_is_integer(you) ? (int)json_integer_value(you) : -1;
     r->players =
         json_is_integer(players) ? (int)json_integer_value(players) : (int)json_array_size(seats);
     if (r->players < CARC_MIN_PLAYERS || r->players > CARC_MAX_PLAYERS)
-        return fail(err, errcap, "state: %d players", r->players);
+        return replica_fail(err, errcap, "state: %d players", r->players);
     if (parse_rules(json_object_get(state, "rules"), &r->rules, err, errcap) != 0 ||
         parse_expansions(json_object_get(state, "expansions"), &r->rules, err, errcap) != 0)
         return -1;
@@ -200,22 +248,21 @@ int replica_load_state(replica *r, const json_t *state, char *err, size_t errcap
     if (!status || strcmp(status, "waiting") == 0)
         return 0;
     r->finished = strcmp(status, "finished") == 0;
-    r->g = carc_game_new(r->players, &r->rules, 1);
-    if (!r->g)
-        return fail(err, errcap, "state: cannot make the game (out of memory?)");
-    size_t i;
-    const json_t *m;
-    json_array_foreach(json_object_get(state, "moves"), i, m)
-    {
-        const json_t *turn = json_object_get(m, "turn");
-        if (json_is_integer(turn) && json_integer_value(turn) != r->turn)
-            return fail(err, errcap, "state: the moves skip turn %d", r->turn);
-        if (play_move(r, json_string_value(json_object_get(m, "move")), err, errcap) != 0)
+    if (r->rules.hand) {
+        if (load_hand_history(r, state, err, errcap) != 0)
+            return -1;
+    } else {
+        r->g = carc_game_new(r->players, &r->rules, 1);
+        if (!r->g)
+            return replica_fail(err, errcap, "state: cannot make the game (out of memory?)");
+        if (load_moves(r, state, err, errcap) != 0)
             return -1;
     }
-    if (draw_tile(r, json_object_get(state, "tile"), err, errcap) != 0)
+    /* A hand game's rebuild has checked the digest. */
+    if (!r->rules.hand &&
+        check_digest(r, json_object_get(state, "digest"), "state", err, errcap) != 0)
         return -1;
-    if (check_digest(r, json_object_get(state, "digest"), "state", err, errcap) != 0)
+    if (r->rules.hand && !r->finished && replica_hand_check(r, state, err, errcap) != 0)
         return -1;
     const json_t *final = json_object_get(state, "final");
     if (final && replica_apply_end(r, final, err, errcap) != 0)
@@ -226,24 +273,39 @@ int replica_load_state(replica *r, const json_t *state, char *err, size_t errcap
 int replica_apply_move(replica *r, const json_t *move, char *err, size_t errcap)
 {
     if (!r->g)
-        return fail(err, errcap, "a move before the game started");
+        return replica_fail(err, errcap, "a move before the game started");
     const json_t *turn = json_object_get(move, "turn");
     if (!json_is_integer(turn))
-        return fail(err, errcap, "move event: no turn");
+        return replica_fail(err, errcap, "move event: no turn");
     long long t = json_integer_value(turn);
     if (t < r->turn)
         return 0;
     if (t > r->turn) {
-        fail(err, errcap, "move event: missed turn %d", r->turn);
+        replica_fail(err, errcap, "move event: missed turn %d", r->turn);
         return REPLICA_GAP;
     }
-    if (play_move(r, json_string_value(json_object_get(move, "move")), err, errcap) != 0)
-        return -1;
-    const json_t *next = json_object_get(move, "next");
-    if (json_is_object(next) && draw_tile(r, json_object_get(next, "tile"), err, errcap) != 0)
+    const char *text = json_string_value(json_object_get(move, "move"));
+    if (r->rules.hand) {
+        const json_t *player = json_object_get(move, "player");
+        if (replica_hand_add_move(r, json_is_integer(player) ? (int)json_integer_value(player) : -1,
+                                  text, err, errcap) != 0 ||
+            replica_hand_add_draws(r, json_object_get(move, "draws"), err, errcap) != 0 ||
+            replica_hand_rebuild(r, move, err, errcap) != 0)
+            return -1;
+        const char *back = json_string_value(json_object_get(move, "returned"));
+        r->returned = back ? carc_tile_parse(back) : -1;
+    } else {
+        if (replica_play_move(r, text, err, errcap) != 0)
+            return -1;
+        const json_t *next = json_object_get(move, "next");
+        if (json_is_object(next) && draw_tile(r, json_object_get(next, "tile"), err, errcap) != 0)
+            return -1;
+    }
+    if (r->rules.hand && !carc_game_over(r->g) && replica_hand_check(r, move, err, errcap) != 0)
         return -1;
     if (check_scores(r, json_object_get(move, "scores"), "move event", err, errcap) != 0 ||
-        check_digest(r, json_object_get(move, "digest"), "move event", err, errcap) != 0)
+        (!r->rules.hand &&
+         check_digest(r, json_object_get(move, "digest"), "move event", err, errcap) != 0))
         return -1;
     return 1;
 }

@@ -11,13 +11,33 @@
 
 #include "carcassonne.h"
 
+/* One step of a hand game's history as the server showed it to this
+ * connection: a move, or a draw into a hand (kind -1 when the hand is
+ * hidden from this connection). */
+enum { REPLICA_MOVE_TEXT = 64 };
+typedef struct replica_step {
+    int is_draw;
+    int player; /* a draw's player */
+    int kind;   /* a draw's tile kind; -1: hidden */
+    int guess;  /* a hidden draw's tile in the last rebuild that held; -1: none yet */
+    char move[REPLICA_MOVE_TEXT];
+} replica_step;
+
 typedef struct replica {
     carc_game *g; /* NULL until the game has started */
     int players;
+    int seat; /* this connection's seat by the last `state`; -1: a spectator */
     carc_rules rules;
-    int turn;      /* moves applied: the `turn` of the next move */
-    int finished;  /* the server said the game is over */
-    int has_final; /* final_scores holds the `end` event's scores */
+    /* A hand game (hand=N) is rebuilt from its whole history after each
+     * event (replica_hand.c): the hidden draws are named afresh each time,
+     * so that every tile another seat plays was in its hand. */
+    replica_step *steps;
+    int nsteps, capsteps;
+    int start_kind; /* start-in-pile: the start tile's kind; -1: none */
+    int returned;   /* the kind the last move sent back into the pile; -1: none */
+    int turn;       /* moves applied: the `turn` of the next move */
+    int finished;   /* the server said the game is over */
+    int has_final;  /* final_scores holds the `end` event's scores */
     int final_scores[CARC_MAX_PLAYERS];
     int forfeit; /* the seat that forfeited, by the `end` event; -1: none */
 } replica;
@@ -43,6 +63,10 @@ int replica_apply_move(replica *r, const json_t *move, char *err, size_t errcap)
 /* Takes the `end` event: ends the replica's game when the server ended it
  * early, and checks the final scores. Returns 0, or -1 with `err`. */
 int replica_apply_end(replica *r, const json_t *end, char *err, size_t errcap);
+
+/* The kinds of seat `seat`'s hand in `r` (at most CARC_MAX_HAND), their
+ * number; 0 without a hand or a game. */
+int replica_hand(const replica *r, int seat, int kinds[CARC_MAX_HAND]);
 
 /* The tile kind a move in record notation draws ("E 0 -1 2 S": E;
  * "discard X": X), or -1. */

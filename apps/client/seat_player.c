@@ -25,6 +25,7 @@ enum {
     ENGINE_REPLY_MS = 10000,    /* every request but `go` */
     ENGINE_GO_SPARE_MS = 30000, /* beyond the budget of `go` */
     HUMAN_LINE = 256,
+    MAX_TOLD_DRAWS = 1024, /* draws of a hand game told to an engine: far more than a game has */
 };
 
 struct seat_player {
@@ -36,6 +37,12 @@ struct seat_player {
     engine_process *engine;
     int engine_moves; /* moves of the game the engine has been told */
     int tile_told;    /* the move whose tile the engine has been told, or -1 */
+    /* hand=N: the draws of the game's log the engine has been told, and
+     * their kinds (the replica's guess for another seat's hidden draws:
+     * when a later guess names one otherwise, the engine's game starts
+     * over). */
+    int draws_told;
+    unsigned char told_kinds[MAX_TOLD_DRAWS];
     /* The game over, for the engine's last moves and 'end' (see
      * seat_player_finish; guarded by lock until the thread is joined). */
     carc_game *final;
@@ -106,6 +113,7 @@ static int engine_new_game(seat_player *p, const carc_game *g, char *err)
         json_object_set_new(req, "expansions", wire_expansions(rules));
     p->engine_moves = 0;
     p->tile_told = -1;
+    p->draws_told = 0;
     return engine_call(p, req, ENGINE_REPLY_MS, NULL, err);
 }
 
@@ -122,11 +130,54 @@ static int engine_tell_tile(seat_player *p, int turn, int player, int kind, char
     return 0;
 }
 
+/* hand=N: tells the engine the draws of `g`'s log made before move
+ * `moves` was played (all of them when `moves` is the move count) that it
+ * has not been told, a `draw` request for each run of one player's, as
+ * the arena does. Every hand's draws are told, as a record names them:
+ * the engine's player decides from its seat's information set (and the
+ * others' are the replica's guess, made from what the seat was shown). */
+static int engine_tell_draws(seat_player *p, const carc_game *g, int moves, char *err)
+{
+    int n = carc_game_draw_count(g);
+    while (p->draws_told < n && p->draws_told < MAX_TOLD_DRAWS) {
+        int player, kind, at;
+        carc_game_draw_at(g, p->draws_told, &player, &kind, &at);
+        if (at > moves)
+            return 0;
+        json_t *tiles = json_array();
+        for (int next, nk; p->draws_told < n && p->draws_told < MAX_TOLD_DRAWS; p->draws_told++) {
+            carc_game_draw_at(g, p->draws_told, &next, &nk, &at);
+            if (next != player || at > moves)
+                break;
+            json_array_append_new(tiles, json_string(carc_tile_id(nk)));
+            p->told_kinds[p->draws_told] = (unsigned char)nk;
+        }
+        json_t *req =
+            json_pack("{s:s, s:i, s:o}", "type", "draw", "player", player, "tiles", tiles);
+        if (engine_call(p, req, ENGINE_REPLY_MS, NULL, err) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Whether the draws told to the engine are still those of `g`'s log. */
+static int told_draws_hold(const seat_player *p, const carc_game *g)
+{
+    for (int i = 0; i < p->draws_told; i++) {
+        int kind;
+        if (carc_game_draw_at(g, i, NULL, &kind, NULL) != CARC_OK || kind != p->told_kinds[i])
+            return 0;
+    }
+    return 1;
+}
+
 /* Tells the engine the moves it has not seen yet, each as the arena does
- * (docs/protocol.md, "The controller"): its tile, unless told already on
- * the engine's own turn, then the move. */
+ * (docs/protocol.md, "The controller"): its tile (in a hand game: the
+ * draws before it), unless told already on the engine's own turn, then
+ * the move. */
 static int engine_catch_up(seat_player *p, const carc_game *g, char *err)
 {
+    int hand = carc_game_rules(g).hand != 0;
     int count = carc_game_move_count(g);
     if (!p->engine) {
         char why[200];
@@ -137,7 +188,7 @@ static int engine_catch_up(seat_player *p, const carc_game *g, char *err)
         }
         p->engine_moves = -1;
     }
-    if (p->engine_moves < 0 || p->engine_moves > count)
+    if (p->engine_moves < 0 || p->engine_moves > count || (hand && !told_draws_hold(p, g)))
         if (engine_new_game(p, g, err) != 0)
             return -1;
     for (int i = p->engine_moves; i < count; i++) {
@@ -147,21 +198,23 @@ static int engine_catch_up(seat_player *p, const carc_game *g, char *err)
         carc_game_move_at(g, i, &m, &kind);
         carc_move_format(g, i, text, sizeof text);
         int player = carc_game_move_player(g, i);
-        if (engine_tell_tile(p, i, player, kind, err) != 0)
+        if (hand ? engine_tell_draws(p, g, i, err) != 0
+                 : engine_tell_tile(p, i, player, kind, err) != 0)
             return -1;
         json_t *req = json_pack("{s:s, s:i, s:s}", "type", "move", "player", player, "move", text);
         if (engine_call(p, req, ENGINE_REPLY_MS, NULL, err) != 0)
             return -1;
         p->engine_moves = i + 1;
     }
-    return 0;
+    return hand ? engine_tell_draws(p, g, count, err) : 0;
 }
 
 static int choose_engine(seat_player *p, const carc_game *g, int ms, char *move, char *err)
 {
     p->seat = carc_game_current_player(g);
     if (engine_catch_up(p, g, err) != 0 ||
-        engine_tell_tile(p, carc_game_move_count(g), p->seat, carc_game_drawn_tile(g), err) != 0)
+        (!carc_game_rules(g).hand &&
+         engine_tell_tile(p, carc_game_move_count(g), p->seat, carc_game_drawn_tile(g), err) != 0))
         goto failed;
     json_t *req = json_pack("{s:s, s:i}", "type", "go", "ms", ms);
     int timeout = ms + ENGINE_GO_SPARE_MS;
@@ -266,7 +319,7 @@ static int read_line(seat_player *p, unsigned seq, char *out, size_t cap)
     }
 }
 
-static void list_legal_moves(const carc_game *g)
+static void list_tile_moves(const carc_game *g)
 {
     carc_placement places[CARC_MAX_PLACEMENTS];
     int n = carc_legal_placements(g, places, CARC_MAX_PLACEMENTS);
@@ -291,6 +344,29 @@ static void list_legal_moves(const carc_game *g)
     }
 }
 
+/* The legal moves of the held tile; in a hand game, of each tile of the
+ * hand in turn. */
+static void list_legal_moves(const carc_game *g)
+{
+    int hand[CARC_MAX_HAND],
+        n = carc_game_hand(g, carc_game_current_player(g), hand, CARC_MAX_HAND);
+    carc_game *one = n > 0 ? carc_game_clone(g) : NULL;
+    if (!one) {
+        list_tile_moves(g);
+        return;
+    }
+    for (int i = 0; i < n && i < CARC_MAX_HAND; i++) {
+        int seen = 0;
+        for (int j = 0; j < i; j++)
+            seen |= hand[j] == hand[i];
+        if (seen || carc_game_hold_tile(one, hand[i]) != CARC_OK)
+            continue;
+        printf(" tile %s:\n", carc_tile_id(hand[i]));
+        list_tile_moves(one);
+    }
+    carc_game_free(one);
+}
+
 static void show_position(const carc_game *g)
 {
     putchar('\n');
@@ -299,6 +375,18 @@ static void show_position(const carc_game *g)
         printf("%s  player %d: %d points, %d followers\n",
                pl == carc_game_current_player(g) ? ">" : " ", pl + 1, carc_game_score(g, pl),
                carc_game_supply(g, pl));
+    int hand[CARC_MAX_HAND],
+        n = carc_game_hand(g, carc_game_current_player(g), hand, CARC_MAX_HAND);
+    if (n > 0) {
+        printf("Your hand (%d left in the pile): type a move with its tile's letter, as K 0 -1 2;"
+               " without a letter it is %s\n",
+               carc_game_tiles_left(g, NULL), carc_tile_id(carc_game_drawn_tile(g)));
+        for (int i = 0; i < n && i < CARC_MAX_HAND; i++) {
+            printf("%s:\n", carc_tile_id(hand[i]));
+            board_text_print_tile(stdout, hand[i]);
+        }
+        return;
+    }
     int kind = carc_game_drawn_tile(g);
     printf("Your tile: %s (%d left in the pile)\n", carc_tile_id(kind),
            carc_game_tiles_left(g, NULL));

@@ -22,6 +22,7 @@ PLANES = _core.PLANES
 GLOBALS = _core.GLOBALS
 FIGURE_SLOTS = _core.FIGURE_SLOTS
 MAX_PLAYERS = _core.MAX_PLAYERS
+MAX_HAND = _core.MAX_HAND
 
 
 def _names(value, what):
@@ -156,11 +157,12 @@ def _plane_permutation(k):
     for e in range(4):
         for off in range(3):
             perm[1 + 3 * e + off] = 1 + 3 * ((e + k) % 4) + off
-    for r in range(4):
-        perm[48 + r] = 48 + (r + k) % 4
+    for h in range(_core.MAX_HAND):
+        for r in range(4):
+            perm[_core.PLANE_FITS + 4 * h + r] = _core.PLANE_FITS + 4 * h + (r + k) % 4
     for i, (a, b) in enumerate(_EDGE_PAIRS):
         turned = tuple(sorted(((a + k) % 4, (b + k) % 4)))
-        perm[53 + i] = 53 + _EDGE_PAIRS.index(turned)
+        perm[_core.PLANE_JOINED + i] = _core.PLANE_JOINED + _EDGE_PAIRS.index(turned)
     return perm
 
 
@@ -178,25 +180,37 @@ def rotate_board(board, k=1):
 
 def rotate_action(action, board_size, k=1):
     """The action that does on the turned board what `action` does
-    (k quarter turns clockwise); the discard stays itself."""
+    (k quarter turns clockwise), in the same hand tile's block; the
+    discard stays itself."""
     k %= 4
     places = board_size * board_size * 4
+    block, action = divmod(action, places * FIGURE_SLOTS + 1)
+    base = block * (places * FIGURE_SLOTS + 1)
     if action == places * FIGURE_SLOTS:
-        return action
+        return base + action
     slot = action % FIGURE_SLOTS
     rest = action // FIGURE_SLOTS
     rot, rest = rest % 4, rest // 4
     col, row = rest % board_size, rest // board_size
     for _ in range(k):  # (col, row) -> (S-1-row, col): clockwise on screen
         col, row = board_size - 1 - row, col
-    return (((row * board_size + col) * 4 + (rot + k) % 4) * FIGURE_SLOTS) + slot
+    return base + (((row * board_size + col) * 4 + (rot + k) % 4) * FIGURE_SLOTS) + slot
 
 
 def rotate_mask(mask, board_size, k=1):
-    """An action mask (or policy vector) turned k quarter turns clockwise."""
+    """An action mask (or policy vector) turned k quarter turns clockwise,
+    each hand tile's block (hand=N) on its own."""
     k %= 4
     s = board_size
-    body = np.asarray(mask[:-1]).reshape(s, s, 4, FIGURE_SLOTS)
-    body = np.rot90(body, -k, axes=(0, 1))
-    body = np.roll(body, k, axis=2)
-    return np.concatenate([body.reshape(-1), np.asarray(mask[-1:])])
+    size = s * s * 4 * FIGURE_SLOTS + 1
+    mask = np.asarray(mask)
+    if len(mask) % size:
+        raise ValueError("a mask of %d actions is no whole number of blocks of %d"
+                         % (len(mask), size))
+    out = []
+    for block in mask.reshape(-1, size):
+        body = block[:-1].reshape(s, s, 4, FIGURE_SLOTS)
+        body = np.rot90(body, -k, axes=(0, 1))
+        body = np.roll(body, k, axis=2)
+        out.append(np.concatenate([body.reshape(-1), block[-1:]]))
+    return np.concatenate(out)

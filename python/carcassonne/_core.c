@@ -38,19 +38,27 @@ enum {
     PLANE_INN = 15,
     PLANE_CATHEDRAL = 16,
     PLANE_GOODS = 17,
-    PLANE_FIGURES = 18, /* 30: per seat from the viewer: road, city, farm, cloister, other */
-    PLANE_FITS = 48,    /* 4: the drawn tile fits at rotation r */
-    PLANE_LAST = 52,    /* the tile of the last move */
-    PLANE_JOINED = 53,  /* 6: edge pairs NE NS NW ES EW SW joined by one segment */
-    PLANES = 59,
-    /* Global features: per seat from the viewer (9 each), the drawn tile,
-     * the tiles left per kind, then 4 numbers. */
-    SEAT_FEATURES = 9,
+    PLANE_FIGURES = 18, /* 5 per seat from the viewer (8 seats): road, city, farm, cloister,
+                           other */
+    PLANE_FITS = PLANE_FIGURES + 5 * CARC_MAX_PLAYERS, /* 4 per hand tile (3): tile h of the
+                                                          hand (the drawn tile without a
+                                                          hand) fits at rotation r */
+    PLANE_LAST = PLANE_FITS + 4 * CARC_MAX_HAND,       /* the tile of the last move */
+    PLANE_JOINED = PLANE_LAST + 1, /* 6: edge pairs NE NS NW ES EW SW joined by one segment */
+    PLANES = PLANE_JOINED + 6,
+    /* Global features: per seat from the viewer (10 each), the drawn tile,
+     * the viewer's hand (one kind per hand tile), the unseen tiles per
+     * kind, then 4 numbers. */
+    SEAT_FEATURES = 10,
     GLOBAL_DRAWN = CARC_MAX_PLAYERS * SEAT_FEATURES,
-    GLOBAL_LEFT = GLOBAL_DRAWN + CARC_MAX_KINDS,
+    GLOBAL_HAND = GLOBAL_DRAWN + CARC_MAX_KINDS,
+    GLOBAL_LEFT = GLOBAL_HAND + CARC_MAX_HAND * CARC_MAX_KINDS,
     GLOBAL_TAIL = GLOBAL_LEFT + CARC_MAX_KINDS,
     GLOBALS = GLOBAL_TAIL + 4,
 };
+
+static long block_size(int side);
+static int hand_blocks(const carc_game *g);
 
 /* Scratch buffers: every caller holds the GIL, so one of each serves all. */
 static carc_move scratch_moves[CARC_MAX_MOVES];
@@ -168,7 +176,7 @@ static int game_init(GameObject *self, PyObject *args, PyObject *kwds)
     self->g = g;
     self->board = board;
     self->explicit_chance = explicit_chance;
-    self->chance_pending = explicit_chance;
+    self->chance_pending = explicit_chance && (!rules.hand || carc_game_draw_due(g, NULL) > 0);
     self->nevents = 0;
     game_forget(self);
     return 0;
@@ -286,6 +294,13 @@ static size_t fast_move_write(const carc_game *g, int kind, carc_move m, char *b
     return (size_t)(p - buf);
 }
 
+/* The tile kind move `m` places: its own (a hand game's moves name it),
+ * else the drawn tile. */
+static int move_kind(const carc_game *g, carc_move m)
+{
+    return m.place.tile ? m.place.tile - 1 : carc_game_drawn_tile(g);
+}
+
 static PyObject *game_legal_moves(GameObject *self, PyObject *unused)
 {
     (void)unused;
@@ -299,10 +314,10 @@ static PyObject *game_legal_moves(GameObject *self, PyObject *unused)
         PyObject *list = PyList_New(self->nmoves);
         if (!list)
             return NULL;
-        int kind = carc_game_drawn_tile(self->g);
         for (int i = 0; i < self->nmoves; i++) {
             char buf[64];
-            size_t n = fast_move_write(self->g, kind, self->moves[i], buf);
+            size_t n =
+                fast_move_write(self->g, move_kind(self->g, self->moves[i]), self->moves[i], buf);
             PyObject *s = PyUnicode_DecodeASCII(buf, (Py_ssize_t)n, NULL);
             if (!s) {
                 Py_DECREF(list);
@@ -327,7 +342,8 @@ static int game_apply(GameObject *self, carc_move m)
     self->nevents = nevents < CARC_MAX_EVENTS ? nevents : CARC_MAX_EVENTS;
     game_forget(self);
     if (self->explicit_chance && !carc_game_over(self->g))
-        self->chance_pending = 1;
+        self->chance_pending =
+            !carc_game_rules(self->g).hand || carc_game_draw_due(self->g, NULL) > 0;
     return 0;
 }
 
@@ -359,10 +375,10 @@ static PyObject *game_play(GameObject *self, PyObject *arg)
         for (int i = 0; i < self->nmoves && found < 0; i++)
             if (PyList_GET_ITEM(self->strings, i) == arg)
                 found = i;
-    int kind = carc_game_drawn_tile(self->g);
     for (int i = 0; i < self->nmoves && found < 0; i++) {
         char buf[64];
-        size_t n = fast_move_write(self->g, kind, self->moves[i], buf);
+        size_t n =
+            fast_move_write(self->g, move_kind(self->g, self->moves[i]), self->moves[i], buf);
         if ((size_t)len == n && memcmp(buf, text, n) == 0)
             found = i;
     }
@@ -459,9 +475,10 @@ static PyObject *game_tiles_left(GameObject *self, PyObject *unused)
     if (need_game(self) < 0)
         return NULL;
     int n = carc_game_tiles_left(self->g, NULL);
-    /* At a chance node the drawn tile is still in the bag. */
+    /* At a chance node the drawn tile (with a hand: every draw not yet
+     * made) is still in the bag. */
     if (self->chance_pending)
-        n++;
+        n += carc_game_rules(self->g).hand ? carc_game_draw_due(self->g, NULL) : 1;
     return PyLong_FromLong(n);
 }
 
@@ -521,7 +538,9 @@ static PyObject *game_get_board_size(GameObject *self, void *closure)
 static PyObject *game_get_num_actions(GameObject *self, void *closure)
 {
     (void)closure;
-    return PyLong_FromLong((long)self->board * self->board * 4 * FIGURE_SLOTS + 1);
+    if (need_game(self) < 0)
+        return NULL;
+    return PyLong_FromLong(hand_blocks(self->g) * block_size(self->board));
 }
 
 static PyObject *game_get_rules(GameObject *self, void *closure)
@@ -604,10 +623,34 @@ static PyObject *game_get_events(GameObject *self, void *closure)
 
 /* --- Integer actions -------------------------------------------------------- */
 
+/* The action space: one block of side * side * 4 * FIGURE_SLOTS + 1
+ * actions (the last the discard) per tile of a hand: with hand=N, N
+ * blocks, block h for the h-th tile of the mover's hand in hand order;
+ * without a hand one block, for the drawn tile. */
 typedef struct {
     int ox, oy; /* board square of the window's first row and column */
     int side;
+    int blocks;              /* hand=N: N; else 1 */
+    int nhand;               /* tiles in the mover's hand; 0 without a hand */
+    int hand[CARC_MAX_HAND]; /* their kinds, in hand order */
 } window;
+
+static long block_size(int side)
+{
+    return (long)side * side * 4 * FIGURE_SLOTS + 1;
+}
+
+/* The discard's place in a block. */
+static long discard_action(int side)
+{
+    return block_size(side) - 1;
+}
+
+static int hand_blocks(const carc_game *g)
+{
+    int n = carc_game_rules(g).hand;
+    return n > 0 ? n : 1;
+}
 
 static window game_window(const GameObject *self)
 {
@@ -621,37 +664,59 @@ static window game_window(const GameObject *self)
     int sx = min_x + max_x, sy = min_y + max_y;
     int cx = sx >= 0 ? sx / 2 : -((-sx + 1) / 2);
     int cy = sy >= 0 ? sy / 2 : -((-sy + 1) / 2);
-    return (window){cx - half, cy - half, self->board};
+    window w = {cx - half, cy - half, self->board, hand_blocks(self->g), 0, {0}};
+    if (carc_game_rules(self->g).hand && !carc_game_over(self->g)) {
+        int n = carc_game_hand(self->g, carc_game_current_player(self->g), w.hand, CARC_MAX_HAND);
+        w.nhand = n < CARC_MAX_HAND ? n : CARC_MAX_HAND;
+    }
+    return w;
 }
 
-static long discard_action(int side)
+/* The block of the tile `m` places: the first hand tile of its kind. */
+static int move_block(window w, const carc_game *g, carc_move m)
 {
-    return (long)side * side * 4 * FIGURE_SLOTS;
+    if (w.nhand == 0)
+        return 0;
+    int kind = move_kind(g, m);
+    for (int h = 0; h < w.nhand; h++)
+        if (w.hand[h] == kind)
+            return h;
+    return -1;
 }
 
 /* The action of `m`, or -1 when its square is outside the window. */
-static long encode(window w, carc_move m)
+static long encode(window w, const carc_game *g, carc_move m)
 {
+    int block = move_block(w, g, m);
+    if (block < 0)
+        return -1;
+    long base = (long)block * block_size(w.side);
     if (m.type == CARC_MOVE_DISCARD)
-        return discard_action(w.side);
+        return base + discard_action(w.side);
     int col = m.place.x - w.ox, row = m.place.y - w.oy;
     if (col < 0 || row < 0 || col >= w.side || row >= w.side)
         return -1;
     int slot = m.segment == CARC_NO_SPOT ? 0 : 1 + m.segment * CARC_FIGURES + m.figure;
-    return (((long)row * w.side + col) * 4 + m.place.rot) * FIGURE_SLOTS + slot;
+    return base + (((long)row * w.side + col) * 4 + m.place.rot) * FIGURE_SLOTS + slot;
 }
 
-/* The move of action `a`; 0 when `a` is out of range. */
+/* The move of action `a` (its tile set in a hand game); 0 when `a` is out
+ * of range or names no tile of the hand. */
 static int decode(window w, long a, carc_move *m)
 {
     memset(m, 0, sizeof *m);
+    if (a < 0 || a >= w.blocks * block_size(w.side))
+        return 0;
+    long block = a / block_size(w.side);
+    a %= block_size(w.side);
+    if (w.nhand > 0 ? block >= w.nhand : block > 0)
+        return 0;
+    m->place.tile = (uint8_t)(w.nhand > 0 ? 1 + w.hand[block] : 0);
     if (a == discard_action(w.side)) {
         m->type = CARC_MOVE_DISCARD;
         m->segment = CARC_NO_SPOT;
         return 1;
     }
-    if (a < 0 || a > discard_action(w.side))
-        return 0;
     int slot = (int)(a % FIGURE_SLOTS);
     long rest = a / FIGURE_SLOTS;
     m->type = CARC_MOVE_PLACE;
@@ -677,7 +742,7 @@ static int game_code(GameObject *self)
     }
     window w = game_window(self);
     for (int i = 0; i < self->nmoves; i++)
-        codes[i] = encode(w, self->moves[i]);
+        codes[i] = encode(w, self->g, self->moves[i]);
     self->codes = codes;
     self->coded = 1;
     return 0;
@@ -689,10 +754,71 @@ static int compare_longs(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Tile kinds the chance node may give and their counts; returns the total. */
+/* With explicit chance nodes and a hand, the library has drawn every
+ * hand already; the chance nodes name those draws in turn
+ * (carc_game_draw), so the draws not yet named are not made yet: adds
+ * their kinds to `by_player[p]` (may be NULL) per player and to `all` (may
+ * be NULL); returns their number. 0 in any other game. */
+static int unnamed_draws(const GameObject *self, int (*by_player)[CARC_MAX_KINDS],
+                         int all[CARC_MAX_KINDS])
+{
+    if (!self->explicit_chance || !carc_game_rules(self->g).hand)
+        return 0;
+    int due = carc_game_draw_due(self->g, NULL), count = carc_game_draw_count(self->g);
+    for (int i = count - due; i < count; i++) {
+        int player, kind;
+        if (carc_game_draw_at(self->g, i, &player, &kind, NULL) != CARC_OK || kind < 0)
+            continue;
+        if (by_player)
+            by_player[player][kind]++;
+        if (all)
+            all[kind]++;
+    }
+    return due;
+}
+
+/* Tile kinds the chance node may give and their counts; returns the total.
+ * With a hand: the pile and the draws not yet named, each kind that the
+ * library accepts for the next draw (carc_game_draw on a copy). */
 static int chance_counts(const GameObject *self, int counts[CARC_MAX_KINDS])
 {
-    return carc_game_draw_pool(self->g, counts);
+    if (!carc_game_rules(self->g).hand)
+        return carc_game_draw_pool(self->g, counts);
+    memset(counts, 0, sizeof(int) * CARC_MAX_KINDS);
+    carc_game_tiles_left(self->g, counts);
+    unnamed_draws(self, NULL, counts);
+    int player = -1, total = 0;
+    carc_game_draw_due(self->g, &player);
+    carc_game *trial = carc_game_clone(self->g);
+    for (int k = 0; k < carc_tile_kinds(); k++) {
+        if (counts[k] <= 0)
+            continue;
+        if (!trial || carc_game_copy(trial, self->g) != CARC_OK ||
+            carc_game_draw(trial, player, k) != CARC_OK)
+            counts[k] = 0;
+        total += counts[k];
+    }
+    carc_game_free(trial);
+    return total;
+}
+
+/* Makes the chance node's draw `kind`. Returns 0, or -1 with the library's
+ * message. */
+static int chance_draw(GameObject *self, int kind)
+{
+    carc_status st;
+    if (carc_game_rules(self->g).hand) {
+        int player = -1;
+        carc_game_draw_due(self->g, &player);
+        st = carc_game_draw(self->g, player, kind);
+    } else {
+        st = carc_game_choose_tile(self->g, kind);
+    }
+    if (st != CARC_OK)
+        return -1;
+    self->chance_pending = carc_game_rules(self->g).hand && !carc_game_over(self->g) &&
+                           carc_game_draw_due(self->g, NULL) > 0;
+    return 0;
 }
 
 static PyObject *game_legal_actions(GameObject *self, PyObject *unused)
@@ -757,10 +883,10 @@ static PyObject *game_fill_mask(GameObject *self, PyObject *arg)
     if (PyObject_GetBuffer(arg, &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0)
         return NULL;
     window w = game_window(self);
-    if (view.len != discard_action(w.side) + 1) {
+    if (view.len != w.blocks * block_size(w.side)) {
         PyBuffer_Release(&view);
         return PyErr_Format(PyExc_ValueError, "the mask needs %ld bytes",
-                            discard_action(w.side) + 1);
+                            w.blocks * block_size(w.side));
     }
     unsigned char *mask = view.buf;
     int n = 0;
@@ -826,9 +952,8 @@ static PyObject *game_apply_action(GameObject *self, PyObject *arg)
         chance_counts(self, counts);
         if (a < 0 || a >= carc_tile_kinds() || counts[a] <= 0)
             return PyErr_Format(PyExc_ValueError, "%ld is no outcome of this chance node", a);
-        if (carc_game_choose_tile(self->g, (int)a) != CARC_OK)
+        if (chance_draw(self, (int)a) < 0)
             return PyErr_Format(PyExc_ValueError, "%s", carc_game_error(self->g));
-        self->chance_pending = 0;
         game_forget(self);
         Py_RETURN_NONE;
     }
@@ -860,7 +985,8 @@ static PyObject *game_action_to_string(GameObject *self, PyObject *arg)
     char buf[64];
     size_t n = carc_move_write(self->g, m, buf, sizeof buf);
     if (n == 0)
-        return PyErr_Format(PyExc_ValueError, "action %ld is no move of the drawn tile", a);
+        return PyErr_Format(PyExc_ValueError, "action %ld is no move of the %s", a,
+                            carc_game_rules(self->g).hand ? "hand's tiles" : "drawn tile");
     return PyUnicode_DecodeASCII(buf, (Py_ssize_t)n, NULL);
 }
 
@@ -877,7 +1003,7 @@ static PyObject *game_string_to_action(GameObject *self, PyObject *arg)
     char err[256];
     if (carc_move_parse_message(self->g, text, &m, err, sizeof err) != CARC_OK)
         return PyErr_Format(PyExc_ValueError, "not a legal move: %.200s: %s", text, err);
-    long a = encode(game_window(self), carc_move_canonical(self->g, m));
+    long a = encode(game_window(self), self->g, carc_move_canonical(self->g, m));
     if (a < 0)
         return PyErr_Format(PyExc_ValueError, "%.200s is outside the action window", text);
     return PyLong_FromLong(a);
@@ -899,6 +1025,18 @@ static PyObject *game_draw(GameObject *self, PyObject *arg)
     int kind = carc_tile_parse(id);
     if (kind < 0)
         return PyErr_Format(PyExc_ValueError, "no tile %.20R", arg);
+    if (carc_game_rules(self->g).hand) {
+        /* A hand game names its draws at the chance nodes. */
+        if (!self->chance_pending)
+            return PyErr_Format(
+                PyExc_ValueError,
+                "a hand game draws at its chance nodes only (explicit_chance=True)");
+        if (chance_draw(self, kind) < 0)
+            return PyErr_Format(PyExc_ValueError, "cannot draw %s: %s", id,
+                                carc_game_error(self->g));
+        game_forget(self);
+        Py_RETURN_NONE;
+    }
     if (carc_game_choose_tile(self->g, kind) != CARC_OK)
         return PyErr_Format(PyExc_ValueError, "cannot draw %s: %s", id, carc_game_error(self->g));
     self->chance_pending = 0;
@@ -947,7 +1085,7 @@ static PyObject *game_window_overflow(GameObject *self, PyObject *unused)
         return NULL;
     window w = game_window(self);
     for (int i = 0; i < self->nmoves; i++)
-        if (encode(w, self->moves[i]) < 0)
+        if (encode(w, self->g, self->moves[i]) < 0)
             Py_RETURN_TRUE;
     Py_RETURN_FALSE;
 }
@@ -1000,18 +1138,105 @@ static void observe_tile(float *board, int cell, int area, const carc_tile_on_bo
     board[(PLANE_FIGURES + 5 * rel + role) * area + cell] = value;
 }
 
+/* Whether the hands are hidden (hand=N without open-hands). */
+static int hands_hidden(const carc_game *g)
+{
+    carc_rules r = carc_game_rules(g);
+    return r.hand && !(r.flags & CARC_RULE_OPEN_HANDS);
+}
+
 /* Whether `seat` may see the drawn tile: everyone sees the tile drawn,
- * as at the table, but not before the draw (a chance node). */
+ * as at the table, but not before the draw (a chance node); with hidden
+ * hands the tile the mover holds only the mover. */
 static int sees_drawn(const GameObject *self, int seat)
 {
-    (void)seat;
-    return !self->chance_pending && !carc_game_over(self->g);
+    return !self->chance_pending && !carc_game_over(self->g) &&
+           (!hands_hidden(self->g) || carc_game_current_player(self->g) == seat);
+}
+
+/* The tiles `seat` has not seen, per kind: the pile, with hidden hands
+ * the other seats' hands, and at chance nodes the draws not yet made
+ * (`unnamed`, per player); returns their number. */
+static int unseen_counts(const carc_game *g, int seat, int (*unnamed)[CARC_MAX_KINDS],
+                         int counts[CARC_MAX_KINDS])
+{
+    int left = carc_game_tiles_left(g, counts);
+    for (int p = 0; carc_game_rules(g).hand && p < carc_game_players(g); p++) {
+        int kinds[CARC_MAX_HAND], n = carc_game_hand(g, p, kinds, CARC_MAX_HAND);
+        int whole = hands_hidden(g) && p != seat;
+        for (int k = 0; !whole && k < CARC_MAX_KINDS; k++) {
+            counts[k] += unnamed[p][k];
+            left += unnamed[p][k];
+        }
+        for (int i = 0; whole && i < n && i < CARC_MAX_HAND; i++) {
+            counts[kinds[i]]++;
+            left++;
+        }
+    }
+    return left;
+}
+
+/* The tiles of `seat`'s hand that have been drawn (at a chance node the
+ * draws not yet made are left out: the latest of each kind), in hand
+ * order, into `out`; returns how many. */
+static int drawn_hand(const carc_game *g, int seat, int (*unnamed)[CARC_MAX_KINDS],
+                      int out[CARC_MAX_HAND])
+{
+    int kinds[CARC_MAX_HAND], n = carc_game_hand(g, seat, kinds, CARC_MAX_HAND);
+    int skip[CARC_MAX_KINDS], keep[CARC_MAX_HAND] = {0}, m = 0;
+    memcpy(skip, unnamed[seat], sizeof skip);
+    n = n < CARC_MAX_HAND ? n : CARC_MAX_HAND;
+    for (int i = n - 1; i >= 0; i--)
+        keep[i] = skip[kinds[i]] > 0 ? (skip[kinds[i]]--, 0) : 1;
+    for (int i = 0; i < n; i++)
+        if (keep[i])
+            out[m++] = kinds[i];
+    return m;
+}
+
+/* Marks in the fit planes of hand tile `h` where the drawn tile of `g`
+ * fits, at which rotations. */
+static void observe_fits(float *board, const carc_game *g, window w, int h)
+{
+    int side = w.side, area = side * side;
+    int n = carc_legal_placements(g, scratch_places, CARC_MAX_PLACEMENTS);
+    for (int i = 0; i < n && i < CARC_MAX_PLACEMENTS; i++) {
+        int col = scratch_places[i].x - w.ox, row = scratch_places[i].y - w.oy;
+        if (col >= 0 && row >= 0 && col < side && row < side)
+            board[(PLANE_FITS + 4 * h + scratch_places[i].rot) * area + row * side + col] = 1;
+    }
+}
+
+/* The fit planes: the drawn tile's (block 0) for a seat that sees it;
+ * in a hand game, each tile of the viewer's hand on the viewer's turn
+ * (another seat's turn: none). Returns -1 when out of memory. */
+static int observe_all_fits(float *board, const GameObject *self, window w, int seat)
+{
+    if (!carc_game_rules(self->g).hand) {
+        if (sees_drawn(self, seat))
+            observe_fits(board, self->g, w, 0);
+        return 0;
+    }
+    if (self->chance_pending || carc_game_over(self->g) ||
+        carc_game_current_player(self->g) != seat)
+        return 0;
+    carc_game *one = carc_game_clone(self->g);
+    if (!one)
+        return -1;
+    for (int h = 0; h < w.nhand; h++)
+        if (carc_game_hold_tile(one, w.hand[h]) == CARC_OK)
+            observe_fits(board, one, w, h);
+    carc_game_free(one);
+    return 0;
 }
 
 static void observe_globals(const GameObject *self, int seat, float *out)
 {
     const carc_game *g = self->g;
     int players = carc_game_players(g);
+    int unnamed[CARC_MAX_PLAYERS][CARC_MAX_KINDS];
+    memset(unnamed, 0, sizeof unnamed);
+    unnamed_draws(self, unnamed, NULL);
     for (int rel = 0; rel < players; rel++) {
         int p = (seat + rel) % players;
         float *f = out + (ptrdiff_t)rel * SEAT_FEATURES;
@@ -1022,13 +1247,19 @@ static void observe_globals(const GameObject *self, int seat, float *out)
             f[2 + fig] = (float)carc_game_figures(g, p, fig);
         for (int t = 0; t < CARC_GOODS_TYPES; t++)
             f[6 + t] = (float)carc_game_goods(g, p, t) / 10.0f;
+        int hand = carc_game_rules(g).hand, kinds[CARC_MAX_HAND];
+        if (hand)
+            f[9] = (float)drawn_hand(g, p, unnamed, kinds) / (float)hand;
     }
     int drawn = carc_game_drawn_tile(g);
     if (sees_drawn(self, seat) && drawn >= 0 && drawn < CARC_MAX_KINDS)
         out[GLOBAL_DRAWN + drawn] = 1;
+    int own[CARC_MAX_HAND], nown = drawn_hand(g, seat, unnamed, own);
+    for (int h = 0; h < nown; h++)
+        out[GLOBAL_HAND + h * CARC_MAX_KINDS + own[h]] = 1;
     int counts[CARC_MAX_KINDS] = {0};
-    int left = carc_game_tiles_left(g, counts);
-    if (self->chance_pending && drawn >= 0) {
+    int left = unseen_counts(g, seat, unnamed, counts);
+    if (self->chance_pending && drawn >= 0 && !carc_game_rules(g).hand) {
         counts[drawn]++;
         left++;
     }
@@ -1076,13 +1307,9 @@ static PyObject *game_observe(GameObject *self, PyObject *args)
         if (i == ntiles - 1 && i > 0)
             board[PLANE_LAST * area + row * side + col] = 1;
     }
-    if (sees_drawn(self, seat)) {
-        int n = carc_legal_placements(self->g, scratch_places, CARC_MAX_PLACEMENTS);
-        for (int i = 0; i < n && i < CARC_MAX_PLACEMENTS; i++) {
-            int col = scratch_places[i].x - w.ox, row = scratch_places[i].y - w.oy;
-            if (col >= 0 && row >= 0 && col < side && row < side)
-                board[(PLANE_FITS + scratch_places[i].rot) * area + row * side + col] = 1;
-        }
+    if (observe_all_fits(board, self, w, seat) < 0) {
+        PyErr_NoMemory();
+        goto done;
     }
     observe_globals(self, seat, gview.buf);
     result = Py_None;
@@ -1093,7 +1320,31 @@ done:
     return result;
 }
 
+/* hand(seat): the tile ids of `seat`'s hand (hand=N; [] without a hand). */
+static PyObject *game_hand(GameObject *self, PyObject *arg)
+{
+    if (need_game(self) < 0)
+        return NULL;
+    long seat = PyLong_AsLong(arg);
+    if (seat == -1 && PyErr_Occurred())
+        return NULL;
+    if (seat < 0 || seat >= carc_game_players(self->g))
+        return PyErr_Format(PyExc_ValueError, "seat must be 0..%d", carc_game_players(self->g) - 1);
+    int kinds[CARC_MAX_HAND], n = carc_game_hand(self->g, (int)seat, kinds, CARC_MAX_HAND);
+    PyObject *list = PyList_New(0);
+    for (int i = 0; list && i < n && i < CARC_MAX_HAND; i++) {
+        PyObject *id = PyUnicode_FromString(carc_tile_id(kinds[i]));
+        if (!id || PyList_Append(list, id) < 0)
+            Py_CLEAR(list);
+        Py_XDECREF(id);
+    }
+    return list;
+}
+
 static PyMethodDef game_methods[] = {
+    {"hand", (PyCFunction)game_hand, METH_O,
+     "hand(seat): the tile ids of the seat's hand, in hand order (the game's truth: an agent "
+     "of another seat must not look; [] without a hand)."},
     {"legal_moves", (PyCFunction)game_legal_moves, METH_NOARGS,
      "The legal moves as record strings (empty at a chance node or when finished)."},
     {"play", (PyCFunction)game_play, METH_O, "Plays a move string of legal_moves()."},
@@ -1570,7 +1821,16 @@ PyMODINIT_FUNC PyInit__core(void)
         PyModule_AddIntConstant(m, "GLOBALS", GLOBALS) < 0 ||
         PyModule_AddIntConstant(m, "MAX_KINDS", CARC_MAX_KINDS) < 0 ||
         PyModule_AddIntConstant(m, "MAX_PLAYERS", CARC_MAX_PLAYERS) < 0 ||
-        PyModule_AddIntConstant(m, "SEAT_FEATURES", SEAT_FEATURES) < 0) {
+        PyModule_AddIntConstant(m, "SEAT_FEATURES", SEAT_FEATURES) < 0 ||
+        PyModule_AddIntConstant(m, "MAX_HAND", CARC_MAX_HAND) < 0 ||
+        PyModule_AddIntConstant(m, "PLANE_FIGURES", PLANE_FIGURES) < 0 ||
+        PyModule_AddIntConstant(m, "PLANE_FITS", PLANE_FITS) < 0 ||
+        PyModule_AddIntConstant(m, "PLANE_LAST", PLANE_LAST) < 0 ||
+        PyModule_AddIntConstant(m, "PLANE_JOINED", PLANE_JOINED) < 0 ||
+        PyModule_AddIntConstant(m, "GLOBAL_DRAWN", GLOBAL_DRAWN) < 0 ||
+        PyModule_AddIntConstant(m, "GLOBAL_HAND", GLOBAL_HAND) < 0 ||
+        PyModule_AddIntConstant(m, "GLOBAL_LEFT", GLOBAL_LEFT) < 0 ||
+        PyModule_AddIntConstant(m, "GLOBAL_TAIL", GLOBAL_TAIL) < 0) {
         Py_DECREF(m);
         return NULL;
     }

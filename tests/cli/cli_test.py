@@ -465,6 +465,34 @@ def case_engine_table_hand():
           and r["digest"] == state["digest"], "replayed: %d %s %r %r" % (code, err, r, state))
 
 
+def case_show_table():
+    """`show` of a record with table=WxH draws the whole table, framed by
+    its edge, an empty square of it as a dot; a record without a table has
+    no frame."""
+    rec = b"players 2\nrules table=5x3\nU 1 0 1\n"
+    code, out, err = run(["show", "--no-color", "-"], rec)
+    check(code == 0, "show: %s" % err)
+    lines = out.splitlines()
+    top = [i for i, line in enumerate(lines) if "\u250c" in line]
+    bottom = [i for i, line in enumerate(lines) if "\u2514" in line]
+    check(len(top) == 1 and len(bottom) == 1, "no frame: %s" % out)
+    body = lines[top[0] + 1:bottom[0]]
+    # 3 rows of squares, each 3 lines of art, inside the frame's sides.
+    check(len(body) == 9 and all(line.count("\u2502") >= 2 for line in body),
+          "the table's rows: %s" % "\n".join(lines[top[0]:bottom[0] + 1]))
+    width = lines[top[0]].count("\u2500")
+    check(width == 5 * 5, "the frame spans %d columns, not 5 squares" % width)
+    # Columns -2..2 are labelled although only x 0 and 1 hold tiles; the
+    # 13 empty squares show a dot each in their middle line.
+    labels = lines[top[0] - 1].split()
+    check(labels == ["-2", "-1", "0", "[1]", "2"], "column labels %r" % labels)
+    middles = [body[1], body[4], body[7]]
+    check(sum(line.count("\u00b7") for line in middles) >= 13, "dots: %s" % "\n".join(body))
+    # The same record without the table rule: no frame, only the 2 columns.
+    code, out, err = run(["show", "--no-color", "-"], b"players 2\nU 1 0 1\n")
+    check(code == 0 and "\u250c" not in out and "\u2514" not in out, "a frame: %s" % out)
+
+
 def case_rules_hand_commands():
     """selfplay, replay, show, analyse, arena and bench with --rules hand=3
     (and reshuffle, start-in-pile): the valued rule passes through."""
@@ -1801,6 +1829,7 @@ CASES = {
     "engine_hand": case_engine_hand,
     "engine_table_hand": case_engine_table_hand,
     "rules_hand_commands": case_rules_hand_commands,
+    "show_table": case_show_table,
 }
 
 if __name__ == "__main__":

@@ -279,5 +279,37 @@ def record_moves(record_text):
     return moves
 
 
+def connect_proc(program, url, *args, log=None):
+    """`carcassonne connect URL ARGS...`, its output a text pipe (standard
+    error too, unless `log` takes it)."""
+    return subprocess.Popen([program, "connect", url] + list(args), stdout=subprocess.PIPE,
+                            stderr=log or subprocess.STDOUT, text=True)
+
+
+def read_until(proc, pattern, lines, timeout=WAIT):
+    """Reads the process's output into `lines` until a line matches;
+    returns the match."""
+    result = {}
+
+    def read():
+        for line in proc.stdout:
+            lines.append(line)
+            m = re.search(pattern, line)
+            if m and "m" not in result:
+                result["m"] = m
+                return
+
+    t = threading.Thread(target=read, daemon=True)
+    t.start()
+    t.join(timeout)
+    check("m" in result, "no line matching %r: %s" % (pattern, "".join(lines[-20:])))
+    return result["m"]
+
+
+def drain(proc, lines):
+    """Keeps reading the process's output into `lines` (a thread)."""
+    threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True).start()
+
+
 def tempdir():
     return tempfile.TemporaryDirectory(prefix="carc-e2e-")

@@ -17,7 +17,9 @@ import urllib.error
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e import (WAIT, Client, Failure, Server, check, choose_move, commitment_of,  # noqa: E402
-                 play_until, record_moves, replay, seat_table, start_state, tempdir)
+                 drain, play_until, read_until, record_moves, replay, seat_table, start_state,
+                 tempdir)
+from e2e import connect_proc as e2e_connect_proc  # noqa: E402
 
 PROGRAM = None
 
@@ -545,31 +547,7 @@ class Driver(threading.Thread):
 
 
 def connect_proc(url, *args, log=None):
-    return subprocess.Popen([PROGRAM, "connect", url] + list(args), stdout=subprocess.PIPE,
-                            stderr=log or subprocess.STDOUT, text=True)
-
-
-def read_until(proc, pattern, lines, timeout=WAIT):
-    """Reads the process's output until a line matches; returns the match."""
-    result = {}
-
-    def read():
-        for line in proc.stdout:
-            lines.append(line)
-            m = re.search(pattern, line)
-            if m and "m" not in result:
-                result["m"] = m
-                return
-
-    t = threading.Thread(target=read, daemon=True)
-    t.start()
-    t.join(timeout)
-    check("m" in result, "no line matching %r: %s" % (pattern, "".join(lines[-20:])))
-    return result["m"]
-
-
-def drain(proc, lines):
-    threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True).start()
+    return e2e_connect_proc(PROGRAM, url, *args, log=log)
 
 
 def case_kill9(tmp):

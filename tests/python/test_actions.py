@@ -139,7 +139,8 @@ def test_observation_shapes_and_seats():
         assert board[0].sum() == 13  # the start tile and 12 placed
         # The seat's own scores come first in the globals.
         assert glob[1] * 100 == pytest.approx(g.scores[seat])
-        assert glob[0] == 1 and glob[9] == 1 and glob[18] == 1 and glob[27] == 0
+        f = carcassonne._core.SEAT_FEATURES
+        assert glob[0] == 1 and glob[f] == 1 and glob[2 * f] == 1 and glob[3 * f] == 0
     # The figures planes: seat 0's followers are "its own" (planes 18..22)
     # from seat 0 and "the next but one" from seat 1.
     b0, _ = g.observation(0)
@@ -168,7 +169,8 @@ def test_observation_leaves_the_pile_order_out():
     # At a chance node the drawn tile is not shown.
     c = carcassonne.Game(seed=3, explicit_chance=True)
     board, glob = c.observation(0)
-    assert board[48:52].sum() == 0 and glob[54:54 + 96].sum() == 0
+    fits, drawn = carcassonne._core.PLANE_FITS, carcassonne._core.GLOBAL_DRAWN
+    assert board[fits:fits + 4].sum() == 0 and glob[drawn:drawn + 96].sum() == 0
 
 
 def test_rotations():
@@ -189,7 +191,8 @@ def test_rotations():
                 rest = a // FIGURE_SLOTS
                 rot, square = rest % 4, rest // 4
                 fits.add((rot, square // s, square % s))
-            planes = {(r, row, col) for r, row, col in zip(*np.nonzero(rb[48:52]))}
+            f0 = carcassonne._core.PLANE_FITS
+            planes = {(r, row, col) for r, row, col in zip(*np.nonzero(rb[f0:f0 + 4]))}
             assert fits <= planes  # canonical rotations are among all fitting ones
             # The tile plane turns as squares do; edges follow: a city on the
             # north edge of a square is on the east edge once turned.
