@@ -30,20 +30,20 @@ typedef struct srv_table {
     int present[CARC_MAX_PLAYERS];
     table_member *members;
     int nmembers, capmembers;
-    int thinking;                        /* the turn a computer move is asked for, or -1 */
-    int64_t idle_ms;                     /* since when nobody follows it */
-    int64_t turn_ms;                     /* when the current turn began (clocks), moved on
-                                            by the time the server's loop was stalled */
-    int expiring;                        /* the turn whose clock was seen run out at the
-                                            last tick, or -1: it expires at the next */
-    int64_t left_ms[CARC_MAX_PLAYERS];   /* Fischer clocks at the turn's start */
-    chat_line *chat;                     /* CHAT_KEPT lines, a ring; NULL until the first */
+    int thinking;                      /* the turn a computer move is asked for, or -1 */
+    int64_t idle_ms;                   /* since when nobody follows it */
+    int64_t turn_ms;                   /* when the current turn began (clocks), moved on
+                                          by the time the server's loop was stalled */
+    int expiring;                      /* the turn whose clock was seen run out at the
+                                          last tick, or -1: it expires at the next */
+    int64_t left_ms[CARC_MAX_PLAYERS]; /* Fischer clocks at the turn's start */
+    chat_line *chat;                   /* CHAT_KEPT lines, a ring; NULL until the first */
     char first_text[FIRST_TEXT_BYTES]; /* how the first seat was drawn, or "" (not
                                             stored: told at the table's creation) */
-    int nchat;                           /* lines ever said */
-    char *review;                        /* the last review event's `moves` JSON, or NULL */
-    int reviewing;                       /* a review was asked and has not come back */
-    int claimed;                         /* this process runs it (storage_claim()) */
+    int nchat;                         /* lines ever said */
+    char *review;                      /* the last review event's `moves` JSON, or NULL */
+    int reviewing;                     /* a review was asked and has not come back */
+    int claimed;                       /* this process runs it (storage_claim()) */
     /* The engine's analysis (hints, estimates): at most one job at a time. */
     int analysing;                /* the turn an analysis is asked for, or -1 */
     int analysed;                 /* the turn of `analysis`, or -1 */
