@@ -264,21 +264,28 @@ static carc_status draw_refused(carc_game *g, int player, int kind)
     return CARC_EILLEGAL;
 }
 
-/* Replaces one `from` in player p's hand by `to`. */
-static void hand_replace(carc_game *g, int p, int from, int to)
+/* Gives draw `d` of the log the tile `to` in its own place of the hand.
+ * A hand keeps its tiles in the order drawn and the draws after `d` are
+ * all still held (nothing is played before they are named), so its tile
+ * is the one before their number at the end; when that place does not
+ * hold it (cannot be), the first tile of its kind. */
+static void hand_replace(carc_game *g, int d, int to)
 {
     hand_state *h = &g->hand;
-    for (int j = 0; j < h->size[p]; j++)
-        if (h->tiles[p][j] == from) {
-            h->tiles[p][j] = (uint8_t)to;
-            return;
-        }
+    int p = h->log[d].player, from = h->log[d].kind, at = h->size[p] - 1;
+    for (int j = d + 1; j < h->ndraws; j++)
+        at -= h->log[j].player == p;
+    if (at < 0 || h->tiles[p][at] != from)
+        for (at = 0; at < h->size[p] && h->tiles[p][at] != from; at++)
+            ;
+    if (at < h->size[p])
+        h->tiles[p][at] = (uint8_t)to;
 }
 
 /* The tile `kind` may sit in a hand by a later due draw (the set-up deals
  * every hand before the record names the first): the two draws trade
  * tiles. 0 when no later due draw of the same pile gave `kind`. */
-static int swap_with_later_draw(carc_game *g, int player, int old, int kind)
+static int swap_with_later_draw(carc_game *g, int old, int kind)
 {
     hand_state *h = &g->hand;
     for (int d = h->named + 1; d < h->ndraws; d++) {
@@ -286,17 +293,17 @@ static int swap_with_later_draw(carc_game *g, int player, int old, int kind)
         if (e->kind != kind || river_is_kind(kind) != river_is_kind(old) ||
             !hand_holds(g, e->player, kind))
             continue;
-        hand_replace(g, e->player, kind, old);
-        hand_replace(g, player, old, kind);
+        hand_replace(g, d, old);
+        hand_replace(g, h->named, kind);
         e->kind = (uint8_t)old;
         return 1;
     }
     return 0;
 }
 
-/* Swaps the hand's `old` for a pile tile of `kind`; 0 when the pile the
+/* Swaps the due draw's `old` for a pile tile of `kind`; 0 when the pile the
  * draw came from holds none (the error then says why). */
-static int swap_draw(carc_game *g, int player, int old, int kind)
+static int swap_draw(carc_game *g, int old, int kind)
 {
     int lo, hi;
     draw_region(g, old, &lo, &hi);
@@ -309,10 +316,10 @@ static int swap_draw(carc_game *g, int player, int old, int kind)
             g->pile[i] = (uint8_t)old;
             g->left[old]++;
             g->left[kind]--;
-            hand_replace(g, player, old, kind);
+            hand_replace(g, g->hand.named, kind);
             return 1;
         }
-    if (swap_with_later_draw(g, player, old, kind))
+    if (swap_with_later_draw(g, old, kind))
         return 1;
     if (river_is_kind(old) && !river_is_kind(kind))
         game_set_error(g, "tile %s cannot be drawn while the river pile lasts", carc_tile_id(kind));
@@ -342,7 +349,7 @@ carc_status carc_game_draw(carc_game *g, int player, int kind)
                            carc_tile_id(old));
             return CARC_EILLEGAL;
         }
-        if (!swap_draw(g, player, old, kind))
+        if (!swap_draw(g, old, kind))
             return CARC_EILLEGAL;
         h->log[h->named].kind = (uint8_t)kind;
         if (!g->over && h->log[h->named].moves > 0 && h->log[h->named].moves == g->nmoves)

@@ -368,37 +368,14 @@ static int replay(replica *r, guess *gs, char *err, size_t errcap)
     return 0;
 }
 
-static int same_tiles(const json_t *tiles, const int *kinds, int n);
-
-/* Whether some open hand (`hands` of the event) holds the replica's tiles
- * in another order. The library names a draw (carc_game_draw) by
- * replacing the first tile of the kind it had drawn, which is not always
- * the draw's own place in the hand; with open-hands the digest covers the
- * order, so the replica's digest may then differ from the server's though
- * the game is the same. */
-static int open_hand_order_differs(const replica *r, const json_t *hands)
-{
-    for (int p = 0; (r->rules.flags & CARC_RULE_OPEN_HANDS) && p < r->players; p++) {
-        const json_t *tiles = json_object_get(json_array_get(hands, (size_t)p), "tiles");
-        int kinds[CARC_MAX_HAND], n = replica_hand(r, p, kinds);
-        if (!same_tiles(tiles, kinds, n))
-            return 0; /* other tiles: not a matter of order */
-        for (int i = 0; i < n; i++)
-            if (carc_tile_parse(json_string_value(json_array_get(tiles, (size_t)i))) != kinds[i])
-                return 1;
-    }
-    return 0;
-}
-
 /* Whether the replayed game's digest is the event's (none: nothing to
- * check), or differs only by the order of an open hand. */
+ * check). */
 static int digest_agrees(const replica *r, const json_t *event)
 {
     const char *digest = json_string_value(json_object_get(event, "digest"));
     char ours[17];
     snprintf(ours, sizeof ours, "%016" PRIx64, carc_game_digest(r->g));
-    return !digest || strcmp(digest, ours) == 0 ||
-           open_hand_order_differs(r, json_object_get(event, "hands"));
+    return !digest || strcmp(digest, ours) == 0;
 }
 
 int replica_hand_rebuild(replica *r, const json_t *event, char *err, size_t errcap)

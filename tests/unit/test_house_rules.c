@@ -116,6 +116,42 @@ static void test_random_games_replay(void **state)
     assert_true(games >= 200);
 }
 
+/* An open-hands game read back from another seed after every move: the
+ * same digest (the hands in the same order) all along, not only at the
+ * end when the hands are empty. A named draw once took the place of the
+ * first tile of its kind in the hand, not its own. */
+static void test_open_hands_order(void **state)
+{
+    (void)state;
+    carc_rules rules = rules_of("hand=3 open-hands", 0);
+    carc_move *moves = malloc(sizeof *moves * CARC_MAX_MOVES);
+    assert_non_null(moves);
+    int compared = 0;
+    for (uint64_t seed = 1; seed <= 12; seed++) {
+        carc_game *g = carc_game_new(2, &rules, seed);
+        carc_rng rng = carc_rng_seed(seed);
+        while (!carc_game_over(g)) {
+            int n = carc_legal_moves(g, moves, CARC_MAX_MOVES);
+            assert_int_equal(
+                carc_game_play(g, moves[carc_rng_below(&rng, (uint32_t)n)], NULL, 0, NULL),
+                CARC_OK);
+            size_t len = carc_record_write(g, NULL, text_a, sizeof text_a);
+            carc_record_error err;
+            carc_game *back = carc_record_read(text_a, len, seed + 99, &err);
+            if (!back)
+                fail_msg("line %d: %s", err.line, err.message);
+            if (carc_game_digest(back) != carc_game_digest(g))
+                fail_msg("seed %d, move %d: the hands differ in order\n%s", (int)seed,
+                         carc_game_move_count(g), text_a);
+            carc_game_free(back);
+            compared++;
+        }
+        carc_game_free(g);
+    }
+    free(moves);
+    assert_true(compared > 500);
+}
+
 /* Without reshuffle a hand game ends when the pile and every hand are
  * empty, and the last moves come after the last draw; with it, when no
  * tile left in the pile or a hand fits. */
@@ -402,6 +438,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_games_replay),
         cmocka_unit_test(test_players_play_hand_games),
+        cmocka_unit_test(test_open_hands_order),
         cmocka_unit_test(test_hand_game_end),
         cmocka_unit_test(test_hand_one_draws_at_turn_end),
         cmocka_unit_test(test_draw_refusals),
