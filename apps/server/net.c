@@ -837,7 +837,7 @@ static int start(server *S, struct lws_http_mount *api, struct lws_http_mount *f
     }
     S->self = storage_server_id(S->store);
     if (storage_is_postgres(o->db) &&
-        !(S->relay = relay_new(o->db, S->self, wake_service, S, err, sizeof err))) {
+        !(S->relay = relay_new(o->db, o->relay, S->self, wake_service, S, err, sizeof err))) {
         fprintf(stderr, "carcassonne serve: %s\n", err);
         return -1;
     }
