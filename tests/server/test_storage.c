@@ -737,6 +737,64 @@ static void test_postgres_restarted(void **state)
     storage_close(s);
 }
 
+/* PostgreSQL, pipelined (what the server uses): writes are sent without
+ * waiting and checked at the commit. A read in a pass sees the pass's
+ * writes; a refused write (a move number that exists, a table another
+ * process holds) makes the commit fail with nothing of the pass kept, and
+ * storage_lost() says to start over; the next pass reconnects. */
+static void test_pipelined_pg(void **state)
+{
+    (void)state;
+    static stored_table t;
+    carc_game *g;
+    make_table(&t, "tpipe0000001", 23, 12, &g);
+    carc_game_free(g);
+    t.nmoves = 6;
+    storage *s = open_db();
+    storage_pipeline(s, 1);
+    assert_int_equal(storage_create_table(s, &t), 0);
+    assert_int_equal(storage_commit(s), 0);
+    assert_int_equal(storage_append_move(s, t.id, 6, &t.moves[6], TABLE_PLAYING, -1), 0);
+    assert_int_equal(storage_append_move(s, t.id, 7, &t.moves[7], TABLE_PLAYING, -1), 0);
+    stored_chat line = {.seat = 0, .name = "Ann", .text = "hi", .at_ms = 5};
+    assert_int_equal(storage_add_chat(s, t.id, 0, &line), 0);
+    assert_int_equal(storage_load_table(s, t.id, &loaded), 1); /* in the pass */
+    assert_int_equal(loaded.nmoves, 8);
+    assert_int_equal(storage_append_move(s, t.id, 8, &t.moves[8], TABLE_PLAYING, -1), 0);
+    assert_int_equal(storage_commit(s), 0);
+    assert_int_equal(storage_lost(s), 0);
+
+    /* Move 9, then move 5 again: sent, refused at the commit. */
+    assert_int_equal(storage_append_move(s, t.id, 9, &t.moves[9], TABLE_PLAYING, -1), 0);
+    assert_int_equal(storage_append_move(s, t.id, 5, &t.moves[5], TABLE_FINISHED, 0), 0);
+    assert_int_equal(storage_commit(s), -1);
+    assert_non_null(strstr(storage_error(s), "move number exists"));
+    assert_int_equal(storage_lost(s), 1);
+    storage *other = open_db();
+    assert_int_equal(storage_load_table(other, t.id, &loaded), 1);
+    assert_int_equal(loaded.nmoves, 9); /* move 9 not kept */
+    assert_int_equal(loaded.status, TABLE_PLAYING);
+    int total = 0;
+    stored_chat lines[2];
+    assert_int_equal(storage_load_chat(other, t.id, lines, 2, &total), 1);
+
+    /* The next pass reconnects; then another process takes the table. */
+    assert_int_equal(storage_append_move(s, t.id, 9, &t.moves[9], TABLE_PLAYING, -1), 0);
+    assert_int_equal(storage_commit(s), 0);
+    assert_int_equal(storage_lost(s), 0);
+    assert_int_equal(storage_claim(other, t.id), 1);
+    assert_int_equal(storage_append_move(s, t.id, 10, &t.moves[10], TABLE_PLAYING, -1), 0);
+    assert_int_equal(storage_commit(s), -1);
+    assert_non_null(strstr(storage_error(s), "another server runs it"));
+    assert_int_equal(storage_lost(s), 1);
+    assert_int_equal(storage_load_table(other, t.id, &loaded), 1);
+    assert_int_equal(loaded.nmoves, 10);
+    assert_int_equal(storage_append_move(other, t.id, 10, &t.moves[10], TABLE_PLAYING, -1), 0);
+    assert_int_equal(storage_commit(other), 0);
+    storage_close(s);
+    storage_close(other);
+}
+
 int main(int argc, char **argv)
 {
     const char *backend = argc > 1 ? argv[1] : "sqlite";
@@ -761,6 +819,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_locked_database_pg, setup, teardown),
         cmocka_unit_test_setup_teardown(test_claims_pg, setup, teardown),
         cmocka_unit_test_setup_teardown(test_postgres_restarted, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_pipelined_pg, setup, teardown),
     };
     if (strcmp(backend, "postgresql") == 0) {
         pg_uri = getenv("CARC_TEST_PG");
