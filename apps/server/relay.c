@@ -17,9 +17,13 @@
 #include <string.h>
 
 enum {
-    MAX_PARTS = 256,       /* LISTEN/NOTIFY: a text of at most 1.75 MB */
-    OWNER_SLOTS = 1 << 12, /* the owner cache: one table a slot */
-    HEAD_BYTES = 128,      /* a payload's header line, at most */
+    MAX_PARTS = 256, /* LISTEN/NOTIFY: a text of at most 1.75 MB */
+    /* The owner cache: a table in one of OWNER_PROBES slots from its hash's;
+     * room for every table of a big cluster (a miss is a query over
+     * pg_locks, a few ms with thousands of tables: it must stay rare). */
+    OWNER_SLOTS = 1 << 16,
+    OWNER_PROBES = 8,
+    HEAD_BYTES = 128, /* a payload's header line, at most */
 };
 
 /* An item arrived whole, waiting for relay_take(). */
@@ -319,15 +323,35 @@ static unsigned slot_of(const char *table)
     return h & (OWNER_SLOTS - 1);
 }
 
+/* The slot that holds `table`, or NULL. */
+static const owner_slot *find_owner(const relay *r, const char *table)
+{
+    unsigned home = slot_of(table);
+    for (unsigned i = 0; i < OWNER_PROBES; i++) {
+        const owner_slot *s = &r->owners[(home + i) & (OWNER_SLOTS - 1)];
+        if (strcmp(s->table, table) == 0)
+            return s;
+    }
+    return NULL;
+}
+
 int relay_owner(const relay *r, const char *table)
 {
-    const owner_slot *s = &r->owners[slot_of(table)];
-    return strcmp(s->table, table) == 0 ? s->owner : 0;
+    const owner_slot *s = table[0] ? find_owner(r, table) : NULL;
+    return s ? s->owner : 0;
 }
 
 void relay_remember(relay *r, const char *table, int owner)
 {
-    owner_slot *s = &r->owners[slot_of(table)];
+    if (!table[0])
+        return;
+    unsigned home = slot_of(table);
+    owner_slot *s = (owner_slot *)find_owner(r, table);
+    for (unsigned i = 0; !s && i < OWNER_PROBES; i++)
+        if (!r->owners[(home + i) & (OWNER_SLOTS - 1)].table[0])
+            s = &r->owners[(home + i) & (OWNER_SLOTS - 1)];
+    if (!s)
+        s = &r->owners[home]; /* every probe taken: the first one's table goes */
     snprintf(s->table, sizeof s->table, "%s", table);
     s->owner = owner;
 }

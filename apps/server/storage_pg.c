@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 enum {
     SCHEMA_VERSION = 2,
@@ -37,6 +38,14 @@ enum {
     MAX_PARAMS = 20,
     MAX_PREPARED = 32,   /* statements prepared once per connection */
     MAX_IN_FLIGHT = 512, /* pipelined answers not yet read: then they are (socket buffers) */
+    /* The look for orphans (a query over pg_locks and the live tables, tens
+     * of ms with thousands of tables) runs when the database's clients
+     * changed in the last ORPHAN_AFTER_MS (a server died: its locks go a
+     * moment after its connection), when the last look found some, and at
+     * least every ORPHAN_EVERY_MS anyway; else a look at pg_stat_activity
+     * says nothing changed. */
+    ORPHAN_AFTER_MS = 3000,
+    ORPHAN_EVERY_MS = 4000,
     PARAM_BYTES = 2 * TOKEN_HASH_BYTES + 8, /* "\x" and a hash in hex */
 };
 
@@ -101,6 +110,12 @@ typedef struct pg_storage {
     expected *expect;
     int nexpect, expect_cap;
     int diverged; /* a pipelined pass failed after its writes were told done: start over */
+    /* pg_claim_orphans()'s last looks: the clients seen (count and sum of
+     * their pids), when they last changed, when the tables were last looked
+     * at and whether orphans were found. */
+    long long clients_seen;
+    double clients_changed_s, orphans_looked_s;
+    int orphans_found;
     char error[256];
     /* The statements with parameters (static texts) prepared on this
      * connection, by the address of their text: parsed and planned once. */
@@ -1008,9 +1023,42 @@ static void pg_release(storage *base, const char *id)
     PQclear(exec(s, "SELECT pg_advisory_unlock($1::int, hashtext($2))", &p));
 }
 
+static double seconds_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Whether orphans may have appeared since the last look (see
+ * ORPHAN_AFTER_MS): 1, 0, or -1 on failure. */
+static int orphans_may_be(pg_storage *s)
+{
+    PGresult *r = read_rows(s,
+                            "SELECT count(*) * 4294967296 + coalesce(sum(pid), 0) FROM"
+                            " pg_stat_activity WHERE backend_type='client backend'",
+                            NULL);
+    if (!r)
+        return -1;
+    long long clients = get_int(r, 0, 0);
+    PQclear(r);
+    double now = seconds_now();
+    if (clients != s->clients_seen) {
+        s->clients_seen = clients;
+        s->clients_changed_s = now;
+    }
+    return s->orphans_found || s->orphans_looked_s == 0 ||
+           now - s->clients_changed_s < ORPHAN_AFTER_MS / 1000.0 ||
+           now - s->orphans_looked_s >= ORPHAN_EVERY_MS / 1000.0;
+}
+
 static int pg_claim_orphans(storage *base, int (*each)(void *ctx, const char *id), void *ctx)
 {
     pg_storage *s = as_pg(base);
+    int may = orphans_may_be(s);
+    if (may <= 0)
+        return may;
+    s->orphans_looked_s = seconds_now();
     params p = {.n = 0};
     add_int(&p, CLAIM_SPACE);
     /* The tables whose lock nobody holds (pg_locks: every session's), and
@@ -1027,6 +1075,7 @@ static int pg_claim_orphans(storage *base, int (*each)(void *ctx, const char *id
         &p);
     if (!r)
         return -1;
+    s->orphans_found = PQntuples(r) > 0;
     for (int i = 0; i < PQntuples(r); i++) {
         char id[STORED_ID_BYTES];
         get_text(r, i, 0, id, sizeof id);
