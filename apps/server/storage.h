@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "first_seat.h"
 #include "message.h"
 #include "token.h"
 
@@ -74,6 +75,9 @@ typedef struct stored_table {
     int forfeit;                  /* the seat that forfeited, or -1 */
     int creator;                  /* the seat its creator took ("me"), or -1 */
     int64_t started_ms;           /* when the last seat was filled, or 0 */
+    /* how the first seat was chosen (a draw-off's draws), or "": `state`'s
+     * `first` (SQLite schema version 7, PostgreSQL's 3) */
+    char first_text[FIRST_TEXT_BYTES];
     stored_seat seats[CARC_MAX_PLAYERS];
     int nmoves;
     stored_move moves[STORED_MAX_MOVES];

@@ -29,13 +29,13 @@
 #include <time.h>
 
 enum {
-    SCHEMA_VERSION = 2,
+    SCHEMA_VERSION = 3,
     MIGRATE_LOCK = 0x63617263, /* "carc": the advisory lock the servers migrate under */
     /* A table's advisory lock is (CLAIM_SPACE, hashtext(id)): two keys of
      * 32 bits, apart from MIGRATE_LOCK's one of 64. Two ids of one hash
      * share a lock: the process that holds it may run both. */
     CLAIM_SPACE = 0x63617274, /* "cart" */
-    MAX_PARAMS = 20,
+    MAX_PARAMS = 24,
     MAX_PREPARED = 32,   /* statements prepared once per connection */
     MAX_IN_FLIGHT = 512, /* pipelined answers not yet read: then they are (socket buffers) */
     /* The look for orphans (a query over pg_locks and the live tables, tens
@@ -56,9 +56,10 @@ static const char *const connect_keys[] = {"connect_timeout", "options", "applic
                                            "dbname", NULL};
 static const char *const connect_defaults[] = {"2", "-c lock_timeout=200", "carcassonne"};
 
-/* Version 2 (1 without the tables' `rules_text`: the rules as the record
- * writes them, valued rules included). `carc_schema` holds the version (one row). The ids sort in
- * the "C" collation whatever the database's locale. */
+/* Version 3 (1 without the tables' `rules_text`: the rules as the record
+ * writes them, valued rules included; 2 without their `first_text`: how
+ * the first seat was chosen). `carc_schema` holds the version (one row).
+ * The ids sort in the "C" collation whatever the database's locale. */
 static const char schema[] =
     "CREATE TABLE tables ("
     " id TEXT PRIMARY KEY, created_ms BIGINT NOT NULL, status INTEGER NOT NULL,"
@@ -68,7 +69,7 @@ static const char schema[] =
     " listed INTEGER NOT NULL, seed BIGINT NOT NULL, salt BYTEA NOT NULL,"
     " addr TEXT NOT NULL, forfeit INTEGER NOT NULL, started_ms BIGINT NOT NULL,"
     " estimates INTEGER NOT NULL, expansions BIGINT NOT NULL, creator INTEGER NOT NULL,"
-    " rules_text TEXT NOT NULL DEFAULT '');"
+    " rules_text TEXT NOT NULL DEFAULT '', first_text TEXT NOT NULL DEFAULT '');"
     "CREATE INDEX tables_status ON tables(status, created_ms);"
     "CREATE TABLE seats ("
     " table_id TEXT NOT NULL, seat INTEGER NOT NULL, kind INTEGER NOT NULL,"
@@ -83,9 +84,12 @@ static const char schema[] =
     "CREATE TABLE reviews (table_id TEXT PRIMARY KEY, moves TEXT NOT NULL);";
 
 /* The steps from each older version to the next: version 1 gains the
- * tables' `rules_text` ("": the rules are the `rules` flags alone). */
+ * tables' `rules_text` ("": the rules are the `rules` flags alone),
+ * version 2 their `first_text` ("": how the first seat was chosen was not
+ * kept). */
 static const char *const upgrades[SCHEMA_VERSION] = {
     [1] = "ALTER TABLE tables ADD COLUMN rules_text TEXT NOT NULL DEFAULT '';",
+    [2] = "ALTER TABLE tables ADD COLUMN first_text TEXT NOT NULL DEFAULT '';",
 };
 
 /* What the answer of a statement sent in pipeline mode must be: success
@@ -639,7 +643,7 @@ static void move_params(params *p, const char *table, int turn, const stored_mov
 static const char insert_table_sql[] =
     "INSERT INTO tables VALUES ($1, $2::bigint, $3::int, $4::int, $5::bigint, $6::int, $7::int,"
     " $8::int, $9::int, $10::int, $11::int, $12::bigint, $13::bytea, $14, $15::int, $16::bigint,"
-    " $17::int, $18::bigint, $19::int, $20) ON CONFLICT DO NOTHING";
+    " $17::int, $18::bigint, $19::int, $20, $21) ON CONFLICT DO NOTHING";
 static const char insert_seat_sql[] = "INSERT INTO seats VALUES ($1, $2::int, $3::int, $4::int,"
                                       " $5, $6, $7::bytea, $8::bytea)";
 static const char insert_move_sql[] =
@@ -670,6 +674,7 @@ static int insert_table(pg_storage *s, const stored_table *t)
     char rules[256];
     storage_rules_text(t, rules, sizeof rules);
     add_text(&p, rules);
+    add_text(&p, t->first_text);
     return write_stmt(s, insert_table_sql, &p, ANSWER_COUNT, 1, "the table exists");
 }
 
@@ -831,6 +836,7 @@ static void read_table_row(const PGresult *r, stored_table *t)
     char rules[256];
     get_text(r, 0, 19, rules, sizeof rules);
     storage_rules_read(t, rules);
+    get_text(r, 0, 20, t->first_text, sizeof t->first_text);
 }
 
 static int read_seats(pg_storage *s, stored_table *t, const params *p)
@@ -888,7 +894,7 @@ static int pg_load_table(storage *base, const char *id, stored_table *out)
                             "SELECT id, created_ms, status, players, rules, info, clock_mode,"
                             " clock_seconds, clock_increment, clock_timeout, listed, seed,"
                             " encode(salt, 'hex'), addr, forfeit, started_ms, estimates,"
-                            " expansions, creator, rules_text FROM tables WHERE id=$1",
+                            " expansions, creator, rules_text, first_text FROM tables WHERE id=$1",
                             &p);
     if (!r)
         return -1;
