@@ -291,6 +291,34 @@ static int check_answer(pg_storage *s, PGresult *r, const expected *e, int faile
     return 0;
 }
 
+/* In pipeline mode: the first result of the next statement's answer (the
+ * rest of it, up to the NULL that ends it, is cleared), or NULL when the
+ * connection gave none (lost). */
+static PGresult *next_answer(PGconn *c)
+{
+    PGresult *first = NULL, *r;
+    while ((r = PQgetResult(c)) != NULL) {
+        int sync = PQresultStatus(r) == PGRES_PIPELINE_SYNC;
+        if (!first)
+            first = r;
+        else
+            PQclear(r);
+        if (sync)
+            break; /* a sync point is not followed by a NULL */
+    }
+    return first;
+}
+
+/* Reads the sync point's result and leaves pipeline mode; -1 when it
+ * cannot (the connection lost: resetting it leaves the mode). */
+static int pipeline_off(PGconn *c)
+{
+    PGresult *sync = PQgetResult(c);
+    int ok = PQresultStatus(sync) == PGRES_PIPELINE_SYNC;
+    PQclear(sync);
+    return ok && PQexitPipelineMode(c) ? 0 : -1;
+}
+
 /* Sends a sync, reads every answer sent for since the last one and checks
  * each, and leaves pipeline mode: one round trip. 0, or -1 with the first
  * failure in s->error; then the pass is aborted. */
@@ -299,28 +327,17 @@ static int drain(pg_storage *s)
     int failed = PQpipelineSync(s->conn) != 1;
     if (failed)
         set_error(s, "postgresql", PQerrorMessage(s->conn));
-    for (int i = 0; i < s->nexpect && PQstatus(s->conn) == CONNECTION_OK && !failed; i++) {
-        PGresult *r = PQgetResult(s->conn);
+    for (int i = 0; i < s->nexpect && !(failed && PQstatus(s->conn) != CONNECTION_OK); i++) {
+        PGresult *r = next_answer(s->conn);
         if (!r) {
-            failed = set_error(s, "postgresql: an answer is missing", PQerrorMessage(s->conn));
-            break;
+            failed =
+                failed || set_error(s, "postgresql: an answer is missing", PQerrorMessage(s->conn));
+            continue;
         }
-        failed = check_answer(s, r, &s->expect[i], failed) != 0;
+        failed = check_answer(s, r, &s->expect[i], failed) != 0 || failed;
         PQclear(r);
-        while ((r = PQgetResult(s->conn)) != NULL) /* the end of the statement's answers */
-            PQclear(r);
     }
-    /* After a failure, the rest up to the sync point (answers of aborted
-     * statements). */
-    PGresult *r;
-    while (PQstatus(s->conn) == CONNECTION_OK && (r = PQgetResult(s->conn)) != NULL) {
-        int sync = PQresultStatus(r) == PGRES_PIPELINE_SYNC;
-        PQclear(r);
-        if (sync)
-            break;
-    }
-    /* A lost connection leaves pipeline mode when it is reset. */
-    if (PQstatus(s->conn) != CONNECTION_OK || !PQexitPipelineMode(s->conn))
+    if (pipeline_off(s->conn) != 0)
         failed = failed || set_error(s, "postgresql", PQerrorMessage(s->conn));
     s->in_pipeline = 0;
     s->nexpect = 0;
@@ -839,14 +856,8 @@ static void read_table_row(const PGresult *r, stored_table *t)
     get_text(r, 0, 20, t->first_text, sizeof t->first_text);
 }
 
-static int read_seats(pg_storage *s, stored_table *t, const params *p)
+static void read_seats(const PGresult *r, stored_table *t)
 {
-    PGresult *r = exec(s,
-                       "SELECT seat, kind, taken, name, spec, encode(token_hash, 'hex'),"
-                       " encode(invite_hash, 'hex') FROM seats WHERE table_id=$1 ORDER BY seat",
-                       p);
-    if (!r)
-        return -1;
     for (int i = 0; i < PQntuples(r); i++) {
         long long seat = get_int(r, i, 0);
         if (seat < 0 || seat >= CARC_MAX_PLAYERS)
@@ -859,20 +870,13 @@ static int read_seats(pg_storage *s, stored_table *t, const params *p)
         get_bytes(r, i, 5, st->token_hash, TOKEN_HASH_BYTES);
         get_bytes(r, i, 6, st->invite_hash, TOKEN_HASH_BYTES);
     }
-    PQclear(r);
-    return 0;
 }
 
-static int read_moves(pg_storage *s, stored_table *t, const params *p)
+static int read_moves(pg_storage *s, const PGresult *r, stored_table *t)
 {
-    PGresult *r =
-        exec(s, "SELECT turn, move, made_by, at_ms FROM moves WHERE table_id=$1 ORDER BY turn", p);
-    if (!r)
-        return -1;
     t->nmoves = 0;
     for (int i = 0; i < PQntuples(r); i++) {
         if (get_int(r, i, 0) != t->nmoves || t->nmoves == STORED_MAX_MOVES) {
-            PQclear(r);
             snprintf(s->error, sizeof s->error, "table %s: its moves are not 0, 1, 2, ...", t->id);
             return -1;
         }
@@ -881,37 +885,75 @@ static int read_moves(pg_storage *s, stored_table *t, const params *p)
         m->by = (move_by)get_int(r, i, 2);
         m->at_ms = get_int(r, i, 3);
     }
-    PQclear(r);
     return 0;
+}
+
+/* A table's row, seats and moves: three reads in one round trip (pipeline
+ * mode), for a takeover reads thousands of tables at once. */
+static const char *const table_reads[3] = {
+    "SELECT id, created_ms, status, players, rules, info, clock_mode,"
+    " clock_seconds, clock_increment, clock_timeout, listed, seed,"
+    " encode(salt, 'hex'), addr, forfeit, started_ms, estimates,"
+    " expansions, creator, rules_text, first_text FROM tables WHERE id=$1",
+    "SELECT seat, kind, taken, name, spec, encode(token_hash, 'hex'),"
+    " encode(invite_hash, 'hex') FROM seats WHERE table_id=$1 ORDER BY seat",
+    "SELECT turn, move, made_by, at_ms FROM moves WHERE table_id=$1 ORDER BY turn",
+};
+
+/* Runs table_reads with `id`: their results into `out` (the caller
+ * PQclear()s them), 0; or -1 with s->error and nothing to clear. */
+static int read_table_rows(pg_storage *s, const char *id, PGresult *out[3])
+{
+    if ((!s->in_transaction && connected(s)) || (s->in_pipeline && drain(s)))
+        return -1;
+    const char *values[] = {id};
+    int ok = PQenterPipelineMode(s->conn);
+    for (int i = 0; ok && i < 3; i++)
+        ok = PQsendQueryParams(s->conn, table_reads[i], 1, NULL, values, NULL, NULL, 0);
+    int sent = ok && PQpipelineSync(s->conn);
+    if (!sent)
+        set_error(s, "postgresql", PQerrorMessage(s->conn));
+    ok = sent;
+    for (int i = 0; i < 3; i++) {
+        out[i] = sent ? next_answer(s->conn) : NULL;
+        if (ok && PQresultStatus(out[i]) != PGRES_TUPLES_OK) {
+            ok = 0;
+            set_error(s, "postgresql",
+                      out[i] ? PQresultErrorMessage(out[i]) : PQerrorMessage(s->conn));
+        }
+    }
+    if ((sent && pipeline_off(s->conn) != 0) && ok) {
+        ok = 0;
+        set_error(s, "postgresql", PQerrorMessage(s->conn));
+    }
+    if (!ok)
+        for (int i = 0; i < 3; i++)
+            PQclear(out[i]);
+    return ok ? 0 : -1;
 }
 
 static int pg_load_table(storage *base, const char *id, stored_table *out)
 {
     pg_storage *s = as_pg(base);
-    params p = {.n = 0};
-    add_text(&p, id);
-    PGresult *r = read_rows(s,
-                            "SELECT id, created_ms, status, players, rules, info, clock_mode,"
-                            " clock_seconds, clock_increment, clock_timeout, listed, seed,"
-                            " encode(salt, 'hex'), addr, forfeit, started_ms, estimates,"
-                            " expansions, creator, rules_text, first_text FROM tables WHERE id=$1",
-                            &p);
-    if (!r)
+    PGresult *r[3];
+    if (read_table_rows(s, id, r) != 0)
         return -1;
-    if (PQntuples(r) == 0) {
-        PQclear(r);
-        return 0;
+    int found = PQntuples(r[0]) > 0;
+    if (found) {
+        memset(out, 0, sizeof *out);
+        read_table_row(r[0], out);
+        if (out->players < CARC_MIN_PLAYERS || out->players > CARC_MAX_PLAYERS) {
+            snprintf(s->error, sizeof s->error, "table %s: %d players", out->id, out->players);
+            found = -1;
+        } else {
+            read_seats(r[1], out);
+            if (read_moves(s, r[2], out) != 0)
+                found = -1;
+        }
     }
-    memset(out, 0, sizeof *out);
-    read_table_row(r, out);
-    PQclear(r);
-    if (out->players < CARC_MIN_PLAYERS || out->players > CARC_MAX_PLAYERS) {
-        snprintf(s->error, sizeof s->error, "table %s: %d players", out->id, out->players);
-        return -1;
-    }
-    if (read_seats(s, out, &p) || read_moves(s, out, &p))
-        return -1;
-    return 1;
+    for (int i = 0; i < 3; i++)
+        PQclear(r[i]);
+    return found;
 }
 
 static int pg_list(storage *base, unsigned statuses, int (*each)(void *ctx, const char *id),
