@@ -140,7 +140,7 @@ server_start() {
     alive "$pidfile" && return 0
     log="$CLUSTER_DIR/server-$i.log"
     : >"$log"
-    # shellcheck disable=SC2086
+    # shellcheck disable=SC2086,SC2046  # SERVE_ARGS and the relay options are word lists
     nohup "$CARC" serve --host 127.0.0.1 --port "$port" --db "$(uri)" $(relay_args) $SERVE_ARGS \
         >>"$log" 2>&1 </dev/null &
     echo $! >"$pidfile"

@@ -152,7 +152,15 @@ typedef struct bench {
     double killed_at;     /* when --kill-pid was killed (0: not yet) */
     double *recovery;     /* per table hit: seconds from the kill to its next move.ok */
     size_t nrecovery, recovery_cap;
+    /* When every table waited for the server at the last look (none could
+     * move), the next look is not before `pace_idle_until`; the seats to
+     * connect again are looked for every RECONNECT_LOOK_S. With thousands
+     * of tables down after a kill, looking at each of them every
+     * millisecond took the load generator's whole core. */
+    double pace_idle_until, reconnect_looked;
 } bench;
+
+static const double PACE_IDLE_S = 0.005, RECONNECT_LOOK_S = 0.02;
 
 /* --- Helpers ------------------------------------------------------------------ */
 
@@ -497,6 +505,9 @@ static void start_tables(bench *b)
 static void reconnect_due(bench *b)
 {
     double now = now_s();
+    if (now - b->reconnect_looked < RECONNECT_LOOK_S)
+        return;
+    b->reconnect_looked = now;
     for (int i = 0; b->reconnecting > 0 && i < b->opt.tables; i++) {
         bench_table *t = &b->tables[i];
         for (int seat = 0; seat < 2; seat++)
@@ -538,6 +549,8 @@ static void send_move(bench *b, bench_table *t)
 static void pace_moves(bench *b, double start, long long *sent_target, int *cursor)
 {
     double now = now_s();
+    if (now < b->pace_idle_until)
+        return;
     long long due = (long long)((now - start) * b->opt.rate) - *sent_target;
     for (; due > 0; due--) {
         int scanned = 0;
@@ -545,8 +558,10 @@ static void pace_moves(bench *b, double start, long long *sent_target, int *curs
             *cursor = (*cursor + 1) % b->opt.tables;
             scanned++;
         }
-        if (scanned == b->opt.tables)
+        if (scanned == b->opt.tables) {
+            b->pace_idle_until = now + PACE_IDLE_S;
             break; /* every table waits for the server: the rate is missed */
+        }
         send_move(b, &b->tables[*cursor]);
         *cursor = (*cursor + 1) % b->opt.tables;
         (*sent_target)++;
