@@ -177,14 +177,17 @@ def case_two_servers_redis(program, tmp):
     redis-server of its own, and without one the case fails): both servers
     are subscribed to their channels there, and the game crosses them."""
     cluster = Cluster(program, tmp, 2, relay="redis").start()
-    status = cluster.run("status")
-    redis = [line.split() for line in status.splitlines() if line.startswith("redis ")]
-    check(redis and redis[0][-1] == "running", "no redis in the status: %s" % status)
-    port = redis[0][4]
-    p = subprocess.run(["redis-cli", "-h", "127.0.0.1", "-p", port, "pubsub", "channels", "carc_*"],
-                       capture_output=True, text=True, timeout=30)
-    channels = p.stdout.split()
-    check(len(channels) == 2, "the servers' channels on redis: %r" % channels)
+    try:
+        status = cluster.run("status")
+        redis = [line.split() for line in status.splitlines() if line.startswith("redis ")]
+        check(redis and redis[0][-1] == "running", "no redis in the status: %s" % status)
+        p = subprocess.run(["redis-cli", "-h", "127.0.0.1", "-p", redis[0][4], "pubsub",
+                            "channels", "carc_*"], capture_output=True, text=True, timeout=30)
+        channels = p.stdout.split()
+        check(len(channels) == 2, "the servers' channels on redis: %r" % channels)
+    except BaseException:
+        cluster.stop()
+        raise
     play_across(cluster)
 
 
