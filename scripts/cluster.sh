@@ -20,9 +20,12 @@
 # comes from HAProxy's address); BALANCE, HAProxy's balance algorithm
 # (default source: a client's address picks its server, so that it comes
 # back to it; roundrobin spreads one address's connections, as the load
-# benchmark wants). PostgreSQL runs from its own data folder, listening
-# on a Unix socket in CLUSTER_DIR only, as the user `nobody` when run as
-# root (PostgreSQL refuses root).
+# benchmark wants); RELAY, how the servers send each other events:
+# postgresql (the default, LISTEN/NOTIFY) or redis (a redis-server of the
+# cluster's own, in CLUSTER_DIR/redis on 127.0.0.1, port PORT+2000, no
+# persistence). PostgreSQL runs from its own data folder, listening on a
+# Unix socket in CLUSTER_DIR only, as the user `nobody` when run as root
+# (PostgreSQL refuses root).
 set -eu
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -32,6 +35,11 @@ CLUSTER_DIR=${CLUSTER_DIR:-$PWD/cluster}
 CARC=${CARC:-$root/build/carcassonne}
 SERVE_ARGS=${SERVE_ARGS:---max-conns-per-ip 100000 --max-tables-per-ip 100000 --max-tables 100000}
 BALANCE=${BALANCE:-source}
+RELAY=${RELAY:-postgresql}
+case "$RELAY" in
+postgresql | redis) ;;
+*) echo "cluster.sh: RELAY must be postgresql or redis, not '$RELAY'" >&2 && exit 1 ;;
+esac
 
 die() {
     echo "cluster.sh: $*" >&2
@@ -60,6 +68,7 @@ for d in /usr/lib/postgresql/*/bin; do
     [ -x "$d/initdb" ] && pgbin=$d
 done
 pgport=$((PORT + 1000))
+redisport=$((PORT + 2000))
 as_db() { "$@"; }
 [ "$(id -u)" -eq 0 ] && as_db() { runuser -u nobody -- "$@"; }
 uri() { echo "postgresql://carc@/carc?host=$CLUSTER_DIR/pg&port=$pgport"; }
@@ -97,6 +106,32 @@ EOF
         as_db "$pgbin/createdb" -h "$CLUSTER_DIR/pg" -p "$pgport" -U carc carc
 }
 
+# The cluster's own redis-server (RELAY=redis), unless it runs: in
+# CLUSTER_DIR/redis, on 127.0.0.1 only, nothing saved to disk (pub/sub
+# keeps nothing).
+redis_start() {
+    command -v redis-server >/dev/null 2>&1 ||
+        die "redis-server not found (scripts/deps.sh --test installs it)"
+    pidfile="$CLUSTER_DIR/redis.pid"
+    alive "$pidfile" && return 0
+    mkdir -p "$CLUSTER_DIR/redis"
+    redis-server --bind 127.0.0.1 --port "$redisport" --dir "$CLUSTER_DIR/redis" \
+        --save "" --appendonly no --daemonize yes --pidfile "$pidfile" \
+        --logfile "$CLUSTER_DIR/redis/redis.log" >/dev/null ||
+        die "redis-server did not start: see $CLUSTER_DIR/redis/redis.log"
+    tries=0
+    until [ "$(redis-cli -h 127.0.0.1 -p "$redisport" ping 2>/dev/null)" = PONG ]; do
+        tries=$((tries + 1))
+        [ $tries -lt 100 ] || die "redis-server not ready after 10 s: see $CLUSTER_DIR/redis/redis.log"
+        sleep 0.1
+    done
+}
+
+relay_args() {
+    [ "$RELAY" = redis ] && echo "--relay redis://127.0.0.1:$redisport"
+    return 0
+}
+
 # Starts server $1 unless it runs; waits for its ready line.
 server_start() {
     i=$1
@@ -105,8 +140,8 @@ server_start() {
     alive "$pidfile" && return 0
     log="$CLUSTER_DIR/server-$i.log"
     : >"$log"
-    # shellcheck disable=SC2086
-    nohup "$CARC" serve --host 127.0.0.1 --port "$port" --db "$(uri)" $SERVE_ARGS \
+    # shellcheck disable=SC2086,SC2046  # SERVE_ARGS and the relay options are word lists
+    nohup "$CARC" serve --host 127.0.0.1 --port "$port" --db "$(uri)" $(relay_args) $SERVE_ARGS \
         >>"$log" 2>&1 </dev/null &
     echo $! >"$pidfile"
     tries=0
@@ -194,6 +229,7 @@ start)
     fi
     echo "$n" >"$CLUSTER_DIR/servers"
     pg_start
+    [ "$RELAY" = redis ] && redis_start
     i=1
     while [ $i -le "$n" ]; do
         server_start $i
@@ -224,10 +260,13 @@ status)
     else
         echo "postgresql pid - socket $CLUSTER_DIR/pg missing"
     fi
+    if alive "$CLUSTER_DIR/redis.pid"; then
+        echo "redis pid $(cat "$CLUSTER_DIR/redis.pid") port $redisport running"
+    fi
     ;;
 stop)
     [ -d "$CLUSTER_DIR" ] || exit 0
-    for pidfile in "$CLUSTER_DIR"/server-*.pid "$CLUSTER_DIR/haproxy.pid"; do
+    for pidfile in "$CLUSTER_DIR"/server-*.pid "$CLUSTER_DIR/haproxy.pid" "$CLUSTER_DIR/redis.pid"; do
         alive "$pidfile" && kill "$(cat "$pidfile")"
         rm -f "$pidfile"
     done

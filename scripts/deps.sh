@@ -6,14 +6,14 @@
 #   scripts/deps.sh --test   that and what the tests need: cmocka, the
 #                            linters, clang for the fuzzers, tmux, python3,
 #                            chromium and Node.js for the browser tests,
-#                            PostgreSQL and HAProxy for the cluster's
-#                            (scripts/test.sh, .ci/run)
+#                            PostgreSQL, HAProxy and Redis for the
+#                            cluster's (scripts/test.sh, .ci/run)
 set -eu
 
 PLAY_PACKAGES="build-essential cmake pkg-config libjansson-dev libncurses-dev \
-libwebsockets-dev libwebsockets-evlib-ev libev-dev libsqlite3-dev libpq-dev libssl-dev"
+libwebsockets-dev libwebsockets-evlib-ev libev-dev libsqlite3-dev libpq-dev libhiredis-dev libssl-dev"
 TEST_PACKAGES="libcmocka-dev clang-format clang-tidy cppcheck clang libclang-rt-14-dev tmux \
-python3 python3-websocket chromium openssl postgresql haproxy"
+python3 python3-websocket chromium openssl postgresql haproxy redis-server"
 
 case "${1:-}" in
 "") packages=$PLAY_PACKAGES ;;

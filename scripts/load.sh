@@ -19,7 +19,12 @@
 # also kills (-9) server 1 S seconds into each cluster run's moving phase;
 # the bench then reconnects the tables' players through the balancer
 # (--reconnect) and reports how long the tables took to accept moves
-# again. A summary line per run ends the output.
+# again. RELAYS (postgresql, redis, or both joined by a comma: each count
+# is run with each; default postgresql) picks how the servers send each
+# other events (cluster.sh's RELAY). A cluster run also reports the CPU
+# each part used while moving (servers, PostgreSQL's processes, Redis,
+# HAProxy, the load generator; 100% is one core). A summary line per run
+# ends the output.
 #
 # BUILD (default build) names the build folder; SERVE_OPTS replaces the
 # server's options beside --host, --port and --db (by default its limits
@@ -80,6 +85,7 @@ done
 [ -n "$port" ] || { echo "load.sh: the server did not start" >&2; cat "$dir/server.log" >&2; exit 1; }
 
 echo "server pid $server_pid on port $port; $tables tables, $rate moves/s for $seconds s"
+echo "load average $(cut -d' ' -f1-3 /proc/loadavg)"
 status=0
 # shellcheck disable=SC2086
 "$program" bench --server "ws://127.0.0.1:$port/ws" --tables "$tables" --rate "$rate" \
@@ -94,12 +100,30 @@ server_pid=""
 figures() {
     sed -n -e 's/^moves .*: \([0-9]*\) a second.*/\1 moves\/s,/p' \
         -e 's/^move round trip *\(.*\)/\1,/p' -e 's/^lost moves *\([0-9]*\), duplicated \([0-9]*\).*/lost \1, duplicated \2/p' \
-        -e 's/^after the kill .*; \(.*\) from the kill.*/; after the kill: \1/p' "$1" | tr '\n' ' '
+        -e 's/^after the kill .*; \(.*\) from the kill.*/; after the kill: \1/p' \
+        -e 's/^cpu of the parts *\(.*\)/cpu: \1;/p' "$1" | tr '\n' ' '
+}
+
+# The bench's --cpu options for the cluster of environment "$@": its
+# servers, PostgreSQL (the postmaster and its children), HAProxy, Redis.
+cpu_options() {
+    env "$@" scripts/cluster.sh status | awk '
+        $1 == "server" && $7 == "running" { servers = servers (servers ? "," : "") $4 }
+        $1 == "haproxy" && $3 != "-" { print "--cpu haproxy=" $3 }
+        $1 == "redis" && $3 != "-" { print "--cpu redis=" $3 }
+        $1 == "postgresql" && $3 != "-" { print "PG " $3 }
+        END { if (servers) print "--cpu servers=" servers }' | while read -r a b; do
+        if [ "$a" = PG ]; then
+            echo "--cpu postgresql=$(ps -o pid= --ppid "$b" | tr -d ' ' | tr '\n' ',')$b"
+        else
+            echo "$a $b"
+        fi
+    done | tr '\n' ' '
 }
 summary="sqlite, 1 process: $(figures "$dir/sqlite.out")"
 
 # A block of free ports: the balancer's, the servers' after it, and
-# PostgreSQL's 1000 above (cluster.sh).
+# PostgreSQL's 1000 above and Redis's 2000 above (cluster.sh).
 free_port() {
     python3 - "$1" <<'PY'
 import random, socket, sys
@@ -107,7 +131,7 @@ n = int(sys.argv[1])
 for _ in range(500):
     p = random.randint(20000, 40000)
     try:
-        for q in list(range(p, p + n + 1)) + [p + 1000]:
+        for q in list(range(p, p + n + 1)) + [p + 1000, p + 2000]:
             with socket.socket() as s:
                 s.bind(("127.0.0.1", q))
         print(p)
@@ -118,22 +142,28 @@ PY
 }
 
 for n in $(echo "$cluster" | tr ',' ' '); do
+for relay in $(echo "${RELAYS:-postgresql}" | tr ',' ' '); do
     cport=$(free_port "$n")
-    cluster_env=("CLUSTER_DIR=$dir/cluster-$n" "PORT=$cport" "CARC=$PWD/$program" BALANCE=roundrobin)
+    cluster_env=("CLUSTER_DIR=$dir/cluster-$n-$relay" "PORT=$cport" "CARC=$PWD/$program"
+        BALANCE=roundrobin "RELAY=$relay")
     env "${cluster_env[@]}" SERVE_ARGS="${SERVE_OPTS:-$limits}" scripts/cluster.sh start --servers "$n"
-    extra=""
+    extra="$(cpu_options "${cluster_env[@]}")"
     if [ -n "${KILL_AT:-}" ]; then
         victim=$(env "${cluster_env[@]}" scripts/cluster.sh status | awk '$1 == "server" && $2 == 1 {print $4}')
-        extra="--reconnect --kill-pid $victim --kill-at $KILL_AT"
+        extra="$extra --reconnect --kill-pid $victim --kill-at $KILL_AT"
     fi
-    echo "cluster of $n: $tables tables, $rate moves/s for $seconds s through HAProxy on port $cport"
+    echo "cluster of $n, relay $relay: $tables tables, $rate moves/s for $seconds s through HAProxy on port $cport"
+    echo "load average $(cut -d' ' -f1-3 /proc/loadavg)"
+    out="$dir/cluster-$n-$relay.out"
     # shellcheck disable=SC2086
     "$program" bench --server "ws://127.0.0.1:$cport/ws" --tables "$tables" --rate "$rate" \
-        --seconds "$seconds" $extra ${BENCH_OPTS:-} | tee "$dir/cluster-$n.out" || status=$?
+        --seconds "$seconds" $extra ${BENCH_OPTS:-} | tee "$out" || status=$?
+    echo "load average $(cut -d' ' -f1-3 /proc/loadavg)"
     summary="$summary
-postgresql, $n processes: $(figures "$dir/cluster-$n.out")"
+postgresql, $n processes, relay $relay: $(figures "$out")"
     env "${cluster_env[@]}" scripts/cluster.sh stop
     cluster_env=()
+done
 done
 echo "== summary ($tables tables, $rate moves/s offered, $seconds s)"
 echo "$summary"

@@ -9,7 +9,9 @@
  * without an acknowledgement (duplicated). With --reconnect, a player
  * whose connection closes while moving connects again and resumes (a
  * server of a cluster killed: --kill-pid and --kill-at do it), and the
- * time until each table accepts moves again is reported. */
+ * time until each table accepts moves again is reported. --cpu NAME=PIDS
+ * adds the CPU of other processes while moving (a cluster's servers,
+ * PostgreSQL's backends, Redis, HAProxy), summed by name. */
 #include "bench_server.h"
 
 #include <jansson.h>
@@ -38,6 +40,9 @@ enum {
     MAX_TABLES = 100000,
     SETUP_IN_FLIGHT = 64,   /* tables being created and joined at once */
     RECORDS_IN_FLIGHT = 64, /* record requests at once */
+    CPU_GROUPS = 8,         /* --cpu options */
+    CPU_PIDS = 64,          /* processes in all of them */
+    CPU_NAME_BYTES = 24,
 };
 
 /* The least time between two moves on one connection: the server allows
@@ -48,6 +53,7 @@ static const char bench_server_usage[] =
     "usage: carcassonne bench --server URL [--tables N] [--rate MOVES] [--seconds S]\n"
     "                         [--idle-seconds S] [--server-pid PID] [--seed S] [--json]\n"
     "                         [--expansions LIST] [--reconnect [--kill-pid PID --kill-at S]]\n"
+    "                         [--cpu NAME=PID[,PID...]]...\n"
     "\n"
     "Load benchmark of a game server (carcassonne serve) on URL: N tables\n"
     "(default 100) of two scripted players, 2N WebSocket connections on one\n"
@@ -63,7 +69,8 @@ static const char bench_server_usage[] =
     "whose connection closes while moving connects again and resumes (behind\n"
     "a balancer, on another server); --kill-pid PID --kill-at S kills (-9)\n"
     "process PID S seconds into the moving phase; the time until each table\n"
-    "accepts moves again is reported (p99, max).\n"
+    "accepts moves again is reported (p99, max). --cpu NAME=PIDS (up to 8\n"
+    "times) reports the CPU those processes used while moving, summed, as NAME.\n"
     "\n"
     "Exit status: 0 done with no move lost or duplicated, 1 a failure or a\n"
     "lost or duplicated move, 2 bad arguments.\n";
@@ -79,6 +86,11 @@ typedef struct bench_options {
     double kill_at;
     uint64_t seed;
     carc_rules rules; /* .expansions: the tables' */
+    /* --cpu: process `cpu_pid[i]` counts for group `cpu_group[i]` */
+    char cpu_name[CPU_GROUPS][CPU_NAME_BYTES];
+    int ncpu_groups, ncpu_pids;
+    long cpu_pid[CPU_PIDS];
+    int cpu_group[CPU_PIDS];
 } bench_options;
 
 typedef enum table_phase {
@@ -140,7 +152,15 @@ typedef struct bench {
     double killed_at;     /* when --kill-pid was killed (0: not yet) */
     double *recovery;     /* per table hit: seconds from the kill to its next move.ok */
     size_t nrecovery, recovery_cap;
+    /* When every table waited for the server at the last look (none could
+     * move), the next look is not before `pace_idle_until`; the seats to
+     * connect again are looked for every RECONNECT_LOOK_S. With thousands
+     * of tables down after a kill, looking at each of them every
+     * millisecond took the load generator's whole core. */
+    double pace_idle_until, reconnect_looked;
 } bench;
+
+static const double PACE_IDLE_S = 0.005, RECONNECT_LOOK_S = 0.02;
 
 /* --- Helpers ------------------------------------------------------------------ */
 
@@ -485,6 +505,9 @@ static void start_tables(bench *b)
 static void reconnect_due(bench *b)
 {
     double now = now_s();
+    if (now - b->reconnect_looked < RECONNECT_LOOK_S)
+        return;
+    b->reconnect_looked = now;
     for (int i = 0; b->reconnecting > 0 && i < b->opt.tables; i++) {
         bench_table *t = &b->tables[i];
         for (int seat = 0; seat < 2; seat++)
@@ -526,6 +549,8 @@ static void send_move(bench *b, bench_table *t)
 static void pace_moves(bench *b, double start, long long *sent_target, int *cursor)
 {
     double now = now_s();
+    if (now < b->pace_idle_until)
+        return;
     long long due = (long long)((now - start) * b->opt.rate) - *sent_target;
     for (; due > 0; due--) {
         int scanned = 0;
@@ -533,8 +558,10 @@ static void pace_moves(bench *b, double start, long long *sent_target, int *curs
             *cursor = (*cursor + 1) % b->opt.tables;
             scanned++;
         }
-        if (scanned == b->opt.tables)
+        if (scanned == b->opt.tables) {
+            b->pace_idle_until = now + PACE_IDLE_S;
             break; /* every table waits for the server: the rate is missed */
+        }
         send_move(b, &b->tables[*cursor]);
         *cursor = (*cursor + 1) % b->opt.tables;
         (*sent_target)++;
@@ -588,7 +615,9 @@ typedef struct bench_figures {
     double setup_s, moving_s;
     int held_tables, held_conns;
     long base_kb, idle_kb, active_kb;
-    double server_cpu, own_cpu; /* CPU seconds while moving; < 0: unknown */
+    double server_cpu, own_cpu;   /* CPU seconds while moving; < 0: unknown */
+    double group_cpu[CPU_GROUPS]; /* --cpu's, the same way */
+    double pid_cpu0[CPU_PIDS];    /* each --cpu process's at the start (< 0: unknown) */
 } bench_figures;
 
 static double per_table_kb(long kb, long base_kb, int tables)
@@ -634,6 +663,11 @@ static void report(bench *b, const bench_figures *f)
         if (f->server_cpu >= 0 && f->moving_s > 0)
             printf("cpu while moving    server %.0f%% of a core, load generator %.0f%%\n",
                    100 * f->server_cpu / f->moving_s, 100 * f->own_cpu / f->moving_s);
+        for (int g = 0; g < b->opt.ncpu_groups && f->moving_s > 0; g++)
+            printf("%s%s %.0f%%%s", g == 0 ? "cpu of the parts    " : "", b->opt.cpu_name[g],
+                   100 * f->group_cpu[g] / f->moving_s, g + 1 < b->opt.ncpu_groups ? ", " : "");
+        if (b->opt.ncpu_groups > 0 && f->moving_s > 0)
+            printf(", load generator %.0f%% (of a core)\n", 100 * f->own_cpu / f->moving_s);
         printf("lost moves          %lld, duplicated %lld (unchecked %lld, refused %lld, "
                "event gaps %lld)\n",
                b->lost, b->duplicated, b->unchecked, b->moves_refused, b->event_gaps);
@@ -662,6 +696,42 @@ static int parse_number(const char *opt, const char *s, double lo, double hi, do
                                     "%s: '%s' is out of range or not a number", opt, s);
     *out = v;
     return 0;
+}
+
+/* --cpu NAME=PID[,PID...]: 0, or a usage error. */
+static int parse_cpu(const char *v, bench_options *o)
+{
+    const char *eq = v ? strchr(v, '=') : NULL;
+    if (!eq || eq == v || (size_t)(eq - v) >= CPU_NAME_BYTES || o->ncpu_groups == CPU_GROUPS)
+        return cli_usage_error_help("bench", "bench --server URL",
+                                    "--cpu needs NAME=PID[,PID...] (at most %d times)", CPU_GROUPS);
+    int g = o->ncpu_groups++;
+    snprintf(o->cpu_name[g], sizeof o->cpu_name[g], "%.*s", (int)(eq - v), v);
+    for (const char *at = eq + 1; *at;) {
+        char *end;
+        long pid = strtol(at, &end, 10);
+        if (end == at || pid < 1 || (*end && *end != ',') || o->ncpu_pids == CPU_PIDS)
+            return cli_usage_error_help("bench", "bench --server URL",
+                                        "--cpu %s: not a list of at most %d pids", v, CPU_PIDS);
+        o->cpu_pid[o->ncpu_pids] = pid;
+        o->cpu_group[o->ncpu_pids++] = g;
+        at = *end ? end + 1 : end;
+    }
+    return 0;
+}
+
+/* The CPU seconds of --cpu's processes: at the start into `at_start`,
+ * and at the end (`at_start` given) what each used since, into `group`;
+ * a process gone by the end (killed) counts nothing. */
+static void group_cpu(const bench_options *o, double *at_start, double *group)
+{
+    for (int i = 0; i < o->ncpu_pids; i++) {
+        double cpu = cpu_seconds(o->cpu_pid[i]);
+        if (!group)
+            at_start[i] = cpu;
+        else if (cpu >= 0 && at_start[i] >= 0)
+            group[o->cpu_group[i]] += cpu - at_start[i];
+    }
 }
 
 static int parse_options(int argc, char **argv, bench_options *o)
@@ -697,6 +767,8 @@ static int parse_options(int argc, char **argv, bench_options *o)
             status = parse_number(a, v, 0, 3600, &o->seconds);
         } else if (strcmp(a, "--idle-seconds") == 0) {
             status = parse_number(a, v, 0, 3600, &o->idle_seconds);
+        } else if (strcmp(a, "--cpu") == 0) {
+            status = parse_cpu(v, o);
         } else if (strcmp(a, "--server-pid") == 0) {
             status = parse_number(a, v, 1, 1e9, &n);
             o->server_pid = (long)n;
@@ -790,7 +862,9 @@ static int run(bench *b)
     f.held_conns = b->open_conns;
     t0 = now_s();
     double server_cpu0 = cpu_seconds(b->opt.server_pid), own_cpu0 = cpu_seconds(getpid());
+    group_cpu(&b->opt, f.pid_cpu0, NULL);
     moving_phase(b);
+    group_cpu(&b->opt, f.pid_cpu0, f.group_cpu);
     f.moving_s = now_s() - t0;
     f.server_cpu = server_cpu0 < 0 ? -1 : cpu_seconds(b->opt.server_pid) - server_cpu0;
     f.own_cpu = own_cpu0 < 0 ? -1 : cpu_seconds(getpid()) - own_cpu0;

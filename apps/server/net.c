@@ -826,6 +826,8 @@ static int start(server *S, struct lws_http_mount *api, struct lws_http_mount *f
         fprintf(stderr, "carcassonne serve: cannot open the database %s\n", err);
         return -1;
     }
+    /* PostgreSQL: a pass's writes in one round trip, checked at its commit. */
+    storage_pipeline(S->store, 1);
     srv_hooks hooks = {S,        deliver,      hook_think,          hook_review,
                        hook_now, hook_analyse, hook_cancel_analysis};
     srv_limits limits = {o->max_tables, o->max_tables_per_ip, o->max_computer_tables_per_ip};
@@ -837,7 +839,7 @@ static int start(server *S, struct lws_http_mount *api, struct lws_http_mount *f
     }
     S->self = storage_server_id(S->store);
     if (storage_is_postgres(o->db) &&
-        !(S->relay = relay_new(o->db, S->self, wake_service, S, err, sizeof err))) {
+        !(S->relay = relay_new(o->db, o->relay, S->self, wake_service, S, err, sizeof err))) {
         fprintf(stderr, "carcassonne serve: %s\n", err);
         return -1;
     }

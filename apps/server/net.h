@@ -9,6 +9,7 @@ typedef struct server_options {
     const char *host;
     int port; /* 0: a free port */
     const char *db;
+    const char *relay;      /* NULL: LISTEN/NOTIFY on the PostgreSQL of `db`; "redis://..." */
     const char *static_dir; /* NULL: no static files */
     int workers;
     int max_think_ms;

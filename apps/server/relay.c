@@ -1,27 +1,29 @@
-/* relay.c: requests and events between server processes over
- * PostgreSQL's LISTEN/NOTIFY (relay.h).
+/* relay.c: requests and events between server processes (relay.h): what
+ * every transport shares (relay_backend.h): the framing of items into
+ * payloads, the items that arrived, the owner cache, and who is alive.
  *
- * A notification's payload is "KIND FROM CLIENT SEQ PART PARTS ADDR\n"
- * and then a part of the text: KIND is R, M or G; SEQ numbers the items
- * a process sends (PostgreSQL drops a notification equal to another of
- * the same transaction: with SEQ none is); a text is cut into PARTS
- * parts of at most PART_BYTES, between UTF-8 characters, which arrive in
- * order (the notifications of one sender do). */
+ * A payload is "KIND FROM CLIENT SEQ PART PARTS ADDR\n" and then a part of
+ * the text: KIND is R, M or G; SEQ numbers the items a process sends
+ * (PostgreSQL drops a notification equal to another of the same
+ * transaction: with SEQ none is); a text is cut into PARTS parts of at
+ * most the transport's part_bytes, between UTF-8 characters, which arrive
+ * in order (the payloads of one sender do, on both transports). */
 #include "relay.h"
+#include "relay_backend.h"
 
-#include <libpq-fe.h>
-#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum {
-    PART_BYTES = 7000,     /* of the text, within the payload's 8000 bytes */
-    MAX_PARTS = 256,       /* a text of at most 1.75 MB */
-    OWNER_SLOTS = 1 << 12, /* the owner cache: one table a slot */
-    POLL_MS = 200,         /* the listener looks at its stop flag this often */
-    CHANNEL_BYTES = 32,
+    MAX_PARTS = 256, /* LISTEN/NOTIFY: a text of at most 1.75 MB */
+    /* The owner cache: a table in one of OWNER_PROBES slots from its hash's;
+     * room for every table of a big cluster (a miss is a query over
+     * pg_locks, a few ms with thousands of tables: it must stay rare). */
+    OWNER_SLOTS = 1 << 16,
+    OWNER_PROBES = 8,
+    HEAD_BYTES = 128, /* a payload's header line, at most */
 };
 
 /* An item arrived whole, waiting for relay_take(). */
@@ -45,19 +47,16 @@ typedef struct owner_slot {
 } owner_slot;
 
 struct relay {
-    PGconn *listener; /* the listening thread's */
-    PGconn *sender;   /* the service thread's */
+    const relay_transport *transport;
+    void *state; /* the transport's */
+    PGconn *db;  /* the service thread's: who is alive (and LISTEN/NOTIFY's sender) */
     int self;
     void (*wake)(void *ctx);
     void *ctx;
-    pthread_t thread;
-    int started;
     pthread_mutex_t lock; /* guards `head`, `tail`, `stop`, `lost` */
     arrived *head, *tail;
     int stop, lost;
     partial *partials;
-    char *batch; /* the statement being built: pg_notify() calls */
-    size_t batch_len, batch_cap;
     unsigned seq;
     owner_slot owners[OWNER_SLOTS];
 };
@@ -117,8 +116,7 @@ static int append(partial *p, const char *bytes, size_t len)
     return 0;
 }
 
-/* One notification's payload; anything malformed is dropped. */
-static void receive(relay *r, const char *payload)
+void relay_received(relay *r, const char *payload)
 {
     char kind, addr[STORED_ADDR_BYTES];
     int from, part, parts;
@@ -159,7 +157,7 @@ static void receive(relay *r, const char *payload)
     drop_partial(r, p);
 }
 
-static int stopping(relay *r)
+int relay_stopping(relay *r)
 {
     pthread_mutex_lock(&r->lock);
     int stop = r->stop;
@@ -167,31 +165,17 @@ static int stopping(relay *r)
     return stop;
 }
 
-static void *listen_main(void *arg)
+void relay_wake(relay *r)
 {
-    relay *r = arg;
-    while (!stopping(r)) {
-        struct pollfd pfd = {PQsocket(r->listener), POLLIN, 0};
-        if (poll(&pfd, 1, POLL_MS) <= 0)
-            continue;
-        if (!PQconsumeInput(r->listener)) {
-            pthread_mutex_lock(&r->lock);
-            r->lost = 1;
-            pthread_mutex_unlock(&r->lock);
-            r->wake(r->ctx);
-            break;
-        }
-        int any = 0;
-        PGnotify *n;
-        while ((n = PQnotifies(r->listener))) {
-            receive(r, n->extra);
-            PQfreemem(n);
-            any = 1;
-        }
-        if (any)
-            r->wake(r->ctx);
-    }
-    return NULL;
+    r->wake(r->ctx);
+}
+
+void relay_mark_lost(relay *r)
+{
+    pthread_mutex_lock(&r->lock);
+    r->lost = 1;
+    pthread_mutex_unlock(&r->lock);
+    r->wake(r->ctx);
 }
 
 int relay_take(relay *r, relay_item *out)
@@ -216,67 +200,60 @@ int relay_lost(relay *r)
     pthread_mutex_lock(&r->lock);
     int lost = r->lost;
     pthread_mutex_unlock(&r->lock);
-    return lost || PQstatus(r->sender) != CONNECTION_OK;
+    return lost || PQstatus(r->db) != CONNECTION_OK || r->transport->lost(r->state);
 }
 
 /* --- Opening ------------------------------------------------------------------------- */
 
-static PGconn *connect_to(const char *uri, char *err, size_t errcap)
+int relay_is_redis(const char *uri)
 {
-    static const char *const keys[] = {"connect_timeout", "application_name", "dbname", NULL};
-    const char *values[] = {"2", "carcassonne-relay", uri, NULL};
-    PGconn *c = PQconnectdbParams(keys, values, 1);
-    if (PQstatus(c) != CONNECTION_OK) {
-        snprintf(err, errcap, "relay: %s", c ? PQerrorMessage(c) : "out of memory");
-        PQfinish(c);
-        return NULL;
-    }
-    return c;
+    return uri && strncmp(uri, "redis://", 8) == 0;
 }
 
-relay *relay_new(const char *uri, int self, void (*wake)(void *ctx), void *ctx, char *err,
-                 size_t errcap)
+relay *relay_new(const char *db_uri, const char *relay_uri, int self, void (*wake)(void *ctx),
+                 void *ctx, char *err, size_t errcap)
 {
     relay *r = calloc(1, sizeof *r);
     if (!r) {
         snprintf(err, errcap, "out of memory");
         return NULL;
     }
+    r->transport = relay_is_redis(relay_uri) ? &relay_redis_transport : &relay_pg_transport;
     r->self = self;
     r->wake = wake;
     r->ctx = ctx;
     pthread_mutex_init(&r->lock, NULL);
-    if (!(r->listener = connect_to(uri, err, errcap)) ||
-        !(r->sender = connect_to(uri, err, errcap))) {
+    static const char *const keys[] = {"connect_timeout", "application_name", "dbname", NULL};
+    const char *values[] = {"2", "carcassonne-relay", db_uri, NULL};
+    r->db = PQconnectdbParams(keys, values, 1);
+    if (PQstatus(r->db) != CONNECTION_OK) {
+        snprintf(err, errcap, "relay: %s", r->db ? PQerrorMessage(r->db) : "out of memory");
         relay_free(r);
         return NULL;
     }
-    char sql[64];
-    snprintf(sql, sizeof sql, "LISTEN carc_%d", self);
-    PGresult *res = PQexec(r->listener, sql);
-    int ok = PQresultStatus(res) == PGRES_COMMAND_OK;
-    PQclear(res);
-    if (!ok || pthread_create(&r->thread, NULL, listen_main, r) != 0) {
-        snprintf(err, errcap, "relay: cannot listen: %s", PQerrorMessage(r->listener));
+    const char *uri = relay_is_redis(relay_uri) ? relay_uri : db_uri;
+    if (!(r->state = r->transport->open(r, uri, r->db, self, err, errcap))) {
         relay_free(r);
         return NULL;
     }
-    r->started = 1;
     return r;
+}
+
+const char *relay_name(const relay *r)
+{
+    return r->transport->name;
 }
 
 void relay_free(relay *r)
 {
     if (!r)
         return;
-    if (r->started) {
-        pthread_mutex_lock(&r->lock);
-        r->stop = 1;
-        pthread_mutex_unlock(&r->lock);
-        pthread_join(r->thread, NULL);
-    }
-    PQfinish(r->listener);
-    PQfinish(r->sender);
+    pthread_mutex_lock(&r->lock);
+    r->stop = 1;
+    pthread_mutex_unlock(&r->lock);
+    if (r->state)
+        r->transport->close(r->state);
+    PQfinish(r->db);
     for (arrived *a = r->head, *next; a; a = next) {
         next = a->next;
         free(a->item.text);
@@ -284,34 +261,17 @@ void relay_free(relay *r)
     }
     while (r->partials)
         drop_partial(r, r->partials);
-    free(r->batch);
     pthread_mutex_destroy(&r->lock);
     free(r);
 }
 
 /* --- Sending ------------------------------------------------------------------------- */
 
-static int batch_add(relay *r, const char *text)
+/* Where a part that starts at `at` ends: the transport's part_bytes on,
+ * moved back to a character's first byte. */
+static size_t part_end(const relay *r, const char *text, size_t len, size_t at)
 {
-    size_t len = strlen(text);
-    if (r->batch_len + len + 1 > r->batch_cap) {
-        size_t cap = (r->batch_len + len + 1) * 2;
-        char *bigger = realloc(r->batch, cap);
-        if (!bigger)
-            return -1;
-        r->batch = bigger;
-        r->batch_cap = cap;
-    }
-    memcpy(r->batch + r->batch_len, text, len + 1);
-    r->batch_len += len;
-    return 0;
-}
-
-/* Where a part that starts at `at` ends: PART_BYTES on, moved back to a
- * character's first byte. */
-static size_t part_end(const char *text, size_t len, size_t at)
-{
-    size_t end = at + PART_BYTES;
+    size_t end = at + r->transport->part_bytes;
     if (end >= len)
         return len;
     while (end > at + 1 && ((unsigned char)text[end] & 0xC0) == 0x80)
@@ -324,48 +284,33 @@ void relay_send(relay *r, int to, relay_kind kind, uint64_t client, const char *
 {
     static const char kinds[] = "RMG";
     int parts = 0;
-    for (size_t at = 0; at < len || parts == 0; at = part_end(text, len, at))
+    for (size_t at = 0; at < len || parts == 0; at = part_end(r, text, len, at))
         parts++;
     if (parts > MAX_PARTS)
         return;
     unsigned seq = ++r->seq;
     size_t at = 0;
     for (int part = 0; part < parts; part++) {
-        size_t end = part_end(text, len, at);
-        char *payload = malloc(end - at + 128);
+        size_t end = part_end(r, text, len, at);
+        char *payload = malloc(end - at + HEAD_BYTES);
         if (!payload)
             return;
         int head =
-            snprintf(payload, 128, "%c %d %llu %u %d %d %s\n", kinds[kind], r->self,
+            snprintf(payload, HEAD_BYTES, "%c %d %llu %u %d %d %s\n", kinds[kind], r->self,
                      (unsigned long long)client, seq, part, parts, addr && *addr ? addr : "-");
         memcpy(payload + head, text + at, end - at);
-        char *literal = PQescapeLiteral(r->sender, payload, (size_t)head + end - at);
+        payload[(size_t)head + end - at] = '\0';
+        int queued = r->transport->queue(r->state, to, payload, (size_t)head + end - at);
         free(payload);
-        if (!literal)
+        if (queued != 0)
             return;
-        char call[CHANNEL_BYTES + 32];
-        snprintf(call, sizeof call, "SELECT pg_notify('carc_%d', ", to);
-        batch_add(r, call);
-        batch_add(r, literal);
-        batch_add(r, ");");
-        PQfreemem(literal);
         at = end;
     }
 }
 
 int relay_flush(relay *r)
 {
-    if (r->batch_len == 0)
-        return 0;
-    /* Several statements in one query: one transaction, its
-     * notifications delivered in order when it ends. */
-    PGresult *res = PQexec(r->sender, r->batch);
-    int ok = PQresultStatus(res) == PGRES_TUPLES_OK;
-    PQclear(res);
-    r->batch_len = 0;
-    if (r->batch)
-        r->batch[0] = '\0';
-    return ok ? 0 : -1;
+    return r->transport->flush(r->state);
 }
 
 /* --- Owners -------------------------------------------------------------------------- */
@@ -378,15 +323,35 @@ static unsigned slot_of(const char *table)
     return h & (OWNER_SLOTS - 1);
 }
 
+/* The slot that holds `table`, or NULL. */
+static const owner_slot *find_owner(const relay *r, const char *table)
+{
+    unsigned home = slot_of(table);
+    for (unsigned i = 0; i < OWNER_PROBES; i++) {
+        const owner_slot *s = &r->owners[(home + i) & (OWNER_SLOTS - 1)];
+        if (strcmp(s->table, table) == 0)
+            return s;
+    }
+    return NULL;
+}
+
 int relay_owner(const relay *r, const char *table)
 {
-    const owner_slot *s = &r->owners[slot_of(table)];
-    return strcmp(s->table, table) == 0 ? s->owner : 0;
+    const owner_slot *s = table[0] ? find_owner(r, table) : NULL;
+    return s ? s->owner : 0;
 }
 
 void relay_remember(relay *r, const char *table, int owner)
 {
-    owner_slot *s = &r->owners[slot_of(table)];
+    if (!table[0])
+        return;
+    unsigned home = slot_of(table);
+    owner_slot *s = (owner_slot *)find_owner(r, table);
+    for (unsigned i = 0; !s && i < OWNER_PROBES; i++)
+        if (!r->owners[(home + i) & (OWNER_SLOTS - 1)].table[0])
+            s = &r->owners[(home + i) & (OWNER_SLOTS - 1)];
+    if (!s)
+        s = &r->owners[home]; /* every probe taken: the first one's table goes */
     snprintf(s->table, sizeof s->table, "%s", table);
     s->owner = owner;
 }
@@ -403,8 +368,8 @@ int relay_alive(relay *r, int id)
     char param[16];
     snprintf(param, sizeof param, "%d", id);
     const char *values[] = {param};
-    PGresult *res = PQexecParams(r->sender, "SELECT 1 FROM pg_stat_activity WHERE pid=$1::int", 1,
-                                 NULL, values, NULL, NULL, 0);
+    PGresult *res = PQexecParams(r->db, "SELECT 1 FROM pg_stat_activity WHERE pid=$1::int", 1, NULL,
+                                 values, NULL, NULL, 0);
     int alive = PQresultStatus(res) == PGRES_TUPLES_OK ? PQntuples(res) > 0 : -1;
     PQclear(res);
     return alive;

@@ -1,5 +1,6 @@
 /* relay.h: requests and events between the server processes that share
- * one PostgreSQL, over its LISTEN/NOTIFY. A client may be connected to
+ * one PostgreSQL, over its LISTEN/NOTIFY (the default) or over Redis
+ * pub/sub (relay_backend.h: the two transports). A client may be connected to
  * any process; a request for a table that another process runs is sent
  * to that one (RELAY_REQUEST), which answers it as if the client were
  * its own and sends the replies and events back (RELAY_MESSAGE); the
@@ -7,8 +8,9 @@
  *
  * A process is known by its id: the backend pid of its storage connection
  * (storage_server_id()), which is also who holds its tables' locks; it
- * listens on the channel "carc_ID". Texts longer than a notification's
- * payload (8000 bytes) go in parts. Sending and the owner cache belong to
+ * listens on the channel "carc_ID" (one Redis serves one cluster: its
+ * channels are Redis-wide). Texts longer than a notification's payload
+ * (8000 bytes) go in parts. Sending and the owner cache belong to
  * the service thread; a thread of the relay's own listens and hands
  * whole items over (relay_take()), waking the service with `wake`. */
 #ifndef CARC_SERVER_RELAY_H
@@ -33,11 +35,18 @@ typedef struct relay_item {
     size_t len;
 } relay_item;
 
-/* A relay for process `self` on the database of `uri` (two connections
- * of its own). NULL with a message in `err` on failure. */
-relay *relay_new(const char *uri, int self, void (*wake)(void *ctx), void *ctx, char *err,
-                 size_t errcap);
+/* A relay for process `self` of the cluster on the database of `db_uri`:
+ * over Redis when `relay_uri` is "redis://HOST[:PORT]" (two Redis
+ * connections and one PostgreSQL connection of its own), else over
+ * LISTEN/NOTIFY on that database (two PostgreSQL connections). NULL with a
+ * message in `err` on failure. */
+relay *relay_new(const char *db_uri, const char *relay_uri, int self, void (*wake)(void *ctx),
+                 void *ctx, char *err, size_t errcap);
 void relay_free(relay *r);
+/* Whether `uri` names a Redis relay ("redis://..."). */
+int relay_is_redis(const char *uri);
+/* The transport's name: "postgresql" or "redis". */
+const char *relay_name(const relay *r);
 
 /* Queues an item for process `to`; relay_flush() sends what was queued,
  * in order, in one round trip (after the pass's commit: what is sent was
@@ -49,7 +58,7 @@ int relay_flush(relay *r);
 /* Takes the next whole item that arrived: 1, or 0 when there is none. */
 int relay_take(relay *r, relay_item *out);
 
-/* Whether the listening connection was lost (PostgreSQL restarted). */
+/* Whether a connection was lost (PostgreSQL or Redis restarted). */
 int relay_lost(relay *r);
 
 /* Which process runs `table`, as last seen: its id, or 0 when not known;

@@ -10,6 +10,8 @@
 
 #include "args.h"
 #include "net.h"
+#include "relay.h"
+#include "storage.h"
 
 static const char serve_usage[] =
     "usage: carcassonne serve [OPTIONS]\n"
@@ -23,6 +25,9 @@ static const char serve_usage[] =
     "  --db FILE|URI            SQLite database (default carcassonne-server.db in the\n"
     "                           working folder; created when missing), or a PostgreSQL\n"
     "                           one: postgresql://USER@HOST/DB (libpq's URI)\n"
+    "  --relay URI              with PostgreSQL: the events between server processes\n"
+    "                           over Redis pub/sub, redis://HOST[:PORT] (default:\n"
+    "                           PostgreSQL's LISTEN/NOTIFY; docs/scale.md)\n"
     "  --static DIR             static files served at / (default: the web/ folder of\n"
     "                           the source tree, else web/ next to the program, else\n"
     "                           ../share/carcassonne/web from it, where it installs)\n"
@@ -116,6 +121,7 @@ static int parse_args(int argc, char **argv, server_options *o)
         }
         const char **text = strcmp(a, "--host") == 0       ? &o->host
                             : strcmp(a, "--db") == 0       ? &o->db
+                            : strcmp(a, "--relay") == 0    ? &o->relay
                             : strcmp(a, "--static") == 0   ? &o->static_dir
                             : strcmp(a, "--tls-cert") == 0 ? &o->tls_cert
                             : strcmp(a, "--tls-key") == 0  ? &o->tls_key
@@ -164,6 +170,10 @@ int cmd_serve(int argc, char **argv)
         return cli_usage_error("serve", "%s", "--tls-cert and --tls-key go together");
     if (o.idle_close_ms <= o.ping_ms)
         return cli_usage_error("serve", "%s", "--idle-close-ms must be more than --ping-ms");
+    if (o.relay && !relay_is_redis(o.relay))
+        return cli_usage_error("serve", "--relay %s: not a redis://HOST[:PORT] URI", o.relay);
+    if (o.relay && !storage_is_postgres(o.db))
+        return cli_usage_error("serve", "%s", "--relay needs a PostgreSQL --db");
     if (o.static_dir && !is_dir(o.static_dir))
         return cli_usage_error("serve", "--static %s: no such folder", o.static_dir);
     char found[PATH_MAX];

@@ -75,6 +75,12 @@ int storage_commit(storage *s)
     return s->backend->commit(s);
 }
 
+void storage_pipeline(storage *s, int on)
+{
+    if (s->backend->pipeline)
+        s->backend->pipeline(s, on);
+}
+
 int storage_pending(const storage *s)
 {
     return s->backend->pending(s);

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "first_seat.h"
 #include "message.h"
 #include "token.h"
 
@@ -74,6 +75,9 @@ typedef struct stored_table {
     int forfeit;                  /* the seat that forfeited, or -1 */
     int creator;                  /* the seat its creator took ("me"), or -1 */
     int64_t started_ms;           /* when the last seat was filled, or 0 */
+    /* how the first seat was chosen (a draw-off's draws), or "": `state`'s
+     * `first` (SQLite schema version 7, PostgreSQL's 3) */
+    char first_text[FIRST_TEXT_BYTES];
     stored_seat seats[CARC_MAX_PLAYERS];
     int nmoves;
     stored_move moves[STORED_MAX_MOVES];
@@ -137,6 +141,16 @@ int storage_set_review(storage *s, const char *id, const char *json);
 int storage_commit(storage *s);
 /* Whether writes wait for storage_commit(). */
 int storage_pending(const storage *s);
+/* Pipelined writes (PostgreSQL; nothing with SQLite, whose writes stay in
+ * the process): a write is sent without waiting for its answer and
+ * returns 0 once sent; every answer is read and checked in one round trip
+ * at the commit (or before the next read). A write the database refused
+ * or failed then makes storage_commit() fail with nothing of the pass
+ * kept, and storage_lost() true until the next write or read reconnects:
+ * what the server holds in memory is no longer what is stored, and it
+ * starts over, as when the database is lost. Without it, one round trip
+ * a write. */
+void storage_pipeline(storage *s, int on);
 
 /* Reads. storage_list() calls `each` with the id of every table whose
  * status is in `statuses` (bit 1 << status), oldest first; `each`

@@ -27,6 +27,7 @@ typedef struct storage_backend {
     int (*set_review)(storage *s, const char *id, const char *json);
     int (*commit)(storage *s);
     int (*pending)(const storage *s);
+    void (*pipeline)(storage *s, int on); /* NULL: writes have no round trips to save */
     int (*list)(storage *s, unsigned statuses, int (*each)(void *ctx, const char *id), void *ctx);
     int (*list_listed)(storage *s, int max, int (*each)(void *ctx, const char *id), void *ctx);
     int (*load_table)(storage *s, const char *id, stored_table *out);

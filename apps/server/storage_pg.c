@@ -9,7 +9,16 @@
  * longer than LOCK_MS) makes PostgreSQL drop the whole transaction: the
  * pass's later writes fail at once, and its commit fails unless nothing
  * had been written yet. The next pass reconnects when the connection was
- * lost. */
+ * lost.
+ *
+ * Pipelined (storage_pipeline(), what the server uses): BEGIN and the
+ * writes are sent in libpq's pipeline mode without waiting, each with
+ * what its answer must be; the answers are read and checked together at
+ * the commit (one round trip), then COMMIT, which flushes the WAL,
+ * is sent only when every one was as expected (a second round trip), else
+ * ROLLBACK: nothing of the pass is kept, and the server, which was told
+ * the writes went through, starts over (storage_lost()). A read in the
+ * middle of a pass checks the answers first, the same way. */
 #include "storage.h"
 #include "storage_backend.h"
 
@@ -17,16 +26,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 enum {
-    SCHEMA_VERSION = 2,
+    SCHEMA_VERSION = 3,
     MIGRATE_LOCK = 0x63617263, /* "carc": the advisory lock the servers migrate under */
     /* A table's advisory lock is (CLAIM_SPACE, hashtext(id)): two keys of
      * 32 bits, apart from MIGRATE_LOCK's one of 64. Two ids of one hash
      * share a lock: the process that holds it may run both. */
     CLAIM_SPACE = 0x63617274, /* "cart" */
-    MAX_PARAMS = 20,
-    MAX_PREPARED = 32,                      /* statements prepared once per connection */
+    MAX_PARAMS = 24,
+    MAX_PREPARED = 32,   /* statements prepared once per connection */
+    MAX_IN_FLIGHT = 512, /* pipelined answers not yet read: then they are (socket buffers) */
+    /* The look for orphans (a query over pg_locks and the live tables, tens
+     * of ms with thousands of tables) runs when the database's clients
+     * changed in the last ORPHAN_AFTER_MS (a server died: its locks go a
+     * moment after its connection), when the last look found some, and at
+     * least every ORPHAN_EVERY_MS anyway; else a look at pg_stat_activity
+     * says nothing changed. */
+    ORPHAN_AFTER_MS = 3000,
+    ORPHAN_EVERY_MS = 4000,
     PARAM_BYTES = 2 * TOKEN_HASH_BYTES + 8, /* "\x" and a hash in hex */
 };
 
@@ -37,9 +56,10 @@ static const char *const connect_keys[] = {"connect_timeout", "options", "applic
                                            "dbname", NULL};
 static const char *const connect_defaults[] = {"2", "-c lock_timeout=200", "carcassonne"};
 
-/* Version 2 (1 without the tables' `rules_text`: the rules as the record
- * writes them, valued rules included). `carc_schema` holds the version (one row). The ids sort in
- * the "C" collation whatever the database's locale. */
+/* Version 3 (1 without the tables' `rules_text`: the rules as the record
+ * writes them, valued rules included; 2 without their `first_text`: how
+ * the first seat was chosen). `carc_schema` holds the version (one row).
+ * The ids sort in the "C" collation whatever the database's locale. */
 static const char schema[] =
     "CREATE TABLE tables ("
     " id TEXT PRIMARY KEY, created_ms BIGINT NOT NULL, status INTEGER NOT NULL,"
@@ -49,7 +69,7 @@ static const char schema[] =
     " listed INTEGER NOT NULL, seed BIGINT NOT NULL, salt BYTEA NOT NULL,"
     " addr TEXT NOT NULL, forfeit INTEGER NOT NULL, started_ms BIGINT NOT NULL,"
     " estimates INTEGER NOT NULL, expansions BIGINT NOT NULL, creator INTEGER NOT NULL,"
-    " rules_text TEXT NOT NULL DEFAULT '');"
+    " rules_text TEXT NOT NULL DEFAULT '', first_text TEXT NOT NULL DEFAULT '');"
     "CREATE INDEX tables_status ON tables(status, created_ms);"
     "CREATE TABLE seats ("
     " table_id TEXT NOT NULL, seat INTEGER NOT NULL, kind INTEGER NOT NULL,"
@@ -64,17 +84,42 @@ static const char schema[] =
     "CREATE TABLE reviews (table_id TEXT PRIMARY KEY, moves TEXT NOT NULL);";
 
 /* The steps from each older version to the next: version 1 gains the
- * tables' `rules_text` ("": the rules are the `rules` flags alone). */
+ * tables' `rules_text` ("": the rules are the `rules` flags alone),
+ * version 2 their `first_text` ("": how the first seat was chosen was not
+ * kept). */
 static const char *const upgrades[SCHEMA_VERSION] = {
     [1] = "ALTER TABLE tables ADD COLUMN rules_text TEXT NOT NULL DEFAULT '';",
+    [2] = "ALTER TABLE tables ADD COLUMN first_text TEXT NOT NULL DEFAULT '';",
 };
+
+/* What the answer of a statement sent in pipeline mode must be: success
+ * (ANSWER_OK), or `want` rows changed (ANSWER_COUNT) or as the first
+ * column of its first row (ANSWER_FIRST); else `refusal` is the error. */
+typedef enum answer_kind { ANSWER_OK, ANSWER_COUNT, ANSWER_FIRST } answer_kind;
+
+typedef struct expected {
+    answer_kind kind;
+    int want;
+    const char *refusal; /* a static text */
+} expected;
 
 typedef struct pg_storage {
     storage base;
     PGconn *conn;
     int in_transaction;
-    int writes;  /* writes kept in the open transaction */
-    int aborted; /* a write of this pass failed and PostgreSQL dropped the transaction */
+    int writes;      /* writes kept in the open transaction */
+    int aborted;     /* a write of this pass failed and PostgreSQL dropped the transaction */
+    int pipelined;   /* storage_pipeline(): writes are sent in pipeline mode ... */
+    int in_pipeline; /* ... and the connection is in it now, with `expect` unread answers */
+    expected *expect;
+    int nexpect, expect_cap;
+    int diverged; /* a pipelined pass failed after its writes were told done: start over */
+    /* pg_claim_orphans()'s last looks: the clients seen (count and sum of
+     * their pids), when they last changed, when the tables were last looked
+     * at and whether orphans were found. */
+    long long clients_seen;
+    double clients_changed_s, orphans_looked_s;
+    int orphans_found;
     char error[256];
     /* The statements with parameters (static texts) prepared on this
      * connection, by the address of their text: parsed and planned once. */
@@ -154,8 +199,13 @@ static PGresult *exec_prepared(pg_storage *s, const char *sql, const params *p)
 /* Runs `sql` with `p` (may be NULL). The result when its status is
  * PGRES_COMMAND_OK or PGRES_TUPLES_OK (the caller PQclear()s it), else
  * NULL with the message in s->error. */
+static int drain(pg_storage *s);
+
 static PGresult *exec(pg_storage *s, const char *sql, const params *p)
 {
+    /* The pipelined writes' answers first: a read sees them done. */
+    if (s->in_pipeline && drain(s) != 0)
+        return NULL;
     /* Without parameters, the simple protocol: `sql` may hold several
      * statements (the schema). */
     PGresult *r = NULL;
@@ -179,20 +229,147 @@ static int run(pg_storage *s, const char *sql, const params *p)
     return r ? 0 : -1;
 }
 
-/* The rows a statement changed (its command tag's count), or -1. */
-static int run_count(pg_storage *s, const char *sql, const params *p)
-{
-    PGresult *r = exec(s, sql, p);
-    if (!r)
-        return -1;
-    int n = atoi(PQcmdTuples(r));
-    PQclear(r);
-    return n;
-}
-
 static long long get_int(const PGresult *r, int row, int col)
 {
     return strtoll(PQgetvalue(r, row, col), NULL, 10);
+}
+
+/* A successful write's answer as `kind` counts it (ANSWER_OK: 1). */
+static int answer_of(PGresult *r, answer_kind kind)
+{
+    if (kind == ANSWER_COUNT)
+        return atoi(PQcmdTuples(r));
+    if (kind == ANSWER_FIRST)
+        return PQntuples(r) > 0 ? (int)get_int(r, 0, 0) : -1;
+    return 1;
+}
+
+/* --- Pipeline mode --------------------------------------------------------------------- */
+
+/* Notes what the answer of the statement just sent must be; -1 when out
+ * of memory. */
+static int expect(pg_storage *s, answer_kind kind, int want, const char *refusal)
+{
+    if (s->nexpect == s->expect_cap) {
+        int cap = s->expect_cap ? 2 * s->expect_cap : 64;
+        expected *bigger = realloc(s->expect, (size_t)cap * sizeof *bigger);
+        if (!bigger)
+            return set_error(s, "postgresql", "out of memory");
+        s->expect = bigger;
+        s->expect_cap = cap;
+    }
+    s->expect[s->nexpect++] = (expected){kind, want, refusal};
+    return 0;
+}
+
+/* Enters pipeline mode (in a pipelined transaction). 0, or -1. */
+static int pipeline_on(pg_storage *s)
+{
+    if (s->in_pipeline)
+        return 0;
+    if (!PQenterPipelineMode(s->conn))
+        return set_error(s, "postgresql: no pipeline mode", PQerrorMessage(s->conn));
+    s->in_pipeline = 1;
+    s->nexpect = 0;
+    return 0;
+}
+
+/* Checks one answer against what it must be; the first failure's message
+ * goes to s->error. 0, or -1. */
+static int check_answer(pg_storage *s, PGresult *r, const expected *e, int failed)
+{
+    ExecStatusType st = PQresultStatus(r);
+    if (st == PGRES_PIPELINE_ABORTED)
+        return failed ? -1 : set_error(s, "postgresql", "the pass's writes were dropped");
+    if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK)
+        return failed ? -1 : set_error(s, "postgresql", PQresultErrorMessage(r));
+    if (answer_of(r, e->kind) != e->want) {
+        if (!failed)
+            snprintf(s->error, sizeof s->error, "%s", e->refusal);
+        return -1;
+    }
+    return 0;
+}
+
+/* In pipeline mode: the first result of the next statement's answer (the
+ * rest of it, up to the NULL that ends it, is cleared), or NULL when the
+ * connection gave none (lost). */
+static PGresult *next_answer(PGconn *c)
+{
+    PGresult *first = NULL, *r;
+    while ((r = PQgetResult(c)) != NULL) {
+        int sync = PQresultStatus(r) == PGRES_PIPELINE_SYNC;
+        if (!first)
+            first = r;
+        else
+            PQclear(r);
+        if (sync)
+            break; /* a sync point is not followed by a NULL */
+    }
+    return first;
+}
+
+/* Reads the sync point's result and leaves pipeline mode; -1 when it
+ * cannot (the connection lost: resetting it leaves the mode). */
+static int pipeline_off(PGconn *c)
+{
+    PGresult *sync = PQgetResult(c);
+    int ok = PQresultStatus(sync) == PGRES_PIPELINE_SYNC;
+    PQclear(sync);
+    return ok && PQexitPipelineMode(c) ? 0 : -1;
+}
+
+/* Sends a sync, reads every answer sent for since the last one and checks
+ * each, and leaves pipeline mode: one round trip. 0, or -1 with the first
+ * failure in s->error; then the pass is aborted. */
+static int drain(pg_storage *s)
+{
+    int failed = PQpipelineSync(s->conn) != 1;
+    if (failed)
+        set_error(s, "postgresql", PQerrorMessage(s->conn));
+    for (int i = 0; i < s->nexpect && !(failed && PQstatus(s->conn) != CONNECTION_OK); i++) {
+        PGresult *r = next_answer(s->conn);
+        if (!r) {
+            failed =
+                failed || set_error(s, "postgresql: an answer is missing", PQerrorMessage(s->conn));
+            continue;
+        }
+        failed = check_answer(s, r, &s->expect[i], failed) != 0 || failed;
+        PQclear(r);
+    }
+    if (pipeline_off(s->conn) != 0)
+        failed = failed || set_error(s, "postgresql", PQerrorMessage(s->conn));
+    s->in_pipeline = 0;
+    s->nexpect = 0;
+    if (failed)
+        s->aborted = 1;
+    return failed ? -1 : 0;
+}
+
+/* Sends statement `sql` with `p` in pipeline mode as a prepared one
+ * (prepared in the same pipeline the first time), its answer to be
+ * `kind` `want`. 0, or -1 when it cannot be sent. */
+static int send_prepared(pg_storage *s, const char *sql, const params *p, answer_kind kind,
+                         int want, const char *refusal)
+{
+    int i = 0;
+    while (i < s->nprepared && s->prepared[i] != sql)
+        i++;
+    char name[16];
+    snprintf(name, sizeof name, "carc%d", i);
+    int sent;
+    if (i == s->nprepared && i < MAX_PREPARED) {
+        if (!PQsendPrepare(s->conn, name, sql, p->n, NULL) || expect(s, ANSWER_OK, 1, ""))
+            return set_error(s, "postgresql", PQerrorMessage(s->conn));
+        s->prepared[s->nprepared++] = sql; /* a failure aborts the pass, and reconnects */
+    }
+    if (i < s->nprepared)
+        sent = PQsendQueryPrepared(s->conn, name, p->n, p->value, NULL, NULL, 0);
+    else
+        sent = PQsendQueryParams(s->conn, sql, p->n, NULL, p->value, NULL, NULL, 0);
+    if (!sent || expect(s, kind, want, refusal))
+        return set_error(s, "postgresql", PQerrorMessage(s->conn));
+    return 0;
 }
 
 static void get_text(const PGresult *r, int row, int col, char *out, size_t cap)
@@ -220,10 +397,13 @@ static void get_bytes(const PGresult *r, int row, int col, uint8_t *out, size_t 
  * connected. */
 static int connected(pg_storage *s)
 {
-    if (PQstatus(s->conn) == CONNECTION_OK)
+    if (PQstatus(s->conn) == CONNECTION_OK && !s->diverged)
         return 0;
-    PQreset(s->conn);
-    s->nprepared = 0; /* a new session */
+    PQreset(s->conn); /* a new session: its locks and prepared statements gone */
+    s->nprepared = 0;
+    s->diverged = 0;
+    s->in_pipeline = 0;
+    s->nexpect = 0;
     if (PQstatus(s->conn) == CONNECTION_OK)
         return 0;
     return set_error(s, "postgresql: cannot connect", PQerrorMessage(s->conn));
@@ -315,9 +495,12 @@ static void pg_close(storage *base)
     pg_storage *s = as_pg(base);
     if (!s)
         return;
+    if (s->in_pipeline)
+        drain(s);
     if (s->in_transaction)
         run(s, "ROLLBACK", NULL);
     PQfinish(s->conn);
+    free(s->expect);
     free(s);
 }
 
@@ -334,8 +517,15 @@ static int write_begin(pg_storage *s)
         return -1;
     }
     if (s->in_transaction)
-        return 0;
-    if (connected(s) || run(s, "BEGIN", NULL)) {
+        return s->pipelined ? pipeline_on(s) : 0;
+    int failed = connected(s);
+    if (!failed && s->pipelined)
+        failed = pipeline_on(s) ||
+                 !PQsendQueryParams(s->conn, "BEGIN", 0, NULL, NULL, NULL, NULL, 0) ||
+                 expect(s, ANSWER_OK, 1, "");
+    else if (!failed)
+        failed = run(s, "BEGIN", NULL);
+    if (failed) {
         s->aborted = 1;
         return -1;
     }
@@ -375,9 +565,35 @@ static int write_end(pg_storage *s, int changed, int want, const char *refusal)
     return 0;
 }
 
+/* Runs write statement `sql` with `p` in the open transaction, its answer
+ * (counted as `kind`) to be `want`, else the write is refused with
+ * `refusal`: at once (write_end()), or pipelined, sent and checked at the
+ * next drain(). 0, or -1. */
+static int write_stmt(pg_storage *s, const char *sql, const params *p, answer_kind kind, int want,
+                      const char *refusal)
+{
+    if (s->in_pipeline) {
+        if (send_prepared(s, sql, p, kind, want, refusal) != 0)
+            return write_failed(s);
+        s->writes++;
+        /* Answers wait in socket buffers: read them before those fill. */
+        return s->nexpect >= MAX_IN_FLIGHT ? drain(s) : 0;
+    }
+    PGresult *r = exec(s, sql, p);
+    int changed = r ? answer_of(r, kind) : -1;
+    PQclear(r);
+    return write_end(s, changed, want, refusal);
+}
+
 static int pg_commit(storage *base)
 {
     pg_storage *s = as_pg(base);
+    if (s->in_pipeline)
+        drain(s);
+    /* Pipelined, the server was told that the writes went through: when
+     * they did not, it starts over. */
+    if (s->aborted && s->pipelined && s->writes > 0)
+        s->diverged = 1;
     int aborted = s->aborted;
     s->aborted = 0;
     /* A pass that lost the connection fails, even with nothing written:
@@ -410,6 +626,14 @@ static int pg_pending(const storage *base)
     return ((const pg_storage *)base)->in_transaction;
 }
 
+static void pg_pipeline(storage *base, int on)
+{
+    pg_storage *s = as_pg(base);
+    if (s->in_pipeline)
+        drain(s);
+    s->pipelined = on;
+}
+
 /* --- Writes --------------------------------------------------------------------------- */
 
 static void seat_params(params *p, const char *table, int seat, const stored_seat *st)
@@ -436,7 +660,7 @@ static void move_params(params *p, const char *table, int turn, const stored_mov
 static const char insert_table_sql[] =
     "INSERT INTO tables VALUES ($1, $2::bigint, $3::int, $4::int, $5::bigint, $6::int, $7::int,"
     " $8::int, $9::int, $10::int, $11::int, $12::bigint, $13::bytea, $14, $15::int, $16::bigint,"
-    " $17::int, $18::bigint, $19::int, $20) ON CONFLICT DO NOTHING";
+    " $17::int, $18::bigint, $19::int, $20, $21) ON CONFLICT DO NOTHING";
 static const char insert_seat_sql[] = "INSERT INTO seats VALUES ($1, $2::int, $3::int, $4::int,"
                                       " $5, $6, $7::bytea, $8::bytea)";
 static const char insert_move_sql[] =
@@ -467,7 +691,8 @@ static int insert_table(pg_storage *s, const stored_table *t)
     char rules[256];
     storage_rules_text(t, rules, sizeof rules);
     add_text(&p, rules);
-    return run_count(s, insert_table_sql, &p);
+    add_text(&p, t->first_text);
+    return write_stmt(s, insert_table_sql, &p, ANSWER_COUNT, 1, "the table exists");
 }
 
 static int pg_create_table(storage *base, const stored_table *t)
@@ -476,23 +701,22 @@ static int pg_create_table(storage *base, const stored_table *t)
     if (write_begin(s))
         return -1;
     /* A table that exists is refused here; its seats and moves, new with
-     * it, cannot clash. */
-    int changed = insert_table(s, t);
-    if (changed != 1)
-        return write_end(s, changed, 1, "the table exists");
+     * it, cannot clash (a failure of theirs drops the transaction). */
+    if (insert_table(s, t) != 0)
+        return -1;
     for (int i = 0; i < t->players; i++) {
         params p = {.n = 0};
         seat_params(&p, t->id, i, &t->seats[i]);
-        if (run(s, insert_seat_sql, &p))
+        if (write_stmt(s, insert_seat_sql, &p, ANSWER_OK, 1, "") != 0)
             return write_failed(s);
     }
     for (int i = 0; i < t->nmoves; i++) {
         params p = {.n = 0};
         move_params(&p, t->id, i, &t->moves[i]);
-        if (run(s, insert_move_sql, &p))
+        if (write_stmt(s, insert_move_sql, &p, ANSWER_OK, 1, "") != 0)
             return write_failed(s);
     }
-    return write_end(s, 1, 1, "");
+    return 0;
 }
 
 static int pg_update_seat(storage *base, const char *id, int seat, const stored_seat *st,
@@ -506,19 +730,16 @@ static int pg_update_seat(storage *base, const char *id, int seat, const stored_
     add_int(&p, started_ms);
     /* The seat, and the table's start when it is given, in one statement:
      * no seat, no change. */
-    PGresult *r =
-        exec(s,
-             "WITH st AS (UPDATE seats SET kind=$3::int, taken=$4::int, name=$5, spec=$6,"
-             " token_hash=$7::bytea, invite_hash=$8::bytea WHERE table_id=$1 AND seat=$2::int"
-             " RETURNING 1),"
-             " tb AS (UPDATE tables SET started_ms=$9::bigint, status=CASE WHEN $9::bigint > 0"
-             " THEN 1 ELSE status END WHERE id=$1 AND $9::bigint > 0 AND EXISTS"
-             " (SELECT 1 FROM st) RETURNING 1)"
-             " SELECT count(*) FROM st",
-             &p);
-    int changed = r ? (int)get_int(r, 0, 0) : -1;
-    PQclear(r);
-    return write_end(s, changed, 1, "no such seat");
+    return write_stmt(
+        s,
+        "WITH st AS (UPDATE seats SET kind=$3::int, taken=$4::int, name=$5, spec=$6,"
+        " token_hash=$7::bytea, invite_hash=$8::bytea WHERE table_id=$1 AND seat=$2::int"
+        " RETURNING 1),"
+        " tb AS (UPDATE tables SET started_ms=$9::bigint, status=CASE WHEN $9::bigint > 0"
+        " THEN 1 ELSE status END WHERE id=$1 AND $9::bigint > 0 AND EXISTS"
+        " (SELECT 1 FROM st) RETURNING 1)"
+        " SELECT count(*) FROM st",
+        &p, ANSWER_FIRST, 1, "no such seat");
 }
 
 static int pg_append_move(storage *base, const char *id, int turn, const stored_move *m,
@@ -535,17 +756,15 @@ static int pg_append_move(storage *base, const char *id, int turn, const stored_
     /* The database refuses a move number that exists, and a move from a
      * connection while another holds the table's lock: of two servers
      * that both think they run the table, one only writes move `turn`. */
-    int changed =
-        run_count(s,
-                  "WITH m AS (INSERT INTO moves SELECT $1, $2::int, $3, $4::int, $5::bigint"
-                  " WHERE EXISTS (SELECT 1 FROM tables WHERE id=$1)"
-                  " AND pg_try_advisory_xact_lock($8::int, hashtext($1))"
-                  " ON CONFLICT DO NOTHING RETURNING 1)"
-                  " UPDATE tables SET status=$6::int, forfeit=$7::int WHERE id=$1 AND EXISTS"
-                  " (SELECT 1 FROM m)",
-                  &p);
-    return write_end(s, changed, 1,
-                     "the move number exists, the table does not, or another server runs it");
+    return write_stmt(s,
+                      "WITH m AS (INSERT INTO moves SELECT $1, $2::int, $3, $4::int, $5::bigint"
+                      " WHERE EXISTS (SELECT 1 FROM tables WHERE id=$1)"
+                      " AND pg_try_advisory_xact_lock($8::int, hashtext($1))"
+                      " ON CONFLICT DO NOTHING RETURNING 1)"
+                      " UPDATE tables SET status=$6::int, forfeit=$7::int WHERE id=$1 AND EXISTS"
+                      " (SELECT 1 FROM m)",
+                      &p, ANSWER_COUNT, 1,
+                      "the move number exists, the table does not, or another server runs it");
 }
 
 static int pg_set_status(storage *base, const char *id, table_status status, int forfeit)
@@ -558,19 +777,14 @@ static int pg_set_status(storage *base, const char *id, table_status status, int
     add_int(&p, status);
     add_int(&p, forfeit);
     add_int(&p, CLAIM_SPACE);
-    int changed = run_count(s,
-                            "UPDATE tables SET status=$2::int, forfeit=$3::int WHERE id=$1"
-                            " AND pg_try_advisory_xact_lock($4::int, hashtext($1))",
-                            &p);
-    if (changed == 0) {
-        /* No such table (nothing to do, as with SQLite), or another
-         * server runs it (refused). */
-        PGresult *r = exec(s, "SELECT 1 FROM tables WHERE id=$1", &p);
-        int exists = r ? PQntuples(r) : -1;
-        PQclear(r);
-        changed = exists < 0 ? -1 : !exists;
-    }
-    return write_end(s, changed, 1, "another server runs the table");
+    /* 1 when set, or when there is no such table (nothing to do, as with
+     * SQLite); 0 when another server runs it (refused). */
+    return write_stmt(s,
+                      "WITH u AS (UPDATE tables SET status=$2::int, forfeit=$3::int WHERE id=$1"
+                      " AND pg_try_advisory_xact_lock($4::int, hashtext($1)) RETURNING 1)"
+                      " SELECT (SELECT count(*) FROM u) + (NOT EXISTS"
+                      " (SELECT 1 FROM tables WHERE id=$1))::int",
+                      &p, ANSWER_FIRST, 1, "another server runs the table");
 }
 
 static int pg_add_chat(storage *base, const char *id, int n, const stored_chat *line)
@@ -585,11 +799,10 @@ static int pg_add_chat(storage *base, const char *id, int n, const stored_chat *
     add_text(&p, line->name);
     add_text(&p, line->text);
     add_int(&p, line->at_ms);
-    int changed = run_count(s,
-                            "INSERT INTO chat VALUES ($1, $2::int, $3::int, $4, $5, $6::bigint)"
-                            " ON CONFLICT DO NOTHING",
-                            &p);
-    return write_end(s, changed, 1, "the chat line exists");
+    return write_stmt(s,
+                      "INSERT INTO chat VALUES ($1, $2::int, $3::int, $4, $5, $6::bigint)"
+                      " ON CONFLICT DO NOTHING",
+                      &p, ANSWER_COUNT, 1, "the chat line exists");
 }
 
 static int pg_set_review(storage *base, const char *id, const char *json)
@@ -600,11 +813,10 @@ static int pg_set_review(storage *base, const char *id, const char *json)
     params p = {.n = 0};
     add_text(&p, id);
     add_text(&p, json);
-    int changed = run_count(s,
-                            "INSERT INTO reviews VALUES ($1, $2) ON CONFLICT (table_id)"
-                            " DO UPDATE SET moves=EXCLUDED.moves",
-                            &p);
-    return write_end(s, changed, 1, "");
+    return write_stmt(s,
+                      "INSERT INTO reviews VALUES ($1, $2) ON CONFLICT (table_id)"
+                      " DO UPDATE SET moves=EXCLUDED.moves",
+                      &p, ANSWER_COUNT, 1, "");
 }
 
 /* --- Reads ---------------------------------------------------------------------------- */
@@ -641,16 +853,11 @@ static void read_table_row(const PGresult *r, stored_table *t)
     char rules[256];
     get_text(r, 0, 19, rules, sizeof rules);
     storage_rules_read(t, rules);
+    get_text(r, 0, 20, t->first_text, sizeof t->first_text);
 }
 
-static int read_seats(pg_storage *s, stored_table *t, const params *p)
+static void read_seats(const PGresult *r, stored_table *t)
 {
-    PGresult *r = exec(s,
-                       "SELECT seat, kind, taken, name, spec, encode(token_hash, 'hex'),"
-                       " encode(invite_hash, 'hex') FROM seats WHERE table_id=$1 ORDER BY seat",
-                       p);
-    if (!r)
-        return -1;
     for (int i = 0; i < PQntuples(r); i++) {
         long long seat = get_int(r, i, 0);
         if (seat < 0 || seat >= CARC_MAX_PLAYERS)
@@ -663,20 +870,13 @@ static int read_seats(pg_storage *s, stored_table *t, const params *p)
         get_bytes(r, i, 5, st->token_hash, TOKEN_HASH_BYTES);
         get_bytes(r, i, 6, st->invite_hash, TOKEN_HASH_BYTES);
     }
-    PQclear(r);
-    return 0;
 }
 
-static int read_moves(pg_storage *s, stored_table *t, const params *p)
+static int read_moves(pg_storage *s, const PGresult *r, stored_table *t)
 {
-    PGresult *r =
-        exec(s, "SELECT turn, move, made_by, at_ms FROM moves WHERE table_id=$1 ORDER BY turn", p);
-    if (!r)
-        return -1;
     t->nmoves = 0;
     for (int i = 0; i < PQntuples(r); i++) {
         if (get_int(r, i, 0) != t->nmoves || t->nmoves == STORED_MAX_MOVES) {
-            PQclear(r);
             snprintf(s->error, sizeof s->error, "table %s: its moves are not 0, 1, 2, ...", t->id);
             return -1;
         }
@@ -685,37 +885,75 @@ static int read_moves(pg_storage *s, stored_table *t, const params *p)
         m->by = (move_by)get_int(r, i, 2);
         m->at_ms = get_int(r, i, 3);
     }
-    PQclear(r);
     return 0;
+}
+
+/* A table's row, seats and moves: three reads in one round trip (pipeline
+ * mode), for a takeover reads thousands of tables at once. */
+static const char *const table_reads[3] = {
+    "SELECT id, created_ms, status, players, rules, info, clock_mode,"
+    " clock_seconds, clock_increment, clock_timeout, listed, seed,"
+    " encode(salt, 'hex'), addr, forfeit, started_ms, estimates,"
+    " expansions, creator, rules_text, first_text FROM tables WHERE id=$1",
+    "SELECT seat, kind, taken, name, spec, encode(token_hash, 'hex'),"
+    " encode(invite_hash, 'hex') FROM seats WHERE table_id=$1 ORDER BY seat",
+    "SELECT turn, move, made_by, at_ms FROM moves WHERE table_id=$1 ORDER BY turn",
+};
+
+/* Runs table_reads with `id`: their results into `out` (the caller
+ * PQclear()s them), 0; or -1 with s->error and nothing to clear. */
+static int read_table_rows(pg_storage *s, const char *id, PGresult *out[3])
+{
+    if ((!s->in_transaction && connected(s)) || (s->in_pipeline && drain(s)))
+        return -1;
+    const char *values[] = {id};
+    int ok = PQenterPipelineMode(s->conn);
+    for (int i = 0; ok && i < 3; i++)
+        ok = PQsendQueryParams(s->conn, table_reads[i], 1, NULL, values, NULL, NULL, 0);
+    int sent = ok && PQpipelineSync(s->conn);
+    if (!sent)
+        set_error(s, "postgresql", PQerrorMessage(s->conn));
+    ok = sent;
+    for (int i = 0; i < 3; i++) {
+        out[i] = sent ? next_answer(s->conn) : NULL;
+        if (ok && PQresultStatus(out[i]) != PGRES_TUPLES_OK) {
+            ok = 0;
+            set_error(s, "postgresql",
+                      out[i] ? PQresultErrorMessage(out[i]) : PQerrorMessage(s->conn));
+        }
+    }
+    if ((sent && pipeline_off(s->conn) != 0) && ok) {
+        ok = 0;
+        set_error(s, "postgresql", PQerrorMessage(s->conn));
+    }
+    if (!ok)
+        for (int i = 0; i < 3; i++)
+            PQclear(out[i]);
+    return ok ? 0 : -1;
 }
 
 static int pg_load_table(storage *base, const char *id, stored_table *out)
 {
     pg_storage *s = as_pg(base);
-    params p = {.n = 0};
-    add_text(&p, id);
-    PGresult *r = read_rows(s,
-                            "SELECT id, created_ms, status, players, rules, info, clock_mode,"
-                            " clock_seconds, clock_increment, clock_timeout, listed, seed,"
-                            " encode(salt, 'hex'), addr, forfeit, started_ms, estimates,"
-                            " expansions, creator, rules_text FROM tables WHERE id=$1",
-                            &p);
-    if (!r)
+    PGresult *r[3];
+    if (read_table_rows(s, id, r) != 0)
         return -1;
-    if (PQntuples(r) == 0) {
-        PQclear(r);
-        return 0;
+    int found = PQntuples(r[0]) > 0;
+    if (found) {
+        memset(out, 0, sizeof *out);
+        read_table_row(r[0], out);
+        if (out->players < CARC_MIN_PLAYERS || out->players > CARC_MAX_PLAYERS) {
+            snprintf(s->error, sizeof s->error, "table %s: %d players", out->id, out->players);
+            found = -1;
+        } else {
+            read_seats(r[1], out);
+            if (read_moves(s, r[2], out) != 0)
+                found = -1;
+        }
     }
-    memset(out, 0, sizeof *out);
-    read_table_row(r, out);
-    PQclear(r);
-    if (out->players < CARC_MIN_PLAYERS || out->players > CARC_MAX_PLAYERS) {
-        snprintf(s->error, sizeof s->error, "table %s: %d players", out->id, out->players);
-        return -1;
-    }
-    if (read_seats(s, out, &p) || read_moves(s, out, &p))
-        return -1;
-    return 1;
+    for (int i = 0; i < 3; i++)
+        PQclear(r[i]);
+    return found;
 }
 
 static int pg_list(storage *base, unsigned statuses, int (*each)(void *ctx, const char *id),
@@ -833,9 +1071,42 @@ static void pg_release(storage *base, const char *id)
     PQclear(exec(s, "SELECT pg_advisory_unlock($1::int, hashtext($2))", &p));
 }
 
+static double seconds_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Whether orphans may have appeared since the last look (see
+ * ORPHAN_AFTER_MS): 1, 0, or -1 on failure. */
+static int orphans_may_be(pg_storage *s)
+{
+    PGresult *r = read_rows(s,
+                            "SELECT count(*) * 4294967296 + coalesce(sum(pid), 0) FROM"
+                            " pg_stat_activity WHERE backend_type='client backend'",
+                            NULL);
+    if (!r)
+        return -1;
+    long long clients = get_int(r, 0, 0);
+    PQclear(r);
+    double now = seconds_now();
+    if (clients != s->clients_seen) {
+        s->clients_seen = clients;
+        s->clients_changed_s = now;
+    }
+    return s->orphans_found || s->orphans_looked_s == 0 ||
+           now - s->clients_changed_s < ORPHAN_AFTER_MS / 1000.0 ||
+           now - s->orphans_looked_s >= ORPHAN_EVERY_MS / 1000.0;
+}
+
 static int pg_claim_orphans(storage *base, int (*each)(void *ctx, const char *id), void *ctx)
 {
     pg_storage *s = as_pg(base);
+    int may = orphans_may_be(s);
+    if (may <= 0)
+        return may;
+    s->orphans_looked_s = seconds_now();
     params p = {.n = 0};
     add_int(&p, CLAIM_SPACE);
     /* The tables whose lock nobody holds (pg_locks: every session's), and
@@ -852,6 +1123,7 @@ static int pg_claim_orphans(storage *base, int (*each)(void *ctx, const char *id
         &p);
     if (!r)
         return -1;
+    s->orphans_found = PQntuples(r) > 0;
     for (int i = 0; i < PQntuples(r); i++) {
         char id[STORED_ID_BYTES];
         get_text(r, i, 0, id, sizeof id);
@@ -864,7 +1136,8 @@ static int pg_claim_orphans(storage *base, int (*each)(void *ctx, const char *id
 
 static int pg_lost(const storage *base)
 {
-    return PQstatus(((const pg_storage *)base)->conn) != CONNECTION_OK;
+    const pg_storage *s = (const pg_storage *)base;
+    return PQstatus(s->conn) != CONNECTION_OK || s->diverged;
 }
 
 static int pg_server_id(const storage *base)
@@ -903,6 +1176,7 @@ const storage_backend storage_pg_backend = {
     .set_review = pg_set_review,
     .commit = pg_commit,
     .pending = pg_pending,
+    .pipeline = pg_pipeline,
     .list = pg_list,
     .list_listed = pg_list_listed,
     .load_table = pg_load_table,

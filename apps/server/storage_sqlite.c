@@ -11,8 +11,8 @@
 #include <time.h>
 
 enum {
-    SCHEMA_VERSION = 6,   /* 2: tables.estimates; 3: tables.expansions; 4: tables.creator;
-                            5: chat, reviews; 6: tables.rules_text */
+    SCHEMA_VERSION = 7,   /* 2: tables.estimates; 3: tables.expansions; 4: tables.creator;
+                            5: chat, reviews; 6: tables.rules_text; 7: tables.first_text */
     CHECKPOINT_MS = 1000, /* the checkpointer's period */
     /* How long the event loop waits for another process's write lock
      * (a script writing to the database) before the write fails: short,
@@ -30,7 +30,8 @@ static const char schema[] =
     " listed INTEGER NOT NULL, seed INTEGER NOT NULL, salt BLOB NOT NULL,"
     " addr TEXT NOT NULL, forfeit INTEGER NOT NULL, started_ms INTEGER NOT NULL,"
     " estimates INTEGER NOT NULL DEFAULT 1, expansions INTEGER NOT NULL DEFAULT 0,"
-    " creator INTEGER NOT NULL DEFAULT -1, rules_text TEXT NOT NULL DEFAULT '');"
+    " creator INTEGER NOT NULL DEFAULT -1, rules_text TEXT NOT NULL DEFAULT '',"
+    " first_text TEXT NOT NULL DEFAULT '');"
     "CREATE INDEX IF NOT EXISTS tables_status ON tables(status, created_ms);"
     "CREATE TABLE IF NOT EXISTS seats ("
     " table_id TEXT NOT NULL, seat INTEGER NOT NULL, kind INTEGER NOT NULL,"
@@ -50,14 +51,16 @@ static const char schema[] =
  * version 2 their `expansions` (none: the base game they were played
  * with), version 3 their `creator` (none known: -1); version 4 gains the
  * chat and reviews tables, which `schema` creates in every file; version 5
- * the tables' `rules_text` ("": the rules are the `rules` flags alone). A
- * new file gets every column from `schema` and no step. */
+ * the tables' `rules_text` ("": the rules are the `rules` flags alone);
+ * version 6 their `first_text` ("": how the first seat was chosen was not
+ * kept). A new file gets every column from `schema` and no step. */
 static const char *const upgrades[SCHEMA_VERSION] = {
     [1] = "ALTER TABLE tables ADD COLUMN estimates INTEGER NOT NULL DEFAULT 1;",
     [2] = "ALTER TABLE tables ADD COLUMN expansions INTEGER NOT NULL DEFAULT 0;",
     [3] = "ALTER TABLE tables ADD COLUMN creator INTEGER NOT NULL DEFAULT -1;",
     [4] = "",
     [5] = "ALTER TABLE tables ADD COLUMN rules_text TEXT NOT NULL DEFAULT '';",
+    [6] = "ALTER TABLE tables ADD COLUMN first_text TEXT NOT NULL DEFAULT '';",
 };
 
 /* The prepared statements, one per write and read. */
@@ -94,7 +97,7 @@ static const char *const stmt_sql[ST_COUNT] = {
     "RELEASE step",
     "ROLLBACK TO step",
     "INSERT INTO tables VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,"
-    "?18,?19,?20)",
+    "?18,?19,?20,?21)",
     "INSERT INTO seats VALUES (?1,?2,?3,?4,?5,?6,?7,?8)",
     "UPDATE seats SET kind=?3, taken=?4, name=?5, spec=?6, token_hash=?7, invite_hash=?8"
     " WHERE table_id=?1 AND seat=?2",
@@ -105,7 +108,7 @@ static const char *const stmt_sql[ST_COUNT] = {
     "SELECT id FROM tables WHERE (?1 >> status) & 1 ORDER BY created_ms, id",
     "SELECT id, created_ms, status, players, rules, info, clock_mode, clock_seconds,"
     " clock_increment, clock_timeout, listed, seed, salt, addr, forfeit, started_ms,"
-    " estimates, expansions, creator, rules_text FROM tables WHERE id=?1",
+    " estimates, expansions, creator, rules_text, first_text FROM tables WHERE id=?1",
     "SELECT seat, kind, taken, name, spec, token_hash, invite_hash FROM seats"
     " WHERE table_id=?1 ORDER BY seat",
     "SELECT turn, move, by, at_ms FROM moves WHERE table_id=?1 ORDER BY turn",
@@ -431,6 +434,7 @@ static int insert_table(sqlite_storage *s, const stored_table *t)
     char rules[256];
     storage_rules_text(t, rules, sizeof rules);
     bind_text(q, 20, rules);
+    bind_text(q, 21, t->first_text);
     return run(s, ST_INSERT_TABLE);
 }
 
@@ -544,6 +548,7 @@ static void read_table_row(sqlite3_stmt *q, stored_table *t)
     t->creator = sqlite3_column_int(q, 18);
     t->hand = t->table_w = t->table_h = 0;
     storage_rules_read(t, (const char *)sqlite3_column_text(q, 19));
+    copy_column_text(q, 20, t->first_text, sizeof t->first_text);
 }
 
 static int read_seats(sqlite_storage *s, stored_table *t)

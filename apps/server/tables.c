@@ -172,6 +172,7 @@ static srv_table *table_from_row(const stored_table *row, char *err, size_t errc
         return NULL;
     }
     t->row = *row;
+    snprintf(t->first_text, sizeof t->first_text, "%s", row->first_text);
     t->thinking = -1;
     t->expiring = -1;
     t->analysing = t->analysed = t->hint_wanted = -1;
@@ -828,7 +829,7 @@ static int choose_first(const msg_request *r, uint64_t seed, char *text)
  * into `token` and `invites`. The seats of the request turn so that the
  * first seat (`first`) is seat 0: the record lists players in turn order. */
 static int fill_new_row(srv_tables *T, srv_client *c, const msg_request *r, stored_table *row,
-                        int *me, char token[TOKEN_HEX], char invites[][TOKEN_HEX], char *first_text)
+                        int *me, char token[TOKEN_HEX], char invites[][TOKEN_HEX])
 {
     memset(row, 0, sizeof *row);
     if (r->key[0])
@@ -853,7 +854,7 @@ static int fill_new_row(srv_tables *T, srv_client *c, const msg_request *r, stor
     snprintf(row->addr, sizeof row->addr, "%s", c->addr);
     if (token_random(&row->seed, sizeof row->seed) || token_random(row->salt, sizeof row->salt))
         return -1;
-    int first = choose_first(r, row->seed, first_text);
+    int first = choose_first(r, row->seed, row->first_text);
     if (first < 0)
         return -1;
     int filled = 0;
@@ -982,13 +983,10 @@ static void do_create(srv_tables *T, srv_client *c, const msg_request *r)
     }
     stored_table *row = malloc(sizeof *row);
     char token[TOKEN_HEX] = "", invites[CARC_MAX_PLAYERS][TOKEN_HEX] = {{0}}, err[160];
-    char first_text[FIRST_TEXT_BYTES] = "";
     int me;
     srv_table *t = NULL;
-    if (row && fill_new_row(T, c, r, row, &me, token, invites, first_text) == 0)
+    if (row && fill_new_row(T, c, r, row, &me, token, invites) == 0)
         t = table_from_row(row, err, sizeof err);
-    if (t)
-        snprintf(t->first_text, sizeof t->first_text, "%s", first_text);
     free(row);
     if (!t) {
         refuse(T, c, r, ERR_INTERNAL, "the table could not be made");

@@ -24,11 +24,11 @@ TAKEOVER_S = 5.0  # the issue's bound: a dead server's tables run again within i
 
 
 def free_port_block(n):
-    """A port P such that P..P+n and P+1000 look free."""
+    """A port P such that P..P+n, P+1000 and P+2000 look free."""
     for _ in range(200):
         p = random.randint(20000, 40000)
         ok = True
-        for q in list(range(p, p + n + 1)) + [p + 1000]:
+        for q in list(range(p, p + n + 1)) + [p + 1000, p + 2000]:
             with socket.socket() as s:
                 try:
                     s.bind(("127.0.0.1", q))
@@ -41,9 +41,9 @@ def free_port_block(n):
 
 
 class Cluster:
-    def __init__(self, program, tmp, servers):
+    def __init__(self, program, tmp, servers, relay="postgresql"):
         self.env = dict(os.environ, CARC=program, CLUSTER_DIR=os.path.join(tmp, "cluster"),
-                        PORT=str(free_port_block(servers + 1)))
+                        PORT=str(free_port_block(servers + 1)), RELAY=relay)
         self.port = int(self.env["PORT"])
         self.servers = servers
 
@@ -168,7 +168,31 @@ def case_two_servers(program, tmp):
     spectator on the first: requests for the table go to the process that
     runs it, its events come back; the whole game, chat both ways, the end
     and its review."""
-    cluster = Cluster(program, tmp, 2).start()
+    play_across(Cluster(program, tmp, 2).start())
+
+
+def case_two_servers_redis(program, tmp):
+    """The same game with the events between the processes over Redis
+    pub/sub (--relay redis://...; cluster.sh's RELAY=redis starts a
+    redis-server of its own, and without one the case fails): both servers
+    are subscribed to their channels there, and the game crosses them."""
+    cluster = Cluster(program, tmp, 2, relay="redis").start()
+    try:
+        status = cluster.run("status")
+        redis = [line.split() for line in status.splitlines() if line.startswith("redis ")]
+        check(redis and redis[0][-1] == "running", "no redis in the status: %s" % status)
+        p = subprocess.run(["redis-cli", "-h", "127.0.0.1", "-p", redis[0][4], "pubsub",
+                            "channels", "carc_*"], capture_output=True, text=True, timeout=30)
+        channels = p.stdout.split()
+        check(len(channels) == 2, "the servers' channels on redis: %r" % channels)
+    except BaseException:
+        cluster.stop()
+        raise
+    play_across(cluster)
+
+
+def play_across(cluster):
+    """case_two_servers's game on a started `cluster`, which it stops."""
     try:
         ann = Client(cluster.server_url(1))
         r = ann.ok("create", name="Ann", seats=["me", "open"])

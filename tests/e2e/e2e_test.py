@@ -550,6 +550,33 @@ def connect_proc(url, *args, log=None):
     return e2e_connect_proc(PROGRAM, url, *args, log=log)
 
 
+def case_first_kept(tmp):
+    """How the first seat was chosen (a draw-off) is stored with the table:
+    after the server restarts on the same database, `state` tells it
+    again, word for word."""
+    srv = server(tmp)
+    try:
+        ann = Client(srv)
+        r = ann.ok("create", name="Ann", seats=["me", "open"], first="draw-off")
+        table = r["table"]
+        bob = Client(srv)
+        bob.ok("join", table=table, name="Bob")
+        before, _ = start_state(ann, table)
+        text = before.get("first", "")
+        check("Draw-off" in text and "starts" in text, "no draw-off in state: %r" % text)
+        ann.close()
+        bob.close()
+        srv.stop()
+        srv.start()
+        again = Client(srv)
+        again.ok("resume", table=table, token=r["token"])
+        after = again.event("state")
+        check(after.get("first") == text, "after the restart: %r, not %r"
+              % (after.get("first"), text))
+    finally:
+        srv.stop()
+
+
 def case_kill9(tmp):
     """kill -9 of the server while moves are in flight; a restart on the same
     database keeps every acknowledged move; the games go on; `carcassonne

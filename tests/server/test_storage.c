@@ -148,6 +148,7 @@ static void test_round_trip(void **state)
     static stored_table t;
     carc_game *g;
     make_table(&t, "tround000001", 77, 30, &g);
+    snprintf(t.first_text, sizeof t.first_text, "Draw-off (roads): Red K 2, Blue U 2; Red starts");
     storage *s = open_db();
     /* Half the moves with the table, the others appended. */
     t.nmoves = 15;
@@ -168,6 +169,7 @@ static void test_round_trip(void **state)
     assert_int_equal(n, 1);
     assert_int_equal(storage_load_unfinished(s, keep_first, NULL), 0);
     assert_string_equal(loaded.id, t.id);
+    assert_string_equal(loaded.first_text, t.first_text);
     assert_int_equal(loaded.nmoves, 30);
     assert_int_equal(loaded.rules, CARC_RULE_SMALL_CITY);
     assert_int_equal(loaded.info, INFO_PURIST);
@@ -339,7 +341,7 @@ static void test_upgrade_from_version_1(void **state)
     assert_int_equal(loaded.estimates, 1);
     assert_int_equal(loaded.expansions, 0);
     storage_close(s);
-    assert_int_equal(schema_version(), 6);
+    assert_int_equal(schema_version(), 7);
 }
 
 /* The schema version of the database (SQLite: the file's user_version). */
@@ -413,7 +415,7 @@ static void test_upgrade_from_version_2(void **state)
     assert_int_equal(storage_create_table(s, &t), 0);
     assert_int_equal(storage_commit(s), 0);
     storage_close(s);
-    assert_int_equal(schema_version(), 6);
+    assert_int_equal(schema_version(), 7);
     s = open_db();
     assert_int_equal(storage_load_table(s, "triver000001", &loaded), 1);
     assert_int_equal(loaded.expansions, CARC_EXPANSION_RIVER);
@@ -466,13 +468,13 @@ static void test_upgrade_from_version_4(void **state)
     sqlite3 *db;
     assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
     const char *back_to_4 =
-        "ALTER TABLE tables DROP COLUMN rules_text;"
+        "ALTER TABLE tables DROP COLUMN first_text; ALTER TABLE tables DROP COLUMN rules_text;"
         "INSERT INTO tables VALUES ('told00000004',1,1,2,2,0,0,0,0,0,1,5,x'00','a',-1,1,0,0,-1);"
         "PRAGMA user_version=4;";
     assert_int_equal(sqlite3_exec(db, back_to_4, NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
     s = open_db();
-    assert_int_equal(schema_version(), 6);
+    assert_int_equal(schema_version(), 7);
     assert_int_equal(storage_load_table(s, "told00000004", &loaded), 1);
     assert_int_equal(loaded.rules, CARC_RULE_SMALL_CITY);
     assert_int_equal(loaded.table_w, 0);
@@ -737,6 +739,89 @@ static void test_postgres_restarted(void **state)
     storage_close(s);
 }
 
+/* PostgreSQL, pipelined (what the server uses): writes are sent without
+ * waiting and checked at the commit. A read in a pass sees the pass's
+ * writes; a refused write (a move number that exists, a table another
+ * process holds) makes the commit fail with nothing of the pass kept, and
+ * storage_lost() says to start over; the next pass reconnects. */
+static void test_pipelined_pg(void **state)
+{
+    (void)state;
+    static stored_table t;
+    carc_game *g;
+    make_table(&t, "tpipe0000001", 23, 12, &g);
+    carc_game_free(g);
+    t.nmoves = 6;
+    storage *s = open_db();
+    storage_pipeline(s, 1);
+    assert_int_equal(storage_create_table(s, &t), 0);
+    assert_int_equal(storage_commit(s), 0);
+    assert_int_equal(storage_append_move(s, t.id, 6, &t.moves[6], TABLE_PLAYING, -1), 0);
+    assert_int_equal(storage_append_move(s, t.id, 7, &t.moves[7], TABLE_PLAYING, -1), 0);
+    stored_chat line = {.seat = 0, .name = "Ann", .text = "hi", .at_ms = 5};
+    assert_int_equal(storage_add_chat(s, t.id, 0, &line), 0);
+    assert_int_equal(storage_load_table(s, t.id, &loaded), 1); /* in the pass */
+    assert_int_equal(loaded.nmoves, 8);
+    assert_int_equal(storage_append_move(s, t.id, 8, &t.moves[8], TABLE_PLAYING, -1), 0);
+    assert_int_equal(storage_commit(s), 0);
+    assert_int_equal(storage_lost(s), 0);
+
+    /* Move 9, then move 5 again: sent, refused at the commit. */
+    assert_int_equal(storage_append_move(s, t.id, 9, &t.moves[9], TABLE_PLAYING, -1), 0);
+    assert_int_equal(storage_append_move(s, t.id, 5, &t.moves[5], TABLE_FINISHED, 0), 0);
+    assert_int_equal(storage_add_chat(s, t.id, 1, &line), 0); /* an answer after the refusal */
+    assert_int_equal(storage_commit(s), -1);
+    assert_non_null(strstr(storage_error(s), "move number exists"));
+    assert_int_equal(storage_lost(s), 1);
+    storage *other = open_db();
+    assert_int_equal(storage_load_table(other, t.id, &loaded), 1);
+    assert_int_equal(loaded.nmoves, 9); /* move 9 not kept */
+    assert_int_equal(loaded.status, TABLE_PLAYING);
+    int total = 0;
+    stored_chat lines[2];
+    assert_int_equal(storage_load_chat(other, t.id, lines, 2, &total), 1); /* line 1 not kept */
+
+    /* The next pass reconnects; then another process takes the table. */
+    assert_int_equal(storage_append_move(s, t.id, 9, &t.moves[9], TABLE_PLAYING, -1), 0);
+    assert_int_equal(storage_commit(s), 0);
+    assert_int_equal(storage_lost(s), 0);
+    assert_int_equal(storage_claim(other, t.id), 1);
+    assert_int_equal(storage_append_move(s, t.id, 10, &t.moves[10], TABLE_PLAYING, -1), 0);
+    assert_int_equal(storage_commit(s), -1);
+    assert_non_null(strstr(storage_error(s), "another server runs it"));
+    assert_int_equal(storage_lost(s), 1);
+    assert_int_equal(storage_load_table(other, t.id, &loaded), 1);
+    assert_int_equal(loaded.nmoves, 10);
+    assert_int_equal(storage_append_move(other, t.id, 10, &t.moves[10], TABLE_PLAYING, -1), 0);
+    assert_int_equal(storage_commit(other), 0);
+    storage_close(s);
+    storage_close(other);
+}
+
+/* PostgreSQL: a database of schema version 2 (before the tables'
+ * `first_text`) opens, is brought to version 3, and its tables read with
+ * no text of how the first seat was chosen. */
+static void test_upgrade_from_version_2_pg(void **state)
+{
+    (void)state;
+    static stored_table t;
+    carc_game *g;
+    make_table(&t, "tfirst000002", 19, 3, &g);
+    carc_game_free(g);
+    snprintf(t.first_text, sizeof t.first_text, "Blue starts");
+    storage *s = open_db();
+    assert_int_equal(storage_create_table(s, &t), 0);
+    assert_int_equal(storage_commit(s), 0);
+    storage_close(s);
+    pg_exec("ALTER TABLE tables DROP COLUMN first_text; UPDATE carc_schema SET version=2");
+    s = open_db();
+    assert_int_equal(schema_version(), 3);
+    assert_int_equal(storage_load_table(s, t.id, &loaded), 1);
+    assert_string_equal(loaded.first_text, "");
+    assert_int_equal(loaded.nmoves, 3);
+    storage_close(s);
+}
+
 int main(int argc, char **argv)
 {
     const char *backend = argc > 1 ? argv[1] : "sqlite";
@@ -761,6 +846,8 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_locked_database_pg, setup, teardown),
         cmocka_unit_test_setup_teardown(test_claims_pg, setup, teardown),
         cmocka_unit_test_setup_teardown(test_postgres_restarted, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_pipelined_pg, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_upgrade_from_version_2_pg, setup, teardown),
     };
     if (strcmp(backend, "postgresql") == 0) {
         pg_uri = getenv("CARC_TEST_PG");
