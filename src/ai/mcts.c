@@ -898,6 +898,8 @@ int ai_mcts_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int ca
     }
 
     prepare_root(ri, g, scratch, held, ai_player_evaluation(p), &p->opt);
+    if (ri->nplaces == 0)
+        goto done; /* cannot be: a tile that fits nowhere has its discard */
     uint64_t base_seed = carc_rng_next(&p->rng);
     for (int t = 0; t < threads; t++) {
         s[t].player = p;
