@@ -499,6 +499,9 @@ t_log_scroll() {
     head -n 40 full.rec >mid.rec
     start 80 24 --load mid.rec --players human,greedy --no-color
     wait_for "([ older)"
+    # Blue moves first: scrolled back only once it has (under ASan Blue's
+    # "thinking" line was still on the log when its rows were taken).
+    wait_for "Red (you) plays"
     keys '['
     wait_for "Log ([ older, ] newer)"
     rows_before=$(log_rows)
