@@ -10,6 +10,7 @@ import random
 import re
 import signal
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -313,3 +314,26 @@ def drain(proc, lines):
 
 def tempdir():
     return tempfile.TemporaryDirectory(prefix="carc-e2e-")
+
+
+def run_case(namespace, script):
+    """The main of a test file run as `SCRIPT CASE PROGRAM`: sets the
+    file's PROGRAM and runs its case_CASE(tmp) in a fresh folder. Returns
+    the exit status: 0 passed, 1 failed, 2 bad arguments."""
+    if len(sys.argv) != 3:
+        print("usage: %s CASE PROGRAM" % script, file=sys.stderr)
+        return 2
+    case = sys.argv[1]
+    namespace["PROGRAM"] = os.path.abspath(sys.argv[2])
+    fn = namespace.get("case_" + case)
+    if not fn:
+        print("unknown case " + case, file=sys.stderr)
+        return 2
+    with tempdir() as tmp:
+        try:
+            fn(tmp)
+        except Failure as e:
+            print("FAIL %s: %s" % (case, e), file=sys.stderr)
+            return 1
+    print("ok " + case)
+    return 0

@@ -16,7 +16,7 @@ import urllib.error
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e import (WAIT, Client, Failure, Server, check, choose_move, commitment_of,  # noqa: E402
+from e2e import (run_case, WAIT, Client, Failure, Server, check, choose_move, commitment_of,  # noqa: E402
                  drain, play_until, read_until, record_moves, replay, seat_table, start_state,
                  tempdir)
 from e2e import connect_proc as e2e_connect_proc  # noqa: E402
@@ -1140,23 +1140,7 @@ def case_connect_errors(tmp):
 
 
 def main():
-    global PROGRAM
-    if len(sys.argv) != 3:
-        print("usage: e2e_test.py CASE PROGRAM", file=sys.stderr)
-        return 2
-    case, PROGRAM = sys.argv[1], os.path.abspath(sys.argv[2])
-    fn = globals().get("case_" + case)
-    if not fn:
-        print("unknown case " + case, file=sys.stderr)
-        return 2
-    with tempdir() as tmp:
-        try:
-            fn(tmp)
-        except Failure as e:
-            print("FAIL %s: %s" % (case, e), file=sys.stderr)
-            return 1
-    print("ok " + case)
-    return 0
+    return run_case(globals(), "e2e_test.py")
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ import sys
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from e2e import (Client, Failure, Server, check, replay, seat_table, start_state,  # noqa: E402
+from e2e import (run_case, Client, Failure, Server, check, replay, seat_table, start_state,  # noqa: E402
                  tempdir)
 
 PROGRAM = None
@@ -310,23 +310,7 @@ def case_computer_hand(tmp):
 
 
 def main():
-    global PROGRAM
-    if len(sys.argv) != 3:
-        print("usage: hands_test.py CASE PROGRAM", file=sys.stderr)
-        return 2
-    case, PROGRAM = sys.argv[1], os.path.abspath(sys.argv[2])
-    fn = globals().get("case_" + case)
-    if not fn:
-        print("unknown case " + case, file=sys.stderr)
-        return 2
-    with tempdir() as tmp:
-        try:
-            fn(tmp)
-        except Failure as e:
-            print("FAIL %s: %s" % (case, e), file=sys.stderr)
-            return 1
-    print("ok " + case)
-    return 0
+    return run_case(globals(), "hands_test.py")
 
 
 if __name__ == "__main__":
