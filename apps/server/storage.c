@@ -106,6 +106,28 @@ int storage_load_chat(storage *s, const char *id, stored_chat *out, int cap, int
     return s->backend->load_chat(s, id, out, cap, total);
 }
 
+int storage_load_tables(storage *s, const char (*ids)[STORED_ID_BYTES], int n, int chat_cap,
+                        storage_loaded_fn each, void *ctx)
+{
+    if (s->backend->load_tables)
+        return s->backend->load_tables(s, ids, n, chat_cap, each, ctx);
+    stored_table *t = malloc(sizeof *t);
+    stored_chat *chat = chat_cap > 0 ? malloc((size_t)chat_cap * sizeof *chat) : NULL;
+    int result = t && (chat_cap <= 0 || chat) ? 0 : -1;
+    for (int i = 0; result == 0 && i < n; i++) {
+        int total = 0, found = storage_load_table(s, ids[i], t);
+        int nchat =
+            found == 1 && chat_cap > 0 ? storage_load_chat(s, ids[i], chat, chat_cap, &total) : 0;
+        if (found < 0 || nchat < 0)
+            result = -1;
+        else
+            each(ctx, ids[i], found ? t : NULL, chat, nchat, total);
+    }
+    free(chat);
+    free(t);
+    return result;
+}
+
 int storage_load_review(storage *s, const char *id, char **json)
 {
     return s->backend->load_review(s, id, json);
@@ -121,9 +143,9 @@ void storage_release(storage *s, const char *id)
     s->backend->release(s, id);
 }
 
-int storage_claim_orphans(storage *s, int (*each)(void *ctx, const char *id), void *ctx)
+int storage_claim_orphans(storage *s, int max, void (*each)(void *ctx, const char *id), void *ctx)
 {
-    return s->backend->claim_orphans(s, each, ctx);
+    return s->backend->claim_orphans(s, max, each, ctx);
 }
 
 int storage_server_id(const storage *s)

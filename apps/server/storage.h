@@ -166,6 +166,16 @@ int storage_load_table(storage *s, const char *id, stored_table *out);
  * `*total` is the number of lines ever said. The number read, or -1 on
  * failure. */
 int storage_load_chat(storage *s, const char *id, stored_chat *out, int cap, int *total);
+/* Reads tables ids[0..n) with the last `chat_cap` chat lines of each, in
+ * a few round trips where the backend can (PostgreSQL: a pipeline for
+ * dozens of tables; a takeover reads thousands), and calls `each` for
+ * each id in order: with its table, or NULL when there is none, and its
+ * chat lines as storage_load_chat() gives them. 0, or -1 on failure (some
+ * may have been passed on before it). */
+typedef void (*storage_loaded_fn)(void *ctx, const char *id, const stored_table *t,
+                                  const stored_chat *chat, int nchat, int total);
+int storage_load_tables(storage *s, const char (*ids)[STORED_ID_BYTES], int n, int chat_cap,
+                        storage_loaded_fn each, void *ctx);
 /* Reads the review of table `id` into `*json` (malloc'ed; the caller
  * frees it): 1 when found, 0 when there is none, -1 on failure. */
 int storage_load_review(storage *s, const char *id, char **json);
@@ -181,10 +191,9 @@ int storage_load_review(storage *s, const char *id, char **json);
  * storage_claim(): 1 when this process runs table `id` now (or already
  * did: call it once per table), 0 when another one does, -1 on failure.
  * storage_release(): lets go of it (a table finished and let go of).
- * storage_claim_orphans(): claims every waiting or playing table that no
- * process runs (its server died) and calls `each` with its id; `each`
- * returning nonzero stops the calls, not the claims. 0, or -1 on
- * failure. */
+ * storage_claim_orphans(): claims at most `max` of the waiting or playing
+ * tables that no process runs (their server died), oldest first, and
+ * calls `each` with the id of each one claimed. 0, or -1 on failure. */
 int storage_claim(storage *s, const char *id);
 /* This process's id among the servers on the database (PostgreSQL: its
  * connection's backend pid), 0 with SQLite; and the id of the process
@@ -193,7 +202,7 @@ int storage_claim(storage *s, const char *id);
 int storage_server_id(const storage *s);
 int storage_owner(storage *s, const char *id);
 void storage_release(storage *s, const char *id);
-int storage_claim_orphans(storage *s, int (*each)(void *ctx, const char *id), void *ctx);
+int storage_claim_orphans(storage *s, int max, void (*each)(void *ctx, const char *id), void *ctx);
 /* Whether the database was lost (its connection broke: PostgreSQL
  * stopped or restarted); the server then starts over, once it is back. */
 int storage_lost(const storage *s);

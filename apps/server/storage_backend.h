@@ -32,10 +32,13 @@ typedef struct storage_backend {
     int (*list_listed)(storage *s, int max, int (*each)(void *ctx, const char *id), void *ctx);
     int (*load_table)(storage *s, const char *id, stored_table *out);
     int (*load_chat)(storage *s, const char *id, stored_chat *out, int cap, int *total);
+    /* NULL: storage.c reads each table and its chat in turn */
+    int (*load_tables)(storage *s, const char (*ids)[STORED_ID_BYTES], int n, int chat_cap,
+                       storage_loaded_fn each, void *ctx);
     int (*load_review)(storage *s, const char *id, char **json);
     int (*claim)(storage *s, const char *id);
     void (*release)(storage *s, const char *id);
-    int (*claim_orphans)(storage *s, int (*each)(void *ctx, const char *id), void *ctx);
+    int (*claim_orphans)(storage *s, int max, void (*each)(void *ctx, const char *id), void *ctx);
     int (*lost)(const storage *s);
     int (*server_id)(const storage *s);
     int (*owner)(storage *s, const char *id);

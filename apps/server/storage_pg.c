@@ -38,6 +38,9 @@ enum {
     MAX_PARAMS = 24,
     MAX_PREPARED = 32,   /* statements prepared once per connection */
     MAX_IN_FLIGHT = 512, /* pipelined answers not yet read: then they are (socket buffers) */
+    /* Tables read in one pipeline (pg_load_tables): 256 queries, whose
+     * text and answers fit the socket buffers both ways. */
+    BATCH_TABLES = 64,
     /* The look for orphans (a query over pg_locks and the live tables, tens
      * of ms with thousands of tables) runs when the database's clients
      * changed in the last ORPHAN_AFTER_MS (a server died: its locks go a
@@ -932,25 +935,29 @@ static int read_table_rows(pg_storage *s, const char *id, PGresult *out[3])
     return ok ? 0 : -1;
 }
 
+/* A table from the answers of table_reads: 1, 0 when there is none, -1
+ * (s->error) when what is stored does not make one. */
+static int table_from_answers(pg_storage *s, PGresult *const r[3], stored_table *out)
+{
+    if (PQntuples(r[0]) == 0)
+        return 0;
+    memset(out, 0, sizeof *out);
+    read_table_row(r[0], out);
+    if (out->players < CARC_MIN_PLAYERS || out->players > CARC_MAX_PLAYERS) {
+        snprintf(s->error, sizeof s->error, "table %s: %d players", out->id, out->players);
+        return -1;
+    }
+    read_seats(r[1], out);
+    return read_moves(s, r[2], out) != 0 ? -1 : 1;
+}
+
 static int pg_load_table(storage *base, const char *id, stored_table *out)
 {
     pg_storage *s = as_pg(base);
     PGresult *r[3];
     if (read_table_rows(s, id, r) != 0)
         return -1;
-    int found = PQntuples(r[0]) > 0;
-    if (found) {
-        memset(out, 0, sizeof *out);
-        read_table_row(r[0], out);
-        if (out->players < CARC_MIN_PLAYERS || out->players > CARC_MAX_PLAYERS) {
-            snprintf(s->error, sizeof s->error, "table %s: %d players", out->id, out->players);
-            found = -1;
-        } else {
-            read_seats(r[1], out);
-            if (read_moves(s, r[2], out) != 0)
-                found = -1;
-        }
-    }
+    int found = table_from_answers(s, r, out);
     for (int i = 0; i < 3; i++)
         PQclear(r[i]);
     return found;
@@ -999,20 +1006,15 @@ static int pg_list_listed(storage *base, int max, int (*each)(void *ctx, const c
     return 0;
 }
 
-static int pg_load_chat(storage *base, const char *id, stored_chat *out, int cap, int *total)
+/* A table's last $2 chat lines, oldest first. */
+static const char chat_read[] = "SELECT n, seat, name, line, at_ms FROM (SELECT * FROM chat"
+                                " WHERE table_id=$1 ORDER BY n DESC LIMIT $2::int) AS last"
+                                " ORDER BY n";
+
+/* The lines of chat_read's answer `r`, as storage_load_chat() gives them. */
+static int chat_from_answer(const PGresult *r, stored_chat *out, int cap, int *total)
 {
-    pg_storage *s = as_pg(base);
-    params p = {.n = 0};
-    add_text(&p, id);
-    add_int(&p, cap);
     *total = 0;
-    PGresult *r = read_rows(s,
-                            "SELECT n, seat, name, line, at_ms FROM (SELECT * FROM chat"
-                            " WHERE table_id=$1 ORDER BY n DESC LIMIT $2::int) AS last"
-                            " ORDER BY n",
-                            &p);
-    if (!r)
-        return -1;
     int n = PQntuples(r) < cap ? PQntuples(r) : cap;
     for (int i = 0; i < n; i++) {
         stored_chat *line = &out[i];
@@ -1022,8 +1024,98 @@ static int pg_load_chat(storage *base, const char *id, stored_chat *out, int cap
         line->at_ms = get_int(r, i, 4);
         *total = (int)get_int(r, i, 0) + 1;
     }
+    return n;
+}
+
+static int pg_load_chat(storage *base, const char *id, stored_chat *out, int cap, int *total)
+{
+    pg_storage *s = as_pg(base);
+    params p = {.n = 0};
+    add_text(&p, id);
+    add_int(&p, cap);
+    *total = 0;
+    PGresult *r = read_rows(s, chat_read, &p);
+    if (!r)
+        return -1;
+    int n = chat_from_answer(r, out, cap, total);
     PQclear(r);
     return n;
+}
+
+/* Reads `n` (at most BATCH_TABLES) tables and their chat in one round trip:
+ * table_reads and chat_read for each, pipelined; their answers into
+ * `r` (the caller PQclear()s them), 0; or -1 with s->error and nothing to
+ * clear. */
+static int read_batch(pg_storage *s, const char (*ids)[STORED_ID_BYTES], int n, int chat_cap,
+                      PGresult *r[][4])
+{
+    char cap[16];
+    snprintf(cap, sizeof cap, "%d", chat_cap);
+    int ok = PQenterPipelineMode(s->conn);
+    for (int i = 0; ok && i < n; i++) {
+        const char *values[] = {ids[i], cap};
+        for (int q = 0; ok && q < 3; q++)
+            ok = PQsendQueryParams(s->conn, table_reads[q], 1, NULL, values, NULL, NULL, 0);
+        ok = ok && PQsendQueryParams(s->conn, chat_read, 2, NULL, values, NULL, NULL, 0);
+    }
+    int sent = ok && PQpipelineSync(s->conn);
+    if (!sent)
+        set_error(s, "postgresql", PQerrorMessage(s->conn));
+    ok = sent;
+    for (int i = 0; i < n; i++)
+        for (int q = 0; q < 4; q++) {
+            r[i][q] = sent ? next_answer(s->conn) : NULL;
+            if (ok && PQresultStatus(r[i][q]) != PGRES_TUPLES_OK) {
+                ok = 0;
+                set_error(s, "postgresql",
+                          r[i][q] ? PQresultErrorMessage(r[i][q]) : PQerrorMessage(s->conn));
+            }
+        }
+    if ((sent && pipeline_off(s->conn) != 0) && ok) {
+        ok = 0;
+        set_error(s, "postgresql", PQerrorMessage(s->conn));
+    }
+    if (!ok)
+        for (int i = 0; i < n; i++)
+            for (int q = 0; q < 4; q++)
+                PQclear(r[i][q]);
+    return ok ? 0 : -1;
+}
+
+static int pg_load_tables(storage *base, const char (*ids)[STORED_ID_BYTES], int n, int chat_cap,
+                          storage_loaded_fn each, void *ctx)
+{
+    pg_storage *s = as_pg(base);
+    if ((!s->in_transaction && connected(s)) || (s->in_pipeline && drain(s)))
+        return -1;
+    stored_table *t = malloc(sizeof *t);
+    stored_chat *chat = malloc((size_t)(chat_cap > 0 ? chat_cap : 1) * sizeof *chat);
+    PGresult *(*r)[4] = malloc(BATCH_TABLES * sizeof *r);
+    int result = t && chat && r ? 0 : -1;
+    if (result)
+        snprintf(s->error, sizeof s->error, "out of memory");
+    for (int at = 0; result == 0 && at < n; at += BATCH_TABLES) {
+        int m = n - at < BATCH_TABLES ? n - at : BATCH_TABLES;
+        if (read_batch(s, ids + at, m, chat_cap, r) != 0) {
+            result = -1;
+            break;
+        }
+        for (int i = 0; i < m; i++) {
+            int found = result == 0 ? table_from_answers(s, r[i], t) : 0;
+            int total = 0,
+                nchat = found == 1 ? chat_from_answer(r[i][3], chat, chat_cap, &total) : 0;
+            if (found < 0)
+                result = -1;
+            else if (result == 0)
+                each(ctx, ids[at + i], found ? t : NULL, chat, nchat, total);
+            for (int q = 0; q < 4; q++)
+                PQclear(r[i][q]);
+        }
+    }
+    free(r);
+    free(chat);
+    free(t);
+    return result;
 }
 
 static int pg_load_review(storage *base, const char *id, char **json)
@@ -1100,7 +1192,8 @@ static int orphans_may_be(pg_storage *s)
            now - s->orphans_looked_s >= ORPHAN_EVERY_MS / 1000.0;
 }
 
-static int pg_claim_orphans(storage *base, int (*each)(void *ctx, const char *id), void *ctx)
+static int pg_claim_orphans(storage *base, int max, void (*each)(void *ctx, const char *id),
+                            void *ctx)
 {
     pg_storage *s = as_pg(base);
     int may = orphans_may_be(s);
@@ -1109,26 +1202,28 @@ static int pg_claim_orphans(storage *base, int (*each)(void *ctx, const char *id
     s->orphans_looked_s = seconds_now();
     params p = {.n = 0};
     add_int(&p, CLAIM_SPACE);
-    /* The tables whose lock nobody holds (pg_locks: every session's), and
-     * of those the ones this call gets. MATERIALIZED keeps the lock
-     * attempts to the free waiting and playing tables. */
-    PGresult *r = read_rows(
-        s,
-        "WITH held AS MATERIALIZED (SELECT objid FROM pg_locks WHERE locktype='advisory'"
-        " AND classid=$1::int::oid AND objsubid=2),"
-        " free AS MATERIALIZED (SELECT id, created_ms FROM tables WHERE status IN (0, 1) AND"
-        " (hashtext(id)::bigint & 4294967295)::oid NOT IN (SELECT objid FROM held))"
-        " SELECT id FROM free WHERE pg_try_advisory_lock($1::int, hashtext(id))"
-        " ORDER BY created_ms, id COLLATE \"C\"",
-        &p);
+    add_int(&p, max);
+    /* The tables whose lock nobody holds (pg_locks: every session's),
+     * oldest first, and of those the first `max` this call gets: the lock
+     * is tried row by row in that order until the limit (OFFSET 0 keeps
+     * the sort below the lock attempts). Every one claimed is passed on:
+     * a table locked and not loaded would be run by nobody. */
+    PGresult *r =
+        read_rows(s,
+                  "WITH held AS MATERIALIZED (SELECT objid FROM pg_locks WHERE locktype='advisory'"
+                  " AND classid=$1::int::oid AND objsubid=2)"
+                  " SELECT id FROM (SELECT id FROM tables WHERE status IN (0, 1) AND"
+                  " (hashtext(id)::bigint & 4294967295)::oid NOT IN (SELECT objid FROM held)"
+                  " ORDER BY created_ms, id COLLATE \"C\" OFFSET 0) AS free"
+                  " WHERE pg_try_advisory_lock($1::int, hashtext(id)) LIMIT $2::int",
+                  &p);
     if (!r)
         return -1;
     s->orphans_found = PQntuples(r) > 0;
     for (int i = 0; i < PQntuples(r); i++) {
         char id[STORED_ID_BYTES];
         get_text(r, i, 0, id, sizeof id);
-        if (each(ctx, id))
-            break;
+        each(ctx, id);
     }
     PQclear(r);
     return 0;
@@ -1181,6 +1276,7 @@ const storage_backend storage_pg_backend = {
     .list_listed = pg_list_listed,
     .load_table = pg_load_table,
     .load_chat = pg_load_chat,
+    .load_tables = pg_load_tables,
     .load_review = pg_load_review,
     .claim = pg_claim,
     .release = pg_release,

@@ -746,9 +746,11 @@ static void sqlite_release(storage *base, const char *id)
     (void)id;
 }
 
-static int sqlite_claim_orphans(storage *base, int (*each)(void *ctx, const char *id), void *ctx)
+static int sqlite_claim_orphans(storage *base, int max, void (*each)(void *ctx, const char *id),
+                                void *ctx)
 {
     (void)base;
+    (void)max;
     (void)each;
     (void)ctx;
     return 0;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "counts.h"
 #include "first_seat.h"
@@ -20,9 +21,10 @@ enum {
     TABLE_ID_LEN = 11, /* 't' and 10 letters and digits */
     REPLAY_CACHE = 64, /* `replay` answers of finished tables kept */
     /* Several servers on one PostgreSQL: every second, a server takes
-     * over (a batch of) the tables whose server died. */
+     * over (a batch of) the tables whose server died; after a full batch,
+     * the next batch at the next tick. */
     ORPHANS_MS = 1000,
-    ORPHANS_PER_SWEEP = 512,
+    ORPHANS_PER_SWEEP = 256,
 };
 
 /* The `replay` answer of a finished table (which never changes): its
@@ -53,6 +55,7 @@ struct srv_tables {
     uint64_t replay_uses;
     srv_stats stats;
     int64_t orphans_ms; /* the last look for tables whose server died */
+    int orphans_more;   /* that look found a full batch */
 };
 
 /* --- The registry ------------------------------------------------------------------ */
@@ -188,6 +191,17 @@ static srv_table *table_from_row(const stored_table *row, char *err, size_t errc
     return t;
 }
 
+/* The chat of `t` from its last `n` lines of `total` ever said. */
+static void set_chat(srv_table *t, const chat_line *lines, int n, int total)
+{
+    if (n > 0 && (t->chat = calloc(CHAT_KEPT, sizeof *t->chat))) {
+        /* The ring holds line i at i % CHAT_KEPT. */
+        for (int k = 0; k < n; k++)
+            t->chat[(total - n + k) % CHAT_KEPT] = lines[k];
+        t->nchat = total;
+    }
+}
+
 /* The last CHAT_KEPT chat lines of `t` and its review, from storage. A
  * failure leaves them out (the game goes on without them). */
 static void load_chat_and_review(srv_tables *T, srv_table *t)
@@ -195,12 +209,7 @@ static void load_chat_and_review(srv_tables *T, srv_table *t)
     chat_line *lines = malloc(CHAT_KEPT * sizeof *lines);
     int total = 0;
     int n = lines ? storage_load_chat(T->store, t->row.id, lines, CHAT_KEPT, &total) : -1;
-    if (n > 0 && (t->chat = calloc(CHAT_KEPT, sizeof *t->chat))) {
-        /* The ring holds line i at i % CHAT_KEPT. */
-        for (int k = 0; k < n; k++)
-            t->chat[(total - n + k) % CHAT_KEPT] = lines[k];
-        t->nchat = total;
-    }
+    set_chat(t, lines, n, total);
     free(lines);
     if (n < 0 || (t->row.status == TABLE_FINISHED &&
                   storage_load_review(T->store, t->row.id, &t->review) < 0))
@@ -210,15 +219,21 @@ static void load_chat_and_review(srv_tables *T, srv_table *t)
 
 static int64_t now_ms(const srv_tables *T);
 
-/* A table read from storage joins the registry: its chat and review
- * read, its clocks going on from now (the time nobody ran it is not
- * counted against the seat to move). */
-static void adopt_table(srv_tables *T, srv_table *t)
+/* A table read from storage joins the registry, its clocks going on
+ * from now (the time nobody ran it is not counted against the seat to
+ * move). */
+static void register_table(srv_tables *T, srv_table *t)
 {
-    load_chat_and_review(T, t);
     insert_table(T, t);
     t->turn_ms = now_ms(T);
     t->idle_ms = t->turn_ms;
+}
+
+/* The same, its chat and review read first. */
+static void adopt_table(srv_tables *T, srv_table *t)
+{
+    load_chat_and_review(T, t);
+    register_table(T, t);
 }
 
 static void maybe_think(srv_tables *T, srv_table *t);
@@ -1630,45 +1645,70 @@ void tables_analysis_done(srv_tables *T, const char *table, int turn, const srv_
 typedef struct id_batch {
     char ids[ORPHANS_PER_SWEEP][STORED_ID_BYTES];
     int n;
+    srv_tables *T;
+    int adopted;
 } id_batch;
 
-static int collect_orphan(void *ctx, const char *id)
+static void collect_orphan(void *ctx, const char *id)
 {
     id_batch *b = ctx;
     if (b->n < ORPHANS_PER_SWEEP)
         snprintf(b->ids[b->n++], STORED_ID_BYTES, "%s", id);
-    return b->n == ORPHANS_PER_SWEEP;
+}
+
+/* An orphan read: it joins the registry, claimed, or is let go (none
+ * there, finished, or it does not replay). */
+static void adopt_loaded(void *ctx, const char *id, const stored_table *row, const chat_line *chat,
+                         int nchat, int total)
+{
+    id_batch *b = ctx;
+    char err[160] = "it is not there";
+    srv_table *t = NULL;
+    if (find_loaded(b->T, id))
+        return; /* run here already (two ids of one lock) */
+    if (row && row->status < TABLE_FINISHED)
+        t = table_from_row(row, err, sizeof err);
+    if (!t) {
+        if (row && row->status < TABLE_FINISHED)
+            fprintf(stderr, "carcassonne serve: table %s not taken over: %s\n", id, err);
+        storage_release(b->T->store, id);
+        return;
+    }
+    t->claimed = 1;
+    set_chat(t, chat, nchat, total);
+    register_table(b->T, t);
+    maybe_think(b->T, t);
+    b->adopted++;
 }
 
 /* Takes over the tables whose server died (PostgreSQL: nobody holds
- * their lock), every ORPHANS_MS. */
+ * their lock), every ORPHANS_MS, or at once after a full batch: claimed
+ * first, then read in a few round trips (a process killed leaves
+ * thousands at once, and their clients come back within seconds). */
 static void adopt_orphans(srv_tables *T, int64_t now)
 {
-    if (now - T->orphans_ms < ORPHANS_MS && now >= T->orphans_ms)
+    if (!T->orphans_more && now - T->orphans_ms < ORPHANS_MS && now >= T->orphans_ms)
         return;
     T->orphans_ms = now;
+    T->orphans_more = 0;
     id_batch *b = malloc(sizeof *b);
     if (!b)
         return;
     b->n = 0;
-    if (storage_claim_orphans(T->store, collect_orphan, b) != 0)
+    b->T = T;
+    b->adopted = 0;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    if (storage_claim_orphans(T->store, ORPHANS_PER_SWEEP, collect_orphan, b) != 0 ||
+        (b->n > 0 && storage_load_tables(T->store, b->ids, b->n, CHAT_KEPT, adopt_loaded, b) != 0))
         fprintf(stderr, "carcassonne serve: %s\n", storage_error(T->store));
-    stored_table *row = malloc(sizeof *row);
-    for (int i = 0; row && i < b->n; i++) {
-        char err[160];
-        srv_table *t = NULL;
-        if (!find_loaded(T, b->ids[i]) && storage_load_table(T->store, b->ids[i], row) == 1 &&
-            row->status < TABLE_FINISHED)
-            t = table_from_row(row, err, sizeof err);
-        if (!t) {
-            storage_release(T->store, b->ids[i]);
-            continue;
-        }
-        t->claimed = 1;
-        adopt_table(T, t);
-        fprintf(stderr, "carcassonne serve: table %s taken over\n", t->row.id);
-    }
-    free(row);
+    else
+        T->orphans_more = b->n == ORPHANS_PER_SWEEP;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    if (b->adopted > 0)
+        fprintf(stderr, "carcassonne serve: %d table%s taken over in %lld ms\n", b->adopted,
+                b->adopted == 1 ? "" : "s",
+                (long long)(t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000);
     free(b);
 }
 

@@ -578,6 +578,69 @@ static void test_chat_and_review(void **state)
     storage_close(s);
 }
 
+/* What storage_load_tables() passed on, in order. */
+typedef struct batch_seen {
+    int calls;
+    char ids[8][STORED_ID_BYTES];
+    int found[8], nmoves[8], nchat[8], total[8];
+    char last_line[8][sizeof(stored_chat){0}.text];
+} batch_seen;
+
+static void note_loaded(void *ctx, const char *id, const stored_table *t, const stored_chat *chat,
+                        int nchat, int total)
+{
+    batch_seen *b = ctx;
+    int i = b->calls++;
+    assert_true(i < 8);
+    snprintf(b->ids[i], STORED_ID_BYTES, "%s", id);
+    b->found[i] = t != NULL;
+    b->nmoves[i] = t ? t->nmoves : -1;
+    if (t)
+        assert_string_equal(t->id, id);
+    b->nchat[i] = nchat;
+    b->total[i] = total;
+    snprintf(b->last_line[i], sizeof b->last_line[i], "%s", nchat > 0 ? chat[nchat - 1].text : "");
+}
+
+/* Many tables read at once (a takeover): each id passed on in order, with
+ * its moves and its last chat lines, or NULL when there is none; the
+ * same from both backends (PostgreSQL reads them in one pipeline). */
+static void test_load_tables(void **state)
+{
+    (void)state;
+    static stored_table t[3];
+    const char *names[3] = {"tbatch000001", "tbatch000002", "tbatch000003"};
+    storage *s = open_db();
+    for (int i = 0; i < 3; i++) {
+        carc_game *g;
+        make_table(&t[i], names[i], 60 + (uint64_t)i, 3 + 2 * i, &g);
+        carc_game_free(g);
+        assert_int_equal(storage_create_table(s, &t[i]), 0);
+    }
+    for (int n = 0; n < 4; n++) {
+        stored_chat line = {.seat = 0, .at_ms = 10 + n};
+        snprintf(line.text, sizeof line.text, "hello %d", n);
+        assert_int_equal(storage_add_chat(s, names[2], n, &line), 0);
+    }
+    assert_int_equal(storage_commit(s), 0);
+    char ids[4][STORED_ID_BYTES] = {"tbatch000003", "tnone0000009", "tbatch000001", "tbatch000002"};
+    batch_seen b = {0};
+    assert_int_equal(storage_load_tables(s, ids, 4, 3, note_loaded, &b), 0);
+    assert_int_equal(b.calls, 4);
+    for (int i = 0; i < 4; i++)
+        assert_string_equal(b.ids[i], ids[i]);
+    assert_int_equal(b.found[1], 0);
+    assert_int_equal(b.nmoves[0], 7);
+    assert_int_equal(b.nmoves[2], 3);
+    assert_int_equal(b.nmoves[3], 5);
+    assert_int_equal(b.nchat[0], 3);
+    assert_int_equal(b.total[0], 4);
+    assert_string_equal(b.last_line[0], "hello 3");
+    assert_int_equal(b.nchat[2], 0);
+    assert_int_equal(b.total[2], 0);
+    storage_close(s);
+}
+
 /* Two servers that both think they run a table (two connections) write
  * move 6: the database keeps one. The second waits for the first's
  * transaction, at most a short lock timeout, and is refused or fails;
@@ -610,12 +673,11 @@ static void test_two_writers_one_move(void **state)
     storage_close(b);
 }
 
-static int collect_first(void *ctx, const char *id)
+static void collect_first(void *ctx, const char *id)
 {
     char *out = ctx;
     if (!*out)
         snprintf(out, STORED_ID_BYTES, "%s", id);
-    return 0;
 }
 
 /* PostgreSQL: two server processes (two connections) on one database.
@@ -643,7 +705,7 @@ static void test_claims_pg(void **state)
     assert_int_equal(storage_claim(a, t.id), 1);
     assert_int_equal(storage_claim(b, t.id), 0);
     char orphan[STORED_ID_BYTES] = "";
-    assert_int_equal(storage_claim_orphans(b, collect_first, orphan), 0);
+    assert_int_equal(storage_claim_orphans(b, 16, collect_first, orphan), 0);
     assert_string_equal(orphan, "");
     assert_int_equal(storage_append_move(b, t.id, 6, &t.moves[6], TABLE_PLAYING, -1), -1);
     assert_int_equal(storage_set_status(b, t.id, TABLE_FINISHED, 0), -1);
@@ -655,7 +717,7 @@ static void test_claims_pg(void **state)
      * connection close: a moment. */
     double start = seconds_now();
     while (!*orphan && seconds_now() - start < 5.0)
-        assert_int_equal(storage_claim_orphans(b, collect_first, orphan), 0);
+        assert_int_equal(storage_claim_orphans(b, 16, collect_first, orphan), 0);
     assert_string_equal(orphan, t.id);
     assert_int_equal(storage_append_move(b, t.id, 6, &t.moves[7], TABLE_PLAYING, -1), -1);
     assert_int_equal(storage_append_move(b, t.id, 7, &t.moves[7], TABLE_PLAYING, -1), 0);
@@ -667,6 +729,52 @@ static void test_claims_pg(void **state)
     assert_int_equal(loaded.nmoves, 8);
     storage_close(b);
     storage_close(c);
+}
+
+static void count_claimed(void *ctx, const char *id)
+{
+    (void)id;
+    (*(int *)ctx)++;
+}
+
+/* PostgreSQL: orphans are claimed at most `max` at a time, and only the
+ * ones passed on: the rest stay free for the next call or another
+ * process (before, every orphan was locked and only the first 512 read:
+ * the others were run by nobody). */
+static void test_claim_limit_pg(void **state)
+{
+    (void)state;
+    static stored_table t;
+    storage *a = open_db();
+    for (int i = 0; i < 5; i++) {
+        char id[STORED_ID_BYTES];
+        snprintf(id, sizeof id, "torphan%05d", i);
+        carc_game *g;
+        make_table(&t, id, 70 + (uint64_t)i, 2, &g);
+        carc_game_free(g);
+        assert_int_equal(storage_create_table(a, &t), 0);
+    }
+    assert_int_equal(storage_commit(a), 0);
+    storage *b = open_db();
+    int got = 0;
+    assert_int_equal(storage_claim_orphans(a, 2, count_claimed, &got), 0);
+    assert_int_equal(got, 2);
+    got = 0;
+    assert_int_equal(storage_claim_orphans(b, 2, count_claimed, &got), 0);
+    assert_int_equal(got, 2);
+    got = 0;
+    assert_int_equal(storage_claim_orphans(b, 2, count_claimed, &got), 0);
+    assert_int_equal(got, 1);
+    got = 0;
+    assert_int_equal(storage_claim_orphans(a, 2, count_claimed, &got), 0);
+    assert_int_equal(got, 0);
+    for (int i = 0; i < 5; i++) {
+        char id[STORED_ID_BYTES];
+        snprintf(id, sizeof id, "torphan%05d", i);
+        assert_int_equal(storage_claim(a, id) + storage_claim(b, id), 1);
+    }
+    storage_close(a);
+    storage_close(b);
 }
 
 /* PostgreSQL: another connection holding a lock on the moves stalls a
@@ -831,6 +939,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_failed_step_changes_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(test_finished_tables, setup, teardown),
         cmocka_unit_test_setup_teardown(test_chat_and_review, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_load_tables, setup, teardown),
         cmocka_unit_test_setup_teardown(test_two_writers_one_move, setup, teardown),
         cmocka_unit_test_setup_teardown(test_newer_schema_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_hand_kept, setup, teardown),
@@ -845,6 +954,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest postgres_only[] = {
         cmocka_unit_test_setup_teardown(test_locked_database_pg, setup, teardown),
         cmocka_unit_test_setup_teardown(test_claims_pg, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_claim_limit_pg, setup, teardown),
         cmocka_unit_test_setup_teardown(test_postgres_restarted, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pipelined_pg, setup, teardown),
         cmocka_unit_test_setup_teardown(test_upgrade_from_version_2_pg, setup, teardown),
