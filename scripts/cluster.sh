@@ -20,7 +20,10 @@
 # comes from HAProxy's address); BALANCE, HAProxy's balance algorithm
 # (default source: a client's address picks its server, so that it comes
 # back to it; roundrobin spreads one address's connections, as the load
-# benchmark wants); RELAY, how the servers send each other events:
+# benchmark wants); BALANCERS, how many HAProxy processes share the port
+# (default 1; each holds about half its open files limit in connections,
+# so that a machine whose limit cannot be raised holds more with two);
+# RELAY, how the servers send each other events:
 # postgresql (the default, LISTEN/NOTIFY) or redis (a redis-server of the
 # cluster's own, in CLUSTER_DIR/redis on 127.0.0.1, port PORT+2000, no
 # persistence). PostgreSQL runs from its own data folder, listening on a
@@ -35,6 +38,10 @@ CLUSTER_DIR=${CLUSTER_DIR:-$PWD/cluster}
 CARC=${CARC:-$root/build/carcassonne}
 SERVE_ARGS=${SERVE_ARGS:---max-conns-per-ip 100000 --max-tables-per-ip 100000 --max-tables 100000}
 BALANCE=${BALANCE:-source}
+BALANCERS=${BALANCERS:-1}
+case "$BALANCERS" in
+"" | *[!0-9]* | 0*) echo "cluster.sh: BALANCERS must be a whole number from 1" >&2 && exit 1 ;;
+esac
 RELAY=${RELAY:-postgresql}
 case "$RELAY" in
 postgresql | redis) ;;
@@ -187,19 +194,36 @@ EOF
             i=$((i + 1))
         done
     } >"$cfg.new"
-    pidfile="$CLUSTER_DIR/haproxy.pid"
-    if alive "$pidfile" && cmp -s "$cfg" "$cfg.new"; then
-        rm -f "$cfg.new"
-        return 0
-    fi
+    same=0
+    cmp -s "$cfg" "$cfg.new" 2>/dev/null && same=1
     mv "$cfg.new" "$cfg"
-    if alive "$pidfile"; then
-        haproxy -f "$cfg" -D -p "$pidfile" -sf "$(cat "$pidfile")" ||
-            die "haproxy did not reload"
-    else
-        haproxy -f "$cfg" -D -p "$pidfile" >"$CLUSTER_DIR/haproxy.log" 2>&1 ||
-            die "haproxy did not start: see $CLUSTER_DIR/haproxy.log"
-    fi
+    # BALANCERS processes on the one port (HAProxy binds with SO_REUSEPORT:
+    # the kernel spreads the connections), each with its own open files
+    # limit; the ones above BALANCERS, from an earlier start, stop.
+    for pidfile in "$CLUSTER_DIR"/haproxy-*.pid; do
+        b=${pidfile##*/haproxy-}
+        b=${b%.pid}
+        [ -f "$pidfile" ] && [ "$b" -gt "$BALANCERS" ] && { alive "$pidfile" && kill "$(cat "$pidfile")"; rm -f "$pidfile"; }
+    done
+    b=1
+    while [ $b -le "$BALANCERS" ]; do
+        pidfile=$(balancer_pidfile $b)
+        if alive "$pidfile" && [ $same -eq 1 ]; then
+            :
+        elif alive "$pidfile"; then
+            haproxy -f "$cfg" -D -p "$pidfile" -sf "$(cat "$pidfile")" ||
+                die "haproxy did not reload"
+        else
+            haproxy -f "$cfg" -D -p "$pidfile" >>"$CLUSTER_DIR/haproxy.log" 2>&1 ||
+                die "haproxy did not start: see $CLUSTER_DIR/haproxy.log"
+        fi
+        b=$((b + 1))
+    done
+}
+
+# The pid file of balancer $1: haproxy.pid for the first.
+balancer_pidfile() {
+    if [ "$1" -eq 1 ]; then echo "$CLUSTER_DIR/haproxy.pid"; else echo "$CLUSTER_DIR/haproxy-$1.pid"; fi
 }
 
 count() {
@@ -250,11 +274,14 @@ status)
         fi
         i=$((i + 1))
     done
-    if alive "$CLUSTER_DIR/haproxy.pid"; then
-        echo "haproxy pid $(cat "$CLUSTER_DIR/haproxy.pid") port $PORT running"
-    else
-        echo "haproxy pid - port $PORT missing"
-    fi
+    for pidfile in "$CLUSTER_DIR/haproxy.pid" "$CLUSTER_DIR"/haproxy-*.pid; do
+        [ "$pidfile" = "$CLUSTER_DIR/haproxy-*.pid" ] && continue
+        if alive "$pidfile"; then
+            echo "haproxy pid $(cat "$pidfile") port $PORT running"
+        else
+            echo "haproxy pid - port $PORT missing"
+        fi
+    done
     if [ -f "$CLUSTER_DIR/pg/data/postmaster.pid" ]; then
         echo "postgresql pid $(head -1 "$CLUSTER_DIR/pg/data/postmaster.pid") socket $CLUSTER_DIR/pg"
     else
@@ -266,7 +293,7 @@ status)
     ;;
 stop)
     [ -d "$CLUSTER_DIR" ] || exit 0
-    for pidfile in "$CLUSTER_DIR"/server-*.pid "$CLUSTER_DIR/haproxy.pid" "$CLUSTER_DIR/redis.pid"; do
+    for pidfile in "$CLUSTER_DIR"/server-*.pid "$CLUSTER_DIR"/haproxy*.pid "$CLUSTER_DIR/redis.pid"; do
         alive "$pidfile" && kill "$(cat "$pidfile")"
         rm -f "$pidfile"
     done

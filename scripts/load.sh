@@ -109,10 +109,11 @@ figures() {
 cpu_options() {
     env "$@" scripts/cluster.sh status | awk '
         $1 == "server" && $7 == "running" { servers = servers (servers ? "," : "") $4 }
-        $1 == "haproxy" && $3 != "-" { print "--cpu haproxy=" $3 }
+        $1 == "haproxy" && $3 != "-" { balancers = balancers (balancers ? "," : "") $3 }
         $1 == "redis" && $3 != "-" { print "--cpu redis=" $3 }
         $1 == "postgresql" && $3 != "-" { print "PG " $3 }
-        END { if (servers) print "--cpu servers=" servers }' | while read -r a b; do
+        END { if (servers) print "--cpu servers=" servers
+              if (balancers) print "--cpu haproxy=" balancers }' | while read -r a b; do
         if [ "$a" = PG ]; then
             echo "--cpu postgresql=$(ps -o pid= --ppid "$b" | tr -d ' ' | tr '\n' ',')$b"
         else
@@ -141,11 +142,18 @@ for _ in range(500):
 PY
 }
 
+# HAProxy holds two descriptors a connection (client and server side):
+# as many balancers on the port as the open files limit needs (2 on a
+# machine whose hard limit is 20,000, for 5,000 tables).
+limit=$(ulimit -H -n)
+[ "$limit" = unlimited ] && limit=1048576
+balancers=$(((4 * tables + 1024 + limit - 1) / limit))
+
 for n in $(echo "$cluster" | tr ',' ' '); do
 for relay in $(echo "${RELAYS:-postgresql}" | tr ',' ' '); do
     cport=$(free_port "$n")
     cluster_env=("CLUSTER_DIR=$dir/cluster-$n-$relay" "PORT=$cport" "CARC=$PWD/$program"
-        BALANCE=roundrobin "RELAY=$relay")
+        BALANCE=roundrobin "RELAY=$relay" "BALANCERS=$balancers")
     env "${cluster_env[@]}" SERVE_ARGS="${SERVE_OPTS:-$limits}" scripts/cluster.sh start --servers "$n"
     extra="$(cpu_options "${cluster_env[@]}")"
     if [ -n "${KILL_AT:-}" ]; then

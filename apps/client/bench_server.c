@@ -40,11 +40,10 @@ enum {
     MAX_TABLES = 100000,
     SETUP_IN_FLIGHT = 64,   /* tables being created and joined at once */
     RECORDS_IN_FLIGHT = 64, /* record requests at once */
-    /* Connections being made again at once. libwebsockets keeps a
-     * connection's pending timeouts in one sorted list, walked at every
-     * insertion: with thousands of connections dialled at once the load
-     * generator spent its whole core there, and the server's takeover
-     * measured the bench (2026-11-27). */
+    /* Connections being made again at once: all 6,000 of a kill at
+     * once kept the load generator's core busy in libwebsockets' timer
+     * list, and the tables took longer to come back than at 512 (p99 8.0 s
+     * at 2,048, 6.1 s at 512, 6.8 s at 256; 2026-11-27). */
     RECONNECT_IN_FLIGHT = 512,
     CPU_GROUPS = 8, /* --cpu options */
     CPU_PIDS = 64,  /* processes in all of them */
@@ -334,7 +333,7 @@ static void on_move_ok(bench_table *t, const json_t *msg)
         b->latency_cap = cap;
     }
     b->latency[b->nlatency++] = now_s() - t->sent_at;
-    if (t->down && b->killed_at > 0) {
+    if (t->down && t->was_down) {
         t->down = 0;
         if (b->nrecovery == b->recovery_cap) {
             size_t cap = b->recovery_cap ? 2 * b->recovery_cap : 256;
@@ -930,6 +929,7 @@ static int run(bench *b)
         fprintf(stderr, "carcassonne bench: %s\n", err);
         return BENCH_FAILED;
     }
+    ws_loop_no_idle_timers(b->loop);
     bench_figures f = {.base_kb = rss_kb(b->opt.server_pid)};
     double t0 = now_s();
     setup_phase(b, 60 + b->opt.tables / 50.0);

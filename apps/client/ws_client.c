@@ -43,6 +43,7 @@ struct ws_loop {
     struct ev_loop *ev;  /* libev's loop (epoll), or NULL: lws's own poll() */
     ev_timer wait_timer; /* bounds one ws_loop_run() on libev */
     int destroying;
+    int no_idle_timers; /* ws_loop_no_idle_timers() */
     lws_sorted_usec_list_t tick;
     void (*wake_cb)(void *user);
     void *wake_user;
@@ -333,8 +334,18 @@ void ws_loop_wake(ws_loop *l)
     lws_cancel_service(l->context);
 }
 
+void ws_loop_no_idle_timers(ws_loop *l)
+{
+    l->no_idle_timers = 1;
+}
+
 ws_conn *ws_connect(ws_loop *l, const ws_url *url, const ws_handlers *h, void *user)
 {
+    /* libwebsockets' default policy pings an idle connection after 5
+     * minutes, and keeps that timer of every connection in one sorted
+     * list, set again at each message received: a walk of the whole list
+     * each time with thousands of connections. */
+    static const lws_retry_bo_t no_idle_timers = {.secs_since_valid_ping = 0};
     ws_conn *c = calloc(1, sizeof *c);
     if (!c)
         return NULL;
@@ -353,6 +364,8 @@ ws_conn *ws_connect(ws_loop *l, const ws_url *url, const ws_handlers *h, void *u
     ci.local_protocol_name = "carcassonne.v1";
     ci.ietf_version_or_minus_one = -1;
     ci.opaque_user_data = c;
+    if (l->no_idle_timers)
+        ci.retry_and_idle_policy = &no_idle_timers;
     /* A failure inside the call may already run the callbacks: no user
      * callback runs then, and the connection is freed here. */
     c->reported = 1;

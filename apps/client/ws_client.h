@@ -37,6 +37,11 @@ typedef struct ws_handlers {
 ws_loop *ws_loop_new(int max_conns, char *err, size_t errcap);
 /* Closes every connection (without calling on_close) and frees `l`. */
 void ws_loop_free(ws_loop *l);
+/* The connections made from now on have no idle timers (no ping after
+ * minutes of silence): for a loop of thousands of connections (the load
+ * bench), where libwebsockets' sorted list of them costs a walk over
+ * every connection at each message. */
+void ws_loop_no_idle_timers(ws_loop *l);
 /* Serves events for at most about `timeout_ms` milliseconds. Returns 0, or
  * -1 when the loop failed. */
 int ws_loop_run(ws_loop *l, int timeout_ms);
