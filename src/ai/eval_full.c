@@ -118,6 +118,8 @@ typedef struct joins {
 /* The frontier squares the open edges of a feature lead to, each once. */
 typedef struct open_squares {
     int n;
+    int dead; /* open into the table's edge (table=WxH without
+                 table-edge-completes): never completed */
     count_id square[MAX_OPEN_SQUARES];
 } open_squares;
 
@@ -207,10 +209,23 @@ static inline int squares_beyond(eval_ctx *c, const seg_node *m, unsigned side, 
     return n;
 }
 
+/* Whether segment `m` (a road's or a city's) crosses an edge of its tile
+ * that faces the table's edge: a side no tile will ever match, and that
+ * is no longer open on the board (table_place()). */
+static int faces_table_edge(const carc_game *g, const seg_node *m)
+{
+    const board_tile *t = &g->tiles[m->tile];
+    unsigned ports = carc_seg_ports[t->kind][t->rot][seg_local(m)];
+    for (int d = 0; d < 4; d++)
+        if ((ports & (2u << (3 * d))) && table_beyond(g, t->x + carc_dx[d], t->y + carc_dy[d]))
+            return 1;
+    return 0;
+}
+
 /* Walks the road or city rooted at `root`: its tiles, pennants and the
- * squares its open edges lead to. A road or city segment holds the middle
- * port of each edge it crosses (and no other port). Returns the distinct
- * tiles. */
+ * squares its open edges lead to, and whether it is open into the
+ * table's edge. A road or city segment holds the middle port of each
+ * edge it crosses (and no other port). Returns the distinct tiles. */
 static int walk_feature(eval_ctx *c, int root, int *pennants, unsigned *marks, open_squares *o)
 {
     const carc_game *g = c->g;
@@ -218,6 +233,9 @@ static int walk_feature(eval_ctx *c, int root, int *pennants, unsigned *marks, o
     int tiles = 0, flags = 0;
     unsigned marked = 0;
     o->n = 0;
+    o->dead = 0;
+    /* Only a bounded table whose edge closes nothing has such sides. */
+    int bounded = g->rules.table_w && !table_edge_completes(g);
     int s = root;
     do {
         const seg_node *m = &g->seg[s];
@@ -235,6 +253,8 @@ static int walk_feature(eval_ctx *c, int root, int *pennants, unsigned *marks, o
         int n = squares_beyond(c, m, 2u, f);
         for (int i = 0; i < n; i++)
             add_square(o, f[i]);
+        if (bounded && !o->dead)
+            o->dead = faces_table_edge(g, m);
         s = m->next;
     } while (s != root);
     *pennants = flags;
@@ -246,6 +266,8 @@ static int walk_feature(eval_ctx *c, int root, int *pennants, unsigned *marks, o
  * filled, and closed as eval.c closes one open edge. */
 static double completion_chance(eval_ctx *c, const open_squares *o)
 {
+    if (o->dead)
+        return 0.0;
     double q = 1.0;
     for (int i = 0; i < o->n; i++)
         q *= square_fill(c, o->square[i]) * c->per_square;
@@ -302,7 +324,7 @@ static double road_worth(eval_ctx *c, int root, double *q)
     open_squares o;
     int tiles = walk_feature(c, root, &pennants, &marks, &o);
     double ends = 0.0;
-    *q = 1.0;
+    *q = o.dead ? 0.0 : 1.0;
     for (int i = 0; i < o.n; i++) {
         double fill = square_fill(c, o.square[i]);
         ends += fill;

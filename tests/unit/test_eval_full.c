@@ -1,9 +1,9 @@
 /* test_eval_full.c: the full evaluation (src/ai/eval_full.c): exact scores
- * once the game is over, a city open into a dead square valued at its end
- * value, determinism, values that depend on the position alone (not on
- * the hidden order of the pile, nor on the tile drawn next), terms that
- * add up to the evaluation, and the board's record of each tile's open
- * sides, which the evaluation's walks read instead of the grid. */
+ * once the game is over, a city open into a dead square or into the
+ * table's edge valued at its end value, determinism, values that depend on the position alone (not
+ * on the hidden order of the pile, nor on the tile drawn next), terms that add up to the
+ * evaluation, and the board's record of each tile's open sides, which the evaluation's walks read
+ * instead of the grid. */
 /* game.h first: it names the base layout's build of the engine. */
 #include "state.h"
 #include "board.h"
@@ -80,6 +80,39 @@ static void test_dead_square_city(void **state)
     double basic[CARC_MAX_PLAYERS];
     carc_evaluate(g, basic);
     assert_true(basic[1] - basic[0] > v[1] - v[0] + 0.5);
+    carc_game_free(g);
+}
+
+/* A bounded table (table=3x3): H at (0,-1) closes the start tile's city
+ * with its south one; Red's follower on its north city, open into the
+ * table's edge, can never be completed: the city is worth its end value,
+ * 1, as in a dead square (before, the edge's side, taken off the board's
+ * open sides, made it look complete: worth 2). With table-edge-completes
+ * the edge closes it when H is placed: 2 points scored. */
+static void test_city_open_into_table_edge(void **state)
+{
+    (void)state;
+    carc_rules rules = {.table_w = 3, .table_h = 3};
+    carc_game *g = carc_game_new(2, &rules, 5);
+    assert_non_null(g);
+    sup_play_ok(g, "H 0 -1 0 N", NULL, 0);
+    assert_int_equal(carc_game_score(g, 0), 0);
+    assert_int_equal(carc_game_supply(g, 0), CARC_FOLLOWERS - 1);
+    double v[CARC_MAX_PLAYERS];
+    ai_evaluate_full(g, v);
+    double follower = v[1] / supply_units(carc_game_supply(g, 1));
+    assert_true(follower > 0.0);
+    double city = v[0] - follower * supply_units(carc_game_supply(g, 0));
+    double left = carc_game_tiles_left(g, NULL) + 1;
+    assert_true(fabs(city - (1.0 - 0.45 * left / BASE_PILE)) < 1e-9);
+    carc_game_free(g);
+
+    rules.flags = CARC_RULE_TABLE_EDGE_COMPLETES;
+    g = carc_game_new(2, &rules, 5);
+    assert_non_null(g);
+    sup_play_ok(g, "H 0 -1 0 N", NULL, 0);
+    assert_int_equal(carc_game_score(g, 0), 2);
+    assert_int_equal(carc_game_supply(g, 0), CARC_FOLLOWERS);
     carc_game_free(g);
 }
 
@@ -240,7 +273,7 @@ int main(void)
         cmocka_unit_test(test_finished_games), cmocka_unit_test(test_dead_square_city),
         cmocka_unit_test(test_deterministic),  cmocka_unit_test(test_hidden_order),
         cmocka_unit_test(test_drawn_tile),     cmocka_unit_test(test_terms),
-        cmocka_unit_test(test_open_sides),
+        cmocka_unit_test(test_open_sides),     cmocka_unit_test(test_city_open_into_table_edge),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
