@@ -57,6 +57,22 @@ static double supply_units(int supply)
     return supply <= 3 ? supply : 3 + 0.5 * (supply - 3);
 }
 
+/* Whether the full evaluation values the one open feature of `owner` at
+ * its end value `end` (1 for a one-tile city), less the early doubt over
+ * an open feature; `other` has only followers in supply, which give one
+ * follower's worth. Returns the evaluation of `owner` minus `other`. */
+static double valued_at_end(const carc_game *g, int owner, int other, double end)
+{
+    double v[CARC_MAX_PLAYERS];
+    ai_evaluate_full(g, v);
+    double follower = v[other] / supply_units(carc_game_supply(g, other));
+    assert_true(follower > 0.0);
+    double city = v[owner] - follower * supply_units(carc_game_supply(g, owner));
+    double left = carc_game_tiles_left(g, NULL) + 1;
+    assert_true(fabs(city - (end - 0.45 * left / BASE_PILE)) < 1e-9);
+    return v[owner] - v[other];
+}
+
 static void test_dead_square_city(void **state)
 {
     (void)state;
@@ -67,19 +83,12 @@ static void test_dead_square_city(void **state)
     assert_int_equal(carc_game_score(g, 0), 0);
     assert_int_equal(carc_game_score(g, 1), 0);
     assert_int_equal(carc_game_supply(g, 1), CARC_FOLLOWERS - 1);
-    double v[CARC_MAX_PLAYERS];
-    ai_evaluate_full(g, v);
-    /* Red has only followers in supply: one follower's worth from it. */
-    double follower = v[0] / supply_units(carc_game_supply(g, 0));
-    assert_true(follower > 0.0);
-    double city = v[1] - follower * supply_units(carc_game_supply(g, 1));
-    /* Its 1 point, less the early doubt over an open feature. */
-    double left = carc_game_tiles_left(g, NULL) + 1;
-    assert_true(fabs(city - (1.0 - 0.45 * left / BASE_PILE)) < 1e-9);
+    /* Its 1 point; Red has only followers in supply. */
+    double full = valued_at_end(g, 1, 0, 1.0);
     /* The basic evaluation still hopes for the city's completion. */
     double basic[CARC_MAX_PLAYERS];
     carc_evaluate(g, basic);
-    assert_true(basic[1] - basic[0] > v[1] - v[0] + 0.5);
+    assert_true(basic[1] - basic[0] > full + 0.5);
     carc_game_free(g);
 }
 
@@ -98,13 +107,7 @@ static void test_city_open_into_table_edge(void **state)
     sup_play_ok(g, "H 0 -1 0 N", NULL, 0);
     assert_int_equal(carc_game_score(g, 0), 0);
     assert_int_equal(carc_game_supply(g, 0), CARC_FOLLOWERS - 1);
-    double v[CARC_MAX_PLAYERS];
-    ai_evaluate_full(g, v);
-    double follower = v[1] / supply_units(carc_game_supply(g, 1));
-    assert_true(follower > 0.0);
-    double city = v[0] - follower * supply_units(carc_game_supply(g, 0));
-    double left = carc_game_tiles_left(g, NULL) + 1;
-    assert_true(fabs(city - (1.0 - 0.45 * left / BASE_PILE)) < 1e-9);
+    valued_at_end(g, 0, 1, 1.0);
     carc_game_free(g);
 
     rules.flags = CARC_RULE_TABLE_EDGE_COMPLETES;
