@@ -728,8 +728,13 @@ static void on_tick(lws_sorted_usec_list_t *sul)
     int64_t now = wall_ms();
     if (++S->ticks % sweep_ticks(S->opt) == 0)
         sweep_idle(S, now);
-    tables_tick(S->tables, now);
-    if (S->relay && S->ticks % PEER_CHECK_TICKS == 0)
+    /* Tables taken over: their server died, which this process looks for
+     * only every second. It looks at once, so that the connections that
+     * followed the dead one's tables here close (and resume) before one
+     * sends a move to a table taken over here, which does not know it
+     * (`not_seated`; once in a 5,000-table kill). */
+    int adopted = tables_tick(S->tables, now);
+    if (S->relay && (adopted > 0 || S->ticks % PEER_CHECK_TICKS == 0))
         check_peers(S);
     lws_sul_schedule(S->ctx, 0, &S->tick, on_tick, TICK_MS * LWS_US_PER_MS);
 }

@@ -1685,15 +1685,15 @@ static void adopt_loaded(void *ctx, const char *id, const stored_table *row, con
  * their lock), every ORPHANS_MS, or at once after a full batch: claimed
  * first, then read in a few round trips (a process killed leaves
  * thousands at once, and their clients come back within seconds). */
-static void adopt_orphans(srv_tables *T, int64_t now)
+static int adopt_orphans(srv_tables *T, int64_t now)
 {
     if (!T->orphans_more && now - T->orphans_ms < ORPHANS_MS && now >= T->orphans_ms)
-        return;
+        return 0;
     T->orphans_ms = now;
     T->orphans_more = 0;
     id_batch *b = malloc(sizeof *b);
     if (!b)
-        return;
+        return 0;
     b->n = 0;
     b->T = T;
     b->adopted = 0;
@@ -1709,12 +1709,14 @@ static void adopt_orphans(srv_tables *T, int64_t now)
         fprintf(stderr, "carcassonne serve: %d table%s taken over in %lld ms\n", b->adopted,
                 b->adopted == 1 ? "" : "s",
                 (long long)(t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000);
+    int adopted = b->adopted;
     free(b);
+    return adopted;
 }
 
-void tables_tick(srv_tables *T, int64_t now)
+int tables_tick(srv_tables *T, int64_t now)
 {
-    adopt_orphans(T, now);
+    int adopted = adopt_orphans(T, now);
     for (srv_table *t = T->newest, *older; t; t = older) {
         older = t->older;
         if (t->row.status == TABLE_WAITING && t->nmembers == 0 &&
@@ -1743,6 +1745,7 @@ void tables_tick(srv_tables *T, int64_t now)
             t->thinking = t->row.nmoves;
         }
     }
+    return adopted;
 }
 
 void tables_stalled(srv_tables *T, int64_t ms)

@@ -120,8 +120,9 @@ void tables_review_done(srv_tables *T, const char *table, char *json_moves);
 void tables_analysis_done(srv_tables *T, const char *table, int turn, const srv_analysis *a);
 /* Checks the clocks at time `now_ms`: a seat whose time ran out at the
  * previous check too (so that the input waiting in between was read) is
- * played by the computer or forfeits. */
-void tables_tick(srv_tables *T, int64_t now_ms);
+ * played by the computer or forfeits. With several servers, takes over
+ * the tables whose server died. Returns the number taken over. */
+int tables_tick(srv_tables *T, int64_t now_ms);
 
 /* The server's loop did not run for `ms` milliseconds (the process was
  * stopped, or starved): the clocks are not charged for that time. */
