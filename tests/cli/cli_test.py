@@ -1793,6 +1793,35 @@ def case_inns_commands():
     check(code == 0 and "traders-builders" in out, "--help: %s" % out)
 
 
+def case_match_records():
+    """The strength matches' records in docs/matches: every game replays,
+    and each folder's command of docs/matches/README.md, with `--record
+    FOLDER --resume`, counts the folder's games without playing one."""
+    root = os.path.join(os.path.dirname(os.path.dirname(HERE)), "docs", "matches")
+    with open(os.path.join(root, "README.md")) as f:
+        rows = re.findall(r"^\| `([\w-]+)` \| `carcassonne (arena [^`]+)`", f.read(), re.M)
+    check(len(rows) >= 3, "docs/matches/README.md lists %d matches" % len(rows))
+    for folder, command in rows:
+        where = os.path.join(root, folder)
+        games = sorted(n for n in os.listdir(where) if n.endswith(".rec"))
+        check(games, "%s: no records" % folder)
+        for name in games:
+            code, _, err = run(["replay", os.path.join(where, name)])
+            check(code == 0, "%s/%s does not replay: %s" % (folder, name, err))
+        args = command.split() + ["--record", where, "--resume", "--json"]
+        total = int(args[args.index("--games") + 1])
+        args[args.index("--games") + 1] = str(len(games))
+        code, out, err = run(args, timeout=60)
+        check(code == 0, "%s: %s exited %d: %s" % (folder, command, code, err))
+        stats = json.loads(out.splitlines()[-1])
+        # resumed: the games counted from their records, none played
+        check(stats["games"] == len(games) and stats["resumed"] == len(games),
+              "%s: counted %r of %d records" % (folder, stats, len(games)))
+        check(stats["a_wins"] + stats["b_wins"] + stats["draws"] == len(games),
+              "%s: wins and draws do not add up: %r" % (folder, stats))
+        check(len(games) <= total, "%s: more records than the command's games" % folder)
+
+
 CASES = {
     "bench_mcts": case_bench_mcts,
     "engine_session": case_engine_session,
@@ -1830,6 +1859,7 @@ CASES = {
     "engine_table_hand": case_engine_table_hand,
     "rules_hand_commands": case_rules_hand_commands,
     "show_table": case_show_table,
+    "match_records": case_match_records,
 }
 
 if __name__ == "__main__":
