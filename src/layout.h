@@ -130,7 +130,7 @@
 #define river_advance LAYOUT_NAME(river_advance)
 #define river_placement_error LAYOUT_NAME(river_placement_error)
 #define carc_rot_edges LAYOUT_NAME(carc_rot_edges)
-#define carc_sig_fits LAYOUT_NAME(carc_sig_fits)
+#define carc_fits LAYOUT_NAME(carc_fits)
 #define carc_sig_count LAYOUT_NAME(carc_sig_count)
 #define carc_sig_count_lanes LAYOUT_NAME(carc_sig_count_lanes)
 #define carc_seg_template LAYOUT_NAME(carc_seg_template)

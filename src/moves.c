@@ -22,7 +22,7 @@ static unsigned square_fits_kind(const carc_game *g, int f, int kind)
 {
     if (river_is_kind(kind))
         return river_rotations_of(g, f, kind);
-    return carc_sig_fits[g->frontier[f].sig][kind];
+    return carc_fits[kind][g->frontier[f].sig];
 }
 
 static unsigned square_fits(const carc_game *g, int f)
@@ -71,7 +71,7 @@ static int write_placements(const carc_game *g, carc_placement *out)
         return n;
     }
     for (int f = 0; f < g->nfrontier; f++) {
-        unsigned rots = carc_sig_fits[g->frontier[f].sig][g->drawn];
+        unsigned rots = carc_fits[g->drawn][g->frontier[f].sig];
         if (!rots)
             continue;
         const frontier_square *sq = &g->frontier[f];

@@ -37,7 +37,7 @@ unsigned river_rotations_of(const carc_game *g, int f, int kind)
     const frontier_square *sq = &g->frontier[f];
     if (!g->river.open || sq->x != g->river.x || sq->y != g->river.y)
         return 0;
-    unsigned rots = carc_sig_fits[sq->sig][kind], ok = 0;
+    unsigned rots = carc_fits[kind][sq->sig], ok = 0;
     for (int r = 0; r < 4; r++)
         if (((rots >> r) & 1u) && !river_u_turn(g, kind, r))
             ok |= 1u << r;
@@ -73,7 +73,7 @@ int river_placement_error(carc_game *g, carc_placement p)
         game_set_error(g, "tile %s must continue the river at %d %d", id, g->river.x, g->river.y);
         return 1;
     }
-    if (((carc_sig_fits[g->frontier[f].sig][g->drawn] >> p.rot) & 1u) &&
+    if (((carc_fits[g->drawn][g->frontier[f].sig] >> p.rot) & 1u) &&
         river_u_turn(g, g->drawn, p.rot)) {
         game_set_error(g, "tile %s at %d %d rotation %d would turn the river back: a U-turn", id,
                        p.x, p.y, p.rot);

@@ -86,7 +86,7 @@ typedef struct board_tile {
 } board_tile;
 
 /* An empty square next to a placed tile, with the signature of the edges
- * its neighbours impose (see carc_sig_fits). */
+ * its neighbours impose (see carc_fits). */
 typedef struct frontier_square {
     int8_t x, y;
     sig_t16 sig;
@@ -303,9 +303,10 @@ static inline unsigned carc_edges_at(int kind, int rot)
 /* Rotations of each kind that fit a square of signature `sig`: EDGE_BITS
  * per board direction (N lowest), 0 when no tile touches that edge, else
  * 1 + the carc_kind the edge must have. Signature 0 (no neighbour) is all
- * 0. */
-extern const uint8_t carc_sig_fits[SIGNATURES][LAYOUT_KINDS];
-/* The number of rotations in each carc_sig_fits entry. */
+ * 0. Indexed [kind][sig]: the frontier loops read one kind at many
+ * squares, so a kind's row (4 KB in the wide layout) stays in cache. */
+extern const uint8_t carc_fits[LAYOUT_KINDS][SIGNATURES];
+/* The number of rotations in each carc_fits entry. */
 extern const uint8_t carc_sig_count[SIGNATURES][LAYOUT_KINDS];
 /* carc_sig_count in lanes: kind k is bits 16 * (k % 4) of word k / 4. */
 extern const uint64_t carc_sig_count_lanes[SIGNATURES][COUNT_WORDS];

@@ -210,10 +210,10 @@ static int print_layout(void)
 
     /* Square signatures: EDGE_BITS per edge, 0 when no tile touches that
      * edge, else 1 + the kind the edge must have. */
-    printf("const uint8_t carc_sig_fits[SIGNATURES][LAYOUT_KINDS] = {\n");
-    for (unsigned sig = 0; sig < SIGNATURES; sig++) {
+    printf("const uint8_t carc_fits[LAYOUT_KINDS][SIGNATURES] = {\n");
+    for (int k = 0; k < LAYOUT_KINDS; k++) {
         printf("    {");
-        for (int k = 0; k < LAYOUT_KINDS; k++)
+        for (unsigned sig = 0; sig < SIGNATURES; sig++)
             printf(" %u,", sig_rotations(k, sig));
         printf(" },\n");
     }

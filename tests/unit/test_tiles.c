@@ -420,9 +420,9 @@ static void test_signature_fits(void **state)
                 }
                 expect |= (unsigned)ok << r;
             }
-            if (carc_sig_fits[sig][k] != expect)
+            if (carc_fits[k][sig] != expect)
                 fail_msg("signature %02X tile %c: fits %X, expected %X", sig, 'A' + k,
-                         carc_sig_fits[sig][k], expect);
+                         carc_fits[k][sig], expect);
             assert_int_equal(carc_sig_count[sig][k], popcount(expect));
         }
     assert_int_equal(carc_sig_edge(CARC_CITY, 2), (1u + CARC_CITY) << 4);
