@@ -903,38 +903,6 @@ static const char *const table_reads[3] = {
     "SELECT turn, move, made_by, at_ms FROM moves WHERE table_id=$1 ORDER BY turn",
 };
 
-/* Runs table_reads with `id`: their results into `out` (the caller
- * PQclear()s them), 0; or -1 with s->error and nothing to clear. */
-static int read_table_rows(pg_storage *s, const char *id, PGresult *out[3])
-{
-    if ((!s->in_transaction && connected(s)) || (s->in_pipeline && drain(s)))
-        return -1;
-    const char *values[] = {id};
-    int ok = PQenterPipelineMode(s->conn);
-    for (int i = 0; ok && i < 3; i++)
-        ok = PQsendQueryParams(s->conn, table_reads[i], 1, NULL, values, NULL, NULL, 0);
-    int sent = ok && PQpipelineSync(s->conn);
-    if (!sent)
-        set_error(s, "postgresql", PQerrorMessage(s->conn));
-    ok = sent;
-    for (int i = 0; i < 3; i++) {
-        out[i] = sent ? next_answer(s->conn) : NULL;
-        if (ok && PQresultStatus(out[i]) != PGRES_TUPLES_OK) {
-            ok = 0;
-            set_error(s, "postgresql",
-                      out[i] ? PQresultErrorMessage(out[i]) : PQerrorMessage(s->conn));
-        }
-    }
-    if ((sent && pipeline_off(s->conn) != 0) && ok) {
-        ok = 0;
-        set_error(s, "postgresql", PQerrorMessage(s->conn));
-    }
-    if (!ok)
-        for (int i = 0; i < 3; i++)
-            PQclear(out[i]);
-    return ok ? 0 : -1;
-}
-
 /* A table from the answers of table_reads: 1, 0 when there is none, -1
  * (s->error) when what is stored does not make one. */
 static int table_from_answers(pg_storage *s, PGresult *const r[3], stored_table *out)
@@ -951,16 +919,21 @@ static int table_from_answers(pg_storage *s, PGresult *const r[3], stored_table 
     return read_moves(s, r[2], out) != 0 ? -1 : 1;
 }
 
-static int pg_load_table(storage *base, const char *id, stored_table *out)
+
+/* Calls `each` with the first column of every row of `r` (NULL: a failed
+ * read, -1) until it returns nonzero; clears `r`. */
+static int each_id(PGresult *r, int (*each)(void *ctx, const char *id), void *ctx)
 {
-    pg_storage *s = as_pg(base);
-    PGresult *r[3];
-    if (read_table_rows(s, id, r) != 0)
+    if (!r)
         return -1;
-    int found = table_from_answers(s, r, out);
-    for (int i = 0; i < 3; i++)
-        PQclear(r[i]);
-    return found;
+    for (int i = 0; i < PQntuples(r); i++) {
+        char id[STORED_ID_BYTES];
+        get_text(r, i, 0, id, sizeof id);
+        if (each(ctx, id))
+            break;
+    }
+    PQclear(r);
+    return 0;
 }
 
 static int pg_list(storage *base, unsigned statuses, int (*each)(void *ctx, const char *id),
@@ -973,16 +946,7 @@ static int pg_list(storage *base, unsigned statuses, int (*each)(void *ctx, cons
                             "SELECT id FROM tables WHERE ($1::int >> status) & 1 = 1"
                             " ORDER BY created_ms, id COLLATE \"C\"",
                             &p);
-    if (!r)
-        return -1;
-    for (int i = 0; i < PQntuples(r); i++) {
-        char id[STORED_ID_BYTES];
-        get_text(r, i, 0, id, sizeof id);
-        if (each(ctx, id))
-            break;
-    }
-    PQclear(r);
-    return 0;
+    return each_id(r, each, ctx);
 }
 
 static int pg_list_listed(storage *base, int max, int (*each)(void *ctx, const char *id), void *ctx)
@@ -994,16 +958,7 @@ static int pg_list_listed(storage *base, int max, int (*each)(void *ctx, const c
                             "SELECT id FROM tables WHERE listed=1 AND status IN (0, 1)"
                             " ORDER BY created_ms DESC, id COLLATE \"C\" DESC LIMIT $1::int",
                             &p);
-    if (!r)
-        return -1;
-    for (int i = 0; i < PQntuples(r); i++) {
-        char id[STORED_ID_BYTES];
-        get_text(r, i, 0, id, sizeof id);
-        if (each(ctx, id))
-            break;
-    }
-    PQclear(r);
-    return 0;
+    return each_id(r, each, ctx);
 }
 
 /* A table's last $2 chat lines, oldest first. */
@@ -1042,21 +997,25 @@ static int pg_load_chat(storage *base, const char *id, stored_chat *out, int cap
     return n;
 }
 
-/* Reads `n` (at most BATCH_TABLES) tables and their chat in one round trip:
- * table_reads and chat_read for each, pipelined; their answers into
- * `r` (the caller PQclear()s them), 0; or -1 with s->error and nothing to
- * clear. */
+enum { NO_CHAT = -1 };
+
+/* Reads `n` (at most BATCH_TABLES) tables in one round trip: table_reads
+ * for each, and chat_read unless chat_cap is NO_CHAT, pipelined; their
+ * answers into `r` (r[i][3] NULL without chat; the caller PQclear()s
+ * them), 0; or -1 with s->error and nothing to clear. */
 static int read_batch(pg_storage *s, const char (*ids)[STORED_ID_BYTES], int n, int chat_cap,
                       PGresult *r[][4])
 {
     char cap[16];
     snprintf(cap, sizeof cap, "%d", chat_cap);
+    int reads = chat_cap == NO_CHAT ? 3 : 4;
     int ok = PQenterPipelineMode(s->conn);
     for (int i = 0; ok && i < n; i++) {
         const char *values[] = {ids[i], cap};
         for (int q = 0; ok && q < 3; q++)
             ok = PQsendQueryParams(s->conn, table_reads[q], 1, NULL, values, NULL, NULL, 0);
-        ok = ok && PQsendQueryParams(s->conn, chat_read, 2, NULL, values, NULL, NULL, 0);
+        if (reads == 4)
+            ok = ok && PQsendQueryParams(s->conn, chat_read, 2, NULL, values, NULL, NULL, 0);
     }
     int sent = ok && PQpipelineSync(s->conn);
     if (!sent)
@@ -1064,7 +1023,9 @@ static int read_batch(pg_storage *s, const char (*ids)[STORED_ID_BYTES], int n, 
     ok = sent;
     for (int i = 0; i < n; i++)
         for (int q = 0; q < 4; q++) {
-            r[i][q] = sent ? next_answer(s->conn) : NULL;
+            r[i][q] = sent && q < reads ? next_answer(s->conn) : NULL;
+            if (q == reads)
+                continue;
             if (ok && PQresultStatus(r[i][q]) != PGRES_TUPLES_OK) {
                 ok = 0;
                 set_error(s, "postgresql",
@@ -1080,6 +1041,24 @@ static int read_batch(pg_storage *s, const char (*ids)[STORED_ID_BYTES], int n, 
             for (int q = 0; q < 4; q++)
                 PQclear(r[i][q]);
     return ok ? 0 : -1;
+}
+
+static int pg_load_table(storage *base, const char *id, stored_table *out)
+{
+    pg_storage *s = as_pg(base);
+    char ids[1][STORED_ID_BYTES];
+    if (strlen(id) >= sizeof ids[0])
+        return 0; /* every stored id fits STORED_ID_BYTES */
+    memcpy(ids[0], id, strlen(id) + 1);
+    if ((!s->in_transaction && connected(s)) || (s->in_pipeline && drain(s)))
+        return -1;
+    PGresult *r[1][4];
+    if (read_batch(s, ids, 1, NO_CHAT, r) != 0)
+        return -1;
+    int found = table_from_answers(s, r[0], out);
+    for (int q = 0; q < 4; q++)
+        PQclear(r[0][q]);
+    return found;
 }
 
 static int pg_load_tables(storage *base, const char (*ids)[STORED_ID_BYTES], int n, int chat_cap,
