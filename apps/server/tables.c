@@ -236,6 +236,25 @@ static void adopt_table(srv_tables *T, srv_table *t)
     register_table(T, t);
 }
 
+/* Claimed table `id` as read after its claim (`row`; NULL: it is not
+ * there): a live one becomes a claimed table, its chat still to set; a
+ * finished one, or one that does not replay, is let go (NULL). */
+static srv_table *claimed_table(srv_tables *T, const char *id, const stored_table *row)
+{
+    char err[160] = "it is not there";
+    srv_table *t = NULL;
+    if (row && row->status < TABLE_FINISHED)
+        t = table_from_row(row, err, sizeof err);
+    if (!t) {
+        if (row && row->status < TABLE_FINISHED)
+            fprintf(stderr, "carcassonne serve: table %s not taken over: %s\n", id, err);
+        storage_release(T->store, id);
+        return NULL;
+    }
+    t->claimed = 1;
+    return t;
+}
+
 static void maybe_think(srv_tables *T, srv_table *t);
 
 /* Takes over waiting or playing table `id` when no server runs it (its
@@ -245,17 +264,12 @@ static srv_table *take_over(srv_tables *T, const char *id, stored_table *row)
 {
     if (storage_claim(T->store, id) != 1)
         return NULL;
-    char err[160];
-    srv_table *t = NULL;
-    if (storage_load_table(T->store, id, row) == 1 && row->status < TABLE_FINISHED)
-        t = table_from_row(row, err, sizeof err);
-    if (!t) {
-        storage_release(T->store, id);
-        return NULL;
+    int found = storage_load_table(T->store, id, row);
+    srv_table *t = claimed_table(T, id, found == 1 ? row : NULL);
+    if (t) {
+        adopt_table(T, t);
+        maybe_think(T, t);
     }
-    t->claimed = 1;
-    adopt_table(T, t);
-    maybe_think(T, t);
     return t;
 }
 
@@ -1662,19 +1676,11 @@ static void adopt_loaded(void *ctx, const char *id, const stored_table *row, con
                          int nchat, int total)
 {
     id_batch *b = ctx;
-    char err[160] = "it is not there";
-    srv_table *t = NULL;
     if (find_loaded(b->T, id))
         return; /* run here already (two ids of one lock) */
-    if (row && row->status < TABLE_FINISHED)
-        t = table_from_row(row, err, sizeof err);
-    if (!t) {
-        if (row && row->status < TABLE_FINISHED)
-            fprintf(stderr, "carcassonne serve: table %s not taken over: %s\n", id, err);
-        storage_release(b->T->store, id);
+    srv_table *t = claimed_table(b->T, id, row);
+    if (!t)
         return;
-    }
-    t->claimed = 1;
     set_chat(t, chat, nchat, total);
     register_table(b->T, t);
     maybe_think(b->T, t);
