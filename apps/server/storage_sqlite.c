@@ -615,12 +615,11 @@ static int sqlite_load_table(storage *base, const char *id, stored_table *out)
     return 1;
 }
 
-static int sqlite_list(storage *base, unsigned statuses, int (*each)(void *ctx, const char *id),
-                       void *ctx)
+/* Steps bound statement `q`, calling `each` with its first column until it
+ * returns nonzero; resets `q`. 0, or -1 with s->error naming `what`. */
+static int each_id(sqlite_storage *s, sqlite3_stmt *q, int (*each)(void *ctx, const char *id),
+                   void *ctx, const char *what)
 {
-    sqlite_storage *s = as_sqlite(base);
-    sqlite3_stmt *q = s->stmt[ST_LIST];
-    sqlite3_bind_int(q, 1, (int)statuses);
     int rc;
     while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
         char id[STORED_ID_BYTES];
@@ -631,7 +630,16 @@ static int sqlite_list(storage *base, unsigned statuses, int (*each)(void *ctx, 
         }
     }
     sqlite3_reset(q);
-    return rc == SQLITE_DONE ? 0 : failed(s, "listing tables");
+    return rc == SQLITE_DONE ? 0 : failed(s, what);
+}
+
+static int sqlite_list(storage *base, unsigned statuses, int (*each)(void *ctx, const char *id),
+                       void *ctx)
+{
+    sqlite_storage *s = as_sqlite(base);
+    sqlite3_stmt *q = s->stmt[ST_LIST];
+    sqlite3_bind_int(q, 1, (int)statuses);
+    return each_id(s, q, each, ctx, "listing tables");
 }
 
 static int sqlite_list_listed(storage *base, int max, int (*each)(void *ctx, const char *id),
@@ -640,17 +648,7 @@ static int sqlite_list_listed(storage *base, int max, int (*each)(void *ctx, con
     sqlite_storage *s = as_sqlite(base);
     sqlite3_stmt *q = s->stmt[ST_LISTED];
     sqlite3_bind_int(q, 1, max);
-    int rc;
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-        char id[STORED_ID_BYTES];
-        copy_column_text(q, 0, id, sizeof id);
-        if (each(ctx, id)) {
-            rc = SQLITE_DONE;
-            break;
-        }
-    }
-    sqlite3_reset(q);
-    return rc == SQLITE_DONE ? 0 : failed(s, "listing the lobby");
+    return each_id(s, q, each, ctx, "listing the lobby");
 }
 
 /* --- Chat and reviews --------------------------------------------------------------- */

@@ -214,6 +214,22 @@ static void free_job(job *j)
     }
 }
 
+/* Queues computer move or analysis `j` (push_lane) unless `max` of its
+ * kind are queued already, and wakes a worker: 0, or -1 (full, or out of
+ * memory) with `j` freed. */
+static int enqueue_lane(workers *w, job *j, int max)
+{
+    pthread_mutex_lock(&w->lock);
+    int queued = j->kind == JOB_THINK ? w->nthink : w->nanalyse;
+    int full = queued >= max || push_lane(w, j) != 0;
+    if (!full)
+        pthread_cond_signal(&w->work);
+    pthread_mutex_unlock(&w->lock);
+    if (full)
+        free_job(j);
+    return full ? -1 : 0;
+}
+
 /* --- The jobs ------------------------------------------------------------------------- */
 
 /* Runs `p` on worker `index`, registered so that the watchdog can stop it.
@@ -533,14 +549,7 @@ int workers_think(workers *w, const char *table, const char *addr, int turn, con
         free_job(j);
         return -1;
     }
-    pthread_mutex_lock(&w->lock);
-    int full = w->nthink >= WORKERS_MAX_JOBS || push_lane(w, j) != 0;
-    if (!full)
-        pthread_cond_signal(&w->work);
-    pthread_mutex_unlock(&w->lock);
-    if (full)
-        free_job(j);
-    return full ? -1 : 0;
+    return enqueue_lane(w, j, WORKERS_MAX_JOBS);
 }
 
 /* Whether a review of `table` is queued or running (lock held). */
@@ -591,14 +600,7 @@ int workers_analyse(workers *w, const char *table, const char *addr, int turn, c
     snprintf(j->addr, sizeof j->addr, "%s", addr);
     j->turn = turn;
     j->ms = ms < w->max_think_ms ? ms : w->max_think_ms;
-    pthread_mutex_lock(&w->lock);
-    int full = w->nanalyse >= WORKERS_MAX_ANALYSES || push_lane(w, j) != 0;
-    if (!full)
-        pthread_cond_signal(&w->work);
-    pthread_mutex_unlock(&w->lock);
-    if (full)
-        free_job(j);
-    return full ? -1 : 0;
+    return enqueue_lane(w, j, WORKERS_MAX_ANALYSES);
 }
 
 static int stale_analysis(const job *j, const char *table, int turn)
