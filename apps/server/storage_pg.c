@@ -919,7 +919,6 @@ static int table_from_answers(pg_storage *s, PGresult *const r[3], stored_table 
     return read_moves(s, r[2], out) != 0 ? -1 : 1;
 }
 
-
 /* Calls `each` with the first column of every row of `r` (NULL: a failed
  * read, -1) until it returns nonzero; clears `r`. */
 static int each_id(PGresult *r, int (*each)(void *ctx, const char *id), void *ctx)
