@@ -6,8 +6,12 @@
 # second), then the default player's search (`bench --mcts`, 1 s a move, 2
 # threads, 8 midgame positions) in the base game and with all three,
 # alternated ROUNDS times (default 3) so that a busy moment touches both,
-# and the ratio of their iterations a second. About 2 minutes; run it on a
-# quiet machine.
+# and the ratio of their iterations a second; last the tiles placed a
+# second with all three against the base game's, paired: 2*ROUNDS+1 rounds
+# of a base bench and an all-three bench of as many plies, one after the
+# other, and the median of the rounds' ratios (on a VM whose speed drifts
+# within a minute, the one-run columns above can move by 10%). About 2
+# minutes; run it on a quiet machine.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 rounds=${1:-3}
@@ -33,3 +37,19 @@ while [ "$i" -le "$rounds" ]; do
 done
 echo "MCTS iterations a second over $rounds rounds: base game $((base_sum / rounds)),\
  all three $((all_sum / rounds)): $((100 * all_sum / base_sum))% of the base game's"
+tiles() {
+    "$bin" bench --games "$1" --expansions "$2" --json |
+        python3 -c 'import json, sys; print("%.0f" % json.load(sys.stdin)["tiles_per_second"])'
+}
+ratios=""
+i=1
+while [ "$i" -le $((2 * rounds + 1)) ]; do
+    b=$(tiles 20000 '')       # 20,000 x 71 plies
+    a=$(tiles 11452 "$all3")  # 11,452 x 124: as many
+    r=$(python3 -c "print('%.3f' % ($a / $b))")
+    echo "paired round $i: tiles placed a second, base game $b, all three $a: $r"
+    ratios="$ratios $r"
+    i=$((i + 1))
+done
+echo "tiles placed a second with all three, median of $((2 * rounds + 1)) paired rounds:\
+ $(python3 -c "import statistics, sys; print('%.0f%%' % (100 * statistics.median(map(float, sys.argv[1:]))))" $ratios) of the base game's"
