@@ -369,11 +369,13 @@ await test('a river game against the computer, through the river phase', async (
     }
     await keyboardTurn(page, false);
   }
-  // Every river tile placed (not discarded) is on the board, drawn as water.
+  // Every river tile placed (not discarded) is on the board, drawn as water
+  // (two letters: the base game's tile R, which the other player may have
+  // placed after the lake, is #tile-R too).
   const record = await page.evaluate(async (t) => (await fetch(`/api/tables/${t}/record`)).text(), table);
   check(/^expansions river$/m.test(record), 'the record names the expansion');
   const placed = record.split('\n').filter((l) => /^R[B-L] /.test(l)).length;
-  const onBoard = await page.$$eval('#board .tiles use', (u) => u.filter((e) => /^#tile-R/.test(e.getAttribute('href'))).length);
+  const onBoard = await page.$$eval('#board .tiles use', (u) => u.filter((e) => /^#tile-R[A-L](-|$)/.test(e.getAttribute('href'))).length);
   check(onBoard === placed + 1, `the spring and the ${placed} river tiles placed are on the board (${onBoard})`);
   check(placed >= 6, `most of the river is laid (${placed} tiles)`);
   const water = await page.$$eval('#tile-defs #tile-RD .water', (w) => w.map((e) => getComputedStyle(e).stroke));

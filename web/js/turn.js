@@ -203,11 +203,11 @@ export class Turn {
     this.chosen = this.placementAt(this.cursor);
     this.spot = null;
     this.phase = 'follower';
-    this.render();
     if (!this.spots().length) { // the figure chosen has no spot here: the first that has
       const other = this.figures.find((f) => this.spotsOf(f).length);
       if (other) this.figure = other;
     }
+    this.render(); // after the figure is settled: the bar shows the one chosen
     const n = this.spots().length;
     const others = this.otherFigures();
     const choice = n && others.length ? `; ${others.map((f) => `${figureKey(f)} for ${figureWords(f)}`).join(', ')}` : '';

@@ -277,6 +277,17 @@ test('the builder and the pig: their own spots in the figure step, B and P, the 
   press('1');
   press('Enter');
   assert.equal(sent.at(-1), 'K 1 1 3 ESE pig');
+  // The follower has no spot on this placement and the builder has: the
+  // step starts on the builder, and the bar shows the builder pressed (it
+  // was drawn before the switch, showing the follower).
+  turn.start({ turn: 13, player: 0, tile: 'K', placements: [{ ...k, spots: [] }], figures: ['follower', 'builder', 'pig'] }, 0);
+  press('Enter');
+  assert.equal(turn.figure, 'builder');
+  assert.match(bar.innerHTML, /data-act="figure-builder" aria-pressed="true"/, 'the bar shows the figure chosen');
+  assert.match(bar.innerHTML, /data-act="figure-follower" aria-pressed="false"/);
+  press('1');
+  press('Enter');
+  assert.equal(sent.at(-1), 'K 1 1 3 WSW builder');
 });
 
 test('the replay says "Builder: play again" when the same seat moves twice in a Traders & Builders game', () => {
