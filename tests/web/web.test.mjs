@@ -375,7 +375,8 @@ await test('a river game against the computer, through the river phase', async (
   const record = await page.evaluate(async (t) => (await fetch(`/api/tables/${t}/record`)).text(), table);
   check(/^expansions river$/m.test(record), 'the record names the expansion');
   const placed = record.split('\n').filter((l) => /^R[B-L] /.test(l)).length;
-  const onBoard = await page.$$eval('#board .tiles use', (u) => u.filter((e) => /^#tile-R[A-L](-|$)/.test(e.getAttribute('href'))).length);
+  const riverTile = /^#tile-R[A-L](-|$)/;
+  const onBoard = await page.$$eval('#board .tiles use', (u, re) => u.filter((e) => new RegExp(re).test(e.getAttribute('href'))).length, riverTile.source);
   check(onBoard === placed + 1, `the spring and the ${placed} river tiles placed are on the board (${onBoard})`);
   check(placed >= 6, `most of the river is laid (${placed} tiles)`);
   const water = await page.$$eval('#tile-defs #tile-RD .water', (w) => w.map((e) => getComputedStyle(e).stroke));
@@ -397,7 +398,7 @@ await test('a river game against the computer, through the river phase', async (
   check((await shown()).join() === '#tile-RA', 'the replay starts from the spring');
   await page.keyboard.press('End');
   await page.waitForFunction((n) => document.querySelectorAll('#replay-board .tiles use').length >= n, onBoard);
-  check((await shown()).filter((h) => /^#tile-R/.test(h)).length === onBoard, 'the replay lays the same river');
+  check((await shown()).filter((h) => riverTile.test(h)).length === onBoard, 'the replay lays the same river');
   await page.context().close();
 });
 
