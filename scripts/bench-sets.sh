@@ -20,9 +20,12 @@ all3=river,inns-cathedrals,traders-builders
 cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$root/build" --target carcassonne_cli -j"$(nproc)" >/dev/null
 "$bin" bench
+# field NAME: a number of the JSON object on standard input, rounded.
+field() {
+    python3 -c 'import json, sys; print("%.0f" % json.load(sys.stdin)[sys.argv[1]])' "$1"
+}
 rate() {
-    "$bin" bench --mcts mcts:ms=1000,threads=2 --expansions "$1" --json |
-        python3 -c 'import json, sys; print("%.0f" % json.load(sys.stdin)["iterations_per_second"])'
+    "$bin" bench --mcts mcts:ms=1000,threads=2 --expansions "$1" --json | field iterations_per_second
 }
 base_sum=0
 all_sum=0
@@ -38,8 +41,7 @@ done
 echo "MCTS iterations a second over $rounds rounds: base game $((base_sum / rounds)),\
  all three $((all_sum / rounds)): $((100 * all_sum / base_sum))% of the base game's"
 tiles() {
-    "$bin" bench --games "$1" --expansions "$2" --json |
-        python3 -c 'import json, sys; print("%.0f" % json.load(sys.stdin)["tiles_per_second"])'
+    "$bin" bench --games "$1" --expansions "$2" --json | field tiles_per_second
 }
 ratios=""
 i=1
