@@ -716,41 +716,18 @@ static void broadcast_move(srv_tables *T, const srv_table *t, int turn, int play
                           t->members[i].seat));
 }
 
-/* Plays `text` for the seat to move, made `by` whom: checks it, stores it,
- * then queues the reply to `mover` (when not NULL) and the events. The
- * text "end" ends the game now (a forfeit) with seat `forfeit`. */
-static msg_error apply_move(srv_tables *T, srv_table *t, const char *text, move_by by, int forfeit,
-                            srv_client *mover, const msg_request *r)
+/* Stores the move `sm` (turn `turn`, seat `player`) played on the
+ * scratch game, which becomes the table's game, then queues the reply to
+ * `mover` (when not NULL) and the events. `forfeit` is the seat that lost
+ * by forfeit, or -1. */
+static msg_error commit_move(srv_tables *T, srv_table *t, const stored_move *sm,
+                             const carc_event *events, int nevents, int forfeit, srv_client *mover,
+                             const msg_request *r)
 {
     int turn = t->row.nmoves, player = carc_game_current_player(t->game);
-    carc_event events[CARC_MAX_EVENTS];
-    int nevents = 0;
-    stored_move sm = {.by = by, .at_ms = now_ms(T)};
-    if (scratch_copy(T, t->game) != 0)
-        return mover ? refuse(T, mover, r, ERR_INTERNAL, "out of memory") : ERR_INTERNAL;
-    char why[160] = "";
-    carc_status st;
-    if (strcmp(text, "end") == 0) {
-        snprintf(sm.text, sizeof sm.text, "end");
-        st = carc_game_finish(T->scratch, events, CARC_MAX_EVENTS, &nevents);
-    } else {
-        carc_move m;
-        st = carc_move_parse_message(t->game, text, &m, why, sizeof why);
-        if (st == CARC_OK) {
-            carc_move_write(t->game, m, sm.text, sizeof sm.text);
-            st = carc_game_play(T->scratch, m, events, CARC_MAX_EVENTS, &nevents);
-        }
-    }
-    if (st == CARC_EOVER)
-        return mover ? refuse(T, mover, r, ERR_GAME_OVER, "the game has ended") : ERR_GAME_OVER;
-    if (st != CARC_OK || turn >= STORED_MAX_MOVES) {
-        if (!why[0])
-            snprintf(why, sizeof why, "%s", carc_game_error(T->scratch));
-        return mover ? refuse(T, mover, r, ERR_ILLEGAL, why) : ERR_ILLEGAL;
-    }
     int over = carc_game_over(T->scratch);
     table_status status = over ? TABLE_FINISHED : TABLE_PLAYING;
-    if (storage_append_move(T->store, t->row.id, turn, &sm, status, forfeit) != 0) {
+    if (storage_append_move(T->store, t->row.id, turn, sm, status, forfeit) != 0) {
         fprintf(stderr, "carcassonne serve: %s\n", storage_error(T->store));
         return mover ? refuse(T, mover, r, ERR_INTERNAL, "the move could not be stored")
                      : ERR_INTERNAL;
@@ -758,16 +735,16 @@ static msg_error apply_move(srv_tables *T, srv_table *t, const char *text, move_
     carc_game *played = T->scratch;
     T->scratch = t->game;
     t->game = played;
-    t->row.moves[turn] = sm;
+    t->row.moves[turn] = *sm;
     t->row.nmoves++;
     t->row.forfeit = forfeit;
     t->thinking = -1;
     if (t->analysing >= 0 && T->hooks.cancel_analysis)
         T->hooks.cancel_analysis(T->hooks.ctx, t->row.id, t->row.nmoves);
-    stop_clock(t, player, sm.at_ms);
+    stop_clock(t, player, sm->at_ms);
     if (mover)
         reply(T, mover, r, json_pack("{s:i}", "turn", turn));
-    broadcast_move(T, t, turn, player, &sm, events, nevents);
+    broadcast_move(T, t, turn, player, sm, events, nevents);
     if (over) {
         finish_table(T, t);
         broadcast(T, t, view_end(t), NULL);
@@ -776,6 +753,59 @@ static msg_error apply_move(srv_tables *T, srv_table *t, const char *text, move_
         maybe_analyse(T, t);
     }
     return ERR_NONE;
+}
+
+/* Plays `text` for the seat to move, made `by` a player or the computer:
+ * a placement or a discard of the drawn (or a held) tile, and nothing
+ * else. The words of the notation that only the server writes (`end`,
+ * `draw`, `start`, headers) are refused as illegal, with no change. On
+ * success stores the move and queues the reply to `mover` (when not
+ * NULL) and the events. */
+static msg_error apply_move(srv_tables *T, srv_table *t, const char *text, move_by by,
+                            srv_client *mover, const msg_request *r)
+{
+    carc_event events[CARC_MAX_EVENTS];
+    int nevents = 0;
+    stored_move sm = {.by = by, .at_ms = now_ms(T)};
+    char why[160] = "";
+    carc_move m;
+    carc_status st = carc_move_parse_message(t->game, text, &m, why, sizeof why);
+    if (st == CARC_EOVER)
+        return mover ? refuse(T, mover, r, ERR_GAME_OVER, "the game has ended") : ERR_GAME_OVER;
+    if (st == CARC_OK && t->row.nmoves >= STORED_MAX_MOVES) {
+        st = CARC_EILLEGAL;
+        snprintf(why, sizeof why, "the table holds no more moves");
+    }
+    if (st == CARC_OK && scratch_copy(T, t->game) != 0)
+        return mover ? refuse(T, mover, r, ERR_INTERNAL, "out of memory") : ERR_INTERNAL;
+    if (st == CARC_OK) {
+        carc_move_write(t->game, m, sm.text, sizeof sm.text);
+        st = carc_game_play(T->scratch, m, events, CARC_MAX_EVENTS, &nevents);
+        if (st != CARC_OK)
+            snprintf(why, sizeof why, "%s", carc_game_error(T->scratch));
+    }
+    if (st != CARC_OK) {
+        if (!why[0])
+            snprintf(why, sizeof why, "not a placement or a discard");
+        return mover ? refuse(T, mover, r, ERR_ILLEGAL, why) : ERR_ILLEGAL;
+    }
+    return commit_move(T, t, &sm, events, nevents, -1, mover, r);
+}
+
+/* Ends the game now: the server's `end` line and the final scoring, the
+ * seat `forfeit` losing by forfeit (its clock ran out). Only the server
+ * calls this; no client's text reaches it. */
+static msg_error forfeit_table(srv_tables *T, srv_table *t, int forfeit)
+{
+    carc_event events[CARC_MAX_EVENTS];
+    int nevents = 0;
+    stored_move sm = {.by = BY_SERVER, .at_ms = now_ms(T)};
+    snprintf(sm.text, sizeof sm.text, "end");
+    if (t->row.nmoves >= STORED_MAX_MOVES || scratch_copy(T, t->game) != 0)
+        return ERR_INTERNAL;
+    if (carc_game_finish(T->scratch, events, CARC_MAX_EVENTS, &nevents) != CARC_OK)
+        return ERR_GAME_OVER;
+    return commit_move(T, t, &sm, events, nevents, forfeit, NULL, NULL);
 }
 
 /* --- Requests ---------------------------------------------------------------------------- */
@@ -1230,7 +1260,7 @@ static void do_move(srv_tables *T, srv_client *c, const msg_request *r, srv_tabl
     else if (carc_game_current_player(t->game) != seat)
         refuse(T, c, r, ERR_NOT_YOUR_TURN, "another seat is to move");
     else
-        apply_move(T, t, r->move, BY_PLAYER, -1, c, r);
+        apply_move(T, t, r->move, BY_PLAYER, c, r);
 }
 
 static void do_legal(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t)
@@ -1610,7 +1640,7 @@ void tables_computer_move(srv_tables *T, const char *table, int turn, const char
     srv_table *t = find_loaded(T, table);
     if (!t || t->thinking != turn || t->row.nmoves != turn || t->row.status != TABLE_PLAYING)
         return;
-    if (apply_move(T, t, move, BY_COMPUTER, -1, NULL, NULL) != ERR_NONE) {
+    if (apply_move(T, t, move, BY_COMPUTER, NULL, NULL) != ERR_NONE) {
         t->thinking = -1;
         fprintf(stderr, "carcassonne serve: table %s: the computer's move '%s' was refused\n",
                 table, move);
@@ -1746,7 +1776,7 @@ int tables_tick(srv_tables *T, int64_t now)
             continue;
         }
         if (t->row.clock.on_timeout == TIMEOUT_FORFEIT) {
-            apply_move(T, t, "end", BY_SERVER, seat, NULL, NULL);
+            forfeit_table(T, t, seat);
         } else if (think(T, t, "mcts:level=easy") == 0) {
             t->thinking = t->row.nmoves;
         }

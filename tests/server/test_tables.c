@@ -291,7 +291,7 @@ static void legal_move(int c, char *out, size_t cap, int follower)
 
 static void send_move(int c, int turn, const char *move)
 {
-    char text[200];
+    char text[400];
     snprintf(text, sizeof text,
              "{\"type\":\"move\",\"id\":%d,\"table\":\"%s\",\"turn\":%d,"
              "\"move\":\"%s\"}",
@@ -456,6 +456,106 @@ static void test_move_errors(void **state)
     expect_error_code(0, "stale");
     request(0, "{\"type\":\"move\",\"id\":1,\"table\":\"tnosuchtable\",\"turn\":0,\"move\":\"x\"}");
     expect_error_code(0, "no_table");
+}
+
+/* The words of the record notation that only the server writes, and the
+ * error each gets: a line the engine reads is `illegal`; text with a
+ * control character never reaches it (`bad_field` from the decoder). */
+static const struct {
+    const char *move, *code;
+} server_only_words[] = {
+    {"end", "illegal"},          {"end # I win", "illegal"},   {"draw 1 D", "illegal"},
+    {"draw 2 G N K", "illegal"}, {"start D", "illegal"},       {"forfeit 2 time", "illegal"},
+    {"seed 5", "illegal"},       {"commitment 00", "illegal"}, {"# a comment", "illegal"},
+    {"discard", "illegal"},      {"end\nend", "bad_field"},    {"", "bad_field"},
+};
+
+/* The seat to move sends each server-only word (and the move it may
+ * legally play followed by `end` on a second line): each is refused, and
+ * the table is as before: nobody is told anything, the same turn is still
+ * to play and the legal move then goes through. Ends with that move
+ * played. */
+static void refuse_server_words(int seat)
+{
+    char move[96], text[300], with_end[128];
+    legal_move(seat, move, sizeof move, 0);
+    for (size_t i = 0; i < sizeof server_only_words / sizeof *server_only_words; i++) {
+        json_t *word = json_string(server_only_words[i].move);
+        char *quoted = json_dumps(word, JSON_ENCODE_ANY);
+        snprintf(text, sizeof text,
+                 "{\"type\":\"move\",\"id\":9,\"table\":\"%s\",\"turn\":0,\"move\":%s}", table_id,
+                 quoted);
+        free(quoted);
+        json_decref(word);
+        request(seat, text);
+        json_t *m = next(seat);
+        if (!m || strcmp(type_of(m), "error") != 0 ||
+            strcmp(json_string_value(json_object_get(m, "code")), server_only_words[i].code) != 0)
+            fail_msg("the move '%s' was not refused as %s: %s", server_only_words[i].move,
+                     server_only_words[i].code, m ? json_dumps(m, 0) : "nothing");
+        assert_null(next(0));
+        assert_null(next(1));
+    }
+    snprintf(with_end, sizeof with_end, "%s # then\\nend", move);
+    send_move(seat, 0, with_end);
+    expect_error_code(seat, "bad_field");
+    snprintf(with_end, sizeof with_end, "%s end", move);
+    send_move(seat, 0, with_end);
+    expect_error_code(seat, "illegal");
+    /* Nothing changed: turn 0 is still to play, and its legal move plays. */
+    send_move(seat, 0, move);
+    expect(seat, "move.ok");
+    json_t *ev = expect(seat, "move");
+    assert_string_equal(json_string_value(json_object_get(ev, "move")), move);
+    assert_string_equal(json_string_value(json_object_get(ev, "by")), "player");
+}
+
+/* A seated player cannot end the game with the server's `end`, nor write
+ * any other line that only the server writes (issue 35): at turn 0 and
+ * later, in the base game, with each expansion and all three, and with a
+ * hidden hand of three. */
+static void test_player_cannot_end(void **state)
+{
+    static const char *const extras[] = {
+        "",
+        ",\"expansions\":[\"river\"]",
+        ",\"expansions\":[\"inns-cathedrals\"]",
+        ",\"expansions\":[\"traders-builders\"]",
+        ",\"expansions\":[\"river\",\"inns-cathedrals\",\"traders-builders\"]",
+        ",\"rules\":[\"hand=3\"]",
+        ",\"expansions\":[\"river\",\"inns-cathedrals\",\"traders-builders\"],\"rules\":[\"hand="
+        "3\"]",
+    };
+    for (size_t k = 0; k < sizeof extras / sizeof *extras; k++) {
+        if (k > 0) {
+            teardown(state);
+            setup(state);
+        }
+        two_players_with("[\"me\",\"open\"]", extras[k], 1);
+        drain(0);
+        drain(1);
+        refuse_server_words(0);
+        /* Later in the game too: the next seat's `end` is refused. */
+        drain(0);
+        drain(1);
+        char text[200];
+        snprintf(text, sizeof text,
+                 "{\"type\":\"move\",\"id\":9,\"table\":\"%s\",\"turn\":1,\"move\":\"end\"}",
+                 table_id);
+        int to_move = -1;
+        for (int c = 0; c < 2 && to_move < 0; c++) {
+            request(c, text);
+            json_t *m = expect(c, "error");
+            const char *code = json_string_value(json_object_get(m, "code"));
+            if (strcmp(code, "illegal") == 0)
+                to_move = c;
+            else
+                assert_string_equal(code, "not_your_turn");
+        }
+        assert_true(to_move >= 0);
+        assert_null(next(0));
+        assert_null(next(1));
+    }
 }
 
 /* Rate-limited replies are not counted as errors; counted errors are
@@ -2094,6 +2194,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_create_join_move, setup, teardown),
         cmocka_unit_test_setup_teardown(test_commit_before_send, setup, teardown),
         cmocka_unit_test_setup_teardown(test_move_errors, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_player_cannot_end, setup, teardown),
         cmocka_unit_test_setup_teardown(test_error_counter, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tokens, setup, teardown),
         cmocka_unit_test_setup_teardown(test_waiting_table_hides_the_deal, setup, teardown),
