@@ -11,7 +11,7 @@
 #include "wire.h"
 
 static const char replay_usage[] =
-    "usage: carcassonne replay [--json] FILE\n"
+    "usage: carcassonne replay [--json] [--require-fair] FILE\n"
     "\n"
     "Reads the game record FILE ('-' for standard input), checks every move\n"
     "and prints the scores after the last move (after the final scoring when\n"
@@ -22,7 +22,8 @@ static const char replay_usage[] =
     "           [key, value] pairs, the digest of the public state\n"
     "           (carc_game_digest, 16 hex digits; a record in progress does\n"
     "           not say which tile comes next: seed 1 deals it), the deal\n"
-    "           check as {\"status\": \"verified\"|\"unchecked\", \"text\": ...},\n"
+    "           check as {\"status\": \"verified\"|\"unchecked\"|\"missing\",\n"
+    "           \"text\": ...},\n"
     "           each player's figures left ({\"followers\": 7, \"large\": 1},\n"
     "           with traders-builders also \"builder\" and \"pig\"), each move\n"
     "           with its player and figure (\"follower\", \"large\", \"builder\",\n"
@@ -30,18 +31,24 @@ static const char replay_usage[] =
     "           each player's \"goods\" ({\"wine\": 2, \"grain\": 0, \"cloth\": 1}),\n"
     "           \"goods_points\", a \"goods\" entry in each breakdown and each\n"
     "           move's \"second_part\" (a builder's second tile)\n"
+    "  --require-fair  exit 1 unless the deal is verified: a record with no\n"
+    "           commitment, or whose seed is not (or no longer) there, fails\n"
+    "           too (for sites that publish games)\n"
     "\n"
     "A record with a `commitment` header (a server's record) has its deal\n"
     "checked: SHA-256 of `salt:seed` must be the commitment and the tiles\n"
     "dealt from `seed` must be the record's tiles. replay says \"deal verified\n"
     "(seed, salt, commitment)\" or \"no commitment: the deal was not checked\";\n"
-    "a forged deal is an invalid record.\n"
+    "a forged deal is an invalid record. A finished game reveals its seed: one\n"
+    "whose `seed` line is gone says \"deal unchecked: the seed is missing ...\"\n"
+    "(also on standard error); a game in progress has no seed yet.\n"
     "\n"
     "The record's `expansions` line says which expansions it plays with\n"
     "(e.g. `expansions river`); tile ids have one or two letters (`RD 1 0 0`).\n"
     "\n"
     "Exit status: 0 valid record, 1 invalid record ('line N: ...' on standard\n"
-    "error), 2 bad arguments or unreadable FILE.\n";
+    "error) or, with --require-fair, a deal not verified, 2 bad arguments or\n"
+    "unreadable FILE.\n";
 
 static const carc_kind breakdown_kinds[4] = {CARC_ROAD, CARC_CITY, CARC_CLOISTER, CARC_FIELD};
 static const char *const breakdown_names[4] = {"roads", "cities", "cloisters", "farms"};
@@ -199,9 +206,43 @@ static void replay_text(const carc_game *g, const deal_result *deal)
     printf("%s\n", deal->text);
 }
 
+/* Prints the record's replay as one JSON object (--json). */
+static void print_json(const char *text, size_t len, const carc_game *g, const deal_result *deal)
+{
+    carc_record_error err;
+    history_ctx history = {json_array(), 0};
+    carc_game *again = carc_record_replay(text, len, 1, history_step, &history, &err);
+    carc_game_free(again);
+    json_t *root = replay_json(g, headers_json(text, len), deal);
+    json_object_set_new(root, "history", history.list);
+    char *out = json_dumps(root, JSON_COMPACT);
+    if (out)
+        puts(out);
+    free(out);
+    json_decref(root);
+}
+
+/* The exit status a valid record gets from its deal: with --require-fair
+ * anything but a verified deal fails (EXIT_INVALID, the reason on standard
+ * error). A finished game whose seed is missing is told on standard error
+ * either way, where a player notices it. The report on standard output
+ * is flushed first, so that the verdict comes after it. */
+static int deal_verdict(const deal_result *deal, int require_fair)
+{
+    fflush(stdout);
+    if (require_fair && deal->status != DEAL_VERIFIED) {
+        fprintf(stderr, "carcassonne replay: --require-fair: the deal is not verified: %s\n",
+                deal->text);
+        return EXIT_INVALID;
+    }
+    if (deal->status == DEAL_MISSING)
+        fprintf(stderr, "carcassonne replay: warning: %s\n", deal->text);
+    return EXIT_OK;
+}
+
 int cmd_replay(int argc, char **argv)
 {
-    int json = 0;
+    int json = 0, require_fair = 0;
     const char *path = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
@@ -209,6 +250,8 @@ int cmd_replay(int argc, char **argv)
             return EXIT_OK;
         } else if (strcmp(argv[i], "--json") == 0) {
             json = 1;
+        } else if (strcmp(argv[i], "--require-fair") == 0) {
+            require_fair = 1;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
             return cli_usage_error("replay", "unknown option '%s'", argv[i]);
         } else if (path) {
@@ -239,21 +282,11 @@ int cmd_replay(int argc, char **argv)
         carc_game_free(g);
         return EXIT_INVALID;
     }
-    if (json) {
-        history_ctx history = {json_array(), 0};
-        carc_game *again = carc_record_replay(text, len, 1, history_step, &history, &err);
-        carc_game_free(again);
-        json_t *root = replay_json(g, headers_json(text, len), &deal);
-        json_object_set_new(root, "history", history.list);
-        char *out = json_dumps(root, JSON_COMPACT);
-        if (out)
-            puts(out);
-        free(out);
-        json_decref(root);
-    } else {
+    if (json)
+        print_json(text, len, g, &deal);
+    else
         replay_text(g, &deal);
-    }
     free(text);
     carc_game_free(g);
-    return EXIT_OK;
+    return deal_verdict(&deal, require_fair);
 }

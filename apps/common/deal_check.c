@@ -166,6 +166,10 @@ deal_status deal_check(const char *text, size_t len, const carc_game *g, deal_re
                    "forged deal: the record gives its seed, salt or commitment twice");
     if (!d.commitments)
         return say(out, DEAL_UNCHECKED, "no commitment: the deal was not checked");
+    if (!d.seeds && carc_game_over(g))
+        return say(out, DEAL_MISSING,
+                   "deal unchecked: the seed is missing from this finished game's record, so "
+                   "its deal cannot be checked");
     if (!d.seeds)
         return say(out, DEAL_UNCHECKED,
                    "the seed is not revealed yet (it is at the end): the deal was not checked");
@@ -185,6 +189,7 @@ const char *deal_status_name(deal_status status)
     switch (status) {
     case DEAL_VERIFIED: return "verified";
     case DEAL_MISMATCH: return "mismatch";
+    case DEAL_MISSING: return "missing";
     case DEAL_UNCHECKED: break;
     }
     return "unchecked";

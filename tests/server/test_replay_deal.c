@@ -1,6 +1,7 @@
 /* test_replay_deal.c: the fair-deal check in the answer to the server's
- * `replay` request (replay_view()): "verified", "unchecked" and "mismatch",
- * and a forged record still replayed so that a viewer can warn about it. */
+ * `replay` request (replay_view()): "verified", "unchecked", "mismatch"
+ * and "missing", and a forged record still replayed so that a viewer can
+ * warn about it. */
 #include <jansson.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,9 +14,22 @@
 
 #include "replay_view.h"
 
-/* The text of tests/server/records/NAME.rec, with the header lines that
- * start with `drop` (may be NULL) left out and `insert` (may be NULL) put
- * after the first line. */
+/* Whether `line` starts with one of the '|'-separated prefixes of `drop`
+ * (may be NULL: none). */
+static int dropped(const char *line, const char *drop)
+{
+    while (drop && *drop) {
+        size_t n = strcspn(drop, "|");
+        if (strncmp(line, drop, n) == 0)
+            return 1;
+        drop += n + (drop[n] == '|');
+    }
+    return 0;
+}
+
+/* The text of tests/server/records/NAME.rec, with the lines that start
+ * with one of the prefixes in `drop` ("seed |salt ", may be NULL) left out
+ * and `insert` (may be NULL) put after the first line. */
 static char *record_text(const char *name, const char *drop, const char *insert)
 {
     char path[512];
@@ -26,7 +40,7 @@ static char *record_text(const char *name, const char *drop, const char *insert)
     char *text = calloc(cap, 1), line[256];
     assert_non_null(text);
     for (int i = 0; fgets(line, sizeof line, f); i++) {
-        if (drop && strncmp(line, drop, strlen(drop)) == 0)
+        if (dropped(line, drop))
             continue;
         n += (size_t)snprintf(text + n, cap - n, "%s", line);
         if (i == 0 && insert)
@@ -38,8 +52,8 @@ static char *record_text(const char *name, const char *drop, const char *insert)
 }
 
 /* replay_view() of the record: its `deal` status and text checked, and
- * the moves all there. */
-static void expect_deal(const char *text, const char *status, const char *words)
+ * its `moves` moves all there. */
+static void expect_deal_of(const char *text, int moves, const char *status, const char *words)
 {
     char err[200] = "";
     json_t *r = replay_view(text, strlen(text), err, sizeof err);
@@ -53,8 +67,14 @@ static void expect_deal(const char *text, const char *status, const char *words)
     if (!strstr(said, words))
         fail_msg("deal text '%s' does not say '%s'", said, words);
     assert_null(strchr(said, '\n'));
-    assert_int_equal(json_array_size(json_object_get(r, "moves")), 71);
+    assert_int_equal(json_array_size(json_object_get(r, "moves")), moves);
     json_decref(r);
+}
+
+/* expect_deal_of() a record of the whole 71 moves of fair_deal.rec. */
+static void expect_deal(const char *text, const char *status, const char *words)
+{
+    expect_deal_of(text, 71, status, words);
 }
 
 static void test_verified(void **state)
@@ -71,9 +91,30 @@ static void test_unchecked(void **state)
     char *text = record_text("fair_deal", "commitment ", NULL);
     expect_deal(text, "unchecked", "no commitment: the deal was not checked");
     free(text);
-    /* A table in progress: the commitment, the seed not revealed yet. */
-    text = record_text("fair_deal", "seed ", NULL);
-    expect_deal(text, "unchecked", "not revealed");
+    /* The seed, the salt and the commitment all left out: no commitment. */
+    text = record_text("fair_deal", "seed |salt |commitment ", NULL);
+    expect_deal(text, "unchecked", "no commitment: the deal was not checked");
+    free(text);
+}
+
+/* A finished game reveals its seed: a record with the commitment and no
+ * seed is "missing", whether its last tile was placed or it ended with
+ * `end` (its last move "end"); a game in progress is "unchecked". */
+static void test_missing(void **state)
+{
+    (void)state;
+    char *text = record_text("fair_deal", "seed ", NULL);
+    expect_deal(text, "missing", "deal unchecked: the seed is missing");
+    free(text);
+    text = record_text("ended_no_seed", NULL, NULL);
+    expect_deal_of(text, 8, "missing", "deal unchecked: the seed is missing");
+    free(text);
+    text = record_text("in_progress", NULL, NULL);
+    expect_deal_of(text, 7, "unchecked", "the seed is not revealed yet");
+    free(text);
+    /* Without the commitment there was nothing promised: still unchecked. */
+    text = record_text("ended_no_seed", "commitment ", NULL);
+    expect_deal_of(text, 8, "unchecked", "no commitment");
     free(text);
 }
 
@@ -111,6 +152,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_verified),
         cmocka_unit_test(test_unchecked),
+        cmocka_unit_test(test_missing),
         cmocka_unit_test(test_mismatch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
