@@ -549,7 +549,7 @@ await test('a Traders & Builders game against the computer: builder, pig, goods,
   check(/×1/.test(await panel('[data-figure=builder]')) && /×1/.test(await panel('[data-figure=pig]')), 'the builder and the pig start in the supply');
   check((await page.$$eval('#players [data-player="0"] [data-good]', (g) => g.map((e) => e.dataset.good))).join() === 'wine,grain,cloth', 'the panel has a token per good');
   const offered = { builder: 0, pig: 0 }, placed = { builder: 0, pig: 0 };
-  let turns = 0, seconds = 0, shot = false, farmers = 0;
+  let turns = 0, seconds = 0, shot = false, farmers = 0, disabledSeen = 0;
   // A deal may give no square for the builder (or the pig), or no goods
   // city completed by anyone: then another game, by the quick-play
   // address, at most three in all.
@@ -606,6 +606,16 @@ await test('a Traders & Builders game against the computer: builder, pig, goods,
       await page.keyboard.press('Enter');
       await page.waitForSelector('body[data-phase=follower]');
     }
+    // Issue 35: a figure with no spot here looks disabled and says why;
+    // the bar never says only "No follower can stand here".
+    const dim = await page.$$eval('#actions .figure-choice button[disabled]', (b) => b.map((e) => {
+      const c = getComputedStyle(e);
+      return { opacity: +c.opacity, cursor: c.cursor, aria: e.getAttribute('aria-disabled'), title: e.title };
+    }));
+    for (const d of dim) check(d.opacity <= 0.5 && d.cursor === 'not-allowed' && d.aria === 'true' && /cannot stand here|on the board/.test(d.title), `a disabled figure looks it and says why (${JSON.stringify(d)})`);
+    disabledSeen += dim.length;
+    const line = await page.$eval('#actions .hint', (e) => e.textContent);
+    check(!/^No follower can stand here$/.test(line), `the bar says why no follower can stand here (${line})`);
     let figure = null;
     for (const f of ['builder', 'pig']) {
       if (!(await usable(f))) continue;
@@ -649,6 +659,7 @@ await test('a Traders & Builders game against the computer: builder, pig, goods,
   console.log(`  (${turns} turns; builder offered ${offered.builder}, placed ${placed.builder}; pig offered ${offered.pig}, placed ${placed.pig}; second tiles ${seconds})`);
   check(offered.builder && placed.builder, 'the builder was offered and placed');
   check(offered.pig && placed.pig, 'the pig was offered and placed');
+  check(disabledSeen > 0, 'a figure with no spot was shown disabled');
   // Goods: someone holds some at the end, and the panel shows them.
   const goods = await page.$$eval('#players [data-good]', (g) => g.map((e) => +e.textContent.replace(/\D/g, '')));
   check(goods.length === 6 && goods.some((n) => n > 0), `goods counted in the panel (${goods})`);
@@ -842,6 +853,10 @@ await test('hints and the engine\'s estimate against the computer', async () => 
   const titles = await page.$$eval('#actions button[data-act^=hint-]', (b) => b.map((x) => x.title));
   check(titles.length >= 1 && titles.every((t) => /% to win/.test(t)), `the hints come from the search, with chances (${titles})`);
   await page.screenshot({ path: path.join(ART, 'hints.png') });
+  // Issue 35: ranked by the chance to win, so each shows it beside the margin.
+  const labels = await page.$$eval('#actions button[data-act^=hint-]', (b) => b.map((x) => x.textContent));
+  check(labels.every((t) => /\(\d+% to win, [-+]?[\d.]+ points\)$/.test(t)), `each hint shows its chance to win and its margin (${labels})`);
+  check(/Hints, best chance to win first/.test(await page.$eval('#actions', (e) => e.textContent)), 'the bar says what ranks the hints');
   // Words, not record notation ("1: P 0 -1 3 SSE").
   const words = await page.$$eval('#actions button[data-act^=hint-]', (b) => b.map((x) => `${x.textContent} ${x.title}`));
   check(words.every((w) => !/\b[A-Z]{1,2} -?\d+ -?\d+ \d\b/.test(w) && /knight|thief|farmer|monk|no follower/.test(w)), `the hints speak words (${words})`);

@@ -332,8 +332,11 @@ export class Board {
   }
 
   // Follower spots on the placed tile: [{spot, n}], the chosen one, the
-  // player, and the figure chosen (drawn on the chosen spot).
-  setSpots(tile, spots, chosen, player, figure = 'follower') {
+  // player, and the figure chosen (drawn on the chosen spot). `others`
+  // ([{spot, role, key, figure}]): spots of another figure only (the
+  // builder's, the pig's), a dashed circle with that figure's key; a
+  // click on one reports the spot like any other.
+  setSpots(tile, spots, chosen, player, figure = 'follower', others = []) {
     if (!tile) {
       this.layers.spots.innerHTML = '';
       return;
@@ -348,6 +351,12 @@ export class Board {
         html += `<g class="spot" data-spot="${s.spot}" role="button" aria-label="${s.role} ${s.spot}"><circle cx="${x}" cy="${y}" r="10"/>` +
           `<text x="${x}" y="${y + 4}">${s.n}</text></g>`;
       }
+    }
+    for (const s of others) {
+      const [px, py] = this.cat.spotPoint(tile.letter, tile.rot, s.spot);
+      const x = tile.x * SIZE + px, y = tile.y * SIZE + py;
+      html += `<g class="spot-other" data-spot="${s.spot}" data-figure="${s.figure}" role="button" aria-label="${s.role} ${s.spot}: for ${s.figure} only">` +
+        `<circle cx="${x}" cy="${y}" r="10"/><text x="${x}" y="${y + 4}">${s.key}</text></g>`;
     }
     this.layers.spots.innerHTML = html;
   }

@@ -21,7 +21,7 @@ export class TableView {
     this.board = new Board(this.el('#board'), catalogue);
     this.turn = new Turn(this.board, this.el('#actions'), (m) => this.sendMove(m), (t) => this.say(t));
     this.board.on('click', (x, y, _type, pt) => {
-      if (!this.turn.click(x, y) && this.table) this.inspector.inspectAt(x, y, pt.fx, pt.fy).catch(() => {});
+      if (!this.turn.click(x, y, pt) && this.table) this.inspector.inspectAt(x, y, pt.fx, pt.fy).catch(() => {});
     });
     this.inspector = new Inspector(this, this.el('#inspector'));
     this.turn.changed = () => this.table && this.renderDrawn();

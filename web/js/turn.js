@@ -20,11 +20,64 @@ const FIGURE_LABELS = { follower: 'Follower', large: 'Large follower', builder: 
 
 // The figure a turn starts with: the follower while the server lists it
 // (or lists no figures at all: a server without expansions), else the
-// first it lists (only the large follower left: the move must say so).
+// large follower (a follower all the same: the move must say so). Never
+// the builder or the pig: the player chooses them (null: no figure yet).
 export function defaultFigure(figures) {
   if (!figures?.length || figures.includes('follower')) return 'follower';
-  return figures[0];
+  return figures.includes('large') ? 'large' : null;
 }
+
+// What a spot of this kind (road, city, field, cloister, river) is called.
+const FEATURE = { road: 'the road', city: 'the city', field: 'the farm', farm: 'the farm', cloister: 'the cloister', river: 'the river' };
+const NOT_IN_SUPPLY = {
+  follower: 'no follower left: all are on the board',
+  large: 'your large follower is on the board',
+  builder: 'your builder is on the board',
+  pig: 'your pig is on the board',
+};
+
+// Why `figure` cannot stand on a spot of this kind, in words; `inSupply`:
+// whether the player still holds it. The client knows no rule: the
+// server said the spot is not the figure's, and this says what that
+// means (a follower's feature holds a follower already; the builder
+// joins a follower of its player, the pig a farmer).
+export function whyNot(figure, kind, inSupply = true) {
+  if (!inSupply || !figure) return NOT_IN_SUPPLY[figure || 'follower'];
+  if (kind === 'river') return 'nothing stands in the river';
+  const feature = FEATURE[kind] || 'this part';
+  if (figure === 'builder') return kind === 'road' || kind === 'city' ? `no follower of yours on ${feature}` : 'the builder goes on a road or a city with a follower of yours';
+  if (figure === 'pig') return kind === 'field' || kind === 'farm' ? 'no farmer of yours on the farm' : 'the pig goes on a farm with a farmer of yours';
+  return `${feature} is taken`;
+}
+
+// The bar's line when `figure` has no spot on the placed tile, whose
+// segments are of `kinds`: "No follower can stand here: every road and
+// city of this tile is taken", "No follower left: all are on the board",
+// "The builder cannot stand here: no follower of yours on this tile's
+// roads or cities".
+export function noSpotWords(figure, kinds, inSupply = true) {
+  if (!inSupply || !figure) return cap(NOT_IN_SUPPLY[figure || 'follower']);
+  const has = (k) => kinds.includes(k);
+  if (figure === 'builder') return `The builder cannot stand here: no follower of yours on this tile's ${has('road') && has('city') ? 'roads or cities' : has('road') ? 'roads' : has('city') ? 'cities' : 'roads or cities (it has none)'}`;
+  if (figure === 'pig') return `The pig cannot stand here: ${has('field') ? 'no farmer of yours on this tile\'s farms' : 'this tile has no farm'}`;
+  const taken = ['road', 'city', 'field'].filter(has).map((k) => ({ road: 'road', city: 'city', field: 'farm' }[k]));
+  const who = figure === 'large' ? 'The large follower cannot stand here' : 'No follower can stand here';
+  return taken.length ? `${who}: every ${listWords(taken)} of this tile is taken` : who;
+}
+
+// A hint on the bar: its number, what it does, and both figures of the
+// search: the chance to win (what hints are ranked by) and the expected
+// margin in points ("1: upright, a knight in the city (62% to win, +1.4
+// points)").
+export function hintText(h, i, what) {
+  const margin = h.margin === undefined ? '' : `${h.margin > 0 ? '+' : ''}${h.margin} points`;
+  const win = h.win === undefined ? '' : `${Math.round(100 * h.win)}% to win`;
+  const figures = [win, margin].filter(Boolean).join(', ');
+  return `${i + 1}: ${what}${figures ? ` (${figures})` : ''}`;
+}
+
+const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+const listWords = (list) => (list.length < 2 ? list.join('') : `${list.slice(0, -1).join(', ')} and ${list.at(-1)}`);
 
 // The record's move for a placement, a spot and a figure: the follower is
 // the spot alone, another figure the spot and its word ("IH 0 -1 0 F large").
@@ -116,6 +169,7 @@ export class Turn {
     this.rot = new Map(); // square -> index into its placements
     this.hints = [];
     this.spot = null;
+    this.why = ''; // why the last click or key placed nothing (the bar says it)
     this.figures = legal.figures || ['follower'];
     this.figure = defaultFigure(legal.figures);
     // Traders & Builders: this tile is the builder's second one.
@@ -159,8 +213,16 @@ export class Turn {
   // A click or tap on a square; false when the turn has no use for it. A
   // legal square becomes the chosen one; a click on the chosen square
   // turns the tile there. Nothing is placed before Place or Enter.
-  click(x, y) {
-    if (this.phase !== 'place' || !this.squares.has(key(x, y))) return this.phase === 'follower';
+  // In the follower step a click on the placed tile picks the spot
+  // nearest to it (`pt`: the point in the square, {fx, fy}), or says why
+  // the chosen figure cannot stand there.
+  click(x, y, pt = null) {
+    if (this.phase === 'follower') {
+      const p = this.chosen, cat = this.board.cat;
+      if (pt && cat && p && p.x === x && p.y === y) this.pick(cat.nearestSpot(this.legal.tile, p.rot, pt.fx, pt.fy));
+      return true;
+    }
+    if (this.phase !== 'place' || !this.squares.has(key(x, y))) return false;
     if (this.cursor && this.cursor[0] === x && this.cursor[1] === y) this.rotate();
     else {
       this.cursor = [x, y];
@@ -198,20 +260,64 @@ export class Turn {
     this.announce(`rotation ${p.rot * 90} degrees`);
   }
 
+  // Puts the tile down: the follower step. The figure stays the one the
+  // turn started with (the follower) even when it has no spot here: the
+  // bar says why, and the player may choose another figure.
   choose() {
     if (this.phase !== 'place' || !this.cursor) return;
     this.chosen = this.placementAt(this.cursor);
     this.spot = null;
+    this.why = '';
     this.phase = 'follower';
-    if (!this.spots().length) { // the figure chosen has no spot here: the first that has
-      const other = this.figures.find((f) => this.spotsOf(f).length);
-      if (other) this.figure = other;
-    }
-    this.render(); // after the figure is settled: the bar shows the one chosen
+    this.render();
     const n = this.spots().length;
-    const others = this.otherFigures();
-    const choice = n && others.length ? `; ${others.map((f) => `${figureKey(f)} for ${figureWords(f)}`).join(', ')}` : '';
-    this.announce(n ? `tile placed; ${plural(n, 'follower spot')}: ${n === 1 ? 'key 1' : `keys 1 to ${n}`}, 0 for none${choice}, Enter to confirm` : 'tile placed; no follower spot; Enter to confirm');
+    const others = this.otherFigures().filter((f) => f !== this.figure && this.spotsOf(f).length);
+    const choice = others.length ? `; ${others.map((f) => `${figureKey(f)} for ${figureWords(f)}`).join(', ')}` : '';
+    this.announce(n ? `tile placed; ${plural(n, 'follower spot')}: ${n === 1 ? 'key 1' : `keys 1 to ${n}`}, 0 for none${choice}, Enter to confirm`
+      : `tile placed; ${this.noSpotLine()}${choice}; Enter to confirm`);
+  }
+
+  // Whether the player holds `figure` (a server that lists no figures:
+  // the follower).
+  holds(figure) {
+    return !!figure && (!this.legal?.figures ? figure === 'follower' : this.figures.includes(figure));
+  }
+
+  // The segment kinds of the placed tile (road, city, field, ...).
+  tileKinds() {
+    const k = this.board.cat?.kinds?.[this.legal?.tile];
+    return k ? k.segments.map((s) => s.kind) : [];
+  }
+
+  // The bar's line when the chosen figure has no spot on the placed tile.
+  noSpotLine() {
+    return noSpotWords(this.figure, this.tileKinds(), this.holds(this.figure));
+  }
+
+  // Why the chosen figure cannot stand on `spot` of the placed tile, and
+  // which figure can: "The city is taken; the builder can go there (key B)".
+  whyHere(spot) {
+    const p = this.chosen, cat = this.board.cat;
+    const kind = cat?.kinds && this.legal ? cat.kindOf(this.legal.tile, p.rot, spot) : null;
+    const other = this.figures.find((f) => f !== this.figure && this.spotsOf(f).some((s) => s.spot === spot));
+    return cap(whyNot(this.figure, kind, this.holds(this.figure))) + (other ? `; ${figureWords(other)} can go there (key ${figureKey(other)})` : '');
+  }
+
+  // The spots of the placed tile where the chosen figure cannot go and the
+  // builder or the pig can (their key drawn in a dashed circle): a click
+  // there says why, and places nothing.
+  otherSpots() {
+    const mine = new Set(this.spots().map((s) => s.spot)), seen = new Set();
+    const list = [];
+    for (const f of this.figures.filter((x) => x === 'builder' || x === 'pig')) {
+      if (f === this.figure) continue;
+      for (const s of this.spotsOf(f)) {
+        if (mine.has(s.spot) || seen.has(s.spot)) continue;
+        seen.add(s.spot);
+        list.push({ ...s, key: figureKey(f), figure: f });
+      }
+    }
+    return list;
   }
 
   // The spots of the chosen placement that take the chosen figure.
@@ -221,7 +327,7 @@ export class Turn {
 
   // The spots of the chosen placement that take `figure`.
   spotsOf(figure, placement = this.chosen) {
-    if (!placement) return [];
+    if (!placement || !figure) return [];
     const cat = this.board.cat, tile = this.legal?.tile;
     return spotsFor(placement, figure, (spot) => (cat && tile ? cat.kindOf(tile, placement.rot, spot) : null));
   }
@@ -231,23 +337,40 @@ export class Turn {
     return this.figures.filter((f) => f !== 'follower');
   }
 
+  // Picks a spot for the chosen figure (null: none). A spot the figure
+  // cannot take is not picked: the bar says why.
   pick(spot) {
     if (this.phase !== 'follower') return;
+    if (spot && !this.spots().some((s) => s.spot === spot)) {
+      this.why = this.whyHere(spot);
+      this.render();
+      this.announce(this.why);
+      return;
+    }
     this.spot = spot;
+    this.why = '';
     this.render();
   }
 
   // Chooses the figure to stand on the spot; choosing the figure already
   // chosen goes back to the follower (when there is another to go back
-  // to: with only the large follower left it stays the figure).
+  // to: with only the large follower left it stays the figure). A figure
+  // with no spot here is not chosen: the bar says why.
   setFigure(figure) {
-    if (this.phase !== 'follower' || !this.figures.includes(figure) || !this.spotsOf(figure).length) return;
+    if (this.phase !== 'follower' || !this.figures.includes(figure)) return;
     const others = this.figures.filter((f) => f !== figure);
     if (figure === this.figure && !others.length) return;
+    if (figure !== this.figure && !this.spotsOf(figure).length) {
+      this.why = noSpotWords(figure, this.tileKinds());
+      this.render();
+      this.announce(this.why);
+      return;
+    }
     this.figure = figure === this.figure && figure !== 'follower' ? defaultFigure(others) : figure;
     if (this.spot && !this.spots().some((s) => s.spot === this.spot)) this.spot = null;
+    this.why = '';
     this.render();
-    this.announce(`${figureWords(this.figure)} chosen`);
+    this.announce(this.figure ? `${figureWords(this.figure)} chosen` : 'no figure chosen');
   }
 
   digit(n) {
@@ -259,6 +382,7 @@ export class Turn {
 
   undo() {
     if (this.phase === 'follower') {
+      this.why = '';
       if (this.spot) this.spot = null;
       else this.phase = 'place';
       this.render();
@@ -362,7 +486,8 @@ export class Turn {
       b.setPreview({ letter, x: p.x, y: p.y, rot: p.rot });
       const spots = this.phase === 'follower' ? this.spots().map((s, i) => ({ ...s, n: i + 1 })) : [];
       const chosen = this.spot && this.spots().find((s) => s.spot === this.spot);
-      b.setSpots({ letter, x: p.x, y: p.y, rot: p.rot }, chosen && this.phase === 'sent' ? [{ ...chosen, n: 0 }] : spots, this.spot, this.player, this.figure);
+      const others = this.phase === 'follower' ? this.otherSpots() : [];
+      b.setSpots({ letter, x: p.x, y: p.y, rot: p.rot }, chosen && this.phase === 'sent' ? [{ ...chosen, n: 0 }] : spots, this.spot, this.player, this.figure, others);
     } else {
       b.setTargets([]);
       b.setPreview(null);
@@ -377,6 +502,26 @@ export class Turn {
     return `<span class="hint hand-choice">Tile ${esc(this.legal.tile)}${this.hand.length > 1 ? ' (T: next tile)' : ''}.</span> `;
   }
 
+  // A figure's button: pressed when chosen; disabled (its title saying
+  // why) when the figure has no spot on the placed tile.
+  figureButton(f) {
+    const has = this.spotsOf(f).length > 0;
+    const title = has ? (f === 'follower' ? 'the follower' : `key ${figureKey(f)}`) : noSpotWords(f, this.tileKinds());
+    return `<button type="button" data-act="figure-${f}" aria-pressed="${f === this.figure}"${has ? '' : ' disabled aria-disabled="true"'} title="${esc(title)}">` +
+      `${FIGURE_LABELS[f] || f}</button>`;
+  }
+
+  // The hints, best first by the search's chance to win (the server's
+  // order), each with that chance and the expected margin.
+  hintButtons() {
+    const ranked = this.hints.some((h) => h.win !== undefined) ? 'best chance to win first' : 'the engine\'s order';
+    return `<span class="hint hints-rank">Hints, ${ranked}:</span>` + this.hints.map((h, i) => {
+      const what = `${rotationWords(h.rot)}, ${h.spot ? figureOnWords(h.figure, h.role) : 'no follower'}`;
+      const title = `hint ${i + 1}, numbered on the board: ${this.hintWords(h)}; ${h.win === undefined ? '' : `${Math.round(100 * h.win)}% to win, `}expected margin ${h.margin}`;
+      return `<button type="button" data-act="hint-${i}" title="${esc(title)}">${esc(hintText(h, i, what))}</button>`;
+    }).join('');
+  }
+
   renderBar() {
     const btn = (act, label, hint, primary = false) =>
       `<button type="button" data-act="${act}"${primary ? ' class="primary"' : ''} title="${hint}">${label}</button>`;
@@ -386,18 +531,14 @@ export class Turn {
       html = (this.again ? '<strong class="again">Builder: play again.</strong> ' : '') + this.handWords() +
         `<span class="hint">Choose a square (${this.squares.size} fit)${n > 1 ? `; ${n} rotations here: click the tile or R` : ''}</span>` +
         (n > 1 ? btn('rotate', '⟳ Rotate', 'R') : '') + btn('place', '✓ Place here', 'Enter', true) +
-        (this.askHint ? (this.hints.length
-          ? this.hints.map((h, i) => btn(`hint-${i}`, `${i + 1}: ${rotationWords(h.rot)}, ${h.spot ? figureOnWords(h.figure, h.role) : 'no follower'}${h.margin === undefined ? '' : ` (${h.margin > 0 ? '+' : ''}${h.margin})`}`,
-            `hint ${i + 1}, numbered on the board: ${this.hintWords(h)}; expected margin ${h.margin}${h.win === undefined ? '' : `, ${Math.round(100 * h.win)}% to win`}`)).join('')
-          : btn('hint', 'Hint', 'H')) : '');
+        (this.askHint ? (this.hints.length ? this.hintButtons() : btn('hint', 'Hint', 'H')) : '');
     } else if (this.phase === 'follower') {
-      const any = this.figures.some((f) => this.spotsOf(f).length);
+      const n = this.spots().length;
       const others = this.otherFigures();
-      html = `<span class="hint">${any ? `${others.length ? 'A figure' : 'A follower'}? Pick a spot` : 'No follower can stand here'}</span>` +
-        (any && others.length ? `<span class="figure-choice" role="group" aria-label="figure">` + this.figures.map((f) =>
-          `<button type="button" data-act="figure-${f}" aria-pressed="${f === this.figure}"${this.spotsOf(f).length ? '' : ' disabled'} title="${f === 'follower' ? 'the follower' : `key ${figureKey(f)}`}">` +
-          `${FIGURE_LABELS[f] || f}</button>`).join('') + '</span>' : '') +
-        (any ? btn('none', 'No follower', '0') : '') +
+      const line = n ? `${others.length ? 'A figure' : 'A follower'}? Pick a spot` : this.noSpotLine();
+      html = `<span class="hint">${esc(line)}</span>` + (this.why ? `<span class="why" role="alert">${esc(this.why)}</span>` : '') +
+        (others.length ? `<span class="figure-choice" role="group" aria-label="figure">` + this.figures.map((f) => this.figureButton(f)).join('') + '</span>' : '') +
+        (n ? btn('none', 'No follower', '0') : '') +
         btn('undo', '↶ Undo', 'Esc') + btn('confirm', '✓ Confirm', 'Enter', true);
     } else if (this.phase === 'discard') {
       html = `${this.handWords()}<span class="hint">${this.hand ? `${esc(this.legal.tile)} fits nowhere` : 'The tile fits nowhere'}</span>${btn('confirm', 'Discard it', 'Enter', true)}`;

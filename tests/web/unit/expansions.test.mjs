@@ -14,7 +14,8 @@ import { renderPlayers, eventText, renderLog } from '../../../web/js/panel.js';
 import { Table, parseMove, goodsOf, isLogged } from '../../../web/js/game.js';
 import { renderFinal } from '../../../web/js/end.js';
 import { playsAgain } from '../../../web/js/replay.js';
-import { Turn, defaultFigure, moveText, spotsFor } from '../../../web/js/turn.js';
+import { Turn, defaultFigure, moveText, spotsFor, whyNot, noSpotWords, hintText } from '../../../web/js/turn.js';
+import { readFileSync } from 'node:fs';
 import { marksWords, featureWords } from '../../../web/js/inspector.js';
 import { moveWords } from '../../../web/js/words.js';
 
@@ -181,7 +182,7 @@ test('the follower step: a figure choice when the large follower is legal (butto
   assert.equal(turn.figure, 'large');
   assert.match(bar.innerHTML, /data-act="figure-large" aria-pressed="true"/);
   press('1');
-  assert.equal(board.spots.at(-1), 'large', 'the chosen spot shows the large follower');
+  assert.equal(board.spots[4], 'large', 'the chosen spot shows the large follower');
   press('Enter');
   assert.deepEqual(sent, ['IK 0 -1 0 N large']);
   // L again goes back to the follower; the button does the same.
@@ -218,6 +219,7 @@ test('figures in moves and spots: the default, the move text, the spots a figure
   assert.equal(defaultFigure(undefined), 'follower');
   assert.equal(defaultFigure(['follower', 'large']), 'follower');
   assert.equal(defaultFigure(['large', 'builder']), 'large');
+  assert.equal(defaultFigure(['builder', 'pig']), null, 'never the builder or the pig by itself');
   assert.equal(moveText('E 0 1 0', null, 'large'), 'E 0 1 0');
   assert.equal(moveText('E 0 1 0', 'S', 'follower'), 'E 0 1 0 S');
   assert.equal(moveText('E 0 1 0', 'S', 'pig'), 'E 0 1 0 S pig');
@@ -267,27 +269,96 @@ test('the builder and the pig: their own spots in the figure step, B and P, the 
   press('1');
   press('Enter');
   assert.equal(sent.at(-1), 'K 1 1 3 ESE pig');
-  // The builder's second tile: the bar says so; only the pig is left and
-  // the followers have no spot: the figure step starts on the pig.
+  // The builder's second tile: the bar says so. No follower is left, only
+  // the pig: no figure is chosen for the player (issue 35: the step chose
+  // one by itself); the bar says why, a key picks nothing, P chooses the pig.
   turn.start({ turn: 11, player: 0, tile: 'K', placements: [{ ...k, spots: [], builder: [] }], figures: ['pig'], second_part: true }, 0);
   assert.match(bar.innerHTML, /Builder: play again/);
   press('Enter');
+  assert.equal(turn.figure, null, 'no figure chosen by itself');
+  assert.match(bar.innerHTML, /No follower left: all are on the board/);
+  assert.match(bar.innerHTML, /data-act="figure-pig" aria-pressed="false" title="key P">Pig/);
+  press('1');
+  assert.equal(turn.spot, null, 'a digit picks no spot for no figure');
+  press('p');
   assert.equal(turn.figure, 'pig');
-  assert.match(bar.innerHTML, /No follower/);
   press('1');
   press('Enter');
   assert.equal(sent.at(-1), 'K 1 1 3 ESE pig');
   // The follower has no spot on this placement and the builder has: the
-  // step starts on the builder, and the bar shows the builder pressed (it
-  // was drawn before the switch, showing the follower).
+  // step stays on the follower (issue 35), the bar says why, and the
+  // builder's spot is drawn as the builder's (B) but is not picked.
   turn.start({ turn: 13, player: 0, tile: 'K', placements: [{ ...k, spots: [] }], figures: ['follower', 'builder', 'pig'] }, 0);
   press('Enter');
-  assert.equal(turn.figure, 'builder');
-  assert.match(bar.innerHTML, /data-act="figure-builder" aria-pressed="true"/, 'the bar shows the figure chosen');
-  assert.match(bar.innerHTML, /data-act="figure-follower" aria-pressed="false"/);
+  assert.equal(turn.figure, 'follower');
+  assert.match(bar.innerHTML, /data-act="figure-follower" aria-pressed="true"/);
+  assert.match(bar.innerHTML, /data-act="figure-builder" aria-pressed="false" title="key B"/);
+  assert.match(bar.innerHTML, /No follower can stand here: every road, city and farm of this tile is taken/);
+  assert.deepEqual(board.args[5].map((s) => [s.spot, s.key]), [['WSW', 'B'], ['ESE', 'P']], 'the builder\'s and the pig\'s spots, marked with their keys');
+  turn.pick('WSW');
+  assert.equal(turn.spot, null, 'a click on the builder\'s spot places nothing');
+  assert.match(bar.innerHTML, /class="why" role="alert">The city is taken; the builder can go there \(key B\)/);
+  press('b');
   press('1');
   press('Enter');
-  assert.equal(sent.at(-1), 'K 1 1 3 WSW builder');
+  assert.equal(sent.at(-1), 'K 1 1 3 WSW builder', 'B then a digit: the builder');
+});
+
+// Issue 35: with the follower's city taken, a click on IK's city put the
+// builder there (`IK -1 2 3 NNW builder`): the figure step had switched
+// to the builder by itself.
+test('the figure step never switches figure: a click where the follower cannot stand says why and places nothing', () => {
+  globalThis.document ??= { body: { dataset: {} } };
+  const board = { cat, setTargets() {}, setPreview() {}, setSpots(...a) { this.args = a; }, centreIfHidden() {}, showSquares() {} };
+  const bar = { innerHTML: '', hidden: false, addEventListener() {} };
+  const sent = [], said = [];
+  const turn = new Turn(board, bar, (m) => sent.push(m), (t) => said.push(t));
+  const ik = { x: -1, y: 2, rot: 3, move: 'IK -1 2 3', spots: [], builder: ['NNW'], pig: [] };
+  turn.start({ turn: 20, player: 0, tile: 'IK', placements: [ik], figures: ['follower', 'large', 'builder', 'pig'] }, 0);
+  turn.key({ key: 'Enter' });
+  assert.equal(turn.figure, 'follower', 'the follower stays the figure');
+  assert.match(bar.innerHTML, /No follower can stand here: every city of this tile is taken/);
+  assert.match(said.at(-1), /No follower can stand here[^]*B for the builder/);
+  // A click on the city (the tile's middle): nothing placed, the reason said.
+  assert.ok(turn.click(-1, 2, { fx: 50, fy: 50 }));
+  assert.equal(turn.spot, null);
+  assert.match(bar.innerHTML, /The city is taken; the builder can go there \(key B\)/);
+  assert.match(said.at(-1), /The city is taken/);
+  // The pig and the large follower have no spot: disabled, saying why.
+  assert.match(bar.innerHTML, /data-act="figure-pig" aria-pressed="false" disabled aria-disabled="true" title="The pig cannot stand here: this tile has no farm"/);
+  assert.match(bar.innerHTML, /data-act="figure-large" aria-pressed="false" disabled aria-disabled="true" title="The large follower cannot stand here: every city of this tile is taken"/);
+  turn.key({ key: 'p' });
+  assert.equal(turn.figure, 'follower', 'P does not choose a pig with no spot');
+  assert.match(bar.innerHTML, /The pig cannot stand here/);
+  turn.key({ key: 'Enter' });
+  assert.deepEqual(sent, ['IK -1 2 3'], 'confirmed with no figure: never the builder by itself');
+  // No figure left at all: the bar says so, not "No follower can stand here".
+  turn.start({ turn: 22, player: 0, tile: 'IK', placements: [{ ...ik, builder: [] }], figures: [] }, 0);
+  turn.key({ key: 'Enter' });
+  assert.match(bar.innerHTML, /No follower left: all are on the board/);
+  assert.doesNotMatch(bar.innerHTML, /can stand here/);
+});
+
+test('why a figure cannot stand on a spot, in words', () => {
+  assert.equal(whyNot('follower', 'road'), 'the road is taken');
+  assert.equal(whyNot('large', 'city'), 'the city is taken');
+  assert.equal(whyNot('follower', 'field'), 'the farm is taken');
+  assert.equal(whyNot('follower', 'city', false), 'no follower left: all are on the board');
+  assert.equal(whyNot('builder', 'road'), 'no follower of yours on the road');
+  assert.equal(whyNot('builder', 'field'), 'the builder goes on a road or a city with a follower of yours');
+  assert.equal(whyNot('builder', 'road', false), 'your builder is on the board');
+  assert.equal(whyNot('pig', 'field'), 'no farmer of yours on the farm');
+  assert.equal(whyNot('pig', 'city'), 'the pig goes on a farm with a farmer of yours');
+  assert.equal(whyNot('follower', 'river'), 'nothing stands in the river');
+  assert.equal(noSpotWords('builder', ['road', 'field']), 'The builder cannot stand here: no follower of yours on this tile\'s roads');
+  assert.equal(noSpotWords('follower', ['road', 'field', 'road']), 'No follower can stand here: every road and farm of this tile is taken');
+  assert.equal(noSpotWords('large', ['city'], false), 'Your large follower is on the board');
+  // A disabled button looks disabled: greyed, dashed, not-allowed.
+  const css = readFileSync(new URL('../../../web/style.css', import.meta.url), 'utf8');
+  const rule = css.match(/\.actions button:disabled[^{]*\{([^}]*)\}/);
+  assert.ok(rule, 'a rule for the bar\'s disabled buttons');
+  assert.match(rule[1], /cursor: not-allowed/);
+  assert.ok(+rule[1].match(/opacity: ([\d.]+)/)[1] <= 0.5, 'faded');
 });
 
 test('the replay says "Builder: play again" when the same seat moves twice in a Traders & Builders game', () => {
@@ -349,4 +420,23 @@ test('words: the large follower in a move; what an inn, a cathedral and goods do
   assert.match(el.innerHTML, /End: Ann and Bob \+10 for the most wine/);
   assert.doesNotMatch(el.innerHTML, /\+0/);
   assert.equal(eventText({ kind: 'city', complete: 1, winners: [0], points: 4, tiles: 2, pennants: 0 }, who), 'Ann +4 for a completed city (2 tiles)');
+});
+
+// Issue 35: hints are ranked by the chance to win but were labelled with
+// the margin alone, so "1 … (+1.4)" sat above "2 … (+2.3)".
+test('hints show the chance to win they are ranked by and the margin, and say which ranks', () => {
+  globalThis.document ??= { body: { dataset: {} } };
+  assert.equal(hintText({ win: 0.62, margin: 1.4 }, 0, 'upright, a knight in the city'), '1: upright, a knight in the city (62% to win, +1.4 points)');
+  assert.equal(hintText({ margin: -2 }, 1, 'upside down, no follower'), '2: upside down, no follower (-2 points)');
+  const board = { cat, setTargets() {}, setPreview() {}, setSpots() {}, centreIfHidden() {}, showSquares() {} };
+  const bar = { innerHTML: '', hidden: false, addEventListener() {} };
+  const hints = [{ move: 'K 1 1 3', win: 0.7, margin: 1.4 }, { move: 'K 1 1 3 E', win: 0.6, margin: 2.3 }];
+  const turn = new Turn(board, bar, () => {}, () => {}, async () => hints);
+  const k = { x: 1, y: 1, rot: 3, move: 'K 1 1 3', spots: [{ spot: 'E', role: 'road' }] };
+  turn.start({ turn: 3, player: 0, tile: 'K', placements: [k], figures: ['follower'] }, 0);
+  return turn.hint().then(() => {
+    assert.match(bar.innerHTML, /Hints, best chance to win first:/);
+    assert.match(bar.innerHTML, /data-act="hint-0"[^>]*>1: turned a quarter left, no follower \(70% to win, \+1.4 points\)/);
+    assert.match(bar.innerHTML, /data-act="hint-1"[^>]*>2: turned a quarter left, a thief on the road \(60% to win, \+2.3 points\)/);
+  });
 });
