@@ -143,6 +143,26 @@ async function mouseTurn(page, follower) {
   await moveTaken(page, before);
 }
 
+// The legal squares that cannot be clicked now: off the page or under a
+// control (the tool buttons, the header, the bar). Runs in the page.
+function hiddenTargets() {
+  return [...document.querySelectorAll('rect.target')].filter((e) => {
+    const b = e.getBoundingClientRect();
+    const top = document.elementFromPoint(b.x + b.width / 2, b.y + b.height / 2);
+    return !top || !top.closest('#board');
+  }).map((e) => e.dataset.target);
+}
+
+// Issue 35: at the start of our turn, after the computer's reply (its
+// "+N" pans the board a moment later), every square where the tile fits
+// can be clicked. Waits for that pan, then checks.
+async function targetsInSight(page, what) {
+  await page.waitForTimeout(500);
+  const hidden = await page.evaluate(hiddenTargets);
+  if (hidden.length) await page.screenshot({ path: path.join(ART, `targets-hidden-${what.replace(/\W+/g, '-')}.png`) });
+  check(!hidden.length, `${what}: every square where the tile fits is in sight (hidden: ${hidden})`);
+}
+
 // Clicks the start tile's city (its north edge) and checks the inspector.
 async function inspect(page) {
   await page.keyboard.press('f');
@@ -933,6 +953,17 @@ await test('a phone-sized screen: one tap to a game, tap a square, Place, confir
   await page.tap('#actions button[data-act=confirm]');
   await moveTaken(page, before);
   await page.screenshot({ path: path.join(ART, 'phone-board.png') });
+  // Issue 35: after the computer's reply the board drifted under the Fit
+  // and Centre buttons, the squares out of reach.
+  for (let i = 0; i < 5; i++) {
+    if ((await nextTurn(page)) !== 'place') break;
+    await targetsInSight(page, `phone, turn ${await turnOf(page)}`);
+    const turn = await turnOf(page);
+    await page.tap('#actions button[data-act=place]');
+    await page.waitForSelector('body[data-phase=follower]');
+    await page.tap('#actions button[data-act=confirm]');
+    await moveTaken(page, turn);
+  }
 
   await page.context().close();
 });
@@ -1008,6 +1039,28 @@ await test('the chosen square stays: hover does not move it, a click on the tile
   await page.waitForSelector('body[data-phase=follower]');
   const frame = await page.locator('#board .preview-frame').boundingBox();
   check(same([frame.x + frame.width / 2, frame.y + frame.height / 2], a), 'placed on the chosen square');
+  await page.context().close();
+});
+
+// Issue 35: the squares where the tile fits could be off screen at the
+// start of the turn (a click failed until Fit). The player zooms in and
+// drags the board away during its turn; at its next turn they are back.
+await test('at the start of a turn the squares where the tile fits are in sight', async () => {
+  const page = await openPage(browser, `${server.url}/?play=greedy`);
+  await page.waitForURL(/\?t=/);
+  for (let i = 0; i < 2; i++) {
+    await nextTurn(page);
+    for (let k = 0; k < 6; k++) await page.keyboard.press('+');
+    const box = await page.locator('#board').boundingBox();
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 + 900, box.y + box.height / 2 + 500, { steps: 8 });
+    await page.mouse.up();
+    check((await page.evaluate(hiddenTargets)).length > 0, 'the drag took the squares out of sight');
+    await keyboardTurn(page, false);
+    if ((await nextTurn(page)) !== 'place') break;
+    await targetsInSight(page, `desktop, turn ${await turnOf(page)}`);
+  }
   await page.context().close();
 });
 

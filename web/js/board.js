@@ -86,11 +86,14 @@ export class Board {
     this.apply();
   }
 
+  // Centres on a square, in the part of the board under the tool
+  // buttons (centring on the whole height put it under them on a phone).
   centreOn(x, y) {
     const { w, h } = this.size();
     const { s } = this.view;
+    const top = Math.min(this.topInset(), h / 3);
     this.view.tx = w / 2 - (x + 0.5) * SIZE * s;
-    this.view.ty = h / 2 - (y + 0.5) * SIZE * s;
+    this.view.ty = top + (h - top) / 2 - (y + 0.5) * SIZE * s;
     this.apply();
   }
 
@@ -100,6 +103,15 @@ export class Board {
     const { s, tx, ty } = this.view;
     const left = x * SIZE * s + tx, top = y * SIZE * s + ty, side = SIZE * s, m = 0.1 * Math.min(w, h);
     if (left < m || top < Math.max(m, this.topInset()) || left + side > w - m || top + side > h - m) this.centreOn(x, y);
+  }
+
+  // Brings squares ([[x, y]]: where the drawn tile fits) into view,
+  // clear of the tool buttons (viewShowing).
+  showSquares(squares) {
+    if (!squares.length) return;
+    const { w, h } = this.size();
+    this.view = viewShowing(this.view, { w, h, top: Math.min(this.topInset(), h / 3) }, squares);
+    this.apply();
   }
 
   // The square under a point of the page.
@@ -360,6 +372,32 @@ export class Board {
     }
     this.layers.spots.innerHTML = html;
   }
+}
+
+// The view ({s, tx, ty}) that shows squares ([[x, y]]) in a board of
+// w x h pixels whose top `top` pixels are under its tool buttons: the
+// same view when they all are in sight; else the least pan that brings
+// them in, zooming out only when they do not fit at this zoom (no
+// further than keeps a square `minSide` pixels wide; past that their
+// box is centred).
+export function viewShowing(view, { w, h, top = 0 }, squares, minSide = 36) {
+  const m = 6;
+  top = Math.max(top, m);
+  const xs = squares.map((q) => q[0]), ys = squares.map((q) => q[1]);
+  const x0 = Math.min(...xs) * SIZE, x1 = (Math.max(...xs) + 1) * SIZE, y0 = Math.min(...ys) * SIZE, y1 = (Math.max(...ys) + 1) * SIZE;
+  let { s, tx, ty } = view;
+  const fits = Math.min((w - 2 * m) / (x1 - x0), (h - top - m) / (y1 - y0));
+  if (fits < s) {
+    const ns = Math.max(fits, Math.min(s, minSide / SIZE));
+    const k = ns / s; // zoom about the view's middle
+    tx = w / 2 - (w / 2 - tx) * k;
+    ty = h / 2 - (h / 2 - ty) * k;
+    s = ns;
+  }
+  const shift = (lo, hi, min, max) => (hi - lo > max - min ? (min + max) / 2 - (lo + hi) / 2 : lo < min ? min - lo : hi > max ? max - hi : 0);
+  tx += shift(x0 * s + tx, x1 * s + tx, m, w - m);
+  ty += shift(y0 * s + ty, y1 * s + ty, top, h - m);
+  return { s, tx, ty };
 }
 
 function tileTransform(t) {

@@ -461,7 +461,10 @@ export class TableView {
     this.inspector.show(found, false);
     this.board.setGains(gains);
     const [x, y] = gains[0].square;
-    this.board.centreIfHidden(x, y);
+    // On our turn (the computer's reply came with its scoring): the "+N"
+    // and every square where our tile fits, not the "+N" alone.
+    if (this.turn.phase === 'place') this.board.showSquares([...this.turn.targetSquares(), [x, y]]);
+    else this.board.centreIfHidden(x, y);
   }
 
   // The "+N" label of a scoring event: over the middle of its feature.

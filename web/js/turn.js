@@ -181,7 +181,15 @@ export class Turn {
     this.changed?.();
     // The benchmark's "playable" moment: the first turn ready for input.
     if (!performance.getEntriesByName('carc-playable').length) performance.mark('carc-playable');
-    if (this.cursor) this.board.centreIfHidden(...this.cursor);
+    // Every square where the tile fits in view, at the start of the turn
+    // (only then: otherwise the board stays where the player put it).
+    this.board.showSquares(this.targetSquares());
+    if (this.cursor) this.board.showSquares([this.cursor]); // when they are too many to show at once
+  }
+
+  // The squares where the drawn tile fits, as [x, y].
+  targetSquares() {
+    return [...(this.squares?.keys() || [])].map((k) => k.split(',').map(Number));
   }
 
   stop() {

@@ -166,7 +166,7 @@ test('a move event brings the large followers, the goods and the figures of each
 
 test('the follower step: a figure choice when the large follower is legal (button or L), the move carries its word', () => {
   globalThis.document ??= { body: { dataset: {} } };
-  const board = { setTargets() {}, setPreview() {}, setSpots(...a) { this.spots = a; }, centreIfHidden() {} };
+  const board = { setTargets() {}, setPreview() {}, setSpots(...a) { this.spots = a; }, centreIfHidden() {}, showSquares() {} };
   const bar = { innerHTML: '', hidden: false, addEventListener() {} };
   const sent = [], said = [];
   const turn = new Turn(board, bar, (m) => sent.push(m), (t) => said.push(t));
@@ -239,7 +239,7 @@ test('figures in moves and spots: the default, the move text, the spots a figure
 
 test('the builder and the pig: their own spots in the figure step, B and P, the move with its word; a second tile says "Builder: play again"', () => {
   globalThis.document ??= { body: { dataset: {} } };
-  const board = { cat, setTargets() {}, setPreview() {}, setSpots(...a) { this.args = a; }, centreIfHidden() {} };
+  const board = { cat, setTargets() {}, setPreview() {}, setSpots(...a) { this.args = a; }, centreIfHidden() {}, showSquares() {} };
   const bar = { innerHTML: '', hidden: false, addEventListener() {} };
   const sent = [], said = [];
   const turn = new Turn(board, bar, (m) => sent.push(m), (t) => said.push(t));
