@@ -38,10 +38,20 @@ export function goodsOf(v) {
   return Object.fromEntries(GOODS_NAMES.map((g) => [g, Number.isInteger(v[g]) && v[g] > 0 ? v[g] : 0]));
 }
 
-// Whether an event is worth a line of the log: points scored, or goods
-// given to the player who completed a city (`bonus` "goods", no points).
+// Whether an event is worth a line of the log: points scored, goods
+// given to the player who completed a city (`bonus` "goods", no points),
+// or a road with an inn or a city with a cathedral left unfinished at the
+// end (0 points to its holders, said so).
 export function isLogged(e) {
-  return e.points > 0 || (e.bonus === 'goods' && !!e.complete && !!goodsOf(e.goods));
+  return e.points > 0 || (e.bonus === 'goods' && !!e.complete && !!goodsOf(e.goods)) || wastedAtEnd(e);
+}
+
+// An unfinished road or city at the end that scored 0 for those who held
+// it: an inn's or a cathedral's (the server's `marks` when it sends them).
+function wastedAtEnd(e) {
+  if (e.points !== 0 || e.complete || e.bonus || !e.winners?.length || !(e.tiles > 0)) return false;
+  if (Array.isArray(e.marks)) return e.marks.includes('inn') || e.marks.includes('cathedral');
+  return e.kind === 'road' || e.kind === 'city';
 }
 
 // Whether a scoring event is of the final scoring. The server sends the

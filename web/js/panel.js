@@ -143,14 +143,49 @@ const KIND_WORD = { road: 'road', city: 'city', cloister: 'cloister', farm: 'far
 // goods of a completed city given to the player who placed the tile
 // (no points); "goods" in the final scoring, 10 points for the most of
 // one type (`goods` then holds that type's top count).
+// A road with an inn or a city with a cathedral scores by its own
+// count (issue 35: the log never said why a road scored double). The
+// event's `marks` says so when the server sends it; else the points
+// tell it: only an inn doubles a completed road or leaves an unfinished
+// one at 0, only a cathedral trebles a completed city or leaves an
+// unfinished one at 0; a completed city of 2 tiles at a point a tile is
+// the small-city rule. Returns 'inn', 'cathedral', 'small-city' or ''.
+export function scoringReason(e) {
+  const marks = Array.isArray(e.marks) ? e.marks : null;
+  const units = e.tiles + (e.pennants || 0);
+  if (e.bonus || !e.winners?.length || !units) return '';
+  if (e.kind === 'road') {
+    if (marks) return marks.includes('inn') ? 'inn' : '';
+    return (e.complete && e.points === 2 * e.tiles) || (!e.complete && e.points === 0) ? 'inn' : '';
+  }
+  if (e.kind === 'city') {
+    if (marks?.includes('cathedral')) return 'cathedral';
+    if (!marks && ((e.complete && e.points === 3 * units) || (!e.complete && e.points === 0))) return 'cathedral';
+    if (e.complete && e.tiles === 2 && e.points === units) return 'small-city';
+  }
+  return '';
+}
+
 export function eventText(e, seats) {
   const who = e.winners.length ? e.winners.map((w) => seatName(seats[w], w)).join(' and ') : 'nobody';
   if (e.bonus === 'goods' && e.complete) return `${who} ${e.winners.length > 1 ? 'take' : 'takes'} the city's goods (${goodsWords(e.goods, true) || 'none'}) for completing it`;
   if (e.bonus === 'goods') return `${who} +${e.points} for the most ${goodsWords(e.goods) || 'goods'}`;
   if (e.bonus === 'pig') return `${who} +${e.points} for the pig on a farm (${plural(e.tiles, 'city')})`;
-  const what = `${e.complete ? 'completed' : 'unfinished'} ${KIND_WORD[e.kind] || e.kind}`;
+  const kind = KIND_WORD[e.kind] || e.kind;
   const size = e.kind === 'farm' ? plural(e.tiles, 'city') : plural(e.tiles, 'tile');
-  return `${who} +${e.points} for ${article(e.kind === 'farm' ? 'farm' : what)} (${size}${e.pennants ? `, ${plural(e.pennants, 'pennant')}` : ''})`;
+  const pennants = e.pennants ? plural(e.pennants, 'pennant') : '';
+  const reason = scoringReason(e);
+  if (reason === 'inn') {
+    return e.complete ? `${who} +${e.points} for a completed road of ${size} with an inn (2 points a tile)`
+      : `${who} +0: a road with an inn left unfinished (${size}; an inn's road scores only when complete)`;
+  }
+  if (reason === 'cathedral') {
+    return e.complete ? `${who} +${e.points} for a completed city of ${size}${pennants ? ` and ${pennants}` : ''} with a cathedral (3 points a tile and pennant)`
+      : `${who} +0: a city with a cathedral left unfinished (${size}${pennants ? `, ${pennants}` : ''}; a cathedral's city scores only when complete)`;
+  }
+  const small = reason === 'small-city' ? ': a small city, 1 point a tile and pennant' : '';
+  const what = `${e.complete ? 'completed' : 'unfinished'} ${kind}`;
+  return `${who} +${e.points} for ${article(e.kind === 'farm' ? 'farm' : what)} (${size}${pennants ? `, ${pennants}` : ''}${small})`;
 }
 
 // {wine: 1, grain: 0, cloth: 2} -> "wine and cloth", or with counts "1 wine,

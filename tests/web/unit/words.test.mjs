@@ -9,9 +9,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { plural, article, moveWords } from '../../../web/js/words.js';
-import { eventText, renderTilesLeft } from '../../../web/js/panel.js';
+import { eventText, renderTilesLeft, renderLog, scoringReason } from '../../../web/js/panel.js';
 import { featureWords } from '../../../web/js/inspector.js';
-import { Table, isFinalScoring } from '../../../web/js/game.js';
+import { Table, isFinalScoring, isLogged } from '../../../web/js/game.js';
 import { PLAYERS } from '../../../web/js/players.js';
 import { dealNotice } from '../../../web/js/replay.js';
 import { winnerText } from '../../../web/js/end.js';
@@ -134,4 +134,37 @@ test('the winner banner says who won', () => {
   assert.equal(winnerText(table([0], [85, 70])), 'You win with 85 points');
   assert.equal(winnerText(table([1], [0, 1], 0)), 'Bob wins with 1 point');
   assert.equal(winnerText(table([0, 1], [80, 80], null)), 'A tie: Ann and Bob, 80 points each');
+});
+
+// Issue 35: "Turn 90: Ann +4 for a completed road (2 tiles)" never said
+// why a road scored double or a city triple, and a cathedral's city left
+// unfinished vanished from the log (+0 lines were left out).
+test('the log names why a road or a city scored what it did: an inn, a cathedral, the small-city rule', () => {
+  const road = (f) => ev({ kind: 'road', pennants: 0, ...f });
+  assert.equal(eventText(road({ tiles: 4, points: 8 }), seats), 'Ann +8 for a completed road of 4 tiles with an inn (2 points a tile)');
+  assert.equal(eventText(road({ tiles: 4, points: 4 }), seats), 'Ann +4 for a completed road (4 tiles)');
+  assert.equal(eventText(road({ tiles: 3, points: 0, complete: false }), seats),
+    'Ann +0: a road with an inn left unfinished (3 tiles; an inn\'s road scores only when complete)');
+  assert.equal(eventText(ev({ tiles: 4, pennants: 1, points: 15 }), seats),
+    'Ann +15 for a completed city of 4 tiles and 1 pennant with a cathedral (3 points a tile and pennant)');
+  assert.equal(eventText(ev({ tiles: 4, pennants: 1, points: 10 }), seats), 'Ann +10 for a completed city (4 tiles, 1 pennant)');
+  assert.equal(eventText(ev({ tiles: 5, points: 0, complete: false }), seats),
+    'Ann +0: a city with a cathedral left unfinished (5 tiles; a cathedral\'s city scores only when complete)');
+  assert.equal(eventText(ev({ tiles: 2, points: 2 }), seats), 'Ann +2 for a completed city (2 tiles: a small city, 1 point a tile and pennant)');
+  // The server's `marks`, when an event has them, decide.
+  assert.equal(scoringReason(road({ tiles: 2, points: 4, marks: [] })), '');
+  assert.equal(scoringReason(ev({ tiles: 2, points: 6, marks: ['cathedral'] })), 'cathedral');
+  // Logged: the unfinished inn or cathedral (+0 to its holders), not a
+  // farm of no city, not a feature no one held (no-incomplete-scoring).
+  assert.ok(isLogged(ev({ tiles: 5, points: 0, complete: false })));
+  assert.ok(!isLogged(ev({ kind: 'farm', tiles: 0, points: 0, complete: false })));
+  assert.ok(!isLogged(ev({ tiles: 5, points: 0, complete: false, winners: [] })));
+  // The final scoring's lines say it too.
+  const t = new Table({ type: 'state', table: 't', status: 'playing', you: 0, players: 2, seats: seats.map((s) => ({ ...s, score: 0, supply: 7 })),
+    turn: 70, to_move: 0, tile: 'U', tiles_left: 1, start: { tile: 'D', x: 0, y: 0, rot: 0 }, moves: [] });
+  t.applyMove({ type: 'move', turn: 70, player: 0, move: 'U 1 0 1', events: [road({ tiles: 3, points: 0, complete: false, winners: [1] })],
+    scores: [0, 0], supply: [7, 7], next: null, tiles_left: 0, followers: [] });
+  const el = { innerHTML: '' };
+  renderLog(el, t);
+  assert.match(el.innerHTML, /End: Bob \+0: a road with an inn left unfinished/);
 });
