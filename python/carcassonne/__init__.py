@@ -13,7 +13,7 @@ carcassonne.gym and carcassonne.pettingzoo hold the environments.
 """
 import numpy as np
 
-from . import _core
+from . import _checks, _core
 
 __all__ = ["Game", "Player", "selfplay", "tile_ids", "rule_names", "expansion_names", "PLANES", "GLOBALS", "FIGURE_SLOTS",
            "rotate_board", "rotate_action", "rotate_mask"]
@@ -46,10 +46,8 @@ class Game(_core.Game):
 
     def __init__(self, players=2, seed=0, rules=None, expansions=None, board_size=31,
                  explicit_chance=False):
-        if not isinstance(players, int) or isinstance(players, bool):
-            raise TypeError("players must be an int")
-        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**64:
-            raise TypeError("seed must be an int in 0 .. 2**64-1")
+        players = _checks.integer(players, "players")
+        seed = _checks.seed(seed)
         super().__init__(players, seed, _names(rules, "rules"), _names(expansions, "expansions"),
                          board_size, bool(explicit_chance))
 
@@ -68,7 +66,7 @@ class Game(_core.Game):
         Raises ValueError("line N: ...") for a record that breaks the notation."""
         if not isinstance(text, (str, bytes)):
             raise TypeError("from_record() takes the record's text (str or bytes)")
-        return super().from_record(text, seed, board_size)
+        return super().from_record(text, _checks.seed(seed), board_size)
 
     def __repr__(self):
         try:
@@ -140,7 +138,7 @@ def selfplay(games, players=2, seed=0, player="random", threads=1, rules=None, e
     number of threads. `player` is one spec for every seat or a list with
     one per seat ("random" is the library's fast random player)."""
     specs = [player] if isinstance(player, str) else list(player)
-    recs, raw = _core.selfplay(games, players, seed, specs, threads, _names(rules, "rules"),
+    recs, raw = _core.selfplay(games, players, _checks.seed(seed), specs, threads, _names(rules, "rules"),
                                _names(expansions, "expansions"), bool(records))
     scores = np.frombuffer(raw, dtype=np.int32).reshape(games, players).copy()
     return recs, scores
@@ -181,9 +179,15 @@ def rotate_board(board, k=1):
 def rotate_action(action, board_size, k=1):
     """The action that does on the turned board what `action` does
     (k quarter turns clockwise), in the same hand tile's block; the
-    discard stays itself."""
+    discard stays itself. ValueError for an action no game of this
+    board_size has."""
     k %= 4
     places = board_size * board_size * 4
+    action = _checks.integer(action, "an action")
+    if not 0 <= action < MAX_HAND * (places * FIGURE_SLOTS + 1):
+        raise ValueError("action %d is out of range 0 .. %d (board_size %d, a hand of up to %d)"
+                         % (action, MAX_HAND * (places * FIGURE_SLOTS + 1) - 1, board_size,
+                            MAX_HAND))
     block, action = divmod(action, places * FIGURE_SLOTS + 1)
     base = block * (places * FIGURE_SLOTS + 1)
     if action == places * FIGURE_SLOTS:

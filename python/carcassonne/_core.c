@@ -127,6 +127,41 @@ static int check_board(int board)
     return 0;
 }
 
+/* `arg` as a Python int (a new reference): an int or any integer with
+ * __index__ (numpy's integers), never a bool (Python's or numpy's); NULL
+ * with TypeError naming `what` for anything else. */
+static PyObject *integer_arg(PyObject *arg, const char *what)
+{
+    int is_bool = PyBool_Check(arg) || strncmp(Py_TYPE(arg)->tp_name, "numpy.bool", 10) == 0;
+    if (is_bool || !PyIndex_Check(arg)) {
+        PyErr_Format(PyExc_TypeError, "%s must be an int, not %.80s", what, Py_TYPE(arg)->tp_name);
+        return NULL;
+    }
+    return PyNumber_Index(arg);
+}
+
+/* A PyArg "O&" converter into a uint64_t: a seed is an integer of 0 ..
+ * 2**64-1; a bigger or negative one raises ValueError with its value,
+ * never wraps round. */
+static int seed_converter(PyObject *arg, void *out)
+{
+    PyObject *v = integer_arg(arg, "seed");
+    if (!v)
+        return 0;
+    unsigned long long seed = PyLong_AsUnsignedLongLong(v);
+    if (seed == (unsigned long long)-1 && PyErr_Occurred()) {
+        if (PyErr_ExceptionMatches(PyExc_OverflowError)) {
+            PyErr_Clear();
+            PyErr_Format(PyExc_ValueError, "seed %R is out of range: a seed is 0 .. 2**64-1", v);
+        }
+        Py_DECREF(v);
+        return 0;
+    }
+    Py_DECREF(v);
+    *(uint64_t *)out = (uint64_t)seed;
+    return 1;
+}
+
 /* Reads the rules and expansions texts (names separated by commas or
  * spaces) into `*rules`; -1 with a ValueError when refused. */
 static int parse_rules(const char *rules_text, const char *expansions_text, carc_rules *rules)
@@ -153,10 +188,11 @@ static int game_init(GameObject *self, PyObject *args, PyObject *kwds)
     static char *kwlist[] = {"players",         "seed", "rules", "expansions", "board_size",
                              "explicit_chance", NULL};
     int players = 2, board = DEFAULT_BOARD, explicit_chance = 0;
-    unsigned long long seed = 0;
+    uint64_t seed = 0;
     const char *rules_text = "", *expansions_text = "";
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|iKssip", kwlist, &players, &seed, &rules_text,
-                                     &expansions_text, &board, &explicit_chance))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|iO&ssip", kwlist, &players, seed_converter,
+                                     &seed, &rules_text, &expansions_text, &board,
+                                     &explicit_chance))
         return -1;
     if (players < CARC_MIN_PLAYERS || players > CARC_MAX_PLAYERS) {
         PyErr_Format(PyExc_ValueError, "players must be %d..%d (got %d)", CARC_MIN_PLAYERS,
@@ -166,7 +202,7 @@ static int game_init(GameObject *self, PyObject *args, PyObject *kwds)
     carc_rules rules;
     if (check_board(board) < 0 || parse_rules(rules_text, expansions_text, &rules) < 0)
         return -1;
-    carc_game *g = carc_game_new(players, &rules, (uint64_t)seed);
+    carc_game *g = carc_game_new(players, &rules, seed);
     if (!g) {
         PyErr_NoMemory();
         return -1;
@@ -423,15 +459,16 @@ static PyObject *game_from_record(PyObject *cls, PyObject *args, PyObject *kwds)
     static char *kwlist[] = {"text", "seed", "board_size", NULL};
     const char *text;
     Py_ssize_t len;
-    unsigned long long seed = 0;
+    uint64_t seed = 0;
     int board = DEFAULT_BOARD;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "s#|Ki", kwlist, &text, &len, &seed, &board))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "s#|O&i", kwlist, &text, &len, seed_converter,
+                                     &seed, &board))
         return NULL;
     if (check_board(board) < 0)
         return NULL;
     carc_record_error err = {0};
     PyThreadState *ts = PyEval_SaveThread();
-    carc_game *g = carc_record_read(text, (size_t)len, (uint64_t)seed, &err);
+    carc_game *g = carc_record_read(text, (size_t)len, seed, &err);
     PyEval_RestoreThread(ts);
     if (!g) {
         if (err.line > 0)
@@ -927,25 +964,43 @@ static int find_action(GameObject *self, long a)
     return -1;
 }
 
-static int action_arg(PyObject *arg, long *a)
+/* The action `arg` of the game (need_game() checked): an integer (numpy's
+ * too, not a bool: TypeError) within the action space, or at a chance node
+ * a tile kind; anything outside raises ValueError with its value, so that
+ * no value is taken for another. 0 with the action in `*a`, or -1. */
+static int action_arg(GameObject *self, PyObject *arg, long *a)
 {
-    if (!PyLong_Check(arg) || PyBool_Check(arg)) {
-        PyErr_Format(PyExc_TypeError, "an action is an int, not %.80s", Py_TYPE(arg)->tp_name);
+    PyObject *v = integer_arg(arg, "an action");
+    if (!v)
+        return -1;
+    long limit =
+        self->chance_pending ? carc_tile_kinds() : hand_blocks(self->g) * block_size(self->board);
+    int overflow = 0;
+    *a = PyLong_AsLongAndOverflow(v, &overflow);
+    if (*a == -1 && PyErr_Occurred()) {
+        Py_DECREF(v);
         return -1;
     }
-    int overflow = 0;
-    *a = PyLong_AsLongAndOverflow(arg, &overflow);
-    if (*a == -1 && PyErr_Occurred())
+    if (overflow || *a < 0 || *a >= limit) {
+        if (self->chance_pending)
+            PyErr_Format(PyExc_ValueError,
+                         "%R is out of range: a chance outcome is a tile kind, 0 .. %ld", v,
+                         limit - 1);
+        else
+            PyErr_Format(PyExc_ValueError,
+                         "action %R is out of range: this game's actions are 0 .. %ld", v,
+                         limit - 1);
+        Py_DECREF(v);
         return -1;
-    if (overflow)
-        *a = -1;
+    }
+    Py_DECREF(v);
     return 0;
 }
 
 static PyObject *game_apply_action(GameObject *self, PyObject *arg)
 {
     long a;
-    if (action_arg(arg, &a) < 0 || need_game(self) < 0)
+    if (need_game(self) < 0 || action_arg(self, arg, &a) < 0)
         return NULL;
     if (self->chance_pending) {
         int counts[CARC_MAX_KINDS];
@@ -970,7 +1025,7 @@ static PyObject *game_apply_action(GameObject *self, PyObject *arg)
 static PyObject *game_action_to_string(GameObject *self, PyObject *arg)
 {
     long a;
-    if (action_arg(arg, &a) < 0 || need_game(self) < 0)
+    if (need_game(self) < 0 || action_arg(self, arg, &a) < 0)
         return NULL;
     if (self->chance_pending) {
         if (a < 0 || a >= carc_tile_kinds())
@@ -1420,15 +1475,15 @@ static int player_init(PlayerObject *self, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"spec", "seed", NULL};
     const char *spec = "mcts";
-    unsigned long long seed = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|sK", kwlist, &spec, &seed))
+    uint64_t seed = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|sO&", kwlist, &spec, seed_converter, &seed))
         return -1;
     if (self->busy) {
         PyErr_SetString(PyExc_RuntimeError, "the player is choosing a move");
         return -1;
     }
     char err[256] = "";
-    carc_player *p = carc_player_new(spec, (uint64_t)seed, err, sizeof err);
+    carc_player *p = carc_player_new(spec, seed, err, sizeof err);
     if (!p) {
         PyErr_Format(PyExc_ValueError, "player %.100s: %s", spec, err);
         return -1;
@@ -1686,13 +1741,13 @@ static PyObject *core_selfplay(PyObject *module, PyObject *args, PyObject *kwds)
     static char *kwlist[] = {"games", "players",    "seed",    "specs", "threads",
                              "rules", "expansions", "records", NULL};
     selfplay_job job = {0};
-    unsigned long long seed = 0;
+    uint64_t seed = 0;
     int threads = 1, records = 1;
     PyObject *specs;
     const char *rules_text = "", *expansions_text = "";
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiKO|issp", kwlist, &job.games, &job.players,
-                                     &seed, &specs, &threads, &rules_text, &expansions_text,
-                                     &records))
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiO&O|issp", kwlist, &job.games, &job.players,
+                                     seed_converter, &seed, &specs, &threads, &rules_text,
+                                     &expansions_text, &records))
         return NULL;
     if (job.games < 0 || job.games > 100000000)
         return PyErr_Format(PyExc_ValueError, "games must be 0..100000000");
@@ -1706,7 +1761,7 @@ static PyObject *core_selfplay(PyObject *module, PyObject *args, PyObject *kwds)
     PyObject *result = NULL;
     if (selfplay_specs(specs, &job) < 0)
         goto done;
-    job.seed = (uint64_t)seed;
+    job.seed = seed;
     job.want_records = records;
     job.scores = calloc((size_t)job.games * (size_t)job.players + 1, sizeof(int32_t));
     job.records = records ? calloc((size_t)job.games + 1, sizeof(char *)) : NULL;

@@ -3,13 +3,21 @@
 Gymnasium's own spaces when it is installed; otherwise small stand-ins with
 the same names and the parts the environments' users reach for (n, shape,
 dtype, sample(), contains(), seed()), so the package depends on numpy only.
+A seed is one of the package's: 0 .. 2**64-1 (ValueError outside).
 """
 import numpy as np
+
+from . import _checks
 
 try:  # pragma: no cover - depends on what is installed
     from gymnasium import spaces as _gym_spaces
 except ImportError:  # pragma: no cover
     _gym_spaces = None
+
+
+def _rng(seed):
+    """numpy's generator from a seed (None: from the system)."""
+    return np.random.default_rng(None if seed is None else _checks.seed(seed))
 
 
 class Discrete:
@@ -19,10 +27,10 @@ class Discrete:
         self.n = int(n)
         self.shape = ()
         self.dtype = np.dtype(np.int64)
-        self.np_random = np.random.default_rng(seed)
+        self.np_random = _rng(seed)
 
     def seed(self, seed=None):
-        self.np_random = np.random.default_rng(seed)
+        self.np_random = _rng(seed)
         return [seed]
 
     def sample(self, mask=None):
@@ -50,10 +58,10 @@ class Box:
         self.dtype = np.dtype(dtype)
         self.low = np.full(self.shape, low, dtype=self.dtype)
         self.high = np.full(self.shape, high, dtype=self.dtype)
-        self.np_random = np.random.default_rng(seed)
+        self.np_random = _rng(seed)
 
     def seed(self, seed=None):
-        self.np_random = np.random.default_rng(seed)
+        self.np_random = _rng(seed)
         return [seed]
 
     def sample(self):
@@ -89,8 +97,10 @@ class Dict:
         return self.spaces.keys()
 
     def seed(self, seed=None):
+        if seed is not None:
+            seed = _checks.seed(seed)
         for i, space in enumerate(self.spaces.values()):
-            space.seed(None if seed is None else seed + i)
+            space.seed(None if seed is None else (seed + i) % _checks.SEED_LIMIT)
         return [seed]
 
     def sample(self):

@@ -18,7 +18,7 @@ is installed; it needs only numpy otherwise.
 import numpy as np
 
 from . import Game, Player
-from . import _spaces
+from . import _checks, _spaces
 
 try:  # pragma: no cover - depends on what is installed
     import gymnasium as _gymnasium
@@ -95,6 +95,8 @@ class CarcassonneEnv(_Base):
 
     def reset(self, seed=None, options=None):
         """Starts a new game (the deal and the opponents from `seed`)."""
+        if seed is not None:
+            seed = _checks.seed(seed)
         if _gymnasium is not None:  # pragma: no cover - seeds Gymnasium's np_random
             super().reset(seed=seed)
         if seed is not None:
@@ -114,7 +116,7 @@ class CarcassonneEnv(_Base):
         g = self.game
         if g.finished:
             raise RuntimeError("the episode is over: call reset()")
-        g.apply_action(int(action))
+        g.apply_action(action)
         self._play_opponents()
         margin = self._margin_now()
         reward, self._margin = float(margin - self._margin), margin

@@ -15,7 +15,7 @@ OpenSpiel itself.
 """
 import numpy as np
 
-from . import GLOBALS, PLANES, Game, tile_ids
+from . import GLOBALS, PLANES, Game, _checks, tile_ids
 
 try:  # pragma: no cover - depends on what is installed
     import pyspiel
@@ -50,6 +50,7 @@ def _classes():
         def __init__(self, params=None):
             p = dict(_DEFAULTS)
             p.update(params or {})
+            p["seed"] = _checks.seed(p["seed"])  # refused here, not at the first state
             self._params = p
             probe = self._new_game(0)
             self.tiles = probe.tiles_left() + 2
@@ -93,10 +94,10 @@ def _classes():
             return self.game_state.chance_outcomes()
 
         def _apply_action(self, action):
-            self.game_state.apply_action(int(action))
+            self.game_state.apply_action(action)
 
         def _action_to_string(self, player, action):
-            return self.game_state.action_to_string(int(action))
+            return self.game_state.action_to_string(action)
 
         def is_terminal(self):
             return self.game_state.finished

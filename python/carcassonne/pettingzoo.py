@@ -21,7 +21,7 @@ globals) from the agent's seat, "action_mask": uint8 of num_actions}.
 import numpy as np
 
 from . import GLOBALS, PLANES, Game
-from . import _spaces
+from . import _checks, _spaces
 
 try:  # pragma: no cover - depends on what is installed
     from pettingzoo import AECEnv as _Base
@@ -81,7 +81,7 @@ class CarcassonneAEC(_Base):
 
     def reset(self, seed=None, options=None):
         if seed is not None:
-            self._rng = np.random.default_rng(seed)
+            self._rng = np.random.default_rng(_checks.seed(seed))
         self.game = Game(self.players, int(self._rng.integers(2**63)), self.rules,
                          self.expansions, self.board_size)
         self.agents = list(self.possible_agents)
@@ -129,7 +129,7 @@ class CarcassonneAEC(_Base):
             self._remove_done()
             return
         self._cumulative_rewards[agent] = 0.0
-        self.game.apply_action(int(action))
+        self.game.apply_action(action)
         margins = self._margins()
         for p, a in enumerate(self.possible_agents):
             self.rewards[a] = float(margins[p] - self._last_margins[p])

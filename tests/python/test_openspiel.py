@@ -99,6 +99,28 @@ def test_registers_and_plays_a_game(openspiel, cli, tmp_path):
     assert np.isfinite(observer.tensor).all()
 
 
+def test_seeds_and_actions_out_of_range_are_refused(openspiel):
+    fake, _ = openspiel
+    cls = fake.registered["python_carcassonne"]
+    for seed in (-1, 2**64):
+        with pytest.raises(ValueError, match="seed %d is out of range" % seed):
+            cls({"seed": seed})
+    state = cls({"seed": 2}).new_initial_state()
+    kind = state.legal_actions()[0]  # a chance node: the first draw
+    with pytest.raises(ValueError, match=str(kind + 2**64)):
+        state._apply_action(kind + 2**64)
+    with pytest.raises(TypeError):
+        state._action_to_string(fake.PlayerId.CHANCE, float(kind))  # not int()'d
+    state._apply_action(np.int64(kind))
+    action = state.legal_actions()[0]
+    with pytest.raises(ValueError, match="action %d is out of range" % (action + 2**64)):
+        state._apply_action(action + 2**64)
+    with pytest.raises(TypeError):
+        state._apply_action(float(action))
+    state._apply_action(np.uint64(action))
+    assert state.game_state.record().count("\n") == 2
+
+
 def test_without_pyspiel_nothing_registers(monkeypatch):
     monkeypatch.setitem(sys.modules, "pyspiel", None)  # import fails
     sys.modules.pop("carcassonne.openspiel", None)

@@ -236,8 +236,10 @@ def test_bad_input_raises_clear_errors():
         carcassonne.Game(expansions=["no-such-expansion"])
     with pytest.raises(TypeError):
         carcassonne.Game(rules=[1, 2])
-    with pytest.raises(TypeError):
+    with pytest.raises(ValueError, match="seed -1 is out of range"):
         carcassonne.Game(seed=-1)
+    with pytest.raises(TypeError):
+        carcassonne.Game(seed="1")
     with pytest.raises(ValueError, match="board_size"):
         carcassonne.Game(board_size=4)
     before = g.record()

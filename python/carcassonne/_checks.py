@@ -1,0 +1,28 @@
+"""_checks.py: the integer arguments the pure-Python parts of the package
+take (a seed, an action), checked as the C extension checks its own: an int
+or a numpy integer, never a bool; a value out of range raises ValueError
+with the value, never wraps round."""
+import operator
+
+import numpy as np
+
+SEED_LIMIT = 2**64
+
+
+def integer(value, what):
+    """`value` as an int: an int or an integer with __index__ (numpy's);
+    TypeError for a bool, a float, a string..."""
+    if isinstance(value, (bool, np.bool_)):
+        raise TypeError("%s must be an int, not %s" % (what, type(value).__name__))
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError("%s must be an int, not %s" % (what, type(value).__name__)) from None
+
+
+def seed(value):
+    """A seed: an integer of 0 .. 2**64-1."""
+    s = integer(value, "seed")
+    if not 0 <= s < SEED_LIMIT:
+        raise ValueError("seed %d is out of range: a seed is 0 .. 2**64-1" % s)
+    return s
