@@ -7,7 +7,7 @@
 // profiles playing each other (one reloads mid-game and resumes), a
 // keyboard-only turn, and a phone-sized screen. Screenshots go to
 // $ARTEFACTS. Every wait is generous: a slow machine is not a failure.
-import { mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { startServer, launch } from './lib.mjs';
 import { Catalogue } from '../../web/js/tiles.js';
@@ -1272,6 +1272,17 @@ await test('the replay viewer shows the deal check: an altered record warns, a f
   const badge = await page.$eval('#replay-deal', (e) => e.textContent);
   check(/verified/.test(badge) && !/altered/.test(badge), `the fair record is verified (${badge})`);
   check(await page.isHidden('#replay-banner'), 'no warning over the board');
+  // Issue 35: the same finished game with its seed line deleted: "missing", in red.
+  const fair = readFileSync(path.join(records, 'fair_deal.rec'), 'utf8');
+  await page.goto(server.url);
+  await page.waitForSelector('body[data-ready=yes]');
+  await page.setInputFiles('#record-file', { name: 'no-seed.carc', mimeType: 'text/plain', buffer: Buffer.from(fair.replace(/^seed .*\n/m, '')) });
+  await page.waitForSelector('#replay-view[data-step="0"]');
+  await page.waitForSelector('#replay-deal .deal-check');
+  const missing = await page.$eval('#replay-deal', (e) => e.textContent);
+  check(/the seed is missing/.test(missing) && !/verified/.test(missing), `a record without its seed is flagged (${missing})`);
+  check(await page.$eval('#replay-deal .deal-check', (e) => getComputedStyle(e).backgroundColor) === 'rgb(170, 17, 17)', 'in red, like an altered record');
+  check(await page.isVisible('#replay-banner'), 'the warning is over the board too');
   await page.context().close();
 });
 

@@ -11,20 +11,31 @@ import { eventText, esc, seatName } from './panel.js';
 import { moveWords } from './words.js';
 
 // What the server's check of a record's deal found (`replay.ok`'s `deal`:
-// {status: "verified" | "unchecked" | "mismatch", text}), as HTML: an
-// altered record is a warning nobody can miss, a verified deal a small
-// badge, an unchecked one a note. A server without the check sends no
-// `deal`: that is said too.
+// {status: "verified" | "unchecked" | "mismatch" | "missing", text}), as
+// HTML: an altered record and a finished game whose seed is missing (a
+// commitment and no seed: nobody can check its deal) are warnings nobody
+// can miss, a verified deal a small badge, an unchecked one a note. A
+// server without the check sends no `deal`: that is said too.
 export function dealNotice(deal) {
   const text = deal?.text ? esc(deal.text) : '';
   if (deal?.status === 'mismatch') {
     return '<div class="deal-check mismatch" role="alert"><strong>Warning: this record was altered.</strong> ' +
       `Its tiles do not come from its seed: the deal was changed after the game was dealt.${text ? `<br><small>${text}</small>` : ''}</div>`;
   }
+  if (deal?.status === 'missing') {
+    return '<div class="deal-check mismatch missing" role="alert"><strong>Warning: deal unchecked, the seed is missing.</strong> ' +
+      `This finished game's record keeps the commitment but not the seed it was dealt from, so nobody can check that its tiles were dealt fairly.${text ? `<br><small>${text}</small>` : ''}</div>`;
+  }
   if (deal?.status === 'verified') return `<span class="deal-check verified" title="${text}">✓ fair deal verified</span>`;
   if (deal?.status === 'unchecked') return `<p class="deal-check unchecked">Deal not checked${text ? `: ${text}` : ''}</p>`;
   return '<p class="deal-check unchecked">Deal not checked: this server does not check records.</p>';
 }
+
+// The warning over the board for a deal that is not fair or cannot be checked.
+const DEAL_BANNERS = {
+  mismatch: '<strong>Altered record:</strong> this deal does not come from its seed.',
+  missing: '<strong>Deal unchecked:</strong> the seed is missing from this finished game\'s record.',
+};
 
 export class ReplayView {
   constructor(root, conn, catalogue) {
@@ -90,8 +101,8 @@ export class ReplayView {
     this.el('#replay-title').textContent = title;
     this.el('#replay-deal').innerHTML = dealNotice(r.deal);
     const banner = this.el('#replay-banner');
-    banner.hidden = r.deal?.status !== 'mismatch';
-    banner.innerHTML = banner.hidden ? '' : '<strong>Altered record:</strong> this deal does not come from its seed.';
+    banner.hidden = !DEAL_BANNERS[r.deal?.status];
+    banner.innerHTML = banner.hidden ? '' : DEAL_BANNERS[r.deal.status];
     const slider = this.el('#replay-slider');
     slider.max = r.moves.length;
     this.go(r.moves.length);

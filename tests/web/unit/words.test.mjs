@@ -168,3 +168,13 @@ test('the log names why a road or a city scored what it did: an inn, a cathedral
   renderLog(el, t);
   assert.match(el.innerHTML, /End: Bob \+0: a road with an inn left unfinished/);
 });
+
+// Issue 35: a finished game's record with a commitment and no seed is
+// "missing" (the server's `deal`): red like an altered one, in words.
+test('the deal check: a finished game whose seed is missing warns in red', () => {
+  const missing = dealNotice({ status: 'missing', text: 'deal unchecked: the seed is missing' });
+  assert.match(missing, /class="deal-check mismatch missing" role="alert"/);
+  assert.match(missing, /Warning: deal unchecked, the seed is missing/);
+  assert.match(missing, /nobody can check that its tiles were dealt fairly/);
+  assert.doesNotMatch(missing, /verified|altered/);
+});
