@@ -202,15 +202,15 @@ export class Board {
   // Figures: [{letter, rot, x, y, spot, player, figure}]; `figure` is
   // "follower" when absent (a server without expansions), else "large",
   // "builder" or "pig". A second figure on the same spot (a builder or a
-  // pig beside its player's follower) stands a little aside.
+  // pig beside its player's follower) stands aside, clear of the goods.
   setFollowers(list) {
     const seen = new Map();
     this.layers.meeples.innerHTML = list.map((f) => {
-      const [px, py] = this.cat.spotPoint(f.letter, f.rot, f.spot);
       const lying = this.cat.kindOf(f.letter, f.rot, f.spot) === 'field';
       const k = `${f.x},${f.y},${f.spot}`, n = seen.get(k) || 0;
       seen.set(k, n + 1);
-      return meepleSvg(f.player, f.x * SIZE + px + 16 * n, f.y * SIZE + py - 6 * n, lying, '', f.figure || 'follower');
+      const [px, py] = n ? this.cat.besidePoint(f.letter, f.rot, f.spot) : this.cat.spotPoint(f.letter, f.rot, f.spot);
+      return meepleSvg(f.player, f.x * SIZE + px, f.y * SIZE + py, lying, '', f.figure || 'follower');
     }).join('');
   }
 

@@ -267,20 +267,26 @@ function markIcons(seg, anchor, shapes) {
   if (!marks.length) return icons;
   const own = shapes.find((s) => s.seg === seg);
   if (hasMark(seg, 'inn') && own?.line) icons.push({ at: innPoint(anchor, own.line, shapes), svg: INN, mark: 'inn' });
-  const taken = [anchor];
-  if (seg.pennant) taken.push([clampIn(anchor[0] + 22), clampIn(anchor[1] - 6)]); // where drawTile puts it
+  // What already stands in the city, each with the room it takes: the
+  // follower (a figure is about 32 x 38 units), its pennant, a cathedral.
+  const taken = [[...anchor, FIGURE_ROOM]];
+  if (seg.pennant) taken.push([clampIn(anchor[0] + 22), clampIn(anchor[1] - 6), 13]); // where drawTile puts it
   if (hasMark(seg, 'cathedral')) {
     const at = cityEdges(seg).length === 4 ? [50, 36] : roomIn(own.poly, taken, 22);
-    taken.push(at);
+    taken.push([...at, 20]);
     icons.push({ at, svg: CATHEDRAL, mark: 'cathedral' });
   }
+  // Goods: a token of their own beside the follower, never under it.
   for (const m of marks.filter((g) => GOODS[g])) {
-    const at = roomIn(own.poly, taken, 16);
-    taken.push(at);
-    icons.push({ at, svg: GOODS[m], mark: m });
+    const at = roomIn(own.poly, taken, GOODS_RADIUS);
+    taken.push([...at, GOODS_RADIUS]);
+    icons.push({ at, svg: `<g transform="scale(${GOODS_SCALE})">${GOODS[m]}</g>`, mark: m, r: GOODS_RADIUS });
   }
   return icons;
 }
+
+// The room a figure takes round its spot, in tile units (half its size).
+export const FIGURE_ROOM = 17;
 
 // How far a point inside a polygon is from its outline.
 function depthIn(p, poly) {
@@ -294,32 +300,39 @@ function depthIn(p, poly) {
   return best;
 }
 
-// A point of a city's polygon at least `gap` units from every point of
-// `taken` (its follower, the icons already there), as deep in the city as
-// the grid allows; the farthest point found when none is that far.
+// A point of a city's polygon whose disc of radius `gap` keeps clear of
+// everything in `taken` ([x, y, the room it takes]: its follower, the
+// icons already there), as deep in the city as the grid allows; the
+// clearest point found when none is clear.
 function roomIn(poly, taken, gap) {
-  let best = null, bestD = -1;
-  for (let y = 14; y <= 86; y += 6) {
-    for (let x = 14; x <= 86; x += 6) {
+  let best = null, bestD = -Infinity;
+  for (let y = 14; y <= 86; y += 4) {
+    for (let x = 14; x <= 86; x += 4) {
       if (!insidePolygon([x, y], poly)) continue;
-      const d = Math.min(...taken.map((t) => Math.hypot(t[0] - x, t[1] - y)));
+      const d = Math.min(...taken.map(([tx, ty, room]) => Math.hypot(tx - x, ty - y) - room));
       const rank = Math.min(d, gap) * 10 + Math.min(depthIn([x, y], poly), 10); // apart first, then off the wall
       if (rank > bestD) [best, bestD] = [[x, y], rank];
     }
   }
-  return best || taken[0];
+  return best || taken[0].slice(0, 2);
 }
 
-// An inn: a house with a red gabled roof, a lit window and a sign, 32 x
-// 30 units around 0,0 (larger than the cloister, and cream, not red).
-const INN = '<g transform="scale(1.3)"><path class="inn" d="M-11,10V-2L0,-11L11,-2V10Z"/><path class="inn-roof" d="M-13,-1L0,-12L13,-1"/>' +
-  '<rect class="inn-window" x="-4" y="0" width="8" height="7"/></g>';
+// An inn: a tavern's sign, a cream board hanging from its post with a
+// mug of beer on it, about 32 x 36 units around 0,0: nothing like the
+// cloister's chapel (issue 35: both were red-roofed houses).
+const INN = '<g transform="scale(1.2)"><path class="inn-post" d="M-13,15V-14H13"/><path class="inn-chain" d="M-5,-14V-9M9,-14V-9"/>' +
+  '<rect class="inn" x="-9" y="-9" width="22" height="21" rx="3"/><path class="inn-mug-handle" d="M6,-1H9V6H6"/>' +
+  '<rect class="inn-mug" x="-4" y="-3" width="10" height="12" rx="1.5"/><path class="inn-foam" d="M-5,-2C-4,-6 0,-6 1,-4C2,-7 6,-6 7,-2Z"/></g>';
 // A cathedral: a nave and a tall spire with a cross, 36 x 48 units, around 0,0.
 const CATHEDRAL = '<g transform="scale(1.2)"><path class="cathedral" d="M-15,16V0L-6,-6V-12L0,-18L6,-12V-6L15,0V16Z"/>' +
   '<path class="cathedral-cross" d="M0,-24V-16M-3,-21H3"/><path class="cathedral-door" d="M-4,16V8A4,4 0 0 1 4,8V16Z"/></g>';
 // Traders & Builders' goods, each a token 16 units wide with its own
 // shape (not colour alone): wine a bottle-shaped barrel, grain a sheaf,
-// cloth a bolt.
+// cloth a bolt. On a tile a token is GOODS_SCALE times larger (25.6
+// units: 15 px at the board's first zoom of 0.6), so that it reads at
+// the zoom of a whole board.
+export const GOODS_SCALE = 1.6;
+const GOODS_RADIUS = 8 * GOODS_SCALE;
 export const GOODS = {
   wine: '<circle class="goods wine" r="8"/><path class="goods-mark" d="M-3,-5H3L2,5H-2Z"/>',
   grain: '<circle class="goods grain" r="8"/><path class="goods-mark" d="M0,6V-6M0,-2L-4,-6M0,-2L4,-6M0,2L-4,-2M0,2L4,-2"/>',
@@ -329,8 +342,10 @@ export const GOODS = {
 // A pennant: a shield, 22 x 26 units, around 0,0.
 const PENNANT = '<path class="pennant" d="M-11,-13H11V-1C11,7 5,11 0,14C-5,11 -11,7 -11,-1Z"/>' +
   '<path class="pennant-mark" d="M-6,-7H6M0,-7V8"/>';
-// A cloister: a chapel with its door, around 0,0.
-const CLOISTER = '<path class="cloister" d="M-14,16V-4L0,-16L14,-4V16Z"/><rect class="door" x="-4" y="5" width="8" height="11"/>';
+// A cloister: a chapel, its nave and a bell tower with a cross and an
+// arched door, about 28 x 44 units around 0,0.
+const CLOISTER = '<path class="cloister" d="M-14,16V0L-6,-7H6L14,0V16Z"/><path class="cloister-tower" d="M-5,16V-12L0,-18L5,-12V16Z"/>' +
+  '<path class="cloister-cross-edge" d="M0,-28V-18M-4,-24H4"/><path class="cloister-cross" d="M0,-28V-18M-4,-24H4"/><path class="door" d="M-3,16V9A3,3 0 0 1 3,9V16Z"/>';
 
 // The catalogue, prepared for drawing: `kinds[id]` has the tile, its SVG
 // and the anchors of its segments; `letters` lists the ids (one or two
@@ -412,6 +427,17 @@ export class Catalogue {
       if (d < bestD) [best, bestD] = [i, d];
     });
     return this.spotName(letter, rot, best);
+  }
+
+  // Where a second figure stands beside the first on a spot (a builder
+  // or a pig beside its player's follower): the side clear of the tile's
+  // goods and other icons, in the tile's board frame (0..100).
+  besidePoint(letter, rot, spot) {
+    const [x, y] = this.spotPoint(letter, rot, spot);
+    const icons = this.kinds[letter].icons.map((i) => [...rotatePoint(i.at, rot), i.r || 12]);
+    const sides = [[16, -6], [-16, -6], [0, 18], [0, -18]].map(([dx, dy]) => [x + dx, y + dy]);
+    const room = (p) => Math.min(Infinity, ...icons.map(([ix, iy, r]) => Math.hypot(ix - p[0], iy - p[1]) - r));
+    return sides.find((p) => room(p) >= FIGURE_ROOM - 3) || sides.reduce((a, b) => (room(b) > room(a) ? b : a));
   }
 
   kindOf(letter, rot, spot) {

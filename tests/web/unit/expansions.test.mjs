@@ -8,7 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startServer } from '../lib.mjs';
-import { Catalogue, insidePolygon, nearLine } from '../../../web/js/tiles.js';
+import { Catalogue, insidePolygon, nearLine, rotatePoint, FIGURE_ROOM, GOODS_SCALE } from '../../../web/js/tiles.js';
 import { meepleSvg, meepleIcon } from '../../../web/js/players.js';
 import { renderPlayers, eventText, renderLog } from '../../../web/js/panel.js';
 import { Table, parseMove, goodsOf, isLogged } from '../../../web/js/game.js';
@@ -50,6 +50,23 @@ test('an inn stands beside its road: off every road, in no city, apart from the 
   }
 });
 
+// Issue 35: inns and cloisters were both red-roofed houses.
+test('an inn is a tavern sign with a mug, a cloister a chapel with a cross: nothing alike', () => {
+  const [inn] = iconsOf(cat.kinds.IA, 'inn');
+  const chapel = cat.kinds.B.icons.find((i) => /class="cloister"/.test(i.svg));
+  assert.ok(chapel, 'the cloister tile B draws a chapel');
+  assert.match(inn.svg, /class="inn-mug"/);
+  assert.match(inn.svg, /class="inn-foam"/);
+  assert.match(inn.svg, /class="inn-post"/);
+  assert.doesNotMatch(inn.svg, /roof|cloister|cross/);
+  assert.match(chapel.svg, /class="cloister-tower"/);
+  assert.match(chapel.svg, /class="cloister-cross"/);
+  assert.doesNotMatch(chapel.svg, /inn|mug/);
+  const css = readFileSync(new URL('../../../web/style.css', import.meta.url), 'utf8');
+  const fill = (cls) => css.match(new RegExp(`\\.tile \\.${cls}[ ,][^{]*\\{[^}]*fill: (#[0-9a-f]+)`, 'i'))?.[1];
+  assert.ok(fill('inn') && fill('cloister') && fill('inn') !== fill('cloister'), `of other colours (${fill('inn')}, ${fill('cloister')})`);
+});
+
 test('a cathedral stands in its city, clear of the follower; IK is a whole-tile city', () => {
   const ik = cat.kinds.IK;
   assert.equal(ik.count, 2);
@@ -85,7 +102,18 @@ test('goods marks of the real catalogue: a token inside its city, clear of the k
     const [t] = tokens;
     count[t.mark]++;
     assert.ok(insidePolygon(t.at, k.shapes[city].poly), `${l}: ${t.mark} at ${t.at} is in the city`);
-    assert.ok(dist(t.at, k.anchors[city]) >= 14, `${l}: ${t.mark} is clear of the knight`);
+    // Issue 35: tokens sat under the followers and were 8 px dots at a
+    // whole board's zoom. Each is now 24 units or more (14 px at the
+    // board's first zoom of 0.6), and has a spot of its own: its disc
+    // keeps clear of the knight's and of a builder's beside it, at every
+    // rotation (a turned tile keeps its icons upright, not its figures).
+    assert.ok(2 * t.r >= 24 && 2 * t.r * 0.6 >= 14, `${l}: the token is ${2 * t.r} units wide`);
+    assert.match(t.svg, new RegExp(`scale\\(${GOODS_SCALE}\\)`));
+    for (let rot = 0; rot < 4; rot++) {
+      const spot = cat.spotName(l, rot, city), at = rotatePoint(t.at, rot);
+      assert.ok(dist(at, cat.spotPoint(l, rot, spot)) - t.r >= FIGURE_ROOM, `${l} at ${rot}: ${t.mark} is clear of the knight`);
+      assert.ok(dist(at, cat.besidePoint(l, rot, spot)) - t.r >= FIGURE_ROOM - 3, `${l} at ${rot}: ${t.mark} is clear of a builder beside the knight`);
+    }
     assert.match(t.svg, new RegExp(`class="goods ${t.mark}"`));
     assert.match(cat.defs(), new RegExp(`id="tile-${l}-r1"[^]*?class="goods ${t.mark}"`), `${l}: upright on a turned tile`);
   }
