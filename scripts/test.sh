@@ -26,6 +26,6 @@ echo "== fuzzing the record reader (${FUZZ_SECONDS:-40} s), the move parser, the
 CC=clang cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCARC_FUZZ=ON -DCARC_FUZZ_SECONDS="${FUZZ_SECONDS:-40}" >/dev/null
 cmake --build build-fuzz -j"$jobs" --target fuzz_record fuzz_move fuzz_protocol fuzz_rules \
-    fuzz_server_message
+    fuzz_server_message fuzz_proxy
 # One fuzzer a core: each runs its own time, so two at once halve the wait.
 (cd build-fuzz && ctest --output-on-failure -j"$jobs" -R '^fuzz\.')

@@ -1,7 +1,11 @@
-/* frame_check.c: the frame headers of plain WebSocket connections,
- * followed from the bytes recv() hands to libwebsockets. */
+/* frame_check.c: the frame headers of WebSocket connections, followed
+ * from the bytes recv() (plain) and SSL_read() (TLS) hand to
+ * libwebsockets. */
+#define _GNU_SOURCE /* RTLD_NEXT */
 #include "frame_check.h"
 
+#include <dlfcn.h>
+#include <openssl/ssl.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -20,19 +24,23 @@ typedef struct frame_scan {
     int have;      /* header bytes collected */
     uint64_t skip; /* payload bytes still to come */
     int unmasked;  /* a frame without a mask was seen: the scan stops */
+    int tls;       /* its bytes are SSL_read()'s, not recv()'s */
 } frame_scan;
 
 /* Indexed by socket; written on the service thread only, which is also
  * the only one to read the followed sockets. */
 static frame_scan *scans[FDS_FOLLOWED];
 
-int frame_check_watch(int fd)
+int frame_check_watch(int fd, int tls)
 {
     if (fd < 0 || fd >= FDS_FOLLOWED)
         return -1;
     free(scans[fd]);
     scans[fd] = calloc(1, sizeof *scans[fd]);
-    return scans[fd] ? 0 : -1;
+    if (!scans[fd])
+        return -1;
+    scans[fd]->tls = tls;
+    return 0;
 }
 
 void frame_check_forget(int fd)
@@ -97,7 +105,26 @@ static void scan_bytes(frame_scan *s, const unsigned char *p, size_t n)
 ssize_t recv(int fd, void *buf, size_t len, int flags)
 {
     ssize_t n = recvfrom(fd, buf, len, flags, NULL, NULL);
-    if (n > 0 && !(flags & MSG_PEEK) && fd >= 0 && fd < FDS_FOLLOWED && scans[fd])
+    if (n > 0 && !(flags & MSG_PEEK) && fd >= 0 && fd < FDS_FOLLOWED && scans[fd] &&
+        !scans[fd]->tls)
+        scan_bytes(scans[fd], buf, (size_t)n);
+    return n;
+}
+
+/* libwebsockets reads TLS connections with SSL_read(): this definition is
+ * found before OpenSSL's, calls it (every return value as it gave it:
+ * libwebsockets tells a closed connection from a wait by them) and
+ * follows the decrypted bytes of the sockets being watched. */
+int SSL_read(SSL *ssl, void *buf, int num)
+{
+    static int (*openssl_read)(SSL *, void *, int);
+    if (!openssl_read)
+        *(void **)&openssl_read = dlsym(RTLD_NEXT, "SSL_read");
+    if (!openssl_read)
+        return -1;
+    int n = openssl_read(ssl, buf, num);
+    int fd = n > 0 ? SSL_get_fd(ssl) : -1;
+    if (fd >= 0 && fd < FDS_FOLLOWED && scans[fd] && scans[fd]->tls)
         scan_bytes(scans[fd], buf, (size_t)n);
     return n;
 }

@@ -15,6 +15,7 @@
 #include "catalogue.h"
 #include "counts.h"
 #include "frame_check.h"
+#include "listener.h"
 #include "message.h"
 #include "relay.h"
 #include "tables.h"
@@ -82,7 +83,8 @@ typedef struct session {
 typedef struct server {
     const server_options *opt;
     struct lws_context *ctx;
-    struct ev_loop *loop; /* libev (epoll), or NULL: lws's own poll() loop */
+    struct ev_loop *loop; /* libev (epoll) */
+    listener *listener;   /* the listening socket, which hands connections to lws */
     storage *store;
     srv_tables *tables;
     workers *pool;
@@ -215,7 +217,7 @@ static void conn_open(server *S, session *s, struct lws *wsi)
         return;
     c->wsi = wsi;
     c->fd = -1;
-    if (!lws_is_ssl(wsi) && frame_check_watch(lws_get_socket_fd(wsi)) == 0)
+    if (frame_check_watch(lws_get_socket_fd(wsi), lws_is_ssl(wsi)) == 0)
         c->fd = lws_get_socket_fd(wsi);
     c->client.id = ++S->next_id;
     c->id_next = S->by_id[c->client.id % CLIENT_BUCKETS];
@@ -225,7 +227,12 @@ static void conn_open(server *S, session *s, struct lws *wsi)
     if (S->conns)
         S->conns->prev = c;
     S->conns = c;
-    lws_get_peer_simple(wsi, c->client.addr, sizeof c->client.addr);
+    /* The address the connection's PROXY header carried, else its peer's. */
+    const char *addr = S->listener ? listener_addr(S->listener, lws_get_socket_fd(wsi)) : NULL;
+    if (addr)
+        snprintf(c->client.addr, sizeof c->client.addr, "%s", addr);
+    else
+        lws_get_peer_simple(wsi, c->client.addr, sizeof c->client.addr);
     int n = counts_add(&S->conns_per_addr, c->client.addr, 1);
     if (n < 0 || n > S->opt->max_conns_per_ip)
         conn_refuse(S, c, ERR_TOO_MANY, "too many connections from your address");
@@ -725,6 +732,7 @@ static void on_tick(lws_sorted_usec_list_t *sul)
 {
     server *S = lws_container_of(sul, server, tick);
     notice_stall(S);
+    listener_tick(S->listener);
     int64_t now = wall_ms();
     if (++S->ticks % sweep_ticks(S->opt) == 0)
         sweep_idle(S, now);
@@ -747,7 +755,8 @@ static void on_signal(int sig)
 
 /* --- Running ----------------------------------------------------------------------------- */
 
-/* The context, on the libev loop `loop` when not NULL. */
+/* The context, on the libev loop `loop`; it listens on no port of its
+ * own: the listener (listener.h) hands it the connections. */
 static struct lws_context *make_context(server *S, struct lws_http_mount *api,
                                         struct lws_http_mount *files, struct ev_loop *loop)
 {
@@ -767,9 +776,7 @@ static struct lws_context *make_context(server *S, struct lws_http_mount *api,
 
     struct lws_context_creation_info info;
     memset(&info, 0, sizeof info);
-    int any = !o->host[0] || strcmp(o->host, "0.0.0.0") == 0 || strcmp(o->host, "::") == 0;
-    info.iface = any ? NULL : o->host;
-    info.port = o->port;
+    info.port = CONTEXT_PORT_NO_LISTEN_SERVER;
     info.protocols = protocols;
     info.mounts = api;
     info.user = S;
@@ -789,27 +796,32 @@ static struct lws_context *make_context(server *S, struct lws_http_mount *api,
         info.ssl_private_key_filepath = o->tls_key;
     }
     void *foreign[1] = {loop};
-    if (loop) {
-        info.options |= LWS_SERVER_OPTION_LIBEV;
-        info.foreign_loops = foreign;
-    }
+    info.options |= LWS_SERVER_OPTION_LIBEV;
+    info.foreign_loops = foreign;
     return lws_create_context(&info);
 }
 
 /* The context on libev's epoll loop, which scales with many connections
- * (lws's own loop polls every socket at each pass); lws's own loop when
- * the libev plugin cannot be loaded. */
-static struct lws_context *make_context_on_loop(server *S, struct lws_http_mount *api,
-                                                struct lws_http_mount *files)
+ * (lws's own loop polls every socket at each pass), and the listener on
+ * the same loop; -1 with a message on standard error. */
+static int listen_on_loop(server *S, struct lws_http_mount *api, struct lws_http_mount *files)
 {
+    const server_options *o = S->opt;
+    char err[256];
     S->loop = ev_loop_new(EVFLAG_AUTO);
-    struct lws_context *ctx = S->loop ? make_context(S, api, files, S->loop) : NULL;
-    if (ctx)
-        return ctx;
-    if (S->loop)
-        ev_loop_destroy(S->loop);
-    S->loop = NULL;
-    return make_context(S, api, files, NULL);
+    if (!S->loop || !(S->ctx = make_context(S, api, files, S->loop))) {
+        fprintf(stderr, "carcassonne serve: cannot start libwebsockets on libev (its plugin is "
+                        "the package libwebsockets-evlib-ev)\n");
+        return -1;
+    }
+    S->listener = listener_new(o->host, o->port, o->trusted, o->ntrusted, err, sizeof err);
+    if (!S->listener) {
+        fprintf(stderr, "carcassonne serve: cannot listen on %s port %d: %s\n", o->host, o->port,
+                err);
+        return -1;
+    }
+    listener_start(S->listener, S->loop, lws_get_vhost_by_name(S->ctx, "default"));
+    return 0;
 }
 
 static int start(server *S, struct lws_http_mount *api, struct lws_http_mount *files)
@@ -837,11 +849,8 @@ static int start(server *S, struct lws_http_mount *api, struct lws_http_mount *f
                        hook_now, hook_analyse, hook_cancel_analysis};
     srv_limits limits = {o->max_tables, o->max_tables_per_ip, o->max_computer_tables_per_ip};
     S->tables = tables_new(S->store, &hooks, &limits);
-    S->ctx = S->tables ? make_context_on_loop(S, api, files) : NULL;
-    if (!S->ctx) {
-        fprintf(stderr, "carcassonne serve: cannot listen on %s port %d\n", o->host, o->port);
+    if (!S->tables || listen_on_loop(S, api, files) != 0)
         return -1;
-    }
     S->self = storage_server_id(S->store);
     if (storage_is_postgres(o->db) &&
         !(S->relay = relay_new(o->db, o->relay, S->self, wake_service, S, err, sizeof err))) {
@@ -865,6 +874,8 @@ static void stop(server *S)
     /* The workers first: a search that ends wakes the context. */
     workers_free(S->pool);
     S->pool = NULL;
+    listener_free(S->listener);
+    S->listener = NULL;
     if (S->ctx)
         lws_context_destroy(S->ctx);
     if (S->loop)
@@ -892,8 +903,7 @@ int server_run(const server_options *o)
         signal(SIGTERM, on_signal);
         signal(SIGINT, on_signal);
         signal(SIGPIPE, SIG_IGN);
-        struct lws_vhost *vh = lws_get_vhost_by_name(S->ctx, "default");
-        int port = vh ? lws_get_vhost_listen_port(vh) : o->port;
+        int port = listener_port(S->listener);
         int v6 = strchr(o->host, ':') != NULL;
         printf("listening on %s://%s%s%s:%d\n", o->tls_cert ? "https" : "http", v6 ? "[" : "",
                o->host, v6 ? "]" : "", port);
@@ -901,10 +911,7 @@ int server_run(const server_options *o)
         lws_sul_schedule(S->ctx, 0, &S->tick, on_tick, TICK_MS * LWS_US_PER_MS);
         status = 0;
         while (!stop_requested) {
-            if (S->loop)
-                ev_run(S->loop, EVRUN_ONCE);
-            else if (lws_service(S->ctx, 0) < 0)
-                break;
+            ev_run(S->loop, EVRUN_ONCE);
             if (tables_flush(S->tables) != 0) {
                 /* A lost database (PostgreSQL restarted): start over
                  * once it is back; the clients reconnect and resume. */

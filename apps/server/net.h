@@ -1,8 +1,11 @@
 /* net.h: the server's network side: one libwebsockets context on one
  * service thread, HTTP (static files, /api/tables/ID/record) and the
- * WebSocket protocol carcassonne.v1 at /ws on the same port. */
+ * WebSocket protocol carcassonne.v1 at /ws on the same port, the
+ * connections accepted by the listener (listener.h). */
 #ifndef CARC_SERVER_NET_H
 #define CARC_SERVER_NET_H
+
+#include "proxy_header.h"
 
 /* What `carcassonne serve` was asked for (serve.c fills it). */
 typedef struct server_options {
@@ -21,6 +24,10 @@ typedef struct server_options {
     int ping_ms;                    /* a connection quiet this long is pinged ... */
     int idle_close_ms;              /* ... and closed when quiet this long (pongs count) */
     const char *tls_cert, *tls_key;
+    /* --trusted-proxy: the balancers whose connections begin with a PROXY
+     * protocol v2 header carrying the client's address (listener.h) */
+    proxy_net trusted[PROXY_NETS_MAX];
+    int ntrusted;
     int wait_for_db; /* PostgreSQL: wait for it at start (set after SERVER_RESTART) */
 } server_options;
 

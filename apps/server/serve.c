@@ -45,6 +45,12 @@ static const char serve_usage[] =
     "                           an answer (default 75000; more than --ping-ms)\n"
     "  --tls-cert FILE          serve HTTPS and WSS with this certificate (PEM) ...\n"
     "  --tls-key FILE           ... and this private key (PEM); both or neither\n"
+    "  --trusted-proxy ADDR[/BITS]\n"
+    "                           a balancer (HAProxy's send-proxy-v2) whose connections\n"
+    "                           begin with a PROXY protocol v2 header carrying the\n"
+    "                           client's address; repeatable, IPv4 or IPv6. Its\n"
+    "                           connections without one are refused, and so are\n"
+    "                           everyone else's with one\n"
     "  --help                   this text\n"
     "\n"
     "Exit status: 0 after a clean stop, 1 on failure, 2 on bad arguments.\n";
@@ -126,6 +132,17 @@ static int parse_args(int argc, char **argv, server_options *o)
                             : strcmp(a, "--tls-cert") == 0 ? &o->tls_cert
                             : strcmp(a, "--tls-key") == 0  ? &o->tls_key
                                                            : NULL;
+        if (strcmp(a, "--trusted-proxy") == 0) {
+            if (i + 1 >= argc)
+                return cli_usage_error("serve", "%s needs a value", a);
+            if (o->ntrusted == PROXY_NETS_MAX)
+                return cli_usage_error("serve", "at most %d --trusted-proxy", PROXY_NETS_MAX);
+            if (proxy_net_parse(argv[++i], &o->trusted[o->ntrusted]) != 0)
+                return cli_usage_error("serve", "--trusted-proxy %s: not ADDR or ADDR/BITS",
+                                       argv[i]);
+            o->ntrusted++;
+            continue;
+        }
         const int_option *num = NULL;
         for (size_t k = 0; !text && k < sizeof ints / sizeof ints[0]; k++)
             if (strcmp(a, ints[k].name) == 0)

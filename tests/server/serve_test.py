@@ -11,6 +11,7 @@ import re
 import signal
 import socket
 import ssl
+import struct
 import subprocess
 import sys
 import tempfile
@@ -74,6 +75,97 @@ class Server:
             fail("no exit within %d s of SIGTERM" % WAIT)
 
 
+PROXY_SIGNATURE = b"\r\n\r\n\x00\r\nQUIT\n"
+
+
+def proxy_v2(source, port, local=False):
+    """HAProxy's send-proxy-v2 header for a TCP connection from `source`
+    (IPv4 or IPv6) to 127.0.0.1:`port`; `local`: a health check's."""
+    if local:
+        return PROXY_SIGNATURE + b"\x20\x00\x00\x00"
+    if ":" in source:
+        body = (socket.inet_pton(socket.AF_INET6, source) + bytes(15) + b"\x01"
+                + struct.pack(">HH", 50000, port))
+        return PROXY_SIGNATURE + b"\x21\x21" + struct.pack(">H", len(body)) + body
+    body = (socket.inet_aton(source) + socket.inet_aton("127.0.0.1")
+            + struct.pack(">HH", 50000, port))
+    return PROXY_SIGNATURE + b"\x21\x11" + struct.pack(">H", len(body)) + body
+
+
+def ws_connect(port, prefix=b"", source="127.0.0.1", tls=None):
+    """A socket from `source` (any 127.0.0.0/8 address is this machine's)
+    that sent `prefix`, then (over TLS with the context `tls`) a WebSocket
+    handshake at /ws: (socket, the server's answer up to its blank line,
+    b"" when it closed or reset the connection unanswered)."""
+    raw = socket.create_connection(("127.0.0.1", port), timeout=WAIT,
+                                   source_address=(source, 0))
+    s = raw
+    try:
+        raw.sendall(prefix)
+        if tls:
+            s = tls.wrap_socket(raw, server_hostname="127.0.0.1")
+        key = base64.b64encode(os.urandom(16)).decode()
+        s.sendall(("GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+                   "Connection: Upgrade\r\nSec-WebSocket-Key: %s\r\n"
+                   "Sec-WebSocket-Protocol: carcassonne.v1\r\n"
+                   "Sec-WebSocket-Version: 13\r\n\r\n" % key).encode())
+        head = b""
+        while b"\r\n\r\n" not in head:
+            chunk = s.recv(1)
+            if not chunk:
+                return s, b""
+            head += chunk
+        return s, head
+    except (ConnectionError, ssl.SSLError, socket.timeout):
+        return s, b""
+
+
+def masked(opcode, payload):
+    key = os.urandom(4)
+    return (bytes([0x80 | opcode, 0x80 | len(payload)]) + key
+            + bytes(b ^ key[i % 4] for i, b in enumerate(payload)))
+
+
+def read_frame(s):
+    """The next frame from the server: (opcode, payload), or None when the
+    connection closed."""
+    def exactly(n):
+        data = b""
+        while len(data) < n:
+            try:
+                chunk = s.recv(n - len(data))
+            except (ConnectionError, ssl.SSLError, socket.timeout):
+                return None
+            if not chunk:
+                return None
+            data += chunk
+        return data
+    head = exactly(2)
+    if not head:
+        return None
+    n = head[1] & 0x7F
+    if n == 126:
+        n = struct.unpack(">H", exactly(2))[0]
+    elif n == 127:
+        n = struct.unpack(">Q", exactly(8))[0]
+    body = exactly(n)
+    return None if body is None else (head[0] & 0x0F, body)
+
+
+def ping_answered(s):
+    """Whether a `ping` request on the upgraded socket `s` is answered
+    ping.ok (an error, e.g. too_many, or a close is not)."""
+    s.sendall(masked(0x1, json.dumps({"type": "ping", "id": 7}).encode()))
+    while True:
+        frame = read_frame(s)
+        if frame is None or frame[0] == 0x8:
+            return False
+        if frame[0] == 0x1:
+            msg = json.loads(frame[1])
+            if msg.get("re") == 7 or msg.get("type") == "error":
+                return msg.get("type") == "ping.ok"
+
+
 def case_options(program):
     r = run(program, "--help")
     if r.returncode != 0:
@@ -87,7 +179,9 @@ def case_options(program):
             fail("--help does not list " + option)
     bad = [["--bogus"], ["--port"], ["--port", "70000"], ["--port", "x"], ["--workers", "0"],
            ["--tls-cert", "a.pem"], ["--static", "/no/such/folder"], ["--max-tables", "-1"],
-           ["--ping-ms", "5000", "--idle-close-ms", "5000"]]
+           ["--ping-ms", "5000", "--idle-close-ms", "5000"], ["--trusted-proxy"],
+           ["--trusted-proxy", "localhost"], ["--trusted-proxy", "10.0.0.0/33"],
+           ["--trusted-proxy", "::1/129"], ["--trusted-proxy", "10.0.0.1/"]]
     for args in bad:
         r = run(program, *args)
         if r.returncode != 2 or "carcassonne serve:" not in r.stderr or r.stdout:
@@ -192,7 +286,11 @@ def case_restart(program):
 
 def case_tls(program):
     """--tls-cert/--tls-key: HTTPS and a WebSocket handshake over TLS with a
-    self-signed certificate made for the test; plain HTTP is refused."""
+    self-signed certificate made for the test; plain HTTP is refused. An
+    unmasked client frame over TLS closes the connection with 1002,
+    unanswered, as on a plain one (RFC 6455 5.1; hostile_test.py's
+    `unmasked`). Behind a trusted proxy (--trusted-proxy), TLS begins after
+    the PROXY header."""
     with tempfile.TemporaryDirectory() as tmp:
         cert, key = os.path.join(tmp, "cert.pem"), os.path.join(tmp, "key.pem")
         r = subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes",
@@ -222,12 +320,119 @@ def case_tls(program):
                 fail("plain HTTP answered on a TLS port")
             except (urllib.error.URLError, ConnectionError, OSError):
                 pass
+            check_unmasked_tls(s.port, ctx)
+        finally:
+            if s.stop() != 0:
+                fail("SIGTERM: exit status not 0")
+        s = Server(program, os.path.join(tmp, "t.db"), "--tls-cert", cert, "--tls-key", key,
+                   "--trusted-proxy", "127.0.0.1", scheme="https")
+        try:
+            t, head = ws_connect(s.port, proxy_v2("203.0.113.8", s.port), tls=ctx)
+            if b" 101 " not in head or not ping_answered(t):
+                fail("no WebSocket over TLS behind the PROXY header: %r" % head)
+            t.close()
         finally:
             if s.stop() != 0:
                 fail("SIGTERM: exit status not 0")
 
 
-CASES = {"options": case_options, "http": case_http, "restart": case_restart, "tls": case_tls}
+def check_unmasked_tls(port, ctx):
+    """On a WSS connection: a masked ping is answered, then an unmasked one
+    (a text frame, then on another connection a control frame) closes the
+    connection with 1002 and is not answered; another connection lives."""
+    ping = json.dumps({"type": "ping", "id": 1}).encode()
+    other, head = ws_connect(port, tls=ctx)
+    for control in (False, True):
+        t, head = ws_connect(port, tls=ctx)
+        if b" 101 " not in head:
+            fail("no WebSocket over TLS: %r" % head)
+        t.sendall(masked(0x1, ping))
+        t.sendall(bytes([0x89, 4]) + b"ping" if control else bytes([0x81, len(ping)]) + ping)
+        answers, code = 0, None
+        while True:
+            frame = read_frame(t)
+            if frame is None:
+                break
+            if frame[0] == 0x1 and json.loads(frame[1]).get("type") == "ping.ok":
+                answers += 1
+            if frame[0] == 0x8:
+                code = int.from_bytes(frame[1][:2], "big")
+                break
+        if answers > 1 or code != 1002:
+            fail("an unmasked %s frame over TLS: %d answers, close code %s"
+                 % ("control" if control else "text", answers, code))
+        t.close()
+    if not ping_answered(other):
+        fail("another TLS connection died")
+    other.close()
+
+
+def case_proxy(program):
+    """--trusted-proxy: a balancer's PROXY protocol v2 header carries the
+    client's address, which the per-address limits count (here one
+    connection an address): two clients through one trusted proxy are two
+    addresses, and the same client twice is refused `too_many`; an IPv6
+    client too; a LOCAL header (a health check) stands for the proxy
+    itself. Refused unanswered: the trusted proxy without a header, or
+    with version 1's; a header from any other address (127.0.0.2 and
+    127.0.0.3 are this machine's too, and not trusted); a header when no
+    proxy is trusted. Any other address without a header is served."""
+    with tempfile.TemporaryDirectory() as tmp:
+        s = Server(program, os.path.join(tmp, "t.db"), "--trusted-proxy", "127.0.0.1",
+                   "--trusted-proxy", "10.9.0.0/16", "--max-conns-per-ip", "1")
+        try:
+            ann, head = ws_connect(s.port, proxy_v2("203.0.113.1", s.port))
+            if b" 101 " not in head or not ping_answered(ann):
+                fail("a client through the trusted proxy: %r" % head)
+            bob, head = ws_connect(s.port, proxy_v2("203.0.113.2", s.port))
+            if b" 101 " not in head or not ping_answered(bob):
+                fail("a second client through the proxy shares the first's address")
+            again, head = ws_connect(s.port, proxy_v2("203.0.113.1", s.port))
+            if b" 101 " not in head or ping_answered(again):
+                fail("the first client's address twice was not refused (one connection each)")
+            six, head = ws_connect(s.port, proxy_v2("2001:db8::5", s.port))
+            if b" 101 " not in head or not ping_answered(six):
+                fail("an IPv6 client through the proxy: %r" % head)
+            local, head = ws_connect(s.port, proxy_v2("", s.port, local=True))
+            if b" 101 " not in head or not ping_answered(local):
+                fail("a LOCAL header (the proxy's own connection): %r" % head)
+            plain = ws_connect(s.port, source="127.0.0.2")[1]
+            if b" 101 " not in plain:
+                fail("an untrusted address without a header: %r" % plain)
+            refused = {
+                "the trusted proxy without a header": ws_connect(s.port),
+                "the trusted proxy with a version 1 header": ws_connect(
+                    s.port, b"PROXY TCP4 203.0.113.9 127.0.0.1 50000 80\r\n"),
+                "a header from an untrusted address": ws_connect(
+                    s.port, proxy_v2("203.0.113.3", s.port), source="127.0.0.3"),
+                "a broken header from the proxy": ws_connect(
+                    s.port, PROXY_SIGNATURE + b"\x21\x11\x00\x04abcd"),
+            }
+            for what, (sock, head) in refused.items():
+                if head:
+                    fail("%s was answered: %r" % (what, head))
+                sock.close()
+            for c in (ann, bob, again, six, local):
+                c.close()
+        finally:
+            if s.stop() != 0:
+                fail("SIGTERM: exit status not 0")
+        s = Server(program, os.path.join(tmp, "t.db"))
+        try:
+            sock, head = ws_connect(s.port, proxy_v2("203.0.113.1", s.port))
+            if head:
+                fail("a header with no --trusted-proxy was answered: %r" % head)
+            sock.close()
+        finally:
+            if s.stop() != 0:
+                fail("SIGTERM: exit status not 0")
+        err = s.proc.stderr.read()
+        if "refused a connection from 127.0.0.1" not in err:
+            fail("the refusal is not in the log: %r" % err)
+
+
+CASES = {"options": case_options, "http": case_http, "restart": case_restart, "tls": case_tls,
+         "proxy": case_proxy}
 
 if __name__ == "__main__":
     if len(sys.argv) != 3 or sys.argv[1] not in CASES:
