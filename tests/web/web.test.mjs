@@ -258,6 +258,12 @@ await test('a game against the computer, to the final scoring', async () => {
   console.log(`  (dead spots on the board at once, at most: ${mostDead})`);
   await page.keyboard.press('f');
   await page.screenshot({ path: path.join(ART, 'final-scoring.png') });
+  // Issue 35: a "New game" on the final card, against the same computer.
+  await page.click('#final button[data-act=new-game]');
+  await page.waitForFunction((t) => new URL(location.href).searchParams.get('t') !== t, finished.table);
+  await page.waitForSelector('#table-view[data-status=playing]');
+  const again = await page.$$eval('#players .name', (n) => n.map((e) => e.textContent));
+  check(again.join() === 'Ann (you),Computer (greedy)', `a new game with the same players (${again})`);
   await page.context().close();
 });
 
@@ -716,6 +722,12 @@ await test('a Traders & Builders game against the computer: builder, pig, goods,
   await page.goto(`${server.url}/?play=greedy&expansions=inns-cathedrals,traders-builders`);
   await page.waitForSelector('#players [data-player="0"] [data-figure=pig]');
   check(await page.$('#players [data-player="0"] [data-figure=large]'), 'the large follower too');
+  // Issue 35: the tiles left (about 60 kinds) folded by tile set, the log and chat not pushed down.
+  await page.waitForSelector('#tiles-left details.pile-set');
+  const sets = await page.$$eval('#tiles-left details.pile-set', (d) => d.map((e) => e.dataset.set));
+  check(sets.join() === 'base,inns-cathedrals,traders-builders', `a group per tile set (${sets})`);
+  const tall = await page.$eval('#tiles-left', (e) => e.getBoundingClientRect().height);
+  check(tall < 200, `the tiles panel is short (${tall} px)`);
   const quick = new URL(page.url()).searchParams.get('t');
   const qhead = await page.evaluate(async (t) => (await fetch(`/api/tables/${t}/record`)).text(), quick);
   check(/^expansions .*inns-cathedrals/m.test(qhead) && /^expansions .*traders-builders/m.test(qhead), 'both expansions in the record');
@@ -1101,6 +1113,24 @@ await test('quick play uses the lobby name; the title says when it is your turn'
   await page.waitForSelector('#table-view[data-status=playing]');
   const me = await page.$eval('.player:first-child .name', (e) => e.textContent);
   check(me === 'Quinn (you)', `seated as Quinn (${me})`);
+  // Issue 35: the lobby names computer seats in words, has a quick-play
+  // button for Traders & Builders, and a name is optional for a new table.
+  await page.click('#home');
+  await page.waitForSelector('#lobby-view:not([hidden])');
+  check(await page.$('.quick a[href="/?play=normal&expansions=traders-builders"]'), 'a quick-play button for Traders & Builders');
+  await page.fill('#create input[name=name]', '');
+  await page.selectOption('#create select[data-i="1"]', 'greedy');
+  await page.click('#create-button');
+  await page.waitForURL(/\?t=/);
+  await page.waitForSelector('#table-view[data-status=playing]');
+  check(await page.$eval('.player:first-child .name', (e) => e.textContent) === 'Player (you)', 'no name: seated as "Player"');
+  await page.click('#home');
+  await page.waitForSelector('#tables li a[data-open]');
+  const listed = await page.$eval('#tables', (e) => e.textContent);
+  check(/Player, Computer \(greedy\)/.test(listed) && !/mcts:level=|, greedy\b/.test(listed), `computer seats in words (${listed.slice(0, 200)})`);
+  await page.goto(`${server.url}/?play=easy`);
+  await page.waitForURL(/\?t=/);
+  await page.waitForSelector('#table-view[data-status=playing]');
   await nextTurn(page);
   check(/^Your turn/.test(await page.title()), `the title says it is your turn (${await page.title()})`);
   await page.evaluate(() => {
@@ -1128,9 +1158,15 @@ await test('friends: waiting once, Copy, the spectator watching, the chat open w
   const copied = await ann.evaluate(() => navigator.clipboard.readText());
   check(copied === `${server.url}/?t=${table}`.replace('127.0.0.1', new URL(copied).hostname), `the table link is copied (${copied})`);
   const bob = await openPage(browser, `${server.url}/?t=${table}`);
-  await bob.fill('#waiting form.join input[name=name]', 'Bob');
+  // Issue 35: a friend who came to take the seat was first told "You are
+  // watching"; a name is optional (the default, as quick play's).
+  await bob.waitForSelector('#waiting form.join');
+  const before = await bob.$eval('#table-view', (e) => e.innerText);
+  check(!/You are watching/.test(before) && /Not seated yet: join the table/.test(before), `the friend is not told it watches (${before.slice(0, 200)})`);
+  await bob.fill('#waiting form.join input[name=name]', '');
   await bob.click('#waiting form.join button');
   await ann.waitForSelector('#table-view[data-status=playing]');
+  await ann.waitForFunction(() => /^Player$/.test(document.querySelector('#players [data-player="1"] .name')?.textContent));
   const eve = await openPage(browser, `${server.url}/?t=${table}`);
   await eve.waitForSelector('#table-view[data-status=playing]');
   const says = await eve.$eval('#table-view', (e) => e.innerText);

@@ -35,6 +35,20 @@ export function winnerText(table) {
   return `${w === s.you ? 'You win' : `${seatName(s.seats[w], w)} wins`} with ${plural(points, 'point')}`;
 }
 
+// The `create` request of a new game like this one, for its player: the
+// same seats (this player's "me", each computer seat's spec, another
+// player's seat open for them to join), rules, expansions, tile
+// information and hints; unlisted, as quick play's. Null for a spectator.
+// (The state does not carry the clock's setting: a new game has none.)
+export function newGameRequest(state, name) {
+  if (state.you === null || state.you === undefined) return null;
+  const seats = state.seats.map((seat, p) => (p === state.you ? 'me' : seat.kind === 'computer' && seat.name ? seat.name : 'open'));
+  const req = { seats, name, listed: false, rules: [...(state.rules || [])], info: state.info || 'casual' };
+  if (state.expansions?.length) req.expansions = [...state.expansions];
+  if (state.estimates === false) req.estimates = false;
+  return req;
+}
+
 export function renderFinal(el, table) {
   const s = table.state, f = s.final;
   if (!f) {
@@ -51,7 +65,8 @@ export function renderFinal(el, table) {
   }).join('');
   el.innerHTML = `<h2>Final scoring</h2><p class="winner-line">${esc(winnerText(table))}</p><table class="final-table${goods ? ' with-goods' : ''}"><thead><tr><th>Player</th><th>Roads</th><th>Cities</th><th>Cloisters</th><th>Farms</th>${goods ? '<th>Goods</th>' : ''}<th>Total</th></tr></thead>` +
     `<tbody>${rows}</tbody></table>${f.forfeit !== null && f.forfeit !== undefined ? `<p>${esc(seatName(s.seats[f.forfeit], f.forfeit))} forfeited on time.</p>` : ''}` +
-    '<p><button type="button" data-act="replay-end">Show each final scoring</button></p>' +
+    '<p><button type="button" data-act="replay-end">Show each final scoring</button>' +
+    (newGameRequest(s, '') ? ' <button type="button" data-act="new-game" class="primary" title="a new table with the same opponents and rules">New game</button>' : '') + '</p>' +
     `<h3>Scores over the game</h3>${scoreChart(table.history)}` +
     `<h3>The fair deal</h3><dl class="deal"><dt>Seed</dt><dd><code>${esc(f.seed)}</code></dd><dt>Salt</dt><dd><code>${esc(f.salt)}</code></dd>` +
     `<dt>Commitment</dt><dd><code>${esc(f.commitment || s.commitment)}</code></dd></dl>` +

@@ -2,8 +2,8 @@
 // and this browser's own games (from its stored seat tokens).
 
 import * as store from './store.js';
-import { esc } from './panel.js';
-import { inviteLink, copyField, copyLink } from './tableview.js';
+import { esc, seatName } from './panel.js';
+import { inviteLink, copyField, copyLink, DEFAULT_NAME } from './tableview.js';
 
 const MAX_SEATS = 8; // Big Box 5's purple and pink after the six colours
 const SEAT_CHOICES = [
@@ -48,6 +48,14 @@ const HOUSE_RULES = [
     quote: 'These tiles could be visible to all or hidden to the other players.', source: 'seed 000, house rules' },
 ];
 const EXPANSION_NAMES = { river: 'The River', 'inns-cathedrals': 'Inns & Cathedrals', 'traders-builders': 'Traders & Builders' };
+
+// A seat of a lobby entry in words: the player's name, "Computer
+// (normal)" for a computer seat (its name is its player spec:
+// "mcts:level=normal", "greedy"), "(open)", "(invited)".
+export function lobbySeatWords(s) {
+  if (s.kind === 'computer') return seatName(s, 0);
+  return s.name || (s.kind === 'open' ? '(open)' : s.kind === 'invite' ? '(invited)' : s.kind);
+}
 
 export class Lobby {
   constructor(root, conn, open) {
@@ -144,13 +152,12 @@ export class Lobby {
     const name = f.name.value.trim();
     const seats = [...this.seats];
     if (seats.filter((s) => s === 'me').length > 1) return this.message('Only one seat can be yours.');
-    if (seats.includes('me') && !name) return this.message('Your name, please.');
     const rules = [...f.querySelectorAll('input[name=rule]:checked')].map((c) => c.value).concat(this.houseRules(f));
     const req = { seats, rules, info: f.info.value, listed: f.listed.checked, estimates: f.estimates.checked };
     if (f.first.value !== 'seat-order') req.first = f.first.value;
     const expansions = [...f.querySelectorAll('input[name=expansion]:checked')].map((c) => c.value);
     if (expansions.length) req.expansions = expansions;
-    if (name) req.name = name;
+    if (seats.includes('me')) req.name = name || DEFAULT_NAME; // a name is optional, as for quick play
     if (f.clock.value !== 'none') {
       req.clock = { mode: f.clock.value, seconds: +f.seconds.value, on_timeout: f.timeout.value };
       if (f.clock.value === 'fischer') req.clock.increment = +f.increment.value;
@@ -187,7 +194,7 @@ export class Lobby {
 
   drawList(el, tables, mine) {
     el.innerHTML = tables.map((t) => {
-      const seats = t.seats.map((s) => esc(s.name || (s.kind === 'open' ? '(open)' : s.kind === 'invite' ? '(invited)' : s.kind))).join(', ');
+      const seats = t.seats.map((s) => esc(lobbySeatWords(s))).join(', ');
       const canJoin = !mine && t.status === 'waiting' && t.seats.some((s) => s.kind === 'open');
       const sets = (t.expansions || []).map((x) => `, ${esc(EXPANSION_NAMES[x] || x)}`).join('');
       return `<li><span class="what"><strong>${t.status}</strong> ${seats}${t.turn ? `, turn ${t.turn}` : ''}${sets}${t.info === 'purist' ? ', purist' : ''}${t.clock ? ', clock' : ''}${t.estimates === false ? ', no hints' : ''}</span>` +

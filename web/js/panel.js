@@ -10,9 +10,22 @@ import { GOODS_NAMES, goodsOf } from './game.js';
 const esc = (s) => String(s ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 export { esc };
 
+// A seat's name: a computer seat's is its player spec, said as
+// "Computer (normal)" ("mcts:level=normal"), "Computer (greedy)".
 export function seatName(seat, p) {
-  if (seat.kind === 'computer') return `Computer (${(seat.name || 'AI').replace(/^mcts:level=/, '')})`;
+  if (seat.kind === 'computer') return `Computer (${computerWords(seat.name)})`;
   return seat.name || `Seat ${p + 1} (${seat.kind})`;
+}
+
+// A computer player's spec in a word or two: "mcts:level=hard" -> "hard",
+// "mcts:ms=1000" -> "mcts, 1000 ms a move", "greedy" -> "greedy".
+export function computerWords(spec) {
+  const text = String(spec || 'AI');
+  const level = text.match(/^mcts:(?:.*[,+])?level=(\w+)/);
+  if (level) return level[1];
+  const ms = text.match(/^(\w[\w-]*):(?:.*[,+])?ms=(\d+)/);
+  if (ms) return `${ms[1]}, ${ms[2]} ms a move`;
+  return text;
 }
 
 function clockText(ms) {
@@ -127,12 +140,28 @@ export function renderTilesLeft(el, table, cat) {
   const head = pile.river
     ? `<p class="river-pile">${left}. <strong>The river</strong> comes first: ${plural(pile.riverLeft, 'river tile')}, the lake last; the chance of each next:</p>`
     : `<p>${left}; the chance of each kind next:</p>`;
-  el.innerHTML = head + `<ul class="kinds${pile.river ? ' river' : ''}">` + pile.kinds.map(({ id, left, chance }) =>
+  // The kinds of each tile set apart, each set folded (issue 35: with
+  // every expansion about 65 kinds pushed the log and the chat far down);
+  // a set opened stays open as the panel is drawn again.
+  const sets = [...new Set(pile.kinds.map((k) => setOf(cat, k.id)))];
+  const opened = new Set([...(el.querySelectorAll?.('details.pile-set[open]') || [])].map((d) => d.dataset.set));
+  const list = (kinds) => `<ul class="kinds${pile.river ? ' river' : ''}">` + kinds.map(({ id, left, chance }) =>
     `<li title="${esc(id)}: ${left} left" data-kind="${esc(id)}"><svg viewBox="0 0 100 100" width="30" height="30"><use href="#tile-${esc(id)}"/></svg>` +
-    `<span>${left}</span><span class="chance">${Math.round(100 * chance)}%</span></li>`).join('') + '</ul>' +
+    `<span>${left}</span><span class="chance">${Math.round(100 * chance)}%</span></li>`).join('') + '</ul>';
+  const groups = sets.length < 2 ? list(pile.kinds) : sets.map((set) => {
+    const kinds = pile.kinds.filter((k) => setOf(cat, k.id) === set);
+    const left = kinds.reduce((a, k) => a + k.left, 0), chance = kinds.reduce((a, k) => a + k.chance, 0);
+    return `<details class="pile-set" data-set="${esc(set)}"${opened.has(set) ? ' open' : ''}><summary>${esc(SET_NAMES[set] || set)}: ` +
+      `${plural(left, 'tile')} of ${plural(kinds.length, 'kind')}, ${Math.round(100 * chance)}% next</summary>${list(kinds)}</details>`;
+  }).join('');
+  el.innerHTML = head + groups +
     dead +
     (discards.length ? `<p>Discarded (fitted nowhere): ${discards.join(', ')}</p>` : '');
 }
+
+// The tile sets by name, for the tiles panel's groups.
+const SET_NAMES = { base: 'The base game', river: 'The River', 'inns-cathedrals': 'Inns & Cathedrals', 'traders-builders': 'Traders & Builders' };
+const setOf = (cat, id) => cat.kinds?.[id]?.set || 'base';
 
 const KIND_WORD = { road: 'road', city: 'city', cloister: 'cloister', farm: 'farm' };
 

@@ -6,11 +6,15 @@ import { Board } from './board.js';
 import { Table, parseMove, isLogged } from './game.js';
 import { Turn } from './turn.js';
 import { renderPlayers, renderTilesLeft, renderLog, eventText, seatName, esc } from './panel.js';
-import { renderFinal, winnerText } from './end.js';
+import { renderFinal, winnerText, newGameRequest } from './end.js';
 import { Inspector } from './inspector.js';
 import { PLAYERS, badge } from './players.js';
 import * as store from './store.js';
 import { figureWords, plural } from './words.js';
+
+// The name of a player who gives none, everywhere (quick play, a new
+// table, joining one).
+export const DEFAULT_NAME = 'Player';
 
 export class TableView {
   constructor(root, conn, catalogue, id) {
@@ -38,6 +42,7 @@ export class TableView {
     };
     this.el('#final').onclick = (e) => {
       if (e.target.closest('button[data-act=replay-end]')) this.showFinalScoring();
+      if (e.target.closest('button[data-act=new-game]')) this.newGame();
     };
     this.unread = 0;
     const chatBox = this.el('#chat-box');
@@ -298,10 +303,19 @@ export class TableView {
     renderPlayers(this.el('#players'), this.table);
   }
 
-  // The action bar's line while it is not our turn.
+  // Whether this page may take a seat at the table: no seat yet, the
+  // game waiting, a seat open (or an invitation in the address).
+  canJoin() {
+    const s = this.table.state;
+    if (s.you !== null || s.status !== 'waiting' || store.seatOf(this.id)?.token) return false;
+    return s.seats.some((seat) => seat.kind === 'open') || (new URLSearchParams(location.search).has('invite') && s.seats.some((seat) => seat.kind === 'invite'));
+  }
+
+  // The action bar's line while it is not our turn. A player who came by
+  // an invitation or the table's link is not "watching" before joining.
   idleText() {
     const s = this.table.state;
-    const watching = s.you === null ? 'You are watching. ' : '';
+    const watching = s.you === null ? (this.canJoin() ? 'Not seated yet: join the table (in the panel) to take your seat. ' : 'You are watching. ') : '';
     if (s.status === 'waiting') return `${watching}The game starts when every seat is taken.`;
     if (s.status !== 'playing') return `${watching}The game is over. ${winnerText(this.table)}.`;
     return `${watching}${this.whoseTurn()}`;
@@ -411,7 +425,7 @@ export class TableView {
     if (s.you === null && !mine) {
       const canJoin = open.some(([seat]) => seat.kind === 'open') || params.get('invite');
       if (canJoin) {
-        html += `<form class="join"><label>Your name <input name="name" required maxlength="32" value="${esc(store.playerName())}"></label>` +
+        html += `<form class="join"><label>Your name <input name="name" maxlength="32" placeholder="${DEFAULT_NAME}" value="${esc(store.playerName())}"></label>` +
           '<button class="primary">Join the table</button></form>';
       }
     }
@@ -428,9 +442,10 @@ export class TableView {
     };
   }
 
+  // Takes a seat; a name left empty is "Player" (as quick play's).
   async join(name, invite, seat) {
     store.keepName(name);
-    const fields = { table: this.id, name };
+    const fields = { table: this.id, name: name || DEFAULT_NAME };
     if (invite) {
       fields.invite = invite;
       if (seat !== null) fields.seat = +seat;
@@ -502,6 +517,21 @@ export class TableView {
       await new Promise((r) => setTimeout(r, 1500));
     }
     if (button) button.textContent = 'Show each final scoring';
+  }
+
+  // The final card's "New game": a table like this one, then to it.
+  async newGame() {
+    const s = this.table.state, me = s.seats[s.you];
+    const req = newGameRequest(s, me?.name || store.playerName() || DEFAULT_NAME);
+    if (!req) return;
+    try {
+      const ok = await this.conn.request('create', req);
+      store.keepSeat(ok.table, ok.seat ?? null, ok.token ?? null, ok.invites?.some((c) => c) ? ok.invites : null);
+      history.pushState(null, '', `/?t=${encodeURIComponent(ok.table)}`);
+      window.dispatchEvent(new PopStateEvent('popstate'));
+    } catch (e) {
+      this.say(`No new game: ${e.message}`);
+    }
   }
 
   centreLast() {
