@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "help.h"
 #include "saves.h"
 #include "tui.h"
 
@@ -823,39 +824,6 @@ int panel_draw(const tui *t, const layout *l)
 
 /* --- Help and tiles screens --------------------------------------------------- */
 
-static const char *const help_text[] = {
-    "CARCASSONNE - keys and rules (Space: the board's symbols, other keys: back)",
-    "Each turn: place the drawn tile next to the board so every touching edge",
-    "matches (city-city, road-road, field-field); then you may put one follower",
-    "from your supply on that tile: thief (road), knight (city), monk (cloister)",
-    "or farmer (field), but not on a feature that already holds a follower.",
-    "Completed roads score 1 per tile, cities 2 per tile and pennant, cloisters 9;",
-    "their followers come home. Most followers on a feature takes its points (ties",
-    "all score). At the end open roads/cities/cloisters score 1 per tile/pennant,",
-    "and each farm's owner scores 3 per completed city the farm borders. Farmers",
-    "never come home. A tile that fits nowhere is discarded.",
-    "",
-    "Place: arrows move, r/space rotate (only turns that fit), R back, Tab/Shift-Tab",
-    "  next legal square (+ at its corners), Enter places. x marks a dead spot: no",
-    "  tile left can ever fill it. Then a spot number (0: none), then Enter",
-    "  confirms, Esc steps back. Nothing is final before the confirm.",
-    "View: H J K L or shift-arrows pan, c centres on the last move, f overview,",
-    "  [ ] or PgUp PgDn scroll the log. Numbers on tiles: last moves' turns.",
-    "i inspector (Tab picks a feature)  h hint: 3 best moves, numbered on the",
-    "  board, 1-3 takes one  u undo your last move (against the computer)",
-    "t tiles left  s save  q quit. While the computer thinks: i t f c H J K L [ ]",
-    "  s q. At the end: n and p step through the final scoring on the board.",
-    "Letters: R B Y G K W P I, Red ... Grey Purple Pink; lower case: farmer.",
-};
-
-/* With The River, in place of the blank line after the rules (so that the
- * help still fits 24 lines). */
-static const char *const river_help_text[] = {
-    "The River: the river tiles come first, the lake last. Each continues the river",
-    "  at its open end (the water, \u2248, in blue), never bending twice the same way",
-    "  in a row (a U-turn). No follower on the river; it never scores, parts fields.",
-};
-
 /* The help's second page: what the board's symbols mean (24 lines at most). */
 static const char *const legend_text[] = {
     "THE BOARD'S SYMBOLS (any key returns to the game)",
@@ -906,29 +874,36 @@ static void legend_draw(const tui *t, const layout *l)
     attrset(A_NORMAL);
 }
 
-/* With a hand of tiles (hand=N), in place of the blank line after the
- * rules (after The River's lines when both are played). */
-static const char *const hand_help_text =
-    "Hand (hand=N): n N choose the tile to place from your hand; the others' are hidden.";
+/* The help for the game's rules, paged to the screen's height below the
+ * title; `*first` gets each page's first line. */
+static int help_paged(const tui *t, const layout *l, help_text *h, int *first)
+{
+    carc_rules rules = carc_game_rules(t->s.g);
+    help_build(&rules, h);
+    return help_pages(h, l->lines - 1, first);
+}
+
+int help_page_count(const tui *t, const layout *l)
+{
+    help_text h;
+    int first[HELP_MAX_PAGES];
+    return help_paged(t, l, &h, first);
+}
 
 static void help_draw(const tui *t, const layout *l)
 {
-    int n = (int)(sizeof help_text / sizeof help_text[0]), row = 0;
-    int river = (carc_game_rules(t->s.g).expansions & CARC_EXPANSION_RIVER) != 0;
-    int hand = carc_game_rules(t->s.g).hand > 0;
-    for (int i = 0; i < n && row < l->lines; i++) {
-        attrset(i == 0 ? A_BOLD : A_NORMAL);
-        if ((river || hand) && help_text[i][0] == '\0') {
-            for (size_t j = 0; river && j < sizeof river_help_text / sizeof river_help_text[0]; j++)
-                if (row < l->lines)
-                    put_cut(row++, 0, l->cols, river_help_text[j]);
-            if (hand && row < l->lines)
-                put_cut(row++, 0, l->cols, hand_help_text);
-            continue;
-        }
-        put_cut(row++, 0, l->cols, help_text[i]);
-    }
+    help_text h;
+    int first[HELP_MAX_PAGES];
+    int pages = help_paged(t, l, &h, first);
+    int page = t->help_page < pages ? t->help_page : pages - 1;
+    int end = page + 1 < pages ? first[page + 1] : h.n;
+    char title[HELP_LINE_BYTES];
+    help_title(page, pages, title, sizeof title);
+    attrset(A_BOLD);
+    put_cut(0, 0, l->cols, title);
     attrset(A_NORMAL);
+    for (int i = first[page], row = 1; i < end && row < l->lines; i++, row++)
+        put_cut(row, 0, l->cols, h.lines[i]);
 }
 
 void too_small_draw(const tui *t, const layout *l)

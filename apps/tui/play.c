@@ -971,6 +971,7 @@ static int global_key(tui *t, int ch)
     }
     if (ch == '?') {
         t->overlay = OVERLAY_HELP;
+        t->help_page = 0;
         return 1;
     }
     if (ch == 't') {
@@ -979,6 +980,25 @@ static int global_key(tui *t, int ch)
     }
     if (ch == '[' || ch == ']' || ch == KEY_PPAGE || ch == KEY_NPAGE) {
         scroll_log(t, ch == '[' || ch == KEY_PPAGE ? 1 : -1);
+        return 1;
+    }
+    return 0;
+}
+
+/* On the help: Space, PgDn or Right the next page, after the last the
+ * board's symbols; PgUp or Left the page before. 1 when `ch` was one of
+ * them (any other key leaves the help). */
+static int help_key(tui *t, const layout *l, int ch)
+{
+    if (ch == ' ' || ch == KEY_NPAGE || ch == KEY_RIGHT) {
+        if (t->help_page + 1 < help_page_count(t, l))
+            t->help_page++;
+        else
+            t->overlay = OVERLAY_LEGEND;
+        return 1;
+    }
+    if ((ch == KEY_PPAGE || ch == KEY_LEFT) && t->help_page > 0) {
+        t->help_page--;
         return 1;
     }
     return 0;
@@ -1015,10 +1035,8 @@ static void handle_key(tui *t, int ch)
         too_small_key(t, ch);
         return;
     }
-    if (t->overlay == OVERLAY_HELP && (ch == ' ' || ch == KEY_NPAGE || ch == KEY_RIGHT)) {
-        t->overlay = OVERLAY_LEGEND;
+    if (t->overlay == OVERLAY_HELP && help_key(t, &l, ch))
         return;
-    }
     if (t->overlay != OVERLAY_NONE) {
         t->overlay = OVERLAY_NONE;
         return;

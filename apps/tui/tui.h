@@ -39,6 +39,7 @@ typedef struct tui {
     play_options opt;
     tui_step step;
     tui_overlay overlay;
+    int help_page; /* the help's page shown (0-based), while overlay is OVERLAY_HELP */
     tui_prompt prompt;
     line_edit input;                     /* the save prompt's text */
     char save_dir[SESSION_PATH_MAX];     /* where a bare name is saved */
@@ -130,6 +131,8 @@ int panel_log_rows(const tui *t, const layout *l);
 void header_draw(const tui *t, const layout *l);
 void footer_draw(const tui *t, const layout *l);
 void overlay_draw(const tui *t, const layout *l);
+/* The help's pages at this screen size (help.h: the game's rules only). */
+int help_page_count(const tui *t, const layout *l);
 /* What a terminal too small for the game shows, wrapped to its width. */
 void too_small_draw(const tui *t, const layout *l);
 

@@ -684,6 +684,10 @@ t_resize_80x24() {
     keys '?'
     wait_for "keys and rules"
     shows "Letters: R B Y G K W" || fail "the help does not fit 80x24"
+    for text in "The River" "Inns & Cathedrals" "Traders & Builders" "A hand of" "House rules" \
+        "large follower" "builder" "pig"; do
+        shows "$text" && fail "the base game's help tells '$text'"
+    done
     keys x
     wait_for "Place your tile"
     tm resize-window -t "$session" -x 60 -y 20
@@ -939,6 +943,10 @@ t_inns() {
     "$bin" replay "$saved" >/dev/null || fail "the saved record does not replay"
     keys '?'
     wait_for "CARCASSONNE - keys and rules"
+    shows "a road with an inn" || fail "the help does not tell the inn's scoring"
+    shows "a city with a cathedral" || fail "the help does not tell the cathedral's scoring"
+    shows "l in the follower step" || fail "the help does not tell the large follower's key"
+    shows "Traders & Builders" && fail "the help tells an expansion not played"
     keys Space
     wait_for "THE BOARD'S SYMBOLS"
     shows "an inn beside a road" || fail "the legend does not explain the inn"
@@ -1060,6 +1068,11 @@ t_traders() {
     "$bin" replay "$saved" >/dev/null || fail "the saved record does not replay"
     keys '?'
     wait_for "CARCASSONNE - keys and rules"
+    shows "takes its goods" || fail "the help does not tell the goods"
+    shows "f in the follower step" || fail "the help does not tell the figure key"
+    shows "The builder" || fail "the help does not tell the builder"
+    shows "The pig" || fail "the help does not tell the pig"
+    shows "Inns & Cathedrals" && fail "the help tells an expansion not played"
     keys Space
     wait_for "THE BOARD'S SYMBOLS"
     shows "wine" || fail "the legend does not explain the goods"
@@ -1157,6 +1170,30 @@ t_hand() {
     keys '?'
     wait_for "CARCASSONNE - keys and rules"
     shows "n N choose the tile to place from your hand" || fail "the help does not say n"
+    keys Escape
+    finish
+}
+
+# Every expansion and a hand at 80x24: the help is two pages (Space the
+# next, Left back), all of what the game plays on them, then the symbols.
+t_help_pages() {
+    start 80 24 --seed 3 --players human,greedy --no-color \
+        --expansions river,inns-cathedrals,traders-builders --rules hand=3
+    wait_for "?:help"
+    keys '?'
+    wait_for "keys and rules, 1/2 (Space: next page"
+    for text in "The River" "a road with an inn" "takes its goods" "The pig"; do
+        shows "$text" || fail "the help's first page does not tell '$text'"
+    done
+    keys Space
+    wait_for "keys and rules, 2/2 (Space: the board's symbols"
+    for text in "A hand of 3 tiles" "n N choose the tile to place from your hand" "Letters:"; do
+        shows "$text" || fail "the help's second page does not tell '$text'"
+    done
+    keys Left
+    wait_for "keys and rules, 1/2"
+    keys Space Space
+    wait_for "THE BOARD'S SYMBOLS"
     keys Escape
     finish
 }
