@@ -1,20 +1,25 @@
 // bench.mjs: the browser client's figures on loopback (not a test): the
 // time from opening a table's address to a playable board, the bytes the
-// browser downloads on a first load, and the frame time while dragging a
-// finished 72-tile board.
+// browser downloads on a first load (a cold cache, a fresh profile: HTTP
+// responses with their headers, and WebSocket frames), for a base-game
+// table and for one with all three expansions, and the frame time while
+// dragging a finished 72-tile board.
 import { startServer, launch } from './lib.mjs';
 
 const server = await startServer({ bin: process.env.CARCASSONNE, webDir: process.env.WEB_DIR, thinkMs: 20 });
 const browser = await launch();
 const RUNS = +(process.env.RUNS || 5);
 
-async function created(seats) {
+const ALL = ['river', 'inns-cathedrals', 'traders-builders'];
+
+async function created(seats, expansions = []) {
   const ctx = await browser.newContext();
   const page = await ctx.newPage();
   await page.goto(server.url);
   await page.waitForSelector('body[data-ready=yes]');
   await page.fill('#create input[name=name]', 'Bench');
   for (let i = 0; i < seats.length; i++) await page.selectOption(`#create select[data-i="${i}"]`, seats[i]);
+  for (const x of expansions) await page.check(`#create input[name=expansion][value=${x}]`);
   await page.click('#create-button');
   await page.waitForURL(/\?t=/);
   const state = await ctx.storageState();
@@ -30,18 +35,34 @@ async function firstLoad(table) {
   const cdp = await ctx.newCDPSession(page);
   await cdp.send('Network.enable');
   await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-  let bytes = 0, requests = 0;
+  let http = 0, ws = 0, requests = 0;
+  const urls = new Map(), sizes = {};
+  cdp.on('Network.requestWillBeSent', (e) => urls.set(e.requestId, new URL(e.request.url).pathname));
   cdp.on('Network.loadingFinished', (e) => {
-    bytes += e.encodedDataLength;
+    http += e.encodedDataLength;
+    sizes[urls.get(e.requestId)] = e.encodedDataLength;
     requests++;
   });
-  cdp.on('Network.webSocketFrameReceived', (e) => (bytes += e.response.payloadData.length));
-  cdp.on('Network.webSocketFrameSent', (e) => (bytes += e.response.payloadData.length));
+  cdp.on('Network.webSocketFrameReceived', (e) => (ws += e.response.payloadData.length));
+  cdp.on('Network.webSocketFrameSent', (e) => (ws += e.response.payloadData.length));
   await page.goto(table.url);
   await page.waitForSelector('body[data-phase=place]', { timeout: 60000 });
   const ms = await page.evaluate(() => performance.getEntriesByName('carc-playable')[0].startTime);
   await ctx.close();
-  return { ms, bytes, requests };
+  return { ms, bytes: http + ws, http, ws, requests, tiles: sizes['/api/tiles'] || 0 };
+}
+
+// RUNS cold loads of a new table of each; prints the median time and the
+// first load's bytes.
+async function loads(what, expansions) {
+  const runs = [];
+  for (let i = 0; i < RUNS; i++) runs.push(await firstLoad(await created(['me', 'greedy'], expansions)));
+  const ms = runs.map((l) => l.ms).sort((a, b) => a - b), l = runs[0];
+  const kb = (n) => (n / 1024).toFixed(1);
+  console.log(`${what}: playable board, cold load on loopback: median ${ms[Math.floor(ms.length / 2)].toFixed(0)} ms ` +
+    `(min ${ms[0].toFixed(0)}, max ${ms[ms.length - 1].toFixed(0)}; ${RUNS} loads)`);
+  console.log(`${what}: first load ${kb(l.bytes)} KB: ${kb(l.http)} KB in ${l.requests} HTTP requests (/api/tiles ${kb(l.tiles)} KB) ` +
+    `and ${kb(l.ws)} KB of WebSocket frames`);
 }
 
 // Drags the board around for `seconds` and times every frame.
@@ -82,12 +103,9 @@ async function panning(url, seconds = 3) {
 }
 
 try {
-  const loads = [];
-  for (let i = 0; i < RUNS; i++) loads.push(await firstLoad(await created(['me', 'greedy'])));
-  const ms = loads.map((l) => l.ms).sort((a, b) => a - b);
-  console.log(`playable board, cold load on loopback: median ${ms[Math.floor(ms.length / 2)].toFixed(0)} ms ` +
-    `(min ${ms[0].toFixed(0)}, max ${ms[ms.length - 1].toFixed(0)}; ${RUNS} loads)`);
-  console.log(`first load: ${(loads[0].bytes / 1024).toFixed(1)} KB transferred in ${loads[0].requests} HTTP requests (WebSocket frames included)`);
+  console.log(`(${process.env.CHROMIUM || '/usr/bin/chromium'}, load average ${(await import('node:os')).loadavg().map((v) => v.toFixed(1)).join(' ')})`);
+  await loads('base game against greedy', []);
+  await loads('all three expansions against greedy', ALL);
   const full = await created(['greedy', 'greedy']);
   const p = await panning(full.url.replace(/&.*$/, ''));
   console.log(`panning a finished ${p.tiles}-tile board: ${p.frames} frames, mean ${p.mean.toFixed(1)} ms ` +
