@@ -12,12 +12,17 @@
 #   scripts/cluster.sh status                a line per server: its pid and port
 #   scripts/cluster.sh stop                  stops them all
 #
-# Environment: PORT, the balancer's port (default 8080; server i listens on
-# PORT+i); HOST (default 127.0.0.1); CLUSTER_DIR, the folder of the data,
-# logs and pids (default ./cluster); CARC, the program (default
+# Environment: PORT, the balancer's port (default: the last start's, else
+# 8080; server i listens on PORT+i; a cluster that runs on another port is
+# stopped first); HOST (default 127.0.0.1); CLUSTER_DIR, the folder of
+# the data, logs and pids, whatever the current folder (default
+# $XDG_STATE_HOME/carcassonne/cluster, ~/.local/state/carcassonne/cluster
+# without it; as root /var/lib/carcassonne/cluster, for PostgreSQL runs as
+# `nobody`, who cannot enter /root); CARC, the program (default
 # build/carcassonne of the source tree); SERVE_ARGS, more options for every
-# `carcassonne serve` (default: per-address limits raised, for every client
-# comes from HAProxy's address); BALANCE, HAProxy's balance algorithm
+# `carcassonne serve` (default none: HAProxy passes each client's address
+# with the PROXY protocol, send-proxy-v2, and every server trusts
+# 127.0.0.1 for it, so the per-address limits hold); BALANCE, HAProxy's balance algorithm
 # (default source: a client's address picks its server, so that it comes
 # back to it; roundrobin spreads one address's connections, as the load
 # benchmark wants); BALANCERS, how many HAProxy processes share the port
@@ -32,11 +37,24 @@
 set -eu
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-PORT=${PORT:-8080}
+if [ -z "${CLUSTER_DIR:-}" ]; then
+    if [ -n "${XDG_STATE_HOME:-}" ]; then
+        CLUSTER_DIR=$XDG_STATE_HOME/carcassonne/cluster
+    elif [ "$(id -u)" -eq 0 ]; then
+        CLUSTER_DIR=/var/lib/carcassonne/cluster
+    else
+        CLUSTER_DIR=$HOME/.local/state/carcassonne/cluster
+    fi
+fi
+# The port of the last start (written at each start).
+last_port=$(cat "$CLUSTER_DIR/port" 2>/dev/null || true)
+PORT=${PORT:-${last_port:-8080}}
+case "$PORT" in
+"" | *[!0-9]*) echo "cluster.sh: PORT must be a number, not '$PORT'" >&2 && exit 1 ;;
+esac
 HOST=${HOST:-127.0.0.1}
-CLUSTER_DIR=${CLUSTER_DIR:-$PWD/cluster}
 CARC=${CARC:-$root/build/carcassonne}
-SERVE_ARGS=${SERVE_ARGS:---max-conns-per-ip 100000 --max-tables-per-ip 100000 --max-tables 100000}
+SERVE_ARGS=${SERVE_ARGS:-}
 BALANCE=${BALANCE:-source}
 BALANCERS=${BALANCERS:-1}
 case "$BALANCERS" in
@@ -80,6 +98,16 @@ as_db() { "$@"; }
 [ "$(id -u)" -eq 0 ] && as_db() { runuser -u nobody -- "$@"; }
 uri() { echo "postgresql://carc@/carc?host=$CLUSTER_DIR/pg&port=$pgport"; }
 
+# Whether any process of the cluster runs: its servers, balancers, Redis
+# or PostgreSQL.
+running() {
+    for pidfile in "$CLUSTER_DIR"/server-*.pid "$CLUSTER_DIR"/haproxy*.pid "$CLUSTER_DIR/redis.pid"; do
+        alive "$pidfile" && return 0
+    done
+    [ -n "$pgbin" ] && [ -d "$CLUSTER_DIR/pg/data" ] &&
+        as_db "$pgbin/pg_ctl" -D "$CLUSTER_DIR/pg/data" status >/dev/null 2>&1
+}
+
 # Whether the process of pid file $1 runs (a zombie, killed and not yet
 # reaped, does not).
 alive() {
@@ -92,6 +120,8 @@ pg_start() {
     mkdir -p "$CLUSTER_DIR/pg"
     [ "$(id -u)" -eq 0 ] && chown nobody "$CLUSTER_DIR/pg"
     chmod 755 "$CLUSTER_DIR" "$CLUSTER_DIR/pg"
+    as_db test -w "$CLUSTER_DIR/pg" ||
+        die "PostgreSQL runs as nobody, who cannot reach $CLUSTER_DIR: set CLUSTER_DIR to a folder it can"
     if [ ! -f "$CLUSTER_DIR/pg/data/PG_VERSION" ]; then
         as_db "$pgbin/initdb" -D "$CLUSTER_DIR/pg/data" -U carc --auth=trust --locale=C -E UTF8 \
             >"$CLUSTER_DIR/initdb.log" 2>&1 || die "initdb failed: see $CLUSTER_DIR/initdb.log"
@@ -100,11 +130,14 @@ pg_start() {
         cat >>"$CLUSTER_DIR/pg/data/postgresql.conf" <<EOF
 listen_addresses = ''
 unix_socket_directories = '$CLUSTER_DIR/pg'
-port = $pgport
 max_locks_per_transaction = 1024
 EOF
     fi
     if ! as_db "$pgbin/pg_ctl" -D "$CLUSTER_DIR/pg/data" status >/dev/null 2>&1; then
+        # This start's port, in the configuration (a pg_ctl start by hand
+        # finds it there too).
+        as_db sed -i '/^port = /d' "$CLUSTER_DIR/pg/data/postgresql.conf"
+        echo "port = $pgport" | as_db tee -a "$CLUSTER_DIR/pg/data/postgresql.conf" >/dev/null
         as_db "$pgbin/pg_ctl" -D "$CLUSTER_DIR/pg/data" -l "$CLUSTER_DIR/pg/postgres.log" -w \
             start >/dev/null || die "PostgreSQL did not start: see $CLUSTER_DIR/pg/postgres.log"
     fi
@@ -147,9 +180,11 @@ server_start() {
     alive "$pidfile" && return 0
     log="$CLUSTER_DIR/server-$i.log"
     : >"$log"
+    # HAProxy, on this machine, says whose connection it passes on
+    # (send-proxy-v2): the servers trust 127.0.0.1 for it.
     # shellcheck disable=SC2086,SC2046  # SERVE_ARGS and the relay options are word lists
-    nohup "$CARC" serve --host 127.0.0.1 --port "$port" --db "$(uri)" $(relay_args) $SERVE_ARGS \
-        >>"$log" 2>&1 </dev/null &
+    nohup "$CARC" serve --host 127.0.0.1 --port "$port" --db "$(uri)" --trusted-proxy 127.0.0.1 \
+        $(relay_args) $SERVE_ARGS >>"$log" 2>&1 </dev/null &
     echo $! >"$pidfile"
     tries=0
     until grep -q "^listening on" "$log"; do
@@ -164,7 +199,9 @@ server_start() {
 # client comes back to the server it was on while that one lives; any
 # server relays what another one runs), a dead one noticed
 # within a second (a TCP check every 500 ms) and its clients sent to the
-# others; WebSocket connections kept an hour.
+# others; WebSocket connections kept an hour. Each connection to a server
+# begins with the PROXY protocol v2 header that carries the client's
+# address (send-proxy-v2; the checks send a LOCAL one).
 haproxy_start() {
     command -v haproxy >/dev/null 2>&1 || die "haproxy not found (scripts/deps.sh --test installs it)"
     cfg="$CLUSTER_DIR/haproxy.cfg"
@@ -190,7 +227,7 @@ backend servers
 EOF
         i=1
         while [ $i -le "$1" ]; do
-            echo "    server s$i 127.0.0.1:$((PORT + i)) check inter 500ms fall 1 rise 1"
+            echo "    server s$i 127.0.0.1:$((PORT + i)) send-proxy-v2 check inter 500ms fall 1 rise 1"
             i=$((i + 1))
         done
     } >"$cfg.new"
@@ -239,8 +276,12 @@ count() {
 case "$command" in
 start)
     [ -x "$CARC" ] || die "$CARC: not built (cmake --build build)"
+    if [ -n "$last_port" ] && [ "$last_port" != "$PORT" ] && running; then
+        die "the cluster in $CLUSTER_DIR runs on port $last_port: stop it first (cluster.sh stop)"
+    fi
     mkdir -p "$CLUSTER_DIR"
     CLUSTER_DIR=$(cd "$CLUSTER_DIR" && pwd)
+    echo "$PORT" >"$CLUSTER_DIR/port"
     n=$(count)
     # Fewer servers than before: the ones above N stop.
     if [ -f "$CLUSTER_DIR/servers" ]; then

@@ -4,23 +4,69 @@ PostgreSQL behind HAProxy (label `postgres`), the whole of it started by
 scripts/cluster.sh in a temporary folder on free ports, and stopped at the
 end. Without PostgreSQL or HAProxy the case fails. See docs/scale.md."""
 
+import http.client
+import json
 import os
 import random
 import socket
 import subprocess
 import sys
 import time
-import urllib.request
 
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from e2e import (WAIT, Client, Failure, check, play_until, record_moves,  # noqa: E402
                  seat_table, start_state, tempdir)
 from e2e_test import Driver  # noqa: E402
+import websocket  # noqa: E402  (after e2e, which finds Debian's python3-websocket)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CLUSTER = os.path.join(ROOT, "scripts", "cluster.sh")
 TAKEOVER_S = 5.0  # the issue's bound: a dead server's tables run again within it
+# The servers trust 127.0.0.1 (HAProxy) to begin each connection with a
+# PROXY header: a test that talks to one server straight comes from another
+# address of the loopback (all of 127.0.0.0/8 is this machine's).
+DIRECT = "127.0.0.2"
+
+
+def client_from(url, source=DIRECT):
+    """A Client of `url` whose connection comes from the address `source`."""
+    port = int(url.split(":")[2].split("/")[0])
+    sock = socket.create_connection(("127.0.0.1", port), timeout=WAIT,
+                                    source_address=(source, 0))
+    real = websocket.create_connection
+    websocket.create_connection = lambda u, **kw: real(u, socket=sock, **kw)
+    try:
+        return Client(url)
+    finally:
+        websocket.create_connection = real
+
+
+def seat_table_direct(url):
+    """e2e's seat_table (two seats) with clients that come from DIRECT:
+    the table id, the clients and their tokens."""
+    owner = client_from(url)
+    r = owner.ok("create", name="Ann", seats=["me", "open"])
+    other = client_from(url)
+    j = other.ok("join", table=r["table"], name="Bob", seat=1 - r["seat"])
+    clients, tokens = [None, None], [None, None]
+    clients[r["seat"]], tokens[r["seat"]] = owner, r["token"]
+    clients[1 - r["seat"]], tokens[1 - r["seat"]] = other, j["token"]
+    return r["table"], clients, tokens
+
+
+def http_get(port, path, source=DIRECT):
+    """The body of GET `path` on 127.0.0.1:`port`, asked from `source`."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=WAIT,
+                                      source_address=(source, 0))
+    try:
+        conn.request("GET", path)
+        r = conn.getresponse()
+        body = r.read().decode()
+        check(r.status == 200, "GET %s: %d %s" % (path, r.status, body))
+        return body
+    finally:
+        conn.close()
 
 
 def free_port_block(n):
@@ -41,15 +87,18 @@ def free_port_block(n):
 
 
 class Cluster:
-    def __init__(self, program, tmp, servers, relay="postgresql"):
+    def __init__(self, program, tmp, servers, relay="postgresql", **env):
         self.env = dict(os.environ, CARC=program, CLUSTER_DIR=os.path.join(tmp, "cluster"),
-                        PORT=str(free_port_block(servers + 1)), RELAY=relay)
+                        PORT=str(free_port_block(servers + 1)), RELAY=relay, **env)
         self.port = int(self.env["PORT"])
         self.servers = servers
+        self.cwd = None
 
-    def run(self, *args):
+    def run(self, *args, ok=True):
         p = subprocess.run([CLUSTER] + list(args), env=self.env, capture_output=True,
-                           text=True, timeout=120)
+                           text=True, timeout=120, cwd=self.cwd)
+        if not ok:
+            return p
         check(p.returncode == 0, "cluster.sh %s: %s%s" % (" ".join(args), p.stdout, p.stderr))
         return p.stdout
 
@@ -59,7 +108,8 @@ class Cluster:
         return self
 
     def stop(self):
-        subprocess.run([CLUSTER, "stop"], env=self.env, capture_output=True, timeout=120)
+        subprocess.run([CLUSTER, "stop"], env=self.env, capture_output=True, timeout=120,
+                       cwd=self.cwd)
 
     def status(self):
         """{server number: (pid or None, port)} from `status`."""
@@ -78,15 +128,10 @@ class Cluster:
         return "ws://127.0.0.1:%d/ws" % (self.port + i)
 
     def stats(self, i):
-        import json
-        with urllib.request.urlopen("http://127.0.0.1:%d/api/stats" % (self.port + i),
-                                    timeout=WAIT) as r:
-            return json.loads(r.read().decode())
+        return json.loads(http_get(self.port + i, "/api/stats"))
 
     def record(self, table, base=None):
-        with urllib.request.urlopen("http://127.0.0.1:%d/api/tables/%s/record"
-                                    % (base or self.port, table), timeout=WAIT) as r:
-            return r.read().decode()
+        return http_get(base or self.port, "/api/tables/%s/record" % table)
 
     def pg_ctl(self, action):
         pgbin = sorted(d for d in os.listdir("/usr/lib/postgresql"))[-1]
@@ -98,13 +143,13 @@ class Cluster:
         subprocess.run(cmd, check=True, capture_output=True, timeout=60)
 
 
-def resume_until(url, table, token, deadline):
+def resume_until(url, table, token, deadline, connect=Client):
     """A client resumed at `table`, trying again (a new connection each
     time) until `deadline`: the time a client sees "reconnecting"."""
     last = None
     while time.monotonic() < deadline:
         try:
-            c = Client(url)
+            c = connect(url)
             r = c.request("resume", table=table, token=token)
             if r["type"] == "resume.ok":
                 return c
@@ -194,12 +239,12 @@ def case_two_servers_redis(program, tmp):
 def play_across(cluster):
     """case_two_servers's game on a started `cluster`, which it stops."""
     try:
-        ann = Client(cluster.server_url(1))
+        ann = client_from(cluster.server_url(1))
         r = ann.ok("create", name="Ann", seats=["me", "open"])
         table = r["table"]
-        bob = Client(cluster.server_url(2))
+        bob = client_from(cluster.server_url(2))
         bob.ok("join", table=table, name="Bob")
-        watcher = Client(cluster.server_url(2))
+        watcher = client_from(cluster.server_url(2))
         watcher.ok("watch", table=table)
         clients = [ann, bob]
         _, state = start_state(ann, table)
@@ -219,7 +264,7 @@ def play_across(cluster):
         check("position" in review, "no review: %s" % review)
         check(bob.event("review", timeout=120)["moves"], "an empty review")
         # The lobby and "my games" of one server show the other's tables.
-        carol = Client(cluster.server_url(1))
+        carol = client_from(cluster.server_url(1))
         waiting = carol.ok("create", name="Carol", seats=["me", "open"])
         lobby = bob.ok("lobby")["tables"]
         check([t["table"] for t in lobby] == [waiting["table"]], "lobby on 2: %s" % lobby)
@@ -273,7 +318,7 @@ def case_race(program, tmp):
         st = cluster.status()
         tables = []
         for k in range(6):
-            table, clients, tokens, _ = seat_table(cluster.server_url(1))
+            table, clients, tokens = seat_table_direct(cluster.server_url(1))
             _, state = start_state(clients[0], table)
             start_state(clients[1], table)
             play_until(clients, table, state, stop_turn=2, rng=random.Random(k))
@@ -285,7 +330,7 @@ def case_race(program, tmp):
         for table, tokens, state in tables:
             seat = state["to_move"]
             pair = [resume_until(cluster.server_url(i), table, tokens[seat],
-                                 killed + TAKEOVER_S) for i in (2, 3)]
+                                 killed + TAKEOVER_S, connect=client_from) for i in (2, 3)]
             legal = pair[0].ok("legal", table=table)
             move = legal["placements"][0]["move"] if legal["placements"] else \
                 "discard " + legal["tile"]
@@ -326,6 +371,76 @@ def case_postgres_restart(program, tmp):
               % max(waits))
         st = cluster.status()
         check(all(pid for pid, _ in st.values()), "a server stopped for good: %s" % st)
+    finally:
+        cluster.stop()
+
+
+def case_proxy_limits(program, tmp):
+    """The per-address limits through the balancer (issue 35): HAProxy
+    passes each client's address to the server (send-proxy-v2, the servers
+    trusting 127.0.0.1), so one address's four tables of computer seats
+    only (--max-computer-tables-per-ip's default) make its own fifth
+    `create` fail with too_many and not another address's. The two
+    clients come from 127.0.0.2 and 127.0.0.3; without the PROXY header
+    the server saw 127.0.0.1 for both and refused the second one too.
+    A connection straight to a server from 127.0.0.1 (a trusted proxy's
+    address) without a header is refused."""
+    cluster = Cluster(program, tmp, 1, SERVE_ARGS="--workers 1 --max-think-ms 200").start()
+    try:
+        computers = ["mcts:level=easy", "mcts:level=easy"]
+        attacker = client_from(cluster.url, "127.0.0.2")
+        for _ in range(4):
+            attacker.ok("create", seats=computers)
+        r = attacker.request("create", seats=computers)
+        check(r.get("code") == "too_many", "a fifth table of computers from one address: %s" % r)
+        victim = client_from(cluster.url, "127.0.0.3")
+        r = victim.request("create", seats=computers)
+        check(r["type"] == "create.ok", "another address's create through the balancer: %s" % r)
+        refused = False
+        try:
+            Client(cluster.server_url(1))
+        except Exception:  # closed unanswered
+            refused = True
+        check(refused, "a connection straight from 127.0.0.1 without a PROXY header was served")
+        for c in (attacker, victim):
+            c.close()
+    finally:
+        cluster.stop()
+
+
+def case_port_change(program, tmp):
+    """cluster.sh keeps its data in $XDG_STATE_HOME/carcassonne/cluster
+    whatever the current folder (nothing written there), and starts on
+    whatever PORT is asked: started, stopped, started again on another
+    port (PostgreSQL too), the table of the first start still there; a
+    start on a third port while it runs is refused with the reason."""
+    work, state = os.path.join(tmp, "work"), os.path.join(tmp, "state")
+    os.mkdir(work)
+    os.mkdir(state)
+    os.chmod(state, 0o755)
+    cluster = Cluster(program, tmp, 1, XDG_STATE_HOME=state)
+    del cluster.env["CLUSTER_DIR"]
+    cluster.cwd = work
+    try:
+        cluster.start()
+        table = client_from(cluster.url).ok("create", name="Ann", seats=["me", "open"])["table"]
+        cluster.stop()
+        check(os.listdir(work) == [], "cluster.sh wrote into the current folder: %s"
+              % os.listdir(work))
+        check(os.path.isdir(os.path.join(state, "carcassonne", "cluster", "pg", "data")),
+              "no PostgreSQL data under $XDG_STATE_HOME/carcassonne/cluster")
+        cluster.port = free_port_block(2)
+        cluster.env["PORT"] = str(cluster.port)
+        cluster.start()
+        c = client_from(cluster.url)
+        lobby = c.ok("lobby")["tables"]
+        check([t["table"] for t in lobby] == [table], "the first start's table: %s" % lobby)
+        c.close()
+        cluster.env["PORT"] = str(free_port_block(2))
+        p = cluster.run("start", ok=False)
+        check(p.returncode != 0 and "runs on port %d" % cluster.port in p.stderr,
+              "a start on another port while it runs: %d %s" % (p.returncode, p.stderr))
+        cluster.env["PORT"] = str(cluster.port)
     finally:
         cluster.stop()
 
