@@ -465,6 +465,8 @@ static void take_results(server *S)
             tables_computer_move(S->tables, r.table, r.turn, r.move);
         else if (r.kind == JOB_ANALYSE)
             tables_analysis_done(S->tables, r.table, r.turn, &r.analysis);
+        else if (r.kind == JOB_REPLAY)
+            tables_replay_done(S->tables, r.replay_job, r.replay, r.replay_error);
         else if (r.review)
             tables_review_done(S->tables, r.table, r.review);
     }
@@ -690,6 +692,12 @@ static void hook_cancel_analysis(void *ctx, const char *table, int turn)
         workers_cancel_analysis(S->pool, table, turn);
 }
 
+static int hook_replay(void *ctx, uint64_t job, const char *addr, const char *text)
+{
+    server *S = ctx;
+    return S->pool ? workers_replay(S->pool, job, addr, text) : -1;
+}
+
 static int64_t hook_now(void *ctx)
 {
     (void)ctx;
@@ -845,8 +853,8 @@ static int start(server *S, struct lws_http_mount *api, struct lws_http_mount *f
     }
     /* PostgreSQL: a pass's writes in one round trip, checked at its commit. */
     storage_pipeline(S->store, 1);
-    srv_hooks hooks = {S,        deliver,      hook_think,          hook_review,
-                       hook_now, hook_analyse, hook_cancel_analysis};
+    srv_hooks hooks = {S,        deliver,      hook_think,           hook_review,
+                       hook_now, hook_analyse, hook_cancel_analysis, hook_replay};
     srv_limits limits = {o->max_tables, o->max_tables_per_ip, o->max_computer_tables_per_ip};
     S->tables = tables_new(S->store, &hooks, &limits);
     if (!S->tables || listen_on_loop(S, api, files) != 0)

@@ -12,6 +12,7 @@
 #include "hand_view.h"
 #include "hint_view.h"
 #include "replay_view.h"
+#include "replays.h"
 #include "table.h"
 #include "token.h"
 
@@ -19,22 +20,12 @@ enum {
     HASH_BUCKETS = 1 << 14,
     LOBBY_MAX = 100,
     TABLE_ID_LEN = 11, /* 't' and 10 letters and digits */
-    REPLAY_CACHE = 64, /* `replay` answers of finished tables kept */
     /* Several servers on one PostgreSQL: every second, a server takes
      * over (a batch of) the tables whose server died; after a full batch,
      * the next batch at the next tick. */
     ORPHANS_MS = 1000,
     ORPHANS_PER_SWEEP = 256,
 };
-
-/* The `replay` answer of a finished table (which never changes): its
- * fields as JSON text, so that a repeated request costs a copy. */
-typedef struct replay_entry {
-    char id[STORED_ID_BYTES];
-    char *fields;  /* "{...}", malloc'ed; NULL: a free entry */
-    uint64_t used; /* when last used (the cache's own counter): the least
-                      recently used entry is replaced */
-} replay_entry;
 
 struct srv_tables {
     storage *store;
@@ -51,8 +42,7 @@ struct srv_tables {
     carc_game *scratch;
     carc_game *view; /* a seat's view for the workers (mover_view), or NULL */
     outbox out;
-    replay_entry replays[REPLAY_CACHE];
-    uint64_t replay_uses;
+    srv_replays *replays; /* `replay` answers kept, and those being computed */
     srv_stats stats;
     int64_t orphans_ms; /* the last look for tables whose server died */
     int orphans_more;   /* that look found a full batch */
@@ -339,7 +329,10 @@ srv_tables *tables_new(storage *store, const srv_hooks *hooks, const srv_limits 
     T->hooks = *hooks;
     T->limits = *limits;
     T->scratch = carc_game_new(CARC_MIN_PLAYERS, NULL, 1);
-    if (!T->scratch) {
+    T->replays = replays_new();
+    if (!T->scratch || !T->replays) {
+        carc_game_free(T->scratch);
+        replays_free(T->replays);
         free(T);
         return NULL;
     }
@@ -356,8 +349,7 @@ void tables_free(srv_tables *T)
         t = older;
     }
     outbox_free(&T->out);
-    for (int i = 0; i < REPLAY_CACHE; i++)
-        free(T->replays[i].fields);
+    replays_free(T->replays);
     counts_clear(&T->live_per_addr);
     counts_clear(&T->computers_per_addr);
     carc_game_free(T->scratch);
@@ -559,6 +551,7 @@ void tables_client_gone(srv_tables *T, srv_client *c)
 {
     while (c->njoined > 0)
         member_remove(T, c->joined[c->njoined - 1], c);
+    replays_client_gone(T->replays, c);
     outbox_forget(&T->out, c);
 }
 
@@ -978,6 +971,9 @@ static void create_answer(srv_tables *T, srv_client *c, const msg_request *r, sr
     send_to(T, c, view_state(t, seat_of(t, c), now_ms(T)));
 }
 
+#define KEY_CLOSED                                                                                 \
+    "the table made with that key was closed: nobody came back to it for a day; use a new key"
+
 /* A `create` repeated with the key of a table made already: the same
  * answer, made again from the key (the secrets are derived from it). 1
  * when answered (or refused), 0 when the key made no table yet. */
@@ -986,8 +982,21 @@ static int repeat_create(srv_tables *T, srv_client *c, const msg_request *r)
     char id[TABLE_ID_LEN + 1], label[24];
     key_table_id(r->key, id);
     srv_table *t = find_table(T, id);
+    if (!t && (t = stored_copy(T, id))) { /* closed: find_table never loads it */
+        int closed = t->row.status == TABLE_CLOSED;
+        free_table(t);
+        t = NULL;
+        if (!closed)
+            return 0;
+        refuse(T, c, r, ERR_BAD_FIELD, KEY_CLOSED);
+        return 1;
+    }
     if (!t)
         return 0;
+    if (t->row.status == TABLE_CLOSED) {
+        refuse(T, c, r, ERR_BAD_FIELD, KEY_CLOSED);
+        return 1;
+    }
     char token[TOKEN_HEX] = "", invites[CARC_MAX_PLAYERS][TOKEN_HEX] = {{0}};
     uint8_t hash[TOKEN_HASH_BYTES];
     int same = 1;
@@ -1493,26 +1502,24 @@ static void do_estimate(srv_tables *T, srv_client *c, const msg_request *r, srv_
     maybe_analyse(T, t);
 }
 
-/* Answers `r` from the cache of finished tables' replays; 0 when the
- * table's answer is not there. */
-static int replay_from_cache(srv_tables *T, srv_client *c, const msg_request *r)
+/* Sends the `replay` answer `a` to `c` for its request `id`: the kept
+ * fields' text with the reply's own fields in front (a copy, no JSON
+ * parsed), or the error. */
+static void send_replay(srv_tables *T, srv_client *c, const msg_id *id, const replay_answer *a)
 {
-    replay_entry *e = NULL;
-    for (int i = 0; i < REPLAY_CACHE && !e; i++)
-        if (T->replays[i].fields && strcmp(T->replays[i].id, r->table) == 0)
-            e = &T->replays[i];
-    if (!e)
-        return 0;
-    e->used = ++T->replay_uses;
-    json_t *re = id_json(&r->id);
+    if (!a->fields) {
+        tables_error(T, c, id, a->code, a->error);
+        return;
+    }
+    json_t *re = id_json(id);
     char *re_text = re ? json_dumps(re, JSON_ENCODE_ANY) : NULL;
     json_decref(re);
-    size_t len = strlen(e->fields) + (re_text ? strlen(re_text) : 0) + 40;
+    size_t len = strlen(a->fields) + (re_text ? strlen(re_text) : 0) + 40;
     char *text = malloc(len);
     if (text) {
         /* The fields' text begins with '{': the reply's own fields go in front. */
         int n = snprintf(text, len, "{\"type\":\"replay.ok\",%s%s%s%s", re_text ? "\"re\":" : "",
-                         re_text ? re_text : "", re_text ? "," : "", e->fields + 1);
+                         re_text ? re_text : "", re_text ? "," : "", a->fields + 1);
         srv_msg *m = n > 0 ? srv_msg_new(text, (size_t)n) : NULL;
         if (m) {
             outbox_add(&T->out, c, m);
@@ -1521,34 +1528,40 @@ static int replay_from_cache(srv_tables *T, srv_client *c, const msg_request *r)
     }
     free(text);
     free(re_text);
-    T->stats.replays_cached++;
-    return 1;
 }
 
-/* Keeps the `replay` answer `fields` of the finished table `t`. */
-static void replay_keep(srv_tables *T, const srv_table *t, const json_t *fields)
+static void send_replay_to(void *ctx, void *client, const msg_id *id, const replay_answer *a)
 {
-    replay_entry *e = &T->replays[0];
-    for (int i = 1; i < REPLAY_CACHE && e->fields; i++)
-        if (!T->replays[i].fields || T->replays[i].used < e->used)
-            e = &T->replays[i];
-    char *text = json_dumps(fields, JSON_COMPACT | JSON_REAL_PRECISION(6));
-    if (!text || text[0] != '{' || text[1] == '}') {
-        free(text);
-        return;
-    }
-    free(e->fields);
-    e->fields = text;
-    e->used = ++T->replay_uses;
-    snprintf(e->id, sizeof e->id, "%s", t->row.id);
+    send_replay(ctx, client, id, a);
 }
 
-/* A record replayed move by move: a table's, or one the client sent. A
- * finished table's answer is computed once and kept (replay_keep). */
+/* Replays `record` here, on the service thread: only when there is no
+ * worker pool (the replay hook is NULL). */
+static void replay_here(srv_tables *T, srv_client *c, const msg_request *r, const char *record,
+                        msg_error fails)
+{
+    char err[REPLAYS_ERROR_BYTES] = "out of memory";
+    json_t *fields = replay_view(record, strlen(record), err, sizeof err);
+    T->stats.replays_computed++;
+    if (fields)
+        reply(T, c, r, fields);
+    else
+        refuse(T, c, r, fails, err);
+}
+
+/* A record replayed move by move: a table's, or one the client sent. The
+ * replay runs on the worker pool, in the lane of the client's address,
+ * so that its cost never stalls the loop; the answer is kept by the
+ * record's digest (a finished table's also by its id), and requests for a
+ * record being replayed wait for that replay. */
 static void do_replay(srv_tables *T, srv_client *c, const msg_request *r)
 {
-    if (r->table[0] && replay_from_cache(T, c, r))
+    const replay_answer *kept = r->table[0] ? replays_find(T->replays, r->table, NULL) : NULL;
+    if (kept) {
+        T->stats.replays_cached++;
+        send_replay(T, c, &r->id, kept);
         return;
+    }
     srv_table *t = r->table[0] ? find_table(T, r->table) : NULL;
     if (r->table[0] && !t) {
         refuse(T, c, r, ERR_NO_TABLE, "no such table");
@@ -1558,18 +1571,35 @@ static void do_replay(srv_tables *T, srv_client *c, const msg_request *r)
         refuse(T, c, r, ERR_BAD_FIELD, "the hands are hidden: replay the game after its end");
         return;
     }
-    char err[200] = "out of memory", *text = t ? view_record(t) : NULL;
+    char *text = t ? view_record(t) : NULL;
     const char *record = t ? text : r->record;
-    json_t *fields = record ? replay_view(record, strlen(record), err, sizeof err) : NULL;
+    msg_error fails = t ? ERR_INTERNAL : ERR_ILLEGAL;
+    if (!record) {
+        refuse(T, c, r, ERR_INTERNAL, "out of memory");
+        return;
+    }
+    uint8_t key[TOKEN_HASH_BYTES];
+    replays_key(record, strlen(record), key);
+    if ((kept = replays_find(T->replays, NULL, key))) {
+        T->stats.replays_cached++;
+        send_replay(T, c, &r->id, kept);
+    } else if (!T->hooks.replay) {
+        replay_here(T, c, r, record, fails);
+    } else {
+        const char *finished = t && t->row.status == TABLE_FINISHED ? t->row.id : NULL;
+        uint64_t job = 0;
+        if (replays_wait(T->replays, key, finished, c->addr, fails, c, &r->id, &job) != 0)
+            refuse(T, c, r, ERR_RATE_LIMITED,
+                   "replays of other records from your address are being computed: ask again "
+                   "when they are answered");
+        else if (job == 0)
+            T->stats.replays_cached++; /* it joined the same record's replay */
+        else if (T->hooks.replay(T->hooks.ctx, job, c->addr, record) != 0) {
+            replays_cancel(T->replays, job);
+            refuse(T, c, r, ERR_RATE_LIMITED, "the server is busy: ask again in a moment");
+        }
+    }
     free(text);
-    if (t)
-        T->stats.replays_computed++;
-    if (fields && t && t->row.status == TABLE_FINISHED)
-        replay_keep(T, t, fields);
-    if (fields)
-        reply(T, c, r, fields);
-    else
-        refuse(T, c, r, t || !record ? ERR_INTERNAL : ERR_ILLEGAL, err);
 }
 
 /* Requests that name a table: find it, then act. */
@@ -1645,6 +1675,12 @@ void tables_computer_move(srv_tables *T, const char *table, int turn, const char
         fprintf(stderr, "carcassonne serve: table %s: the computer's move '%s' was refused\n",
                 table, move);
     }
+}
+
+void tables_replay_done(srv_tables *T, uint64_t job, char *fields, const char *error)
+{
+    if (replays_done(T->replays, job, fields, error, send_replay_to, T) >= 0)
+        T->stats.replays_computed++;
 }
 
 void tables_review_done(srv_tables *T, const char *table, char *json_moves)

@@ -64,6 +64,11 @@ typedef struct srv_hooks {
     /* Stops the analyses of `table` for turns before `turn` (may be NULL):
      * their answers come back all the same, sooner. */
     void (*cancel_analysis)(void *ctx, const char *table, int turn);
+    /* Asks for the replay of the record `text` (copied by the callee) as
+     * job `job`, asked from address `addr`: the answer comes back through
+     * tables_replay_done(). Returns 0 when queued. When NULL, records are
+     * replayed on the calling thread. */
+    int (*replay)(void *ctx, uint64_t job, const char *addr, const char *text);
 } srv_hooks;
 
 typedef struct srv_limits {
@@ -76,8 +81,8 @@ typedef struct srv_tables srv_tables;
 
 /* Counters for the operator (GET /api/stats). */
 typedef struct srv_stats {
-    long replays_computed; /* `replay` answers of tables computed (finished: once each) */
-    long replays_cached;   /* ... and answered from the cache */
+    long replays_computed; /* `replay` answers computed (each record once while it is kept) */
+    long replays_cached;   /* ... and requests answered with a kept or a shared one */
     long reviews_asked;    /* reviews queued (a request joining one is not counted) */
 } srv_stats;
 
@@ -113,6 +118,10 @@ void tables_client_gone(srv_tables *T, srv_client *c);
 /* The answer of a think hook: `move` (record notation) for `turn`. A
  * stale answer (the table moved on, or is gone) is dropped. */
 void tables_computer_move(srv_tables *T, const char *table, int turn, const char *move);
+/* The answer of a replay hook for job `job`: the `replay` answer's fields
+ * as JSON text (taken), or NULL when the record does not replay, with
+ * `error`. Goes to every request waiting for it. */
+void tables_replay_done(srv_tables *T, uint64_t job, char *fields, const char *error);
 /* The answer of a review hook: the `review` event's JSON text (taken). */
 void tables_review_done(srv_tables *T, const char *table, char *json_moves);
 /* The answer of an analyse hook for `turn`: hints and estimates go to who

@@ -1,5 +1,5 @@
 /* workers.c: the worker pool: threads, job and result queues (computer
- * moves and analyses first, taken in turn from each address, then
+ * moves, analyses and replays first, taken in turn from each address, then
  * reviews, one position at a time), the watchdog that stops a search at
  * its time cap. */
 #define _GNU_SOURCE /* gettid(): a nice value for each worker thread */
@@ -21,21 +21,24 @@
 typedef struct job {
     job_kind kind;
     char table[STORED_ID_BYTES];
-    char addr[STORED_ADDR_BYTES]; /* JOB_THINK, JOB_ANALYSE: the table's creator's address */
+    char addr[STORED_ADDR_BYTES]; /* JOB_THINK, JOB_ANALYSE: the table's creator's address;
+                                     JOB_REPLAY: the asker's */
     int turn, ms;
     char spec[MSG_SPEC_BYTES + 32];
     carc_game *game;
     int cancelled; /* JOB_ANALYSE: its turn has gone, skip or stop the search */
     /* JOB_REVIEW: one position per turn of the queue; the job goes back to
      * the end of the review queue after each. */
-    int position;      /* the next position to review */
-    carc_game *replay; /* the game replayed up to `position`; NULL before the first */
-    int next_draw;     /* with hand=N: the next draw of `game`'s log to name on `replay` */
-    json_t *list;      /* the positions reviewed so far */
+    int position;        /* the next position to review */
+    carc_game *replay;   /* the game replayed up to `position`; NULL before the first */
+    int next_draw;       /* with hand=N: the next draw of `game`'s log to name on `replay` */
+    json_t *list;        /* the positions reviewed so far */
+    uint64_t replay_job; /* JOB_REPLAY: its number, and the record (malloc'ed) */
+    char *record;
     struct job *next;
 } job;
 
-/* The computer moves and analyses asked for the tables of one address,
+/* The computer moves, analyses and replays asked from one address,
  * in order. The lanes with jobs form a queue: a worker takes the first job
  * of the first lane, and the lane goes to the back, so that every address
  * gets its turn however many tables it runs. */
@@ -63,7 +66,7 @@ struct workers {
     pthread_cond_t tick;           /* wakes the watchdog to stop */
     lane *lanes_head, *lanes_tail; /* computer moves and analyses, by address */
     job *review_head, *review_tail;
-    int nthink, nanalyse, nreview;
+    int nthink, nanalyse, nreplay, nreview;
     result_node *results_head, *results_tail;
     int stopping;      /* workers: take no more jobs, stop searching */
     int watchdog_quit; /* the watchdog: every worker has ended */
@@ -141,8 +144,14 @@ static job *pop_list(job **head, job **tail)
     return j;
 }
 
-/* Queues a computer move or an analysis in the lane of its address (made
- * when missing); -1 when out of memory. */
+/* The count of queued jobs of `j`'s kind among those in lanes. */
+static int *lane_count(workers *w, const job *j)
+{
+    return j->kind == JOB_THINK ? &w->nthink : j->kind == JOB_ANALYSE ? &w->nanalyse : &w->nreplay;
+}
+
+/* Queues a computer move, an analysis or a replay in the lane of its
+ * address (made when missing); -1 when out of memory. */
 static int push_lane(workers *w, job *j)
 {
     lane *l = w->lanes_head;
@@ -159,10 +168,7 @@ static int push_lane(workers *w, job *j)
         w->lanes_tail = l;
     }
     push_job(&l->head, &l->tail, j);
-    if (j->kind == JOB_THINK)
-        w->nthink++;
-    else
-        w->nanalyse++;
+    (*lane_count(w, j))++;
     return 0;
 }
 
@@ -187,10 +193,7 @@ static job *pop_lane(workers *w)
     } else {
         free(l);
     }
-    if (j->kind == JOB_THINK)
-        w->nthink--;
-    else
-        w->nanalyse--;
+    (*lane_count(w, j))--;
     return j;
 }
 
@@ -210,17 +213,18 @@ static void free_job(job *j)
         carc_game_free(j->game);
         carc_game_free(j->replay);
         json_decref(j->list);
+        free(j->record);
         free(j);
     }
 }
 
-/* Queues computer move or analysis `j` (push_lane) unless `max` of its
- * kind are queued already, and wakes a worker: 0, or -1 (full, or out of
- * memory) with `j` freed. */
+/* Queues computer move, analysis or replay `j` (push_lane) unless `max` of
+ * its kind are queued already, and wakes a worker: 0, or -1 (full, or out
+ * of memory) with `j` freed. */
 static int enqueue_lane(workers *w, job *j, int max)
 {
     pthread_mutex_lock(&w->lock);
-    int queued = j->kind == JOB_THINK ? w->nthink : w->nanalyse;
+    int queued = *lane_count(w, j);
     int full = queued >= max || push_lane(w, j) != 0;
     if (!full)
         pthread_cond_signal(&w->work);
@@ -359,11 +363,29 @@ static void run_analyse(workers *w, int index, const job *j, worker_result *r)
     carc_player_free(p);
 }
 
+/* The record replayed move by move (replay_view), as JSON text. */
+static void run_replay(const job *j, worker_result *r)
+{
+    r->replay_job = j->replay_job;
+    snprintf(r->replay_error, sizeof r->replay_error, "out of memory");
+    json_t *fields =
+        replay_view(j->record, strlen(j->record), r->replay_error, sizeof r->replay_error);
+    if (fields)
+        r->replay = json_dumps(fields, JSON_COMPACT | JSON_REAL_PRECISION(6));
+    json_decref(fields);
+    if (r->replay && (r->replay[0] != '{' || r->replay[1] == '}')) {
+        free(r->replay);
+        r->replay = NULL;
+        snprintf(r->replay_error, sizeof r->replay_error, "the replay has no fields");
+    }
+}
+
 static void post_result(workers *w, const worker_result *r)
 {
     result_node *node = malloc(sizeof *node);
     if (!node) {
         free(r->review);
+        free(r->replay);
         return;
     }
     node->result = *r;
@@ -403,6 +425,8 @@ static void *worker_main(void *arg)
             run_think(w, index, j, &r);
         else if (j->kind == JOB_ANALYSE)
             run_analyse(w, index, j, &r);
+        else if (j->kind == JOB_REPLAY)
+            run_replay(j, &r);
         else
             done = run_review_step(w, index, j, &r);
         pthread_mutex_lock(&w->lock);
@@ -513,6 +537,7 @@ void workers_free(workers *w)
     for (result_node *n = w->results_head; n;) {
         result_node *next = n->next;
         free(n->result.review);
+        free(n->result.replay);
         free(n);
         n = next;
     }
@@ -601,6 +626,22 @@ int workers_analyse(workers *w, const char *table, const char *addr, int turn, c
     j->turn = turn;
     j->ms = ms < w->max_think_ms ? ms : w->max_think_ms;
     return enqueue_lane(w, j, WORKERS_MAX_ANALYSES);
+}
+
+int workers_replay(workers *w, uint64_t number, const char *addr, const char *text)
+{
+    job *j = calloc(1, sizeof *j);
+    if (!j)
+        return -1;
+    j->kind = JOB_REPLAY;
+    j->replay_job = number;
+    snprintf(j->addr, sizeof j->addr, "%s", addr);
+    j->record = strdup(text);
+    if (!j->record) {
+        free(j);
+        return -1;
+    }
+    return enqueue_lane(w, j, WORKERS_MAX_REPLAYS);
 }
 
 static int stale_analysis(const job *j, const char *table, int turn)

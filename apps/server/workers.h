@@ -1,5 +1,5 @@
 /* workers.h: a bounded pool of threads for computer moves, analyses (hints
- * and win chances) and reviews, fair between addresses.
+ * and win chances), replays of records and reviews, fair between addresses.
  * Each search runs single-threaded on one worker, its time capped; the
  * results wait in a queue, and `notify` wakes the service thread
  * (lws_cancel_service) to take them. The service thread never waits for
@@ -17,9 +17,10 @@ enum {
     WORKERS_MAX_JOBS = 100000, /* computer moves queued at most */
     WORKERS_MAX_REVIEWS = 16,  /* reviews queued at most */
     WORKERS_MAX_ANALYSES = 64, /* analyses queued at most (one per table at a time) */
+    WORKERS_MAX_REPLAYS = 256, /* replays queued at most */
 };
 
-typedef enum job_kind { JOB_THINK, JOB_ANALYSE, JOB_REVIEW } job_kind;
+typedef enum job_kind { JOB_THINK, JOB_ANALYSE, JOB_REVIEW, JOB_REPLAY } job_kind;
 
 /* A finished job. */
 typedef struct worker_result {
@@ -29,6 +30,10 @@ typedef struct worker_result {
     char move[MSG_MOVE_BYTES + 1]; /* JOB_THINK: the move, record notation */
     char *review;                  /* JOB_REVIEW: the moves' JSON (the taker frees it) */
     srv_analysis analysis;         /* JOB_ANALYSE */
+    uint64_t replay_job;           /* JOB_REPLAY: the job number it was asked with */
+    char *replay;                  /* JOB_REPLAY: the `replay` answer's fields, JSON text (the taker
+                                      frees it), or NULL when the record does not replay: */
+    char replay_error[200];        /* ... why */
 } worker_result;
 
 typedef struct workers workers;
@@ -64,6 +69,12 @@ int workers_review(workers *w, const char *table, const carc_game *g, int ms);
  * full or out of memory. */
 int workers_analyse(workers *w, const char *table, const char *addr, int turn, const carc_game *g,
                     int ms);
+/* Queues the replay of the record `text` (copied) as job `number`, asked
+ * from address `addr`: replay_view()'s answer comes back as JSON text. It
+ * waits in the address's lane with its computer moves and analyses, so
+ * that one address's replays never hold up another's games. 0 when
+ * queued, -1 when the queue is full or out of memory. */
+int workers_replay(workers *w, uint64_t number, const char *addr, const char *text);
 /* Cancels the analyses of `table` for turns before `turn`: a queued one
  * skips its search, a running one is stopped within the watchdog's tick.
  * Their (empty) results still come back, to be dropped as stale. */

@@ -272,6 +272,170 @@ def case_fair_workers(program):
             server.stop()
 
 
+def raw_replies(client, ids, timeout=WAIT):
+    """Reads until a reply to each of `ids` came; their ids in the order they came."""
+    order = []
+    deadline = time.monotonic() + timeout
+    while len(order) < len(ids):
+        left = deadline - time.monotonic()
+        check(left > 0, "no reply to %s" % ids)
+        msg = client.recv(left)
+        check(msg is not None, "the connection closed")
+        if msg.get("re") in ids:
+            order.append((msg["re"], msg))
+    return order
+
+
+def case_replay_off_loop(program):
+    """A `replay` runs on the worker pool, not on the event loop: with the
+    only worker busy on a long search, a ping sent after a replay is
+    answered first, and the replay's answer follows."""
+    with tempdir() as tmp:
+        server = Server(program, tmp, ["--workers", "1", "--max-think-ms", "4000"]).start()
+        try:
+            c = Client(server)
+            table = finished_table_of(c)
+            record = c.ok("record", table=table)["record"]
+            busy = c.ok("create", seats=["mcts:level=strongest", "mcts:level=strongest"])
+            c.event("state", lambda e: e.get("table") == busy["table"])
+            time.sleep(0.5)  # the first computer move is being searched
+            rid = c.send("replay", record=record + "# not kept yet\n")
+            pid = c.send("ping")
+            order = raw_replies(c, [rid, pid])
+            check(order[0][0] == pid, "the replay was answered before the ping: %s"
+                  % [o[1]["type"] for o in order])
+            check(order[1][1]["type"] == "replay.ok", "the replay: %s" % order[1][1])
+            print("with the only worker searching, the ping came before the replay")
+        finally:
+            server.stop()
+
+
+def replay_attack(port, record, seconds, out):
+    """The attacker of case_replay_flood, in a process of its own (so that
+    its threads never slow the victim's measurements): 60 connections from
+    127.0.0.2, each sending 20 replays a second of records nobody asked
+    before for `seconds`, then reading every answer. Puts its counts on the
+    queue `out`."""
+    import threading
+
+    import types
+    at = types.SimpleNamespace(port=port, url="ws://127.0.0.1:%d/ws" % port)
+    attackers = [ClientFrom(at, "127.0.0.2") for _ in range(60)]
+    for a in attackers:
+        a.sent = a.got = 0
+    answers = {"ok": 0, "limited": 0, "other": []}
+    lock = threading.Lock()
+    t_end = time.monotonic() + seconds
+
+    def flood(group, n):
+        next_at = time.monotonic()
+        while time.monotonic() < t_end:
+            for a in group:
+                n += 1
+                a.send_raw(json.dumps({"type": "replay", "id": n,
+                                       "record": record + "# %d\n" % n}), paced=False)
+                a.sent += 1
+            next_at += 1.0 / 20
+            time.sleep(max(0.0, next_at - time.monotonic()))
+
+    def read_answers(group):
+        until = t_end + 3 * WAIT
+        while time.monotonic() < until:
+            if time.monotonic() > t_end and all(a.got >= a.sent for a in group):
+                return
+            for a in group:
+                if a.got >= a.sent:
+                    continue
+                a.ws.settimeout(0.02)
+                try:
+                    _, data = a.ws.recv_data(control_frame=False)
+                except websocket.WebSocketTimeoutException:
+                    continue
+                a.got += 1
+                with lock:
+                    if data.startswith(b'{"type":"replay.ok"'):
+                        answers["ok"] += 1
+                    elif b'"rate_limited"' in data:
+                        answers["limited"] += 1
+                    else:
+                        answers["other"].append(data[:200].decode(errors="replace"))
+
+    groups = [attackers[i::4] for i in range(4)]
+    threads = [threading.Thread(target=flood, args=(g, 1000000 * i)) for i, g in enumerate(groups)]
+    threads += [threading.Thread(target=read_answers, args=(g,)) for g in groups]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    out.put((sum(a.sent for a in attackers), sum(a.got for a in attackers), answers))
+
+
+def case_replay_flood(program):
+    """The attack of issue 35: 60 connections from one address each send
+    20 replays a second of records nobody asked before, for FLOOD_SECONDS
+    (default 4); a victim on another address plays against the greedy
+    player and pings. Every replay is answered (replay.ok, or rate_limited
+    when the address has its share being computed), the victim's pings and
+    moves are answered, and a new connection is accepted. Prints the
+    victim's ping and the computer's replies (figures, not asserted)."""
+    import multiprocessing
+    seconds = float(os.environ.get("FLOOD_SECONDS", "4"))
+    with tempdir() as tmp:
+        server = Server(program, tmp, ["--workers", "2", "--max-conns-per-ip", "200"]).start()
+        try:
+            owner = Client(server)
+            record = owner.ok("record", table=finished_table_of(owner))["record"]
+            owner.close()
+            victim = Client(server)
+            r = victim.ok("create", name="Victim", seats=["me", "greedy"])
+            table, me = r["table"], r["seat"]
+            state = victim.event("state", lambda e: e.get("status") == "playing")
+            out = multiprocessing.Queue()
+            attack = multiprocessing.Process(target=replay_attack,
+                                             args=(server.port, record, seconds, out))
+            attack.start()
+            time.sleep(0.5)  # the attack's connections are made
+            pings, replies, rng = [], [], random.Random(4)
+            turn, to_move = state["turn"], state["to_move"]
+            t_end = time.monotonic() + seconds - 0.5
+            asked = time.monotonic()
+            while time.monotonic() < t_end and to_move is not None:
+                t0 = time.monotonic()
+                check(victim.alive(), "the victim's ping was not answered")
+                pings.append(time.monotonic() - t0)
+                if to_move == me:
+                    move, _ = choose_move(victim, table, rng)
+                    check(victim.request("move", table=table, turn=turn, move=move)["type"]
+                          == "move.ok", "the victim's move was refused")
+                    asked = time.monotonic()
+                ev = victim.event("move", lambda e: e["turn"] == turn)
+                if to_move != me:
+                    replies.append(time.monotonic() - asked)
+                turn += 1
+                to_move = ev["next"]["player"] if ev["next"] else None
+            t0 = time.monotonic()
+            late = Client(server)
+            check(late.alive(), "a new connection was not answered")
+            connect_s = time.monotonic() - t0
+            sent, got, answers = out.get(timeout=seconds + 4 * WAIT)
+            attack.join()
+            check(got == sent, "replays unanswered: %d of %d" % (sent - got, sent))
+            check(not answers["other"], "unexpected answers: %s" % answers["other"][:3])
+            check(answers["ok"] > 0, "no replay of the flood was answered")
+            pings.sort()
+            replies.sort()
+            print("replay flood, %.0f s: %d replays from 60 connections of one address (%d "
+                  "answered, %d rate_limited); the victim's ping median %.1f ms, worst %.1f ms "
+                  "(%d pings); its greedy opponent's replies median %.0f ms, worst %.0f ms; a new "
+                  "connection %.0f ms"
+                  % (seconds, sent, answers["ok"], answers["limited"],
+                     pings[len(pings) // 2] * 1000, pings[-1] * 1000, len(pings),
+                     (replies[len(replies) // 2] if replies else 0) * 1000,
+                     (replies[-1] if replies else 0) * 1000, connect_s * 1000))
+        finally:
+            server.stop()
+
+
 def masked_frame(opcode, payload):
     key = os.urandom(4)
     body = bytes(b ^ key[i % 4] for i, b in enumerate(payload))
@@ -322,6 +486,8 @@ def case_unmasked(program):
 
 
 CASES = {
+    "replay_off_loop": case_replay_off_loop,
+    "replay_flood": case_replay_flood,
     "unmasked": case_unmasked,
     "fair_workers": case_fair_workers,
     "replay_cache": case_replay_cache,

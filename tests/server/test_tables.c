@@ -16,6 +16,8 @@
 
 #include "carcassonne_ai.h"
 #include "first_seat.h"
+#include "replay_view.h"
+#include "replays.h"
 #include "tables.h"
 
 enum { MAX_SENT = 4096, MAX_CLIENTS = 4 };
@@ -109,6 +111,26 @@ static void hook_cancel_analysis(void *ctx, const char *table, int turn)
     cancelled_before = turn;
 }
 
+/* The replays asked of the workers: their job numbers, addresses and
+ * records, answered by hand (answer_replay). */
+static struct {
+    int asked;
+    uint64_t job[16];
+    char addr[16][64];
+    char *record[16];
+} replays_asked;
+
+static int hook_replay(void *ctx, uint64_t job, const char *addr, const char *text)
+{
+    (void)ctx;
+    assert_true(replays_asked.asked < 16);
+    int i = replays_asked.asked++;
+    replays_asked.job[i] = job;
+    snprintf(replays_asked.addr[i], sizeof replays_asked.addr[i], "%s", addr);
+    replays_asked.record[i] = strdup(text);
+    return 0;
+}
+
 static int64_t hook_now(void *ctx)
 {
     (void)ctx;
@@ -126,8 +148,8 @@ static int setup(void **state)
     unlink(path);
     char err[200];
     store = storage_open(path, err, sizeof err);
-    srv_hooks hooks = {NULL,     hook_send,    hook_think,          hook_review,
-                       hook_now, hook_analyse, hook_cancel_analysis};
+    srv_hooks hooks = {NULL,     hook_send,    hook_think,           hook_review,
+                       hook_now, hook_analyse, hook_cancel_analysis, hook_replay};
     srv_limits limits = {10, 4, 2};
     T = tables_new(store, &hooks, &limits);
     review.asked = 0;
@@ -140,6 +162,9 @@ static int setup(void **state)
     memset(nread, 0, sizeof nread);
     think.asked = 0;
     analyse.asked = 0;
+    for (int i = 0; i < replays_asked.asked; i++)
+        free(replays_asked.record[i]);
+    memset(&replays_asked, 0, sizeof replays_asked);
     cancelled_before = -1;
     return T && store ? 0 : -1;
 }
@@ -151,6 +176,9 @@ static int teardown(void **state)
         tables_client_gone(T, &clients[i]);
     tables_free(T);
     storage_close(store);
+    for (int i = 0; i < replays_asked.asked; i++)
+        free(replays_asked.record[i]);
+    memset(&replays_asked, 0, sizeof replays_asked);
     for (int i = 0; i < nsent; i++)
         json_decref(sent[i].msg);
     carc_game_free(think.game);
@@ -339,7 +367,7 @@ static json_t *play_turn(int *seat, int turn, move_chooser choose, void *ctx)
  * returning. */
 static json_t *restarted_state(const char *token, const char *then)
 {
-    srv_hooks hooks = {NULL, hook_send, hook_think, NULL, hook_now, hook_analyse, NULL};
+    srv_hooks hooks = {NULL, hook_send, hook_think, NULL, hook_now, hook_analyse, NULL, NULL};
     srv_limits limits = {10, 4, 2};
     srv_tables *again = tables_new(store, &hooks, &limits);
     char err[200], text[300];
@@ -556,6 +584,103 @@ static void test_player_cannot_end(void **state)
         assert_null(next(0));
         assert_null(next(1));
     }
+}
+
+/* Answers replay job `i` as a worker would: replay_view()'s fields as text. */
+static void answer_replay(int i)
+{
+    char err[200] = "";
+    const char *rec = replays_asked.record[i];
+    json_t *fields = replay_view(rec, strlen(rec), err, sizeof err);
+    char *text = fields ? json_dumps(fields, JSON_COMPACT) : NULL;
+    json_decref(fields);
+    tables_replay_done(T, replays_asked.job[i], text, err);
+    assert_int_equal(tables_flush(T), 0);
+}
+
+static void send_replay_of(int c, int id, const char *field, const char *value)
+{
+    json_t *req = json_pack("{s:s, s:i, s:s}", "type", "replay", "id", id, field, value);
+    char *text = json_dumps(req, 0);
+    request(c, text);
+    free(text);
+    json_decref(req);
+}
+
+/* `replay` runs on the workers, not on the loop (issue 35): nothing is
+ * answered until the worker's answer comes; a second request for the same
+ * record waits for the same job; the answer is kept by the record's
+ * digest; a client gone meanwhile gets nothing; one address has at most
+ * REPLAYS_PENDING_PER_ADDR records replayed at once, another address is
+ * not held up by it; a record that does not replay is refused, kept too. */
+static void test_replay_on_workers(void **state)
+{
+    (void)state;
+    two_players("[\"me\",\"open\"]", 1);
+    int seat = 0;
+    play_turn(&seat, 0, first_with_spot, NULL);
+    drain(0);
+    drain(1);
+    send_replay_of(0, 41, "table", table_id);
+    assert_int_equal(replays_asked.asked, 1);
+    assert_string_equal(replays_asked.addr[0], clients[0].addr);
+    assert_null(next(0)); /* not replayed on the loop */
+    send_replay_of(1, 42, "table", table_id);
+    assert_int_equal(replays_asked.asked, 1); /* it waits for the same job */
+    assert_null(next(1));
+    answer_replay(0);
+    json_t *a = expect(0, "replay.ok"), *b = expect(1, "replay.ok");
+    assert_int_equal(json_integer_value(json_object_get(a, "re")), 41);
+    assert_int_equal(json_integer_value(json_object_get(b, "re")), 42);
+    assert_int_equal(json_array_size(json_object_get(a, "moves")), 1);
+    assert_true(json_equal(json_object_get(a, "moves"), json_object_get(b, "moves")));
+    /* Kept: asked again, answered at once without a job. */
+    send_replay_of(1, 43, "table", table_id);
+    assert_true(
+        json_equal(json_object_get(expect(1, "replay.ok"), "moves"), json_object_get(a, "moves")));
+    assert_int_equal(replays_asked.asked, 1);
+    /* The same record sent as text is the same digest: kept too. */
+    const char *record = replays_asked.record[0];
+    send_replay_of(2, 44, "record", record);
+    expect(2, "replay.ok");
+    assert_int_equal(replays_asked.asked, 1);
+    const srv_stats *st = tables_stats(T);
+    assert_int_equal(st->replays_computed, 1);
+    assert_int_equal(st->replays_cached, 3);
+
+    /* Client 2 asks for a record and goes: nobody is answered. */
+    send_replay_of(2, 45, "record", "# one\n");
+    assert_int_equal(replays_asked.asked, 2);
+    tables_client_gone(T, &clients[2]);
+    answer_replay(1);
+    assert_null(next(2));
+    assert_null(next(0));
+
+    /* One address (clients 0 to 2) has four different records replayed at
+     * once, no fifth; client 3, another address, is not held up. */
+    char text[32];
+    for (int i = 0; i < REPLAYS_PENDING_PER_ADDR; i++) {
+        snprintf(text, sizeof text, "# record %d\n", i);
+        send_replay_of(i % 2, 50 + i, "record", text);
+        assert_null(next(i % 2));
+    }
+    assert_int_equal(replays_asked.asked, 2 + REPLAYS_PENDING_PER_ADDR);
+    send_replay_of(0, 60, "record", "# one more\n");
+    expect_error_code(0, "rate_limited");
+    assert_int_equal(replays_asked.asked, 2 + REPLAYS_PENDING_PER_ADDR);
+    send_replay_of(3, 61, "record", "# another address\n");
+    assert_int_equal(replays_asked.asked, 3 + REPLAYS_PENDING_PER_ADDR);
+    assert_string_equal(replays_asked.addr[2 + REPLAYS_PENDING_PER_ADDR], clients[3].addr);
+    /* A record that does not replay: refused as illegal, with the reason. */
+    answer_replay(2 + REPLAYS_PENDING_PER_ADDR);
+    json_t *e = expect(3, "error");
+    assert_string_equal(json_string_value(json_object_get(e, "code")), "illegal");
+    assert_true(strlen(json_string_value(json_object_get(e, "message"))) > 0);
+    for (int i = 0; i < REPLAYS_PENDING_PER_ADDR; i++)
+        answer_replay(2 + i);
+    /* One answered: the address may ask again. */
+    send_replay_of(0, 62, "record", "# one more\n");
+    assert_int_equal(replays_asked.asked, 4 + REPLAYS_PENDING_PER_ADDR);
 }
 
 /* Rate-limited replies are not counted as errors; counted errors are
@@ -1000,7 +1125,7 @@ static void test_chat_and_mine(void **state)
 /* A server restarted over the same storage (a new registry). */
 static srv_tables *restarted(void)
 {
-    srv_hooks hooks = {NULL, hook_send, hook_think, NULL, hook_now, hook_analyse, NULL};
+    srv_hooks hooks = {NULL, hook_send, hook_think, NULL, hook_now, hook_analyse, NULL, NULL};
     srv_limits limits = {10, 4, 2};
     srv_tables *again = tables_new(store, &hooks, &limits);
     char err[200];
@@ -1080,6 +1205,48 @@ static void test_idle_waiting_table_closed(void **state)
              table_id);
     request(1, text);
     expect_error_code(1, "no_table");
+}
+
+/* A keyed `create` repeated after its table was closed for want of
+ * players (issue 35: it answered `internal`): a clear refusal naming the
+ * key, whether the closed table is still in memory or only stored (a
+ * restarted server); nothing is made. */
+static void test_keyed_create_closed(void **state)
+{
+    (void)state;
+    const char *create = "{\"type\":\"create\",\"id\":1,\"name\":\"Ann\",\"key\":"
+                         "\"create-closed-0123456789\",\"seats\":[\"me\",\"open\"]}";
+    request(0, create);
+    expect(0, "create.ok");
+    expect(0, "state");
+    tables_client_gone(T, &clients[0]);
+    clock_ms += TABLE_IDLE_CLOSE_MS + 1000;
+    tables_tick(T, clock_ms);
+    assert_int_equal(tables_flush(T), 0);
+    int live = tables_live(T);
+    request(1, create);
+    json_t *e = expect(1, "error");
+    assert_string_equal(json_string_value(json_object_get(e, "code")), "bad_field");
+    assert_non_null(strstr(json_string_value(json_object_get(e, "message")), "closed"));
+    assert_int_equal(tables_live(T), live);
+    /* A new registry over the same storage: the table is only stored. */
+    srv_hooks hooks = {NULL, hook_send, hook_think, NULL, hook_now, hook_analyse, NULL, NULL};
+    srv_limits limits = {10, 4, 2};
+    srv_tables *again = tables_new(store, &hooks, &limits);
+    char err[200];
+    assert_int_equal(tables_load(again, err, sizeof err), 0);
+    msg_request *r = malloc(sizeof *r);
+    msg_problem prob;
+    assert_int_equal(msg_decode(create, strlen(create), r, &prob), ERR_NONE);
+    drain(2);
+    tables_request(again, &clients[2], r);
+    free(r);
+    assert_int_equal(tables_flush(again), 0);
+    e = expect(2, "error");
+    assert_string_equal(json_string_value(json_object_get(e, "code")), "bad_field");
+    assert_int_equal(tables_live(again), 0);
+    tables_client_gone(again, &clients[2]);
+    tables_free(again);
 }
 
 /* The review of a finished game: queued on the hook, its result sent to
@@ -1241,7 +1408,8 @@ static void test_reopen_seat(void **state)
 static void test_total_tables(void **state)
 {
     (void)state;
-    srv_hooks hooks = {NULL, hook_send, hook_think, hook_review, hook_now, hook_analyse, NULL};
+    srv_hooks hooks = {NULL,     hook_send,    hook_think, hook_review,
+                       hook_now, hook_analyse, NULL,       NULL};
     srv_limits limits = {2, 10, 10};
     srv_tables *small = tables_new(store, &hooks, &limits);
     const char *create = "{\"type\":\"create\",\"id\":1,\"seats\":[\"open\",\"open\"]}";
@@ -2034,7 +2202,7 @@ static void test_bounded_table(void **state)
     assert_int_equal(placed, 8); /* nine squares, the start tile's included */
     drain(0);
     /* After a restart the table is still bounded. */
-    srv_hooks hooks = {NULL, hook_send, hook_think, NULL, hook_now, hook_analyse, NULL};
+    srv_hooks hooks = {NULL, hook_send, hook_think, NULL, hook_now, hook_analyse, NULL, NULL};
     srv_limits limits = {10, 4, 2};
     srv_tables *again = tables_new(store, &hooks, &limits);
     char err[200];
@@ -2195,6 +2363,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_commit_before_send, setup, teardown),
         cmocka_unit_test_setup_teardown(test_move_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_player_cannot_end, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_replay_on_workers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_error_counter, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tokens, setup, teardown),
         cmocka_unit_test_setup_teardown(test_waiting_table_hides_the_deal, setup, teardown),
@@ -2208,6 +2377,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_chat_and_mine, setup, teardown),
         cmocka_unit_test_setup_teardown(test_chat_kept, setup, teardown),
         cmocka_unit_test_setup_teardown(test_idle_waiting_table_closed, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_keyed_create_closed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_review, setup, teardown),
         cmocka_unit_test_setup_teardown(test_total_tables, setup, teardown),
         cmocka_unit_test_setup_teardown(test_computer_tables_capped, setup, teardown),

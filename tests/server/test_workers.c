@@ -222,6 +222,53 @@ static void test_cancel_analysis(void **state)
     workers_free(w);
 }
 
+/* A replay runs on the pool and comes back as the `replay` answer's
+ * fields (JSON text), with the job number it was asked with; a record
+ * that does not replay comes back with the reason. Replays wait in their
+ * address's lane: behind one address's running search, another
+ * address's replay comes after at most the running job. */
+static void test_replay(void **state)
+{
+    (void)state;
+    workers *w = workers_new(1, 300, notify, NULL);
+    carc_game *g = carc_game_new(2, NULL, 42);
+    carc_rng rng = carc_rng_seed(5);
+    for (int i = 0; i < 10; i++)
+        assert_int_equal(carc_game_play(g, carc_random_move(g, &rng, 0.5), NULL, 0, NULL), CARC_OK);
+    char record[8192];
+    assert_true(carc_record_write(g, "", record, sizeof record) > 0);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(
+            workers_think(w, "tbusy", "10.0.0.1", 0, g, "vanilla-mcts:iters=100000000"), 0);
+    assert_int_equal(workers_replay(w, 7, "10.0.0.2", record), 0);
+    assert_int_equal(workers_replay(w, 8, "10.0.0.2", "no record at all\n"), 0);
+    int replay_at = -1, seen = 0;
+    for (int i = 0; i < 5; i++) {
+        worker_result r;
+        take(w, &r);
+        if (r.kind != JOB_REPLAY)
+            continue;
+        if (r.replay_job == 7) {
+            replay_at = i;
+            assert_non_null(r.replay);
+            json_t *fields = json_loads(r.replay, 0, NULL);
+            assert_non_null(fields);
+            assert_int_equal(json_array_size(json_object_get(fields, "moves")), 10);
+            json_decref(fields);
+        } else {
+            assert_int_equal(r.replay_job, 8);
+            assert_null(r.replay);
+            assert_true(strlen(r.replay_error) > 0);
+        }
+        free(r.replay);
+        seen++;
+    }
+    assert_int_equal(seen, 2);
+    assert_in_range(replay_at, 0, 1); /* after at most the running search */
+    carc_game_free(g);
+    workers_free(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -232,6 +279,7 @@ int main(void)
         cmocka_unit_test(test_review_split_and_joined),
         cmocka_unit_test(test_analyse),
         cmocka_unit_test(test_cancel_analysis),
+        cmocka_unit_test(test_replay),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
