@@ -37,6 +37,8 @@ typedef struct srv_table {
     int expiring;                      /* the turn whose clock was seen run out at the
                                           last tick, or -1: it expires at the next */
     int64_t left_ms[CARC_MAX_PLAYERS]; /* Fischer clocks at the turn's start */
+    int timed_out[CARC_MAX_PLAYERS];   /* turns in a row the computer played for a seat of
+                                          a person, its clock run out (in memory only) */
     chat_line *chat;                   /* CHAT_KEPT lines, a ring; NULL until the first */
     char first_text[FIRST_TEXT_BYTES]; /* how the first seat was drawn, or "" (not
                                             stored: told at the table's creation) */

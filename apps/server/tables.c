@@ -730,6 +730,10 @@ static msg_error commit_move(srv_tables *T, srv_table *t, const stored_move *sm,
     t->game = played;
     t->row.moves[turn] = *sm;
     t->row.nmoves++;
+    if (sm->by == BY_COMPUTER && t->row.seats[player].kind != SEAT_COMPUTER)
+        t->timed_out[player]++;
+    else if (sm->by == BY_PLAYER)
+        t->timed_out[player] = 0;
     t->row.forfeit = forfeit;
     t->thinking = -1;
     if (t->analysing >= 0 && T->hooks.cancel_analysis)
@@ -1786,6 +1790,14 @@ static int adopt_orphans(srv_tables *T, int64_t now)
     return adopted;
 }
 
+/* Whether seat `seat`, whose clock ran out, has been left: its player is
+ * away and the computer has played its last TABLE_ABANDON_TURNS turns. */
+static int abandoned(const srv_table *t, int seat)
+{
+    return t->row.seats[seat].kind != SEAT_COMPUTER && t->present[seat] == 0 &&
+           t->timed_out[seat] >= TABLE_ABANDON_TURNS;
+}
+
 int tables_tick(srv_tables *T, int64_t now)
 {
     int adopted = adopt_orphans(T, now);
@@ -1811,7 +1823,7 @@ int tables_tick(srv_tables *T, int64_t now)
             t->expiring = t->row.nmoves;
             continue;
         }
-        if (t->row.clock.on_timeout == TIMEOUT_FORFEIT) {
+        if (t->row.clock.on_timeout == TIMEOUT_FORFEIT || abandoned(t, seat)) {
             forfeit_table(T, t, seat);
         } else if (think(T, t, "mcts:level=easy") == 0) {
             t->thinking = t->row.nmoves;

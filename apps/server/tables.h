@@ -21,6 +21,10 @@ enum {
     CLIENT_ERROR_FORGIVEN_MS = 10000, /* one counted error is forgotten this often */
 };
 
+/* At a table whose clock hands a late turn to the computer, a seat whose
+ * player is away forfeits (abandoned) when its clock runs out once more
+ * after the computer played this many of its turns in a row. */
+#define TABLE_ABANDON_TURNS 2
 /* A waiting table that nobody has followed for this long is closed. */
 #define TABLE_IDLE_CLOSE_MS (24LL * 3600 * 1000)
 

@@ -249,6 +249,15 @@ json_t *view_move(const srv_table *t, int turn, int player, const char *move, mo
 }
 
 /* The final scores, breakdown, winners and the revealed deal. */
+/* Why the seat in row.forfeit lost by forfeit: "time" (its clock ran out
+ * at a table whose clock forfeits), or "abandoned" (at a table whose clock
+ * hands a late turn to the computer, its player was away for turn after
+ * turn: tables.c's TABLE_ABANDON_TURNS). */
+static const char *forfeit_reason(const srv_table *t)
+{
+    return t->row.clock.on_timeout == TIMEOUT_FORFEIT ? "time" : "abandoned";
+}
+
 static json_t *final_json(const srv_table *t)
 {
     static const carc_kind kinds[4] = {CARC_ROAD, CARC_CITY, CARC_CLOISTER, CARC_FIELD};
@@ -272,10 +281,12 @@ static json_t *final_json(const srv_table *t)
     char seed[24], salt[TOKEN_HEX];
     snprintf(seed, sizeof seed, "%" PRIu64, t->row.seed);
     token_hex(t->row.salt, sizeof t->row.salt, salt);
-    return json_pack("{s:o, s:o, s:o, s:o, s:s, s:s, s:s}", "scores",
+    return json_pack("{s:o, s:o, s:o, s:o, s:o, s:s, s:s, s:s}", "scores",
                      players_array(t, carc_game_score), "by_kind", by_kind, "winners", winners,
                      "forfeit", t->row.forfeit >= 0 ? json_integer(t->row.forfeit) : json_null(),
-                     "seed", seed, "salt", salt, "commitment", t->commitment);
+                     "forfeit_reason",
+                     t->row.forfeit >= 0 ? json_string(forfeit_reason(t)) : json_null(), "seed",
+                     seed, "salt", salt, "commitment", t->commitment);
 }
 
 json_t *view_end(const srv_table *t)
@@ -604,7 +615,7 @@ static int record_headers(const srv_table *t, char *buf, size_t cap)
         snprintf(value, sizeof value, "%" PRIu64, t->row.seed);
         bad |= carc_header_append(buf, cap, "seed", value) != CARC_OK;
         bad |= carc_header_append(buf, cap, "salt", salt) != CARC_OK;
-        snprintf(value, sizeof value, "%d time", t->row.forfeit + 1);
+        snprintf(value, sizeof value, "%d %s", t->row.forfeit + 1, forfeit_reason(t));
         if (t->row.forfeit >= 0)
             bad |= carc_header_append(buf, cap, "forfeit", value) != CARC_OK;
     }

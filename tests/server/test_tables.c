@@ -1060,6 +1060,82 @@ static void test_clock_computer(void **state)
     assert_int_equal(json_integer_value(json_array_get(left, 1)), 30000);
 }
 
+/* One turn of a clock table whose clock ran out: two ticks past the
+ * clock (input first), then the computer's move for the asked turn. */
+static void computer_plays_late_turn(int turn, int seconds)
+{
+    clock_ms += (int64_t)seconds * 1000 + 1000;
+    tables_tick(T, clock_ms);
+    clock_ms += 100;
+    tables_tick(T, clock_ms);
+    assert_int_equal(tables_flush(T), 0);
+    assert_int_equal(think.turn, turn);
+    carc_rng rng = carc_rng_seed((uint64_t)turn + 1);
+    char move[64];
+    carc_move_write(think.game, carc_random_move(think.game, &rng, 0.0), move, sizeof move);
+    tables_computer_move(T, table_id, turn, move);
+    assert_int_equal(tables_flush(T), 0);
+}
+
+/* A table whose clock hands late turns to the computer no longer plays on
+ * forever for a player who left (issue 35): the computer plays a seat's
+ * turns while its player is away, and after TABLE_ABANDON_TURNS of them
+ * in a row the seat forfeits as `abandoned` (record: `forfeit 2
+ * abandoned`). A player who is there but slow never forfeits. */
+static void test_clock_abandoned(void **state)
+{
+    (void)state;
+    two_players("[\"me\",\"open\"],\"clock\":{\"mode\":\"move\",\"seconds\":10,"
+                "\"on_timeout\":\"computer\"}",
+                1);
+    /* Seat 0 is there but slow: the computer plays its turns, no forfeit. */
+    int turn = 0;
+    for (int i = 0; i < TABLE_ABANDON_TURNS + 1; i++) {
+        computer_plays_late_turn(turn++, 10);
+        int seat = 1;
+        drain(0);
+        play_turn(&seat, turn++, first_with_spot, NULL);
+    }
+    /* Seat 1 leaves: its turns are played for it, then it forfeits. */
+    drain(0);
+    drain(1);
+    tables_client_gone(T, &clients[1]);
+    assert_int_equal(tables_flush(T), 0);
+    for (int i = 0; i < TABLE_ABANDON_TURNS; i++) {
+        int seat = 0;
+        play_turn(&seat, turn++, first_with_spot, NULL);
+        computer_plays_late_turn(turn++, 10);
+        json_t *ev = NULL, *m;
+        while ((m = next(0)))
+            if (strcmp(type_of(m), "move") == 0)
+                ev = m;
+        assert_non_null(ev);
+        assert_string_equal(json_string_value(json_object_get(ev, "by")), "computer");
+    }
+    int seat = 0;
+    play_turn(&seat, turn++, first_with_spot, NULL);
+    clock_ms += 11000;
+    tables_tick(T, clock_ms);
+    clock_ms += 100;
+    tables_tick(T, clock_ms);
+    assert_int_equal(tables_flush(T), 0);
+    json_t *ev = expect(0, "move");
+    assert_string_equal(json_string_value(json_object_get(ev, "move")), "end");
+    assert_string_equal(json_string_value(json_object_get(ev, "by")), "server");
+    json_t *end = expect(0, "end");
+    assert_int_equal(json_integer_value(json_object_get(end, "forfeit")), 1);
+    assert_string_equal(json_string_value(json_object_get(end, "forfeit_reason")), "abandoned");
+    json_t *winners = json_object_get(end, "winners");
+    assert_int_equal(json_array_size(winners), 1);
+    assert_int_equal(json_integer_value(json_array_get(winners, 0)), 0);
+    char text[200];
+    snprintf(text, sizeof text, "{\"type\":\"record\",\"id\":5,\"table\":\"%s\"}", table_id);
+    request(0, text);
+    const char *record = json_string_value(json_object_get(expect(0, "record.ok"), "record"));
+    assert_non_null(strstr(record, "forfeit 2 abandoned\n"));
+    assert_non_null(strstr(record, "\nend\n"));
+}
+
 /* A restarted server (a new registry over the same storage) holds the
  * same game: the same digest, and the seat's token still works. */
 static void test_restart(void **state)
@@ -2373,6 +2449,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_clock_forfeit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_clock_computer, setup, teardown),
         cmocka_unit_test_setup_teardown(test_clock_stall, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_clock_abandoned, setup, teardown),
         cmocka_unit_test_setup_teardown(test_restart, setup, teardown),
         cmocka_unit_test_setup_teardown(test_chat_and_mine, setup, teardown),
         cmocka_unit_test_setup_teardown(test_chat_kept, setup, teardown),
