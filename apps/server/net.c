@@ -101,6 +101,8 @@ typedef struct server {
     conn *by_id[CLIENT_BUCKETS];     /* the connections by id */
     remote *remotes[CLIENT_BUCKETS]; /* the relayed clients by their id */
     int peers[MAX_PEERS], npeers;    /* the processes talked to */
+    unsigned relay_gaps;             /* relay_gaps() as last seen */
+    int resets[MAX_PEERS], nresets;  /* peers to tell of a gap once the relay is up */
 } server;
 
 static volatile sig_atomic_t stop_requested;
@@ -282,6 +284,13 @@ static int forward(server *S, conn *c, const msg_request *r, const char *data, s
 {
     if (!S->relay || !r->table[0] || tables_loaded(S->tables, r->table))
         return 0;
+    if (!relay_up(S->relay) && !tables_has(S->tables, r->table)) {
+        /* Redis is being connected again: the table's process cannot be
+         * reached; the client tries again. */
+        tables_error(S->tables, &c->client, &r->id, ERR_INTERNAL,
+                     "the server that runs this table cannot be reached now: try again");
+        return 1;
+    }
     /* The owner as last seen (forgotten when it dies) costs nothing; else
      * the table is read here (finished, or taken over), or its owner
      * looked up. */
@@ -510,6 +519,8 @@ static void remote_gone(server *S, remote **at)
     free(rc);
 }
 
+static void peer_dead(server *S, int id);
+
 static void relayed(server *S, relay_item *it)
 {
     if (it->kind == RELAY_MESSAGE) {
@@ -525,6 +536,8 @@ static void relayed(server *S, relay_item *it)
         remote **at = remote_slot(S, it->from, it->client);
         if (*at)
             remote_gone(S, at);
+    } else if (it->kind == RELAY_RESET) {
+        peer_dead(S, it->from); /* what crossed to it may be lost: its clients start over */
     } else {
         remote *rc = remote_get(S, it->from, it->client, it->addr);
         msg_problem problem;
@@ -567,6 +580,33 @@ static void peer_dead(server *S, int id)
                 lws_set_timeout(c->wsi, PENDING_TIMEOUT_CLOSE_SEND, LWS_TO_KILL_ASYNC);
             }
     relay_forget(S->relay, id);
+}
+
+/* A gap in the relay (a Redis connection lost): what crossed processes
+ * since may be lost, so the clients that crossed start over as when a
+ * process dies: this process's connections that follow another's tables
+ * close (their clients reconnect and resume), the clients of others here
+ * go; once the relay is up again, the peers are told (RELAY_RESET) and do
+ * the same. */
+static void watch_relay(server *S)
+{
+    unsigned gaps = relay_gaps(S->relay);
+    if (gaps != S->relay_gaps) {
+        S->relay_gaps = gaps;
+        for (int i = 0; i < S->npeers; i++) {
+            int known = 0;
+            for (int k = 0; k < S->nresets; k++)
+                known |= S->resets[k] == S->peers[i];
+            if (!known)
+                S->resets[S->nresets++] = S->peers[i];
+            peer_dead(S, S->peers[i]);
+        }
+    }
+    if (S->nresets > 0 && relay_up(S->relay)) {
+        for (int k = 0; k < S->nresets; k++)
+            relay_send(S->relay, S->resets[k], RELAY_RESET, 0, NULL, "", 0);
+        S->nresets = 0;
+    }
 }
 
 static void check_peers(server *S)
@@ -752,6 +792,8 @@ static void on_tick(lws_sorted_usec_list_t *sul)
     int adopted = tables_tick(S->tables, now);
     if (S->relay && (adopted > 0 || S->ticks % PEER_CHECK_TICKS == 0))
         check_peers(S);
+    if (S->relay)
+        watch_relay(S);
     lws_sul_schedule(S->ctx, 0, &S->tick, on_tick, TICK_MS * LWS_US_PER_MS);
 }
 

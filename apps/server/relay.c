@@ -3,7 +3,7 @@
  * payloads, the items that arrived, the owner cache, and who is alive.
  *
  * A payload is "KIND FROM CLIENT SEQ PART PARTS ADDR\n" and then a part of
- * the text: KIND is R, M or G; SEQ numbers the items a process sends
+ * the text: KIND is R, M, G or X (relay_kind); SEQ numbers the items a process sends
  * (PostgreSQL drops a notification equal to another of the same
  * transaction: with SEQ none is); a text is cut into PARTS parts of at
  * most the transport's part_bytes, between UTF-8 characters, which arrive
@@ -53,9 +53,10 @@ struct relay {
     int self;
     void (*wake)(void *ctx);
     void *ctx;
-    pthread_mutex_t lock; /* guards `head`, `tail`, `stop`, `lost` */
+    pthread_mutex_t lock; /* guards `head`, `tail`, `stop`, `lost`, `gaps` */
     arrived *head, *tail;
     int stop, lost;
+    unsigned gaps;
     partial *partials;
     unsigned seq;
     owner_slot owners[OWNER_SLOTS];
@@ -127,13 +128,16 @@ void relay_received(relay *r, const char *payload)
                         &parts, addr) != 7)
         return;
     text++;
-    if (!strchr("RMG", kind) || parts < 1 || parts > MAX_PARTS || part < 0 || part >= parts)
+    if (!strchr("RMGX", kind) || parts < 1 || parts > MAX_PARTS || part < 0 || part >= parts)
         return;
     partial *p = find_partial(r, from, client, seq);
     if (!p) {
         if (part != 0 || !(p = calloc(1, sizeof *p)))
             return;
-        p->item.kind = kind == 'R' ? RELAY_REQUEST : kind == 'M' ? RELAY_MESSAGE : RELAY_GONE;
+        p->item.kind = kind == 'R'   ? RELAY_REQUEST
+                       : kind == 'M' ? RELAY_MESSAGE
+                       : kind == 'G' ? RELAY_GONE
+                                     : RELAY_RESET;
         p->item.from = from;
         p->item.client = (uint64_t)client;
         snprintf(p->item.addr, sizeof p->item.addr, "%s", strcmp(addr, "-") ? addr : "");
@@ -176,6 +180,27 @@ void relay_mark_lost(relay *r)
     r->lost = 1;
     pthread_mutex_unlock(&r->lock);
     r->wake(r->ctx);
+}
+
+void relay_mark_gap(relay *r)
+{
+    pthread_mutex_lock(&r->lock);
+    r->gaps++;
+    pthread_mutex_unlock(&r->lock);
+    r->wake(r->ctx);
+}
+
+unsigned relay_gaps(relay *r)
+{
+    pthread_mutex_lock(&r->lock);
+    unsigned gaps = r->gaps;
+    pthread_mutex_unlock(&r->lock);
+    return gaps;
+}
+
+int relay_up(relay *r)
+{
+    return !r->transport->up || r->transport->up(r->state);
 }
 
 int relay_take(relay *r, relay_item *out)
@@ -282,7 +307,7 @@ static size_t part_end(const relay *r, const char *text, size_t len, size_t at)
 void relay_send(relay *r, int to, relay_kind kind, uint64_t client, const char *addr,
                 const char *text, size_t len)
 {
-    static const char kinds[] = "RMG";
+    static const char kinds[] = "RMGX";
     int parts = 0;
     for (size_t at = 0; at < len || parts == 0; at = part_end(r, text, len, at))
         parts++;

@@ -23,7 +23,9 @@
 
 typedef struct relay relay;
 
-typedef enum relay_kind { RELAY_REQUEST, RELAY_MESSAGE, RELAY_GONE } relay_kind;
+/* RELAY_RESET: the sender lost items (its Redis connection was lost and
+ * came back): what the receiver relayed to or from it may be missing. */
+typedef enum relay_kind { RELAY_REQUEST, RELAY_MESSAGE, RELAY_GONE, RELAY_RESET } relay_kind;
 
 /* One item that arrived. */
 typedef struct relay_item {
@@ -58,8 +60,16 @@ int relay_flush(relay *r);
 /* Takes the next whole item that arrived: 1, or 0 when there is none. */
 int relay_take(relay *r, relay_item *out);
 
-/* Whether a connection was lost (PostgreSQL or Redis restarted). */
+/* Whether a connection was lost that the server must start over for
+ * (PostgreSQL's; the Redis transport connects again by itself). */
 int relay_lost(relay *r);
+/* Whether items can be sent now: 0 while the Redis transport connects
+ * again (what is sent meanwhile is dropped). */
+int relay_up(relay *r);
+/* How many times items may have been lost so far (a Redis connection
+ * lost): when it changes, the server resynchronises the clients whose
+ * requests or events cross processes. */
+unsigned relay_gaps(relay *r);
 
 /* Which process runs `table`, as last seen: its id, or 0 when not known;
  * relay_remember() records it, relay_forget() forgets every table of

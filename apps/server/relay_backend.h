@@ -32,8 +32,12 @@ typedef struct relay_transport {
     int (*queue)(void *state, int to, const char *payload, size_t len);
     /* Sends what was queued, in order; 0, or -1 when the connection was lost. */
     int (*flush)(void *state);
-    /* Whether its connections were lost. */
+    /* Whether its connections were lost (the server starts over). */
     int (*lost)(void *state);
+    /* Whether it carries payloads now (NULL: always, or lost); a transport
+     * that connects again by itself is down meanwhile, and calls
+     * relay_mark_gap() when payloads were lost. */
+    int (*up)(void *state);
 } relay_transport;
 
 extern const relay_transport relay_pg_transport;
@@ -46,6 +50,7 @@ extern const relay_transport relay_redis_transport;
 void relay_received(relay *r, const char *payload);
 void relay_wake(relay *r);
 void relay_mark_lost(relay *r);
+void relay_mark_gap(relay *r); /* payloads may have been lost (any thread) */
 int relay_stopping(relay *r);
 
 #endif

@@ -445,6 +445,92 @@ def case_port_change(program, tmp):
         cluster.stop()
 
 
+def closes_within(client, seconds):
+    """Whether the server closes `client`'s connection within `seconds`
+    (its events read and dropped)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if client.recv(max(0.05, deadline - time.monotonic())) is None:
+                return True
+        except (websocket.WebSocketTimeoutException, socket.timeout):
+            pass
+        except (websocket.WebSocketException, OSError):
+            return True
+    return False
+
+
+def wait_log(cluster, i, text, since, deadline):
+    """Waits until server `i`'s log holds `text` after its first `since`
+    bytes."""
+    path = os.path.join(cluster.env["CLUSTER_DIR"], "server-%d.log" % i)
+    while time.monotonic() < deadline:
+        with open(path) as f:
+            if text in f.read()[since:]:
+                return
+        time.sleep(0.1)
+    raise Failure("server %d's log does not say %r" % (i, text))
+
+
+def case_redis_down(program, tmp):
+    """Redis killed (-9) under a --relay redis cluster (issue 35): no
+    server stops; a table whose players are on the process that runs it
+    goes on; a player on another process sees its connection close (it
+    may have missed events), and a request from there for a table of the
+    other process is answered `internal` while Redis is away. Redis
+    started again: each server connects again by itself (the same pids),
+    the player resumes through the other process, and the game crosses
+    the processes again, moves and chat both ways."""
+    cluster = Cluster(program, tmp, 2, relay="redis").start()
+    try:
+        pids = {i: pid for i, (pid, _) in cluster.status().items()}
+        local, local_clients, _ = seat_table_direct(cluster.server_url(1))
+        _, local_state = start_state(local_clients[0], local)
+        start_state(local_clients[1], local)
+        ann = client_from(cluster.server_url(1))
+        r = ann.ok("create", name="Ann", seats=["me", "open"])
+        table, ann_seat = r["table"], r["seat"]
+        bob = client_from(cluster.server_url(2))
+        bob_token = bob.ok("join", table=table, name="Bob", seat=1 - ann_seat)["token"]
+        clients = [None, None]
+        clients[ann_seat], clients[1 - ann_seat] = ann, bob
+        _, state = start_state(ann, table)
+        start_state(bob, table)
+        play_until(clients, table, state, stop_turn=2, rng=random.Random(5))
+        logs = [os.path.getsize(os.path.join(cluster.env["CLUSTER_DIR"], "server-%d.log" % i))
+                for i in (1, 2)]
+        redis = [w for w in (line.split() for line in cluster.run("status").splitlines())
+                 if w[0] == "redis"]
+        os.kill(int(redis[0][2]), 9)
+        check(closes_within(bob, 10), "the player across processes was not disconnected")
+        play_until(local_clients, local, local_state, stop_turn=local_state["turn"] + 4,
+                   rng=random.Random(6))
+        away = client_from(cluster.server_url(2))
+        r = away.request("resume", table=table, token=bob_token)
+        check(r.get("code") == "internal", "a request across processes without Redis: %s" % r)
+        away.close()
+        now = {i: pid for i, (pid, _) in cluster.status().items()}
+        check(now == pids, "a server stopped when Redis died: %s, before %s" % (now, pids))
+        cluster.run("start")  # Redis again (the servers run)
+        deadline = time.monotonic() + WAIT
+        for i in (1, 2):
+            wait_log(cluster, i, "redis is back", logs[i - 1], deadline)
+        time.sleep(1)  # the servers tell each other of the gap at their next tick
+        check({i: pid for i, (pid, _) in cluster.status().items()} == pids,
+              "the servers were started again")
+        bob = resume_until(cluster.server_url(2), table, bob_token, deadline, connect=client_from)
+        s = bob.event("state")
+        state = {"turn": s["turn"], "to_move": s["to_move"]}
+        clients[1 - ann_seat] = bob
+        play_until(clients, table, state, stop_turn=state["turn"] + 4, rng=random.Random(7))
+        bob.ok("chat", table=table, text="back across")
+        check(ann.event("chat", lambda e: e["text"] == "back across"), "chat did not cross")
+        ann.ok("chat", table=table, text="and back")
+        check(bob.event("chat", lambda e: e["text"] == "and back"), "chat did not cross back")
+    finally:
+        cluster.stop()
+
+
 def main():
     if len(sys.argv) != 3:
         print("usage: cluster_test.py CASE PROGRAM", file=sys.stderr)
