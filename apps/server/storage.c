@@ -55,6 +55,11 @@ int storage_append_move(storage *s, const char *id, int turn, const stored_move 
     return s->backend->append_move(s, id, turn, m, status, forfeit);
 }
 
+int storage_set_paused(storage *s, const char *id, int64_t paused_ms)
+{
+    return s->backend->set_paused(s, id, paused_ms);
+}
+
 int storage_set_status(storage *s, const char *id, table_status status, int forfeit)
 {
     return s->backend->set_status(s, id, status, forfeit);

@@ -51,7 +51,9 @@ typedef enum move_by { BY_PLAYER, BY_COMPUTER, BY_SERVER } move_by;
 typedef struct stored_move {
     char text[STORED_MOVE_BYTES]; /* record notation, or "end" */
     move_by by;
-    int64_t at_ms; /* wall clock, milliseconds since 1970 */
+    int64_t at_ms;     /* wall clock, milliseconds since 1970 */
+    int64_t paused_ms; /* of the move's turn, the time the server was stalled: not
+                          charged to the mover's clock */
 } stored_move;
 
 /* Everything a table is made of, as stored; enough to replay it. */
@@ -75,6 +77,8 @@ typedef struct stored_table {
     int forfeit;                  /* the seat that forfeited, or -1 */
     int creator;                  /* the seat its creator took ("me"), or -1 */
     int64_t started_ms;           /* when the last seat was filled, or 0 */
+    int64_t paused_ms;            /* of the current turn, the time the server was stalled so far
+                                     (SQLite schema version 8, PostgreSQL's 4) */
     /* how the first seat was chosen (a draw-off's draws), or "": `state`'s
      * `first` (SQLite schema version 7, PostgreSQL's 3) */
     char first_text[FIRST_TEXT_BYTES];
@@ -125,9 +129,12 @@ int storage_create_table(storage *s, const stored_table *t);
 int storage_update_seat(storage *s, const char *id, int seat, const stored_seat *st,
                         int64_t started_ms);
 /* Appends move number `turn` (0-based) and sets the table's status and
- * forfeit in the same step. */
+ * forfeit in the same step (and the paused time of the next turn to 0). */
 int storage_append_move(storage *s, const char *id, int turn, const stored_move *m,
                         table_status status, int forfeit);
+/* Sets the time not charged to the current turn's clock (the server was
+ * stalled); storage_append_move() sets it back to 0. */
+int storage_set_paused(storage *s, const char *id, int64_t paused_ms);
 /* Sets a table's status (finishing it without a move, for instance). */
 int storage_set_status(storage *s, const char *id, table_status status, int forfeit);
 /* Stores chat line number `n` (0-based) of table `id`. */

@@ -29,7 +29,7 @@
 #include <time.h>
 
 enum {
-    SCHEMA_VERSION = 3,
+    SCHEMA_VERSION = 4,
     MIGRATE_LOCK = 0x63617263, /* "carc": the advisory lock the servers migrate under */
     /* A table's advisory lock is (CLAIM_SPACE, hashtext(id)): two keys of
      * 32 bits, apart from MIGRATE_LOCK's one of 64. Two ids of one hash
@@ -59,10 +59,11 @@ static const char *const connect_keys[] = {"connect_timeout", "options", "applic
                                            "dbname", NULL};
 static const char *const connect_defaults[] = {"2", "-c lock_timeout=200", "carcassonne"};
 
-/* Version 3 (1 without the tables' `rules_text`: the rules as the record
+/* Version 4 (1 without the tables' `rules_text`: the rules as the record
  * writes them, valued rules included; 2 without their `first_text`: how
- * the first seat was chosen). `carc_schema` holds the version (one row).
- * The ids sort in the "C" collation whatever the database's locale. */
+ * the first seat was chosen; 3 without the tables' and the moves'
+ * `paused_ms`: the time a stalled server did not charge to a clock). `carc_schema` holds the
+ * version (one row). The ids sort in the "C" collation whatever the database's locale. */
 static const char schema[] =
     "CREATE TABLE tables ("
     " id TEXT PRIMARY KEY, created_ms BIGINT NOT NULL, status INTEGER NOT NULL,"
@@ -72,7 +73,8 @@ static const char schema[] =
     " listed INTEGER NOT NULL, seed BIGINT NOT NULL, salt BYTEA NOT NULL,"
     " addr TEXT NOT NULL, forfeit INTEGER NOT NULL, started_ms BIGINT NOT NULL,"
     " estimates INTEGER NOT NULL, expansions BIGINT NOT NULL, creator INTEGER NOT NULL,"
-    " rules_text TEXT NOT NULL DEFAULT '', first_text TEXT NOT NULL DEFAULT '');"
+    " rules_text TEXT NOT NULL DEFAULT '', first_text TEXT NOT NULL DEFAULT '',"
+    " paused_ms BIGINT NOT NULL DEFAULT 0);"
     "CREATE INDEX tables_status ON tables(status, created_ms);"
     "CREATE TABLE seats ("
     " table_id TEXT NOT NULL, seat INTEGER NOT NULL, kind INTEGER NOT NULL,"
@@ -80,7 +82,8 @@ static const char schema[] =
     " token_hash BYTEA NOT NULL, invite_hash BYTEA NOT NULL, PRIMARY KEY (table_id, seat));"
     "CREATE TABLE moves ("
     " table_id TEXT NOT NULL, turn INTEGER NOT NULL, move TEXT NOT NULL,"
-    " made_by INTEGER NOT NULL, at_ms BIGINT NOT NULL, PRIMARY KEY (table_id, turn));"
+    " made_by INTEGER NOT NULL, at_ms BIGINT NOT NULL, paused_ms BIGINT NOT NULL DEFAULT 0,"
+    " PRIMARY KEY (table_id, turn));"
     "CREATE TABLE chat ("
     " table_id TEXT NOT NULL, n INTEGER NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL,"
     " line TEXT NOT NULL, at_ms BIGINT NOT NULL, PRIMARY KEY (table_id, n));"
@@ -89,10 +92,13 @@ static const char schema[] =
 /* The steps from each older version to the next: version 1 gains the
  * tables' `rules_text` ("": the rules are the `rules` flags alone),
  * version 2 their `first_text` ("": how the first seat was chosen was not
+ * kept), version 3 the tables' and the moves' `paused_ms` (0: no stall was
  * kept). */
 static const char *const upgrades[SCHEMA_VERSION] = {
     [1] = "ALTER TABLE tables ADD COLUMN rules_text TEXT NOT NULL DEFAULT '';",
     [2] = "ALTER TABLE tables ADD COLUMN first_text TEXT NOT NULL DEFAULT '';",
+    [3] = "ALTER TABLE tables ADD COLUMN paused_ms BIGINT NOT NULL DEFAULT 0;"
+          "ALTER TABLE moves ADD COLUMN paused_ms BIGINT NOT NULL DEFAULT 0;",
 };
 
 /* What the answer of a statement sent in pipeline mode must be: success
@@ -658,16 +664,17 @@ static void move_params(params *p, const char *table, int turn, const stored_mov
     add_text(p, m->text);
     add_int(p, m->by);
     add_int(p, m->at_ms);
+    add_int(p, m->paused_ms);
 }
 
 static const char insert_table_sql[] =
     "INSERT INTO tables VALUES ($1, $2::bigint, $3::int, $4::int, $5::bigint, $6::int, $7::int,"
     " $8::int, $9::int, $10::int, $11::int, $12::bigint, $13::bytea, $14, $15::int, $16::bigint,"
-    " $17::int, $18::bigint, $19::int, $20, $21) ON CONFLICT DO NOTHING";
+    " $17::int, $18::bigint, $19::int, $20, $21, $22::bigint) ON CONFLICT DO NOTHING";
 static const char insert_seat_sql[] = "INSERT INTO seats VALUES ($1, $2::int, $3::int, $4::int,"
                                       " $5, $6, $7::bytea, $8::bytea)";
 static const char insert_move_sql[] =
-    "INSERT INTO moves VALUES ($1, $2::int, $3, $4::int, $5::bigint)";
+    "INSERT INTO moves VALUES ($1, $2::int, $3, $4::int, $5::bigint, $6::bigint)";
 
 static int insert_table(pg_storage *s, const stored_table *t)
 {
@@ -695,6 +702,7 @@ static int insert_table(pg_storage *s, const stored_table *t)
     storage_rules_text(t, rules, sizeof rules);
     add_text(&p, rules);
     add_text(&p, t->first_text);
+    add_int(&p, t->paused_ms);
     return write_stmt(s, insert_table_sql, &p, ANSWER_COUNT, 1, "the table exists");
 }
 
@@ -760,12 +768,12 @@ static int pg_append_move(storage *base, const char *id, int turn, const stored_
      * connection while another holds the table's lock: of two servers
      * that both think they run the table, one only writes move `turn`. */
     return write_stmt(s,
-                      "WITH m AS (INSERT INTO moves SELECT $1, $2::int, $3, $4::int, $5::bigint"
-                      " WHERE EXISTS (SELECT 1 FROM tables WHERE id=$1)"
-                      " AND pg_try_advisory_xact_lock($8::int, hashtext($1))"
+                      "WITH m AS (INSERT INTO moves SELECT $1, $2::int, $3, $4::int, $5::bigint,"
+                      " $6::bigint WHERE EXISTS (SELECT 1 FROM tables WHERE id=$1)"
+                      " AND pg_try_advisory_xact_lock($9::int, hashtext($1))"
                       " ON CONFLICT DO NOTHING RETURNING 1)"
-                      " UPDATE tables SET status=$6::int, forfeit=$7::int WHERE id=$1 AND EXISTS"
-                      " (SELECT 1 FROM m)",
+                      " UPDATE tables SET status=$7::int, forfeit=$8::int, paused_ms=0 WHERE id=$1"
+                      " AND EXISTS (SELECT 1 FROM m)",
                       &p, ANSWER_COUNT, 1,
                       "the move number exists, the table does not, or another server runs it");
 }
@@ -785,6 +793,25 @@ static int pg_set_status(storage *base, const char *id, table_status status, int
     return write_stmt(s,
                       "WITH u AS (UPDATE tables SET status=$2::int, forfeit=$3::int WHERE id=$1"
                       " AND pg_try_advisory_xact_lock($4::int, hashtext($1)) RETURNING 1)"
+                      " SELECT (SELECT count(*) FROM u) + (NOT EXISTS"
+                      " (SELECT 1 FROM tables WHERE id=$1))::int",
+                      &p, ANSWER_FIRST, 1, "another server runs the table");
+}
+
+static int pg_set_paused(storage *base, const char *id, int64_t paused_ms)
+{
+    pg_storage *s = as_pg(base);
+    if (write_begin(s))
+        return -1;
+    params p = {.n = 0};
+    add_text(&p, id);
+    add_int(&p, paused_ms);
+    add_int(&p, CLAIM_SPACE);
+    /* As a status: 1 when set or when there is no such table, 0 when
+     * another server runs it (refused). */
+    return write_stmt(s,
+                      "WITH u AS (UPDATE tables SET paused_ms=$2::bigint WHERE id=$1"
+                      " AND pg_try_advisory_xact_lock($3::int, hashtext($1)) RETURNING 1)"
                       " SELECT (SELECT count(*) FROM u) + (NOT EXISTS"
                       " (SELECT 1 FROM tables WHERE id=$1))::int",
                       &p, ANSWER_FIRST, 1, "another server runs the table");
@@ -857,6 +884,7 @@ static void read_table_row(const PGresult *r, stored_table *t)
     get_text(r, 0, 19, rules, sizeof rules);
     storage_rules_read(t, rules);
     get_text(r, 0, 20, t->first_text, sizeof t->first_text);
+    t->paused_ms = get_int(r, 0, 21);
 }
 
 static void read_seats(const PGresult *r, stored_table *t)
@@ -887,6 +915,7 @@ static int read_moves(pg_storage *s, const PGresult *r, stored_table *t)
         get_text(r, i, 1, m->text, sizeof m->text);
         m->by = (move_by)get_int(r, i, 2);
         m->at_ms = get_int(r, i, 3);
+        m->paused_ms = get_int(r, i, 4);
     }
     return 0;
 }
@@ -897,10 +926,10 @@ static const char *const table_reads[3] = {
     "SELECT id, created_ms, status, players, rules, info, clock_mode,"
     " clock_seconds, clock_increment, clock_timeout, listed, seed,"
     " encode(salt, 'hex'), addr, forfeit, started_ms, estimates,"
-    " expansions, creator, rules_text, first_text FROM tables WHERE id=$1",
+    " expansions, creator, rules_text, first_text, paused_ms FROM tables WHERE id=$1",
     "SELECT seat, kind, taken, name, spec, encode(token_hash, 'hex'),"
     " encode(invite_hash, 'hex') FROM seats WHERE table_id=$1 ORDER BY seat",
-    "SELECT turn, move, made_by, at_ms FROM moves WHERE table_id=$1 ORDER BY turn",
+    "SELECT turn, move, made_by, at_ms, paused_ms FROM moves WHERE table_id=$1 ORDER BY turn",
 };
 
 /* A table from the answers of table_reads: 1, 0 when there is none, -1
@@ -1245,6 +1274,7 @@ const storage_backend storage_pg_backend = {
     .update_seat = pg_update_seat,
     .append_move = pg_append_move,
     .set_status = pg_set_status,
+    .set_paused = pg_set_paused,
     .add_chat = pg_add_chat,
     .set_review = pg_set_review,
     .commit = pg_commit,

@@ -11,8 +11,9 @@
 #include <time.h>
 
 enum {
-    SCHEMA_VERSION = 7,   /* 2: tables.estimates; 3: tables.expansions; 4: tables.creator;
-                            5: chat, reviews; 6: tables.rules_text; 7: tables.first_text */
+    SCHEMA_VERSION = 8,   /* 2: tables.estimates; 3: tables.expansions; 4: tables.creator;
+                            5: chat, reviews; 6: tables.rules_text; 7: tables.first_text;
+                            8: tables.paused_ms, moves.paused_ms */
     CHECKPOINT_MS = 1000, /* the checkpointer's period */
     /* How long the event loop waits for another process's write lock
      * (a script writing to the database) before the write fails: short,
@@ -31,7 +32,7 @@ static const char schema[] =
     " addr TEXT NOT NULL, forfeit INTEGER NOT NULL, started_ms INTEGER NOT NULL,"
     " estimates INTEGER NOT NULL DEFAULT 1, expansions INTEGER NOT NULL DEFAULT 0,"
     " creator INTEGER NOT NULL DEFAULT -1, rules_text TEXT NOT NULL DEFAULT '',"
-    " first_text TEXT NOT NULL DEFAULT '');"
+    " first_text TEXT NOT NULL DEFAULT '', paused_ms INTEGER NOT NULL DEFAULT 0);"
     "CREATE INDEX IF NOT EXISTS tables_status ON tables(status, created_ms);"
     "CREATE TABLE IF NOT EXISTS seats ("
     " table_id TEXT NOT NULL, seat INTEGER NOT NULL, kind INTEGER NOT NULL,"
@@ -39,7 +40,8 @@ static const char schema[] =
     " token_hash BLOB NOT NULL, invite_hash BLOB NOT NULL, PRIMARY KEY (table_id, seat));"
     "CREATE TABLE IF NOT EXISTS moves ("
     " table_id TEXT NOT NULL, turn INTEGER NOT NULL, move TEXT NOT NULL,"
-    " by INTEGER NOT NULL, at_ms INTEGER NOT NULL, PRIMARY KEY (table_id, turn));"
+    " by INTEGER NOT NULL, at_ms INTEGER NOT NULL, paused_ms INTEGER NOT NULL DEFAULT 0,"
+    " PRIMARY KEY (table_id, turn));"
     "CREATE TABLE IF NOT EXISTS chat ("
     " table_id TEXT NOT NULL, n INTEGER NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL,"
     " text TEXT NOT NULL, at_ms INTEGER NOT NULL, PRIMARY KEY (table_id, n));"
@@ -53,7 +55,8 @@ static const char schema[] =
  * chat and reviews tables, which `schema` creates in every file; version 5
  * the tables' `rules_text` ("": the rules are the `rules` flags alone);
  * version 6 their `first_text` ("": how the first seat was chosen was not
- * kept). A new file gets every column from `schema` and no step. */
+ * kept); version 7 the tables' and the moves' `paused_ms` (0: no stall
+ * was kept). A new file gets every column from `schema` and no step. */
 static const char *const upgrades[SCHEMA_VERSION] = {
     [1] = "ALTER TABLE tables ADD COLUMN estimates INTEGER NOT NULL DEFAULT 1;",
     [2] = "ALTER TABLE tables ADD COLUMN expansions INTEGER NOT NULL DEFAULT 0;",
@@ -61,6 +64,8 @@ static const char *const upgrades[SCHEMA_VERSION] = {
     [4] = "",
     [5] = "ALTER TABLE tables ADD COLUMN rules_text TEXT NOT NULL DEFAULT '';",
     [6] = "ALTER TABLE tables ADD COLUMN first_text TEXT NOT NULL DEFAULT '';",
+    [7] = "ALTER TABLE tables ADD COLUMN paused_ms INTEGER NOT NULL DEFAULT 0;"
+          "ALTER TABLE moves ADD COLUMN paused_ms INTEGER NOT NULL DEFAULT 0;",
 };
 
 /* The prepared statements, one per write and read. */
@@ -77,6 +82,7 @@ typedef enum stmt_id {
     ST_STARTED,
     ST_INSERT_MOVE,
     ST_STATUS,
+    ST_PAUSED,
     ST_LIST,
     ST_TABLE,
     ST_SEATS,
@@ -97,21 +103,22 @@ static const char *const stmt_sql[ST_COUNT] = {
     "RELEASE step",
     "ROLLBACK TO step",
     "INSERT INTO tables VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,"
-    "?18,?19,?20,?21)",
+    "?18,?19,?20,?21,?22)",
     "INSERT INTO seats VALUES (?1,?2,?3,?4,?5,?6,?7,?8)",
     "UPDATE seats SET kind=?3, taken=?4, name=?5, spec=?6, token_hash=?7, invite_hash=?8"
     " WHERE table_id=?1 AND seat=?2",
     "UPDATE tables SET started_ms=?2, status=CASE WHEN ?2 > 0 THEN 1 ELSE status END"
     " WHERE id=?1",
-    "INSERT INTO moves VALUES (?1,?2,?3,?4,?5)",
+    "INSERT INTO moves VALUES (?1,?2,?3,?4,?5,?6)",
     "UPDATE tables SET status=?2, forfeit=?3 WHERE id=?1",
+    "UPDATE tables SET paused_ms=?2 WHERE id=?1",
     "SELECT id FROM tables WHERE (?1 >> status) & 1 ORDER BY created_ms, id",
     "SELECT id, created_ms, status, players, rules, info, clock_mode, clock_seconds,"
     " clock_increment, clock_timeout, listed, seed, salt, addr, forfeit, started_ms,"
-    " estimates, expansions, creator, rules_text, first_text FROM tables WHERE id=?1",
+    " estimates, expansions, creator, rules_text, first_text, paused_ms FROM tables WHERE id=?1",
     "SELECT seat, kind, taken, name, spec, token_hash, invite_hash FROM seats"
     " WHERE table_id=?1 ORDER BY seat",
-    "SELECT turn, move, by, at_ms FROM moves WHERE table_id=?1 ORDER BY turn",
+    "SELECT turn, move, by, at_ms, paused_ms FROM moves WHERE table_id=?1 ORDER BY turn",
     "INSERT INTO chat VALUES (?1,?2,?3,?4,?5,?6)",
     "INSERT OR REPLACE INTO reviews VALUES (?1,?2)",
     "SELECT n, seat, name, text, at_ms FROM chat WHERE table_id=?1 ORDER BY n DESC LIMIT ?2",
@@ -435,6 +442,7 @@ static int insert_table(sqlite_storage *s, const stored_table *t)
     storage_rules_text(t, rules, sizeof rules);
     bind_text(q, 20, rules);
     bind_text(q, 21, t->first_text);
+    sqlite3_bind_int64(q, 22, t->paused_ms);
     return run(s, ST_INSERT_TABLE);
 }
 
@@ -446,7 +454,16 @@ static int insert_move(sqlite_storage *s, const char *id, int turn, const stored
     bind_text(q, 3, m->text);
     sqlite3_bind_int(q, 4, (int)m->by);
     sqlite3_bind_int64(q, 5, m->at_ms);
+    sqlite3_bind_int64(q, 6, m->paused_ms);
     return run(s, ST_INSERT_MOVE);
+}
+
+static int set_paused(sqlite_storage *s, const char *id, int64_t paused_ms)
+{
+    sqlite3_stmt *q = s->stmt[ST_PAUSED];
+    bind_text(q, 1, id);
+    sqlite3_bind_int64(q, 2, paused_ms);
+    return run(s, ST_PAUSED);
 }
 
 static int set_status(sqlite_storage *s, const char *id, table_status status, int forfeit)
@@ -498,7 +515,17 @@ static int sqlite_append_move(storage *base, const char *id, int turn, const sto
     int rc = insert_move(s, id, turn, m);
     if (rc == 0)
         rc = set_status(s, id, status, forfeit);
+    if (rc == 0)
+        rc = set_paused(s, id, 0);
     return step_end(s, rc);
+}
+
+static int sqlite_set_paused(storage *base, const char *id, int64_t paused_ms)
+{
+    sqlite_storage *s = as_sqlite(base);
+    if (step_begin(s))
+        return -1;
+    return step_end(s, set_paused(s, id, paused_ms));
 }
 
 static int sqlite_set_status(storage *base, const char *id, table_status status, int forfeit)
@@ -549,6 +576,7 @@ static void read_table_row(sqlite3_stmt *q, stored_table *t)
     t->hand = t->table_w = t->table_h = 0;
     storage_rules_read(t, (const char *)sqlite3_column_text(q, 19));
     copy_column_text(q, 20, t->first_text, sizeof t->first_text);
+    t->paused_ms = sqlite3_column_int64(q, 21);
 }
 
 static int read_seats(sqlite_storage *s, stored_table *t)
@@ -588,6 +616,7 @@ static int read_moves(sqlite_storage *s, stored_table *t)
         copy_column_text(q, 1, m->text, sizeof m->text);
         m->by = (move_by)sqlite3_column_int(q, 2);
         m->at_ms = sqlite3_column_int64(q, 3);
+        m->paused_ms = sqlite3_column_int64(q, 4);
     }
     sqlite3_reset(q);
     return rc == SQLITE_DONE ? 0 : failed(s, "reading moves");
@@ -782,6 +811,7 @@ const storage_backend storage_sqlite_backend = {
     .update_seat = sqlite_update_seat,
     .append_move = sqlite_append_move,
     .set_status = sqlite_set_status,
+    .set_paused = sqlite_set_paused,
     .add_chat = sqlite_add_chat,
     .set_review = sqlite_set_review,
     .commit = sqlite_commit,

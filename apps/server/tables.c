@@ -147,12 +147,14 @@ static void stop_clock(srv_table *t, int seat, int64_t now)
     t->turn_ms = now;
 }
 
-/* The clocks replayed from the stored moves' times (a replay callback). */
+/* The clocks replayed from the stored moves' times (a replay callback):
+ * a turn's paused time (the server was stalled) was not charged. */
 static void replay_clock(void *ctx, int turn, int player, const carc_event *events, int n)
 {
     (void)events;
     (void)n;
     srv_table *t = ctx;
+    t->turn_ms += t->row.moves[turn].paused_ms;
     stop_clock(t, player, t->row.moves[turn].at_ms);
 }
 
@@ -178,6 +180,7 @@ static srv_table *table_from_row(const stored_table *row, char *err, size_t errc
         free(t);
         return NULL;
     }
+    t->turn_ms += row->paused_ms; /* the current turn's */
     return t;
 }
 
@@ -709,16 +712,16 @@ static void broadcast_move(srv_tables *T, const srv_table *t, int turn, int play
                           t->members[i].seat));
 }
 
-/* Stores the move `sm` (turn `turn`, seat `player`) played on the
- * scratch game, which becomes the table's game, then queues the reply to
- * `mover` (when not NULL) and the events. `forfeit` is the seat that lost
- * by forfeit, or -1. */
-static msg_error commit_move(srv_tables *T, srv_table *t, const stored_move *sm,
-                             const carc_event *events, int nevents, int forfeit, srv_client *mover,
-                             const msg_request *r)
+/* Stores the move `sm` played on the scratch game, which becomes the
+ * table's game, with the turn's paused time (sm->paused_ms is set), then
+ * queues the reply to `mover` (when not NULL) and the events. `forfeit`
+ * is the seat that lost by forfeit, or -1. */
+static msg_error commit_move(srv_tables *T, srv_table *t, stored_move *sm, const carc_event *events,
+                             int nevents, int forfeit, srv_client *mover, const msg_request *r)
 {
     int turn = t->row.nmoves, player = carc_game_current_player(t->game);
     int over = carc_game_over(T->scratch);
+    sm->paused_ms = t->row.paused_ms;
     table_status status = over ? TABLE_FINISHED : TABLE_PLAYING;
     if (storage_append_move(T->store, t->row.id, turn, sm, status, forfeit) != 0) {
         fprintf(stderr, "carcassonne serve: %s\n", storage_error(T->store));
@@ -730,6 +733,7 @@ static msg_error commit_move(srv_tables *T, srv_table *t, const stored_move *sm,
     t->game = played;
     t->row.moves[turn] = *sm;
     t->row.nmoves++;
+    t->row.paused_ms = 0;
     if (sm->by == BY_COMPUTER && t->row.seats[player].kind != SEAT_COMPUTER)
         t->timed_out[player]++;
     else if (sm->by == BY_PLAYER)
@@ -1834,9 +1838,16 @@ int tables_tick(srv_tables *T, int64_t now)
 
 void tables_stalled(srv_tables *T, int64_t ms)
 {
-    for (srv_table *t = T->newest; t; t = t->older)
-        if (t->row.status == TABLE_PLAYING && t->row.clock.mode != CLOCK_NONE)
-            t->turn_ms += ms;
+    for (srv_table *t = T->newest; t; t = t->older) {
+        if (t->row.status != TABLE_PLAYING || t->row.clock.mode == CLOCK_NONE)
+            continue;
+        t->turn_ms += ms;
+        t->row.paused_ms += ms;
+        /* Stored, so that a restart does not charge it either. */
+        if (storage_set_paused(T->store, t->row.id, t->row.paused_ms) != 0)
+            fprintf(stderr, "carcassonne serve: table %s: the stall was not stored: %s\n",
+                    t->row.id, storage_error(T->store));
+    }
 }
 
 /* --- Loading and records ------------------------------------------------------------- */

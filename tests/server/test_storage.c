@@ -150,11 +150,16 @@ static void test_round_trip(void **state)
     make_table(&t, "tround000001", 77, 30, &g);
     snprintf(t.first_text, sizeof t.first_text, "Draw-off (roads): Red K 2, Blue U 2; Red starts");
     storage *s = open_db();
-    /* Half the moves with the table, the others appended. */
+    /* Half the moves with the table, the others appended; the stalls of
+     * some turns, and of the turn being played, kept. */
     t.nmoves = 15;
+    t.moves[3].paused_ms = 1234;
+    t.moves[20].paused_ms = 4321;
+    t.paused_ms = 99;
     assert_int_equal(storage_create_table(s, &t), 0);
     for (int i = 15; i < 30; i++)
         assert_int_equal(storage_append_move(s, t.id, i, &t.moves[i], TABLE_PLAYING, -1), 0);
+    assert_int_equal(storage_set_paused(s, t.id, 777), 0);
     stored_seat seat = t.seats[0];
     snprintf(seat.name, sizeof seat.name, "Anne");
     assert_int_equal(storage_update_seat(s, t.id, 0, &seat, 5000), 0);
@@ -182,11 +187,14 @@ static void test_round_trip(void **state)
     assert_string_equal(loaded.seats[1].spec, "greedy");
     assert_int_equal(loaded.started_ms, 5000);
     assert_int_equal(loaded.estimates, 0); /* hints and win chances off */
+    assert_int_equal(loaded.paused_ms, 777);
     for (int i = 0; i < 30; i++) {
         assert_string_equal(loaded.moves[i].text, t.moves[i].text);
         assert_int_equal(loaded.moves[i].by, t.moves[i].by);
         assert_true(loaded.moves[i].at_ms == t.moves[i].at_ms);
+        assert_true(loaded.moves[i].paused_ms == t.moves[i].paused_ms);
     }
+
     /* The replay after reopening is the same game. */
     char err[160];
     carc_game *replayed = table_replay(&loaded, NULL, NULL, err, sizeof err);
@@ -195,6 +203,11 @@ static void test_round_trip(void **state)
     assert_int_equal(carc_game_drawn_tile(replayed), carc_game_drawn_tile(g));
     carc_game_free(replayed);
     carc_game_free(g);
+    /* A move begins a turn with nothing paused. */
+    assert_int_equal(storage_append_move(s, t.id, 30, &t.moves[0], TABLE_PLAYING, -1), 0);
+    assert_int_equal(storage_commit(s), 0);
+    assert_int_equal(storage_load_table(s, t.id, &loaded), 1);
+    assert_int_equal(loaded.paused_ms, 0);
     storage_close(s);
 }
 
@@ -332,6 +345,8 @@ static void test_upgrade_from_version_1(void **state)
         " clock_increment INTEGER NOT NULL, clock_timeout INTEGER NOT NULL,"
         " listed INTEGER NOT NULL, seed INTEGER NOT NULL, salt BLOB NOT NULL,"
         " addr TEXT NOT NULL, forfeit INTEGER NOT NULL, started_ms INTEGER NOT NULL);"
+        "CREATE TABLE moves (table_id TEXT NOT NULL, turn INTEGER NOT NULL, move TEXT NOT NULL,"
+        " by INTEGER NOT NULL, at_ms INTEGER NOT NULL, PRIMARY KEY (table_id, turn));"
         "INSERT INTO tables VALUES ('told00000001',1,1,2,0,0,0,0,0,0,1,5,x'00','a',-1,1);"
         "PRAGMA user_version=1;";
     assert_int_equal(sqlite3_exec(db, v1, NULL, NULL, NULL), SQLITE_OK);
@@ -341,7 +356,7 @@ static void test_upgrade_from_version_1(void **state)
     assert_int_equal(loaded.estimates, 1);
     assert_int_equal(loaded.expansions, 0);
     storage_close(s);
-    assert_int_equal(schema_version(), 7);
+    assert_int_equal(schema_version(), 8);
 }
 
 /* The schema version of the database (SQLite: the file's user_version). */
@@ -415,7 +430,7 @@ static void test_upgrade_from_version_2(void **state)
     assert_int_equal(storage_create_table(s, &t), 0);
     assert_int_equal(storage_commit(s), 0);
     storage_close(s);
-    assert_int_equal(schema_version(), 7);
+    assert_int_equal(schema_version(), 8);
     s = open_db();
     assert_int_equal(storage_load_table(s, "triver000001", &loaded), 1);
     assert_int_equal(loaded.expansions, CARC_EXPANSION_RIVER);
@@ -468,13 +483,14 @@ static void test_upgrade_from_version_4(void **state)
     sqlite3 *db;
     assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
     const char *back_to_4 =
+        "ALTER TABLE tables DROP COLUMN paused_ms; ALTER TABLE moves DROP COLUMN paused_ms;"
         "ALTER TABLE tables DROP COLUMN first_text; ALTER TABLE tables DROP COLUMN rules_text;"
         "INSERT INTO tables VALUES ('told00000004',1,1,2,2,0,0,0,0,0,1,5,x'00','a',-1,1,0,0,-1);"
         "PRAGMA user_version=4;";
     assert_int_equal(sqlite3_exec(db, back_to_4, NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
     s = open_db();
-    assert_int_equal(schema_version(), 7);
+    assert_int_equal(schema_version(), 8);
     assert_int_equal(storage_load_table(s, "told00000004", &loaded), 1);
     assert_int_equal(loaded.rules, CARC_RULE_SMALL_CITY);
     assert_int_equal(loaded.table_w, 0);
@@ -921,9 +937,10 @@ static void test_upgrade_from_version_2_pg(void **state)
     assert_int_equal(storage_create_table(s, &t), 0);
     assert_int_equal(storage_commit(s), 0);
     storage_close(s);
-    pg_exec("ALTER TABLE tables DROP COLUMN first_text; UPDATE carc_schema SET version=2");
+    pg_exec("ALTER TABLE tables DROP COLUMN first_text, DROP COLUMN paused_ms;"
+            " ALTER TABLE moves DROP COLUMN paused_ms; UPDATE carc_schema SET version=2");
     s = open_db();
-    assert_int_equal(schema_version(), 3);
+    assert_int_equal(schema_version(), 4);
     assert_int_equal(storage_load_table(s, t.id, &loaded), 1);
     assert_string_equal(loaded.first_text, "");
     assert_int_equal(loaded.nmoves, 3);

@@ -1033,6 +1033,48 @@ static void test_clock_stall(void **state)
     assert_string_equal(json_string_value(json_object_get(ev, "by")), "player");
 }
 
+/* A stall is stored (issue 35): after a restart the clocks of past turns
+ * are replayed from the stored moves without charging their stalls (seat
+ * 0: 5 s charged, not 15). The turn being played goes on from the restart
+ * (register_table: the time nobody ran the table is not charged). The
+ * stored stall of the current turn counts where a table is read without
+ * being run (another process's view): checked with the storage. */
+static void test_clock_stall_kept(void **state)
+{
+    (void)state;
+    two_players("[\"me\",\"open\"],\"clock\":{\"mode\":\"fischer\",\"seconds\":30,"
+                "\"increment\":0}",
+                1);
+    /* Seat 0: 4 s, a 10 s stall, 1 s more, then its move: 5 s charged. */
+    clock_ms += 4000;
+    tables_tick(T, clock_ms);
+    clock_ms += 10000;
+    tables_stalled(T, 10000);
+    clock_ms += 1000;
+    tables_tick(T, clock_ms);
+    assert_int_equal(tables_flush(T), 0);
+    int seat = 0;
+    play_turn(&seat, 0, first_with_spot, NULL);
+    /* Seat 1: 2 s, a 6 s stall, 1 s: 3 s charged so far. */
+    clock_ms += 2000;
+    tables_tick(T, clock_ms);
+    clock_ms += 6000;
+    tables_stalled(T, 6000);
+    clock_ms += 1000;
+    tables_tick(T, clock_ms);
+    assert_int_equal(tables_flush(T), 0);
+    json_t *st = restarted_state(tokens[1], NULL);
+    json_t *left = json_object_get(json_object_get(st, "clock"), "left_ms");
+    assert_int_equal(json_integer_value(json_array_get(left, 0)), 25000);
+    assert_int_equal(json_integer_value(json_array_get(left, 1)), 30000);
+    stored_table *row = malloc(sizeof *row);
+    assert_int_equal(storage_load_table(store, table_id, row), 1);
+    assert_int_equal(row->paused_ms, 6000);
+    assert_int_equal(row->nmoves, 1);
+    assert_int_equal(row->moves[0].paused_ms, 10000);
+    free(row);
+}
+
 /* A Fischer clock that runs out lets the computer play for the seat. */
 static void test_clock_computer(void **state)
 {
@@ -2449,6 +2491,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_clock_forfeit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_clock_computer, setup, teardown),
         cmocka_unit_test_setup_teardown(test_clock_stall, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_clock_stall_kept, setup, teardown),
         cmocka_unit_test_setup_teardown(test_clock_abandoned, setup, teardown),
         cmocka_unit_test_setup_teardown(test_restart, setup, teardown),
         cmocka_unit_test_setup_teardown(test_chat_and_mine, setup, teardown),
