@@ -38,15 +38,30 @@ export function winnerText(table) {
 // The `create` request of a new game like this one, for its player: the
 // same seats (this player's "me", each computer seat's spec, another
 // player's seat open for them to join), rules, expansions, tile
-// information and hints; unlisted, as quick play's. Null for a spectator.
-// (The state does not carry the clock's setting: a new game has none.)
+// information, hints and clock; unlisted, as quick play's. Null for a
+// spectator.
 export function newGameRequest(state, name) {
   if (state.you === null || state.you === undefined) return null;
   const seats = state.seats.map((seat, p) => (p === state.you ? 'me' : seat.kind === 'computer' && seat.name ? seat.name : 'open'));
   const req = { seats, name, listed: false, rules: [...(state.rules || [])], info: state.info || 'casual' };
   if (state.expansions?.length) req.expansions = [...state.expansions];
   if (state.estimates === false) req.estimates = false;
+  const k = state.clock;
+  if (k && (k.mode === 'move' || k.mode === 'fischer')) {
+    req.clock = { mode: k.mode, seconds: k.seconds, on_timeout: k.on_timeout };
+    if (k.mode === 'fischer') req.clock.increment = k.increment;
+  }
   return req;
+}
+
+// The line under the final table for a seat that lost by forfeit.
+export function forfeitText(state) {
+  const f = state.final;
+  if (f?.forfeit === null || f?.forfeit === undefined) return '';
+  const who = seatName(state.seats[f.forfeit], f.forfeit);
+  return f.forfeit_reason === 'abandoned'
+    ? `${who} left the game: the computer played their turns until their clock ran out again, and they forfeited.`
+    : `${who} forfeited on time.`;
 }
 
 export function renderFinal(el, table) {
@@ -64,7 +79,7 @@ export function renderFinal(el, table) {
       `<td>${k.roads}</td><td>${k.cities}</td><td>${k.cloisters}</td><td>${k.farms}</td>${goods ? `<td>${k.goods ?? 0}</td>` : ''}<td class="total">${f.scores[p]}</td></tr>`;
   }).join('');
   el.innerHTML = `<h2>Final scoring</h2><p class="winner-line">${esc(winnerText(table))}</p><table class="final-table${goods ? ' with-goods' : ''}"><thead><tr><th>Player</th><th>Roads</th><th>Cities</th><th>Cloisters</th><th>Farms</th>${goods ? '<th>Goods</th>' : ''}<th>Total</th></tr></thead>` +
-    `<tbody>${rows}</tbody></table>${f.forfeit !== null && f.forfeit !== undefined ? `<p>${esc(seatName(s.seats[f.forfeit], f.forfeit))} forfeited on time.</p>` : ''}` +
+    `<tbody>${rows}</tbody></table>${forfeitText(s) ? `<p>${esc(forfeitText(s))}</p>` : ''}` +
     '<p><button type="button" data-act="replay-end">Show each final scoring</button>' +
     (newGameRequest(s, '') ? ' <button type="button" data-act="new-game" class="primary" title="a new table with the same opponents and rules">New game</button>' : '') + '</p>' +
     `<h3>Scores over the game</h3>${scoreChart(table.history)}` +

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { lobbySeatWords } from '../../../web/js/lobby.js';
 import { computerWords, renderTilesLeft } from '../../../web/js/panel.js';
-import { newGameRequest, renderFinal } from '../../../web/js/end.js';
+import { newGameRequest, renderFinal, forfeitText } from '../../../web/js/end.js';
 import { Table } from '../../../web/js/game.js';
 
 globalThis.performance ??= { now: () => 0 };
@@ -57,4 +57,16 @@ test('the final card: "New game" asks for a table like this one, with the same o
   assert.match(el.innerHTML, /<button type="button" data-act="new-game" class="primary"[^>]*>New game<\/button>/);
   renderFinal(el, new Table({ ...finished, you: null }));
   assert.doesNotMatch(el.innerHTML, /new-game/);
+});
+
+test('New game keeps the clock; a forfeit says why', () => {
+  const base = { you: 0, seats: [{ name: 'Ann', kind: 'human' }, { name: 'greedy', kind: 'computer' }], rules: [], info: 'casual' };
+  const fischer = { mode: 'fischer', seconds: 300, increment: 5, on_timeout: 'computer', left_ms: [1, 2], running: null };
+  assert.deepEqual(newGameRequest({ ...base, clock: fischer }, 'Ann').clock, { mode: 'fischer', seconds: 300, increment: 5, on_timeout: 'computer' });
+  assert.deepEqual(newGameRequest({ ...base, clock: { mode: 'move', seconds: 30, increment: 0, on_timeout: 'forfeit' } }, 'Ann').clock,
+    { mode: 'move', seconds: 30, on_timeout: 'forfeit' });
+  assert.equal(newGameRequest({ ...base, clock: null }, 'Ann').clock, undefined);
+  assert.equal(forfeitText({ ...base, final: { forfeit: null } }), '');
+  assert.match(forfeitText({ ...base, final: { forfeit: 0, forfeit_reason: 'time' } }), /^Ann forfeited on time\.$/);
+  assert.match(forfeitText({ ...base, final: { forfeit: 0, forfeit_reason: 'abandoned' } }), /^Ann left the game: .*forfeited\.$/);
 });
