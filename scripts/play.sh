@@ -109,7 +109,8 @@ trap 'exit 130' INT TERM
 echo "Starting the game server on 127.0.0.1:$port (Ctrl-C stops it)..."
 # The server's output, its exit status kept in a file (sh has no
 # pipefail); a port taken between the check above and the server's bind
-# shows as libwebsockets' bind error with errno 98 (EADDRINUSE), said in
+# shows as the server's "cannot listen ...: Address already in use" (or,
+# from an older build, libwebsockets' bind error with errno 98), said in
 # one line instead.
 { "$program" serve --port "$port" --db "$data/server.db" "$@" 2>&1; echo $? >"$tmp/status"; } |
     while IFS= read -r line; do
@@ -119,7 +120,8 @@ echo "Starting the game server on 127.0.0.1:$port (Ctrl-C stops it)..."
             echo "Ready. Open $address/?play=normal for a game against the computer,"
             echo "or $address/ for the lobby (friends, invitations, levels, rules)."
             ;;
-        *"ERROR on binding"*"(-1 98)"*) : >"$tmp/in-use" ;;
+        *"ERROR on binding"*"(-1 98)"* | "carcassonne serve: cannot listen on "*": Address already in use")
+            : >"$tmp/in-use" ;;
         "["*"] E: init server failed" | "["*"] E: Failed to create default vhost") ;;
         "carcassonne serve: cannot listen on "*) [ -e "$tmp/in-use" ] || echo "$line" >&2 ;;
         *) echo "$line" ;;
