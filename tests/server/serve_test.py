@@ -174,7 +174,7 @@ def case_options(program):
                    "--max-tables", "--max-conns-per-ip", "--max-tables-per-ip",
                    "--max-computer-tables-per-ip", "--ping-ms",
                    "--idle-close-ms", "--tls-cert",
-                   "--tls-key", "--help"):
+                   "--tls-key", "--trusted-proxy", "--help"):
         if option not in r.stdout:
             fail("--help does not list " + option)
     bad = [["--bogus"], ["--port"], ["--port", "70000"], ["--port", "x"], ["--workers", "0"],
