@@ -42,7 +42,7 @@ enum {
  * pong echoes the ping's: an empty ping would never be seen answered. */
 static const char ping_payload[] = "carcassonne";
 
-/* A WebSocket connection. `client` comes first: tables.c knows only it. */
+/* A WebSocket connection. `client` comes first: the tables know only it. */
 typedef struct conn {
     srv_client client;
     struct lws *wsi;

@@ -1,4 +1,4 @@
-/* table.h: one table in memory (shared by tables.c, which changes it, and
+/* table.h: one table in memory (shared by the tables module, which changes it, and
  * views.c, which shows it), and the views: the JSON of its events. */
 #ifndef CARC_SERVER_TABLE_H
 #define CARC_SERVER_TABLE_H

@@ -252,7 +252,7 @@ json_t *view_move(const srv_table *t, int turn, int player, const char *move, mo
 /* Why the seat in row.forfeit lost by forfeit: "time" (its clock ran out
  * at a table whose clock forfeits), or "abandoned" (at a table whose clock
  * hands a late turn to the computer, its player was away for turn after
- * turn: tables.c's TABLE_ABANDON_TURNS). */
+ * turn: tables.h's TABLE_ABANDON_TURNS). */
 static const char *forfeit_reason(const srv_table *t)
 {
     return t->row.clock.on_timeout == TIMEOUT_FORFEIT ? "time" : "abandoned";

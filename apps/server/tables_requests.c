@@ -1,0 +1,283 @@
+/* tables_requests.c: the requests' dispatch, and the lobby, chat, records and replays. */
+#include "tables_impl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "feature_view.h"
+#include "hand_view.h"
+#include "replay_view.h"
+
+static void do_chat(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t)
+{
+    int i = tb_member_index(t, c);
+    int64_t now = tb_now_ms(T);
+    if (i < 0) {
+        tb_refuse(T, c, r, ERR_NOT_SEATED, "watch or join the table first");
+        return;
+    }
+    if (c->last_chat_ms && now - c->last_chat_ms < MSG_CHAT_INTERVAL_MS) {
+        tb_refuse(T, c, r, ERR_RATE_LIMITED, "one chat line a second");
+        return;
+    }
+    if (!t->chat && !(t->chat = calloc(CHAT_KEPT, sizeof *t->chat))) {
+        tb_refuse(T, c, r, ERR_INTERNAL, "out of memory");
+        return;
+    }
+    chat_line said = {.seat = t->members[i].seat, .at_ms = now};
+    snprintf(said.name, sizeof said.name, "%s", said.seat >= 0 ? t->row.seats[said.seat].name : "");
+    snprintf(said.text, sizeof said.text, "%s", r->text);
+    /* Kept with the table, so that a restart or another server shows it. */
+    if (storage_add_chat(T->store, t->row.id, t->nchat, &said) != 0) {
+        fprintf(stderr, "carcassonne serve: %s\n", storage_error(T->store));
+        tb_refuse(T, c, r, ERR_INTERNAL, "the chat line could not be stored: try again");
+        return;
+    }
+    c->last_chat_ms = now;
+    chat_line *line = &t->chat[t->nchat++ % CHAT_KEPT];
+    *line = said;
+    tb_reply(T, c, r, NULL);
+    tb_broadcast(T, t, view_chat(line, t->row.id), NULL);
+}
+
+typedef struct lobby_ctx {
+    srv_tables *T;
+    json_t *list;
+} lobby_ctx;
+
+static int lobby_add(void *ctx, const char *id)
+{
+    lobby_ctx *L = ctx;
+    srv_table *copy = NULL;
+    const srv_table *t = tb_find_loaded(L->T, id);
+    if (!t)
+        t = copy = tb_stored_copy(L->T, id);
+    if (t)
+        json_array_append_new(L->list, view_lobby_entry(t));
+    if (copy)
+        tb_free_table(copy);
+    return 0;
+}
+
+static void do_lobby(srv_tables *T, srv_client *c, const msg_request *r)
+{
+    json_t *list = json_array();
+    int n = 0;
+    if (storage_server_id(T->store) != 0) {
+        /* Several servers: the tables of them all, from the database (a
+         * table of another server as stored, the presence of its seats
+         * not known here). */
+        lobby_ctx L = {T, list};
+        if (storage_list_listed(T->store, LOBBY_MAX, lobby_add, &L) != 0)
+            fprintf(stderr, "carcassonne serve: %s\n", storage_error(T->store));
+        tb_reply(T, c, r, json_pack("{s:o}", "tables", list));
+        return;
+    }
+    for (const srv_table *t = T->newest; t && n < LOBBY_MAX; t = t->older)
+        if (t->row.listed && t->row.status < TABLE_FINISHED) {
+            json_array_append_new(list, view_lobby_entry(t));
+            n++;
+        }
+    tb_reply(T, c, r, json_pack("{s:o}", "tables", list));
+}
+
+static void do_mine(srv_tables *T, srv_client *c, const msg_request *r)
+{
+    json_t *list = json_array();
+    for (int i = 0; i < r->nmine; i++) {
+        const msg_mine_pair *pair = &r->mine[i];
+        srv_table *t = pair->valid ? tb_find_table(T, pair->table) : NULL;
+        srv_table *copy = !t && pair->valid ? tb_stored_copy(T, pair->table) : NULL;
+        if (copy)
+            t = copy; /* run by another server */
+        int seat = t ? tb_seat_of_token(t, pair->token) : -1;
+        json_t *entry = seat >= 0 ? view_lobby_entry(t) : NULL;
+        if (copy)
+            tb_free_table(copy);
+        if (!entry)
+            continue;
+        json_object_set_new(entry, "seat", json_integer(seat));
+        json_array_append_new(list, entry);
+    }
+    tb_reply(T, c, r, json_pack("{s:o}", "tables", list));
+}
+
+static void do_record(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t)
+{
+    char *text = view_record(t);
+    if (!text) {
+        tb_refuse(T, c, r, ERR_INTERNAL, "the record could not be written");
+        return;
+    }
+    tb_reply(T, c, r,
+             json_pack("{s:b, s:s}", "finished", t->row.status == TABLE_FINISHED, "record", text));
+    free(text);
+}
+
+/* Sends the `replay` answer `a` to `c` for its request `id`: the kept
+ * fields' text with the reply's own fields in front (a copy, no JSON
+ * parsed), or the error. */
+static void send_replay(srv_tables *T, srv_client *c, const msg_id *id, const replay_answer *a)
+{
+    if (!a->fields) {
+        tables_error(T, c, id, a->code, a->error);
+        return;
+    }
+    json_t *re = tb_id_json(id);
+    char *re_text = re ? json_dumps(re, JSON_ENCODE_ANY) : NULL;
+    json_decref(re);
+    size_t len = strlen(a->fields) + (re_text ? strlen(re_text) : 0) + 40;
+    char *text = malloc(len);
+    if (text) {
+        /* The fields' text begins with '{': the reply's own fields go in front. */
+        int n = snprintf(text, len, "{\"type\":\"replay.ok\",%s%s%s%s", re_text ? "\"re\":" : "",
+                         re_text ? re_text : "", re_text ? "," : "", a->fields + 1);
+        srv_msg *m = n > 0 ? srv_msg_new(text, (size_t)n) : NULL;
+        if (m) {
+            outbox_add(&T->out, c, m);
+            srv_msg_unref(m);
+        }
+    }
+    free(text);
+    free(re_text);
+}
+
+static void send_replay_to(void *ctx, void *client, const msg_id *id, const replay_answer *a)
+{
+    send_replay(ctx, client, id, a);
+}
+
+/* Replays `record` here, on the service thread: only when there is no
+ * worker pool (the replay hook is NULL). */
+static void replay_here(srv_tables *T, srv_client *c, const msg_request *r, const char *record,
+                        msg_error fails)
+{
+    char err[REPLAYS_ERROR_BYTES] = "out of memory";
+    json_t *fields = replay_view(record, strlen(record), err, sizeof err);
+    T->stats.replays_computed++;
+    if (fields)
+        tb_reply(T, c, r, fields);
+    else
+        tb_refuse(T, c, r, fails, err);
+}
+
+/* A record replayed move by move: a table's, or one the client sent. The
+ * replay runs on the worker pool, in the lane of the client's address,
+ * so that its cost never stalls the loop; the answer is kept by the
+ * record's digest (a finished table's also by its id), and requests for a
+ * record being replayed wait for that replay. */
+static void do_replay(srv_tables *T, srv_client *c, const msg_request *r)
+{
+    const replay_answer *kept = r->table[0] ? replays_find(T->replays, r->table, NULL) : NULL;
+    if (kept) {
+        T->stats.replays_cached++;
+        send_replay(T, c, &r->id, kept);
+        return;
+    }
+    srv_table *t = r->table[0] ? tb_find_table(T, r->table) : NULL;
+    if (r->table[0] && !t) {
+        tb_refuse(T, c, r, ERR_NO_TABLE, "no such table");
+        return;
+    }
+    if (t && hand_hidden(t)) { /* its record has no draws until the end */
+        tb_refuse(T, c, r, ERR_BAD_FIELD, "the hands are hidden: replay the game after its end");
+        return;
+    }
+    char *text = t ? view_record(t) : NULL;
+    const char *record = t ? text : r->record;
+    msg_error fails = t ? ERR_INTERNAL : ERR_ILLEGAL;
+    if (!record) {
+        tb_refuse(T, c, r, ERR_INTERNAL, "out of memory");
+        return;
+    }
+    uint8_t key[TOKEN_HASH_BYTES];
+    replays_key(record, strlen(record), key);
+    if ((kept = replays_find(T->replays, NULL, key))) {
+        T->stats.replays_cached++;
+        send_replay(T, c, &r->id, kept);
+    } else if (!T->hooks.replay) {
+        replay_here(T, c, r, record, fails);
+    } else {
+        const char *finished = t && t->row.status == TABLE_FINISHED ? t->row.id : NULL;
+        uint64_t job = 0;
+        if (replays_wait(T->replays, key, finished, c->addr, fails, c, &r->id, &job) != 0)
+            tb_refuse(T, c, r, ERR_RATE_LIMITED,
+                      "replays of other records from your address are being computed: ask again "
+                      "when they are answered");
+        else if (job == 0)
+            T->stats.replays_cached++; /* it joined the same record's replay */
+        else if (T->hooks.replay(T->hooks.ctx, job, c->addr, record) != 0) {
+            replays_cancel(T->replays, job);
+            tb_refuse(T, c, r, ERR_RATE_LIMITED, "the server is busy: ask again in a moment");
+        }
+    }
+    free(text);
+}
+
+/* Requests that name a table: find it, then act. */
+static void table_request(srv_tables *T, srv_client *c, const msg_request *r)
+{
+    srv_table *t = tb_find_table(T, r->table);
+    if (!t) {
+        tb_refuse(T, c, r, ERR_NO_TABLE, "no such table");
+        return;
+    }
+    switch (r->type) {
+    case MSG_JOIN: tb_do_join(T, c, r, t); break;
+    case MSG_RESUME: tb_do_resume(T, c, r, t); break;
+    case MSG_WATCH: tb_do_watch(T, c, r, t); break;
+    case MSG_LEAVE:
+        tb_member_remove(T, t, c);
+        tb_reply(T, c, r, json_pack("{s:s}", "table", t->row.id));
+        break;
+    case MSG_MOVE: tb_do_move(T, c, r, t); break;
+    case MSG_LEGAL: tb_do_legal(T, c, r, t); break;
+    case MSG_SYNC:
+        if (tb_member_index(t, c) < 0) {
+            tb_refuse(T, c, r, ERR_NOT_SEATED, "watch or join the table first");
+            break;
+        }
+        tb_reply(T, c, r, json_pack("{s:s}", "table", t->row.id));
+        tb_send_to(T, c, view_state(t, tb_seat_of(t, c), tb_now_ms(T)));
+        break;
+    case MSG_CHAT: do_chat(T, c, r, t); break;
+    case MSG_RECORD: do_record(T, c, r, t); break;
+    case MSG_REVIEW: tb_do_review(T, c, r, t); break;
+    case MSG_FEATURES:
+        if (tb_member_index(t, c) < 0)
+            tb_refuse(T, c, r, ERR_NOT_SEATED, "watch or join the table first");
+        else
+            tb_reply(T, c, r, features_view(t->game));
+        break;
+    case MSG_HINT: tb_do_hint(T, c, r, t); break;
+    case MSG_ESTIMATE: tb_do_estimate(T, c, r, t); break;
+    case MSG_REOPEN: tb_do_reopen(T, c, r, t); break;
+    default: tb_refuse(T, c, r, ERR_UNKNOWN_TYPE, "not a table request"); break;
+    }
+}
+
+void tables_request(srv_tables *T, srv_client *c, const msg_request *r)
+{
+    switch (r->type) {
+    case MSG_HELLO:
+        tb_reply(T, c, r,
+                 json_pack("{s:i, s:s, s:{s:i, s:i, s:i, s:i}}", "protocol", 1, "server",
+                           "carcassonne " CARC_VERSION, "limits", "message_bytes", MSG_MAX_BYTES,
+                           "messages_per_second", MSG_PER_SECOND, "name_bytes", MSG_NAME_BYTES,
+                           "chat_bytes", MSG_CHAT_BYTES));
+        break;
+    case MSG_PING: tb_reply(T, c, r, NULL); break;
+    case MSG_CREATE: tb_do_create(T, c, r); break;
+    case MSG_LOBBY: do_lobby(T, c, r); break;
+    case MSG_MINE: do_mine(T, c, r); break;
+    case MSG_REPLAY: do_replay(T, c, r); break;
+    default: table_request(T, c, r); break;
+    }
+}
+
+void tables_replay_done(srv_tables *T, uint64_t job, char *fields, const char *error)
+{
+    if (replays_done(T->replays, job, fields, error, send_replay_to, T) >= 0)
+        T->stats.replays_computed++;
+}
