@@ -55,6 +55,11 @@ int storage_append_move(storage *s, const char *id, int turn, const stored_move 
     return s->backend->append_move(s, id, turn, m, status, forfeit);
 }
 
+int storage_truncate_moves(storage *s, const char *id, int nmoves)
+{
+    return s->backend->truncate_moves(s, id, nmoves);
+}
+
 int storage_set_paused(storage *s, const char *id, int64_t paused_ms)
 {
     return s->backend->set_paused(s, id, paused_ms);

@@ -132,6 +132,10 @@ int storage_update_seat(storage *s, const char *id, int seat, const stored_seat 
  * forfeit in the same step (and the paused time of the next turn to 0). */
 int storage_append_move(storage *s, const char *id, int turn, const stored_move *m,
                         table_status status, int forfeit);
+/* Takes back the moves from number `nmoves` on (a takeback: a move taken
+ * back is no move; the record keeps only the moves that stand), and sets
+ * the paused time of the turn again to play to 0. */
+int storage_truncate_moves(storage *s, const char *id, int nmoves);
 /* Sets the time not charged to the current turn's clock (the server was
  * stalled); storage_append_move() sets it back to 0. */
 int storage_set_paused(storage *s, const char *id, int64_t paused_ms);

@@ -24,6 +24,7 @@ typedef struct storage_backend {
                        table_status status, int forfeit);
     int (*set_status)(storage *s, const char *id, table_status status, int forfeit);
     int (*set_paused)(storage *s, const char *id, int64_t paused_ms);
+    int (*truncate_moves)(storage *s, const char *id, int nmoves);
     int (*add_chat)(storage *s, const char *id, int n, const stored_chat *line);
     int (*set_review)(storage *s, const char *id, const char *json);
     int (*commit)(storage *s);

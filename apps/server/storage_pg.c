@@ -817,6 +817,27 @@ static int pg_set_paused(storage *base, const char *id, int64_t paused_ms)
                       &p, ANSWER_FIRST, 1, "another server runs the table");
 }
 
+static int pg_truncate_moves(storage *base, const char *id, int nmoves)
+{
+    pg_storage *s = as_pg(base);
+    if (write_begin(s))
+        return -1;
+    params p = {.n = 0};
+    add_text(&p, id);
+    add_int(&p, nmoves);
+    add_int(&p, CLAIM_SPACE);
+    /* Only from the connection that runs the table (its lock), as a move:
+     * the moves go and the turn's paused time starts again; 1 when done. */
+    return write_stmt(s,
+                      "WITH l AS (SELECT pg_try_advisory_xact_lock($3::int, hashtext($1)) AS ok),"
+                      " d AS (DELETE FROM moves WHERE table_id=$1 AND turn >= $2::int"
+                      " AND (SELECT ok FROM l) RETURNING 1),"
+                      " u AS (UPDATE tables SET paused_ms=0 WHERE id=$1 AND (SELECT ok FROM l)"
+                      " RETURNING 1)"
+                      " SELECT count(*) FROM u",
+                      &p, ANSWER_FIRST, 1, "another server runs the table");
+}
+
 static int pg_add_chat(storage *base, const char *id, int n, const stored_chat *line)
 {
     pg_storage *s = as_pg(base);
@@ -1275,6 +1296,7 @@ const storage_backend storage_pg_backend = {
     .append_move = pg_append_move,
     .set_status = pg_set_status,
     .set_paused = pg_set_paused,
+    .truncate_moves = pg_truncate_moves,
     .add_chat = pg_add_chat,
     .set_review = pg_set_review,
     .commit = pg_commit,

@@ -85,6 +85,7 @@ typedef enum stmt_id {
     ST_INSERT_MOVE,
     ST_STATUS,
     ST_PAUSED,
+    ST_TRUNCATE,
     ST_LIST,
     ST_TABLE,
     ST_SEATS,
@@ -114,6 +115,7 @@ static const char *const stmt_sql[ST_COUNT] = {
     "INSERT INTO moves VALUES (?1,?2,?3,?4,?5,?6)",
     "UPDATE tables SET status=?2, forfeit=?3 WHERE id=?1",
     "UPDATE tables SET paused_ms=?2 WHERE id=?1",
+    "DELETE FROM moves WHERE table_id=?1 AND turn >= ?2",
     "SELECT id FROM tables WHERE (?1 >> status) & 1 ORDER BY created_ms, id",
     "SELECT id, created_ms, status, players, rules, info, clock_mode, clock_seconds,"
     " clock_increment, clock_timeout, listed, seed, salt, addr, forfeit, started_ms,"
@@ -522,6 +524,20 @@ static int sqlite_append_move(storage *base, const char *id, int turn, const sto
     return step_end(s, rc);
 }
 
+static int sqlite_truncate_moves(storage *base, const char *id, int nmoves)
+{
+    sqlite_storage *s = as_sqlite(base);
+    if (step_begin(s))
+        return -1;
+    sqlite3_stmt *q = s->stmt[ST_TRUNCATE];
+    bind_text(q, 1, id);
+    sqlite3_bind_int(q, 2, nmoves);
+    int rc = run(s, ST_TRUNCATE);
+    if (rc == 0)
+        rc = set_paused(s, id, 0);
+    return step_end(s, rc);
+}
+
 static int sqlite_set_paused(storage *base, const char *id, int64_t paused_ms)
 {
     sqlite_storage *s = as_sqlite(base);
@@ -814,6 +830,7 @@ const storage_backend storage_sqlite_backend = {
     .append_move = sqlite_append_move,
     .set_status = sqlite_set_status,
     .set_paused = sqlite_set_paused,
+    .truncate_moves = sqlite_truncate_moves,
     .add_chat = sqlite_add_chat,
     .set_review = sqlite_set_review,
     .commit = sqlite_commit,

@@ -208,6 +208,17 @@ static void test_round_trip(void **state)
     assert_int_equal(storage_commit(s), 0);
     assert_int_equal(storage_load_table(s, t.id, &loaded), 1);
     assert_int_equal(loaded.paused_ms, 0);
+    /* A takeback: the moves from 10 on go, the turn's paused time too. */
+    assert_int_equal(storage_set_paused(s, t.id, 55), 0);
+    assert_int_equal(storage_truncate_moves(s, t.id, 10), 0);
+    assert_int_equal(storage_commit(s), 0);
+    assert_int_equal(storage_load_table(s, t.id, &loaded), 1);
+    assert_int_equal(loaded.nmoves, 10);
+    assert_int_equal(loaded.paused_ms, 0);
+    assert_string_equal(loaded.moves[9].text, t.moves[9].text);
+    /* The next move is number 10 again. */
+    assert_int_equal(storage_append_move(s, t.id, 10, &t.moves[10], TABLE_PLAYING, -1), 0);
+    assert_int_equal(storage_commit(s), 0);
     storage_close(s);
 }
 
