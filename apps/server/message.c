@@ -9,9 +9,9 @@
 #include "carcassonne_ai.h"
 
 static const char *const type_names[MSG_TYPES] = {
-    "hello", "create",   "join",   "resume", "watch",    "leave",  "move",
-    "legal", "sync",     "chat",   "lobby",  "mine",     "record", "review",
-    "ping",  "features", "replay", "hint",   "estimate", "reopen",
+    "hello",  "create", "join",     "resume", "watch",    "leave",  "move", "legal",
+    "sync",   "chat",   "lobby",    "mine",   "record",   "review", "ping", "features",
+    "replay", "hint",   "estimate", "reopen", "takeback", "resign",
 };
 
 static const char *const error_names[ERR_CODES] = {
@@ -502,8 +502,13 @@ static msg_error get_clock(json_t *root, msg_request *r, msg_problem *p)
         e = get_int(c, "seconds", 30, 86400, 1, &k->seconds, p);
         if (e == ERR_NONE)
             e = get_int(c, "increment", 0, 600, 0, &k->increment, p);
+    } else if (strcmp(mode, "days") == 0) {
+        int days = 0;
+        k->mode = CLOCK_DAYS;
+        e = get_int(c, "days", 1, 14, 1, &days, p);
+        k->seconds = days * 86400;
     } else {
-        return fail(p, ERR_BAD_FIELD, "clock 'mode' must be move or fischer");
+        return fail(p, ERR_BAD_FIELD, "clock 'mode' must be move, fischer or days");
     }
     if (e != ERR_NONE)
         return e;
@@ -635,6 +640,10 @@ static msg_error decode_fields(json_t *root, msg_request *r, msg_problem *p)
         msg_error e = get_table(root, r, p);
         return e == ERR_NONE ? get_bool(root, "on", &r->on, p) : e;
     }
+    case MSG_TAKEBACK: {
+        msg_error e = get_table(root, r, p);
+        return e == ERR_NONE ? get_bool(root, "accept", &r->on, p) : e;
+    }
     case MSG_REOPEN: {
         msg_error e = get_table(root, r, p);
         return e == ERR_NONE ? get_int(root, "seat", 0, CARC_MAX_PLAYERS - 1, 1, &r->seat, p) : e;
@@ -645,6 +654,7 @@ static msg_error decode_fields(json_t *root, msg_request *r, msg_problem *p)
     case MSG_SYNC:
     case MSG_FEATURES:
     case MSG_HINT:
+    case MSG_RESIGN:
     case MSG_RECORD: return get_table(root, r, p);
     case MSG_LOBBY:
     case MSG_PING:

@@ -51,6 +51,8 @@ typedef enum msg_type {
     MSG_HINT,
     MSG_ESTIMATE,
     MSG_REOPEN,
+    MSG_TAKEBACK,
+    MSG_RESIGN,
     MSG_TYPES
 } msg_type;
 
@@ -93,12 +95,13 @@ typedef struct msg_seat {
     char spec[MSG_SPEC_BYTES + 1]; /* SEAT_COMPUTER: a valid player spec */
 } msg_seat;
 
-typedef enum clock_mode { CLOCK_NONE, CLOCK_MOVE, CLOCK_FISCHER } clock_mode;
+/* CLOCK_DAYS: a correspondence game, `seconds` (whole days) for each move. */
+typedef enum clock_mode { CLOCK_NONE, CLOCK_MOVE, CLOCK_FISCHER, CLOCK_DAYS } clock_mode;
 typedef enum clock_timeout { TIMEOUT_COMPUTER, TIMEOUT_FORFEIT } clock_timeout;
 
 typedef struct msg_clock {
     clock_mode mode;
-    int seconds;   /* per move (CLOCK_MOVE) or for the game (CLOCK_FISCHER) */
+    int seconds;   /* per move (CLOCK_MOVE, CLOCK_DAYS) or for the game (CLOCK_FISCHER) */
     int increment; /* CLOCK_FISCHER: seconds added after each move */
     clock_timeout on_timeout;
 } msg_clock;
@@ -154,7 +157,9 @@ typedef struct msg_request {
     char text[MSG_CHAT_BYTES + 1];
     /* review */
     int ms;
-    /* estimate: start (1, the default) or stop the estimate events */
+    /* estimate: start (1, the default) or stop the estimate events;
+     * takeback: accept (1, the default: ask, or accept another's ask) or
+     * decline (0) */
     int on;
     /* mine */
     int nmine;

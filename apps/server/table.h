@@ -39,6 +39,11 @@ typedef struct srv_table {
     int64_t left_ms[CARC_MAX_PLAYERS]; /* Fischer clocks at the turn's start */
     int timed_out[CARC_MAX_PLAYERS];   /* turns in a row the computer played for a seat of
                                           a person, its clock run out (in memory only) */
+    /* A takeback asked between people (in memory: it lapses with the next
+     * move): the seat that asked, or -1; the turn it was asked at; the
+     * seats that agree (a bit each). */
+    int takeback_seat, takeback_turn;
+    unsigned takeback_agreed;
     chat_line *chat;                   /* CHAT_KEPT lines, a ring; NULL until the first */
     char first_text[FIRST_TEXT_BYTES]; /* how the first seat was drawn, or "" (not
                                             stored: told at the table's creation) */
@@ -56,6 +61,18 @@ typedef struct srv_table {
     struct srv_table *hash_next;
     struct srv_table *newer, *older; /* the list of tables, newest first */
 } srv_table;
+
+/* Whether seat `s` was a person's who resigned: a computer seat now (the
+ * computer plays its turns) that a player's token took. */
+static inline int seat_resigned(const stored_seat *s)
+{
+    if (s->kind != SEAT_COMPUTER)
+        return 0;
+    for (int i = 0; i < TOKEN_HASH_BYTES; i++)
+        if (s->token_hash[i])
+            return 1;
+    return 0;
+}
 
 /* Replays the stored moves from the seed into a new game, calling `each`
  * (may be NULL) after every move with its events. NULL (with `err`) when

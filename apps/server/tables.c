@@ -132,6 +132,7 @@ srv_table *tb_table_from_row(const stored_table *row, char *err, size_t errcap)
     snprintf(t->first_text, sizeof t->first_text, "%s", row->first_text);
     t->thinking = -1;
     t->expiring = -1;
+    t->takeback_seat = -1;
     t->analysing = t->analysed = t->hint_wanted = -1;
     for (int p = 0; p < CARC_MAX_PLAYERS; p++)
         t->win[p] = -1;
@@ -144,6 +145,18 @@ srv_table *tb_table_from_row(const stored_table *row, char *err, size_t errcap)
     }
     t->turn_ms += row->paused_ms; /* the current turn's */
     return t;
+}
+
+int tb_replay_game(srv_tables *T, srv_table *t, char *err, size_t errcap)
+{
+    tb_start_clocks(t, t->row.started_ms);
+    carc_game *g = table_replay(&t->row, replay_clock, t, err, errcap);
+    if (!g)
+        return -1;
+    carc_game_free(t->game);
+    t->game = g;
+    t->turn_ms = tb_now_ms(T);
+    return 0;
 }
 
 /* The chat of `t` from its last `n` lines of `total` ever said. */
@@ -174,12 +187,15 @@ static void load_chat_and_review(srv_tables *T, srv_table *t)
 
 /* A table read from storage joins the registry, its clocks going on
  * from now (the time nobody ran it is not counted against the seat to
- * move). */
+ * move), but for a correspondence game's (days a move): its deadline is
+ * kept as stored, from the last move's time. */
 static void register_table(srv_tables *T, srv_table *t)
 {
     tb_insert_table(T, t);
-    t->turn_ms = tb_now_ms(T);
-    t->idle_ms = t->turn_ms;
+    int64_t now = tb_now_ms(T);
+    if (t->row.clock.mode != CLOCK_DAYS)
+        t->turn_ms = now;
+    t->idle_ms = now;
 }
 
 /* The same, its chat and review read first. */

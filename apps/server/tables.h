@@ -25,6 +25,8 @@ enum {
  * player is away forfeits (abandoned) when its clock runs out once more
  * after the computer played this many of its turns in a row. */
 #define TABLE_ABANDON_TURNS 2
+/* Who plays the seat of a player who resigned a game of 3 or more. */
+#define TABLE_RESIGNED_SPEC "mcts:level=easy"
 /* A waiting table that nobody has followed for this long is closed. */
 #define TABLE_IDLE_CLOSE_MS (24LL * 3600 * 1000)
 

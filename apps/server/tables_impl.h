@@ -60,6 +60,10 @@ int tb_adopt_orphans(srv_tables *T, int64_t now);
 int tb_let_go(srv_tables *T, srv_table *t, int64_t now);
 void tb_start_clocks(srv_table *t, int64_t now);
 void tb_stop_clock(srv_table *t, int seat, int64_t now);
+/* Replays `t`'s game again from its row (after a takeback) into a new
+ * game, its clocks from the stored times, the turn to play starting now.
+ * -1 (with `err`) when a stored move does not replay: nothing changed. */
+int tb_replay_game(srv_tables *T, srv_table *t, char *err, size_t errcap);
 
 /* tables_send.c */
 int64_t tb_now_ms(const srv_tables *T);
@@ -86,12 +90,15 @@ void tb_maybe_analyse(srv_tables *T, srv_table *t);
 void tb_send_estimates(srv_tables *T, const srv_table *t);
 
 /* tables_turns.c */
-msg_error tb_forfeit_table(srv_tables *T, srv_table *t, int forfeit);
+msg_error tb_forfeit_table(srv_tables *T, srv_table *t, int forfeit, move_by by, srv_client *mover,
+                           const msg_request *r);
 void tb_do_estimate(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t);
 void tb_do_hint(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t);
 void tb_do_legal(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t);
 void tb_do_move(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t);
 void tb_do_review(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t);
+void tb_do_takeback(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t);
+void tb_do_resign(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t);
 
 /* tables_seats.c */
 int tb_seat_of_token(const srv_table *t, const uint8_t token[TOKEN_SECRET_BYTES]);

@@ -64,6 +64,7 @@ static msg_error commit_move(srv_tables *T, srv_table *t, stored_move *sm, const
     t->row.moves[turn] = *sm;
     t->row.nmoves++;
     t->row.paused_ms = 0;
+    t->takeback_seat = -1; /* an asked takeback lapses */
     if (sm->by == BY_COMPUTER && t->row.seats[player].kind != SEAT_COMPUTER)
         t->timed_out[player]++;
     else if (sm->by == BY_PLAYER)
@@ -124,19 +125,21 @@ static msg_error apply_move(srv_tables *T, srv_table *t, const char *text, move_
 }
 
 /* Ends the game now: the server's `end` line and the final scoring, the
- * seat `forfeit` losing by forfeit (its clock ran out). Only the server
- * calls this; no client's text reaches it. */
-msg_error tb_forfeit_table(srv_tables *T, srv_table *t, int forfeit)
+ * seat `forfeit` losing by forfeit: made `by` the server (its clock ran
+ * out) or the player (it resigned; `mover` gets the reply to `r`). Only
+ * the server calls this; no client's text reaches it. */
+msg_error tb_forfeit_table(srv_tables *T, srv_table *t, int forfeit, move_by by, srv_client *mover,
+                           const msg_request *r)
 {
     carc_event events[CARC_MAX_EVENTS];
     int nevents = 0;
-    stored_move sm = {.by = BY_SERVER, .at_ms = tb_now_ms(T)};
+    stored_move sm = {.by = by, .at_ms = tb_now_ms(T)};
     snprintf(sm.text, sizeof sm.text, "end");
     if (t->row.nmoves >= STORED_MAX_MOVES || scratch_copy(T, t->game) != 0)
         return ERR_INTERNAL;
     if (carc_game_finish(T->scratch, events, CARC_MAX_EVENTS, &nevents) != CARC_OK)
         return ERR_GAME_OVER;
-    return commit_move(T, t, &sm, events, nevents, forfeit, NULL, NULL);
+    return commit_move(T, t, &sm, events, nevents, forfeit, mover, r);
 }
 
 void tb_do_move(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t)
@@ -152,6 +155,8 @@ void tb_do_move(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t
         tb_refuse(T, c, r, ERR_STALE, "that is not the current turn: ask 'sync'");
     else if (carc_game_current_player(t->game) != seat)
         tb_refuse(T, c, r, ERR_NOT_YOUR_TURN, "another seat is to move");
+    else if (seat_resigned(&t->row.seats[seat]))
+        tb_refuse(T, c, r, ERR_ILLEGAL, "you resigned: the computer plays this seat");
     else
         apply_move(T, t, r->move, BY_PLAYER, c, r);
 }
@@ -299,6 +304,189 @@ void tables_analysis_done(srv_tables *T, const char *table, int turn, const srv_
     tb_send_estimates(T, t);
 }
 
+/* --- Takeback and resign ----------------------------------------------------------- */
+
+/* The seat of each move, as the replay tells it (a replay callback). */
+static void note_mover(void *ctx, int turn, int player, const carc_event *events, int n)
+{
+    (void)events;
+    (void)n;
+    if (turn >= 0 && turn < STORED_MAX_MOVES)
+        ((int *)ctx)[turn] = player;
+}
+
+/* The number of `seat`'s last move of its own at `t` (made by the player,
+ * not by the computer for it), or -1 when it has none. */
+static int last_own_move(const srv_table *t, int seat)
+{
+    static int movers[STORED_MAX_MOVES];
+    char err[160];
+    for (int i = 0; i < t->row.nmoves; i++)
+        movers[i] = -1;
+    carc_game *g = table_replay(&t->row, note_mover, movers, err, sizeof err);
+    carc_game_free(g);
+    if (!g)
+        return -1;
+    for (int i = t->row.nmoves - 1; i >= 0; i--)
+        if (movers[i] == seat && t->row.moves[i].by == BY_PLAYER)
+            return i;
+    return -1;
+}
+
+/* The seats of people at `t` other than `seat` that have not resigned:
+ * those whose agreement a takeback needs (a bit each). */
+static unsigned other_people(const srv_table *t, int seat)
+{
+    unsigned bits = 0;
+    for (int s = 0; s < t->row.players; s++)
+        if (s != seat && t->row.seats[s].kind != SEAT_COMPUTER)
+            bits |= 1u << s;
+    return bits;
+}
+
+/* Takes back the moves of `t` from number `from` on, `seat`'s last move
+ * and those after it: they leave storage and the game is replayed without
+ * them; `c` gets the reply to `r` (refused when it fails), then everyone
+ * at the table is told (a `takeback` event, then the state each may see). */
+static void take_back(srv_tables *T, srv_table *t, int from, int seat, srv_client *c,
+                      const msg_request *r)
+{
+    char err[160];
+    int before = t->row.nmoves;
+    if (from < 0 || storage_truncate_moves(T->store, t->row.id, from) != 0) {
+        if (from >= 0)
+            fprintf(stderr, "carcassonne serve: %s\n", storage_error(T->store));
+        tb_refuse(T, c, r, from < 0 ? ERR_ILLEGAL : ERR_INTERNAL,
+                  "the move could not be taken back");
+        return;
+    }
+    t->row.nmoves = from;
+    t->row.paused_ms = 0;
+    if (tb_replay_game(T, t, err, sizeof err) != 0) {
+        /* Never: the moves before `from` replayed until now. */
+        fprintf(stderr, "carcassonne serve: table %s: takeback: %s\n", t->row.id, err);
+        tb_refuse(T, c, r, ERR_INTERNAL, "the move could not be taken back");
+        return;
+    }
+    tb_reply(T, c, r, json_pack("{s:s, s:i}", "what", "done", "turn", from));
+    t->takeback_seat = -1;
+    t->thinking = t->expiring = -1;
+    t->analysing = t->analysed = t->hint_wanted = -1;
+    if (t->analysing >= 0 && T->hooks.cancel_analysis)
+        T->hooks.cancel_analysis(T->hooks.ctx, t->row.id, before + 1);
+    memset(t->timed_out, 0, sizeof t->timed_out);
+    int64_t now = tb_now_ms(T);
+    tb_broadcast(T, t,
+                 json_pack("{s:s, s:s, s:s, s:i, s:i, s:i}", "type", "takeback", "table", t->row.id,
+                           "what", "done", "seat", seat, "turn", from, "moves", before - from),
+                 NULL);
+    for (int i = 0; i < t->nmembers; i++)
+        tb_send_to(T, t->members[i].client, view_state(t, t->members[i].seat, now));
+    tb_maybe_think(T, t);
+    tb_maybe_analyse(T, t);
+}
+
+void tb_do_takeback(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t)
+{
+    int seat = tb_seat_of(t, c);
+    if (seat < 0) {
+        tb_refuse(T, c, r, ERR_NOT_SEATED, "this connection has no seat at this table");
+        return;
+    }
+    if (t->row.status != TABLE_PLAYING) {
+        tb_refuse(T, c, r, t->row.status == TABLE_WAITING ? ERR_NOT_STARTED : ERR_GAME_OVER,
+                  "a takeback is only for a game being played");
+        return;
+    }
+    int asked = t->takeback_seat >= 0 && t->takeback_turn == t->row.nmoves;
+    if (!r->on) { /* declining another's ask */
+        if (!asked || t->takeback_seat == seat) {
+            tb_refuse(T, c, r, ERR_BAD_FIELD, "no takeback of another seat to decline");
+            return;
+        }
+        tb_reply(T, c, r, json_pack("{s:s}", "what", "declined"));
+        tb_broadcast(T, t,
+                     json_pack("{s:s, s:s, s:s, s:i, s:i}", "type", "takeback", "table", t->row.id,
+                               "what", "declined", "seat", t->takeback_seat, "by", seat),
+                     NULL);
+        t->takeback_seat = -1;
+        return;
+    }
+    if (asked && t->takeback_seat != seat) { /* agreeing to another's ask */
+        t->takeback_agreed |= 1u << seat;
+        int asker = t->takeback_seat, from = last_own_move(t, asker);
+        if ((t->takeback_agreed & other_people(t, asker)) != other_people(t, asker)) {
+            tb_reply(T, c, r, json_pack("{s:s}", "what", "agreed"));
+            return;
+        }
+        take_back(T, t, from, asker, c, r);
+        return;
+    }
+    if (seat_resigned(&t->row.seats[seat])) {
+        tb_refuse(T, c, r, ERR_ILLEGAL, "you resigned");
+        return;
+    }
+    int from = last_own_move(t, seat);
+    if (from < 0) {
+        tb_refuse(T, c, r, ERR_ILLEGAL, "you have made no move to take back");
+        return;
+    }
+    if (other_people(t, seat) == 0) { /* against the computer: at once */
+        take_back(T, t, from, seat, c, r);
+        return;
+    }
+    t->takeback_seat = seat;
+    t->takeback_turn = t->row.nmoves;
+    t->takeback_agreed = 0;
+    tb_reply(T, c, r, json_pack("{s:s}", "what", "asked"));
+    tb_broadcast(T, t,
+                 json_pack("{s:s, s:s, s:s, s:i, s:i}", "type", "takeback", "table", t->row.id,
+                           "what", "asked", "seat", seat, "turn", from),
+                 NULL);
+}
+
+void tb_do_resign(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t)
+{
+    int seat = tb_seat_of(t, c);
+    if (seat < 0) {
+        tb_refuse(T, c, r, ERR_NOT_SEATED, "this connection has no seat at this table");
+        return;
+    }
+    if (t->row.status != TABLE_PLAYING) {
+        tb_refuse(T, c, r, t->row.status == TABLE_WAITING ? ERR_NOT_STARTED : ERR_GAME_OVER,
+                  "only a game being played can be resigned");
+        return;
+    }
+    if (seat_resigned(&t->row.seats[seat])) {
+        tb_refuse(T, c, r, ERR_ILLEGAL, "you have resigned already");
+        return;
+    }
+    if (t->row.players == 2) { /* a loss: the game ends (the reply says its turn) */
+        if (tb_forfeit_table(T, t, seat, BY_PLAYER, c, r) != ERR_NONE)
+            tb_refuse(T, c, r, ERR_INTERNAL, "the game could not be ended");
+        return;
+    }
+    /* Three or more: the computer plays the seat from now on. */
+    stored_seat s = t->row.seats[seat];
+    s.kind = SEAT_COMPUTER;
+    snprintf(s.spec, sizeof s.spec, "%s", TABLE_RESIGNED_SPEC);
+    if (storage_update_seat(T->store, t->row.id, seat, &s, t->row.started_ms) != 0) {
+        fprintf(stderr, "carcassonne serve: %s\n", storage_error(T->store));
+        tb_refuse(T, c, r, ERR_INTERNAL, "the resignation could not be stored");
+        return;
+    }
+    t->row.seats[seat] = s;
+    if (t->takeback_seat >= 0)
+        t->takeback_seat = -1; /* its agreement is no longer needed or given */
+    tb_reply(T, c, r, json_pack("{s:s}", "what", "computer"));
+    tb_broadcast(T, t,
+                 json_pack("{s:s, s:s, s:i, s:s}", "type", "resign", "table", t->row.id, "seat",
+                           seat, "spec", TABLE_RESIGNED_SPEC),
+                 NULL);
+    tb_broadcast(T, t, view_seat(t, seat), NULL);
+    tb_maybe_think(T, t);
+}
+
 /* --- Clocks and the tick ------------------------------------------------------------ */
 
 /* Whether seat `seat`, whose clock ran out, has been left: its player is
@@ -330,7 +518,7 @@ int tables_tick(srv_tables *T, int64_t now)
             continue;
         }
         if (t->row.clock.on_timeout == TIMEOUT_FORFEIT || abandoned(t, seat)) {
-            tb_forfeit_table(T, t, seat);
+            tb_forfeit_table(T, t, seat, BY_SERVER, NULL, NULL);
         } else if (tb_think(T, t, "mcts:level=easy") == 0) {
             t->thinking = t->row.nmoves;
         }

@@ -135,7 +135,7 @@ int64_t view_clock_left(const srv_table *t, int seat, int64_t now_ms)
     int running = t->row.status == TABLE_PLAYING && carc_game_current_player(t->game) == seat;
     int64_t used = running ? now_ms - t->turn_ms : 0;
     int64_t left;
-    if (k->mode == CLOCK_MOVE)
+    if (k->mode == CLOCK_MOVE || k->mode == CLOCK_DAYS)
         left = (int64_t)k->seconds * 1000 - used;
     else if (k->mode == CLOCK_FISCHER)
         left = t->left_ms[seat] - used;
@@ -153,11 +153,20 @@ static json_t *clock_json(const srv_table *t, int64_t now_ms)
     for (int s = 0; s < t->row.players; s++)
         json_array_append_new(left, json_integer(view_clock_left(t, s, now_ms)));
     int running = t->row.status == TABLE_PLAYING ? carc_game_current_player(t->game) : -1;
-    return json_pack("{s:s, s:i, s:i, s:s, s:o, s:o}", "mode",
-                     k->mode == CLOCK_MOVE ? "move" : "fischer", "seconds", k->seconds, "increment",
-                     k->increment, "on_timeout",
-                     k->on_timeout == TIMEOUT_FORFEIT ? "forfeit" : "computer", "left_ms", left,
-                     "running", running >= 0 ? json_integer(running) : json_null());
+    const char *mode = k->mode == CLOCK_MOVE      ? "move"
+                       : k->mode == CLOCK_FISCHER ? "fischer"
+                                                  : "days";
+    json_t *clock = json_pack("{s:s, s:i, s:i, s:s, s:o, s:o}", "mode", mode, "seconds", k->seconds,
+                              "increment", k->increment, "on_timeout",
+                              k->on_timeout == TIMEOUT_FORFEIT ? "forfeit" : "computer", "left_ms",
+                              left, "running", running >= 0 ? json_integer(running) : json_null());
+    if (k->mode == CLOCK_DAYS)
+        json_object_set_new(clock, "days", json_integer(k->seconds / 86400));
+    /* The time by which the seat to move must move (ms since 1970). */
+    if (running >= 0)
+        json_object_set_new(clock, "deadline_ms",
+                            json_integer(now_ms + view_clock_left(t, running, now_ms)));
+    return clock;
 }
 
 /* The library's digest of the public state (carc_game_digest), as 16
@@ -249,12 +258,17 @@ json_t *view_move(const srv_table *t, int turn, int player, const char *move, mo
 }
 
 /* The final scores, breakdown, winners and the revealed deal. */
-/* Why the seat in row.forfeit lost by forfeit: "time" (its clock ran out
- * at a table whose clock forfeits), or "abandoned" (at a table whose clock
- * hands a late turn to the computer, its player was away for turn after
- * turn: tables.h's TABLE_ABANDON_TURNS). */
+/* Why the seat in row.forfeit lost by forfeit: "resigned" (the game's
+ * `end` was the player's), "time" (its clock ran out at a table whose
+ * clock forfeits), or "abandoned" (at a table whose clock hands a late
+ * turn to the computer, its player was away for turn after turn:
+ * tables.h's TABLE_ABANDON_TURNS). */
 static const char *forfeit_reason(const srv_table *t)
 {
+    int n = t->row.nmoves;
+    if (n > 0 && t->row.moves[n - 1].by == BY_PLAYER &&
+        strcmp(t->row.moves[n - 1].text, "end") == 0)
+        return "resigned";
     return t->row.clock.on_timeout == TIMEOUT_FORFEIT ? "time" : "abandoned";
 }
 
@@ -598,8 +612,13 @@ static int record_headers(const srv_table *t, char *buf, size_t cap)
     for (int s = 0; s < t->row.players; s++) {
         const stored_seat *st = &t->row.seats[s];
         snprintf(key, sizeof key, "seat-%d", s + 1);
-        bad |= carc_header_append(buf, cap, key, st->kind == SEAT_COMPUTER ? st->spec : "human") !=
-               CARC_OK;
+        int computer = st->kind == SEAT_COMPUTER && !seat_resigned(st);
+        bad |= carc_header_append(buf, cap, key, computer ? st->spec : "human") != CARC_OK;
+    }
+    for (int s = 0; s < t->row.players; s++) {
+        snprintf(value, sizeof value, "%d %s", s + 1, t->row.seats[s].spec);
+        if (seat_resigned(&t->row.seats[s]))
+            bad |= carc_header_append(buf, cap, "resigned", value) != CARC_OK;
     }
     const msg_clock *k = &t->row.clock;
     const char *timeout = k->on_timeout == TIMEOUT_FORFEIT ? "forfeit" : "computer";
@@ -607,6 +626,8 @@ static int record_headers(const srv_table *t, char *buf, size_t cap)
         snprintf(value, sizeof value, "move %d %s", k->seconds, timeout);
     else if (k->mode == CLOCK_FISCHER)
         snprintf(value, sizeof value, "fischer %d %d %s", k->seconds, k->increment, timeout);
+    else if (k->mode == CLOCK_DAYS)
+        snprintf(value, sizeof value, "days %d %s", k->seconds / 86400, timeout);
     if (k->mode != CLOCK_NONE)
         bad |= carc_header_append(buf, cap, "clock", value) != CARC_OK;
     if (t->row.status == TABLE_FINISHED) {

@@ -387,6 +387,41 @@ static void test_others(void **state)
     for (int e = ERR_BAD_JSON; e < ERR_CODES; e++)
         assert_true(strlen(msg_error_name((msg_error)e)) > 0);
     assert_string_equal(msg_error_name(ERR_NOT_YOUR_TURN), "not_your_turn");
+    /* takeback and resign name a table; takeback's accept is a boolean. */
+    expect_ok("{\"type\":\"takeback\",\"table\":\"t\"}");
+    assert_int_equal(request.type, MSG_TAKEBACK);
+    assert_int_equal(request.on, 1);
+    expect_ok("{\"type\":\"takeback\",\"table\":\"t\",\"accept\":false}");
+    assert_int_equal(request.on, 0);
+    expect_error("{\"type\":\"takeback\",\"table\":\"t\",\"accept\":\"no\"}", ERR_BAD_FIELD,
+                 "accept");
+    expect_error("{\"type\":\"takeback\"}", ERR_BAD_FIELD, "table");
+    expect_ok("{\"type\":\"resign\",\"table\":\"t\"}");
+    assert_int_equal(request.type, MSG_RESIGN);
+    expect_error("{\"type\":\"resign\"}", ERR_BAD_FIELD, "table");
+}
+
+/* A days clock: 1 to 14 days a move, kept as seconds. */
+static void test_days_clock(void **state)
+{
+    (void)state;
+    expect_ok("{\"type\":\"create\",\"seats\":[\"open\",\"open\"],\"clock\":{\"mode\":\"days\","
+              "\"days\":3}}");
+    assert_int_equal(request.clock.mode, CLOCK_DAYS);
+    assert_int_equal(request.clock.seconds, 3 * 86400);
+    assert_int_equal(request.clock.on_timeout, TIMEOUT_COMPUTER);
+    expect_ok("{\"type\":\"create\",\"seats\":[\"open\",\"open\"],\"clock\":{\"mode\":\"days\","
+              "\"days\":14,\"on_timeout\":\"forfeit\"}}");
+    assert_int_equal(request.clock.on_timeout, TIMEOUT_FORFEIT);
+    expect_error("{\"type\":\"create\",\"seats\":[\"open\",\"open\"],\"clock\":{\"mode\":"
+                 "\"days\",\"days\":15}}",
+                 ERR_BAD_FIELD, "days");
+    expect_error("{\"type\":\"create\",\"seats\":[\"open\",\"open\"],\"clock\":{\"mode\":"
+                 "\"days\",\"days\":0}}",
+                 ERR_BAD_FIELD, "days");
+    expect_error("{\"type\":\"create\",\"seats\":[\"open\",\"open\"],\"clock\":{\"mode\":"
+                 "\"days\"}}",
+                 ERR_BAD_FIELD, "days");
 }
 
 int main(void)
@@ -405,6 +440,7 @@ int main(void)
         cmocka_unit_test(test_move),
         cmocka_unit_test(test_resume_and_mine),
         cmocka_unit_test(test_others),
+        cmocka_unit_test(test_days_clock),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

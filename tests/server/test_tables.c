@@ -935,6 +935,228 @@ static void test_game_with_computer(void **state)
     assert_non_null(strstr(record, line));
 }
 
+/* Sends `{"type":T,"table":...}` plus `extra` (",\"accept\":false" or "")
+ * for client `c`. */
+static void ask_table(int c, const char *type, const char *extra)
+{
+    char text[300];
+    snprintf(text, sizeof text, "{\"type\":\"%s\",\"id\":77,\"table\":\"%s\"%s}", type, table_id,
+             extra);
+    request(c, text);
+}
+
+/* The computer's answer to the last think request, a random legal move. */
+static void computer_answers(int turn)
+{
+    assert_int_equal(think.turn, turn);
+    carc_rng rng = carc_rng_seed((uint64_t)turn + 9);
+    char move[64];
+    carc_move_write(think.game, carc_random_move(think.game, &rng, 0.3), move, sizeof move);
+    tables_computer_move(T, table_id, turn, move);
+    assert_int_equal(tables_flush(T), 0);
+}
+
+/* The record of the table as client `c` gets it (the sent log owns it). */
+static const char *record_of(int c)
+{
+    drain(c);
+    ask_table(c, "record", "");
+    return json_string_value(json_object_get(expect(c, "record.ok"), "record"));
+}
+
+static int count_moves(const char *record)
+{
+    carc_record_error err;
+    carc_game *g = carc_record_read(record, strlen(record), 1, &err);
+    assert_non_null(g);
+    int n = carc_game_move_count(g);
+    carc_game_free(g);
+    return n;
+}
+
+/* Against the computer, `takeback` takes back the player's last move and
+ * the computer's reply at once (issue 36): the player is to move again
+ * with the same tile, the record and the stored game keep only the moves
+ * that stand, and a restarted server holds the same game. */
+static void test_takeback_against_computer(void **state)
+{
+    (void)state;
+    two_players("[\"me\",\"random\"]", 0);
+    ask_table(0, "takeback", "");
+    expect_error_code(0, "illegal"); /* no move yet */
+    char first[64], move[64];
+    json_t *st = NULL;
+    for (int turn = 0; turn < 4; turn += 2) {
+        legal_move(0, move, sizeof move, 1);
+        if (turn == 2)
+            snprintf(first, sizeof first, "%s", move);
+        send_move(0, turn, move);
+        expect(0, "move.ok");
+        expect(0, "move");
+        computer_answers(turn + 1);
+        expect(0, "move");
+    }
+    ask_table(0, "sync", "");
+    expect(0, "sync.ok");
+    st = expect(0, "state");
+    const char *digest_before = json_string_value(json_object_get(st, "digest"));
+    (void)digest_before;
+    ask_table(0, "takeback", "");
+    json_t *ok = expect(0, "takeback.ok");
+    assert_string_equal(json_string_value(json_object_get(ok, "what")), "done");
+    assert_int_equal(json_integer_value(json_object_get(ok, "turn")), 2);
+    json_t *ev = expect(0, "takeback");
+    assert_int_equal(json_integer_value(json_object_get(ev, "moves")), 2);
+    st = expect(0, "state");
+    assert_int_equal(json_integer_value(json_object_get(st, "turn")), 2);
+    assert_int_equal(json_integer_value(json_object_get(st, "to_move")), 0);
+    /* The same tile again: the same move is legal and plays. */
+    legal_move(0, move, sizeof move, 1);
+    assert_string_equal(move, first);
+    assert_int_equal(count_moves(record_of(0)), 2);
+    json_t *again = restarted_state(tokens[0], NULL);
+    assert_int_equal(json_integer_value(json_object_get(again, "turn")), 2);
+    assert_string_equal(json_string_value(json_object_get(again, "digest")),
+                        json_string_value(json_object_get(st, "digest")));
+    send_move(0, 2, move);
+    expect(0, "move.ok");
+}
+
+/* Between people a takeback is asked and needs the other's yes (issue
+ * 36): a no leaves the game as it was, an ask lapses with the next move,
+ * a yes takes the asker's last move back for both. */
+static void test_takeback_between_people(void **state)
+{
+    (void)state;
+    two_players("[\"me\",\"open\"]", 1);
+    int seat = 0;
+    play_turn(&seat, 0, first_with_spot, NULL);
+    drain(0);
+    drain(1);
+    /* Seat 1 is to move; seat 0 asks for its move back; seat 1 says no. */
+    ask_table(0, "takeback", "");
+    assert_string_equal(json_string_value(json_object_get(expect(0, "takeback.ok"), "what")),
+                        "asked");
+    json_t *ev = expect(1, "takeback");
+    assert_string_equal(json_string_value(json_object_get(ev, "what")), "asked");
+    assert_int_equal(json_integer_value(json_object_get(ev, "seat")), 0);
+    ask_table(1, "takeback", ",\"accept\":false");
+    expect(1, "takeback.ok");
+    drain(0);
+    drain(1);
+    assert_int_equal(count_moves(record_of(0)), 1);
+    /* Asked again, then seat 1 moves instead: the ask lapses. */
+    ask_table(0, "takeback", "");
+    expect(0, "takeback.ok");
+    seat = 1;
+    play_turn(&seat, 1, first_with_spot, NULL);
+    ask_table(1, "takeback", ",\"accept\":false");
+    expect_error_code(1, "bad_field"); /* nothing to decline */
+    /* Seat 1 asks for its move back; seat 0 agrees: done for both. */
+    drain(0);
+    drain(1);
+    ask_table(1, "takeback", "");
+    expect(1, "takeback.ok");
+    expect(0, "takeback");
+    ask_table(0, "takeback", "");
+    json_t *ok = expect(0, "takeback.ok");
+    assert_string_equal(json_string_value(json_object_get(ok, "what")), "done");
+    for (int c = 0; c < 2; c++) {
+        json_t *m;
+        while ((m = next(c)) && strcmp(type_of(m), "state") != 0)
+            ;
+        assert_non_null(m);
+        assert_int_equal(json_integer_value(json_object_get(m, "turn")), 1);
+        assert_int_equal(json_integer_value(json_object_get(m, "to_move")), 1);
+    }
+    assert_int_equal(count_moves(record_of(0)), 1);
+}
+
+/* Resigning (issue 36): with two players the game ends, the seat that
+ * resigned losing (`forfeit N resigned`); with three, the computer plays
+ * the seat from then on (`resigned N SPEC` in the record) and the player
+ * can no longer move for it. */
+static void test_resign(void **state)
+{
+    (void)state;
+    two_players("[\"me\",\"open\"]", 1);
+    drain(0);
+    drain(1);
+    ask_table(1, "resign", "");
+    assert_int_equal(json_integer_value(json_object_get(expect(1, "resign.ok"), "turn")), 0);
+    json_t *ev = expect(0, "move");
+    assert_string_equal(json_string_value(json_object_get(ev, "move")), "end");
+    json_t *end = expect(0, "end");
+    assert_int_equal(json_integer_value(json_object_get(end, "forfeit")), 1);
+    assert_string_equal(json_string_value(json_object_get(end, "forfeit_reason")), "resigned");
+    assert_non_null(strstr(record_of(0), "forfeit 2 resigned\n"));
+    ask_table(0, "resign", "");
+    expect_error_code(0, "game_over");
+
+    teardown(state);
+    setup(state);
+    two_players_with("[\"me\",\"open\",\"random\"]", "", 1);
+    drain(0);
+    drain(1);
+    int seat = 0;
+    play_turn(&seat, 0, first_with_spot, NULL); /* seat 1 to move */
+    drain(0);
+    drain(1);
+    think.asked = 0;
+    ask_table(1, "resign", "");
+    assert_string_equal(json_string_value(json_object_get(expect(1, "resign.ok"), "what")),
+                        "computer");
+    ev = expect(0, "resign");
+    assert_int_equal(json_integer_value(json_object_get(ev, "seat")), 1);
+    assert_int_equal(think.asked, 1); /* the computer plays seat 1's turn */
+    assert_int_equal(think.turn, 1);
+    char move[64];
+    drain(1);
+    legal_move(1, move, sizeof move, 0);
+    send_move(1, 1, move);
+    expect_error_code(1, "illegal");
+    computer_answers(1);
+    const char *record = record_of(0);
+    assert_non_null(strstr(record, "seat-2 human\n"));
+    assert_non_null(strstr(record, "resigned 2 " TABLE_RESIGNED_SPEC "\n"));
+}
+
+/* A correspondence clock, days a move (issue 36): the state says it; its
+ * deadline is kept across a restart (the time the server was down counts,
+ * unlike the minutes clocks), and past it the clock does what on_timeout
+ * says. */
+static void test_days_clock(void **state)
+{
+    (void)state;
+    two_players("[\"me\",\"open\"],\"clock\":{\"mode\":\"days\",\"days\":2,"
+                "\"on_timeout\":\"forfeit\"}",
+                1);
+    ask_table(0, "sync", "");
+    expect(0, "sync.ok");
+    json_t *clock = json_object_get(expect(0, "state"), "clock");
+    assert_string_equal(json_string_value(json_object_get(clock, "mode")), "days");
+    assert_int_equal(json_integer_value(json_object_get(clock, "days")), 2);
+    int64_t deadline = json_integer_value(json_object_get(clock, "deadline_ms"));
+    assert_true(deadline == clock_ms + 2LL * 86400 * 1000);
+    clock_ms += 86400LL * 1000; /* a day passes, the server restarts */
+    json_t *st = restarted_state(tokens[0], NULL);
+    clock = json_object_get(st, "clock");
+    assert_true(json_integer_value(json_object_get(clock, "deadline_ms")) == deadline);
+    assert_true(json_integer_value(json_array_get(json_object_get(clock, "left_ms"), 0)) ==
+                86400LL * 1000);
+    assert_non_null(strstr(record_of(0), "clock days 2 forfeit\n"));
+    clock_ms += 86400LL * 1000 + 1000;
+    tables_tick(T, clock_ms);
+    clock_ms += 100;
+    tables_tick(T, clock_ms);
+    assert_int_equal(tables_flush(T), 0);
+    json_t *m;
+    while ((m = next(1)) && strcmp(type_of(m), "end") != 0)
+        ;
+    assert_non_null(m);
+    assert_int_equal(json_integer_value(json_object_get(m, "forfeit")), 0);
+}
+
 static void test_leave_and_presence(void **state)
 {
     (void)state;
@@ -2487,6 +2709,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_waiting_table_hides_the_deal, setup, teardown),
         cmocka_unit_test_setup_teardown(test_seats_and_limits, setup, teardown),
         cmocka_unit_test_setup_teardown(test_game_with_computer, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_takeback_against_computer, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_takeback_between_people, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_resign, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_days_clock, setup, teardown),
         cmocka_unit_test_setup_teardown(test_leave_and_presence, setup, teardown),
         cmocka_unit_test_setup_teardown(test_clock_forfeit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_clock_computer, setup, teardown),
