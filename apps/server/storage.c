@@ -173,6 +173,56 @@ int storage_lost(const storage *s)
     return s->backend->lost(s);
 }
 
+int storage_create_account(storage *s, const char *name, const char *name_key, const char *hash,
+                           int64_t created_ms, int64_t *id)
+{
+    return s->backend->create_account(s, name, name_key, hash, created_ms, id);
+}
+
+int storage_find_account(storage *s, const char *name_key, stored_account *out)
+{
+    return s->backend->find_account(s, name_key, out);
+}
+
+int storage_set_password(storage *s, int64_t id, const char *hash)
+{
+    return s->backend->set_password(s, id, hash);
+}
+
+int storage_delete_account(storage *s, int64_t id)
+{
+    return s->backend->delete_account(s, id);
+}
+
+int storage_create_session(storage *s, const uint8_t hash[STORED_SESSION_HASH_BYTES],
+                           int64_t account, int64_t created_ms, int64_t expires_ms)
+{
+    return s->backend->create_session(s, hash, account, created_ms, expires_ms);
+}
+
+int storage_find_session(storage *s, const uint8_t hash[STORED_SESSION_HASH_BYTES], int64_t now_ms,
+                         stored_account *out)
+{
+    return s->backend->find_session(s, hash, now_ms, out);
+}
+
+int storage_delete_session(storage *s, const uint8_t hash[STORED_SESSION_HASH_BYTES])
+{
+    return s->backend->delete_session(s, hash);
+}
+
+int storage_delete_sessions(storage *s, int64_t account,
+                            const uint8_t keep[STORED_SESSION_HASH_BYTES], int64_t now_ms)
+{
+    return s->backend->delete_sessions(s, account, keep, now_ms);
+}
+
+int storage_account_seats(storage *s, int64_t account, unsigned statuses, int max,
+                          int (*each)(void *ctx, const char *id, int seat), void *ctx)
+{
+    return s->backend->account_seats(s, account, statuses, max, each, ctx);
+}
+
 typedef struct id_list {
     char (*ids)[STORED_ID_BYTES];
     size_t len, cap;

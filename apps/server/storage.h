@@ -24,6 +24,9 @@ enum {
     STORED_MOVE_BYTES = 32, /* "discard RD", "RE -12 7 3 NNW": 18 at most today */
     STORED_ID_BYTES = 16,
     STORED_ADDR_BYTES = 48,
+    STORED_ACCOUNT_NAME_BYTES = 21, /* a user name, 3 to 20 bytes, and its NUL */
+    STORED_PWHASH_BYTES = 128,      /* an argon2id hash string and its NUL */
+    STORED_SESSION_HASH_BYTES = 32, /* the SHA-256 of a session token */
 };
 
 /* TABLE_CLOSED: a waiting table nobody came back to; never loaded again. */
@@ -43,7 +46,23 @@ typedef struct stored_seat {
     char spec[MSG_SPEC_BYTES + 1];
     uint8_t token_hash[TOKEN_HASH_BYTES];
     uint8_t invite_hash[TOKEN_HASH_BYTES];
+    /* the account whose player took the seat: 0 none (a guest, or not
+     * taken), STORED_DELETED_ACCOUNT one deleted since (SQLite schema
+     * version 9, PostgreSQL's 5) */
+    int64_t account;
 } stored_seat;
+
+#define STORED_DELETED_ACCOUNT (-1)
+
+/* An account as stored (SQLite schema version 9, PostgreSQL's 5): its
+ * name as signed up (unique without regard to case) and its password's
+ * argon2id hash. */
+typedef struct stored_account {
+    int64_t id; /* 1, 2, ...: never given again, even once deleted */
+    char name[STORED_ACCOUNT_NAME_BYTES];
+    char hash[STORED_PWHASH_BYTES];
+    int64_t created_ms;
+} stored_account;
 
 /* How a move was made, the `by` of the move event. */
 typedef enum move_by { BY_PLAYER, BY_COMPUTER, BY_SERVER } move_by;
@@ -217,6 +236,44 @@ int storage_claim_orphans(storage *s, int max, void (*each)(void *ctx, const cha
 /* Whether the database was lost (its connection broke: PostgreSQL
  * stopped or restarted); the server then starts over, once it is back. */
 int storage_lost(const storage *s);
+
+/* Accounts and their sessions. The writes join the pass's transaction
+ * like the others (committed by storage_commit()), but their answers are
+ * known at once, also with PostgreSQL's pipeline: a refusal (a name
+ * taken) changes nothing and leaves the pass's other writes alone. The
+ * reads see the pass's writes.
+ *
+ * storage_create_account(): 0 with its id in `*id`, 1 when the name's
+ * key (`name_key`, the name in lower case) is taken, -1 on failure.
+ * storage_find_account(): the account whose name has key `name_key`: 1,
+ * 0 when none, -1. storage_set_password(): 0, 1 when there is no such
+ * account, -1. storage_delete_account(): the account, its sessions and
+ * its name go; its seats stay, as STORED_DELETED_ACCOUNT's named
+ * "deleted player" (ACC_DELETED_NAME); 0, 1 when there was none, -1. */
+int storage_create_account(storage *s, const char *name, const char *name_key, const char *hash,
+                           int64_t created_ms, int64_t *id);
+int storage_find_account(storage *s, const char *name_key, stored_account *out);
+int storage_set_password(storage *s, int64_t id, const char *hash);
+int storage_delete_account(storage *s, int64_t id);
+/* storage_create_session(): a session of account `account` kept under
+ * `hash` (the token's SHA-256) until `expires_ms`; 0, -1.
+ * storage_find_session(): the account of the session `hash` when it
+ * exists and has not expired at `now_ms`: 1 (the account in `*out`), 0,
+ * -1. storage_delete_session(): 0 (also when there was none), -1.
+ * storage_delete_sessions(): every session of `account` but `keep` (NULL:
+ * every one), and every expired one of it; 0, -1. */
+int storage_create_session(storage *s, const uint8_t hash[STORED_SESSION_HASH_BYTES],
+                           int64_t account, int64_t created_ms, int64_t expires_ms);
+int storage_find_session(storage *s, const uint8_t hash[STORED_SESSION_HASH_BYTES], int64_t now_ms,
+                         stored_account *out);
+int storage_delete_session(storage *s, const uint8_t hash[STORED_SESSION_HASH_BYTES]);
+int storage_delete_sessions(storage *s, int64_t account,
+                            const uint8_t keep[STORED_SESSION_HASH_BYTES], int64_t now_ms);
+/* Calls `each` with every seat of `account` at a table whose status is in
+ * `statuses` (bit 1 << status), newest table first, at most `max`; `each`
+ * returning nonzero stops. 0, or -1 on failure. */
+int storage_account_seats(storage *s, int64_t account, unsigned statuses, int max,
+                          int (*each)(void *ctx, const char *id, int seat), void *ctx);
 
 /* Built on the reads above, for every backend (storage.c): claims every
  * table that is waiting or playing and that no other process runs, and

@@ -44,6 +44,18 @@ typedef struct storage_backend {
     int (*lost)(const storage *s);
     int (*server_id)(const storage *s);
     int (*owner)(storage *s, const char *id);
+    int (*create_account)(storage *s, const char *name, const char *name_key, const char *hash,
+                          int64_t created_ms, int64_t *id);
+    int (*find_account)(storage *s, const char *name_key, stored_account *out);
+    int (*set_password)(storage *s, int64_t id, const char *hash);
+    int (*delete_account)(storage *s, int64_t id);
+    int (*create_session)(storage *s, const uint8_t *hash, int64_t account, int64_t created_ms,
+                          int64_t expires_ms);
+    int (*find_session)(storage *s, const uint8_t *hash, int64_t now_ms, stored_account *out);
+    int (*delete_session)(storage *s, const uint8_t *hash);
+    int (*delete_sessions)(storage *s, int64_t account, const uint8_t *keep, int64_t now_ms);
+    int (*account_seats)(storage *s, int64_t account, unsigned statuses, int max,
+                         int (*each)(void *ctx, const char *id, int seat), void *ctx);
 } storage_backend;
 
 extern const storage_backend storage_sqlite_backend;

@@ -22,6 +22,8 @@
 #include "storage.h"
 #include "storage_backend.h"
 
+#include "accounts.h"
+
 #include <libpq-fe.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +31,7 @@
 #include <time.h>
 
 enum {
-    SCHEMA_VERSION = 4,
+    SCHEMA_VERSION = 5,
     MIGRATE_LOCK = 0x63617263, /* "carc": the advisory lock the servers migrate under */
     /* A table's advisory lock is (CLAIM_SPACE, hashtext(id)): two keys of
      * 32 bits, apart from MIGRATE_LOCK's one of 64. Two ids of one hash
@@ -59,11 +61,26 @@ static const char *const connect_keys[] = {"connect_timeout", "options", "applic
                                            "dbname", NULL};
 static const char *const connect_defaults[] = {"2", "-c lock_timeout=200", "carcassonne"};
 
-/* Version 4 (1 without the tables' `rules_text`: the rules as the record
+/* The accounts and their sessions (version 5): an account's id is never
+ * given again (a deleted account's seats keep theirs); a name is unique
+ * by its key, the name in lower case. */
+#define ACCOUNTS_SQL                                                                               \
+    "CREATE TABLE IF NOT EXISTS accounts ("                                                        \
+    " id BIGSERIAL PRIMARY KEY, name TEXT NOT NULL, name_key TEXT NOT NULL UNIQUE,"                \
+    " hash TEXT NOT NULL, created_ms BIGINT NOT NULL);"                                            \
+    "CREATE TABLE IF NOT EXISTS sessions ("                                                        \
+    " hash BYTEA PRIMARY KEY, account BIGINT NOT NULL, created_ms BIGINT NOT NULL,"                \
+    " expires_ms BIGINT NOT NULL);"                                                                \
+    "CREATE INDEX IF NOT EXISTS sessions_account ON sessions(account);"                            \
+    "CREATE INDEX IF NOT EXISTS seats_account ON seats(account) WHERE account <> 0;"
+
+/* Version 5 (1 without the tables' `rules_text`: the rules as the record
  * writes them, valued rules included; 2 without their `first_text`: how
  * the first seat was chosen; 3 without the tables' and the moves'
- * `paused_ms`: the time a stalled server did not charge to a clock). `carc_schema` holds the
- * version (one row). The ids sort in the "C" collation whatever the database's locale. */
+ * `paused_ms`: the time a stalled server did not charge to a clock; 4
+ * without the seats' `account` and the accounts and sessions tables).
+ * `carc_schema` holds the version (one row). The ids sort in the "C"
+ * collation whatever the database's locale. */
 static const char schema[] =
     "CREATE TABLE tables ("
     " id TEXT PRIMARY KEY, created_ms BIGINT NOT NULL, status INTEGER NOT NULL,"
@@ -79,7 +96,8 @@ static const char schema[] =
     "CREATE TABLE seats ("
     " table_id TEXT NOT NULL, seat INTEGER NOT NULL, kind INTEGER NOT NULL,"
     " taken INTEGER NOT NULL, name TEXT NOT NULL, spec TEXT NOT NULL,"
-    " token_hash BYTEA NOT NULL, invite_hash BYTEA NOT NULL, PRIMARY KEY (table_id, seat));"
+    " token_hash BYTEA NOT NULL, invite_hash BYTEA NOT NULL, account BIGINT NOT NULL DEFAULT 0,"
+    " PRIMARY KEY (table_id, seat));"
     "CREATE TABLE moves ("
     " table_id TEXT NOT NULL, turn INTEGER NOT NULL, move TEXT NOT NULL,"
     " made_by INTEGER NOT NULL, at_ms BIGINT NOT NULL, paused_ms BIGINT NOT NULL DEFAULT 0,"
@@ -87,18 +105,21 @@ static const char schema[] =
     "CREATE TABLE chat ("
     " table_id TEXT NOT NULL, n INTEGER NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL,"
     " line TEXT NOT NULL, at_ms BIGINT NOT NULL, PRIMARY KEY (table_id, n));"
-    "CREATE TABLE reviews (table_id TEXT PRIMARY KEY, moves TEXT NOT NULL);";
+    "CREATE TABLE reviews (table_id TEXT PRIMARY KEY, moves TEXT NOT NULL);" ACCOUNTS_SQL;
 
 /* The steps from each older version to the next: version 1 gains the
  * tables' `rules_text` ("": the rules are the `rules` flags alone),
  * version 2 their `first_text` ("": how the first seat was chosen was not
  * kept), version 3 the tables' and the moves' `paused_ms` (0: no stall was
- * kept). */
+ * kept), version 4 the seats' `account` (0: every seat a guest's) and the
+ * accounts and sessions. */
 static const char *const upgrades[SCHEMA_VERSION] = {
     [1] = "ALTER TABLE tables ADD COLUMN rules_text TEXT NOT NULL DEFAULT '';",
     [2] = "ALTER TABLE tables ADD COLUMN first_text TEXT NOT NULL DEFAULT '';",
     [3] = "ALTER TABLE tables ADD COLUMN paused_ms BIGINT NOT NULL DEFAULT 0;"
           "ALTER TABLE moves ADD COLUMN paused_ms BIGINT NOT NULL DEFAULT 0;",
+    [4] = "ALTER TABLE seats ADD COLUMN IF NOT EXISTS account BIGINT NOT NULL DEFAULT "
+          "0;" ACCOUNTS_SQL,
 };
 
 /* What the answer of a statement sent in pipeline mode must be: success
@@ -655,6 +676,7 @@ static void seat_params(params *p, const char *table, int seat, const stored_sea
     add_text(p, st->spec);
     add_bytes(p, st->token_hash, TOKEN_HASH_BYTES);
     add_bytes(p, st->invite_hash, TOKEN_HASH_BYTES);
+    add_int(p, st->account);
 }
 
 static void move_params(params *p, const char *table, int turn, const stored_move *m)
@@ -672,7 +694,7 @@ static const char insert_table_sql[] =
     " $8::int, $9::int, $10::int, $11::int, $12::bigint, $13::bytea, $14, $15::int, $16::bigint,"
     " $17::int, $18::bigint, $19::int, $20, $21, $22::bigint) ON CONFLICT DO NOTHING";
 static const char insert_seat_sql[] = "INSERT INTO seats VALUES ($1, $2::int, $3::int, $4::int,"
-                                      " $5, $6, $7::bytea, $8::bytea)";
+                                      " $5, $6, $7::bytea, $8::bytea, $9::bigint)";
 static const char insert_move_sql[] =
     "INSERT INTO moves VALUES ($1, $2::int, $3, $4::int, $5::bigint, $6::bigint)";
 
@@ -744,10 +766,10 @@ static int pg_update_seat(storage *base, const char *id, int seat, const stored_
     return write_stmt(
         s,
         "WITH st AS (UPDATE seats SET kind=$3::int, taken=$4::int, name=$5, spec=$6,"
-        " token_hash=$7::bytea, invite_hash=$8::bytea WHERE table_id=$1 AND seat=$2::int"
-        " RETURNING 1),"
-        " tb AS (UPDATE tables SET started_ms=$9::bigint, status=CASE WHEN $9::bigint > 0"
-        " THEN 1 ELSE status END WHERE id=$1 AND $9::bigint > 0 AND EXISTS"
+        " token_hash=$7::bytea, invite_hash=$8::bytea, account=$9::bigint"
+        " WHERE table_id=$1 AND seat=$2::int RETURNING 1),"
+        " tb AS (UPDATE tables SET started_ms=$10::bigint, status=CASE WHEN $10::bigint > 0"
+        " THEN 1 ELSE status END WHERE id=$1 AND $10::bigint > 0 AND EXISTS"
         " (SELECT 1 FROM st) RETURNING 1)"
         " SELECT count(*) FROM st",
         &p, ANSWER_FIRST, 1, "no such seat");
@@ -921,6 +943,7 @@ static void read_seats(const PGresult *r, stored_table *t)
         get_text(r, i, 4, st->spec, sizeof st->spec);
         get_bytes(r, i, 5, st->token_hash, TOKEN_HASH_BYTES);
         get_bytes(r, i, 6, st->invite_hash, TOKEN_HASH_BYTES);
+        st->account = get_int(r, i, 7);
     }
 }
 
@@ -949,7 +972,7 @@ static const char *const table_reads[3] = {
     " encode(salt, 'hex'), addr, forfeit, started_ms, estimates,"
     " expansions, creator, rules_text, first_text, paused_ms FROM tables WHERE id=$1",
     "SELECT seat, kind, taken, name, spec, encode(token_hash, 'hex'),"
-    " encode(invite_hash, 'hex') FROM seats WHERE table_id=$1 ORDER BY seat",
+    " encode(invite_hash, 'hex'), account FROM seats WHERE table_id=$1 ORDER BY seat",
     "SELECT turn, move, made_by, at_ms, paused_ms FROM moves WHERE table_id=$1 ORDER BY turn",
 };
 
@@ -1164,6 +1187,192 @@ static int pg_load_review(storage *base, const char *id, char **json)
     return found;
 }
 
+/* --- Accounts and sessions ------------------------------------------------------------ */
+
+/* A write whose answer is read at once (an account's): in the pass's
+ * transaction but out of the pipeline (exec() checks the pipelined
+ * writes' answers first), so that a refusal, a statement that changes no
+ * row, is seen here and keeps the transaction. The result (the caller
+ * PQclear()s it), or NULL: the write failed, and so does the pass. */
+static PGresult *write_now(pg_storage *s, const char *sql, const params *p)
+{
+    if (write_begin(s))
+        return NULL;
+    PGresult *r = exec(s, sql, p);
+    if (!r) {
+        write_failed(s);
+        return NULL;
+    }
+    s->writes++;
+    return r;
+}
+
+/* Runs write `sql` at once: the rows it changed, or -1. */
+static int write_count(pg_storage *s, const char *sql, const params *p)
+{
+    PGresult *r = write_now(s, sql, p);
+    int n = r ? atoi(PQcmdTuples(r)) : -1;
+    PQclear(r);
+    return n;
+}
+
+static int pg_create_account(storage *base, const char *name, const char *name_key,
+                             const char *hash, int64_t created_ms, int64_t *id)
+{
+    pg_storage *s = as_pg(base);
+    params p = {.n = 0};
+    add_text(&p, name);
+    add_text(&p, name_key);
+    add_text(&p, hash);
+    add_int(&p, created_ms);
+    PGresult *r = write_now(s,
+                            "INSERT INTO accounts (name, name_key, hash, created_ms)"
+                            " VALUES ($1, $2, $3, $4::bigint) ON CONFLICT DO NOTHING RETURNING id",
+                            &p);
+    if (!r)
+        return -1;
+    int taken = PQntuples(r) == 0;
+    if (!taken)
+        *id = get_int(r, 0, 0);
+    PQclear(r);
+    return taken;
+}
+
+/* The account of the first row of `r` (id, name, hash, created_ms): 1, 0
+ * when there is none, -1 when `r` is NULL (a failed read); clears `r`. */
+static int one_account(PGresult *r, stored_account *out)
+{
+    if (!r)
+        return -1;
+    int found = PQntuples(r) > 0;
+    if (found) {
+        out->id = get_int(r, 0, 0);
+        get_text(r, 0, 1, out->name, sizeof out->name);
+        get_text(r, 0, 2, out->hash, sizeof out->hash);
+        out->created_ms = get_int(r, 0, 3);
+    }
+    PQclear(r);
+    return found;
+}
+
+static int pg_find_account(storage *base, const char *name_key, stored_account *out)
+{
+    pg_storage *s = as_pg(base);
+    params p = {.n = 0};
+    add_text(&p, name_key);
+    return one_account(
+        read_rows(s, "SELECT id, name, hash, created_ms FROM accounts WHERE name_key=$1", &p), out);
+}
+
+static int pg_set_password(storage *base, int64_t id, const char *hash)
+{
+    pg_storage *s = as_pg(base);
+    params p = {.n = 0};
+    add_int(&p, id);
+    add_text(&p, hash);
+    int n = write_count(s, "UPDATE accounts SET hash=$2 WHERE id=$1::bigint", &p);
+    return n < 0 ? -1 : n == 0;
+}
+
+static int pg_delete_account(storage *base, int64_t id)
+{
+    pg_storage *s = as_pg(base);
+    params p = {.n = 0};
+    add_int(&p, id);
+    /* One statement: the account, its sessions, and its seats' name. */
+    int n = write_count(s,
+                        "WITH a AS (DELETE FROM accounts WHERE id=$1::bigint RETURNING 1),"
+                        " ss AS (DELETE FROM sessions WHERE account=$1::bigint RETURNING 1),"
+                        " st AS (UPDATE seats SET account=-1, name='" ACC_DELETED_NAME "'"
+                        " WHERE account=$1::bigint RETURNING 1)"
+                        " SELECT 1 FROM a",
+                        &p);
+    return n < 0 ? -1 : n == 0;
+}
+
+static int pg_create_session(storage *base, const uint8_t *hash, int64_t account,
+                             int64_t created_ms, int64_t expires_ms)
+{
+    pg_storage *s = as_pg(base);
+    params p = {.n = 0};
+    add_bytes(&p, hash, STORED_SESSION_HASH_BYTES);
+    add_int(&p, account);
+    add_int(&p, created_ms);
+    add_int(&p, expires_ms);
+    return write_count(s,
+                       "INSERT INTO sessions VALUES ($1::bytea, $2::bigint, $3::bigint, $4::bigint)"
+                       " ON CONFLICT DO NOTHING",
+                       &p) == 1
+               ? 0
+               : -1;
+}
+
+static int pg_find_session(storage *base, const uint8_t *hash, int64_t now_ms, stored_account *out)
+{
+    pg_storage *s = as_pg(base);
+    params p = {.n = 0};
+    add_bytes(&p, hash, STORED_SESSION_HASH_BYTES);
+    add_int(&p, now_ms);
+    return one_account(read_rows(s,
+                                 "SELECT a.id, a.name, a.hash, a.created_ms FROM sessions s"
+                                 " JOIN accounts a ON a.id=s.account"
+                                 " WHERE s.hash=$1::bytea AND s.expires_ms > $2::bigint",
+                                 &p),
+                       out);
+}
+
+static int pg_delete_session(storage *base, const uint8_t *hash)
+{
+    pg_storage *s = as_pg(base);
+    params p = {.n = 0};
+    add_bytes(&p, hash, STORED_SESSION_HASH_BYTES);
+    return write_count(s, "DELETE FROM sessions WHERE hash=$1::bytea", &p) < 0 ? -1 : 0;
+}
+
+static int pg_delete_sessions(storage *base, int64_t account, const uint8_t *keep, int64_t now_ms)
+{
+    pg_storage *s = as_pg(base);
+    params p = {.n = 0};
+    add_int(&p, account);
+    if (keep)
+        add_bytes(&p, keep, STORED_SESSION_HASH_BYTES);
+    else
+        add_text(&p, NULL);
+    add_int(&p, now_ms);
+    return write_count(s,
+                       "DELETE FROM sessions WHERE account=$1::bigint AND ($2::bytea IS NULL"
+                       " OR hash <> $2::bytea OR expires_ms <= $3::bigint)",
+                       &p) < 0
+               ? -1
+               : 0;
+}
+
+static int pg_account_seats(storage *base, int64_t account, unsigned statuses, int max,
+                            int (*each)(void *ctx, const char *id, int seat), void *ctx)
+{
+    pg_storage *s = as_pg(base);
+    params p = {.n = 0};
+    add_int(&p, account);
+    add_int(&p, statuses);
+    add_int(&p, max);
+    PGresult *r = read_rows(s,
+                            "SELECT s.table_id, s.seat FROM seats s JOIN tables t"
+                            " ON t.id=s.table_id WHERE s.account=$1::bigint"
+                            " AND ($2::int >> t.status) & 1 = 1"
+                            " ORDER BY t.created_ms DESC, t.id COLLATE \"C\" DESC LIMIT $3::int",
+                            &p);
+    if (!r)
+        return -1;
+    for (int i = 0; i < PQntuples(r); i++) {
+        char id[STORED_ID_BYTES];
+        get_text(r, i, 0, id, sizeof id);
+        if (each(ctx, id, (int)get_int(r, i, 1)))
+            break;
+    }
+    PQclear(r);
+    return 0;
+}
+
 /* --- Which server runs a table --------------------------------------------------------- */
 
 static int pg_claim(storage *base, const char *id)
@@ -1314,4 +1523,13 @@ const storage_backend storage_pg_backend = {
     .lost = pg_lost,
     .server_id = pg_server_id,
     .owner = pg_owner,
+    .create_account = pg_create_account,
+    .find_account = pg_find_account,
+    .set_password = pg_set_password,
+    .delete_account = pg_delete_account,
+    .create_session = pg_create_session,
+    .find_session = pg_find_session,
+    .delete_session = pg_delete_session,
+    .delete_sessions = pg_delete_sessions,
+    .account_seats = pg_account_seats,
 };

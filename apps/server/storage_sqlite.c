@@ -3,6 +3,8 @@
 #include "storage.h"
 #include "storage_backend.h"
 
+#include "accounts.h"
+
 #include <pthread.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -11,9 +13,10 @@
 #include <time.h>
 
 enum {
-    SCHEMA_VERSION = 8,   /* 2: tables.estimates; 3: tables.expansions; 4: tables.creator;
+    SCHEMA_VERSION = 9,   /* 2: tables.estimates; 3: tables.expansions; 4: tables.creator;
                             5: chat, reviews; 6: tables.rules_text; 7: tables.first_text;
-                            8: tables.paused_ms, moves.paused_ms */
+                            8: tables.paused_ms, moves.paused_ms; 9: accounts, sessions,
+                            seats.account */
     CHECKPOINT_MS = 1000, /* the checkpointer's period */
     /* How long the event loop waits for another process's write lock
      * (a script writing to the database) before the write fails: short,
@@ -37,7 +40,8 @@ static const char schema[] =
     "CREATE TABLE IF NOT EXISTS seats ("
     " table_id TEXT NOT NULL, seat INTEGER NOT NULL, kind INTEGER NOT NULL,"
     " taken INTEGER NOT NULL, name TEXT NOT NULL, spec TEXT NOT NULL,"
-    " token_hash BLOB NOT NULL, invite_hash BLOB NOT NULL, PRIMARY KEY (table_id, seat));"
+    " token_hash BLOB NOT NULL, invite_hash BLOB NOT NULL, account INTEGER NOT NULL DEFAULT 0,"
+    " PRIMARY KEY (table_id, seat));"
     "CREATE TABLE IF NOT EXISTS moves ("
     " table_id TEXT NOT NULL, turn INTEGER NOT NULL, move TEXT NOT NULL,"
     " by INTEGER NOT NULL, at_ms INTEGER NOT NULL, paused_ms INTEGER NOT NULL DEFAULT 0,"
@@ -45,7 +49,19 @@ static const char schema[] =
     "CREATE TABLE IF NOT EXISTS chat ("
     " table_id TEXT NOT NULL, n INTEGER NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL,"
     " text TEXT NOT NULL, at_ms INTEGER NOT NULL, PRIMARY KEY (table_id, n));"
-    "CREATE TABLE IF NOT EXISTS reviews (table_id TEXT PRIMARY KEY, moves TEXT NOT NULL);";
+    "CREATE TABLE IF NOT EXISTS reviews (table_id TEXT PRIMARY KEY, moves TEXT NOT NULL);"
+    /* An id is never given again (AUTOINCREMENT): a deleted account's seats keep theirs. */
+    "CREATE TABLE IF NOT EXISTS accounts ("
+    " id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, name_key TEXT NOT NULL UNIQUE,"
+    " hash TEXT NOT NULL, created_ms INTEGER NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS sessions ("
+    " hash BLOB PRIMARY KEY, account INTEGER NOT NULL, created_ms INTEGER NOT NULL,"
+    " expires_ms INTEGER NOT NULL);"
+    "CREATE INDEX IF NOT EXISTS sessions_account ON sessions(account);";
+
+/* What needs the columns the upgrades add: made after them. */
+static const char indexes[] =
+    "CREATE INDEX IF NOT EXISTS seats_account ON seats(account) WHERE account <> 0;";
 
 /* The steps from each older version to the next, run in order inside one
  * transaction with the new user_version, so that a failure leaves the file
@@ -56,7 +72,9 @@ static const char schema[] =
  * the tables' `rules_text` ("": the rules are the `rules` flags alone);
  * version 6 their `first_text` ("": how the first seat was chosen was not
  * kept); version 7 the tables' and the moves' `paused_ms` (0: no stall
- * was kept). A new file gets every column from `schema` and no step. */
+ * was kept); version 8 the seats' `account` (0: every seat a guest's;
+ * the accounts and sessions tables `schema` creates). A new file gets every column from `schema`
+ * and no step. */
 static const char *const upgrades[SCHEMA_VERSION] = {
     [1] = "ALTER TABLE tables ADD COLUMN estimates INTEGER NOT NULL DEFAULT 1;",
     [2] = "ALTER TABLE tables ADD COLUMN expansions INTEGER NOT NULL DEFAULT 0;",
@@ -68,6 +86,7 @@ static const char *const upgrades[SCHEMA_VERSION] = {
     /* NOLINTNEXTLINE(bugprone-suspicious-missing-comma) */
     [7] = "ALTER TABLE tables ADD COLUMN paused_ms INTEGER NOT NULL DEFAULT 0;"
           "ALTER TABLE moves ADD COLUMN paused_ms INTEGER NOT NULL DEFAULT 0;",
+    [8] = "ALTER TABLE seats ADD COLUMN account INTEGER NOT NULL DEFAULT 0;",
 };
 
 /* The prepared statements, one per write and read. */
@@ -95,6 +114,16 @@ typedef enum stmt_id {
     ST_CHAT,
     ST_LOAD_REVIEW,
     ST_LISTED,
+    ST_INSERT_ACCOUNT,
+    ST_FIND_ACCOUNT,
+    ST_SET_PASSWORD,
+    ST_DELETE_ACCOUNT,
+    ST_SEATS_DELETED,
+    ST_INSERT_SESSION,
+    ST_FIND_SESSION,
+    ST_DELETE_SESSION,
+    ST_DELETE_SESSIONS,
+    ST_ACCOUNT_SEATS,
     ST_COUNT
 } stmt_id;
 
@@ -107,9 +136,9 @@ static const char *const stmt_sql[ST_COUNT] = {
     "ROLLBACK TO step",
     "INSERT INTO tables VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,"
     "?18,?19,?20,?21,?22)",
-    "INSERT INTO seats VALUES (?1,?2,?3,?4,?5,?6,?7,?8)",
-    "UPDATE seats SET kind=?3, taken=?4, name=?5, spec=?6, token_hash=?7, invite_hash=?8"
-    " WHERE table_id=?1 AND seat=?2",
+    "INSERT INTO seats VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)",
+    "UPDATE seats SET kind=?3, taken=?4, name=?5, spec=?6, token_hash=?7, invite_hash=?8,"
+    " account=?9 WHERE table_id=?1 AND seat=?2",
     "UPDATE tables SET started_ms=?2, status=CASE WHEN ?2 > 0 THEN 1 ELSE status END"
     " WHERE id=?1",
     "INSERT INTO moves VALUES (?1,?2,?3,?4,?5,?6)",
@@ -120,7 +149,7 @@ static const char *const stmt_sql[ST_COUNT] = {
     "SELECT id, created_ms, status, players, rules, info, clock_mode, clock_seconds,"
     " clock_increment, clock_timeout, listed, seed, salt, addr, forfeit, started_ms,"
     " estimates, expansions, creator, rules_text, first_text, paused_ms FROM tables WHERE id=?1",
-    "SELECT seat, kind, taken, name, spec, token_hash, invite_hash FROM seats"
+    "SELECT seat, kind, taken, name, spec, token_hash, invite_hash, account FROM seats"
     " WHERE table_id=?1 ORDER BY seat",
     "SELECT turn, move, by, at_ms, paused_ms FROM moves WHERE table_id=?1 ORDER BY turn",
     "INSERT INTO chat VALUES (?1,?2,?3,?4,?5,?6)",
@@ -129,6 +158,18 @@ static const char *const stmt_sql[ST_COUNT] = {
     "SELECT moves FROM reviews WHERE table_id=?1",
     "SELECT id FROM tables WHERE listed AND status IN (0, 1) ORDER BY created_ms DESC, id DESC"
     " LIMIT ?1",
+    "INSERT OR IGNORE INTO accounts (name, name_key, hash, created_ms) VALUES (?1,?2,?3,?4)",
+    "SELECT id, name, hash, created_ms FROM accounts WHERE name_key=?1",
+    "UPDATE accounts SET hash=?2 WHERE id=?1",
+    "DELETE FROM accounts WHERE id=?1",
+    "UPDATE seats SET account=-1, name='" ACC_DELETED_NAME "' WHERE account=?1",
+    "INSERT INTO sessions VALUES (?1,?2,?3,?4)",
+    "SELECT a.id, a.name, a.hash, a.created_ms FROM sessions s JOIN accounts a ON a.id=s.account"
+    " WHERE s.hash=?1 AND s.expires_ms > ?2",
+    "DELETE FROM sessions WHERE hash=?1",
+    "DELETE FROM sessions WHERE account=?1 AND (?2 IS NULL OR hash <> ?2 OR expires_ms <= ?3)",
+    "SELECT s.table_id, s.seat FROM seats s JOIN tables t ON t.id=s.table_id WHERE s.account=?1"
+    " AND (?2 >> t.status) & 1 ORDER BY t.created_ms DESC, t.id DESC LIMIT ?3",
 };
 
 /* The checkpointer: copies the WAL into the database file every second
@@ -257,6 +298,29 @@ static int user_version(sqlite3 *db)
     return version;
 }
 
+/* Whether table `table` of `db` has column `column`. */
+static int has_column(sqlite3 *db, const char *table, const char *column)
+{
+    sqlite3_stmt *q = NULL;
+    int found = 0;
+    if (sqlite3_prepare_v2(db, "SELECT 1 FROM pragma_table_info(?1) WHERE name=?2", -1, &q, NULL) ==
+        SQLITE_OK) {
+        sqlite3_bind_text(q, 1, table, -1, SQLITE_STATIC);
+        sqlite3_bind_text(q, 2, column, -1, SQLITE_STATIC);
+        found = sqlite3_step(q) == SQLITE_ROW;
+    }
+    sqlite3_finalize(q);
+    return found;
+}
+
+/* Whether upgrade step `v` has nothing to do: the seats' `account` is
+ * there already when `schema` made the seats table just now (a file of
+ * the first versions may have had none). */
+static int step_done(sqlite3 *db, int v)
+{
+    return v == 8 && has_column(db, "seats", "account");
+}
+
 /* Brings the schema to SCHEMA_VERSION: creates what a new file lacks, runs
  * the upgrades an older file needs, in one transaction. A file of a newer
  * version is refused (a newer server wrote columns this one would drop).
@@ -274,7 +338,10 @@ static int migrate(sqlite3 *db, char **msg)
     if (rc == SQLITE_OK)
         rc = sqlite3_exec(db, schema, NULL, NULL, msg);
     for (int v = version; rc == SQLITE_OK && v > 0 && v < SCHEMA_VERSION; v++)
-        rc = sqlite3_exec(db, upgrades[v], NULL, NULL, msg);
+        if (!step_done(db, v))
+            rc = sqlite3_exec(db, upgrades[v], NULL, NULL, msg);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_exec(db, indexes, NULL, NULL, msg);
     if (rc == SQLITE_OK) {
         char pragma[64];
         snprintf(pragma, sizeof pragma, "PRAGMA user_version=%d;", SCHEMA_VERSION);
@@ -417,6 +484,7 @@ static int write_seat(sqlite_storage *s, stmt_id id, const char *table, int seat
     bind_text(q, 6, st->spec);
     sqlite3_bind_blob(q, 7, st->token_hash, TOKEN_HASH_BYTES, SQLITE_TRANSIENT);
     sqlite3_bind_blob(q, 8, st->invite_hash, TOKEN_HASH_BYTES, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(q, 9, st->account);
     return run(s, id);
 }
 
@@ -613,6 +681,7 @@ static int read_seats(sqlite_storage *s, stored_table *t)
         copy_column_text(q, 4, st->spec, sizeof st->spec);
         copy_column_blob(q, 5, st->token_hash, TOKEN_HASH_BYTES);
         copy_column_blob(q, 6, st->invite_hash, TOKEN_HASH_BYTES);
+        st->account = sqlite3_column_int64(q, 7);
     }
     sqlite3_reset(q);
     return rc == SQLITE_DONE ? 0 : failed(s, "reading seats");
@@ -778,6 +847,165 @@ static int sqlite_load_review(storage *base, const char *id, char **json)
 
 /* --- One server runs every table ----------------------------------------------------- */
 
+/* --- Accounts and sessions ------------------------------------------------------------ */
+
+static int sqlite_create_account(storage *base, const char *name, const char *name_key,
+                                 const char *hash, int64_t created_ms, int64_t *id)
+{
+    sqlite_storage *s = as_sqlite(base);
+    if (step_begin(s))
+        return -1;
+    sqlite3_stmt *q = s->stmt[ST_INSERT_ACCOUNT];
+    bind_text(q, 1, name);
+    bind_text(q, 2, name_key);
+    bind_text(q, 3, hash);
+    sqlite3_bind_int64(q, 4, created_ms);
+    int rc = run(s, ST_INSERT_ACCOUNT);
+    int taken = rc == 0 && sqlite3_changes(s->db) == 0;
+    if (rc == 0 && !taken)
+        *id = sqlite3_last_insert_rowid(s->db);
+    return step_end(s, rc) != 0 ? -1 : taken;
+}
+
+/* Reads an account's columns (id, name, hash, created_ms) from the row of `q`. */
+static void read_account(sqlite3_stmt *q, stored_account *out)
+{
+    out->id = sqlite3_column_int64(q, 0);
+    copy_column_text(q, 1, out->name, sizeof out->name);
+    copy_column_text(q, 2, out->hash, sizeof out->hash);
+    out->created_ms = sqlite3_column_int64(q, 3);
+}
+
+/* Steps bound statement `q` for one account: 1 (read into `out`), 0, -1. */
+static int one_account(sqlite_storage *s, sqlite3_stmt *q, stored_account *out, const char *what)
+{
+    int rc = sqlite3_step(q);
+    if (rc == SQLITE_ROW)
+        read_account(q, out);
+    sqlite3_reset(q);
+    sqlite3_clear_bindings(q);
+    if (rc == SQLITE_ROW)
+        return 1;
+    return rc == SQLITE_DONE ? 0 : failed(s, what);
+}
+
+static int sqlite_find_account(storage *base, const char *name_key, stored_account *out)
+{
+    sqlite_storage *s = as_sqlite(base);
+    sqlite3_stmt *q = s->stmt[ST_FIND_ACCOUNT];
+    bind_text(q, 1, name_key);
+    return one_account(s, q, out, "reading an account");
+}
+
+static int sqlite_set_password(storage *base, int64_t id, const char *hash)
+{
+    sqlite_storage *s = as_sqlite(base);
+    if (step_begin(s))
+        return -1;
+    sqlite3_stmt *q = s->stmt[ST_SET_PASSWORD];
+    sqlite3_bind_int64(q, 1, id);
+    bind_text(q, 2, hash);
+    int rc = run(s, ST_SET_PASSWORD);
+    int none = rc == 0 && sqlite3_changes(s->db) == 0;
+    return step_end(s, rc) != 0 ? -1 : none;
+}
+
+/* Runs statement `id` with the account id `account` as its one parameter. */
+static int run_for_account(sqlite_storage *s, stmt_id id, int64_t account)
+{
+    sqlite3_bind_int64(s->stmt[id], 1, account);
+    return run(s, id);
+}
+
+static int sqlite_delete_account(storage *base, int64_t id)
+{
+    sqlite_storage *s = as_sqlite(base);
+    if (step_begin(s))
+        return -1;
+    int rc = run_for_account(s, ST_DELETE_ACCOUNT, id);
+    int none = rc == 0 && sqlite3_changes(s->db) == 0;
+    if (rc == 0) {
+        sqlite3_stmt *q = s->stmt[ST_DELETE_SESSIONS];
+        sqlite3_bind_int64(q, 1, id);
+        sqlite3_bind_null(q, 2);
+        rc = run(s, ST_DELETE_SESSIONS);
+    }
+    if (rc == 0)
+        rc = run_for_account(s, ST_SEATS_DELETED, id);
+    return step_end(s, rc) != 0 ? -1 : none;
+}
+
+static int sqlite_create_session(storage *base, const uint8_t *hash, int64_t account,
+                                 int64_t created_ms, int64_t expires_ms)
+{
+    sqlite_storage *s = as_sqlite(base);
+    if (step_begin(s))
+        return -1;
+    sqlite3_stmt *q = s->stmt[ST_INSERT_SESSION];
+    sqlite3_bind_blob(q, 1, hash, STORED_SESSION_HASH_BYTES, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(q, 2, account);
+    sqlite3_bind_int64(q, 3, created_ms);
+    sqlite3_bind_int64(q, 4, expires_ms);
+    return step_end(s, run(s, ST_INSERT_SESSION));
+}
+
+static int sqlite_find_session(storage *base, const uint8_t *hash, int64_t now_ms,
+                               stored_account *out)
+{
+    sqlite_storage *s = as_sqlite(base);
+    sqlite3_stmt *q = s->stmt[ST_FIND_SESSION];
+    sqlite3_bind_blob(q, 1, hash, STORED_SESSION_HASH_BYTES, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(q, 2, now_ms);
+    return one_account(s, q, out, "reading a session");
+}
+
+static int sqlite_delete_session(storage *base, const uint8_t *hash)
+{
+    sqlite_storage *s = as_sqlite(base);
+    if (step_begin(s))
+        return -1;
+    sqlite3_bind_blob(s->stmt[ST_DELETE_SESSION], 1, hash, STORED_SESSION_HASH_BYTES,
+                      SQLITE_TRANSIENT);
+    return step_end(s, run(s, ST_DELETE_SESSION));
+}
+
+static int sqlite_delete_sessions(storage *base, int64_t account, const uint8_t *keep,
+                                  int64_t now_ms)
+{
+    sqlite_storage *s = as_sqlite(base);
+    if (step_begin(s))
+        return -1;
+    sqlite3_stmt *q = s->stmt[ST_DELETE_SESSIONS];
+    sqlite3_bind_int64(q, 1, account);
+    if (keep)
+        sqlite3_bind_blob(q, 2, keep, STORED_SESSION_HASH_BYTES, SQLITE_TRANSIENT);
+    else
+        sqlite3_bind_null(q, 2);
+    sqlite3_bind_int64(q, 3, now_ms);
+    return step_end(s, run(s, ST_DELETE_SESSIONS));
+}
+
+static int sqlite_account_seats(storage *base, int64_t account, unsigned statuses, int max,
+                                int (*each)(void *ctx, const char *id, int seat), void *ctx)
+{
+    sqlite_storage *s = as_sqlite(base);
+    sqlite3_stmt *q = s->stmt[ST_ACCOUNT_SEATS];
+    sqlite3_bind_int64(q, 1, account);
+    sqlite3_bind_int(q, 2, (int)statuses);
+    sqlite3_bind_int(q, 3, max);
+    int rc;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        char id[STORED_ID_BYTES];
+        copy_column_text(q, 0, id, sizeof id);
+        if (each(ctx, id, sqlite3_column_int(q, 1))) {
+            rc = SQLITE_DONE;
+            break;
+        }
+    }
+    sqlite3_reset(q);
+    return rc == SQLITE_DONE ? 0 : failed(s, "listing an account's seats");
+}
+
 static int sqlite_claim(storage *base, const char *id)
 {
     (void)base;
@@ -846,4 +1074,13 @@ const storage_backend storage_sqlite_backend = {
     .lost = sqlite_lost,
     .server_id = sqlite_server_id,
     .owner = sqlite_owner,
+    .create_account = sqlite_create_account,
+    .find_account = sqlite_find_account,
+    .set_password = sqlite_set_password,
+    .delete_account = sqlite_delete_account,
+    .create_session = sqlite_create_session,
+    .find_session = sqlite_find_session,
+    .delete_session = sqlite_delete_session,
+    .delete_sessions = sqlite_delete_sessions,
+    .account_seats = sqlite_account_seats,
 };

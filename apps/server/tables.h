@@ -46,6 +46,13 @@ typedef struct srv_client {
      * errors_ms; more than CLIENT_MAX_ERRORS and the connection closes. */
     int errors;
     int64_t errors_ms;
+    /* The account its WebSocket upgrade's session cookie named (0: a
+     * guest), its name, and that session's hash, looked at again in
+     * storage before a request acts for the account (net.c): a session
+     * ended elsewhere (logout, the account deleted) ends here too. */
+    int64_t account;
+    char account_name[STORED_ACCOUNT_NAME_BYTES];
+    uint8_t session_hash[STORED_SESSION_HASH_BYTES];
 } srv_client;
 
 /* What the tables need from the rest of the server. */

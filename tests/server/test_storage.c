@@ -41,7 +41,8 @@ static int setup(void **state)
     (void)state;
     if (pg_uri) {
         pg_exec("SET client_min_messages TO warning;"
-                "DROP TABLE IF EXISTS tables, seats, moves, chat, reviews, carc_schema");
+                "DROP TABLE IF EXISTS tables, seats, moves, chat, reviews, carc_schema, accounts,"
+                " sessions");
         return 0;
     }
     snprintf(path, sizeof path, "/tmp/carc-storage-XXXXXX");
@@ -367,7 +368,7 @@ static void test_upgrade_from_version_1(void **state)
     assert_int_equal(loaded.estimates, 1);
     assert_int_equal(loaded.expansions, 0);
     storage_close(s);
-    assert_int_equal(schema_version(), 8);
+    assert_int_equal(schema_version(), 9);
 }
 
 /* The schema version of the database (SQLite: the file's user_version). */
@@ -441,7 +442,7 @@ static void test_upgrade_from_version_2(void **state)
     assert_int_equal(storage_create_table(s, &t), 0);
     assert_int_equal(storage_commit(s), 0);
     storage_close(s);
-    assert_int_equal(schema_version(), 8);
+    assert_int_equal(schema_version(), 9);
     s = open_db();
     assert_int_equal(storage_load_table(s, "triver000001", &loaded), 1);
     assert_int_equal(loaded.expansions, CARC_EXPANSION_RIVER);
@@ -501,7 +502,7 @@ static void test_upgrade_from_version_4(void **state)
     assert_int_equal(sqlite3_exec(db, back_to_4, NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
     s = open_db();
-    assert_int_equal(schema_version(), 8);
+    assert_int_equal(schema_version(), 9);
     assert_int_equal(storage_load_table(s, "told00000004", &loaded), 1);
     assert_int_equal(loaded.rules, CARC_RULE_SMALL_CITY);
     assert_int_equal(loaded.table_w, 0);
@@ -951,10 +952,246 @@ static void test_upgrade_from_version_2_pg(void **state)
     pg_exec("ALTER TABLE tables DROP COLUMN first_text, DROP COLUMN paused_ms;"
             " ALTER TABLE moves DROP COLUMN paused_ms; UPDATE carc_schema SET version=2");
     s = open_db();
-    assert_int_equal(schema_version(), 4);
+    assert_int_equal(schema_version(), 5);
     assert_int_equal(storage_load_table(s, t.id, &loaded), 1);
     assert_string_equal(loaded.first_text, "");
     assert_int_equal(loaded.nmoves, 3);
+    storage_close(s);
+}
+
+/* The seats of an account, as storage_account_seats() calls them. */
+typedef struct seat_list {
+    int n;
+    char id[4][STORED_ID_BYTES];
+    int seat[4];
+} seat_list;
+
+static int note_seat(void *ctx, const char *id, int seat)
+{
+    seat_list *l = ctx;
+    if (l->n < 4) {
+        snprintf(l->id[l->n], sizeof l->id[0], "%s", id);
+        l->seat[l->n] = seat;
+    }
+    l->n++;
+    return 0;
+}
+
+static void session_hash(uint8_t hash[STORED_SESSION_HASH_BYTES], uint8_t fill)
+{
+    memset(hash, fill, STORED_SESSION_HASH_BYTES);
+}
+
+/* Accounts: a name unique without regard to case, found again after a
+ * reopen; SQL's metacharacters kept as text; a password changed. */
+static void test_accounts(void **state)
+{
+    (void)state;
+    storage *s = open_db();
+    int64_t ann = 0, other = 0;
+    assert_int_equal(storage_create_account(s, "Ann", "ann", "$argon2id$ann", 5, &ann), 0);
+    assert_true(ann > 0);
+    assert_int_equal(storage_create_account(s, "ANN", "ann", "$argon2id$x", 6, &other), 1);
+    const char *evil = "a');DROP TABLE t;--"; /* 19 bytes */
+    assert_int_equal(storage_create_account(s, evil, evil, "$argon2id$evil", 7, &other), 0);
+    assert_true(other != ann);
+    assert_int_equal(storage_commit(s), 0);
+    storage_close(s);
+    s = open_db();
+    stored_account a;
+    assert_int_equal(storage_find_account(s, "ann", &a), 1);
+    assert_int_equal(a.id, ann);
+    assert_string_equal(a.name, "Ann");
+    assert_string_equal(a.hash, "$argon2id$ann");
+    assert_int_equal(a.created_ms, 5);
+    assert_int_equal(storage_find_account(s, "Ann", &a), 0); /* the key is the lower case */
+    assert_int_equal(storage_find_account(s, evil, &a), 1);
+    assert_string_equal(a.name, evil);
+    assert_int_equal(storage_set_password(s, ann, "$argon2id$new"), 0);
+    assert_int_equal(storage_set_password(s, 999999, "$argon2id$new"), 1);
+    assert_int_equal(storage_find_account(s, "ann", &a), 1);
+    assert_string_equal(a.hash, "$argon2id$new");
+    assert_int_equal(storage_commit(s), 0);
+    int count = 0;
+    assert_int_equal(storage_list(s, 1u << TABLE_WAITING, count_ids, &count), 0);
+    storage_close(s);
+}
+
+/* Sessions: found until they expire, ended one by one or all but one;
+ * a seat's account kept and listed; a deleted account's name, hash and
+ * sessions gone, its seats "deleted player", its id never given again. */
+static void test_sessions_and_seats(void **state)
+{
+    (void)state;
+    storage *s = open_db();
+    int64_t ann = 0, bob = 0;
+    assert_int_equal(storage_create_account(s, "Ann", "ann", "$argon2id$ann", 5, &ann), 0);
+    uint8_t h1[STORED_SESSION_HASH_BYTES], h2[STORED_SESSION_HASH_BYTES],
+        h3[STORED_SESSION_HASH_BYTES];
+    session_hash(h1, 1);
+    session_hash(h2, 2);
+    session_hash(h3, 3);
+    assert_int_equal(storage_create_session(s, h1, ann, 100, 1100), 0);
+    assert_int_equal(storage_create_session(s, h2, ann, 100, 5000), 0);
+    assert_int_equal(storage_create_session(s, h3, ann, 100, 5000), 0);
+    stored_account a;
+    assert_int_equal(storage_find_session(s, h1, 1099, &a), 1);
+    assert_int_equal(a.id, ann);
+    assert_string_equal(a.name, "Ann");
+    assert_int_equal(storage_find_session(s, h1, 1100, &a), 0); /* expired */
+    assert_int_equal(storage_delete_session(s, h3), 0);
+    assert_int_equal(storage_find_session(s, h3, 200, &a), 0);
+    assert_int_equal(storage_create_session(s, h3, ann, 100, 5000), 0);
+    /* All but h2 (h1 expired goes too). */
+    assert_int_equal(storage_delete_sessions(s, ann, h2, 2000), 0);
+    assert_int_equal(storage_find_session(s, h2, 200, &a), 1);
+    assert_int_equal(storage_find_session(s, h3, 200, &a), 0);
+    assert_int_equal(storage_find_session(s, h1, 200, &a), 0);
+
+    static stored_table t, u;
+    carc_game *g;
+    make_table(&t, "tacct0000001", 3, 4, &g);
+    carc_game_free(g);
+    t.seats[0].account = ann;
+    assert_int_equal(storage_create_table(s, &t), 0);
+    make_table(&u, "tacct0000002", 4, 0, &g);
+    carc_game_free(g);
+    u.created_ms = 2000;
+    u.status = TABLE_WAITING;
+    assert_int_equal(storage_create_table(s, &u), 0);
+    u.seats[1] = (stored_seat){.kind = SEAT_OPEN, .taken = 1, .name = "Ann", .account = ann};
+    assert_int_equal(storage_update_seat(s, u.id, 1, &u.seats[1], 0), 0);
+    assert_int_equal(storage_commit(s), 0);
+    storage_close(s);
+
+    s = open_db();
+    assert_int_equal(storage_load_table(s, t.id, &loaded), 1);
+    assert_int_equal(loaded.seats[0].account, ann);
+    assert_int_equal(loaded.seats[1].account, 0);
+    assert_int_equal(loaded.nmoves, 4);
+    seat_list l = {0};
+    unsigned live = 1u << TABLE_WAITING | 1u << TABLE_PLAYING;
+    assert_int_equal(storage_account_seats(s, ann, live, 10, note_seat, &l), 0);
+    assert_int_equal(l.n, 2);
+    assert_string_equal(l.id[0], u.id); /* newest first */
+    assert_int_equal(l.seat[0], 1);
+    assert_string_equal(l.id[1], t.id);
+    assert_int_equal(l.seat[1], 0);
+    l.n = 0;
+    assert_int_equal(storage_account_seats(s, ann, 1u << TABLE_FINISHED, 10, note_seat, &l), 0);
+    assert_int_equal(l.n, 0);
+
+    assert_int_equal(storage_delete_account(s, ann), 0);
+    assert_int_equal(storage_delete_account(s, ann), 1);
+    assert_int_equal(storage_commit(s), 0);
+    assert_int_equal(storage_find_account(s, "ann", &a), 0);
+    assert_int_equal(storage_find_session(s, h2, 200, &a), 0);
+    assert_int_equal(storage_load_table(s, t.id, &loaded), 1);
+    assert_int_equal(loaded.seats[0].account, STORED_DELETED_ACCOUNT);
+    assert_string_equal(loaded.seats[0].name, "deleted player");
+    assert_string_equal(loaded.seats[1].spec, "greedy");
+    assert_int_equal(loaded.nmoves, 4);
+    l.n = 0;
+    assert_int_equal(storage_account_seats(s, ann, live, 10, note_seat, &l), 0);
+    assert_int_equal(l.n, 0);
+    /* The name is free again; the id is not given again. */
+    assert_int_equal(storage_create_account(s, "ann", "ann", "$argon2id$b", 9, &bob), 0);
+    assert_true(bob != ann);
+    assert_int_equal(storage_commit(s), 0);
+    storage_close(s);
+}
+
+/* Accounts in a pass with game writes: a name taken is refused at once
+ * and the pass's other writes are kept (PostgreSQL: pipelined). */
+static void test_account_in_a_pass(void **state)
+{
+    (void)state;
+    storage *s = open_db();
+    storage_pipeline(s, 1);
+    int64_t id = 0;
+    assert_int_equal(storage_create_account(s, "Ann", "ann", "h", 1, &id), 0);
+    assert_int_equal(storage_commit(s), 0);
+    static stored_table t;
+    carc_game *g;
+    make_table(&t, "tpass0000001", 5, 2, &g);
+    carc_game_free(g);
+    assert_int_equal(storage_create_table(s, &t), 0);
+    assert_int_equal(storage_create_account(s, "aNN", "ann", "h", 2, &id), 1);
+    assert_int_equal(storage_append_move(s, t.id, 2, &t.moves[1], TABLE_PLAYING, -1), 0);
+    assert_int_equal(storage_commit(s), 0);
+    storage_close(s);
+    s = open_db();
+    assert_int_equal(storage_load_table(s, t.id, &loaded), 1);
+    assert_int_equal(loaded.nmoves, 3);
+    storage_close(s);
+}
+
+/* An SQLite file of schema version 8 with a game in it (before the
+ * accounts) opens at version 9: the game whole, its seats guests', and
+ * accounts and sessions work in it. */
+static void test_upgrade_from_version_8(void **state)
+{
+    (void)state;
+    static stored_table t;
+    carc_game *g;
+    make_table(&t, "told00000008", 21, 6, &g);
+    storage *s = open_db();
+    assert_int_equal(storage_create_table(s, &t), 0);
+    assert_int_equal(storage_commit(s), 0);
+    storage_close(s);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    const char *back_to_8 = "DROP INDEX seats_account; ALTER TABLE seats DROP COLUMN account;"
+                            "DROP TABLE accounts; DROP TABLE sessions; PRAGMA user_version=8;";
+    assert_int_equal(sqlite3_exec(db, back_to_8, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    s = open_db();
+    assert_int_equal(schema_version(), 9);
+    assert_int_equal(storage_load_table(s, t.id, &loaded), 1);
+    assert_int_equal(loaded.nmoves, 6);
+    assert_string_equal(loaded.moves[5].text, t.moves[5].text);
+    assert_string_equal(loaded.seats[0].name, "Ann");
+    assert_int_equal(loaded.seats[0].account, 0);
+    int64_t id = 0;
+    assert_int_equal(storage_create_account(s, "Ann", "ann", "h", 1, &id), 0);
+    loaded.seats[0].account = id;
+    assert_int_equal(storage_update_seat(s, t.id, 0, &loaded.seats[0], 0), 0);
+    assert_int_equal(storage_commit(s), 0);
+    storage_close(s);
+    s = open_db();
+    assert_int_equal(storage_load_table(s, t.id, &loaded), 1);
+    assert_int_equal(loaded.seats[0].account, id);
+    storage_close(s);
+    carc_game_free(g);
+}
+
+/* PostgreSQL: a database of schema version 4 with a game in it (before
+ * the accounts) is brought to version 5: the game whole, accounts work. */
+static void test_upgrade_from_version_4_pg(void **state)
+{
+    (void)state;
+    static stored_table t;
+    carc_game *g;
+    make_table(&t, "told00000004", 22, 5, &g);
+    carc_game_free(g);
+    storage *s = open_db();
+    assert_int_equal(storage_create_table(s, &t), 0);
+    assert_int_equal(storage_commit(s), 0);
+    storage_close(s);
+    pg_exec("DROP TABLE accounts, sessions; ALTER TABLE seats DROP COLUMN account;"
+            " UPDATE carc_schema SET version=4");
+    s = open_db();
+    assert_int_equal(schema_version(), 5);
+    assert_int_equal(storage_load_table(s, t.id, &loaded), 1);
+    assert_int_equal(loaded.nmoves, 5);
+    assert_int_equal(loaded.seats[0].account, 0);
+    int64_t id = 0;
+    assert_int_equal(storage_create_account(s, "Ann", "ann", "h", 1, &id), 0);
+    loaded.seats[0].account = id;
+    assert_int_equal(storage_update_seat(s, t.id, 0, &loaded.seats[0], 0), 0);
+    assert_int_equal(storage_commit(s), 0);
+    assert_int_equal(storage_load_table(s, t.id, &loaded), 1);
+    assert_int_equal(loaded.seats[0].account, id);
     storage_close(s);
 }
 
@@ -972,12 +1209,16 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_newer_schema_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_hand_kept, setup, teardown),
         cmocka_unit_test(test_bad_path),
+        cmocka_unit_test_setup_teardown(test_accounts, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_sessions_and_seats, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_account_in_a_pass, setup, teardown),
     };
     const struct CMUnitTest sqlite_only[] = {
         cmocka_unit_test_setup_teardown(test_locked_database, setup, teardown),
         cmocka_unit_test_setup_teardown(test_upgrade_from_version_1, setup, teardown),
         cmocka_unit_test_setup_teardown(test_upgrade_from_version_2, setup, teardown),
         cmocka_unit_test_setup_teardown(test_upgrade_from_version_4, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_upgrade_from_version_8, setup, teardown),
     };
     const struct CMUnitTest postgres_only[] = {
         cmocka_unit_test_setup_teardown(test_locked_database_pg, setup, teardown),
@@ -986,6 +1227,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_postgres_restarted, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pipelined_pg, setup, teardown),
         cmocka_unit_test_setup_teardown(test_upgrade_from_version_2_pg, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_upgrade_from_version_4_pg, setup, teardown),
     };
     if (strcmp(backend, "postgresql") == 0) {
         pg_uri = getenv("CARC_TEST_PG");
