@@ -11,7 +11,7 @@
 static const char *const type_names[MSG_TYPES] = {
     "hello",  "create", "join",     "resume", "watch",    "leave",  "move", "legal",
     "sync",   "chat",   "lobby",    "mine",   "record",   "review", "ping", "features",
-    "replay", "hint",   "estimate", "reopen", "takeback", "resign",
+    "replay", "hint",   "estimate", "reopen", "takeback", "resign", "rematch",
 };
 
 static const char *const error_names[ERR_CODES] = {
@@ -640,6 +640,7 @@ static msg_error decode_fields(json_t *root, msg_request *r, msg_problem *p)
         msg_error e = get_table(root, r, p);
         return e == ERR_NONE ? get_bool(root, "on", &r->on, p) : e;
     }
+    case MSG_REMATCH:
     case MSG_TAKEBACK: {
         msg_error e = get_table(root, r, p);
         return e == ERR_NONE ? get_bool(root, "accept", &r->on, p) : e;

@@ -53,6 +53,7 @@ typedef enum msg_type {
     MSG_REOPEN,
     MSG_TAKEBACK,
     MSG_RESIGN,
+    MSG_REMATCH,
     MSG_TYPES
 } msg_type;
 
@@ -158,8 +159,8 @@ typedef struct msg_request {
     /* review */
     int ms;
     /* estimate: start (1, the default) or stop the estimate events;
-     * takeback: accept (1, the default: ask, or accept another's ask) or
-     * decline (0) */
+     * takeback, rematch: accept (1, the default: ask, or accept another's
+     * ask) or decline (0) */
     int on;
     /* mine */
     int nmine;

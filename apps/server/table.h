@@ -44,6 +44,12 @@ typedef struct srv_table {
      * seats that agree (a bit each). */
     int takeback_seat, takeback_turn;
     unsigned takeback_agreed;
+    /* A rematch asked at the end (in memory): the seats that agree (a bit
+     * each), when it was first asked (0: none; it lapses after
+     * TABLE_REMATCH_MS), and the table it made ("" until then). */
+    unsigned rematch_agreed;
+    int64_t rematch_ms;
+    char rematch_table[STORED_ID_BYTES];
     chat_line *chat;                   /* CHAT_KEPT lines, a ring; NULL until the first */
     char first_text[FIRST_TEXT_BYTES]; /* how the first seat was drawn, or "" (not
                                             stored: told at the table's creation) */

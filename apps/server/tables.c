@@ -147,6 +147,47 @@ srv_table *tb_table_from_row(const stored_table *row, char *err, size_t errcap)
     return t;
 }
 
+void tb_new_table_id(const srv_tables *T, char out[TABLE_ID_LEN + 1])
+{
+    static const char alphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+    do {
+        uint8_t bytes[TABLE_ID_LEN - 1];
+        token_random(bytes, sizeof bytes);
+        out[0] = 't';
+        for (int i = 0; i < TABLE_ID_LEN - 1; i++)
+            out[i + 1] = alphabet[bytes[i] % 36];
+        out[TABLE_ID_LEN] = '\0';
+    } while (tb_find_loaded(T, out));
+}
+
+srv_table *tb_open_table(srv_tables *T, const stored_table *row)
+{
+    char err[160];
+    srv_table *t = tb_table_from_row(row, err, sizeof err);
+    if (!t) {
+        fprintf(stderr, "carcassonne serve: table %s not made: %s\n", row->id, err);
+        return NULL;
+    }
+    /* This process runs it (claimed before it exists: nobody else can). */
+    if (storage_claim(T->store, t->row.id) != 1) {
+        fprintf(stderr, "carcassonne serve: table %s not claimed: %s\n", t->row.id,
+                storage_error(T->store));
+        tb_free_table(t);
+        return NULL;
+    }
+    t->claimed = 1;
+    if (storage_create_table(T->store, &t->row) != 0) {
+        fprintf(stderr, "carcassonne serve: %s\n", storage_error(T->store));
+        storage_release(T->store, t->row.id);
+        tb_free_table(t);
+        return NULL;
+    }
+    tb_insert_table(T, t);
+    tb_start_clocks(t, t->row.started_ms ? t->row.started_ms : t->row.created_ms);
+    t->idle_ms = t->row.created_ms;
+    return t;
+}
+
 int tb_replay_game(srv_tables *T, srv_table *t, char *err, size_t errcap)
 {
     tb_start_clocks(t, t->row.started_ms);

@@ -25,6 +25,8 @@ enum {
  * player is away forfeits (abandoned) when its clock runs out once more
  * after the computer played this many of its turns in a row. */
 #define TABLE_ABANDON_TURNS 2
+/* A rematch asked at a finished table lapses after this long. */
+#define TABLE_REMATCH_MS (2LL * 60 * 1000)
 /* Who plays the seat of a player who resigned a game of 3 or more. */
 #define TABLE_RESIGNED_SPEC "mcts:level=easy"
 /* A waiting table that nobody has followed for this long is closed. */

@@ -60,6 +60,11 @@ int tb_adopt_orphans(srv_tables *T, int64_t now);
 int tb_let_go(srv_tables *T, srv_table *t, int64_t now);
 void tb_start_clocks(srv_table *t, int64_t now);
 void tb_stop_clock(srv_table *t, int seat, int64_t now);
+/* A new random table id, no table's in memory. */
+void tb_new_table_id(const srv_tables *T, char out[TABLE_ID_LEN + 1]);
+/* A new table from `row` (its game not begun): claimed by this process,
+ * stored, in the registry; NULL (said on stderr) when it cannot be. */
+srv_table *tb_open_table(srv_tables *T, const stored_table *row);
 /* Replays `t`'s game again from its row (after a takeback) into a new
  * game, its clocks from the stored times, the turn to play starting now.
  * -1 (with `err`) when a stored move does not replay: nothing changed. */
@@ -98,6 +103,8 @@ void tb_do_legal(srv_tables *T, srv_client *c, const msg_request *r, srv_table *
 void tb_do_move(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t);
 void tb_do_review(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t);
 void tb_do_takeback(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t);
+/* tables_rematch.c: a new game with the same people at the end */
+void tb_do_rematch(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t);
 void tb_do_resign(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t);
 
 /* tables_seats.c */

@@ -255,6 +255,7 @@ static void table_request(srv_tables *T, srv_client *c, const msg_request *r)
     case MSG_REOPEN: tb_do_reopen(T, c, r, t); break;
     case MSG_TAKEBACK: tb_do_takeback(T, c, r, t); break;
     case MSG_RESIGN: tb_do_resign(T, c, r, t); break;
+    case MSG_REMATCH: tb_do_rematch(T, c, r, t); break;
     default: tb_refuse(T, c, r, ERR_UNKNOWN_TYPE, "not a table request"); break;
     }
 }

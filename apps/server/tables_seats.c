@@ -7,17 +7,6 @@
 
 #include "first_seat.h"
 
-static void new_table_id(char out[TABLE_ID_LEN + 1])
-{
-    static const char alphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
-    uint8_t bytes[TABLE_ID_LEN - 1];
-    token_random(bytes, sizeof bytes);
-    out[0] = 't';
-    for (int i = 0; i < TABLE_ID_LEN - 1; i++)
-        out[i + 1] = alphabet[bytes[i] % 36];
-    out[TABLE_ID_LEN] = '\0';
-}
-
 /* The id of the table made by `create` with the request key `key`: the
  * same for a repeat, so that it finds the table. */
 static void key_table_id(const char *key, char out[TABLE_ID_LEN + 1])
@@ -91,9 +80,7 @@ static int fill_new_row(srv_tables *T, srv_client *c, const msg_request *r, stor
     if (r->key[0])
         key_table_id(r->key, row->id);
     else
-        do
-            new_table_id(row->id);
-        while (tb_find_loaded(T, row->id));
+        tb_new_table_id(T, row->id);
     row->created_ms = tb_now_ms(T);
     row->players = r->nseats;
     row->rules = r->rules;
@@ -254,35 +241,16 @@ void tb_do_create(srv_tables *T, srv_client *c, const msg_request *r)
         return;
     }
     stored_table *row = malloc(sizeof *row);
-    char token[TOKEN_HEX] = "", invites[CARC_MAX_PLAYERS][TOKEN_HEX] = {{0}}, err[160];
+    char token[TOKEN_HEX] = "", invites[CARC_MAX_PLAYERS][TOKEN_HEX] = {{0}};
     int me;
     srv_table *t = NULL;
     if (row && fill_new_row(T, c, r, row, &me, token, invites) == 0)
-        t = tb_table_from_row(row, err, sizeof err);
+        t = tb_open_table(T, row);
     free(row);
     if (!t) {
-        tb_refuse(T, c, r, ERR_INTERNAL, "the table could not be made");
-        return;
-    }
-    /* This process runs it (claimed before it exists: nobody else can). */
-    if (storage_claim(T->store, t->row.id) != 1) {
-        fprintf(stderr, "carcassonne serve: table %s not claimed: %s\n", t->row.id,
-                storage_error(T->store));
-        tb_free_table(t);
         tb_refuse(T, c, r, ERR_INTERNAL, "the table could not be made: try again");
         return;
     }
-    t->claimed = 1;
-    if (storage_create_table(T->store, &t->row) != 0) {
-        fprintf(stderr, "carcassonne serve: %s\n", storage_error(T->store));
-        storage_release(T->store, t->row.id);
-        tb_free_table(t);
-        tb_refuse(T, c, r, ERR_INTERNAL, "the table could not be stored");
-        return;
-    }
-    tb_insert_table(T, t);
-    tb_start_clocks(t, t->row.created_ms);
-    t->idle_ms = t->row.created_ms;
     create_answer(T, c, r, t, token, invites);
     tb_maybe_think(T, t);
 }

@@ -396,6 +396,9 @@ static void test_others(void **state)
     expect_error("{\"type\":\"takeback\",\"table\":\"t\",\"accept\":\"no\"}", ERR_BAD_FIELD,
                  "accept");
     expect_error("{\"type\":\"takeback\"}", ERR_BAD_FIELD, "table");
+    expect_ok("{\"type\":\"rematch\",\"table\":\"t\",\"accept\":false}");
+    assert_int_equal(request.type, MSG_REMATCH);
+    assert_int_equal(request.on, 0);
     expect_ok("{\"type\":\"resign\",\"table\":\"t\"}");
     assert_int_equal(request.type, MSG_RESIGN);
     expect_error("{\"type\":\"resign\"}", ERR_BAD_FIELD, "table");

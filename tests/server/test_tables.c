@@ -1121,6 +1121,86 @@ static void test_resign(void **state)
     assert_non_null(strstr(record, "resigned 2 " TABLE_RESIGNED_SPEC "\n"));
 }
 
+/* A rematch (issue 36): asked at the end, declined, asked again and
+ * agreed; the new table has the same rules and clock, the seats turned by
+ * one, each person's seat theirs through the token the `rematch` event
+ * gives; an ask lapses after TABLE_REMATCH_MS; against the computer it is
+ * made at once. */
+static void test_rematch(void **state)
+{
+    (void)state;
+    two_players("[\"me\",\"open\"],\"rules\":[\"small-city\"],\"clock\":{\"mode\":\"move\","
+                "\"seconds\":60}",
+                1);
+    ask_table(0, "rematch", "");
+    expect_error_code(0, "not_started"); /* not before the end */
+    ask_table(1, "resign", "");
+    drain(0);
+    drain(1);
+    ask_table(0, "rematch", "");
+    assert_string_equal(json_string_value(json_object_get(expect(0, "rematch.ok"), "what")),
+                        "asked");
+    json_t *ev = expect(1, "rematch");
+    assert_string_equal(json_string_value(json_object_get(ev, "what")), "asked");
+    assert_true(json_integer_value(json_object_get(ev, "until_ms")) == clock_ms + TABLE_REMATCH_MS);
+    ask_table(1, "rematch", ",\"accept\":false");
+    expect(1, "rematch.ok");
+    drain(0);
+    drain(1);
+    /* An ask lapses: a yes after two minutes is a new ask. */
+    ask_table(0, "rematch", "");
+    clock_ms += TABLE_REMATCH_MS + 1000;
+    drain(1);
+    ask_table(1, "rematch", "");
+    assert_string_equal(json_string_value(json_object_get(expect(1, "rematch.ok"), "what")),
+                        "asked");
+    drain(0);
+    drain(1);
+    ask_table(0, "rematch", "");
+    json_t *ok = expect(0, "rematch.ok");
+    assert_string_equal(json_string_value(json_object_get(ok, "what")), "ready");
+    char fresh[32], token[2][80];
+    snprintf(fresh, sizeof fresh, "%s", json_string_value(json_object_get(ok, "new_table")));
+    for (int c = 0; c < 2; c++) {
+        ev = expect(c, "rematch");
+        assert_string_equal(json_string_value(json_object_get(ev, "new_table")), fresh);
+        /* Old seat c sits at c - 1 (turned by one). */
+        assert_int_equal(json_integer_value(json_object_get(ev, "seat")), (c + 1) % 2);
+        snprintf(token[c], sizeof token[c], "%s", json_string_value(json_object_get(ev, "token")));
+    }
+    char text[300];
+    snprintf(text, sizeof text, "{\"type\":\"resume\",\"id\":5,\"table\":\"%s\",\"token\":\"%s\"}",
+             fresh, token[0]);
+    request(0, text);
+    assert_int_equal(json_integer_value(json_object_get(expect(0, "resume.ok"), "seat")), 1);
+    json_t *st = expect(0, "state");
+    assert_string_equal(json_string_value(json_object_get(st, "status")), "playing");
+    assert_string_equal(json_string_value(json_array_get(json_object_get(st, "rules"), 0)),
+                        "small-city");
+    json_t *clock = json_object_get(st, "clock");
+    assert_int_equal(json_integer_value(json_object_get(clock, "seconds")), 60);
+    assert_int_equal(json_integer_value(json_object_get(st, "to_move")), 0);
+    json_t *seats = json_object_get(st, "seats");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(seats, 0), "name")),
+                        "Bob");
+    /* A second rematch of the same table is refused: it is made. */
+    ask_table(1, "rematch", "");
+    expect_error_code(1, "bad_field");
+
+    /* Against the computer: made at once, the computer's turn asked. */
+    teardown(state);
+    setup(state);
+    two_players("[\"me\",\"random\"]", 0);
+    ask_table(0, "resign", "");
+    drain(0);
+    think.asked = 0;
+    ask_table(0, "rematch", "");
+    ok = expect(0, "rematch.ok");
+    assert_string_equal(json_string_value(json_object_get(ok, "what")), "ready");
+    assert_int_equal(think.asked, 1);
+    assert_string_equal(think.table, json_string_value(json_object_get(ok, "new_table")));
+}
+
 /* A correspondence clock, days a move (issue 36): the state says it; its
  * deadline is kept across a restart (the time the server was down counts,
  * unlike the minutes clocks), and past it the clock does what on_timeout
@@ -2713,6 +2793,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_takeback_between_people, setup, teardown),
         cmocka_unit_test_setup_teardown(test_resign, setup, teardown),
         cmocka_unit_test_setup_teardown(test_days_clock, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_rematch, setup, teardown),
         cmocka_unit_test_setup_teardown(test_leave_and_presence, setup, teardown),
         cmocka_unit_test_setup_teardown(test_clock_forfeit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_clock_computer, setup, teardown),
