@@ -9,8 +9,8 @@
 #include "carcassonne_ai.h"
 
 static const char *const type_names[MSG_TYPES] = {
-    "hello",  "create", "join",     "resume", "watch",    "leave",  "move", "legal",
-    "sync",   "chat",   "lobby",    "mine",   "record",   "review", "ping", "features",
+    "hello",  "create", "join",     "resume", "watch",    "leave",  "move",    "legal",
+    "sync",   "chat",   "lobby",    "mine",   "record",   "review", "ping",    "features",
     "replay", "hint",   "estimate", "reopen", "takeback", "resign", "rematch",
 };
 
@@ -625,8 +625,11 @@ static msg_error decode_fields(json_t *root, msg_request *r, msg_problem *p)
     case MSG_CREATE: return decode_create(root, r, p);
     case MSG_JOIN: return decode_join(root, r, p);
     case MSG_RESUME: {
+        /* Without a token (left as zeros): the seat of the connection's account. */
         msg_error e = get_table(root, r, p);
-        return e == ERR_NONE ? get_token(root, "token", r->token, p) : e;
+        return e == ERR_NONE && json_object_get(root, "token")
+                   ? get_token(root, "token", r->token, p)
+                   : e;
     }
     case MSG_MOVE: return decode_move(root, r, p);
     case MSG_CHAT: return decode_chat(root, r, p);

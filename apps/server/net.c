@@ -15,6 +15,7 @@
 #include "catalogue.h"
 #include "counts.h"
 #include "frame_check.h"
+#include "http_api.h"
 #include "listener.h"
 #include "message.h"
 #include "relay.h"
@@ -78,6 +79,8 @@ typedef struct session {
     conn *c;
     unsigned char *body; /* an HTTP reply: LWS_PRE bytes, then body_len */
     size_t body_len;
+    api_req *api;     /* a request to the accounts' routes (http_api.h) */
+    api_identity who; /* a WebSocket upgrade: the account of its cookie */
 } session;
 
 typedef struct server {
@@ -88,6 +91,7 @@ typedef struct server {
     storage *store;
     srv_tables *tables;
     workers *pool;
+    http_api *api; /* the accounts' routes */
     uint64_t next_id;
     msg_request request; /* the one being handled */
     addr_counts conns_per_addr;
@@ -211,6 +215,17 @@ static void conn_refuse(server *S, conn *c, msg_error code, const char *message)
 
 /* --- Input ----------------------------------------------------------------------------- */
 
+/* The client's address: the one its connection's PROXY header carried,
+ * else its peer's. */
+static void client_addr(server *S, struct lws *wsi, char *out, size_t cap)
+{
+    const char *addr = S->listener ? listener_addr(S->listener, lws_get_socket_fd(wsi)) : NULL;
+    if (addr)
+        snprintf(out, cap, "%s", addr);
+    else
+        lws_get_peer_simple(wsi, out, cap);
+}
+
 static void conn_open(server *S, session *s, struct lws *wsi)
 {
     conn *c = calloc(1, sizeof *c);
@@ -229,12 +244,10 @@ static void conn_open(server *S, session *s, struct lws *wsi)
     if (S->conns)
         S->conns->prev = c;
     S->conns = c;
-    /* The address the connection's PROXY header carried, else its peer's. */
-    const char *addr = S->listener ? listener_addr(S->listener, lws_get_socket_fd(wsi)) : NULL;
-    if (addr)
-        snprintf(c->client.addr, sizeof c->client.addr, "%s", addr);
-    else
-        lws_get_peer_simple(wsi, c->client.addr, sizeof c->client.addr);
+    client_addr(S, wsi, c->client.addr, sizeof c->client.addr);
+    c->client.account = s->who.account;
+    memcpy(c->client.account_name, s->who.name, sizeof c->client.account_name);
+    memcpy(c->client.session_hash, s->who.session_hash, sizeof c->client.session_hash);
     int n = counts_add(&S->conns_per_addr, c->client.addr, 1);
     if (n < 0 || n > S->opt->max_conns_per_ip)
         conn_refuse(S, c, ERR_TOO_MANY, "too many connections from your address");
@@ -278,6 +291,30 @@ static void peer_add(server *S, int id)
         S->peers[S->npeers++] = id;
 }
 
+/* A request's text begins with ACCOUNT_MARK when the process that relays
+ * it says whose account it is for: the mark, "ID NAME\n", then the
+ * request. No client's text begins so (a request is a JSON object). */
+#define ACCOUNT_MARK '\x01'
+
+/* Relays request `data` of `c` to process `to`, with its account. */
+static void relay_request(server *S, int to, const conn *c, const char *data, size_t len)
+{
+    if (!c->client.account) {
+        relay_send(S->relay, to, RELAY_REQUEST, c->client.id, c->client.addr, data, len);
+        return;
+    }
+    char head[64];
+    int n = snprintf(head, sizeof head, "%c%lld %s\n", ACCOUNT_MARK, (long long)c->client.account,
+                     c->client.account_name);
+    char *text = malloc((size_t)n + len);
+    if (!text)
+        return;
+    memcpy(text, head, (size_t)n);
+    memcpy(text + n, data, len);
+    relay_send(S->relay, to, RELAY_REQUEST, c->client.id, c->client.addr, text, (size_t)n + len);
+    free(text);
+}
+
 /* Sends request `r` of `c` (its text `data`) to the process that runs its
  * table, when another one does: 1 when sent. */
 static int forward(server *S, conn *c, const msg_request *r, const char *data, size_t len)
@@ -312,7 +349,7 @@ static int forward(server *S, conn *c, const msg_request *r, const char *data, s
         c->owners[c->nowners++] = owner;
     }
     peer_add(S, owner);
-    relay_send(S->relay, owner, RELAY_REQUEST, c->client.id, c->client.addr, data, len);
+    relay_request(S, owner, c, data, len);
     return 1;
 }
 
@@ -339,8 +376,15 @@ static void conn_message(server *S, conn *c, const char *data, size_t len, int b
                      why);
     } else if (e != ERR_NONE)
         tables_error(S->tables, &c->client, e == ERR_BAD_JSON ? NULL : &r->id, e, problem.message);
-    else if (!forward(S, c, r, data, len))
-        tables_request(S->tables, &c->client, r);
+    else {
+        /* Acting for an account: its session still lives (not logged out
+         * or deleted on any process since the upgrade). */
+        if (c->client.account &&
+            (r->type == MSG_CREATE || r->type == MSG_JOIN || r->type == MSG_RESUME))
+            http_api_recheck(S->api, &c->client);
+        if (!forward(S, c, r, data, len))
+            tables_request(S->tables, &c->client, r);
+    }
     if (tables_client_abusive(&c->client))
         c->close_soon = 1;
 }
@@ -415,6 +459,11 @@ static char *stats_json(server *S)
  * catalogue as JSON; GET /api/stats: the server's counters as JSON. */
 static int http_request(server *S, session *s, struct lws *wsi, const char *path)
 {
+    if (S->api && http_api_route(wsi)) {
+        char addr[STORED_ADDR_BYTES];
+        client_addr(S, wsi, addr, sizeof addr);
+        return http_api_begin(S->api, wsi, &s->api, addr);
+    }
     char id[STORED_ID_BYTES + 1] = "";
     const char *p = strstr(path, "tables/");
     const char *rest = p ? p + 7 : NULL;
@@ -476,6 +525,8 @@ static void take_results(server *S)
             tables_analysis_done(S->tables, r.table, r.turn, &r.analysis);
         else if (r.kind == JOB_REPLAY)
             tables_replay_done(S->tables, r.replay_job, r.replay, r.replay_error);
+        else if (r.kind == JOB_CALL)
+            http_api_call_done(S->api, r.call_job, r.call_arg);
         else if (r.review)
             tables_review_done(S->tables, r.table, r.review);
     }
@@ -521,6 +572,25 @@ static void remote_gone(server *S, remote **at)
 
 static void peer_dead(server *S, int id);
 
+/* The account of a relayed request (ACCOUNT_MARK) into `c`, and the
+ * request's text after it. */
+static void relayed_account(srv_client *c, const char **text, size_t *len)
+{
+    c->account = 0;
+    c->account_name[0] = '\0';
+    const char *end = *len > 0 && (*text)[0] == ACCOUNT_MARK ? memchr(*text, '\n', *len) : NULL;
+    if (!end)
+        return;
+    long long id = 0;
+    char name[STORED_ACCOUNT_NAME_BYTES] = "";
+    if (sscanf(*text + 1, "%lld %20[A-Za-z0-9_-]", &id, name) == 2) {
+        c->account = id;
+        memcpy(c->account_name, name, sizeof name);
+    }
+    *len -= (size_t)(end + 1 - *text);
+    *text = end + 1;
+}
+
 static void relayed(server *S, relay_item *it)
 {
     if (it->kind == RELAY_MESSAGE) {
@@ -542,7 +612,11 @@ static void relayed(server *S, relay_item *it)
         remote *rc = remote_get(S, it->from, it->client, it->addr);
         msg_problem problem;
         msg_request *r = &S->request;
-        msg_error e = msg_decode(it->text, it->len, r, &problem);
+        const char *text = it->text;
+        size_t len = it->len;
+        if (rc) /* the account its process says the request is for (0: a guest) */
+            relayed_account(&rc->client, &text, &len);
+        msg_error e = msg_decode(text, len, r, &problem);
         if (!rc)
             return;
         if (e != ERR_NONE)
@@ -659,7 +733,12 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     session *s = user;
     server *S = lws_context_user(lws_get_context(wsi));
     switch (reason) {
-    case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION: return ws_path_ok(wsi) ? 0 : 1;
+    case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+        if (!ws_path_ok(wsi))
+            return 1;
+        if (S->api) /* who its session cookie is */
+            http_api_identify(S->api, wsi, &s->who);
+        return 0;
     case LWS_CALLBACK_ESTABLISHED: conn_open(S, s, wsi); return s->c ? 0 : -1;
     case LWS_CALLBACK_RECEIVE:
         if (!s->c || sent_unmasked(s->c))
@@ -680,7 +759,17 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             take_relayed(S);
         return 0;
     case LWS_CALLBACK_HTTP: return http_request(S, s, wsi, in ? (const char *)in : "");
+    case LWS_CALLBACK_HTTP_BODY:
+        if (s && s->api)
+            return http_api_body(S->api, s->api, in, len);
+        break;
+    case LWS_CALLBACK_HTTP_BODY_COMPLETION:
+        if (s && s->api)
+            return http_api_body_done(S->api, s->api);
+        break;
     case LWS_CALLBACK_HTTP_WRITEABLE:
+        if (s && s->api)
+            return http_api_write(S->api, wsi, &s->api);
         if (s && s->body)
             return http_write(s, wsi);
         break;
@@ -688,6 +777,8 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         if (s) {
             free(s->body);
             s->body = NULL;
+            if (S->api)
+                http_api_closed(S->api, &s->api);
         }
         break;
     default: break;
@@ -912,6 +1003,10 @@ static int start(server *S, struct lws_http_mount *api, struct lws_http_mount *f
         fprintf(stderr, "carcassonne serve: cannot start %d worker threads\n", o->workers);
         return -1;
     }
+    if (!(S->api = http_api_new(S->store, S->pool, o->tls_cert != NULL))) {
+        fprintf(stderr, "carcassonne serve: cannot start the accounts (libsodium)\n");
+        return -1;
+    }
     if (tables_load(S->tables, err, sizeof err) != 0) {
         fprintf(stderr, "carcassonne serve: cannot load the tables: %s\n", err);
         return -1;
@@ -928,6 +1023,8 @@ static void stop(server *S)
     S->listener = NULL;
     if (S->ctx)
         lws_context_destroy(S->ctx);
+    http_api_free(S->api); /* after the context: its requests' connections are closed */
+    S->api = NULL;
     if (S->loop)
         ev_loop_destroy(S->loop);
     relay_free(S->relay);
@@ -968,6 +1065,7 @@ int server_run(const server_options *o)
                 status = storage_lost(S->store) ? SERVER_RESTART : 1;
                 break;
             }
+            http_api_committed(S->api); /* the accounts' replies of the pass */
             /* What the pass sent to other processes' clients, after its
              * commit. */
             if (S->relay && (relay_flush(S->relay) != 0 || relay_lost(S->relay))) {

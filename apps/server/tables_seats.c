@@ -111,6 +111,7 @@ static int fill_new_row(srv_tables *T, srv_client *c, const msg_request *r, stor
         case SEAT_ME:
             s->kind = SEAT_OPEN;
             s->taken = 1;
+            s->account = c->account; /* a logged-in creator's seat is the account's */
             snprintf(s->name, sizeof s->name, "%s", r->name);
             if (make_secret(row->salt, r->key, "create", s->token_hash, token))
                 return -1;
@@ -314,6 +315,16 @@ static int seat_to_take(srv_tables *T, srv_client *c, const srv_table *t, const 
     return seat;
 }
 
+/* The seat of table `t` that account `account` took, or -1 (none, or
+ * `account` 0: a guest). */
+static int account_seat(const srv_table *t, int64_t account)
+{
+    for (int i = 0; account > 0 && i < t->row.players; i++)
+        if (t->row.seats[i].taken && t->row.seats[i].account == account)
+            return i;
+    return -1;
+}
+
 /* The answer of a `join` for `seat` with `token`: `c` becomes its member. */
 static void join_answer(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t, int seat,
                         const char *token)
@@ -362,6 +373,9 @@ void tb_do_join(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t
         return;
     }
     s.taken = 1;
+    /* The account's seat, unless it has one here already (a second seat
+     * taken from the same login is a guest's). */
+    s.account = account_seat(t, c->account) < 0 ? c->account : 0;
     snprintf(s.name, sizeof s.name, "%s", r->name);
     int filled = 1;
     for (int i = 0; i < t->row.players; i++)
@@ -401,11 +415,25 @@ int tb_seat_of_token(const srv_table *t, const uint8_t token[TOKEN_SECRET_BYTES]
     return found;
 }
 
+static int token_given(const msg_request *r)
+{
+    for (size_t i = 0; i < sizeof r->token; i++)
+        if (r->token[i])
+            return 1;
+    return 0;
+}
+
+/* `resume` with the seat's token, or without one (32 zeros count as none)
+ * by a connection logged in to the account that took a seat here. */
 void tb_do_resume(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t)
 {
-    int seat = tb_seat_of_token(t, r->token);
+    int given = token_given(r);
+    int seat = given ? tb_seat_of_token(t, r->token) : account_seat(t, c->account);
     if (seat < 0) {
-        tb_refuse(T, c, r, ERR_BAD_TOKEN, "that is not the token of a seat of this table");
+        tb_refuse(T, c, r, ERR_BAD_TOKEN,
+                  given        ? "that is not the token of a seat of this table"
+                  : c->account ? "your account has no seat at this table: resume with the token"
+                               : "resume needs the seat's token (or log in to its account)");
         return;
     }
     if (tb_member_add(t, c) != 0) {
@@ -450,6 +478,7 @@ void tb_do_reopen(srv_tables *T, srv_client *c, const msg_request *r, srv_table 
     }
     stored_seat s = *old;
     s.taken = 0;
+    s.account = 0;
     s.name[0] = '\0';
     memset(s.token_hash, 0, sizeof s.token_hash);
     if (storage_update_seat(T->store, t->row.id, seat, &s, t->row.started_ms) != 0) {

@@ -1,5 +1,5 @@
 /* workers.c: the worker pool: threads, job and result queues (computer
- * moves, analyses and replays first, taken in turn from each address, then
+ * moves, analyses, replays and calls first, taken in turn from each address, then
  * reviews, one position at a time), the watchdog that stops a search at
  * its time cap. */
 #define _GNU_SOURCE /* gettid(): a nice value for each worker thread */
@@ -33,8 +33,11 @@ typedef struct job {
     carc_game *replay;   /* the game replayed up to `position`; NULL before the first */
     int next_draw;       /* with hand=N: the next draw of `game`'s log to name on `replay` */
     json_t *list;        /* the positions reviewed so far */
-    uint64_t replay_job; /* JOB_REPLAY: its number, and the record (malloc'ed) */
+    uint64_t replay_job; /* JOB_REPLAY, JOB_CALL: its number; JOB_REPLAY: the record (malloc'ed) */
     char *record;
+    void (*run)(void *arg);  /* JOB_CALL: what to call, */
+    void (*drop)(void *arg); /* ... what frees its argument when it is not run, */
+    void *arg;               /* ... and its argument */
     struct job *next;
 } job;
 
@@ -50,6 +53,7 @@ typedef struct lane {
 
 typedef struct result_node {
     worker_result result;
+    void (*drop)(void *arg); /* frees result.call_arg when the result is not taken */
     struct result_node *next;
 } result_node;
 
@@ -66,7 +70,7 @@ struct workers {
     pthread_cond_t tick;           /* wakes the watchdog to stop */
     lane *lanes_head, *lanes_tail; /* computer moves and analyses, by address */
     job *review_head, *review_tail;
-    int nthink, nanalyse, nreplay, nreview;
+    int nthink, nanalyse, nreplay, nreview, ncall;
     result_node *results_head, *results_tail;
     int stopping;      /* workers: take no more jobs, stop searching */
     int watchdog_quit; /* the watchdog: every worker has ended */
@@ -147,6 +151,8 @@ static job *pop_list(job **head, job **tail)
 /* The count of queued jobs of `j`'s kind among those in lanes. */
 static int *lane_count(workers *w, const job *j)
 {
+    if (j->kind == JOB_CALL)
+        return &w->ncall;
     return j->kind == JOB_THINK ? &w->nthink : j->kind == JOB_ANALYSE ? &w->nanalyse : &w->nreplay;
 }
 
@@ -214,6 +220,8 @@ static void free_job(job *j)
         carc_game_free(j->replay);
         json_decref(j->list);
         free(j->record);
+        if (j->arg && j->drop)
+            j->drop(j->arg);
         free(j);
     }
 }
@@ -380,14 +388,32 @@ static void run_replay(const job *j, worker_result *r)
     }
 }
 
-static void post_result(workers *w, const worker_result *r)
+/* A call: its argument goes back with the result. */
+static void run_call(job *j, worker_result *r)
+{
+    j->run(j->arg);
+    r->call_job = j->replay_job;
+    r->call_arg = j->arg;
+    j->arg = NULL;
+}
+
+/* Frees what a result not taken holds. */
+static void drop_result(const worker_result *r, void (*drop)(void *arg))
+{
+    free(r->review);
+    free(r->replay);
+    if (r->call_arg && drop)
+        drop(r->call_arg);
+}
+
+static void post_result(workers *w, const worker_result *r, void (*drop)(void *arg))
 {
     result_node *node = malloc(sizeof *node);
     if (!node) {
-        free(r->review);
-        free(r->replay);
+        drop_result(r, drop);
         return;
     }
+    node->drop = drop;
     node->result = *r;
     node->next = NULL;
     pthread_mutex_lock(&w->lock);
@@ -427,6 +453,8 @@ static void *worker_main(void *arg)
             run_analyse(w, index, j, &r);
         else if (j->kind == JOB_REPLAY)
             run_replay(j, &r);
+        else if (j->kind == JOB_CALL)
+            run_call(j, &r);
         else
             done = run_review_step(w, index, j, &r);
         pthread_mutex_lock(&w->lock);
@@ -442,8 +470,9 @@ static void *worker_main(void *arg)
             free_job(j); /* NULL unless the pool is stopping */
             continue;
         }
+        void (*drop)(void *arg) = j->drop;
         free_job(j);
-        post_result(w, &r);
+        post_result(w, &r, drop);
     }
     return NULL;
 }
@@ -536,8 +565,7 @@ void workers_free(workers *w)
         free_job(j);
     for (result_node *n = w->results_head; n;) {
         result_node *next = n->next;
-        free(n->result.review);
-        free(n->result.replay);
+        drop_result(&n->result, n->drop);
         free(n);
         n = next;
     }
@@ -642,6 +670,30 @@ int workers_replay(workers *w, uint64_t number, const char *addr, const char *te
         return -1;
     }
     return enqueue_lane(w, j, WORKERS_MAX_REPLAYS);
+}
+
+int workers_call(workers *w, uint64_t number, const char *addr, void (*run)(void *arg),
+                 void (*drop)(void *arg), void *arg)
+{
+    job *j = calloc(1, sizeof *j);
+    if (!j)
+        return -1;
+    j->kind = JOB_CALL;
+    j->replay_job = number;
+    snprintf(j->addr, sizeof j->addr, "%s", addr);
+    j->run = run;
+    j->drop = drop;
+    j->arg = arg;
+    pthread_mutex_lock(&w->lock);
+    int full = w->ncall >= WORKERS_MAX_CALLS || push_lane(w, j) != 0;
+    if (!full)
+        pthread_cond_signal(&w->work);
+    pthread_mutex_unlock(&w->lock);
+    if (full) {
+        j->arg = NULL; /* the caller's still */
+        free_job(j);
+    }
+    return full ? -1 : 0;
 }
 
 static int stale_analysis(const job *j, const char *table, int turn)

@@ -18,9 +18,10 @@ enum {
     WORKERS_MAX_REVIEWS = 16,  /* reviews queued at most */
     WORKERS_MAX_ANALYSES = 64, /* analyses queued at most (one per table at a time) */
     WORKERS_MAX_REPLAYS = 256, /* replays queued at most */
+    WORKERS_MAX_CALLS = 64,    /* calls (workers_call) queued at most */
 };
 
-typedef enum job_kind { JOB_THINK, JOB_ANALYSE, JOB_REVIEW, JOB_REPLAY } job_kind;
+typedef enum job_kind { JOB_THINK, JOB_ANALYSE, JOB_REVIEW, JOB_REPLAY, JOB_CALL } job_kind;
 
 /* A finished job. */
 typedef struct worker_result {
@@ -34,6 +35,8 @@ typedef struct worker_result {
     char *replay;                  /* JOB_REPLAY: the `replay` answer's fields, JSON text (the taker
                                       frees it), or NULL when the record does not replay: */
     char replay_error[200];        /* ... why */
+    uint64_t call_job;             /* JOB_CALL: the number it was asked with, */
+    void *call_arg;                /* ... and its argument, run (the taker owns it) */
 } worker_result;
 
 typedef struct workers workers;
@@ -75,6 +78,15 @@ int workers_analyse(workers *w, const char *table, const char *addr, int turn, c
  * that one address's replays never hold up another's games. 0 when
  * queued, -1 when the queue is full or out of memory. */
 int workers_replay(workers *w, uint64_t number, const char *addr, const char *text);
+/* Queues a call of `run(arg)` as job `number`, asked from address `addr`
+ * (a password's hashing: slow, and not to be done on the service thread):
+ * it waits in the address's lane with its computer moves, so that one
+ * address's calls never hold up another's. The result gives `arg` back
+ * (worker_result.call_arg) once run; a pool freed first frees it with
+ * `drop`. 0 when queued, -1 when the queue is full or out of memory (then
+ * `arg` is the caller's still). */
+int workers_call(workers *w, uint64_t number, const char *addr, void (*run)(void *arg),
+                 void (*drop)(void *arg), void *arg);
 /* Cancels the analyses of `table` for turns before `turn`: a queued one
  * skips its search, a running one is stopped within the watchdog's tick.
  * Their (empty) results still come back, to be dropped as stale. */

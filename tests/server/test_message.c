@@ -353,7 +353,11 @@ static void test_resume_and_mine(void **state)
     expect_error(
         "{\"type\":\"resume\",\"table\":\"t\",\"token\":\"zz112233445566778899aabbccddeeff\"}",
         ERR_BAD_TOKEN, "token");
-    expect_error("{\"type\":\"resume\",\"table\":\"t\"}", ERR_BAD_FIELD, "token");
+    /* Without a token (zeros): the seat of the connection's account. */
+    expect_ok("{\"type\":\"resume\",\"table\":\"t\"}");
+    for (int i = 0; i < TOKEN_BYTES; i++)
+        assert_int_equal(request.token[i], 0);
+    expect_error("{\"type\":\"resume\",\"table\":\"t\",\"token\":5}", ERR_BAD_FIELD, "token");
     expect_ok("{\"type\":\"mine\",\"seats\":[{\"table\":\"a\",\"token\":"
               "\"00112233445566778899aabbccddeeff\"},{\"table\":\"b\",\"token\":\"bad\"}]}");
     assert_int_equal(request.nmine, 2);

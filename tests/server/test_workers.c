@@ -269,6 +269,48 @@ static void test_replay(void **state)
     workers_free(w);
 }
 
+/* A call (a password's hashing) runs on a worker and gives its argument
+ * back with its number; calls queued when the pool is freed are dropped. */
+static int dropped;
+
+static void add_one(void *arg)
+{
+    (*(int *)arg)++;
+}
+
+static void drop_int(void *arg)
+{
+    (void)arg;
+    dropped++;
+}
+
+static void test_call(void **state)
+{
+    (void)state;
+    workers *w = workers_new(1, 100, notify, NULL);
+    int value = 41;
+    assert_int_equal(workers_call(w, 7, "1.2.3.4", add_one, drop_int, &value), 0);
+    worker_result r;
+    take(w, &r);
+    assert_int_equal(r.kind, JOB_CALL);
+    assert_int_equal(r.call_job, 7);
+    assert_ptr_equal(r.call_arg, &value);
+    assert_int_equal(value, 42);
+    workers_free(w);
+    /* A pool freed with calls queued behind a long search drops them. */
+    carc_rules rules = {0};
+    carc_game *g = carc_game_new(2, &rules, 3);
+    w = workers_new(1, 60000, notify, NULL);
+    dropped = 0;
+    assert_int_equal(workers_think(w, "t1", "1.2.3.4", 0, g, "mcts:iters=100000000"), 0);
+    int queued[3] = {0, 0, 0};
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(workers_call(w, (uint64_t)i, "1.2.3.4", add_one, drop_int, &queued[i]), 0);
+    workers_free(w);
+    assert_int_equal(dropped + queued[0] + queued[1] + queued[2], 3);
+    carc_game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -280,6 +322,7 @@ int main(void)
         cmocka_unit_test(test_analyse),
         cmocka_unit_test(test_cancel_analysis),
         cmocka_unit_test(test_replay),
+        cmocka_unit_test(test_call),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
