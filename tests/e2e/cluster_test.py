@@ -531,6 +531,70 @@ def case_redis_down(program, tmp):
         cluster.stop()
 
 
+def account_http(port, method, path, body=None, cookie=None, source=DIRECT):
+    """An accounts request to one server: (status, JSON answer, session cookie set or None)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=WAIT,
+                                      source_address=(source, 0))
+    headers = {"Cookie": "carc_session=" + cookie} if cookie else {}
+    try:
+        conn.request(method, path, body=json.dumps(body) if body is not None else None,
+                     headers=headers)
+        r = conn.getresponse()
+        answer = json.loads(r.read().decode() or "null")
+        set_cookie = r.getheader("Set-Cookie") or ""
+        value = set_cookie.split(";")[0].split("=", 1)[1] if "=" in set_cookie else None
+        return r.status, answer, value or None
+    finally:
+        conn.close()
+
+
+def account_client(url, cookie, source=DIRECT):
+    """client_from(url) whose WebSocket upgrade carries the session cookie."""
+    real = websocket.create_connection
+    websocket.create_connection = lambda u, **kw: real(u, cookie="carc_session=" + cookie, **kw)
+    try:
+        return client_from(url, source)
+    finally:
+        websocket.create_connection = real
+
+
+def case_accounts(program, tmp):
+    """Accounts across two processes on one PostgreSQL: signed up on one,
+    known on the other; a seat of the account resumed without a token
+    through a connection on the other process (the request relayed with
+    its account); a logout on one process ends the session on the other
+    at once, for HTTP and for an open WebSocket connection."""
+    cluster = Cluster(program, tmp, 2).start()
+    try:
+        one, two = cluster.port + 1, cluster.port + 2
+        status, answer, cookie = account_http(one, "POST", "/api/signup",
+                                              {"name": "Ann", "password": "correct horse"})
+        check(status == 201 and cookie, "sign-up on server 1: %s %s" % (status, answer))
+        status, answer, _ = account_http(two, "GET", "/api/me", cookie=cookie)
+        check(status == 200 and answer["name"] == "Ann", "me on server 2: %s %s" % (status, answer))
+        owner = account_client(cluster.server_url(2), cookie)
+        table = owner.ok("create", name="Ann", seats=["me", "open"])["table"]
+        away = account_client(cluster.server_url(1), cookie)
+        r = away.ok("resume", table=table)  # run by server 2: relayed with the account
+        check(r["seat"] == 0, "resumed through server 1: %s" % r)
+        guest = client_from(cluster.server_url(1))
+        r = guest.request("resume", table=table)
+        check(r.get("code") == "bad_token", "a guest resumed the account's seat: %s" % r)
+        status, _, _ = account_http(one, "POST", "/api/logout", cookie=cookie)
+        check(status == 200, "logout on server 1: %s" % status)
+        status, answer, _ = account_http(two, "GET", "/api/me", cookie=cookie)
+        check(status == 401, "the session lives on server 2 after the logout: %s" % answer)
+        later = account_client(cluster.server_url(2), cookie)
+        r = later.request("resume", table=table)
+        check(r.get("code") == "bad_token", "a connection of the ended session resumed: %s" % r)
+        r = owner.request("resume", table=table)  # open since before the logout
+        check(r.get("code") == "bad_token", "the open connection still acts for Ann: %s" % r)
+        for c in (owner, away, guest, later):
+            c.close()
+    finally:
+        cluster.stop()
+
+
 def main():
     if len(sys.argv) != 3:
         print("usage: cluster_test.py CASE PROGRAM", file=sys.stderr)
