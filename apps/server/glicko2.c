@@ -248,6 +248,7 @@ static const computer_rating computer_ratings[] = {
     {"random", NULL, 39.0, 242.0},
     {"greedy", NULL, 1200.0, 30.0},
     {"mcts", "easy", 1506.0, 30.0},
+    {"mcts", "normal", 1747.0, 92.0},
 };
 
 /* Reads a spec "KIND[:OPTION,...]" (options joined by ',' or '+') into its

@@ -276,7 +276,7 @@ static void test_categories(void **state)
 static void test_computer_ratings(void **state)
 {
     (void)state;
-    const char *const ladder[] = {"random", "greedy", "mcts:level=easy"};
+    const char *const ladder[] = {"random", "greedy", "mcts:level=easy", "mcts:level=normal"};
     double previous = 0;
     for (size_t i = 0; i < sizeof ladder / sizeof ladder[0]; i++) {
         double rd = -1, r = glicko2_computer_rating(ladder[i], &rd);
