@@ -1322,6 +1322,40 @@ await test('the replay viewer shows the deal check: an altered record warns, a f
   await page.context().close();
 });
 
+await test('issue 36: an account: sign up in the lobby, the name shown, still logged in after a reload, log out', async () => {
+  const page = await openPage(browser, server.url);
+  check(await page.isVisible('#account .guest'), 'a guest by default');
+  await page.fill('#account input[name=user]', 'Wanda_1');
+  await page.fill('#account input[name=password]', 'short');
+  await page.click('#account button[value=signup]');
+  // The browser's own check refuses a short password: nothing was sent.
+  check(await page.isVisible('#account form'), 'a short password signed up');
+  await page.fill('#account input[name=password]', 'a long secret');
+  await page.click('#account button[value=signup]');
+  await page.waitForSelector('#account .logged:not([hidden])');
+  check(await page.$eval('#account .logged .name', (e) => e.textContent) === 'Wanda_1', 'the name shown');
+  const cookies = await page.context().cookies();
+  const session = cookies.find((c) => c.name === 'carc_session');
+  check(session && session.httpOnly && session.sameSite === 'Lax', `the session cookie (${JSON.stringify(session)})`);
+  check(await page.evaluate(() => !document.cookie.includes('carc_session')), 'the page reads the cookie');
+  await page.reload();
+  await page.waitForSelector('body[data-ready=yes]');
+  await page.waitForSelector('#account .logged:not([hidden])');
+  check(await page.$eval('#account .logged .name', (e) => e.textContent) === 'Wanda_1', 'logged in after a reload');
+  await page.screenshot({ path: path.join(ART, 'account-logged-in.png') });
+  await page.click('#account .logout');
+  await page.waitForSelector('body[data-ready=yes]');
+  await page.waitForSelector('#account form:not([hidden])');
+  check(await page.isVisible('#account .guest'), 'a guest again after logging out');
+  // A wrong password says so, and stays a guest.
+  await page.fill('#account input[name=user]', 'Wanda_1');
+  await page.fill('#account input[name=password]', 'not the secret');
+  await page.click('#account button[value=login]');
+  await page.waitForFunction(() => document.querySelector('#account .error').textContent !== '');
+  check(await page.$eval('#account .error', (e) => e.textContent) === 'Wrong name or password.', 'the wrong password said');
+  await page.context().close();
+});
+
 await browser.close();
 await server.stop();
 console.log(`${passed} passed, ${failed} failed`);

@@ -4,6 +4,7 @@
 import * as store from './store.js';
 import { esc, seatName } from './panel.js';
 import { inviteLink, copyField, copyLink, DEFAULT_NAME } from './tableview.js';
+import { AccountBox } from './account.js';
 
 const MAX_SEATS = 8; // Big Box 5's purple and pink after the six colours
 const SEAT_CHOICES = [
@@ -63,6 +64,7 @@ export class Lobby {
     this.conn = conn;
     this.open = open; // open(tableId)
     this.seats = ['me', 'mcts:level=easy'];
+    this.account = new AccountBox(root.querySelector('#account'));
     this.drawForm();
     this.timer = null;
   }
