@@ -34,8 +34,14 @@ int accounts_name_ok(const char *name)
 void accounts_name_key(const char *name, char *out)
 {
     size_t i = 0;
-    for (; name[i] && i < ACC_NAME_MAX; i++)
-        out[i] = name[i] >= 'A' && name[i] <= 'Z' ? (char)(name[i] - 'A' + 'a') : name[i];
+    static const char upper[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+                      lower[] = "abcdefghijklmnopqrstuvwxyz";
+    for (; i < ACC_NAME_MAX && name[i]; i++) {
+        const char *at = strchr(upper, name[i]);
+        out[i] = name[i];
+        if (at)
+            out[i] = lower[at - upper];
+    }
     out[i] = '\0';
 }
 
@@ -77,8 +83,9 @@ int accounts_session_hash(const char *hex, uint8_t hash[ACC_SESSION_HASH_BYTES])
 {
     uint8_t token[ACC_SESSION_BYTES];
     size_t len = 0;
-    if (strlen(hex) != 2 * ACC_SESSION_BYTES ||
-        sodium_hex2bin(token, sizeof token, hex, 2 * ACC_SESSION_BYTES, NULL, &len, NULL) != 0 ||
+    size_t digits = 2 * sizeof token;
+    if (strlen(hex) != digits ||
+        sodium_hex2bin(token, sizeof token, hex, digits, NULL, &len, NULL) != 0 ||
         len != ACC_SESSION_BYTES)
         return -1;
     token_sha256(token, sizeof token, hash);
