@@ -217,6 +217,28 @@ int storage_delete_sessions(storage *s, int64_t account,
     return s->backend->delete_sessions(s, account, keep, now_ms);
 }
 
+int storage_ratings(storage *s, int64_t account, stored_rating *out, int cap)
+{
+    return s->backend->ratings(s, account, out, cap);
+}
+
+int storage_rate(storage *s, const char *table, int64_t account, double before,
+                 const stored_rating *after)
+{
+    return s->backend->rate(s, table, account, before, after);
+}
+
+int storage_rating_changes(storage *s, int64_t account, stored_rating_change *out, int cap)
+{
+    return s->backend->rating_changes(s, account, out, cap);
+}
+
+int storage_leaderboard(storage *s, int category, double max_rd, int max,
+                        int (*each)(void *ctx, const char *name, const stored_rating *r), void *ctx)
+{
+    return s->backend->leaderboard(s, category, max_rd, max, each, ctx);
+}
+
 int storage_account_seats(storage *s, int64_t account, unsigned statuses, int max,
                           int (*each)(void *ctx, const char *id, int seat), void *ctx)
 {

@@ -98,6 +98,7 @@ typedef struct stored_table {
     int64_t started_ms;           /* when the last seat was filled, or 0 */
     int64_t paused_ms;            /* of the current turn, the time the server was stalled so far
                                      (SQLite schema version 8, PostgreSQL's 4) */
+    int rated;                    /* a rated game (SQLite schema version 10, PostgreSQL's 6) */
     /* how the first seat was chosen (a draw-off's draws), or "": `state`'s
      * `first` (SQLite schema version 7, PostgreSQL's 3) */
     char first_text[FIRST_TEXT_BYTES];
@@ -269,6 +270,40 @@ int storage_find_session(storage *s, const uint8_t hash[STORED_SESSION_HASH_BYTE
 int storage_delete_session(storage *s, const uint8_t hash[STORED_SESSION_HASH_BYTES]);
 int storage_delete_sessions(storage *s, int64_t account,
                             const uint8_t keep[STORED_SESSION_HASH_BYTES], int64_t now_ms);
+/* Ratings (SQLite schema version 10, PostgreSQL's 6): an account's rating
+ * in each category it played (glicko2.h's categories), and each rated
+ * game's change. */
+typedef struct stored_rating {
+    int category;
+    double rating, rd, volatility;
+    int games;
+    int64_t last_ms; /* when its last rated game ended */
+} stored_rating;
+
+typedef struct stored_rating_change {
+    char table[STORED_ID_BYTES];
+    int category;
+    double before, after, rd_after;
+    int64_t at_ms;
+} stored_rating_change;
+
+/* storage_ratings(): the ratings of `account`, at most `cap` into `out`:
+ * their count, or -1. storage_rate(): stores `after` as the account's
+ * rating in its category and the change from `before` at table `table`
+ * (once per table and account: a second is refused; with PostgreSQL's
+ * pipeline the pass's commit then fails); 0, -1.
+ * storage_rating_changes(): the account's changes, newest first, at most
+ * `cap`: their count, or -1. storage_leaderboard(): calls `each` with the
+ * accounts of `category` whose RD is at most `max_rd`, best rating first,
+ * at most `max`; 0, -1. */
+int storage_ratings(storage *s, int64_t account, stored_rating *out, int cap);
+int storage_rate(storage *s, const char *table, int64_t account, double before,
+                 const stored_rating *after);
+int storage_rating_changes(storage *s, int64_t account, stored_rating_change *out, int cap);
+int storage_leaderboard(storage *s, int category, double max_rd, int max,
+                        int (*each)(void *ctx, const char *name, const stored_rating *r),
+                        void *ctx);
+
 /* Calls `each` with every seat of `account` at a table whose status is in
  * `statuses` (bit 1 << status), newest table first, at most `max`; `each`
  * returning nonzero stops. 0, or -1 on failure. */

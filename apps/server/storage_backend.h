@@ -54,6 +54,12 @@ typedef struct storage_backend {
     int (*find_session)(storage *s, const uint8_t *hash, int64_t now_ms, stored_account *out);
     int (*delete_session)(storage *s, const uint8_t *hash);
     int (*delete_sessions)(storage *s, int64_t account, const uint8_t *keep, int64_t now_ms);
+    int (*ratings)(storage *s, int64_t account, stored_rating *out, int cap);
+    int (*rate)(storage *s, const char *table, int64_t account, double before,
+                const stored_rating *after);
+    int (*rating_changes)(storage *s, int64_t account, stored_rating_change *out, int cap);
+    int (*leaderboard)(storage *s, int category, double max_rd, int max,
+                       int (*each)(void *ctx, const char *name, const stored_rating *r), void *ctx);
     int (*account_seats)(storage *s, int64_t account, unsigned statuses, int max,
                          int (*each)(void *ctx, const char *id, int seat), void *ctx);
 } storage_backend;

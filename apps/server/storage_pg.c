@@ -31,7 +31,7 @@
 #include <time.h>
 
 enum {
-    SCHEMA_VERSION = 5,
+    SCHEMA_VERSION = 6,
     MIGRATE_LOCK = 0x63617263, /* "carc": the advisory lock the servers migrate under */
     /* A table's advisory lock is (CLAIM_SPACE, hashtext(id)): two keys of
      * 32 bits, apart from MIGRATE_LOCK's one of 64. Two ids of one hash
@@ -74,11 +74,27 @@ static const char *const connect_defaults[] = {"2", "-c lock_timeout=200", "carc
     "CREATE INDEX IF NOT EXISTS sessions_account ON sessions(account);"                            \
     "CREATE INDEX IF NOT EXISTS seats_account ON seats(account) WHERE account <> 0;"
 
-/* Version 5 (1 without the tables' `rules_text`: the rules as the record
+/* The ratings (version 6): an account's rating in each category, and each
+ * rated game's change. */
+#define RATINGS_SQL                                                                                \
+    "CREATE TABLE IF NOT EXISTS ratings ("                                                         \
+    " account BIGINT NOT NULL, category INTEGER NOT NULL, rating DOUBLE PRECISION NOT NULL,"       \
+    " rd DOUBLE PRECISION NOT NULL, volatility DOUBLE PRECISION NOT NULL,"                         \
+    " games INTEGER NOT NULL, last_ms BIGINT NOT NULL, PRIMARY KEY (account, category));"          \
+    "CREATE INDEX IF NOT EXISTS ratings_board ON ratings(category, rating);"                       \
+    "CREATE TABLE IF NOT EXISTS rating_changes ("                                                  \
+    " table_id TEXT NOT NULL, account BIGINT NOT NULL, category INTEGER NOT NULL,"                 \
+    " rating_before DOUBLE PRECISION NOT NULL, rating_after DOUBLE PRECISION NOT NULL,"            \
+    " rd_after DOUBLE PRECISION NOT NULL, at_ms BIGINT NOT NULL, PRIMARY KEY (table_id, "          \
+    "account));"                                                                                   \
+    "CREATE INDEX IF NOT EXISTS rating_changes_account ON rating_changes(account, at_ms);"
+
+/* Version 6 (1 without the tables' `rules_text`: the rules as the record
  * writes them, valued rules included; 2 without their `first_text`: how
  * the first seat was chosen; 3 without the tables' and the moves'
  * `paused_ms`: the time a stalled server did not charge to a clock; 4
- * without the seats' `account` and the accounts and sessions tables).
+ * without the seats' `account` and the accounts and sessions tables; 5
+ * without the tables' `rated` and the ratings).
  * `carc_schema` holds the version (one row). The ids sort in the "C"
  * collation whatever the database's locale. */
 static const char schema[] =
@@ -91,7 +107,7 @@ static const char schema[] =
     " addr TEXT NOT NULL, forfeit INTEGER NOT NULL, started_ms BIGINT NOT NULL,"
     " estimates INTEGER NOT NULL, expansions BIGINT NOT NULL, creator INTEGER NOT NULL,"
     " rules_text TEXT NOT NULL DEFAULT '', first_text TEXT NOT NULL DEFAULT '',"
-    " paused_ms BIGINT NOT NULL DEFAULT 0);"
+    " paused_ms BIGINT NOT NULL DEFAULT 0, rated INTEGER NOT NULL DEFAULT 0);"
     "CREATE INDEX tables_status ON tables(status, created_ms);"
     "CREATE TABLE seats ("
     " table_id TEXT NOT NULL, seat INTEGER NOT NULL, kind INTEGER NOT NULL,"
@@ -105,7 +121,8 @@ static const char schema[] =
     "CREATE TABLE chat ("
     " table_id TEXT NOT NULL, n INTEGER NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL,"
     " line TEXT NOT NULL, at_ms BIGINT NOT NULL, PRIMARY KEY (table_id, n));"
-    "CREATE TABLE reviews (table_id TEXT PRIMARY KEY, moves TEXT NOT NULL);" ACCOUNTS_SQL;
+    "CREATE TABLE reviews (table_id TEXT PRIMARY KEY, moves TEXT NOT NULL);" ACCOUNTS_SQL
+        RATINGS_SQL;
 
 /* The steps from each older version to the next: version 1 gains the
  * tables' `rules_text` ("": the rules are the `rules` flags alone),
@@ -120,6 +137,8 @@ static const char *const upgrades[SCHEMA_VERSION] = {
           "ALTER TABLE moves ADD COLUMN paused_ms BIGINT NOT NULL DEFAULT 0;",
     [4] = "ALTER TABLE seats ADD COLUMN IF NOT EXISTS account BIGINT NOT NULL DEFAULT "
           "0;" ACCOUNTS_SQL,
+    [5] =
+        "ALTER TABLE tables ADD COLUMN IF NOT EXISTS rated INTEGER NOT NULL DEFAULT 0;" RATINGS_SQL,
 };
 
 /* What the answer of a statement sent in pipeline mode must be: success
@@ -692,7 +711,7 @@ static void move_params(params *p, const char *table, int turn, const stored_mov
 static const char insert_table_sql[] =
     "INSERT INTO tables VALUES ($1, $2::bigint, $3::int, $4::int, $5::bigint, $6::int, $7::int,"
     " $8::int, $9::int, $10::int, $11::int, $12::bigint, $13::bytea, $14, $15::int, $16::bigint,"
-    " $17::int, $18::bigint, $19::int, $20, $21, $22::bigint) ON CONFLICT DO NOTHING";
+    " $17::int, $18::bigint, $19::int, $20, $21, $22::bigint, $23::int) ON CONFLICT DO NOTHING";
 static const char insert_seat_sql[] = "INSERT INTO seats VALUES ($1, $2::int, $3::int, $4::int,"
                                       " $5, $6, $7::bytea, $8::bytea, $9::bigint)";
 static const char insert_move_sql[] =
@@ -725,6 +744,7 @@ static int insert_table(pg_storage *s, const stored_table *t)
     add_text(&p, rules);
     add_text(&p, t->first_text);
     add_int(&p, t->paused_ms);
+    add_int(&p, t->rated);
     return write_stmt(s, insert_table_sql, &p, ANSWER_COUNT, 1, "the table exists");
 }
 
@@ -928,6 +948,7 @@ static void read_table_row(const PGresult *r, stored_table *t)
     storage_rules_read(t, rules);
     get_text(r, 0, 20, t->first_text, sizeof t->first_text);
     t->paused_ms = get_int(r, 0, 21);
+    t->rated = (int)get_int(r, 0, 22);
 }
 
 static void read_seats(const PGresult *r, stored_table *t)
@@ -970,7 +991,7 @@ static const char *const table_reads[3] = {
     "SELECT id, created_ms, status, players, rules, info, clock_mode,"
     " clock_seconds, clock_increment, clock_timeout, listed, seed,"
     " encode(salt, 'hex'), addr, forfeit, started_ms, estimates,"
-    " expansions, creator, rules_text, first_text, paused_ms FROM tables WHERE id=$1",
+    " expansions, creator, rules_text, first_text, paused_ms, rated FROM tables WHERE id=$1",
     "SELECT seat, kind, taken, name, spec, encode(token_hash, 'hex'),"
     " encode(invite_hash, 'hex'), account FROM seats WHERE table_id=$1 ORDER BY seat",
     "SELECT turn, move, made_by, at_ms, paused_ms FROM moves WHERE table_id=$1 ORDER BY turn",
@@ -1347,6 +1368,130 @@ static int pg_delete_sessions(storage *base, int64_t account, const uint8_t *kee
                : 0;
 }
 
+static void add_double(params *p, double v)
+{
+    snprintf(p->buf[p->n], PARAM_BYTES, "%.17g", v);
+    p->value[p->n] = p->buf[p->n];
+    p->n++;
+}
+
+/* A rating's columns (category, rating, rd, volatility, games, last_ms)
+ * of row `row` of `r`, from column `col` on. */
+static void get_rating(const PGresult *r, int row, int col, stored_rating *out)
+{
+    out->category = (int)get_int(r, row, col);
+    out->rating = strtod(PQgetvalue(r, row, col + 1), NULL);
+    out->rd = strtod(PQgetvalue(r, row, col + 2), NULL);
+    out->volatility = strtod(PQgetvalue(r, row, col + 3), NULL);
+    out->games = (int)get_int(r, row, col + 4);
+    out->last_ms = get_int(r, row, col + 5);
+}
+
+static int pg_ratings(storage *base, int64_t account, stored_rating *out, int cap)
+{
+    pg_storage *s = as_pg(base);
+    params p = {.n = 0};
+    add_int(&p, account);
+    add_int(&p, cap);
+    PGresult *r = read_rows(s,
+                            "SELECT category, rating, rd, volatility, games, last_ms FROM ratings"
+                            " WHERE account=$1::bigint ORDER BY category LIMIT $2::int",
+                            &p);
+    if (!r)
+        return -1;
+    int n = 0;
+    for (int i = 0; i < PQntuples(r) && n < cap; i++)
+        get_rating(r, i, 0, &out[n++]);
+    PQclear(r);
+    return n;
+}
+
+static int pg_rate(storage *base, const char *table, int64_t account, double before,
+                   const stored_rating *after)
+{
+    pg_storage *s = as_pg(base);
+    if (write_begin(s))
+        return -1;
+    params p = {.n = 0};
+    add_int(&p, account);
+    add_int(&p, after->category);
+    add_double(&p, after->rating);
+    add_double(&p, after->rd);
+    add_double(&p, after->volatility);
+    add_int(&p, after->games);
+    add_int(&p, after->last_ms);
+    add_text(&p, table);
+    add_double(&p, before);
+    /* The change first (refused when the table rated the account already),
+     * then the rating, in one statement. */
+    return write_stmt(s,
+                      "WITH c AS (INSERT INTO rating_changes VALUES ($8, $1::bigint, $2::int,"
+                      " $9::float8, $3::float8, $4::float8, $7::bigint) ON CONFLICT DO NOTHING"
+                      " RETURNING 1)"
+                      " INSERT INTO ratings SELECT $1::bigint, $2::int, $3::float8, $4::float8,"
+                      " $5::float8, $6::int, $7::bigint WHERE EXISTS (SELECT 1 FROM c)"
+                      " ON CONFLICT (account, category) DO UPDATE SET rating=EXCLUDED.rating,"
+                      " rd=EXCLUDED.rd, volatility=EXCLUDED.volatility, games=EXCLUDED.games,"
+                      " last_ms=EXCLUDED.last_ms",
+                      &p, ANSWER_COUNT, 1, "the table rated the account already");
+}
+
+static int pg_rating_changes(storage *base, int64_t account, stored_rating_change *out, int cap)
+{
+    pg_storage *s = as_pg(base);
+    params p = {.n = 0};
+    add_int(&p, account);
+    add_int(&p, cap);
+    PGresult *r = read_rows(s,
+                            "SELECT table_id, category, rating_before, rating_after, rd_after,"
+                            " at_ms FROM rating_changes WHERE account=$1::bigint"
+                            " ORDER BY at_ms DESC, table_id COLLATE \"C\" DESC LIMIT $2::int",
+                            &p);
+    if (!r)
+        return -1;
+    int n = 0;
+    for (int i = 0; i < PQntuples(r) && n < cap; i++) {
+        stored_rating_change *c = &out[n++];
+        get_text(r, i, 0, c->table, sizeof c->table);
+        c->category = (int)get_int(r, i, 1);
+        c->before = strtod(PQgetvalue(r, i, 2), NULL);
+        c->after = strtod(PQgetvalue(r, i, 3), NULL);
+        c->rd_after = strtod(PQgetvalue(r, i, 4), NULL);
+        c->at_ms = get_int(r, i, 5);
+    }
+    PQclear(r);
+    return n;
+}
+
+static int pg_leaderboard(storage *base, int category, double max_rd, int max,
+                          int (*each)(void *ctx, const char *name, const stored_rating *r),
+                          void *ctx)
+{
+    pg_storage *s = as_pg(base);
+    params p = {.n = 0};
+    add_int(&p, category);
+    add_double(&p, max_rd);
+    add_int(&p, max);
+    PGresult *r = read_rows(s,
+                            "SELECT a.name, r.category, r.rating, r.rd, r.volatility, r.games,"
+                            " r.last_ms FROM ratings r JOIN accounts a ON a.id=r.account"
+                            " WHERE r.category=$1::int AND r.rd <= $2::float8"
+                            " ORDER BY r.rating DESC, a.name_key COLLATE \"C\" LIMIT $3::int",
+                            &p);
+    if (!r)
+        return -1;
+    for (int i = 0; i < PQntuples(r); i++) {
+        char name[STORED_ACCOUNT_NAME_BYTES];
+        stored_rating one;
+        get_text(r, i, 0, name, sizeof name);
+        get_rating(r, i, 1, &one);
+        if (each(ctx, name, &one))
+            break;
+    }
+    PQclear(r);
+    return 0;
+}
+
 static int pg_account_seats(storage *base, int64_t account, unsigned statuses, int max,
                             int (*each)(void *ctx, const char *id, int seat), void *ctx)
 {
@@ -1531,5 +1676,9 @@ const storage_backend storage_pg_backend = {
     .find_session = pg_find_session,
     .delete_session = pg_delete_session,
     .delete_sessions = pg_delete_sessions,
+    .ratings = pg_ratings,
+    .rate = pg_rate,
+    .rating_changes = pg_rating_changes,
+    .leaderboard = pg_leaderboard,
     .account_seats = pg_account_seats,
 };

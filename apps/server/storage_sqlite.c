@@ -13,10 +13,10 @@
 #include <time.h>
 
 enum {
-    SCHEMA_VERSION = 9,   /* 2: tables.estimates; 3: tables.expansions; 4: tables.creator;
+    SCHEMA_VERSION = 10,  /* 2: tables.estimates; 3: tables.expansions; 4: tables.creator;
                             5: chat, reviews; 6: tables.rules_text; 7: tables.first_text;
                             8: tables.paused_ms, moves.paused_ms; 9: accounts, sessions,
-                            seats.account */
+                            seats.account; 10: tables.rated, ratings, rating_changes */
     CHECKPOINT_MS = 1000, /* the checkpointer's period */
     /* How long the event loop waits for another process's write lock
      * (a script writing to the database) before the write fails: short,
@@ -35,7 +35,8 @@ static const char schema[] =
     " addr TEXT NOT NULL, forfeit INTEGER NOT NULL, started_ms INTEGER NOT NULL,"
     " estimates INTEGER NOT NULL DEFAULT 1, expansions INTEGER NOT NULL DEFAULT 0,"
     " creator INTEGER NOT NULL DEFAULT -1, rules_text TEXT NOT NULL DEFAULT '',"
-    " first_text TEXT NOT NULL DEFAULT '', paused_ms INTEGER NOT NULL DEFAULT 0);"
+    " first_text TEXT NOT NULL DEFAULT '', paused_ms INTEGER NOT NULL DEFAULT 0,"
+    " rated INTEGER NOT NULL DEFAULT 0);"
     "CREATE INDEX IF NOT EXISTS tables_status ON tables(status, created_ms);"
     "CREATE TABLE IF NOT EXISTS seats ("
     " table_id TEXT NOT NULL, seat INTEGER NOT NULL, kind INTEGER NOT NULL,"
@@ -57,7 +58,17 @@ static const char schema[] =
     "CREATE TABLE IF NOT EXISTS sessions ("
     " hash BLOB PRIMARY KEY, account INTEGER NOT NULL, created_ms INTEGER NOT NULL,"
     " expires_ms INTEGER NOT NULL);"
-    "CREATE INDEX IF NOT EXISTS sessions_account ON sessions(account);";
+    "CREATE INDEX IF NOT EXISTS sessions_account ON sessions(account);"
+    "CREATE TABLE IF NOT EXISTS ratings ("
+    " account INTEGER NOT NULL, category INTEGER NOT NULL, rating REAL NOT NULL,"
+    " rd REAL NOT NULL, volatility REAL NOT NULL, games INTEGER NOT NULL,"
+    " last_ms INTEGER NOT NULL, PRIMARY KEY (account, category));"
+    "CREATE INDEX IF NOT EXISTS ratings_board ON ratings(category, rating);"
+    "CREATE TABLE IF NOT EXISTS rating_changes ("
+    " table_id TEXT NOT NULL, account INTEGER NOT NULL, category INTEGER NOT NULL,"
+    " rating_before REAL NOT NULL, rating_after REAL NOT NULL, rd_after REAL NOT NULL,"
+    " at_ms INTEGER NOT NULL, PRIMARY KEY (table_id, account));"
+    "CREATE INDEX IF NOT EXISTS rating_changes_account ON rating_changes(account, at_ms);";
 
 /* What needs the columns the upgrades add: made after them. */
 static const char indexes[] =
@@ -73,8 +84,9 @@ static const char indexes[] =
  * version 6 their `first_text` ("": how the first seat was chosen was not
  * kept); version 7 the tables' and the moves' `paused_ms` (0: no stall
  * was kept); version 8 the seats' `account` (0: every seat a guest's;
- * the accounts and sessions tables `schema` creates). A new file gets every column from `schema`
- * and no step. */
+ * the accounts and sessions tables `schema` creates); version 9 the
+ * tables' `rated` (0: no game was rated; the ratings tables `schema`
+ * creates). A new file gets every column from `schema` and no step. */
 static const char *const upgrades[SCHEMA_VERSION] = {
     [1] = "ALTER TABLE tables ADD COLUMN estimates INTEGER NOT NULL DEFAULT 1;",
     [2] = "ALTER TABLE tables ADD COLUMN expansions INTEGER NOT NULL DEFAULT 0;",
@@ -87,6 +99,7 @@ static const char *const upgrades[SCHEMA_VERSION] = {
     [7] = "ALTER TABLE tables ADD COLUMN paused_ms INTEGER NOT NULL DEFAULT 0;"
           "ALTER TABLE moves ADD COLUMN paused_ms INTEGER NOT NULL DEFAULT 0;",
     [8] = "ALTER TABLE seats ADD COLUMN account INTEGER NOT NULL DEFAULT 0;",
+    [9] = "ALTER TABLE tables ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;",
 };
 
 /* The prepared statements, one per write and read. */
@@ -124,6 +137,11 @@ typedef enum stmt_id {
     ST_DELETE_SESSION,
     ST_DELETE_SESSIONS,
     ST_ACCOUNT_SEATS,
+    ST_RATINGS,
+    ST_RATE,
+    ST_RATE_CHANGE,
+    ST_RATING_CHANGES,
+    ST_LEADERBOARD,
     ST_COUNT
 } stmt_id;
 
@@ -135,7 +153,7 @@ static const char *const stmt_sql[ST_COUNT] = {
     "RELEASE step",
     "ROLLBACK TO step",
     "INSERT INTO tables VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,"
-    "?18,?19,?20,?21,?22)",
+    "?18,?19,?20,?21,?22,?23)",
     "INSERT INTO seats VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)",
     "UPDATE seats SET kind=?3, taken=?4, name=?5, spec=?6, token_hash=?7, invite_hash=?8,"
     " account=?9 WHERE table_id=?1 AND seat=?2",
@@ -148,7 +166,8 @@ static const char *const stmt_sql[ST_COUNT] = {
     "SELECT id FROM tables WHERE (?1 >> status) & 1 ORDER BY created_ms, id",
     "SELECT id, created_ms, status, players, rules, info, clock_mode, clock_seconds,"
     " clock_increment, clock_timeout, listed, seed, salt, addr, forfeit, started_ms,"
-    " estimates, expansions, creator, rules_text, first_text, paused_ms FROM tables WHERE id=?1",
+    " estimates, expansions, creator, rules_text, first_text, paused_ms, rated FROM tables"
+    " WHERE id=?1",
     "SELECT seat, kind, taken, name, spec, token_hash, invite_hash, account FROM seats"
     " WHERE table_id=?1 ORDER BY seat",
     "SELECT turn, move, by, at_ms, paused_ms FROM moves WHERE table_id=?1 ORDER BY turn",
@@ -170,6 +189,15 @@ static const char *const stmt_sql[ST_COUNT] = {
     "DELETE FROM sessions WHERE account=?1 AND (?2 IS NULL OR hash <> ?2 OR expires_ms <= ?3)",
     "SELECT s.table_id, s.seat FROM seats s JOIN tables t ON t.id=s.table_id WHERE s.account=?1"
     " AND (?2 >> t.status) & 1 ORDER BY t.created_ms DESC, t.id DESC LIMIT ?3",
+    "SELECT category, rating, rd, volatility, games, last_ms FROM ratings WHERE account=?1"
+    " ORDER BY category LIMIT ?2",
+    "INSERT OR REPLACE INTO ratings VALUES (?1,?2,?3,?4,?5,?6,?7)",
+    "INSERT INTO rating_changes VALUES (?1,?2,?3,?4,?5,?6,?7)",
+    "SELECT table_id, category, rating_before, rating_after, rd_after, at_ms FROM rating_changes"
+    " WHERE account=?1 ORDER BY at_ms DESC, table_id DESC LIMIT ?2",
+    "SELECT a.name, r.category, r.rating, r.rd, r.volatility, r.games, r.last_ms FROM ratings r"
+    " JOIN accounts a ON a.id=r.account WHERE r.category=?1 AND r.rd <= ?2"
+    " ORDER BY r.rating DESC, a.name_key LIMIT ?3",
 };
 
 /* The checkpointer: copies the WAL into the database file every second
@@ -515,6 +543,7 @@ static int insert_table(sqlite_storage *s, const stored_table *t)
     bind_text(q, 20, rules);
     bind_text(q, 21, t->first_text);
     sqlite3_bind_int64(q, 22, t->paused_ms);
+    sqlite3_bind_int(q, 23, t->rated);
     return run(s, ST_INSERT_TABLE);
 }
 
@@ -663,6 +692,7 @@ static void read_table_row(sqlite3_stmt *q, stored_table *t)
     storage_rules_read(t, (const char *)sqlite3_column_text(q, 19));
     copy_column_text(q, 20, t->first_text, sizeof t->first_text);
     t->paused_ms = sqlite3_column_int64(q, 21);
+    t->rated = sqlite3_column_int(q, 22);
 }
 
 static int read_seats(sqlite_storage *s, stored_table *t)
@@ -985,6 +1015,108 @@ static int sqlite_delete_sessions(storage *base, int64_t account, const uint8_t 
     return step_end(s, run(s, ST_DELETE_SESSIONS));
 }
 
+/* Reads a rating's columns (category, rating, rd, volatility, games,
+ * last_ms) from the row of `q`, from column `col` on. */
+static void read_rating(sqlite3_stmt *q, int col, stored_rating *r)
+{
+    r->category = sqlite3_column_int(q, col);
+    r->rating = sqlite3_column_double(q, col + 1);
+    r->rd = sqlite3_column_double(q, col + 2);
+    r->volatility = sqlite3_column_double(q, col + 3);
+    r->games = sqlite3_column_int(q, col + 4);
+    r->last_ms = sqlite3_column_int64(q, col + 5);
+}
+
+static int sqlite_ratings(storage *base, int64_t account, stored_rating *out, int cap)
+{
+    sqlite_storage *s = as_sqlite(base);
+    sqlite3_stmt *q = s->stmt[ST_RATINGS];
+    sqlite3_bind_int64(q, 1, account);
+    sqlite3_bind_int(q, 2, cap);
+    int n = 0, rc = SQLITE_DONE;
+    while (n < cap && (rc = sqlite3_step(q)) == SQLITE_ROW)
+        read_rating(q, 0, &out[n++]);
+    if (n == cap)
+        rc = SQLITE_DONE;
+    sqlite3_reset(q);
+    return rc == SQLITE_DONE ? n : failed(s, "reading ratings");
+}
+
+static int sqlite_rate(storage *base, const char *table, int64_t account, double before,
+                       const stored_rating *after)
+{
+    sqlite_storage *s = as_sqlite(base);
+    if (step_begin(s))
+        return -1;
+    sqlite3_stmt *q = s->stmt[ST_RATE];
+    sqlite3_bind_int64(q, 1, account);
+    sqlite3_bind_int(q, 2, after->category);
+    sqlite3_bind_double(q, 3, after->rating);
+    sqlite3_bind_double(q, 4, after->rd);
+    sqlite3_bind_double(q, 5, after->volatility);
+    sqlite3_bind_int(q, 6, after->games);
+    sqlite3_bind_int64(q, 7, after->last_ms);
+    int rc = run(s, ST_RATE);
+    if (rc == 0) {
+        q = s->stmt[ST_RATE_CHANGE];
+        bind_text(q, 1, table);
+        sqlite3_bind_int64(q, 2, account);
+        sqlite3_bind_int(q, 3, after->category);
+        sqlite3_bind_double(q, 4, before);
+        sqlite3_bind_double(q, 5, after->rating);
+        sqlite3_bind_double(q, 6, after->rd);
+        sqlite3_bind_int64(q, 7, after->last_ms);
+        rc = run(s, ST_RATE_CHANGE);
+    }
+    return step_end(s, rc);
+}
+
+static int sqlite_rating_changes(storage *base, int64_t account, stored_rating_change *out, int cap)
+{
+    sqlite_storage *s = as_sqlite(base);
+    sqlite3_stmt *q = s->stmt[ST_RATING_CHANGES];
+    sqlite3_bind_int64(q, 1, account);
+    sqlite3_bind_int(q, 2, cap);
+    int n = 0, rc = SQLITE_DONE;
+    while (n < cap && (rc = sqlite3_step(q)) == SQLITE_ROW) {
+        stored_rating_change *c = &out[n++];
+        copy_column_text(q, 0, c->table, sizeof c->table);
+        c->category = sqlite3_column_int(q, 1);
+        c->before = sqlite3_column_double(q, 2);
+        c->after = sqlite3_column_double(q, 3);
+        c->rd_after = sqlite3_column_double(q, 4);
+        c->at_ms = sqlite3_column_int64(q, 5);
+    }
+    if (n == cap)
+        rc = SQLITE_DONE;
+    sqlite3_reset(q);
+    return rc == SQLITE_DONE ? n : failed(s, "reading rating changes");
+}
+
+static int sqlite_leaderboard(storage *base, int category, double max_rd, int max,
+                              int (*each)(void *ctx, const char *name, const stored_rating *r),
+                              void *ctx)
+{
+    sqlite_storage *s = as_sqlite(base);
+    sqlite3_stmt *q = s->stmt[ST_LEADERBOARD];
+    sqlite3_bind_int(q, 1, category);
+    sqlite3_bind_double(q, 2, max_rd);
+    sqlite3_bind_int(q, 3, max);
+    int rc;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        char name[STORED_ACCOUNT_NAME_BYTES];
+        stored_rating r;
+        copy_column_text(q, 0, name, sizeof name);
+        read_rating(q, 1, &r);
+        if (each(ctx, name, &r)) {
+            rc = SQLITE_DONE;
+            break;
+        }
+    }
+    sqlite3_reset(q);
+    return rc == SQLITE_DONE ? 0 : failed(s, "reading the leaderboard");
+}
+
 static int sqlite_account_seats(storage *base, int64_t account, unsigned statuses, int max,
                                 int (*each)(void *ctx, const char *id, int seat), void *ctx)
 {
@@ -1082,5 +1214,9 @@ const storage_backend storage_sqlite_backend = {
     .find_session = sqlite_find_session,
     .delete_session = sqlite_delete_session,
     .delete_sessions = sqlite_delete_sessions,
+    .ratings = sqlite_ratings,
+    .rate = sqlite_rate,
+    .rating_changes = sqlite_rating_changes,
+    .leaderboard = sqlite_leaderboard,
     .account_seats = sqlite_account_seats,
 };

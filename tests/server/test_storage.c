@@ -42,7 +42,7 @@ static int setup(void **state)
     if (pg_uri) {
         pg_exec("SET client_min_messages TO warning;"
                 "DROP TABLE IF EXISTS tables, seats, moves, chat, reviews, carc_schema, accounts,"
-                " sessions");
+                " sessions, ratings, rating_changes");
         return 0;
     }
     snprintf(path, sizeof path, "/tmp/carc-storage-XXXXXX");
@@ -368,7 +368,7 @@ static void test_upgrade_from_version_1(void **state)
     assert_int_equal(loaded.estimates, 1);
     assert_int_equal(loaded.expansions, 0);
     storage_close(s);
-    assert_int_equal(schema_version(), 9);
+    assert_int_equal(schema_version(), 10);
 }
 
 /* The schema version of the database (SQLite: the file's user_version). */
@@ -442,7 +442,7 @@ static void test_upgrade_from_version_2(void **state)
     assert_int_equal(storage_create_table(s, &t), 0);
     assert_int_equal(storage_commit(s), 0);
     storage_close(s);
-    assert_int_equal(schema_version(), 9);
+    assert_int_equal(schema_version(), 10);
     s = open_db();
     assert_int_equal(storage_load_table(s, "triver000001", &loaded), 1);
     assert_int_equal(loaded.expansions, CARC_EXPANSION_RIVER);
@@ -495,6 +495,7 @@ static void test_upgrade_from_version_4(void **state)
     sqlite3 *db;
     assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
     const char *back_to_4 =
+        "ALTER TABLE tables DROP COLUMN rated; DROP TABLE ratings; DROP TABLE rating_changes;"
         "ALTER TABLE tables DROP COLUMN paused_ms; ALTER TABLE moves DROP COLUMN paused_ms;"
         "ALTER TABLE tables DROP COLUMN first_text; ALTER TABLE tables DROP COLUMN rules_text;"
         "INSERT INTO tables VALUES ('told00000004',1,1,2,2,0,0,0,0,0,1,5,x'00','a',-1,1,0,0,-1);"
@@ -502,7 +503,7 @@ static void test_upgrade_from_version_4(void **state)
     assert_int_equal(sqlite3_exec(db, back_to_4, NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
     s = open_db();
-    assert_int_equal(schema_version(), 9);
+    assert_int_equal(schema_version(), 10);
     assert_int_equal(storage_load_table(s, "told00000004", &loaded), 1);
     assert_int_equal(loaded.rules, CARC_RULE_SMALL_CITY);
     assert_int_equal(loaded.table_w, 0);
@@ -952,7 +953,7 @@ static void test_upgrade_from_version_2_pg(void **state)
     pg_exec("ALTER TABLE tables DROP COLUMN first_text, DROP COLUMN paused_ms;"
             " ALTER TABLE moves DROP COLUMN paused_ms; UPDATE carc_schema SET version=2");
     s = open_db();
-    assert_int_equal(schema_version(), 5);
+    assert_int_equal(schema_version(), 6);
     assert_int_equal(storage_load_table(s, t.id, &loaded), 1);
     assert_string_equal(loaded.first_text, "");
     assert_int_equal(loaded.nmoves, 3);
@@ -1142,11 +1143,13 @@ static void test_upgrade_from_version_8(void **state)
     sqlite3 *db;
     assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
     const char *back_to_8 = "DROP INDEX seats_account; ALTER TABLE seats DROP COLUMN account;"
+                            "ALTER TABLE tables DROP COLUMN rated; DROP TABLE ratings;"
+                            "DROP TABLE rating_changes;"
                             "DROP TABLE accounts; DROP TABLE sessions; PRAGMA user_version=8;";
     assert_int_equal(sqlite3_exec(db, back_to_8, NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
     s = open_db();
-    assert_int_equal(schema_version(), 9);
+    assert_int_equal(schema_version(), 10);
     assert_int_equal(storage_load_table(s, t.id, &loaded), 1);
     assert_int_equal(loaded.nmoves, 6);
     assert_string_equal(loaded.moves[5].text, t.moves[5].text);
@@ -1178,10 +1181,11 @@ static void test_upgrade_from_version_4_pg(void **state)
     assert_int_equal(storage_create_table(s, &t), 0);
     assert_int_equal(storage_commit(s), 0);
     storage_close(s);
-    pg_exec("DROP TABLE accounts, sessions; ALTER TABLE seats DROP COLUMN account;"
+    pg_exec("DROP TABLE accounts, sessions, ratings, rating_changes;"
+            " ALTER TABLE seats DROP COLUMN account; ALTER TABLE tables DROP COLUMN rated;"
             " UPDATE carc_schema SET version=4");
     s = open_db();
-    assert_int_equal(schema_version(), 5);
+    assert_int_equal(schema_version(), 6);
     assert_int_equal(storage_load_table(s, t.id, &loaded), 1);
     assert_int_equal(loaded.nmoves, 5);
     assert_int_equal(loaded.seats[0].account, 0);
@@ -1192,6 +1196,75 @@ static void test_upgrade_from_version_4_pg(void **state)
     assert_int_equal(storage_commit(s), 0);
     assert_int_equal(storage_load_table(s, t.id, &loaded), 1);
     assert_int_equal(loaded.seats[0].account, id);
+    storage_close(s);
+}
+
+static int count_leader(void *ctx, const char *name, const stored_rating *r)
+{
+    char *names = ctx;
+    size_t n = strlen(names);
+    snprintf(names + n, 128 - n, "%s%s:%.0f", n ? "," : "", name, r->rating);
+    return 0;
+}
+
+/* Ratings (schema 10, PostgreSQL's 6): a rated table kept as rated; each
+ * account's rating per category and its changes, newest first; the
+ * leaderboard best first, leaving out ratings too uncertain. */
+static void test_ratings(void **state)
+{
+    (void)state;
+    static stored_table t;
+    carc_game *g;
+    make_table(&t, "trated000001", 31, 4, &g);
+    carc_game_free(g);
+    t.rated = 1;
+    storage *s = open_db();
+    assert_int_equal(storage_create_table(s, &t), 0);
+    int64_t ann = 0, bob = 0;
+    assert_int_equal(storage_create_account(s, "Ann", "ann", "h", 1, &ann), 0);
+    assert_int_equal(storage_create_account(s, "Bob", "bob", "h", 1, &bob), 0);
+    stored_rating a = {.category = 0,
+                       .rating = 1662.3,
+                       .rd = 290.3,
+                       .volatility = 0.06,
+                       .games = 1,
+                       .last_ms = 5000};
+    stored_rating b = {.category = 0,
+                       .rating = 1337.7,
+                       .rd = 90.25,
+                       .volatility = 0.059999,
+                       .games = 1,
+                       .last_ms = 5000};
+    assert_int_equal(storage_rate(s, t.id, ann, 1500.0, &a), 0);
+    assert_int_equal(storage_rate(s, t.id, bob, 1500.0, &b), 0);
+    stored_rating c = b;
+    c.category = 3;
+    c.rating = 1450.5;
+    c.last_ms = 7000;
+    assert_int_equal(storage_rate(s, "tother000002", bob, 1500.0, &c), 0);
+    assert_int_equal(storage_commit(s), 0);
+    storage_close(s);
+    s = open_db();
+    assert_int_equal(storage_load_table(s, t.id, &loaded), 1);
+    assert_int_equal(loaded.rated, 1);
+    stored_rating got[4];
+    assert_int_equal(storage_ratings(s, bob, got, 4), 2);
+    assert_int_equal(got[0].category, 0);
+    assert_true(got[0].rating == 1337.7 && got[0].rd == 90.25 && got[0].volatility == 0.059999);
+    assert_int_equal(got[0].games, 1);
+    assert_int_equal(got[1].category, 3);
+    assert_int_equal(storage_ratings(s, bob, got, 1), 1);
+    stored_rating_change ch[4];
+    assert_int_equal(storage_rating_changes(s, bob, ch, 4), 2);
+    assert_string_equal(ch[0].table, "tother000002"); /* newest first */
+    assert_true(ch[1].before == 1500.0 && ch[1].after == 1337.7);
+    assert_int_equal(storage_ratings(s, 999, got, 4), 0);
+    char names[128] = "";
+    assert_int_equal(storage_leaderboard(s, 0, 350.0, 10, count_leader, names), 0);
+    assert_string_equal(names, "Ann:1662,Bob:1338");
+    names[0] = '\0';
+    assert_int_equal(storage_leaderboard(s, 0, 110.0, 10, count_leader, names), 0);
+    assert_string_equal(names, "Bob:1338"); /* Ann's RD is over 110 */
     storage_close(s);
 }
 
@@ -1208,6 +1281,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_two_writers_one_move, setup, teardown),
         cmocka_unit_test_setup_teardown(test_newer_schema_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_hand_kept, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ratings, setup, teardown),
         cmocka_unit_test(test_bad_path),
         cmocka_unit_test_setup_teardown(test_accounts, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sessions_and_seats, setup, teardown),
