@@ -1322,6 +1322,181 @@ await test('the replay viewer shows the deal check: an altered record warns, a f
   await page.context().close();
 });
 
+// Issue 36: takeback, resign and the days clock in the browser.
+// The moves a page sends, in order (its WebSocket frames).
+function sentMoves(page) {
+  const sent = [];
+  page.on('websocket', (ws) => ws.on('framesent', (f) => {
+    const m = JSON.parse(f.payload);
+    if (m.type === 'move') sent.push(m.move);
+  }));
+  return sent;
+}
+
+const turnIs = (page, n) => page.waitForSelector(`#table-view[data-turn="${n}"]`);
+
+await test('issue 36: against the computer, Undo my last move (U), then a different move', async () => {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await ctx.newPage();
+  page.setDefaultTimeout(LONG);
+  page.on('pageerror', (e) => console.log(`  page error: ${e.message}`));
+  const sent = sentMoves(page);
+  await page.goto(`${server.url}/?play=greedy`);
+  await page.waitForSelector('body[data-ready=yes]');
+  await nextTurn(page);
+  const undo = '#seat-actions button[data-act=takeback]';
+  check(await page.$eval(undo, (b) => b.textContent) === 'Undo my last move', 'the undo button against the computer');
+  check(await page.$eval(undo, (b) => b.disabled), 'disabled before any move of ours');
+  const why = await page.$eval('#seat-actions .why-not', (e) => e.textContent);
+  check(/no move to take back yet/.test(why), `with the reason (${why})`);
+  await keyboardTurn(page, false);
+  await turnIs(page, 2); // the computer replied
+  await nextTurn(page);
+  check(!(await page.$eval(undo, (b) => b.disabled)), 'enabled once we have moved');
+  const first = sent[0];
+  await page.keyboard.press('u');
+  await turnIs(page, 0);
+  await nextTurn(page);
+  const note = await page.$eval('#seat-actions .note', (e) => e.textContent);
+  check(/Your last move is taken back \(2 moves undone\)/.test(note), `the page says so (${note})`);
+  check(await page.$$eval('#board .tiles use', (u) => u.length) === 1, 'the board is back to the start tile');
+  check(await page.$eval(undo, (b) => b.disabled), 'nothing more to take back');
+  await page.screenshot({ path: path.join(ART, 'takeback-undone.png') });
+  // Another square this time: the nearest one in some direction.
+  const cursorAt = () => page.$eval('rect.target.cursor', (r) => r.dataset.target || `${r.getAttribute('x')},${r.getAttribute('y')}`);
+  const was = await cursorAt();
+  for (const k of ['ArrowRight', 'ArrowLeft', 'ArrowUp', 'ArrowDown']) {
+    await page.keyboard.press(k);
+    if ((await cursorAt()) !== was) break;
+  }
+  check((await cursorAt()) !== was, 'another square chosen');
+  await keyboardTurn(page, false);
+  await turnIs(page, 2);
+  check(sent.length === 2 && sent[1] !== first, `a different move stands (${first}, then ${sent[1]})`);
+  const record = await page.evaluate(async (t) => (await fetch(`/api/tables/${t}/record`)).text(), new URL(page.url()).searchParams.get('t'));
+  const moves = record.split('\n').filter((l) => /^[A-Z]{1,2} -?\d+ -?\d+ \d/.test(l));
+  check(moves.length === 2 && moves[0].startsWith(sent[1]), `the record keeps only the moves that stand (${moves})`);
+  await ctx.close();
+});
+
+await test('issue 36: two people: a takeback asked and declined, one that lapses, one accepted; a resignation ends the game', async () => {
+  const ann = await openPage(browser, server.url);
+  const table = await createTable(ann, 'Ann', ['me', 'open']);
+  // Bob's tab is in the background: a Notification stand-in records what it shows.
+  const bobCtx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await bobCtx.addInitScript(() => {
+    window.shown = [];
+    window.Notification = class { static permission = 'granted'; constructor(title, o) { window.shown.push(`${title} / ${o.body}`); } };
+    Object.defineProperty(Document.prototype, 'hidden', { get: () => !!window.inBackground, configurable: true });
+  });
+  const bob = await bobCtx.newPage();
+  bob.setDefaultTimeout(LONG);
+  bob.on('pageerror', (e) => console.log(`  page error: ${e.message}`));
+  await bob.goto(`${server.url}/?t=${table}`);
+  await bob.fill('#waiting form.join input[name=name]', 'Bob');
+  await bob.click('#waiting form.join button');
+  await ann.waitForSelector('#table-view[data-status=playing]');
+  const ask = '#seat-actions button[data-act=takeback]';
+  await nextTurn(ann);
+  check(await ann.$eval(ask, (b) => b.textContent) === 'Ask to take back my last move', 'between people the takeback is asked');
+  check(await ann.$eval(ask, (b) => b.disabled), 'disabled before Ann has moved');
+  await bob.evaluate(() => (window.inBackground = true));
+  await keyboardTurn(ann, false);
+  await nextTurn(bob);
+  const told = await bob.evaluate(() => window.shown);
+  check(told.length === 1 && /Your turn/.test(told[0]), `Bob, in the background, is notified of his turn (${told})`);
+  await bob.evaluate(() => (window.inBackground = false));
+  // Asked, declined.
+  await ann.click(ask);
+  await ann.waitForSelector(`${ask}[disabled]`);
+  check(/asked: waiting/.test(await ann.$eval('#seat-actions .why-not', (e) => e.textContent)), 'Ann sees her ask waiting');
+  await bob.waitForSelector('#seat-actions .ask');
+  const prompt = await bob.$eval('#seat-actions .ask', (e) => e.textContent);
+  check(/Ann asks to take back their last move/.test(prompt), `Bob is asked (${prompt})`);
+  await bob.screenshot({ path: path.join(ART, 'takeback-asked.png') });
+  await bob.click('#seat-actions button[data-act=decline]');
+  await ann.waitForFunction(() => /Bob declined: your move stands/.test(document.querySelector('#seat-actions').textContent));
+  check(!(await bob.$('#seat-actions .ask')), 'the prompt is gone for Bob');
+  check(!(await ann.$eval(ask, (b) => b.disabled)), 'Ann may ask again');
+  // Asked, then Bob moves instead: the ask lapses.
+  await ann.click(ask);
+  await bob.waitForSelector('#seat-actions .ask');
+  await keyboardTurn(bob, false);
+  await ann.waitForFunction(() => /lapsed/.test(document.querySelector('#seat-actions').textContent));
+  check(!(await bob.$('#seat-actions .ask')), 'the move cleared the prompt');
+  // Ann moves again; Bob asks for his move back... no: Ann asks for hers, Bob accepts.
+  await nextTurn(ann);
+  await keyboardTurn(ann, false);
+  await turnIs(bob, 3);
+  await ann.click(ask);
+  await bob.waitForSelector('#seat-actions .ask');
+  await bob.click('#seat-actions button[data-act=accept]');
+  await turnIs(ann, 2);
+  await turnIs(bob, 2);
+  await nextTurn(ann);
+  check(await ann.$$eval('#board .tiles use', (u) => u.length) === 3, 'Ann\'s move is off the board: her turn again');
+  check(/Ann's last move is taken back/.test(await bob.$eval('#seat-actions', (e) => e.textContent)), 'Bob is told');
+  await ann.screenshot({ path: path.join(ART, 'takeback-accepted.png') });
+  // Ann resigns: asked first, then the game ends, Bob the winner.
+  await ann.click('#seat-actions button[data-act=resign]');
+  const question = await ann.$eval('#seat-actions .confirm', (e) => e.textContent);
+  check(/Resign this game\? With two players you lose/.test(question), `a confirmation first (${question})`);
+  await ann.click('#seat-actions button[data-act=resign-yes]');
+  for (const p of [ann, bob]) await p.waitForSelector('#final:not([hidden]) .final-table');
+  const card = await bob.$eval('#final', (e) => e.textContent);
+  check(/Ann resigned, and loses whatever the score/.test(card) && /You win/.test(card), `the final card says so (${card.slice(0, 160)})`);
+  check(await ann.$eval('#seat-actions', (e) => e.hidden), 'no takeback or resign after the end');
+  await bob.screenshot({ path: path.join(ART, 'resigned-final.png') });
+  await ann.context().close();
+  await bobCtx.close();
+});
+
+await test('issue 36: resigning at a table of three: the computer plays the seat, the player no longer moves', async () => {
+  const page = await openPage(browser, server.url);
+  await createTable(page, 'Ann', ['me', 'greedy', 'greedy']);
+  await nextTurn(page);
+  await page.click('#seat-actions button[data-act=resign]');
+  check(/With 3 players the computer plays your seat/.test(await page.$eval('#seat-actions .confirm', (e) => e.textContent)), 'the question says what happens');
+  await page.click('#seat-actions button[data-act=resign-yes]');
+  await page.waitForFunction(() => /You resigned: the computer plays your seat/.test(document.querySelector('#seat-actions').textContent));
+  await page.waitForFunction(() => +document.querySelector('#table-view').dataset.turn >= 3);
+  check(await page.$eval('.player:first-child .name', (e) => e.textContent) === 'Ann (resigned) (you)', 'the seat is shown resigned');
+  check(!(await page.$('#seat-actions button[data-act=resign]')), 'no second resignation');
+  check(await page.evaluate(() => document.body.dataset.phase) === 'wait', 'no turn of ours to play');
+  await page.context().close();
+});
+
+await test('issue 36: a days clock from the lobby: the time left at the table, your turn first in My games, the title count', async () => {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, permissions: ['notifications'] });
+  const page = await ctx.newPage();
+  page.setDefaultTimeout(LONG);
+  page.on('pageerror', (e) => console.log(`  page error: ${e.message}`));
+  await page.goto(server.url);
+  await page.waitForSelector('body[data-ready=yes]');
+  await page.fill('#create input[name=name]', 'Dora');
+  await page.selectOption('#create select[data-i="1"]', 'greedy');
+  await page.selectOption('#create select[name=clock]', 'days');
+  check(await page.isHidden('#create input[name=seconds]') && await page.isVisible('#create input[name=days]'), 'days a move, not seconds');
+  await page.fill('#create input[name=days]', '2');
+  await page.click('#create-button');
+  await page.waitForURL(/\?t=/);
+  await nextTurn(page);
+  const clock = await page.$eval('.player:first-child .clock', (e) => e.textContent);
+  check(clock === '1 d 23 h left', `the player's row: days and hours (${clock})`);
+  const line = await page.$eval('#seat-actions .days-clock', (e) => e.textContent);
+  check(/^Correspondence game: 2 days a move; you have 1 d 23 h left \(until .+\)$/.test(line), `the table says the clock (${line})`);
+  await page.screenshot({ path: path.join(ART, 'days-clock.png') });
+  await page.click('#home');
+  await page.waitForSelector('#mine li.my-turn');
+  const first = await page.$eval('#mine li', (e) => e.textContent);
+  check(/your turn, 1 d 23 h left/.test(first) && /2 d a move/.test(first), `My games: your turn first, with the time left (${first})`);
+  await page.waitForFunction(() => document.title === '(1) Carcassonne');
+  const button = await page.$eval('#notify-lobby', (b) => [b.textContent, b.disabled]);
+  check(button[0] === 'Notifications on' && button[1], `notifications allowed: the button says so (${button})`);
+  await page.screenshot({ path: path.join(ART, 'my-games-days.png') });
+  await ctx.close();
+});
+
 await test('issue 36: an account: sign up in the lobby, the name shown, still logged in after a reload, log out', async () => {
   const page = await openPage(browser, server.url);
   check(await page.isVisible('#account .guest'), 'a guest by default');

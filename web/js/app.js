@@ -8,9 +8,11 @@ import { Lobby } from './lobby.js';
 import { TableView } from './tableview.js';
 import { ReplayView } from './replay.js';
 import * as store from './store.js';
+import { MyGames } from './mygames.js';
 
 const $ = (s) => document.querySelector(s);
 const conn = new Connection(socketUrl());
+const games = new MyGames(conn); // the title's count of games waiting, notifications
 let catalogue = null, lobby = null, view = null;
 
 function status(text, lost = false) {
@@ -73,7 +75,7 @@ async function route(record = null) {
     lobby.hide();
     screen('replay-view');
     view = new ReplayView($('#replay-view'), conn, catalogue);
-    document.title = 'Carcassonne: replay';
+    games.setTitle('Carcassonne: replay');
     try {
       if (record) await view.loadRecord(record.text, record.name);
       else await view.loadTable(replay);
@@ -85,13 +87,13 @@ async function route(record = null) {
   if (!id) {
     screen('lobby-view');
     lobby.show();
-    document.title = 'Carcassonne';
+    games.setTitle('Carcassonne');
     return;
   }
   lobby.hide();
   screen('table-view');
-  document.title = `Carcassonne: table ${id}`;
-  view = new TableView($('#table-view'), conn, catalogue, id);
+  games.setTitle(`Carcassonne: table ${id}`, id);
+  view = new TableView($('#table-view'), conn, catalogue, id, games);
   try {
     await attach(id);
   } catch (e) {
@@ -122,7 +124,8 @@ async function main() {
     }
   });
   status('connected');
-  lobby = new Lobby($('#lobby-view'), conn, (id) => go(`/?t=${encodeURIComponent(id)}`));
+  lobby = new Lobby($('#lobby-view'), conn, (id) => go(`/?t=${encodeURIComponent(id)}`), games);
+  games.poll(); // the title's count from the first screen on
   $('#home').onclick = (e) => {
     e.preventDefault();
     go('/');

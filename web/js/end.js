@@ -25,14 +25,16 @@ export function scoreChart(history) {
 }
 
 // "You win with 85 points", "Ann wins with 85 points", "A tie: Ann and
-// Bob, 80 points each".
+// Bob, 80 points each", "Bob wins with 12 points: Ann resigned".
 export function winnerText(table) {
   const s = table.state, f = s.final;
   if (!f || !f.winners.length) return '';
   const points = f.scores[f.winners[0]];
   if (f.winners.length > 1) return `A tie: ${f.winners.map((w) => w === s.you ? 'you' : seatName(s.seats[w], w)).join(' and ')}, ${plural(points, 'point')} each`;
   const w = f.winners[0];
-  return `${w === s.you ? 'You win' : `${seatName(s.seats[w], w)} wins`} with ${plural(points, 'point')}`;
+  const resigned = f.forfeit_reason === 'resigned' && Number.isInteger(f.forfeit)
+    ? `: ${f.forfeit === s.you ? 'you' : seatName(s.seats[f.forfeit], f.forfeit)} resigned` : '';
+  return `${w === s.you ? 'You win' : `${seatName(s.seats[w], w)} wins`} with ${plural(points, 'point')}${resigned}`;
 }
 
 // The `create` request of a new game like this one, for its player: the
@@ -50,6 +52,8 @@ export function newGameRequest(state, name) {
   if (k && (k.mode === 'move' || k.mode === 'fischer')) {
     req.clock = { mode: k.mode, seconds: k.seconds, on_timeout: k.on_timeout };
     if (k.mode === 'fischer') req.clock.increment = k.increment;
+  } else if (k?.mode === 'days') {
+    req.clock = { mode: 'days', days: k.days || Math.round(k.seconds / 86400), on_timeout: k.on_timeout };
   }
   return req;
 }
@@ -59,6 +63,7 @@ export function forfeitText(state) {
   const f = state.final;
   if (f?.forfeit === null || f?.forfeit === undefined) return '';
   const who = seatName(state.seats[f.forfeit], f.forfeit);
+  if (f.forfeit_reason === 'resigned') return `${who} resigned, and loses whatever the score.`;
   return f.forfeit_reason === 'abandoned'
     ? `${who} left the game: the computer played their turns until their clock ran out again, and they forfeited.`
     : `${who} forfeited on time.`;

@@ -161,8 +161,10 @@ export class Table {
     return this.state.you;
   }
 
+  // Not for a seat its player resigned (the computer plays it: issue 36).
   get myTurn() {
-    return this.state.status === 'playing' && this.state.you !== null && this.state.to_move === this.state.you;
+    const s = this.state;
+    return s.status === 'playing' && s.you !== null && s.to_move === s.you && s.seats[s.you]?.kind !== 'computer';
   }
 
   // The followers with the tile they stand on, for drawing.

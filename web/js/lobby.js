@@ -4,6 +4,7 @@
 import * as store from './store.js';
 import { esc, seatName } from './panel.js';
 import { inviteLink, copyField, copyLink, DEFAULT_NAME } from './tableview.js';
+import { orderMyGames, turnWords, isMyTurn } from './mygames.js';
 import { AccountBox } from './account.js';
 
 const MAX_SEATS = 8; // Big Box 5's purple and pink after the six colours
@@ -59,10 +60,12 @@ export function lobbySeatWords(s) {
 }
 
 export class Lobby {
-  constructor(root, conn, open) {
+  // games: the page's MyGames (the title's count, notifications), or null.
+  constructor(root, conn, open, games = null) {
     this.root = root;
     this.conn = conn;
     this.open = open; // open(tableId)
+    this.games = games;
     this.seats = ['me', 'mcts:level=easy'];
     this.account = new AccountBox(root.querySelector('#account'));
     this.drawForm();
@@ -111,7 +114,14 @@ export class Lobby {
       else return;
       this.drawSeats();
     };
-    f.clock.onchange = () => (f.querySelector('.clock-custom').hidden = f.clock.value === 'none');
+    f.clock.onchange = () => {
+      f.querySelector('.clock-custom').hidden = f.clock.value === 'none';
+      // A days clock (correspondence) has its days a move, not seconds.
+      for (const el of f.querySelectorAll('.clock-minutes')) el.hidden = f.clock.value === 'days';
+      f.querySelector('.clock-days').hidden = f.clock.value !== 'days';
+    };
+    const notify = this.root.querySelector('#notify-lobby');
+    if (notify && this.games) this.games.bindButton(notify, notify.parentElement.querySelector('.why-not'));
     f.onsubmit = (e) => {
       e.preventDefault();
       this.create(f);
@@ -160,7 +170,8 @@ export class Lobby {
     const expansions = [...f.querySelectorAll('input[name=expansion]:checked')].map((c) => c.value);
     if (expansions.length) req.expansions = expansions;
     if (seats.includes('me')) req.name = name || DEFAULT_NAME; // a name is optional, as for quick play
-    if (f.clock.value !== 'none') {
+    if (f.clock.value === 'days') req.clock = { mode: 'days', days: +f.days.value, on_timeout: f.timeout.value };
+    else if (f.clock.value !== 'none') {
       req.clock = { mode: f.clock.value, seconds: +f.seconds.value, on_timeout: f.timeout.value };
       if (f.clock.value === 'fischer') req.clock.increment = +f.increment.value;
     }
@@ -187,7 +198,8 @@ export class Lobby {
         this.conn.request('mine', { seats: store.seats().filter((s) => s.token).map(({ table, token }) => ({ table, token })) }),
       ]);
       this.drawList(this.root.querySelector('#tables'), lobby.tables, false);
-      this.drawList(this.root.querySelector('#mine'), mine.tables, true);
+      this.drawList(this.root.querySelector('#mine'), orderMyGames(mine.tables), true);
+      this.games?.update(mine.tables);
       this.drawMadeForOthers();
     } catch {
       /* the next refresh tries again */
@@ -199,7 +211,11 @@ export class Lobby {
       const seats = t.seats.map((s) => esc(lobbySeatWords(s))).join(', ');
       const canJoin = !mine && t.status === 'waiting' && t.seats.some((s) => s.kind === 'open');
       const sets = (t.expansions || []).map((x) => `, ${esc(EXPANSION_NAMES[x] || x)}`).join('');
-      return `<li><span class="what"><strong>${t.status}</strong> ${seats}${t.turn ? `, turn ${t.turn}` : ''}${sets}${t.info === 'purist' ? ', purist' : ''}${t.clock ? ', clock' : ''}${t.estimates === false ? ', no hints' : ''}</span>` +
+      // My games: whose turn and the time left ("your turn, 2 d 5 h left").
+      const turn = mine ? turnWords(t, (p) => lobbySeatWords(t.seats[p])) : '';
+      const clock = t.clock ? (t.clock.mode === 'days' ? `, ${t.clock.days} d a move` : ', clock') : '';
+      return `<li${mine && isMyTurn(t) ? ' class="my-turn"' : ''}><span class="what"><strong>${t.status}</strong> ${seats}${t.turn ? `, turn ${t.turn}` : ''}${sets}${t.info === 'purist' ? ', purist' : ''}${clock}${t.estimates === false ? ', no hints' : ''}` +
+        `${turn ? `<br><span class="turn-words">${esc(turn)}</span>` : ''}</span>` +
         `<a class="button" href="/?t=${encodeURIComponent(t.table)}" data-open="${esc(t.table)}">${mine ? 'Resume' : canJoin ? 'Join' : 'Watch'}</a></li>`;
     }).join('') || `<li class="empty">${mine ? 'No games in this browser yet.' : 'No table is waiting or playing.'}</li>`;
     el.onclick = (e) => {

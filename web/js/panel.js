@@ -3,7 +3,7 @@
 // their chances, and the log of scoring events.
 
 import { PLAYERS, badge, meepleIcon } from './players.js';
-import { plural, article } from './words.js';
+import { plural, article, timeLeftWords } from './words.js';
 import { GOODS } from './tiles.js';
 import { GOODS_NAMES, goodsOf } from './game.js';
 
@@ -12,9 +12,21 @@ export { esc };
 
 // A seat's name: a computer seat's is its player spec, said as
 // "Computer (normal)" ("mcts:level=normal"), "Computer (greedy)".
+// A seat that a player resigned (issue 36) is the computer's and keeps
+// the player's name: "Ann (resigned)".
 export function seatName(seat, p) {
+  if (seat.kind === 'computer' && seat.name && !isComputerSpec(seat.name)) return `${seat.name} (resigned)`;
   if (seat.kind === 'computer') return `Computer (${computerWords(seat.name)})`;
   return seat.name || `Seat ${p + 1} (${seat.kind})`;
+}
+
+// Whether a computer seat's name is its player spec (as the server names
+// a computer seat: "mcts:level=easy", "greedy", "random", "engine:..."),
+// not a player's name left on a resigned seat. (The state does not mark
+// a resigned seat: a player who named themselves "greedy" and resigned
+// shows as the computer.)
+export function isComputerSpec(name) {
+  return /^(mcts|greedy|random|engine)(:|$)/.test(String(name));
 }
 
 // A computer player's spec in a word or two: "mcts:level=hard" -> "hard",
@@ -28,15 +40,19 @@ export function computerWords(spec) {
   return text;
 }
 
-function clockText(ms) {
+// A minutes clock as m:ss; a days clock (correspondence) as "2 d 5 h left".
+export function clockText(ms, mode = 'move') {
+  if (mode === 'days') return timeLeftWords(ms);
   const s = Math.max(0, Math.ceil(ms / 1000));
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
 }
 
 // The time left of seat p now, counting down for the seat to move.
+// A days clock shows only the seat to move, from its deadline.
 export function clockLeft(table, p) {
   const c = table.state.clock;
   if (!c) return null;
+  if (c.mode === 'days') return c.running === p && typeof c.deadline_ms === 'number' ? Math.max(0, c.deadline_ms - Date.now()) : null;
   let left = c.left_ms[p];
   if (c.running === p && table.clockAt) left -= performance.now() - table.clockAt;
   return left;
@@ -55,7 +71,7 @@ export function renderPlayers(el, table) {
       `<span class="laps">${lap ? `lap ${lap + 1}` : ''}</span>` +
       `<span class="supply" title="followers in supply">${meepleIcon(p)}×${seat.supply}</span>` + extrasHtml(seat, p, s.expansions) +
       handHtml(s.hands?.[p], p === s.you) +
-      (left !== null ? `<span class="clock${turn ? ' running' : ''}">${clockText(left)}</span>` : '') +
+      (left !== null ? `<span class="clock${turn ? ' running' : ''}">${clockText(left, s.clock.mode)}</span>` : '') +
       (turn ? '<span class="turn-mark">to move</span>' : '') + '</li>';
   }).join('');
 }

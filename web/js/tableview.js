@@ -11,16 +11,20 @@ import { Inspector } from './inspector.js';
 import { PLAYERS, badge } from './players.js';
 import * as store from './store.js';
 import { figureWords, plural } from './words.js';
+import { SeatActions } from './seatactions.js';
 
 // The name of a player who gives none, everywhere (quick play, a new
 // table, joining one).
 export const DEFAULT_NAME = 'Player';
 
 export class TableView {
-  constructor(root, conn, catalogue, id) {
+  // games: the MyGames of the page (the title, notifications), or null.
+  constructor(root, conn, catalogue, id, games = null) {
     this.root = root;
     this.conn = conn;
     this.id = id;
+    this.games = games;
+    this.wasMyTurn = null; // whether it was our turn at the last render (null: not drawn yet)
     this.el = (sel) => root.querySelector(sel);
     this.board = new Board(this.el('#board'), catalogue);
     this.turn = new Turn(this.board, this.el('#actions'), (m) => this.sendMove(m), (t) => this.say(t));
@@ -28,6 +32,7 @@ export class TableView {
       if (!this.turn.click(x, y, pt) && this.table) this.inspector.inspectAt(x, y, pt.fx, pt.fy).catch(() => {});
     });
     this.inspector = new Inspector(this, this.el('#inspector'));
+    this.actions = new SeatActions(this, this.el('#seat-actions'));
     this.turn.changed = () => this.table && this.renderDrawn();
     this.handEvents();
     this.board.on('spot', (s) => this.turn.pick(s));
@@ -91,6 +96,8 @@ export class TableView {
     else if (msg.type === 'chat') this.addChat(msg, true);
     else if (msg.type === 'hint') this.onHint(msg);
     else if (msg.type === 'estimate') this.renderEstimate(msg);
+    else if (msg.type === 'takeback') this.actions.onTakeback(msg);
+    else if (msg.type === 'resign') this.actions.onResign(msg);
   }
 
   // Hints and the estimate: for a seat whose every opponent is a computer,
@@ -154,6 +161,7 @@ export class TableView {
     this.estimateAsked = null; // a new connection, or a sync: ask again
     this.table = new Table(state);
     this.table.clockAt = performance.now();
+    this.actions.stateCame();
     this.render();
     this.el('#chat').innerHTML = '';
     for (const line of state.chat || []) this.addChat(line);
@@ -172,6 +180,7 @@ export class TableView {
       return;
     }
     t.applyMove(ev);
+    this.actions.moveMade();
     this.highlightEvents(ev.events);
     const mv = parseMove(ev.move);
     const who = seatName(t.state.seats[ev.player], ev.player);
@@ -293,7 +302,15 @@ export class TableView {
     this.renderBanner();
     this.turn.idle = esc(this.idleText());
     if (this.turn.phase === 'wait') this.turn.renderBar();
-    document.title = t.myTurn ? `Your turn: Carcassonne` : s.status === 'finished' ? 'Game over: Carcassonne' : `Carcassonne: table ${this.id}`;
+    const title = t.myTurn ? `Your turn: Carcassonne` : s.status === 'finished' ? 'Game over: Carcassonne' : `Carcassonne: table ${this.id}`;
+    if (this.games) this.games.setTitle(title, this.id);
+    else document.title = title;
+    // It became our turn: a notification while the tab is in the background
+    // (not for the turn the page opened on).
+    if (t.myTurn && this.wasMyTurn === false) this.games?.notify(this.id, s.turn, 'Your turn');
+    else if (t.myTurn) this.games?.told.add(`${this.id}:${s.turn}`);
+    this.wasMyTurn = t.myTurn;
+    this.actions.render();
     this.turn.askHint = this.analysisAllowed() ? () => this.requestHint() : null;
     this.askLegal();
     this.refreshEstimate();
@@ -551,7 +568,7 @@ export class TableView {
     // Enter or Space on a focused button, link or summary is that
     // control's own click: it must not also place or confirm.
     if ((e.key === 'Enter' || e.key === ' ') && e.target.closest?.('button, a[href], summary, [role=button]')) return;
-    if (this.turn.key(e)) {
+    if (this.turn.key(e) || (this.table && this.actions.key(e))) {
       e.preventDefault();
       return;
     }

@@ -65,3 +65,19 @@ export function moveWords(text, kindOf = null) {
   const who = spot ? figureOnWords(figure, kindOf ? kindOf(letter, rot, spot) : null) : 'no follower';
   return `tile ${letter} at ${x}, ${y}, ${rotationWords(rot)}, ${who}`;
 }
+
+// A duration in words, rounded down to what a correspondence game needs:
+// "2 d 5 h", "3 d", "5 h 12 min", "12 min", "less than a minute"; "no
+// time" at zero or below.
+export function durationWords(ms) {
+  if (!(ms > 0)) return 'no time';
+  const min = Math.floor(ms / 60000), h = Math.floor(min / 60), d = Math.floor(h / 24);
+  if (d) return h % 24 ? `${d} d ${h % 24} h` : `${d} d`;
+  if (h) return min % 60 ? `${h} h ${min % 60} min` : `${h} h`;
+  return min ? `${min} min` : 'less than a minute';
+}
+
+// "2 d 5 h left", "12 min left", "no time left".
+export function timeLeftWords(ms) {
+  return `${durationWords(ms)} left`;
+}
