@@ -13,6 +13,7 @@
 
 #include "accounts.h"
 #include "counts.h"
+#include "players.h"
 
 _Static_assert((int)STORED_ACCOUNT_NAME_BYTES == ACC_NAME_MAX + 1, "a user name's size");
 _Static_assert((int)STORED_PWHASH_BYTES == (int)ACC_HASH_BYTES, "a hash's size");
@@ -25,6 +26,8 @@ typedef enum api_route {
     ROUTE_PASSWORD,
     ROUTE_DELETE,
     ROUTE_ME,
+    ROUTE_PLAYER,      /* a path that begins with it: /api/players/NAME */
+    ROUTE_LEADERBOARD, /* ?category=C */
     ROUTE_COUNT
 } api_route;
 
@@ -33,8 +36,8 @@ static const struct {
     const char *path;
     int post;
 } routes[ROUTE_COUNT] = {
-    {"/api/signup", 1},   {"/api/login", 1},          {"/api/logout", 1},
-    {"/api/password", 1}, {"/api/account/delete", 1}, {"/api/me", 0},
+    {"/api/signup", 1},         {"/api/login", 1}, {"/api/logout", 1},   {"/api/password", 1},
+    {"/api/account/delete", 1}, {"/api/me", 0},    {"/api/players/", 0}, {"/api/leaderboard", 0},
 };
 
 /* Where a request stands. */
@@ -154,6 +157,10 @@ static api_route route_of(struct lws *wsi, int *method)
     while (r < ROUTE_COUNT &&
            !(strlen(routes[r].path) == path_len && strncmp(uri, routes[r].path, path_len) == 0))
         r++;
+    size_t player = strlen(routes[ROUTE_PLAYER].path);
+    if (r == ROUTE_COUNT && path_len > player &&
+        strncmp(uri, routes[ROUTE_PLAYER].path, player) == 0)
+        r = ROUTE_PLAYER;
     return (api_route)r;
 }
 
@@ -594,6 +601,41 @@ static void do_logout(api_req *q)
 
 /* The request whose body (if any) is in: checked, then answered or sent
  * to a worker. Bad input changes nothing. */
+/* GET /api/players/NAME and GET /api/leaderboard?category=C (players.c). */
+static void do_players(api_req *q)
+{
+    char *uri = NULL, value[64] = "", arg[80];
+    int len = 0;
+    unsigned status = 500;
+    json_t *body = NULL;
+    if (q->route == ROUTE_PLAYER) {
+        size_t prefix = strlen(routes[ROUTE_PLAYER].path);
+        if (lws_http_get_uri_and_method(q->wsi, &uri, &len) >= 0 && uri && len > 0) {
+            size_t path_len = strcspn(uri, "?");
+            if (path_len > (size_t)len)
+                path_len = (size_t)len;
+            if (path_len > prefix && path_len - prefix < sizeof value)
+                snprintf(value, sizeof value, "%.*s", (int)(path_len - prefix), uri + prefix);
+        }
+        status = 404;
+        if (value[0])
+            body = players_page(q->A->store, value, now_ms(), &status);
+    } else {
+        /* lws keeps the query's arguments url-decoded, one a fragment. */
+        const char *c = lws_get_urlarg_by_name(q->wsi, "category=", arg, (int)sizeof arg);
+        body = players_leaderboard(q->A->store, c ? c : "", now_ms(), &status);
+    }
+    if (body)
+        reply(q, 200, body);
+    else if (status == 404)
+        reply_error(q, 404, "no_player", "no player of that name");
+    else if (status == 400)
+        reply_error(q, 400, "bad_category",
+                    "category must be duel, duel-variants, multi or multi-variants");
+    else
+        reply_error(q, 500, "internal", "the server failed: try again");
+}
+
 static void handle(http_api *A, api_req *q)
 {
     (void)A;
@@ -613,6 +655,10 @@ static void handle(http_api *A, api_req *q)
     }
     if (q->route == ROUTE_ME) {
         do_me(q);
+        return;
+    }
+    if (q->route == ROUTE_PLAYER || q->route == ROUTE_LEADERBOARD) {
+        do_players(q);
         return;
     }
     if (q->route == ROUTE_LOGOUT) {

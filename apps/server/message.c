@@ -543,7 +543,9 @@ static msg_error decode_create(json_t *root, msg_request *r, msg_problem *p)
     if (e != ERR_NONE)
         return e;
     e = get_bool(root, "listed", &r->listed, p);
-    return e == ERR_NONE ? get_bool(root, "estimates", &r->estimates, p) : e;
+    if (e == ERR_NONE)
+        e = get_bool(root, "estimates", &r->estimates, p);
+    return e == ERR_NONE ? get_bool(root, "rated", &r->rated, p) : e;
 }
 
 /* --- The other requests ---------------------------------------------------------------- */
@@ -682,6 +684,7 @@ static void clear_request(msg_request *r)
     memset(&r->clock, 0, sizeof r->clock);
     r->listed = 1;
     r->estimates = 1;
+    r->rated = 0;
     r->on = 1;
     r->seat = -1;
     r->turn = 0;

@@ -146,6 +146,7 @@ typedef struct msg_request {
     msg_clock clock;
     int listed;
     int estimates; /* hints and win chances allowed (default 1) */
+    int rated;     /* a rated game (default 0): every person's seat an account's */
     /* join, reopen */
     int seat; /* -1: the first open seat (join) */
     char invite[MSG_INVITE_BYTES + 1];

@@ -274,17 +274,17 @@ int storage_delete_sessions(storage *s, int64_t account,
  * in each category it played (glicko2.h's categories), and each rated
  * game's change. */
 typedef struct stored_rating {
-    int category;
     double rating, rd, volatility;
-    int games;
     int64_t last_ms; /* when its last rated game ended */
+    int category;
+    int games;
 } stored_rating;
 
 typedef struct stored_rating_change {
-    char table[STORED_ID_BYTES];
-    int category;
     double before, after, rd_after;
     int64_t at_ms;
+    char table[STORED_ID_BYTES];
+    int category;
 } stored_rating_change;
 
 /* storage_ratings(): the ratings of `account`, at most `cap` into `out`:

@@ -93,6 +93,7 @@ static int fill_new_row(srv_tables *T, srv_client *c, const msg_request *r, stor
     row->clock = r->clock;
     row->listed = r->listed;
     row->estimates = r->estimates;
+    row->rated = r->rated;
     row->forfeit = -1;
     snprintf(row->addr, sizeof row->addr, "%s", c->addr);
     if (token_random(&row->seed, sizeof row->seed) || token_random(row->salt, sizeof row->salt))
@@ -228,6 +229,11 @@ void tb_do_create(srv_tables *T, srv_client *c, const msg_request *r)
         tb_refuse(T, c, r, ERR_TOO_MANY, "this connection follows as many tables as it may");
         return;
     }
+    const char *unrated = r->rated ? tb_rated_refusal(c, r) : NULL;
+    if (unrated) {
+        tb_refuse(T, c, r, ERR_BAD_FIELD, unrated);
+        return;
+    }
     int computers = 0;
     for (int i = 0; i < r->nseats; i++)
         computers += r->seats[i].kind == SEAT_COMPUTER;
@@ -359,6 +365,10 @@ void tb_do_join(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t
 {
     if (r->key[0] && repeat_join(T, c, r, t))
         return;
+    if (t->row.rated && c->account <= 0) {
+        tb_refuse(T, c, r, ERR_BAD_FIELD, "a rated table is for players logged in: log in first");
+        return;
+    }
     int seat = seat_to_take(T, c, t, r);
     if (seat < 0)
         return;

@@ -78,6 +78,8 @@ static msg_error commit_move(srv_tables *T, srv_table *t, stored_move *sm, const
         tb_reply(T, mover, r, json_pack("{s:i}", "turn", turn));
     broadcast_move(T, t, turn, player, sm, events, nevents);
     if (over) {
+        if (t->row.rated) /* in this pass: the game's end and its ratings are one */
+            tb_rate_game(T, t);
         tb_finish_table(T, t);
         tb_broadcast(T, t, view_end(t), NULL);
     } else {
@@ -396,6 +398,10 @@ void tb_do_takeback(srv_tables *T, srv_client *c, const msg_request *r, srv_tabl
     if (t->row.status != TABLE_PLAYING) {
         tb_refuse(T, c, r, t->row.status == TABLE_WAITING ? ERR_NOT_STARTED : ERR_GAME_OVER,
                   "a takeback is only for a game being played");
+        return;
+    }
+    if (t->row.rated) {
+        tb_refuse(T, c, r, ERR_ILLEGAL, "a rated game has no takebacks");
         return;
     }
     int asked = t->takeback_seat >= 0 && t->takeback_turn == t->row.nmoves;

@@ -469,6 +469,7 @@ json_t *view_state(const srv_table *t, int you, int64_t now_ms)
     if (t->first_text[0])
         json_object_set_new(state, "first", json_string(t->first_text));
     json_object_set_new(state, "estimates", json_boolean(t->row.estimates));
+    json_object_set_new(state, "rated", json_boolean(t->row.rated));
     json_object_set_new(state, "start", board_view_start(g));
     json_object_set_new(state, "followers", board_view_followers(g));
     if (t->row.info == INFO_CASUAL)
@@ -491,12 +492,12 @@ json_t *view_lobby_entry(const srv_table *t)
         json_array_append_new(
             seats, json_pack("{s:o, s:s}", "name", seat_name(st), "kind", seat_kind_name(st)));
     }
-    return json_pack("{s:s, s:s, s:o, s:o, s:o, s:s, s:o, s:i, s:b}", "table", t->row.id, "status",
-                     status_names[t->row.status], "seats", seats, "rules",
+    return json_pack("{s:s, s:s, s:o, s:o, s:o, s:s, s:o, s:i, s:b, s:b}", "table", t->row.id,
+                     "status", status_names[t->row.status], "seats", seats, "rules",
                      wire_rules(table_rules(t)), "expansions", wire_expansions(table_rules(t)),
                      "info", t->row.info == INFO_PURIST ? "purist" : "casual", "clock",
                      clock_json(t, t->turn_ms), "turn", t->row.nmoves, "estimates",
-                     t->row.estimates);
+                     t->row.estimates, "rated", t->row.rated);
 }
 
 /* The figures the player to move may put on a spot: "follower" while a

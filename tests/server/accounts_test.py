@@ -327,5 +327,53 @@ def case_seats(tmp):
         server.stop()
 
 
+def case_ratings(tmp):
+    """A rated game between two accounts over real sockets (issue 36): a
+    guest cannot make one; Bob resigns; GET /api/players/NAME gives each
+    one's rating in the duel category, moved as Glicko-2 says for two new
+    players (the winner up, the loser down by as much) and the game with
+    its change; the leaderboard leaves out ratings still uncertain (RD
+    over 110); unknown names and categories are 404 and 400."""
+    server = start(tmp)
+    try:
+        ann, bob = together(lambda: signup(server, "Ann"), lambda: signup(server, "Bob"))
+        guest = Client(server)
+        expect_code(guest.request("create", seats=["me", "open"], rated=True), "bad_field")
+        guest.close()
+        a = ws(server, ann)
+        r = a.ok("create", name="Ann", seats=["me", "open"], rated=True)
+        table = r["table"]
+        b = ws(server, bob)
+        b.ok("join", table=table, name="Bob")
+        b.ok("resign", table=table)
+        a.event("end")
+        page = expect(http(server, "GET", "/api/players/ann"), 200).json
+        check(page["name"] == "Ann", "the page's name: %s" % page)
+        (duel,) = page["ratings"]
+        check(duel["category"] == "duel" and duel["games"] == 1, "Ann's ratings: %s" % page)
+        # Two new players (1500, RD 350), one win: Glicko-2 gives the winner
+        # about +162 (the paper's formulas; the exact figure is unit-tested).
+        check(1650 < duel["rating"] < 1675 and 280 < duel["rd"] < 300, "Ann's rating: %s" % duel)
+        bobs = expect(http(server, "GET", "/api/players/Bob"), 200).json
+        loss = bobs["ratings"][0]["rating"]
+        check(abs((duel["rating"] - 1500) - (1500 - loss)) < 1e-6,
+              "not symmetric: %s against %s" % (duel["rating"], loss))
+        (game,) = page["games"]
+        check(game["table"] == table and game["rated"] and game["category"] == "duel",
+              "Ann's game: %s" % game)
+        check(game["rating_change"]["before"] == 1500 and
+              abs(game["rating_change"]["after"] - duel["rating"]) < 1e-9, "change: %s" % game)
+        check([s["name"] for s in game["seats"]] == ["Ann", "Bob"], "seats: %s" % game)
+        board = expect(http(server, "GET", "/api/leaderboard?category=duel"), 200).json
+        check(board["players"] == [], "RD 290 is listed: %s" % board)
+        expect(http(server, "GET", "/api/players/nobody"), 404, "no_player")
+        expect(http(server, "GET", "/api/players/a%27%3BDROP"), 404, "no_player")
+        expect(http(server, "GET", "/api/leaderboard?category=chess"), 400, "bad_category")
+        a.close()
+        b.close()
+    finally:
+        server.stop()
+
+
 if __name__ == "__main__":
     sys.exit(run_case(globals(), "accounts_test.py"))

@@ -16,6 +16,7 @@
 
 #include "carcassonne_ai.h"
 #include "first_seat.h"
+#include "glicko2.h"
 #include "replay_view.h"
 #include "replays.h"
 #include "tables.h"
@@ -1199,6 +1200,65 @@ static void test_rematch(void **state)
     assert_string_equal(json_string_value(json_object_get(ok, "what")), "ready");
     assert_int_equal(think.asked, 1);
     assert_string_equal(think.table, json_string_value(json_object_get(ok, "new_table")));
+}
+
+/* A rated game (issue 36): only players logged in make or join one, the
+ * computer seats must have a fixed rating, no takeback; at its end (here
+ * a resign) each account's rating moves by Glicko-2 exactly, in the pass
+ * of the game's end. */
+static void test_rated_game(void **state)
+{
+    (void)state;
+    const char *create = "{\"type\":\"create\",\"id\":1,\"name\":\"Ann\",\"rated\":true,"
+                         "\"seats\":[\"me\",\"open\"]}";
+    request(0, create);
+    expect_error_code(0, "bad_field"); /* a guest */
+    int64_t ann = 0, bob = 0;
+    assert_int_equal(storage_create_account(store, "Ann", "ann", "h", 1, &ann), 0);
+    assert_int_equal(storage_create_account(store, "Bob", "bob", "h", 1, &bob), 0);
+    assert_int_equal(storage_commit(store), 0);
+    clients[0].account = ann;
+    clients[1].account = bob;
+    request(0, "{\"type\":\"create\",\"id\":1,\"rated\":true,\"seats\":[\"me\",\"vanilla-mcts\"]}");
+    expect_error_code(0, "bad_field"); /* a computer without a rating */
+    request(0, create);
+    json_t *ok = expect(0, "create.ok");
+    snprintf(table_id, sizeof table_id, "%s", json_string_value(json_object_get(ok, "table")));
+    drain(0);
+    char text[300];
+    snprintf(text, sizeof text, "{\"type\":\"join\",\"id\":2,\"table\":\"%s\",\"name\":\"Bob\"}",
+             table_id);
+    request(2, text);
+    expect_error_code(2, "bad_field"); /* a guest cannot join */
+    request(1, text);
+    expect(1, "join.ok");
+    drain(0);
+    drain(1);
+    int seat = 0;
+    play_turn(&seat, 0, first_with_spot, NULL);
+    drain(0);
+    drain(1);
+    ask_table(0, "takeback", "");
+    expect_error_code(0, "illegal");
+    ask_table(1, "resign", "");
+    expect(1, "resign.ok");
+    stored_rating got[4];
+    assert_int_equal(storage_ratings(store, ann, got, 4), 1);
+    assert_int_equal(got[0].category, GLICKO2_DUEL);
+    assert_int_equal(got[0].games, 1);
+    /* The formulas: both new players, Ann won. */
+    glicko2_rating want = glicko2_new_player();
+    glicko2_result won = {GLICKO2_START_RATING, GLICKO2_START_RD, 1.0};
+    assert_int_equal(glicko2_update(&want, &won, 1, GLICKO2_TAU), 0);
+    assert_true(got[0].rating == want.rating && got[0].rd == want.rd &&
+                got[0].volatility == want.volatility);
+    assert_int_equal(storage_ratings(store, bob, got, 4), 1);
+    assert_true(got[0].rating < GLICKO2_START_RATING);
+    stored_rating_change ch[2];
+    assert_int_equal(storage_rating_changes(store, bob, ch, 2), 1);
+    assert_string_equal(ch[0].table, table_id);
+    assert_true(ch[0].before == GLICKO2_START_RATING);
+    clients[0].account = clients[1].account = 0;
 }
 
 /* A correspondence clock, days a move (issue 36): the state says it; its
@@ -2794,6 +2854,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_resign, setup, teardown),
         cmocka_unit_test_setup_teardown(test_days_clock, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rematch, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_rated_game, setup, teardown),
         cmocka_unit_test_setup_teardown(test_leave_and_presence, setup, teardown),
         cmocka_unit_test_setup_teardown(test_clock_forfeit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_clock_computer, setup, teardown),
