@@ -379,8 +379,8 @@ static void conn_message(server *S, conn *c, const char *data, size_t len, int b
     else {
         /* Acting for an account: its session still lives (not logged out
          * or deleted on any process since the upgrade). */
-        if (c->client.account &&
-            (r->type == MSG_CREATE || r->type == MSG_JOIN || r->type == MSG_RESUME))
+        if (c->client.account && (r->type == MSG_CREATE || r->type == MSG_JOIN ||
+                                  r->type == MSG_RESUME || r->type == MSG_MINE))
             http_api_recheck(S->api, &c->client);
         if (!forward(S, c, r, data, len))
             tables_request(S->tables, &c->client, r);

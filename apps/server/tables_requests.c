@@ -82,24 +82,57 @@ static void do_lobby(srv_tables *T, srv_client *c, const msg_request *r)
     tb_reply(T, c, r, json_pack("{s:o}", "tables", list));
 }
 
+/* Adds the lobby entry of table `id` with `seat` to `list` (a table run
+ * by another server as stored), unless it is listed already. */
+static void add_mine(srv_tables *T, json_t *list, const char *id, const uint8_t *token, int seat)
+{
+    size_t i;
+    json_t *e;
+    json_array_foreach(list, i, e)
+    {
+        if (strcmp(json_string_value(json_object_get(e, "table")), id) == 0)
+            return;
+    }
+    srv_table *t = tb_find_table(T, id);
+    srv_table *copy = t ? NULL : tb_stored_copy(T, id);
+    if (copy)
+        t = copy; /* run by another server */
+    if (t && token)
+        seat = tb_seat_of_token(t, token);
+    json_t *entry = t && seat >= 0 ? view_lobby_entry(t) : NULL;
+    if (copy)
+        tb_free_table(copy);
+    if (!entry)
+        return;
+    json_object_set_new(entry, "seat", json_integer(seat));
+    json_array_append_new(list, entry);
+}
+
+typedef struct mine_ctx {
+    srv_tables *T;
+    json_t *list;
+} mine_ctx;
+
+static int add_account_seat(void *ctx, const char *id, int seat)
+{
+    mine_ctx *m = ctx;
+    add_mine(m->T, m->list, id, NULL, seat);
+    return 0;
+}
+
+/* The tables of the seats whose tokens `r` gives and, for a connection
+ * logged in, its account's waiting and playing tables. */
 static void do_mine(srv_tables *T, srv_client *c, const msg_request *r)
 {
     json_t *list = json_array();
-    for (int i = 0; i < r->nmine; i++) {
-        const msg_mine_pair *pair = &r->mine[i];
-        srv_table *t = pair->valid ? tb_find_table(T, pair->table) : NULL;
-        srv_table *copy = !t && pair->valid ? tb_stored_copy(T, pair->table) : NULL;
-        if (copy)
-            t = copy; /* run by another server */
-        int seat = t ? tb_seat_of_token(t, pair->token) : -1;
-        json_t *entry = seat >= 0 ? view_lobby_entry(t) : NULL;
-        if (copy)
-            tb_free_table(copy);
-        if (!entry)
-            continue;
-        json_object_set_new(entry, "seat", json_integer(seat));
-        json_array_append_new(list, entry);
-    }
+    for (int i = 0; i < r->nmine; i++)
+        if (r->mine[i].valid)
+            add_mine(T, list, r->mine[i].table, r->mine[i].token, -1);
+    mine_ctx m = {T, list};
+    unsigned live = 1u << TABLE_WAITING | 1u << TABLE_PLAYING;
+    if (c->account > 0 &&
+        storage_account_seats(T->store, c->account, live, MSG_MAX_MINE, add_account_seat, &m) != 0)
+        fprintf(stderr, "carcassonne serve: %s\n", storage_error(T->store));
     tb_reply(T, c, r, json_pack("{s:o}", "tables", list));
 }
 

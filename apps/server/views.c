@@ -361,6 +361,8 @@ static json_t *seats_json(const srv_table *t)
                       "large", large_supply(t->game, s));
         if (seat && traders(t->game))
             traders_seat(seat, t->game, s);
+        if (seat && seat_resigned(st)) /* the computer plays it now */
+            json_object_set_new(seat, "resigned", json_true());
         json_array_append_new(list, seat);
     }
     return list;
@@ -470,6 +472,12 @@ json_t *view_state(const srv_table *t, int you, int64_t now_ms)
         json_object_set_new(state, "first", json_string(t->first_text));
     json_object_set_new(state, "estimates", json_boolean(t->row.estimates));
     json_object_set_new(state, "rated", json_boolean(t->row.rated));
+    /* A takeback asked between people and not yet answered. */
+    if (t->takeback_seat >= 0 && t->takeback_turn == t->row.nmoves &&
+        t->row.status == TABLE_PLAYING)
+        json_object_set_new(
+            state, "takeback",
+            json_pack("{s:i, s:i}", "seat", t->takeback_seat, "agreed", (int)t->takeback_agreed));
     json_object_set_new(state, "start", board_view_start(g));
     json_object_set_new(state, "followers", board_view_followers(g));
     if (t->row.info == INFO_CASUAL)
@@ -492,12 +500,15 @@ json_t *view_lobby_entry(const srv_table *t)
         json_array_append_new(
             seats, json_pack("{s:o, s:s}", "name", seat_name(st), "kind", seat_kind_name(st)));
     }
-    return json_pack("{s:s, s:s, s:o, s:o, s:o, s:s, s:o, s:i, s:b, s:b}", "table", t->row.id,
+    return json_pack("{s:s, s:s, s:o, s:o, s:o, s:s, s:o, s:i, s:b, s:b, s:o}", "table", t->row.id,
                      "status", status_names[t->row.status], "seats", seats, "rules",
                      wire_rules(table_rules(t)), "expansions", wire_expansions(table_rules(t)),
                      "info", t->row.info == INFO_PURIST ? "purist" : "casual", "clock",
                      clock_json(t, t->turn_ms), "turn", t->row.nmoves, "estimates",
-                     t->row.estimates, "rated", t->row.rated);
+                     t->row.estimates, "rated", t->row.rated, "to_move",
+                     t->row.status == TABLE_PLAYING && !carc_game_over(t->game)
+                         ? json_integer(carc_game_current_player(t->game))
+                         : json_null());
 }
 
 /* The figures the player to move may put on a spot: "follower" while a

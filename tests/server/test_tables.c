@@ -1041,6 +1041,10 @@ static void test_takeback_between_people(void **state)
     json_t *ev = expect(1, "takeback");
     assert_string_equal(json_string_value(json_object_get(ev, "what")), "asked");
     assert_int_equal(json_integer_value(json_object_get(ev, "seat")), 0);
+    ask_table(1, "sync", ""); /* a reload sees the ask waiting */
+    expect(1, "sync.ok");
+    json_t *asked = json_object_get(expect(1, "state"), "takeback");
+    assert_int_equal(json_integer_value(json_object_get(asked, "seat")), 0);
     ask_table(1, "takeback", ",\"accept\":false");
     expect(1, "takeback.ok");
     drain(0);
@@ -1117,6 +1121,12 @@ static void test_resign(void **state)
     send_move(1, 1, move);
     expect_error_code(1, "illegal");
     computer_answers(1);
+    drain(0);
+    ask_table(0, "sync", "");
+    expect(0, "sync.ok");
+    json_t *seats = json_object_get(expect(0, "state"), "seats");
+    assert_true(json_is_true(json_object_get(json_array_get(seats, 1), "resigned")));
+    assert_null(json_object_get(json_array_get(seats, 0), "resigned"));
     const char *record = record_of(0);
     assert_non_null(strstr(record, "seat-2 human\n"));
     assert_non_null(strstr(record, "resigned 2 " TABLE_RESIGNED_SPEC "\n"));
@@ -1234,6 +1244,16 @@ static void test_rated_game(void **state)
     expect(1, "join.ok");
     drain(0);
     drain(1);
+    /* The account's tables in `mine` with no token given; to_move in the
+     * lobby's entries. */
+    request(1, "{\"type\":\"mine\",\"id\":3,\"seats\":[]}");
+    json_t *mine = json_object_get(expect(1, "mine.ok"), "tables");
+    assert_int_equal(json_array_size(mine), 1);
+    assert_int_equal(json_integer_value(json_object_get(json_array_get(mine, 0), "seat")), 1);
+    assert_true(json_is_true(json_object_get(json_array_get(mine, 0), "rated")));
+    assert_int_equal(json_integer_value(json_object_get(json_array_get(mine, 0), "to_move")), 0);
+    request(2, "{\"type\":\"mine\",\"id\":3,\"seats\":[]}");
+    assert_int_equal(json_array_size(json_object_get(expect(2, "mine.ok"), "tables")), 0);
     int seat = 0;
     play_turn(&seat, 0, first_with_spot, NULL);
     drain(0);
