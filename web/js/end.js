@@ -69,6 +69,10 @@ export function forfeitText(state) {
     : `${who} forfeited on time.`;
 }
 
+// What "New game" does, beside "Rematch" (rematch.js) on the final card.
+const NEW_GAME_TITLE = 'New game: a new table at once with the same opponents and rules, you in the same seat; another player\'s seat is left open for them to join by its link';
+
+// The final card; its rematch box (p.rematch) is Rematch's to fill.
 export function renderFinal(el, table) {
   const s = table.state, f = s.final;
   if (!f) {
@@ -86,7 +90,8 @@ export function renderFinal(el, table) {
   el.innerHTML = `<h2>Final scoring</h2><p class="winner-line">${esc(winnerText(table))}</p><table class="final-table${goods ? ' with-goods' : ''}"><thead><tr><th>Player</th><th>Roads</th><th>Cities</th><th>Cloisters</th><th>Farms</th>${goods ? '<th>Goods</th>' : ''}<th>Total</th></tr></thead>` +
     `<tbody>${rows}</tbody></table>${forfeitText(s) ? `<p>${esc(forfeitText(s))}</p>` : ''}` +
     '<p><button type="button" data-act="replay-end">Show each final scoring</button>' +
-    (newGameRequest(s, '') ? ' <button type="button" data-act="new-game" class="primary" title="a new table with the same opponents and rules">New game</button>' : '') + '</p>' +
+    (newGameRequest(s, '') ? ` <button type="button" data-act="new-game" class="primary" title="${NEW_GAME_TITLE}">New game</button>` : '') + '</p>' +
+    '<p class="rematch" hidden></p>' +
     `<h3>Scores over the game</h3>${scoreChart(table.history)}` +
     `<h3>The fair deal</h3><dl class="deal"><dt>Seed</dt><dd><code>${esc(f.seed)}</code></dd><dt>Salt</dt><dd><code>${esc(f.salt)}</code></dd>` +
     `<dt>Commitment</dt><dd><code>${esc(f.commitment || s.commitment)}</code></dd></dl>` +

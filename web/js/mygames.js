@@ -3,18 +3,18 @@
 // the count in the page title ("(2) Carcassonne"), and a notification when
 // a game becomes the player's turn while the tab is in the background.
 //
-// A lobby entry says whose turn it is only through its clock (`running`,
-// the seat whose time runs): a game without a clock is never counted.
+// A lobby entry's `to_move` is the seat to move of a game being played
+// (clock or not); its clock's `deadline_ms` gives the time left.
 
 import { timeLeftWords } from './words.js';
 import * as store from './store.js';
 
 const POLL_MS = 30000;
 
-// Whether a `mine` entry waits for its player: playing, and the clock
-// runs for the entry's seat.
+// Whether a `mine` entry waits for its player: playing, and the seat to
+// move is the entry's seat.
 export function isMyTurn(entry) {
-  return entry.status === 'playing' && Number.isInteger(entry.seat) && entry.clock?.running === entry.seat;
+  return entry.status === 'playing' && Number.isInteger(entry.seat) && entry.to_move === entry.seat;
 }
 
 // The time left to move in an entry, from its `deadline_ms` (a lobby
@@ -34,11 +34,11 @@ export function orderMyGames(tables, now = Date.now()) {
 }
 
 // What a `mine` entry adds to its line: "your turn, 2 d 5 h left", "Bob to
-// move, 1 d left", or '' (no clock running, not playing).
+// move, 1 d left", "your turn" (no clock), or '' (not playing).
 export function turnWords(entry, name = (p) => `seat ${p + 1}`, now = Date.now()) {
-  if (entry.status !== 'playing' || !Number.isInteger(entry.clock?.running)) return '';
+  if (entry.status !== 'playing' || !Number.isInteger(entry.to_move)) return '';
   const left = timeLeftOf(entry, now);
-  const who = isMyTurn(entry) ? 'your turn' : `${name(entry.clock.running)} to move`;
+  const who = isMyTurn(entry) ? 'your turn' : `${name(entry.to_move)} to move`;
   return left === null ? who : `${who}, ${timeLeftWords(left)}`;
 }
 

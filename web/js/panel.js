@@ -12,19 +12,16 @@ export { esc };
 
 // A seat's name: a computer seat's is its player spec, said as
 // "Computer (normal)" ("mcts:level=normal"), "Computer (greedy)".
-// A seat that a player resigned (issue 36) is the computer's and keeps
-// the player's name: "Ann (resigned)".
+// A seat that a player resigned (issue 36: the state's `resigned`) is the
+// computer's and keeps the player's name: "Ann (resigned)".
 export function seatName(seat, p) {
-  if (seat.kind === 'computer' && seat.name && !isComputerSpec(seat.name)) return `${seat.name} (resigned)`;
+  if (seat.resigned) return `${seat.name || `Seat ${p + 1}`} (resigned)`;
   if (seat.kind === 'computer') return `Computer (${computerWords(seat.name)})`;
   return seat.name || `Seat ${p + 1} (${seat.kind})`;
 }
 
 // Whether a computer seat's name is its player spec (as the server names
-// a computer seat: "mcts:level=easy", "greedy", "random", "engine:..."),
-// not a player's name left on a resigned seat. (The state does not mark
-// a resigned seat: a player who named themselves "greedy" and resigned
-// shows as the computer.)
+// a computer seat: "mcts:level=easy", "greedy", "random", "engine:...").
 export function isComputerSpec(name) {
   return /^(mcts|greedy|random|engine)(:|$)/.test(String(name));
 }

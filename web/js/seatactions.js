@@ -9,10 +9,10 @@
 import { seatName, esc } from './panel.js';
 import { timeLeftWords, plural } from './words.js';
 
-// Whether the seat of this page has resigned: its seat is the computer's
-// now (a resigned seat keeps its player's token, so `you` stays).
+// Whether the seat of this page has resigned (the state's `resigned`: the
+// computer plays it now; it keeps its player's token, so `you` stays).
 export function resignedMe(state) {
-  return state.you !== null && state.you !== undefined && state.seats[state.you]?.kind === 'computer';
+  return state.you !== null && state.you !== undefined && state.seats[state.you]?.resigned === true;
 }
 
 // Whether every other seat is the computer's: a takeback is then done at
@@ -53,6 +53,18 @@ export function resignButton(state) {
 export function resignQuestion(players) {
   return players === 2 ? 'Resign this game? With two players you lose it, whatever the score.'
     : `Resign this game? With ${players} players the computer plays your seat from now on, and you can no longer move.`;
+}
+
+// The takeback ask a state shows waiting (its `takeback`: {seat, agreed}
+// with `agreed` a bit per seat): {ask: another seat's ask for us to answer
+// ({seat, turn}) or null, asked: our own ask's turn or null, agreed:
+// whether we agreed to another's ask already}.
+export function takebackAsk(state) {
+  const w = state.takeback, none = { ask: null, asked: null, agreed: false };
+  if (!w || state.status !== 'playing' || state.you === null || state.you === undefined) return none;
+  if (w.seat === state.you) return { ...none, asked: state.turn };
+  const agreed = ((w.agreed >> state.you) & 1) === 1;
+  return { ask: agreed ? null : { seat: w.seat, turn: state.turn }, asked: null, agreed };
 }
 
 // "Ann asks to take back their last move".
@@ -175,9 +187,11 @@ export class SeatActions {
     }
   }
 
-  // A `resign` event (three or more players: the computer plays the seat).
+  // A `resign` event (three or more players: the computer plays the seat,
+  // marked `resigned` as the next state will say).
   onResign(ev) {
     const s = this.state;
+    if (s.seats[ev.seat]) s.seats[ev.seat].resigned = true;
     if (ev.seat === s.you) this.setNote('You resigned: the computer plays your seat from now on; you can no longer move.');
     else this.setNote(`${seatName(s.seats[ev.seat], ev.seat)} resigned: the computer plays their seat.`);
   }
@@ -190,11 +204,14 @@ export class SeatActions {
     this.note = 'The takeback ask lapsed: a move was made.';
   }
 
-  // A whole state (a reload, a sync, a takeback done): an ask of an
-  // earlier turn is gone (the state does not say whether one waits).
+  // A whole state (a reload, a sync, a takeback done): its `takeback` is
+  // the ask that waits, if any (takebackAsk says whose and whether ours
+  // is still to give).
   stateCame() {
-    if (this.ask && this.ask.turn !== this.state.turn) this.ask = null;
-    if (this.asked !== null && this.asked !== this.state.turn) this.asked = null;
+    const w = takebackAsk(this.state);
+    this.ask = w.ask;
+    this.asked = w.asked;
+    if (w.agreed && !this.note) this.note = 'You agreed; the others are still to answer.';
   }
 
   render() {

@@ -12,6 +12,7 @@ import { PLAYERS, badge } from './players.js';
 import * as store from './store.js';
 import { figureWords, plural } from './words.js';
 import { SeatActions } from './seatactions.js';
+import { Rematch } from './rematch.js';
 
 // The name of a player who gives none, everywhere (quick play, a new
 // table, joining one).
@@ -33,6 +34,7 @@ export class TableView {
     });
     this.inspector = new Inspector(this, this.el('#inspector'));
     this.actions = new SeatActions(this, this.el('#seat-actions'));
+    this.rematch = new Rematch(this, (url) => this.goTo(url));
     this.turn.changed = () => this.table && this.renderDrawn();
     this.handEvents();
     this.board.on('spot', (s) => this.turn.pick(s));
@@ -76,6 +78,13 @@ export class TableView {
   close() {
     document.removeEventListener('keydown', this.onKey);
     clearInterval(this.tick);
+    this.rematch.close();
+  }
+
+  // To another address of the page (a new table): app.js routes it.
+  goTo(url) {
+    history.pushState(null, '', url);
+    window.dispatchEvent(new PopStateEvent('popstate'));
   }
 
   say(text) {
@@ -98,6 +107,7 @@ export class TableView {
     else if (msg.type === 'estimate') this.renderEstimate(msg);
     else if (msg.type === 'takeback') this.actions.onTakeback(msg);
     else if (msg.type === 'resign') this.actions.onResign(msg);
+    else if (msg.type === 'rematch') this.rematch.onEvent(msg);
   }
 
   // Hints and the estimate: for a seat whose every opponent is a computer,
@@ -295,6 +305,7 @@ export class TableView {
     renderTilesLeft(this.el('#tiles-left'), t, this.board.cat);
     renderLog(this.el('#log'), t);
     renderFinal(this.el('#final'), t);
+    this.rematch.render();
     this.root.dataset.status = s.status;
     this.root.dataset.myTurn = t.myTurn ? 'yes' : 'no';
     this.root.dataset.turn = s.turn;
@@ -544,8 +555,7 @@ export class TableView {
     try {
       const ok = await this.conn.request('create', req);
       store.keepSeat(ok.table, ok.seat ?? null, ok.token ?? null, ok.invites?.some((c) => c) ? ok.invites : null);
-      history.pushState(null, '', `/?t=${encodeURIComponent(ok.table)}`);
-      window.dispatchEvent(new PopStateEvent('popstate'));
+      this.goTo(`/?t=${encodeURIComponent(ok.table)}`);
     } catch (e) {
       this.say(`No new game: ${e.message}`);
     }

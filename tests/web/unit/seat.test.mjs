@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { durationWords, timeLeftWords } from '../../../web/js/words.js';
 import { isMyTurn, timeLeftOf, orderMyGames, turnWords, waitingCount, pageTitle, notifyChoice, newTurns, MyGames } from '../../../web/js/mygames.js';
-import { takebackButton, resignButton, resignQuestion, askText, ownMoves, onlyComputers, resignedMe, daysClockWords } from '../../../web/js/seatactions.js';
+import { takebackButton, resignButton, resignQuestion, askText, ownMoves, onlyComputers, resignedMe, daysClockWords, takebackAsk } from '../../../web/js/seatactions.js';
 import { seatName, clockText, isComputerSpec } from '../../../web/js/panel.js';
 import { forfeitText, winnerText, newGameRequest } from '../../../web/js/end.js';
 import { Table } from '../../../web/js/game.js';
@@ -27,44 +27,52 @@ test('the time left of a days clock in words, rounded down', () => {
   assert.equal(clockText(14 * D, 'days'), '14 d left');
 });
 
-// `mine` entries as the server sends them: the clock's `running` is the
-// seat to move, `deadline_ms` when its time runs out.
+// `mine` entries as the server sends them: `to_move` the seat to move
+// (null when not playing), the clock's `running` the same seat, its
+// `deadline_ms` when that seat's time runs out. `toMove` without a clock:
+// a game with no clock says whose turn it is too.
 const NOW = 1_800_000_000_000;
 const entry = (table, seat, running, left, extra = {}) => ({
   table, seat, status: 'playing', turn: 4, seats: [{ name: 'Ann', kind: 'human' }, { name: 'Bob', kind: 'human' }],
+  to_move: running ?? null,
   clock: running === undefined ? null : { mode: 'days', days: 3, left_ms: [3 * D, 3 * D], running, deadline_ms: NOW + left }, ...extra,
 });
 
-test('"your turn" games first, the least time left first; the others as listed', () => {
+test('"your turn" games first, the least time left first, then those without a clock; the others as listed', () => {
   const list = [
     entry('a', 0, 1, 2 * D), // Bob to move
     entry('b', 1, 1, 2 * D), // ours, 2 days
-    entry('c', 0, undefined, 0), // no clock: whose turn is unknown
+    entry('c', 0, undefined, 0, { to_move: 1 }), // no clock, Bob to move
     entry('d', 0, 0, 5 * H), // ours, 5 hours
     entry('e', 0, null, 0, { status: 'waiting' }),
+    entry('f', 1, undefined, 0, { to_move: 1 }), // no clock, ours
   ];
-  assert.deepEqual(list.map(isMyTurn), [false, true, false, true, false]);
-  assert.deepEqual(orderMyGames(list, NOW).map((t) => t.table), ['d', 'b', 'a', 'c', 'e']);
+  assert.deepEqual(list.map(isMyTurn), [false, true, false, true, false, true]);
+  assert.deepEqual(orderMyGames(list, NOW).map((t) => t.table), ['d', 'b', 'f', 'a', 'c', 'e']);
+  // The clock's `running` is not what says whose turn it is: `to_move` is.
+  assert.equal(isMyTurn(entry('g', 0, 1, D, { to_move: 0 })), true);
+  assert.equal(isMyTurn(entry('h', 0, 0, D, { to_move: 1 })), false);
   assert.equal(timeLeftOf(list[3], NOW), 5 * H);
   assert.equal(timeLeftOf(list[2], NOW), null);
   assert.equal(timeLeftOf(entry('x', 0, 0, -10), NOW), 0);
   const name = (p) => ['Ann', 'Bob'][p];
   assert.equal(turnWords(list[3], name, NOW), 'your turn, 5 h left');
   assert.equal(turnWords(list[0], name, NOW), 'Bob to move, 2 d left');
-  assert.equal(turnWords(list[2], name, NOW), '');
+  assert.equal(turnWords(list[2], name, NOW), 'Bob to move');
+  assert.equal(turnWords(list[5], name, NOW), 'your turn');
   assert.equal(turnWords(list[4], name, NOW), '');
 });
 
-test('the title counts the games waiting for the player, not the one on screen', () => {
-  const list = [entry('a', 0, 0, D), entry('b', 1, 1, D), entry('c', 0, 1, D)];
-  assert.equal(waitingCount(list), 2);
-  assert.equal(waitingCount(list, 'a'), 1);
+test('the title counts the games waiting for the player, not the one on screen, clock or not', () => {
+  const list = [entry('a', 0, 0, D), entry('b', 1, 1, D), entry('c', 0, 1, D), entry('n', 1, undefined, 0, { to_move: 1 })];
+  assert.equal(waitingCount(list), 3);
+  assert.equal(waitingCount(list, 'a'), 2);
   assert.equal(pageTitle('Carcassonne', 2), '(2) Carcassonne');
   assert.equal(pageTitle('Carcassonne', 0), 'Carcassonne');
   assert.equal(pageTitle('Your turn: Carcassonne', 1), '(1) Your turn: Carcassonne');
   // A game is news once per turn.
   const seen = new Set(['a:4']);
-  assert.deepEqual(newTurns(list, seen).map((t) => t.table), ['b']);
+  assert.deepEqual(newTurns(list, seen).map((t) => t.table), ['b', 'n']);
 });
 
 // A window stand-in: the title, whether the tab is hidden, and a
@@ -140,9 +148,11 @@ test('the takeback button: undo against the computer, ask between people, disabl
   assert.equal(takebackButton(state(bob, { rated: true }), moved).why, 'no takebacks in a rated game');
   assert.equal(takebackButton(state(bob, { status: 'finished' }), moved).shown, false);
   assert.equal(takebackButton(state(bob, { you: null }), moved).shown, false);
-  // A resigned seat is the computer's: nothing to take back, no resign.
-  const resigned = state(bob, { seats: [{ name: 'Ann', kind: 'computer' }, bob], you: 0 });
+  // A resigned seat (the state's `resigned`) is the computer's: nothing to
+  // take back, no resign.
+  const resigned = state(bob, { seats: [{ name: 'Ann', kind: 'computer', resigned: true }, bob], you: 0 });
   assert.equal(resignedMe(resigned), true);
+  assert.equal(resignedMe(state(bob)), false);
   assert.equal(takebackButton(resigned, moved).why, 'you resigned');
   assert.equal(resignButton(resigned).shown, false);
   assert.deepEqual(resignButton(state(bob)), { shown: true, enabled: true, why: '' });
@@ -153,13 +163,15 @@ test('the takeback button: undo against the computer, ask between people, disabl
 test('resigning: the question, the seat that resigned, the final card', () => {
   assert.match(resignQuestion(2), /^Resign this game\? With two players you lose/);
   assert.match(resignQuestion(3), /With 3 players the computer plays your seat/);
-  // A resigned seat of three is the computer's and keeps the player's name.
-  assert.equal(seatName({ name: 'Bob', kind: 'computer' }, 1), 'Bob (resigned)');
+  // A resigned seat of three is the computer's and keeps the player's name;
+  // the state says `resigned`, so a player named like a level is no guess.
+  assert.equal(seatName({ name: 'Bob', kind: 'computer', resigned: true }, 1), 'Bob (resigned)');
+  assert.equal(seatName({ name: 'greedy', kind: 'computer', resigned: true }, 1), 'greedy (resigned)');
   assert.equal(seatName({ name: 'mcts:level=easy', kind: 'computer' }, 1), 'Computer (easy)');
   assert.equal(isComputerSpec('engine:./bot'), true);
   assert.equal(isComputerSpec('Ann'), false);
   // Its player no longer moves, though the seat is still theirs.
-  const t = new Table(state(bob, { seats: [{ name: 'Ann', kind: 'computer', score: 0, supply: 7 }, { ...bob, score: 0, supply: 7 }] }));
+  const t = new Table(state(bob, { seats: [{ name: 'Ann', kind: 'computer', resigned: true, score: 0, supply: 7 }, { ...bob, score: 0, supply: 7 }] }));
   assert.equal(t.myTurn, false);
   assert.equal(new Table(state(bob)).myTurn, true);
   // Two players: the game ends, the final card says who resigned.
@@ -176,4 +188,18 @@ test('a days clock: its words at the table, kept by New game', () => {
   assert.match(daysClockWords({ ...s, clock: { ...clock, running: 0 } }, NOW), /; you have 1 d 5 h left/);
   assert.equal(daysClockWords(state(bob)), '');
   assert.deepEqual(newGameRequest(s, 'Ann').clock, { mode: 'days', days: 2, on_timeout: 'forfeit' });
+});
+
+test('a takeback ask that waits, from the state (a reload shows it)', () => {
+  const s = (takeback, extra = {}) => state(bob, { takeback, turn: 5, ...extra });
+  assert.deepEqual(takebackAsk(s(undefined)), { ask: null, asked: null, agreed: false });
+  // Bob asked, Ann (seat 0) has not answered: hers to answer.
+  assert.deepEqual(takebackAsk(s({ seat: 1, agreed: 0 })), { ask: { seat: 1, turn: 5 }, asked: null, agreed: false });
+  // Ann agreed already (bit 0): nothing to answer.
+  assert.deepEqual(takebackAsk(s({ seat: 1, agreed: 1 })), { ask: null, asked: null, agreed: true });
+  // Ann's own ask waits: the button says so.
+  assert.deepEqual(takebackAsk(s({ seat: 0, agreed: 0 })), { ask: null, asked: 5, agreed: false });
+  // A spectator answers nothing; a finished game has no ask.
+  assert.deepEqual(takebackAsk(s({ seat: 1, agreed: 0 }, { you: null })), { ask: null, asked: null, agreed: false });
+  assert.deepEqual(takebackAsk(s({ seat: 1, agreed: 0 }, { status: 'finished' })), { ask: null, asked: null, agreed: false });
 });
