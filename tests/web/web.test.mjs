@@ -1531,6 +1531,86 @@ await test('issue 36: an account: sign up in the lobby, the name shown, still lo
   await page.context().close();
 });
 
+// Issue 36: rated games, rematch, the player page and the leaderboard.
+// Two accounts (signed up over the API in their browser profiles) play a
+// rated game that one resigns at once; both accept the rematch and land
+// at the new table, seated; the player page shows the rating and the game
+// (its replay opens); the leaderboard loads.
+await test('issue 36: a rated game between accounts, a rematch both accept, the player page, the leaderboard', async () => {
+  const signUp = async (name) => {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const r = await ctx.request.post(`${server.url}/api/signup`, { data: { name, password: 'a long secret' } });
+    check(r.status() === 201, `${name} signed up (${r.status()})`);
+    const page = await ctx.newPage();
+    page.setDefaultTimeout(LONG);
+    page.on('pageerror', (e) => console.log(`  page error: ${e.message}`));
+    await page.goto(server.url);
+    await page.waitForSelector('body[data-ready=yes]');
+    return page;
+  };
+  const ann = await signUp('AnnR'), bob = await signUp('BobR');
+  await ann.waitForSelector('#create .rated-choice:not([hidden])');
+  await ann.check('#create input[name=rated]');
+  const table = await createTable(ann, 'AnnR', ['me', 'open']);
+  await bob.reload();
+  await bob.waitForSelector(`#tables li:has(a[data-open="${table}"]) .rated`);
+  await bob.goto(`${server.url}/?t=${table}`);
+  await bob.fill('#waiting form.join input[name=name]', 'BobR');
+  await bob.click('#waiting form.join button');
+  await ann.waitForSelector('#table-view[data-status=playing]');
+  check(/Rated game/.test(await ann.$eval('#table-info', (e) => e.textContent)), 'the table says it is rated');
+  check(await ann.$('#players a[href="/?player=BobR"]'), 'the opponent\'s name opens his player page');
+  await nextTurn(ann);
+  check(await ann.$eval('#seat-actions button[data-act=takeback]', (b) => b.disabled && /no takebacks in a rated game/.test(b.title)), 'no takeback in a rated game');
+  await ann.click('#seat-actions button[data-act=resign]');
+  await ann.click('#seat-actions button[data-act=resign-yes]');
+  for (const p of [ann, bob]) await p.waitForSelector('#final:not([hidden]) .rematch button[data-rematch=ask]');
+  check(/same players, rules and clock/.test(await ann.$eval('#final .rematch button', (b) => b.title)), 'Rematch says what it does');
+  await ann.click('#final .rematch button[data-rematch=ask]');
+  await ann.waitForFunction(() => /You want a rematch: waiting for BobR \(\d:\d\d left to answer\)/.test(document.querySelector('#final .rematch').textContent));
+  await bob.waitForSelector('#final .rematch.asked button[data-rematch=accept]');
+  const asked = await bob.$eval('#final .rematch', (e) => e.textContent);
+  check(/AnnR wants a rematch \((1:5\d|2:00) left to answer\)/.test(asked), `Bob is asked, with the time left (${asked})`);
+  await bob.$eval('#final', (e) => e.scrollIntoView());
+  await bob.screenshot({ path: path.join(ART, 'rematch-asked.png') });
+  await bob.click('#final .rematch button[data-rematch=accept]');
+  const moved = (u) => { const t = new URL(u).searchParams.get('t'); return !!t && t !== table; };
+  await Promise.all([ann.waitForURL(moved), bob.waitForURL(moved)]);
+  const fresh = new URL(ann.url()).searchParams.get('t');
+  check(new URL(bob.url()).searchParams.get('t') === fresh, 'both at the same new table');
+  for (const p of [ann, bob]) await p.waitForSelector('#table-view[data-status=playing]');
+  // The seats turned by one: Bob plays first now; each page is seated, by the token it kept.
+  check(await bob.$eval('.player:first-child .name', (e) => e.textContent) === 'BobR (you)', 'Bob in the first seat');
+  check(await ann.$eval('.player:nth-child(2) .name', (e) => e.textContent) === 'AnnR (you)', 'Ann in the second');
+  const kept = await ann.evaluate(() => JSON.parse(localStorage.getItem('carcassonne.seats'))[0]);
+  check(kept.table === fresh && kept.seat === 1 && /^[0-9a-f]{32,}$/.test(kept.token), `Ann's new seat and token kept (${JSON.stringify(kept)})`);
+  await nextTurn(bob);
+  // Ann's player page, from the account box: the rating below 1500 after the loss, the game.
+  await ann.click('#home');
+  await ann.waitForSelector('#account .logged:not([hidden]) .my-page[href="/?player=AnnR"]');
+  await ann.click('#account .my-page');
+  await ann.waitForSelector('#page[data-loaded=player]');
+  const rating = await ann.$eval('#page tr[data-category=duel] .rating', (e) => e.textContent);
+  check(/^\d{4} ± \d+$/.test(rating) && parseInt(rating, 10) < 1500, `the duel rating, lower after a loss (${rating})`);
+  const line = await ann.$eval(`#page li[data-table="${table}"]`, (e) => e.textContent);
+  check(/AnnR \d+, BobR \d+, rated −\d+/.test(line), `the rated game with its change (${line})`);
+  check(await ann.$('#page svg.rating-graph polyline'), 'the rating graph');
+  await ann.screenshot({ path: path.join(ART, 'player-page.png') });
+  await ann.click(`#page li[data-table="${table}"] a`);
+  await ann.waitForSelector('#replay-view:not([hidden])');
+  await ann.waitForFunction(() => /AnnR/.test(document.querySelector('#replay-players').textContent));
+  // The leaderboard: four categories; a player of one game is not listed yet (RD over 110).
+  await ann.click('#leaderboard-link');
+  await ann.waitForSelector('#page[data-loaded=leaderboard]');
+  check(await ann.$$eval('#page .tabs a', (a) => a.length) === 4, 'a tab a category');
+  check(/Nobody here yet/.test(await ann.$eval('#page', (e) => e.textContent)), 'nobody sure enough yet');
+  await ann.click('#page .tabs a[href="/?leaderboard=multi-variants"]');
+  await ann.waitForFunction(() => /Leaderboard: 3 to 8 players, expansions and rules/.test(document.querySelector('#page h2').textContent));
+  await ann.screenshot({ path: path.join(ART, 'leaderboard.png') });
+  await ann.context().close();
+  await bob.context().close();
+});
+
 await browser.close();
 await server.stop();
 console.log(`${passed} passed, ${failed} failed`);

@@ -49,7 +49,7 @@ export class AccountBox {
       await post('/api/logout');
       this.reload();
     };
-    this.update();
+    this.ready = this.update(); // resolves to the account, or null
   }
 
   async update() {
@@ -59,6 +59,7 @@ export class AccountBox {
     this.form.hidden = !!me;
     this.root.querySelector('.logged').hidden = !me;
     this.root.querySelector('.logged .name').textContent = me ? me.name : '';
+    this.root.querySelector('.logged .my-page').href = me ? `/?player=${encodeURIComponent(me.name)}` : '/';
     return me;
   }
 

@@ -9,6 +9,7 @@ import { TableView } from './tableview.js';
 import { ReplayView } from './replay.js';
 import * as store from './store.js';
 import { MyGames } from './mygames.js';
+import { showPlayer, showLeaderboard } from './ratings.js';
 
 const $ = (s) => document.querySelector(s);
 const conn = new Connection(socketUrl());
@@ -38,7 +39,7 @@ async function attach(id) {
 
 // Shows one of the three screens.
 function screen(name) {
-  for (const s of ['lobby-view', 'table-view', 'replay-view']) $(`#${s}`).hidden = s !== name;
+  for (const s of ['lobby-view', 'table-view', 'replay-view', 'page-view']) $(`#${s}`).hidden = s !== name;
 }
 
 // /?play=LEVEL[&expansions=river,inns-cathedrals,traders-builders][&rules=hand=3]: a ready game against the computer (what
@@ -71,6 +72,16 @@ async function route(record = null) {
   const id = params.get('t'), replay = params.get('replay');
   view?.close();
   view = null;
+  // A player page (/?player=NAME) or the leaderboard (/?leaderboard=duel).
+  const player = params.get('player'), board = params.get('leaderboard');
+  if (player || board !== null) {
+    lobby.hide();
+    screen('page-view');
+    games.setTitle(player ? `${player}: Carcassonne` : 'Leaderboard: Carcassonne');
+    if (player) await showPlayer($('#page'), player);
+    else await showLeaderboard($('#page'), board || 'duel');
+    return;
+  }
   if (replay && (replay !== 'file' || record)) {
     lobby.hide();
     screen('replay-view');

@@ -69,6 +69,8 @@ export class Lobby {
     this.seats = ['me', 'mcts:level=easy'];
     this.account = new AccountBox(root.querySelector('#account'));
     this.drawForm();
+    // "Rated" only for a player logged in (the server refuses a guest's).
+    this.account.ready.then((me) => (root.querySelector('#create .rated-choice').hidden = !me));
     this.timer = null;
   }
 
@@ -167,6 +169,7 @@ export class Lobby {
     const rules = [...f.querySelectorAll('input[name=rule]:checked')].map((c) => c.value).concat(this.houseRules(f));
     const req = { seats, rules, info: f.info.value, listed: f.listed.checked, estimates: f.estimates.checked };
     if (f.first.value !== 'seat-order') req.first = f.first.value;
+    if (f.rated.checked && !f.querySelector('.rated-choice').hidden) req.rated = true;
     const expansions = [...f.querySelectorAll('input[name=expansion]:checked')].map((c) => c.value);
     if (expansions.length) req.expansions = expansions;
     if (seats.includes('me')) req.name = name || DEFAULT_NAME; // a name is optional, as for quick play
@@ -214,7 +217,7 @@ export class Lobby {
       // My games: whose turn and the time left ("your turn, 2 d 5 h left").
       const turn = mine ? turnWords(t, (p) => lobbySeatWords(t.seats[p])) : '';
       const clock = t.clock ? (t.clock.mode === 'days' ? `, ${t.clock.days} d a move` : ', clock') : '';
-      return `<li${mine && isMyTurn(t) ? ' class="my-turn"' : ''}><span class="what"><strong>${t.status}</strong> ${seats}${t.turn ? `, turn ${t.turn}` : ''}${sets}${t.info === 'purist' ? ', purist' : ''}${clock}${t.estimates === false ? ', no hints' : ''}` +
+      return `<li${mine && isMyTurn(t) ? ' class="my-turn"' : ''}><span class="what"><strong>${t.status}</strong> ${seats}${t.turn ? `, turn ${t.turn}` : ''}${sets}${t.info === 'purist' ? ', purist' : ''}${clock}${t.estimates === false ? ', no hints' : ''}${t.rated ? ', <strong class="rated">rated</strong>' : ''}` +
         `${turn ? `<br><span class="turn-words">${esc(turn)}</span>` : ''}</span>` +
         `<a class="button" href="/?t=${encodeURIComponent(t.table)}" data-open="${esc(t.table)}">${mine ? 'Resume' : canJoin ? 'Join' : 'Watch'}</a></li>`;
     }).join('') || `<li class="empty">${mine ? 'No games in this browser yet.' : 'No table is waiting or playing.'}</li>`;

@@ -55,6 +55,15 @@ export function clockLeft(table, p) {
   return left;
 }
 
+// A seat's name at the table; at a rated table every person is an
+// account, so the name links to the player page (elsewhere the state does
+// not say which names are accounts').
+function nameHtml(seat, p, rated) {
+  const text = esc(seatName(seat, p));
+  if (!rated || seat.kind !== 'human' || !seat.name) return text;
+  return `<a href="/?player=${encodeURIComponent(seat.name)}" title="${esc(seat.name)}'s player page: ratings and games">${text}</a>`;
+}
+
 export function renderPlayers(el, table) {
   const s = table.state;
   el.innerHTML = s.seats.map((seat, p) => {
@@ -62,7 +71,7 @@ export function renderPlayers(el, table) {
     const score = seat.score, lap = Math.floor(score / 50);
     const left = clockLeft(table, p);
     return `<li class="player${turn ? ' to-move' : ''}${seat.present || seat.kind !== 'human' ? '' : ' away'}" data-player="${p}">` +
-      `${badge(p)}<span class="name">${esc(seatName(seat, p))}${p === s.you ? ' (you)' : ''}</span>` +
+      `${badge(p)}<span class="name">${nameHtml(seat, p, s.rated)}${p === s.you ? ' (you)' : ''}</span>` +
       `<span class="score" title="score">${score}</span>` +
       `<span class="track" aria-hidden="true"><span style="width:${(score % 50) * 2}%;background:${PLAYERS[p % PLAYERS.length].colour}"></span></span>` +
       `<span class="laps">${lap ? `lap ${lap + 1}` : ''}</span>` +

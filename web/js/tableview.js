@@ -311,6 +311,7 @@ export class TableView {
     this.root.dataset.turn = s.turn;
     this.renderWaiting();
     this.renderBanner();
+    this.renderInfo();
     this.turn.idle = esc(this.idleText());
     if (this.turn.phase === 'wait') this.turn.renderBar();
     const title = t.myTurn ? `Your turn: Carcassonne` : s.status === 'finished' ? 'Game over: Carcassonne' : `Carcassonne: table ${this.id}`;
@@ -347,6 +348,13 @@ export class TableView {
     if (s.status === 'waiting') return `${watching}The game starts when every seat is taken.`;
     if (s.status !== 'playing') return `${watching}The game is over. ${winnerText(this.table)}.`;
     return `${watching}${this.whoseTurn()}`;
+  }
+
+  // What kind of table: a rated game says so (its ratings move at the end).
+  renderInfo() {
+    const el = this.el('#table-info'), s = this.table.state;
+    el.hidden = !s.rated;
+    el.innerHTML = s.rated ? '<strong class="rated">Rated game</strong>: the players\' ratings move at the end; no takebacks. A click on a name opens the player\'s page.' : '';
   }
 
   // At the end: who won, over the board, until closed.
