@@ -1132,7 +1132,10 @@ await test('quick play uses the lobby name; the title says when it is your turn'
   await page.waitForURL(/\?t=/);
   await page.waitForSelector('#table-view[data-status=playing]');
   await nextTurn(page);
-  check(/^Your turn/.test(await page.title()), `the title says it is your turn (${await page.title()})`);
+  // The title says it is our turn; before it, the count of the other
+  // games waiting for this player: the two made above (no clock, our turn
+  // in each: the lobby entries' to_move).
+  await page.waitForFunction(() => document.title === '(2) Your turn: Carcassonne', null, { timeout: 40000 });
   await page.evaluate(() => {
     window.titles = [];
     new MutationObserver(() => window.titles.push(document.title)).observe(document.querySelector('title'), { childList: true, subtree: true, characterData: true });
@@ -1140,8 +1143,9 @@ await test('quick play uses the lobby name; the title says when it is your turn'
   await keyboardTurn(page, false);
   await nextTurn(page);
   const titles = await page.evaluate(() => window.titles);
-  check(titles.some((t) => !/^Your turn/.test(t)), `not while the computer moves (${titles})`);
-  check(/^Your turn/.test(await page.title()), `and again on the next turn (${await page.title()})`);
+  const ours = (t) => /^(\(\d+\) )?Your turn/.test(t);
+  check(titles.some((t) => !ours(t)), `not while the computer moves (${titles})`);
+  check(ours(await page.title()), `and again on the next turn (${await page.title()})`);
   await page.context().close();
 });
 
