@@ -249,6 +249,9 @@ static const computer_rating computer_ratings[] = {
     {"greedy", NULL, 1200.0, 30.0},
     {"mcts", "easy", 1506.0, 30.0},
     {"mcts", "normal", 1747.0, 92.0},
+    /* Below normal: 1-9 against it over 10 games, a figure to measure
+     * again (docs/ratings.md). */
+    {"mcts", "hard", 1366.0, 214.0},
 };
 
 /* Reads a spec "KIND[:OPTION,...]" (options joined by ',' or '+') into its
