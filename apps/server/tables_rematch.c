@@ -58,6 +58,7 @@ static int rematch_row(srv_tables *T, const srv_table *t, int asker, stored_tabl
     row->clock = old->clock;
     row->listed = 0;
     row->estimates = old->estimates;
+    row->rated = old->rated;
     row->forfeit = -1;
     snprintf(row->addr, sizeof row->addr, "%s", old->addr);
     if (token_random(&row->seed, sizeof row->seed) || token_random(row->salt, sizeof row->salt))

@@ -472,6 +472,13 @@ json_t *view_state(const srv_table *t, int you, int64_t now_ms)
         json_object_set_new(state, "first", json_string(t->first_text));
     json_object_set_new(state, "estimates", json_boolean(t->row.estimates));
     json_object_set_new(state, "rated", json_boolean(t->row.rated));
+    /* A rematch asked at the end (until it lapses), or the table it made. */
+    if (t->rematch_table[0])
+        json_object_set_new(state, "rematch", json_pack("{s:s}", "new_table", t->rematch_table));
+    else if (t->rematch_ms && now_ms - t->rematch_ms <= TABLE_REMATCH_MS)
+        json_object_set_new(state, "rematch",
+                            json_pack("{s:i, s:I}", "agreed", (int)t->rematch_agreed, "until_ms",
+                                      (json_int_t)(t->rematch_ms + TABLE_REMATCH_MS)));
     /* A takeback asked between people and not yet answered. */
     if (t->takeback_seat >= 0 && t->takeback_turn == t->row.nmoves &&
         t->row.status == TABLE_PLAYING)

@@ -1154,6 +1154,11 @@ static void test_rematch(void **state)
     json_t *ev = expect(1, "rematch");
     assert_string_equal(json_string_value(json_object_get(ev, "what")), "asked");
     assert_true(json_integer_value(json_object_get(ev, "until_ms")) == clock_ms + TABLE_REMATCH_MS);
+    drain(1);
+    ask_table(1, "sync", ""); /* a reload sees the ask waiting */
+    expect(1, "sync.ok");
+    json_t *waiting = json_object_get(expect(1, "state"), "rematch");
+    assert_int_equal(json_integer_value(json_object_get(waiting, "agreed")), 1);
     ask_table(1, "rematch", ",\"accept\":false");
     expect(1, "rematch.ok");
     drain(0);
@@ -1194,9 +1199,15 @@ static void test_rematch(void **state)
     json_t *seats = json_object_get(st, "seats");
     assert_string_equal(json_string_value(json_object_get(json_array_get(seats, 0), "name")),
                         "Bob");
-    /* A second rematch of the same table is refused: it is made. */
+    /* A second rematch of the same table is refused: it is made; a reload
+     * of the old table links the new one. */
     ask_table(1, "rematch", "");
     expect_error_code(1, "bad_field");
+    drain(1);
+    ask_table(1, "sync", "");
+    expect(1, "sync.ok");
+    json_t *made = json_object_get(expect(1, "state"), "rematch");
+    assert_string_equal(json_string_value(json_object_get(made, "new_table")), fresh);
 
     /* Against the computer: made at once, the computer's turn asked. */
     teardown(state);
