@@ -6,6 +6,7 @@ usage: cli_test.py CASE CARCASSONNE    (CASE: see the CASES table below)
 Exits 0 when the case passes, 1 with a message when it does not.
 """
 import json
+import math
 import os
 import random
 import re
@@ -1036,9 +1037,19 @@ def case_analyse():
     code, out, err = run(["analyse", "--ms", "100", "--top", "100", "--tile", "B", "--json", small])
     a = json.loads(out)
     check(code == 0 and a["order"] == "chance to win, then margin", "order: %r %s" % (a, err))
-    keys = [(round(m["win"] * 1000), round(m["margin"] * 100)) for m in a["best"]]
-    check(len(keys) == a["legal_moves"] and keys == sorted(keys, reverse=True),
-          "not by win, then margin, as shown: %r" % keys)
+    # The sort keys are the figures as shown, lround(win * 1000) and
+    # lround(margin * 100); the JSON has 6 significant digits, so a value
+    # that reads exactly half-way may have been rounded either way.
+    def shown(x, scale):
+        v = x * scale
+        f = math.floor(v)
+        return {f, f + 1} if abs(v - f - 0.5) < 1e-6 else {math.floor(v + 0.5)}
+
+    keys = [[(w, g) for w in shown(m["win"], 1000) for g in shown(m["margin"], 100)]
+            for m in a["best"]]
+    check(len(keys) == a["legal_moves"] and
+          all(max(keys[i]) >= min(keys[i + 1]) for i in range(len(keys) - 1)),
+          "not by win, then margin, as shown: %r" % [min(k) for k in keys])
     code, out, err = run(["analyse", "--ms", "30", "--tile", "B", small])
     check("best first by chance to win, then margin" in out, "the order unsaid: %s" % out)
     # A symmetric tile's placements are listed once, whoever ranks them: U
