@@ -388,18 +388,30 @@ static void take_back(srv_tables *T, srv_table *t, int from, int seat, srv_clien
     tb_maybe_analyse(T, t);
 }
 
-void tb_do_takeback(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t)
+/* The seat of `c` at `t` when `t` is being played; else -1, `r` refused
+ * (`what` says what is only for a game being played). */
+static int playing_seat(srv_tables *T, srv_client *c, const msg_request *r, const srv_table *t,
+                        const char *what)
 {
     int seat = tb_seat_of(t, c);
     if (seat < 0) {
         tb_refuse(T, c, r, ERR_NOT_SEATED, "this connection has no seat at this table");
-        return;
+        return -1;
     }
     if (t->row.status != TABLE_PLAYING) {
-        tb_refuse(T, c, r, t->row.status == TABLE_WAITING ? ERR_NOT_STARTED : ERR_GAME_OVER,
-                  "a takeback is only for a game being played");
-        return;
+        char why[96];
+        snprintf(why, sizeof why, "%s is only for a game being played", what);
+        tb_refuse(T, c, r, t->row.status == TABLE_WAITING ? ERR_NOT_STARTED : ERR_GAME_OVER, why);
+        return -1;
     }
+    return seat;
+}
+
+void tb_do_takeback(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t)
+{
+    int seat = playing_seat(T, c, r, t, "a takeback");
+    if (seat < 0)
+        return;
     if (t->row.rated) {
         tb_refuse(T, c, r, ERR_ILLEGAL, "a rated game has no takebacks");
         return;
@@ -453,16 +465,9 @@ void tb_do_takeback(srv_tables *T, srv_client *c, const msg_request *r, srv_tabl
 
 void tb_do_resign(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t)
 {
-    int seat = tb_seat_of(t, c);
-    if (seat < 0) {
-        tb_refuse(T, c, r, ERR_NOT_SEATED, "this connection has no seat at this table");
+    int seat = playing_seat(T, c, r, t, "resigning");
+    if (seat < 0)
         return;
-    }
-    if (t->row.status != TABLE_PLAYING) {
-        tb_refuse(T, c, r, t->row.status == TABLE_WAITING ? ERR_NOT_STARTED : ERR_GAME_OVER,
-                  "only a game being played can be resigned");
-        return;
-    }
     if (seat_resigned(&t->row.seats[seat])) {
         tb_refuse(T, c, r, ERR_ILLEGAL, "you have resigned already");
         return;
