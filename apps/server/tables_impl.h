@@ -112,6 +112,11 @@ void tb_do_resign(srv_tables *T, srv_client *c, const msg_request *r, srv_table 
 
 /* tables_seats.c */
 int tb_seat_of_token(const srv_table *t, const uint8_t token[TOKEN_SECRET_BYTES]);
+/* A seat's secret for the table salted `salt`: derived from a request key
+ * `key` and `label` (a repeated request makes it again), or random when
+ * `key` is ""; its hash into `hash`, its hex into `hex`. 0, or -1. */
+int tb_make_secret(const uint8_t salt[TOKEN_SECRET_BYTES], const char *key, const char *label,
+                   uint8_t hash[TOKEN_HASH_BYTES], char hex[TOKEN_HEX]);
 void tb_do_create(srv_tables *T, srv_client *c, const msg_request *r);
 void tb_do_join(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t);
 void tb_do_reopen(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t);

@@ -75,11 +75,8 @@ static int rematch_row(srv_tables *T, const srv_table *t, int asker, stored_tabl
         s->kind = SEAT_OPEN;
         s->taken = 1;
         s->spec[0] = '\0';
-        uint8_t secret[TOKEN_SECRET_BYTES];
-        if (token_random(secret, sizeof secret))
+        if (tb_make_secret(row->salt, "", "", s->token_hash, tokens[i]))
             return -1;
-        token_hash(secret, s->token_hash);
-        token_hex(secret, sizeof secret, tokens[i]);
         if (from == asker)
             row->creator = i;
     }

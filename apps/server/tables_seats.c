@@ -26,8 +26,8 @@ static void key_table_id(const char *key, char out[TABLE_ID_LEN + 1])
  * key `key` and `label` when there is a key (a repeated request makes it
  * again, token_derive), else random. Its hash goes into `hash`, its
  * hexadecimal form into `hex`. */
-static int make_secret(const uint8_t salt[TOKEN_SECRET_BYTES], const char *key, const char *label,
-                       uint8_t hash[TOKEN_HASH_BYTES], char hex[TOKEN_HEX])
+int tb_make_secret(const uint8_t salt[TOKEN_SECRET_BYTES], const char *key, const char *label,
+                   uint8_t hash[TOKEN_HASH_BYTES], char hex[TOKEN_HEX])
 {
     uint8_t secret[TOKEN_SECRET_BYTES];
     if (key[0])
@@ -114,7 +114,7 @@ static int fill_new_row(srv_tables *T, srv_client *c, const msg_request *r, stor
             s->taken = 1;
             s->account = c->account; /* a logged-in creator's seat is the account's */
             snprintf(s->name, sizeof s->name, "%s", r->name);
-            if (make_secret(row->salt, r->key, "create", s->token_hash, token))
+            if (tb_make_secret(row->salt, r->key, "create", s->token_hash, token))
                 return -1;
             *me = i;
             break;
@@ -122,7 +122,7 @@ static int fill_new_row(srv_tables *T, srv_client *c, const msg_request *r, stor
         case SEAT_INVITE:
             s->kind = SEAT_INVITE;
             invite_label(i, label, sizeof label);
-            if (make_secret(row->salt, r->key, label, s->invite_hash, invites[i]))
+            if (tb_make_secret(row->salt, r->key, label, s->invite_hash, invites[i]))
                 return -1;
             break;
         case SEAT_COMPUTER:
@@ -194,14 +194,14 @@ static int repeat_create(srv_tables *T, srv_client *c, const msg_request *r)
     uint8_t hash[TOKEN_HASH_BYTES];
     int same = 1;
     if (t->row.creator >= 0) {
-        make_secret(t->row.salt, r->key, "create", hash, token);
+        tb_make_secret(t->row.salt, r->key, "create", hash, token);
         same = token_hash_equal(hash, t->row.seats[t->row.creator].token_hash);
     }
     for (int i = 0; i < t->row.players; i++) {
         if (t->row.seats[i].kind != SEAT_INVITE)
             continue;
         invite_label(i, label, sizeof label);
-        make_secret(t->row.salt, r->key, label, hash, invites[i]);
+        tb_make_secret(t->row.salt, r->key, label, hash, invites[i]);
         same &= token_hash_equal(hash, t->row.seats[i].invite_hash);
     }
     if (!same)
@@ -378,7 +378,7 @@ void tb_do_join(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t
     }
     stored_seat s = t->row.seats[seat];
     char token[TOKEN_HEX];
-    if (make_secret(t->row.salt, r->key, "join", s.token_hash, token)) {
+    if (tb_make_secret(t->row.salt, r->key, "join", s.token_hash, token)) {
         tb_refuse(T, c, r, ERR_INTERNAL, "no random numbers");
         return;
     }

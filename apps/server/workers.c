@@ -656,14 +656,24 @@ int workers_analyse(workers *w, const char *table, const char *addr, int turn, c
     return enqueue_lane(w, j, WORKERS_MAX_ANALYSES);
 }
 
-int workers_replay(workers *w, uint64_t number, const char *addr, const char *text)
+/* A job of `kind` without a game, numbered `number`, asked from `addr`;
+ * NULL when out of memory. */
+static job *numbered_job(job_kind kind, uint64_t number, const char *addr)
 {
     job *j = calloc(1, sizeof *j);
+    if (j) {
+        j->kind = kind;
+        j->replay_job = number;
+        snprintf(j->addr, sizeof j->addr, "%s", addr);
+    }
+    return j;
+}
+
+int workers_replay(workers *w, uint64_t number, const char *addr, const char *text)
+{
+    job *j = numbered_job(JOB_REPLAY, number, addr);
     if (!j)
         return -1;
-    j->kind = JOB_REPLAY;
-    j->replay_job = number;
-    snprintf(j->addr, sizeof j->addr, "%s", addr);
     j->record = strdup(text);
     if (!j->record) {
         free(j);
@@ -675,12 +685,9 @@ int workers_replay(workers *w, uint64_t number, const char *addr, const char *te
 int workers_call(workers *w, uint64_t number, const char *addr, void (*run)(void *arg),
                  void (*drop)(void *arg), void *arg)
 {
-    job *j = calloc(1, sizeof *j);
+    job *j = numbered_job(JOB_CALL, number, addr);
     if (!j)
         return -1;
-    j->kind = JOB_CALL;
-    j->replay_job = number;
-    snprintf(j->addr, sizeof j->addr, "%s", addr);
     j->run = run;
     j->drop = drop;
     j->arg = arg;
