@@ -60,13 +60,25 @@ async function createTable(page, name, seats, { estimates = true } = {}) {
 }
 
 // Waits for our turn or the end; returns 'place', 'discard' or 'finished'.
+// A wait that runs out says what the page showed (the turn, whose turn,
+// the phase, the bar, the last lines of the log) and leaves a screenshot.
 async function nextTurn(page) {
-  const h = await page.waitForFunction(() => {
-    if (document.querySelector('#table-view[data-status=finished]')) return 'finished';
-    const ph = document.body.dataset.phase;
-    return ph === 'place' || ph === 'discard' ? ph : null;
-  }, null, { timeout: LONG, polling: 50 });
-  return h.jsonValue();
+  try {
+    const h = await page.waitForFunction(() => {
+      if (document.querySelector('#table-view[data-status=finished]')) return 'finished';
+      const ph = document.body.dataset.phase;
+      return ph === 'place' || ph === 'discard' ? ph : null;
+    }, null, { timeout: LONG, polling: 50 });
+    return h.jsonValue();
+  } catch (e) {
+    const shown = await page.evaluate(() => {
+      const v = document.querySelector('#table-view');
+      const log = [...document.querySelectorAll('#log li')].slice(-4).map((l) => l.textContent.trim());
+      return { ...v?.dataset, phase: document.body.dataset.phase, bar: document.querySelector('#actions')?.textContent.trim().slice(0, 200), log };
+    }).catch(() => ({}));
+    await page.screenshot({ path: path.join(ART, `stuck-${Date.now()}.png`) }).catch(() => {});
+    throw new Error(`${e.message}; the page showed ${JSON.stringify(shown)}`);
+  }
 }
 
 const turnOf = (page) => page.$eval('#table-view', (el) => +el.dataset.turn);

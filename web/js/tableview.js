@@ -271,19 +271,38 @@ export class TableView {
     this.legalTurn = t.state.turn;
     try {
       const legal = await this.conn.request('legal', { table: this.id });
-      if (legal.turn !== this.table.state.turn) return;
+      if (legal.turn !== this.table.state.turn || !this.table.myTurn) {
+        // The answer is for another turn than the one shown (a state
+        // caught up meanwhile): ask again for the turn shown.
+        this.legalTurn = -1;
+        this.retryLegal();
+        return;
+      }
       const last = this.table.tiles[this.table.tiles.length - 1];
       this.turn.start(legal, t.you, [last.x, last.y]);
     } catch {
       this.legalTurn = -1;
+      this.retryLegal();
     }
+  }
+
+  // Asks for the legal moves again shortly, while it is still our turn and
+  // no turn is under way: a refused or outdated answer never leaves the
+  // player without a turn to play.
+  retryLegal() {
+    clearTimeout(this.legalRetry);
+    this.legalRetry = setTimeout(() => {
+      if (this.table.myTurn && this.turn.phase === 'wait') this.askLegal();
+    }, 300);
   }
 
   async sendMove(move) {
     const turn = this.table.state.turn;
     try {
       await this.conn.request('move', { table: this.id, turn, move });
-      this.turn.stop();
+      // Only the turn that sent it: the next one may already have begun
+      // when the answer comes after the other seats' moves.
+      if (this.turn.phase === 'sent') this.turn.stop();
     } catch (e) {
       this.say(`The move was refused: ${e.message}`);
       this.legalTurn = -1;
