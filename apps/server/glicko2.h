@@ -18,6 +18,9 @@
 #define GLICKO2_START_RD 350.0
 #define GLICKO2_START_VOLATILITY 0.06
 #define GLICKO2_MAX_RD 350.0
+/* A rating whose RD is over this is provisional: shown with a '?', kept
+ * off leaderboards (as lichess does). */
+#define GLICKO2_PROVISIONAL_RD 110.0
 #define GLICKO2_TAU 0.5
 
 enum { GLICKO2_MAX_PLAYERS = 8 };

@@ -521,6 +521,27 @@ static msg_error get_clock(json_t *root, msg_request *r, msg_problem *p)
     return ERR_NONE;
 }
 
+/* A rated game measures the players alone (docs/ratings.md): no engine's
+ * hints or win estimates, and a clock's timeout loses the game rather than
+ * letting the computer play the seat. Both are a rated table's defaults;
+ * asking for either by name is refused. */
+static msg_error rated_defaults(json_t *root, msg_request *r, msg_problem *p)
+{
+    if (json_is_true(json_object_get(root, "estimates")))
+        return fail(p, ERR_BAD_FIELD,
+                    "a rated game has no hints or win estimates: leave 'estimates' out or false");
+    r->estimates = 0;
+    if (r->clock.mode == CLOCK_NONE)
+        return ERR_NONE;
+    const char *t =
+        json_string_value(json_object_get(json_object_get(root, "clock"), "on_timeout"));
+    if (t && strcmp(t, "computer") == 0)
+        return fail(p, ERR_BAD_FIELD,
+                    "in a rated game a timeout loses the game: clock 'on_timeout' must be forfeit");
+    r->clock.on_timeout = TIMEOUT_FORFEIT;
+    return ERR_NONE;
+}
+
 static msg_error decode_create(json_t *root, msg_request *r, msg_problem *p)
 {
     msg_error e = get_name(root, r, 0, p);
@@ -545,7 +566,9 @@ static msg_error decode_create(json_t *root, msg_request *r, msg_problem *p)
     e = get_bool(root, "listed", &r->listed, p);
     if (e == ERR_NONE)
         e = get_bool(root, "estimates", &r->estimates, p);
-    return e == ERR_NONE ? get_bool(root, "rated", &r->rated, p) : e;
+    if (e == ERR_NONE)
+        e = get_bool(root, "rated", &r->rated, p);
+    return e == ERR_NONE && r->rated ? rated_defaults(root, r, p) : e;
 }
 
 /* --- The other requests ---------------------------------------------------------------- */

@@ -8,6 +8,7 @@
 #include <jansson.h>
 #include <stdint.h>
 
+#include "glicko2.h"
 #include "storage.h"
 
 enum {
@@ -16,7 +17,7 @@ enum {
 };
 
 /* Who is listed on a leaderboard: an RD at most this (as lichess does). */
-#define PLAYERS_LEADERBOARD_MAX_RD 110.0
+#define PLAYERS_LEADERBOARD_MAX_RD GLICKO2_PROVISIONAL_RD
 
 /* The page of the account named `name` at time `now_ms`: its name, its
  * ratings ({category, rating, rd, volatility, games}: the RD grown by each

@@ -64,6 +64,10 @@ typedef struct srv_table {
     srv_analysis analysis;        /* of turn `analysed` */
     double win[CARC_MAX_PLAYERS]; /* each player's chance to win at its latest
                                      analysed turn; -1 unknown */
+    /* Each seat's rating in the table's category (tb_seat_ratings()): an
+     * account's as stored, a calibrated computer level's fixed one; rating
+     * -1 for the others (guests, open seats, other computer players). */
+    double rating[CARC_MAX_PLAYERS], rating_rd[CARC_MAX_PLAYERS];
     struct srv_table *hash_next;
     struct srv_table *newer, *older; /* the list of tables, newest first */
 } srv_table;

@@ -135,7 +135,7 @@ srv_table *tb_table_from_row(const stored_table *row, char *err, size_t errcap)
     t->takeback_seat = -1;
     t->analysing = t->analysed = t->hint_wanted = -1;
     for (int p = 0; p < CARC_MAX_PLAYERS; p++)
-        t->win[p] = -1;
+        t->win[p] = t->rating[p] = -1;
     token_commitment(row->salt, row->seed, t->commitment);
     tb_start_clocks(t, row->started_ms);
     t->game = table_replay(row, replay_clock, t, err, errcap);
@@ -182,6 +182,7 @@ srv_table *tb_open_table(srv_tables *T, const stored_table *row)
         tb_free_table(t);
         return NULL;
     }
+    tb_seat_ratings(T, t);
     tb_insert_table(T, t);
     tb_start_clocks(t, t->row.started_ms ? t->row.started_ms : t->row.created_ms);
     t->idle_ms = t->row.created_ms;
@@ -211,10 +212,12 @@ static void set_chat(srv_table *t, const chat_line *lines, int n, int total)
     }
 }
 
-/* The last CHAT_KEPT chat lines of `t` and its review, from storage. A
- * failure leaves them out (the game goes on without them). */
+/* The last CHAT_KEPT chat lines of `t`, its review and its seats'
+ * ratings, from storage. A failure leaves them out (the game goes on
+ * without them). */
 static void load_chat_and_review(srv_tables *T, srv_table *t)
 {
+    tb_seat_ratings(T, t);
     chat_line *lines = malloc(CHAT_KEPT * sizeof *lines);
     int total = 0;
     int n = lines ? storage_load_chat(T->store, t->row.id, lines, CHAT_KEPT, &total) : -1;

@@ -106,6 +106,8 @@ void tb_do_takeback(srv_tables *T, srv_client *c, const msg_request *r, srv_tabl
 /* tables_ratings.c: rated games */
 const char *tb_rated_refusal(const srv_client *c, const msg_request *r);
 void tb_rate_game(srv_tables *T, srv_table *t);
+/* Reads the ratings shown beside the seats of `t` (t->rating). */
+void tb_seat_ratings(srv_tables *T, srv_table *t);
 /* tables_rematch.c: a new game with the same people at the end */
 void tb_do_rematch(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t);
 void tb_do_resign(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t);

@@ -57,6 +57,27 @@ static int forfeited_seat(const srv_table *t)
     return -1;
 }
 
+void tb_seat_ratings(srv_tables *T, srv_table *t)
+{
+    carc_rules rules = carc_game_rules(t->game);
+    int category = glicko2_category_of(t->row.players, &rules);
+    int64_t now = tb_now_ms(T);
+    for (int s = 0; s < t->row.players; s++) {
+        const stored_seat *st = &t->row.seats[s];
+        t->rating[s] = -1;
+        if (category >= 0 && st->taken && st->account > 0) {
+            int games;
+            glicko2_rating r = rating_before(T, st->account, category, now, &games);
+            t->rating[s] = r.rating;
+            t->rating_rd[s] = r.rd;
+        } else if (st->kind == SEAT_COMPUTER && !seat_resigned(st)) {
+            double rd = GLICKO2_START_RD;
+            t->rating[s] = glicko2_computer_rating(st->spec, &rd);
+            t->rating_rd[s] = rd;
+        }
+    }
+}
+
 void tb_rate_game(srv_tables *T, srv_table *t)
 {
     int n = t->row.players, scores[GLICKO2_MAX_PLAYERS], fixed[GLICKO2_MAX_PLAYERS],
@@ -97,4 +118,5 @@ void tb_rate_game(srv_tables *T, srv_table *t)
             fprintf(stderr, "carcassonne serve: table %s: a rating was not stored: %s\n", t->row.id,
                     storage_error(T->store));
     }
+    tb_seat_ratings(T, t); /* the seats show their new ratings */
 }

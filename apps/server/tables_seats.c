@@ -399,6 +399,7 @@ void tb_do_join(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t
         return;
     }
     t->row.seats[seat] = s;
+    tb_seat_ratings(T, t);
     join_answer(T, c, r, t, seat, token);
     if (started && was_waiting) {
         t->row.status = TABLE_PLAYING;
@@ -497,6 +498,7 @@ void tb_do_reopen(srv_tables *T, srv_client *c, const msg_request *r, srv_table 
         return;
     }
     t->row.seats[seat] = s;
+    t->rating[seat] = -1;
     tb_reply(T, c, r, json_pack("{s:s, s:i}", "table", t->row.id, "seat", seat));
     tb_broadcast(T, t, view_seat(t, seat), NULL);
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "board_view.h"
+#include "glicko2.h"
 #include "hand_view.h"
 #include "table.h"
 #include "tile_info.h"
@@ -124,6 +125,18 @@ static json_t *seat_name(const stored_seat *s)
     return s->name[0] ? json_string(s->name) : json_null();
 }
 
+/* Adds seat `s`'s rating in the table's category to `seat`, when it has
+ * one: `rating` rounded, `provisional` while its RD is large. */
+static json_t *with_rating(json_t *seat, const srv_table *t, int s)
+{
+    if (seat && t->rating[s] >= 0) {
+        json_object_set_new(seat, "rating", json_integer((json_int_t)(t->rating[s] + 0.5)));
+        json_object_set_new(seat, "provisional",
+                            json_boolean(t->rating_rd[s] > GLICKO2_PROVISIONAL_RD));
+    }
+    return seat;
+}
+
 json_t *view_events(const srv_table *t, const carc_event *events, int n)
 {
     return board_view_events(events, n, t->row.players);
@@ -184,9 +197,11 @@ static json_t *remaining_json(const srv_table *t, int viewer);
 json_t *view_seat(const srv_table *t, int seat)
 {
     const stored_seat *s = &t->row.seats[seat];
-    return json_pack("{s:s, s:s, s:i, s:o, s:s, s:b}", "type", "seat", "table", t->row.id, "seat",
-                     seat, "name", seat_name(s), "kind", seat_kind_name(s), "present",
-                     t->present[seat] > 0 || s->kind == SEAT_COMPUTER);
+    return with_rating(json_pack("{s:s, s:s, s:i, s:o, s:s, s:b}", "type", "seat", "table",
+                                 t->row.id, "seat", seat, "name", seat_name(s), "kind",
+                                 seat_kind_name(s), "present",
+                                 t->present[seat] > 0 || s->kind == SEAT_COMPUTER),
+                       t, seat);
 }
 
 /* The tile the player to move holds, as `viewer` may see it (null when
@@ -363,6 +378,7 @@ static json_t *seats_json(const srv_table *t)
             traders_seat(seat, t->game, s);
         if (seat && seat_resigned(st)) /* the computer plays it now */
             json_object_set_new(seat, "resigned", json_true());
+        with_rating(seat, t, s);
         json_array_append_new(list, seat);
     }
     return list;
@@ -504,8 +520,9 @@ json_t *view_lobby_entry(const srv_table *t)
     json_t *seats = json_array();
     for (int s = 0; s < t->row.players; s++) {
         const stored_seat *st = &t->row.seats[s];
-        json_array_append_new(
-            seats, json_pack("{s:o, s:s}", "name", seat_name(st), "kind", seat_kind_name(st)));
+        json_array_append_new(seats, with_rating(json_pack("{s:o, s:s}", "name", seat_name(st),
+                                                           "kind", seat_kind_name(st)),
+                                                 t, s));
     }
     return json_pack("{s:s, s:s, s:o, s:o, s:o, s:s, s:o, s:i, s:b, s:b, s:o}", "table", t->row.id,
                      "status", status_names[t->row.status], "seats", seats, "rules",

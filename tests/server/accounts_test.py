@@ -341,8 +341,16 @@ def case_ratings(tmp):
         expect_code(guest.request("create", seats=["me", "open"], rated=True), "bad_field")
         guest.close()
         a = ws(server, ann)
+        # A rated game has no hints and no computer playing a timed-out seat.
+        expect_code(a.request("create", seats=["me", "open"], rated=True, estimates=True),
+                    "bad_field")
+        expect_code(a.request("create", seats=["me", "open"], rated=True,
+                              clock={"mode": "move", "seconds": 60, "on_timeout": "computer"}),
+                    "bad_field")
         r = a.ok("create", name="Ann", seats=["me", "open"], rated=True)
         table = r["table"]
+        state = a.event("state")
+        check(state["rated"] and state["estimates"] is False, "a rated table's state: %s" % state)
         b = ws(server, bob)
         b.ok("join", table=table, name="Bob")
         b.ok("resign", table=table)
@@ -369,6 +377,23 @@ def case_ratings(tmp):
         expect(http(server, "GET", "/api/players/nobody"), 404, "no_player")
         expect(http(server, "GET", "/api/players/a%27%3BDROP"), 404, "no_player")
         expect(http(server, "GET", "/api/leaderboard?category=chess"), 400, "bad_category")
+        # Against the computer too: no hint at a rated table. Each seat
+        # shows its rating in the table's category: Ann's as stored (still
+        # provisional), greedy's fixed one; so do the lobby's entries.
+        vs = a.ok("create", name="Ann", seats=["me", "greedy"], rated=True)["table"]
+        expect_code(a.request("hint", table=vs), "bad_field")
+        seats = a.event("state", lambda e: e["table"] == vs)["seats"]
+        check(seats[0]["rating"] == round(duel["rating"]) and seats[0]["provisional"] and
+              seats[1]["rating"] == 1200 and seats[1]["provisional"] is False,
+              "the seats' ratings: %s" % seats)
+        (entry,) = [e for e in a.ok("lobby")["tables"] if e["table"] == vs]
+        check([s.get("rating") for s in entry["seats"]] == [round(duel["rating"]), 1200],
+              "the lobby's ratings: %s" % entry)
+        guest = Client(server)
+        g = guest.ok("create", name="Gus", seats=["me", "open"])["table"]
+        check("rating" not in guest.event("state")["seats"][0], "a guest has a rating")
+        guest.close()
+        del g
         a.close()
         b.close()
     finally:

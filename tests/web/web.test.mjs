@@ -1599,8 +1599,14 @@ await test('issue 36: a rated game between accounts, a rematch both accept, the 
   check(new URL(bob.url()).searchParams.get('t') === fresh, 'both at the same new table');
   for (const p of [ann, bob]) await p.waitForSelector('#table-view[data-status=playing]');
   // The seats turned by one: Bob plays first now; each page is seated, by the token it kept.
-  check(await bob.$eval('.player:first-child .name', (e) => e.textContent) === 'BobR (you)', 'Bob in the first seat');
-  check(await ann.$eval('.player:nth-child(2) .name', (e) => e.textContent) === 'AnnR (you)', 'Ann in the second');
+  // Each name with its rating in the duel category, moved by the first game
+  // (still provisional: '?'): Ann resigned, Bob won.
+  const named = (p, n) => p.$eval(`.player:nth-child(${n}) .name`, (e) => e.textContent);
+  const bobName = await named(bob, 1), annName = await named(ann, 2);
+  check(/^BobR \(you\) \d{3,4}\?$/.test(bobName), `Bob in the first seat, with his rating (${bobName})`);
+  check(/^AnnR \(you\) \d{3,4}\?$/.test(annName), `Ann in the second, with hers (${annName})`);
+  check(+bobName.match(/(\d+)\?$/)[1] > 1500 && +annName.match(/(\d+)\?$/)[1] < 1500, `the winner's rating up, the loser's down (${bobName}, ${annName})`);
+  await (await ann.$('#players')).screenshot({ path: path.join(ART, 'rated-seats.png') });
   const kept = await ann.evaluate(() => JSON.parse(localStorage.getItem('carcassonne.seats'))[0]);
   check(kept.table === fresh && kept.seat === 1 && /^[0-9a-f]{32,}$/.test(kept.token), `Ann's new seat and token kept (${JSON.stringify(kept)})`);
   await nextTurn(bob);

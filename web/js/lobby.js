@@ -2,7 +2,7 @@
 // and this browser's own games (from its stored seat tokens).
 
 import * as store from './store.js';
-import { esc, seatName } from './panel.js';
+import { esc, seatName, ratingText } from './panel.js';
 import { inviteLink, copyField, copyLink, DEFAULT_NAME } from './tableview.js';
 import { orderMyGames, turnWords, isMyTurn } from './mygames.js';
 import { AccountBox } from './account.js';
@@ -54,9 +54,12 @@ const EXPANSION_NAMES = { river: 'The River', 'inns-cathedrals': 'Inns & Cathedr
 // A seat of a lobby entry in words: the player's name, "Computer
 // (normal)" for a computer seat (its name is its player spec:
 // "mcts:level=normal", "greedy"), "(open)", "(invited)".
+// A lobby entry's seat in words, with its rating when it has one:
+// "Ann (1662)", "Computer (greedy) (1200)", "Bob (1500?)".
 export function lobbySeatWords(s) {
-  if (s.kind === 'computer') return seatName(s, 0);
-  return s.name || (s.kind === 'open' ? '(open)' : s.kind === 'invite' ? '(invited)' : s.kind);
+  const rating = ratingText(s);
+  const name = s.kind === 'computer' ? seatName(s, 0) : s.name || (s.kind === 'open' ? '(open)' : s.kind === 'invite' ? '(invited)' : s.kind);
+  return rating ? `${name} (${rating})` : name;
 }
 
 export class Lobby {
@@ -177,6 +180,11 @@ export class Lobby {
     else if (f.clock.value !== 'none') {
       req.clock = { mode: f.clock.value, seconds: +f.seconds.value, on_timeout: f.timeout.value };
       if (f.clock.value === 'fischer') req.clock.increment = +f.increment.value;
+    }
+    if (req.rated) {
+      // A rated game: no hints, and a timeout loses (the server refuses otherwise).
+      req.estimates = false;
+      if (req.clock) req.clock.on_timeout = 'forfeit';
     }
     try {
       store.keepName(name);

@@ -55,13 +55,25 @@ export function clockLeft(table, p) {
   return left;
 }
 
-// A seat's name at the table; at a rated table every person is an
-// account, so the name links to the player page (elsewhere the state does
-// not say which names are accounts').
+// A seat's rating in the table's category, as the server gives it beside
+// an account's seat or a computer level: "1662", or "1500?" while it is
+// provisional (a large RD); '' for a seat without one.
+export function ratingText(seat) {
+  return typeof seat?.rating === 'number' ? `${seat.rating}${seat.provisional ? '?' : ''}` : '';
+}
+
+// A seat's name at the table, with its rating. A person with a rating is
+// an account (or every person at a rated table is), so the name links to
+// the player page.
 function nameHtml(seat, p, rated) {
   const text = esc(seatName(seat, p));
-  if (!rated || seat.kind !== 'human' || !seat.name) return text;
+  if ((!rated && !ratingText(seat)) || seat.kind !== 'human' || !seat.name) return text;
   return `<a href="/?player=${encodeURIComponent(seat.name)}" title="${esc(seat.name)}'s player page: ratings and games">${text}</a>`;
+}
+
+function ratingHtml(seat) {
+  const rating = ratingText(seat);
+  return rating ? ` <span class="rating" title="rating${seat.provisional ? ' (provisional: few games yet)' : ''}">${rating}</span>` : '';
 }
 
 export function renderPlayers(el, table) {
@@ -71,7 +83,7 @@ export function renderPlayers(el, table) {
     const score = seat.score, lap = Math.floor(score / 50);
     const left = clockLeft(table, p);
     return `<li class="player${turn ? ' to-move' : ''}${seat.present || seat.kind !== 'human' ? '' : ' away'}" data-player="${p}">` +
-      `${badge(p)}<span class="name">${nameHtml(seat, p, s.rated)}${p === s.you ? ' (you)' : ''}</span>` +
+      `${badge(p)}<span class="name">${nameHtml(seat, p, s.rated)}${p === s.you ? ' (you)' : ''}${ratingHtml(seat)}</span>` +
       `<span class="score" title="score">${score}</span>` +
       `<span class="track" aria-hidden="true"><span style="width:${(score % 50) * 2}%;background:${PLAYERS[p % PLAYERS.length].colour}"></span></span>` +
       `<span class="laps">${lap ? `lap ${lap + 1}` : ''}</span>` +

@@ -212,6 +212,9 @@ export class TableView {
     seat.present = ev.present;
     if (ev.name) seat.name = ev.name;
     if (ev.kind) seat.kind = ev.kind;
+    // A seat taken by an account (or reopened) brings its rating (or none).
+    seat.rating = ev.rating;
+    seat.provisional = ev.provisional;
     this.renderPlayers();
   }
 

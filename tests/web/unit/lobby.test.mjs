@@ -19,6 +19,13 @@ test('the lobby names a computer seat by its level, not its spec', () => {
   assert.equal(computerWords('mcts:ms=1000'), 'mcts, 1000 ms a move');
 });
 
+test('a seat with a rating shows it, a provisional one with a question mark', () => {
+  assert.equal(lobbySeatWords({ name: 'Ann', kind: 'human', rating: 1662, provisional: false }), 'Ann (1662)');
+  assert.equal(lobbySeatWords({ name: 'Bob', kind: 'human', rating: 1500, provisional: true }), 'Bob (1500?)');
+  assert.equal(lobbySeatWords({ name: 'greedy', kind: 'computer', rating: 1200, provisional: false }), 'Computer (greedy) (1200)');
+  assert.equal(lobbySeatWords({ name: 'Gus', kind: 'human' }), 'Gus');
+});
+
 // A catalogue stand-in: kinds with their sets.
 const cat = {
   letters: ['A', 'B', 'IA', 'IB', 'TA'],
