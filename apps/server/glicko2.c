@@ -139,23 +139,24 @@ glicko2_rating glicko2_idle(glicko2_rating player, unsigned periods)
 
 /* --- A game as pairwise results --------------------------------------------- */
 
-/* Seat i's score against seat j (i != j) of a finished game. */
-static double pair_score(const int *scores, int forfeited, int i, int j)
+/* Seat i's score against seat j (i != j) of a finished game: a seat that
+ * left (a bit of `forfeited`) loses to every seat that did not; two that
+ * both left, or neither, are compared by their scores. */
+static double pair_score(const int *scores, unsigned forfeited, int i, int j)
 {
-    if (i == forfeited)
-        return 0.0;
-    if (j == forfeited)
-        return 1.0;
+    int left_i = (forfeited >> i) & 1, left_j = (forfeited >> j) & 1;
+    if (left_i != left_j)
+        return left_i ? 0.0 : 1.0;
     if (scores[i] == scores[j])
         return 0.5;
     return scores[i] > scores[j] ? 1.0 : 0.0;
 }
 
-int glicko2_pairwise(int players, const int *scores, int forfeited,
+int glicko2_pairwise(int players, const int *scores, unsigned forfeited,
                      double scores_against[GLICKO2_MAX_PLAYERS][GLICKO2_MAX_PLAYERS])
 {
     if (players < 2 || players > GLICKO2_MAX_PLAYERS || !scores || !scores_against ||
-        forfeited < -1 || forfeited >= players)
+        (forfeited >> players) != 0)
         return -1;
     for (int i = 0; i < players; i++)
         for (int j = 0; j < players; j++)
@@ -163,8 +164,9 @@ int glicko2_pairwise(int players, const int *scores, int forfeited,
     return 0;
 }
 
-int glicko2_game_results(int players, const int *scores, int forfeited, const glicko2_rating *seats,
-                         int seat, glicko2_result out[GLICKO2_MAX_PLAYERS - 1])
+int glicko2_game_results(int players, const int *scores, unsigned forfeited,
+                         const glicko2_rating *seats, int seat,
+                         glicko2_result out[GLICKO2_MAX_PLAYERS - 1])
 {
     double against[GLICKO2_MAX_PLAYERS][GLICKO2_MAX_PLAYERS];
     if (!seats || !out || seat < 0 || seat >= players ||
@@ -179,7 +181,7 @@ int glicko2_game_results(int players, const int *scores, int forfeited, const gl
     return n;
 }
 
-int glicko2_rate_game(int players, const int *scores, int forfeited, glicko2_rating *seats,
+int glicko2_rate_game(int players, const int *scores, unsigned forfeited, glicko2_rating *seats,
                       const int *fixed, double tau)
 {
     if (!seats || players < 2 || players > GLICKO2_MAX_PLAYERS)

@@ -61,12 +61,14 @@ glicko2_rating glicko2_idle(glicko2_rating player, unsigned periods);
 
 /* A finished game of `players` seats (2..GLICKO2_MAX_PLAYERS) as pairwise
  * results: every two seats count as one game between them, won by the
- * higher final score of `scores`, a draw when the scores are equal; the
- * seat `forfeited` (a clock forfeit or a resign; -1 for none) loses to
- * every other seat whatever the scores. Writes into scores_against[i][j]
+ * higher final score of `scores`, a draw when the scores are equal; a
+ * seat that left the game (a bit of `forfeited` set, 1u << seat: a clock
+ * forfeit or a resign; 0 for none) loses to every seat that did not,
+ * whatever the scores, and two seats that both left are compared by their
+ * scores. Writes into scores_against[i][j]
  * the score of seat i against seat j (1, 0.5 or 0; 0.5 on the diagonal,
  * which is never used). -1 for a bad argument. */
-int glicko2_pairwise(int players, const int *scores, int forfeited,
+int glicko2_pairwise(int players, const int *scores, unsigned forfeited,
                      double scores_against[GLICKO2_MAX_PLAYERS][GLICKO2_MAX_PLAYERS]);
 
 /* Seat `seat`'s results of a finished game: one glicko2_result against
@@ -74,8 +76,9 @@ int glicko2_pairwise(int players, const int *scores, int forfeited,
  * (`seats`, `players` of them) and the pairwise scores of
  * glicko2_pairwise(). Writes players - 1 results into `out` and returns
  * their count; -1 for a bad argument. */
-int glicko2_game_results(int players, const int *scores, int forfeited, const glicko2_rating *seats,
-                         int seat, glicko2_result out[GLICKO2_MAX_PLAYERS - 1]);
+int glicko2_game_results(int players, const int *scores, unsigned forfeited,
+                         const glicko2_rating *seats, int seat,
+                         glicko2_result out[GLICKO2_MAX_PLAYERS - 1]);
 
 /* Rates a finished game as one rating period for each of its players:
  * every seat whose `fixed[seat]` is 0 (all of them when `fixed` is NULL)
@@ -84,7 +87,7 @@ int glicko2_game_results(int players, const int *scores, int forfeited, const gl
  * with a calibrated rating) is an opponent only and keeps its rating.
  * `seats` holds the ratings before the game and receives those after it.
  * -1 and `seats` unchanged for a bad argument. */
-int glicko2_rate_game(int players, const int *scores, int forfeited, glicko2_rating *seats,
+int glicko2_rate_game(int players, const int *scores, unsigned forfeited, glicko2_rating *seats,
                       const int *fixed, double tau);
 
 /* The rating categories: a player has one rating in each category they

@@ -46,15 +46,15 @@ static glicko2_rating rating_before(srv_tables *T, int64_t account, int category
     return glicko2_new_player();
 }
 
-/* The seat that lost by forfeit or resigned (-1: none). */
-static int forfeited_seat(const srv_table *t)
+/* The seats that left the game, a bit each: the one that lost by forfeit
+ * and every one that resigned (each loses to every seat that stayed). */
+static unsigned forfeited_seats(const srv_table *t)
 {
-    if (t->row.forfeit >= 0)
-        return t->row.forfeit;
+    unsigned left = t->row.forfeit >= 0 ? 1u << t->row.forfeit : 0;
     for (int s = 0; s < t->row.players; s++)
         if (seat_resigned(&t->row.seats[s]))
-            return s;
-    return -1;
+            left |= 1u << s;
+    return left;
 }
 
 void tb_seat_ratings(srv_tables *T, srv_table *t)
@@ -103,7 +103,7 @@ void tb_rate_game(srv_tables *T, srv_table *t)
         }
         before[s] = seats[s];
     }
-    if (glicko2_rate_game(n, scores, forfeited_seat(t), seats, fixed, GLICKO2_TAU) != 0)
+    if (glicko2_rate_game(n, scores, forfeited_seats(t), seats, fixed, GLICKO2_TAU) != 0)
         return;
     for (int s = 0; s < n; s++) {
         if (fixed[s])

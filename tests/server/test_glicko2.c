@@ -79,7 +79,7 @@ static void test_draw(void **state)
     (void)state;
     glicko2_rating seats[2] = {glicko2_new_player(), glicko2_new_player()};
     const int scores[2] = {87, 87};
-    assert_int_equal(glicko2_rate_game(2, scores, -1, seats, NULL, GLICKO2_TAU), 0);
+    assert_int_equal(glicko2_rate_game(2, scores, 0, seats, NULL, GLICKO2_TAU), 0);
     for (int i = 0; i < 2; i++) {
         assert_true(near(seats[i].rating, 1500, 1e-9));
         assert_true(seats[i].rd < 350);
@@ -122,7 +122,7 @@ static void test_four_players(void **state)
     (void)state;
     const int scores[4] = {90, 120, 120, 70};
     double against[GLICKO2_MAX_PLAYERS][GLICKO2_MAX_PLAYERS];
-    assert_int_equal(glicko2_pairwise(4, scores, -1, against), 0);
+    assert_int_equal(glicko2_pairwise(4, scores, 0, against), 0);
     const double expected[4][4] = {
         {0.5, 0, 0, 1},
         {1, 0.5, 0.5, 1},
@@ -139,7 +139,7 @@ static void test_four_players(void **state)
     glicko2_rating before[4], seats[4];
     for (int i = 0; i < 4; i++)
         before[i] = seats[i] = glicko2_new_player();
-    assert_int_equal(glicko2_rate_game(4, scores, -1, seats, NULL, GLICKO2_TAU), 0);
+    assert_int_equal(glicko2_rate_game(4, scores, 0, seats, NULL, GLICKO2_TAU), 0);
     assert_true(seats[1].rating > 1500 && seats[2].rating > 1500);
     assert_true(seats[0].rating < 1500 && seats[3].rating < seats[0].rating);
     assert_true(seats[1].rating == seats[2].rating); /* the same results */
@@ -154,7 +154,7 @@ static void test_four_players(void **state)
 
     /* Each seat's update is glicko2_update on its three results. */
     glicko2_result results[GLICKO2_MAX_PLAYERS - 1];
-    assert_int_equal(glicko2_game_results(4, scores, -1, before, 3, results), 3);
+    assert_int_equal(glicko2_game_results(4, scores, 0, before, 3, results), 3);
     for (int j = 0; j < 3; j++)
         assert_true(results[j].score == 0.0 && results[j].rating == 1500);
     glicko2_rating last = before[3];
@@ -169,21 +169,37 @@ static void test_forfeit_loses_to_all(void **state)
     (void)state;
     const int scores[3] = {150, 60, 80};
     double against[GLICKO2_MAX_PLAYERS][GLICKO2_MAX_PLAYERS];
-    assert_int_equal(glicko2_pairwise(3, scores, 0, against), 0);
+    assert_int_equal(glicko2_pairwise(3, scores, 1u << 0, against), 0);
     assert_true(against[0][1] == 0 && against[0][2] == 0);
     assert_true(against[1][0] == 1 && against[2][0] == 1);
     assert_true(against[2][1] == 1 && against[1][2] == 0);
 
     glicko2_rating seats[3] = {{1600, 100, 0.06}, {1500, 100, 0.06}, {1500, 100, 0.06}};
-    assert_int_equal(glicko2_rate_game(3, scores, 0, seats, NULL, GLICKO2_TAU), 0);
+    assert_int_equal(glicko2_rate_game(3, scores, 1u << 0, seats, NULL, GLICKO2_TAU), 0);
     assert_true(seats[0].rating < 1600);
     assert_true(seats[2].rating > seats[1].rating);
 
     /* Two players: a resign with the lead is still a loss. */
     const int duel[2] = {40, 10};
     glicko2_rating pair[2] = {glicko2_new_player(), glicko2_new_player()};
-    assert_int_equal(glicko2_rate_game(2, duel, 0, pair, NULL, GLICKO2_TAU), 0);
+    assert_int_equal(glicko2_rate_game(2, duel, 1u << 0, pair, NULL, GLICKO2_TAU), 0);
     assert_true(pair[0].rating < 1500 && pair[1].rating > 1500);
+}
+
+/* Two of four seats left (one resigned, one lost on time): each loses to
+ * both who stayed, whatever the scores; between the two who left, and
+ * between the two who stayed, the scores decide. */
+static void test_two_seats_left(void **state)
+{
+    (void)state;
+    const int scores[4] = {90, 20, 70, 30};
+    double against[GLICKO2_MAX_PLAYERS][GLICKO2_MAX_PLAYERS];
+    assert_int_equal(glicko2_pairwise(4, scores, 1u << 0 | 1u << 2, against), 0);
+    assert_true(against[0][1] == 0 && against[0][3] == 0 && against[2][1] == 0 &&
+                against[2][3] == 0);
+    assert_true(against[1][0] == 1 && against[3][2] == 1);
+    assert_true(against[0][2] == 1 && against[2][0] == 0); /* both left: 90 beats 70 */
+    assert_true(against[3][1] == 1 && against[1][3] == 0); /* both stayed: 30 beats 20 */
 }
 
 /* A computer seat with a fixed rating is an opponent only. */
@@ -197,7 +213,7 @@ static void test_fixed_seats_never_change(void **state)
     glicko2_rating seats[3] = {glicko2_new_player(), computer, glicko2_new_player()};
     const int fixed[3] = {0, 1, 0};
     const int scores[3] = {100, 90, 80}; /* the computer loses to seat 0 */
-    assert_int_equal(glicko2_rate_game(3, scores, -1, seats, fixed, GLICKO2_TAU), 0);
+    assert_int_equal(glicko2_rate_game(3, scores, 0, seats, fixed, GLICKO2_TAU), 0);
     assert_true(seats[1].rating == computer.rating && seats[1].rd == computer.rd &&
                 seats[1].volatility == computer.volatility);
     assert_true(seats[0].rating > 1500 && seats[2].rating < 1500);
@@ -211,7 +227,7 @@ static void test_fixed_seats_never_change(void **state)
 
     /* Again and again: the computer's rating holds whatever it loses. */
     for (int game = 0; game < 5; game++)
-        assert_int_equal(glicko2_rate_game(3, scores, -1, seats, fixed, GLICKO2_TAU), 0);
+        assert_int_equal(glicko2_rate_game(3, scores, 0, seats, fixed, GLICKO2_TAU), 0);
     assert_true(seats[1].rating == level && seats[1].rd == rd);
 }
 
@@ -230,12 +246,11 @@ static void test_bad_arguments(void **state)
 
     const int scores[9] = {0};
     double against[GLICKO2_MAX_PLAYERS][GLICKO2_MAX_PLAYERS];
-    assert_int_equal(glicko2_pairwise(1, scores, -1, against), -1);
-    assert_int_equal(glicko2_pairwise(9, scores, -1, against), -1);
-    assert_int_equal(glicko2_pairwise(3, scores, 3, against), -1);
-    assert_int_equal(glicko2_pairwise(3, scores, -2, against), -1);
+    assert_int_equal(glicko2_pairwise(1, scores, 0, against), -1);
+    assert_int_equal(glicko2_pairwise(9, scores, 0, against), -1);
+    assert_int_equal(glicko2_pairwise(3, scores, 1u << 3, against), -1); /* no seat 3 */
     glicko2_rating seats[2] = {glicko2_new_player(), {1500, 0, 0.06}};
-    assert_int_equal(glicko2_rate_game(2, scores, -1, seats, NULL, GLICKO2_TAU), -1);
+    assert_int_equal(glicko2_rate_game(2, scores, 0, seats, NULL, GLICKO2_TAU), -1);
     assert_true(seats[0].rd == 350); /* unchanged */
 }
 
@@ -320,6 +335,7 @@ int main(void)
         cmocka_unit_test(test_surprise_raises_volatility),
         cmocka_unit_test(test_four_players),
         cmocka_unit_test(test_forfeit_loses_to_all),
+        cmocka_unit_test(test_two_seats_left),
         cmocka_unit_test(test_fixed_seats_never_change),
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_categories),
