@@ -701,7 +701,11 @@ static void login_done(api_req *q, const acc_work *w)
         return;
     }
     acc_login_succeeded(A->limits, q->addr, q->name_key);
-    if (new_session(q, a.id) == 0)
+    /* Said only to whoever knows the password: the operator disabled it. */
+    if (a.disabled)
+        reply_error(q, 403, "account_disabled",
+                    "this account is disabled: ask the server's operator");
+    else if (new_session(q, a.id) == 0)
         reply(q, 200, account_json(a.id, a.name));
 }
 
