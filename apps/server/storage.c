@@ -246,6 +246,16 @@ int storage_account_seats(storage *s, int64_t account, unsigned statuses, int ma
     return s->backend->account_seats(s, account, statuses, max, each, ctx);
 }
 
+int storage_set_webhook(storage *s, int64_t id, const char *url)
+{
+    return s->backend->set_webhook(s, id, url);
+}
+
+int storage_webhook(storage *s, int64_t id, char *out, size_t cap)
+{
+    return s->backend->webhook(s, id, out, cap);
+}
+
 int storage_list_accounts(storage *s, int (*each)(void *ctx, const stored_account *a, int tables),
                           void *ctx)
 {

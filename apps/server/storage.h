@@ -329,6 +329,13 @@ int storage_account_seats(storage *s, int64_t account, unsigned statuses, int ma
  * server keeps writing); 0, or -1 with the reason in `err` (an existing
  * `path` is refused and left alone; a PostgreSQL database has none:
  * pg_dump does it). */
+/* An account's webhook (SQLite schema version 12, PostgreSQL's 8): the
+ * URL the server POSTs to when it becomes the account's turn (webhooks.h).
+ * storage_set_webhook(): sets it ("" removes it); 0, 1 when there is no
+ * such account, -1. storage_webhook(): reads it into `out` (`cap` bytes,
+ * "" when none): 1, 0 when there is no such account, -1. */
+int storage_set_webhook(storage *s, int64_t id, const char *url);
+int storage_webhook(storage *s, int64_t id, char *out, size_t cap);
 int storage_list_accounts(storage *s, int (*each)(void *ctx, const stored_account *a, int tables),
                           void *ctx);
 int storage_set_disabled(storage *s, int64_t id, int disabled);

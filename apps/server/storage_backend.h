@@ -62,6 +62,8 @@ typedef struct storage_backend {
                        int (*each)(void *ctx, const char *name, const stored_rating *r), void *ctx);
     int (*account_seats)(storage *s, int64_t account, unsigned statuses, int max,
                          int (*each)(void *ctx, const char *id, int seat), void *ctx);
+    int (*set_webhook)(storage *s, int64_t id, const char *url);
+    int (*webhook)(storage *s, int64_t id, char *out, size_t cap);
     int (*list_accounts)(storage *s, int (*each)(void *ctx, const stored_account *a, int tables),
                          void *ctx);
     int (*set_disabled)(storage *s, int64_t id, int disabled);

@@ -31,7 +31,7 @@
 #include <time.h>
 
 enum {
-    SCHEMA_VERSION = 7,
+    SCHEMA_VERSION = 8,
     MIGRATE_LOCK = 0x63617263, /* "carc": the advisory lock the servers migrate under */
     /* A table's advisory lock is (CLAIM_SPACE, hashtext(id)): two keys of
      * 32 bits, apart from MIGRATE_LOCK's one of 64. Two ids of one hash
@@ -67,7 +67,8 @@ static const char *const connect_defaults[] = {"2", "-c lock_timeout=200", "carc
 #define ACCOUNTS_SQL                                                                               \
     "CREATE TABLE IF NOT EXISTS accounts ("                                                        \
     " id BIGSERIAL PRIMARY KEY, name TEXT NOT NULL, name_key TEXT NOT NULL UNIQUE,"                \
-    " hash TEXT NOT NULL, created_ms BIGINT NOT NULL, disabled INTEGER NOT NULL DEFAULT 0);"       \
+    " hash TEXT NOT NULL, created_ms BIGINT NOT NULL, disabled INTEGER NOT NULL DEFAULT 0,"        \
+    " webhook TEXT NOT NULL DEFAULT '');"                                                          \
     "CREATE TABLE IF NOT EXISTS sessions ("                                                        \
     " hash BYTEA PRIMARY KEY, account BIGINT NOT NULL, created_ms BIGINT NOT NULL,"                \
     " expires_ms BIGINT NOT NULL);"                                                                \
@@ -89,13 +90,13 @@ static const char *const connect_defaults[] = {"2", "-c lock_timeout=200", "carc
     "account));"                                                                                   \
     "CREATE INDEX IF NOT EXISTS rating_changes_account ON rating_changes(account, at_ms);"
 
-/* Version 7 (1 without the tables' `rules_text`: the rules as the record
+/* Version 8 (1 without the tables' `rules_text`: the rules as the record
  * writes them, valued rules included; 2 without their `first_text`: how
  * the first seat was chosen; 3 without the tables' and the moves'
  * `paused_ms`: the time a stalled server did not charge to a clock; 4
  * without the seats' `account` and the accounts and sessions tables; 5
  * without the tables' `rated` and the ratings; 6 without the accounts'
- * `disabled`).
+ * `disabled`; 7 without their `webhook`).
  * `carc_schema` holds the version (one row). The ids sort in the "C"
  * collation whatever the database's locale. */
 static const char schema[] =
@@ -132,7 +133,8 @@ static const char schema[] =
  * kept), version 4 the seats' `account` (0: every seat a guest's) and the
  * accounts and sessions, version 5 the tables' `rated` and the ratings,
  * version 6 the accounts' `disabled` (0: every account may log in; an
- * accounts table version 4's step made has it already). */
+ * accounts table version 4's step made has it already), version 7 their
+ * `webhook` ('': none). */
 static const char *const upgrades[SCHEMA_VERSION] = {
     [1] = "ALTER TABLE tables ADD COLUMN rules_text TEXT NOT NULL DEFAULT '';",
     [2] = "ALTER TABLE tables ADD COLUMN first_text TEXT NOT NULL DEFAULT '';",
@@ -143,6 +145,7 @@ static const char *const upgrades[SCHEMA_VERSION] = {
     [5] =
         "ALTER TABLE tables ADD COLUMN IF NOT EXISTS rated INTEGER NOT NULL DEFAULT 0;" RATINGS_SQL,
     [6] = "ALTER TABLE accounts ADD COLUMN IF NOT EXISTS disabled INTEGER NOT NULL DEFAULT 0;",
+    [7] = "ALTER TABLE accounts ADD COLUMN IF NOT EXISTS webhook TEXT NOT NULL DEFAULT '';",
 };
 
 /* What the answer of a statement sent in pipeline mode must be: success
@@ -1533,6 +1536,31 @@ static int pg_account_seats(storage *base, int64_t account, unsigned statuses, i
 
 /* --- Which server runs a table --------------------------------------------------------- */
 
+static int pg_set_webhook(storage *base, int64_t id, const char *url)
+{
+    pg_storage *s = as_pg(base);
+    params p = {.n = 0};
+    add_int(&p, id);
+    add_text(&p, url);
+    int n = write_count(s, "UPDATE accounts SET webhook=$2 WHERE id=$1::bigint", &p);
+    return n < 0 ? -1 : n == 0;
+}
+
+static int pg_webhook(storage *base, int64_t id, char *out, size_t cap)
+{
+    pg_storage *s = as_pg(base);
+    params p = {.n = 0};
+    add_int(&p, id);
+    PGresult *r = read_rows(s, "SELECT webhook FROM accounts WHERE id=$1::bigint", &p);
+    if (!r)
+        return -1;
+    int found = PQntuples(r) > 0;
+    if (found)
+        get_text(r, 0, 0, out, cap);
+    PQclear(r);
+    return found;
+}
+
 static int pg_list_accounts(storage *base,
                             int (*each)(void *ctx, const stored_account *a, int tables), void *ctx)
 {
@@ -1746,6 +1774,8 @@ const storage_backend storage_pg_backend = {
     .rating_changes = pg_rating_changes,
     .leaderboard = pg_leaderboard,
     .account_seats = pg_account_seats,
+    .set_webhook = pg_set_webhook,
+    .webhook = pg_webhook,
     .list_accounts = pg_list_accounts,
     .set_disabled = pg_set_disabled,
     .delete_table = pg_delete_table,

@@ -16,11 +16,11 @@
 #include <unistd.h>
 
 enum {
-    SCHEMA_VERSION = 11,  /* 2: tables.estimates; 3: tables.expansions; 4: tables.creator;
+    SCHEMA_VERSION = 12,  /* 2: tables.estimates; 3: tables.expansions; 4: tables.creator;
                             5: chat, reviews; 6: tables.rules_text; 7: tables.first_text;
                             8: tables.paused_ms, moves.paused_ms; 9: accounts, sessions,
                             seats.account; 10: tables.rated, ratings, rating_changes;
-                            11: accounts.disabled */
+                            11: accounts.disabled; 12: accounts.webhook */
     CHECKPOINT_MS = 1000, /* the checkpointer's period */
     /* How long the event loop waits for another process's write lock
      * (a script writing to the database) before the write fails: short,
@@ -58,7 +58,8 @@ static const char schema[] =
     /* An id is never given again (AUTOINCREMENT): a deleted account's seats keep theirs. */
     "CREATE TABLE IF NOT EXISTS accounts ("
     " id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, name_key TEXT NOT NULL UNIQUE,"
-    " hash TEXT NOT NULL, created_ms INTEGER NOT NULL, disabled INTEGER NOT NULL DEFAULT 0);"
+    " hash TEXT NOT NULL, created_ms INTEGER NOT NULL, disabled INTEGER NOT NULL DEFAULT 0,"
+    " webhook TEXT NOT NULL DEFAULT '');"
     "CREATE TABLE IF NOT EXISTS sessions ("
     " hash BLOB PRIMARY KEY, account INTEGER NOT NULL, created_ms INTEGER NOT NULL,"
     " expires_ms INTEGER NOT NULL);"
@@ -91,7 +92,8 @@ static const char indexes[] =
  * the accounts and sessions tables `schema` creates); version 9 the
  * tables' `rated` (0: no game was rated; the ratings tables `schema`
  * creates); version 10 the accounts' `disabled` (0: every account may log
- * in). A new file gets every column from `schema` and no step. */
+ * in); version 11 their `webhook` ('': none). A new file gets every
+ * column from `schema` and no step. */
 static const char *const upgrades[SCHEMA_VERSION] = {
     [1] = "ALTER TABLE tables ADD COLUMN estimates INTEGER NOT NULL DEFAULT 1;",
     [2] = "ALTER TABLE tables ADD COLUMN expansions INTEGER NOT NULL DEFAULT 0;",
@@ -106,6 +108,7 @@ static const char *const upgrades[SCHEMA_VERSION] = {
     [8] = "ALTER TABLE seats ADD COLUMN account INTEGER NOT NULL DEFAULT 0;",
     [9] = "ALTER TABLE tables ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;",
     [10] = "ALTER TABLE accounts ADD COLUMN disabled INTEGER NOT NULL DEFAULT 0;",
+    [11] = "ALTER TABLE accounts ADD COLUMN webhook TEXT NOT NULL DEFAULT '';",
 };
 
 /* The prepared statements, one per write and read. */
@@ -148,6 +151,8 @@ typedef enum stmt_id {
     ST_RATE_CHANGE,
     ST_RATING_CHANGES,
     ST_LEADERBOARD,
+    ST_SET_WEBHOOK,
+    ST_WEBHOOK,
     ST_LIST_ACCOUNTS,
     ST_SET_DISABLED,
     ST_DELETE_MOVES, /* ... a table's rows, in order: */
@@ -211,6 +216,8 @@ static const char *const stmt_sql[ST_COUNT] = {
     "SELECT a.name, r.category, r.rating, r.rd, r.volatility, r.games, r.last_ms FROM ratings r"
     " JOIN accounts a ON a.id=r.account WHERE r.category=?1 AND r.rd <= ?2"
     " ORDER BY r.rating DESC, a.name_key LIMIT ?3",
+    "UPDATE accounts SET webhook=?2 WHERE id=?1",
+    "SELECT webhook FROM accounts WHERE id=?1",
     "SELECT a.id, a.name, a.hash, a.created_ms, a.disabled, (SELECT count(DISTINCT s.table_id)"
     " FROM seats s JOIN tables t ON t.id=s.table_id WHERE s.account=a.id AND t.status <> 3)"
     " FROM accounts a ORDER BY a.name_key",
@@ -369,7 +376,8 @@ static int has_column(sqlite3 *db, const char *table, const char *column)
 static int step_done(sqlite3 *db, int v)
 {
     return (v == 8 && has_column(db, "seats", "account")) ||
-           (v == 10 && has_column(db, "accounts", "disabled"));
+           (v == 10 && has_column(db, "accounts", "disabled")) ||
+           (v == 11 && has_column(db, "accounts", "webhook"));
 }
 
 /* Brings the schema to SCHEMA_VERSION: creates what a new file lacks, runs
@@ -1163,6 +1171,33 @@ static int sqlite_account_seats(storage *base, int64_t account, unsigned statuse
     return rc == SQLITE_DONE ? 0 : failed(s, "listing an account's seats");
 }
 
+static int sqlite_set_webhook(storage *base, int64_t id, const char *url)
+{
+    sqlite_storage *s = as_sqlite(base);
+    if (step_begin(s))
+        return -1;
+    sqlite3_stmt *q = s->stmt[ST_SET_WEBHOOK];
+    sqlite3_bind_int64(q, 1, id);
+    bind_text(q, 2, url);
+    int rc = run(s, ST_SET_WEBHOOK);
+    int none = rc == 0 && sqlite3_changes(s->db) == 0;
+    return step_end(s, rc) != 0 ? -1 : none;
+}
+
+static int sqlite_webhook(storage *base, int64_t id, char *out, size_t cap)
+{
+    sqlite_storage *s = as_sqlite(base);
+    sqlite3_stmt *q = s->stmt[ST_WEBHOOK];
+    sqlite3_bind_int64(q, 1, id);
+    int rc = sqlite3_step(q);
+    if (rc == SQLITE_ROW)
+        copy_column_text(q, 0, out, cap);
+    sqlite3_reset(q);
+    if (rc == SQLITE_ROW)
+        return 1;
+    return rc == SQLITE_DONE ? 0 : failed(s, "reading a webhook");
+}
+
 static int sqlite_list_accounts(storage *base,
                                 int (*each)(void *ctx, const stored_account *a, int tables),
                                 void *ctx)
@@ -1331,6 +1366,8 @@ const storage_backend storage_sqlite_backend = {
     .rating_changes = sqlite_rating_changes,
     .leaderboard = sqlite_leaderboard,
     .account_seats = sqlite_account_seats,
+    .set_webhook = sqlite_set_webhook,
+    .webhook = sqlite_webhook,
     .list_accounts = sqlite_list_accounts,
     .set_disabled = sqlite_set_disabled,
     .delete_table = sqlite_delete_table,

@@ -368,7 +368,7 @@ static void test_upgrade_from_version_1(void **state)
     assert_int_equal(loaded.estimates, 1);
     assert_int_equal(loaded.expansions, 0);
     storage_close(s);
-    assert_int_equal(schema_version(), 11);
+    assert_int_equal(schema_version(), 12);
 }
 
 /* The schema version of the database (SQLite: the file's user_version). */
@@ -442,7 +442,7 @@ static void test_upgrade_from_version_2(void **state)
     assert_int_equal(storage_create_table(s, &t), 0);
     assert_int_equal(storage_commit(s), 0);
     storage_close(s);
-    assert_int_equal(schema_version(), 11);
+    assert_int_equal(schema_version(), 12);
     s = open_db();
     assert_int_equal(storage_load_table(s, "triver000001", &loaded), 1);
     assert_int_equal(loaded.expansions, CARC_EXPANSION_RIVER);
@@ -503,7 +503,7 @@ static void test_upgrade_from_version_4(void **state)
     assert_int_equal(sqlite3_exec(db, back_to_4, NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
     s = open_db();
-    assert_int_equal(schema_version(), 11);
+    assert_int_equal(schema_version(), 12);
     assert_int_equal(storage_load_table(s, "told00000004", &loaded), 1);
     assert_int_equal(loaded.rules, CARC_RULE_SMALL_CITY);
     assert_int_equal(loaded.table_w, 0);
@@ -953,7 +953,7 @@ static void test_upgrade_from_version_2_pg(void **state)
     pg_exec("ALTER TABLE tables DROP COLUMN first_text, DROP COLUMN paused_ms;"
             " ALTER TABLE moves DROP COLUMN paused_ms; UPDATE carc_schema SET version=2");
     s = open_db();
-    assert_int_equal(schema_version(), 7);
+    assert_int_equal(schema_version(), 8);
     assert_int_equal(storage_load_table(s, t.id, &loaded), 1);
     assert_string_equal(loaded.first_text, "");
     assert_int_equal(loaded.nmoves, 3);
@@ -1149,7 +1149,7 @@ static void test_upgrade_from_version_8(void **state)
     assert_int_equal(sqlite3_exec(db, back_to_8, NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
     s = open_db();
-    assert_int_equal(schema_version(), 11);
+    assert_int_equal(schema_version(), 12);
     assert_int_equal(storage_load_table(s, t.id, &loaded), 1);
     assert_int_equal(loaded.nmoves, 6);
     assert_string_equal(loaded.moves[5].text, t.moves[5].text);
@@ -1185,7 +1185,7 @@ static void test_upgrade_from_version_4_pg(void **state)
             " ALTER TABLE seats DROP COLUMN account; ALTER TABLE tables DROP COLUMN rated;"
             " UPDATE carc_schema SET version=4");
     s = open_db();
-    assert_int_equal(schema_version(), 7);
+    assert_int_equal(schema_version(), 8);
     assert_int_equal(storage_load_table(s, t.id, &loaded), 1);
     assert_int_equal(loaded.nmoves, 5);
     assert_int_equal(loaded.seats[0].account, 0);
@@ -1417,11 +1417,12 @@ static void test_upgrade_from_version_10(void **state)
     storage_close(s);
     sqlite3 *db;
     assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
-    const char *back_to_10 = "ALTER TABLE accounts DROP COLUMN disabled; PRAGMA user_version=10;";
+    const char *back_to_10 = "ALTER TABLE accounts DROP COLUMN disabled;"
+                             "ALTER TABLE accounts DROP COLUMN webhook; PRAGMA user_version=10;";
     assert_int_equal(sqlite3_exec(db, back_to_10, NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
     s = open_db();
-    assert_int_equal(schema_version(), 11);
+    assert_int_equal(schema_version(), 12);
     assert_int_equal(storage_load_table(s, t.id, &loaded), 1);
     assert_int_equal(loaded.nmoves, 7);
     assert_string_equal(loaded.moves[6].text, t.moves[6].text);
@@ -1431,8 +1432,54 @@ static void test_upgrade_from_version_10(void **state)
     assert_int_equal(storage_find_account(s, "ann", &a), 1);
     assert_string_equal(a.hash, "h10");
     assert_int_equal(a.disabled, 0);
+    char url[64] = "x";
+    assert_int_equal(storage_webhook(s, ann, url, sizeof url), 1);
+    assert_string_equal(url, "");
     assert_int_equal(storage_set_disabled(s, ann, 1), 0);
     assert_int_equal(storage_commit(s), 0);
+    storage_close(s);
+}
+
+/* An SQLite file of schema version 11 (before the accounts' `webhook`)
+ * opens at version 12: the account's disabled flag and the game kept, no
+ * webhook, one set and read back after a reopen. */
+static void test_upgrade_from_version_11(void **state)
+{
+    (void)state;
+    static stored_table t;
+    carc_game *g;
+    make_table(&t, "told00000011", 25, 4, &g);
+    carc_game_free(g);
+    storage *s = open_db();
+    int64_t ann = 0;
+    assert_int_equal(storage_create_account(s, "Ann", "ann", "h11", 3, &ann), 0);
+    assert_int_equal(storage_set_disabled(s, ann, 1), 0);
+    t.seats[0].account = ann;
+    assert_int_equal(storage_create_table(s, &t), 0);
+    assert_int_equal(storage_commit(s), 0);
+    storage_close(s);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    const char *back_to_11 = "ALTER TABLE accounts DROP COLUMN webhook; PRAGMA user_version=11;";
+    assert_int_equal(sqlite3_exec(db, back_to_11, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    s = open_db();
+    assert_int_equal(schema_version(), 12);
+    assert_int_equal(storage_load_table(s, t.id, &loaded), 1);
+    assert_int_equal(loaded.nmoves, 4);
+    assert_int_equal(loaded.seats[0].account, ann);
+    stored_account a;
+    assert_int_equal(storage_find_account(s, "ann", &a), 1);
+    assert_int_equal(a.disabled, 1);
+    char url[64] = "x";
+    assert_int_equal(storage_webhook(s, ann, url, sizeof url), 1);
+    assert_string_equal(url, "");
+    assert_int_equal(storage_set_webhook(s, ann, "https://example.org/hook"), 0);
+    assert_int_equal(storage_commit(s), 0);
+    storage_close(s);
+    s = open_db();
+    assert_int_equal(storage_webhook(s, ann, url, sizeof url), 1);
+    assert_string_equal(url, "https://example.org/hook");
     storage_close(s);
 }
 
@@ -1453,9 +1500,10 @@ static void test_upgrade_from_version_6_pg(void **state)
     assert_int_equal(storage_create_table(s, &t), 0);
     assert_int_equal(storage_commit(s), 0);
     storage_close(s);
-    pg_exec("ALTER TABLE accounts DROP COLUMN disabled; UPDATE carc_schema SET version=6");
+    pg_exec("ALTER TABLE accounts DROP COLUMN disabled; ALTER TABLE accounts DROP COLUMN webhook;"
+            " UPDATE carc_schema SET version=6");
     s = open_db();
-    assert_int_equal(schema_version(), 7);
+    assert_int_equal(schema_version(), 8);
     assert_int_equal(storage_load_table(s, t.id, &loaded), 1);
     assert_int_equal(loaded.nmoves, 6);
     assert_int_equal(loaded.seats[0].account, ann);
@@ -1463,6 +1511,44 @@ static void test_upgrade_from_version_6_pg(void **state)
     assert_int_equal(storage_find_account(s, "ann", &a), 1);
     assert_string_equal(a.hash, "h6");
     assert_int_equal(a.disabled, 0);
+    storage_close(s);
+}
+
+/* PostgreSQL: a database of schema version 7 (before the accounts'
+ * `webhook`) is brought to version 8: the account kept, disabled, no
+ * webhook; one set and read back. */
+static void test_upgrade_from_version_7_pg(void **state)
+{
+    (void)state;
+    static stored_table t;
+    carc_game *g;
+    make_table(&t, "told00000007", 26, 4, &g);
+    carc_game_free(g);
+    storage *s = open_db();
+    int64_t ann = 0;
+    assert_int_equal(storage_create_account(s, "Ann", "ann", "h7", 3, &ann), 0);
+    assert_int_equal(storage_set_disabled(s, ann, 1), 0);
+    t.seats[0].account = ann;
+    assert_int_equal(storage_create_table(s, &t), 0);
+    assert_int_equal(storage_commit(s), 0);
+    storage_close(s);
+    pg_exec("ALTER TABLE accounts DROP COLUMN webhook; UPDATE carc_schema SET version=7");
+    s = open_db();
+    assert_int_equal(schema_version(), 8);
+    assert_int_equal(storage_load_table(s, t.id, &loaded), 1);
+    assert_int_equal(loaded.nmoves, 4);
+    stored_account a;
+    assert_int_equal(storage_find_account(s, "ann", &a), 1);
+    assert_int_equal(a.disabled, 1);
+    char url[64] = "x";
+    assert_int_equal(storage_webhook(s, ann, url, sizeof url), 1);
+    assert_string_equal(url, "");
+    assert_int_equal(storage_set_webhook(s, ann, "https://example.org/hook"), 0);
+    assert_int_equal(storage_set_webhook(s, 999999, "https://example.org/hook"), 1);
+    assert_int_equal(storage_commit(s), 0);
+    assert_int_equal(storage_webhook(s, ann, url, sizeof url), 1);
+    assert_string_equal(url, "https://example.org/hook");
+    assert_int_equal(storage_webhook(s, 999999, url, sizeof url), 0);
     storage_close(s);
 }
 
@@ -1493,6 +1579,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_upgrade_from_version_4, setup, teardown),
         cmocka_unit_test_setup_teardown(test_upgrade_from_version_8, setup, teardown),
         cmocka_unit_test_setup_teardown(test_upgrade_from_version_10, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_upgrade_from_version_11, setup, teardown),
         cmocka_unit_test_setup_teardown(test_backup, setup, teardown),
     };
     const struct CMUnitTest postgres_only[] = {
@@ -1504,6 +1591,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_upgrade_from_version_2_pg, setup, teardown),
         cmocka_unit_test_setup_teardown(test_upgrade_from_version_4_pg, setup, teardown),
         cmocka_unit_test_setup_teardown(test_upgrade_from_version_6_pg, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_upgrade_from_version_7_pg, setup, teardown),
     };
     if (strcmp(backend, "postgresql") == 0) {
         pg_uri = getenv("CARC_TEST_PG");
