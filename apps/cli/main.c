@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "admin.h"
 #include "args.h"
 #include "cli.h"
 #include "connect.h"
@@ -33,6 +34,9 @@ static const char usage[] =
     "                             play a seat at a game server's table\n"
     "  serve [--host H] [--port N] [--db FILE] ...\n"
     "                             run the game server (HTTP and WebSocket)\n"
+    "  admin [--db FILE|URI] COMMAND ...\n"
+    "                             the operator's commands: accounts, reset-password,\n"
+    "                             disable, enable, delete-table, backup\n"
     "\n"
     "Expansions: --expansions river,inns-cathedrals,traders-builders plays\n"
     "The River, Inns & Cathedrals, Traders & Builders or any of them together\n"
@@ -77,6 +81,8 @@ int main(int argc, char **argv)
         return cmd_connect(argc - 1, argv + 1);
     if (strcmp(cmd, "serve") == 0)
         return cmd_serve(argc - 1, argv + 1);
+    if (strcmp(cmd, "admin") == 0)
+        return cmd_admin(argc - 1, argv + 1);
     fprintf(stderr, "carcassonne: unknown command '%s'\n\n%s", cmd, usage);
     return EXIT_USAGE;
 }

@@ -28,6 +28,7 @@ typedef enum api_route {
     ROUTE_ME,
     ROUTE_PLAYER,      /* a path that begins with it: /api/players/NAME */
     ROUTE_LEADERBOARD, /* ?category=C */
+    ROUTE_WEBHOOK,
     ROUTE_COUNT
 } api_route;
 
@@ -36,8 +37,9 @@ static const struct {
     const char *path;
     int post;
 } routes[ROUTE_COUNT] = {
-    {"/api/signup", 1},         {"/api/login", 1}, {"/api/logout", 1},   {"/api/password", 1},
-    {"/api/account/delete", 1}, {"/api/me", 0},    {"/api/players/", 0}, {"/api/leaderboard", 0},
+    {"/api/signup", 1},   {"/api/login", 1},          {"/api/logout", 1},
+    {"/api/password", 1}, {"/api/account/delete", 1}, {"/api/me", 0},
+    {"/api/players/", 0}, {"/api/leaderboard", 0},    {"/api/account/webhook", 1},
 };
 
 /* Where a request stands. */
@@ -83,6 +85,7 @@ struct http_api {
     storage *store;
     workers *pool;
     int secure;
+    webhook_policy webhooks;
     acc_limits *limits;
     addr_counts calls_per_addr;
     uint64_t next_job;
@@ -96,7 +99,7 @@ static int64_t now_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-http_api *http_api_new(storage *store, workers *pool, int secure)
+http_api *http_api_new(storage *store, workers *pool, int secure, const webhook_policy *policy)
 {
     if (accounts_init() != 0)
         return NULL;
@@ -108,6 +111,7 @@ http_api *http_api_new(storage *store, workers *pool, int secure)
     A->store = store;
     A->pool = pool;
     A->secure = secure;
+    A->webhooks = *policy;
     return A;
 }
 
@@ -582,9 +586,44 @@ static void do_me(api_req *q)
         reply_error(q, 500, "internal", "the server failed: try again");
         return;
     }
+    char url[WEBHOOK_URL_MAX + 1] = "";
+    if (storage_webhook(q->A->store, q->who.id, url, sizeof url) < 0) {
+        json_decref(l.list);
+        reply_error(q, 500, "internal", "the server failed: try again");
+        return;
+    }
     json_t *me = account_json(q->who.id, q->who.name);
     json_object_set_new(me, "tables", l.list);
+    json_object_set_new(me, "webhook", url[0] ? json_string(url) : json_null());
     reply(q, 200, me);
+}
+
+/* POST /api/account/webhook {"url": "https://..."}: the account's webhook
+ * set, or removed ("" or null). */
+static void do_webhook(api_req *q, json_t *root)
+{
+    if (!q->has_session) {
+        reply_error(q, 401, "not_logged_in", "log in first");
+        return;
+    }
+    json_t *v = json_object_get(root, "url");
+    if (!v || !(json_is_null(v) || json_is_string(v))) {
+        reply_error(q, 400, "bad_field", "'url' must be a string or null");
+        return;
+    }
+    const char *url = json_is_string(v) ? json_string_value(v) : "";
+    size_t len = json_is_string(v) ? json_string_length(v) : 0;
+    const char *why = len ? webhooks_url_error(url, len, &q->A->webhooks) : NULL;
+    if (why) {
+        reply_error(q, 400, "bad_url", why);
+        return;
+    }
+    if (storage_set_webhook(q->A->store, q->who.id, url) != 0) {
+        fprintf(stderr, "carcassonne serve: %s\n", storage_error(q->A->store));
+        reply_error(q, 500, "internal", "the server failed: try again");
+        return;
+    }
+    reply(q, 200, json_pack("{s:o}", "webhook", len ? json_string(url) : json_null()));
 }
 
 /* POST /api/logout: the session ends (also without one: the cookie goes). */
@@ -668,7 +707,9 @@ static void handle(http_api *A, api_req *q)
     json_t *root = body_object(q);
     if (!root)
         return;
-    if (q->route == ROUTE_SIGNUP || q->route == ROUTE_LOGIN)
+    if (q->route == ROUTE_WEBHOOK)
+        do_webhook(q, root);
+    else if (q->route == ROUTE_SIGNUP || q->route == ROUTE_LOGIN)
         do_signup_or_login(q, root);
     else
         do_password_or_delete(q, root);
@@ -701,7 +742,11 @@ static void login_done(api_req *q, const acc_work *w)
         return;
     }
     acc_login_succeeded(A->limits, q->addr, q->name_key);
-    if (new_session(q, a.id) == 0)
+    /* Said only to whoever knows the password: the operator disabled it. */
+    if (a.disabled)
+        reply_error(q, 403, "account_disabled",
+                    "this account is disabled: ask the server's operator");
+    else if (new_session(q, a.id) == 0)
         reply(q, 200, account_json(a.id, a.name));
 }
 

@@ -12,6 +12,7 @@
 
 #include "storage.h"
 #include "tables.h"
+#include "webhooks.h"
 #include "workers.h"
 
 struct lws;
@@ -39,9 +40,10 @@ typedef struct api_identity {
 } api_identity;
 
 /* The routes over `store` (borrowed), hashing on `pool` (borrowed); with
- * `secure` (the server serves TLS itself) the cookie is `Secure`. NULL
- * when out of memory or libsodium does not start. */
-http_api *http_api_new(storage *store, workers *pool, int secure);
+ * `secure` (the server serves TLS itself) the cookie is `Secure`; webhook
+ * URLs are checked against `policy` (copied). NULL when out of memory or
+ * libsodium does not start. */
+http_api *http_api_new(storage *store, workers *pool, int secure, const webhook_policy *policy);
 /* Frees it and every request in flight. */
 void http_api_free(http_api *A);
 

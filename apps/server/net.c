@@ -92,6 +92,7 @@ typedef struct server {
     srv_tables *tables;
     workers *pool;
     http_api *api; /* the accounts' routes */
+    webhooks *webhooks;
     uint64_t next_id;
     msg_request request; /* the one being handled */
     addr_counts conns_per_addr;
@@ -525,6 +526,8 @@ static void take_results(server *S)
             tables_analysis_done(S->tables, r.table, r.turn, &r.analysis);
         else if (r.kind == JOB_REPLAY)
             tables_replay_done(S->tables, r.replay_job, r.replay, r.replay_error);
+        else if (r.kind == JOB_CALL && webhooks_owns(r.call_job))
+            webhooks_done(S->webhooks, r.call_arg);
         else if (r.kind == JOB_CALL)
             http_api_call_done(S->api, r.call_job, r.call_arg);
         else if (r.review)
@@ -829,6 +832,14 @@ static int hook_replay(void *ctx, uint64_t job, const char *addr, const char *te
     return S->pool ? workers_replay(S->pool, job, addr, text) : -1;
 }
 
+static void hook_turn(void *ctx, const char *table, int turn, int seat, int64_t account,
+                      int64_t deadline_ms)
+{
+    server *S = ctx;
+    if (S->webhooks)
+        webhooks_turn(S->webhooks, S->store, table, turn, seat, account, deadline_ms, wall_ms());
+}
+
 static int64_t hook_now(void *ctx)
 {
     (void)ctx;
@@ -987,7 +998,8 @@ static int start(server *S, struct lws_http_mount *api, struct lws_http_mount *f
     /* PostgreSQL: a pass's writes in one round trip, checked at its commit. */
     storage_pipeline(S->store, 1);
     srv_hooks hooks = {S,        deliver,      hook_think,           hook_review,
-                       hook_now, hook_analyse, hook_cancel_analysis, hook_replay};
+                       hook_now, hook_analyse, hook_cancel_analysis, hook_replay,
+                       hook_turn};
     srv_limits limits = {o->max_tables, o->max_tables_per_ip, o->max_computer_tables_per_ip};
     S->tables = tables_new(S->store, &hooks, &limits);
     if (!S->tables || listen_on_loop(S, api, files) != 0)
@@ -1003,8 +1015,12 @@ static int start(server *S, struct lws_http_mount *api, struct lws_http_mount *f
         fprintf(stderr, "carcassonne serve: cannot start %d worker threads\n", o->workers);
         return -1;
     }
-    if (!(S->api = http_api_new(S->store, S->pool, o->tls_cert != NULL))) {
+    if (!(S->api = http_api_new(S->store, S->pool, o->tls_cert != NULL, &o->webhooks))) {
         fprintf(stderr, "carcassonne serve: cannot start the accounts (libsodium)\n");
+        return -1;
+    }
+    if (!(S->webhooks = webhooks_new(S->pool, &o->webhooks))) {
+        fprintf(stderr, "carcassonne serve: cannot start the webhooks (libcurl)\n");
         return -1;
     }
     if (tables_load(S->tables, err, sizeof err) != 0) {
@@ -1025,6 +1041,8 @@ static void stop(server *S)
         lws_context_destroy(S->ctx);
     http_api_free(S->api); /* after the context: its requests' connections are closed */
     S->api = NULL;
+    webhooks_free(S->webhooks); /* after the workers: no call runs */
+    S->webhooks = NULL;
     if (S->loop)
         ev_loop_destroy(S->loop);
     relay_free(S->relay);

@@ -6,6 +6,7 @@
 #define CARC_SERVER_NET_H
 
 #include "proxy_header.h"
+#include "webhooks.h"
 
 /* What `carcassonne serve` was asked for (serve.c fills it). */
 typedef struct server_options {
@@ -29,6 +30,8 @@ typedef struct server_options {
     proxy_net trusted[PROXY_NETS_MAX];
     int ntrusted;
     int wait_for_db; /* PostgreSQL: wait for it at start (set after SERVER_RESTART) */
+    /* for tests only: webhooks to http:// URLs, and to 127.0.0.0/8 and ::1 */
+    webhook_policy webhooks;
 } server_options;
 
 /* server_run()'s answer when the database was lost (PostgreSQL stopped or

@@ -51,6 +51,9 @@ static const char serve_usage[] =
     "                           client's address; repeatable, IPv4 or IPv6. Its\n"
     "                           connections without one are refused, and so are\n"
     "                           everyone else's with one\n"
+    "  --allow-http-webhooks    for tests only: accept http:// webhook URLs too\n"
+    "  --allow-webhook-loopback for tests only: let webhooks reach 127.0.0.0/8 and ::1\n"
+    "                           (private and link-local addresses stay refused)\n"
     "  --help                   this text\n"
     "\n"
     "Exit status: 0 after a clean stop, 1 on failure, 2 on bad arguments.\n";
@@ -132,6 +135,13 @@ static int parse_args(int argc, char **argv, server_options *o)
                             : strcmp(a, "--tls-cert") == 0 ? &o->tls_cert
                             : strcmp(a, "--tls-key") == 0  ? &o->tls_key
                                                            : NULL;
+        int *flag = strcmp(a, "--allow-http-webhooks") == 0      ? &o->webhooks.allow_http
+                    : strcmp(a, "--allow-webhook-loopback") == 0 ? &o->webhooks.allow_loopback
+                                                                 : NULL;
+        if (flag) {
+            *flag = 1;
+            continue;
+        }
         if (strcmp(a, "--trusted-proxy") == 0) {
             if (i + 1 >= argc)
                 return cli_usage_error("serve", "%s needs a value", a);

@@ -2,6 +2,7 @@
  * and builds on its primitives what every backend shares. */
 #include "storage.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -243,6 +244,42 @@ int storage_account_seats(storage *s, int64_t account, unsigned statuses, int ma
                           int (*each)(void *ctx, const char *id, int seat), void *ctx)
 {
     return s->backend->account_seats(s, account, statuses, max, each, ctx);
+}
+
+int storage_set_webhook(storage *s, int64_t id, const char *url)
+{
+    return s->backend->set_webhook(s, id, url);
+}
+
+int storage_webhook(storage *s, int64_t id, char *out, size_t cap)
+{
+    return s->backend->webhook(s, id, out, cap);
+}
+
+int storage_list_accounts(storage *s, int (*each)(void *ctx, const stored_account *a, int tables),
+                          void *ctx)
+{
+    return s->backend->list_accounts(s, each, ctx);
+}
+
+int storage_set_disabled(storage *s, int64_t id, int disabled)
+{
+    return s->backend->set_disabled(s, id, disabled);
+}
+
+int storage_delete_table(storage *s, const char *id)
+{
+    return s->backend->delete_table(s, id);
+}
+
+int storage_backup(storage *s, const char *path, char *err, size_t errcap)
+{
+    if (!s->backend->backup) {
+        snprintf(err, errcap, "a %s database has no online backup here: use its own tools",
+                 s->backend->name);
+        return -1;
+    }
+    return s->backend->backup(s, path, err, errcap);
 }
 
 typedef struct id_list {

@@ -62,6 +62,9 @@ typedef struct stored_account {
     char name[STORED_ACCOUNT_NAME_BYTES];
     char hash[STORED_PWHASH_BYTES];
     int64_t created_ms;
+    /* disabled by the operator (`carcassonne admin disable`): it has no
+     * session and cannot log in (SQLite schema version 11, PostgreSQL's 7) */
+    int disabled;
 } stored_account;
 
 /* How a move was made, the `by` of the move event. */
@@ -309,6 +312,35 @@ int storage_leaderboard(storage *s, int category, double max_rd, int max,
  * returning nonzero stops. 0, or -1 on failure. */
 int storage_account_seats(storage *s, int64_t account, unsigned statuses, int max,
                           int (*each)(void *ctx, const char *id, int seat), void *ctx);
+
+/* The operator's work (`carcassonne admin`).
+ *
+ * storage_list_accounts(): calls `each` with every account, by name (its
+ * key), and the number of tables it has a seat at (waiting, playing or
+ * finished); `each` returning nonzero stops. 0, or -1 on failure.
+ * storage_set_disabled(): disables account `id` (`disabled` 1: its
+ * sessions end in the same step; storage_find_session() finds none of a
+ * disabled account) or enables it again (0); 0, 1 when there is no such
+ * account, -1. storage_delete_table(): table `id`, its seats, moves, chat
+ * and review go (its rating changes stay: the players' history); 0, 1
+ * when there is none, -1. The caller decides whether a table in play may
+ * go. storage_backup(): an online copy of the whole database into the new
+ * file `path` (SQLite's backup API: a consistent snapshot, taken while a
+ * server keeps writing); 0, or -1 with the reason in `err` (an existing
+ * `path` is refused and left alone; a PostgreSQL database has none:
+ * pg_dump does it). */
+/* An account's webhook (SQLite schema version 12, PostgreSQL's 8): the
+ * URL the server POSTs to when it becomes the account's turn (webhooks.h).
+ * storage_set_webhook(): sets it ("" removes it); 0, 1 when there is no
+ * such account, -1. storage_webhook(): reads it into `out` (`cap` bytes,
+ * "" when none): 1, 0 when there is no such account, -1. */
+int storage_set_webhook(storage *s, int64_t id, const char *url);
+int storage_webhook(storage *s, int64_t id, char *out, size_t cap);
+int storage_list_accounts(storage *s, int (*each)(void *ctx, const stored_account *a, int tables),
+                          void *ctx);
+int storage_set_disabled(storage *s, int64_t id, int disabled);
+int storage_delete_table(storage *s, const char *id);
+int storage_backup(storage *s, const char *path, char *err, size_t errcap);
 
 /* Built on the reads above, for every backend (storage.c): claims every
  * table that is waiting or playing and that no other process runs, and

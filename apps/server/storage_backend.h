@@ -62,6 +62,14 @@ typedef struct storage_backend {
                        int (*each)(void *ctx, const char *name, const stored_rating *r), void *ctx);
     int (*account_seats)(storage *s, int64_t account, unsigned statuses, int max,
                          int (*each)(void *ctx, const char *id, int seat), void *ctx);
+    int (*set_webhook)(storage *s, int64_t id, const char *url);
+    int (*webhook)(storage *s, int64_t id, char *out, size_t cap);
+    int (*list_accounts)(storage *s, int (*each)(void *ctx, const stored_account *a, int tables),
+                         void *ctx);
+    int (*set_disabled)(storage *s, int64_t id, int disabled);
+    int (*delete_table)(storage *s, const char *id);
+    /* NULL: the backend has no online backup of its own */
+    int (*backup)(storage *s, const char *path, char *err, size_t errcap);
 } storage_backend;
 
 extern const storage_backend storage_sqlite_backend;

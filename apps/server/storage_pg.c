@@ -31,7 +31,7 @@
 #include <time.h>
 
 enum {
-    SCHEMA_VERSION = 6,
+    SCHEMA_VERSION = 8,
     MIGRATE_LOCK = 0x63617263, /* "carc": the advisory lock the servers migrate under */
     /* A table's advisory lock is (CLAIM_SPACE, hashtext(id)): two keys of
      * 32 bits, apart from MIGRATE_LOCK's one of 64. Two ids of one hash
@@ -67,7 +67,8 @@ static const char *const connect_defaults[] = {"2", "-c lock_timeout=200", "carc
 #define ACCOUNTS_SQL                                                                               \
     "CREATE TABLE IF NOT EXISTS accounts ("                                                        \
     " id BIGSERIAL PRIMARY KEY, name TEXT NOT NULL, name_key TEXT NOT NULL UNIQUE,"                \
-    " hash TEXT NOT NULL, created_ms BIGINT NOT NULL);"                                            \
+    " hash TEXT NOT NULL, created_ms BIGINT NOT NULL, disabled INTEGER NOT NULL DEFAULT 0,"        \
+    " webhook TEXT NOT NULL DEFAULT '');"                                                          \
     "CREATE TABLE IF NOT EXISTS sessions ("                                                        \
     " hash BYTEA PRIMARY KEY, account BIGINT NOT NULL, created_ms BIGINT NOT NULL,"                \
     " expires_ms BIGINT NOT NULL);"                                                                \
@@ -89,12 +90,13 @@ static const char *const connect_defaults[] = {"2", "-c lock_timeout=200", "carc
     "account));"                                                                                   \
     "CREATE INDEX IF NOT EXISTS rating_changes_account ON rating_changes(account, at_ms);"
 
-/* Version 6 (1 without the tables' `rules_text`: the rules as the record
+/* Version 8 (1 without the tables' `rules_text`: the rules as the record
  * writes them, valued rules included; 2 without their `first_text`: how
  * the first seat was chosen; 3 without the tables' and the moves'
  * `paused_ms`: the time a stalled server did not charge to a clock; 4
  * without the seats' `account` and the accounts and sessions tables; 5
- * without the tables' `rated` and the ratings).
+ * without the tables' `rated` and the ratings; 6 without the accounts'
+ * `disabled`; 7 without their `webhook`).
  * `carc_schema` holds the version (one row). The ids sort in the "C"
  * collation whatever the database's locale. */
 static const char schema[] =
@@ -129,7 +131,10 @@ static const char schema[] =
  * version 2 their `first_text` ("": how the first seat was chosen was not
  * kept), version 3 the tables' and the moves' `paused_ms` (0: no stall was
  * kept), version 4 the seats' `account` (0: every seat a guest's) and the
- * accounts and sessions. */
+ * accounts and sessions, version 5 the tables' `rated` and the ratings,
+ * version 6 the accounts' `disabled` (0: every account may log in; an
+ * accounts table version 4's step made has it already), version 7 their
+ * `webhook` ('': none). */
 static const char *const upgrades[SCHEMA_VERSION] = {
     [1] = "ALTER TABLE tables ADD COLUMN rules_text TEXT NOT NULL DEFAULT '';",
     [2] = "ALTER TABLE tables ADD COLUMN first_text TEXT NOT NULL DEFAULT '';",
@@ -139,6 +144,8 @@ static const char *const upgrades[SCHEMA_VERSION] = {
           "0;" ACCOUNTS_SQL,
     [5] =
         "ALTER TABLE tables ADD COLUMN IF NOT EXISTS rated INTEGER NOT NULL DEFAULT 0;" RATINGS_SQL,
+    [6] = "ALTER TABLE accounts ADD COLUMN IF NOT EXISTS disabled INTEGER NOT NULL DEFAULT 0;",
+    [7] = "ALTER TABLE accounts ADD COLUMN IF NOT EXISTS webhook TEXT NOT NULL DEFAULT '';",
 };
 
 /* What the answer of a statement sent in pipeline mode must be: success
@@ -1259,19 +1266,25 @@ static int pg_create_account(storage *base, const char *name, const char *name_k
     return taken;
 }
 
-/* The account of the first row of `r` (id, name, hash, created_ms): 1, 0
- * when there is none, -1 when `r` is NULL (a failed read); clears `r`. */
+/* The account of row `row` of `r` (id, name, hash, created_ms, disabled). */
+static void get_account(const PGresult *r, int row, stored_account *out)
+{
+    out->id = get_int(r, row, 0);
+    get_text(r, row, 1, out->name, sizeof out->name);
+    get_text(r, row, 2, out->hash, sizeof out->hash);
+    out->created_ms = get_int(r, row, 3);
+    out->disabled = get_int(r, row, 4) != 0;
+}
+
+/* The account of the first row of `r`: 1, 0 when there is none, -1 when
+ * `r` is NULL (a failed read); clears `r`. */
 static int one_account(PGresult *r, stored_account *out)
 {
     if (!r)
         return -1;
     int found = PQntuples(r) > 0;
-    if (found) {
-        out->id = get_int(r, 0, 0);
-        get_text(r, 0, 1, out->name, sizeof out->name);
-        get_text(r, 0, 2, out->hash, sizeof out->hash);
-        out->created_ms = get_int(r, 0, 3);
-    }
+    if (found)
+        get_account(r, 0, out);
     PQclear(r);
     return found;
 }
@@ -1282,7 +1295,9 @@ static int pg_find_account(storage *base, const char *name_key, stored_account *
     params p = {.n = 0};
     add_text(&p, name_key);
     return one_account(
-        read_rows(s, "SELECT id, name, hash, created_ms FROM accounts WHERE name_key=$1", &p), out);
+        read_rows(s, "SELECT id, name, hash, created_ms, disabled FROM accounts WHERE name_key=$1",
+                  &p),
+        out);
 }
 
 static int pg_set_password(storage *base, int64_t id, const char *hash)
@@ -1335,9 +1350,10 @@ static int pg_find_session(storage *base, const uint8_t *hash, int64_t now_ms, s
     add_bytes(&p, hash, STORED_SESSION_HASH_BYTES);
     add_int(&p, now_ms);
     return one_account(read_rows(s,
-                                 "SELECT a.id, a.name, a.hash, a.created_ms FROM sessions s"
-                                 " JOIN accounts a ON a.id=s.account"
-                                 " WHERE s.hash=$1::bytea AND s.expires_ms > $2::bigint",
+                                 "SELECT a.id, a.name, a.hash, a.created_ms, a.disabled"
+                                 " FROM sessions s JOIN accounts a ON a.id=s.account"
+                                 " WHERE s.hash=$1::bytea AND s.expires_ms > $2::bigint"
+                                 " AND a.disabled = 0",
                                  &p),
                        out);
 }
@@ -1520,6 +1536,83 @@ static int pg_account_seats(storage *base, int64_t account, unsigned statuses, i
 
 /* --- Which server runs a table --------------------------------------------------------- */
 
+static int pg_set_webhook(storage *base, int64_t id, const char *url)
+{
+    pg_storage *s = as_pg(base);
+    params p = {.n = 0};
+    add_int(&p, id);
+    add_text(&p, url);
+    int n = write_count(s, "UPDATE accounts SET webhook=$2 WHERE id=$1::bigint", &p);
+    return n < 0 ? -1 : n == 0;
+}
+
+static int pg_webhook(storage *base, int64_t id, char *out, size_t cap)
+{
+    pg_storage *s = as_pg(base);
+    params p = {.n = 0};
+    add_int(&p, id);
+    PGresult *r = read_rows(s, "SELECT webhook FROM accounts WHERE id=$1::bigint", &p);
+    if (!r)
+        return -1;
+    int found = PQntuples(r) > 0;
+    if (found)
+        get_text(r, 0, 0, out, cap);
+    PQclear(r);
+    return found;
+}
+
+static int pg_list_accounts(storage *base,
+                            int (*each)(void *ctx, const stored_account *a, int tables), void *ctx)
+{
+    pg_storage *s = as_pg(base);
+    PGresult *r = read_rows(s,
+                            "SELECT a.id, a.name, a.hash, a.created_ms, a.disabled,"
+                            " (SELECT count(DISTINCT st.table_id) FROM seats st JOIN tables t"
+                            " ON t.id=st.table_id WHERE st.account=a.id AND t.status <> 3)"
+                            " FROM accounts a ORDER BY a.name_key COLLATE \"C\"",
+                            NULL);
+    if (!r)
+        return -1;
+    for (int i = 0; i < PQntuples(r); i++) {
+        stored_account a;
+        get_account(r, i, &a);
+        if (each(ctx, &a, (int)get_int(r, i, 5)))
+            break;
+    }
+    PQclear(r);
+    return 0;
+}
+
+static int pg_set_disabled(storage *base, int64_t id, int disabled)
+{
+    pg_storage *s = as_pg(base);
+    params p = {.n = 0};
+    add_int(&p, id);
+    add_int(&p, disabled != 0);
+    /* One statement: the flag, and the sessions when disabled. */
+    int n = write_count(s,
+                        "WITH a AS (UPDATE accounts SET disabled=$2::int WHERE id=$1::bigint"
+                        " RETURNING 1), ss AS (DELETE FROM sessions WHERE $2::int <> 0"
+                        " AND account=$1::bigint RETURNING 1) SELECT 1 FROM a",
+                        &p);
+    return n < 0 ? -1 : n == 0;
+}
+
+static int pg_delete_table(storage *base, const char *id)
+{
+    pg_storage *s = as_pg(base);
+    params p = {.n = 0};
+    add_text(&p, id);
+    int n = write_count(s,
+                        "WITH m AS (DELETE FROM moves WHERE table_id=$1 RETURNING 1),"
+                        " st AS (DELETE FROM seats WHERE table_id=$1 RETURNING 1),"
+                        " c AS (DELETE FROM chat WHERE table_id=$1 RETURNING 1),"
+                        " rv AS (DELETE FROM reviews WHERE table_id=$1 RETURNING 1),"
+                        " t AS (DELETE FROM tables WHERE id=$1 RETURNING 1) SELECT 1 FROM t",
+                        &p);
+    return n < 0 ? -1 : n == 0;
+}
+
 static int pg_claim(storage *base, const char *id)
 {
     pg_storage *s = as_pg(base);
@@ -1681,4 +1774,9 @@ const storage_backend storage_pg_backend = {
     .rating_changes = pg_rating_changes,
     .leaderboard = pg_leaderboard,
     .account_seats = pg_account_seats,
+    .set_webhook = pg_set_webhook,
+    .webhook = pg_webhook,
+    .list_accounts = pg_list_accounts,
+    .set_disabled = pg_set_disabled,
+    .delete_table = pg_delete_table,
 };

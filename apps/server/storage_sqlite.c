@@ -5,18 +5,22 @@
 
 #include "accounts.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 enum {
-    SCHEMA_VERSION = 10,  /* 2: tables.estimates; 3: tables.expansions; 4: tables.creator;
+    SCHEMA_VERSION = 12,  /* 2: tables.estimates; 3: tables.expansions; 4: tables.creator;
                             5: chat, reviews; 6: tables.rules_text; 7: tables.first_text;
                             8: tables.paused_ms, moves.paused_ms; 9: accounts, sessions,
-                            seats.account; 10: tables.rated, ratings, rating_changes */
+                            seats.account; 10: tables.rated, ratings, rating_changes;
+                            11: accounts.disabled; 12: accounts.webhook */
     CHECKPOINT_MS = 1000, /* the checkpointer's period */
     /* How long the event loop waits for another process's write lock
      * (a script writing to the database) before the write fails: short,
@@ -54,7 +58,8 @@ static const char schema[] =
     /* An id is never given again (AUTOINCREMENT): a deleted account's seats keep theirs. */
     "CREATE TABLE IF NOT EXISTS accounts ("
     " id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL, name_key TEXT NOT NULL UNIQUE,"
-    " hash TEXT NOT NULL, created_ms INTEGER NOT NULL);"
+    " hash TEXT NOT NULL, created_ms INTEGER NOT NULL, disabled INTEGER NOT NULL DEFAULT 0,"
+    " webhook TEXT NOT NULL DEFAULT '');"
     "CREATE TABLE IF NOT EXISTS sessions ("
     " hash BLOB PRIMARY KEY, account INTEGER NOT NULL, created_ms INTEGER NOT NULL,"
     " expires_ms INTEGER NOT NULL);"
@@ -86,7 +91,9 @@ static const char indexes[] =
  * was kept); version 8 the seats' `account` (0: every seat a guest's;
  * the accounts and sessions tables `schema` creates); version 9 the
  * tables' `rated` (0: no game was rated; the ratings tables `schema`
- * creates). A new file gets every column from `schema` and no step. */
+ * creates); version 10 the accounts' `disabled` (0: every account may log
+ * in); version 11 their `webhook` ('': none). A new file gets every
+ * column from `schema` and no step. */
 static const char *const upgrades[SCHEMA_VERSION] = {
     [1] = "ALTER TABLE tables ADD COLUMN estimates INTEGER NOT NULL DEFAULT 1;",
     [2] = "ALTER TABLE tables ADD COLUMN expansions INTEGER NOT NULL DEFAULT 0;",
@@ -100,6 +107,8 @@ static const char *const upgrades[SCHEMA_VERSION] = {
           "ALTER TABLE moves ADD COLUMN paused_ms INTEGER NOT NULL DEFAULT 0;",
     [8] = "ALTER TABLE seats ADD COLUMN account INTEGER NOT NULL DEFAULT 0;",
     [9] = "ALTER TABLE tables ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;",
+    [10] = "ALTER TABLE accounts ADD COLUMN disabled INTEGER NOT NULL DEFAULT 0;",
+    [11] = "ALTER TABLE accounts ADD COLUMN webhook TEXT NOT NULL DEFAULT '';",
 };
 
 /* The prepared statements, one per write and read. */
@@ -142,6 +151,15 @@ typedef enum stmt_id {
     ST_RATE_CHANGE,
     ST_RATING_CHANGES,
     ST_LEADERBOARD,
+    ST_SET_WEBHOOK,
+    ST_WEBHOOK,
+    ST_LIST_ACCOUNTS,
+    ST_SET_DISABLED,
+    ST_DELETE_MOVES, /* ... a table's rows, in order: */
+    ST_DELETE_SEATS,
+    ST_DELETE_CHAT,
+    ST_DELETE_REVIEW,
+    ST_DELETE_TABLE,
     ST_COUNT
 } stmt_id;
 
@@ -178,13 +196,13 @@ static const char *const stmt_sql[ST_COUNT] = {
     "SELECT id FROM tables WHERE listed AND status IN (0, 1) ORDER BY created_ms DESC, id DESC"
     " LIMIT ?1",
     "INSERT OR IGNORE INTO accounts (name, name_key, hash, created_ms) VALUES (?1,?2,?3,?4)",
-    "SELECT id, name, hash, created_ms FROM accounts WHERE name_key=?1",
+    "SELECT id, name, hash, created_ms, disabled FROM accounts WHERE name_key=?1",
     "UPDATE accounts SET hash=?2 WHERE id=?1",
     "DELETE FROM accounts WHERE id=?1",
     "UPDATE seats SET account=-1, name='" ACC_DELETED_NAME "' WHERE account=?1",
     "INSERT INTO sessions VALUES (?1,?2,?3,?4)",
-    "SELECT a.id, a.name, a.hash, a.created_ms FROM sessions s JOIN accounts a ON a.id=s.account"
-    " WHERE s.hash=?1 AND s.expires_ms > ?2",
+    "SELECT a.id, a.name, a.hash, a.created_ms, a.disabled FROM sessions s"
+    " JOIN accounts a ON a.id=s.account WHERE s.hash=?1 AND s.expires_ms > ?2 AND NOT a.disabled",
     "DELETE FROM sessions WHERE hash=?1",
     "DELETE FROM sessions WHERE account=?1 AND (?2 IS NULL OR hash <> ?2 OR expires_ms <= ?3)",
     "SELECT s.table_id, s.seat FROM seats s JOIN tables t ON t.id=s.table_id WHERE s.account=?1"
@@ -198,6 +216,17 @@ static const char *const stmt_sql[ST_COUNT] = {
     "SELECT a.name, r.category, r.rating, r.rd, r.volatility, r.games, r.last_ms FROM ratings r"
     " JOIN accounts a ON a.id=r.account WHERE r.category=?1 AND r.rd <= ?2"
     " ORDER BY r.rating DESC, a.name_key LIMIT ?3",
+    "UPDATE accounts SET webhook=?2 WHERE id=?1",
+    "SELECT webhook FROM accounts WHERE id=?1",
+    "SELECT a.id, a.name, a.hash, a.created_ms, a.disabled, (SELECT count(DISTINCT s.table_id)"
+    " FROM seats s JOIN tables t ON t.id=s.table_id WHERE s.account=a.id AND t.status <> 3)"
+    " FROM accounts a ORDER BY a.name_key",
+    "UPDATE accounts SET disabled=?2 WHERE id=?1",
+    "DELETE FROM moves WHERE table_id=?1",
+    "DELETE FROM seats WHERE table_id=?1",
+    "DELETE FROM chat WHERE table_id=?1",
+    "DELETE FROM reviews WHERE table_id=?1",
+    "DELETE FROM tables WHERE id=?1",
 };
 
 /* The checkpointer: copies the WAL into the database file every second
@@ -346,7 +375,9 @@ static int has_column(sqlite3 *db, const char *table, const char *column)
  * the first versions may have had none). */
 static int step_done(sqlite3 *db, int v)
 {
-    return v == 8 && has_column(db, "seats", "account");
+    return (v == 8 && has_column(db, "seats", "account")) ||
+           (v == 10 && has_column(db, "accounts", "disabled")) ||
+           (v == 11 && has_column(db, "accounts", "webhook"));
 }
 
 /* Brings the schema to SCHEMA_VERSION: creates what a new file lacks, runs
@@ -897,13 +928,15 @@ static int sqlite_create_account(storage *base, const char *name, const char *na
     return step_end(s, rc) != 0 ? -1 : taken;
 }
 
-/* Reads an account's columns (id, name, hash, created_ms) from the row of `q`. */
+/* Reads an account's columns (id, name, hash, created_ms, disabled) from
+ * the row of `q`. */
 static void read_account(sqlite3_stmt *q, stored_account *out)
 {
     out->id = sqlite3_column_int64(q, 0);
     copy_column_text(q, 1, out->name, sizeof out->name);
     copy_column_text(q, 2, out->hash, sizeof out->hash);
     out->created_ms = sqlite3_column_int64(q, 3);
+    out->disabled = sqlite3_column_int(q, 4) != 0;
 }
 
 /* Steps bound statement `q` for one account: 1 (read into `out`), 0, -1. */
@@ -1138,6 +1171,120 @@ static int sqlite_account_seats(storage *base, int64_t account, unsigned statuse
     return rc == SQLITE_DONE ? 0 : failed(s, "listing an account's seats");
 }
 
+static int sqlite_set_webhook(storage *base, int64_t id, const char *url)
+{
+    sqlite_storage *s = as_sqlite(base);
+    if (step_begin(s))
+        return -1;
+    sqlite3_stmt *q = s->stmt[ST_SET_WEBHOOK];
+    sqlite3_bind_int64(q, 1, id);
+    bind_text(q, 2, url);
+    int rc = run(s, ST_SET_WEBHOOK);
+    int none = rc == 0 && sqlite3_changes(s->db) == 0;
+    return step_end(s, rc) != 0 ? -1 : none;
+}
+
+static int sqlite_webhook(storage *base, int64_t id, char *out, size_t cap)
+{
+    sqlite_storage *s = as_sqlite(base);
+    sqlite3_stmt *q = s->stmt[ST_WEBHOOK];
+    sqlite3_bind_int64(q, 1, id);
+    int rc = sqlite3_step(q);
+    if (rc == SQLITE_ROW)
+        copy_column_text(q, 0, out, cap);
+    sqlite3_reset(q);
+    if (rc == SQLITE_ROW)
+        return 1;
+    return rc == SQLITE_DONE ? 0 : failed(s, "reading a webhook");
+}
+
+static int sqlite_list_accounts(storage *base,
+                                int (*each)(void *ctx, const stored_account *a, int tables),
+                                void *ctx)
+{
+    sqlite_storage *s = as_sqlite(base);
+    sqlite3_stmt *q = s->stmt[ST_LIST_ACCOUNTS];
+    int rc;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        stored_account a;
+        read_account(q, &a);
+        if (each(ctx, &a, sqlite3_column_int(q, 5))) {
+            rc = SQLITE_DONE;
+            break;
+        }
+    }
+    sqlite3_reset(q);
+    return rc == SQLITE_DONE ? 0 : failed(s, "listing the accounts");
+}
+
+static int sqlite_set_disabled(storage *base, int64_t id, int disabled)
+{
+    sqlite_storage *s = as_sqlite(base);
+    if (step_begin(s))
+        return -1;
+    sqlite3_stmt *q = s->stmt[ST_SET_DISABLED];
+    sqlite3_bind_int64(q, 1, id);
+    sqlite3_bind_int(q, 2, disabled != 0);
+    int rc = run(s, ST_SET_DISABLED);
+    int none = rc == 0 && sqlite3_changes(s->db) == 0;
+    if (rc == 0 && disabled) {
+        q = s->stmt[ST_DELETE_SESSIONS];
+        sqlite3_bind_int64(q, 1, id);
+        sqlite3_bind_null(q, 2);
+        rc = run(s, ST_DELETE_SESSIONS);
+    }
+    return step_end(s, rc) != 0 ? -1 : none;
+}
+
+static int sqlite_delete_table(storage *base, const char *id)
+{
+    sqlite_storage *s = as_sqlite(base);
+    if (step_begin(s))
+        return -1;
+    int rc = 0;
+    for (int st = ST_DELETE_MOVES; rc == 0 && st <= ST_DELETE_TABLE; st++) {
+        bind_text(s->stmt[st], 1, id);
+        rc = run(s, (stmt_id)st);
+    }
+    int none = rc == 0 && sqlite3_changes(s->db) == 0;
+    return step_end(s, rc) != 0 ? -1 : none;
+}
+
+/* The online backup: the whole database copied page by page into the new
+ * file `path`, in one read transaction (a consistent snapshot; in WAL
+ * mode a reader never blocks the server's writes). */
+static int sqlite_backup(storage *base, const char *path, char *err, size_t errcap)
+{
+    sqlite_storage *s = as_sqlite(base);
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+    if (fd < 0) {
+        snprintf(err, errcap, "%s: %s", path,
+                 errno == EEXIST ? "exists already (not overwritten)" : strerror(errno));
+        return -1;
+    }
+    close(fd);
+    sqlite3 *to = NULL;
+    int rc = sqlite3_open_v2(path, &to, SQLITE_OPEN_READWRITE, NULL);
+    sqlite3_backup *b = rc == SQLITE_OK ? sqlite3_backup_init(to, "main", s->db, "main") : NULL;
+    if (b) {
+        /* Busy: a writer held a lock for a moment (not in WAL mode); try again. */
+        for (int tries = 0; tries < 100; tries++) {
+            rc = sqlite3_backup_step(b, -1);
+            if (rc != SQLITE_BUSY && rc != SQLITE_LOCKED)
+                break;
+            sqlite3_sleep(50);
+        }
+        sqlite3_backup_finish(b);
+    }
+    int ok = b && rc == SQLITE_DONE && sqlite3_errcode(to) == SQLITE_OK;
+    if (!ok)
+        snprintf(err, errcap, "%s: %s", path, to ? sqlite3_errmsg(to) : "out of memory");
+    sqlite3_close(to);
+    if (!ok)
+        unlink(path);
+    return ok ? 0 : -1;
+}
+
 static int sqlite_claim(storage *base, const char *id)
 {
     (void)base;
@@ -1219,4 +1366,10 @@ const storage_backend storage_sqlite_backend = {
     .rating_changes = sqlite_rating_changes,
     .leaderboard = sqlite_leaderboard,
     .account_seats = sqlite_account_seats,
+    .set_webhook = sqlite_set_webhook,
+    .webhook = sqlite_webhook,
+    .list_accounts = sqlite_list_accounts,
+    .set_disabled = sqlite_set_disabled,
+    .delete_table = sqlite_delete_table,
+    .backup = sqlite_backup,
 };

@@ -84,6 +84,11 @@ typedef struct srv_hooks {
      * tables_replay_done(). Returns 0 when queued. When NULL, records are
      * replayed on the calling thread. */
     int (*replay)(void *ctx, uint64_t job, const char *addr, const char *text);
+    /* Turn `turn` of table `table` became seat `seat`'s, a seat of account
+     * `account`, to be played by `deadline_ms` (ms since 1970; -1 when the
+     * table has no clock): its webhook (webhooks.h). May be NULL. */
+    void (*turn)(void *ctx, const char *table, int turn, int seat, int64_t account,
+                 int64_t deadline_ms);
 } srv_hooks;
 
 typedef struct srv_limits {

@@ -91,6 +91,9 @@ int tb_seat_filled(const stored_seat *s);
 /* tables_computer.c */
 int tb_think(srv_tables *T, srv_table *t, const char *spec);
 void tb_maybe_think(srv_tables *T, srv_table *t);
+/* tables_turns.c: the turn to play became a seat's: when an account holds
+ * it, its webhook is asked for (srv_hooks.turn). */
+void tb_notify_turn(srv_tables *T, const srv_table *t);
 void tb_maybe_analyse(srv_tables *T, srv_table *t);
 void tb_send_estimates(srv_tables *T, const srv_table *t);
 

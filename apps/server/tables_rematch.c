@@ -112,6 +112,7 @@ static void make_rematch(srv_tables *T, srv_table *t, int asker, srv_client *c,
         tb_send_to(T, t->members[i].client, ev);
     }
     tb_maybe_think(T, fresh);
+    tb_notify_turn(T, fresh);
 }
 
 void tb_do_rematch(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t)

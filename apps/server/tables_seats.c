@@ -260,6 +260,7 @@ void tb_do_create(srv_tables *T, srv_client *c, const msg_request *r)
     }
     create_answer(T, c, r, t, token, invites);
     tb_maybe_think(T, t);
+    tb_notify_turn(T, t);
 }
 
 /* The free invite seat whose code is `invite` (hex), or -1. Every seat is
@@ -408,6 +409,7 @@ void tb_do_join(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t
         for (int i = 0; i < t->nmembers; i++)
             tb_send_to(T, t->members[i].client, view_state(t, t->members[i].seat, now));
         tb_maybe_think(T, t);
+        tb_notify_turn(T, t);
     } else {
         tb_send_to(T, c, view_state(t, seat, now));
     }

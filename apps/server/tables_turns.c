@@ -85,8 +85,22 @@ static msg_error commit_move(srv_tables *T, srv_table *t, stored_move *sm, const
     } else {
         tb_maybe_think(T, t);
         tb_maybe_analyse(T, t);
+        tb_notify_turn(T, t);
     }
     return ERR_NONE;
+}
+
+void tb_notify_turn(srv_tables *T, const srv_table *t)
+{
+    if (!T->hooks.turn || t->row.status != TABLE_PLAYING || carc_game_over(t->game))
+        return;
+    int seat = carc_game_current_player(t->game);
+    const stored_seat *s = &t->row.seats[seat];
+    if (s->kind == SEAT_COMPUTER || s->account <= 0 || seat_resigned(s))
+        return;
+    int64_t now = tb_now_ms(T);
+    int64_t deadline = t->row.clock.mode == CLOCK_NONE ? -1 : now + view_clock_left(t, seat, now);
+    T->hooks.turn(T->hooks.ctx, t->row.id, t->row.nmoves, seat, s->account, deadline);
 }
 
 /* Plays `text` for the seat to move, made `by` a player or the computer:

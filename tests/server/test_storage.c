@@ -368,7 +368,7 @@ static void test_upgrade_from_version_1(void **state)
     assert_int_equal(loaded.estimates, 1);
     assert_int_equal(loaded.expansions, 0);
     storage_close(s);
-    assert_int_equal(schema_version(), 10);
+    assert_int_equal(schema_version(), 12);
 }
 
 /* The schema version of the database (SQLite: the file's user_version). */
@@ -442,7 +442,7 @@ static void test_upgrade_from_version_2(void **state)
     assert_int_equal(storage_create_table(s, &t), 0);
     assert_int_equal(storage_commit(s), 0);
     storage_close(s);
-    assert_int_equal(schema_version(), 10);
+    assert_int_equal(schema_version(), 12);
     s = open_db();
     assert_int_equal(storage_load_table(s, "triver000001", &loaded), 1);
     assert_int_equal(loaded.expansions, CARC_EXPANSION_RIVER);
@@ -503,7 +503,7 @@ static void test_upgrade_from_version_4(void **state)
     assert_int_equal(sqlite3_exec(db, back_to_4, NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
     s = open_db();
-    assert_int_equal(schema_version(), 10);
+    assert_int_equal(schema_version(), 12);
     assert_int_equal(storage_load_table(s, "told00000004", &loaded), 1);
     assert_int_equal(loaded.rules, CARC_RULE_SMALL_CITY);
     assert_int_equal(loaded.table_w, 0);
@@ -953,7 +953,7 @@ static void test_upgrade_from_version_2_pg(void **state)
     pg_exec("ALTER TABLE tables DROP COLUMN first_text, DROP COLUMN paused_ms;"
             " ALTER TABLE moves DROP COLUMN paused_ms; UPDATE carc_schema SET version=2");
     s = open_db();
-    assert_int_equal(schema_version(), 6);
+    assert_int_equal(schema_version(), 8);
     assert_int_equal(storage_load_table(s, t.id, &loaded), 1);
     assert_string_equal(loaded.first_text, "");
     assert_int_equal(loaded.nmoves, 3);
@@ -1149,7 +1149,7 @@ static void test_upgrade_from_version_8(void **state)
     assert_int_equal(sqlite3_exec(db, back_to_8, NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
     s = open_db();
-    assert_int_equal(schema_version(), 10);
+    assert_int_equal(schema_version(), 12);
     assert_int_equal(storage_load_table(s, t.id, &loaded), 1);
     assert_int_equal(loaded.nmoves, 6);
     assert_string_equal(loaded.moves[5].text, t.moves[5].text);
@@ -1185,7 +1185,7 @@ static void test_upgrade_from_version_4_pg(void **state)
             " ALTER TABLE seats DROP COLUMN account; ALTER TABLE tables DROP COLUMN rated;"
             " UPDATE carc_schema SET version=4");
     s = open_db();
-    assert_int_equal(schema_version(), 6);
+    assert_int_equal(schema_version(), 8);
     assert_int_equal(storage_load_table(s, t.id, &loaded), 1);
     assert_int_equal(loaded.nmoves, 5);
     assert_int_equal(loaded.seats[0].account, 0);
@@ -1268,6 +1268,290 @@ static void test_ratings(void **state)
     storage_close(s);
 }
 
+typedef struct account_rows {
+    char text[256];
+} account_rows;
+
+static int list_account(void *ctx, const stored_account *a, int tables)
+{
+    account_rows *rows = ctx;
+    size_t n = strlen(rows->text);
+    snprintf(rows->text + n, sizeof rows->text - n, "%s%s:%d:%d", n ? "," : "", a->name, tables,
+             a->disabled);
+    return 0;
+}
+
+/* The operator's work (schema 11, PostgreSQL's 7): the accounts listed by
+ * name with the tables they sat at; a disabled account keeps no session
+ * and none can be made to count, enabled again it logs in; a table
+ * deleted with its seats, moves, chat and review, the others untouched. */
+static void test_admin(void **state)
+{
+    (void)state;
+    static stored_table t, u;
+    carc_game *g;
+    make_table(&t, "tadmin000001", 41, 5, &g);
+    carc_game_free(g);
+    make_table(&u, "tadmin000002", 42, 3, &g);
+    carc_game_free(g);
+    storage *s = open_db();
+    int64_t bob = 0, ann = 0;
+    assert_int_equal(storage_create_account(s, "bob", "bob", "h", 1, &bob), 0);
+    assert_int_equal(storage_create_account(s, "Ann", "ann", "h", 2, &ann), 0);
+    t.seats[0].account = ann;
+    u.seats[0].account = ann;
+    assert_int_equal(storage_create_table(s, &t), 0);
+    assert_int_equal(storage_create_table(s, &u), 0);
+    stored_chat line = {.seat = 0, .at_ms = 9};
+    snprintf(line.name, sizeof line.name, "Ann");
+    snprintf(line.text, sizeof line.text, "hello");
+    assert_int_equal(storage_add_chat(s, t.id, 0, &line), 0);
+    assert_int_equal(storage_set_review(s, t.id, "[]"), 0);
+    uint8_t h[STORED_SESSION_HASH_BYTES] = {7};
+    assert_int_equal(storage_create_session(s, h, ann, 1, 1000000), 0);
+    assert_int_equal(storage_commit(s), 0);
+
+    account_rows rows = {""};
+    assert_int_equal(storage_list_accounts(s, list_account, &rows), 0);
+    assert_string_equal(rows.text, "Ann:2:0,bob:0:0");
+    stored_account a;
+    assert_int_equal(storage_find_session(s, h, 10, &a), 1);
+    assert_int_equal(storage_set_disabled(s, ann, 1), 0);
+    assert_int_equal(storage_set_disabled(s, 999999, 1), 1);
+    assert_int_equal(storage_commit(s), 0);
+    assert_int_equal(storage_find_session(s, h, 10, &a), 0); /* ended */
+    assert_int_equal(storage_create_session(s, h, ann, 1, 1000000), 0);
+    assert_int_equal(storage_find_session(s, h, 10, &a), 0); /* a disabled account has none */
+    assert_int_equal(storage_find_account(s, "ann", &a), 1);
+    assert_int_equal(a.disabled, 1);
+    rows.text[0] = '\0';
+    assert_int_equal(storage_list_accounts(s, list_account, &rows), 0);
+    assert_string_equal(rows.text, "Ann:2:1,bob:0:0");
+    assert_int_equal(storage_set_disabled(s, ann, 0), 0);
+    assert_int_equal(storage_find_account(s, "ann", &a), 1);
+    assert_int_equal(a.disabled, 0);
+    assert_int_equal(storage_find_session(s, h, 10, &a), 1);
+
+    assert_int_equal(storage_delete_table(s, t.id), 0);
+    assert_int_equal(storage_delete_table(s, t.id), 1);
+    assert_int_equal(storage_delete_table(s, "tnothere0000"), 1);
+    assert_int_equal(storage_commit(s), 0);
+    storage_close(s);
+    s = open_db();
+    assert_int_equal(storage_load_table(s, t.id, &loaded), 0);
+    stored_chat chat[4];
+    int total = -1;
+    assert_int_equal(storage_load_chat(s, t.id, chat, 4, &total), 0);
+    assert_int_equal(total, 0);
+    char *json = NULL;
+    assert_int_equal(storage_load_review(s, t.id, &json), 0);
+    assert_int_equal(storage_load_table(s, u.id, &loaded), 1);
+    assert_int_equal(loaded.nmoves, 3);
+    rows.text[0] = '\0';
+    assert_int_equal(storage_list_accounts(s, list_account, &rows), 0);
+    assert_string_equal(rows.text, "Ann:1:0,bob:0:0");
+    storage_close(s);
+}
+
+/* SQLite's online backup: a copy of the whole database, taken while
+ * another connection holds an open write transaction; it opens as a
+ * database of its own with the table and the account; an existing file
+ * is refused and left as it was. */
+static void test_backup(void **state)
+{
+    (void)state;
+    static stored_table t;
+    carc_game *g;
+    make_table(&t, "tbackup00001", 43, 6, &g);
+    carc_game_free(g);
+    storage *s = open_db();
+    int64_t ann = 0;
+    assert_int_equal(storage_create_account(s, "Ann", "ann", "h", 2, &ann), 0);
+    assert_int_equal(storage_create_table(s, &t), 0);
+    assert_int_equal(storage_commit(s), 0);
+    storage *writer = open_db(); /* the server, in the middle of a pass */
+    static stored_table w;
+    make_table(&w, "tbackup00002", 44, 2, &g);
+    carc_game_free(g);
+    assert_int_equal(storage_create_table(writer, &w), 0);
+    char copy[sizeof path], err[300];
+    snprintf(copy, sizeof copy, "/tmp/carc-backup-%d", (int)getpid());
+    unlink(copy);
+    assert_int_equal(storage_backup(s, copy, err, sizeof err), 0);
+    assert_int_equal(storage_commit(writer), 0);
+    storage_close(writer);
+    assert_int_equal(storage_backup(s, copy, err, sizeof err), -1);
+    assert_non_null(strstr(err, "exists already"));
+    storage_close(s);
+    char saved[sizeof path];
+    memcpy(saved, path, sizeof saved);
+    memcpy(path, copy, sizeof path);
+    s = open_db();
+    assert_int_equal(storage_load_table(s, t.id, &loaded), 1);
+    assert_int_equal(loaded.nmoves, 6);
+    assert_int_equal(storage_load_table(s, w.id, &loaded), 0); /* not committed then */
+    stored_account a;
+    assert_int_equal(storage_find_account(s, "ann", &a), 1);
+    storage_close(s);
+    teardown(NULL);
+    memcpy(path, saved, sizeof path);
+}
+
+/* An SQLite file of schema version 10 with a game and an account in it
+ * (before the accounts' `disabled`) opens at the current version:
+ * nothing lost, the account enabled. */
+static void test_upgrade_from_version_10(void **state)
+{
+    (void)state;
+    static stored_table t;
+    carc_game *g;
+    make_table(&t, "told00000010", 23, 7, &g);
+    carc_game_free(g);
+    storage *s = open_db();
+    int64_t ann = 0;
+    assert_int_equal(storage_create_account(s, "Ann", "ann", "h10", 3, &ann), 0);
+    t.seats[0].account = ann;
+    t.rated = 1;
+    assert_int_equal(storage_create_table(s, &t), 0);
+    assert_int_equal(storage_commit(s), 0);
+    storage_close(s);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    const char *back_to_10 = "ALTER TABLE accounts DROP COLUMN disabled;"
+                             "ALTER TABLE accounts DROP COLUMN webhook; PRAGMA user_version=10;";
+    assert_int_equal(sqlite3_exec(db, back_to_10, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    s = open_db();
+    assert_int_equal(schema_version(), 12);
+    assert_int_equal(storage_load_table(s, t.id, &loaded), 1);
+    assert_int_equal(loaded.nmoves, 7);
+    assert_string_equal(loaded.moves[6].text, t.moves[6].text);
+    assert_int_equal(loaded.seats[0].account, ann);
+    assert_int_equal(loaded.rated, 1);
+    stored_account a;
+    assert_int_equal(storage_find_account(s, "ann", &a), 1);
+    assert_string_equal(a.hash, "h10");
+    assert_int_equal(a.disabled, 0);
+    char url[64] = "x";
+    assert_int_equal(storage_webhook(s, ann, url, sizeof url), 1);
+    assert_string_equal(url, "");
+    assert_int_equal(storage_set_disabled(s, ann, 1), 0);
+    assert_int_equal(storage_commit(s), 0);
+    storage_close(s);
+}
+
+/* An SQLite file of schema version 11 (before the accounts' `webhook`)
+ * opens at version 12: the account's disabled flag and the game kept, no
+ * webhook, one set and read back after a reopen. */
+static void test_upgrade_from_version_11(void **state)
+{
+    (void)state;
+    static stored_table t;
+    carc_game *g;
+    make_table(&t, "told00000011", 25, 4, &g);
+    carc_game_free(g);
+    storage *s = open_db();
+    int64_t ann = 0;
+    assert_int_equal(storage_create_account(s, "Ann", "ann", "h11", 3, &ann), 0);
+    assert_int_equal(storage_set_disabled(s, ann, 1), 0);
+    t.seats[0].account = ann;
+    assert_int_equal(storage_create_table(s, &t), 0);
+    assert_int_equal(storage_commit(s), 0);
+    storage_close(s);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    const char *back_to_11 = "ALTER TABLE accounts DROP COLUMN webhook; PRAGMA user_version=11;";
+    assert_int_equal(sqlite3_exec(db, back_to_11, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    s = open_db();
+    assert_int_equal(schema_version(), 12);
+    assert_int_equal(storage_load_table(s, t.id, &loaded), 1);
+    assert_int_equal(loaded.nmoves, 4);
+    assert_int_equal(loaded.seats[0].account, ann);
+    stored_account a;
+    assert_int_equal(storage_find_account(s, "ann", &a), 1);
+    assert_int_equal(a.disabled, 1);
+    char url[64] = "x";
+    assert_int_equal(storage_webhook(s, ann, url, sizeof url), 1);
+    assert_string_equal(url, "");
+    assert_int_equal(storage_set_webhook(s, ann, "https://example.org/hook"), 0);
+    assert_int_equal(storage_commit(s), 0);
+    storage_close(s);
+    s = open_db();
+    assert_int_equal(storage_webhook(s, ann, url, sizeof url), 1);
+    assert_string_equal(url, "https://example.org/hook");
+    storage_close(s);
+}
+
+/* PostgreSQL: a database of schema version 6 with a game and an account
+ * in it (before the accounts' `disabled`) is brought to the current
+ * version: nothing lost, the account enabled. */
+static void test_upgrade_from_version_6_pg(void **state)
+{
+    (void)state;
+    static stored_table t;
+    carc_game *g;
+    make_table(&t, "told00000006", 24, 6, &g);
+    carc_game_free(g);
+    storage *s = open_db();
+    int64_t ann = 0;
+    assert_int_equal(storage_create_account(s, "Ann", "ann", "h6", 3, &ann), 0);
+    t.seats[0].account = ann;
+    assert_int_equal(storage_create_table(s, &t), 0);
+    assert_int_equal(storage_commit(s), 0);
+    storage_close(s);
+    pg_exec("ALTER TABLE accounts DROP COLUMN disabled; ALTER TABLE accounts DROP COLUMN webhook;"
+            " UPDATE carc_schema SET version=6");
+    s = open_db();
+    assert_int_equal(schema_version(), 8);
+    assert_int_equal(storage_load_table(s, t.id, &loaded), 1);
+    assert_int_equal(loaded.nmoves, 6);
+    assert_int_equal(loaded.seats[0].account, ann);
+    stored_account a;
+    assert_int_equal(storage_find_account(s, "ann", &a), 1);
+    assert_string_equal(a.hash, "h6");
+    assert_int_equal(a.disabled, 0);
+    storage_close(s);
+}
+
+/* PostgreSQL: a database of schema version 7 (before the accounts'
+ * `webhook`) is brought to version 8: the account kept, disabled, no
+ * webhook; one set and read back. */
+static void test_upgrade_from_version_7_pg(void **state)
+{
+    (void)state;
+    static stored_table t;
+    carc_game *g;
+    make_table(&t, "told00000007", 26, 4, &g);
+    carc_game_free(g);
+    storage *s = open_db();
+    int64_t ann = 0;
+    assert_int_equal(storage_create_account(s, "Ann", "ann", "h7", 3, &ann), 0);
+    assert_int_equal(storage_set_disabled(s, ann, 1), 0);
+    t.seats[0].account = ann;
+    assert_int_equal(storage_create_table(s, &t), 0);
+    assert_int_equal(storage_commit(s), 0);
+    storage_close(s);
+    pg_exec("ALTER TABLE accounts DROP COLUMN webhook; UPDATE carc_schema SET version=7");
+    s = open_db();
+    assert_int_equal(schema_version(), 8);
+    assert_int_equal(storage_load_table(s, t.id, &loaded), 1);
+    assert_int_equal(loaded.nmoves, 4);
+    stored_account a;
+    assert_int_equal(storage_find_account(s, "ann", &a), 1);
+    assert_int_equal(a.disabled, 1);
+    char url[64] = "x";
+    assert_int_equal(storage_webhook(s, ann, url, sizeof url), 1);
+    assert_string_equal(url, "");
+    assert_int_equal(storage_set_webhook(s, ann, "https://example.org/hook"), 0);
+    assert_int_equal(storage_set_webhook(s, 999999, "https://example.org/hook"), 1);
+    assert_int_equal(storage_commit(s), 0);
+    assert_int_equal(storage_webhook(s, ann, url, sizeof url), 1);
+    assert_string_equal(url, "https://example.org/hook");
+    assert_int_equal(storage_webhook(s, 999999, url, sizeof url), 0);
+    storage_close(s);
+}
+
 int main(int argc, char **argv)
 {
     const char *backend = argc > 1 ? argv[1] : "sqlite";
@@ -1286,6 +1570,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_accounts, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sessions_and_seats, setup, teardown),
         cmocka_unit_test_setup_teardown(test_account_in_a_pass, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_admin, setup, teardown),
     };
     const struct CMUnitTest sqlite_only[] = {
         cmocka_unit_test_setup_teardown(test_locked_database, setup, teardown),
@@ -1293,6 +1578,9 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_upgrade_from_version_2, setup, teardown),
         cmocka_unit_test_setup_teardown(test_upgrade_from_version_4, setup, teardown),
         cmocka_unit_test_setup_teardown(test_upgrade_from_version_8, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_upgrade_from_version_10, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_upgrade_from_version_11, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_backup, setup, teardown),
     };
     const struct CMUnitTest postgres_only[] = {
         cmocka_unit_test_setup_teardown(test_locked_database_pg, setup, teardown),
@@ -1302,6 +1590,8 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_pipelined_pg, setup, teardown),
         cmocka_unit_test_setup_teardown(test_upgrade_from_version_2_pg, setup, teardown),
         cmocka_unit_test_setup_teardown(test_upgrade_from_version_4_pg, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_upgrade_from_version_6_pg, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_upgrade_from_version_7_pg, setup, teardown),
     };
     if (strcmp(backend, "postgresql") == 0) {
         pg_uri = getenv("CARC_TEST_PG");

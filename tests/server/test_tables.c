@@ -150,7 +150,8 @@ static int setup(void **state)
     char err[200];
     store = storage_open(path, err, sizeof err);
     srv_hooks hooks = {NULL,     hook_send,    hook_think,           hook_review,
-                       hook_now, hook_analyse, hook_cancel_analysis, hook_replay};
+                       hook_now, hook_analyse, hook_cancel_analysis, hook_replay,
+                       NULL};
     srv_limits limits = {10, 4, 2};
     T = tables_new(store, &hooks, &limits);
     review.asked = 0;
@@ -368,7 +369,7 @@ static json_t *play_turn(int *seat, int turn, move_chooser choose, void *ctx)
  * returning. */
 static json_t *restarted_state(const char *token, const char *then)
 {
-    srv_hooks hooks = {NULL, hook_send, hook_think, NULL, hook_now, hook_analyse, NULL, NULL};
+    srv_hooks hooks = {NULL, hook_send, hook_think, NULL, hook_now, hook_analyse, NULL, NULL, NULL};
     srv_limits limits = {10, 4, 2};
     srv_tables *again = tables_new(store, &hooks, &limits);
     char err[200], text[300];
@@ -1636,7 +1637,7 @@ static void test_chat_and_mine(void **state)
 /* A server restarted over the same storage (a new registry). */
 static srv_tables *restarted(void)
 {
-    srv_hooks hooks = {NULL, hook_send, hook_think, NULL, hook_now, hook_analyse, NULL, NULL};
+    srv_hooks hooks = {NULL, hook_send, hook_think, NULL, hook_now, hook_analyse, NULL, NULL, NULL};
     srv_limits limits = {10, 4, 2};
     srv_tables *again = tables_new(store, &hooks, &limits);
     char err[200];
@@ -1741,7 +1742,7 @@ static void test_keyed_create_closed(void **state)
     assert_non_null(strstr(json_string_value(json_object_get(e, "message")), "closed"));
     assert_int_equal(tables_live(T), live);
     /* A new registry over the same storage: the table is only stored. */
-    srv_hooks hooks = {NULL, hook_send, hook_think, NULL, hook_now, hook_analyse, NULL, NULL};
+    srv_hooks hooks = {NULL, hook_send, hook_think, NULL, hook_now, hook_analyse, NULL, NULL, NULL};
     srv_limits limits = {10, 4, 2};
     srv_tables *again = tables_new(store, &hooks, &limits);
     char err[200];
@@ -1919,8 +1920,8 @@ static void test_reopen_seat(void **state)
 static void test_total_tables(void **state)
 {
     (void)state;
-    srv_hooks hooks = {NULL,     hook_send,    hook_think, hook_review,
-                       hook_now, hook_analyse, NULL,       NULL};
+    srv_hooks hooks = {NULL,         hook_send, hook_think, hook_review, hook_now,
+                       hook_analyse, NULL,      NULL,       NULL};
     srv_limits limits = {2, 10, 10};
     srv_tables *small = tables_new(store, &hooks, &limits);
     const char *create = "{\"type\":\"create\",\"id\":1,\"seats\":[\"open\",\"open\"]}";
@@ -2713,7 +2714,7 @@ static void test_bounded_table(void **state)
     assert_int_equal(placed, 8); /* nine squares, the start tile's included */
     drain(0);
     /* After a restart the table is still bounded. */
-    srv_hooks hooks = {NULL, hook_send, hook_think, NULL, hook_now, hook_analyse, NULL, NULL};
+    srv_hooks hooks = {NULL, hook_send, hook_think, NULL, hook_now, hook_analyse, NULL, NULL, NULL};
     srv_limits limits = {10, 4, 2};
     srv_tables *again = tables_new(store, &hooks, &limits);
     char err[200];
