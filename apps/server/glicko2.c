@@ -144,7 +144,7 @@ glicko2_rating glicko2_idle(glicko2_rating player, unsigned periods)
  * both left, or neither, are compared by their scores. */
 static double pair_score(const int *scores, unsigned forfeited, int i, int j)
 {
-    int left_i = (forfeited >> i) & 1, left_j = (forfeited >> j) & 1;
+    unsigned left_i = (forfeited >> i) & 1u, left_j = (forfeited >> j) & 1u;
     if (left_i != left_j)
         return left_i ? 0.0 : 1.0;
     if (scores[i] == scores[j])
