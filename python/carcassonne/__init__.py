@@ -77,6 +77,29 @@ class Game(_core.Game):
         except RuntimeError:  # not initialised
             return "<carcassonne.Game>"
 
+    # --- copies and pickling ----------------------------------------------
+
+    def __copy__(self):
+        return self.clone()
+
+    def __deepcopy__(self, memo):
+        """An independent copy (clone(): the whole state, hidden deal included)."""
+        return self.clone()
+
+    def __reduce__(self):
+        """Pickles as the record, the seed and the hidden deal (the drawn
+        tile, the pile's order, the generator): it unpickles to the same
+        state, the same future draws included (docs/python.md)."""
+        tile, pile, generator, due = self._deal()
+        record = self.record()
+        if due:  # a chance node's draws not yet named: not in the record
+            record, pile = _without_last_draws(record, due), None
+        state = {"version": _PICKLE_VERSION, "record": record, "seed": self.seed,
+                 "board_size": self.board_size, "explicit_chance": self.explicit_chance,
+                 "chance_pending": self.is_chance_node(), "tile": tile, "pile": pile,
+                 "generator": generator}
+        return (_unpickle_game, (type(self), state))
+
     # --- research interface ------------------------------------------------
 
     def action_mask(self):
@@ -108,6 +131,35 @@ class Game(_core.Game):
         """Each player's score minus the best other score (final once finished)."""
         s = self.scores
         return [s[p] - max(s[q] for q in range(len(s)) if q != p) for p in range(len(s))]
+
+
+_PICKLE_VERSION = 1
+
+
+def _without_last_draws(record, n):
+    """The record without its last n drawn tiles (the `draw` lines end it)."""
+    lines = record.rstrip("\n").split("\n")
+    while n > 0:
+        words = lines[-1].split()
+        if words[0] != "draw":
+            raise ValueError("the record does not end with %d draws" % n)
+        take = min(n, len(words) - 2)
+        n -= take
+        if take == len(words) - 2:
+            lines.pop()
+        else:
+            lines[-1] = " ".join(words[:-take])
+    return "\n".join(lines) + "\n"
+
+
+def _unpickle_game(cls, state):
+    """The Game that Game.__reduce__ saved."""
+    if not isinstance(state, dict) or state.get("version") != _PICKLE_VERSION:
+        raise ValueError("not a pickled carcassonne.Game of this version (%d)" % _PICKLE_VERSION)
+    g = cls.from_record(state["record"], state["seed"], state["board_size"])
+    g._set_deal(state["seed"], state["tile"], state["pile"], state["generator"],
+                state["explicit_chance"], state["chance_pending"])
+    return g
 
 
 Player = _core.Player

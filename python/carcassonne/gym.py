@@ -128,7 +128,7 @@ class CarcassonneEnv(_Base):
     def render(self):
         """The game's record so far (render_mode "ansi")."""
         if self.render_mode == "ansi":
-            return self.game.record()
+            return self.game.record(seed=False)  # the seed would tell the pile
         return None
 
     def close(self):

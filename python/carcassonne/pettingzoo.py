@@ -148,7 +148,7 @@ class CarcassonneAEC(_Base):
 
     def render(self):
         if self.render_mode == "ansi":
-            return self.game.record()
+            return self.game.record(seed=False)  # the seed would tell the pile
         return None
 
     def close(self):
