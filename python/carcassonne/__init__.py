@@ -103,8 +103,10 @@ class Game(_core.Game):
     # --- research interface ------------------------------------------------
 
     def action_mask(self):
-        """numpy uint8 array of num_actions: 1 at each legal action."""
-        mask = np.zeros(self.num_actions, dtype=np.uint8)
+        """numpy int8 array of num_actions: 1 at each legal action (int8:
+        what Gymnasium's Discrete.sample(mask) and PettingZoo's
+        action_mask require)."""
+        mask = np.zeros(self.num_actions, dtype=np.int8)
         self._fill_mask(mask)
         return mask
 
@@ -112,8 +114,7 @@ class Game(_core.Game):
         """(board, globals) from `seat`'s point of view (default: the player
         to move): float32 arrays of (PLANES, board_size, board_size) and
         (GLOBALS,); docs/python.md lists them plane by plane."""
-        if seat is None:
-            seat = self.current_player
+        seat = self._seat(seat)
         board = np.zeros((PLANES, self.board_size, self.board_size), dtype=np.float32)
         glob = np.zeros(GLOBALS, dtype=np.float32)
         self._observe(seat, board, glob)
@@ -123,6 +124,60 @@ class Game(_core.Game):
         """The observation as one flat float32 vector (board planes, then globals)."""
         board, glob = self.observation(seat)
         return np.concatenate([board.ravel(), glob])
+
+    # --- what a player may see: information state and observation strings ---
+
+    def hides_hands(self):
+        """Whether each seat's hand is hidden from the others (hand=N
+        without open-hands)."""
+        rules = self.rules.split(",") if self.rules else []
+        return any(r.startswith("hand=") for r in rules) and "open-hands" not in rules
+
+    def _seat(self, seat, spectator=False):
+        if seat is None:
+            return self.current_player
+        seat = _checks.integer(seat, "seat")
+        if not (-1 if spectator else 0) <= seat < self.players:
+            raise ValueError("seat %d is out of range: this game's seats are 0 .. %d%s"
+                             % (seat, self.players - 1, " (-1: a spectator)" if spectator else ""))
+        return seat
+
+    def information_state_string(self, seat=None):
+        """The record as `seat` (default: the player to move; -1: a
+        spectator) saw it: the moves and the draws it may see, the other
+        seats' hidden draws as `draw N ?` (one ? a tile), no `seed` header
+        (it would tell the pile), the draws a chance node has not named
+        yet left out, and a last comment line `# drawn T` with the drawn
+        tile when every seat sees it (no hand). What it holds decides the
+        legal actions on the seat's turn (OpenSpiel's perfect-recall
+        information state)."""
+        seat = self._seat(seat, spectator=True)
+        text = self.record(seed=False)
+        due = self._deal()[3]
+        if due:
+            text = _without_last_draws(text, due)
+        if self.hides_hands():
+            lines = text.split("\n")
+            for i, line in enumerate(lines):
+                words = line.split()
+                if len(words) > 2 and words[0] == "draw" and words[1] != str(seat + 1):
+                    lines[i] = " ".join(words[:2] + ["?"] * (len(words) - 2))
+            text = "\n".join(lines)
+        elif not self.finished and not self.is_chance_node() and "hand=" not in self.rules:
+            text += "# drawn %s\n" % self.tile
+        return text
+
+    def information_state_tensor(self, seat=None):
+        """The flat observation tensor of `seat` (observation_tensor()):
+        the board, the figures, the scores and supplies, the seat's own
+        hand and the tiles it has not seen sum up what it saw; the order of
+        past moves is the one thing left out (information_state_string()
+        keeps it)."""
+        return self.observation_tensor(self._seat(seat))
+
+    def observation_string(self, seat=None):
+        """What `seat` may see, as text: information_state_string()."""
+        return self.information_state_string(seat)
 
     def is_terminal(self):
         return self.finished
