@@ -148,11 +148,18 @@ class CarcassonneObserver:
 
 def register():
     """Registers the game with pyspiel; returns the Game class (None without pyspiel)."""
+    global CarcassonneState
     if pyspiel is None:
         return None
-    game_class, _ = _classes()
+    game_class, state_class = _classes()
+    # Module-level names, so that pickle finds the classes of a state (a
+    # Python game's states are pickled and deep-copied).
+    for cls in (game_class, state_class):
+        cls.__qualname__ = cls.__name__
+    CarcassonneState = state_class
     pyspiel.register_game(_game_type(), game_class)
     return game_class
 
 
+CarcassonneState = None
 CarcassonneGame = register()

@@ -124,6 +124,10 @@ class CarcassonneAEC(_Base):
             table.pop(agent, None)
         if self.agents:
             self.agent_selection = self.agents[0]
+        # As AECEnv._was_dead_step: this step gave nobody a reward (else
+        # last() would add the final rewards again: api_test's play_test).
+        for a in self.rewards:
+            self.rewards[a] = 0.0
 
     def step(self, action):
         agent = self.agent_selection
