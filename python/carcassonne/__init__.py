@@ -179,6 +179,16 @@ class Game(_core.Game):
         """What `seat` may see, as text: information_state_string()."""
         return self.information_state_string(seat)
 
+    def resample(self, seat, seed=0):
+        """A copy of the game in which everything `seat` (-1: a spectator)
+        cannot see is dealt again from `seed`, consistently with what it
+        saw: the other seats' hidden hands and the pile's order (the
+        library's carc_game_seat_view). Its information_state_string(seat)
+        and observation of `seat` are this game's; a search over hidden
+        information (ISMCTS, OpenSpiel's resample_from_infostate) plays on
+        such copies."""
+        return self._resample(self._seat(seat, spectator=True), _checks.seed(seed))
+
     def is_terminal(self):
         return self.finished
 

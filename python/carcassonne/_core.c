@@ -1552,6 +1552,23 @@ static PyObject *game_hand(GameObject *self, PyObject *arg)
     return list;
 }
 
+/* _resample(seat, seed): a copy in which what `seat` (-1: a spectator)
+ * cannot see is dealt again from `seed` (carc_game_seat_view): the other
+ * hands and the pile's order. */
+static PyObject *game_resample(GameObject *self, PyObject *args)
+{
+    int seat;
+    uint64_t seed;
+    if (!PyArg_ParseTuple(args, "iO&", &seat, seed_converter, &seed))
+        return NULL;
+    GameObject *copy = (GameObject *)game_clone(self, NULL);
+    if (!copy)
+        return NULL;
+    carc_game_seat_view(copy->g, self->g, seat, seed);
+    game_forget(copy);
+    return (PyObject *)copy;
+}
+
 /* _deal(): what pickling saves beside the record: (the drawn tile's
  * kind, -1 when none; the pile's kinds, the next draw first; the
  * generator's state; the draws not yet named at a chance node). */
@@ -1624,6 +1641,7 @@ static PyObject *game_set_deal(GameObject *self, PyObject *args)
 
 static PyMethodDef game_methods[] = {
     {"_deal", (PyCFunction)game_deal, METH_NOARGS, NULL},
+    {"_resample", (PyCFunction)game_resample, METH_VARARGS, NULL},
     {"_set_deal", (PyCFunction)game_set_deal, METH_VARARGS, NULL},
     {"hand", (PyCFunction)game_hand, METH_O,
      "hand(seat): the tile ids of the seat's hand, in hand order (the game's truth: an agent "

@@ -110,6 +110,16 @@ def _classes():
             g = self.game_state
             return [float(r) for r in g.returns()] if g.finished else [0.0] * g.players
 
+        def resample_from_infostate(self, player_id, probability_sampler):
+            """A state `player_id` cannot tell from this one: the hidden
+            hands and the pile dealt again (Game.resample), from a seed
+            drawn with `probability_sampler` (a callable giving a float
+            in [0, 1), as OpenSpiel's ISMCTS passes)."""
+            seed = int(probability_sampler() * 2**63) % 2**63
+            state = self.clone()
+            state.game_state = self.game_state.resample(player_id, seed)
+            return state
+
         def __str__(self):
             """The whole history (OpenSpiel's state string is not a
             player's view: the observer gives those); no seed header."""

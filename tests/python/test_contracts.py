@@ -471,6 +471,12 @@ def test_openspiel_random_simulation(spiel, setup):
             assert observer.tensor.shape == (len(state.game_state.information_state_tensor(player)),)
             assert np.isfinite(observer.tensor).all()
             assert isinstance(observer.string_from(state, player), str)
+            # resample_from_infostate (ISMCTS): a state the player cannot
+            # tell from this one.
+            if game_length % 16 == 0:
+                other = state.resample_from_infostate(player, rng.random)
+                assert observer.string_from(other, player) == observer.string_from(state, player)
+                assert other.legal_actions() == actions
             for p, r in enumerate(state.rewards()):
                 returns[p] += r
             # LegalActionsMaskTest; a decision node has legal actions.

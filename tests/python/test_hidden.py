@@ -130,3 +130,24 @@ def test_the_seed_never_shows():
     e = pettingzoo_env(players=2, render_mode="ansi")
     e.reset(seed=4)
     assert "seed" not in e.render()
+
+
+def test_resample_keeps_what_the_seat_saw():
+    g = carcassonne.Game(players=3, seed=12, rules=["hand=3"], expansions=["river"])
+    rng = random.Random(2)
+    for _ in range(7):
+        g.play(rng.choice(g.legal_moves()))
+    differed = 0
+    for seed in range(5):
+        h = g.resample(1, seed)
+        assert h.hand(1) == g.hand(1) and h.scores == g.scores
+        assert h.information_state_string(1) == g.information_state_string(1)
+        assert np.array_equal(h.observation_tensor(1), g.observation_tensor(1))
+        differed += h.hand(0) != g.hand(0) or h.hand(2) != g.hand(2)
+        while not h.finished:  # a deal that plays on to the end
+            h.play(rng.choice(h.legal_moves()))
+    assert differed >= 4
+    # The same seed, two games differing only in what seat 1 cannot see:
+    # the same copy.
+    other = g.resample(1, 99)
+    assert g.resample(1, 7).record() == other.resample(1, 7).record()
