@@ -418,6 +418,22 @@ void carc_game_shuffle_pile(carc_game *g, uint64_t seed);
  * The new order depends only on `seed` and the counts of tiles left. With
  * The River the river pile stays first (its lake last), the main pile after. */
 void carc_game_shuffle_hidden(carc_game *g, uint64_t seed);
+/* The hidden part of a game that its record does not hold: the order of
+ * the pile and the state of the game's generator (which places a tile that
+ * goes back into the pile: reshuffle). Writes the kinds of the tiles left
+ * to draw, the next draw first, into `kinds` (at most `cap`; may be NULL
+ * when `cap` is 0) and the generator's state into `*generator` (may be
+ * NULL); returns how many tiles the pile holds (carc_game_tiles_left()),
+ * like snprintf. For saving a game whole: its record and this restore it
+ * (carc_game_set_deal()). Never show it to a player. */
+int carc_game_deal(const carc_game *g, int *kinds, int cap, uint64_t *generator);
+/* Restores what carc_game_deal() wrote: the pile in the order `kinds[0 ..
+ * n)` (the next draw first) and the generator. `kinds` must hold the
+ * tiles the pile holds, each kind as many times (n = carc_game_tiles_left()),
+ * with a river tile wherever the pile has one (The River's pile stays on
+ * top, its lake where it is); CARC_EINVAL with a message otherwise, and
+ * nothing changed. */
+carc_status carc_game_set_deal(carc_game *g, const int *kinds, int n, uint64_t generator);
 /* Makes `dst` (allocated; may be `src`) a public view of `src`: a copy
  * holding everything a seat may know (the board, followers, scores,
  * supplies, the history, the drawn tile, the counts of tiles left, the

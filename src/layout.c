@@ -25,6 +25,10 @@
     X(carc_status, carc_game_choose_tile, (carc_game * g, int kind), (g, kind))                    \
     X(void, carc_game_shuffle_pile, (carc_game * g, uint64_t seed), (g, seed))                     \
     X(void, carc_game_shuffle_hidden, (carc_game * g, uint64_t seed), (g, seed))                   \
+    X(int, carc_game_deal, (const carc_game *g, int *kinds, int cap, uint64_t *generator),         \
+      (g, kinds, cap, generator))                                                                  \
+    X(carc_status, carc_game_set_deal,                                                             \
+      (carc_game * g, const int *kinds, int n, uint64_t generator), (g, kinds, n, generator))      \
     X(uint64_t, carc_game_digest, (const carc_game *g), (g))                                       \
     X(int, carc_legal_placements, (const carc_game *g, carc_placement *out, int cap),              \
       (g, out, cap))                                                                               \

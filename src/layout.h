@@ -43,6 +43,8 @@
 #define carc_game_choose_tile LAYOUT_NAME(carc_game_choose_tile)
 #define carc_game_shuffle_pile LAYOUT_NAME(carc_game_shuffle_pile)
 #define carc_game_shuffle_hidden LAYOUT_NAME(carc_game_shuffle_hidden)
+#define carc_game_deal LAYOUT_NAME(carc_game_deal)
+#define carc_game_set_deal LAYOUT_NAME(carc_game_set_deal)
 #define carc_game_public_view LAYOUT_NAME(carc_game_public_view)
 #define carc_game_digest LAYOUT_NAME(carc_game_digest)
 #define carc_legal_placements LAYOUT_NAME(carc_legal_placements)

@@ -270,3 +270,49 @@ void carc_game_shuffle_hidden(carc_game *g, uint64_t seed)
     g->rng = carc_rng_seed(seed);
     pile_deal_hidden(g, g->current);
 }
+
+/* --- Saving the hidden deal ------------------------------------------------------ */
+
+int carc_game_deal(const carc_game *g, int *kinds, int cap, uint64_t *generator)
+{
+    if (generator)
+        *generator = g->rng.state;
+    for (int i = 0; i < g->pile_len && i < cap; i++)
+        kinds[i] = g->pile[g->pile_len - 1 - i]; /* the pile is drawn from its end */
+    return g->pile_len;
+}
+
+/* Whether `kind` may lie where the pile's tile `here` lies: both river
+ * tiles or neither, and the lake only where the lake is. */
+static int same_place(int kind, int here)
+{
+    return river_is_kind(kind) == river_is_kind(here) &&
+           (kind == CARC_KIND_RL) == (here == CARC_KIND_RL);
+}
+
+carc_status carc_game_set_deal(carc_game *g, const int *kinds, int n, uint64_t generator)
+{
+    if (n != g->pile_len) {
+        game_set_error(g, "the pile holds %d tiles, not %d", g->pile_len, n);
+        return CARC_EINVAL;
+    }
+    uint8_t order[LAYOUT_TILES] = {0};
+    int used[LAYOUT_KINDS] = {0};
+    for (int i = 0; i < n; i++) {
+        int kind = kinds[i], at = n - 1 - i;
+        if (kind < 0 || kind >= LAYOUT_KINDS || ++used[kind] > g->left[kind]) {
+            game_set_error(g, "tile %d of the order: the pile holds no (more) tiles of kind %d",
+                           i + 1, kind);
+            return CARC_EINVAL;
+        }
+        if (!same_place(kind, g->pile[at])) {
+            game_set_error(g, "tile %d of the order: %s cannot lie where %s lies", i + 1,
+                           carc_tile_id(kind), carc_tile_id(g->pile[at]));
+            return CARC_EINVAL;
+        }
+        order[at] = (uint8_t)kind;
+    }
+    memcpy(g->pile, order, (size_t)n);
+    g->rng.state = generator;
+    return CARC_OK;
+}

@@ -77,11 +77,36 @@ class Game(_core.Game):
         except RuntimeError:  # not initialised
             return "<carcassonne.Game>"
 
+    # --- copies and pickling ----------------------------------------------
+
+    def __copy__(self):
+        return self.clone()
+
+    def __deepcopy__(self, memo):
+        """An independent copy (clone(): the whole state, hidden deal included)."""
+        return self.clone()
+
+    def __reduce__(self):
+        """Pickles as the record, the seed and the hidden deal (the drawn
+        tile, the pile's order, the generator): it unpickles to the same
+        state, the same future draws included (docs/python.md)."""
+        tile, pile, generator, due = self._deal()
+        record = self.record()
+        if due:  # a chance node's draws not yet named: not in the record
+            record, pile = _without_last_draws(record, due), None
+        state = {"version": _PICKLE_VERSION, "record": record, "seed": self.seed,
+                 "board_size": self.board_size, "explicit_chance": self.explicit_chance,
+                 "chance_pending": self.is_chance_node(), "tile": tile, "pile": pile,
+                 "generator": generator}
+        return (_unpickle_game, (type(self), state))
+
     # --- research interface ------------------------------------------------
 
     def action_mask(self):
-        """numpy uint8 array of num_actions: 1 at each legal action."""
-        mask = np.zeros(self.num_actions, dtype=np.uint8)
+        """numpy int8 array of num_actions: 1 at each legal action (int8:
+        what Gymnasium's Discrete.sample(mask) and PettingZoo's
+        action_mask require)."""
+        mask = np.zeros(self.num_actions, dtype=np.int8)
         self._fill_mask(mask)
         return mask
 
@@ -89,8 +114,7 @@ class Game(_core.Game):
         """(board, globals) from `seat`'s point of view (default: the player
         to move): float32 arrays of (PLANES, board_size, board_size) and
         (GLOBALS,); docs/python.md lists them plane by plane."""
-        if seat is None:
-            seat = self.current_player
+        seat = self._seat(seat)
         board = np.zeros((PLANES, self.board_size, self.board_size), dtype=np.float32)
         glob = np.zeros(GLOBALS, dtype=np.float32)
         self._observe(seat, board, glob)
@@ -101,6 +125,70 @@ class Game(_core.Game):
         board, glob = self.observation(seat)
         return np.concatenate([board.ravel(), glob])
 
+    # --- what a player may see: information state and observation strings ---
+
+    def hides_hands(self):
+        """Whether each seat's hand is hidden from the others (hand=N
+        without open-hands)."""
+        rules = self.rules.split(",") if self.rules else []
+        return any(r.startswith("hand=") for r in rules) and "open-hands" not in rules
+
+    def _seat(self, seat, spectator=False):
+        if seat is None:
+            return self.current_player
+        seat = _checks.integer(seat, "seat")
+        if not (-1 if spectator else 0) <= seat < self.players:
+            raise ValueError("seat %d is out of range: this game's seats are 0 .. %d%s"
+                             % (seat, self.players - 1, " (-1: a spectator)" if spectator else ""))
+        return seat
+
+    def information_state_string(self, seat=None):
+        """The record as `seat` (default: the player to move; -1: a
+        spectator) saw it: the moves and the draws it may see, the other
+        seats' hidden draws as `draw N ?` (one ? a tile), no `seed` header
+        (it would tell the pile), the draws a chance node has not named
+        yet left out, and a last comment line `# drawn T` with the drawn
+        tile when every seat sees it (no hand). What it holds decides the
+        legal actions on the seat's turn (OpenSpiel's perfect-recall
+        information state)."""
+        seat = self._seat(seat, spectator=True)
+        text = self.record(seed=False)
+        due = self._deal()[3]
+        if due:
+            text = _without_last_draws(text, due)
+        if self.hides_hands():
+            lines = text.split("\n")
+            for i, line in enumerate(lines):
+                words = line.split()
+                if len(words) > 2 and words[0] == "draw" and words[1] != str(seat + 1):
+                    lines[i] = " ".join(words[:2] + ["?"] * (len(words) - 2))
+            text = "\n".join(lines)
+        elif not self.finished and not self.is_chance_node() and "hand=" not in self.rules:
+            text += "# drawn %s\n" % self.tile
+        return text
+
+    def information_state_tensor(self, seat=None):
+        """The flat observation tensor of `seat` (observation_tensor()):
+        the board, the figures, the scores and supplies, the seat's own
+        hand and the tiles it has not seen sum up what it saw; the order of
+        past moves is the one thing left out (information_state_string()
+        keeps it)."""
+        return self.observation_tensor(self._seat(seat))
+
+    def observation_string(self, seat=None):
+        """What `seat` may see, as text: information_state_string()."""
+        return self.information_state_string(seat)
+
+    def resample(self, seat, seed=0):
+        """A copy of the game in which everything `seat` (-1: a spectator)
+        cannot see is dealt again from `seed`, consistently with what it
+        saw: the other seats' hidden hands and the pile's order (the
+        library's carc_game_seat_view). Its information_state_string(seat)
+        and observation of `seat` are this game's; a search over hidden
+        information (ISMCTS, OpenSpiel's resample_from_infostate) plays on
+        such copies."""
+        return self._resample(self._seat(seat, spectator=True), _checks.seed(seed))
+
     def is_terminal(self):
         return self.finished
 
@@ -108,6 +196,35 @@ class Game(_core.Game):
         """Each player's score minus the best other score (final once finished)."""
         s = self.scores
         return [s[p] - max(s[q] for q in range(len(s)) if q != p) for p in range(len(s))]
+
+
+_PICKLE_VERSION = 1
+
+
+def _without_last_draws(record, n):
+    """The record without its last n drawn tiles (the `draw` lines end it)."""
+    lines = record.rstrip("\n").split("\n")
+    while n > 0:
+        words = lines[-1].split()
+        if words[0] != "draw":
+            raise ValueError("the record does not end with %d draws" % n)
+        take = min(n, len(words) - 2)
+        n -= take
+        if take == len(words) - 2:
+            lines.pop()
+        else:
+            lines[-1] = " ".join(words[:-take])
+    return "\n".join(lines) + "\n"
+
+
+def _unpickle_game(cls, state):
+    """The Game that Game.__reduce__ saved."""
+    if not isinstance(state, dict) or state.get("version") != _PICKLE_VERSION:
+        raise ValueError("not a pickled carcassonne.Game of this version (%d)" % _PICKLE_VERSION)
+    g = cls.from_record(state["record"], state["seed"], state["board_size"])
+    g._set_deal(state["seed"], state["tile"], state["pile"], state["generator"],
+                state["explicit_chance"], state["chance_pending"])
+    return g
 
 
 Player = _core.Player

@@ -5,6 +5,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <errno.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -73,6 +74,7 @@ typedef struct {
     int board;           /* the action window's side (odd) */
     int explicit_chance; /* 1: the draw is a chance node of its own */
     int chance_pending;  /* 1: at a chance node (the draw not yet chosen) */
+    uint64_t seed;       /* the seed the game was dealt from (Game.seed) */
     /* The legal moves of the position, valid while `cached` is set. */
     int cached;
     int nmoves;
@@ -211,6 +213,7 @@ static int game_init(GameObject *self, PyObject *args, PyObject *kwds)
         carc_game_free(self->g);
     self->g = g;
     self->board = board;
+    self->seed = seed;
     self->explicit_chance = explicit_chance;
     self->chance_pending = explicit_chance && (!rules.hand || carc_game_draw_due(g, NULL) > 0);
     self->nevents = 0;
@@ -439,19 +442,141 @@ static PyObject *game_play(GameObject *self, PyObject *arg)
     Py_RETURN_NONE;
 }
 
-static PyObject *game_record(GameObject *self, PyObject *unused)
+/* Whether `a` and `b` made the same draws (a hand game's draw log). */
+static int same_draws(const carc_game *a, const carc_game *b)
 {
-    (void)unused;
-    if (need_game(self) < 0)
+    int n = carc_game_draw_count(a);
+    if (carc_game_draw_count(b) != n)
+        return 0;
+    for (int i = 0; i < n; i++) {
+        int pa, ka, ma, pb, kb, mb;
+        carc_game_draw_at(a, i, &pa, &ka, &ma);
+        carc_game_draw_at(b, i, &pb, &kb, &mb);
+        if (pa != pb || ka != kb || ma != mb)
+            return 0;
+    }
+    return 1;
+}
+
+/* The game `seed` deals with the moves of `g` played on it, when that
+ * deal gives every tile `g` drew (its moves', its draw log's, and with
+ * `drawn_known` its drawn tile; a record read does not know it): `g`
+ * continued with the seed's deal; NULL otherwise (or out of memory). Free
+ * it with carc_game_free(). As `carcassonne replay` checks a fair deal
+ * (apps/common/deal_check.c). */
+static carc_game *redeal(const carc_game *g, uint64_t seed, int drawn_known)
+{
+    carc_rules rules = carc_game_rules(g);
+    carc_game *d = carc_game_new(carc_game_players(g), &rules, seed);
+    int ok = d != NULL;
+    for (int i = 0; ok && i < carc_game_move_count(g); i++) {
+        carc_move m;
+        int tile;
+        carc_game_move_at(g, i, &m, &tile);
+        ok = (rules.hand || carc_game_drawn_tile(d) == tile) &&
+             carc_game_play(d, m, NULL, 0, NULL) == CARC_OK;
+    }
+    if (ok && carc_game_ended_early(g) && !carc_game_over(d))
+        ok = carc_game_finish(d, NULL, 0, NULL) == CARC_OK;
+    carc_game *guess = NULL; /* `g` with the deal's drawn tile */
+    if (ok && !drawn_known && !rules.hand && !carc_game_over(d)) {
+        guess = carc_game_clone(g);
+        ok = guess && carc_game_choose_tile(guess, carc_game_drawn_tile(d)) == CARC_OK;
+    }
+    const carc_game *same = guess ? guess : g;
+    ok = ok && carc_game_digest(d) == carc_game_digest(same) && same_draws(d, same) &&
+         carc_game_drawn_tile(d) == carc_game_drawn_tile(same);
+    if (guess)
+        carc_game_free(guess);
+    if (!ok && d) {
+        carc_game_free(d);
+        d = NULL;
+    }
+    return d;
+}
+
+/* Whether the hidden deals of `a` and `b` (the pile's order, the
+ * generator) are the same. */
+static int same_deal(const carc_game *a, const carc_game *b)
+{
+    int ka[CARC_MAX_TILES], kb[CARC_MAX_TILES];
+    uint64_t ga, gb;
+    int n = carc_game_deal(a, ka, CARC_MAX_TILES, &ga);
+    return carc_game_deal(b, kb, CARC_MAX_TILES, &gb) == n && ga == gb &&
+           memcmp(ka, kb, sizeof ka[0] * (size_t)n) == 0;
+}
+
+/* Whether the game is what its seed deals with its moves played: every
+ * draw so far and the pile's order (a draw chosen with draw() or at a
+ * chance node that the deal did not give, or a record read with another
+ * deal, makes it not). */
+static int dealt_from_seed(const GameObject *self)
+{
+    carc_game *d = redeal(self->g, self->seed, 1);
+    int dealt = d && same_deal(d, self->g);
+    if (d)
+        carc_game_free(d);
+    return dealt;
+}
+
+static PyObject *game_record(GameObject *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"seed", NULL};
+    int with_seed = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "|p", kwlist, &with_seed) || need_game(self) < 0)
         return NULL;
-    size_t need = carc_record_write(self->g, NULL, NULL, 0);
+    /* The `seed` header, as the command line's records have it, when the
+     * seed dealt the game: from_record() then continues with its deal.
+     * It tells the whole pile: seed=False leaves it out (what a player
+     * may be shown). */
+    char headers[64] = "";
+    if (with_seed && dealt_from_seed(self)) {
+        char number[24];
+        snprintf(number, sizeof number, "%llu", (unsigned long long)self->seed);
+        carc_header_append(headers, sizeof headers, "seed", number);
+    }
+    size_t need = carc_record_write(self->g, headers, NULL, 0);
     char *buf = malloc(need + 1);
     if (!buf)
         return PyErr_NoMemory();
-    carc_record_write(self->g, NULL, buf, need + 1);
+    carc_record_write(self->g, headers, buf, need + 1);
     PyObject *s = PyUnicode_DecodeUTF8(buf, (Py_ssize_t)need, "strict");
     free(buf);
     return s;
+}
+
+/* The record's `seed` header, when it has one that is a 64-bit number. */
+static int seed_header(const char *text, size_t len, uint64_t *seed)
+{
+    carc_header headers[32];
+    int n = carc_record_headers(text, len, headers, 32, NULL);
+    int i = carc_header_find(headers, n < 32 ? n : 32, "seed");
+    if (i < 0 || headers[i].value_len == 0 || headers[i].value_len > 20)
+        return 0;
+    char number[24];
+    snprintf(number, sizeof number, "%.*s", (int)headers[i].value_len, headers[i].value);
+    if (strspn(number, "0123456789") != strlen(number))
+        return 0;
+    errno = 0;
+    unsigned long long v = strtoull(number, NULL, 10);
+    if (errno == ERANGE)
+        return 0;
+    *seed = (uint64_t)v;
+    return 1;
+}
+
+/* The score events of a record's last step (carc_record_replay()). */
+typedef struct last_events {
+    int n;
+    carc_event events[CARC_MAX_EVENTS];
+} last_events;
+
+static int keep_events(void *ctx, const carc_replay_step *step)
+{
+    last_events *last = ctx;
+    last->n = step->nevents;
+    memcpy(last->events, step->events, sizeof(carc_event) * (size_t)step->nevents);
+    return 0;
 }
 
 static PyObject *game_from_record(PyObject *cls, PyObject *args, PyObject *kwds)
@@ -467,10 +592,23 @@ static PyObject *game_from_record(PyObject *cls, PyObject *args, PyObject *kwds)
     if (check_board(board) < 0)
         return NULL;
     carc_record_error err = {0};
+    last_events *last = calloc(1, sizeof *last);
+    if (!last)
+        return PyErr_NoMemory();
+    uint64_t dealt_by = 0;
     PyThreadState *ts = PyEval_SaveThread();
-    carc_game *g = carc_record_read(text, (size_t)len, seed, &err);
+    carc_game *g = carc_record_replay(text, (size_t)len, seed, keep_events, last, &err);
+    /* A record with the seed that dealt it goes on with that deal. */
+    carc_game *dealt =
+        g && seed_header(text, (size_t)len, &dealt_by) ? redeal(g, dealt_by, 0) : NULL;
+    if (dealt) {
+        carc_game_free(g);
+        g = dealt;
+        seed = dealt_by;
+    }
     PyEval_RestoreThread(ts);
     if (!g) {
+        free(last);
         if (err.line > 0)
             return PyErr_Format(PyExc_ValueError, "line %d: %s", err.line, err.message);
         return PyErr_Format(PyExc_ValueError, "%s", err.message[0] ? err.message : "bad record");
@@ -478,10 +616,15 @@ static PyObject *game_from_record(PyObject *cls, PyObject *args, PyObject *kwds)
     GameObject *self = game_alloc((PyTypeObject *)cls);
     if (!self) {
         carc_game_free(g);
+        free(last);
         return NULL;
     }
     self->g = g;
     self->board = board;
+    self->seed = seed;
+    self->nevents = last->n;
+    memcpy(self->events, last->events, sizeof(carc_event) * (size_t)last->n);
+    free(last);
     return (PyObject *)self;
 }
 
@@ -499,6 +642,7 @@ static PyObject *game_clone(GameObject *self, PyObject *unused)
         return PyErr_NoMemory();
     }
     copy->board = self->board;
+    copy->seed = self->seed;
     copy->explicit_chance = self->explicit_chance;
     copy->chance_pending = self->chance_pending;
     copy->nevents = self->nevents;
@@ -564,6 +708,18 @@ static PyObject *game_get_players(GameObject *self, void *closure)
     if (need_game(self) < 0)
         return NULL;
     return PyLong_FromLong(carc_game_players(self->g));
+}
+
+static PyObject *game_get_seed(GameObject *self, void *closure)
+{
+    (void)closure;
+    return PyLong_FromUnsignedLongLong((unsigned long long)self->seed);
+}
+
+static PyObject *game_get_explicit_chance(GameObject *self, void *closure)
+{
+    (void)closure;
+    return PyBool_FromLong(self->explicit_chance);
 }
 
 static PyObject *game_get_board_size(GameObject *self, void *closure)
@@ -1396,14 +1552,106 @@ static PyObject *game_hand(GameObject *self, PyObject *arg)
     return list;
 }
 
+/* _resample(seat, seed): a copy in which what `seat` (-1: a spectator)
+ * cannot see is dealt again from `seed` (carc_game_seat_view): the other
+ * hands and the pile's order. */
+static PyObject *game_resample(GameObject *self, PyObject *args)
+{
+    int seat;
+    uint64_t seed;
+    if (!PyArg_ParseTuple(args, "iO&", &seat, seed_converter, &seed))
+        return NULL;
+    GameObject *copy = (GameObject *)game_clone(self, NULL);
+    if (!copy)
+        return NULL;
+    carc_game_seat_view(copy->g, self->g, seat, seed);
+    game_forget(copy);
+    return (PyObject *)copy;
+}
+
+/* _deal(): what pickling saves beside the record: (the drawn tile's
+ * kind, -1 when none; the pile's kinds, the next draw first; the
+ * generator's state; the draws not yet named at a chance node). */
+static PyObject *game_deal(GameObject *self, PyObject *unused)
+{
+    (void)unused;
+    if (need_game(self) < 0)
+        return NULL;
+    int kinds[CARC_MAX_TILES];
+    uint64_t generator;
+    int n = carc_game_deal(self->g, kinds, CARC_MAX_TILES, &generator);
+    PyObject *pile = PyList_New(n);
+    for (int i = 0; pile && i < n; i++) {
+        PyObject *k = PyLong_FromLong(kinds[i]);
+        if (!k) {
+            Py_CLEAR(pile);
+            break;
+        }
+        PyList_SET_ITEM(pile, i, k);
+    }
+    if (!pile)
+        return NULL;
+    int due = self->explicit_chance ? unnamed_draws(self, NULL, NULL) : 0;
+    return Py_BuildValue("(iNKi)", carc_game_drawn_tile(self->g), pile,
+                         (unsigned long long)generator, due);
+}
+
+/* _set_deal(seed, tile, pile, generator, explicit_chance, chance_pending):
+ * restores what _deal() saved on a game read from the record (pickle);
+ * pile None keeps the pile (a chance node's draws not yet named: the
+ * record read guessed them). ValueError when it does not fit the game. */
+static PyObject *game_set_deal(GameObject *self, PyObject *args)
+{
+    uint64_t seed;
+    int tile, explicit_chance, pending;
+    PyObject *pile;
+    unsigned long long generator;
+    if (!PyArg_ParseTuple(args, "O&iOKpp", seed_converter, &seed, &tile, &pile, &generator,
+                          &explicit_chance, &pending) ||
+        need_game(self) < 0)
+        return NULL;
+    carc_game *g = self->g;
+    carc_status st = CARC_OK;
+    if (tile >= 0 && !carc_game_over(g) && tile != carc_game_drawn_tile(g))
+        st =
+            carc_game_rules(g).hand ? carc_game_hold_tile(g, tile) : carc_game_choose_tile(g, tile);
+    if (st == CARC_OK && pile != Py_None) {
+        int kinds[CARC_MAX_TILES];
+        Py_ssize_t n = PySequence_Check(pile) ? PySequence_Size(pile) : -1;
+        if (n < 0 || n > CARC_MAX_TILES)
+            return PyErr_Format(PyExc_ValueError, "the saved pile is no list of tile kinds");
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *item = PySequence_GetItem(pile, i);
+            kinds[i] = item ? (int)PyLong_AsLong(item) : -1;
+            Py_XDECREF(item);
+            if (PyErr_Occurred())
+                return NULL;
+        }
+        st = carc_game_set_deal(g, kinds, (int)n, (uint64_t)generator);
+    }
+    if (st != CARC_OK)
+        return PyErr_Format(PyExc_ValueError, "the saved deal does not fit the record: %s",
+                            carc_game_error(g));
+    self->seed = seed;
+    self->explicit_chance = explicit_chance;
+    self->chance_pending = pending;
+    game_forget(self);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef game_methods[] = {
+    {"_deal", (PyCFunction)game_deal, METH_NOARGS, NULL},
+    {"_resample", (PyCFunction)game_resample, METH_VARARGS, NULL},
+    {"_set_deal", (PyCFunction)game_set_deal, METH_VARARGS, NULL},
     {"hand", (PyCFunction)game_hand, METH_O,
      "hand(seat): the tile ids of the seat's hand, in hand order (the game's truth: an agent "
      "of another seat must not look; [] without a hand)."},
     {"legal_moves", (PyCFunction)game_legal_moves, METH_NOARGS,
      "The legal moves as record strings (empty at a chance node or when finished)."},
     {"play", (PyCFunction)game_play, METH_O, "Plays a move string of legal_moves()."},
-    {"record", (PyCFunction)game_record, METH_NOARGS, "The game's record (docs/record.md)."},
+    {"record", (PyCFunction)(void (*)(void))game_record, METH_VARARGS | METH_KEYWORDS,
+     "record(seed=True): the game's record (docs/record.md), with the `seed` header when the "
+     "seed dealt the game (seed=False: never)."},
     {"from_record", (PyCFunction)(void (*)(void))game_from_record,
      METH_VARARGS | METH_KEYWORDS | METH_CLASS, "Replays a record; ValueError('line N: ...')."},
     {"clone", (PyCFunction)game_clone, METH_NOARGS, "An independent copy."},
@@ -1440,6 +1688,12 @@ static PyGetSetDef game_getset[] = {
     {"rules", (getter)game_get_rules, NULL, "The rule variants, comma-separated.", NULL},
     {"expansions", (getter)game_get_expansions, NULL, "The expansions, comma-separated.", NULL},
     {"events", (getter)game_get_events, NULL, "The score events of the last move.", NULL},
+    {"seed", (getter)game_get_seed, NULL,
+     "The seed the game was dealt from (from_record: the record's seed header when it dealt "
+     "the record, else the seed given).",
+     NULL},
+    {"explicit_chance", (getter)game_get_explicit_chance, NULL,
+     "Whether each draw is a chance node.", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

@@ -34,12 +34,23 @@ class Discrete:
         return [seed]
 
     def sample(self, mask=None):
+        """A uniform action; with `mask` (an int8 array of n, 0 or 1 each, as
+        Gymnasium's Discrete requires it) one of those with a 1, or 0 when
+        none has."""
         if mask is not None:
+            if not isinstance(mask, np.ndarray) or mask.dtype != np.int8:
+                raise AssertionError("the mask must be a numpy int8 array, not %s"
+                                     % getattr(mask, "dtype", type(mask).__name__))
+            if mask.shape != (self.n,):
+                raise AssertionError("the mask's shape must be (%d,), not %s"
+                                     % (self.n, mask.shape))
+            if not np.all((mask == 0) | (mask == 1)):
+                raise AssertionError("the mask must hold 0 and 1 only")
             legal = np.flatnonzero(mask)
             if len(legal) == 0:
-                return 0
-            return int(self.np_random.choice(legal))
-        return int(self.np_random.integers(self.n))
+                return np.int64(0)
+            return np.int64(self.np_random.choice(legal))
+        return np.int64(self.np_random.integers(self.n))
 
     def contains(self, x):
         return isinstance(x, (int, np.integer)) and not isinstance(x, bool) and 0 <= x < self.n
@@ -134,4 +145,4 @@ def globals_space():
 
 
 def mask_space(num_actions):
-    return Box(0, 1, (num_actions,), np.uint8)
+    return Box(0, 1, (num_actions,), np.int8)

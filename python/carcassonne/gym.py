@@ -25,7 +25,20 @@ try:  # pragma: no cover - depends on what is installed
     _Base = _gymnasium.Env
 except ImportError:  # pragma: no cover
     _gymnasium = None
-    _Base = object
+
+    class _Base:
+        """What gymnasium.Env gives an environment, without Gymnasium."""
+        spec = None
+
+        @property
+        def unwrapped(self):
+            return self
+
+        @property
+        def np_random(self):
+            if self._np_random is None:
+                self._np_random = np.random.default_rng()
+            return self._np_random
 
 __all__ = ["CarcassonneEnv"]
 
@@ -33,29 +46,40 @@ __all__ = ["CarcassonneEnv"]
 class CarcassonneEnv(_Base):
     """One seat of a game against computer players.
 
-    players: 2..6; seat: the learner's seat (0-based); opponents: a player
+    players: 2..8; seat: the learner's seat (0-based); opponents: a player
     spec (docs/players.md) for every other seat, or a list of them;
     rules, expansions: lists of record names; board_size: the side of the
     action window and of the observation (odd).
 
     Observation: {"board": (PLANES, S, S) float32, "globals": (GLOBALS,)
-    float32, "action_mask": (num_actions,) uint8}, from the learner's seat.
+    float32, "action_mask": (num_actions,) int8}, from the learner's seat.
     Reward: the change in the learner's margin (its score minus the best
     other score) since its last move (the first: since the start), so an
     episode's rewards add up to the final margin. terminated: the game is over. truncated: a legal move lies
     outside the action window (the board outgrew board_size; never with
     board_size >= 2 * tiles + 1). info: {"action_mask", "legal_moves",
     "scores"}.
+
+    illegal_action: what step() does with an action of the action space
+    that is not legal now: "terminate" (the default, as PettingZoo's
+    classic games and Gymnasium's check_env need: the episode ends,
+    terminated, with reward illegal_reward and info["illegal_action"]
+    True) or "raise" (ValueError, nothing changed). An action outside the
+    action space, or not an integer, always raises.
     """
 
     metadata = {"render_modes": ["ansi"], "render_fps": 1}
 
     def __init__(self, players=2, seat=0, opponents="random", rules=None, expansions=None,
-                 board_size=31, render_mode=None):
+                 board_size=31, render_mode=None, illegal_action="terminate",
+                 illegal_reward=-100.0):
         if not 0 <= seat < players:
             raise ValueError("seat must be 0..%d" % (players - 1))
         if render_mode not in (None, "ansi"):
             raise ValueError("render_mode must be None or 'ansi'")
+        if illegal_action not in ("terminate", "raise"):
+            raise ValueError("illegal_action must be 'terminate' or 'raise'")
+        self.illegal_action, self.illegal_reward = illegal_action, float(illegal_reward)
         self.players, self.seat = players, seat
         specs = [opponents] * players if isinstance(opponents, str) else list(opponents)
         if len(specs) == players - 1:
@@ -72,7 +96,8 @@ class CarcassonneEnv(_Base):
             "globals": _spaces.globals_space(),
             "action_mask": _spaces.mask_space(self.game.num_actions),
         })
-        self._rng = np.random.default_rng()
+        self._np_random = None  # Gymnasium's name: check_env reads it
+        self._over = False
         self._opponents = [None] * players
         self._margin = 0
 
@@ -100,12 +125,13 @@ class CarcassonneEnv(_Base):
         if _gymnasium is not None:  # pragma: no cover - seeds Gymnasium's np_random
             super().reset(seed=seed)
         if seed is not None:
-            self._rng = np.random.default_rng(seed)
-        deal = int(self._rng.integers(2**63))
+            self._np_random = np.random.default_rng(seed)
+        deal = int(self.np_random.integers(2**63))
         self.game = Game(self.players, deal, self.rules, self.expansions, self.game.board_size)
         self._opponents = [None if spec is None else Player(spec, deal + p)
                            for p, spec in enumerate(self._specs)]
         self._margin = 0  # the rewards add up to the final margin
+        self._over = False
         self._play_opponents()
         obs = self._observe()
         return obs, self._info(obs)
@@ -114,9 +140,17 @@ class CarcassonneEnv(_Base):
         """Plays the learner's action (one with a 1 in the mask), then the
         others until it is the learner's turn again or the game is over."""
         g = self.game
-        if g.finished:
+        if g.finished or self._over:
             raise RuntimeError("the episode is over: call reset()")
-        g.apply_action(action)
+        try:
+            g.apply_action(action)
+        except ValueError:
+            if self.illegal_action == "raise" or not self._in_space(action):
+                raise
+            self._over = True  # an action of the space that is not legal now
+            obs = self._observe()
+            info = dict(self._info(obs), illegal_action=True)
+            return obs, self.illegal_reward, True, False, info
         self._play_opponents()
         margin = self._margin_now()
         reward, self._margin = float(margin - self._margin), margin
@@ -125,10 +159,17 @@ class CarcassonneEnv(_Base):
         truncated = not terminated and not obs["action_mask"].any()
         return obs, reward, terminated, truncated, self._info(obs)
 
+    def _in_space(self, action):
+        try:
+            return 0 <= _checks.integer(action, "an action") < self.game.num_actions
+        except TypeError:
+            return False
+
     def render(self):
-        """The game's record so far (render_mode "ansi")."""
+        """The game so far as the learner saw it (render_mode "ansi"):
+        Game.information_state_string(seat), no other seat's hidden tile."""
         if self.render_mode == "ansi":
-            return self.game.record()
+            return self.game.information_state_string(self.seat)
         return None
 
     def close(self):

@@ -15,7 +15,7 @@ OpenSpiel itself.
 """
 import numpy as np
 
-from . import GLOBALS, PLANES, Game, _checks, tile_ids
+from . import GLOBALS, MAX_PLAYERS, PLANES, Game, _checks, tile_ids
 
 try:  # pragma: no cover - depends on what is installed
     import pyspiel
@@ -34,10 +34,10 @@ def _game_type():
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=6,
+        max_num_players=MAX_PLAYERS,
         min_num_players=2,
-        provides_information_state_string=False,
-        provides_information_state_tensor=False,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=dict(_DEFAULTS))
@@ -72,7 +72,7 @@ def _classes():
             return CarcassonneState(self)
 
         def make_py_observer(self, iig_obs_type=None, params=None):
-            return CarcassonneObserver(self._params["board_size"])
+            return CarcassonneObserver(self._params["board_size"], iig_obs_type)
 
     class CarcassonneState(pyspiel.State):
         def __init__(self, game):
@@ -88,6 +88,10 @@ def _classes():
             return g.current_player
 
         def _legal_actions(self, player):
+            # Only the player to move has legal actions (basic_tests.cc's
+            # LegalActionsIsEmptyForOtherPlayers).
+            if player != self.current_player():
+                return []
             return self.game_state.legal_actions()
 
         def chance_outcomes(self):
@@ -106,34 +110,66 @@ def _classes():
             g = self.game_state
             return [float(r) for r in g.returns()] if g.finished else [0.0] * g.players
 
+        def resample_from_infostate(self, player_id, probability_sampler):
+            """A state `player_id` cannot tell from this one: the hidden
+            hands and the pile dealt again (Game.resample), from a seed
+            drawn with `probability_sampler` (a callable giving a float
+            in [0, 1), as OpenSpiel's ISMCTS passes)."""
+            seed = int(probability_sampler() * 2**63) % 2**63
+            state = self.clone()
+            state.game_state = self.game_state.resample(player_id, seed)
+            return state
+
         def __str__(self):
-            return self.game_state.record()
+            """The whole history (OpenSpiel's state string is not a
+            player's view: the observer gives those); no seed header."""
+            return self.game_state.record(seed=False)
 
     return CarcassonneGame, CarcassonneState
 
 
 class CarcassonneObserver:
-    """Observation tensor and string of a seat (OpenSpiel's observer API):
-    the flat tensor of Game.observation_tensor()."""
+    """A seat's view (OpenSpiel's observer API): the flat tensor of
+    Game.observation_tensor() and the string of
+    Game.information_state_string(), both holding only what that seat may
+    see (never another seat's hidden hand nor the pile). The same for the
+    observation and the perfect-recall information state
+    (iig_obs_type.perfect_recall); a public-only observer
+    (iig_obs_type.private_info NONE) gives the spectator's string, an
+    all-players one (ALL_PLAYERS) the whole record without the seed."""
 
-    def __init__(self, board_size):
+    def __init__(self, board_size, iig_obs_type=None):
         self.tensor = np.zeros(PLANES * board_size * board_size + GLOBALS, np.float32)
         self.dict = {"observation": self.tensor}
+        private = getattr(iig_obs_type, "private_info", None)
+        private = "" if private is None else str(getattr(private, "name", private)).upper()
+        self._public_only = private.endswith("NONE")
+        self._everything = private.endswith("ALL_PLAYERS")
 
     def set_from(self, state, player):
-        self.tensor[:] = state.game_state.observation_tensor(player)
+        self.tensor[:] = state.game_state.information_state_tensor(player)
 
     def string_from(self, state, player):
-        return state.game_state.record()
+        g = state.game_state
+        if self._everything:
+            return g.record(seed=False)
+        return g.information_state_string(-1 if self._public_only else player)
 
 
 def register():
     """Registers the game with pyspiel; returns the Game class (None without pyspiel)."""
+    global CarcassonneState
     if pyspiel is None:
         return None
-    game_class, _ = _classes()
+    game_class, state_class = _classes()
+    # Module-level names, so that pickle finds the classes of a state (a
+    # Python game's states are pickled and deep-copied).
+    for cls in (game_class, state_class):
+        cls.__qualname__ = cls.__name__
+    CarcassonneState = state_class
     pyspiel.register_game(_game_type(), game_class)
     return game_class
 
 
+CarcassonneState = None
 CarcassonneGame = register()

@@ -16,7 +16,7 @@ last, step, agent_iter, action_space, observation_space, render, close)
 and subclasses pettingzoo.AECEnv when PettingZoo is installed; it needs
 only numpy otherwise. The observation is a dict as in PettingZoo's classic
 games: {"observation": the flat observation tensor (board planes, then
-globals) from the agent's seat, "action_mask": uint8 of num_actions}.
+globals) from the agent's seat, "action_mask": int8 of num_actions}.
 """
 import numpy as np
 
@@ -68,6 +68,10 @@ class CarcassonneAEC(_Base):
     def max_num_agents(self):
         return len(self.possible_agents)
 
+    @property
+    def unwrapped(self):
+        return self
+
     def action_space(self, agent):
         return self._action_spaces[agent]
 
@@ -96,7 +100,7 @@ class CarcassonneAEC(_Base):
     def observe(self, agent):
         seat = self.possible_agents.index(agent)
         mask = self.game.action_mask() if seat == self.game.current_player else \
-            np.zeros(self.game.num_actions, dtype=np.uint8)
+            np.zeros(self.game.num_actions, dtype=np.int8)
         return {"observation": self.game.observation_tensor(seat), "action_mask": mask}
 
     def last(self, observe=True):
@@ -120,6 +124,10 @@ class CarcassonneAEC(_Base):
             table.pop(agent, None)
         if self.agents:
             self.agent_selection = self.agents[0]
+        # As AECEnv._was_dead_step: this step gave nobody a reward (else
+        # last() would add the final rewards again: api_test's play_test).
+        for a in self.rewards:
+            self.rewards[a] = 0.0
 
     def step(self, action):
         agent = self.agent_selection
@@ -147,8 +155,8 @@ class CarcassonneAEC(_Base):
             self.agent_selection = self.possible_agents[self.game.current_player]
 
     def render(self):
-        if self.render_mode == "ansi":
-            return self.game.record()
+        if self.render_mode == "ansi":  # a spectator's view: no hidden hand, no seed
+            return self.game.information_state_string(-1)
         return None
 
     def close(self):

@@ -4,6 +4,9 @@
 # --system-site-packages in BINDIR, offline, as docs/python.md tells users:
 #   install   copies python/ into BINDIR and pip-installs it (warnings are
 #             errors; SANITIZE=1: built with ASan and UBSan)
+#   nowheel   pip-installs that copy into a plain virtual environment,
+#             which has pip and setuptools but not `wheel` (nor numpy),
+#             and loads the extension: the build needs no `wheel`
 #   pytest    runs tests/python under that environment
 #   examples  runs every examples/python/*.py
 #   memory    the reference-count and memory test over 100,000 games
@@ -18,12 +21,12 @@ venv=$bindir/venv
 # python3 first on the PATH (pyenv) may not.
 python=""
 for candidate in ${CARC_PYTHON:-} /usr/bin/python3 python3; do
-    if "$candidate" -c 'import numpy, pytest, setuptools, wheel, venv' 2>/dev/null; then
+    if "$candidate" -c 'import numpy, pytest, setuptools, venv' 2>/dev/null; then
         python=$candidate
         break
     fi
 done
-[ -n "$python" ] || { echo "run.sh: no python3 with numpy, pytest, setuptools, wheel (scripts/deps.sh --test)" >&2; exit 1; }
+[ -n "$python" ] || { echo "run.sh: no python3 with numpy, pytest, setuptools (scripts/deps.sh --test)" >&2; exit 1; }
 
 if [ "$sanitize" = 1 ]; then
     # The extension is built with ASan: its runtime must come first.
@@ -42,11 +45,36 @@ case $mode in
 install)
     rm -rf "$venv" "$bindir/pkg"
     mkdir -p "$bindir/pkg"
-    cp -R "$src/python/setup.py" "$src/python/pyproject.toml" "$src/python/carcassonne" "$bindir/pkg/"
+    cp -R "$src/python/setup.py" "$src/python/pyproject.toml" "$src/python/build_backend.py" \
+        "$src/python/carcassonne" "$bindir/pkg/"
     rm -rf "$bindir/pkg/carcassonne/__pycache__"
     env -u LD_PRELOAD "$python" -m venv --system-site-packages "$venv"
     env -u LD_PRELOAD CARC_ROOT="$src" CARC_WERROR=1 CARC_SANITIZE="$sanitize" \
         "$venv/bin/python" -m pip install --no-build-isolation --no-index --no-deps -q "$bindir/pkg"
+    ;;
+nowheel)
+    plain=$bindir/venv-plain
+    rm -rf "$plain"
+    env -u LD_PRELOAD "$python" -m venv "$plain"
+    env -u LD_PRELOAD "$plain/bin/python" -m pip uninstall -y -q wheel 2>/dev/null || true
+    if "$plain/bin/python" -c 'import wheel' 2>/dev/null; then
+        echo "run.sh: cannot make a virtual environment without wheel" >&2
+        exit 1
+    fi
+    env -u LD_PRELOAD CARC_ROOT="$src" CARC_WERROR=1 CARC_SANITIZE="$sanitize" \
+        "$plain/bin/python" -m pip install --no-build-isolation --no-index --no-deps -q "$bindir/pkg"
+    # No numpy here: load the extension alone and play a move.
+    "$plain/bin/python" - <<'EOF'
+import glob, importlib.util, os, sysconfig
+so = glob.glob(os.path.join(sysconfig.get_paths()["platlib"], "carcassonne", "_core*.so"))[0]
+spec = importlib.util.spec_from_file_location("carcassonne._core", so)
+core = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(core)
+g = core.Game(2, 7, "", "")
+g.play(g.legal_moves()[0])
+assert g.record().startswith("players 2\nseed 7\n"), g.record()
+print("built without wheel and loaded:", so)
+EOF
     ;;
 pytest)
     cd "$bindir"

@@ -37,7 +37,7 @@ def test_actions_match_the_move_strings(expansions):
         for a, s in zip(actions, strings):
             assert g.string_to_action(s) == a
         mask = g.action_mask()
-        assert mask.dtype == np.uint8 and mask.shape == (g.num_actions,)
+        assert mask.dtype == np.int8 and mask.shape == (g.num_actions,)
         assert list(np.flatnonzero(mask)) == actions
         assert not g.window_overflow()
 

@@ -57,16 +57,32 @@ def test_gym_is_deterministic_under_a_seed():
 
 
 def test_gym_refuses_illegal_actions_and_bad_arguments():
-    env = CarcassonneEnv()
+    env = CarcassonneEnv(illegal_action="raise")
     obs, _ = env.reset(seed=3)
     illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
     with pytest.raises(ValueError):
         env.step(illegal)
+    # By default an illegal action of the space ends the episode with the
+    # penalty (Gymnasium's check_env steps with an unmasked sample).
+    env = CarcassonneEnv(illegal_reward=-7)
+    obs, _ = env.reset(seed=3)
+    before = env.game.record()
+    obs, reward, terminated, truncated, info = env.step(illegal)
+    assert (reward, terminated, truncated, info["illegal_action"]) == (-7.0, True, False, True)
+    assert env.game.record() == before  # nothing played
+    with pytest.raises(RuntimeError):
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    env.reset(seed=3)
+    with pytest.raises(ValueError):  # outside the space: always refused
+        env.step(env.action_space.n)
+    with pytest.raises(ValueError):
+        CarcassonneEnv(illegal_action="ignore")
     with pytest.raises(ValueError):
         CarcassonneEnv(players=2, seat=2)
     with pytest.raises(ValueError):
         CarcassonneEnv(render_mode="human")
-    assert CarcassonneEnv(render_mode="ansi").render() == "players 2\n"
+    shown = CarcassonneEnv(render_mode="ansi").render()  # the learner's view, no seed
+    assert shown.startswith("players 2\n# drawn ") and "seed" not in shown
 
 
 def test_gym_spaces():

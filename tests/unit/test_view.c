@@ -276,6 +276,62 @@ static void test_view_of_finished_game(void **state)
     carc_game_free(g);
 }
 
+/* The hidden deal saved and restored: a game read back from its record
+ * with carc_game_set_deal() draws what the game would have drawn, in the
+ * base game and with The River (its pile on top); a bad order is refused
+ * with nothing changed. */
+static void check_deal_round_trip(int players, const char *expansions, uint64_t seed)
+{
+    carc_rules rules = carc_rules_standard();
+    assert_int_equal(carc_expansions_parse(expansions, &rules, NULL, 0), CARC_OK);
+    carc_game *g = carc_game_new(players, &rules, seed);
+    carc_rng r = carc_rng_seed(seed);
+    for (int i = 0; i < 3; i++) /* still in the river's pile with The River */
+        carc_game_play_random(g, &r, 0.5, NULL);
+    static char text[1 << 16];
+    carc_record_write(g, NULL, text, sizeof text);
+    carc_record_error err;
+    carc_game *back = carc_record_read(text, strlen(text), seed + 99, &err);
+    assert_non_null(back);
+    int kinds[CARC_MAX_TILES], n = carc_game_deal(g, kinds, CARC_MAX_TILES, NULL);
+    uint64_t generator;
+    assert_int_equal(carc_game_deal(g, NULL, 0, &generator), n);
+    assert_int_equal(carc_game_choose_tile(back, carc_game_drawn_tile(g)), CARC_OK);
+    int swapped[CARC_MAX_TILES];
+    memcpy(swapped, kinds, sizeof swapped);
+    swapped[0] = kinds[n - 1]; /* the next draw a main-pile tile, even in the river */
+    swapped[n - 1] = kinds[0];
+    uint64_t before = carc_game_digest(back);
+    int was[CARC_MAX_TILES];
+    carc_game_deal(back, was, CARC_MAX_TILES, NULL);
+    assert_int_equal(carc_game_set_deal(back, kinds, n - 1, generator), CARC_EINVAL);
+    if (strcmp(expansions, "river") == 0)
+        assert_int_equal(carc_game_set_deal(back, swapped, n, generator), CARC_EINVAL);
+    int after[CARC_MAX_TILES];
+    carc_game_deal(back, after, CARC_MAX_TILES, NULL);
+    assert_memory_equal(after, was, sizeof(int) * (size_t)n); /* refused: unchanged */
+    assert_int_equal(carc_game_set_deal(back, kinds, n, generator), CARC_OK);
+    assert_int_equal(carc_game_digest(back), before);
+    while (!carc_game_over(g)) {
+        assert_int_equal(carc_game_drawn_tile(back), carc_game_drawn_tile(g));
+        carc_rng copy = r;
+        carc_game_play_random(g, &r, 0.5, NULL);
+        carc_game_play_random(back, &copy, 0.5, NULL);
+    }
+    assert_true(carc_game_over(back));
+    assert_int_equal(carc_game_digest(back), carc_game_digest(g));
+    carc_game_free(back);
+    carc_game_free(g);
+}
+
+static void test_deal_round_trip(void **state)
+{
+    (void)state;
+    check_deal_round_trip(2, "", 5);
+    check_deal_round_trip(3, "river", 6);
+    check_deal_round_trip(8, "inns-cathedrals,traders-builders", 7);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -283,6 +339,7 @@ int main(void)
         cmocka_unit_test(test_digest_changes),      cmocka_unit_test(test_digest_after_replay),
         cmocka_unit_test(test_digest_after_end),    cmocka_unit_test(test_view_keeps_public_state),
         cmocka_unit_test(test_view_hides_the_pile), cmocka_unit_test(test_view_of_finished_game),
+        cmocka_unit_test(test_deal_round_trip),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
