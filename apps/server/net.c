@@ -907,18 +907,26 @@ static void on_signal(int sig)
 
 /* --- Running ----------------------------------------------------------------------------- */
 
+enum { FILE_MOUNTS = 2 }; /* the static files' mounts (make_context) */
+
 /* The context, on the libev loop `loop`; it listens on no port of its
  * own: the listener (listener.h) hands it the connections. */
 static struct lws_context *make_context(server *S, struct lws_http_mount *api,
                                         struct lws_http_mount *files, struct ev_loop *loop)
 {
     const server_options *o = S->opt;
-    memset(files, 0, sizeof *files);
-    files->mountpoint = "/";
-    files->origin = o->static_dir;
-    files->def = "index.html";
-    files->origin_protocol = LWSMPRO_FILE;
-    files->mountpoint_len = 1;
+    /* The client's files, and its pages with addresses of their own (the
+     * rules: /rules), which are the client's page too. */
+    static const char *const mountpoints[FILE_MOUNTS] = {"/", "/rules"};
+    memset(files, 0, FILE_MOUNTS * sizeof *files);
+    for (int i = 0; i < FILE_MOUNTS; i++) {
+        files[i].mountpoint = mountpoints[i];
+        files[i].origin = o->static_dir;
+        files[i].def = "index.html";
+        files[i].origin_protocol = LWSMPRO_FILE;
+        files[i].mountpoint_len = (unsigned char)strlen(mountpoints[i]);
+        files[i].mount_next = i + 1 < FILE_MOUNTS ? &files[i + 1] : NULL;
+    }
     memset(api, 0, sizeof *api);
     api->mount_next = o->static_dir ? files : NULL;
     api->mountpoint = "/api";
@@ -1061,9 +1069,9 @@ int server_run(const server_options *o)
     if (!S)
         return 1;
     S->opt = o;
-    struct lws_http_mount api, files;
+    struct lws_http_mount api, files[FILE_MOUNTS];
     int status = 1;
-    if (start(S, &api, &files) == 0) {
+    if (start(S, &api, files) == 0) {
         /* Before the ready line: whoever reads it may stop us at once. */
         signal(SIGTERM, on_signal);
         signal(SIGINT, on_signal);

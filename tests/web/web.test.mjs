@@ -1636,6 +1636,42 @@ await test('issue 36: a rated game between accounts, a rematch both accept, the 
   await bob.context().close();
 });
 
+// Issue 37: the rules page. /rules opens the base game; every diagram's
+// tiles are drawings the page has (no broken <use>); a table with The River
+// and a hand of tiles opens the rules at its house rule, and `?` at the
+// table opens them beside the game.
+await test('the rules page: the base game with its diagrams, a table opens it at the rules it plays', async () => {
+  const page = await openPage(browser, `${server.url}/rules`);
+  await page.waitForSelector('#page .rules-section.asked[data-section=base]');
+  check(page.url().endsWith('/rules/'), `the address stays /rules (${page.url()})`);
+  const sections = await page.$$eval('#page .rules-section', (l) => l.map((e) => e.dataset.section));
+  for (const s of ['base', 'river', 'inns-cathedrals', 'traders-builders', 'players', 'rule-hand', 'rule-table', 'rule-bonus-turn', 'rule-farms-first-edition'])
+    check(sections.includes(s), `a section ${s} (${sections})`);
+  const uses = await page.$$eval('#page .rules-diagram use', (u) => u.map((e) => e.getAttribute('href')));
+  check(uses.length >= 15, `the diagrams draw tiles (${uses.length})`);
+  const missing = await page.$$eval('#page .rules-diagram use, #page .rules-tiles use', (u) => u.map((e) => e.getAttribute('href')).filter((h) => !document.querySelector(h)));
+  check(missing.length === 0, `every drawn tile exists (${missing})`);
+  check(await page.$$eval('#page .rules-diagram .meeple', (m) => m.length) >= 5, 'followers stand in the diagrams');
+  check(/3 points for each completed city/.test(await page.$eval('#rules-base', (e) => e.textContent)), 'the farms\' rule in words');
+  await (await page.$('#rules-base')).screenshot({ path: path.join(ART, 'rules-base.png') });
+  await page.click('#page .rules-toc a[data-section=traders-builders]');
+  await page.waitForSelector('#page .rules-section.asked[data-section=traders-builders]');
+  check(await page.$$eval('#rules-traders-builders .rules-tiles span', (l) => l.length) >= 20, 'the Traders & Builders tiles shown');
+  await page.screenshot({ path: path.join(ART, 'rules-traders-builders.png') });
+  // A table's rules: its house rule first.
+  await page.goto(server.url);
+  await page.waitForSelector('body[data-ready=yes]');
+  await page.goto(`${server.url}/?play=easy&expansions=river&rules=hand=2`);
+  await page.waitForSelector('#table-view[data-status=playing]');
+  await page.waitForFunction(() => /rules=rule-hand/.test(document.querySelector('#rules-link').href));
+  check(await page.$eval('#rules-link', (a) => a.target) === '_blank', 'the rules open beside the game');
+  const [tab] = await Promise.all([page.context().waitForEvent('page'), page.keyboard.press('?')]);
+  await tab.waitForSelector('#page .rules-section.asked[data-section=rule-hand]');
+  check(/draws back up/.test(await tab.$eval('#rules-rule-hand', (e) => e.textContent)), 'the hand rule in words');
+  await tab.close();
+  await page.context().close();
+});
+
 await browser.close();
 await server.stop();
 console.log(`${passed} passed, ${failed} failed`);

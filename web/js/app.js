@@ -10,6 +10,7 @@ import { ReplayView } from './replay.js';
 import * as store from './store.js';
 import { MyGames } from './mygames.js';
 import { showPlayer, showLeaderboard } from './ratings.js';
+import { showRules } from './rules.js';
 
 const $ = (s) => document.querySelector(s);
 const conn = new Connection(socketUrl());
@@ -72,6 +73,16 @@ async function route(record = null) {
   const id = params.get('t'), replay = params.get('replay');
   view?.close();
   view = null;
+  $('#rules-link').href = '/?rules=base';
+  $('#rules-link').removeAttribute('target');
+  // The rules (/rules, /?rules=SECTION): the section asked for in view.
+  if (params.has('rules') || location.pathname.replace(/\/$/, '') === '/rules') {
+    lobby.hide();
+    screen('page-view');
+    games.setTitle('Rules: Carcassonne');
+    showRules($('#page'), catalogue, params.get('rules') || 'base');
+    return;
+  }
   // A player page (/?player=NAME) or the leaderboard (/?leaderboard=duel).
   const player = params.get('player'), board = params.get('leaderboard');
   if (player || board !== null) {

@@ -2,6 +2,7 @@
 // Table, draws the board and the side panel, runs our turn, and announces
 // what happens in an aria-live region.
 
+import { rulesUrl } from './rules.js';
 import { Board } from './board.js';
 import { Table, parseMove, isLogged } from './game.js';
 import { Turn } from './turn.js';
@@ -374,6 +375,12 @@ export class TableView {
 
   // What kind of table: a rated game says so (its ratings move at the end).
   renderInfo() {
+    // The header's Rules link opens at the rules this table plays.
+    const rules = document.querySelector('#rules-link');
+    if (rules) {
+      rules.href = rulesUrl(this.table.state);
+      rules.target = '_blank'; // the game stays open in its own tab
+    }
     const el = this.el('#table-info'), s = this.table.state;
     el.hidden = !s.rated;
     el.innerHTML = s.rated ? '<strong class="rated">Rated game</strong>: the players\' ratings move at the end; no takebacks. A click on a name opens the player\'s page.' : '';
@@ -615,6 +622,7 @@ export class TableView {
     const pan = { ArrowLeft: [60, 0], ArrowRight: [-60, 0], ArrowUp: [0, 60], ArrowDown: [0, -60] }[e.key];
     if (pan) this.board.pan(...pan);
     else if (e.key === 'c' || e.key === 'C') this.centreLast();
+    else if (e.key === '?' && this.table) window.open(rulesUrl(this.table.state), '_blank', 'noopener');
     else if (e.key === 'Escape') this.inspector.clear();
     else if (e.key === 'f' || e.key === 'F') this.board.fit();
     else if (e.key === '+' || e.key === '=') this.board.zoom(1.25);
