@@ -16,9 +16,11 @@
 #include "counts.h"
 #include "frame_check.h"
 #include "http_api.h"
+#include "http_headers.h"
 #include "listener.h"
 #include "message.h"
 #include "relay.h"
+#include "static_files.h"
 #include "tables.h"
 #include "workers.h"
 
@@ -91,7 +93,8 @@ typedef struct server {
     storage *store;
     srv_tables *tables;
     workers *pool;
-    http_api *api; /* the accounts' routes */
+    http_api *api;       /* the accounts' routes */
+    static_files *files; /* the client's files and the tile catalogue, from memory */
     webhooks *webhooks;
     uint64_t next_id;
     msg_request request; /* the one being handled */
@@ -458,6 +461,54 @@ static char *stats_json(server *S)
 
 /* GET /api/tables/ID/record: the record as text; GET /api/tiles: the tile
  * catalogue as JSON; GET /api/stats: the server's counters as JSON. */
+static int add_header(struct lws *wsi, const char *name, const char *value, unsigned char **at,
+                      unsigned char *end)
+{
+    return lws_add_http_header_by_name(wsi, (const unsigned char *)name,
+                                       (const unsigned char *)value, (int)strlen(value), at, end);
+}
+
+/* Header `token` of the request into `out` ("" when it has none). */
+static const char *header(struct lws *wsi, enum lws_token_indexes token, char *out, int cap)
+{
+    if (lws_hdr_copy(wsi, out, cap, token) < 0)
+        out[0] = '\0';
+    return out;
+}
+
+/* Answers a GET of file `f`: 304 when the browser holds it already (its
+ * entity tag), else the file, gzip-compressed when the browser accepts
+ * it; browsers revalidate each time (no-cache), which costs a 304. */
+static int serve_file(session *s, struct lws *wsi, const static_file *f)
+{
+    char tag[256], accept[256];
+    int unchanged =
+        http_etag_matches(header(wsi, WSI_TOKEN_HTTP_IF_NONE_MATCH, tag, sizeof tag), f->etag);
+    int gz = f->gz &&
+             http_accepts_gzip(header(wsi, WSI_TOKEN_HTTP_ACCEPT_ENCODING, accept, sizeof accept));
+    const unsigned char *data = gz ? f->gz : f->data;
+    size_t len = unchanged ? 0 : gz ? f->gz_len : f->len;
+    unsigned char head[LWS_PRE + 768], *start = head + LWS_PRE, *at = start,
+                                       *end = head + sizeof head - 1;
+    if (lws_add_http_common_headers(wsi, unchanged ? HTTP_STATUS_NOT_MODIFIED : HTTP_STATUS_OK,
+                                    f->type, (lws_filepos_t)len, &at, end) ||
+        add_header(wsi, "etag:", f->etag, &at, end) ||
+        add_header(wsi, "cache-control:", "no-cache", &at, end) ||
+        (f->gz && add_header(wsi, "vary:", "accept-encoding", &at, end)) ||
+        (gz && !unchanged && add_header(wsi, "content-encoding:", "gzip", &at, end)) ||
+        lws_finalize_write_http_header(wsi, start, &at, end))
+        return -1;
+    if (unchanged)
+        return lws_http_transaction_completed(wsi) ? -1 : 0;
+    s->body = malloc(LWS_PRE + len);
+    if (!s->body)
+        return -1;
+    memcpy(s->body + LWS_PRE, data, len);
+    s->body_len = len;
+    lws_callback_on_writable(wsi);
+    return 0;
+}
+
 static int http_request(server *S, session *s, struct lws *wsi, const char *path)
 {
     if (S->api && http_api_route(wsi)) {
@@ -465,15 +516,19 @@ static int http_request(server *S, session *s, struct lws *wsi, const char *path
         client_addr(S, wsi, addr, sizeof addr);
         return http_api_begin(S->api, wsi, &s->api, addr);
     }
+    char uri[512];
+    const static_file *f = lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) > 0 && !s->body
+                               ? static_files_find(S->files, uri)
+                               : NULL;
+    if (f)
+        return serve_file(s, wsi, f);
     char id[STORED_ID_BYTES + 1] = "";
     const char *p = strstr(path, "tables/");
     const char *rest = p ? p + 7 : NULL;
     const char *slash = rest ? strchr(rest, '/') : NULL;
-    int finished = 0, tiles = strcmp(path, "/api/tiles") == 0,
-        stats = strcmp(path, "/api/stats") == 0;
-    char *text = tiles ? catalogue_json() : stats ? stats_json(S) : NULL;
-    if (!tiles && !stats && slash && strcmp(slash, "/record") == 0 &&
-        (size_t)(slash - rest) < sizeof id) {
+    int finished = 0, stats = strcmp(path, "/api/stats") == 0;
+    char *text = stats ? stats_json(S) : NULL;
+    if (!stats && slash && strcmp(slash, "/record") == 0 && (size_t)(slash - rest) < sizeof id) {
         memcpy(id, rest, (size_t)(slash - rest));
         id[slash - rest] = '\0';
         text = tables_record(S->tables, id, &finished);
@@ -493,9 +548,9 @@ static int http_request(server *S, session *s, struct lws *wsi, const char *path
     free(text);
     unsigned char head[LWS_PRE + 512], *start = head + LWS_PRE, *at = start,
                                        *end = head + sizeof head - 1;
-    if (lws_add_http_common_headers(
-            wsi, HTTP_STATUS_OK, tiles || stats ? "application/json" : "text/plain; charset=utf-8",
-            (lws_filepos_t)len, &at, end) ||
+    if (lws_add_http_common_headers(wsi, HTTP_STATUS_OK,
+                                    stats ? "application/json" : "text/plain; charset=utf-8",
+                                    (lws_filepos_t)len, &at, end) ||
         lws_finalize_write_http_header(wsi, start, &at, end))
         return -1;
     lws_callback_on_writable(wsi);
@@ -907,28 +962,20 @@ static void on_signal(int sig)
 
 /* --- Running ----------------------------------------------------------------------------- */
 
-enum { FILE_MOUNTS = 2 }; /* the static files' mounts (make_context) */
-
 /* The context, on the libev loop `loop`; it listens on no port of its
  * own: the listener (listener.h) hands it the connections. */
 static struct lws_context *make_context(server *S, struct lws_http_mount *api,
                                         struct lws_http_mount *files, struct ev_loop *loop)
 {
     const server_options *o = S->opt;
-    /* The client's files, and its pages with addresses of their own (the
-     * rules: /rules), which are the client's page too. */
-    static const char *const mountpoints[FILE_MOUNTS] = {"/", "/rules"};
-    memset(files, 0, FILE_MOUNTS * sizeof *files);
-    for (int i = 0; i < FILE_MOUNTS; i++) {
-        files[i].mountpoint = mountpoints[i];
-        files[i].origin = o->static_dir;
-        files[i].def = "index.html";
-        files[i].origin_protocol = LWSMPRO_FILE;
-        files[i].mountpoint_len = (unsigned char)strlen(mountpoints[i]);
-        files[i].mount_next = i + 1 < FILE_MOUNTS ? &files[i + 1] : NULL;
-    }
+    /* Everything but /api: the client's files, from memory (serve_file). */
+    memset(files, 0, sizeof *files);
+    files->mountpoint = "/";
+    files->origin = "carcassonne.v1";
+    files->origin_protocol = LWSMPRO_CALLBACK;
+    files->mountpoint_len = 1;
     memset(api, 0, sizeof *api);
-    api->mount_next = o->static_dir ? files : NULL;
+    api->mount_next = files;
     api->mountpoint = "/api";
     api->origin = "carcassonne.v1";
     api->origin_protocol = LWSMPRO_CALLBACK;
@@ -984,6 +1031,24 @@ static int listen_on_loop(server *S, struct lws_http_mount *api, struct lws_http
     return 0;
 }
 
+/* The client's files (--static) and the tile catalogue (/api/tiles), read
+ * once; -1 with a message on standard error. */
+static int load_files(server *S)
+{
+    char err[256];
+    char *tiles = catalogue_json();
+    S->files = static_files_load(S->opt->static_dir, err, sizeof err);
+    if (!S->files || !tiles ||
+        static_files_add(S->files, "/api/tiles", "application/json", tiles, strlen(tiles)) != 0) {
+        fprintf(stderr, "carcassonne serve: the client's files: %s\n",
+                S->files ? "out of memory" : err);
+        free(tiles);
+        return -1;
+    }
+    free(tiles);
+    return 0;
+}
+
 static int start(server *S, struct lws_http_mount *api, struct lws_http_mount *files)
 {
     const server_options *o = S->opt;
@@ -1010,7 +1075,7 @@ static int start(server *S, struct lws_http_mount *api, struct lws_http_mount *f
                        hook_turn};
     srv_limits limits = {o->max_tables, o->max_tables_per_ip, o->max_computer_tables_per_ip};
     S->tables = tables_new(S->store, &hooks, &limits);
-    if (!S->tables || listen_on_loop(S, api, files) != 0)
+    if (!S->tables || load_files(S) != 0 || listen_on_loop(S, api, files) != 0)
         return -1;
     S->self = storage_server_id(S->store);
     if (storage_is_postgres(o->db) &&
@@ -1049,6 +1114,8 @@ static void stop(server *S)
         lws_context_destroy(S->ctx);
     http_api_free(S->api); /* after the context: its requests' connections are closed */
     S->api = NULL;
+    static_files_free(S->files);
+    S->files = NULL;
     webhooks_free(S->webhooks); /* after the workers: no call runs */
     S->webhooks = NULL;
     if (S->loop)
@@ -1069,9 +1136,9 @@ int server_run(const server_options *o)
     if (!S)
         return 1;
     S->opt = o;
-    struct lws_http_mount api, files[FILE_MOUNTS];
+    struct lws_http_mount api, files;
     int status = 1;
-    if (start(S, &api, files) == 0) {
+    if (start(S, &api, &files) == 0) {
         /* Before the ready line: whoever reads it may stop us at once. */
         signal(SIGTERM, on_signal);
         signal(SIGINT, on_signal);
