@@ -71,13 +71,30 @@ async function nextTurn(page) {
     }, null, { timeout: LONG, polling: 50 });
     return h.jsonValue();
   } catch (e) {
-    const shown = await page.evaluate(() => {
-      const v = document.querySelector('#table-view');
-      const log = [...document.querySelectorAll('#log li')].slice(-4).map((l) => l.textContent.trim());
-      return { ...v?.dataset, phase: document.body.dataset.phase, bar: document.querySelector('#actions')?.textContent.trim().slice(0, 200), log };
-    }).catch(() => ({}));
-    await page.screenshot({ path: path.join(ART, `stuck-${Date.now()}.png`) }).catch(() => {});
-    throw new Error(`${e.message}; the page showed ${JSON.stringify(shown)}`);
+    throw await stuck(page, e);
+  }
+}
+
+// What a page showed when a wait ran out: its table's data, the phase,
+// the bar, the seat actions and the last lines of the log, and a
+// screenshot (stuck-*.png).
+async function stuck(page, e) {
+  const shown = await page.evaluate(() => {
+    const v = document.querySelector('#table-view');
+    const log = [...document.querySelectorAll('#log li')].slice(-4).map((l) => l.textContent.trim());
+    const text = (sel) => document.querySelector(sel)?.textContent.trim().slice(0, 200);
+    return { ...v?.dataset, phase: document.body.dataset.phase, bar: text('#actions'), seat: text('#seat-actions'), status: text('#status'), log };
+  }).catch(() => ({}));
+  await page.screenshot({ path: path.join(ART, `stuck-${Date.now()}.png`) }).catch(() => {});
+  return new Error(`${e.message}; the page showed ${JSON.stringify(shown)}`);
+}
+
+// page.waitForFunction, saying what the page showed when it runs out.
+async function waitShown(page, fn, arg) {
+  try {
+    return await page.waitForFunction(fn, arg, { timeout: LONG, polling: 100 });
+  } catch (e) {
+    throw await stuck(page, e);
   }
 }
 
@@ -1477,8 +1494,8 @@ await test('issue 36: resigning at a table of three: the computer plays the seat
   await page.click('#seat-actions button[data-act=resign]');
   check(/With 3 players the computer plays your seat/.test(await page.$eval('#seat-actions .confirm', (e) => e.textContent)), 'the question says what happens');
   await page.click('#seat-actions button[data-act=resign-yes]');
-  await page.waitForFunction(() => /You resigned: the computer plays your seat/.test(document.querySelector('#seat-actions').textContent));
-  await page.waitForFunction(() => +document.querySelector('#table-view').dataset.turn >= 3);
+  await waitShown(page, () => /You resigned: the computer plays your seat/.test(document.querySelector('#seat-actions').textContent));
+  await waitShown(page, () => +document.querySelector('#table-view').dataset.turn >= 3);
   check(await page.$eval('.player:first-child .name', (e) => e.textContent) === 'Ann (resigned) (you)', 'the seat is shown resigned');
   check(!(await page.$('#seat-actions button[data-act=resign]')), 'no second resignation');
   check(await page.evaluate(() => document.body.dataset.phase) === 'wait', 'no turn of ours to play');
