@@ -53,5 +53,6 @@ while [ "$i" -le $((2 * rounds + 1)) ]; do
     ratios="$ratios $r"
     i=$((i + 1))
 done
+# shellcheck disable=SC2086 # $ratios: one argument a ratio
 echo "tiles placed a second with all three, median of $((2 * rounds + 1)) paired rounds:\
  $(python3 -c "import statistics, sys; print('%.0f%%' % (100 * statistics.median(map(float, sys.argv[1:]))))" $ratios) of the base game's"

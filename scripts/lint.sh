@@ -1,12 +1,16 @@
 #!/bin/sh
 # lint.sh: clang-format (no changes needed), clang-tidy and cppcheck over
-# the C sources. Needs a configured build/ (compile_commands.json).
+# the C sources, shellcheck over the shell scripts. Needs a configured
+# build/ (compile_commands.json).
 set -eu
 cd "$(dirname "$0")/.."
 sources=$(git ls-files '*.c' '*.h')
 echo "== clang-format"
 # shellcheck disable=SC2086
 clang-format --dry-run -Werror $sources
+echo "== shellcheck"
+# shellcheck disable=SC2046 # one argument a script
+shellcheck $(git ls-files '*.sh' .ci/run)
 echo "== cppcheck"
 # ctunullpointer: a carc_game handle is never NULL by contract (carcassonne.h).
 cppcheck --enable=warning,performance,portability --std=c11 --error-exitcode=1 \
