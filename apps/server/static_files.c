@@ -5,11 +5,11 @@
 #include <dirent.h>
 #include <errno.h>
 #include <sodium.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#define ZLIB_CONST /* next_in reads const bytes */
 #include <zlib.h>
 
 enum { MAX_DEPTH = 4, PATH_BYTES = 1024 };
@@ -60,7 +60,7 @@ static int gzip(const unsigned char *data, size_t len, unsigned char **out, size
         deflateEnd(&z);
         return -1;
     }
-    z.next_in = (Bytef *)(uintptr_t)data; /* zlib reads it only */
+    z.next_in = data;
     z.avail_in = (uInt)len;
     z.next_out = buf;
     z.avail_out = (uInt)cap;
