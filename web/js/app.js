@@ -10,6 +10,8 @@ import { ReplayView } from './replay.js';
 import * as store from './store.js';
 import { MyGames } from './mygames.js';
 import { showPlayer, showLeaderboard } from './ratings.js';
+import { initTheme } from './theme.js';
+import { mirrorDisabled } from './buttons.js';
 
 const $ = (s) => document.querySelector(s);
 const conn = new Connection(socketUrl());
@@ -118,6 +120,8 @@ function go(url, record = null) {
 }
 
 async function main() {
+  initTheme();
+  mirrorDisabled();
   status('connecting…');
   const [cat] = await Promise.all([Catalogue.load(), conn.connect()]);
   catalogue = cat;

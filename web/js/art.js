@@ -87,9 +87,9 @@ export function countryside(room) {
 
 // A house of a city seen from above: a roof with its ridge and a shaded side.
 function roof([x, y], turn) {
-  return `<g class="art roof" transform="translate(${x},${y}) rotate(${turn})"><rect class="art-roof" x="-8" y="-5.5" width="16" height="11" rx="1"/>` +
-    '<path class="art-roof-shade" d="M-8,0H8V4.5A1,1 0 0 1 7,5.5H-7A1,1 0 0 1 -8,4.5Z"/><path class="art-ridge" d="M-8,0H8"/>' +
-    '<path class="art-chimney" d="M3,-4.5h2.6v2.6h-2.6Z"/></g>';
+  return `<g class="art roof" transform="translate(${x},${y}) rotate(${turn})"><rect class="art-shadow" x="-7.5" y="-4" width="19" height="13" rx="1"/><rect class="art-roof" x="-9.5" y="-6.5" width="19" height="13" rx="1"/>` +
+    '<path class="art-roof-shade" d="M-9.5,0H9.5V5.5A1,1 0 0 1 8.5,6.5H-8.5A1,1 0 0 1 -9.5,5.5Z"/><path class="art-ridge" d="M-9.5,0H9.5"/>' +
+    '<path class="art-chimney" d="M3.5,-5h3v3h-3Z"/></g>';
 }
 
 // The roofs of a tile's cities: deep inside a city, clear of spots and icons.
@@ -97,7 +97,7 @@ export function roofs(room) {
   const id = room.tile.id ?? room.tile.letter;
   const cities = room.shapes.filter((s) => s.kind === 'city');
   if (!cities.length) return '';
-  const ok = (p) => cities.some((c) => insidePolygon(p, c.poly) && depthIn(p, c.poly) > 10) && clearOfFigures(room, p, 11);
+  const ok = (p) => cities.some((c) => insidePolygon(p, c.poly) && depthIn(p, c.poly) > 11) && clearOfFigures(room, p, 12);
   const rnd = seeded(`${id}^`);
-  return pick(`${id}^`, ok, 4, 18).map((p) => roof(p, [0, 90, 15, -15, 75][Math.floor(rnd() * 5)])).join('');
+  return pick(`${id}^`, ok, 3, 24).map((p) => roof(p, [0, 90, 8, -8, 82][Math.floor(rnd() * 5)])).join('');
 }
