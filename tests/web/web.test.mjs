@@ -1708,11 +1708,39 @@ async function goodsAndFigures(page, board) {
   }, board);
 }
 
+// A legend of the board's marks, drawn by the page's own modules (for
+// docs/web.md): the tiles with each mark, then each figure in the eight
+// colours. Screenshot: legend.png.
+async function legend(page) {
+  await page.evaluate(async () => {
+    const { PLAYERS, meepleSvg } = await import('/js/players.js');
+    const tiles = [['F', 'city', 'a pennant (shield)'], ['B', 'cloister', 'a chapel, a bell'], ['IB', 'inn', 'a sign with a mug'], ['IK', 'cathedral', 'the largest building'],
+      ['TB', 'wine', 'a bottle'], ['TA', 'grain', 'a sheaf'], ['TG', 'cloth', 'a bolt'], ['RD', 'river', 'water, banks'], ['W', 'crossroads', 'roads end here']];
+    const words = (x, y, t, size = 13) => `<text x="${x}" y="${y}" font-size="${size}" text-anchor="middle" font-family="system-ui">${t}</text>`;
+    let svg = tiles.map(([id, what, how], i) => `<use href="#tile-${id}" transform="translate(${10 + i * 120},10)"/>${words(60 + i * 120, 128, what, 14)}${words(60 + i * 120, 144, how, 11)}`).join('');
+    const rows = [['follower', false, 'a follower (a thief, a knight, a monk)'], ['follower', true, 'a farmer, lying'], ['large', false, 'the large follower'],
+      ['builder', false, 'the builder'], ['pig', false, 'the pig']];
+    rows.forEach(([figure, lying, what], r) => {
+      const y = 190 + r * 62;
+      svg += PLAYERS.map((p, i) => meepleSvg(i, 40 + i * 62, y, lying, '', figure)).join('') + `<text x="530" y="${y + 5}" font-size="14" font-family="system-ui">${what}</text>`;
+    });
+    svg += PLAYERS.map((p, i) => words(40 + i * 62, 495, p.name)).join('');
+    const div = document.createElement('div');
+    div.id = 'legend-sheet';
+    div.style.cssText = 'position:fixed;inset:0;background:#f6f3ea;z-index:99';
+    div.innerHTML = `<svg width="1100" height="510" style="background:#f6f3ea">${svg}</svg>`;
+    document.body.appendChild(div);
+  });
+  await page.locator('#legend-sheet svg').screenshot({ path: path.join(ART, 'legend.png') });
+  await page.evaluate(() => document.querySelector('#legend-sheet').remove());
+}
+
 await test('the board: illustrated tiles, the plain theme a click away, goods clear of figures, short animations, disabled buttons', async () => {
   const page = await openPage(browser, server.url);
   // The art is SVG from the catalogue: nothing raster, nothing fetched.
   const defs = await page.$eval('#tile-defs', (e) => ({ html: e.innerHTML, art: e.querySelectorAll('.art').length }));
   check(defs.art > 100 && !/<image|href="(?!#)|url\((?!#)/.test(defs.html), `illustrated, self-contained tiles (${defs.art} art parts)`);
+  await legend(page);
   await finishedBoard(page);
   const { goods, figures } = await goodsAndFigures(page, '#replay-board');
   check(goods.length >= 10 && figures.length >= 8, `a full board (${goods.length} goods tokens, ${figures.length} figures)`);
