@@ -1673,10 +1673,11 @@ async function finishedBoard(page, load = true) {
   await zoomTo(page, 0.6);
 }
 
-// Zooms the replay's board to scale s about its middle (one wheel turn).
-async function zoomTo(page, s) {
+// Zooms the replay's board to scale s about a point of the page (one
+// wheel turn; by default the board's middle).
+async function zoomTo(page, s, at = null) {
   const scale = () => page.$eval('#replay-board .world', (w) => +w.getAttribute('transform').match(/scale\(([\d.]+)\)/)[1]);
-  const box = await page.$eval('#replay-board', (e) => { const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; });
+  const box = at || await page.$eval('#replay-board', (e) => { const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; });
   await page.mouse.move(...box);
   await page.mouse.wheel(0, -Math.log(s / await scale()) / 0.0015);
   await page.waitForFunction((want) => Math.abs(+document.querySelector('#replay-board .world').getAttribute('transform').match(/scale\(([\d.]+)\)/)[1] - want) < 0.02, s);
@@ -1748,7 +1749,15 @@ await test('the board: illustrated tiles, the plain theme a click away, goods cl
   const overlaps = goods.flatMap((g) => figures.filter((f) => f.left < g.right && g.left < f.right && f.top < g.bottom && g.top < f.bottom).map((f) => `${g.tile} under a ${f.figure}`));
   check(!overlaps.length, `no goods token under a figure (${overlaps})`);
   await page.screenshot({ path: path.join(ART, 'board-finished.png') });
-  await zoomTo(page, 1.6);
+  // Zoomed in on the goods token nearest a figure, brought to the middle.
+  const centre = (b) => [(b.left + b.right) / 2, (b.top + b.bottom) / 2];
+  const gap = (g) => Math.min(...figures.map((f) => Math.hypot(centre(f)[0] - centre(g)[0], centre(f)[1] - centre(g)[1])));
+  const near = goods.reduce((a, b) => (gap(b) < gap(a) ? b : a));
+  await zoomTo(page, 1.6, centre(near));
+  const middle = await page.$eval('#replay-board', (e) => { const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; });
+  await page.mouse.down();
+  await page.mouse.move(middle[0], middle[1], { steps: 4 });
+  await page.mouse.up();
   await page.screenshot({ path: path.join(ART, 'board-finished-zoomed.png') });
   // The plain theme: one click, kept after a reload, one click back.
   // What shows is compared, as the tiles' copies inside each <use> are out of the DOM's reach.
