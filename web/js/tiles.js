@@ -2,7 +2,7 @@
 // A tile is 100 x 100 units at rotation 0; every shape comes from the
 // segments' ports, so no tile has artwork of its own.
 
-import { countryside, roofs, PATTERNS } from './art.js';
+import { countryside, roofs, grass, paving, battlements } from './art.js';
 
 export const SIZE = 100;
 const PORT_NAMES = ['NNW', 'N', 'NNE', 'ENE', 'E', 'ESE', 'SSE', 'S', 'SSW', 'WSW', 'W', 'WNW'];
@@ -45,9 +45,10 @@ function cityShape(seg, closed = false) {
   const edges = cityEdges(seg);
   const f = (p) => `${p[0].toFixed(1)},${p[1].toFixed(1)}`;
   if (edges.length === 4) {
-    return { d: 'M0,0H100V100H0Z', walls: '', poly: CORNER };
+    return { d: 'M0,0H100V100H0Z', walls: '', wallLines: [], poly: CORNER };
   }
   let d, walls = '', poly;
+  const wallLines = []; // the walls as polylines, for their battlements (art.js)
   if (edges.length === 1 || (edges.length === 2 && (edges[1] - edges[0] === 1 || edges[1] - edges[0] === 3))) {
     // One edge, or two adjacent ones: along the tile's border, then one curve back.
     const first = edges.length === 2 && edges[1] - edges[0] === 3 ? edges[1] : edges[0];
@@ -65,6 +66,7 @@ function cityShape(seg, closed = false) {
     poly = along.concat(back);
     d = `M${along.map(f).join('L')}Q${f(ctrl)} ${f(start)}Z`;
     walls = `M${f(end)}Q${f(ctrl)} ${f(start)}`;
+    wallLines.push([end, ...back]);
   } else {
     // Two opposite edges or three: the whole tile less a lens per field edge.
     poly = [CORNER[0]];
@@ -79,11 +81,12 @@ function cityShape(seg, closed = false) {
         poly.push(...quad(a, ctrl, b));
         d += `Q${f(ctrl)} ${f(b)}`;
         walls += `M${f(a)}Q${f(ctrl)} ${f(b)}`;
+        wallLines.push([a, ...quad(a, ctrl, b)]);
       }
     }
     d += 'Z';
   }
-  return { d, walls, poly };
+  return { d, walls, wallLines, poly };
 }
 
 // A road or river segment as a path and a polyline: from edge middle to
@@ -203,7 +206,7 @@ function closedFieldAnchor(tile, seg, free) {
 // The SVG of one tile kind (rotation 0) and its followers' anchors. The
 // river is water with banks, under the roads (a road over it is a bridge);
 // the spring and the lake end in a pool. The parts of class "art" (grass,
-// trees, crops, paving, battlements, roofs, ruts, ripples) are the
+// trees, crops, battlements, roofs, ruts, ripples) are the
 // illustrated theme's: the plain theme hides them (style.css), and they
 // keep clear of every follower's spot and every icon (art.js).
 function drawTile(tile) {
@@ -232,28 +235,21 @@ function drawTile(tile) {
     }
   });
   const cloister = tile.segments.some((s) => s.kind === 'cloister') ? cloisterPoly(layout.cloister) : null;
-  const room = { tile, shapes, anchors: at, icons, cloister };
-  let svg = `<rect class="field" width="100" height="100"/><rect class="art grass" width="100" height="100"/>${countryside(room)}`;
+  const room = { tile, shapes, anchors: at, icons, cloister, art: [] };
+  let svg = `<rect class="field" width="100" height="100"/>${grass(room)}${countryside(room)}`;
   for (const s of shapes) {
     if (s.kind !== 'river') continue;
     const pool = s.line.length === 2 ? '<circle class="river-bank" cx="50" cy="50" r="17"/><circle class="water" cx="50" cy="50" r="14"/>' : '';
     svg += `<path class="river-bank" d="${s.d}"/>${pool}<path class="water" d="${s.d}"/><path class="art ripples" d="${s.d}"/>`;
   }
   for (const s of shapes) if (s.kind === 'road') svg += `<path class="road-edge" d="${s.d}"/><path class="road" d="${s.d}"/><path class="art ruts" d="${s.d}"/>`;
-  let clips = '';
   for (const s of shapes) {
-    if (s.kind !== 'city') continue;
-    // The battlements: a dashed band along the wall, clipped to the city
-    // (clips, once per kind in defs()), so that its teeth point inwards.
-    const clip = `clip-${tile.id ?? tile.letter}-${shapes.indexOf(s)}`;
-    clips += `<clipPath id="${clip}"><path d="${s.d}"/></clipPath>`;
-    svg += `<path class="city" d="${s.d}"/><path class="art paving" d="${s.d}"/>` +
-      `<path class="art battlements" clip-path="url(#${clip})" d="${s.walls}"/><path class="wall" d="${s.walls}"/>`;
+    if (s.kind === 'city') svg += `<path class="city" d="${s.d}"/>${battlements(s)}<path class="wall" d="${s.walls}"/>`;
   }
-  svg += roofs(room);
+  svg += paving(room) + roofs(room);
   const deadEnds = tile.segments.filter((s) => s.kind === 'road' && s.ports.length === 1).length;
   if (deadEnds >= 3 && !cloister) svg += '<rect class="village" x="42" y="42" width="16" height="16"/>';
-  return { svg, clips, icons, anchors: at, shapes };
+  return { svg, icons, anchors: at, shapes, art: room.art };
 }
 
 const hasMark = (seg, mark) => (seg.marks || []).includes(mark);
@@ -400,7 +396,7 @@ export class Catalogue {
   // other rotation N, whose icons turn back by N quarters so that the
   // tile turned by N (tileTransform) shows them upright.
   defs() {
-    return PATTERNS + this.letters.map((l) => this.kinds[l].clips).join('') + this.letters.map((l) => {
+    return this.letters.map((l) => {
       const k = this.kinds[l];
       const rots = k.icons.length ? [0, 1, 2, 3] : [0];
       return rots.map((r) => `<g id="${this.tileId(l, r)}" class="tile">${k.svg}${k.icons.map((i) =>
