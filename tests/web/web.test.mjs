@@ -669,6 +669,7 @@ await test('a Traders & Builders game against the computer: builder, pig, goods,
     }));
     for (const d of dim) check(d.opacity <= 0.5 && d.cursor === 'not-allowed' && d.aria === 'true' && /can(not)? stand here|on the board/.test(d.title), `a disabled figure looks it and says why (${JSON.stringify(d)})`);
     disabledSeen += dim.length;
+    if (dim.length && disabledSeen === dim.length) await checkDisabledButtons(page, 'the figure step');
     const line = await page.$eval('#actions .hint', (e) => e.textContent);
     check(!/^No follower can stand here$/.test(line), `the bar says why no follower can stand here (${line})`);
     let figure = null;
@@ -1687,6 +1688,199 @@ await test('the rules page: the base game with its diagrams, a table opens it at
   check(/draws back up/.test(await tab.$eval('#rules-rule-hand', (e) => e.textContent)), 'the hand rule in words');
   await tab.close();
   await page.context().close();
+});
+
+// Every disabled button on the page has aria-disabled and looks other
+// than it would enabled (its computed style, compared with the same
+// button enabled for a moment). Returns how many it checked.
+async function checkDisabledButtons(page, where) {
+  const found = await page.$$eval('button', (all) => all.filter((b) => (b.disabled || b.getAttribute('aria-disabled') === 'true') && b.getClientRects().length).map((b) => {
+    const look = () => { const c = getComputedStyle(b); return [c.opacity, c.cursor, c.backgroundColor, c.color, c.borderStyle].join(' '); };
+    const off = look(), aria = b.getAttribute('aria-disabled'), was = b.disabled;
+    b.disabled = false;
+    b.removeAttribute('aria-disabled');
+    const on = look();
+    b.disabled = was;
+    b.setAttribute('aria-disabled', aria ?? '');
+    if (aria === null) b.removeAttribute('aria-disabled');
+    return { text: b.textContent.trim().slice(0, 30), aria, off, on };
+  }));
+  for (const b of found) {
+    check(b.aria === 'true', `${where}: the disabled button "${b.text}" has aria-disabled (${b.aria})`);
+    check(b.off !== b.on, `${where}: the disabled button "${b.text}" looks disabled (${b.off} vs ${b.on})`);
+  }
+  return found.length;
+}
+
+const FINISHED = path.join(path.dirname(new URL(import.meta.url).pathname), 'all_expansions_finished.rec');
+
+// The replay of the finished all-expansions game at its end, at the
+// board's normal zoom (0.6, where a new table starts).
+async function finishedBoard(page, load = true) {
+  if (load) {
+    await page.setInputFiles('#record-file', FINISHED);
+    await page.waitForSelector('#replay-view[data-step="0"]');
+  }
+  await page.keyboard.press('End');
+  await page.waitForSelector('#replay-view[data-step="124"]');
+  await zoomTo(page, 0.6);
+}
+
+// Zooms the replay's board to scale s about a point of the page (one
+// wheel turn; by default the board's middle).
+async function zoomTo(page, s, at = null) {
+  const scale = () => page.$eval('#replay-board .world', (w) => +w.getAttribute('transform').match(/scale\(([\d.]+)\)/)[1]);
+  const box = at || await page.$eval('#replay-board', (e) => { const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; });
+  await page.mouse.move(...box);
+  await page.mouse.wheel(0, -Math.log(s / await scale()) / 0.0015);
+  await page.waitForFunction((want) => Math.abs(+document.querySelector('#replay-board .world').getAttribute('transform').match(/scale\(([\d.]+)\)/)[1] - want) < 0.02, s);
+}
+
+// Each goods token and each figure of a board, as boxes of the page:
+// the goods from their tile's drawing (inside a <use>, out of the DOM's
+// reach) through the tile's own matrix.
+async function goodsAndFigures(page, board) {
+  return page.$$eval(`${board} .tiles use`, (uses, b) => {
+    const goods = [];
+    for (const u of uses) {
+      const def = document.querySelector(u.getAttribute('href'));
+      const m = u.getScreenCTM();
+      for (const icon of def.querySelectorAll(':scope > .icon')) {
+        const disc = icon.querySelector('.goods');
+        if (!disc) continue;
+        const [x, y] = icon.getAttribute('transform').match(/translate\(([-\d.]+),([-\d.]+)\)/).slice(1).map(Number);
+        const r = 8 * +disc.parentElement.getAttribute('transform').match(/scale\(([\d.]+)\)/)[1];
+        const c = new DOMPoint(x, y).matrixTransform(m), px = r * Math.hypot(m.a, m.b);
+        goods.push({ tile: u.getAttribute('href'), left: c.x - px, right: c.x + px, top: c.y - px, bottom: c.y + px });
+      }
+    }
+    const figures = [...document.querySelectorAll(`${b} .meeples .meeple`)].map((e) => {
+      const r = e.querySelector('path').getBoundingClientRect(); // the figure, not its shadow
+      return { figure: e.dataset.figure, left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+    });
+    return { goods, figures };
+  }, board);
+}
+
+// A legend of the board's marks, drawn by the page's own modules (for
+// docs/web.md): the tiles with each mark, then each figure in the eight
+// colours. Screenshot: legend.png.
+async function legend(page) {
+  await page.evaluate(async () => {
+    const { PLAYERS, meepleSvg } = await import('/js/players.js');
+    const tiles = [['F', 'city', 'a pennant (shield)'], ['B', 'cloister', 'a chapel, a bell'], ['IB', 'inn', 'a sign with a mug'], ['IK', 'cathedral', 'the largest building'],
+      ['TB', 'wine', 'a bottle'], ['TA', 'grain', 'a sheaf'], ['TG', 'cloth', 'a bolt'], ['RD', 'river', 'water, banks'], ['W', 'crossroads', 'roads end here']];
+    const words = (x, y, t, size = 13) => `<text x="${x}" y="${y}" font-size="${size}" text-anchor="middle" font-family="system-ui">${t}</text>`;
+    let svg = tiles.map(([id, what, how], i) => `<use href="#tile-${id}" transform="translate(${10 + i * 120},10)"/>${words(60 + i * 120, 128, what, 14)}${words(60 + i * 120, 144, how, 11)}`).join('');
+    const rows = [['follower', false, 'a follower (a thief, a knight, a monk)'], ['follower', true, 'a farmer, lying'], ['large', false, 'the large follower'],
+      ['builder', false, 'the builder'], ['pig', false, 'the pig']];
+    rows.forEach(([figure, lying, what], r) => {
+      const y = 190 + r * 62;
+      svg += PLAYERS.map((p, i) => meepleSvg(i, 40 + i * 62, y, lying, '', figure)).join('') + `<text x="530" y="${y + 5}" font-size="14" font-family="system-ui">${what}</text>`;
+    });
+    svg += PLAYERS.map((p, i) => words(40 + i * 62, 495, p.name)).join('');
+    const div = document.createElement('div');
+    div.id = 'legend-sheet';
+    div.style.cssText = 'position:fixed;inset:0;background:#f6f3ea;z-index:99';
+    div.innerHTML = `<svg width="1100" height="510" style="background:#f6f3ea">${svg}</svg>`;
+    document.body.appendChild(div);
+  });
+  await page.locator('#legend-sheet svg').screenshot({ path: path.join(ART, 'legend.png') });
+  await page.evaluate(() => document.querySelector('#legend-sheet').remove());
+}
+
+await test('the board: illustrated tiles, the plain theme a click away, goods clear of figures, short animations, disabled buttons', async () => {
+  const page = await openPage(browser, server.url);
+  // The art is SVG from the catalogue: nothing raster, nothing fetched.
+  const defs = await page.$eval('#tile-defs', (e) => ({ html: e.innerHTML, art: e.querySelectorAll('.art').length }));
+  check(defs.art > 100 && !/<image|href="(?!#)|url\((?!#)/.test(defs.html), `illustrated, self-contained tiles (${defs.art} art parts)`);
+  await legend(page);
+  await finishedBoard(page);
+  const { goods, figures } = await goodsAndFigures(page, '#replay-board');
+  check(goods.length >= 10 && figures.length >= 8, `a full board (${goods.length} goods tokens, ${figures.length} figures)`);
+  check(goods.every((g) => g.right - g.left >= 18), `goods tokens at least 18 px wide at the normal zoom (${goods.map((g) => (g.right - g.left).toFixed(1))})`);
+  const overlaps = goods.flatMap((g) => figures.filter((f) => f.left < g.right && g.left < f.right && f.top < g.bottom && g.top < f.bottom).map((f) => `${g.tile} under a ${f.figure}`));
+  check(!overlaps.length, `no goods token under a figure (${overlaps})`);
+  await page.screenshot({ path: path.join(ART, 'board-finished.png') });
+  // Zoomed in on the goods token nearest a figure, brought to the middle.
+  const centre = (b) => [(b.left + b.right) / 2, (b.top + b.bottom) / 2];
+  const gap = (g) => Math.min(...figures.map((f) => Math.hypot(centre(f)[0] - centre(g)[0], centre(f)[1] - centre(g)[1])));
+  const near = goods.reduce((a, b) => (gap(b) < gap(a) ? b : a));
+  await zoomTo(page, 1.6, centre(near));
+  const middle = await page.$eval('#replay-board', (e) => { const r = e.getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; });
+  await page.mouse.down();
+  await page.mouse.move(middle[0], middle[1], { steps: 4 });
+  await page.mouse.up();
+  await page.screenshot({ path: path.join(ART, 'board-finished-zoomed.png') });
+  // The plain theme: one click, kept after a reload, one click back.
+  // What shows is compared, as the tiles' copies inside each <use> are out of the DOM's reach.
+  const clip = await page.$eval('#replay-board', (e) => { const r = e.getBoundingClientRect(); return { x: r.x + r.width / 2 - 100, y: r.y + r.height / 2 - 100, width: 200, height: 200 }; });
+  const illustrated = await page.screenshot({ clip });
+  await page.click('#replay-view [data-theme-toggle]');
+  check(await page.$eval('html', (e) => e.dataset.theme) === 'plain', 'Plain is one click away');
+  const plain = await page.screenshot({ clip });
+  check(!plain.equals(illustrated), 'the board looks different in the plain theme');
+  await page.click('#replay-view [data-theme-toggle]');
+  check((await page.screenshot({ clip })).equals(illustrated), 'one click back to the illustrated board');
+  await page.click('#replay-view [data-theme-toggle]');
+  check(await page.$eval('#replay-view [data-theme-toggle]', (b) => b.getAttribute('aria-pressed')) === 'true', 'the button says the plain theme is on');
+  await page.screenshot({ path: path.join(ART, 'board-finished-plain.png') });
+  await page.reload();
+  await page.waitForSelector('body[data-ready=yes]');
+  check(await page.$eval('html', (e) => e.dataset.theme) === 'plain', 'the plain theme is kept');
+  // Animations: a tile slides in at each step, figures rise on their way
+  // home, each 300 ms at most, a key ends them.
+  await page.setInputFiles('#record-file', FINISHED);
+  await page.waitForSelector('#replay-view[data-step="0"]');
+  await page.click('#replay-view [data-theme-toggle]');
+  check(await page.$eval('html', (e) => e.dataset.theme) === 'illustrated', 'one click back');
+  await page.evaluate(() => {
+    window.seen = { arrive: 0, leave: 0, longest: 0 };
+    new MutationObserver((list) => list.forEach((m) => m.addedNodes.forEach((n) => {
+      if (n.nodeType !== 1) return;
+      if (n.matches('use.arrive')) window.seen.arrive++;
+      window.seen.leave += n.querySelectorAll('.leave').length;
+    }))).observe(document.querySelector('#replay-board'), { subtree: true, childList: true });
+  });
+  await page.evaluate(async (n) => { // n steps, the longest animation of each noted
+    const view = document.querySelector('#replay-view'), board = document.querySelector('#replay-board');
+    for (let k = 1; k <= n; k++) {
+      view.querySelector('[data-act=next]').click();
+      while (view.dataset.step !== String(k)) await new Promise((r) => setTimeout(r, 5));
+      window.seen.longest = Math.max(window.seen.longest, ...board.getAnimations({ subtree: true }).map((a) => a.effect.getTiming().duration));
+    }
+  }, 30);
+  const seen = await page.evaluate(() => window.seen);
+  check(seen.arrive >= 25 && seen.leave >= 1 && seen.longest <= 300, `tiles slide in, figures go home, 300 ms at most (${JSON.stringify(seen)})`);
+  await page.click('#replay-view [data-act=next]');
+  await page.keyboard.press('Shift');
+  check(!(await page.$eval('#replay-board', (b) => b.getAnimations({ subtree: true }).filter((a) => a.playState === 'running').length)), 'a key ends them');
+  await page.context().close();
+  // A game against the computer: the disabled buttons (the takeback
+  // before any move of ours) say so and look it.
+  const live = await openPage(browser, `${server.url}/?play=greedy&expansions=inns-cathedrals,traders-builders`);
+  await live.waitForSelector('body[data-phase=place]');
+  check(await checkDisabledButtons(live, 'at the table') >= 1, 'a disabled button at the table');
+  await live.context().close();
+  // The phone layout, under prefers-reduced-motion: no animation; the
+  // end of the finished game.
+  const phone = await openPage(browser, server.url, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, reducedMotion: 'reduce' });
+  await phone.setInputFiles('#record-file', FINISHED);
+  await phone.waitForSelector('#replay-view[data-step="0"]');
+  const moving = await phone.evaluate(async () => {
+    const view = document.querySelector('#replay-view'), board = document.querySelector('#replay-board');
+    let n = 0;
+    for (let k = 1; k <= 12; k++) {
+      view.querySelector('[data-act=next]').click();
+      while (view.dataset.step !== String(k)) await new Promise((r) => setTimeout(r, 5));
+      n += board.getAnimations({ subtree: true }).length + board.querySelectorAll('.leaving .leave').length;
+    }
+    return n;
+  });
+  check(moving === 0, `no animation under reduced motion (${moving})`);
+  await finishedBoard(phone, false);
+  await phone.screenshot({ path: path.join(ART, 'board-finished-phone.png') });
+  await phone.context().close();
 });
 
 await browser.close();

@@ -11,6 +11,8 @@ import * as store from './store.js';
 import { MyGames } from './mygames.js';
 import { showPlayer, showLeaderboard } from './ratings.js';
 import { showRules } from './rules.js';
+import { initTheme } from './theme.js';
+import { mirrorDisabled } from './buttons.js';
 
 const $ = (s) => document.querySelector(s);
 const conn = new Connection(socketUrl());
@@ -129,6 +131,8 @@ function go(url, record = null) {
 }
 
 async function main() {
+  initTheme();
+  mirrorDisabled();
   status('connecting…');
   const [cat] = await Promise.all([Catalogue.load(), conn.connect()]);
   catalogue = cat;

@@ -14,16 +14,31 @@ export class Board {
     this.cat = catalogue;
     svg.innerHTML = '<g class="world">' +
       '<g class="edge"></g><g class="tiles"></g><g class="dead"></g><g class="marks"></g><g class="feature"></g><g class="targets"></g><g class="preview"></g><g class="hints"></g>' +
-      '<g class="ghost"></g><g class="meeples"></g><g class="spots"></g><g class="gains"></g></g>';
+      '<g class="ghost"></g><g class="meeples"></g><g class="leaving"></g><g class="spots"></g><g class="gains"></g></g>';
     this.world = svg.querySelector('.world');
     this.layers = {};
-    for (const name of ['edge', 'tiles', 'dead', 'marks', 'feature', 'targets', 'preview', 'hints', 'ghost', 'meeples', 'spots', 'gains']) this.layers[name] = svg.querySelector(`.${name}`);
+    for (const name of ['edge', 'tiles', 'dead', 'marks', 'feature', 'targets', 'preview', 'hints', 'ghost', 'meeples', 'leaving', 'spots', 'gains']) this.layers[name] = svg.querySelector(`.${name}`);
     this.placed = new Map(); // "x,y" -> <use>
     this.view = { s: 0.6, tx: 0, ty: 0 };
     this.handlers = { hover() {}, click() {}, spot() {} };
     this.pointers = new Map();
+    this.figures = null; // the figures drawn: "x,y,spot,player,figure" -> its point (animations)
+    this.previewed = null; // the last square the drawn tile was shown on: our tile, which does not slide in
     this.listen();
     this.apply();
+  }
+
+  // --- Animations: short (MOTION_MS), skipped by any key or click, none
+  // under prefers-reduced-motion (style.css; the figures' exit here).
+
+  static motion() {
+    return !globalThis.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+  }
+
+  // Ends the board's running animations at once (their last frame).
+  skipAnimations() {
+    for (const a of this.svg.getAnimations?.({ subtree: true }) || []) if (MOTIONS.includes(a.animationName)) a.finish();
+    this.layers.leaving.innerHTML = '';
   }
 
   on(name, f) {
@@ -125,7 +140,9 @@ export class Board {
 
   listen() {
     const svg = this.svg;
+    document.addEventListener('keydown', () => this.skipAnimations());
     svg.addEventListener('pointerdown', (e) => {
+      this.skipAnimations();
       // The spot pressed, kept before the capture retargets the pointer's events.
       const spot = e.target.closest?.('[data-spot]');
       try {
@@ -180,13 +197,18 @@ export class Board {
   // --- What is drawn ------------------------------------------------------------
 
   // The tiles on the board: [{letter, x, y, rot}]; only new ones are added.
+  // A tile that came by a move (one or two new tiles, not the one the
+  // player previewed there) slides in.
   setTiles(tiles) {
     const want = new Set();
+    const fresh = tiles.filter((t) => !this.placed.has(key(t.x, t.y)));
+    const slide = this.placed.size > 0 && fresh.length <= 2;
     for (const t of tiles) {
       const k = key(t.x, t.y);
       want.add(k);
       if (this.placed.has(k)) continue;
       const use = document.createElementNS(NS, 'use');
+      if (slide && k !== this.previewed) use.classList.add('arrive');
       use.setAttribute('href', `#${this.cat.tileId(t.letter, t.rot)}`);
       use.setAttribute('transform', tileTransform(t));
       use.dataset.square = k;
@@ -203,15 +225,26 @@ export class Board {
   // "follower" when absent (a server without expansions), else "large",
   // "builder" or "pig". A second figure on the same spot (a builder or a
   // pig beside its player's follower) stands aside, clear of the goods.
+  // Figures that left the board since the last call (a scored feature's)
+  // rise and fade on their way home, unless a jump took many at once.
   setFollowers(list) {
-    const seen = new Map();
+    const seen = new Map(), now = new Map();
     this.layers.meeples.innerHTML = list.map((f) => {
       const lying = this.cat.kindOf(f.letter, f.rot, f.spot) === 'field';
       const k = `${f.x},${f.y},${f.spot}`, n = seen.get(k) || 0;
       seen.set(k, n + 1);
       const [px, py] = n ? this.cat.besidePoint(f.letter, f.rot, f.spot) : this.cat.spotPoint(f.letter, f.rot, f.spot);
-      return meepleSvg(f.player, f.x * SIZE + px, f.y * SIZE + py, lying, '', f.figure || 'follower');
+      const x = f.x * SIZE + px, y = f.y * SIZE + py, figure = f.figure || 'follower';
+      now.set(`${k},${f.player},${figure},${n}`, { player: f.player, x, y, lying, figure });
+      return meepleSvg(f.player, x, y, lying, '', figure);
     }).join('');
+    const gone = this.figures ? [...this.figures].filter(([k]) => !now.has(k)).map(([, f]) => f) : [];
+    this.figures = now;
+    if (!gone.length || gone.length > 12 || !Board.motion()) return;
+    const g = document.createElementNS(NS, 'g');
+    g.innerHTML = gone.map((f) => `<g class="leave">${meepleSvg(f.player, f.x, f.y, f.lying, '', f.figure)}</g>`).join('');
+    this.layers.leaving.appendChild(g);
+    setTimeout(() => g.remove(), MOTION_MS + 100);
   }
 
   // A bounded table (table=WxH): the squares beyond its edge shaded, the
@@ -284,7 +317,13 @@ export class Board {
 
   // Points just scored: [{at: [x, y] in board units, text: "+4", players}],
   // a label in the scorer's colour over each feature.
+  // The feature shown (setFeature) glows once as its points appear.
   setGains(list) {
+    this.layers.feature.classList.remove('glow');
+    if (list.length) {
+      this.layers.feature.getBoundingClientRect(); // restarts the glow
+      this.layers.feature.classList.add('glow');
+    }
     this.layers.gains.innerHTML = list.map((g) => {
       const p = PLAYERS[(g.players[0] ?? 0) % PLAYERS.length];
       const [x, y] = g.at;
@@ -337,6 +376,7 @@ export class Board {
 
   // The drawn tile shown on a square: {letter, x, y, rot}, or null.
   setPreview(p) {
+    if (p) this.previewed = key(p.x, p.y);
     this.layers.preview.innerHTML = p
       ? `<use href="#${this.cat.tileId(p.letter, p.rot)}" transform="${tileTransform(p)}" class="preview-tile"/>` +
         `<rect class="preview-frame" x="${p.x * SIZE}" y="${p.y * SIZE}" width="${SIZE}" height="${SIZE}"/>`
@@ -399,6 +439,10 @@ export function viewShowing(view, { w, h, top = 0 }, squares, minSide = 36) {
   ty += shift(y0 * s + ty, y1 * s + ty, top, h - m);
   return { s, tx, ty };
 }
+
+// The board's animations (style.css) and their length: each at most 300 ms.
+export const MOTION_MS = 300;
+const MOTIONS = ['arrive', 'leave', 'glow'];
 
 function tileTransform(t) {
   return `translate(${t.x * SIZE},${t.y * SIZE}) rotate(${t.rot * 90},50,50)`;

@@ -39,21 +39,30 @@ export function shapeSvg(p) {
 // is a follower half as large again with a double outline; the builder
 // and the pig (Traders & Builders) have shapes of their own.
 const SCALE = { follower: 1.45, large: 2.1, builder: 1.45, pig: 1.45 };
-const BUILDER = 'M-6,-14H6V-9H9V-4H6V13H-6V-4H-9V-9H-6Z'; // a tall figure with a hat brim: a builder
-const PIG = 'M-11,0C-11,-6 -5,-8 2,-8L5,-12L7,-7C10,-6 12,-3 12,0C12,4 9,6 5,7V11H2V7H-4V11H-7V6C-10,5 -11,3 -11,0Z'; // a pig on its four legs
+// The builder: a figure in a wide-brimmed hat with a hammer raised.
+const BUILDER = 'M-4.2,-13.5H4.2V-10.6H7.6V-8.6H4A4.2,4.2 0 0 1 2.6,-3.4L5.6,-2.2L10.4,-9.4L8.4,-10.9L11.4,-14.6L16,-11.2' +
+  'L13,-7.5L11.6,-8.4L6.8,-.5C7.6,1 8,2.6 8,4.2L9.2,12.4H2.4L0,7.4L-2.4,12.4H-9.2L-8,4.2C-8,1.2 -6.8,-1.4 -2.6,-3.4A4.2,4.2 0 0 1 -4,-8.6H-7.6V-10.6H-4.2Z';
+// The pig: on its four legs, its snout, ear and curled tail drawn on it.
+const PIG = 'M-11,0C-11,-6 -5,-8 2,-8L5,-12L7,-7C10,-6 12,-3 12,0C12,4 9,6 5,7V11H2V7H-4V11H-7V6C-10,5 -11,3 -11,0Z';
+const PIG_MARKS = '<ellipse cx="12" cy="-.5" rx="2.2" ry="2.8" fill="#f3b6c4" stroke="#111" stroke-width="1"/><circle cx="7.6" cy="-3.4" r="1.1" fill="#111"/>' +
+  '<path d="M-11,-1.5c-3,-1 -4.5,-4 -2.4,-5.2c1.6,-.9 2.6,1.4 .6,1.8" fill="none" stroke="#111" stroke-width="1.3"/>';
 
 // A figure of player p at (x, y): a follower (a farmer lies on its side),
-// the large follower, the builder or the pig. `extra`: attributes.
+// the large follower, the builder or the pig, over its shadow (the plain
+// theme hides shadows). `extra`: attributes.
 export function meepleSvg(p, x, y, lying = false, extra = '', figure = 'follower') {
   const look = PLAYERS[p % PLAYERS.length];
   const shape = { builder: BUILDER, pig: PIG }[figure] || MEEPLE;
   const lies = lying && shape === MEEPLE;
-  const turn = `${lies ? ' rotate(-90)' : ''} scale(${SCALE[figure] || SCALE.follower})`;
+  const scale = SCALE[figure] || SCALE.follower;
+  const turn = `${lies ? ' rotate(-90)' : ''} scale(${scale})`;
   const cls = `meeple${lies ? ' farmer' : ''}${figure !== 'follower' ? ` ${figure}` : ''}`;
   const outline = figure === 'large' ? `<path d="${shape}" fill="none" stroke="#fff" stroke-width="3.4"/>` : '';
+  const shadow = lies ? [-2.5, 1, 8, 11] : [2.5, 12.5, 11, 3.2]; // a farmer's frame is turned: its x is down
   return `<g class="${cls}" data-player="${p}" data-figure="${figure}" transform="translate(${x.toFixed(1)},${y.toFixed(1)})${turn}"${extra}>` +
-    `${outline}<path d="${shape}" fill="${look.colour}" stroke="#111" stroke-width="1.3"/>` +
-    `<g transform="translate(0,1)${lies ? ' rotate(90)' : ''}">${shapeSvg(p)}</g></g>`;
+    `<ellipse class="shadow" cx="${shadow[0]}" cy="${shadow[1]}" rx="${shadow[2]}" ry="${shadow[3]}"/>` +
+    `${outline}<path d="${shape}" fill="${look.colour}" stroke="#111" stroke-width="1.3"/>${figure === 'pig' ? PIG_MARKS : ''}` +
+    `<g transform="translate(${figure === 'builder' ? '-1,3' : '0,1'})${lies ? ' rotate(90)' : ''}">${shapeSvg(p)}</g></g>`;
 }
 
 // A small badge (an inline SVG) of player p for lists and the score track.
@@ -69,6 +78,6 @@ export function meepleIcon(p, size = 14, figure = 'follower') {
   const look = PLAYERS[p % PLAYERS.length];
   const shape = { builder: BUILDER, pig: PIG }[figure] || MEEPLE;
   const px = figure === 'large' ? Math.round(size * 1.45) : size;
-  return `<svg class="meeple-icon${figure !== 'follower' ? ` ${figure}` : ''}" width="${px}" height="${px}" viewBox="-13 -16 26 30" aria-hidden="true">` +
+  return `<svg class="meeple-icon${figure !== 'follower' ? ` ${figure}` : ''}" width="${px}" height="${px}" viewBox="${figure === 'builder' ? '-11 -16 28 30' : '-13 -16 26 30'}" aria-hidden="true">` +
     `<path d="${shape}" fill="${look.colour}" stroke="#111" stroke-width="${figure === 'large' ? 2.2 : 1.3}"/></svg>`;
 }

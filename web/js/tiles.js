@@ -2,6 +2,8 @@
 // A tile is 100 x 100 units at rotation 0; every shape comes from the
 // segments' ports, so no tile has artwork of its own.
 
+import { countryside, roofs, grass, paving, battlements } from './art.js';
+
 export const SIZE = 100;
 const PORT_NAMES = ['NNW', 'N', 'NNE', 'ENE', 'E', 'ESE', 'SSE', 'S', 'SSW', 'WSW', 'W', 'WNW'];
 const PORT_XY = [
@@ -43,9 +45,10 @@ function cityShape(seg, closed = false) {
   const edges = cityEdges(seg);
   const f = (p) => `${p[0].toFixed(1)},${p[1].toFixed(1)}`;
   if (edges.length === 4) {
-    return { d: 'M0,0H100V100H0Z', walls: '', poly: CORNER };
+    return { d: 'M0,0H100V100H0Z', walls: '', wallLines: [], poly: CORNER };
   }
   let d, walls = '', poly;
+  const wallLines = []; // the walls as polylines, for their battlements (art.js)
   if (edges.length === 1 || (edges.length === 2 && (edges[1] - edges[0] === 1 || edges[1] - edges[0] === 3))) {
     // One edge, or two adjacent ones: along the tile's border, then one curve back.
     const first = edges.length === 2 && edges[1] - edges[0] === 3 ? edges[1] : edges[0];
@@ -63,6 +66,7 @@ function cityShape(seg, closed = false) {
     poly = along.concat(back);
     d = `M${along.map(f).join('L')}Q${f(ctrl)} ${f(start)}Z`;
     walls = `M${f(end)}Q${f(ctrl)} ${f(start)}`;
+    wallLines.push([end, ...back]);
   } else {
     // Two opposite edges or three: the whole tile less a lens per field edge.
     poly = [CORNER[0]];
@@ -77,11 +81,12 @@ function cityShape(seg, closed = false) {
         poly.push(...quad(a, ctrl, b));
         d += `Q${f(ctrl)} ${f(b)}`;
         walls += `M${f(a)}Q${f(ctrl)} ${f(b)}`;
+        wallLines.push([a, ...quad(a, ctrl, b)]);
       }
     }
     d += 'Z';
   }
-  return { d, walls, poly };
+  return { d, walls, wallLines, poly };
 }
 
 // A road or river segment as a path and a polyline: from edge middle to
@@ -175,7 +180,7 @@ function anchors(tile, shapes, layout) {
 function cityAnchor(seg) {
   const edges = cityEdges(seg);
   // A whole-tile city: its follower stands low when a cathedral takes the middle (IK).
-  if (edges.length === 4) return hasMark(seg, 'cathedral') ? [50, 74] : [50, 50];
+  if (edges.length === 4) return hasMark(seg, 'cathedral') ? [50, 80] : [50, 50];
   const pts = edges.map((e) => edgeMid(e, 16));
   return [pts.reduce((a, p) => a + p[0], 0) / pts.length, pts.reduce((a, p) => a + p[1], 0) / pts.length];
 }
@@ -200,7 +205,10 @@ function closedFieldAnchor(tile, seg, free) {
 
 // The SVG of one tile kind (rotation 0) and its followers' anchors. The
 // river is water with banks, under the roads (a road over it is a bridge);
-// the spring and the lake end in a pool.
+// the spring and the lake end in a pool. The parts of class "art" (grass,
+// trees, crops, battlements, roofs, ruts, ripples) are the
+// illustrated theme's: the plain theme hides them (style.css), and they
+// keep clear of every follower's spot and every icon (art.js).
 function drawTile(tile) {
   const layout = riverLayout(tile);
   const closed = tile.segments.some((s) => s.kind === 'field' && !s.ports.length);
@@ -211,14 +219,6 @@ function drawTile(tile) {
     return { kind: seg.kind, seg };
   });
   const at = anchors(tile, shapes, layout);
-  let svg = '<rect class="field" width="100" height="100"/>';
-  for (const s of shapes) {
-    if (s.kind !== 'river') continue;
-    const pool = s.line.length === 2 ? '<circle class="river-bank" cx="50" cy="50" r="17"/><circle class="water" cx="50" cy="50" r="14"/>' : '';
-    svg += `<path class="river-bank" d="${s.d}"/>${pool}<path class="water" d="${s.d}"/>`;
-  }
-  for (const s of shapes) if (s.kind === 'road') svg += `<path class="road-edge" d="${s.d}"/><path class="road" d="${s.d}"/>`;
-  for (const s of shapes) if (s.kind === 'city') svg += `<path class="city" d="${s.d}"/><path class="wall" d="${s.walls}"/>`;
   // Pennants and cloisters are icons: each drawn around its own centre,
   // so that a turned tile can keep them upright (Catalogue.defs).
   const icons = [];
@@ -234,10 +234,22 @@ function drawTile(tile) {
       icons.push({ at: [50 + sx, 48 + sy], svg: CLOISTER });
     }
   });
+  const cloister = tile.segments.some((s) => s.kind === 'cloister') ? cloisterPoly(layout.cloister) : null;
+  const room = { tile, shapes, anchors: at, icons, cloister, art: [] };
+  let svg = `<rect class="field" width="100" height="100"/>${grass(room)}${countryside(room)}`;
+  for (const s of shapes) {
+    if (s.kind !== 'river') continue;
+    const pool = s.line.length === 2 ? '<circle class="river-bank" cx="50" cy="50" r="17"/><circle class="water" cx="50" cy="50" r="14"/>' : '';
+    svg += `<path class="river-bank" d="${s.d}"/>${pool}<path class="water" d="${s.d}"/><path class="art ripples" d="${s.d}"/>`;
+  }
+  for (const s of shapes) if (s.kind === 'road') svg += `<path class="road-edge" d="${s.d}"/><path class="road" d="${s.d}"/><path class="art ruts" d="${s.d}"/>`;
+  for (const s of shapes) {
+    if (s.kind === 'city') svg += `<path class="city" d="${s.d}"/>${battlements(s)}<path class="wall" d="${s.walls}"/>`;
+  }
+  svg += paving(room) + roofs(room);
   const deadEnds = tile.segments.filter((s) => s.kind === 'road' && s.ports.length === 1).length;
-  const hasCloister = tile.segments.some((s) => s.kind === 'cloister');
-  if (deadEnds >= 3 && !hasCloister) svg += '<rect class="village" x="42" y="42" width="16" height="16"/>';
-  return { svg, icons, anchors: at, shapes };
+  if (deadEnds >= 3 && !cloister) svg += '<rect class="village" x="42" y="42" width="16" height="16"/>';
+  return { svg, icons, anchors: at, shapes, art: room.art };
 }
 
 const hasMark = (seg, mark) => (seg.marks || []).includes(mark);
@@ -272,9 +284,9 @@ function markIcons(seg, anchor, shapes) {
   const taken = [[...anchor, FIGURE_ROOM]];
   if (seg.pennant) taken.push([clampIn(anchor[0] + 22), clampIn(anchor[1] - 6), 13]); // where drawTile puts it
   if (hasMark(seg, 'cathedral')) {
-    const at = cityEdges(seg).length === 4 ? [50, 36] : roomIn(own.poly, taken, 22);
-    taken.push([...at, 20]);
-    icons.push({ at, svg: CATHEDRAL, mark: 'cathedral' });
+    const at = cityEdges(seg).length === 4 ? [50, 38] : roomIn(own.poly, taken, 26);
+    taken.push([...at, 24]);
+    icons.push({ at, svg: CATHEDRAL, mark: 'cathedral', r: 24 });
   }
   // Goods: a token of their own beside the follower, never under it.
   for (const m of marks.filter((g) => GOODS[g])) {
@@ -289,7 +301,7 @@ function markIcons(seg, anchor, shapes) {
 export const FIGURE_ROOM = 17;
 
 // How far a point inside a polygon is from its outline.
-function depthIn(p, poly) {
+export function depthIn(p, poly) {
   let best = Infinity;
   for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
     const [ax, ay] = poly[j], [bx, by] = poly[i];
@@ -323,20 +335,26 @@ function roomIn(poly, taken, gap) {
 const INN = '<g transform="scale(1.2)"><path class="inn-post" d="M-13,15V-14H13"/><path class="inn-chain" d="M-5,-14V-9M9,-14V-9"/>' +
   '<rect class="inn" x="-9" y="-9" width="22" height="21" rx="3"/><path class="inn-mug-handle" d="M6,-1H9V6H6"/>' +
   '<rect class="inn-mug" x="-4" y="-3" width="10" height="12" rx="1.5"/><path class="inn-foam" d="M-5,-2C-4,-6 0,-6 1,-4C2,-7 6,-6 7,-2Z"/></g>';
-// A cathedral: a nave and a tall spire with a cross, 36 x 48 units, around 0,0.
-const CATHEDRAL = '<g transform="scale(1.2)"><path class="cathedral" d="M-15,16V0L-6,-6V-12L0,-18L6,-12V-6L15,0V16Z"/>' +
+// A cathedral: a nave and a tall spire with a cross, 36 x 48 units, around
+// 0,0, drawn 1.45 times larger: the largest building of the game.
+const CATHEDRAL = '<g transform="scale(1.45)"><path class="cathedral-aisle" d="M-19,16V4L-15,0H15L19,4V16Z"/><path class="cathedral" d="M-15,16V0L-6,-6V-12L0,-18L6,-12V-6L15,0V16Z"/>' +
   '<path class="cathedral-cross" d="M0,-24V-16M-3,-21H3"/><path class="cathedral-door" d="M-4,16V8A4,4 0 0 1 4,8V16Z"/></g>';
 // Traders & Builders' goods, each a token 16 units wide with its own
-// shape (not colour alone): wine a bottle-shaped barrel, grain a sheaf,
-// cloth a bolt. On a tile a token is GOODS_SCALE times larger (25.6
-// units: 15 px at the board's first zoom of 0.6), so that it reads at
-// the zoom of a whole board.
-export const GOODS_SCALE = 1.6;
+// pictogram (not colour alone). On a tile a token is GOODS_SCALE times
+// larger: 32 units, 19 px at the board's first zoom of 0.6, the zoom this
+// project calls normal.
+export const GOODS_SCALE = 2;
 const GOODS_RADIUS = 8 * GOODS_SCALE;
+// Each a pictogram on a disc of its colour: wine a bottle with its label,
+// grain a sheaf of three ears tied, cloth a bolt unrolling.
 export const GOODS = {
-  wine: '<circle class="goods wine" r="8"/><path class="goods-mark" d="M-3,-5H3L2,5H-2Z"/>',
-  grain: '<circle class="goods grain" r="8"/><path class="goods-mark" d="M0,6V-6M0,-2L-4,-6M0,-2L4,-6M0,2L-4,-2M0,2L4,-2"/>',
-  cloth: '<circle class="goods cloth" r="8"/><path class="goods-mark" d="M-5,-4H5M-5,0H5M-5,4H5"/>',
+  wine: '<circle class="goods wine" r="8"/><path class="goods-mark" d="M-1.3,-6.4H1.3V-3.3C3.2,-2.5 3.5,-1.2 3.5,.4V6.1H-3.5V.4C-3.5,-1.2 -3.2,-2.5 -1.3,-3.3Z"/>' +
+    '<path class="goods-band wine" d="M-3.5,1H3.5V3.8H-3.5Z"/>',
+  grain: '<circle class="goods grain" r="8"/><path class="goods-stalk" d="M0,6.4V-2M-3.4,6L0,1L3.4,6M-3,-1L0,1L3,-1"/>' +
+    '<ellipse class="goods-ear" cx="0" cy="-4.2" rx="1.5" ry="2.7"/><ellipse class="goods-ear" cx="-3.3" cy="-2.6" rx="1.3" ry="2.4" transform="rotate(-30,-3.3,-2.6)"/>' +
+    '<ellipse class="goods-ear" cx="3.3" cy="-2.6" rx="1.3" ry="2.4" transform="rotate(30,3.3,-2.6)"/>',
+  cloth: '<circle class="goods cloth" r="8"/><path class="goods-mark" d="M-5.6,-4.2H3V2.6H-5.6Z"/><path class="goods-mark" d="M-5.6,2.6L-4.6,6H4.8L3,2.6"/>' +
+    '<ellipse class="goods-mark" cx="3" cy="-.8" rx="1.6" ry="3.4"/><path class="goods-band cloth" d="M-5.6,-1.8H3M-5.6,.6H3"/>',
 };
 
 // A pennant: a shield, 22 x 26 units, around 0,0.
@@ -345,6 +363,7 @@ const PENNANT = '<path class="pennant" d="M-11,-13H11V-1C11,7 5,11 0,14C-5,11 -1
 // A cloister: a chapel, its nave and a bell tower with a cross and an
 // arched door, about 28 x 44 units around 0,0.
 const CLOISTER = '<path class="cloister" d="M-14,16V0L-6,-7H6L14,0V16Z"/><path class="cloister-tower" d="M-5,16V-12L0,-18L5,-12V16Z"/>' +
+  '<path class="cloister-belfry" d="M-3,-3V-8.5A3,3 0 0 1 3,-8.5V-3Z"/><path class="cloister-bell" d="M-2.2,-3.6C-2.2,-5 -1.6,-7.6 0,-7.6C1.6,-7.6 2.2,-5 2.2,-3.6Z"/>' +
   '<path class="cloister-cross-edge" d="M0,-28V-18M-4,-24H4"/><path class="cloister-cross" d="M0,-28V-18M-4,-24H4"/><path class="door" d="M-3,16V9A3,3 0 0 1 3,9V16Z"/>';
 
 // The catalogue, prepared for drawing: `kinds[id]` has the tile, its SVG

@@ -48,7 +48,7 @@ test('the river is drawn as water, under the roads that bridge it', () => {
   }
   // The spring and the lake end in a pool; the others run edge to edge.
   for (const l of ['RA', 'RL']) assert.ok(cat.kinds[l].svg.includes('<circle class="water"'), l);
-  assert.ok(!cat.kinds.RD.svg.includes('<circle'));
+  assert.ok(!cat.kinds.RD.svg.includes('<circle class="water"'), 'RD has no pool');
 });
 
 test('every follower stands on its own segment', () => {
