@@ -523,7 +523,11 @@ await test('an Inns & Cathedrals game against the computer: a large follower pla
   check(large, `a large follower was placed (${turns} turns)`);
   check(inn, `an inn tile was placed (${turns} turns)`);
   // Larger than a follower on the board.
-  const sizes = await page.$$eval('#board .meeples .meeple', (m) => m.map((e) => [e.dataset.figure, Math.max(e.getBoundingClientRect().height, e.getBoundingClientRect().width)]));
+  // The figure itself (its filled outline), not its shadow.
+  const sizes = await page.$$eval('#board .meeples .meeple', (m) => m.map((e) => {
+    const r = e.querySelector('path:not([fill=none])').getBoundingClientRect();
+    return [e.dataset.figure, Math.max(r.height, r.width)];
+  }));
   const big = Math.max(...sizes.filter(([f]) => f === 'large').map(([, h]) => h));
   const small = sizes.filter(([f]) => f === 'follower').map(([, h]) => h);
   if (small.length) check(big > 1.3 * Math.max(...small), `the large follower is drawn larger (${big} against ${Math.max(...small)})`);
