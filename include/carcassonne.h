@@ -217,6 +217,23 @@ const char *carc_rule_name(uint32_t flag);
  * success). The record reader parses its `rules` line with it (spaces and
  * tabs only there, as record.md says). */
 carc_status carc_rules_parse(const char *text, carc_rules *rules, char *err, size_t errcap);
+/* The rules' wire form: a list of words, one rule name each, a valued one
+ * as NAME=VALUE (`["bonus-turn", "hand=3"]`: the game server's and the
+ * engine protocol's `rules` arrays, the Python package's rules list).
+ * Read as carc_rules_parse() reads the words joined by spaces, but a word
+ * holding a separator (a space, a tab or a comma) or empty is refused,
+ * naming its place ("rules[2]: ..."); `n` 0 is the standard rules. Sets
+ * the flags and the valued rules of `*rules`, leaving its expansions;
+ * CARC_EINVAL with `*rules` unchanged and the reason in `err`. */
+carc_status carc_rules_parse_words(const char *const *words, size_t n, carc_rules *rules, char *err,
+                                   size_t errcap);
+/* `a` with the rules of `b` added: the flags and expansions of both, and
+ * b's valued rules (hand=N, table=WxH) where b sets them, a's elsewhere.
+ * What a command line's --rules adds to what it had. */
+carc_rules carc_rules_merge(carc_rules a, carc_rules b);
+/* Whether `a` and `b` play the same game (1) or not (0): the same flags,
+ * expansions and valued rules. */
+int carc_rules_equal(const carc_rules *a, const carc_rules *b);
 /* Writes the names of the flags set in `rules`, lowest flag first, then
  * `hand=N` and `table=WxH` when set, separated by `sep` (NULL: " "), into `buf` (NUL-terminated, at
  * most `cap` bytes; may be NULL when `cap` is 0) and returns the length without the NUL, like

@@ -324,6 +324,66 @@ carc_status carc_rules_parse(const char *text, carc_rules *rules, char *err, siz
     return CARC_OK;
 }
 
+carc_status carc_rules_parse_words(const char *const *words, size_t n, carc_rules *rules, char *err,
+                                   size_t errcap)
+{
+    if ((!words && n) || !rules) {
+        set_error(err, errcap, "no rules given");
+        return CARC_EINVAL;
+    }
+    carc_rules parsed = *rules;
+    parsed.flags = 0;
+    parsed.hand = parsed.table_w = parsed.table_h = 0;
+    for (size_t i = 0; i < n; i++) {
+        const char *w = words[i];
+        char why[120] = "";
+        if (!w || !*w || strpbrk(w, " \t,")) {
+            if (err && errcap)
+                snprintf(err, errcap,
+                         w && *w ? "rules[%zu]: one name a word, not '%.40s'"
+                                 : "rules[%zu]: unknown rule '%s'",
+                         i, w ? w : "");
+            return CARC_EINVAL;
+        }
+        /* Each word alone, so that a bad one is named by its place; the
+         * list is then the union, a valued rule given twice refused. */
+        carc_rules one = carc_rules_standard();
+        if (rules_parse_names(w, strlen(w), 0, &one, why, sizeof why) < 0) {
+            if (err && errcap)
+                snprintf(err, errcap, "rules[%zu]: %s", i, why);
+            return CARC_EINVAL;
+        }
+        if ((one.hand && parsed.hand) || (one.table_w && parsed.table_w)) {
+            if (err && errcap)
+                snprintf(err, errcap, "rules[%zu]: '%.40s' given twice", i, w);
+            return CARC_EINVAL;
+        }
+        parsed = carc_rules_merge(parsed, one);
+    }
+    *rules = parsed;
+    set_error(err, errcap, "");
+    return CARC_OK;
+}
+
+carc_rules carc_rules_merge(carc_rules a, carc_rules b)
+{
+    a.flags |= b.flags;
+    a.expansions |= b.expansions;
+    if (b.hand)
+        a.hand = b.hand;
+    if (b.table_w || b.table_h) {
+        a.table_w = b.table_w;
+        a.table_h = b.table_h;
+    }
+    return a;
+}
+
+int carc_rules_equal(const carc_rules *a, const carc_rules *b)
+{
+    return a && b && a->flags == b->flags && a->expansions == b->expansions && a->hand == b->hand &&
+           a->table_w == b->table_w && a->table_h == b->table_h;
+}
+
 carc_status carc_expansions_parse(const char *text, carc_rules *rules, char *err, size_t errcap)
 {
     if (!text || !rules) {

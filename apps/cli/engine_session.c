@@ -276,37 +276,12 @@ static json_t *read_names(const json_t *req, const char *key, const char *what,
 }
 
 /* The "rules" of 'new': rule names, a valued one as NAME=VALUE
- * ("hand=3"), as carc_rules_parse() reads them. */
+ * ("hand=3"), in the wire form (wire_read_rules()). */
 static json_t *read_rules(const json_t *req, carc_rules *rules)
 {
-    json_t *list = json_object_get(req, "rules");
-    if (!list)
-        return NULL;
-    if (!json_is_array(list))
-        return proto_error("\"rules\" must be an array of rule names, one per string");
-    size_t i;
-    json_t *name;
-    json_array_foreach(list, i, name)
-    {
-        if (!json_is_string(name))
-            return proto_error("rules[%zu]: a rule name must be a string", i);
-        const char *text = json_string_value(name);
-        if (strlen(text) != json_string_length(name) || strcspn(text, " \t,") != strlen(text))
-            return proto_error("\"rules\" takes one name per string, not '%.40s'", text);
-        if (!*text)
-            return proto_error("unknown rule ''");
-        carc_rules one = carc_rules_standard();
-        char why[160] = "";
-        if (carc_rules_parse(text, &one, why, sizeof why) != CARC_OK)
-            return proto_error("%s", why[0] ? why : "unknown rule");
-        rules->flags |= one.flags;
-        if (one.hand)
-            rules->hand = one.hand;
-        if (one.table_w) {
-            rules->table_w = one.table_w;
-            rules->table_h = one.table_h;
-        }
-    }
+    char why[160] = "";
+    if (wire_read_rules(json_object_get(req, "rules"), rules, why, sizeof why) != 0)
+        return proto_error("%s", why);
     return NULL;
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "replica_hand.h"
+#include "wire.h"
 
 void replica_init(replica *r)
 {
@@ -46,28 +47,10 @@ int replica_fail(char *err, size_t errcap, const char *fmt, ...)
 
 static int parse_rules(const json_t *list, carc_rules *out, char *err, size_t errcap)
 {
+    char why[160];
     *out = carc_rules_standard();
-    if (!list || json_is_null(list))
-        return 0;
-    if (!json_is_array(list))
-        return replica_fail(err, errcap, "state: 'rules' is not a list");
-    size_t i;
-    const json_t *name;
-    json_array_foreach(list, i, name)
-    {
-        /* A valued rule comes as NAME=VALUE ("hand=3"). */
-        carc_rules one = carc_rules_standard();
-        const char *text = json_is_string(name) ? json_string_value(name) : "";
-        if (!*text || carc_rules_parse(text, &one, NULL, 0) != CARC_OK)
-            return replica_fail(err, errcap, "unknown rule '%s'", *text ? text : "?");
-        out->flags |= one.flags;
-        if (one.hand)
-            out->hand = one.hand;
-        if (one.table_w) {
-            out->table_w = one.table_w;
-            out->table_h = one.table_h;
-        }
-    }
+    if (wire_read_rules(list, out, why, sizeof why) != 0)
+        return replica_fail(err, errcap, "state: %s", why);
     return 0;
 }
 

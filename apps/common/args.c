@@ -97,14 +97,7 @@ int cli_parse_rules(const char *cmd, const char *text, carc_rules *rules)
     char why[160] = "";
     if (carc_rules_parse(text, &more, why, sizeof why) != CARC_OK)
         return cli_usage_error(cmd, "--rules: %s", why[0] ? why : "bad list");
-    rules->flags |= more.flags;
-    /* The valued rules (hand=N, table=WxH) pass through as parsed. */
-    if (more.hand)
-        rules->hand = more.hand;
-    if (more.table_w) {
-        rules->table_w = more.table_w;
-        rules->table_h = more.table_h;
-    }
+    *rules = carc_rules_merge(*rules, more);
     return 0;
 }
 

@@ -1,6 +1,9 @@
 /* wire.c: the names the protocols write (see wire.h). */
 #include "wire.h"
 
+#include <stdio.h>
+#include <string.h>
+
 /* The names of the flags set in `flags`, by `name_of`, as a JSON array. */
 static json_t *names_json(uint32_t flags, const char *(*name_of)(uint32_t))
 {
@@ -24,6 +27,31 @@ json_t *wire_rules(carc_rules rules)
         json_array_append_new(list, json_string(valued));
     }
     return list;
+}
+
+int wire_read_rules(const json_t *list, carc_rules *rules, char *err, size_t errcap)
+{
+    enum { MAX_WORDS = 64 }; /* far more than there are rules */
+    const char *words[MAX_WORDS];
+    size_t n = 0, i;
+    const json_t *v;
+    if (list && !json_is_null(list) && !json_is_array(list)) {
+        snprintf(err, errcap, "'rules' must be an array of rule names");
+        return -1;
+    }
+    if (json_is_array(list) && json_array_size(list) > MAX_WORDS) {
+        snprintf(err, errcap, "'rules': more than %d names", MAX_WORDS);
+        return -1;
+    }
+    json_array_foreach(list, i, v)
+    {
+        if (!json_is_string(v) || strlen(json_string_value(v)) != json_string_length(v)) {
+            snprintf(err, errcap, "rules[%zu]: a rule name must be a string (without NUL)", i);
+            return -1;
+        }
+        words[n++] = json_string_value(v);
+    }
+    return carc_rules_parse_words(words, n, rules, err, errcap) == CARC_OK ? 0 : -1;
 }
 
 json_t *wire_expansions(carc_rules rules)

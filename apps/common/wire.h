@@ -12,6 +12,14 @@
  * first, as a new JSON array. */
 json_t *wire_rules(carc_rules rules);
 
+/* Reads the JSON array `list` that wire_rules() writes (a name a string,
+ * valued ones as NAME=VALUE) into the flags and valued rules of `*rules`
+ * (carc_rules_parse_words(): its expansions are left as they were); a
+ * missing list (NULL or null) is the standard rules. -1 with the reason in
+ * `err` (naming the entry: "rules[1]: unknown rule 'x'") and `*rules`
+ * unchanged. */
+int wire_read_rules(const json_t *list, carc_rules *rules, char *err, size_t errcap);
+
 /* The names of the expansions of `rules` (carc_expansion_name()), lowest
  * flag first, as a new JSON array ([] for the base game alone). */
 json_t *wire_expansions(carc_rules rules);

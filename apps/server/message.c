@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "carcassonne_ai.h"
+#include "wire.h"
 
 static const char *const type_names[MSG_TYPES] = {
     "hello",  "create", "join",     "resume", "watch",    "leave",  "move",    "legal",
@@ -395,33 +396,19 @@ static msg_error get_flags(json_t *root, const char *key, const char *what,
     return ERR_NONE;
 }
 
-/* The rule names of `rules`, valued ones (`hand=3`) too, read by the
- * library's parser: each name alone (a name of its own, no list in one
- * string), then all of them together (the parser takes the whole list). */
+/* The rule names of `rules`, valued ones (`hand=3`) too, in the wire
+ * form (wire_read_rules(): one name a string, a bad one named by its
+ * place). */
 static msg_error get_rules(json_t *root, msg_request *r, msg_problem *p)
 {
     json_t *list;
     msg_error e = get_names(root, "rules", &list, p);
     if (e != ERR_NONE || !list)
         return e;
-    char all[1024] = "", why[120];
-    size_t len = 0, i;
-    json_t *v;
-    json_array_foreach(list, i, v)
-    {
-        const char *name = json_string_value(v);
-        carc_rules one = carc_rules_standard();
-        if (strpbrk(name, " \t,") || carc_rules_parse(name, &one, why, sizeof why) != CARC_OK)
-            return fail(p, ERR_BAD_FIELD, "rules[%zu]: %s", i,
-                        strpbrk(name, " \t,") ? "one rule name a string" : why);
-        int n = snprintf(all + len, sizeof all - len, "%s%s", len ? " " : "", name);
-        if (n < 0 || (size_t)n >= sizeof all - len)
-            return fail(p, ERR_BAD_FIELD, "rules: too many names");
-        len += (size_t)n;
-    }
+    char why[160];
     carc_rules rules = carc_rules_standard();
-    if (carc_rules_parse(all, &rules, why, sizeof why) != CARC_OK)
-        return fail(p, ERR_BAD_FIELD, "rules: %s", why);
+    if (wire_read_rules(list, &rules, why, sizeof why) != 0)
+        return fail(p, ERR_BAD_FIELD, "%s", why);
     r->rules = rules.flags;
     r->hand = rules.hand;
     r->table_w = rules.table_w;

@@ -433,10 +433,63 @@ static void test_start_in_pile_after_reset(void **state)
     }
 }
 
+/* The rules' wire form (one name a word), merging and equality: the one
+ * reader the command line, the engine protocol, the server and the client
+ * share. */
+static void test_rules_words_merge_equal(void **state)
+{
+    (void)state;
+    char err[160];
+    carc_rules r = carc_rules_standard();
+    r.expansions = CARC_EXPANSION_RIVER;
+    const char *good[] = {"bonus-turn", "hand=3", "table=9x7", "bonus-turn"};
+    assert_int_equal(carc_rules_parse_words(good, 4, &r, err, sizeof err), CARC_OK);
+    assert_int_equal(r.flags, CARC_RULE_BONUS_TURN);
+    assert_int_equal(r.hand, 3);
+    assert_true(r.table_w == 9 && r.table_h == 7);
+    assert_int_equal(r.expansions, CARC_EXPANSION_RIVER); /* left as it was */
+    carc_rules same = carc_rules_standard();
+    assert_int_equal(carc_rules_parse("table=9x7,hand=3 bonus-turn", &same, err, sizeof err),
+                     CARC_OK);
+    same.expansions = CARC_EXPANSION_RIVER;
+    assert_true(carc_rules_equal(&r, &same));
+    same.hand = 2;
+    assert_false(carc_rules_equal(&r, &same));
+    assert_false(carc_rules_equal(&r, NULL));
+
+    const carc_rules before = r;
+    const char *two[] = {"small-city farms-first-edition"};
+    assert_int_equal(carc_rules_parse_words(two, 1, &r, err, sizeof err), CARC_EINVAL);
+    assert_non_null(strstr(err, "rules[0]: one name a word"));
+    const char *empty[] = {"bonus-turn", ""};
+    assert_int_equal(carc_rules_parse_words(empty, 2, &r, err, sizeof err), CARC_EINVAL);
+    assert_non_null(strstr(err, "rules[1]: unknown rule"));
+    const char *bogus[] = {"bogus"};
+    assert_int_equal(carc_rules_parse_words(bogus, 1, &r, err, sizeof err), CARC_EINVAL);
+    assert_non_null(strstr(err, "rules[0]: unknown rule 'bogus'"));
+    const char *twice[] = {"hand=2", "hand=3"};
+    assert_int_equal(carc_rules_parse_words(twice, 2, &r, err, sizeof err), CARC_EINVAL);
+    assert_non_null(strstr(err, "rules[1]: 'hand=3' given twice"));
+    assert_true(carc_rules_equal(&r, &before)); /* refused: unchanged */
+    assert_int_equal(carc_rules_parse_words(NULL, 0, &r, err, sizeof err), CARC_OK);
+    assert_int_equal(r.flags | r.hand | r.table_w, 0); /* no words: the standard rules */
+
+    /* Merging: flags and expansions of both, b's valued rules where set. */
+    carc_rules a = {.flags = CARC_RULE_SMALL_CITY, .expansions = CARC_EXPANSION_RIVER, .hand = 2};
+    carc_rules b = {.flags = CARC_RULE_BONUS_TURN, .table_w = 5, .table_h = 5};
+    carc_rules m = carc_rules_merge(a, b);
+    assert_int_equal(m.flags, CARC_RULE_SMALL_CITY | CARC_RULE_BONUS_TURN);
+    assert_int_equal(m.expansions, CARC_EXPANSION_RIVER);
+    assert_true(m.hand == 2 && m.table_w == 5 && m.table_h == 5);
+    b.hand = 3;
+    assert_int_equal(carc_rules_merge(a, b).hand, 3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_games_replay),
+        cmocka_unit_test(test_rules_words_merge_equal),
         cmocka_unit_test(test_players_play_hand_games),
         cmocka_unit_test(test_open_hands_order),
         cmocka_unit_test(test_hand_game_end),
