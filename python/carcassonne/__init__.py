@@ -14,8 +14,9 @@ carcassonne.gym and carcassonne.pettingzoo hold the environments.
 import numpy as np
 
 from . import _checks, _core
+from .vector import OBS_PLANES, VectorGame
 
-__all__ = ["Game", "Player", "selfplay", "tile_ids", "rule_names", "expansion_names", "PLANES", "GLOBALS", "FIGURE_SLOTS",
+__all__ = ["Game", "Player", "VectorGame", "selfplay", "tile_ids", "rule_names", "expansion_names", "PLANES", "GLOBALS", "FIGURE_SLOTS",
            "rotate_board", "rotate_action", "rotate_mask"]
 
 PLANES = _core.PLANES
@@ -25,15 +26,7 @@ MAX_PLAYERS = _core.MAX_PLAYERS
 MAX_HAND = _core.MAX_HAND
 
 
-def _names(value, what):
-    """A list of names (or one string of them) as the library's text."""
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
-        return ",".join(value)
-    raise TypeError("%s must be a list of str (or one str), not %r" % (what, type(value).__name__))
+_names = _checks.names
 
 
 class Game(_core.Game):
