@@ -1871,11 +1871,49 @@ static int legal_in_window(const carc_game *g, window w, carc_move *moves, int64
     return k;
 }
 
+/* The lowest rotation of each kind that puts the same tile on the board as
+ * each rotation (a symmetric tile's equivalent rotations show as one):
+ * filled once by the module's init, read-only after. */
+static uint8_t canonical_rotation[CARC_MAX_KINDS][4];
+
+static int compare_codes(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* What tile `kind` at rotation `rot` puts on the board: its segments'
+ * ports, kinds, pennants and marks, sorted. Returns the segment count. */
+static int tile_signature(int kind, int rot, uint32_t codes[CARC_MAX_SEGMENTS_PER_TILE])
+{
+    const carc_tile_def *def = carc_tile(kind);
+    for (int s = 0; s < def->nsegments; s++) {
+        const carc_segment_def *seg = &def->segments[s];
+        codes[s] = carc_tile_segment_ports(kind, rot, s) | (uint32_t)seg->kind << 12 |
+                   (uint32_t)seg->pennant << 16 | (uint32_t)seg->marks << 17;
+    }
+    qsort(codes, def->nsegments, sizeof codes[0], compare_codes);
+    return def->nsegments;
+}
+
+static void init_canonical_rotations(void)
+{
+    for (int k = 0; k < carc_tile_kinds() && k < CARC_MAX_KINDS; k++)
+        for (int r = 0; r < 4; r++) {
+            uint32_t mine[CARC_MAX_SEGMENTS_PER_TILE], other[CARC_MAX_SEGMENTS_PER_TILE];
+            int n = tile_signature(k, r, mine), low = 0;
+            while (low < r && (tile_signature(k, low, other) != n ||
+                               memcmp(mine, other, sizeof mine[0] * (size_t)n) != 0))
+                low++;
+            canonical_rotation[k][r] = (uint8_t)low;
+        }
+}
+
 static void observe_compact_tile(uint8_t *board, int cell, int area, const carc_tile_on_board *t,
                                  int seat, int players)
 {
     board[OBS_KIND * area + cell] = (uint8_t)(t->kind + 1);
-    board[OBS_ROTATION * area + cell] = t->rot;
+    board[OBS_ROTATION * area + cell] = canonical_rotation[t->kind][t->rot & 3];
     const carc_tile_def *def = carc_tile(t->kind);
     if (t->follower_segment == CARC_NO_SPOT || t->follower_segment >= def->nsegments)
         return;
@@ -2290,6 +2328,29 @@ static PyTypeObject VectorType = {
 
 enum { MAX_THREADS = 64 };
 
+/* One game's training samples (selfplay(samples=...)): a position per
+ * move, in the order played, and the legal actions of each position with
+ * the search's visits (the policy's entries). */
+typedef struct {
+    int count, cap;  /* positions */
+    uint8_t *board;  /* count x OBS_PLANES x side^2: observe_compact() */
+    float *globals;  /* count x GLOBALS */
+    int64_t *action; /* the action played (-1: outside the window) */
+    int64_t *nlegal; /* the position's entries (its legal actions in the window) */
+    int8_t *player;  /* the mover */
+    size_t entries, entries_cap;
+    int64_t *legal;  /* entries: the legal actions, position by position */
+    int32_t *visits; /* the search's visits of each (0 without a search) */
+    float *policy;   /* visits / their sum; without visits 1 on the move played */
+} sample_set;
+
+/* A worker's buffers for the samples of a position. */
+typedef struct {
+    carc_move *moves;
+    int64_t *actions;
+    carc_move_eval *evals;
+} sample_scratch;
+
 typedef struct {
     int games, players, want_records, nspecs;
     uint64_t seed;
@@ -2297,6 +2358,8 @@ typedef struct {
     char *specs[CARC_MAX_PLAYERS]; /* owned copies; NULL: the fast random player */
     int32_t *scores;               /* games x players */
     char **records;                /* games, or NULL */
+    sample_set *samples;           /* games, or NULL: no samples */
+    int board;                     /* the samples' window */
     pthread_mutex_t lock;
     int next;   /* the next game to play */
     int failed; /* out of memory or a player error */
@@ -2319,8 +2382,123 @@ static void job_fail(selfplay_job *job)
     pthread_mutex_unlock(&job->lock);
 }
 
+/* Room for one more position and `more` entries in `set`; -1 when out
+ * of memory. */
+static int sample_grow(sample_set *set, size_t area, size_t more)
+{
+    if (set->count == set->cap) {
+        size_t cap = set->cap ? 2 * (size_t)set->cap : 96;
+        uint8_t *board = realloc(set->board, cap * OBS_PLANES * area);
+        if (board)
+            set->board = board;
+        float *globals = realloc(set->globals, cap * GLOBALS * sizeof(float));
+        if (globals)
+            set->globals = globals;
+        int64_t *action = realloc(set->action, cap * sizeof(int64_t));
+        if (action)
+            set->action = action;
+        int64_t *nlegal = realloc(set->nlegal, cap * sizeof(int64_t));
+        if (nlegal)
+            set->nlegal = nlegal;
+        int8_t *player = realloc(set->player, cap);
+        if (player)
+            set->player = player;
+        if (!board || !globals || !action || !nlegal || !player)
+            return -1;
+        set->cap = (int)cap;
+    }
+    if (set->entries + more > set->entries_cap) {
+        size_t cap = 2 * set->entries_cap + more + 1024;
+        int64_t *legal = realloc(set->legal, cap * sizeof(int64_t));
+        if (legal)
+            set->legal = legal;
+        int32_t *visits = realloc(set->visits, cap * sizeof(int32_t));
+        if (visits)
+            set->visits = visits;
+        float *policy = realloc(set->policy, cap * sizeof(float));
+        if (policy)
+            set->policy = policy;
+        if (!legal || !visits || !policy)
+            return -1;
+        set->entries_cap = cap;
+    }
+    return 0;
+}
+
+static void sample_free(sample_set *set)
+{
+    free(set->board);
+    free(set->globals);
+    free(set->action);
+    free(set->nlegal);
+    free(set->player);
+    free(set->legal);
+    free(set->visits);
+    free(set->policy);
+}
+
+/* The entry of action `a` among the position's `n` actions, or -1. */
+static int entry_of(const int64_t *actions, int n, int64_t a)
+{
+    for (int j = 0; j < n; j++)
+        if (actions[j] == a)
+            return j;
+    return -1;
+}
+
+/* The move of `p` (NULL: the fast random step from `rng`) in `g`, and,
+ * with `set`, the position's sample: the observation, the legal actions,
+ * the visits of a search that ran iterations (carc_player_rank ranks every
+ * move with the search carc_player_choose runs, the move it plays first),
+ * the policy and the action played. -1 on a player error or out of
+ * memory. */
+static int sample_move(selfplay_job *job, sample_set *set, sample_scratch *ws, carc_game *g,
+                       carc_player *p, carc_rng *rng, carc_move *out)
+{
+    window w = board_window(g, job->board);
+    size_t area = (size_t)w.side * (size_t)w.side;
+    int n = legal_in_window(g, w, ws->moves, ws->actions);
+    if (sample_grow(set, area, (size_t)n) < 0)
+        return -1;
+    size_t at = (size_t)set->count, first = set->entries;
+    observe_compact(g, w, ws->moves, ws->actions, n, set->board + at * OBS_PLANES * area,
+                    set->globals + at * GLOBALS);
+    int32_t *visits = set->visits + first;
+    memset(visits, 0, sizeof *visits * (size_t)n);
+    if (!p) {
+        *out = carc_random_move(g, rng, 0.5);
+    } else {
+        carc_search_info info;
+        int ranked = carc_player_rank(p, g, ws->evals, CARC_MAX_MOVES, &info);
+        if (ranked < 1)
+            return -1;
+        *out = ws->evals[0].move;
+        for (int e = 0; info.iterations > 0 && e < ranked; e++) {
+            int j =
+                entry_of(ws->actions, n, encode(w, g, carc_move_canonical(g, ws->evals[e].move)));
+            if (j >= 0)
+                visits[j] += (int32_t)ws->evals[e].visits;
+        }
+    }
+    long played = encode(w, g, carc_move_canonical(g, *out));
+    int64_t total = 0;
+    for (int j = 0; j < n; j++)
+        total += visits[j];
+    int chosen = entry_of(ws->actions, n, played);
+    for (int j = 0; j < n; j++)
+        set->policy[first + (size_t)j] =
+            total > 0 ? (float)visits[j] / (float)total : (float)(j == chosen);
+    memcpy(set->legal + first, ws->actions, sizeof(int64_t) * (size_t)n);
+    set->entries += (size_t)n;
+    set->action[at] = played;
+    set->nlegal[at] = n;
+    set->player[at] = (int8_t)carc_game_current_player(g);
+    set->count++;
+    return 0;
+}
+
 /* Game i's seeds: the deal from seed + i, as `carcassonne selfplay`. */
-static int play_one(selfplay_job *job, carc_game *g, carc_player **seats, int i)
+static int play_one(selfplay_job *job, carc_game *g, carc_player **seats, sample_scratch *ws, int i)
 {
     uint64_t deal = job->seed + (uint64_t)i;
     if (carc_game_reset(g, job->players, &job->rules, deal) != CARC_OK)
@@ -2331,13 +2509,17 @@ static int play_one(selfplay_job *job, carc_game *g, carc_player **seats, int i)
             carc_player_reseed(seats[s], deal * 31u + (uint64_t)s);
     while (!carc_game_over(g)) {
         carc_player *p = seats[carc_game_current_player(g)];
-        if (!p) {
+        carc_move m;
+        if (job->samples) {
+            if (sample_move(job, &job->samples[i], ws, g, p, &rng, &m) < 0)
+                return -1;
+        } else if (!p) {
             carc_game_play_random(g, &rng, 0.5, NULL);
             continue;
+        } else if (carc_player_choose(p, g, &m, NULL) != CARC_OK) {
+            return -1;
         }
-        carc_move m;
-        if (carc_player_choose(p, g, &m, NULL) != CARC_OK ||
-            carc_game_play(g, m, NULL, 0, NULL) != CARC_OK)
+        if (carc_game_play(g, m, NULL, 0, NULL) != CARC_OK)
             return -1;
     }
     for (int s = 0; s < job->players; s++)
@@ -2375,10 +2557,20 @@ static void *selfplay_worker(void *arg)
         if (spec && !(seats[s] = carc_player_new(spec, job->seed, NULL, 0)))
             ok = 0;
     }
+    sample_scratch ws = {0};
+    if (ok && job->samples) {
+        ws.moves = malloc(sizeof *ws.moves * CARC_MAX_MOVES);
+        ws.actions = malloc(sizeof *ws.actions * CARC_MAX_MOVES);
+        ws.evals = malloc(sizeof *ws.evals * CARC_MAX_MOVES);
+        ok = ws.moves && ws.actions && ws.evals;
+    }
     for (int i; ok && (i = job_take(job)) >= 0;)
-        ok = play_one(job, g, seats, i) == 0;
+        ok = play_one(job, g, seats, &ws, i) == 0;
     if (!ok)
         job_fail(job);
+    free(ws.moves);
+    free(ws.actions);
+    free(ws.evals);
     for (int s = 0; s < job->players; s++)
         carc_player_free(seats[s]);
     if (g)
@@ -2463,19 +2655,105 @@ static PyObject *selfplay_result(selfplay_job *job)
     return Py_BuildValue("(NN)", records, scores);
 }
 
+/* The samples' arrays, every game's in game order (so they do not depend
+ * on the threads), as a dict of bytearrays; the outcome and margin of each
+ * position for its mover from the game's final scores. */
+static PyObject *samples_result(const selfplay_job *job)
+{
+    size_t count = 0, entries = 0, area = (size_t)job->board * (size_t)job->board;
+    for (int i = 0; i < job->games; i++) {
+        count += (size_t)job->samples[i].count;
+        entries += job->samples[i].entries;
+    }
+    PyObject *dict = PyDict_New();
+    struct {
+        const char *name;
+        size_t size;
+        PyObject *bytes;
+    } arrays[] = {
+        {"board", OBS_PLANES * area, NULL},
+        {"globals", GLOBALS * sizeof(float), NULL},
+        {"action", sizeof(int64_t), NULL},
+        {"policy_indptr", sizeof(int64_t), NULL},
+        {"player", 1, NULL},
+        {"outcome", 1, NULL},
+        {"margin", sizeof(int32_t), NULL},
+        {"record", sizeof(int64_t), NULL},
+        {"ply", sizeof(int32_t), NULL},
+        {"legal", sizeof(int64_t), NULL},
+        {"visits", sizeof(int32_t), NULL},
+        {"policy", sizeof(float), NULL},
+    };
+    enum { NARRAYS = sizeof arrays / sizeof arrays[0], PER_ENTRY = 9 };
+    int ok = dict != NULL;
+    for (int a = 0; ok && a < NARRAYS; a++) {
+        size_t n = a >= PER_ENTRY ? entries : count + (a == 3);
+        arrays[a].bytes = PyByteArray_FromStringAndSize(NULL, (Py_ssize_t)(n * arrays[a].size));
+        ok = arrays[a].bytes && PyDict_SetItemString(dict, arrays[a].name, arrays[a].bytes) == 0;
+    }
+    for (int a = 0; a < NARRAYS; a++)
+        Py_XDECREF(arrays[a].bytes); /* the dict holds them */
+    if (!ok) {
+        Py_XDECREF(dict);
+        return NULL;
+    }
+    char *out[NARRAYS];
+    for (int a = 0; a < NARRAYS; a++)
+        out[a] = PyByteArray_AS_STRING(arrays[a].bytes);
+    size_t at = 0, entry = 0;
+    for (int i = 0; i < job->games; i++) {
+        const sample_set *set = &job->samples[i];
+        const int32_t *scores = job->scores + (size_t)i * (size_t)job->players;
+        size_t n = (size_t)set->count;
+        memcpy(out[0] + at * arrays[0].size, set->board, n * arrays[0].size);
+        memcpy(out[1] + at * arrays[1].size, set->globals, n * arrays[1].size);
+        memcpy(out[2] + at * arrays[2].size, set->action, n * arrays[2].size);
+        memcpy(out[4] + at, set->player, n);
+        for (size_t k = 0; k < n; k++) {
+            int me = set->player[k], best = INT32_MIN;
+            for (int q = 0; q < job->players; q++)
+                if (q != me && scores[q] > best)
+                    best = scores[q];
+            int32_t margin = scores[me] - best;
+            int8_t outcome = (int8_t)((margin > 0) - (margin < 0));
+            int64_t start = (int64_t)entry, record = i;
+            int32_t ply = (int32_t)k;
+            memcpy(out[3] + (at + k) * sizeof start, &start, sizeof start);
+            memcpy(out[5] + at + k, &outcome, 1);
+            memcpy(out[6] + (at + k) * sizeof margin, &margin, sizeof margin);
+            memcpy(out[7] + (at + k) * sizeof record, &record, sizeof record);
+            memcpy(out[8] + (at + k) * sizeof ply, &ply, sizeof ply);
+            entry += (size_t)set->nlegal[k];
+        }
+        memcpy(out[9] + (entry - set->entries) * sizeof(int64_t), set->legal,
+               set->entries * sizeof(int64_t));
+        memcpy(out[10] + (entry - set->entries) * sizeof(int32_t), set->visits,
+               set->entries * sizeof(int32_t));
+        memcpy(out[11] + (entry - set->entries) * sizeof(float), set->policy,
+               set->entries * sizeof(float));
+        at += n;
+    }
+    int64_t end = (int64_t)entry;
+    memcpy(out[3] + at * sizeof end, &end, sizeof end);
+    return dict;
+}
+
 static PyObject *core_selfplay(PyObject *module, PyObject *args, PyObject *kwds)
 {
     (void)module;
-    static char *kwlist[] = {"games", "players",    "seed",    "specs", "threads",
-                             "rules", "expansions", "records", NULL};
+    static char *kwlist[] = {"games",      "players", "seed",    "specs",      "threads", "rules",
+                             "expansions", "records", "samples", "board_size", NULL};
     selfplay_job job = {0};
     uint64_t seed = 0;
-    int threads = 1, records = 1;
+    int threads = 1, records = 1, samples = 0;
     PyObject *specs;
     const char *rules_text = "", *expansions_text = "";
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiO&O|issp", kwlist, &job.games, &job.players,
+    job.board = DEFAULT_BOARD;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiO&O|issppi", kwlist, &job.games, &job.players,
                                      seed_converter, &seed, &specs, &threads, &rules_text,
-                                     &expansions_text, &records))
+                                     &expansions_text, &records, &samples, &job.board))
+        return NULL;
+    if (check_board(job.board) < 0)
         return NULL;
     if (job.games < 0 || job.games > 100000000)
         return PyErr_Format(PyExc_ValueError, "games must be 0..100000000");
@@ -2493,7 +2771,8 @@ static PyObject *core_selfplay(PyObject *module, PyObject *args, PyObject *kwds)
     job.want_records = records;
     job.scores = calloc((size_t)job.games * (size_t)job.players + 1, sizeof(int32_t));
     job.records = records ? calloc((size_t)job.games + 1, sizeof(char *)) : NULL;
-    if (!job.scores || (records && !job.records)) {
+    job.samples = samples ? calloc((size_t)job.games + 1, sizeof(sample_set)) : NULL;
+    if (!job.scores || (records && !job.records) || (samples && !job.samples)) {
         PyErr_NoMemory();
         goto done;
     }
@@ -2504,9 +2783,15 @@ static PyObject *core_selfplay(PyObject *module, PyObject *args, PyObject *kwds)
     pthread_mutex_destroy(&job.lock);
     if (job.failed)
         PyErr_SetString(PyExc_RuntimeError, "self-play failed (out of memory or a player error)");
-    else
-        result = selfplay_result(&job);
+    else if ((result = selfplay_result(&job)) && samples) {
+        PyObject *arrays = samples_result(&job);
+        /* the pair takes `arrays`; `result` (the pair's own reference) is let go */
+        Py_SETREF(result, arrays ? Py_BuildValue("(ON)", result, arrays) : NULL);
+    }
 done:
+    for (int i = 0; job.samples && i < job.games; i++)
+        sample_free(&job.samples[i]);
+    free(job.samples);
     for (int s = 0; s < CARC_MAX_PLAYERS; s++)
         free(job.specs[s]);
     for (int i = 0; job.records && i < job.games; i++)
@@ -2595,6 +2880,7 @@ PyMODINIT_FUNC PyInit__core(void)
     if (PyType_Ready(&GameType) < 0 || PyType_Ready(&PlayerType) < 0 ||
         PyType_Ready(&VectorType) < 0)
         return NULL;
+    init_canonical_rotations();
     PyObject *m = PyModule_Create(&core_module);
     if (!m)
         return NULL;
