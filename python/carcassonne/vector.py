@@ -71,14 +71,18 @@ class VectorGame(_core.VectorGame):
         non-integer array, ValueError for a wrong shape or an action that is
         not legal) and no game moves."""
         arr = np.asarray(actions)
-        if arr.dtype.kind not in "iu":
+        if arr.dtype == object:  # Python ints too big for int64, or not ints at all
+            arr = np.array([_checks.integer(a, "an action") for a in arr.ravel()],
+                           dtype=object).reshape(arr.shape)
+        elif arr.dtype.kind not in "iu":
             raise TypeError("actions must be integers, not %s" % arr.dtype)
         if arr.shape != (self.n,):
             raise ValueError("actions must have shape (%d,), not %s" % (self.n, arr.shape))
+        low, high = arr.min(), arr.max()
+        if low < 0 or high >= self.num_actions:
+            raise ValueError("action %d is out of range: this game's actions are 0 .. %d"
+                             % (low if low < 0 else high, self.num_actions - 1))
         if arr.dtype != np.int64:
-            if arr.dtype.kind == "u" and self.n and int(arr.max()) >= 2 ** 63:
-                raise ValueError("action %d is out of range: actions are 0 .. %d"
-                                 % (int(arr.max()), self.num_actions - 1))
             arr = arr.astype(np.int64)
         rewards = np.empty((self.n, self.players), dtype=np.float32)
         done = np.zeros(self.n, dtype=np.bool_)

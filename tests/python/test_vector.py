@@ -155,6 +155,8 @@ def test_vector_game_refuses_bad_input_and_changes_nothing():
         (ValueError, np.array([good[0], -1, good[2]])),   # out of range
         (ValueError, np.array([good[0], vg.num_actions, good[2]])),
         (ValueError, np.array([good[0], good[1], 2**64 - 1], dtype=np.uint64)),
+        (ValueError, [int(good[0]), int(good[1]), 2**70]),
+        (TypeError, [int(good[0]), int(good[1]), None]),
         (ValueError, np.array([good[0], good[0] + 1 if good[0] + 1 not in actions[indptr[1]:indptr[2]]
                                else good[0] + 2, good[2]])),  # not legal in game 1
     ]
