@@ -1988,6 +1988,8 @@ typedef struct {
     int32_t *finals;    /* n x players: the scores of the last game each one ended */
     uint8_t *truncated; /* n: the last step ended game i with no action in the window */
     int *chosen;        /* n: step()'s scratch: the index of each game's action */
+    int busy;           /* a step or an observation runs without the GIL */
+    int failed_game;    /* the game a failing vector_legal() or vector_advance() names */
     int64_t *indptr;    /* n + 1 */
     int64_t *actions;   /* the legal actions, game by game */
     carc_move *moves;   /* the move of each action */
@@ -2036,9 +2038,26 @@ static int vector_restart(VectorObject *self, int i)
     return 0;
 }
 
+/* What went wrong in the work done without the GIL. */
+enum { VECTOR_OK = 0, VECTOR_NOMEM = -1, VECTOR_NO_ACTION = -2, VECTOR_ILLEGAL = -3 };
+
+/* Raises the Python exception of `status` (not VECTOR_OK); returns -1. */
+static int vector_raise(const VectorObject *self, int status)
+{
+    int i = self->failed_game;
+    if (status == VECTOR_NOMEM)
+        PyErr_NoMemory();
+    else if (status == VECTOR_NO_ACTION)
+        PyErr_Format(PyExc_RuntimeError, "game %d: a new deal has no legal action", i);
+    else
+        PyErr_Format(PyExc_RuntimeError, "game %d: %s", i, carc_game_error(self->games[i]));
+    return -1;
+}
+
 /* Rebuilds the CSR list of legal actions. A game with no legal action in
  * the window is truncated: it starts over (truncated[i] and, when `done`
- * is given, done[i] set). -1 with a Python exception. */
+ * is given, done[i] set). Touches no Python object: returns VECTOR_OK or
+ * a failure (vector_raise()). */
 static int vector_legal(VectorObject *self, uint8_t *done)
 {
     size_t used = 0;
@@ -2052,10 +2071,8 @@ static int vector_legal(VectorObject *self, uint8_t *done)
             carc_move *moves = realloc(self->moves, sizeof *moves * cap);
             if (moves)
                 self->moves = moves;
-            if (!actions || !moves) {
-                PyErr_NoMemory();
-                return -1;
-            }
+            if (!actions || !moves)
+                return VECTOR_NOMEM;
             self->cap = cap;
         }
         for (int attempt = 0;; attempt++) {
@@ -2067,8 +2084,8 @@ static int vector_legal(VectorObject *self, uint8_t *done)
                 break;
             }
             if (attempt > 0 || vector_restart(self, i) < 0) {
-                PyErr_Format(PyExc_RuntimeError, "game %d: a new deal has no legal action", i);
-                return -1;
+                self->failed_game = i;
+                return VECTOR_NO_ACTION;
             }
             self->truncated[i] = 1;
             if (done)
@@ -2124,13 +2141,19 @@ static int vector_init(VectorObject *self, PyObject *args, PyObject *kwds)
         PyErr_NoMemory();
         return -1;
     }
-    return vector_legal(self, NULL);
+    int status = vector_legal(self, NULL);
+    return status == VECTOR_OK ? 0 : vector_raise(self, status);
 }
 
 static int need_vector(VectorObject *self)
 {
     if (!self->games) {
         PyErr_SetString(PyExc_RuntimeError, "the VectorGame was not initialised");
+        return -1;
+    }
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "the VectorGame is stepping or observing in another thread");
         return -1;
     }
     return 0;
@@ -2162,6 +2185,31 @@ static int vector_find(const VectorObject *self, int i, int64_t a)
     return -1;
 }
 
+/* Plays each game's chosen action, writes the rewards and done flags, and
+ * rebuilds the legal actions; touches no Python object (runs without the
+ * GIL). Returns VECTOR_OK or a failure (vector_raise()). */
+static int vector_advance(VectorObject *self, float *rewards, uint8_t *finished)
+{
+    size_t players = (size_t)self->players;
+    memset(self->truncated, 0, (size_t)self->n);
+    for (int i = 0; i < self->n; i++) {
+        carc_game *g = self->games[i];
+        self->failed_game = i;
+        if (carc_game_play(g, self->moves[self->chosen[i]], NULL, 0, NULL) != CARC_OK)
+            return VECTOR_ILLEGAL;
+        int32_t now[CARC_MAX_PLAYERS], *before = self->margins + (size_t)i * players;
+        vector_margins(self, i, now);
+        for (size_t p = 0; p < players; p++) {
+            rewards[(size_t)i * players + p] = (float)(now[p] - before[p]);
+            before[p] = now[p];
+        }
+        finished[i] = (uint8_t)carc_game_over(g);
+        if (finished[i] && vector_restart(self, i) < 0)
+            return VECTOR_NOMEM;
+    }
+    return vector_legal(self, finished);
+}
+
 /* _step(actions, rewards, done): actions an int64 buffer of n; rewards a
  * float32 buffer of n x players and done a uint8 buffer of n, both written.
  * Every action is checked before any game moves: ValueError for one that
@@ -2188,29 +2236,18 @@ static PyObject *vector_step(VectorObject *self, PyObject *args)
             goto done;
         }
     }
-    float *rewards = rv.buf;
-    uint8_t *finished = dv.buf;
-    memset(self->truncated, 0, n);
-    for (int i = 0; i < self->n; i++) {
-        carc_game *g = self->games[i];
-        if (carc_game_play(g, self->moves[self->chosen[i]], NULL, 0, NULL) != CARC_OK) {
-            PyErr_Format(PyExc_RuntimeError, "game %d: %s", i, carc_game_error(g));
-            goto done;
-        }
-        int32_t now[CARC_MAX_PLAYERS], *before = self->margins + (size_t)i * players;
-        vector_margins(self, i, now);
-        for (size_t p = 0; p < players; p++) {
-            rewards[(size_t)i * players + p] = (float)(now[p] - before[p]);
-            before[p] = now[p];
-        }
-        finished[i] = (uint8_t)carc_game_over(g);
-        if (finished[i] && vector_restart(self, i) < 0) {
-            PyErr_NoMemory();
-            goto done;
-        }
-    }
-    if (vector_legal(self, finished) == 0)
+    /* The games move without the GIL: other threads (another VectorGame's
+     * step among them) run meanwhile; this one refuses calls until done. */
+    self->busy = 1;
+    int status;
+    PyThreadState *ts = PyEval_SaveThread();
+    status = vector_advance(self, rv.buf, dv.buf);
+    PyEval_RestoreThread(ts);
+    self->busy = 0;
+    if (status == VECTOR_OK)
         result = Py_NewRef(Py_None);
+    else
+        vector_raise(self, status);
 done:
     PyBuffer_Release(&av);
     PyBuffer_Release(&rv);
@@ -2233,6 +2270,8 @@ static PyObject *vector_observe(VectorObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "observation buffers of the wrong size");
         goto done;
     }
+    self->busy = 1;
+    PyThreadState *ts = PyEval_SaveThread();
     for (int i = 0; i < self->n; i++) {
         const carc_game *g = self->games[i];
         int64_t first = self->indptr[i];
@@ -2241,6 +2280,8 @@ static PyObject *vector_observe(VectorObject *self, PyObject *args)
                         (uint8_t *)bv.buf + (size_t)i * OBS_PLANES * area,
                         (float *)gv.buf + (size_t)i * GLOBALS);
     }
+    PyEval_RestoreThread(ts);
+    self->busy = 0;
     result = Py_NewRef(Py_None);
 done:
     PyBuffer_Release(&bv);

@@ -181,3 +181,34 @@ def test_vector_game_refuses_bad_input_and_changes_nothing():
     out = vg.observation()
     again = vg.observation(out)
     assert again[0] is out[0] and again[1] is out[1]
+
+
+def test_vector_games_step_in_threads():
+    """step() and observation() run without the GIL: two VectorGames
+    stepped from two threads at once play what they play one after the
+    other."""
+    import threading
+
+    def play(vg, out):
+        rng = np.random.default_rng(int(vg.seed))
+        total = np.zeros((vg.n, vg.players), dtype=np.float32)
+        for _ in range(300):
+            indptr, actions = vg.legal_actions()
+            rewards, _ = vg.step(actions[indptr[:-1] + rng.integers(0, np.diff(indptr))])
+            total += rewards
+            vg.observation()
+        out.append((total, vg.scores.copy(), vg.seeds.copy()))
+
+    alone = []
+    for seed in (1, 2):
+        play(carcassonne.VectorGame(16, seed=seed), alone)
+    together = [[], []]
+    threads = [threading.Thread(target=play, args=(carcassonne.VectorGame(16, seed=seed), out))
+               for seed, out in zip((1, 2), together)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for a, (b,) in zip(alone, together):
+        for x, y in zip(a, b):
+            assert np.array_equal(x, y)
