@@ -1,7 +1,11 @@
 #!/usr/bin/env python3
 """selfplay_dataset.py: a self-play dataset in one call: games played in C
 on threads (records and scores), then (observation, action, final margin)
-samples rebuilt from the records for a learner, saved as .npz.
+samples rebuilt from the records for a learner, saved as .npz. (The
+package writes richer samples itself, in C: selfplay(..., samples=PATH)
+saves every position's compact observation, the search's visit-count
+policy and the outcome; docs/python.md. This example shows how to rebuild
+samples of your own from records.)
 
 usage: python3 examples/python/selfplay_dataset.py [--games N] [--out FILE] [--quick]
 (needs the package: pip install --no-build-isolation ./python; docs/python.md)

@@ -11,11 +11,14 @@ research interface as integer actions in a fixed action space, with chance
 nodes, an action mask and an observation tensor (docs/python.md).
 carcassonne.gym and carcassonne.pettingzoo hold the environments.
 """
+import os
+
 import numpy as np
 
 from . import _checks, _core
+from .vector import OBS_PLANES, VectorGame
 
-__all__ = ["Game", "Player", "selfplay", "tile_ids", "rule_names", "expansion_names", "PLANES", "GLOBALS", "FIGURE_SLOTS",
+__all__ = ["Game", "Player", "VectorGame", "selfplay", "tile_ids", "rule_names", "expansion_names", "PLANES", "GLOBALS", "FIGURE_SLOTS",
            "rotate_board", "rotate_action", "rotate_mask"]
 
 PLANES = _core.PLANES
@@ -25,15 +28,7 @@ MAX_PLAYERS = _core.MAX_PLAYERS
 MAX_HAND = _core.MAX_HAND
 
 
-def _names(value, what):
-    """A list of names (or one string of them) as the library's text."""
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
-        return ",".join(value)
-    raise TypeError("%s must be a list of str (or one str), not %r" % (what, type(value).__name__))
+_names = _checks.names
 
 
 class Game(_core.Game):
@@ -247,18 +242,45 @@ def expansion_names():
 
 
 def selfplay(games, players=2, seed=0, player="random", threads=1, rules=None, expansions=None,
-             records=True):
+             records=True, samples=None, board_size=31):
     """Plays `games` games in C, on `threads` threads, and returns
     (records, scores): a list of record strings (None with records=False)
     and a numpy int32 array of shape (games, players). Game i is dealt from
     seed + i, as `carcassonne selfplay`; the results do not depend on the
     number of threads. `player` is one spec for every seat or a list with
-    one per seat ("random" is the library's fast random player)."""
+    one per seat ("random" is the library's fast random player).
+
+    samples=PATH also writes a training sample of every position to PATH
+    (.npz): the compact observation from the mover's view (VectorGame's,
+    over a window of board_size), the legal actions with the search's
+    visit counts and policy, the action played, and the game's outcome for
+    the mover; docs/python.md lists the arrays. The games are the same
+    with or without samples."""
     specs = [player] if isinstance(player, str) else list(player)
-    recs, raw = _core.selfplay(games, players, _checks.seed(seed), specs, threads, _names(rules, "rules"),
-                               _names(expansions, "expansions"), bool(records))
+    board_size = _checks.integer(board_size, "board_size")
+    if samples is not None and not isinstance(samples, (str, bytes, os.PathLike)):
+        raise TypeError("samples must be a path (str or os.PathLike), not %s"
+                        % type(samples).__name__)
+    out = _core.selfplay(games, players, _checks.seed(seed), specs, threads, _names(rules, "rules"),
+                         _names(expansions, "expansions"), bool(records), samples is not None,
+                         board_size)
+    (recs, raw), arrays = (out, None) if samples is None else out
     scores = np.frombuffer(raw, dtype=np.int32).reshape(games, players).copy()
+    if samples is not None:
+        np.savez_compressed(samples, **_sample_arrays(arrays, board_size))
     return recs, scores
+
+
+def _sample_arrays(raw, board_size):
+    """The samples' numpy arrays from the extension's bytearrays."""
+    types = {"board": np.uint8, "globals": np.float32, "action": np.int64,
+             "policy_indptr": np.int64, "player": np.int8, "outcome": np.int8,
+             "margin": np.int32, "record": np.int64, "ply": np.int32, "legal": np.int64,
+             "visits": np.int32, "policy": np.float32}
+    arrays = {name: np.frombuffer(raw[name], dtype=dtype) for name, dtype in types.items()}
+    arrays["board"] = arrays["board"].reshape(-1, OBS_PLANES, board_size, board_size)
+    arrays["globals"] = arrays["globals"].reshape(-1, GLOBALS)
+    return arrays
 
 
 # --- rotations for data augmentation ------------------------------------------

@@ -26,3 +26,14 @@ def seed(value):
     if not 0 <= s < SEED_LIMIT:
         raise ValueError("seed %d is out of range: a seed is 0 .. 2**64-1" % s)
     return s
+
+
+def names(value, what):
+    """A list of names (or one string of them) as the library's text."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
+        return ",".join(value)
+    raise TypeError("%s must be a list of str (or one str), not %r" % (what, type(value).__name__))

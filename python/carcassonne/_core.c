@@ -845,24 +845,30 @@ static int hand_blocks(const carc_game *g)
     return n > 0 ? n : 1;
 }
 
-static window game_window(const GameObject *self)
+/* The window of `side` squares of game `g` (a Game's or a VectorGame's). */
+static window board_window(const carc_game *g, int side)
 {
     int min_x = 0, min_y = 0, max_x = 0, max_y = 0;
     /* An empty board (a rule may deal the start tile from the pile) is
      * centred on the origin. */
-    if (carc_game_tile_count(self->g) > 0)
-        carc_game_bounds(self->g, &min_x, &min_y, &max_x, &max_y);
-    int half = self->board / 2;
+    if (carc_game_tile_count(g) > 0)
+        carc_game_bounds(g, &min_x, &min_y, &max_x, &max_y);
+    int half = side / 2;
     /* Floor of the middle, for negative sums too. */
     int sx = min_x + max_x, sy = min_y + max_y;
     int cx = sx >= 0 ? sx / 2 : -((-sx + 1) / 2);
     int cy = sy >= 0 ? sy / 2 : -((-sy + 1) / 2);
-    window w = {cx - half, cy - half, self->board, hand_blocks(self->g), 0, {0}};
-    if (carc_game_rules(self->g).hand && !carc_game_over(self->g)) {
-        int n = carc_game_hand(self->g, carc_game_current_player(self->g), w.hand, CARC_MAX_HAND);
+    window w = {cx - half, cy - half, side, hand_blocks(g), 0, {0}};
+    if (carc_game_rules(g).hand && !carc_game_over(g)) {
+        int n = carc_game_hand(g, carc_game_current_player(g), w.hand, CARC_MAX_HAND);
         w.nhand = n < CARC_MAX_HAND ? n : CARC_MAX_HAND;
     }
     return w;
+}
+
+static window game_window(const GameObject *self)
+{
+    return board_window(self->g, self->board);
 }
 
 /* The block of the tile `m` places: the first hand tile of its kind. */
@@ -952,15 +958,15 @@ static int compare_longs(const void *a, const void *b)
  * (carc_game_draw), so the draws not yet named are not made yet: adds
  * their kinds to `by_player[p]` (may be NULL) per player and to `all` (may
  * be NULL); returns their number. 0 in any other game. */
-static int unnamed_draws(const GameObject *self, int (*by_player)[CARC_MAX_KINDS],
-                         int all[CARC_MAX_KINDS])
+static int unnamed_draws_of(const carc_game *g, int explicit_chance,
+                            int (*by_player)[CARC_MAX_KINDS], int all[CARC_MAX_KINDS])
 {
-    if (!self->explicit_chance || !carc_game_rules(self->g).hand)
+    if (!explicit_chance || !carc_game_rules(g).hand)
         return 0;
-    int due = carc_game_draw_due(self->g, NULL), count = carc_game_draw_count(self->g);
+    int due = carc_game_draw_due(g, NULL), count = carc_game_draw_count(g);
     for (int i = count - due; i < count; i++) {
         int player, kind;
-        if (carc_game_draw_at(self->g, i, &player, &kind, NULL) != CARC_OK || kind < 0)
+        if (carc_game_draw_at(g, i, &player, &kind, NULL) != CARC_OK || kind < 0)
             continue;
         if (by_player)
             by_player[player][kind]++;
@@ -968,6 +974,12 @@ static int unnamed_draws(const GameObject *self, int (*by_player)[CARC_MAX_KINDS
             all[kind]++;
     }
     return due;
+}
+
+static int unnamed_draws(const GameObject *self, int (*by_player)[CARC_MAX_KINDS],
+                         int all[CARC_MAX_KINDS])
+{
+    return unnamed_draws_of(self->g, self->explicit_chance, by_player, all);
 }
 
 /* Tile kinds the chance node may give and their counts; returns the total.
@@ -1359,10 +1371,15 @@ static int hands_hidden(const carc_game *g)
 /* Whether `seat` may see the drawn tile: everyone sees the tile drawn,
  * as at the table, but not before the draw (a chance node); with hidden
  * hands the tile the mover holds only the mover. */
+static int sees_drawn_of(const carc_game *g, int chance_pending, int seat)
+{
+    return !chance_pending && !carc_game_over(g) &&
+           (!hands_hidden(g) || carc_game_current_player(g) == seat);
+}
+
 static int sees_drawn(const GameObject *self, int seat)
 {
-    return !self->chance_pending && !carc_game_over(self->g) &&
-           (!hands_hidden(self->g) || carc_game_current_player(self->g) == seat);
+    return sees_drawn_of(self->g, self->chance_pending, seat);
 }
 
 /* The tiles `seat` has not seen, per kind: the pile, with hidden hands
@@ -1441,13 +1458,15 @@ static int observe_all_fits(float *board, const GameObject *self, window w, int 
     return 0;
 }
 
-static void observe_globals(const GameObject *self, int seat, float *out)
+/* The globals of `seat`'s view of `g` into `out` (GLOBALS floats, zeroed):
+ * a Game's (its chance flags) or a VectorGame's (no chance nodes). */
+static void observe_globals_of(const carc_game *g, int explicit_chance, int chance_pending,
+                               int seat, float *out)
 {
-    const carc_game *g = self->g;
     int players = carc_game_players(g);
     int unnamed[CARC_MAX_PLAYERS][CARC_MAX_KINDS];
     memset(unnamed, 0, sizeof unnamed);
-    unnamed_draws(self, unnamed, NULL);
+    unnamed_draws_of(g, explicit_chance, unnamed, NULL);
     for (int rel = 0; rel < players; rel++) {
         int p = (seat + rel) % players;
         float *f = out + (ptrdiff_t)rel * SEAT_FEATURES;
@@ -1463,14 +1482,14 @@ static void observe_globals(const GameObject *self, int seat, float *out)
             f[9] = (float)drawn_hand(g, p, unnamed, kinds) / (float)hand;
     }
     int drawn = carc_game_drawn_tile(g);
-    if (sees_drawn(self, seat) && drawn >= 0 && drawn < CARC_MAX_KINDS)
+    if (sees_drawn_of(g, chance_pending, seat) && drawn >= 0 && drawn < CARC_MAX_KINDS)
         out[GLOBAL_DRAWN + drawn] = 1;
     int own[CARC_MAX_HAND], nown = drawn_hand(g, seat, unnamed, own);
     for (int h = 0; h < nown; h++)
         out[GLOBAL_HAND + h * CARC_MAX_KINDS + own[h]] = 1;
     int counts[CARC_MAX_KINDS] = {0};
     int left = unseen_counts(g, seat, unnamed, counts);
-    if (self->chance_pending && drawn >= 0 && !carc_game_rules(g).hand) {
+    if (chance_pending && drawn >= 0 && !carc_game_rules(g).hand) {
         counts[drawn]++;
         left++;
     }
@@ -1481,9 +1500,14 @@ static void observe_globals(const GameObject *self, int seat, float *out)
     }
     out[GLOBAL_TAIL] = (float)left / (float)carc_game_tile_total(g);
     out[GLOBAL_TAIL + 1] =
-        (float)(!self->chance_pending && !carc_game_over(g) && carc_game_current_player(g) == seat);
+        (float)(!chance_pending && !carc_game_over(g) && carc_game_current_player(g) == seat);
     out[GLOBAL_TAIL + 2] = (float)carc_game_second_part(g);
     out[GLOBAL_TAIL + 3] = (float)carc_game_river_phase(g);
+}
+
+static void observe_globals(const GameObject *self, int seat, float *out)
+{
+    observe_globals_of(self->g, self->explicit_chance, self->chance_pending, seat, out);
 }
 
 /* observe(seat, board, globals): fills the zeroed float32 buffers of
@@ -1811,10 +1835,562 @@ static PyTypeObject PlayerType = {
 };
 
 /* ---------------------------------------------------------------------------
+ * The compact observation (VectorGame, selfplay samples): OBS_PLANES uint8
+ * planes over the action window, plus the Game's globals. Planes, from the
+ * mover's view (docs/python.md):
+ *   0 tile kind + 1 (0: no tile)   1 its rotation
+ *   2 a figure's relative seat + 1 3 its feature: 1 road, 2 city, 3 farm, 4 cloister
+ *   4 the figure + 1 (carc_figure) 5 + h: bit r: hand tile h (the drawn tile
+ *                                    without a hand) fits here at rotation r
+ *   8 the tile of the last move
+ * ------------------------------------------------------------------------- */
+enum {
+    OBS_KIND = 0,
+    OBS_ROTATION = 1,
+    OBS_SEAT = 2,
+    OBS_FEATURE = 3,
+    OBS_FIGURE = 4,
+    OBS_FITS = 5,
+    OBS_LAST = OBS_FITS + CARC_MAX_HAND,
+    OBS_PLANES = OBS_LAST + 1,
+};
+
+/* Writes the legal moves of `g` that lie in window `w` and their actions
+ * into `moves` and `actions` (room for CARC_MAX_MOVES each), in the
+ * library's order; returns how many. */
+static int legal_in_window(const carc_game *g, window w, carc_move *moves, int64_t *actions)
+{
+    int n = carc_legal_moves(g, moves, CARC_MAX_MOVES), k = 0;
+    for (int i = 0; i < n; i++) {
+        long a = encode(w, g, moves[i]);
+        if (a >= 0) {
+            moves[k] = moves[i];
+            actions[k++] = a;
+        }
+    }
+    return k;
+}
+
+/* The lowest rotation of each kind that puts the same tile on the board as
+ * each rotation (a symmetric tile's equivalent rotations show as one):
+ * filled once by the module's init, read-only after. */
+static uint8_t canonical_rotation[CARC_MAX_KINDS][4];
+
+static int compare_codes(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* What tile `kind` at rotation `rot` puts on the board: its segments'
+ * ports, kinds, pennants and marks, sorted. Returns the segment count. */
+static int tile_signature(int kind, int rot, uint32_t codes[CARC_MAX_SEGMENTS_PER_TILE])
+{
+    const carc_tile_def *def = carc_tile(kind);
+    for (int s = 0; s < def->nsegments; s++) {
+        const carc_segment_def *seg = &def->segments[s];
+        codes[s] = carc_tile_segment_ports(kind, rot, s) | (uint32_t)seg->kind << 12 |
+                   (uint32_t)seg->pennant << 16 | (uint32_t)seg->marks << 17;
+    }
+    qsort(codes, def->nsegments, sizeof codes[0], compare_codes);
+    return def->nsegments;
+}
+
+static void init_canonical_rotations(void)
+{
+    for (int k = 0; k < carc_tile_kinds() && k < CARC_MAX_KINDS; k++)
+        for (int r = 0; r < 4; r++) {
+            uint32_t mine[CARC_MAX_SEGMENTS_PER_TILE], other[CARC_MAX_SEGMENTS_PER_TILE];
+            int n = tile_signature(k, r, mine), low = 0;
+            while (low < r && (tile_signature(k, low, other) != n ||
+                               memcmp(mine, other, sizeof mine[0] * (size_t)n) != 0))
+                low++;
+            canonical_rotation[k][r] = (uint8_t)low;
+        }
+}
+
+static void observe_compact_tile(uint8_t *board, int cell, int area, const carc_tile_on_board *t,
+                                 int seat, int players)
+{
+    board[OBS_KIND * area + cell] = (uint8_t)(t->kind + 1);
+    board[OBS_ROTATION * area + cell] = canonical_rotation[t->kind][t->rot & 3];
+    const carc_tile_def *def = carc_tile(t->kind);
+    if (t->follower_segment == CARC_NO_SPOT || t->follower_segment >= def->nsegments)
+        return;
+    static const uint8_t feature_of[] = {
+        [CARC_ROAD] = 1, [CARC_CITY] = 2, [CARC_FIELD] = 3, [CARC_CLOISTER] = 4, [CARC_RIVER] = 0};
+    int kind = def->segments[t->follower_segment].kind;
+    board[OBS_SEAT * area + cell] = (uint8_t)((t->follower_owner - seat + players) % players + 1);
+    board[OBS_FEATURE * area + cell] = kind <= CARC_RIVER ? feature_of[kind] : 0;
+    board[OBS_FIGURE * area + cell] = (uint8_t)(t->follower_figure + 1);
+}
+
+/* The compact observation of the mover of `g` (not over) into `board`
+ * (OBS_PLANES * side^2 bytes) and `globals` (GLOBALS floats), both
+ * overwritten; `moves` and `actions` are its `n` legal moves in window
+ * `w` (legal_in_window()). */
+static void observe_compact(const carc_game *g, window w, const carc_move *moves,
+                            const int64_t *actions, int n, uint8_t *board, float *globals)
+{
+    int side = w.side, area = side * side;
+    int seat = carc_game_current_player(g), players = carc_game_players(g);
+    memset(board, 0, (size_t)OBS_PLANES * (size_t)area);
+    int ntiles = carc_game_tile_count(g);
+    for (int i = 0; i < ntiles; i++) {
+        carc_tile_on_board t;
+        carc_game_tile_info(g, i, &t);
+        int col = t.x - w.ox, row = t.y - w.oy;
+        if (col < 0 || row < 0 || col >= side || row >= side)
+            continue;
+        observe_compact_tile(board, row * side + col, area, &t, seat, players);
+        if (i == ntiles - 1 && i > 0)
+            board[OBS_LAST * area + row * side + col] = 1;
+    }
+    long block = block_size(side);
+    for (int i = 0; i < n; i++) {
+        if (moves[i].type != CARC_MOVE_PLACE || moves[i].segment != CARC_NO_SPOT)
+            continue;
+        int col = moves[i].place.x - w.ox, row = moves[i].place.y - w.oy;
+        int h = (int)(actions[i] / block);
+        board[(OBS_FITS + h) * area + row * side + col] |= (uint8_t)(1u << moves[i].place.rot);
+    }
+    /* Two hand tiles of one kind share the first one's actions; each shows
+     * its fits, as the Game's observation does. */
+    for (int h = 1; h < w.nhand; h++)
+        for (int j = 0; j < h; j++)
+            if (w.hand[j] == w.hand[h]) {
+                memcpy(board + (size_t)(OBS_FITS + h) * (size_t)area,
+                       board + (size_t)(OBS_FITS + j) * (size_t)area, (size_t)area);
+                break;
+            }
+    memset(globals, 0, sizeof(float) * GLOBALS);
+    observe_globals_of(g, 0, 0, seat, globals);
+}
+
+/* ---------------------------------------------------------------------------
+ * VectorGame: n games stepped at once
+ *
+ * Game i's k-th deal (k = 0, 1, ...) is dealt from seed + i + k * n
+ * (modulo 2**64): a finished game starts over at once with its next deal,
+ * so the deals of all games together are seed, seed + 1, ... as in
+ * selfplay(). The legal actions of every game are kept in one CSR list
+ * (indptr, actions, and the move of each action), rebuilt by each step.
+ * ------------------------------------------------------------------------- */
+
+enum { MAX_VECTOR_GAMES = 1 << 20 };
+
+typedef struct {
+    PyObject_HEAD int n, players, board;
+    carc_rules rules;
+    carc_game **games;
+    uint64_t *deals;    /* the seed of each game's current deal */
+    int32_t *margins;   /* n x players: each seat's score minus the best other's */
+    int32_t *finals;    /* n x players: the scores of the last game each one ended */
+    uint8_t *truncated; /* n: the last step ended game i with no action in the window */
+    int *chosen;        /* n: step()'s scratch: the index of each game's action */
+    int busy;           /* a step or an observation runs without the GIL */
+    int failed_game;    /* the game a failing vector_legal() or vector_advance() names */
+    int64_t *indptr;    /* n + 1 */
+    int64_t *actions;   /* the legal actions, game by game */
+    carc_move *moves;   /* the move of each action */
+    size_t cap;         /* room in actions and moves */
+} VectorObject;
+
+static void vector_dealloc(VectorObject *self)
+{
+    for (int i = 0; self->games && i < self->n; i++)
+        carc_game_free(self->games[i]);
+    free(self->games);
+    free(self->deals);
+    free(self->margins);
+    free(self->finals);
+    free(self->truncated);
+    free(self->chosen);
+    free(self->indptr);
+    free(self->actions);
+    free(self->moves);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* Each seat's margin in game i now, into self->margins. */
+static void vector_margins(VectorObject *self, int i, int32_t *out)
+{
+    const carc_game *g = self->games[i];
+    for (int p = 0; p < self->players; p++) {
+        int best = INT32_MIN;
+        for (int q = 0; q < self->players; q++)
+            if (q != p && carc_game_score(g, q) > best)
+                best = carc_game_score(g, q);
+        out[p] = carc_game_score(g, p) - best;
+    }
+}
+
+/* Ends game i (its scores kept in finals) and deals its next game. */
+static int vector_restart(VectorObject *self, int i)
+{
+    for (int p = 0; p < self->players; p++)
+        self->finals[(size_t)i * (size_t)self->players + (size_t)p] =
+            carc_game_score(self->games[i], p);
+    self->deals[i] += (uint64_t)self->n;
+    if (carc_game_reset(self->games[i], self->players, &self->rules, self->deals[i]) != CARC_OK)
+        return -1;
+    vector_margins(self, i, self->margins + (size_t)i * (size_t)self->players);
+    return 0;
+}
+
+/* What went wrong in the work done without the GIL. */
+enum { VECTOR_OK = 0, VECTOR_NOMEM = -1, VECTOR_NO_ACTION = -2, VECTOR_ILLEGAL = -3 };
+
+/* Raises the Python exception of `status` (not VECTOR_OK); returns -1. */
+static int vector_raise(const VectorObject *self, int status)
+{
+    int i = self->failed_game;
+    if (status == VECTOR_NOMEM)
+        PyErr_NoMemory();
+    else if (status == VECTOR_NO_ACTION)
+        PyErr_Format(PyExc_RuntimeError, "game %d: a new deal has no legal action", i);
+    else
+        PyErr_Format(PyExc_RuntimeError, "game %d: %s", i, carc_game_error(self->games[i]));
+    return -1;
+}
+
+/* Rebuilds the CSR list of legal actions. A game with no legal action in
+ * the window is truncated: it starts over (truncated[i] and, when `done`
+ * is given, done[i] set). Touches no Python object: returns VECTOR_OK or
+ * a failure (vector_raise()). */
+static int vector_legal(VectorObject *self, uint8_t *done)
+{
+    size_t used = 0;
+    for (int i = 0; i < self->n; i++) {
+        self->indptr[i] = (int64_t)used;
+        if (self->cap < used + CARC_MAX_MOVES) {
+            size_t cap = 2 * self->cap + CARC_MAX_MOVES;
+            int64_t *actions = realloc(self->actions, sizeof *actions * cap);
+            if (actions)
+                self->actions = actions;
+            carc_move *moves = realloc(self->moves, sizeof *moves * cap);
+            if (moves)
+                self->moves = moves;
+            if (!actions || !moves)
+                return VECTOR_NOMEM;
+            self->cap = cap;
+        }
+        for (int attempt = 0;; attempt++) {
+            const carc_game *g = self->games[i];
+            int k = legal_in_window(g, board_window(g, self->board), self->moves + used,
+                                    self->actions + used);
+            if (k > 0) {
+                used += (size_t)k;
+                break;
+            }
+            if (attempt > 0 || vector_restart(self, i) < 0) {
+                self->failed_game = i;
+                return VECTOR_NO_ACTION;
+            }
+            self->truncated[i] = 1;
+            if (done)
+                done[i] = 1;
+        }
+    }
+    self->indptr[self->n] = (int64_t)used;
+    return 0;
+}
+
+static int vector_init(VectorObject *self, PyObject *args, PyObject *kwds)
+{
+    static char *kwlist[] = {"n", "players", "seed", "rules", "expansions", "board_size", NULL};
+    int n = 0, players = 2, board = DEFAULT_BOARD;
+    uint64_t seed = 0;
+    const char *rules_text = "", *expansions_text = "";
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "i|iO&ssi", kwlist, &n, &players, seed_converter,
+                                     &seed, &rules_text, &expansions_text, &board))
+        return -1;
+    if (self->games) {
+        PyErr_SetString(PyExc_RuntimeError, "a VectorGame is initialised once");
+        return -1;
+    }
+    if (n < 1 || n > MAX_VECTOR_GAMES) {
+        PyErr_Format(PyExc_ValueError, "n must be 1..%d (got %d)", MAX_VECTOR_GAMES, n);
+        return -1;
+    }
+    if (players < CARC_MIN_PLAYERS || players > CARC_MAX_PLAYERS) {
+        PyErr_Format(PyExc_ValueError, "players must be %d..%d (got %d)", CARC_MIN_PLAYERS,
+                     CARC_MAX_PLAYERS, players);
+        return -1;
+    }
+    if (check_board(board) < 0 || parse_rules(rules_text, expansions_text, &self->rules) < 0)
+        return -1;
+    size_t count = (size_t)n, seats = count * (size_t)players;
+    self->games = calloc(count, sizeof(carc_game *));
+    self->deals = calloc(count, sizeof *self->deals);
+    self->margins = calloc(seats, sizeof *self->margins);
+    self->finals = calloc(seats, sizeof *self->finals);
+    self->truncated = calloc(count, 1);
+    self->chosen = calloc(count, sizeof *self->chosen);
+    self->indptr = calloc(count + 1, sizeof *self->indptr);
+    int ok = self->games && self->deals && self->margins && self->finals && self->truncated &&
+             self->chosen && self->indptr;
+    self->n = ok ? n : 0;
+    self->players = players;
+    self->board = board;
+    for (int i = 0; ok && i < n; i++) {
+        self->deals[i] = seed + (uint64_t)i;
+        ok = (self->games[i] = carc_game_new(players, &self->rules, self->deals[i])) != NULL;
+    }
+    if (!ok) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    int status = vector_legal(self, NULL);
+    return status == VECTOR_OK ? 0 : vector_raise(self, status);
+}
+
+static int need_vector(VectorObject *self)
+{
+    if (!self->games) {
+        PyErr_SetString(PyExc_RuntimeError, "the VectorGame was not initialised");
+        return -1;
+    }
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError,
+                        "the VectorGame is stepping or observing in another thread");
+        return -1;
+    }
+    return 0;
+}
+
+/* A bytearray of `len` bytes copied from `data` (numpy reads it writable). */
+static PyObject *bytes_of(const void *data, size_t len)
+{
+    return PyByteArray_FromStringAndSize((const char *)data, (Py_ssize_t)len);
+}
+
+/* _legal(): (indptr, actions) as bytearrays of int64. */
+static PyObject *vector_legal_bytes(VectorObject *self, PyObject *unused)
+{
+    (void)unused;
+    if (need_vector(self) < 0)
+        return NULL;
+    size_t total = (size_t)self->indptr[self->n];
+    return Py_BuildValue("(NN)", bytes_of(self->indptr, sizeof(int64_t) * ((size_t)self->n + 1)),
+                         bytes_of(self->actions, sizeof(int64_t) * total));
+}
+
+/* The index in the CSR list of game i's action `a`, or -1. */
+static int vector_find(const VectorObject *self, int i, int64_t a)
+{
+    for (int64_t j = self->indptr[i]; j < self->indptr[i + 1]; j++)
+        if (self->actions[j] == a)
+            return (int)j;
+    return -1;
+}
+
+/* Plays each game's chosen action, writes the rewards and done flags, and
+ * rebuilds the legal actions; touches no Python object (runs without the
+ * GIL). Returns VECTOR_OK or a failure (vector_raise()). */
+static int vector_advance(VectorObject *self, float *rewards, uint8_t *finished)
+{
+    size_t players = (size_t)self->players;
+    memset(self->truncated, 0, (size_t)self->n);
+    for (int i = 0; i < self->n; i++) {
+        carc_game *g = self->games[i];
+        self->failed_game = i;
+        if (carc_game_play(g, self->moves[self->chosen[i]], NULL, 0, NULL) != CARC_OK)
+            return VECTOR_ILLEGAL;
+        int32_t now[CARC_MAX_PLAYERS], *before = self->margins + (size_t)i * players;
+        vector_margins(self, i, now);
+        for (size_t p = 0; p < players; p++) {
+            rewards[(size_t)i * players + p] = (float)(now[p] - before[p]);
+            before[p] = now[p];
+        }
+        finished[i] = (uint8_t)carc_game_over(g);
+        if (finished[i] && vector_restart(self, i) < 0)
+            return VECTOR_NOMEM;
+    }
+    return vector_legal(self, finished);
+}
+
+/* _step(actions, rewards, done): actions an int64 buffer of n; rewards a
+ * float32 buffer of n x players and done a uint8 buffer of n, both written.
+ * Every action is checked before any game moves: ValueError for one that
+ * is not among its game's legal actions, and nothing changes. */
+static PyObject *vector_step(VectorObject *self, PyObject *args)
+{
+    Py_buffer av, rv, dv;
+    if (need_vector(self) < 0 || !PyArg_ParseTuple(args, "y*w*w*", &av, &rv, &dv))
+        return NULL;
+    PyObject *result = NULL;
+    size_t n = (size_t)self->n, players = (size_t)self->players;
+    if (av.len != (Py_ssize_t)(sizeof(int64_t) * n) ||
+        rv.len != (Py_ssize_t)(sizeof(float) * n * players) || dv.len != (Py_ssize_t)n) {
+        PyErr_SetString(PyExc_ValueError, "step buffers of the wrong size");
+        goto done;
+    }
+    const int64_t *actions = av.buf;
+    for (int i = 0; i < self->n; i++) {
+        if ((self->chosen[i] = vector_find(self, i, actions[i])) < 0) {
+            PyErr_Format(PyExc_ValueError,
+                         "game %d: action %lld is not one of its legal actions "
+                         "(legal_actions()); no game moved",
+                         i, (long long)actions[i]);
+            goto done;
+        }
+    }
+    /* The games move without the GIL: other threads (another VectorGame's
+     * step among them) run meanwhile; this one refuses calls until done. */
+    self->busy = 1;
+    int status;
+    PyThreadState *ts = PyEval_SaveThread();
+    status = vector_advance(self, rv.buf, dv.buf);
+    PyEval_RestoreThread(ts);
+    self->busy = 0;
+    if (status == VECTOR_OK)
+        result = Py_NewRef(Py_None);
+    else
+        vector_raise(self, status);
+done:
+    PyBuffer_Release(&av);
+    PyBuffer_Release(&rv);
+    PyBuffer_Release(&dv);
+    return result;
+}
+
+/* _observe(board, globals): the compact observation of every game's mover
+ * into a uint8 buffer of n x OBS_PLANES x side^2 and a float32 buffer of
+ * n x GLOBALS. */
+static PyObject *vector_observe(VectorObject *self, PyObject *args)
+{
+    Py_buffer bv, gv;
+    if (need_vector(self) < 0 || !PyArg_ParseTuple(args, "w*w*", &bv, &gv))
+        return NULL;
+    PyObject *result = NULL;
+    size_t area = (size_t)self->board * (size_t)self->board, n = (size_t)self->n;
+    if (bv.len != (Py_ssize_t)(n * OBS_PLANES * area) ||
+        gv.len != (Py_ssize_t)(sizeof(float) * n * GLOBALS)) {
+        PyErr_SetString(PyExc_ValueError, "observation buffers of the wrong size");
+        goto done;
+    }
+    self->busy = 1;
+    PyThreadState *ts = PyEval_SaveThread();
+    for (int i = 0; i < self->n; i++) {
+        const carc_game *g = self->games[i];
+        int64_t first = self->indptr[i];
+        observe_compact(g, board_window(g, self->board), self->moves + first, self->actions + first,
+                        (int)(self->indptr[i + 1] - first),
+                        (uint8_t *)bv.buf + (size_t)i * OBS_PLANES * area,
+                        (float *)gv.buf + (size_t)i * GLOBALS);
+    }
+    PyEval_RestoreThread(ts);
+    self->busy = 0;
+    result = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&bv);
+    PyBuffer_Release(&gv);
+    return result;
+}
+
+/* _state(): bytearrays of the current players (int32, n), the scores and
+ * the last finished games' scores (int32, n x players), the deals' seeds
+ * (uint64, n) and the truncated flags (uint8, n). */
+static PyObject *vector_state(VectorObject *self, PyObject *unused)
+{
+    (void)unused;
+    if (need_vector(self) < 0)
+        return NULL;
+    size_t n = (size_t)self->n, seats = n * (size_t)self->players;
+    int32_t *current = malloc(sizeof *current * n), *scores = malloc(sizeof *scores * seats);
+    PyObject *result = NULL;
+    if (current && scores) {
+        for (size_t i = 0; i < n; i++) {
+            current[i] = carc_game_current_player(self->games[i]);
+            for (int p = 0; p < self->players; p++)
+                scores[i * (size_t)self->players + (size_t)p] = carc_game_score(self->games[i], p);
+        }
+        result = Py_BuildValue("(NNNNN)", bytes_of(current, sizeof *current * n),
+                               bytes_of(scores, sizeof *scores * seats),
+                               bytes_of(self->finals, sizeof *self->finals * seats),
+                               bytes_of(self->deals, sizeof *self->deals * n),
+                               bytes_of(self->truncated, n));
+    } else {
+        PyErr_NoMemory();
+    }
+    free(current);
+    free(scores);
+    return result;
+}
+
+/* _game(i, cls): a copy of game i as a Game of class `cls`. */
+static PyObject *vector_game(VectorObject *self, PyObject *args)
+{
+    int i;
+    PyTypeObject *cls;
+    if (need_vector(self) < 0 || !PyArg_ParseTuple(args, "iO!", &i, &PyType_Type, &cls))
+        return NULL;
+    if (!PyType_IsSubtype(cls, &GameType))
+        return PyErr_Format(PyExc_TypeError, "%.80s is not a Game class", cls->tp_name);
+    if (i < 0 || i >= self->n)
+        return PyErr_Format(PyExc_ValueError, "game %d is out of range: 0 .. %d", i, self->n - 1);
+    GameObject *copy = game_alloc(cls);
+    if (!copy)
+        return NULL;
+    if (!(copy->g = carc_game_clone(self->games[i]))) {
+        Py_DECREF(copy);
+        return PyErr_NoMemory();
+    }
+    copy->board = self->board;
+    copy->seed = self->deals[i];
+    return (PyObject *)copy;
+}
+
+static PyMethodDef vector_methods[] = {
+    {"_legal", (PyCFunction)vector_legal_bytes, METH_NOARGS, "(indptr, actions) as int64 bytes."},
+    {"_step", (PyCFunction)vector_step, METH_VARARGS, "_step(actions, rewards, done)"},
+    {"_observe", (PyCFunction)vector_observe, METH_VARARGS, "_observe(board, globals)"},
+    {"_state", (PyCFunction)vector_state, METH_NOARGS,
+     "(current, scores, finals, seeds, truncated) as bytes."},
+    {"_game", (PyCFunction)vector_game, METH_VARARGS, "_game(i, cls): a copy of game i."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject VectorType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "carcassonne._core.VectorGame",
+    .tp_basicsize = sizeof(VectorObject),
+    .tp_dealloc = (destructor)vector_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .tp_doc = "n games stepped at once (carcassonne.VectorGame).",
+    .tp_methods = vector_methods,
+    .tp_init = (initproc)vector_init,
+    .tp_new = PyType_GenericNew,
+};
+
+/* ---------------------------------------------------------------------------
  * Self-play: many games on threads, the GIL released
  * ------------------------------------------------------------------------- */
 
 enum { MAX_THREADS = 64 };
+
+/* One game's training samples (selfplay(samples=...)): a position per
+ * move, in the order played, and the legal actions of each position with
+ * the search's visits (the policy's entries). */
+typedef struct {
+    int count, cap;  /* positions */
+    uint8_t *board;  /* count x OBS_PLANES x side^2: observe_compact() */
+    float *globals;  /* count x GLOBALS */
+    int64_t *action; /* the action played (-1: outside the window) */
+    int64_t *nlegal; /* the position's entries (its legal actions in the window) */
+    int8_t *player;  /* the mover */
+    size_t entries, entries_cap;
+    int64_t *legal;  /* entries: the legal actions, position by position */
+    int32_t *visits; /* the search's visits of each (0 without a search) */
+    float *policy;   /* visits / their sum; without visits 1 on the move played */
+} sample_set;
+
+/* A worker's buffers for the samples of a position. */
+typedef struct {
+    carc_move *moves;
+    int64_t *actions;
+    carc_move_eval *evals;
+} sample_scratch;
 
 typedef struct {
     int games, players, want_records, nspecs;
@@ -1823,6 +2399,8 @@ typedef struct {
     char *specs[CARC_MAX_PLAYERS]; /* owned copies; NULL: the fast random player */
     int32_t *scores;               /* games x players */
     char **records;                /* games, or NULL */
+    sample_set *samples;           /* games, or NULL: no samples */
+    int board;                     /* the samples' window */
     pthread_mutex_t lock;
     int next;   /* the next game to play */
     int failed; /* out of memory or a player error */
@@ -1845,8 +2423,123 @@ static void job_fail(selfplay_job *job)
     pthread_mutex_unlock(&job->lock);
 }
 
+/* Room for one more position and `more` entries in `set`; -1 when out
+ * of memory. */
+static int sample_grow(sample_set *set, size_t area, size_t more)
+{
+    if (set->count == set->cap) {
+        size_t cap = set->cap ? 2 * (size_t)set->cap : 96;
+        uint8_t *board = realloc(set->board, cap * OBS_PLANES * area);
+        if (board)
+            set->board = board;
+        float *globals = realloc(set->globals, cap * GLOBALS * sizeof(float));
+        if (globals)
+            set->globals = globals;
+        int64_t *action = realloc(set->action, cap * sizeof(int64_t));
+        if (action)
+            set->action = action;
+        int64_t *nlegal = realloc(set->nlegal, cap * sizeof(int64_t));
+        if (nlegal)
+            set->nlegal = nlegal;
+        int8_t *player = realloc(set->player, cap);
+        if (player)
+            set->player = player;
+        if (!board || !globals || !action || !nlegal || !player)
+            return -1;
+        set->cap = (int)cap;
+    }
+    if (set->entries + more > set->entries_cap) {
+        size_t cap = 2 * set->entries_cap + more + 1024;
+        int64_t *legal = realloc(set->legal, cap * sizeof(int64_t));
+        if (legal)
+            set->legal = legal;
+        int32_t *visits = realloc(set->visits, cap * sizeof(int32_t));
+        if (visits)
+            set->visits = visits;
+        float *policy = realloc(set->policy, cap * sizeof(float));
+        if (policy)
+            set->policy = policy;
+        if (!legal || !visits || !policy)
+            return -1;
+        set->entries_cap = cap;
+    }
+    return 0;
+}
+
+static void sample_free(sample_set *set)
+{
+    free(set->board);
+    free(set->globals);
+    free(set->action);
+    free(set->nlegal);
+    free(set->player);
+    free(set->legal);
+    free(set->visits);
+    free(set->policy);
+}
+
+/* The entry of action `a` among the position's `n` actions, or -1. */
+static int entry_of(const int64_t *actions, int n, int64_t a)
+{
+    for (int j = 0; j < n; j++)
+        if (actions[j] == a)
+            return j;
+    return -1;
+}
+
+/* The move of `p` (NULL: the fast random step from `rng`) in `g`, and,
+ * with `set`, the position's sample: the observation, the legal actions,
+ * the visits of a search that ran iterations (carc_player_rank ranks every
+ * move with the search carc_player_choose runs, the move it plays first),
+ * the policy and the action played. -1 on a player error or out of
+ * memory. */
+static int sample_move(selfplay_job *job, sample_set *set, sample_scratch *ws, carc_game *g,
+                       carc_player *p, carc_rng *rng, carc_move *out)
+{
+    window w = board_window(g, job->board);
+    size_t area = (size_t)w.side * (size_t)w.side;
+    int n = legal_in_window(g, w, ws->moves, ws->actions);
+    if (sample_grow(set, area, (size_t)n) < 0)
+        return -1;
+    size_t at = (size_t)set->count, first = set->entries;
+    observe_compact(g, w, ws->moves, ws->actions, n, set->board + at * OBS_PLANES * area,
+                    set->globals + at * GLOBALS);
+    int32_t *visits = set->visits + first;
+    memset(visits, 0, sizeof *visits * (size_t)n);
+    if (!p) {
+        *out = carc_random_move(g, rng, 0.5);
+    } else {
+        carc_search_info info;
+        int ranked = carc_player_rank(p, g, ws->evals, CARC_MAX_MOVES, &info);
+        if (ranked < 1)
+            return -1;
+        *out = ws->evals[0].move;
+        for (int e = 0; info.iterations > 0 && e < ranked; e++) {
+            int j =
+                entry_of(ws->actions, n, encode(w, g, carc_move_canonical(g, ws->evals[e].move)));
+            if (j >= 0)
+                visits[j] += (int32_t)ws->evals[e].visits;
+        }
+    }
+    long played = encode(w, g, carc_move_canonical(g, *out));
+    int64_t total = 0;
+    for (int j = 0; j < n; j++)
+        total += visits[j];
+    int chosen = entry_of(ws->actions, n, played);
+    for (int j = 0; j < n; j++)
+        set->policy[first + (size_t)j] =
+            total > 0 ? (float)visits[j] / (float)total : (float)(j == chosen);
+    memcpy(set->legal + first, ws->actions, sizeof(int64_t) * (size_t)n);
+    set->entries += (size_t)n;
+    set->action[at] = played;
+    set->nlegal[at] = n;
+    set->player[at] = (int8_t)carc_game_current_player(g);
+    set->count++;
+    return 0;
+}
+
 /* Game i's seeds: the deal from seed + i, as `carcassonne selfplay`. */
-static int play_one(selfplay_job *job, carc_game *g, carc_player **seats, int i)
+static int play_one(selfplay_job *job, carc_game *g, carc_player **seats, sample_scratch *ws, int i)
 {
     uint64_t deal = job->seed + (uint64_t)i;
     if (carc_game_reset(g, job->players, &job->rules, deal) != CARC_OK)
@@ -1857,13 +2550,17 @@ static int play_one(selfplay_job *job, carc_game *g, carc_player **seats, int i)
             carc_player_reseed(seats[s], deal * 31u + (uint64_t)s);
     while (!carc_game_over(g)) {
         carc_player *p = seats[carc_game_current_player(g)];
-        if (!p) {
+        carc_move m;
+        if (job->samples) {
+            if (sample_move(job, &job->samples[i], ws, g, p, &rng, &m) < 0)
+                return -1;
+        } else if (!p) {
             carc_game_play_random(g, &rng, 0.5, NULL);
             continue;
+        } else if (carc_player_choose(p, g, &m, NULL) != CARC_OK) {
+            return -1;
         }
-        carc_move m;
-        if (carc_player_choose(p, g, &m, NULL) != CARC_OK ||
-            carc_game_play(g, m, NULL, 0, NULL) != CARC_OK)
+        if (carc_game_play(g, m, NULL, 0, NULL) != CARC_OK)
             return -1;
     }
     for (int s = 0; s < job->players; s++)
@@ -1901,10 +2598,20 @@ static void *selfplay_worker(void *arg)
         if (spec && !(seats[s] = carc_player_new(spec, job->seed, NULL, 0)))
             ok = 0;
     }
+    sample_scratch ws = {0};
+    if (ok && job->samples) {
+        ws.moves = malloc(sizeof *ws.moves * CARC_MAX_MOVES);
+        ws.actions = malloc(sizeof *ws.actions * CARC_MAX_MOVES);
+        ws.evals = malloc(sizeof *ws.evals * CARC_MAX_MOVES);
+        ok = ws.moves && ws.actions && ws.evals;
+    }
     for (int i; ok && (i = job_take(job)) >= 0;)
-        ok = play_one(job, g, seats, i) == 0;
+        ok = play_one(job, g, seats, &ws, i) == 0;
     if (!ok)
         job_fail(job);
+    free(ws.moves);
+    free(ws.actions);
+    free(ws.evals);
     for (int s = 0; s < job->players; s++)
         carc_player_free(seats[s]);
     if (g)
@@ -1989,19 +2696,105 @@ static PyObject *selfplay_result(selfplay_job *job)
     return Py_BuildValue("(NN)", records, scores);
 }
 
+/* The samples' arrays, every game's in game order (so they do not depend
+ * on the threads), as a dict of bytearrays; the outcome and margin of each
+ * position for its mover from the game's final scores. */
+static PyObject *samples_result(const selfplay_job *job)
+{
+    size_t count = 0, entries = 0, area = (size_t)job->board * (size_t)job->board;
+    for (int i = 0; i < job->games; i++) {
+        count += (size_t)job->samples[i].count;
+        entries += job->samples[i].entries;
+    }
+    PyObject *dict = PyDict_New();
+    struct {
+        const char *name;
+        size_t size;
+        PyObject *bytes;
+    } arrays[] = {
+        {"board", OBS_PLANES * area, NULL},
+        {"globals", GLOBALS * sizeof(float), NULL},
+        {"action", sizeof(int64_t), NULL},
+        {"policy_indptr", sizeof(int64_t), NULL},
+        {"player", 1, NULL},
+        {"outcome", 1, NULL},
+        {"margin", sizeof(int32_t), NULL},
+        {"record", sizeof(int64_t), NULL},
+        {"ply", sizeof(int32_t), NULL},
+        {"legal", sizeof(int64_t), NULL},
+        {"visits", sizeof(int32_t), NULL},
+        {"policy", sizeof(float), NULL},
+    };
+    enum { NARRAYS = sizeof arrays / sizeof arrays[0], PER_ENTRY = 9 };
+    int ok = dict != NULL;
+    for (int a = 0; ok && a < NARRAYS; a++) {
+        size_t n = a >= PER_ENTRY ? entries : count + (a == 3);
+        arrays[a].bytes = PyByteArray_FromStringAndSize(NULL, (Py_ssize_t)(n * arrays[a].size));
+        ok = arrays[a].bytes && PyDict_SetItemString(dict, arrays[a].name, arrays[a].bytes) == 0;
+    }
+    for (int a = 0; a < NARRAYS; a++)
+        Py_XDECREF(arrays[a].bytes); /* the dict holds them */
+    if (!ok) {
+        Py_XDECREF(dict);
+        return NULL;
+    }
+    char *out[NARRAYS];
+    for (int a = 0; a < NARRAYS; a++)
+        out[a] = PyByteArray_AS_STRING(arrays[a].bytes);
+    size_t at = 0, entry = 0;
+    for (int i = 0; i < job->games; i++) {
+        const sample_set *set = &job->samples[i];
+        const int32_t *scores = job->scores + (size_t)i * (size_t)job->players;
+        size_t n = (size_t)set->count;
+        memcpy(out[0] + at * arrays[0].size, set->board, n * arrays[0].size);
+        memcpy(out[1] + at * arrays[1].size, set->globals, n * arrays[1].size);
+        memcpy(out[2] + at * arrays[2].size, set->action, n * arrays[2].size);
+        memcpy(out[4] + at, set->player, n);
+        for (size_t k = 0; k < n; k++) {
+            int me = set->player[k], best = INT32_MIN;
+            for (int q = 0; q < job->players; q++)
+                if (q != me && scores[q] > best)
+                    best = scores[q];
+            int32_t margin = scores[me] - best;
+            int8_t outcome = (int8_t)((margin > 0) - (margin < 0));
+            int64_t start = (int64_t)entry, record = i;
+            int32_t ply = (int32_t)k;
+            memcpy(out[3] + (at + k) * sizeof start, &start, sizeof start);
+            memcpy(out[5] + at + k, &outcome, 1);
+            memcpy(out[6] + (at + k) * sizeof margin, &margin, sizeof margin);
+            memcpy(out[7] + (at + k) * sizeof record, &record, sizeof record);
+            memcpy(out[8] + (at + k) * sizeof ply, &ply, sizeof ply);
+            entry += (size_t)set->nlegal[k];
+        }
+        memcpy(out[9] + (entry - set->entries) * sizeof(int64_t), set->legal,
+               set->entries * sizeof(int64_t));
+        memcpy(out[10] + (entry - set->entries) * sizeof(int32_t), set->visits,
+               set->entries * sizeof(int32_t));
+        memcpy(out[11] + (entry - set->entries) * sizeof(float), set->policy,
+               set->entries * sizeof(float));
+        at += n;
+    }
+    int64_t end = (int64_t)entry;
+    memcpy(out[3] + at * sizeof end, &end, sizeof end);
+    return dict;
+}
+
 static PyObject *core_selfplay(PyObject *module, PyObject *args, PyObject *kwds)
 {
     (void)module;
-    static char *kwlist[] = {"games", "players",    "seed",    "specs", "threads",
-                             "rules", "expansions", "records", NULL};
+    static char *kwlist[] = {"games",      "players", "seed",    "specs",      "threads", "rules",
+                             "expansions", "records", "samples", "board_size", NULL};
     selfplay_job job = {0};
     uint64_t seed = 0;
-    int threads = 1, records = 1;
+    int threads = 1, records = 1, samples = 0;
     PyObject *specs;
     const char *rules_text = "", *expansions_text = "";
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiO&O|issp", kwlist, &job.games, &job.players,
+    job.board = DEFAULT_BOARD;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiO&O|issppi", kwlist, &job.games, &job.players,
                                      seed_converter, &seed, &specs, &threads, &rules_text,
-                                     &expansions_text, &records))
+                                     &expansions_text, &records, &samples, &job.board))
+        return NULL;
+    if (check_board(job.board) < 0)
         return NULL;
     if (job.games < 0 || job.games > 100000000)
         return PyErr_Format(PyExc_ValueError, "games must be 0..100000000");
@@ -2019,7 +2812,8 @@ static PyObject *core_selfplay(PyObject *module, PyObject *args, PyObject *kwds)
     job.want_records = records;
     job.scores = calloc((size_t)job.games * (size_t)job.players + 1, sizeof(int32_t));
     job.records = records ? calloc((size_t)job.games + 1, sizeof(char *)) : NULL;
-    if (!job.scores || (records && !job.records)) {
+    job.samples = samples ? calloc((size_t)job.games + 1, sizeof(sample_set)) : NULL;
+    if (!job.scores || (records && !job.records) || (samples && !job.samples)) {
         PyErr_NoMemory();
         goto done;
     }
@@ -2030,9 +2824,15 @@ static PyObject *core_selfplay(PyObject *module, PyObject *args, PyObject *kwds)
     pthread_mutex_destroy(&job.lock);
     if (job.failed)
         PyErr_SetString(PyExc_RuntimeError, "self-play failed (out of memory or a player error)");
-    else
-        result = selfplay_result(&job);
+    else if ((result = selfplay_result(&job)) && samples) {
+        PyObject *arrays = samples_result(&job);
+        /* the pair takes `arrays`; `result` (the pair's own reference) is let go */
+        Py_SETREF(result, arrays ? Py_BuildValue("(ON)", result, arrays) : NULL);
+    }
 done:
+    for (int i = 0; job.samples && i < job.games; i++)
+        sample_free(&job.samples[i]);
+    free(job.samples);
     for (int s = 0; s < CARC_MAX_PLAYERS; s++)
         free(job.specs[s]);
     for (int i = 0; job.records && i < job.games; i++)
@@ -2118,13 +2918,17 @@ static struct PyModuleDef core_module = {
 PyMODINIT_FUNC PyInit__core(void);
 PyMODINIT_FUNC PyInit__core(void)
 {
-    if (PyType_Ready(&GameType) < 0 || PyType_Ready(&PlayerType) < 0)
+    if (PyType_Ready(&GameType) < 0 || PyType_Ready(&PlayerType) < 0 ||
+        PyType_Ready(&VectorType) < 0)
         return NULL;
+    init_canonical_rotations();
     PyObject *m = PyModule_Create(&core_module);
     if (!m)
         return NULL;
     if (PyModule_AddObjectRef(m, "Game", (PyObject *)&GameType) < 0 ||
         PyModule_AddObjectRef(m, "Player", (PyObject *)&PlayerType) < 0 ||
+        PyModule_AddObjectRef(m, "VectorGame", (PyObject *)&VectorType) < 0 ||
+        PyModule_AddIntConstant(m, "OBS_PLANES", OBS_PLANES) < 0 ||
         PyModule_AddIntConstant(m, "FIGURE_SLOTS", FIGURE_SLOTS) < 0 ||
         PyModule_AddIntConstant(m, "PLANES", PLANES) < 0 ||
         PyModule_AddIntConstant(m, "GLOBALS", GLOBALS) < 0 ||
