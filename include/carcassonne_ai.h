@@ -9,6 +9,9 @@
  *   mcts:ms=1000            a time budget per move in milliseconds
  *   mcts:iters=20000        an iteration budget per move (deterministic)
  *   mcts:threads=2          worker threads (default: 2)
+ *   mcts:exact=1            the exact endgame solver (carc_exact_rank) in the
+ *                           last turns, with half the time per move
+ *                           (level strongest sets it)
  *   vanilla-mcts            the UCT baseline of Ameneyro et al. 2020
  *   star25                  the Star2.5 expectimax baseline of Heyden 2009
  *

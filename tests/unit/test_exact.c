@@ -225,13 +225,43 @@ static void bad_input(void **state)
     carc_game_free(g);
 }
 
+/* --- The strongest level ---------------------------------------------------------------- */
+
+/* With 2 tiles left the strongest level's exact solve ends well within half
+ * its time: it plays a move of the exact best margin, in time. */
+static void strongest_uses_it(void **state)
+{
+    (void)state;
+    char err[128];
+    carc_player *p = carc_player_new("mcts:level=strongest,ms=2000", 7, err, sizeof err);
+    assert_non_null(p);
+    assert_non_null(strstr(carc_player_spec(p), "exact=1"));
+    carc_game *g = endgame(2, "", 20, 2);
+    carc_exact_info info;
+    int n = carc_exact_rank(g, 0, 0, ranked, CARC_MAX_MOVES, &info);
+    assert_true(info.exact && n > 1);
+    double best = ranked[0].margin;
+    carc_move m;
+    carc_search_info search;
+    assert_int_equal(carc_player_choose(p, g, &m, &search), CARC_OK);
+    assert_true(search.seconds < 2.0);
+    assert_true(fabs(search.margin - best) < 1e-9);
+    for (int i = 0; i < n; i++)
+        if (carc_move_equal(ranked[i].move, carc_move_canonical(g, m)))
+            assert_true(fabs(ranked[i].margin - best) < 1e-9);
+    carc_player_free(p);
+    p = carc_player_new("mcts:exact=2", 7, err, sizeof err);
+    assert_null(p);
+    assert_non_null(strstr(err, "exact must be 0 or 1"));
+    carc_game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(two_tiles_left),
-        cmocka_unit_test(three_tiles_left),
-        cmocka_unit_test(last_tile),
-        cmocka_unit_test(bad_input),
+        cmocka_unit_test(two_tiles_left),    cmocka_unit_test(three_tiles_left),
+        cmocka_unit_test(last_tile),         cmocka_unit_test(bad_input),
+        cmocka_unit_test(strongest_uses_it),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
