@@ -118,7 +118,9 @@ static void tt_store(solver *s, uint64_t key, int flag, const double *value, car
     tt_entry *e = &s->tt[key & s->tt_mask];
     e->key = key;
     e->flag = (uint8_t)flag;
-    memcpy(e->value, value, sizeof e->value[0] * (size_t)s->players);
+    /* Two players: the root's margin alone; more: every player's. */
+    size_t n = s->players == 2 ? 1 : (size_t)s->players;
+    memcpy(e->value, value, sizeof e->value[0] * n);
     e->best = best;
 }
 
