@@ -9,6 +9,9 @@
  *   mcts:ms=1000            a time budget per move in milliseconds
  *   mcts:iters=20000        an iteration budget per move (deterministic)
  *   mcts:threads=2          worker threads (default: 2)
+ *   mcts:exact=1            the exact endgame solver (carc_exact_rank) in the
+ *                           last turns, with half the time per move
+ *                           (level strongest sets it)
  *   vanilla-mcts            the UCT baseline of Ameneyro et al. 2020
  *   star25                  the Star2.5 expectimax baseline of Heyden 2009
  *
@@ -84,6 +87,43 @@ typedef struct carc_move_eval {
  * `win` is 0.5 and `margin` the one-ply estimate). `info` may be NULL. */
 int carc_player_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int cap,
                      carc_search_info *info);
+
+/* --- The exact endgame solver ------------------------------------------------ */
+
+enum {
+    /* The solver refuses at once a pile of more tiles than this (the drawn
+     * tile not included): no budget would let it finish. */
+    CARC_EXACT_MAX_TILES = 12,
+};
+
+/* What carc_exact_rank() did. */
+typedef struct carc_exact_info {
+    int exact;           /* 1: every margin written is exact; 0: none written */
+    int tiles_left;      /* tiles in the pile, the drawn tile not included */
+    uint64_t nodes;      /* positions searched (decisions and final positions) */
+    double seconds;      /* wall time spent */
+    size_t memory_bytes; /* peak memory of the solve */
+    char reason[160];    /* why the solve gave up ("" when exact) */
+} carc_exact_info;
+
+/* Ranks every legal move of the current player of `g` by its exact
+ * expected final margin (the mover's final score minus the best other's),
+ * best first (ties in the order of carc_legal_moves()), into `out` (up to
+ * `cap`), and returns how many it wrote. The expectation is over the tiles
+ * still to come, each draw uniform over the tiles left (a kind with
+ * probability count / total), the drawn tile known; a tile that fits
+ * nowhere is discarded and the same player draws again, as the rules say.
+ * Two players each maximise their own margin (a zero-sum game); with three
+ * or more, each player maximises its own margin too (max-n, ties broken
+ * in the order of carc_legal_moves()). Returns 0 with info->exact 0 and a
+ * reason when the game is over, when its rules hide tiles or change the
+ * draws (hand=N, reshuffle), when the pile holds more than
+ * CARC_EXACT_MAX_TILES tiles, or when the solve needed more than
+ * `max_nodes` positions or `ms` milliseconds (each 0: no limit). `info`
+ * may be NULL. The `win` of each move is 0.5 (no estimate) and `visits`
+ * the positions searched under it. Allocates its table for the call only. */
+int carc_exact_rank(const carc_game *g, uint64_t max_nodes, int ms, carc_move_eval *out, int cap,
+                    carc_exact_info *info);
 
 /* The static evaluation used by greedy and as the searches' heuristic:
  * the expected final score of each player if the game went on from `g`

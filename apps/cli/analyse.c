@@ -15,6 +15,7 @@
 static const char analyse_usage[] =
     "usage: carcassonne analyse [--ms N] [--top K] [--player SPEC] [--tile X]\n"
     "                           [--each-move] [--seed S] [--json] FILE\n"
+    "       carcassonne analyse --exact [--exact-ms N] [--tile X] [--json] FILE\n"
     "\n"
     "Reads the game record FILE ('-' for standard input) and ranks the legal\n"
     "moves of the position after its last move with the expected final\n"
@@ -35,6 +36,11 @@ static const char analyse_usage[] =
     "                player, the moves that lost the most (losses below\n"
     "                zero count as zero in the totals)\n"
     "  --seed S      seeds the player and the drawn tile (default 1)\n"
+    "  --exact       every legal move with its exact expected final margin\n"
+    "                (expectiminimax over every draw still to come; the\n"
+    "                tiles left at most %d); when the solve does not end\n"
+    "                within its budget, says so and ranks with the search\n"
+    "  --exact-ms N  the exact solve's time budget (default 10000)\n"
     "  --json        print one JSON object\n"
     "\n"
     "Exit status: 0 done, 1 invalid record or nothing to analyse, 2 bad\n"
@@ -47,6 +53,8 @@ typedef struct options {
     long ms, top;
     int each_move, json, tile;
     uint64_t seed;
+    int exact;     /* --exact */
+    long exact_ms; /* --exact-ms */
 } options;
 
 /* The order of every ranking shown (move_list_sort()). */
@@ -66,8 +74,6 @@ static void print_json(json_t *root)
     json_decref(root);
 }
 
-/* --- The last position --------------------------------------------------------------- */
-
 static json_t *ranked_json(const carc_game *g, const carc_move_eval *evals, int n)
 {
     json_t *list = json_array();
@@ -80,6 +86,98 @@ static json_t *ranked_json(const carc_game *g, const carc_move_eval *evals, int 
     }
     return list;
 }
+
+/* --- The exact endgame ---------------------------------------------------------------- */
+
+static json_t *exact_json(const carc_game *g, const carc_move_eval *evals, int n)
+{
+    json_t *list = json_array();
+    for (int i = 0; i < n; i++) {
+        char text[32];
+        carc_move_write(g, evals[i].move, text, sizeof text);
+        json_array_append_new(
+            list, json_pack("{s:s, s:o}", "move", text, "margin", number(evals[i].margin)));
+    }
+    return list;
+}
+
+static void print_exact(const carc_game *g, const carc_move_eval *evals, int n,
+                        const carc_exact_info *info, const options *o)
+{
+    int mover = carc_game_current_player(g);
+    const char *tile = carc_tile_id(carc_game_drawn_tile(g));
+    if (o->json) {
+        print_json(json_pack("{s:b, s:i, s:i, s:s, s:o, s:I, s:f}", "exact", 1, "tiles_left",
+                             info->tiles_left, "player", mover + 1, "tile", tile, "moves",
+                             exact_json(g, evals, n), "nodes", (json_int_t)info->nodes, "seconds",
+                             info->seconds));
+        return;
+    }
+    printf("After move %d: player %d (%s) to place tile %s; %d tiles left; %d legal moves with "
+           "their exact expected final margins (%.2f s, %llu positions)\n",
+           carc_game_move_count(g), mover + 1, cli_player_name(mover), tile, info->tiles_left, n,
+           info->seconds, (unsigned long long)info->nodes);
+    if (o->tile < 0)
+        printf("  (tile %s is a guess from the tiles left; --tile names the drawn tile)\n", tile);
+    printf("  rank  move               margin\n");
+    for (int i = 0; i < n; i++) {
+        char text[32];
+        carc_move_write(g, evals[i].move, text, sizeof text);
+        printf("  %4d  %-17s %+9.4f\n", i + 1, text, evals[i].margin);
+    }
+}
+
+/* The search's ranking when the exact solve gave up, said as such. */
+static int exact_fallback(carc_game *g, carc_player *p, const carc_exact_info *info,
+                          const options *o)
+{
+    fprintf(stderr, "carcassonne analyse: not exact: %s; ranked by %s instead\n", info->reason,
+            carc_player_spec(p));
+    carc_search_info search;
+    int n;
+    carc_move_eval *evals = move_list_rank(p, g, &n, &search);
+    if (!evals)
+        return EXIT_INVALID;
+    int shown = n < o->top ? n : (int)o->top;
+    if (o->json) {
+        print_json(json_pack("{s:b, s:i, s:s, s:s, s:s, s:i, s:o, s:I, s:f}", "exact", 0,
+                             "tiles_left", info->tiles_left, "reason", info->reason, "ranked_by",
+                             carc_player_spec(p), "order", rank_order, "legal_moves", n, "moves",
+                             ranked_json(g, evals, shown), "iterations",
+                             (json_int_t)search.iterations, "seconds", search.seconds));
+    } else {
+        printf("Not exact (%s): ranked by %s, best first by %s\n", info->reason,
+               carc_player_spec(p), rank_order);
+        printf("  rank  move               margin     win\n");
+        for (int i = 0; i < shown; i++) {
+            char text[32];
+            carc_move_write(g, evals[i].move, text, sizeof text);
+            printf("  %4d  %-17s %+7.2f  %5.1f%%\n", i + 1, text, evals[i].margin,
+                   100.0 * evals[i].win);
+        }
+    }
+    free(evals);
+    return EXIT_OK;
+}
+
+/* --exact: every move's exact margin, or the search's ranking. */
+static int analyse_exact(carc_game *g, carc_player *p, const options *o)
+{
+    carc_move_eval *evals = malloc(sizeof *evals * CARC_MAX_MOVES);
+    if (!evals) {
+        fprintf(stderr, "carcassonne analyse: out of memory\n");
+        return EXIT_INVALID;
+    }
+    carc_exact_info info;
+    int n = carc_exact_rank(g, 0, (int)o->exact_ms, evals, CARC_MAX_MOVES, &info);
+    int status = info.exact ? EXIT_OK : exact_fallback(g, p, &info, o);
+    if (info.exact)
+        print_exact(g, evals, n, &info, o);
+    free(evals);
+    return status;
+}
+
+/* --- The last position --------------------------------------------------------------- */
 
 static int analyse_position(carc_game *g, carc_player *p, const options *o)
 {
@@ -95,6 +193,8 @@ static int analyse_position(carc_game *g, carc_player *p, const options *o)
                 carc_game_error(g));
         return EXIT_INVALID;
     }
+    if (o->exact)
+        return analyse_exact(g, p, o);
     carc_search_info info;
     int n;
     carc_move_eval *evals = move_list_rank(p, g, &n, &info);
@@ -333,6 +433,10 @@ static int parse_value(options *o, const char *a, const char *v)
     } else if (strcmp(a, "--seed") == 0) {
         if (cli_parse_u64(v, &o->seed) < 0)
             return cli_usage_error("analyse", "--seed takes a number, not '%s'", v);
+    } else if (strcmp(a, "--exact-ms") == 0) {
+        if (cli_parse_u64(v, &n) < 0 || n < 1 || n > 3600000)
+            return cli_usage_error("analyse", "--exact-ms takes 1 to 3600000, not '%s'", v);
+        o->exact_ms = (long)n;
     } else if (strcmp(a, "--ms") == 0) {
         if (cli_parse_u64(v, &n) < 0 || n < 1 || n > 3600000)
             return cli_usage_error("analyse", "--ms takes 1 to 3600000, not '%s'", v);
@@ -351,8 +455,10 @@ static int parse_args(options *o, int argc, char **argv)
         const char *a = argv[i];
         int valued = strcmp(a, "--ms") == 0 || strcmp(a, "--top") == 0 ||
                      strcmp(a, "--player") == 0 || strcmp(a, "--tile") == 0 ||
-                     strcmp(a, "--seed") == 0;
-        if (strcmp(a, "--each-move") == 0) {
+                     strcmp(a, "--seed") == 0 || strcmp(a, "--exact-ms") == 0;
+        if (strcmp(a, "--exact") == 0) {
+            o->exact = 1;
+        } else if (strcmp(a, "--each-move") == 0) {
             o->each_move = 1;
         } else if (strcmp(a, "--json") == 0) {
             o->json = 1;
@@ -371,6 +477,8 @@ static int parse_args(options *o, int argc, char **argv)
     }
     if (!o->path)
         return cli_usage_error("analyse", "a FILE is needed");
+    if (o->exact && o->each_move)
+        return cli_usage_error("analyse", "--exact ranks the last position: not with --each-move");
     return 0;
 }
 
@@ -391,10 +499,10 @@ int cmd_analyse(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            fputs(analyse_usage, stdout);
+            printf(analyse_usage, CARC_EXACT_MAX_TILES);
             return EXIT_OK;
         }
-    options o = {NULL, NULL, 0, 5, 0, 0, -1, 1};
+    options o = {NULL, NULL, 0, 5, 0, 0, -1, 1, 0, 10000};
     if (parse_args(&o, argc, argv) != 0)
         return EXIT_USAGE;
     carc_player *p = make_player(&o);

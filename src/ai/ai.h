@@ -29,6 +29,7 @@ typedef struct ai_options {
     /* 0: the kind's default (greedy: basic, mcts: full), 1: basic
      * (carc_evaluate), 2: full (ai_evaluate_full) */
     int eval;
+    int exact; /* mcts: the exact endgame solver in the last turns (exact.c) */
 } ai_options;
 
 enum { AI_EVAL_DEFAULT = 0, AI_EVAL_BASIC = 1, AI_EVAL_FULL = 2 };

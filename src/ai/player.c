@@ -6,21 +6,29 @@
 #include <time.h>
 
 #include "ai.h"
+#include "exact.h"
 
 /* --- Specs ----------------------------------------------------------------------- */
 
 typedef struct level {
     const char *name;
-    int ms;
     uint64_t iters;
+    int ms;
+    int exact; /* the exact endgame solver in the last turns */
 } level;
 
 /* MCTS levels, easy to strongest. "normal" answers within about a second. */
 static const level levels[] = {
-    {"easy", 0, 400},
-    {"normal", 1000, 0},
-    {"hard", 3000, 0},
-    {"strongest", 10000, 0},
+    {"easy", 400, 0, 0},
+    {"normal", 0, 1000, 0},
+    {"hard", 0, 3000, 0},
+    {"strongest", 0, 10000, 1},
+};
+
+enum {
+    /* The exact solver is tried with at most this many tiles left to draw
+     * (docs/analyse.md: how many it solves in a second). */
+    ENDGAME_TILES = 4,
 };
 
 #if defined(__GNUC__)
@@ -96,6 +104,10 @@ static int parse_option(ai_kind kind, char *opt, ai_options *o, char *err, size_
         if (parse_number(val, 24, &v) || v == 0)
             return set_error(err, cap, "probe must be 1..24, not '%s'", val);
         o->probe = (int)v;
+    } else if (strcmp(key, "exact") == 0 && kind == AI_MCTS) {
+        if (strcmp(val, "0") != 0 && strcmp(val, "1") != 0)
+            return set_error(err, cap, "exact must be 0 or 1, not '%s'", val);
+        o->exact = val[0] == '1';
     } else if (strcmp(key, "eval") == 0 && (kind == AI_GREEDY || kind == AI_MCTS)) {
         if (strcmp(val, "basic") == 0)
             o->eval = AI_EVAL_BASIC;
@@ -112,6 +124,7 @@ static int parse_option(ai_kind kind, char *opt, ai_options *o, char *err, size_
             return set_error(err, cap, "unknown level '%s' (easy, normal, hard, strongest)", val);
         o->ms = levels[i].ms;
         o->iters = levels[i].iters;
+        o->exact = levels[i].exact;
     } else {
         return set_error(err, cap, "unknown option '%s' for this player", key);
     }
@@ -173,6 +186,8 @@ static void write_spec(carc_player *p)
         n += snprintf(s + n, cap - (size_t)n, ",win=%g", o->win);
     if (p->kind == AI_MCTS && o->eval)
         n += snprintf(s + n, cap - (size_t)n, ",eval=%s", evals[o->eval]);
+    if (p->kind == AI_MCTS && o->exact)
+        n += snprintf(s + n, cap - (size_t)n, ",exact=1");
     if (p->kind == AI_STAR25)
         snprintf(s + n, cap - (size_t)n, "%cdepth=%d,probe=%d", sep, o->depth, o->probe);
 }
@@ -261,13 +276,39 @@ void carc_player_stop(carc_player *p)
 
 /* --- Choosing and ranking ------------------------------------------------------------ */
 
+/* mcts with exact=1: in the last turns (ENDGAME_TILES), the exact solver
+ * with at most half the move's time, then, when it could not end, the
+ * search with the time left, so that the move never takes longer than
+ * the time per move. Not with an iteration budget (no clock to share). */
+static int rank_endgame(carc_player *p, const carc_game *g, carc_move_eval *out, int cap,
+                        carc_search_info *info)
+{
+    int ms = p->opt.ms;
+    if (!p->opt.exact || ms <= 0 || carc_game_tiles_left(g, NULL) > ENDGAME_TILES)
+        return ai_mcts_rank(p, g, out, cap, info);
+    double start = ai_now();
+    ai_exact_budget budget = {0, ms * 0.5e-3, &p->stop};
+    carc_exact_info exact;
+    int n = ai_exact_rank(g, &budget, AI_EXACT_BEST_MOVE, out, cap, &exact);
+    if (exact.exact) {
+        info->iterations = exact.nodes;
+        info->memory_bytes = exact.memory_bytes;
+        return n;
+    }
+    int left = ms - (int)((ai_now() - start) * 1e3);
+    p->opt.ms = left > 1 ? left : 1;
+    n = ai_mcts_rank(p, g, out, cap, info);
+    p->opt.ms = ms;
+    return n;
+}
+
 static int rank(carc_player *p, const carc_game *g, carc_move_eval *out, int cap,
                 carc_search_info *info)
 {
     switch (p->kind) {
     case AI_RANDOM: return ai_random_rank(p, g, out, cap, info);
     case AI_GREEDY: return ai_greedy_rank(p, g, out, cap, info);
-    case AI_MCTS: return ai_mcts_rank(p, g, out, cap, info);
+    case AI_MCTS: return rank_endgame(p, g, out, cap, info);
     case AI_VANILLA_MCTS: return ai_vanilla_rank(p, g, out, cap, info);
     case AI_STAR25: return ai_star25_rank(p, g, out, cap, info);
     }

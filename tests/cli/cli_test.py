@@ -1017,6 +1017,52 @@ def example_bot_try(bot):
 
 # --- analyse -----------------------------------------------------------------------------
 
+def case_analyse_exact():
+    """analyse --exact: every legal move with its exact margin, best first,
+    on a selfplay record truncated to 2 tiles left, as --json and as text;
+    a record with too many tiles left falls back to the search with
+    "exact": false and says why; a finished game is refused."""
+    with tempfile.TemporaryDirectory() as tmp:
+        rec = os.path.join(tmp, "game.rec")
+        code, out, err = run(["selfplay", "--seed", "5", "--players", "2", "--record", rec])
+        check(code == 0, "selfplay: %s" % err)
+        with open(rec) as f:
+            game = f.read().splitlines()
+        # Header keys are lower case; moves start with a tile id or `discard`.
+        head = [l for l in game if l[:1].islower() and not l.startswith("discard")]
+        moves = [l for l in game if l not in head and not l.startswith("#")]
+        late = os.path.join(tmp, "late.rec")
+        with open(late, "w") as f:  # 70 tiles after the start: 68 moves leave 2 to draw
+            f.write("\n".join(head + moves[:68]) + "\n")
+        code, out, err = run(["analyse", "--exact", "--json", late])
+        check(code == 0, "analyse --exact: %d %s" % (code, err))
+        a = json.loads(out)
+        check(a["exact"] is True and a["tiles_left"] == 2 and len(a["moves"]) >= 1, "exact: %r" % a)
+        margins = [m["margin"] for m in a["moves"]]
+        check(margins == sorted(margins, reverse=True), "best first: %r" % margins)
+        tile = a["tile"]
+        check(all(m["move"].split(" ")[0] == tile for m in a["moves"]), "moves: %r" % a["moves"])
+        code, text, err = run(["analyse", "--exact", late])
+        check(code == 0 and "exact expected final margins" in text
+              and a["moves"][0]["move"] in text, "text: %s %s" % (text, err))
+        # Too many tiles: the search ranks instead, and says why.
+        early = os.path.join(tmp, "early.rec")
+        with open(early, "w") as f:
+            f.write("\n".join(head + moves[:20]) + "\n")
+        code, out, err = run(["analyse", "--exact", "--json", "--ms", "20", early])
+        check(code == 0, "fallback: %d %s" % (code, err))
+        a = json.loads(out)
+        check(a["exact"] is False and a["tiles_left"] == 50 and "50 tiles left" in a["reason"]
+              and len(a["moves"]) >= 1 and "not exact" in err, "fallback: %r %s" % (a, err))
+        # A finished game: nothing to rank.
+        code, out, err = run(["analyse", "--exact", "--json", rec])
+        check(code == 1 and out == "" and "over" in err, "finished: %d %r %s" % (code, out, err))
+    code, out, err = run(["analyse", "--exact", "--each-move", "x.rec"])
+    check(code == 2 and "--each-move" in err, "--exact --each-move: %d %s" % (code, err))
+    code, out, err = run(["analyse", "--exact", "--exact-ms", "0", "x.rec"])
+    check(code == 2 and "--exact-ms" in err, "--exact-ms 0: %d %s" % (code, err))
+
+
 def case_analyse():
     small = os.path.join(HERE, "small.rec")
     code, out, err = run(["analyse", "--player", "greedy", "--tile", "U", "--top", "3",
@@ -1852,6 +1898,7 @@ CASES = {
     "example_bot": case_example_bot,
     "arena_resume": case_arena_resume,
     "analyse": case_analyse,
+    "analyse_exact": case_analyse_exact,
     "bad_arguments": case_bad_arguments,
     "replay_json": case_replay_json,
     "engine_river": case_engine_river,

@@ -1,0 +1,625 @@
+/* exact.c: the exact endgame solver: expectiminimax over the last draws.
+ *
+ * The tree alternates decision nodes and chance nodes. A decision node is
+ * a position whose drawn tile is known: its player chooses among
+ * carc_legal_moves() (a discard when the tile fits nowhere: the same
+ * player then draws again, as the engine plays it). After a move comes a
+ * chance node, the next draw: kind k with probability count_k / total over
+ * carc_game_draw_pool(), forced on a copy with carc_game_choose_tile().
+ * After the last tile the game is over and the node's value is the final
+ * margin. Nothing depends on the pile's real (hidden) order.
+ *
+ * Two players: the value is the root player's final margin, its opponent's
+ * negated (the game is zero-sum in margins), maximised by the root player,
+ * minimised by the other, averaged at chance nodes. The search is
+ * alpha-beta with Ballard's Star2 at chance nodes (Ballard 1983; Hauk,
+ * Buro and Schaeffer 2004): a probing phase searches one move of every
+ * outcome, which bounds each outcome (from below under a MAX node, from
+ * above under a MIN node) and cuts the chance node when those bounds
+ * already put it outside the window; then Star1 searches the outcomes in
+ * turn, each with the window that the values found, the bounds of the
+ * others and the probabilities leave, and stops as soon as the node must
+ * fall outside the window. Star1 needs every final margin inside [lo, hi]:
+ * gain_bounds() derives them from the scores and the board (each player's
+ * future points are at most what its figures on the board and the figures
+ * it can still deploy could win), so every cut is sound.
+ *
+ * Three or more players: max-n. A node's value is the vector of every
+ * player's final margin (its score minus the best other's); the player to
+ * move takes the move with the highest margin of its own (the first in
+ * carc_legal_moves() order among equals), chance nodes average vectors.
+ * This is the issue's "each player maximises their own margin" read as
+ * written, not the paranoid reduction (all against the mover), which would
+ * allow alpha-beta but gives values of a game nobody plays. Max-n with
+ * margins is not constant-sum, so no pruning is sound: the search is plain
+ * expectimax with the transposition table.
+ *
+ * Transposition table: keyed by carc_game_digest() of decision nodes (it
+ * covers the drawn tile, the counts of the tiles left, the board, the
+ * figures, the scores and the turn; the pile's order, which the search
+ * never uses, is left out), one entry a slot, always replaced; an entry
+ * holds a value with its kind (exact, lower or upper bound) and the best
+ * move, tried first when the node is searched again (Star2 searches most
+ * nodes twice: probe, then search).
+ *
+ * Move ordering: at decision nodes whose moves do not end the game, the
+ * moves sorted by the static evaluation (carc_evaluate, greedy's) of the
+ * position after them, best for the mover first, the table's move before
+ * all. Where every move ends the game the final margins cost what the
+ * evaluation would: no ordering. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ai.h"
+#include "exact.h"
+
+enum {
+    MAX_PLIES = CARC_EXACT_MAX_TILES + 1, /* moves to the end: the drawn tile and the pile */
+    TT_BITS = 17,
+    CHECK_MASK = 1023, /* look at the clock every 1024 nodes */
+    PROBE_MOVES = 1,   /* moves an outcome's probe searches */
+    ALL_MOVES = CARC_MAX_MOVES,
+};
+
+/* Kinds of a table entry's value. */
+enum { TT_EMPTY = 0, TT_EXACT, TT_LOWER, TT_UPPER };
+
+typedef struct tt_entry {
+    uint64_t key;
+    double value[CARC_MAX_PLAYERS]; /* two players: value[0], the root's margin */
+    carc_move best;
+    uint8_t flag;
+} tt_entry;
+
+/* Everything one solve owns. Ply d holds a decision node pos[d] and, while
+ * one of its moves is searched, the position after it in after[d]. */
+typedef struct solver {
+    const ai_exact_budget *budget;
+    double start;
+    int root, players;
+    double lo, hi; /* two players: every final margin of the root lies in [lo, hi] */
+    carc_game *pos[MAX_PLIES + 1];
+    carc_game *after[MAX_PLIES + 1];
+    carc_move *moves[MAX_PLIES + 1];
+    double *keys[MAX_PLIES + 1]; /* static values when ordering */
+    tt_entry *tt;
+    size_t tt_mask;
+    uint64_t nodes;
+    int stopped;
+} solver;
+
+/* --- Budget and table --------------------------------------------------------------- */
+
+/* Counts a node and ends the solve when its budget is spent. */
+static void count_node(solver *s)
+{
+    const ai_exact_budget *b = s->budget;
+    s->nodes++;
+    if (b->nodes && s->nodes > b->nodes)
+        s->stopped = 1;
+    if ((s->nodes & CHECK_MASK) != 0)
+        return;
+    if (b->stop && atomic_load_explicit(b->stop, memory_order_relaxed))
+        s->stopped = 1;
+    if (b->seconds > 0 && ai_now() - s->start >= b->seconds)
+        s->stopped = 1;
+}
+
+static tt_entry *tt_find(solver *s, uint64_t key)
+{
+    tt_entry *e = &s->tt[key & s->tt_mask];
+    return e->flag != TT_EMPTY && e->key == key ? e : NULL;
+}
+
+static void tt_store(solver *s, uint64_t key, int flag, const double *value, carc_move best)
+{
+    tt_entry *e = &s->tt[key & s->tt_mask];
+    e->key = key;
+    e->flag = (uint8_t)flag;
+    /* Two players: the root's margin alone; more: every player's. */
+    size_t n = s->players == 2 ? 1 : (size_t)s->players;
+    memcpy(e->value, value, sizeof e->value[0] * n);
+    e->best = best;
+}
+
+/* --- Chance nodes -------------------------------------------------------------------- */
+
+/* The outcomes of the draw after[d] waits for: kinds and probabilities. */
+static int outcomes(const carc_game *g, int kinds[CARC_MAX_KINDS], double prob[CARC_MAX_KINDS])
+{
+    int counts[CARC_MAX_KINDS];
+    int total = carc_game_draw_pool(g, counts), n = 0;
+    for (int k = 0; k < carc_tile_kinds() && total > 0; k++)
+        if (counts[k] > 0) {
+            kinds[n] = k;
+            prob[n++] = (double)counts[k] / total;
+        }
+    return n;
+}
+
+/* pos[d + 1] = after[d] with tile `kind` drawn. */
+static void draw(solver *s, int d, int kind)
+{
+    carc_game_copy(s->pos[d + 1], s->after[d]);
+    carc_game_choose_tile(s->pos[d + 1], kind);
+}
+
+/* Sum of p[j] * b[j] over j in [from, to). */
+static double weighted(const double *p, const double *b, int from, int to)
+{
+    double sum = 0.0;
+    for (int j = from; j < to; j++)
+        sum += p[j] * b[j];
+    return sum;
+}
+
+/* --- Move ordering ------------------------------------------------------------------- */
+
+/* Moves `hint` (when listed) to the front of moves[0 .. n). */
+static void hint_first(carc_move *moves, int n, carc_move hint)
+{
+    for (int i = 1; i < n; i++)
+        if (carc_move_equal(moves[i], hint)) {
+            memmove(&moves[1], &moves[0], sizeof moves[0] * (size_t)i);
+            moves[0] = hint;
+            return;
+        }
+}
+
+/* Sorts moves[0 .. n) of pos[d] by the static margin of the root player
+ * after each, highest first when `is_max`, lowest first otherwise;
+ * stable. */
+static void order_moves(solver *s, int d, int n, int is_max)
+{
+    carc_move *m = s->moves[d];
+    double *v = s->keys[d];
+    for (int i = 0; i < n; i++) {
+        double values[CARC_MAX_PLAYERS];
+        carc_game_copy(s->after[d], s->pos[d]);
+        carc_game_play(s->after[d], m[i], NULL, 0, NULL);
+        carc_evaluate(s->after[d], values);
+        v[i] = ai_margin(values, s->players, s->root);
+    }
+    for (int i = 1; i < n; i++) {
+        carc_move mi = m[i];
+        double vi = v[i];
+        int j = i;
+        for (; j > 0 && (is_max ? vi > v[j - 1] : vi < v[j - 1]); j--) {
+            m[j] = m[j - 1];
+            v[j] = v[j - 1];
+        }
+        m[j] = mi;
+        v[j] = vi;
+    }
+}
+
+/* The legal moves of pos[d] in the order to search them; returns their
+ * number. */
+static int ordered_moves(solver *s, int d, int is_max, const tt_entry *e)
+{
+    int n = carc_legal_moves(s->pos[d], s->moves[d], ALL_MOVES);
+    if (carc_game_tiles_left(s->pos[d], NULL) > 0 && n > 1)
+        order_moves(s, d, n, is_max);
+    if (e)
+        hint_first(s->moves[d], n, e->best);
+    return n;
+}
+
+/* --- Two players: alpha-beta with Star2 ------------------------------------------------ */
+
+static double chance(solver *s, int d, double alpha, double beta);
+
+/* Value of after[d]: the final margin, or the chance node of the next draw. */
+static double after_move(solver *s, int d, double alpha, double beta)
+{
+    const carc_game *g = s->after[d];
+    if (carc_game_over(g)) {
+        count_node(s);
+        return (double)ai_score_margin(g, s->root);
+    }
+    return chance(s, d, alpha, beta);
+}
+
+/* Value of the decision node pos[d] with the window (alpha, beta),
+ * fail-soft, searching at most `limit` of its moves: with all of them the
+ * node's value or a bound beyond the window; with fewer, a lower bound of
+ * a MAX node (an upper bound of a MIN node), provided the window never lets
+ * a child fail the other way (probes pass alpha below lo to MAX nodes and
+ * beta above hi to MIN nodes). */
+static double decide(solver *s, int d, double alpha, double beta, int limit)
+{
+    const carc_game *g = s->pos[d];
+    int is_max = carc_game_current_player(g) == s->root;
+    uint64_t key = carc_game_digest(g);
+    const tt_entry *e = tt_find(s, key);
+    if (e && (e->flag == TT_EXACT || (e->flag == TT_LOWER && e->value[0] >= beta) ||
+              (e->flag == TT_UPPER && e->value[0] <= alpha)))
+        return e->value[0];
+    if (e && limit < ALL_MOVES && e->flag == (is_max ? TT_LOWER : TT_UPPER))
+        return e->value[0]; /* a probe's bound is already known */
+    count_node(s);
+    int n = ordered_moves(s, d, is_max, e);
+    int searched = n < limit ? n : limit, best_i = 0;
+    double best = is_max ? -INFINITY : INFINITY;
+    for (int i = 0; i < searched && !s->stopped; i++) {
+        carc_game_copy(s->after[d], g);
+        carc_game_play(s->after[d], s->moves[d][i], NULL, 0, NULL);
+        double v = is_max ? after_move(s, d, fmax(alpha, best), beta)
+                          : after_move(s, d, alpha, fmin(beta, best));
+        if (is_max ? v > best : v < best) {
+            best = v;
+            best_i = i;
+        }
+        if (is_max ? best >= beta : best <= alpha)
+            break;
+    }
+    if (s->stopped)
+        return best;
+    int flag = best <= alpha ? TT_UPPER : best >= beta ? TT_LOWER : TT_EXACT;
+    if (searched < n && flag == TT_EXACT)
+        flag = is_max ? TT_LOWER : TT_UPPER;
+    tt_store(s, key, flag, &best, s->moves[d][best_i]);
+    return best;
+}
+
+/* The probing phase of Star2: one move of every outcome, which bounds the
+ * outcomes in lb and ub. Returns 1 with the bound in `*cut` when those
+ * bounds already put the chance node outside (alpha, beta). */
+static int probe(solver *s, int d, int n, const int *kinds, const double *prob, double alpha,
+                 double beta, double *lb, double *ub, double *cut)
+{
+    for (int i = 0; i < n && !s->stopped; i++) {
+        draw(s, d, kinds[i]);
+        if (carc_game_current_player(s->pos[d + 1]) == s->root) {
+            double b = (beta - (weighted(prob, lb, 0, n) - prob[i] * lb[i])) / prob[i];
+            lb[i] = fmax(lb[i], decide(s, d + 1, s->lo - 1.0, b, PROBE_MOVES));
+            *cut = weighted(prob, lb, 0, n);
+            if (*cut >= beta)
+                return 1;
+        } else {
+            double a = (alpha - (weighted(prob, ub, 0, n) - prob[i] * ub[i])) / prob[i];
+            ub[i] = fmin(ub[i], decide(s, d + 1, a, s->hi + 1.0, PROBE_MOVES));
+            *cut = weighted(prob, ub, 0, n);
+            if (*cut <= alpha)
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* Value of the chance node after[d] with the window (alpha, beta),
+ * fail-soft: Star2. */
+static double chance(solver *s, int d, double alpha, double beta)
+{
+    int kinds[CARC_MAX_KINDS];
+    double prob[CARC_MAX_KINDS], lb[CARC_MAX_KINDS], ub[CARC_MAX_KINDS];
+    int n = outcomes(s->after[d], kinds, prob);
+    if (n == 1) {
+        draw(s, d, kinds[0]);
+        return decide(s, d + 1, alpha, beta, ALL_MOVES);
+    }
+    for (int i = 0; i < n; i++) {
+        lb[i] = s->lo;
+        ub[i] = s->hi;
+    }
+    double cut;
+    if (probe(s, d, n, kinds, prob, alpha, beta, lb, ub, &cut))
+        return cut;
+    double sum = 0.0;
+    for (int i = 0; i < n && !s->stopped; i++) {
+        double rest_ub = weighted(prob, ub, i + 1, n), rest_lb = weighted(prob, lb, i + 1, n);
+        double a = (alpha - sum - rest_ub) / prob[i], b = (beta - sum - rest_lb) / prob[i];
+        if (ub[i] <= a)
+            return sum + prob[i] * ub[i] + rest_ub;
+        if (lb[i] >= b)
+            return sum + prob[i] * lb[i] + rest_lb;
+        draw(s, d, kinds[i]);
+        double v = decide(s, d + 1, fmax(a, lb[i]), fmin(b, ub[i]), ALL_MOVES);
+        if (v <= a)
+            return sum + prob[i] * v + rest_ub;
+        if (v >= b)
+            return sum + prob[i] * v + rest_lb;
+        sum += prob[i] * v;
+    }
+    return sum;
+}
+
+/* --- Three or more players: max-n ------------------------------------------------------ */
+
+static void maxn_decide(solver *s, int d, double out[CARC_MAX_PLAYERS]);
+
+/* Every player's value of after[d]. */
+static void maxn_after(solver *s, int d, double out[CARC_MAX_PLAYERS])
+{
+    const carc_game *g = s->after[d];
+    if (carc_game_over(g)) {
+        count_node(s);
+        for (int q = 0; q < s->players; q++)
+            out[q] = ai_score_margin(g, q);
+        return;
+    }
+    int kinds[CARC_MAX_KINDS];
+    double prob[CARC_MAX_KINDS], v[CARC_MAX_PLAYERS];
+    int n = outcomes(g, kinds, prob);
+    memset(out, 0, sizeof out[0] * CARC_MAX_PLAYERS);
+    for (int i = 0; i < n && !s->stopped; i++) {
+        draw(s, d, kinds[i]);
+        maxn_decide(s, d + 1, v);
+        for (int q = 0; q < s->players; q++)
+            out[q] += prob[i] * v[q];
+    }
+}
+
+/* Every player's value of the decision node pos[d]: its mover's best move,
+ * the first in carc_legal_moves() order among equals. */
+static void maxn_decide(solver *s, int d, double out[CARC_MAX_PLAYERS])
+{
+    const carc_game *g = s->pos[d];
+    uint64_t key = carc_game_digest(g);
+    const tt_entry *e = tt_find(s, key);
+    if (e) {
+        memcpy(out, e->value, sizeof out[0] * CARC_MAX_PLAYERS);
+        return;
+    }
+    count_node(s);
+    int mover = carc_game_current_player(g);
+    int n = carc_legal_moves(g, s->moves[d], ALL_MOVES), best_i = 0;
+    double v[CARC_MAX_PLAYERS];
+    for (int i = 0; i < n && !s->stopped; i++) {
+        carc_game_copy(s->after[d], g);
+        carc_game_play(s->after[d], s->moves[d][i], NULL, 0, NULL);
+        maxn_after(s, d, v);
+        if (i == 0 || v[mover] > out[mover]) {
+            memcpy(out, v, sizeof v);
+            best_i = i;
+        }
+    }
+    if (!s->stopped)
+        tt_store(s, key, TT_EXACT, out, s->moves[d][best_i]);
+}
+
+/* --- Bounds of the final margins ------------------------------------------------------- */
+
+/* The most a feature of each carc_kind can be worth at the end of `g`: a
+ * road or a city that every remaining tile joins, a full cloister, a farm
+ * beside every city that can exist then. */
+static void kind_bounds(const carc_game *g, double worth[CARC_RIVER + 1])
+{
+    int counts[CARC_MAX_KINDS];
+    carc_game_tiles_left(g, counts);
+    counts[carc_game_drawn_tile(g)]++;
+    int road_tiles = 0, city_units = 0, cities = 0, new_roads = 0, new_cities = 0;
+    for (int k = 0; k < carc_tile_kinds(); k++) {
+        const carc_tile_def *def = carc_tile(k);
+        int roads = 0, city_segments = 0;
+        for (int i = 0; i < def->nsegments; i++) {
+            roads |= def->segments[i].kind == CARC_ROAD;
+            city_segments += def->segments[i].kind == CARC_CITY;
+        }
+        new_roads += counts[k] * roads;
+        new_cities += counts[k] * city_segments;
+    }
+    /* Every feature of the board once: the segments' features by id. */
+    int tiles = carc_game_tile_count(g);
+    int max_ids = tiles * CARC_MAX_SEGMENTS_PER_TILE, seen_n = 0;
+    int *seen = malloc(sizeof *seen * (size_t)max_ids);
+    for (int t = 0; t < tiles && seen; t++) {
+        carc_tile_on_board tb;
+        carc_game_tile_info(g, t, &tb);
+        for (int i = 0; i < carc_tile(tb.kind)->nsegments; i++) {
+            int id = carc_game_feature(g, t, i), j = 0;
+            while (j < seen_n && seen[j] != id)
+                j++;
+            carc_feature f;
+            if (id < 0 || j < seen_n || carc_game_feature_info(g, id, &f) != CARC_OK)
+                continue;
+            seen[seen_n++] = id;
+            cities += f.kind == CARC_CITY;
+            if (f.kind == CARC_ROAD && !f.complete)
+                road_tiles += f.tiles;
+            if (f.kind == CARC_CITY && !f.complete)
+                city_units += f.tiles + f.pennants;
+        }
+    }
+    free(seen);
+    int inns = (carc_game_rules(g).expansions & CARC_EXPANSION_INNS_CATHEDRALS) != 0;
+    int remaining = carc_game_tiles_left(g, NULL) + 1;
+    worth[CARC_ROAD] = (inns ? 2.0 : 1.0) * (road_tiles + new_roads);
+    worth[CARC_CITY] = (inns ? 3.0 : 2.0) * (city_units + 2 * remaining);
+    worth[CARC_CLOISTER] = 9.0;
+    worth[CARC_FIELD] = 4.0 * (cities + new_cities);
+    worth[CARC_RIVER] = 0.0;
+}
+
+/* [lo, hi] of the root player's final margin in a two-player game: each
+ * player's future points are at most the worth of the features its
+ * figures stand in now, plus one feature of the highest worth for each
+ * move still to come (a new figure each), plus the goods. */
+static void margin_bounds(solver *s, const carc_game *g)
+{
+    double worth[CARC_RIVER + 1], gain[2] = {0.0, 0.0}, top = 0.0;
+    kind_bounds(g, worth);
+    for (int k = 0; k <= CARC_RIVER; k++)
+        top = fmax(top, worth[k]);
+    for (int t = 0; t < carc_game_tile_count(g); t++) {
+        carc_tile_on_board tb;
+        carc_game_tile_info(g, t, &tb);
+        if (tb.follower_segment == CARC_NO_SPOT || tb.follower_owner > 1)
+            continue;
+        int kind = carc_tile(tb.kind)->segments[tb.follower_segment].kind;
+        gain[tb.follower_owner] += worth[kind <= CARC_RIVER ? kind : CARC_RIVER];
+    }
+    int remaining = carc_game_tiles_left(g, NULL) + 1;
+    int traders = (carc_game_rules(g).expansions & CARC_EXPANSION_TRADERS_BUILDERS) != 0;
+    for (int q = 0; q < 2; q++)
+        gain[q] += remaining * top + (traders ? 30.0 : 0.0);
+    int own = carc_game_score(g, s->root), other = carc_game_score(g, 1 - s->root);
+    s->lo = own - (other + gain[1 - s->root]);
+    s->hi = own + gain[s->root] - other;
+}
+
+/* --- The root ---------------------------------------------------------------------------- */
+
+/* Why `g` cannot be solved, or NULL. */
+static const char *unsupported(const carc_game *g)
+{
+    carc_rules rules = carc_game_rules(g);
+    if (carc_game_over(g))
+        return "the game is over: no move to rank";
+    if (rules.hand)
+        return "a game with hand=N hides tiles: the exact solver plays without hands";
+    if (rules.flags & CARC_RULE_RESHUFFLE)
+        return "reshuffle puts discarded tiles back: the exact solver plays without it";
+    return NULL;
+}
+
+static void solver_free(solver *s)
+{
+    for (int d = 0; d <= MAX_PLIES; d++) {
+        carc_game_free(s->pos[d]);
+        carc_game_free(s->after[d]);
+        free(s->moves[d]);
+        free(s->keys[d]);
+    }
+    free(s->tt);
+}
+
+/* Allocates the plies and the table; pos[0] is `g`. */
+static int solver_init(solver *s, const carc_game *g, const ai_exact_budget *budget, int plies)
+{
+    memset(s, 0, sizeof *s);
+    s->budget = budget;
+    s->start = ai_now();
+    s->root = carc_game_current_player(g);
+    s->players = carc_game_players(g);
+    s->tt_mask = ((size_t)1 << TT_BITS) - 1;
+    s->tt = calloc(s->tt_mask + 1, sizeof *s->tt);
+    int ok = s->tt != NULL;
+    for (int d = 0; d <= plies && ok; d++) {
+        s->pos[d] = carc_game_clone(g);
+        s->after[d] = carc_game_clone(g);
+        s->moves[d] = malloc(sizeof *s->moves[d] * ALL_MOVES);
+        s->keys[d] = malloc(sizeof *s->keys[d] * ALL_MOVES);
+        ok = s->pos[d] && s->after[d] && s->moves[d] && s->keys[d];
+    }
+    ok = ok && s->moves[0]; /* plies >= 0: ply 0 is there */
+    if (!ok)
+        solver_free(s);
+    else if (s->players == 2)
+        margin_bounds(s, g);
+    return ok ? 0 : -1;
+}
+
+/* The root's value of move i of pos[0] (after[0] holds the position after
+ * it), searched with the window (alpha, hi]. */
+static double root_value(solver *s, double alpha)
+{
+    if (s->players == 2)
+        return after_move(s, 0, alpha, s->hi + 1.0);
+    double v[CARC_MAX_PLAYERS];
+    maxn_after(s, 0, v);
+    return v[s->root];
+}
+
+static int higher_margin(const carc_move_eval *a, const carc_move_eval *b)
+{
+    return a->margin > b->margin;
+}
+
+/* Searches every root move into evals[0 .. n); returns 0, or -1 when the
+ * budget ran out. */
+static int search_root(solver *s, ai_exact_goal goal, carc_move_eval *evals, int n)
+{
+    double best = s->lo - 1.0;
+    for (int i = 0; i < n; i++) {
+        carc_game_copy(s->after[0], s->pos[0]);
+        carc_game_play(s->after[0], evals[i].move, NULL, 0, NULL);
+        uint64_t before = s->nodes;
+        double alpha = goal == AI_EXACT_BEST_MOVE && i > 0 ? best : s->lo - 1.0;
+        double v = root_value(s, alpha);
+        if (s->stopped)
+            return -1;
+        uint64_t used = s->nodes - before;
+        evals[i].margin = v;
+        evals[i].visits = used > UINT32_MAX ? UINT32_MAX : (uint32_t)used;
+        best = fmax(best, v);
+    }
+    ai_sort_evals_by(evals, n, higher_margin);
+    return 0;
+}
+
+static int give_up(carc_exact_info *info, const char *reason)
+{
+    info->exact = 0;
+    snprintf(info->reason, sizeof info->reason, "%s", reason);
+    return 0;
+}
+
+/* The root moves into evals: the engine's order, or (for the best move
+ * alone, two players) the static order, which settles the best sooner. */
+static int root_moves(solver *s, ai_exact_goal goal, carc_move_eval *evals)
+{
+    int n = carc_legal_moves(s->pos[0], s->moves[0], ALL_MOVES);
+    if (goal == AI_EXACT_BEST_MOVE && s->players == 2 && carc_game_tiles_left(s->pos[0], NULL))
+        order_moves(s, 0, n, 1);
+    for (int i = 0; i < n; i++)
+        evals[i] = (carc_move_eval){s->moves[0][i], 0.0, 0.5, 0};
+    return n;
+}
+
+int ai_exact_rank(const carc_game *g, const ai_exact_budget *budget, ai_exact_goal goal,
+                  carc_move_eval *out, int cap, carc_exact_info *info)
+{
+    double start = ai_now();
+    memset(info, 0, sizeof *info);
+    const char *why = unsupported(g);
+    if (why)
+        return give_up(info, why);
+    info->tiles_left = carc_game_tiles_left(g, NULL);
+    if (info->tiles_left > CARC_EXACT_MAX_TILES) {
+        char text[96];
+        snprintf(text, sizeof text, "%d tiles left: the exact solver takes at most %d",
+                 info->tiles_left, CARC_EXACT_MAX_TILES);
+        return give_up(info, text);
+    }
+    solver s;
+    carc_move_eval *evals = malloc(sizeof *evals * CARC_MAX_MOVES);
+    if (!evals || solver_init(&s, g, budget, info->tiles_left + 1)) {
+        free(evals);
+        return give_up(info, "out of memory");
+    }
+    int n = root_moves(&s, goal, evals);
+    int status = search_root(&s, goal, evals, n);
+    info->nodes = s.nodes;
+    info->seconds = ai_now() - start;
+    info->memory_bytes =
+        (s.tt_mask + 1) * sizeof *s.tt +
+        (size_t)(info->tiles_left + 2) *
+            (2 * ai_state_bytes(g) + (size_t)ALL_MOVES * (sizeof(carc_move) + sizeof(double)));
+    int w = 0;
+    if (status == 0) {
+        info->exact = 1;
+        w = n < cap ? n : cap;
+        memcpy(out, evals, sizeof *out * (size_t)w);
+    } else {
+        char text[128];
+        snprintf(text, sizeof text,
+                 "%d tiles left: the budget ran out before the solve ended (%.2f s, %llu "
+                 "positions)",
+                 info->tiles_left, info->seconds, (unsigned long long)info->nodes);
+        give_up(info, budget->stop && atomic_load(budget->stop) ? "stopped before the end" : text);
+    }
+    free(evals);
+    solver_free(&s);
+    return w;
+}
+
+int carc_exact_rank(const carc_game *g, uint64_t max_nodes, int ms, carc_move_eval *out, int cap,
+                    carc_exact_info *info)
+{
+    carc_exact_info local;
+    ai_exact_budget budget = {max_nodes, ms > 0 ? ms * 1e-3 : 0.0, NULL};
+    return ai_exact_rank(g, &budget, AI_EXACT_ALL_MOVES, out, cap, info ? info : &local);
+}

@@ -1,0 +1,267 @@
+/* test_exact.c: the exact endgame solver (carc_exact_rank) against a plain
+ * expectimax written here (no pruning, no table, every move and every draw
+ * searched) on positions of seeded games with 2 and 3 tiles left, 2 and 3
+ * players: the same margin for every move to 1e-9. A brute force of 3
+ * tiles left in the base game takes minutes (tens of millions of final
+ * positions), so the 3-tile positions are played on a bounded table
+ * (table=11x9), where few squares are left and tiles that fit nowhere are
+ * discarded: the discard rule is searched too. Then a position where one
+ * move is clearly best, the budgets, and the input it must refuse with a
+ * reason (a finished game, too many tiles left, hidden hands). */
+#include "support.h"
+
+#include "carcassonne_ai.h"
+
+#include <math.h>
+#include <string.h>
+
+enum { MAX_DEPTH = 6 };
+
+static carc_move_eval ranked[CARC_MAX_MOVES];
+
+/* --- The brute force ------------------------------------------------------------------ */
+
+/* Ply d: a position with its tile drawn, and the position after a move. */
+static carc_game *at[MAX_DEPTH], *after[MAX_DEPTH];
+static carc_move moves[MAX_DEPTH][CARC_MAX_MOVES];
+
+static void brute_after(int d, double out[CARC_MAX_PLAYERS]);
+
+/* Every player's final margin under the mover of at[d] choosing its
+ * highest margin, the first in carc_legal_moves() order among equals. */
+static void brute_decide(int d, double out[CARC_MAX_PLAYERS])
+{
+    assert_true(d < MAX_DEPTH);
+    int mover = carc_game_current_player(at[d]);
+    int n = carc_legal_moves(at[d], moves[d], CARC_MAX_MOVES);
+    assert_true(n > 0);
+    for (int i = 0; i < n; i++) {
+        double v[CARC_MAX_PLAYERS];
+        carc_game_copy(after[d], at[d]);
+        assert_int_equal(carc_game_play(after[d], moves[d][i], NULL, 0, NULL), CARC_OK);
+        brute_after(d, v);
+        if (i == 0 || v[mover] > out[mover])
+            memcpy(out, v, sizeof v);
+    }
+}
+
+/* The final margins of after[d] once over, else the average over the next
+ * draw (each tile of the draw pool equally likely). */
+static void brute_after(int d, double out[CARC_MAX_PLAYERS])
+{
+    int players = carc_game_players(after[d]);
+    memset(out, 0, sizeof out[0] * CARC_MAX_PLAYERS);
+    if (carc_game_over(after[d])) {
+        for (int q = 0; q < players; q++) {
+            int best = -1000000;
+            for (int o = 0; o < players; o++)
+                if (o != q && carc_game_score(after[d], o) > best)
+                    best = carc_game_score(after[d], o);
+            out[q] = carc_game_score(after[d], q) - best;
+        }
+        return;
+    }
+    int counts[CARC_MAX_KINDS];
+    int total = carc_game_draw_pool(after[d], counts);
+    assert_true(total > 0);
+    for (int k = 0; k < carc_tile_kinds(); k++) {
+        if (counts[k] == 0)
+            continue;
+        double v[CARC_MAX_PLAYERS];
+        carc_game_copy(at[d + 1], after[d]);
+        assert_int_equal(carc_game_choose_tile(at[d + 1], k), CARC_OK);
+        brute_decide(d + 1, v);
+        for (int q = 0; q < players; q++)
+            out[q] += (double)counts[k] / total * v[q];
+    }
+}
+
+/* A seeded game under `rules` (record names) played by greedy players
+ * until `left` tiles are left in the pile (the drawn tile not counted). */
+static carc_game *endgame(int players, const char *rules, uint64_t seed, int left)
+{
+    carc_rules r = carc_rules_standard();
+    assert_int_equal(carc_rules_parse(rules, &r, NULL, 0), CARC_OK);
+    carc_game *g = carc_game_new(players, &r, seed);
+    assert_non_null(g);
+    carc_player *greedy = carc_player_new("greedy", seed, NULL, 0);
+    assert_non_null(greedy);
+    while (carc_game_tiles_left(g, NULL) > left) {
+        carc_move m;
+        assert_int_equal(carc_player_choose(greedy, g, &m, NULL), CARC_OK);
+        assert_int_equal(carc_game_play(g, m, NULL, 0, NULL), CARC_OK);
+    }
+    carc_player_free(greedy);
+    assert_false(carc_game_over(g));
+    return g;
+}
+
+/* The solver's margin of every move of `g` against the brute force's. */
+static void check_against_brute_force(const carc_game *g)
+{
+    carc_exact_info info;
+    int n = carc_exact_rank(g, 0, 0, ranked, CARC_MAX_MOVES, &info);
+    assert_true(info.exact);
+    assert_string_equal(info.reason, "");
+    assert_int_equal(n, carc_legal_moves(g, NULL, 0));
+    assert_int_equal(info.tiles_left, carc_game_tiles_left(g, NULL));
+    int mover = carc_game_current_player(g);
+    for (int d = 0; d < MAX_DEPTH; d++) {
+        at[d] = carc_game_clone(g);
+        after[d] = carc_game_clone(g);
+    }
+    for (int i = 0; i < n; i++) {
+        if (i > 0) /* best first */
+            assert_true(ranked[i].margin <= ranked[i - 1].margin);
+        double v[CARC_MAX_PLAYERS];
+        carc_game_copy(after[0], g);
+        assert_int_equal(carc_game_play(after[0], ranked[i].move, NULL, 0, NULL), CARC_OK);
+        brute_after(0, v);
+        if (fabs(v[mover] - ranked[i].margin) > 1e-9)
+            fail_msg("move %d of %d: solver %.12f, brute force %.12f", i, n, ranked[i].margin,
+                     v[mover]);
+    }
+    for (int d = 0; d < MAX_DEPTH; d++) {
+        carc_game_free(at[d]);
+        carc_game_free(after[d]);
+    }
+}
+
+/* --- Against the brute force ------------------------------------------------------------ */
+
+typedef struct case_ {
+    int players, left;
+    const char *rules;
+    uint64_t seed;
+} case_;
+
+static void check_cases(const case_ *cases, int n)
+{
+    for (int i = 0; i < n; i++) {
+        carc_game *g = endgame(cases[i].players, cases[i].rules, cases[i].seed, cases[i].left);
+        check_against_brute_force(g);
+        carc_game_free(g);
+    }
+}
+
+static void two_tiles_left(void **state)
+{
+    (void)state;
+    static const case_ cases[] = {{2, 2, "", 12}, {2, 2, "", 20}, {2, 2, "", 23},
+                                  {3, 2, "", 2},  {3, 2, "", 6},  {2, 2, "table=11x9", 1}};
+    check_cases(cases, sizeof cases / sizeof cases[0]);
+}
+
+static void three_tiles_left(void **state)
+{
+    (void)state;
+    static const case_ cases[] = {{2, 3, "table=11x9", 3},
+                                  {2, 3, "table=11x9", 4},
+                                  {2, 3, "table=11x9", 6},
+                                  {3, 3, "table=11x9", 2}};
+    check_cases(cases, sizeof cases / sizeof cases[0]);
+}
+
+/* --- One move clearly best ------------------------------------------------------------ */
+
+/* The last tile: each move's exact margin is the final margin after it,
+ * and in this position one move beats every other by at least 10 points
+ * (26 against 9 for the next best). */
+static void last_tile(void **state)
+{
+    (void)state;
+    carc_game *g = endgame(2, "", 18, 0);
+    carc_exact_info info;
+    int n = carc_exact_rank(g, 0, 0, ranked, CARC_MAX_MOVES, &info);
+    assert_true(info.exact && n > 1);
+    assert_int_equal(info.tiles_left, 0);
+    int mover = carc_game_current_player(g), better = 0;
+    for (int i = 0; i < n; i++) {
+        carc_game *end = carc_game_clone(g);
+        assert_int_equal(carc_game_play(end, ranked[i].move, NULL, 0, NULL), CARC_OK);
+        assert_true(carc_game_over(end));
+        double margin = carc_game_score(end, mover) - carc_game_score(end, 1 - mover);
+        assert_true(ranked[i].margin == margin);
+        better += ranked[i].margin <= ranked[0].margin - 10.0;
+        carc_game_free(end);
+    }
+    assert_int_equal(better, n - 1);
+    assert_true(ranked[0].margin == 26.0);
+    carc_game_free(g);
+}
+
+/* --- Budgets and bad input -------------------------------------------------------------- */
+
+static void refused(const carc_game *g, uint64_t nodes, const char *reason)
+{
+    carc_exact_info info;
+    memset(&info, 0x5a, sizeof info);
+    assert_int_equal(carc_exact_rank(g, nodes, 0, ranked, CARC_MAX_MOVES, &info), 0);
+    assert_int_equal(info.exact, 0);
+    if (!strstr(info.reason, reason))
+        fail_msg("reason '%s' lacks '%s'", info.reason, reason);
+}
+
+static void bad_input(void **state)
+{
+    (void)state;
+    carc_game *g = endgame(2, "", 4, 0);
+    carc_move m = ranked[0].move;
+    assert_int_equal(carc_legal_moves(g, &m, 1) > 0, 1);
+    assert_int_equal(carc_game_play(g, m, NULL, 0, NULL), CARC_OK);
+    refused(g, 0, "the game is over");
+    carc_game_free(g);
+    g = sup_game(2, 1); /* 70 tiles left */
+    refused(g, 0, "70 tiles left");
+    carc_game_free(g);
+    g = endgame(2, "", 3, 3);
+    refused(g, 100, "budget");
+    assert_int_equal(carc_exact_rank(g, 0, 0, ranked, 0, NULL), 0); /* no room, no info */
+    carc_game_free(g);
+    carc_rules hand = carc_rules_standard();
+    assert_int_equal(carc_rules_parse("hand=2", &hand, NULL, 0), CARC_OK);
+    g = carc_game_new(2, &hand, 1);
+    refused(g, 0, "hand=N");
+    carc_game_free(g);
+}
+
+/* --- The strongest level ---------------------------------------------------------------- */
+
+/* With 2 tiles left the strongest level's exact solve ends well within half
+ * its time: it plays a move of the exact best margin, in time. */
+static void strongest_uses_it(void **state)
+{
+    (void)state;
+    char err[128];
+    carc_player *p = carc_player_new("mcts:level=strongest,ms=2000", 7, err, sizeof err);
+    assert_non_null(p);
+    assert_non_null(strstr(carc_player_spec(p), "exact=1"));
+    carc_game *g = endgame(2, "", 20, 2);
+    carc_exact_info info;
+    int n = carc_exact_rank(g, 0, 0, ranked, CARC_MAX_MOVES, &info);
+    assert_true(info.exact && n > 1);
+    double best = ranked[0].margin;
+    carc_move m;
+    carc_search_info search;
+    assert_int_equal(carc_player_choose(p, g, &m, &search), CARC_OK);
+    assert_true(search.seconds < 2.0);
+    assert_true(fabs(search.margin - best) < 1e-9);
+    for (int i = 0; i < n; i++)
+        if (carc_move_equal(ranked[i].move, carc_move_canonical(g, m)))
+            assert_true(fabs(ranked[i].margin - best) < 1e-9);
+    carc_player_free(p);
+    p = carc_player_new("mcts:exact=2", 7, err, sizeof err);
+    assert_null(p);
+    assert_non_null(strstr(err, "exact must be 0 or 1"));
+    carc_game_free(g);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(two_tiles_left),    cmocka_unit_test(three_tiles_left),
+        cmocka_unit_test(last_tile),         cmocka_unit_test(bad_input),
+        cmocka_unit_test(strongest_uses_it),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
