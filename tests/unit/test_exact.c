@@ -13,6 +13,7 @@
 #include "carcassonne_ai.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 enum { MAX_DEPTH = 6 };
@@ -135,8 +136,13 @@ typedef struct case_ {
     uint64_t seed;
 } case_;
 
+/* CARC_EXACT_CASES=N checks the first N positions of each list only (the
+ * sanitizer build: its brute force is ten times slower). */
 static void check_cases(const case_ *cases, int n)
 {
+    const char *limit = getenv("CARC_EXACT_CASES");
+    if (limit && atoi(limit) > 0 && atoi(limit) < n)
+        n = atoi(limit);
     for (int i = 0; i < n; i++) {
         carc_game *g = endgame(cases[i].players, cases[i].rules, cases[i].seed, cases[i].left);
         check_against_brute_force(g);
