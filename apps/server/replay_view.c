@@ -133,17 +133,22 @@ json_t *position_view(const char *text, size_t len, int kind, char *err, size_t 
         return NULL;
     }
     json_t *result = NULL;
+    int hand = carc_game_rules(g).hand > 0;
     if (carc_game_over(g))
         snprintf(err, errcap, "the game of this record is over: no tile is drawn");
-    else if (carc_game_rules(g).hand > 0)
-        snprintf(err, errcap, "a game with a hand of tiles has no single drawn tile");
-    else if (carc_game_choose_tile(g, kind) != CARC_OK)
+    else if (hand && carc_game_hold_tile(g, kind) != CARC_OK)
+        snprintf(err, errcap, "tile %s is not in the hand of the player to move",
+                 carc_tile_id(kind));
+    else if (!hand && carc_game_choose_tile(g, kind) != CARC_OK)
         snprintf(err, errcap, "tile %s cannot be drawn after this record's last move",
                  carc_tile_id(kind));
     else if (!(result = view_game_legal(g, carc_game_move_count(g))))
         snprintf(err, errcap, "out of memory");
-    else
+    else {
         json_object_set_new(result, "scores", scores_json(g));
+        if (hand)
+            json_object_set_new(result, "hand", view_hand_legal(g));
+    }
     carc_game_free(g);
     return result;
 }

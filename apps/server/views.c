@@ -603,7 +603,7 @@ static void tile_legal(json_t *obj, const carc_game *g)
 
 /* With a hand: [{"tile":"E","placements":[...],"discard":...}, ...], the
  * legal placements of each kind of the mover's hand, in hand order. */
-static json_t *hand_legal(const carc_game *g)
+json_t *view_hand_legal(const carc_game *g)
 {
     json_t *list = json_array();
     carc_game *h = carc_game_clone(g);
@@ -640,7 +640,7 @@ json_t *view_legal(const srv_table *t)
     const carc_game *g = t->game;
     json_t *legal = view_game_legal(g, t->row.nmoves);
     if (legal && has_hand(t))
-        json_object_set_new(legal, "hand", hand_legal(g));
+        json_object_set_new(legal, "hand", view_hand_legal(g));
     return legal;
 }
 

@@ -13,6 +13,8 @@ from e2e import Client, Server, check, run_case  # noqa: E402
 
 # Red closes the start tile's city (4 points); Blue's turn comes next.
 RECORD = "players 2\n# a lesson\nE 0 -1 2 S\n"
+# A hand of two tiles each: Red holds E and V.
+HAND = "players 2\nrules hand=2\ndraw 1 E V\ndraw 2 W B\n"
 
 
 def case_answers(tmp):
@@ -46,6 +48,13 @@ def case_answers(tmp):
         # The river: its next tile comes from the river pile.
         river = c.ok("position", record="players 2\nexpansions river\n", tile="RD")
         check(river["placements"], "no placement of RD after the spring: %s" % river)
+        # A hand of tiles: the tile asked is the one held, and `hand` lists
+        # the moves of each tile of the hand.
+        hand = c.ok("position", record=HAND, tile="V")
+        check(hand["tile"] == "V" and [h["tile"] for h in hand["hand"]] == ["E", "V"],
+              "the hand: %s" % hand)
+        check(all(p["move"].startswith("V ") for p in hand["placements"]), "V's moves: %s" % hand)
+        check(any(p["move"] == "E 0 -1 2" for p in hand["hand"][0]["placements"]), "E's: %s" % hand)
         print("position: %d placements of U, %d of V" % (len(moves), len(other["placements"])))
     finally:
         server.stop()
@@ -70,7 +79,7 @@ def case_bad_input(tmp):
         refused("bad_field", "'record'", tile="U")
         refused("bad_field", "'record' is empty", record="", tile="U")
         refused("illegal", "tile RD cannot be drawn", record=RECORD, tile="RD")
-        refused("illegal", "hand of tiles", record="players 2\nrules hand=3\n", tile="U")
+        refused("illegal", "tile U is not in the hand", record=HAND, tile="U")
         # A huge record: over the message limit, the frame is refused.
         # A huge record: over the message limit, the frame is refused as a
         # whole (the error names no request: its id was never read).

@@ -1896,12 +1896,16 @@ await test('the board: illustrated tiles, the plain theme a click away, goods cl
 // turned as the move says, Place, the figure's button, a click on the
 // spot, Confirm.
 async function lessonMove(page, move) {
-  const [, x, y, rot, spot, figure] = move.split(' ');
+  const [letter, x, y, rot, spot, figure] = move.split(' ');
   const centre = async (sel) => {
     const b = await page.locator(sel).first().boundingBox();
     check(b, `${sel} is on the page`);
     await page.mouse.click(b.x + b.width / 2, b.y + b.height / 2);
   };
+  if (await page.locator('#learn-hand button').count()) {
+    await page.click(`#learn-hand button[data-tile="${letter}"]`);
+    await page.waitForSelector(`#learn-hand button[data-tile="${letter}"][aria-pressed=true]`);
+  }
   await centre(`#learn-board rect.target[data-target="${x},${y}"]`);
   let turned = false;
   for (let i = 0; i < 4 && !turned; i++) {
@@ -1921,7 +1925,7 @@ async function lessonMove(page, move) {
 }
 
 const lessonState = (page, id, step, state) => page.waitForSelector(`#learn-view[data-lesson="${id}"][data-step="${step}"][data-state="${state}"]`);
-const SHOTS = { 'city/1/done': 'learn-city-done', 'farm/0/wrong': 'learn-farm-wrong', 'farm/0/show': 'learn-farm-show', 'builder/0/play': 'learn-builder', 'pig/0/done': 'learn-pig-done' };
+const SHOTS = { 'city/1/done': 'learn-city-done', 'farm/0/wrong': 'learn-farm-wrong', 'farm/0/show': 'learn-farm-show', 'builder/0/play': 'learn-builder', 'pig/0/done': 'learn-pig-done', 'hand/0/play': 'learn-hand' };
 
 await test('the tutorial: every lesson played to its end by the right moves; a wrong move explained, then retried', async () => {
   const page = await openPage(browser, `${server.url}/learn`);

@@ -28,6 +28,12 @@ export class LearnView {
     this.turn = new Turn(this.board, this.el('#learn-actions'), (m) => this.played(m).catch((e) => this.trouble(e)), (t) => this.say(t));
     this.board.on('click', (x, y, _type, pt) => this.turn.click(x, y, pt));
     this.board.on('spot', (s) => this.turn.pick(s));
+    // A hand of tiles: a click on one chooses it (T: the next one).
+    this.turn.changed = () => this.renderHand();
+    this.el('#learn-hand').addEventListener('click', (e) => {
+      const b = e.target.closest('button[data-hand]');
+      if (b) this.turn.selectTile(+b.dataset.hand);
+    });
     this.onKey = (e) => {
       if (e.target.closest?.('input, select, textarea')) return;
       if ((e.key === 'Enter' || e.key === ' ') && e.target.closest?.('button, a[href]')) return;
@@ -100,6 +106,7 @@ export class LearnView {
     this.legal = legal;
     this.board.setTiles([]); // a new position: no tile of the last one stays
     this.draw(replay);
+    this.board.skipAnimations(); // nor its figures, leaving as if scored
     this.board.fit();
     this.showScores(legal.scores);
     this.turn.start(legal, legal.player, [0, 0]);
@@ -121,6 +128,18 @@ export class LearnView {
       .filter((f) => f.letter));
   }
 
+  // The hand's tiles (hand=N), the one held pressed.
+  renderHand() {
+    const hand = this.turn.phase === 'wait' ? null : this.turn.hand;
+    const el = this.el('#learn-hand');
+    el.hidden = !hand;
+    el.innerHTML = hand ? '<span>Your hand:</span> ' + hand.map((h, i) => {
+      const chosen = i === this.turn.handIndex;
+      return `<button type="button" class="hand-pick${chosen ? ' chosen' : ''}" data-hand="${i}" data-tile="${esc(h.tile)}" aria-pressed="${chosen}" title="tile ${esc(h.tile)}">` +
+        `<svg viewBox="0 0 100 100" width="52" height="52" aria-hidden="true"><use href="#tile-${esc(h.tile)}"/></svg><span>${esc(h.tile)}</span></button>`;
+    }).join('') : '';
+  }
+
   showScores(scores) {
     if (!scores) return;
     this.el('#learn-scores').innerHTML = scores.map((v, p) =>
@@ -132,7 +151,8 @@ export class LearnView {
   async played(text) {
     const step = this.step, goal = step.goal;
     const mv = parseMove(text);
-    const placement = this.legal.placements.find((p) => p.x === mv.x && p.y === mv.y && p.rot === mv.rot);
+    const legal = this.turn.legal || this.legal; // with a hand: the moves of the tile chosen
+    const placement = legal.placements.find((p) => p.x === mv.x && p.y === mv.y && p.rot === mv.rot);
     const spot = placement?.spots.find((s) => s.spot === mv.spot);
     const role = mv.spot ? spot?.role || this.board.cat.kindOf(mv.letter, mv.rot, mv.spot) : null;
     const record = withMove(step.record, text);

@@ -233,6 +233,21 @@ export const LESSONS = [
   },
 ];
 
+LESSONS.push({
+  id: 'hand', title: 'A hand of tiles', minutes: 2,
+  intro: 'With the house rule "hand of tiles" you hold two or three tiles instead of drawing one: each turn you choose which to place, then draw one back up. Your hand is listed beside the board; T picks the next tile.',
+  steps: [
+    {
+      record: R('rules hand=3', 'draw 1 F U V', 'draw 2 W A L', 'F 0 -1 1 NNW', 'draw 1 E', 'W 1 0 0', 'draw 2 X'), tile: 'U',
+      text: 'Your knight holds the city with the pennant north of the start tile. Of the three tiles in your hand only one closes it: choose it from your hand, and close the city.',
+      goal: { scored: { kind: 'city', complete: true, pennants: 1 } },
+      solution: 'E 0 -2 2',
+      mistake: 'U -1 0 1',
+      done: 'Choosing among your tiles is the whole point of a hand: keep the others for later turns.',
+    },
+  ],
+});
+
 // The lesson after the last: a real game.
 export const GAME_LESSON = {
   id: 'game', title: 'A game against the computer', minutes: 15,

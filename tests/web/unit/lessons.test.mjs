@@ -79,12 +79,13 @@ test('every lesson step: the first seat to move, a solution of its own tile, a d
     ids.add(lesson.id);
     assert.ok(lesson.steps.length >= 1 && lesson.minutes >= 1 && lesson.minutes <= 3, lesson.id);
     for (const s of lesson.steps) {
-      const lines = s.record.split('\n').filter((l) => l && !/^(players|expansions|rules) /.test(l));
+      const lines = s.record.split('\n').filter((l) => l && !/^(players|expansions|rules|draw) /.test(l));
+      const hand = /^rules hand=/m.test(s.record); // the solution may place another tile of the hand
       assert.equal(lines.length % 2, 0, `${lesson.id}: an even number of moves (${lines})`);
       assert.match(s.record, /^players 2\n/);
-      assert.equal(s.solution.split(' ')[0], s.tile, `${lesson.id}: the solution places ${s.tile}`);
+      if (!hand) assert.equal(s.solution.split(' ')[0], s.tile, `${lesson.id}: the solution places ${s.tile}`);
       if (s.mistake) {
-        assert.equal(s.mistake.split(' ')[0], s.tile);
+        if (!hand) assert.equal(s.mistake.split(' ')[0], s.tile);
         assert.notEqual(s.mistake, s.solution);
       }
       assert.ok(s.text && s.done && s.goal, lesson.id);
