@@ -137,6 +137,14 @@ export const LESSONS = [
         mistake: 'U -1 0 1 ESE',
         done: 'At the end of the game your farm touches two completed cities: 2 × 3 = 6 points.',
       },
+      {
+        record: R('E 0 -1 2', 'U 1 0 1 NNW', 'B 0 1 0 NNW', 'U 2 0 1'), tile: 'A',
+        text: 'The other player\'s farmer holds the farm north of the road, by the completed city; yours lies south of it, by no city. A farm with a farmer cannot take another, but two farms can grow into one. End the road with this cloister so that the fields north and south of it meet.',
+        goal: { scored: { kind: 'farm', shared: true }, end: true },
+        solution: 'A -1 0 3',
+        mistake: 'A 0 2 0',
+        done: 'One farm, one farmer each: a tie, and both of you score it in full (3 for the city). With more farmers than the other player you would have scored it alone.',
+      },
     ],
   },
   {
@@ -261,7 +269,8 @@ const plural = (n, w) => `${n} ${n === 1 ? w : w.endsWith('y') ? `${w.slice(0, -
 // One event of the engine in words, from the player's side: "you scored 4
 // for a completed city (2 tiles)", "the other player scored 3 for a farm".
 export function eventWords(e, me = ME) {
-  const who = e.winners.includes(me) ? 'you' : e.winners.length ? 'the other player' : 'nobody';
+  const who = e.winners.includes(me) ? (e.winners.length > 1 ? 'you and the other player' : 'you')
+    : e.winners.length ? 'the other player' : 'nobody';
   if (e.bonus === 'goods') return `${who} took the city's goods`;
   if (e.bonus === 'pig') return `${who} scored ${e.points} more for the pig`;
   const kind = KIND[e.kind] || e.kind;
@@ -291,6 +300,7 @@ export function goalWords(goal) {
     let what = `${s.complete ? 'completed ' : ''}${KIND[s.kind] || s.kind}`;
     if (s.pennants) what += ' with a pennant';
     if (s.bonus === 'pig') what += ' with your pig';
+    if (s.shared) what += ' shared with the other player';
     w.push(`${goal.end ? 'score at the final scoring' : 'score'} ${s.points ? `${s.points} points for ` : ''}${/^[aeiou]/.test(what) ? 'an' : 'a'} ${what}`);
   }
   if (goal.returned) w.push('get a follower back');
@@ -307,6 +317,7 @@ function eventMeets(e, want, me) {
   if (want.pennants && e.pennants < want.pennants) return false;
   if (want.points && e.points < want.points) return false;
   if (want.bonus ? e.bonus !== want.bonus : e.bonus) return false;
+  if (want.shared && e.winners.length < 2) return false;
   return true;
 }
 
@@ -317,6 +328,7 @@ function missedWords(goal, events, me) {
   const mine = events.filter((e) => e.winners.includes(me) && KIND[e.kind] === kind && !e.bonus);
   if (!mine.length) return `No ${kind} of yours ${goal.end ? 'scored at the final scoring' : 'was completed and scored'}.`;
   if (want.bonus === 'pig') return `Your ${kind} scored without the pig's bonus.`;
+  if (want.shared && !mine.some((e) => e.winners.length > 1)) return `Your ${kind} stayed apart from the other player's: it scored ${mine.map((e) => e.points).join(' and ')} for you alone.`;
   const points = mine.map((e) => e.points).join(' and ');
   if (want.complete && !mine.some((e) => e.complete)) return `Your ${kind} is not complete.`;
   if (want.pennants && !mine.some((e) => e.pennants >= want.pennants)) return `Your ${kind} has no pennant.`;

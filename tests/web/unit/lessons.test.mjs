@@ -46,6 +46,15 @@ test('final scoring goals read the end events: the farm of two cities, the pig',
   assert.equal(poor.ok, false);
   assert.match(poor.why, /^Your farm scored 0, not 6\./);
   assert.match(poor.why, /At the final scoring: you scored 0 for a farm \(0 completed cities\)\./);
+  // A farm shared: a tie of one farmer each, both score it.
+  const shared = step('farm', 1).goal;
+  const both = ev({ kind: 'farm', points: 3, tiles: 1, winners: [0, 1] });
+  assert.equal(checkGoal(shared, { move: {}, events: [], end: [both] }).ok, true);
+  assert.equal(eventWords(both), 'you and the other player scored 3 for a farm (1 completed city)');
+  const apart = checkGoal(shared, { move: {}, events: [], end: [ev({ kind: 'farm' }), { ...both, winners: [1] }] });
+  assert.equal(apart.ok, false);
+  assert.match(apart.why, /^Your farm stayed apart from the other player's: it scored 0 for you alone\. The goal: score at the final scoring a farm shared with the other player\./);
+  assert.match(apart.why, /the other player scored 3 for a farm \(1 completed city\)/);
   // The farm scored only during the move (not at the end): not the goal.
   assert.equal(checkGoal(farm, { move, events: [six], end: [] }).ok, false);
   const pig = step('pig').goal;
