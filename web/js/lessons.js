@@ -187,6 +187,14 @@ export const LESSONS = [
         mistake: 'W 1 1 0',
         done: 'Four tiles at 2 points each: 8, twice what the road would score without its inn.',
       },
+      {
+        record: R(INNS, 'IK 0 -1 0 NNW', 'E 0 -2 2', 'E 1 -1 3', 'U 1 0 1'), tile: 'E',
+        text: 'Your knight holds a city with a cathedral; one gap in its walls is left, to the west. Close it before the game ends: left open, a cathedral\'s city scores nothing at all.',
+        goal: { scored: { kind: 'city', complete: true, points: 15 } },
+        solution: 'E -1 -1 1',
+        mistake: 'E 0 1 2',
+        done: 'Five tiles at 3 points each: 15, where a plain city would have scored 10.',
+      },
     ],
   },
   {
