@@ -1925,7 +1925,7 @@ async function lessonMove(page, move) {
 }
 
 const lessonState = (page, id, step, state) => page.waitForSelector(`#learn-view[data-lesson="${id}"][data-step="${step}"][data-state="${state}"]`);
-const SHOTS = { 'city/1/done': 'learn-city-done', 'farm/0/wrong': 'learn-farm-wrong', 'farm/0/show': 'learn-farm-show', 'farm/1/done': 'learn-farm-shared', 'builder/0/play': 'learn-builder', 'pig/0/done': 'learn-pig-done', 'hand/0/play': 'learn-hand', 'inns/1/wrong': 'learn-cathedral-wrong' };
+const SHOTS = { 'city/1/done': 'learn-city-done', 'farm/0/wrong': 'learn-farm-wrong', 'farm/0/show': 'learn-farm-show', 'farm/1/done': 'learn-farm-shared', 'farm/2/done': 'learn-farm-majority', 'builder/0/play': 'learn-builder', 'pig/0/done': 'learn-pig-done', 'hand/0/play': 'learn-hand', 'inns/1/wrong': 'learn-cathedral-wrong' };
 
 await test('the tutorial: every lesson played to its end by the right moves; a wrong move explained, then retried', async () => {
   const page = await openPage(browser, `${server.url}/learn`);

@@ -143,7 +143,15 @@ export const LESSONS = [
         goal: { scored: { kind: 'farm', shared: true }, end: true },
         solution: 'A -1 0 3',
         mistake: 'A 0 2 0',
-        done: 'One farm, one farmer each: a tie, and both of you score it in full (3 for the city). With more farmers than the other player you would have scored it alone.',
+        done: 'One farm, one farmer each: a tie, and both of you score it in full (3 for the city).',
+      },
+      {
+        record: R('E 0 -1 2', 'U 1 0 1 NNW', 'B 0 1 0 NNW', 'U 2 0 1', 'B -1 -1 0 NNW', 'U 3 0 1'), tile: 'A',
+        text: 'Now you have two farmers, south of the road and north-west of the city, each on a farm of its own; the other player has one, by the city. Join all three farms with this cloister: the most farmers take the farm.',
+        goal: { scored: { kind: 'farm', points: 3 }, deny: 'farm', end: true },
+        solution: 'A -1 0 3',
+        mistake: 'A 0 2 0',
+        done: 'Two farmers against one: the farm and its city are yours alone, and the other player\'s farmer scores nothing.',
       },
     ],
   },
@@ -311,6 +319,7 @@ export function goalWords(goal) {
     if (s.shared) what += ' shared with the other player';
     w.push(`${goal.end ? 'score at the final scoring' : 'score'} ${s.points ? `${s.points} points for ` : ''}${/^[aeiou]/.test(what) ? 'an' : 'a'} ${what}`);
   }
+  if (goal.deny) w.push(`leave the other player no ${KIND[goal.deny]} points`);
   if (goal.returned) w.push('get a follower back');
   if (goal.goods) w.push('take the goods of a city');
   if (goal.again) w.push('earn a second turn');
@@ -361,6 +370,11 @@ export function checkGoal(goal, result, me = ME) {
   if (goal.scored) {
     const events = goal.end ? result.end || [] : result.events || [];
     if (!events.some((e) => eventMeets(e, goal.scored, me))) return fail(missedWords(goal, events, me));
+  }
+  if (goal.deny) {
+    const theirs = (goal.end ? result.end || [] : result.events || [])
+      .filter((e) => KIND[e.kind] === KIND[goal.deny] && e.points > 0 && e.winners.some((w) => w !== me));
+    if (theirs.length) return fail(`The other player still scored ${theirs.map((e) => e.points).join(' and ')} for a ${KIND[goal.deny]}.`);
   }
   if (goal.returned && !(result.events || []).some((e) => (e.returned?.[me] || 0) > 0 || e.returned_large?.includes(me))) {
     return fail('No follower of yours came home.');

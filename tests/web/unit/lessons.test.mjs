@@ -55,6 +55,13 @@ test('final scoring goals read the end events: the farm of two cities, the pig',
   assert.equal(apart.ok, false);
   assert.match(apart.why, /^Your farm stayed apart from the other player's: it scored 0 for you alone\. The goal: score at the final scoring a farm shared with the other player\./);
   assert.match(apart.why, /the other player scored 3 for a farm \(1 completed city\)/);
+  // A majority: the farm won alone, the other player's farmer left with nothing.
+  const most = step('farm', 2).goal;
+  const mine = ev({ kind: 'farm', points: 3, tiles: 1 });
+  assert.equal(checkGoal(most, { move: {}, events: [], end: [mine] }).ok, true);
+  const kept = checkGoal(most, { move: {}, events: [], end: [{ ...mine, winners: [1] }, ev({ kind: 'farm' }), mine] });
+  assert.equal(kept.ok, false);
+  assert.match(kept.why, /^The other player still scored 3 for a farm\. The goal: score at the final scoring 3 points for a farm, and leave the other player no farm points\./);
   // The farm scored only during the move (not at the end): not the goal.
   assert.equal(checkGoal(farm, { move, events: [six], end: [] }).ok, false);
   const pig = step('pig').goal;
