@@ -30,10 +30,10 @@ export class LearnView {
     this.board.on('spot', (s) => this.turn.pick(s));
     // A hand of tiles: a click on one chooses it (T: the next one).
     this.turn.changed = () => this.renderHand();
-    this.el('#learn-hand').addEventListener('click', (e) => {
+    this.el('#learn-hand').onclick = (e) => { // one handler: a new view replaces the last one's
       const b = e.target.closest('button[data-hand]');
       if (b) this.turn.selectTile(+b.dataset.hand);
-    });
+    };
     this.onKey = (e) => {
       if (e.target.closest?.('input, select, textarea')) return;
       if ((e.key === 'Enter' || e.key === ' ') && e.target.closest?.('button, a[href]')) return;
