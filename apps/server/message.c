@@ -12,7 +12,7 @@
 static const char *const type_names[MSG_TYPES] = {
     "hello",  "create", "join",     "resume", "watch",    "leave",  "move",    "legal",
     "sync",   "chat",   "lobby",    "mine",   "record",   "review", "ping",    "features",
-    "replay", "hint",   "estimate", "reopen", "takeback", "resign", "rematch",
+    "replay", "hint",   "estimate", "reopen", "takeback", "resign", "rematch", "position",
 };
 
 static const char *const error_names[ERR_CODES] = {
@@ -608,6 +608,20 @@ static msg_error decode_replay(json_t *root, msg_request *r, msg_problem *p)
     return e;
 }
 
+/* position: a record sent whole and the tile drawn after its last move. */
+static msg_error decode_position(json_t *root, msg_request *r, msg_problem *p)
+{
+    char tile[8];
+    msg_error e = get_string(root, "record", r->record, MSG_MAX_BYTES, 1, p);
+    if (e == ERR_NONE && !r->record[0])
+        return fail(p, ERR_BAD_FIELD, "'record' is empty");
+    if (e == ERR_NONE)
+        e = get_string(root, "tile", tile, sizeof tile - 1, 1, p);
+    if (e == ERR_NONE && (r->tile = carc_tile_parse(tile)) < 0)
+        return fail(p, ERR_BAD_FIELD, "'tile' must be a tile id (A to X, or an expansion's)");
+    return e;
+}
+
 static msg_error decode_mine(json_t *root, msg_request *r, msg_problem *p)
 {
     json_t *seats = json_object_get(root, "seats");
@@ -647,6 +661,7 @@ static msg_error decode_fields(json_t *root, msg_request *r, msg_problem *p)
     case MSG_CHAT: return decode_chat(root, r, p);
     case MSG_MINE: return decode_mine(root, r, p);
     case MSG_REPLAY: return decode_replay(root, r, p);
+    case MSG_POSITION: return decode_position(root, r, p);
     case MSG_REVIEW: {
         msg_error e = get_table(root, r, p);
         return e == ERR_NONE ? get_int(root, "ms", 10, 1000, 0, &r->ms, p) : e;

@@ -54,6 +54,7 @@ typedef enum msg_type {
     MSG_TAKEBACK,
     MSG_RESIGN,
     MSG_REMATCH,
+    MSG_POSITION,
     MSG_TYPES
 } msg_type;
 
@@ -166,8 +167,10 @@ typedef struct msg_request {
     /* mine */
     int nmine;
     msg_mine_pair mine[MSG_MAX_MINE];
-    /* replay: a record's text ("" with a table) */
+    /* replay: a record's text ("" with a table); position: the record */
     char record[MSG_MAX_BYTES + 1];
+    /* position: the kind of the tile drawn (carc_tile_parse) */
+    int tile;
 } msg_request;
 
 /* What went wrong with a frame: the code and a message naming the field. */

@@ -881,10 +881,10 @@ static void hook_cancel_analysis(void *ctx, const char *table, int turn)
         workers_cancel_analysis(S->pool, table, turn);
 }
 
-static int hook_replay(void *ctx, uint64_t job, const char *addr, const char *text)
+static int hook_replay(void *ctx, uint64_t job, const char *addr, const char *text, int tile)
 {
     server *S = ctx;
-    return S->pool ? workers_replay(S->pool, job, addr, text) : -1;
+    return S->pool ? workers_replay(S->pool, job, addr, text, tile) : -1;
 }
 
 static void hook_turn(void *ctx, const char *table, int turn, int seat, int64_t account,

@@ -8,6 +8,7 @@
 #include "board_view.h"
 #include "carcassonne.h"
 #include "deal_check.h"
+#include "table.h"
 #include "wire.h"
 
 static json_t *scores_json(const carc_game *g)
@@ -119,6 +120,35 @@ json_t *replay_view(const char *text, size_t len, char *err, size_t errcap)
                       carc_game_over(h), "deal", deal_json(text, len, g));
     json_decref(moves);
     carc_game_free(h);
+    carc_game_free(g);
+    return result;
+}
+
+json_t *position_view(const char *text, size_t len, int kind, char *err, size_t errcap)
+{
+    carc_record_error e;
+    carc_game *g = carc_record_read(text, len, 0, &e);
+    if (!g) {
+        snprintf(err, errcap, "line %d: %s", e.line, e.message);
+        return NULL;
+    }
+    json_t *result = NULL;
+    int hand = carc_game_rules(g).hand > 0;
+    if (carc_game_over(g))
+        snprintf(err, errcap, "the game of this record is over: no tile is drawn");
+    else if (hand && carc_game_hold_tile(g, kind) != CARC_OK)
+        snprintf(err, errcap, "tile %s is not in the hand of the player to move",
+                 carc_tile_id(kind));
+    else if (!hand && carc_game_choose_tile(g, kind) != CARC_OK)
+        snprintf(err, errcap, "tile %s cannot be drawn after this record's last move",
+                 carc_tile_id(kind));
+    else if (!(result = view_game_legal(g, carc_game_move_count(g))))
+        snprintf(err, errcap, "out of memory");
+    else {
+        json_object_set_new(result, "scores", scores_json(g));
+        if (hand)
+            json_object_set_new(result, "hand", view_hand_legal(g));
+    }
     carc_game_free(g);
     return result;
 }

@@ -24,4 +24,14 @@ json_t *replay_view(const char *text, size_t len, char *err, size_t errcap);
  * -1 when that does not replay. */
 int replay_take_tile(const carc_game *g, carc_game *h, int *next_draw, int i, int kind);
 
+/* The `position` reply's fields: the legal moves of the next turn of the
+ * record `text` (`len` bytes) with the tile `kind` drawn, as the `legal`
+ * reply lists them ({"turn","player","tile","figures","placements",
+ * "discard","second_part"}), and the scores so far; with a hand of tiles,
+ * `kind` is the hand's tile held and `hand` lists each hand tile's moves.
+ * NULL with a message in `err` when the record does not read, its game is
+ * over, or no tile of `kind` can be drawn next (is not in the hand). New
+ * reference. */
+json_t *position_view(const char *text, size_t len, int kind, char *err, size_t errcap);
+
 #endif

@@ -29,6 +29,7 @@ typedef struct pending {
     uint8_t key[TOKEN_HASH_BYTES];
     char table[STORED_ID_BYTES];
     char addr[STORED_ADDR_BYTES];
+    int position;
     msg_error fails;
     int nwaiters;
     waiter *waiters;
@@ -77,6 +78,22 @@ void replays_key(const char *text, size_t len, uint8_t key[TOKEN_HASH_BYTES])
     token_sha256(text, len, key);
 }
 
+int replays_position_key(const char *text, size_t len, const char *tile,
+                         uint8_t key[TOKEN_HASH_BYTES])
+{
+    size_t tl = strlen(tile);
+    char *buf = malloc(len + tl + 2);
+    if (!buf)
+        return -1;
+    buf[0] = '\0';
+    memcpy(buf + 1, tile, tl);
+    buf[1 + tl] = '\n';
+    memcpy(buf + 2 + tl, text, len);
+    token_sha256(buf, len + tl + 2, key);
+    free(buf);
+    return 0;
+}
+
 const replay_answer *replays_find(srv_replays *R, const char *table,
                                   const uint8_t key[TOKEN_HASH_BYTES])
 {
@@ -111,7 +128,8 @@ static int pending_of(const srv_replays *R, const char *addr)
 }
 
 int replays_wait(srv_replays *R, const uint8_t key[TOKEN_HASH_BYTES], const char *table,
-                 const char *addr, msg_error fails, void *client, const msg_id *id, uint64_t *job)
+                 const char *addr, int position, msg_error fails, void *client, const msg_id *id,
+                 uint64_t *job)
 {
     *job = 0;
     pending *p = find_pending(R, key);
@@ -134,6 +152,7 @@ int replays_wait(srv_replays *R, const uint8_t key[TOKEN_HASH_BYTES], const char
         snprintf(p->table, sizeof p->table, "%s", table ? table : "");
         snprintf(p->addr, sizeof p->addr, "%s", addr);
         p->fails = fails;
+        p->position = position;
         p->next = R->pending;
         R->pending = p;
         R->npending++;
@@ -192,6 +211,7 @@ int replays_done(srv_replays *R, uint64_t job, char *fields, const char *error,
     memcpy(k->key, p->key, TOKEN_HASH_BYTES);
     snprintf(k->table, sizeof k->table, "%s", p->table);
     k->answer.fields = fields;
+    k->answer.position = p->position;
     k->answer.code = fields ? ERR_NONE : p->fails;
     snprintf(k->answer.error, sizeof k->answer.error, "%s",
              fields ? "" : (error && error[0] ? error : "the record does not replay"));

@@ -23,6 +23,7 @@ enum {
 /* An answer: the reply's fields as JSON text ("{...}"), or an error. */
 typedef struct replay_answer {
     char *fields; /* malloc'ed; NULL for an error */
+    int position; /* a `position` answer (else a `replay` one) */
     msg_error code;
     char error[REPLAYS_ERROR_BYTES];
 } replay_answer;
@@ -40,6 +41,11 @@ void replays_free(srv_replays *R);
 
 /* The key of the record `text`: SHA-256 of its bytes. */
 void replays_key(const char *text, size_t len, uint8_t key[TOKEN_HASH_BYTES]);
+/* The key of a `position` request: SHA-256 of a NUL byte (which no record
+ * sent holds), the tile's id and the record, so that it is never a
+ * record's key. 0, or -1 when out of memory. */
+int replays_position_key(const char *text, size_t len, const char *tile,
+                         uint8_t key[TOKEN_HASH_BYTES]);
 
 /* The answer kept for the finished table `table` (when not NULL and not
  * "") or for the record whose key is `key` (when not NULL); NULL when none.
@@ -48,7 +54,8 @@ const replay_answer *replays_find(srv_replays *R, const char *table,
                                   const uint8_t key[TOKEN_HASH_BYTES]);
 
 /* Adds the request `id` of `client` (asked from address `addr`) to the
- * replay of the record `key` being computed, or starts one: then `*job`
+ * replay of the record `key` being computed (`position`: a `position`
+ * request's, whose key covers its tile too), or starts one: then `*job`
  * is its new job number, which the caller queues on the workers; when it
  * joined one, `*job` is 0. A finished table's replay gives `table`, so
  * that its answer is also kept by the table's id. `fails` is the error
@@ -56,7 +63,8 @@ const replay_answer *replays_find(srv_replays *R, const char *table,
  * REPLAYS_PENDING_PER_ADDR other records being computed, or
  * REPLAYS_PENDING are, or out of memory. */
 int replays_wait(srv_replays *R, const uint8_t key[TOKEN_HASH_BYTES], const char *table,
-                 const char *addr, msg_error fails, void *client, const msg_id *id, uint64_t *job);
+                 const char *addr, int position, msg_error fails, void *client, const msg_id *id,
+                 uint64_t *job);
 
 /* Job `job` could not be queued: its waiting requests are dropped (the
  * caller answers them). */

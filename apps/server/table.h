@@ -103,6 +103,12 @@ json_t *view_lobby_entry(const srv_table *t);
 /* The legal moves of the player to move (the caller checks that the
  * asker may see its hand: hand_visible()). */
 json_t *view_legal(const srv_table *t);
+/* The legal moves of the player to move in `g` with its drawn tile, as
+ * `legal.ok`'s fields without `hand` (`turn` as given). */
+json_t *view_game_legal(const carc_game *g, int turn);
+/* With a hand of tiles: `legal.ok`'s `hand`, the legal placements of each
+ * kind of the mover's hand, in hand order. */
+json_t *view_hand_legal(const carc_game *g);
 json_t *view_chat(const chat_line *line, const char *table);
 json_t *view_events(const srv_table *t, const carc_event *events, int n);
 /* The record of the table as text (malloc'ed), with the deal's seed and

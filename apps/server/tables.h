@@ -80,10 +80,11 @@ typedef struct srv_hooks {
      * their answers come back all the same, sooner. */
     void (*cancel_analysis)(void *ctx, const char *table, int turn);
     /* Asks for the replay of the record `text` (copied by the callee) as
-     * job `job`, asked from address `addr`: the answer comes back through
-     * tables_replay_done(). Returns 0 when queued. When NULL, records are
-     * replayed on the calling thread. */
-    int (*replay)(void *ctx, uint64_t job, const char *addr, const char *text);
+     * job `job`, asked from address `addr` (`tile`: -1; or the kind of
+     * the tile drawn for a `position` answer instead): the answer comes
+     * back through tables_replay_done(). Returns 0 when queued. When NULL,
+     * records are replayed on the calling thread. */
+    int (*replay)(void *ctx, uint64_t job, const char *addr, const char *text, int tile);
     /* Turn `turn` of table `table` became seat `seat`'s, a seat of account
      * `account`, to be played by `deadline_ms` (ms since 1970; -1 when the
      * table has no clock): its webhook (webhooks.h). May be NULL. */

@@ -164,7 +164,8 @@ static void send_replay(srv_tables *T, srv_client *c, const msg_id *id, const re
     char *text = malloc(len);
     if (text) {
         /* The fields' text begins with '{': the reply's own fields go in front. */
-        int n = snprintf(text, len, "{\"type\":\"replay.ok\",%s%s%s%s", re_text ? "\"re\":" : "",
+        int n = snprintf(text, len, "{\"type\":\"%s\",%s%s%s%s",
+                         a->position ? "position.ok" : "replay.ok", re_text ? "\"re\":" : "",
                          re_text ? re_text : "", re_text ? "," : "", a->fields + 1);
         srv_msg *m = n > 0 ? srv_msg_new(text, (size_t)n) : NULL;
         if (m) {
@@ -234,18 +235,59 @@ static void do_replay(srv_tables *T, srv_client *c, const msg_request *r)
     } else {
         const char *finished = t && t->row.status == TABLE_FINISHED ? t->row.id : NULL;
         uint64_t job = 0;
-        if (replays_wait(T->replays, key, finished, c->addr, fails, c, &r->id, &job) != 0)
+        if (replays_wait(T->replays, key, finished, c->addr, 0, fails, c, &r->id, &job) != 0)
             tb_refuse(T, c, r, ERR_RATE_LIMITED,
                       "replays of other records from your address are being computed: ask again "
                       "when they are answered");
         else if (job == 0)
             T->stats.replays_cached++; /* it joined the same record's replay */
-        else if (T->hooks.replay(T->hooks.ctx, job, c->addr, record) != 0) {
+        else if (T->hooks.replay(T->hooks.ctx, job, c->addr, record, -1) != 0) {
             replays_cancel(T->replays, job);
             tb_refuse(T, c, r, ERR_RATE_LIMITED, "the server is busy: ask again in a moment");
         }
     }
     free(text);
+}
+
+/* The legal moves of the next turn of a record sent whole, with a tile
+ * chosen as the one drawn (the browser's lessons): computed as a replay is,
+ * on the worker pool in the lane of the client's address, with the same
+ * limits; kept by the digest of the tile and the record. */
+static void do_position(srv_tables *T, srv_client *c, const msg_request *r)
+{
+    const char *tile = carc_tile_id(r->tile);
+    uint8_t key[TOKEN_HASH_BYTES];
+    if (replays_position_key(r->record, strlen(r->record), tile, key) != 0) {
+        tb_refuse(T, c, r, ERR_INTERNAL, "out of memory");
+        return;
+    }
+    const replay_answer *kept = replays_find(T->replays, NULL, key);
+    if (kept) {
+        T->stats.replays_cached++;
+        send_replay(T, c, &r->id, kept);
+        return;
+    }
+    if (!T->hooks.replay) { /* no worker pool: here */
+        char err[REPLAYS_ERROR_BYTES] = "out of memory";
+        json_t *fields = position_view(r->record, strlen(r->record), r->tile, err, sizeof err);
+        T->stats.replays_computed++;
+        if (fields)
+            tb_reply(T, c, r, fields);
+        else
+            tb_refuse(T, c, r, ERR_ILLEGAL, err);
+        return;
+    }
+    uint64_t job = 0;
+    if (replays_wait(T->replays, key, NULL, c->addr, 1, ERR_ILLEGAL, c, &r->id, &job) != 0)
+        tb_refuse(T, c, r, ERR_RATE_LIMITED,
+                  "replays and positions of other records from your address are being computed: "
+                  "ask again when they are answered");
+    else if (job == 0)
+        T->stats.replays_cached++;
+    else if (T->hooks.replay(T->hooks.ctx, job, c->addr, r->record, r->tile) != 0) {
+        replays_cancel(T->replays, job);
+        tb_refuse(T, c, r, ERR_RATE_LIMITED, "the server is busy: ask again in a moment");
+    }
 }
 
 /* Requests that name a table: find it, then act. */
@@ -308,6 +350,7 @@ void tables_request(srv_tables *T, srv_client *c, const msg_request *r)
     case MSG_LOBBY: do_lobby(T, c, r); break;
     case MSG_MINE: do_mine(T, c, r); break;
     case MSG_REPLAY: do_replay(T, c, r); break;
+    case MSG_POSITION: do_position(T, c, r); break;
     default: table_request(T, c, r); break;
     }
 }

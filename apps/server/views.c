@@ -603,7 +603,7 @@ static void tile_legal(json_t *obj, const carc_game *g)
 
 /* With a hand: [{"tile":"E","placements":[...],"discard":...}, ...], the
  * legal placements of each kind of the mover's hand, in hand order. */
-static json_t *hand_legal(const carc_game *g)
+json_t *view_hand_legal(const carc_game *g)
 {
     json_t *list = json_array();
     carc_game *h = carc_game_clone(g);
@@ -623,16 +623,24 @@ static json_t *hand_legal(const carc_game *g)
     return list;
 }
 
+json_t *view_game_legal(const carc_game *g, int turn)
+{
+    json_t *legal =
+        json_pack("{s:i, s:i, s:o, s:o}", "turn", turn, "player", carc_game_current_player(g),
+                  "tile", tile_json(carc_game_drawn_tile(g)), "figures", figures_json(g));
+    if (!legal)
+        return NULL;
+    tile_legal(legal, g);
+    json_object_set_new(legal, "second_part", json_boolean(carc_game_second_part(g)));
+    return legal;
+}
+
 json_t *view_legal(const srv_table *t)
 {
     const carc_game *g = t->game;
-    json_t *legal = json_pack("{s:i, s:i, s:o, s:o}", "turn", t->row.nmoves, "player",
-                              carc_game_current_player(g), "tile",
-                              tile_json(carc_game_drawn_tile(g)), "figures", figures_json(g));
-    tile_legal(legal, g);
-    json_object_set_new(legal, "second_part", json_boolean(carc_game_second_part(g)));
-    if (has_hand(t))
-        json_object_set_new(legal, "hand", hand_legal(g));
+    json_t *legal = view_game_legal(g, t->row.nmoves);
+    if (legal && has_hand(t))
+        json_object_set_new(legal, "hand", view_hand_legal(g));
     return legal;
 }
 

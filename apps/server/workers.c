@@ -35,6 +35,7 @@ typedef struct job {
     json_t *list;        /* the positions reviewed so far */
     uint64_t replay_job; /* JOB_REPLAY, JOB_CALL: its number; JOB_REPLAY: the record (malloc'ed) */
     char *record;
+    int tile;                /* JOB_REPLAY: -1, or a `position` answer's drawn tile */
     void (*run)(void *arg);  /* JOB_CALL: what to call, */
     void (*drop)(void *arg); /* ... what frees its argument when it is not run, */
     void *arg;               /* ... and its argument */
@@ -376,8 +377,11 @@ static void run_replay(const job *j, worker_result *r)
 {
     r->replay_job = j->replay_job;
     snprintf(r->replay_error, sizeof r->replay_error, "out of memory");
+    size_t len = strlen(j->record);
     json_t *fields =
-        replay_view(j->record, strlen(j->record), r->replay_error, sizeof r->replay_error);
+        j->tile < 0
+            ? replay_view(j->record, len, r->replay_error, sizeof r->replay_error)
+            : position_view(j->record, len, j->tile, r->replay_error, sizeof r->replay_error);
     if (fields)
         r->replay = json_dumps(fields, JSON_COMPACT | JSON_REAL_PRECISION(6));
     json_decref(fields);
@@ -669,11 +673,12 @@ static job *numbered_job(job_kind kind, uint64_t number, const char *addr)
     return j;
 }
 
-int workers_replay(workers *w, uint64_t number, const char *addr, const char *text)
+int workers_replay(workers *w, uint64_t number, const char *addr, const char *text, int tile)
 {
     job *j = numbered_job(JOB_REPLAY, number, addr);
     if (!j)
         return -1;
+    j->tile = tile;
     j->record = strdup(text);
     if (!j->record) {
         free(j);

@@ -73,11 +73,12 @@ int workers_review(workers *w, const char *table, const carc_game *g, int ms);
 int workers_analyse(workers *w, const char *table, const char *addr, int turn, const carc_game *g,
                     int ms);
 /* Queues the replay of the record `text` (copied) as job `number`, asked
- * from address `addr`: replay_view()'s answer comes back as JSON text. It
+ * from address `addr`: replay_view()'s answer comes back as JSON text
+ * (with `tile` >= 0, the kind of the tile drawn: position_view()'s). It
  * waits in the address's lane with its computer moves and analyses, so
  * that one address's replays never hold up another's games. 0 when
  * queued, -1 when the queue is full or out of memory. */
-int workers_replay(workers *w, uint64_t number, const char *addr, const char *text);
+int workers_replay(workers *w, uint64_t number, const char *addr, const char *text, int tile);
 /* Queues a call of `run(arg)` as job `number`, asked from address `addr`
  * (a password's hashing: slow, and not to be done on the service thread):
  * it waits in the address's lane with its computer moves, so that one

@@ -121,9 +121,10 @@ static struct {
     char *record[16];
 } replays_asked;
 
-static int hook_replay(void *ctx, uint64_t job, const char *addr, const char *text)
+static int hook_replay(void *ctx, uint64_t job, const char *addr, const char *text, int tile)
 {
     (void)ctx;
+    (void)tile;
     assert_true(replays_asked.asked < 16);
     int i = replays_asked.asked++;
     replays_asked.job[i] = job;

@@ -240,8 +240,8 @@ static void test_replay(void **state)
     for (int i = 0; i < 3; i++)
         assert_int_equal(
             workers_think(w, "tbusy", "10.0.0.1", 0, g, "vanilla-mcts:iters=100000000"), 0);
-    assert_int_equal(workers_replay(w, 7, "10.0.0.2", record), 0);
-    assert_int_equal(workers_replay(w, 8, "10.0.0.2", "no record at all\n"), 0);
+    assert_int_equal(workers_replay(w, 7, "10.0.0.2", record, -1), 0);
+    assert_int_equal(workers_replay(w, 8, "10.0.0.2", "no record at all\n", -1), 0);
     int replay_at = -1, seen = 0;
     for (int i = 0; i < 5; i++) {
         worker_result r;

@@ -5,12 +5,14 @@
 // builder, a pig, goods and the Goods column, a hand=3 game (tiles picked
 // from the hand), two browser
 // profiles playing each other (one reloads mid-game and resumes), a
-// keyboard-only turn, and a phone-sized screen. Screenshots go to
+// keyboard-only turn, a phone-sized screen, and the tutorial (/learn)
+// played lesson by lesson. Screenshots go to
 // $ARTEFACTS. Every wait is generous: a slow machine is not a failure.
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { startServer, launch } from './lib.mjs';
 import { Catalogue } from '../../web/js/tiles.js';
+import { LESSONS } from '../../web/js/lessons.js';
 
 const BIN = process.env.CARCASSONNE;
 const WEB = process.env.WEB_DIR;
@@ -1885,6 +1887,89 @@ await test('the board: illustrated tiles, the plain theme a click away, goods cl
   await finishedBoard(phone, false);
   await phone.screenshot({ path: path.join(ART, 'board-finished-phone.png') });
   await phone.context().close();
+});
+
+// --- The tutorial (/learn) ------------------------------------------------
+
+// Plays `move` ("E 0 -1 2 SSE", "U 2 0 1 E builder") in a lesson by mouse
+// and keys, as a player would: a click on its square, R until the tile is
+// turned as the move says, Place, the figure's button, a click on the
+// spot, Confirm.
+async function lessonMove(page, move) {
+  const [letter, x, y, rot, spot, figure] = move.split(' ');
+  const centre = async (sel) => {
+    const b = await page.locator(sel).first().boundingBox();
+    check(b, `${sel} is on the page`);
+    await page.mouse.click(b.x + b.width / 2, b.y + b.height / 2);
+  };
+  if (await page.locator('#learn-hand button').count()) {
+    await page.click(`#learn-hand button[data-tile="${letter}"]`);
+    await page.waitForSelector(`#learn-hand button[data-tile="${letter}"][aria-pressed=true]`);
+  }
+  await centre(`#learn-board rect.target[data-target="${x},${y}"]`);
+  let turned = false;
+  for (let i = 0; i < 4 && !turned; i++) {
+    const t = await page.getAttribute('#learn-board .preview use', 'transform');
+    turned = t.includes(`rotate(${+rot * 90},`) && t.includes(`translate(${+x * 100},${+y * 100})`);
+    if (!turned) await page.keyboard.press('r');
+  }
+  check(turned, `${move}: the tile turned as the move says`);
+  await page.click('#learn-actions button[data-act=place]');
+  await page.waitForSelector('body[data-phase=follower]');
+  if (figure) await page.click(`#learn-actions button[data-act=figure-${figure}]`);
+  if (spot) {
+    await centre(`#learn-board .spots [data-spot="${spot}"] circle`);
+    await page.waitForSelector(`#learn-board .spots .meeple`);
+  }
+  await page.click('#learn-actions button[data-act=confirm]');
+}
+
+const lessonState = (page, id, step, state) => page.waitForSelector(`#learn-view[data-lesson="${id}"][data-step="${step}"][data-state="${state}"]`);
+const SHOTS = { 'city/1/done': 'learn-city-done', 'farm/0/wrong': 'learn-farm-wrong', 'farm/0/show': 'learn-farm-show', 'farm/1/done': 'learn-farm-shared', 'farm/2/done': 'learn-farm-majority', 'builder/0/play': 'learn-builder', 'pig/0/done': 'learn-pig-done', 'hand/0/play': 'learn-hand', 'inns/1/wrong': 'learn-cathedral-wrong' };
+
+await test('the tutorial: every lesson played to its end by the right moves; a wrong move explained, then retried', async () => {
+  const page = await openPage(browser, `${server.url}/learn`);
+  const t0 = Date.now();
+  for (const lesson of LESSONS) {
+    for (const [i, step] of lesson.steps.entries()) {
+      await lessonState(page, lesson.id, i, 'play');
+      const shot = async (state) => SHOTS[`${lesson.id}/${i}/${state}`] && page.screenshot({ path: path.join(ART, `${SHOTS[`${lesson.id}/${i}/${state}`]}.png`) });
+      await shot('play');
+      if (step.mistake) {
+        await lessonMove(page, step.mistake);
+        await lessonState(page, lesson.id, i, 'wrong');
+        const why = await page.textContent('#learn-feedback');
+        check(/^Not quite\. .+ The goal: .+\. (Your move|At the final)/.test(why), `${lesson.id} ${i}: the wrong move ${step.mistake} explained: ${why}`);
+        check(await page.isVisible('#learn-retry') && await page.isVisible('#learn-show'), `${lesson.id} ${i}: Try again and Show me offered`);
+        check(!(await page.isVisible('#learn-next')), `${lesson.id} ${i}: no way on after a wrong move`);
+        await shot('wrong');
+        await page.click(i % 2 ? '#learn-retry' : '#learn-show');
+        await lessonState(page, lesson.id, i, 'play');
+        if (i % 2 === 0) {
+          await page.waitForSelector('#learn-board .ghost .best-move');
+          check((await page.textContent('#learn-feedback')).startsWith('One way:'), `${lesson.id}: Show me says the move`);
+          await shot('show');
+        }
+      }
+      await lessonMove(page, step.solution);
+      await lessonState(page, lesson.id, i, 'done');
+      const done = await page.textContent('#learn-feedback');
+      check(done.startsWith('Well done.'), `${lesson.id} ${i}: ${step.solution} meets the goal: ${done}`);
+      await shot('done');
+      await page.click('#learn-next');
+    }
+  }
+  // The last lesson: a game against the easy computer.
+  await page.waitForSelector('#learn-view[data-lesson="game"] #learn-play[href="/?play=easy"]');
+  const ticks = await page.locator('#learn-list li.done').count();
+  check(ticks === LESSONS.length, `every lesson ticked (${ticks})`);
+  console.log(`  ${LESSONS.length} lessons played in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  // Progress is kept: a new visit to /learn opens the lesson not done yet (the game).
+  await page.goto(`${server.url}/learn`);
+  await page.waitForSelector('#learn-view[data-lesson="game"]');
+  check(await page.locator('#learn-list li.done').count() === LESSONS.length, 'the progress survives a reload');
+  await page.screenshot({ path: path.join(ART, 'learn-game.png') });
+  await page.context().close();
 });
 
 await browser.close();

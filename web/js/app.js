@@ -1,6 +1,7 @@
 // app.js: the browser client's entry: connects to the server, loads the
 // tile catalogue, and shows the lobby or a table from the address
-// (/?t=TABLE[&invite=CODE&seat=N]).
+// (/?t=TABLE[&invite=CODE&seat=N]), the rules (/rules) or the tutorial
+// (/learn, /?learn=LESSON).
 
 import { Connection, socketUrl } from './net.js';
 import { Catalogue } from './tiles.js';
@@ -42,7 +43,7 @@ async function attach(id) {
 
 // Shows one of the three screens.
 function screen(name) {
-  for (const s of ['lobby-view', 'table-view', 'replay-view', 'page-view']) $(`#${s}`).hidden = s !== name;
+  for (const s of ['lobby-view', 'table-view', 'replay-view', 'page-view', 'learn-view']) $(`#${s}`).hidden = s !== name;
 }
 
 // /?play=LEVEL[&expansions=river,inns-cathedrals,traders-builders][&rules=hand=3]: a ready game against the computer (what
@@ -83,6 +84,22 @@ async function route(record = null) {
     screen('page-view');
     games.setTitle('Rules: Carcassonne');
     showRules($('#page'), catalogue, params.get('rules') || 'base');
+    return;
+  }
+  // The tutorial (/learn, /?learn=LESSON): the lesson asked for, else the
+  // first one not done yet.
+  if (params.has('learn') || location.pathname.replace(/\/$/, '') === '/learn') {
+    lobby.hide();
+    screen('learn-view');
+    games.setTitle('Learn: Carcassonne');
+    try {
+      // Loaded only here: a table's first load does not carry the lessons.
+      const { LearnView } = await import('./learn.js');
+      view = new LearnView($('#learn-view'), conn, catalogue);
+      await view.open(params.get('learn'));
+    } catch (e) {
+      status(`lesson: ${e.message}`, true);
+    }
     return;
   }
   // A player page (/?player=NAME) or the leaderboard (/?leaderboard=duel).

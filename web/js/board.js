@@ -334,14 +334,14 @@ export class Board {
 
   // The review's best move, drawn faint with a dashed frame: {letter, x,
   // y, rot, spot, player}, or null.
-  setGhost(g) {
+  setGhost(g, tag = 'best') {
     if (!g) {
       this.layers.ghost.innerHTML = '';
       return;
     }
     let html = `<g class="best-move"><use href="#${this.cat.tileId(g.letter, g.rot)}" transform="${tileTransform(g)}" class="ghost-tile"/>` +
       `<rect class="ghost-frame" x="${g.x * SIZE + 2}" y="${g.y * SIZE + 2}" width="${SIZE - 4}" height="${SIZE - 4}"/>` +
-      `<text class="ghost-tag" x="${g.x * SIZE + 50}" y="${g.y * SIZE - 6}">best</text>`;
+      `<text class="ghost-tag" x="${g.x * SIZE + 50}" y="${g.y * SIZE - 6}">${tag}</text>`;
     if (g.spot) {
       const [px, py] = this.cat.spotPoint(g.letter, g.rot, g.spot);
       html += meepleSvg(g.player, g.x * SIZE + px, g.y * SIZE + py, this.cat.kindOf(g.letter, g.rot, g.spot) === 'field', '', g.figure || 'follower');
