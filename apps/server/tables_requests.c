@@ -196,6 +196,27 @@ static void replay_here(srv_tables *T, srv_client *c, const msg_request *r, cons
         tb_refuse(T, c, r, fails, err);
 }
 
+/* Hands the replay of `record` (with `tile` drawn next: a position; -1: a
+ * whole replay) to the worker pool in the lane of the client's address,
+ * or joins the same record's replay under way (`key`, and `finished`: a
+ * finished table's id, or NULL); refused when the address has its
+ * limit of other records under way (`what` names them) or the pool is
+ * full. */
+static void queue_replay(srv_tables *T, srv_client *c, const msg_request *r, const uint8_t *key,
+                         const char *finished, int position, msg_error fails, const char *record,
+                         int tile, const char *what)
+{
+    uint64_t job = 0;
+    if (replays_wait(T->replays, key, finished, c->addr, position, fails, c, &r->id, &job) != 0)
+        tb_refuse(T, c, r, ERR_RATE_LIMITED, what);
+    else if (job == 0)
+        T->stats.replays_cached++; /* it joined the same record's replay */
+    else if (T->hooks.replay(T->hooks.ctx, job, c->addr, record, tile) != 0) {
+        replays_cancel(T->replays, job);
+        tb_refuse(T, c, r, ERR_RATE_LIMITED, "the server is busy: ask again in a moment");
+    }
+}
+
 /* A record replayed move by move: a table's, or one the client sent. The
  * replay runs on the worker pool, in the lane of the client's address,
  * so that its cost never stalls the loop; the answer is kept by the
@@ -234,17 +255,9 @@ static void do_replay(srv_tables *T, srv_client *c, const msg_request *r)
         replay_here(T, c, r, record, fails);
     } else {
         const char *finished = t && t->row.status == TABLE_FINISHED ? t->row.id : NULL;
-        uint64_t job = 0;
-        if (replays_wait(T->replays, key, finished, c->addr, 0, fails, c, &r->id, &job) != 0)
-            tb_refuse(T, c, r, ERR_RATE_LIMITED,
-                      "replays of other records from your address are being computed: ask again "
-                      "when they are answered");
-        else if (job == 0)
-            T->stats.replays_cached++; /* it joined the same record's replay */
-        else if (T->hooks.replay(T->hooks.ctx, job, c->addr, record, -1) != 0) {
-            replays_cancel(T->replays, job);
-            tb_refuse(T, c, r, ERR_RATE_LIMITED, "the server is busy: ask again in a moment");
-        }
+        queue_replay(T, c, r, key, finished, 0, fails, record, -1,
+                     "replays of other records from your address are being computed: ask again "
+                     "when they are answered");
     }
     free(text);
 }
@@ -277,17 +290,9 @@ static void do_position(srv_tables *T, srv_client *c, const msg_request *r)
             tb_refuse(T, c, r, ERR_ILLEGAL, err);
         return;
     }
-    uint64_t job = 0;
-    if (replays_wait(T->replays, key, NULL, c->addr, 1, ERR_ILLEGAL, c, &r->id, &job) != 0)
-        tb_refuse(T, c, r, ERR_RATE_LIMITED,
-                  "replays and positions of other records from your address are being computed: "
-                  "ask again when they are answered");
-    else if (job == 0)
-        T->stats.replays_cached++;
-    else if (T->hooks.replay(T->hooks.ctx, job, c->addr, r->record, r->tile) != 0) {
-        replays_cancel(T->replays, job);
-        tb_refuse(T, c, r, ERR_RATE_LIMITED, "the server is busy: ask again in a moment");
-    }
+    queue_replay(T, c, r, key, NULL, 1, ERR_ILLEGAL, r->record, r->tile,
+                 "replays and positions of other records from your address are being computed: "
+                 "ask again when they are answered");
 }
 
 /* Requests that name a table: find it, then act. */

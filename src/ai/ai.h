@@ -117,6 +117,14 @@ void ai_shuffle_moves(carc_player *p, carc_move *moves, int n);
 
 /* The margin of `player` in `values`: its value minus the best other. */
 double ai_margin(const double values[CARC_MAX_PLAYERS], int players, int player);
+/* The draws that may follow `g`: each tile kind of its draw pool
+ * (carc_game_draw_pool) with its probability, count over total, into
+ * `kinds` and `prob`; returns their number (0: the pool is empty). The
+ * expectimax searches (star25, exact) branch on them. */
+int ai_draw_outcomes(const carc_game *g, int kinds[CARC_MAX_KINDS], double prob[CARC_MAX_KINDS]);
+/* Sum of p[j] * b[j] over j in [from, to): a chance node's value from its
+ * outcomes' probabilities and values (or bounds). */
+double ai_weighted(const double *p, const double *b, int from, int to);
 /* The final margin of `player` in a finished (or any) game. */
 int ai_score_margin(const carc_game *g, int player);
 

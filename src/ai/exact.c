@@ -126,33 +126,11 @@ static void tt_store(solver *s, uint64_t key, int flag, const double *value, car
 
 /* --- Chance nodes -------------------------------------------------------------------- */
 
-/* The outcomes of the draw after[d] waits for: kinds and probabilities. */
-static int outcomes(const carc_game *g, int kinds[CARC_MAX_KINDS], double prob[CARC_MAX_KINDS])
-{
-    int counts[CARC_MAX_KINDS];
-    int total = carc_game_draw_pool(g, counts), n = 0;
-    for (int k = 0; k < carc_tile_kinds() && total > 0; k++)
-        if (counts[k] > 0) {
-            kinds[n] = k;
-            prob[n++] = (double)counts[k] / total;
-        }
-    return n;
-}
-
 /* pos[d + 1] = after[d] with tile `kind` drawn. */
 static void draw(solver *s, int d, int kind)
 {
     carc_game_copy(s->pos[d + 1], s->after[d]);
     carc_game_choose_tile(s->pos[d + 1], kind);
-}
-
-/* Sum of p[j] * b[j] over j in [from, to). */
-static double weighted(const double *p, const double *b, int from, int to)
-{
-    double sum = 0.0;
-    for (int j = from; j < to; j++)
-        sum += p[j] * b[j];
-    return sum;
 }
 
 /* --- Move ordering ------------------------------------------------------------------- */
@@ -273,15 +251,15 @@ static int probe(solver *s, int d, int n, const int *kinds, const double *prob, 
     for (int i = 0; i < n && !s->stopped; i++) {
         draw(s, d, kinds[i]);
         if (carc_game_current_player(s->pos[d + 1]) == s->root) {
-            double b = (beta - (weighted(prob, lb, 0, n) - prob[i] * lb[i])) / prob[i];
+            double b = (beta - (ai_weighted(prob, lb, 0, n) - prob[i] * lb[i])) / prob[i];
             lb[i] = fmax(lb[i], decide(s, d + 1, s->lo - 1.0, b, PROBE_MOVES));
-            *cut = weighted(prob, lb, 0, n);
+            *cut = ai_weighted(prob, lb, 0, n);
             if (*cut >= beta)
                 return 1;
         } else {
-            double a = (alpha - (weighted(prob, ub, 0, n) - prob[i] * ub[i])) / prob[i];
+            double a = (alpha - (ai_weighted(prob, ub, 0, n) - prob[i] * ub[i])) / prob[i];
             ub[i] = fmin(ub[i], decide(s, d + 1, a, s->hi + 1.0, PROBE_MOVES));
-            *cut = weighted(prob, ub, 0, n);
+            *cut = ai_weighted(prob, ub, 0, n);
             if (*cut <= alpha)
                 return 1;
         }
@@ -295,7 +273,7 @@ static double chance(solver *s, int d, double alpha, double beta)
 {
     int kinds[CARC_MAX_KINDS];
     double prob[CARC_MAX_KINDS], lb[CARC_MAX_KINDS], ub[CARC_MAX_KINDS];
-    int n = outcomes(s->after[d], kinds, prob);
+    int n = ai_draw_outcomes(s->after[d], kinds, prob);
     if (n == 1) {
         draw(s, d, kinds[0]);
         return decide(s, d + 1, alpha, beta, ALL_MOVES);
@@ -309,7 +287,7 @@ static double chance(solver *s, int d, double alpha, double beta)
         return cut;
     double sum = 0.0;
     for (int i = 0; i < n && !s->stopped; i++) {
-        double rest_ub = weighted(prob, ub, i + 1, n), rest_lb = weighted(prob, lb, i + 1, n);
+        double rest_ub = ai_weighted(prob, ub, i + 1, n), rest_lb = ai_weighted(prob, lb, i + 1, n);
         double a = (alpha - sum - rest_ub) / prob[i], b = (beta - sum - rest_lb) / prob[i];
         if (ub[i] <= a)
             return sum + prob[i] * ub[i] + rest_ub;
@@ -342,7 +320,7 @@ static void maxn_after(solver *s, int d, double out[CARC_MAX_PLAYERS])
     }
     int kinds[CARC_MAX_KINDS];
     double prob[CARC_MAX_KINDS], v[CARC_MAX_PLAYERS];
-    int n = outcomes(g, kinds, prob);
+    int n = ai_draw_outcomes(g, kinds, prob);
     memset(out, 0, sizeof out[0] * CARC_MAX_PLAYERS);
     for (int i = 0; i < n && !s->stopped; i++) {
         draw(s, d, kinds[i]);

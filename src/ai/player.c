@@ -400,6 +400,26 @@ void ai_shuffle_moves(carc_player *p, carc_move *moves, int n)
     }
 }
 
+int ai_draw_outcomes(const carc_game *g, int kinds[CARC_MAX_KINDS], double prob[CARC_MAX_KINDS])
+{
+    int counts[CARC_MAX_KINDS];
+    int total = carc_game_draw_pool(g, counts), n = 0;
+    for (int k = 0; k < carc_tile_kinds() && total > 0; k++)
+        if (counts[k] > 0) {
+            kinds[n] = k;
+            prob[n++] = (double)counts[k] / total;
+        }
+    return n;
+}
+
+double ai_weighted(const double *p, const double *b, int from, int to)
+{
+    double sum = 0.0;
+    for (int j = from; j < to; j++)
+        sum += p[j] * b[j];
+    return sum;
+}
+
 double ai_margin(const double values[CARC_MAX_PLAYERS], int players, int player)
 {
     double best = -1e300;

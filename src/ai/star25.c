@@ -221,21 +221,14 @@ static double decide(s25 *s, int level, double alpha, double beta, int limit)
 static int outcomes(const carc_game *g, int kinds[CARC_MAX_KINDS], double prob[CARC_MAX_KINDS])
 {
     int counts[CARC_MAX_KINDS];
-    int total = carc_game_draw_pool(g, counts);
-    int n = 0;
-    if (total == 0 && !carc_game_over(g)) {
+    if (carc_game_draw_pool(g, counts) == 0 && !carc_game_over(g)) {
         /* hand=N: no tile is drawn before a move; the next player holds
          * its (sampled) hand. */
         kinds[0] = carc_game_drawn_tile(g);
         prob[0] = 1.0;
         return 1;
     }
-    for (int k = 0; k < carc_tile_kinds(); k++)
-        if (counts[k] > 0) {
-            kinds[n] = k;
-            prob[n++] = (double)counts[k] / total;
-        }
-    return n;
+    return ai_draw_outcomes(g, kinds, prob);
 }
 
 /* Sets state[level + 1] to state[level] with tile `kind` drawn. */
@@ -243,15 +236,6 @@ static void draw(s25 *s, int level, int kind)
 {
     carc_game_copy(s->state[level + 1], s->state[level]);
     carc_game_choose_tile(s->state[level + 1], kind);
-}
-
-/* Sum of p[j] * b[j] over j in [from, to). */
-static double weighted(const double *p, const double *b, int from, int to)
-{
-    double sum = 0.0;
-    for (int j = from; j < to; j++)
-        sum += p[j] * b[j];
-    return sum;
 }
 
 /* The probing phase: the first `probe` moves of every outcome, which bound
@@ -264,23 +248,23 @@ static int probe_outcomes(s25 *s, int level, int n, const int *kinds, const doub
         draw(s, level, kinds[i]);
         int is_max = carc_game_current_player(s->state[level + 1]) == s->root_player;
         if (is_max) {
-            double others = weighted(prob, lb, 0, n) - prob[i] * lb[i];
+            double others = ai_weighted(prob, lb, 0, n) - prob[i] * lb[i];
             double b = (beta - others) / prob[i];
             double v = decide(s, level + 1, s->lo, b, s->probe);
             if (v > lb[i])
                 lb[i] = v;
-            double bound = weighted(prob, lb, 0, n);
+            double bound = ai_weighted(prob, lb, 0, n);
             if (bound >= beta) {
                 *cut = bound;
                 return 1;
             }
         } else {
-            double others = weighted(prob, ub, 0, n) - prob[i] * ub[i];
+            double others = ai_weighted(prob, ub, 0, n) - prob[i] * ub[i];
             double a = (alpha - others) / prob[i];
             double v = decide(s, level + 1, a, s->hi, s->probe);
             if (v < ub[i])
                 ub[i] = v;
-            double bound = weighted(prob, ub, 0, n);
+            double bound = ai_weighted(prob, ub, 0, n);
             if (bound <= alpha) {
                 *cut = bound;
                 return 1;
@@ -316,8 +300,8 @@ static double chance(s25 *s, int level, double alpha, double beta)
      * window, given the exact values before it and the bounds after it. */
     double sum = 0.0;
     for (int i = 0; i < n && !s->stopped; i++) {
-        double rest_ub = weighted(prob, ub, i + 1, n);
-        double rest_lb = weighted(prob, lb, i + 1, n);
+        double rest_ub = ai_weighted(prob, ub, i + 1, n);
+        double rest_lb = ai_weighted(prob, lb, i + 1, n);
         double a = (alpha - sum - rest_ub) / prob[i];
         double b = (beta - sum - rest_lb) / prob[i];
         if (ub[i] <= a)
