@@ -403,6 +403,11 @@ int carc_game_drawn_tile(const carc_game *g);
  * included. With `counts` non-NULL, fills counts[0 .. carc_tile_kinds())
  * with the tiles left of each kind. */
 int carc_game_tiles_left(const carc_game *g, int counts[CARC_MAX_KINDS]);
+/* Whether a tile of `kind` could be placed somewhere on the board now, in
+ * some rotation (with The River, where the river goes on; with table=WxH,
+ * on the table): the test of a discard and of reshuffle's ending. 0 for a
+ * kind the game does not hold or once the game is over. */
+int carc_game_kind_fits(const carc_game *g, int kind);
 /* The tiles the next draw can give, and their number: the tiles left,
  * but while a river pile lasts only its tiles (and the lake only when it is
  * the last). What a chance node of a search or a tile-odds display needs. */

@@ -78,6 +78,7 @@
       (g, player, kinds, cap))                                                                     \
     X(carc_status, carc_game_hold_tile, (carc_game * g, int kind), (g, kind))                      \
     X(int, carc_game_draw_due, (const carc_game *g, int *player), (g, player))                     \
+    X(int, carc_game_kind_fits, (const carc_game *g, int kind), (g, kind))                         \
     X(carc_status, carc_game_draw, (carc_game * g, int player, int kind), (g, player, kind))       \
     X(int, carc_game_draw_count, (const carc_game *g), (g))                                        \
     X(carc_status, carc_game_draw_at,                                                              \

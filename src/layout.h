@@ -82,6 +82,7 @@
 #define carc_game_hand LAYOUT_NAME(carc_game_hand)
 #define carc_game_hold_tile LAYOUT_NAME(carc_game_hold_tile)
 #define carc_game_draw_due LAYOUT_NAME(carc_game_draw_due)
+#define carc_game_kind_fits LAYOUT_NAME(carc_game_kind_fits)
 #define carc_game_draw LAYOUT_NAME(carc_game_draw)
 #define carc_game_draw_count LAYOUT_NAME(carc_game_draw_count)
 #define carc_game_draw_at LAYOUT_NAME(carc_game_draw_at)

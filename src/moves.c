@@ -39,6 +39,13 @@ int moves_kind_fits(const carc_game *g, int kind)
     return ((g->placements[kind >> 2] >> (16 * (kind & 3))) & 0xFFFFu) != 0;
 }
 
+int carc_game_kind_fits(const carc_game *g, int kind)
+{
+    if (g->over || kind < 0 || kind >= LAYOUT_KINDS || carc_game_kind_total(g, kind) == 0)
+        return 0;
+    return moves_kind_fits(g, kind);
+}
+
 /* The frontier squares [*lo, *hi) where the drawn river tile may go. */
 static void river_squares(const carc_game *g, int *lo, int *hi)
 {

@@ -17,12 +17,16 @@ void replica_init(replica *r)
     r->seat = -1;
     r->start_kind = -1;
     r->returned = -1;
+    r->next_player = -1;
 }
 
 void replica_clear(replica *r)
 {
     carc_game_free(r->g);
     free(r->steps);
+    for (int i = 0; i < r->nsnaps; i++)
+        carc_game_free(r->snaps[i]);
+    free(r->snaps);
     replica_init(r);
 }
 

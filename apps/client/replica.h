@@ -8,6 +8,7 @@
 
 #include <jansson.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "carcassonne.h"
 
@@ -20,6 +21,13 @@ typedef struct replica_step {
     int player; /* a draw's player */
     int kind;   /* a draw's tile kind; -1: hidden */
     int guess;  /* a hidden draw's tile in the last rebuild that held; -1: none yet */
+    int back;   /* a discard: 1 when its tile went back into the pile (reshuffle,
+                   while the game's slack for returns lasts), 0 not; -1 unknown yet */
+    /* A move: the kinds that fit somewhere on the board before it (bit k of
+     * fits[k / 64]) and the tiles left in the pile then, once a rebuild got
+     * there (fits_known). */
+    int fits_known, pile_left;
+    uint64_t fits[2];
     char move[REPLICA_MOVE_TEXT];
 } replica_step;
 
@@ -33,11 +41,16 @@ typedef struct replica {
      * so that every tile another seat plays was in its hand. */
     replica_step *steps;
     int nsteps, capsteps;
-    int start_kind; /* start-in-pile: the start tile's kind; -1: none */
-    int returned;   /* the kind the last move sent back into the pile; -1: none */
-    int turn;       /* moves applied: the `turn` of the next move */
-    int finished;   /* the server said the game is over */
-    int has_final;  /* final_scores holds the `end` event's scores */
+    int next_player;   /* who moves after the history, by the last event; -1: unknown */
+    carc_game **snaps; /* the rebuild's copies of the game, kept for the next one */
+    int nsnaps;
+    int end_fits_known, end_pile_left;
+    uint64_t end_fits[2]; /* the kinds that fit on the board after the history */
+    int start_kind;       /* start-in-pile: the start tile's kind; -1: none */
+    int returned;         /* the kind the last move sent back into the pile; -1: none */
+    int turn;             /* moves applied: the `turn` of the next move */
+    int finished;         /* the server said the game is over */
+    int has_final;        /* final_scores holds the `end` event's scores */
     int final_scores[CARC_MAX_PLAYERS];
     int forfeit; /* the seat that forfeited, by the `end` event; -1: none */
 } replica;

@@ -2,12 +2,17 @@
  * shows this connection its own draws and hides the others'; the library
  * draws every hand itself and lets a reader name each draw afterwards
  * (carc_game_draw). So the replica keeps the history it was shown and,
- * after each event, replays it into a new game: its own draws named as
- * shown, and each hidden draw named as the tile its seat later played out
- * of it, or, for a tile still held, as a tile that no later known draw
- * needs. The hidden tiles are then a guess, but one the whole history
- * agrees with; the digest covers only the hands' sizes and the tiles
- * nobody has seen, so it still checks the replica against the server. */
+ * after each event, replays it into a new game, naming each hidden draw
+ * by a search: depth first over the history, each hidden draw tried with
+ * the tiles its seat's later moves need (the first needed first), then,
+ * when the seat holds tiles to the end, any tile the pile can spare. What
+ * the history says prunes it: the tiles of each kind the pile must still
+ * give (draws shown to us, needs, discards sent back), the hidden draws a
+ * seat must have had before each move, and with reshuffle the turns that
+ * passed a seat over (its hand then held no tile that fitted). The
+ * hidden tiles are a guess, but one the whole history agrees with,
+ * checked by the server's digest (which covers the hands' sizes and the
+ * tiles nobody has seen, not who holds them). */
 #include "replica_hand.h"
 
 #include <inttypes.h>
@@ -15,44 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "tile_info.h"
-
-/* Which free tiles a hidden hand is guessed to hold (see name_free_draw),
- * and which hidden draw gave a tile a seat played (see assign_played). */
-enum { PREFER_ANY, PREFER_FITTING, PREFER_UNFITTING };
-enum { SLOT_STICKY, SLOT_OLDEST, SLOT_NEWEST, SLOT_RANDOM, SLOT_STICKY_RANDOM };
-/* Guesses made before the history is given up: the last rebuild's tiles
- * (a tile another seat played now taken from a draw that held it, else its
- * newest), a handful of deliberate ones, then random ones (each rebuild
- * costs well under a millisecond). */
-enum { REBUILD_TRIES = 64 };
-
-/* One guess at the hidden tiles. */
-typedef struct guess {
-    int *assigned; /* per step: the kind a hidden draw is named as; -1: free */
-    int slot_rule;
-    int prefer;
-    int random_order; /* free tiles: kinds tried from a random one on */
-    int candidate;    /* sticky: the tile tried first for the first hidden draw the
-                         last rebuild did not name or whose tile a draw shown
-                         since needs; -1: none */
-    int candidate_tried;
-    int net_of_returns; /* see later_demand */
-    /* Draws shown to us that a guess could not name (no tile of the kind
-     * was left): later guesses keep that kind out of the hidden draws
-     * before it where they can (see avoided). */
-    int use_avoid, navoid;
-    struct {
-        int kind, step;
-    } avoid[16];
-    unsigned char fits[CARC_MAX_KINDS]; /* kinds that fit where the last guess failed */
-    carc_rng rng;
-} guess;
-
-/* The seed the replica's game deals from: any will do, since every draw
- * is named. */
-#define REPLICA_DEAL_SEED 1u
 
 static replica_step *new_step(replica *r, char *err, size_t errcap)
 {
@@ -94,6 +61,7 @@ int replica_hand_add_draws(replica *r, const json_t *draws, char *err, size_t er
         s->player = p;
         s->kind = kind;
         s->guess = -1;
+        r->end_fits_known = 0; /* the pile after the history has changed */
     }
     return 0;
 }
@@ -109,227 +77,398 @@ int replica_hand_add_move(replica *r, int player, const char *move, char *err, s
     s->player = player;
     s->kind = -1;
     s->guess = -1;
+    s->back = -1;
+    r->end_fits_known = 0;
     snprintf(s->move, sizeof s->move, "%s", move);
     return 0;
 }
 
-/* For each hidden draw, `assigned` gets the kind its seat later played
- * out of it, or -1 while the tile is held: a tile a seat plays that no
- * draw shown to us gave it came out of one of its hidden draws not yet
- * played: the oldest, the newest or one at random, as the guess says.
- * Which it was, nobody can tell; but the public game is the same only
- * when that tile was in the pile at that draw (a tile sent back by
- * reshuffle was not always) and when what the hands held then makes the
- * same players move (reshuffle skips a player who cannot). */
-/* Whether a hidden draw at step `from` should not be `kind`: a draw shown
- * to us after it, before step `to`, found no `kind` left in a guess. */
-static int avoided(const guess *gs, int kind, int from, int to)
+/* --- The search for hidden tiles the whole history agrees with ------------------ */
+
+/* The seed the replica's game deals from: any will do, since every draw
+ * is named. */
+#define REPLICA_DEAL_SEED 1u
+
+/* Tiles tried for hidden draws before the history is given up: each is a
+ * copy of the game and the steps up to the next hidden draw, a few
+ * microseconds. A history the sticky first guess follows takes one a
+ * hidden draw. The first search may try SEARCH_FIRST, each search started
+ * again SEARCH_AGAIN (see replica_hand_rebuild). */
+enum { SEARCH_BUDGET = 200000, SEARCH_FIRST = 40000, SEARCH_AGAIN = 4000 };
+
+/* What the history from step `at` on asks of the pile and of each hand
+ * (see draw_candidates). */
+typedef struct demand {
+    /* Per seat: its hidden draws before each of its later moves less the
+     * needs until then, the least over those moves; < 0: the history
+     * cannot be followed, >= 1: a hidden draw is free of needs. */
+    int slack[CARC_MAX_PLAYERS];
+    int need[CARC_MAX_PLAYERS][CARC_MAX_KINDS];
+    int first_need[CARC_MAX_PLAYERS][CARC_MAX_KINDS]; /* the kinds needed, first needed first */
+    int nfirst[CARC_MAX_PLAYERS];
+    int supply[CARC_MAX_KINDS]; /* the pile's tiles, with the ones dealt for unnamed draws */
+    int spare[CARC_MAX_KINDS];  /* the fewest the pile holds from here on (see pile_timeline) */
+    int at_end[CARC_MAX_KINDS]; /* what it holds after the history */
+    int nneeds;                 /* the needs in the search's scratch, by step */
+    /* Per seat, bit k of [k / 64]: a tile of kind k the seat holds now or
+     * is shown to draw later (filled before the needs are counted). */
+    uint64_t holds[CARC_MAX_PLAYERS][2];
+} demand;
+
+/* A change to the pile at a step of the history: a draw takes a tile
+ * (-1), a discard with reshuffle puts one back (+1). */
+typedef struct pile_event {
+    int step, kind, delta;
+} pile_event;
+
+/* A need: seat q's move at `step` plays a `kind` that a hidden draw of q
+ * before it must have given. */
+typedef struct need_entry {
+    int q, kind, step;
+} need_entry;
+
+/* Scratch space of a search, as long as the history. */
+typedef struct scratch {
+    pile_event *events;
+    need_entry *needs;
+    int *hidden_steps[CARC_MAX_PLAYERS];
+} scratch;
+
+static int by_step(const void *a, const void *b)
 {
-    for (int i = 0; gs->use_avoid && i < gs->navoid; i++)
-        if (gs->avoid[i].kind == kind && gs->avoid[i].step > from && gs->avoid[i].step < to)
-            return 1;
-    return 0;
+    const pile_event *x = a, *y = b;
+    return (x->step > y->step) - (x->step < y->step);
 }
 
-/* Notes a draw shown to us that a guess could not name. */
-static void note_avoid(guess *gs, int kind, int step)
+/* Follows the pile's count of each kind through the rest of the history:
+ * the draws shown to us take theirs when they happen, the discards of
+ * reshuffle put theirs back, and each need takes its tile at the latest
+ * hidden draw of its seat before the move that plays it (the latest a
+ * tile of that kind can leave the pile; other kinds' needs are left out
+ * of that choice, so that this only ever says no when no guess can say
+ * yes). spare[k]: the fewest tiles of kind k the pile holds on the way,
+ * negative when the history asks more of the pile than it can give. */
+static void pile_timeline(const replica *r, scratch *sc, int nevents, const int nhidden[],
+                          int nneeds, demand *dm)
 {
-    for (int i = 0; i < gs->navoid; i++)
-        if (gs->avoid[i].kind == kind && gs->avoid[i].step == step)
-            return;
-    if (gs->navoid < (int)(sizeof gs->avoid / sizeof gs->avoid[0])) {
-        gs->avoid[gs->navoid].kind = kind;
-        gs->avoid[gs->navoid].step = step;
-        gs->navoid++;
+    int limit[CARC_MAX_PLAYERS][CARC_MAX_KINDS];
+    for (int q = 0; q < r->players; q++)
+        for (int k = 0; k < CARC_MAX_KINDS; k++)
+            limit[q][k] = nhidden[q];
+    for (int i = nneeds - 1; i >= 0; i--) { /* the latest move first */
+        const need_entry *n = &sc->needs[i];
+        int j = limit[n->q][n->kind] - 1;
+        while (j >= 0 && sc->hidden_steps[n->q][j] >= n->step)
+            j--;
+        limit[n->q][n->kind] = j < 0 ? 0 : j;
+        /* No draw left: slack says so; the tile leaves the pile now. */
+        int step = j < 0 ? -1 : sc->hidden_steps[n->q][j];
+        sc->events[nevents++] = (pile_event){step, n->kind, -1};
     }
+    qsort(sc->events, (size_t)nevents, sizeof *sc->events, by_step);
+    int count[CARC_MAX_KINDS];
+    memcpy(count, dm->supply, sizeof count);
+    memcpy(dm->spare, dm->supply, sizeof count);
+    for (int i = 0; i < nevents; i++) {
+        int k = sc->events[i].kind;
+        count[k] += sc->events[i].delta;
+        if (count[k] < dm->spare[k])
+            dm->spare[k] = count[k];
+    }
+    memcpy(dm->at_end, count, sizeof count);
 }
 
-/* Whether the guess keeps the last rebuild's tiles where it can. */
-static int is_sticky(const guess *gs)
+static void count_demand(const replica *r, scratch *sc, int at, demand *dm)
 {
-    return gs->slot_rule == SLOT_STICKY || gs->slot_rule == SLOT_STICKY_RANDOM;
+    memset(dm, 0, sizeof *dm);
+    int avail[CARC_MAX_PLAYERS][CARC_MAX_KINDS] = {{0}};
+    carc_game_tiles_left(r->g, dm->supply);
+    for (int q = 0; q < r->players; q++) {
+        int held[CARC_MAX_HAND], n = carc_game_hand(r->g, q, held, CARC_MAX_HAND);
+        for (int i = 0; i < n && i < CARC_MAX_HAND; i++)
+            avail[q][held[i]]++;
+    }
+    /* A hand already holds the library's own tiles for the draws not yet
+     * named: those go back to the pile when the draw is named. */
+    int draws = carc_game_draw_count(r->g);
+    for (int d = draws - carc_game_draw_due(r->g, NULL); d < draws; d++) {
+        int who = -1, kind = -1;
+        if (carc_game_draw_at(r->g, d, &who, &kind, NULL) != CARC_OK || who < 0 || kind < 0)
+            continue;
+        dm->supply[kind]++;
+        if (avail[who][kind] > 0)
+            avail[who][kind]--;
+    }
+    int reshuffle = (r->rules.flags & CARC_RULE_RESHUFFLE) != 0;
+    int hidden[CARC_MAX_PLAYERS] = {0}, needs[CARC_MAX_PLAYERS] = {0}, nevents = 0, nneeds = 0;
+    for (int i = at; i < r->nsteps; i++) {
+        const replica_step *t = &r->steps[i];
+        if (t->is_draw && t->kind >= 0) {
+            avail[t->player][t->kind]++;
+            sc->events[nevents++] = (pile_event){i, t->kind, -1};
+        }
+    }
+    for (int q = 0; q < r->players; q++) {
+        dm->slack[q] = INT32_MAX;
+        for (int k = 0; k < CARC_MAX_KINDS; k++)
+            if (avail[q][k] > 0)
+                dm->holds[q][k / 64] |= 1ull << (k % 64);
+    }
+    for (int i = at; i < r->nsteps; i++) {
+        const replica_step *t = &r->steps[i];
+        if (t->is_draw) {
+            if (t->kind < 0)
+                sc->hidden_steps[t->player][hidden[t->player]++] = i;
+            continue;
+        }
+        int q = t->player, k = replica_move_tile(t->move);
+        if (k < 0 || q < 0 || q >= r->players)
+            continue;
+        if (reshuffle && t->back != 0 && strncmp(t->move, "discard ", 8) == 0)
+            sc->events[nevents++] = (pile_event){i, k, +1}; /* unknown yet: it may */
+        if (avail[q][k] > 0) {
+            avail[q][k]--;
+            continue;
+        }
+        /* A need is met by a hidden draw before the move. */
+        needs[q]++;
+        if (hidden[q] - needs[q] < dm->slack[q])
+            dm->slack[q] = hidden[q] - needs[q];
+        sc->needs[nneeds++] = (need_entry){q, k, i};
+        if (!dm->need[q][k]++)
+            dm->first_need[q][dm->nfirst[q]++] = k;
+    }
+    dm->nneeds = nneeds;
+    pile_timeline(r, sc, nevents, hidden, nneeds, dm);
 }
 
-static int assign_played(const replica *r, guess *gs, char *err, size_t errcap)
+/* The kinds that fit somewhere on `g`'s board: bit k of mask[k / 64]. */
+static void kinds_fitting(const carc_game *g, uint64_t mask[2])
 {
-    int *assigned = gs->assigned;
-    static const int none = -1;
-    int known[CARC_MAX_PLAYERS][CARC_MAX_KINDS];
-    memset(known, 0, sizeof known);
-    for (int i = 0; i < r->nsteps; i++)
-        assigned[i] = none;
-    for (int i = 0; i < r->nsteps; i++) {
-        const replica_step *s = &r->steps[i];
-        if (s->is_draw) {
-            if (s->kind >= 0)
-                known[s->player][s->kind]++;
-            continue;
+    mask[0] = mask[1] = 0;
+    for (int k = 0; k < carc_tile_kinds() && k < CARC_MAX_KINDS; k++)
+        if (carc_game_kind_fits(g, k))
+            mask[k / 64] |= 1ull << (k % 64);
+}
+
+static int has_kind(const uint64_t mask[2], int k)
+{
+    return (int)((mask[k / 64] >> (k % 64)) & 1u);
+}
+
+/* Whether player p was passed over between a move of `prev` (`discard`:
+ * a discard, after which its player would move again) and the next move,
+ * of `mover`: it comes after the first player asked, before `mover`.
+ * After a placement the first asked is the next player (or, after a
+ * bonus turn, `prev` itself: so `prev` is never counted skipped then,
+ * which only ever says less). */
+static int passed_over(int players, int p, int prev, int discard, int mover)
+{
+    if (prev < 0 || mover < 0 || mover == prev)
+        return 0;
+    int start = discard ? prev : (prev + 1) % players;
+    return (p - start + players) % players < (mover - start + players) % players;
+}
+
+/* What the turns that passed players over say of a tile of kind k that
+ * player p draws at step `at`, with reshuffle, where a player is passed
+ * over only when no tile of its hand fits and none of the pile does:
+ * forbid[k], it would still be in p's hand at a turn that passed p over
+ * while k fitted somewhere, so no such guess can be right; prefer[k], it
+ * would be in p's hand at a turn p moved while the pile held no tile that
+ * fitted (it was empty, or the turn passed another player over) and k
+ * fitted: p's hand held such a tile then. A tile held until the first move of p that needs its kind
+ * (the earliest p can play it) is checked up to that move; one never
+ * played, to the end of the history. Turns whose board no rebuild has
+ * reached yet say nothing. */
+static void passed_over_fits(const replica *r, const scratch *sc, int nneeds, int at, int p,
+                             unsigned char forbid[CARC_MAX_KINDS],
+                             unsigned char prefer[CARC_MAX_KINDS])
+{
+    memset(forbid, 0, CARC_MAX_KINDS);
+    memset(prefer, 0, CARC_MAX_KINDS);
+    if (!(r->rules.flags & CARC_RULE_RESHUFFLE))
+        return;
+    uint64_t seen[2] = {0, 0}, others[2] = {0, 0};
+    unsigned char decided[CARC_MAX_KINDS] = {0};
+    int prev = -1, discard = 0, ni = 0;
+    for (int i = at - 1; i >= 0 && prev < 0; i--)
+        if (!r->steps[i].is_draw) {
+            prev = r->steps[i].player;
+            discard = strncmp(r->steps[i].move, "discard ", 8) == 0;
         }
-        int kind = replica_move_tile(s->move), p = s->player;
-        if (kind < 0 || p < 0 || p >= r->players) /* `end`: the replay checks the rest */
+    for (int i = at + 1; i <= r->nsteps; i++) {
+        const replica_step *t = i < r->nsteps ? &r->steps[i] : NULL;
+        if (t && t->is_draw)
             continue;
-        if (known[p][kind] > 0) {
-            known[p][kind]--;
-            continue;
+        int mover = t ? t->player : r->next_player;
+        const uint64_t *fits =
+            t ? (t->fits_known ? t->fits : NULL) : (r->end_fits_known ? r->end_fits : NULL);
+        int empty = t ? t->pile_left == 0 : r->end_pile_left == 0;
+        int over_p = passed_over(r->players, p, prev, discard, mover), none_fits = empty;
+        for (int q = 0; q < r->players && !over_p; q++)
+            none_fits |= q != p && passed_over(r->players, q, prev, discard, mover);
+        for (int w = 0; fits && w < 2; w++) {
+            seen[w] |= over_p ? fits[w] : 0;
+            others[w] |= none_fits && mover == p ? fits[w] : 0;
         }
-        int found = -1, eligible = 0, same = -1;
-        for (int loose = 0; found < 0 && loose < 2; loose++)
-            for (int j = 0; j < i; j++) {
-                if (!r->steps[j].is_draw || r->steps[j].player != p || r->steps[j].kind >= 0 ||
-                    assigned[j] >= 0 || (!loose && avoided(gs, kind, j, i)))
-                    continue;
-                eligible++;
-                if (same < 0 && r->steps[j].guess == kind)
-                    same = j;
-                int random = gs->slot_rule == SLOT_RANDOM || gs->slot_rule == SLOT_STICKY_RANDOM;
-                if (found < 0 || gs->slot_rule == SLOT_NEWEST || gs->slot_rule == SLOT_STICKY ||
-                    (random && carc_rng_below(&gs->rng, (uint32_t)eligible) == 0))
-                    found = j;
+        for (; ni < nneeds && sc->needs[ni].step <= i; ni++) {
+            const need_entry *n = &sc->needs[ni];
+            if (n->q == p && n->step == i && !decided[n->kind]) {
+                decided[n->kind] = 1;
+                forbid[n->kind] = (unsigned char)has_kind(seen, n->kind);
+                prefer[n->kind] = (unsigned char)has_kind(others, n->kind);
             }
-        if (is_sticky(gs) && same >= 0)
-            found = same;
-        if (found < 0)
-            return replica_fail(err, errcap, "player %d plays %s, which no draw shown gave them",
-                                p + 1, carc_tile_id(kind));
-        assigned[found] = kind;
-    }
-    return 0;
-}
-
-/* Notes how the rebuild that held named each hidden draw, for the next
- * one's sticky guess. */
-static void keep_guesses(replica *r)
-{
-    int d = 0;
-    for (int i = 0; i < r->nsteps; i++) {
-        replica_step *s = &r->steps[i];
-        if (!s->is_draw)
-            continue;
-        int kind = -1;
-        if (carc_game_draw_at(r->g, d++, NULL, &kind, NULL) == CARC_OK && s->kind < 0)
-            s->guess = kind;
-    }
-}
-
-/* How many tiles of each kind the pile must still hold after step `from`
- * for the known and assigned draws after it: their number, or with
- * `net` for each kind the most, over the steps after `from`, of its draws
- * until then less the tiles of that kind that discards sent back into the
- * pile until then (reshuffle). */
-static void later_demand(const replica *r, const int *assigned, int from, int net_of_returns,
-                         int demand[CARC_MAX_KINDS])
-{
-    int net[CARC_MAX_KINDS] = {0};
-    int reshuffle = net_of_returns && (r->rules.flags & CARC_RULE_RESHUFFLE) != 0;
-    memset(demand, 0, sizeof(int) * CARC_MAX_KINDS);
-    for (int i = from + 1; i < r->nsteps; i++) {
-        const replica_step *s = &r->steps[i];
-        if (!s->is_draw) {
-            int back =
-                reshuffle && strncmp(s->move, "discard ", 8) == 0 ? replica_move_tile(s->move) : -1;
-            if (back >= 0)
-                net[back]--;
-            continue;
         }
-        int kind = s->kind >= 0 ? s->kind : assigned[i];
-        if (kind >= 0 && ++net[kind] > demand[kind])
-            demand[kind] = net[kind];
-    }
-}
-
-/* Names a hidden draw whose tile is still held: the library's own draw
- * when a later known draw does not need that tile, else another tile of
- * which the pile has more than the later draws need. With a preference
- * (`fits`: which kinds fit somewhere), a tile that fits, or one that does
- * not, comes first. */
-static carc_status name_free_draw(replica *r, guess *gs, int step, int player)
-{
-    carc_game *g = r->g;
-    const unsigned char *fits = gs->fits;
-    int prefer = gs->prefer, kinds = carc_tile_kinds();
-    int first = gs->random_order ? (int)carc_rng_below(&gs->rng, (uint32_t)kinds) : 0;
-    int drawn = -1, counts[CARC_MAX_KINDS] = {0}, demand[CARC_MAX_KINDS];
-    carc_game_draw_at(g, carc_game_draw_count(g) - carc_game_draw_due(g, NULL), NULL, &drawn, NULL);
-    carc_game_tiles_left(g, counts);
-    later_demand(r, gs->assigned, step, gs->net_of_returns, demand);
-    /* The sticky guess keeps a tile still held as the last rebuild named
-     * it, unless a draw shown since needs it. */
-    int last = r->steps[step].guess, want = prefer == PREFER_FITTING;
-    for (int k = 0; k < kinds; k++)
-        if (avoided(gs, k, step, r->nsteps))
-            demand[k] = counts[k] + 1; /* not this kind, unless nothing else is left */
-    if (is_sticky(gs) && last >= 0 && counts[last] + (last == drawn) > demand[last] &&
-        (prefer == PREFER_ANY || fits[last] == want) && carc_game_draw(g, player, last) == CARC_OK)
-        return CARC_OK;
-    int c = gs->candidate;
-    if (is_sticky(gs) && c >= 0 && !gs->candidate_tried) {
-        gs->candidate_tried = 1;
-        if (counts[c] + (c == drawn) > demand[c] && carc_game_draw(g, player, c) == CARC_OK)
-            return CARC_OK;
-    }
-    if (drawn >= 0 && !gs->random_order && counts[drawn] + 1 > demand[drawn] &&
-        (prefer == PREFER_ANY || fits[drawn] == want))
-        return carc_game_draw(g, player, drawn);
-    for (int pass = prefer == PREFER_ANY; pass < 2; pass++)
-        for (int i = 0; i < kinds; i++) {
-            int k = (first + i) % kinds;
-            if ((pass == 1 || fits[k] == want) && counts[k] + (k == drawn) > demand[k] &&
-                carc_game_draw(g, player, k) == CARC_OK)
-                return CARC_OK;
+        if (t) {
+            prev = t->player;
+            discard = strncmp(t->move, "discard ", 8) == 0;
         }
-    return drawn >= 0 ? carc_game_draw(g, player, drawn) : CARC_EILLEGAL;
+    }
+    for (int k = 0; k < CARC_MAX_KINDS; k++)
+        if (!decided[k]) {
+            forbid[k] = (unsigned char)has_kind(seen, k);
+            prefer[k] = (unsigned char)has_kind(others, k);
+        }
 }
 
-/* Whether square (x, y) lies on the table (table=WxH; any square without). */
-static int on_table(const carc_rules *rules, int x, int y)
+/* Whether every turn after step `at` whose player moved while the pile
+ * held no tile that fitted (it was empty, or the turn passed a player
+ * over) can have found a tile that fits in that player's hand: one of a
+ * kind it holds now, is shown to draw, plays later, or of which the pile
+ * still has a tile after the history (a tile drawn and kept takes one
+ * from then on) (with reshuffle; only turns whose board a rebuild has
+ * reached).
+ * A guess that gave the last such tile to another seat fails here at
+ * once, not when the history gets there. */
+static int movers_can_hold(const replica *r, int at, const demand *dm)
 {
-    if (!rules->table_w)
+    if (!(r->rules.flags & CARC_RULE_RESHUFFLE))
         return 1;
-    int hw = (rules->table_w - 1) / 2, hh = (rules->table_h - 1) / 2;
-    return x >= -hw && x <= hw && y >= -hh && y <= hh;
-}
-
-/* fits[k]: whether a tile of kind k fits on some open square of `g`'s
- * board, on the table. */
-static void kinds_that_fit(const replica *r, unsigned char fits[CARC_MAX_KINDS])
-{
-    static const int dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
-    memset(fits, 0, CARC_MAX_KINDS);
-    int tiles = carc_game_tile_count(r->g);
-    for (int i = 0; i < tiles; i++) {
-        carc_tile_on_board t;
-        if (carc_game_tile_info(r->g, i, &t) != CARC_OK)
+    uint64_t spare[2] = {0, 0};
+    for (int k = 0; k < carc_tile_kinds() && k < CARC_MAX_KINDS; k++)
+        if (dm->at_end[k] >= 1)
+            spare[k / 64] |= 1ull << (k % 64);
+    int prev = -1, discard = 0;
+    for (int i = at - 1; i >= 0 && prev < 0; i--)
+        if (!r->steps[i].is_draw) {
+            prev = r->steps[i].player;
+            discard = strncmp(r->steps[i].move, "discard ", 8) == 0;
+        }
+    for (int i = at + 1; i <= r->nsteps; i++) {
+        const replica_step *t = i < r->nsteps ? &r->steps[i] : NULL;
+        if (t && t->is_draw)
             continue;
-        for (int e = 0; e < 4; e++) {
-            int x = t.x + dx[e], y = t.y + dy[e], needs[4];
-            if (x < INT8_MIN || x > INT8_MAX || y < INT8_MIN || y > INT8_MAX ||
-                !on_table(&r->rules, x, y) || carc_game_tile_at(r->g, x, y) >= 0)
-                continue;
-            tile_info_needs(r->g, x, y, needs);
-            for (int k = 0; k < carc_tile_kinds(); k++)
-                fits[k] |= (unsigned char)tile_info_kind_fits(k, needs);
+        int mover = t ? t->player : r->next_player;
+        const uint64_t *fits =
+            t ? (t->fits_known ? t->fits : NULL) : (r->end_fits_known ? r->end_fits : NULL);
+        int none_fits = t ? t->pile_left == 0 : r->end_pile_left == 0;
+        for (int q = 0; q < r->players; q++)
+            none_fits |= passed_over(r->players, q, prev, discard, mover);
+        if (fits && none_fits && mover >= 0) {
+            uint64_t need[2] = {0, 0};
+            for (int k = 0; k < carc_tile_kinds() && k < CARC_MAX_KINDS; k++)
+                if (dm->need[mover][k])
+                    need[k / 64] |= 1ull << (k % 64);
+            int any = 0;
+            for (int w = 0; w < 2; w++)
+                any |= (fits[w] & (dm->holds[mover][w] | need[w] | spare[w])) != 0;
+            if (!any)
+                return 0;
+        }
+        if (t) {
+            prev = t->player;
+            discard = strncmp(t->move, "discard ", 8) == 0;
         }
     }
+    return 1;
 }
 
-static int name_draw(replica *r, guess *gs, int step, char *err, size_t errcap)
+/* Orders `n` kinds: the most plentiful in the pile (`supply`) first, or at
+ * random with `shuffle` (a search started again). */
+static void order_kinds(int *kinds, int n, const int supply[CARC_MAX_KINDS], carc_rng *shuffle)
 {
-    const replica_step *s = &r->steps[step];
-    int due_player = -1;
-    if (carc_game_draw_due(r->g, &due_player) == 0 || due_player != s->player)
-        return replica_fail(err, errcap,
-                            "the server's draw for player %d after turn %d is not one the "
-                            "rules make",
-                            s->player + 1, r->turn);
-    int kind = s->kind >= 0 ? s->kind : gs->assigned[step];
-    carc_status st =
-        kind >= 0 ? carc_game_draw(r->g, s->player, kind) : name_free_draw(r, gs, step, s->player);
-    if (st != CARC_OK && s->kind >= 0)
-        note_avoid(gs, s->kind, step);
-    if (st != CARC_OK)
-        return replica_fail(err, errcap, "player %d's draw after turn %d: %s", s->player + 1,
-                            r->turn, carc_game_error(r->g));
-    return 0;
+    for (int i = n - 1; shuffle && i > 0; i--) {
+        int j = (int)carc_rng_below(shuffle, (uint32_t)(i + 1)), t = kinds[i];
+        kinds[i] = kinds[j];
+        kinds[j] = t;
+    }
+    for (int i = 1; !shuffle && i < n; i++) /* insertion sort: a few dozen kinds */
+        for (int j = i; j > 0 && supply[kinds[j]] > supply[kinds[j - 1]]; j--) {
+            int t = kinds[j];
+            kinds[j] = kinds[j - 1];
+            kinds[j - 1] = t;
+        }
+}
+
+/* The tiles the hidden draw at step `at` may be named, in the order to
+ * try. Each later move of its player p takes a tile p holds: one p holds
+ * now, one a later draw shown to us gives, or one of p's hidden draws; the
+ * tiles of those moves no held or shown tile accounts for are p's needs,
+ * tried first needed first (the earliest deadline first, which keeps the
+ * hand able to make every move). When p has a hidden draw to spare before
+ * each of its moves, this one may be a tile still held at the end of the
+ * history: then any tile the pile can spare will do, the most plentiful
+ * first. The last rebuild's tile for this draw goes first of all. None at
+ * all (returns -1) when the history asks more of the pile or of a hand
+ * than it can give: a guess made earlier was wrong. */
+static int draw_candidates(const replica *r, scratch *sc, int at, carc_rng *shuffle,
+                           int out[CARC_MAX_KINDS])
+{
+    const replica_step *s = &r->steps[at];
+    int p = s->player, kinds = carc_tile_kinds();
+    demand dm;
+    count_demand(r, sc, at, &dm);
+    for (int q = 0; q < r->players; q++)
+        if (dm.slack[q] < 0)
+            return -1;
+    for (int k = 0; k < kinds; k++)
+        if (dm.spare[k] < 0)
+            return -1;
+    if (!movers_can_hold(r, at, &dm))
+        return -1;
+    unsigned char forbid[CARC_MAX_KINDS], prefer[CARC_MAX_KINDS];
+    passed_over_fits(r, sc, dm.nneeds, at, p, forbid, prefer);
+    int n = 0, last = shuffle ? -1 : s->guess, any = dm.slack[p] >= 1;
+    if (last >= 0 && last < kinds && !forbid[last] &&
+        (dm.need[p][last] || (any && dm.spare[last] >= 1)))
+        out[n++] = last;
+    for (int i = 0; i < dm.nfirst[p]; i++)
+        if (dm.first_need[p][i] != last && !forbid[dm.first_need[p][i]])
+            out[n++] = dm.first_need[p][i];
+    if (!any)
+        return n;
+    /* Tiles the hands must have held first, then the others. */
+    for (int pass = 1; pass >= 0; pass--) {
+        int start = n;
+        for (int k = 0; k < kinds; k++)
+            if (k != last && !dm.need[p][k] && !forbid[k] && prefer[k] == pass && dm.spare[k] >= 1)
+                out[n++] = k;
+        order_kinds(out + start, n - start, dm.supply, shuffle);
+    }
+    return n;
+}
+
+enum { SEARCH_FAIL = -1, SEARCH_GIVE_UP = -2 };
+
+typedef struct search {
+    replica *r;
+    scratch sc;
+    int *snap_turn;
+    long tried, limit;
+    int random; /* tiles held to the end in a random order, no sticky guess */
+    carc_rng rng;
+    int furthest;  /* the furthest step a guess reached, for the error */
+    char why[200]; /* why the guess that went furthest stopped there */
+} search;
+
+/* Notes why a guess stopped at `step`, when it went furthest so far. */
+static void search_failed(search *sr, int step, const char *why)
+{
+    if (step >= sr->furthest) {
+        sr->furthest = step;
+        snprintf(sr->why, sizeof sr->why, "%s", why);
+    }
 }
 
 /* Starts r->g over from the history's beginning. */
@@ -346,25 +485,41 @@ static int new_game(replica *r, char *err, size_t errcap)
     return 0;
 }
 
-/* Replays the history into r->g, hidden draws named as guess `gs` says. */
-static int replay(replica *r, guess *gs, char *err, size_t errcap)
+/* Applies step `i` of the history to r->g: a move, or a draw shown to us.
+ * Returns 0, or -1 with `why`. */
+static int apply_step(replica *r, int i, char *why, size_t whycap)
 {
-    if (new_game(r, err, errcap) != 0)
-        return -1;
-    for (int i = 0; i < r->nsteps; i++) {
-        const replica_step *s = &r->steps[i];
-        if (s->is_draw) {
-            if (name_draw(r, gs, i, err, errcap) != 0)
-                return -1;
-            continue;
-        }
-        if (!carc_game_over(r->g) && strcmp(s->move, "end") != 0 &&
-            carc_game_current_player(r->g) != s->player)
-            return replica_fail(err, errcap, "turn %d is player %d's, not player %d's", r->turn,
-                                carc_game_current_player(r->g) + 1, s->player + 1);
-        if (replica_play_move(r, s->move, err, errcap) != 0)
-            return -1;
+    const replica_step *s = &r->steps[i];
+    if (s->is_draw) {
+        int due = -1;
+        if (carc_game_draw_due(r->g, &due) == 0 || due != s->player)
+            return replica_fail(why, whycap,
+                                "the server's draw for player %d after turn %d is not one the "
+                                "rules make",
+                                s->player + 1, r->turn);
+        if (carc_game_draw(r->g, s->player, s->kind) != CARC_OK)
+            return replica_fail(why, whycap, "player %d's draw after turn %d: %s", s->player + 1,
+                                r->turn, carc_game_error(r->g));
+        return 0;
     }
+    if (!carc_game_over(r->g) && strcmp(s->move, "end") != 0 &&
+        carc_game_current_player(r->g) != s->player)
+        return replica_fail(why, whycap, "turn %d is player %d's, not player %d's", r->turn,
+                            carc_game_current_player(r->g) + 1, s->player + 1);
+    if (!r->steps[i].fits_known) {
+        kinds_fitting(r->g, r->steps[i].fits);
+        r->steps[i].pile_left = carc_game_tiles_left(r->g, NULL);
+        r->steps[i].fits_known = 1;
+    }
+    int pile = carc_game_tiles_left(r->g, NULL), draws = carc_game_draw_count(r->g);
+    if (replica_play_move(r, s->move, why, whycap) != 0)
+        return -1;
+    /* Whether a discard's tile went back depends on public counts only
+     * (the pile's and the hands' sizes, the moves and draws made), so
+     * any guess that gets here tells it for every later one. */
+    if (strncmp(s->move, "discard ", 8) == 0)
+        r->steps[i].back =
+            carc_game_tiles_left(r->g, NULL) - pile + (carc_game_draw_count(r->g) - draws) > 0;
     return 0;
 }
 
@@ -378,55 +533,168 @@ static int digest_agrees(const replica *r, const json_t *event)
     return !digest || strcmp(digest, ours) == 0;
 }
 
+/* The game before the hidden draw at `depth`, kept to try another tile
+ * (r->snaps has room for every hidden draw: see replica_hand_rebuild). */
+static int snapshot(search *sr, int depth)
+{
+    replica *r = sr->r;
+    if (depth == r->nsnaps) {
+        carc_game *copy = carc_game_clone(r->g);
+        if (!copy)
+            return -1;
+        r->snaps[r->nsnaps++] = copy;
+    } else if (carc_game_copy(r->snaps[depth], r->g) != CARC_OK)
+        return -1;
+    sr->snap_turn[depth] = r->turn;
+    return 0;
+}
+
+/* Follows the history from step `step` (r->g is the game before it),
+ * naming each hidden draw by trying its candidates in turn, depth first,
+ * until the whole history plays and ends with the event's digest. */
+static int search_from(search *sr, int step, int depth, const json_t *event)
+{
+    replica *r = sr->r;
+    char why[200];
+    for (; step < r->nsteps; step++) {
+        const replica_step *s = &r->steps[step];
+        if (s->is_draw && s->kind < 0)
+            break;
+        if (apply_step(r, step, why, sizeof why) != 0) {
+            search_failed(sr, step, why);
+            return SEARCH_FAIL;
+        }
+    }
+    if (step == r->nsteps) {
+        if (!r->end_fits_known) {
+            kinds_fitting(r->g, r->end_fits);
+            r->end_pile_left = carc_game_tiles_left(r->g, NULL);
+            r->end_fits_known = 1;
+        }
+        if (digest_agrees(r, event))
+            return 0;
+        snprintf(why, sizeof why, "the server's digest is %s (turn %d)",
+                 json_string_value(json_object_get(event, "digest")), r->turn);
+        search_failed(sr, step, why);
+        return SEARCH_FAIL;
+    }
+    const replica_step *s = &r->steps[step];
+    int due = -1;
+    if (carc_game_draw_due(r->g, &due) == 0 || due != s->player) {
+        snprintf(why, sizeof why,
+                 "the server's draw for player %d after turn %d is not one the rules make",
+                 s->player + 1, r->turn);
+        search_failed(sr, step, why);
+        return SEARCH_FAIL;
+    }
+    int cand[CARC_MAX_KINDS],
+        n = draw_candidates(r, &sr->sc, step, sr->random ? &sr->rng : NULL, cand);
+    if (n < 0) {
+        snprintf(why, sizeof why, "player %d plays tiles no draw gave them (turn %d)",
+                 s->player + 1, r->turn);
+        search_failed(sr, step, why);
+        return SEARCH_FAIL;
+    }
+    if (snapshot(sr, depth) != 0)
+        return SEARCH_GIVE_UP;
+    for (int i = 0; i < n; i++) {
+        if (++sr->tried > sr->limit)
+            return SEARCH_GIVE_UP;
+        if (i > 0) {
+            carc_game_copy(r->g, r->snaps[depth]);
+            r->turn = sr->snap_turn[depth];
+        }
+        if (carc_game_draw(r->g, s->player, cand[i]) != CARC_OK)
+            continue;
+        int found = search_from(sr, step + 1, depth + 1, event);
+        if (found != SEARCH_FAIL)
+            return found;
+    }
+    return SEARCH_FAIL;
+}
+
+/* Notes how the rebuild named each hidden draw, the first tile to try
+ * for it next time. */
+static void keep_guesses(replica *r)
+{
+    int d = 0;
+    for (int i = 0; i < r->nsteps; i++) {
+        replica_step *s = &r->steps[i];
+        if (!s->is_draw)
+            continue;
+        int kind = -1;
+        if (carc_game_draw_at(r->g, d++, NULL, &kind, NULL) == CARC_OK && s->kind < 0)
+            s->guess = kind;
+    }
+}
+
 int replica_hand_rebuild(replica *r, const json_t *event, char *err, size_t errcap)
 {
-    guess gs = {.rng = carc_rng_seed(REPLICA_DEAL_SEED)};
-    gs.assigned = calloc((size_t)(r->nsteps ? r->nsteps : 1), sizeof(int));
-    if (!gs.assigned)
-        return replica_fail(err, errcap, "out of memory");
-    /* Which tiles the hidden hands hold can change who moves (with
-     * reshuffle a seat whose tiles fit nowhere is skipped while the pile
-     * holds only such tiles) and when the game ends: the server's history
-     * says which. When a guess disagrees, the next one gives the played
-     * tiles to other draws and the tiles still held are chosen among
-     * those that fit where it went wrong, or those that do not. */
-    int status = -1, kinds = carc_tile_kinds(), per_pass = REBUILD_TRIES + kinds;
-    /* Four passes: the pile's demand counted without and with the tiles
-     * discards send back; then both again keeping out of the hidden draws
-     * the kinds that a draw shown to us did not find. */
-    for (int n = 0; status != 0 && n < 4 * per_pass; n++) {
-        int attempt = n % per_pass;
-        gs.net_of_returns = (n / per_pass) % 2;
-        gs.use_avoid = n >= 2 * per_pass;
-        /* Attempt 0 the last rebuild's guess; 1..kinds the same with each
-         * kind for its first draw it cannot keep; then three sticky ones
-         * and six with the oldest or newest draw, each with no preference,
-         * tiles that fit, tiles that do not; then random ones. */
-        int a = attempt - kinds;
-        gs.candidate = attempt >= 1 && attempt <= kinds ? attempt - 1 : -1;
-        gs.candidate_tried = 0;
-        gs.slot_rule = attempt <= kinds ? SLOT_STICKY
-                       : a < 4          ? SLOT_STICKY
-                       : a < 10         ? SLOT_OLDEST + a % 2
-                       : a % 2          ? SLOT_STICKY_RANDOM
-                                        : SLOT_RANDOM;
-        gs.prefer = attempt <= kinds ? PREFER_ANY : a % 3;
-        gs.random_order = a >= 10;
-        if (assign_played(r, &gs, err, errcap) != 0)
-            break;
-        int replayed = replay(r, &gs, err, errcap) == 0;
-        if (replayed && digest_agrees(r, event)) {
+    int hidden = 1;
+    for (int i = 0; i < r->nsteps; i++)
+        hidden += r->steps[i].is_draw && r->steps[i].kind < 0;
+    search sr = {.r = r, .furthest = -1};
+    /* Who moves after the history: a move event's `next`, a state's
+     * `to_move` (none: the game is over, or nothing said). */
+    const json_t *next = json_object_get(json_object_get(event, "next"), "player");
+    if (!next)
+        next = json_object_get(event, "to_move");
+    r->next_player = json_is_integer(next) && json_integer_value(next) >= 0 &&
+                             json_integer_value(next) < r->players
+                         ? (int)json_integer_value(next)
+                         : -1;
+    size_t steps = (size_t)r->nsteps + 1;
+    /* Room for a copy of the game at each hidden draw (its games kept). */
+    int room = hidden > r->nsnaps ? hidden : r->nsnaps;
+    carc_game **snaps = realloc(r->snaps, (size_t)room * sizeof(carc_game *));
+    if (snaps)
+        r->snaps = snaps;
+    sr.snap_turn = calloc((size_t)hidden, sizeof *sr.snap_turn);
+    sr.sc.events = calloc(2 * steps, sizeof *sr.sc.events);
+    sr.sc.needs = calloc(steps, sizeof *sr.sc.needs);
+    int status = -1, ok = snaps && sr.snap_turn && sr.sc.events && sr.sc.needs;
+    for (int q = 0; q < r->players; q++)
+        ok = ok && (sr.sc.hidden_steps[q] = calloc(steps, sizeof(int))) != NULL;
+    if (!ok)
+        replica_fail(err, errcap, "out of memory");
+    else {
+        /* The first search keeps the last rebuild's guesses and tries the
+         * most plentiful tiles first for those held to the end; it can
+         * spend its tries deep in the history while a tile drawn early
+         * was wrong (held by a seat that must, or must not, have had a
+         * tile that fits, when the pile had none). So it starts again,
+         * each time with those tiles in another random order, within the
+         * budget; a search that ends without its budget spent has tried
+         * every guess the history allows. */
+        int found = SEARCH_GIVE_UP;
+        for (int attempt = 0; found == SEARCH_GIVE_UP && sr.tried < SEARCH_BUDGET; attempt++) {
+            sr.random = attempt > 0;
+            sr.rng = carc_rng_seed((uint64_t)attempt);
+            sr.limit = sr.tried + (attempt == 0 ? SEARCH_FIRST : SEARCH_AGAIN);
+            if (sr.limit > SEARCH_BUDGET)
+                sr.limit = SEARCH_BUDGET;
+            if (new_game(r, sr.why, sizeof sr.why) != 0) {
+                found = SEARCH_FAIL;
+                break;
+            }
+            found = search_from(&sr, 0, 0, event);
+        }
+        if (found == 0) {
             status = 0;
             keep_guesses(r);
-        } else if (replayed)
-            snprintf(err, errcap, "the server's digest is %s (turn %d)",
-                     json_string_value(json_object_get(event, "digest")), r->turn);
-        /* The next guesses prefer by what fits where this one went wrong
-         * (the move it could not follow, or the end: who moves next). */
-        if (status != 0 && r->g)
-            kinds_that_fit(r, gs.fits);
+        } else if (found == SEARCH_GIVE_UP)
+            replica_fail(err, errcap,
+                         "no guess at the hidden tiles follows the game after %ld "
+                         "tries (the furthest: %s)",
+                         sr.tried, sr.why);
+        else
+            replica_fail(err, errcap, "%s", sr.why);
     }
-    free(gs.assigned);
+    free(sr.snap_turn);
+    free(sr.sc.events);
+    free(sr.sc.needs);
+    for (int q = 0; q < r->players; q++)
+        free(sr.sc.hidden_steps[q]);
     return status;
 }
 

@@ -16,11 +16,13 @@ int replica_hand_add_draws(replica *r, const json_t *draws, char *err, size_t er
  * Returns 0 or -1. */
 int replica_hand_add_move(replica *r, int player, const char *move, char *err, size_t errcap);
 /* Makes `r->g` the game of the history: every draw named as shown, each
- * hidden one as a tile the seat later plays from it or, while it is still
- * held, a tile no known later draw needs, guessed again until the game
- * has the `digest` of `event` (the state or move event just taken; none:
- * nothing to check). Returns 0, or -1 with `err` (the history cannot be
- * followed). */
+ * hidden one by a search for tiles the whole history agrees with (each
+ * move's tile in its seat's hand, each draw's tile in the pile, the turns
+ * in the server's order) that ends with the `digest` of `event` (the
+ * state or move event just taken; none: nothing to check) and, with its
+ * `next` (or a state's `to_move`), knows who moves next. Returns 0, or -1
+ * with `err` (no guess follows the history, or none was found within
+ * the search's budget). */
 int replica_hand_rebuild(replica *r, const json_t *event, char *err, size_t errcap);
 /* Checks the `hand` and `hands` of a state or move event against the
  * replica's hands. Returns 0, or -1 with `err`. */

@@ -317,11 +317,19 @@ static json_t *hands_json(const carc_game *g, int seat, int open)
  * to a replica: the `state` at the start, then every `move` event. Returns
  * 0 when the replica followed it to the end with the same scores, else -1
  * with the reason in `err`. */
-static int follow_hand_game(const char *names, int players, uint64_t seed, int seat, char *err,
-                            size_t errcap)
+static int follow_hand_game(const char *names, const char *expansions, int players, uint64_t seed,
+                            int seat, char *err, size_t errcap)
 {
     carc_rules rules = carc_rules_standard();
     assert_int_equal(carc_rules_parse(names, &rules, NULL, 0), CARC_OK);
+    json_t *exp = json_array();
+    char names_copy[100];
+    snprintf(names_copy, sizeof names_copy, "%s", expansions);
+    for (char *save = NULL, *t = strtok_r(names_copy, ",", &save); t;
+         t = strtok_r(NULL, ",", &save)) {
+        rules.expansions |= carc_expansion_flag(t);
+        json_array_append_new(exp, json_string(t));
+    }
     int open = (rules.flags & CARC_RULE_OPEN_HANDS) != 0;
     carc_game *g = carc_game_new(players, &rules, seed);
     assert_non_null(g);
@@ -337,6 +345,7 @@ static int follow_hand_game(const char *names, int players, uint64_t seed, int s
     carc_tile_on_board start;
     carc_game_tile_info(g, 0, &start);
     json_object_set_new(st, "start", json_pack("{s:s}", "tile", carc_tile_id(start.kind)));
+    json_object_set_new(st, "expansions", exp);
     replica r;
     replica_init(&r);
     int status = replica_load_state(&r, st, err, errcap);
@@ -351,8 +360,10 @@ static int follow_hand_game(const char *names, int players, uint64_t seed, int s
                                turn, "player", player, "move", text, "scores", scores_json(g),
                                "draws", draws_json(g, turn + 1, seat, open), "hands",
                                hands_json(g, seat, open), "digest", digest_json(g));
-        if (carc_game_over(g))
-            json_object_set_new(ev, "next", json_null());
+        json_object_set_new(ev, "next",
+                            carc_game_over(g)
+                                ? json_null()
+                                : json_pack("{s:i}", "player", carc_game_current_player(g)));
         if (replica_apply_move(&r, ev, err, errcap) != 1)
             status = -1;
         json_decref(ev);
@@ -378,26 +389,36 @@ static void test_replica_follows_hand_games(void **state)
 {
     (void)state;
     static const struct {
-        const char *rules;
+        const char *rules, *expansions;
         int players, games;
     } cases[] = {
-        {"hand=3", 2, 20},
-        {"hand=1", 3, 10},
-        {"hand=2,reshuffle,table=7x7", 2, 150},
-        {"hand=3,reshuffle,table=5x5,table-edge-completes", 3, 100},
-        {"hand=2,open-hands,reshuffle,table=7x7", 2, 30},
-        {"hand=2", 8, 4},
-        {"hand=1,start-in-pile", 2, 5},
+        {"hand=3", "", 2, 20},
+        {"hand=1", "", 3, 10},
+        {"hand=2,reshuffle,table=7x7", "", 2, 150},
+        {"hand=3,reshuffle,table=5x5,table-edge-completes", "", 3, 100},
+        {"hand=2,open-hands,reshuffle,table=7x7", "", 2, 30},
+        {"hand=2", "", 8, 4},
+        {"hand=1,start-in-pile", "", 2, 5},
+        {"hand=2,reshuffle,table=7x7", "", 4, 20},
+        {"hand=3,reshuffle,table=9x9", "river,inns-cathedrals,traders-builders", 3, 20},
+        {"hand=1,reshuffle,table=5x5", "traders-builders", 2, 20},
     };
+    /* A longer run: CARC_REPLICA_GAMES=N plays N times as many games, from
+     * seed CARC_REPLICA_SEED on (docs/tests.md). */
+    const char *times = getenv("CARC_REPLICA_GAMES"), *from = getenv("CARC_REPLICA_SEED");
+    int scale = times && atoi(times) > 0 ? atoi(times) : 1;
+    unsigned base = from ? (unsigned)strtoul(from, NULL, 10) : 1000u;
     int failed = 0;
     char err[300] = "";
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
-        for (int i = 0; i < cases[c].games; i++) {
-            int seat = i % cases[c].players;
-            if (follow_hand_game(cases[c].rules, cases[c].players, 1000u + (uint64_t)i, seat, err,
-                                 sizeof err) != 0) {
-                fprintf(stderr, "%s, %d players, seed %d, seat %d: %s\n", cases[c].rules,
-                        cases[c].players, 1000 + i, seat, err);
+        for (int i = 0; i < cases[c].games * scale; i++) {
+            /* Each seat in turn, then a spectator (every hand hidden). */
+            int seat = i % (cases[c].players + 1);
+            seat = seat == cases[c].players ? -1 : seat;
+            if (follow_hand_game(cases[c].rules, cases[c].expansions, cases[c].players,
+                                 base + (uint64_t)i, seat, err, sizeof err) != 0) {
+                fprintf(stderr, "%s [%s], %d players, seed %u, seat %d: %s\n", cases[c].rules,
+                        cases[c].expansions, cases[c].players, base + (unsigned)i, seat, err);
                 failed++;
             }
         }
