@@ -11,7 +11,7 @@
 set -eu
 
 PLAY_PACKAGES="build-essential cmake pkg-config libjansson-dev libncurses-dev \
-libwebsockets-dev libwebsockets-evlib-ev libev-dev libsqlite3-dev libpq-dev libhiredis-dev libssl-dev libsodium-dev libcurl4-openssl-dev zlib1g-dev"
+libwebsockets-dev libwebsockets-evlib-ev libev-dev libsqlite3-dev libpq-dev libhiredis-dev libssl-dev libsodium-dev libcurl4-openssl-dev zlib1g-dev esbuild"
 TEST_PACKAGES="libcmocka-dev clang-format clang-tidy cppcheck shellcheck clang libclang-rt-14-dev tmux \
 python3 python3-websocket chromium openssl postgresql haproxy redis-server"
 

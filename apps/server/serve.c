@@ -76,11 +76,16 @@ static int is_dir(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* The default static folder: the source tree's web/ (known at build
- * time), else web/ beside the program, else the installed
- * ../share/carcassonne/web (`cmake --install`); NULL when none exists. */
+/* The default static folder: the build folder's bundled client, else the
+ * source tree's web/ (both known at build time), else web/ beside the
+ * program, else the installed ../share/carcassonne/web (`cmake
+ * --install`); NULL when none exists. */
 static const char *default_static(char *buf, size_t cap)
 {
+#ifdef CARC_BUILT_WEB_DIR
+    if (is_dir(CARC_BUILT_WEB_DIR))
+        return CARC_BUILT_WEB_DIR;
+#endif
 #ifdef CARC_SOURCE_WEB_DIR
     if (is_dir(CARC_SOURCE_WEB_DIR))
         return CARC_SOURCE_WEB_DIR;

@@ -17,5 +17,9 @@ if ! cmp -s "$here/package-lock.json" "$out/node/package-lock.json" ||
     cp "$here/package.json" "$here/package-lock.json" "$out/node/"
     (cd "$out/node" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
 fi
-CARCASSONNE=$bin WEB_DIR="$here/../../web" ARTEFACTS="$out/artefacts" \
+# The client as the server serves it: the build folder's bundle (the
+# top CMakeLists.txt) when there is one, else web/'s modules.
+web="$here/../../web"
+[ -f "$(dirname "$bin")/web/js/app.js" ] && web="$(dirname "$bin")/web"
+CARCASSONNE=$bin WEB_DIR="${WEB_DIR:-$web}" ARTEFACTS="$out/artefacts" \
     WEB_NODE_MODULES="$out/node/node_modules" exec node "$here/${WEB_SCRIPT:-web.test.mjs}" ${3:+"$3"}

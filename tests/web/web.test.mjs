@@ -849,6 +849,10 @@ await test('two browsers play each other; one reloads mid-game and resumes', asy
       await bob.waitForSelector('#table-view[data-status=playing]');
       const me = await bob.$eval('.player:nth-child(2) .name', (e) => e.textContent);
       check(me.includes('Bob') && me.includes('(you)'), `Bob is seated again after the reload (${me})`);
+      // The 20th move may still be on its way over the old connection when
+      // the page reloads: its event reaches the new one after the state.
+      await bob.waitForFunction(() => document.querySelectorAll('#board .tiles use').length >= 21,
+        null, { timeout: 10000 }).catch(() => {});
       const tiles = await bob.$$eval('#board .tiles use', (u) => u.length);
       check(tiles === 21, `the board came back (${tiles} tiles)`);
     }

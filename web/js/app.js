@@ -5,20 +5,29 @@
 
 import { Connection, socketUrl } from './net.js';
 import { Catalogue } from './tiles.js';
-import { Lobby } from './lobby.js';
 import { TableView } from './tableview.js';
-import { ReplayView } from './replay.js';
 import * as store from './store.js';
 import { MyGames } from './mygames.js';
-import { showPlayer, showLeaderboard } from './ratings.js';
-import { showRules } from './rules.js';
 import { initTheme } from './theme.js';
 import { mirrorDisabled } from './buttons.js';
+
+// The screens a table does not need (the lobby, the replay viewer, the
+// rules, the player pages, the tutorial) are loaded when first shown, so
+// that opening a table's address loads only the table's code.
 
 const $ = (s) => document.querySelector(s);
 const conn = new Connection(socketUrl());
 const games = new MyGames(conn); // the title's count of games waiting, notifications
 let catalogue = null, lobby = null, view = null;
+
+// The lobby, made the first time it is shown.
+async function theLobby() {
+  if (!lobby) {
+    const { Lobby } = await import('./lobby.js');
+    lobby ??= new Lobby($('#lobby-view'), conn, (id) => go(`/?t=${encodeURIComponent(id)}`), games);
+  }
+  return lobby;
+}
 
 function status(text, lost = false) {
   const el = $('#status');
@@ -80,16 +89,17 @@ async function route(record = null) {
   $('#rules-link').removeAttribute('target');
   // The rules (/rules, /?rules=SECTION): the section asked for in view.
   if (params.has('rules') || location.pathname.replace(/\/$/, '') === '/rules') {
-    lobby.hide();
+    lobby?.hide();
     screen('page-view');
     games.setTitle('Rules: Carcassonne');
+    const { showRules } = await import('./rules.js');
     showRules($('#page'), catalogue, params.get('rules') || 'base');
     return;
   }
   // The tutorial (/learn, /?learn=LESSON): the lesson asked for, else the
   // first one not done yet.
   if (params.has('learn') || location.pathname.replace(/\/$/, '') === '/learn') {
-    lobby.hide();
+    lobby?.hide();
     screen('learn-view');
     games.setTitle('Learn: Carcassonne');
     try {
@@ -105,16 +115,18 @@ async function route(record = null) {
   // A player page (/?player=NAME) or the leaderboard (/?leaderboard=duel).
   const player = params.get('player'), board = params.get('leaderboard');
   if (player || board !== null) {
-    lobby.hide();
+    lobby?.hide();
     screen('page-view');
     games.setTitle(player ? `${player}: Carcassonne` : 'Leaderboard: Carcassonne');
+    const { showPlayer, showLeaderboard } = await import('./ratings.js');
     if (player) await showPlayer($('#page'), player);
     else await showLeaderboard($('#page'), board || 'duel');
     return;
   }
   if (replay && (replay !== 'file' || record)) {
-    lobby.hide();
+    lobby?.hide();
     screen('replay-view');
+    const { ReplayView } = await import('./replay.js');
     view = new ReplayView($('#replay-view'), conn, catalogue);
     games.setTitle('Carcassonne: replay');
     try {
@@ -127,11 +139,11 @@ async function route(record = null) {
   }
   if (!id) {
     screen('lobby-view');
-    lobby.show();
+    (await theLobby()).show();
     games.setTitle('Carcassonne');
     return;
   }
-  lobby.hide();
+  lobby?.hide();
   screen('table-view');
   games.setTitle(`Carcassonne: table ${id}`, id);
   view = new TableView($('#table-view'), conn, catalogue, id, games);
@@ -167,7 +179,6 @@ async function main() {
     }
   });
   status('connected');
-  lobby = new Lobby($('#lobby-view'), conn, (id) => go(`/?t=${encodeURIComponent(id)}`), games);
   games.poll(); // the title's count from the first screen on
   $('#home').onclick = (e) => {
     e.preventDefault();

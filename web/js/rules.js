@@ -6,6 +6,7 @@
 
 import { SIZE } from './tiles.js';
 import { meepleSvg, badge } from './players.js';
+export { rulesSectionsFor, rulesUrl } from './rulelinks.js';
 
 const esc = (s) => String(s ?? '').replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -99,19 +100,6 @@ ${tileStrip(cat, 'traders-builders')}` },
 
 function meepleIconInline(p, figure) {
   return `<svg width="16" height="18" viewBox="-14 -16 28 32" aria-hidden="true">${meepleSvg(p, 0, 0, false, '', figure)}</svg>`;
-}
-
-// The sections a table's rules open at, most specific first: its house
-// rules, then its expansions, else the base game. `state`: a table's
-// state (rules as the record's words, expansions' names).
-export function rulesSectionsFor(state) {
-  const rules = (state?.rules || []).map((r) => `rule-${String(r).split('=')[0]}`);
-  return [...rules, ...(state?.expansions || []), 'base'];
-}
-
-// The address of the rules for a table, opened at its first section.
-export function rulesUrl(state) {
-  return `/?rules=${encodeURIComponent(rulesSectionsFor(state)[0])}`;
 }
 
 // Fills `el` with the whole rules page, with a table of contents, and

@@ -2,7 +2,7 @@
 // Table, draws the board and the side panel, runs our turn, and announces
 // what happens in an aria-live region.
 
-import { rulesUrl } from './rules.js';
+import { rulesUrl } from './rulelinks.js';
 import { Board } from './board.js';
 import { Table, parseMove, isLogged } from './game.js';
 import { Turn } from './turn.js';
