@@ -1,7 +1,9 @@
 #!/bin/sh
 # lint.sh: clang-format (no changes needed), clang-tidy and cppcheck over
-# the C sources, shellcheck over the shell scripts. Needs a configured
-# build/ (compile_commands.json).
+# the C sources, shellcheck over the shell scripts, ESLint over the
+# browser client and its tests. Needs a configured build/
+# (compile_commands.json), and Node.js with npm for ESLint (pinned in
+# tools/eslint/package-lock.json, installed there by npm ci).
 set -eu
 cd "$(dirname "$0")/.."
 sources=$(git ls-files '*.c' '*.h')
@@ -19,4 +21,11 @@ echo "== clang-tidy"
 # One clang-tidy per core, eight files each; any finding fails the run.
 git ls-files 'src/*.c' 'apps/*.c' 'tools/*.c' |
     xargs -P "$(nproc)" -n 8 clang-tidy -p build --quiet 2>/dev/null
+echo "== eslint"
+eslint_dir=tools/eslint
+if ! cmp -s "$eslint_dir/package-lock.json" "$eslint_dir/node_modules/.installed-lock.json"; then
+    (cd "$eslint_dir" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
+    cp "$eslint_dir/package-lock.json" "$eslint_dir/node_modules/.installed-lock.json"
+fi
+"$eslint_dir/node_modules/.bin/eslint" --config "$eslint_dir/eslint.config.mjs" web/js tests/web
 echo "lint: clean"
