@@ -236,7 +236,7 @@ static int guest_solver(json_t *body, stored_puzzle_rating *out)
         number_field(body, "attempts", 0, 1e9, &none, &attempts) != 0)
         return -1;
     out->streak = (int)streak;
-    out->best_streak = (int)best;
+    out->best_streak = best > streak ? (int)best : (int)streak;
     out->attempts = (int)attempts;
     return 0;
 }
