@@ -66,10 +66,10 @@ typedef struct maker {
     const options *o;
     carc_player *review, *check, *greedy;
     json_t *puzzles;
-    const char *source; /* the record's name in ids: "base-155k-0003" */
-    carc_game *before;  /* the position before the next move */
-    int kept;           /* puzzles of this record */
-    long examined;      /* positions reviewed */
+    char source[96];   /* the record's name in ids: "base-155k-0003" */
+    carc_game *before; /* the position before the next move */
+    int kept;          /* puzzles of this record */
+    long examined;     /* positions reviewed */
 } maker;
 
 static json_t *rounded(double v, double scale)
@@ -195,8 +195,8 @@ static void goal_of(const carc_game *pos, const ranking *r, goal *out)
     snprintf(out->why, sizeof out->why,
              "%s: %d point%s now; chance to win %.0f%% (the next best move %.0f%%), expected "
              "margin %+.1f (the next best %+.1f)",
-             says, out->points, out->points == 1 ? "" : "s",
-             100.0 * best->win, 100.0 * next->win, best->margin, next->margin);
+             says, out->points, out->points == 1 ? "" : "s", 100.0 * best->win, 100.0 * next->win,
+             best->margin, next->margin);
 }
 
 /* --- One puzzle --------------------------------------------------------------------------- */
@@ -222,7 +222,7 @@ static json_t *move_json(const carc_game *pos, const carc_move_eval *e)
 
 static json_t *puzzle_json(maker *m, const carc_game *pos, int index, const ranking *r)
 {
-    char id[96], text[32], *record = malloc(CARC_RECORD_MAX_BYTES);
+    char id[sizeof m->source + 16], text[32], *record = malloc(CARC_RECORD_MAX_BYTES);
     if (!record)
         return NULL;
     carc_record_write(pos, NULL, record, CARC_RECORD_MAX_BYTES);
@@ -336,10 +336,8 @@ static int from_record(maker *m, const char *path)
         fprintf(stderr, "carcassonne puzzles: %s: line %d: %s\n", path, err.line, err.message);
         status = EXIT_INVALID;
     } else if (carc_game_rules(g).hand == 0) {
-        char source[96];
-        source_name(path, source, sizeof source);
+        source_name(path, m->source, sizeof m->source);
         carc_rules rules = carc_game_rules(g);
-        m->source = source;
         m->kept = 0;
         m->before = carc_game_new(carc_game_players(g), &rules, m->o->seed);
         carc_game *end =
@@ -373,9 +371,8 @@ static int parse_args(options *o, int argc, char **argv)
                 o->from[o->nfrom++] = argv[++i];
             continue;
         }
-        int valued = strcmp(a, "--out") == 0 || strcmp(a, "--ms") == 0 ||
-                     strcmp(a, "--max") == 0 || strcmp(a, "--per-game") == 0 ||
-                     strcmp(a, "--seed") == 0;
+        int valued = strcmp(a, "--out") == 0 || strcmp(a, "--ms") == 0 || strcmp(a, "--max") == 0 ||
+                     strcmp(a, "--per-game") == 0 || strcmp(a, "--seed") == 0;
         if (!valued)
             return cli_usage_error("puzzles", "unknown argument '%s'", a);
         if (i + 1 >= argc)
@@ -416,19 +413,19 @@ static int write_set(const maker *m, const options *o)
     char review[64], check[64];
     snprintf(review, sizeof review, "mcts:ms=%ld,threads=1", o->ms);
     snprintf(check, sizeof check, "mcts:ms=%ld,threads=1", o->ms * CHECK_FACTOR);
-    json_t *root = json_pack(
-        "{s:i, s:{s:s, s:s, s:f, s:f, s:i}, s:O}", "version", 1, "criteria", "review", review,
-        "check", check, "win_gap", WIN_GAP, "margin_gap", MARGIN_GAP, "min_moves", MIN_MOVES,
-        "puzzles", m->puzzles);
+    json_t *root = json_pack("{s:i, s:{s:s, s:s, s:f, s:f, s:i}, s:O}", "version", 1, "criteria",
+                             "review", review, "check", check, "win_gap", WIN_GAP, "margin_gap",
+                             MARGIN_GAP, "min_moves", MIN_MOVES, "puzzles", m->puzzles);
     size_t flags = JSON_INDENT(1) | JSON_REAL_PRECISION(6);
-    int rc = root ? (strcmp(o->out, "-") == 0 ? json_dumpf(root, stdout, flags)
-                                              : json_dump_file(root, o->out, flags))
+    const char *out = o->out ? o->out : "-";
+    int to_stdout = strcmp(out, "-") == 0;
+    int rc = root ? (to_stdout ? json_dumpf(root, stdout, flags) : json_dump_file(root, out, flags))
                   : -1;
-    if (rc == 0 && strcmp(o->out, "-") == 0)
+    if (rc == 0 && to_stdout)
         putchar('\n');
     json_decref(root);
     if (rc != 0)
-        fprintf(stderr, "carcassonne puzzles: cannot write %s\n", o->out);
+        fprintf(stderr, "carcassonne puzzles: cannot write %s\n", out);
     return rc == 0 ? EXIT_OK : EXIT_INVALID;
 }
 
@@ -450,8 +447,11 @@ int cmd_puzzles(int argc, char **argv)
     char review[64], check[64];
     snprintf(review, sizeof review, "mcts:ms=%ld,threads=1", o.ms);
     snprintf(check, sizeof check, "mcts:ms=%ld,threads=1", o.ms * CHECK_FACTOR);
-    maker m = {&o, player(review, o.seed), player(check, o.seed + 1), player("greedy", o.seed),
-               json_array(), NULL, NULL, 0, 0};
+    maker m = {.o = &o,
+               .review = player(review, o.seed),
+               .check = player(check, o.seed + 1),
+               .greedy = player("greedy", o.seed),
+               .puzzles = json_array()};
     int status = m.review && m.check && m.greedy && m.puzzles ? EXIT_OK : EXIT_INVALID;
     for (int i = 0; i < o.nfrom && status == EXIT_OK; i++) {
         if ((long)json_array_size(m.puzzles) >= o.max)

@@ -41,10 +41,10 @@ static const struct {
     const char *path;
     int post;
 } routes[ROUTE_COUNT] = {
-    {"/api/signup", 1},   {"/api/login", 1},          {"/api/logout", 1},
-    {"/api/password", 1}, {"/api/account/delete", 1}, {"/api/me", 0},
-    {"/api/players/", 0}, {"/api/leaderboard", 0},    {"/api/account/webhook", 1},
-    {"/api/puzzles/daily", 0}, {"/api/puzzles/next", 0}, {"/api/puzzles/", 1},
+    {"/api/signup", 1},        {"/api/login", 1},          {"/api/logout", 1},
+    {"/api/password", 1},      {"/api/account/delete", 1}, {"/api/me", 0},
+    {"/api/players/", 0},      {"/api/leaderboard", 0},    {"/api/account/webhook", 1},
+    {"/api/puzzles/daily", 0}, {"/api/puzzles/next", 0},   {"/api/puzzles/", 1},
 };
 
 /* The end of an attempt's path, after the puzzle's id. */
@@ -732,8 +732,7 @@ static void do_puzzles(api_req *q, json_t *root)
     } else {
         char id[STORED_PUZZLE_ID_BYTES];
         attempt_id(q, id, sizeof id);
-        body = puzzle_api_attempt(q->A->puzzles, q->A->store, account, id, root, now_ms(),
-                                  &status);
+        body = puzzle_api_attempt(q->A->puzzles, q->A->store, account, id, root, now_ms(), &status);
     }
     /* Chances and margins as the set has them (0.639, not 0.63900000000000001). */
     reply_dumped(q, status, body, JSON_COMPACT | JSON_REAL_PRECISION(8));

@@ -32,8 +32,8 @@ static json_t *storage_failed(storage *store, unsigned *status)
 
 static stored_puzzle_rating new_solver(void)
 {
-    return (stored_puzzle_rating){GLICKO2_START_RATING, GLICKO2_START_RD,
-                                  GLICKO2_START_VOLATILITY, 0, 0, 0};
+    return (stored_puzzle_rating){
+        GLICKO2_START_RATING, GLICKO2_START_RD, GLICKO2_START_VOLATILITY, 0, 0, 0};
 }
 
 /* The rating of puzzle `p`: stored, else its starting one. 0, or -1. */
@@ -41,7 +41,8 @@ static int rating_of(storage *store, const puzzle *p, stored_puzzle_rating *out)
 {
     int found = storage_puzzle_rating(store, p->id, out);
     if (found == 0)
-        *out = (stored_puzzle_rating){p->rating, PUZZLE_START_RD, GLICKO2_START_VOLATILITY, 0, 0, 0};
+        *out =
+            (stored_puzzle_rating){p->rating, PUZZLE_START_RD, GLICKO2_START_VOLATILITY, 0, 0, 0};
     return found < 0 ? -1 : 0;
 }
 
@@ -62,8 +63,8 @@ static json_t *round1(double v)
 static json_t *solver_json(const stored_puzzle_rating *r)
 {
     return json_pack("{s:o, s:o, s:f, s:i, s:i, s:i}", "rating", round1(r->rating), "rd",
-                     round1(r->rd), "volatility", r->volatility, "attempts", r->attempts,
-                     "streak", r->streak, "best_streak", r->best_streak);
+                     round1(r->rd), "volatility", r->volatility, "attempts", r->attempts, "streak",
+                     r->streak, "best_streak", r->best_streak);
 }
 
 /* The question of `p` with its rating now, and the solver's. */
@@ -154,6 +155,32 @@ static int all_ratings(const puzzle_set *set, storage *store, double *ratings)
     return 0;
 }
 
+/* The answer of `next`: the puzzle nearest `target` that is neither
+ * attempted (`skip`) nor listed in `exclude`, else one not listed, else
+ * any; `listed` and `skip` hold a byte a puzzle. */
+static json_t *nearest(const puzzle_set *set, storage *store, double target, const double *ratings,
+                       const char *exclude, unsigned char *listed, unsigned char *skip,
+                       const stored_puzzle_rating *solver, unsigned *status)
+{
+    skip_listed(set, exclude, listed);
+    for (int i = 0; i < puzzle_set_count(set); i++)
+        skip[i] |= listed[i];
+    int at = puzzle_set_nearest(set, target, ratings, skip);
+    int fresh = at >= 0; /* else every puzzle was attempted: one again */
+    if (at < 0)
+        at = puzzle_set_nearest(set, target, ratings, listed);
+    if (at < 0)
+        at = puzzle_set_nearest(set, target, ratings, NULL);
+    const puzzle *p = puzzle_set_at(set, at);
+    stored_puzzle_rating r;
+    if (!p || rating_of(store, p, &r) != 0)
+        return storage_failed(store, status);
+    json_t *o = question(p, &r, solver);
+    json_object_set_new(o, "unsolved", json_boolean(fresh));
+    *status = 200;
+    return o;
+}
+
 json_t *puzzle_api_next(const puzzle_set *set, storage *store, int64_t account, const char *rating,
                         const char *exclude, unsigned *status)
 {
@@ -167,36 +194,19 @@ json_t *puzzle_api_next(const puzzle_set *set, storage *store, int64_t account, 
         return fail(status, 400, "bad_exclude", "exclude is at most 4096 bytes of ids");
     double *ratings = calloc((size_t)n, sizeof *ratings);
     unsigned char *listed = calloc((size_t)n, 1), *skip = calloc((size_t)n, 1);
-    stored_puzzle_rating solver = new_solver();
     json_t *o = NULL;
-    skipping k = {set, skip};
-    if (!ratings || !listed || !skip)
+    if (!ratings || !listed || !skip) {
         o = fail(status, 500, "internal", "out of memory");
-    else if (all_ratings(set, store, ratings) != 0 ||
-             (account && (solver_of(store, account, &solver) != 0 ||
-                          storage_puzzle_attempted(store, account, skip_attempted, &k) != 0)))
-        o = storage_failed(store, status);
-    if (!o) {
-        if (account)
-            target = solver.rating;
-        skip_listed(set, exclude, listed);
-        for (int i = 0; i < n; i++)
-            skip[i] |= listed[i];
-        int at = puzzle_set_nearest(set, target, ratings, skip);
-        int fresh = at >= 0; /* else every puzzle was attempted: one again */
-        if (at < 0)
-            at = puzzle_set_nearest(set, target, ratings, listed);
-        if (at < 0)
-            at = puzzle_set_nearest(set, target, ratings, NULL);
-        const puzzle *p = puzzle_set_at(set, at);
-        stored_puzzle_rating r;
-        if (rating_of(store, p, &r) != 0) {
+    } else {
+        stored_puzzle_rating solver = new_solver();
+        skipping k = {set, skip};
+        if (all_ratings(set, store, ratings) != 0 ||
+            (account && (solver_of(store, account, &solver) != 0 ||
+                         storage_puzzle_attempted(store, account, skip_attempted, &k) != 0)))
             o = storage_failed(store, status);
-        } else {
-            o = question(p, &r, account ? &solver : NULL);
-            json_object_set_new(o, "unsolved", json_boolean(fresh));
-            *status = 200;
-        }
+        else
+            o = nearest(set, store, account ? solver.rating : target, ratings, exclude, listed,
+                        skip, account ? &solver : NULL, status);
     }
     free(ratings);
     free(listed);
@@ -208,8 +218,8 @@ json_t *puzzle_api_next(const puzzle_set *set, storage *store, int64_t account, 
 
 /* Number field `key` of `body` in [lo, hi], or `fallback` when absent (a
  * NULL `fallback`: required). 0, or -1. */
-static int number_field(json_t *body, const char *key, double lo, double hi,
-                        const double *fallback, double *out)
+static int number_field(json_t *body, const char *key, double lo, double hi, const double *fallback,
+                        double *out)
 {
     json_t *v = json_object_get(body, key);
     if (!v && fallback) {
@@ -243,8 +253,7 @@ static int guest_solver(json_t *body, stored_puzzle_rating *out)
 
 /* One rated game between the solver and the puzzle: both after it. */
 static void rate(const stored_puzzle_rating *solver, const stored_puzzle_rating *problem,
-                 int solved, stored_puzzle_rating *solver_after,
-                 stored_puzzle_rating *puzzle_after)
+                 int solved, stored_puzzle_rating *solver_after, stored_puzzle_rating *puzzle_after)
 {
     glicko2_rating s = {solver->rating, solver->rd, solver->volatility};
     glicko2_rating p = {problem->rating, problem->rd, problem->volatility};

@@ -57,8 +57,9 @@ static int read_puzzle(json_t *o, puzzle *p, char *err, size_t errcap)
     if (!id || !id_ok(id) || !p->record || !p->tile || !p->best || !json_is_number(rating) ||
         !json_is_string(json_object_get(o, "goal_text")) ||
         !json_is_string(json_object_get(o, "why"))) {
-        snprintf(err, errcap, "a puzzle needs an id of [a-z0-9-], a record, a tile, a best move, "
-                              "a goal_text, a why and a rating");
+        snprintf(err, errcap,
+                 "a puzzle needs an id of [a-z0-9-], a record, a tile, a best move, "
+                 "a goal_text, a why and a rating");
         return -1;
     }
     p->id = id;
@@ -182,8 +183,8 @@ int puzzle_check(const puzzle *p, const char *move, char *canonical, char *err, 
 json_t *puzzle_question_json(const puzzle *p)
 {
     json_t *o = json_object();
-    static const char *const keys[] = {"id",   "record",    "moves_played", "player",
-                                       "tile", "goal",      "goal_text",    "legal_moves"};
+    static const char *const keys[] = {"id",   "record", "moves_played", "player",
+                                       "tile", "goal",   "goal_text",    "legal_moves"};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         json_t *v = json_object_get(p->json, keys[i]);
         if (v)

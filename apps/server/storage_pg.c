@@ -96,7 +96,7 @@ static const char *const connect_defaults[] = {"2", "-c lock_timeout=200", "carc
     "CREATE TABLE IF NOT EXISTS puzzle_solvers ("                                                  \
     " account BIGINT PRIMARY KEY, rating DOUBLE PRECISION NOT NULL,"                               \
     " rd DOUBLE PRECISION NOT NULL, volatility DOUBLE PRECISION NOT NULL,"                         \
-    " attempts INTEGER NOT NULL, streak INTEGER NOT NULL, best_streak INTEGER NOT NULL);"         \
+    " attempts INTEGER NOT NULL, streak INTEGER NOT NULL, best_streak INTEGER NOT NULL);"          \
     "CREATE TABLE IF NOT EXISTS puzzle_ratings ("                                                  \
     " puzzle TEXT PRIMARY KEY, rating DOUBLE PRECISION NOT NULL,"                                  \
     " rd DOUBLE PRECISION NOT NULL, volatility DOUBLE PRECISION NOT NULL,"                         \
