@@ -1977,7 +1977,7 @@ await test('the tutorial: every lesson played to its end by the right moves; a w
 
 const PUZZLES = JSON.parse(readFileSync(path.join(path.dirname(new URL(import.meta.url).pathname), '../../docs/puzzles/set.json'), 'utf8')).puzzles;
 
-await test('the puzzles: a guest solves one, fails the next and is shown the best move; rating and streak kept in the browser', async () => {
+await test('the puzzles: a guest solves one, fails the next and is shown the best move; rating and streak kept in the browser; the puzzle of the day', async () => {
   const page = await openPage(browser, `${server.url}/puzzles`);
   const puzzleShown = async () => {
     await page.waitForSelector('#puzzles-view[data-state=play]');
@@ -2011,6 +2011,9 @@ await test('the puzzles: a guest solves one, fails the next and is shown the bes
   const kept = await page.evaluate(() => JSON.parse(localStorage.getItem('carc.puzzles')));
   check(kept.attempts === 2 && kept.recent.includes(right.id) && kept.recent.includes(wrong.id) && kept.rating < rated,
     `the guest's rating kept in the browser: ${JSON.stringify(kept)}`);
+  await page.click('#puzzle-daily');
+  await page.waitForFunction(() => document.querySelector('#puzzle-title').textContent.startsWith('Puzzle of the day (20'));
+  await page.waitForSelector('#puzzles-view[data-state=play]');
   await page.context().close();
 });
 
