@@ -40,9 +40,10 @@ static int setup(void **state)
 {
     (void)state;
     if (pg_uri) {
-        pg_exec("SET client_min_messages TO warning;"
-                "DROP TABLE IF EXISTS tables, seats, moves, chat, reviews, carc_schema, accounts,"
-                " sessions, ratings, rating_changes, puzzle_solvers, puzzle_ratings, puzzle_attempts");
+        pg_exec(
+            "SET client_min_messages TO warning;"
+            "DROP TABLE IF EXISTS tables, seats, moves, chat, reviews, carc_schema, accounts,"
+            " sessions, ratings, rating_changes, puzzle_solvers, puzzle_ratings, puzzle_attempts");
         return 0;
     }
     snprintf(path, sizeof path, "/tmp/carc-storage-XXXXXX");
@@ -1573,9 +1574,9 @@ static void test_puzzles(void **state)
     assert_int_equal(storage_puzzle_rating(s, "base-155k-0001-12", &puzzle), 0);
     stored_puzzle_rating solver_after = {1662.3, 290.1, 0.06, 1, 1, 1};
     stored_puzzle_rating puzzle_after = {1540.5, 300.2, 0.06, 1, 0, 0};
-    assert_int_equal(storage_puzzle_attempt(s, ann, "base-155k-0001-12", 1, 1000, &solver_after,
-                                            &puzzle_after),
-                     0);
+    assert_int_equal(
+        storage_puzzle_attempt(s, ann, "base-155k-0001-12", 1, 1000, &solver_after, &puzzle_after),
+        0);
     stored_puzzle_rating other = {1, 1, 1, 9, 9, 9};
     assert_int_equal(storage_puzzle_attempt(s, ann, "base-155k-0001-12", 0, 2000, &other, &other),
                      1);
