@@ -25,5 +25,6 @@ int bench_pile(const carc_rules *rules);
 int cmd_arena(int argc, char **argv);
 int cmd_engine(int argc, char **argv);
 int cmd_analyse(int argc, char **argv);
+int cmd_puzzles(int argc, char **argv);
 
 #endif

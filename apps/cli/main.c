@@ -30,6 +30,8 @@ static const char usage[] =
     "                             speak the engine protocol on stdin/stdout\n"
     "  analyse [--ms N] [--top K] [--each-move] [--json] FILE\n"
     "                             rank the moves of a record's position\n"
+    "  puzzles --from RECORD... --out FILE [--ms N] [--max K]\n"
+    "                             make a puzzle set from game records\n"
     "  connect URL [--create SEATS | --table ID] [--player SPEC] ...\n"
     "                             play a seat at a game server's table\n"
     "  serve [--host H] [--port N] [--db FILE] ...\n"
@@ -77,6 +79,8 @@ int main(int argc, char **argv)
         return cmd_engine(argc - 1, argv + 1);
     if (strcmp(cmd, "analyse") == 0 || strcmp(cmd, "analyze") == 0)
         return cmd_analyse(argc - 1, argv + 1);
+    if (strcmp(cmd, "puzzles") == 0)
+        return cmd_puzzles(argc - 1, argv + 1);
     if (strcmp(cmd, "connect") == 0)
         return cmd_connect(argc - 1, argv + 1);
     if (strcmp(cmd, "serve") == 0)

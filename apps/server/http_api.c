@@ -14,6 +14,7 @@
 #include "accounts.h"
 #include "counts.h"
 #include "players.h"
+#include "puzzle_api.h"
 
 _Static_assert((int)STORED_ACCOUNT_NAME_BYTES == ACC_NAME_MAX + 1, "a user name's size");
 _Static_assert((int)STORED_PWHASH_BYTES == (int)ACC_HASH_BYTES, "a hash's size");
@@ -29,6 +30,9 @@ typedef enum api_route {
     ROUTE_PLAYER,      /* a path that begins with it: /api/players/NAME */
     ROUTE_LEADERBOARD, /* ?category=C */
     ROUTE_WEBHOOK,
+    ROUTE_PUZZLE_DAILY,
+    ROUTE_PUZZLE_NEXT,    /* ?rating=R&exclude=ID,ID */
+    ROUTE_PUZZLE_ATTEMPT, /* a path /api/puzzles/ID/attempt */
     ROUTE_COUNT
 } api_route;
 
@@ -37,10 +41,14 @@ static const struct {
     const char *path;
     int post;
 } routes[ROUTE_COUNT] = {
-    {"/api/signup", 1},   {"/api/login", 1},          {"/api/logout", 1},
-    {"/api/password", 1}, {"/api/account/delete", 1}, {"/api/me", 0},
-    {"/api/players/", 0}, {"/api/leaderboard", 0},    {"/api/account/webhook", 1},
+    {"/api/signup", 1},        {"/api/login", 1},          {"/api/logout", 1},
+    {"/api/password", 1},      {"/api/account/delete", 1}, {"/api/me", 0},
+    {"/api/players/", 0},      {"/api/leaderboard", 0},    {"/api/account/webhook", 1},
+    {"/api/puzzles/daily", 0}, {"/api/puzzles/next", 0},   {"/api/puzzles/", 1},
 };
+
+/* The end of an attempt's path, after the puzzle's id. */
+static const char attempt_suffix[] = "/attempt";
 
 /* Where a request stands. */
 typedef enum req_state {
@@ -87,6 +95,7 @@ struct http_api {
     int secure;
     webhook_policy webhooks;
     acc_limits *limits;
+    const puzzle_set *puzzles; /* NULL: none */
     addr_counts calls_per_addr;
     uint64_t next_job;
     api_req *requests; /* every request in flight */
@@ -133,6 +142,11 @@ static void req_free(http_api *A, api_req *q)
     free(q);
 }
 
+void http_api_set_puzzles(http_api *A, const puzzle_set *set)
+{
+    A->puzzles = set;
+}
+
 void http_api_free(http_api *A)
 {
     if (!A)
@@ -165,6 +179,11 @@ static api_route route_of(struct lws *wsi, int *method)
     if (r == ROUTE_COUNT && path_len > player &&
         strncmp(uri, routes[ROUTE_PLAYER].path, player) == 0)
         r = ROUTE_PLAYER;
+    size_t puzzles = strlen(routes[ROUTE_PUZZLE_ATTEMPT].path), suffix = strlen(attempt_suffix);
+    if (r == ROUTE_COUNT && path_len > puzzles + suffix &&
+        strncmp(uri, routes[ROUTE_PUZZLE_ATTEMPT].path, puzzles) == 0 &&
+        strncmp(uri + path_len - suffix, attempt_suffix, suffix) == 0)
+        r = ROUTE_PUZZLE_ATTEMPT;
     return (api_route)r;
 }
 
@@ -178,13 +197,18 @@ int http_api_route(struct lws *wsi)
 
 /* The reply `status` with the JSON object `body` (taken); it goes once
  * the pass is committed. */
-static void reply(api_req *q, unsigned status, json_t *body)
+static void reply_dumped(api_req *q, unsigned status, json_t *body, size_t flags)
 {
     free(q->reply);
-    q->reply = body ? json_dumps(body, JSON_COMPACT) : NULL;
+    q->reply = body ? json_dumps(body, flags) : NULL;
     json_decref(body);
     q->status = q->reply ? status : 500;
     q->state = REQ_COMMIT;
+}
+
+static void reply(api_req *q, unsigned status, json_t *body)
+{
+    reply_dumped(q, status, body, JSON_COMPACT);
 }
 
 static void reply_error(api_req *q, unsigned status, const char *code, const char *message)
@@ -675,6 +699,45 @@ static void do_players(api_req *q)
         reply_error(q, 500, "internal", "the server failed: try again");
 }
 
+/* The id of an attempt's path /api/puzzles/ID/attempt into `out`. */
+static void attempt_id(api_req *q, char *out, size_t cap)
+{
+    char *uri = NULL;
+    int len = 0;
+    size_t prefix = strlen(routes[ROUTE_PUZZLE_ATTEMPT].path), suffix = strlen(attempt_suffix);
+    out[0] = '\0';
+    if (lws_http_get_uri_and_method(q->wsi, &uri, &len) < 0 || !uri || len <= 0)
+        return;
+    size_t path_len = strcspn(uri, "?");
+    if (path_len > (size_t)len)
+        path_len = (size_t)len;
+    if (path_len > prefix + suffix && path_len - prefix - suffix < cap)
+        snprintf(out, cap, "%.*s", (int)(path_len - prefix - suffix), uri + prefix);
+}
+
+/* GET /api/puzzles/daily, GET /api/puzzles/next and POST
+ * /api/puzzles/ID/attempt (puzzle_api.c). */
+static void do_puzzles(api_req *q, json_t *root)
+{
+    unsigned status = 500;
+    int64_t account = q->has_session ? q->who.id : 0;
+    json_t *body = NULL;
+    if (q->route == ROUTE_PUZZLE_DAILY) {
+        body = puzzle_api_daily(q->A->puzzles, q->A->store, account, now_ms(), &status);
+    } else if (q->route == ROUTE_PUZZLE_NEXT) {
+        char rating[32], exclude[4200];
+        const char *r = lws_get_urlarg_by_name(q->wsi, "rating=", rating, (int)sizeof rating);
+        const char *e = lws_get_urlarg_by_name(q->wsi, "exclude=", exclude, (int)sizeof exclude);
+        body = puzzle_api_next(q->A->puzzles, q->A->store, account, r, e, &status);
+    } else {
+        char id[STORED_PUZZLE_ID_BYTES];
+        attempt_id(q, id, sizeof id);
+        body = puzzle_api_attempt(q->A->puzzles, q->A->store, account, id, root, now_ms(), &status);
+    }
+    /* Chances and margins as the set has them (0.639, not 0.63900000000000001). */
+    reply_dumped(q, status, body, JSON_COMPACT | JSON_REAL_PRECISION(8));
+}
+
 static void handle(http_api *A, api_req *q)
 {
     (void)A;
@@ -704,10 +767,16 @@ static void handle(http_api *A, api_req *q)
         do_logout(q);
         return;
     }
+    if (q->route == ROUTE_PUZZLE_DAILY || q->route == ROUTE_PUZZLE_NEXT) {
+        do_puzzles(q, NULL);
+        return;
+    }
     json_t *root = body_object(q);
     if (!root)
         return;
-    if (q->route == ROUTE_WEBHOOK)
+    if (q->route == ROUTE_PUZZLE_ATTEMPT)
+        do_puzzles(q, root);
+    else if (q->route == ROUTE_WEBHOOK)
         do_webhook(q, root);
     else if (q->route == ROUTE_SIGNUP || q->route == ROUTE_LOGIN)
         do_signup_or_login(q, root);

@@ -1,5 +1,7 @@
 /* http_api.h: the accounts' HTTP routes (POST /api/signup, /api/login,
- * /api/logout, /api/password, /api/account/delete; GET /api/me), JSON in
+ * /api/logout, /api/password, /api/account/delete; GET /api/me) and the
+ * puzzles' (GET /api/puzzles/daily, /api/puzzles/next; POST
+ * /api/puzzles/ID/attempt; puzzle_api.h), JSON in
  * and out, the session cookie, and who a WebSocket upgrade's cookie is.
  * net.c hands it the HTTP callbacks of those routes; the passwords are
  * hashed on the worker pool, and a reply goes out only once the pass that
@@ -10,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "puzzle_set.h"
 #include "storage.h"
 #include "tables.h"
 #include "webhooks.h"
@@ -44,6 +47,9 @@ typedef struct api_identity {
  * URLs are checked against `policy` (copied). NULL when out of memory or
  * libsodium does not start. */
 http_api *http_api_new(storage *store, workers *pool, int secure, const webhook_policy *policy);
+/* The puzzles its routes serve (borrowed; NULL: none, the routes answer
+ * 404 no_puzzles). */
+void http_api_set_puzzles(http_api *A, const puzzle_set *set);
 /* Frees it and every request in flight. */
 void http_api_free(http_api *A);
 

@@ -16,6 +16,7 @@
 #include "counts.h"
 #include "frame_check.h"
 #include "http_api.h"
+#include "puzzle_set.h"
 #include "http_headers.h"
 #include "listener.h"
 #include "message.h"
@@ -93,7 +94,8 @@ typedef struct server {
     storage *store;
     srv_tables *tables;
     workers *pool;
-    http_api *api;       /* the accounts' routes */
+    http_api *api;       /* the accounts' and the puzzles' routes */
+    puzzle_set *puzzles; /* the puzzles they serve, or NULL */
     static_files *files; /* the client's files and the tile catalogue, from memory */
     webhooks *webhooks;
     uint64_t next_id;
@@ -1092,6 +1094,11 @@ static int start(server *S, struct lws_http_mount *api, struct lws_http_mount *f
         fprintf(stderr, "carcassonne serve: cannot start the accounts (libsodium)\n");
         return -1;
     }
+    if (o->puzzles && !(S->puzzles = puzzle_set_load(o->puzzles, err, sizeof err))) {
+        fprintf(stderr, "carcassonne serve: the puzzles: %s\n", err);
+        return -1;
+    }
+    http_api_set_puzzles(S->api, S->puzzles);
     if (!(S->webhooks = webhooks_new(S->pool, &o->webhooks))) {
         fprintf(stderr, "carcassonne serve: cannot start the webhooks (libcurl)\n");
         return -1;
@@ -1114,6 +1121,8 @@ static void stop(server *S)
         lws_context_destroy(S->ctx);
     http_api_free(S->api); /* after the context: its requests' connections are closed */
     S->api = NULL;
+    puzzle_set_free(S->puzzles);
+    S->puzzles = NULL;
     static_files_free(S->files);
     S->files = NULL;
     webhooks_free(S->webhooks); /* after the workers: no call runs */

@@ -15,6 +15,7 @@ typedef struct server_options {
     const char *db;
     const char *relay;      /* NULL: LISTEN/NOTIFY on the PostgreSQL of `db`; "redis://..." */
     const char *static_dir; /* NULL: no static files */
+    const char *puzzles;    /* the puzzle set's file; NULL: none */
     int workers;
     int max_think_ms;
     int hint_ms; /* the search of one hint or estimate (capped at max_think_ms) */

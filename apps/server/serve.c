@@ -31,6 +31,10 @@ static const char serve_usage[] =
     "  --static DIR             static files served at / (default: the web/ folder of\n"
     "                           the source tree, else web/ next to the program, else\n"
     "                           ../share/carcassonne/web from it, where it installs)\n"
+    "  --puzzles FILE           the puzzle set served at /api/puzzles (default: the\n"
+    "                           source tree's docs/puzzles/set.json, else\n"
+    "                           ../share/carcassonne/puzzles.json from the program;\n"
+    "                           docs/puzzles.md)\n"
     "  --workers N              threads for computer moves, hints and reviews (default 2)\n"
     "  --max-think-ms MS        time cap of a computer move (default 3000)\n"
     "  --hint-ms MS             search time of a hint or win estimate (default 1000;\n"
@@ -106,6 +110,35 @@ static const char *default_static(char *buf, size_t cap)
     return NULL;
 }
 
+static int is_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The default puzzle set: the source tree's docs/puzzles/set.json, else
+ * the installed ../share/carcassonne/puzzles.json; NULL when none. */
+static const char *default_puzzles(char *buf, size_t cap)
+{
+#ifdef CARC_SOURCE_PUZZLES
+    if (is_file(CARC_SOURCE_PUZZLES))
+        return CARC_SOURCE_PUZZLES;
+#endif
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return NULL;
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (!slash)
+        return NULL;
+    *slash = '\0';
+    if ((size_t)snprintf(buf, cap, "%s/../share/carcassonne/puzzles.json", exe) < cap &&
+        is_file(buf))
+        return buf;
+    return NULL;
+}
+
 typedef struct int_option {
     const char *name;
     long lo, hi;
@@ -137,6 +170,7 @@ static int parse_args(int argc, char **argv, server_options *o)
                             : strcmp(a, "--db") == 0       ? &o->db
                             : strcmp(a, "--relay") == 0    ? &o->relay
                             : strcmp(a, "--static") == 0   ? &o->static_dir
+                            : strcmp(a, "--puzzles") == 0  ? &o->puzzles
                             : strcmp(a, "--tls-cert") == 0 ? &o->tls_cert
                             : strcmp(a, "--tls-key") == 0  ? &o->tls_key
                                                            : NULL;
@@ -211,6 +245,11 @@ int cmd_serve(int argc, char **argv)
     char found[PATH_MAX];
     if (!o.static_dir)
         o.static_dir = default_static(found, sizeof found);
+    if (o.puzzles && !is_file(o.puzzles))
+        return cli_usage_error("serve", "--puzzles %s: no such file", o.puzzles);
+    char puzzles[PATH_MAX];
+    if (!o.puzzles)
+        o.puzzles = default_puzzles(puzzles, sizeof puzzles);
     while ((status = server_run(&o)) == SERVER_RESTART) {
         fprintf(stderr, "carcassonne serve: the database was lost: starting over\n");
         o.wait_for_db = 1;

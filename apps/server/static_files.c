@@ -213,7 +213,8 @@ void static_files_free(static_files *F)
 }
 
 /* The client's pages with an address of their own: its index page. */
-static const char *const pages[] = {"/", "/rules", "/rules/", "/learn", "/learn/"};
+static const char *const pages[] = {"/",       "/rules",   "/rules/",  "/learn",
+                                    "/learn/", "/puzzles", "/puzzles/"};
 
 const static_file *static_files_find(const static_files *F, const char *path)
 {

@@ -267,6 +267,29 @@ int storage_set_disabled(storage *s, int64_t id, int disabled)
     return s->backend->set_disabled(s, id, disabled);
 }
 
+int storage_puzzle_solver(storage *s, int64_t account, stored_puzzle_rating *out)
+{
+    return s->backend->puzzle_solver(s, account, out);
+}
+
+int storage_puzzle_rating(storage *s, const char *puzzle, stored_puzzle_rating *out)
+{
+    return s->backend->puzzle_rating(s, puzzle, out);
+}
+
+int storage_puzzle_attempted(storage *s, int64_t account,
+                             int (*each)(void *ctx, const char *puzzle), void *ctx)
+{
+    return s->backend->puzzle_attempted(s, account, each, ctx);
+}
+
+int storage_puzzle_attempt(storage *s, int64_t account, const char *puzzle, int solved,
+                           int64_t at_ms, const stored_puzzle_rating *solver,
+                           const stored_puzzle_rating *rating)
+{
+    return s->backend->puzzle_attempt(s, account, puzzle, solved, at_ms, solver, rating);
+}
+
 int storage_delete_table(storage *s, const char *id)
 {
     return s->backend->delete_table(s, id);

@@ -307,6 +307,35 @@ int storage_leaderboard(storage *s, int category, double max_rd, int max,
                         int (*each)(void *ctx, const char *name, const stored_rating *r),
                         void *ctx);
 
+/* Puzzles (SQLite schema version 13, PostgreSQL's 9; docs/puzzles.md):
+ * the Glicko-2 puzzle rating of each solver (an account) and of each
+ * puzzle (by its id in the puzzle set), and each account's attempts,
+ * one a puzzle: only the first attempt at a puzzle is rated. */
+enum { STORED_PUZZLE_ID_BYTES = 64 };
+
+typedef struct stored_puzzle_rating {
+    double rating, rd, volatility;
+    int attempts;    /* rated attempts */
+    int streak;      /* a solver's right answers in a row (0 for a puzzle) */
+    int best_streak; /* ... and the longest such run */
+} stored_puzzle_rating;
+
+/* storage_puzzle_solver(): the puzzle rating of `account`; and
+ * storage_puzzle_rating(): the rating of puzzle `puzzle`: 1 (read into
+ * `out`), 0 when it has none yet, -1. storage_puzzle_attempted(): calls
+ * `each` with the id of every puzzle `account` attempted, oldest first;
+ * `each` returning nonzero stops; 0, -1. storage_puzzle_attempt(): the
+ * first attempt of `account` at `puzzle` (`solved` 1 or 0) at `at_ms`,
+ * with the solver's and the puzzle's ratings after it: 0 stored, 1 when
+ * the account had attempted it already (nothing is written), -1. */
+int storage_puzzle_solver(storage *s, int64_t account, stored_puzzle_rating *out);
+int storage_puzzle_rating(storage *s, const char *puzzle, stored_puzzle_rating *out);
+int storage_puzzle_attempted(storage *s, int64_t account,
+                             int (*each)(void *ctx, const char *puzzle), void *ctx);
+int storage_puzzle_attempt(storage *s, int64_t account, const char *puzzle, int solved,
+                           int64_t at_ms, const stored_puzzle_rating *solver,
+                           const stored_puzzle_rating *rating);
+
 /* Calls `each` with every seat of `account` at a table whose status is in
  * `statuses` (bit 1 << status), newest table first, at most `max`; `each`
  * returning nonzero stops. 0, or -1 on failure. */

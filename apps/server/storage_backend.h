@@ -67,6 +67,13 @@ typedef struct storage_backend {
     int (*list_accounts)(storage *s, int (*each)(void *ctx, const stored_account *a, int tables),
                          void *ctx);
     int (*set_disabled)(storage *s, int64_t id, int disabled);
+    int (*puzzle_solver)(storage *s, int64_t account, stored_puzzle_rating *out);
+    int (*puzzle_rating)(storage *s, const char *puzzle, stored_puzzle_rating *out);
+    int (*puzzle_attempted)(storage *s, int64_t account, int (*each)(void *ctx, const char *puzzle),
+                            void *ctx);
+    int (*puzzle_attempt)(storage *s, int64_t account, const char *puzzle, int solved,
+                          int64_t at_ms, const stored_puzzle_rating *solver,
+                          const stored_puzzle_rating *rating);
     int (*delete_table)(storage *s, const char *id);
     /* NULL: the backend has no online backup of its own */
     int (*backup)(storage *s, const char *path, char *err, size_t errcap);

@@ -31,7 +31,7 @@
 #include <time.h>
 
 enum {
-    SCHEMA_VERSION = 8,
+    SCHEMA_VERSION = 9,
     MIGRATE_LOCK = 0x63617263, /* "carc": the advisory lock the servers migrate under */
     /* A table's advisory lock is (CLAIM_SPACE, hashtext(id)): two keys of
      * 32 bits, apart from MIGRATE_LOCK's one of 64. Two ids of one hash
@@ -90,13 +90,28 @@ static const char *const connect_defaults[] = {"2", "-c lock_timeout=200", "carc
     "account));"                                                                                   \
     "CREATE INDEX IF NOT EXISTS rating_changes_account ON rating_changes(account, at_ms);"
 
-/* Version 8 (1 without the tables' `rules_text`: the rules as the record
+/* The puzzles (version 9): each solver's and each puzzle's rating, and
+ * each account's attempts, one a puzzle. */
+#define PUZZLES_SQL                                                                                \
+    "CREATE TABLE IF NOT EXISTS puzzle_solvers ("                                                  \
+    " account BIGINT PRIMARY KEY, rating DOUBLE PRECISION NOT NULL,"                               \
+    " rd DOUBLE PRECISION NOT NULL, volatility DOUBLE PRECISION NOT NULL,"                         \
+    " attempts INTEGER NOT NULL, streak INTEGER NOT NULL, best_streak INTEGER NOT NULL);"          \
+    "CREATE TABLE IF NOT EXISTS puzzle_ratings ("                                                  \
+    " puzzle TEXT PRIMARY KEY, rating DOUBLE PRECISION NOT NULL,"                                  \
+    " rd DOUBLE PRECISION NOT NULL, volatility DOUBLE PRECISION NOT NULL,"                         \
+    " attempts INTEGER NOT NULL);"                                                                 \
+    "CREATE TABLE IF NOT EXISTS puzzle_attempts ("                                                 \
+    " account BIGINT NOT NULL, puzzle TEXT NOT NULL, solved INTEGER NOT NULL,"                     \
+    " at_ms BIGINT NOT NULL, PRIMARY KEY (account, puzzle));"
+
+/* Version 9 (1 without the tables' `rules_text`: the rules as the record
  * writes them, valued rules included; 2 without their `first_text`: how
  * the first seat was chosen; 3 without the tables' and the moves'
  * `paused_ms`: the time a stalled server did not charge to a clock; 4
  * without the seats' `account` and the accounts and sessions tables; 5
  * without the tables' `rated` and the ratings; 6 without the accounts'
- * `disabled`; 7 without their `webhook`).
+ * `disabled`; 7 without their `webhook`; 8 without the puzzles).
  * `carc_schema` holds the version (one row). The ids sort in the "C"
  * collation whatever the database's locale. */
 static const char schema[] =
@@ -124,7 +139,7 @@ static const char schema[] =
     " table_id TEXT NOT NULL, n INTEGER NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL,"
     " line TEXT NOT NULL, at_ms BIGINT NOT NULL, PRIMARY KEY (table_id, n));"
     "CREATE TABLE reviews (table_id TEXT PRIMARY KEY, moves TEXT NOT NULL);" ACCOUNTS_SQL
-        RATINGS_SQL;
+        RATINGS_SQL PUZZLES_SQL;
 
 /* The steps from each older version to the next: version 1 gains the
  * tables' `rules_text` ("": the rules are the `rules` flags alone),
@@ -134,7 +149,7 @@ static const char schema[] =
  * accounts and sessions, version 5 the tables' `rated` and the ratings,
  * version 6 the accounts' `disabled` (0: every account may log in; an
  * accounts table version 4's step made has it already), version 7 their
- * `webhook` ('': none). */
+ * `webhook` ('': none), version 8 the puzzles' tables. */
 static const char *const upgrades[SCHEMA_VERSION] = {
     [1] = "ALTER TABLE tables ADD COLUMN rules_text TEXT NOT NULL DEFAULT '';",
     [2] = "ALTER TABLE tables ADD COLUMN first_text TEXT NOT NULL DEFAULT '';",
@@ -146,6 +161,7 @@ static const char *const upgrades[SCHEMA_VERSION] = {
         "ALTER TABLE tables ADD COLUMN IF NOT EXISTS rated INTEGER NOT NULL DEFAULT 0;" RATINGS_SQL,
     [6] = "ALTER TABLE accounts ADD COLUMN IF NOT EXISTS disabled INTEGER NOT NULL DEFAULT 0;",
     [7] = "ALTER TABLE accounts ADD COLUMN IF NOT EXISTS webhook TEXT NOT NULL DEFAULT '';",
+    [8] = PUZZLES_SQL,
 };
 
 /* What the answer of a statement sent in pipeline mode must be: success
@@ -1534,6 +1550,106 @@ static int pg_account_seats(storage *base, int64_t account, unsigned statuses, i
     return 0;
 }
 
+/* --- Puzzles ----------------------------------------------------------------------------- */
+
+/* The first row of `r`, a puzzle rating's columns: 1, or 0 when none. */
+static int get_puzzle_rating(PGresult *r, stored_puzzle_rating *out)
+{
+    int found = PQntuples(r) > 0;
+    if (found) {
+        out->rating = strtod(PQgetvalue(r, 0, 0), NULL);
+        out->rd = strtod(PQgetvalue(r, 0, 1), NULL);
+        out->volatility = strtod(PQgetvalue(r, 0, 2), NULL);
+        out->attempts = (int)get_int(r, 0, 3);
+        out->streak = (int)get_int(r, 0, 4);
+        out->best_streak = (int)get_int(r, 0, 5);
+    }
+    PQclear(r);
+    return found;
+}
+
+static int pg_puzzle_solver(storage *base, int64_t account, stored_puzzle_rating *out)
+{
+    pg_storage *s = as_pg(base);
+    params p = {.n = 0};
+    add_int(&p, account);
+    PGresult *r = read_rows(s,
+                            "SELECT rating, rd, volatility, attempts, streak, best_streak"
+                            " FROM puzzle_solvers WHERE account=$1::bigint",
+                            &p);
+    return r ? get_puzzle_rating(r, out) : -1;
+}
+
+static int pg_puzzle_rating(storage *base, const char *puzzle, stored_puzzle_rating *out)
+{
+    pg_storage *s = as_pg(base);
+    params p = {.n = 0};
+    add_text(&p, puzzle);
+    PGresult *r = read_rows(
+        s, "SELECT rating, rd, volatility, attempts, 0, 0 FROM puzzle_ratings WHERE puzzle=$1", &p);
+    return r ? get_puzzle_rating(r, out) : -1;
+}
+
+static int pg_puzzle_attempted(storage *base, int64_t account,
+                               int (*each)(void *ctx, const char *puzzle), void *ctx)
+{
+    pg_storage *s = as_pg(base);
+    params p = {.n = 0};
+    add_int(&p, account);
+    PGresult *r = read_rows(s,
+                            "SELECT puzzle FROM puzzle_attempts WHERE account=$1::bigint"
+                            " ORDER BY at_ms, puzzle COLLATE \"C\"",
+                            &p);
+    if (!r)
+        return -1;
+    for (int i = 0; i < PQntuples(r); i++) {
+        char id[STORED_PUZZLE_ID_BYTES];
+        get_text(r, i, 0, id, sizeof id);
+        if (each(ctx, id))
+            break;
+    }
+    PQclear(r);
+    return 0;
+}
+
+static int pg_puzzle_attempt(storage *base, int64_t account, const char *puzzle, int solved,
+                             int64_t at_ms, const stored_puzzle_rating *solver,
+                             const stored_puzzle_rating *rating)
+{
+    pg_storage *s = as_pg(base);
+    params p = {.n = 0};
+    add_int(&p, account);
+    add_text(&p, puzzle);
+    add_int(&p, solved);
+    add_int(&p, at_ms);
+    add_double(&p, solver->rating);
+    add_double(&p, solver->rd);
+    add_double(&p, solver->volatility);
+    add_int(&p, solver->attempts);
+    add_int(&p, solver->streak);
+    add_int(&p, solver->best_streak);
+    add_double(&p, rating->rating);
+    add_double(&p, rating->rd);
+    add_double(&p, rating->volatility);
+    add_int(&p, rating->attempts);
+    /* The attempt first (nothing when the account made one already), then
+     * both ratings, in one statement. */
+    int n = write_count(
+        s,
+        "WITH a AS (INSERT INTO puzzle_attempts VALUES ($1::bigint, $2, $3::int, $4::bigint)"
+        " ON CONFLICT DO NOTHING RETURNING 1),"
+        " v AS (INSERT INTO puzzle_solvers SELECT $1::bigint, $5::float8, $6::float8, $7::float8,"
+        " $8::int, $9::int, $10::int WHERE EXISTS (SELECT 1 FROM a) ON CONFLICT (account) DO UPDATE"
+        " SET rating=EXCLUDED.rating, rd=EXCLUDED.rd, volatility=EXCLUDED.volatility,"
+        " attempts=EXCLUDED.attempts, streak=EXCLUDED.streak, best_streak=EXCLUDED.best_streak"
+        " RETURNING 1)"
+        " INSERT INTO puzzle_ratings SELECT $2, $11::float8, $12::float8, $13::float8, $14::int"
+        " WHERE EXISTS (SELECT 1 FROM a) ON CONFLICT (puzzle) DO UPDATE SET rating=EXCLUDED.rating,"
+        " rd=EXCLUDED.rd, volatility=EXCLUDED.volatility, attempts=EXCLUDED.attempts",
+        &p);
+    return n < 0 ? -1 : n == 0;
+}
+
 /* --- Which server runs a table --------------------------------------------------------- */
 
 static int pg_set_webhook(storage *base, int64_t id, const char *url)
@@ -1778,5 +1894,9 @@ const storage_backend storage_pg_backend = {
     .webhook = pg_webhook,
     .list_accounts = pg_list_accounts,
     .set_disabled = pg_set_disabled,
+    .puzzle_solver = pg_puzzle_solver,
+    .puzzle_rating = pg_puzzle_rating,
+    .puzzle_attempted = pg_puzzle_attempted,
+    .puzzle_attempt = pg_puzzle_attempt,
     .delete_table = pg_delete_table,
 };

@@ -16,11 +16,12 @@
 #include <unistd.h>
 
 enum {
-    SCHEMA_VERSION = 12,  /* 2: tables.estimates; 3: tables.expansions; 4: tables.creator;
+    SCHEMA_VERSION = 13,  /* 2: tables.estimates; 3: tables.expansions; 4: tables.creator;
                             5: chat, reviews; 6: tables.rules_text; 7: tables.first_text;
                             8: tables.paused_ms, moves.paused_ms; 9: accounts, sessions,
                             seats.account; 10: tables.rated, ratings, rating_changes;
-                            11: accounts.disabled; 12: accounts.webhook */
+                            11: accounts.disabled; 12: accounts.webhook; 13: puzzle_solvers,
+                            puzzle_ratings, puzzle_attempts */
     CHECKPOINT_MS = 1000, /* the checkpointer's period */
     /* How long the event loop waits for another process's write lock
      * (a script writing to the database) before the write fails: short,
@@ -73,7 +74,17 @@ static const char schema[] =
     " table_id TEXT NOT NULL, account INTEGER NOT NULL, category INTEGER NOT NULL,"
     " rating_before REAL NOT NULL, rating_after REAL NOT NULL, rd_after REAL NOT NULL,"
     " at_ms INTEGER NOT NULL, PRIMARY KEY (table_id, account));"
-    "CREATE INDEX IF NOT EXISTS rating_changes_account ON rating_changes(account, at_ms);";
+    "CREATE INDEX IF NOT EXISTS rating_changes_account ON rating_changes(account, at_ms);"
+    "CREATE TABLE IF NOT EXISTS puzzle_solvers ("
+    " account INTEGER PRIMARY KEY, rating REAL NOT NULL, rd REAL NOT NULL,"
+    " volatility REAL NOT NULL, attempts INTEGER NOT NULL, streak INTEGER NOT NULL,"
+    " best_streak INTEGER NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS puzzle_ratings ("
+    " puzzle TEXT PRIMARY KEY, rating REAL NOT NULL, rd REAL NOT NULL,"
+    " volatility REAL NOT NULL, attempts INTEGER NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS puzzle_attempts ("
+    " account INTEGER NOT NULL, puzzle TEXT NOT NULL, solved INTEGER NOT NULL,"
+    " at_ms INTEGER NOT NULL, PRIMARY KEY (account, puzzle));";
 
 /* What needs the columns the upgrades add: made after them. */
 static const char indexes[] =
@@ -92,7 +103,8 @@ static const char indexes[] =
  * the accounts and sessions tables `schema` creates); version 9 the
  * tables' `rated` (0: no game was rated; the ratings tables `schema`
  * creates); version 10 the accounts' `disabled` (0: every account may log
- * in); version 11 their `webhook` ('': none). A new file gets every
+ * in); version 11 their `webhook` ('': none); version 12 gains the
+ * puzzle tables, which `schema` creates. A new file gets every
  * column from `schema` and no step. */
 static const char *const upgrades[SCHEMA_VERSION] = {
     [1] = "ALTER TABLE tables ADD COLUMN estimates INTEGER NOT NULL DEFAULT 1;",
@@ -109,6 +121,7 @@ static const char *const upgrades[SCHEMA_VERSION] = {
     [9] = "ALTER TABLE tables ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;",
     [10] = "ALTER TABLE accounts ADD COLUMN disabled INTEGER NOT NULL DEFAULT 0;",
     [11] = "ALTER TABLE accounts ADD COLUMN webhook TEXT NOT NULL DEFAULT '';",
+    [12] = "",
 };
 
 /* The prepared statements, one per write and read. */
@@ -155,6 +168,12 @@ typedef enum stmt_id {
     ST_WEBHOOK,
     ST_LIST_ACCOUNTS,
     ST_SET_DISABLED,
+    ST_PUZZLE_SOLVER,
+    ST_PUZZLE_RATING,
+    ST_PUZZLE_ATTEMPTED,
+    ST_PUZZLE_ATTEMPT,
+    ST_PUZZLE_SET_SOLVER,
+    ST_PUZZLE_SET_RATING,
     ST_DELETE_MOVES, /* ... a table's rows, in order: */
     ST_DELETE_SEATS,
     ST_DELETE_CHAT,
@@ -222,6 +241,13 @@ static const char *const stmt_sql[ST_COUNT] = {
     " FROM seats s JOIN tables t ON t.id=s.table_id WHERE s.account=a.id AND t.status <> 3)"
     " FROM accounts a ORDER BY a.name_key",
     "UPDATE accounts SET disabled=?2 WHERE id=?1",
+    "SELECT rating, rd, volatility, attempts, streak, best_streak FROM puzzle_solvers"
+    " WHERE account=?1",
+    "SELECT rating, rd, volatility, attempts, 0, 0 FROM puzzle_ratings WHERE puzzle=?1",
+    "SELECT puzzle FROM puzzle_attempts WHERE account=?1 ORDER BY at_ms, puzzle",
+    "INSERT OR IGNORE INTO puzzle_attempts VALUES (?1,?2,?3,?4)",
+    "INSERT OR REPLACE INTO puzzle_solvers VALUES (?1,?2,?3,?4,?5,?6,?7)",
+    "INSERT OR REPLACE INTO puzzle_ratings VALUES (?1,?2,?3,?4,?5)",
     "DELETE FROM moves WHERE table_id=?1",
     "DELETE FROM seats WHERE table_id=?1",
     "DELETE FROM chat WHERE table_id=?1",
@@ -1171,6 +1197,101 @@ static int sqlite_account_seats(storage *base, int64_t account, unsigned statuse
     return rc == SQLITE_DONE ? 0 : failed(s, "listing an account's seats");
 }
 
+/* --- Puzzles ------------------------------------------------------------------------------- */
+
+/* A puzzle rating's row of ST_PUZZLE_SOLVER or ST_PUZZLE_RATING: 1 read
+ * into `out`, 0 none, -1. */
+static int read_puzzle_rating(sqlite_storage *s, stmt_id id, stored_puzzle_rating *out)
+{
+    sqlite3_stmt *q = s->stmt[id];
+    int rc = sqlite3_step(q);
+    if (rc == SQLITE_ROW) {
+        out->rating = sqlite3_column_double(q, 0);
+        out->rd = sqlite3_column_double(q, 1);
+        out->volatility = sqlite3_column_double(q, 2);
+        out->attempts = sqlite3_column_int(q, 3);
+        out->streak = sqlite3_column_int(q, 4);
+        out->best_streak = sqlite3_column_int(q, 5);
+    }
+    sqlite3_reset(q);
+    sqlite3_clear_bindings(q);
+    if (rc == SQLITE_ROW)
+        return 1;
+    return rc == SQLITE_DONE ? 0 : failed(s, "reading a puzzle rating");
+}
+
+static int sqlite_puzzle_solver(storage *base, int64_t account, stored_puzzle_rating *out)
+{
+    sqlite_storage *s = as_sqlite(base);
+    sqlite3_bind_int64(s->stmt[ST_PUZZLE_SOLVER], 1, account);
+    return read_puzzle_rating(s, ST_PUZZLE_SOLVER, out);
+}
+
+static int sqlite_puzzle_rating(storage *base, const char *puzzle, stored_puzzle_rating *out)
+{
+    sqlite_storage *s = as_sqlite(base);
+    bind_text(s->stmt[ST_PUZZLE_RATING], 1, puzzle);
+    return read_puzzle_rating(s, ST_PUZZLE_RATING, out);
+}
+
+static int sqlite_puzzle_attempted(storage *base, int64_t account,
+                                   int (*each)(void *ctx, const char *puzzle), void *ctx)
+{
+    sqlite_storage *s = as_sqlite(base);
+    sqlite3_stmt *q = s->stmt[ST_PUZZLE_ATTEMPTED];
+    sqlite3_bind_int64(q, 1, account);
+    int rc;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        char id[STORED_PUZZLE_ID_BYTES];
+        copy_column_text(q, 0, id, sizeof id);
+        if (each(ctx, id)) {
+            rc = SQLITE_DONE;
+            break;
+        }
+    }
+    sqlite3_reset(q);
+    return rc == SQLITE_DONE ? 0 : failed(s, "listing a solver's puzzles");
+}
+
+static void bind_puzzle_rating(sqlite3_stmt *q, const stored_puzzle_rating *r)
+{
+    sqlite3_bind_double(q, 2, r->rating);
+    sqlite3_bind_double(q, 3, r->rd);
+    sqlite3_bind_double(q, 4, r->volatility);
+    sqlite3_bind_int(q, 5, r->attempts);
+}
+
+static int sqlite_puzzle_attempt(storage *base, int64_t account, const char *puzzle, int solved,
+                                 int64_t at_ms, const stored_puzzle_rating *solver,
+                                 const stored_puzzle_rating *rating)
+{
+    sqlite_storage *s = as_sqlite(base);
+    if (step_begin(s))
+        return -1;
+    sqlite3_stmt *q = s->stmt[ST_PUZZLE_ATTEMPT];
+    sqlite3_bind_int64(q, 1, account);
+    bind_text(q, 2, puzzle);
+    sqlite3_bind_int(q, 3, solved);
+    sqlite3_bind_int64(q, 4, at_ms);
+    int rc = run(s, ST_PUZZLE_ATTEMPT);
+    int again = rc == 0 && sqlite3_changes(s->db) == 0;
+    if (rc == 0 && !again) {
+        q = s->stmt[ST_PUZZLE_SET_SOLVER];
+        sqlite3_bind_int64(q, 1, account);
+        bind_puzzle_rating(q, solver);
+        sqlite3_bind_int(q, 6, solver->streak);
+        sqlite3_bind_int(q, 7, solver->best_streak);
+        rc = run(s, ST_PUZZLE_SET_SOLVER);
+    }
+    if (rc == 0 && !again) {
+        q = s->stmt[ST_PUZZLE_SET_RATING];
+        bind_text(q, 1, puzzle);
+        bind_puzzle_rating(q, rating);
+        rc = run(s, ST_PUZZLE_SET_RATING);
+    }
+    return step_end(s, rc) != 0 ? -1 : again;
+}
+
 static int sqlite_set_webhook(storage *base, int64_t id, const char *url)
 {
     sqlite_storage *s = as_sqlite(base);
@@ -1370,6 +1491,10 @@ const storage_backend storage_sqlite_backend = {
     .webhook = sqlite_webhook,
     .list_accounts = sqlite_list_accounts,
     .set_disabled = sqlite_set_disabled,
+    .puzzle_solver = sqlite_puzzle_solver,
+    .puzzle_rating = sqlite_puzzle_rating,
+    .puzzle_attempted = sqlite_puzzle_attempted,
+    .puzzle_attempt = sqlite_puzzle_attempt,
     .delete_table = sqlite_delete_table,
     .backup = sqlite_backup,
 };

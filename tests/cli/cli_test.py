@@ -1879,6 +1879,84 @@ def case_match_records():
         check(len(games) <= total, "%s: more records than the command's games" % folder)
 
 
+# --- Puzzles (docs/puzzles.md) ----------------------------------------------------------
+
+ROOT = os.path.dirname(os.path.dirname(HERE))
+GOALS = {"win-game", "win-city", "win-road", "cloister", "farm", "claim-city", "claim-road",
+         "best"}
+
+
+def check_puzzle_set(data, where):
+    """Every puzzle of a set meets the criteria the set states: the best
+    move ahead of every runner-up by the gaps, its record replays to the
+    position, the fields the server and the browser read."""
+    crit = data["criteria"]
+    check(crit["win_gap"] > 0 and crit["margin_gap"] > 0, "%s: criteria %r" % (where, crit))
+    ids = set()
+    for p in data["puzzles"]:
+        name = "%s: %s" % (where, p.get("id"))
+        check(re.fullmatch(r"[a-z0-9-]+", p["id"]) and p["id"] not in ids, name + ": a bad id")
+        ids.add(p["id"])
+        check(p["goal"] in GOALS and p["goal_text"] and p["why"], name + ": goal and why")
+        check(p["legal_moves"] >= crit["min_moves"], name + ": too few moves")
+        check(1000 <= p["rating"] <= 2200, name + ": rating %r" % p["rating"])
+        check(p["runners_up"], name + ": no runner-up")
+        for r in p["runners_up"]:
+            check(p["win"] - r["win"] >= crit["win_gap"] - 0.001 and
+                  p["margin"] - r["margin"] >= crit["margin_gap"] - 0.01,
+                  "%s: %s is not clearly ahead of %r" % (name, p["best"], r))
+            check(r["move"] != p["best"], name + ": the best move is a runner-up")
+        with tempfile.NamedTemporaryFile("w", suffix=".rec") as f:
+            f.write(p["record"])
+            f.flush()
+            code, out, err = run(["replay", "--json", f.name])
+            check(code == 0, "%s: its record does not replay: %s" % (name, err))
+            check(json.loads(out)["moves"] == p["moves_played"], name + ": moves played")
+            # The best move is legal there, with the tile the puzzle names.
+            code, _, err = run(["replay", "-"], (p["record"] + p["best"] + "\n").encode())
+            check(code == 0, "%s: %s is not legal: %s" % (name, p["best"], err))
+            check(p["best"].split()[0] == p["tile"], name + ": the best move's tile")
+    return ids
+
+
+def case_puzzles():
+    """`carcassonne puzzles` on two committed records: a set whose every
+    puzzle meets its criteria; a record with hidden hands gives none; bad
+    arguments refused."""
+    games = [os.path.join(ROOT, "docs", "matches", "base-155k", "game-000%d.rec" % n)
+             for n in (2, 5)]
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "set.json")
+        code, _, err = run(["puzzles", "--from"] + games +
+                           ["--out", out, "--ms", "40", "--max", "3", "--per-game", "2"],
+                           timeout=240)
+        check(code == 0, "puzzles exited %d: %s" % (code, err))
+        check(re.search(r"\d+ puzzles from \d+ positions", err), "no summary: %r" % err)
+        with open(out) as f:
+            data = json.load(f)
+        check(1 <= len(data["puzzles"]) <= 3, "%d puzzles" % len(data["puzzles"]))
+        check(data["criteria"]["check"].startswith("mcts:ms=320"), "the check: %r" % data)
+        check_puzzle_set(data, "made")
+        hand = os.path.join(ROOT, "docs", "matches", "hand3-155k", "game-0001.rec")
+        code, _, err = run(["puzzles", "--from", hand, "--out", out, "--ms", "5"])
+        check(code == 1 and "no position" in err, "a hand record: %d %s" % (code, err))
+    for args in (["--out", "x.json"], ["--from", games[0]], ["--from", games[0], "--out", "x",
+                                                              "--ms", "0"],
+                 ["--from", games[0], "--out", "x", "--max", "many"], ["--bogus"],
+                 ["--from", "/nonexistent.rec", "--out", "/tmp/x.json"]):
+        code, _, err = run(["puzzles"] + args)
+        check(code == 2 and "carcassonne puzzles" in err, "%r: %d %s" % (args, code, err))
+
+
+def case_puzzle_set():
+    """The committed set (docs/puzzles/set.json): enough puzzles for a
+    stream, each meeting the criteria it states."""
+    with open(os.path.join(ROOT, "docs", "puzzles", "set.json")) as f:
+        data = json.load(f)
+    ids = check_puzzle_set(data, "docs/puzzles/set.json")
+    check(len(ids) >= 50, "%d puzzles in the committed set" % len(ids))
+
+
 CASES = {
     "bench_mcts": case_bench_mcts,
     "engine_session": case_engine_session,
@@ -1918,6 +1996,8 @@ CASES = {
     "rules_hand_commands": case_rules_hand_commands,
     "show_table": case_show_table,
     "match_records": case_match_records,
+    "puzzles": case_puzzles,
+    "puzzle_set": case_puzzle_set,
 }
 
 if __name__ == "__main__":

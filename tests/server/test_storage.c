@@ -40,9 +40,10 @@ static int setup(void **state)
 {
     (void)state;
     if (pg_uri) {
-        pg_exec("SET client_min_messages TO warning;"
-                "DROP TABLE IF EXISTS tables, seats, moves, chat, reviews, carc_schema, accounts,"
-                " sessions, ratings, rating_changes");
+        pg_exec(
+            "SET client_min_messages TO warning;"
+            "DROP TABLE IF EXISTS tables, seats, moves, chat, reviews, carc_schema, accounts,"
+            " sessions, ratings, rating_changes, puzzle_solvers, puzzle_ratings, puzzle_attempts");
         return 0;
     }
     snprintf(path, sizeof path, "/tmp/carc-storage-XXXXXX");
@@ -368,7 +369,7 @@ static void test_upgrade_from_version_1(void **state)
     assert_int_equal(loaded.estimates, 1);
     assert_int_equal(loaded.expansions, 0);
     storage_close(s);
-    assert_int_equal(schema_version(), 12);
+    assert_int_equal(schema_version(), 13);
 }
 
 /* The schema version of the database (SQLite: the file's user_version). */
@@ -442,7 +443,7 @@ static void test_upgrade_from_version_2(void **state)
     assert_int_equal(storage_create_table(s, &t), 0);
     assert_int_equal(storage_commit(s), 0);
     storage_close(s);
-    assert_int_equal(schema_version(), 12);
+    assert_int_equal(schema_version(), 13);
     s = open_db();
     assert_int_equal(storage_load_table(s, "triver000001", &loaded), 1);
     assert_int_equal(loaded.expansions, CARC_EXPANSION_RIVER);
@@ -503,7 +504,7 @@ static void test_upgrade_from_version_4(void **state)
     assert_int_equal(sqlite3_exec(db, back_to_4, NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
     s = open_db();
-    assert_int_equal(schema_version(), 12);
+    assert_int_equal(schema_version(), 13);
     assert_int_equal(storage_load_table(s, "told00000004", &loaded), 1);
     assert_int_equal(loaded.rules, CARC_RULE_SMALL_CITY);
     assert_int_equal(loaded.table_w, 0);
@@ -953,7 +954,7 @@ static void test_upgrade_from_version_2_pg(void **state)
     pg_exec("ALTER TABLE tables DROP COLUMN first_text, DROP COLUMN paused_ms;"
             " ALTER TABLE moves DROP COLUMN paused_ms; UPDATE carc_schema SET version=2");
     s = open_db();
-    assert_int_equal(schema_version(), 8);
+    assert_int_equal(schema_version(), 9);
     assert_int_equal(storage_load_table(s, t.id, &loaded), 1);
     assert_string_equal(loaded.first_text, "");
     assert_int_equal(loaded.nmoves, 3);
@@ -1149,7 +1150,7 @@ static void test_upgrade_from_version_8(void **state)
     assert_int_equal(sqlite3_exec(db, back_to_8, NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
     s = open_db();
-    assert_int_equal(schema_version(), 12);
+    assert_int_equal(schema_version(), 13);
     assert_int_equal(storage_load_table(s, t.id, &loaded), 1);
     assert_int_equal(loaded.nmoves, 6);
     assert_string_equal(loaded.moves[5].text, t.moves[5].text);
@@ -1185,7 +1186,7 @@ static void test_upgrade_from_version_4_pg(void **state)
             " ALTER TABLE seats DROP COLUMN account; ALTER TABLE tables DROP COLUMN rated;"
             " UPDATE carc_schema SET version=4");
     s = open_db();
-    assert_int_equal(schema_version(), 8);
+    assert_int_equal(schema_version(), 9);
     assert_int_equal(storage_load_table(s, t.id, &loaded), 1);
     assert_int_equal(loaded.nmoves, 5);
     assert_int_equal(loaded.seats[0].account, 0);
@@ -1422,7 +1423,7 @@ static void test_upgrade_from_version_10(void **state)
     assert_int_equal(sqlite3_exec(db, back_to_10, NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
     s = open_db();
-    assert_int_equal(schema_version(), 12);
+    assert_int_equal(schema_version(), 13);
     assert_int_equal(storage_load_table(s, t.id, &loaded), 1);
     assert_int_equal(loaded.nmoves, 7);
     assert_string_equal(loaded.moves[6].text, t.moves[6].text);
@@ -1464,7 +1465,7 @@ static void test_upgrade_from_version_11(void **state)
     assert_int_equal(sqlite3_exec(db, back_to_11, NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
     s = open_db();
-    assert_int_equal(schema_version(), 12);
+    assert_int_equal(schema_version(), 13);
     assert_int_equal(storage_load_table(s, t.id, &loaded), 1);
     assert_int_equal(loaded.nmoves, 4);
     assert_int_equal(loaded.seats[0].account, ann);
@@ -1503,7 +1504,7 @@ static void test_upgrade_from_version_6_pg(void **state)
     pg_exec("ALTER TABLE accounts DROP COLUMN disabled; ALTER TABLE accounts DROP COLUMN webhook;"
             " UPDATE carc_schema SET version=6");
     s = open_db();
-    assert_int_equal(schema_version(), 8);
+    assert_int_equal(schema_version(), 9);
     assert_int_equal(storage_load_table(s, t.id, &loaded), 1);
     assert_int_equal(loaded.nmoves, 6);
     assert_int_equal(loaded.seats[0].account, ann);
@@ -1534,7 +1535,7 @@ static void test_upgrade_from_version_7_pg(void **state)
     storage_close(s);
     pg_exec("ALTER TABLE accounts DROP COLUMN webhook; UPDATE carc_schema SET version=7");
     s = open_db();
-    assert_int_equal(schema_version(), 8);
+    assert_int_equal(schema_version(), 9);
     assert_int_equal(storage_load_table(s, t.id, &loaded), 1);
     assert_int_equal(loaded.nmoves, 4);
     stored_account a;
@@ -1552,6 +1553,110 @@ static void test_upgrade_from_version_7_pg(void **state)
     storage_close(s);
 }
 
+static int count_attempted(void *ctx, const char *puzzle)
+{
+    (void)puzzle;
+    ++*(int *)ctx;
+    return 0;
+}
+
+/* Puzzles: a solver's and a puzzle's ratings stored with the first
+ * attempt only; a second attempt writes nothing; read back after a
+ * reopen. */
+static void test_puzzles(void **state)
+{
+    (void)state;
+    storage *s = open_db();
+    int64_t ann = 0;
+    assert_int_equal(storage_create_account(s, "Ann", "ann", "hp", 3, &ann), 0);
+    stored_puzzle_rating solver = {1500, 350, 0.06, 0, 0, 0}, puzzle = {1600, 350, 0.06, 0, 0, 0};
+    assert_int_equal(storage_puzzle_solver(s, ann, &solver), 0);
+    assert_int_equal(storage_puzzle_rating(s, "base-155k-0001-12", &puzzle), 0);
+    stored_puzzle_rating solver_after = {1662.3, 290.1, 0.06, 1, 1, 1};
+    stored_puzzle_rating puzzle_after = {1540.5, 300.2, 0.06, 1, 0, 0};
+    assert_int_equal(
+        storage_puzzle_attempt(s, ann, "base-155k-0001-12", 1, 1000, &solver_after, &puzzle_after),
+        0);
+    stored_puzzle_rating other = {1, 1, 1, 9, 9, 9};
+    assert_int_equal(storage_puzzle_attempt(s, ann, "base-155k-0001-12", 0, 2000, &other, &other),
+                     1);
+    assert_int_equal(storage_commit(s), 0);
+    storage_close(s);
+    s = open_db();
+    stored_puzzle_rating r;
+    assert_int_equal(storage_puzzle_solver(s, ann, &r), 1);
+    assert_true(r.rating > 1662.29 && r.rating < 1662.31);
+    assert_int_equal(r.attempts, 1);
+    assert_int_equal(r.streak, 1);
+    assert_int_equal(r.best_streak, 1);
+    assert_int_equal(storage_puzzle_rating(s, "base-155k-0001-12", &r), 1);
+    assert_true(r.rating > 1540.49 && r.rating < 1540.51);
+    assert_int_equal(r.attempts, 1);
+    int n = 0;
+    assert_int_equal(storage_puzzle_attempted(s, ann, count_attempted, &n), 0);
+    assert_int_equal(n, 1);
+    n = 0;
+    assert_int_equal(storage_puzzle_attempted(s, ann + 1, count_attempted, &n), 0);
+    assert_int_equal(n, 0);
+    storage_close(s);
+}
+
+/* An SQLite file of schema version 12 (before the puzzles) opens at
+ * version 13: the account and its webhook kept, no puzzle rating; one
+ * attempt stored. */
+static void test_upgrade_from_version_12(void **state)
+{
+    (void)state;
+    storage *s = open_db();
+    int64_t ann = 0;
+    assert_int_equal(storage_create_account(s, "Ann", "ann", "h12", 3, &ann), 0);
+    assert_int_equal(storage_set_webhook(s, ann, "https://example.org/hook"), 0);
+    assert_int_equal(storage_commit(s), 0);
+    storage_close(s);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    const char *back_to_12 = "DROP TABLE puzzle_solvers; DROP TABLE puzzle_ratings;"
+                             " DROP TABLE puzzle_attempts; PRAGMA user_version=12;";
+    assert_int_equal(sqlite3_exec(db, back_to_12, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    s = open_db();
+    assert_int_equal(schema_version(), 13);
+    char url[64] = "";
+    assert_int_equal(storage_webhook(s, ann, url, sizeof url), 1);
+    assert_string_equal(url, "https://example.org/hook");
+    stored_puzzle_rating r = {1500, 350, 0.06, 1, 1, 1};
+    assert_int_equal(storage_puzzle_solver(s, ann, &r), 0);
+    assert_int_equal(storage_puzzle_attempt(s, ann, "p1", 1, 5, &r, &r), 0);
+    assert_int_equal(storage_commit(s), 0);
+    assert_int_equal(storage_puzzle_solver(s, ann, &r), 1);
+    storage_close(s);
+}
+
+/* PostgreSQL: a database of schema version 8 (before the puzzles) is
+ * brought to version 9: the account kept; one attempt stored. */
+static void test_upgrade_from_version_8_pg(void **state)
+{
+    (void)state;
+    storage *s = open_db();
+    int64_t ann = 0;
+    assert_int_equal(storage_create_account(s, "Ann", "ann", "h8", 3, &ann), 0);
+    assert_int_equal(storage_commit(s), 0);
+    storage_close(s);
+    pg_exec("DROP TABLE puzzle_solvers, puzzle_ratings, puzzle_attempts;"
+            " UPDATE carc_schema SET version=8");
+    s = open_db();
+    assert_int_equal(schema_version(), 9);
+    stored_account a;
+    assert_int_equal(storage_find_account(s, "ann", &a), 1);
+    stored_puzzle_rating r = {1500, 350, 0.06, 1, 1, 1};
+    assert_int_equal(storage_puzzle_solver(s, ann, &r), 0);
+    assert_int_equal(storage_puzzle_attempt(s, ann, "p1", 1, 5, &r, &r), 0);
+    assert_int_equal(storage_puzzle_attempt(s, ann, "p1", 0, 6, &r, &r), 1);
+    assert_int_equal(storage_commit(s), 0);
+    assert_int_equal(storage_puzzle_solver(s, ann, &r), 1);
+    storage_close(s);
+}
+
 int main(int argc, char **argv)
 {
     const char *backend = argc > 1 ? argv[1] : "sqlite";
@@ -1566,6 +1671,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_newer_schema_refused, setup, teardown),
         cmocka_unit_test_setup_teardown(test_hand_kept, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ratings, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_puzzles, setup, teardown),
         cmocka_unit_test(test_bad_path),
         cmocka_unit_test_setup_teardown(test_accounts, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sessions_and_seats, setup, teardown),
@@ -1580,6 +1686,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_upgrade_from_version_8, setup, teardown),
         cmocka_unit_test_setup_teardown(test_upgrade_from_version_10, setup, teardown),
         cmocka_unit_test_setup_teardown(test_upgrade_from_version_11, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_upgrade_from_version_12, setup, teardown),
         cmocka_unit_test_setup_teardown(test_backup, setup, teardown),
     };
     const struct CMUnitTest postgres_only[] = {
@@ -1592,6 +1699,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_upgrade_from_version_4_pg, setup, teardown),
         cmocka_unit_test_setup_teardown(test_upgrade_from_version_6_pg, setup, teardown),
         cmocka_unit_test_setup_teardown(test_upgrade_from_version_7_pg, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_upgrade_from_version_8_pg, setup, teardown),
     };
     if (strcmp(backend, "postgresql") == 0) {
         pg_uri = getenv("CARC_TEST_PG");

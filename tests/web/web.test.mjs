@@ -5,8 +5,9 @@
 // builder, a pig, goods and the Goods column, a hand=3 game (tiles picked
 // from the hand), two browser
 // profiles playing each other (one reloads mid-game and resumes), a
-// keyboard-only turn, a phone-sized screen, and the tutorial (/learn)
-// played lesson by lesson. Screenshots go to
+// keyboard-only turn, a phone-sized screen, the tutorial (/learn)
+// played lesson by lesson, and two puzzles (/puzzles), one solved, one
+// failed. Screenshots go to
 // $ARTEFACTS. Every wait is generous: a slow machine is not a failure.
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -1898,34 +1899,34 @@ await test('the board: illustrated tiles, the plain theme a click away, goods cl
 // Plays `move` ("E 0 -1 2 SSE", "U 2 0 1 E builder") in a lesson by mouse
 // and keys, as a player would: a click on its square, R until the tile is
 // turned as the move says, Place, the figure's button, a click on the
-// spot, Confirm.
-async function lessonMove(page, move) {
+// spot, Confirm. `where`: the view's prefix ("learn", "puzzle").
+async function lessonMove(page, move, where = 'learn') {
   const [letter, x, y, rot, spot, figure] = move.split(' ');
   const centre = async (sel) => {
     const b = await page.locator(sel).first().boundingBox();
     check(b, `${sel} is on the page`);
     await page.mouse.click(b.x + b.width / 2, b.y + b.height / 2);
   };
-  if (await page.locator('#learn-hand button').count()) {
-    await page.click(`#learn-hand button[data-tile="${letter}"]`);
-    await page.waitForSelector(`#learn-hand button[data-tile="${letter}"][aria-pressed=true]`);
+  if (await page.locator(`#${where}-hand button`).count()) {
+    await page.click(`#${where}-hand button[data-tile="${letter}"]`);
+    await page.waitForSelector(`#${where}-hand button[data-tile="${letter}"][aria-pressed=true]`);
   }
-  await centre(`#learn-board rect.target[data-target="${x},${y}"]`);
+  await centre(`#${where}-board rect.target[data-target="${x},${y}"]`);
   let turned = false;
   for (let i = 0; i < 4 && !turned; i++) {
-    const t = await page.getAttribute('#learn-board .preview use', 'transform');
+    const t = await page.getAttribute(`#${where}-board .preview use`, 'transform');
     turned = t.includes(`rotate(${+rot * 90},`) && t.includes(`translate(${+x * 100},${+y * 100})`);
     if (!turned) await page.keyboard.press('r');
   }
   check(turned, `${move}: the tile turned as the move says`);
-  await page.click('#learn-actions button[data-act=place]');
+  await page.click(`#${where}-actions button[data-act=place]`);
   await page.waitForSelector('body[data-phase=follower]');
-  if (figure) await page.click(`#learn-actions button[data-act=figure-${figure}]`);
+  if (figure) await page.click(`#${where}-actions button[data-act=figure-${figure}]`);
   if (spot) {
-    await centre(`#learn-board .spots [data-spot="${spot}"] circle`);
-    await page.waitForSelector(`#learn-board .spots .meeple`);
+    await centre(`#${where}-board .spots [data-spot="${spot}"] circle`);
+    await page.waitForSelector(`#${where}-board .spots .meeple`);
   }
-  await page.click('#learn-actions button[data-act=confirm]');
+  await page.click(`#${where}-actions button[data-act=confirm]`);
 }
 
 const lessonState = (page, id, step, state) => page.waitForSelector(`#learn-view[data-lesson="${id}"][data-step="${step}"][data-state="${state}"]`);
@@ -1973,6 +1974,50 @@ await test('the tutorial: every lesson played to its end by the right moves; a w
   await page.waitForSelector('#learn-view[data-lesson="game"]');
   check(await page.locator('#learn-list li.done').count() === LESSONS.length, 'the progress survives a reload');
   await page.screenshot({ path: path.join(ART, 'learn-game.png') });
+  await page.context().close();
+});
+
+// --- The puzzles (/puzzles) ------------------------------------------------
+
+const PUZZLES = JSON.parse(readFileSync(path.join(path.dirname(new URL(import.meta.url).pathname), '../../docs/puzzles/set.json'), 'utf8')).puzzles;
+
+await test('the puzzles: a guest solves one, fails the next and is shown the best move; rating and streak kept in the browser; the puzzle of the day', async () => {
+  const page = await openPage(browser, `${server.url}/puzzles`);
+  const puzzleShown = async () => {
+    await page.waitForSelector('#puzzles-view[data-state=play]');
+    const id = await page.$eval('#puzzles-view', (el) => el.dataset.puzzle);
+    const p = PUZZLES.find((q) => q.id === id);
+    check(p, `puzzle ${id} is one of the set`);
+    check((await page.textContent('#puzzle-goal')).startsWith(p.goal_text), `${id}: its goal shown`);
+    check((await page.textContent('#puzzle-who')).includes(`tile ${p.tile}`), `${id}: its tile shown`);
+    return p;
+  };
+  const right = await puzzleShown();
+  await page.screenshot({ path: path.join(ART, 'puzzle-play.png') });
+  await lessonMove(page, right.best, 'puzzle');
+  await page.waitForSelector('#puzzles-view[data-state=right]');
+  const said = await page.textContent('#puzzle-feedback');
+  check(said.startsWith('Right: '), `${right.id}: the best move is right: ${said}`);
+  check(await page.textContent('#puzzle-streak') === '1 (best 1)', 'a streak of one');
+  const rated = +(await page.textContent('#puzzle-rating')).replace('?', '');
+  check(rated > 1500, `the rating went up (${rated})`);
+  await page.screenshot({ path: path.join(ART, 'puzzle-right.png') });
+  await page.click('#puzzle-next');
+  await page.waitForFunction((id) => document.querySelector('#puzzles-view').dataset.puzzle !== id && document.querySelector('#puzzles-view').dataset.state === 'play', right.id);
+  const wrong = await puzzleShown();
+  await lessonMove(page, wrong.runners_up[0].move, 'puzzle');
+  await page.waitForSelector('#puzzles-view[data-state=wrong]');
+  const why = await page.textContent('#puzzle-feedback');
+  check(why.startsWith('Not the best move. The best: ') && why.includes(`${wrong.points} point`), `${wrong.id}: the best move and its points said: ${why}`);
+  await page.waitForSelector('#puzzle-board .ghost .best-move');
+  check(await page.textContent('#puzzle-streak') === '0 (best 1)', 'the streak broken, the best kept');
+  await page.screenshot({ path: path.join(ART, 'puzzle-wrong.png') });
+  const kept = await page.evaluate(() => JSON.parse(localStorage.getItem('carc.puzzles')));
+  check(kept.attempts === 2 && kept.recent.includes(right.id) && kept.recent.includes(wrong.id) && kept.rating < rated,
+    `the guest's rating kept in the browser: ${JSON.stringify(kept)}`);
+  await page.click('#puzzle-daily');
+  await page.waitForFunction(() => document.querySelector('#puzzle-title').textContent.startsWith('Puzzle of the day (20'));
+  await page.waitForSelector('#puzzles-view[data-state=play]');
   await page.context().close();
 });
 

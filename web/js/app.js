@@ -1,7 +1,7 @@
 // app.js: the browser client's entry: connects to the server, loads the
 // tile catalogue, and shows the lobby or a table from the address
 // (/?t=TABLE[&invite=CODE&seat=N]), the rules (/rules) or the tutorial
-// (/learn, /?learn=LESSON).
+// (/learn, /?learn=LESSON) or the puzzles (/puzzles, /?puzzle=daily).
 
 import { Connection, socketUrl } from './net.js';
 import { Catalogue } from './tiles.js';
@@ -52,7 +52,7 @@ async function attach(id) {
 
 // Shows one of the three screens.
 function screen(name) {
-  for (const s of ['lobby-view', 'table-view', 'replay-view', 'page-view', 'learn-view']) $(`#${s}`).hidden = s !== name;
+  for (const s of ['lobby-view', 'table-view', 'replay-view', 'page-view', 'learn-view', 'puzzles-view']) $(`#${s}`).hidden = s !== name;
 }
 
 // /?play=LEVEL[&expansions=river,inns-cathedrals,traders-builders][&rules=hand=3]: a ready game against the computer (what
@@ -109,6 +109,21 @@ async function route(record = null) {
       await view.open(params.get('learn'));
     } catch (e) {
       status(`lesson: ${e.message}`, true);
+    }
+    return;
+  }
+  // The puzzles (/puzzles, /?puzzle=daily): the puzzle of the day, else
+  // the next one near the solver's rating.
+  if (params.has('puzzle') || location.pathname.replace(/\/$/, '') === '/puzzles') {
+    lobby?.hide();
+    screen('puzzles-view');
+    games.setTitle('Puzzles: Carcassonne');
+    try {
+      const { PuzzleView } = await import('./puzzles.js');
+      view = new PuzzleView($('#puzzles-view'), conn, catalogue);
+      await view.open(params.get('puzzle') === 'daily' ? 'daily' : 'next');
+    } catch (e) {
+      status(`puzzle: ${e.message}`, true);
     }
     return;
   }
