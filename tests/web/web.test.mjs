@@ -850,12 +850,18 @@ await test('two browsers play each other; one reloads mid-game and resumes', asy
       await bob.waitForSelector('#table-view[data-status=playing]');
       const me = await bob.$eval('.player:nth-child(2) .name', (e) => e.textContent);
       check(me.includes('Bob') && me.includes('(you)'), `Bob is seated again after the reload (${me})`);
-      // The 20th move may still be on its way over the old connection when
-      // the page reloads: its event reaches the new one after the state.
-      await bob.waitForFunction(() => document.querySelectorAll('#board .tiles use').length >= 21,
-        null, { timeout: 10000 }).catch(() => {});
+      // The board after the reload against the server's record: the start
+      // tile and a tile for each move the server has stored (20 by the
+      // loop's count; a move's event may reach the new connection after
+      // its state).
+      const record = await ann.evaluate(async (t) => (await fetch(`/api/tables/${t}/record`)).text(), table);
+      const stored = record.split('\n').filter((l) => /^[A-Z]{1,2} -?\d+ -?\d+ \d/.test(l)).length;
+      await bob.waitForFunction((n) => document.querySelectorAll('#board .tiles use').length >= n,
+        stored + 1, { timeout: 10000 }).catch(() => {});
       const tiles = await bob.$$eval('#board .tiles use', (u) => u.length);
-      check(tiles === 21, `the board came back (${tiles} tiles)`);
+      const turns = await Promise.all(players.map((p) => p.$eval('#table-view', (el) => el.dataset.turn)));
+      check(stored >= Number(turns[0]) && tiles === stored + 1,
+        `the board came back (${tiles} tiles; the server's record has ${stored} moves; the pages' turns ${turns}; the loop counted 20)`);
     }
   }
   for (const p of players) await p.waitForSelector('#final:not([hidden]) .final-table');
