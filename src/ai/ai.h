@@ -30,6 +30,10 @@ typedef struct ai_options {
      * (carc_evaluate), 2: full (ai_evaluate_full) */
     int eval;
     int exact; /* mcts: the exact endgame solver in the last turns (exact.c) */
+    /* mcts, hand=N: 1 searches the information sets (each player below the
+     * root chooses among its held tiles), 0 (the default) plays the first
+     * tile held */
+    int ismcts;
 } ai_options;
 
 enum { AI_EVAL_DEFAULT = 0, AI_EVAL_BASIC = 1, AI_EVAL_FULL = 2 };

@@ -1,15 +1,33 @@
 /* mcts.c: the flagship player: Monte Carlo tree search with chance nodes.
  *
- * The tree has three kinds of nodes. A placement node belongs to the
+ * The tree has three kinds of nodes (four in a hand game, below). A placement node belongs to the
  * player to move with a known tile; its options are the legal placements.
  * Each placement leads to a spot node whose options are "no follower" and
  * the legal follower spots; placement and follower are searched as two
  * levels. A spot option leads to a chance node, whose children are keyed by
- * the next tile drawn. The only hidden information of the game is the order
- * of the pile: every iteration copies the root position, reshuffles the
+ * the next tile drawn. Without a hand the only hidden information is the
+ * order of the pile: every iteration copies the root position, reshuffles the
  * tiles left (the drawn tile stays known) and follows the chance child of
  * the tile that sampled deck draws, so each chance child is reached with
  * the true probability of its tile.
+ *
+ * Hand games (hand=N) are searched, with the spec's ismcts=1, over
+ * information sets (determinized ISMCTS, Cowling, Powley and Whitehouse
+ * 2012). The root is the seat's
+ * view (player.c): its own hand, the others' dealt at random. Each
+ * iteration deals the hidden hands and the pile again
+ * (carc_game_shuffle_hidden), so a node stands for every deal that agrees
+ * with the moves that led to it, not for one deal. The root holds the
+ * placements of every tile the player holds. Below it a chance node has a
+ * single child, a hand node, whose options are the tile kinds: the player
+ * to move chooses one of the tiles it holds in this iteration's deal, then
+ * a placement of that tile (a placement node per kind), then a figure.
+ * A tile is held in some deals only, so its UCB1 counts the visits in
+ * which it was available instead of all the node's visits. A hand node
+ * has an option per tile kind of the game (24 in the base game), used or
+ * not, and its chance node one child instead of CARC_MAX_KINDS. By default
+ * (ismcts=0) a hand game is searched as before: below the root each
+ * player plays the first tile of its hand, the chance child keyed by it.
  *
  * Selection is UCB1 on rewards tanh(utility / scale) of the player to
  * move. The utility is the player's margin plus `own` times its own score
@@ -45,7 +63,7 @@
 
 #include "ai.h"
 
-enum { NODE_PLACE, NODE_SPOT, NODE_CHANCE };
+enum { NODE_PLACE, NODE_SPOT, NODE_CHANCE, NODE_HAND };
 
 enum {
     MAX_DEPTH = 3 * CARC_MAX_TILES + 4,
@@ -66,11 +84,18 @@ static const double win_scale = 6.0; /* margin of a 73% win estimate */
 static const double win_spread_base = 3.0, win_spread_tile = 0.25;
 static const unsigned expand_visits = 1; /* leaf visits before a placement node opens */
 
-/* An option of a placement or spot node. */
+/* An option of a placement, spot or hand node. A hand node's option k
+ * is the held tile of kind k; instead of a square it counts the visits of
+ * the node in which that tile was held (`available`). */
 typedef struct option {
-    int8_t x, y;
-    uint8_t rot;
-    uint8_t seg; /* spot nodes: a figure move's spot_code(), or CARC_NO_SPOT */
+    union {
+        struct {
+            int8_t x, y;
+            uint8_t rot;
+            uint8_t seg; /* spot nodes: a figure move's spot_code(), or CARC_NO_SPOT */
+        };
+        uint32_t available;
+    };
     /* The child node. Before the first visit -1, or, for a placement below
      * the root, -2 - k: score record k holds its one-ply value. */
     int32_t child;
@@ -81,11 +106,11 @@ typedef struct option {
 typedef struct node {
     uint8_t type;
     uint8_t player;
-    uint8_t expanded; /* placement: has its options; chance: has its value */
+    uint8_t expanded; /* placement, hand: has its options; chance: has its value */
     uint8_t discard;  /* placement node whose tile fits nowhere */
-    uint16_t nopts;
+    uint16_t nopts;   /* options; a chance node's children */
     uint32_t visits;
-    int32_t first; /* first option, or first of 24 chance children */
+    int32_t first; /* first option, or first chance child */
 } node;
 
 /* Score records keep static values of positions, every player's expected
@@ -128,6 +153,9 @@ typedef struct root_info {
     double own;
     double base[CARC_MAX_PLAYERS];
     double win; /* weight of the win term in the reward (see rewards) */
+    /* Hand nodes below the root (a hand game, unless ismcts=0); else each
+     * player there plays the tile in focus, the first of its hand. */
+    int hands;
 } root_info;
 
 /* Sums over the iterations that began with a root move. */
@@ -249,27 +277,30 @@ static double *record(tree *t, int32_t k)
     return &t->scores[(size_t)k * (size_t)t->players];
 }
 
-static int32_t new_chance(tree *t, int player)
+/* A chance node with `count` children (one per tile kind, or the one hand
+ * node of a hand game), then its score record. */
+static int32_t new_chance(tree *t, int player, int count)
 {
-    if (!grow(t, (void **)&t->kids, &t->cap_kids, t->nkids, CARC_MAX_KINDS + 1, sizeof(int32_t)))
+    if (!grow(t, (void **)&t->kids, &t->cap_kids, t->nkids, (size_t)count + 1, sizeof(int32_t)))
         return -1;
     int32_t k = new_records(t, 1);
     int32_t n = k < 0 ? -1 : new_node(t, NODE_CHANCE, player);
     if (n < 0)
         return -1;
     int32_t first = (int32_t)t->nkids;
-    for (int i = 0; i < CARC_MAX_KINDS; i++)
+    for (int i = 0; i < count; i++)
         t->kids[first + i] = -1;
-    t->kids[first + CARC_MAX_KINDS] = k;
-    t->nkids += CARC_MAX_KINDS + 1;
+    t->kids[first + count] = k;
+    t->nkids += (size_t)count + 1;
     t->nodes[n].first = first;
+    t->nodes[n].nopts = (uint16_t)count;
     return n;
 }
 
 /* The score record of chance node `n`. */
 static double *value_of(tree *t, int32_t n)
 {
-    return record(t, t->kids[t->nodes[n].first + CARC_MAX_KINDS]);
+    return record(t, t->kids[t->nodes[n].first + t->nodes[n].nopts]);
 }
 
 static void tree_free(tree *t)
@@ -409,6 +440,23 @@ static int32_t make_spot_node(search *s, const carc_game *g, carc_placement p, i
     return n;
 }
 
+/* Gives hand node `n` its options: one per tile kind of the game, each
+ * with no visit and never available yet. 0 when memory is full. */
+static int expand_hand(search *s, int32_t n)
+{
+    tree *t = &s->tree;
+    int kinds = carc_tile_kinds();
+    int32_t first = new_options(t, kinds);
+    if (first < 0)
+        return 0;
+    for (int k = 0; k < kinds; k++)
+        t->opts[first + k].available = 0;
+    t->nodes[n].first = first;
+    t->nodes[n].nopts = (uint16_t)kinds;
+    t->nodes[n].expanded = 1;
+    return 1;
+}
+
 /* --- Selection --------------------------------------------------------------------------- */
 
 static int select_option(const search *s, const node *nd)
@@ -434,6 +482,43 @@ static int select_option(const search *s, const node *nd)
         }
     }
     return best;
+}
+
+/* The tile that the player to move at hand node `nd` plays from its hand
+ * in `g` (the iteration's deal): each distinct tile held counts one more
+ * availability; an untried one is played first (in hand order), else the
+ * best by UCB1 over the visits in which it was available, so that a tile
+ * dealt rarely is not judged against visits it could not have. */
+static int select_held(search *s, const node *nd, const carc_game *g)
+{
+    option *o = &s->tree.opts[nd->first];
+    int hand[CARC_MAX_HAND];
+    int size = carc_game_hand(g, carc_game_current_player(g), hand, CARC_MAX_HAND);
+    if (size <= 0)
+        return -1; /* cannot be: a player with an empty hand is passed over */
+    int best = hand[0], untried = -1;
+    double best_score = -1e300;
+    for (int h = 0; h < size; h++) {
+        option *held = &o[hand[h]];
+        int seen = 0;
+        for (int j = 0; j < h; j++)
+            seen |= hand[j] == hand[h];
+        if (seen)
+            continue;
+        held->available++;
+        if (held->visits == 0) {
+            if (untried < 0)
+                untried = hand[h];
+            continue;
+        }
+        double mean = (double)held->reward / (double)held->visits;
+        double score = mean + s->c * sqrt(log((double)held->available) / (double)held->visits);
+        if (score > best_score) {
+            best_score = score;
+            best = hand[h];
+        }
+    }
+    return untried >= 0 ? untried : best;
 }
 
 /* --- Valuing leaves ------------------------------------------------------------------------ */
@@ -487,16 +572,36 @@ static void iterate(search *s)
             valued = n;
             if (carc_game_over(g))
                 break;
-            int kind = carc_game_drawn_tile(g);
+            int kind = ri->hands ? 0 : carc_game_drawn_tile(g);
             int32_t next = t->kids[nd->first + kind];
             if (next < 0) {
-                next = new_node(t, NODE_PLACE, carc_game_current_player(g));
+                next = new_node(t, ri->hands ? NODE_HAND : NODE_PLACE, carc_game_current_player(g));
                 t->kids[t->nodes[n].first + kind] = next;
                 if (next >= 0)
                     t->nodes[next].visits++;
                 break;
             }
             n = next; /* the same position, till a move is played */
+            continue;
+        }
+        if (nd->type == NODE_HAND) {
+            if (!nd->expanded && !expand_hand(s, n))
+                break;
+            nd = &t->nodes[n];
+            int kind = select_held(s, nd, g);
+            if (kind < 0 || carc_game_hold_tile(g, kind) != CARC_OK)
+                break;
+            path[depth++] = (step){n, kind};
+            int32_t child = t->opts[nd->first + kind].child;
+            if (child < 0) {
+                /* A leaf valued once before it opens, as below a chance node. */
+                child = new_node(t, NODE_PLACE, carc_game_current_player(g));
+                t->opts[t->nodes[n].first + kind].child = child;
+                if (child >= 0)
+                    t->nodes[child].visits++;
+                break;
+            }
+            n = child;
             continue;
         }
         if (nd->type == NODE_PLACE && !nd->expanded) {
@@ -545,7 +650,7 @@ static void iterate(search *s)
             break; /* cannot happen: options are legal in every deck */
         int32_t child = t->opts[t->nodes[n].first + i].child;
         if (child < 0) {
-            child = new_chance(t, carc_game_current_player(g));
+            child = new_chance(t, carc_game_current_player(g), ri->hands ? 1 : CARC_MAX_KINDS);
             t->opts[t->nodes[n].first + i].child = child;
             if (child >= 0)
                 t->nodes[child].visits++;
@@ -674,6 +779,7 @@ static void prepare_root(root_info *ri, const carc_game *g, carc_game *scratch, 
     ri->evaluate = evaluate;
     ri->own = opt->own;
     ri->win = opt->win;
+    ri->hands = carc_game_rules(g).hand && opt->ismcts;
     evaluate(g, ri->base); /* for `own`, and a discard's prior */
     ri->player = carc_game_current_player(g);
     ri->players = carc_game_players(g);

@@ -1,0 +1,154 @@
+/* test_mcts_hand.c: the information-set search of a hand game (mcts.c,
+ * included whole to reach its hand nodes): a hand node tries each tile
+ * held, then plays the best by UCB1 over the visits in which it was held,
+ * not the first of the hand; and in a whole search the player's own later
+ * turns play more than the first tile of their hands. */
+#include "support.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "carcassonne_ai.h"
+
+/* The search itself: its static functions are the units under test. This
+ * file's ai_mcts_rank stands in for the library's, which is never linked. */
+#include "ai/mcts.c"
+
+/* A hand=3 game of two players some moves in whose player to move holds
+ * three different tiles, written to `hand`. */
+static carc_game *three_tile_position(int hand[CARC_MAX_HAND])
+{
+    carc_rules rules = carc_rules_standard();
+    char err[160];
+    assert_int_equal(carc_rules_parse("hand=3", &rules, err, sizeof err), CARC_OK);
+    for (uint64_t seed = 1; seed < 100; seed++) {
+        carc_game *g = carc_game_new(2, &rules, seed);
+        assert_non_null(g);
+        carc_rng rng = carc_rng_seed(seed);
+        for (int i = 0; i < 12; i++)
+            carc_game_play_random(g, &rng, 0.3, NULL);
+        int size = carc_game_hand(g, carc_game_current_player(g), hand, CARC_MAX_HAND);
+        if (size == 3 && hand[0] != hand[1] && hand[1] != hand[2] && hand[0] != hand[2])
+            return g;
+        carc_game_free(g);
+    }
+    fail_msg("no position with three different tiles in hand");
+    return NULL;
+}
+
+/* One hand node, its statistics set by hand: the untried tile first, then
+ * the best tile, the second of the hand; each call counts one availability
+ * for every tile held and none for the others. */
+static void test_hand_node_choice(void **state)
+{
+    (void)state;
+    int hand[CARC_MAX_HAND];
+    carc_game *g = three_tile_position(hand);
+    search s;
+    memset(&s, 0, sizeof s);
+    s.c = 0.2;
+    s.tree.limit = 1u << 24;
+    s.tree.players = 2;
+    int32_t n = new_node(&s.tree, NODE_HAND, carc_game_current_player(g));
+    assert_int_equal(n, 0);
+    assert_true(expand_hand(&s, n));
+    assert_int_equal(s.tree.nodes[n].nopts, carc_tile_kinds());
+    option *o = &s.tree.opts[s.tree.nodes[n].first];
+    o[hand[0]] = (option){.available = 10, .child = -1, .visits = 10, .reward = -5.0f};
+    o[hand[1]] = (option){.available = 10, .child = -1, .visits = 10, .reward = 5.0f};
+    assert_int_equal(select_held(&s, &s.tree.nodes[n], g), hand[2]); /* untried */
+    o[hand[2]].visits = 10;
+    o[hand[2]].reward = -5.0f;
+    assert_int_equal(select_held(&s, &s.tree.nodes[n], g), hand[1]); /* not the first */
+    for (int k = 0; k < carc_tile_kinds(); k++) {
+        uint32_t want = k == hand[0] || k == hand[1] ? 12 : k == hand[2] ? 2 : 0;
+        assert_int_equal(o[k].available, want);
+    }
+    tree_free(&s.tree);
+    carc_game_free(g);
+}
+
+/* Hand nodes of `player` in `t` at which two tiles or more were played. */
+static int nodes_with_two_tiles(const tree *t, int player)
+{
+    int count = 0;
+    for (size_t i = 0; i < t->nnodes; i++) {
+        const node *nd = &t->nodes[i];
+        if (nd->type != NODE_HAND || nd->player != player || !nd->expanded)
+            continue;
+        int tried = 0;
+        for (int k = 0; k < nd->nopts; k++)
+            tried += t->opts[nd->first + k].visits > 0;
+        count += tried >= 2;
+    }
+    return count;
+}
+
+/* Searches the seat view of `g` for `iterations` from its root with
+ * ismcts set as given; returns how many of the mover's own hand nodes
+ * played two tiles or more (-1: the tree has no hand node at all). */
+static int search_own_choices(const carc_game *g, int ismcts, uint64_t iterations)
+{
+    carc_game *view = carc_game_clone(g), *scratch = carc_game_clone(g), *held = carc_game_clone(g);
+    assert_true(view && scratch && held);
+    int me = carc_game_current_player(g);
+    carc_game_seat_view(view, g, me, 77);
+    char err[160];
+    carc_player *p = carc_player_new("mcts", 1, err, sizeof err);
+    assert_non_null(p);
+    ai_options opt = p->opt;
+    opt.ismcts = ismcts;
+    root_info *ri = malloc(sizeof *ri);
+    assert_non_null(ri);
+    prepare_root(ri, view, scratch, held, ai_evaluate_full, &opt);
+    search s;
+    memset(&s, 0, sizeof s);
+    s.player = p;
+    s.root = ri;
+    s.rng = carc_rng_seed(5);
+    s.c = opt.c;
+    s.tree.limit = MEMORY_CAP;
+    s.tree.players = ri->players;
+    s.budget = iterations;
+    s.stats = calloc((size_t)ri->nplaces * ROOT_SPOTS, sizeof(root_stat));
+    assert_non_null(s.stats);
+    run_search(&s);
+    assert_int_equal(s.iterations, iterations);
+    int hands = 0;
+    for (size_t i = 0; i < s.tree.nnodes; i++)
+        hands += s.tree.nodes[i].type == NODE_HAND;
+    int result = hands ? nodes_with_two_tiles(&s.tree, me) : -1;
+    tree_free(&s.tree);
+    free(s.stats);
+    carc_game_free(s.work);
+    carc_game_free(s.scratch);
+    free(ri);
+    carc_player_free(p);
+    carc_game_free(view);
+    carc_game_free(scratch);
+    carc_game_free(held);
+    return result;
+}
+
+/* Inside the tree the mover's own next turns choose among the tiles they
+ * hold (the two it keeps, in a known order, and the one it draws), so
+ * some of them play a tile other than the first; with ismcts=0 the tree
+ * has no hand node and each turn plays the first tile held. */
+static void test_own_turns_choose_their_tile(void **state)
+{
+    (void)state;
+    int hand[CARC_MAX_HAND];
+    carc_game *g = three_tile_position(hand);
+    assert_true(search_own_choices(g, 1, 20000) > 0);
+    assert_int_equal(search_own_choices(g, 0, 20000), -1);
+    carc_game_free(g);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_hand_node_choice),
+        cmocka_unit_test(test_own_turns_choose_their_tile),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
