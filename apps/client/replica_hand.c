@@ -270,6 +270,30 @@ static int passed_over(int players, int p, int prev, int discard, int mover)
     return (p - start + players) % players < (mover - start + players) % players;
 }
 
+/* The player of the last move before step `at` and whether it was a
+ * discard; -1 and 0 when there is none. */
+static void last_move_before(const replica *r, int at, int *prev, int *discard)
+{
+    *prev = -1;
+    *discard = 0;
+    for (int i = at - 1; i >= 0 && *prev < 0; i--)
+        if (!r->steps[i].is_draw) {
+            *prev = r->steps[i].player;
+            *discard = strncmp(r->steps[i].move, "discard ", 8) == 0;
+        }
+}
+
+/* A turn of the history: before move `t`, or after the last step when
+ * `t` is NULL. Sets who moves then (-1: unknown) and whether the pile was
+ * empty; returns the kinds that fitted then, NULL while no rebuild has
+ * reached that board. */
+static const uint64_t *turn_facts(const replica *r, const replica_step *t, int *mover, int *empty)
+{
+    *mover = t ? t->player : r->next_player;
+    *empty = t ? t->pile_left == 0 : r->end_pile_left == 0;
+    return t ? (t->fits_known ? t->fits : NULL) : (r->end_fits_known ? r->end_fits : NULL);
+}
+
 /* What the turns that passed players over say of a tile of kind k that
  * player p draws at step `at`, with reshuffle, where a player is passed
  * over only when no tile of its hand fits and none of the pile does:
@@ -291,20 +315,14 @@ static void passed_over_fits(const replica *r, const scratch *sc, int nneeds, in
         return;
     uint64_t seen[2] = {0, 0}, others[2] = {0, 0};
     unsigned char decided[CARC_MAX_KINDS] = {0};
-    int prev = -1, discard = 0, ni = 0;
-    for (int i = at - 1; i >= 0 && prev < 0; i--)
-        if (!r->steps[i].is_draw) {
-            prev = r->steps[i].player;
-            discard = strncmp(r->steps[i].move, "discard ", 8) == 0;
-        }
+    int prev, discard, ni = 0;
+    last_move_before(r, at, &prev, &discard);
     for (int i = at + 1; i <= r->nsteps; i++) {
         const replica_step *t = i < r->nsteps ? &r->steps[i] : NULL;
         if (t && t->is_draw)
             continue;
-        int mover = t ? t->player : r->next_player;
-        const uint64_t *fits =
-            t ? (t->fits_known ? t->fits : NULL) : (r->end_fits_known ? r->end_fits : NULL);
-        int empty = t ? t->pile_left == 0 : r->end_pile_left == 0;
+        int mover, empty;
+        const uint64_t *fits = turn_facts(r, t, &mover, &empty);
         int over_p = passed_over(r->players, p, prev, discard, mover), none_fits = empty;
         for (int q = 0; q < r->players && !over_p; q++)
             none_fits |= q != p && passed_over(r->players, q, prev, discard, mover);
@@ -349,20 +367,14 @@ static int movers_can_hold(const replica *r, int at, const demand *dm)
     for (int k = 0; k < carc_tile_kinds() && k < CARC_MAX_KINDS; k++)
         if (dm->at_end[k] >= 1)
             spare[k / 64] |= 1ull << (k % 64);
-    int prev = -1, discard = 0;
-    for (int i = at - 1; i >= 0 && prev < 0; i--)
-        if (!r->steps[i].is_draw) {
-            prev = r->steps[i].player;
-            discard = strncmp(r->steps[i].move, "discard ", 8) == 0;
-        }
+    int prev, discard;
+    last_move_before(r, at, &prev, &discard);
     for (int i = at + 1; i <= r->nsteps; i++) {
         const replica_step *t = i < r->nsteps ? &r->steps[i] : NULL;
         if (t && t->is_draw)
             continue;
-        int mover = t ? t->player : r->next_player;
-        const uint64_t *fits =
-            t ? (t->fits_known ? t->fits : NULL) : (r->end_fits_known ? r->end_fits : NULL);
-        int none_fits = t ? t->pile_left == 0 : r->end_pile_left == 0;
+        int mover, none_fits;
+        const uint64_t *fits = turn_facts(r, t, &mover, &none_fits);
         for (int q = 0; q < r->players; q++)
             none_fits |= passed_over(r->players, q, prev, discard, mover);
         if (fits && none_fits && mover >= 0) {
