@@ -80,6 +80,20 @@ static int is_dir(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* The folder of the running program into `out`; 0, or -1 when unknown. */
+static int program_dir(char *out, size_t cap)
+{
+    ssize_t n = readlink("/proc/self/exe", out, cap - 1);
+    if (n <= 0)
+        return -1;
+    out[n] = '\0';
+    char *slash = strrchr(out, '/');
+    if (!slash)
+        return -1;
+    *slash = '\0';
+    return 0;
+}
+
 /* The default static folder: the build folder's bundled client, else the
  * source tree's web/ (both known at build time), else web/ beside the
  * program, else the installed ../share/carcassonne/web (`cmake
@@ -95,14 +109,8 @@ static const char *default_static(char *buf, size_t cap)
         return CARC_SOURCE_WEB_DIR;
 #endif
     char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0)
+    if (program_dir(exe, sizeof exe) != 0)
         return NULL;
-    exe[n] = '\0';
-    char *slash = strrchr(exe, '/');
-    if (!slash)
-        return NULL;
-    *slash = '\0';
     static const char *const beside[] = {"/web", "/../share/carcassonne/web"};
     for (size_t i = 0; i < sizeof beside / sizeof beside[0]; i++)
         if ((size_t)snprintf(buf, cap, "%s%s", exe, beside[i]) < cap && is_dir(buf))
@@ -125,14 +133,8 @@ static const char *default_puzzles(char *buf, size_t cap)
         return CARC_SOURCE_PUZZLES;
 #endif
     char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0)
+    if (program_dir(exe, sizeof exe) != 0)
         return NULL;
-    exe[n] = '\0';
-    char *slash = strrchr(exe, '/');
-    if (!slash)
-        return NULL;
-    *slash = '\0';
     if ((size_t)snprintf(buf, cap, "%s/../share/carcassonne/puzzles.json", exe) < cap &&
         is_file(buf))
         return buf;
