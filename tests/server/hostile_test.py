@@ -328,7 +328,9 @@ def replay_attack(port, record, seconds, out):
     lock = threading.Lock()
     t_end = time.monotonic() + seconds
 
-    def flood(group, n):
+    flooding = [threading.Event() for _ in range(4)]  # set when a group's sender is done
+
+    def flood(group, n, done):
         next_at = time.monotonic()
         while time.monotonic() < t_end:
             for a in group:
@@ -343,11 +345,14 @@ def replay_attack(port, record, seconds, out):
                     a.cut = True
             next_at += 1.0 / 20
             time.sleep(max(0.0, next_at - time.monotonic()))
+        done.set()
 
-    def read_answers(group):
+    def read_answers(group, done):
         until = t_end + 3 * WAIT
         while time.monotonic() < until:
-            if time.monotonic() > t_end and all(a.cut or a.got >= a.sent for a in group):
+            # The sender may still be in its last round after t_end: only
+            # once it is done are its counts final.
+            if done.is_set() and all(a.cut or a.got >= a.sent for a in group):
                 return
             for a in group:
                 if a.cut or a.got >= a.sent:
@@ -370,8 +375,10 @@ def replay_attack(port, record, seconds, out):
                         answers["other"].append(data[:200].decode(errors="replace"))
 
     groups = [attackers[i::4] for i in range(4)]
-    threads = [threading.Thread(target=flood, args=(g, 1000000 * i)) for i, g in enumerate(groups)]
-    threads += [threading.Thread(target=read_answers, args=(g,)) for g in groups]
+    threads = [threading.Thread(target=flood, args=(g, 1000000 * i, flooding[i]))
+               for i, g in enumerate(groups)]
+    threads += [threading.Thread(target=read_answers, args=(g, flooding[i]))
+                for i, g in enumerate(groups)]
     for t in threads:
         t.start()
     for t in threads:

@@ -987,17 +987,27 @@ static void test_takeback_against_computer(void **state)
     two_players("[\"me\",\"random\"]", 0);
     ask_table(0, "takeback", "");
     expect_error_code(0, "illegal"); /* no move yet */
+    /* Two moves of the player and the computer's replies. The deal is
+     * random: a tile that fits nowhere is discarded and its player moves
+     * again, so the turns follow each move's `next`. */
     char first[64], move[64];
     json_t *st = NULL;
-    for (int turn = 0; turn < 4; turn += 2) {
-        legal_move(0, move, sizeof move, 1);
-        if (turn == 2)
+    int turn = 0, seat = 0, own = 0, from = -1;
+    while (own < 2 || seat != 0) {
+        if (seat == 0) {
+            legal_move(0, move, sizeof move, 1);
             snprintf(first, sizeof first, "%s", move);
-        send_move(0, turn, move);
-        expect(0, "move.ok");
-        expect(0, "move");
-        computer_answers(turn + 1);
-        expect(0, "move");
+            from = turn;
+            send_move(0, turn, move);
+            expect(0, "move.ok");
+            own++;
+        } else {
+            computer_answers(turn);
+        }
+        json_t *nx = json_object_get(expect(0, "move"), "next");
+        assert_false(json_is_null(nx));
+        seat = (int)json_integer_value(json_object_get(nx, "player"));
+        turn++;
     }
     ask_table(0, "sync", "");
     expect(0, "sync.ok");
@@ -1007,21 +1017,21 @@ static void test_takeback_against_computer(void **state)
     ask_table(0, "takeback", "");
     json_t *ok = expect(0, "takeback.ok");
     assert_string_equal(json_string_value(json_object_get(ok, "what")), "done");
-    assert_int_equal(json_integer_value(json_object_get(ok, "turn")), 2);
+    assert_int_equal(json_integer_value(json_object_get(ok, "turn")), from);
     json_t *ev = expect(0, "takeback");
-    assert_int_equal(json_integer_value(json_object_get(ev, "moves")), 2);
+    assert_int_equal(json_integer_value(json_object_get(ev, "moves")), turn - from);
     st = expect(0, "state");
-    assert_int_equal(json_integer_value(json_object_get(st, "turn")), 2);
+    assert_int_equal(json_integer_value(json_object_get(st, "turn")), from);
     assert_int_equal(json_integer_value(json_object_get(st, "to_move")), 0);
     /* The same tile again: the same move is legal and plays. */
     legal_move(0, move, sizeof move, 1);
     assert_string_equal(move, first);
-    assert_int_equal(count_moves(record_of(0)), 2);
+    assert_int_equal(count_moves(record_of(0)), from);
     json_t *again = restarted_state(tokens[0], NULL);
-    assert_int_equal(json_integer_value(json_object_get(again, "turn")), 2);
+    assert_int_equal(json_integer_value(json_object_get(again, "turn")), from);
     assert_string_equal(json_string_value(json_object_get(again, "digest")),
                         json_string_value(json_object_get(st, "digest")));
-    send_move(0, 2, move);
+    send_move(0, from, move);
     expect(0, "move.ok");
 }
 
@@ -1514,11 +1524,29 @@ static void computer_plays_late_turn(int turn, int seconds)
     assert_int_equal(tables_flush(T), 0);
 }
 
+/* The seat to move after the last `move` event client `c` was sent (its
+ * other messages are dropped); -1 when the game is over. The event's `by`
+ * must be `by`. */
+static int next_after_move(int c, const char *by)
+{
+    json_t *ev = NULL, *m;
+    while ((m = next(c)))
+        if (strcmp(type_of(m), "move") == 0)
+            ev = m;
+    assert_non_null(ev);
+    assert_string_equal(json_string_value(json_object_get(ev, "by")), by);
+    json_t *nx = json_object_get(ev, "next");
+    return json_is_null(nx) ? -1 : (int)json_integer_value(json_object_get(nx, "player"));
+}
+
 /* A table whose clock hands late turns to the computer no longer plays on
  * forever for a player who left (issue 35): the computer plays a seat's
  * turns while its player is away, and after TABLE_ABANDON_TURNS of them
  * in a row the seat forfeits as `abandoned` (record: `forfeit 2
- * abandoned`). A player who is there but slow never forfeits. */
+ * abandoned`). A player who is there but slow never forfeits. The deal is
+ * random: a tile that fits nowhere is discarded and its player moves
+ * again, so the turns follow each move's `next`, not a strict
+ * alternation. */
 static void test_clock_abandoned(void **state)
 {
     (void)state;
@@ -1526,31 +1554,37 @@ static void test_clock_abandoned(void **state)
                 "\"on_timeout\":\"computer\"}",
                 1);
     /* Seat 0 is there but slow: the computer plays its turns, no forfeit. */
-    int turn = 0;
-    for (int i = 0; i < TABLE_ABANDON_TURNS + 1; i++) {
-        computer_plays_late_turn(turn++, 10);
-        int seat = 1;
+    int turn = 0, seat = 0;
+    for (int late = 0; late < TABLE_ABANDON_TURNS + 1;) {
+        if (seat == 1) {
+            play_turn(&seat, turn++, first_with_spot, NULL);
+            continue;
+        }
         drain(0);
-        play_turn(&seat, turn++, first_with_spot, NULL);
+        drain(1);
+        computer_plays_late_turn(turn++, 10);
+        seat = next_after_move(0, "computer");
+        late++;
     }
     /* Seat 1 leaves: its turns are played for it, then it forfeits. */
     drain(0);
     drain(1);
     tables_client_gone(T, &clients[1]);
     assert_int_equal(tables_flush(T), 0);
-    for (int i = 0; i < TABLE_ABANDON_TURNS; i++) {
-        int seat = 0;
-        play_turn(&seat, turn++, first_with_spot, NULL);
+    for (int late = 0; late < TABLE_ABANDON_TURNS;) {
+        if (seat == 0) {
+            play_turn(&seat, turn++, first_with_spot, NULL);
+            continue;
+        }
+        drain(0);
         computer_plays_late_turn(turn++, 10);
-        json_t *ev = NULL, *m;
-        while ((m = next(0)))
-            if (strcmp(type_of(m), "move") == 0)
-                ev = m;
-        assert_non_null(ev);
-        assert_string_equal(json_string_value(json_object_get(ev, "by")), "computer");
+        seat = next_after_move(0, "computer");
+        late++;
     }
-    int seat = 0;
-    play_turn(&seat, turn++, first_with_spot, NULL);
+    while (seat == 0)
+        play_turn(&seat, turn++, first_with_spot, NULL);
+    assert_int_equal(seat, 1);
+    drain(0);
     clock_ms += 11000;
     tables_tick(T, clock_ms);
     clock_ms += 100;
