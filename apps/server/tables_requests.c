@@ -1,4 +1,6 @@
-/* tables_requests.c: the requests' dispatch, and the lobby, chat, records and replays. */
+/* tables_requests.c: the request table (each type's handler and what it
+ * needs: a table, a member, a seat) and its dispatch; the lobby, chat,
+ * records and replays. */
 #include "tables_impl.h"
 
 #include <stdio.h>
@@ -11,12 +13,8 @@
 
 static void do_chat(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t)
 {
-    int i = tb_member_index(t, c);
+    int i = tb_member_index(t, c); /* a member: the dispatcher checked */
     int64_t now = tb_now_ms(T);
-    if (i < 0) {
-        tb_refuse(T, c, r, ERR_NOT_SEATED, "watch or join the table first");
-        return;
-    }
     if (c->last_chat_ms && now - c->last_chat_ms < MSG_CHAT_INTERVAL_MS) {
         tb_refuse(T, c, r, ERR_RATE_LIMITED, "one chat line a second");
         return;
@@ -295,69 +293,101 @@ static void do_position(srv_tables *T, srv_client *c, const msg_request *r)
                  "ask again when they are answered");
 }
 
-/* Requests that name a table: find it, then act. */
-static void table_request(srv_tables *T, srv_client *c, const msg_request *r)
+static void do_hello(srv_tables *T, srv_client *c, const msg_request *r)
 {
-    srv_table *t = tb_find_table(T, r->table);
-    if (!t) {
-        tb_refuse(T, c, r, ERR_NO_TABLE, "no such table");
-        return;
-    }
-    switch (r->type) {
-    case MSG_JOIN: tb_do_join(T, c, r, t); break;
-    case MSG_RESUME: tb_do_resume(T, c, r, t); break;
-    case MSG_WATCH: tb_do_watch(T, c, r, t); break;
-    case MSG_LEAVE:
-        tb_member_remove(T, t, c);
-        tb_reply(T, c, r, json_pack("{s:s}", "table", t->row.id));
-        break;
-    case MSG_MOVE: tb_do_move(T, c, r, t); break;
-    case MSG_LEGAL: tb_do_legal(T, c, r, t); break;
-    case MSG_SYNC:
-        if (tb_member_index(t, c) < 0) {
-            tb_refuse(T, c, r, ERR_NOT_SEATED, "watch or join the table first");
-            break;
-        }
-        tb_reply(T, c, r, json_pack("{s:s}", "table", t->row.id));
-        tb_send_to(T, c, view_state(t, tb_seat_of(t, c), tb_now_ms(T)));
-        break;
-    case MSG_CHAT: do_chat(T, c, r, t); break;
-    case MSG_RECORD: do_record(T, c, r, t); break;
-    case MSG_REVIEW: tb_do_review(T, c, r, t); break;
-    case MSG_FEATURES:
-        if (tb_member_index(t, c) < 0)
-            tb_refuse(T, c, r, ERR_NOT_SEATED, "watch or join the table first");
-        else
-            tb_reply(T, c, r, features_view(t->game));
-        break;
-    case MSG_HINT: tb_do_hint(T, c, r, t); break;
-    case MSG_ESTIMATE: tb_do_estimate(T, c, r, t); break;
-    case MSG_REOPEN: tb_do_reopen(T, c, r, t); break;
-    case MSG_TAKEBACK: tb_do_takeback(T, c, r, t); break;
-    case MSG_RESIGN: tb_do_resign(T, c, r, t); break;
-    case MSG_REMATCH: tb_do_rematch(T, c, r, t); break;
-    default: tb_refuse(T, c, r, ERR_UNKNOWN_TYPE, "not a table request"); break;
-    }
+    tb_reply(T, c, r,
+             json_pack("{s:i, s:s, s:{s:i, s:i, s:i, s:i}}", "protocol", 1, "server",
+                       "carcassonne " CARC_VERSION, "limits", "message_bytes", MSG_MAX_BYTES,
+                       "messages_per_second", MSG_PER_SECOND, "name_bytes", MSG_NAME_BYTES,
+                       "chat_bytes", MSG_CHAT_BYTES));
 }
+
+static void do_ping(srv_tables *T, srv_client *c, const msg_request *r)
+{
+    tb_reply(T, c, r, NULL);
+}
+
+static void do_leave(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t)
+{
+    tb_member_remove(T, t, c);
+    tb_reply(T, c, r, json_pack("{s:s}", "table", t->row.id));
+}
+
+static void do_sync(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t)
+{
+    tb_reply(T, c, r, json_pack("{s:s}", "table", t->row.id));
+    tb_send_to(T, c, view_state(t, tb_seat_of(t, c), tb_now_ms(T)));
+}
+
+static void do_features(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t)
+{
+    tb_reply(T, c, r, features_view(t->game));
+}
+
+/* What a request needs before its handler runs; the dispatcher refuses
+ * it when that is missing. */
+typedef enum request_needs {
+    NEEDS_NOTHING, /* no table */
+    NEEDS_TABLE,   /* the table the request names */
+    NEEDS_MEMBER,  /* that table, watched or joined by this connection */
+    NEEDS_SEAT,    /* that table, with a seat of this connection */
+} request_needs;
+
+/* A request type: what it needs, and its handler (`plain` for requests
+ * that need nothing, `at_table` for the others). */
+typedef struct request_kind {
+    request_needs needs;
+    void (*plain)(srv_tables *T, srv_client *c, const msg_request *r);
+    void (*at_table)(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t);
+} request_kind;
+
+static const request_kind requests[MSG_TYPES] = {
+    [MSG_HELLO] = {NEEDS_NOTHING, do_hello, NULL},
+    [MSG_PING] = {NEEDS_NOTHING, do_ping, NULL},
+    [MSG_CREATE] = {NEEDS_NOTHING, tb_do_create, NULL},
+    [MSG_LOBBY] = {NEEDS_NOTHING, do_lobby, NULL},
+    [MSG_MINE] = {NEEDS_NOTHING, do_mine, NULL},
+    [MSG_REPLAY] = {NEEDS_NOTHING, do_replay, NULL},
+    [MSG_POSITION] = {NEEDS_NOTHING, do_position, NULL},
+    [MSG_JOIN] = {NEEDS_TABLE, NULL, tb_do_join},
+    [MSG_RESUME] = {NEEDS_TABLE, NULL, tb_do_resume},
+    [MSG_WATCH] = {NEEDS_TABLE, NULL, tb_do_watch},
+    [MSG_LEAVE] = {NEEDS_TABLE, NULL, do_leave},
+    [MSG_RECORD] = {NEEDS_TABLE, NULL, do_record},
+    [MSG_REVIEW] = {NEEDS_TABLE, NULL, tb_do_review},
+    [MSG_HINT] = {NEEDS_TABLE, NULL, tb_do_hint},
+    [MSG_ESTIMATE] = {NEEDS_TABLE, NULL, tb_do_estimate},
+    [MSG_REOPEN] = {NEEDS_TABLE, NULL, tb_do_reopen},
+    [MSG_REMATCH] = {NEEDS_TABLE, NULL, tb_do_rematch},
+    [MSG_LEGAL] = {NEEDS_MEMBER, NULL, tb_do_legal},
+    [MSG_SYNC] = {NEEDS_MEMBER, NULL, do_sync},
+    [MSG_CHAT] = {NEEDS_MEMBER, NULL, do_chat},
+    [MSG_FEATURES] = {NEEDS_MEMBER, NULL, do_features},
+    [MSG_MOVE] = {NEEDS_SEAT, NULL, tb_do_move},
+    [MSG_TAKEBACK] = {NEEDS_SEAT, NULL, tb_do_takeback},
+    [MSG_RESIGN] = {NEEDS_SEAT, NULL, tb_do_resign},
+};
 
 void tables_request(srv_tables *T, srv_client *c, const msg_request *r)
 {
-    switch (r->type) {
-    case MSG_HELLO:
-        tb_reply(T, c, r,
-                 json_pack("{s:i, s:s, s:{s:i, s:i, s:i, s:i}}", "protocol", 1, "server",
-                           "carcassonne " CARC_VERSION, "limits", "message_bytes", MSG_MAX_BYTES,
-                           "messages_per_second", MSG_PER_SECOND, "name_bytes", MSG_NAME_BYTES,
-                           "chat_bytes", MSG_CHAT_BYTES));
-        break;
-    case MSG_PING: tb_reply(T, c, r, NULL); break;
-    case MSG_CREATE: tb_do_create(T, c, r); break;
-    case MSG_LOBBY: do_lobby(T, c, r); break;
-    case MSG_MINE: do_mine(T, c, r); break;
-    case MSG_REPLAY: do_replay(T, c, r); break;
-    case MSG_POSITION: do_position(T, c, r); break;
-    default: table_request(T, c, r); break;
+    const request_kind *k = r->type < MSG_TYPES ? &requests[r->type] : NULL;
+    if (!k || (k->needs == NEEDS_NOTHING ? !k->plain : !k->at_table)) {
+        tb_refuse(T, c, r, ERR_UNKNOWN_TYPE, "not a known request");
+        return;
     }
+    if (k->needs == NEEDS_NOTHING) {
+        k->plain(T, c, r);
+        return;
+    }
+    srv_table *t = tb_find_table(T, r->table);
+    if (!t)
+        tb_refuse(T, c, r, ERR_NO_TABLE, "no such table");
+    else if (k->needs == NEEDS_MEMBER && tb_member_index(t, c) < 0)
+        tb_refuse(T, c, r, ERR_NOT_SEATED, "watch or join the table first");
+    else if (k->needs == NEEDS_SEAT && tb_seat_of(t, c) < 0)
+        tb_refuse(T, c, r, ERR_NOT_SEATED, "this connection has no seat at this table");
+    else
+        k->at_table(T, c, r, t);
 }
 
 void tables_replay_done(srv_tables *T, uint64_t job, char *fields, const char *error)

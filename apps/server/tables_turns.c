@@ -160,10 +160,8 @@ msg_error tb_forfeit_table(srv_tables *T, srv_table *t, int forfeit, move_by by,
 
 void tb_do_move(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t)
 {
-    int seat = tb_seat_of(t, c);
-    if (seat < 0)
-        tb_refuse(T, c, r, ERR_NOT_SEATED, "this connection has no seat at this table");
-    else if (t->row.status == TABLE_WAITING)
+    int seat = tb_seat_of(t, c); /* a seat: the dispatcher checked */
+    if (t->row.status == TABLE_WAITING)
         tb_refuse(T, c, r, ERR_NOT_STARTED, "the game has not started: seats are still empty");
     else if (t->row.status == TABLE_FINISHED)
         tb_refuse(T, c, r, ERR_GAME_OVER, "the game has ended");
@@ -179,9 +177,7 @@ void tb_do_move(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t
 
 void tb_do_legal(srv_tables *T, srv_client *c, const msg_request *r, srv_table *t)
 {
-    if (tb_member_index(t, c) < 0)
-        tb_refuse(T, c, r, ERR_NOT_SEATED, "watch or join the table first");
-    else if (t->row.status == TABLE_WAITING)
+    if (t->row.status == TABLE_WAITING) /* a member: the dispatcher checked */
         tb_refuse(T, c, r, ERR_NOT_STARTED, "the game has not started");
     else if (t->row.status == TABLE_FINISHED)
         tb_refuse(T, c, r, ERR_GAME_OVER, "the game has ended");
@@ -402,16 +398,13 @@ static void take_back(srv_tables *T, srv_table *t, int from, int seat, srv_clien
     tb_maybe_analyse(T, t);
 }
 
-/* The seat of `c` at `t` when `t` is being played; else -1, `r` refused
- * (`what` says what is only for a game being played). */
+/* The seat of `c` at `t` (it has one: the dispatcher checked) when `t`
+ * is being played; else -1, `r` refused (`what` says what is only for a
+ * game being played). */
 static int playing_seat(srv_tables *T, srv_client *c, const msg_request *r, const srv_table *t,
                         const char *what)
 {
     int seat = tb_seat_of(t, c);
-    if (seat < 0) {
-        tb_refuse(T, c, r, ERR_NOT_SEATED, "this connection has no seat at this table");
-        return -1;
-    }
     if (t->row.status != TABLE_PLAYING) {
         char why[96];
         snprintf(why, sizeof why, "%s is only for a game being played", what);

@@ -489,6 +489,56 @@ static void test_move_errors(void **state)
     expect_error_code(0, "no_table");
 }
 
+/* Sends `{"type":type,"id":1,"table":table` plus `extra`} for client `c`. */
+static void ask_from(int c, const char *type, const char *table, const char *extra)
+{
+    char text[300];
+    snprintf(text, sizeof text, "{\"type\":\"%s\",\"id\":1,\"table\":\"%s\"%s}", type, table,
+             extra);
+    request(c, text);
+}
+
+/* The request table's needs, each checked before a handler runs: a
+ * request naming no such table is `no_table`; one for members from a
+ * stranger, and one for seats from a spectator, `not_seated`; and each
+ * refusal changes nothing (the spectator's state is the same after). */
+static void test_request_needs(void **state)
+{
+    (void)state;
+    two_players("[\"me\",\"open\"]", 1);
+    typedef struct {
+        const char *type, *extra;
+    } asked;
+    static const asked members_only[] = {
+        {"legal", ""}, {"sync", ""}, {"chat", ",\"text\":\"hi\""}, {"features", ""}};
+    static const asked seats_only[] = {
+        {"move", ",\"turn\":0,\"move\":\"discard A\""}, {"takeback", ""}, {"resign", ""}};
+    for (size_t i = 0; i < sizeof members_only / sizeof *members_only; i++) {
+        ask_from(2, members_only[i].type, table_id, members_only[i].extra);
+        expect_error_code(2, "not_seated");
+        ask_from(2, members_only[i].type, "tnosuchtable", members_only[i].extra);
+        expect_error_code(2, "no_table");
+    }
+    ask_from(2, "watch", table_id, "");
+    expect(2, "watch.ok");
+    char before[80];
+    snprintf(before, sizeof before, "%s",
+             json_string_value(json_object_get(expect(2, "state"), "digest")));
+    for (size_t i = 0; i < sizeof seats_only / sizeof *seats_only; i++) {
+        ask_from(2, seats_only[i].type, table_id, seats_only[i].extra);
+        expect_error_code(2, "not_seated");
+        ask_from(2, seats_only[i].type, "tnosuchtable", seats_only[i].extra);
+        expect_error_code(2, "no_table");
+    }
+    /* A member may ask what members may; nothing changed. */
+    ask_from(2, "sync", table_id, "");
+    expect(2, "sync.ok");
+    json_t *st = expect(2, "state");
+    assert_string_equal(json_string_value(json_object_get(st, "digest")), before);
+    assert_int_equal(json_integer_value(json_object_get(st, "turn")), 0);
+    assert_null(next(0));
+}
+
 /* The words of the record notation that only the server writes, and the
  * error each gets: a line the engine reads is `illegal`; text with a
  * control character never reaches it (`bad_field` from the decoder). */
@@ -2909,6 +2959,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_create_join_move, setup, teardown),
         cmocka_unit_test_setup_teardown(test_commit_before_send, setup, teardown),
         cmocka_unit_test_setup_teardown(test_move_errors, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_request_needs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_player_cannot_end, setup, teardown),
         cmocka_unit_test_setup_teardown(test_replay_on_workers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_error_counter, setup, teardown),
