@@ -196,8 +196,9 @@ static void returning_follower(const tui *t, int x, int y, square_desc *d)
 }
 
 /* A placed tile with its marks: highlighted features, a last move. */
-static void describe_tile(const tui *t, const carc_game *g, int index, square_desc *d)
+static void describe_tile(const tui *t, const tui_view *v, int index, square_desc *d)
 {
+    const carc_game *g = v->shown;
     carc_tile_on_board tile;
     if (carc_game_tile_info(g, index, &tile) != CARC_OK)
         return;
@@ -208,9 +209,9 @@ static void describe_tile(const tui *t, const carc_game *g, int index, square_de
     d->owner = tile.follower_owner;
     d->figure = tile.follower_figure;
     const carc_tile_def *def = carc_tile(tile.kind);
-    int river = tui_inspecting_river(t); /* the whole river lights up */
+    int river = v->inspecting_river; /* the whole river lights up */
     for (int s = 0; s < def->nsegments; s++)
-        if (tui_feature_highlighted(t, carc_game_feature(g, index, s)) ||
+        if (view_highlighted(v, carc_game_feature(g, index, s)) ||
             (river && def->segments[s].kind == CARC_RIVER))
             d->highlight |= 1u << s;
     if (t->step == STEP_CONFIRM && d->follower_segment == CARC_NO_SPOT)
@@ -258,9 +259,9 @@ static int hint_at(const tui *t, int x, int y)
     return 0;
 }
 
-static void describe_square(const tui *t, int x, int y, square_desc *d)
+static void describe_square(const tui *t, const tui_view *v, int x, int y, square_desc *d)
 {
-    const carc_game *g = tui_shown_game(t);
+    const carc_game *g = v->shown;
     *d = square_desc_empty();
     d->zoomed = t->zoomed;
     d->cursor = x == t->cx && y == t->cy && t->step != STEP_COMPUTER && t->step != STEP_OVER;
@@ -270,7 +271,7 @@ static void describe_square(const tui *t, int x, int y, square_desc *d)
     d->beyond = rules.table_w && (x < -(rules.table_w / 2) || x > rules.table_w / 2 ||
                                   y < -(rules.table_h / 2) || y > rules.table_h / 2);
     if (index >= 0) {
-        describe_tile(t, g, index, d);
+        describe_tile(t, v, index, d);
     } else if (placing(t) && x == t->cx && y == t->cy) {
         describe_preview(t, d);
     } else {
@@ -280,35 +281,18 @@ static void describe_square(const tui *t, int x, int y, square_desc *d)
     }
 }
 
-void board_draw(const tui *t, const layout *l)
+void board_draw(const tui *t, const tui_view *v)
 {
+    const layout *l = &v->l;
     for (int vy = 0; vy < l->view_h; vy++)
         for (int vx = 0; vx < l->view_w; vx++) {
             int x = t->vx + vx, y = t->vy + vy;
             if (x < INT8_MIN || x > INT8_MAX || y < INT8_MIN || y > INT8_MAX)
                 continue;
             square_desc d;
-            describe_square(t, x, y, &d);
+            describe_square(t, v, x, y, &d);
             square_pic pic;
             if (square_draw(&d, &pic) == 0)
                 draw_pic(t, &pic, l->board_y + vy * l->square_h, l->board_x + vx * l->square_w, l);
         }
-}
-
-void board_follow_cursor(tui *t, int centre)
-{
-    layout l = tui_layout(t);
-    if (centre) {
-        t->vx = t->cx - l.view_w / 2;
-        t->vy = t->cy - l.view_h / 2;
-        return;
-    }
-    if (t->cx < t->vx)
-        t->vx = t->cx;
-    if (t->cx >= t->vx + l.view_w)
-        t->vx = t->cx - l.view_w + 1;
-    if (t->cy < t->vy)
-        t->vy = t->cy;
-    if (t->cy >= t->vy + l.view_h)
-        t->vy = t->cy - l.view_h + 1;
 }

@@ -118,23 +118,24 @@ static void put_wrap(pen *p, attr_t attr, const char *fmt, ...)
 
 /* --- Header, message and keys -------------------------------------------- */
 
-void header_draw(const tui *t, const layout *l)
+void header_draw(const tui *t, const tui_view *v)
 {
+    const layout *l = &v->l;
     const carc_game *g = t->s.g;
     char text[256];
     int p = carc_game_current_player(g), kind = carc_game_drawn_tile(g);
     int turn = carc_game_move_count(g) + 1;
     if (carc_game_over(g))
         snprintf(text, sizeof text, " Carcassonne | game over after %d moves", turn - 1);
-    else if (!tui_hand_shown(t, p)) /* its tiles are a hidden hand */
+    else if (!view_hand_shown(v, p)) /* its tiles are a hidden hand */
         snprintf(text, sizeof text,
                  " Carcassonne | turn %d | %s (%s) plays a tile of its hand | %d tiles left", turn,
-                 session_player_name(p), tui_seat_short_label(t, p), carc_game_tiles_left(g, NULL));
+                 session_player_name(p), v->seat_short[p], carc_game_tiles_left(g, NULL));
     else
         snprintf(text, sizeof text,
                  " Carcassonne | turn %d | %s (%s) plays tile %s | %d tiles left", turn,
-                 session_player_name(p), tui_seat_short_label(t, p),
-                 kind >= 0 ? carc_tile_id(kind) : "-", carc_game_tiles_left(g, NULL));
+                 session_player_name(p), v->seat_short[p], kind >= 0 ? carc_tile_id(kind) : "-",
+                 carc_game_tiles_left(g, NULL));
     attrset(A_REVERSE);
     mvhline(0, 0, ' ', l->cols);
     put_cut(0, 0, l->cols, text);
@@ -331,7 +332,7 @@ static void traders_lines(const tui *t, pen *p)
     put_wrap(p, A_NORMAL, "%s", figures);
 }
 
-static void players_section(const tui *t, pen *p)
+static void players_section(const tui *t, const tui_view *v, pen *p)
 {
     const carc_game *g = t->s.g;
     int current = carc_game_over(g) ? -1 : carc_game_current_player(g);
@@ -346,7 +347,7 @@ static void players_section(const tui *t, pen *p)
                             carc_game_score(g, i), carc_game_supply(g, i), CARC_FOLLOWERS);
         /* Who plays the seat: in full when it fits, else the short name,
          * else on a line of its own. */
-        const char *full = tui_seat_label(t, i), *label = tui_seat_short_label(t, i);
+        const char *full = v->seat_label[i], *label = v->seat_short[i];
         int room = p->width - 3 - used;
         label = (int)strlen(full) <= room ? full : label;
         pen line = {p->row, p->row + 1, p->col + 3, p->width - 3};
@@ -371,7 +372,7 @@ static void players_section(const tui *t, pen *p)
 /* With hand=N: each player's hand, its tiles where they may be shown (the
  * tile being placed in brackets), else its size: "Red  [E] K U",
  * "Blue  3 tiles, hidden". */
-static void hands_section(const tui *t, pen *p)
+static void hands_section(const tui *t, const tui_view *v, pen *p)
 {
     const carc_game *g = t->s.g;
     if (carc_game_rules(g).hand == 0 || carc_game_over(g))
@@ -383,7 +384,7 @@ static void hands_section(const tui *t, pen *p)
         int n = carc_game_hand(g, i, kinds, CARC_MAX_HAND);
         char line[64];
         int len = snprintf(line, sizeof line, "%-6s", session_player_name(i));
-        if (!tui_hand_shown(t, i)) {
+        if (!view_hand_shown(v, i)) {
             snprintf(line + len, sizeof line - (size_t)len, " %d tile%s, hidden", n,
                      n == 1 ? "" : "s");
         } else {
@@ -449,26 +450,26 @@ typedef struct pile_odds {
 
 /* The tiles of the hands that may not be shown (hand=N): to whoever looks
  * at the screen they are still to come, like the pile's. */
-static int add_hidden_hands(const tui *t, int counts[CARC_MAX_KINDS])
+static int add_hidden_hands(const tui *t, const tui_view *v, int counts[CARC_MAX_KINDS])
 {
     int added = 0;
     for (int p = 0; p < carc_game_players(t->s.g); p++) {
         int kinds[CARC_MAX_HAND];
-        int n = tui_hand_shown(t, p) ? 0 : carc_game_hand(t->s.g, p, kinds, CARC_MAX_HAND);
+        int n = view_hand_shown(v, p) ? 0 : carc_game_hand(t->s.g, p, kinds, CARC_MAX_HAND);
         for (int i = 0; i < n && i < CARC_MAX_HAND; i++, added++)
             counts[kinds[i]]++;
     }
     return added;
 }
 
-static void pile_odds_of(const tui *t, pile_odds *o)
+static void pile_odds_of(const tui *t, const tui_view *v, pile_odds *o)
 {
     const carc_game *g = t->s.g;
     memset(o, 0, sizeof *o);
     o->total = carc_game_tiles_left(g, o->left);
     o->nnext = carc_game_next_tiles(g, o->next);
-    add_hidden_hands(t, o->left);
-    o->nnext += add_hidden_hands(t, o->next);
+    add_hidden_hands(t, v, o->left);
+    o->nnext += add_hidden_hands(t, v, o->next);
     o->nkinds = tile_info_pile_kinds(g, o->kinds);
     o->id_width = 1;
     for (int i = 0; i < o->nkinds; i++) {
@@ -495,10 +496,10 @@ static int river_left(const pile_odds *o)
     return n;
 }
 
-static void odds_section(const tui *t, pen *p)
+static void odds_section(const tui *t, const tui_view *v, pen *p)
 {
     pile_odds o;
-    pile_odds_of(t, &o);
+    pile_odds_of(t, v, &o);
     p->row++;
     if (!t->opt.tile_info) {
         put_line(p, A_BOLD, "Tiles left: %d", o.total);
@@ -596,12 +597,12 @@ static void feature_size_lines(pen *p, const carc_feature *f)
     }
 }
 
-static void inspector_section(const tui *t, pen *p)
+static void inspector_section(const tui *t, const tui_view *v, pen *p)
 {
     p->row++;
-    int feature = tui_inspected_feature(t);
+    int feature = v->inspected_feature;
     carc_feature f;
-    if (tui_inspecting_river(t)) {
+    if (v->inspecting_river) {
         put_line(p, A_BOLD, "Inspector: the river");
         put_wrap(p, A_NORMAL, "No feature: it never holds a follower and never scores.");
         put_wrap(p, A_DIM, "Tab: the next feature of the tile");
@@ -795,19 +796,20 @@ static int log_section(const tui *t, const layout *l, pen *p)
     return room;
 }
 
-int panel_draw(const tui *t, const layout *l)
+int panel_draw(const tui *t, const tui_view *v)
 {
+    const layout *l = &v->l;
     pen p = {l->board_y, l->lines - 2, l->panel_x + 1, l->panel_w - 1};
     attrset(A_DIM);
     mvvline(l->board_y, l->panel_x, ACS_VLINE, l->board_h);
     attrset(A_NORMAL);
-    players_section(t, &p);
-    hands_section(t, &p);
+    players_section(t, v, &p);
+    hands_section(t, v, &p);
     last_move_line(t, &p);
     if (t->step == STEP_OVER && !t->inspecting) {
         final_section(t, &p);
     } else if (t->inspecting) {
-        inspector_section(t, &p);
+        inspector_section(t, v, &p);
     } else {
         drawn_tile_section(t, &p);
         if (t->step == STEP_SPOT)
@@ -817,7 +819,7 @@ int panel_draw(const tui *t, const layout *l)
         else if (t->nhints > 0 && t->step == STEP_PLACE)
             hints_section(t, &p);
         else
-            odds_section(t, &p);
+            odds_section(t, v, &p);
     }
     return log_section(t, l, &p);
 }
@@ -920,10 +922,11 @@ void too_small_draw(const tui *t, const layout *l)
 
 /* The tiles of the pile the next tile comes from (the river pile first,
  * with The River), each drawn, with its count and chance. */
-static void tiles_draw(const tui *t, const layout *l)
+static void tiles_draw(const tui *t, const tui_view *v)
 {
+    const layout *l = &v->l;
     pile_odds o;
-    pile_odds_of(t, &o);
+    pile_odds_of(t, v, &o);
     attrset(A_BOLD);
     if (o.river)
         mvprintw(0, 0, "Tiles left: %d; the river pile: %d, the lake last (any key returns)",
@@ -947,12 +950,13 @@ static void tiles_draw(const tui *t, const layout *l)
     }
 }
 
-void overlay_draw(const tui *t, const layout *l)
+void overlay_draw(const tui *t, const tui_view *v)
 {
+    const layout *l = &v->l;
     if (t->overlay == OVERLAY_HELP)
         help_draw(t, l);
     else if (t->overlay == OVERLAY_LEGEND)
         legend_draw(t, l);
     else if (t->overlay == OVERLAY_TILES)
-        tiles_draw(t, l);
+        tiles_draw(t, v);
 }

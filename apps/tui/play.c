@@ -19,118 +19,26 @@
 
 enum { KEY_ESC = 27, KEY_CTRL_C = 3, KEY_CTRL_L = 12, POLL_MS = 100 };
 
-/* --- Shared queries ------------------------------------------------------------ */
-
-layout tui_layout(const tui *t)
+/* Keeps the cursor in view; centres on it when `centre`. */
+static void follow_cursor(tui *t, int centre)
 {
-    layout l;
-    l.cols = COLS;
-    l.lines = LINES;
-    l.panel_w = l.cols >= 110 ? 36 : PANEL_W;
-    l.panel_x = l.cols - l.panel_w;
-    l.board_x = 0;
-    l.board_y = 1;
-    l.board_w = l.panel_x;
-    l.board_h = l.lines - 3;
-    l.square_w = t->zoomed ? ZOOM_W : TILE_ART_W;
-    l.square_h = t->zoomed ? ZOOM_H : TILE_ART_H;
-    l.view_w = l.board_w / l.square_w;
-    l.view_h = l.board_h / l.square_h;
-    l.view_w = l.view_w < 1 ? 1 : l.view_w;
-    l.view_h = l.view_h < 1 ? 1 : l.view_h;
-    return l;
-}
-
-const carc_game *tui_shown_game(const tui *t)
-{
-    return t->step == STEP_CONFIRM && t->preview ? t->preview : t->s.g;
-}
-
-int tui_square_legal(const tui *t, int x, int y)
-{
-    for (int i = 0; i < t->nlegal && i < CARC_MAX_PLACEMENTS; i++)
-        if (t->legal[i].x == x && t->legal[i].y == y)
-            return 1;
-    return 0;
-}
-
-int tui_inspected_feature(const tui *t)
-{
-    if (!t->inspecting)
-        return -1;
-    int index = carc_game_tile_at(t->s.g, t->cx, t->cy);
-    return index < 0 ? -1 : carc_game_feature(t->s.g, index, t->inspect_seg);
-}
-
-int tui_inspecting_river(const tui *t)
-{
-    int index = t->inspecting ? carc_game_tile_at(t->s.g, t->cx, t->cy) : -1;
-    carc_tile_on_board tile;
-    if (index < 0 || carc_game_tile_info(t->s.g, index, &tile) != CARC_OK)
-        return 0;
-    const carc_tile_def *def = carc_tile(tile.kind);
-    return t->inspect_seg < def->nsegments && def->segments[t->inspect_seg].kind == CARC_RIVER;
-}
-
-const char *tui_seat_label(const tui *t, int p)
-{
-    if (p < 0 || p >= t->s.nseats)
-        return "?";
-    if (t->s.seats[p].player)
-        return t->s.seats[p].spec;
-    return t->s.computers > 0 && t->s.nseats - t->s.computers == 1 ? "you" : "human";
-}
-
-const char *tui_seat_short_label(const tui *t, int p)
-{
-    if (p >= 0 && p < t->s.nseats && t->s.seats[p].player)
-        return t->s.seats[p].short_name;
-    return tui_seat_label(t, p);
-}
-
-int tui_feature_highlighted(const tui *t, int feature)
-{
-    if (feature < 0)
-        return 0;
-    if (t->inspecting)
-        return feature == tui_inspected_feature(t);
-    if (t->step == STEP_CONFIRM) {
-        for (int i = 0; i < t->npevents && i < CARC_MAX_EVENTS; i++)
-            if (t->pevents[i].complete && t->pevents[i].feature == feature)
-                return 1;
-        return 0;
+    layout l = tui_layout(t);
+    if (centre) {
+        t->vx = t->cx - l.view_w / 2;
+        t->vy = t->cy - l.view_h / 2;
+        return;
     }
-    if (t->step == STEP_OVER && t->final_step >= 0 && t->final_step < t->s.nfinal)
-        return t->s.final_events[t->final_step].feature == feature;
-    return 0;
+    if (t->cx < t->vx)
+        t->vx = t->cx;
+    if (t->cx >= t->vx + l.view_w)
+        t->vx = t->cx - l.view_w + 1;
+    if (t->cy < t->vy)
+        t->vy = t->cy;
+    if (t->cy >= t->vy + l.view_h)
+        t->vy = t->cy - l.view_h + 1;
 }
 
 /* --- Hands (hand=N) ------------------------------------------------------------------ */
-
-static int hands_hidden(const carc_game *g)
-{
-    carc_rules r = carc_game_rules(g);
-    return r.hand > 0 && !(r.flags & CARC_RULE_OPEN_HANDS) && !carc_game_over(g);
-}
-
-int tui_hand_viewer(const tui *t)
-{
-    const carc_game *g = t->s.g;
-    if (!carc_game_over(g) && session_is_human(&t->s, carc_game_current_player(g)))
-        return carc_game_current_player(g);
-    for (int i = carc_game_move_count(g) - 1; i >= 0; i--)
-        if (session_is_human(&t->s, carc_game_move_player(g, i)))
-            return carc_game_move_player(g, i);
-    for (int p = 0; p < carc_game_players(g); p++)
-        if (session_is_human(&t->s, p))
-            return p;
-    return -1;
-}
-
-int tui_hand_shown(const tui *t, int p)
-{
-    return !hands_hidden(t->s.g) || p == tui_hand_viewer(t);
-}
 
 /* A copy of the game as player `player` may know it, for a computer player or
  * a hint: with hidden hands player `player`'s view (the others' hands and the
@@ -140,7 +48,7 @@ static carc_game *seat_game(const tui *t, int player)
 {
     carc_game *v = carc_game_clone(t->s.g);
     uint64_t turn = (uint64_t)carc_game_move_count(t->s.g) + 1u;
-    if (v && hands_hidden(t->s.g))
+    if (v && tui_hands_hidden(t->s.g))
         carc_game_seat_view(v, t->s.g, player, t->s.seed ^ (0x9E3779B97F4A7C15ULL * turn));
     return v;
 }
@@ -258,7 +166,7 @@ static void begin_end_screen(tui *t)
     carc_game_bounds(t->s.g, &x0, &y0, &x1, &y1);
     t->cx = (x0 + x1) / 2;
     t->cy = (y0 + y1) / 2;
-    board_follow_cursor(t, 1);
+    follow_cursor(t, 1);
 }
 
 /* Sets up whatever the current position asks for: the end, the
@@ -290,7 +198,7 @@ static void begin_turn(tui *t)
     if (carc_game_second_part(t->s.g) && !looking) {
         snprintf(t->msg, sizeof t->msg, "Builder: play again. Your second tile this turn.");
         cursor_to_nearest_legal(t);
-        board_follow_cursor(t, 0);
+        follow_cursor(t, 0);
         return;
     }
     if (looking) {
@@ -299,7 +207,7 @@ static void begin_turn(tui *t)
     }
     look_at_others_move(t, p);
     cursor_to_nearest_legal(t);
-    board_follow_cursor(t, 0);
+    follow_cursor(t, 0);
 }
 
 static void play_move(tui *t, carc_move m)
@@ -523,7 +431,7 @@ static void next_legal_square(tui *t, int step)
     t->cx = t->legal[i].x;
     t->cy = t->legal[i].y;
     t->rot = legal_rotation(t, t->cx, t->cy, 0, 1);
-    board_follow_cursor(t, 0);
+    follow_cursor(t, 0);
 }
 
 static int arrow_dx(int ch)
@@ -550,7 +458,7 @@ static void centre_on_last(tui *t)
     int cx = t->cx, cy = t->cy;
     t->cx = x;
     t->cy = y;
-    board_follow_cursor(t, 1);
+    follow_cursor(t, 1);
     if (t->step != STEP_OVER && !t->inspecting) {
         t->cx = cx;
         t->cy = cy;
@@ -570,7 +478,7 @@ static int cursor_key(tui *t, int ch)
         return 0;
     t->cx = clamp_coord(t->cx + dx);
     t->cy = clamp_coord(t->cy + dy);
-    board_follow_cursor(t, 0);
+    follow_cursor(t, 0);
     return 1;
 }
 
@@ -640,7 +548,7 @@ static void take_hint(tui *t, int i)
     t->cx = m.place.x;
     t->cy = m.place.y;
     t->rot = m.place.rot;
-    board_follow_cursor(t, 0);
+    follow_cursor(t, 0);
     if (m.segment != CARC_NO_SPOT)
         t->figure = m.figure;
     enter_spot_step(t);
@@ -666,7 +574,7 @@ static void start_inspector(tui *t)
     if (n > 0 && carc_game_tile_info(t->s.g, n - 1, &tile) == CARC_OK) {
         t->cx = tile.x;
         t->cy = tile.y;
-        board_follow_cursor(t, 0);
+        follow_cursor(t, 0);
     }
 }
 
@@ -706,7 +614,7 @@ static void next_hand_tile(tui *t, int step)
     t->nlegal = distinct_placements(g, t->legal);
     t->nhints = 0;
     cursor_to_nearest_legal(t);
-    board_follow_cursor(t, 0);
+    follow_cursor(t, 0);
     if (t->nlegal)
         snprintf(t->msg, sizeof t->msg, "Tile %s: it fits on %d placements (n: next tile).",
                  carc_tile_id(next), t->nlegal);
@@ -825,7 +733,7 @@ static void step_final(tui *t, int step)
         return;
     t->cx = ev->x;
     t->cy = ev->y;
-    board_follow_cursor(t, 1);
+    follow_cursor(t, 1);
 }
 
 static void over_key(tui *t, int ch)
@@ -1027,7 +935,7 @@ static void handle_key(tui *t, int ch)
 {
     layout l = tui_layout(t);
     if (ch == KEY_RESIZE || ch == KEY_CTRL_L) {
-        board_follow_cursor(t, !too_small(&l)); /* centred again once there is room */
+        follow_cursor(t, !too_small(&l)); /* centred again once there is room */
         clearok(stdscr, TRUE);
         return;
     }
@@ -1087,17 +995,17 @@ static void keep_log_place(tui *t, const layout *l)
 static void render(tui *t)
 {
     erase();
-    layout l = tui_layout(t);
-    if (too_small(&l)) {
-        too_small_draw(t, &l);
+    tui_view v = tui_view_of(t);
+    if (too_small(&v.l)) {
+        too_small_draw(t, &v.l);
     } else if (t->overlay != OVERLAY_NONE) {
-        overlay_draw(t, &l);
+        overlay_draw(t, &v);
     } else {
-        header_draw(t, &l);
-        board_draw(t, &l);
-        keep_log_place(t, &l);
-        t->log_room = panel_draw(t, &l);
-        footer_draw(t, &l);
+        header_draw(t, &v);
+        board_draw(t, &v);
+        keep_log_place(t, &v.l);
+        t->log_room = panel_draw(t, &v);
+        footer_draw(t, &v.l);
     }
     refresh();
 }
@@ -1118,7 +1026,7 @@ static int key_while_thinking(const tui *t, int ch)
 static void run(tui *t)
 {
     begin_turn(t);
-    board_follow_cursor(t, 1);
+    follow_cursor(t, 1);
     while (!t->quit) {
         if (ai_worker_busy(&t->worker) && ai_worker_poll(&t->worker))
             finish_worker(t);

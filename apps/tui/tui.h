@@ -1,5 +1,6 @@
 /* tui.h: the state of the terminal game shared by its screen modules
- * (board.c, panel.c) and its loop (play.c). */
+ * (board.c, panel.c) and its loop (play.c); the loop passes the drawing
+ * each frame's view (view.h). */
 #ifndef CARC_TUI_TUI_H
 #define CARC_TUI_TUI_H
 
@@ -9,6 +10,7 @@
 #include "session.h"
 #include "square_view.h"
 #include "tile_info.h"
+#include "view.h"
 
 /* Where the human is in a turn; nothing is played before STEP_CONFIRM
  * is confirmed. */
@@ -80,44 +82,9 @@ typedef struct tui {
     char msg[SESSION_PATH_MAX * 2 + 160];
 } tui;
 
-/* Screen areas of the current terminal size. */
-typedef struct layout {
-    int cols, lines;
-    int board_x, board_y, board_w, board_h; /* in cells */
-    int panel_x, panel_w;
-    int square_w, square_h; /* cells per board square */
-    int view_w, view_h;     /* board squares in view */
-} layout;
-
-layout tui_layout(const tui *t);
-/* The game the board shows: the preview in STEP_CONFIRM, else the game. */
-const carc_game *tui_shown_game(const tui *t);
-/* Whether the drawn tile fits at (x, y) in some rotation. */
-int tui_square_legal(const tui *t, int x, int y);
-/* With hand=N: the seat whose hand the screen shows (the human to move,
- * else the human who moved last, else the first human; -1 without one),
- * and whether player `p`'s hand may be shown (always without hidden hands:
- * open-hands, the end, or no hand). */
-int tui_hand_viewer(const tui *t);
-int tui_hand_shown(const tui *t, int p);
-/* Feature inspected under the cursor, or -1. */
-int tui_inspected_feature(const tui *t);
-/* Whether the inspector is on a river segment (no feature: The River). */
-int tui_inspecting_river(const tui *t);
-/* Whether `feature` of the shown game is highlighted: the inspected one,
- * the features the move being confirmed completes, the final scoring's
- * feature being shown. */
-int tui_feature_highlighted(const tui *t, int feature);
-/* "you", "human" or the computer's spec, for seat `p`. */
-const char *tui_seat_label(const tui *t, int p);
-/* The same, short: a computer's kind and level ("mcts hard"), no options. */
-const char *tui_seat_short_label(const tui *t, int p);
-
 /* board.c */
 void board_setup_colors(tui *t);
-void board_draw(const tui *t, const layout *l);
-/* Keeps the cursor in view; centres on it when `centre`. */
-void board_follow_cursor(tui *t, int centre);
+void board_draw(const tui *t, const tui_view *v);
 /* Attribute of a player's letter (colour pair and bold). */
 int board_player_attr(const tui *t, int player);
 /* Draws a tile picture at a screen position (the panel's drawn tile). */
@@ -125,12 +92,12 @@ void board_draw_tile_at(const tui *t, int row, int col, int kind, int rot);
 
 /* panel.c */
 /* Draws the side panel; returns the rows its log showed. */
-int panel_draw(const tui *t, const layout *l);
+int panel_draw(const tui *t, const tui_view *v);
 /* Rows the whole log takes at the panel's width. */
 int panel_log_rows(const tui *t, const layout *l);
-void header_draw(const tui *t, const layout *l);
+void header_draw(const tui *t, const tui_view *v);
 void footer_draw(const tui *t, const layout *l);
-void overlay_draw(const tui *t, const layout *l);
+void overlay_draw(const tui *t, const tui_view *v);
 /* The help's pages at this screen size (help.h: the game's rules only). */
 int help_page_count(const tui *t, const layout *l);
 /* What a terminal too small for the game shows, wrapped to its width. */
