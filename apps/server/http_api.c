@@ -14,6 +14,7 @@
 #include "accounts.h"
 #include "counts.h"
 #include "players.h"
+#include "lessons_api.h"
 #include "puzzle_api.h"
 
 _Static_assert((int)STORED_ACCOUNT_NAME_BYTES == ACC_NAME_MAX + 1, "a user name's size");
@@ -33,6 +34,8 @@ typedef enum api_route {
     ROUTE_PUZZLE_DAILY,
     ROUTE_PUZZLE_NEXT,    /* ?rating=R&exclude=ID,ID */
     ROUTE_PUZZLE_ATTEMPT, /* a path /api/puzzles/ID/attempt */
+    ROUTE_LESSONS,
+    ROUTE_LESSONS_DONE,
     ROUTE_COUNT
 } api_route;
 
@@ -45,6 +48,7 @@ static const struct {
     {"/api/password", 1},      {"/api/account/delete", 1}, {"/api/me", 0},
     {"/api/players/", 0},      {"/api/leaderboard", 0},    {"/api/account/webhook", 1},
     {"/api/puzzles/daily", 0}, {"/api/puzzles/next", 0},   {"/api/puzzles/", 1},
+    {"/api/lessons", 0},       {"/api/lessons/done", 1},
 };
 
 /* The end of an attempt's path, after the puzzle's id. */
@@ -738,6 +742,20 @@ static void do_puzzles(api_req *q, json_t *root)
     reply_dumped(q, status, body, JSON_COMPACT | JSON_REAL_PRECISION(8));
 }
 
+/* GET /api/lessons and POST /api/lessons/done (lessons_api.c): an
+ * account's progress in the tutorial. */
+static void do_lessons(api_req *q, json_t *root)
+{
+    if (!q->has_session) {
+        reply_error(q, 401, "not_logged_in", "log in to keep lessons in an account");
+        return;
+    }
+    unsigned status = 500;
+    json_t *body = root ? lessons_api_done(q->A->store, q->who.id, root, now_ms(), &status)
+                        : lessons_api_list(q->A->store, q->who.id, &status);
+    reply(q, status, body);
+}
+
 static void handle(http_api *A, api_req *q)
 {
     (void)A;
@@ -771,11 +789,17 @@ static void handle(http_api *A, api_req *q)
         do_puzzles(q, NULL);
         return;
     }
+    if (q->route == ROUTE_LESSONS) {
+        do_lessons(q, NULL);
+        return;
+    }
     json_t *root = body_object(q);
     if (!root)
         return;
     if (q->route == ROUTE_PUZZLE_ATTEMPT)
         do_puzzles(q, root);
+    else if (q->route == ROUTE_LESSONS_DONE)
+        do_lessons(q, root);
     else if (q->route == ROUTE_WEBHOOK)
         do_webhook(q, root);
     else if (q->route == ROUTE_SIGNUP || q->route == ROUTE_LOGIN)

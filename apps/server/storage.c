@@ -272,6 +272,17 @@ int storage_puzzle_solver(storage *s, int64_t account, stored_puzzle_rating *out
     return s->backend->puzzle_solver(s, account, out);
 }
 
+int storage_lessons_done(storage *s, int64_t account, int (*each)(void *ctx, const char *lesson),
+                         void *ctx)
+{
+    return s->backend->lessons_done(s, account, each, ctx);
+}
+
+int storage_lesson_done(storage *s, int64_t account, const char *lesson, int64_t at_ms)
+{
+    return s->backend->lesson_done(s, account, lesson, at_ms);
+}
+
 int storage_puzzle_rating(storage *s, const char *puzzle, stored_puzzle_rating *out)
 {
     return s->backend->puzzle_rating(s, puzzle, out);

@@ -251,8 +251,8 @@ int storage_lost(const storage *s);
  * key (`name_key`, the name in lower case) is taken, -1 on failure.
  * storage_find_account(): the account whose name has key `name_key`: 1,
  * 0 when none, -1. storage_set_password(): 0, 1 when there is no such
- * account, -1. storage_delete_account(): the account, its sessions and
- * its name go; its seats stay, as STORED_DELETED_ACCOUNT's named
+ * account, -1. storage_delete_account(): the account, its sessions, its
+ * finished lessons and its name go; its seats stay, as STORED_DELETED_ACCOUNT's named
  * "deleted player" (ACC_DELETED_NAME); 0, 1 when there was none, -1. */
 int storage_create_account(storage *s, const char *name, const char *name_key, const char *hash,
                            int64_t created_ms, int64_t *id);
@@ -335,6 +335,19 @@ int storage_puzzle_attempted(storage *s, int64_t account,
 int storage_puzzle_attempt(storage *s, int64_t account, const char *puzzle, int solved,
                            int64_t at_ms, const stored_puzzle_rating *solver,
                            const stored_puzzle_rating *rating);
+
+/* The tutorial's lessons each account finished (SQLite schema version 14,
+ * PostgreSQL's 10; docs/server.md): a lesson by its id in the browser's
+ * list (at most STORED_LESSON_ID_BYTES - 1 bytes), kept once, with when it
+ * was first finished; they go with the account when it is deleted.
+ * storage_lessons_done(): calls `each` with every lesson `account`
+ * finished, oldest first; `each` returning nonzero stops; 0, -1.
+ * storage_lesson_done(): lesson `lesson` finished by `account` at `at_ms`
+ * (nothing changes when it was already); 0, -1. */
+enum { STORED_LESSON_ID_BYTES = 33 };
+int storage_lessons_done(storage *s, int64_t account, int (*each)(void *ctx, const char *lesson),
+                         void *ctx);
+int storage_lesson_done(storage *s, int64_t account, const char *lesson, int64_t at_ms);
 
 /* Calls `each` with every seat of `account` at a table whose status is in
  * `statuses` (bit 1 << status), newest table first, at most `max`; `each`

@@ -74,6 +74,9 @@ typedef struct storage_backend {
     int (*puzzle_attempt)(storage *s, int64_t account, const char *puzzle, int solved,
                           int64_t at_ms, const stored_puzzle_rating *solver,
                           const stored_puzzle_rating *rating);
+    int (*lessons_done)(storage *s, int64_t account, int (*each)(void *ctx, const char *lesson),
+                        void *ctx);
+    int (*lesson_done)(storage *s, int64_t account, const char *lesson, int64_t at_ms);
     int (*delete_table)(storage *s, const char *id);
     /* NULL: the backend has no online backup of its own */
     int (*backup)(storage *s, const char *path, char *err, size_t errcap);

@@ -31,7 +31,7 @@
 #include <time.h>
 
 enum {
-    SCHEMA_VERSION = 9,
+    SCHEMA_VERSION = 10,
     MIGRATE_LOCK = 0x63617263, /* "carc": the advisory lock the servers migrate under */
     /* A table's advisory lock is (CLAIM_SPACE, hashtext(id)): two keys of
      * 32 bits, apart from MIGRATE_LOCK's one of 64. Two ids of one hash
@@ -105,13 +105,20 @@ static const char *const connect_defaults[] = {"2", "-c lock_timeout=200", "carc
     " account BIGINT NOT NULL, puzzle TEXT NOT NULL, solved INTEGER NOT NULL,"                     \
     " at_ms BIGINT NOT NULL, PRIMARY KEY (account, puzzle));"
 
-/* Version 9 (1 without the tables' `rules_text`: the rules as the record
+/* The tutorial's lessons each account finished (version 10). */
+#define LESSONS_SQL                                                                                \
+    "CREATE TABLE IF NOT EXISTS lessons_done ("                                                    \
+    " account BIGINT NOT NULL, lesson TEXT NOT NULL, at_ms BIGINT NOT NULL,"                       \
+    " PRIMARY KEY (account, lesson));"
+
+/* Version 10 (1 without the tables' `rules_text`: the rules as the record
  * writes them, valued rules included; 2 without their `first_text`: how
  * the first seat was chosen; 3 without the tables' and the moves'
  * `paused_ms`: the time a stalled server did not charge to a clock; 4
  * without the seats' `account` and the accounts and sessions tables; 5
  * without the tables' `rated` and the ratings; 6 without the accounts'
- * `disabled`; 7 without their `webhook`; 8 without the puzzles).
+ * `disabled`; 7 without their `webhook`; 8 without the puzzles; 9 without
+ * the lessons).
  * `carc_schema` holds the version (one row). The ids sort in the "C"
  * collation whatever the database's locale. */
 static const char schema[] =
@@ -139,7 +146,7 @@ static const char schema[] =
     " table_id TEXT NOT NULL, n INTEGER NOT NULL, seat INTEGER NOT NULL, name TEXT NOT NULL,"
     " line TEXT NOT NULL, at_ms BIGINT NOT NULL, PRIMARY KEY (table_id, n));"
     "CREATE TABLE reviews (table_id TEXT PRIMARY KEY, moves TEXT NOT NULL);" ACCOUNTS_SQL
-        RATINGS_SQL PUZZLES_SQL;
+        RATINGS_SQL PUZZLES_SQL LESSONS_SQL;
 
 /* The steps from each older version to the next: version 1 gains the
  * tables' `rules_text` ("": the rules are the `rules` flags alone),
@@ -149,7 +156,8 @@ static const char schema[] =
  * accounts and sessions, version 5 the tables' `rated` and the ratings,
  * version 6 the accounts' `disabled` (0: every account may log in; an
  * accounts table version 4's step made has it already), version 7 their
- * `webhook` ('': none), version 8 the puzzles' tables. */
+ * `webhook` ('': none), version 8 the puzzles' tables, version 9 the
+ * lessons'. */
 static const char *const upgrades[SCHEMA_VERSION] = {
     [1] = "ALTER TABLE tables ADD COLUMN rules_text TEXT NOT NULL DEFAULT '';",
     [2] = "ALTER TABLE tables ADD COLUMN first_text TEXT NOT NULL DEFAULT '';",
@@ -162,6 +170,7 @@ static const char *const upgrades[SCHEMA_VERSION] = {
     [6] = "ALTER TABLE accounts ADD COLUMN IF NOT EXISTS disabled INTEGER NOT NULL DEFAULT 0;",
     [7] = "ALTER TABLE accounts ADD COLUMN IF NOT EXISTS webhook TEXT NOT NULL DEFAULT '';",
     [8] = PUZZLES_SQL,
+    [9] = LESSONS_SQL,
 };
 
 /* What the answer of a statement sent in pipeline mode must be: success
@@ -1331,10 +1340,12 @@ static int pg_delete_account(storage *base, int64_t id)
     pg_storage *s = as_pg(base);
     params p = {.n = 0};
     add_int(&p, id);
-    /* One statement: the account, its sessions, and its seats' name. */
+    /* One statement: the account, its sessions, its lessons, and its
+     * seats' name. */
     int n = write_count(s,
                         "WITH a AS (DELETE FROM accounts WHERE id=$1::bigint RETURNING 1),"
                         " ss AS (DELETE FROM sessions WHERE account=$1::bigint RETURNING 1),"
+                        " ls AS (DELETE FROM lessons_done WHERE account=$1::bigint RETURNING 1),"
                         " st AS (UPDATE seats SET account=-1, name='" ACC_DELETED_NAME "'"
                         " WHERE account=$1::bigint RETURNING 1)"
                         " SELECT 1 FROM a",
@@ -1650,6 +1661,43 @@ static int pg_puzzle_attempt(storage *base, int64_t account, const char *puzzle,
     return n < 0 ? -1 : n == 0;
 }
 
+static int pg_lessons_done(storage *base, int64_t account,
+                           int (*each)(void *ctx, const char *lesson), void *ctx)
+{
+    pg_storage *s = as_pg(base);
+    params p = {.n = 0};
+    add_int(&p, account);
+    PGresult *r = read_rows(s,
+                            "SELECT lesson FROM lessons_done WHERE account=$1::bigint"
+                            " ORDER BY at_ms, lesson COLLATE \"C\"",
+                            &p);
+    if (!r)
+        return -1;
+    for (int i = 0; i < PQntuples(r); i++) {
+        char id[STORED_LESSON_ID_BYTES];
+        get_text(r, i, 0, id, sizeof id);
+        if (each(ctx, id))
+            break;
+    }
+    PQclear(r);
+    return 0;
+}
+
+static int pg_lesson_done(storage *base, int64_t account, const char *lesson, int64_t at_ms)
+{
+    pg_storage *s = as_pg(base);
+    params p = {.n = 0};
+    add_int(&p, account);
+    add_text(&p, lesson);
+    add_int(&p, at_ms);
+    return write_count(s,
+                       "INSERT INTO lessons_done VALUES ($1::bigint, $2, $3::bigint)"
+                       " ON CONFLICT DO NOTHING",
+                       &p) < 0
+               ? -1
+               : 0;
+}
+
 /* --- Which server runs a table --------------------------------------------------------- */
 
 static int pg_set_webhook(storage *base, int64_t id, const char *url)
@@ -1898,5 +1946,7 @@ const storage_backend storage_pg_backend = {
     .puzzle_rating = pg_puzzle_rating,
     .puzzle_attempted = pg_puzzle_attempted,
     .puzzle_attempt = pg_puzzle_attempt,
+    .lessons_done = pg_lessons_done,
+    .lesson_done = pg_lesson_done,
     .delete_table = pg_delete_table,
 };

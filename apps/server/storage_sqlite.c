@@ -16,12 +16,12 @@
 #include <unistd.h>
 
 enum {
-    SCHEMA_VERSION = 13,  /* 2: tables.estimates; 3: tables.expansions; 4: tables.creator;
+    SCHEMA_VERSION = 14,  /* 2: tables.estimates; 3: tables.expansions; 4: tables.creator;
                             5: chat, reviews; 6: tables.rules_text; 7: tables.first_text;
                             8: tables.paused_ms, moves.paused_ms; 9: accounts, sessions,
                             seats.account; 10: tables.rated, ratings, rating_changes;
                             11: accounts.disabled; 12: accounts.webhook; 13: puzzle_solvers,
-                            puzzle_ratings, puzzle_attempts */
+                            puzzle_ratings, puzzle_attempts; 14: lessons_done */
     CHECKPOINT_MS = 1000, /* the checkpointer's period */
     /* How long the event loop waits for another process's write lock
      * (a script writing to the database) before the write fails: short,
@@ -84,7 +84,10 @@ static const char schema[] =
     " volatility REAL NOT NULL, attempts INTEGER NOT NULL);"
     "CREATE TABLE IF NOT EXISTS puzzle_attempts ("
     " account INTEGER NOT NULL, puzzle TEXT NOT NULL, solved INTEGER NOT NULL,"
-    " at_ms INTEGER NOT NULL, PRIMARY KEY (account, puzzle));";
+    " at_ms INTEGER NOT NULL, PRIMARY KEY (account, puzzle));"
+    "CREATE TABLE IF NOT EXISTS lessons_done ("
+    " account INTEGER NOT NULL, lesson TEXT NOT NULL, at_ms INTEGER NOT NULL,"
+    " PRIMARY KEY (account, lesson));";
 
 /* What needs the columns the upgrades add: made after them. */
 static const char indexes[] =
@@ -104,7 +107,8 @@ static const char indexes[] =
  * tables' `rated` (0: no game was rated; the ratings tables `schema`
  * creates); version 10 the accounts' `disabled` (0: every account may log
  * in); version 11 their `webhook` ('': none); version 12 gains the
- * puzzle tables, which `schema` creates. A new file gets every
+ * puzzle tables, which `schema` creates; version 13 the lessons_done
+ * table, which `schema` creates. A new file gets every
  * column from `schema` and no step. */
 static const char *const upgrades[SCHEMA_VERSION] = {
     [1] = "ALTER TABLE tables ADD COLUMN estimates INTEGER NOT NULL DEFAULT 1;",
@@ -122,6 +126,7 @@ static const char *const upgrades[SCHEMA_VERSION] = {
     [10] = "ALTER TABLE accounts ADD COLUMN disabled INTEGER NOT NULL DEFAULT 0;",
     [11] = "ALTER TABLE accounts ADD COLUMN webhook TEXT NOT NULL DEFAULT '';",
     [12] = "",
+    [13] = "",
 };
 
 /* The prepared statements, one per write and read. */
@@ -174,6 +179,9 @@ typedef enum stmt_id {
     ST_PUZZLE_ATTEMPT,
     ST_PUZZLE_SET_SOLVER,
     ST_PUZZLE_SET_RATING,
+    ST_LESSONS_DONE,
+    ST_LESSON_DONE,
+    ST_DELETE_LESSONS,
     ST_DELETE_MOVES, /* ... a table's rows, in order: */
     ST_DELETE_SEATS,
     ST_DELETE_CHAT,
@@ -248,6 +256,9 @@ static const char *const stmt_sql[ST_COUNT] = {
     "INSERT OR IGNORE INTO puzzle_attempts VALUES (?1,?2,?3,?4)",
     "INSERT OR REPLACE INTO puzzle_solvers VALUES (?1,?2,?3,?4,?5,?6,?7)",
     "INSERT OR REPLACE INTO puzzle_ratings VALUES (?1,?2,?3,?4,?5)",
+    "SELECT lesson FROM lessons_done WHERE account=?1 ORDER BY at_ms, lesson",
+    "INSERT OR IGNORE INTO lessons_done VALUES (?1,?2,?3)",
+    "DELETE FROM lessons_done WHERE account=?1",
     "DELETE FROM moves WHERE table_id=?1",
     "DELETE FROM seats WHERE table_id=?1",
     "DELETE FROM chat WHERE table_id=?1",
@@ -1021,6 +1032,8 @@ static int sqlite_delete_account(storage *base, int64_t id)
     }
     if (rc == 0)
         rc = run_for_account(s, ST_SEATS_DELETED, id);
+    if (rc == 0)
+        rc = run_for_account(s, ST_DELETE_LESSONS, id);
     return step_end(s, rc) != 0 ? -1 : none;
 }
 
@@ -1292,6 +1305,37 @@ static int sqlite_puzzle_attempt(storage *base, int64_t account, const char *puz
     return step_end(s, rc) != 0 ? -1 : again;
 }
 
+static int sqlite_lessons_done(storage *base, int64_t account,
+                               int (*each)(void *ctx, const char *lesson), void *ctx)
+{
+    sqlite_storage *s = as_sqlite(base);
+    sqlite3_stmt *q = s->stmt[ST_LESSONS_DONE];
+    sqlite3_bind_int64(q, 1, account);
+    int rc;
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        char id[STORED_LESSON_ID_BYTES];
+        copy_column_text(q, 0, id, sizeof id);
+        if (each(ctx, id)) {
+            rc = SQLITE_DONE;
+            break;
+        }
+    }
+    sqlite3_reset(q);
+    return rc == SQLITE_DONE ? 0 : failed(s, "listing an account's lessons");
+}
+
+static int sqlite_lesson_done(storage *base, int64_t account, const char *lesson, int64_t at_ms)
+{
+    sqlite_storage *s = as_sqlite(base);
+    if (step_begin(s))
+        return -1;
+    sqlite3_stmt *q = s->stmt[ST_LESSON_DONE];
+    sqlite3_bind_int64(q, 1, account);
+    bind_text(q, 2, lesson);
+    sqlite3_bind_int64(q, 3, at_ms);
+    return step_end(s, run(s, ST_LESSON_DONE));
+}
+
 static int sqlite_set_webhook(storage *base, int64_t id, const char *url)
 {
     sqlite_storage *s = as_sqlite(base);
@@ -1495,6 +1539,8 @@ const storage_backend storage_sqlite_backend = {
     .puzzle_rating = sqlite_puzzle_rating,
     .puzzle_attempted = sqlite_puzzle_attempted,
     .puzzle_attempt = sqlite_puzzle_attempt,
+    .lessons_done = sqlite_lessons_done,
+    .lesson_done = sqlite_lesson_done,
     .delete_table = sqlite_delete_table,
     .backup = sqlite_backup,
 };

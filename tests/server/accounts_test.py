@@ -400,5 +400,50 @@ def case_ratings(tmp):
         server.stop()
 
 
+def case_lessons(tmp):
+    """The tutorial's progress in an account: none at first; lessons
+    finished are kept once, oldest first, apart from other accounts', and
+    survive a restart; a guest is refused; bad input (not a list, too many,
+    ids with other characters, too long) is 400 and changes nothing; a
+    foreign page cannot post; a deleted account's lessons go with it."""
+    server = start(tmp)
+    try:
+        ann, bob = signup(server, "Ann"), signup(server, "Bob")
+        check(expect(http(server, "GET", "/api/lessons", cookie=ann), 200).json == {"done": []},
+              "a new account has lessons done")
+        expect(http(server, "GET", "/api/lessons"), 401, "not_logged_in")
+        expect(http(server, "POST", "/api/lessons/done", {"lessons": ["place"]}), 401,
+               "not_logged_in")
+        r = expect(http(server, "POST", "/api/lessons/done", {"lessons": ["place", "road"]},
+                        cookie=ann), 200)
+        check(r.json == {"done": ["place", "road"]}, "after two lessons: %s" % r.text)
+        r = expect(http(server, "POST", "/api/lessons/done", {"lessons": ["road", "farm-1"]},
+                        cookie=ann), 200)
+        check(r.json["done"] == ["place", "road", "farm-1"], "a lesson twice: %s" % r.text)
+        check(expect(http(server, "GET", "/api/lessons", cookie=bob), 200).json == {"done": []},
+              "another account's lessons leaked")
+        for bad in ({"lessons": "place"}, {"lessons": []}, {"lessons": ["x"] * 65},
+                    {"lessons": ["Place"]}, {"lessons": ["a b"]}, {"lessons": ["'; DROP"]},
+                    {"lessons": ["a" * 33]}, {"lessons": [3]}, {"lessons": ["ok", ""]}, {}):
+            expect(http(server, "POST", "/api/lessons/done", bad, cookie=ann), 400, "bad_field")
+        expect(http(server, "POST", "/api/lessons/done", raw=b"{", cookie=ann), 400)
+        expect(http(server, "POST", "/api/lessons/done", {"lessons": ["cloister"]}, cookie=ann,
+                    origin="http://evil.example"), 403, "foreign_origin")
+        expect(http(server, "GET", "/api/lessons/done", cookie=ann), 405, "bad_method")
+        expect(http(server, "POST", "/api/lessons", {"lessons": ["x"]}, cookie=ann), 405,
+               "bad_method")
+        server.stop()
+        server = start(tmp)
+        check(expect(http(server, "GET", "/api/lessons", cookie=ann), 200).json["done"] ==
+              ["place", "road", "farm-1"], "lessons lost by a restart")
+        expect(http(server, "POST", "/api/account/delete", {"password": "correct horse"},
+                    cookie=ann), 200)
+        ann = signup(server, "Ann")  # the name is free again: a new account
+        check(expect(http(server, "GET", "/api/lessons", cookie=ann), 200).json == {"done": []},
+              "a new account named as a deleted one has its lessons")
+    finally:
+        server.stop()
+
+
 if __name__ == "__main__":
     sys.exit(run_case(globals(), "accounts_test.py"))

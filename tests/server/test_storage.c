@@ -21,6 +21,8 @@
 #include "storage.h"
 #include "table.h"
 
+/* The schema versions the backends write today. */
+enum { SCHEMA_NOW_SQLITE = 14, SCHEMA_NOW_PG = 10 };
 static char path[64];
 static const char *pg_uri; /* the PostgreSQL run: its database; NULL for SQLite */
 
@@ -43,7 +45,8 @@ static int setup(void **state)
         pg_exec(
             "SET client_min_messages TO warning;"
             "DROP TABLE IF EXISTS tables, seats, moves, chat, reviews, carc_schema, accounts,"
-            " sessions, ratings, rating_changes, puzzle_solvers, puzzle_ratings, puzzle_attempts");
+            " sessions, ratings, rating_changes, puzzle_solvers, puzzle_ratings, puzzle_attempts,"
+            " lessons_done");
         return 0;
     }
     snprintf(path, sizeof path, "/tmp/carc-storage-XXXXXX");
@@ -369,7 +372,7 @@ static void test_upgrade_from_version_1(void **state)
     assert_int_equal(loaded.estimates, 1);
     assert_int_equal(loaded.expansions, 0);
     storage_close(s);
-    assert_int_equal(schema_version(), 13);
+    assert_int_equal(schema_version(), SCHEMA_NOW_SQLITE);
 }
 
 /* The schema version of the database (SQLite: the file's user_version). */
@@ -443,7 +446,7 @@ static void test_upgrade_from_version_2(void **state)
     assert_int_equal(storage_create_table(s, &t), 0);
     assert_int_equal(storage_commit(s), 0);
     storage_close(s);
-    assert_int_equal(schema_version(), 13);
+    assert_int_equal(schema_version(), SCHEMA_NOW_SQLITE);
     s = open_db();
     assert_int_equal(storage_load_table(s, "triver000001", &loaded), 1);
     assert_int_equal(loaded.expansions, CARC_EXPANSION_RIVER);
@@ -504,7 +507,7 @@ static void test_upgrade_from_version_4(void **state)
     assert_int_equal(sqlite3_exec(db, back_to_4, NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
     s = open_db();
-    assert_int_equal(schema_version(), 13);
+    assert_int_equal(schema_version(), SCHEMA_NOW_SQLITE);
     assert_int_equal(storage_load_table(s, "told00000004", &loaded), 1);
     assert_int_equal(loaded.rules, CARC_RULE_SMALL_CITY);
     assert_int_equal(loaded.table_w, 0);
@@ -954,7 +957,7 @@ static void test_upgrade_from_version_2_pg(void **state)
     pg_exec("ALTER TABLE tables DROP COLUMN first_text, DROP COLUMN paused_ms;"
             " ALTER TABLE moves DROP COLUMN paused_ms; UPDATE carc_schema SET version=2");
     s = open_db();
-    assert_int_equal(schema_version(), 9);
+    assert_int_equal(schema_version(), SCHEMA_NOW_PG);
     assert_int_equal(storage_load_table(s, t.id, &loaded), 1);
     assert_string_equal(loaded.first_text, "");
     assert_int_equal(loaded.nmoves, 3);
@@ -1150,7 +1153,7 @@ static void test_upgrade_from_version_8(void **state)
     assert_int_equal(sqlite3_exec(db, back_to_8, NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
     s = open_db();
-    assert_int_equal(schema_version(), 13);
+    assert_int_equal(schema_version(), SCHEMA_NOW_SQLITE);
     assert_int_equal(storage_load_table(s, t.id, &loaded), 1);
     assert_int_equal(loaded.nmoves, 6);
     assert_string_equal(loaded.moves[5].text, t.moves[5].text);
@@ -1186,7 +1189,7 @@ static void test_upgrade_from_version_4_pg(void **state)
             " ALTER TABLE seats DROP COLUMN account; ALTER TABLE tables DROP COLUMN rated;"
             " UPDATE carc_schema SET version=4");
     s = open_db();
-    assert_int_equal(schema_version(), 9);
+    assert_int_equal(schema_version(), SCHEMA_NOW_PG);
     assert_int_equal(storage_load_table(s, t.id, &loaded), 1);
     assert_int_equal(loaded.nmoves, 5);
     assert_int_equal(loaded.seats[0].account, 0);
@@ -1423,7 +1426,7 @@ static void test_upgrade_from_version_10(void **state)
     assert_int_equal(sqlite3_exec(db, back_to_10, NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
     s = open_db();
-    assert_int_equal(schema_version(), 13);
+    assert_int_equal(schema_version(), SCHEMA_NOW_SQLITE);
     assert_int_equal(storage_load_table(s, t.id, &loaded), 1);
     assert_int_equal(loaded.nmoves, 7);
     assert_string_equal(loaded.moves[6].text, t.moves[6].text);
@@ -1465,7 +1468,7 @@ static void test_upgrade_from_version_11(void **state)
     assert_int_equal(sqlite3_exec(db, back_to_11, NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
     s = open_db();
-    assert_int_equal(schema_version(), 13);
+    assert_int_equal(schema_version(), SCHEMA_NOW_SQLITE);
     assert_int_equal(storage_load_table(s, t.id, &loaded), 1);
     assert_int_equal(loaded.nmoves, 4);
     assert_int_equal(loaded.seats[0].account, ann);
@@ -1504,7 +1507,7 @@ static void test_upgrade_from_version_6_pg(void **state)
     pg_exec("ALTER TABLE accounts DROP COLUMN disabled; ALTER TABLE accounts DROP COLUMN webhook;"
             " UPDATE carc_schema SET version=6");
     s = open_db();
-    assert_int_equal(schema_version(), 9);
+    assert_int_equal(schema_version(), SCHEMA_NOW_PG);
     assert_int_equal(storage_load_table(s, t.id, &loaded), 1);
     assert_int_equal(loaded.nmoves, 6);
     assert_int_equal(loaded.seats[0].account, ann);
@@ -1535,7 +1538,7 @@ static void test_upgrade_from_version_7_pg(void **state)
     storage_close(s);
     pg_exec("ALTER TABLE accounts DROP COLUMN webhook; UPDATE carc_schema SET version=7");
     s = open_db();
-    assert_int_equal(schema_version(), 9);
+    assert_int_equal(schema_version(), SCHEMA_NOW_PG);
     assert_int_equal(storage_load_table(s, t.id, &loaded), 1);
     assert_int_equal(loaded.nmoves, 4);
     stored_account a;
@@ -1602,7 +1605,7 @@ static void test_puzzles(void **state)
 }
 
 /* An SQLite file of schema version 12 (before the puzzles) opens at
- * version 13: the account and its webhook kept, no puzzle rating; one
+ * today's version: the account and its webhook kept, no puzzle rating; one
  * attempt stored. */
 static void test_upgrade_from_version_12(void **state)
 {
@@ -1620,7 +1623,7 @@ static void test_upgrade_from_version_12(void **state)
     assert_int_equal(sqlite3_exec(db, back_to_12, NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
     s = open_db();
-    assert_int_equal(schema_version(), 13);
+    assert_int_equal(schema_version(), SCHEMA_NOW_SQLITE);
     char url[64] = "";
     assert_int_equal(storage_webhook(s, ann, url, sizeof url), 1);
     assert_string_equal(url, "https://example.org/hook");
@@ -1633,7 +1636,7 @@ static void test_upgrade_from_version_12(void **state)
 }
 
 /* PostgreSQL: a database of schema version 8 (before the puzzles) is
- * brought to version 9: the account kept; one attempt stored. */
+ * brought to today's version: the account kept; one attempt stored. */
 static void test_upgrade_from_version_8_pg(void **state)
 {
     (void)state;
@@ -1645,7 +1648,7 @@ static void test_upgrade_from_version_8_pg(void **state)
     pg_exec("DROP TABLE puzzle_solvers, puzzle_ratings, puzzle_attempts;"
             " UPDATE carc_schema SET version=8");
     s = open_db();
-    assert_int_equal(schema_version(), 9);
+    assert_int_equal(schema_version(), SCHEMA_NOW_PG);
     stored_account a;
     assert_int_equal(storage_find_account(s, "ann", &a), 1);
     stored_puzzle_rating r = {1500, 350, 0.06, 1, 1, 1};
@@ -1654,6 +1657,99 @@ static void test_upgrade_from_version_8_pg(void **state)
     assert_int_equal(storage_puzzle_attempt(s, ann, "p1", 0, 6, &r, &r), 1);
     assert_int_equal(storage_commit(s), 0);
     assert_int_equal(storage_puzzle_solver(s, ann, &r), 1);
+    storage_close(s);
+}
+
+static int note_lesson(void *ctx, const char *lesson)
+{
+    char *all = ctx;
+    strcat(all, lesson);
+    strcat(all, " ");
+    return 0;
+}
+
+/* The lessons an account finished: each kept once, oldest first, apart
+ * from other accounts'; gone with the account. */
+static void test_lessons(void **state)
+{
+    (void)state;
+    storage *s = open_db();
+    int64_t ann = 0, bob = 0;
+    assert_int_equal(storage_create_account(s, "Ann", "ann", "h", 3, &ann), 0);
+    assert_int_equal(storage_create_account(s, "Bob", "bob", "h", 3, &bob), 0);
+    assert_int_equal(storage_lesson_done(s, ann, "road", 20), 0);
+    assert_int_equal(storage_lesson_done(s, ann, "place", 10), 0);
+    assert_int_equal(storage_lesson_done(s, ann, "place", 30), 0); /* again: kept once */
+    assert_int_equal(storage_lesson_done(s, bob, "farm", 10), 0);
+    assert_int_equal(storage_commit(s), 0);
+    char all[200] = "";
+    assert_int_equal(storage_lessons_done(s, ann, note_lesson, all), 0);
+    assert_string_equal(all, "place road ");
+    all[0] = '\0';
+    assert_int_equal(storage_lessons_done(s, bob, note_lesson, all), 0);
+    assert_string_equal(all, "farm ");
+    /* Uncommitted is lost. */
+    assert_int_equal(storage_lesson_done(s, bob, "road", 40), 0);
+    storage_close(s);
+    s = open_db();
+    all[0] = '\0';
+    assert_int_equal(storage_lessons_done(s, bob, note_lesson, all), 0);
+    assert_string_equal(all, "farm ");
+    assert_int_equal(storage_delete_account(s, ann), 0);
+    assert_int_equal(storage_commit(s), 0);
+    all[0] = '\0';
+    assert_int_equal(storage_lessons_done(s, ann, note_lesson, all), 0);
+    assert_string_equal(all, "");
+    storage_close(s);
+}
+
+/* An SQLite file of schema version 13 (before the lessons) opens at
+ * today's version, its puzzle attempt kept; a lesson is stored. */
+static void test_upgrade_from_version_13(void **state)
+{
+    (void)state;
+    storage *s = open_db();
+    int64_t ann = 0;
+    assert_int_equal(storage_create_account(s, "Ann", "ann", "h13", 3, &ann), 0);
+    stored_puzzle_rating r = {1500, 350, 0.06, 1, 1, 1};
+    assert_int_equal(storage_puzzle_attempt(s, ann, "p1", 1, 5, &r, &r), 0);
+    assert_int_equal(storage_commit(s), 0);
+    storage_close(s);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(
+        sqlite3_exec(db, "DROP TABLE lessons_done; PRAGMA user_version=13;", NULL, NULL, NULL),
+        SQLITE_OK);
+    sqlite3_close(db);
+    s = open_db();
+    assert_int_equal(schema_version(), SCHEMA_NOW_SQLITE);
+    assert_int_equal(storage_puzzle_solver(s, ann, &r), 1);
+    assert_int_equal(storage_lesson_done(s, ann, "place", 7), 0);
+    assert_int_equal(storage_commit(s), 0);
+    char all[64] = "";
+    assert_int_equal(storage_lessons_done(s, ann, note_lesson, all), 0);
+    assert_string_equal(all, "place ");
+    storage_close(s);
+}
+
+/* PostgreSQL: a database of schema version 9 (before the lessons) is
+ * brought to today's version; a lesson is stored. */
+static void test_upgrade_from_version_9_pg(void **state)
+{
+    (void)state;
+    storage *s = open_db();
+    int64_t ann = 0;
+    assert_int_equal(storage_create_account(s, "Ann", "ann", "h9", 3, &ann), 0);
+    assert_int_equal(storage_commit(s), 0);
+    storage_close(s);
+    pg_exec("DROP TABLE lessons_done; UPDATE carc_schema SET version=9");
+    s = open_db();
+    assert_int_equal(schema_version(), SCHEMA_NOW_PG);
+    assert_int_equal(storage_lesson_done(s, ann, "place", 7), 0);
+    assert_int_equal(storage_commit(s), 0);
+    char all[64] = "";
+    assert_int_equal(storage_lessons_done(s, ann, note_lesson, all), 0);
+    assert_string_equal(all, "place ");
     storage_close(s);
 }
 
@@ -1672,6 +1768,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_hand_kept, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ratings, setup, teardown),
         cmocka_unit_test_setup_teardown(test_puzzles, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_lessons, setup, teardown),
         cmocka_unit_test(test_bad_path),
         cmocka_unit_test_setup_teardown(test_accounts, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sessions_and_seats, setup, teardown),
@@ -1687,6 +1784,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_upgrade_from_version_10, setup, teardown),
         cmocka_unit_test_setup_teardown(test_upgrade_from_version_11, setup, teardown),
         cmocka_unit_test_setup_teardown(test_upgrade_from_version_12, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_upgrade_from_version_13, setup, teardown),
         cmocka_unit_test_setup_teardown(test_backup, setup, teardown),
     };
     const struct CMUnitTest postgres_only[] = {
@@ -1700,6 +1798,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_upgrade_from_version_6_pg, setup, teardown),
         cmocka_unit_test_setup_teardown(test_upgrade_from_version_7_pg, setup, teardown),
         cmocka_unit_test_setup_teardown(test_upgrade_from_version_8_pg, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_upgrade_from_version_9_pg, setup, teardown),
     };
     if (strcmp(backend, "postgresql") == 0) {
         pg_uri = getenv("CARC_TEST_PG");
