@@ -1983,6 +1983,43 @@ await test('the tutorial: every lesson played to its end by the right moves; a w
   await page.context().close();
 });
 
+await test('the tutorial\'s progress follows an account: a guest\'s lesson moves into it at login, another browser logging in sees both', async () => {
+  const playLesson = async (page, id) => {
+    const lesson = LESSONS.find((l) => l.id === id);
+    for (const [i, step] of lesson.steps.entries()) {
+      await lessonState(page, id, i, 'play');
+      await lessonMove(page, step.solution);
+      await lessonState(page, id, i, 'done');
+      if (i < lesson.steps.length - 1) await page.click('#learn-next');
+    }
+  };
+  const page = await openPage(browser, `${server.url}/?learn=place`);
+  await playLesson(page, 'place');
+  await page.waitForSelector('#learn-list li.done[data-lesson=place]');
+  // Signed up in this browser: the guest's lesson is sent to the account.
+  const r = await page.context().request.post(`${server.url}/api/signup`, { data: { name: 'Lea', password: 'a long secret' } });
+  check(r.status() === 201, `Lea signed up (${r.status()})`);
+  await page.goto(`${server.url}/?learn=cloister`);
+  await page.waitForSelector('#learn-list li.done[data-lesson=place]');
+  await playLesson(page, 'cloister');
+  await page.waitForSelector('#learn-list li.done[data-lesson=cloister]');
+  const kept = async (ctx) => (await (await ctx.request.get(`${server.url}/api/lessons`)).json()).done;
+  await page.waitForFunction(async () => (await (await fetch('/api/lessons')).json()).done.length === 2);
+  check(JSON.stringify(await kept(page.context())) === '["place","cloister"]', `the account holds both lessons: ${await kept(page.context())}`);
+  check(await page.evaluate(() => localStorage.getItem('carc.learn')) === '{}', 'the browser forgot what the account holds');
+  // Another browser: nothing until it logs in, then both.
+  const other = await openPage(browser, `${server.url}/learn`);
+  check(await other.locator('#learn-list li.done').count() === 0, 'a guest elsewhere sees no progress');
+  const login = await other.context().request.post(`${server.url}/api/login`, { data: { name: 'Lea', password: 'a long secret' } });
+  check(login.status() === 200, `Lea logged in elsewhere (${login.status()})`);
+  await other.goto(`${server.url}/learn`);
+  await other.waitForSelector('#learn-list li.done[data-lesson=cloister]');
+  check(await other.locator('#learn-list li.done').count() === 2, 'the other browser shows the two lessons done');
+  check(await other.$eval('#learn-view', (e) => e.dataset.lesson) === 'road', 'it opens the first lesson not done');
+  await page.context().close();
+  await other.context().close();
+});
+
 // --- The puzzles (/puzzles) ------------------------------------------------
 
 const PUZZLES = JSON.parse(readFileSync(path.join(path.dirname(new URL(import.meta.url).pathname), '../../docs/puzzles/set.json'), 'utf8')).puzzles;

@@ -5,7 +5,8 @@
 // move is replayed by the server (`replay`) and the step's goal is checked
 // against the scoring the engine reports (lessons.js). A wrong move is
 // explained with what it scored, and may be tried again. Progress is kept
-// in the browser (localStorage).
+// in the account when logged in (a guest's progress in this browser is
+// sent to it then), in the browser (localStorage) otherwise.
 
 import { Board } from './board.js';
 import { Turn } from './turn.js';
@@ -13,7 +14,7 @@ import { parseMove } from './game.js';
 import { esc } from './panel.js';
 import { badge } from './players.js';
 import { moveWords } from './words.js';
-import { LESSONS, GAME_LESSON, ME, checkGoal, withMove, loadProgress, saveProgress } from './lessons.js';
+import { LESSONS, GAME_LESSON, ME, checkGoal, withMove, loadProgress, saveProgress, accountProgress, sendLessons } from './lessons.js';
 
 // A tile any base-game position can still give: the drawn tile of the
 // position asked after a builder's move (its `second_part` is the answer).
@@ -46,6 +47,17 @@ export class LearnView {
     this.el('#learn-show').onclick = () => this.showSolution().catch((e) => this.trouble(e));
     this.el('#learn-fit').onclick = () => this.board.fit();
     this.progress = loadProgress();
+    this.account = false;
+    this.ready = this.syncAccount();
+  }
+
+  // Logged in: the account's progress, this browser's guest progress
+  // moved into it.
+  async syncAccount() {
+    const got = await accountProgress(this.progress);
+    this.progress = got.progress;
+    this.account = got.account;
+    if (got.account && got.sent) saveProgress({});
   }
 
   close() {
@@ -57,6 +69,7 @@ export class LearnView {
 
   // Opens lesson `id` (the first lesson not done yet when none is given).
   async open(id) {
+    await this.ready;
     const lesson = LESSONS.find((l) => l.id === id) || (id === GAME_LESSON.id ? GAME_LESSON : null) ||
       LESSONS.find((l) => !this.progress[l.id]) || GAME_LESSON;
     this.lesson = lesson;
@@ -207,8 +220,16 @@ export class LearnView {
 
   finish(id) {
     this.progress[id] = true;
-    saveProgress(this.progress);
     this.renderList();
+    if (!this.account) {
+      saveProgress(this.progress);
+      return;
+    }
+    // Kept in the account; in the browser too when the server cannot
+    // take it now (sent at the next visit).
+    sendLessons([id]).then((all) => {
+      if (!all) saveProgress({ ...loadProgress(), [id]: true });
+    });
   }
 
   async next() {

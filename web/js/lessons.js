@@ -395,7 +395,8 @@ export function withMove(record, move, end = false) {
   return `${base}${move}\n${end ? 'end\n' : ''}`;
 }
 
-// Progress, kept in the browser: {lesson id: true} for each lesson done.
+// Progress: {lesson id: true} for each lesson done, kept in the browser
+// for a guest and in the account when logged in (accountProgress).
 const KEY = 'carc.learn';
 export function loadProgress(storage = globalThis.localStorage) {
   try {
@@ -410,5 +411,46 @@ export function saveProgress(progress, storage = globalThis.localStorage) {
     storage?.setItem(KEY, JSON.stringify(progress));
   } catch {
     // a browser that keeps nothing: the lessons still work
+  }
+}
+
+// Progress {id: true} from the server's list of ids.
+function fromList(ids) {
+  return Object.fromEntries((Array.isArray(ids) ? ids : []).filter((id) => typeof id === 'string').map((id) => [id, true]));
+}
+
+// The progress of the account logged in (GET /api/lessons), with the
+// lessons `local` (this browser's guest progress) sent to it first so
+// that none is lost: {progress, account: true}; {progress: local,
+// account: false} for a guest or when the server cannot be asked (the
+// browser keeps the progress then). `sent` tells whether `local` reached
+// the account (the browser may forget it then).
+export async function accountProgress(local, fetchFn = globalThis.fetch) {
+  const guest = { progress: local, account: false, sent: false };
+  try {
+    const r = await fetchFn('/api/lessons', { credentials: 'same-origin', cache: 'no-store' });
+    if (!r.ok) return guest;
+    const have = fromList((await r.json()).done);
+    const missing = Object.keys(local).filter((id) => local[id] && !have[id] && /^[a-z0-9-]{1,32}$/.test(id));
+    if (!missing.length) return { progress: have, account: true, sent: true };
+    const merged = await sendLessons(missing, fetchFn);
+    return merged ? { progress: merged, account: true, sent: true } : { progress: { ...have, ...local }, account: true, sent: false };
+  } catch {
+    return guest;
+  }
+}
+
+// Marks lessons `ids` done in the account (POST /api/lessons/done):
+// the account's whole progress, or null when it failed.
+export async function sendLessons(ids, fetchFn = globalThis.fetch) {
+  try {
+    const r = await fetchFn('/api/lessons/done', {
+      method: 'POST', credentials: 'same-origin', cache: 'no-store',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ lessons: ids.slice(0, 64) }),
+    });
+    return r.ok ? fromList((await r.json()).done) : null;
+  } catch {
+    return null;
   }
 }

@@ -4,7 +4,7 @@
 // a position of the first seat's turn with a solution of its own tile.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { LESSONS, checkGoal, withMove, loadProgress, saveProgress, eventWords, goalWords } from '../../../web/js/lessons.js';
+import { LESSONS, checkGoal, withMove, loadProgress, saveProgress, eventWords, goalWords, accountProgress, sendLessons } from '../../../web/js/lessons.js';
 
 const step = (id, i = 0) => LESSONS.find((l) => l.id === id).steps[i];
 const ev = (o) => ({ complete: false, winners: [0], points: 0, tiles: 0, pennants: 0, x: 0, y: 0, returned: [0, 0], ...o });
@@ -122,4 +122,42 @@ test('the record with a move, and progress kept or lost safely', () => {
   box.set('carc.learn', '[1,2]');
   assert.deepEqual(loadProgress(storage), {});
   saveProgress({ a: true }, { setItem() { throw new Error('full'); } }); // a browser that keeps nothing
+});
+
+// A server's /api/lessons and /api/lessons/done for one account (or for
+// nobody logged in: 401), recording what was posted.
+function fakeServer(done, loggedIn = true) {
+  const posted = [];
+  const reply = (status, body) => ({ ok: status === 200, status, json: async () => body });
+  const fetchFn = async (path, opts = {}) => {
+    if (!loggedIn) return reply(401, { error: 'not_logged_in' });
+    if (path === '/api/lessons' && !opts.method) return reply(200, { done: [...done] });
+    if (path === '/api/lessons/done' && opts.method === 'POST') {
+      const ids = JSON.parse(opts.body).lessons;
+      posted.push(ids);
+      for (const id of ids) if (!done.includes(id)) done.push(id);
+      return reply(200, { done: [...done] });
+    }
+    return reply(404, {});
+  };
+  return { fetchFn, posted };
+}
+
+test('logged in, the guest progress of this browser is sent to the account, which then holds both', async () => {
+  const server = fakeServer(['road']);
+  const got = await accountProgress({ place: true, road: true, 'Bad id': true }, server.fetchFn);
+  assert.deepEqual(got, { progress: { road: true, place: true }, account: true, sent: true });
+  assert.deepEqual(server.posted, [['place']]); // only what the account lacks, only well-formed ids
+  const again = await accountProgress({}, server.fetchFn);
+  assert.deepEqual(again.progress, { road: true, place: true });
+  assert.deepEqual(server.posted.length, 1); // nothing to send
+  assert.deepEqual(await sendLessons(['farm'], server.fetchFn), { road: true, place: true, farm: true });
+});
+
+test('a guest (or a server that cannot answer) keeps the progress in the browser', async () => {
+  const guest = await accountProgress({ place: true }, fakeServer([], false).fetchFn);
+  assert.deepEqual(guest, { progress: { place: true }, account: false, sent: false });
+  const down = await accountProgress({ place: true }, async () => { throw new Error('offline'); });
+  assert.deepEqual(down.account, false);
+  assert.equal(await sendLessons(['farm'], fakeServer([], false).fetchFn), null);
 });
