@@ -94,9 +94,11 @@ carc_game *table_replay(const stored_table *row, replay_fn each, void *ctx, char
 /* The views. Each returns a new JSON value (the caller decrefs it). */
 json_t *view_state(const srv_table *t, int you, int64_t now_ms);
 /* The move event as `viewer` (a seat, or -1: a spectator) may see it: with
- * hidden hands, only its own hand's tiles (hand_view.h). */
-json_t *view_move(const srv_table *t, int turn, int player, const char *move, move_by by,
-                  const carc_event *events, int n, int64_t now_ms, int viewer);
+ * hidden hands, only its own hand's tiles (hand_view.h). `went_back`: the
+ * move was a discard whose tile went back into the pile (reshuffle, while
+ * the engine's slack for returns lasts; tables_turns.c tells). */
+json_t *view_move(const srv_table *t, int turn, int player, const char *move, int went_back,
+                  move_by by, const carc_event *events, int n, int64_t now_ms, int viewer);
 json_t *view_end(const srv_table *t);
 json_t *view_seat(const srv_table *t, int seat);
 json_t *view_lobby_entry(const srv_table *t);

@@ -26,20 +26,34 @@ static int scratch_copy(srv_tables *T, const carc_game *g)
 }
 
 /* Sends the move event of move `turn` to every member: one event for all,
- * or with hands one per member, showing only what its seat may see. */
+ * or with hands one per member, showing only what its seat may see.
+ * `went_back`: a discard whose tile went back into the pile. */
 static void broadcast_move(srv_tables *T, const srv_table *t, int turn, int player,
-                           const stored_move *sm, const carc_event *events, int nevents)
+                           const stored_move *sm, int went_back, const carc_event *events,
+                           int nevents)
 {
     if (carc_game_rules(t->game).hand == 0) {
-        tb_broadcast(T, t,
-                     view_move(t, turn, player, sm->text, sm->by, events, nevents, sm->at_ms, -1),
-                     NULL);
+        tb_broadcast(
+            T, t,
+            view_move(t, turn, player, sm->text, went_back, sm->by, events, nevents, sm->at_ms, -1),
+            NULL);
         return;
     }
     for (int i = 0; i < t->nmembers; i++)
         tb_send_to(T, t->members[i].client,
-                   view_move(t, turn, player, sm->text, sm->by, events, nevents, sm->at_ms,
-                             t->members[i].seat));
+                   view_move(t, turn, player, sm->text, went_back, sm->by, events, nevents,
+                             sm->at_ms, t->members[i].seat));
+}
+
+/* Whether the move that made `after` of `before` put a tile back into the
+ * pile (a discard with reshuffle, while the engine's slack for returns
+ * lasts; after it, a discard is set aside): the pile lost fewer tiles
+ * than were drawn. */
+static int tile_went_back(const carc_game *before, const carc_game *after)
+{
+    int pile = carc_game_tiles_left(after, NULL) - carc_game_tiles_left(before, NULL);
+    int draws = carc_game_draw_count(after) - carc_game_draw_count(before);
+    return (carc_game_rules(before).flags & CARC_RULE_RESHUFFLE) && pile + draws > 0;
 }
 
 /* Stores the move `sm` played on the scratch game, which becomes the
@@ -50,7 +64,7 @@ static msg_error commit_move(srv_tables *T, srv_table *t, stored_move *sm, const
                              int nevents, int forfeit, srv_client *mover, const msg_request *r)
 {
     int turn = t->row.nmoves, player = carc_game_current_player(t->game);
-    int over = carc_game_over(T->scratch);
+    int over = carc_game_over(T->scratch), went_back = tile_went_back(t->game, T->scratch);
     sm->paused_ms = t->row.paused_ms;
     table_status status = over ? TABLE_FINISHED : TABLE_PLAYING;
     if (storage_append_move(T->store, t->row.id, turn, sm, status, forfeit) != 0) {
@@ -76,7 +90,7 @@ static msg_error commit_move(srv_tables *T, srv_table *t, stored_move *sm, const
     tb_stop_clock(t, player, sm->at_ms);
     if (mover)
         tb_reply(T, mover, r, json_pack("{s:i}", "turn", turn));
-    broadcast_move(T, t, turn, player, sm, events, nevents);
+    broadcast_move(T, t, turn, player, sm, went_back, events, nevents);
     if (over) {
         if (t->row.rated) /* in this pass: the game's end and its ratings are one */
             tb_rate_game(T, t);

@@ -244,21 +244,21 @@ static json_t *dead_json(const srv_table *t)
 
 /* A hand game's part of a move event for `viewer`: the hands, the draws
  * made after the move (the draw-up, a discard's replacement) and, with
- * reshuffle, the discarded tile that went back into the pile. */
+ * reshuffle, the discarded tile when it went back into the pile. */
 static void hand_move_fields(json_t *event, const srv_table *t, int turn, const char *move,
-                             int viewer)
+                             int went_back, int viewer)
 {
     json_object_set_new(event, "hand", hand_view_own(t, viewer));
     json_object_set_new(event, "hands", hand_view_hands(t, viewer));
     json_object_set_new(event, "draws", hand_view_draws(t, viewer, turn + 1));
     if (t->row.info == INFO_CASUAL && !carc_game_over(t->game))
         json_object_set_new(event, "remaining", remaining_json(t, viewer));
-    if ((carc_game_rules(t->game).flags & CARC_RULE_RESHUFFLE) && strncmp(move, "discard ", 8) == 0)
+    if (went_back && strncmp(move, "discard ", 8) == 0)
         json_object_set_new(event, "returned", json_string(move + 8));
 }
 
-json_t *view_move(const srv_table *t, int turn, int player, const char *move, move_by by,
-                  const carc_event *events, int n, int64_t now_ms, int viewer)
+json_t *view_move(const srv_table *t, int turn, int player, const char *move, int went_back,
+                  move_by by, const carc_event *events, int n, int64_t now_ms, int viewer)
 {
     json_t *event = move_json(t, turn, player, move, by, events, n, now_ms, viewer);
     json_object_set_new(event, "followers", board_view_followers(t->game));
@@ -268,7 +268,7 @@ json_t *view_move(const srv_table *t, int turn, int player, const char *move, mo
             json_object_set_new(event, "next_tiles", next_tiles_json(t, viewer));
     }
     if (has_hand(t))
-        hand_move_fields(event, t, turn, move, viewer);
+        hand_move_fields(event, t, turn, move, went_back, viewer);
     return event;
 }
 

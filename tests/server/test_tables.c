@@ -498,6 +498,47 @@ static void ask_from(int c, const char *type, const char *table, const char *ext
     request(c, text);
 }
 
+/* With reshuffle a discarded tile goes back into the pile only while the
+ * engine's slack for returns lasts; after it a discard is set aside. A
+ * move event says `returned` only for a tile that went back, and once one
+ * is set aside none goes back again (the slack only shrinks). On a 7x7
+ * table many tiles fit nowhere: most games see both; the deal is random,
+ * so games are played until one does (at most 6). */
+static void test_reshuffle_returned(void **state)
+{
+    (void)state;
+    int both = 0;
+    for (int game = 0; game < 6 && !both; game++) {
+        two_players_with("[\"me\",\"open\"]", ",\"rules\":[\"hand=2\",\"reshuffle\",\"table=7x7\"]",
+                         1);
+        int seat = 0, back = 0, aside = 0, turn = 0;
+        for (json_t *ev = NULL; turn < 400; turn++) {
+            ev = play_turn(&seat, turn, first_with_spot, NULL);
+            const char *move = json_string_value(json_object_get(ev, "move"));
+            const char *returned = json_string_value(json_object_get(ev, "returned"));
+            if (strncmp(move, "discard ", 8) == 0 && returned) {
+                assert_int_equal(aside, 0);
+                assert_string_equal(returned, move + 8);
+                back++;
+            } else if (strncmp(move, "discard ", 8) == 0) {
+                aside++;
+            } else {
+                assert_null(returned);
+            }
+            if (json_is_null(json_object_get(ev, "next")))
+                break;
+        }
+        assert_true(turn < 400);
+        both = back > 0 && aside > 0;
+        for (int c = 0; c < 2; c++) {
+            drain(c);
+            ask_from(c, "leave", table_id, "");
+            expect(c, "leave.ok");
+        }
+    }
+    assert_true(both);
+}
+
 /* The request table's needs, each checked before a handler runs: a
  * request naming no such table is `no_table`; one for members from a
  * stranger, and one for seats from a spectator, `not_seated`; and each
@@ -2960,6 +3001,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_commit_before_send, setup, teardown),
         cmocka_unit_test_setup_teardown(test_move_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_request_needs, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_reshuffle_returned, setup, teardown),
         cmocka_unit_test_setup_teardown(test_player_cannot_end, setup, teardown),
         cmocka_unit_test_setup_teardown(test_replay_on_workers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_error_counter, setup, teardown),
