@@ -111,10 +111,12 @@ void tb_stop_clock(srv_table *t, int seat, int64_t now)
 
 /* The clocks replayed from the stored moves' times (a replay callback):
  * a turn's paused time (the server was stalled) was not charged. */
-static void replay_clock(void *ctx, int turn, int player, const carc_event *events, int n)
+static void replay_clock(void *ctx, int turn, int player, const carc_event *events, int n,
+                         int went_back)
 {
     (void)events;
     (void)n;
+    (void)went_back;
     srv_table *t = ctx;
     t->turn_ms += t->row.moves[turn].paused_ms;
     tb_stop_clock(t, player, t->row.moves[turn].at_ms);

@@ -45,17 +45,6 @@ static void broadcast_move(srv_tables *T, const srv_table *t, int turn, int play
                              sm->at_ms, t->members[i].seat));
 }
 
-/* Whether the move that made `after` of `before` put a tile back into the
- * pile (a discard with reshuffle, while the engine's slack for returns
- * lasts; after it, a discard is set aside): the pile lost fewer tiles
- * than were drawn. */
-static int tile_went_back(const carc_game *before, const carc_game *after)
-{
-    int pile = carc_game_tiles_left(after, NULL) - carc_game_tiles_left(before, NULL);
-    int draws = carc_game_draw_count(after) - carc_game_draw_count(before);
-    return (carc_game_rules(before).flags & CARC_RULE_RESHUFFLE) && pile + draws > 0;
-}
-
 /* Stores the move `sm` played on the scratch game, which becomes the
  * table's game, with the turn's paused time (sm->paused_ms is set), then
  * queues the reply to `mover` (when not NULL) and the events. `forfeit`
@@ -64,7 +53,9 @@ static msg_error commit_move(srv_tables *T, srv_table *t, stored_move *sm, const
                              int nevents, int forfeit, srv_client *mover, const msg_request *r)
 {
     int turn = t->row.nmoves, player = carc_game_current_player(t->game);
-    int over = carc_game_over(T->scratch), went_back = tile_went_back(t->game, T->scratch);
+    int over = carc_game_over(T->scratch),
+        went_back = table_tile_went_back(T->scratch, carc_game_tiles_left(t->game, NULL),
+                                         carc_game_draw_count(t->game));
     sm->paused_ms = t->row.paused_ms;
     table_status status = over ? TABLE_FINISHED : TABLE_PLAYING;
     if (storage_append_move(T->store, t->row.id, turn, sm, status, forfeit) != 0) {
@@ -333,10 +324,12 @@ void tables_analysis_done(srv_tables *T, const char *table, int turn, const srv_
 /* --- Takeback and resign ----------------------------------------------------------- */
 
 /* The seat of each move, as the replay tells it (a replay callback). */
-static void note_mover(void *ctx, int turn, int player, const carc_event *events, int n)
+static void note_mover(void *ctx, int turn, int player, const carc_event *events, int n,
+                       int went_back)
 {
     (void)events;
     (void)n;
+    (void)went_back;
     if (turn >= 0 && turn < STORED_MAX_MOVES)
         ((int *)ctx)[turn] = player;
 }

@@ -29,6 +29,7 @@ carc_game *table_replay(const stored_table *row, replay_fn each, void *ctx, char
     for (int i = 0; i < row->nmoves; i++) {
         carc_event events[CARC_MAX_EVENTS];
         int n = 0, player = carc_game_current_player(g);
+        int pile = carc_game_tiles_left(g, NULL), draws = carc_game_draw_count(g);
         carc_move m;
         carc_status st;
         if (strcmp(row->moves[i].text, "end") == 0) {
@@ -44,9 +45,18 @@ carc_game *table_replay(const stored_table *row, replay_fn each, void *ctx, char
             return NULL;
         }
         if (each)
-            each(ctx, i, player, events, n < CARC_MAX_EVENTS ? n : CARC_MAX_EVENTS);
+            each(ctx, i, player, events, n < CARC_MAX_EVENTS ? n : CARC_MAX_EVENTS,
+                 table_tile_went_back(g, pile, draws));
     }
     return g;
+}
+
+int table_tile_went_back(const carc_game *g, int pile_before, int draws_before)
+{
+    /* The pile lost fewer tiles than were drawn from it. */
+    int pile = carc_game_tiles_left(g, NULL) - pile_before;
+    int draws = carc_game_draw_count(g) - draws_before;
+    return (carc_game_rules(g).flags & CARC_RULE_RESHUFFLE) && pile + draws > 0;
 }
 
 /* --- Pieces -------------------------------------------------------------------------- */
@@ -343,7 +353,8 @@ typedef struct moves_ctx {
     int viewer;
 } moves_ctx;
 
-static void add_move(void *ctx, int turn, int player, const carc_event *events, int n)
+static void add_move(void *ctx, int turn, int player, const carc_event *events, int n,
+                     int went_back)
 {
     moves_ctx *M = ctx;
     const stored_move *m = &M->t->row.moves[turn];
@@ -352,6 +363,8 @@ static void add_move(void *ctx, int turn, int player, const carc_event *events, 
                   "by", by_names[m->by], "events", view_events(M->t, events, n));
     if (item && has_hand(M->t))
         json_object_set_new(item, "draws", hand_view_draws(M->t, M->viewer, turn + 1));
+    if (item && has_hand(M->t) && went_back && strncmp(m->text, "discard ", 8) == 0)
+        json_object_set_new(item, "returned", json_string(m->text + 8));
     json_array_append_new(M->list, item);
 }
 

@@ -501,7 +501,8 @@ static void ask_from(int c, const char *type, const char *table, const char *ext
 /* With reshuffle a discarded tile goes back into the pile only while the
  * engine's slack for returns lasts; after it a discard is set aside. A
  * move event says `returned` only for a tile that went back, and once one
- * is set aside none goes back again (the slack only shrinks). On a 7x7
+ * is set aside none goes back again (the slack only shrinks); a reload's
+ * state says the same of each move. On a 7x7
  * table many tiles fit nowhere: most games see both; the deal is random,
  * so games are played until one does (at most 6). */
 static void test_reshuffle_returned(void **state)
@@ -512,6 +513,7 @@ static void test_reshuffle_returned(void **state)
         two_players_with("[\"me\",\"open\"]", ",\"rules\":[\"hand=2\",\"reshuffle\",\"table=7x7\"]",
                          1);
         int seat = 0, back = 0, aside = 0, turn = 0;
+        char went[400] = {0}; /* the live events' `returned`, by turn */
         for (json_t *ev = NULL; turn < 400; turn++) {
             ev = play_turn(&seat, turn, first_with_spot, NULL);
             const char *move = json_string_value(json_object_get(ev, "move"));
@@ -519,6 +521,7 @@ static void test_reshuffle_returned(void **state)
             if (strncmp(move, "discard ", 8) == 0 && returned) {
                 assert_int_equal(aside, 0);
                 assert_string_equal(returned, move + 8);
+                went[turn] = 1;
                 back++;
             } else if (strncmp(move, "discard ", 8) == 0) {
                 aside++;
@@ -530,6 +533,17 @@ static void test_reshuffle_returned(void **state)
         }
         assert_true(turn < 400);
         both = back > 0 && aside > 0;
+        /* A reload's state says the same of every move. */
+        drain(0);
+        ask_from(0, "sync", table_id, "");
+        expect(0, "sync.ok");
+        json_t *moves = json_object_get(expect(0, "state"), "moves"), *m;
+        size_t i;
+        assert_int_equal(json_array_size(moves), turn + 1);
+        json_array_foreach(moves, i, m)
+        {
+            assert_int_equal(json_object_get(m, "returned") != NULL, went[i]);
+        }
         for (int c = 0; c < 2; c++) {
             drain(c);
             ask_from(c, "leave", table_id, "");

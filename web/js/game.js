@@ -71,14 +71,15 @@ export function handSize(state) {
 }
 
 // The lines a move of a hand game adds to the log: a discarded hand tile
-// (with `reshuffle`, it went back into the pile), and the tiles that
-// `you` drew after it (the others' draws are hidden: only counted).
-export function handLines(m, seats, you, reshuffle) {
+// (with `reshuffle` it may have gone back into the pile: the server says
+// so in `returned`), and the tiles that `you` drew after it (the others'
+// draws are hidden: only counted).
+export function handLines(m, seats, you) {
   const lines = [];
   const mv = parseMove(m.move);
   const who = (p) => (p === you ? 'You' : seatName(seats[p], p));
   if (mv.discard) {
-    const back = m.returned || reshuffle;
+    const back = !!m.returned;
     lines.push(`${who(m.player)} discarded ${mv.letter}${back ? `: ${mv.letter} went back into the pile` : ' (it fits nowhere)'}`);
   }
   const mine = (m.draws || []).filter((d) => d.player === you && d.tile).map((d) => d.tile);
@@ -116,8 +117,8 @@ export class Table {
     this.moves.push(m);
     const mv = parseMove(m.move);
     if (this.hand) {
-      const s = this.state, reshuffle = (s.rules || []).includes('reshuffle');
-      for (const text of handLines(m, s.seats, s.you, reshuffle)) this.log.push({ hand: true, text, turn: m.turn, winners: [] });
+      const s = this.state;
+      for (const text of handLines(m, s.seats, s.you)) this.log.push({ hand: true, text, turn: m.turn, winners: [] });
     }
     if (!mv.discard && !mv.end) {
       this.tiles.push({ letter: mv.letter, x: mv.x, y: mv.y, rot: mv.rot, turn: m.turn, player: m.player });

@@ -199,7 +199,7 @@ export class TableView {
     for (const e of ev.events.filter(isLogged)) text += ` ${eventText(e, t.state.seats)}.`;
     // A hand game: a returned tile and our own draws (the others' are hidden).
     if (t.hand) {
-      if (mv.discard && (ev.returned || (t.state.rules || []).includes('reshuffle'))) text += ` ${mv.letter} went back into the pile.`;
+      if (mv.discard && ev.returned) text += ` ${mv.letter} went back into the pile.`;
       const drew = (ev.draws || []).filter((d) => d.player === t.you && d.tile).map((d) => d.tile);
       if (drew.length) text += ` You drew ${drew.join(', ')}.`;
     }

@@ -49,10 +49,13 @@ test('a move event: the hands, the tiles left, a discard back into the pile', ()
   assert.deepEqual(t.log.map((e) => e.text), ['You drew B', 'Bob discarded X: X went back into the pile']);
 });
 
-test('the log says a discard without reshuffle, and our own draws only', () => {
-  const lines = handLines({ turn: 4, player: 0, move: 'discard W', draws: [{ player: 0, tile: 'L' }, { player: 1, tile: null }] }, seats, 0, false);
+test('the log says a discard set aside (without reshuffle, or once its returns are spent), and our own draws only', () => {
+  const lines = handLines({ turn: 4, player: 0, move: 'discard W', draws: [{ player: 0, tile: 'L' }, { player: 1, tile: null }] }, seats, 0);
   assert.deepEqual(lines, ['You discarded W (it fits nowhere)', 'You drew L']);
-  assert.deepEqual(handLines({ turn: 5, player: 1, move: 'V 0 1 0', draws: [{ player: 1, tile: null }] }, seats, 0, false), []);
+  assert.deepEqual(handLines({ turn: 5, player: 1, move: 'V 0 1 0', draws: [{ player: 1, tile: null }] }, seats, 0), []);
+  // With reshuffle, only the server's `returned` says the tile went back.
+  assert.deepEqual(handLines({ turn: 6, player: 1, move: 'discard V', draws: [] }, seats, 0), ['Bob discarded V (it fits nowhere)']);
+  assert.deepEqual(handLines({ turn: 6, player: 1, move: 'discard V', returned: 'V', draws: [] }, seats, 0), ['Bob discarded V: V went back into the pile']);
 });
 
 test('a seat\'s hand on the score track: face down, or face up where shown', () => {
