@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tile_info.h"
+
 static replica_step *new_step(replica *r, char *err, size_t errcap)
 {
     if (r->nsteps == r->capsteps) {
@@ -523,15 +525,14 @@ static int apply_step(replica *r, int i, char *why, size_t whycap)
         r->steps[i].pile_left = carc_game_tiles_left(r->g, NULL);
         r->steps[i].fits_known = 1;
     }
-    int pile = carc_game_tiles_left(r->g, NULL), draws = carc_game_draw_count(r->g);
+    tile_pile_mark before = tile_info_pile_mark(r->g);
     if (replica_play_move(r, s->move, why, whycap) != 0)
         return -1;
     /* Whether a discard's tile went back depends on public counts only
      * (the pile's and the hands' sizes, the moves and draws made), so
      * any guess that gets here tells it for every later one. */
     if (strncmp(s->move, "discard ", 8) == 0)
-        r->steps[i].back =
-            carc_game_tiles_left(r->g, NULL) - pile + (carc_game_draw_count(r->g) - draws) > 0;
+        r->steps[i].back = tile_info_went_back(r->g, before);
     return 0;
 }
 

@@ -127,3 +127,18 @@ int tile_info_dead_spots(const carc_game *g, tile_square *out, int cap)
     tile_info_counts(g, counts, 1);
     return tile_info_dead_spots_for(g, counts, out, cap);
 }
+
+tile_pile_mark tile_info_pile_mark(const carc_game *g)
+{
+    return (tile_pile_mark){carc_game_tiles_left(g, NULL), carc_game_draw_count(g)};
+}
+
+int tile_info_went_back(const carc_game *g, tile_pile_mark before)
+{
+    tile_pile_mark now = tile_info_pile_mark(g);
+    carc_rules rules = carc_game_rules(g);
+    /* The tiles drawn after the move: with a hand, the draw log's new
+     * entries; without, the next turn's tile when the game goes on. */
+    int drawn = rules.hand > 0 ? now.draws - before.draws : carc_game_drawn_tile(g) >= 0;
+    return (rules.flags & CARC_RULE_RESHUFFLE) && now.left - before.left + drawn > 0;
+}

@@ -54,4 +54,15 @@ int tile_info_dead_spots_for(const carc_game *g, const int counts[CARC_MAX_KINDS
  * tile). */
 int tile_info_dead_spots(const carc_game *g, tile_square *out, int cap);
 
+/* The pile of a game at one moment: its size and the draws made so far. */
+typedef struct tile_pile_mark {
+    int left, draws;
+} tile_pile_mark;
+tile_pile_mark tile_info_pile_mark(const carc_game *g);
+/* Whether the move that made `g` of the game marked `before` sent its
+ * tile back into the pile: a discard with reshuffle, while the engine's
+ * slack for returns lasts (after it, a discard is set aside): the pile
+ * lost fewer tiles than were drawn from it. */
+int tile_info_went_back(const carc_game *g, tile_pile_mark before);
+
 #endif

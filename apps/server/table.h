@@ -86,17 +86,12 @@ static inline int seat_resigned(const stored_seat *s)
 
 /* Replays the stored moves from the seed into a new game, calling `each`
  * (may be NULL) after every move with its events and whether its tile
- * went back into the pile (table_tile_went_back). NULL (with `err`) when
+ * went back into the pile (tile_info_went_back). NULL (with `err`) when
  * a stored move does not replay. */
 typedef void (*replay_fn)(void *ctx, int turn, int player, const carc_event *events, int n,
                           int went_back);
 carc_game *table_replay(const stored_table *row, replay_fn each, void *ctx, char *err,
                         size_t errcap);
-/* Whether the move that made `g` put its tile back into the pile, the
- * pile having held `pile_before` tiles and `draws_before` draws made
- * before it: a discard with reshuffle while the engine's slack for
- * returns lasts (after it, a discard is set aside). */
-int table_tile_went_back(const carc_game *g, int pile_before, int draws_before);
 
 /* The views. Each returns a new JSON value (the caller decrefs it). */
 json_t *view_state(const srv_table *t, int you, int64_t now_ms);

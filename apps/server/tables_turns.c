@@ -8,6 +8,7 @@
 
 #include "hand_view.h"
 #include "hint_view.h"
+#include "tile_info.h"
 
 /* --- Moves --------------------------------------------------------------------------- */
 
@@ -54,8 +55,7 @@ static msg_error commit_move(srv_tables *T, srv_table *t, stored_move *sm, const
 {
     int turn = t->row.nmoves, player = carc_game_current_player(t->game);
     int over = carc_game_over(T->scratch),
-        went_back = table_tile_went_back(T->scratch, carc_game_tiles_left(t->game, NULL),
-                                         carc_game_draw_count(t->game));
+        went_back = tile_info_went_back(T->scratch, tile_info_pile_mark(t->game));
     sm->paused_ms = t->row.paused_ms;
     table_status status = over ? TABLE_FINISHED : TABLE_PLAYING;
     if (storage_append_move(T->store, t->row.id, turn, sm, status, forfeit) != 0) {

@@ -29,7 +29,7 @@ carc_game *table_replay(const stored_table *row, replay_fn each, void *ctx, char
     for (int i = 0; i < row->nmoves; i++) {
         carc_event events[CARC_MAX_EVENTS];
         int n = 0, player = carc_game_current_player(g);
-        int pile = carc_game_tiles_left(g, NULL), draws = carc_game_draw_count(g);
+        tile_pile_mark before = tile_info_pile_mark(g);
         carc_move m;
         carc_status st;
         if (strcmp(row->moves[i].text, "end") == 0) {
@@ -46,17 +46,9 @@ carc_game *table_replay(const stored_table *row, replay_fn each, void *ctx, char
         }
         if (each)
             each(ctx, i, player, events, n < CARC_MAX_EVENTS ? n : CARC_MAX_EVENTS,
-                 table_tile_went_back(g, pile, draws));
+                 tile_info_went_back(g, before));
     }
     return g;
-}
-
-int table_tile_went_back(const carc_game *g, int pile_before, int draws_before)
-{
-    /* The pile lost fewer tiles than were drawn from it. */
-    int pile = carc_game_tiles_left(g, NULL) - pile_before;
-    int draws = carc_game_draw_count(g) - draws_before;
-    return (carc_game_rules(g).flags & CARC_RULE_RESHUFFLE) && pile + draws > 0;
 }
 
 /* --- Pieces -------------------------------------------------------------------------- */

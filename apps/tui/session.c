@@ -11,6 +11,7 @@
 
 #include "describe.h"
 #include "saves.h"
+#include "tile_info.h"
 #include "words.h"
 
 const char *session_player_name(int player)
@@ -145,18 +146,20 @@ static void log_placement(session *s, carc_move m, int turn, int mover, int kind
 }
 
 /* Logs a move of the game: turn `turn` (1-based), played by `mover` with
- * tile `kind` on the board of `g` (just after the move); `last` when it
- * was the last tile, whose events hold the final scoring. A discard is a
- * turn of its own and says why. */
-static void log_move(session *s, const carc_game *g, carc_move m, int turn, int mover, int kind,
-                     int last, const carc_event *events, int n)
+ * tile `kind` on the board of `g` (just after the move; `before` marks the
+ * pile before it, `before.left` -1 when not known); `last` when it was the
+ * last tile, whose events hold the final scoring. A discard is a turn of
+ * its own and says why, and whether its tile went back into the pile. */
+static void log_move(session *s, const carc_game *g, tile_pile_mark before, carc_move m, int turn,
+                     int mover, int kind, int last, const carc_event *events, int n)
 {
     if (m.type == CARC_MOVE_DISCARD && kind >= 0) {
         char why[160];
         describe_discard(g, kind, why, sizeof why);
         session_log(s, "Turn %d: %s discards %s: %s%s", turn, session_player_name(mover),
                     carc_tile_id(kind), why,
-                    carc_game_rules(g).flags & CARC_RULE_RESHUFFLE ? "; back into the pile" : "");
+                    before.left >= 0 && tile_info_went_back(g, before) ? "; back into the pile"
+                                                                       : "");
     } else {
         log_placement(s, m, turn, mover, kind);
     }
@@ -175,12 +178,13 @@ carc_status session_play(session *s, carc_move m)
     int n = 0, mover = carc_game_current_player(s->g), was_over = carc_game_over(s->g);
     /* With a hand, the move names the hand's tile it plays. */
     int kind = m.place.tile ? m.place.tile - 1 : carc_game_drawn_tile(s->g);
+    tile_pile_mark before = tile_info_pile_mark(s->g);
     carc_status st = carc_game_play(s->g, m, events, CARC_MAX_EVENTS, &n);
     if (st != CARC_OK)
         return st;
     s->dirty = 1;
-    log_move(s, s->g, m, carc_game_move_count(s->g), mover, kind, !was_over && carc_game_over(s->g),
-             events, n);
+    log_move(s, s->g, before, m, carc_game_move_count(s->g), mover, kind,
+             !was_over && carc_game_over(s->g), events, n);
     return CARC_OK;
 }
 
@@ -362,9 +366,10 @@ static int log_step(void *ctx, const carc_replay_step *step)
         log_events(s, step->events, step->nevents);
         keep_final_events(s, step->events, step->nevents);
     } else {
-        log_move(s, step->game, step->move, step->index + 1, step->player, step->tile_kind,
-                 carc_game_over(step->game), step->events, step->nevents);
+        log_move(s, step->game, s->replayed, step->move, step->index + 1, step->player,
+                 step->tile_kind, carc_game_over(step->game), step->events, step->nevents);
     }
+    s->replayed = tile_info_pile_mark(step->game);
     return 0;
 }
 
@@ -399,6 +404,7 @@ static int load_game(session *s, const play_options *opt, char *err, size_t errc
         s->seed = seed;
     }
     carc_record_error rerr;
+    s->replayed = (tile_pile_mark){-1, -1}; /* not known before the first move */
     s->g = carc_record_replay(text, len, s->seed, log_step, s, &rerr);
     int status = s->g ? SESSION_OK : SESSION_INVALID;
     if (!s->g)

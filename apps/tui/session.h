@@ -9,6 +9,7 @@
 
 #include "carcassonne_ai.h"
 #include "options.h"
+#include "tile_info.h"
 
 enum {
     SESSION_LOG_MAX = 200,
@@ -45,6 +46,8 @@ typedef struct session {
     carc_event final_events[CARC_MAX_EVENTS];
     int nfinal;
     int dirty; /* moves since the last save */
+    /* While a saved game is read: the pile after the last move read. */
+    tile_pile_mark replayed;
     char saved_path[SESSION_PATH_MAX];
 } session;
 

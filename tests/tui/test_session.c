@@ -219,6 +219,51 @@ static void test_discards_are_turns_that_say_why(void **state)
     session_close(&s);
 }
 
+/* With reshuffle a discard's tile goes back into the pile only while the
+ * engine's slack for returns lasts: the log says "back into the pile" for
+ * those only, played and loaded alike; once a discard is set aside, no
+ * later one goes back. A 7x7 table makes many discards; the deal is
+ * random by seed, so seeds are tried until a game shows both. */
+static void test_reshuffle_back_into_the_pile(void **state)
+{
+    (void)state;
+    static session s, loaded;
+    char err[300], path[128], seed[24];
+    int both = 0;
+    for (int k = 1; k <= 10 && !both; k++) {
+        snprintf(seed, sizeof seed, "%d", k);
+        const char *args[] = {
+            "play", "--players", "human,human", "--rules", "reshuffle,table=7x7", "--seed", seed};
+        open_args(&s, SESSION_OK, err, 7, args);
+        int back = 0, aside = 0;
+        while (!carc_game_over(s.g)) {
+            carc_move m = simple_move(s.g);
+            assert_int_equal(session_play(&s, m), CARC_OK);
+            if (m.type != CARC_MOVE_DISCARD)
+                continue;
+            if (strstr(s.log[s.nlog - 1], "; back into the pile")) {
+                assert_int_equal(aside, 0);
+                back++;
+            } else {
+                aside++;
+            }
+        }
+        both = back > 0 && aside > 0;
+        /* Loaded again, the log says the same. */
+        path_of(path, sizeof path, "reshuffle.rec");
+        assert_int_equal(session_save(&s, path, err, sizeof err), 0);
+        const char *load[] = {"play", "--load", path, "--players", "human,human"};
+        open_args(&loaded, SESSION_OK, err, 5, load);
+        int again = 0;
+        for (int i = 0; i < loaded.nlog; i++)
+            again += strstr(loaded.log[i], "; back into the pile") != NULL;
+        assert_int_equal(again, back);
+        session_close(&loaded);
+        session_close(&s);
+    }
+    assert_true(both);
+}
+
 /* Traders & Builders' events in words: goods taken for a completed city,
  * a goods majority at the end, the pig's points. */
 static void test_traders_event_words(void **state)
@@ -250,6 +295,7 @@ int main(void)
         cmocka_unit_test(test_load_keeps_the_deal),
         cmocka_unit_test(test_load_rebuilds_the_log),
         cmocka_unit_test(test_discards_are_turns_that_say_why),
+        cmocka_unit_test(test_reshuffle_back_into_the_pile),
         cmocka_unit_test(test_traders_event_words),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
