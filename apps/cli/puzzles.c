@@ -16,6 +16,7 @@
 static const char puzzles_usage[] =
     "usage: carcassonne puzzles --from RECORD... --out FILE [--ms N] [--max K]\n"
     "                           [--per-game P] [--seed S]\n"
+    "       carcassonne puzzles --regoal SET --out FILE\n"
     "\n"
     "Reviews every move of the game records RECORD... and keeps as puzzles\n"
     "the positions where one move is clearly best: ahead of every other move\n"
@@ -31,6 +32,9 @@ static const char puzzles_usage[] =
     "  --max K          stop after K puzzles (default 60)\n"
     "  --per-game P     at most P puzzles from one record (default 3)\n"
     "  --seed S         seeds the searches (default 1)\n"
+    "  --regoal SET     instead: the puzzle set SET with each puzzle's goal,\n"
+    "                   goal_text, why and points derived again from its\n"
+    "                   position and best move (nothing is searched)\n"
     "\n"
     "Exit status: 0 written, 1 an invalid record or nothing written, 2 bad\n"
     "arguments or an unreadable RECORD.\n";
@@ -51,6 +55,7 @@ typedef struct options {
     const char *from[MAX_FROM];
     int nfrom;
     const char *out;
+    const char *regoal; /* a set whose goals are derived again */
     long ms, max, per_game;
     uint64_t seed;
 } options;
@@ -101,7 +106,8 @@ static int rank(carc_player *p, const carc_game *g, ranking *r)
  * changes: its points now, its figure's feature, the chances. */
 typedef struct goal {
     const char *kind; /* "win-game", "win-city", "win-road", "cloister", "farm", "claim-city",
-                         "claim-road", "best" */
+                         "claim-road", "grow-city", "grow-road", "grow-farm", "grow-cloister",
+                         "best" */
     char text[96];    /* what the solver is asked to find */
     char why[320];    /* why the best move is best, said after the attempt */
     int points;       /* what the best move scores for its player now */
@@ -150,16 +156,58 @@ static int figure_feature(const carc_game *after, int mover, int *shared)
     return info.kind;
 }
 
+/* Adds feature `f` of `after` as grown when `mover` leads it (alone or
+ * tied) and it is open, keeping the one worth most at the end. */
+static void consider_grown(const carc_game *after, int f, int mover, int *kind, int *worth)
+{
+    carc_feature info;
+    if (f < 0 || carc_game_feature_info(after, f, &info) != CARC_OK || info.complete ||
+        !(info.owners & (1u << mover)) || info.kind == CARC_RIVER)
+        return;
+    if (*kind < 0 || info.value_at_end > *worth) {
+        *kind = info.kind;
+        *worth = info.value_at_end;
+    }
+}
+
+/* The open feature the move's tile added to that `mover` leads and that
+ * is worth most at the end (a cloister counts when the tile is one of its
+ * eight neighbours): its kind, or -1; its worth in `*worth`. */
+static int grown_feature(const carc_game *after, int mover, int *worth)
+{
+    int last = carc_game_tile_count(after) - 1, kind = -1;
+    carc_tile_on_board t;
+    *worth = 0;
+    if (last < 0 || carc_game_tile_info(after, last, &t) != CARC_OK)
+        return -1;
+    for (int s = 0; s < carc_tile(t.kind)->nsegments; s++)
+        consider_grown(after, carc_game_feature(after, last, s), mover, &kind, worth);
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) {
+            int at = dx || dy ? carc_game_tile_at(after, t.x + dx, t.y + dy) : -1;
+            carc_tile_on_board n;
+            if (at < 0 || carc_game_tile_info(after, at, &n) != CARC_OK)
+                continue;
+            const carc_tile_def *def = carc_tile(n.kind);
+            for (int s = 0; s < def->nsegments; s++)
+                if (def->segments[s].kind == CARC_CLOISTER)
+                    consider_grown(after, carc_game_feature(after, at, s), mover, &kind, worth);
+        }
+    return kind;
+}
+
 static void goal_of(const carc_game *pos, const ranking *r, goal *out)
 {
     carc_game *after = carc_game_clone(pos);
     carc_event ev[64];
     int nev = 0, mover = carc_game_current_player(pos), completed = -1, shared = 0, figure = -1;
+    int grown = -1, worth = 0;
     const carc_move_eval *best = &r->evals[0], *next = &r->evals[1];
     memset(out, 0, sizeof *out);
     if (after && carc_game_play(after, best->move, ev, 64, &nev) == CARC_OK) {
         out->points = scored_for(ev, nev, mover, &completed);
         figure = carc_game_over(after) ? -1 : figure_feature(after, mover, &shared);
+        grown = carc_game_over(after) ? -1 : grown_feature(after, mover, &worth);
     }
     carc_game_free(after);
     int tiles = carc_game_tiles_left(pos, NULL);
@@ -187,6 +235,14 @@ static void goal_of(const carc_game *pos, const ranking *r, goal *out)
                  kind_word(figure));
         snprintf(says, sizeof says, "its follower %s the %s", shared ? "joins" : "claims",
                  kind_word(figure));
+    } else if (grown >= 0) {
+        static const char *const kinds[] = {"grow-road", "grow-city", "grow-farm", "grow-cloister"};
+        static const char *const texts[] = {"Extend your road", "Grow your city", "Grow your farm",
+                                            "Build around your cloister"};
+        out->kind = kinds[grown <= CARC_CLOISTER ? grown : 0];
+        snprintf(out->text, sizeof out->text, "%s", texts[grown <= CARC_CLOISTER ? grown : 0]);
+        snprintf(says, sizeof says, "it adds to your %s (%d point%s if the game ended now)",
+                 kind_word(grown), worth, worth == 1 ? "" : "s");
     } else {
         out->kind = "best";
         snprintf(out->text, sizeof out->text, "Find the best place for the tile");
@@ -372,7 +428,8 @@ static int parse_args(options *o, int argc, char **argv)
             continue;
         }
         int valued = strcmp(a, "--out") == 0 || strcmp(a, "--ms") == 0 || strcmp(a, "--max") == 0 ||
-                     strcmp(a, "--per-game") == 0 || strcmp(a, "--seed") == 0;
+                     strcmp(a, "--per-game") == 0 || strcmp(a, "--seed") == 0 ||
+                     strcmp(a, "--regoal") == 0;
         if (!valued)
             return cli_usage_error("puzzles", "unknown argument '%s'", a);
         if (i + 1 >= argc)
@@ -381,6 +438,8 @@ static int parse_args(options *o, int argc, char **argv)
         int bad = 0;
         if (strcmp(a, "--out") == 0)
             o->out = v;
+        else if (strcmp(a, "--regoal") == 0)
+            o->regoal = v;
         else if (strcmp(a, "--ms") == 0)
             bad = parse_number(a, v, 1, 600000, &o->ms);
         else if (strcmp(a, "--max") == 0)
@@ -392,7 +451,9 @@ static int parse_args(options *o, int argc, char **argv)
         if (bad)
             return EXIT_USAGE;
     }
-    if (o->nfrom == 0)
+    if (o->regoal && o->nfrom > 0)
+        return cli_usage_error("puzzles", "--regoal and --from go apart");
+    if (o->nfrom == 0 && !o->regoal)
         return cli_usage_error("puzzles", "--from needs at least one RECORD");
     if (!o->out)
         return cli_usage_error("puzzles", "--out FILE is needed");
@@ -429,6 +490,80 @@ static int write_set(const maker *m, const options *o)
     return rc == 0 ? EXIT_OK : EXIT_INVALID;
 }
 
+/* The position of puzzle `p` (its record, its tile drawn), or NULL. */
+static carc_game *puzzle_position(const json_t *p)
+{
+    const char *record = json_string_value(json_object_get(p, "record"));
+    int tile = carc_tile_parse(json_string_value(json_object_get(p, "tile")));
+    carc_record_error err;
+    carc_game *g = record ? carc_record_read(record, strlen(record), 1, &err) : NULL;
+    if (g && tile >= 0 && carc_game_drawn_tile(g) != tile &&
+        carc_game_choose_tile(g, tile) != CARC_OK) {
+        carc_game_free(g);
+        return NULL;
+    }
+    return tile >= 0 ? g : (carc_game_free(g), NULL);
+}
+
+/* Derives puzzle `p`'s goal again; 0, or -1 when its position or best
+ * move does not read. */
+static int regoal_puzzle(json_t *p)
+{
+    carc_game *pos = puzzle_position(p);
+    carc_move_eval evals[2] = {{.win = json_number_value(json_object_get(p, "win")),
+                                .margin = json_number_value(json_object_get(p, "margin"))}};
+    json_t *next = json_array_get(json_object_get(p, "runners_up"), 0);
+    evals[1].win = json_number_value(json_object_get(next, "win"));
+    evals[1].margin = json_number_value(json_object_get(next, "margin"));
+    const char *best = json_string_value(json_object_get(p, "best"));
+    if (!pos || !best || !next || carc_move_parse(pos, best, &evals[0].move) != CARC_OK) {
+        carc_game_free(pos);
+        return -1;
+    }
+    ranking r = {evals, 2};
+    goal g;
+    goal_of(pos, &r, &g);
+    carc_game_free(pos);
+    json_object_set_new(p, "goal", json_string(g.kind));
+    json_object_set_new(p, "goal_text", json_string(g.text));
+    json_object_set_new(p, "why", json_string(g.why));
+    json_object_set_new(p, "points", json_integer(g.points));
+    return 0;
+}
+
+/* `--regoal SET --out FILE`. */
+static int regoal(const options *o)
+{
+    json_error_t jerr;
+    json_t *set = json_load_file(o->regoal, 0, &jerr);
+    json_t *puzzles = json_object_get(set, "puzzles"), *p;
+    size_t i;
+    if (!json_is_array(puzzles)) {
+        fprintf(stderr, "carcassonne puzzles: %s: not a puzzle set (%s)\n", o->regoal,
+                set ? "no puzzles" : jerr.text);
+        json_decref(set);
+        return EXIT_INVALID;
+    }
+    json_array_foreach(puzzles, i, p)
+    {
+        if (regoal_puzzle(p) != 0) {
+            fprintf(stderr, "carcassonne puzzles: %s: puzzle %zu does not read\n", o->regoal,
+                    i + 1);
+            json_decref(set);
+            return EXIT_INVALID;
+        }
+    }
+    int to_stdout = strcmp(o->out, "-") == 0;
+    size_t flags = JSON_INDENT(1) | JSON_REAL_PRECISION(6);
+    int rc = to_stdout ? json_dumpf(set, stdout, flags) : json_dump_file(set, o->out, flags);
+    if (rc == 0 && to_stdout)
+        putchar('\n');
+    json_decref(set);
+    if (rc != 0)
+        fprintf(stderr, "carcassonne puzzles: cannot write %s\n", o->out);
+    return rc == 0 ? EXIT_OK : EXIT_INVALID;
+}
+
 int cmd_puzzles(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++)
@@ -444,6 +579,8 @@ int cmd_puzzles(int argc, char **argv)
     o.seed = 1;
     if (parse_args(&o, argc, argv) != 0)
         return EXIT_USAGE;
+    if (o.regoal)
+        return regoal(&o);
     char review[64], check[64];
     snprintf(review, sizeof review, "mcts:ms=%ld,threads=1", o.ms);
     snprintf(check, sizeof check, "mcts:ms=%ld,threads=1", o.ms * CHECK_FACTOR);

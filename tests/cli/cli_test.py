@@ -1883,7 +1883,7 @@ def case_match_records():
 
 ROOT = os.path.dirname(os.path.dirname(HERE))
 GOALS = {"win-game", "win-city", "win-road", "cloister", "farm", "claim-city", "claim-road",
-         "best"}
+         "grow-city", "grow-road", "grow-farm", "grow-cloister", "best"}
 
 
 def check_puzzle_set(data, where):
@@ -1950,11 +1950,37 @@ def case_puzzles():
 
 def case_puzzle_set():
     """The committed set (docs/puzzles/set.json): enough puzzles for a
-    stream, each meeting the criteria it states."""
-    with open(os.path.join(ROOT, "docs", "puzzles", "set.json")) as f:
+    stream, each meeting the criteria it states; its goals as `--regoal`
+    derives them today (a grown feature named, not "the best place"), and
+    `--regoal` changing nothing else; a broken set refused."""
+    committed = os.path.join(ROOT, "docs", "puzzles", "set.json")
+    with open(committed) as f:
         data = json.load(f)
     ids = check_puzzle_set(data, "docs/puzzles/set.json")
     check(len(ids) >= 50, "%d puzzles in the committed set" % len(ids))
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "set.json")
+        code, _, err = run(["puzzles", "--regoal", committed, "--out", out])
+        check(code == 0, "regoal exited %d: %s" % (code, err))
+        with open(out) as f:
+            again = json.load(f)
+        check(again == data, "the committed set's goals are not what --regoal derives")
+        grown = [p for p in data["puzzles"] if p["goal"].startswith("grow-")]
+        check(len(grown) >= 10 and all(p["goal_text"] and "your" in p["goal_text"] and
+                                       "if the game ended now" in p["why"] for p in grown),
+              "grown features: %r" % [(p["id"], p["goal_text"]) for p in grown][:3])
+        # A puzzle whose best move is not legal in its position is refused.
+        broken = json.loads(json.dumps(data))
+        broken["puzzles"][0]["best"] = "A 40 40 0"
+        bad = os.path.join(tmp, "bad.json")
+        with open(bad, "w") as f:
+            json.dump(broken, f)
+        code, _, err = run(["puzzles", "--regoal", bad, "--out", out])
+        check(code == 1 and "puzzle 1 does not read" in err, "a broken set: %d %s" % (code, err))
+        code, _, err = run(["puzzles", "--regoal", os.path.join(tmp, "none.json"), "--out", out])
+        check(code == 1 and "not a puzzle set" in err, "a missing set: %d %s" % (code, err))
+        code, _, err = run(["puzzles", "--regoal", committed, "--from", committed, "--out", out])
+        check(code == 2 and "go apart" in err, "--regoal with --from: %d %s" % (code, err))
 
 
 CASES = {
