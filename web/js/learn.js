@@ -14,6 +14,7 @@ import { parseMove } from './game.js';
 import { esc } from './panel.js';
 import { badge } from './players.js';
 import { moveWords } from './words.js';
+import { askPosition, drawReplay, showPosition } from './position.js';
 import { LESSONS, GAME_LESSON, ME, checkGoal, withMove, loadProgress, saveProgress, accountProgress, sendLessons } from './lessons.js';
 
 // A tile any base-game position can still give: the drawn tile of the
@@ -111,34 +112,13 @@ export class LearnView {
     this.el('#learn-task').textContent = step.text;
     this.el('#learn-retry').hidden = true;
     this.el('#learn-next').hidden = true;
-    const [replay, legal] = await Promise.all([
-      this.conn.request('replay', { record: step.record }),
-      this.conn.request('position', { record: step.record, tile: step.tile }),
-    ]);
+    const [replay, legal] = await askPosition(this.conn, step.record, step.tile);
     if (step !== this.step) return;
     this.legal = legal;
-    this.board.setTiles([]); // a new position: no tile of the last one stays
-    this.draw(replay);
-    this.board.skipAnimations(); // nor its figures, leaving as if scored
-    this.board.fit();
+    showPosition(this.board, replay);
     this.showScores(legal.scores);
     this.turn.start(legal, legal.player, [0, 0]);
     this.root.dataset.state = 'play';
-  }
-
-  // The board after a replay's last move.
-  draw(replay) {
-    const s = replay.start;
-    const tiles = [{ letter: s.tile, x: s.x, y: s.y, rot: s.rot }];
-    for (const m of replay.moves) {
-      const mv = parseMove(m.move);
-      if (!mv.discard && !mv.end) tiles.push({ letter: mv.letter, x: mv.x, y: mv.y, rot: mv.rot });
-    }
-    const at = new Map(tiles.map((t) => [`${t.x},${t.y}`, t]));
-    const last = replay.moves.filter((m) => m.move !== 'end').at(-1);
-    this.board.setTiles(tiles);
-    this.board.setFollowers((last ? last.followers : []).map((f) => ({ ...at.get(`${f.x},${f.y}`), spot: f.spot, player: f.player, figure: f.figure }))
-      .filter((f) => f.letter));
   }
 
   // The hand's tiles (hand=N), the one held pressed.
@@ -184,7 +164,7 @@ export class LearnView {
     };
     this.turn.stop();
     this.board.setGhost(null);
-    this.draw(after);
+    drawReplay(this.board, after);
     this.showScores((goal.end ? ended : after).scores);
     const verdict = checkGoal(goal, result);
     this.root.dataset.state = verdict.ok ? 'done' : 'wrong';

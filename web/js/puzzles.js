@@ -16,6 +16,7 @@ import { esc } from './panel.js';
 import { badge, PLAYERS } from './players.js';
 import { moveWords } from './words.js';
 import { whoAmI } from './account.js';
+import { askPosition, drawReplay, showPosition } from './position.js';
 
 const KEY = 'carc.puzzles';
 const RECENT = 40; // a guest's last puzzles, not offered again soon
@@ -95,10 +96,7 @@ export class PuzzleView {
     this.puzzle = puzzle;
     this.root.dataset.puzzle = puzzle.id;
     this.board.setGhost(null);
-    const [replay, legal] = await Promise.all([
-      this.conn.request('replay', { record: puzzle.record }),
-      this.conn.request('position', { record: puzzle.record, tile: puzzle.tile }),
-    ]);
+    const [replay, legal] = await askPosition(this.conn, puzzle.record, puzzle.tile);
     if (puzzle !== this.puzzle) return;
     const me = legal.player;
     this.el('#puzzle-title').textContent = daily ? `Puzzle of the day (${puzzle.date})` : 'Puzzle';
@@ -107,27 +105,9 @@ export class PuzzleView {
       `<strong>${esc(puzzle.tile)}</strong> <svg viewBox="0 0 100 100" width="40" height="40" aria-hidden="true"><use href="#tile-${esc(puzzle.tile)}"/></svg>` +
       ` (move ${puzzle.moves_played + 1}; puzzle rated ${Math.round(puzzle.rating)})`;
     this.showScores(legal.scores, me);
-    this.board.setTiles([]);
-    this.draw(replay);
-    this.board.skipAnimations();
-    this.board.fit();
+    showPosition(this.board, replay);
     this.turn.start(legal, me, [0, 0]);
     this.root.dataset.state = 'play';
-  }
-
-  // The board after a replay's last move.
-  draw(replay) {
-    const s = replay.start;
-    const tiles = [{ letter: s.tile, x: s.x, y: s.y, rot: s.rot }];
-    for (const m of replay.moves) {
-      const mv = parseMove(m.move);
-      if (!mv.discard && !mv.end) tiles.push({ letter: mv.letter, x: mv.x, y: mv.y, rot: mv.rot });
-    }
-    const at = new Map(tiles.map((t) => [`${t.x},${t.y}`, t]));
-    const last = replay.moves.filter((m) => m.move !== 'end').at(-1);
-    this.board.setTiles(tiles);
-    this.board.setFollowers((last ? last.followers : []).map((f) => ({ ...at.get(`${f.x},${f.y}`), spot: f.spot, player: f.player, figure: f.figure }))
-      .filter((f) => f.letter));
   }
 
   // The solver's move: the server says whether it is the best one.
@@ -157,7 +137,7 @@ export class PuzzleView {
       const after = await this.conn.request('replay', { record: `${puzzle.record}${answer.best}\n` });
       if (puzzle !== this.puzzle) return;
       this.board.setGhost(null);
-      this.draw(after);
+      drawReplay(this.board, after);
       this.showScores(after.scores, me);
     } else {
       this.board.setGhost({ ...best, player: me }, 'best move');
