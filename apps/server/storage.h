@@ -344,7 +344,13 @@ int storage_puzzle_attempt(storage *s, int64_t account, const char *puzzle, int 
  * finished, oldest first; `each` returning nonzero stops; 0, -1.
  * storage_lesson_done(): lesson `lesson` finished by `account` at `at_ms`
  * (nothing changes when it was already); 0, -1. */
-enum { STORED_LESSON_ID_BYTES = 33 };
+enum {
+    STORED_LESSON_ID_BYTES = 33,
+    STORED_LIST_ID_BYTES = 64, /* room for a puzzle's or a lesson's id in a list */
+};
+_Static_assert((int)STORED_PUZZLE_ID_BYTES <= (int)STORED_LIST_ID_BYTES &&
+                   (int)STORED_LESSON_ID_BYTES <= (int)STORED_LIST_ID_BYTES,
+               "an id of a list fits STORED_LIST_ID_BYTES");
 int storage_lessons_done(storage *s, int64_t account, int (*each)(void *ctx, const char *lesson),
                          void *ctx);
 int storage_lesson_done(storage *s, int64_t account, const char *lesson, int64_t at_ms);

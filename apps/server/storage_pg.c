@@ -1601,26 +1601,34 @@ static int pg_puzzle_rating(storage *base, const char *puzzle, stored_puzzle_rat
     return r ? get_puzzle_rating(r, out) : -1;
 }
 
-static int pg_puzzle_attempted(storage *base, int64_t account,
-                               int (*each)(void *ctx, const char *puzzle), void *ctx)
+/* Calls `each` with the text of the first column of every row `sql`
+ * gives for `account` (its $1; an id of at most `cap` - 1 bytes), in
+ * order; `each` returning nonzero stops. 0, or -1. */
+static int list_ids(pg_storage *s, const char *sql, int64_t account, size_t cap,
+                    int (*each)(void *ctx, const char *id), void *ctx)
 {
-    pg_storage *s = as_pg(base);
     params p = {.n = 0};
     add_int(&p, account);
-    PGresult *r = read_rows(s,
-                            "SELECT puzzle FROM puzzle_attempts WHERE account=$1::bigint"
-                            " ORDER BY at_ms, puzzle COLLATE \"C\"",
-                            &p);
+    PGresult *r = read_rows(s, sql, &p);
     if (!r)
         return -1;
+    char text[STORED_LIST_ID_BYTES];
     for (int i = 0; i < PQntuples(r); i++) {
-        char id[STORED_PUZZLE_ID_BYTES];
-        get_text(r, i, 0, id, sizeof id);
-        if (each(ctx, id))
+        get_text(r, i, 0, text, cap < sizeof text ? cap : sizeof text);
+        if (each(ctx, text))
             break;
     }
     PQclear(r);
     return 0;
+}
+
+static int pg_puzzle_attempted(storage *base, int64_t account,
+                               int (*each)(void *ctx, const char *puzzle), void *ctx)
+{
+    return list_ids(as_pg(base),
+                    "SELECT puzzle FROM puzzle_attempts WHERE account=$1::bigint"
+                    " ORDER BY at_ms, puzzle COLLATE \"C\"",
+                    account, STORED_PUZZLE_ID_BYTES, each, ctx);
 }
 
 static int pg_puzzle_attempt(storage *base, int64_t account, const char *puzzle, int solved,
@@ -1664,23 +1672,10 @@ static int pg_puzzle_attempt(storage *base, int64_t account, const char *puzzle,
 static int pg_lessons_done(storage *base, int64_t account,
                            int (*each)(void *ctx, const char *lesson), void *ctx)
 {
-    pg_storage *s = as_pg(base);
-    params p = {.n = 0};
-    add_int(&p, account);
-    PGresult *r = read_rows(s,
-                            "SELECT lesson FROM lessons_done WHERE account=$1::bigint"
-                            " ORDER BY at_ms, lesson COLLATE \"C\"",
-                            &p);
-    if (!r)
-        return -1;
-    for (int i = 0; i < PQntuples(r); i++) {
-        char id[STORED_LESSON_ID_BYTES];
-        get_text(r, i, 0, id, sizeof id);
-        if (each(ctx, id))
-            break;
-    }
-    PQclear(r);
-    return 0;
+    return list_ids(as_pg(base),
+                    "SELECT lesson FROM lessons_done WHERE account=$1::bigint"
+                    " ORDER BY at_ms, lesson COLLATE \"C\"",
+                    account, STORED_LESSON_ID_BYTES, each, ctx);
 }
 
 static int pg_lesson_done(storage *base, int64_t account, const char *lesson, int64_t at_ms)

@@ -1247,23 +1247,32 @@ static int sqlite_puzzle_rating(storage *base, const char *puzzle, stored_puzzle
     return read_puzzle_rating(s, ST_PUZZLE_RATING, out);
 }
 
-static int sqlite_puzzle_attempted(storage *base, int64_t account,
-                                   int (*each)(void *ctx, const char *puzzle), void *ctx)
+/* Calls `each` with the text of the first column of every row statement
+ * `id` gives for `account` (an id of at most `cap` - 1 bytes), in order;
+ * `each` returning nonzero stops. 0, or -1 (`what` names the list). */
+static int list_ids(sqlite_storage *s, stmt_id id, int64_t account, size_t cap,
+                    int (*each)(void *ctx, const char *id), void *ctx, const char *what)
 {
-    sqlite_storage *s = as_sqlite(base);
-    sqlite3_stmt *q = s->stmt[ST_PUZZLE_ATTEMPTED];
+    sqlite3_stmt *q = s->stmt[id];
     sqlite3_bind_int64(q, 1, account);
     int rc;
+    char text[STORED_LIST_ID_BYTES];
     while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-        char id[STORED_PUZZLE_ID_BYTES];
-        copy_column_text(q, 0, id, sizeof id);
-        if (each(ctx, id)) {
+        copy_column_text(q, 0, text, cap < sizeof text ? cap : sizeof text);
+        if (each(ctx, text)) {
             rc = SQLITE_DONE;
             break;
         }
     }
     sqlite3_reset(q);
-    return rc == SQLITE_DONE ? 0 : failed(s, "listing a solver's puzzles");
+    return rc == SQLITE_DONE ? 0 : failed(s, what);
+}
+
+static int sqlite_puzzle_attempted(storage *base, int64_t account,
+                                   int (*each)(void *ctx, const char *puzzle), void *ctx)
+{
+    return list_ids(as_sqlite(base), ST_PUZZLE_ATTEMPTED, account, STORED_PUZZLE_ID_BYTES, each,
+                    ctx, "listing a solver's puzzles");
 }
 
 static void bind_puzzle_rating(sqlite3_stmt *q, const stored_puzzle_rating *r)
@@ -1308,20 +1317,8 @@ static int sqlite_puzzle_attempt(storage *base, int64_t account, const char *puz
 static int sqlite_lessons_done(storage *base, int64_t account,
                                int (*each)(void *ctx, const char *lesson), void *ctx)
 {
-    sqlite_storage *s = as_sqlite(base);
-    sqlite3_stmt *q = s->stmt[ST_LESSONS_DONE];
-    sqlite3_bind_int64(q, 1, account);
-    int rc;
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-        char id[STORED_LESSON_ID_BYTES];
-        copy_column_text(q, 0, id, sizeof id);
-        if (each(ctx, id)) {
-            rc = SQLITE_DONE;
-            break;
-        }
-    }
-    sqlite3_reset(q);
-    return rc == SQLITE_DONE ? 0 : failed(s, "listing an account's lessons");
+    return list_ids(as_sqlite(base), ST_LESSONS_DONE, account, STORED_LESSON_ID_BYTES, each, ctx,
+                    "listing an account's lessons");
 }
 
 static int sqlite_lesson_done(storage *base, int64_t account, const char *lesson, int64_t at_ms)
