@@ -20,11 +20,15 @@ function seeded(id) {
   };
 }
 
-// The grid's points, shuffled by the tile kind's seed.
-function candidates(id, lo = 12, hi = 88, step = 4) {
-  const rnd = seeded(id), pts = [];
-  for (let y = lo; y <= hi; y += step) for (let x = lo; x <= hi; x += step) pts.push([x, y, rnd()]);
-  return pts.sort((a, b) => a[2] - b[2]).map(([x, y]) => [x, y]);
+// The grid's points (made once, never changed by their users), in the
+// order of the tile kind's seed: a stable sort of the grid, row by row,
+// by one draw of the seed each.
+const GRID = [];
+for (let y = 12; y <= 88; y += 4) for (let x = 12; x <= 88; x += 4) GRID.push([x, y]);
+function candidates(id) {
+  const rnd = seeded(id), keys = new Float64Array(GRID.length);
+  for (let i = 0; i < GRID.length; i++) keys[i] = rnd();
+  return Array.from(GRID.keys()).sort((a, b) => keys[a] - keys[b]).map((i) => GRID[i]);
 }
 
 const far = (p, q, d) => Math.hypot(p[0] - q[0], p[1] - q[1]) >= d;

@@ -84,6 +84,10 @@ export class Connection {
       else resolve(msg);
       return;
     }
+    // The first state of a page load, for scripts/web-bench.sh's timeline.
+    if (msg.type === 'state' && !performance.getEntriesByName('carc-state').length) performance.mark('carc-state');
+    // The first state of a page load, for scripts/web-bench.sh's timeline.
+    if (msg.type === 'state' && !performance.getEntriesByName('carc-state').length) performance.mark('carc-state');
     for (const f of this.listeners) f(msg);
   }
 

@@ -121,13 +121,33 @@ function riverLayout(tile) {
   return { roadEnd: edgeMid((e + 2) % 4, 26), cloister: [0, 0] };
 }
 
-export function insidePolygon(p, poly) {
-  let inside = false;
+// The art asks the same grid points of the same polygons many times
+// (each kind's trees, roofs, grass and paving): the answers for points
+// of whole coordinates are kept with the polygon.
+const known = new WeakMap();
+function remembered(poly, p, which, compute) {
+  const [x, y] = p;
+  if (!Number.isInteger(x) || !Number.isInteger(y) || x < -512 || x > 511 || y < -512 || y > 511) return compute(p, poly);
+  let memo = known.get(poly);
+  if (!memo) known.set(poly, (memo = [new Map(), new Map()]));
+  const key = (x + 512) * 1024 + y + 512;
+  let v = memo[which].get(key);
+  if (v === undefined) memo[which].set(key, (v = compute(p, poly)));
+  return v;
+}
+
+function inside(p, poly) {
+  let isIn = false;
+  const px = p[0], py = p[1];
   for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
-    const [xi, yi] = poly[i], [xj, yj] = poly[j];
-    if (yi > p[1] !== yj > p[1] && p[0] < ((xj - xi) * (p[1] - yi)) / (yj - yi) + xi) inside = !inside;
+    const xi = poly[i][0], yi = poly[i][1], xj = poly[j][0], yj = poly[j][1];
+    if (yi > py !== yj > py && px < ((xj - xi) * (py - yi)) / (yj - yi) + xi) isIn = !isIn;
   }
-  return inside;
+  return isIn;
+}
+
+export function insidePolygon(p, poly) {
+  return remembered(poly, p, 0, inside);
 }
 
 export function nearLine(p, line, r) {
@@ -301,15 +321,19 @@ function markIcons(seg, anchor, shapes) {
 export const FIGURE_ROOM = 17;
 
 // How far a point inside a polygon is from its outline.
-export function depthIn(p, poly) {
+function depth(p, poly) {
   let best = Infinity;
+  const px = p[0], py = p[1];
   for (let i = 0, j = poly.length - 1; i < poly.length; j = i++) {
-    const [ax, ay] = poly[j], [bx, by] = poly[i];
-    const dx = bx - ax, dy = by - ay;
-    const t = Math.max(0, Math.min(1, ((p[0] - ax) * dx + (p[1] - ay) * dy) / (dx * dx + dy * dy || 1)));
-    best = Math.min(best, Math.hypot(ax + t * dx - p[0], ay + t * dy - p[1]));
+    const ax = poly[j][0], ay = poly[j][1], dx = poly[i][0] - ax, dy = poly[i][1] - ay;
+    const t = Math.max(0, Math.min(1, ((px - ax) * dx + (py - ay) * dy) / (dx * dx + dy * dy || 1)));
+    best = Math.min(best, Math.hypot(ax + t * dx - px, ay + t * dy - py));
   }
   return best;
+}
+
+export function depthIn(p, poly) {
+  return remembered(poly, p, 1, depth);
 }
 
 // A point of a city's polygon whose disc of radius `gap` keeps clear of
