@@ -16,7 +16,7 @@
 #include "pile.h"
 #include "river.h"
 #include "scoring.h"
-#include "table.h"
+#include "bounds.h"
 #include "tiles.h"
 #include "traders.h"
 
@@ -288,7 +288,7 @@ static void update_cloisters(carc_game *g, int t, event_sink *sink)
             for (int dx = -1; dx <= 1; dx++)
                 if ((dx || dy) && board_tile_at(g, bt->x + dx, bt->y + dy) >= 0)
                     neighbours++;
-        neighbours += table_cloister_filled(g, bt->x, bt->y);
+        neighbours += bounds_cloister_filled(g, bt->x, bt->y);
         seg_node *node = &g->seg[bt->seg_base + cs];
         node->root = (node->root & ~(root_word)ROOT_OPEN_FIELD) | (root_word)(8 - neighbours)
                                                                       << ROOT_OPEN_SHIFT;

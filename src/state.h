@@ -77,7 +77,7 @@ typedef struct board_tile {
     uint8_t kind, rot;
     seg_id seg_base;
     uint8_t open;         /* bit d: no tile beside it in direction d, a frontier
-                             square (not the table's edge, table.h) */
+                             square (not the table's edge, bounds.h) */
     uint8_t follower_seg; /* local segment with a follower, or CARC_NO_SPOT */
     uint8_t follower_owner;
 #if LAYOUT_WIDE

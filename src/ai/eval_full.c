@@ -30,7 +30,7 @@
 #include "../feature.h"
 #include "../hand.h"
 #include "../scoring.h"
-#include "../table.h"
+#include "../bounds.h"
 #include "../tiles.h"
 #include "ai.h"
 
@@ -211,13 +211,13 @@ static inline int squares_beyond(eval_ctx *c, const seg_node *m, unsigned side, 
 
 /* Whether segment `m` (a road's or a city's) crosses an edge of its tile
  * that faces the table's edge: a side no tile will ever match, and that
- * is no longer open on the board (table_place()). */
+ * is no longer open on the board (bounds_place()). */
 static int faces_table_edge(const carc_game *g, const seg_node *m)
 {
     const board_tile *t = &g->tiles[m->tile];
     unsigned ports = carc_seg_ports[t->kind][t->rot][seg_local(m)];
     for (int d = 0; d < 4; d++)
-        if ((ports & (2u << (3 * d))) && table_beyond(g, t->x + carc_dx[d], t->y + carc_dy[d]))
+        if ((ports & (2u << (3 * d))) && bounds_beyond(g, t->x + carc_dx[d], t->y + carc_dy[d]))
             return 1;
     return 0;
 }
@@ -235,7 +235,7 @@ static int walk_feature(eval_ctx *c, int root, int *pennants, unsigned *marks, o
     o->n = 0;
     o->dead = 0;
     /* Only a bounded table whose edge closes nothing has such sides. */
-    int bounded = g->rules.table_w && !table_edge_completes(g);
+    int bounded = g->rules.table_w && !bounds_edge_completes(g);
     int s = root;
     do {
         const seg_node *m = &g->seg[s];
@@ -356,8 +356,8 @@ static double cloister_worth(eval_ctx *c, int root, double *q)
                 continue;
             /* Beyond the table's edge: filled already (counted in `empty`)
              * with table-edge-completes, else never. */
-            int beyond = table_beyond(g, t->x + dx, t->y + dy);
-            if (beyond && table_edge_completes(g))
+            int beyond = bounds_beyond(g, t->x + dx, t->y + dy);
+            if (beyond && bounds_edge_completes(g))
                 continue;
             int f = board_frontier_at(g, t->x + dx, t->y + dy);
             double fill = beyond ? 0.0 : f >= 0 ? square_fill(c, f) : 1.0;
