@@ -84,7 +84,7 @@ static void frontier_constrain(carc_game *g, int t, int x, int y, int d, unsigne
         sig |= g->frontier[f].sig;
         recount(g, g->frontier[f].sig, sig);
     }
-    g->frontier[f].sig = (sig_t16)sig;
+    g->frontier[f].sig = (square_sig)sig;
     g->frontier[f].neighbour[edge] = (uint8_t)t;
 }
 

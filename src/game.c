@@ -427,7 +427,7 @@ static void hand_discard(carc_game *g)
 
 /* Plays `m`, which must be legal; a placement goes on frontier square
  * `square`. */
-static void apply_move(carc_game *g, const move_fields *m, event_sink *sink)
+static void play_legal_move(carc_game *g, const move_fields *m, event_sink *sink)
 {
     record_move(g, m);
     int again = 1, builder = 0, hands = hand_in_game(&g->rules);
@@ -497,7 +497,7 @@ carc_status carc_game_play(carc_game *g, carc_move m, carc_event *events, int ca
     move_fields f = {m.type, m.place.x, m.place.y, m.place.rot, m.segment, -1, m.figure};
     if (m.type == CARC_MOVE_PLACE)
         f.square = board_frontier_at(g, m.place.x, m.place.y);
-    apply_move(g, &f, &sink);
+    play_legal_move(g, &f, &sink);
     if (nevents)
         *nevents = sink.count;
     return CARC_OK;
@@ -518,7 +518,7 @@ carc_status carc_game_play_random(carc_game *g, carc_rng *r, double follower_cha
         *played = move_of(&f);
         played->place.tile = hand_in_game(&g->rules) ? (uint8_t)(g->drawn + 1) : 0;
     }
-    apply_move(g, &f, NULL);
+    play_legal_move(g, &f, NULL);
     return CARC_OK;
 }
 

@@ -18,10 +18,10 @@ enum {
 };
 
 #if LAYOUT_WIDE
-typedef uint16_t seg_id;   /* a segment's index in carc_game.seg */
-typedef uint16_t cell_id;  /* a grid cell's content, see carc_game.grid */
-typedef uint16_t sig_t16;  /* a frontier square's signature */
-typedef uint16_t count_id; /* frontier squares */
+typedef uint16_t seg_id;     /* a segment's index in carc_game.seg */
+typedef uint16_t cell_id;    /* a grid cell's content, see carc_game.grid */
+typedef uint16_t square_sig; /* a frontier square's signature */
+typedef uint16_t count_id;   /* frontier squares */
 typedef uint64_t root_word;
 enum {
     LAYOUT_KINDS = 76, /* the catalogue's 75, rounded up to whole lanes */
@@ -36,7 +36,7 @@ enum {
 #else
 typedef uint8_t seg_id;
 typedef uint8_t cell_id;
-typedef uint8_t sig_t16;
+typedef uint8_t square_sig;
 typedef uint8_t count_id;
 typedef uint32_t root_word;
 enum {
@@ -89,7 +89,7 @@ typedef struct board_tile {
  * its neighbours impose (see carc_fits). */
 typedef struct frontier_square {
     int8_t x, y;
-    sig_t16 sig;
+    square_sig sig;
     uint8_t unused;
     uint8_t neighbour[4]; /* board tile on each side, or NO_TILE */
 } frontier_square;
