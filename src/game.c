@@ -100,8 +100,12 @@ carc_game *carc_game_new(int players, const carc_rules *rules, uint64_t seed)
     return g;
 }
 
+/* layout.c passes the call to the build of `src`'s layout: `dst` must
+ * have the same. */
 carc_status carc_game_copy(carc_game *dst, const carc_game *src)
 {
+    if (dst->layout != src->layout)
+        return CARC_EINVAL;
     if (dst == src)
         return CARC_OK;
     memcpy(dst, src, offsetof(carc_game, seg));
@@ -115,8 +119,10 @@ carc_status carc_game_copy(carc_game *dst, const carc_game *src)
 carc_game *carc_game_clone(const carc_game *src)
 {
     carc_game *g = malloc(sizeof *g);
-    if (g)
+    if (g) {
+        g->layout = LAYOUT_WIDE;
         carc_game_copy(g, src);
+    }
     return g;
 }
 
@@ -165,7 +171,8 @@ int carc_game_ended_early(const carc_game *g)
 
 void carc_game_public_view(carc_game *dst, const carc_game *src, uint64_t seed)
 {
-    carc_game_copy(dst, src);
+    if (carc_game_copy(dst, src) != CARC_OK)
+        return; /* `dst` has the other layout */
     /* The slots of tiles already drawn may name a tile that a record
      * replaced (carc_game_choose_tile): a trace of the deal. */
     memset(dst->pile + dst->pile_len, 0, (size_t)(LAYOUT_TILES - dst->pile_len));
