@@ -79,15 +79,15 @@ enum {
 /* What one evaluation works out once and shares between features. */
 typedef struct eval_ctx {
     const carc_game *g;
-    int left;                          /* tiles to come: the drawn one or the hands included */
-    int pile;                          /* tiles drawn in a whole game */
-    uint8_t counts[LAYOUT_KINDS];      /* copies to come of each kind */
-    uint64_t count_lanes[COUNT_WORDS]; /* the same, laid out as carc_sig_count_lanes */
-    double per_square;                 /* completion chance of one open square, by left */
-    uint8_t fits[SIGNATURES];          /* copies that fit a signature, or UNKNOWN */
-    int fronts_known;                  /* front is filled (find_fronts) */
-    count_id front[LAYOUT_TILES][4];   /* the frontier square beside a tile's open side */
-    int ncities;                       /* open cities whose chance is known */
+    int left;                           /* tiles to come: the drawn one or the hands included */
+    int pile;                           /* tiles drawn in a whole game */
+    uint8_t counts[LAYOUT_KINDS];       /* copies to come of each kind */
+    uint64_t count_lanes[COUNT_WORDS];  /* the same, laid out as carc_sig_count_lanes */
+    double per_square;                  /* completion chance of one open square, by left */
+    uint8_t fits[SIGNATURES];           /* copies that fit a signature, or UNKNOWN */
+    int fronts_known;                   /* front is filled (find_fronts) */
+    frontier_id front[LAYOUT_TILES][4]; /* the frontier square beside a tile's open side */
+    int ncities;                        /* open cities whose chance is known */
     seg_id city_root[MAX_KNOWN_CITIES];
     double city_chance[MAX_KNOWN_CITIES];
 } eval_ctx;
@@ -120,7 +120,7 @@ typedef struct open_squares {
     int n;
     int dead; /* open into the table's edge (table=WxH without
                  table-edge-completes): never completed */
-    count_id square[MAX_OPEN_SQUARES];
+    frontier_id square[MAX_OPEN_SQUARES];
 } open_squares;
 
 /* fill_chance[n]: the chance that a square n copies to come fit is filled
@@ -169,7 +169,7 @@ static void add_square(open_squares *o, int f)
         if (o->square[i] == f)
             return;
     if (o->n < MAX_OPEN_SQUARES)
-        o->square[o->n++] = (count_id)f;
+        o->square[o->n++] = (frontier_id)f;
 }
 
 /* Fills c->front: for each frontier square, the tiles beside it learn
@@ -182,7 +182,7 @@ static void find_fronts(eval_ctx *c)
         for (int e = 0; e < 4; e++) {
             int t = g->frontier[f].neighbour[e];
             if (t != NO_TILE)
-                c->front[t][(e + 2) & 3] = (count_id)f;
+                c->front[t][(e + 2) & 3] = (frontier_id)f;
         }
     c->fronts_known = 1;
 }
