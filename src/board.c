@@ -6,7 +6,7 @@
 #include "board.h"
 #include "feature.h"
 #include "figures.h"
-#include "table.h"
+#include "bounds.h"
 #include "tiles.h"
 
 void board_clear(carc_game *g, int fresh)
@@ -84,7 +84,7 @@ static void frontier_constrain(carc_game *g, int t, int x, int y, int d, unsigne
         sig |= g->frontier[f].sig;
         recount(g, g->frontier[f].sig, sig);
     }
-    g->frontier[f].sig = (sig_t16)sig;
+    g->frontier[f].sig = (square_sig)sig;
     g->frontier[f].neighbour[edge] = (uint8_t)t;
 }
 
@@ -203,7 +203,7 @@ int board_place(carc_game *g, int kind, int x, int y, int rot, int f, int *close
     bt->open = (uint8_t)open;
     grow_bounds(g, x, y);
     if (g->rules.table_w)
-        *closed |= table_place(g, t);
+        *closed |= bounds_place(g, t);
     return t;
 }
 

@@ -51,7 +51,7 @@ void board_frontier_remove(carc_game *g, int index);
  * neighbours' and updates the frontier. Returns the new tile's index, and
  * sets `*closed` when a road or city was left without open edges (only a
  * join closes a feature, or with table-edge-completes the table's edge,
- * so otherwise the tile completed none). On a table (table.h) the squares
+ * so otherwise the tile completed none). On a table (bounds.h) the squares
  * beyond its edge never join the frontier. */
 int board_place(carc_game *g, int kind, int x, int y, int rot, int f, int *closed);
 

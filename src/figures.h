@@ -90,36 +90,18 @@ static inline int figures_pig_left(const carc_game *g, int player)
 
 #else /* the base game: followers only */
 
-static inline int figures_large_in_game(const carc_rules *rules)
-{
-    (void)rules;
-    return 0;
-}
-static inline int figures_traders_in_game(const carc_rules *rules)
-{
-    (void)rules;
-    return 0;
-}
-static inline void figures_start(carc_game *g)
-{
-    (void)g;
-}
-static inline int figures_large_left(const carc_game *g, int player)
-{
-    (void)g;
-    (void)player;
-    return 0;
-}
-static inline int tile_figure(const board_tile *t)
-{
-    (void)t;
-    return CARC_FIGURE_FOLLOWER;
-}
-static inline void tile_set_figure(board_tile *t, int figure)
-{
-    (void)t;
-    (void)figure;
-}
+/* NOLINTBEGIN(misc-unused-parameters) */
+LAYOUT_STUB(int figures_large_in_game(const carc_rules *rules), 0)
+LAYOUT_STUB(int figures_traders_in_game(const carc_rules *rules), 0)
+LAYOUT_STUB(void figures_start(carc_game *g), )
+LAYOUT_STUB(int figures_large_left(const carc_game *g, int player), 0)
+LAYOUT_STUB(int tile_figure(const board_tile *t), CARC_FIGURE_FOLLOWER)
+LAYOUT_STUB(void tile_set_figure(board_tile *t, int figure), )
+LAYOUT_STUB(int figures_builder_left(const carc_game *g, int player), 0)
+LAYOUT_STUB(int figures_pig_left(const carc_game *g, int player), 0)
+/* NOLINTEND(misc-unused-parameters) */
+
+/* A follower from `player`'s supply onto a board tile, and back. */
 static inline void figures_take(carc_game *g, int player, int figure, int tile)
 {
     (void)figure;
@@ -130,18 +112,6 @@ static inline void figures_return(carc_game *g, int player, int figure)
 {
     (void)figure;
     g->supply[player]++;
-}
-static inline int figures_builder_left(const carc_game *g, int player)
-{
-    (void)g;
-    (void)player;
-    return 0;
-}
-static inline int figures_pig_left(const carc_game *g, int player)
-{
-    (void)g;
-    (void)player;
-    return 0;
 }
 
 #endif

@@ -16,7 +16,7 @@
 #include "pile.h"
 #include "river.h"
 #include "scoring.h"
-#include "table.h"
+#include "bounds.h"
 #include "tiles.h"
 #include "traders.h"
 
@@ -100,8 +100,12 @@ carc_game *carc_game_new(int players, const carc_rules *rules, uint64_t seed)
     return g;
 }
 
+/* layout.c passes the call to the build of `src`'s layout: `dst` must
+ * have the same. */
 carc_status carc_game_copy(carc_game *dst, const carc_game *src)
 {
+    if (dst->layout != src->layout)
+        return CARC_EINVAL;
     if (dst == src)
         return CARC_OK;
     memcpy(dst, src, offsetof(carc_game, seg));
@@ -115,8 +119,10 @@ carc_status carc_game_copy(carc_game *dst, const carc_game *src)
 carc_game *carc_game_clone(const carc_game *src)
 {
     carc_game *g = malloc(sizeof *g);
-    if (g)
+    if (g) {
+        g->layout = LAYOUT_WIDE;
         carc_game_copy(g, src);
+    }
     return g;
 }
 
@@ -165,7 +171,8 @@ int carc_game_ended_early(const carc_game *g)
 
 void carc_game_public_view(carc_game *dst, const carc_game *src, uint64_t seed)
 {
-    carc_game_copy(dst, src);
+    if (carc_game_copy(dst, src) != CARC_OK)
+        return; /* `dst` has the other layout */
     /* The slots of tiles already drawn may name a tile that a record
      * replaced (carc_game_choose_tile): a trace of the deal. */
     memset(dst->pile + dst->pile_len, 0, (size_t)(LAYOUT_TILES - dst->pile_len));
@@ -288,7 +295,7 @@ static void update_cloisters(carc_game *g, int t, event_sink *sink)
             for (int dx = -1; dx <= 1; dx++)
                 if ((dx || dy) && board_tile_at(g, bt->x + dx, bt->y + dy) >= 0)
                     neighbours++;
-        neighbours += table_cloister_filled(g, bt->x, bt->y);
+        neighbours += bounds_cloister_filled(g, bt->x, bt->y);
         seg_node *node = &g->seg[bt->seg_base + cs];
         node->root = (node->root & ~(root_word)ROOT_OPEN_FIELD) | (root_word)(8 - neighbours)
                                                                       << ROOT_OPEN_SHIFT;
@@ -427,7 +434,7 @@ static void hand_discard(carc_game *g)
 
 /* Plays `m`, which must be legal; a placement goes on frontier square
  * `square`. */
-static void apply_move(carc_game *g, const move_fields *m, event_sink *sink)
+static void play_legal_move(carc_game *g, const move_fields *m, event_sink *sink)
 {
     record_move(g, m);
     int again = 1, builder = 0, hands = hand_in_game(&g->rules);
@@ -497,7 +504,7 @@ carc_status carc_game_play(carc_game *g, carc_move m, carc_event *events, int ca
     move_fields f = {m.type, m.place.x, m.place.y, m.place.rot, m.segment, -1, m.figure};
     if (m.type == CARC_MOVE_PLACE)
         f.square = board_frontier_at(g, m.place.x, m.place.y);
-    apply_move(g, &f, &sink);
+    play_legal_move(g, &f, &sink);
     if (nevents)
         *nevents = sink.count;
     return CARC_OK;
@@ -518,7 +525,7 @@ carc_status carc_game_play_random(carc_game *g, carc_rng *r, double follower_cha
         *played = move_of(&f);
         played->place.tile = hand_in_game(&g->rules) ? (uint8_t)(g->drawn + 1) : 0;
     }
-    apply_move(g, &f, NULL);
+    play_legal_move(g, &f, NULL);
     return CARC_OK;
 }
 

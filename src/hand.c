@@ -382,7 +382,8 @@ carc_status carc_game_draw_at(const carc_game *g, int i, int *player, int *kind,
 
 void carc_game_seat_view(carc_game *dst, const carc_game *src, int seat, uint64_t seed)
 {
-    carc_game_copy(dst, src);
+    if (carc_game_copy(dst, src) != CARC_OK)
+        return; /* `dst` has the other layout */
     memset(dst->pile + dst->pile_len, 0, (size_t)(LAYOUT_TILES - dst->pile_len));
     dst->rng = carc_rng_seed(seed);
     if (!dst->over)

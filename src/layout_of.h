@@ -1,7 +1,8 @@
 /* layout_of.h: which layout a game's state has, for the code built once
  * that passes a call to the build of that layout (layout.c, and the full
- * evaluation's ai/eval_layout.c). The state's first byte says it (struct
- * carc_game in state.h: 0 compact, 1 wide). */
+ * evaluation's ai/eval_layout.c, from the lines of layout.def). The
+ * state's first byte says it (struct carc_game in state.h: 0 compact, 1
+ * wide). */
 #ifndef CARC_LAYOUT_OF_H
 #define CARC_LAYOUT_OF_H
 
@@ -22,5 +23,16 @@ static inline int layout_is_wide(const carc_game *g)
 {
     return *(const unsigned char *)(const void *)g != 0;
 }
+
+/* A call of layout.def, defined once for both layouts: it declares the
+ * two builds' functions and passes the call to the one that `wide`, an
+ * expression of the arguments, picks. */
+#define LAYOUT_DISPATCH(ret, name, params, args, wide)                                             \
+    ret name##_base params;                                                                        \
+    ret name##_wide params;                                                                        \
+    ret name params                                                                                \
+    {                                                                                              \
+        return (wide) ? name##_wide args : name##_base args;                                       \
+    }
 
 #endif

@@ -10,7 +10,7 @@
 #include "figures.h"
 #include "hand.h"
 #include "river.h"
-#include "table.h"
+#include "bounds.h"
 #include "tiles.h"
 
 /* Rotations of the drawn tile that may go on frontier square `f`. A river
@@ -238,7 +238,7 @@ static int open_after(const carc_game *g, int kind, int rot, int square, const t
     for (int d = 0; d < 4; d++) /* a matched edge closes one edge on each side */
         if (sq->neighbour[d] != NO_TILE && ((group >> own[3 * d + 1]) & 1u))
             open -= 2;
-    return open - table_edges_closed(g, kind, rot, sq->x, sq->y, group);
+    return open - bounds_edges_closed(g, kind, rot, sq->x, sq->y, group);
 }
 
 /* Traders & Builders: the local segments on which the current player's
@@ -468,7 +468,7 @@ static carc_status check_discard(carc_game *g)
 /* Says why placement `p` of the drawn tile is illegal. */
 static void placement_error(carc_game *g, carc_placement p)
 {
-    if (river_placement_error(g, p) || table_placement_error(g, p))
+    if (river_placement_error(g, p) || bounds_placement_error(g, p))
         return;
     if (board_tile_at(g, p.x, p.y) >= 0)
         game_set_error(g, "square %d %d is taken", p.x, p.y);

@@ -351,7 +351,9 @@ static void keep_header(reader *r, const char *key)
     r->nheaders++;
 }
 
-static int start_game(reader *r)
+/* Makes the record's game from the headers read (players, rules, seed),
+ * once: at the first move line, or at the end of a record without one. */
+static int game_from_headers(reader *r)
 {
     if (r->game)
         return 0;
@@ -695,7 +697,7 @@ static int read_tokens(reader *r, char **tok, int n)
         r->stopped = 1;
         return 0;
     }
-    if (start_game(r) < 0)
+    if (game_from_headers(r) < 0)
         return -1;
     if (strcmp(tok[0], "start") == 0)
         return read_start(r, tok, n);
@@ -783,7 +785,7 @@ carc_game *carc_record_replay(const char *text, size_t len, uint64_t seed, carc_
         fail(&r, "no record given");
         return NULL;
     }
-    if (read_record(&r, text, len) < 0 || start_game(&r) < 0) {
+    if (read_record(&r, text, len) < 0 || game_from_headers(&r) < 0) {
         carc_game_free(r.game);
         return NULL;
     }

@@ -107,101 +107,27 @@ static inline unsigned river_segments(int kind)
     return mask;
 }
 
-#else /* the base game: no river */
+#else /* the base game: no river tile, an empty river pile */
 
-static inline int river_is_kind(int kind)
-{
-    (void)kind;
-    return 0;
-}
-static inline int river_in_game(const carc_rules *rules)
-{
-    (void)rules;
-    return 0;
-}
-static inline int river_pile_left(const carc_game *g)
-{
-    (void)g;
-    return 0;
-}
-static inline void river_start(carc_game *g)
-{
-    (void)g;
-}
-static inline int river_open_square(const carc_game *g)
-{
-    (void)g;
-    return -1;
-}
-static inline unsigned river_rotations(const carc_game *g, int f)
-{
-    (void)g;
-    (void)f;
-    return 0;
-}
-static inline unsigned river_rotations_of(const carc_game *g, int f, int kind)
-{
-    (void)g;
-    (void)f;
-    (void)kind;
-    return 0;
-}
-static inline int river_placement_count(const carc_game *g)
-{
-    (void)g;
-    return 0;
-}
-static inline int river_u_turn(const carc_game *g, int kind, int rot)
-{
-    (void)g;
-    (void)kind;
-    (void)rot;
-    return 0;
-}
-static inline void river_advance(carc_game *g, int kind, int rot, int x, int y)
-{
-    (void)g;
-    (void)kind;
-    (void)rot;
-    (void)x;
-    (void)y;
-}
-static inline unsigned river_segments(int kind)
-{
-    (void)kind;
-    return 0;
-}
-static inline void river_pile_set(carc_game *g, int n)
-{
-    (void)g;
-    (void)n;
-}
-static inline void river_pile_take(carc_game *g)
-{
-    (void)g;
-}
-static inline void river_pile_put_back(carc_game *g, int kind)
-{
-    (void)g;
-    (void)kind;
-}
-static inline int river_lake_left(const carc_game *g)
-{
-    (void)g;
-    return 0;
-}
-static inline int river_pile_count(const carc_rules *rules, int kind, int count)
-{
-    (void)rules;
-    (void)kind;
-    return count;
-}
-static inline int river_placement_error(carc_game *g, carc_placement p)
-{
-    (void)g;
-    (void)p;
-    return 0;
-}
+/* NOLINTBEGIN(misc-unused-parameters) */
+LAYOUT_STUB(int river_is_kind(int kind), 0)
+LAYOUT_STUB(int river_in_game(const carc_rules *rules), 0)
+LAYOUT_STUB(int river_pile_left(const carc_game *g), 0)
+LAYOUT_STUB(void river_start(carc_game *g), )
+LAYOUT_STUB(int river_open_square(const carc_game *g), -1)
+LAYOUT_STUB(unsigned river_rotations(const carc_game *g, int f), 0)
+LAYOUT_STUB(unsigned river_rotations_of(const carc_game *g, int f, int kind), 0)
+LAYOUT_STUB(int river_placement_count(const carc_game *g), 0)
+LAYOUT_STUB(int river_u_turn(const carc_game *g, int kind, int rot), 0)
+LAYOUT_STUB(void river_advance(carc_game *g, int kind, int rot, int x, int y), )
+LAYOUT_STUB(unsigned river_segments(int kind), 0)
+LAYOUT_STUB(void river_pile_set(carc_game *g, int n), )
+LAYOUT_STUB(void river_pile_take(carc_game *g), )
+LAYOUT_STUB(void river_pile_put_back(carc_game *g, int kind), )
+LAYOUT_STUB(int river_lake_left(const carc_game *g), 0)
+LAYOUT_STUB(int river_pile_count(const carc_rules *rules, int kind, int count), count)
+LAYOUT_STUB(int river_placement_error(carc_game *g, carc_placement p), 0)
+/* NOLINTEND(misc-unused-parameters) */
 
 #endif
 

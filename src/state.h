@@ -18,10 +18,10 @@ enum {
 };
 
 #if LAYOUT_WIDE
-typedef uint16_t seg_id;   /* a segment's index in carc_game.seg */
-typedef uint16_t cell_id;  /* a grid cell's content, see carc_game.grid */
-typedef uint16_t sig_t16;  /* a frontier square's signature */
-typedef uint16_t count_id; /* frontier squares */
+typedef uint16_t seg_id;      /* a segment's index in carc_game.seg */
+typedef uint16_t cell_id;     /* a grid cell's content, see carc_game.grid */
+typedef uint16_t square_sig;  /* a frontier square's signature */
+typedef uint16_t frontier_id; /* a frontier square's index, or their count */
 typedef uint64_t root_word;
 enum {
     LAYOUT_KINDS = 76, /* the catalogue's 75, rounded up to whole lanes */
@@ -36,8 +36,8 @@ enum {
 #else
 typedef uint8_t seg_id;
 typedef uint8_t cell_id;
-typedef uint8_t sig_t16;
-typedef uint8_t count_id;
+typedef uint8_t square_sig;
+typedef uint8_t frontier_id;
 typedef uint32_t root_word;
 enum {
     LAYOUT_KINDS = 24, /* A..X */
@@ -77,7 +77,7 @@ typedef struct board_tile {
     uint8_t kind, rot;
     seg_id seg_base;
     uint8_t open;         /* bit d: no tile beside it in direction d, a frontier
-                             square (not the table's edge, table.h) */
+                             square (not the table's edge, bounds.h) */
     uint8_t follower_seg; /* local segment with a follower, or CARC_NO_SPOT */
     uint8_t follower_owner;
 #if LAYOUT_WIDE
@@ -89,7 +89,7 @@ typedef struct board_tile {
  * its neighbours impose (see carc_fits). */
 typedef struct frontier_square {
     int8_t x, y;
-    sig_t16 sig;
+    square_sig sig;
     uint8_t unused;
     uint8_t neighbour[4]; /* board tile on each side, or NO_TILE */
 } frontier_square;
@@ -248,7 +248,7 @@ struct carc_game {
     int8_t drawn;     /* kind drawn by the current player, or -1 */
     uint8_t pile_len; /* tiles in pile[0 .. pile_len), drawn not included */
     uint8_t ntiles, ncloisters, nmoves;
-    count_id nfrontier;
+    frontier_id nfrontier;
     uint16_t nseg; /* at most MAX_SEGMENTS - CARC_MAX_SEGMENTS_PER_TILE */
     int8_t min_x, min_y, max_x, max_y;
     uint8_t supply[CARC_MAX_PLAYERS];

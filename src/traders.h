@@ -72,68 +72,21 @@ static inline int traders_goods_points(const carc_game *g, int player)
     return g->goods_points[player];
 }
 
-#else /* the base game */
+#else /* the base game: no goods, no builder, no second tile */
 
-static inline void traders_start(carc_game *g)
-{
-    (void)g;
-}
-static inline void traders_city_completed(carc_game *g, int root, event_sink *sink)
-{
-    (void)g;
-    (void)root;
-    (void)sink;
-}
-static inline void traders_final_scoring(carc_game *g, event_sink *sink)
-{
-    (void)g;
-    (void)sink;
-}
-static inline int traders_builder_extended(const carc_game *g, int t)
-{
-    (void)g;
-    (void)t;
-    return 0;
-}
-static inline unsigned traders_pigs_on(const carc_game *g, int farm)
-{
-    (void)g;
-    (void)farm;
-    return 0;
-}
-static inline int traders_turn_again(carc_game *g, int earned, int builder)
-{
-    (void)g;
-    (void)builder;
-    return earned;
-}
-static inline int traders_second_part(const carc_game *g)
-{
-    (void)g;
-    return 0;
-}
-static inline void traders_turn_passed(carc_game *g)
-{
-    (void)g;
-}
-static inline void traders_set_second_part(carc_game *g, int second)
-{
-    (void)g;
-    (void)second;
-}
-static inline int traders_goods(const carc_game *g, int player, int type)
-{
-    (void)g;
-    (void)player;
-    (void)type;
-    return 0;
-}
-static inline int traders_goods_points(const carc_game *g, int player)
-{
-    (void)g;
-    (void)player;
-    return 0;
-}
+/* NOLINTBEGIN(misc-unused-parameters) */
+LAYOUT_STUB(void traders_start(carc_game *g), )
+LAYOUT_STUB(void traders_city_completed(carc_game *g, int root, event_sink *sink), )
+LAYOUT_STUB(void traders_final_scoring(carc_game *g, event_sink *sink), )
+LAYOUT_STUB(int traders_builder_extended(const carc_game *g, int t), 0)
+LAYOUT_STUB(unsigned traders_pigs_on(const carc_game *g, int farm), 0)
+LAYOUT_STUB(int traders_turn_again(carc_game *g, int earned, int builder), earned)
+LAYOUT_STUB(int traders_second_part(const carc_game *g), 0)
+LAYOUT_STUB(void traders_turn_passed(carc_game *g), )
+LAYOUT_STUB(void traders_set_second_part(carc_game *g, int second), )
+LAYOUT_STUB(int traders_goods(const carc_game *g, int player, int type), 0)
+LAYOUT_STUB(int traders_goods_points(const carc_game *g, int player), 0)
+/* NOLINTEND(misc-unused-parameters) */
 
 #endif
 

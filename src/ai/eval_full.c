@@ -30,7 +30,7 @@
 #include "../feature.h"
 #include "../hand.h"
 #include "../scoring.h"
-#include "../table.h"
+#include "../bounds.h"
 #include "../tiles.h"
 #include "ai.h"
 
@@ -79,15 +79,15 @@ enum {
 /* What one evaluation works out once and shares between features. */
 typedef struct eval_ctx {
     const carc_game *g;
-    int left;                          /* tiles to come: the drawn one or the hands included */
-    int pile;                          /* tiles drawn in a whole game */
-    uint8_t counts[LAYOUT_KINDS];      /* copies to come of each kind */
-    uint64_t count_lanes[COUNT_WORDS]; /* the same, laid out as carc_sig_count_lanes */
-    double per_square;                 /* completion chance of one open square, by left */
-    uint8_t fits[SIGNATURES];          /* copies that fit a signature, or UNKNOWN */
-    int fronts_known;                  /* front is filled (find_fronts) */
-    count_id front[LAYOUT_TILES][4];   /* the frontier square beside a tile's open side */
-    int ncities;                       /* open cities whose chance is known */
+    int left;                           /* tiles to come: the drawn one or the hands included */
+    int pile;                           /* tiles drawn in a whole game */
+    uint8_t counts[LAYOUT_KINDS];       /* copies to come of each kind */
+    uint64_t count_lanes[COUNT_WORDS];  /* the same, laid out as carc_sig_count_lanes */
+    double per_square;                  /* completion chance of one open square, by left */
+    uint8_t fits[SIGNATURES];           /* copies that fit a signature, or UNKNOWN */
+    int fronts_known;                   /* front is filled (find_fronts) */
+    frontier_id front[LAYOUT_TILES][4]; /* the frontier square beside a tile's open side */
+    int ncities;                        /* open cities whose chance is known */
     seg_id city_root[MAX_KNOWN_CITIES];
     double city_chance[MAX_KNOWN_CITIES];
 } eval_ctx;
@@ -120,7 +120,7 @@ typedef struct open_squares {
     int n;
     int dead; /* open into the table's edge (table=WxH without
                  table-edge-completes): never completed */
-    count_id square[MAX_OPEN_SQUARES];
+    frontier_id square[MAX_OPEN_SQUARES];
 } open_squares;
 
 /* fill_chance[n]: the chance that a square n copies to come fit is filled
@@ -169,7 +169,7 @@ static void add_square(open_squares *o, int f)
         if (o->square[i] == f)
             return;
     if (o->n < MAX_OPEN_SQUARES)
-        o->square[o->n++] = (count_id)f;
+        o->square[o->n++] = (frontier_id)f;
 }
 
 /* Fills c->front: for each frontier square, the tiles beside it learn
@@ -182,7 +182,7 @@ static void find_fronts(eval_ctx *c)
         for (int e = 0; e < 4; e++) {
             int t = g->frontier[f].neighbour[e];
             if (t != NO_TILE)
-                c->front[t][(e + 2) & 3] = (count_id)f;
+                c->front[t][(e + 2) & 3] = (frontier_id)f;
         }
     c->fronts_known = 1;
 }
@@ -211,13 +211,13 @@ static inline int squares_beyond(eval_ctx *c, const seg_node *m, unsigned side, 
 
 /* Whether segment `m` (a road's or a city's) crosses an edge of its tile
  * that faces the table's edge: a side no tile will ever match, and that
- * is no longer open on the board (table_place()). */
+ * is no longer open on the board (bounds_place()). */
 static int faces_table_edge(const carc_game *g, const seg_node *m)
 {
     const board_tile *t = &g->tiles[m->tile];
     unsigned ports = carc_seg_ports[t->kind][t->rot][seg_local(m)];
     for (int d = 0; d < 4; d++)
-        if ((ports & (2u << (3 * d))) && table_beyond(g, t->x + carc_dx[d], t->y + carc_dy[d]))
+        if ((ports & (2u << (3 * d))) && bounds_beyond(g, t->x + carc_dx[d], t->y + carc_dy[d]))
             return 1;
     return 0;
 }
@@ -235,7 +235,7 @@ static int walk_feature(eval_ctx *c, int root, int *pennants, unsigned *marks, o
     o->n = 0;
     o->dead = 0;
     /* Only a bounded table whose edge closes nothing has such sides. */
-    int bounded = g->rules.table_w && !table_edge_completes(g);
+    int bounded = g->rules.table_w && !bounds_edge_completes(g);
     int s = root;
     do {
         const seg_node *m = &g->seg[s];
@@ -356,8 +356,8 @@ static double cloister_worth(eval_ctx *c, int root, double *q)
                 continue;
             /* Beyond the table's edge: filled already (counted in `empty`)
              * with table-edge-completes, else never. */
-            int beyond = table_beyond(g, t->x + dx, t->y + dy);
-            if (beyond && table_edge_completes(g))
+            int beyond = bounds_beyond(g, t->x + dx, t->y + dy);
+            if (beyond && bounds_edge_completes(g))
                 continue;
             int f = board_frontier_at(g, t->x + dx, t->y + dy);
             double fill = beyond ? 0.0 : f >= 0 ? square_fill(c, f) : 1.0;

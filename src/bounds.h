@@ -1,25 +1,25 @@
-/* table.h: a bounded table, `table=WxH` and `table-edge-completes`
- * (table.c; not public). The start tile lies in the middle of the table;
+/* bounds.h: a bounded table, `table=WxH` and `table-edge-completes`
+ * (bounds.c; not public). The start tile lies in the middle of the table;
  * squares beyond its edge never join the frontier, so no tile is ever
  * offered or placed there. The turn code reaches this module through
  * board_place() (the new tile's squares beyond the edge, and the edges it
  * closes), the cloister count and the builder's check, each behind a test
  * of the rules, so that a game without a table runs as before. */
-#ifndef CARC_TABLE_H
-#define CARC_TABLE_H
+#ifndef CARC_BOUNDS_H
+#define CARC_BOUNDS_H
 
 #include "state.h"
 
 /* Whether square (x, y) lies beyond the edge of the game's table (never
  * without a table). */
-static inline int table_beyond(const carc_game *g, int x, int y)
+static inline int bounds_beyond(const carc_game *g, int x, int y)
 {
     int half_w = g->rules.table_w / 2, half_h = g->rules.table_h / 2;
     return g->rules.table_w && (x < -half_w || x > half_w || y < -half_h || y > half_h);
 }
 
 /* Whether the table's edge closes features (table-edge-completes). */
-static inline int table_edge_completes(const carc_game *g)
+static inline int bounds_edge_completes(const carc_game *g)
 {
     return (g->rules.flags & CARC_RULE_TABLE_EDGE_COMPLETES) != 0;
 }
@@ -28,15 +28,15 @@ static inline int table_edge_completes(const carc_game *g)
  * squares beyond the edge off the frontier and, with table-edge-completes,
  * closes the tile's road and city edges that face the edge. Returns 1 when
  * that left a road or city with no open edge. */
-int table_place(carc_game *g, int t);
+int bounds_place(carc_game *g, int t);
 /* The squares around (x, y) beyond the edge that count as filled for a
  * cloister there: 0 without table-edge-completes. */
-int table_cloister_filled(const carc_game *g, int x, int y);
+int bounds_cloister_filled(const carc_game *g, int x, int y);
 /* The open edges that the new segments `group` of `kind` at `rot` on
  * square (x, y) would close against the edge (table-edge-completes). */
-int table_edges_closed(const carc_game *g, int kind, int rot, int x, int y, unsigned group);
+int bounds_edges_closed(const carc_game *g, int kind, int rot, int x, int y, unsigned group);
 /* When `p` lies beyond the table's edge: sets the game's error to say so
  * and returns 1; else returns 0. */
-int table_placement_error(carc_game *g, carc_placement p);
+int bounds_placement_error(carc_game *g, carc_placement p);
 
 #endif

@@ -1,7 +1,7 @@
-/* table.c: a bounded table (table.h): the squares beyond its edge, and the
+/* bounds.c: a bounded table (bounds.h): the squares beyond its edge, and the
  * edge closing roads, cities and cloisters with table-edge-completes. */
 #include "state.h"
-#include "table.h"
+#include "bounds.h"
 #include "board.h"
 #include "feature.h"
 #include "tiles.h"
@@ -19,13 +19,13 @@ static int closes(unsigned kind)
     return kind == CARC_ROAD || kind == CARC_CITY;
 }
 
-int table_place(carc_game *g, int t)
+int bounds_place(carc_game *g, int t)
 {
     board_tile *bt = &g->tiles[t];
     int closed = 0;
     for (int d = 0; d < 4; d++) {
         int x = bt->x + carc_dx[d], y = bt->y + carc_dy[d];
-        if (!table_beyond(g, x, y))
+        if (!bounds_beyond(g, x, y))
             continue;
         int f = board_frontier_at(g, x, y);
         if (f >= 0) {
@@ -33,7 +33,7 @@ int table_place(carc_game *g, int t)
             g->grid[board_cell(x, y)] = 0;
         }
         bt->open &= (uint8_t) ~(1u << d); /* no frontier square there */
-        if (!table_edge_completes(g) || !closes(edge_kind(bt->kind, bt->rot, d)))
+        if (!bounds_edge_completes(g) || !closes(edge_kind(bt->kind, bt->rot, d)))
             continue;
         /* The edge matches the port facing it: one open edge fewer. */
         int seg = bt->seg_base + carc_port_seg[bt->kind][bt->rot][3 * d + 1];
@@ -44,32 +44,32 @@ int table_place(carc_game *g, int t)
     return closed;
 }
 
-int table_cloister_filled(const carc_game *g, int x, int y)
+int bounds_cloister_filled(const carc_game *g, int x, int y)
 {
-    if (!table_edge_completes(g))
+    if (!bounds_edge_completes(g))
         return 0;
     int filled = 0;
     for (int dy = -1; dy <= 1; dy++)
         for (int dx = -1; dx <= 1; dx++)
-            filled += (dx || dy) && table_beyond(g, x + dx, y + dy);
+            filled += (dx || dy) && bounds_beyond(g, x + dx, y + dy);
     return filled;
 }
 
-int table_edges_closed(const carc_game *g, int kind, int rot, int x, int y, unsigned group)
+int bounds_edges_closed(const carc_game *g, int kind, int rot, int x, int y, unsigned group)
 {
-    if (!table_edge_completes(g))
+    if (!bounds_edge_completes(g))
         return 0;
     int n = 0;
     for (int d = 0; d < 4; d++)
-        if (table_beyond(g, x + carc_dx[d], y + carc_dy[d]) && closes(edge_kind(kind, rot, d)) &&
+        if (bounds_beyond(g, x + carc_dx[d], y + carc_dy[d]) && closes(edge_kind(kind, rot, d)) &&
             ((group >> carc_port_seg[kind][rot][3 * d + 1]) & 1u))
             n++;
     return n;
 }
 
-int table_placement_error(carc_game *g, carc_placement p)
+int bounds_placement_error(carc_game *g, carc_placement p)
 {
-    if (!table_beyond(g, p.x, p.y))
+    if (!bounds_beyond(g, p.x, p.y))
         return 0;
     game_set_error(g,
                    "square %d %d is beyond the table's edge (table=%dx%d: x from %d to %d, y "
