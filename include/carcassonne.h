@@ -162,6 +162,9 @@ enum {
     CARC_RULE_START_IN_PILE = 1u << 7,        /* the start tile is the first drawn */
     CARC_RULE_TABLE_EDGE_COMPLETES = 1u << 8, /* the table's edge closes features
                                                  (with table=WxH) */
+    CARC_RULE_EXTRA_START_TILE = 1u << 9,     /* Big Box 5's separate start tile: an
+                                                 extra D starts, all 72 base tiles
+                                                 in the pile */
 };
 
 /* Limits of the valued house rules `hand=N` and `table=WxH`. */

@@ -13,10 +13,12 @@
 enum { COMPACT_MAX_PLAYERS = 6 };
 
 /* Whether a game of `players` with `rules` (NULL: the base game) has the
- * wide layout: expansions, or more players than the compact one holds. */
+ * wide layout: expansions, more players than the compact one holds, or
+ * more tiles than the base game's 72 (extra-start-tile: 73). */
 static inline int layout_wide_for(const carc_rules *rules, int players)
 {
-    return (rules && rules->expansions != 0) || players > COMPACT_MAX_PLAYERS;
+    return (rules && (rules->expansions != 0 || (rules->flags & CARC_RULE_EXTRA_START_TILE))) ||
+           players > COMPACT_MAX_PLAYERS;
 }
 
 static inline int layout_is_wide(const carc_game *g)

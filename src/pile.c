@@ -18,7 +18,10 @@ static int pile_count(const carc_rules *rules, int kind)
         return 0;
     if (river_in_game(rules))
         return river_pile_count(rules, kind, def->count);
-    int start = kind == CARC_KIND_D && !(rules->flags & CARC_RULE_START_IN_PILE);
+    /* The start tile is one of the D, unless it is drawn (start-in-pile)
+     * or an extra one (extra-start-tile). */
+    int start = kind == CARC_KIND_D &&
+                !(rules->flags & (CARC_RULE_START_IN_PILE | CARC_RULE_EXTRA_START_TILE));
     return def->count - start;
 }
 

@@ -320,12 +320,15 @@ static int is_header_key(const char *tok)
 }
 
 /* Whether `tok` starts a line of moves rather than of headers: `draw` and
- * `start` only with the rules that use them (variants.md). */
+ * `start` only with the rules that name the start tile or draws
+ * (variants.md; with extra-start-tile a `start` line is read, to be
+ * refused: its start is the extra D). */
 static int is_move_word(const reader *r, const char *tok)
 {
     return (tok[0] >= 'A' && tok[0] <= 'Z') || strcmp(tok, "discard") == 0 ||
            strcmp(tok, "end") == 0 || (r->rules.hand && strcmp(tok, "draw") == 0) ||
-           ((r->rules.flags & CARC_RULE_START_IN_PILE) && strcmp(tok, "start") == 0);
+           ((r->rules.flags & (CARC_RULE_START_IN_PILE | CARC_RULE_EXTRA_START_TILE)) &&
+            strcmp(tok, "start") == 0);
 }
 
 /* The header line whose key is the first token `key` of the line being

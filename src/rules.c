@@ -29,6 +29,7 @@ static const named_flag rule_names[] = {
     {CARC_RULE_RESHUFFLE, "reshuffle"},
     {CARC_RULE_START_IN_PILE, "start-in-pile"},
     {CARC_RULE_TABLE_EDGE_COMPLETES, "table-edge-completes"},
+    {CARC_RULE_EXTRA_START_TILE, "extra-start-tile"},
 };
 
 /* The house rules this version plays, of those it can read: a rule is added
@@ -39,7 +40,7 @@ enum {
     PLAYABLE_FLAGS = CARC_RULE_FARMS_FIRST_EDITION | CARC_RULE_SMALL_CITY |
                      CARC_RULE_NO_INCOMPLETE | CARC_RULE_BONUS_TURN | CARC_RULE_RIVER_KEEP_START |
                      CARC_RULE_OPEN_HANDS | CARC_RULE_RESHUFFLE | CARC_RULE_START_IN_PILE |
-                     CARC_RULE_TABLE_EDGE_COMPLETES,
+                     CARC_RULE_TABLE_EDGE_COMPLETES | CARC_RULE_EXTRA_START_TILE,
     PLAYABLE_HAND = CARC_MAX_HAND, /* largest hand=N played; 0: none */
     PLAYABLE_TABLE = 1,            /* whether table=WxH is played */
 };
@@ -124,6 +125,12 @@ static const char *values_error(const carc_rules *rules)
     if ((rules->flags & CARC_RULE_START_IN_PILE) && (rules->expansions & CARC_EXPANSION_RIVER))
         return "rule start-in-pile cannot be played with the river expansion (it has its own "
                "start tile)";
+    if ((rules->flags & CARC_RULE_EXTRA_START_TILE) &&
+        (rules->expansions & CARC_EXPANSION_RIVER))
+        return "rule extra-start-tile cannot be played with the river expansion (it has its own "
+               "start tile, and all 72 base tiles are in the pile already)";
+    if ((rules->flags & CARC_RULE_EXTRA_START_TILE) && (rules->flags & CARC_RULE_START_IN_PILE))
+        return "rules extra-start-tile and start-in-pile name different start tiles: choose one";
     return NULL;
 }
 

@@ -1072,6 +1072,37 @@ static const char *record_of(int c)
     return json_string_value(json_object_get(expect(c, "record.ok"), "record"));
 }
 
+/* A table of the house rule extra-start-tile: an extra D at the start,
+ * 72 tiles to play (the pile's 71 beside the drawn one: 72 without the
+ * drawn one counted, like any table), the rule in the state and in the
+ * record; a restarted server holds the same game. */
+static void test_extra_start_tile_table(void **state)
+{
+    (void)state;
+    two_players_with("[\"me\",\"open\"]", ",\"rules\":[\"extra-start-tile\"]", 1);
+    int seat = 0;
+    json_t *ev = play_turn(&seat, 0, first_with_spot, NULL);
+    assert_int_equal(json_integer_value(json_object_get(ev, "tiles_left")), 70);
+    drain(0);
+    ask_from(0, "sync", table_id, "");
+    expect(0, "sync.ok");
+    json_t *st = expect(0, "state");
+    assert_string_equal(json_string_value(json_array_get(json_object_get(st, "rules"), 0)),
+                        "extra-start-tile");
+    const char *record = record_of(0);
+    assert_non_null(strstr(record, "rules extra-start-tile\n"));
+    assert_null(strstr(record, "\nstart "));
+    json_t *again = restarted_state(tokens[0], NULL);
+    assert_string_equal(json_string_value(json_object_get(again, "digest")),
+                        json_string_value(json_object_get(st, "digest")));
+    /* Refused with the River, with the library's words. */
+    drain(2);
+    request(2, "{\"type\":\"create\",\"id\":1,\"name\":\"Ann\",\"seats\":[\"me\",\"greedy\"],"
+               "\"expansions\":[\"river\"],\"rules\":[\"extra-start-tile\"]}");
+    json_t *err = expect(2, "error");
+    assert_non_null(strstr(json_string_value(json_object_get(err, "message")), "extra-start-tile"));
+}
+
 static int count_moves(const char *record)
 {
     carc_record_error err;
@@ -3016,6 +3047,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_move_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_request_needs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reshuffle_returned, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_extra_start_tile_table, setup, teardown),
         cmocka_unit_test_setup_teardown(test_player_cannot_end, setup, teardown),
         cmocka_unit_test_setup_teardown(test_replay_on_workers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_error_counter, setup, teardown),

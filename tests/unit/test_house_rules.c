@@ -84,6 +84,8 @@ static const char *const rule_lists[] = {
      * record read with another seed once passed the wrong ones). */
     "hand=3 reshuffle table=9x9",
     "hand=2 reshuffle table=7x7 table-edge-completes",
+    "extra-start-tile",
+    "extra-start-tile hand=3 reshuffle",
 };
 
 static const uint32_t expansion_sets[] = {
@@ -439,6 +441,52 @@ static void test_start_in_pile_after_reset(void **state)
     }
 }
 
+/* extra-start-tile (Big Box 5's separate starter tile): an extra D starts
+ * at 0 0, all 72 base tiles (four D) are in the pile and all are played:
+ * 73 tiles, the wide layout; the expansions' tiles join the pile as
+ * usual; the River and start-in-pile are refused. */
+static void test_extra_start_tile(void **state)
+{
+    (void)state;
+    char err[160];
+    carc_rules rules = carc_rules_standard();
+    assert_int_equal(carc_rules_parse("extra-start-tile", &rules, err, sizeof err), CARC_OK);
+    carc_game *g = carc_game_new(2, &rules, 7);
+    carc_rules standard = carc_rules_standard();
+    carc_game *plain = carc_game_new(2, &standard, 7);
+    assert_non_null(g);
+    assert_non_null(plain);
+    carc_tile_on_board start;
+    assert_int_equal(carc_game_tile_info(g, 0, &start), CARC_OK);
+    assert_int_equal(start.kind, carc_tile_parse("D"));
+    assert_true(start.x == 0 && start.y == 0 && start.rot == 0);
+    assert_int_equal(carc_game_tile_total(g), 73);
+    assert_int_equal(carc_game_tile_total(plain), 72);
+    assert_int_equal(carc_game_kind_total(g, carc_tile_parse("D")), 4);
+    assert_int_equal(carc_game_kind_total(plain, carc_tile_parse("D")), 3);
+    assert_int_equal(carc_game_tiles_left(g, NULL), 71);             /* one drawn of 72 */
+    assert_true(carc_game_size(&rules) > carc_game_size(&standard)); /* the wide layout */
+    carc_game_free(plain);
+    carc_game_free(g);
+    /* Played to the end: 72 moves, every tile of the pile placed or discarded. */
+    g = random_game(3, &rules, 11);
+    assert_int_equal(carc_game_over(g), 1);
+    assert_int_equal(carc_game_move_count(g), 72);
+    assert_replays(g, 12);
+    carc_game_free(g);
+    rules.expansions = CARC_EXPANSION_INNS_CATHEDRALS | CARC_EXPANSION_TRADERS_BUILDERS;
+    g = carc_game_new(2, &rules, 3);
+    assert_int_equal(carc_game_tile_total(g), 73 + 18 + 24);
+    carc_game_free(g);
+    rules.expansions = CARC_EXPANSION_RIVER;
+    assert_int_equal(carc_rules_check(&rules, err, sizeof err), CARC_EINVAL);
+    assert_non_null(strstr(err, "extra-start-tile"));
+    rules.expansions = 0;
+    rules.flags |= CARC_RULE_START_IN_PILE;
+    assert_int_equal(carc_rules_check(&rules, err, sizeof err), CARC_EINVAL);
+    assert_non_null(strstr(err, "start-in-pile"));
+}
+
 /* The rules' wire form (one name a word), merging and equality: the one
  * reader the command line, the engine protocol, the server and the client
  * share. */
@@ -504,6 +552,7 @@ int main(void)
         cmocka_unit_test(test_information_set),
         cmocka_unit_test(test_seat_view),
         cmocka_unit_test(test_start_in_pile_after_reset),
+        cmocka_unit_test(test_extra_start_tile),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
