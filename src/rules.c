@@ -128,7 +128,7 @@ static const char *values_error(const carc_rules *rules)
     if ((rules->flags & CARC_RULE_EXTRA_START_TILE) &&
         (rules->expansions & CARC_EXPANSION_RIVER))
         return "rule extra-start-tile cannot be played with the river expansion (it has its own "
-               "start tile, and all 72 base tiles are in the pile already)";
+               "start tile)";
     if ((rules->flags & CARC_RULE_EXTRA_START_TILE) && (rules->flags & CARC_RULE_START_IN_PILE))
         return "rules extra-start-tile and start-in-pile name different start tiles: choose one";
     return NULL;
