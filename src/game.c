@@ -584,10 +584,11 @@ static int swap_start(carc_game *g, int old, int kind)
 carc_status carc_game_set_start(carc_game *g, int kind)
 {
     if (!(g->rules.flags & CARC_RULE_START_IN_PILE)) {
-        game_set_error(g, "%s", g->rules.flags & CARC_RULE_EXTRA_START_TILE
-                                    ? "with extra-start-tile the start tile is the extra D: "
-                                      "no 'start' line"
-                                    : "the start tile is drawn only with the rule start-in-pile");
+        game_set_error(g, "%s",
+                       g->rules.flags & CARC_RULE_EXTRA_START_TILE
+                           ? "with extra-start-tile the start tile is the extra D: "
+                             "no 'start' line"
+                           : "the start tile is drawn only with the rule start-in-pile");
         return CARC_EILLEGAL;
     }
     if (!carc_tile(kind) || kind >= LAYOUT_KINDS) {

@@ -125,8 +125,7 @@ static const char *values_error(const carc_rules *rules)
     if ((rules->flags & CARC_RULE_START_IN_PILE) && (rules->expansions & CARC_EXPANSION_RIVER))
         return "rule start-in-pile cannot be played with the river expansion (it has its own "
                "start tile)";
-    if ((rules->flags & CARC_RULE_EXTRA_START_TILE) &&
-        (rules->expansions & CARC_EXPANSION_RIVER))
+    if ((rules->flags & CARC_RULE_EXTRA_START_TILE) && (rules->expansions & CARC_EXPANSION_RIVER))
         return "rule extra-start-tile cannot be played with the river expansion (it has its own "
                "start tile)";
     if ((rules->flags & CARC_RULE_EXTRA_START_TILE) && (rules->flags & CARC_RULE_START_IN_PILE))
