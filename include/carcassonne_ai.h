@@ -12,6 +12,10 @@
  *   mcts:exact=1            the exact endgame solver (carc_exact_rank) in the
  *                           last turns, with half the time per move
  *                           (level strongest sets it)
+ *   mcts:net=FILE           guided by a learned network (.carcnet; net=default:
+ *                           the one committed in data/nets/): its priors at
+ *                           the root (PUCT, constant puct=1), its value
+ *                           blended into the evaluation (blend=0.5)
  *   vanilla-mcts            the UCT baseline of Ameneyro et al. 2020
  *   star25                  the Star2.5 expectimax baseline of Heyden 2009
  *

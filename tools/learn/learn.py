@@ -48,9 +48,11 @@ def selfplay(settings, net, seed, out):
     """Self-play of the current player into `out` (.npz): each position's
     network inputs, the search's visit shares and the final margin."""
     sp = settings["selfplay"]
-    raw = out + ".raw.npz"
-    carcassonne.selfplay(sp["games"], players=2, seed=seed, player=with_net(sp["player"], net),
-                         threads=sp.get("threads", 1), records=False, samples=raw)
+    raw = out[:-len(".npz")] + "-raw.npz"
+    if not os.path.exists(raw):  # written whole, then renamed: a stopped run redoes it
+        carcassonne.selfplay(sp["games"], players=2, seed=seed, player=with_net(sp["player"], net),
+                             threads=sp.get("threads", 1), records=False, samples=raw + "-tmp.npz")
+        os.replace(raw + "-tmp.npz", raw)
     inputs_of_samples(raw, seed, out)
     os.remove(raw)
 
@@ -58,7 +60,8 @@ def selfplay(settings, net, seed, out):
 def inputs_of_samples(raw, seed, out):
     """Replays the games of a samples file from their seeds and writes each
     position's network inputs beside its targets."""
-    s = np.load(raw)
+    with np.load(raw) as f:
+        s = {key: f[key] for key in f.files}  # an NpzFile reads an array again at each access
     n = len(s["player"])
     positions = np.zeros((n, P), np.float32)
     moves, policy, counts = [], [], np.zeros(n, np.int64)
@@ -85,14 +88,19 @@ def inputs_of_samples(raw, seed, out):
             playable = False  # the move lay outside the window: the rest is lost
         else:
             game.apply_action(action)
-    np.savez(out, positions=positions[keep], moves=np.concatenate(moves),
+    tmp = out[:-len(".npz")] + "-tmp.npz"
+    np.savez(tmp, positions=positions[keep], moves=np.concatenate(moves),
              indptr=np.concatenate([[0], np.cumsum(counts[keep])]), policy=np.concatenate(policy),
              margin=s["margin"][keep].astype(np.float32), outcome=s["outcome"][keep],
              record=s["record"][keep])
+    os.replace(tmp, out)
 
 
 def load_samples(paths):
-    parts = [np.load(p) for p in paths]
+    parts = []
+    for path in paths:
+        with np.load(path) as f:
+            parts.append({key: f[key] for key in f.files})
     offsets = np.cumsum([0] + [len(p["moves"]) for p in parts])
     return {
         "positions": np.concatenate([p["positions"] for p in parts]),
