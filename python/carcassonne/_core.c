@@ -2959,8 +2959,8 @@ static PyObject *core_net_forward(PyObject *module, PyObject *args)
     } else {
         double value = carc_net_value(n, position.buf);
         carc_net_policy(n, moves.buf, (int)rows, logits);
-        result = Py_BuildValue("(dy#)", value, (const char *)logits,
-                               (Py_ssize_t)(sizeof(float) * rows));
+        result =
+            Py_BuildValue("(dy#)", value, (const char *)logits, (Py_ssize_t)(sizeof(float) * rows));
     }
     free(logits);
     carc_net_free(n);

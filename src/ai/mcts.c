@@ -860,7 +860,7 @@ static void add_root_tile(root_info *ri, const carc_game *g, carc_game *scratch,
         ri->spots[i][0] = CARC_NO_SPOT;
         ri->prior[i][0] = (float)utility(ri, ri->base, ri->player);
         ri->logit[i][0] = 0.0f; /* the network does not rank discards */
-        best[i] = -1e299; /* below any placement's */
+        best[i] = -1e299;       /* below any placement's */
         return;
     }
     for (int k = 0; k < np && ri->nplaces < CARC_MAX_PLACEMENTS; k++) {

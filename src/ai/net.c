@@ -190,8 +190,9 @@ carc_net *carc_net_read(const void *data, size_t size, char *err, size_t errcap)
         return NULL;
     }
     if (npos != CARC_NET_POSITION_INPUTS || nmove != CARC_NET_MOVE_INPUTS) {
-        set_error(err, errcap, "made for %u position and %u move inputs; this library has %d and %d",
-                  npos, nmove, CARC_NET_POSITION_INPUTS, CARC_NET_MOVE_INPUTS);
+        set_error(err, errcap,
+                  "made for %u position and %u move inputs; this library has %d and %d", npos,
+                  nmove, CARC_NET_POSITION_INPUTS, CARC_NET_MOVE_INPUTS);
         return NULL;
     }
     float scale = read_f32(b + 20);
@@ -292,13 +293,11 @@ static void dense(const layer *ly, const float *x, float *restrict y)
 /* Stack `s` on the inputs `x`: its one output. */
 static float run_stack(const carc_net *net, int s, const float *x)
 {
-    float a[NET_MAX_WIDTH], b[NET_MAX_WIDTH];
+    float buf[2][NET_MAX_WIDTH]; /* layer l writes buf[l % 2] */
     const float *in = x;
-    float *out = a;
     for (int l = 0; l < net->depth[s]; l++) {
-        dense(&net->layers[s][l], in, out);
-        in = out;
-        out = out == a ? b : a;
+        dense(&net->layers[s][l], in, buf[l & 1]);
+        in = buf[l & 1];
     }
     return in[0];
 }
@@ -353,7 +352,7 @@ void net_position_inputs(const carc_game *g, int viewer, const double values[CAR
         rival = viewer;
     int total = carc_game_tile_total(g);
     out[IN_TILES_LEFT] = total > 0 ? (float)carc_game_tiles_left(g, NULL) / (float)total : 0.0f;
-    out[IN_TO_MOVE] = !carc_game_over(g) && carc_game_current_player(g) == viewer;
+    out[IN_TO_MOVE] = !carc_game_over(g) && carc_game_current_player(g) == viewer ? 1.0f : 0.0f;
     out[IN_PLAYERS] = (float)(players - 2) / 6.0f;
     for (int k = 0; k < AI_TERMS; k++) {
         out[IN_MY_TERMS + k] = (float)(terms[viewer][k] / term_scale);
@@ -375,8 +374,8 @@ static void patch_square(const carc_game *g, int x, int y, int me, float out[PAT
     out[0] = 1.0f;
     for (int e = 0; e < 4; e++) {
         int edge = carc_tile_edge(t.kind, t.rot, e);
-        out[1 + e] = edge == CARC_CITY;
-        out[5 + e] = edge == CARC_ROAD;
+        out[1 + e] = edge == CARC_CITY ? 1.0f : 0.0f;
+        out[5 + e] = edge == CARC_ROAD ? 1.0f : 0.0f;
     }
     if (t.follower_segment != CARC_NO_SPOT)
         out[t.follower_owner == me ? 9 : 10] = 1.0f;
@@ -403,13 +402,13 @@ void net_move_inputs(const carc_game *before, const carc_game *after, carc_move 
         m.segment < carc_tile(t.kind)->nsegments) {
         int kind = carc_tile(t.kind)->segments[m.segment].kind;
         figure = kind == CARC_ROAD ? 1 : kind == CARC_CITY ? 2 : kind == CARC_FIELD ? 3 : 4;
-        out[IN_SPECIAL_FIGURE] = m.figure != CARC_FIGURE_FOLLOWER;
+        out[IN_SPECIAL_FIGURE] = m.figure != CARC_FIGURE_FOLLOWER ? 1.0f : 0.0f;
     }
     out[IN_FIGURE + figure] = 1.0f;
+    float *square = out + IN_PATCH; /* north-west first, row by row */
     for (int dy = -1; dy <= 1; dy++)
-        for (int dx = -1; dx <= 1; dx++)
-            patch_square(after, m.place.x + dx, m.place.y + dy, me,
-                         out + IN_PATCH + ((dy + 1) * 3 + dx + 1) * PATCH_SQUARE);
+        for (int dx = -1; dx <= 1; dx++, square += PATCH_SQUARE)
+            patch_square(after, m.place.x + dx, m.place.y + dy, me, square);
 }
 
 carc_status carc_net_inputs(const carc_game *g, float position[CARC_NET_POSITION_INPUTS],

@@ -214,7 +214,8 @@ static void write_spec(carc_player *p)
     if (p->kind == AI_MCTS && o->ismcts)
         n += snprintf(s + n, cap - (size_t)n, ",ismcts=1");
     if (p->kind == AI_MCTS && o->net[0])
-        n += snprintf(s + n, cap - (size_t)n, ",net=%s,blend=%g,puct=%g", o->net, o->blend, o->puct);
+        n +=
+            snprintf(s + n, cap - (size_t)n, ",net=%s,blend=%g,puct=%g", o->net, o->blend, o->puct);
     if (p->kind == AI_STAR25)
         snprintf(s + n, cap - (size_t)n, "%cdepth=%d,probe=%d", sep, o->depth, o->probe);
 }

@@ -194,8 +194,8 @@ static void test_refuses_damage(void **state)
         memcpy(b.data, good.data, good.size);
         b.size = good.size;
         uint32_t v = edits[e].value;
-        unsigned char le[4] = {(unsigned char)v, (unsigned char)(v >> 8),
-                               (unsigned char)(v >> 16), (unsigned char)(v >> 24)};
+        unsigned char le[4] = {(unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16),
+                               (unsigned char)(v >> 24)};
         memcpy(b.data + edits[e].at, le, 4);
         reseal(&b);
         assert_refused(&b, edits[e].what);

@@ -14,6 +14,7 @@ where it stopped; state.json holds the best network and each generation's
 figures, curve.csv the same as a table. docs/learning.md explains it.
 """
 import argparse
+import copy
 import csv
 import json
 import os
@@ -182,6 +183,9 @@ def train(settings, sample_files, init, out_pt, out_net, seed):
     if init:
         net.load_state_dict(torch.load(init))
     opt = torch.optim.Adam(net.parameters(), lr=tr["lr"], weight_decay=tr["weight_decay"])
+    # The epoch with the lowest held-out loss is kept (the value head
+    # overfits within a few epochs on a generation's samples).
+    best, best_loss = None, None
     for epoch in range(tr["epochs"]):
         order = torch.randperm(len(training))
         for lo in range(0, len(training), tr["batch"]):
@@ -191,12 +195,22 @@ def train(settings, sample_files, init, out_pt, out_net, seed):
             (tr["value_weight"] * value_loss + policy_loss).backward()
             opt.step()
         figures = evaluate(net, held_out)
+        loss = tr["value_weight"] * figures[0] + figures[1]
         log(f"  epoch {epoch + 1}: held-out value MSE {figures[0]:.4f}, policy loss "
             f"{figures[1]:.4f}, agreement {figures[2]:.3f}")
+        if best_loss is None or loss < best_loss:
+            best, best_loss = (epoch + 1, figures, copy.deepcopy(net.state_dict())), loss
+    epoch, figures, state = best
+    log(f"  kept epoch {epoch}")
+    net.load_state_dict(state)
     torch.save(net.state_dict(), out_pt)
     carcnet.write(net, out_net)
-    return {"positions": n, "value_mse": figures[0], "policy_loss": figures[1],
-            "agreement": figures[2]}
+    # How well the full evaluation's own margin (input IN_MARGIN, in
+    # units of 20 points) predicts the final margin: the bar for the value head.
+    eval_mse = float(np.mean((held_out.positions[:, 31].numpy() * 20.0 / net.value_scale -
+                              held_out.margin.numpy() / net.value_scale) ** 2))
+    return {"positions": n, "epoch": epoch, "value_mse": figures[0], "eval_mse": eval_mse,
+            "policy_loss": figures[1], "agreement": figures[2]}
 
 
 # --- Matches -------------------------------------------------------------------------------
@@ -234,10 +248,11 @@ def save_state(work, state):
     os.replace(tmp, os.path.join(work, "state.json"))
     with open(os.path.join(work, "curve.csv"), "w", newline="") as f:
         w = csv.writer(f)
-        w.writerow(["generation", "positions", "value_mse", "policy_loss", "agreement",
+        w.writerow(["generation", "positions", "epoch", "value_mse", "eval_mse", "policy_loss", "agreement",
                     "vs_previous", "vs_previous_margin", "vs_plain", "vs_plain_margin", "kept"])
         for g in state["generations"]:
-            w.writerow([g["generation"], g["positions"], f"{g['value_mse']:.4f}",
+            w.writerow([g["generation"], g["positions"], g.get("epoch", ""), f"{g['value_mse']:.4f}",
+                        f"{g.get('eval_mse', float('nan')):.4f}",
                         f"{g['policy_loss']:.4f}", f"{g['agreement']:.3f}",
                         f"{g['vs_previous']:.3f}", f"{g['vs_previous_margin']:.2f}",
                         f"{g['vs_plain']:.3f}", f"{g['vs_plain_margin']:.2f}", int(g["kept"])])
