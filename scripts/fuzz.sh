@@ -18,7 +18,7 @@ move) corpus=corpus-move max_len=256 ;;
 protocol) corpus=corpus-protocol max_len=4096 dict=protocol.dict ;;
 rules) corpus=corpus-rules max_len=4200 ;;
 server_message) corpus=corpus-server_message max_len=9000 dict=server_message.dict ;;
-net) corpus=corpus-net max_len=70000 dict=net.dict ;;
+net) corpus=corpus-net max_len=8192 dict=net.dict ;;
 *) echo "fuzz.sh: unknown target '$target' (record, move, protocol, rules, server_message, net)" >&2; exit 2 ;;
 esac
 jobs=${FUZZ_JOBS:-1}
