@@ -12,6 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "net.h"
 
@@ -240,24 +243,50 @@ carc_net *carc_net_read(const void *data, size_t size, char *err, size_t errcap)
     return net;
 }
 
+/* Reads the regular file at `path` (at most CARC_NET_MAX_BYTES) into a new
+ * buffer; NULL with a message otherwise. Opened without blocking and
+ * checked before reading, so that a FIFO or a device named by a player spec
+ * never stalls the caller (a server checks specs that clients send). */
+static uint8_t *read_file(const char *path, size_t *size, char *err, size_t cap)
+{
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        set_error(err, cap, "cannot open the network %s", path);
+        return NULL;
+    }
+    struct stat st;
+    uint8_t *data = NULL;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        set_error(err, cap, "the network %s is not a regular file", path);
+    else if (st.st_size > CARC_NET_MAX_BYTES)
+        set_error(err, cap, "the network %s is larger than %d bytes", path, CARC_NET_MAX_BYTES);
+    else if (!(data = malloc((size_t)st.st_size + 1)))
+        set_error(err, cap, "out of memory reading the network %s", path);
+    size_t got = 0;
+    while (data && got < (size_t)st.st_size) {
+        ssize_t n = read(fd, data + got, (size_t)st.st_size - got);
+        if (n <= 0) {
+            set_error(err, cap, "cannot read the network %s", path);
+            free(data);
+            data = NULL;
+        } else {
+            got += (size_t)n;
+        }
+    }
+    close(fd);
+    *size = got;
+    return data;
+}
+
 carc_net *carc_net_load(const char *path, char *err, size_t errcap)
 {
     char why[200];
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        set_error(err, errcap, "cannot open the network %s", path);
-        return NULL;
-    }
-    uint8_t *data = malloc((size_t)CARC_NET_MAX_BYTES + 1);
-    size_t size = data ? fread(data, 1, (size_t)CARC_NET_MAX_BYTES + 1, f) : 0;
-    int failed = ferror(f);
-    fclose(f);
-    carc_net *net = NULL;
+    size_t size;
+    uint8_t *data = read_file(path, &size, err, errcap);
     if (!data)
-        set_error(err, errcap, "out of memory reading the network %s", path);
-    else if (failed)
-        set_error(err, errcap, "cannot read the network %s", path);
-    else if (!(net = carc_net_read(data, size, why, sizeof why)))
+        return NULL;
+    carc_net *net = carc_net_read(data, size, why, sizeof why);
+    if (!net)
         set_error(err, errcap, "the network %s: %s", path, why);
     free(data);
     return net;

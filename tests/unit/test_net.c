@@ -5,7 +5,7 @@
  * and "mcts:net=FILE" playing whole legal games, the committed network
  * (net=default) among them. tests/python/test_net.py checks the forward
  * pass against PyTorch. */
-#define _POSIX_C_SOURCE 200809L /* mkstemp, fdopen */
+#define _POSIX_C_SOURCE 200809L /* mkstemp, mkdtemp, mkfifo, fdopen */
 
 #include "support.h"
 
@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "carcassonne_ai.h"
 
@@ -210,6 +211,18 @@ static void test_refuses_damage(void **state)
     char err[200];
     assert_null(carc_net_load("/nonexistent/x.carcnet", err, sizeof err));
     assert_non_null(strstr(err, "/nonexistent/x.carcnet"));
+    /* A folder and a FIFO with no writer: refused at once, never read (a
+     * player spec may come from a server's client). */
+    assert_null(carc_net_load("/tmp", err, sizeof err));
+    assert_non_null(strstr(err, "not a regular file"));
+    char dir[] = "/tmp/test_net_XXXXXX", fifo[64];
+    assert_non_null(mkdtemp(dir));
+    snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    assert_null(carc_net_load(fifo, err, sizeof err));
+    assert_non_null(strstr(err, "not a regular file"));
+    remove(fifo);
+    remove(dir);
     free(b.data);
     free(good.data);
 }
