@@ -311,7 +311,13 @@ static void dense(const layer *ly, const float *x, float *restrict y)
         if (xi == 0.0f)
             continue;
         const float *restrict w = ly->weights + (size_t)i * (size_t)out;
-        for (int o = 0; o < out; o++)
+        int o = 0;
+        /* Blocks of a fixed 8 outputs, which -O2 vectorises (GCC's cheap
+         * cost model leaves a loop of unknown length scalar). */
+        for (; o + 8 <= out; o += 8)
+            for (int k = 0; k < 8; k++)
+                y[o + k] += xi * w[o + k];
+        for (; o < out; o++)
             y[o] += xi * w[o];
     }
     if (ly->act == ACT_RELU)
