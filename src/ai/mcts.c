@@ -51,6 +51,11 @@
  * visit of each placement (which plays it without a follower). That
  * saves about a fifth of the evaluations and changes no move.
  *
+ * With a learned network (net=FILE, net.c, docs/learning.md) the root
+ * and its figure nodes select by PUCT with the policy head's priors
+ * instead of UCB1 with widening, and every evaluation's margin is moved
+ * towards the value head's estimate by the weight `blend` (two players).
+ *
  * Threads: each thread grows its own tree from its own seed (root
  * parallelism) and the root statistics are summed. With an iteration
  * budget the split between threads is fixed, so the move depends only on
