@@ -12,6 +12,10 @@
  *   mcts:exact=1            the exact endgame solver (carc_exact_rank) in the
  *                           last turns, with half the time per move
  *                           (level strongest sets it)
+ *   mcts:net=FILE           guided by a learned network (.carcnet; net=default:
+ *                           the one committed in data/nets/): its priors at
+ *                           the root (PUCT, constant puct=1), its value
+ *                           blended into the evaluation (blend=0.5)
  *   vanilla-mcts            the UCT baseline of Ameneyro et al. 2020
  *   star25                  the Star2.5 expectimax baseline of Heyden 2009
  *
@@ -130,6 +134,49 @@ int carc_exact_rank(const carc_game *g, uint64_t max_nodes, int ms, carc_move_ev
  * (points scored plus what open features and farms will likely bring,
  * plus the worth of followers kept). Writes players() values into `out`. */
 void carc_evaluate(const carc_game *g, double out[CARC_MAX_PLAYERS]);
+
+/* --- The learned network (.carcnet) ------------------------------------------ */
+
+/* A policy-value network read from a .carcnet file (docs/learning.md
+ * describes the file byte by byte and every input). The value head
+ * estimates the final margin (the viewer's score minus the best other's)
+ * of a position from the side of the player to move; the policy head gives
+ * each legal move a logit (a softmax over a position's moves is its
+ * prior). A network is read-only once made: many players and threads may
+ * share one. The player spec "mcts:net=FILE" searches with one. */
+typedef struct carc_net carc_net;
+
+enum {
+    CARC_NET_POSITION_INPUTS = 32, /* inputs of a position (the value head) */
+    CARC_NET_MOVE_INPUTS = 138,    /* inputs of a move (the policy head) */
+    CARC_NET_MAX_BYTES = 4 << 20,  /* the largest .carcnet file read */
+};
+
+/* Makes a network from the `size` bytes of a .carcnet file at `data`.
+ * Returns NULL when the bytes are not a valid .carcnet file of this
+ * library's inputs (wrong magic, version, inputs, shapes, a value that is
+ * not finite, truncated, trailing bytes or a wrong checksum) or when out
+ * of memory, with a message in `err` (may be NULL) of `errcap` bytes.
+ * Free with carc_net_free(). */
+carc_net *carc_net_read(const void *data, size_t size, char *err, size_t errcap);
+/* carc_net_read() of the file at `path`; its message names the file. */
+carc_net *carc_net_load(const char *path, char *err, size_t errcap);
+void carc_net_free(carc_net *net);
+
+/* The inputs of `g` (not over) from the side of its player to move into
+ * `position`, and those of `moves[0 .. n)` (legal moves of `g`, as
+ * carc_legal_moves() writes them) into `move_inputs`, n rows of
+ * CARC_NET_MOVE_INPUTS (may be NULL when n is 0). Allocates a scratch game
+ * for the call. CARC_EINVAL when `g` is over or a move is not legal,
+ * CARC_ENOMEM when out of memory. */
+carc_status carc_net_inputs(const carc_game *g, float position[CARC_NET_POSITION_INPUTS],
+                            const carc_move *moves, int n, float *move_inputs);
+/* The value head on a position's inputs: the expected final margin of the
+ * player to move, in points. */
+double carc_net_value(const carc_net *net, const float position[CARC_NET_POSITION_INPUTS]);
+/* The policy head on `n` rows of move inputs: one logit each into
+ * `logits`. */
+void carc_net_policy(const carc_net *net, const float *move_inputs, int n, float *logits);
 
 #ifdef __cplusplus
 }

@@ -13,6 +13,7 @@ Environment: CARC_ROOT=DIR the repository when this folder was copied
 elsewhere; CARC_WERROR=1 turns warnings into errors (the tests set it);
 CARC_SANITIZE=1 builds with AddressSanitizer and UBSan (the ASan test).
 """
+import json
 import os
 import re
 import subprocess
@@ -91,6 +92,11 @@ class BuildWithLibrary(build_ext):
         """A file that compiles `src` in one layout (objects never collide)."""
         path = os.path.join(tmp, name + "_" + src.replace("/", "_"))
         text = '#define LAYOUT_WIDE %d\n#include "%s"\n' % (is_wide, os.path.join(ROOT, src))
+        if src == "src/ai/player.c":
+            # "mcts:net=default": the network committed with the sources,
+            # as the CMake build names it (docs/learning.md).
+            net = os.path.join(ROOT, "data", "nets", "default.carcnet")
+            text = "#define CARC_NET_DEFAULT %s\n" % json.dumps(net) + text
         if not os.path.exists(path) or open(path, encoding="utf-8").read() != text:
             with open(path, "w", encoding="utf-8") as f:
                 f.write(text)

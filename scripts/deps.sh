@@ -28,7 +28,7 @@ esac
 # tests/python): Debian's, so that it builds offline.
 if [ "${1:-}" = "--test" ]; then
     packages="$packages python3-dev python3-venv python3-setuptools python3-wheel \
-python3-numpy python3-pytest"
+python3-numpy python3-pytest python3-torch libopenblas0-pthread"
 fi
 
 missing=""

@@ -1,8 +1,8 @@
 #!/bin/sh
-# fuzz.sh [SECONDS] [record|move|protocol|rules|server_message]: long
+# fuzz.sh [SECONDS] [record|move|protocol|rules|server_message|net]: long
 # fuzzing outside CI of the record reader (default), the one-line move
 # parser, the engine protocol, the rule lists and header lines, or the
-# game server's request decoder.
+# game server's request decoder, or the .carcnet reader.
 # Builds the libFuzzer harness in build-fuzz (clang, ASan, UBSan,
 # CARC_FUZZ=ON) and runs it for SECONDS (default 600) over its seed corpus.
 # What it learns stays in tests/fuzz/CORPUS-run/ (not committed) for the
@@ -18,7 +18,8 @@ move) corpus=corpus-move max_len=256 ;;
 protocol) corpus=corpus-protocol max_len=4096 dict=protocol.dict ;;
 rules) corpus=corpus-rules max_len=4200 ;;
 server_message) corpus=corpus-server_message max_len=9000 dict=server_message.dict ;;
-*) echo "fuzz.sh: unknown target '$target' (record, move, protocol, rules, server_message)" >&2; exit 2 ;;
+net) corpus=corpus-net max_len=8192 dict=net.dict ;;
+*) echo "fuzz.sh: unknown target '$target' (record, move, protocol, rules, server_message, net)" >&2; exit 2 ;;
 esac
 jobs=${FUZZ_JOBS:-1}
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -25,10 +25,10 @@ cmake --build build-asan -j"$jobs"
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j"$jobs" \
     -E '^web\.browser$')
 
-echo "== fuzzing the record reader (${FUZZ_SECONDS:-40} s), the move parser, the rule lists, the engine protocol, the server's decoder, the PROXY header and the HTTP headers (half as long each)"
+echo "== fuzzing the record reader (${FUZZ_SECONDS:-40} s), the move parser, the rule lists, the engine protocol, the server's decoder, the PROXY header, the HTTP headers and the .carcnet reader (half as long each)"
 CC=clang cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCARC_FUZZ=ON -DCARC_FUZZ_SECONDS="${FUZZ_SECONDS:-40}" >/dev/null
 cmake --build build-fuzz -j"$jobs" --target fuzz_record fuzz_move fuzz_protocol fuzz_rules \
-    fuzz_server_message fuzz_proxy fuzz_http_headers
+    fuzz_server_message fuzz_proxy fuzz_http_headers fuzz_net
 # One fuzzer a core: each runs its own time, so two at once halve the wait.
 (cd build-fuzz && ctest --output-on-failure -j"$jobs" -R '^fuzz\.')

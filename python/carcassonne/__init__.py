@@ -19,13 +19,16 @@ from . import _checks, _core
 from .vector import OBS_PLANES, VectorGame
 
 __all__ = ["Game", "Player", "VectorGame", "selfplay", "tile_ids", "rule_names", "expansion_names", "PLANES", "GLOBALS", "FIGURE_SLOTS",
-           "rotate_board", "rotate_action", "rotate_mask"]
+           "rotate_board", "rotate_action", "rotate_mask", "net_inputs", "net_forward",
+           "NET_POSITION_INPUTS", "NET_MOVE_INPUTS"]
 
 PLANES = _core.PLANES
 GLOBALS = _core.GLOBALS
 FIGURE_SLOTS = _core.FIGURE_SLOTS
 MAX_PLAYERS = _core.MAX_PLAYERS
 MAX_HAND = _core.MAX_HAND
+NET_POSITION_INPUTS = _core.NET_POSITION_INPUTS
+NET_MOVE_INPUTS = _core.NET_MOVE_INPUTS
 
 
 _names = _checks.names
@@ -357,3 +360,28 @@ def rotate_mask(mask, board_size, k=1):
         body = np.roll(body, k, axis=2)
         out.append(np.concatenate([body.reshape(-1), block[-1:]]))
     return np.concatenate(out)
+
+
+def net_inputs(game):
+    """The learned network's inputs of `game`'s position, from the side of
+    the player to move (docs/learning.md): (position float32
+    (NET_POSITION_INPUTS,), moves float32 (n, NET_MOVE_INPUTS), actions
+    int64 (n,)), one row per legal move in the window, the library's order.
+    The C player ("mcts:net=FILE") computes the same numbers."""
+    position, moves, actions = game._net_inputs()
+    return (np.frombuffer(position, dtype=np.float32).copy(),
+            np.frombuffer(moves, dtype=np.float32).reshape(-1, NET_MOVE_INPUTS).copy(),
+            np.frombuffer(actions, dtype=np.int64).copy())
+
+
+def net_forward(net, position, moves):
+    """Runs a .carcnet network (a path or its bytes) in C on a position's
+    inputs and rows of move inputs: (value in points, logits float32 (n,)).
+    Raises ValueError with the reader's message when the file is refused."""
+    if isinstance(net, (str, os.PathLike)):
+        with open(net, "rb") as f:
+            net = f.read()
+    position = np.ascontiguousarray(position, dtype=np.float32)
+    moves = np.ascontiguousarray(moves, dtype=np.float32).reshape(-1, NET_MOVE_INPUTS)
+    value, logits = _core._net_forward(bytes(net), position.tobytes(), moves.tobytes())
+    return value, np.frombuffer(logits, dtype=np.float32).copy()

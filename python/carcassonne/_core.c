@@ -1663,6 +1663,46 @@ static PyObject *game_set_deal(GameObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
+static int legal_in_window(const carc_game *g, window w, carc_move *moves, int64_t *actions);
+
+/* _net_inputs(): the learned network's inputs (carc_net_inputs) of the
+ * mover's position and of its legal moves in the window, and those moves'
+ * actions: (position float32 bytes, moves float32 bytes, actions int64
+ * bytes), the moves in the library's order. */
+static PyObject *game_net_inputs(GameObject *self, PyObject *unused)
+{
+    (void)unused;
+    if (need_game(self) < 0)
+        return NULL;
+    if (self->chance_pending || carc_game_over(self->g)) {
+        PyErr_SetString(PyExc_ValueError, "no move to make: the game is over or at a chance node");
+        return NULL;
+    }
+    carc_move *moves = malloc(sizeof *moves * CARC_MAX_MOVES);
+    int64_t *actions = malloc(sizeof *actions * CARC_MAX_MOVES);
+    float *inputs = NULL, position[CARC_NET_POSITION_INPUTS];
+    PyObject *result = NULL;
+    int n = 0;
+    if (moves && actions) {
+        n = legal_in_window(self->g, game_window(self), moves, actions);
+        inputs = malloc(sizeof *inputs * CARC_NET_MOVE_INPUTS * (size_t)(n ? n : 1));
+    }
+    if (!inputs) {
+        PyErr_NoMemory();
+    } else if (carc_net_inputs(self->g, position, moves, n, inputs) != CARC_OK) {
+        PyErr_SetString(PyExc_RuntimeError, "carc_net_inputs failed");
+    } else {
+        result = Py_BuildValue("(y#y#y#)", (const char *)position, (Py_ssize_t)sizeof position,
+                               (const char *)inputs,
+                               (Py_ssize_t)(sizeof *inputs * CARC_NET_MOVE_INPUTS * (size_t)n),
+                               (const char *)actions, (Py_ssize_t)(sizeof *actions * (size_t)n));
+    }
+    free(moves);
+    free(actions);
+    free(inputs);
+    return result;
+}
+
 static PyMethodDef game_methods[] = {
     {"_deal", (PyCFunction)game_deal, METH_NOARGS, NULL},
     {"_resample", (PyCFunction)game_resample, METH_VARARGS, NULL},
@@ -1698,6 +1738,7 @@ static PyMethodDef game_methods[] = {
     {"window_overflow", (PyCFunction)game_window_overflow, METH_NOARGS,
      "Whether a legal move lies outside the action window."},
     {"_observe", (PyCFunction)game_observe, METH_VARARGS, NULL},
+    {"_net_inputs", (PyCFunction)game_net_inputs, METH_NOARGS, NULL},
     {NULL, NULL, 0, NULL},
 };
 
@@ -2893,10 +2934,47 @@ static PyObject *core_noop(PyObject *module, PyObject *arg)
     Py_RETURN_NONE;
 }
 
+/* _net_forward(net, position, moves): runs the .carcnet file `net`
+ * (bytes) on a position's inputs and on rows of move inputs (float32
+ * bytes): (value, logits float32 bytes). ValueError with the reader's
+ * message when the file is refused. */
+static PyObject *core_net_forward(PyObject *module, PyObject *args)
+{
+    (void)module;
+    Py_buffer net, position, moves;
+    if (!PyArg_ParseTuple(args, "y*y*y*", &net, &position, &moves))
+        return NULL;
+    PyObject *result = NULL;
+    char err[240];
+    size_t rows = (size_t)moves.len / (sizeof(float) * CARC_NET_MOVE_INPUTS);
+    carc_net *n = NULL;
+    float *logits = NULL;
+    if (position.len != (Py_ssize_t)(sizeof(float) * CARC_NET_POSITION_INPUTS) ||
+        (size_t)moves.len != rows * sizeof(float) * CARC_NET_MOVE_INPUTS) {
+        PyErr_SetString(PyExc_ValueError, "inputs of the wrong size");
+    } else if (!(n = carc_net_read(net.buf, (size_t)net.len, err, sizeof err))) {
+        PyErr_SetString(PyExc_ValueError, err);
+    } else if (!(logits = malloc(sizeof(float) * (rows ? rows : 1)))) {
+        PyErr_NoMemory();
+    } else {
+        double value = carc_net_value(n, position.buf);
+        carc_net_policy(n, moves.buf, (int)rows, logits);
+        result =
+            Py_BuildValue("(dy#)", value, (const char *)logits, (Py_ssize_t)(sizeof(float) * rows));
+    }
+    free(logits);
+    carc_net_free(n);
+    PyBuffer_Release(&net);
+    PyBuffer_Release(&position);
+    PyBuffer_Release(&moves);
+    return result;
+}
+
 static PyMethodDef core_methods[] = {
     {"selfplay", (PyCFunction)(void (*)(void))core_selfplay, METH_VARARGS | METH_KEYWORDS,
      "selfplay(games, players, seed, specs, threads=1, rules='', expansions='', records=True)"},
     {"tile_ids", core_tile_ids, METH_NOARGS, "The catalogue's tile ids, by kind."},
+    {"_net_forward", core_net_forward, METH_VARARGS, NULL},
     {"rule_names", core_rule_names, METH_NOARGS, "The rule variants' record names."},
     {"expansion_names", core_expansion_names, METH_NOARGS, "The expansions' record names."},
     {"_noop", core_noop, METH_O, "Does nothing: measures the call overhead."},
@@ -2929,6 +3007,8 @@ PyMODINIT_FUNC PyInit__core(void)
         PyModule_AddObjectRef(m, "Player", (PyObject *)&PlayerType) < 0 ||
         PyModule_AddObjectRef(m, "VectorGame", (PyObject *)&VectorType) < 0 ||
         PyModule_AddIntConstant(m, "OBS_PLANES", OBS_PLANES) < 0 ||
+        PyModule_AddIntConstant(m, "NET_POSITION_INPUTS", CARC_NET_POSITION_INPUTS) < 0 ||
+        PyModule_AddIntConstant(m, "NET_MOVE_INPUTS", CARC_NET_MOVE_INPUTS) < 0 ||
         PyModule_AddIntConstant(m, "FIGURE_SLOTS", FIGURE_SLOTS) < 0 ||
         PyModule_AddIntConstant(m, "PLANES", PLANES) < 0 ||
         PyModule_AddIntConstant(m, "GLOBALS", GLOBALS) < 0 ||

@@ -34,6 +34,12 @@ typedef struct ai_options {
      * root chooses among its held tiles), 0 (the default) plays the first
      * tile held */
     int ismcts;
+    /* mcts: the .carcnet file of a learned network (net=FILE; "" none), the
+     * weight of its value beside the evaluation's (blend, 0..1) and the
+     * weight of its priors at the root (puct, PUCT's constant) */
+    char net[104];
+    double blend;
+    double puct;
 } ai_options;
 
 enum { AI_EVAL_DEFAULT = 0, AI_EVAL_BASIC = 1, AI_EVAL_FULL = 2 };
@@ -44,7 +50,8 @@ struct carc_player {
     uint64_t seed;
     carc_rng rng;
     atomic_int stop; /* set by carc_player_stop() */
-    char spec[128];
+    carc_net *net;   /* opt.net read, owned; NULL without one */
+    char spec[256];
 };
 
 /* The full static evaluation (eval_full.c): carc_evaluate's contract (the

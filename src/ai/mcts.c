@@ -51,6 +51,11 @@
  * visit of each placement (which plays it without a follower). That
  * saves about a fifth of the evaluations and changes no move.
  *
+ * With a learned network (net=FILE, net.c, docs/learning.md) the root
+ * and its figure nodes select by PUCT with the policy head's priors
+ * instead of UCB1 with widening, and every evaluation's margin is moved
+ * towards the value head's estimate by the weight `blend` (two players).
+ *
  * Threads: each thread grows its own tree from its own seed (root
  * parallelism) and the root statistics are summed. With an iteration
  * budget the split between threads is fixed, so the move depends only on
@@ -62,6 +67,7 @@
 #include <string.h>
 
 #include "ai.h"
+#include "net.h"
 
 enum { NODE_PLACE, NODE_SPOT, NODE_CHANCE, NODE_HAND };
 
@@ -156,6 +162,16 @@ typedef struct root_info {
     /* Hand nodes below the root (a hand game, unless ismcts=0); else each
      * player there plays the tile in focus, the first of its hand. */
     int hands;
+    /* With a learned network (net=FILE): its value blended into every
+     * evaluation with weight `blend` (two players), and its priors steering
+     * the root by PUCT with constant `puct`: each placement's (the sum over
+     * its spots) and each spot's given its placement. `logit` is the
+     * policy head's, kept beside `prior` while the root is sorted. */
+    const carc_net *net;
+    double blend, puct;
+    float logit[CARC_MAX_PLACEMENTS][ROOT_SPOTS];
+    float place_prior[CARC_MAX_PLACEMENTS];
+    float spot_prior[CARC_MAX_PLACEMENTS][ROOT_SPOTS];
 } root_info;
 
 /* Sums over the iterations that began with a root move. */
@@ -206,6 +222,46 @@ static void rewards(const root_info *ri, const carc_game *g, const double v[CARC
         double w = !over ? tanh(m / spread) : m > 0 ? 1.0 : m < 0 ? -1.0 : 0.0;
         reward[p] = (1.0 - ri->win) * reward[p] + ri->win * w;
     }
+}
+
+/* --- The learned network's value ------------------------------------------------------- */
+
+/* Whether leaves of `g` are valued with the network's help. */
+static int net_values(const root_info *ri, const carc_game *g)
+{
+    return ri->net && ri->blend > 0 && ri->players == 2 && !carc_game_over(g);
+}
+
+/* Moves the margin of `v` (values of `g` by the player's evaluation)
+ * towards the network's estimate with weight `blend`, the sum of the two
+ * values kept; `full` and `terms` are the full evaluation of `g`. */
+static void blend_net_value(const root_info *ri, const carc_game *g,
+                            const double full[CARC_MAX_PLAYERS],
+                            const double terms[CARC_MAX_PLAYERS][AI_TERMS],
+                            double v[CARC_MAX_PLAYERS])
+{
+    int me = carc_game_current_player(g), other = 1 - me;
+    float in[CARC_NET_POSITION_INPUTS];
+    net_position_inputs(g, me, full, terms, in);
+    double shift = ri->blend * (carc_net_value(ri->net, in) - (v[me] - v[other])) / 2.0;
+    v[me] += shift;
+    v[other] -= shift;
+}
+
+/* The player's evaluation of `g`, blended with the network's value. */
+static void evaluate(const root_info *ri, const carc_game *g, double v[CARC_MAX_PLAYERS])
+{
+    if (!net_values(ri, g)) {
+        ri->evaluate(g, v);
+        return;
+    }
+    double full[CARC_MAX_PLAYERS], terms[CARC_MAX_PLAYERS][AI_TERMS];
+    ai_evaluate_full_terms(g, full, terms);
+    if (ri->evaluate == ai_evaluate_full)
+        memcpy(v, full, sizeof full);
+    else
+        ri->evaluate(g, v);
+    blend_net_value(ri, g, full, terms, v);
 }
 
 /* --- The tree's storage ---------------------------------------------------------------- */
@@ -334,7 +390,7 @@ static void order_placements(search *s, const carc_game *g, carc_placement *plac
         carc_game_play(s->scratch,
                        (carc_move){CARC_MOVE_PLACE, places[i], CARC_NO_SPOT, CARC_FIGURE_FOLLOWER},
                        NULL, 0, NULL);
-        s->root->evaluate(s->scratch, scores[i]);
+        evaluate(s->root, s->scratch, scores[i]);
         value[i] = utility(s->root, scores[i], me);
     }
     for (int i = 0; i < np; i++) {
@@ -484,6 +540,32 @@ static int select_option(const search *s, const node *nd)
     return best;
 }
 
+/* PUCT (AlphaZero's selection) at a node whose options have the
+ * network's priors `prior`: the mean reward plus puct * prior * sqrt(N) /
+ * (1 + n); an option not visited yet counts the node's mean reward. */
+static int select_puct(const search *s, const node *nd, const float *prior)
+{
+    const option *o = &s->tree.opts[nd->first];
+    double sum = 0.0, seen = 0.0;
+    for (int i = 0; i < nd->nopts; i++) {
+        sum += (double)o[i].reward;
+        seen += (double)o[i].visits;
+    }
+    double first = seen > 0 ? sum / seen : 0.0;
+    double root_n = sqrt((double)nd->visits + 1.0);
+    int best = 0;
+    double best_score = -1e300;
+    for (int i = 0; i < nd->nopts; i++) {
+        double mean = o[i].visits ? (double)o[i].reward / (double)o[i].visits : first;
+        double score = mean + s->root->puct * prior[i] * root_n / (1.0 + (double)o[i].visits);
+        if (score > best_score) {
+            best_score = score;
+            best = i;
+        }
+    }
+    return best;
+}
+
 /* The tile that the player to move at hand node `nd` plays from its hand
  * in `g` (the iteration's deal): each distinct tile held counts one more
  * availability; an untried one is played first (in hand order), else the
@@ -538,7 +620,7 @@ static int value_leaf(search *s, carc_game *g, double scores[CARC_MAX_PLAYERS])
     if (!exact)
         while (!carc_game_over(g))
             carc_game_play_random(g, &s->rng, 0.3, NULL);
-    s->root->evaluate(g, scores);
+    evaluate(s->root, g, scores);
     return exact;
 }
 
@@ -613,7 +695,12 @@ static void iterate(search *s)
                 break;
             nd = &t->nodes[n];
         }
-        int i = select_option(s, nd);
+        const float *prior = NULL;
+        if (ri->net && n == 0)
+            prior = ri->place_prior;
+        else if (ri->net && nd->type == NODE_SPOT && depth == 1 && root_place >= 0)
+            prior = ri->spot_prior[root_place];
+        int i = prior ? select_puct(s, nd, prior) : select_option(s, nd);
         path[depth++] = (step){n, i};
         valued = -1;
         option *o = &t->opts[nd->first + i];
@@ -718,6 +805,49 @@ static void *run_search(void *arg)
 
 /* --- The root -------------------------------------------------------------------------------- */
 
+/* A root move `m` of `g` with the network: the evaluation of its result
+ * `after` into `v` (blended) and the policy head's logit into `*logit`. */
+static void net_root_move(const root_info *ri, const carc_game *g, const carc_game *after,
+                          carc_move m, double v[CARC_MAX_PLAYERS], float *logit)
+{
+    double full[CARC_MAX_PLAYERS], terms[CARC_MAX_PLAYERS][AI_TERMS];
+    float in[CARC_NET_MOVE_INPUTS];
+    ai_evaluate_full_terms(after, full, terms);
+    net_move_inputs(g, after, m, full, terms, in);
+    carc_net_policy(ri->net, in, 1, logit);
+    if (ri->evaluate == ai_evaluate_full)
+        memcpy(v, full, sizeof full);
+    else
+        ri->evaluate(after, v);
+    if (net_values(ri, after))
+        blend_net_value(ri, after, full, terms, v);
+}
+
+/* The root's priors from the policy head's logits: a softmax over every
+ * root move, summed by placement, and each spot's share of its
+ * placement's. */
+static void root_priors(root_info *ri)
+{
+    double top = -1e300, sum = 0.0;
+    for (int i = 0; i < ri->nplaces; i++)
+        for (int j = 0; j < ri->nspots[i]; j++)
+            top = fmax(top, (double)ri->logit[i][j]);
+    for (int i = 0; i < ri->nplaces; i++) {
+        double place = 0.0;
+        for (int j = 0; j < ri->nspots[i]; j++) {
+            double e = exp((double)ri->logit[i][j] - top);
+            ri->spot_prior[i][j] = (float)e;
+            place += e;
+        }
+        for (int j = 0; j < ri->nspots[i]; j++)
+            ri->spot_prior[i][j] = (float)(ri->spot_prior[i][j] / place);
+        ri->place_prior[i] = (float)place;
+        sum += place;
+    }
+    for (int i = 0; i < ri->nplaces; i++)
+        ri->place_prior[i] = (float)(ri->place_prior[i] / sum);
+}
+
 /* Adds to `ri` the placements of `g`'s drawn tile (`tile`: 1 + its kind
  * in a hand game, else 0) with their spots ordered by the one-ply utility,
  * or its discard when it fits nowhere (hand games); `best[i]` gets each
@@ -734,7 +864,8 @@ static void add_root_tile(root_info *ri, const carc_game *g, carc_game *scratch,
         ri->nspots[i] = 1;
         ri->spots[i][0] = CARC_NO_SPOT;
         ri->prior[i][0] = (float)utility(ri, ri->base, ri->player);
-        best[i] = -1e299; /* below any placement's */
+        ri->logit[i][0] = 0.0f; /* the network does not rank discards */
+        best[i] = -1e299;       /* below any placement's */
         return;
     }
     for (int k = 0; k < np && ri->nplaces < CARC_MAX_PLACEMENTS; k++) {
@@ -752,16 +883,22 @@ static void add_root_tile(root_info *ri, const carc_game *g, carc_game *scratch,
             carc_game_copy(scratch, g);
             double v[CARC_MAX_PLAYERS];
             carc_game_play(scratch, m, NULL, 0, NULL);
-            ri->evaluate(scratch, v);
+            float logit = 0.0f;
+            if (ri->net)
+                net_root_move(ri, g, scratch, m, v, &logit);
+            else
+                ri->evaluate(scratch, v);
             double u = utility(ri, v, ri->player);
             /* Insert by prior, keeping "no follower" first. */
             int at = j;
             while (at > 1 && ri->prior[i][at - 1] < u) {
                 ri->prior[i][at] = ri->prior[i][at - 1];
+                ri->logit[i][at] = ri->logit[i][at - 1];
                 ri->spots[i][at] = ri->spots[i][at - 1];
                 at--;
             }
             ri->prior[i][at] = (float)u;
+            ri->logit[i][at] = logit;
             ri->spots[i][at] = seg;
             if (u > best[i])
                 best[i] = u;
@@ -773,16 +910,20 @@ static void add_root_tile(root_info *ri, const carc_game *g, carc_game *scratch,
  * utility; in a hand game those of every tile held (`held`: a game to hold
  * each in), so that one search weighs them all. */
 static void prepare_root(root_info *ri, const carc_game *g, carc_game *scratch, carc_game *held,
-                         ai_evaluation evaluate, const ai_options *opt)
+                         const carc_player *player)
 {
+    const ai_options *opt = &player->opt;
     ri->game = g;
-    ri->evaluate = evaluate;
+    ri->evaluate = ai_player_evaluation(player);
     ri->own = opt->own;
     ri->win = opt->win;
     ri->hands = carc_game_rules(g).hand && opt->ismcts;
-    evaluate(g, ri->base); /* for `own`, and a discard's prior */
+    ri->net = player->net;
+    ri->blend = opt->blend;
+    ri->puct = opt->puct;
     ri->player = carc_game_current_player(g);
     ri->players = carc_game_players(g);
+    evaluate(ri, g, ri->base); /* for `own`, and a discard's prior */
     ri->nplaces = 0;
     double best[CARC_MAX_PLACEMENTS];
     int hand[CARC_MAX_HAND];
@@ -804,10 +945,11 @@ static void prepare_root(root_info *ri, const carc_game *g, carc_game *scratch, 
         carc_placement p = ri->places[i];
         uint8_t nsp = ri->nspots[i], dis = ri->discard[i];
         uint8_t sp[ROOT_SPOTS];
-        float pr[ROOT_SPOTS];
+        float pr[ROOT_SPOTS], lg[ROOT_SPOTS];
         double b = best[i];
         memcpy(sp, ri->spots[i], sizeof sp);
         memcpy(pr, ri->prior[i], sizeof pr);
+        memcpy(lg, ri->logit[i], sizeof lg);
         int k = i;
         while (k > 0 && best[k - 1] < b) {
             ri->places[k] = ri->places[k - 1];
@@ -815,6 +957,7 @@ static void prepare_root(root_info *ri, const carc_game *g, carc_game *scratch, 
             ri->discard[k] = ri->discard[k - 1];
             memcpy(ri->spots[k], ri->spots[k - 1], sizeof sp);
             memcpy(ri->prior[k], ri->prior[k - 1], sizeof pr);
+            memcpy(ri->logit[k], ri->logit[k - 1], sizeof lg);
             best[k] = best[k - 1];
             k--;
         }
@@ -823,8 +966,11 @@ static void prepare_root(root_info *ri, const carc_game *g, carc_game *scratch, 
         ri->discard[k] = dis;
         memcpy(ri->spots[k], sp, sizeof sp);
         memcpy(ri->prior[k], pr, sizeof pr);
+        memcpy(ri->logit[k], lg, sizeof lg);
         best[k] = b;
     }
+    if (ri->net)
+        root_priors(ri);
 }
 
 /* --- The exhaustive endgame ---------------------------------------------------------------------
@@ -1003,7 +1149,7 @@ int ai_mcts_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int ca
         goto done;
     }
 
-    prepare_root(ri, g, scratch, held, ai_player_evaluation(p), &p->opt);
+    prepare_root(ri, g, scratch, held, p);
     if (ri->nplaces == 0)
         goto done; /* cannot be: a tile that fits nowhere has its discard */
     uint64_t base_seed = carc_rng_next(&p->rng);

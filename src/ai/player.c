@@ -25,6 +25,12 @@ static const level levels[] = {
     {"strongest", 0, 10000, 1},
 };
 
+/* net=default: the network committed with the sources (the build names
+ * its path; docs/learning.md). */
+#ifndef CARC_NET_DEFAULT
+#define CARC_NET_DEFAULT "data/nets/default.carcnet"
+#endif
+
 enum {
     /* The exact solver is tried with at most this many tiles left to draw
      * (docs/analyse.md: how many it solves in a second). */
@@ -115,6 +121,16 @@ static int parse_option(ai_kind kind, char *opt, ai_options *o, char *err, size_
             o->eval = AI_EVAL_FULL;
         else
             return set_error(err, cap, "eval must be basic or full, not '%s'", val);
+    } else if (strcmp(key, "net") == 0 && kind == AI_MCTS) {
+        if (!*val || strlen(val) >= sizeof o->net)
+            return set_error(err, cap, "net must name a .carcnet file of at most %zu characters",
+                             sizeof o->net - 1);
+        snprintf(o->net, sizeof o->net, "%s", val);
+    } else if ((strcmp(key, "blend") == 0 || strcmp(key, "puct") == 0) && kind == AI_MCTS) {
+        double *weight = key[0] == 'b' ? &o->blend : &o->puct;
+        if (parse_c(val, weight) || (key[0] == 'b' && *weight > 1.0))
+            return set_error(err, cap, "%s must be a number from 0 to %s, not '%s'", key,
+                             key[0] == 'b' ? "1" : "100", val);
     } else if (strcmp(key, "level") == 0 && kind == AI_MCTS) {
         size_t i;
         for (i = 0; i < sizeof levels / sizeof levels[0]; i++)
@@ -144,6 +160,10 @@ static void default_options(ai_kind kind, ai_options *o)
         /* Information sets in hand games: off until a match at this budget
          * says they play better (docs/strength.md, "Hidden hands"). */
         o->ismcts = 0;
+        /* With net=FILE: the network's value weighs as much as the
+         * evaluation's, its priors steer the root (docs/learning.md). */
+        o->blend = 0.5;
+        o->puct = 1.0;
         break;
     case AI_VANILLA_MCTS:
         o->iters = 100; /* Ameneyro et al.: 100 simulations per move */
@@ -193,6 +213,9 @@ static void write_spec(carc_player *p)
         n += snprintf(s + n, cap - (size_t)n, ",exact=1");
     if (p->kind == AI_MCTS && o->ismcts)
         n += snprintf(s + n, cap - (size_t)n, ",ismcts=1");
+    if (p->kind == AI_MCTS && o->net[0])
+        n +=
+            snprintf(s + n, cap - (size_t)n, ",net=%s,blend=%g,puct=%g", o->net, o->blend, o->puct);
     if (p->kind == AI_STAR25)
         snprintf(s + n, cap - (size_t)n, "%cdepth=%d,probe=%d", sep, o->depth, o->probe);
 }
@@ -252,6 +275,11 @@ carc_player *carc_player_new(const char *spec, uint64_t seed, char *err, size_t 
             opt = comma ? comma + 1 : NULL;
         }
     }
+    const char *net = strcmp(p->opt.net, "default") == 0 ? CARC_NET_DEFAULT : p->opt.net;
+    if (net[0] && !(p->net = carc_net_load(net, err, errcap))) {
+        free(p);
+        return NULL;
+    }
     atomic_init(&p->stop, 0);
     carc_player_reseed(p, seed);
     write_spec(p);
@@ -260,6 +288,8 @@ carc_player *carc_player_new(const char *spec, uint64_t seed, char *err, size_t 
 
 void carc_player_free(carc_player *p)
 {
+    if (p)
+        carc_net_free(p->net);
     free(p);
 }
 

@@ -96,11 +96,11 @@ static int search_own_choices(const carc_game *g, int ismcts, uint64_t iteration
     char err[160];
     carc_player *p = carc_player_new("mcts", 1, err, sizeof err);
     assert_non_null(p);
+    p->opt.ismcts = ismcts;
     ai_options opt = p->opt;
-    opt.ismcts = ismcts;
     root_info *ri = malloc(sizeof *ri);
     assert_non_null(ri);
-    prepare_root(ri, view, scratch, held, ai_evaluate_full, &opt);
+    prepare_root(ri, view, scratch, held, p);
     search s;
     memset(&s, 0, sizeof s);
     s.player = p;
