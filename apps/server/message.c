@@ -306,6 +306,22 @@ static msg_error get_id(json_t *root, msg_id *id, msg_problem *p)
 
 /* --- create -------------------------------------------------------------------------- */
 
+/* Whether a computer seat's spec names a network other than the one the
+ * server has (`net=default`): a client's spec must never make the server
+ * open a file of the client's choice (carc_player_new reads it). */
+static int names_other_net(const char *spec)
+{
+    for (const char *at = strstr(spec, "net="); at; at = strstr(at + 1, "net=")) {
+        if (at != spec && !strchr(":,+", at[-1]))
+            continue; /* a longer key ending in "net" */
+        const char *value = at + 4;
+        size_t len = strcspn(value, ",+");
+        if (len != strlen("default") || strncmp(value, "default", len) != 0)
+            return 1;
+    }
+    return 0;
+}
+
 static msg_error get_seats(json_t *root, msg_request *r, msg_problem *p)
 {
     json_t *seats = json_object_get(root, "seats");
@@ -330,6 +346,9 @@ static msg_error get_seats(json_t *root, msg_request *r, msg_problem *p)
             s->kind = SEAT_OPEN;
         } else if (strcmp(spec, "invite") == 0) {
             s->kind = SEAT_INVITE;
+        } else if (names_other_net(spec)) {
+            return fail(p, ERR_BAD_FIELD,
+                        "seats[%zu]: a computer seat's network is net=default on this server", i);
         } else {
             char why[120];
             carc_player *player = carc_player_new(spec, 1, why, sizeof why);

@@ -106,6 +106,15 @@ static void test_create(void **state)
     assert_int_equal(request.seats[2].kind, SEAT_INVITE);
     assert_int_equal(request.seats[3].kind, SEAT_COMPUTER);
     assert_string_equal(request.seats[3].spec, "mcts:level=easy");
+    /* The server's own network is a seat's to use. */
+    expect_ok("{\"type\":\"create\",\"seats\":[\"open\",\"mcts:iters=50,net=default\"]}");
+    assert_int_equal(request.seats[1].kind, SEAT_COMPUTER);
+    assert_string_equal(request.seats[1].spec, "mcts:iters=50,net=default");
+    expect_ok("{\"type\":\"create\",\"name\":\"Ann\",\"seats\":[\"me\",\"open\",\"invite\","
+              "\"mcts:level=easy\"],\"rules\":[\"small-city\"],\"expansions\":[],"
+              "\"info\":\"purist\",\"clock\":{\"mode\":\"fischer\",\"seconds\":300,"
+              "\"increment\":10,\"on_timeout\":\"forfeit\"},\"listed\":false,\"estimates\":false,"
+              "\"extra\":1}");
     assert_int_equal(request.rules, CARC_RULE_SMALL_CITY);
     assert_int_equal(request.expansions, 0);
     assert_int_equal(request.info, INFO_PURIST);
@@ -168,6 +177,16 @@ static void test_create_errors(void **state)
     expect_error("{\"type\":\"create\",\"seats\":[\"open\",3]}", ERR_BAD_FIELD, "seats[1]");
     expect_error("{\"type\":\"create\",\"seats\":[\"open\",\"mcts:level=silly\"]}", ERR_BAD_FIELD,
                  "seats[1]");
+    /* A client's computer seat never names a file for the server to open:
+     * only the server's own network (net=default). */
+    expect_error("{\"type\":\"create\",\"seats\":[\"open\",\"mcts:net=/etc/passwd\"]}",
+                 ERR_BAD_FIELD, "net=default");
+    expect_error("{\"type\":\"create\",\"seats\":[\"open\",\"mcts:level=easy,net=x.carcnet\"]}",
+                 ERR_BAD_FIELD, "net=default");
+    expect_error("{\"type\":\"create\",\"seats\":[\"open\",\"mcts:net=default,net=/tmp/x\"]}",
+                 ERR_BAD_FIELD, "net=default");
+    expect_error("{\"type\":\"create\",\"seats\":[\"open\",\"mcts:net=defaults\"]}", ERR_BAD_FIELD,
+                 "net=default");
     expect_error("{\"type\":\"create\",\"seats\":[\"me\",\"open\"]}", ERR_BAD_FIELD, "name");
     expect_error("{\"type\":\"create\",\"name\":\"A\",\"seats\":[\"me\",\"me\"]}", ERR_BAD_FIELD,
                  "'me'");
