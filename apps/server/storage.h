@@ -341,9 +341,9 @@ int storage_puzzle_attempt(storage *s, int64_t account, const char *puzzle, int 
  * list (at most STORED_LESSON_ID_BYTES - 1 bytes), kept once, with when it
  * was first finished; they go with the account when it is deleted.
  * storage_lessons_done(): calls `each` with every lesson `account`
- * finished, oldest first; `each` returning nonzero stops; 0, -1.
- * storage_lesson_done(): lesson `lesson` finished by `account` at `at_ms`
- * (nothing changes when it was already); 0, -1. */
+ * finished, oldest first (those of the same millisecond by id); `each` returning nonzero stops; 0,
+ * -1. storage_lesson_done(): lesson `lesson` finished by `account` at `at_ms` (nothing changes when
+ * it was already); 0, -1. */
 enum {
     STORED_LESSON_ID_BYTES = 33,
     STORED_LIST_ID_BYTES = 64, /* room for a puzzle's or a lesson's id in a list */
