@@ -469,6 +469,21 @@ static carc_player *player(const char *spec, uint64_t seed)
     return p;
 }
 
+/* Writes a puzzle set `root` (may be NULL: out of memory) to the file
+ * `out` ('-': standard output): EXIT_OK, or EXIT_INVALID said on stderr. */
+static int write_json(const json_t *root, const char *out)
+{
+    size_t flags = JSON_INDENT(1) | JSON_REAL_PRECISION(6);
+    int to_stdout = strcmp(out, "-") == 0;
+    int rc = root ? (to_stdout ? json_dumpf(root, stdout, flags) : json_dump_file(root, out, flags))
+                  : -1;
+    if (rc == 0 && to_stdout)
+        putchar('\n');
+    if (rc != 0)
+        fprintf(stderr, "carcassonne puzzles: cannot write %s\n", out);
+    return rc == 0 ? EXIT_OK : EXIT_INVALID;
+}
+
 static int write_set(const maker *m, const options *o)
 {
     char review[64], check[64];
@@ -477,17 +492,9 @@ static int write_set(const maker *m, const options *o)
     json_t *root = json_pack("{s:i, s:{s:s, s:s, s:f, s:f, s:i}, s:O}", "version", 1, "criteria",
                              "review", review, "check", check, "win_gap", WIN_GAP, "margin_gap",
                              MARGIN_GAP, "min_moves", MIN_MOVES, "puzzles", m->puzzles);
-    size_t flags = JSON_INDENT(1) | JSON_REAL_PRECISION(6);
-    const char *out = o->out ? o->out : "-";
-    int to_stdout = strcmp(out, "-") == 0;
-    int rc = root ? (to_stdout ? json_dumpf(root, stdout, flags) : json_dump_file(root, out, flags))
-                  : -1;
-    if (rc == 0 && to_stdout)
-        putchar('\n');
+    int status = write_json(root, o->out ? o->out : "-");
     json_decref(root);
-    if (rc != 0)
-        fprintf(stderr, "carcassonne puzzles: cannot write %s\n", out);
-    return rc == 0 ? EXIT_OK : EXIT_INVALID;
+    return status;
 }
 
 /* The position of puzzle `p` (its record, its tile drawn), or NULL. */
@@ -553,15 +560,9 @@ static int regoal(const options *o)
             return EXIT_INVALID;
         }
     }
-    int to_stdout = strcmp(o->out, "-") == 0;
-    size_t flags = JSON_INDENT(1) | JSON_REAL_PRECISION(6);
-    int rc = to_stdout ? json_dumpf(set, stdout, flags) : json_dump_file(set, o->out, flags);
-    if (rc == 0 && to_stdout)
-        putchar('\n');
+    int status = write_json(set, o->out);
     json_decref(set);
-    if (rc != 0)
-        fprintf(stderr, "carcassonne puzzles: cannot write %s\n", o->out);
-    return rc == 0 ? EXIT_OK : EXIT_INVALID;
+    return status;
 }
 
 int cmd_puzzles(int argc, char **argv)

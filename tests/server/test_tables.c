@@ -1047,10 +1047,7 @@ static void test_game_with_computer(void **state)
  * for client `c`. */
 static void ask_table(int c, const char *type, const char *extra)
 {
-    char text[300];
-    snprintf(text, sizeof text, "{\"type\":\"%s\",\"id\":77,\"table\":\"%s\"%s}", type, table_id,
-             extra);
-    request(c, text);
+    ask_from(c, type, table_id, extra);
 }
 
 /* The computer's answer to the last think request, a random legal move. */
