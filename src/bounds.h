@@ -9,6 +9,7 @@
 #define CARC_BOUNDS_H
 
 #include "state.h"
+#include "capability.h"
 
 /* Whether square (x, y) lies beyond the edge of the game's table (never
  * without a table). */
@@ -38,5 +39,28 @@ int bounds_edges_closed(const carc_game *g, int kind, int rot, int x, int y, uns
 /* When `p` lies beyond the table's edge: sets the game's error to say so
  * and returns 1; else returns 0. */
 int bounds_placement_error(carc_game *g, carc_placement p);
+
+/* --- The capability (capability.h) ------------------------------------------ */
+
+static inline int bounds_in_game(const carc_rules *rules)
+{
+    return rules->table_w != 0;
+}
+
+/* The digest's part: the table's size (a game without a table keeps the
+ * digest it had before tables). */
+static inline void bounds_digest_rules(digest *d, const carc_game *g)
+{
+    digest_bytes(d, (uint64_t)g->rules.table_w << 8 | g->rules.table_h, 2);
+}
+
+static const capability table_capability = {
+    .name = "table",
+    .in_game = bounds_in_game,
+    .placement_error = bounds_placement_error,
+    .edges_closed = bounds_edges_closed,
+    .cloister_filled = bounds_cloister_filled,
+    .digest_rules = bounds_digest_rules,
+};
 
 #endif

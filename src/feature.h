@@ -10,6 +10,12 @@ static inline int feature_root(const carc_game *g, int s)
 {
     return g->seg[s].parent;
 }
+/* Whether a feature of `kind` (carc_kind) is ever complete: a road, a
+ * city, a cloister; a field and a river never are. */
+static inline int feature_may_complete(unsigned kind)
+{
+    return kind != CARC_FIELD && kind != CARC_RIVER;
+}
 /* Joins the features of segments a and b; returns the root of the union. */
 int feature_union(carc_game *g, int a, int b);
 /* Distinct tiles of the feature rooted at `root`, its pennants and the

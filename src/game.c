@@ -1,44 +1,34 @@
 /* game.c: a game's life: set-up and copies, the turn (a move played, what
  * it completed scored, the next tile drawn), the end of the game, scores
- * and history. The pile is pile.c's, the moves moves.c's, The River's
- * rules river.c's. */
+ * and history. The tiles come from the tile source (source.h), the moves
+ * are moves.c's; expansions and house rules join through the hooks of
+ * their capabilities (capabilities.h), named nowhere here. */
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "state.h"
 #include "board.h"
+#include "capabilities.h"
+#include "digest.h"
 #include "feature.h"
 #include "figures.h"
-#include "hand.h"
 #include "layout_of.h"
 #include "moves.h"
-#include "pile.h"
-#include "river.h"
 #include "scoring.h"
-#include "bounds.h"
+#include "source.h"
 #include "tiles.h"
-#include "traders.h"
 
 /* --- Set-up and copies ----------------------------------------------------- */
 
 static void update_cloisters(carc_game *g, int t, event_sink *sink);
 
-/* Places the start tile (start-in-pile: the pile's first tile) and lays
- * out the pile. */
-static void place_start(carc_game *g)
+/* Places the start tile at 0 0. */
+static void place_start(carc_game *g, int kind)
 {
-    int closed, start_in_pile = (g->rules.flags & CARC_RULE_START_IN_PILE) != 0;
-    /* The deal reads the river pile's count: set before a start-in-pile
-     * deal (a game without the river; a reset game's count is stale). */
-    if (start_in_pile)
-        river_start(g);
-    int kind = start_in_pile ? pile_draw_start(g) : pile_start_kind(&g->rules);
+    int closed;
     board_place(g, kind, 0, 0, 0, -1, &closed);
     update_cloisters(g, 0, NULL); /* a cloister drawn as the start tile */
-    river_start(g);
-    if (!start_in_pile)
-        pile_deal(g);
 }
 
 static carc_status start_game(carc_game *g, int players, const carc_rules *rules, uint64_t seed,
@@ -71,14 +61,12 @@ static carc_status start_game(carc_game *g, int players, const carc_rules *rules
     g->nmoves = 0;
     memset(g->supply, CARC_FOLLOWERS, sizeof g->supply);
     figures_start(g);
-    traders_start(g);
+    caps_start(g);
     memset(g->score, 0, sizeof g->score);
     memset(g->score_by_kind, 0, sizeof g->score_by_kind);
     board_clear(g, fresh);
-    place_start(g);
-    hand_start(g);
-    if (!hand_in_game(&g->rules))
-        pile_draw(g);
+    place_start(g, source_start_tile(g));
+    source_deal(g);
     g->error[0] = '\0';
     return CARC_OK;
 }
@@ -110,8 +98,7 @@ carc_status carc_game_copy(carc_game *dst, const carc_game *src)
         return CARC_OK;
     memcpy(dst, src, offsetof(carc_game, seg));
     memcpy(dst->seg, src->seg, src->nseg * sizeof src->seg[0]);
-    if (hand_in_game(&src->rules))
-        dst->hand = src->hand;
+    source_copy(dst, src);
     dst->error[0] = '\0';
     return CARC_OK;
 }
@@ -182,59 +169,19 @@ void carc_game_public_view(carc_game *dst, const carc_game *src, uint64_t seed)
         carc_game_shuffle_hidden(dst, seed);
 }
 
-/* FNV-1a 64 of the digest's bytes, see carcassonne.h. */
-typedef struct digest {
-    uint64_t h;
-} digest;
-
-static void digest_bytes(digest *d, uint64_t v, int bytes)
-{
-    for (int i = 0; i < bytes; i++) {
-        d->h ^= (v >> (8 * i)) & 0xFFu;
-        d->h *= 0x100000001B3ull;
-    }
-}
-
-/* The hands' part of the digest: N, each hand's size, and with open-hands
- * its tiles in order (hidden tiles are no public state). */
-static void digest_hands(digest *d, const carc_game *g)
-{
-    digest_bytes(d, g->rules.hand, 1);
-    for (int p = 0; p < g->nplayers; p++) {
-        digest_bytes(d, g->hand.size[p], 1);
-        for (int i = 0; !hand_hidden(&g->rules) && i < g->hand.size[p]; i++)
-            digest_bytes(d, g->hand.tiles[p][i], 1);
-    }
-}
-
-/* Tiles of `kind` that no seat has seen: the pile's, and with hidden
- * hands the hands' too. */
-static int unseen(const carc_game *g, int kind)
-{
-    int n = g->left[kind];
-    for (int p = 0; hand_hidden(&g->rules) && p < g->nplayers; p++)
-        for (int i = 0; i < g->hand.size[p]; i++)
-            n += g->hand.tiles[p][i] == kind;
-    return n;
-}
-
 uint64_t carc_game_digest(const carc_game *g)
 {
     digest d = {0xCBF29CE484222325ull};
-    int hands = hand_in_game(&g->rules);
     /* The version of this byte sequence: 3 and 4 with a hand. */
-    digest_bytes(&d, 1 + LAYOUT_WIDE + 2 * (uint64_t)hands, 1);
+    digest_bytes(&d, 1 + LAYOUT_WIDE + (uint64_t)source_digest_version(g), 1);
     digest_bytes(&d, g->nplayers, 1);
     digest_bytes(&d, g->rules.flags, 4);
     if (LAYOUT_WIDE)
         digest_bytes(&d, g->rules.expansions, 4);
-    if (hands)
-        digest_hands(&d, g);
-    if (g->rules.table_w) /* a bounded table: its size (none: as before) */
-        digest_bytes(&d, (uint64_t)g->rules.table_w << 8 | g->rules.table_h, 2);
+    source_digest(&d, g);
+    caps_digest_rules(&d, g);
     digest_bytes(&d, g->current, 1);
-    int drawn_public = !g->over && !hand_hidden(&g->rules);
-    digest_bytes(&d, drawn_public ? (uint8_t)g->drawn : 255u, 1);
+    digest_bytes(&d, source_drawn_public(g) ? (uint8_t)g->drawn : 255u, 1);
     digest_bytes(&d, g->over, 1);
     digest_bytes(&d, g->ended_early, 1);
     digest_bytes(&d, g->nmoves, 2);
@@ -244,7 +191,7 @@ uint64_t carc_game_digest(const carc_game *g)
     if (LAYOUT_WIDE)
         digest_bytes(&d, (uint64_t)kinds, 1);
     for (int k = 0; k < kinds && k < LAYOUT_KINDS; k++)
-        digest_bytes(&d, hands ? (uint64_t)unseen(g, k) : g->left[k], 1);
+        digest_bytes(&d, (uint64_t)source_unseen(g, k), 1);
     for (int p = 0; p < g->nplayers; p++) {
         digest_bytes(&d, (uint32_t)g->score[p], 4);
         digest_bytes(&d, g->supply[p], 1);
@@ -252,12 +199,9 @@ uint64_t carc_game_digest(const carc_game *g)
         if (figures_extra_in_game(&g->rules))
             for (int f = CARC_FIGURE_LARGE; f < CARC_FIGURES; f++)
                 digest_bytes(&d, (uint64_t)figures_left(g, p, f), 1);
-        if (figures_traders_in_game(&g->rules))
-            for (int k = 0; k < CARC_GOODS_TYPES; k++)
-                digest_bytes(&d, (uint64_t)traders_goods(g, p, k), 1);
+        caps_digest_player(&d, g, p);
     }
-    if (figures_traders_in_game(&g->rules))
-        digest_bytes(&d, (uint64_t)traders_second_part(g), 1);
+    caps_digest_game(&d, g);
     digest_bytes(&d, g->ntiles, 1);
     for (int t = 0; t < g->ntiles; t++) {
         const board_tile *bt = &g->tiles[t];
@@ -295,7 +239,7 @@ static void update_cloisters(carc_game *g, int t, event_sink *sink)
             for (int dx = -1; dx <= 1; dx++)
                 if ((dx || dy) && board_tile_at(g, bt->x + dx, bt->y + dy) >= 0)
                     neighbours++;
-        neighbours += bounds_cloister_filled(g, bt->x, bt->y);
+        neighbours += caps_cloister_filled(g, bt->x, bt->y);
         seg_node *node = &g->seg[bt->seg_base + cs];
         node->root = (node->root & ~(root_word)ROOT_OPEN_FIELD) | (root_word)(8 - neighbours)
                                                                       << ROOT_OPEN_SHIFT;
@@ -362,23 +306,7 @@ static void record_move(carc_game *g, const move_fields *m)
     h->move.place.rot = (uint8_t)m->rot;
     h->move.segment = (uint8_t)m->segment;
     h->move.figure = (uint8_t)m->figure;
-    h->move.place.tile = hand_in_game(&g->rules) ? (uint8_t)(g->drawn + 1) : 0;
-}
-
-static int surrounded(const carc_game *g, int x, int y)
-{
-    for (int d = 0; d < 4; d++)
-        if (board_tile_at(g, x + carc_dx[d], y + carc_dy[d]) < 0)
-            return 0;
-    return 1;
-}
-
-/* reshuffle without a hand: whether the drawn tile and every tile left fit
- * nowhere (a river tile is set aside instead). */
-static int nothing_fits(const carc_game *g)
-{
-    return (g->rules.flags & CARC_RULE_RESHUFFLE) && !river_is_kind(g->drawn) &&
-           !moves_kind_fits(g, g->drawn) && !pile_any_fits(g);
+    h->move.place.tile = source_move_tile(g);
 }
 
 static void game_over(carc_game *g, event_sink *sink)
@@ -387,101 +315,34 @@ static void game_over(carc_game *g, event_sink *sink)
     score_final(g, sink);
 }
 
-/* Draws the next tile; with an empty pile the game ends (with reshuffle,
- * also when nothing left fits: the drawn tile goes back among them). */
-static void end_turn(carc_game *g, int same_player, event_sink *sink)
-{
-    if (!same_player) {
-        int next = g->current + 1;
-        g->current = (uint8_t)(next == g->nplayers ? 0 : next); /* no division */
-    }
-    pile_draw(g);
-    if (g->drawn >= 0 && nothing_fits(g))
-        pile_put_back_drawn(g);
-    if (g->drawn < 0)
-        game_over(g, sink);
-}
-
-/* --- The turn with a hand (hand.h) --------------------------------------------- */
-
-/* The draws after the current player's move, then the next player with a
- * move (the current one again when `again`); none: the game ends. */
-static void hand_end_turn(carc_game *g, const move_fields *m, int again, int builder,
-                          event_sink *sink)
-{
-    int p = g->current;
-    if (m->type == CARC_MOVE_PLACE && !(again && builder))
-        hand_draw_up(g, p);
-    else if (m->type == CARC_MOVE_PLACE && g->hand.size[p] == 0)
-        hand_draw_one(g, p); /* hand=1: the builder's second tile */
-    int from = again || m->type == CARC_MOVE_DISCARD ? p : (p + 1) % g->nplayers;
-    if (hand_pass_turn(g, p, from))
-        return;
-    g->drawn = -1;
-    game_over(g, sink);
-}
-
-/* A hand tile (the drawn tile) that fits nowhere leaves the hand: back
- * into the pile with reshuffle, else set aside; one tile replaces it. */
-static void hand_discard(carc_game *g)
-{
-    int p = g->current;
-    hand_take(g, p, g->drawn);
-    if (pile_may_return(g, g->drawn))
-        pile_return(g, g->drawn);
-    hand_draw_one(g, p);
-}
-
 /* Plays `m`, which must be legal; a placement goes on frontier square
  * `square`. */
 static void play_legal_move(carc_game *g, const move_fields *m, event_sink *sink)
 {
     record_move(g, m);
-    int again = 1, builder = 0, hands = hand_in_game(&g->rules);
-    if (m->type == CARC_MOVE_DISCARD && hands)
-        hand_discard(g);
-    else if (m->type == CARC_MOVE_DISCARD && pile_may_return(g, g->drawn)) {
-        pile_return(g, g->drawn);
-        g->drawn = -1;
-    }
-    if (m->type == CARC_MOVE_PLACE) {
-        if (hands)
-            hand_take(g, g->current, g->drawn);
+    unsigned turn = TURN_AGAIN; /* a discard: the player draws again */
+    if (m->type == CARC_MOVE_DISCARD) {
+        source_discard(g);
+    } else {
+        source_take(g);
         int closed;
         int t = board_place(g, g->drawn, m->x, m->y, m->rot, m->square, &closed);
-        if (river_is_kind(g->drawn))
-            river_advance(g, g->drawn, m->rot, m->x, m->y);
-        /* Before the new figure: a builder placed now gives no second tile. */
-        builder = traders_builder_extended(g, t);
+        unsigned earned = caps_placed(g, t, m); /* before the new figure */
         if (m->segment != CARC_NO_SPOT)
             deploy(g, t, m->segment, m->figure);
         if (closed)
             score_roads_and_cities(g, t, sink);
         update_cloisters(g, t, sink);
-        again = (g->rules.flags & CARC_RULE_BONUS_TURN) && surrounded(g, m->x, m->y);
-        again = traders_turn_again(g, again, builder);
+        turn = caps_turn_end(g, m, earned);
     }
-    if (hands)
-        hand_end_turn(g, m, again, builder, sink);
-    else
-        end_turn(g, again, sink);
+    if (!source_next_turn(g, m, turn))
+        game_over(g, sink);
 }
 
-/* Makes the drawn tile the tile that `m` names (carc_placement.tile): with
- * a hand, any tile of the current player's hand. */
+/* Makes the drawn tile the tile that `m` names (carc_placement.tile). */
 static carc_status hold_move_tile(carc_game *g, carc_move m)
 {
-    if (m.place.tile == 0)
-        return CARC_OK;
-    int kind = m.place.tile - 1;
-    if (hand_in_game(&g->rules))
-        return carc_game_hold_tile(g, kind);
-    if (kind != g->drawn) {
-        game_set_error(g, "tile %s is not the drawn tile %s", carc_tile_id(kind),
-                       carc_tile_id(g->drawn));
-        return CARC_EILLEGAL;
-    }
-    return CARC_OK;
+    return m.place.tile == 0 ? CARC_OK : source_hold(g, m.place.tile - 1);
 }
 
 carc_status carc_game_play(carc_game *g, carc_move m, carc_event *events, int cap, int *nevents)
@@ -517,13 +378,12 @@ carc_status carc_game_play_random(carc_game *g, carc_rng *r, double follower_cha
         game_set_error(g, "the game is over");
         return CARC_EOVER;
     }
-    if (hand_in_game(&g->rules))
-        hand_hold_random(g, r);
+    source_hold_random(g, r);
     move_fields f;
     moves_random(g, r, follower_chance, &f);
     if (played) {
         *played = move_of(&f);
-        played->place.tile = hand_in_game(&g->rules) ? (uint8_t)(g->drawn + 1) : 0;
+        played->place.tile = source_move_tile(g);
     }
     play_legal_move(g, &f, NULL);
     return CARC_OK;
@@ -542,8 +402,7 @@ carc_status carc_game_finish(carc_game *g, carc_event *events, int cap, int *nev
     g->ended_early = 1;
     /* The drawn tile was never played: back into the pile, so that what is
      * left after an `end` (and the digest) does not depend on the deal. */
-    if (g->drawn >= 0 && !hand_in_game(&g->rules))
-        pile_put_back_drawn(g);
+    source_finish(g);
     score_final(g, &sink);
     if (nevents)
         *nevents = sink.count;
@@ -552,64 +411,25 @@ carc_status carc_game_finish(carc_game *g, carc_event *events, int cap, int *nev
 
 /* --- start-in-pile: the record's start tile ------------------------------------ */
 
-/* Puts `old`, the start tile, where the tile `kind` is still to be drawn
- * (the pile, the drawn tile, a hand and its draw log); 0 when none is. */
-static int swap_start(carc_game *g, int old, int kind)
-{
-    for (int i = 0; i < g->pile_len; i++)
-        if (g->pile[i] == kind) {
-            g->pile[i] = (uint8_t)old;
-            g->left[old]++;
-            g->left[kind]--;
-            return 1;
-        }
-    if (!hand_in_game(&g->rules) && g->drawn == kind) {
-        g->drawn = (int8_t)old;
-        return 1;
-    }
-    hand_state *h = &g->hand;
-    for (int d = 0; hand_in_game(&g->rules) && d < h->ndraws; d++) {
-        draw_entry *e = &h->log[d];
-        if (e->kind != kind || !hand_holds(g, e->player, kind))
-            continue;
-        hand_take(g, e->player, kind);
-        h->tiles[e->player][h->size[e->player]++] = (uint8_t)old;
-        e->kind = (uint8_t)old;
-        hand_focus_first(g);
-        return 1;
-    }
-    return 0;
-}
-
 carc_status carc_game_set_start(carc_game *g, int kind)
 {
-    if (!(g->rules.flags & CARC_RULE_START_IN_PILE)) {
-        game_set_error(g, "%s",
-                       g->rules.flags & CARC_RULE_EXTRA_START_TILE
-                           ? "with extra-start-tile the start tile is the extra D: "
-                             "no 'start' line"
-                           : "the start tile is drawn only with the rule start-in-pile");
+    if (source_start_error(g) != CARC_OK)
         return CARC_EILLEGAL;
-    }
     if (!carc_tile(kind) || kind >= LAYOUT_KINDS) {
         game_set_error(g, "no tile kind %d", kind);
         return CARC_EINVAL;
     }
-    if (g->nmoves > 0 || g->over || (hand_in_game(&g->rules) && g->hand.named > 0)) {
-        game_set_error(g, "the start tile is named before the first draw and move");
+    if (source_start_too_late(g) != CARC_OK)
         return CARC_EILLEGAL;
-    }
     int old = g->tiles[0].kind;
     if (old == kind)
         return CARC_OK;
-    if (!swap_start(g, old, kind)) {
+    if (!source_swap_start(g, old, kind)) {
         game_set_error(g, "no tile %s is left in the supply", carc_tile_id(kind));
         return CARC_EILLEGAL;
     }
-    int closed;
     board_clear(g, 0);
-    board_place(g, kind, 0, 0, 0, -1, &closed);
-    update_cloisters(g, 0, NULL);
+    place_start(g, kind);
     return CARC_OK;
 }
 
@@ -642,23 +462,6 @@ int carc_game_figures(const carc_game *g, int player, int figure)
     if (!valid_player(g, player) || figure < 0 || figure >= CARC_FIGURES)
         return 0;
     return figures_left(g, player, figure);
-}
-
-int carc_game_goods(const carc_game *g, int player, int type)
-{
-    if (!valid_player(g, player) || type < 0 || type >= CARC_GOODS_TYPES)
-        return 0;
-    return traders_goods(g, player, type);
-}
-
-int carc_game_goods_points(const carc_game *g, int player)
-{
-    return valid_player(g, player) ? traders_goods_points(g, player) : 0;
-}
-
-int carc_game_second_part(const carc_game *g)
-{
-    return traders_second_part(g);
 }
 
 unsigned carc_game_leaders(const carc_game *g)

@@ -391,3 +391,27 @@ void carc_game_seat_view(carc_game *dst, const carc_game *src, int seat, uint64_
     else
         hand_deal_hidden(dst, seat); /* reshuffle: tiles left in hands */
 }
+
+int hand_next_turn(carc_game *g, const move_fields *m, unsigned turn)
+{
+    int p = g->current, again = (turn & TURN_AGAIN) != 0;
+    int second_tile = again && (turn & TURN_SECOND_TILE);
+    if (m->type == CARC_MOVE_PLACE && !second_tile)
+        hand_draw_up(g, p);
+    else if (m->type == CARC_MOVE_PLACE && g->hand.size[p] == 0)
+        hand_draw_one(g, p); /* hand=1: the builder's second tile */
+    int from = again || m->type == CARC_MOVE_DISCARD ? p : (p + 1) % g->nplayers;
+    if (hand_pass_turn(g, p, from))
+        return 1;
+    g->drawn = -1;
+    return 0;
+}
+
+void hand_discard(carc_game *g)
+{
+    int p = g->current;
+    hand_take(g, p, g->drawn);
+    if (pile_may_return(g, g->drawn))
+        pile_return(g, g->drawn);
+    hand_draw_one(g, p);
+}

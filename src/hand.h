@@ -9,6 +9,7 @@
 #define CARC_HAND_H
 
 #include "state.h"
+#include "moves.h"
 
 static inline int hand_in_game(const carc_rules *rules)
 {
@@ -58,5 +59,15 @@ int hand_tiles(const carc_game *g);
  * seat has not seen (the pile and those hands), with `g->rng`; the pile is
  * then laid out from the counts and must be shuffled by the caller. */
 void hand_deal_hidden(carc_game *g, int seat);
+
+/* The end of a turn in a hand game, after move `m` with `turn` (TURN_*
+ * bits, capability.h): the mover draws up (not between the two parts of
+ * one turn), then the next player with a move plays (the mover again with
+ * TURN_AGAIN or after a discard). Returns 0, the drawn tile -1, when
+ * nobody has a move. */
+int hand_next_turn(carc_game *g, const move_fields *m, unsigned turn);
+/* The drawn tile fits nowhere: it leaves the hand, back into the pile
+ * with reshuffle, else set aside; one tile replaces it. */
+void hand_discard(carc_game *g);
 
 #endif

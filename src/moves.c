@@ -6,22 +6,22 @@
 
 #include "moves.h"
 #include "board.h"
+#include "capabilities.h"
 #include "feature.h"
 #include "figures.h"
-#include "hand.h"
-#include "river.h"
-#include "bounds.h"
+#include "source.h"
 #include "tiles.h"
 
-/* Rotations of the drawn tile that may go on frontier square `f`. A river
- * tile goes only on the river's open end: the loops over the frontier ask
- * river_is_kind() once, before they start, and take the river's square
- * alone (river_squares), so that the base game's loops stay plain table
+/* Rotations of the drawn tile that may go on frontier square `f`. A tile
+ * that a capability places itself (a river tile: only on the river's open
+ * end) is asked of it: the loops over the frontier ask caps_owns_kind()
+ * once, before they start, and take the capability's squares alone
+ * (caps_squares), so that the base game's loops stay plain table
  * lookups. */
 static unsigned square_fits_kind(const carc_game *g, int f, int kind)
 {
-    if (river_is_kind(kind))
-        return river_rotations_of(g, f, kind);
+    if (caps_owns_kind(g, kind))
+        return caps_rotations(g, f, kind);
     return carc_fits[kind][g->frontier[f].sig];
 }
 
@@ -32,9 +32,10 @@ static unsigned square_fits(const carc_game *g, int f)
 
 int moves_kind_fits(const carc_game *g, int kind)
 {
-    if (river_is_kind(kind)) {
-        int f = river_open_square(g);
-        return f >= 0 && river_rotations_of(g, f, kind) != 0;
+    if (caps_owns_kind(g, kind)) {
+        int lo, hi;
+        caps_squares_of(g, kind, &lo, &hi);
+        return lo < hi && caps_rotations(g, lo, kind) != 0;
     }
     return ((g->placements[kind >> 2] >> (16 * (kind & 3))) & 0xFFFFu) != 0;
 }
@@ -44,14 +45,6 @@ int carc_game_kind_fits(const carc_game *g, int kind)
     if (g->over || kind < 0 || kind >= LAYOUT_KINDS || carc_game_kind_total(g, kind) == 0)
         return 0;
     return moves_kind_fits(g, kind);
-}
-
-/* The frontier squares [*lo, *hi) where the drawn river tile may go. */
-static void river_squares(const carc_game *g, int *lo, int *hi)
-{
-    int f = river_open_square(g);
-    *lo = f < 0 ? 0 : f;
-    *hi = f < 0 ? 0 : f + 1;
 }
 
 /* Writes the placements of frontier square `sq` at `out`, rotations
@@ -68,12 +61,12 @@ static void river_squares(const carc_game *g, int *lo, int *hi)
 static int write_placements(const carc_game *g, carc_placement *out)
 {
     int n = 0;
-    if (river_is_kind(g->drawn)) {
+    if (caps_owns_kind(g, g->drawn)) {
         int lo, hi;
-        river_squares(g, &lo, &hi);
-        if (lo < hi) {
-            unsigned rots = river_rotations(g, lo);
-            WRITE_SQUARE(out, n, &g->frontier[lo], rots)
+        caps_squares_of(g, g->drawn, &lo, &hi);
+        for (int f = lo; f < hi; f++) {
+            unsigned rots = caps_rotations(g, f, g->drawn);
+            WRITE_SQUARE(out, n, &g->frontier[f], rots)
         }
         return n;
     }
@@ -104,8 +97,8 @@ static int placement_count(const carc_game *g)
 {
     if (g->over)
         return 0;
-    if (river_is_kind(g->drawn))
-        return river_placement_count(g);
+    if (caps_owns_kind(g, g->drawn))
+        return caps_placement_count(g);
     return (int)((g->placements[g->drawn >> 2] >> (16 * (g->drawn & 3))) & 0xFFFFu);
 }
 
@@ -210,7 +203,7 @@ static unsigned free_of(const carc_game *g, int kind, const touched *t)
         if (seg_followers(&g->seg[t->roots[i]]))
             occupied |= t->touching[i];
     unsigned all = (1u << carc_tile_data[kind].nsegments) - 1;
-    return all & ~spread(t, occupied) & ~river_segments(kind);
+    return all & ~spread(t, occupied) & ~caps_no_figure_segments(g, kind);
 }
 
 /* The free segments (above) of `kind` placed at `rot` on frontier square
@@ -238,7 +231,7 @@ static int open_after(const carc_game *g, int kind, int rot, int square, const t
     for (int d = 0; d < 4; d++) /* a matched edge closes one edge on each side */
         if (sq->neighbour[d] != NO_TILE && ((group >> own[3 * d + 1]) & 1u))
             open -= 2;
-    return open - bounds_edges_closed(g, kind, rot, sq->x, sq->y, group);
+    return open - caps_edges_closed(g, kind, rot, sq->x, sq->y, group);
 }
 
 /* Traders & Builders: the local segments on which the current player's
@@ -340,7 +333,7 @@ carc_move carc_move_canonical(const carc_game *g, carc_move m)
  * hand, else 1 + the held tile's kind. */
 static uint8_t held_tile(const carc_game *g)
 {
-    return hand_in_game(&g->rules) ? (uint8_t)(g->drawn + 1) : 0;
+    return source_move_tile(g);
 }
 
 /* Stores `m` at out[n] when there is room; returns n + 1. */
@@ -408,8 +401,8 @@ static int kind_moves(const carc_game *g, int kind, uint8_t tile, carc_move *out
 {
     int first = n, lo = 0, hi = g->nfrontier;
     unsigned distinct = carc_distinct_rotations[kind];
-    if (river_is_kind(kind))
-        river_squares(g, &lo, &hi);
+    if (caps_owns_kind(g, kind))
+        caps_squares_of(g, kind, &lo, &hi);
     for (int f = lo; f < hi; f++) {
         const frontier_square *sq = &g->frontier[f];
         for (unsigned rots = square_fits_kind(g, f, kind) & distinct; rots; rots &= rots - 1) {
@@ -439,15 +432,10 @@ int carc_legal_moves(const carc_game *g, carc_move *out, int cap)
 {
     if (g->over)
         return 0;
-    if (!hand_in_game(&g->rules))
-        return kind_moves(g, g->drawn, 0, out, cap, 0);
-    int n = 0, p = g->current;
-    for (int i = 0; i < g->hand.size[p]; i++) {
-        int kind = g->hand.tiles[p][i], seen = 0;
-        for (int j = 0; j < i; j++)
-            seen |= g->hand.tiles[p][j] == kind;
-        if (!seen)
-            n = kind_moves(g, kind, (uint8_t)(kind + 1), out, cap, n);
+    int kinds[CARC_MAX_KINDS], nkinds = source_playable_kinds(g, kinds), n = 0;
+    for (int i = 0; i < nkinds; i++) {
+        uint8_t tile = source_is_hand(g) ? (uint8_t)(kinds[i] + 1) : 0;
+        n = kind_moves(g, kinds[i], tile, out, cap, n);
     }
     return n;
 }
@@ -468,7 +456,7 @@ static carc_status check_discard(carc_game *g)
 /* Says why placement `p` of the drawn tile is illegal. */
 static void placement_error(carc_game *g, carc_placement p)
 {
-    if (river_placement_error(g, p) || bounds_placement_error(g, p))
+    if (caps_placement_error(g, p))
         return;
     if (board_tile_at(g, p.x, p.y) >= 0)
         game_set_error(g, "square %d %d is taken", p.x, p.y);

@@ -6,6 +6,7 @@
 #define CARC_PILE_H
 
 #include "state.h"
+#include "moves.h"
 #include "river.h"
 
 /* The kind of a game's start tile. */
@@ -40,6 +41,28 @@ static inline void pile_draw(carc_game *g)
     g->drawn = (int8_t)g->pile[--g->pile_len];
     g->left[g->drawn]--;
     river_pile_take(g);
+}
+
+/* reshuffle without a hand: whether the drawn tile and every tile left fit
+ * nowhere (a river tile is set aside instead). */
+static inline int pile_nothing_fits(const carc_game *g)
+{
+    return (g->rules.flags & CARC_RULE_RESHUFFLE) && !river_is_kind(g->drawn) &&
+           !moves_kind_fits(g, g->drawn) && !pile_any_fits(g);
+}
+
+/* The pile's end of a turn: the next player (the same one `again`) draws;
+ * with reshuffle, when nothing left fits, the drawn tile goes back. */
+static inline int pile_next_turn(carc_game *g, int again)
+{
+    if (!again) {
+        int next = g->current + 1;
+        g->current = (uint8_t)(next == g->nplayers ? 0 : next); /* no division */
+    }
+    pile_draw(g);
+    if (g->drawn >= 0 && pile_nothing_fits(g))
+        pile_put_back_drawn(g);
+    return g->drawn >= 0;
 }
 
 #endif

@@ -10,6 +10,7 @@
 
 #include "state.h"
 #include "board.h"
+#include "capability.h"
 #include "tile_data.h"
 
 #if LAYOUT_WIDE
@@ -106,6 +107,38 @@ static inline unsigned river_segments(int kind)
         mask |= (unsigned)(carc_tile_data[kind].segments[s].kind == CARC_RIVER) << s;
     return mask;
 }
+
+/* --- The capability (capability.h) ------------------------------------------ */
+
+/* The frontier squares [*lo, *hi) where the drawn river tile may go: the
+ * river's open end alone. */
+static inline void river_squares(const carc_game *g, int kind, int *lo, int *hi)
+{
+    (void)kind;
+    int f = river_open_square(g);
+    *lo = f < 0 ? 0 : f;
+    *hi = f < 0 ? 0 : f + 1;
+}
+
+static inline unsigned river_placed(carc_game *g, int t, const move_fields *m)
+{
+    (void)t;
+    if (river_is_kind(g->drawn))
+        river_advance(g, g->drawn, m->rot, m->x, m->y);
+    return 0;
+}
+
+static const capability river_capability = {
+    .name = "The River",
+    .in_game = river_in_game,
+    .owns_kind = river_is_kind,
+    .rotations = river_rotations_of,
+    .squares = river_squares,
+    .placement_count = river_placement_count,
+    .placement_error = river_placement_error,
+    .no_figure_segments = river_segments,
+    .placed = river_placed,
+};
 
 #else /* the base game: no river tile, an empty river pile */
 

@@ -7,10 +7,10 @@
 #include "scoring.h"
 #include "feature.h"
 #include "figures.h"
-#include "traders.h"
+#include "capabilities.h"
 #include "tiles.h"
 
-static void award(carc_game *g, unsigned winners, int points, int kind)
+void score_award(carc_game *g, unsigned winners, int points, int kind)
 {
     for (int p = 0; p < g->nplayers; p++)
         if (winners & (1u << p)) {
@@ -40,7 +40,7 @@ static void return_followers(carc_game *g, int root, carc_event *ev)
     g->seg[root].root &= ~(root_word)ROOT_FOLLOWERS;
 }
 
-static carc_event event_for(const carc_game *g, int root, int complete)
+carc_event score_event(const carc_game *g, int root, int complete)
 {
     const board_tile *t = &g->tiles[g->seg[root].tile];
     carc_event ev;
@@ -59,7 +59,7 @@ static void score_feature(carc_game *g, int root, int complete, int award_points
     seg_node *r = &g->seg[root];
     if (seg_followers(r) == 0)
         return;
-    carc_event ev = event_for(g, root, complete);
+    carc_event ev = score_event(g, root, complete);
     int pennants = 0, tiles, points;
     unsigned kind = seg_kind(r), marks = 0;
     if (kind == CARC_CLOISTER)
@@ -72,7 +72,7 @@ static void score_feature(carc_game *g, int root, int complete, int award_points
     if (award_points) {
         ev.winners = (uint8_t)feature_majority(seg_followers(r), g->nplayers);
         ev.points = (int16_t)points;
-        award(g, ev.winners, points, (int)kind);
+        score_award(g, ev.winners, points, (int)kind);
     }
     return_followers(g, root, &ev);
     sink_push(sink, &ev);
@@ -81,14 +81,11 @@ static void score_feature(carc_game *g, int root, int complete, int award_points
 void score_completed(carc_game *g, int root, event_sink *sink)
 {
     score_feature(g, root, 1, 1, sink);
-    if (seg_kind(&g->seg[root]) == CARC_CITY)
-        traders_city_completed(g, root, sink);
+    caps_completed(g, root, sink);
 }
 
-/* Marks the completed cities bordering the farm rooted at `farm` in
- * `seen` (one bit per segment) and returns their roots in `cities`. */
-static int farm_cities(const carc_game *g, int farm, uint64_t seen[MAX_SEGMENTS / 64],
-                       uint16_t *cities)
+int score_farm_cities(const carc_game *g, int farm, uint64_t seen[MAX_SEGMENTS / 64],
+                      uint16_t *cities)
 {
     int n = 0, s = farm;
     memset(seen, 0, MAX_SEGMENTS / 8);
@@ -112,13 +109,8 @@ int farm_city_count(const carc_game *g, int farm_root)
 {
     uint64_t seen[MAX_SEGMENTS / 64];
     uint16_t cities[MAX_SEGMENTS];
-    return farm_cities(g, farm_root, seen, cities);
+    return score_farm_cities(g, farm_root, seen, cities);
 }
-
-/* Calls `visit` once for each farm (`fields` 1) or each other feature
- * (`fields` 0) that holds a follower, in the order of the board's tiles:
- * only followers need scoring, and there are few of them. */
-typedef void (*feature_visitor)(carc_game *g, int root, void *ctx);
 
 /* The first board tile from `from` on that holds a follower, or -1. */
 static int next_follower_tile(const carc_game *g, int from)
@@ -133,7 +125,7 @@ static int next_follower_tile(const carc_game *g, int from)
     return -1;
 }
 
-static void for_each_occupied(carc_game *g, int fields, feature_visitor visit, void *ctx)
+void score_each_occupied(carc_game *g, int fields, feature_visitor visit, void *ctx)
 {
     uint64_t done[MAX_SEGMENTS / 64] = {0};
     for (int t = next_follower_tile(g, 0); t >= 0; t = next_follower_tile(g, t + 1)) {
@@ -147,98 +139,34 @@ static void for_each_occupied(carc_game *g, int fields, feature_visitor visit, v
     }
 }
 
-/* The pig's extra point a city for the players of `pigs`, after the
- * farm's event `farm_ev`. */
-static void pig_bonus(carc_game *g, const carc_event *farm_ev, unsigned pigs, int cities,
-                      event_sink *sink)
-{
-    carc_event ev = *farm_ev;
-    memset(ev.returned, 0, sizeof ev.returned);
-    ev.bonus = CARC_BONUS_PIG;
-    ev.winners = (uint8_t)pigs;
-    ev.points = (int16_t)cities;
-    award(g, pigs, cities, CARC_FIELD);
-    sink_push(sink, &ev);
-}
-
 static void score_farm(carc_game *g, int farm, void *sink)
 {
     uint64_t seen[MAX_SEGMENTS / 64];
     uint16_t cities[MAX_SEGMENTS];
-    int n = farm_cities(g, farm, seen, cities);
-    carc_event ev = event_for(g, farm, 0);
+    int n = score_farm_cities(g, farm, seen, cities);
+    carc_event ev = score_event(g, farm, 0);
     ev.tiles = (int16_t)n;
     ev.points = (int16_t)feature_worth(g, CARC_FIELD, n, 0, 0, 1);
     ev.winners = (uint8_t)feature_majority(seg_followers(&g->seg[farm]), g->nplayers);
-    award(g, ev.winners, ev.points, CARC_FIELD);
+    score_award(g, ev.winners, ev.points, CARC_FIELD);
     sink_push(sink, &ev);
-    /* Traders & Builders: an owner's own pig on the farm makes it 4 a city. */
-    unsigned pigs = ev.winners & traders_pigs_on(g, farm);
-    if (pigs && n > 0)
-        pig_bonus(g, &ev, pigs, n, sink);
-}
-
-/* First edition: each completed city is scored once, 4 points to the
- * players with the most farmers on the farms that border it. */
-/* The farmers around each completed city, for first-edition scoring. */
-typedef struct city_tally {
-    uint32_t farmers[MAX_SEGMENTS];
-    uint8_t pigs[MAX_SEGMENTS]; /* players with a pig on a farm around it */
-    uint16_t touched[MAX_SEGMENTS];
-    int ntouched;
-} city_tally;
-
-static void tally_city_farmers(carc_game *g, int farm, void *ctx)
-{
-    city_tally *tally = ctx;
-    uint64_t seen[MAX_SEGMENTS / 64];
-    uint16_t cities[MAX_SEGMENTS];
-    int n = farm_cities(g, farm, seen, cities);
-    for (int i = 0; i < n; i++) {
-        if (tally->farmers[cities[i]] == 0)
-            tally->touched[tally->ntouched++] = cities[i];
-        tally->farmers[cities[i]] += seg_followers(&g->seg[farm]);
-        tally->pigs[cities[i]] |= (uint8_t)traders_pigs_on(g, farm);
-    }
-}
-
-/* First edition: each completed city is scored once, 4 points to the
- * players with the most farmers on the farms that border it. */
-static void score_farms_first_edition(carc_game *g, event_sink *sink)
-{
-    city_tally tally;
-    memset(&tally, 0, sizeof tally);
-    for_each_occupied(g, 1, tally_city_farmers, &tally);
-    for (int i = 0; i < tally.ntouched; i++) {
-        int city = tally.touched[i];
-        carc_event ev = event_for(g, city, 0);
-        ev.kind = CARC_FIELD;
-        ev.tiles = 1;
-        ev.points = (int16_t)feature_worth(g, CARC_FIELD, 1, 0, 0, 1);
-        ev.winners = (uint8_t)feature_majority(tally.farmers[city], g->nplayers);
-        award(g, ev.winners, ev.points, CARC_FIELD);
-        sink_push(sink, &ev);
-        /* traders-builders.md's proposal: a scoring player's pig on a farm
-         * around the city adds 1. */
-        unsigned pigs = ev.winners & tally.pigs[city];
-        if (pigs)
-            pig_bonus(g, &ev, pigs, 1, sink);
-    }
+    /* A figure of a scoring player that adds to the farm's worth. */
+    unsigned bonus = ev.winners & caps_farm_bonus_players(g, farm);
+    if (bonus && n > 0)
+        caps_farm_bonus(g, &ev, bonus, n, sink);
 }
 
 static void score_incomplete(carc_game *g, int root, void *sink)
 {
-    score_feature(g, root, 0, !(g->rules.flags & CARC_RULE_NO_INCOMPLETE), sink);
+    score_feature(g, root, 0, caps_incomplete_scores(g), sink);
 }
 
 void score_final(carc_game *g, event_sink *sink)
 {
-    for_each_occupied(g, 0, score_incomplete, sink);
-    if (g->rules.flags & CARC_RULE_FARMS_FIRST_EDITION)
-        score_farms_first_edition(g, sink);
-    else
-        for_each_occupied(g, 1, score_farm, sink);
-    traders_final_scoring(g, sink);
+    score_each_occupied(g, 0, score_incomplete, sink);
+    if (!caps_score_farms(g, sink))
+        score_each_occupied(g, 1, score_farm, sink);
+    caps_final_scoring(g, sink);
 }
 
 /* --- What a feature is worth, for queries ------------------------------------- */
@@ -246,9 +174,9 @@ void score_final(carc_game *g, event_sink *sink)
 static int16_t end_value(const carc_game *g, const seg_node *r, int tiles, int pennants,
                          unsigned marks, int complete, int value)
 {
-    if (complete || seg_kind(r) == CARC_FIELD || seg_kind(r) == CARC_RIVER)
+    if (complete || !feature_may_complete(seg_kind(r)))
         return (int16_t)value;
-    if (g->rules.flags & CARC_RULE_NO_INCOMPLETE)
+    if (!caps_incomplete_scores(g))
         return 0;
     int counted = seg_kind(r) == CARC_CLOISTER ? 9 - (int)seg_open(r) : tiles;
     return (int16_t)feature_worth(g, seg_kind(r), counted, pennants, marks, 0);
@@ -263,7 +191,7 @@ carc_status carc_game_feature_info(const carc_game *g, int feature, carc_feature
     unsigned marks = 0;
     int tiles = feature_tiles(g, feature, &pennants, &marks);
     unsigned kind = seg_kind(r), open = seg_open(r);
-    int complete = kind != CARC_FIELD && kind != CARC_RIVER && open == 0;
+    int complete = feature_may_complete(kind) && open == 0;
     int value;
     switch (kind) {
     case CARC_CLOISTER:
@@ -271,8 +199,9 @@ carc_status carc_game_feature_info(const carc_game *g, int feature, carc_feature
         tiles = 9 - (int)open;
         break;
     case CARC_FIELD: value = feature_worth(g, kind, farm_city_count(g, feature), 0, 0, 1); break;
-    case CARC_RIVER: value = 0; break;
-    default: value = feature_worth(g, kind, tiles, pennants, marks, 1); break;
+    default:
+        value = feature_may_complete(kind) ? feature_worth(g, kind, tiles, pennants, marks, 1) : 0;
+        break;
     }
     memset(out, 0, sizeof *out);
     out->kind = (uint8_t)kind;
@@ -283,7 +212,7 @@ carc_status carc_game_feature_info(const carc_game *g, int feature, carc_feature
     out->tiles = (int16_t)tiles;
     out->pennants = (int16_t)pennants;
     out->marks = (uint8_t)marks;
-    out->open_edges = (int16_t)(kind == CARC_FIELD || kind == CARC_RIVER ? 0 : open);
+    out->open_edges = (int16_t)(feature_may_complete(kind) ? open : 0);
     out->value = (int16_t)value;
     out->value_at_end = end_value(g, r, tiles, pennants, marks, complete, value);
     return CARC_OK;

@@ -20,6 +20,19 @@ static inline void sink_push(event_sink *sink, const carc_event *ev)
 }
 
 void score_completed(carc_game *g, int root, event_sink *sink);
+/* For the capabilities' scoring (capability.h): adds `points` to the
+ * players of `winners` (a bit each) as points of feature kind `kind`; a
+ * new event for the feature rooted at `root`; the completed cities that
+ * border the farm rooted at `farm`, their roots in `cities` (`seen`: a bit
+ * a segment, cleared first); calls `visit` once for each farm (`fields`
+ * 1) or each other feature (`fields` 0) that holds a follower, in the
+ * order of the board's tiles (few hold one). */
+void score_award(carc_game *g, unsigned winners, int points, int kind);
+carc_event score_event(const carc_game *g, int root, int complete);
+int score_farm_cities(const carc_game *g, int farm, uint64_t seen[MAX_SEGMENTS / 64],
+                      uint16_t *cities);
+typedef void (*feature_visitor)(carc_game *g, int root, void *ctx);
+void score_each_occupied(carc_game *g, int fields, feature_visitor visit, void *ctx);
 void score_final(carc_game *g, event_sink *sink);
 /* What a feature is worth: the one place that decides it (scoring,
  * feature queries and the full evaluation call it). A road or city of

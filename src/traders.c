@@ -1,12 +1,30 @@
 /* traders.c: Traders & Builders' rules (traders.h): goods, the builder's
- * second tile, where the pigs stand. Built in the wide layout only. */
+ * second tile, where the pigs stand, and the public calls that read them
+ * (the compact layout, the base game, has those alone). */
 #include "layout.h"
 
 #include "traders.h"
 #include "feature.h"
 #include "tiles.h"
 
-_Static_assert(LAYOUT_WIDE, "Traders & Builders is built in the wide layout only");
+int carc_game_goods(const carc_game *g, int player, int type)
+{
+    if (player < 0 || player >= g->nplayers || type < 0 || type >= CARC_GOODS_TYPES)
+        return 0;
+    return traders_goods(g, player, type);
+}
+
+int carc_game_goods_points(const carc_game *g, int player)
+{
+    return player >= 0 && player < g->nplayers ? traders_goods_points(g, player) : 0;
+}
+
+int carc_game_second_part(const carc_game *g)
+{
+    return traders_second_part(g);
+}
+
+#if LAYOUT_WIDE
 
 static const unsigned goods_marks[CARC_GOODS_TYPES] = {CARC_MARK_WINE, CARC_MARK_GRAIN,
                                                        CARC_MARK_CLOTH};
@@ -111,3 +129,17 @@ unsigned traders_pigs_on(const carc_game *g, int farm)
             mask |= 1u << p;
     return mask;
 }
+
+void traders_farm_bonus(carc_game *g, const carc_event *ev, unsigned players, int cities,
+                        event_sink *sink)
+{
+    carc_event bonus = *ev;
+    memset(bonus.returned, 0, sizeof bonus.returned);
+    bonus.bonus = CARC_BONUS_PIG;
+    bonus.winners = (uint8_t)players;
+    bonus.points = (int16_t)cities;
+    score_award(g, players, cities, CARC_FIELD);
+    sink_push(sink, &bonus);
+}
+
+#endif

@@ -6,6 +6,7 @@
 #ifndef CARC_TRADERS_H
 #define CARC_TRADERS_H
 
+#include "capability.h"
 #include "figures.h"
 #include "scoring.h"
 
@@ -71,6 +72,59 @@ static inline int traders_goods_points(const carc_game *g, int player)
 {
     return g->goods_points[player];
 }
+
+/* --- The capability (capability.h) ------------------------------------------ */
+
+/* The pig's extra point a city for `players` after the farm's event `ev`. */
+void traders_farm_bonus(carc_game *g, const carc_event *ev, unsigned players, int cities,
+                        event_sink *sink);
+
+static inline unsigned traders_placed(carc_game *g, int t, const move_fields *m)
+{
+    (void)m;
+    /* Before the new figure: a builder placed now gives no second tile. */
+    return traders_builder_extended(g, t) ? TURN_SECOND_TILE : 0;
+}
+
+/* At most one extra tile a turn, whether the builder or a bonus turn
+ * earned it. */
+static inline unsigned traders_turn_end(carc_game *g, const move_fields *m, unsigned turn)
+{
+    (void)m;
+    int again = traders_turn_again(g, (turn & TURN_AGAIN) != 0, (turn & TURN_SECOND_TILE) != 0);
+    return again ? TURN_AGAIN | (turn & TURN_SECOND_TILE) : 0;
+}
+
+static inline void traders_completed(carc_game *g, int root, event_sink *sink)
+{
+    if (seg_kind(&g->seg[root]) == CARC_CITY)
+        traders_city_completed(g, root, sink);
+}
+
+static inline void traders_digest_player(digest *d, const carc_game *g, int player)
+{
+    for (int k = 0; k < CARC_GOODS_TYPES; k++)
+        digest_bytes(d, (uint64_t)traders_goods(g, player, k), 1);
+}
+
+static inline void traders_digest_game(digest *d, const carc_game *g)
+{
+    digest_bytes(d, (uint64_t)traders_second_part(g), 1);
+}
+
+static const capability traders_capability = {
+    .name = "Traders & Builders",
+    .in_game = figures_traders_in_game,
+    .start = traders_start,
+    .placed = traders_placed,
+    .turn_end = traders_turn_end,
+    .completed = traders_completed,
+    .farm_bonus_players = traders_pigs_on,
+    .farm_bonus = traders_farm_bonus,
+    .final_scoring = traders_final_scoring,
+    .digest_player = traders_digest_player,
+    .digest_game = traders_digest_game,
+};
 
 #else /* the base game: no goods, no builder, no second tile */
 

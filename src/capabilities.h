@@ -1,0 +1,245 @@
+/* capabilities.h: the one place that lists the capabilities (capability.h)
+ * and calls their hooks (not public). The turn code calls caps_*(); each
+ * call runs the hook of every capability the game plays, in the order of
+ * the list. The tables are constants seen here, so the compiler calls
+ * each hook directly and drops those left NULL: a game's turn costs what
+ * it did when the rules were written into it. The compact layout (the
+ * base game) lists only the house rules; the expansions need the wide
+ * one. */
+#ifndef CARC_CAPABILITIES_H
+#define CARC_CAPABILITIES_H
+
+#include "capability.h"
+#include "bounds.h"
+#include "house_rules.h"
+#if LAYOUT_WIDE
+#include "river.h"
+#include "traders.h"
+#endif
+
+/* In the order their hooks run: The River's placement errors before the
+ * table's, the bonus turn's end of a turn before Traders & Builders'
+ * (whose builder caps a turn at two tiles). */
+#if LAYOUT_WIDE
+#define CAPABILITIES(X)                                                                            \
+    X(river) X(table) X(bonus_turn) X(no_incomplete) X(farms_first_edition) X(traders)
+#else
+#define CAPABILITIES(X) X(table) X(bonus_turn) X(no_incomplete) X(farms_first_edition)
+#endif
+
+#define CAP_ON(c, g, hook) (c##_capability.hook && c##_capability.in_game(&(g)->rules))
+
+static inline void caps_start(carc_game *g)
+{
+#define X(c)                                                                                       \
+    if (CAP_ON(c, g, start))                                                                       \
+        c##_capability.start(g);
+    CAPABILITIES(X)
+#undef X
+}
+
+/* Whether a capability places `kind` itself (its placement hooks then
+ * answer for it). */
+static inline int caps_owns_kind(const carc_game *g, int kind)
+{
+    int owned = 0;
+#define X(c) owned |= CAP_ON(c, g, owns_kind) && c##_capability.owns_kind(kind);
+    CAPABILITIES(X)
+#undef X
+    return owned;
+}
+
+/* The rotations of `kind`, owned by a capability, on frontier square f. */
+static inline unsigned caps_rotations(const carc_game *g, int square, int kind)
+{
+    unsigned rots = 0;
+#define X(c)                                                                                       \
+    if (CAP_ON(c, g, rotations) && c##_capability.owns_kind(kind))                                 \
+        rots = c##_capability.rotations(g, square, kind);
+    CAPABILITIES(X)
+#undef X
+    return rots;
+}
+
+/* The frontier squares [*lo, *hi) where `kind`, owned by a capability,
+ * may go. */
+static inline void caps_squares_of(const carc_game *g, int kind, int *lo, int *hi)
+{
+    *lo = *hi = 0;
+#define X(c)                                                                                       \
+    if (CAP_ON(c, g, squares) && c##_capability.owns_kind(kind))                                   \
+        c##_capability.squares(g, kind, lo, hi);
+    CAPABILITIES(X)
+#undef X
+}
+
+/* The legal placements of the drawn tile, owned by a capability. */
+static inline int caps_placement_count(const carc_game *g)
+{
+    int n = 0;
+#define X(c)                                                                                       \
+    if (CAP_ON(c, g, placement_count) && c##_capability.owns_kind(g->drawn))                       \
+        n = c##_capability.placement_count(g);
+    CAPABILITIES(X)
+#undef X
+    return n;
+}
+
+/* Whether a capability refuses placement `p` (the game's error says why). */
+static inline int caps_placement_error(carc_game *g, carc_placement p)
+{
+#define X(c)                                                                                       \
+    if (CAP_ON(c, g, placement_error) && c##_capability.placement_error(g, p))                     \
+        return 1;
+    CAPABILITIES(X)
+#undef X
+    return 0;
+}
+
+static inline int caps_edges_closed(const carc_game *g, int kind, int rot, int x, int y,
+                                    unsigned group)
+{
+    int n = 0;
+#define X(c)                                                                                       \
+    if (CAP_ON(c, g, edges_closed))                                                                \
+        n += c##_capability.edges_closed(g, kind, rot, x, y, group);
+    CAPABILITIES(X)
+#undef X
+    return n;
+}
+
+static inline int caps_cloister_filled(const carc_game *g, int x, int y)
+{
+    int n = 0;
+#define X(c)                                                                                       \
+    if (CAP_ON(c, g, cloister_filled))                                                             \
+        n += c##_capability.cloister_filled(g, x, y);
+    CAPABILITIES(X)
+#undef X
+    return n;
+}
+
+static inline unsigned caps_no_figure_segments(const carc_game *g, int kind)
+{
+    unsigned segments = 0;
+#define X(c)                                                                                       \
+    if (CAP_ON(c, g, no_figure_segments))                                                          \
+        segments |= c##_capability.no_figure_segments(kind);
+    CAPABILITIES(X)
+#undef X
+    return segments;
+}
+
+static inline unsigned caps_placed(carc_game *g, int t, const move_fields *m)
+{
+    unsigned turn = 0;
+#define X(c)                                                                                       \
+    if (CAP_ON(c, g, placed))                                                                      \
+        turn |= c##_capability.placed(g, t, m);
+    CAPABILITIES(X)
+#undef X
+    return turn;
+}
+
+static inline unsigned caps_turn_end(carc_game *g, const move_fields *m, unsigned turn)
+{
+#define X(c)                                                                                       \
+    if (CAP_ON(c, g, turn_end))                                                                    \
+        turn = c##_capability.turn_end(g, m, turn);
+    CAPABILITIES(X)
+#undef X
+    return turn;
+}
+
+static inline void caps_completed(carc_game *g, int root, event_sink *sink)
+{
+#define X(c)                                                                                       \
+    if (CAP_ON(c, g, completed))                                                                   \
+        c##_capability.completed(g, root, sink);
+    CAPABILITIES(X)
+#undef X
+}
+
+/* The players whose figures on farm `farm` add to its worth for them. */
+static inline unsigned caps_farm_bonus_players(const carc_game *g, int farm)
+{
+    unsigned players = 0;
+#define X(c)                                                                                       \
+    if (CAP_ON(c, g, farm_bonus_players))                                                          \
+        players |= c##_capability.farm_bonus_players(g, farm);
+    CAPABILITIES(X)
+#undef X
+    return players;
+}
+
+static inline void caps_farm_bonus(carc_game *g, const carc_event *ev, unsigned players, int cities,
+                                   event_sink *sink)
+{
+#define X(c)                                                                                       \
+    if (CAP_ON(c, g, farm_bonus))                                                                  \
+        c##_capability.farm_bonus(g, ev, players, cities, sink);
+    CAPABILITIES(X)
+#undef X
+}
+
+static inline int caps_incomplete_scores(const carc_game *g)
+{
+    int scores = 1;
+#define X(c)                                                                                       \
+    if (CAP_ON(c, g, incomplete_scores))                                                           \
+        scores &= c##_capability.incomplete_scores(g);
+    CAPABILITIES(X)
+#undef X
+    return scores;
+}
+
+/* Whether a capability scored the farms its own way. */
+static inline int caps_score_farms(carc_game *g, event_sink *sink)
+{
+#define X(c)                                                                                       \
+    if (CAP_ON(c, g, score_farms) && c##_capability.score_farms(g, sink))                          \
+        return 1;
+    CAPABILITIES(X)
+#undef X
+    return 0;
+}
+
+static inline void caps_final_scoring(carc_game *g, event_sink *sink)
+{
+#define X(c)                                                                                       \
+    if (CAP_ON(c, g, final_scoring))                                                               \
+        c##_capability.final_scoring(g, sink);
+    CAPABILITIES(X)
+#undef X
+}
+
+static inline void caps_digest_rules(digest *d, const carc_game *g)
+{
+#define X(c)                                                                                       \
+    if (CAP_ON(c, g, digest_rules))                                                                \
+        c##_capability.digest_rules(d, g);
+    CAPABILITIES(X)
+#undef X
+}
+
+static inline void caps_digest_player(digest *d, const carc_game *g, int player)
+{
+#define X(c)                                                                                       \
+    if (CAP_ON(c, g, digest_player))                                                               \
+        c##_capability.digest_player(d, g, player);
+    CAPABILITIES(X)
+#undef X
+}
+
+static inline void caps_digest_game(digest *d, const carc_game *g)
+{
+#define X(c)                                                                                       \
+    if (CAP_ON(c, g, digest_game))                                                                 \
+        c##_capability.digest_game(d, g);
+    CAPABILITIES(X)
+#undef X
+}
+
+#undef CAP_ON
+
+#endif

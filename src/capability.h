@@ -1,0 +1,75 @@
+/* capability.h: what an expansion or a house rule is to the turn code
+ * (not public): a table of hooks called at a few fixed points of a game.
+ * Each capability fills in the hooks it needs (the others stay NULL) in
+ * its own file and keeps its state in a part of carc_game it owns;
+ * capabilities.h lists them and calls them. The turn code (game.c,
+ * moves.c, scoring.c) calls the hooks through capabilities.h and names no
+ * capability (scripts/lint.sh checks). docs/engine.md, "Adding a rule". */
+#ifndef CARC_CAPABILITY_H
+#define CARC_CAPABILITY_H
+
+#include "state.h"
+#include "digest.h"
+#include "moves.h"
+#include "scoring.h"
+
+/* What the end of a turn decides, as bits passed from hook to hook. */
+enum {
+    TURN_AGAIN = 1,       /* the same player moves again */
+    TURN_SECOND_TILE = 2, /* ... as the second part of this turn: no hand
+                             is drawn up in between */
+};
+
+typedef struct capability {
+    const char *name; /* the rule's word, or the expansion's name */
+    /* Whether the game plays it (always called first). */
+    int (*in_game)(const carc_rules *rules);
+
+    /* Set-up: its state for a new game, before the start tile. */
+    void (*start)(carc_game *g);
+
+    /* Placement: the squares and rotations of a kind it owns (a tile that
+     * goes somewhere else than the fit table says), and why a placement
+     * the fit table allows is refused (sets the error, returns 1). */
+    int (*owns_kind)(int kind);
+    unsigned (*rotations)(const carc_game *g, int square, int kind);
+    void (*squares)(const carc_game *g, int kind, int *lo, int *hi);
+    int (*placement_count)(const carc_game *g);
+    int (*placement_error)(carc_game *g, carc_placement p);
+    /* Open edges a placement closes beyond the board (a table's edge). */
+    int (*edges_closed)(const carc_game *g, int kind, int rot, int x, int y, unsigned group);
+    /* Squares around (x, y) that count as filled for a cloister there. */
+    int (*cloister_filled)(const carc_game *g, int x, int y);
+
+    /* Figures: the local segments of `kind` where no figure may stand. */
+    unsigned (*no_figure_segments)(int kind);
+
+    /* Tile `t` was placed by the current player, before its figure:
+     * returns TURN_SECOND_TILE when the placement earns a second tile. */
+    unsigned (*placed)(carc_game *g, int t, const move_fields *m);
+    /* The end of a placing turn: `turn` as the hooks before left it
+     * (TURN_* bits), returned as this rule leaves it. */
+    unsigned (*turn_end)(carc_game *g, const move_fields *m, unsigned turn);
+
+    /* Scoring: a feature completed during play (after its own score);
+     * the players with a figure on farm `farm` that adds to its worth and
+     * that figure's points for them (`cities` a city, after the farm's
+     * event `ev`); whether incomplete features score at the end; the
+     * farms' final scoring when it replaces the standard one (returns 1);
+     * its own final scoring after the farms. */
+    void (*completed)(carc_game *g, int root, event_sink *sink);
+    unsigned (*farm_bonus_players)(const carc_game *g, int farm);
+    void (*farm_bonus)(carc_game *g, const carc_event *ev, unsigned players, int cities,
+                       event_sink *sink);
+    int (*incomplete_scores)(const carc_game *g);
+    int (*score_farms)(carc_game *g, event_sink *sink);
+    void (*final_scoring)(carc_game *g, event_sink *sink);
+
+    /* The digest (carcassonne.h): its part after the rules, its part of
+     * each player, its part after the players. */
+    void (*digest_rules)(digest *d, const carc_game *g);
+    void (*digest_player)(digest *d, const carc_game *g, int player);
+    void (*digest_game)(digest *d, const carc_game *g);
+} capability;
+
+#endif
