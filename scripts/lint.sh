@@ -1,6 +1,7 @@
 #!/bin/sh
 # lint.sh: clang-format (no changes needed), clang-tidy and cppcheck over
-# the C sources, shellcheck over the shell scripts, ESLint over the
+# the C sources, a check that the turn code names no rule, shellcheck over
+# the shell scripts, ESLint over the
 # browser client and its tests. Needs a configured build/
 # (compile_commands.json), and Node.js with npm for ESLint (pinned in
 # tools/eslint/package-lock.json, installed there by npm ci).
@@ -10,6 +11,17 @@ sources=$(git ls-files '*.c' '*.h')
 echo "== clang-format"
 # shellcheck disable=SC2086
 clang-format --dry-run -Werror $sources
+echo "== the turn code names no rule"
+# game.c, moves.c and scoring.c reach expansions and house rules through
+# their capabilities (src/capabilities.h) and the tile source (src/source.h):
+# no word of a rule's, no rule flag, no expansion bit.
+turn_code="src/game.c src/moves.c src/scoring.c"
+# shellcheck disable=SC2086
+if grep -n -i -w -E 'rivers?|traders|inns?|cathedrals?|hands?|builders?|pigs?|goods|reshuffle|table_[wh]|bounds_[a-z_]+' $turn_code ||
+    grep -n -E 'CARC_RULE_|CARC_EXPANSION_|rules\.hand' $turn_code; then
+    echo "lint: the turn code names a rule (above): call it through a capability's hook" >&2
+    exit 1
+fi
 echo "== shellcheck"
 # shellcheck disable=SC2046 # one argument a script
 shellcheck $(git ls-files '*.sh' .ci/run)

@@ -13,6 +13,7 @@
 #include "bounds.h"
 #include "house_rules.h"
 #if LAYOUT_WIDE
+#include "inns.h"
 #include "river.h"
 #include "traders.h"
 #endif
@@ -22,17 +23,19 @@
  * (whose builder caps a turn at two tiles). */
 #if LAYOUT_WIDE
 #define CAPABILITIES(X)                                                                            \
-    X(river) X(table) X(bonus_turn) X(no_incomplete) X(farms_first_edition) X(traders)
+    X(river) X(table) X(bonus_turn) X(no_incomplete) X(farms_first_edition) X(inns) X(traders)
 #else
 #define CAPABILITIES(X) X(table) X(bonus_turn) X(no_incomplete) X(farms_first_edition)
 #endif
 
 #define CAP_ON(c, g, hook) (c##_capability.hook && c##_capability.in_game(&(g)->rules))
 
+/* Every capability's state, whether the game plays it or not: the public
+ * calls read it in any game (no goods without Traders & Builders). */
 static inline void caps_start(carc_game *g)
 {
 #define X(c)                                                                                       \
-    if (CAP_ON(c, g, start))                                                                       \
+    if (c##_capability.start)                                                                      \
         c##_capability.start(g);
     CAPABILITIES(X)
 #undef X
@@ -128,6 +131,69 @@ static inline unsigned caps_no_figure_segments(const carc_game *g, int kind)
     CAPABILITIES(X)
 #undef X
     return segments;
+}
+
+static inline int caps_spot_error(carc_game *g, carc_move m)
+{
+#define X(c)                                                                                       \
+    if (CAP_ON(c, g, spot_error) && c##_capability.spot_error(g, m))                               \
+        return 1;
+    CAPABILITIES(X)
+#undef X
+    return 0;
+}
+
+static inline int caps_spot_figures(const carc_game *g, uint8_t *figures)
+{
+    int n = 0;
+#define X(c)                                                                                       \
+    if (CAP_ON(c, g, spot_figures))                                                                \
+        n += c##_capability.spot_figures(g, figures + n);
+    CAPABILITIES(X)
+#undef X
+    return n;
+}
+
+static inline int caps_other_figures_left(const carc_game *g)
+{
+    int left = 0;
+#define X(c) left |= CAP_ON(c, g, other_figures_left) && c##_capability.other_figures_left(g);
+    CAPABILITIES(X)
+#undef X
+    return left;
+}
+
+static inline int caps_figure_options(const carc_game *g, int kind, int rot, int square,
+                                      const touched *t, figure_option *opts)
+{
+    int n = 0;
+#define X(c)                                                                                       \
+    if (CAP_ON(c, g, figure_options))                                                              \
+        n += c##_capability.figure_options(g, kind, rot, square, t, opts + n);
+    CAPABILITIES(X)
+#undef X
+    return n;
+}
+
+/* Whether a capability checked the move of a figure it brings (its
+ * status in `*st`). */
+static inline int caps_check_figure(carc_game *g, carc_move m, int square, carc_status *st)
+{
+#define X(c)                                                                                       \
+    if (CAP_ON(c, g, check_figure) && c##_capability.check_figure(g, m, square, st))               \
+        return 1;
+    CAPABILITIES(X)
+#undef X
+    return 0;
+}
+
+static inline int caps_random_all_figures(const carc_game *g)
+{
+    int all = 0;
+#define X(c) all |= c##_capability.random_all_figures && c##_capability.in_game(&g->rules);
+    CAPABILITIES(X)
+#undef X
+    return all;
 }
 
 static inline unsigned caps_placed(carc_game *g, int t, const move_fields *m)

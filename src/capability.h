@@ -25,7 +25,8 @@ typedef struct capability {
     /* Whether the game plays it (always called first). */
     int (*in_game)(const carc_rules *rules);
 
-    /* Set-up: its state for a new game, before the start tile. */
+    /* Set-up: its state for a new game, before the start tile; called in
+     * every game, so that a game without it has that state empty. */
     void (*start)(carc_game *g);
 
     /* Placement: the squares and rotations of a kind it owns (a tile that
@@ -41,8 +42,25 @@ typedef struct capability {
     /* Squares around (x, y) that count as filled for a cloister there. */
     int (*cloister_filled)(const carc_game *g, int x, int y);
 
-    /* Figures: the local segments of `kind` where no figure may stand. */
+    /* Figures (figures.h has the supplies): the local segments of `kind`
+     * where no figure may stand, and why a move's spot takes no figure
+     * (sets the error, returns 1); the current player's figures that
+     * stand on a free spot as a follower does, into `figures` (returns
+     * their number); whether the current player has figures that stand
+     * elsewhere, their moves for `kind` at `rot` on frontier square
+     * `square` touching the features `t`, appended to `opts` (returns
+     * their number), and the check of such a move (returns 1 with the
+     * status in `*st` for a figure it brings, else 0). A random move
+     * chooses uniformly among all the placement's figure moves when
+     * `random_all_figures`, else a free spot first, then the figure. */
     unsigned (*no_figure_segments)(int kind);
+    int (*spot_error)(carc_game *g, carc_move m);
+    int (*spot_figures)(const carc_game *g, uint8_t *figures);
+    int (*other_figures_left)(const carc_game *g);
+    int (*figure_options)(const carc_game *g, int kind, int rot, int square, const touched *t,
+                          figure_option *opts);
+    int (*check_figure)(carc_game *g, carc_move m, int square, carc_status *st);
+    int random_all_figures;
 
     /* Tile `t` was placed by the current player, before its figure:
      * returns TURN_SECOND_TILE when the placement earns a second tile. */

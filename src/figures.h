@@ -123,6 +123,28 @@ static inline int figures_extra_in_game(const carc_rules *rules)
     return figures_large_in_game(rules) || figures_traders_in_game(rules);
 }
 
+/* Whether `figure` is in a game with `rules`, and the expansion that
+ * brings it. */
+static inline int figures_in_game(const carc_rules *rules, int figure)
+{
+    switch (figure) {
+    case CARC_FIGURE_FOLLOWER: return 1;
+    case CARC_FIGURE_LARGE: return figures_large_in_game(rules);
+    default: return figures_traders_in_game(rules);
+    }
+}
+
+static inline const char *figures_name(int figure)
+{
+    static const char *const names[CARC_FIGURES] = {"follower", "large follower", "builder", "pig"};
+    return names[figure];
+}
+
+static inline const char *figures_expansion(int figure)
+{
+    return figure == CARC_FIGURE_LARGE ? "Inns & Cathedrals" : "Traders & Builders";
+}
+
 /* Figures of `figure` in `player`'s supply. */
 static inline int figures_left(const carc_game *g, int player, int figure)
 {

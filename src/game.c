@@ -172,7 +172,8 @@ void carc_game_public_view(carc_game *dst, const carc_game *src, uint64_t seed)
 uint64_t carc_game_digest(const carc_game *g)
 {
     digest d = {0xCBF29CE484222325ull};
-    /* The version of this byte sequence: 3 and 4 with a hand. */
+    /* The version of this byte sequence (3 and 4 when the tile source
+     * adds its part). */
     digest_bytes(&d, 1 + LAYOUT_WIDE + (uint64_t)source_digest_version(g), 1);
     digest_bytes(&d, g->nplayers, 1);
     digest_bytes(&d, g->rules.flags, 4);
@@ -197,7 +198,7 @@ uint64_t carc_game_digest(const carc_game *g)
         digest_bytes(&d, g->supply[p], 1);
         /* Games with followers alone keep their digest of before. */
         if (figures_extra_in_game(&g->rules))
-            for (int f = CARC_FIGURE_LARGE; f < CARC_FIGURES; f++)
+            for (int f = CARC_FIGURE_FOLLOWER + 1; f < CARC_FIGURES; f++)
                 digest_bytes(&d, (uint64_t)figures_left(g, p, f), 1);
         caps_digest_player(&d, g, p);
     }

@@ -13,10 +13,10 @@
 #include "tiles.h"
 
 /* Rotations of the drawn tile that may go on frontier square `f`. A tile
- * that a capability places itself (a river tile: only on the river's open
- * end) is asked of it: the loops over the frontier ask caps_owns_kind()
- * once, before they start, and take the capability's squares alone
- * (caps_squares), so that the base game's loops stay plain table
+ * that a capability places itself (one that goes only on a square the
+ * capability names) is asked of it: the loops over the frontier ask
+ * caps_owns_kind() once, before they start, and take the capability's
+ * squares alone (caps_squares_of), so that the base game's loops stay plain table
  * lookups. */
 static unsigned square_fits_kind(const carc_game *g, int f, int kind)
 {
@@ -140,59 +140,6 @@ int carc_placement_legal(const carc_game *g, carc_placement p)
     return (int)((square_fits(g, f) >> p.rot) & 1u);
 }
 
-/* The features the segments of `kind` placed at `rot` on frontier square
- * `square` would join: each distinct root once, with the mask of the new
- * segments touching it. A segment joins every feature it touches, and two
- * segments of the new tile that touch one feature join each other. */
-typedef struct touched {
-    seg_id roots[CARC_PORTS];
-    uint16_t touching[CARC_PORTS];
-    int n;
-} touched;
-
-static inline void touch_features(const carc_game *g, int kind, int rot, int square, touched *t)
-{
-    const frontier_square *sq = &g->frontier[square];
-    const uint8_t *own = carc_port_seg[kind][rot];
-    t->n = 0;
-    memset(t->touching, 0, sizeof t->touching);
-    for (int d = 0; d < 4; d++) {
-        if (sq->neighbour[d] == NO_TILE)
-            continue;
-        const board_tile *nb = &g->tiles[sq->neighbour[d]];
-        int facing = 3 * ((d + 2) & 3); /* first port of the neighbour's edge */
-        const uint8_t *theirs = &carc_port_seg[nb->kind][nb->rot][facing];
-        int last = -1, i = 0;
-        for (int k = 0; k < 3; k++) {
-            int ns = nb->seg_base + theirs[2 - k];
-            if (ns != last) {
-                int root = feature_root(g, ns);
-                for (i = 0; i < t->n && t->roots[i] != root; i++)
-                    ;
-                if (i == t->n) {
-                    t->roots[t->n] = (seg_id)root;
-                    t->touching[t->n++] = 0;
-                }
-                last = ns;
-            }
-            t->touching[i] = (uint16_t)(t->touching[i] | 1u << own[3 * d + k]);
-        }
-    }
-}
-
-/* `seed` spread to every new segment that shares a feature with one of
- * its segments. */
-static inline unsigned spread(const touched *t, unsigned seed)
-{
-    for (unsigned before = ~seed; before != seed;) {
-        before = seed;
-        for (int i = 0; i < t->n; i++)
-            if (t->touching[i] & seed)
-                seed |= t->touching[i];
-    }
-    return seed;
-}
-
 /* Local segments of `kind` whose feature would hold no follower once the
  * tile is placed, from the features `t` it touches: occupation spreads
  * from the segments that touch an occupied feature. */
@@ -203,7 +150,7 @@ static unsigned free_of(const carc_game *g, int kind, const touched *t)
         if (seg_followers(&g->seg[t->roots[i]]))
             occupied |= t->touching[i];
     unsigned all = (1u << carc_tile_data[kind].nsegments) - 1;
-    return all & ~spread(t, occupied) & ~caps_no_figure_segments(g, kind);
+    return all & ~touched_spread(t, occupied) & ~caps_no_figure_segments(g, kind);
 }
 
 /* The free segments (above) of `kind` placed at `rot` on frontier square
@@ -215,10 +162,8 @@ static unsigned free_segments(const carc_game *g, int kind, int rot, int square)
     return free_of(g, kind, &t);
 }
 
-/* Open edges of the road or city that the new segments `group` (one
- * feature's) would form with the features they touch. */
-static int open_after(const carc_game *g, int kind, int rot, int square, const touched *t,
-                      unsigned group)
+int moves_open_after(const carc_game *g, int kind, int rot, int square, const touched *t,
+                     unsigned group)
 {
     const frontier_square *sq = &g->frontier[square];
     const uint8_t *own = carc_port_seg[kind][rot];
@@ -232,52 +177,6 @@ static int open_after(const carc_game *g, int kind, int rot, int square, const t
         if (sq->neighbour[d] != NO_TILE && ((group >> own[3 * d + 1]) & 1u))
             open -= 2;
     return open - caps_edges_closed(g, kind, rot, sq->x, sq->y, group);
-}
-
-/* Traders & Builders: the local segments on which the current player's
- * builder may stand (a road or city holding that player's follower that
- * this tile does not complete) and the pig (a farm holding that player's
- * farmer), from the features `t` that `kind` placed at `rot` on frontier
- * square `square` touches. */
-static void helpers_of(const carc_game *g, int kind, int rot, int square, const touched *t,
-                       unsigned *builder, unsigned *pig)
-{
-    unsigned seed = 0;
-    for (int i = 0; i < t->n; i++)
-        if (followers_of(seg_followers(&g->seg[t->roots[i]]), g->current))
-            seed |= t->touching[i];
-    unsigned mine = spread(t, seed);
-    const carc_tile_def *def = &carc_tile_data[kind];
-    *builder = *pig = 0;
-    for (unsigned rest = mine; rest; rest &= rest - 1) {
-        int s = __builtin_ctz(rest);
-        unsigned segkind = def->segments[s].kind;
-        if (segkind == CARC_FIELD)
-            *pig |= 1u << s;
-        else if ((segkind == CARC_ROAD || segkind == CARC_CITY) &&
-                 open_after(g, kind, rot, square, t, spread(t, 1u << s)) > 0)
-            *builder |= 1u << s;
-    }
-    if (!figures_builder_left(g, g->current))
-        *builder = 0;
-    if (!figures_pig_left(g, g->current))
-        *pig = 0;
-}
-
-/* The builder's and the pig's segments (above) of `kind` placed at `rot`
- * on frontier square `square`. */
-static void helper_segments(const carc_game *g, int kind, int rot, int square, unsigned *builder,
-                            unsigned *pig)
-{
-    touched t;
-    touch_features(g, kind, rot, square, &t);
-    helpers_of(g, kind, rot, square, &t, builder, pig);
-}
-
-/* Whether the current player has a builder or a pig to deploy. */
-static int helpers_left(const carc_game *g)
-{
-    return figures_builder_left(g, g->current) || figures_pig_left(g, g->current);
 }
 
 int carc_legal_spots(const carc_game *g, carc_placement p, carc_spot *out, int cap)
@@ -329,13 +228,6 @@ carc_move carc_move_canonical(const carc_game *g, carc_move m)
     return m;
 }
 
-/* The `tile` of a move of the drawn tile (carc_move.tile): 0 without a
- * hand, else 1 + the held tile's kind. */
-static uint8_t held_tile(const carc_game *g)
-{
-    return source_move_tile(g);
-}
-
 /* Stores `m` at out[n] when there is room; returns n + 1. */
 static int add_move(carc_move *out, int cap, int n, carc_move m)
 {
@@ -344,41 +236,33 @@ static int add_move(carc_move *out, int cap, int n, carc_move m)
     return n + 1;
 }
 
-/* A figure on a segment: one choice of a placement's follower step. */
-typedef struct figure_option {
-    uint8_t segment, figure;
-} figure_option;
-
 enum { MAX_OPTIONS = CARC_MAX_FIGURE_MOVES };
 
 /* The figure moves of `kind` placed at `rot` on frontier square `f`, in
- * segment order: a follower and the large follower on each free segment,
- * then the builder's and the pig's segments. Returns their number. */
+ * segment order: a follower and each figure that stands on a free spot as
+ * a follower does (the large follower) on each free segment, then the
+ * capabilities' other figures, on the spots they allow.
+ * Returns their number. */
 static int figure_options(const carc_game *g, int kind, int rot, int f, figure_option *opts)
 {
-    int n = 0, followers = g->supply[g->current] > 0;
-    int large = figures_large_left(g, g->current) > 0, helpers = helpers_left(g);
-    if (!followers && !large && !helpers)
+    uint8_t spot[CARC_FIGURES];
+    int n = 0, followers = g->supply[g->current] > 0, nspot = caps_spot_figures(g, spot);
+    int others = caps_other_figures_left(g);
+    if (!followers && !nspot && !others)
         return 0;
     /* One walk over the touched features serves every figure. */
     touched t;
     touch_features(g, kind, rot, f, &t);
-    unsigned free_mask = followers || large ? free_of(g, kind, &t) : 0;
+    unsigned free_mask = followers || nspot ? free_of(g, kind, &t) : 0;
     for (; free_mask; free_mask &= free_mask - 1) {
         uint8_t s = (uint8_t)__builtin_ctz(free_mask);
         if (followers)
             opts[n++] = (figure_option){s, CARC_FIGURE_FOLLOWER};
-        if (large)
-            opts[n++] = (figure_option){s, CARC_FIGURE_LARGE};
+        for (int i = 0; i < nspot; i++)
+            opts[n++] = (figure_option){s, spot[i]};
     }
-    if (helpers) {
-        unsigned builder, pig;
-        helpers_of(g, kind, rot, f, &t, &builder, &pig);
-        for (; builder; builder &= builder - 1)
-            opts[n++] = (figure_option){(uint8_t)__builtin_ctz(builder), CARC_FIGURE_BUILDER};
-        for (; pig; pig &= pig - 1)
-            opts[n++] = (figure_option){(uint8_t)__builtin_ctz(pig), CARC_FIGURE_PIG};
-    }
+    if (others)
+        n += caps_figure_options(g, kind, rot, f, &t, opts + n);
     return n;
 }
 
@@ -391,7 +275,7 @@ int carc_legal_figures(const carc_game *g, carc_placement p, carc_move *out, int
     for (int i = 0; i < n && i < cap; i++)
         out[i] = (carc_move){CARC_MOVE_PLACE, p, opts[i].segment, opts[i].figure};
     for (int i = 0; i < n && i < cap; i++)
-        out[i].place.tile = held_tile(g);
+        out[i].place.tile = source_move_tile(g);
     return n;
 }
 
@@ -474,23 +358,16 @@ static carc_status check_follower(carc_game *g, carc_move m)
         game_set_error(g, "tile %s has no segment %d", def->id, m.segment);
         return CARC_EINVAL;
     }
-    if (def->segments[m.segment].kind == CARC_RIVER) {
-        game_set_error(g, "segment %d of tile %s is the river: no follower may stand on it",
-                       m.segment, def->id);
+    if (caps_spot_error(g, m))
         return CARC_EILLEGAL;
-    }
     if (m.figure >= CARC_FIGURES) {
         game_set_error(g, "no figure %d", m.figure);
         return CARC_EINVAL;
     }
-    static const char *const names[CARC_FIGURES] = {"follower", "large follower", "builder", "pig"};
-    const char *name = names[m.figure];
-    if (m.figure == CARC_FIGURE_LARGE && !figures_large_in_game(&g->rules)) {
-        game_set_error(g, "the large follower is not in this game: it needs Inns & Cathedrals");
-        return CARC_EILLEGAL;
-    }
-    if (m.figure >= CARC_FIGURE_BUILDER && !figures_traders_in_game(&g->rules)) {
-        game_set_error(g, "the %s is not in this game: it needs Traders & Builders", name);
+    const char *name = figures_name(m.figure);
+    if (!figures_in_game(&g->rules, m.figure)) {
+        game_set_error(g, "the %s is not in this game: it needs %s", name,
+                       figures_expansion(m.figure));
         return CARC_EILLEGAL;
     }
     if (figures_left(g, g->current, m.figure) == 0) {
@@ -498,24 +375,10 @@ static carc_status check_follower(carc_game *g, carc_move m)
         return CARC_EILLEGAL;
     }
     int square = board_frontier_at(g, m.place.x, m.place.y);
+    carc_status st;
+    if (caps_check_figure(g, m, square, &st))
+        return st;
     unsigned bit = 1u << m.segment;
-    if (m.figure >= CARC_FIGURE_BUILDER) {
-        unsigned builder, pig;
-        helper_segments(g, g->drawn, m.place.rot, square, &builder, &pig);
-        if (m.figure == CARC_FIGURE_PIG && !(pig & bit)) {
-            game_set_error(g, "the pig goes on a farm that holds a farmer of player %d",
-                           g->current + 1);
-            return CARC_EILLEGAL;
-        }
-        if (m.figure == CARC_FIGURE_BUILDER && !(builder & bit)) {
-            game_set_error(g,
-                           "the builder goes on a road or city that holds a follower of player "
-                           "%d and that this tile does not complete",
-                           g->current + 1);
-            return CARC_EILLEGAL;
-        }
-        return CARC_OK;
-    }
     if (!(free_segments(g, g->drawn, m.place.rot, square) & bit)) {
         game_set_error(g, "the feature of that spot already holds a follower");
         return CARC_EILLEGAL;
@@ -563,9 +426,8 @@ void moves_random(const carc_game *g, carc_rng *r, double follower_chance, move_
     m->rot = p.rot;
     /* A 53-bit uniform fraction decides whether to try a follower. */
     double u = (double)(rng_next(r) >> 11) * 0x1.0p-53;
-    if (figures_traders_in_game(&g->rules)) {
-        /* Traders & Builders: one of every figure move of the placement,
-         * uniformly. */
+    if (caps_random_all_figures(g)) {
+        /* One of every figure move of the placement, uniformly. */
         figure_option opts[MAX_OPTIONS];
         int n = u < follower_chance ? figure_options(g, g->drawn, p.rot, m->square, opts) : 0;
         if (n > 0) {
@@ -575,18 +437,25 @@ void moves_random(const carc_game *g, carc_rng *r, double follower_chance, move_
         }
         return;
     }
-    int followers = g->supply[g->current] > 0, large = figures_large_left(g, g->current) > 0;
-    if (u < follower_chance && (followers || large)) {
+    uint8_t spot[CARC_FIGURES];
+    int followers = g->supply[g->current] > 0, nspot = caps_spot_figures(g, spot);
+    if (u < follower_chance && (followers || nspot)) {
         unsigned free_mask = free_segments(g, g->drawn, p.rot, m->square);
         unsigned n = 0;
         for (unsigned rest = free_mask; rest; rest &= rest - 1)
             n++;
         if (n > 0) {
             m->segment = nth_bit(free_mask, rng_below(r, n));
-            /* Either figure, evenly, when the player has both (never in the
-             * base game, whose playouts draw as before). */
-            if (large && (!followers || rng_below(r, 2)))
-                m->figure = CARC_FIGURE_LARGE;
+            /* Any of the figures, evenly, when the player has more than
+             * one (never in the base game, whose playouts draw as
+             * before). */
+            int choices = followers + nspot;
+            if (choices > 1) {
+                int i = (int)rng_below(r, (uint32_t)choices);
+                m->figure = i < followers ? CARC_FIGURE_FOLLOWER : spot[i - followers];
+            } else if (!followers) {
+                m->figure = spot[0];
+            }
         }
     }
 }
@@ -598,6 +467,6 @@ carc_move carc_random_move(const carc_game *g, carc_rng *r, double follower_chan
     move_fields f;
     moves_random(g, r, follower_chance, &f);
     carc_move m = move_of(&f);
-    m.place.tile = held_tile(g);
+    m.place.tile = source_move_tile(g);
     return m;
 }

@@ -128,6 +128,16 @@ static inline unsigned river_placed(carc_game *g, int t, const move_fields *m)
     return 0;
 }
 
+/* A move's spot on the river takes no figure. */
+static inline int river_spot_error(carc_game *g, carc_move m)
+{
+    if (!((river_segments(g->drawn) >> m.segment) & 1u))
+        return 0;
+    game_set_error(g, "segment %d of tile %s is the river: no follower may stand on it", m.segment,
+                   carc_tile_data[g->drawn].id);
+    return 1;
+}
+
 static const capability river_capability = {
     .name = "The River",
     .in_game = river_in_game,
@@ -137,6 +147,7 @@ static const capability river_capability = {
     .placement_count = river_placement_count,
     .placement_error = river_placement_error,
     .no_figure_segments = river_segments,
+    .spot_error = river_spot_error,
     .placed = river_placed,
 };
 

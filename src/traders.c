@@ -142,4 +142,86 @@ void traders_farm_bonus(carc_game *g, const carc_event *ev, unsigned players, in
     sink_push(sink, &bonus);
 }
 
+/* --- The builder's and the pig's spots ------------------------------------- */
+
+/* The local segments on which the current player's
+ * builder may stand (a road or city holding that player's follower that
+ * this tile does not complete) and the pig (a farm holding that player's
+ * farmer), from the features `t` that `kind` placed at `rot` on frontier
+ * square `square` touches. */
+static void helpers_of(const carc_game *g, int kind, int rot, int square, const touched *t,
+                       unsigned *builder, unsigned *pig)
+{
+    unsigned seed = 0;
+    for (int i = 0; i < t->n; i++)
+        if (followers_of(seg_followers(&g->seg[t->roots[i]]), g->current))
+            seed |= t->touching[i];
+    unsigned mine = touched_spread(t, seed);
+    const carc_tile_def *def = &carc_tile_data[kind];
+    *builder = *pig = 0;
+    for (unsigned rest = mine; rest; rest &= rest - 1) {
+        int s = __builtin_ctz(rest);
+        unsigned segkind = def->segments[s].kind;
+        if (segkind == CARC_FIELD)
+            *pig |= 1u << s;
+        else if ((segkind == CARC_ROAD || segkind == CARC_CITY) &&
+                 moves_open_after(g, kind, rot, square, t, touched_spread(t, 1u << s)) > 0)
+            *builder |= 1u << s;
+    }
+    if (!figures_builder_left(g, g->current))
+        *builder = 0;
+    if (!figures_pig_left(g, g->current))
+        *pig = 0;
+}
+
+/* The builder's and the pig's segments (above) of `kind` placed at `rot`
+ * on frontier square `square`. */
+static void helper_segments(const carc_game *g, int kind, int rot, int square, unsigned *builder,
+                            unsigned *pig)
+{
+    touched t;
+    touch_features(g, kind, rot, square, &t);
+    helpers_of(g, kind, rot, square, &t, builder, pig);
+}
+
+int traders_figures_left(const carc_game *g)
+{
+    return figures_builder_left(g, g->current) || figures_pig_left(g, g->current);
+}
+
+int traders_figure_options(const carc_game *g, int kind, int rot, int square, const touched *t,
+                           figure_option *opts)
+{
+    int n = 0;
+    unsigned builder, pig;
+    helpers_of(g, kind, rot, square, t, &builder, &pig);
+    for (; builder; builder &= builder - 1)
+        opts[n++] = (figure_option){(uint8_t)__builtin_ctz(builder), CARC_FIGURE_BUILDER};
+    for (; pig; pig &= pig - 1)
+        opts[n++] = (figure_option){(uint8_t)__builtin_ctz(pig), CARC_FIGURE_PIG};
+    return n;
+}
+
+int traders_check_figure(carc_game *g, carc_move m, int square, carc_status *st)
+{
+    if (m.figure != CARC_FIGURE_BUILDER && m.figure != CARC_FIGURE_PIG)
+        return 0;
+    unsigned builder, pig, bit = 1u << m.segment;
+    helper_segments(g, g->drawn, m.place.rot, square, &builder, &pig);
+    *st = CARC_OK;
+    if (m.figure == CARC_FIGURE_PIG && !(pig & bit)) {
+        game_set_error(g, "the pig goes on a farm that holds a farmer of player %d",
+                       g->current + 1);
+        *st = CARC_EILLEGAL;
+    }
+    if (m.figure == CARC_FIGURE_BUILDER && !(builder & bit)) {
+        game_set_error(g,
+                       "the builder goes on a road or city that holds a follower of player "
+                       "%d and that this tile does not complete",
+                       g->current + 1);
+        *st = CARC_EILLEGAL;
+    }
+    return 1;
+}
+
 #endif

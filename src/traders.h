@@ -112,6 +112,15 @@ static inline void traders_digest_game(digest *d, const carc_game *g)
     digest_bytes(d, (uint64_t)traders_second_part(g), 1);
 }
 
+/* The current player's builder and pig: whether either is in the supply;
+ * their moves (the builder on a road or city holding that player's
+ * follower that the tile does not complete, the pig on a farm holding
+ * that player's farmer); the check of a builder's or pig's move. */
+int traders_figures_left(const carc_game *g);
+int traders_figure_options(const carc_game *g, int kind, int rot, int square, const touched *t,
+                           figure_option *opts);
+int traders_check_figure(carc_game *g, carc_move m, int square, carc_status *st);
+
 static const capability traders_capability = {
     .name = "Traders & Builders",
     .in_game = figures_traders_in_game,
@@ -124,6 +133,10 @@ static const capability traders_capability = {
     .final_scoring = traders_final_scoring,
     .digest_player = traders_digest_player,
     .digest_game = traders_digest_game,
+    .other_figures_left = traders_figures_left,
+    .figure_options = traders_figure_options,
+    .check_figure = traders_check_figure,
+    .random_all_figures = 1,
 };
 
 #else /* the base game: no goods, no builder, no second tile */
