@@ -10,7 +10,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "ai.h"
+#include "carcassonne_ai.h"
+#include "eval.h"
 /* Weights, tuned by greedy-against-greedy matches of 300 to 400 deals. */
 static const double open_city_share = 0.4;             /* farms: an open bordering city */
 static const double farmer_lock = 8.0;                 /* farms: a farmer placed at the start */

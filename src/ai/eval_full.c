@@ -32,7 +32,7 @@
 #include "../scoring.h"
 #include "../bounds.h"
 #include "../tiles.h"
-#include "ai.h"
+#include "eval.h"
 
 /* Weights, tuned by greedy-against-greedy matches of 1,000 to 2,000 deals
  * (seeds 11, 21 and 31; docs/players.md); eval.c's where no change won,
