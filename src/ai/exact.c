@@ -52,8 +52,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ai.h"
 #include "exact.h"
+#include "search.h"
 
 enum {
     MAX_PLIES = CARC_EXACT_MAX_TILES + 1, /* moves to the end: the drawn tile and the pile */

@@ -67,7 +67,10 @@
 #include <string.h>
 
 #include "ai.h"
+#include "eval.h"
+#include "mcts.h"
 #include "net.h"
+#include "search.h"
 
 enum { NODE_PLACE, NODE_SPOT, NODE_CHANCE, NODE_HAND };
 

@@ -70,6 +70,8 @@
 #include <string.h>
 
 #include "ai.h"
+#include "search.h"
+#include "star25.h"
 
 enum {
     MAX_DEPTH = 5,
