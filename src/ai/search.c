@@ -111,3 +111,8 @@ void ai_sort_evals(carc_move_eval *evals, int n)
 {
     ai_sort_evals_by(evals, n, eval_better);
 }
+
+int ai_higher_margin(const carc_move_eval *a, const carc_move_eval *b)
+{
+    return a->margin > b->margin;
+}

@@ -57,5 +57,8 @@ typedef int (*ai_eval_order)(const carc_move_eval *a, const carc_move_eval *b);
 /* Sorts `evals` so that each comes before the next or ties with it in the
  * order `better`; stable (tied evaluations keep their order). */
 void ai_sort_evals_by(carc_move_eval *evals, int n, ai_eval_order better);
+/* The order of the margins alone, higher first (sorted with ai_sort_evals_by,
+ * ties keep their order). */
+int ai_higher_margin(const carc_move_eval *a, const carc_move_eval *b);
 
 #endif
