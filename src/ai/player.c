@@ -1,10 +1,10 @@
 /* player.c: player specs, the public player calls, and the one place that
  * knows every strategy: it picks the one of the player's kind. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../error.h"
 #include "ai.h"
 #include "exact.h"
 #include "greedy.h"
@@ -43,20 +43,6 @@ enum {
     ENDGAME_TILES = 4,
 };
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static int
-set_error(char *err, size_t cap, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    if (err && cap)
-        vsnprintf(err, cap, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
 static int parse_number(const char *s, uint64_t max, uint64_t *out)
 {
     if (!*s || strspn(s, "0123456789") != strlen(s) || strlen(s) > 12)
@@ -83,42 +69,42 @@ static int parse_option(ai_kind kind, char *opt, ai_options *o, char *err, size_
 {
     char *eq = strchr(opt, '=');
     if (!eq)
-        return set_error(err, cap, "option '%s' needs a value (key=value)", opt);
+        return format_error(err, cap, "option '%s' needs a value (key=value)", opt);
     *eq = '\0';
     const char *key = opt, *val = eq + 1;
     uint64_t v;
     if (strcmp(key, "ms") == 0 && kind != AI_RANDOM && kind != AI_GREEDY) {
         if (parse_number(val, 3600000, &v) || v == 0)
-            return set_error(err, cap, "ms must be 1..3600000, not '%s'", val);
+            return format_error(err, cap, "ms must be 1..3600000, not '%s'", val);
         o->ms = (int)v;
         o->iters = 0;
     } else if (strcmp(key, "iters") == 0 && (kind == AI_MCTS || kind == AI_VANILLA_MCTS)) {
         if (parse_number(val, 100000000, &v) || v == 0)
-            return set_error(err, cap, "iters must be 1..100000000, not '%s'", val);
+            return format_error(err, cap, "iters must be 1..100000000, not '%s'", val);
         o->iters = v;
         o->ms = 0;
     } else if (strcmp(key, "threads") == 0 && kind == AI_MCTS) {
         if (parse_number(val, 64, &v) || v == 0)
-            return set_error(err, cap, "threads must be 1..64, not '%s'", val);
+            return format_error(err, cap, "threads must be 1..64, not '%s'", val);
         o->threads = (int)v;
     } else if (strcmp(key, "c") == 0 && (kind == AI_MCTS || kind == AI_VANILLA_MCTS)) {
         if (parse_c(val, &o->c))
-            return set_error(err, cap, "c must be a number 0..100, not '%s'", val);
+            return format_error(err, cap, "c must be a number 0..100, not '%s'", val);
     } else if ((strcmp(key, "own") == 0 || strcmp(key, "win") == 0) && kind == AI_MCTS) {
         double *weight = key[0] == 'o' ? &o->own : &o->win;
         if (parse_c(val, weight) || *weight > 1.0)
-            return set_error(err, cap, "%s must be a number from 0 to 1, not '%s'", key, val);
+            return format_error(err, cap, "%s must be a number from 0 to 1, not '%s'", key, val);
     } else if (strcmp(key, "depth") == 0 && kind == AI_STAR25) {
         if (parse_number(val, 5, &v) || v == 0)
-            return set_error(err, cap, "depth must be 1..5, not '%s'", val);
+            return format_error(err, cap, "depth must be 1..5, not '%s'", val);
         o->depth = (int)v;
     } else if (strcmp(key, "probe") == 0 && kind == AI_STAR25) {
         if (parse_number(val, 24, &v) || v == 0)
-            return set_error(err, cap, "probe must be 1..24, not '%s'", val);
+            return format_error(err, cap, "probe must be 1..24, not '%s'", val);
         o->probe = (int)v;
     } else if ((strcmp(key, "exact") == 0 || strcmp(key, "ismcts") == 0) && kind == AI_MCTS) {
         if (strcmp(val, "0") != 0 && strcmp(val, "1") != 0)
-            return set_error(err, cap, "%s must be 0 or 1, not '%s'", key, val);
+            return format_error(err, cap, "%s must be 0 or 1, not '%s'", key, val);
         *(key[0] == 'e' ? &o->exact : &o->ismcts) = val[0] == '1';
     } else if (strcmp(key, "eval") == 0 && (kind == AI_GREEDY || kind == AI_MCTS)) {
         if (strcmp(val, "basic") == 0)
@@ -126,29 +112,30 @@ static int parse_option(ai_kind kind, char *opt, ai_options *o, char *err, size_
         else if (strcmp(val, "full") == 0)
             o->eval = AI_EVAL_FULL;
         else
-            return set_error(err, cap, "eval must be basic or full, not '%s'", val);
+            return format_error(err, cap, "eval must be basic or full, not '%s'", val);
     } else if (strcmp(key, "net") == 0 && kind == AI_MCTS) {
         if (!*val || strlen(val) >= sizeof o->net)
-            return set_error(err, cap, "net must name a .carcnet file of at most %zu characters",
-                             sizeof o->net - 1);
+            return format_error(err, cap, "net must name a .carcnet file of at most %zu characters",
+                                sizeof o->net - 1);
         snprintf(o->net, sizeof o->net, "%s", val);
     } else if ((strcmp(key, "blend") == 0 || strcmp(key, "puct") == 0) && kind == AI_MCTS) {
         double *weight = key[0] == 'b' ? &o->blend : &o->puct;
         if (parse_c(val, weight) || (key[0] == 'b' && *weight > 1.0))
-            return set_error(err, cap, "%s must be a number from 0 to %s, not '%s'", key,
-                             key[0] == 'b' ? "1" : "100", val);
+            return format_error(err, cap, "%s must be a number from 0 to %s, not '%s'", key,
+                                key[0] == 'b' ? "1" : "100", val);
     } else if (strcmp(key, "level") == 0 && kind == AI_MCTS) {
         size_t i;
         for (i = 0; i < sizeof levels / sizeof levels[0]; i++)
             if (strcmp(val, levels[i].name) == 0)
                 break;
         if (i == sizeof levels / sizeof levels[0])
-            return set_error(err, cap, "unknown level '%s' (easy, normal, hard, strongest)", val);
+            return format_error(err, cap, "unknown level '%s' (easy, normal, hard, strongest)",
+                                val);
         o->ms = levels[i].ms;
         o->iters = levels[i].iters;
         o->exact = levels[i].exact;
     } else {
-        return set_error(err, cap, "unknown option '%s' for this player", key);
+        return format_error(err, cap, "unknown option '%s' for this player", key);
     }
     return 0;
 }
@@ -239,7 +226,7 @@ carc_player *carc_player_new(const char *spec, uint64_t seed, char *err, size_t 
     if (err && errcap)
         err[0] = '\0';
     if (!spec || strlen(spec) >= 120) {
-        set_error(err, errcap, "%s", "a player spec must be given, at most 119 characters");
+        format_error(err, errcap, "%s", "a player spec must be given, at most 119 characters");
         return NULL;
     }
     char buf[128];
@@ -252,13 +239,13 @@ carc_player *carc_player_new(const char *spec, uint64_t seed, char *err, size_t 
         if (strcmp(buf, kinds[k].name) == 0)
             break;
     if (k == sizeof kinds / sizeof kinds[0]) {
-        set_error(err, errcap, "unknown player '%s' (random, greedy, mcts, vanilla-mcts, star25)",
-                  buf);
+        format_error(err, errcap,
+                     "unknown player '%s' (random, greedy, mcts, vanilla-mcts, star25)", buf);
         return NULL;
     }
     carc_player *p = calloc(1, sizeof *p);
     if (!p) {
-        set_error(err, errcap, "%s", "out of memory");
+        format_error(err, errcap, "%s", "out of memory");
         return NULL;
     }
     p->kind = kinds[k].kind;
@@ -266,7 +253,7 @@ carc_player *carc_player_new(const char *spec, uint64_t seed, char *err, size_t 
     if (colon) {
         char *rest = colon + 1;
         if (!*rest) {
-            set_error(err, errcap, "%s", "a ':' must be followed by options");
+            format_error(err, errcap, "%s", "a ':' must be followed by options");
             free(p);
             return NULL;
         }
