@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "error.h"
 #include "rules.h"
 #include "tiles.h"
 
@@ -864,8 +865,7 @@ carc_status carc_header_check(const char *key, const char *value, char *err, siz
         problem = "the line is too long";
     else
         problem = value_problem(value, value_len);
-    if (err && errcap)
-        snprintf(err, errcap, "%s", problem ? problem : "");
+    format_error(err, errcap, "%s", problem ? problem : "");
     return problem ? CARC_EINVAL : CARC_OK;
 }
 
@@ -959,8 +959,7 @@ carc_status carc_move_parse_message(const carc_game *g, const char *text, carc_m
         snprintf(e.message, sizeof e.message, "no move given");
     else
         parse_move_line(&r, g, text, out, &status);
-    if (err && errcap)
-        snprintf(err, errcap, "%s", status == CARC_OK ? "" : e.message);
+    format_error(err, errcap, "%s", status == CARC_OK ? "" : e.message);
     return status;
 }
 

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "error.h"
 #include "rules.h"
 
 /* A flag and its name in the record notation. */
@@ -98,12 +99,6 @@ const char *carc_expansion_name(uint32_t flag)
     return name_of(&expansions_list, flag);
 }
 
-static void set_error(char *err, size_t errcap, const char *message)
-{
-    if (err && errcap)
-        snprintf(err, errcap, "%s", message);
-}
-
 static int table_size_ok(int n)
 {
     return n >= CARC_MIN_TABLE && n <= CARC_MAX_TABLE && n % 2 == 1;
@@ -139,46 +134,44 @@ carc_status carc_rules_check(const carc_rules *rules, char *err, size_t errcap)
     for (size_t i = 0; i < sizeof rule_names / sizeof rule_names[0]; i++)
         known |= rule_names[i].flag;
     if (!rules) {
-        set_error(err, errcap, "no rules given");
+        format_error(err, errcap, "no rules given");
         return CARC_EINVAL;
     }
     if (rules->flags & ~known) {
-        set_error(err, errcap, "unknown rule flags");
+        format_error(err, errcap, "unknown rule flags");
         return CARC_EINVAL;
     }
     if (rules->expansions & ~(uint32_t)CARC_EXPANSIONS_SUPPORTED) {
         uint32_t bit = rules->expansions & ~(uint32_t)CARC_EXPANSIONS_SUPPORTED;
         bit &= ~(bit - 1);
         const char *name = carc_expansion_name(bit);
-        if (err && errcap)
-            snprintf(err, errcap, "expansion %s is not playable in this version",
+        format_error(err, errcap, "expansion %s is not playable in this version",
                      name ? name : "(unknown)");
         return CARC_EINVAL;
     }
     if ((rules->flags & CARC_RULE_RIVER_KEEP_START) &&
         !(rules->expansions & CARC_EXPANSION_RIVER)) {
-        set_error(err, errcap, "rule river-keep-start needs the river expansion");
+        format_error(err, errcap, "rule river-keep-start needs the river expansion");
         return CARC_EINVAL;
     }
     const char *why = values_error(rules);
     if (why) {
-        set_error(err, errcap, why);
+        format_error(err, errcap, "%s", why);
         return CARC_EINVAL;
     }
     if (rules->flags & ~(uint32_t)PLAYABLE_FLAGS) {
         uint32_t bit = rules->flags & ~(uint32_t)PLAYABLE_FLAGS;
         bit &= ~(bit - 1);
-        if (err && errcap)
-            snprintf(err, errcap, "rule %s is not playable in this version", carc_rule_name(bit));
+        format_error(err, errcap, "rule %s is not playable in this version", carc_rule_name(bit));
         return CARC_EINVAL;
     }
     if (rules->hand > PLAYABLE_HAND || (rules->table_w && !PLAYABLE_TABLE)) {
-        set_error(err, errcap,
-                  rules->hand > PLAYABLE_HAND ? "rule hand is not playable in this version"
-                                              : "rule table is not playable in this version");
+        format_error(err, errcap, "%s",
+                     rules->hand > PLAYABLE_HAND ? "rule hand is not playable in this version"
+                                                 : "rule table is not playable in this version");
         return CARC_EINVAL;
     }
-    set_error(err, errcap, "");
+    format_error(err, errcap, "%s", "");
     return CARC_OK;
 }
 
@@ -211,8 +204,7 @@ static int parse_list(const name_list *list, const char *text, size_t len, int c
         int shown = (int)(i - start < 40 ? i - start : 40);
         uint32_t flag = flag_of(list, text + start, i - start);
         if (!flag || (list->once && (read & flag))) {
-            if (err && errcap)
-                snprintf(err, errcap, flag ? "%s '%.*s' is named twice" : "unknown %s '%.*s'",
+            format_error(err, errcap, flag ? "%s '%.*s' is named twice" : "unknown %s '%.*s'",
                          list->what, shown, text + start);
             return -1;
         }
@@ -249,11 +241,11 @@ static int parse_valued(const char *text, size_t len, size_t eq, carc_rules *out
     if (eq == 4 && memcmp(text, "hand", 4) == 0) {
         int n = small_number(value, value_len);
         if (n < 1 || n > CARC_MAX_HAND) {
-            set_error(err, errcap, "rule hand takes 1 to 3 tiles (hand=N)");
+            format_error(err, errcap, "rule hand takes 1 to 3 tiles (hand=N)");
             return -1;
         }
         if (out->hand && out->hand != n) {
-            set_error(err, errcap, "rule hand is given twice");
+            format_error(err, errcap, "rule hand is given twice");
             return -1;
         }
         out->hand = (uint8_t)n;
@@ -264,19 +256,18 @@ static int parse_valued(const char *text, size_t len, size_t eq, carc_rules *out
         int w = x ? small_number(value, (size_t)(x - value)) : -1;
         int h = x ? small_number(x + 1, value_len - (size_t)(x - value) - 1) : -1;
         if (!table_size_ok(w) || !table_size_ok(h)) {
-            set_error(err, errcap, "rule table takes odd sizes from 3 to 199 (table=WxH)");
+            format_error(err, errcap, "rule table takes odd sizes from 3 to 199 (table=WxH)");
             return -1;
         }
         if (out->table_w && (out->table_w != w || out->table_h != h)) {
-            set_error(err, errcap, "rule table is given twice");
+            format_error(err, errcap, "rule table is given twice");
             return -1;
         }
         out->table_w = (uint8_t)w;
         out->table_h = (uint8_t)h;
         return 0;
     }
-    if (err && errcap)
-        snprintf(err, errcap, "unknown rule '%.*s'", shown, text);
+    format_error(err, errcap, "unknown rule '%.*s'", shown, text);
     return -1;
 }
 
@@ -299,14 +290,13 @@ int rules_parse_names(const char *text, size_t len, int commas, carc_rules *out,
         uint32_t flag = flag_of(&rules_list, text + start, i - start);
         if (!flag) {
             int shown = (int)(i - start < 40 ? i - start : 40);
-            if (err && errcap)
-                snprintf(err, errcap, "unknown rule '%.*s'", shown, text + start);
+            format_error(err, errcap, "unknown rule '%.*s'", shown, text + start);
             return -1;
         }
         read.flags |= flag;
     }
     *out = read;
-    set_error(err, errcap, "");
+    format_error(err, errcap, "%s", "");
     return 0;
 }
 
@@ -319,8 +309,7 @@ int rules_parse_expansions(const char *text, size_t len, int commas, carc_rules 
 carc_status carc_rules_parse(const char *text, carc_rules *rules, char *err, size_t errcap)
 {
     if (!text || !rules) {
-        if (err && errcap)
-            snprintf(err, errcap, "no rules given");
+        format_error(err, errcap, "no rules given");
         return CARC_EINVAL;
     }
     carc_rules parsed = *rules;
@@ -334,7 +323,7 @@ carc_status carc_rules_parse_words(const char *const *words, size_t n, carc_rule
                                    size_t errcap)
 {
     if ((!words && n) || !rules) {
-        set_error(err, errcap, "no rules given");
+        format_error(err, errcap, "no rules given");
         return CARC_EINVAL;
     }
     carc_rules parsed = *rules;
@@ -344,8 +333,7 @@ carc_status carc_rules_parse_words(const char *const *words, size_t n, carc_rule
         const char *w = words[i];
         char why[120] = "";
         if (!w || !*w || strpbrk(w, " \t,")) {
-            if (err && errcap)
-                snprintf(err, errcap,
+            format_error(err, errcap,
                          w && *w ? "rules[%zu]: one name a word, not '%.40s'"
                                  : "rules[%zu]: unknown rule '%s'",
                          i, w ? w : "");
@@ -355,19 +343,17 @@ carc_status carc_rules_parse_words(const char *const *words, size_t n, carc_rule
          * list is then the union, a valued rule given twice refused. */
         carc_rules one = carc_rules_standard();
         if (rules_parse_names(w, strlen(w), 0, &one, why, sizeof why) < 0) {
-            if (err && errcap)
-                snprintf(err, errcap, "rules[%zu]: %s", i, why);
+            format_error(err, errcap, "rules[%zu]: %s", i, why);
             return CARC_EINVAL;
         }
         if ((one.hand && parsed.hand) || (one.table_w && parsed.table_w)) {
-            if (err && errcap)
-                snprintf(err, errcap, "rules[%zu]: '%.40s' given twice", i, w);
+            format_error(err, errcap, "rules[%zu]: '%.40s' given twice", i, w);
             return CARC_EINVAL;
         }
         parsed = carc_rules_merge(parsed, one);
     }
     *rules = parsed;
-    set_error(err, errcap, "");
+    format_error(err, errcap, "%s", "");
     return CARC_OK;
 }
 
@@ -393,7 +379,7 @@ int carc_rules_equal(const carc_rules *a, const carc_rules *b)
 carc_status carc_expansions_parse(const char *text, carc_rules *rules, char *err, size_t errcap)
 {
     if (!text || !rules) {
-        set_error(err, errcap, "no expansions given");
+        format_error(err, errcap, "no expansions given");
         return CARC_EINVAL;
     }
     carc_rules parsed = *rules;

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ai/ai.h"
+#include "ai/eval.h"
 #include "carcassonne.h"
 #include "carcassonne_ai.h"
 

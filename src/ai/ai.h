@@ -1,4 +1,6 @@
-/* ai.h: what the computer players share inside the library. */
+/* ai.h: a computer player inside the library: its kind, its options and
+ * what it owns. player.c makes it and picks the strategy; the strategies
+ * read it. */
 #ifndef CARC_AI_H
 #define CARC_AI_H
 
@@ -53,111 +55,5 @@ struct carc_player {
     carc_net *net;   /* opt.net read, owned; NULL without one */
     char spec[256];
 };
-
-/* The full static evaluation (eval_full.c): carc_evaluate's contract (the
- * expected final score of every player; the exact scores once the game is
- * over), with each open square judged by the tiles still to come. */
-void ai_evaluate_full(const carc_game *g, double out[CARC_MAX_PLAYERS]);
-/* The terms of the full evaluation, for fitting its weights (tools/
- * fit_eval.c): each player's value is the sum over the terms of
- * ai_terms[k].weight * terms[k]. The worth of the occupied features its
- * player owns, by kind, comes twice: in full (AI_TERM_CITY ..) and
- * scaled by the share of the 71 tiles still to come (AI_TERM_CITY_EARLY
- * ..: the early doubt, in the same order). */
-enum {
-    AI_TERM_SCORE,  /* points scored */
-    AI_TERM_SUPPLY, /* followers in supply */
-    AI_TERM_CITY,
-    AI_TERM_ROAD,
-    AI_TERM_CLOISTER,
-    AI_TERM_FARM,
-    AI_TERM_CITY_EARLY,
-    AI_TERM_ROAD_EARLY,
-    AI_TERM_CLOISTER_EARLY,
-    AI_TERM_FARM_EARLY,
-    AI_TERM_RETURN, /* followers coming home */
-    AI_TERM_ROOM,   /* farms' room to grow */
-    AI_TERM_JOINS,  /* cities and farms one tile may join */
-    AI_TERMS,
-};
-/* Each term's weight in the evaluation, and a short name for reports
- * ("cities x to come"). */
-typedef struct ai_term {
-    double weight;
-    const char *name;
-} ai_term;
-extern const ai_term ai_terms[AI_TERMS];
-/* The full evaluation's doubt about an occupied feature early in the game
- * (eval_full.c explains it). */
-#define AI_EARLY_DOUBT 0.45
-/* ai_evaluate_full into `out`, and its terms into `terms`. */
-void ai_evaluate_full_terms(const carc_game *g, double out[CARC_MAX_PLAYERS],
-                            double terms[CARC_MAX_PLAYERS][AI_TERMS]);
-/* Both evaluations value the followers in supply alike (eval.c): one
- * follower with `left` tiles to come, and `supply` of them (the first
- * three in full, the others half). */
-double ai_follower_unit(int left);
-double ai_follower_worth(int left, int supply);
-/* An evaluation: carc_evaluate or ai_evaluate_full. */
-typedef void (*ai_evaluation)(const carc_game *g, double out[CARC_MAX_PLAYERS]);
-/* The evaluation player `p` uses: its eval option, else its kind's default
- * (mcts: full, the others: basic). */
-ai_evaluation ai_player_evaluation(const carc_player *p);
-
-/* Each kind ranks the legal moves of `g`, best first, into `out` (up to
- * `cap`), and returns how many it wrote; `info` is never NULL. */
-int ai_random_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int cap,
-                   carc_search_info *info);
-int ai_greedy_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int cap,
-                   carc_search_info *info);
-int ai_mcts_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int cap,
-                 carc_search_info *info);
-int ai_vanilla_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int cap,
-                    carc_search_info *info);
-int ai_star25_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int cap,
-                   carc_search_info *info);
-
-/* The legal placements of the drawn tile of `g` (`out` has room for
- * CARC_MAX_PLACEMENTS) at their canonical rotations, the placements of
- * carc_legal_moves() (carc_move_canonical()): without the rotations of a
- * symmetric tile that repeat a lower rotation on the same square. */
-int ai_legal_placements(const carc_game *g, carc_placement *out);
-/* Shuffles `moves[0 .. n)` with the player's generator: equal values are
- * then broken at random by a stable sort. */
-void ai_shuffle_moves(carc_player *p, carc_move *moves, int n);
-
-/* The margin of `player` in `values`: its value minus the best other. */
-double ai_margin(const double values[CARC_MAX_PLAYERS], int players, int player);
-/* The draws that may follow `g`: each tile kind of its draw pool
- * (carc_game_draw_pool) with its probability, count over total, into
- * `kinds` and `prob`; returns their number (0: the pool is empty). The
- * expectimax searches (star25, exact) branch on them. */
-int ai_draw_outcomes(const carc_game *g, int kinds[CARC_MAX_KINDS], double prob[CARC_MAX_KINDS]);
-/* Sum of p[j] * b[j] over j in [from, to): a chance node's value from its
- * outcomes' probabilities and values (or bounds). */
-double ai_weighted(const double *p, const double *b, int from, int to);
-/* The final margin of `player` in a finished (or any) game. */
-int ai_score_margin(const carc_game *g, int player);
-
-/* Monotonic seconds. */
-double ai_now(void);
-/* Whether a search that started at `start` must stop: a stop request or
- * the player's time budget spent. */
-int ai_should_stop(carc_player *p, double start);
-
-/* Bytes of one state of a game like `g` (same expansions). */
-static inline size_t ai_state_bytes(const carc_game *g)
-{
-    carc_rules rules = carc_game_rules(g);
-    return carc_game_size(&rules);
-}
-
-/* Sorts `evals` best first by margin, then win, then visits. */
-void ai_sort_evals(carc_move_eval *evals, int n);
-/* Whether `a` comes before `b` in an order of evaluations. */
-typedef int (*ai_eval_order)(const carc_move_eval *a, const carc_move_eval *b);
-/* Sorts `evals` so that each comes before the next or ties with it in the
- * order `better`; stable (tied evaluations keep their order). */
-void ai_sort_evals_by(carc_move_eval *evals, int n, ai_eval_order better);
 
 #endif

@@ -10,7 +10,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "ai.h"
+#include "carcassonne_ai.h"
+#include "eval.h"
 /* Weights, tuned by greedy-against-greedy matches of 300 to 400 deals. */
 static const double open_city_share = 0.4;             /* farms: an open bordering city */
 static const double farmer_lock = 8.0;                 /* farms: a farmer placed at the start */
@@ -35,7 +36,7 @@ double ai_follower_worth(int left, int supply)
 }
 
 /* Chance that an open city with `open` unmatched edges is completed. */
-static double city_chance(int open, int left)
+static double city_chance_by_edges(int open, int left)
 {
     return pow(city_base + city_room * fmin(1.0, left / 20.0), open);
 }
@@ -46,7 +47,7 @@ static double feature_worth(const carc_feature *f, int left)
     switch (f->kind) {
     case CARC_ROAD: return f->value_at_end;
     case CARC_CITY: {
-        double q = city_chance(f->open_edges, left);
+        double q = city_chance_by_edges(f->open_edges, left);
         return q * f->value + (1.0 - q) * f->value_at_end;
     }
     default: return f->value_at_end + f->open_edges * 0.9 * fmin(1.0, left / 30.0);
@@ -61,7 +62,7 @@ typedef struct farm {
     int cities[MAX_FARM_CITIES];
 } farm;
 
-static void add_city(farm *f, int city)
+static void farm_add_city(farm *f, int city)
 {
     for (int i = 0; i < f->ncities; i++)
         if (f->cities[i] == city)
@@ -89,7 +90,7 @@ static void farm_borders(const carc_game *g, farm *farms, int nfarms)
                     continue;
                 for (int c = 0; c < def->nsegments; c++)
                     if (borders & (1u << c))
-                        add_city(&farms[f], carc_game_feature(g, i, c));
+                        farm_add_city(&farms[f], carc_game_feature(g, i, c));
             }
         }
     }
@@ -97,7 +98,7 @@ static void farm_borders(const carc_game *g, farm *farms, int nfarms)
 
 /* Expected farm points: a completed bordering city counts in full, an
  * open one by its chance of completion. */
-static double farm_worth(const carc_game *g, const farm *f, int left)
+static double farm_cities_worth(const carc_game *g, const farm *f, int left)
 {
     carc_rules rules = carc_game_rules(g);
     double per_city = carc_feature_worth(&rules, CARC_FIELD, 1, 0, 0, 1);
@@ -107,7 +108,8 @@ static double farm_worth(const carc_game *g, const farm *f, int left)
         if (carc_game_feature_info(g, f->cities[c], &city) != CARC_OK)
             continue;
         worth +=
-            per_city * (city.complete ? 1.0 : open_city_share * city_chance(city.open_edges, left));
+            per_city *
+            (city.complete ? 1.0 : open_city_share * city_chance_by_edges(city.open_edges, left));
     }
     return worth - farmer_lock * left / (double)(carc_game_tile_total(g) - 1);
 }
@@ -164,7 +166,7 @@ void carc_evaluate(const carc_game *g, double out[CARC_MAX_PLAYERS])
         return;
     farm_borders(g, farms, nfarms);
     for (int i = 0; i < nfarms; i++)
-        add_worth(out, players, farms[i].owners, farm_worth(g, &farms[i], left));
+        add_worth(out, players, farms[i].owners, farm_cities_worth(g, &farms[i], left));
 }
 
 /* The terms of the full evaluation (eval_full.c, which is built once per

@@ -32,7 +32,7 @@
 #include "../scoring.h"
 #include "../bounds.h"
 #include "../tiles.h"
-#include "ai.h"
+#include "eval.h"
 
 /* Weights, tuned by greedy-against-greedy matches of 1,000 to 2,000 deals
  * (seeds 11, 21 and 31; docs/players.md); eval.c's where no change won,
@@ -283,7 +283,7 @@ static void remember_city(eval_ctx *c, int root, double q)
 }
 
 /* The completion chance of the open city rooted at `root`, remembered. */
-static double city_chance(eval_ctx *c, int root)
+static double city_chance_by_squares(eval_ctx *c, int root)
 {
     for (int i = 0; i < c->ncities; i++)
         if (c->city_root[i] == root)
@@ -367,7 +367,7 @@ static double cloister_worth(eval_ctx *c, int root, double *q)
     return worth;
 }
 
-static void add_city(seg_id *cities, int *n, int city)
+static void list_add_city(seg_id *cities, int *n, int city)
 {
     for (int j = 0; j < *n; j++)
         if (cities[j] == city)
@@ -379,7 +379,8 @@ static void add_city(seg_id *cities, int *n, int city)
 /* Expected farm points of the occupied farm rooted at `root`: each
  * bordering city, completed in full and open by its chance, less the
  * farmer locked away. Records the frontier squares its fields face. */
-static double farm_worth(eval_ctx *c, int root, uint64_t faced[MAX_FRONTIER], uint64_t bit)
+static double farm_worth_and_faces(eval_ctx *c, int root, uint64_t faced[MAX_FRONTIER],
+                                   uint64_t bit)
 {
     const carc_game *g = c->g;
     seg_id cities[MAX_SEGMENTS];
@@ -389,7 +390,7 @@ static double farm_worth(eval_ctx *c, int root, uint64_t faced[MAX_FRONTIER], ui
         const seg_node *m = &g->seg[s];
         const board_tile *t = &g->tiles[m->tile];
         for (unsigned borders = seg_borders(m); borders; borders &= borders - 1)
-            add_city(cities, &ncities, feature_root(g, t->seg_base + __builtin_ctz(borders)));
+            list_add_city(cities, &ncities, feature_root(g, t->seg_base + __builtin_ctz(borders)));
         int f[4];
         int n = squares_beyond(c, m, 7u, f);
         for (int i = 0; i < n; i++)
@@ -400,7 +401,7 @@ static double farm_worth(eval_ctx *c, int root, uint64_t faced[MAX_FRONTIER], ui
     double worth = 0.0;
     for (int i = 0; i < ncities; i++) {
         int open = seg_open(&g->seg[cities[i]]) != 0;
-        worth += per_city * (open ? open_city_share * city_chance(c, cities[i]) : 1.0);
+        worth += per_city * (open ? open_city_share * city_chance_by_squares(c, cities[i]) : 1.0);
     }
     return worth - farmer_lock * c->left / (double)c->pile;
 }
@@ -541,7 +542,7 @@ static void value_features(eval_ctx *c, occupied *occ, double out[CARC_MAX_PLAYE
         double worth, q = 0.0;
         uint64_t bit = 1ull << occ->n;
         if (kind == CARC_FIELD) {
-            worth = farm_worth(c, root, occ->faced, bit);
+            worth = farm_worth_and_faces(c, root, occ->faced, bit);
         } else if (kind == CARC_CLOISTER) {
             worth = cloister_worth(c, root, &q);
         } else if (kind == CARC_CITY) {
@@ -573,7 +574,8 @@ static void value_features(eval_ctx *c, occupied *occ, double out[CARC_MAX_PLAYE
 }
 
 /* ai_evaluate_full, and its terms when `terms` is not NULL. */
-static void evaluate(const carc_game *g, double out[CARC_MAX_PLAYERS], double (*terms)[AI_TERMS])
+static void full_evaluation(const carc_game *g, double out[CARC_MAX_PLAYERS],
+                            double (*terms)[AI_TERMS])
 {
     int players = g->nplayers;
     for (int p = 0; p < players; p++)
@@ -609,12 +611,12 @@ static void evaluate(const carc_game *g, double out[CARC_MAX_PLAYERS], double (*
 
 void ai_evaluate_full(const carc_game *g, double out[CARC_MAX_PLAYERS])
 {
-    evaluate(g, out, NULL);
+    full_evaluation(g, out, NULL);
 }
 
 void ai_evaluate_full_terms(const carc_game *g, double out[CARC_MAX_PLAYERS],
                             double terms[CARC_MAX_PLAYERS][AI_TERMS])
 {
     memset(terms, 0, sizeof(double) * AI_TERMS * CARC_MAX_PLAYERS);
-    evaluate(g, out, terms);
+    full_evaluation(g, out, terms);
 }

@@ -52,8 +52,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ai.h"
 #include "exact.h"
+#include "search.h"
 
 enum {
     MAX_PLIES = CARC_EXACT_MAX_TILES + 1, /* moves to the end: the drawn tile and the pile */
@@ -127,7 +127,7 @@ static void tt_store(solver *s, uint64_t key, int flag, const double *value, car
 /* --- Chance nodes -------------------------------------------------------------------- */
 
 /* pos[d + 1] = after[d] with tile `kind` drawn. */
-static void draw(solver *s, int d, int kind)
+static void solver_draw(solver *s, int d, int kind)
 {
     carc_game_copy(s->pos[d + 1], s->after[d]);
     carc_game_choose_tile(s->pos[d + 1], kind);
@@ -149,7 +149,7 @@ static void hint_first(carc_move *moves, int n, carc_move hint)
 /* Sorts moves[0 .. n) of pos[d] by the static margin of the root player
  * after each, highest first when `is_max`, lowest first otherwise;
  * stable. */
-static void order_moves(solver *s, int d, int n, int is_max)
+static void solver_order_moves(solver *s, int d, int n, int is_max)
 {
     carc_move *m = s->moves[d];
     double *v = s->keys[d];
@@ -179,7 +179,7 @@ static int ordered_moves(solver *s, int d, int is_max, const tt_entry *e)
 {
     int n = carc_legal_moves(s->pos[d], s->moves[d], ALL_MOVES);
     if (carc_game_tiles_left(s->pos[d], NULL) > 0 && n > 1)
-        order_moves(s, d, n, is_max);
+        solver_order_moves(s, d, n, is_max);
     if (e)
         hint_first(s->moves[d], n, e->best);
     return n;
@@ -187,17 +187,17 @@ static int ordered_moves(solver *s, int d, int is_max, const tt_entry *e)
 
 /* --- Two players: alpha-beta with Star2 ------------------------------------------------ */
 
-static double chance(solver *s, int d, double alpha, double beta);
+static double solver_chance(solver *s, int d, double alpha, double beta);
 
 /* Value of after[d]: the final margin, or the chance node of the next draw. */
-static double after_move(solver *s, int d, double alpha, double beta)
+static double solver_after_move(solver *s, int d, double alpha, double beta)
 {
     const carc_game *g = s->after[d];
     if (carc_game_over(g)) {
         count_node(s);
         return (double)ai_score_margin(g, s->root);
     }
-    return chance(s, d, alpha, beta);
+    return solver_chance(s, d, alpha, beta);
 }
 
 /* Value of the decision node pos[d] with the window (alpha, beta),
@@ -206,7 +206,7 @@ static double after_move(solver *s, int d, double alpha, double beta)
  * a MAX node (an upper bound of a MIN node), provided the window never lets
  * a child fail the other way (probes pass alpha below lo to MAX nodes and
  * beta above hi to MIN nodes). */
-static double decide(solver *s, int d, double alpha, double beta, int limit)
+static double solver_decide(solver *s, int d, double alpha, double beta, int limit)
 {
     const carc_game *g = s->pos[d];
     int is_max = carc_game_current_player(g) == s->root;
@@ -224,8 +224,8 @@ static double decide(solver *s, int d, double alpha, double beta, int limit)
     for (int i = 0; i < searched && !s->stopped; i++) {
         carc_game_copy(s->after[d], g);
         carc_game_play(s->after[d], s->moves[d][i], NULL, 0, NULL);
-        double v = is_max ? after_move(s, d, fmax(alpha, best), beta)
-                          : after_move(s, d, alpha, fmin(beta, best));
+        double v = is_max ? solver_after_move(s, d, fmax(alpha, best), beta)
+                          : solver_after_move(s, d, alpha, fmin(beta, best));
         if (is_max ? v > best : v < best) {
             best = v;
             best_i = i;
@@ -249,16 +249,16 @@ static int probe(solver *s, int d, int n, const int *kinds, const double *prob, 
                  double beta, double *lb, double *ub, double *cut)
 {
     for (int i = 0; i < n && !s->stopped; i++) {
-        draw(s, d, kinds[i]);
+        solver_draw(s, d, kinds[i]);
         if (carc_game_current_player(s->pos[d + 1]) == s->root) {
             double b = (beta - (ai_weighted(prob, lb, 0, n) - prob[i] * lb[i])) / prob[i];
-            lb[i] = fmax(lb[i], decide(s, d + 1, s->lo - 1.0, b, PROBE_MOVES));
+            lb[i] = fmax(lb[i], solver_decide(s, d + 1, s->lo - 1.0, b, PROBE_MOVES));
             *cut = ai_weighted(prob, lb, 0, n);
             if (*cut >= beta)
                 return 1;
         } else {
             double a = (alpha - (ai_weighted(prob, ub, 0, n) - prob[i] * ub[i])) / prob[i];
-            ub[i] = fmin(ub[i], decide(s, d + 1, a, s->hi + 1.0, PROBE_MOVES));
+            ub[i] = fmin(ub[i], solver_decide(s, d + 1, a, s->hi + 1.0, PROBE_MOVES));
             *cut = ai_weighted(prob, ub, 0, n);
             if (*cut <= alpha)
                 return 1;
@@ -269,14 +269,14 @@ static int probe(solver *s, int d, int n, const int *kinds, const double *prob, 
 
 /* Value of the chance node after[d] with the window (alpha, beta),
  * fail-soft: Star2. */
-static double chance(solver *s, int d, double alpha, double beta)
+static double solver_chance(solver *s, int d, double alpha, double beta)
 {
     int kinds[CARC_MAX_KINDS];
     double prob[CARC_MAX_KINDS], lb[CARC_MAX_KINDS], ub[CARC_MAX_KINDS];
     int n = ai_draw_outcomes(s->after[d], kinds, prob);
     if (n == 1) {
-        draw(s, d, kinds[0]);
-        return decide(s, d + 1, alpha, beta, ALL_MOVES);
+        solver_draw(s, d, kinds[0]);
+        return solver_decide(s, d + 1, alpha, beta, ALL_MOVES);
     }
     for (int i = 0; i < n; i++) {
         lb[i] = s->lo;
@@ -293,8 +293,8 @@ static double chance(solver *s, int d, double alpha, double beta)
             return sum + prob[i] * ub[i] + rest_ub;
         if (lb[i] >= b)
             return sum + prob[i] * lb[i] + rest_lb;
-        draw(s, d, kinds[i]);
-        double v = decide(s, d + 1, fmax(a, lb[i]), fmin(b, ub[i]), ALL_MOVES);
+        solver_draw(s, d, kinds[i]);
+        double v = solver_decide(s, d + 1, fmax(a, lb[i]), fmin(b, ub[i]), ALL_MOVES);
         if (v <= a)
             return sum + prob[i] * v + rest_ub;
         if (v >= b)
@@ -323,7 +323,7 @@ static void maxn_after(solver *s, int d, double out[CARC_MAX_PLAYERS])
     int n = ai_draw_outcomes(g, kinds, prob);
     memset(out, 0, sizeof out[0] * CARC_MAX_PLAYERS);
     for (int i = 0; i < n && !s->stopped; i++) {
-        draw(s, d, kinds[i]);
+        solver_draw(s, d, kinds[i]);
         maxn_decide(s, d + 1, v);
         for (int q = 0; q < s->players; q++)
             out[q] += prob[i] * v[q];
@@ -495,20 +495,15 @@ static int solver_init(solver *s, const carc_game *g, const ai_exact_budget *bud
 static double root_value(solver *s, double alpha)
 {
     if (s->players == 2)
-        return after_move(s, 0, alpha, s->hi + 1.0);
+        return solver_after_move(s, 0, alpha, s->hi + 1.0);
     double v[CARC_MAX_PLAYERS];
     maxn_after(s, 0, v);
     return v[s->root];
 }
 
-static int higher_margin(const carc_move_eval *a, const carc_move_eval *b)
-{
-    return a->margin > b->margin;
-}
-
 /* Searches every root move into evals[0 .. n); returns 0, or -1 when the
  * budget ran out. */
-static int search_root(solver *s, ai_exact_goal goal, carc_move_eval *evals, int n)
+static int solver_search_root(solver *s, ai_exact_goal goal, carc_move_eval *evals, int n)
 {
     double best = s->lo - 1.0;
     for (int i = 0; i < n; i++) {
@@ -524,7 +519,7 @@ static int search_root(solver *s, ai_exact_goal goal, carc_move_eval *evals, int
         evals[i].visits = used > UINT32_MAX ? UINT32_MAX : (uint32_t)used;
         best = fmax(best, v);
     }
-    ai_sort_evals_by(evals, n, higher_margin);
+    ai_sort_evals_by(evals, n, ai_higher_margin);
     return 0;
 }
 
@@ -541,7 +536,7 @@ static int root_moves(solver *s, ai_exact_goal goal, carc_move_eval *evals)
 {
     int n = carc_legal_moves(s->pos[0], s->moves[0], ALL_MOVES);
     if (goal == AI_EXACT_BEST_MOVE && s->players == 2 && carc_game_tiles_left(s->pos[0], NULL))
-        order_moves(s, 0, n, 1);
+        solver_order_moves(s, 0, n, 1);
     for (int i = 0; i < n; i++)
         evals[i] = (carc_move_eval){s->moves[0][i], 0.0, 0.5, 0};
     return n;
@@ -569,7 +564,7 @@ int ai_exact_rank(const carc_game *g, const ai_exact_budget *budget, ai_exact_go
         return give_up(info, "out of memory");
     }
     int n = root_moves(&s, goal, evals);
-    int status = search_root(&s, goal, evals, n);
+    int status = solver_search_root(&s, goal, evals, n);
     info->nodes = s.nodes;
     info->seconds = ai_now() - start;
     info->memory_bytes =

@@ -1,7 +1,8 @@
 /* greedy.c: one ply: every legal move played on a copy and evaluated. */
 #include <stdlib.h>
 
-#include "ai.h"
+#include "greedy.h"
+#include "search.h"
 
 int ai_greedy_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int cap,
                    carc_search_info *info)

@@ -67,7 +67,10 @@
 #include <string.h>
 
 #include "ai.h"
+#include "eval.h"
+#include "mcts.h"
 #include "net.h"
+#include "search.h"
 
 enum { NODE_PLACE, NODE_SPOT, NODE_CHANCE, NODE_HAND };
 
@@ -249,7 +252,7 @@ static void blend_net_value(const root_info *ri, const carc_game *g,
 }
 
 /* The player's evaluation of `g`, blended with the network's value. */
-static void evaluate(const root_info *ri, const carc_game *g, double v[CARC_MAX_PLAYERS])
+static void evaluate_blended(const root_info *ri, const carc_game *g, double v[CARC_MAX_PLAYERS])
 {
     if (!net_values(ri, g)) {
         ri->evaluate(g, v);
@@ -390,7 +393,7 @@ static void order_placements(search *s, const carc_game *g, carc_placement *plac
         carc_game_play(s->scratch,
                        (carc_move){CARC_MOVE_PLACE, places[i], CARC_NO_SPOT, CARC_FIGURE_FOLLOWER},
                        NULL, 0, NULL);
-        evaluate(s->root, s->scratch, scores[i]);
+        evaluate_blended(s->root, s->scratch, scores[i]);
         value[i] = utility(s->root, scores[i], me);
     }
     for (int i = 0; i < np; i++) {
@@ -620,7 +623,7 @@ static int value_leaf(search *s, carc_game *g, double scores[CARC_MAX_PLAYERS])
     if (!exact)
         while (!carc_game_over(g))
             carc_game_play_random(g, &s->rng, 0.3, NULL);
-    evaluate(s->root, g, scores);
+    evaluate_blended(s->root, g, scores);
     return exact;
 }
 
@@ -923,7 +926,7 @@ static void prepare_root(root_info *ri, const carc_game *g, carc_game *scratch, 
     ri->puct = opt->puct;
     ri->player = carc_game_current_player(g);
     ri->players = carc_game_players(g);
-    evaluate(ri, g, ri->base); /* for `own`, and a discard's prior */
+    evaluate_blended(ri, g, ri->base); /* for `own`, and a discard's prior */
     ri->nplaces = 0;
     double best[CARC_MAX_PLACEMENTS];
     int hand[CARC_MAX_HAND];

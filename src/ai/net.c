@@ -8,14 +8,13 @@
  * the full evaluation's terms (eval_full.c) and, for a move, from the
  * squares around the tile it places. */
 #include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "../error.h"
 #include "net.h"
 
 enum {
@@ -54,19 +53,6 @@ struct carc_net {
 };
 
 /* --- Reading ---------------------------------------------------------------------------- */
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static void
-set_error(char *err, size_t cap, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    if (err && cap)
-        vsnprintf(err, cap, fmt, ap);
-    va_end(ap);
-}
 
 /* CRC-32 of the IEEE polynomial, as zlib's crc32() (bit by bit: a file
  * is read once). */
@@ -117,22 +103,23 @@ static int check_shapes(reader *r, const int depth[2], size_t *params, char *err
         uint32_t expect = (uint32_t)inputs[s];
         for (int l = 0; l < depth[s]; l++) {
             if (!has(r, NET_LAYER_HEADER_BYTES)) {
-                set_error(err, cap, "truncated in the %s stack's layer %d", names[s], l + 1);
+                format_error(err, cap, "truncated in the %s stack's layer %d", names[s], l + 1);
                 return 0;
             }
             uint32_t in = read_u32(r->data + r->at), out = read_u32(r->data + r->at + 4);
             uint32_t act = read_u32(r->data + r->at + 8);
             if (in != expect || out < 1 || out > NET_MAX_WIDTH || act > ACT_RELU ||
                 (l == depth[s] - 1 && out != 1)) {
-                set_error(err, cap,
-                          "the %s stack's layer %d is %u x %u (activation %u): it must take %u "
-                          "inputs, give 1 to %d outputs (1 at the last layer), activation 0 or 1",
-                          names[s], l + 1, in, out, act, expect, NET_MAX_WIDTH);
+                format_error(
+                    err, cap,
+                    "the %s stack's layer %d is %u x %u (activation %u): it must take %u "
+                    "inputs, give 1 to %d outputs (1 at the last layer), activation 0 or 1",
+                    names[s], l + 1, in, out, act, expect, NET_MAX_WIDTH);
                 return 0;
             }
             size_t n = ((size_t)in + 1) * out;
             if ((r->size - r->at - NET_LAYER_HEADER_BYTES) / 4 < n) {
-                set_error(err, cap, "truncated in the %s stack's layer %d", names[s], l + 1);
+                format_error(err, cap, "truncated in the %s stack's layer %d", names[s], l + 1);
                 return 0;
             }
             r->at += NET_LAYER_HEADER_BYTES + 4 * n;
@@ -160,7 +147,7 @@ static int read_layers(reader *r, carc_net *net, char *err, size_t cap)
             for (size_t i = 0; i < n; i++, r->at += 4) {
                 float v = read_f32(r->data + r->at);
                 if (!isfinite(v)) {
-                    set_error(err, cap, "a parameter of layer %d is not a finite number", l + 1);
+                    format_error(err, cap, "a parameter of layer %d is not a finite number", l + 1);
                     return 0;
                 }
                 size_t o = i / (size_t)ly->in, k = i % (size_t)ly->in; /* weight (o, k) */
@@ -175,35 +162,35 @@ static int read_layers(reader *r, carc_net *net, char *err, size_t cap)
 
 carc_net *carc_net_read(const void *data, size_t size, char *err, size_t errcap)
 {
-    set_error(err, errcap, "%s", "");
+    format_error(err, errcap, "%s", "");
     reader r = {data, size, 0};
     if (!data || size < NET_HEADER_BYTES + NET_CHECKSUM_BYTES || memcmp(data, net_magic, 8) != 0) {
-        set_error(err, errcap, "not a .carcnet file (it must begin with \"CARCNET\\0\")");
+        format_error(err, errcap, "not a .carcnet file (it must begin with \"CARCNET\\0\")");
         return NULL;
     }
     if (size > CARC_NET_MAX_BYTES) {
-        set_error(err, errcap, "larger than %d bytes", CARC_NET_MAX_BYTES);
+        format_error(err, errcap, "larger than %d bytes", CARC_NET_MAX_BYTES);
         return NULL;
     }
     const uint8_t *b = data;
     uint32_t version = read_u32(b + 8), npos = read_u32(b + 12), nmove = read_u32(b + 16);
     if (version != NET_VERSION) {
-        set_error(err, errcap, "format version %u; this library reads version %d", version,
-                  NET_VERSION);
+        format_error(err, errcap, "format version %u; this library reads version %d", version,
+                     NET_VERSION);
         return NULL;
     }
     if (npos != CARC_NET_POSITION_INPUTS || nmove != CARC_NET_MOVE_INPUTS) {
-        set_error(err, errcap,
-                  "made for %u position and %u move inputs; this library has %d and %d", npos,
-                  nmove, CARC_NET_POSITION_INPUTS, CARC_NET_MOVE_INPUTS);
+        format_error(err, errcap,
+                     "made for %u position and %u move inputs; this library has %d and %d", npos,
+                     nmove, CARC_NET_POSITION_INPUTS, CARC_NET_MOVE_INPUTS);
         return NULL;
     }
     float scale = read_f32(b + 20);
     int depth[2] = {(int)read_u32(b + 24), (int)read_u32(b + 28)};
     if (!(scale > 0.0f && scale < 1e6f) || depth[0] < 1 || depth[0] > NET_MAX_LAYERS ||
         depth[1] < 1 || depth[1] > NET_MAX_LAYERS) {
-        set_error(err, errcap, "a bad header: value scale %g, %d and %d layers (1 to %d each)",
-                  (double)scale, depth[0], depth[1], NET_MAX_LAYERS);
+        format_error(err, errcap, "a bad header: value scale %g, %d and %d layers (1 to %d each)",
+                     (double)scale, depth[0], depth[1], NET_MAX_LAYERS);
         return NULL;
     }
     r.size = size - NET_CHECKSUM_BYTES;
@@ -217,12 +204,12 @@ carc_net *carc_net_read(const void *data, size_t size, char *err, size_t errcap)
             end += NET_LAYER_HEADER_BYTES;
     end += 4 * params;
     if (end != r.size) {
-        set_error(err, errcap, "%zu bytes after the last layer (the checksum must follow it)",
-                  r.size - end);
+        format_error(err, errcap, "%zu bytes after the last layer (the checksum must follow it)",
+                     r.size - end);
         return NULL;
     }
     if (crc32_of(b, r.size) != read_u32(b + r.size)) {
-        set_error(err, errcap, "%s", "the checksum does not match: the file is damaged");
+        format_error(err, errcap, "%s", "the checksum does not match: the file is damaged");
         return NULL;
     }
     carc_net *net = calloc(1, sizeof *net);
@@ -230,7 +217,7 @@ carc_net *carc_net_read(const void *data, size_t size, char *err, size_t errcap)
         net->params = malloc(sizeof(float) * params);
     if (!net || !net->params) {
         carc_net_free(net);
-        set_error(err, errcap, "%s", "out of memory");
+        format_error(err, errcap, "%s", "out of memory");
         return NULL;
     }
     net->depth[0] = depth[0];
@@ -251,22 +238,22 @@ static uint8_t *read_file(const char *path, size_t *size, char *err, size_t cap)
 {
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
-        set_error(err, cap, "cannot open the network %s", path);
+        format_error(err, cap, "cannot open the network %s", path);
         return NULL;
     }
     struct stat st;
     uint8_t *data = NULL;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
-        set_error(err, cap, "the network %s is not a regular file", path);
+        format_error(err, cap, "the network %s is not a regular file", path);
     else if (st.st_size > CARC_NET_MAX_BYTES)
-        set_error(err, cap, "the network %s is larger than %d bytes", path, CARC_NET_MAX_BYTES);
+        format_error(err, cap, "the network %s is larger than %d bytes", path, CARC_NET_MAX_BYTES);
     else if (!(data = malloc((size_t)st.st_size + 1)))
-        set_error(err, cap, "out of memory reading the network %s", path);
+        format_error(err, cap, "out of memory reading the network %s", path);
     size_t got = 0;
     while (data && got < (size_t)st.st_size) {
         ssize_t n = read(fd, data + got, (size_t)st.st_size - got);
         if (n <= 0) {
-            set_error(err, cap, "cannot read the network %s", path);
+            format_error(err, cap, "cannot read the network %s", path);
             free(data);
             data = NULL;
         } else {
@@ -287,7 +274,7 @@ carc_net *carc_net_load(const char *path, char *err, size_t errcap)
         return NULL;
     carc_net *net = carc_net_read(data, size, why, sizeof why);
     if (!net)
-        set_error(err, errcap, "the network %s: %s", path, why);
+        format_error(err, errcap, "the network %s: %s", path, why);
     free(data);
     return net;
 }

@@ -8,7 +8,8 @@
 #ifndef CARC_AI_NET_H
 #define CARC_AI_NET_H
 
-#include "ai.h"
+#include "carcassonne_ai.h"
+#include "eval.h"
 
 /* The position inputs of `g` from `viewer`'s side, given the full
  * evaluation of `g` (ai_evaluate_full_terms: `values` and `terms`). */

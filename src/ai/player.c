@@ -1,12 +1,18 @@
-/* player.c: player specs, the public player calls and shared helpers. */
-#include <stdarg.h>
+/* player.c: player specs, the public player calls, and the one place that
+ * knows every strategy: it picks the one of the player's kind. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "../error.h"
 #include "ai.h"
 #include "exact.h"
+#include "greedy.h"
+#include "mcts.h"
+#include "random_player.h"
+#include "search.h"
+#include "star25.h"
+#include "vanilla_mcts.h"
 
 /* --- Specs ----------------------------------------------------------------------- */
 
@@ -37,20 +43,6 @@ enum {
     ENDGAME_TILES = 4,
 };
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static int
-set_error(char *err, size_t cap, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    if (err && cap)
-        vsnprintf(err, cap, fmt, ap);
-    va_end(ap);
-    return -1;
-}
-
 static int parse_number(const char *s, uint64_t max, uint64_t *out)
 {
     if (!*s || strspn(s, "0123456789") != strlen(s) || strlen(s) > 12)
@@ -77,42 +69,42 @@ static int parse_option(ai_kind kind, char *opt, ai_options *o, char *err, size_
 {
     char *eq = strchr(opt, '=');
     if (!eq)
-        return set_error(err, cap, "option '%s' needs a value (key=value)", opt);
+        return format_error(err, cap, "option '%s' needs a value (key=value)", opt);
     *eq = '\0';
     const char *key = opt, *val = eq + 1;
     uint64_t v;
     if (strcmp(key, "ms") == 0 && kind != AI_RANDOM && kind != AI_GREEDY) {
         if (parse_number(val, 3600000, &v) || v == 0)
-            return set_error(err, cap, "ms must be 1..3600000, not '%s'", val);
+            return format_error(err, cap, "ms must be 1..3600000, not '%s'", val);
         o->ms = (int)v;
         o->iters = 0;
     } else if (strcmp(key, "iters") == 0 && (kind == AI_MCTS || kind == AI_VANILLA_MCTS)) {
         if (parse_number(val, 100000000, &v) || v == 0)
-            return set_error(err, cap, "iters must be 1..100000000, not '%s'", val);
+            return format_error(err, cap, "iters must be 1..100000000, not '%s'", val);
         o->iters = v;
         o->ms = 0;
     } else if (strcmp(key, "threads") == 0 && kind == AI_MCTS) {
         if (parse_number(val, 64, &v) || v == 0)
-            return set_error(err, cap, "threads must be 1..64, not '%s'", val);
+            return format_error(err, cap, "threads must be 1..64, not '%s'", val);
         o->threads = (int)v;
     } else if (strcmp(key, "c") == 0 && (kind == AI_MCTS || kind == AI_VANILLA_MCTS)) {
         if (parse_c(val, &o->c))
-            return set_error(err, cap, "c must be a number 0..100, not '%s'", val);
+            return format_error(err, cap, "c must be a number 0..100, not '%s'", val);
     } else if ((strcmp(key, "own") == 0 || strcmp(key, "win") == 0) && kind == AI_MCTS) {
         double *weight = key[0] == 'o' ? &o->own : &o->win;
         if (parse_c(val, weight) || *weight > 1.0)
-            return set_error(err, cap, "%s must be a number from 0 to 1, not '%s'", key, val);
+            return format_error(err, cap, "%s must be a number from 0 to 1, not '%s'", key, val);
     } else if (strcmp(key, "depth") == 0 && kind == AI_STAR25) {
         if (parse_number(val, 5, &v) || v == 0)
-            return set_error(err, cap, "depth must be 1..5, not '%s'", val);
+            return format_error(err, cap, "depth must be 1..5, not '%s'", val);
         o->depth = (int)v;
     } else if (strcmp(key, "probe") == 0 && kind == AI_STAR25) {
         if (parse_number(val, 24, &v) || v == 0)
-            return set_error(err, cap, "probe must be 1..24, not '%s'", val);
+            return format_error(err, cap, "probe must be 1..24, not '%s'", val);
         o->probe = (int)v;
     } else if ((strcmp(key, "exact") == 0 || strcmp(key, "ismcts") == 0) && kind == AI_MCTS) {
         if (strcmp(val, "0") != 0 && strcmp(val, "1") != 0)
-            return set_error(err, cap, "%s must be 0 or 1, not '%s'", key, val);
+            return format_error(err, cap, "%s must be 0 or 1, not '%s'", key, val);
         *(key[0] == 'e' ? &o->exact : &o->ismcts) = val[0] == '1';
     } else if (strcmp(key, "eval") == 0 && (kind == AI_GREEDY || kind == AI_MCTS)) {
         if (strcmp(val, "basic") == 0)
@@ -120,29 +112,30 @@ static int parse_option(ai_kind kind, char *opt, ai_options *o, char *err, size_
         else if (strcmp(val, "full") == 0)
             o->eval = AI_EVAL_FULL;
         else
-            return set_error(err, cap, "eval must be basic or full, not '%s'", val);
+            return format_error(err, cap, "eval must be basic or full, not '%s'", val);
     } else if (strcmp(key, "net") == 0 && kind == AI_MCTS) {
         if (!*val || strlen(val) >= sizeof o->net)
-            return set_error(err, cap, "net must name a .carcnet file of at most %zu characters",
-                             sizeof o->net - 1);
+            return format_error(err, cap, "net must name a .carcnet file of at most %zu characters",
+                                sizeof o->net - 1);
         snprintf(o->net, sizeof o->net, "%s", val);
     } else if ((strcmp(key, "blend") == 0 || strcmp(key, "puct") == 0) && kind == AI_MCTS) {
         double *weight = key[0] == 'b' ? &o->blend : &o->puct;
         if (parse_c(val, weight) || (key[0] == 'b' && *weight > 1.0))
-            return set_error(err, cap, "%s must be a number from 0 to %s, not '%s'", key,
-                             key[0] == 'b' ? "1" : "100", val);
+            return format_error(err, cap, "%s must be a number from 0 to %s, not '%s'", key,
+                                key[0] == 'b' ? "1" : "100", val);
     } else if (strcmp(key, "level") == 0 && kind == AI_MCTS) {
         size_t i;
         for (i = 0; i < sizeof levels / sizeof levels[0]; i++)
             if (strcmp(val, levels[i].name) == 0)
                 break;
         if (i == sizeof levels / sizeof levels[0])
-            return set_error(err, cap, "unknown level '%s' (easy, normal, hard, strongest)", val);
+            return format_error(err, cap, "unknown level '%s' (easy, normal, hard, strongest)",
+                                val);
         o->ms = levels[i].ms;
         o->iters = levels[i].iters;
         o->exact = levels[i].exact;
     } else {
-        return set_error(err, cap, "unknown option '%s' for this player", key);
+        return format_error(err, cap, "unknown option '%s' for this player", key);
     }
     return 0;
 }
@@ -233,7 +226,7 @@ carc_player *carc_player_new(const char *spec, uint64_t seed, char *err, size_t 
     if (err && errcap)
         err[0] = '\0';
     if (!spec || strlen(spec) >= 120) {
-        set_error(err, errcap, "%s", "a player spec must be given, at most 119 characters");
+        format_error(err, errcap, "%s", "a player spec must be given, at most 119 characters");
         return NULL;
     }
     char buf[128];
@@ -246,13 +239,13 @@ carc_player *carc_player_new(const char *spec, uint64_t seed, char *err, size_t 
         if (strcmp(buf, kinds[k].name) == 0)
             break;
     if (k == sizeof kinds / sizeof kinds[0]) {
-        set_error(err, errcap, "unknown player '%s' (random, greedy, mcts, vanilla-mcts, star25)",
-                  buf);
+        format_error(err, errcap,
+                     "unknown player '%s' (random, greedy, mcts, vanilla-mcts, star25)", buf);
         return NULL;
     }
     carc_player *p = calloc(1, sizeof *p);
     if (!p) {
-        set_error(err, errcap, "%s", "out of memory");
+        format_error(err, errcap, "%s", "out of memory");
         return NULL;
     }
     p->kind = kinds[k].kind;
@@ -260,7 +253,7 @@ carc_player *carc_player_new(const char *spec, uint64_t seed, char *err, size_t 
     if (colon) {
         char *rest = colon + 1;
         if (!*rest) {
-            set_error(err, errcap, "%s", "a ':' must be followed by options");
+            format_error(err, errcap, "%s", "a ':' must be followed by options");
             free(p);
             return NULL;
         }
@@ -404,114 +397,4 @@ carc_status carc_player_choose(carc_player *p, const carc_game *g, carc_move *ou
     info->margin = best.margin;
     info->win = best.win;
     return CARC_OK;
-}
-
-/* --- Shared helpers ------------------------------------------------------------------ */
-
-int ai_legal_placements(const carc_game *g, carc_placement *out)
-{
-    int n = carc_legal_placements(g, out, CARC_MAX_PLACEMENTS), w = 0;
-    for (int i = 0; i < n; i++) {
-        carc_move m = {CARC_MOVE_PLACE, out[i], CARC_NO_SPOT, CARC_FIGURE_FOLLOWER};
-        if (carc_move_canonical(g, m).place.rot == out[i].rot)
-            out[w++] = out[i];
-    }
-    return w;
-}
-
-ai_evaluation ai_player_evaluation(const carc_player *p)
-{
-    int eval = p->opt.eval ? p->opt.eval : p->kind == AI_MCTS ? AI_EVAL_FULL : AI_EVAL_BASIC;
-    return eval == AI_EVAL_FULL ? ai_evaluate_full : carc_evaluate;
-}
-
-void ai_shuffle_moves(carc_player *p, carc_move *moves, int n)
-{
-    for (int i = n - 1; i > 0; i--) {
-        int j = (int)carc_rng_below(&p->rng, (uint32_t)i + 1);
-        carc_move t = moves[i];
-        moves[i] = moves[j];
-        moves[j] = t;
-    }
-}
-
-int ai_draw_outcomes(const carc_game *g, int kinds[CARC_MAX_KINDS], double prob[CARC_MAX_KINDS])
-{
-    int counts[CARC_MAX_KINDS];
-    int total = carc_game_draw_pool(g, counts), n = 0;
-    for (int k = 0; k < carc_tile_kinds() && total > 0; k++)
-        if (counts[k] > 0) {
-            kinds[n] = k;
-            prob[n++] = (double)counts[k] / total;
-        }
-    return n;
-}
-
-double ai_weighted(const double *p, const double *b, int from, int to)
-{
-    double sum = 0.0;
-    for (int j = from; j < to; j++)
-        sum += p[j] * b[j];
-    return sum;
-}
-
-double ai_margin(const double values[CARC_MAX_PLAYERS], int players, int player)
-{
-    double best = -1e300;
-    for (int q = 0; q < players; q++)
-        if (q != player && values[q] > best)
-            best = values[q];
-    return values[player] - best;
-}
-
-int ai_score_margin(const carc_game *g, int player)
-{
-    int best = -1000000;
-    int players = carc_game_players(g);
-    for (int q = 0; q < players; q++)
-        if (q != player && carc_game_score(g, q) > best)
-            best = carc_game_score(g, q);
-    return carc_game_score(g, player) - best;
-}
-
-double ai_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-int ai_should_stop(carc_player *p, double start)
-{
-    if (atomic_load_explicit(&p->stop, memory_order_relaxed))
-        return 1;
-    return p->opt.ms > 0 && ai_now() - start >= (double)p->opt.ms * 1e-3;
-}
-
-static int eval_better(const carc_move_eval *a, const carc_move_eval *b)
-{
-    if (a->margin != b->margin)
-        return a->margin > b->margin;
-    if (a->win != b->win)
-        return a->win > b->win;
-    return a->visits > b->visits;
-}
-
-void ai_sort_evals_by(carc_move_eval *evals, int n, ai_eval_order better)
-{
-    /* Insertion sort: stable, and n is a few hundred at most. */
-    for (int i = 1; i < n; i++) {
-        carc_move_eval e = evals[i];
-        int j = i;
-        while (j > 0 && better(&e, &evals[j - 1])) {
-            evals[j] = evals[j - 1];
-            j--;
-        }
-        evals[j] = e;
-    }
-}
-
-void ai_sort_evals(carc_move_eval *evals, int n)
-{
-    ai_sort_evals_by(evals, n, eval_better);
 }

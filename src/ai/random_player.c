@@ -2,6 +2,8 @@
 #include <stdlib.h>
 
 #include "ai.h"
+#include "random_player.h"
+#include "search.h"
 
 /* The random player's choice comes first: a uniform placement and a
  * follower half of the time, as in the benchmark's games. The other legal

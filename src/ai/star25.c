@@ -70,6 +70,8 @@
 #include <string.h>
 
 #include "ai.h"
+#include "search.h"
+#include "star25.h"
 
 enum {
     MAX_DEPTH = 5,
@@ -110,16 +112,16 @@ static double leaf(s25 *s, const carc_game *g)
     return clip(ai_margin(v, s->players, s->root_player), s->lo, s->hi);
 }
 
-static double chance(s25 *s, int level, double alpha, double beta);
+static double s25_chance(s25 *s, int level, double alpha, double beta);
 
 /* Value of state[level], just after a move: a leaf at the horizon or at
  * the end of the game, else a chance node. */
-static double after_move(s25 *s, int level, double alpha, double beta)
+static double s25_after_move(s25 *s, int level, double alpha, double beta)
 {
     const carc_game *g = s->state[level];
     if (level == s->depth || carc_game_over(g))
         return leaf(s, g);
-    return chance(s, level, alpha, beta);
+    return s25_chance(s, level, alpha, beta);
 }
 
 /* Moves the killer of (level, tile) to the front of moves[0 .. n). */
@@ -138,7 +140,7 @@ static void killer_first(s25 *s, int level, int tile, carc_move *moves, int n)
 
 /* Sorts moves[0 .. n) by their static values, best for the mover first
  * (highest when `is_max`, lowest otherwise); stable. */
-static void order_moves(s25 *s, int level, int n, int is_max)
+static void s25_order_moves(s25 *s, int level, int n, int is_max)
 {
     const carc_game *g = s->state[level];
     carc_game *child = s->state[level + 1];
@@ -168,7 +170,7 @@ static void order_moves(s25 *s, int level, int n, int is_max)
  * gets an upper bound and a MAX node a lower bound of its value, as long
  * as the window never lets a child fail the other way (the probing phase
  * passes beta = hi to MIN nodes and alpha = lo to MAX nodes). */
-static double decide(s25 *s, int level, double alpha, double beta, int limit)
+static double s25_decide(s25 *s, int level, double alpha, double beta, int limit)
 {
     const carc_game *g = s->state[level];
     carc_move *moves = s->moves[level];
@@ -178,7 +180,7 @@ static double decide(s25 *s, int level, double alpha, double beta, int limit)
     if (level + 1 == s->depth) {
         killer_first(s, level, tile, moves, n);
     } else {
-        order_moves(s, level, n, is_max);
+        s25_order_moves(s, level, n, is_max);
         if (limit > BEAM)
             limit = BEAM;
     }
@@ -191,7 +193,7 @@ static double decide(s25 *s, int level, double alpha, double beta, int limit)
         carc_game_copy(child, g);
         carc_game_play(child, moves[i], NULL, 0, NULL);
         if (is_max) {
-            double v = after_move(s, level + 1, alpha > best ? alpha : best, beta);
+            double v = s25_after_move(s, level + 1, alpha > best ? alpha : best, beta);
             if (v > best) {
                 best = v;
                 best_move = i;
@@ -199,7 +201,7 @@ static double decide(s25 *s, int level, double alpha, double beta, int limit)
             if (best >= beta)
                 break;
         } else {
-            double v = after_move(s, level + 1, alpha, beta < best ? beta : best);
+            double v = s25_after_move(s, level + 1, alpha, beta < best ? beta : best);
             if (v < best) {
                 best = v;
                 best_move = i;
@@ -232,7 +234,7 @@ static int outcomes(const carc_game *g, int kinds[CARC_MAX_KINDS], double prob[C
 }
 
 /* Sets state[level + 1] to state[level] with tile `kind` drawn. */
-static void draw(s25 *s, int level, int kind)
+static void s25_draw(s25 *s, int level, int kind)
 {
     carc_game_copy(s->state[level + 1], s->state[level]);
     carc_game_choose_tile(s->state[level + 1], kind);
@@ -245,12 +247,12 @@ static int probe_outcomes(s25 *s, int level, int n, const int *kinds, const doub
                           double alpha, double beta, double *lb, double *ub, double *cut)
 {
     for (int i = 0; i < n && !s->stopped; i++) {
-        draw(s, level, kinds[i]);
+        s25_draw(s, level, kinds[i]);
         int is_max = carc_game_current_player(s->state[level + 1]) == s->root_player;
         if (is_max) {
             double others = ai_weighted(prob, lb, 0, n) - prob[i] * lb[i];
             double b = (beta - others) / prob[i];
-            double v = decide(s, level + 1, s->lo, b, s->probe);
+            double v = s25_decide(s, level + 1, s->lo, b, s->probe);
             if (v > lb[i])
                 lb[i] = v;
             double bound = ai_weighted(prob, lb, 0, n);
@@ -261,7 +263,7 @@ static int probe_outcomes(s25 *s, int level, int n, const int *kinds, const doub
         } else {
             double others = ai_weighted(prob, ub, 0, n) - prob[i] * ub[i];
             double a = (alpha - others) / prob[i];
-            double v = decide(s, level + 1, a, s->hi, s->probe);
+            double v = s25_decide(s, level + 1, a, s->hi, s->probe);
             if (v < ub[i])
                 ub[i] = v;
             double bound = ai_weighted(prob, ub, 0, n);
@@ -276,7 +278,7 @@ static int probe_outcomes(s25 *s, int level, int n, const int *kinds, const doub
 
 /* Value of the chance node state[level] (a position after a move, before
  * the next draw) with the window (alpha, beta), fail-soft: Star2.5. */
-static double chance(s25 *s, int level, double alpha, double beta)
+static double s25_chance(s25 *s, int level, double alpha, double beta)
 {
     int kinds[CARC_MAX_KINDS];
     double prob[CARC_MAX_KINDS], lb[CARC_MAX_KINDS], ub[CARC_MAX_KINDS];
@@ -284,7 +286,7 @@ static double chance(s25 *s, int level, double alpha, double beta)
     if (level + 1 == s->depth) {
         double sum = 0.0;
         for (int i = 0; i < n; i++) {
-            draw(s, level, kinds[i]);
+            s25_draw(s, level, kinds[i]);
             sum += prob[i] * leaf(s, s->state[level + 1]);
         }
         return sum;
@@ -308,9 +310,9 @@ static double chance(s25 *s, int level, double alpha, double beta)
             return sum + prob[i] * ub[i] + rest_ub;
         if (lb[i] >= b)
             return sum + prob[i] * lb[i] + rest_lb;
-        draw(s, level, kinds[i]);
+        s25_draw(s, level, kinds[i]);
         double v =
-            decide(s, level + 1, a > lb[i] ? a : lb[i], b < ub[i] ? b : ub[i], CARC_MAX_MOVES);
+            s25_decide(s, level + 1, a > lb[i] ? a : lb[i], b < ub[i] ? b : ub[i], CARC_MAX_MOVES);
         if (v <= a)
             return sum + prob[i] * v + rest_ub;
         if (v >= b)
@@ -360,16 +362,10 @@ static int s25_init(s25 *s, carc_player *p, const carc_game *g)
     return 0;
 }
 
-/* Higher margin first (ties keep the static order). */
-static int higher_margin(const carc_move_eval *a, const carc_move_eval *b)
-{
-    return a->margin > b->margin;
-}
-
 /* The root: every move, in static order, each searched with the window
  * (best so far, U]. Fills evals[0 .. n) and returns how many were
  * searched to the end (they come first). */
-static int search_root(s25 *s, int n, carc_move_eval *evals)
+static int s25_search_root(s25 *s, int n, carc_move_eval *evals)
 {
     const carc_game *g = s->state[0];
     carc_move *moves = s->moves[0];
@@ -381,7 +377,7 @@ static int search_root(s25 *s, int n, carc_move_eval *evals)
         carc_game_copy(s->state[1], g);
         carc_game_play(s->state[1], moves[i], NULL, 0, NULL);
         uint64_t before = s->nodes;
-        double v = s->depth == 1 ? s->value[0][i] : after_move(s, 1, best, s->hi + 1.0);
+        double v = s->depth == 1 ? s->value[0][i] : s25_after_move(s, 1, best, s->hi + 1.0);
         if (s->stopped)
             break;
         uint64_t used = s->nodes - before;
@@ -391,7 +387,7 @@ static int search_root(s25 *s, int n, carc_move_eval *evals)
         if (v > best)
             best = v;
     }
-    ai_sort_evals_by(evals, searched, higher_margin);
+    ai_sort_evals_by(evals, searched, ai_higher_margin);
     return searched;
 }
 
@@ -415,8 +411,8 @@ int ai_star25_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int 
         moves[i] = moves[j];
         moves[j] = t;
     }
-    order_moves(&s, 0, n, 1);
-    search_root(&s, n, evals);
+    s25_order_moves(&s, 0, n, 1);
+    s25_search_root(&s, n, evals);
     int w = n < cap ? n : cap;
     memcpy(out, evals, sizeof *out * (size_t)w);
     info->iterations = s.nodes;

@@ -50,6 +50,8 @@
 #include <string.h>
 
 #include "ai.h"
+#include "search.h"
+#include "vanilla_mcts.h"
 
 enum {
     MAX_NODES = 1 << 20,

@@ -11,7 +11,8 @@
 
 #include "support.h"
 
-#include "ai/ai.h"
+#include "ai/eval.h"
+#include "carcassonne_ai.h"
 
 #include <math.h>
 

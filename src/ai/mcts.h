@@ -1,0 +1,12 @@
+/* mcts.h: the Monte Carlo tree search player (mcts.c). */
+#ifndef CARC_AI_MCTS_H
+#define CARC_AI_MCTS_H
+
+#include "carcassonne_ai.h"
+
+/* The legal moves of `g`, best first by the search, into `out`
+ * (up to `cap`); returns how many it wrote. `info` is never NULL. */
+int ai_mcts_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int cap,
+                 carc_search_info *info);
+
+#endif
