@@ -16,15 +16,15 @@ static json_t *names_json(uint32_t flags, const char *(*name_of)(uint32_t))
 
 json_t *wire_rules(carc_rules rules)
 {
-    json_t *list = names_json(rules.flags, carc_rule_name);
-    char valued[32];
-    if (rules.hand) {
-        snprintf(valued, sizeof valued, "hand=%d", rules.hand);
-        json_array_append_new(list, json_string(valued));
-    }
-    if (rules.table_w) {
-        snprintf(valued, sizeof valued, "table=%dx%d", rules.table_w, rules.table_h);
-        json_array_append_new(list, json_string(valued));
+    /* The rules line's words (carc_rules_format), one string each. */
+    char words[512];
+    size_t len = carc_rules_format(rules, words, sizeof words, "\n");
+    json_t *list = json_array();
+    if (len >= sizeof words) /* not with the rules there are */
+        return list;
+    for (char *word = words, *end; *word; word = end + (*end != '\0')) {
+        end = word + strcspn(word, "\n");
+        json_array_append_new(list, json_stringn(word, (size_t)(end - word)));
     }
     return list;
 }
