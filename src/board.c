@@ -67,14 +67,18 @@ void board_frontier_remove(carc_game *g, int index)
 }
 
 /* Tells the empty square beside the new tile, in direction `d`, that its
- * edge facing the tile must be `kind`. */
+ * edge facing the tile must be `kind`. The square is about to be live, and
+ * no two live squares share a cell (state.h: GRID), while a square that
+ * leaves the frontier has its cell filled or cleared: so the cell holds
+ * this square's frontier index or nothing, and its coordinates need no
+ * check (board_frontier_at's). */
 static void frontier_constrain(carc_game *g, int t, int x, int y, int d, unsigned kind)
 {
     int edge = (d + 2) & 3;
     int cell = board_cell(x, y);
     int f = g->grid[cell] - FRONTIER_BASE;
     unsigned sig = carc_sig_edge(kind, edge);
-    if (f < 0 || g->frontier[f].x != x || g->frontier[f].y != y) {
+    if (f < 0) {
         f = g->nfrontier++;
         g->frontier[f] =
             (frontier_square){(int8_t)x, (int8_t)y, 0, 0, {NO_TILE, NO_TILE, NO_TILE, NO_TILE}};
@@ -121,6 +125,7 @@ static void add_segments(carc_game *g, int t, int kind)
     uint64_t offset = (uint64_t)base * id_one + (uint64_t)t * tile_one;
     const seg_node *tpl = carc_seg_template[kind];
     g->tiles[t].seg_base = (uint8_t)base;
+#pragma GCC unroll 9
     for (int s = 0; s < CARC_MAX_SEGMENTS_PER_TILE; s++) {
         uint64_t v = node_bits(tpl[s]) + offset + (uint64_t)s * id_one;
         memcpy(&g->seg[base + s], &v, sizeof v);

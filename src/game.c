@@ -5,6 +5,9 @@
  * their capabilities (capabilities.h), named nowhere here. */
 #include <stddef.h>
 #include <stdlib.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <string.h>
 
 #include "state.h"
@@ -222,10 +225,12 @@ uint64_t carc_game_digest(const carc_game *g)
 /* --- Playing ------------------------------------------------------------------ */
 
 /* Whether two squares touch, diagonals included. */
+#if !defined(__SSE2__)
 static int near(int ax, int ay, int bx, int by)
 {
     return ((unsigned)(ax - bx + 1) <= 2u) & ((unsigned)(ay - by + 1) <= 2u);
 }
+#endif
 
 /* Counts the tiles around a new cloister, tells the open cloisters around
  * the new tile that one more neighbour is there, and scores those that are
@@ -244,20 +249,60 @@ static void update_cloisters(carc_game *g, int t, event_sink *sink)
         seg_node *node = &g->seg[bt->seg_base + cs];
         node->root = (node->root & ~(root_word)ROOT_OPEN_FIELD) | (root_word)(8 - neighbours)
                                                                       << ROOT_OPEN_SHIFT;
-        g->cloisters[g->ncloisters++] =
-            (open_cloister){bt->x, bt->y, (uint8_t)t, (seg_id)(bt->seg_base + cs)};
     }
-    for (int i = 0; i < g->ncloisters;) {
-        const open_cloister *c = &g->cloisters[i];
-        seg_node *cl = &g->seg[c->seg];
-        /* Arithmetic, not a branch: whether the tile is near is random. */
-        unsigned touches = (unsigned)(c->tile != t) & (unsigned)near(c->x, c->y, bt->x, bt->y);
-        cl->root -= touches * ROOT_OPEN_ONE;
-        if (seg_open(cl) == 0) {
-            score_completed(g, c->seg, sink);
-            g->cloisters[i] = g->cloisters[--g->ncloisters];
-        } else {
-            i++;
+    /* The open cloisters next to the tile (the tile's own not among them):
+     * one bit each, found without a branch on the board. */
+    int n = g->ncloisters, x = bt->x, y = bt->y;
+    unsigned touched = 0;
+#if defined(__SSE2__)
+    {
+        const __m128i two = _mm_set1_epi8(2);
+        __m128i dx = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(const void *)g->cloister_x),
+                                  _mm_set1_epi8((char)(x - 1)));
+        __m128i dy = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(const void *)g->cloister_y),
+                                  _mm_set1_epi8((char)(y - 1)));
+        /* A byte is 0, 1 or 2 exactly when the unsigned minimum with 2 is
+         * itself. */
+        __m128i in = _mm_and_si128(_mm_cmpeq_epi8(_mm_min_epu8(dx, two), dx),
+                                   _mm_cmpeq_epi8(_mm_min_epu8(dy, two), dy));
+        touched = (unsigned)_mm_movemask_epi8(in) & ((1u << n) - 1);
+    }
+#else
+    for (int i = 0; i < n; i++)
+        touched |= (unsigned)near(g->cloister_x[i], g->cloister_y[i], x, y) << i;
+#endif
+    /* The tile's own cloister joins the list: checked (a tile placed in a
+     * surrounded hole completes it at once) but not counted down. */
+    unsigned check = touched;
+    if (cs != 255) {
+        g->cloister_x[n] = (int8_t)x;
+        g->cloister_y[n] = (int8_t)y;
+        g->cloister_seg[n] = (seg_id)(bt->seg_base + cs);
+        check |= 1u << n;
+        g->ncloisters = (uint8_t)++n;
+    }
+    /* In index order; a completed cloister's place takes the last one,
+     * with its bits, and is looked at again. */
+    while (check) {
+        int i = __builtin_ctz(check);
+        seg_node *cl = &g->seg[g->cloister_seg[i]];
+        cl->root -= ((touched >> i) & 1u) * ROOT_OPEN_ONE;
+        if (seg_open(cl) != 0) {
+            check &= check - 1;
+            continue;
+        }
+        score_completed(g, g->cloister_seg[i], sink);
+        int last = --n;
+        g->ncloisters = (uint8_t)n;
+        g->cloister_x[i] = g->cloister_x[last];
+        g->cloister_y[i] = g->cloister_y[last];
+        g->cloister_seg[i] = g->cloister_seg[last];
+        unsigned moved_check = (check >> last) & 1u, moved_touched = (touched >> last) & 1u;
+        check &= ~(1u << i) & ~(1u << last);
+        touched &= ~(1u << i) & ~(1u << last);
+        if (last != i) {
+            check |= moved_check << i;
+            touched |= moved_touched << i;
         }
     }
 }

@@ -3,6 +3,9 @@
  * each kind that fit a signature; a follower spot is legal when the
  * feature it would join holds no follower. */
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "moves.h"
 #include "board.h"
@@ -70,14 +73,55 @@ static int write_placements(const carc_game *g, carc_placement *out)
         }
         return n;
     }
-    for (int f = 0; f < g->nfrontier; f++) {
-        unsigned rots = carc_fits[g->drawn][g->frontier[f].sig];
-        if (!rots)
-            continue;
-        const frontier_square *sq = &g->frontier[f];
-        WRITE_SQUARE(out, n, sq, rots)
+    /* Each set of fitting rotations as its placements at (0, 0), packed
+     * to the front, and their number: a square's placements are its
+     * coordinates added to one row (no byte carries into the next), written
+     * as 16 bytes whether or not any fit, so no branch depends on the
+     * board. A square that fits nothing writes past the list, where the
+     * next square's placements overwrite it (out has room for four a
+     * square). */
+    static const carc_placement packed[16][4] = {
+        {{0}},
+        {{0, 0, 0, 0}},
+        {{0, 0, 1, 0}},
+        {{0, 0, 0, 0}, {0, 0, 1, 0}},
+        {{0, 0, 2, 0}},
+        {{0, 0, 0, 0}, {0, 0, 2, 0}},
+        {{0, 0, 1, 0}, {0, 0, 2, 0}},
+        {{0, 0, 0, 0}, {0, 0, 1, 0}, {0, 0, 2, 0}},
+        {{0, 0, 3, 0}},
+        {{0, 0, 0, 0}, {0, 0, 3, 0}},
+        {{0, 0, 1, 0}, {0, 0, 3, 0}},
+        {{0, 0, 0, 0}, {0, 0, 1, 0}, {0, 0, 3, 0}},
+        {{0, 0, 2, 0}, {0, 0, 3, 0}},
+        {{0, 0, 0, 0}, {0, 0, 2, 0}, {0, 0, 3, 0}},
+        {{0, 0, 1, 0}, {0, 0, 2, 0}, {0, 0, 3, 0}},
+        {{0, 0, 0, 0}, {0, 0, 1, 0}, {0, 0, 2, 0}, {0, 0, 3, 0}},
+    };
+    static const uint8_t fitting[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+    const uint8_t *fits = carc_fits[g->drawn];
+    const frontier_square *sq = g->frontier, *end = sq + g->nfrontier;
+    carc_placement *at_n = out + n;
+    for (; sq < end; sq++) {
+        size_t rots = fits[sq->sig];
+        uint32_t at;
+        memcpy(&at, &(carc_placement){sq->x, sq->y, 0, 0}, sizeof at);
+#if defined(__SSE2__)
+        __m128i row = _mm_loadu_si128((const __m128i *)(const void *)packed[rots]);
+        row = _mm_add_epi32(row, _mm_set1_epi32((int)at));
+        _mm_storeu_si128((__m128i *)(void *)at_n, row);
+#else
+        uint64_t both = at * 0x100000001ull, lo, hi;
+        memcpy(&lo, &packed[rots][0], sizeof lo);
+        memcpy(&hi, &packed[rots][2], sizeof hi);
+        lo += both;
+        hi += both;
+        memcpy(at_n, &lo, sizeof lo);
+        memcpy(at_n + 2, &hi, sizeof hi);
+#endif
+        at_n += fitting[rots];
     }
-    return n;
+    return (int)(at_n - out);
 }
 
 int carc_legal_placements(const carc_game *g, carc_placement *out, int cap)

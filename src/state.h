@@ -188,13 +188,6 @@ static inline unsigned followers_of(uint32_t packed, int player)
     return (packed >> (FOLLOWER_BITS * player)) & ((1u << FOLLOWER_BITS) - 1);
 }
 
-/* An open cloister: where it is, its board tile and its segment. */
-typedef struct open_cloister {
-    int8_t x, y;
-    uint8_t tile;
-    seg_id seg;
-} open_cloister;
-
 typedef struct history_entry {
     uint8_t tile_kind;
     uint8_t player;
@@ -273,7 +266,11 @@ struct carc_game {
     uint8_t second_part;
 #endif
     uint8_t pile[LAYOUT_TILES]; /* start-in-pile: the start tile too */
-    open_cloister cloisters[MAX_CLOISTERS];
+    /* The open cloisters [0 .. ncloisters): where each is and its segment,
+     * each in an array of its own so that one vector compare finds those
+     * next to a new tile (game.c). */
+    int8_t cloister_x[MAX_CLOISTERS], cloister_y[MAX_CLOISTERS];
+    seg_id cloister_seg[MAX_CLOISTERS];
     history_entry history[MAX_HISTORY];
     /* 0: empty; 1 + i: board tile i; FRONTIER_BASE + f: frontier square f. */
     cell_id grid[GRID * GRID];
