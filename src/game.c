@@ -253,7 +253,7 @@ static void update_cloisters(carc_game *g, int t, event_sink *sink)
     /* The open cloisters next to the tile (the tile's own not among them):
      * one bit each, found without a branch on the board. */
     int n = g->ncloisters, x = bt->x, y = bt->y;
-    unsigned touched = 0;
+    unsigned beside = 0;
 #if defined(__SSE2__)
     {
         const __m128i two = _mm_set1_epi8(2);
@@ -265,15 +265,15 @@ static void update_cloisters(carc_game *g, int t, event_sink *sink)
          * itself. */
         __m128i in = _mm_and_si128(_mm_cmpeq_epi8(_mm_min_epu8(dx, two), dx),
                                    _mm_cmpeq_epi8(_mm_min_epu8(dy, two), dy));
-        touched = (unsigned)_mm_movemask_epi8(in) & ((1u << n) - 1);
+        beside = (unsigned)_mm_movemask_epi8(in) & ((1u << n) - 1);
     }
 #else
     for (int i = 0; i < n; i++)
-        touched |= (unsigned)near(g->cloister_x[i], g->cloister_y[i], x, y) << i;
+        beside |= (unsigned)near(g->cloister_x[i], g->cloister_y[i], x, y) << i;
 #endif
     /* The tile's own cloister joins the list: checked (a tile placed in a
      * surrounded hole completes it at once) but not counted down. */
-    unsigned check = touched;
+    unsigned check = beside;
     if (cs != 255) {
         g->cloister_x[n] = (int8_t)x;
         g->cloister_y[n] = (int8_t)y;
@@ -286,7 +286,7 @@ static void update_cloisters(carc_game *g, int t, event_sink *sink)
     while (check) {
         int i = __builtin_ctz(check);
         seg_node *cl = &g->seg[g->cloister_seg[i]];
-        cl->root -= ((touched >> i) & 1u) * ROOT_OPEN_ONE;
+        cl->root -= ((beside >> i) & 1u) * ROOT_OPEN_ONE;
         if (seg_open(cl) != 0) {
             check &= check - 1;
             continue;
@@ -297,12 +297,12 @@ static void update_cloisters(carc_game *g, int t, event_sink *sink)
         g->cloister_x[i] = g->cloister_x[last];
         g->cloister_y[i] = g->cloister_y[last];
         g->cloister_seg[i] = g->cloister_seg[last];
-        unsigned moved_check = (check >> last) & 1u, moved_touched = (touched >> last) & 1u;
+        unsigned moved_check = (check >> last) & 1u, moved_touched = (beside >> last) & 1u;
         check &= ~(1u << i) & ~(1u << last);
-        touched &= ~(1u << i) & ~(1u << last);
+        beside &= ~(1u << i) & ~(1u << last);
         if (last != i) {
             check |= moved_check << i;
-            touched |= moved_touched << i;
+            beside |= moved_touched << i;
         }
     }
 }
