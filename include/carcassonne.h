@@ -244,6 +244,11 @@ int carc_rules_equal(const carc_rules *a, const carc_rules *b);
  * the result back with sep " " or
  * ",". */
 size_t carc_rules_format(carc_rules rules, char *buf, size_t cap, const char *sep);
+/* The squares of a bounded table (table=WxH), the start tile in its
+ * middle at 0 0: columns *min_x..*max_x, rows *min_y..*max_y (a pointer
+ * may be NULL). Returns 1, or 0 with nothing written for a table without
+ * edges. */
+int carc_rules_table_edge(const carc_rules *rules, int *min_x, int *min_y, int *max_x, int *max_y);
 /* What a feature of `kind` is worth under `rules`: the one place the
  * library decides it (its scoring, carc_game_feature_info and the computer
  * players' evaluations all ask it). A road: 1 a tile; with an inn (`marks`

@@ -463,3 +463,19 @@ int carc_feature_worth(const carc_rules *rules, int kind, int tiles, int pennant
     default: return 0;
     }
 }
+
+int carc_rules_table_edge(const carc_rules *rules, int *min_x, int *min_y, int *max_x, int *max_y)
+{
+    if (!rules || !rules->table_w || !rules->table_h)
+        return 0;
+    int w = rules->table_w / 2, h = rules->table_h / 2;
+    if (min_x)
+        *min_x = -w;
+    if (max_x)
+        *max_x = w;
+    if (min_y)
+        *min_y = -h;
+    if (max_y)
+        *max_y = h;
+    return 1;
+}

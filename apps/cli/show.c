@@ -246,10 +246,7 @@ static table_edge table_edge_of(const carc_game *g)
 {
     carc_rules rules = carc_game_rules(g);
     table_edge e = {0, 0, 0, 0, 0};
-    if (rules.table_w && rules.table_h) {
-        int hw = (rules.table_w - 1) / 2, hh = (rules.table_h - 1) / 2;
-        e = (table_edge){1, -hw, hw, -hh, hh};
-    }
+    e.on = carc_rules_table_edge(&rules, &e.min_x, &e.min_y, &e.max_x, &e.max_y);
     return e;
 }
 

@@ -228,8 +228,8 @@ int glicko2_category_of(int players, const carc_rules *rules)
 {
     if (!rules || players < 2 || players > GLICKO2_MAX_PLAYERS)
         return -1;
-    int base = rules->flags == 0 && rules->expansions == 0 && rules->hand == 0 &&
-               rules->table_w == 0 && rules->table_h == 0;
+    carc_rules standard = carc_rules_standard();
+    int base = carc_rules_equal(rules, &standard);
     if (players == 2)
         return base ? GLICKO2_DUEL : GLICKO2_DUEL_VARIANTS;
     return base ? GLICKO2_MULTI : GLICKO2_MULTI_VARIANTS;

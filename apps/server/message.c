@@ -428,10 +428,8 @@ static msg_error get_rules(json_t *root, msg_request *r, msg_problem *p)
     carc_rules rules = carc_rules_standard();
     if (wire_read_rules(list, &rules, why, sizeof why) != 0)
         return fail(p, ERR_BAD_FIELD, "%s", why);
-    r->rules = rules.flags;
-    r->hand = rules.hand;
-    r->table_w = rules.table_w;
-    r->table_h = rules.table_h;
+    rules.expansions = r->rules.expansions; /* read on their own */
+    r->rules = rules;
     return ERR_NONE;
 }
 
@@ -452,20 +450,16 @@ static msg_error get_first(json_t *root, msg_request *r, msg_problem *p)
 
 static msg_error get_expansions(json_t *root, msg_request *r, msg_problem *p)
 {
-    return get_flags(root, "expansions", "expansion", carc_expansion_flag, 1, &r->expansions, p);
+    return get_flags(root, "expansions", "expansion", carc_expansion_flag, 1, &r->rules.expansions,
+                     p);
 }
 
 /* The rules and expansions together, as the library plays them (an
  * expansion of a later version, river-keep-start without the river). */
 static msg_error check_rules(const msg_request *r, msg_problem *p)
 {
-    carc_rules rules = {.flags = r->rules,
-                        .expansions = r->expansions,
-                        .hand = r->hand,
-                        .table_w = r->table_w,
-                        .table_h = r->table_h};
     char why[120];
-    if (carc_rules_check(&rules, why, sizeof why) == CARC_OK)
+    if (carc_rules_check(&r->rules, why, sizeof why) == CARC_OK)
         return ERR_NONE;
     return fail(p, ERR_BAD_FIELD, "rules and expansions: %s", why);
 }
@@ -719,10 +713,7 @@ static void clear_request(msg_request *r)
     r->table[0] = r->name[0] = r->client[0] = r->invite[0] = r->move[0] = r->text[0] = '\0';
     r->key[0] = '\0';
     r->nseats = r->nmine = 0;
-    r->rules = 0;
-    r->hand = 0;
-    r->expansions = 0;
-    r->hand = r->table_w = r->table_h = 0;
+    r->rules = carc_rules_standard();
     r->first = FIRST_SEAT_ORDER;
     r->info = INFO_CASUAL;
     memset(&r->clock, 0, sizeof r->clock);

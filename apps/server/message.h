@@ -138,10 +138,7 @@ typedef struct msg_request {
     /* create */
     int nseats;
     msg_seat seats[CARC_MAX_PLAYERS];
-    uint32_t rules;      /* CARC_RULE_* */
-    uint32_t expansions; /* CARC_EXPANSION_*, checked with the rules */
-    /* the valued rules of `rules` ("hand=3", "table=9x9"): carc_rules's */
-    uint8_t hand, table_w, table_h;
+    carc_rules rules; /* the rules and expansions, checked together */
     first_seat first; /* who plays first */
     table_info info;
     msg_clock clock;

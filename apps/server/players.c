@@ -45,7 +45,7 @@ static int add_game(void *ctx, const char *id, int seat)
         free(row);
         return 0; /* a table that does not replay is left out */
     }
-    carc_rules rules = stored_rules(row);
+    carc_rules rules = row->rules;
     json_t *seats = json_array(), *scores = json_array();
     for (int i = 0; i < row->players; i++) {
         const stored_seat *st = &row->seats[i];

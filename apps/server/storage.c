@@ -367,18 +367,15 @@ int storage_load_unfinished(storage *s, int (*each)(void *ctx, const stored_tabl
 
 void storage_rules_text(const stored_table *t, char *buf, size_t cap)
 {
-    size_t len = carc_rules_format(stored_rules(t), buf, cap, " ");
+    size_t len = carc_rules_format(t->rules, buf, cap, " ");
     if (len >= cap && cap)
         buf[0] = '\0'; /* never a cut list: the flags column still holds the flags */
 }
 
 void storage_rules_read(stored_table *t, const char *text)
 {
-    carc_rules rules = stored_rules(t);
+    carc_rules rules = t->rules;
     if (!text || !text[0] || carc_rules_parse(text, &rules, NULL, 0) != CARC_OK)
         return;
-    t->rules = rules.flags;
-    t->hand = rules.hand;
-    t->table_w = rules.table_w;
-    t->table_h = rules.table_h;
+    t->rules = rules;
 }

@@ -84,11 +84,10 @@ typedef struct stored_table {
     int64_t created_ms;
     table_status status;
     int players;
-    uint32_t rules;      /* CARC_RULE_* */
-    uint32_t expansions; /* CARC_EXPANSION_*: the tile set */
-    /* carc_rules's valued rules (hand=N, table=WxH); with `rules` they are
-     * stored as the rules' text (carc_rules_format), see stored_rules() */
-    uint8_t hand, table_w, table_h;
+    /* The whole rules: stored as the flags, the expansions and the rules'
+     * text (carc_rules_format), which carries the valued rules (hand=N,
+     * table=WxH); see storage_rules_text() */
+    carc_rules rules;
     table_info info;
     msg_clock clock;
     int listed;
@@ -117,16 +116,6 @@ typedef struct stored_chat {
     char text[MSG_CHAT_BYTES + 1];
     int64_t at_ms;
 } stored_chat;
-
-/* The whole rules of a stored table. */
-static inline carc_rules stored_rules(const stored_table *t)
-{
-    return (carc_rules){.flags = t->rules,
-                        .expansions = t->expansions,
-                        .hand = t->hand,
-                        .table_w = t->table_w,
-                        .table_h = t->table_h};
-}
 
 typedef struct storage storage;
 
@@ -397,7 +386,7 @@ int storage_backup(storage *s, const char *path, char *err, size_t errcap);
 int storage_load_unfinished(storage *s, int (*each)(void *ctx, const stored_table *t), void *ctx);
 /* The rules of a table as a backend stores them beside the `rules` flags
  * (a text column since SQLite schema version 5): carc_rules_format() of
- * stored_rules(), "table-edge-completes table=9x9" ("" when it would not
+ * `t->rules`, "table-edge-completes table=9x9" ("" when it would not
  * fit `cap`); and back: `text` ("" or NULL for a row stored before: the
  * flags alone) sets the rules' flags and valued rules of `t`. */
 void storage_rules_text(const stored_table *t, char *buf, size_t cap);

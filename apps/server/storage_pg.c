@@ -756,7 +756,7 @@ static int insert_table(pg_storage *s, const stored_table *t)
     add_int(&p, t->created_ms);
     add_int(&p, t->status);
     add_int(&p, t->players);
-    add_int(&p, t->rules);
+    add_int(&p, t->rules.flags);
     add_int(&p, t->info);
     add_int(&p, t->clock.mode);
     add_int(&p, t->clock.seconds);
@@ -769,7 +769,7 @@ static int insert_table(pg_storage *s, const stored_table *t)
     add_int(&p, t->forfeit);
     add_int(&p, t->started_ms);
     add_int(&p, t->estimates);
-    add_int(&p, t->expansions);
+    add_int(&p, t->rules.expansions);
     add_int(&p, t->creator);
     char rules[256];
     storage_rules_text(t, rules, sizeof rules);
@@ -960,7 +960,8 @@ static void read_table_row(const PGresult *r, stored_table *t)
     t->created_ms = get_int(r, 0, 1);
     t->status = (table_status)get_int(r, 0, 2);
     t->players = (int)get_int(r, 0, 3);
-    t->rules = (uint32_t)get_int(r, 0, 4);
+    t->rules = carc_rules_standard();
+    t->rules.flags = (uint32_t)get_int(r, 0, 4);
     t->info = (table_info)get_int(r, 0, 5);
     t->clock.mode = (clock_mode)get_int(r, 0, 6);
     t->clock.seconds = (int)get_int(r, 0, 7);
@@ -973,7 +974,7 @@ static void read_table_row(const PGresult *r, stored_table *t)
     t->forfeit = (int)get_int(r, 0, 14);
     t->started_ms = get_int(r, 0, 15);
     t->estimates = (int)get_int(r, 0, 16);
-    t->expansions = (uint32_t)get_int(r, 0, 17);
+    t->rules.expansions = (uint32_t)get_int(r, 0, 17);
     t->creator = (int)get_int(r, 0, 18);
     char rules[256];
     get_text(r, 0, 19, rules, sizeof rules);

@@ -591,7 +591,7 @@ static int insert_table(sqlite_storage *s, const stored_table *t)
     sqlite3_bind_int64(q, 2, t->created_ms);
     sqlite3_bind_int(q, 3, (int)t->status);
     sqlite3_bind_int(q, 4, t->players);
-    sqlite3_bind_int64(q, 5, (sqlite3_int64)t->rules);
+    sqlite3_bind_int64(q, 5, (sqlite3_int64)t->rules.flags);
     sqlite3_bind_int(q, 6, (int)t->info);
     sqlite3_bind_int(q, 7, (int)t->clock.mode);
     sqlite3_bind_int(q, 8, t->clock.seconds);
@@ -604,7 +604,7 @@ static int insert_table(sqlite_storage *s, const stored_table *t)
     sqlite3_bind_int(q, 15, t->forfeit);
     sqlite3_bind_int64(q, 16, t->started_ms);
     sqlite3_bind_int(q, 17, t->estimates);
-    sqlite3_bind_int64(q, 18, (sqlite3_int64)t->expansions);
+    sqlite3_bind_int64(q, 18, (sqlite3_int64)t->rules.expansions);
     sqlite3_bind_int(q, 19, t->creator);
     char rules[256];
     storage_rules_text(t, rules, sizeof rules);
@@ -741,7 +741,8 @@ static void read_table_row(sqlite3_stmt *q, stored_table *t)
     t->created_ms = sqlite3_column_int64(q, 1);
     t->status = (table_status)sqlite3_column_int(q, 2);
     t->players = sqlite3_column_int(q, 3);
-    t->rules = (uint32_t)sqlite3_column_int64(q, 4);
+    t->rules = carc_rules_standard();
+    t->rules.flags = (uint32_t)sqlite3_column_int64(q, 4);
     t->info = (table_info)sqlite3_column_int(q, 5);
     t->clock.mode = (clock_mode)sqlite3_column_int(q, 6);
     t->clock.seconds = sqlite3_column_int(q, 7);
@@ -754,9 +755,8 @@ static void read_table_row(sqlite3_stmt *q, stored_table *t)
     t->forfeit = sqlite3_column_int(q, 14);
     t->started_ms = sqlite3_column_int64(q, 15);
     t->estimates = sqlite3_column_int(q, 16);
-    t->expansions = (uint32_t)sqlite3_column_int64(q, 17);
+    t->rules.expansions = (uint32_t)sqlite3_column_int64(q, 17);
     t->creator = sqlite3_column_int(q, 18);
-    t->hand = t->table_w = t->table_h = 0;
     storage_rules_read(t, (const char *)sqlite3_column_text(q, 19));
     copy_column_text(q, 20, t->first_text, sizeof t->first_text);
     t->paused_ms = sqlite3_column_int64(q, 21);

@@ -50,10 +50,6 @@ static int rematch_row(srv_tables *T, const srv_table *t, int asker, stored_tabl
     row->status = TABLE_PLAYING;
     row->players = old->players;
     row->rules = old->rules;
-    row->expansions = old->expansions;
-    row->hand = old->hand;
-    row->table_w = old->table_w;
-    row->table_h = old->table_h;
     row->info = old->info;
     row->clock = old->clock;
     row->listed = 0;

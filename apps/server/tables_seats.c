@@ -84,11 +84,6 @@ static int fill_new_row(srv_tables *T, srv_client *c, const msg_request *r, stor
     row->created_ms = tb_now_ms(T);
     row->players = r->nseats;
     row->rules = r->rules;
-    row->hand = r->hand;
-    row->expansions = r->expansions;
-    row->hand = r->hand;
-    row->table_w = r->table_w;
-    row->table_h = r->table_h;
     row->info = r->info;
     row->clock = r->clock;
     row->listed = r->listed;

@@ -17,7 +17,7 @@ static const char *const by_names[3] = {"player", "computer", "server"};
 carc_game *table_replay(const stored_table *row, replay_fn each, void *ctx, char *err,
                         size_t errcap)
 {
-    carc_rules rules = stored_rules(row);
+    carc_rules rules = row->rules;
     carc_game *g = carc_game_new(row->players, &rules, row->seed);
     if (!g) {
         char why[120] = "out of memory";
@@ -55,7 +55,7 @@ carc_game *table_replay(const stored_table *row, replay_fn each, void *ctx, char
 
 static carc_rules table_rules(const srv_table *t)
 {
-    return stored_rules(&t->row);
+    return t->row.rules;
 }
 
 static int has_hand(const srv_table *t)
@@ -457,10 +457,11 @@ static json_t *chat_json(const srv_table *t)
  * the browser draws the edge and offers nothing beyond it. */
 static json_t *table_edge_json(const srv_table *t)
 {
-    if (!t->row.table_w)
+    int min_x, min_y, max_x, max_y;
+    if (!carc_rules_table_edge(&t->row.rules, &min_x, &min_y, &max_x, &max_y))
         return json_null();
-    int w = t->row.table_w / 2, h = t->row.table_h / 2;
-    return json_pack("{s:i, s:i, s:i, s:i}", "min_x", -w, "max_x", w, "min_y", -h, "max_y", h);
+    return json_pack("{s:i, s:i, s:i, s:i}", "min_x", min_x, "max_x", max_x, "min_y", min_y,
+                     "max_y", max_y);
 }
 
 json_t *view_state(const srv_table *t, int you, int64_t now_ms)

@@ -268,8 +268,9 @@ static void describe_square(const tui *t, const tui_view *v, int x, int y, squar
     d->cursor |= t->inspecting && x == t->cx && y == t->cy;
     int index = carc_game_tile_at(g, x, y);
     carc_rules rules = carc_game_rules(g);
-    d->beyond = rules.table_w && (x < -(rules.table_w / 2) || x > rules.table_w / 2 ||
-                                  y < -(rules.table_h / 2) || y > rules.table_h / 2);
+    int min_x, min_y, max_x, max_y;
+    d->beyond = carc_rules_table_edge(&rules, &min_x, &min_y, &max_x, &max_y) &&
+                (x < min_x || x > max_x || y < min_y || y > max_y);
     if (index >= 0) {
         describe_tile(t, v, index, d);
     } else if (placing(t) && x == t->cx && y == t->cy) {

@@ -115,8 +115,8 @@ static void test_create(void **state)
               "\"info\":\"purist\",\"clock\":{\"mode\":\"fischer\",\"seconds\":300,"
               "\"increment\":10,\"on_timeout\":\"forfeit\"},\"listed\":false,\"estimates\":false,"
               "\"extra\":1}");
-    assert_int_equal(request.rules, CARC_RULE_SMALL_CITY);
-    assert_int_equal(request.expansions, 0);
+    assert_int_equal(request.rules.flags, CARC_RULE_SMALL_CITY);
+    assert_int_equal(request.rules.expansions, 0);
     assert_int_equal(request.info, INFO_PURIST);
     assert_int_equal(request.clock.mode, CLOCK_FISCHER);
     assert_int_equal(request.clock.increment, 10);
@@ -128,35 +128,36 @@ static void test_create(void **state)
     assert_int_equal(request.estimates, 1);
     assert_int_equal(request.clock.mode, CLOCK_NONE);
     assert_int_equal(request.info, INFO_CASUAL);
-    assert_int_equal(request.expansions, 0);
+    assert_int_equal(request.rules.expansions, 0);
     /* A bounded table with its edge rule, eight seats, the draw-off. */
     expect_ok("{\"type\":\"create\",\"seats\":[\"open\",\"open\",\"open\",\"open\",\"open\","
               "\"open\",\"open\",\"greedy\"],\"rules\":[\"table=9x7\",\"table-edge-completes\"],"
               "\"first\":\"draw-off\"}");
     assert_int_equal(request.nseats, 8);
-    assert_int_equal(request.table_w, 9);
-    assert_int_equal(request.table_h, 7);
-    assert_int_equal(request.rules, CARC_RULE_TABLE_EDGE_COMPLETES);
+    assert_int_equal(request.rules.table_w, 9);
+    assert_int_equal(request.rules.table_h, 7);
+    assert_int_equal(request.rules.flags, CARC_RULE_TABLE_EDGE_COMPLETES);
     assert_int_equal(request.first, FIRST_DRAW_OFF);
     expect_ok("{\"type\":\"create\",\"seats\":[\"open\",\"greedy\"]}");
-    assert_int_equal(request.table_w, 0);
+    assert_int_equal(request.rules.table_w, 0);
     assert_int_equal(request.first, FIRST_SEAT_ORDER);
     /* The River, with and without its variant (river.md). */
     expect_ok("{\"type\":\"create\",\"seats\":[\"open\",\"greedy\"],\"expansions\":[\"river\"]}");
-    assert_int_equal(request.expansions, CARC_EXPANSION_RIVER);
-    assert_int_equal(request.rules, 0);
+    assert_int_equal(request.rules.expansions, CARC_EXPANSION_RIVER);
+    assert_int_equal(request.rules.flags, 0);
     expect_ok("{\"type\":\"create\",\"seats\":[\"open\",\"greedy\"],\"expansions\":[\"river\"],"
               "\"rules\":[\"river-keep-start\",\"small-city\"]}");
-    assert_int_equal(request.expansions, CARC_EXPANSION_RIVER);
-    assert_int_equal(request.rules, CARC_RULE_RIVER_KEEP_START | CARC_RULE_SMALL_CITY);
+    assert_int_equal(request.rules.expansions, CARC_EXPANSION_RIVER);
+    assert_int_equal(request.rules.flags, CARC_RULE_RIVER_KEEP_START | CARC_RULE_SMALL_CITY);
     /* Traders & Builders, alone and with the others. */
     expect_ok("{\"type\":\"create\",\"seats\":[\"open\",\"greedy\"],"
               "\"expansions\":[\"traders-builders\"]}");
-    assert_int_equal(request.expansions, CARC_EXPANSION_TRADERS_BUILDERS);
+    assert_int_equal(request.rules.expansions, CARC_EXPANSION_TRADERS_BUILDERS);
     expect_ok("{\"type\":\"create\",\"seats\":[\"open\",\"greedy\"],\"expansions\":[\"river\","
               "\"inns-cathedrals\",\"traders-builders\"]}");
-    assert_int_equal(request.expansions, CARC_EXPANSION_RIVER | CARC_EXPANSION_INNS_CATHEDRALS |
-                                             CARC_EXPANSION_TRADERS_BUILDERS);
+    assert_int_equal(request.rules.expansions, CARC_EXPANSION_RIVER |
+                                                   CARC_EXPANSION_INNS_CATHEDRALS |
+                                                   CARC_EXPANSION_TRADERS_BUILDERS);
 }
 
 static void test_create_errors(void **state)

@@ -93,7 +93,7 @@ static void make_table(stored_table *t, const char *id, uint64_t seed, int moves
     t->created_ms = 1000;
     t->status = TABLE_PLAYING;
     t->players = 2;
-    t->rules = CARC_RULE_SMALL_CITY;
+    t->rules.flags = CARC_RULE_SMALL_CITY;
     t->info = INFO_PURIST;
     t->clock.mode = CLOCK_FISCHER;
     t->clock.seconds = 300;
@@ -110,7 +110,7 @@ static void make_table(stored_table *t, const char *id, uint64_t seed, int moves
     t->seats[0].token_hash[0] = 0xab;
     t->seats[1].kind = SEAT_COMPUTER;
     snprintf(t->seats[1].spec, sizeof t->seats[1].spec, "greedy");
-    carc_rules rules = {.flags = t->rules};
+    carc_rules rules = {.flags = t->rules.flags};
     carc_game *g = carc_game_new(2, &rules, seed);
     carc_rng rng = carc_rng_seed(seed);
     for (int i = 0; i < moves && !carc_game_over(g); i++) {
@@ -181,7 +181,7 @@ static void test_round_trip(void **state)
     assert_string_equal(loaded.id, t.id);
     assert_string_equal(loaded.first_text, t.first_text);
     assert_int_equal(loaded.nmoves, 30);
-    assert_int_equal(loaded.rules, CARC_RULE_SMALL_CITY);
+    assert_int_equal(loaded.rules.flags, CARC_RULE_SMALL_CITY);
     assert_int_equal(loaded.info, INFO_PURIST);
     assert_int_equal(loaded.clock.mode, CLOCK_FISCHER);
     assert_int_equal(loaded.clock.increment, 5);
@@ -370,7 +370,7 @@ static void test_upgrade_from_version_1(void **state)
     storage *s = open_db();
     assert_int_equal(storage_load_table(s, "told00000001", &loaded), 1);
     assert_int_equal(loaded.estimates, 1);
-    assert_int_equal(loaded.expansions, 0);
+    assert_int_equal(loaded.rules.expansions, 0);
     storage_close(s);
     assert_int_equal(schema_version(), SCHEMA_NOW_SQLITE);
 }
@@ -426,9 +426,9 @@ static void test_upgrade_from_version_2(void **state)
     sqlite3_close(db);
     storage *s = open_db();
     assert_int_equal(storage_load_table(s, "told00000002", &loaded), 1);
-    assert_int_equal(loaded.expansions, 0);
+    assert_int_equal(loaded.rules.expansions, 0);
     assert_int_equal(loaded.creator, -1); /* version 4's column: not known */
-    assert_int_equal(loaded.rules, CARC_RULE_SMALL_CITY);
+    assert_int_equal(loaded.rules.flags, CARC_RULE_SMALL_CITY);
     assert_int_equal(loaded.estimates, 0);
     assert_int_equal(loaded.nmoves, 1);
     assert_string_equal(loaded.moves[0].text, "E 0 -1 0");
@@ -438,8 +438,8 @@ static void test_upgrade_from_version_2(void **state)
     snprintf(t.id, sizeof t.id, "triver000001");
     t.status = TABLE_PLAYING;
     t.players = 2;
-    t.rules = CARC_RULE_RIVER_KEEP_START;
-    t.expansions = CARC_EXPANSION_RIVER;
+    t.rules.flags = CARC_RULE_RIVER_KEEP_START;
+    t.rules.expansions = CARC_EXPANSION_RIVER;
     t.forfeit = -1;
     t.nmoves = 1;
     snprintf(t.moves[0].text, sizeof t.moves[0].text, "RD 1 0 0");
@@ -449,11 +449,11 @@ static void test_upgrade_from_version_2(void **state)
     assert_int_equal(schema_version(), SCHEMA_NOW_SQLITE);
     s = open_db();
     assert_int_equal(storage_load_table(s, "triver000001", &loaded), 1);
-    assert_int_equal(loaded.expansions, CARC_EXPANSION_RIVER);
-    assert_int_equal(loaded.rules, CARC_RULE_RIVER_KEEP_START);
+    assert_int_equal(loaded.rules.expansions, CARC_EXPANSION_RIVER);
+    assert_int_equal(loaded.rules.flags, CARC_RULE_RIVER_KEEP_START);
     assert_string_equal(loaded.moves[0].text, "RD 1 0 0");
     assert_int_equal(storage_load_table(s, "told00000002", &loaded), 1);
-    assert_int_equal(loaded.expansions, 0);
+    assert_int_equal(loaded.rules.expansions, 0);
     assert_int_equal(loaded.creator, -1); /* version 4's column: not known */
     storage_close(s);
 }
@@ -468,8 +468,8 @@ static void test_hand_kept(void **state)
     snprintf(t.id, sizeof t.id, "thand0000001");
     t.status = TABLE_PLAYING;
     t.players = 2;
-    t.rules = CARC_RULE_RESHUFFLE | CARC_RULE_OPEN_HANDS;
-    t.hand = 3;
+    t.rules.flags = CARC_RULE_RESHUFFLE | CARC_RULE_OPEN_HANDS;
+    t.rules.hand = 3;
     t.forfeit = -1;
     storage *s = open_db();
     assert_int_equal(storage_create_table(s, &t), 0);
@@ -477,8 +477,8 @@ static void test_hand_kept(void **state)
     storage_close(s);
     s = open_db();
     assert_int_equal(storage_load_table(s, "thand0000001", &loaded), 1);
-    assert_int_equal(loaded.hand, 3);
-    assert_int_equal(loaded.rules, CARC_RULE_RESHUFFLE | CARC_RULE_OPEN_HANDS);
+    assert_int_equal(loaded.rules.hand, 3);
+    assert_int_equal(loaded.rules.flags, CARC_RULE_RESHUFFLE | CARC_RULE_OPEN_HANDS);
     char err[160];
     carc_game *g = table_replay(&loaded, NULL, NULL, err, sizeof err);
     assert_non_null(g);
@@ -509,16 +509,16 @@ static void test_upgrade_from_version_4(void **state)
     s = open_db();
     assert_int_equal(schema_version(), SCHEMA_NOW_SQLITE);
     assert_int_equal(storage_load_table(s, "told00000004", &loaded), 1);
-    assert_int_equal(loaded.rules, CARC_RULE_SMALL_CITY);
-    assert_int_equal(loaded.table_w, 0);
+    assert_int_equal(loaded.rules.flags, CARC_RULE_SMALL_CITY);
+    assert_int_equal(loaded.rules.table_w, 0);
     static stored_table t;
     memset(&t, 0, sizeof t);
     snprintf(t.id, sizeof t.id, "ttable000001");
     t.status = TABLE_WAITING;
     t.players = 8;
-    t.rules = CARC_RULE_TABLE_EDGE_COMPLETES | CARC_RULE_BONUS_TURN;
-    t.table_w = 9;
-    t.table_h = 7;
+    t.rules.flags = CARC_RULE_TABLE_EDGE_COMPLETES | CARC_RULE_BONUS_TURN;
+    t.rules.table_w = 9;
+    t.rules.table_h = 7;
     t.forfeit = -1;
     assert_int_equal(storage_create_table(s, &t), 0);
     assert_int_equal(storage_commit(s), 0);
@@ -526,9 +526,9 @@ static void test_upgrade_from_version_4(void **state)
     s = open_db();
     assert_int_equal(storage_load_table(s, "ttable000001", &loaded), 1);
     assert_int_equal(loaded.players, 8);
-    assert_int_equal(loaded.rules, CARC_RULE_TABLE_EDGE_COMPLETES | CARC_RULE_BONUS_TURN);
-    assert_int_equal(loaded.table_w, 9);
-    assert_int_equal(loaded.table_h, 7);
+    assert_int_equal(loaded.rules.flags, CARC_RULE_TABLE_EDGE_COMPLETES | CARC_RULE_BONUS_TURN);
+    assert_int_equal(loaded.rules.table_w, 9);
+    assert_int_equal(loaded.rules.table_h, 7);
     char text[64];
     storage_rules_text(&loaded, text, sizeof text);
     assert_string_equal(text, "bonus-turn table-edge-completes table=9x7");

@@ -2890,8 +2890,8 @@ static void test_bounded_table(void **state)
     tables_free(again);
     stored_table *row = malloc(sizeof *row);
     assert_int_equal(storage_load_table(store, table_id, row), 1);
-    assert_int_equal(row->table_w, 3);
-    assert_int_equal(row->rules, CARC_RULE_TABLE_EDGE_COMPLETES);
+    assert_int_equal(row->rules.table_w, 3);
+    assert_int_equal(row->rules.flags, CARC_RULE_TABLE_EDGE_COMPLETES);
     free(row);
     /* An even size is refused, naming the rule. */
     request(0, "{\"type\":\"create\",\"id\":1,\"name\":\"Ann\",\"seats\":[\"me\",\"open\"],"
