@@ -160,10 +160,8 @@ static int parse_rules(const char *list, play_options *opt, char *err, size_t er
         snprintf(err, errcap, "--rules: %s", why);
         return -1;
     }
-    opt->rules = rules.flags;
-    opt->hand = rules.hand;
-    opt->table_w = rules.table_w;
-    opt->table_h = rules.table_h;
+    rules.expansions = opt->rules.expansions; /* --expansions' */
+    opt->rules = rules;
     opt->rules_given = 1;
     return 0;
 }
@@ -177,7 +175,7 @@ static int parse_expansions(const char *list, play_options *opt, char *err, size
         snprintf(err, errcap, "--expansions: %s", why);
         return -1;
     }
-    opt->expansions = rules.expansions;
+    opt->rules.expansions = rules.expansions;
     opt->expansions_given = 1;
     return 0;
 }
@@ -187,15 +185,11 @@ static int parse_expansions(const char *list, play_options *opt, char *err, size
  * expansion). */
 static int check_rules(const play_options *opt, char *err, size_t errcap)
 {
-    carc_rules rules = {.flags = opt->rules,
-                        .expansions = opt->expansions,
-                        .hand = opt->hand,
-                        .table_w = opt->table_w,
-                        .table_h = opt->table_h};
     char why[128];
-    if (carc_rules_check(&rules, why, sizeof why) == CARC_OK)
+    if (carc_rules_check(&opt->rules, why, sizeof why) == CARC_OK)
         return 0;
-    if ((opt->rules & CARC_RULE_RIVER_KEEP_START) && !(opt->expansions & CARC_EXPANSION_RIVER))
+    if ((opt->rules.flags & CARC_RULE_RIVER_KEEP_START) &&
+        !(opt->rules.expansions & CARC_EXPANSION_RIVER))
         snprintf(err, errcap, "--rules river-keep-start needs the river: add --expansions river");
     else
         snprintf(err, errcap, "--expansions: %s", why);

@@ -13,10 +13,8 @@ typedef struct play_options {
     int help;
     int nseats;                                  /* 0 unless --players was given */
     char seats[CARC_MAX_PLAYERS][PLAY_SPEC_MAX]; /* "human" or a player spec */
-    uint32_t rules;                              /* CARC_RULE_* */
-    uint8_t hand, table_w, table_h;              /* the valued rules (carc_rules's) */
+    carc_rules rules;                            /* --rules and --expansions */
     int rules_given;
-    uint32_t expansions; /* CARC_EXPANSION_* */
     int expansions_given;
     uint64_t seed;
     int seed_given;

@@ -436,11 +436,7 @@ int session_open(session *s, const play_options *opt, char *err, size_t errcap)
         memcpy(specs, opt->seats, sizeof specs);
         n = opt->nseats;
     }
-    carc_rules rules = {.flags = opt->rules,
-                        .expansions = opt->expansions,
-                        .hand = opt->hand,
-                        .table_w = opt->table_w,
-                        .table_h = opt->table_h};
+    carc_rules rules = opt->rules;
     char why[128] = "";
     if (carc_rules_check(&rules, why, sizeof why) != CARC_OK) {
         snprintf(err, errcap, "%s", why);

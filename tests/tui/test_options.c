@@ -28,7 +28,7 @@ static void test_defaults(void **state)
     assert_int_equal(opt.nseats, 0);
     assert_int_equal(opt.tile_info, 1);
     assert_int_equal(opt.color, -1);
-    assert_int_equal(opt.rules, 0);
+    assert_int_equal(opt.rules.flags, 0);
     assert_null(opt.load);
 }
 
@@ -51,7 +51,7 @@ static void test_players_rules_seed(void **state)
     assert_string_equal(opt.seats[0], "human");
     assert_string_equal(opt.seats[1], "mcts:level=hard");
     assert_string_equal(opt.seats[2], "greedy");
-    assert_int_equal(opt.rules, CARC_RULE_SMALL_CITY | CARC_RULE_BONUS_TURN);
+    assert_int_equal(opt.rules.flags, CARC_RULE_SMALL_CITY | CARC_RULE_BONUS_TURN);
     assert_int_equal(opt.seed, 42);
     assert_int_equal(opt.tile_info, 0);
     assert_int_equal(opt.color, 0);
@@ -66,11 +66,11 @@ static void test_rules(void **state)
     char err[200];
     const char *standard[] = {"play", "--rules", "standard"};
     assert_int_equal(parse(&opt, err, 3, standard), 0);
-    assert_int_equal(opt.rules, 0);
+    assert_int_equal(opt.rules.flags, 0);
     assert_int_equal(opt.rules_given, 1);
     const char *spaced[] = {"play", "--rules", "farms-first-edition, no-incomplete-scoring"};
     assert_int_equal(parse(&opt, err, 3, spaced), 0);
-    assert_int_equal(opt.rules, CARC_RULE_FARMS_FIRST_EDITION | CARC_RULE_NO_INCOMPLETE);
+    assert_int_equal(opt.rules.flags, CARC_RULE_FARMS_FIRST_EDITION | CARC_RULE_NO_INCOMPLETE);
 }
 
 static void test_plus_joins_player_options(void **state)
@@ -150,8 +150,8 @@ static void test_bad_arguments(void **state)
     assert_int_equal(parse(&opt, err, 3, eight), 0);
     const char *table[] = {"play", "--rules", "table=9x7,table-edge-completes"};
     assert_int_equal(parse(&opt, err, 3, table), 0);
-    assert_int_equal(opt.table_w, 9);
-    assert_int_equal(opt.table_h, 7);
+    assert_int_equal(opt.rules.table_w, 9);
+    assert_int_equal(opt.rules.table_h, 7);
     const char *even[] = {"play", "--rules", "table=8x8"};
     assert_int_equal(parse(&opt, err, 3, even), -1);
     assert_non_null(strstr(err, "odd sizes"));
@@ -179,22 +179,22 @@ static void test_expansions(void **state)
     char err[200];
     const char *none[] = {"play"};
     assert_int_equal(parse(&opt, err, 1, none), 0);
-    assert_int_equal(opt.expansions, 0);
+    assert_int_equal(opt.rules.expansions, 0);
     const char *river[] = {"play", "--expansions", "river"};
     assert_int_equal(parse(&opt, err, 3, river), 0);
-    assert_int_equal(opt.expansions, CARC_EXPANSION_RIVER);
+    assert_int_equal(opt.rules.expansions, CARC_EXPANSION_RIVER);
     assert_int_equal(opt.expansions_given, 1);
     const char *keep[] = {"play", "--rules", "river-keep-start", "--expansions", "river"};
     assert_int_equal(parse(&opt, err, 5, keep), 0);
-    assert_int_equal(opt.rules, CARC_RULE_RIVER_KEEP_START);
-    assert_int_equal(opt.expansions, CARC_EXPANSION_RIVER);
+    assert_int_equal(opt.rules.flags, CARC_RULE_RIVER_KEEP_START);
+    assert_int_equal(opt.rules.expansions, CARC_EXPANSION_RIVER);
     const char *base[] = {"play", "--expansions", "none"};
     assert_int_equal(parse(&opt, err, 3, base), 0);
-    assert_int_equal(opt.expansions, 0);
+    assert_int_equal(opt.rules.expansions, 0);
     const char *all[] = {"play", "--expansions", "river,inns-cathedrals,traders-builders"};
     assert_int_equal(parse(&opt, err, 3, all), 0);
-    assert_int_equal(opt.expansions, CARC_EXPANSION_RIVER | CARC_EXPANSION_INNS_CATHEDRALS |
-                                         CARC_EXPANSION_TRADERS_BUILDERS);
+    assert_int_equal(opt.rules.expansions, CARC_EXPANSION_RIVER | CARC_EXPANSION_INNS_CATHEDRALS |
+                                               CARC_EXPANSION_TRADERS_BUILDERS);
 }
 
 static void test_bad_expansions(void **state)
