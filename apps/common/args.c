@@ -49,7 +49,8 @@ int cli_parse_u64(const char *s, uint64_t *out)
     return 0;
 }
 
-static int usage_verror(const char *cmd, const char *help, const char *fmt, va_list ap)
+__attribute__((format(printf, 3, 0))) static int usage_verror(const char *cmd, const char *help,
+                                                              const char *fmt, va_list ap)
 {
     fprintf(stderr, "carcassonne %s: ", cmd);
     vfprintf(stderr, fmt, ap);

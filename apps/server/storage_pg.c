@@ -1021,12 +1021,12 @@ static int read_moves(pg_storage *s, const PGresult *r, stored_table *t)
 /* A table's row, seats and moves: three reads in one round trip (pipeline
  * mode), for a takeover reads thousands of tables at once. */
 static const char *const table_reads[3] = {
-    "SELECT id, created_ms, status, players, rules, info, clock_mode,"
-    " clock_seconds, clock_increment, clock_timeout, listed, seed,"
-    " encode(salt, 'hex'), addr, forfeit, started_ms, estimates,"
-    " expansions, creator, rules_text, first_text, paused_ms, rated FROM tables WHERE id=$1",
-    "SELECT seat, kind, taken, name, spec, encode(token_hash, 'hex'),"
-    " encode(invite_hash, 'hex'), account FROM seats WHERE table_id=$1 ORDER BY seat",
+    ("SELECT id, created_ms, status, players, rules, info, clock_mode,"
+     " clock_seconds, clock_increment, clock_timeout, listed, seed,"
+     " encode(salt, 'hex'), addr, forfeit, started_ms, estimates,"
+     " expansions, creator, rules_text, first_text, paused_ms, rated FROM tables WHERE id=$1"),
+    ("SELECT seat, kind, taken, name, spec, encode(token_hash, 'hex'),"
+     " encode(invite_hash, 'hex'), account FROM seats WHERE table_id=$1 ORDER BY seat"),
     "SELECT turn, move, made_by, at_ms, paused_ms FROM moves WHERE table_id=$1 ORDER BY turn",
 };
 

@@ -659,8 +659,8 @@ static void test_player_cannot_end(void **state)
         ",\"expansions\":[\"traders-builders\"]",
         ",\"expansions\":[\"river\",\"inns-cathedrals\",\"traders-builders\"]",
         ",\"rules\":[\"hand=3\"]",
-        ",\"expansions\":[\"river\",\"inns-cathedrals\",\"traders-builders\"],\"rules\":[\"hand="
-        "3\"]",
+        (",\"expansions\":[\"river\",\"inns-cathedrals\",\"traders-builders\"],"
+         "\"rules\":[\"hand=3\"]"),
     };
     for (size_t k = 0; k < sizeof extras / sizeof *extras; k++) {
         if (k > 0) {
