@@ -103,7 +103,8 @@ int river_placement_error(carc_game *g, carc_placement p);
 static inline unsigned river_segments(int kind)
 {
     unsigned mask = 0;
-    for (int s = 0; s < carc_tile_data[kind].nsegments; s++)
+    int n = carc_tile_data[kind].nsegments;
+    for (int s = 0; s < n && s < CARC_MAX_SEGMENTS_PER_TILE; s++)
         mask |= (unsigned)(carc_tile_data[kind].segments[s].kind == CARC_RIVER) << s;
     return mask;
 }
