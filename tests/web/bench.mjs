@@ -3,7 +3,8 @@
 // browser downloads on a first load (a cold cache, a fresh profile: HTTP
 // responses with their headers, and WebSocket frames), for a base-game
 // table and for one with all three expansions, and the frame time while
-// dragging a finished 72-tile board.
+// dragging a finished board: the base game's 72 tiles on a desktop screen,
+// all three expansions' 124 on a phone's.
 import { startServer, launch } from './lib.mjs';
 
 const server = await startServer({ bin: process.env.CARCASSONNE, webDir: process.env.WEB_DIR, thinkMs: 20 });
@@ -76,8 +77,12 @@ async function loads(what, expansions) {
 }
 
 // Drags the board around for `seconds` and times every frame.
-async function panning(url, seconds = 3) {
-  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+// `phone`: a phone-sized screen (390 x 844 CSS pixels at 3 device pixels
+// each), the layout the client gives a phone.
+async function panning(url, phone = false, seconds = 3) {
+  const ctx = await browser.newContext(phone
+    ? { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true }
+    : { viewport: { width: 1280, height: 800 } });
   const page = await ctx.newPage();
   await page.goto(url);
   await page.waitForSelector('#table-view[data-status=finished]', { timeout: 300000 });
@@ -99,7 +104,8 @@ async function panning(url, seconds = 3) {
   await page.mouse.down();
   const t0 = Date.now();
   for (let i = 0; Date.now() - t0 < seconds * 1000; i++) {
-    await page.mouse.move(cx + 200 * Math.sin(i / 15), cy + 120 * Math.cos(i / 15));
+    const r = phone ? 0.4 : 1;
+    await page.mouse.move(cx + r * 200 * Math.sin(i / 15), cy + r * 120 * Math.cos(i / 15));
   }
   await page.mouse.up();
   const frames = await page.evaluate(() => {
@@ -116,10 +122,12 @@ try {
   console.log(`(${process.env.CHROMIUM || '/usr/bin/chromium'}, load average ${(await import('node:os')).loadavg().map((v) => v.toFixed(1)).join(' ')})`);
   await loads('base game against greedy', []);
   await loads('all three expansions against greedy', ALL);
-  const full = await created(['greedy', 'greedy']);
-  const p = await panning(full.url.replace(/&.*$/, ''));
-  console.log(`panning a finished ${p.tiles}-tile board: ${p.frames} frames, mean ${p.mean.toFixed(1)} ms ` +
-    `(${(1000 / p.mean).toFixed(0)} fps), 95th percentile ${p.p95.toFixed(1)} ms, worst ${p.worst.toFixed(1)} ms`);
+  const show = (what, p) => console.log(`panning a finished ${p.tiles}-tile board, ${what}: ${p.frames} frames, ` +
+    `mean ${p.mean.toFixed(1)} ms (${(1000 / p.mean).toFixed(0)} fps), 95th percentile ${p.p95.toFixed(1)} ms, worst ${p.worst.toFixed(1)} ms`);
+  const base = await created(['greedy', 'greedy']);
+  show('base game, desktop', await panning(base.url.replace(/&.*$/, '')));
+  const all = await created(['greedy', 'greedy'], ALL);
+  show('all three expansions, phone', await panning(all.url.replace(/&.*$/, ''), true));
 } finally {
   await browser.close();
   await server.stop();

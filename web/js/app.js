@@ -181,8 +181,10 @@ async function main() {
   const [cat] = await Promise.all([Catalogue.load(), conn.connect()]);
   performance.mark('carc-connected'); // scripts/web-bench.sh's timeline
   catalogue = cat;
-  // The tile drawings, once, for every small picture of a tile on the page.
-  $('#tile-defs').innerHTML = `<defs>${catalogue.defs()}</defs>`;
+  // The tile drawings, once, for every small picture of a tile on the
+  // page: each kind when it is first shown, the rest while idle.
+  $('#tile-defs').innerHTML = '<defs></defs>';
+  catalogue.attachDefs($('#tile-defs defs'));
   conn.onEvent((msg) => view?.event(msg));
   conn.onStatus((s) => {
     if (s === 'lost') status('connection lost: reconnecting…', true);

@@ -394,14 +394,55 @@ const CLOISTER = '<path class="cloister" d="M-14,16V0L-6,-7H6L14,0V16Z"/><path c
 // and the anchors of its segments; `letters` lists the ids (one or two
 // letters: "E", "RD") in the catalogue's order. Version 1 named the id
 // `letter`; `set` ("base", "river") came with version 2.
+// The parts of a kind that its drawing makes (drawTile).
+const DRAWN = ['svg', 'icons', 'anchors', 'shapes', 'art'];
+
 export class Catalogue {
   constructor(json) {
     this.kinds = {};
     for (const t of json.tiles) {
       const id = t.id ?? t.letter;
-      this.kinds[id] = { ...t, id, set: t.set ?? 'base', ...drawTile(t) };
+      // A kind is drawn the first time a part of its drawing is read: a
+      // first load draws the few kinds on the board at once and the rest
+      // while the page is idle (attachDefs), not all 75 before the table.
+      const kind = { ...t, id, set: t.set ?? 'base' };
+      let drawn = null;
+      for (const key of DRAWN) {
+        Object.defineProperty(kind, key, { enumerable: true, get: () => (drawn ??= drawTile(t))[key] });
+      }
+      this.kinds[id] = kind;
     }
     this.letters = json.tiles.map((t) => t.id ?? t.letter);
+    this.defsEl = null;
+    this.defined = new Set();
+  }
+
+  // Puts the tile drawings in the SVG <defs> `el`: a kind the moment a
+  // drawing of it is asked for (tileId, ensure), every other kind a few
+  // at a time while the page is idle, so that the board is drawn before
+  // the catalogue is. Nothing is drawn twice.
+  attachDefs(el) {
+    this.defsEl = el;
+    const rest = [...this.letters];
+    // The tiles-left panel and the hands name kinds without asking
+    // (#tile-X): they fill in as the idle steps define them.
+    const idle = globalThis.requestIdleCallback
+      ? (fn) => globalThis.requestIdleCallback(fn, { timeout: 100 })
+      : (fn) => setTimeout(() => fn({ timeRemaining: () => 8, didTimeout: false }), 16);
+    const step = (deadline) => {
+      // At least one kind a step, even when the wait ran out.
+      do this.ensure(rest.shift());
+      while (rest.length && deadline.timeRemaining() > 2);
+      if (rest.length) idle(step);
+    };
+    idle(step);
+  }
+
+  // Makes sure the drawings of tile `id` are in the page's <defs>.
+  ensure(id) {
+    if (!this.defsEl || this.defined.has(id) || !this.kinds[id]) return;
+    this.defined.add(id);
+    this.defsEl.insertAdjacentHTML('beforeend', this.defsOf([id]));
   }
 
   // Whether a tile id is one of The River's.
@@ -420,7 +461,11 @@ export class Catalogue {
   // other rotation N, whose icons turn back by N quarters so that the
   // tile turned by N (tileTransform) shows them upright.
   defs() {
-    return this.letters.map((l) => {
+    return this.defsOf(this.letters);
+  }
+
+  defsOf(letters) {
+    return letters.map((l) => {
       const k = this.kinds[l];
       const rots = k.icons.length ? [0, 1, 2, 3] : [0];
       return rots.map((r) => `<g id="${this.tileId(l, r)}" class="tile">${k.svg}${k.icons.map((i) =>
@@ -430,6 +475,7 @@ export class Catalogue {
 
   // The id of the drawing of tile `id` placed at `rot` (see defs).
   tileId(id, rot = 0) {
+    this.ensure(id);
     return this.kinds[id]?.icons.length && rot % 4 ? `tile-${id}-r${rot % 4}` : `tile-${id}`;
   }
 
