@@ -49,12 +49,15 @@ async function firstLoad(table) {
   await page.goto(table.url);
   await page.waitForSelector('body[data-phase=place]', { timeout: 60000 });
   const ms = await page.evaluate(() => performance.getEntriesByName('carc-playable')[0].startTime);
+  // Every kind's art is drawn after the board is playable, while idle.
+  await page.waitForFunction(() => performance.getEntriesByName('carc-art-all').length, null, { timeout: 60000 });
   // Where the time went: the page's HTML in, its scripts run, the
   // catalogue and the WebSocket ready, the table's state in, playable.
   const steps = await page.evaluate(() => {
     const nav = performance.getEntriesByType('navigation')[0];
     const at = (name) => performance.getEntriesByName(name)[0]?.startTime ?? NaN;
-    return { html: nav.responseEnd, scripts: nav.domContentLoadedEventEnd, connected: at('carc-connected'), state: at('carc-state') };
+    return { html: nav.responseEnd, scripts: nav.domContentLoadedEventEnd, connected: at('carc-connected'), state: at('carc-state'),
+      art: at('carc-art-all') };
   });
   await ctx.close();
   return { ms, steps, bytes: http + ws, http, ws, requests, tiles: sizes['/api/tiles'] || 0 };
@@ -71,7 +74,8 @@ async function loads(what, expansions) {
     `(min ${ms[0].toFixed(0)}, max ${ms[ms.length - 1].toFixed(0)}; ${RUNS} loads)`);
   const median = (k) => runs.map((r) => r.steps[k]).sort((a, b) => a - b)[Math.floor(runs.length / 2)].toFixed(0);
   console.log(`${what}: timeline (medians): HTML in at ${median('html')} ms, scripts run by ${median('scripts')} ms, ` +
-    `catalogue and WebSocket ready at ${median('connected')} ms, the table's state in at ${median('state')} ms`);
+    `catalogue and WebSocket ready at ${median('connected')} ms, the table's state in at ${median('state')} ms; ` +
+    `every kind's art drawn (while idle, after the board) by ${median('art')} ms`);
   console.log(`${what}: first load ${kb(l.bytes)} KB: ${kb(l.http)} KB in ${l.requests} HTTP requests (/api/tiles ${kb(l.tiles)} KB) ` +
     `and ${kb(l.ws)} KB of WebSocket frames`);
 }
