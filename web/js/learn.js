@@ -129,7 +129,7 @@ export class LearnView {
     el.innerHTML = hand ? '<span>Your hand:</span> ' + hand.map((h, i) => {
       const chosen = i === this.turn.handIndex;
       return `<button type="button" class="hand-pick${chosen ? ' chosen' : ''}" data-hand="${i}" data-tile="${esc(h.tile)}" aria-pressed="${chosen}" title="tile ${esc(h.tile)}">` +
-        `<svg viewBox="0 0 100 100" width="52" height="52" aria-hidden="true"><use href="#tile-${esc(h.tile)}"/></svg><span>${esc(h.tile)}</span></button>`;
+        `<svg viewBox="0 0 100 100" width="52" height="52" aria-hidden="true"><use href="#${esc(this.board.cat.tileId(h.tile))}"/></svg><span>${esc(h.tile)}</span></button>`;
     }).join('') : '';
   }
 

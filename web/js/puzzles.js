@@ -102,7 +102,7 @@ export class PuzzleView {
     this.el('#puzzle-title').textContent = daily ? `Puzzle of the day (${puzzle.date})` : 'Puzzle';
     this.el('#puzzle-goal').textContent = `${puzzle.goal_text}.`;
     this.el('#puzzle-who').innerHTML = `${badge(me, 14)} You play ${esc(PLAYERS[me].name)}, to place tile ` +
-      `<strong>${esc(puzzle.tile)}</strong> <svg viewBox="0 0 100 100" width="40" height="40" aria-hidden="true"><use href="#tile-${esc(puzzle.tile)}"/></svg>` +
+      `<strong>${esc(puzzle.tile)}</strong> <svg viewBox="0 0 100 100" width="40" height="40" aria-hidden="true"><use href="#${esc(this.board.cat.tileId(puzzle.tile))}"/></svg>` +
       ` (move ${puzzle.moves_played + 1}; puzzle rated ${Math.round(puzzle.rating)})`;
     this.showScores(legal.scores, me);
     showPosition(this.board, replay);

@@ -416,7 +416,7 @@ export class TableView {
       const note = fits && !fits.placements.length ? ' (fits nowhere)' : '';
       return `<button type="button" class="hand-pick${chosen ? ' chosen' : ''}" data-hand="${index}" data-tile="${esc(tile)}"` +
         `${playable ? ' draggable="true"' : ' disabled'} aria-pressed="${chosen}" title="tile ${esc(tile)}${note}">` +
-        `<svg viewBox="0 0 100 100" width="52" height="52" aria-hidden="true"><use href="#${this.board.cat.tileId(tile)}"/></svg><span>${esc(tile)}</span></button>`;
+        `<svg viewBox="0 0 100 100" width="52" height="52" aria-hidden="true"><use href="#${esc(this.board.cat.tileId(tile))}"/></svg><span>${esc(tile)}</span></button>`;
     }).join('');
     const moverName = esc(seatName(s.seats[s.to_move], s.to_move));
     const who = mine ? 'Your turn: choose a tile' : s.you !== null ? 'Your hand' : shown.length ? `${moverName}'s hand` : 'Hands are hidden';
@@ -466,7 +466,7 @@ export class TableView {
     if (this.table.hand) return this.renderHand(el);
     const who = s.to_move === s.you ? 'Your tile' : `${esc(seatName(s.seats[s.to_move], s.to_move))}'s tile`;
     const river = this.board.cat.isRiver(s.tile) ? ', from the river pile' : '';
-    el.innerHTML = `<svg viewBox="0 0 100 100" width="56" height="56" aria-hidden="true"><use href="#${this.board.cat.tileId(s.tile)}"/></svg>` +
+    el.innerHTML = `<svg viewBox="0 0 100 100" width="56" height="56" aria-hidden="true"><use href="#${esc(this.board.cat.tileId(s.tile))}"/></svg>` +
       `<div><strong>${who}: ${esc(s.tile)}</strong>${s.second_part ? '<br><strong class="again">Builder: play again</strong>' : ''}<br>turn ${s.turn + 1}, ${s.tiles_left} left${river}${watching}</div>`;
     el.style.borderColor = PLAYERS[s.to_move % PLAYERS.length].colour;
   }
