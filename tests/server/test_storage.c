@@ -1703,6 +1703,18 @@ static void test_lessons(void **state)
     storage_close(s);
 }
 
+/* After an upgrade: a lesson of account `ann` is stored and read back;
+ * closes `s`. */
+static void check_lesson_stored(storage *s, int64_t ann)
+{
+    assert_int_equal(storage_lesson_done(s, ann, "place", 7), 0);
+    assert_int_equal(storage_commit(s), 0);
+    char all[64] = "";
+    assert_int_equal(storage_lessons_done(s, ann, note_lesson, all), 0);
+    assert_string_equal(all, "place ");
+    storage_close(s);
+}
+
 /* An SQLite file of schema version 13 (before the lessons) opens at
  * today's version, its puzzle attempt kept; a lesson is stored. */
 static void test_upgrade_from_version_13(void **state)
@@ -1724,12 +1736,7 @@ static void test_upgrade_from_version_13(void **state)
     s = open_db();
     assert_int_equal(schema_version(), SCHEMA_NOW_SQLITE);
     assert_int_equal(storage_puzzle_solver(s, ann, &r), 1);
-    assert_int_equal(storage_lesson_done(s, ann, "place", 7), 0);
-    assert_int_equal(storage_commit(s), 0);
-    char all[64] = "";
-    assert_int_equal(storage_lessons_done(s, ann, note_lesson, all), 0);
-    assert_string_equal(all, "place ");
-    storage_close(s);
+    check_lesson_stored(s, ann);
 }
 
 /* PostgreSQL: a database of schema version 9 (before the lessons) is
@@ -1745,12 +1752,7 @@ static void test_upgrade_from_version_9_pg(void **state)
     pg_exec("DROP TABLE lessons_done; UPDATE carc_schema SET version=9");
     s = open_db();
     assert_int_equal(schema_version(), SCHEMA_NOW_PG);
-    assert_int_equal(storage_lesson_done(s, ann, "place", 7), 0);
-    assert_int_equal(storage_commit(s), 0);
-    char all[64] = "";
-    assert_int_equal(storage_lessons_done(s, ann, note_lesson, all), 0);
-    assert_string_equal(all, "place ");
-    storage_close(s);
+    check_lesson_stored(s, ann);
 }
 
 int main(int argc, char **argv)
