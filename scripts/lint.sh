@@ -12,14 +12,27 @@ echo "== clang-format"
 # shellcheck disable=SC2086
 clang-format --dry-run -Werror $sources
 echo "== the turn code names no rule"
-# game.c, moves.c and scoring.c reach expansions and house rules through
-# their capabilities (src/capabilities.h) and the tile source (src/source.h):
-# no word of a rule's, no rule flag, no expansion bit.
-turn_code="src/game.c src/moves.c src/scoring.c"
+# game.c, moves.c and scoring.c, the board and the record reader reach
+# expansions and house rules through their capabilities
+# (src/capabilities.h), the tile source (src/source.h) and the rules'
+# notation (src/rules.h): no word of a rule's, no rule flag, no expansion
+# bit. (CARC_RIVER, a segment kind of the tile catalogue, is one word.)
+turn_code="src/game.c src/moves.c src/scoring.c src/board.c src/record.c"
 # shellcheck disable=SC2086
 if grep -n -i -w -E 'rivers?|traders|inns?|cathedrals?|hands?|builders?|pigs?|goods|reshuffle|table_[wh]|bounds_[a-z_]+' $turn_code ||
     grep -n -E 'CARC_RULE_|CARC_EXPANSION_|rules\.hand' $turn_code; then
     echo "lint: the turn code names a rule (above): call it through a capability's hook" >&2
+    exit 1
+fi
+# The rest of the engine: a rule's flag or value is read only by the files
+# of that rule (its capability), the rules' names and notation (rules.c),
+# the tile source's implementations (pile, hand, source), the figures of
+# the expansions, the tile catalogue's data and the list of capabilities.
+# The players (src/ai) are the library's clients and ask as they need.
+owners='^src/(ai/|rules\.|river\.|traders\.|inns\.|hand\.|bounds\.|house_rules\.|source\.|pile\.|figures\.h|tile_data\.|capabilities\.h)'
+# shellcheck disable=SC2046
+if grep -n -E 'CARC_RULE_|CARC_EXPANSION_|rules(\.|->)hand|table_[wh]' $(git ls-files 'src/*.c' 'src/*.h' | grep -v -E "$owners"); then
+    echo "lint: a rule's flag read outside its own files (above): give its capability a hook" >&2
     exit 1
 fi
 echo "== shellcheck"

@@ -6,7 +6,6 @@
 #include "board.h"
 #include "feature.h"
 #include "figures.h"
-#include "bounds.h"
 #include "tiles.h"
 
 void board_clear(carc_game *g, int fresh)
@@ -146,7 +145,8 @@ static int join_edge(carc_game *g, const board_tile *a, const board_tile *b, int
     const uint8_t *pa = &carc_port_seg[a->kind][a->rot][port];
     const uint8_t *pb = &carc_port_seg[b->kind][b->rot][facing];
 #if LAYOUT_WIDE
-    /* A river edge is a road edge whose middle is not a feature. */
+    /* A CARC_RIVER edge joins its fields as a road edge does; its middle is
+     * no feature. */
     int road = kind == CARC_ROAD || kind == CARC_RIVER;
     unsigned closes = kind == CARC_ROAD || kind == CARC_CITY;
 #else
@@ -207,8 +207,6 @@ int board_place(carc_game *g, int kind, int x, int y, int rot, int f, int *close
     }
     bt->open = (uint8_t)open;
     grow_bounds(g, x, y);
-    if (g->rules.table_w)
-        *closed |= bounds_place(g, t);
     return t;
 }
 

@@ -1,10 +1,11 @@
 /* bounds.h: a bounded table, `table=WxH` and `table-edge-completes`
  * (bounds.c; not public). The start tile lies in the middle of the table;
  * squares beyond its edge never join the frontier, so no tile is ever
- * offered or placed there. The turn code reaches this module through
- * board_place() (the new tile's squares beyond the edge, and the edges it
- * closes), the cloister count and the builder's check, each behind a test
- * of the rules, so that a game without a table runs as before. */
+ * offered or placed there. The turn code reaches this module through the
+ * hooks of table_capability (below): a tile laid (its squares beyond the
+ * edge, and the edges it closes), a placement's error, the edges and
+ * cloister squares beyond the board, the digest; a game without a table
+ * runs as before. */
 #ifndef CARC_BOUNDS_H
 #define CARC_BOUNDS_H
 
@@ -59,6 +60,7 @@ static const capability table_capability = {
     .in_game = bounds_in_game,
     .placement_error = bounds_placement_error,
     .edges_closed = bounds_edges_closed,
+    .laid = bounds_place,
     .cloister_filled = bounds_cloister_filled,
     .digest_rules = bounds_digest_rules,
 };

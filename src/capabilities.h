@@ -196,6 +196,18 @@ static inline int caps_random_all_figures(const carc_game *g)
     return all;
 }
 
+/* Whether laying tile `t` closed a feature beyond the board. */
+static inline int caps_laid(carc_game *g, int t)
+{
+    int closed = 0;
+#define X(c)                                                                                       \
+    if (CAP_ON(c, g, laid))                                                                        \
+        closed |= c##_capability.laid(g, t);
+    CAPABILITIES(X)
+#undef X
+    return closed;
+}
+
 static inline unsigned caps_placed(carc_game *g, int t, const move_fields *m)
 {
     unsigned turn = 0;

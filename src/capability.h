@@ -62,6 +62,10 @@ typedef struct capability {
     int (*check_figure)(carc_game *g, carc_move m, int square, carc_status *st);
     int random_all_figures;
 
+    /* Tile `t` was laid on the board by the current player (its edges
+     * joined to its neighbours'): returns 1 when that closed a feature
+     * beyond the board (an edge of the table). */
+    int (*laid)(carc_game *g, int t);
     /* Tile `t` was placed by the current player, before its figure:
      * returns TURN_SECOND_TILE when the placement earns a second tile. */
     unsigned (*placed)(carc_game *g, int t, const move_fields *m);

@@ -373,6 +373,7 @@ static void play_legal_move(carc_game *g, const move_fields *m, event_sink *sink
         source_take(g);
         int closed;
         int t = board_place(g, g->drawn, m->x, m->y, m->rot, m->square, &closed);
+        closed |= caps_laid(g, t);
         unsigned earned = caps_placed(g, t, m); /* before the new figure */
         if (m->segment != CARC_NO_SPOT)
             deploy(g, t, m->segment, m->figure);

@@ -7,6 +7,7 @@
 #define CARC_LAYOUT_OF_H
 
 #include "carcassonne.h"
+#include "rules.h"
 
 /* The compact layout packs six players' followers into a feature's 32-bit
  * word (state.h); seven and eight players take the wide layout. */
@@ -14,10 +15,10 @@ enum { COMPACT_MAX_PLAYERS = 6 };
 
 /* Whether a game of `players` with `rules` (NULL: the base game) has the
  * wide layout: expansions, more players than the compact one holds, or
- * more tiles than the base game's 72 (extra-start-tile: 73). */
+ * more tiles than the base game's 72 (rules_extra_tiles). */
 static inline int layout_wide_for(const carc_rules *rules, int players)
 {
-    return (rules && (rules->expansions != 0 || (rules->flags & CARC_RULE_EXTRA_START_TILE))) ||
+    return (rules && (rules->expansions != 0 || rules_extra_tiles(rules) > 0)) ||
            players > COMPACT_MAX_PLAYERS;
 }
 

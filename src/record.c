@@ -11,9 +11,6 @@
 
 enum { MAX_TOKENS = 8 };
 
-/* The FIGURE words after a spot, by carc_figure (a follower has none). */
-static const char *const figure_words[CARC_FIGURES] = {"", "large", "builder", "pig"};
-
 /* Writes move `m` of a tile of `kind` in record notation. */
 static size_t format_move(int kind, carc_move m, char *buf, size_t cap)
 {
@@ -30,7 +27,7 @@ static size_t format_move(int kind, carc_move m, char *buf, size_t cap)
             if (port == CARC_PORTS) /* no port: a cloister, or a field with none */
                 name = carc_tile_data[kind].segments[m.segment].kind == CARC_FIELD ? "F" : "C";
             snprintf(spot, sizeof spot, " %s%s%s", name, m.figure ? " " : "",
-                     m.figure < CARC_FIGURES ? figure_words[m.figure] : "?");
+                     m.figure < CARC_FIGURES ? rules_figure_word(m.figure) : "?");
         }
         n = snprintf(buf, cap, "%s %d %d %d%s", id, p->x, p->y, p->rot, spot);
     }
@@ -135,13 +132,10 @@ size_t carc_record_write(const carc_game *g, const char *headers, char *buf, siz
         o.cap = 0;
     carc_rules rules = carc_game_rules(g);
     out_printf(&o, "players %d\n", carc_game_players(g));
-    if (rules.flags || rules.hand || rules.table_w) {
-        char names[128];
-        carc_rules_format(rules, names, sizeof names, " ");
+    char names[128];
+    if (carc_rules_format(rules, names, sizeof names, " ") > 0)
         out_printf(&o, "rules %s\n", names);
-    }
     if (rules.expansions) {
-        char names[128];
         carc_expansions_format(rules, names, sizeof names, " ");
         out_printf(&o, "expansions %s\n", names);
     }
@@ -150,7 +144,7 @@ size_t carc_record_write(const carc_game *g, const char *headers, char *buf, siz
         if (headers[strlen(headers) - 1] != '\n')
             out_text(&o, "\n");
     }
-    if (rules.flags & CARC_RULE_START_IN_PILE) {
+    if (rules_record_lines(&rules) & RECORD_START_LINE) {
         carc_tile_on_board start;
         carc_game_tile_info(g, 0, &start);
         out_printf(&o, "start %s\n", carc_tile_id(start.kind));
@@ -320,16 +314,14 @@ static int is_header_key(const char *tok)
     return key_shaped(tok, strlen(tok));
 }
 
-/* Whether `tok` starts a line of moves rather than of headers: `draw` and
- * `start` only with the rules that name the start tile or draws
- * (variants.md; with extra-start-tile a `start` line is read, to be
- * refused: its start is the extra D). */
-static int is_move_word(const reader *r, const char *tok)
+/* Whether `tok` starts a line of moves rather than of headers, in a game
+ * whose rules add the RECORD_* `lines`: `draw` and `start` only with the
+ * rules that name draws or the start tile (rules_record_lines). */
+static int is_move_word(unsigned lines, const char *tok)
 {
     return (tok[0] >= 'A' && tok[0] <= 'Z') || strcmp(tok, "discard") == 0 ||
-           strcmp(tok, "end") == 0 || (r->rules.hand && strcmp(tok, "draw") == 0) ||
-           ((r->rules.flags & (CARC_RULE_START_IN_PILE | CARC_RULE_EXTRA_START_TILE)) &&
-            strcmp(tok, "start") == 0);
+           strcmp(tok, "end") == 0 || ((lines & RECORD_DRAW_LINES) && strcmp(tok, "draw") == 0) ||
+           ((lines & RECORD_START_WORD) && strcmp(tok, "start") == 0);
 }
 
 /* The header line whose key is the first token `key` of the line being
@@ -424,8 +416,9 @@ static int supply_lacks(reader *r, int kind)
     carc_game *g = r->game;
     const char *id = carc_tile_data[kind].id;
     int total = carc_game_kind_total(g, kind);
-    if (kind == CARC_KIND_RA && total == 0 && (r->rules.expansions & CARC_EXPANSION_RIVER))
-        return fail(r, "tile RA is the spring, placed at set-up");
+    carc_tile_on_board start;
+    if (total == 0 && carc_game_tile_info(g, 0, &start) == CARC_OK && start.kind == kind)
+        return fail(r, "tile %s is the start tile, placed at set-up", id);
     if (total == 0)
         return fail(r, "tile %s is not in this game: %s", id,
                     carc_tile_data[kind].set ? "its expansion is not on the expansions line"
@@ -437,7 +430,8 @@ static int supply_lacks(reader *r, int kind)
     return 0;
 }
 
-/* hand=N: a move needs its tile in the hand and no draw due. */
+/* Draws named by `draw` lines: a move needs its tile among those its
+ * player holds, and no draw due. */
 static int hold_from_record(reader *r, int kind)
 {
     carc_game *g = r->game;
@@ -454,7 +448,7 @@ static int hold_from_record(reader *r, int kind)
 static int draw_from_record(reader *r, int kind)
 {
     carc_game *g = r->game;
-    if (r->rules.hand)
+    if (rules_record_lines(&r->rules) & RECORD_DRAW_LINES)
         return hold_from_record(r, kind);
     if (carc_game_drawn_tile(g) == kind || carc_game_choose_tile(g, kind) == CARC_OK)
         return 0;
@@ -524,24 +518,28 @@ static int read_spot(reader *r, const char *tok, int kind, int rot, uint8_t *seg
     int seg = carc_port_seg[kind][rot][port];
     if (seg == 255)
         return fail(r, "tile %s has nothing at port %s", carc_tile_data[kind].id, tok);
-    if (carc_tile_data[kind].segments[seg].kind == CARC_RIVER)
-        return fail(r, "port %s of tile %s is the river: no follower may stand on it", tok,
-                    carc_tile_data[kind].id);
+    int seg_kind = carc_tile_data[kind].segments[seg].kind;
+    if (seg_kind == CARC_RIVER) /* a segment kind of the catalogue that takes no figure */
+        return fail(r, "port %s of tile %s is the %s: no follower may stand on it", tok,
+                    carc_tile_data[kind].id, carc_kind_name(seg_kind));
     *segment = (uint8_t)seg;
     return 0;
 }
 
-/* The FIGURE word after a spot: `large` (Inns & Cathedrals), `builder` or
- * `pig` (Traders & Builders). Whether the game has the figure is the
- * move's check. */
+/* The FIGURE word after a spot (rules_figure_word). Whether the game has
+ * the figure is the move's check. */
 static int read_figure(reader *r, const char *tok, uint8_t *figure)
 {
-    for (int f = CARC_FIGURE_LARGE; f < CARC_FIGURES; f++)
-        if (strcmp(tok, figure_words[f]) == 0) {
+    char words[64] = "";
+    for (int f = CARC_FIGURE_LARGE; f < CARC_FIGURES; f++) {
+        if (strcmp(tok, rules_figure_word(f)) == 0) {
             *figure = (uint8_t)f;
             return 0;
         }
-    return fail(r, "unknown figure '%.20s' (large, builder, pig)", tok);
+        snprintf(words + strlen(words), sizeof words - strlen(words), "%s%s",
+                 f > CARC_FIGURE_LARGE ? ", " : "", rules_figure_word(f));
+    }
+    return fail(r, "unknown figure '%.20s' (%s)", tok, words);
 }
 
 /* Parses "TILE X Y ROT [SPOT [FIGURE]]" into `*kind` and `*m` without playing it;
@@ -607,7 +605,7 @@ static int read_discard(reader *r, char **tok, int n)
     return play(r, m);
 }
 
-/* `draw P TILE...` (hand=N): player P drew these tiles, in order. */
+/* `draw P TILE...`: player P drew these tiles, in order. */
 static int read_draw(reader *r, char **tok, int n)
 {
     long player = 0;
@@ -633,7 +631,7 @@ static int read_draw(reader *r, char **tok, int n)
     return 0;
 }
 
-/* `start TILE` (start-in-pile): the first tile drawn, the start tile. */
+/* `start TILE`: the first tile drawn, the start tile. */
 static int read_start(reader *r, char **tok, int n)
 {
     if (n != 2)
@@ -678,12 +676,12 @@ static int read_tokens(reader *r, char **tok, int n)
         keep_header(r, tok[0]);
         return read_players(r, tok, n);
     }
-    /* The draws due when the game ended (a hand's draw-up after the last
+    /* The draws due when the game ended (the draw-up after the last
      * placement) may still be named: the end does not depend on them. */
     int due_draw = r->game && strcmp(tok[0], "draw") == 0 && carc_game_draw_due(r->game, NULL) > 0;
     if (r->ended || (r->game && carc_game_over(r->game) && strcmp(tok[0], "end") != 0 && !due_draw))
         return fail(r, "the game is over; nothing may follow");
-    if (!is_move_word(r, tok[0])) {
+    if (!is_move_word(rules_record_lines(&r->rules), tok[0])) {
         if (r->game && is_header_key(tok[0]))
             return fail(r, "header line '%.20s' after the first move", tok[0]);
         if (!is_header_key(tok[0]))
@@ -705,8 +703,10 @@ static int read_tokens(reader *r, char **tok, int n)
         return -1;
     if (strcmp(tok[0], "start") == 0)
         return read_start(r, tok, n);
-    if ((r->rules.flags & CARC_RULE_START_IN_PILE) && !r->start_read)
-        return fail(r, "with start-in-pile the first line after the header is 'start TILE'");
+    if ((rules_record_lines(&r->rules) & RECORD_START_LINE) && !r->start_read) {
+        return fail(r, "the rules name the start tile: the first line after the header is "
+                       "'start TILE'");
+    }
     if (strcmp(tok[0], "draw") == 0)
         return read_draw(r, tok, n);
     if (strcmp(tok[0], "discard") == 0)
@@ -733,7 +733,8 @@ static int split_line(reader *r, const char *text, size_t n, char line[CARC_RECO
         line[n] = '\0';
         ntok = tokenize(line, tok);
         /* A header's value may have any number of words. */
-        if (ntok > MAX_TOKENS && (is_move_word(r, tok[0]) || !is_header_key(tok[0])))
+        if (ntok > MAX_TOKENS &&
+            (is_move_word(rules_record_lines(&r->rules), tok[0]) || !is_header_key(tok[0])))
             ntok = fail(r, "too many fields on the line");
     }
     return ntok;
@@ -850,7 +851,6 @@ static const char *value_problem(const char *value, size_t n)
 carc_status carc_header_check(const char *key, const char *value, char *err, size_t errcap)
 {
     /* `draw` and `start` are move words in some games: never header keys. */
-    static const reader any_rules = {.rules = {CARC_RULE_START_IN_PILE, 0, CARC_MAX_HAND, 0, 0}};
     const char *problem = NULL;
     size_t key_len = key ? strnlen(key, CARC_RECORD_MAX_LINE + 1) : 0;
     size_t value_len = value ? strnlen(value, CARC_RECORD_MAX_LINE + 1) : 0;
@@ -858,7 +858,7 @@ carc_status carc_header_check(const char *key, const char *value, char *err, siz
         problem = "no key or no value given";
     else if (!key_shaped(key, key_len))
         problem = "a key is [a-z][a-z0-9_.-]+";
-    else if (is_move_word(&any_rules, key) || strcmp(key, "players") == 0 ||
+    else if (is_move_word(RECORD_ANY_LINES, key) || strcmp(key, "players") == 0 ||
              strcmp(key, "rules") == 0 || strcmp(key, "expansions") == 0)
         problem = "the key is a word of the notation";
     else if (key_len + 1 + value_len > CARC_RECORD_MAX_LINE)
@@ -918,17 +918,21 @@ static int parse_move_line(reader *r, const carc_game *g, const char *text, carc
     if (carc_game_over(g))
         return fail(r, "the game is over");
     *status = CARC_EILLEGAL;
-    int drawn = carc_game_drawn_tile(g), hand[CARC_MAX_HAND];
-    int nhand = carc_game_hand(g, carc_game_current_player(g), hand, CARC_MAX_HAND), held = 0;
-    for (int i = 0; i < nhand && i < CARC_MAX_HAND; i++)
-        held |= hand[i] == kind;
-    if (carc_game_rules(g).hand && !held)
+    /* Where draws are named (rules_record_lines) the move names one of the tiles its
+     * player holds; elsewhere the drawn tile. */
+    carc_rules rules = carc_game_rules(g);
+    int named = (rules_record_lines(&rules) & RECORD_DRAW_LINES) != 0;
+    int drawn = carc_game_drawn_tile(g), held[CARC_MAX_HAND], found = 0;
+    int nheld = carc_game_hand(g, carc_game_current_player(g), held, CARC_MAX_HAND);
+    for (int i = 0; i < nheld && i < CARC_MAX_HAND; i++)
+        found |= held[i] == kind;
+    if (named && !found)
         return fail(r, "player %d holds no tile %s", carc_game_current_player(g) + 1,
                     carc_tile_data[kind].id);
-    if (!carc_game_rules(g).hand && kind != drawn)
+    if (!named && kind != drawn)
         return fail(r, "tile %s is not the drawn tile %s", carc_tile_data[kind].id,
                     carc_tile_data[drawn].id);
-    if (carc_game_rules(g).hand)
+    if (named)
         m.place.tile = (uint8_t)(kind + 1);
     if (m.type == CARC_MOVE_PLACE && place_square(r, xy, &m) < 0)
         return -1;

@@ -74,6 +74,30 @@ static const char *name_of(const name_list *list, uint32_t flag)
     return NULL;
 }
 
+unsigned rules_record_lines(const carc_rules *rules)
+{
+    unsigned lines = 0;
+    if (rules->hand)
+        lines |= RECORD_DRAW_LINES;
+    if (rules->flags & (CARC_RULE_START_IN_PILE | CARC_RULE_EXTRA_START_TILE))
+        lines |= RECORD_START_WORD;
+    if (rules->flags & CARC_RULE_START_IN_PILE)
+        lines |= RECORD_START_LINE;
+    return lines;
+}
+
+int rules_extra_tiles(const carc_rules *rules)
+{
+    return (rules->flags & CARC_RULE_EXTRA_START_TILE) ? 1 : 0;
+}
+
+const char *rules_figure_word(int figure)
+{
+    /* Inns & Cathedrals' large follower; Traders & Builders' builder and pig. */
+    static const char *const words[CARC_FIGURES] = {"", "large", "builder", "pig"};
+    return figure >= 0 && figure < CARC_FIGURES ? words[figure] : "";
+}
+
 carc_rules carc_rules_standard(void)
 {
     return (carc_rules){0};
