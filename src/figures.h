@@ -37,8 +37,8 @@ static inline int figures_traders_in_game(const carc_rules *rules)
 static inline void figures_start(carc_game *g)
 {
     memset(g->large, figures_large_in_game(&g->rules) ? 1 : 0, sizeof g->large);
-    memset(g->builder_tile, NO_TILE, sizeof g->builder_tile);
-    memset(g->pig_tile, NO_TILE, sizeof g->pig_tile);
+    memset(g->traders.builder_tile, NO_TILE, sizeof g->traders.builder_tile);
+    memset(g->traders.pig_tile, NO_TILE, sizeof g->traders.pig_tile);
 }
 
 static inline int figures_large_left(const carc_game *g, int player)
@@ -61,8 +61,8 @@ static inline void figures_take(carc_game *g, int player, int figure, int tile)
 {
     switch (figure) {
     case CARC_FIGURE_LARGE: g->large[player]--; break;
-    case CARC_FIGURE_BUILDER: g->builder_tile[player] = (uint8_t)tile; break;
-    case CARC_FIGURE_PIG: g->pig_tile[player] = (uint8_t)tile; break;
+    case CARC_FIGURE_BUILDER: g->traders.builder_tile[player] = (uint8_t)tile; break;
+    case CARC_FIGURE_PIG: g->traders.pig_tile[player] = (uint8_t)tile; break;
     default: g->supply[player]--; break;
     }
 }
@@ -72,20 +72,20 @@ static inline void figures_return(carc_game *g, int player, int figure)
 {
     switch (figure) {
     case CARC_FIGURE_LARGE: g->large[player]++; break;
-    case CARC_FIGURE_BUILDER: g->builder_tile[player] = NO_TILE; break;
-    case CARC_FIGURE_PIG: g->pig_tile[player] = NO_TILE; break;
+    case CARC_FIGURE_BUILDER: g->traders.builder_tile[player] = NO_TILE; break;
+    case CARC_FIGURE_PIG: g->traders.pig_tile[player] = NO_TILE; break;
     default: g->supply[player]++; break;
     }
 }
 
 static inline int figures_builder_left(const carc_game *g, int player)
 {
-    return figures_traders_in_game(&g->rules) && g->builder_tile[player] == NO_TILE;
+    return figures_traders_in_game(&g->rules) && g->traders.builder_tile[player] == NO_TILE;
 }
 
 static inline int figures_pig_left(const carc_game *g, int player)
 {
-    return figures_traders_in_game(&g->rules) && g->pig_tile[player] == NO_TILE;
+    return figures_traders_in_game(&g->rules) && g->traders.pig_tile[player] == NO_TILE;
 }
 
 #else /* the base game: followers only */

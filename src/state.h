@@ -207,6 +207,17 @@ typedef struct river_state {
 
 enum { NO_DIRECTION = 255 };
 
+/* Traders & Builders (traders.h): where each player's builder and pig
+ * stand (a board tile, or NO_TILE: in the supply), the goods tokens they
+ * hold, their goods points, and whether the current player plays the
+ * second tile of a turn. */
+typedef struct traders_state {
+    uint8_t builder_tile[CARC_MAX_PLAYERS], pig_tile[CARC_MAX_PLAYERS];
+    uint8_t goods[CARC_MAX_PLAYERS][CARC_GOODS_TYPES];
+    int16_t goods_points[CARC_MAX_PLAYERS];
+    uint8_t second_part;
+} traders_state;
+
 /* One draw of the draw log (hand.h): who drew which kind, after how many
  * moves. */
 typedef struct draw_entry {
@@ -256,14 +267,7 @@ struct carc_game {
 #if LAYOUT_WIDE
     river_state river;
     uint8_t large[CARC_MAX_PLAYERS]; /* large followers in supply (figures.h) */
-    /* Traders & Builders (traders.h): where each player's builder and pig
-     * stand (a board tile, or NO_TILE: in the supply), the goods tokens
-     * they hold, their goods points, and whether the current player plays
-     * the second tile of a turn. */
-    uint8_t builder_tile[CARC_MAX_PLAYERS], pig_tile[CARC_MAX_PLAYERS];
-    uint8_t goods[CARC_MAX_PLAYERS][CARC_GOODS_TYPES];
-    int16_t goods_points[CARC_MAX_PLAYERS];
-    uint8_t second_part;
+    traders_state traders;
 #endif
     uint8_t pile[LAYOUT_TILES]; /* start-in-pile: the start tile too */
     /* The open cloisters [0 .. ncloisters): where each is and its segment,

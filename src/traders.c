@@ -59,7 +59,7 @@ void traders_city_completed(carc_game *g, int root, event_sink *sink)
     ev.feature = (uint16_t)root;
     for (int k = 0; k < CARC_GOODS_TYPES; k++) {
         ev.goods[k] = (uint8_t)count[k];
-        g->goods[g->current][k] = (uint8_t)(g->goods[g->current][k] + count[k]);
+        g->traders.goods[g->current][k] = (uint8_t)(g->traders.goods[g->current][k] + count[k]);
     }
     sink_push(sink, &ev);
 }
@@ -72,7 +72,7 @@ void traders_final_scoring(carc_game *g, event_sink *sink)
         int most = 0;
         unsigned winners = 0;
         for (int p = 0; p < g->nplayers; p++) {
-            int n = g->goods[p][k];
+            int n = g->traders.goods[p][k];
             if (n > most) {
                 most = n;
                 winners = 1u << p;
@@ -93,7 +93,7 @@ void traders_final_scoring(carc_game *g, event_sink *sink)
         for (int p = 0; p < g->nplayers; p++)
             if (winners & (1u << p)) {
                 g->score[p] += 10;
-                g->goods_points[p] = (int16_t)(g->goods_points[p] + 10);
+                g->traders.goods_points[p] = (int16_t)(g->traders.goods_points[p] + 10);
             }
         sink_push(sink, &ev);
     }
@@ -108,7 +108,7 @@ static int figure_root(const carc_game *g, int tile)
 
 int traders_builder_extended(const carc_game *g, int t)
 {
-    int tile = g->builder_tile[g->current];
+    int tile = g->traders.builder_tile[g->current];
     if (tile == NO_TILE || tile == t)
         return 0;
     int root = figure_root(g, tile);
@@ -125,7 +125,7 @@ unsigned traders_pigs_on(const carc_game *g, int farm)
 {
     unsigned mask = 0;
     for (int p = 0; p < g->nplayers; p++)
-        if (g->pig_tile[p] != NO_TILE && figure_root(g, g->pig_tile[p]) == farm)
+        if (g->traders.pig_tile[p] != NO_TILE && figure_root(g, g->traders.pig_tile[p]) == farm)
             mask |= 1u << p;
     return mask;
 }

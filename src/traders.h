@@ -15,9 +15,9 @@
 /* A new game: no goods, the figures home, no second tile. */
 static inline void traders_start(carc_game *g)
 {
-    memset(g->goods, 0, sizeof g->goods);
-    memset(g->goods_points, 0, sizeof g->goods_points);
-    g->second_part = 0;
+    memset(g->traders.goods, 0, sizeof g->traders.goods);
+    memset(g->traders.goods_points, 0, sizeof g->traders.goods_points);
+    g->traders.second_part = 0;
 }
 
 /* The city rooted at `root` was just completed by the current player's
@@ -39,38 +39,38 @@ static inline int traders_turn_again(carc_game *g, int earned, int builder)
 {
     if (!figures_traders_in_game(&g->rules))
         return earned;
-    int again = !g->second_part && (earned || builder);
-    g->second_part = (uint8_t)again;
+    int again = !g->traders.second_part && (earned || builder);
+    g->traders.second_part = (uint8_t)again;
     return again;
 }
 
 static inline int traders_second_part(const carc_game *g)
 {
-    return g->second_part;
+    return g->traders.second_part;
 }
 
 /* The turn passed to another player before a second tile was played (a
  * hand game's empty hand): the next turn is a first part. */
 static inline void traders_turn_passed(carc_game *g)
 {
-    g->second_part = 0;
+    g->traders.second_part = 0;
 }
 
 /* Sets the second part back to what traders_second_part() said (a hand
  * game's turn passed again by a named draw). */
 static inline void traders_set_second_part(carc_game *g, int second)
 {
-    g->second_part = (uint8_t)second;
+    g->traders.second_part = (uint8_t)second;
 }
 
 static inline int traders_goods(const carc_game *g, int player, int type)
 {
-    return g->goods[player][type];
+    return g->traders.goods[player][type];
 }
 
 static inline int traders_goods_points(const carc_game *g, int player)
 {
-    return g->goods_points[player];
+    return g->traders.goods_points[player];
 }
 
 /* --- The capability (capability.h) ------------------------------------------ */
