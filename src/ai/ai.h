@@ -42,6 +42,7 @@ typedef struct ai_options {
     char net[104];
     double blend;
     double puct;
+    int deep; /* mcts with net: 1 steers the placement nodes below the root by PUCT too */
 } ai_options;
 
 enum { AI_EVAL_DEFAULT = 0, AI_EVAL_BASIC = 1, AI_EVAL_FULL = 2 };

@@ -120,6 +120,9 @@ typedef struct node {
     uint16_t nopts;   /* options; a chance node's children */
     uint32_t visits;
     int32_t first; /* first option, or first chance child */
+    /* A placement node below the root with the network's priors (deep=1):
+     * the first of its options' priors in the tree's `priors`, else -1. */
+    int32_t priors;
 } node;
 
 /* Score records keep static values of positions, every player's expected
@@ -136,8 +139,9 @@ typedef struct tree {
     option *opts;
     int32_t *kids; /* a chance node's: one per tile kind, then its record */
     double *scores;
-    size_t nnodes, nopts, nkids, nscores;
-    size_t cap_nodes, cap_opts, cap_kids, cap_scores;
+    float *priors; /* placement nodes' priors (deep=1), in their options' order */
+    size_t nnodes, nopts, nkids, nscores, npriors;
+    size_t cap_nodes, cap_opts, cap_kids, cap_scores, cap_priors;
     int players;
     size_t limit; /* bytes this tree may use */
 } tree;
@@ -172,6 +176,10 @@ typedef struct root_info {
      * policy head's, kept beside `prior` while the root is sorted. */
     const carc_net *net;
     double blend, puct;
+    /* With deep > 0 the policy's priors steer the placement nodes below the
+     * root too, from their deep-th visit: most nodes are seen a few times
+     * only, and the policy head costs more than evaluating every placement. */
+    int deep;
     float logit[CARC_MAX_PLACEMENTS][ROOT_SPOTS];
     float place_prior[CARC_MAX_PLACEMENTS];
     float spot_prior[CARC_MAX_PLACEMENTS][ROOT_SPOTS];
@@ -272,7 +280,8 @@ static void evaluate_blended(const root_info *ri, const carc_game *g, double v[C
 static size_t tree_bytes(const tree *t)
 {
     return t->cap_nodes * sizeof(node) + t->cap_opts * sizeof(option) +
-           t->cap_kids * sizeof(int32_t) + t->cap_scores * sizeof(double);
+           t->cap_kids * sizeof(int32_t) + t->cap_scores * sizeof(double) +
+           t->cap_priors * sizeof(float);
 }
 
 /* Makes room for `more` items in an array of `size`-byte items; 0 when
@@ -304,6 +313,7 @@ static int32_t new_node(tree *t, int type, int player)
     n->type = (uint8_t)type;
     n->player = (uint8_t)player;
     n->first = -1;
+    n->priors = -1;
     return (int32_t)t->nnodes++;
 }
 
@@ -329,6 +339,17 @@ static int32_t new_records(tree *t, int count)
         return -1;
     t->nscores += more;
     return (int32_t)records;
+}
+
+/* Room for `count` priors: the first one's index, or -1. */
+static int32_t new_priors(tree *t, int count)
+{
+    if (t->npriors + (size_t)count > INT32_MAX ||
+        !grow(t, (void **)&t->priors, &t->cap_priors, t->npriors, (size_t)count, sizeof(float)))
+        return -1;
+    int32_t first = (int32_t)t->npriors;
+    t->npriors += (size_t)count;
+    return first;
 }
 
 static double *record(tree *t, int32_t k)
@@ -368,6 +389,7 @@ static void tree_free(tree *t)
     free(t->opts);
     free(t->kids);
     free(t->scores);
+    free(t->priors);
     memset(t, 0, sizeof *t);
 }
 
@@ -389,10 +411,9 @@ static void order_placements(search *s, const carc_game *g, carc_placement *plac
         places[j] = tmp;
     }
     for (int i = 0; i < np; i++) {
+        carc_move m = {CARC_MOVE_PLACE, places[i], CARC_NO_SPOT, CARC_FIGURE_FOLLOWER};
         carc_game_copy(s->scratch, g);
-        carc_game_play(s->scratch,
-                       (carc_move){CARC_MOVE_PLACE, places[i], CARC_NO_SPOT, CARC_FIGURE_FOLLOWER},
-                       NULL, 0, NULL);
+        carc_game_play(s->scratch, m, NULL, 0, NULL);
         evaluate_blended(s->root, s->scratch, scores[i]);
         value[i] = utility(s->root, scores[i], me);
     }
@@ -634,6 +655,50 @@ typedef struct step {
 
 /* One iteration: descend from the root of a freshly sampled deck, grow the
  * tree by one node, value the leaf and back the rewards up. */
+static void net_move(const root_info *ri, const carc_game *g, const carc_game *after, carc_move m,
+                     double v[CARC_MAX_PLAYERS], float *logit);
+
+/* The priors of placement node `n` below the root, whose position is `g`:
+ * the policy head's softmax over its placements without a figure, in its
+ * options' order, worked out at the first call. NULL when it has none (a
+ * discard, a single placement, or the tree's memory is full: the node
+ * then keeps selecting by UCB1 with widening). */
+static const float *placement_priors(search *s, int32_t n, const carc_game *g)
+{
+    tree *t = &s->tree;
+    node *nd = &t->nodes[n];
+    if (nd->priors >= 0)
+        return &t->priors[nd->priors];
+    if (nd->priors < -1 || nd->discard || nd->nopts < 2)
+        return NULL;
+    int count = nd->nopts;
+    int32_t at = new_priors(t, count);
+    nd = &t->nodes[n];
+    if (at < 0) {
+        nd->priors = -2; /* asked once */
+        return NULL;
+    }
+    float *out = &t->priors[at];
+    double top = -1e300, sum = 0.0, v[CARC_MAX_PLAYERS];
+    for (int i = 0; i < count; i++) {
+        const option *o = &t->opts[nd->first + i];
+        carc_move m = {
+            CARC_MOVE_PLACE, {o->x, o->y, o->rot, 0}, CARC_NO_SPOT, CARC_FIGURE_FOLLOWER};
+        carc_game_copy(s->scratch, g);
+        carc_game_play(s->scratch, m, NULL, 0, NULL);
+        net_move(s->root, g, s->scratch, m, v, &out[i]);
+        top = fmax(top, (double)out[i]);
+    }
+    for (int i = 0; i < count; i++) {
+        out[i] = (float)exp((double)out[i] - top);
+        sum += (double)out[i];
+    }
+    for (int i = 0; i < count; i++)
+        out[i] = (float)((double)out[i] / sum);
+    nd->priors = at;
+    return out;
+}
+
 static void iterate(search *s)
 {
     const root_info *ri = s->root;
@@ -703,6 +768,8 @@ static void iterate(search *s)
             prior = ri->place_prior;
         else if (ri->net && nd->type == NODE_SPOT && depth == 1 && root_place >= 0)
             prior = ri->spot_prior[root_place];
+        else if (nd->type == NODE_PLACE && ri->deep && n != 0 && nd->visits >= (unsigned)ri->deep)
+            prior = placement_priors(s, n, g);
         int i = prior ? select_puct(s, nd, prior) : select_option(s, nd);
         path[depth++] = (step){n, i};
         valued = -1;
@@ -808,10 +875,10 @@ static void *run_search(void *arg)
 
 /* --- The root -------------------------------------------------------------------------------- */
 
-/* A root move `m` of `g` with the network: the evaluation of its result
+/* A move `m` of `g` with the network: the evaluation of its result
  * `after` into `v` (blended) and the policy head's logit into `*logit`. */
-static void net_root_move(const root_info *ri, const carc_game *g, const carc_game *after,
-                          carc_move m, double v[CARC_MAX_PLAYERS], float *logit)
+static void net_move(const root_info *ri, const carc_game *g, const carc_game *after, carc_move m,
+                     double v[CARC_MAX_PLAYERS], float *logit)
 {
     double full[CARC_MAX_PLAYERS], terms[CARC_MAX_PLAYERS][AI_TERMS];
     float in[CARC_NET_MOVE_INPUTS];
@@ -888,7 +955,7 @@ static void add_root_tile(root_info *ri, const carc_game *g, carc_game *scratch,
             carc_game_play(scratch, m, NULL, 0, NULL);
             float logit = 0.0f;
             if (ri->net)
-                net_root_move(ri, g, scratch, m, v, &logit);
+                net_move(ri, g, scratch, m, v, &logit);
             else
                 ri->evaluate(scratch, v);
             double u = utility(ri, v, ri->player);
@@ -924,6 +991,7 @@ static void prepare_root(root_info *ri, const carc_game *g, carc_game *scratch, 
     ri->net = player->net;
     ri->blend = opt->blend;
     ri->puct = opt->puct;
+    ri->deep = opt->deep;
     ri->player = carc_game_current_player(g);
     ri->players = carc_game_players(g);
     evaluate_blended(ri, g, ri->base); /* for `own`, and a discard's prior */

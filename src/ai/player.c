@@ -106,6 +106,10 @@ static int parse_option(ai_kind kind, char *opt, ai_options *o, char *err, size_
         if (strcmp(val, "0") != 0 && strcmp(val, "1") != 0)
             return format_error(err, cap, "%s must be 0 or 1, not '%s'", key, val);
         *(key[0] == 'e' ? &o->exact : &o->ismcts) = val[0] == '1';
+    } else if (strcmp(key, "deep") == 0 && kind == AI_MCTS) {
+        if (parse_number(val, 1000000, &v))
+            return format_error(err, cap, "deep must be 0..1000000 visits, not '%s'", val);
+        o->deep = (int)v;
     } else if (strcmp(key, "eval") == 0 && (kind == AI_GREEDY || kind == AI_MCTS)) {
         if (strcmp(val, "basic") == 0)
             o->eval = AI_EVAL_BASIC;
@@ -209,6 +213,8 @@ static void write_spec(carc_player *p)
     if (p->kind == AI_MCTS && o->net[0])
         n +=
             snprintf(s + n, cap - (size_t)n, ",net=%s,blend=%g,puct=%g", o->net, o->blend, o->puct);
+    if (p->kind == AI_MCTS && o->net[0] && o->deep)
+        n += snprintf(s + n, cap - (size_t)n, ",deep=%d", o->deep);
     if (p->kind == AI_STAR25)
         snprintf(s + n, cap - (size_t)n, "%cdepth=%d,probe=%d", sep, o->depth, o->probe);
 }

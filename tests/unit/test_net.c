@@ -291,6 +291,45 @@ static void play_games(const char *spec, int games)
     carc_player_free(p);
 }
 
+/* The same search (same seed, same iterations: the same tree but for the
+ * priors) with and without the priors below the root (deep=N) spreads
+ * its root visits differently: the priors are used. */
+static void assert_deep_priors_steer(void)
+{
+    char err[200];
+    carc_player *plain =
+        carc_player_new("mcts:iters=3000,threads=1,net=default", 9, err, sizeof err);
+    carc_player *deep =
+        carc_player_new("mcts:iters=3000,threads=1,net=default,deep=2", 9, err, sizeof err);
+    assert_non_null(plain);
+    assert_non_null(deep);
+    assert_non_null(strstr(carc_player_spec(deep), ",deep=2"));
+    assert_null(strstr(carc_player_spec(plain), "deep="));
+    carc_game *g = carc_game_new(2, NULL, 77);
+    assert_non_null(g);
+    carc_player *mover = carc_player_new("greedy", 3, err, sizeof err);
+    assert_non_null(mover);
+    for (int i = 0; i < 10; i++) { /* a few moves in, where nodes below the root have choices */
+        carc_move m;
+        assert_int_equal(carc_player_choose(mover, g, &m, NULL), CARC_OK);
+        assert_int_equal(carc_game_play(g, m, NULL, 0, NULL), CARC_OK);
+    }
+    carc_player_free(mover);
+    static carc_move_eval a[CARC_MAX_MOVES], b[CARC_MAX_MOVES];
+    int na = carc_player_rank(plain, g, a, CARC_MAX_MOVES, NULL);
+    int nb = carc_player_rank(deep, g, b, CARC_MAX_MOVES, NULL);
+    assert_int_equal(na, nb);
+    int differ = 0;
+    for (int i = 0; i < na; i++)
+        differ |= a[i].visits != b[i].visits || !carc_move_equal(a[i].move, b[i].move);
+    assert_true(differ);
+    assert_null(carc_player_new("mcts:net=default,deep=x", 1, err, sizeof err));
+    assert_non_null(strstr(err, "deep must be"));
+    carc_game_free(g);
+    carc_player_free(plain);
+    carc_player_free(deep);
+}
+
 static void test_player(void **state)
 {
     (void)state;
@@ -309,6 +348,9 @@ static void test_player(void **state)
     play_games(spec, 1);
     /* The network that ships with the sources. */
     play_games("mcts:iters=150,threads=1,net=default", 1);
+    /* Its priors below the root too, from a node's second visit. */
+    play_games("mcts:iters=300,threads=1,net=default,deep=2", 1);
+    assert_deep_priors_steer();
     /* A file that is not a network: the spec is refused with the reader's
      * message. */
     b.data[0] = 'X';
