@@ -129,6 +129,22 @@ void source_digest(digest *d, const carc_game *g)
     }
 }
 
+int source_to_come(const carc_game *g, uint8_t *counts)
+{
+    memcpy(counts, g->left, sizeof g->left);
+    int left = g->pile_len;
+    if (source_is_hand(g)) { /* every hand's tiles; the drawn one is held */
+        for (int p = 0; p < g->nplayers; p++)
+            for (int i = 0; i < g->hand.size[p]; i++)
+                counts[g->hand.tiles[p][i]]++;
+        left += hand_tiles(g);
+    } else if (g->drawn >= 0) {
+        counts[g->drawn]++;
+        left++;
+    }
+    return left;
+}
+
 int source_unseen(const carc_game *g, int kind)
 {
     int n = g->left[kind];

@@ -119,4 +119,11 @@ static inline int source_drawn_public(const carc_game *g)
 }
 int source_unseen(const carc_game *g, int kind);
 
+/* --- What the players evaluate ------------------------------------------------------ */
+
+/* The tiles still to be played, of each kind into `counts`
+ * (LAYOUT_KINDS of them; a tile that fits nowhere may yet be discarded):
+ * the pile's and the drawn tile, or every hand's. Returns their number. */
+int source_to_come(const carc_game *g, uint8_t *counts);
+
 #endif

@@ -28,9 +28,10 @@
 
 #include "../board.h"
 #include "../feature.h"
-#include "../hand.h"
+#include "../capabilities.h"
 #include "../scoring.h"
 #include "../bounds.h"
+#include "../source.h"
 #include "../tiles.h"
 #include "eval.h"
 
@@ -81,6 +82,7 @@ typedef struct eval_ctx {
     const carc_game *g;
     int left;                           /* tiles to come: the drawn one or the hands included */
     int pile;                           /* tiles drawn in a whole game */
+    int incomplete;                     /* whether incomplete features score at the end */
     uint8_t counts[LAYOUT_KINDS];       /* copies to come of each kind */
     uint64_t count_lanes[COUNT_WORDS];  /* the same, laid out as carc_sig_count_lanes */
     double per_square;                  /* completion chance of one open square, by left */
@@ -235,7 +237,8 @@ static int walk_feature(eval_ctx *c, int root, int *pennants, unsigned *marks, o
     o->n = 0;
     o->dead = 0;
     /* Only a bounded table whose edge closes nothing has such sides. */
-    int bounded = g->rules.table_w && !bounds_edge_completes(g);
+    int bounded =
+        carc_rules_table_edge(&g->rules, NULL, NULL, NULL, NULL) && !bounds_edge_completes(g);
     int s = root;
     do {
         const seg_node *m = &g->seg[s];
@@ -307,9 +310,7 @@ static double city_worth(eval_ctx *c, int root, double *q, open_squares *o)
     int tiles = walk_feature(c, root, &pennants, &marks, o);
     *q = completion_chance(c, o);
     remember_city(c, root, *q);
-    double end = g->rules.flags & CARC_RULE_NO_INCOMPLETE
-                     ? 0.0
-                     : feature_worth(g, CARC_CITY, tiles, pennants, marks, 0);
+    double end = c->incomplete ? feature_worth(g, CARC_CITY, tiles, pennants, marks, 0) : 0.0;
     return *q * feature_worth(g, CARC_CITY, tiles, pennants, marks, 1) + (1.0 - *q) * end;
 }
 
@@ -332,9 +333,7 @@ static double road_worth(eval_ctx *c, int root, double *q)
     }
     if (marks & CARC_MARK_INN) /* all when complete, nothing when not */
         return *q * feature_worth(g, CARC_ROAD, tiles, 0, marks, 1) - road_end_cost * ends;
-    return g->rules.flags & CARC_RULE_NO_INCOMPLETE
-               ? 0.0
-               : feature_worth(g, CARC_ROAD, tiles, 0, 0, 0) - road_end_cost * ends;
+    return c->incomplete ? feature_worth(g, CARC_ROAD, tiles, 0, 0, 0) - road_end_cost * ends : 0.0;
 }
 
 /* Expected points of the open cloister rooted at `root`: its tiles now and
@@ -346,9 +345,7 @@ static double cloister_worth(eval_ctx *c, int root, double *q)
     const board_tile *t = &g->tiles[g->seg[root].tile];
     double room = cloister_room * fmin(1.0, c->left / 30.0);
     int empty = (int)seg_open(&g->seg[root]);
-    double worth = g->rules.flags & CARC_RULE_NO_INCOMPLETE
-                       ? 0.0
-                       : feature_worth(g, CARC_CLOISTER, 9 - empty, 0, 0, 0);
+    double worth = c->incomplete ? feature_worth(g, CARC_CLOISTER, 9 - empty, 0, 0, 0) : 0.0;
     *q = 1.0;
     for (int dy = -1; dy <= 1; dy++)
         for (int dx = -1; dx <= 1; dx++) {
@@ -410,24 +407,13 @@ static void ctx_init(eval_ctx *c, const carc_game *g)
 {
     pthread_once(&tables_once, tables_init);
     c->g = g;
-    memcpy(c->counts, g->left, sizeof c->counts);
-    c->left = g->pile_len;
-    if (g->rules.hand) { /* every hand's tiles are still to come; the drawn one is held */
-        for (int p = 0; p < g->nplayers; p++)
-            for (int i = 0; i < g->hand.size[p]; i++)
-                c->counts[g->hand.tiles[p][i]]++;
-        c->left += hand_tiles(g);
-    } else if (g->drawn >= 0) {
-        c->counts[g->drawn]++;
-        c->left++;
-    }
-#if LAYOUT_WIDE
-    /* River tiles go only on the river's open end: they fill no other
-     * square. */
-    for (int k = CARC_BASE_KINDS; k < CARC_ALL_KINDS; k++)
-        if (carc_tile_data[k].set == CARC_EXPANSION_RIVER)
+    c->left = source_to_come(g, c->counts);
+    /* Kinds a capability places itself (The River's, at the river's open
+     * end) fill no other square. */
+    for (int k = 0; k < LAYOUT_KINDS; k++)
+        if (c->counts[k] && caps_owns_kind(g, k))
             c->counts[k] = 0;
-#endif
+    c->incomplete = caps_incomplete_scores(g);
     c->pile = carc_game_tile_total(g) - 1;
     for (int w = 0; w < COUNT_WORDS; w++) {
         c->count_lanes[w] = 0;
