@@ -61,6 +61,7 @@ enum {
     CHECK_MASK = 1023, /* look at the clock every 1024 nodes */
     PROBE_MOVES = 1,   /* moves an outcome's probe searches */
     ALL_MOVES = CARC_MAX_MOVES,
+    KILLERS = 2, /* killer moves kept a ply */
 };
 
 /* Kinds of a table entry's value. */
@@ -79,10 +80,15 @@ typedef struct solver {
     const ai_exact_budget *budget;
     double start;
     int root, players;
-    double lo, hi; /* two players: every final margin of the root lies in [lo, hi] */
+    int figures_add_up; /* figures_add_up() of the game */
+    double lo, hi;      /* two players: every final margin of the root lies in [lo, hi] */
     carc_game *pos[MAX_PLIES + 1];
     carc_game *after[MAX_PLIES + 1];
     carc_move *moves[MAX_PLIES + 1];
+    carc_move base[MAX_PLIES + 1]; /* the placement after[d] holds when base_ok[d] */
+    int base_ok[MAX_PLIES + 1];
+    carc_move killer[MAX_PLIES + 1][KILLERS];
+    int killer_ok[MAX_PLIES + 1][KILLERS];
     double *keys[MAX_PLIES + 1]; /* static values when ordering */
     tt_entry *tt;
     size_t tt_mask;
@@ -135,36 +141,104 @@ static void solver_draw(solver *s, int d, int kind)
 
 /* --- Move ordering ------------------------------------------------------------------- */
 
-/* Moves `hint` (when listed) to the front of moves[0 .. n). */
-static void hint_first(carc_move *moves, int n, carc_move hint)
+/* Moves `hint` (when listed in moves[at .. n)) to moves[at]; returns
+ * whether it was listed. */
+static int hint_at(carc_move *moves, int at, int n, carc_move hint)
 {
-    for (int i = 1; i < n; i++)
+    for (int i = at; i < n; i++)
         if (carc_move_equal(moves[i], hint)) {
-            memmove(&moves[1], &moves[0], sizeof moves[0] * (size_t)i);
-            moves[0] = hint;
-            return;
+            memmove(&moves[at + 1], &moves[at], sizeof moves[0] * (size_t)(i - at));
+            moves[at] = hint;
+            return 1;
         }
+    return 0;
 }
 
-/* Sorts moves[0 .. n) of pos[d] by the static margin of the root player
- * after each, highest first when `is_max`, lowest first otherwise;
- * stable. */
-static void solver_order_moves(solver *s, int d, int n, int is_max)
+/* Whether moves a and b place their tile alike (the figure aside). */
+static int same_placement(carc_move a, carc_move b)
+{
+    return a.type == b.type && a.place.x == b.place.x && a.place.y == b.place.y &&
+           a.place.rot == b.place.rot && a.place.tile == b.place.tile;
+}
+
+/* after[d] = pos[d] after move m without its figure, unless after[d]
+ * already holds that (s->base_ok[d]: the placement of s->base[d]). */
+static void play_placement(solver *s, int d, carc_move m)
+{
+    if (s->base_ok[d] && same_placement(s->base[d], m))
+        return;
+    m.segment = CARC_NO_SPOT;
+    m.figure = 0;
+    carc_game_copy(s->after[d], s->pos[d]);
+    carc_game_play(s->after[d], m, NULL, 0, NULL);
+    s->base[d] = m;
+    s->base_ok[d] = 1;
+}
+
+/* What the figure of move m would be worth to its player at the end of
+ * after[d], the position after m's placement without it: the final worth
+ * of the feature its segment joins (free, or the move would not be
+ * legal); 0 without a figure. */
+static int figure_worth(const solver *s, int d, carc_move m)
+{
+    const carc_game *a = s->after[d];
+    carc_feature f;
+    if (m.segment == CARC_NO_SPOT)
+        return 0;
+    int id = carc_game_feature(a, carc_game_tile_count(a) - 1, m.segment);
+    if (id < 0 || carc_game_feature_info(a, id, &f) != CARC_OK)
+        return 0;
+    return f.value_at_end;
+}
+
+/* The ordering key of move m of pos[d], the root player's margin after it:
+ * by the static evaluation, or, when the next move is the last, by the
+ * scores if the game ended at once (the last move changes the final
+ * scoring little, and it costs a fifth of the evaluation). There the
+ * figure of a move is counted as what its feature would score at the end,
+ * on the position of its placement (played once for all its figures):
+ * only the order depends on it. */
+static double order_key(solver *s, int d, carc_move m)
+{
+    carc_game *a = s->after[d];
+    if (carc_game_tiles_left(s->pos[d], NULL) <= 1) {
+        play_placement(s, d, m);
+        if (!carc_game_over(a))
+            carc_game_finish(a, NULL, 0, NULL);
+        int worth = figure_worth(s, d, m);
+        int mover = carc_game_current_player(s->pos[d]);
+        int own = carc_game_score(a, s->root) + (mover == s->root ? worth : 0);
+        int best = -1000000;
+        for (int q = 0; q < s->players; q++) {
+            int score = carc_game_score(a, q) + (mover == q ? worth : 0);
+            if (q != s->root && score > best)
+                best = score;
+        }
+        return own - best;
+    }
+    s->base_ok[d] = 0;
+    carc_game_copy(a, s->pos[d]);
+    carc_game_play(a, m, NULL, 0, NULL);
+    double values[CARC_MAX_PLAYERS];
+    carc_evaluate(a, values);
+    return ai_margin(values, s->players, s->root);
+}
+
+/* Sorts moves[from .. n) of pos[d] by the ordering key, highest first when
+ * `is_max`, lowest first otherwise; stable. */
+static void solver_order_moves(solver *s, int d, int from, int n, int is_max)
 {
     carc_move *m = s->moves[d];
     double *v = s->keys[d];
-    for (int i = 0; i < n; i++) {
-        double values[CARC_MAX_PLAYERS];
-        carc_game_copy(s->after[d], s->pos[d]);
-        carc_game_play(s->after[d], m[i], NULL, 0, NULL);
-        carc_evaluate(s->after[d], values);
-        v[i] = ai_margin(values, s->players, s->root);
-    }
-    for (int i = 1; i < n; i++) {
+    s->base_ok[d] = 0;
+    for (int i = from; i < n; i++)
+        v[i] = order_key(s, d, m[i]);
+    s->base_ok[d] = 0;
+    for (int i = from + 1; i < n; i++) {
         carc_move mi = m[i];
         double vi = v[i];
         int j = i;
-        for (; j > 0 && (is_max ? vi > v[j - 1] : vi < v[j - 1]); j--) {
+        for (; j > from && (is_max ? vi > v[j - 1] : vi < v[j - 1]); j--) {
             m[j] = m[j - 1];
             v[j] = v[j - 1];
         }
@@ -173,16 +247,81 @@ static void solver_order_moves(solver *s, int d, int n, int is_max)
     }
 }
 
-/* The legal moves of pos[d] in the order to search them; returns their
- * number. */
-static int ordered_moves(solver *s, int d, int is_max, const tt_entry *e)
+/* The legal moves of pos[d]; returns their number. The table's move and
+ * the ply's killers, when listed, come first; the others are sorted when
+ * the search reaches them (*sorted_from says from where; n when they are
+ * not sorted, in the last ply), since one of those first moves often cuts
+ * and the sort costs a play (and an evaluation) a move. */
+static int ordered_moves(solver *s, int d, const tt_entry *e, int *sorted_from)
 {
-    int n = carc_legal_moves(s->pos[d], s->moves[d], ALL_MOVES);
-    if (carc_game_tiles_left(s->pos[d], NULL) > 0 && n > 1)
-        solver_order_moves(s, d, n, is_max);
+    int n = carc_legal_moves(s->pos[d], s->moves[d], ALL_MOVES), first = 0;
+    int sort = carc_game_tiles_left(s->pos[d], NULL) > 0 && n > 1;
     if (e)
-        hint_first(s->moves[d], n, e->best);
+        first += hint_at(s->moves[d], first, n, e->best);
+    for (int k = 0; k < KILLERS; k++)
+        if (s->killer_ok[d][k])
+            first += hint_at(s->moves[d], first, n, s->killer[d][k]);
+    *sorted_from = sort ? first : n;
     return n;
+}
+
+/* Move m cut pos[d]: a killer of ply d, tried early in the nodes of ply d
+ * to come (siblings often fall to the same move). */
+static void killer_store(solver *s, int d, carc_move m)
+{
+    if (s->killer_ok[d][0] && carc_move_equal(s->killer[d][0], m))
+        return;
+    for (int k = KILLERS - 1; k > 0; k--) {
+        s->killer[d][k] = s->killer[d][k - 1];
+        s->killer_ok[d][k] = s->killer_ok[d][k - 1];
+    }
+    s->killer[d][0] = m;
+    s->killer_ok[d][0] = 1;
+}
+
+/* --- The last tile ------------------------------------------------------------------- */
+
+/* Whether the final scores after a last move with a figure are those after
+ * its placement alone with the figure's worth (figure_worth) added to its
+ * player: the figure's feature is free (else the spot is not legal), and
+ * the final scoring scores each feature apart for the players with the
+ * most followers on it. That holds in a game without expansions, whose
+ * only figure is the follower and which has no other final scoring, but
+ * not with first-edition farms (a city scores once for all the farms
+ * around it). Then a placement is played once for all its figures. */
+static int figures_add_up(const carc_game *g)
+{
+    carc_rules r = carc_game_rules(g);
+    return r.expansions == 0 && !(r.flags & CARC_RULE_FARMS_FIRST_EDITION);
+}
+
+/* Every player's final score after move m of pos[d], whose pile is empty
+ * (m ends the game). */
+static void last_move_scores(solver *s, int d, carc_move m, int scores[CARC_MAX_PLAYERS])
+{
+    int worth = 0;
+    count_node(s);
+    if (s->figures_add_up) {
+        play_placement(s, d, m);
+        worth = figure_worth(s, d, m);
+    } else {
+        s->base_ok[d] = 0;
+        carc_game_copy(s->after[d], s->pos[d]);
+        carc_game_play(s->after[d], m, NULL, 0, NULL);
+    }
+    for (int q = 0; q < s->players; q++)
+        scores[q] = carc_game_score(s->after[d], q);
+    scores[carc_game_current_player(s->pos[d])] += worth;
+}
+
+/* Player q's margin in `scores`: its score minus the best other's. */
+static int scores_margin(const int *scores, int players, int q)
+{
+    int best = -1000000;
+    for (int o = 0; o < players; o++)
+        if (o != q && scores[o] > best)
+            best = scores[o];
+    return scores[q] - best;
 }
 
 /* --- Two players: alpha-beta with Star2 ------------------------------------------------ */
@@ -213,25 +352,40 @@ static double solver_decide(solver *s, int d, double alpha, double beta, int lim
     uint64_t key = carc_game_digest(g);
     const tt_entry *e = tt_find(s, key);
     if (e && (e->flag == TT_EXACT || (e->flag == TT_LOWER && e->value[0] >= beta) ||
-              (e->flag == TT_UPPER && e->value[0] <= alpha)))
+              (e->flag == TT_UPPER && e->value[0] <= alpha))) {
         return e->value[0];
+    }
     if (e && limit < ALL_MOVES && e->flag == (is_max ? TT_LOWER : TT_UPPER))
         return e->value[0]; /* a probe's bound is already known */
     count_node(s);
-    int n = ordered_moves(s, d, is_max, e);
+    int sorted_from;
+    int n = ordered_moves(s, d, e, &sorted_from);
     int searched = n < limit ? n : limit, best_i = 0;
     double best = is_max ? -INFINITY : INFINITY;
+    int last = carc_game_tiles_left(g, NULL) == 0;
+    s->base_ok[d] = 0;
     for (int i = 0; i < searched && !s->stopped; i++) {
-        carc_game_copy(s->after[d], g);
-        carc_game_play(s->after[d], s->moves[d][i], NULL, 0, NULL);
-        double v = is_max ? solver_after_move(s, d, fmax(alpha, best), beta)
-                          : solver_after_move(s, d, alpha, fmin(beta, best));
+        if (i == sorted_from)
+            solver_order_moves(s, d, i, n, is_max);
+        double v;
+        if (last) {
+            int scores[CARC_MAX_PLAYERS];
+            last_move_scores(s, d, s->moves[d][i], scores);
+            v = scores_margin(scores, 2, s->root);
+        } else {
+            carc_game_copy(s->after[d], g);
+            carc_game_play(s->after[d], s->moves[d][i], NULL, 0, NULL);
+            v = is_max ? solver_after_move(s, d, fmax(alpha, best), beta)
+                       : solver_after_move(s, d, alpha, fmin(beta, best));
+        }
         if (is_max ? v > best : v < best) {
             best = v;
             best_i = i;
         }
-        if (is_max ? best >= beta : best <= alpha)
+        if (is_max ? best >= beta : best <= alpha) {
+            killer_store(s, d, s->moves[d][i]);
             break;
+        }
     }
     if (s->stopped)
         return best;
@@ -345,10 +499,19 @@ static void maxn_decide(solver *s, int d, double out[CARC_MAX_PLAYERS])
     int mover = carc_game_current_player(g);
     int n = carc_legal_moves(g, s->moves[d], ALL_MOVES), best_i = 0;
     double v[CARC_MAX_PLAYERS];
+    int last = carc_game_tiles_left(g, NULL) == 0;
+    s->base_ok[d] = 0;
     for (int i = 0; i < n && !s->stopped; i++) {
-        carc_game_copy(s->after[d], g);
-        carc_game_play(s->after[d], s->moves[d][i], NULL, 0, NULL);
-        maxn_after(s, d, v);
+        if (last) {
+            int scores[CARC_MAX_PLAYERS];
+            last_move_scores(s, d, s->moves[d][i], scores);
+            for (int q = 0; q < s->players; q++)
+                v[q] = scores_margin(scores, s->players, q);
+        } else {
+            carc_game_copy(s->after[d], g);
+            carc_game_play(s->after[d], s->moves[d][i], NULL, 0, NULL);
+            maxn_after(s, d, v);
+        }
         if (i == 0 || v[mover] > out[mover]) {
             memcpy(out, v, sizeof v);
             best_i = i;
@@ -472,6 +635,7 @@ static int solver_init(solver *s, const carc_game *g, const ai_exact_budget *bud
     s->start = ai_now();
     s->root = carc_game_current_player(g);
     s->players = carc_game_players(g);
+    s->figures_add_up = figures_add_up(g);
     s->tt_mask = ((size_t)1 << TT_BITS) - 1;
     s->tt = calloc(s->tt_mask + 1, sizeof *s->tt);
     int ok = s->tt != NULL;
@@ -506,6 +670,7 @@ static double root_value(solver *s, double alpha)
 static int solver_search_root(solver *s, ai_exact_goal goal, carc_move_eval *evals, int n)
 {
     double best = s->lo - 1.0;
+    s->base_ok[0] = 0;
     for (int i = 0; i < n; i++) {
         carc_game_copy(s->after[0], s->pos[0]);
         carc_game_play(s->after[0], evals[i].move, NULL, 0, NULL);
@@ -536,7 +701,7 @@ static int root_moves(solver *s, ai_exact_goal goal, carc_move_eval *evals)
 {
     int n = carc_legal_moves(s->pos[0], s->moves[0], ALL_MOVES);
     if (goal == AI_EXACT_BEST_MOVE && s->players == 2 && carc_game_tiles_left(s->pos[0], NULL))
-        solver_order_moves(s, 0, n, 1);
+        solver_order_moves(s, 0, 0, n, 1);
     for (int i = 0; i < n; i++)
         evals[i] = (carc_move_eval){s->moves[0][i], 0.0, 0.5, 0};
     return n;
