@@ -62,6 +62,7 @@ enum {
     PROBE_MOVES = 1,   /* moves an outcome's probe searches */
     ALL_MOVES = CARC_MAX_MOVES,
     KILLERS = 2, /* killer moves kept a ply */
+    FACTS = 48,  /* features square_cold() keeps a node */
 };
 
 /* Kinds of a table entry's value. */
@@ -74,6 +75,12 @@ typedef struct tt_entry {
     uint8_t flag;
 } tt_entry;
 
+/* A feature of the last ply's position, as square_cold() needs it. */
+typedef struct cold_feature {
+    int id, open_edges, value;
+    uint8_t kind, followers; /* followers: 1 when any */
+} cold_feature;
+
 /* Everything one solve owns. Ply d holds a decision node pos[d] and, while
  * one of its moves is searched, the position after it in after[d]. */
 typedef struct solver {
@@ -81,12 +88,18 @@ typedef struct solver {
     double start;
     int root, players;
     int figures_add_up; /* figures_add_up() of the game */
+    int quiet_squares;  /* quiet_squares() of the game */
     double lo, hi;      /* two players: every final margin of the root lies in [lo, hi] */
     carc_game *pos[MAX_PLIES + 1];
     carc_game *after[MAX_PLIES + 1];
     carc_move *moves[MAX_PLIES + 1];
     carc_move base[MAX_PLIES + 1]; /* the placement after[d] holds when base_ok[d] */
     int base_ok[MAX_PLIES + 1];
+    int end_scores[MAX_PLIES + 1][CARC_MAX_PLAYERS]; /* the final scores of pos[d] as it is, */
+    int end_ok[MAX_PLIES + 1];                       /* when end_ok[d] */
+    cold_feature facts[MAX_PLIES + 1][FACTS];        /* square_cold()'s features of pos[d] */
+    int nfacts[MAX_PLIES + 1];
+    int cold_x[MAX_PLIES + 1], cold_y[MAX_PLIES + 1], cold[MAX_PLIES + 1], cold_ok[MAX_PLIES + 1];
     carc_move killer[MAX_PLIES + 1][KILLERS];
     int killer_ok[MAX_PLIES + 1][KILLERS];
     double *keys[MAX_PLIES + 1]; /* static values when ordering */
@@ -191,31 +204,22 @@ static int figure_worth(const solver *s, int d, carc_move m)
     return f.value_at_end;
 }
 
+static void end_scores(solver *s, int d, carc_move m, int exact, int scores[CARC_MAX_PLAYERS]);
+static int scores_margin(const int *scores, int players, int q);
+
 /* The ordering key of move m of pos[d], the root player's margin after it:
  * by the static evaluation, or, when the next move is the last, by the
- * scores if the game ended at once (the last move changes the final
- * scoring little, and it costs a fifth of the evaluation). There the
- * figure of a move is counted as what its feature would score at the end,
- * on the position of its placement (played once for all its figures):
- * only the order depends on it. */
+ * scores if the game ended at once (end_scores: the last move changes the
+ * final scoring little, and it costs a fifth of the evaluation, less on a
+ * cold square). */
 static double order_key(solver *s, int d, carc_move m)
 {
-    carc_game *a = s->after[d];
     if (carc_game_tiles_left(s->pos[d], NULL) <= 1) {
-        play_placement(s, d, m);
-        if (!carc_game_over(a))
-            carc_game_finish(a, NULL, 0, NULL);
-        int worth = figure_worth(s, d, m);
-        int mover = carc_game_current_player(s->pos[d]);
-        int own = carc_game_score(a, s->root) + (mover == s->root ? worth : 0);
-        int best = -1000000;
-        for (int q = 0; q < s->players; q++) {
-            int score = carc_game_score(a, q) + (mover == q ? worth : 0);
-            if (q != s->root && score > best)
-                best = score;
-        }
-        return own - best;
+        int scores[CARC_MAX_PLAYERS];
+        end_scores(s, d, m, 0, scores);
+        return scores_margin(scores, s->players, s->root);
     }
+    carc_game *a = s->after[d];
     s->base_ok[d] = 0;
     carc_game_copy(a, s->pos[d]);
     carc_game_play(a, m, NULL, 0, NULL);
@@ -295,22 +299,156 @@ static int figures_add_up(const carc_game *g)
     return r.expansions == 0 && !(r.flags & CARC_RULE_FARMS_FIRST_EDITION);
 }
 
-/* Every player's final score after move m of pos[d], whose pile is empty
- * (m ends the game). */
-static void last_move_scores(solver *s, int d, carc_move m, int scores[CARC_MAX_PLAYERS])
+/* Whether a last tile placed without a figure on a square where
+ * square_cold() holds leaves every final score as it would be with the
+ * tile never placed (carc_game_finish): figures_add_up(), and no house rule
+ * that lets the table's edge close features or a last tile give another
+ * turn (neither is searched by the unit test). */
+static int quiet_squares(const carc_game *g)
+{
+    carc_rules r = carc_game_rules(g);
+    uint32_t unsure = CARC_RULE_TABLE_EDGE_COMPLETES | CARC_RULE_BONUS_TURN;
+    return figures_add_up(g) && !(r.flags & unsure);
+}
+
+/* Whether every placement of the last tile at (x, y) without a figure
+ * leaves each final score as it is, in a game where quiet_squares() holds:
+ * the tile joins only features on the four neighbours' facing edges, so
+ * when none of those holds a follower (farms included), no cloister with a
+ * follower stands among the eight neighbours, and no city there can be
+ * completed by it (each keeps an open edge beyond the ones facing this
+ * square; a city of the tile that joins none has an open edge of its own),
+ * then no feature with a follower changes and no farm gains a completed
+ * city. Conservative: any doubt answers 0. */
+/* What square_cold() asks of feature `id` of pos[d], from the ply's cache
+ * (carc_game_feature_info walks the feature: a farm can be most of the
+ * board); NULL when unknown. */
+static const cold_feature *feature_facts(solver *s, int d, int id)
+{
+    cold_feature *c = s->facts[d];
+    for (int i = 0; i < s->nfacts[d]; i++)
+        if (c[i].id == id)
+            return &c[i];
+    carc_feature f;
+    if (s->nfacts[d] == FACTS || carc_game_feature_info(s->pos[d], id, &f) != CARC_OK)
+        return NULL;
+    cold_feature *n = &c[s->nfacts[d]++];
+    n->id = id;
+    n->kind = f.kind;
+    n->open_edges = f.open_edges;
+    n->value = f.value;
+    n->followers = 0;
+    for (int q = 0; q < CARC_MAX_PLAYERS; q++)
+        n->followers |= f.followers[q] != 0;
+    return n;
+}
+
+static int square_cold(solver *s, int d, int x, int y)
+{
+    const carc_game *g = s->pos[d];
+    static const int dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
+    int cities[4], facing[4], ncities = 0, farmer_farm = -1, rich_free_farm = 0;
+    for (int ny = y - 1; ny <= y + 1; ny++)
+        for (int nx = x - 1; nx <= x + 1; nx++) {
+            int t = carc_game_tile_at(g, nx, ny);
+            carc_tile_on_board tb;
+            if (t < 0 || carc_game_tile_info(g, t, &tb) != CARC_OK)
+                continue;
+            if (tb.follower_segment != CARC_NO_SPOT &&
+                carc_tile(tb.kind)->segments[tb.follower_segment].kind == CARC_CLOISTER)
+                return 0;
+        }
+    for (int e = 0; e < 4; e++) {
+        int t = carc_game_tile_at(g, x + dx[e], y + dy[e]);
+        carc_tile_on_board tb;
+        if (t < 0 || carc_game_tile_info(g, t, &tb) != CARC_OK)
+            continue;
+        int back = (e + 2) % 4, edge_city = -1;
+        for (int port = 3 * back; port < 3 * back + 3; port++) {
+            int seg = carc_tile_segment_at(tb.kind, tb.rot, port);
+            int id = seg < 0 ? -1 : carc_game_feature(g, t, seg);
+            const cold_feature *f = id < 0 ? NULL : feature_facts(s, d, id);
+            if (!f)
+                return 0;
+            if (f->kind == CARC_FIELD) {
+                if (f->followers && farmer_farm >= 0 && farmer_farm != id)
+                    return 0; /* two farms with farmers may merge */
+                if (f->followers)
+                    farmer_farm = id;
+                rich_free_farm |= !f->followers && f->value > 0;
+                continue;
+            }
+            if (f->followers)
+                return 0;
+            if (f->kind == CARC_CITY && id != edge_city) {
+                edge_city = id; /* one city edge: all three ports in one segment */
+                int i = 0;
+                while (i < ncities && cities[i] != id)
+                    i++;
+                if (i == ncities) {
+                    cities[ncities] = id;
+                    facing[ncities++] = -f->open_edges;
+                }
+                facing[i]++;
+            }
+        }
+    }
+    for (int i = 0; i < ncities; i++)
+        if (facing[i] >= 0) /* open edges minus those facing here: none left */
+            return 0;
+    /* A farm with farmers may grow by the tile's fields and by farms
+     * without farmers: its worth stays unless one of those borders a
+     * completed city (the tile's own cities stay open). */
+    return !(farmer_farm >= 0 && rich_free_farm);
+}
+
+/* square_cold() of (x, y) in pos[d], asked once for the rotations of a
+ * square (carc_legal_moves() lists them together). */
+static int square_cold_cached(solver *s, int d, int x, int y)
+{
+    if (!s->cold_ok[d] || s->cold_x[d] != x || s->cold_y[d] != y) {
+        s->cold_x[d] = x;
+        s->cold_y[d] = y;
+        s->cold[d] = square_cold(s, d, x, y);
+        s->cold_ok[d] = 1;
+    }
+    return s->cold[d];
+}
+
+/* Every player's score after move m of pos[d] if the game ended then (in
+ * the last ply, where m ends it, the final scores). Exact where `exact`
+ * says so, else an estimate that orders moves: its figure is worth what
+ * its feature would score at the end in any game, and a cold square's
+ * placement leaves the scores of the position as it is. */
+static void end_scores(solver *s, int d, carc_move m, int exact, int scores[CARC_MAX_PLAYERS])
 {
     int worth = 0;
-    count_node(s);
-    if (s->figures_add_up) {
+    carc_game *a = s->after[d];
+    if (s->quiet_squares && m.type == CARC_MOVE_PLACE && m.segment == CARC_NO_SPOT &&
+        square_cold_cached(s, d, m.place.x, m.place.y)) {
+        if (!s->end_ok[d]) {
+            s->base_ok[d] = 0;
+            carc_game_copy(a, s->pos[d]);
+            carc_game_finish(a, NULL, 0, NULL);
+            for (int q = 0; q < s->players; q++)
+                s->end_scores[d][q] = carc_game_score(a, q);
+            s->end_ok[d] = 1;
+        }
+        memcpy(scores, s->end_scores[d], sizeof s->end_scores[d]);
+        return;
+    }
+    if (s->figures_add_up || !exact) {
         play_placement(s, d, m);
+        if (!carc_game_over(a))
+            carc_game_finish(a, NULL, 0, NULL);
         worth = figure_worth(s, d, m);
     } else {
         s->base_ok[d] = 0;
-        carc_game_copy(s->after[d], s->pos[d]);
-        carc_game_play(s->after[d], m, NULL, 0, NULL);
+        carc_game_copy(a, s->pos[d]);
+        carc_game_play(a, m, NULL, 0, NULL);
     }
     for (int q = 0; q < s->players; q++)
-        scores[q] = carc_game_score(s->after[d], q);
+        scores[q] = carc_game_score(a, q);
     scores[carc_game_current_player(s->pos[d])] += worth;
 }
 
@@ -349,8 +487,11 @@ static double solver_decide(solver *s, int d, double alpha, double beta, int lim
 {
     const carc_game *g = s->pos[d];
     int is_max = carc_game_current_player(g) == s->root;
-    uint64_t key = carc_game_digest(g);
-    const tt_entry *e = tt_find(s, key);
+    int last = carc_game_tiles_left(g, NULL) == 0;
+    /* The last ply keeps out of the table: its nodes are the most numerous
+     * and the cheapest, and would push the others' entries out. */
+    uint64_t key = last ? 0 : carc_game_digest(g);
+    const tt_entry *e = last ? NULL : tt_find(s, key);
     if (e && (e->flag == TT_EXACT || (e->flag == TT_LOWER && e->value[0] >= beta) ||
               (e->flag == TT_UPPER && e->value[0] <= alpha))) {
         return e->value[0];
@@ -362,15 +503,18 @@ static double solver_decide(solver *s, int d, double alpha, double beta, int lim
     int n = ordered_moves(s, d, e, &sorted_from);
     int searched = n < limit ? n : limit, best_i = 0;
     double best = is_max ? -INFINITY : INFINITY;
-    int last = carc_game_tiles_left(g, NULL) == 0;
     s->base_ok[d] = 0;
+    s->end_ok[d] = 0;
+    s->nfacts[d] = 0;
+    s->cold_ok[d] = 0;
     for (int i = 0; i < searched && !s->stopped; i++) {
         if (i == sorted_from)
             solver_order_moves(s, d, i, n, is_max);
         double v;
         if (last) {
             int scores[CARC_MAX_PLAYERS];
-            last_move_scores(s, d, s->moves[d][i], scores);
+            count_node(s);
+            end_scores(s, d, s->moves[d][i], 1, scores);
             v = scores_margin(scores, 2, s->root);
         } else {
             carc_game_copy(s->after[d], g);
@@ -387,7 +531,7 @@ static double solver_decide(solver *s, int d, double alpha, double beta, int lim
             break;
         }
     }
-    if (s->stopped)
+    if (s->stopped || last)
         return best;
     int flag = best <= alpha ? TT_UPPER : best >= beta ? TT_LOWER : TT_EXACT;
     if (searched < n && flag == TT_EXACT)
@@ -501,10 +645,14 @@ static void maxn_decide(solver *s, int d, double out[CARC_MAX_PLAYERS])
     double v[CARC_MAX_PLAYERS];
     int last = carc_game_tiles_left(g, NULL) == 0;
     s->base_ok[d] = 0;
+    s->end_ok[d] = 0;
+    s->nfacts[d] = 0;
+    s->cold_ok[d] = 0;
     for (int i = 0; i < n && !s->stopped; i++) {
         if (last) {
             int scores[CARC_MAX_PLAYERS];
-            last_move_scores(s, d, s->moves[d][i], scores);
+            count_node(s);
+            end_scores(s, d, s->moves[d][i], 1, scores);
             for (int q = 0; q < s->players; q++)
                 v[q] = scores_margin(scores, s->players, q);
         } else {
@@ -636,6 +784,7 @@ static int solver_init(solver *s, const carc_game *g, const ai_exact_budget *bud
     s->root = carc_game_current_player(g);
     s->players = carc_game_players(g);
     s->figures_add_up = figures_add_up(g);
+    s->quiet_squares = quiet_squares(g);
     s->tt_mask = ((size_t)1 << TT_BITS) - 1;
     s->tt = calloc(s->tt_mask + 1, sizeof *s->tt);
     int ok = s->tt != NULL;
