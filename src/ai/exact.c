@@ -63,6 +63,7 @@ enum {
     ALL_MOVES = CARC_MAX_MOVES,
     KILLERS = 2, /* killer moves kept a ply */
     FACTS = 48,  /* features square_cold() keeps a node */
+    FIGS = 64,   /* figures on the board square_cold() follows */
 };
 
 /* Kinds of a table entry's value. */
@@ -78,8 +79,12 @@ typedef struct tt_entry {
 /* A feature of the last ply's position, as square_cold() needs it. */
 typedef struct cold_feature {
     int id, open_edges, value;
-    uint8_t kind, followers; /* followers: 1 when any */
 } cold_feature;
+
+/* A figure on the board: its tile, segment and square. */
+typedef struct board_figure {
+    int tile, segment, x, y, cloister;
+} board_figure;
 
 /* Everything one solve owns. Ply d holds a decision node pos[d] and, while
  * one of its moves is searched, the position after it in after[d]. */
@@ -97,7 +102,13 @@ typedef struct solver {
     int base_ok[MAX_PLIES + 1];
     int end_scores[MAX_PLIES + 1][CARC_MAX_PLAYERS]; /* the final scores of pos[d] as it is, */
     int end_ok[MAX_PLIES + 1];                       /* when end_ok[d] */
+    int inherit[MAX_PLIES + 1][CARC_MAX_PLAYERS];    /* end_scores[d] from the ply above, */
+    int inherit_ok[MAX_PLIES + 1];                   /* when inherit_ok[d] */
     cold_feature facts[MAX_PLIES + 1][FACTS];        /* square_cold()'s features of pos[d] */
+    board_figure figs[MAX_PLIES + 1][FIGS];          /* the figures of pos[d] */
+    int nfigs[MAX_PLIES + 1];                        /* -1: not known yet */
+    int occupied[MAX_PLIES + 1][FIGS];               /* their features, when occupied_ok[d] */
+    int occupied_ok[MAX_PLIES + 1];
     int nfacts[MAX_PLIES + 1];
     int cold_x[MAX_PLIES + 1], cold_y[MAX_PLIES + 1], cold[MAX_PLIES + 1], cold_ok[MAX_PLIES + 1];
     carc_move killer[MAX_PLIES + 1][KILLERS];
@@ -311,18 +322,9 @@ static int quiet_squares(const carc_game *g)
     return figures_add_up(g) && !(r.flags & unsure);
 }
 
-/* Whether every placement of the last tile at (x, y) without a figure
- * leaves each final score as it is, in a game where quiet_squares() holds:
- * the tile joins only features on the four neighbours' facing edges, so
- * when none of those holds a follower (farms included), no cloister with a
- * follower stands among the eight neighbours, and no city there can be
- * completed by it (each keeps an open edge beyond the ones facing this
- * square; a city of the tile that joins none has an open edge of its own),
- * then no feature with a follower changes and no farm gains a completed
- * city. Conservative: any doubt answers 0. */
-/* What square_cold() asks of feature `id` of pos[d], from the ply's cache
- * (carc_game_feature_info walks the feature: a farm can be most of the
- * board); NULL when unknown. */
+/* What square_cold() asks of feature `id` of pos[d] (its open edges, its
+ * worth), from the ply's cache (carc_game_feature_info walks the feature:
+ * a farm can be most of the board); NULL when unknown. */
 static const cold_feature *feature_facts(solver *s, int d, int id)
 {
     cold_feature *c = s->facts[d];
@@ -334,30 +336,70 @@ static const cold_feature *feature_facts(solver *s, int d, int id)
         return NULL;
     cold_feature *n = &c[s->nfacts[d]++];
     n->id = id;
-    n->kind = f.kind;
     n->open_edges = f.open_edges;
     n->value = f.value;
-    n->followers = 0;
-    for (int q = 0; q < CARC_MAX_PLAYERS; q++)
-        n->followers |= f.followers[q] != 0;
     return n;
 }
 
+/* The figures on the board of pos[d] and the features they stand in
+ * (s->occupied[d]); 0 when there are too many to follow. The figures come
+ * from the ply above when it reached pos[d] by a cold move (which neither
+ * deploys nor returns any), else from the board. */
+static int node_figures(solver *s, int d)
+{
+    const carc_game *g = s->pos[d];
+    if (s->nfigs[d] < 0) {
+        int n = 0;
+        for (int t = 0; t < carc_game_tile_count(g); t++) {
+            carc_tile_on_board tb;
+            carc_game_tile_info(g, t, &tb);
+            if (tb.follower_segment == CARC_NO_SPOT)
+                continue;
+            if (n == FIGS)
+                return 0;
+            int kind = carc_tile(tb.kind)->segments[tb.follower_segment].kind;
+            s->figs[d][n++] =
+                (board_figure){t, tb.follower_segment, tb.x, tb.y, kind == CARC_CLOISTER};
+        }
+        s->nfigs[d] = n;
+    }
+    if (!s->occupied_ok[d]) {
+        for (int i = 0; i < s->nfigs[d]; i++)
+            s->occupied[d][i] = carc_game_feature(g, s->figs[d][i].tile, s->figs[d][i].segment);
+        s->occupied_ok[d] = 1;
+    }
+    return 1;
+}
+
+static int occupied(const solver *s, int d, int id)
+{
+    for (int i = 0; i < s->nfigs[d]; i++)
+        if (s->occupied[d][i] == id)
+            return 1;
+    return 0;
+}
+
+/* Whether every placement of the last tile at (x, y) without a figure
+ * leaves each final score as it is, in a game where quiet_squares() holds:
+ * the tile joins only features on the four neighbours' facing edges, so
+ * when none of those holds a follower (farms included), no cloister with a
+ * follower stands among the eight neighbours, and no city there can be
+ * completed by it (each keeps an open edge beyond the ones facing this
+ * square; a city of the tile that joins none has an open edge of its own),
+ * then no feature with a follower changes and no farm gains a completed
+ * city. Conservative: any doubt answers 0. */
 static int square_cold(solver *s, int d, int x, int y)
 {
     const carc_game *g = s->pos[d];
     static const int dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
-    int cities[4], facing[4], ncities = 0, farmer_farm = -1, rich_free_farm = 0;
-    for (int ny = y - 1; ny <= y + 1; ny++)
-        for (int nx = x - 1; nx <= x + 1; nx++) {
-            int t = carc_game_tile_at(g, nx, ny);
-            carc_tile_on_board tb;
-            if (t < 0 || carc_game_tile_info(g, t, &tb) != CARC_OK)
-                continue;
-            if (tb.follower_segment != CARC_NO_SPOT &&
-                carc_tile(tb.kind)->segments[tb.follower_segment].kind == CARC_CLOISTER)
-                return 0;
-        }
+    int cities[4], facing[4], ncities = 0, farmer_farm = -1, free_farms[12], nfree = 0;
+    if (!node_figures(s, d))
+        return 0;
+    for (int i = 0; i < s->nfigs[d]; i++) {
+        const board_figure *f = &s->figs[d][i];
+        if (f->cloister && abs(f->x - x) <= 1 && abs(f->y - y) <= 1)
+            return 0;
+    }
     for (int e = 0; e < 4; e++) {
         int t = carc_game_tile_at(g, x + dx[e], y + dy[e]);
         carc_tile_on_board tb;
@@ -367,20 +409,24 @@ static int square_cold(solver *s, int d, int x, int y)
         for (int port = 3 * back; port < 3 * back + 3; port++) {
             int seg = carc_tile_segment_at(tb.kind, tb.rot, port);
             int id = seg < 0 ? -1 : carc_game_feature(g, t, seg);
-            const cold_feature *f = id < 0 ? NULL : feature_facts(s, d, id);
-            if (!f)
+            if (id < 0)
                 return 0;
-            if (f->kind == CARC_FIELD) {
-                if (f->followers && farmer_farm >= 0 && farmer_farm != id)
+            int kind = carc_tile(tb.kind)->segments[seg].kind, taken = occupied(s, d, id);
+            if (kind == CARC_FIELD) {
+                if (taken && farmer_farm >= 0 && farmer_farm != id)
                     return 0; /* two farms with farmers may merge */
-                if (f->followers)
+                if (taken)
                     farmer_farm = id;
-                rich_free_farm |= !f->followers && f->value > 0;
+                else
+                    free_farms[nfree++] = id;
                 continue;
             }
-            if (f->followers)
+            if (taken)
                 return 0;
-            if (f->kind == CARC_CITY && id != edge_city) {
+            if (kind == CARC_CITY && id != edge_city) {
+                const cold_feature *f = feature_facts(s, d, id);
+                if (!f)
+                    return 0;
                 edge_city = id; /* one city edge: all three ports in one segment */
                 int i = 0;
                 while (i < ncities && cities[i] != id)
@@ -399,7 +445,12 @@ static int square_cold(solver *s, int d, int x, int y)
     /* A farm with farmers may grow by the tile's fields and by farms
      * without farmers: its worth stays unless one of those borders a
      * completed city (the tile's own cities stay open). */
-    return !(farmer_farm >= 0 && rich_free_farm);
+    for (int i = 0; i < nfree && farmer_farm >= 0; i++) {
+        const cold_feature *f = feature_facts(s, d, free_farms[i]);
+        if (!f || f->value > 0)
+            return 0;
+    }
+    return 1;
 }
 
 /* square_cold() of (x, y) in pos[d], asked once for the rotations of a
@@ -420,20 +471,37 @@ static int square_cold_cached(solver *s, int d, int x, int y)
  * says so, else an estimate that orders moves: its figure is worth what
  * its feature would score at the end in any game, and a cold square's
  * placement leaves the scores of the position as it is. */
+/* Whether move m of pos[d] is a placement without a figure on a cold
+ * square: it leaves the scores of pos[d] if the game ended, and those of
+ * the game ended after it, as they are. */
+static int cold_move(solver *s, int d, carc_move m)
+{
+    return s->quiet_squares && m.type == CARC_MOVE_PLACE && m.segment == CARC_NO_SPOT &&
+           square_cold_cached(s, d, m.place.x, m.place.y);
+}
+
+/* The scores of pos[d] if the game ended now, in s->end_scores[d]: given
+ * by the ply above when it reached pos[d] by a cold move, else computed
+ * once a node (in after[d]). */
+static void node_end_scores(solver *s, int d)
+{
+    if (s->end_ok[d])
+        return;
+    carc_game *a = s->after[d];
+    s->base_ok[d] = 0;
+    carc_game_copy(a, s->pos[d]);
+    carc_game_finish(a, NULL, 0, NULL);
+    for (int q = 0; q < s->players; q++)
+        s->end_scores[d][q] = carc_game_score(a, q);
+    s->end_ok[d] = 1;
+}
+
 static void end_scores(solver *s, int d, carc_move m, int exact, int scores[CARC_MAX_PLAYERS])
 {
     int worth = 0;
     carc_game *a = s->after[d];
-    if (s->quiet_squares && m.type == CARC_MOVE_PLACE && m.segment == CARC_NO_SPOT &&
-        square_cold_cached(s, d, m.place.x, m.place.y)) {
-        if (!s->end_ok[d]) {
-            s->base_ok[d] = 0;
-            carc_game_copy(a, s->pos[d]);
-            carc_game_finish(a, NULL, 0, NULL);
-            for (int q = 0; q < s->players; q++)
-                s->end_scores[d][q] = carc_game_score(a, q);
-            s->end_ok[d] = 1;
-        }
+    if (cold_move(s, d, m)) {
+        node_end_scores(s, d);
         memcpy(scores, s->end_scores[d], sizeof s->end_scores[d]);
         return;
     }
@@ -450,6 +518,21 @@ static void end_scores(solver *s, int d, carc_move m, int exact, int scores[CARC
     for (int q = 0; q < s->players; q++)
         scores[q] = carc_game_score(a, q);
     scores[carc_game_current_player(s->pos[d])] += worth;
+}
+
+/* Before move m of pos[d] is searched: the ply below learns the scores
+ * of its positions if the game ended now when m is cold (the same as
+ * pos[d]'s, whatever tile is drawn next). */
+static void pass_end_scores(solver *s, int d, carc_move m)
+{
+    s->inherit_ok[d + 1] = 0;
+    if (!cold_move(s, d, m)) /* cold_move() knows pos[d]'s figures then */
+        return;
+    node_end_scores(s, d);
+    memcpy(s->inherit[d + 1], s->end_scores[d], sizeof s->end_scores[d]);
+    memcpy(s->figs[d + 1], s->figs[d], sizeof s->figs[d][0] * (size_t)s->nfigs[d]);
+    s->nfigs[d + 1] = s->nfigs[d];
+    s->inherit_ok[d + 1] = 1;
 }
 
 /* Player q's margin in `scores`: its score minus the best other's. */
@@ -504,7 +587,11 @@ static double solver_decide(solver *s, int d, double alpha, double beta, int lim
     int searched = n < limit ? n : limit, best_i = 0;
     double best = is_max ? -INFINITY : INFINITY;
     s->base_ok[d] = 0;
-    s->end_ok[d] = 0;
+    s->end_ok[d] = s->inherit_ok[d];
+    memcpy(s->end_scores[d], s->inherit[d], sizeof s->inherit[d]);
+    if (!s->inherit_ok[d])
+        s->nfigs[d] = -1;
+    s->occupied_ok[d] = 0;
     s->nfacts[d] = 0;
     s->cold_ok[d] = 0;
     for (int i = 0; i < searched && !s->stopped; i++) {
@@ -517,6 +604,7 @@ static double solver_decide(solver *s, int d, double alpha, double beta, int lim
             end_scores(s, d, s->moves[d][i], 1, scores);
             v = scores_margin(scores, 2, s->root);
         } else {
+            pass_end_scores(s, d, s->moves[d][i]);
             carc_game_copy(s->after[d], g);
             carc_game_play(s->after[d], s->moves[d][i], NULL, 0, NULL);
             v = is_max ? solver_after_move(s, d, fmax(alpha, best), beta)
@@ -646,6 +734,8 @@ static void maxn_decide(solver *s, int d, double out[CARC_MAX_PLAYERS])
     int last = carc_game_tiles_left(g, NULL) == 0;
     s->base_ok[d] = 0;
     s->end_ok[d] = 0;
+    s->nfigs[d] = -1;
+    s->occupied_ok[d] = 0;
     s->nfacts[d] = 0;
     s->cold_ok[d] = 0;
     for (int i = 0; i < n && !s->stopped; i++) {
@@ -789,6 +879,7 @@ static int solver_init(solver *s, const carc_game *g, const ai_exact_budget *bud
     s->tt = calloc(s->tt_mask + 1, sizeof *s->tt);
     int ok = s->tt != NULL;
     for (int d = 0; d <= plies && ok; d++) {
+        s->nfigs[d] = -1;
         s->pos[d] = carc_game_clone(g);
         s->after[d] = carc_game_clone(g);
         s->moves[d] = malloc(sizeof *s->moves[d] * ALL_MOVES);
@@ -820,6 +911,7 @@ static int solver_search_root(solver *s, ai_exact_goal goal, carc_move_eval *eva
 {
     double best = s->lo - 1.0;
     s->base_ok[0] = 0;
+    s->inherit_ok[1] = 0;
     for (int i = 0; i < n; i++) {
         carc_game_copy(s->after[0], s->pos[0]);
         carc_game_play(s->after[0], evals[i].move, NULL, 0, NULL);
