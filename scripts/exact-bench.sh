@@ -6,7 +6,8 @@
 # for every T of -t (default "1 2 3 4"), the drawn tile the one the game
 # played next, and times `BIN analyse --exact --json` on each (budget -m
 # MS, default 10000). One line a position: the record, tiles left, and
-# per binary the seconds, the positions searched and whether it ended.
+# per binary the seconds, the positions searched and whether it ended
+# (when not, how far it went before the budget ran out).
 # With OLD_BIN, each position is solved by both, one after the other, and
 # the line ends with "same" when both ended with the same margin for every
 # move (compared as sorted move/margin pairs), "DIFF" when not, "-" when
@@ -37,12 +38,16 @@ trap 'rm -rf "$dir"' EXIT
 solve() {
     nice -n 10 "$1" analyse --exact --exact-ms "$ms" --tile "$3" --json "$2" 2>/dev/null |
         python3 -c '
-import json, sys
+import json, re, sys
 r = json.load(sys.stdin)
 with open(sys.argv[1], "w") as f:
     for m in sorted((m["move"], m["margin"]) for m in r["moves"]):
         f.write("%s %.12f\n" % m)
-print("%.3f %d %s" % (r.get("seconds", 0), r.get("nodes", 0), "yes" if r["exact"] else "no"))
+if r["exact"]:
+    print("%.3f %d yes" % (r["seconds"], r["nodes"]))
+else:  # the solve that ran out says how far it went in its reason
+    out = re.search(r"\(([0-9.]+) s, ([0-9]+) positions\)", r.get("reason", ""))
+    print("%s %s no" % (out.group(1), out.group(2)) if out else "- - no")
 ' "$4"
 }
 printf '%-14s %5s  %-24s' record left "new: s nodes exact"
