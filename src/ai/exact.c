@@ -20,7 +20,7 @@
  * turn, each with the window that the values found, the bounds of the
  * others and the probabilities leave, and stops as soon as the node must
  * fall outside the window. Star1 needs every final margin inside [lo, hi]:
- * gain_bounds() derives them from the scores and the board (each player's
+ * margin_bounds() derives them from the scores and the board (each player's
  * future points are at most what its figures on the board and the figures
  * it can still deploy could win), so every cut is sound.
  *
@@ -40,13 +40,34 @@
  * never uses, is left out), one entry a slot, always replaced; an entry
  * holds a value with its kind (exact, lower or upper bound) and the best
  * move, tried first when the node is searched again (Star2 searches most
- * nodes twice: probe, then search).
+ * nodes twice: probe, then search). In a two-player search the last ply
+ * (the pile empty) keeps out of it: its nodes are the most numerous and
+ * the cheapest, and would push the others out.
  *
- * Move ordering: at decision nodes whose moves do not end the game, the
- * moves sorted by the static evaluation (carc_evaluate, greedy's) of the
- * position after them, best for the mover first, the table's move before
- * all. Where every move ends the game the final margins cost what the
- * evaluation would: no ordering. */
+ * Move ordering: the table's move first, then the ply's two killer moves
+ * (the last moves that cut a node of this ply: the siblings of a node
+ * mostly fall to the same move), then the others sorted, best for the
+ * mover first; the sort, which costs a play a move, is done only when
+ * those first moves did not cut. Its key is the static evaluation
+ * (carc_evaluate, greedy's) of the position after the move, and before
+ * the last move the scores if the game ended right after it (a fifth of
+ * the cost, and as good an order there). The last ply is not sorted.
+ *
+ * The last tile (the pile empty: every move ends the game), where nearly
+ * all the nodes are: a move's value is its final scores, found cheaper
+ * than by playing it where the rules allow (the base game; the house
+ * rules figures_add_up() and quiet_squares() name): a placement is played
+ * once for all its figures, each figure adding what its free feature
+ * scores at the end to its player (figure_worth); and a placement without
+ * a figure on a cold square (square_cold: no follower on the features it
+ * would join, no occupied cloister beside it, no city it could complete,
+ * no farm it could bring a completed city to) changes no final score, so
+ * it is not played at all: its scores are those of the position ended as
+ * it is, computed once a node, or passed down from the ply above when that
+ * ply's move was itself cold (such a move changes neither those scores nor
+ * the figures). Three quarters of the last tile's placements in the
+ * measured positions are cold. The unit test compares all of it with a
+ * brute force, and the rules where it is off too. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
