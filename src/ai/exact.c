@@ -20,7 +20,7 @@
  * turn, each with the window that the values found, the bounds of the
  * others and the probabilities leave, and stops as soon as the node must
  * fall outside the window. Star1 needs every final margin inside [lo, hi]:
- * gain_bounds() derives them from the scores and the board (each player's
+ * margin_bounds() derives them from the scores and the board (each player's
  * future points are at most what its figures on the board and the figures
  * it can still deploy could win), so every cut is sound.
  *
@@ -40,13 +40,34 @@
  * never uses, is left out), one entry a slot, always replaced; an entry
  * holds a value with its kind (exact, lower or upper bound) and the best
  * move, tried first when the node is searched again (Star2 searches most
- * nodes twice: probe, then search).
+ * nodes twice: probe, then search). In a two-player search the last ply
+ * (the pile empty) keeps out of it: its nodes are the most numerous and
+ * the cheapest, and would push the others out.
  *
- * Move ordering: at decision nodes whose moves do not end the game, the
- * moves sorted by the static evaluation (carc_evaluate, greedy's) of the
- * position after them, best for the mover first, the table's move before
- * all. Where every move ends the game the final margins cost what the
- * evaluation would: no ordering. */
+ * Move ordering: the table's move first, then the ply's two killer moves
+ * (the last moves that cut a node of this ply: the siblings of a node
+ * mostly fall to the same move), then the others sorted, best for the
+ * mover first; the sort, which costs a play a move, is done only when
+ * those first moves did not cut. Its key is the static evaluation
+ * (carc_evaluate, greedy's) of the position after the move, and before
+ * the last move the scores if the game ended right after it (a fifth of
+ * the cost, and as good an order there). The last ply is not sorted.
+ *
+ * The last tile (the pile empty: every move ends the game), where nearly
+ * all the nodes are: a move's value is its final scores, found cheaper
+ * than by playing it where the rules allow (the base game; the house
+ * rules figures_add_up() and quiet_squares() name): a placement is played
+ * once for all its figures, each figure adding what its free feature
+ * scores at the end to its player (figure_worth); and a placement without
+ * a figure on a cold square (square_cold: no follower on the features it
+ * would join, no occupied cloister beside it, no city it could complete,
+ * no farm it could bring a completed city to) changes no final score, so
+ * it is not played at all: its scores are those of the position ended as
+ * it is, computed once a node, or passed down from the ply above when that
+ * ply's move was itself cold (such a move changes neither those scores nor
+ * the figures). Three quarters of the last tile's placements in the
+ * measured positions are cold. The unit test compares all of it with a
+ * brute force, and the rules where it is off too. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +82,9 @@ enum {
     CHECK_MASK = 1023, /* look at the clock every 1024 nodes */
     PROBE_MOVES = 1,   /* moves an outcome's probe searches */
     ALL_MOVES = CARC_MAX_MOVES,
+    KILLERS = 2, /* killer moves kept a ply */
+    FACTS = 48,  /* features square_cold() keeps a node */
+    FIGS = 64,   /* figures on the board square_cold() follows */
 };
 
 /* Kinds of a table entry's value. */
@@ -73,16 +97,43 @@ typedef struct tt_entry {
     uint8_t flag;
 } tt_entry;
 
+/* A feature of the last ply's position, as square_cold() needs it. */
+typedef struct cold_feature {
+    int id, open_edges, value;
+} cold_feature;
+
+/* A figure on the board: its tile, segment and square. */
+typedef struct board_figure {
+    int tile, segment, x, y, cloister;
+} board_figure;
+
 /* Everything one solve owns. Ply d holds a decision node pos[d] and, while
  * one of its moves is searched, the position after it in after[d]. */
 typedef struct solver {
     const ai_exact_budget *budget;
     double start;
     int root, players;
-    double lo, hi; /* two players: every final margin of the root lies in [lo, hi] */
+    int figures_add_up; /* figures_add_up() of the game */
+    int quiet_squares;  /* quiet_squares() of the game */
+    double lo, hi;      /* two players: every final margin of the root lies in [lo, hi] */
     carc_game *pos[MAX_PLIES + 1];
     carc_game *after[MAX_PLIES + 1];
     carc_move *moves[MAX_PLIES + 1];
+    carc_move base[MAX_PLIES + 1]; /* the placement after[d] holds when base_ok[d] */
+    int base_ok[MAX_PLIES + 1];
+    int end_scores[MAX_PLIES + 1][CARC_MAX_PLAYERS]; /* the final scores of pos[d] as it is, */
+    int end_ok[MAX_PLIES + 1];                       /* when end_ok[d] */
+    int inherit[MAX_PLIES + 1][CARC_MAX_PLAYERS];    /* end_scores[d] from the ply above, */
+    int inherit_ok[MAX_PLIES + 1];                   /* when inherit_ok[d] */
+    cold_feature facts[MAX_PLIES + 1][FACTS];        /* square_cold()'s features of pos[d] */
+    board_figure figs[MAX_PLIES + 1][FIGS];          /* the figures of pos[d] */
+    int nfigs[MAX_PLIES + 1];                        /* -1: not known yet */
+    int occupied[MAX_PLIES + 1][FIGS];               /* their features, when occupied_ok[d] */
+    int occupied_ok[MAX_PLIES + 1];
+    int nfacts[MAX_PLIES + 1];
+    int cold_x[MAX_PLIES + 1], cold_y[MAX_PLIES + 1], cold[MAX_PLIES + 1], cold_ok[MAX_PLIES + 1];
+    carc_move killer[MAX_PLIES + 1][KILLERS];
+    int killer_ok[MAX_PLIES + 1][KILLERS];
     double *keys[MAX_PLIES + 1]; /* static values when ordering */
     tt_entry *tt;
     size_t tt_mask;
@@ -135,36 +186,95 @@ static void solver_draw(solver *s, int d, int kind)
 
 /* --- Move ordering ------------------------------------------------------------------- */
 
-/* Moves `hint` (when listed) to the front of moves[0 .. n). */
-static void hint_first(carc_move *moves, int n, carc_move hint)
+/* Moves `hint` (when listed in moves[at .. n)) to moves[at]; returns
+ * whether it was listed. */
+static int hint_at(carc_move *moves, int at, int n, carc_move hint)
 {
-    for (int i = 1; i < n; i++)
+    for (int i = at; i < n; i++)
         if (carc_move_equal(moves[i], hint)) {
-            memmove(&moves[1], &moves[0], sizeof moves[0] * (size_t)i);
-            moves[0] = hint;
-            return;
+            memmove(&moves[at + 1], &moves[at], sizeof moves[0] * (size_t)(i - at));
+            moves[at] = hint;
+            return 1;
         }
+    return 0;
 }
 
-/* Sorts moves[0 .. n) of pos[d] by the static margin of the root player
- * after each, highest first when `is_max`, lowest first otherwise;
- * stable. */
-static void solver_order_moves(solver *s, int d, int n, int is_max)
+/* Whether moves a and b place their tile alike (the figure aside). */
+static int same_placement(carc_move a, carc_move b)
+{
+    return a.type == b.type && a.place.x == b.place.x && a.place.y == b.place.y &&
+           a.place.rot == b.place.rot && a.place.tile == b.place.tile;
+}
+
+/* after[d] = pos[d] after move m without its figure, unless after[d]
+ * already holds that (s->base_ok[d]: the placement of s->base[d]). */
+static void play_placement(solver *s, int d, carc_move m)
+{
+    if (s->base_ok[d] && same_placement(s->base[d], m))
+        return;
+    m.segment = CARC_NO_SPOT;
+    m.figure = 0;
+    carc_game_copy(s->after[d], s->pos[d]);
+    carc_game_play(s->after[d], m, NULL, 0, NULL);
+    s->base[d] = m;
+    s->base_ok[d] = 1;
+}
+
+/* What the figure of move m would be worth to its player at the end of
+ * after[d], the position after m's placement without it: the final worth
+ * of the feature its segment joins (free, or the move would not be
+ * legal); 0 without a figure. */
+static int figure_worth(const solver *s, int d, carc_move m)
+{
+    const carc_game *a = s->after[d];
+    carc_feature f;
+    if (m.segment == CARC_NO_SPOT)
+        return 0;
+    int id = carc_game_feature(a, carc_game_tile_count(a) - 1, m.segment);
+    if (id < 0 || carc_game_feature_info(a, id, &f) != CARC_OK)
+        return 0;
+    return f.value_at_end;
+}
+
+static void end_scores(solver *s, int d, carc_move m, int exact, int scores[CARC_MAX_PLAYERS]);
+static int scores_margin(const int *scores, int players, int q);
+
+/* The ordering key of move m of pos[d], the root player's margin after it:
+ * by the static evaluation, or, when the next move is the last, by the
+ * scores if the game ended at once (end_scores: the last move changes the
+ * final scoring little, and it costs a fifth of the evaluation, less on a
+ * cold square). */
+static double order_key(solver *s, int d, carc_move m)
+{
+    if (carc_game_tiles_left(s->pos[d], NULL) <= 1) {
+        int scores[CARC_MAX_PLAYERS];
+        end_scores(s, d, m, 0, scores);
+        return scores_margin(scores, s->players, s->root);
+    }
+    carc_game *a = s->after[d];
+    s->base_ok[d] = 0;
+    carc_game_copy(a, s->pos[d]);
+    carc_game_play(a, m, NULL, 0, NULL);
+    double values[CARC_MAX_PLAYERS];
+    carc_evaluate(a, values);
+    return ai_margin(values, s->players, s->root);
+}
+
+/* Sorts moves[from .. n) of pos[d] by the ordering key, highest first when
+ * `is_max`, lowest first otherwise; stable. */
+static void solver_order_moves(solver *s, int d, int from, int n, int is_max)
 {
     carc_move *m = s->moves[d];
     double *v = s->keys[d];
-    for (int i = 0; i < n; i++) {
-        double values[CARC_MAX_PLAYERS];
-        carc_game_copy(s->after[d], s->pos[d]);
-        carc_game_play(s->after[d], m[i], NULL, 0, NULL);
-        carc_evaluate(s->after[d], values);
-        v[i] = ai_margin(values, s->players, s->root);
-    }
-    for (int i = 1; i < n; i++) {
+    s->base_ok[d] = 0;
+    for (int i = from; i < n; i++)
+        v[i] = order_key(s, d, m[i]);
+    s->base_ok[d] = 0;
+    for (int i = from + 1; i < n; i++) {
         carc_move mi = m[i];
         double vi = v[i];
         int j = i;
-        for (; j > 0 && (is_max ? vi > v[j - 1] : vi < v[j - 1]); j--) {
+        for (; j > from && (is_max ? vi > v[j - 1] : vi < v[j - 1]); j--) {
             m[j] = m[j - 1];
             v[j] = v[j - 1];
         }
@@ -173,16 +283,287 @@ static void solver_order_moves(solver *s, int d, int n, int is_max)
     }
 }
 
-/* The legal moves of pos[d] in the order to search them; returns their
- * number. */
-static int ordered_moves(solver *s, int d, int is_max, const tt_entry *e)
+/* The legal moves of pos[d]; returns their number. The table's move and
+ * the ply's killers, when listed, come first; the others are sorted when
+ * the search reaches them (*sorted_from says from where; n when they are
+ * not sorted, in the last ply), since one of those first moves often cuts
+ * and the sort costs a play (and an evaluation) a move. */
+static int ordered_moves(solver *s, int d, const tt_entry *e, int *sorted_from)
 {
-    int n = carc_legal_moves(s->pos[d], s->moves[d], ALL_MOVES);
-    if (carc_game_tiles_left(s->pos[d], NULL) > 0 && n > 1)
-        solver_order_moves(s, d, n, is_max);
+    int n = carc_legal_moves(s->pos[d], s->moves[d], ALL_MOVES), first = 0;
+    int sort = carc_game_tiles_left(s->pos[d], NULL) > 0 && n > 1;
     if (e)
-        hint_first(s->moves[d], n, e->best);
+        first += hint_at(s->moves[d], first, n, e->best);
+    for (int k = 0; k < KILLERS; k++)
+        if (s->killer_ok[d][k])
+            first += hint_at(s->moves[d], first, n, s->killer[d][k]);
+    *sorted_from = sort ? first : n;
     return n;
+}
+
+/* Move m cut pos[d]: a killer of ply d, tried early in the nodes of ply d
+ * to come (siblings often fall to the same move). */
+static void killer_store(solver *s, int d, carc_move m)
+{
+    if (s->killer_ok[d][0] && carc_move_equal(s->killer[d][0], m))
+        return;
+    for (int k = KILLERS - 1; k > 0; k--) {
+        s->killer[d][k] = s->killer[d][k - 1];
+        s->killer_ok[d][k] = s->killer_ok[d][k - 1];
+    }
+    s->killer[d][0] = m;
+    s->killer_ok[d][0] = 1;
+}
+
+/* --- The last tile ------------------------------------------------------------------- */
+
+/* Whether the final scores after a last move with a figure are those after
+ * its placement alone with the figure's worth (figure_worth) added to its
+ * player: the figure's feature is free (else the spot is not legal), and
+ * the final scoring scores each feature apart for the players with the
+ * most followers on it. That holds in a game without expansions, whose
+ * only figure is the follower and which has no other final scoring, but
+ * not with first-edition farms (a city scores once for all the farms
+ * around it). Then a placement is played once for all its figures. */
+static int figures_add_up(const carc_game *g)
+{
+    carc_rules r = carc_game_rules(g);
+    return r.expansions == 0 && !(r.flags & CARC_RULE_FARMS_FIRST_EDITION);
+}
+
+/* Whether a last tile placed without a figure on a square where
+ * square_cold() holds leaves every final score as it would be with the
+ * tile never placed (carc_game_finish): figures_add_up(), and no house rule
+ * that lets the table's edge close features or a last tile give another
+ * turn (neither is searched by the unit test). */
+static int quiet_squares(const carc_game *g)
+{
+    carc_rules r = carc_game_rules(g);
+    uint32_t unsure = CARC_RULE_TABLE_EDGE_COMPLETES | CARC_RULE_BONUS_TURN;
+    return figures_add_up(g) && !(r.flags & unsure);
+}
+
+/* What square_cold() asks of feature `id` of pos[d] (its open edges, its
+ * worth), from the ply's cache (carc_game_feature_info walks the feature:
+ * a farm can be most of the board); NULL when unknown. */
+static const cold_feature *feature_facts(solver *s, int d, int id)
+{
+    cold_feature *c = s->facts[d];
+    for (int i = 0; i < s->nfacts[d]; i++)
+        if (c[i].id == id)
+            return &c[i];
+    carc_feature f;
+    if (s->nfacts[d] == FACTS || carc_game_feature_info(s->pos[d], id, &f) != CARC_OK)
+        return NULL;
+    cold_feature *n = &c[s->nfacts[d]++];
+    n->id = id;
+    n->open_edges = f.open_edges;
+    n->value = f.value;
+    return n;
+}
+
+/* The figures on the board of pos[d] and the features they stand in
+ * (s->occupied[d]); 0 when there are too many to follow. The figures come
+ * from the ply above when it reached pos[d] by a cold move (which neither
+ * deploys nor returns any), else from the board. */
+static int node_figures(solver *s, int d)
+{
+    const carc_game *g = s->pos[d];
+    if (s->nfigs[d] < 0) {
+        int n = 0;
+        for (int t = 0; t < carc_game_tile_count(g); t++) {
+            carc_tile_on_board tb;
+            carc_game_tile_info(g, t, &tb);
+            if (tb.follower_segment == CARC_NO_SPOT)
+                continue;
+            if (n == FIGS)
+                return 0;
+            int kind = carc_tile(tb.kind)->segments[tb.follower_segment].kind;
+            s->figs[d][n++] =
+                (board_figure){t, tb.follower_segment, tb.x, tb.y, kind == CARC_CLOISTER};
+        }
+        s->nfigs[d] = n;
+    }
+    if (!s->occupied_ok[d]) {
+        for (int i = 0; i < s->nfigs[d]; i++)
+            s->occupied[d][i] = carc_game_feature(g, s->figs[d][i].tile, s->figs[d][i].segment);
+        s->occupied_ok[d] = 1;
+    }
+    return 1;
+}
+
+static int occupied(const solver *s, int d, int id)
+{
+    for (int i = 0; i < s->nfigs[d]; i++)
+        if (s->occupied[d][i] == id)
+            return 1;
+    return 0;
+}
+
+/* Whether every placement of the last tile at (x, y) without a figure
+ * leaves each final score as it is, in a game where quiet_squares() holds:
+ * the tile joins only features on the four neighbours' facing edges, so
+ * when none of those holds a follower (farms included), no cloister with a
+ * follower stands among the eight neighbours, and no city there can be
+ * completed by it (each keeps an open edge beyond the ones facing this
+ * square; a city of the tile that joins none has an open edge of its own),
+ * then no feature with a follower changes and no farm gains a completed
+ * city. Conservative: any doubt answers 0. */
+static int square_cold(solver *s, int d, int x, int y)
+{
+    const carc_game *g = s->pos[d];
+    static const int dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
+    int cities[4], facing[4], ncities = 0, farmer_farm = -1, free_farms[12], nfree = 0;
+    if (!node_figures(s, d))
+        return 0;
+    for (int i = 0; i < s->nfigs[d]; i++) {
+        const board_figure *f = &s->figs[d][i];
+        if (f->cloister && abs(f->x - x) <= 1 && abs(f->y - y) <= 1)
+            return 0;
+    }
+    for (int e = 0; e < 4; e++) {
+        int t = carc_game_tile_at(g, x + dx[e], y + dy[e]);
+        carc_tile_on_board tb;
+        if (t < 0 || carc_game_tile_info(g, t, &tb) != CARC_OK)
+            continue;
+        int back = (e + 2) % 4, edge_city = -1;
+        for (int port = 3 * back; port < 3 * back + 3; port++) {
+            int seg = carc_tile_segment_at(tb.kind, tb.rot, port);
+            int id = seg < 0 ? -1 : carc_game_feature(g, t, seg);
+            if (id < 0)
+                return 0;
+            int kind = carc_tile(tb.kind)->segments[seg].kind, taken = occupied(s, d, id);
+            if (kind == CARC_FIELD) {
+                if (taken && farmer_farm >= 0 && farmer_farm != id)
+                    return 0; /* two farms with farmers may merge */
+                if (taken)
+                    farmer_farm = id;
+                else
+                    free_farms[nfree++] = id;
+                continue;
+            }
+            if (taken)
+                return 0;
+            if (kind == CARC_CITY && id != edge_city) {
+                const cold_feature *f = feature_facts(s, d, id);
+                if (!f)
+                    return 0;
+                edge_city = id; /* one city edge: all three ports in one segment */
+                int i = 0;
+                while (i < ncities && cities[i] != id)
+                    i++;
+                if (i == ncities) {
+                    cities[ncities] = id;
+                    facing[ncities++] = -f->open_edges;
+                }
+                facing[i]++;
+            }
+        }
+    }
+    for (int i = 0; i < ncities; i++)
+        if (facing[i] >= 0) /* open edges minus those facing here: none left */
+            return 0;
+    /* A farm with farmers may grow by the tile's fields and by farms
+     * without farmers: its worth stays unless one of those borders a
+     * completed city (the tile's own cities stay open). */
+    for (int i = 0; i < nfree && farmer_farm >= 0; i++) {
+        const cold_feature *f = feature_facts(s, d, free_farms[i]);
+        if (!f || f->value > 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* square_cold() of (x, y) in pos[d], asked once for the rotations of a
+ * square (carc_legal_moves() lists them together). */
+static int square_cold_cached(solver *s, int d, int x, int y)
+{
+    if (!s->cold_ok[d] || s->cold_x[d] != x || s->cold_y[d] != y) {
+        s->cold_x[d] = x;
+        s->cold_y[d] = y;
+        s->cold[d] = square_cold(s, d, x, y);
+        s->cold_ok[d] = 1;
+    }
+    return s->cold[d];
+}
+
+/* Every player's score after move m of pos[d] if the game ended then (in
+ * the last ply, where m ends it, the final scores). Exact where `exact`
+ * says so, else an estimate that orders moves: its figure is worth what
+ * its feature would score at the end in any game, and a cold square's
+ * placement leaves the scores of the position as it is. */
+/* Whether move m of pos[d] is a placement without a figure on a cold
+ * square: it leaves the scores of pos[d] if the game ended, and those of
+ * the game ended after it, as they are. */
+static int cold_move(solver *s, int d, carc_move m)
+{
+    return s->quiet_squares && m.type == CARC_MOVE_PLACE && m.segment == CARC_NO_SPOT &&
+           square_cold_cached(s, d, m.place.x, m.place.y);
+}
+
+/* The scores of pos[d] if the game ended now, in s->end_scores[d]: given
+ * by the ply above when it reached pos[d] by a cold move, else computed
+ * once a node (in after[d]). */
+static void node_end_scores(solver *s, int d)
+{
+    if (s->end_ok[d])
+        return;
+    carc_game *a = s->after[d];
+    s->base_ok[d] = 0;
+    carc_game_copy(a, s->pos[d]);
+    carc_game_finish(a, NULL, 0, NULL);
+    for (int q = 0; q < s->players; q++)
+        s->end_scores[d][q] = carc_game_score(a, q);
+    s->end_ok[d] = 1;
+}
+
+static void end_scores(solver *s, int d, carc_move m, int exact, int scores[CARC_MAX_PLAYERS])
+{
+    int worth = 0;
+    carc_game *a = s->after[d];
+    if (cold_move(s, d, m)) {
+        node_end_scores(s, d);
+        memcpy(scores, s->end_scores[d], sizeof s->end_scores[d]);
+        return;
+    }
+    if (s->figures_add_up || !exact) {
+        play_placement(s, d, m);
+        if (!carc_game_over(a))
+            carc_game_finish(a, NULL, 0, NULL);
+        worth = figure_worth(s, d, m);
+    } else {
+        s->base_ok[d] = 0;
+        carc_game_copy(a, s->pos[d]);
+        carc_game_play(a, m, NULL, 0, NULL);
+    }
+    for (int q = 0; q < s->players; q++)
+        scores[q] = carc_game_score(a, q);
+    scores[carc_game_current_player(s->pos[d])] += worth;
+}
+
+/* Before move m of pos[d] is searched: the ply below learns the scores
+ * of its positions if the game ended now when m is cold (the same as
+ * pos[d]'s, whatever tile is drawn next). */
+static void pass_end_scores(solver *s, int d, carc_move m)
+{
+    s->inherit_ok[d + 1] = 0;
+    if (!cold_move(s, d, m)) /* cold_move() knows pos[d]'s figures then */
+        return;
+    node_end_scores(s, d);
+    memcpy(s->inherit[d + 1], s->end_scores[d], sizeof s->end_scores[d]);
+    memcpy(s->figs[d + 1], s->figs[d], sizeof s->figs[d][0] * (size_t)s->nfigs[d]);
+    s->nfigs[d + 1] = s->nfigs[d];
+    s->inherit_ok[d + 1] = 1;
+}
+
+/* Player q's margin in `scores`: its score minus the best other's. */
+static int scores_margin(const int *scores, int players, int q)
+{
+    int best = -1000000;
+    for (int o = 0; o < players; o++)
+        if (o != q && scores[o] > best)
+            best = scores[o];
+    return scores[q] - best;
 }
 
 /* --- Two players: alpha-beta with Star2 ------------------------------------------------ */
@@ -210,30 +591,56 @@ static double solver_decide(solver *s, int d, double alpha, double beta, int lim
 {
     const carc_game *g = s->pos[d];
     int is_max = carc_game_current_player(g) == s->root;
-    uint64_t key = carc_game_digest(g);
-    const tt_entry *e = tt_find(s, key);
+    int last = carc_game_tiles_left(g, NULL) == 0;
+    /* The last ply keeps out of the table: its nodes are the most numerous
+     * and the cheapest, and would push the others' entries out. */
+    uint64_t key = last ? 0 : carc_game_digest(g);
+    const tt_entry *e = last ? NULL : tt_find(s, key);
     if (e && (e->flag == TT_EXACT || (e->flag == TT_LOWER && e->value[0] >= beta) ||
-              (e->flag == TT_UPPER && e->value[0] <= alpha)))
+              (e->flag == TT_UPPER && e->value[0] <= alpha))) {
         return e->value[0];
+    }
     if (e && limit < ALL_MOVES && e->flag == (is_max ? TT_LOWER : TT_UPPER))
         return e->value[0]; /* a probe's bound is already known */
     count_node(s);
-    int n = ordered_moves(s, d, is_max, e);
+    int sorted_from;
+    int n = ordered_moves(s, d, e, &sorted_from);
     int searched = n < limit ? n : limit, best_i = 0;
     double best = is_max ? -INFINITY : INFINITY;
+    s->base_ok[d] = 0;
+    s->end_ok[d] = s->inherit_ok[d];
+    memcpy(s->end_scores[d], s->inherit[d], sizeof s->inherit[d]);
+    if (!s->inherit_ok[d])
+        s->nfigs[d] = -1;
+    s->occupied_ok[d] = 0;
+    s->nfacts[d] = 0;
+    s->cold_ok[d] = 0;
     for (int i = 0; i < searched && !s->stopped; i++) {
-        carc_game_copy(s->after[d], g);
-        carc_game_play(s->after[d], s->moves[d][i], NULL, 0, NULL);
-        double v = is_max ? solver_after_move(s, d, fmax(alpha, best), beta)
-                          : solver_after_move(s, d, alpha, fmin(beta, best));
+        if (i == sorted_from)
+            solver_order_moves(s, d, i, n, is_max);
+        double v;
+        if (last) {
+            int scores[CARC_MAX_PLAYERS];
+            count_node(s);
+            end_scores(s, d, s->moves[d][i], 1, scores);
+            v = scores_margin(scores, 2, s->root);
+        } else {
+            pass_end_scores(s, d, s->moves[d][i]);
+            carc_game_copy(s->after[d], g);
+            carc_game_play(s->after[d], s->moves[d][i], NULL, 0, NULL);
+            v = is_max ? solver_after_move(s, d, fmax(alpha, best), beta)
+                       : solver_after_move(s, d, alpha, fmin(beta, best));
+        }
         if (is_max ? v > best : v < best) {
             best = v;
             best_i = i;
         }
-        if (is_max ? best >= beta : best <= alpha)
+        if (is_max ? best >= beta : best <= alpha) {
+            killer_store(s, d, s->moves[d][i]);
             break;
+        }
     }
-    if (s->stopped)
+    if (s->stopped || last)
         return best;
     int flag = best <= alpha ? TT_UPPER : best >= beta ? TT_LOWER : TT_EXACT;
     if (searched < n && flag == TT_EXACT)
@@ -345,10 +752,25 @@ static void maxn_decide(solver *s, int d, double out[CARC_MAX_PLAYERS])
     int mover = carc_game_current_player(g);
     int n = carc_legal_moves(g, s->moves[d], ALL_MOVES), best_i = 0;
     double v[CARC_MAX_PLAYERS];
+    int last = carc_game_tiles_left(g, NULL) == 0;
+    s->base_ok[d] = 0;
+    s->end_ok[d] = 0;
+    s->nfigs[d] = -1;
+    s->occupied_ok[d] = 0;
+    s->nfacts[d] = 0;
+    s->cold_ok[d] = 0;
     for (int i = 0; i < n && !s->stopped; i++) {
-        carc_game_copy(s->after[d], g);
-        carc_game_play(s->after[d], s->moves[d][i], NULL, 0, NULL);
-        maxn_after(s, d, v);
+        if (last) {
+            int scores[CARC_MAX_PLAYERS];
+            count_node(s);
+            end_scores(s, d, s->moves[d][i], 1, scores);
+            for (int q = 0; q < s->players; q++)
+                v[q] = scores_margin(scores, s->players, q);
+        } else {
+            carc_game_copy(s->after[d], g);
+            carc_game_play(s->after[d], s->moves[d][i], NULL, 0, NULL);
+            maxn_after(s, d, v);
+        }
         if (i == 0 || v[mover] > out[mover]) {
             memcpy(out, v, sizeof v);
             best_i = i;
@@ -472,10 +894,13 @@ static int solver_init(solver *s, const carc_game *g, const ai_exact_budget *bud
     s->start = ai_now();
     s->root = carc_game_current_player(g);
     s->players = carc_game_players(g);
+    s->figures_add_up = figures_add_up(g);
+    s->quiet_squares = quiet_squares(g);
     s->tt_mask = ((size_t)1 << TT_BITS) - 1;
     s->tt = calloc(s->tt_mask + 1, sizeof *s->tt);
     int ok = s->tt != NULL;
     for (int d = 0; d <= plies && ok; d++) {
+        s->nfigs[d] = -1;
         s->pos[d] = carc_game_clone(g);
         s->after[d] = carc_game_clone(g);
         s->moves[d] = malloc(sizeof *s->moves[d] * ALL_MOVES);
@@ -506,6 +931,8 @@ static double root_value(solver *s, double alpha)
 static int solver_search_root(solver *s, ai_exact_goal goal, carc_move_eval *evals, int n)
 {
     double best = s->lo - 1.0;
+    s->base_ok[0] = 0;
+    s->inherit_ok[1] = 0;
     for (int i = 0; i < n; i++) {
         carc_game_copy(s->after[0], s->pos[0]);
         carc_game_play(s->after[0], evals[i].move, NULL, 0, NULL);
@@ -536,7 +963,7 @@ static int root_moves(solver *s, ai_exact_goal goal, carc_move_eval *evals)
 {
     int n = carc_legal_moves(s->pos[0], s->moves[0], ALL_MOVES);
     if (goal == AI_EXACT_BEST_MOVE && s->players == 2 && carc_game_tiles_left(s->pos[0], NULL))
-        solver_order_moves(s, 0, n, 1);
+        solver_order_moves(s, 0, 0, n, 1);
     for (int i = 0; i < n; i++)
         evals[i] = (carc_move_eval){s->moves[0][i], 0.0, 0.5, 0};
     return n;

@@ -5,14 +5,21 @@
  * tiles left in the base game takes minutes (tens of millions of final
  * positions), so the 3-tile positions are played on a bounded table
  * (table=11x9), where few squares are left and tiles that fit nowhere are
- * discarded: the discard rule is searched too. Then a position where one
- * move is clearly best, the budgets, and the input it must refuse with a
- * reason (a finished game, too many tiles left, hidden hands). */
+ * discarded: the discard rule is searched too. The solver's shortcuts at
+ * the last tile (a placement played once for all its figures; a placement
+ * on a cold square, which changes no final score, not played) fire in
+ * every base-game position; seeds 4 and 13 hold a last tile that would
+ * join a farm with farmers to a farm without any beside a completed city,
+ * which a cold square must exclude. The house rules and expansions where
+ * the shortcuts are off are searched too. Then a position where one move
+ * is clearly best, the budgets, and the input it must refuse with a reason
+ * (a finished game, too many tiles left, hidden hands). */
 #include "support.h"
 
 #include "carcassonne_ai.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,12 +84,20 @@ static void brute_after(int d, double out[CARC_MAX_PLAYERS])
     }
 }
 
-/* A seeded game under `rules` (record names) played by greedy players
- * until `left` tiles are left in the pile (the drawn tile not counted). */
+/* A seeded game under `rules` (record names, and expansions after a '/')
+ * played by greedy players until `left` tiles are left in the pile (the
+ * drawn tile not counted). */
 static carc_game *endgame(int players, const char *rules, uint64_t seed, int left)
 {
     carc_rules r = carc_rules_standard();
-    assert_int_equal(carc_rules_parse(rules, &r, NULL, 0), CARC_OK);
+    char words[128];
+    snprintf(words, sizeof words, "%s", rules);
+    char *expansions = strchr(words, '/');
+    if (expansions) {
+        *expansions++ = '\0';
+        assert_int_equal(carc_expansions_parse(expansions, &r, NULL, 0), CARC_OK);
+    }
+    assert_int_equal(carc_rules_parse(words, &r, NULL, 0), CARC_OK);
     carc_game *g = carc_game_new(players, &r, seed);
     assert_non_null(g);
     carc_player *greedy = carc_player_new("greedy", seed, NULL, 0);
@@ -154,7 +169,29 @@ static void two_tiles_left(void **state)
 {
     (void)state;
     static const case_ cases[] = {{2, 2, "", 12}, {2, 2, "", 20}, {2, 2, "", 23},
-                                  {3, 2, "", 2},  {3, 2, "", 6},  {2, 2, "table=11x9", 1}};
+                                  {3, 2, "", 2},  {3, 2, "", 6},  {2, 2, "table=11x9", 1},
+                                  {2, 2, "", 4},  {2, 2, "", 13}, {2, 2, "", 31},
+                                  {2, 2, "", 32}, {2, 2, "", 33}};
+    check_cases(cases, sizeof cases / sizeof cases[0]);
+}
+
+/* The last tile's shortcuts (a placement played once for its figures, a
+ * placement on a square where it changes no final score not played at
+ * all) hold in the base game; under the rules and expansions where the
+ * solver plays every move instead (or where they still hold), the same
+ * margins as the brute force. */
+static void rules_and_expansions(void **state)
+{
+    (void)state;
+    static const case_ cases[] = {
+        {2, 2, "farms-first-edition", 3},
+        {2, 2, "small-city no-incomplete-scoring", 4},
+        {2, 2, "bonus-turn", 5},
+        {2, 2, "table=9x9 table-edge-completes", 6},
+        {2, 2, "/inns-cathedrals", 7},
+        {2, 2, "/traders-builders", 8},
+        {3, 2, "/inns-cathedrals,traders-builders", 9},
+    };
     check_cases(cases, sizeof cases / sizeof cases[0]);
 }
 
@@ -265,9 +302,9 @@ static void strongest_uses_it(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(two_tiles_left),    cmocka_unit_test(three_tiles_left),
-        cmocka_unit_test(last_tile),         cmocka_unit_test(bad_input),
-        cmocka_unit_test(strongest_uses_it),
+        cmocka_unit_test(two_tiles_left),   cmocka_unit_test(rules_and_expansions),
+        cmocka_unit_test(three_tiles_left), cmocka_unit_test(last_tile),
+        cmocka_unit_test(bad_input),        cmocka_unit_test(strongest_uses_it),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

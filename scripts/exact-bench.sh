@@ -1,0 +1,77 @@
+#!/bin/sh
+# exact-bench.sh [-t "1 2 3 4"] [-m MS] [-g GAMES] [-s SEED] BIN [OLD_BIN]:
+# the exact endgame solver's reach (docs/arena.md, "The exact endgame").
+# Plays GAMES (default 4) greedy-against-greedy base games with seed SEED
+# (default 11) and records them, truncates each record to T tiles left
+# for every T of -t (default "1 2 3 4"), the drawn tile the one the game
+# played next, and times `BIN analyse --exact --json` on each (budget -m
+# MS, default 10000). One line a position: the record, tiles left, and
+# per binary the seconds, the positions searched and whether it ended
+# (when not, how far it went before the budget ran out).
+# With OLD_BIN, each position is solved by both, one after the other, and
+# the line ends with "same" when both ended with the same margin for every
+# move (compared as sorted move/margin pairs), "DIFF" when not, "-" when
+# either ran out. Runs one solve at a time (nice); the machine's load
+# moves the seconds, not the positions searched.
+set -eu
+tiles="1 2 3 4"
+ms=10000
+games=4
+seed=11
+while getopts t:m:g:s: opt; do
+    case $opt in
+    t) tiles=$OPTARG ;;
+    m) ms=$OPTARG ;;
+    g) games=$OPTARG ;;
+    s) seed=$OPTARG ;;
+    *) exit 2 ;;
+    esac
+done
+shift $((OPTIND - 1))
+[ $# -ge 1 ] || { echo "usage: $0 [-t TILES] [-m MS] [-g GAMES] [-s SEED] BIN [OLD_BIN]" >&2; exit 2; }
+new=$1
+old=${2:-}
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+"$new" arena greedy greedy --games "$games" --seed "$seed" --record "$dir/rec" >/dev/null
+# solve BIN FILE TILE: "seconds nodes exact" and the sorted moves into FILE.BIN-ID
+solve() {
+    nice -n 10 "$1" analyse --exact --exact-ms "$ms" --tile "$3" --json "$2" 2>/dev/null |
+        python3 -c '
+import json, re, sys
+r = json.load(sys.stdin)
+with open(sys.argv[1], "w") as f:
+    for m in sorted((m["move"], m["margin"]) for m in r["moves"]):
+        f.write("%s %.12f\n" % m)
+if r["exact"]:
+    print("%.3f %d yes" % (r["seconds"], r["nodes"]))
+else:  # the solve that ran out says how far it went in its reason
+    out = re.search(r"\(([0-9.]+) s, ([0-9]+) positions\)", r.get("reason", ""))
+    print("%s %s no" % (out.group(1), out.group(2)) if out else "- - no")
+' "$4"
+}
+printf '%-14s %5s  %-24s' record left "new: s nodes exact"
+[ -n "$old" ] && printf '  %-24s  %s' "old: s nodes exact" values
+echo
+for t in $tiles; do
+    for rec in "$dir"/rec/*.rec; do
+        name=$(basename "$rec" .rec)
+        lines=$(wc -l <"$rec")
+        keep=$((lines - t - 1))
+        pos="$dir/$name-$t.rec"
+        head -n "$keep" "$rec" >"$pos"
+        tile=$(sed -n "$((keep + 1))p" "$rec" | cut -d' ' -f1)
+        a=$(solve "$new" "$pos" "$tile" "$pos.new")
+        printf '%-14s %5s  %-24s' "$name" "$t" "$a"
+        if [ -n "$old" ]; then
+            b=$(solve "$old" "$pos" "$tile" "$pos.old")
+            same=-
+            case "$a $b" in
+            *no*) ;;
+            *) if cmp -s "$pos.new" "$pos.old"; then same=same; else same=DIFF; fi ;;
+            esac
+            printf '  %-24s  %s' "$b" "$same"
+        fi
+        echo
+    done
+done
