@@ -55,6 +55,8 @@
  * and its figure nodes select by PUCT with the policy head's priors
  * instead of UCB1 with widening, and every evaluation's margin is moved
  * towards the value head's estimate by the weight `blend` (two players).
+ * With deep=N the placement nodes below the root select by PUCT too, from
+ * their N-th visit, with the policy's priors over their placements.
  *
  * Threads: each thread grows its own tree from its own seed (root
  * parallelism) and the root statistics are summed. With an iteration
