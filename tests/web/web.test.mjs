@@ -42,6 +42,13 @@ function check(cond, what) {
   if (!cond) throw new Error(`check failed: ${what}`);
 }
 
+// Kinds not drawn yet are drawn while the page is idle (the catalogue,
+// web/js/tiles.js): a check of a kind's art that is not on the board waits
+// for every kind, which the catalogue marks.
+function allArt(page) {
+  return page.waitForFunction(() => performance.getEntriesByName('carc-art-all').length > 0, null, { timeout: 30000 });
+}
+
 async function openPage(browser, url, options = {}) {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
   const page = await ctx.newPage();
@@ -437,6 +444,7 @@ await test('a river game against the computer, through the river phase', async (
   const onBoard = await page.$$eval('#board .tiles use', (u, re) => u.filter((e) => new RegExp(re).test(e.getAttribute('href'))).length, riverTile.source);
   check(onBoard === placed + 1, `the spring and the ${placed} river tiles placed are on the board (${onBoard})`);
   check(placed >= 6, `most of the river is laid (${placed} tiles)`);
+  await allArt(page);
   const water = await page.$$eval('#tile-defs #tile-RD .water', (w) => w.map((e) => getComputedStyle(e).stroke));
   check(water.length === 1 && water[0] === 'rgb(90, 167, 220)', `the river is water blue (${water})`);
   // The river is no feature: the inspector says so.
@@ -474,6 +482,7 @@ await test('an Inns & Cathedrals game against the computer: a large follower pla
   await page.waitForURL(/\?t=/);
   const table = new URL(page.url()).searchParams.get('t');
   const record = () => page.evaluate(async (t) => (await fetch(`/api/tables/${t}/record`)).text(), table);
+  await allArt(page);
   check(await page.$eval('#tile-defs', (d) => !!d.querySelector('#tile-IK .cathedral') && !!d.querySelector('#tile-IA .inn')), 'the tiles draw the cathedral and the inns');
   await page.waitForSelector('#players [data-player="0"] [data-figure=large]');
   check(/×1/.test(await page.$eval('#players [data-player="0"] [data-figure=large]', (e) => e.textContent)), 'the large follower starts in the supply');
@@ -604,6 +613,7 @@ await test('a Traders & Builders game against the computer: builder, pig, goods,
   await page.waitForURL(/\?t=/);
   let table = new URL(page.url()).searchParams.get('t');
   const record = () => page.evaluate(async (t) => (await fetch(`/api/tables/${t}/record`)).text(), table);
+  await allArt(page);
   check(await page.$eval('#tile-defs', (d) => ['wine', 'grain', 'cloth'].every((g) => d.querySelector(`#tile-TB .goods.wine, #tile-TA .goods.grain, #tile-TC .goods.cloth`) && d.querySelector(`.goods.${g}`))),
     'the tiles draw the three goods');
   await page.waitForSelector('#players [data-player="0"] [data-figure=builder]');
@@ -1818,6 +1828,7 @@ async function legend(page) {
 await test('the board: illustrated tiles, the plain theme a click away, goods clear of figures, short animations, disabled buttons', async () => {
   const page = await openPage(browser, server.url);
   // The art is SVG from the catalogue: nothing raster, nothing fetched.
+  await allArt(page);
   const defs = await page.$eval('#tile-defs', (e) => ({ html: e.innerHTML, art: e.querySelectorAll('.art').length }));
   check(defs.art > 100 && !/<image|href="(?!#)|url\((?!#)/.test(defs.html), `illustrated, self-contained tiles (${defs.art} art parts)`);
   await legend(page);
