@@ -703,10 +703,9 @@ static int read_tokens(reader *r, char **tok, int n)
         return -1;
     if (strcmp(tok[0], "start") == 0)
         return read_start(r, tok, n);
-    if ((rules_record_lines(&r->rules) & RECORD_START_LINE) && !r->start_read) {
+    if ((rules_record_lines(&r->rules) & RECORD_START_LINE) && !r->start_read)
         return fail(r, "the rules name the start tile: the first line after the header is "
                        "'start TILE'");
-    }
     if (strcmp(tok[0], "draw") == 0)
         return read_draw(r, tok, n);
     if (strcmp(tok[0], "discard") == 0)
