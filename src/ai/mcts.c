@@ -122,7 +122,7 @@ typedef struct node {
     uint16_t nopts;   /* options; a chance node's children */
     uint32_t visits;
     int32_t first; /* first option, or first chance child */
-    /* A placement node below the root with the network's priors (deep=1):
+    /* A placement node below the root with the network's priors (deep=N):
      * the first of its options' priors in the tree's `priors`, else -1. */
     int32_t priors;
 } node;
@@ -141,7 +141,7 @@ typedef struct tree {
     option *opts;
     int32_t *kids; /* a chance node's: one per tile kind, then its record */
     double *scores;
-    float *priors; /* placement nodes' priors (deep=1), in their options' order */
+    float *priors; /* placement nodes' priors (deep=N), in their options' order */
     size_t nnodes, nopts, nkids, nscores, npriors;
     size_t cap_nodes, cap_opts, cap_kids, cap_scores, cap_priors;
     int players;
@@ -655,8 +655,6 @@ typedef struct step {
     int option;
 } step;
 
-/* One iteration: descend from the root of a freshly sampled deck, grow the
- * tree by one node, value the leaf and back the rewards up. */
 static void net_move(const root_info *ri, const carc_game *g, const carc_game *after, carc_move m,
                      double v[CARC_MAX_PLAYERS], float *logit);
 
@@ -701,6 +699,8 @@ static const float *placement_priors(search *s, int32_t n, const carc_game *g)
     return out;
 }
 
+/* One iteration: descend from the root of a freshly sampled deck, grow the
+ * tree by one node, value the leaf and back the rewards up. */
 static void iterate(search *s)
 {
     const root_info *ri = s->root;
