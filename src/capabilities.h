@@ -23,9 +23,10 @@
  * (whose builder caps a turn at two tiles). */
 #if LAYOUT_WIDE
 #define CAPABILITIES(X)                                                                            \
-    X(river) X(table) X(bonus_turn) X(no_incomplete) X(farms_first_edition) X(inns) X(traders)
+    X(river)                                                                                       \
+    X(table) X(bonus_turn) X(no_incomplete) X(small_city) X(farms_first_edition) X(inns) X(traders)
 #else
-#define CAPABILITIES(X) X(table) X(bonus_turn) X(no_incomplete) X(farms_first_edition)
+#define CAPABILITIES(X) X(table) X(bonus_turn) X(no_incomplete) X(small_city) X(farms_first_edition)
 #endif
 
 #define CAP_ON(c, g, hook) (c##_capability.hook && c##_capability.in_game(&(g)->rules))
@@ -236,6 +237,19 @@ static inline void caps_completed(carc_game *g, int root, event_sink *sink)
         c##_capability.completed(g, root, sink);
     CAPABILITIES(X)
 #undef X
+}
+
+/* What a feature is worth under `rules`, `worth` being its standard
+ * worth (carc_feature_worth, scoring.c). */
+static inline int caps_worth(const carc_rules *rules, int kind, int tiles, int pennants,
+                             unsigned marks, int complete, int worth)
+{
+#define X(c)                                                                                       \
+    if (c##_capability.worth && c##_capability.in_game(rules))                                     \
+        worth = c##_capability.worth(kind, tiles, pennants, marks, complete, worth);
+    CAPABILITIES(X)
+#undef X
+    return worth;
 }
 
 /* The players whose figures on farm `farm` add to its worth for them. */

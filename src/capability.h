@@ -80,6 +80,10 @@ typedef struct capability {
      * farms' final scoring when it replaces the standard one (returns 1);
      * its own final scoring after the farms. */
     void (*completed)(carc_game *g, int root, event_sink *sink);
+    /* What a feature is worth under the rule (carc_feature_worth's
+     * arguments), given `worth`, what the standard rules and the
+     * capabilities before it in the list make it. */
+    int (*worth)(int kind, int tiles, int pennants, unsigned marks, int complete, int worth);
     unsigned (*farm_bonus_players)(const carc_game *g, int farm);
     void (*farm_bonus)(carc_game *g, const carc_event *ev, unsigned players, int cities,
                        event_sink *sink);

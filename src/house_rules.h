@@ -1,6 +1,6 @@
 /* house_rules.h: the house rules (variants.md) that change a turn or the
  * scoring, each a capability (capability.h): bonus-turn, no-incomplete,
- * farms-first-edition. The rules that change the tiles (start-in-pile,
+ * small-city, farms-first-edition. The rules that change the tiles (start-in-pile,
  * extra-start-tile, reshuffle, hand=N) are the tile source's (source.h);
  * the bounded table (table=WxH) is bounds.h's. */
 #ifndef CARC_HOUSE_RULES_H
@@ -49,6 +49,27 @@ static const capability no_incomplete_capability = {
     .incomplete_scores = no_incomplete_scores,
 };
 
+/* small-city: a completed city of two tiles scores 1 a tile and pennant,
+ * as an unfinished one does (a cathedral's city keeps its worth). */
+static inline int small_city_in_game(const carc_rules *rules)
+{
+    return (rules->flags & CARC_RULE_SMALL_CITY) != 0;
+}
+
+static inline int small_city_worth(int kind, int tiles, int pennants, unsigned marks, int complete,
+                                   int worth)
+{
+    if (kind == CARC_CITY && complete && tiles == 2 && !(marks & CARC_MARK_CATHEDRAL))
+        return tiles + pennants;
+    return worth;
+}
+
+static const capability small_city_capability = {
+    .name = "small-city",
+    .in_game = small_city_in_game,
+    .worth = small_city_worth,
+};
+
 /* farms-first-edition: each completed city is scored once for the farms
  * around it, 4 points to the players with the most farmers on them
  * (house_rules.c). */
@@ -57,11 +78,21 @@ static inline int farms_first_edition_in_game(const carc_rules *rules)
     return (rules->flags & CARC_RULE_FARMS_FIRST_EDITION) != 0;
 }
 
+static inline int farms_first_edition_worth(int kind, int tiles, int pennants, unsigned marks,
+                                            int complete, int worth)
+{
+    (void)pennants;
+    (void)marks;
+    (void)complete;
+    return kind == CARC_FIELD ? 4 * tiles : worth;
+}
+
 int farms_first_edition_score(carc_game *g, event_sink *sink);
 
 static const capability farms_first_edition_capability = {
     .name = "farms-first-edition",
     .in_game = farms_first_edition_in_game,
+    .worth = farms_first_edition_worth,
     .score_farms = farms_first_edition_score,
 };
 

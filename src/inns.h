@@ -1,7 +1,7 @@
 /* inns.h: Inns & Cathedrals (expansions/inns-cathedrals.md) as a
  * capability (capability.h): its large follower, which stands on a free
- * spot as a follower does. What inns and cathedrals are worth is
- * carc_feature_worth()'s (rules.c), the large follower's supply and
+ * spot as a follower does. What inns and cathedrals are worth follows
+ * the tiles' marks (catalogue data, scoring.c), the large follower's supply and
  * strength figures.h's. Built in the wide layout only. */
 #ifndef CARC_INNS_H
 #define CARC_INNS_H

@@ -468,26 +468,6 @@ size_t carc_expansions_format(carc_rules rules, char *buf, size_t cap, const cha
     return format_names(rules.expansions, carc_expansion_name, buf, cap, sep);
 }
 
-int carc_feature_worth(const carc_rules *rules, int kind, int tiles, int pennants, unsigned marks,
-                       int complete)
-{
-    switch (kind) {
-    case CARC_ROAD:
-        if (marks & CARC_MARK_INN)
-            return complete ? 2 * tiles : 0;
-        return tiles;
-    case CARC_CLOISTER: return tiles;
-    case CARC_CITY:
-        if (marks & CARC_MARK_CATHEDRAL)
-            return complete ? 3 * (tiles + pennants) : 0;
-        if (!complete || ((rules->flags & CARC_RULE_SMALL_CITY) && tiles == 2))
-            return tiles + pennants;
-        return 2 * (tiles + pennants);
-    case CARC_FIELD: return (rules->flags & CARC_RULE_FARMS_FIRST_EDITION ? 4 : 3) * tiles;
-    default: return 0;
-    }
-}
-
 int carc_rules_table_edge(const carc_rules *rules, int *min_x, int *min_y, int *max_x, int *max_y)
 {
     if (!rules || !rules->table_w || !rules->table_h)

@@ -10,6 +10,32 @@
 #include "capabilities.h"
 #include "tiles.h"
 
+/* The standard rules' worth; the marks are the tiles' (inns and
+ * cathedrals are data of the catalogue). */
+static int standard_worth(int kind, int tiles, int pennants, unsigned marks, int complete)
+{
+    switch (kind) {
+    case CARC_ROAD:
+        if (marks & CARC_MARK_INN)
+            return complete ? 2 * tiles : 0;
+        return tiles;
+    case CARC_CLOISTER: return tiles;
+    case CARC_CITY:
+        if (marks & CARC_MARK_CATHEDRAL)
+            return complete ? 3 * (tiles + pennants) : 0;
+        return (complete ? 2 : 1) * (tiles + pennants);
+    case CARC_FIELD: return 3 * tiles;
+    default: return 0;
+    }
+}
+
+int carc_feature_worth(const carc_rules *rules, int kind, int tiles, int pennants, unsigned marks,
+                       int complete)
+{
+    return caps_worth(rules, kind, tiles, pennants, marks, complete,
+                      standard_worth(kind, tiles, pennants, marks, complete));
+}
+
 void score_award(carc_game *g, unsigned winners, int points, int kind)
 {
     for (int p = 0; p < g->nplayers; p++)

@@ -35,7 +35,8 @@ typedef void (*feature_visitor)(carc_game *g, int root, void *ctx);
 void score_each_occupied(carc_game *g, int fields, feature_visitor visit, void *ctx);
 void score_final(carc_game *g, event_sink *sink);
 /* What a feature is worth: the one place that decides it (scoring,
- * feature queries and the full evaluation call it). A road or city of
+ * feature queries and the full evaluation call it): the standard worth
+ * (scoring.c), then the capabilities' `worth` hooks. A road or city of
  * `tiles` tiles and `pennants` pennants, complete or not (a city's final
  * value), a cloister with `tiles` = itself and its neighbours; a farm's
  * value for `tiles` completed cities. */

@@ -1,13 +1,13 @@
 /* test_capabilities.c: the capabilities (src/capability.h) alone and in
  * every combination the rules allow. Each rule set that carc_rules_check()
  * accepts, of the three expansions, the house rules that have hooks
- * (bonus-turn, no-incomplete, farms-first-edition, a table), the tile
+ * (bonus-turn, no-incomplete, small-city, farms-first-edition, a table), the tile
  * source's (hand=2, reshuffle, start-in-pile, extra-start-tile), plays
  * random games through the public API; each game replays from its record
  * to the same scores, and each capability shows the mark only it leaves
  * (a river tile on the board, a large follower deployed, goods, a second
- * turn, the first edition's farms...) in some game that plays it and in
- * no game that does not. */
+ * turn, a two-tile city at half price, the first edition's farms...) in some game that plays it and
+ * in no game that does not. */
 #include "support.h"
 
 #include <stdio.h>
@@ -17,13 +17,14 @@ enum { GAMES_PER_SET = 2 };
 
 /* What the games of one rule set showed. */
 typedef struct marks {
-    int river_tile, large, goods, builder_or_pig, pig_bonus, again, incomplete_points,
-        farm_first_edition, farm_standard, beyond_table, discards;
+    int river_tile, large, goods, builder_or_pig, pig_bonus, again, incomplete_points, small_city,
+        city_of_two, farm_first_edition, farm_standard, beyond_table, discards;
 } marks;
 
 static const uint32_t house_flags[] = {
-    CARC_RULE_BONUS_TURN, CARC_RULE_NO_INCOMPLETE, CARC_RULE_FARMS_FIRST_EDITION,
-    CARC_RULE_RESHUFFLE,  CARC_RULE_START_IN_PILE, CARC_RULE_EXTRA_START_TILE,
+    CARC_RULE_BONUS_TURN,          CARC_RULE_NO_INCOMPLETE, CARC_RULE_SMALL_CITY,
+    CARC_RULE_FARMS_FIRST_EDITION, CARC_RULE_RESHUFFLE,     CARC_RULE_START_IN_PILE,
+    CARC_RULE_EXTRA_START_TILE,
 };
 enum { HOUSE = sizeof house_flags / sizeof house_flags[0] };
 
@@ -45,6 +46,14 @@ static void note_events(marks *mk, const carc_event *ev, int n, int over)
             continue;
         if (over && !e->complete && e->kind != CARC_FIELD && e->points > 0)
             mk->incomplete_points++;
+        /* A completed city of two tiles: 1 a tile and pennant under
+         * small-city, 2 under the standard rules. */
+        if (e->kind == CARC_CITY && e->complete && e->winners && e->tiles == 2) {
+            if (e->points == e->tiles + e->pennants)
+                mk->small_city++;
+            else if (e->points == 2 * (e->tiles + e->pennants))
+                mk->city_of_two++;
+        }
         /* A farm scored the first edition's way: one city an event, 4. */
         if (e->kind == CARC_FIELD && e->winners) {
             if (e->tiles == 1 && e->points == 4)
@@ -186,6 +195,10 @@ static int plays_no_incomplete(const carc_rules *r)
 {
     return (r->flags & CARC_RULE_NO_INCOMPLETE) != 0;
 }
+static int plays_small_city(const carc_rules *r)
+{
+    return (r->flags & CARC_RULE_SMALL_CITY) != 0;
+}
 static int plays_first_edition(const carc_rules *r)
 {
     return (r->flags & CARC_RULE_FARMS_FIRST_EDITION) != 0;
@@ -208,10 +221,10 @@ static int plays_no_second_turn(const carc_rules *r)
 static void test_the_sets_played(void **state)
 {
     (void)state;
-    /* 8 expansion sets, 64 house rule sets, table or not, hand or not,
+    /* 8 expansion sets, 128 house rule sets, table or not, hand or not,
      * less what carc_rules_check refuses. */
     print_message("%d rule sets, %d games each\n", nsets, GAMES_PER_SET);
-    assert_true(nsets > 400);
+    assert_true(nsets > 800);
 }
 
 static void test_river(void **state)
@@ -251,6 +264,15 @@ static void test_no_incomplete(void **state)
     (void)state;
     assert_true(total(plays_no_incomplete, 0, MARK(incomplete_points)) > 0);
     assert_int_equal(total(plays_no_incomplete, 1, MARK(incomplete_points)), 0);
+}
+
+static void test_small_city(void **state)
+{
+    (void)state;
+    assert_true(total(plays_small_city, 1, MARK(small_city)) > 0);
+    assert_int_equal(total(plays_small_city, 1, MARK(city_of_two)), 0);
+    assert_true(total(plays_small_city, 0, MARK(city_of_two)) > 0);
+    assert_int_equal(total(plays_small_city, 0, MARK(small_city)), 0);
 }
 
 static void test_farms_first_edition(void **state)
@@ -327,6 +349,7 @@ int main(void)
         cmocka_unit_test(test_traders_goods_builder_pig),
         cmocka_unit_test(test_second_turns),
         cmocka_unit_test(test_no_incomplete),
+        cmocka_unit_test(test_small_city),
         cmocka_unit_test(test_farms_first_edition),
         cmocka_unit_test(test_table),
         cmocka_unit_test(test_tile_sources_agree),
