@@ -94,7 +94,8 @@ class BuildWithLibrary(build_ext):
         text = '#define LAYOUT_WIDE %d\n#include "%s"\n' % (is_wide, os.path.join(ROOT, src))
         if src == "src/ai/player.c":
             # "mcts:net=default": the network committed with the sources,
-            # as the CMake build names it (docs/learning.md).
+            # built into the library as the CMake build does
+            # (docs/learning.md).
             net = os.path.join(ROOT, "data", "nets", "default.carcnet")
             text = "#define CARC_NET_DEFAULT %s\n" % json.dumps(net) + text
         if not os.path.exists(path) or open(path, encoding="utf-8").read() != text:

@@ -31,11 +31,41 @@ static const level levels[] = {
     {"strongest", 0, 10000, 1},
 };
 
-/* net=default: the network committed with the sources (the build names
- * its path; docs/learning.md). */
-#ifndef CARC_NET_DEFAULT
-#define CARC_NET_DEFAULT "data/nets/default.carcnet"
+/* net=default: the network committed with the sources. The build names
+ * its file (CARC_NET_DEFAULT) and the assembler copies the file's bytes
+ * into the library, so that an installed program or Python package has
+ * it wherever it runs; a library built without the name reads the file
+ * under the working folder (docs/learning.md). */
+#ifdef CARC_NET_DEFAULT
+__asm__(".pushsection .rodata\n"
+        ".balign 16\n"
+        ".globl carc_net_default_bytes\n"
+        ".hidden carc_net_default_bytes\n"
+        "carc_net_default_bytes:\n"
+        ".incbin \"" CARC_NET_DEFAULT "\"\n"
+        ".globl carc_net_default_end\n"
+        ".hidden carc_net_default_end\n"
+        "carc_net_default_end:\n"
+        ".popsection\n");
+extern const unsigned char carc_net_default_bytes[], carc_net_default_end[];
 #endif
+
+static carc_net *load_net(const char *name, char *err, size_t errcap)
+{
+    if (strcmp(name, "default") != 0)
+        return carc_net_load(name, err, errcap);
+#ifdef CARC_NET_DEFAULT
+    char why[200];
+    carc_net *net =
+        carc_net_read(carc_net_default_bytes,
+                      (size_t)(carc_net_default_end - carc_net_default_bytes), why, sizeof why);
+    if (!net)
+        format_error(err, errcap, "the built-in network: %s", why);
+    return net;
+#else
+    return carc_net_load("data/nets/default.carcnet", err, errcap);
+#endif
+}
 
 enum {
     /* The exact solver is tried with at most this many tiles left to draw
@@ -274,8 +304,7 @@ carc_player *carc_player_new(const char *spec, uint64_t seed, char *err, size_t 
             opt = comma ? comma + 1 : NULL;
         }
     }
-    const char *net = strcmp(p->opt.net, "default") == 0 ? CARC_NET_DEFAULT : p->opt.net;
-    if (net[0] && !(p->net = carc_net_load(net, err, errcap))) {
+    if (p->opt.net[0] && !(p->net = load_net(p->opt.net, err, errcap))) {
         free(p);
         return NULL;
     }

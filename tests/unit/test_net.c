@@ -3,7 +3,7 @@
  * each flipped byte, a wrong header, a value that is not finite, trailing
  * bytes), a forward pass worked out by hand, the inputs of real positions,
  * and "mcts:net=FILE" playing whole legal games, the committed network
- * (net=default) among them. tests/python/test_net.py checks the forward
+ * (net=default, built into the library) among them. tests/python/test_net.py checks the forward
  * pass against PyTorch. */
 #define _POSIX_C_SOURCE 200809L /* mkstemp, mkdtemp, mkfifo, fdopen */
 
@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "carcassonne_ai.h"
 
@@ -330,6 +331,41 @@ static void assert_deep_priors_steer(void)
     carc_player_free(deep);
 }
 
+/* net=default is built into the library: from another working folder it
+ * plays exactly as the committed file named by its path (same seed, same
+ * iterations, the same move in every position of a game). */
+static void test_built_in_network(void **state)
+{
+    (void)state;
+    char err[200], spec[600];
+    snprintf(spec, sizeof spec, "mcts:iters=200,threads=1,net=%s", CARC_NET_FILE);
+    assert_int_equal(chdir("/"), 0);
+    carc_player *built =
+        carc_player_new("mcts:iters=200,threads=1,net=default", 3, err, sizeof err);
+    if (!built)
+        fail_msg("net=default refused: %s", err);
+    carc_player *file = carc_player_new(spec, 3, err, sizeof err);
+    if (!file)
+        fail_msg("%s refused: %s", spec, err);
+    carc_game *g = carc_game_new(2, NULL, 77);
+    assert_non_null(g);
+    int plies = 0;
+    while (!carc_game_over(g)) {
+        carc_move a, b;
+        carc_player_reseed(built, (uint64_t)plies);
+        carc_player_reseed(file, (uint64_t)plies);
+        assert_int_equal(carc_player_choose(built, g, &a, NULL), CARC_OK);
+        assert_int_equal(carc_player_choose(file, g, &b, NULL), CARC_OK);
+        assert_true(carc_move_equal(a, b));
+        assert_int_equal(carc_game_play(g, a, NULL, 0, NULL), CARC_OK);
+        plies++;
+    }
+    assert_true(plies >= 71);
+    carc_game_free(g);
+    carc_player_free(built);
+    carc_player_free(file);
+}
+
 static void test_player(void **state)
 {
     (void)state;
@@ -371,10 +407,9 @@ static void test_player(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_reads_and_runs),
-        cmocka_unit_test(test_refuses_damage),
-        cmocka_unit_test(test_inputs),
-        cmocka_unit_test(test_player),
+        cmocka_unit_test(test_reads_and_runs),   cmocka_unit_test(test_refuses_damage),
+        cmocka_unit_test(test_inputs),           cmocka_unit_test(test_player),
+        cmocka_unit_test(test_built_in_network),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
