@@ -10,8 +10,8 @@
 #include "capabilities.h"
 #include "tiles.h"
 
-/* The standard rules' worth; the marks are the tiles' (inns and
- * cathedrals are data of the catalogue). */
+/* The standard rules' worth; the segments' marks are the tiles' own
+ * (data of the catalogue, carc_tile_def). */
 static int standard_worth(int kind, int tiles, int pennants, unsigned marks, int complete)
 {
     switch (kind) {
