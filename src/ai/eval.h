@@ -50,6 +50,11 @@ void ai_evaluate_full_terms(const carc_game *g, double out[CARC_MAX_PLAYERS],
  * three in full, the others half). */
 double ai_follower_unit(int left);
 double ai_follower_worth(int left, int supply);
+/* Bytes of one state of a game like `g`: its layout's (seven or eight
+ * players take the wide layout whatever the rules, which carc_game_size
+ * cannot tell from the rules alone). */
+size_t ai_state_bytes(const carc_game *g);
+
 /* An evaluation: carc_evaluate or ai_evaluate_full. */
 typedef void (*ai_evaluation)(const carc_game *g, double out[CARC_MAX_PLAYERS]);
 

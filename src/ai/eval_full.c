@@ -606,3 +606,9 @@ void ai_evaluate_full_terms(const carc_game *g, double out[CARC_MAX_PLAYERS],
     memset(terms, 0, sizeof(double) * AI_TERMS * CARC_MAX_PLAYERS);
     full_evaluation(g, out, terms);
 }
+
+size_t ai_state_bytes(const carc_game *g)
+{
+    (void)g;
+    return sizeof(carc_game);
+}

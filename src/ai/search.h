@@ -43,13 +43,6 @@ double ai_now(void);
  * the player's time budget spent. */
 int ai_should_stop(carc_player *p, double start);
 
-/* Bytes of one state of a game like `g` (same expansions). */
-static inline size_t ai_state_bytes(const carc_game *g)
-{
-    carc_rules rules = carc_game_rules(g);
-    return carc_game_size(&rules);
-}
-
 /* Sorts `evals` best first by margin, then win, then visits. */
 void ai_sort_evals(carc_move_eval *evals, int n);
 /* Whether `a` comes before `b` in an order of evaluations. */

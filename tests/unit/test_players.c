@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "carcassonne_ai.h"
+#include "ai/eval.h" /* ai_state_bytes: the searches' memory report */
 
 static double now(void)
 {
@@ -472,15 +473,39 @@ static void test_win_weight(void **state)
         fail_msg("win=1 chose as win=0 in all 6 positions");
 }
 
+/* The searches' memory report counts a state of the game's own layout:
+ * seven or eight players take the wide one in the base game too. */
+static void test_state_bytes(void **state)
+{
+    (void)state;
+    carc_rules standard = carc_rules_standard(), wide = standard;
+    wide.expansions = CARC_EXPANSION_RIVER;
+    assert_true(carc_game_size(&wide) > carc_game_size(&standard));
+    for (int players = 2; players <= CARC_MAX_PLAYERS; players++) {
+        carc_game *g = carc_game_new(players, &standard, 5);
+        assert_non_null(g);
+        size_t want = players > 6 ? carc_game_size(&wide) : carc_game_size(&standard);
+        assert_int_equal(ai_state_bytes(g), want);
+        carc_game_free(g);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_specs),       cmocka_unit_test(test_legal_every_phase),
-        cmocka_unit_test(test_discard),     cmocka_unit_test(test_determinism),
-        cmocka_unit_test(test_time_budget), cmocka_unit_test(test_stop),
-        cmocka_unit_test(test_rank),        cmocka_unit_test(test_exact_endgame),
-        cmocka_unit_test(test_evaluate),    cmocka_unit_test(test_greedy_beats_random),
-        cmocka_unit_test(test_own_weight),  cmocka_unit_test(test_win_weight),
+        cmocka_unit_test(test_specs),
+        cmocka_unit_test(test_legal_every_phase),
+        cmocka_unit_test(test_discard),
+        cmocka_unit_test(test_determinism),
+        cmocka_unit_test(test_time_budget),
+        cmocka_unit_test(test_stop),
+        cmocka_unit_test(test_rank),
+        cmocka_unit_test(test_exact_endgame),
+        cmocka_unit_test(test_evaluate),
+        cmocka_unit_test(test_state_bytes),
+        cmocka_unit_test(test_greedy_beats_random),
+        cmocka_unit_test(test_own_weight),
+        cmocka_unit_test(test_win_weight),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
