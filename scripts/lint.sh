@@ -35,6 +35,25 @@ if grep -n -E 'CARC_RULE_|CARC_EXPANSION_|rules(\.|->)hand|table_[wh]' $(git ls-
     echo "lint: a rule's flag read outside its own files (above): give its capability a hook" >&2
     exit 1
 fi
+# A capability's part of carc_game (state.h) is touched only by its own
+# files: The River's by river.*, Traders & Builders' by traders.* and the
+# figures' supplies (figures.h, which also keeps Inns & Cathedrals' large
+# followers), the hands' by the tile source (hand.*, source.*, pile.c).
+state_owner() {
+    case $1 in
+    river) echo '^src/river\.' ;;
+    traders) echo '^src/(traders\.|figures\.h)' ;;
+    large) echo '^src/figures\.h' ;;
+    hand) echo '^src/(hand\.|source\.|pile\.c)' ;;
+    esac
+}
+for part in river traders large hand; do
+    # shellcheck disable=SC2046
+    if grep -n -E "(->|\.)$part(\.|\[)" $(git ls-files 'src/*.c' 'src/*.h' | grep -v -E "$(state_owner $part)"); then
+        echo "lint: the game state's '$part' touched outside its capability's files (above)" >&2
+        exit 1
+    fi
+done
 echo "== shellcheck"
 # shellcheck disable=SC2046 # one argument a script
 shellcheck $(git ls-files '*.sh' .ci/run)
