@@ -1398,8 +1398,8 @@ const turnIs = (page, n) => page.waitForSelector(`#table-view[data-turn="${n}"]`
 // The computer's reply may be a discard and then a placement (a tile that
 // fits nowhere is discarded and its player draws again): the turn can
 // pass `n` between two looks, so wait until it is at least `n`.
-const turnAtLeast = (page, n) => page.waitForFunction(
-  (t) => +document.querySelector('#table-view').dataset.turn >= t, n, { polling: 50 });
+const turnAtLeast = (page, n) =>
+  waitShown(page, (t) => +document.querySelector('#table-view').dataset.turn >= t, n);
 
 await test('issue 36: against the computer, Undo my last move (U), then a different move', async () => {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
