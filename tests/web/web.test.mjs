@@ -1422,6 +1422,9 @@ await test('issue 36: against the computer, Undo my last move (U), then a differ
   const first = sent[0];
   await page.keyboard.press('u');
   await turnIs(page, 0);
+  // A figure taken back with its tile is not scored: no way home drawn.
+  const leaving = await page.$$eval('#board .leaving .leave', (g) => g.length);
+  check(leaving === 0, `no taken-back figure goes home (${leaving} drawn leaving)`);
   await nextTurn(page);
   const note = await page.$eval('#seat-actions .note', (e) => e.textContent);
   // Two moves, or three when the computer discarded before it placed.

@@ -226,7 +226,9 @@ export class Board {
   // "builder" or "pig". A second figure on the same spot (a builder or a
   // pig beside its player's follower) stands aside, clear of the goods.
   // Figures that left the board since the last call (a scored feature's)
-  // rise and fade on their way home, unless a jump took many at once.
+  // rise and fade on their way home, unless a jump took many at once;
+  // one whose tile went too (a move taken back) just goes (leavingFigures).
+  // Call after setTiles, which says which tiles stay.
   setFollowers(list) {
     const seen = new Map(), now = new Map();
     this.layers.meeples.innerHTML = list.map((f) => {
@@ -235,10 +237,10 @@ export class Board {
       seen.set(k, n + 1);
       const [px, py] = n ? this.cat.besidePoint(f.letter, f.rot, f.spot) : this.cat.spotPoint(f.letter, f.rot, f.spot);
       const x = f.x * SIZE + px, y = f.y * SIZE + py, figure = f.figure || 'follower';
-      now.set(`${k},${f.player},${figure},${n}`, { player: f.player, x, y, lying, figure });
+      now.set(`${k},${f.player},${figure},${n}`, { player: f.player, x, y, lying, figure, square: key(f.x, f.y) });
       return meepleSvg(f.player, x, y, lying, '', figure);
     }).join('');
-    const gone = this.figures ? [...this.figures].filter(([k]) => !now.has(k)).map(([, f]) => f) : [];
+    const gone = leavingFigures(this.figures, now, this.placed);
     this.figures = now;
     if (!gone.length || gone.length > 12 || !Board.motion()) return;
     const g = document.createElementNS(NS, 'g');
@@ -412,6 +414,17 @@ export class Board {
     }
     this.layers.spots.innerHTML = html;
   }
+}
+
+// The figures drawn before (`before`, a Map of key -> {square, ...}, or
+// null on the first drawing) that are not drawn now (`now`) and whose tile
+// is still on the board (`tiles`: a Map or Set of "x,y"): those went home
+// from a scored feature and get the leaving animation. A figure whose tile
+// went with it was taken back with its move (a takeback, a replay stepping
+// back): no animation, it was never scored.
+export function leavingFigures(before, now, tiles) {
+  if (!before) return [];
+  return [...before].filter(([k, f]) => !now.has(k) && tiles.has(f.square)).map(([, f]) => f);
 }
 
 // The view ({s, tx, ty}) that shows squares ([[x, y]]) in a board of

@@ -3,7 +3,7 @@
 // clear of the tool buttons, and the view moves as little as it can.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { viewShowing } from '../../../web/js/board.js';
+import { leavingFigures, viewShowing } from '../../../web/js/board.js';
 
 // The squares' box on the page, in pixels, under view v.
 const box = (v, squares) => {
@@ -46,4 +46,18 @@ test('zoomed in too far for every square: zoom out until they fit, not below a t
   assert.ok(b.left >= 5.9 && b.right <= 894.1 && b.top >= 39.9 && b.bottom <= 694.1, JSON.stringify(b));
   const far = viewShowing({ s: 1, tx: 0, ty: 0 }, { w: 390, h: 430, top: 43 }, [[-20, 0], [20, 0]]);
   assert.equal(far.s, 0.36, 'a square stays 36 px wide');
+});
+
+// Figures leaving the board (the leaving animation): a scored figure
+// goes home with its tile still down; a figure whose tile went too was
+// taken back with its move and just disappears.
+test('a scored figure leaves with the animation; a taken-back one does not', () => {
+  const fig = (square, player) => ({ square, player, x: 0, y: 0, lying: false, figure: 'follower' });
+  const before = new Map([['0,1,2,0,follower,0', fig('0,1', 0)], ['1,0,4,1,follower,0', fig('1,0', 1)], ['0,0,1,1,follower,0', fig('0,0', 1)]]);
+  // Red's road on (0, 1) scored (its tile stays); blue's tile at (1, 0) was taken back.
+  const now = new Map([['0,0,1,1,follower,0', fig('0,0', 1)]]);
+  const tiles = new Set(['0,0', '0,1']);
+  assert.deepEqual(leavingFigures(before, now, tiles), [fig('0,1', 0)]);
+  assert.deepEqual(leavingFigures(null, now, tiles), [], 'the first drawing animates nothing');
+  assert.deepEqual(leavingFigures(before, before, tiles), [], 'nothing gone');
 });
