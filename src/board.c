@@ -8,16 +8,32 @@
 #include "figures.h"
 #include "tiles.h"
 
+void board_clear_grid(carc_game *g)
+{
+    for (int t = 0; t < g->ntiles; t++)
+        g->grid[board_cell(g->tiles[t].x, g->tiles[t].y)] = 0;
+    for (int f = 0; f < g->nfrontier; f++)
+        g->grid[board_cell(g->frontier[f].x, g->frontier[f].y)] = 0;
+}
+
+void board_copy_grid(carc_game *dst, const carc_game *src)
+{
+    for (int t = 0; t < src->ntiles; t++) {
+        int cell = board_cell(src->tiles[t].x, src->tiles[t].y);
+        dst->grid[cell] = src->grid[cell];
+    }
+    for (int f = 0; f < src->nfrontier; f++) {
+        int cell = board_cell(src->frontier[f].x, src->frontier[f].y);
+        dst->grid[cell] = src->grid[cell];
+    }
+}
+
 void board_clear(carc_game *g, int fresh)
 {
-    if (fresh) {
+    if (fresh)
         memset(g->grid, 0, sizeof g->grid);
-    } else {
-        for (int t = 0; t < g->ntiles; t++)
-            g->grid[board_cell(g->tiles[t].x, g->tiles[t].y)] = 0;
-        for (int f = 0; f < g->nfrontier; f++)
-            g->grid[board_cell(g->frontier[f].x, g->frontier[f].y)] = 0;
-    }
+    else
+        board_clear_grid(g);
     memset(g->placements, 0, sizeof g->placements);
     memset(g->follower_tiles, 0, sizeof g->follower_tiles);
     g->ntiles = 0;

@@ -77,19 +77,29 @@ enum {
     UNKNOWN = 255,
 };
 
+/* The copies to come of each kind, and what follows from them alone:
+ * kept from one evaluation to the next on the same thread, since a
+ * search values many positions with the same tiles to come (the
+ * placements of one tile, each with the next tile drawn), and worked out
+ * again only when the counts differ. */
+typedef struct fit_cache {
+    uint8_t counts[LAYOUT_KINDS];      /* copies to come of each kind */
+    uint64_t count_lanes[COUNT_WORDS]; /* the same, laid out as carc_sig_count_lanes */
+    uint8_t fits[SIGNATURES];          /* copies that fit a signature, or UNKNOWN */
+    int valid;
+} fit_cache;
+
+static _Thread_local fit_cache fit_cached;
+
 /* What one evaluation works out once and shares between features. */
 typedef struct eval_ctx {
     const carc_game *g;
-    int left;                           /* tiles to come: the drawn one or the hands included */
-    int pile;                           /* tiles drawn in a whole game */
-    int incomplete;                     /* whether incomplete features score at the end */
-    uint8_t counts[LAYOUT_KINDS];       /* copies to come of each kind */
-    uint64_t count_lanes[COUNT_WORDS];  /* the same, laid out as carc_sig_count_lanes */
-    double per_square;                  /* completion chance of one open square, by left */
-    uint8_t fits[SIGNATURES];           /* copies that fit a signature, or UNKNOWN */
-    int fronts_known;                   /* front is filled (find_fronts) */
-    frontier_id front[LAYOUT_TILES][4]; /* the frontier square beside a tile's open side */
-    int ncities;                        /* open cities whose chance is known */
+    int left;          /* tiles to come: the drawn one or the hands included */
+    int pile;          /* tiles drawn in a whole game */
+    int incomplete;    /* whether incomplete features score at the end */
+    fit_cache *fit;    /* this thread's, for the counts to come of g */
+    double per_square; /* completion chance of one open square, by left */
+    int ncities;       /* open cities whose chance is known */
     seg_id city_root[MAX_KNOWN_CITIES];
     double city_chance[MAX_KNOWN_CITIES];
 } eval_ctx;
@@ -103,6 +113,7 @@ typedef struct occupied {
     seg_id root[MAX_OCCUPIED];
     double worth[MAX_OCCUPIED];
     double room[MAX_OCCUPIED];
+    unsigned owners[MAX_OCCUPIED]; /* feature_majority of its followers */
     uint8_t slot[MAX_SEGMENTS];
     uint64_t faced[MAX_FRONTIER];
 } occupied;
@@ -149,14 +160,15 @@ static void tables_init(void)
  * four kinds at a time. */
 static int fitting_copies(eval_ctx *c, unsigned sig)
 {
-    if (c->fits[sig] == UNKNOWN) {
+    fit_cache *f = c->fit;
+    if (f->fits[sig] == UNKNOWN) {
         uint64_t sum = 0;
         for (int w = 0; w < COUNT_WORDS; w++)
-            sum += c->count_lanes[w] & fit_mask[sig][w];
+            sum += f->count_lanes[w] & fit_mask[sig][w];
         /* No lane holds more than the 72 tiles: add the four lanes. */
-        c->fits[sig] = (uint8_t)((sum * 0x0001000100010001ull) >> 48);
+        f->fits[sig] = (uint8_t)((sum * 0x0001000100010001ull) >> 48);
     }
-    return c->fits[sig];
+    return f->fits[sig];
 }
 
 /* Chance that frontier square `f` is filled before the game ends. */
@@ -174,39 +186,29 @@ static void add_square(open_squares *o, int f)
         o->square[o->n++] = (frontier_id)f;
 }
 
-/* Fills c->front: for each frontier square, the tiles beside it learn
- * its index. Only the entries of open sides are written, and only those
- * are read. */
-static void find_fronts(eval_ctx *c)
-{
-    const carc_game *g = c->g;
-    for (int f = 0; f < g->nfrontier; f++)
-        for (int e = 0; e < 4; e++) {
-            int t = g->frontier[f].neighbour[e];
-            if (t != NO_TILE)
-                c->front[t][(e + 2) & 3] = (frontier_id)f;
-        }
-    c->fronts_known = 1;
-}
-
 /* The frontier squares beyond the open edges of segment `m`'s tile that
  * the segment's ports meet, where `side` is the ports of one edge taken
  * (three bits, shifted by three for each further edge), by direction: how
- * many, in `f`. Most tiles of a late board have no open edge. */
-static inline int squares_beyond(eval_ctx *c, const seg_node *m, unsigned side, int f[4])
+ * many, in `f`. Most tiles of a late board have no open edge. The square
+ * beyond an open side is a frontier square, so its grid cell holds it
+ * (board_frontier_at without the checks). */
+static inline int squares_beyond(const eval_ctx *c, const seg_node *m, unsigned side, int f[4])
 {
-    const board_tile *t = &c->g->tiles[m->tile];
+    const carc_game *g = c->g;
+    const board_tile *t = &g->tiles[m->tile];
     unsigned open = t->open;
     if (!open)
         return 0;
-    if (!c->fronts_known)
-        find_fronts(c);
     unsigned ports = carc_seg_ports[t->kind][t->rot][seg_local(m)];
     int n = 0;
     for (; open; open &= open - 1) {
         int d = __builtin_ctz(open);
-        if (ports & (side << (3 * d)))
-            f[n++] = c->front[m->tile][d];
+        if (ports & (side << (3 * d))) {
+            int x = t->x + carc_dx[d], y = t->y + carc_dy[d];
+            f[n] = g->grid[board_cell(x, y)] - FRONTIER_BASE;
+            assert(f[n] == board_frontier_at(g, x, y));
+            n++;
+        }
     }
     return n;
 }
@@ -407,23 +409,28 @@ static void ctx_init(eval_ctx *c, const carc_game *g)
 {
     pthread_once(&tables_once, tables_init);
     c->g = g;
-    c->left = source_to_come(g, c->counts);
+    uint8_t counts[LAYOUT_KINDS];
+    c->left = source_to_come(g, counts);
     /* Kinds a capability places itself (The River's, at the river's open
      * end) fill no other square. */
     for (int k = 0; k < LAYOUT_KINDS; k++)
-        if (c->counts[k] && caps_owns_kind(g, k))
-            c->counts[k] = 0;
+        if (counts[k] && caps_owns_kind(g, k))
+            counts[k] = 0;
     c->incomplete = caps_incomplete_scores(g);
     c->pile = carc_game_tile_total(g) - 1;
-    for (int w = 0; w < COUNT_WORDS; w++) {
-        c->count_lanes[w] = 0;
-        for (int lane = 0; lane < 4; lane++)
-            c->count_lanes[w] |= (uint64_t)c->counts[4 * w + lane] << (16 * lane);
-    }
     c->per_square = city_base + city_room * fmin(1.0, c->left / 20.0);
-    memset(c->fits, UNKNOWN, sizeof c->fits);
-    c->fronts_known = 0;
     c->ncities = 0;
+    fit_cache *f = c->fit = &fit_cached;
+    if (f->valid && memcmp(f->counts, counts, sizeof counts) == 0)
+        return;
+    memcpy(f->counts, counts, sizeof counts);
+    for (int w = 0; w < COUNT_WORDS; w++) {
+        f->count_lanes[w] = 0;
+        for (int lane = 0; lane < 4; lane++)
+            f->count_lanes[w] |= (uint64_t)counts[4 * w + lane] << (16 * lane);
+    }
+    memset(f->fits, UNKNOWN, sizeof f->fits);
+    f->valid = 1;
 }
 
 static void add_join(joins *j, int a, int b, double fill)
@@ -479,7 +486,7 @@ static void add_joins(const carc_game *g, const occupied *occ, const joins *j,
     for (int k = 0; k < j->n; k++) {
         double wa = occ->worth[occ->slot[j->a[k]]], wb = occ->worth[occ->slot[j->b[k]]];
         uint32_t fa = seg_followers(&g->seg[j->a[k]]), fb = seg_followers(&g->seg[j->b[k]]);
-        unsigned oa = feature_majority(fa, g->nplayers), ob = feature_majority(fb, g->nplayers);
+        unsigned oa = occ->owners[occ->slot[j->a[k]]], ob = occ->owners[occ->slot[j->b[k]]];
         unsigned joined = feature_majority(fa + fb, g->nplayers);
         double chance =
             (seg_kind(&g->seg[j->a[k]]) == CARC_CITY ? city_join : farm_join) * j->fill[k];
@@ -511,8 +518,7 @@ static void value_features(eval_ctx *c, occupied *occ, double out[CARC_MAX_PLAYE
     double home = return_share * ai_follower_unit(c->left);
     double early = c->left / (double)c->pile;
     double keep = 1.0 - early_doubt * early;
-    occ->n = 0;
-    memset(occ->slot, 0, sizeof occ->slot);
+    occ->n = 0; /* occ->slot is written for each occupied root before it is read */
     memset(occ->faced, 0, sizeof occ->faced[0] * (size_t)g->nfrontier);
     for (int t = 0; t < g->ntiles; t++) {
         if (g->tiles[t].follower_seg == CARC_NO_SPOT)
@@ -542,8 +548,9 @@ static void value_features(eval_ctx *c, occupied *occ, double out[CARC_MAX_PLAYE
         occ->slot[root] = (uint8_t)occ->n;
         occ->root[occ->n] = (seg_id)root;
         occ->worth[occ->n] = worth;
-        occ->room[occ->n++] = 0.0;
         unsigned owners = feature_majority(seg_followers(r), g->nplayers);
+        occ->owners[occ->n] = owners;
+        occ->room[occ->n++] = 0.0;
         for (int p = 0; p < g->nplayers; p++) {
             if (owners & (1u << p))
                 out[p] += keep * worth;
@@ -584,7 +591,7 @@ static void full_evaluation(const carc_game *g, double out[CARC_MAX_PLAYERS],
     scan_frontier(&c, &occ, &j);
     double fade = farm_room * c.left / (double)c.pile;
     for (int i = 0; i < occ.n; i++) {
-        unsigned owners = feature_majority(seg_followers(&g->seg[occ.root[i]]), players);
+        unsigned owners = occ.owners[i];
         for (int p = 0; p < players; p++)
             if (owners & (1u << p)) {
                 out[p] += fade * occ.room[i];

@@ -65,6 +65,9 @@
  * keeps evaluating leaves. */
 #include <math.h>
 #include <pthread.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -550,12 +553,31 @@ static int select_option(const search *s, const node *nd)
             open = widened;
     }
     const option *o = &s->tree.opts[nd->first];
-    double log_n = log((double)nd->visits + 1.0);
-    int best = 0;
-    double best_score = -1e300;
-    for (int i = 0; i < open; i++) {
+    for (int i = 0; i < open; i++)
         if (o[i].visits == 0)
             return i;
+    double log_n = log((double)nd->visits + 1.0);
+    int best = 0, i = 0;
+    double best_score = -1e300;
+#if defined(__SSE2__)
+    /* Two options at a time: the same correctly rounded divisions and
+     * square roots as below, so the same scores; the dividers are what
+     * a wide node waits on. */
+    const __m128d log2n = _mm_set1_pd(log_n), c2 = _mm_set1_pd(s->c);
+    for (; i + 1 < open; i += 2) {
+        __m128d n = _mm_set_pd((double)o[i + 1].visits, (double)o[i].visits);
+        __m128d r = _mm_set_pd((double)o[i + 1].reward, (double)o[i].reward);
+        __m128d explore = _mm_mul_pd(c2, _mm_sqrt_pd(_mm_div_pd(log2n, n)));
+        double score[2];
+        _mm_storeu_pd(score, _mm_add_pd(_mm_div_pd(r, n), explore));
+        for (int k = 0; k < 2; k++)
+            if (score[k] > best_score) {
+                best_score = score[k];
+                best = i + k;
+            }
+    }
+#endif
+    for (; i < open; i++) {
         double mean = (double)o[i].reward / (double)o[i].visits;
         double score = mean + s->c * sqrt(log_n / (double)o[i].visits);
         if (score > best_score) {

@@ -109,15 +109,17 @@ static void test_reset_is_new(void **state)
     carc_game_free(h);
 }
 
-static void test_copy(void **state)
+/* A game of `players` copied into a finished game of `other_players` (the
+ * same layout), whose board and grid hold more: the copy plays on as the
+ * original does. */
+static void check_copy(int players, int other_players)
 {
-    (void)state;
-    carc_game *a = sup_game(5, 3);
+    carc_game *a = sup_game(players, 3);
     carc_rng rng = carc_rng_seed(3);
     for (int i = 0; i < 25; i++)
         play_random(a, &rng, 0.7);
     /* Into a game in another state: a finished game with more segments. */
-    carc_game *b = sup_game(2, 99);
+    carc_game *b = sup_game(other_players, 99);
     carc_rng other = carc_rng_seed(8);
     while (!carc_game_over(b))
         play_random(b, &other, 0.5);
@@ -161,6 +163,16 @@ static void test_copy(void **state)
     carc_game_free(a);
     carc_game_free(b);
     carc_game_free(c);
+}
+
+/* Both layouts: the base one copies its grid whole, the wide one (seven
+ * and eight players, the expansions) only the cells either game uses. */
+static void test_copy(void **state)
+{
+    (void)state;
+    check_copy(5, 2);
+    check_copy(7, 8);
+    check_copy(8, 7);
 }
 
 static void test_determinism(void **state)
