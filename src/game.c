@@ -92,9 +92,12 @@ carc_game *carc_game_new(int players, const carc_rules *rules, uint64_t seed)
     return g;
 }
 
-static_assert(offsetof(carc_game, grid) + sizeof(((carc_game *)0)->grid) <=
-                  offsetof(carc_game, seg),
-              "the grid lies before the segments");
+/* Where the grid lies in a game: before the segments. */
+enum {
+    GRID_AT = offsetof(carc_game, grid),
+    GRID_END = offsetof(carc_game, grid) + sizeof(((carc_game *)0)->grid),
+};
+static_assert(GRID_END <= offsetof(carc_game, seg), "the grid lies before the segments");
 
 /* Copies `src` into `dst`, a game of the same layout, or garbage when
  * `fresh`. The segments beyond the used ones are never read. The wide
@@ -105,17 +108,13 @@ static_assert(offsetof(carc_game, grid) + sizeof(((carc_game *)0)->grid) <=
  * whole: cheaper than writing its cells one by one. */
 static void copy_game(carc_game *dst, const carc_game *src, int fresh)
 {
-    enum {
-        grid_at = offsetof(carc_game, grid),
-        grid_end = offsetof(carc_game, grid) + sizeof(((carc_game *)0)->grid),
-    };
     if (fresh || !LAYOUT_WIDE) {
         memcpy(dst, src, offsetof(carc_game, seg));
     } else {
         board_clear_grid(dst);
-        memcpy(dst, src, grid_at);
-        memcpy((char *)dst + grid_end, (const char *)src + grid_end,
-               offsetof(carc_game, seg) - grid_end);
+        memcpy(dst, src, GRID_AT);
+        memcpy((char *)dst + GRID_END, (const char *)src + GRID_END,
+               offsetof(carc_game, seg) - GRID_END);
         board_copy_grid(dst, src);
     }
     memcpy(dst->seg, src->seg, src->nseg * sizeof src->seg[0]);
