@@ -8,7 +8,8 @@
 #include "figures.h"
 #include "tiles.h"
 
-void board_clear_grid(carc_game *g)
+/* Zeroes the cells `g` uses (its tiles and frontier as they are). */
+static void clear_grid(carc_game *g)
 {
     for (int t = 0; t < g->ntiles; t++)
         g->grid[board_cell(g->tiles[t].x, g->tiles[t].y)] = 0;
@@ -16,16 +17,34 @@ void board_clear_grid(carc_game *g)
         g->grid[board_cell(g->frontier[f].x, g->frontier[f].y)] = 0;
 }
 
-void board_copy_grid(carc_game *dst, const carc_game *src)
+/* Columns min_x - 1 .. max_x + 1 of the torus hold every cell a game
+ * uses (its tiles and the frontier beside them): where the first starts
+ * and how many there are, GRID when they wrap onto each other. */
+static int used_columns(const carc_game *g, int *first)
 {
-    for (int t = 0; t < src->ntiles; t++) {
-        int cell = board_cell(src->tiles[t].x, src->tiles[t].y);
-        dst->grid[cell] = src->grid[cell];
+    int n = g->max_x - g->min_x + 3;
+    *first = carc_torus_col[(uint8_t)(g->min_x - 1)] / GRID;
+    return n < GRID ? n : GRID;
+}
+
+void board_copy_columns(carc_game *dst, const carc_game *src)
+{
+    int from, old_from;
+    int n = used_columns(src, &from), old_n = used_columns(dst, &old_from);
+    if (n == GRID) {
+        memcpy(dst->grid, src->grid, sizeof dst->grid);
+        return;
     }
-    for (int f = 0; f < src->nfrontier; f++) {
-        int cell = board_cell(src->frontier[f].x, src->frontier[f].y);
-        dst->grid[cell] = src->grid[cell];
+    /* dst's columns that src's band leaves out go back to 0. */
+    for (int i = 0; i < old_n; i++) {
+        int col = (old_from + i) % GRID;
+        if ((col - from + GRID) % GRID >= n)
+            memset(&dst->grid[col * GRID], 0, sizeof dst->grid[0] * GRID);
     }
+    int head = n < GRID - from ? n : GRID - from;
+    memcpy(&dst->grid[from * GRID], &src->grid[from * GRID],
+           sizeof dst->grid[0] * GRID * (size_t)head);
+    memcpy(dst->grid, src->grid, sizeof dst->grid[0] * GRID * (size_t)(n - head));
 }
 
 void board_clear(carc_game *g, int fresh)
@@ -33,7 +52,7 @@ void board_clear(carc_game *g, int fresh)
     if (fresh)
         memset(g->grid, 0, sizeof g->grid);
     else
-        board_clear_grid(g);
+        clear_grid(g);
     memset(g->placements, 0, sizeof g->placements);
     memset(g->follower_tiles, 0, sizeof g->follower_tiles);
     g->ntiles = 0;

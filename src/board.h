@@ -8,12 +8,13 @@
 /* Empties the board; `fresh` when the grid holds garbage (a new game). */
 void board_clear(carc_game *g, int fresh);
 /* The grid holds a value only in the cells of the board's tiles and
- * frontier squares, 0 elsewhere, so a copy need not move all of it:
- * board_clear_grid zeroes the cells `g` uses (its tiles and frontier as
- * they are), and board_copy_grid writes into a zeroed grid the cells
- * `src` uses. */
-void board_clear_grid(carc_game *g);
-void board_copy_grid(carc_game *dst, const carc_game *src);
+ * frontier squares, 0 elsewhere: in the board's columns (min_x .. max_x)
+ * and one either side. */
+/* Copies the grid's columns that `src` uses into `dst` (of the same
+ * layout) and zeroes those only `dst` used: the board's columns and one
+ * either side, each GRID cells in a row (the torus is stored column by
+ * column). */
+void board_copy_columns(carc_game *dst, const carc_game *src);
 /* The torus cell of (x, y), from two generated tables (tile_tables.c):
  * column offsets and rows of each coordinate -128..127. */
 extern const uint16_t carc_torus_col[256];

@@ -100,22 +100,21 @@ enum {
 static_assert(GRID_END <= offsetof(carc_game, seg), "the grid lies before the segments");
 
 /* Copies `src` into `dst`, a game of the same layout, or garbage when
- * `fresh`. The segments beyond the used ones are never read. The wide
- * layout's grid (130 x 130 cells of two bytes, two thirds of the game) holds
- * little: `dst` has its used cells zeroed and `src`'s written
- * (board_copy_grid), which halves the time of a search's copies in a game
- * with all three expansions. The base layout's 74 x 74 bytes are copied
- * whole: cheaper than writing its cells one by one. */
+ * `fresh`. The segments beyond the used ones are never read. The grid
+ * (74 x 74 bytes in the base layout, 130 x 130 cells of two bytes in the
+ * wide one: half and two thirds of a game) is used only in the board's
+ * columns and one either side, so only those are copied and `dst`'s other
+ * used columns zeroed (board_copy_columns): a search copies a game for
+ * every placement it values. */
 static void copy_game(carc_game *dst, const carc_game *src, int fresh)
 {
-    if (fresh || !LAYOUT_WIDE) {
+    if (fresh) {
         memcpy(dst, src, offsetof(carc_game, seg));
     } else {
-        board_clear_grid(dst);
+        board_copy_columns(dst, src); /* first: it reads dst's bounds */
         memcpy(dst, src, GRID_AT);
         memcpy((char *)dst + GRID_END, (const char *)src + GRID_END,
                offsetof(carc_game, seg) - GRID_END);
-        board_copy_grid(dst, src);
     }
     memcpy(dst->seg, src->seg, src->nseg * sizeof src->seg[0]);
     source_copy(dst, src);
