@@ -17,34 +17,28 @@ static void clear_grid(carc_game *g)
         g->grid[board_cell(g->frontier[f].x, g->frontier[f].y)] = 0;
 }
 
-/* Columns min_x - 1 .. max_x + 1 of the torus hold every cell a game
- * uses (its tiles and the frontier beside them): where the first starts
- * and how many there are, GRID when they wrap onto each other. */
-static int used_columns(const carc_game *g, int *first)
+/* Zeroes columns x .. last (board coordinates) of `g`'s grid. */
+static void clear_columns(carc_game *g, int x, int last)
 {
-    int n = g->max_x - g->min_x + 3;
-    *first = carc_torus_col[(uint8_t)(g->min_x - 1)] / GRID;
-    return n < GRID ? n : GRID;
+    for (; x <= last; x++)
+        memset(&g->grid[carc_torus_col[(uint8_t)x]], 0, sizeof g->grid[0] * GRID);
 }
 
 void board_copy_columns(carc_game *dst, const carc_game *src)
 {
-    int from, old_from;
-    int n = used_columns(src, &from), old_n = used_columns(dst, &old_from);
-    if (n == GRID) {
+    int lo = src->min_x - 1, hi = src->max_x + 1, n = hi - lo + 1;
+    if (n >= GRID) {
         memcpy(dst->grid, src->grid, sizeof dst->grid);
         return;
     }
-    /* dst's columns that src's band leaves out go back to 0. */
-    for (int i = 0; i < old_n; i++) {
-        int col = (old_from + i) % GRID;
-        if ((col - from + GRID) % GRID >= n)
-            memset(&dst->grid[col * GRID], 0, sizeof dst->grid[0] * GRID);
-    }
-    int head = n < GRID - from ? n : GRID - from;
-    memcpy(&dst->grid[from * GRID], &src->grid[from * GRID],
-           sizeof dst->grid[0] * GRID * (size_t)head);
-    memcpy(dst->grid, src->grid, sizeof dst->grid[0] * GRID * (size_t)(n - head));
+    /* First dst's used columns beyond src's go back to 0. */
+    int old_lo = dst->min_x - 1, old_hi = dst->max_x + 1;
+    clear_columns(dst, old_lo, old_hi < lo - 1 ? old_hi : lo - 1);
+    clear_columns(dst, old_lo > hi + 1 ? old_lo : hi + 1, old_hi);
+    int from = carc_torus_col[(uint8_t)lo] / GRID, head = n < GRID - from ? n : GRID - from;
+    size_t column = sizeof dst->grid[0] * GRID;
+    memcpy(&dst->grid[from * GRID], &src->grid[from * GRID], column * (size_t)head);
+    memcpy(dst->grid, src->grid, column * (size_t)(n - head)); /* wrapped round */
 }
 
 void board_clear(carc_game *g, int fresh)

@@ -112,9 +112,10 @@ static void copy_game(carc_game *dst, const carc_game *src, int fresh)
         memcpy(dst, src, offsetof(carc_game, seg));
     } else {
         board_copy_columns(dst, src); /* first: it reads dst's bounds */
-        memcpy(dst, src, GRID_AT);
-        memcpy((char *)dst + GRID_END, (const char *)src + GRID_END,
-               offsetof(carc_game, seg) - GRID_END);
+        memcpy(dst, src, offsetof(carc_game, history));
+        memcpy(dst->history, src->history, sizeof src->history[0] * src->nmoves);
+        memcpy(dst->tiles, src->tiles, sizeof src->tiles[0] * src->ntiles);
+        memcpy(dst->frontier, src->frontier, sizeof src->frontier[0] * src->nfrontier);
     }
     memcpy(dst->seg, src->seg, src->nseg * sizeof src->seg[0]);
     source_copy(dst, src);

@@ -10,6 +10,16 @@
  * expected final score of every player; the exact scores once the game is
  * over), with each open square judged by the tiles still to come. */
 void ai_evaluate_full(const carc_game *g, double out[CARC_MAX_PLAYERS]);
+/* The full evaluation of the positions one placement away from one
+ * position, as a search orders the placements of a tile: after
+ * ai_evaluate_full_children(parent), ai_evaluate_full_child(g, out) gives
+ * what ai_evaluate_full(g, out) would, to the last bit, for a `g` that is
+ * the parent with one tile placed and no figure (and what follows in the
+ * turn: a completed feature scored, the next tile drawn). It keeps, on this
+ * thread, the walks of the features each placement leaves untouched for
+ * the next ones, till the next ai_evaluate_full_children. */
+void ai_evaluate_full_children(const carc_game *g);
+void ai_evaluate_full_child(const carc_game *g, double out[CARC_MAX_PLAYERS]);
 /* The terms of the full evaluation, for fitting its weights (tools/
  * fit_eval.c): each player's value is the sum over the terms of
  * ai_terms[k].weight * terms[k]. The worth of the occupied features its

@@ -91,6 +91,42 @@ typedef struct fit_cache {
 
 static _Thread_local fit_cache fit_cached;
 
+/* The walks of features, kept between the evaluations of one position's
+ * children (ai_evaluate_full_children): a search values every placement of
+ * a tile, each on a copy of the same position, and a placement joins only
+ * the features next to its tile. A feature it does not touch keeps its
+ * root, its segments and the squares it is open into (their signatures may
+ * change, so their fill chances are worked out each time), so its walk in
+ * one child holds in every child that does not touch it either. Entries
+ * are made at a feature's first walk in a child that leaves it untouched.
+ * A road or city keeps its distinct tiles, pennants, marks, whether it is
+ * open into the table's edge and its open squares; a farm the city
+ * segments it borders and the squares it faces; squares as grid cells,
+ * since a square's index on the frontier moves as squares come and go. */
+typedef struct walk_entry {
+    uint16_t tiles, pennants, marks, dead;
+    uint16_t first, n;          /* its cells: cell[first .. first + n) */
+    uint16_t first_city, ncity; /* a farm's bordering city segments */
+} walk_entry;
+
+enum {
+    MEMO_CELLS = 4 * MAX_SEGMENTS, /* four squares at most a segment */
+    MEMO_CITIES = 4 * MAX_SEGMENTS,
+};
+
+typedef struct walk_memo {
+    uint32_t stamp; /* one per parent position; 0: none */
+    int tiles;      /* the parent's tiles: a child has one more */
+    int nentries, ncells, ncities;
+    uint32_t root_stamp[MAX_SEGMENTS]; /* the stamp of the entry of a root */
+    uint16_t entry_of[MAX_SEGMENTS];
+    walk_entry entry[MAX_SEGMENTS];
+    uint16_t cell[MEMO_CELLS];
+    seg_id city[MEMO_CITIES];
+} walk_memo;
+
+static _Thread_local walk_memo walks;
+
 /* What one evaluation works out once and shares between features. */
 typedef struct eval_ctx {
     const carc_game *g;
@@ -99,7 +135,10 @@ typedef struct eval_ctx {
     int incomplete;    /* whether incomplete features score at the end */
     fit_cache *fit;    /* this thread's, for the counts to come of g */
     double per_square; /* completion chance of one open square, by left */
-    int ncities;       /* open cities whose chance is known */
+    walk_memo *memo;   /* a child's evaluation (see walk_memo), or NULL */
+    int ntouched;      /* the roots of the child's new tile */
+    seg_id touched[CARC_MAX_SEGMENTS_PER_TILE];
+    int ncities; /* open cities whose chance is known */
     seg_id city_root[MAX_KNOWN_CITIES];
     double city_chance[MAX_KNOWN_CITIES];
 } eval_ctx;
@@ -177,6 +216,49 @@ static double square_fill(eval_ctx *c, int f)
     return fill_chance[fitting_copies(c, c->g->frontier[f].sig)];
 }
 
+/* The kept walk of the feature rooted at `root`, when a child is being
+ * valued and its tile does not touch the feature (then `*untouched` is 1);
+ * NULL when there is none (yet). */
+static const walk_entry *kept_walk(const eval_ctx *c, int root, int *untouched)
+{
+    const walk_memo *m = c->memo;
+    *untouched = 0;
+    if (!m)
+        return NULL;
+    for (int i = 0; i < c->ntouched; i++)
+        if (c->touched[i] == root)
+            return NULL;
+    *untouched = 1;
+    return m->root_stamp[root] == m->stamp ? &m->entry[m->entry_of[root]] : NULL;
+}
+
+/* A new entry for the untouched feature rooted at `root`, whose `cells`
+ * cells and `cities` city segments were written at the ends of the memo's
+ * pools; NULL when the memo is full. */
+static walk_entry *keep_walk(eval_ctx *c, int root, int cells, int cities)
+{
+    walk_memo *m = c->memo;
+    if (m->nentries == MAX_SEGMENTS || m->ncells + cells > MEMO_CELLS ||
+        m->ncities + cities > MEMO_CITIES)
+        return NULL;
+    walk_entry *e = &m->entry[m->nentries];
+    m->entry_of[root] = (uint16_t)m->nentries++;
+    m->root_stamp[root] = m->stamp;
+    e->first = (uint16_t)m->ncells;
+    e->n = (uint16_t)cells;
+    e->first_city = (uint16_t)m->ncities;
+    e->ncity = (uint16_t)cities;
+    m->ncells += cells;
+    m->ncities += cities;
+    return e;
+}
+
+/* The frontier square in grid cell `cell`. */
+static int square_in(const carc_game *g, unsigned cell)
+{
+    return g->grid[cell] - FRONTIER_BASE;
+}
+
 static void add_square(open_squares *o, int f)
 {
     for (int i = 0; i < o->n; i++)
@@ -233,6 +315,17 @@ static int faces_table_edge(const carc_game *g, const seg_node *m)
 static int walk_feature(eval_ctx *c, int root, int *pennants, unsigned *marks, open_squares *o)
 {
     const carc_game *g = c->g;
+    int untouched;
+    const walk_entry *kept = kept_walk(c, root, &untouched);
+    if (kept) {
+        o->n = kept->n;
+        o->dead = kept->dead;
+        for (int i = 0; i < kept->n; i++)
+            o->square[i] = (frontier_id)square_in(g, c->memo->cell[kept->first + i]);
+        *pennants = kept->pennants;
+        *marks = kept->marks;
+        return kept->tiles;
+    }
     uint64_t seen[2] = {0, 0};
     int tiles = 0, flags = 0;
     unsigned marked = 0;
@@ -264,6 +357,19 @@ static int walk_feature(eval_ctx *c, int root, int *pennants, unsigned *marks, o
     } while (s != root);
     *pennants = flags;
     *marks = marked;
+    if (untouched) {
+        walk_memo *memo = c->memo;
+        for (int i = 0; i < o->n && memo->ncells + i < MEMO_CELLS; i++)
+            memo->cell[memo->ncells + i] =
+                (uint16_t)board_cell(g->frontier[o->square[i]].x, g->frontier[o->square[i]].y);
+        walk_entry *e = keep_walk(c, root, o->n, 0);
+        if (e) {
+            e->tiles = (uint16_t)tiles;
+            e->pennants = (uint16_t)flags;
+            e->marks = (uint16_t)marked;
+            e->dead = (uint16_t)o->dead;
+        }
+    }
     return tiles;
 }
 
@@ -384,18 +490,42 @@ static double farm_worth_and_faces(eval_ctx *c, int root, uint64_t faced[MAX_FRO
     const carc_game *g = c->g;
     seg_id cities[MAX_SEGMENTS];
     int ncities = 0;
-    int s = root;
-    do {
-        const seg_node *m = &g->seg[s];
-        const board_tile *t = &g->tiles[m->tile];
-        for (unsigned borders = seg_borders(m); borders; borders &= borders - 1)
-            list_add_city(cities, &ncities, feature_root(g, t->seg_base + __builtin_ctz(borders)));
-        int f[4];
-        int n = squares_beyond(c, m, 7u, f);
-        for (int i = 0; i < n; i++)
-            faced[f[i]] |= bit;
-        s = m->next;
-    } while (s != root);
+    int untouched;
+    const walk_entry *kept = kept_walk(c, root, &untouched);
+    if (kept) {
+        const walk_memo *memo = c->memo;
+        for (int i = 0; i < kept->ncity; i++)
+            list_add_city(cities, &ncities, feature_root(g, memo->city[kept->first_city + i]));
+        for (int i = 0; i < kept->n; i++)
+            faced[square_in(g, memo->cell[kept->first + i])] |= bit;
+    } else {
+        /* An untouched farm's walk is written at the ends of the memo's
+         * pools as it goes, and kept if it fits. */
+        walk_memo *memo = untouched ? c->memo : NULL;
+        int ncell = 0, ncity = 0, fits = memo != NULL;
+        int s = root;
+        do {
+            const seg_node *m = &g->seg[s];
+            const board_tile *t = &g->tiles[m->tile];
+            for (unsigned borders = seg_borders(m); borders; borders &= borders - 1) {
+                int city = t->seg_base + __builtin_ctz(borders);
+                list_add_city(cities, &ncities, feature_root(g, city));
+                if (fits && (fits = memo->ncities + ncity < MEMO_CITIES))
+                    memo->city[memo->ncities + ncity++] = (seg_id)city;
+            }
+            int f[4];
+            int n = squares_beyond(c, m, 7u, f);
+            for (int i = 0; i < n; i++) {
+                faced[f[i]] |= bit;
+                if (fits && (fits = memo->ncells + ncell < MEMO_CELLS))
+                    memo->cell[memo->ncells + ncell++] =
+                        (uint16_t)board_cell(g->frontier[f[i]].x, g->frontier[f[i]].y);
+            }
+            s = m->next;
+        } while (s != root);
+        if (fits)
+            keep_walk(c, root, ncell, ncity);
+    }
     double per_city = feature_worth(g, CARC_FIELD, 1, 0, 0, 1);
     double worth = 0.0;
     for (int i = 0; i < ncities; i++) {
@@ -419,6 +549,8 @@ static void ctx_init(eval_ctx *c, const carc_game *g)
     c->incomplete = caps_incomplete_scores(g);
     c->pile = carc_game_tile_total(g) - 1;
     c->per_square = city_base + city_room * fmin(1.0, c->left / 20.0);
+    c->memo = NULL;
+    c->ntouched = 0;
     c->ncities = 0;
     fit_cache *f = c->fit = &fit_cached;
     if (f->valid && memcmp(f->counts, counts, sizeof counts) == 0)
@@ -566,9 +698,21 @@ static void value_features(eval_ctx *c, occupied *occ, double out[CARC_MAX_PLAYE
     }
 }
 
-/* ai_evaluate_full, and its terms when `terms` is not NULL. */
+/* Sets `c` to value a child of the memo's position (see walk_memo): the
+ * roots its new tile's segments belong to. */
+static void ctx_child(eval_ctx *c, walk_memo *memo)
+{
+    const carc_game *g = c->g;
+    c->memo = memo;
+    c->ntouched = 0;
+    for (int s = g->tiles[g->ntiles - 1].seg_base; s < g->nseg; s++)
+        c->touched[c->ntouched++] = (seg_id)feature_root(g, s);
+}
+
+/* ai_evaluate_full, and its terms when `terms` is not NULL; `memo` when
+ * `g` is a child of the memo's position. */
 static void full_evaluation(const carc_game *g, double out[CARC_MAX_PLAYERS],
-                            double (*terms)[AI_TERMS])
+                            double (*terms)[AI_TERMS], walk_memo *memo)
 {
     int players = g->nplayers;
     for (int p = 0; p < players; p++)
@@ -580,6 +724,8 @@ static void full_evaluation(const carc_game *g, double out[CARC_MAX_PLAYERS],
         return;
     eval_ctx c;
     ctx_init(&c, g);
+    if (memo)
+        ctx_child(&c, memo);
     for (int p = 0; p < players; p++) {
         out[p] += ai_follower_worth(c.left, g->supply[p]);
         if (terms)
@@ -604,14 +750,32 @@ static void full_evaluation(const carc_game *g, double out[CARC_MAX_PLAYERS],
 
 void ai_evaluate_full(const carc_game *g, double out[CARC_MAX_PLAYERS])
 {
-    full_evaluation(g, out, NULL);
+    full_evaluation(g, out, NULL, NULL);
+}
+
+void ai_evaluate_full_children(const carc_game *g)
+{
+    walk_memo *m = &walks;
+    if (++m->stamp == 0) { /* after 2^32 positions: no stamp is old enough */
+        memset(m->root_stamp, 0, sizeof m->root_stamp);
+        m->stamp = 1;
+    }
+    m->tiles = g->ntiles;
+    m->nentries = m->ncells = m->ncities = 0;
+}
+
+void ai_evaluate_full_child(const carc_game *g, double out[CARC_MAX_PLAYERS])
+{
+    walk_memo *m = &walks;
+    int child = m->stamp && g->ntiles == m->tiles + 1;
+    full_evaluation(g, out, NULL, child ? m : NULL);
 }
 
 void ai_evaluate_full_terms(const carc_game *g, double out[CARC_MAX_PLAYERS],
                             double terms[CARC_MAX_PLAYERS][AI_TERMS])
 {
     memset(terms, 0, sizeof(double) * AI_TERMS * CARC_MAX_PLAYERS);
-    full_evaluation(g, out, terms);
+    full_evaluation(g, out, terms, NULL);
 }
 
 size_t ai_state_bytes(const carc_game *g)

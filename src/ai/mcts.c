@@ -415,11 +415,19 @@ static void order_placements(search *s, const carc_game *g, carc_placement *plac
         places[i] = places[j];
         places[j] = tmp;
     }
+    /* The full evaluation values the placements as children of g, which
+     * gives the same numbers sooner. */
+    int children = s->root->evaluate == ai_evaluate_full && !net_values(s->root, g);
+    if (children)
+        ai_evaluate_full_children(g);
     for (int i = 0; i < np; i++) {
         carc_move m = {CARC_MOVE_PLACE, places[i], CARC_NO_SPOT, CARC_FIGURE_FOLLOWER};
         carc_game_copy(s->scratch, g);
         carc_game_play(s->scratch, m, NULL, 0, NULL);
-        evaluate_blended(s->root, s->scratch, scores[i]);
+        if (children && !carc_game_over(s->scratch))
+            ai_evaluate_full_child(s->scratch, scores[i]);
+        else
+            evaluate_blended(s->root, s->scratch, scores[i]);
         value[i] = utility(s->root, scores[i], me);
     }
     for (int i = 0; i < np; i++) {
