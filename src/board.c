@@ -37,7 +37,8 @@ void board_copy_columns(carc_game *dst, const carc_game *src)
     clear_columns(dst, old_lo > hi + 1 ? old_lo : hi + 1, old_hi);
     int from = carc_torus_col[(uint8_t)lo] / GRID, head = n < GRID - from ? n : GRID - from;
     size_t column = sizeof dst->grid[0] * GRID;
-    memcpy(&dst->grid[from * GRID], &src->grid[from * GRID], column * (size_t)head);
+    size_t at = (size_t)from * GRID;
+    memcpy(&dst->grid[at], &src->grid[at], column * (size_t)head);
     memcpy(dst->grid, src->grid, column * (size_t)(n - head)); /* wrapped round */
 }
 
