@@ -92,20 +92,27 @@ carc_game *carc_game_new(int players, const carc_rules *rules, uint64_t seed)
     return g;
 }
 
-/* Where the grid lies in a game: before the segments. */
-enum {
-    GRID_AT = offsetof(carc_game, grid),
-    GRID_END = offsetof(carc_game, grid) + sizeof(((carc_game *)0)->grid),
-};
-static_assert(GRID_END <= offsetof(carc_game, seg), "the grid lies before the segments");
+/* A copy moves the fields before `history` whole, then the used part of
+ * each array from `history` to `seg`: nothing else may lie among them.
+ * FIELD_END(a, T) is where a field of type T would start after field a. */
+#define FIELD_END(a, T)                                                                            \
+    ((offsetof(carc_game, a) + sizeof(((carc_game *)0)->a) + _Alignof(T) - 1) / _Alignof(T) *      \
+     _Alignof(T))
+static_assert(offsetof(carc_game, grid) == FIELD_END(history, cell_id) &&
+                  offsetof(carc_game, tiles) == FIELD_END(grid, board_tile) &&
+                  offsetof(carc_game, frontier) == FIELD_END(tiles, frontier_square) &&
+                  offsetof(carc_game, seg) == FIELD_END(frontier, seg_node),
+              "history, grid, tiles, frontier and seg follow each other");
 
 /* Copies `src` into `dst`, a game of the same layout, or garbage when
- * `fresh`. The segments beyond the used ones are never read. The grid
- * (74 x 74 bytes in the base layout, 130 x 130 cells of two bytes in the
- * wide one: half and two thirds of a game) is used only in the board's
- * columns and one either side, so only those are copied and `dst`'s other
- * used columns zeroed (board_copy_columns): a search copies a game for
- * every placement it values. */
+ * `fresh`. Of the arrays of the board and the history only the used part
+ * is copied: the segments, tiles, frontier squares and history entries
+ * beyond their counts are never read, and the grid (74 x 74 bytes in the
+ * base layout, 130 x 130 cells of two bytes in the wide one: half and two
+ * thirds of a game) is used only in the board's columns and one either
+ * side, so only those are copied and `dst`'s other used columns zeroed
+ * (board_copy_columns). A search copies a game for every placement it
+ * values. */
 static void copy_game(carc_game *dst, const carc_game *src, int fresh)
 {
     if (fresh) {
