@@ -10,14 +10,15 @@
  * expected final score of every player; the exact scores once the game is
  * over), with each open square judged by the tiles still to come. */
 void ai_evaluate_full(const carc_game *g, double out[CARC_MAX_PLAYERS]);
-/* The full evaluation of the positions one placement away from one
- * position, as a search orders the placements of a tile: after
- * ai_evaluate_full_children(parent), ai_evaluate_full_child(g, out) gives
- * what ai_evaluate_full(g, out) would, to the last bit, for a `g` that is
- * the parent with one tile placed and no figure (and what follows in the
- * turn: a completed feature scored, the next tile drawn). It keeps, on this
- * thread, the walks of the features each placement leaves untouched for
- * the next ones, till the next ai_evaluate_full_children. */
+/* The full evaluation of the positions one move away from one position,
+ * as a search orders the placements of a tile or greedy values its moves:
+ * after ai_evaluate_full_children(parent), ai_evaluate_full_child(g, out)
+ * gives what ai_evaluate_full(g, out) would, to the last bit, for a `g`
+ * that is the parent after one move (a tile placed, with or without a
+ * figure on it, and what follows in the turn: a completed feature scored,
+ * the next tile drawn; a discard is valued afresh). It keeps, on this
+ * thread, the walks of the features each move leaves untouched for the
+ * next ones, till the next ai_evaluate_full_children. */
 void ai_evaluate_full_children(const carc_game *g);
 void ai_evaluate_full_child(const carc_game *g, double out[CARC_MAX_PLAYERS]);
 /* The terms of the full evaluation, for fitting its weights (tools/
@@ -55,6 +56,9 @@ extern const ai_term ai_terms[AI_TERMS];
 /* ai_evaluate_full into `out`, and its terms into `terms`. */
 void ai_evaluate_full_terms(const carc_game *g, double out[CARC_MAX_PLAYERS],
                             double terms[CARC_MAX_PLAYERS][AI_TERMS]);
+/* ai_evaluate_full_child with its terms, as ai_evaluate_full_terms. */
+void ai_evaluate_full_child_terms(const carc_game *g, double out[CARC_MAX_PLAYERS],
+                                  double terms[CARC_MAX_PLAYERS][AI_TERMS]);
 /* Both evaluations value the followers in supply alike (eval.c): one
  * follower with `left` tiles to come, and `supply` of them (the first
  * three in full, the others half). */

@@ -764,11 +764,23 @@ void ai_evaluate_full_children(const carc_game *g)
     m->nentries = m->ncells = m->ncities = 0;
 }
 
-void ai_evaluate_full_child(const carc_game *g, double out[CARC_MAX_PLAYERS])
+/* The memo when `g` may be a child of its position, else NULL. */
+static walk_memo *memo_for(const carc_game *g)
 {
     walk_memo *m = &walks;
-    int child = m->stamp && g->ntiles == m->tiles + 1;
-    full_evaluation(g, out, NULL, child ? m : NULL);
+    return m->stamp && g->ntiles == m->tiles + 1 ? m : NULL;
+}
+
+void ai_evaluate_full_child(const carc_game *g, double out[CARC_MAX_PLAYERS])
+{
+    full_evaluation(g, out, NULL, memo_for(g));
+}
+
+void ai_evaluate_full_child_terms(const carc_game *g, double out[CARC_MAX_PLAYERS],
+                                  double terms[CARC_MAX_PLAYERS][AI_TERMS])
+{
+    memset(terms, 0, sizeof(double) * AI_TERMS * CARC_MAX_PLAYERS);
+    full_evaluation(g, out, terms, memo_for(g));
 }
 
 void ai_evaluate_full_terms(const carc_game *g, double out[CARC_MAX_PLAYERS],

@@ -22,6 +22,10 @@ int ai_greedy_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int 
     int me = carc_game_current_player(g);
     int players = carc_game_players(g);
     ai_evaluation evaluate = ai_player_evaluation(p);
+    if (evaluate == ai_evaluate_full) { /* the moves are children of g: eval.h */
+        evaluate = ai_evaluate_full_child;
+        ai_evaluate_full_children(g);
+    }
     for (int i = 0; i < n; i++) {
         carc_game_copy(copy, g);
         double v[CARC_MAX_PLAYERS];

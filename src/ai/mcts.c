@@ -264,16 +264,26 @@ static void blend_net_value(const root_info *ri, const carc_game *g,
     v[other] -= shift;
 }
 
-/* The player's evaluation of `g`, blended with the network's value. */
-static void evaluate_blended(const root_info *ri, const carc_game *g, double v[CARC_MAX_PLAYERS])
+/* The player's evaluation of `g`, blended with the network's value;
+ * `child` when g is a child of the position last given to
+ * ai_evaluate_full_children (the same values, sooner). */
+static void evaluate_blended(const root_info *ri, const carc_game *g, int child,
+                             double v[CARC_MAX_PLAYERS])
 {
+    int full_eval = ri->evaluate == ai_evaluate_full;
     if (!net_values(ri, g)) {
-        ri->evaluate(g, v);
+        if (child && full_eval)
+            ai_evaluate_full_child(g, v);
+        else
+            ri->evaluate(g, v);
         return;
     }
     double full[CARC_MAX_PLAYERS], terms[CARC_MAX_PLAYERS][AI_TERMS];
-    ai_evaluate_full_terms(g, full, terms);
-    if (ri->evaluate == ai_evaluate_full)
+    if (child)
+        ai_evaluate_full_child_terms(g, full, terms);
+    else
+        ai_evaluate_full_terms(g, full, terms);
+    if (full_eval)
         memcpy(v, full, sizeof full);
     else
         ri->evaluate(g, v);
@@ -415,19 +425,12 @@ static void order_placements(search *s, const carc_game *g, carc_placement *plac
         places[i] = places[j];
         places[j] = tmp;
     }
-    /* The full evaluation values the placements as children of g, which
-     * gives the same numbers sooner. */
-    int children = s->root->evaluate == ai_evaluate_full && !net_values(s->root, g);
-    if (children)
-        ai_evaluate_full_children(g);
+    ai_evaluate_full_children(g);
     for (int i = 0; i < np; i++) {
         carc_move m = {CARC_MOVE_PLACE, places[i], CARC_NO_SPOT, CARC_FIGURE_FOLLOWER};
         carc_game_copy(s->scratch, g);
         carc_game_play(s->scratch, m, NULL, 0, NULL);
-        if (children && !carc_game_over(s->scratch))
-            ai_evaluate_full_child(s->scratch, scores[i]);
-        else
-            evaluate_blended(s->root, s->scratch, scores[i]);
+        evaluate_blended(s->root, s->scratch, 1, scores[i]);
         value[i] = utility(s->root, scores[i], me);
     }
     for (int i = 0; i < np; i++) {
@@ -676,7 +679,7 @@ static int value_leaf(search *s, carc_game *g, double scores[CARC_MAX_PLAYERS])
     if (!exact)
         while (!carc_game_over(g))
             carc_game_play_random(g, &s->rng, 0.3, NULL);
-    evaluate_blended(s->root, g, scores);
+    evaluate_blended(s->root, g, 0, scores);
     return exact;
 }
 
@@ -1026,7 +1029,7 @@ static void prepare_root(root_info *ri, const carc_game *g, carc_game *scratch, 
     ri->deep = opt->deep;
     ri->player = carc_game_current_player(g);
     ri->players = carc_game_players(g);
-    evaluate_blended(ri, g, ri->base); /* for `own`, and a discard's prior */
+    evaluate_blended(ri, g, 0, ri->base); /* for `own`, and a discard's prior */
     ri->nplaces = 0;
     double best[CARC_MAX_PLACEMENTS];
     int hand[CARC_MAX_HAND];
