@@ -9,11 +9,9 @@
 void board_clear(carc_game *g, int fresh);
 /* The grid holds a value only in the cells of the board's tiles and
  * frontier squares, 0 elsewhere: in the board's columns (min_x .. max_x)
- * and one either side. */
-/* Copies the grid's columns that `src` uses into `dst` (of the same
- * layout) and zeroes those only `dst` used: the board's columns and one
- * either side, each GRID cells in a row (the torus is stored column by
- * column). */
+ * and one either side, each GRID cells in a row (the torus is stored
+ * column by column). board_copy_columns copies those columns of `src`
+ * into `dst` (of the same layout) and zeroes those only `dst` used. */
 void board_copy_columns(carc_game *dst, const carc_game *src);
 /* The torus cell of (x, y), from two generated tables (tile_tables.c):
  * column offsets and rows of each coordinate -128..127. */

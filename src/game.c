@@ -103,6 +103,7 @@ static_assert(offsetof(carc_game, grid) == FIELD_END(history, cell_id) &&
                   offsetof(carc_game, frontier) == FIELD_END(tiles, frontier_square) &&
                   offsetof(carc_game, seg) == FIELD_END(frontier, seg_node),
               "history, grid, tiles, frontier and seg follow each other");
+#undef FIELD_END
 
 /* Copies `src` into `dst`, a game of the same layout, or garbage when
  * `fresh`. Of the arrays of the board and the history only the used part
