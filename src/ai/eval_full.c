@@ -253,10 +253,15 @@ static walk_entry *keep_walk(eval_ctx *c, int root, int cells, int cities)
     return e;
 }
 
-/* The frontier square in grid cell `cell`. */
+/* The frontier square in grid cell `cell`, and the cell of square `f`. */
 static int square_in(const carc_game *g, unsigned cell)
 {
     return g->grid[cell] - FRONTIER_BASE;
+}
+
+static uint16_t cell_of(const carc_game *g, int f)
+{
+    return (uint16_t)board_cell(g->frontier[f].x, g->frontier[f].y);
 }
 
 static void add_square(open_squares *o, int f)
@@ -360,8 +365,7 @@ static int walk_feature(eval_ctx *c, int root, int *pennants, unsigned *marks, o
     if (untouched) {
         walk_memo *memo = c->memo;
         for (int i = 0; i < o->n && memo->ncells + i < MEMO_CELLS; i++)
-            memo->cell[memo->ncells + i] =
-                (uint16_t)board_cell(g->frontier[o->square[i]].x, g->frontier[o->square[i]].y);
+            memo->cell[memo->ncells + i] = cell_of(g, o->square[i]);
         walk_entry *e = keep_walk(c, root, o->n, 0);
         if (e) {
             e->tiles = (uint16_t)tiles;
@@ -518,8 +522,7 @@ static double farm_worth_and_faces(eval_ctx *c, int root, uint64_t faced[MAX_FRO
             for (int i = 0; i < n; i++) {
                 faced[f[i]] |= bit;
                 if (fits && (fits = memo->ncells + ncell < MEMO_CELLS))
-                    memo->cell[memo->ncells + ncell++] =
-                        (uint16_t)board_cell(g->frontier[f[i]].x, g->frontier[f[i]].y);
+                    memo->cell[memo->ncells + ncell++] = cell_of(g, f[i]);
             }
             s = m->next;
         } while (s != root);
