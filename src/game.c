@@ -63,6 +63,7 @@ static carc_status start_game(carc_game *g, int players, const carc_rules *rules
     g->over = 0;
     g->ended_early = 0;
     g->nmoves = 0;
+    g->pile_pending = 0;
     memset(g->supply, CARC_FOLLOWERS, sizeof g->supply);
     figures_start(g);
     caps_start(g);
@@ -199,10 +200,12 @@ void carc_game_public_view(carc_game *dst, const carc_game *src, uint64_t seed)
     /* The slots of tiles already drawn may name a tile that a record
      * replaced (carc_game_choose_tile): a trace of the deal. */
     memset(dst->pile + dst->pile_len, 0, (size_t)(LAYOUT_TILES - dst->pile_len));
-    if (dst->over)
+    if (dst->over) {
+        pile_settle(dst); /* the order it keeps */
         dst->rng = carc_rng_seed(seed);
-    else
+    } else {
         carc_game_shuffle_hidden(dst, seed);
+    }
 }
 
 uint64_t carc_game_digest(const carc_game *g)

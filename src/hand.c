@@ -23,7 +23,7 @@ int hand_draw_one(carc_game *g, int p)
     hand_state *h = &g->hand;
     if (g->pile_len == 0 || h->size[p] >= CARC_MAX_HAND)
         return 0;
-    int kind = g->pile[--g->pile_len];
+    int kind = pile_pop(g);
     g->left[kind]--;
     river_pile_take(g);
     h->tiles[p][h->size[p]++] = (uint8_t)kind;
@@ -154,6 +154,7 @@ static int draw_from_counts(carc_game *g, int like)
     const int LAKE =
         (int)CARC_KIND_RL < (int)LAYOUT_KINDS ? (int)CARC_KIND_RL : 0; /* none in the base game */
     int river = river_is_kind(like), total = 0, lake_only = 1;
+    pile_settle(g); /* its steps draw from g->rng first */
     for (int k = 0; k < LAYOUT_KINDS; k++)
         if (river_is_kind(k) == river && g->left[k]) {
             total += g->left[k];
@@ -306,6 +307,7 @@ static int swap_with_later_draw(carc_game *g, int old, int kind)
 static int swap_draw(carc_game *g, int old, int kind)
 {
     int lo, hi;
+    pile_settle(g);
     draw_region(g, old, &lo, &hi);
     if (river_is_kind(old) && kind == CARC_KIND_RL && hi - lo > 1) {
         game_set_error(g, "the lake RL comes last of the river pile");
@@ -385,6 +387,7 @@ void carc_game_seat_view(carc_game *dst, const carc_game *src, int seat, uint64_
     if (carc_game_copy(dst, src) != CARC_OK)
         return; /* `dst` has the other layout */
     memset(dst->pile + dst->pile_len, 0, (size_t)(LAYOUT_TILES - dst->pile_len));
+    pile_settle(dst); /* an order kept when the game is over */
     dst->rng = carc_rng_seed(seed);
     if (!dst->over)
         pile_deal_hidden(dst, seat);

@@ -40,6 +40,12 @@ static void shuffle_range(carc_game *g, int lo, int hi)
     }
 }
 
+void pile_settle(carc_game *g)
+{
+    while (g->pile_pending > 0)
+        pile_shuffle_step(g);
+}
+
 /* Shuffles the pile; with the river, the main pile below and the river
  * pile above it each on its own, the lake kept lowest of the river. */
 static void shuffle(carc_game *g)
@@ -74,6 +80,7 @@ static void pile_from_counts(carc_game *g)
 
 void pile_deal(carc_game *g)
 {
+    g->pile_pending = 0;
     for (int k = 0; k < LAYOUT_KINDS; k++)
         g->left[k] = (uint8_t)pile_count(&g->rules, k);
     pile_from_counts(g);
@@ -102,6 +109,7 @@ int pile_may_return(const carc_game *g, int kind)
 
 void pile_return(carc_game *g, int kind)
 {
+    pile_settle(g);
     int main_len = g->pile_len - river_pile_left(g);
     int at = main_len > 0 ? (int)rng_below(&g->rng, (uint32_t)main_len) : 0;
     memmove(&g->pile[at + 1], &g->pile[at], (size_t)(g->pile_len - at));
@@ -217,6 +225,7 @@ carc_status carc_game_choose_tile(carc_game *g, int kind)
     }
     if (kind == g->drawn)
         return CARC_OK;
+    pile_settle(g);
     int lo = 0;
     if (river_is_kind(g->drawn)) {
         /* The draw comes from the river pile, the lake last of all. */
@@ -246,6 +255,7 @@ void carc_game_shuffle_pile(carc_game *g, uint64_t seed)
 {
     if (g->over)
         return;
+    pile_settle(g);                /* the order this seed shuffles again */
     if (hand_in_game(&g->rules)) { /* the hands keep their tiles */
         g->rng = carc_rng_seed(seed);
         shuffle(g);
@@ -260,10 +270,16 @@ void carc_game_shuffle_pile(carc_game *g, uint64_t seed)
 void pile_deal_hidden(carc_game *g, int seat)
 {
     /* Rebuilt from the counts first, so the result depends on what the
-     * seat knows and on the generator, never on the hidden order. */
+     * seat knows and on the generator, never on the hidden order: steps
+     * still owed to an earlier order are dropped with it. */
+    g->pile_pending = 0;
     hand_deal_hidden(g, seat);
     pile_from_counts(g);
-    shuffle(g);
+    int river = river_pile_left(g), main_len = g->pile_len - river;
+    if (river <= 1) /* shuffle() would take the main pile's steps alone */
+        g->pile_pending = (uint8_t)(main_len > 1 ? main_len : 0);
+    else
+        shuffle(g);
 }
 
 void carc_game_shuffle_hidden(carc_game *g, uint64_t seed)
@@ -278,10 +294,21 @@ void carc_game_shuffle_hidden(carc_game *g, uint64_t seed)
 
 int carc_game_deal(const carc_game *g, int *kinds, int cap, uint64_t *generator)
 {
+    /* The order and the generator as they are with the steps still owed
+     * taken (pile_settle), worked out on copies: `g` is not changed. */
+    uint8_t pile[LAYOUT_TILES];
+    carc_rng rng = g->rng;
+    memcpy(pile, g->pile, sizeof pile);
+    for (int i = g->pile_pending - 1; i > 0; i--) {
+        int j = (int)rng_below(&rng, (uint32_t)i + 1);
+        uint8_t t = pile[i];
+        pile[i] = pile[j];
+        pile[j] = t;
+    }
     if (generator)
-        *generator = g->rng.state;
+        *generator = rng.state;
     for (int i = 0; i < g->pile_len && i < cap; i++)
-        kinds[i] = g->pile[g->pile_len - 1 - i]; /* the pile is drawn from its end */
+        kinds[i] = pile[g->pile_len - 1 - i]; /* the pile is drawn from its end */
     return g->pile_len;
 }
 
@@ -295,6 +322,7 @@ static int same_place(int kind, int here)
 
 carc_status carc_game_set_deal(carc_game *g, const int *kinds, int n, uint64_t generator)
 {
+    pile_settle(g);
     if (n != g->pile_len) {
         game_set_error(g, "the pile holds %d tiles, not %d", g->pile_len, n);
         return CARC_EINVAL;

@@ -30,6 +30,36 @@ int pile_draw_start(carc_game *g);
  * generator: the hands hidden from it, then the pile's order. */
 void pile_deal_hidden(carc_game *g, int seat);
 
+/* A hidden deal (pile_deal_hidden) leaves its shuffle to the draws: a
+ * search deals the hidden tiles again at every iteration and draws a few.
+ * pile[pile_pending .. pile_len) lie in their shuffled order; the
+ * Fisher-Yates steps that shuffle_range() would take over pile[0 ..
+ * pile_pending), from the top down, are still owed and are taken one a
+ * draw, with the same numbers of g->rng in the same order, so every draw
+ * gives the tile the whole shuffle would have put there. Everything else
+ * that reads the pile's order or draws from g->rng first takes the steps
+ * still owed (pile_settle). */
+void pile_settle(carc_game *g);
+
+/* The shuffle step that puts the tile at pile[pile_pending - 1]. */
+static inline void pile_shuffle_step(carc_game *g)
+{
+    int i = g->pile_pending - 1;
+    int j = (int)rng_below(&g->rng, (uint32_t)i + 1);
+    uint8_t t = g->pile[i];
+    g->pile[i] = g->pile[j];
+    g->pile[j] = t;
+    g->pile_pending = (uint8_t)(i > 1 ? i : 0); /* pile[0] needs no step */
+}
+
+/* Takes the pile's top tile, which is there. */
+static inline int pile_pop(carc_game *g)
+{
+    if (g->pile_pending >= g->pile_len)
+        pile_shuffle_step(g);
+    return g->pile[--g->pile_len];
+}
+
 /* Draws the next tile into `g->drawn`, -1 when the pile is empty (inline:
  * a playout draws at every ply). */
 static inline void pile_draw(carc_game *g)
@@ -38,7 +68,7 @@ static inline void pile_draw(carc_game *g)
         g->drawn = -1;
         return;
     }
-    g->drawn = (int8_t)g->pile[--g->pile_len];
+    g->drawn = (int8_t)pile_pop(g);
     g->left[g->drawn]--;
     river_pile_take(g);
 }

@@ -66,6 +66,7 @@ void source_discard(carc_game *g)
 
 int source_swap_start(carc_game *g, int old, int kind)
 {
+    pile_settle(g);
     for (int i = 0; i < g->pile_len; i++)
         if (g->pile[i] == kind) {
             g->pile[i] = (uint8_t)old;

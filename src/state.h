@@ -249,8 +249,9 @@ struct carc_game {
     carc_rules rules;
     carc_rng rng;
     uint8_t nplayers, current, over, ended_early;
-    int8_t drawn;     /* kind drawn by the current player, or -1 */
-    uint8_t pile_len; /* tiles in pile[0 .. pile_len), drawn not included */
+    int8_t drawn;         /* kind drawn by the current player, or -1 */
+    uint8_t pile_len;     /* tiles in pile[0 .. pile_len), drawn not included */
+    uint8_t pile_pending; /* pile[0 .. pile_pending) not shuffled yet (pile.h) */
     uint8_t ntiles, ncloisters, nmoves;
     frontier_id nfrontier;
     uint16_t nseg; /* at most MAX_SEGMENTS - CARC_MAX_SEGMENTS_PER_TILE */

@@ -654,6 +654,64 @@ static void test_shuffle_hidden(void **state)
     carc_game_free(b);
 }
 
+/* A hidden deal's order is what carc_game_deal() reports, and the draws
+ * follow it tile by tile (the shuffle is taken as the draws reach it:
+ * pile.h), whatever else is asked of the game on the way: the report
+ * changes nothing, and a copy given the same order and generator by
+ * carc_game_set_deal() plays on alike (draws, choose_tile, a view). */
+static void test_hidden_deal_draws_its_order(void **state)
+{
+    (void)state;
+    static const uint32_t sets[] = {0, CARC_EXPANSION_RIVER | CARC_EXPANSION_INNS_CATHEDRALS |
+                                           CARC_EXPANSION_TRADERS_BUILDERS};
+    for (int i = 0; i < 24; i++) {
+        carc_rules rules = carc_rules_standard();
+        rules.expansions = sets[i % 2];
+        carc_game *a = carc_game_new(2 + i % 3, &rules, 900u + (uint64_t)i);
+        assert_non_null(a);
+        carc_rng r = carc_rng_seed((uint64_t)i);
+        for (int k = 0; k < (i % 4) * 9 && !carc_game_over(a); k++) /* river phase too */
+            assert_int_equal(carc_game_play_random(a, &r, 0.5, NULL), CARC_OK);
+        carc_game_shuffle_hidden(a, 4000u + (uint64_t)i);
+        int order[CARC_MAX_TILES], again[CARC_MAX_TILES];
+        uint64_t gen = 0, gen_again = 1;
+        int n = carc_game_deal(a, order, CARC_MAX_TILES, &gen);
+        assert_int_equal(carc_game_deal(a, again, CARC_MAX_TILES, &gen_again), n);
+        assert_memory_equal(order, again, sizeof order[0] * (size_t)n);
+        assert_int_equal(gen, gen_again);
+        carc_game *b = carc_game_clone(a);
+        assert_non_null(b);
+        assert_int_equal(carc_game_set_deal(b, order, n, gen), CARC_OK);
+        if (i % 3 == 0 && n > 3) {                               /* a record names the drawn tile */
+            carc_status st = carc_game_choose_tile(a, order[2]); /* refused in the river */
+            assert_int_equal(carc_game_choose_tile(b, order[2]), st);
+            n = carc_game_deal(a, order, CARC_MAX_TILES, &gen);
+        }
+        carc_rng ra = carc_rng_seed(77u + (uint64_t)i), rb = ra;
+        int next = 0; /* tiles taken from the pile */
+        while (!carc_game_over(a)) {
+            assert_int_equal(carc_game_drawn_tile(a), carc_game_drawn_tile(b));
+            int before = carc_game_tiles_left(a, NULL);
+            assert_int_equal(carc_game_play_random(a, &ra, 0.5, NULL), CARC_OK);
+            assert_int_equal(carc_game_play_random(b, &rb, 0.5, NULL), CARC_OK);
+            int taken = before - carc_game_tiles_left(a, NULL);
+            assert_in_range(taken, 0, 1);
+            next += taken;
+            if (taken && !carc_game_over(a)) /* the order's next tile */
+                assert_int_equal(carc_game_drawn_tile(a), order[next - 1]);
+        }
+        assert_int_equal(next, n);
+        uint64_t end_a = 0, end_b = 1;
+        int none[1];
+        carc_game_deal(a, none, 0, &end_a);
+        carc_game_deal(b, none, 0, &end_b);
+        assert_int_equal(end_a, end_b);
+        assert_same_games(a, b);
+        carc_game_free(a);
+        carc_game_free(b);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -669,6 +727,7 @@ int main(void)
         cmocka_unit_test(test_null_names),
         cmocka_unit_test(test_play_random_matches),
         cmocka_unit_test(test_shuffle_hidden),
+        cmocka_unit_test(test_hidden_deal_draws_its_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
