@@ -273,3 +273,19 @@ void carc_game_bounds(const carc_game *g, int *min_x, int *min_y, int *max_x, in
     if (max_y)
         *max_y = g->max_y;
 }
+
+void board_count_cloister(carc_game *g, int t, int filled)
+{
+    const board_tile *bt = &g->tiles[t];
+    int cs = carc_cloister_seg[bt->kind];
+    if (cs == 255)
+        return;
+    int neighbours = filled;
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++)
+            if ((dx || dy) && board_tile_at(g, bt->x + dx, bt->y + dy) >= 0)
+                neighbours++;
+    seg_node *node = &g->seg[bt->seg_base + cs];
+    node->root = (node->root & ~(root_word)ROOT_OPEN_FIELD) | (root_word)(8 - neighbours)
+                                                                  << ROOT_OPEN_SHIFT;
+}

@@ -60,5 +60,9 @@ void board_frontier_remove(carc_game *g, int index);
  * so otherwise the tile completed none). On a table (bounds.h) the squares
  * beyond its edge never join the frontier. */
 int board_place(carc_game *g, int kind, int x, int y, int rot, int f, int *closed);
+/* Gives the cloister of board tile `t`, when it has one, its open count:
+ * 8 less the tiles around it and the `filled` squares a capability counts
+ * as filled (caps_cloister_filled). */
+void board_count_cloister(carc_game *g, int t, int filled);
 
 #endif

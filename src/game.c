@@ -275,17 +275,8 @@ static void update_cloisters(carc_game *g, int t, event_sink *sink)
 {
     const board_tile *bt = &g->tiles[t];
     int cs = carc_cloister_seg[bt->kind];
-    if (cs != 255) {
-        int neighbours = 0;
-        for (int dy = -1; dy <= 1; dy++)
-            for (int dx = -1; dx <= 1; dx++)
-                if ((dx || dy) && board_tile_at(g, bt->x + dx, bt->y + dy) >= 0)
-                    neighbours++;
-        neighbours += caps_cloister_filled(g, bt->x, bt->y);
-        seg_node *node = &g->seg[bt->seg_base + cs];
-        node->root = (node->root & ~(root_word)ROOT_OPEN_FIELD) | (root_word)(8 - neighbours)
-                                                                      << ROOT_OPEN_SHIFT;
-    }
+    if (cs != 255)
+        board_count_cloister(g, t, caps_cloister_filled(g, bt->x, bt->y));
     /* The open cloisters next to the tile (the tile's own not among them):
      * one bit each, found without a branch on the board. */
     int n = g->ncloisters, x = bt->x, y = bt->y;

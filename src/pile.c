@@ -64,8 +64,9 @@ static void pile_from_counts(carc_game *g)
 {
     int n = 0;
     for (int k = 0; k < LAYOUT_KINDS; k++)
-        for (int c = 0; c < g->left[k] && !river_is_kind(k); c++)
-            g->pile[n++] = (uint8_t)k;
+        if (!river_is_kind(k))
+            for (int c = g->left[k]; c > 0; c--)
+                g->pile[n++] = (uint8_t)k;
     if (river_in_game(&g->rules)) {
         int main_len = n;
         if (river_lake_left(g))

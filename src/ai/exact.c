@@ -59,14 +59,17 @@
  * rules figures_add_up() and quiet_squares() name): a placement is played
  * once for all its figures, each figure adding what its free feature
  * scores at the end to its player (figure_worth); and a placement without
- * a figure on a cold square (square_cold: no follower on the features it
- * would join, no occupied cloister beside it, no city it could complete,
- * no farm it could bring a completed city to) changes no final score, so
- * it is not played at all: its scores are those of the position ended as
- * it is, computed once a node, or passed down from the ply above when that
- * ply's move was itself cold (such a move changes neither those scores nor
- * the figures). Three quarters of the last tile's placements in the
- * measured positions are cold. The unit test compares all of it with a
+ * a figure on a cold square (ai_square_cold, exact_layout.c: no follower
+ * on the features it would join, no occupied cloister beside it, no city
+ * it could complete, no farm it could bring a completed city to) changes
+ * no final score, so it is not played at all: its scores are those of the
+ * position ended as it is, computed once a node, or passed down from the
+ * ply above when that ply's move was itself cold (such a move changes
+ * neither those scores nor the figures). A figure on a cold square adds
+ * its feature's worth to those scores, asked of the tile placed alone
+ * (ai_place_only), not played with the final scoring that the last tile
+ * brings. Three quarters of the last tile's placements in the measured
+ * positions are cold. The unit test compares all of it with a
  * brute force, and the rules where it is off too. */
 #include <math.h>
 #include <stdio.h>
@@ -83,8 +86,6 @@ enum {
     PROBE_MOVES = 1,   /* moves an outcome's probe searches */
     ALL_MOVES = CARC_MAX_MOVES,
     KILLERS = 2, /* killer moves kept a ply */
-    FACTS = 48,  /* features square_cold() keeps a node */
-    FIGS = 64,   /* figures on the board square_cold() follows */
 };
 
 /* Kinds of a table entry's value. */
@@ -96,16 +97,6 @@ typedef struct tt_entry {
     carc_move best;
     uint8_t flag;
 } tt_entry;
-
-/* A feature of the last ply's position, as square_cold() needs it. */
-typedef struct cold_feature {
-    int id, open_edges, value;
-} cold_feature;
-
-/* A figure on the board: its tile, segment and square. */
-typedef struct board_figure {
-    int tile, segment, x, y, cloister;
-} board_figure;
 
 /* Everything one solve owns. Ply d holds a decision node pos[d] and, while
  * one of its moves is searched, the position after it in after[d]. */
@@ -121,16 +112,11 @@ typedef struct solver {
     carc_move *moves[MAX_PLIES + 1];
     carc_move base[MAX_PLIES + 1]; /* the placement after[d] holds when base_ok[d] */
     int base_ok[MAX_PLIES + 1];
+    int base_only[MAX_PLIES + 1];                    /* ... placed alone (place_only), not played */
     int end_scores[MAX_PLIES + 1][CARC_MAX_PLAYERS]; /* the final scores of pos[d] as it is, */
     int end_ok[MAX_PLIES + 1];                       /* when end_ok[d] */
     int inherit[MAX_PLIES + 1][CARC_MAX_PLAYERS];    /* end_scores[d] from the ply above, */
     int inherit_ok[MAX_PLIES + 1];                   /* when inherit_ok[d] */
-    cold_feature facts[MAX_PLIES + 1][FACTS];        /* square_cold()'s features of pos[d] */
-    board_figure figs[MAX_PLIES + 1][FIGS];          /* the figures of pos[d] */
-    int nfigs[MAX_PLIES + 1];                        /* -1: not known yet */
-    int occupied[MAX_PLIES + 1][FIGS];               /* their features, when occupied_ok[d] */
-    int occupied_ok[MAX_PLIES + 1];
-    int nfacts[MAX_PLIES + 1];
     int cold_x[MAX_PLIES + 1], cold_y[MAX_PLIES + 1], cold[MAX_PLIES + 1], cold_ok[MAX_PLIES + 1];
     carc_move killer[MAX_PLIES + 1][KILLERS];
     int killer_ok[MAX_PLIES + 1][KILLERS];
@@ -210,7 +196,7 @@ static int same_placement(carc_move a, carc_move b)
  * already holds that (s->base_ok[d]: the placement of s->base[d]). */
 static void play_placement(solver *s, int d, carc_move m)
 {
-    if (s->base_ok[d] && same_placement(s->base[d], m))
+    if (s->base_ok[d] && !s->base_only[d] && same_placement(s->base[d], m))
         return;
     m.segment = CARC_NO_SPOT;
     m.figure = 0;
@@ -218,10 +204,26 @@ static void play_placement(solver *s, int d, carc_move m)
     carc_game_play(s->after[d], m, NULL, 0, NULL);
     s->base[d] = m;
     s->base_ok[d] = 1;
+    s->base_only[d] = 0;
+}
+
+/* after[d] = pos[d] with m's tile placed alone (ai_place_only: no turn,
+ * no scoring), unless after[d] already holds that; fit for figure_worth()
+ * only. */
+static void place_only(solver *s, int d, carc_move m)
+{
+    if (s->base_ok[d] && s->base_only[d] && same_placement(s->base[d], m))
+        return;
+    carc_game_copy(s->after[d], s->pos[d]);
+    ai_place_only(s->after[d], m.place);
+    s->base[d] = m;
+    s->base_ok[d] = 1;
+    s->base_only[d] = 1;
 }
 
 /* What the figure of move m would be worth to its player at the end of
- * after[d], the position after m's placement without it: the final worth
+ * after[d], the position after m's placement without it (played, or
+ * placed alone by place_only: the same features): the final worth
  * of the feature its segment joins (free, or the move would not be
  * legal); 0 without a figure. */
 static int figure_worth(const solver *s, int d, carc_move m)
@@ -332,7 +334,7 @@ static int figures_add_up(const carc_game *g)
 }
 
 /* Whether a last tile placed without a figure on a square where
- * square_cold() holds leaves every final score as it would be with the
+ * ai_square_cold() holds leaves every final score as it would be with the
  * tile never placed (carc_game_finish): figures_add_up(), and no house rule
  * that lets the table's edge close features or a last tile give another
  * turn (neither is searched by the unit test). */
@@ -343,155 +345,19 @@ static int quiet_squares(const carc_game *g)
     return figures_add_up(g) && !(r.flags & unsure);
 }
 
-/* What square_cold() asks of feature `id` of pos[d] (its open edges, its
- * worth), from the ply's cache (carc_game_feature_info walks the feature:
- * a farm can be most of the board); NULL when unknown. */
-static const cold_feature *feature_facts(solver *s, int d, int id)
-{
-    cold_feature *c = s->facts[d];
-    for (int i = 0; i < s->nfacts[d]; i++)
-        if (c[i].id == id)
-            return &c[i];
-    carc_feature f;
-    if (s->nfacts[d] == FACTS || carc_game_feature_info(s->pos[d], id, &f) != CARC_OK)
-        return NULL;
-    cold_feature *n = &c[s->nfacts[d]++];
-    n->id = id;
-    n->open_edges = f.open_edges;
-    n->value = f.value;
-    return n;
-}
-
-/* The figures on the board of pos[d] and the features they stand in
- * (s->occupied[d]); 0 when there are too many to follow. The figures come
- * from the ply above when it reached pos[d] by a cold move (which neither
- * deploys nor returns any), else from the board. */
-static int node_figures(solver *s, int d)
-{
-    const carc_game *g = s->pos[d];
-    if (s->nfigs[d] < 0) {
-        int n = 0;
-        for (int t = 0; t < carc_game_tile_count(g); t++) {
-            carc_tile_on_board tb;
-            carc_game_tile_info(g, t, &tb);
-            if (tb.follower_segment == CARC_NO_SPOT)
-                continue;
-            if (n == FIGS)
-                return 0;
-            int kind = carc_tile(tb.kind)->segments[tb.follower_segment].kind;
-            s->figs[d][n++] =
-                (board_figure){t, tb.follower_segment, tb.x, tb.y, kind == CARC_CLOISTER};
-        }
-        s->nfigs[d] = n;
-    }
-    if (!s->occupied_ok[d]) {
-        for (int i = 0; i < s->nfigs[d]; i++)
-            s->occupied[d][i] = carc_game_feature(g, s->figs[d][i].tile, s->figs[d][i].segment);
-        s->occupied_ok[d] = 1;
-    }
-    return 1;
-}
-
-static int occupied(const solver *s, int d, int id)
-{
-    for (int i = 0; i < s->nfigs[d]; i++)
-        if (s->occupied[d][i] == id)
-            return 1;
-    return 0;
-}
-
-/* Whether every placement of the last tile at (x, y) without a figure
- * leaves each final score as it is, in a game where quiet_squares() holds:
- * the tile joins only features on the four neighbours' facing edges, so
- * when none of those holds a follower (farms included), no cloister with a
- * follower stands among the eight neighbours, and no city there can be
- * completed by it (each keeps an open edge beyond the ones facing this
- * square; a city of the tile that joins none has an open edge of its own),
- * then no feature with a follower changes and no farm gains a completed
- * city. Conservative: any doubt answers 0. */
-static int square_cold(solver *s, int d, int x, int y)
-{
-    const carc_game *g = s->pos[d];
-    static const int dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
-    int cities[4], facing[4], ncities = 0, farmer_farm = -1, free_farms[12], nfree = 0;
-    if (!node_figures(s, d))
-        return 0;
-    for (int i = 0; i < s->nfigs[d]; i++) {
-        const board_figure *f = &s->figs[d][i];
-        if (f->cloister && abs(f->x - x) <= 1 && abs(f->y - y) <= 1)
-            return 0;
-    }
-    for (int e = 0; e < 4; e++) {
-        int t = carc_game_tile_at(g, x + dx[e], y + dy[e]);
-        carc_tile_on_board tb;
-        if (t < 0 || carc_game_tile_info(g, t, &tb) != CARC_OK)
-            continue;
-        int back = (e + 2) % 4, edge_city = -1;
-        for (int port = 3 * back; port < 3 * back + 3; port++) {
-            int seg = carc_tile_segment_at(tb.kind, tb.rot, port);
-            int id = seg < 0 ? -1 : carc_game_feature(g, t, seg);
-            if (id < 0)
-                return 0;
-            int kind = carc_tile(tb.kind)->segments[seg].kind, taken = occupied(s, d, id);
-            if (kind == CARC_FIELD) {
-                if (taken && farmer_farm >= 0 && farmer_farm != id)
-                    return 0; /* two farms with farmers may merge */
-                if (taken)
-                    farmer_farm = id;
-                else
-                    free_farms[nfree++] = id;
-                continue;
-            }
-            if (taken)
-                return 0;
-            if (kind == CARC_CITY && id != edge_city) {
-                const cold_feature *f = feature_facts(s, d, id);
-                if (!f)
-                    return 0;
-                edge_city = id; /* one city edge: all three ports in one segment */
-                int i = 0;
-                while (i < ncities && cities[i] != id)
-                    i++;
-                if (i == ncities) {
-                    cities[ncities] = id;
-                    facing[ncities++] = -f->open_edges;
-                }
-                facing[i]++;
-            }
-        }
-    }
-    for (int i = 0; i < ncities; i++)
-        if (facing[i] >= 0) /* open edges minus those facing here: none left */
-            return 0;
-    /* A farm with farmers may grow by the tile's fields and by farms
-     * without farmers: its worth stays unless one of those borders a
-     * completed city (the tile's own cities stay open). */
-    for (int i = 0; i < nfree && farmer_farm >= 0; i++) {
-        const cold_feature *f = feature_facts(s, d, free_farms[i]);
-        if (!f || f->value > 0)
-            return 0;
-    }
-    return 1;
-}
-
-/* square_cold() of (x, y) in pos[d], asked once for the rotations of a
+/* ai_square_cold() of (x, y) in pos[d], asked once for the rotations of a
  * square (carc_legal_moves() lists them together). */
 static int square_cold_cached(solver *s, int d, int x, int y)
 {
     if (!s->cold_ok[d] || s->cold_x[d] != x || s->cold_y[d] != y) {
         s->cold_x[d] = x;
         s->cold_y[d] = y;
-        s->cold[d] = square_cold(s, d, x, y);
+        s->cold[d] = ai_square_cold(s->pos[d], x, y);
         s->cold_ok[d] = 1;
     }
     return s->cold[d];
 }
 
-/* Every player's score after move m of pos[d] if the game ended then (in
- * the last ply, where m ends it, the final scores). Exact where `exact`
- * says so, else an estimate that orders moves: its figure is worth what
- * its feature would score at the end in any game, and a cold square's
- * placement leaves the scores of the position as it is. */
 /* Whether move m of pos[d] is a placement without a figure on a cold
  * square: it leaves the scores of pos[d] if the game ended, and those of
  * the game ended after it, as they are. */
@@ -517,6 +383,13 @@ static void node_end_scores(solver *s, int d)
     s->end_ok[d] = 1;
 }
 
+/* Every player's score after move m of pos[d] if the game ended then (in
+ * the last ply, where m ends it, the final scores). Exact where `exact`
+ * says so, else an estimate that orders moves: its figure is worth what
+ * its feature would score at the end in any game, and a cold square's
+ * placement leaves the scores of the position as it is. A figure on a
+ * cold square adds its worth to those scores, asked of the tile placed
+ * alone (place_only). */
 static void end_scores(solver *s, int d, carc_move m, int exact, int scores[CARC_MAX_PLAYERS])
 {
     int worth = 0;
@@ -524,6 +397,14 @@ static void end_scores(solver *s, int d, carc_move m, int exact, int scores[CARC
     if (cold_move(s, d, m)) {
         node_end_scores(s, d);
         memcpy(scores, s->end_scores[d], sizeof s->end_scores[d]);
+        return;
+    }
+    if (s->quiet_squares && m.type == CARC_MOVE_PLACE && m.segment != CARC_NO_SPOT &&
+        square_cold_cached(s, d, m.place.x, m.place.y)) { /* figures_add_up() holds */
+        node_end_scores(s, d);
+        memcpy(scores, s->end_scores[d], sizeof s->end_scores[d]);
+        place_only(s, d, m);
+        scores[carc_game_current_player(s->pos[d])] += figure_worth(s, d, m);
         return;
     }
     if (s->figures_add_up || !exact) {
@@ -547,12 +428,10 @@ static void end_scores(solver *s, int d, carc_move m, int exact, int scores[CARC
 static void pass_end_scores(solver *s, int d, carc_move m)
 {
     s->inherit_ok[d + 1] = 0;
-    if (!cold_move(s, d, m)) /* cold_move() knows pos[d]'s figures then */
+    if (!cold_move(s, d, m))
         return;
     node_end_scores(s, d);
     memcpy(s->inherit[d + 1], s->end_scores[d], sizeof s->end_scores[d]);
-    memcpy(s->figs[d + 1], s->figs[d], sizeof s->figs[d][0] * (size_t)s->nfigs[d]);
-    s->nfigs[d + 1] = s->nfigs[d];
     s->inherit_ok[d + 1] = 1;
 }
 
@@ -610,10 +489,6 @@ static double solver_decide(solver *s, int d, double alpha, double beta, int lim
     s->base_ok[d] = 0;
     s->end_ok[d] = s->inherit_ok[d];
     memcpy(s->end_scores[d], s->inherit[d], sizeof s->inherit[d]);
-    if (!s->inherit_ok[d])
-        s->nfigs[d] = -1;
-    s->occupied_ok[d] = 0;
-    s->nfacts[d] = 0;
     s->cold_ok[d] = 0;
     for (int i = 0; i < searched && !s->stopped; i++) {
         if (i == sorted_from)
@@ -755,9 +630,6 @@ static void maxn_decide(solver *s, int d, double out[CARC_MAX_PLAYERS])
     int last = carc_game_tiles_left(g, NULL) == 0;
     s->base_ok[d] = 0;
     s->end_ok[d] = 0;
-    s->nfigs[d] = -1;
-    s->occupied_ok[d] = 0;
-    s->nfacts[d] = 0;
     s->cold_ok[d] = 0;
     for (int i = 0; i < n && !s->stopped; i++) {
         if (last) {
@@ -900,7 +772,6 @@ static int solver_init(solver *s, const carc_game *g, const ai_exact_budget *bud
     s->tt = calloc(s->tt_mask + 1, sizeof *s->tt);
     int ok = s->tt != NULL;
     for (int d = 0; d <= plies && ok; d++) {
-        s->nfigs[d] = -1;
         s->pos[d] = carc_game_clone(g);
         s->after[d] = carc_game_clone(g);
         s->moves[d] = malloc(sizeof *s->moves[d] * ALL_MOVES);

@@ -31,4 +31,26 @@ typedef enum ai_exact_goal {
 int ai_exact_rank(const carc_game *g, const ai_exact_budget *budget, ai_exact_goal goal,
                   carc_move_eval *out, int cap, carc_exact_info *info);
 
+/* The solver's probes of a position, which read the game's state
+ * (exact_layout.c, built once per layout):
+ *
+ * ai_square_cold: whether the drawn tile placed at the empty square (x,
+ * y) without a figure, as the game's last tile, would leave every final
+ * score as it is, whatever the placement: no follower stands on a
+ * feature of the four neighbours' edges that face the square (farms may
+ * merge under one farmer, unless a free farm there borders a completed
+ * city), no cloister with a follower is among the eight squares around,
+ * and no city there has all its open edges facing the square. Asked only
+ * in games where exact.c's quiet_squares() holds. Conservative: 0 when in
+ * doubt.
+ *
+ * ai_place_only: puts the drawn tile at the legal placement `p` and joins
+ * its features, its cloister counted, and does nothing else: no figure, no
+ * scoring, no turn, no draw. The game is then fit only for queries of its
+ * board (carc_game_feature, carc_game_feature_info, carc_game_tile_*):
+ * what a figure would be worth there, without playing the last tile and
+ * the final scoring it brings. */
+int ai_square_cold(const carc_game *g, int x, int y);
+void ai_place_only(carc_game *g, carc_placement p);
+
 #endif

@@ -17,6 +17,7 @@
 #include "support.h"
 
 #include "carcassonne_ai.h"
+#include "ai/exact.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -233,6 +234,76 @@ static void last_tile(void **state)
     carc_game_free(g);
 }
 
+/* --- The probes of exact_layout.c ----------------------------------------------------- */
+
+/* Every player's final score of `g` played on with `m` (when given) and
+ * ended there. */
+static void final_scores(const carc_game *g, const carc_move *m, int out[CARC_MAX_PLAYERS])
+{
+    carc_game *e = carc_game_clone(g);
+    assert_non_null(e);
+    if (m)
+        assert_int_equal(carc_game_play(e, *m, NULL, 0, NULL), CARC_OK);
+    if (!carc_game_over(e))
+        assert_int_equal(carc_game_finish(e, NULL, 0, NULL), CARC_OK);
+    for (int p = 0; p < carc_game_players(e); p++)
+        out[p] = carc_game_score(e, p);
+    carc_game_free(e);
+}
+
+/* ai_square_cold: a placement without a figure on a square it calls cold
+ * leaves every final score as the position ended at once has it (as the
+ * last tile, and earlier too); and squares of both kinds occur.
+ * ai_place_only: the tile placed alone has, segment by segment, the
+ * features the played move gives it (tiles, open edges, worth at the
+ * end). Base-game positions of 2 to 5 players, 0 to 12 tiles left. */
+static void probes(void **state)
+{
+    (void)state;
+    static carc_placement places[CARC_MAX_PLACEMENTS];
+    int cold = 0, warm = 0;
+    for (int i = 0; i < 24; i++) {
+        carc_game *g = endgame(2 + i % 4, "", 40u + (uint64_t)i, (i % 5) * 3);
+        int as_is[CARC_MAX_PLAYERS], placed[CARC_MAX_PLAYERS];
+        final_scores(g, NULL, as_is);
+        int n = carc_legal_placements(g, places, CARC_MAX_PLACEMENTS);
+        assert_true(n > 0);
+        for (int k = 0; k < n; k++) {
+            carc_move m = {CARC_MOVE_PLACE, places[k], CARC_NO_SPOT, CARC_FIGURE_FOLLOWER};
+            if (ai_square_cold(g, places[k].x, places[k].y)) {
+                final_scores(g, &m, placed);
+                assert_memory_equal(placed, as_is, sizeof(int) * (size_t)carc_game_players(g));
+                cold++;
+            } else {
+                warm++;
+            }
+            carc_game *alone = carc_game_clone(g), *played = carc_game_clone(g);
+            assert_non_null(alone);
+            assert_non_null(played);
+            ai_place_only(alone, places[k]);
+            assert_int_equal(carc_game_play(played, m, NULL, 0, NULL), CARC_OK);
+            int t = carc_game_tile_count(played) - 1;
+            assert_int_equal(carc_game_tile_count(alone) - 1, t);
+            int kind = carc_game_drawn_tile(g);
+            for (int seg = 0; seg < carc_tile(kind)->nsegments; seg++) {
+                carc_feature a, b;
+                assert_int_equal(
+                    carc_game_feature_info(alone, carc_game_feature(alone, t, seg), &a), CARC_OK);
+                assert_int_equal(
+                    carc_game_feature_info(played, carc_game_feature(played, t, seg), &b), CARC_OK);
+                assert_int_equal(a.kind, b.kind);
+                assert_int_equal(a.tiles, b.tiles);
+                assert_int_equal(a.open_edges, b.open_edges);
+                assert_int_equal(a.value_at_end, b.value_at_end);
+            }
+            carc_game_free(alone);
+            carc_game_free(played);
+        }
+        carc_game_free(g);
+    }
+    assert_true(cold > 100 && warm > 100);
+}
+
 /* --- Budgets and bad input -------------------------------------------------------------- */
 
 static void refused(const carc_game *g, uint64_t nodes, const char *reason)
@@ -305,6 +376,7 @@ int main(void)
         cmocka_unit_test(two_tiles_left),   cmocka_unit_test(rules_and_expansions),
         cmocka_unit_test(three_tiles_left), cmocka_unit_test(last_tile),
         cmocka_unit_test(bad_input),        cmocka_unit_test(strongest_uses_it),
+        cmocka_unit_test(probes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
