@@ -176,8 +176,12 @@ static void solver_draw(solver *s, int d, int kind)
  * whether it was listed. */
 static int hint_at(carc_move *moves, int at, int n, carc_move hint)
 {
+    /* A placement elsewhere is not the hint: most moves are passed over
+     * without a call (a discard is equal whatever its square). */
+    int anywhere = hint.type == CARC_MOVE_DISCARD;
     for (int i = at; i < n; i++)
-        if (carc_move_equal(moves[i], hint)) {
+        if ((anywhere || (moves[i].place.x == hint.place.x && moves[i].place.y == hint.place.y)) &&
+            carc_move_equal(moves[i], hint)) {
             memmove(&moves[at + 1], &moves[at], sizeof moves[0] * (size_t)(i - at));
             moves[at] = hint;
             return 1;
