@@ -174,13 +174,17 @@ int carc_game_draw_pool(const carc_game *g, int counts[CARC_MAX_KINDS])
             memset(counts, 0, CARC_MAX_KINDS * sizeof counts[0]);
         return 0;
     }
-    for (int k = 0; k < CARC_ALL_KINDS; k++) {
-        int c = 0;
-        /* The draw came from the drawn tile's pile; the lake comes last
-         * of the river. */
-        if (!g->over && k < LAYOUT_KINDS && river_is_kind(k) == river_is_kind(g->drawn) &&
-            (k != CARC_KIND_RL || g->drawn == CARC_KIND_RL))
-            c = g->left[k] + (k == g->drawn);
+    if (counts)
+        memset(counts, 0, CARC_ALL_KINDS * sizeof counts[0]);
+    if (g->over)
+        return 0;
+    /* The draw came from the drawn tile's pile; the lake comes last of the
+     * river. */
+    int river = river_is_kind(g->drawn);
+    for (int k = 0; k < LAYOUT_KINDS; k++) {
+        if (river_is_kind(k) != river || (k == CARC_KIND_RL && g->drawn != CARC_KIND_RL))
+            continue;
+        int c = g->left[k] + (k == g->drawn);
         if (counts)
             counts[k] = c;
         n += c;

@@ -34,8 +34,8 @@ void ai_shuffle_moves(carc_player *p, carc_move *moves, int n)
 int ai_draw_outcomes(const carc_game *g, int kinds[CARC_MAX_KINDS], double prob[CARC_MAX_KINDS])
 {
     int counts[CARC_MAX_KINDS];
-    int total = carc_game_draw_pool(g, counts), n = 0;
-    for (int k = 0; k < carc_tile_kinds() && total > 0; k++)
+    int total = carc_game_draw_pool(g, counts), n = 0, kinds_n = carc_tile_kinds();
+    for (int k = 0; k < kinds_n && total > 0; k++)
         if (counts[k] > 0) {
             kinds[n] = k;
             prob[n++] = (double)counts[k] / total;
