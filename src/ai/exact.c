@@ -55,23 +55,27 @@
  * sorted.
  *
  * The last tile (the pile empty: every move ends the game), where nearly
- * all the nodes are: a move's value is its final scores, found cheaper
- * than by playing it where the rules allow (the base game; the house
- * rules figures_add_up() and quiet_squares() name): a placement is played
- * once for all its figures, each figure adding what its free feature
- * scores at the end to its player (figure_worth); and a placement without
- * a figure on a cold square (ai_square_cold, exact_layout.c: no follower
- * on the features it would join, no occupied cloister beside it, no city
- * it could complete, no farm it could bring a completed city to) changes
- * no final score, so it is not played at all: its scores are those of the
- * position ended as it is, computed once a node, or passed down from the
- * ply above when that ply's move was itself cold (such a move changes
- * neither those scores nor the figures). A figure on a cold square adds
- * its feature's worth to those scores, asked of the tile placed alone
- * (ai_place_only), not played with the final scoring that the last tile
- * brings. Three quarters of the last tile's placements in the measured
- * positions are cold. The unit test compares all of it with a
- * brute force, and the rules where it is off too. */
+ * all the nodes are: a move's value is its final scores, found without
+ * playing it where the rules allow (the base game; the house rules
+ * figures_add_up() and quiet_squares() name), from the scores of the
+ * position ended as it is (computed once a node, or passed down from the
+ * ply above when that ply's move was cold) and the tile's own part:
+ * - a placement without a figure on a cold square (ai_square_cold,
+ *   exact_layout.c: no follower on the features it would join, no
+ *   occupied cloister beside it, no city it could complete, no farm it
+ *   could bring a completed city to) changes no final score: nothing to
+ *   add, not even the tile placed (three quarters of the last tile's
+ *   placements in the measured positions are cold);
+ * - on any other square the tile is placed alone (ai_place_only: its
+ *   features joined, no turn, no scoring) and ai_end_change values again
+ *   what it can change: the features it joins, the cloisters around it,
+ *   the farms of a city it completes;
+ * - a figure adds what its free feature scores at the end to its player
+ *   (figure_worth), the placement being done once for all its figures.
+ * The same serves the order of the moves before the last (order_key).
+ * Elsewhere a move is played and the game ended. The unit test compares
+ * the probes with played moves and all of it with a brute force, and the
+ * rules where it is off too. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,6 +119,8 @@ typedef struct solver {
     carc_move base[MAX_PLIES + 1]; /* the placement after[d] holds when base_ok[d] */
     int base_ok[MAX_PLIES + 1];
     int base_only[MAX_PLIES + 1];                    /* ... placed alone (place_only), not played */
+    int change[MAX_PLIES + 1][CARC_MAX_PLAYERS];     /* its ai_end_change(), */
+    int change_ok[MAX_PLIES + 1];                    /* when 1 (-1: not known) */
     int end_scores[MAX_PLIES + 1][CARC_MAX_PLAYERS]; /* the final scores of pos[d] as it is, */
     int end_ok[MAX_PLIES + 1];                       /* when end_ok[d] */
     int inherit[MAX_PLIES + 1][CARC_MAX_PLAYERS];    /* end_scores[d] from the ply above, */
@@ -215,16 +221,22 @@ static void play_placement(solver *s, int d, carc_move m)
 
 /* after[d] = pos[d] with m's tile placed alone (ai_place_only: no turn,
  * no scoring), unless after[d] already holds that; fit for figure_worth()
- * only. */
-static void place_only(solver *s, int d, carc_move m)
+ * and ai_end_change() only. With `change`, also what the placement changes
+ * in the final scoring into s->change[d]; returns 0 when that is not
+ * known (ai_end_change could not say). */
+static int place_only(solver *s, int d, carc_move m, int change)
 {
-    if (s->base_ok[d] && s->base_only[d] && same_placement(s->base[d], m))
-        return;
-    carc_game_copy(s->after[d], s->pos[d]);
-    ai_place_only(s->after[d], m.place);
-    s->base[d] = m;
-    s->base_ok[d] = 1;
-    s->base_only[d] = 1;
+    if (!s->base_ok[d] || !s->base_only[d] || !same_placement(s->base[d], m)) {
+        carc_game_copy(s->after[d], s->pos[d]);
+        ai_place_only(s->after[d], m.place);
+        s->base[d] = m;
+        s->base_ok[d] = 1;
+        s->base_only[d] = 1;
+        s->change_ok[d] = 0;
+    }
+    if (change && !s->change_ok[d])
+        s->change_ok[d] = ai_end_change(s->pos[d], s->after[d], s->change[d]) ? 1 : -1;
+    return !change || s->change_ok[d] > 0;
 }
 
 /* What the figure of move m would be worth to its player at the end of
@@ -403,18 +415,19 @@ static void end_scores(solver *s, int d, carc_move m, int exact, int scores[CARC
 {
     int worth = 0;
     carc_game *a = s->after[d];
-    if (cold_move(s, d, m)) {
-        node_end_scores(s, d);
-        memcpy(scores, s->end_scores[d], sizeof s->end_scores[d]);
-        return;
-    }
-    if (s->quiet_squares && m.type == CARC_MOVE_PLACE && m.segment != CARC_NO_SPOT &&
-        square_cold_cached(s, d, m.place.x, m.place.y)) { /* figures_add_up() holds */
-        node_end_scores(s, d);
-        memcpy(scores, s->end_scores[d], sizeof s->end_scores[d]);
-        place_only(s, d, m);
-        scores[carc_game_current_player(s->pos[d])] += figure_worth(s, d, m);
-        return;
+    if (s->quiet_squares && m.type == CARC_MOVE_PLACE) { /* figures_add_up() holds */
+        int cold = square_cold_cached(s, d, m.place.x, m.place.y);
+        node_end_scores(s, d); /* first: it plays in after[d] */
+        if (cold && m.segment == CARC_NO_SPOT) {
+            memcpy(scores, s->end_scores[d], sizeof s->end_scores[d]);
+            return;
+        }
+        if (place_only(s, d, m, !cold)) {
+            for (int q = 0; q < s->players; q++)
+                scores[q] = s->end_scores[d][q] + (cold ? 0 : s->change[d][q]);
+            scores[carc_game_current_player(s->pos[d])] += figure_worth(s, d, m);
+            return;
+        }
     }
     if (s->figures_add_up || !exact) {
         play_placement(s, d, m);

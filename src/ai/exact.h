@@ -52,5 +52,15 @@ int ai_exact_rank(const carc_game *g, const ai_exact_budget *budget, ai_exact_go
  * the final scoring it brings. */
 int ai_square_cold(const carc_game *g, int x, int y);
 void ai_place_only(carc_game *g, carc_placement p);
+/* ai_end_change: what placing the tile changes in the final scoring, when
+ * `alone` is `g` with the drawn tile placed alone (ai_place_only): into
+ * `change`, each player's final score after that placement played (no
+ * figure) and the game ended, less its final score with `g` ended as it
+ * is. It values again only what the tile can change (the
+ * features it joins, the cloisters around it, the farms of a city it
+ * completes), so it holds where the final scoring is a sum over features
+ * (exact.c's quiet_squares()). 0, with `change` untouched, when too many
+ * features are involved. */
+int ai_end_change(const carc_game *g, const carc_game *alone, int change[CARC_MAX_PLAYERS]);
 
 #endif

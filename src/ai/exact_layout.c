@@ -6,6 +6,7 @@
 #include "../state.h" /* first: it picks the layout */
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "../board.h"
 #include "../capabilities.h"
@@ -84,6 +85,118 @@ int ai_square_cold(const carc_game *g, int x, int y)
 void ai_place_only(carc_game *g, carc_placement p)
 {
     int closed;
+    /* The open cloisters around learn of their new neighbour (they keep
+     * their places in the list, which nothing reads here any more). */
+    for (int i = 0; i < g->ncloisters; i++)
+        if (abs(g->cloister_x[i] - p.x) <= 1 && abs(g->cloister_y[i] - p.y) <= 1)
+            g->seg[g->cloister_seg[i]].root -= ROOT_OPEN_ONE;
     int t = board_place(g, g->drawn, p.x, p.y, p.rot, board_frontier_at(g, p.x, p.y), &closed);
     board_count_cloister(g, t, caps_cloister_filled(g, p.x, p.y));
+}
+
+/* --- What the placement changes in the final scoring ------------------------------------- */
+
+enum { MAX_ROOTS = 48 };
+
+/* Occupied features, each once; `full` when one more did not fit. */
+typedef struct root_set {
+    int n, full;
+    int root[MAX_ROOTS];
+} root_set;
+
+static void add_occupied(root_set *set, const carc_game *g, int seg)
+{
+    int root = feature_root(g, seg);
+    if (!seg_followers(&g->seg[root]))
+        return;
+    for (int i = 0; i < set->n; i++)
+        if (set->root[i] == root)
+            return;
+    if (set->n == MAX_ROOTS)
+        set->full = 1;
+    else
+        set->root[set->n++] = root;
+}
+
+/* Adds `sign` times what each feature of `set` would bring its owners at
+ * the end of `g` (the final scoring's worth: a completed one's in full) to
+ * `points`. */
+static void add_worth(const carc_game *g, const root_set *set, int sign,
+                      int points[CARC_MAX_PLAYERS])
+{
+    for (int i = 0; i < set->n; i++) {
+        carc_feature f;
+        if (carc_game_feature_info(g, set->root[i], &f) != CARC_OK)
+            continue;
+        for (int p = 0; p < g->nplayers; p++)
+            if (f.owners & (1u << p))
+                points[p] += sign * f.value_at_end;
+    }
+}
+
+/* The farms of `g` that border the city rooted at `city`, into `now`, and
+ * those of them that lay on the board of `before`, as they were there,
+ * into `was`. */
+static void add_farms_of_city(const carc_game *g, const carc_game *before, int city, root_set *was,
+                              root_set *now)
+{
+    int s = city;
+    do {
+        const seg_node *m = &g->seg[s];
+        const board_tile *bt = &g->tiles[m->tile];
+        int n = carc_tile_data[bt->kind].nsegments;
+        for (int j = 0; j < n; j++) {
+            const seg_node *f = &g->seg[bt->seg_base + j];
+            if (seg_kind(f) != CARC_FIELD || !((seg_borders(f) >> seg_local(m)) & 1u))
+                continue;
+            add_occupied(now, g, bt->seg_base + j);
+            if (m->tile < before->ntiles)
+                add_occupied(was, before, bt->seg_base + j);
+        }
+        s = m->next;
+    } while (s != city);
+}
+
+int ai_end_change(const carc_game *before, const carc_game *alone, int change[CARC_MAX_PLAYERS])
+{
+    const board_tile *nt = &alone->tiles[alone->ntiles - 1];
+    int x = nt->x, y = nt->y;
+    root_set was = {0, 0, {0}}, now = {0, 0, {0}};
+    /* The features of the neighbours' facing edges, before the tile and
+     * joined by it. */
+    for (int e = 0; e < 4; e++) {
+        int t = board_tile_at(before, x + carc_dx[e], y + carc_dy[e]);
+        if (t < 0)
+            continue;
+        const board_tile *bt = &before->tiles[t];
+        int back = (e + 2) % 4;
+        for (int port = 3 * back; port < 3 * back + 3; port++) {
+            int seg = carc_port_seg[bt->kind][bt->rot][port];
+            if (seg == 255)
+                continue;
+            add_occupied(&was, before, bt->seg_base + seg);
+            add_occupied(&now, alone, bt->seg_base + seg);
+        }
+    }
+    /* The open cloisters around, one square fuller (perhaps complete). */
+    for (int i = 0; i < before->ncloisters; i++)
+        if (abs(before->cloister_x[i] - x) <= 1 && abs(before->cloister_y[i] - y) <= 1) {
+            add_occupied(&was, before, before->cloister_seg[i]);
+            add_occupied(&now, alone, before->cloister_seg[i]);
+        }
+    /* The tile's own features, and the farms of the cities it completed
+     * (each of them was open before: it has the tile). */
+    int n = carc_tile_data[nt->kind].nsegments;
+    for (int j = 0; j < n; j++) {
+        add_occupied(&now, alone, nt->seg_base + j);
+        int root = feature_root(alone, nt->seg_base + j);
+        if (seg_kind(&alone->seg[root]) == CARC_CITY && seg_open(&alone->seg[root]) == 0)
+            add_farms_of_city(alone, before, root, &was, &now);
+    }
+    if (was.full || now.full)
+        return 0;
+    memset(change, 0, sizeof(int) * CARC_MAX_PLAYERS);
+    add_worth(alone, &now, 1, change);
+    add_worth(before, &was, -1, change);
+    return 1;
 }

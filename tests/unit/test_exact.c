@@ -256,18 +256,21 @@ static void final_scores(const carc_game *g, const carc_move *m, int out[CARC_MA
  * last tile, and earlier too); and squares of both kinds occur.
  * ai_place_only: the tile placed alone has, segment by segment, the
  * features the played move gives it (tiles, open edges, worth at the
- * end). Base-game positions of 2 to 5 players, 0 to 12 tiles left. */
+ * end). ai_end_change: every placement's final scores, played and ended,
+ * are those of the position ended as it is plus the change. Positions of
+ * 2 to 5 players, 0 to 12 tiles left, in the base game and under the house
+ * rules where exact.c asks them. */
 static void probes(void **state)
 {
     (void)state;
     static carc_placement places[CARC_MAX_PLACEMENTS];
-    int cold = 0, warm = 0;
-    for (int i = 0; i < 24; i++) {
-        carc_game *g = endgame(2 + i % 4, "", 40u + (uint64_t)i, (i % 5) * 3);
+    static const char *const rules[] = {"", "", "small-city no-incomplete-scoring", "table=9x9"};
+    int cold = 0, warm = 0, changed = 0;
+    for (int i = 0; i < 32; i++) {
+        carc_game *g = endgame(2 + i % 4, rules[i % 4], 40u + (uint64_t)i, (i % 5) * 3);
         int as_is[CARC_MAX_PLAYERS], placed[CARC_MAX_PLAYERS];
         final_scores(g, NULL, as_is);
-        int n = carc_legal_placements(g, places, CARC_MAX_PLACEMENTS);
-        assert_true(n > 0);
+        int n = carc_legal_placements(g, places, CARC_MAX_PLACEMENTS); /* 0: a discard */
         for (int k = 0; k < n; k++) {
             carc_move m = {CARC_MOVE_PLACE, places[k], CARC_NO_SPOT, CARC_FIGURE_FOLLOWER};
             if (ai_square_cold(g, places[k].x, places[k].y)) {
@@ -281,6 +284,15 @@ static void probes(void **state)
             assert_non_null(alone);
             assert_non_null(played);
             ai_place_only(alone, places[k]);
+            int change[CARC_MAX_PLAYERS];
+            final_scores(g, &m, placed);
+            assert_true(ai_end_change(g, alone, change));
+            for (int p = 0; p < carc_game_players(g); p++) {
+                if (as_is[p] + change[p] != placed[p])
+                    fail_msg("position %d, placement %d, player %d: %d + %d, played %d", i, k, p,
+                             as_is[p], change[p], placed[p]);
+                changed += change[p] != 0;
+            }
             assert_int_equal(carc_game_play(played, m, NULL, 0, NULL), CARC_OK);
             int t = carc_game_tile_count(played) - 1;
             assert_int_equal(carc_game_tile_count(alone) - 1, t);
@@ -301,7 +313,7 @@ static void probes(void **state)
         }
         carc_game_free(g);
     }
-    assert_true(cold > 100 && warm > 100);
+    assert_true(cold > 100 && warm > 100 && changed > 100);
 }
 
 /* --- Budgets and bad input -------------------------------------------------------------- */
