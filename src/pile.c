@@ -30,14 +30,20 @@ int pile_start_kind(const carc_rules *rules)
     return river_in_game(rules) ? CARC_KIND_RA : CARC_KIND_D;
 }
 
-static void shuffle_range(carc_game *g, int lo, int hi)
+/* Fisher-Yates over pile[lo .. hi), from the top down. */
+static void shuffle_tiles(uint8_t *pile, carc_rng *rng, int lo, int hi)
 {
     for (int i = hi - 1; i > lo; i--) {
-        int j = lo + (int)rng_below(&g->rng, (uint32_t)(i - lo) + 1);
-        uint8_t t = g->pile[i];
-        g->pile[i] = g->pile[j];
-        g->pile[j] = t;
+        int j = lo + (int)rng_below(rng, (uint32_t)(i - lo) + 1);
+        uint8_t t = pile[i];
+        pile[i] = pile[j];
+        pile[j] = t;
     }
+}
+
+static void shuffle_range(carc_game *g, int lo, int hi)
+{
+    shuffle_tiles(g->pile, &g->rng, lo, hi);
 }
 
 void pile_settle(carc_game *g)
@@ -304,12 +310,7 @@ int carc_game_deal(const carc_game *g, int *kinds, int cap, uint64_t *generator)
     uint8_t pile[LAYOUT_TILES];
     carc_rng rng = g->rng;
     memcpy(pile, g->pile, sizeof pile);
-    for (int i = g->pile_pending - 1; i > 0; i--) {
-        int j = (int)rng_below(&rng, (uint32_t)i + 1);
-        uint8_t t = pile[i];
-        pile[i] = pile[j];
-        pile[j] = t;
-    }
+    shuffle_tiles(pile, &rng, 0, g->pile_pending);
     if (generator)
         *generator = rng.state;
     for (int i = 0; i < g->pile_len && i < cap; i++)
@@ -327,7 +328,6 @@ static int same_place(int kind, int here)
 
 carc_status carc_game_set_deal(carc_game *g, const int *kinds, int n, uint64_t generator)
 {
-    pile_settle(g);
     if (n != g->pile_len) {
         game_set_error(g, "the pile holds %d tiles, not %d", g->pile_len, n);
         return CARC_EINVAL;
@@ -350,5 +350,6 @@ carc_status carc_game_set_deal(carc_game *g, const int *kinds, int n, uint64_t g
     }
     memcpy(g->pile, order, (size_t)n);
     g->rng.state = generator;
+    g->pile_pending = 0; /* an order and generator given whole */
     return CARC_OK;
 }
