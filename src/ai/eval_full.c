@@ -720,9 +720,11 @@ static void full_evaluation(const carc_game *g, double out[CARC_MAX_PLAYERS],
     int players = g->nplayers;
     for (int p = 0; p < players; p++)
         out[p] = g->score[p];
-    if (terms)
+    if (terms) {
+        memset(terms, 0, sizeof(double) * AI_TERMS * CARC_MAX_PLAYERS);
         for (int p = 0; p < players; p++)
             terms[p][AI_TERM_SCORE] = g->score[p];
+    }
     if (g->over)
         return;
     eval_ctx c;
@@ -782,14 +784,12 @@ void ai_evaluate_full_child(const carc_game *g, double out[CARC_MAX_PLAYERS])
 void ai_evaluate_full_child_terms(const carc_game *g, double out[CARC_MAX_PLAYERS],
                                   double terms[CARC_MAX_PLAYERS][AI_TERMS])
 {
-    memset(terms, 0, sizeof(double) * AI_TERMS * CARC_MAX_PLAYERS);
     full_evaluation(g, out, terms, memo_for(g));
 }
 
 void ai_evaluate_full_terms(const carc_game *g, double out[CARC_MAX_PLAYERS],
                             double terms[CARC_MAX_PLAYERS][AI_TERMS])
 {
-    memset(terms, 0, sizeof(double) * AI_TERMS * CARC_MAX_PLAYERS);
     full_evaluation(g, out, terms, NULL);
 }
 
