@@ -208,6 +208,32 @@ static int16_t end_value(const carc_game *g, const seg_node *r, int tiles, int p
     return (int16_t)feature_worth(g, seg_kind(r), counted, pennants, marks, 0);
 }
 
+/* What the feature rooted at `root`, of `kind`, is worth complete (a
+ * farm: now); a road's or city's `tiles`, `pennants` and `marks`. */
+static int full_value(const carc_game *g, int root, unsigned kind, int tiles, int pennants,
+                      unsigned marks)
+{
+    switch (kind) {
+    case CARC_CLOISTER: return feature_worth(g, kind, 9, 0, 0, 1);
+    case CARC_FIELD: return feature_worth(g, kind, farm_city_count(g, root), 0, 0, 1);
+    default:
+        return feature_may_complete(kind) ? feature_worth(g, kind, tiles, pennants, marks, 1) : 0;
+    }
+}
+
+int feature_end_worth(const carc_game *g, int root)
+{
+    const seg_node *r = &g->seg[root];
+    unsigned kind = seg_kind(r);
+    int pennants = 0, tiles = 0;
+    unsigned marks = 0;
+    if (kind != CARC_FIELD && kind != CARC_CLOISTER)
+        tiles = feature_tiles(g, root, &pennants, &marks);
+    int complete = feature_may_complete(kind) && seg_open(r) == 0;
+    return end_value(g, r, tiles, pennants, marks, complete,
+                     full_value(g, root, kind, tiles, pennants, marks));
+}
+
 carc_status carc_game_feature_info(const carc_game *g, int feature, carc_feature *out)
 {
     if (!out || feature < 0 || feature >= g->nseg || g->seg[feature].parent != feature)
@@ -218,17 +244,9 @@ carc_status carc_game_feature_info(const carc_game *g, int feature, carc_feature
     int tiles = feature_tiles(g, feature, &pennants, &marks);
     unsigned kind = seg_kind(r), open = seg_open(r);
     int complete = feature_may_complete(kind) && open == 0;
-    int value;
-    switch (kind) {
-    case CARC_CLOISTER:
-        value = feature_worth(g, kind, 9, 0, 0, 1);
+    int value = full_value(g, feature, kind, tiles, pennants, marks);
+    if (kind == CARC_CLOISTER)
         tiles = 9 - (int)open;
-        break;
-    case CARC_FIELD: value = feature_worth(g, kind, farm_city_count(g, feature), 0, 0, 1); break;
-    default:
-        value = feature_may_complete(kind) ? feature_worth(g, kind, tiles, pennants, marks, 1) : 0;
-        break;
-    }
     memset(out, 0, sizeof *out);
     out->kind = (uint8_t)kind;
     out->complete = (uint8_t)complete;

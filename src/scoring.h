@@ -46,5 +46,9 @@ static inline int feature_worth(const carc_game *g, unsigned kind, int tiles, in
     return carc_feature_worth(&g->rules, (int)kind, tiles, pennants, marks, complete);
 }
 int farm_city_count(const carc_game *g, int farm_root);
+/* What the feature rooted at `root` would score at the end of the game
+ * as it is (carc_feature.value_at_end), with no more walked than that
+ * needs: a farm's cities, a road's or a city's tiles, a cloister's count. */
+int feature_end_worth(const carc_game *g, int root);
 
 #endif

@@ -247,13 +247,10 @@ static int place_only(solver *s, int d, carc_move m, int change)
 static int figure_worth(const solver *s, int d, carc_move m)
 {
     const carc_game *a = s->after[d];
-    carc_feature f;
     if (m.segment == CARC_NO_SPOT)
         return 0;
     int id = carc_game_feature(a, carc_game_tile_count(a) - 1, m.segment);
-    if (id < 0 || carc_game_feature_info(a, id, &f) != CARC_OK)
-        return 0;
-    return f.value_at_end;
+    return id < 0 ? 0 : ai_end_worth(a, id);
 }
 
 static void end_scores(solver *s, int d, carc_move m, int exact, int scores[CARC_MAX_PLAYERS]);

@@ -62,5 +62,9 @@ void ai_place_only(carc_game *g, carc_placement p);
  * (exact.c's quiet_squares()). 0, with `change` untouched, when too many
  * features are involved. */
 int ai_end_change(const carc_game *g, const carc_game *alone, int change[CARC_MAX_PLAYERS]);
+/* ai_end_worth: carc_feature.value_at_end of `feature` (a root, as
+ * carc_game_feature gives it) without the rest of carc_game_feature_info,
+ * which walks a farm twice. */
+int ai_end_worth(const carc_game *g, int feature);
 
 #endif

@@ -125,12 +125,11 @@ static void add_worth(const carc_game *g, const root_set *set, int sign,
                       int points[CARC_MAX_PLAYERS])
 {
     for (int i = 0; i < set->n; i++) {
-        carc_feature f;
-        if (carc_game_feature_info(g, set->root[i], &f) != CARC_OK)
-            continue;
+        int root = set->root[i], worth = feature_end_worth(g, root);
+        unsigned owners = feature_majority(seg_followers(&g->seg[root]), g->nplayers);
         for (int p = 0; p < g->nplayers; p++)
-            if (f.owners & (1u << p))
-                points[p] += sign * f.value_at_end;
+            if (owners & (1u << p))
+                points[p] += sign * worth;
     }
 }
 
@@ -155,6 +154,11 @@ static void add_farms_of_city(const carc_game *g, const carc_game *before, int c
         }
         s = m->next;
     } while (s != city);
+}
+
+int ai_end_worth(const carc_game *g, int feature)
+{
+    return feature_end_worth(g, feature);
 }
 
 int ai_end_change(const carc_game *before, const carc_game *alone, int change[CARC_MAX_PLAYERS])

@@ -256,10 +256,10 @@ static void final_scores(const carc_game *g, const carc_move *m, int out[CARC_MA
  * last tile, and earlier too); and squares of both kinds occur.
  * ai_place_only: the tile placed alone has, segment by segment, the
  * features the played move gives it (tiles, open edges, worth at the
- * end). ai_end_change: every placement's final scores, played and ended,
- * are those of the position ended as it is plus the change. Positions of
- * 2 to 5 players, 0 to 12 tiles left, in the base game and under the house
- * rules where exact.c asks them. */
+ * end, which ai_end_worth gives alone). ai_end_change: every placement's
+ * final scores, played and ended, are those of the position ended as it
+ * is plus the change. Positions of 2 to 5 players, 0 to 12 tiles left, in
+ * the base game and under the house rules where exact.c asks them. */
 static void probes(void **state)
 {
     (void)state;
@@ -307,6 +307,8 @@ static void probes(void **state)
                 assert_int_equal(a.tiles, b.tiles);
                 assert_int_equal(a.open_edges, b.open_edges);
                 assert_int_equal(a.value_at_end, b.value_at_end);
+                assert_int_equal(ai_end_worth(alone, carc_game_feature(alone, t, seg)),
+                                 b.value_at_end);
             }
             carc_game_free(alone);
             carc_game_free(played);
