@@ -46,21 +46,22 @@ int ai_exact_rank(const carc_game *g, const ai_exact_budget *budget, ai_exact_go
  *
  * ai_place_only: puts the drawn tile at the legal placement `p` and joins
  * its features, its cloister counted, and does nothing else: no figure, no
- * scoring, no turn, no draw. The game is then fit only for queries of its
- * board (carc_game_feature, carc_game_feature_info, carc_game_tile_*):
- * what a figure would be worth there, without playing the last tile and
- * the final scoring it brings. */
+ * scoring, no turn, no draw (the open cloisters around count it). The
+ * game is then fit only for queries of its board (carc_game_feature,
+ * carc_game_feature_info, carc_game_tile_*, the probes below): what a
+ * figure would be worth there, and what the placement changes, without
+ * playing the last tile and the final scoring it brings. */
 int ai_square_cold(const carc_game *g, int x, int y);
 void ai_place_only(carc_game *g, carc_placement p);
 /* ai_end_change: what placing the tile changes in the final scoring, when
  * `alone` is `g` with the drawn tile placed alone (ai_place_only): into
  * `change`, each player's final score after that placement played (no
  * figure) and the game ended, less its final score with `g` ended as it
- * is. It values again only what the tile can change (the
- * features it joins, the cloisters around it, the farms of a city it
- * completes), so it holds where the final scoring is a sum over features
- * (exact.c's quiet_squares()). 0, with `change` untouched, when too many
- * features are involved. */
+ * is. It values again only what the tile can change (the features it
+ * joins, the cloisters around it, the farms of a city it completes), so
+ * it holds where the final scoring is a sum over features (exact.c's
+ * quiet_squares()). 0, with `change` untouched, when too many features
+ * are involved. */
 int ai_end_change(const carc_game *g, const carc_game *alone, int change[CARC_MAX_PLAYERS]);
 /* ai_end_worth: carc_feature.value_at_end of `feature` (a root, as
  * carc_game_feature gives it) without the rest of carc_game_feature_info,
