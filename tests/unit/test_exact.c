@@ -258,8 +258,9 @@ static void final_scores(const carc_game *g, const carc_move *m, int out[CARC_MA
  * features the played move gives it (tiles, open edges, worth at the
  * end, which ai_end_worth gives alone). ai_end_change: every placement's
  * final scores, played and ended, are those of the position ended as it
- * is plus the change. Positions of 2 to 5 players, 0 to 12 tiles left, in
- * the base game and under the house rules where exact.c asks them. */
+ * is plus the change. Positions of 2 to 5 and of 7 players (the wide
+ * layout), 0 to 12 tiles left, in the base game and under the house rules
+ * where exact.c asks them. */
 static void probes(void **state)
 {
     (void)state;
@@ -267,7 +268,8 @@ static void probes(void **state)
     static const char *const rules[] = {"", "", "small-city no-incomplete-scoring", "table=9x9"};
     int cold = 0, warm = 0, changed = 0;
     for (int i = 0; i < 32; i++) {
-        carc_game *g = endgame(2 + i % 4, rules[i % 4], 40u + (uint64_t)i, (i % 5) * 3);
+        int players = i < 28 ? 2 + i % 4 : 7; /* seven: the wide layout's build */
+        carc_game *g = endgame(players, rules[i % 4], 40u + (uint64_t)i, (i % 5) * 3);
         int as_is[CARC_MAX_PLAYERS], placed[CARC_MAX_PLAYERS];
         final_scores(g, NULL, as_is);
         int n = carc_legal_placements(g, places, CARC_MAX_PLACEMENTS); /* 0: a discard */
