@@ -505,7 +505,17 @@ t_log_scroll() {
     wait_for "Red (you) plays"
     keys '['
     wait_for "Log ([ older, ] newer)"
+    # The rows once they hold still: the turn's own lines may still be
+    # arriving when the title first says it is scrolled back.
     rows_before=$(log_rows)
+    i=0
+    while [ "$i" -lt 20 ]; do
+        sleep 0.3
+        capture
+        [ "$(log_rows)" = "$rows_before" ] && break
+        rows_before=$(log_rows)
+        i=$((i + 1))
+    done
     [ -n "$rows_before" ] || fail "no log rows"
     next_human_turn
     capture
@@ -548,6 +558,14 @@ t_confirm_follower() {
     board_part | grep -q "R" || fail "the knight is not shown on the board before it goes home"
     keys Enter
     wait_for "R Red       4  7/7"
+    # The panel can be on the screen before the board is redrawn: the
+    # knight has 10 s to leave it.
+    i=0
+    while [ "$i" -lt 100 ] && board_part | grep -q "R"; do
+        sleep 0.1
+        capture
+        i=$((i + 1))
+    done
     board_part | grep -q "R" && fail "the knight stayed on the board"
     shows "(c)" && fail "jargon after the last move"
     shows "Last: Red put E at 0,-1" || shows "Last: Blue put" || fail "no last move line"
