@@ -5,6 +5,11 @@
 
 #include "state.h"
 
+#include <assert.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 /* Empties the board; `fresh` when the grid holds garbage (a new game). */
 void board_clear(carc_game *g, int fresh);
 /* The grid holds a value only in the cells of the board's tiles and
@@ -49,6 +54,34 @@ static inline int board_frontier_at(const carc_game *g, int x, int y)
         return -1;
     return f;
 }
+/* The open cloisters (g->cloister_x/y, [0 .. ncloisters)) among the eight
+ * squares around (x, y), or on it: one bit each, found without a branch on
+ * the board. */
+static inline unsigned board_cloisters_around(const carc_game *g, int x, int y)
+{
+    static_assert(MAX_CLOISTERS <= 16, "one SSE2 register holds the cloisters' coordinates");
+    int n = g->ncloisters;
+#if defined(__SSE2__)
+    const __m128i two = _mm_set1_epi8(2);
+    __m128i dx = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(const void *)g->cloister_x),
+                              _mm_set1_epi8((char)(x - 1)));
+    __m128i dy = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(const void *)g->cloister_y),
+                              _mm_set1_epi8((char)(y - 1)));
+    /* A byte is 0, 1 or 2 exactly when the unsigned minimum with 2 is
+     * itself. */
+    __m128i in = _mm_and_si128(_mm_cmpeq_epi8(_mm_min_epu8(dx, two), dx),
+                               _mm_cmpeq_epi8(_mm_min_epu8(dy, two), dy));
+    return (unsigned)_mm_movemask_epi8(in) & ((1u << n) - 1);
+#else
+    unsigned around = 0;
+    for (int i = 0; i < n; i++)
+        around |= (unsigned)(((unsigned)(g->cloister_x[i] - x + 1) <= 2u) &
+                             ((unsigned)(g->cloister_y[i] - y + 1) <= 2u))
+                  << i;
+    return around;
+#endif
+}
+
 /* Takes frontier square `index` off the frontier (the last square takes
  * its index); the caller then fills or clears the square's grid cell. */
 void board_frontier_remove(carc_game *g, int index);

@@ -6,9 +6,6 @@
 #include <assert.h>
 #include <stddef.h>
 #include <stdlib.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 #include <string.h>
 
 #include "state.h"
@@ -260,14 +257,6 @@ uint64_t carc_game_digest(const carc_game *g)
 
 /* --- Playing ------------------------------------------------------------------ */
 
-/* Whether two squares touch, diagonals included. */
-#if !defined(__SSE2__)
-static int near(int ax, int ay, int bx, int by)
-{
-    return ((unsigned)(ax - bx + 1) <= 2u) & ((unsigned)(ay - by + 1) <= 2u);
-}
-#endif
-
 /* Counts the tiles around a new cloister, tells the open cloisters around
  * the new tile that one more neighbour is there, and scores those that are
  * now surrounded. */
@@ -277,27 +266,9 @@ static void update_cloisters(carc_game *g, int t, event_sink *sink)
     int cs = carc_cloister_seg[bt->kind];
     if (cs != 255)
         board_count_cloister(g, t, caps_cloister_filled(g, bt->x, bt->y));
-    /* The open cloisters next to the tile (the tile's own not among them):
-     * one bit each, found without a branch on the board. */
+    /* The open cloisters next to the tile (the tile's own not among them). */
     int n = g->ncloisters, x = bt->x, y = bt->y;
-    unsigned beside = 0;
-#if defined(__SSE2__)
-    {
-        const __m128i two = _mm_set1_epi8(2);
-        __m128i dx = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(const void *)g->cloister_x),
-                                  _mm_set1_epi8((char)(x - 1)));
-        __m128i dy = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(const void *)g->cloister_y),
-                                  _mm_set1_epi8((char)(y - 1)));
-        /* A byte is 0, 1 or 2 exactly when the unsigned minimum with 2 is
-         * itself. */
-        __m128i in = _mm_and_si128(_mm_cmpeq_epi8(_mm_min_epu8(dx, two), dx),
-                                   _mm_cmpeq_epi8(_mm_min_epu8(dy, two), dy));
-        beside = (unsigned)_mm_movemask_epi8(in) & ((1u << n) - 1);
-    }
-#else
-    for (int i = 0; i < n; i++)
-        beside |= (unsigned)near(g->cloister_x[i], g->cloister_y[i], x, y) << i;
-#endif
+    unsigned beside = board_cloisters_around(g, x, y);
     /* The tile's own cloister joins the list: checked (a tile placed in a
      * surrounded hole completes it at once) but not counted down. */
     unsigned check = beside;

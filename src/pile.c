@@ -236,7 +236,6 @@ carc_status carc_game_choose_tile(carc_game *g, int kind)
     }
     if (kind == g->drawn)
         return CARC_OK;
-    pile_settle(g);
     int lo = 0;
     if (river_is_kind(g->drawn)) {
         /* The draw comes from the river pile, the lake last of all. */
@@ -250,6 +249,11 @@ carc_status carc_game_choose_tile(carc_game *g, int kind)
         }
         lo = g->pile_len - river_pile_left(g);
     }
+    if (kind >= LAYOUT_KINDS || !g->left[kind]) {
+        game_set_error(g, "no tile %s is left in the pile", def->id);
+        return CARC_EILLEGAL;
+    }
+    pile_settle(g); /* the order, to find a copy in it */
     for (int i = lo; i < g->pile_len && kind < LAYOUT_KINDS; i++)
         if (g->pile[i] == kind) {
             g->pile[i] = (uint8_t)g->drawn;

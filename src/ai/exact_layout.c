@@ -5,7 +5,6 @@
  * final scoring and all, to ask what a figure on it is worth. */
 #include "../state.h" /* first: it picks the layout */
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "../board.h"
@@ -18,11 +17,30 @@
  * around (x, y). Only an open cloister holds one. */
 static int follower_cloister_near(const carc_game *g, int x, int y)
 {
-    for (int i = 0; i < g->ncloisters; i++)
-        if (abs(g->cloister_x[i] - x) <= 1 && abs(g->cloister_y[i] - y) <= 1 &&
-            seg_followers(&g->seg[feature_root(g, g->cloister_seg[i])]))
+    for (unsigned around = board_cloisters_around(g, x, y); around; around &= around - 1)
+        if (seg_followers(&g->seg[feature_root(g, g->cloister_seg[__builtin_ctz(around)])]))
             return 1;
     return 0;
+}
+
+/* The segments on the edges of the tiles around (x, y) that face it,
+ * three ports an edge (-1 for a port no segment holds): how many edges. */
+static int facing_edges(const carc_game *g, int x, int y, int seg[4][3])
+{
+    int n = 0;
+    for (int e = 0; e < 4; e++) {
+        int t = board_tile_at(g, x + carc_dx[e], y + carc_dy[e]);
+        if (t < 0)
+            continue;
+        const board_tile *bt = &g->tiles[t];
+        int back = (e + 2) % 4;
+        for (int j = 0; j < 3; j++) {
+            int local = carc_port_seg[bt->kind][bt->rot][3 * back + j];
+            seg[n][j] = local == 255 ? -1 : bt->seg_base + local;
+        }
+        n++;
+    }
+    return n;
 }
 
 int ai_square_cold(const carc_game *g, int x, int y)
@@ -33,17 +51,13 @@ int ai_square_cold(const carc_game *g, int x, int y)
      * less the sides of this square it faces; the farms there, at most
      * one of them with farmers. */
     int cities[4], facing[4], ncities = 0, farmer_farm = -1, free_farms[12], nfree = 0;
-    for (int e = 0; e < 4; e++) {
-        int t = board_tile_at(g, x + carc_dx[e], y + carc_dy[e]);
-        if (t < 0)
-            continue;
-        const board_tile *bt = &g->tiles[t];
-        int back = (e + 2) % 4, edge_city = -1;
-        for (int port = 3 * back; port < 3 * back + 3; port++) {
-            int seg = carc_port_seg[bt->kind][bt->rot][port];
-            if (seg == 255)
+    int seg[4][3], edges = facing_edges(g, x, y, seg);
+    for (int e = 0; e < edges; e++) {
+        int edge_city = -1;
+        for (int j = 0; j < 3; j++) {
+            if (seg[e][j] < 0)
                 return 0;
-            int id = feature_root(g, bt->seg_base + seg);
+            int id = feature_root(g, seg[e][j]);
             const seg_node *r = &g->seg[id];
             int taken = seg_followers(r) != 0;
             if (seg_kind(r) == CARC_FIELD) {
@@ -87,9 +101,8 @@ void ai_place_only(carc_game *g, carc_placement p)
     int closed;
     /* The open cloisters around learn of their new neighbour (they keep
      * their places in the list, which nothing reads here any more). */
-    for (int i = 0; i < g->ncloisters; i++)
-        if (abs(g->cloister_x[i] - p.x) <= 1 && abs(g->cloister_y[i] - p.y) <= 1)
-            g->seg[g->cloister_seg[i]].root -= ROOT_OPEN_ONE;
+    for (unsigned around = board_cloisters_around(g, p.x, p.y); around; around &= around - 1)
+        g->seg[g->cloister_seg[__builtin_ctz(around)]].root -= ROOT_OPEN_ONE;
     int t = board_place(g, g->drawn, p.x, p.y, p.rot, board_frontier_at(g, p.x, p.y), &closed);
     board_count_cloister(g, t, caps_cloister_filled(g, p.x, p.y));
 }
@@ -168,26 +181,19 @@ int ai_end_change(const carc_game *before, const carc_game *alone, int change[CA
     root_set was = {0, 0, {0}}, now = {0, 0, {0}};
     /* The features of the neighbours' facing edges, before the tile and
      * joined by it. */
-    for (int e = 0; e < 4; e++) {
-        int t = board_tile_at(before, x + carc_dx[e], y + carc_dy[e]);
-        if (t < 0)
-            continue;
-        const board_tile *bt = &before->tiles[t];
-        int back = (e + 2) % 4;
-        for (int port = 3 * back; port < 3 * back + 3; port++) {
-            int seg = carc_port_seg[bt->kind][bt->rot][port];
-            if (seg == 255)
-                continue;
-            add_occupied(&was, before, bt->seg_base + seg);
-            add_occupied(&now, alone, bt->seg_base + seg);
-        }
-    }
+    int seg[4][3], edges = facing_edges(before, x, y, seg);
+    for (int e = 0; e < edges; e++)
+        for (int j = 0; j < 3; j++)
+            if (seg[e][j] >= 0) {
+                add_occupied(&was, before, seg[e][j]);
+                add_occupied(&now, alone, seg[e][j]);
+            }
     /* The open cloisters around, one square fuller (perhaps complete). */
-    for (int i = 0; i < before->ncloisters; i++)
-        if (abs(before->cloister_x[i] - x) <= 1 && abs(before->cloister_y[i] - y) <= 1) {
-            add_occupied(&was, before, before->cloister_seg[i]);
-            add_occupied(&now, alone, before->cloister_seg[i]);
-        }
+    for (unsigned around = board_cloisters_around(before, x, y); around; around &= around - 1) {
+        int i = __builtin_ctz(around);
+        add_occupied(&was, before, before->cloister_seg[i]);
+        add_occupied(&now, alone, before->cloister_seg[i]);
+    }
     /* The tile's own features, and the farms of the cities it completed
      * (each of them was open before: it has the tile). */
     int n = carc_tile_data[nt->kind].nsegments;
