@@ -87,6 +87,7 @@ typedef struct fit_cache {
     uint64_t count_lanes[COUNT_WORDS]; /* the same, laid out as carc_sig_count_lanes */
     uint8_t fits[SIGNATURES];          /* copies that fit a signature, or UNKNOWN */
     int valid;
+    unsigned generation; /* one more each time the counts change */
 } fit_cache;
 
 static _Thread_local fit_cache fit_cached;
@@ -114,6 +115,25 @@ enum {
     MEMO_CITIES = 4 * MAX_SEGMENTS,
 };
 
+/* The worth and completion chance of an occupied road, city or cloister
+ * that a child's tile left untouched, kept for its siblings: they place
+ * the same tile, so the tiles to come are the same, and a sibling's tile
+ * changes the worth only where it joins the feature or lands beside (or
+ * on) a square the worth reads. In a hand game siblings may place
+ * different tiles: a worth is used only with the tiles to come it was
+ * worked out with (the same generation of the thread's fit_cache).
+ * `x0 .. x1, y0 .. y1`: the squares where a tile may change it (the
+ * squares it reads and their four neighbours). Kept only from a child
+ * whose tile lies outside them, so the values are the parent's. Farms are
+ * not kept: checking that their cities stayed as they were costs about
+ * what valuing them again does (measured). */
+typedef struct kept_worth {
+    double worth, q;
+    unsigned owners;
+    int16_t x0, x1, y0, y1;
+    unsigned generation; /* fit_cache's when it was worked out */
+} kept_worth;
+
 typedef struct walk_memo {
     uint32_t stamp; /* one per parent position; 0: none */
     int tiles;      /* the parent's tiles: a child has one more */
@@ -123,6 +143,10 @@ typedef struct walk_memo {
     walk_entry entry[MAX_SEGMENTS];
     uint16_t cell[MEMO_CELLS];
     seg_id city[MEMO_CITIES];
+    uint32_t worth_stamp[MAX_SEGMENTS]; /* the stamp of a root's kept worth */
+    kept_worth worth[MAX_SEGMENTS];
+    uint32_t child;                /* one per child valued; 0: none yet */
+    uint32_t joined[MAX_SEGMENTS]; /* `child` at the roots that child's tile joins */
 } walk_memo;
 
 static _Thread_local walk_memo walks;
@@ -136,9 +160,8 @@ typedef struct eval_ctx {
     fit_cache *fit;    /* this thread's, for the counts to come of g */
     double per_square; /* completion chance of one open square, by left */
     walk_memo *memo;   /* a child's evaluation (see walk_memo), or NULL */
-    int ntouched;      /* the roots of the child's new tile */
-    seg_id touched[CARC_MAX_SEGMENTS_PER_TILE];
-    int ncities; /* open cities whose chance is known */
+    int nx, ny;        /* where the child's new tile lies */
+    int ncities;       /* open cities whose chance is known */
     seg_id city_root[MAX_KNOWN_CITIES];
     double city_chance[MAX_KNOWN_CITIES];
 } eval_ctx;
@@ -216,6 +239,31 @@ static double square_fill(eval_ctx *c, int f)
     return fill_chance[fitting_copies(c, c->g->frontier[f].sig)];
 }
 
+/* Whether the child's tile joins the feature rooted at `root` (a child's
+ * evaluation only: c->memo). */
+static int tile_joins(const eval_ctx *c, int root)
+{
+    return c->memo->joined[root] == c->memo->child;
+}
+
+/* Roots marked as seen, each with the current mark: no clearing between
+ * one use and the next. */
+typedef struct root_marks {
+    uint32_t mark;
+    uint32_t at[MAX_SEGMENTS];
+} root_marks;
+
+static _Thread_local root_marks occupied_seen, cities_seen;
+
+static uint32_t next_mark(root_marks *m)
+{
+    if (++m->mark == 0) { /* after 2^32 uses: no mark is old enough */
+        memset(m->at, 0, sizeof m->at);
+        m->mark = 1;
+    }
+    return m->mark;
+}
+
 /* The kept walk of the feature rooted at `root`, when a child is being
  * valued and its tile does not touch the feature (then `*untouched` is 1);
  * NULL when there is none (yet). */
@@ -223,11 +271,8 @@ static const walk_entry *kept_walk(const eval_ctx *c, int root, int *untouched)
 {
     const walk_memo *m = c->memo;
     *untouched = 0;
-    if (!m)
+    if (!m || tile_joins(c, root))
         return NULL;
-    for (int i = 0; i < c->ntouched; i++)
-        if (c->touched[i] == root)
-            return NULL;
     *untouched = 1;
     return m->root_stamp[root] == m->stamp ? &m->entry[m->entry_of[root]] : NULL;
 }
@@ -251,6 +296,57 @@ static walk_entry *keep_walk(eval_ctx *c, int root, int cells, int cities)
     m->ncells += cells;
     m->ncities += cities;
     return e;
+}
+
+/* The kept worth of the occupied feature rooted at `root` (see
+ * kept_worth), when a child is being valued and its tile neither joins
+ * the feature nor lies where it would change the worth; else NULL. */
+static const kept_worth *kept_worth_of(const eval_ctx *c, int root)
+{
+    const walk_memo *m = c->memo;
+    if (!m || m->worth_stamp[root] != m->stamp)
+        return NULL;
+    const kept_worth *k = &m->worth[root];
+    if (k->generation != c->fit->generation)
+        return NULL;
+    if (c->nx >= k->x0 && c->nx <= k->x1 && c->ny >= k->y0 && c->ny <= k->y1)
+        return NULL;
+    if (tile_joins(c, root))
+        return NULL;
+    return k;
+}
+
+/* Keeps the worth and chance of the occupied feature rooted at `root`,
+ * which reads the squares x0 .. x1, y0 .. y1 (see kept_worth), when a
+ * child is being valued whose tile leaves them as they were. */
+static void keep_worth(eval_ctx *c, int root, double worth, double q, unsigned owners, int x0,
+                       int x1, int y0, int y1)
+{
+    walk_memo *m = c->memo;
+    x0--, x1++, y0--, y1++;
+    if (!m || (c->nx >= x0 && c->nx <= x1 && c->ny >= y0 && c->ny <= y1) || tile_joins(c, root))
+        return;
+    m->worth_stamp[root] = m->stamp;
+    m->worth[root] = (kept_worth){worth,       q,           owners,      (int16_t)x0,
+                                  (int16_t)x1, (int16_t)y0, (int16_t)y1, c->fit->generation};
+}
+
+/* Keeps the worth and chance of the occupied road or city rooted at
+ * `root`, open into the squares `o`. */
+static void keep_open_worth(eval_ctx *c, int root, double worth, double q, unsigned owners,
+                            const open_squares *o)
+{
+    if (!c->memo)
+        return;
+    int x0 = 127, x1 = -127, y0 = 127, y1 = -127;
+    for (int i = 0; i < o->n; i++) {
+        const frontier_square *f = &c->g->frontier[o->square[i]];
+        x0 = f->x < x0 ? f->x : x0;
+        x1 = f->x > x1 ? f->x : x1;
+        y0 = f->y < y0 ? f->y : y0;
+        y1 = f->y > y1 ? f->y : y1;
+    }
+    keep_worth(c, root, worth, q, owners, x0, x1, y0, y1);
 }
 
 /* The frontier square in grid cell `cell`, and the cell of square `f`. */
@@ -429,17 +525,16 @@ static double city_worth(eval_ctx *c, int root, double *q, open_squares *o)
 /* Expected points of the open road rooted at `root` (its tiles now, less the
  * cost of its open ends), and its completion chance in `*q`: both ends
  * filled (closing a road adds nothing, so time plays no part). */
-static double road_worth(eval_ctx *c, int root, double *q)
+static double road_worth(eval_ctx *c, int root, double *q, open_squares *o)
 {
     const carc_game *g = c->g;
     int pennants;
     unsigned marks;
-    open_squares o;
-    int tiles = walk_feature(c, root, &pennants, &marks, &o);
+    int tiles = walk_feature(c, root, &pennants, &marks, o);
     double ends = 0.0;
-    *q = o.dead ? 0.0 : 1.0;
-    for (int i = 0; i < o.n; i++) {
-        double fill = square_fill(c, o.square[i]);
+    *q = o->dead ? 0.0 : 1.0;
+    for (int i = 0; i < o->n; i++) {
+        double fill = square_fill(c, o->square[i]);
         ends += fill;
         *q *= fill;
     }
@@ -476,11 +571,12 @@ static double cloister_worth(eval_ctx *c, int root, double *q)
     return worth;
 }
 
-static void list_add_city(seg_id *cities, int *n, int city)
+/* Adds `city` to `cities` unless `seen` has it with `mark`. */
+static void list_add_city(seg_id *cities, int *n, int city, root_marks *seen, uint32_t mark)
 {
-    for (int j = 0; j < *n; j++)
-        if (cities[j] == city)
-            return;
+    if (seen->at[city] == mark)
+        return;
+    seen->at[city] = mark;
     if (*n < MAX_SEGMENTS)
         cities[(*n)++] = (seg_id)city;
 }
@@ -494,12 +590,15 @@ static double farm_worth_and_faces(eval_ctx *c, int root, uint64_t faced[MAX_FRO
     const carc_game *g = c->g;
     seg_id cities[MAX_SEGMENTS];
     int ncities = 0;
+    root_marks *seen = &cities_seen;
+    uint32_t mark = next_mark(seen);
     int untouched;
     const walk_entry *kept = kept_walk(c, root, &untouched);
     if (kept) {
         const walk_memo *memo = c->memo;
         for (int i = 0; i < kept->ncity; i++)
-            list_add_city(cities, &ncities, feature_root(g, memo->city[kept->first_city + i]));
+            list_add_city(cities, &ncities, feature_root(g, memo->city[kept->first_city + i]), seen,
+                          mark);
         for (int i = 0; i < kept->n; i++)
             faced[square_in(g, memo->cell[kept->first + i])] |= bit;
     } else {
@@ -513,7 +612,7 @@ static double farm_worth_and_faces(eval_ctx *c, int root, uint64_t faced[MAX_FRO
             const board_tile *t = &g->tiles[m->tile];
             for (unsigned borders = seg_borders(m); borders; borders &= borders - 1) {
                 int city = t->seg_base + __builtin_ctz(borders);
-                list_add_city(cities, &ncities, feature_root(g, city));
+                list_add_city(cities, &ncities, feature_root(g, city), seen, mark);
                 if (fits && (fits = memo->ncities + ncity < MEMO_CITIES))
                     memo->city[memo->ncities + ncity++] = (seg_id)city;
             }
@@ -553,7 +652,6 @@ static void ctx_init(eval_ctx *c, const carc_game *g)
     c->pile = carc_game_tile_total(g) - 1;
     c->per_square = city_base + city_room * fmin(1.0, c->left / 20.0);
     c->memo = NULL;
-    c->ntouched = 0;
     c->ncities = 0;
     fit_cache *f = c->fit = &fit_cached;
     if (f->valid && memcmp(f->counts, counts, sizeof counts) == 0)
@@ -566,6 +664,7 @@ static void ctx_init(eval_ctx *c, const carc_game *g)
     }
     memset(f->fits, UNKNOWN, sizeof f->fits);
     f->valid = 1;
+    f->generation++;
 }
 
 static void add_join(joins *j, int a, int b, double fill)
@@ -654,36 +753,54 @@ static void value_features(eval_ctx *c, occupied *occ, double out[CARC_MAX_PLAYE
     double early = c->left / (double)c->pile;
     double keep = 1.0 - early_doubt * early;
     occ->n = 0; /* occ->slot is written for each occupied root before it is read */
+    root_marks *seen = &occupied_seen;
+    uint32_t mark = next_mark(seen);
     memset(occ->faced, 0, sizeof occ->faced[0] * (size_t)g->nfrontier);
     for (int t = 0; t < g->ntiles; t++) {
         if (g->tiles[t].follower_seg == CARC_NO_SPOT)
             continue;
         int root = feature_root(g, g->tiles[t].seg_base + g->tiles[t].follower_seg);
-        int dup = 0;
-        for (int i = 0; i < occ->n && !dup; i++)
-            dup = occ->root[i] == root;
-        if (dup || occ->n == MAX_OCCUPIED)
+        if (seen->at[root] == mark || occ->n == MAX_OCCUPIED)
             continue;
+        seen->at[root] = mark;
         const seg_node *r = &g->seg[root];
         unsigned kind = seg_kind(r);
         double worth, q = 0.0;
         uint64_t bit = 1ull << occ->n;
+        const kept_worth *kept = kind == CARC_FIELD ? NULL : kept_worth_of(c, root);
+        unsigned owners = kept ? kept->owners : feature_majority(seg_followers(r), g->nplayers);
         if (kind == CARC_FIELD) {
             worth = farm_worth_and_faces(c, root, occ->faced, bit);
+        } else if (kept) {
+            worth = kept->worth;
+            q = kept->q;
+            if (kind == CARC_CITY) { /* its squares, as a sibling kept them */
+                int pennants;
+                unsigned marks;
+                open_squares o;
+                walk_feature(c, root, &pennants, &marks, &o);
+                remember_city(c, root, q);
+                for (int i = 0; i < o.n; i++)
+                    occ->faced[o.square[i]] |= bit;
+            }
         } else if (kind == CARC_CLOISTER) {
             worth = cloister_worth(c, root, &q);
-        } else if (kind == CARC_CITY) {
-            open_squares o;
-            worth = city_worth(c, root, &q, &o);
-            for (int i = 0; i < o.n; i++)
-                occ->faced[o.square[i]] |= bit;
+            const board_tile *at = &g->tiles[r->tile];
+            keep_worth(c, root, worth, q, owners, at->x - 1, at->x + 1, at->y - 1, at->y + 1);
         } else {
-            worth = road_worth(c, root, &q);
+            open_squares o;
+            if (kind == CARC_CITY) {
+                worth = city_worth(c, root, &q, &o);
+                for (int i = 0; i < o.n; i++)
+                    occ->faced[o.square[i]] |= bit;
+            } else {
+                worth = road_worth(c, root, &q, &o);
+            }
+            keep_open_worth(c, root, worth, q, owners, &o);
         }
         occ->slot[root] = (uint8_t)occ->n;
         occ->root[occ->n] = (seg_id)root;
         occ->worth[occ->n] = worth;
-        unsigned owners = feature_majority(seg_followers(r), g->nplayers);
         occ->owners[occ->n] = owners;
         occ->room[occ->n++] = 0.0;
         for (int p = 0; p < g->nplayers; p++) {
@@ -707,9 +824,14 @@ static void ctx_child(eval_ctx *c, walk_memo *memo)
 {
     const carc_game *g = c->g;
     c->memo = memo;
-    c->ntouched = 0;
+    c->nx = g->tiles[g->ntiles - 1].x;
+    c->ny = g->tiles[g->ntiles - 1].y;
+    if (++memo->child == 0) { /* after 2^32 children: no mark is old enough */
+        memset(memo->joined, 0, sizeof memo->joined);
+        memo->child = 1;
+    }
     for (int s = g->tiles[g->ntiles - 1].seg_base; s < g->nseg; s++)
-        c->touched[c->ntouched++] = (seg_id)feature_root(g, s);
+        memo->joined[feature_root(g, s)] = memo->child;
 }
 
 /* ai_evaluate_full, and its terms when `terms` is not NULL; `memo` when
@@ -763,6 +885,7 @@ void ai_evaluate_full_children(const carc_game *g)
     walk_memo *m = &walks;
     if (++m->stamp == 0) { /* after 2^32 positions: no stamp is old enough */
         memset(m->root_stamp, 0, sizeof m->root_stamp);
+        memset(m->worth_stamp, 0, sizeof m->worth_stamp);
         m->stamp = 1;
     }
     m->tiles = g->ntiles;

@@ -1,7 +1,9 @@
 /* test_eval_children.c: the full evaluation of a position's children
  * (ai_evaluate_full_children and ai_evaluate_full_child, src/ai/eval.h),
  * which keeps the walks of the features a move leaves untouched for the
- * next children, gives what ai_evaluate_full gives, to the last bit: for
+ * next children, and the worths of those whose squares it leaves as they
+ * were (in a hand game only for children that place the same tile),
+ * gives what ai_evaluate_full gives, to the last bit: for
  * every legal move (figures and discards included) of positions through
  * whole games, in both layouts of the state (the base game; expansions and
  * seven players), with hands and on a bounded table; its terms as
