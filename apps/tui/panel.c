@@ -760,10 +760,10 @@ static void confirm_section(const tui *t, pen *p)
         put_wrap(p, A_NORMAL, "%s +%d", session_player_name(q), event_points(t, q, 1));
 }
 
-int panel_log_rows(const tui *t, const layout *l)
+int panel_log_rows(const tui *t, const layout *l, int first)
 {
     int rows = 0, width = l->panel_w - 1;
-    for (int i = 0; i < t->s.nlog; i++)
+    for (int i = first > 0 ? first : 0; i < t->s.nlog; i++)
         rows += wrap_text(NULL, A_NORMAL, width, t->s.log[i], NULL);
     return rows;
 }
@@ -775,7 +775,7 @@ static int log_section(const tui *t, const layout *l, pen *p)
     if (p->row + 2 > p->end)
         return 0;
     p->row++;
-    int room = p->end - p->row - 1, total = panel_log_rows(t, l);
+    int room = p->end - p->row - 1, total = panel_log_rows(t, l, 0);
     int back = t->log_scroll < total - room ? t->log_scroll : total - room;
     back = back < 0 ? 0 : back;
     int skip = total - room - back; /* rows above the window */

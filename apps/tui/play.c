@@ -860,7 +860,7 @@ static void scroll_log(tui *t, int dir)
 {
     layout l = tui_layout(t);
     int page = t->log_room > 2 ? t->log_room - 1 : 1;
-    int most = panel_log_rows(t, &l) - t->log_room;
+    int most = panel_log_rows(t, &l, 0) - t->log_room;
     t->log_scroll += dir * page;
     t->log_scroll = t->log_scroll > most ? most : t->log_scroll;
     t->log_scroll = t->log_scroll < 0 ? 0 : t->log_scroll;
@@ -983,13 +983,15 @@ static void handle_key(tui *t, int ch)
 
 /* --- Screen ---------------------------------------------------------------------------- */
 
-/* A log scrolled back stays on the same lines while new ones come in. */
+/* A log scrolled back stays on the same lines while new ones come in:
+ * back by the rows of the new lines, whatever a full log drops from its
+ * start to keep them. */
 static void keep_log_place(tui *t, const layout *l)
 {
-    int rows = panel_log_rows(t, l);
-    if (t->log_scroll > 0 && rows > t->log_rows)
-        t->log_scroll += rows - t->log_rows;
-    t->log_rows = rows;
+    int added = t->s.logged - t->log_seen;
+    if (t->log_scroll > 0 && added > 0)
+        t->log_scroll += panel_log_rows(t, l, t->s.nlog - added);
+    t->log_seen = t->s.logged;
 }
 
 static void render(tui *t)

@@ -38,6 +38,7 @@ void session_log(session *s, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(s->log[s->nlog++], SESSION_LOG_LINE, fmt, ap);
     va_end(ap);
+    s->logged++;
 }
 
 /* "Red", "Red and Blue", "Red, Blue and Yellow". */

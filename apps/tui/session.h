@@ -41,6 +41,7 @@ typedef struct session {
     int nsnaps;
     char log[SESSION_LOG_MAX][SESSION_LOG_LINE];
     int nlog;
+    int logged; /* lines ever logged: a full log drops its oldest, nlog stays */
     /* The final scoring's events that scored (winners != 0), valid while
      * the game is over; the end screen steps through them. */
     carc_event final_events[CARC_MAX_EVENTS];

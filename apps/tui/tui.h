@@ -77,7 +77,7 @@ typedef struct tui {
     int spinner;
     int log_scroll; /* log rows scrolled back from the newest */
     int log_room;   /* log rows the panel showed last time */
-    int log_rows;   /* rows of the whole log last time */
+    int log_seen;   /* s.logged when the log was drawn last */
     int final_step; /* at the end: the scored feature shown, -1 for none */
     char msg[SESSION_PATH_MAX * 2 + 160];
 } tui;
@@ -93,8 +93,9 @@ void board_draw_tile_at(const tui *t, int row, int col, int kind, int rot);
 /* panel.c */
 /* Draws the side panel; returns the rows its log showed. */
 int panel_draw(const tui *t, const tui_view *v);
-/* Rows the whole log takes at the panel's width. */
-int panel_log_rows(const tui *t, const layout *l);
+/* Rows the log's lines from `first` (0: the oldest) on take at the panel's
+ * width. */
+int panel_log_rows(const tui *t, const layout *l, int first);
 void header_draw(const tui *t, const tui_view *v);
 void footer_draw(const tui *t, const layout *l);
 void overlay_draw(const tui *t, const tui_view *v);

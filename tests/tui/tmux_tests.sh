@@ -490,8 +490,28 @@ t_final_scoring() {
     finish
 }
 
-# The log's rows as the panel shows them (after its title line).
-log_rows() { sed -n '/│Log /,$p' "$screen_file" | sed -e '1d' -e 's/.*│//' | head -n 3; }
+# The log's last rows as the panel shows them: the panel's rows after its
+# title line, the bottom three. The log is drawn from the panel's bottom
+# up, so these keep their place when the panel above it grows or shrinks.
+log_rows() {
+    grep '│' "$screen_file" | sed -n '/│Log /,$p' | sed -e '1d' -e 's/.*│//' | tail -n 3
+}
+
+# Captures until the log's rows hold still (a frame may be on its way to
+# the screen); leaves them in $rows.
+steady_log_rows() {
+    capture
+    rows=$(log_rows)
+    i=0
+    while [ "$i" -lt 20 ]; do
+        sleep 0.3
+        capture
+        [ "$(log_rows)" = "$rows" ] && return 0
+        rows=$(log_rows)
+        i=$((i + 1))
+    done
+    fail "the log's rows never held still"
+}
 
 # A log scrolled back stays on its lines while moves add new ones, and
 # scrolls forward to the newest again.
@@ -505,21 +525,14 @@ t_log_scroll() {
     wait_for "Red (you) plays"
     keys '['
     wait_for "Log ([ older, ] newer)"
-    # The rows once they hold still: the turn's own lines may still be
-    # arriving when the title first says it is scrolled back.
-    rows_before=$(log_rows)
-    i=0
-    while [ "$i" -lt 20 ]; do
-        sleep 0.3
-        capture
-        [ "$(log_rows)" = "$rows_before" ] && break
-        rows_before=$(log_rows)
-        i=$((i + 1))
-    done
+    # The rows once they hold still: the title can be on the screen before
+    # the rows under it are.
+    steady_log_rows
+    rows_before=$rows
     [ -n "$rows_before" ] || fail "no log rows"
     next_human_turn
-    capture
-    [ "$(log_rows)" = "$rows_before" ] || fail "the log moved while scrolled back: [$rows_before], now [$(log_rows)]"
+    steady_log_rows
+    [ "$rows" = "$rows_before" ] || fail "the log moved while scrolled back: [$rows_before], now [$rows]"
     i=0
     while [ "$i" -lt 40 ] && ! shows "([ older)"; do
         keys ']'
@@ -527,6 +540,44 @@ t_log_scroll() {
         sleep 0.1
     done
     wait_for "([ older)"
+    finish
+}
+
+# A full log keeps its last 200 lines, so each new line drops its oldest:
+# scrolled back, it still stays on its lines while a turn adds new ones.
+t_log_full() {
+    "$bin" selfplay --seed 1 --players 2 --expansions river,inns-cathedrals,traders-builders \
+        --record full.rec >/dev/null
+    head -n 110 full.rec >mid.rec
+    start 80 30 --load mid.rec --players human,greedy --no-color --no-tile-info
+    wait_for "Red (you) plays"
+    # Each save logs two lines: 45 of them fill the log.
+    n=0
+    while [ "$n" -lt 45 ]; do
+        keys s
+        wait_for "Save as:"
+        keys Enter
+        wait_for "the log says"
+        n=$((n + 1))
+    done
+    n=0
+    while [ "$n" -lt 60 ] && ! shows "Log (the start; ] newer)"; do
+        keys '['
+        n=$((n + 1))
+        sleep 0.1
+    done
+    wait_for "Log (the start; ] newer)"
+    shows "Turn 1: Red put" && fail "the log is not full: it still has the first move"
+    # Two pages on: rows of moves, with the lines the turn drops above them.
+    keys ']' ']'
+    wait_for "Log ([ older, ] newer)"
+    steady_log_rows
+    rows_before=$rows
+    echo "$rows_before" | grep -q "Turn [0-9]*:" || fail "no moves in the log's rows: [$rows_before]"
+    next_human_turn
+    steady_log_rows
+    [ "$rows" = "$rows_before" ] || fail "the full log moved while scrolled back: [$rows_before], now [$rows]"
+    shows "Log ([ older, ] newer)" || fail "the log is no longer scrolled back"
     finish
 }
 
