@@ -584,10 +584,16 @@ static void undo(tui *t)
         snprintf(t->msg, sizeof t->msg, "Undo is for games against the computer.");
         return;
     }
+    layout l = tui_layout(t);
+    int cut = panel_log_rows(t, &l, 0);
     if (session_undo(&t->s) != 0) {
         snprintf(t->msg, sizeof t->msg, "Nothing to undo.");
         return;
     }
+    /* A log scrolled back stays on its lines, less the rows undo cut off
+     * its end; on the newest when the rows it showed were cut. */
+    cut -= panel_log_rows(t, &l, 0);
+    t->log_scroll = t->log_scroll > cut ? t->log_scroll - cut : 0;
     session_log(&t->s, "Undone: back to turn %d", carc_game_move_count(t->s.g) + 1);
     begin_turn(t);
     snprintf(t->msg, sizeof t->msg, "Your last move is undone.");
@@ -855,9 +861,15 @@ static void cancel_worker(tui *t)
         t->step = STEP_PLACE;
 }
 
-/* [ and ]: the log back and forth by most of its height. */
+/* [ and ]: the log back and forth by most of its height; nothing while
+ * the panel has no room for it. */
 static void scroll_log(tui *t, int dir)
 {
+    if (t->log_room <= 0) {
+        if (t->step != STEP_CONFIRM) /* the question stays */
+            snprintf(t->msg, sizeof t->msg, "The panel has no room for the log at this size.");
+        return;
+    }
     layout l = tui_layout(t);
     int page = t->log_room > 2 ? t->log_room - 1 : 1;
     int most = panel_log_rows(t, &l, 0) - t->log_room;

@@ -581,6 +581,71 @@ t_log_full() {
     finish
 }
 
+# Undo cuts the lines of the turns it takes back off the log's end:
+# scrolled back, the log stays on its lines; when the rows it showed were
+# cut, it shows the newest.
+t_log_undo() {
+    "$bin" selfplay --seed 7 --players 2 --record full.rec >/dev/null
+    head -n 40 full.rec >mid.rec
+    start 80 24 --load mid.rec --players human,greedy --no-color
+    wait_for "Red (you) plays"
+    next_human_turn
+    # Three pages (a row each at 80x24) on from the start: older rows
+    # than the turn's that undo cuts.
+    n=0
+    while [ "$n" -lt 30 ] && ! shows "Log (the start; ] newer)"; do
+        keys '[' '[' '[' '[' '[' '[' '[' '[' '[' '['
+        n=$((n + 1))
+        sleep 0.1
+    done
+    wait_for "Log (the start; ] newer)"
+    keys ']' ']' ']'
+    wait_for "Log ([ older, ] newer)"
+    steady_log_rows
+    rows_before=$rows
+    [ -n "$rows_before" ] || fail "no log rows"
+    keys u
+    wait_for "Your last move is undone."
+    steady_log_rows
+    [ "$rows" = "$rows_before" ] || fail "undo moved the log scrolled back: [$rows_before], now [$rows]"
+    shows "Log ([ older, ] newer)" || fail "undo took the log off its place"
+    # Back a page from the newest: on the rows of the turn undo cuts.
+    n=0
+    while [ "$n" -lt 30 ] && ! shows "Log ([ older)"; do
+        keys ']' ']' ']' ']' ']' ']' ']' ']' ']' ']'
+        n=$((n + 1))
+        sleep 0.1
+    done
+    wait_for "Log ([ older)"
+    next_human_turn
+    keys '['
+    wait_for "Log ([ older, ] newer)"
+    keys u
+    wait_for "Your last move is undone."
+    steady_log_rows
+    shows "Log ([ older)" || fail "undo left the log scrolled back though it cut the rows shown"
+    finish
+}
+
+# At 80x24 with tile info the expansions' odds fill the panel: the log
+# has no room, and [ says so instead of scrolling it unseen.
+t_log_no_room() {
+    "$bin" selfplay --seed 1 --players 2 --expansions river,inns-cathedrals,traders-builders \
+        --record full.rec >/dev/null
+    head -n 60 full.rec >mid.rec
+    start 80 24 --load mid.rec --players human,greedy --no-color
+    wait_for "Red (you) plays"
+    wait_for "Tiles left:"
+    shows "│Log" && fail "the log has room: no test of a panel without it"
+    keys '['
+    wait_for "no room for the log"
+    # With room the log is on its newest rows: the key left it there.
+    tm resize-window -t "$session" -x 80 -y 44
+    wait_for_either "Log ([ older)" "Log ([ older, ] newer)"
+    shows "Log ([ older)" || fail "[ scrolled the log while the panel had no room for it"
+    finish
+}
+
 # The board: the screen's rows between the header and the message line,
 # each cut at the panel's line (the last '│' on the row).
 board_part() { sed -e '1d' -e '$d' "$screen_file" | sed -e '$d' -e 's/│[^│]*$//'; }
