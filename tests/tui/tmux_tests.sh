@@ -81,6 +81,20 @@ wait_for_either() {
 
 shows() { capture; grep -qF -- "$1" "$screen_file"; }
 
+# press_until TEXT KEY...: presses the keys (a tenth of a second apart,
+# 60 times at most) until the screen shows TEXT, then waits for it.
+press_until() {
+    text=$1
+    shift
+    pu=0
+    while [ "$pu" -lt 60 ] && ! shows "$text"; do
+        keys "$@"
+        pu=$((pu + 1))
+        sleep 0.1
+    done
+    wait_for "$text"
+}
+
 # The message line (the screen's last line but one).
 message_line() { tail -n 2 "$screen_file" | head -n 1; }
 
@@ -478,13 +492,7 @@ t_final_scoring() {
     wait_for "$n of $n:"
     # The log keeps the final scoring, and scrolls back to the start.
     shows "final scoring" || shows "for a farm" || fail "the log lost the final scoring"
-    i=0
-    while [ "$i" -lt 40 ] && ! shows "Turn 1: Red put"; do
-        keys '['
-        i=$((i + 1))
-        sleep 0.1
-    done
-    shows "Turn 1: Red put" || fail "the log does not scroll back to the first move"
+    press_until "Turn 1: Red put" '['
     wait_for "Log (the start; ] newer)"
     echo "the record had $moves moves"
     finish
@@ -533,13 +541,7 @@ t_log_scroll() {
     next_human_turn
     steady_log_rows
     [ "$rows" = "$rows_before" ] || fail "the log moved while scrolled back: [$rows_before], now [$rows]"
-    i=0
-    while [ "$i" -lt 40 ] && ! shows "([ older)"; do
-        keys ']'
-        i=$((i + 1))
-        sleep 0.1
-    done
-    wait_for "([ older)"
+    press_until "([ older)" ']'
     finish
 }
 
@@ -560,13 +562,7 @@ t_log_full() {
         wait_for "the log says"
         n=$((n + 1))
     done
-    n=0
-    while [ "$n" -lt 60 ] && ! shows "Log (the start; ] newer)"; do
-        keys '['
-        n=$((n + 1))
-        sleep 0.1
-    done
-    wait_for "Log (the start; ] newer)"
+    press_until "Log (the start; ] newer)" '['
     shows "Turn 1: Red put" && fail "the log is not full: it still has the first move"
     # Two pages on: rows of moves, with the lines the turn drops above them.
     keys ']' ']'
@@ -592,13 +588,7 @@ t_log_undo() {
     next_human_turn
     # Three pages (a row each at 80x24) on from the start: older rows
     # than the turn's that undo cuts.
-    n=0
-    while [ "$n" -lt 30 ] && ! shows "Log (the start; ] newer)"; do
-        keys '[' '[' '[' '[' '[' '[' '[' '[' '[' '['
-        n=$((n + 1))
-        sleep 0.1
-    done
-    wait_for "Log (the start; ] newer)"
+    press_until "Log (the start; ] newer)" '[' '[' '[' '[' '[' '[' '[' '[' '[' '['
     keys ']' ']' ']'
     wait_for "Log ([ older, ] newer)"
     steady_log_rows
@@ -610,13 +600,7 @@ t_log_undo() {
     [ "$rows" = "$rows_before" ] || fail "undo moved the log scrolled back: [$rows_before], now [$rows]"
     shows "Log ([ older, ] newer)" || fail "undo took the log off its place"
     # Back a page from the newest: on the rows of the turn undo cuts.
-    n=0
-    while [ "$n" -lt 30 ] && ! shows "Log ([ older)"; do
-        keys ']' ']' ']' ']' ']' ']' ']' ']' ']' ']'
-        n=$((n + 1))
-        sleep 0.1
-    done
-    wait_for "Log ([ older)"
+    press_until "Log ([ older)" ']' ']' ']' ']' ']' ']' ']' ']' ']' ']'
     next_human_turn
     keys '['
     wait_for "Log ([ older, ] newer)"
