@@ -249,19 +249,17 @@ carc_status carc_game_choose_tile(carc_game *g, int kind)
         }
         lo = g->pile_len - river_pile_left(g);
     }
-    if (kind >= LAYOUT_KINDS || !g->left[kind]) {
-        game_set_error(g, "no tile %s is left in the pile", def->id);
-        return CARC_EILLEGAL;
+    if (kind < LAYOUT_KINDS && g->left[kind]) {
+        pile_settle(g); /* the order, to find a copy in it */
+        for (int i = lo; i < g->pile_len; i++)
+            if (g->pile[i] == kind) {
+                g->pile[i] = (uint8_t)g->drawn;
+                g->left[g->drawn]++;
+                g->left[kind]--;
+                g->drawn = (int8_t)kind;
+                return CARC_OK;
+            }
     }
-    pile_settle(g); /* the order, to find a copy in it */
-    for (int i = lo; i < g->pile_len && kind < LAYOUT_KINDS; i++)
-        if (g->pile[i] == kind) {
-            g->pile[i] = (uint8_t)g->drawn;
-            g->left[g->drawn]++;
-            g->left[kind]--;
-            g->drawn = (int8_t)kind;
-            return CARC_OK;
-        }
     game_set_error(g, "no tile %s is left in the pile", def->id);
     return CARC_EILLEGAL;
 }
