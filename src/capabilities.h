@@ -230,6 +230,28 @@ static inline unsigned caps_turn_end(carc_game *g, const move_fields *m, unsigne
     return turn;
 }
 
+/* The part of the current turn (0 the first), as the capabilities that
+ * give a second tile count it; set back for a hand game's passed turn. */
+static inline unsigned caps_turn_part(const carc_game *g)
+{
+    unsigned part = 0;
+#define X(c)                                                                                       \
+    if (CAP_ON(c, g, turn_part))                                                                   \
+        part |= c##_capability.turn_part(g);
+    CAPABILITIES(X)
+#undef X
+    return part;
+}
+
+static inline void caps_set_turn_part(carc_game *g, unsigned part)
+{
+#define X(c)                                                                                       \
+    if (CAP_ON(c, g, set_turn_part))                                                               \
+        c##_capability.set_turn_part(g, part);
+    CAPABILITIES(X)
+#undef X
+}
+
 static inline void caps_completed(carc_game *g, int root, event_sink *sink)
 {
 #define X(c)                                                                                       \

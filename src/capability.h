@@ -72,6 +72,11 @@ typedef struct capability {
     /* The end of a placing turn: `turn` as the hooks before left it
      * (TURN_* bits), returned as this rule leaves it. */
     unsigned (*turn_end)(carc_game *g, const move_fields *m, unsigned turn);
+    /* The part of the current turn it counts (0 the first; a second tile
+     * earned is 1), read and set back by a hand game that passes the turn
+     * (hand.c): a turn passed to another player starts at part 0. */
+    unsigned (*turn_part)(const carc_game *g);
+    void (*set_turn_part)(carc_game *g, unsigned part);
 
     /* Scoring: a feature completed during play (after its own score);
      * the players with a figure on farm `farm` that adds to its worth and

@@ -3,11 +3,11 @@
 #include <string.h>
 
 #include "hand.h"
+#include "capabilities.h"
 #include "moves.h"
 #include "pile.h"
 #include "river.h"
 #include "tiles.h"
-#include "traders.h"
 
 /* --- The turn code's side ---------------------------------------------------- */
 
@@ -111,13 +111,13 @@ int hand_pass_turn(carc_game *g, int mover, int from)
     hand_state *h = &g->hand;
     h->mover = (uint8_t)mover;
     h->from = (uint8_t)from;
-    h->second = (uint8_t)traders_second_part(g);
+    h->second = (uint8_t)caps_turn_part(g);
     for (int i = 0; i < g->nplayers; i++) {
         int q = (from + i) % g->nplayers;
         if (hand_can_move(g, q)) {
-            traders_set_second_part(g, h->second);
-            if (q != mover || i > 0)
-                traders_turn_passed(g);
+            /* Another player's turn, or the mover's again after a full
+             * round, starts at its first part. */
+            caps_set_turn_part(g, q != mover || i > 0 ? 0 : h->second);
             g->current = (uint8_t)q;
             hand_focus_first(g);
             return 1;
@@ -129,10 +129,10 @@ int hand_pass_turn(carc_game *g, int mover, int from)
 void hand_pass_again(carc_game *g)
 {
     const hand_state *h = &g->hand;
-    int second = traders_second_part(g);
-    traders_set_second_part(g, h->second);
+    unsigned part = caps_turn_part(g);
+    caps_set_turn_part(g, h->second);
     if (!hand_pass_turn(g, h->mover, h->from))
-        traders_set_second_part(g, second); /* cannot be: who may move depends on the
+        caps_set_turn_part(g, part); /* cannot be: who may move depends on the
                                                tiles left, not on who holds them */
 }
 

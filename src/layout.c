@@ -9,6 +9,7 @@
 #include "layout_of.h"
 
 #define LAYOUT_CALL_ON LAYOUT_DISPATCH
+#define LAYOUT_WIDE_CALL LAYOUT_WIDE_DISPATCH
 #include "layout.def"
 
 void carc_game_free(carc_game *g)

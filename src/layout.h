@@ -32,6 +32,7 @@
 #define LAYOUT_AI_CALL(ret, name, params, args) LAYOUT_RENAME(name)
 #define LAYOUT_PRIVATE(name) LAYOUT_RENAME(name)
 #if LAYOUT_WIDE
+#define LAYOUT_WIDE_CALL(ret, name, params, args, base) LAYOUT_RENAME(name)
 #define LAYOUT_WIDE_PRIVATE(name) LAYOUT_RENAME(name)
 #endif
 #include "layout.def"

@@ -38,4 +38,13 @@ static inline int layout_is_wide(const carc_game *g)
         return (wide) ? name##_wide args : name##_base args;                                       \
     }
 
+/* A call of layout.def that only the wide layout builds: a game of the
+ * compact layout gets `base`. */
+#define LAYOUT_WIDE_DISPATCH(ret, name, params, args, base)                                        \
+    ret name##_wide params;                                                                        \
+    ret name params                                                                                \
+    {                                                                                              \
+        return layout_is_wide(g) ? name##_wide args : (base);                                      \
+    }
+
 #endif

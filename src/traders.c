@@ -1,6 +1,7 @@
 /* traders.c: Traders & Builders' rules (traders.h): goods, the builder's
  * second tile, where the pigs stand, and the public calls that read them
- * (the compact layout, the base game, has those alone). */
+ * (built in the wide layout only: layout.c answers them for the base
+ * game). */
 #include "layout.h"
 
 #include "traders.h"
@@ -23,8 +24,6 @@ int carc_game_second_part(const carc_game *g)
 {
     return traders_second_part(g);
 }
-
-#if LAYOUT_WIDE
 
 static const unsigned goods_marks[CARC_GOODS_TYPES] = {CARC_MARK_WINE, CARC_MARK_GRAIN,
                                                        CARC_MARK_CLOTH};
@@ -223,5 +222,3 @@ int traders_check_figure(carc_game *g, carc_move m, int square, carc_status *st)
     }
     return 1;
 }
-
-#endif

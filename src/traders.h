@@ -1,8 +1,9 @@
 /* traders.h: Traders & Builders (expansions/traders-builders.md) as a
  * module of the turn code: trade goods given for completed cities and
  * scored at the end, the builder's second tile, the pig's farms. Its
- * figures' supplies are figures.h's. Built in the wide layout only; the
- * compact layout (the base game) gets the stubs below. */
+ * figures' supplies are figures.h's. Built in the wide layout only: the
+ * compact layout (the base game) lists no such capability
+ * (capabilities.h). */
 #ifndef CARC_TRADERS_H
 #define CARC_TRADERS_H
 
@@ -10,7 +11,9 @@
 #include "figures.h"
 #include "scoring.h"
 
-#if LAYOUT_WIDE
+#if !LAYOUT_WIDE
+#error "Traders & Builders is built in the wide layout only"
+#endif
 
 /* A new game: no goods, the figures home, no second tile. */
 static inline void traders_start(carc_game *g)
@@ -49,18 +52,16 @@ static inline int traders_second_part(const carc_game *g)
     return g->traders.second_part;
 }
 
-/* The turn passed to another player before a second tile was played (a
- * hand game's empty hand): the next turn is a first part. */
-static inline void traders_turn_passed(carc_game *g)
+/* The turn part hooks (capability.h): the second part is the builder's or
+ * a bonus turn's second tile. */
+static inline unsigned traders_turn_part(const carc_game *g)
 {
-    g->traders.second_part = 0;
+    return g->traders.second_part;
 }
 
-/* Sets the second part back to what traders_second_part() said (a hand
- * game's turn passed again by a named draw). */
-static inline void traders_set_second_part(carc_game *g, int second)
+static inline void traders_set_turn_part(carc_game *g, unsigned part)
 {
-    g->traders.second_part = (uint8_t)second;
+    g->traders.second_part = (uint8_t)part;
 }
 
 static inline int traders_goods(const carc_game *g, int player, int type)
@@ -127,6 +128,8 @@ static const capability traders_capability = {
     .start = traders_start,
     .placed = traders_placed,
     .turn_end = traders_turn_end,
+    .turn_part = traders_turn_part,
+    .set_turn_part = traders_set_turn_part,
     .completed = traders_completed,
     .farm_bonus_players = traders_pigs_on,
     .farm_bonus = traders_farm_bonus,
@@ -138,23 +141,5 @@ static const capability traders_capability = {
     .check_figure = traders_check_figure,
     .random_all_figures = 1,
 };
-
-#else /* the base game: no goods, no builder, no second tile */
-
-/* NOLINTBEGIN(misc-unused-parameters) */
-LAYOUT_STUB(void traders_start(carc_game *g), )
-LAYOUT_STUB(void traders_city_completed(carc_game *g, int root, event_sink *sink), )
-LAYOUT_STUB(void traders_final_scoring(carc_game *g, event_sink *sink), )
-LAYOUT_STUB(int traders_builder_extended(const carc_game *g, int t), 0)
-LAYOUT_STUB(unsigned traders_pigs_on(const carc_game *g, int farm), 0)
-LAYOUT_STUB(int traders_turn_again(carc_game *g, int earned, int builder), earned)
-LAYOUT_STUB(int traders_second_part(const carc_game *g), 0)
-LAYOUT_STUB(void traders_turn_passed(carc_game *g), )
-LAYOUT_STUB(void traders_set_second_part(carc_game *g, int second), )
-LAYOUT_STUB(int traders_goods(const carc_game *g, int player, int type), 0)
-LAYOUT_STUB(int traders_goods_points(const carc_game *g, int player), 0)
-/* NOLINTEND(misc-unused-parameters) */
-
-#endif
 
 #endif
