@@ -24,6 +24,16 @@ if grep -n -i -w -E 'rivers?|traders|inns?|cathedrals?|hands?|builders?|pigs?|go
     echo "lint: the turn code names a rule (above): call it through a capability's hook" >&2
     exit 1
 fi
+# The tile source (the pile, the hand, the interface over them) reaches
+# the expansions' tiles and piles through the capabilities' hooks too
+# (pile parts, the start tile, a record's draw refused): no expansion's
+# word.
+tile_source="src/pile.c src/pile.h src/hand.c src/hand.h src/source.c src/source.h"
+# shellcheck disable=SC2086
+if grep -n -i -w -E 'rivers?|lakes?|traders|inns?|cathedrals?|builders?|pigs?|goods|CARC_EXPANSION_[A-Z_]+|CARC_KIND_R[A-Z]' $tile_source; then
+    echo "lint: the tile source names an expansion (above): call it through a capability's hook" >&2
+    exit 1
+fi
 # The rest of the engine: a rule's flag or value is read only by the files
 # of that rule (its capability), the rules' names and notation (rules.c),
 # the tile source's implementations (pile, hand, source), the figures of

@@ -42,6 +42,64 @@ static inline void caps_start(carc_game *g)
 #undef X
 }
 
+/* The kind of the start tile. */
+static inline int caps_start_kind(const carc_rules *rules)
+{
+    int kind = CARC_KIND_D;
+#define X(c)                                                                                       \
+    if (c##_capability.start_kind && c##_capability.in_game(rules))                                \
+        kind = c##_capability.start_kind(rules);
+    CAPABILITIES(X)
+#undef X
+    return kind;
+}
+
+/* The copies of `kind` in a new game's pile, `count` as the catalogue
+ * and the start tile leave them. */
+static inline int caps_pile_count(const carc_rules *rules, int kind, int count)
+{
+#define X(c)                                                                                       \
+    if (c##_capability.pile_count && c##_capability.in_game(rules))                                \
+        count = c##_capability.pile_count(rules, kind, count);
+    CAPABILITIES(X)
+#undef X
+    return count;
+}
+
+/* Whether the pile has parts above the main pile, and the part of `kind`
+ * (0: the main pile; -1, no tile, too). */
+static inline int caps_pile_parted(const carc_game *g)
+{
+    int parted = 0;
+#define X(c) parted |= CAP_ON(c, g, pile_part);
+    CAPABILITIES(X)
+#undef X
+    return parted;
+}
+
+static inline int caps_pile_part(const carc_game *g, int kind)
+{
+    int part = 0;
+#define X(c)                                                                                       \
+    if (CAP_ON(c, g, pile_part) && c##_capability.pile_part(kind) > part)                          \
+        part = c##_capability.pile_part(kind);
+    CAPABILITIES(X)
+#undef X
+    return part;
+}
+
+/* Whether a capability refuses a record's naming `kind` for a draw that
+ * gave `drawn` (the game's error says why). */
+static inline int caps_draw_error(carc_game *g, int drawn, int kind)
+{
+#define X(c)                                                                                       \
+    if (CAP_ON(c, g, draw_error) && c##_capability.draw_error(g, drawn, kind))                     \
+        return 1;
+    CAPABILITIES(X)
+#undef X
+    return 0;
+}
+
 /* Whether a capability places `kind` itself (its placement hooks then
  * answer for it). */
 static inline int caps_owns_kind(const carc_game *g, int kind)

@@ -13,6 +13,10 @@
 #include "moves.h"
 #include "scoring.h"
 
+/* The parts of the pile: the main pile (0) and at most two laid above
+ * it, each drawn before the parts below (capability.pile_part). */
+enum { PILE_PARTS = 3 };
+
 /* What the end of a turn decides, as bits passed from hook to hook. */
 enum {
     TURN_AGAIN = 1,       /* the same player moves again */
@@ -28,6 +32,17 @@ typedef struct capability {
     /* Set-up: its state for a new game, before the start tile; called in
      * every game, so that a game without it has that state empty. */
     void (*start)(carc_game *g);
+
+    /* The tile source: the kind of the start tile it lays instead of the
+     * base game's D; the copies of `kind` it puts in the pile, `count` as
+     * the rules before it leave them; the part of the pile a kind lies
+     * in (0 the main pile; a higher part lies above and is drawn first,
+     * each part shuffled on its own); why a record may not name `kind`
+     * for a draw that gave `drawn` (sets the error, returns 1). */
+    int (*start_kind)(const carc_rules *rules);
+    int (*pile_count)(const carc_rules *rules, int kind, int count);
+    int (*pile_part)(int kind);
+    int (*draw_error)(carc_game *g, int drawn, int kind);
 
     /* Placement: the squares and rotations of a kind it owns (a tile that
      * goes somewhere else than the fit table says), and why a placement

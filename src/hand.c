@@ -6,7 +6,6 @@
 #include "capabilities.h"
 #include "moves.h"
 #include "pile.h"
-#include "river.h"
 #include "tiles.h"
 
 /* --- The turn code's side ---------------------------------------------------- */
@@ -25,7 +24,6 @@ int hand_draw_one(carc_game *g, int p)
         return 0;
     int kind = pile_pop(g);
     g->left[kind]--;
-    river_pile_take(g);
     h->tiles[p][h->size[p]++] = (uint8_t)kind;
     log_draw(g, p, kind);
     return 1;
@@ -146,24 +144,33 @@ int hand_tiles(const carc_game *g)
     return n;
 }
 
-/* A tile of the class of `like` (a river tile or a main-pile tile) drawn
- * uniformly from the counts `g->left`, the lake only when no other river
- * tile is left; -1 when none is. */
+/* Whether `kind` lies in a part of the pile above the main pile
+ * (capability.pile_part). */
+static int above_main(const carc_game *g, int kind)
+{
+    return caps_pile_part(g, kind) > 0;
+}
+
+/* A tile of the class of `like` (a tile of the main pile, or of the parts
+ * above it) drawn uniformly from the counts `g->left`, of the highest part
+ * of that class that holds one; -1 when none is. */
 static int draw_from_counts(carc_game *g, int like)
 {
-    const int LAKE =
-        (int)CARC_KIND_RL < (int)LAYOUT_KINDS ? (int)CARC_KIND_RL : 0; /* none in the base game */
-    int river = river_is_kind(like), total = 0, lake_only = 1;
+    int above = above_main(g, like), total = 0, top = 0, skipped = 0;
     pile_settle(g); /* its steps draw from g->rng first */
     for (int k = 0; k < LAYOUT_KINDS; k++)
-        if (river_is_kind(k) == river && g->left[k]) {
+        if (above_main(g, k) == above && g->left[k]) {
             total += g->left[k];
-            lake_only &= k == LAKE;
+            if (caps_pile_part(g, k) > top)
+                top = caps_pile_part(g, k);
         }
+    for (int k = 0; k < LAYOUT_KINDS; k++)
+        if (above_main(g, k) == above && caps_pile_part(g, k) != top)
+            skipped += g->left[k];
     for (int pass = 0; pass < 2 && total; pass++) {
         int r = (int)rng_below(&g->rng, (uint32_t)total);
         for (int k = 0; k < LAYOUT_KINDS; k++) {
-            if (river_is_kind(k) != river || (river && k == LAKE && !lake_only))
+            if (above_main(g, k) != above || caps_pile_part(g, k) != top)
                 continue;
             r -= g->left[k];
             if (r < 0) {
@@ -171,8 +178,9 @@ static int draw_from_counts(carc_game *g, int like)
                 return k;
             }
         }
-        /* Only the lake was skipped: draw again among the others. */
-        total -= g->left[LAKE];
+        /* The number fell on a lower part's tile: draw again among the
+         * highest part's. */
+        total -= skipped;
     }
     return -1;
 }
@@ -236,13 +244,14 @@ int carc_game_draw_due(const carc_game *g, int *player)
     return due;
 }
 
-/* The pile slots [*lo, *hi) a draw of `drawn` came from: with The River,
- * the river pile for a river tile, else the main pile below it. */
+/* The pile slots [*lo, *hi) a draw of `drawn` came from: the parts
+ * above the main pile for a tile of theirs, else the main pile. */
 static void draw_region(const carc_game *g, int drawn, int *lo, int *hi)
 {
-    int river_start = g->pile_len - river_pile_left(g);
-    *lo = river_is_kind(drawn) ? river_start : 0;
-    *hi = river_is_kind(drawn) ? g->pile_len : river_start;
+    int sizes[PILE_PARTS];
+    int main_end = g->pile_len - pile_part_sizes(g, sizes);
+    *lo = above_main(g, drawn) ? main_end : 0;
+    *hi = above_main(g, drawn) ? g->pile_len : main_end;
 }
 
 static carc_status draw_refused(carc_game *g, int player, int kind)
@@ -291,7 +300,7 @@ static int swap_with_later_draw(carc_game *g, int old, int kind)
     hand_state *h = &g->hand;
     for (int d = h->named + 1; d < h->ndraws; d++) {
         draw_entry *e = &h->log[d];
-        if (e->kind != kind || river_is_kind(kind) != river_is_kind(old) ||
+        if (e->kind != kind || above_main(g, kind) != above_main(g, old) ||
             !hand_holds(g, e->player, kind))
             continue;
         hand_replace(g, d, old);
@@ -307,12 +316,10 @@ static int swap_with_later_draw(carc_game *g, int old, int kind)
 static int swap_draw(carc_game *g, int old, int kind)
 {
     int lo, hi;
+    if (caps_draw_error(g, old, kind))
+        return 0;
     pile_settle(g);
     draw_region(g, old, &lo, &hi);
-    if (river_is_kind(old) && kind == CARC_KIND_RL && hi - lo > 1) {
-        game_set_error(g, "the lake RL comes last of the river pile");
-        return 0;
-    }
     for (int i = lo; i < hi; i++)
         if (g->pile[i] == kind) {
             g->pile[i] = (uint8_t)old;
@@ -323,10 +330,7 @@ static int swap_draw(carc_game *g, int old, int kind)
         }
     if (swap_with_later_draw(g, old, kind))
         return 1;
-    if (river_is_kind(old) && !river_is_kind(kind))
-        game_set_error(g, "tile %s cannot be drawn while the river pile lasts", carc_tile_id(kind));
-    else
-        game_set_error(g, "no tile %s is left in the pile", carc_tile_id(kind));
+    game_set_error(g, "no tile %s is left in the pile", carc_tile_id(kind));
     return 0;
 }
 
@@ -402,7 +406,7 @@ int hand_next_turn(carc_game *g, const move_fields *m, unsigned turn)
     if (m->type == CARC_MOVE_PLACE && !second_tile)
         hand_draw_up(g, p);
     else if (m->type == CARC_MOVE_PLACE && g->hand.size[p] == 0)
-        hand_draw_one(g, p); /* hand=1: the builder's second tile */
+        hand_draw_one(g, p); /* hand=1: a second tile earned */
     int from = again || m->type == CARC_MOVE_DISCARD ? p : (p + 1) % g->nplayers;
     if (hand_pass_turn(g, p, from))
         return 1;

@@ -16,18 +16,16 @@ static int pile_count(const carc_rules *rules, int kind)
     const carc_tile_def *def = &carc_tile_data[kind];
     if (def->set & ~rules->expansions)
         return 0;
-    if (river_in_game(rules))
-        return river_pile_count(rules, kind, def->count);
-    /* The start tile is one of the D, unless it is drawn (start-in-pile)
-     * or an extra one (extra-start-tile). */
-    int start = kind == CARC_KIND_D &&
+    /* The start tile is one of its kind, unless it is drawn
+     * (start-in-pile) or an extra one (extra-start-tile). */
+    int start = kind == caps_start_kind(rules) &&
                 !(rules->flags & (CARC_RULE_START_IN_PILE | CARC_RULE_EXTRA_START_TILE));
-    return def->count - start;
+    return caps_pile_count(rules, kind, def->count - start);
 }
 
 int pile_start_kind(const carc_rules *rules)
 {
-    return river_in_game(rules) ? CARC_KIND_RA : CARC_KIND_D;
+    return caps_start_kind(rules);
 }
 
 /* Fisher-Yates over pile[lo .. hi), from the top down. */
@@ -52,36 +50,47 @@ void pile_settle(carc_game *g)
         pile_shuffle_step(g);
 }
 
-/* Shuffles the pile; with the river, the main pile below and the river
- * pile above it each on its own, the lake kept lowest of the river. */
-static void shuffle(carc_game *g)
+int pile_part_sizes(const carc_game *g, int *sizes)
 {
-    int river = river_pile_left(g);
-    int river_start = g->pile_len - river;
-    shuffle_range(g, 0, river_start);
-    if (river > 1)
-        shuffle_range(g, river_start + 1, g->pile_len);
+    memset(sizes, 0, PILE_PARTS * sizeof sizes[0]);
+    if (!caps_pile_parted(g)) {
+        sizes[0] = g->pile_len;
+        return 0;
+    }
+    for (int k = 0; k < LAYOUT_KINDS; k++)
+        sizes[caps_pile_part(g, k)] += g->left[k];
+    return g->pile_len - sizes[0];
 }
 
-/* Lays out the pile from the counts in `g->left`: the main pile, then the
- * lake, then the other river tiles (drawn first: the pile's top is its
- * end). */
+/* Tiles of the parts above the main pile. */
+static int tiles_above_main(const carc_game *g)
+{
+    int sizes[PILE_PARTS];
+    return pile_part_sizes(g, sizes);
+}
+
+/* Shuffles the pile, each part on its own, the lowest first. */
+static void shuffle(carc_game *g)
+{
+    int sizes[PILE_PARTS], lo = 0;
+    pile_part_sizes(g, sizes);
+    for (int part = 0; part < PILE_PARTS; part++) {
+        shuffle_range(g, lo, lo + sizes[part]);
+        lo += sizes[part];
+    }
+}
+
+/* Lays out the pile from the counts in `g->left`: its parts from the
+ * lowest up (drawn last to first: the pile's top is its end), each by
+ * kind. */
 static void pile_from_counts(carc_game *g)
 {
-    int n = 0;
-    for (int k = 0; k < LAYOUT_KINDS; k++)
-        if (!river_is_kind(k))
-            for (int c = g->left[k]; c > 0; c--)
-                g->pile[n++] = (uint8_t)k;
-    if (river_in_game(&g->rules)) {
-        int main_len = n;
-        if (river_lake_left(g))
-            g->pile[n++] = CARC_KIND_RL;
+    int n = 0, parts = caps_pile_parted(g) ? PILE_PARTS : 1;
+    for (int part = 0; part < parts; part++)
         for (int k = 0; k < LAYOUT_KINDS; k++)
-            for (int c = 0; c < g->left[k] && k != CARC_KIND_RL && river_is_kind(k); c++)
-                g->pile[n++] = (uint8_t)k;
-        river_pile_set(g, n - main_len);
-    }
+            if (caps_pile_part(g, k) == part)
+                for (int c = g->left[k]; c > 0; c--)
+                    g->pile[n++] = (uint8_t)k;
     g->pile_len = (uint8_t)n;
 }
 
@@ -98,7 +107,6 @@ void pile_put_back_drawn(carc_game *g)
 {
     g->pile[g->pile_len++] = (uint8_t)g->drawn;
     g->left[g->drawn]++;
-    river_pile_put_back(g, g->drawn);
     g->drawn = -1;
 }
 
@@ -106,7 +114,7 @@ void pile_put_back_drawn(carc_game *g)
 
 int pile_may_return(const carc_game *g, int kind)
 {
-    if (!(g->rules.flags & CARC_RULE_RESHUFFLE) || river_is_kind(kind))
+    if (!(g->rules.flags & CARC_RULE_RESHUFFLE) || caps_pile_part(g, kind) > 0)
         return 0;
     /* Each return may cost one more move and one more draw later. */
     int ahead = g->pile_len + hand_tiles(g) + 2;
@@ -117,7 +125,7 @@ int pile_may_return(const carc_game *g, int kind)
 void pile_return(carc_game *g, int kind)
 {
     pile_settle(g);
-    int main_len = g->pile_len - river_pile_left(g);
+    int main_len = g->pile_len - tiles_above_main(g);
     int at = main_len > 0 ? (int)rng_below(&g->rng, (uint32_t)main_len) : 0;
     memmove(&g->pile[at + 1], &g->pile[at], (size_t)(g->pile_len - at));
     g->pile[at] = (uint8_t)kind;
@@ -127,8 +135,8 @@ void pile_return(carc_game *g, int kind)
 
 int pile_any_fits(const carc_game *g)
 {
-    if (river_pile_left(g) > 0)
-        return 1; /* river tiles are drawn and laid or set aside first */
+    if (tiles_above_main(g) > 0)
+        return 1; /* they are drawn and laid or set aside first */
     for (int k = 0; k < LAYOUT_KINDS; k++)
         if (g->left[k] && moves_kind_fits(g, k))
             return 1;
@@ -156,15 +164,15 @@ int carc_game_tiles_left(const carc_game *g, int counts[CARC_MAX_KINDS])
 
 int carc_game_next_tiles(const carc_game *g, int counts[CARC_MAX_KINDS])
 {
-    int river = river_pile_left(g);
-    if (river == 0)
+    int sizes[PILE_PARTS], top = PILE_PARTS - 1;
+    if (pile_part_sizes(g, sizes) == 0)
         return carc_game_tiles_left(g, counts);
-    /* The river pile: its lake only when it is the last. */
+    /* The highest part that holds a tile. */
+    while (top > 0 && sizes[top] == 0)
+        top--;
     int n = 0;
     for (int k = 0; k < CARC_ALL_KINDS; k++) {
-        int c = k < LAYOUT_KINDS && river_is_kind(k) && (k != CARC_KIND_RL || river == 1)
-                    ? g->left[k]
-                    : 0;
+        int c = k < LAYOUT_KINDS && caps_pile_part(g, k) == top ? g->left[k] : 0;
         if (counts)
             counts[k] = c;
         n += c;
@@ -184,11 +192,10 @@ int carc_game_draw_pool(const carc_game *g, int counts[CARC_MAX_KINDS])
         memset(counts, 0, CARC_ALL_KINDS * sizeof counts[0]);
     if (g->over)
         return 0;
-    /* The draw came from the drawn tile's pile; the lake comes last of the
-     * river. */
-    int river = river_is_kind(g->drawn);
+    /* The draw came from the drawn tile's part of the pile. */
+    int part = caps_pile_part(g, g->drawn);
     for (int k = 0; k < LAYOUT_KINDS; k++) {
-        if (river_is_kind(k) != river || (k == CARC_KIND_RL && g->drawn != CARC_KIND_RL))
+        if (caps_pile_part(g, k) != part)
             continue;
         int c = g->left[k] + (k == g->drawn);
         if (counts)
@@ -216,7 +223,7 @@ int carc_game_kind_total(const carc_game *g, int kind)
 
 int carc_game_river_phase(const carc_game *g)
 {
-    return !g->over && river_is_kind(g->drawn);
+    return !g->over && caps_pile_part(g, g->drawn) > 0;
 }
 
 carc_status carc_game_choose_tile(carc_game *g, int kind)
@@ -236,22 +243,16 @@ carc_status carc_game_choose_tile(carc_game *g, int kind)
     }
     if (kind == g->drawn)
         return CARC_OK;
-    int lo = 0;
-    if (river_is_kind(g->drawn)) {
-        /* The draw comes from the river pile, the lake last of all. */
-        if (!river_is_kind(kind) && pile_count(&g->rules, kind) > 0) {
-            game_set_error(g, "tile %s cannot be drawn while the river is laid", def->id);
-            return CARC_EILLEGAL;
-        }
-        if (kind == CARC_KIND_RL && river_lake_left(g)) {
-            game_set_error(g, "the lake RL comes last of the river pile");
-            return CARC_EILLEGAL;
-        }
-        lo = g->pile_len - river_pile_left(g);
-    }
+    if (caps_draw_error(g, g->drawn, kind))
+        return CARC_EILLEGAL;
     if (kind < LAYOUT_KINDS && g->left[kind]) {
+        /* The draw came from the drawn tile's part of the pile. */
+        int sizes[PILE_PARTS], part = caps_pile_part(g, g->drawn), lo = 0;
+        pile_part_sizes(g, sizes);
+        for (int p = 0; p < part; p++)
+            lo += sizes[p];
         pile_settle(g); /* the order, to find a copy in it */
-        for (int i = lo; i < g->pile_len; i++)
+        for (int i = lo; i < lo + sizes[part]; i++)
             if (g->pile[i] == kind) {
                 g->pile[i] = (uint8_t)g->drawn;
                 g->left[g->drawn]++;
@@ -288,8 +289,8 @@ void pile_deal_hidden(carc_game *g, int seat)
     g->pile_pending = 0;
     hand_deal_hidden(g, seat);
     pile_from_counts(g);
-    int river = river_pile_left(g), main_len = g->pile_len - river;
-    if (river <= 1) /* shuffle() would take the main pile's steps alone */
+    int above = tiles_above_main(g), main_len = g->pile_len - above;
+    if (above <= 1) /* shuffle() would take the main pile's steps alone */
         g->pile_pending = (uint8_t)(main_len > 1 ? main_len : 0);
     else
         shuffle(g);
@@ -320,12 +321,11 @@ int carc_game_deal(const carc_game *g, int *kinds, int cap, uint64_t *generator)
     return g->pile_len;
 }
 
-/* Whether `kind` may lie where the pile's tile `here` lies: both river
- * tiles or neither, and the lake only where the lake is. */
-static int same_place(int kind, int here)
+/* Whether `kind` may lie where the pile's tile `here` lies: in the same
+ * part of the pile. */
+static int same_place(const carc_game *g, int kind, int here)
 {
-    return river_is_kind(kind) == river_is_kind(here) &&
-           (kind == CARC_KIND_RL) == (here == CARC_KIND_RL);
+    return caps_pile_part(g, kind) == caps_pile_part(g, here);
 }
 
 carc_status carc_game_set_deal(carc_game *g, const int *kinds, int n, uint64_t generator)
@@ -343,7 +343,7 @@ carc_status carc_game_set_deal(carc_game *g, const int *kinds, int n, uint64_t g
                            i + 1, kind);
             return CARC_EINVAL;
         }
-        if (!same_place(kind, g->pile[at])) {
+        if (!same_place(g, kind, g->pile[at])) {
             game_set_error(g, "tile %d of the order: %s cannot lie where %s lies", i + 1,
                            carc_tile_id(kind), carc_tile_id(g->pile[at]));
             return CARC_EINVAL;

@@ -1,13 +1,14 @@
 /* pile.h: the pile of face-down tiles (pile.c; not public): laid out for a
  * game's tile set, shuffled, drawn from. The pile is `g->pile[0 ..
- * pile_len)`, drawn from its end; `g->left` counts it by kind. A game with
- * The River keeps the river pile on top (river.h). */
+ * pile_len)`, drawn from its end; `g->left` counts it by kind. A
+ * capability may lay parts of it above the main pile, each shuffled on its
+ * own and drawn before the parts below (capability.pile_part). */
 #ifndef CARC_PILE_H
 #define CARC_PILE_H
 
 #include "state.h"
 #include "moves.h"
-#include "river.h"
+#include "capabilities.h"
 
 /* The kind of a game's start tile. */
 int pile_start_kind(const carc_rules *rules);
@@ -16,11 +17,16 @@ void pile_deal(carc_game *g);
 /* Puts the drawn tile back on top of its pile; nothing is drawn after. */
 void pile_put_back_drawn(carc_game *g);
 
+/* The tiles of each part of the pile (PILE_PARTS of them, capability.h),
+ * the main pile's first; returns the tiles above the main pile. */
+int pile_part_sizes(const carc_game *g, int *sizes);
+
 /* The house rules (variants.md). reshuffle: whether `kind`, which fits
- * nowhere, goes back into the pile (not a river tile, and while the
+ * nowhere, goes back into the pile (not a tile of a part above the main
+ * pile, and while the
  * history has room for its later discard: RESHUFFLE_SLACK); puts it back
- * at a random place below the top of the main pile; whether any tile left
- * to draw fits somewhere (always while the river pile lasts).
+ * at a random place in the main pile; whether any tile left to draw fits
+ * somewhere (always while a part above the main pile lasts).
  * start-in-pile: lays out the pile and draws the start tile from it. */
 int pile_may_return(const carc_game *g, int kind);
 void pile_return(carc_game *g, int kind);
@@ -70,14 +76,13 @@ static inline void pile_draw(carc_game *g)
     }
     g->drawn = (int8_t)pile_pop(g);
     g->left[g->drawn]--;
-    river_pile_take(g);
 }
 
 /* reshuffle without a hand: whether the drawn tile and every tile left fit
- * nowhere (a river tile is set aside instead). */
+ * nowhere (a tile of a part above the main pile is set aside instead). */
 static inline int pile_nothing_fits(const carc_game *g)
 {
-    return (g->rules.flags & CARC_RULE_RESHUFFLE) && !river_is_kind(g->drawn) &&
+    return (g->rules.flags & CARC_RULE_RESHUFFLE) && caps_pile_part(g, g->drawn) == 0 &&
            !moves_kind_fits(g, g->drawn) && !pile_any_fits(g);
 }
 

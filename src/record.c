@@ -410,8 +410,10 @@ static int tile_id(reader *r, const char *tok)
     return kind;
 }
 
-/* A tile the game's supply lacks, or lacks now; 0 when it has one left. */
-static int supply_lacks(reader *r, int kind)
+/* A tile the game's supply lacks, or lacks now; 0 when it has one left,
+ * or when a hand other than `drawer`'s holds one (-1: no draw into a
+ * hand). */
+static int supply_lacks(reader *r, int kind, int drawer)
 {
     carc_game *g = r->game;
     const char *id = carc_tile_data[kind].id;
@@ -423,9 +425,20 @@ static int supply_lacks(reader *r, int kind)
         return fail(r, "tile %s is not in this game: %s", id,
                     carc_tile_data[kind].set ? "its expansion is not on the expansions line"
                                              : "it is not in the supply");
-    int counts[CARC_MAX_KINDS];
+    int counts[CARC_MAX_KINDS], held = 0;
     carc_game_tiles_left(g, counts);
-    if (counts[kind] == 0)
+    /* A tile in another player's hand (a later draw still to be named may
+     * have taken it) is not used up: the game's own refusal says why it
+     * cannot be this draw. */
+    for (int p = 0; p < r->players; p++) {
+        if (p == drawer)
+            continue;
+        int hand[CARC_MAX_HAND];
+        int n = carc_game_hand(g, p, hand, CARC_MAX_HAND);
+        for (int i = 0; i < n && i < CARC_MAX_HAND; i++)
+            held += hand[i] == kind;
+    }
+    if (counts[kind] == 0 && held == 0)
         return fail(r, "tile %s is not in the supply: all %d are used", id, total);
     return 0;
 }
@@ -452,7 +465,7 @@ static int draw_from_record(reader *r, int kind)
         return hold_from_record(r, kind);
     if (carc_game_drawn_tile(g) == kind || carc_game_choose_tile(g, kind) == CARC_OK)
         return 0;
-    if (supply_lacks(r, kind) < 0)
+    if (supply_lacks(r, kind, -1) < 0)
         return -1;
     return fail(r, "%s", carc_game_error(g)); /* in the supply, not to be drawn now */
 }
@@ -624,7 +637,7 @@ static int read_draw(reader *r, char **tok, int n)
         int due_player;
         /* Refused though due: the tile is not in the supply, or not in its pile. */
         if (carc_game_draw_due(r->game, &due_player) > 0 && due_player == player - 1 &&
-            supply_lacks(r, kind) < 0)
+            supply_lacks(r, kind, due_player) < 0)
             return -1;
         return fail(r, "%s", carc_game_error(r->game));
     }
@@ -644,7 +657,7 @@ static int read_start(reader *r, char **tok, int n)
     r->start_read = 1;
     if (carc_game_set_start(r->game, kind) != CARC_OK) {
         if (carc_game_kind_total(r->game, kind) == 0)
-            return supply_lacks(r, kind);
+            return supply_lacks(r, kind, -1);
         return fail(r, "%s", carc_game_error(r->game));
     }
     return 0;

@@ -1,6 +1,7 @@
 /* river.c: The River's placement rules (river.h): the open end, the
- * rotations that continue the river there, and the river's course. Built
- * in the wide layout only; the compact layout uses the stubs of river.h. */
+ * rotations that continue the river there, the river's course, and what
+ * a record may not name for a draw of the river pile. Built in the wide
+ * layout only. */
 #include "layout.h"
 
 #include "river.h"
@@ -77,6 +78,28 @@ int river_placement_error(carc_game *g, carc_placement p)
         river_u_turn(g, g->drawn, p.rot)) {
         game_set_error(g, "tile %s at %d %d rotation %d would turn the river back: a U-turn", id,
                        p.x, p.y, p.rot);
+        return 1;
+    }
+    return 0;
+}
+
+int river_draw_error(carc_game *g, int drawn, int kind)
+{
+    if (!river_is_kind(drawn) || kind == drawn || kind < 0 || kind >= CARC_ALL_KINDS)
+        return 0;
+    const carc_tile_def *def = &carc_tile_data[kind];
+    if (!river_is_kind(kind) && !(def->set & ~g->rules.expansions)) {
+        game_set_error(g,
+                       "tile %s cannot be drawn while the river pile lasts: the main pile waits "
+                       "while the river is laid",
+                       def->id);
+        return 1;
+    }
+    /* The lake lies lowest of the river pile: a draw that gave another
+     * river tile came before it, whether it is still in the pile or a
+     * later draw took it into a hand. */
+    if (kind == CARC_KIND_RL) {
+        game_set_error(g, "the lake RL comes last of the river pile");
         return 1;
     }
     return 0;

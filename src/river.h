@@ -2,9 +2,9 @@
  * the river pile drawn before the main pile, the lake last of it; a river
  * tile goes only on the river's open end, fitting, without an immediate
  * U-turn; no follower on the river. The river's state is `g->river`
- * (state.h). The River needs the wide layout; the compact layout (the base
- * game) gets stubs below that the compiler folds away, so that the turn
- * code calls this module without a single #if. */
+ * (state.h); the river pile is the pile's parts above the main pile
+ * (pile.h). The turn code and the tile source call it through its
+ * capability (capabilities.h), which only the wide layout lists. */
 #ifndef CARC_RIVER_H
 #define CARC_RIVER_H
 
@@ -13,7 +13,9 @@
 #include "capability.h"
 #include "tile_data.h"
 
-#if LAYOUT_WIDE
+#if !LAYOUT_WIDE
+#error "The River is built in the wide layout only"
+#endif
 
 static inline int river_is_kind(int kind)
 {
@@ -25,54 +27,42 @@ static inline int river_in_game(const carc_rules *rules)
     return (rules->expansions & CARC_EXPANSION_RIVER) != 0;
 }
 
-/* Tiles of the river pile still to draw. */
-static inline int river_pile_left(const carc_game *g)
-{
-    return g->river.left;
-}
-
 /* A new game's river: the spring at 0 0 flowing east, the open end at
- * 1 0 (the river pile is counted when the pile is laid out). */
+ * 1 0. */
 static inline void river_start(carc_game *g)
 {
-    g->river = (river_state){0, (uint8_t)river_in_game(&g->rules), 1, 0, 1, NO_DIRECTION};
+    g->river = (river_state){(uint8_t)river_in_game(&g->rules), 1, 0, 1, NO_DIRECTION};
 }
 
-/* The river pile (the top river_pile_left() tiles of the pile): laid
- * out, drawn from, a tile put back. */
-static inline void river_pile_set(carc_game *g, int n)
+/* The spring starts the game instead of the base start tile. */
+static inline int river_start_kind(const carc_rules *rules)
 {
-    g->river.left = (uint8_t)n;
-}
-static inline void river_pile_take(carc_game *g)
-{
-    if (g->river.left)
-        g->river.left--;
-}
-static inline void river_pile_put_back(carc_game *g, int kind)
-{
-    if (river_is_kind(kind))
-        g->river.left++;
+    (void)rules;
+    return CARC_KIND_RA;
 }
 
-/* Whether the lake is still in the river pile. */
-static inline int river_lake_left(const carc_game *g)
-{
-    return g->left[CARC_KIND_RL] > 0;
-}
-
-/* Copies of `kind`, `count` in the catalogue, in the pile of a game with
- * the river: the spring starts the game instead of the base start tile,
- * which leaves the pile unless the variant river-keep-start shuffles it
- * into the main pile. */
+/* Copies of `kind`, `count` as the tile set leaves them, in the pile of a
+ * game with the river: the base start tile leaves the pile unless the
+ * variant river-keep-start shuffles it into the main pile. */
 static inline int river_pile_count(const carc_rules *rules, int kind, int count)
 {
-    if (kind == CARC_KIND_RA)
-        return 0;
     if (kind == CARC_KIND_D && !(rules->flags & CARC_RULE_RIVER_KEEP_START))
         return count - 1;
     return count;
 }
+
+/* The river pile lies above the main pile, the lake lowest of it: the
+ * lake is a part of its own (1), the other river tiles above it (2). */
+static inline int river_pile_part(int kind)
+{
+    if (!river_is_kind(kind))
+        return 0;
+    return kind == CARC_KIND_RL ? 1 : 2;
+}
+
+/* Why a record may not name `kind` for a draw that gave river tile
+ * `drawn`: a main-pile tile, or the lake before the other river tiles. */
+int river_draw_error(carc_game *g, int drawn, int kind);
 
 /* The frontier square of the river's open end, or -1 (the lake laid, or
  * the open end taken by a tile). */
@@ -142,6 +132,11 @@ static inline int river_spot_error(carc_game *g, carc_move m)
 static const capability river_capability = {
     .name = "The River",
     .in_game = river_in_game,
+    .start = river_start,
+    .start_kind = river_start_kind,
+    .pile_count = river_pile_count,
+    .pile_part = river_pile_part,
+    .draw_error = river_draw_error,
     .owns_kind = river_is_kind,
     .rotations = river_rotations_of,
     .squares = river_squares,
@@ -151,21 +146,5 @@ static const capability river_capability = {
     .spot_error = river_spot_error,
     .placed = river_placed,
 };
-
-#else /* the base game: no river tile, an empty river pile */
-
-/* NOLINTBEGIN(misc-unused-parameters) */
-LAYOUT_STUB(int river_is_kind(int kind), 0)
-LAYOUT_STUB(int river_in_game(const carc_rules *rules), 0)
-LAYOUT_STUB(int river_pile_left(const carc_game *g), 0)
-LAYOUT_STUB(void river_start(carc_game *g), )
-LAYOUT_STUB(void river_pile_set(carc_game *g, int n), )
-LAYOUT_STUB(void river_pile_take(carc_game *g), )
-LAYOUT_STUB(void river_pile_put_back(carc_game *g, int kind), )
-LAYOUT_STUB(int river_lake_left(const carc_game *g), 0)
-LAYOUT_STUB(int river_pile_count(const carc_rules *rules, int kind, int count), count)
-/* NOLINTEND(misc-unused-parameters) */
-
-#endif
 
 #endif

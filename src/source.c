@@ -2,22 +2,17 @@
  * ply (source.h): the set-up, a named tile, a discard, the kinds a player
  * may play, a record's start tile, the digest's part. */
 #include "source.h"
-#include "river.h"
 #include "tiles.h"
 
 int source_start_tile(carc_game *g)
 {
     if (!(g->rules.flags & CARC_RULE_START_IN_PILE))
         return pile_start_kind(&g->rules);
-    /* The deal reads the river pile's count: set before a start-in-pile
-     * deal (a game without the river; a reset game's count is stale). */
-    river_start(g);
     return pile_draw_start(g);
 }
 
 void source_deal(carc_game *g)
 {
-    river_start(g);
     if (!(g->rules.flags & CARC_RULE_START_IN_PILE))
         pile_deal(g);
     hand_start(g);

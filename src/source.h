@@ -1,8 +1,9 @@
 /* source.h: the tile source (not public): where a player's tile comes
  * from and where an unplayable one goes. One interface, two
  * implementations chosen by the rules: the pile (pile.h: one tile drawn
- * at a time; The River's pile on top of it, river.h; reshuffle's returned
- * tiles and start-in-pile's drawn start tile, pile.c) and the hand (hand.h,
+ * at a time, a capability's parts of it drawn before the main pile;
+ * reshuffle's returned tiles and start-in-pile's drawn start tile,
+ * pile.c) and the hand (hand.h,
  * hand=N: each player holds N tiles and plays any of them). The turn code
  * (game.c, moves.c) takes its tiles from here and ends every turn here.
  * The per-move calls are inline: a playout makes them at every ply. */

@@ -194,13 +194,13 @@ typedef struct history_entry {
     carc_move move;
 } history_entry;
 
-/* The river of a game with The River (wide layout): the river tiles are
- * the top `left` tiles of the pile, the lake lowest of them; the open end
+/* The river of a game with The River (wide layout; its tiles are the
+ * pile's parts above the main pile, pile.h): the open end
  * is the square (x, y), which the last river tile faces in direction
  * `out`; `in` is the direction in which the river entered that tile
  * (NO_DIRECTION for the spring). `open` is 0 once the lake is placed. */
 typedef struct river_state {
-    uint8_t left, open;
+    uint8_t open;
     int8_t x, y;
     uint8_t out, in;
 } river_state;
@@ -235,8 +235,8 @@ typedef struct hand_state {
     uint8_t ndraws, named;
     /* The last search for the next player with a move (hand_pass_turn()):
      * the player who moved, the seat the search began at, and the turn's
-     * part before it (caps_turn_part: the builder's second tile); kept to search again when a named draw
-     * changes what the mover or the pile holds. */
+     * part before it (caps_turn_part: the builder's second tile); kept to search again when a named
+     * draw changes what the mover or the pile holds. */
     uint8_t mover, from, second;
     draw_entry log[MAX_DRAWS];
 } hand_state;
