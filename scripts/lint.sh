@@ -39,21 +39,21 @@ fi
 # the tile source's implementations (pile, hand, source), the figures of
 # the expansions, the tile catalogue's data and the list of capabilities.
 # The players (src/ai) are the library's clients and ask as they need.
-owners='^src/(ai/|rules\.|river\.|traders\.|inns\.|hand\.|bounds\.|house_rules\.|source\.|pile\.|figures\.h|tile_data\.|capabilities\.h)'
+owners='^src/(ai/|rules\.|river\.|traders\.|inns\.|hand\.|bounds\.|house_rules\.|source\.|pile\.|tile_data\.|capabilities\.h)'
 # shellcheck disable=SC2046
 if grep -n -E 'CARC_RULE_|CARC_EXPANSION_|rules(\.|->)hand|table_[wh]' $(git ls-files 'src/*.c' 'src/*.h' | grep -v -E "$owners"); then
     echo "lint: a rule's flag read outside its own files (above): give its capability a hook" >&2
     exit 1
 fi
 # A capability's part of carc_game (state.h) is touched only by its own
-# files: The River's by river.*, Traders & Builders' by traders.* and the
-# figures' supplies (figures.h, which also keeps Inns & Cathedrals' large
-# followers), the hands' by the tile source (hand.*, source.*, pile.c).
+# files: The River's by river.*, Traders & Builders' by traders.*, Inns &
+# Cathedrals' large followers by inns.h, the hands' by the tile source
+# (hand.*, source.*, pile.c).
 state_owner() {
     case $1 in
     river) echo '^src/river\.' ;;
-    traders) echo '^src/(traders\.|figures\.h)' ;;
-    large) echo '^src/figures\.h' ;;
+    traders) echo '^src/traders\.' ;;
+    large) echo '^src/inns\.h' ;;
     hand) echo '^src/(hand\.|source\.|pile\.c)' ;;
     esac
 }

@@ -181,6 +181,41 @@ static inline int caps_cloister_filled(const carc_game *g, int x, int y)
     return n;
 }
 
+/* The figures other than followers in a game with `rules` (a bit each). */
+static inline unsigned caps_figures(const carc_rules *rules)
+{
+    unsigned figures = 0;
+#define X(c)                                                                                       \
+    if (c##_capability.figures && c##_capability.in_game(rules))                                   \
+        figures |= c##_capability.figures;
+    CAPABILITIES(X)
+#undef X
+    return figures;
+}
+
+/* `player`'s supply of `figure`, a figure other than followers: 0 when
+ * the game has none. */
+static inline int caps_figure_left(const carc_game *g, int player, int figure)
+{
+#define X(c)                                                                                       \
+    if (((c##_capability.figures >> figure) & 1u) && CAP_ON(c, g, figure_left))                    \
+        return c##_capability.figure_left(g, player, figure);
+    CAPABILITIES(X)
+#undef X
+    return 0;
+}
+
+/* `figure` taken from `player`'s supply onto board tile `tile`, or put
+ * back (NO_TILE). */
+static inline void caps_figure_moved(carc_game *g, int player, int figure, int tile)
+{
+#define X(c)                                                                                       \
+    if (((c##_capability.figures >> figure) & 1u) && CAP_ON(c, g, figure_moved))                   \
+        c##_capability.figure_moved(g, player, figure, tile);
+    CAPABILITIES(X)
+#undef X
+}
+
 static inline unsigned caps_no_figure_segments(const carc_game *g, int kind)
 {
     unsigned segments = 0;

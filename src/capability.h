@@ -57,7 +57,10 @@ typedef struct capability {
     /* Squares around (x, y) that count as filled for a cloister there. */
     int (*cloister_filled)(const carc_game *g, int x, int y);
 
-    /* Figures (figures.h has the supplies): the local segments of `kind`
+    /* Figures (figures.h): the figures other than followers it brings,
+     * how many of `figure` (one of them) `player` has in supply, and that
+     * figure taken from the supply onto board tile `tile` (NO_TILE: put
+     * back into it); the local segments of `kind`
      * where no figure may stand, and why a move's spot takes no figure
      * (sets the error, returns 1); the current player's figures that
      * stand on a free spot as a follower does, into `figures` (returns
@@ -68,6 +71,9 @@ typedef struct capability {
      * status in `*st` for a figure it brings, else 0). A random move
      * chooses uniformly among all the placement's figure moves when
      * `random_all_figures`, else a free spot first, then the figure. */
+    unsigned figures; /* the figures it brings: bit f for carc_figure f */
+    int (*figure_left)(const carc_game *g, int player, int figure);
+    void (*figure_moved)(carc_game *g, int player, int figure, int tile);
     unsigned (*no_figure_segments)(int kind);
     int (*spot_error)(carc_game *g, carc_move m);
     int (*spot_figures)(const carc_game *g, uint8_t *figures);

@@ -5,14 +5,13 @@
  * pig (one each a player; strength 0: they never count in a majority,
  * never make a feature occupied, and stand only where their player has a
  * follower). A feature's follower count is the sum of its figures'
- * strengths. The other figures live in the wide layout only; the compact
- * layout (the base game) gets stubs that the compiler folds away. */
+ * strengths. The supplies of the other figures belong to the capabilities
+ * that bring them (inns.h, traders.h; the wide layout only). */
 #ifndef CARC_FIGURES_H
 #define CARC_FIGURES_H
 
-#include <string.h>
-
 #include "state.h"
+#include "capabilities.h"
 
 /* A figure's weight in a majority. */
 static inline unsigned figure_strength(int figure)
@@ -21,117 +20,59 @@ static inline unsigned figure_strength(int figure)
     return LAYOUT_WIDE ? strength[figure] : 1u; /* the base game: followers */
 }
 
-#if LAYOUT_WIDE
-
-static inline int figures_large_in_game(const carc_rules *rules)
-{
-    return (rules->expansions & CARC_EXPANSION_INNS_CATHEDRALS) != 0;
-}
-
-static inline int figures_traders_in_game(const carc_rules *rules)
-{
-    return (rules->expansions & CARC_EXPANSION_TRADERS_BUILDERS) != 0;
-}
-
-/* A new game's supplies of figures other than followers. */
-static inline void figures_start(carc_game *g)
-{
-    memset(g->large, figures_large_in_game(&g->rules) ? 1 : 0, sizeof g->large);
-    memset(g->traders.builder_tile, NO_TILE, sizeof g->traders.builder_tile);
-    memset(g->traders.pig_tile, NO_TILE, sizeof g->traders.pig_tile);
-}
-
-static inline int figures_large_left(const carc_game *g, int player)
-{
-    return g->large[player];
-}
-
+/* The figure standing on board tile `t` (the compact layout keeps
+ * followers alone, and no figure kind). */
 static inline int tile_figure(const board_tile *t)
 {
+#if LAYOUT_WIDE
     return t->follower_figure;
+#else
+    (void)t;
+    return CARC_FIGURE_FOLLOWER;
+#endif
 }
 
 static inline void tile_set_figure(board_tile *t, int figure)
 {
+#if LAYOUT_WIDE
     t->follower_figure = (uint8_t)figure;
-}
-
-/* Takes `figure` from `player`'s supply onto board tile `tile`. */
-static inline void figures_take(carc_game *g, int player, int figure, int tile)
-{
-    switch (figure) {
-    case CARC_FIGURE_LARGE: g->large[player]--; break;
-    case CARC_FIGURE_BUILDER: g->traders.builder_tile[player] = (uint8_t)tile; break;
-    case CARC_FIGURE_PIG: g->traders.pig_tile[player] = (uint8_t)tile; break;
-    default: g->supply[player]--; break;
-    }
-}
-
-/* Puts `figure` back into `player`'s supply. */
-static inline void figures_return(carc_game *g, int player, int figure)
-{
-    switch (figure) {
-    case CARC_FIGURE_LARGE: g->large[player]++; break;
-    case CARC_FIGURE_BUILDER: g->traders.builder_tile[player] = NO_TILE; break;
-    case CARC_FIGURE_PIG: g->traders.pig_tile[player] = NO_TILE; break;
-    default: g->supply[player]++; break;
-    }
-}
-
-static inline int figures_builder_left(const carc_game *g, int player)
-{
-    return figures_traders_in_game(&g->rules) && g->traders.builder_tile[player] == NO_TILE;
-}
-
-static inline int figures_pig_left(const carc_game *g, int player)
-{
-    return figures_traders_in_game(&g->rules) && g->traders.pig_tile[player] == NO_TILE;
-}
-
-#else /* the base game: followers only */
-
-/* NOLINTBEGIN(misc-unused-parameters) */
-LAYOUT_STUB(int figures_large_in_game(const carc_rules *rules), 0)
-LAYOUT_STUB(int figures_traders_in_game(const carc_rules *rules), 0)
-LAYOUT_STUB(void figures_start(carc_game *g), )
-LAYOUT_STUB(int figures_large_left(const carc_game *g, int player), 0)
-LAYOUT_STUB(int tile_figure(const board_tile *t), CARC_FIGURE_FOLLOWER)
-LAYOUT_STUB(void tile_set_figure(board_tile *t, int figure), )
-LAYOUT_STUB(int figures_builder_left(const carc_game *g, int player), 0)
-LAYOUT_STUB(int figures_pig_left(const carc_game *g, int player), 0)
-/* NOLINTEND(misc-unused-parameters) */
-
-/* A follower from `player`'s supply onto a board tile, and back. */
-static inline void figures_take(carc_game *g, int player, int figure, int tile)
-{
+#else
+    (void)t;
     (void)figure;
-    (void)tile;
-    g->supply[player]--;
-}
-static inline void figures_return(carc_game *g, int player, int figure)
-{
-    (void)figure;
-    g->supply[player]++;
-}
-
 #endif
+}
+
+/* Takes `figure` from `player`'s supply onto board tile `tile`, and puts
+ * it back: a follower here, another figure by the capability that brings
+ * it. */
+static inline void figures_take(carc_game *g, int player, int figure, int tile)
+{
+    if (!LAYOUT_WIDE || figure == CARC_FIGURE_FOLLOWER)
+        g->supply[player]--;
+    else
+        caps_figure_moved(g, player, figure, tile);
+}
+
+static inline void figures_return(carc_game *g, int player, int figure)
+{
+    if (!LAYOUT_WIDE || figure == CARC_FIGURE_FOLLOWER)
+        g->supply[player]++;
+    else
+        caps_figure_moved(g, player, figure, NO_TILE);
+}
 
 /* Whether the game has figures other than followers (which the digest
  * then covers). */
 static inline int figures_extra_in_game(const carc_rules *rules)
 {
-    return figures_large_in_game(rules) || figures_traders_in_game(rules);
+    return caps_figures(rules) != 0;
 }
 
 /* Whether `figure` is in a game with `rules`, and the expansion that
- * brings it. */
+ * brings it (the catalogue's: named in any game). */
 static inline int figures_in_game(const carc_rules *rules, int figure)
 {
-    switch (figure) {
-    case CARC_FIGURE_FOLLOWER: return 1;
-    case CARC_FIGURE_LARGE: return figures_large_in_game(rules);
-    default: return figures_traders_in_game(rules);
-    }
+    return figure == CARC_FIGURE_FOLLOWER || ((caps_figures(rules) >> figure) & 1u);
 }
 
 static inline const char *figures_name(int figure)
@@ -148,19 +89,16 @@ static inline const char *figures_expansion(int figure)
 /* Figures of `figure` in `player`'s supply. */
 static inline int figures_left(const carc_game *g, int player, int figure)
 {
-    switch (figure) {
-    case CARC_FIGURE_FOLLOWER: return g->supply[player];
-    case CARC_FIGURE_LARGE: return figures_large_left(g, player);
-    case CARC_FIGURE_BUILDER: return figures_builder_left(g, player);
-    case CARC_FIGURE_PIG: return figures_pig_left(g, player);
-    default: return 0;
-    }
+    if (figure == CARC_FIGURE_FOLLOWER)
+        return g->supply[player];
+    return caps_figure_left(g, player, figure);
 }
 
-/* Whether `player` has a follower or a large follower to deploy. */
+/* Whether `player` has a figure that counts in a majority to deploy: a
+ * follower, or another of strength above 0 (a large follower). */
 static inline int figures_any(const carc_game *g, int player)
 {
-    return g->supply[player] > 0 || figures_large_left(g, player) > 0;
+    return g->supply[player] > 0 || caps_figure_left(g, player, CARC_FIGURE_LARGE) > 0;
 }
 
 #endif

@@ -62,7 +62,6 @@ static carc_status start_game(carc_game *g, int players, const carc_rules *rules
     g->nmoves = 0;
     g->pile_pending = 0;
     memset(g->supply, CARC_FOLLOWERS, sizeof g->supply);
-    figures_start(g);
     caps_start(g);
     memset(g->score, 0, sizeof g->score);
     memset(g->score_by_kind, 0, sizeof g->score_by_kind);

@@ -37,20 +37,4 @@
 #endif
 #include "layout.def"
 
-/* The base layout's stand-in for a call of an expansion's module that
- * only the wide layout builds (river.h, traders.h, figures.h): a static
- * inline function `declaration` that returns `value` (which may name a
- * parameter: nothing for a void call), and which the compiler folds away.
- * A stub ignores its other parameters: the compiler is told here,
- * clang-tidy around each file's list of stubs. */
-#define LAYOUT_STUB(declaration, value)                                                            \
-    LAYOUT_UNUSED_BEGIN static inline declaration                                                  \
-    {                                                                                              \
-        return value;                                                                              \
-    }                                                                                              \
-    LAYOUT_UNUSED_END
-#define LAYOUT_UNUSED_BEGIN                                                                        \
-    _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wunused-parameter\"")
-#define LAYOUT_UNUSED_END _Pragma("GCC diagnostic pop")
-
 #endif

@@ -72,6 +72,10 @@ static int tiles_above_main(const carc_game *g)
 /* Shuffles the pile, each part on its own, the lowest first. */
 static void shuffle(carc_game *g)
 {
+    if (!caps_pile_parted(g)) {
+        shuffle_range(g, 0, g->pile_len);
+        return;
+    }
     int sizes[PILE_PARTS], lo = 0;
     pile_part_sizes(g, sizes);
     for (int part = 0; part < PILE_PARTS; part++) {

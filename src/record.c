@@ -411,8 +411,7 @@ static int tile_id(reader *r, const char *tok)
 }
 
 /* A tile the game's supply lacks, or lacks now; 0 when it has one left,
- * or when a hand other than `drawer`'s holds one (-1: no draw into a
- * hand). */
+ * or when a player other than `drawer` holds one (-1: none). */
 static int supply_lacks(reader *r, int kind, int drawer)
 {
     carc_game *g = r->game;
@@ -427,16 +426,16 @@ static int supply_lacks(reader *r, int kind, int drawer)
                                              : "it is not in the supply");
     int counts[CARC_MAX_KINDS], held = 0;
     carc_game_tiles_left(g, counts);
-    /* A tile in another player's hand (a later draw still to be named may
+    /* A tile another player holds (a later draw still to be named may
      * have taken it) is not used up: the game's own refusal says why it
      * cannot be this draw. */
     for (int p = 0; p < r->players; p++) {
         if (p == drawer)
             continue;
-        int hand[CARC_MAX_HAND];
-        int n = carc_game_hand(g, p, hand, CARC_MAX_HAND);
+        int kinds[CARC_MAX_HAND];
+        int n = carc_game_hand(g, p, kinds, CARC_MAX_HAND);
         for (int i = 0; i < n && i < CARC_MAX_HAND; i++)
-            held += hand[i] == kind;
+            held += kinds[i] == kind;
     }
     if (counts[kind] == 0 && held == 0)
         return fail(r, "tile %s is not in the supply: all %d are used", id, total);

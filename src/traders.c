@@ -30,7 +30,7 @@ static const unsigned goods_marks[CARC_GOODS_TYPES] = {CARC_MARK_WINE, CARC_MARK
 
 void traders_city_completed(carc_game *g, int root, event_sink *sink)
 {
-    if (!figures_traders_in_game(&g->rules))
+    if (!traders_in_game(&g->rules))
         return;
     int count[CARC_GOODS_TYPES] = {0, 0, 0}, any = 0;
     int s = root;
@@ -65,7 +65,7 @@ void traders_city_completed(carc_game *g, int root, event_sink *sink)
 
 void traders_final_scoring(carc_game *g, event_sink *sink)
 {
-    if (!figures_traders_in_game(&g->rules))
+    if (!traders_in_game(&g->rules))
         return;
     for (int k = 0; k < CARC_GOODS_TYPES; k++) {
         int most = 0;
@@ -167,9 +167,9 @@ static void helpers_of(const carc_game *g, int kind, int rot, int square, const 
                  moves_open_after(g, kind, rot, square, t, touched_spread(t, 1u << s)) > 0)
             *builder |= 1u << s;
     }
-    if (!figures_builder_left(g, g->current))
+    if (!traders_figure_left(g, g->current, CARC_FIGURE_BUILDER))
         *builder = 0;
-    if (!figures_pig_left(g, g->current))
+    if (!traders_figure_left(g, g->current, CARC_FIGURE_PIG))
         *pig = 0;
 }
 
@@ -185,7 +185,8 @@ static void helper_segments(const carc_game *g, int kind, int rot, int square, u
 
 int traders_figures_left(const carc_game *g)
 {
-    return figures_builder_left(g, g->current) || figures_pig_left(g, g->current);
+    return traders_figure_left(g, g->current, CARC_FIGURE_BUILDER) ||
+           traders_figure_left(g, g->current, CARC_FIGURE_PIG);
 }
 
 int traders_figure_options(const carc_game *g, int kind, int rot, int square, const touched *t,

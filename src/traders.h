@@ -7,17 +7,25 @@
 #ifndef CARC_TRADERS_H
 #define CARC_TRADERS_H
 
+#include <string.h>
+
 #include "capability.h"
-#include "figures.h"
 #include "scoring.h"
 
 #if !LAYOUT_WIDE
 #error "Traders & Builders is built in the wide layout only"
 #endif
 
+static inline int traders_in_game(const carc_rules *rules)
+{
+    return (rules->expansions & CARC_EXPANSION_TRADERS_BUILDERS) != 0;
+}
+
 /* A new game: no goods, the figures home, no second tile. */
 static inline void traders_start(carc_game *g)
 {
+    memset(g->traders.builder_tile, NO_TILE, sizeof g->traders.builder_tile);
+    memset(g->traders.pig_tile, NO_TILE, sizeof g->traders.pig_tile);
     memset(g->traders.goods, 0, sizeof g->traders.goods);
     memset(g->traders.goods_points, 0, sizeof g->traders.goods_points);
     g->traders.second_part = 0;
@@ -40,7 +48,7 @@ unsigned traders_pigs_on(const carc_game *g, int farm);
  * & Builders; other games keep their own rule. */
 static inline int traders_turn_again(carc_game *g, int earned, int builder)
 {
-    if (!figures_traders_in_game(&g->rules))
+    if (!traders_in_game(&g->rules))
         return earned;
     int again = !g->traders.second_part && (earned || builder);
     g->traders.second_part = (uint8_t)again;
@@ -62,6 +70,20 @@ static inline unsigned traders_turn_part(const carc_game *g)
 static inline void traders_set_turn_part(carc_game *g, unsigned part)
 {
     g->traders.second_part = (uint8_t)part;
+}
+
+/* The builder and the pig: in the supply while they stand on no tile. */
+static inline int traders_figure_left(const carc_game *g, int player, int figure)
+{
+    const uint8_t *on =
+        figure == CARC_FIGURE_BUILDER ? g->traders.builder_tile : g->traders.pig_tile;
+    return traders_in_game(&g->rules) && on[player] == NO_TILE;
+}
+
+static inline void traders_figure_moved(carc_game *g, int player, int figure, int tile)
+{
+    uint8_t *on = figure == CARC_FIGURE_BUILDER ? g->traders.builder_tile : g->traders.pig_tile;
+    on[player] = (uint8_t)tile;
 }
 
 static inline int traders_goods(const carc_game *g, int player, int type)
@@ -124,7 +146,10 @@ int traders_check_figure(carc_game *g, carc_move m, int square, carc_status *st)
 
 static const capability traders_capability = {
     .name = "Traders & Builders",
-    .in_game = figures_traders_in_game,
+    .in_game = traders_in_game,
+    .figures = 1u << CARC_FIGURE_BUILDER | 1u << CARC_FIGURE_PIG,
+    .figure_left = traders_figure_left,
+    .figure_moved = traders_figure_moved,
     .start = traders_start,
     .placed = traders_placed,
     .turn_end = traders_turn_end,
