@@ -760,11 +760,21 @@ static void confirm_section(const tui *t, pen *p)
         put_wrap(p, A_NORMAL, "%s +%d", session_player_name(q), event_points(t, q, 1));
 }
 
+int panel_log_width(const layout *l)
+{
+    return l->panel_w - 1;
+}
+
+int panel_log_line_rows(const tui *t, int line, int width)
+{
+    return wrap_text(NULL, A_NORMAL, width, t->s.log[line], NULL);
+}
+
 int panel_log_rows(const tui *t, const layout *l, int first)
 {
-    int rows = 0, width = l->panel_w - 1;
+    int rows = 0;
     for (int i = first > 0 ? first : 0; i < t->s.nlog; i++)
-        rows += wrap_text(NULL, A_NORMAL, width, t->s.log[i], NULL);
+        rows += panel_log_line_rows(t, i, panel_log_width(l));
     return rows;
 }
 
@@ -772,7 +782,11 @@ int panel_log_rows(const tui *t, const layout *l, int first)
  * scrolled back ('[' and ']'). Returns the rows it has room for. */
 static int log_section(const tui *t, const layout *l, pen *p)
 {
-    if (p->row + 2 > p->end)
+    /* A gap, the title and a row at least, or nothing: a title alone
+     * shows nothing, and a row alone, with no title, would read as the end
+     * of the section above it (and a long line would be cut). With nothing
+     * shown, [ and ] say there is no room. */
+    if (p->row + 3 > p->end)
         return 0;
     p->row++;
     int room = p->end - p->row - 1, total = panel_log_rows(t, l, 0);

@@ -873,6 +873,9 @@ static void scroll_log(tui *t, int dir)
     layout l = tui_layout(t);
     int page = t->log_room > 2 ? t->log_room - 1 : 1;
     int most = panel_log_rows(t, &l, 0) - t->log_room;
+    /* From where the window is: a window kept at the log's start (after a
+     * resize, or with more room now) may count more rows back than it shows. */
+    t->log_scroll = t->log_scroll > most ? most : t->log_scroll;
     t->log_scroll += dir * page;
     t->log_scroll = t->log_scroll > most ? most : t->log_scroll;
     t->log_scroll = t->log_scroll < 0 ? 0 : t->log_scroll;
@@ -995,15 +998,42 @@ static void handle_key(tui *t, int ch)
 
 /* --- Screen ---------------------------------------------------------------------------- */
 
+/* log_scroll counts rows at the width the log was last drawn at; at
+ * another (a resize across 110 columns) the lines wrap to other rows, and
+ * the same count would show other lines. Counts it again at `width` for
+ * the same lines: the line that held the window's last row ends the
+ * window, whole; a window at the log's start stays there. Lines 0 to
+ * n - 1 are those drawn then (the rest came in since). */
+static void rewrap_log_place(tui *t, int n, int width)
+{
+    int was = t->log_width, total = 0;
+    for (int i = 0; i < n; i++)
+        total += panel_log_line_rows(t, i, was);
+    int last = n - 1, below = 0; /* below: rows of the lines under `last` */
+    if (t->log_scroll >= total - t->log_room) {
+        last = -1; /* every line below the window: the panel clamps it to the start */
+    } else {
+        while (last > 0 && below + panel_log_line_rows(t, last, was) <= t->log_scroll)
+            below += panel_log_line_rows(t, last--, was);
+    }
+    t->log_scroll = 0;
+    for (int i = last + 1; i < n; i++)
+        t->log_scroll += panel_log_line_rows(t, i, width);
+}
+
 /* A log scrolled back stays on the same lines while new ones come in:
  * back by the rows of the new lines, whatever a full log drops from its
- * start to keep them. */
+ * start to keep them; and when the panel's width changes. */
 static void keep_log_place(tui *t, const layout *l)
 {
-    int added = t->s.logged - t->log_seen;
+    int added = t->s.logged - t->log_seen, width = panel_log_width(l);
+    added = added < t->s.nlog ? added : t->s.nlog;
+    if (t->log_scroll > 0 && t->log_width > 0 && t->log_width != width)
+        rewrap_log_place(t, t->s.nlog - added, width);
     if (t->log_scroll > 0 && added > 0)
         t->log_scroll += panel_log_rows(t, l, t->s.nlog - added);
     t->log_seen = t->s.logged;
+    t->log_width = width;
 }
 
 static void render(tui *t)

@@ -75,9 +75,10 @@ typedef struct tui {
     int nhints;
     ai_worker worker;
     int spinner;
-    int log_scroll; /* log rows scrolled back from the newest */
+    int log_scroll; /* log rows scrolled back from the newest, at log_width */
     int log_room;   /* log rows the panel showed last time */
     int log_seen;   /* s.logged when the log was drawn last */
+    int log_width;  /* the width the log was wrapped to last time; 0: never drawn */
     int final_step; /* at the end: the scored feature shown, -1 for none */
     char msg[SESSION_PATH_MAX * 2 + 160];
 } tui;
@@ -93,6 +94,10 @@ void board_draw_tile_at(const tui *t, int row, int col, int kind, int rot);
 /* panel.c */
 /* Draws the side panel; returns the rows its log showed. */
 int panel_draw(const tui *t, const tui_view *v);
+/* The width the log's lines wrap to in the panel. */
+int panel_log_width(const layout *l);
+/* Rows log line `line` takes wrapped to `width`. */
+int panel_log_line_rows(const tui *t, int line, int width);
 /* Rows the log's lines from `first` (0: the oldest) on take at the panel's
  * width. */
 int panel_log_rows(const tui *t, const layout *l, int first);

@@ -630,6 +630,65 @@ t_log_no_room() {
     finish
 }
 
+# The log's rows under its title (the whole window).
+log_window() { grep '│' "$screen_file" | sed -n '/│Log /,$p' | sed -e '1d' -e 's/.*│//'; }
+
+# The newest move in the log's window: "Turn 14".
+newest_turn() { log_window | grep -o '^Turn [0-9]*' | tail -n 1; }
+
+# resize COLS LINES: the terminal's new size, once the game has drawn its
+# panel (and the log's title) at the new width.
+resize() {
+    tm resize-window -t "$session" -x "$1" -y "$2"
+    at=$(($1 - ($1 >= 110 ? 36 : 30)))
+    wait_for_re "^.\{$at\}│Log " "the log's title never came to column $at at $1x$2"
+}
+
+# The panel is 36 columns wide from 110 columns on, 30 below, so a resize
+# across 110 wraps the log's lines to other rows: scrolled back, the log
+# stays at its start, and elsewhere keeps the line at its window's bottom.
+t_log_resize() {
+    "$bin" selfplay --seed 7 --players 2 --record full.rec >/dev/null
+    head -n 40 full.rec >mid.rec
+    start 120 30 --load mid.rec --players human,greedy --no-color
+    wait_for "Red (you) plays"
+    press_until "Log (the start; ] newer)" '['
+    resize 100 30
+    shows "Log (the start; ] newer)" || fail "the log left its start when its lines wrapped narrower"
+    keys ']' ']'
+    wait_for "Log ([ older, ] newer)"
+    steady_log_rows
+    bottom=$(newest_turn)
+    [ -n "$bottom" ] || fail "no move in the log's window"
+    resize 120 30
+    steady_log_rows
+    shows "Log ([ older, ] newer)" || fail "the resize took the log off its place"
+    [ "$(newest_turn)" = "$bottom" ] ||
+        fail "the log's window ended at $bottom before the resize, now at $(newest_turn)"
+    finish
+}
+
+# At 80x39 the odds leave the log two rows: a gap and its title, none for
+# a line. The panel shows no bare title, and [ says there is no room; a
+# row more shows the title and the newest line, and [ scrolls it.
+t_log_one_row() {
+    "$bin" selfplay --seed 1 --players 2 --expansions river,inns-cathedrals,traders-builders \
+        --record full.rec >/dev/null
+    head -n 60 full.rec >mid.rec
+    start 80 39 --load mid.rec --players human,greedy --no-color
+    wait_for "Red (you) plays"
+    wait_for "Tiles left:"
+    shows "│Log" && fail "a log at 80x39: a bare title, or room the test no longer leaves it"
+    keys '['
+    wait_for "no room for the log"
+    resize 80 40
+    [ "$(log_window | grep -c .)" = 1 ] || fail "not one log line at 80x40: [$(log_window)]"
+    shows "Log ([ older)" || fail "[ scrolled the log while the panel showed none of it"
+    keys '['
+    wait_for "Log ([ older, ] newer)"
+    finish
+}
+
 # The board: the screen's rows between the header and the message line,
 # each cut at the panel's line (the last '│' on the row).
 board_part() { sed -e '1d' -e '$d' "$screen_file" | sed -e '$d' -e 's/│[^│]*$//'; }
