@@ -14,6 +14,7 @@
 #include "digest.h"
 #include "feature.h"
 #include "figures.h"
+#include "game.h"
 #include "layout_of.h"
 #include "moves.h"
 #include "scoring.h"
@@ -413,6 +414,17 @@ carc_status carc_game_play(carc_game *g, carc_move m, carc_event *events, int ca
     if (nevents)
         *nevents = sink.count;
     return CARC_OK;
+}
+
+void game_play_known(carc_game *g, carc_move m)
+{
+    carc_status held = hold_move_tile(g, m);
+    assert(held == CARC_OK && moves_check(g, m) == CARC_OK);
+    (void)held;
+    move_fields f = {m.type, m.place.x, m.place.y, m.place.rot, m.segment, -1, m.figure};
+    if (m.type == CARC_MOVE_PLACE)
+        f.square = board_frontier_at(g, m.place.x, m.place.y);
+    play_legal_move(g, &f, NULL);
 }
 
 carc_status carc_game_play_random(carc_game *g, carc_rng *r, double follower_chance,

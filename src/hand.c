@@ -109,13 +109,13 @@ int hand_pass_turn(carc_game *g, int mover, int from)
     hand_state *h = &g->hand;
     h->mover = (uint8_t)mover;
     h->from = (uint8_t)from;
-    h->second = (uint8_t)caps_turn_part(g);
+    h->part = (uint8_t)caps_turn_part(g);
     for (int i = 0; i < g->nplayers; i++) {
         int q = (from + i) % g->nplayers;
         if (hand_can_move(g, q)) {
             /* Another player's turn, or the mover's again after a full
              * round, starts at its first part. */
-            caps_set_turn_part(g, q != mover || i > 0 ? 0 : h->second);
+            caps_set_turn_part(g, q != mover || i > 0 ? 0 : h->part);
             g->current = (uint8_t)q;
             hand_focus_first(g);
             return 1;
@@ -128,7 +128,7 @@ void hand_pass_again(carc_game *g)
 {
     const hand_state *h = &g->hand;
     unsigned part = caps_turn_part(g);
-    caps_set_turn_part(g, h->second);
+    caps_set_turn_part(g, h->part);
     if (!hand_pass_turn(g, h->mover, h->from))
         caps_set_turn_part(g, part); /* cannot be: who may move depends on the
                                                tiles left, not on who holds them */

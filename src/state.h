@@ -235,9 +235,9 @@ typedef struct hand_state {
     uint8_t ndraws, named;
     /* The last search for the next player with a move (hand_pass_turn()):
      * the player who moved, the seat the search began at, and the turn's
-     * part before it (caps_turn_part: the builder's second tile); kept to search again when a named
+     * part before it (caps_turn_part); kept to search again when a named
      * draw changes what the mover or the pile holds. */
-    uint8_t mover, from, second;
+    uint8_t mover, from, part;
     draw_entry log[MAX_DRAWS];
 } hand_state;
 

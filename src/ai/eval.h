@@ -68,6 +68,11 @@ double ai_follower_worth(int left, int supply);
  * players take the wide layout whatever the rules, which carc_game_size
  * cannot tell from the rules alone). */
 size_t ai_state_bytes(const carc_game *g);
+/* Plays `m`, a move of the legal lists of `g` itself (a search's child,
+ * or a tree's option where every deal leads to the same position), as
+ * carc_game_play() would, without its check and events; an illegal move
+ * corrupts the state. */
+void ai_play_known(carc_game *g, carc_move m);
 
 /* An evaluation: carc_evaluate or ai_evaluate_full. */
 typedef void (*ai_evaluation)(const carc_game *g, double out[CARC_MAX_PLAYERS]);

@@ -31,6 +31,7 @@
 #include "../capabilities.h"
 #include "../scoring.h"
 #include "../bounds.h"
+#include "../game.h"
 #include "../source.h"
 #include "../tiles.h"
 #include "eval.h"
@@ -756,66 +757,69 @@ static void value_features(eval_ctx *c, occupied *occ, double out[CARC_MAX_PLAYE
     root_marks *seen = &occupied_seen;
     uint32_t mark = next_mark(seen);
     memset(occ->faced, 0, sizeof occ->faced[0] * (size_t)g->nfrontier);
-    for (int t = 0; t < g->ntiles; t++) {
-        if (g->tiles[t].follower_seg == CARC_NO_SPOT)
-            continue;
-        int root = feature_root(g, g->tiles[t].seg_base + g->tiles[t].follower_seg);
-        if (seen->at[root] == mark || occ->n == MAX_OCCUPIED)
-            continue;
-        seen->at[root] = mark;
-        const seg_node *r = &g->seg[root];
-        unsigned kind = seg_kind(r);
-        double worth, q = 0.0;
-        uint64_t bit = 1ull << occ->n;
-        const kept_worth *kept = kind == CARC_FIELD ? NULL : kept_worth_of(c, root);
-        unsigned owners = kept ? kept->owners : feature_majority(seg_followers(r), g->nplayers);
-        if (kind == CARC_FIELD) {
-            worth = farm_worth_and_faces(c, root, occ->faced, bit);
-        } else if (kept) {
-            worth = kept->worth;
-            q = kept->q;
-            if (kind == CARC_CITY) { /* its squares, as a sibling kept them */
-                int pennants;
-                unsigned marks;
-                open_squares o;
-                walk_feature(c, root, &pennants, &marks, &o);
-                remember_city(c, root, q);
-                for (int i = 0; i < o.n; i++)
-                    occ->faced[o.square[i]] |= bit;
-            }
-        } else if (kind == CARC_CLOISTER) {
-            worth = cloister_worth(c, root, &q);
-            const board_tile *at = &g->tiles[r->tile];
-            keep_worth(c, root, worth, q, owners, at->x - 1, at->x + 1, at->y - 1, at->y + 1);
-        } else {
-            open_squares o;
-            if (kind == CARC_CITY) {
-                worth = city_worth(c, root, &q, &o);
-                for (int i = 0; i < o.n; i++)
-                    occ->faced[o.square[i]] |= bit;
-            } else {
-                worth = road_worth(c, root, &q, &o);
-            }
-            keep_open_worth(c, root, worth, q, owners, &o);
-        }
-        occ->slot[root] = (uint8_t)occ->n;
-        occ->root[occ->n] = (seg_id)root;
-        occ->worth[occ->n] = worth;
-        occ->owners[occ->n] = owners;
-        occ->room[occ->n++] = 0.0;
-        for (int p = 0; p < g->nplayers; p++) {
-            if (owners & (1u << p))
-                out[p] += keep * worth;
-            out[p] += home * q * followers_of(seg_followers(r), p);
-            if (terms) {
-                if (owners & (1u << p)) {
-                    terms[p][worth_term[kind]] += worth;
-                    terms[p][worth_term[kind] + AI_TERM_CITY_EARLY - AI_TERM_CITY] += worth * early;
+    /* The tiles with a figure, in the order of the board (the sums below
+     * add in that order). */
+    for (int w = 0; w < 2; w++)
+        for (uint64_t figures = g->follower_tiles[w]; figures; figures &= figures - 1) {
+            int t = 64 * w + __builtin_ctzll(figures);
+            int root = feature_root(g, g->tiles[t].seg_base + g->tiles[t].follower_seg);
+            if (seen->at[root] == mark || occ->n == MAX_OCCUPIED)
+                continue;
+            seen->at[root] = mark;
+            const seg_node *r = &g->seg[root];
+            unsigned kind = seg_kind(r);
+            double worth, q = 0.0;
+            uint64_t bit = 1ull << occ->n;
+            const kept_worth *kept = kind == CARC_FIELD ? NULL : kept_worth_of(c, root);
+            unsigned owners = kept ? kept->owners : feature_majority(seg_followers(r), g->nplayers);
+            if (kind == CARC_FIELD) {
+                worth = farm_worth_and_faces(c, root, occ->faced, bit);
+            } else if (kept) {
+                worth = kept->worth;
+                q = kept->q;
+                if (kind == CARC_CITY) { /* its squares, as a sibling kept them */
+                    int pennants;
+                    unsigned marks;
+                    open_squares o;
+                    walk_feature(c, root, &pennants, &marks, &o);
+                    remember_city(c, root, q);
+                    for (int i = 0; i < o.n; i++)
+                        occ->faced[o.square[i]] |= bit;
                 }
-                terms[p][AI_TERM_RETURN] += home * q * followers_of(seg_followers(r), p);
+            } else if (kind == CARC_CLOISTER) {
+                worth = cloister_worth(c, root, &q);
+                const board_tile *at = &g->tiles[r->tile];
+                keep_worth(c, root, worth, q, owners, at->x - 1, at->x + 1, at->y - 1, at->y + 1);
+            } else {
+                open_squares o;
+                if (kind == CARC_CITY) {
+                    worth = city_worth(c, root, &q, &o);
+                    for (int i = 0; i < o.n; i++)
+                        occ->faced[o.square[i]] |= bit;
+                } else {
+                    worth = road_worth(c, root, &q, &o);
+                }
+                keep_open_worth(c, root, worth, q, owners, &o);
+            }
+            occ->slot[root] = (uint8_t)occ->n;
+            occ->root[occ->n] = (seg_id)root;
+            occ->worth[occ->n] = worth;
+            occ->owners[occ->n] = owners;
+            occ->room[occ->n++] = 0.0;
+            for (int p = 0; p < g->nplayers; p++) {
+                if (owners & (1u << p))
+                    out[p] += keep * worth;
+                out[p] += home * q * followers_of(seg_followers(r), p);
+                if (terms) {
+                    if (owners & (1u << p)) {
+                        terms[p][worth_term[kind]] += worth;
+                        terms[p][worth_term[kind] + AI_TERM_CITY_EARLY - AI_TERM_CITY] +=
+                            worth * early;
+                    }
+                    terms[p][AI_TERM_RETURN] += home * q * followers_of(seg_followers(r), p);
+                }
             }
         }
-    }
 }
 
 /* Sets `c` to value a child of the memo's position (see walk_memo): the
@@ -920,4 +924,9 @@ size_t ai_state_bytes(const carc_game *g)
 {
     (void)g;
     return sizeof(carc_game);
+}
+
+void ai_play_known(carc_game *g, carc_move m)
+{
+    game_play_known(g, m);
 }

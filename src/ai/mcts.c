@@ -174,6 +174,11 @@ typedef struct root_info {
     /* Hand nodes below the root (a hand game, unless ismcts=0); else each
      * player there plays the tile in focus, the first of its hand. */
     int hands;
+    /* Whether every deal that follows a path down the tree reaches the
+     * same position (a game without hands: the chance nodes name the tile
+     * drawn), so that a node's options, listed in one deal, are legal in
+     * all and are played unchecked (play_option). */
+    int same_positions;
     /* With a learned network (net=FILE): its value blended into every
      * evaluation with weight `blend` (two players), and its priors steering
      * the root by PUCT with constant `puct`: each placement's (the sum over
@@ -410,6 +415,19 @@ static void tree_free(tree *t)
 
 /* --- Expanding nodes ------------------------------------------------------------------- */
 
+/* Plays option `m` of a node reached in this iteration's deal `g`: where
+ * every deal reaches the node's position (same_positions) unchecked, else
+ * checked (a hand game: the seats' hands differ from deal to deal).
+ * Returns 0 when the move is not legal here. */
+static int play_option(const root_info *ri, carc_game *g, carc_move m)
+{
+    if (ri->same_positions) {
+        ai_play_known(g, m);
+        return 1;
+    }
+    return carc_game_play(g, m, NULL, 0, NULL) == CARC_OK;
+}
+
 /* Orders the placements of `g` best first by the evaluation of each
  * placed without a follower (ties in random order); `order` receives the
  * new order as indices into `scores`, each placement's evaluation. */
@@ -429,7 +447,7 @@ static void order_placements(search *s, const carc_game *g, carc_placement *plac
     for (int i = 0; i < np; i++) {
         carc_move m = {CARC_MOVE_PLACE, places[i], CARC_NO_SPOT, CARC_FIGURE_FOLLOWER};
         carc_game_copy(s->scratch, g);
-        carc_game_play(s->scratch, m, NULL, 0, NULL);
+        ai_play_known(s->scratch, m); /* g's own placement */
         evaluate_blended(s->root, s->scratch, 1, scores[i]);
         value[i] = utility(s->root, scores[i], me);
     }
@@ -718,7 +736,10 @@ static const float *placement_priors(search *s, int32_t n, const carc_game *g)
         carc_move m = {
             CARC_MOVE_PLACE, {o->x, o->y, o->rot, 0}, CARC_NO_SPOT, CARC_FIGURE_FOLLOWER};
         carc_game_copy(s->scratch, g);
-        carc_game_play(s->scratch, m, NULL, 0, NULL);
+        if (!play_option(s->root, s->scratch, m)) {
+            nd->priors = -2; /* not legal in this deal (cannot be) */
+            return NULL;
+        }
         net_move(s->root, g, s->scratch, m, v, &out[i]);
         top = fmax(top, (double)out[i]);
     }
@@ -838,7 +859,7 @@ static void iterate(search *s)
                 m.place.tile = ri->places[root_place].tile; /* a hand's tile, or 0 */
             }
         }
-        if (carc_game_play(g, m, NULL, 0, NULL) != CARC_OK)
+        if (!play_option(ri, g, m))
             break; /* cannot happen: options are legal in every deck */
         int32_t child = t->opts[t->nodes[n].first + i].child;
         if (child < 0) {
@@ -987,7 +1008,7 @@ static void add_root_tile(root_info *ri, const carc_game *g, carc_game *scratch,
             carc_move m = spot_move(places[k], seg);
             carc_game_copy(scratch, g);
             double v[CARC_MAX_PLAYERS];
-            carc_game_play(scratch, m, NULL, 0, NULL);
+            ai_play_known(scratch, m); /* g's own move */
             float logit = 0.0f;
             if (ri->net)
                 net_move(ri, g, scratch, m, v, &logit);
@@ -1023,6 +1044,7 @@ static void prepare_root(root_info *ri, const carc_game *g, carc_game *scratch, 
     ri->own = opt->own;
     ri->win = opt->win;
     ri->hands = carc_game_rules(g).hand && opt->ismcts;
+    ri->same_positions = carc_game_rules(g).hand == 0;
     ri->net = player->net;
     ri->blend = opt->blend;
     ri->puct = opt->puct;
@@ -1137,7 +1159,7 @@ static void exact_decision(const carc_game *g, carc_game **scratch, int depth, e
     r->margin[me] = -1e300;
     for (int i = 0; i < n; i++) {
         carc_game_copy(scratch[depth], g);
-        carc_game_play(scratch[depth], moves[i], NULL, 0, NULL);
+        ai_play_known(scratch[depth], moves[i]);
         exact_result sub;
         exact_chance(scratch[depth], scratch, depth + 1, &sub);
         if (sub.margin[me] > r->margin[me])
@@ -1159,7 +1181,7 @@ static int exact_rank(const carc_game *g, carc_move_eval *evals, carc_search_inf
     int me = carc_game_current_player(g);
     for (int i = 0; i < n; i++) {
         carc_game_copy(top, g);
-        carc_game_play(top, moves[i], NULL, 0, NULL);
+        ai_play_known(top, moves[i]);
         exact_result r;
         exact_chance(top, scratch, 0, &r);
         evals[i] = (carc_move_eval){moves[i], r.margin[me], r.win[me], 1};

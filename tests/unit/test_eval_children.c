@@ -9,7 +9,9 @@
  * seven players), with hands and on a bounded table; its terms as
  * ai_evaluate_full_terms' too; and a position two moves on, which is no
  * child, valued afresh. The searches rely on it: they must play the
- * same moves with it as without. */
+ * same moves with it as without. They play those children unchecked
+ * (ai_play_known): each gives the state carc_game_play gives (the same
+ * digest, turn, scores, supplies and deal). */
 #include "support.h"
 
 #include <stdlib.h>
@@ -39,10 +41,34 @@ static void assert_same_values(const double *a, const double *b, int players)
     assert_memory_equal(a, b, sizeof(double) * (size_t)players);
 }
 
+/* `known`, `g` with move `m` played unchecked, is `played`, `g` with it
+ * played by carc_game_play. */
+static void assert_same_play(const carc_game *g, carc_move m, carc_game *known,
+                             const carc_game *played)
+{
+    assert_int_equal(carc_game_copy(known, g), CARC_OK);
+    ai_play_known(known, m);
+    assert_int_equal(carc_game_digest(known), carc_game_digest(played));
+    assert_int_equal(carc_game_over(known), carc_game_over(played));
+    assert_int_equal(carc_game_current_player(known), carc_game_current_player(played));
+    assert_int_equal(carc_game_drawn_tile(known), carc_game_drawn_tile(played));
+    assert_int_equal(carc_game_move_count(known), carc_game_move_count(played));
+    for (int p = 0; p < carc_game_players(g); p++) {
+        assert_int_equal(carc_game_score(known, p), carc_game_score(played, p));
+        assert_int_equal(carc_game_supply(known, p), carc_game_supply(played, p));
+    }
+    static int a[CARC_MAX_TILES], b[CARC_MAX_TILES];
+    uint64_t ga = 0, gb = 0;
+    int na = carc_game_deal(known, a, CARC_MAX_TILES, &ga);
+    assert_int_equal(na, carc_game_deal(played, b, CARC_MAX_TILES, &gb));
+    assert_memory_equal(a, b, sizeof a[0] * (size_t)(na < CARC_MAX_TILES ? na : CARC_MAX_TILES));
+    assert_true(ga == gb);
+}
+
 /* Every legal move of `g` valued as a child, in the order of the legal
  * moves, against the plain evaluation; with the terms on every `terms_every`th
  * move. Returns the children checked. */
-static int check_children(const carc_game *g, carc_game *child, int terms_every)
+static int check_children(const carc_game *g, carc_game *child, carc_game *known, int terms_every)
 {
     static carc_move moves[CARC_MAX_MOVES];
     int n = carc_legal_moves(g, moves, CARC_MAX_MOVES);
@@ -51,6 +77,7 @@ static int check_children(const carc_game *g, carc_game *child, int terms_every)
     for (int i = 0; i < n; i++) {
         assert_int_equal(carc_game_copy(child, g), CARC_OK);
         assert_int_equal(carc_game_play(child, moves[i], NULL, 0, NULL), CARC_OK);
+        assert_same_play(g, moves[i], known, child);
         double want[CARC_MAX_PLAYERS], got[CARC_MAX_PLAYERS];
         ai_evaluate_full(child, want);
         ai_evaluate_full_child(child, got);
@@ -91,14 +118,16 @@ static int check_games(const config *c, int games, uint64_t seed)
     int checked = 0;
     for (int k = 0; k < games; k++) {
         carc_game *g = new_game(c, seed + (uint64_t)k);
-        carc_game *child = carc_game_clone(g);
+        carc_game *child = carc_game_clone(g), *known = carc_game_clone(g);
         assert_non_null(child);
+        assert_non_null(known);
         carc_rng rng = carc_rng_seed(seed + (uint64_t)k);
         for (int ply = 0; !carc_game_over(g); ply++) {
             if (ply % 3 == 0)
-                checked += check_children(g, child, 7);
+                checked += check_children(g, child, known, 7);
             assert_int_equal(carc_game_play_random(g, &rng, 0.5, NULL), CARC_OK);
         }
+        carc_game_free(known);
         carc_game_free(child);
         carc_game_free(g);
     }
