@@ -28,8 +28,10 @@ int pile_start_kind(const carc_rules *rules)
     return caps_start_kind(rules);
 }
 
-/* Fisher-Yates over pile[lo .. hi), from the top down. */
-static void shuffle_tiles(uint8_t *pile, carc_rng *rng, int lo, int hi)
+/* Fisher-Yates over pile[lo .. hi), from the top down (out of line:
+ * inlined into shuffle() it reads the pile and the generator through `g`
+ * at every step, 4 instructions a tile more). */
+__attribute__((noinline)) static void shuffle_tiles(uint8_t *pile, carc_rng *rng, int lo, int hi)
 {
     for (int i = hi - 1; i > lo; i--) {
         int j = lo + (int)rng_below(rng, (uint32_t)(i - lo) + 1);
@@ -86,20 +88,50 @@ static void shuffle(carc_game *g)
 
 /* Lays out the pile from the counts in `g->left`: its parts from the
  * lowest up (drawn last to first: the pile's top is its end), each by
- * kind. */
-static void pile_from_counts(carc_game *g)
+ * kind. Returns the tiles above the main pile. */
+static int pile_from_counts(carc_game *g)
 {
-    int n = 0, parts = caps_pile_parted(g) ? PILE_PARTS : 1;
-    for (int part = 0; part < parts; part++)
+    int n = 0, above = 0;
+    if (!caps_pile_parted(g)) {
         for (int k = 0; k < LAYOUT_KINDS; k++)
-            if (caps_pile_part(g, k) == part)
-                for (int c = g->left[k]; c > 0; c--)
-                    g->pile[n++] = (uint8_t)k;
+            for (int c = g->left[k]; c > 0; c--)
+                g->pile[n++] = (uint8_t)k;
+        g->pile_len = (uint8_t)n;
+        return 0;
+    }
+    /* The main pile in place, the parts above it aside: one pass. */
+    uint8_t upper[PILE_PARTS][LAYOUT_TILES];
+    int nupper[PILE_PARTS] = {0};
+    for (int k = 0; k < LAYOUT_KINDS; k++) {
+        int part = caps_pile_part(g, k);
+        for (int c = g->left[k]; c > 0; c--)
+            if (part == 0)
+                g->pile[n++] = (uint8_t)k;
+            else
+                upper[part][nupper[part]++] = (uint8_t)k;
+    }
+    for (int part = 1; part < PILE_PARTS; part++) {
+        memcpy(&g->pile[n], upper[part], (size_t)nupper[part]);
+        n += nupper[part];
+        above += nupper[part];
+    }
     g->pile_len = (uint8_t)n;
+    return above;
+}
+
+/* The tiles of a game with `rules`: the start tile (unless start-in-pile
+ * counts it in the pile) and the pile's. */
+static int tile_total(const carc_rules *rules)
+{
+    int n = !(rules->flags & CARC_RULE_START_IN_PILE);
+    for (int k = 0; k < LAYOUT_KINDS; k++)
+        n += pile_count(rules, k);
+    return n;
 }
 
 void pile_deal(carc_game *g)
 {
+    g->tile_total = (uint8_t)(LAYOUT_WIDE ? tile_total(&g->rules) : BASE_TILES);
     g->pile_pending = 0;
     for (int k = 0; k < LAYOUT_KINDS; k++)
         g->left[k] = (uint8_t)pile_count(&g->rules, k);
@@ -211,13 +243,9 @@ int carc_game_draw_pool(const carc_game *g, int counts[CARC_MAX_KINDS])
 
 int carc_game_tile_total(const carc_game *g)
 {
-    if (!LAYOUT_WIDE)
-        return BASE_TILES; /* a constant: the evaluations ask at every leaf */
-    /* The start tile, unless start-in-pile counts it in the pile. */
-    int n = !(g->rules.flags & CARC_RULE_START_IN_PILE);
-    for (int k = 0; k < LAYOUT_KINDS; k++)
-        n += pile_count(&g->rules, k);
-    return n;
+    /* The evaluations ask at every leaf: a constant in the base game, else
+     * counted once (pile_deal). */
+    return LAYOUT_WIDE ? g->tile_total : BASE_TILES;
 }
 
 int carc_game_kind_total(const carc_game *g, int kind)
@@ -292,8 +320,7 @@ void pile_deal_hidden(carc_game *g, int seat)
      * still owed to an earlier order are dropped with it. */
     g->pile_pending = 0;
     hand_deal_hidden(g, seat);
-    pile_from_counts(g);
-    int above = tiles_above_main(g), main_len = g->pile_len - above;
+    int above = pile_from_counts(g), main_len = g->pile_len - above;
     if (above <= 1) /* shuffle() would take the main pile's steps alone */
         g->pile_pending = (uint8_t)(main_len > 1 ? main_len : 0);
     else

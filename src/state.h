@@ -257,6 +257,7 @@ struct carc_game {
     uint16_t nseg; /* at most MAX_SEGMENTS - CARC_MAX_SEGMENTS_PER_TILE */
     int8_t min_x, min_y, max_x, max_y;
     uint8_t supply[CARC_MAX_PLAYERS];
+    uint8_t tile_total;         /* carc_game_tile_total(), counted as the pile is laid out */
     uint64_t follower_tiles[2]; /* bit t: board tile t holds a follower */
     int32_t score[CARC_MAX_PLAYERS];
     int32_t score_by_kind[CARC_MAX_PLAYERS][4];
