@@ -416,7 +416,7 @@ carc_status carc_game_play(carc_game *g, carc_move m, carc_event *events, int ca
     return CARC_OK;
 }
 
-void game_play_known(carc_game *g, carc_move m)
+void ai_play_known(carc_game *g, carc_move m)
 {
     carc_status held = hold_move_tile(g, m);
     assert(held == CARC_OK && moves_check(g, m) == CARC_OK);

@@ -31,7 +31,6 @@
 #include "../capabilities.h"
 #include "../scoring.h"
 #include "../bounds.h"
-#include "../game.h"
 #include "../source.h"
 #include "../tiles.h"
 #include "eval.h"
@@ -926,7 +925,3 @@ size_t ai_state_bytes(const carc_game *g)
     return sizeof(carc_game);
 }
 
-void ai_play_known(carc_game *g, carc_move m)
-{
-    game_play_known(g, m);
-}
