@@ -7,7 +7,11 @@
  * to the same scores, and each capability shows the mark only it leaves
  * (a river tile on the board, a large follower deployed, goods, a second
  * turn, a two-tile city at half price, the first edition's farms...) in some game that plays it and
- * in no game that does not. */
+ * in no game that does not; and what its hooks keep holds in every
+ * combination: The River's pile drawn before the main pile and the lake
+ * last of it (its pile parts), the figures' supplies (one large follower,
+ * one builder and one pig a player, none without their expansion), the
+ * second part of a turn (only with Traders & Builders). */
 #include "support.h"
 
 #include <stdio.h>
@@ -19,6 +23,9 @@ enum { GAMES_PER_SET = 2 };
 typedef struct marks {
     int river_tile, large, goods, builder_or_pig, pig_bonus, again, incomplete_points, small_city,
         city_of_two, farm_first_edition, farm_standard, beyond_table, discards;
+    int river_out_of_order;   /* a river tile after a main tile or after the lake (no hand) */
+    int figures_out_of_range; /* a supply of another figure above 1, or above 0 without it */
+    int second_part;          /* plies played as a turn's second part */
 } marks;
 
 static const uint32_t house_flags[] = {
@@ -32,6 +39,26 @@ static int is_river_kind(int kind)
 {
     const carc_tile_def *t = carc_tile(kind);
     return t && t->set == CARC_EXPANSION_RIVER;
+}
+
+/* Each player's supply of the figures other than followers: at most one
+ * of each, and none without the expansion that brings it. */
+static void note_supplies(marks *mk, const carc_game *g, const carc_rules *rules)
+{
+    static const struct {
+        int figure;
+        uint32_t expansion;
+    } other[] = {
+        {CARC_FIGURE_LARGE, CARC_EXPANSION_INNS_CATHEDRALS},
+        {CARC_FIGURE_BUILDER, CARC_EXPANSION_TRADERS_BUILDERS},
+        {CARC_FIGURE_PIG, CARC_EXPANSION_TRADERS_BUILDERS},
+    };
+    for (int p = 0; p < carc_game_players(g); p++)
+        for (size_t i = 0; i < sizeof other / sizeof other[0]; i++) {
+            int left = carc_game_figures(g, p, other[i].figure);
+            int most = (rules->expansions & other[i].expansion) ? 1 : 0;
+            mk->figures_out_of_range += left < 0 || left > most;
+        }
 }
 
 static void note_events(marks *mk, const carc_event *ev, int n, int over)
@@ -72,8 +99,10 @@ static void play(const carc_rules *rules, int players, uint64_t seed, marks *mk)
     assert_non_null(g);
     carc_rng rng = carc_rng_seed(seed ^ 0x5EEDu);
     carc_event ev[CARC_MAX_EVENTS];
-    int last_mover = -1, last_placed = 0, plies = 0;
+    int last_mover = -1, last_placed = 0, plies = 0, main_drawn = 0, lake_drawn = 0;
     while (!carc_game_over(g)) {
+        note_supplies(mk, g, rules);
+        mk->second_part += carc_game_second_part(g) != 0;
         assert_true(++plies < 1000);
         int mover = carc_game_current_player(g);
         /* The same player again after a placement: a bonus turn or the
@@ -82,6 +111,11 @@ static void play(const carc_rules *rules, int players, uint64_t seed, marks *mk)
             mk->again++;
         carc_move m = carc_random_move(g, &rng, 0.6);
         int drawn = carc_game_drawn_tile(g), n = 0;
+        if (!rules->hand && drawn >= 0) { /* a pile game plays its tiles as drawn */
+            mk->river_out_of_order += is_river_kind(drawn) && (main_drawn || lake_drawn);
+            main_drawn |= !is_river_kind(drawn);
+            lake_drawn |= drawn == carc_tile_parse("RL");
+        }
         assert_int_equal(carc_game_play(g, m, ev, CARC_MAX_EVENTS, &n), CARC_OK);
         note_events(mk, ev, n, carc_game_over(g));
         last_mover = mover;
@@ -234,6 +268,30 @@ static void test_river(void **state)
     assert_int_equal(total(plays_river, 0, MARK(river_tile)), 0);
 }
 
+/* The River's pile parts: its tiles before the main pile's, the lake
+ * last of them, whatever else the game plays. */
+static void test_river_pile_first(void **state)
+{
+    (void)state;
+    assert_int_equal(total(plays_river, 1, MARK(river_out_of_order)), 0);
+    assert_int_equal(total(plays_river, 0, MARK(river_out_of_order)), 0);
+}
+
+static int plays_any(const carc_rules *r)
+{
+    (void)r;
+    return 1;
+}
+
+/* The figures' supplies (their capabilities' hooks) and the turn's part. */
+static void test_supplies_and_turn_parts(void **state)
+{
+    (void)state;
+    assert_int_equal(total(plays_any, 1, MARK(figures_out_of_range)), 0);
+    assert_true(total(plays_traders, 1, MARK(second_part)) > 0);
+    assert_int_equal(total(plays_traders, 0, MARK(second_part)), 0);
+}
+
 static void test_inns_large_follower(void **state)
 {
     (void)state;
@@ -345,6 +403,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_the_sets_played),
         cmocka_unit_test(test_river),
+        cmocka_unit_test(test_river_pile_first),
+        cmocka_unit_test(test_supplies_and_turn_parts),
         cmocka_unit_test(test_inns_large_follower),
         cmocka_unit_test(test_traders_goods_builder_pig),
         cmocka_unit_test(test_second_turns),
