@@ -924,4 +924,3 @@ size_t ai_state_bytes(const carc_game *g)
     (void)g;
     return sizeof(carc_game);
 }
-
