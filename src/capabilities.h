@@ -81,8 +81,10 @@ static inline int caps_pile_part(const carc_game *g, int kind)
 {
     int part = 0;
 #define X(c)                                                                                       \
-    if (CAP_ON(c, g, pile_part) && c##_capability.pile_part(kind) > part)                          \
-        part = c##_capability.pile_part(kind);
+    if (CAP_ON(c, g, pile_part)) {                                                                 \
+        int p = c##_capability.pile_part(kind);                                                    \
+        part = p > part ? p : part;                                                                \
+    }
     CAPABILITIES(X)
 #undef X
     return part;

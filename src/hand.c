@@ -156,21 +156,25 @@ static int above_main(const carc_game *g, int kind)
  * of that class that holds one; -1 when none is. */
 static int draw_from_counts(carc_game *g, int like)
 {
+    /* Each kind's part of the pile, -1 outside the class of `like`. */
+    int8_t part[LAYOUT_KINDS];
     int above = above_main(g, like), total = 0, top = 0, skipped = 0;
     pile_settle(g); /* its steps draw from g->rng first */
-    for (int k = 0; k < LAYOUT_KINDS; k++)
-        if (above_main(g, k) == above && g->left[k]) {
+    for (int k = 0; k < LAYOUT_KINDS; k++) {
+        int p = caps_pile_part(g, k);
+        part[k] = (int8_t)((p > 0) == above ? p : -1);
+        if (part[k] >= 0 && g->left[k]) {
             total += g->left[k];
-            if (caps_pile_part(g, k) > top)
-                top = caps_pile_part(g, k);
+            top = p > top ? p : top;
         }
+    }
     for (int k = 0; k < LAYOUT_KINDS; k++)
-        if (above_main(g, k) == above && caps_pile_part(g, k) != top)
+        if (part[k] >= 0 && part[k] != top)
             skipped += g->left[k];
     for (int pass = 0; pass < 2 && total; pass++) {
         int r = (int)rng_below(&g->rng, (uint32_t)total);
         for (int k = 0; k < LAYOUT_KINDS; k++) {
-            if (above_main(g, k) != above || caps_pile_part(g, k) != top)
+            if (part[k] != top)
                 continue;
             r -= g->left[k];
             if (r < 0) {

@@ -611,15 +611,22 @@ t_log_undo() {
     finish
 }
 
-# At 80x24 with tile info the expansions' odds fill the panel: the log
-# has no room, and [ says so instead of scrolling it unseen.
-t_log_no_room() {
+# start_all_three_midgame COLS LINES: a game with the three expansions
+# loaded 60 lines into its record (seed 1), the human to move, the panel
+# drawn with the tile odds.
+start_all_three_midgame() {
     "$bin" selfplay --seed 1 --players 2 --expansions river,inns-cathedrals,traders-builders \
         --record full.rec >/dev/null
     head -n 60 full.rec >mid.rec
-    start 80 24 --load mid.rec --players human,greedy --no-color
+    start "$1" "$2" --load mid.rec --players human,greedy --no-color
     wait_for "Red (you) plays"
     wait_for "Tiles left:"
+}
+
+# At 80x24 with tile info the expansions' odds fill the panel: the log
+# has no room, and [ says so instead of scrolling it unseen.
+t_log_no_room() {
+    start_all_three_midgame 80 24
     shows "│Log" && fail "the log has room: no test of a panel without it"
     keys '['
     wait_for "no room for the log"
@@ -672,12 +679,7 @@ t_log_resize() {
 # a line. The panel shows no bare title, and [ says there is no room; a
 # row more shows the title and the newest line, and [ scrolls it.
 t_log_one_row() {
-    "$bin" selfplay --seed 1 --players 2 --expansions river,inns-cathedrals,traders-builders \
-        --record full.rec >/dev/null
-    head -n 60 full.rec >mid.rec
-    start 80 39 --load mid.rec --players human,greedy --no-color
-    wait_for "Red (you) plays"
-    wait_for "Tiles left:"
+    start_all_three_midgame 80 39
     shows "│Log" && fail "a log at 80x39: a bare title, or room the test no longer leaves it"
     keys '['
     wait_for "no room for the log"
