@@ -57,7 +57,7 @@
  * The last tile (the pile empty: every move ends the game), where nearly
  * all the nodes are: a move's value is its final scores, found without
  * playing it where the rules allow (the base game; the house rules
- * figures_add_up() and quiet_squares() name), from the scores of the
+ * figures_add_up() and ai_quiet_squares() name), from the scores of the
  * position ended as it is (computed once a node, or passed down from the
  * ply above when that ply's move was cold) and the tile's own part:
  * - a placement without a figure on a cold square (ai_square_cold,
@@ -111,7 +111,7 @@ typedef struct solver {
     double start;
     int root, players;
     int figures_add_up; /* figures_add_up() of the game */
-    int quiet_squares;  /* quiet_squares() of the game */
+    int quiet_squares;  /* ai_quiet_squares() of the game */
     double lo, hi;      /* two players: every final margin of the root lies in [lo, hi] */
     carc_game *pos[MAX_PLIES + 1];
     carc_game *after[MAX_PLIES + 1];
@@ -351,12 +351,10 @@ static int figures_add_up(const carc_game *g)
     return r.expansions == 0 && !(r.flags & CARC_RULE_FARMS_FIRST_EDITION);
 }
 
-/* Whether a last tile placed without a figure on a square where
- * ai_square_cold() holds leaves every final score as it would be with the
- * tile never placed (carc_game_finish): figures_add_up(), and no house rule
- * that lets the table's edge close features or a last tile give another
- * turn (neither is searched by the unit test). */
-static int quiet_squares(const carc_game *g)
+/* exact.h: figures_add_up(), and no house rule that lets the table's edge
+ * close features or a last tile give another turn (neither is searched by
+ * the unit test). */
+int ai_quiet_squares(const carc_game *g)
 {
     carc_rules r = carc_game_rules(g);
     uint32_t unsure = CARC_RULE_TABLE_EDGE_COMPLETES | CARC_RULE_BONUS_TURN;
@@ -786,7 +784,7 @@ static int solver_init(solver *s, const carc_game *g, const ai_exact_budget *bud
     s->root = carc_game_current_player(g);
     s->players = carc_game_players(g);
     s->figures_add_up = figures_add_up(g);
-    s->quiet_squares = quiet_squares(g);
+    s->quiet_squares = ai_quiet_squares(g);
     s->tt_mask = ((size_t)1 << TT_BITS) - 1;
     s->tt = calloc(s->tt_mask + 1, sizeof *s->tt);
     int ok = s->tt != NULL;

@@ -31,6 +31,16 @@ typedef enum ai_exact_goal {
 int ai_exact_rank(const carc_game *g, const ai_exact_budget *budget, ai_exact_goal goal,
                   carc_move_eval *out, int cap, carc_exact_info *info);
 
+/* Whether a last tile placed without a figure on a square where
+ * ai_square_cold() holds leaves every final score as it would be with the
+ * tile never placed (carc_game_finish), and the last tile's final scores
+ * are those of the game ended before it with ai_end_change() and the
+ * figure's ai_end_worth() added: a game without expansions, whose only
+ * figure is the follower and whose final scoring is a sum over features
+ * (not the first edition's farms), and without the house rules that let
+ * the table's edge close features or a last tile give another turn. */
+int ai_quiet_squares(const carc_game *g);
+
 /* The solver's probes of a position, which read the game's state
  * (exact_layout.c, built once per layout):
  *
@@ -41,7 +51,7 @@ int ai_exact_rank(const carc_game *g, const ai_exact_budget *budget, ai_exact_go
  * merge under one farmer, unless a free farm there borders a completed
  * city), no cloister with a follower is among the eight squares around,
  * and no city there has all its open edges facing the square. Asked only
- * in games where exact.c's quiet_squares() holds. Conservative: 0 when in
+ * in games where ai_quiet_squares() holds. Conservative: 0 when in
  * doubt.
  *
  * ai_place_only: puts the drawn tile at the legal placement `p` and joins
@@ -59,9 +69,9 @@ void ai_place_only(carc_game *g, carc_placement p);
  * figure) and the game ended, less its final score with `g` ended as it
  * is. It values again only what the tile can change (the features it
  * joins, the cloisters around it, the farms of a city it completes), so
- * it holds where the final scoring is a sum over features (exact.c's
- * quiet_squares()). 0, with `change` untouched, when too many features
- * are involved. */
+ * it holds where the final scoring is a sum over features
+ * (ai_quiet_squares()). 0, with `change` untouched, when too many
+ * features are involved. */
 int ai_end_change(const carc_game *g, const carc_game *alone, int change[CARC_MAX_PLAYERS]);
 /* ai_end_worth: carc_feature.value_at_end of `feature` (a root, as
  * carc_game_feature gives it) without the rest of carc_game_feature_info,

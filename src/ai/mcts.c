@@ -73,6 +73,7 @@
 
 #include "ai.h"
 #include "eval.h"
+#include "exact.h"
 #include "mcts.h"
 #include "net.h"
 #include "search.h"
@@ -1111,17 +1112,95 @@ typedef struct exact_result {
 
 static void exact_decision(const carc_game *g, carc_game **scratch, int depth, exact_result *r);
 
+/* The result of a game ended with these scores: each player's margin, and
+ * its share of the win among the leaders (as carc_game_leaders() and
+ * ai_score_margin() give them). */
+static void exact_scores(const int *scores, int players, exact_result *r)
+{
+    int best = scores[0], nlead = 0;
+    for (int p = 1; p < players; p++)
+        best = scores[p] > best ? scores[p] : best;
+    for (int p = 0; p < players; p++)
+        nlead += scores[p] == best;
+    for (int p = 0; p < players; p++) {
+        int other = -1000000;
+        for (int q = 0; q < players; q++)
+            if (q != p && scores[q] > other)
+                other = scores[q];
+        r->margin[p] = scores[p] - other;
+        r->win[p] = scores[p] == best ? 1.0 / nlead : 0.0;
+    }
+}
+
 static void exact_terminal(const carc_game *g, exact_result *r)
 {
-    int players = carc_game_players(g);
-    unsigned leaders = carc_game_leaders(g);
-    int nlead = 0;
+    int scores[CARC_MAX_PLAYERS], players = carc_game_players(g);
     for (int p = 0; p < players; p++)
-        nlead += (int)((leaders >> p) & 1u);
-    for (int p = 0; p < players; p++) {
-        r->margin[p] = ai_score_margin(g, p);
-        r->win[p] = (leaders >> p) & 1u ? 1.0 / nlead : 0.0;
+        scores[p] = carc_game_score(g, p);
+    exact_scores(scores, players, r);
+}
+
+/* The last tile's placements valued without playing them where the rules
+ * allow (ai_quiet_squares; exact.c does the same in its last ply): the
+ * scores of the game ended before the tile, found once; a placement
+ * without a figure on a cold square (ai_square_cold) leaves them; any
+ * other is put alone on the board (ai_place_only, once for all its
+ * figures) and adds what it changes (ai_end_change) and what its figure
+ * will score (ai_end_worth). */
+typedef struct last_tile {
+    const carc_game *g;
+    carc_game *alone; /* g with `placed` put alone, when placed_ok */
+    carc_placement placed;
+    int placed_ok, change_ok;
+    int end[CARC_MAX_PLAYERS];         /* g's scores if it ended now */
+    int change[CARC_MAX_PLAYERS];      /* what `placed` changes in them */
+    int cold_x, cold_y, cold, cold_ok; /* ai_square_cold of the last square asked */
+} last_tile;
+
+static void last_tile_start(last_tile *lt, const carc_game *g, carc_game *work)
+{
+    lt->g = g;
+    lt->alone = work;
+    lt->placed_ok = lt->cold_ok = 0;
+    carc_game_copy(work, g);
+    carc_game_finish(work, NULL, 0, NULL);
+    for (int p = 0; p < carc_game_players(g); p++)
+        lt->end[p] = carc_game_score(work, p);
+}
+
+/* The final scores after the last tile's placement m, into `scores`;
+ * returns 0 when they are not known (ai_end_change could not say). */
+static int last_tile_scores(last_tile *lt, carc_move m, int scores[CARC_MAX_PLAYERS])
+{
+    carc_placement p = m.place;
+    if (!lt->cold_ok || lt->cold_x != p.x || lt->cold_y != p.y) {
+        lt->cold = ai_square_cold(lt->g, p.x, p.y);
+        lt->cold_x = p.x;
+        lt->cold_y = p.y;
+        lt->cold_ok = 1;
     }
+    memcpy(scores, lt->end, sizeof lt->end);
+    if (lt->cold && m.segment == CARC_NO_SPOT)
+        return 1;
+    if (!lt->placed_ok || lt->placed.x != p.x || lt->placed.y != p.y || lt->placed.rot != p.rot ||
+        lt->placed.tile != p.tile) {
+        carc_game_copy(lt->alone, lt->g);
+        ai_place_only(lt->alone, p);
+        lt->placed = p;
+        lt->placed_ok = 1;
+        memset(lt->change, 0, sizeof lt->change);
+        lt->change_ok = lt->cold || ai_end_change(lt->g, lt->alone, lt->change);
+    }
+    if (!lt->change_ok)
+        return 0;
+    int players = carc_game_players(lt->g);
+    for (int q = 0; q < players; q++)
+        scores[q] += lt->change[q];
+    if (m.segment != CARC_NO_SPOT) {
+        int id = carc_game_feature(lt->alone, carc_game_tile_count(lt->alone) - 1, m.segment);
+        scores[carc_game_current_player(lt->g)] += id < 0 ? 0 : ai_end_worth(lt->alone, id);
+    }
+    return 1;
 }
 
 /* Averages over the tile that the next player may draw after a move. */
@@ -1155,13 +1234,23 @@ static void exact_decision(const carc_game *g, carc_game **scratch, int depth, e
 {
     carc_move moves[CARC_MAX_MOVES];
     int n = carc_legal_moves(g, moves, CARC_MAX_MOVES);
-    int me = carc_game_current_player(g);
+    int me = carc_game_current_player(g), players = carc_game_players(g);
+    last_tile lt;
+    int last = carc_game_tiles_left(g, NULL) == 0 && ai_quiet_squares(g);
+    if (last)
+        last_tile_start(&lt, g, scratch[depth]);
     r->margin[me] = -1e300;
     for (int i = 0; i < n; i++) {
-        carc_game_copy(scratch[depth], g);
-        ai_play_known(scratch[depth], moves[i]);
         exact_result sub;
-        exact_chance(scratch[depth], scratch, depth + 1, &sub);
+        int scores[CARC_MAX_PLAYERS];
+        if (last && moves[i].type == CARC_MOVE_PLACE && last_tile_scores(&lt, moves[i], scores)) {
+            exact_scores(scores, players, &sub);
+        } else {
+            lt.placed_ok = 0; /* scratch[depth] is played in */
+            carc_game_copy(scratch[depth], g);
+            ai_play_known(scratch[depth], moves[i]);
+            exact_chance(scratch[depth], scratch, depth + 1, &sub);
+        }
         if (sub.margin[me] > r->margin[me])
             *r = sub;
     }

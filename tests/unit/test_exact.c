@@ -11,7 +11,10 @@
  * every base-game position; seeds 4 and 13 hold a last tile that would
  * join a farm with farmers to a farm without any beside a completed city,
  * which a cold square must exclude. The house rules and expansions where
- * the shortcuts are off are searched too. Then a position where one move
+ * the shortcuts are off are searched too. The search's (mcts) exhaustive
+ * endgame, which takes the same shortcuts at the last tile, is checked
+ * against the same brute force wherever it ranks the moves (two tiles
+ * left, few enough moves): each move's margin and chance to win. Then a position where one move
  * is clearly best, the budgets, and the input it must refuse with a reason
  * (a finished game, too many tiles left, hidden hands). */
 #include "support.h"
@@ -34,39 +37,47 @@ static carc_move_eval ranked[CARC_MAX_MOVES];
 static carc_game *at[MAX_DEPTH], *after[MAX_DEPTH];
 static carc_move moves[MAX_DEPTH][CARC_MAX_MOVES];
 
-static void brute_after(int d, double out[CARC_MAX_PLAYERS]);
+/* What the brute force finds of a position: every player's final margin
+ * and its share of the win (ties shared), averaged over the draws. */
+typedef struct value {
+    double margin[CARC_MAX_PLAYERS], win[CARC_MAX_PLAYERS];
+} value;
+
+static void brute_after(int d, value *out);
 
 /* Every player's final margin under the mover of at[d] choosing its
  * highest margin, the first in carc_legal_moves() order among equals. */
-static void brute_decide(int d, double out[CARC_MAX_PLAYERS])
+static void brute_decide(int d, value *out)
 {
     assert_true(d < MAX_DEPTH);
     int mover = carc_game_current_player(at[d]);
     int n = carc_legal_moves(at[d], moves[d], CARC_MAX_MOVES);
     assert_true(n > 0);
     for (int i = 0; i < n; i++) {
-        double v[CARC_MAX_PLAYERS];
+        value v;
         carc_game_copy(after[d], at[d]);
         assert_int_equal(carc_game_play(after[d], moves[d][i], NULL, 0, NULL), CARC_OK);
-        brute_after(d, v);
-        if (i == 0 || v[mover] > out[mover])
-            memcpy(out, v, sizeof v);
+        brute_after(d, &v);
+        if (i == 0 || v.margin[mover] > out->margin[mover])
+            *out = v;
     }
 }
 
 /* The final margins of after[d] once over, else the average over the next
  * draw (each tile of the draw pool equally likely). */
-static void brute_after(int d, double out[CARC_MAX_PLAYERS])
+static void brute_after(int d, value *out)
 {
     int players = carc_game_players(after[d]);
-    memset(out, 0, sizeof out[0] * CARC_MAX_PLAYERS);
+    memset(out, 0, sizeof *out);
     if (carc_game_over(after[d])) {
+        unsigned leaders = carc_game_leaders(after[d]);
         for (int q = 0; q < players; q++) {
             int best = -1000000;
             for (int o = 0; o < players; o++)
                 if (o != q && carc_game_score(after[d], o) > best)
                     best = carc_game_score(after[d], o);
-            out[q] = carc_game_score(after[d], q) - best;
+            out->margin[q] = carc_game_score(after[d], q) - best;
+            out->win[q] = (leaders >> q) & 1u ? 1.0 / __builtin_popcount(leaders) : 0.0;
         }
         return;
     }
@@ -76,12 +87,14 @@ static void brute_after(int d, double out[CARC_MAX_PLAYERS])
     for (int k = 0; k < carc_tile_kinds(); k++) {
         if (counts[k] == 0)
             continue;
-        double v[CARC_MAX_PLAYERS];
+        value v;
         carc_game_copy(at[d + 1], after[d]);
         assert_int_equal(carc_game_choose_tile(at[d + 1], k), CARC_OK);
-        brute_decide(d + 1, v);
-        for (int q = 0; q < players; q++)
-            out[q] += (double)counts[k] / total * v[q];
+        brute_decide(d + 1, &v);
+        for (int q = 0; q < players; q++) {
+            out->margin[q] += (double)counts[k] / total * v.margin[q];
+            out->win[q] += (double)counts[k] / total * v.win[q];
+        }
     }
 }
 
@@ -113,9 +126,42 @@ static carc_game *endgame(int players, const char *rules, uint64_t seed, int lef
     return g;
 }
 
-/* The solver's margin of every move of `g` against the brute force's. */
-static void check_against_brute_force(const carc_game *g)
+/* The search's ranking of the moves of `g` (mcts), when it comes from its
+ * exhaustive endgame (no iterations), against the brute force's values of
+ * the solver's ranking `brute`: the same margin and the same chance to
+ * win for every move. Returns whether it was checked. */
+static int check_search(const carc_game *g, int n, const value *brute)
 {
+    static carc_move_eval searched[CARC_MAX_MOVES];
+    carc_player *p = carc_player_new("mcts:iters=10,threads=1", 1, NULL, 0);
+    assert_non_null(p);
+    carc_search_info info;
+    int ns = carc_player_rank(p, g, searched, CARC_MAX_MOVES, &info);
+    carc_player_free(p);
+    if (info.iterations != 0)
+        return 0;
+    assert_int_equal(ns, n);
+    int mover = carc_game_current_player(g);
+    for (int i = 0; i < ns; i++) {
+        int j = 0;
+        while (j < n && !carc_move_equal(ranked[j].move, searched[i].move))
+            j++;
+        assert_true(j < n);
+        if (fabs(brute[j].margin[mover] - searched[i].margin) > 1e-9 ||
+            fabs(brute[j].win[mover] - searched[i].win) > 1e-9)
+            fail_msg("move %d of %d: search %.12f (win %.12f), brute force %.12f (win %.12f)", i, n,
+                     searched[i].margin, searched[i].win, brute[j].margin[mover],
+                     brute[j].win[mover]);
+    }
+    return 1;
+}
+
+/* The solver's margin of every move of `g` against the brute force's (and
+ * the search's exhaustive endgame, check_search); returns whether the
+ * search's was checked. */
+static int check_against_brute_force(const carc_game *g)
+{
+    static value brute[CARC_MAX_MOVES];
     carc_exact_info info;
     int n = carc_exact_rank(g, 0, 0, ranked, CARC_MAX_MOVES, &info);
     assert_true(info.exact);
@@ -130,18 +176,19 @@ static void check_against_brute_force(const carc_game *g)
     for (int i = 0; i < n; i++) {
         if (i > 0) /* best first */
             assert_true(ranked[i].margin <= ranked[i - 1].margin);
-        double v[CARC_MAX_PLAYERS];
+        value *v = &brute[i];
         carc_game_copy(after[0], g);
         assert_int_equal(carc_game_play(after[0], ranked[i].move, NULL, 0, NULL), CARC_OK);
         brute_after(0, v);
-        if (fabs(v[mover] - ranked[i].margin) > 1e-9)
+        if (fabs(v->margin[mover] - ranked[i].margin) > 1e-9)
             fail_msg("move %d of %d: solver %.12f, brute force %.12f", i, n, ranked[i].margin,
-                     v[mover]);
+                     v->margin[mover]);
     }
     for (int d = 0; d < MAX_DEPTH; d++) {
         carc_game_free(at[d]);
         carc_game_free(after[d]);
     }
+    return check_search(g, n, brute);
 }
 
 /* --- Against the brute force ------------------------------------------------------------ */
@@ -154,16 +201,18 @@ typedef struct case_ {
 
 /* CARC_EXACT_CASES=N checks the first N positions of each list only (the
  * sanitizer build: its brute force is ten times slower). */
-static void check_cases(const case_ *cases, int n)
+static int check_cases(const case_ *cases, int n)
 {
     const char *limit = getenv("CARC_EXACT_CASES");
     if (limit && atoi(limit) > 0 && atoi(limit) < n)
         n = atoi(limit);
+    int searched = 0;
     for (int i = 0; i < n; i++) {
         carc_game *g = endgame(cases[i].players, cases[i].rules, cases[i].seed, cases[i].left);
-        check_against_brute_force(g);
+        searched += check_against_brute_force(g);
         carc_game_free(g);
     }
+    return searched;
 }
 
 static void two_tiles_left(void **state)
@@ -173,7 +222,7 @@ static void two_tiles_left(void **state)
                                   {3, 2, "", 2},  {3, 2, "", 6},  {2, 2, "table=11x9", 1},
                                   {2, 2, "", 4},  {2, 2, "", 13}, {2, 2, "", 31},
                                   {2, 2, "", 32}, {2, 2, "", 33}};
-    check_cases(cases, sizeof cases / sizeof cases[0]);
+    assert_true(check_cases(cases, sizeof cases / sizeof cases[0]) > 0);
 }
 
 /* The last tile's shortcuts (a placement played once for its figures, a
@@ -193,7 +242,7 @@ static void rules_and_expansions(void **state)
         {2, 2, "/traders-builders", 8},
         {3, 2, "/inns-cathedrals,traders-builders", 9},
     };
-    check_cases(cases, sizeof cases / sizeof cases[0]);
+    assert_true(check_cases(cases, sizeof cases / sizeof cases[0]) > 0);
 }
 
 static void three_tiles_left(void **state)
