@@ -198,12 +198,16 @@ static const char *step_keys(const tui *t)
     if (t->inspecting)
         return "arrows:move Tab:next feature c:last move f:overview [ ]:log Esc:back ?:help";
     switch (t->step) {
-    case STEP_PLACE:
+    case STEP_PLACE: /* undo only against the computer; the message line names Tab */
         if (carc_game_rules(t->s.g).hand > 0)
-            return "n:next tile r:rotate Tab:next Enter:place i:inspect h:hint u:undo ?:help "
-                   "q:quit";
-        return "r:rotate Tab:next Enter:place i:inspect h:hint u:undo s:save ?:help "
-               "q:quit";
+            return t->s.computers ? "n:next tile r:rotate Enter:place i:inspect h:hint u:undo "
+                                    "s:save ?:help q:quit"
+                                  : "n:next tile r:rotate Tab:next Enter:place i:inspect h:hint "
+                                    "s:save ?:help q:quit";
+        return t->s.computers ? "r:rotate Tab:next Enter:place i:inspect h:hint u:undo s:save "
+                                "?:help q:quit"
+                              : "r:rotate Tab:next Enter:place i:inspect h:hint s:save ?:help "
+                                "q:quit";
     case STEP_SPOT:
         if (carc_game_rules(t->s.g).expansions & CARC_EXPANSION_TRADERS_BUILDERS)
             return "1-9:spot 0:none Tab:next f:figure Enter:choose Esc:back q:quit";
@@ -213,7 +217,9 @@ static const char *step_keys(const tui *t)
     case STEP_CONFIRM: return "Enter:confirm  Esc:back  ?:help  q:quit";
     case STEP_COMPUTER: return "i:inspect t:tiles f:overview HJKL:pan [ ]:log s:save q:quit";
     case STEP_HINT: return "Esc:cancel the hint  q:quit";
-    case STEP_OVER: return "n/p:final scoring i:inspect f:overview u:undo s:save ?:help q:quit";
+    case STEP_OVER:
+        return t->s.computers ? "n/p:final scoring i:inspect f:overview u:undo s:save ?:help q:quit"
+                              : "n/p:final scoring i:inspect f:overview s:save ?:help q:quit";
     }
     return "";
 }
@@ -508,17 +514,26 @@ static void odds_section(const tui *t, const tui_view *v, pen *p)
     put_wrap(p, A_BOLD, "Tiles left: %d, dead spots: %d", o.total, t->ndead);
     if (o.river)
         put_wrap(p, A_NORMAL, "River pile: %d, the lake last", river_left(&o));
-    int rows = (o.nkinds + 2) / 3;
+    /* Three columns, down then across. When the rows do not all fit (the
+     * expansions at 80x24), the first kinds fill the rows there are but
+     * one, in the same order, and that one says how many are left out. */
+    int rows = (o.nkinds + 2) / 3, shown = o.nkinds, room = p->end - p->row;
+    if (rows > room && room > 0) {
+        rows = room > 1 ? room - 1 : 1;
+        shown = 3 * rows < o.nkinds ? 3 * rows : o.nkinds;
+    }
     for (int r = 0; r < rows && p->row < p->end; r++) {
         char line[96] = "";
         size_t len = 0;
-        for (int c = 0; c < 3 && c * rows + r < o.nkinds; c++) {
+        for (int c = 0; c < 3 && c * rows + r < shown; c++) {
             char cell[32];
             odds_cell(&o, o.kinds[c * rows + r], cell, sizeof cell);
             len += (size_t)snprintf(line + len, sizeof line - len, "%s ", cell);
         }
         put_line(p, A_NORMAL, "%s", line);
     }
+    if (shown < o.nkinds)
+        put_line(p, A_DIM, "%d kinds more: t shows all", o.nkinds - shown);
     int discards[CARC_MAX_KINDS] = {0};
     if (session_discards(&t->s, discards) > 0) {
         char line[160] = "Discarded:";
@@ -653,8 +668,9 @@ static void hints_section(const tui *t, pen *p)
     put_wrap(p, A_DIM, "Numbers on the board; 1-%d takes one.", t->nhints);
 }
 
-/* The final scoring as a table: a row per kind of feature, a column per
- * player, the total last. */
+/* The final scoring as a table: a row per kind of feature (and with
+ * Traders & Builders the goods' majorities), a column per player, the
+ * total last. */
 static void final_table(const tui *t, pen *p)
 {
     const carc_game *g = t->s.g;
@@ -668,20 +684,21 @@ static void final_table(const tui *t, pen *p)
     put_line(p, A_BOLD, "%s", line);
     static const struct {
         const char *name;
-        int kind; /* -1: the total */
-    } rows[] = {{"roads", CARC_ROAD},
-                {"cities", CARC_CITY},
-                {"cloisters", CARC_CLOISTER},
-                {"farms", CARC_FIELD},
-                {"total", -1}};
+        int kind; /* -1: the total; -2: the goods (Traders & Builders) */
+    } rows[] = {{"roads", CARC_ROAD},  {"cities", CARC_CITY}, {"cloisters", CARC_CLOISTER},
+                {"farms", CARC_FIELD}, {"goods", -2},         {"total", -1}};
+    int traders = (carc_game_rules(g).expansions & CARC_EXPANSION_TRADERS_BUILDERS) != 0;
     for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        if (rows[r].kind == -2 && !traders)
+            continue;
         len = (size_t)snprintf(line, sizeof line, "%-10s", rows[r].name);
         for (int i = 0; i < n; i++) {
-            int v = rows[r].kind < 0 ? carc_game_score(g, i)
-                                     : carc_game_score_of(g, i, (carc_kind)rows[r].kind);
+            int v = rows[r].kind == -1   ? carc_game_score(g, i)
+                    : rows[r].kind == -2 ? carc_game_goods_points(g, i)
+                                         : carc_game_score_of(g, i, (carc_kind)rows[r].kind);
             len += (size_t)snprintf(line + len, sizeof line - len, "%*d", col, v);
         }
-        put_line(p, rows[r].kind < 0 ? A_BOLD : A_NORMAL, "%s", line);
+        put_line(p, rows[r].kind == -1 ? A_BOLD : A_NORMAL, "%s", line);
     }
 }
 
@@ -840,7 +857,9 @@ int panel_draw(const tui *t, const tui_view *v)
 
 /* --- Help and tiles screens --------------------------------------------------- */
 
-/* The help's second page: what the board's symbols mean (24 lines at most). */
+/* The help's second page: what the board's symbols mean (24 lines at most):
+ * the base game's, then those of the expansions played, then the overview
+ * and the panel when there is room. */
 static const char *const legend_text[] = {
     "THE BOARD'S SYMBOLS (any key returns to the game)",
     "A tile is 5 cells by 3, north up; the colours repeat what the symbols say.",
@@ -859,33 +878,51 @@ static const char *const legend_text[] = {
     "  \u2514   \u2518        in the player's colour",
     "  reverse      the cursor's square; the tile turns red where it cannot go",
     "  underline    the feature inspected (i) or being scored (at the end: n, p)",
+};
+
+static const char *const inns_legend_text[] = {
     "Inns & Cathedrals: \u25b3 an inn beside a road: 2 a tile complete, 0 open at the end;",
     "  \u2020 a cathedral: its city 3 a tile and pennant complete, 0 open at the end;",
     "  RR (rr) a large follower: counts 2 in a majority; l switches to it.",
-    "Overview (f): a square is 3 cells, the most telling of its symbols.",
-    "The panel: the players (score, followers left), the drawn tile, the tiles",
-    "  left and their chances, the log ([ ] scroll it).",
 };
 
-/* With Traders & Builders, in place of the legend's last three lines (the
- * overview and the panel, which the first help page tells too). */
 static const char *const traders_legend_text[] = {
     "Traders & Builders: goods in a city, \u2207 wine \u00a5 grain # cloth: to whoever",
     "  completes it; 10 a type at the end to the most. \u24c7 (a circled letter) a builder:",
     "  a second tile when you extend its road or city; \u24e1 a pig: +1 a city (f: figure).",
 };
 
+/* The overview and the panel, which the first help page tells too. */
+static const char *const view_legend_text[] = {
+    "Overview (f): a square is 3 cells, the most telling of its symbols.",
+    "The panel: the players (score, followers left), the drawn tile, the tiles",
+    "  left and their chances, the log ([ ] scroll it).",
+};
+
+#define LEGEND_LINES(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
 static void legend_draw(const tui *t, const layout *l)
 {
-    int n = (int)(sizeof legend_text / sizeof legend_text[0]);
-    int traders = (carc_game_rules(t->s.g).expansions & CARC_EXPANSION_TRADERS_BUILDERS) != 0;
-    int extra = (int)(sizeof traders_legend_text / sizeof traders_legend_text[0]);
-    for (int i = 0; i < n && i < l->lines; i++) {
-        attrset(i == 0 ? A_BOLD : A_NORMAL);
-        if (traders && i >= n - extra)
-            put_cut(i, 0, l->cols, traders_legend_text[i - (n - extra)]);
-        else
-            put_cut(i, 0, l->cols, legend_text[i]);
+    uint32_t expansions = carc_game_rules(t->s.g).expansions;
+    const struct {
+        const char *const *lines;
+        int n;
+    } parts[] = {
+        {legend_text, LEGEND_LINES(legend_text)},
+        {inns_legend_text, LEGEND_LINES(inns_legend_text)},
+        {traders_legend_text, LEGEND_LINES(traders_legend_text)},
+        {view_legend_text, LEGEND_LINES(view_legend_text)},
+    };
+    int played[] = {1, (expansions & CARC_EXPANSION_INNS_CATHEDRALS) != 0,
+                    (expansions & CARC_EXPANSION_TRADERS_BUILDERS) != 0, 1};
+    int row = 0;
+    for (size_t p = 0; p < sizeof parts / sizeof parts[0]; p++) {
+        if (!played[p] || (p > 0 && row + parts[p].n > l->lines))
+            continue;
+        for (int i = 0; i < parts[p].n && row < l->lines; i++, row++) {
+            attrset(row == 0 ? A_BOLD : A_NORMAL);
+            put_cut(row, 0, l->cols, parts[p].lines[i]);
+        }
     }
     attrset(A_NORMAL);
 }
@@ -934,24 +971,49 @@ void too_small_draw(const tui *t, const layout *l)
     put_wrap(&p, A_NORMAL, "Enlarge it, or press q to quit.");
 }
 
+/* The tiles screen's grid at this size: kinds a row (each 10 columns) and
+ * rows of kinds a page (a kind's line and its 3 rows of art, 6 rows apart,
+ * under the title). */
+static int tiles_per_page(const layout *l, int *per_row)
+{
+    int across = l->cols / 10 < 8 ? l->cols / 10 : 8;
+    *per_row = across < 1 ? 1 : across;
+    int rows = l->lines >= 7 ? (l->lines - 7) / 6 + 1 : 1;
+    return *per_row * rows;
+}
+
+int tiles_page_count(const tui *t, const layout *l)
+{
+    int kinds[CARC_MAX_KINDS], per_row;
+    int n = tile_info_pile_kinds(t->s.g, kinds), per_page = tiles_per_page(l, &per_row);
+    return n <= per_page ? 1 : (n + per_page - 1) / per_page;
+}
+
 /* The tiles of the pile the next tile comes from (the river pile first,
- * with The River), each drawn, with its count and chance. */
+ * with The River), each drawn, with its count and chance; in pages when
+ * they are more than the screen holds (the expansions at 80x24). */
 static void tiles_draw(const tui *t, const tui_view *v)
 {
     const layout *l = &v->l;
     pile_odds o;
     pile_odds_of(t, v, &o);
+    int per_row, per_page = tiles_per_page(l, &per_row);
+    int pages = tiles_page_count(t, l);
+    int page = t->help_page < pages ? t->help_page : pages - 1;
+    char turn[64] = "any key returns";
+    if (pages > 1)
+        snprintf(turn, sizeof turn, "%d/%d; %s", page + 1, pages,
+                 page + 1 < pages ? "Space: more, other keys return" : "Left: back, Space returns");
     attrset(A_BOLD);
     if (o.river)
-        mvprintw(0, 0, "Tiles left: %d; the river pile: %d, the lake last (any key returns)",
-                 o.total, river_left(&o));
+        mvprintw(0, 0, "Tiles left: %d; the river pile: %d, the lake last (%s)", o.total,
+                 river_left(&o), turn);
     else
-        mvprintw(0, 0, "Tiles left: %d (any key returns)", o.total);
+        mvprintw(0, 0, "Tiles left: %d (%s)", o.total, turn);
     attrset(A_NORMAL);
-    int per_row = l->cols / 10 < 8 ? l->cols / 10 : 8;
-    per_row = per_row < 1 ? 1 : per_row;
-    for (int i = 0; i < o.nkinds; i++) {
-        int k = o.kinds[i], row = 2 + (i / per_row) * 6, col = (i % per_row) * 10;
+    for (int i = page * per_page; i < o.nkinds && i < (page + 1) * per_page; i++) {
+        int at = i - page * per_page;
+        int k = o.kinds[i], row = 2 + (at / per_row) * 6, col = (at % per_row) * 10;
         if (row + 4 >= l->lines)
             break;
         char cell[32];

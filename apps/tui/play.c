@@ -899,6 +899,7 @@ static int global_key(tui *t, int ch)
     }
     if (ch == 't') {
         t->overlay = OVERLAY_TILES;
+        t->help_page = 0;
         return 1;
     }
     if (ch == '[' || ch == ']' || ch == KEY_PPAGE || ch == KEY_NPAGE) {
@@ -918,6 +919,23 @@ static int help_key(tui *t, const layout *l, int ch)
             t->help_page++;
         else
             t->overlay = OVERLAY_LEGEND;
+        return 1;
+    }
+    if ((ch == KEY_PPAGE || ch == KEY_LEFT) && t->help_page > 0) {
+        t->help_page--;
+        return 1;
+    }
+    return 0;
+}
+
+/* On the tiles screen: Space, PgDn or Right its next page (after the last
+ * back to the game); PgUp or Left the page before. 1 when `ch` was one of
+ * them (any other key leaves the screen). */
+static int tiles_key(tui *t, const layout *l, int ch)
+{
+    if ((ch == ' ' || ch == KEY_NPAGE || ch == KEY_RIGHT) &&
+        t->help_page + 1 < tiles_page_count(t, l)) {
+        t->help_page++;
         return 1;
     }
     if ((ch == KEY_PPAGE || ch == KEY_LEFT) && t->help_page > 0) {
@@ -959,6 +977,8 @@ static void handle_key(tui *t, int ch)
         return;
     }
     if (t->overlay == OVERLAY_HELP && help_key(t, &l, ch))
+        return;
+    if (t->overlay == OVERLAY_TILES && tiles_key(t, &l, ch))
         return;
     if (t->overlay != OVERLAY_NONE) {
         t->overlay = OVERLAY_NONE;

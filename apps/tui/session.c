@@ -425,6 +425,32 @@ static int load_game(session *s, const play_options *opt, char *err, size_t errc
     return status;
 }
 
+/* " with The River, Inns & Cathedrals and Traders & Builders": the
+ * expansions a game plays, for the log's first line ("" with none). */
+static void expansions_in_words(uint32_t expansions, char *out, size_t cap)
+{
+    static const struct {
+        uint32_t flag;
+        const char *name;
+    } names[] = {
+        {CARC_EXPANSION_RIVER, "The River"},
+        {CARC_EXPANSION_INNS_CATHEDRALS, "Inns & Cathedrals"},
+        {CARC_EXPANSION_TRADERS_BUILDERS, "Traders & Builders"},
+    };
+    int n = 0, total = 0;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        total += (expansions & names[i].flag) != 0;
+    size_t len = 0;
+    out[0] = 0;
+    for (size_t i = 0; i < sizeof names / sizeof names[0] && len < cap; i++) {
+        if (!(expansions & names[i].flag))
+            continue;
+        const char *sep = n == 0 ? " with " : n + 1 == total ? " and " : ", ";
+        len += (size_t)snprintf(out + len, cap - len, "%s%s", sep, names[i].name);
+        n++;
+    }
+}
+
 int session_open(session *s, const play_options *opt, char *err, size_t errcap)
 {
     memset(s, 0, sizeof *s);
@@ -452,9 +478,9 @@ int session_open(session *s, const play_options *opt, char *err, size_t errcap)
     }
     if (make_seats(s, specs, n, err, errcap) != 0)
         return SESSION_USAGE;
-    session_log(s, "New game%s, seed %llu",
-                (rules.expansions & CARC_EXPANSION_RIVER) ? " with The River" : "",
-                (unsigned long long)s->seed);
+    char with[96];
+    expansions_in_words(rules.expansions, with, sizeof with);
+    session_log(s, "New game%s, seed %llu", with, (unsigned long long)s->seed);
     return SESSION_OK;
 }
 

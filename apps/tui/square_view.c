@@ -111,9 +111,41 @@ static void set_glyph(tile_art_cell *cell, uint32_t codepoint, const char *utf8)
     cell->codepoint = codepoint;
 }
 
+/* A cell the last move's marks must leave alone: a follower, and the
+ * symbols that count (a cloister, a pennant, an inn, a cathedral, goods). */
+static int keeps_its_glyph(const square_cell *cell)
+{
+    switch (cell->art.what) {
+    case TILE_ART_FOLLOWER:
+    case TILE_ART_CLOISTER:
+    case TILE_ART_PENNANT:
+    case TILE_ART_INN:
+    case TILE_ART_CATHEDRAL:
+    case TILE_ART_GOODS: return 1;
+    default: return 0;
+    }
+}
+
+/* The first column from `from` to `to` (inclusive) where `len` cells of
+ * `row` hold nothing that keeps its glyph, or -1. */
+static int free_run(const square_pic *out, int row, int from, int to, int len)
+{
+    for (int c = from; c + len - 1 <= to; c++) {
+        int free = 1;
+        for (int i = 0; i < len && free; i++)
+            free = !keeps_its_glyph(&out->cell[row][c + i]);
+        if (free)
+            return c;
+    }
+    return -1;
+}
+
 /* A player's last move: its turn number in the top left corner and corner
  * brackets in the other three, in the player's colour: an outline that
- * still leaves the tile readable. */
+ * still leaves the tile readable. Neither covers a follower or a symbol
+ * that counts: the number moves right along the top row, else to the
+ * bottom row between its corners, else to the middle row, else leaves out
+ * the cells of followers. */
 static void mark_last(const square_desc *d, square_pic *out)
 {
     static const struct {
@@ -127,7 +159,7 @@ static void mark_last(const square_desc *d, square_pic *out)
     };
     for (size_t i = 0; i < sizeof corners / sizeof corners[0]; i++) {
         square_cell *cell = &out->cell[corners[i].r][corners[i].c];
-        if (cell->art.what == TILE_ART_FOLLOWER)
+        if (keeps_its_glyph(cell))
             continue;
         set_glyph(&cell->art, corners[i].codepoint, corners[i].utf8);
         cell->art.owner = (uint8_t)d->last_owner;
@@ -135,8 +167,24 @@ static void mark_last(const square_desc *d, square_pic *out)
     }
     char num[8];
     snprintf(num, sizeof num, "%d", d->last_turn % 1000);
-    for (int i = 0; i < TILE_ART_W && num[i]; i++) {
-        square_cell *cell = &out->cell[0][i];
+    int len = (int)strlen(num), row = 0;
+    int col = free_run(out, 0, 0, TILE_ART_W - 2, len);
+    if (col < 0) {
+        row = TILE_ART_H - 1;
+        col = free_run(out, row, 1, TILE_ART_W - 2, len);
+    }
+    if (col < 0) {
+        row = TILE_ART_H / 2;
+        col = free_run(out, row, 0, TILE_ART_W - 1, len);
+    }
+    if (col < 0) {
+        row = 0;
+        col = 0;
+    }
+    for (int i = 0; i < len && col + i < TILE_ART_W; i++) {
+        square_cell *cell = &out->cell[row][col + i];
+        if (cell->art.what == TILE_ART_FOLLOWER)
+            continue;
         set_ascii(&cell->art, num[i]);
         cell->art.owner = (uint8_t)d->last_owner;
         cell->flags |= SQF_LAST;

@@ -41,7 +41,7 @@ typedef struct tui {
     play_options opt;
     tui_step step;
     tui_overlay overlay;
-    int help_page; /* the help's page shown (0-based), while overlay is OVERLAY_HELP */
+    int help_page; /* the help's or the tiles screen's page shown (0-based) */
     tui_prompt prompt;
     line_edit input;                     /* the save prompt's text */
     char save_dir[SESSION_PATH_MAX];     /* where a bare name is saved */
@@ -106,6 +106,8 @@ void footer_draw(const tui *t, const layout *l);
 void overlay_draw(const tui *t, const tui_view *v);
 /* The help's pages at this screen size (help.h: the game's rules only). */
 int help_page_count(const tui *t, const layout *l);
+/* The tiles screen's (t) pages at this screen size. */
+int tiles_page_count(const tui *t, const layout *l);
 /* What a terminal too small for the game shows, wrapped to its width. */
 void too_small_draw(const tui *t, const layout *l);
 

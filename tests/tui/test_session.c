@@ -289,6 +289,45 @@ static void test_traders_event_words(void **state)
     assert_string_equal(text, "Blue scores 3 more for the pig on a farm");
 }
 
+/* The log's first line names every expansion the game plays, not only
+ * The River. */
+static void test_new_game_names_its_expansions(void **state)
+{
+    (void)state;
+    static session s;
+    char err[300];
+    const char *all[] = {"play",
+                         "--players",
+                         "human,human",
+                         "--seed",
+                         "3",
+                         "--expansions",
+                         "river,inns-cathedrals,traders-builders"};
+    open_args(&s, SESSION_OK, err, 7, all);
+    assert_string_equal(s.log[0], "New game with The River, Inns & Cathedrals and Traders & "
+                                  "Builders, seed 3");
+    session_close(&s);
+    const char *two[] = {"play",
+                         "--players",
+                         "human,human",
+                         "--seed",
+                         "3",
+                         "--expansions",
+                         "inns-cathedrals,traders-builders"};
+    open_args(&s, SESSION_OK, err, 7, two);
+    assert_string_equal(s.log[0], "New game with Inns & Cathedrals and Traders & Builders, seed 3");
+    session_close(&s);
+    const char *one[] = {"play", "--players",    "human,human",     "--seed",
+                         "3",    "--expansions", "traders-builders"};
+    open_args(&s, SESSION_OK, err, 7, one);
+    assert_string_equal(s.log[0], "New game with Traders & Builders, seed 3");
+    session_close(&s);
+    const char *base[] = {"play", "--players", "human,human", "--seed", "3"};
+    open_args(&s, SESSION_OK, err, 5, base);
+    assert_string_equal(s.log[0], "New game, seed 3");
+    session_close(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -297,6 +336,7 @@ int main(void)
         cmocka_unit_test(test_discards_are_turns_that_say_why),
         cmocka_unit_test(test_reshuffle_back_into_the_pile),
         cmocka_unit_test(test_traders_event_words),
+        cmocka_unit_test(test_new_game_names_its_expansions),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

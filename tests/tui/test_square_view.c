@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -193,6 +194,56 @@ static void test_last_move_and_cursor(void **state)
     assert_int_equal(square_draw(&d, &pic), -1);
 }
 
+/* The last move's marks never cover a follower (a farmer in the top left
+ * corner stayed hidden under the turn number) nor a symbol that counts,
+ * and its turn number still shows in full, on one row. */
+static void test_last_move_keeps_followers(void **state)
+{
+    (void)state;
+    static const int turns[] = {1, 42, 123};
+    for (int kind = 0; kind < carc_tile_kinds(); kind++)
+        for (int rot = 0; rot < 4; rot++)
+            for (int s = -1; s < carc_tile(kind)->nsegments; s++)
+                for (int large = 0; large < 2; large++)
+                    for (size_t t = 0; t < sizeof turns / sizeof turns[0]; t++) {
+                        square_desc d = tile_desc(kind, rot);
+                        d.follower_segment = s < 0 ? CARC_NO_SPOT : s;
+                        d.owner = 2;
+                        d.figure = large ? CARC_FIGURE_LARGE : 0;
+                        square_pic plain, marked;
+                        assert_int_equal(square_draw(&d, &plain), 0);
+                        d.last_turn = turns[t];
+                        d.last_owner = 1;
+                        assert_int_equal(square_draw(&d, &marked), 0);
+                        for (int r = 0; r < TILE_ART_H; r++)
+                            for (int c = 0; c < TILE_ART_W; c++) {
+                                tile_art_what what = plain.cell[r][c].art.what;
+                                if (what == TILE_ART_FOLLOWER || what == TILE_ART_PENNANT ||
+                                    what == TILE_ART_CLOISTER || what == TILE_ART_INN ||
+                                    what == TILE_ART_CATHEDRAL || what == TILE_ART_GOODS)
+                                    assert_string_equal(marked.cell[r][c].art.glyph,
+                                                        plain.cell[r][c].art.glyph);
+                            }
+                        char num[8], shown[TILE_ART_H][TILE_ART_W + 1];
+                        snprintf(num, sizeof num, "%d", turns[t]);
+                        int rows_with_digits = 0, found = 0;
+                        for (int r = 0; r < TILE_ART_H; r++) {
+                            int n = 0;
+                            for (int c = 0; c < TILE_ART_W; c++) {
+                                const square_cell *cell = &marked.cell[r][c];
+                                if ((cell->flags & SQF_LAST) && cell->art.glyph[0] >= '0' &&
+                                    cell->art.glyph[0] <= '9')
+                                    shown[r][n++] = cell->art.glyph[0];
+                            }
+                            shown[r][n] = 0;
+                            rows_with_digits += n > 0;
+                            found += strcmp(shown[r], num) == 0;
+                        }
+                        assert_int_equal(rows_with_digits, 1);
+                        assert_int_equal(found, 1);
+                    }
+}
+
 /* A large follower shows as its owner's letter twice on the square. */
 static void test_large_follower_square(void **state)
 {
@@ -219,6 +270,7 @@ int main(void)
         cmocka_unit_test(test_empty_square_marks),
         cmocka_unit_test(test_last_move_and_cursor),
         cmocka_unit_test(test_large_follower_square),
+        cmocka_unit_test(test_last_move_keeps_followers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -424,6 +424,11 @@ t_help_legend() {
         "a player's last move" "the feature inspected"; do
         shows "$text" || fail "the legend does not explain '$text'"
     done
+    # Only what this game plays: no inn, cathedral, large follower or goods.
+    for text in "an inn beside a road" "a cathedral" "a large follower" "wine"; do
+        shows "$text" && fail "the base game's legend explains '$text'"
+    done
+    shows "Overview (f)" || fail "the legend does not explain the overview"
     keys x
     wait_for "Place your tile"
     shows "THE BOARD'S SYMBOLS" && fail "a key did not close the legend"
@@ -813,6 +818,9 @@ t_hot_seat() {
     place_and_confirm 0
     wait_for "Blue: Place your tile"
     shows "Blue (human) plays" || fail "the header does not name Blue"
+    # The key line names only keys that work here: no undo, and save.
+    tail -n 1 "$screen_file" | grep -q "u:undo" && fail "the key line offers undo in a hot seat"
+    tail -n 1 "$screen_file" | grep -q "s:save" || fail "the key line does not name s:save"
     keys u
     wait_for "Undo is for games against the computer."
     place_and_confirm 0
@@ -1257,6 +1265,7 @@ t_traders() {
     wait_for "THE BOARD'S SYMBOLS"
     shows "wine" || fail "the legend does not explain the goods"
     shows "a builder" || fail "the legend does not explain the builder"
+    shows "an inn beside a road" && fail "the legend explains the inn, not played here"
     keys Escape
     finish
 }
@@ -1302,6 +1311,8 @@ t_hand() {
     start 100 32 --seed 3 --players human,greedy --rules hand=3 --no-color
     wait_for "Place your tile"
     wait_for "Hands (n: next tile)"
+    tail -n 1 "$screen_file" | grep -q "n:next tile.* u:undo s:save ?:help q:quit" ||
+        fail "the key line of a hand game leaves out a key: $(tail -n 1 "$screen_file")"
     shows "Blue   3 tiles, hidden" || fail "the computer's hand is not hidden, or not counted"
     [ -n "$(hand_line)" ] || fail "our hand is not listed"
     played=""
@@ -1375,6 +1386,51 @@ t_help_pages() {
     keys Space Space
     wait_for "THE BOARD'S SYMBOLS"
     keys Escape
+    finish
+}
+
+# A finished Traders & Builders game (seed 9: Blue holds the most of one
+# goods type): the final table has a goods row, and its rows add up to
+# the total in every column (the goods' 10 points were in no row).
+t_traders_final() {
+    "$bin" selfplay --seed 9 --players 2 --expansions traders-builders --record full.rec >/dev/null
+    start 100 30 --load full.rec --players human,greedy --no-color
+    wait_for "Final scoring"
+    grep -q '│goods  *0  *10$' "$screen_file" || fail "no goods row with Blue's 10 points"
+    sums=$(sed -n 's/.*│\(roads\|cities\|cloisters\|farms\|goods\|total\)  *\([0-9]*\)  *\([0-9]*\)$/\1 \2 \3/p' \
+        "$screen_file" | awk '$1 == "total" { t2 = $2; t3 = $3; next } { s2 += $2; s3 += $3 }
+            END { print s2 " " s3 " / " t2 " " t3 }')
+    [ "$(echo "$sums" | awk '{ print ($1 == $4 && $2 == $5) }')" = 1 ] ||
+        fail "the final table's rows do not add up to its totals: $sums"
+    finish
+}
+
+# With two expansions the tiles left (t) are 65 kinds, more than 80x24
+# holds: they come in pages (Space the next, Left back), every kind on
+# one of them; none was shown past the base game's 24. The panel's odds
+# show the first kinds in order (A to H, then I) and say how many are
+# left out, instead of cutting its columns at random places.
+t_tiles_pages() {
+    start 80 24 --seed 3 --players human,greedy --no-color \
+        --expansions inns-cathedrals,traders-builders
+    wait_for "?:help"
+    wait_for "41 kinds more: t shows all"
+    grep -q '│A  *[0-9]*  *[0-9]*% I  ' "$screen_file" ||
+        fail "the panel's odds do not go down A to H, then I"
+    keys t
+    wait_for "Tiles left: 112 (1/3; Space: more"
+    shows "X  1" || fail "the first page does not end with the base game's X"
+    shows "IA 1" && fail "the first page shows Inns & Cathedrals' tiles too"
+    keys Space
+    wait_for "(2/3; Space: more"
+    shows "IA 1" || fail "the second page does not start with IA"
+    keys Space
+    wait_for "(3/3; Left: back"
+    shows "TX 1" || fail "the last page does not show TX"
+    keys Left
+    wait_for "(2/3; Space: more"
+    keys Escape
+    wait_for "?:help"
     finish
 }
 
