@@ -116,6 +116,21 @@ async function moveTaken(page, before) {
     document.querySelector('#table-view').dataset.status === 'finished', before, { timeout: LONG, polling: 50 });
 }
 
+// The choices of the new-table form's lists whose words do not fit their
+// list (a closed list cuts them: "casual: the tiles left of eac"). Runs
+// in the page.
+function cutChoices() {
+  const ctx = document.createElement('canvas').getContext('2d'), cut = [];
+  for (const s of document.querySelectorAll('#create select')) {
+    if (!s.offsetParent) continue;
+    const cs = getComputedStyle(s);
+    ctx.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+    const room = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 20; // the arrow
+    for (const o of s.options) if (ctx.measureText(o.text).width > room) cut.push(`${s.name || s.getAttribute('aria-label')}: ${o.text}`);
+  }
+  return cut;
+}
+
 // A turn by keyboard: Enter places, a digit may pick a spot, Enter confirms.
 async function keyboardTurn(page, follower) {
   const before = await turnOf(page);
@@ -211,6 +226,7 @@ async function inspect(page) {
   const text = await page.$eval('#inspector', (e) => e.textContent);
   check(/City/.test(text) && /(Worth \d+ if completed as it stands, \d+ if the game ended now|Scored \d+ when it was completed)/.test(text),
     `the inspector describes the city (${text})`);
+  check(!/large follower/.test(text), `no large follower in a base game (${text})`);
   check(await page.$$eval('#board .feature-part', (p) => p.length) >= 1, 'the feature is drawn whole');
   await page.screenshot({ path: path.join(ART, 'inspector.png') });
   await page.keyboard.press('Escape');
@@ -1006,6 +1022,8 @@ await test('a lost connection: the server restarts, the player is seated again',
 await test('a phone-sized screen: one tap to a game, tap a square, Place, confirm', async () => {
   const page = await openPage(browser, server.url, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
   await page.screenshot({ path: path.join(ART, 'phone-lobby.png') });
+  const cutHere = await page.evaluate(cutChoices);
+  check(!cutHere.length, `the new-table form's choices fit their lists on a phone (cut: ${cutHere})`);
   // One tap from the first page to a game against the computer.
   await page.tap('.quick a[href="/?play=easy"]');
   await page.waitForURL(/\?t=/);
@@ -1235,11 +1253,14 @@ await test('friends: waiting once, Copy, the spectator watching, the chat open w
   check(await eve.$eval('#chat-box', (d) => d.open), 'the chat is open');
   await eve.click('#chat-box summary');
   check(!(await eve.$eval('#chat-box', (d) => d.open)), 'the chat closes');
-  await ann.fill('#chat-form input[name=text]', 'hello');
+  // A pasted link, one long word: broken in the panel, not run out of it.
+  await ann.fill('#chat-form input[name=text]', `hello, the table: ${server.url}/?t=${table}&seat=2&invite=0123456789abcdef0123456789abcdef`);
   await ann.press('#chat-form input[name=text]', 'Enter');
   await eve.waitForFunction(() => document.querySelector('#chat-new').textContent === '1 new');
   await eve.click('#chat-box summary');
   await eve.waitForFunction(() => document.querySelector('#chat-new').hidden);
+  const wide = await eve.$eval('#chat', (c) => [c.scrollWidth, c.clientWidth]);
+  check(wide[0] <= wide[1], `the chat's line fits the panel (${wide[0]} px in ${wide[1]})`);
   for (const p of [ann, bob, eve]) await p.context().close();
 });
 
@@ -1325,6 +1346,8 @@ await test('a hand=3 game against the computer: tiles picked from the hand by cl
     }
     await page.waitForFunction(() => /^(place|discard)$/.test(document.body.dataset.phase));
     const tile = await page.$eval('#drawn .hand-pick.chosen', (b) => b.dataset.tile);
+    // Two tiles of a kind: one framed (both were).
+    check(await page.$$eval('#drawn .hand-pick.chosen', (b) => b.length) === 1, `one tile of the hand framed (${tiles})`);
     const bar = await page.$eval('#actions', (e) => e.textContent);
     check(bar.includes(`Tile ${tile}`) || bar.includes(`${tile} fits nowhere`), `the bar names the tile chosen (${tile}: ${bar})`);
     if (way === 'click' && tiles.length > 1) check(tile === tiles[1], `a click chose the second tile (${tiles}: ${tile})`);
@@ -1557,6 +1580,14 @@ await test('issue 36: a days clock from the lobby: the time left at the table, y
   await page.waitForSelector('body[data-ready=yes]');
   await page.fill('#create input[name=name]', 'Dora');
   await page.selectOption('#create select[data-i="1"]', 'greedy');
+  // A move clock has no increment (the form showed one and sent nothing);
+  // on a desktop's screen the form's lists show their words whole.
+  await page.selectOption('#create select[name=clock]', 'move');
+  check(await page.isVisible('#create input[name=seconds]') && await page.isHidden('#create input[name=increment]'), 'a clock per move: its seconds, no increment');
+  const cut = await page.evaluate(cutChoices);
+  check(!cut.length, `the new-table form's choices fit their lists (cut: ${cut})`);
+  await page.selectOption('#create select[name=clock]', 'fischer');
+  check(await page.isVisible('#create input[name=increment]'), 'a clock per game: its increment');
   await page.selectOption('#create select[name=clock]', 'days');
   check(await page.isHidden('#create input[name=seconds]') && await page.isVisible('#create input[name=days]'), 'days a move, not seconds');
   await page.fill('#create input[name=days]', '2');

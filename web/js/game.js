@@ -70,6 +70,19 @@ export function handSize(state) {
   return rule ? +rule.slice(5) : 0;
 }
 
+// Our hand's tiles as shown (`shown`: a tile a slot, the same kind twice
+// when the hand holds it twice) against the `legal` reply's hand (each
+// kind once, `chosen` the index of the one to place): each slot's index
+// in `hand` (-1 for none) and whether it is the one framed as chosen:
+// `slot` (the one clicked) when it holds the chosen kind, else the first
+// that does. Never two slots framed.
+export function handSlots(shown, hand, chosen, slot = -1) {
+  const index = shown.map((tile) => (hand ? hand.findIndex((h) => h.tile === tile) : -1));
+  const tile = hand?.[chosen]?.tile;
+  const framed = tile !== undefined && shown[slot] === tile ? slot : shown.indexOf(tile);
+  return shown.map((t, i) => ({ index: index[i], chosen: i === framed && index[i] >= 0 }));
+}
+
 // The lines a move of a hand game adds to the log: a discarded hand tile
 // (with `reshuffle` it may have gone back into the pile: the server says
 // so in `returned`), and the tiles that `you` drew after it (the others'

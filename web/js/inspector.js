@@ -23,6 +23,17 @@ export function featureWords(f) {
   return { state, size, worth, marks: marksWords(f) };
 }
 
+// What the followers' count on a feature is, at a table that plays Inns
+// & Cathedrals (its `expansions`): " (strength: the large follower counts
+// 2)"; '' elsewhere, though the server counts a large follower of 0 in
+// every game (a server that sends no `expansions`: when the seats have
+// `large` and the feature `marks`).
+export function strengthWords(f, state) {
+  const ex = state.expansions;
+  const plays = Array.isArray(ex) ? ex.includes('inns-cathedrals') : f.marks !== undefined && state.seats.some((s) => typeof s.large === 'number');
+  return plays ? ' (strength: the large follower counts 2)' : '';
+}
+
 // What a feature's marks (`features[].marks`) do to its worth: the inn
 // (Inns & Cathedrals) and the cathedral, and the goods (Traders &
 // Builders); '' without marks.
@@ -87,7 +98,7 @@ export class Inspector {
     const holders = f.followers.map((n, p) => (n ? `${badge(p, 14)} ${esc(seatName(seats[p], p))}: ${n}` : '')).filter(Boolean);
     const owners = f.owners.map((p) => esc(seatName(seats[p], p))).join(' and ');
     const { state, size, worth, marks } = featureWords(f);
-    const strength = f.marks !== undefined && seats.some((s) => typeof s.large === 'number') ? ' (strength: the large follower counts 2)' : '';
+    const strength = strengthWords(f, this.view.table.state);
     this.card.innerHTML = `<h2>${NAMES[f.kind] || f.kind}</h2><button type="button" class="close" aria-label="close the inspector">×</button>` +
       `<p>${state}; ${size}</p>` +
       `<p>Followers${strength}: ${holders.length ? holders.join(', ') : 'none'}${owners ? `<br>Held by ${owners}` : ''}</p>` +

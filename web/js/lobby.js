@@ -126,6 +126,8 @@ export class Lobby {
       f.querySelector('.clock-custom').hidden = f.clock.value === 'none';
       // A days clock (correspondence) has its days a move, not seconds.
       for (const el of f.querySelectorAll('.clock-minutes')) el.hidden = f.clock.value === 'days';
+      // Only a game clock has an increment: a move clock's is never sent.
+      f.querySelector('.clock-increment').hidden = f.clock.value !== 'fischer';
       f.querySelector('.clock-days').hidden = f.clock.value !== 'days';
     };
     const notify = this.root.querySelector('#notify-lobby');
@@ -228,9 +230,11 @@ export class Lobby {
       // My games: whose turn and the time left ("your turn, 2 d 5 h left").
       const turn = mine ? turnWords(t, (p) => lobbySeatWords(t.seats[p])) : '';
       const clock = t.clock ? (t.clock.mode === 'days' ? `, ${t.clock.days} d a move` : ', clock') : '';
+      // A finished game of mine is looked at again, not resumed.
+      const act = mine ? (t.status === 'finished' ? 'View' : 'Resume') : canJoin ? 'Join' : 'Watch';
       return `<li${mine && isMyTurn(t) ? ' class="my-turn"' : ''}><span class="what"><strong>${t.status}</strong> ${seats}${t.turn ? `, turn ${t.turn}` : ''}${sets}${t.info === 'purist' ? ', purist' : ''}${clock}${t.estimates === false ? ', no hints' : ''}${t.rated ? ', <strong class="rated">rated</strong>' : ''}` +
         `${turn ? `<br><span class="turn-words">${esc(turn)}</span>` : ''}</span>` +
-        `<a class="button" href="/?t=${encodeURIComponent(t.table)}" data-open="${esc(t.table)}">${mine ? 'Resume' : canJoin ? 'Join' : 'Watch'}</a></li>`;
+        `<a class="button" href="/?t=${encodeURIComponent(t.table)}" data-open="${esc(t.table)}">${act}</a></li>`;
     }).join('') || `<li class="empty">${mine ? 'No games in this browser yet.' : 'No table is waiting or playing.'}</li>`;
     el.onclick = (e) => {
       const a = e.target.closest('a[data-open]');

@@ -4,7 +4,7 @@
 
 import { rulesUrl } from './rulelinks.js';
 import { Board } from './board.js';
-import { Table, parseMove, isLogged } from './game.js';
+import { Table, parseMove, isLogged, handSlots } from './game.js';
 import { Turn } from './turn.js';
 import { renderPlayers, renderTilesLeft, renderLog, eventText, seatName, esc } from './panel.js';
 import { renderFinal, winnerText, newGameRequest } from './end.js';
@@ -27,6 +27,7 @@ export class TableView {
     this.id = id;
     this.games = games;
     this.wasMyTurn = null; // whether it was our turn at the last render (null: not drawn yet)
+    this.handSlot = -1; // the place in our hand of the tile clicked last (hand=N)
     this.el = (sel) => root.querySelector(sel);
     this.board = new Board(this.el('#board'), catalogue);
     this.turn = new Turn(this.board, this.el('#actions'), (m) => this.sendMove(m), (t) => this.say(t));
@@ -409,12 +410,13 @@ export class TableView {
     const playable = mine && t.hand && ['place', 'discard', 'follower'].includes(t.phase);
     // A spectator sees the hand to play only with open hands (the server's `tiles`).
     const shown = s.you !== null ? s.hand || [] : s.hands?.[s.to_move]?.tiles || [];
-    const tiles = shown.map((tile) => {
-      const fits = playable ? t.hand.find((h) => h.tile === tile) : null;
-      const index = playable ? t.hand.indexOf(fits) : -1;
-      const chosen = playable && index === t.handIndex;
+    // Two tiles of a kind are one choice; only one of them is framed.
+    const slots = handSlots(shown, playable ? t.hand : null, t.handIndex, this.handSlot);
+    const tiles = shown.map((tile, i) => {
+      const { index, chosen } = slots[i];
+      const fits = index >= 0 ? t.hand[index] : null;
       const note = fits && !fits.placements.length ? ' (fits nowhere)' : '';
-      return `<button type="button" class="hand-pick${chosen ? ' chosen' : ''}" data-hand="${index}" data-tile="${esc(tile)}"` +
+      return `<button type="button" class="hand-pick${chosen ? ' chosen' : ''}" data-hand="${index}" data-slot="${i}" data-tile="${esc(tile)}"` +
         `${playable ? ' draggable="true"' : ' disabled'} aria-pressed="${chosen}" title="tile ${esc(tile)}${note}">` +
         `<svg viewBox="0 0 100 100" width="52" height="52" aria-hidden="true"><use href="#${esc(this.board.cat.tileId(tile))}"/></svg><span>${esc(tile)}</span></button>`;
     }).join('');
@@ -433,11 +435,14 @@ export class TableView {
     const drawn = this.el('#drawn');
     drawn.addEventListener('click', (e) => {
       const b = e.target.closest('button[data-hand]');
-      if (b && !b.disabled) this.turn.selectTile(+b.dataset.hand);
+      if (!b || b.disabled) return;
+      this.handSlot = +b.dataset.slot;
+      this.turn.selectTile(+b.dataset.hand);
     });
     drawn.addEventListener('dragstart', (e) => {
       const b = e.target.closest('button[data-hand]');
       if (!b) return;
+      this.handSlot = +b.dataset.slot;
       e.dataTransfer.setData('text/plain', b.dataset.hand);
       e.dataTransfer.effectAllowed = 'move';
     });

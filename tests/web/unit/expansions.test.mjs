@@ -16,7 +16,7 @@ import { renderFinal } from '../../../web/js/end.js';
 import { playsAgain } from '../../../web/js/replay.js';
 import { Turn, defaultFigure, moveText, spotsFor, whyNot, noSpotWords, hintText } from '../../../web/js/turn.js';
 import { readFileSync } from 'node:fs';
-import { marksWords, featureWords } from '../../../web/js/inspector.js';
+import { marksWords, featureWords, strengthWords } from '../../../web/js/inspector.js';
 import { moveWords } from '../../../web/js/words.js';
 
 globalThis.performance ??= { now: () => 0 };
@@ -452,6 +452,15 @@ test('words: the large follower in a move; what an inn, a cathedral and goods do
 
 // Issue 35: hints are ranked by the chance to win but were labelled with
 // the margin alone, so "1 … (+1.4)" sat above "2 … (+2.3)".
+test('the inspector names the large follower only at a table that plays Inns & Cathedrals', () => {
+  const f = { kind: 'city', marks: [] };
+  const seats = [{ large: 0 }, { large: 0 }]; // the server counts a large follower of 0 in every game
+  assert.equal(strengthWords(f, { expansions: [], seats }), '');
+  assert.equal(strengthWords(f, { expansions: ['river', 'traders-builders'], seats }), '');
+  assert.equal(strengthWords(f, { expansions: ['inns-cathedrals'], seats: [{ large: 1 }, { large: 0 }] }), ' (strength: the large follower counts 2)');
+  assert.equal(strengthWords({ kind: 'city' }, { seats: [{ supply: 7 }] }), '', 'a server without expansions nor large');
+});
+
 test('hints show the chance to win they are ranked by and the margin, and say which ranks', () => {
   globalThis.document ??= { body: { dataset: {} } };
   assert.equal(hintText({ win: 0.62, margin: 1.4 }, 0, 'upright, a knight in the city'), '1: upright, a knight in the city (62% to win, +1.4 points)');

@@ -4,7 +4,7 @@
 // back into the pile, and our own draws (never another seat's tiles).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Table, handSize, handLines } from '../../../web/js/game.js';
+import { Table, handSize, handLines, handSlots } from '../../../web/js/game.js';
 import { handHtml } from '../../../web/js/panel.js';
 
 globalThis.performance ??= { now: () => 0 };
@@ -65,4 +65,14 @@ test('a seat\'s hand on the score track: face down, or face up where shown', () 
   const open = handHtml({ count: 2, tiles: ['A', 'RD'] }, true);
   assert.ok(/#tile-A"/.test(open) && /#tile-RD"/.test(open));
   assert.equal(handHtml(undefined, false), '');
+});
+
+test('two tiles of a kind in the hand: one choice, one of them framed', () => {
+  const legal = [{ tile: 'U', placements: [] }, { tile: 'W', placements: [] }];
+  const framed = (slots) => slots.map((s, i) => (s.chosen ? i : -1)).filter((i) => i >= 0);
+  assert.deepEqual(handSlots(['U', 'W', 'U'], legal, 0).map((s) => s.index), [0, 1, 0]);
+  assert.deepEqual(framed(handSlots(['U', 'W', 'U'], legal, 0)), [0]);
+  assert.deepEqual(framed(handSlots(['U', 'W', 'U'], legal, 0, 2)), [2], 'the U clicked');
+  assert.deepEqual(framed(handSlots(['U', 'W', 'U'], legal, 1, 2)), [1], 'W chosen (T) after a click on a U');
+  assert.deepEqual(framed(handSlots(['U', 'W', 'U'], null, 0)), [], 'not our turn: none');
 });

@@ -3,7 +3,7 @@
 // folded by tile set; the final card's "New game" request.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { lobbySeatWords } from '../../../web/js/lobby.js';
+import { lobbySeatWords, Lobby } from '../../../web/js/lobby.js';
 import { computerWords, renderTilesLeft } from '../../../web/js/panel.js';
 import { newGameRequest, renderFinal, forfeitText } from '../../../web/js/end.js';
 import { Table } from '../../../web/js/game.js';
@@ -24,6 +24,15 @@ test('a seat with a rating shows it, a provisional one with a question mark', ()
   assert.equal(lobbySeatWords({ name: 'Bob', kind: 'human', rating: 1500, provisional: true }), 'Bob (1500?)');
   assert.equal(lobbySeatWords({ name: 'greedy', kind: 'computer', rating: 1200, provisional: false }), 'Computer (greedy) (1200)');
   assert.equal(lobbySeatWords({ name: 'Gus', kind: 'human' }), 'Gus');
+});
+
+test('My games: Resume a game being played, View a finished one', () => {
+  const el = { innerHTML: '' };
+  const seats = [{ name: 'Ann', kind: 'human' }, { name: 'greedy', kind: 'computer' }];
+  const tables = [{ table: 'tp', status: 'playing', seats, turn: 5, to_move: 1 }, { table: 'tf', status: 'finished', seats, turn: 71 }];
+  Lobby.prototype.drawList.call({ open() {} }, el, tables, true);
+  const acts = [...el.innerHTML.matchAll(/data-open="(\w+)">([^<]*)<\/a>/g)].map((m) => [m[1], m[2]]);
+  assert.deepEqual(acts, [['tp', 'Resume'], ['tf', 'View']]);
 });
 
 // A catalogue stand-in: kinds with their sets.
