@@ -799,11 +799,73 @@ static tile_art_cell *second_cell(const art_job *job, const tile_art_cell *first
     return NULL;
 }
 
+/* Cell (col, row) when it is a plain field cell (no road, river or mark),
+ * else NULL. */
+static tile_art_cell *field_cell(const art_job *job, int col, int row)
+{
+    if (col < 0 || col >= W || row < 0 || row >= H)
+        return NULL;
+    tile_art_cell *cell = &job->out->cell[row][col];
+    return cell->what == TILE_ART_FIELD ? cell : NULL;
+}
+
+/* Where a monk stands: on a field cell beside his cloister (east, west,
+ * north, south: roads and the river take some), not on the cell where a
+ * farmer on that field would stand, so that their spots' numbers do not
+ * meet, unless no other is free. NULL when none is free. */
+static tile_art_cell *monk_cell(const art_job *job)
+{
+    static const int order[4] = {1, 3, 0, 2};
+    tile_art_cell *fallback = NULL;
+    for (int i = 0; i < 4; i++) {
+        tile_art_cell *cell =
+            field_cell(job, MID_COL + side_dcol[order[i]], MID_ROW + side_drow[order[i]]);
+        if (cell && cell != central_cell(job, cell->segment))
+            return cell;
+        if (cell && !fallback)
+            fallback = cell;
+    }
+    return fallback;
+}
+
+/* A monk stands beside his cloister, which keeps its glyph; a large monk
+ * either side of it, else (a road or the river on one side) in two cells
+ * side by side, as a large follower elsewhere. */
+static void draw_monk(const art_job *job, int seg, int owner, int figure)
+{
+    tile_art_cell *cell = monk_cell(job), *second = NULL;
+    if (!cell) {
+        put_follower(&job->out->cell[MID_ROW][MID_COL], seg, owner, figure, 0);
+        return;
+    }
+    if (figure == CARC_FIGURE_LARGE) {
+        tile_art_cell *east = field_cell(job, MID_COL + 1, MID_ROW);
+        tile_art_cell *west = field_cell(job, MID_COL - 1, MID_ROW);
+        if (east && west) {
+            cell = east;
+            second = west;
+        } else {
+            int index = (int)(cell - &job->out->cell[0][0]);
+            static const int order[4] = {1, 3, 2, 0};
+            for (int i = 0; i < 4 && !second; i++)
+                second = field_cell(job, index % W + side_dcol[order[i]],
+                                    index / W + side_drow[order[i]]);
+        }
+    }
+    put_follower(cell, seg, owner, figure, 0);
+    if (second)
+        put_follower(second, seg, owner, figure, 0);
+}
+
 /* A follower stands in the middle of its segment; a monk, beside his
- * cloister, which keeps its own glyph. A large follower takes a second
- * cell beside the first. */
+ * cloister (draw_monk()). A large follower takes a second cell beside the
+ * first. */
 static void draw_follower(const art_job *job, int seg, int owner, int figure)
 {
+    if (seg_kind(job, seg) == CARC_CLOISTER) {
+        draw_monk(job, seg, owner, figure);
+        return;
+    }
     tile_art_cell *cell = central_cell(job, seg);
     if (!cell)
         cell = &job->out->cell[MID_ROW][MID_COL + 1];
@@ -817,8 +879,6 @@ static void draw_follower(const art_job *job, int seg, int owner, int figure)
         }
     }
     put_follower(cell, seg, owner, figure, farmer);
-    if (!second && figure == CARC_FIGURE_LARGE && seg_kind(job, seg) == CARC_CLOISTER)
-        second = &job->out->cell[MID_ROW][MID_COL - 1];
     if (second)
         put_follower(second, seg, owner, figure, farmer);
 }

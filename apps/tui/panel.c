@@ -61,7 +61,8 @@ static int text_width(const char *s, int len)
 }
 
 /* Bytes of the first row of `s` at `width` characters: broken at a space
- * or after a '/' in the second half of the row, else cut. */
+ * or after a '/' in the second half of the row, else (a word longer than
+ * the row, like a saved game's file name) after its last '-', else cut. */
 static int row_bytes(const char *s, int width)
 {
     int len = (int)strlen(s);
@@ -74,6 +75,9 @@ static int row_bytes(const char *s, int width)
         while (((unsigned char)s[cut] & 0xC0) == 0x80);
     for (int i = cut; i > 0 && text_width(s, i) > width / 2; i--)
         if (s[i] == ' ' || s[i - 1] == '/') /* at a space, or after a '/' of a path */
+            return i;
+    for (int i = cut; i > 1; i--)
+        if (s[i - 1] == '-' && isalnum((unsigned char)s[i - 2])) /* "carcassonne-" of a name */
             return i;
     return cut;
 }
@@ -511,7 +515,14 @@ static void odds_section(const tui *t, const tui_view *v, pen *p)
         put_line(p, A_BOLD, "Tiles left: %d", o.total);
         return;
     }
-    put_wrap(p, A_BOLD, "Tiles left: %d, dead spots: %d", o.total, t->ndead);
+    /* At 80 columns "Tiles left: 112, dead spots: 0" is a character too
+     * wide: the same in fewer words then, not its last word on a row. */
+    char count[64];
+    snprintf(count, sizeof count, "Tiles left: %d, dead spots: %d", o.total, t->ndead);
+    if ((int)strlen(count) > p->width)
+        snprintf(count, sizeof count, "%d tiles left, %d dead spot%s", o.total, t->ndead,
+                 t->ndead == 1 ? "" : "s");
+    put_wrap(p, A_BOLD, "%s", count);
     if (o.river)
         put_wrap(p, A_NORMAL, "River pile: %d, the lake last", river_left(&o));
     /* Three columns, down then across. When the rows do not all fit (the
@@ -860,13 +871,18 @@ int panel_draw(const tui *t, const tui_view *v)
 /* The help's second page: what the board's symbols mean (24 lines at most):
  * the base game's, then those of the expansions played, then the overview
  * and the panel when there is room. */
+/* The cloister's line, naming the river only in a game with The River. */
+static const char legend_cloister[] = "  \u2302            cloister";
+static const char legend_cloister_river[] =
+    "  \u2302            cloister        \u2248  river (The River)";
+
 static const char *const legend_text[] = {
     "THE BOARD'S SYMBOLS (any key returns to the game)",
     "A tile is 5 cells by 3, north up; the colours repeat what the symbols say.",
     "  \u00b7            field (farm)    \u2592  city",
     "  \u2550 \u2551 \u2571 \u2572 \u2580 \u2590  a city's wall   \u25c6  a city's pennant",
     "  \u2500 \u2502 \u250c \u2510 \u2514 \u2518  road            \u25cf  road ends, crossroads",
-    "  \u2302            cloister        \u2248  river (The River)",
+    legend_cloister_river,
     "Followers: a letter on its feature, in its player's colour: R B Y G K W P I:",
     "  Red Blue Yellow Green Black Grey Purple Pink; lower case: a farmer.",
     "Marks:",
@@ -915,13 +931,15 @@ static void legend_draw(const tui *t, const layout *l)
     };
     int played[] = {1, (expansions & CARC_EXPANSION_INNS_CATHEDRALS) != 0,
                     (expansions & CARC_EXPANSION_TRADERS_BUILDERS) != 0, 1};
-    int row = 0;
+    int river = (expansions & CARC_EXPANSION_RIVER) != 0, row = 0;
     for (size_t p = 0; p < sizeof parts / sizeof parts[0]; p++) {
         if (!played[p] || (p > 0 && row + parts[p].n > l->lines))
             continue;
         for (int i = 0; i < parts[p].n && row < l->lines; i++, row++) {
+            const char *line = parts[p].lines[i];
             attrset(row == 0 ? A_BOLD : A_NORMAL);
-            put_cut(row, 0, l->cols, parts[p].lines[i]);
+            put_cut(row, 0, l->cols,
+                    line == legend_cloister_river && !river ? legend_cloister : line);
         }
     }
     attrset(A_NORMAL);

@@ -398,12 +398,16 @@ static void enter_spot_step(tui *t)
     t->step = STEP_SPOT;
 }
 
-/* r and R: the next rotation that fits here (any rotation on a square
- * where the tile fits nowhere), with a word when only one fits. */
+/* r and R: the next rotation that fits here, with a word when only one
+ * fits; on a square where none fits, the next rotation (to look at) and a
+ * word saying so. */
 static void rotate(tui *t, int step)
 {
     if (!tui_square_legal(t, t->cx, t->cy)) {
         t->rot = ((t->rot + step) % 4 + 4) % 4;
+        snprintf(t->msg, sizeof t->msg, "%s",
+                 t->nlegal > 0 ? "No rotation fits here (Tab goes to a square where one does)."
+                               : "The tile fits nowhere on the board.");
         return;
     }
     int from = t->rot;
@@ -669,6 +673,9 @@ static void spot_key(tui *t, int ch)
     } else if (ch >= '0' && ch <= '9' && ch - '0' <= t->nspots) {
         t->spot = ch - '1';
         enter_confirm(t);
+    } else if (ch >= '0' && ch <= '9') {
+        snprintf(t->msg, sizeof t->msg, "This tile has no spot %c: %s%d, or 0 for none.", ch,
+                 t->nspots > 1 ? "1 to " : "", t->nspots);
     } else if (ch == '\t' || ch == KEY_DOWN || ch == KEY_RIGHT) {
         t->spot = t->spot + 1 >= t->nspots ? -1 : t->spot + 1;
     } else if (ch == KEY_BTAB || ch == KEY_UP || ch == KEY_LEFT) {

@@ -230,12 +230,45 @@ static int rank_of(const tile_art_cell *cell, int middle_row)
     }
 }
 
+/* The cloister's cell in the middle column, or NULL. */
+static const square_cell *middle_cloister(const square_pic *pic)
+{
+    for (int r = 0; r < TILE_ART_H; r++)
+        if (pic->cell[r][TILE_ART_W / 2].art.what == TILE_ART_CLOISTER)
+            return &pic->cell[r][TILE_ART_W / 2];
+    return NULL;
+}
+
+/* A monk (or his spot's number) drawn above or below his cloister, where a
+ * road or the river takes both cells beside it, would hide the cloister in
+ * the overview's middle cell: the cloister keeps it and the monk takes the
+ * side cell that shows the less (the east one on a tie), unless a side
+ * already shows him. */
+static void monk_aside(const square_pic *pic, square_cell row[ZOOM_W], const int rank[ZOOM_W])
+{
+    const square_cell *cloister = middle_cloister(pic);
+    if (!cloister || row[1].art.what == TILE_ART_CLOISTER ||
+        row[1].art.segment != cloister->art.segment)
+        return;
+    square_cell monk = row[1];
+    row[1] = *cloister;
+    row[1].flags = (uint16_t)(monk.flags & (uint16_t) ~(SQF_SPOT | SQF_CHOSEN));
+    if (row[0].art.segment == monk.art.segment || row[2].art.segment == monk.art.segment)
+        return;
+    int side = rank[0] < rank[2] ? 0 : 2;
+    monk.flags = (uint16_t)((row[side].flags & (uint16_t) ~(SQF_SPOT | SQF_CHOSEN)) |
+                            (monk.flags & (SQF_SPOT | SQF_CHOSEN | SQF_HIGHLIGHT)));
+    row[side] = monk;
+}
+
 /* The overview: columns 0-1, 2 and 3-4 of the full picture each become one
- * cell, the most telling of their cells; marks are kept. */
+ * cell, the most telling of their cells; marks are kept, and a cloister
+ * with a monk shows both. */
 static void zoom(square_pic *pic)
 {
     static const int first[ZOOM_W] = {0, 2, 3}, last[ZOOM_W] = {1, 2, 4};
     square_cell row[ZOOM_W];
+    int ranks[ZOOM_W];
     for (int z = 0; z < ZOOM_W; z++) {
         square_cell best = pic->cell[TILE_ART_H / 2][first[z]];
         int best_rank = -1;
@@ -253,7 +286,9 @@ static void zoom(square_pic *pic)
             }
         best.flags = (uint16_t)(flags | (best.flags & (SQF_SPOT | SQF_CHOSEN)));
         row[z] = best;
+        ranks[z] = best_rank;
     }
+    monk_aside(pic, row, ranks);
     for (int z = 0; z < ZOOM_W; z++)
         pic->cell[0][z] = row[z];
     pic->w = ZOOM_W;

@@ -260,6 +260,96 @@ static void test_large_follower_square(void **state)
     assert_int_equal(count_glyph(&pic, 'B', 0, &row, &col), 2);
 }
 
+/* The cloister's cell of `pic` (full view), or -1. */
+static int cloister_at(const square_pic *pic, int *row, int *col)
+{
+    int n = 0;
+    for (int r = 0; r < pic->h; r++)
+        for (int c = 0; c < pic->w; c++)
+            if (pic->cell[r][c].art.what == TILE_ART_CLOISTER &&
+                strcmp(pic->cell[r][c].art.glyph, "\u2302") == 0) {
+                *row = r;
+                *col = c;
+                n++;
+            }
+    return n == 1 ? 0 : -1;
+}
+
+static int next_to(int r1, int c1, int r2, int c2)
+{
+    return (r1 == r2 && (c1 - c2 == 1 || c2 - c1 == 1)) ||
+           (c1 == c2 && (r1 - r2 == 1 || r2 - r1 == 1));
+}
+
+/* A monk stands beside his cloister, on a field cell, and the cloister
+ * keeps its symbol (a monk used to replace it), a large monk too, in full
+ * and in the overview; the rest of the tile is drawn as without him; the
+ * follower step's numbers leave the cloister showing, the monk's beside
+ * it. */
+static void test_monk_beside_cloister(void **state)
+{
+    (void)state;
+    int tiles = 0;
+    for (int kind = 0; kind < carc_tile_kinds(); kind++) {
+        const carc_tile_def *def = carc_tile(kind);
+        int cloister = -1;
+        for (int s = 0; s < def->nsegments; s++)
+            if (def->segments[s].kind == CARC_CLOISTER)
+                cloister = s;
+        if (cloister < 0)
+            continue;
+        tiles++;
+        for (int rot = 0; rot < 4; rot++) {
+            square_desc d = tile_desc(kind, rot);
+            square_pic plain, pic;
+            int crow, ccol, row, col;
+            assert_int_equal(square_draw(&d, &plain), 0);
+            assert_int_equal(cloister_at(&plain, &crow, &ccol), 0);
+            for (int large = 0; large < 2; large++) {
+                d = tile_desc(kind, rot);
+                d.follower_segment = cloister;
+                d.owner = 1;
+                d.figure = large ? CARC_FIGURE_LARGE : CARC_FIGURE_FOLLOWER;
+                assert_int_equal(square_draw(&d, &pic), 0);
+                if (cloister_at(&pic, &row, &col) != 0)
+                    fail_msg("tile %s rotation %d: the monk hides the cloister", carc_tile_id(kind),
+                             rot);
+                assert_true(row == crow && col == ccol);
+                assert_int_equal(count_glyph(&pic, 'B', 0, &row, &col), large ? 2 : 1);
+                int beside = 0;
+                for (int r = 0; r < TILE_ART_H; r++)
+                    for (int c = 0; c < TILE_ART_W; c++) {
+                        const tile_art_cell *a = &pic.cell[r][c].art, *p = &plain.cell[r][c].art;
+                        if (a->what != TILE_ART_FOLLOWER) {
+                            assert_string_equal(a->glyph, p->glyph);
+                            continue;
+                        }
+                        assert_int_equal(p->what, TILE_ART_FIELD); /* no road nor river */
+                        beside += next_to(r, c, crow, ccol);
+                    }
+                assert_true(beside >= 1);
+                d.zoomed = 1;
+                assert_int_equal(square_draw(&d, &pic), 0);
+                int cloisters = 0;
+                for (int z = 0; z < ZOOM_W; z++)
+                    cloisters += pic.cell[0][z].art.what == TILE_ART_CLOISTER;
+                if (cloisters != 1 || count_glyph(&pic, 'B', 0, &row, &col) < 1)
+                    fail_msg("tile %s rotation %d: the overview lacks the monk or the cloister",
+                             carc_tile_id(kind), rot);
+            }
+            d = tile_desc(kind, rot);
+            d.nspots = def->nsegments;
+            for (int s = 0; s < def->nsegments; s++)
+                d.spot_segment[s] = s;
+            assert_int_equal(square_draw(&d, &pic), 0);
+            assert_int_equal(cloister_at(&pic, &row, &col), 0);
+            assert_int_equal(count_glyph(&pic, (char)('1' + cloister), SQF_SPOT, &row, &col), 1);
+            assert_true(next_to(row, col, crow, ccol));
+        }
+    }
+    assert_int_equal(tiles, 5); /* A, B, RH, ID, TT */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -271,6 +361,7 @@ int main(void)
         cmocka_unit_test(test_last_move_and_cursor),
         cmocka_unit_test(test_large_follower_square),
         cmocka_unit_test(test_last_move_keeps_followers),
+        cmocka_unit_test(test_monk_beside_cloister),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

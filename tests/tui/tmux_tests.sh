@@ -177,11 +177,22 @@ t_start_place_confirm() {
     [ "$distinct" -eq 2 ] || fail "rotations seen:$seen (want two distinct)"
     keys Up Up Up Up
     wait_for "does not fit here"
+    # r where no rotation fits turns the tile (to look at) and says that
+    # none fits here.
+    turned=$(grep -o 'turned [0-3]' "$screen_file" | head -1)
+    key_then_message_changes r
+    shows "No rotation fits here (Tab goes to a square where one does)." ||
+        fail "r where no rotation fits does not say so"
+    if shows "$turned"; then fail "r did not turn the tile where no rotation fits"; fi
     keys Tab
     wait_for "fits here"
     keys Enter
     wait_for "Follower spots:"
     shows "0 no follower" || fail "no 'no follower' choice"
+    # A number the tile has no spot for says so and changes nothing.
+    key_then_message_changes 9
+    shows "This tile has no spot 9: 1 to " || fail "9 (no such spot) does not say so"
+    shows "Follower spots:" || fail "9 (no such spot) left the follower step"
     keys 1
     wait_for "Confirm?"
     keys Escape
@@ -283,6 +294,14 @@ t_inspect_cloister() {
     wait_for "Confirm?"
     keys Enter
     wait_for "turn 3 |"
+    # The monk stands beside the cloister, which keeps its symbol (he took
+    # its cell), in full and in the overview.
+    shows "⌂R" || fail "the monk is not beside the cloister's symbol"
+    keys f
+    wait_for "Overview: f again"
+    shows "⌂R" || fail "the overview does not show the monk beside the cloister"
+    keys f
+    wait_for "Place your tile"
     keys i
     wait_for "Inspector"
     cursor_to 0 1
@@ -392,6 +411,22 @@ t_save_name() {
     wait_for "EXIT=0"
 }
 
+# At 80 columns the log's resume command breaks only at spaces, after a
+# '/' and after the '-' of "carcassonne-SEED.rec" (a clock's seed makes
+# the name longer than the panel: it broke as "...0626.r" and "ec").
+t_resume_80() {
+    start 80 40 --seed 40529107430626 --players human,greedy --no-color
+    wait_for "Place your tile"
+    keys s
+    wait_for "Save as: carcassonne-40529107430626.rec"
+    keys Enter
+    wait_for "To resume:"
+    log=$(grep '│' "$screen_file" | sed -n '/│To resume: /,$p' | sed 's/.*│ *//')
+    echo "$log" | grep -qx '40529107430626.rec' || fail "the saved game's name is broken mid-word"
+    echo "$log" | grep -qx 'carcassonne-' || fail "the saved game's name does not break after its '-'"
+    finish
+}
+
 # Keys typed before the game starts (while scripts/play.sh builds it) are
 # dropped: a 'q' ended the game unseen. The game starts half a second after
 # the keys; it reads them in order, so the help shown after '?' proves the
@@ -419,13 +454,15 @@ t_help_legend() {
     wait_for "Space: the board's symbols"
     keys Space
     wait_for "THE BOARD'S SYMBOLS"
-    for text in "field (farm)" "a city's wall" "road ends, crossroads" "cloister" "river (The River)" \
+    for text in "field (farm)" "a city's wall" "road ends, crossroads" "cloister" \
         "a farmer" "the drawn tile fits there" "a dead spot" "follower spots" \
         "a player's last move" "the feature inspected"; do
         shows "$text" || fail "the legend does not explain '$text'"
     done
-    # Only what this game plays: no inn, cathedral, large follower or goods.
-    for text in "an inn beside a road" "a cathedral" "a large follower" "wine"; do
+    # Only what this game plays: no river, inn, cathedral, large follower or
+    # goods (the river shared the cloister's line).
+    for text in "river (The River)" "≈" "an inn beside a road" "a cathedral" "a large follower" \
+        "wine"; do
         shows "$text" && fail "the base game's legend explains '$text'"
     done
     shows "Overview (f)" || fail "the legend does not explain the overview"
@@ -1173,6 +1210,15 @@ t_inns_river() {
     shows "Tiles left: 99" || fail "not 99 tiles left"
     shows "large follower: R 1 B 1" || fail "no large follower in the supply"
     case "$(drawn_tile)" in R[B-K]) ;; *) fail "the first tile is not a river tile" ;; esac
+    # The symbols name the river in a game with The River (and the inn).
+    keys '?'
+    wait_for "Space: the board's symbols"
+    keys Space
+    wait_for "THE BOARD'S SYMBOLS"
+    shows "cloister        ≈  river (The River)" || fail "the legend does not name the river"
+    shows "an inn beside a road" || fail "the legend does not explain the inn"
+    keys x
+    wait_for "Place your tile"
     place_and_confirm 0
     wait_for "Turn 1: Red put"
     finish
@@ -1408,15 +1454,19 @@ t_traders_final() {
 # With two expansions the tiles left (t) are 65 kinds, more than 80x24
 # holds: they come in pages (Space the next, Left back), every kind on
 # one of them; none was shown past the base game's 24. The panel's odds
-# show the first kinds in order (A to H, then I) and say how many are
-# left out, instead of cutting its columns at random places.
+# show the first kinds in order (A to I, then J) and say how many are
+# left out, instead of cutting its columns at random places. The count
+# above them fits the panel's 29 columns in other words ("Tiles left: 112,
+# dead spots:" left its " 0" alone on a row).
 t_tiles_pages() {
     start 80 24 --seed 3 --players human,greedy --no-color \
         --expansions inns-cathedrals,traders-builders
     wait_for "?:help"
-    wait_for "41 kinds more: t shows all"
-    grep -q '│A  *[0-9]*  *[0-9]*% I  ' "$screen_file" ||
-        fail "the panel's odds do not go down A to H, then I"
+    wait_for "38 kinds more: t shows all"
+    shows "│112 tiles left, 0 dead spots" || fail "the tiles left and dead spots are not on one row"
+    grep -q '│ *0 *$' "$screen_file" && fail "a row of the panel holds only the dead spots' 0"
+    grep -q '│A  *[0-9]*  *[0-9]*% J  ' "$screen_file" ||
+        fail "the panel's odds do not go down A to I, then J"
     keys t
     wait_for "Tiles left: 112 (1/3; Space: more"
     shows "X  1" || fail "the first page does not end with the base game's X"
