@@ -1117,8 +1117,8 @@ static void exact_decision(const carc_game *g, carc_game **scratch, int depth, e
  * ai_score_margin() give them). */
 static void exact_scores(const int *scores, int players, exact_result *r)
 {
-    int best = scores[0], nlead = 0;
-    for (int p = 1; p < players; p++)
+    int best = -1000000, nlead = 0;
+    for (int p = 0; p < players; p++)
         best = scores[p] > best ? scores[p] : best;
     for (int p = 0; p < players; p++)
         nlead += scores[p] == best;
