@@ -89,6 +89,7 @@ struct api_req {
     unsigned status;
     char *reply; /* JSON text */
     char cookie[160];
+    char hint[96];   /* the cookie API_HINT_COOKIE set or cleared, or "" */
     int retry_after; /* seconds, for a 429 */
     api_req *next;   /* in A->requests */
 };
@@ -220,12 +221,22 @@ static void reply_error(api_req *q, unsigned status, const char *code, const cha
     reply(q, status, json_pack("{s:s, s:s}", "error", code, "message", message));
 }
 
-/* Sets the cookie of session `hex` (NULL: the cookie that ends it). */
+/* Sets the hint cookie that a page may read (1) or clears it (0). */
+static void set_hint(api_req *q, int on)
+{
+    snprintf(q->hint, sizeof q->hint, "%s=%s; Path=/; SameSite=Lax; Max-Age=%lld%s",
+             API_HINT_COOKIE, on ? "1" : "", on ? ACC_SESSION_MS / 1000 : 0LL,
+             q->A->secure ? "; Secure" : "");
+}
+
+/* Sets the cookie of session `hex` (NULL: the cookie that ends it), and
+ * the hint cookie with it. */
 static void set_cookie(api_req *q, const char *hex)
 {
     snprintf(q->cookie, sizeof q->cookie, "%s=%s; Path=/; HttpOnly; SameSite=Lax; Max-Age=%lld%s",
              API_COOKIE, hex ? hex : "", hex ? ACC_SESSION_MS / 1000 : 0LL,
              q->A->secure ? "; Secure" : "");
+    set_hint(q, hex != NULL);
 }
 
 void http_api_committed(http_api *A)
@@ -255,6 +266,7 @@ static int write_headers(api_req *q)
                                     end) ||
         add_header(q->wsi, "cache-control:", "no-store", &at, end) ||
         (q->cookie[0] && add_header(q->wsi, "set-cookie:", q->cookie, &at, end)) ||
+        (q->hint[0] && add_header(q->wsi, "set-cookie:", q->hint, &at, end)) ||
         (q->retry_after > 0 && add_header(q->wsi, "retry-after:", retry, &at, end)) ||
         lws_finalize_write_http_header(q->wsi, start, &at, end))
         return -1;
@@ -600,9 +612,12 @@ static int add_seat(void *ctx, const char *id, int seat)
 }
 
 /* GET /api/me: who the cookie is, and the account's seats at waiting and
- * playing tables. */
+ * playing tables. The hint cookie follows the answer: set for a session
+ * (one from before the hint gets it), cleared without one (a session that
+ * ended), so that the browser asks only while it may have a session. */
 static void do_me(api_req *q)
 {
+    set_hint(q, q->has_session);
     if (!q->has_session) {
         reply_error(q, 401, "not_logged_in", "no session: log in");
         return;
@@ -862,7 +877,7 @@ static void password_done(api_req *q, const acc_work *w)
         set_cookie(q, NULL);
     }
     if (failed) {
-        q->cookie[0] = '\0';
+        q->cookie[0] = q->hint[0] = '\0';
         reply_error(q, 500, "internal", "the server failed: try again");
     } else {
         reply(q, 200, json_object());

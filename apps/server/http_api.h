@@ -28,6 +28,10 @@ enum {
 
 /* The name of the session cookie. */
 #define API_COOKIE "carc_session"
+/* A cookie the page may read, set and cleared with the session's: "1"
+ * while this browser may have a session, so that a guest's page does not
+ * ask GET /api/me for a 401 (docs/web.md, "Accounts"). It grants nothing. */
+#define API_HINT_COOKIE "carc_account"
 
 typedef struct http_api http_api;
 /* One HTTP request to a route of the accounts (owned by http_api; net.c

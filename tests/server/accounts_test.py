@@ -37,6 +37,14 @@ class Reply:
     def set_cookie(self):
         return [v for n, v in self.headers if n.lower() == "set-cookie"]
 
+    def hint(self):
+        """The attributes of the hint cookie carc_account this reply set
+        (its value first), or None."""
+        for v in self.set_cookie():
+            if v.startswith("carc_account="):
+                return [a.strip() for a in v.split(";")]
+        return None
+
 
 def http(server, method, path, body=None, cookie=None, origin=None, source="127.0.0.1",
          raw=None):
@@ -130,10 +138,20 @@ def case_api(tmp):
         check(len(r.cookie()) == 64, "a 256-bit token: %s" % r.cookie())
         check("pass word" not in r.text, "the password came back")
         ann = r.cookie()
-        got = expect(me(server, ann), 200).json
+        # The hint a page reads (docs/web.md, "Accounts"): set with the
+        # session, readable (not HttpOnly), set again by /api/me for a
+        # session and cleared by its 401, so a guest's page asks nothing.
+        hint = r.hint()
+        check(hint and hint[0] == "carc_account=1" and "HttpOnly" not in hint and
+              "Max-Age=2592000" in hint and "Path=/" in hint, "the hint cookie: %s" % hint)
+        mine = expect(me(server, ann), 200)
+        got = mine.json
         check(got["name"] == "Ann_1" and got["tables"] == [], "me: %s" % got)
-        expect(me(server, None), 401, "not_logged_in")
-        expect(me(server, "0" * 64), 401, "not_logged_in")
+        check(mine.hint() and mine.hint()[0] == "carc_account=1", "me's hint: %s" % mine.hint())
+        for cookie in (None, "0" * 64):
+            nobody = expect(me(server, cookie), 401, "not_logged_in")
+            check(nobody.hint() and nobody.hint()[0] == "carc_account=" and
+                  "Max-Age=0" in nobody.hint(), "the hint not cleared: %s" % nobody.hint())
 
         # Names unique without regard to case; the rules of names and passwords.
         expect(http(server, "POST", "/api/signup", {"name": "ann_1", "password": "whatever1"}),
@@ -187,6 +205,7 @@ def case_api(tmp):
         # Logout ends the session at once; the cookie is cleared.
         out = expect(http(server, "POST", "/api/logout", cookie=third), 200)
         check(any("Max-Age=0" in v for v in out.set_cookie()), "the cookie is not cleared")
+        check(out.hint() and "Max-Age=0" in out.hint(), "the hint not cleared: %s" % out.hint())
         expect(me(server, third), 401)
         expect(http(server, "POST", "/api/logout"), 200)  # without a session: nothing to do
 

@@ -19,6 +19,7 @@ const BIN = process.env.CARCASSONNE;
 const WEB = process.env.WEB_DIR;
 const ART = process.env.ARTEFACTS || 'web-artefacts';
 const LONG = 120000;
+const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 rmSync(ART, { recursive: true, force: true }); // this run's pictures only
 mkdirSync(ART, { recursive: true });
 
@@ -40,6 +41,28 @@ async function test(name, body) {
 
 function check(cond, what) {
   if (!cond) throw new Error(`check failed: ${what}`);
+}
+
+// The tiles of a board (its selector) that cannot be seen: out of the
+// board's box, or under its tool buttons or the winner banner. Runs in the page.
+function hiddenTiles(board) {
+  const svg = document.querySelector(board), b = svg.getBoundingClientRect();
+  const over = [...svg.parentElement.querySelectorAll('.board-tools, .banner:not([hidden])')].map((e) => e.getBoundingClientRect());
+  return [...svg.querySelectorAll('.tiles use')].map((u) => [u.getAttribute('href'), u.getBoundingClientRect()]).filter(([, r]) =>
+    r.left < b.left - 1 || r.right > b.right + 1 || r.top < b.top - 1 || r.bottom > b.bottom + 1 ||
+    over.some((o) => r.left < o.right - 1 && o.left < r.right - 1 && r.top < o.bottom - 1 && o.top < r.bottom - 1)).map(([h, r]) => `${h}@${Math.round(r.left)},${Math.round(r.top)}`);
+}
+
+// The start tile of a replay's board (its first tile) as shown: its width
+// in pixels and its centre's distance from the middle of the board below
+// the tool buttons, as fractions of the board's width and height.
+async function startTileView(page) {
+  return page.$eval('#replay-board', (svg) => {
+    const b = svg.getBoundingClientRect(), t = svg.querySelector('.tiles use').getBoundingClientRect();
+    const tools = svg.parentElement.querySelector('.board-tools')?.getBoundingClientRect();
+    const top = tools ? Math.max(b.top, tools.bottom) : b.top;
+    return { w: Math.round(t.width), dx: +((t.left + t.width / 2 - (b.left + b.right) / 2) / b.width).toFixed(2), dy: +((t.top + t.height / 2 - (top + b.bottom) / 2) / b.height).toFixed(2) };
+  });
 }
 
 // Kinds not drawn yet are drawn while the page is idle (the catalogue,
@@ -263,11 +286,13 @@ await test('a game against the computer, to the final scoring', async () => {
   const page = await openPage(browser, server.url);
   finished.table = await createTable(page, 'Ann', ['me', 'greedy']);
   await page.evaluate(recordGains);
-  let turns = 0, mostDead = 0;
+  let turns = 0, mostDead = 0, watcher = null;
   for (;;) {
     const phase = await nextTurn(page);
     if (phase === 'finished') break;
     if (turns === 0) await page.screenshot({ path: path.join(ART, 'board.png') });
+    // Someone watches the end on a phone (the winner banner's check below).
+    if (turns === 28) watcher = await openPage(browser, `${server.url}/?t=${finished.table}`, PHONE);
     if (turns === 3 && phase === 'place') {
       await page.keyboard.press('f');
       await page.keyboard.press('Enter');
@@ -291,6 +316,16 @@ await test('a game against the computer, to the final scoring', async () => {
     turns++;
   }
   await page.waitForSelector('#final:not([hidden]) .final-table');
+  // The winner banner covered the top of the board and the last tile
+  // placed: at the end the board is fitted below it, for the player (the
+  // view as the last turn left it) and for the phone watching.
+  for (const [who, p] of [['desktop', page], ['phone', watcher]]) {
+    await p.waitForSelector('#banner:not([hidden])');
+    const hidden = await p.evaluate(hiddenTiles, '#board');
+    await p.screenshot({ path: path.join(ART, `end-banner-${who}.png`) });
+    check(!hidden.length, `at the end every tile is in sight, none under the banner (${who}: ${hidden.length} hidden: ${hidden.slice(0, 5)})`);
+  }
+  await watcher.context().close();
   const rows = await page.$$eval('.final-table tbody tr', (r) => r.length);
   check(rows === 2, 'a final row per player');
   check(await page.$('#final .chart polyline'), 'the chart of the scores');
@@ -803,13 +838,21 @@ await test('the replay viewer steps through a game and a record file', async () 
   await page.waitForSelector('#replay-view[data-step="0"]');
   const tiles = () => page.$$eval('#replay-board .tiles use', (u) => u.length);
   check((await tiles()) === 1, 'the start: one tile');
+  // The view follows the position: at move 0 the start tile, centred at a
+  // readable size (it opened zoomed out to the whole game), then the
+  // tiles placed so far.
+  const start = await startTileView(page);
+  check(start.w >= 80 && Math.abs(start.dx) < 0.1 && Math.abs(start.dy) < 0.1, `move 0: the start tile centred, readable (${JSON.stringify(start)})`);
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight');
   await page.waitForSelector('#replay-view[data-step="2"]');
   check((await tiles()) >= 2, 'two moves on: their tiles');
+  check((await page.$eval('#replay-board .tiles use', (u) => u.getBoundingClientRect().width)) >= 80, 'two moves on: still readable');
   await page.click('.replay-controls button[data-act=last]');
   const last = await page.$eval('#replay-view', (e) => +e.dataset.step);
   check(last >= 71, `the end: every move (${last})`);
+  const unseen = await page.evaluate(hiddenTiles, '#replay-board');
+  check(!unseen.length, `the end: every tile in sight (${unseen.length} hidden)`);
   await page.click('#replay-ask button');
   await page.waitForSelector('#replay-review h3', { timeout: 300000 });
   // The review speaks words and shows its best move on the board.
@@ -1034,6 +1077,21 @@ await test('a phone-sized screen: one tap to a game, tap a square, Place, confir
   const box = await page.locator('rect.target').first().boundingBox();
   await page.touchscreen.tap(box.x + box.width / 2, box.y + box.height / 2);
   await page.waitForFunction(() => document.querySelector('rect.target').classList.contains('cursor'));
+  // The place step's hint names the touch action ("tap the tile"), not a
+  // click and a key: a square where the tile turns more than one way is
+  // looked for, on this turn and the next ones.
+  const placeHints = [];
+  const rotations = () => placeHints.some((h) => /rotations here/.test(h));
+  const hintsOfSquares = async () => {
+    const n = await page.locator('rect.target').count();
+    for (let i = 0; i < Math.min(n, 10) && !rotations(); i++) {
+      const b = await page.locator('rect.target').nth(i).boundingBox();
+      if (!b) continue;
+      await page.touchscreen.tap(b.x + b.width / 2, b.y + b.height / 2);
+      placeHints.push(await page.$eval('#actions .hint', (e) => e.textContent));
+    }
+  };
+  await hintsOfSquares();
   await page.tap('#actions button[data-act=place]');
   await page.waitForSelector('body[data-phase=follower]');
   await page.screenshot({ path: path.join(ART, 'phone-follower.png') });
@@ -1046,12 +1104,14 @@ await test('a phone-sized screen: one tap to a game, tap a square, Place, confir
     if ((await nextTurn(page)) !== 'place') break;
     await targetsInSight(page, `phone, turn ${await turnOf(page)}`);
     const turn = await turnOf(page);
+    if (!rotations()) await hintsOfSquares();
     await page.tap('#actions button[data-act=place]');
     await page.waitForSelector('body[data-phase=follower]');
     await page.tap('#actions button[data-act=confirm]');
     await moveTaken(page, turn);
   }
-
+  check(rotations() && placeHints.every((h) => !/click|\bR\b/.test(h)) && placeHints.filter((h) => /rotations here/.test(h)).every((h) => /tap the tile/.test(h)),
+    `the place step's hint speaks of taps on a touch screen (${[...new Set(placeHints)]})`);
   await page.context().close();
 });
 
@@ -1436,11 +1496,25 @@ await test('issue 36: against the computer, Undo my last move (U), then a differ
   const undo = '#seat-actions button[data-act=takeback]';
   check(await page.$eval(undo, (b) => b.textContent) === 'Undo my last move', 'the undo button against the computer');
   check(await page.$eval(undo, (b) => b.disabled), 'disabled before any move of ours');
-  const why = await page.$eval('#seat-actions .why-not', (e) => e.textContent);
-  check(/no move to take back yet/.test(why), `with the reason (${why})`);
+  // Nothing went wrong at the start of a game: no red line under the
+  // button (it said "Undo my last move: you have made no move to take back
+  // yet" in red), the reason in its title only.
+  const red = (c) => { const [r, g, b] = c.match(/\d+/g).map(Number); return r > g + 60 && r > b + 60; };
+  const start = await page.$eval('#seat-actions', (el) => ({
+    why: el.querySelector('.why-not')?.textContent || '',
+    colours: [...el.querySelectorAll('p, span, div')].filter((e) => e.textContent.trim()).map((e) => [e.textContent.trim(), getComputedStyle(e).color]),
+    title: el.querySelector('button[data-act=takeback]').title,
+  }));
+  check(!start.why && start.colours.every(([, c]) => !red(c)), `no error shown at the start (${JSON.stringify(start)})`);
+  check(/no move to take back yet/.test(start.title), `the reason in the button's title (${start.title})`);
+  // U with nothing to undo: that failed, and says so in red.
+  await page.keyboard.press('u');
+  const said = await page.$eval('#seat-actions .note', (e) => [e.textContent, getComputedStyle(e).color]);
+  check(/no move to take back yet/.test(said[0]) && red(said[1]), `U with nothing to undo says why, in red (${said})`);
   await keyboardTurn(page, false);
   await turnAtLeast(page, 2); // the computer replied
   await nextTurn(page);
+  check(!(await page.$('#seat-actions .note.error')), 'the failure said goes once a move is made');
   check(!(await page.$eval(undo, (b) => b.disabled)), 'enabled once we have moved');
   const first = sent[0];
   await page.keyboard.press('u');
@@ -1611,7 +1685,22 @@ await test('issue 36: a days clock from the lobby: the time left at the table, y
 });
 
 await test('issue 36: an account: sign up in the lobby, the name shown, still logged in after a reload, log out', async () => {
-  const page = await openPage(browser, server.url);
+  // A guest's lobby asked GET /api/me for a 401 on every load (an error in
+  // the console): nothing is asked without the server's hint cookie.
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await ctx.newPage();
+  page.setDefaultTimeout(LONG);
+  page.on('pageerror', (e) => console.log(`  page error: ${e.message}`));
+  const failed = [], asked = [];
+  page.on('response', (r) => r.status() >= 400 && failed.push(`${r.status()} ${new URL(r.url()).pathname}`));
+  page.on('console', (m) => m.type() === 'error' && failed.push(m.text()));
+  page.on('request', (r) => r.url().includes('/api/me') && asked.push(r.url()));
+  for (let i = 0; i < 2; i++) {
+    await page.goto(server.url);
+    await page.waitForSelector('body[data-ready=yes]');
+  }
+  await page.waitForTimeout(200); // an answer that would come late
+  check(!failed.length && !asked.length, `a guest's lobby asks nothing that fails (${failed}; asked ${asked.length})`);
   check(await page.isVisible('#account .guest'), 'a guest by default');
   await page.fill('#account input[name=user]', 'Wanda_1');
   await page.fill('#account input[name=password]', 'short');
@@ -1635,6 +1724,8 @@ await test('issue 36: an account: sign up in the lobby, the name shown, still lo
   await page.waitForSelector('body[data-ready=yes]');
   await page.waitForSelector('#account form:not([hidden])');
   check(await page.isVisible('#account .guest'), 'a guest again after logging out');
+  check(!(await ctx.cookies()).some((c) => c.name === 'carc_account'), 'the hint cookie goes with the session');
+  check(!failed.length, `nothing failed, logged out either (${failed})`);
   // A wrong password says so, and stays a guest.
   await page.fill('#account input[name=user]', 'Wanda_1');
   await page.fill('#account input[name=password]', 'not the secret');
@@ -1944,6 +2035,9 @@ await test('the board: illustrated tiles, the plain theme a click away, goods cl
   const phone = await openPage(browser, server.url, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, reducedMotion: 'reduce' });
   await phone.setInputFiles('#record-file', FINISHED);
   await phone.waitForSelector('#replay-view[data-step="0"]');
+  const phoneStart = await startTileView(phone);
+  await phone.screenshot({ path: path.join(ART, 'replay-start-phone.png') });
+  check(phoneStart.w >= 80 && Math.abs(phoneStart.dx) < 0.1 && Math.abs(phoneStart.dy) < 0.1, `on a phone, move 0: the start tile centred, readable (${JSON.stringify(phoneStart)})`);
   const moving = await phone.evaluate(async () => {
     const view = document.querySelector('#replay-view'), board = document.querySelector('#replay-board');
     let n = 0;
@@ -1955,6 +2049,8 @@ await test('the board: illustrated tiles, the plain theme a click away, goods cl
     return n;
   });
   check(moving === 0, `no animation under reduced motion (${moving})`);
+  const phoneUnseen = await phone.evaluate(hiddenTiles, '#replay-board');
+  check(!phoneUnseen.length, `on a phone, move 12: the tiles so far in sight (${phoneUnseen})`);
   await finishedBoard(phone, false);
   await phone.screenshot({ path: path.join(ART, 'board-finished-phone.png') });
   await phone.context().close();

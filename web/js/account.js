@@ -5,8 +5,30 @@
 // page reloads after a login or a logout to open a connection as the
 // account (docs/server-protocol.md, "Accounts").
 
+// Whether this browser may have a session, so that a guest's page never
+// asks GET /api/me for its 401 (a red line in the console on every load).
+// The server sets the cookie `carc_account=1` beside the session's (which
+// the page cannot read) and clears it with the session, and again on a
+// 401 from /api/me. A browser that was here before that cookie existed
+// (something of ours in localStorage) asks once, so that a session of
+// then is found: /api/me then sets the cookie.
+const CHECKED = 'carcassonne.account-checked';
+export function maySession(cookie = globalThis.document?.cookie || '', storage = globalThis.localStorage) {
+  if (/(^|;\s*)carc_account=1(;|$)/.test(cookie)) return true;
+  try {
+    if (!storage || storage.getItem(CHECKED)) return false;
+    // (the theme is written by every page's start: not a sign of a visit)
+    const before = Object.keys(storage).some((k) => k.startsWith('carc') && k !== 'carcassonne.theme');
+    storage.setItem(CHECKED, '1');
+    return before;
+  } catch {
+    return false;
+  }
+}
+
 // The account of this browser's session, {id, name, tables}, or null.
 export async function whoAmI() {
+  if (!maySession()) return null;
   try {
     const r = await fetch('/api/me', { credentials: 'same-origin', cache: 'no-store' });
     return r.ok ? await r.json() : null;

@@ -20,7 +20,7 @@ export class Board {
     for (const name of ['edge', 'tiles', 'dead', 'marks', 'feature', 'targets', 'preview', 'hints', 'ghost', 'meeples', 'leaving', 'spots', 'gains']) this.layers[name] = svg.querySelector(`.${name}`);
     this.placed = new Map(); // "x,y" -> <use>
     this.view = { s: 0.6, tx: 0, ty: 0 };
-    this.handlers = { hover() {}, click() {}, spot() {} };
+    this.handlers = { hover() {}, click() {}, spot() {}, moved() {} }; // moved: the player panned or zoomed
     this.pointers = new Map();
     this.figures = null; // the figures drawn: "x,y,spot,player,figure" -> its point (animations)
     this.previewed = null; // the last square the drawn tile was shown on: our tile, which does not slide in
@@ -168,6 +168,7 @@ export class Board {
         const { left, top } = this.size();
         if (before > 0) this.zoom(after / before, (a.x + b.x) / 2 - left, (a.y + b.y) / 2 - top);
         this.moved = true;
+        this.handlers.moved();
         return;
       }
       const dx = e.clientX - p.x, dy = e.clientY - p.y;
@@ -176,6 +177,7 @@ export class Board {
       if (this.moved || Math.hypot(e.clientX - p.x0, e.clientY - p.y0) > 6) {
         this.moved = true;
         this.pan(dx, dy);
+        this.handlers.moved();
       }
     });
     const up = (e) => {
@@ -191,6 +193,7 @@ export class Board {
       e.preventDefault();
       const { left, top } = this.size();
       this.zoom(Math.exp(-e.deltaY * 0.0015), e.clientX - left, e.clientY - top);
+      this.handlers.moved();
     }, { passive: false });
   }
 

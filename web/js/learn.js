@@ -16,6 +16,7 @@ import { badge } from './players.js';
 import { moveWords } from './words.js';
 import { askPosition, drawReplay, showPosition } from './position.js';
 import { LESSONS, GAME_LESSON, ME, checkGoal, withMove, loadProgress, saveProgress, accountProgress, sendLessons } from './lessons.js';
+import { maySession } from './account.js';
 
 // A tile any base-game position can still give: the drawn tile of the
 // position asked after a builder's move (its `second_part` is the answer).
@@ -55,6 +56,7 @@ export class LearnView {
   // Logged in: the account's progress, this browser's guest progress
   // moved into it.
   async syncAccount() {
+    if (!maySession()) return; // a guest: no request for a 401
     const got = await accountProgress(this.progress);
     this.progress = got.progress;
     this.account = got.account;

@@ -43,6 +43,8 @@ export class ReplayView {
     this.conn = conn;
     this.el = (s) => root.querySelector(s);
     this.board = new Board(this.el('#replay-board'), catalogue);
+    this.follow = true; // the view follows the position (go) until the player pans or zooms
+    this.board.on('moved', () => (this.follow = false));
     this.step = 0;
     this.timer = null;
     this.review = null;
@@ -105,8 +107,7 @@ export class ReplayView {
     banner.innerHTML = banner.hidden ? '' : DEAL_BANNERS[r.deal.status];
     const slider = this.el('#replay-slider');
     slider.max = r.moves.length;
-    this.go(r.moves.length);
-    this.board.fit();
+    this.follow = true;
     this.go(0);
   }
 
@@ -120,6 +121,11 @@ export class ReplayView {
     const at = new Map(tiles.map((t) => [`${t.x},${t.y}`, t]));
     const last = done[done.length - 1];
     this.board.setTiles(tiles);
+    // The view follows the position shown (it opened zoomed out to the
+    // whole game: at move 0 the start tile was small and off-centre on a
+    // phone): the tiles placed so far fitted, the start tile alone at a
+    // readable size, until the player pans or zooms; Fit (F) follows again.
+    if (this.follow) this.board.fit();
     this.board.setFollowers((last ? last.followers : []).map((f) => ({ ...at.get(`${f.x},${f.y}`), spot: f.spot, player: f.player, figure: f.figure })).filter((f) => f.letter));
     const lastOf = {};
     for (const m of done) {
@@ -202,7 +208,7 @@ export class ReplayView {
   act(name) {
     const n = this.data?.moves.length || 0;
     ({ first: () => this.go(0), back: () => this.go(this.step - 1), next: () => this.go(this.step + 1), last: () => this.go(n),
-      play: () => this.play(), review: () => this.askReview(), fit: () => this.board.fit() })[name]?.();
+      play: () => this.play(), review: () => this.askReview(), fit: () => { this.follow = true; this.board.fit(); } })[name]?.();
   }
 
   key(e) {

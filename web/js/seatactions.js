@@ -26,8 +26,10 @@ export function ownMoves(moves, you) {
   return moves.filter((m) => m.player === you && m.by === 'player' && m.move !== 'end').length;
 }
 
-// The takeback button: {shown, label, enabled, why}. `moves` the moves
-// that stand (with their `by`), `asked` whether our ask waits for an answer.
+// The takeback button: {shown, label, enabled, why, start}. `moves` the
+// moves that stand (with their `by`), `asked` whether our ask waits for an
+// answer; `start`: disabled only because we have not moved yet (nothing to
+// say under it: nothing went wrong).
 export function takebackButton(state, moves, asked = false) {
   const label = onlyComputers(state) ? 'Undo my last move' : 'Ask to take back my last move';
   if (state.status !== 'playing' || state.you === null || state.you === undefined) return { shown: false, label, enabled: false, why: '' };
@@ -37,7 +39,8 @@ export function takebackButton(state, moves, asked = false) {
   if (asked) return no('asked: waiting for the others to answer');
   if (!ownMoves(moves, state.you)) {
     const forMe = moves.some((m) => m.player === state.you && m.by !== 'player');
-    return no(forMe ? 'the computer made your moves (your time ran out): none of yours to take back' : 'you have made no move to take back yet');
+    if (forMe) return no('the computer made your moves (your time ran out): none of yours to take back');
+    return { ...no('you have made no move to take back yet'), start: true };
   }
   return { shown: true, label, enabled: true, why: '' };
 }
@@ -94,6 +97,7 @@ export class SeatActions {
     this.ask = null; // another seat's ask: {seat, turn (the table's turn then)}
     this.asked = null; // our own ask's table turn, while it waits
     this.note = ''; // the last thing that happened to an ask or a resignation
+    this.noteError = false; // whether it is something the player tried that failed (red)
     this.confirming = false;
     el.addEventListener('click', (e) => {
       const b = e.target.closest('button[data-act]');
@@ -115,11 +119,15 @@ export class SeatActions {
     this.render();
   }
 
-  // U: the takeback, when its button is enabled. True when used.
+  // U: the takeback, when its button is enabled; when it is shown but
+  // disabled, the reason, as something the player tried that failed.
+  // True when used.
   key(e) {
     if (e.key !== 'u' && e.key !== 'U') return false;
-    if (!takebackButton(this.state, this.view.table.moves, this.asked !== null).enabled) return false;
-    this.takeback();
+    const tb = takebackButton(this.state, this.view.table.moves, this.asked !== null);
+    if (!tb.shown) return false;
+    if (tb.enabled) this.takeback();
+    else this.setNote(`${tb.label}: ${tb.why}.`, true);
     return true;
   }
 
@@ -132,7 +140,7 @@ export class SeatActions {
         this.setNote('You asked to take back your last move: waiting for the others to answer.');
       }
     } catch (e) {
-      this.setNote(`No takeback: ${e.message}`);
+      this.setNote(`No takeback: ${e.message}`, true);
     }
   }
 
@@ -144,7 +152,7 @@ export class SeatActions {
       const ok = await this.view.conn.request('takeback', { table: this.view.id, accept });
       if (ok.what === 'agreed') this.setNote('You agreed; the others are still to answer.');
     } catch (e) {
-      if (ask) this.setNote(`Your answer was not taken: ${e.message}`);
+      if (ask) this.setNote(`Your answer was not taken: ${e.message}`, true);
     }
   }
 
@@ -154,12 +162,13 @@ export class SeatActions {
       const ok = await this.view.conn.request('resign', { table: this.view.id });
       if (ok.what === 'computer') this.setNote('You resigned: the computer plays your seat from now on.');
     } catch (e) {
-      this.setNote(`Not resigned: ${e.message}`);
+      this.setNote(`Not resigned: ${e.message}`, true);
     }
   }
 
-  setNote(text) {
+  setNote(text, error = false) {
     this.note = text;
+    this.noteError = error;
     if (text) this.view.say(text);
     this.render();
   }
@@ -196,12 +205,14 @@ export class SeatActions {
     else this.setNote(`${seatName(s.seats[ev.seat], ev.seat)} resigned: the computer plays their seat.`);
   }
 
-  // A move was made: an ask waiting lapses.
+  // A move was made: an ask waiting lapses, a failure said goes.
   moveMade() {
+    if (this.noteError) this.setNote(''); // what failed is behind us
     if (this.ask === null && this.asked === null) return;
     this.ask = null;
     this.asked = null;
     this.note = 'The takeback ask lapsed: a move was made.';
+    this.noteError = false;
   }
 
   // A whole state (a reload, a sync, a takeback done): its `takeback` is
@@ -211,7 +222,10 @@ export class SeatActions {
     const w = takebackAsk(this.state);
     this.ask = w.ask;
     this.asked = w.asked;
-    if (w.agreed && !this.note) this.note = 'You agreed; the others are still to answer.';
+    if (w.agreed && !this.note) {
+      this.note = 'You agreed; the others are still to answer.';
+      this.noteError = false;
+    }
   }
 
   render() {
@@ -225,12 +239,14 @@ export class SeatActions {
         ? ' <button type="button" data-act="accept" class="primary">Accept</button> <button type="button" data-act="decline">Decline</button>' : '';
       html += `<div class="ask" role="alert"><span>${esc(askText(s, this.ask.seat))}.</span>${answer}</div>`;
     }
-    if (this.note) html += `<p class="note" role="status">${esc(this.note)}</p>`;
+    if (this.note) html += `<p class="note${this.noteError ? ' error' : ''}" role="status">${esc(this.note)}</p>`;
     if (tb.shown || rs.shown) {
       html += '<p class="seat-buttons">' +
         (tb.shown ? `<button type="button" data-act="takeback"${tb.enabled ? '' : ' disabled'} title="${esc(tb.enabled ? `${tb.label} (U)` : tb.why)}">${esc(tb.label)}</button> ` : '') +
         (rs.shown ? `<button type="button" data-act="resign"${this.confirming ? ' aria-expanded="true"' : ''}>Resign</button>` : '') + '</p>';
-      if (tb.shown && !tb.enabled) html += `<p class="why-not">${esc(tb.label)}: ${esc(tb.why)}.</p>`;
+      // Why it is disabled, in grey: a state, not an error. Nothing at the
+      // start of a game (no move of ours yet): the button's title says it.
+      if (tb.shown && !tb.enabled && !tb.start) html += `<p class="why-not state">${esc(tb.label)}: ${esc(tb.why)}.</p>`;
     }
     if (this.confirming && rs.shown) {
       html += `<div class="confirm" role="alertdialog" aria-label="resign"><p>${esc(resignQuestion(s.players))}</p>` +

@@ -387,9 +387,11 @@ export class TableView {
     el.innerHTML = s.rated ? '<strong class="rated">Rated game</strong>: the players\' ratings move at the end; no takebacks. A click on a name opens the player\'s page.' : '';
   }
 
-  // At the end: who won, over the board, until closed.
+  // At the end: who won, over the board, until closed. When it comes (the
+  // game ends, or the page opens on its end) the board is fitted below it:
+  // it covered the top of the board, the last tile placed hidden under it.
   renderBanner() {
-    const el = this.el('#banner'), s = this.table.state;
+    const el = this.el('#banner'), s = this.table.state, was = !el.hidden;
     if (!s.final || this.bannerClosed) {
       el.hidden = true;
       return;
@@ -400,6 +402,7 @@ export class TableView {
       el.hidden = true;
     };
     el.hidden = false;
+    if (!was) this.board.fit();
   }
 
   // A hand game's side card: our hand as tiles to pick from (a click, or a

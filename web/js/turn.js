@@ -537,7 +537,7 @@ export class Turn {
     if (this.phase === 'place') {
       const n = this.cursor ? this.squares.get(key(...this.cursor)).length : 0;
       html = (this.again ? '<strong class="again">Builder: play again.</strong> ' : '') + this.handWords() +
-        `<span class="hint">Choose a square (${this.squares.size} fit)${n > 1 ? `; ${n} rotations here: click the tile or R` : ''}</span>` +
+        `<span class="hint">${esc(placeHint(this.squares.size, n, touchInput()))}</span>` +
         (n > 1 ? btn('rotate', '⟳ Rotate', 'R') : '') + btn('place', '✓ Place here', 'Enter', true) +
         (this.askHint ? (this.hints.length ? this.hintButtons() : btn('hint', 'Hint', 'H')) : '');
     } else if (this.phase === 'follower') {
@@ -559,6 +559,24 @@ export class Turn {
     this.bar.innerHTML = html;
     this.bar.hidden = false;
   }
+}
+
+// Whether the player plays by touch: the last pointer pressed was a finger
+// (or a pen), or, before any, a screen with no hover and a coarse pointer.
+// A mouse used afterwards brings the mouse's words back.
+let lastPointer = null;
+globalThis.addEventListener?.('pointerdown', (e) => (lastPointer = e.pointerType), { capture: true, passive: true });
+export function touchInput() {
+  if (lastPointer) return lastPointer !== 'mouse';
+  return !!globalThis.matchMedia?.('(hover: none) and (pointer: coarse)').matches;
+}
+
+// The place step's hint: `squares` where the tile fits, `n` rotations on
+// the chosen square; on a touch screen the touch action, not a click and
+// a key.
+export function placeHint(squares, n, touch = false) {
+  const turn = touch ? 'tap the tile or ⟳ Rotate' : 'click the tile or R';
+  return `Choose a square (${squares} fit)${n > 1 ? `; ${n} rotations here: ${turn}` : ''}`;
 }
 
 // "E 0 -1 2 S" -> {tile, x, y, rot, spot, figure}.

@@ -140,10 +140,13 @@ test('the takeback button: undo against the computer, ask between people, disabl
   assert.equal(ownMoves(moved, 0), 1);
   assert.deepEqual(takebackButton(state(computer), moved), { shown: true, label: 'Undo my last move', enabled: true, why: '' });
   assert.deepEqual(takebackButton(state(bob), moved), { shown: true, label: 'Ask to take back my last move', enabled: true, why: '' });
-  assert.deepEqual(takebackButton(state(computer), []), { shown: true, label: 'Undo my last move', enabled: false, why: 'you have made no move to take back yet' });
+  // The start of a game: disabled, with the reason for its title, marked
+  // `start` so that nothing is said under it (it is no error).
+  assert.deepEqual(takebackButton(state(computer), []), { shown: true, label: 'Undo my last move', enabled: false, why: 'you have made no move to take back yet', start: true });
   // Moves the computer made for the seat on time are not the player's.
   const onTime = [{ ...moved[0], by: 'computer' }, moved[1]];
   assert.match(takebackButton(state(computer), onTime).why, /the computer made your moves/);
+  assert.equal(takebackButton(state(computer), onTime).start, undefined);
   assert.equal(takebackButton(state(bob), moved, true).why, 'asked: waiting for the others to answer');
   assert.equal(takebackButton(state(bob, { rated: true }), moved).why, 'no takebacks in a rated game');
   assert.equal(takebackButton(state(bob, { status: 'finished' }), moved).shown, false);
