@@ -261,17 +261,37 @@ def selfplay(games, players=2, seed=0, player="random", threads=1, rules=None, e
     with or without samples."""
     specs = [player] if isinstance(player, str) else list(player)
     board_size = _checks.integer(board_size, "board_size")
-    if samples is not None and not isinstance(samples, (str, bytes, os.PathLike)):
-        raise TypeError("samples must be a path (str or os.PathLike), not %s"
-                        % type(samples).__name__)
+    if samples is not None:
+        samples = _samples_path(samples)
     out = _core.selfplay(games, players, _checks.seed(seed), specs, threads, _names(rules, "rules"),
                          _names(expansions, "expansions"), bool(records), samples is not None,
                          board_size)
     (recs, raw), arrays = (out, None) if samples is None else out
     scores = np.frombuffer(raw, dtype=np.int32).reshape(games, players).copy()
     if samples is not None:
-        np.savez_compressed(samples, **_sample_arrays(arrays, board_size))
+        # A file object: numpy would add ".npz" to a path without it.
+        with open(samples, "wb") as f:
+            np.savez_compressed(f, **_sample_arrays(arrays, board_size))
     return recs, scores
+
+
+def _samples_path(samples):
+    """selfplay's samples=PATH, checked before any game is played (a run
+    can be long): a str, bytes or os.PathLike naming a file that can be
+    written, in a folder that exists. The file is written at exactly
+    that path."""
+    if not isinstance(samples, (str, bytes, os.PathLike)):
+        raise TypeError("samples must be a path (str or os.PathLike), not %s"
+                        % type(samples).__name__)
+    path = os.fsdecode(samples)
+    folder = os.path.dirname(path) or "."
+    if not path or os.path.isdir(path):
+        raise ValueError("samples=%r is not a file's path" % path)
+    if not os.path.isdir(folder):
+        raise FileNotFoundError("samples=%r: no folder %r" % (path, folder))
+    if not os.access(path if os.path.exists(path) else folder, os.W_OK):
+        raise PermissionError("samples=%r cannot be written" % path)
+    return path
 
 
 def _sample_arrays(raw, board_size):
@@ -344,22 +364,24 @@ def rotate_action(action, board_size, k=1):
 
 
 def rotate_mask(mask, board_size, k=1):
-    """An action mask (or policy vector) turned k quarter turns clockwise,
-    each hand tile's block (hand=N) on its own."""
+    """An action mask (or policy vector), or a batch of them (..., actions),
+    turned k quarter turns clockwise, each hand tile's block (hand=N) on
+    its own."""
     k %= 4
     s = board_size
     size = s * s * 4 * FIGURE_SLOTS + 1
     mask = np.asarray(mask)
-    if len(mask) % size:
-        raise ValueError("a mask of %d actions is no whole number of blocks of %d"
-                         % (len(mask), size))
-    out = []
-    for block in mask.reshape(-1, size):
-        body = block[:-1].reshape(s, s, 4, FIGURE_SLOTS)
-        body = np.rot90(body, -k, axes=(0, 1))
-        body = np.roll(body, k, axis=2)
-        out.append(np.concatenate([body.reshape(-1), block[-1:]]))
-    return np.concatenate(out)
+    if mask.ndim == 0 or mask.shape[-1] % size:
+        raise ValueError("a mask of %s actions is no whole number of blocks of %d"
+                         % (mask.shape[-1] if mask.ndim else "no", size))
+    lead = mask.shape[:-1]
+    blocks = mask.reshape(lead + (-1, size))
+    body = blocks[..., :-1].reshape(blocks.shape[:-1] + (s, s, 4, FIGURE_SLOTS))
+    body = np.rot90(body, -k, axes=(-4, -3))
+    body = np.roll(body, k, axis=-2)
+    out = np.concatenate([body.reshape(blocks.shape[:-1] + (size - 1,)), blocks[..., -1:]],
+                         axis=-1)
+    return out.reshape(mask.shape)
 
 
 def net_inputs(game):
@@ -382,6 +404,13 @@ def net_forward(net, position, moves):
         with open(net, "rb") as f:
             net = f.read()
     position = np.ascontiguousarray(position, dtype=np.float32)
-    moves = np.ascontiguousarray(moves, dtype=np.float32).reshape(-1, NET_MOVE_INPUTS)
+    if position.shape != (NET_POSITION_INPUTS,):
+        raise ValueError("position must have shape (%d,), not %s"
+                         % (NET_POSITION_INPUTS, position.shape))
+    moves = np.ascontiguousarray(moves, dtype=np.float32)
+    if moves.ndim != 2 or moves.shape[1] != NET_MOVE_INPUTS:
+        # Never reshaped: a transposed (138, n) array would give n wrong logits.
+        raise ValueError("moves must have shape (n, %d), one row a move, not %s"
+                         % (NET_MOVE_INPUTS, moves.shape))
     value, logits = _core._net_forward(bytes(net), position.tobytes(), moves.tobytes())
     return value, np.frombuffer(logits, dtype=np.float32).copy()

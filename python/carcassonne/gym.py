@@ -73,6 +73,7 @@ class CarcassonneEnv(_Base):
     def __init__(self, players=2, seat=0, opponents="random", rules=None, expansions=None,
                  board_size=31, render_mode=None, illegal_action="terminate",
                  illegal_reward=-100.0):
+        players, seat = _checks.integer(players, "players"), _checks.integer(seat, "seat")
         if not 0 <= seat < players:
             raise ValueError("seat must be 0..%d" % (players - 1))
         if render_mode not in (None, "ansi"):
@@ -98,7 +99,7 @@ class CarcassonneEnv(_Base):
         })
         self._np_random = None  # Gymnasium's name: check_env reads it
         self._over = False
-        self._opponents = [None] * players
+        self._opponents = None  # reset() seats them: step() needs a reset() first
         self._margin = 0
 
     def _margin_now(self):
@@ -140,6 +141,8 @@ class CarcassonneEnv(_Base):
         """Plays the learner's action (one with a 1 in the mask), then the
         others until it is the learner's turn again or the game is over."""
         g = self.game
+        if self._opponents is None:
+            raise RuntimeError("call reset() before step()")
         if g.finished or self._over:
             raise RuntimeError("the episode is over: call reset()")
         try:

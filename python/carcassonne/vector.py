@@ -78,10 +78,11 @@ class VectorGame(_core.VectorGame):
             raise TypeError("actions must be integers, not %s" % arr.dtype)
         if arr.shape != (self.n,):
             raise ValueError("actions must have shape (%d,), not %s" % (self.n, arr.shape))
-        low, high = arr.min(), arr.max()
-        if low < 0 or high >= self.num_actions:
-            raise ValueError("action %d is out of range: this game's actions are 0 .. %d"
-                             % (low if low < 0 else high, self.num_actions - 1))
+        outside = np.flatnonzero((arr < 0) | (arr >= self.num_actions))
+        if len(outside):
+            i = int(outside[0])
+            raise ValueError("game %d: action %d is out of range: this game's actions are "
+                             "0 .. %d; no game moved" % (i, arr[i], self.num_actions - 1))
         if arr.dtype != np.int64:
             arr = arr.astype(np.int64)
         rewards = np.empty((self.n, self.players), dtype=np.float32)

@@ -171,3 +171,17 @@ def test_environments_truncate_when_the_board_outgrows_the_window():
         e.step(None if termination or truncation else
                e.action_space(agent).sample(obs["action_mask"]))
     assert e.agents == []
+
+
+def test_gym_refuses_a_step_before_reset():
+    env = CarcassonneEnv(opponents="greedy")
+    legal = env.game.legal_actions()[0]
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(legal)  # it crashed with an AttributeError, the move half played
+    assert env.game.record(seed=False) == "players 2\n"
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)  # not legal: no episode to end either
+    obs, _ = env.reset(seed=1)
+    env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    with pytest.raises(TypeError, match="players must be an int"):
+        CarcassonneEnv(players="2")

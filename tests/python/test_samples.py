@@ -105,3 +105,23 @@ def test_samples_with_a_smaller_window_and_bad_arguments(tmp_path):
     with pytest.raises(ValueError, match="board_size"):
         carcassonne.selfplay(1, samples=str(tmp_path / "x.npz"), board_size=4)
     assert not (tmp_path / "x.npz").exists()
+
+
+def test_samples_path_is_checked_first_and_written_as_given(tmp_path):
+    # Written at exactly the path given, also without ".npz" (numpy alone
+    # would add it: np.load(PATH) would then not find the file).
+    records, _ = carcassonne.selfplay(1, seed=4, samples=str(tmp_path / "plain"))
+    assert (tmp_path / "plain").exists() and not (tmp_path / "plain.npz").exists()
+    assert load(tmp_path / "plain")["record"].tolist() == [0] * len(load(tmp_path / "plain")["ply"])
+    # A path as bytes, as the type check allows (numpy refused it, after
+    # every game had been played).
+    carcassonne.selfplay(1, seed=4, samples=str(tmp_path / "b.npz").encode())
+    assert np.array_equal(load(tmp_path / "b.npz")["action"], load(tmp_path / "plain")["action"])
+    # A path that cannot be written is refused before any game is played,
+    # not after a run of hours (it was refused by numpy's writer, last).
+    slow = dict(games=2, player="random")
+    with pytest.raises(FileNotFoundError, match="no folder"):
+        carcassonne.selfplay(samples=str(tmp_path / "missing" / "s.npz"), **slow)
+    with pytest.raises(ValueError, match="not a file"):
+        carcassonne.selfplay(samples=str(tmp_path), **slow)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["b.npz", "plain"]

@@ -169,6 +169,11 @@ def test_vector_game_refuses_bad_input_and_changes_nothing():
         assert np.array_equal(vg.scores, scores)
         b2, g2 = vg.observation()
         assert np.array_equal(b2, board) and np.array_equal(g2, glob)
+    # The error names the game whose action is out of range (docs/python.md).
+    with pytest.raises(ValueError, match=r"^game 1: action -1 is out of range"):
+        vg.step(np.array([good[0], -1, good[2]]))
+    with pytest.raises(ValueError, match=r"^game 2: action %d is out of range" % 2**70):
+        vg.step([int(good[0]), int(good[1]), 2**70])
     with pytest.raises(ValueError, match="form"):
         vg.legal_actions("dense")
     with pytest.raises(TypeError):
