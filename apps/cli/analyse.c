@@ -30,7 +30,8 @@ static const char analyse_usage[] =
     "  --top K       moves to show (default 5)\n"
     "  --player SPEC the player that ranks (default mcts:ms=N; greedy is\n"
     "                instant and shallow)\n"
-    "  --tile X      the tile drawn in the last position (A..X, RA..RL)\n"
+    "  --tile X      the tile drawn in the last position (A..X, RA..RL, IA..IQ,\n"
+    "                TA..TX)\n"
     "  --each-move   review every move of the record: the played move's\n"
     "                expected margin against the best move's, and, per\n"
     "                player, the moves that lost the most (losses below\n"
@@ -53,8 +54,9 @@ typedef struct options {
     long ms, top;
     int each_move, json, tile;
     uint64_t seed;
-    int exact;     /* --exact */
-    long exact_ms; /* --exact-ms */
+    int exact;       /* --exact */
+    long exact_ms;   /* --exact-ms */
+    int exact_given; /* --exact-ms was given */
 } options;
 
 /* The order of every ranking shown (move_list_sort()). */
@@ -275,9 +277,13 @@ static int review_move(carc_game *pos, const carc_replay_step *step, carc_player
     carc_move_write(pos, evals[0].move, r->best, sizeof r->best);
     r->best_margin = evals[0].margin;
     r->best_win = evals[0].win;
-    carc_move listed = carc_move_canonical(pos, step->move);
+    /* Compared as written: a record's move names no tile (the drawn or
+     * held one) where a hand game's ranked moves name theirs. */
+    char listed[32], ranked[32];
+    carc_move_write(pos, carc_move_canonical(pos, step->move), listed, sizeof listed);
     for (int k = 0; k < n && !r->found; k++) {
-        if (carc_move_equal(evals[k].move, listed)) {
+        carc_move_write(pos, evals[k].move, ranked, sizeof ranked);
+        if (strcmp(ranked, listed) == 0) {
             r->found = 1;
             r->margin = evals[k].margin;
             r->win = evals[k].win;
@@ -429,7 +435,8 @@ static int parse_value(options *o, const char *a, const char *v)
     } else if (strcmp(a, "--tile") == 0) {
         o->tile = carc_tile_parse(v);
         if (o->tile < 0)
-            return cli_usage_error("analyse", "--tile takes a tile id (A..X, RA..RL), not '%s'", v);
+            return cli_usage_error(
+                "analyse", "--tile takes a tile id (A..X, RA..RL, IA..IQ, TA..TX), not '%s'", v);
     } else if (strcmp(a, "--seed") == 0) {
         if (cli_parse_u64(v, &o->seed) < 0)
             return cli_usage_error("analyse", "--seed takes a number, not '%s'", v);
@@ -437,6 +444,7 @@ static int parse_value(options *o, const char *a, const char *v)
         if (cli_parse_u64(v, &n) < 0 || n < 1 || n > 3600000)
             return cli_usage_error("analyse", "--exact-ms takes 1 to 3600000, not '%s'", v);
         o->exact_ms = (long)n;
+        o->exact_given = 1;
     } else if (strcmp(a, "--ms") == 0) {
         if (cli_parse_u64(v, &n) < 0 || n < 1 || n > 3600000)
             return cli_usage_error("analyse", "--ms takes 1 to 3600000, not '%s'", v);
@@ -479,6 +487,8 @@ static int parse_args(options *o, int argc, char **argv)
         return cli_usage_error("analyse", "a FILE is needed");
     if (o->exact && o->each_move)
         return cli_usage_error("analyse", "--exact ranks the last position: not with --each-move");
+    if (o->exact_given && !o->exact)
+        return cli_usage_error("analyse", "--exact-ms goes with --exact");
     return 0;
 }
 
@@ -502,7 +512,7 @@ int cmd_analyse(int argc, char **argv)
             printf(analyse_usage, CARC_EXACT_MAX_TILES);
             return EXIT_OK;
         }
-    options o = {NULL, NULL, 0, 5, 0, 0, -1, 1, 0, 10000};
+    options o = {NULL, NULL, 0, 5, 0, 0, -1, 1, 0, 10000, 0};
     if (parse_args(&o, argc, argv) != 0)
         return EXIT_USAGE;
     carc_player *p = make_player(&o);
@@ -520,6 +530,8 @@ int cmd_analyse(int argc, char **argv)
     int status = EXIT_INVALID;
     if (!g)
         fprintf(stderr, "line %d: %s\n", err.line, err.message);
+    else if (o.each_move && carc_game_move_count(g) == 0)
+        fprintf(stderr, "carcassonne analyse: the record has no move to review\n");
     else if (o.each_move)
         status = review_game(text, len, g, p, &o);
     else

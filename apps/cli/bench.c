@@ -29,6 +29,7 @@ static const char bench_usage[] =
     "placed or discarded) and each column's share of the base game's; the\n"
     "base game's figures and checksum are those of a base run alone.\n"
     "\n"
+    "  --players N         players in every game (2..8, default 2)\n"
     "  --expansions LIST   play only games with these expansions (names\n"
     "                      separated by commas or spaces: river,\n"
     "                      inns-cathedrals, traders-builders); '' plays\n"
@@ -251,7 +252,7 @@ int cmd_bench(int argc, char **argv)
     int json = 0;
     uint64_t games = 200000, seed = 1, players = 2;
     const char *mcts_spec = NULL;
-    int plies = 30, plies_given = 0, games_given = 0, expansions_given = 0;
+    int plies = 30, plies_given = 0, games_given = 0, expansions_given = 0, players_given = 0;
     const char *plies_text = NULL;
     carc_rules rules = carc_rules_standard();
     for (int i = 1; i < argc; i++) {
@@ -292,8 +293,9 @@ int cmd_bench(int argc, char **argv)
                 seed = v;
             } else {
                 if (v < CARC_MIN_PLAYERS || v > CARC_MAX_PLAYERS)
-                    return cli_usage_error("bench", "--players takes 2 to 8");
+                    return cli_usage_error("bench", "--players takes 2 to 8, not '%s'", argv[i]);
                 players = v;
+                players_given = 1;
             }
         } else {
             return cli_usage_error("bench", "unknown argument '%s'", a);
@@ -301,6 +303,8 @@ int cmd_bench(int argc, char **argv)
     }
     if (plies_given && !mcts_spec)
         return cli_usage_error("bench", "--plies goes with --mcts");
+    if (players_given && mcts_spec)
+        return cli_usage_error("bench", "--mcts searches two-player games: not with --players");
     /* Without --expansions the river run goes beside the base run, with
      * the same rules: river-keep-start alone then needs --expansions. */
     if (cli_check_rules("bench", &rules) != 0)

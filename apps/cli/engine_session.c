@@ -337,10 +337,12 @@ static json_t *choose_tile(engine *e, const json_t *req)
     const json_t *v = json_object_get(req, "tile");
     int kind = tile_of(v);
     if (kind < 0 && json_is_string(v))
-        return proto_error("unknown tile '%.8s': a tile id has one or two letters (A..X, RA..RL)",
-                           json_string_value(v));
+        return proto_error(
+            "unknown tile '%.8s': a tile id has one or two letters (A..X, RA..RL, IA..IQ, TA..TX)",
+            json_string_value(v));
     if (kind < 0)
-        return proto_error("\"tile\" must be a tile id of one or two letters (A..X, RA..RL)");
+        return proto_error(
+            "\"tile\" must be a tile id of one or two letters (A..X, RA..RL, IA..IQ, TA..TX)");
     if (carc_game_drawn_tile(e->game) != kind && carc_game_choose_tile(e->game, kind) != CARC_OK) {
         const char *why = carc_game_error(e->game);
         if (strstr(why, "cannot be drawn"))

@@ -37,7 +37,7 @@ static const char puzzles_usage[] =
     "                   position and best move (nothing is searched)\n"
     "\n"
     "Exit status: 0 written, 1 an invalid record or nothing written, 2 bad\n"
-    "arguments or an unreadable RECORD.\n";
+    "arguments or an unreadable RECORD or SET.\n";
 
 /* "Clearly best" (docs/puzzles.md): the best move's lead over the
  * runner-up in both the review and the longer check. */
@@ -49,6 +49,7 @@ enum {
     RUNNERS_UP = 4,   /* runner-up moves a puzzle lists */
     LATE_TILES = 15,  /* "the move that wins the game": at most so many tiles left */
     MAX_FROM = 4096,
+    SET_MAX_BYTES = 64 << 20, /* the largest puzzle set --regoal reads */
 };
 
 typedef struct options {
@@ -425,6 +426,8 @@ static int parse_args(options *o, int argc, char **argv)
         if (strcmp(a, "--from") == 0) {
             while (i + 1 < argc && argv[i + 1][0] != '-' && o->nfrom < MAX_FROM)
                 o->from[o->nfrom++] = argv[++i];
+            if (i + 1 < argc && argv[i + 1][0] != '-')
+                return cli_usage_error("puzzles", "--from takes at most %d RECORDs", MAX_FROM);
             continue;
         }
         int valued = strcmp(a, "--out") == 0 || strcmp(a, "--ms") == 0 || strcmp(a, "--max") == 0 ||
@@ -475,12 +478,14 @@ static int write_json(const json_t *root, const char *out)
 {
     size_t flags = JSON_INDENT(1) | JSON_REAL_PRECISION(6);
     int to_stdout = strcmp(out, "-") == 0;
+    errno = 0;
     int rc = root ? (to_stdout ? json_dumpf(root, stdout, flags) : json_dump_file(root, out, flags))
                   : -1;
     if (rc == 0 && to_stdout)
         putchar('\n');
     if (rc != 0)
-        fprintf(stderr, "carcassonne puzzles: cannot write %s\n", out);
+        fprintf(stderr, "carcassonne puzzles: cannot write %s%s%s\n", out, errno ? ": " : "",
+                errno ? strerror(errno) : "");
     return rc == 0 ? EXIT_OK : EXIT_INVALID;
 }
 
@@ -542,7 +547,16 @@ static int regoal_puzzle(json_t *p)
 static int regoal(const options *o)
 {
     json_error_t jerr;
-    json_t *set = json_load_file(o->regoal, 0, &jerr);
+    size_t len = 0;
+    char *text = cli_read_file(o->regoal, SET_MAX_BYTES, &len);
+    if (!text) {
+        fprintf(stderr, "carcassonne puzzles: cannot read %s: %s\n", o->regoal, strerror(errno));
+        return EXIT_USAGE;
+    }
+    json_t *set = len > SET_MAX_BYTES ? NULL : json_loadb(text, len, 0, &jerr);
+    if (len > SET_MAX_BYTES)
+        snprintf(jerr.text, sizeof jerr.text, "longer than %d bytes", SET_MAX_BYTES);
+    free(text);
     json_t *puzzles = json_object_get(set, "puzzles"), *p;
     size_t i;
     if (!json_is_array(puzzles)) {

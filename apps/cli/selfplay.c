@@ -18,7 +18,7 @@ static const char selfplay_usage[] =
     "\n"
     "  --record FILE       write each game's record: FILE itself for one game\n"
     "                      ('-' for standard output), FILE-1, FILE-2, ... (before\n"
-    "                      its extension) for several\n"
+    "                      its extension) for several ('-' only for one game)\n"
     "  --expansions LIST   play with these expansions (names separated by commas\n"
     "                      or spaces: river, inns-cathedrals,\n"
     "                      traders-builders; default none,\n"
@@ -141,6 +141,10 @@ int cmd_selfplay(int argc, char **argv)
         return cli_usage_error("selfplay", "--seed is needed");
     if (!players)
         return cli_usage_error("selfplay", "--players is needed");
+    if (record && strcmp(record, "-") == 0 && games > 1)
+        return cli_usage_error("selfplay",
+                               "--record - writes one game: with --games %llu give a FILE",
+                               (unsigned long long)games);
     if (cli_check_rules("selfplay", &rules) != 0)
         return EXIT_USAGE;
     carc_game *g = carc_game_new((int)players, &rules, 0);

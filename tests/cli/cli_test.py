@@ -1185,6 +1185,8 @@ USAGE_ERRORS = [a for a in BAD_ARGS if a[-1] not in ("/dev/null/x", "does/not/ex
     ["bench", "--expansions", "bogus"], ["bench", "--bogus"],
     ["play", "--bogus"], ["play", "--players", "bogus"], ["play", "--load"],
     ["play", "--expansions", "bogus"], ["play", "extra"],
+    ["selfplay", "--seed", "1", "--players", "2", "--games", "2", "--record", "-"],
+    ["analyse", "--exact-ms", "5", "x.rec"], ["bench", "--mcts", "greedy", "--players", "3"],
 ]
 
 
@@ -1948,6 +1950,90 @@ def case_puzzles():
         check(code == 2 and "carcassonne puzzles" in err, "%r: %d %s" % (args, code, err))
 
 
+def case_file_errors():
+    """What the commands say about files and modes they cannot use: selfplay
+    --record - for several games (no files named '--1', '--2'), analyse
+    --each-move of a record without moves and --exact-ms without --exact,
+    every tile set in analyse --tile's message, puzzles --regoal of a SET
+    that cannot be read (status 2) and a puzzle set that cannot be written
+    (with the reason), more RECORDs than puzzles takes, bench --players
+    with --mcts and a bad --players; the engine's message for an unknown
+    tile; every played move of a hand game found in its review."""
+    with tempfile.TemporaryDirectory() as tmp:
+        p = subprocess.run([CARC, "selfplay", "--seed", "1", "--players", "2", "--games", "2",
+                            "--record", "-"], cwd=tmp, capture_output=True, text=True, timeout=60)
+        check(p.returncode == 2 and p.stdout == "" and os.listdir(tmp) == []
+              and "--record - writes one game" in p.stderr,
+              "selfplay --games 2 --record -: %d %r %r %r"
+              % (p.returncode, p.stdout, p.stderr, os.listdir(tmp)))
+        code, out, err = run(["selfplay", "--seed", "1", "--players", "2", "--record", "-"])
+        check(code == 0 and out.startswith("players 2\n"),
+              "one game to stdout: %d %s" % (code, err))
+        code, out, err = run(["analyse", "--each-move", "--player", "greedy", "-"],
+                             b"players 2\nend\n")
+        check(code == 1 and out == "" and "no move to review" in err,
+              "each move of no move: %d %r %r" % (code, out, err))
+        code, out, err = run(["analyse", "--tile", "ZZ", "-"], b"players 2\n")
+        check(code == 2 and "IA..IQ, TA..TX" in err, "--tile ZZ: %r" % err)
+        code, out, err = run(["puzzles", "--regoal", os.path.join(tmp, "none.json"), "--out", "-"])
+        check(code == 2 and out == "" and "cannot read" in err and "No such file" in err,
+              "--regoal of no file: %d %r" % (code, err))
+        code, out, err = run(["puzzles", "--regoal", tmp, "--out", "-"])
+        check(code == 2 and "Is a directory" in err, "--regoal of a folder: %d %r" % (code, err))
+        code, out, err = run(["puzzles", "--regoal", os.path.join(ROOT, "docs", "puzzles",
+                                                                  "set.json"), "--out", tmp])
+        check(code == 1 and "cannot write %s: Is a directory" % tmp in err,
+              "a set into a folder: %d %r" % (code, err))
+    # A hand game's review finds every played move among the ranked ones
+    # (a record's move names no tile; the ranked ones of a hand name theirs).
+    with tempfile.TemporaryDirectory() as tmp:
+        rec = os.path.join(tmp, "hand.rec")
+        run(["selfplay", "--seed", "4", "--players", "3", "--rules", "hand=3", "--record", rec])
+        with open(rec) as f:
+            lines = f.read().splitlines()
+        with open(rec, "w") as f:
+            f.write("\n".join(lines[:30]) + "\n")
+        code, out, err = run(["analyse", "--each-move", "--player", "greedy", "--json", rec])
+        moves = json.loads(out)["moves"] if code == 0 else []
+        check(moves and all(m["margin"] is not None and m["loss"] is not None for m in moves),
+              "hand game's review: %d %s %s" % (code, out[:300], err))
+    replies = engine_replies(b'{"type":"new","players":2}\n{"type":"tile","tile":"ZZ"}\n')
+    check(is_error(replies[1]) and "IA..IQ, TA..TX" in replies[1]["message"],
+          "engine, tile ZZ: %r" % replies[1])
+    for args, says in ((["analyse", "--exact-ms", "5", "x.rec"], "--exact-ms goes with --exact"),
+                       (["puzzles", "--out", "-", "--from"] + ["r.rec"] * 4097, "at most 4096"),
+                       (["bench", "--mcts", "greedy", "--players", "3"], "not with --players"),
+                       (["bench", "--players", "9"], "not '9'")):
+        code, out, err = run(args)
+        check(code == 2 and out == "" and says in err, "%r: %d %r" % (args, code, err))
+
+
+def help_options(text):
+    """The options of a usage block (up to its first blank line)."""
+    block = text.split("\n\n")[0]
+    return set(re.findall(r"--[a-z][a-z-]*", block)) - {"--help"}
+
+
+def case_docs_options():
+    """The man page's synopsis of each command and README's lines under "The
+    commands" name exactly the options of the command's --help usage."""
+    with open(os.path.join(ROOT, "docs", "carcassonne.1")) as f:
+        man = f.read().replace("\\-", "-")
+    with open(os.path.join(ROOT, "README.md")) as f:
+        readme = f.read()
+    for cmd in ("replay", "show", "selfplay", "arena", "engine", "analyse", "puzzles", "bench"):
+        code, out, err = run([cmd, "--help"])
+        want = help_options(out)
+        line = re.search(r"^\.B %s .*$" % cmd, man, re.M)
+        got = set(re.findall(r"--[a-z][a-z-]*", re.sub(r"\\f[BIR]", "", line.group(0))))
+        check(got == want, "man page, %s: %s missing, %s extra"
+              % (cmd, sorted(want - got), sorted(got - want)))
+        lines = re.findall(r"^carcassonne %s .*$" % cmd, readme, re.M)
+        got = set(re.findall(r"--[a-z][a-z-]*", " ".join(lines)))
+        check(got == want, "README, %s: %s missing, %s extra"
+              % (cmd, sorted(want - got), sorted(got - want)))
+
+
 def case_puzzle_set():
     """The committed set (docs/puzzles/set.json): enough puzzles for a
     stream, each meeting the criteria it states; its goals as `--regoal`
@@ -1978,7 +2064,9 @@ def case_puzzle_set():
         code, _, err = run(["puzzles", "--regoal", bad, "--out", out])
         check(code == 1 and "puzzle 1 does not read" in err, "a broken set: %d %s" % (code, err))
         code, _, err = run(["puzzles", "--regoal", os.path.join(tmp, "none.json"), "--out", out])
-        check(code == 1 and "not a puzzle set" in err, "a missing set: %d %s" % (code, err))
+        check(code == 2 and "cannot read" in err, "a missing set: %d %s" % (code, err))
+        code, _, err = run(["puzzles", "--regoal", os.path.join(HERE, "small.rec"), "--out", out])
+        check(code == 1 and "not a puzzle set" in err, "a record as a set: %d %s" % (code, err))
         code, _, err = run(["puzzles", "--regoal", committed, "--from", committed, "--out", out])
         check(code == 2 and "go apart" in err, "--regoal with --from: %d %s" % (code, err))
 
@@ -2024,6 +2112,8 @@ CASES = {
     "match_records": case_match_records,
     "puzzles": case_puzzles,
     "puzzle_set": case_puzzle_set,
+    "file_errors": case_file_errors,
+    "docs_options": case_docs_options,
 }
 
 if __name__ == "__main__":
