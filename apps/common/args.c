@@ -43,9 +43,13 @@ char *cli_read_file(const char *path, size_t limit, size_t *len)
 
 int cli_parse_u64(const char *s, uint64_t *out)
 {
-    if (!s || !*s || strspn(s, "0123456789") != strlen(s) || strlen(s) > 19)
+    if (!s || !*s || strspn(s, "0123456789") != strlen(s) || strlen(s) > 20)
         return -1;
-    *out = strtoull(s, NULL, 10);
+    errno = 0;
+    unsigned long long v = strtoull(s, NULL, 10);
+    if (errno == ERANGE) /* past 18446744073709551615 */
+        return -1;
+    *out = (uint64_t)v;
     return 0;
 }
 

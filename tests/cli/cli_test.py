@@ -2071,6 +2071,21 @@ def case_puzzle_set():
         check(code == 2 and "go apart" in err, "--regoal with --from: %d %s" % (code, err))
 
 
+def case_seed_range():
+    """--seed takes the whole 64-bit range that the records' seed headers
+    carry (an arena record's deck seed has 20 digits), and refuses a
+    number past it: the record of the largest seed says that seed and
+    replays."""
+    top = "18446744073709551615"
+    code, out, err = run(["selfplay", "--seed", top, "--players", "2", "--record", "-"])
+    check(code == 0 and ("\nseed %s\n" % top) in out, "--seed %s: %d %s" % (top, code, err))
+    code, rout, err = run(["replay", "-"], out.encode())
+    check(code == 0, "the record of seed %s does not replay: %d %s" % (top, code, err))
+    for bad in ("18446744073709551616", "99999999999999999999", "123456789012345678901"):
+        code, out, err = run(["selfplay", "--seed", bad, "--players", "2"])
+        check(code == 2 and "--seed takes a number" in err, "--seed %s: %d %r" % (bad, code, err))
+
+
 CASES = {
     "bench_mcts": case_bench_mcts,
     "engine_session": case_engine_session,
@@ -2114,6 +2129,7 @@ CASES = {
     "puzzle_set": case_puzzle_set,
     "file_errors": case_file_errors,
     "docs_options": case_docs_options,
+    "seed_range": case_seed_range,
 }
 
 if __name__ == "__main__":
