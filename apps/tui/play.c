@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "args.h"
 #include "saves.h"
@@ -1150,6 +1151,14 @@ int cmd_play(int argc, char **argv)
         fprintf(stderr, "carcassonne play: %s\n", err);
         session_close(&t.s);
         return status == SESSION_INVALID ? 1 : 2;
+    }
+    /* Without a terminal on both sides curses would wait for keys that
+     * never come (a pipe, /dev/null, a script's output). */
+    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+        fprintf(stderr, "carcassonne play: needs a terminal: its standard input and output "
+                        "are not one (for games without one: selfplay, arena, engine)\n");
+        session_close(&t.s);
+        return 2;
     }
     if (saves_dir(t.opt.save_dir, t.save_dir, sizeof t.save_dir) != 0)
         snprintf(t.save_dir, sizeof t.save_dir, "."); /* no HOME: the working folder */

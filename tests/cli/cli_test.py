@@ -2086,6 +2086,20 @@ def case_seed_range():
         check(code == 2 and "--seed takes a number" in err, "--seed %s: %d %r" % (bad, code, err))
 
 
+def case_play_needs_terminal():
+    """play without a terminal (standard input a pipe or /dev/null, or its
+    output a pipe) says so and exits 2 at once, where curses would wait
+    for keys forever; a bad option still gets its own message first."""
+    code, out, err = run(["play", "--players", "greedy,greedy"], timeout=20)
+    check(code == 2 and "needs a terminal" in err, "play from a pipe: %d %r" % (code, err))
+    with open(os.devnull, "rb") as null:
+        p = subprocess.run([CARC, "play"], stdin=null, capture_output=True, text=True, timeout=20)
+    check(p.returncode == 2 and "needs a terminal" in p.stderr,
+          "play from /dev/null: %d %r" % (p.returncode, p.stderr))
+    code, out, err = run(["play", "--players", "nobody"], timeout=20)
+    check(code == 2 and "needs a terminal" not in err, "a bad option: %d %r" % (code, err))
+
+
 CASES = {
     "bench_mcts": case_bench_mcts,
     "engine_session": case_engine_session,
@@ -2130,6 +2144,7 @@ CASES = {
     "file_errors": case_file_errors,
     "docs_options": case_docs_options,
     "seed_range": case_seed_range,
+    "play_needs_terminal": case_play_needs_terminal,
 }
 
 if __name__ == "__main__":
