@@ -16,7 +16,7 @@ In a hand=3 game it plays seat 0 against a random player. It also checks
 that its choice does not depend on the other seat's hidden hand: the same
 search on a game that differs only there chooses the same action.
 
-usage: python3 examples/python/ismcts.py [--iterations N] [--quick]
+usage: python3 examples/python/ismcts.py [--iterations N] [--games K] [--quick]
 (needs the package: pip install --no-build-isolation ./python; docs/python.md)
 """
 import argparse
@@ -120,16 +120,23 @@ def choice_ignores_hidden_hand(iterations, seed):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--iterations", type=int, default=200)
+    parser.add_argument("--games", type=int, default=1,
+                        help="games against random, deals 5, 6, ... (default 1)")
     parser.add_argument("--quick", action="store_true", help="a few turns only (the tests)")
     args = parser.parse_args()
     iterations = 12 if args.quick else args.iterations
     same, differed = choice_ignores_hidden_hand(iterations, seed=3)
     assert same, "the search's choice depended on a hidden hand"
     print("the choice ignores seat 1's hidden hand: same action (hands differed: %s)" % differed)
-    g = play(iterations, seed=5, turns=6 if args.quick else None)
-    state = "finished" if g.finished else "after %d turns of the search" % 6
-    print("ISMCTS (seat 0) against random (seat 1), %d iterations a move, %s: scores %s"
-          % (iterations, state, g.scores))
+    wins = 0
+    for game in range(1 if args.quick else max(1, args.games)):
+        g = play(iterations, seed=5 + game, turns=6 if args.quick else None)
+        state = "finished" if g.finished else "after %d turns of the search" % 6
+        print("ISMCTS (seat 0) against random (seat 1), %d iterations a move, deal %d, %s: "
+              "scores %s" % (iterations, 5 + game, state, g.scores))
+        wins += g.finished and g.scores[0] > g.scores[1]
+    if not args.quick:
+        print("ISMCTS won %d of %d" % (wins, max(1, args.games)))
 
 
 if __name__ == "__main__":
