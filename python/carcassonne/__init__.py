@@ -259,7 +259,7 @@ def selfplay(games, players=2, seed=0, player="random", threads=1, rules=None, e
     visit counts and policy, the action played, and the game's outcome for
     the mover; docs/python.md lists the arrays. The games are the same
     with or without samples."""
-    specs = [player] if isinstance(player, str) else list(player)
+    specs = _checks.specs(player, "player")
     board_size = _checks.integer(board_size, "board_size")
     if samples is not None:
         samples = _samples_path(samples)

@@ -37,3 +37,17 @@ def names(value, what):
     if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
         return ",".join(value)
     raise TypeError("%s must be a list of str (or one str), not %r" % (what, type(value).__name__))
+
+
+def specs(value, what, allow_none=False):
+    """Player specs: one str, or a list or tuple of them (None where
+    `allow_none`, a seat that is not a computer's); TypeError otherwise,
+    naming `what` (where iterating an int raised "'int' object is not
+    iterable")."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, (list, tuple)) and all(
+            isinstance(v, str) or (allow_none and v is None) for v in value):
+        return list(value)
+    raise TypeError("%s must be a player spec (str) or a list of them, not %r"
+                    % (what, type(value).__name__))

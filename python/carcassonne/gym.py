@@ -82,11 +82,15 @@ class CarcassonneEnv(_Base):
             raise ValueError("illegal_action must be 'terminate' or 'raise'")
         self.illegal_action, self.illegal_reward = illegal_action, float(illegal_reward)
         self.players, self.seat = players, seat
-        specs = [opponents] * players if isinstance(opponents, str) else list(opponents)
+        specs = _checks.specs(opponents, "opponents", allow_none=True)
+        specs = specs * players if isinstance(opponents, str) else specs
         if len(specs) == players - 1:
             specs.insert(seat, None)
         if len(specs) != players:
             raise ValueError("opponents: one spec, or one per other seat")
+        if specs[seat] is not None and not isinstance(opponents, str):
+            raise ValueError("opponents: seat %d is the learner's: None there, or one spec "
+                             "per other seat" % seat)
         self._specs = specs
         self.rules, self.expansions = rules, expansions
         self.render_mode = render_mode

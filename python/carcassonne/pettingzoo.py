@@ -45,6 +45,8 @@ class CarcassonneAEC(_Base):
     def __init__(self, players=2, rules=None, expansions=None, board_size=31, render_mode=None):
         if _Base is not object:  # pragma: no cover
             super().__init__()
+        if render_mode not in (None, "ansi"):
+            raise ValueError("render_mode must be None or 'ansi'")
         self.players = players
         self.rules, self.expansions = rules, expansions
         self.board_size = board_size

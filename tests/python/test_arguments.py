@@ -4,6 +4,8 @@ import numpy as np
 import pytest
 
 import carcassonne
+import carcassonne.gym
+import carcassonne.pettingzoo
 from conftest import ROOT
 
 NET = ROOT + "/data/nets/default.carcnet"
@@ -50,3 +52,29 @@ def test_rotate_mask_turns_a_batch_as_rotate_board_does():
                                carcassonne.rotate_mask(policies, s, k))
     with pytest.raises(ValueError, match="a mask of 100 actions"):
         carcassonne.rotate_mask(np.zeros((4, 100)), s)
+
+
+def test_player_specs_of_the_wrong_type_are_named():
+    # A number where a spec goes raised "'int' object is not iterable".
+    with pytest.raises(TypeError, match="player must be a player spec"):
+        carcassonne.selfplay(1, player=5)
+    with pytest.raises(TypeError, match="opponents must be a player spec"):
+        carcassonne.gym.CarcassonneEnv(opponents=5)
+    with pytest.raises(TypeError, match="opponents must be a player spec"):
+        carcassonne.gym.CarcassonneEnv(opponents=["random", 3])
+
+
+def test_gym_refuses_a_spec_at_the_learners_seat():
+    # One spec per seat with one at the learner's: it was taken and
+    # ignored without a word.
+    with pytest.raises(ValueError, match="seat 1 is the learner's"):
+        carcassonne.gym.CarcassonneEnv(players=3, seat=1, opponents=["random", "greedy", "random"])
+    env = carcassonne.gym.CarcassonneEnv(players=3, seat=1, opponents=["random", None, "greedy"])
+    env.reset(seed=2)
+    assert env.game.current_player == 1
+
+
+def test_pettingzoo_refuses_a_render_mode_it_lacks():
+    # Gymnasium's env refused "human"; PettingZoo's took it without a word.
+    with pytest.raises(ValueError, match="render_mode"):
+        carcassonne.pettingzoo.env(render_mode="human")
