@@ -15,7 +15,8 @@
 static const char analyse_usage[] =
     "usage: carcassonne analyse [--ms N] [--top K] [--player SPEC] [--tile X]\n"
     "                           [--each-move] [--seed S] [--json] FILE\n"
-    "       carcassonne analyse --exact [--exact-ms N] [--tile X] [--json] FILE\n"
+    "       carcassonne analyse --exact [--exact-ms N] [--top K] [--tile X]\n"
+    "                           [--json] FILE\n"
     "\n"
     "Reads the game record FILE ('-' for standard input) and ranks the legal\n"
     "moves of the position after its last move with the expected final\n"
@@ -23,11 +24,13 @@ static const char analyse_usage[] =
     "chance to win: best first by the chance to win, then the margin, as\n"
     "shown. A symmetric tile's move is listed once, at its lowest rotation.\n"
     "The record does not say which tile comes next: --tile names it, else\n"
-    "one is drawn from the tiles left.\n"
+    "one is drawn from the tiles left. In a game with a hand of tiles (rule\n"
+    "hand=N) the moves of every tile the player holds are ranked.\n"
     "\n"
     "  --ms N        search time per position (default 1000; 100 with\n"
     "                --each-move); used by the default player\n"
-    "  --top K       moves to show (default 5)\n"
+    "  --top K       moves to show (default 5; with --exact every move unless\n"
+    "                --top is given)\n"
     "  --player SPEC the player that ranks (default mcts:ms=N; greedy is\n"
     "                instant and shallow)\n"
     "  --tile X      the tile drawn in the last position (A..X, RA..RL, IA..IQ,\n"
@@ -37,12 +40,14 @@ static const char analyse_usage[] =
     "                player, the moves that lost the most (losses below\n"
     "                zero count as zero in the totals)\n"
     "  --seed S      seeds the player and the drawn tile (default 1)\n"
-    "  --exact       every legal move with its exact expected final margin\n"
-    "                (expectiminimax over every draw still to come; the\n"
-    "                tiles left at most %d); when the solve does not end\n"
-    "                within its budget, says so and ranks with the search\n"
+    "  --exact       every legal move (the best K with --top K) with its exact\n"
+    "                expected final margin (expectiminimax over every draw\n"
+    "                still to come; the tiles left at most %d); when the\n"
+    "                solve does not end within its budget, says so and ranks\n"
+    "                with the search\n"
     "  --exact-ms N  the exact solve's time budget (default 10000)\n"
     "  --json        print one JSON object\n"
+    "  --            the end of the options: a FILE after it may begin with '-'\n"
     "\n"
     "Exit status: 0 done, 1 invalid record or nothing to analyse, 2 bad\n"
     "arguments or unreadable FILE.\n";
@@ -52,6 +57,7 @@ enum { MAX_TOP = 100, WORST_PER_PLAYER = 3 };
 typedef struct options {
     const char *path, *spec;
     long ms, top;
+    int top_given; /* --top was given */
     int each_move, json, tile;
     uint64_t seed;
     int exact;       /* --exact */
@@ -89,6 +95,42 @@ static json_t *ranked_json(const carc_game *g, const carc_move_eval *evals, int 
     return list;
 }
 
+/* What the player to move places, for the headings: "tile V", or in a
+ * game with a hand (whose every tile's moves are listed) "one of the
+ * tiles held (V O S)". */
+static const char *to_place(const carc_game *g, char *buf, size_t cap)
+{
+    int kinds[CARC_MAX_HAND];
+    int n = carc_game_rules(g).hand
+                ? carc_game_hand(g, carc_game_current_player(g), kinds, CARC_MAX_HAND)
+                : 0;
+    if (n <= 0) {
+        snprintf(buf, cap, "tile %s", carc_tile_id(carc_game_drawn_tile(g)));
+        return buf;
+    }
+    if (n > CARC_MAX_HAND)
+        n = CARC_MAX_HAND;
+    if (n == 1) {
+        snprintf(buf, cap, "tile %s, the one held", carc_tile_id(kinds[0]));
+        return buf;
+    }
+    size_t len = (size_t)snprintf(buf, cap, "one of the tiles held (");
+    for (int i = 0; i < n && len < cap; i++)
+        len += (size_t)snprintf(buf + len, cap - len, "%s%s", i ? " " : "", carc_tile_id(kinds[i]));
+    if (len < cap)
+        snprintf(buf + len, cap - len, ")");
+    return buf;
+}
+
+/* The drawn tile is a guess (drawn from the tiles left) when --tile does
+ * not name it; a hand's tiles are named by the record. */
+static void print_guess(const carc_game *g, const options *o)
+{
+    const char *tile = carc_tile_id(carc_game_drawn_tile(g));
+    if (o->tile < 0 && !carc_game_rules(g).hand)
+        printf("  (tile %s is a guess from the tiles left; --tile names the drawn tile)\n", tile);
+}
+
 /* --- The exact endgame ---------------------------------------------------------------- */
 
 static json_t *exact_json(const carc_game *g, const carc_move_eval *evals, int n)
@@ -108,21 +150,28 @@ static void print_exact(const carc_game *g, const carc_move_eval *evals, int n,
 {
     int mover = carc_game_current_player(g);
     const char *tile = carc_tile_id(carc_game_drawn_tile(g));
+    /* Every move, unless --top asks for the best K only. */
+    int shown = o->top_given && o->top < n ? (int)o->top : n;
     if (o->json) {
         print_json(json_pack("{s:b, s:i, s:i, s:s, s:o, s:I, s:f}", "exact", 1, "tiles_left",
                              info->tiles_left, "player", mover + 1, "tile", tile, "moves",
-                             exact_json(g, evals, n), "nodes", (json_int_t)info->nodes, "seconds",
-                             info->seconds));
+                             exact_json(g, evals, shown), "nodes", (json_int_t)info->nodes,
+                             "seconds", info->seconds));
         return;
     }
-    printf("After move %d: player %d (%s) to place tile %s; %d tiles left; %d legal moves with "
-           "their exact expected final margins (%.2f s, %llu positions)\n",
-           carc_game_move_count(g), mover + 1, cli_player_name(mover), tile, info->tiles_left, n,
-           info->seconds, (unsigned long long)info->nodes);
-    if (o->tile < 0)
-        printf("  (tile %s is a guess from the tiles left; --tile names the drawn tile)\n", tile);
+    char placed[64], best[32] = "";
+    if (shown < n)
+        snprintf(best, sizeof best, ", the best %d shown", shown);
+    printf("After move %d: player %d (%s) to place %s; %d %s left; %d legal %s with "
+           "their exact expected final margins%s (%.2f s, %llu %s)\n",
+           carc_game_move_count(g), mover + 1, cli_player_name(mover),
+           to_place(g, placed, sizeof placed), info->tiles_left,
+           cli_plural(info->tiles_left, "tile", "tiles"), n, cli_plural(n, "move", "moves"), best,
+           info->seconds, (unsigned long long)info->nodes,
+           cli_plural((long long)info->nodes, "position", "positions"));
+    print_guess(g, o);
     printf("  rank  move               margin\n");
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < shown; i++) {
         char text[32];
         carc_move_write(g, evals[i].move, text, sizeof text);
         printf("  %4d  %-17s %+9.4f\n", i + 1, text, evals[i].margin);
@@ -212,13 +261,14 @@ static int analyse_position(carc_game *g, carc_player *p, const options *o)
                              n, "best", ranked_json(g, evals, shown), "iterations",
                              (json_int_t)info.iterations, "seconds", info.seconds));
     } else {
-        printf("After move %d: player %d (%s) to place tile %s; %d legal moves, ranked by %s "
-               "(%.2f s, %llu iterations)\n",
-               carc_game_move_count(g), mover + 1, cli_player_name(mover), tile, n,
-               carc_player_spec(p), info.seconds, (unsigned long long)info.iterations);
-        if (o->tile < 0)
-            printf("  (tile %s is a guess from the tiles left; --tile names the drawn tile)\n",
-                   tile);
+        char placed[64];
+        printf("After move %d: player %d (%s) to place %s; %d legal %s, ranked by %s "
+               "(%.2f s, %llu %s)\n",
+               carc_game_move_count(g), mover + 1, cli_player_name(mover),
+               to_place(g, placed, sizeof placed), n, cli_plural(n, "move", "moves"),
+               carc_player_spec(p), info.seconds, (unsigned long long)info.iterations,
+               cli_plural((long long)info.iterations, "iteration", "iterations"));
+        print_guess(g, o);
         printf("  best first by %s\n", rank_order);
         printf("  rank  move               margin     win     visits\n");
         for (int i = 0; i < shown; i++) {
@@ -337,9 +387,9 @@ static int worst_moves(const review *reviews, int n, int player, int worst[WORST
 
 static void print_review_text(const review *reviews, int n, int players, const carc_player *p)
 {
-    printf("Review of %d moves, ranked by %s, best first by %s\n"
+    printf("Review of %d %s, ranked by %s, best first by %s\n"
            "loss: the margin of the player's best-ranked move minus the played move's\n",
-           n, carc_player_spec(p), rank_order);
+           n, cli_plural(n, "move", "moves"), carc_player_spec(p), rank_order);
     printf("  move  player   played             margin  best               margin   loss\n");
     for (int i = 0; i < n; i++) {
         const review *r = &reviews[i];
@@ -359,8 +409,8 @@ static void print_review_text(const review *reviews, int n, int players, const c
                 moves++;
             }
         int w = worst_moves(reviews, n, pl, worst);
-        printf("player %d (%s): lost %.2f points of margin over %d moves", pl + 1,
-               cli_player_name(pl), total, moves);
+        printf("player %d (%s): lost %.2f points of margin over %d %s", pl + 1, cli_player_name(pl),
+               total, moves, cli_plural(moves, "move", "moves"));
         printf(w ? "; most at" : "\n");
         for (int k = 0; k < w; k++)
             printf(" move %d (%s, %.2f: %s was better)%s", reviews[worst[k]].index,
@@ -453,14 +503,26 @@ static int parse_value(options *o, const char *a, const char *v)
         if (cli_parse_u64(v, &n) < 0 || n < 1 || n > MAX_TOP)
             return cli_usage_error("analyse", "--top takes 1 to %d, not '%s'", MAX_TOP, v);
         o->top = (long)n;
+        o->top_given = 1;
     }
     return 0;
 }
 
 static int parse_args(options *o, int argc, char **argv)
 {
+    int operands = 0; /* after "--": no more options */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
+        if (!operands && strcmp(a, "--") == 0) {
+            operands = 1;
+            continue;
+        }
+        if (operands) {
+            if (o->path)
+                return cli_usage_error("analyse", "only one FILE, please");
+            o->path = a;
+            continue;
+        }
         int valued = strcmp(a, "--ms") == 0 || strcmp(a, "--top") == 0 ||
                      strcmp(a, "--player") == 0 || strcmp(a, "--tile") == 0 ||
                      strcmp(a, "--seed") == 0 || strcmp(a, "--exact-ms") == 0;
@@ -507,12 +569,12 @@ static carc_player *make_player(const options *o)
 
 int cmd_analyse(int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++)
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             printf(analyse_usage, CARC_EXACT_MAX_TILES);
             return EXIT_OK;
         }
-    options o = {NULL, NULL, 0, 5, 0, 0, -1, 1, 0, 10000, 0};
+    options o = {.top = 5, .tile = -1, .seed = 1, .exact_ms = 10000};
     if (parse_args(&o, argc, argv) != 0)
         return EXIT_USAGE;
     carc_player *p = make_player(&o);

@@ -1,6 +1,8 @@
 /* arena.c: `carcassonne arena`: deck-paired games between two players,
  * library players or outside engines, with the statistics of the match. */
+#include <dirent.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <jansson.h>
 #include <pthread.h>
 #include <signal.h>
@@ -52,7 +54,9 @@ static const char arena_usage[] =
     "                   outside engines get them in 'new'\n"
     "  --record DIR     write every game's record into DIR (game-0001.rec ...);\n"
     "                   a record that cannot be written is reported, the match\n"
-    "                   goes on, and the exit status is then 1\n"
+    "                   goes on, and the exit status is then 1; a DIR that\n"
+    "                   already holds game records is refused (status 2)\n"
+    "                   without --resume\n"
     "  --resume         with --record: a game whose finished record is already in\n"
     "                   DIR is counted from it, not played again, so a stopped\n"
     "                   match goes on where it was (the same arguments again)\n"
@@ -514,8 +518,8 @@ static int resume_match(match *m)
     }
     m->finished = m->resumed_count;
     if (m->verbose)
-        fprintf(stderr, "%d of %d games counted from their records in %s\n", m->resumed_count,
-                m->games, m->record_dir);
+        fprintf(stderr, "%d of %d %s counted from their records in %s\n", m->resumed_count,
+                m->games, cli_plural(m->games, "game", "games"), m->record_dir);
     return 0;
 }
 
@@ -699,8 +703,11 @@ static void print_text(const match *m, const arena_stats *s, double seconds)
     if (m->rules.expansions)
         snprintf(expansions, sizeof expansions, ", expansions %s",
                  cli_expansions_text(m->rules, names, sizeof names, ",", ""));
-    printf("%d games (%d decks, seats swapped), seed %llu, %s rules%s, %.1f s\n", s->games,
-           s->pairs, (unsigned long long)m->seed, rules, expansions, seconds);
+    /* A single game plays its deck once: no seats are swapped. */
+    printf("%d %s (%d %s%s), seed %llu, %s rules%s, %.1f s\n", s->games,
+           cli_plural(s->games, "game", "games"), s->pairs, cli_plural(s->pairs, "deck", "decks"),
+           s->games > 1 ? ", seats swapped" : "", (unsigned long long)m->seed, rules, expansions,
+           seconds);
     printf("A wins %d, draws %d, losses %d\n", s->a_wins, s->draws, s->b_wins);
     printf("A score rate %.3f (95%% interval %.3f .. %.3f, %s)\n", s->score_rate, s->rate_low,
            s->rate_high, ci_method(s));
@@ -711,13 +718,15 @@ static void print_text(const match *m, const arena_stats *s, double seconds)
     printf("mean time per move A %.3f ms, B %.3f ms\n", s->a_seconds_per_move * 1e3,
            s->b_seconds_per_move * 1e3);
     int played = s->games - m->resumed_count;
+    const char *counted =
+        m->resumed_count == 1 ? "game counted from its record" : "games counted from their records";
     if (m->resumed_count && played)
-        printf("%d games counted from their records (--resume): the times are of the %d "
-               "played\n",
-               m->resumed_count, played);
+        printf("%d %s (--resume): the times are of the %d played\n", m->resumed_count, counted,
+               played);
+    else if (m->resumed_count > 1)
+        printf("all %d %s (--resume): none played, no times\n", m->resumed_count, counted);
     else if (m->resumed_count)
-        printf("all %d games counted from their records (--resume): none played, no times\n",
-               m->resumed_count);
+        printf("the %s (--resume): none played, no times\n", counted);
     int fa = count_forfeits(m, ARENA_A_FORFEITS), fb = count_forfeits(m, ARENA_B_FORFEITS);
     if (fa || fb)
         printf("forfeits: A %d, B %d\n", fa, fb);
@@ -822,13 +831,49 @@ static int has_help(int argc, char **argv)
     return 0;
 }
 
-static int make_record_dir(const char *dir)
+/* The name of a game record (a regular file game-*.rec) in `dir` into
+ * `name`, or 0 when it holds none (or cannot be read: then writing the
+ * records fails and says so). */
+static int find_record(const char *dir, char *name, size_t cap)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int found = 0;
+    while (d && !found && (e = readdir(d)) != NULL) {
+        char path[PATH_CAP + 256];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        found =
+            fnmatch("game-*.rec", e->d_name, 0) == 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode);
+        if (found)
+            snprintf(name, cap, "%s", e->d_name);
+    }
+    if (d)
+        closedir(d);
+    return found;
+}
+
+/* Makes the record folder, or checks the one there: without --resume it
+ * must hold no game records, which the match would overwrite (a mix of
+ * two matches). */
+static int make_record_dir(const char *dir, int resume)
 {
     struct stat st;
-    if (mkdir(dir, 0777) == 0 || (errno == EEXIST && stat(dir, &st) == 0 && S_ISDIR(st.st_mode)))
+    char name[256];
+    if (mkdir(dir, 0777) == 0)
         return 0;
-    fprintf(stderr, "carcassonne arena: cannot make the folder %s: %s\n", dir, strerror(errno));
-    return -1;
+    if (errno != EEXIST || stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "carcassonne arena: cannot make the folder %s: %s\n", dir, strerror(errno));
+        return -1;
+    }
+    if (!resume && find_record(dir, name, sizeof name)) {
+        fprintf(stderr,
+                "carcassonne arena: %s already holds game records (%s): add --resume to go on "
+                "with that match, or record into another folder\n",
+                dir, name);
+        return -1;
+    }
+    return 0;
 }
 
 /* A stopped arena (Ctrl-C, kill) takes its engines and their children
@@ -883,7 +928,7 @@ int cmd_arena(int argc, char **argv)
     if (parse_args(&m, argc, argv) != 0 || m.games < 1)
         return EXIT_USAGE;
     m.verbose |= isatty(2);
-    if (m.record_dir && make_record_dir(m.record_dir) < 0)
+    if (m.record_dir && make_record_dir(m.record_dir, m.resume) < 0)
         return EXIT_USAGE;
     /* A dead engine must not take the arena with it when written to. */
     signal(SIGPIPE, SIG_IGN);
@@ -907,8 +952,8 @@ int cmd_arena(int argc, char **argv)
     else if (!failed)
         print_text(&m, &s, seconds);
     if (m.unwritten)
-        fprintf(stderr, "carcassonne arena: %d of %d game records could not be written to %s\n",
-                m.unwritten, m.finished, m.record_dir);
+        fprintf(stderr, "carcassonne arena: %d of %d game %s could not be written to %s\n",
+                m.unwritten, m.finished, cli_plural(m.finished, "record", "records"), m.record_dir);
     pthread_mutex_destroy(&m.lock);
     free(m.results);
     free(m.resumed);

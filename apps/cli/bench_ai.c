@@ -100,8 +100,8 @@ int bench_mcts(const char *spec, const carc_rules *rules, int positions, int pli
                "iterations per second  %.0f\n"
                "peak memory            %.1f MiB per search\n",
                carc_player_spec(p), positions, whole ? "spread over a whole game" : plies_text,
-               whole ? "" : " greedy moves in", (unsigned long long)seed,
-               names[0] ? ", expansions " : "", names, ms, rate, mib);
+               whole ? "" : cli_plural(plies, " greedy move in", " greedy moves in"),
+               (unsigned long long)seed, names[0] ? ", expansions " : "", names, ms, rate, mib);
     carc_player_free(p);
     return EXIT_OK;
 }

@@ -27,4 +27,11 @@ int cmd_engine(int argc, char **argv);
 int cmd_analyse(int argc, char **argv);
 int cmd_puzzles(int argc, char **argv);
 
+/* The word for a count in text output: `one` when n is 1, else `many`
+ * ("1 game", "2 games"). */
+static inline const char *cli_plural(long long n, const char *one, const char *many)
+{
+    return n == 1 ? one : many;
+}
+
 #endif

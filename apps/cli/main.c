@@ -20,7 +20,7 @@ static const char usage[] =
     "                             check a game record and print its scores\n"
     "  selfplay --seed S --players N [--games K] [--record FILE] [--expansions LIST]\n"
     "                             play games between random players\n"
-    "  show [--step] [--delay MS] [--color|--no-color] [--last N] FILE\n"
+    "  show [--step [--delay MS]] [--color|--no-color] [--last N] FILE\n"
     "                             draw the board of a record in the terminal\n"
     "  bench [--json] [--games K] [--seed S] [--players N] [--mcts SPEC] ...\n"
     "                             measure the engine's speed\n"

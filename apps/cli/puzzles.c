@@ -27,6 +27,8 @@ static const char puzzles_usage[] =
     "\n"
     "  --from RECORD... the records to read (every argument up to the next\n"
     "                   option)\n"
+    "  -- RECORD...     more records: every argument after '--', even one that\n"
+    "                   begins with '-'\n"
     "  --out FILE       the puzzle set to write ('-' for standard output)\n"
     "  --ms N           the review's search time a position (default 50)\n"
     "  --max K          stop after K puzzles (default 60)\n"
@@ -423,6 +425,13 @@ static int parse_args(options *o, int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
+        if (strcmp(a, "--") == 0) { /* the rest are RECORDs, '-' or not */
+            if (argc - i - 1 > MAX_FROM - o->nfrom)
+                return cli_usage_error("puzzles", "--from takes at most %d RECORDs", MAX_FROM);
+            while (i + 1 < argc)
+                o->from[o->nfrom++] = argv[++i];
+            break;
+        }
         if (strcmp(a, "--from") == 0) {
             while (i + 1 < argc && argv[i + 1][0] != '-' && o->nfrom < MAX_FROM)
                 o->from[o->nfrom++] = argv[++i];
@@ -581,7 +590,7 @@ static int regoal(const options *o)
 
 int cmd_puzzles(int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++)
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             printf(puzzles_usage, 100.0 * WIN_GAP, MARGIN_GAP, CHECK_FACTOR);
             return EXIT_OK;
@@ -611,8 +620,9 @@ int cmd_puzzles(int argc, char **argv)
         status = from_record(&m, o.from[i]);
     }
     if (status == EXIT_OK) {
-        fprintf(stderr, "carcassonne puzzles: %zu puzzles from %ld positions\n",
-                json_array_size(m.puzzles), m.examined);
+        fprintf(stderr, "carcassonne puzzles: %zu %s from %ld %s\n", json_array_size(m.puzzles),
+                cli_plural((long long)json_array_size(m.puzzles), "puzzle", "puzzles"), m.examined,
+                cli_plural(m.examined, "position", "positions"));
         status = json_array_size(m.puzzles) ? write_set(&m, &o) : EXIT_INVALID;
         if (!json_array_size(m.puzzles))
             fprintf(stderr, "carcassonne puzzles: no position was clearly decided\n");

@@ -34,6 +34,7 @@ static const char replay_usage[] =
     "  --require-fair  exit 1 unless the deal is verified: a record with no\n"
     "           commitment, or whose seed is not (or no longer) there, fails\n"
     "           too (for sites that publish games)\n"
+    "  --       the end of the options: a FILE after it may begin with '-'\n"
     "\n"
     "A record with a `commitment` header (a server's record) has its deal\n"
     "checked: SHA-256 of `salt:seed` must be the commitment and the tiles\n"
@@ -184,25 +185,28 @@ static void replay_text(const carc_game *g, const deal_result *deal)
     int players = carc_game_players(g);
     unsigned leaders = carc_game_leaders(g);
     for (int p = 0; p < players; p++) {
-        printf("player %d (%s): %d points (roads %d, cities %d, cloisters %d, farms %d)%s\n", p + 1,
-               cli_player_name(p), carc_game_score(g, p), carc_game_score_of(g, p, CARC_ROAD),
-               carc_game_score_of(g, p, CARC_CITY), carc_game_score_of(g, p, CARC_CLOISTER),
-               carc_game_score_of(g, p, CARC_FIELD),
+        printf("player %d (%s): %d %s (roads %d, cities %d, cloisters %d, farms %d)%s\n", p + 1,
+               cli_player_name(p), carc_game_score(g, p),
+               cli_plural(carc_game_score(g, p), "point", "points"),
+               carc_game_score_of(g, p, CARC_ROAD), carc_game_score_of(g, p, CARC_CITY),
+               carc_game_score_of(g, p, CARC_CLOISTER), carc_game_score_of(g, p, CARC_FIELD),
                carc_game_over(g) && (leaders & (1u << p)) ? "  winner" : "");
         if (traders(g))
-            printf("  goods: %d wine, %d grain, %d cloth; %d points for goods\n",
+            printf("  goods: %d wine, %d grain, %d cloth; %d %s for goods\n",
                    carc_game_goods(g, p, CARC_GOODS_WINE), carc_game_goods(g, p, CARC_GOODS_GRAIN),
-                   carc_game_goods(g, p, CARC_GOODS_CLOTH), carc_game_goods_points(g, p));
+                   carc_game_goods(g, p, CARC_GOODS_CLOTH), carc_game_goods_points(g, p),
+                   cli_plural(carc_game_goods_points(g, p), "point", "points"));
     }
     char names[120];
     if (carc_game_rules(g).expansions)
         printf("expansions: %s\n",
                cli_expansions_text(carc_game_rules(g), names, sizeof names, " ", ""));
+    int moves = carc_game_move_count(g), left = carc_game_tiles_left(g, NULL) + 1;
     if (carc_game_over(g))
-        printf("finished after %d moves\n", carc_game_move_count(g));
+        printf("finished after %d %s\n", moves, cli_plural(moves, "move", "moves"));
     else
-        printf("in progress after %d moves, %d tiles left\n", carc_game_move_count(g),
-               carc_game_tiles_left(g, NULL) + 1);
+        printf("in progress after %d %s, %d %s left\n", moves, cli_plural(moves, "move", "moves"),
+               left, cli_plural(left, "tile", "tiles"));
     printf("%s\n", deal->text);
 }
 
@@ -242,10 +246,16 @@ static int deal_verdict(const deal_result *deal, int require_fair)
 
 int cmd_replay(int argc, char **argv)
 {
-    int json = 0, require_fair = 0;
+    int json = 0, require_fair = 0, operands = 0; /* operands: after "--" */
     const char *path = NULL;
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+        if (operands) {
+            if (path)
+                return cli_usage_error("replay", "only one FILE, please");
+            path = argv[i];
+        } else if (strcmp(argv[i], "--") == 0) {
+            operands = 1;
+        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             fputs(replay_usage, stdout);
             return EXIT_OK;
         } else if (strcmp(argv[i], "--json") == 0) {

@@ -14,7 +14,8 @@
 #include "tile_art.h"
 
 static const char show_usage[] =
-    "usage: carcassonne show [--step] [--delay MS] [--color|--no-color] [--last N] FILE\n"
+    "usage: carcassonne show [--step [--delay MS]] [--color|--no-color] [--last N]\n"
+    "                        FILE\n"
     "\n"
     "Draws the board of the game record FILE ('-' for standard input), with\n"
     "the players' scores, their followers in supply and the tiles left. The\n"
@@ -27,11 +28,13 @@ static const char show_usage[] =
     "\n"
     "  --step        replay the record and draw the board after every move,\n"
     "                with the move and what it scored\n"
-    "  --delay MS    with --step, wait MS milliseconds between moves (default 0)\n"
+    "  --delay MS    with --step (only), wait MS milliseconds between moves\n"
+    "                (default 0)\n"
     "  --color       colour the board even when not writing to a terminal\n"
     "  --no-color    never colour (so does a non-empty NO_COLOR variable)\n"
     "  --last N      mark the tiles of the last N moves and list those moves\n"
     "                (default 1); with --step, step through the last N only\n"
+    "  --            the end of the options: a FILE after it may begin with '-'\n"
     "\n"
     "Labels give each square's X (above) and Y (left) as in the record;\n"
     "[brackets] mark the last move's square. Followers show as their owner's\n"
@@ -141,11 +144,18 @@ static int parse_number(const char *opt, const char *s, uint64_t max, uint64_t *
 static int parse_options(int argc, char **argv, show_options *opt)
 {
     *opt = (show_options){.color = -1, .last = -1};
+    int operands = 0, delay = 0; /* after "--"; --delay was given */
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         uint64_t n = 0;
         int status = EXIT_OK;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+        if (operands) {
+            if (opt->path)
+                return cli_usage_error("show", "only one FILE, please");
+            opt->path = a;
+        } else if (strcmp(a, "--") == 0) {
+            operands = 1;
+        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             opt->help = 1;
             return EXIT_OK;
         } else if (strcmp(a, "--step") == 0) {
@@ -154,6 +164,7 @@ static int parse_options(int argc, char **argv, show_options *opt)
             opt->color = strcmp(a, "--color") == 0;
         } else if (strcmp(a, "--delay") == 0) {
             status = parse_number(a, i + 1 < argc ? argv[++i] : NULL, MAX_DELAY_MS, &opt->delay_ms);
+            delay = 1;
         } else if (strcmp(a, "--last") == 0) {
             status = parse_number(a, i + 1 < argc ? argv[++i] : NULL, 10000, &n);
             opt->last = (int)n;
@@ -169,6 +180,9 @@ static int parse_options(int argc, char **argv, show_options *opt)
     }
     if (!opt->path)
         return cli_usage_error("show", "a FILE is needed");
+    /* The wait is between the frames of --step: one picture has none. */
+    if (delay && !opt->step)
+        return cli_usage_error("show", "--delay goes with --step");
     return EXIT_OK;
 }
 
@@ -421,11 +435,6 @@ static void print_legend(FILE *out, const carc_game *g)
 
 /* --- Moves, scores and the state of the game ---------------------------- */
 
-static const char *plural(int n, const char *one, const char *many)
-{
-    return n == 1 ? one : many;
-}
-
 /* "Red", "Red and Blue", "Red, Blue and Yellow"; returns how many. */
 static int winner_names(unsigned winners, char *buf, size_t cap)
 {
@@ -451,16 +460,16 @@ static void feature_text(const carc_event *ev, char *buf, size_t cap)
     char details[48] = "";
     if (ev->kind == CARC_FIELD)
         snprintf(details, sizeof details, " (%d completed %s)", ev->tiles,
-                 plural(ev->tiles, "city", "cities"));
+                 cli_plural(ev->tiles, "city", "cities"));
     else if (ev->kind == CARC_CLOISTER && unfinished)
         snprintf(details, sizeof details, " (%d of 9 tiles)", ev->tiles);
     else if (ev->kind != CARC_CLOISTER && ev->pennants > 0)
         snprintf(details, sizeof details, " (%d %s, %d %s)", ev->tiles,
-                 plural(ev->tiles, "tile", "tiles"), ev->pennants,
-                 plural(ev->pennants, "pennant", "pennants"));
+                 cli_plural(ev->tiles, "tile", "tiles"), ev->pennants,
+                 cli_plural(ev->pennants, "pennant", "pennants"));
     else if (ev->kind != CARC_CLOISTER)
         snprintf(details, sizeof details, " (%d %s)", ev->tiles,
-                 plural(ev->tiles, "tile", "tiles"));
+                 cli_plural(ev->tiles, "tile", "tiles"));
     snprintf(buf, cap, "%s %s%s", unfinished ? "an unfinished" : "a", name, details);
 }
 
@@ -510,7 +519,7 @@ static void print_report(FILE *out, const frame *f, const move_report *r)
     }
     if (idle_farms > 0)
         fprintf(out, "  %d %s without a completed city %s nothing\n", idle_farms,
-                plural(idle_farms, "farm", "farms"), plural(idle_farms, "scores", "score"));
+                cli_plural(idle_farms, "farm", "farms"), cli_plural(idle_farms, "scores", "score"));
 }
 
 static void print_rules(FILE *out, carc_rules rules)
@@ -528,7 +537,8 @@ static void print_header(FILE *out, const frame *f)
 {
     fprintf(out, "%d players, ", carc_game_players(f->g));
     print_rules(out, carc_game_rules(f->g));
-    fprintf(out, ", %d moves in the record\n", f->total_moves);
+    fprintf(out, ", %d %s in the record\n", f->total_moves,
+            cli_plural(f->total_moves, "move", "moves"));
     carc_tile_on_board start;
     if (f->nreports == 0 && carc_game_move_count(f->g) == 0 &&
         carc_game_tile_info(f->g, 0, &start) == CARC_OK)
@@ -562,9 +572,10 @@ static void print_traders(FILE *out, const carc_game *g, int p)
 {
     if (!(carc_game_rules(g).expansions & CARC_EXPANSION_TRADERS_BUILDERS))
         return;
-    fprintf(out, "            goods: %d wine, %d grain, %d cloth (%d points); builder %s, pig %s\n",
+    fprintf(out, "            goods: %d wine, %d grain, %d cloth (%d %s); builder %s, pig %s\n",
             carc_game_goods(g, p, CARC_GOODS_WINE), carc_game_goods(g, p, CARC_GOODS_GRAIN),
             carc_game_goods(g, p, CARC_GOODS_CLOTH), carc_game_goods_points(g, p),
+            cli_plural(carc_game_goods_points(g, p), "point", "points"),
             carc_game_figures(g, p, CARC_FIGURE_BUILDER) ? "in supply" : "on the board",
             carc_game_figures(g, p, CARC_FIGURE_PIG) ? "in supply" : "on the board");
 }
@@ -577,13 +588,14 @@ static void print_scores(FILE *out, const frame *f, const show_style *style)
         fprintf(out, "  ");
         print_player_letter(out, p, style);
         fprintf(out,
-                " %-7s %3d points (roads %d, cities %d, cloisters %d, farms %d), "
+                " %-7s %3d %s (roads %d, cities %d, cloisters %d, farms %d), "
                 "%d %s%s%s\n",
-                cli_player_name(p), carc_game_score(g, p), carc_game_score_of(g, p, CARC_ROAD),
-                carc_game_score_of(g, p, CARC_CITY), carc_game_score_of(g, p, CARC_CLOISTER),
-                carc_game_score_of(g, p, CARC_FIELD), carc_game_supply(g, p),
-                plural(carc_game_supply(g, p), "follower", "followers"), large_text(g, p),
-                (leaders & (1u << p)) ? "  WINNER" : "");
+                cli_player_name(p), carc_game_score(g, p),
+                cli_plural(carc_game_score(g, p), "point", "points"),
+                carc_game_score_of(g, p, CARC_ROAD), carc_game_score_of(g, p, CARC_CITY),
+                carc_game_score_of(g, p, CARC_CLOISTER), carc_game_score_of(g, p, CARC_FIELD),
+                carc_game_supply(g, p), cli_plural(carc_game_supply(g, p), "follower", "followers"),
+                large_text(g, p), (leaders & (1u << p)) ? "  WINNER" : "");
         print_traders(out, g, p);
     }
 }
@@ -594,12 +606,13 @@ static void print_status(FILE *out, const frame *f)
     char names[96];
     if (carc_game_over(g)) {
         int n = winner_names(carc_game_leaders(g), names, sizeof names);
-        fprintf(out, "Game over after %d moves: %s %s.\n", carc_game_move_count(g), names,
+        fprintf(out, "Game over after %d %s: %s %s.\n", carc_game_move_count(g),
+                cli_plural(carc_game_move_count(g), "move", "moves"), names,
                 n == 1 ? "wins" : "share the victory");
     } else {
         int left = carc_game_tiles_left(g, NULL) + 1; /* the drawn tile too */
         fprintf(out, "%s to play, %d %s left.\n", cli_player_name(carc_game_current_player(g)),
-                left, plural(left, "tile", "tiles"));
+                left, cli_plural(left, "tile", "tiles"));
     }
 }
 

@@ -5,22 +5,25 @@
  * read accounts and sessions from it at every request. */
 #include "admin.h"
 
+#include <errno.h>
 #include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "accounts.h"
+#include "args.h"
 #include "glicko2.h"
 #include "storage.h"
 
 enum {
     EXIT_DONE = 0,
     EXIT_FAILED = 1,
-    EXIT_BAD_ARGS = 2,
     TEMP_PASSWORD_LEN = 16, /* 16 of 32 symbols: 80 random bits */
+    TABLE_ID_CHARS = 11,    /* 't' and 10 of a-z 0-9, as tables.c makes them */
 };
 
 static const char admin_usage[] =
@@ -52,11 +55,16 @@ static const char admin_usage[] =
     "\n"
     "Exit status: 0 done, 1 failed (nothing changed), 2 bad arguments.\n";
 
-/* A command: its name, the arguments it takes (besides options), and its
- * handler, which gets the open database and those arguments. */
+/* A command: its name, the arguments it takes (besides options), what
+ * the usage error says when one is missing, the check of the argument
+ * before the database is opened (a usage error, or for `backup` a
+ * failure, said on stderr; NULL: none), and its handler, which gets the
+ * open database and those arguments. */
 typedef struct admin_command {
     const char *name;
     int nargs;
+    const char *missing;
+    int (*check)(const char *arg);
     int (*run)(storage *s, char **args, int force);
 } admin_command;
 
@@ -79,16 +87,61 @@ static int commit(storage *s)
     return storage_commit(s) == 0 ? EXIT_DONE : failed(s);
 }
 
-/* The account named `name` (any case): EXIT_DONE with it in `out`, else
- * the exit status, said on stderr. */
+/* --- The arguments, checked before the database is opened -------------------------------- */
+
+static int check_name(const char *name)
+{
+    if (!accounts_name_ok(name))
+        return cli_usage_error("admin", "'%s' is not a user name (3 to 20 of A-Z a-z 0-9 _ -)",
+                               name);
+    return EXIT_DONE;
+}
+
+static int check_table_id(const char *id)
+{
+    if (strlen(id) != TABLE_ID_CHARS || id[0] != 't' ||
+        strspn(id + 1, "abcdefghijklmnopqrstuvwxyz0123456789") != TABLE_ID_CHARS - 1)
+        return cli_usage_error("admin", "'%s' is not a table id ('t' and 10 of a-z 0-9)", id);
+    return EXIT_DONE;
+}
+
+/* The file `backup` writes must be new, in a folder that exists:
+ * refused (exit 1, nothing done) before the database is opened. */
+static int check_backup_file(const char *path)
+{
+    if (!*path)
+        return cli_usage_error("admin", "%s", "backup needs the file to write");
+    struct stat st;
+    const char *why = NULL;
+    if (lstat(path, &st) == 0)
+        why = "exists already (not overwritten)";
+    else if (errno != ENOENT)
+        why = strerror(errno);
+    else {
+        char folder[4096];
+        const char *slash = strrchr(path, '/');
+        size_t len = slash ? (size_t)(slash - path) + 1 : 0;
+        if (len < sizeof folder) {
+            memcpy(folder, path, len);
+            folder[len] = '\0';
+            if (len && (stat(folder, &st) != 0 || !S_ISDIR(st.st_mode)))
+                why = "no such folder";
+        }
+    }
+    if (why) {
+        fprintf(stderr, "carcassonne admin: backup failed: %s: %s\n", path, why);
+        return EXIT_FAILED;
+    }
+    return EXIT_DONE;
+}
+
+/* --- Accounts by name ---------------------------------------------------------------------- */
+
+/* The account named `name` (any case, checked by check_name()): EXIT_DONE
+ * with it in `out`, else the exit status, said on stderr. */
 static int find_account(storage *s, const char *name, stored_account *out)
 {
     char key[ACC_NAME_MAX + 1];
-    if (!accounts_name_ok(name)) {
-        fprintf(stderr, "carcassonne admin: '%s' is not a user name (3 to 20 of A-Z a-z 0-9 _ -)\n",
-                name);
-        return EXIT_BAD_ARGS;
-    }
     accounts_name_key(name, key);
     int found = storage_find_account(s, key, out);
     if (found < 0)
@@ -249,18 +302,16 @@ static int run_backup(storage *s, char **args, int force)
 }
 
 static const admin_command commands[] = {
-    {"accounts", 0, run_accounts},         {"reset-password", 1, run_reset_password},
-    {"disable", 1, run_disable},           {"enable", 1, run_enable},
-    {"delete-table", 1, run_delete_table}, {"backup", 1, run_backup},
+    {"accounts", 0, NULL, NULL, run_accounts},
+    {"reset-password", 1, "reset-password needs the account's name", check_name,
+     run_reset_password},
+    {"disable", 1, "disable needs the account's name", check_name, run_disable},
+    {"enable", 1, "enable needs the account's name", check_name, run_enable},
+    {"delete-table", 1, "delete-table needs the table's id", check_table_id, run_delete_table},
+    {"backup", 1, "backup needs the file to write", check_backup_file, run_backup},
 };
 
 /* --- The command line ---------------------------------------------------------------------- */
-
-static int bad_args(const char *why)
-{
-    fprintf(stderr, "carcassonne admin: %s\n\n%s", why, admin_usage);
-    return EXIT_BAD_ARGS;
-}
 
 /* With PostgreSQL, `backup` is pg_dump's: the advice, and nothing done. */
 static int postgres_backup_advice(const char *db)
@@ -286,40 +337,41 @@ int cmd_admin(int argc, char **argv)
             return EXIT_DONE;
         }
         if (strcmp(argv[i], "--db") == 0) {
-            if (++i == argc)
-                return bad_args("--db needs a file or a URI");
+            if (++i == argc || !*argv[i])
+                return cli_usage_error("admin", "%s", "--db needs a file or a URI");
             db = argv[i];
         } else if (strcmp(argv[i], "--force") == 0) {
             force = 1;
         } else if (argv[i][0] == '-') {
-            char why[120];
-            snprintf(why, sizeof why, "unknown option '%s'", argv[i]);
-            return bad_args(why);
+            return cli_usage_error("admin", "unknown option '%s'", argv[i]);
         } else if (!cmd) {
             for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++)
                 if (strcmp(argv[i], commands[c].name) == 0)
                     cmd = &commands[c];
-            if (!cmd) {
-                char why[120];
-                snprintf(why, sizeof why, "unknown command '%s'", argv[i]);
-                return bad_args(why);
-            }
+            if (!cmd)
+                return cli_usage_error("admin", "unknown command '%s'", argv[i]);
         } else if (nargs < cmd->nargs) {
             args[nargs++] = argv[i];
         } else {
-            return bad_args("too many arguments");
+            return cli_usage_error("admin", "%s takes %s, not '%s'", cmd->name,
+                                   cmd->nargs ? "one argument" : "no argument", argv[i]);
         }
     }
     if (!cmd)
-        return bad_args("no command");
+        return cli_usage_error("admin", "%s",
+                               "no command (accounts, reset-password, disable, "
+                               "enable, delete-table or backup)");
     if (nargs < cmd->nargs)
-        return bad_args(cmd->run == run_backup         ? "backup needs the file to write"
-                        : cmd->run == run_delete_table ? "delete-table needs the table's id"
-                                                       : "the command needs the account's name");
+        return cli_usage_error("admin", "%s", cmd->missing);
     if (force && cmd->run != run_delete_table)
-        return bad_args("--force goes with delete-table only");
+        return cli_usage_error("admin", "%s", "--force goes with delete-table only");
     if (cmd->run == run_backup && storage_is_postgres(db))
         return postgres_backup_advice(db);
+    /* Every argument checked before the database is opened (opening it
+     * may write: SQLite's -wal and -shm files, a schema upgrade). */
+    int status = cmd->check ? cmd->check(args[0]) : EXIT_DONE;
+    if (status != EXIT_DONE)
+        return status;
     /* An SQLite file that is not there is a mistake, not a new database. */
     if (!storage_is_postgres(db) && access(db, R_OK | W_OK) != 0) {
         fprintf(stderr, "carcassonne admin: %s: no such database (or not readable and writable)\n",
@@ -336,7 +388,7 @@ int cmd_admin(int argc, char **argv)
         fprintf(stderr, "carcassonne admin: %s\n", err);
         return EXIT_FAILED;
     }
-    int status = cmd->run(s, args, force);
+    status = cmd->run(s, args, force);
     storage_close(s);
     return status;
 }

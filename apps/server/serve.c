@@ -1,7 +1,11 @@
 /* serve.c: `carcassonne serve`: its options, then the server. */
 #include "serve.h"
 
+#include <errno.h>
 #include <limits.h>
+#include <openssl/err.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,8 +41,9 @@ static const char serve_usage[] =
     "                           docs/puzzles.md)\n"
     "  --workers N              threads for computer moves, hints and reviews (default 2)\n"
     "  --max-think-ms MS        time cap of a computer move (default 3000)\n"
-    "  --hint-ms MS             search time of a hint or win estimate (default 1000;\n"
-    "                           at most --max-think-ms)\n"
+    "  --hint-ms MS             search time of a hint or win estimate, at most\n"
+    "                           --max-think-ms (default 1000, or --max-think-ms\n"
+    "                           when that is less)\n"
     "  --max-tables N           waiting and playing tables in all (default 10000)\n"
     "  --max-conns-per-ip N     WebSocket connections from one address (default 64)\n"
     "  --max-tables-per-ip N    open tables created from one address (default 32)\n"
@@ -48,7 +53,9 @@ static const char serve_usage[] =
     "  --idle-close-ms MS       close a connection quiet this long, pongs counting as\n"
     "                           an answer (default 75000; more than --ping-ms)\n"
     "  --tls-cert FILE          serve HTTPS and WSS with this certificate (PEM) ...\n"
-    "  --tls-key FILE           ... and this private key (PEM); both or neither\n"
+    "  --tls-key FILE           ... and this private key (PEM); both or neither,\n"
+    "                           checked at start (readable, PEM, the key the\n"
+    "                           certificate's)\n"
     "  --trusted-proxy ADDR[/BITS]\n"
     "                           a balancer (HAProxy's send-proxy-v2) whose connections\n"
     "                           begin with a PROXY protocol v2 header carrying the\n"
@@ -141,6 +148,62 @@ static const char *default_puzzles(char *buf, size_t cap)
     return NULL;
 }
 
+/* Why the file `path` cannot be read as a certificate or key: NULL when
+ * it is a readable regular file (opened into `*f`), else the reason. */
+static const char *open_regular(const char *path, FILE **f)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return errno == ENOENT ? "no such file" : strerror(errno);
+    if (!S_ISREG(st.st_mode))
+        return S_ISDIR(st.st_mode) ? "a folder, not a file" : "not a regular file";
+    if (!(*f = fopen(path, "r")))
+        return strerror(errno);
+    return NULL;
+}
+
+/* A passphrase callback that gives none: a key protected by one is
+ * refused (the server could not ask for it), not prompted for. */
+static int no_passphrase(char *buf, int size, int rwflag, void *ctx)
+{
+    (void)buf;
+    (void)size;
+    (void)rwflag;
+    (void)ctx;
+    return 0;
+}
+
+/* --tls-cert and --tls-key before the server starts (which would only
+ * say that libwebsockets failed): each a readable regular file, a PEM
+ * certificate and a PEM private key without a passphrase, the key the
+ * certificate's. A usage error naming the file and why, else 0. */
+static int check_tls_files(const char *cert_path, const char *key_path)
+{
+    FILE *f = NULL;
+    const char *why = open_regular(cert_path, &f);
+    if (why)
+        return cli_usage_error("serve", "--tls-cert %s: %s", cert_path, why);
+    X509 *cert = PEM_read_X509(f, NULL, no_passphrase, NULL);
+    fclose(f);
+    if (!cert) {
+        ERR_clear_error();
+        return cli_usage_error("serve", "--tls-cert %s: not a PEM certificate", cert_path);
+    }
+    f = NULL;
+    why = open_regular(key_path, &f);
+    EVP_PKEY *key = why ? NULL : PEM_read_PrivateKey(f, NULL, no_passphrase, NULL);
+    if (f)
+        fclose(f);
+    if (!why && !key)
+        why = "not a PEM private key (or one protected by a passphrase)";
+    else if (!why && X509_check_private_key(cert, key) != 1)
+        why = "not the private key of the certificate of --tls-cert";
+    EVP_PKEY_free(key);
+    X509_free(cert);
+    ERR_clear_error();
+    return why ? cli_usage_error("serve", "--tls-key %s: %s", key_path, why) : 0;
+}
+
 typedef struct int_option {
     const char *name;
     long lo, hi;
@@ -223,7 +286,7 @@ int cmd_serve(int argc, char **argv)
         .db = "carcassonne-server.db",
         .workers = 2,
         .max_think_ms = 3000,
-        .hint_ms = 1000,
+        .hint_ms = 0, /* not given: 1000, or max_think_ms when less */
         .max_tables = 10000,
         .max_conns_per_ip = 64,
         .max_tables_per_ip = 32,
@@ -236,6 +299,11 @@ int cmd_serve(int argc, char **argv)
         return status;
     if (!o.tls_cert != !o.tls_key)
         return cli_usage_error("serve", "%s", "--tls-cert and --tls-key go together");
+    if (o.hint_ms > o.max_think_ms)
+        return cli_usage_error("serve", "--hint-ms (%d) must be at most --max-think-ms (%d)",
+                               o.hint_ms, o.max_think_ms);
+    if (!o.hint_ms)
+        o.hint_ms = o.max_think_ms < 1000 ? o.max_think_ms : 1000;
     if (o.idle_close_ms <= o.ping_ms)
         return cli_usage_error("serve", "%s", "--idle-close-ms must be more than --ping-ms");
     if (o.relay && !relay_is_redis(o.relay))
@@ -244,6 +312,8 @@ int cmd_serve(int argc, char **argv)
         return cli_usage_error("serve", "%s", "--relay needs a PostgreSQL --db");
     if (o.static_dir && !is_dir(o.static_dir))
         return cli_usage_error("serve", "--static %s: no such folder", o.static_dir);
+    if (o.tls_cert && (status = check_tls_files(o.tls_cert, o.tls_key)) != 0)
+        return status;
     char found[PATH_MAX];
     if (!o.static_dir)
         o.static_dir = default_static(found, sizeof found);

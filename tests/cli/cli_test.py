@@ -727,7 +727,14 @@ def case_arena_record_error():
         # Folders where games 2 and 3's records should go: fopen fails even as root.
         for name in ("game-0002.rec", "game-0003.rec"):
             os.mkdir(os.path.join(tmp, name))
+
+        def clear():  # a folder with the records of a match is refused without --resume
+            for name in ("game-0001.rec", "game-0004.rec"):
+                if os.path.isfile(os.path.join(tmp, name)):
+                    os.remove(os.path.join(tmp, name))
+
         for extra in ([], ["--threads", "2"]):
+            clear()
             s, err = arena_json(["greedy", "random", "--games", "4", "--record", tmp] + extra,
                                 expect_code=1)
             check_sane(s, 4)
@@ -738,6 +745,7 @@ def case_arena_record_error():
             check("2 of 4 game records could not be written" in err, "the count: %s" % err)
             for name in ("game-0001.rec", "game-0004.rec"):
                 check(os.path.isfile(os.path.join(tmp, name)), "%s not written" % name)
+        clear()
         code, out, err = run(["arena", "greedy", "random", "--games", "2", "--record", tmp])
         check(code == 1 and "A wins" in out and "cannot write" in err,
               "text: %d %s %s" % (code, out, err))
@@ -1187,6 +1195,13 @@ USAGE_ERRORS = [a for a in BAD_ARGS if a[-1] not in ("/dev/null/x", "does/not/ex
     ["play", "--expansions", "bogus"], ["play", "extra"],
     ["selfplay", "--seed", "1", "--players", "2", "--games", "2", "--record", "-"],
     ["analyse", "--exact-ms", "5", "x.rec"], ["bench", "--mcts", "greedy", "--players", "3"],
+    ["serve", "--tls-cert", "no/such/cert.pem", "--tls-key", "no/such/key.pem", "--db",
+     "/does/not/exist/s.db"],
+    ["serve", "--hint-ms", "5000", "--max-think-ms", "1000", "--db", "/does/not/exist/s.db"],
+    ["admin"], ["admin", "bogus"], ["admin", "--bogus"], ["admin", "--db"],
+    ["admin", "accounts", "extra"], ["admin", "disable"], ["admin", "enable", "a;b"],
+    ["admin", "reset-password", "--force", "Ann"], ["admin", "delete-table", "abc"],
+    ["admin", "--db", "/does/not/exist/s.db", "delete-table", "abc"], ["admin", "backup"],
 ]
 
 
@@ -2100,6 +2115,179 @@ def case_play_needs_terminal():
     check(code == 2 and "needs a terminal" not in err, "a bad option: %d %r" % (code, err))
 
 
+# --- Counts, option combinations, '--', record folders, hands (QA fixes) -----------------
+
+def case_plurals():
+    """A count of one is said in the singular in the text outputs (arena,
+    analyse, replay, show, puzzles), the JSON outputs keep their keys."""
+    code, out, err = run(["arena", "greedy", "random", "--games", "1"])
+    check(code == 0 and "\n1 game (1 deck), seed 1," in out, "arena, 1 game: %d %s %s"
+          % (code, out, err))
+    code, out, err = run(["arena", "greedy", "random", "--games", "2"])
+    check(code == 0 and "\n2 games (1 deck, seats swapped)," in out, "arena, 2 games: %s" % out)
+    s, _ = arena_json(["greedy", "random", "--games", "1"])
+    check(s["games"] == 1 and s["pairs"] == 1, "arena --json: %r" % s)
+    with tempfile.TemporaryDirectory() as tmp:
+        one = os.path.join(tmp, "one.rec")
+        with open(one, "w") as f:
+            f.write("players 2\nE 0 -1 2 S\n")
+        code, out, err = run(["replay", one])
+        check(code == 0 and "in progress after 1 move, 70 tiles left\n" in out,
+              "replay: %d %s %s" % (code, out, err))
+        code, out, err = run(["show", one])
+        check(code == 0 and "1 move in the record\n" in out, "show: %d %s %s" % (code, out, err))
+        code, out, err = run(["analyse", "--each-move", "--player", "greedy", one])
+        check(code == 0 and out.startswith("Review of 1 move,") and "over 1 move\n" in out
+              and " 1 moves" not in out, "analyse --each-move: %d %s %s" % (code, out, err))
+        code, out, err = run(["puzzles", "--from", os.path.join(HERE, "small.rec"), "--ms", "1",
+                              "--out", os.path.join(tmp, "set.json")])
+        check(re.search(r"puzzles: (1 puzzle|\d+ puzzles) from \d+ positions\n", err) is not None
+              and not re.search(r"\b1 puzzles\b", err), "puzzles: %d %s" % (code, err))
+        rec = os.path.join(tmp, "game.rec")
+        run(["selfplay", "--seed", "5", "--players", "2", "--record", rec])
+        last = os.path.join(tmp, "last.rec")
+        write_moves(rec, last, 69)  # one tile left in the pile
+        code, out, err = run(["analyse", "--exact", last])
+        check(code == 0 and "; 1 tile left; " in out, "analyse --exact: %d %s %s"
+              % (code, out, err))
+
+
+def write_moves(rec, path, n):
+    """The record `rec` with its headers and first `n` moves, into `path`."""
+    with open(rec) as f:
+        game = f.read().splitlines()
+    head = [l for l in game if l[:1].islower() and not l.startswith("discard")]
+    moves = [l for l in game if l not in head and not l.startswith("#")]
+    with open(path, "w") as f:
+        f.write("\n".join(head + moves[:n]) + "\n")
+
+
+def case_option_combinations():
+    """show --delay means nothing without --step: a usage error; analyse
+    --exact --top K lists the best K of the exact ranking (every move
+    without --top), as text and as JSON."""
+    small = os.path.join(HERE, "small.rec")
+    code, out, err = run(["show", "--delay", "5", small])
+    lines = err.strip().splitlines()
+    check(code == 2 and out == "" and lines == ["carcassonne show: --delay goes with --step",
+                                                "Try 'carcassonne show --help'."],
+          "show --delay without --step: %d %r %r" % (code, out, err))
+    code, out, err = run(["show", "--step", "--delay", "0", small])
+    check(code == 0 and "Move 2/2" in out, "show --step --delay 0: %d %s" % (code, err))
+    with tempfile.TemporaryDirectory() as tmp:
+        rec = os.path.join(tmp, "game.rec")
+        run(["selfplay", "--seed", "5", "--players", "2", "--record", rec])
+        last = os.path.join(tmp, "last.rec")
+        write_moves(rec, last, 69)
+        code, out, err = run(["analyse", "--exact", "--json", last])
+        every = json.loads(out)["moves"]
+        check(code == 0 and len(every) > 3, "every move: %d %r %s" % (code, every, err))
+        code, out, err = run(["analyse", "--exact", "--top", "2", "--json", last])
+        a = json.loads(out)
+        check(code == 0 and a["exact"] is True and a["moves"] == every[:2],
+              "--exact --top 2 --json: %r, all %r" % (a, every))
+        code, out, err = run(["analyse", "--exact", "--top", "2", last])
+        ranks = [l for l in out.splitlines() if re.match(r"^ +\d+  ", l)]
+        check(code == 0 and len(ranks) == 2 and "%d legal moves" % len(every) in out
+              and "the best 2 shown" in out, "--exact --top 2: %s %s" % (out, err))
+        code, out, err = run(["analyse", "--exact", last])
+        ranks = [l for l in out.splitlines() if re.match(r"^ +\d+  ", l)]
+        check(len(ranks) == len(every) and "shown" not in out, "--exact: %s" % out)
+
+
+def case_end_of_options():
+    """'--' ends the options of replay, show, analyse and puzzles: a file
+    named -x.rec is read after it (and refused as an option before it)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        with open(os.path.join(HERE, "small.rec"), "rb") as f:
+            data = f.read()
+        with open(os.path.join(tmp, "-small.rec"), "wb") as f:
+            f.write(data)
+
+        def run_in(args):
+            p = subprocess.run([CARC] + args, cwd=tmp, capture_output=True, timeout=60)
+            return p.returncode, p.stdout.decode(), p.stderr.decode()
+
+        code, want, err = run(["replay", os.path.join(HERE, "small.rec")])
+        check(code == 0, "replay: %s" % err)
+        code, out, err = run_in(["replay", "--", "-small.rec"])
+        check(code == 0 and out == want, "replay -- -small.rec: %d %s %s" % (code, out, err))
+        code, out, err = run_in(["replay", "-small.rec"])
+        check(code == 2 and "unknown option '-small.rec'" in err, "without --: %d %s"
+              % (code, err))
+        code, out, err = run_in(["replay", "--json", "--", "--help"])
+        check(code == 2 and "cannot read --help" in err, "a file named --help: %d %s"
+              % (code, err))
+        code, out, err = run_in(["replay", "--", "-small.rec", "x.rec"])
+        check(code == 2 and "only one FILE" in err, "two files: %d %s" % (code, err))
+        code, out, err = run_in(["show", "--", "-small.rec"])
+        check(code == 0 and "2 moves in the record" in out, "show: %d %s" % (code, err))
+        code, out, err = run_in(["analyse", "--player", "greedy", "--tile", "U", "--json", "--",
+                                 "-small.rec"])
+        check(code == 0 and json.loads(out)["moves_played"] == 2, "analyse: %d %s"
+              % (code, err))
+        code, out, err = run_in(["analyse", "--player", "greedy", "--", "--help"])
+        check(code == 2 and "cannot read --help" in err, "analyse -- --help: %d %s"
+              % (code, err))
+        code, out, err = run_in(["puzzles", "--ms", "1", "--out", "set.json", "--",
+                                 "-small.rec"])
+        check("cannot read" not in err and "unknown argument" not in err
+              and re.search(r"from [1-9]\d* position", err), "puzzles: %d %s" % (code, err))
+
+
+def case_arena_record_taken():
+    """arena --record DIR refuses a DIR that holds game records without
+    --resume, in one line, writing nothing; other files do not count."""
+    with tempfile.TemporaryDirectory() as tmp:
+        d = os.path.join(tmp, "d")
+        args = ["arena", "greedy", "random", "--games", "2", "--record", d]
+        code, out, err = run(args)
+        check(code == 0, "first match: %d %s" % (code, err))
+        before = read_records(d)
+        code, out, err = run(["arena", "greedy", "random", "--games", "3", "--seed", "9",
+                              "--record", d])
+        lines = err.strip().splitlines()
+        check(code == 2 and out == "" and len(lines) == 1
+              and lines[0].startswith("carcassonne arena: %s already holds game records" % d)
+              and "--resume" in lines[0] and "another folder" in lines[0],
+              "a folder with records: %d %r %r" % (code, out, err))
+        check(read_records(d) == before, "the refused match wrote: %r" % sorted(read_records(d)))
+        code, out, err = run(args + ["--resume"])
+        check(code == 0 and "all 2 games counted" in out, "--resume: %d %s %s" % (code, out, err))
+        # Other files, and a folder named like a record, are not records.
+        other = os.path.join(tmp, "other")
+        os.makedirs(os.path.join(other, "game-0009.rec"))
+        with open(os.path.join(other, "notes.txt"), "w") as f:
+            f.write("x\n")
+        with open(os.path.join(other, "game-0001.rec.part"), "w") as f:
+            f.write("x\n")
+        code, out, err = run(["arena", "greedy", "random", "--games", "1", "--record", other])
+        check(code == 0 and os.path.isfile(os.path.join(other, "game-0001.rec")),
+              "a folder without records: %d %s" % (code, err))
+
+
+def case_analyse_hand():
+    """In a hand game analyse ranks the moves of every tile held: the
+    heading names those tiles, not one drawn tile, and no guess."""
+    with tempfile.TemporaryDirectory() as tmp:
+        rec = os.path.join(tmp, "hand.rec")
+        run(["selfplay", "--seed", "4", "--players", "2", "--rules", "hand=3", "--record", rec])
+        with open(rec) as f:
+            lines = f.read().splitlines()
+        part = os.path.join(tmp, "part.rec")
+        with open(part, "w") as f:
+            f.write("\n".join(lines[:14]) + "\n")
+        code, out, err = run(["analyse", "--player", "greedy", "--top", "100", part])
+        check(code == 0, "analyse: %d %s" % (code, err))
+        head = out.splitlines()[0]
+        m = re.search(r" to place one of the tiles held \(([A-Z ]+)\); \d+ legal moves", head)
+        check(m is not None and "guess" not in out, "heading: %s" % out)
+        held = m.group(1).split()
+        listed = {l.split()[1] for l in out.splitlines()[3:] if l.strip()}
+        check(len(held) > 1 and listed <= set(held) and len(listed) > 1,
+              "held %r, listed %r" % (held, listed))
+
+
 CASES = {
     "bench_mcts": case_bench_mcts,
     "engine_session": case_engine_session,
@@ -2145,6 +2333,11 @@ CASES = {
     "docs_options": case_docs_options,
     "seed_range": case_seed_range,
     "play_needs_terminal": case_play_needs_terminal,
+    "plurals": case_plurals,
+    "option_combinations": case_option_combinations,
+    "end_of_options": case_end_of_options,
+    "arena_record_taken": case_arena_record_taken,
+    "analyse_hand": case_analyse_hand,
 }
 
 if __name__ == "__main__":

@@ -129,9 +129,10 @@ def case_admin(tmp):
         status, out, err = admin(db, "disable", "a';DROP")
         check(status == 2 and "not a user name" in err, err)
         for args in (["frobnicate"], ["disable"], ["accounts", "extra"], ["disable", "--force", "Ann"],
-                     []):
+                     [], ["delete-table", "abc"]):
             status, out, err = admin(db, *args)
-            check(status == 2 and "usage: carcassonne admin" in err, "%s: %d %s" % (args, status, err))
+            check(status == 2 and err.endswith("\nTry 'carcassonne admin --help'.\n"),
+                  "%s: %d %s" % (args, status, err))
         missing = os.path.join(tmp, "missing.db")
         status, out, err = admin(missing, "accounts")
         check(status == 1 and "no such database" in err and not os.path.exists(missing), err)
@@ -148,6 +149,76 @@ def case_admin(tmp):
         expect(http(server, "GET", "/api/me", cookie=bob), 200)
     finally:
         server.stop()
+
+
+# Bad arguments of `admin`, each with the one line that names the problem.
+USAGE_ERRORS = [
+    ([], "no command (accounts, reset-password, disable, enable, delete-table or backup)"),
+    (["frobnicate"], "unknown command 'frobnicate'"),
+    (["--bogus", "accounts"], "unknown option '--bogus'"),
+    (["accounts", "extra"], "accounts takes no argument, not 'extra'"),
+    (["disable"], "disable needs the account's name"),
+    (["enable", "Ann", "Bob"], "enable takes one argument, not 'Bob'"),
+    (["disable", "--force", "Ann"], "--force goes with delete-table only"),
+    (["reset-password", "a';DROP"], "'a';DROP' is not a user name (3 to 20 of A-Z a-z 0-9 _ -)"),
+    (["disable", "x"], "'x' is not a user name (3 to 20 of A-Z a-z 0-9 _ -)"),
+    (["enable", ""], "'' is not a user name (3 to 20 of A-Z a-z 0-9 _ -)"),
+    (["delete-table"], "delete-table needs the table's id"),
+    (["delete-table", "abc"], "'abc' is not a table id ('t' and 10 of a-z 0-9)"),
+    (["delete-table", "--force", "tABCDEFGHIJ"],
+     "'tABCDEFGHIJ' is not a table id ('t' and 10 of a-z 0-9)"),
+    (["delete-table", "t0123456789x"], "'t0123456789x' is not a table id ('t' and 10 of a-z 0-9)"),
+    (["backup"], "backup needs the file to write"),
+    (["backup", ""], "backup needs the file to write"),
+]
+
+
+def case_args(tmp):
+    """Bad arguments of `admin` (no server needed): exit 2, nothing on
+    stdout, one line naming the problem and "Try 'carcassonne admin
+    --help'.", found before any database is opened or made: none in a
+    folder without one (the default --db too), and an existing one left
+    as it was (an empty file: opening it would write the schema). A
+    backup to a file that exists or in a folder that does not: exit 1,
+    the database not opened either."""
+    db = os.path.join(tmp, "t.db")
+    open(db, "wb").close()
+    work = os.path.join(tmp, "work")
+    os.mkdir(work)
+    before = sorted(os.listdir(tmp))
+
+    def refused(args, status, message):
+        for command in ([PROGRAM, "admin"] + args, [PROGRAM, "admin", "--db", db] + args):
+            p = subprocess.run(command, capture_output=True, text=True, timeout=60, cwd=work)
+            want = "carcassonne admin: %s\n" % message
+            if status == 2:
+                want += "Try 'carcassonne admin --help'.\n"
+            check(p.returncode == status and p.stdout == "" and p.stderr == want,
+                  "%s: exit %d, stdout %r, stderr %r (wanted %r)"
+                  % (command[1:], p.returncode, p.stdout, p.stderr, want))
+            check(os.listdir(work) == [], "%s: made %s" % (command[1:], os.listdir(work)))
+            check(sorted(os.listdir(tmp)) == before and os.path.getsize(db) == 0,
+                  "%s: the database was opened: %s" % (command[1:], os.listdir(tmp)))
+
+    for args, message in USAGE_ERRORS:
+        refused(args, 2, message)
+    check(admin(db, "--db")[0] == 2, "--db without a value")
+    # backup: the file must be new, its folder there (else exit 1).
+    taken = os.path.join(tmp, "taken.db")
+    open(taken, "wb").close()
+    before = sorted(os.listdir(tmp))
+    p = subprocess.run([PROGRAM, "admin", "--db", db, "backup", taken], capture_output=True,
+                       text=True, timeout=60)
+    check(p.returncode == 1 and p.stderr == "carcassonne admin: backup failed: %s: exists "
+          "already (not overwritten)\n" % taken, "backup to a file that exists: %d %r"
+          % (p.returncode, p.stderr))
+    nowhere = os.path.join(tmp, "no", "such.db")
+    p = subprocess.run([PROGRAM, "admin", "--db", db, "backup", nowhere], capture_output=True,
+                       text=True, timeout=60)
+    check(p.returncode == 1 and p.stderr == "carcassonne admin: backup failed: %s: no such "
+          "folder\n" % nowhere, "backup into no folder: %d %r" % (p.returncode, p.stderr))
+    check(sorted(os.listdir(tmp)) == before and os.path.getsize(db) == 0,
+          "backup: the database was opened: %s" % os.listdir(tmp))
 
 
 if __name__ == "__main__":

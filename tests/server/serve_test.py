@@ -431,8 +431,81 @@ def case_proxy(program):
             fail("the refusal is not in the log: %r" % err)
 
 
+def case_checks(program):
+    """Options checked before the server starts, each refused with one line
+    naming the problem (exit 2, no libwebsockets log, no database made):
+    --hint-ms more than --max-think-ms (the default hint time follows a
+    smaller --max-think-ms instead); --tls-cert and --tls-key files that
+    are missing, folders, not PEM, a key protected by a passphrase, a key
+    that is not the certificate's."""
+    with tempfile.TemporaryDirectory() as tmp:
+        db = os.path.join(tmp, "t.db")
+
+        def refused(args, message, db=db):
+            r = subprocess.run([program, "serve", "--port", "0", "--db", db, *args],
+                               capture_output=True, text=True, timeout=WAIT,
+                               stdin=subprocess.DEVNULL)
+            want = "carcassonne serve: %s\nTry 'carcassonne serve --help'.\n" % message
+            if r.returncode != 2 or r.stdout or r.stderr != want:
+                fail("%s: exit %d, stdout %r, stderr %r (wanted %r)"
+                     % (args, r.returncode, r.stdout, r.stderr, want))
+            if os.path.exists(db):
+                fail("%s: the database was made" % args)
+
+        # (A database that cannot be opened: a server that took these would
+        # stop at once, not run.)
+        nowhere = os.path.join(tmp, "no", "such", "folder.db")
+        refused(["--hint-ms", "5000", "--max-think-ms", "1000"],
+                "--hint-ms (5000) must be at most --max-think-ms (1000)", nowhere)
+        refused(["--hint-ms", "3001"], "--hint-ms (3001) must be at most --max-think-ms (3000)",
+                nowhere)
+
+        def make_pair(name):
+            cert, key = os.path.join(tmp, name + "-cert.pem"), os.path.join(tmp, name + "-key.pem")
+            r = subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes",
+                                "-keyout", key, "-out", cert, "-days", "2", "-subj",
+                                "/CN=127.0.0.1"], capture_output=True, text=True, timeout=WAIT)
+            if r.returncode != 0:
+                fail("openssl could not make a certificate: " + r.stderr)
+            return cert, key
+
+        cert, key = make_pair("a")
+        other_cert, other_key = make_pair("b")
+        locked = os.path.join(tmp, "locked-key.pem")
+        r = subprocess.run(["openssl", "pkey", "-in", key, "-aes128", "-passout", "pass:secret",
+                            "-out", locked], capture_output=True, text=True, timeout=WAIT)
+        if r.returncode != 0:
+            fail("openssl could not encrypt the key: " + r.stderr)
+        empty = os.path.join(tmp, "empty.pem")
+        open(empty, "w").close()
+        missing = os.path.join(tmp, "nosuch.pem")
+        refused(["--tls-cert", missing, "--tls-key", missing],
+                "--tls-cert %s: no such file" % missing)
+        refused(["--tls-cert", tmp, "--tls-key", key], "--tls-cert %s: a folder, not a file" % tmp)
+        refused(["--tls-cert", empty, "--tls-key", key],
+                "--tls-cert %s: not a PEM certificate" % empty)
+        refused(["--tls-cert", key, "--tls-key", key], "--tls-cert %s: not a PEM certificate" % key)
+        refused(["--tls-cert", cert, "--tls-key", missing], "--tls-key %s: no such file" % missing)
+        not_key = "not a PEM private key (or one protected by a passphrase)"
+        refused(["--tls-cert", cert, "--tls-key", cert], "--tls-key %s: %s" % (cert, not_key))
+        refused(["--tls-cert", cert, "--tls-key", locked], "--tls-key %s: %s" % (locked, not_key))
+        refused(["--tls-cert", cert, "--tls-key", other_key],
+                "--tls-key %s: not the private key of the certificate of --tls-cert" % other_key)
+        if os.geteuid() != 0:  # root reads any file
+            os.chmod(key, 0)
+            refused(["--tls-cert", cert, "--tls-key", key], "--tls-key %s: Permission denied" % key)
+            os.chmod(key, 0o600)
+
+        # Accepted: the hint time at most the cap (and by default cut to a smaller cap).
+        for args in (["--max-think-ms", "500"], ["--hint-ms", "800", "--max-think-ms", "800"],
+                     ["--tls-cert", other_cert, "--tls-key", other_key]):
+            s = Server(program, db, *args, scheme="https" if "--tls-cert" in args else "http")
+            if s.stop() != 0:
+                fail("%s: SIGTERM: exit status not 0" % args)
+
+
 CASES = {"options": case_options, "http": case_http, "restart": case_restart, "tls": case_tls,
-         "proxy": case_proxy}
+         "proxy": case_proxy, "checks": case_checks}
 
 if __name__ == "__main__":
     if len(sys.argv) != 3 or sys.argv[1] not in CASES:
