@@ -162,16 +162,10 @@ static const char *open_regular(const char *path, FILE **f)
     return NULL;
 }
 
-/* A passphrase callback that gives none: a key protected by one is
+/* The passphrase the PEM readers are given (no callback: OpenSSL then
+ * takes it as the phrase): none, so that a key protected by one is
  * refused (the server could not ask for it), not prompted for. */
-static int no_passphrase(char *buf, int size, int rwflag, void *ctx)
-{
-    (void)buf;
-    (void)size;
-    (void)rwflag;
-    (void)ctx;
-    return 0;
-}
+static char no_passphrase[] = "";
 
 /* --tls-cert and --tls-key before the server starts (which would only
  * say that libwebsockets failed): each a readable regular file, a PEM
@@ -183,7 +177,7 @@ static int check_tls_files(const char *cert_path, const char *key_path)
     const char *why = open_regular(cert_path, &f);
     if (why)
         return cli_usage_error("serve", "--tls-cert %s: %s", cert_path, why);
-    X509 *cert = PEM_read_X509(f, NULL, no_passphrase, NULL);
+    X509 *cert = PEM_read_X509(f, NULL, NULL, no_passphrase);
     fclose(f);
     if (!cert) {
         ERR_clear_error();
@@ -191,7 +185,7 @@ static int check_tls_files(const char *cert_path, const char *key_path)
     }
     f = NULL;
     why = open_regular(key_path, &f);
-    EVP_PKEY *key = why ? NULL : PEM_read_PrivateKey(f, NULL, no_passphrase, NULL);
+    EVP_PKEY *key = why ? NULL : PEM_read_PrivateKey(f, NULL, NULL, no_passphrase);
     if (f)
         fclose(f);
     if (!why && !key)
