@@ -39,9 +39,14 @@ start() {
 
 capture() { tm capture-pane -p -t "$session" >"$screen_file"; }
 
+# The waits give up after WAIT_TENTHS polls (30 s at the least): long
+# enough for a loaded machine (at a load of 4 to 5 on two cores a few
+# screens took over 10 s), and a passing test never waits for it.
+WAIT_TENTHS=300
+
 # wait_for TEXT [SECONDS]: until the screen shows TEXT (a fixed string).
 wait_for() {
-    limit=$(( ${2:-10} * 10 ))
+    limit=$(( ${2:-30} * 10 ))
     i=0
     while [ "$i" -lt "$limit" ]; do
         capture
@@ -53,10 +58,10 @@ wait_for() {
 }
 
 # wait_for_re REGEX WHY: until a line of the screen matches REGEX (grep's
-# basic syntax); fails with WHY after 10 s.
+# basic syntax); fails with WHY after WAIT_TENTHS polls.
 wait_for_re() {
     i=0
-    while [ "$i" -lt 100 ]; do
+    while [ "$i" -lt "$WAIT_TENTHS" ]; do
         capture
         grep -q -- "$1" "$screen_file" && return 0
         sleep 0.1
@@ -68,7 +73,7 @@ wait_for_re() {
 # wait_for_either A B: until the screen shows A or B.
 wait_for_either() {
     i=0
-    while [ "$i" -lt 100 ]; do
+    while [ "$i" -lt "$WAIT_TENTHS" ]; do
         capture
         if grep -qF -- "$1" "$screen_file" || grep -qF -- "$2" "$screen_file"; then
             return 0
@@ -105,7 +110,7 @@ key_then_message_changes() {
     was=$(message_line)
     keys "$1"
     i2=0
-    while [ "$i2" -lt 100 ]; do
+    while [ "$i2" -lt "$WAIT_TENTHS" ]; do
         capture
         [ "$(message_line)" != "$was" ] && return 0
         sleep 0.1
@@ -118,7 +123,7 @@ key_then_message_changes() {
 # regular expression) on the screen is other than OLD.
 wait_until_changed() {
     i=0
-    while [ "$i" -lt 100 ]; do
+    while [ "$i" -lt "$WAIT_TENTHS" ]; do
         capture
         now=$(grep -o -- "$1" "$screen_file" | head -1)
         [ -n "$now" ] && [ "$now" != "$2" ] && return 0
@@ -256,7 +261,7 @@ next_human_turn() {
     before=$(turn_and_tile)
     place_and_confirm 0
     i=0
-    while [ "$i" -lt 100 ]; do
+    while [ "$i" -lt "$WAIT_TENTHS" ]; do
         now=$(turn_and_tile)
         if [ -n "$now" ] && [ "$now" != "$before" ] && shows "Red (you) plays"; then
             return 0
@@ -762,9 +767,9 @@ t_confirm_follower() {
     keys Enter
     wait_for "R Red       4  7/7"
     # The panel can be on the screen before the board is redrawn: the
-    # knight has 10 s to leave it.
+    # knight has WAIT_TENTHS polls to leave it.
     i=0
-    while [ "$i" -lt 100 ] && board_part | grep -q "R"; do
+    while [ "$i" -lt "$WAIT_TENTHS" ] && board_part | grep -q "R"; do
         sleep 0.1
         capture
         i=$((i + 1))
