@@ -1112,6 +1112,15 @@ await test('a phone-sized screen: one tap to a game, tap a square, Place, confir
   }
   check(rotations() && placeHints.every((h) => !/click|\bR\b/.test(h)) && placeHints.filter((h) => /rotations here/.test(h)).every((h) => /tap the tile/.test(h)),
     `the place step's hint speaks of taps on a touch screen (${[...new Set(placeHints)]})`);
+  // A hand game (hand=2) on the phone: the bar names the tap that chooses
+  // another tile of the hand, not the key T.
+  await page.goto(`${server.url}/?play=easy&rules=hand=2`);
+  await page.waitForURL(/\?t=/);
+  await nextTurn(page);
+  await page.tap('#drawn .hand-pick:not([disabled]) >> nth=0');
+  const handBar = await page.$eval('#actions .hand-choice', (e) => e.textContent);
+  await page.screenshot({ path: path.join(ART, 'phone-hand.png') });
+  check(/tap another tile of your hand/.test(handBar) && !/T:/.test(handBar), `a hand game's bar speaks of taps on a touch screen (${handBar})`);
   await page.context().close();
 });
 
@@ -1393,6 +1402,7 @@ await test('a hand=3 game against the computer: tiles picked from the hand by cl
     if (phase === 'finished') break;
     const tiles = await page.$$eval('#drawn .hand-pick:not([disabled])', (b) => b.map((e) => e.dataset.tile));
     check(tiles.length >= 1, 'our hand, to pick from, on our turn');
+    if (turn === 0) check(/Tile \w+ \(T: next tile\)\./.test(await page.$eval('#actions .hand-choice', (e) => e.textContent)), 'with a mouse the hand\'s bar names T');
     const way = ways[turn % ways.length];
     const before = await page.$eval('#drawn .hand-pick.chosen', (b) => b.dataset.tile);
     if (way === 'click' && tiles.length > 1) {

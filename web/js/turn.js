@@ -139,7 +139,7 @@ export class Turn {
     this.handTile = this.hand[i].tile;
     this.begin({ ...this.legal, ...this.hand[i], discard: this.hand[i].discard }, near);
     const n = this.hand[i].placements.length;
-    this.announce(`tile ${this.handTile} chosen: ${n ? `${plural(this.squares.size, 'square')} where it fits` : 'it fits nowhere: Enter discards it'}`);
+    this.announce(`tile ${this.handTile} chosen: ${n ? `${plural(this.squares.size, 'square')} where it fits` : `it fits nowhere: ${discardWords(touchInput())}`}`);
     return true;
   }
 
@@ -278,11 +278,8 @@ export class Turn {
     this.why = '';
     this.phase = 'follower';
     this.render();
-    const n = this.spots().length;
     const others = this.otherFigures().filter((f) => f !== this.figure && this.spotsOf(f).length);
-    const choice = others.length ? `; ${others.map((f) => `${figureKey(f)} for ${figureWords(f)}`).join(', ')}` : '';
-    this.announce(n ? `tile placed; ${plural(n, 'follower spot')}: ${n === 1 ? 'key 1' : `keys 1 to ${n}`}, 0 for none${choice}, Enter to confirm`
-      : `tile placed; ${this.noSpotLine()}${choice}; Enter to confirm`);
+    this.announce(placedWords(this.spots().length, others, this.noSpotLine(), touchInput()));
   }
 
   // Whether the player holds `figure` (a server that lists no figures:
@@ -308,7 +305,7 @@ export class Turn {
     const p = this.chosen, cat = this.board.cat;
     const kind = cat?.kinds && this.legal ? cat.kindOf(this.legal.tile, p.rot, spot) : null;
     const other = this.figures.find((f) => f !== this.figure && this.spotsOf(f).some((s) => s.spot === spot));
-    return cap(whyNot(this.figure, kind, this.holds(this.figure))) + (other ? `; ${figureWords(other)} can go there (key ${figureKey(other)})` : '');
+    return cap(whyNot(this.figure, kind, this.holds(this.figure))) + (other ? `; ${figureWords(other)} can go there (${figureAction(other, touchInput())})` : '');
   }
 
   // The spots of the placed tile where the chosen figure cannot go and the
@@ -425,7 +422,7 @@ export class Turn {
       .filter((h) => this.squares.has(key(h.x, h.y)) && (!this.hand || h.tile === this.legal.tile))
       .map((h) => ({ ...h, role: this.roleOf(h) }));
     this.render();
-    this.announce(this.hints.length ? `Hints: ${this.hints.map((h, i) => `${i + 1}, ${this.hintWords(h)}`).join('; ')}. Press a digit, or click one.` : 'No hint.');
+    this.announce(this.hints.length ? `Hints: ${this.hints.map((h, i) => `${i + 1}, ${this.hintWords(h)}`).join('; ')}. ${touchInput() ? 'Tap one.' : 'Press a digit, or click one.'}` : 'No hint.');
   }
 
   // The role of a hint's follower spot (road, city, field, cloister), from
@@ -507,7 +504,7 @@ export class Turn {
   // The bar's words on the hand: the tile chosen, and how to choose another.
   handWords() {
     if (!this.hand) return '';
-    return `<span class="hint hand-choice">Tile ${esc(this.legal.tile)}${this.hand.length > 1 ? ' (T: next tile)' : ''}.</span> `;
+    return `<span class="hint hand-choice">${esc(handChoiceWords(this.legal.tile, this.hand.length, touchInput()))}</span> `;
   }
 
   // A figure's button: pressed when chosen; disabled (its title saying
@@ -577,6 +574,41 @@ export function touchInput() {
 export function placeHint(squares, n, touch = false) {
   const turn = touch ? 'tap the tile or ⟳ Rotate' : 'click the tile or R';
   return `Choose a square (${squares} fit)${n > 1 ? `; ${n} rotations here: ${turn}` : ''}`;
+}
+
+// The bar's words on a hand of `count` tiles (hand=N): the tile chosen,
+// and how to choose another: T with a keyboard, a tap on another tile of
+// the hand on a touch screen ("Tile W (T: next tile).").
+export function handChoiceWords(tile, count, touch = false) {
+  const other = count > 1 ? (touch ? ' (tap another tile of your hand)' : ' (T: next tile)') : '';
+  return `Tile ${tile}${other}.`;
+}
+
+// How the player chooses `figure` (not the follower): its key, or on a
+// touch screen a tap on its button ("key B", "tap Builder").
+export function figureAction(figure, touch = false) {
+  return touch ? `tap ${FIGURE_LABELS[figure] || figure}` : `key ${figureKey(figure)}`;
+}
+
+// How a tile that fits nowhere is discarded: Enter, or its button.
+export function discardWords(touch = false) {
+  return touch ? 'tap Discard it' : 'Enter discards it';
+}
+
+// What is said when the tile is down (the follower step): `n` spots for
+// the chosen figure, the `others` figures with a spot here, `noSpot` the
+// bar's line when there is no spot; the keys, or on a touch screen the
+// taps ("tile placed; 2 follower spots: keys 1 to 2, 0 for none, Enter
+// to confirm").
+export function placedWords(n, others, noSpot, touch = false) {
+  if (touch) {
+    const choice = others.length ? `; ${others.map((f) => `${FIGURE_LABELS[f] || f} for ${figureWords(f)}`).join(', ')}` : '';
+    return n ? `tile placed; ${plural(n, 'follower spot')}: tap one on the tile, or No follower${choice}; then ✓ Confirm`
+      : `tile placed; ${noSpot}${choice}; then ✓ Confirm`;
+  }
+  const choice = others.length ? `; ${others.map((f) => `${figureKey(f)} for ${figureWords(f)}`).join(', ')}` : '';
+  return n ? `tile placed; ${plural(n, 'follower spot')}: ${n === 1 ? 'key 1' : `keys 1 to ${n}`}, 0 for none${choice}, Enter to confirm`
+    : `tile placed; ${noSpot}${choice}; Enter to confirm`;
 }
 
 // "E 0 -1 2 S" -> {tile, x, y, rot, spot, figure}.
