@@ -246,11 +246,15 @@ static int place_only(solver *s, int d, carc_move m, int change)
  * legal); 0 without a figure. */
 static int figure_worth(const solver *s, int d, carc_move m)
 {
-    const carc_game *a = s->after[d];
-    if (m.segment == CARC_NO_SPOT)
+    return ai_figure_end_worth(s->after[d], m.segment);
+}
+
+int ai_figure_end_worth(const carc_game *g, int segment)
+{
+    if (segment == CARC_NO_SPOT)
         return 0;
-    int id = carc_game_feature(a, carc_game_tile_count(a) - 1, m.segment);
-    return id < 0 ? 0 : ai_end_worth(a, id);
+    int id = carc_game_feature(g, carc_game_tile_count(g) - 1, segment);
+    return id < 0 ? 0 : ai_end_worth(g, id);
 }
 
 static void end_scores(solver *s, int d, carc_move m, int exact, int scores[CARC_MAX_PLAYERS]);

@@ -77,5 +77,9 @@ int ai_end_change(const carc_game *g, const carc_game *alone, int change[CARC_MA
  * carc_game_feature gives it) without the rest of carc_game_feature_info,
  * which walks a farm twice. */
 int ai_end_worth(const carc_game *g, int feature);
+/* ai_figure_end_worth: what a figure on `segment` of the tile placed last
+ * in `g` (played, or placed alone) would score at the end: the final
+ * worth of the feature the segment joins; 0 for CARC_NO_SPOT. */
+int ai_figure_end_worth(const carc_game *g, int segment);
 
 #endif

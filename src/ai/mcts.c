@@ -1196,10 +1196,7 @@ static int last_tile_scores(last_tile *lt, carc_move m, int scores[CARC_MAX_PLAY
     int players = carc_game_players(lt->g);
     for (int q = 0; q < players; q++)
         scores[q] += lt->change[q];
-    if (m.segment != CARC_NO_SPOT) {
-        int id = carc_game_feature(lt->alone, carc_game_tile_count(lt->alone) - 1, m.segment);
-        scores[carc_game_current_player(lt->g)] += id < 0 ? 0 : ai_end_worth(lt->alone, id);
-    }
+    scores[carc_game_current_player(lt->g)] += ai_figure_end_worth(lt->alone, m.segment);
     return 1;
 }
 
