@@ -25,7 +25,7 @@
  * A tile is held in some deals only, so its UCB1 counts the visits in
  * which it was available instead of all the node's visits. A hand node
  * has an option per tile kind of the game (24 in the base game), used or
- * not, and its chance node one child instead of CARC_MAX_KINDS. By default
+ * not, and its chance node one child instead of one per kind. By default
  * (ismcts=0) a hand game is searched as before: below the root each
  * player plays the first tile of its hand, the chance child keyed by it.
  *
@@ -63,6 +63,7 @@
  * budget the split between threads is fixed, so the move depends only on
  * the seed. Each tree stops growing at its share of the memory cap and then
  * keeps evaluating leaves. */
+#include <assert.h>
 #include <math.h>
 #include <pthread.h>
 #if defined(__SSE2__)
@@ -78,7 +79,7 @@
 #include "net.h"
 #include "search.h"
 
-enum { NODE_PLACE, NODE_SPOT, NODE_CHANCE, NODE_HAND };
+enum { NODE_PLACE, NODE_SPOT, NODE_HAND }; /* a chance node has no header */
 
 enum {
     MAX_DEPTH = 3 * CARC_MAX_TILES + 4,
@@ -118,37 +119,58 @@ typedef struct option {
     float reward; /* sum of the rewards of the node's player */
 } option;
 
+/* The header of a placement, spot or hand node; its options follow it in
+ * the tree's blocks. */
 typedef struct node {
     uint8_t type;
     uint8_t player;
-    uint8_t expanded; /* placement, hand: has its options; chance: has its value */
+    uint8_t expanded; /* has its options */
     uint8_t discard;  /* placement node whose tile fits nowhere */
-    uint16_t nopts;   /* options; a chance node's children */
+    uint16_t nopts;
+    /* Options [0 .. tried) have been visited: select_option looks for
+     * the first one not yet visited from there. */
+    uint16_t tried;
     uint32_t visits;
-    int32_t first; /* first option, or first chance child */
     /* A placement node below the root with the network's priors (deep=N):
      * the first of its options' priors in the tree's `priors`, else -1. */
     int32_t priors;
 } node;
 
+/* The tree is one array of 16-byte blocks, and a node is the index of its
+ * first block. A placement, spot or hand node is its header and then its
+ * options, a block each: what a selection reads at a node is in one place
+ * (a level of the descent waited on a cache miss for the header and another
+ * for the options when they were two arrays). A placement or hand node
+ * below the root is made as a header alone, valued once as a leaf, and
+ * moved to new blocks with its options when it opens (its parent's link
+ * follows; the old header is left unused). A chance node has no
+ * header (what lies below it says its type): its children, one per tile
+ * kind the deal can draw (`kinds`), then whether it has its value, then the
+ * value (a score record inside the node). */
+typedef struct block {
+    _Alignas(16) unsigned char bytes[16];
+} block;
+
+static_assert(sizeof(node) == sizeof(block) && sizeof(option) == sizeof(block),
+              "a node header and an option are one block each");
+
 /* Score records keep static values of positions, every player's expected
  * final score (`players` doubles a record), which are the same in every
  * sampled deck: the evaluation reads which tiles are still to come, never
  * their order. They serve two kinds of position:
- * - a chance node's (the record after its 24 kids): a new placement node
- *   below it has that position too and takes the value from there;
+ * - a chance node's (inside the node): a new placement node below it has
+ *   that position too and takes the value from there;
  * - each placement of an expanded node below the root, as the placement
- *   order evaluated it: its first visit ("no follower") reaches that
- *   position again. */
+ *   order evaluated it (in `scores`): its first visit ("no follower")
+ *   reaches that position again. */
 typedef struct tree {
-    node *nodes;
-    option *opts;
-    int32_t *kids; /* a chance node's: one per tile kind, then its record */
+    block *mem;
     double *scores;
     float *priors; /* placement nodes' priors (deep=N), in their options' order */
-    size_t nnodes, nopts, nkids, nscores, npriors;
-    size_t cap_nodes, cap_opts, cap_kids, cap_scores, cap_priors;
+    size_t nblocks, nscores, npriors;
+    size_t cap_blocks, cap_scores, cap_priors;
     int players;
+    int kinds;    /* a chance node's children (1 in a hand game's search) */
     size_t limit; /* bytes this tree may use */
 } tree;
 
@@ -175,6 +197,9 @@ typedef struct root_info {
     /* Hand nodes below the root (a hand game, unless ismcts=0); else each
      * player there plays the tile in focus, the first of its hand. */
     int hands;
+    /* A chance node's children: one per tile kind up to the highest that
+     * can still be drawn (1 with hand nodes). */
+    int kinds;
     /* Whether every deal that follows a path down the tree reaches the
      * same position (a game without hands: the chance nodes name the tile
      * drawn), so that a node's options, listed in one deal, are legal in
@@ -300,8 +325,7 @@ static void evaluate_blended(const root_info *ri, const carc_game *g, int child,
 
 static size_t tree_bytes(const tree *t)
 {
-    return t->cap_nodes * sizeof(node) + t->cap_opts * sizeof(option) +
-           t->cap_kids * sizeof(int32_t) + t->cap_scores * sizeof(double) +
+    return t->cap_blocks * sizeof(block) + t->cap_scores * sizeof(double) +
            t->cap_priors * sizeof(float);
 }
 
@@ -324,30 +348,45 @@ static int grow(tree *t, void **array, size_t *cap, size_t used, size_t more, si
     return 1;
 }
 
-static int32_t new_node(tree *t, int type, int player)
+/* `count` new blocks, zeroed: the first one's index, or -1. */
+static int32_t new_blocks(tree *t, size_t count)
 {
-    if (t->nnodes >= INT32_MAX ||
-        !grow(t, (void **)&t->nodes, &t->cap_nodes, t->nnodes, 1, sizeof(node)))
+    if (t->nblocks + count > INT32_MAX ||
+        !grow(t, (void **)&t->mem, &t->cap_blocks, t->nblocks, count, sizeof(block)))
         return -1;
-    node *n = &t->nodes[t->nnodes];
-    memset(n, 0, sizeof *n);
-    n->type = (uint8_t)type;
-    n->player = (uint8_t)player;
-    n->first = -1;
-    n->priors = -1;
-    return (int32_t)t->nnodes++;
+    int32_t first = (int32_t)t->nblocks;
+    memset(&t->mem[first], 0, sizeof(block) * count);
+    t->nblocks += count;
+    return first;
 }
 
-static int32_t new_options(tree *t, int count)
+static node *node_at(const tree *t, int32_t n)
 {
-    if (!grow(t, (void **)&t->opts, &t->cap_opts, t->nopts, (size_t)count, sizeof(option)))
+    return (node *)&t->mem[n];
+}
+
+static option *options_of(const tree *t, int32_t n)
+{
+    return (option *)&t->mem[n + 1];
+}
+
+/* A node with `count` options (none yet: a placement node before it
+ * opens), each without a child. */
+static int32_t new_node(tree *t, int type, int player, int count)
+{
+    int32_t n = new_blocks(t, 1 + (size_t)count);
+    if (n < 0)
         return -1;
-    int32_t first = (int32_t)t->nopts;
-    memset(&t->opts[first], 0, sizeof(option) * (size_t)count);
+    node *nd = node_at(t, n);
+    nd->type = (uint8_t)type;
+    nd->player = (uint8_t)player;
+    nd->nopts = (uint16_t)count;
+    nd->expanded = count > 0;
+    nd->priors = -1;
+    option *o = options_of(t, n);
     for (int i = 0; i < count; i++)
-        t->opts[first + i].child = -1;
-    t->nopts += (size_t)count;
-    return first;
+        o[i].child = -1;
+    return n;
 }
 
 /* `count` new score records: the first one's index, or -1. */
@@ -378,37 +417,43 @@ static double *record(tree *t, int32_t k)
     return &t->scores[(size_t)k * (size_t)t->players];
 }
 
-/* A chance node with `count` children (one per tile kind, or the one hand
- * node of a hand game), then its score record. */
-static int32_t new_chance(tree *t, int player, int count)
+/* A chance node's blocks: its `kinds` children and the flag "has its
+ * value", four to a block, then its value. */
+static size_t chance_link_blocks(const tree *t)
 {
-    if (!grow(t, (void **)&t->kids, &t->cap_kids, t->nkids, (size_t)count + 1, sizeof(int32_t)))
-        return -1;
-    int32_t k = new_records(t, 1);
-    int32_t n = k < 0 ? -1 : new_node(t, NODE_CHANCE, player);
-    if (n < 0)
-        return -1;
-    int32_t first = (int32_t)t->nkids;
-    for (int i = 0; i < count; i++)
-        t->kids[first + i] = -1;
-    t->kids[first + count] = k;
-    t->nkids += (size_t)count + 1;
-    t->nodes[n].first = first;
-    t->nodes[n].nopts = (uint16_t)count;
-    return n;
+    return ((size_t)t->kinds + 1 + 3) / 4;
 }
 
-/* The score record of chance node `n`. */
-static double *value_of(tree *t, int32_t n)
+static int32_t *chance_kids(const tree *t, int32_t n)
 {
-    return record(t, t->kids[t->nodes[n].first + t->nodes[n].nopts]);
+    return (int32_t *)&t->mem[n];
+}
+
+/* Whether chance node `n` has its value (value_of). */
+static int32_t *chance_valued(const tree *t, int32_t n)
+{
+    return &chance_kids(t, n)[t->kinds];
+}
+
+static double *value_of(const tree *t, int32_t n)
+{
+    return (double *)&t->mem[(size_t)n + chance_link_blocks(t)];
+}
+
+/* A chance node without children or value. */
+static int32_t new_chance(tree *t)
+{
+    size_t values = ((size_t)t->players + 1) / 2;
+    int32_t n = new_blocks(t, chance_link_blocks(t) + values);
+    if (n < 0)
+        return -1;
+    memset(chance_kids(t, n), 0xFF, sizeof(int32_t) * (size_t)t->kinds); /* all -1 */
+    return n;
 }
 
 static void tree_free(tree *t)
 {
-    free(t->nodes);
-    free(t->opts);
-    free(t->kids);
+    free(t->mem);
     free(t->scores);
     free(t->priors);
     memset(t, 0, sizeof *t);
@@ -463,9 +508,11 @@ static void order_placements(search *s, const carc_game *g, carc_placement *plac
         places[i] = shuffled[order[i]];
 }
 
-/* Gives placement node `n` its options: the root's ordered placements, or
- * the legal placements of `g` in random order. 0 when memory is full. */
-static int expand_place(search *s, int32_t n, const carc_game *g, int at_root)
+/* Opens placement node `n` (-1: the root, made open): a new node with
+ * its options, the root's ordered placements or the legal placements of
+ * `g` in random order, and `n`'s visits. Returns the new node, which the
+ * caller links in `n`'s place, or -1 when memory is full. */
+static int32_t expand_place(search *s, int32_t n, const carc_game *g)
 {
     tree *t = &s->tree;
     carc_placement places[CARC_MAX_PLACEMENTS];
@@ -473,7 +520,7 @@ static int expand_place(search *s, int32_t n, const carc_game *g, int at_root)
     int order[CARC_MAX_PLACEMENTS];
     int np, players = s->root->players;
     int32_t known = -1; /* record of the first placement's scores */
-    if (at_root) {
+    if (n < 0) {
         np = s->root->nplaces;
         memcpy(places, s->root->places, sizeof(carc_placement) * (size_t)np);
     } else {
@@ -483,24 +530,25 @@ static int expand_place(search *s, int32_t n, const carc_game *g, int at_root)
         for (int i = 0; i < np && known >= 0; i++)
             memcpy(record(t, known + i), scores[order[i]], sizeof(double) * (size_t)players);
     }
-    int count = np ? np : 1;
-    int32_t first = new_options(t, count);
-    if (first < 0)
-        return 0;
-    node *nd = &t->nodes[n];
-    nd->first = first;
-    nd->nopts = (uint16_t)count;
+    int player = n < 0 ? s->root->player : node_at(t, n)->player;
+    int32_t open = new_node(t, NODE_PLACE, player, np ? np : 1);
+    if (open < 0)
+        return -1;
+    node *nd = node_at(t, open);
     nd->discard = np == 0;
-    nd->expanded = 1;
-    for (int i = 0; i < np; i++) {
-        option *o = &t->opts[first + i];
-        o->x = places[i].x;
-        o->y = places[i].y;
-        o->rot = places[i].rot;
-        if (known >= 0)
-            o->child = -2 - (known + i);
+    if (n >= 0) {
+        nd->visits = node_at(t, n)->visits;
+        nd->priors = node_at(t, n)->priors;
     }
-    return 1;
+    option *o = options_of(t, open);
+    for (int i = 0; i < np; i++) {
+        o[i].x = places[i].x;
+        o[i].y = places[i].y;
+        o[i].rot = places[i].rot;
+        if (known >= 0)
+            o[i].child = -2 - (known + i);
+    }
+    return open;
 }
 
 /* A figure on a segment as one byte: the segment, the figure above it (a
@@ -536,57 +584,86 @@ static int32_t make_spot_node(search *s, const carc_game *g, carc_placement p, i
             segs[i + 1] = spot_code(&figures[i]);
         count = ns + 1;
     }
-    int32_t n = new_node(t, NODE_SPOT, carc_game_current_player(g));
+    int32_t n = new_node(t, NODE_SPOT, carc_game_current_player(g), count);
     if (n < 0)
         return -1;
-    int32_t first = new_options(t, count);
-    if (first < 0)
-        return -1;
-    t->nodes[n].first = first;
-    t->nodes[n].nopts = (uint16_t)count;
-    t->nodes[n].expanded = 1;
+    option *o = options_of(t, n);
     for (int i = 0; i < count; i++) {
-        option *o = &t->opts[first + i];
-        o->x = p.x;
-        o->y = p.y;
-        o->rot = p.rot;
-        o->seg = segs[i];
+        o[i].x = p.x;
+        o[i].y = p.y;
+        o[i].rot = p.rot;
+        o[i].seg = segs[i];
     }
     return n;
 }
 
-/* Gives hand node `n` its options: one per tile kind of the game, each
- * with no visit and never available yet. 0 when memory is full. */
-static int expand_hand(search *s, int32_t n)
+/* Opens hand node `n`: a new node with one option per tile kind of the
+ * game, each with no visit and never available yet, and `n`'s visits.
+ * Returns the new node, which the caller links in `n`'s place, or -1 when
+ * memory is full. */
+static int32_t expand_hand(search *s, int32_t n)
 {
     tree *t = &s->tree;
-    int kinds = carc_tile_kinds();
-    int32_t first = new_options(t, kinds);
-    if (first < 0)
-        return 0;
-    for (int k = 0; k < kinds; k++)
-        t->opts[first + k].available = 0;
-    t->nodes[n].first = first;
-    t->nodes[n].nopts = (uint16_t)kinds;
-    t->nodes[n].expanded = 1;
-    return 1;
+    int32_t open = new_node(t, NODE_HAND, node_at(t, n)->player, carc_tile_kinds());
+    if (open >= 0)
+        node_at(t, open)->visits = node_at(t, n)->visits;
+    return open;
 }
 
 /* --- Selection --------------------------------------------------------------------------- */
 
-static int select_option(const search *s, const node *nd)
+/* For the visit counts most nodes have, log(k) and the options a
+ * placement node opens, worked out once by the same expressions, so the
+ * same numbers (a selection took a log() and a sqrt() a visit). */
+enum { VISIT_TABLE = 1024 };
+static double log_table[VISIT_TABLE];
+static int widen_table[VISIT_TABLE];
+static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
+
+static int widening(uint32_t visits)
 {
-    int open = nd->nopts;
-    if (nd->type == NODE_PLACE) {
-        int widened = (int)(widen_base + widen_rate * sqrt((double)nd->visits));
-        if (widened < open)
-            open = widened;
+    return (int)(widen_base + widen_rate * sqrt((double)visits));
+}
+
+static void tables_init(void)
+{
+    for (int k = 0; k < VISIT_TABLE; k++) {
+        log_table[k] = k ? log((double)k) : 0.0;
+        widen_table[k] = widening((uint32_t)k);
     }
-    const option *o = &s->tree.opts[nd->first];
-    for (int i = 0; i < open; i++)
-        if (o[i].visits == 0)
-            return i;
-    double log_n = log((double)nd->visits + 1.0);
+}
+
+/* log(n) for n >= 1. */
+static double log_visits(uint64_t n)
+{
+    return n < VISIT_TABLE ? log_table[n] : log((double)n);
+}
+
+/* The options a placement node with `visits` visits chooses among: more as
+ * it is visited more (progressive widening). */
+static int widened(uint32_t visits)
+{
+    return visits < VISIT_TABLE ? widen_table[visits] : widening(visits);
+}
+
+/* UCB1 over a node's open options, an option not yet visited first (in
+ * order: the options before `tried` have all been visited, so the look
+ * for one starts there, and moves `tried` on). */
+
+static int select_option(const search *s, int32_t n)
+{
+    node *nd = node_at(&s->tree, n);
+    int open = nd->nopts;
+    if (nd->type == NODE_PLACE && widened(nd->visits) < open)
+        open = widened(nd->visits);
+    const option *o = options_of(&s->tree, n);
+    int untried = nd->tried;
+    while (untried < open && o[untried].visits)
+        untried++;
+    nd->tried = (uint16_t)untried; /* visits only grow */
+    if (untried < open)
+        return untried;
+    double log_n = log_visits((uint64_t)nd->visits + 1);
     int best = 0, i = 0;
     double best_score = -1e300;
 #if defined(__SSE2__)
@@ -595,11 +672,11 @@ static int select_option(const search *s, const node *nd)
      * a wide node waits on. */
     const __m128d log2n = _mm_set1_pd(log_n), c2 = _mm_set1_pd(s->c);
     for (; i + 1 < open; i += 2) {
-        __m128d n = _mm_set_pd((double)o[i + 1].visits, (double)o[i].visits);
+        __m128d seen = _mm_set_pd((double)o[i + 1].visits, (double)o[i].visits);
         __m128d r = _mm_set_pd((double)o[i + 1].reward, (double)o[i].reward);
-        __m128d explore = _mm_mul_pd(c2, _mm_sqrt_pd(_mm_div_pd(log2n, n)));
+        __m128d explore = _mm_mul_pd(c2, _mm_sqrt_pd(_mm_div_pd(log2n, seen)));
         double score[2];
-        _mm_storeu_pd(score, _mm_add_pd(_mm_div_pd(r, n), explore));
+        _mm_storeu_pd(score, _mm_add_pd(_mm_div_pd(r, seen), explore));
         for (int k = 0; k < 2; k++)
             if (score[k] > best_score) {
                 best_score = score[k];
@@ -621,9 +698,10 @@ static int select_option(const search *s, const node *nd)
 /* PUCT (AlphaZero's selection) at a node whose options have the
  * network's priors `prior`: the mean reward plus puct * prior * sqrt(N) /
  * (1 + n); an option not visited yet counts the node's mean reward. */
-static int select_puct(const search *s, const node *nd, const float *prior)
+static int select_puct(const search *s, int32_t n, const float *prior)
 {
-    const option *o = &s->tree.opts[nd->first];
+    const node *nd = node_at(&s->tree, n);
+    const option *o = options_of(&s->tree, n);
     double sum = 0.0, seen = 0.0;
     for (int i = 0; i < nd->nopts; i++) {
         sum += (double)o[i].reward;
@@ -649,9 +727,9 @@ static int select_puct(const search *s, const node *nd, const float *prior)
  * availability; an untried one is played first (in hand order), else the
  * best by UCB1 over the visits in which it was available, so that a tile
  * dealt rarely is not judged against visits it could not have. */
-static int select_held(search *s, const node *nd, const carc_game *g)
+static int select_held(search *s, int32_t n, const carc_game *g)
 {
-    option *o = &s->tree.opts[nd->first];
+    option *o = options_of(&s->tree, n);
     int hand[CARC_MAX_HAND];
     int size = carc_game_hand(g, carc_game_current_player(g), hand, CARC_MAX_HAND);
     if (size <= 0)
@@ -672,7 +750,7 @@ static int select_held(search *s, const node *nd, const carc_game *g)
             continue;
         }
         double mean = (double)held->reward / (double)held->visits;
-        double score = mean + s->c * sqrt(log((double)held->available) / (double)held->visits);
+        double score = mean + s->c * sqrt(log_visits(held->available) / (double)held->visits);
         if (score > best_score) {
             best_score = score;
             best = hand[h];
@@ -718,14 +796,13 @@ static void net_move(const root_info *ri, const carc_game *g, const carc_game *a
 static const float *placement_priors(search *s, int32_t n, const carc_game *g)
 {
     tree *t = &s->tree;
-    node *nd = &t->nodes[n];
+    node *nd = node_at(t, n);
     if (nd->priors >= 0)
         return &t->priors[nd->priors];
     if (nd->priors < -1 || nd->discard || nd->nopts < 2)
         return NULL;
     int count = nd->nopts;
     int32_t at = new_priors(t, count);
-    nd = &t->nodes[n];
     if (at < 0) {
         nd->priors = -2; /* asked once */
         return NULL;
@@ -733,7 +810,7 @@ static const float *placement_priors(search *s, int32_t n, const carc_game *g)
     float *out = &t->priors[at];
     double top = -1e300, sum = 0.0, v[CARC_MAX_PLAYERS];
     for (int i = 0; i < count; i++) {
-        const option *o = &t->opts[nd->first + i];
+        const option *o = &options_of(t, n)[i];
         carc_move m = {
             CARC_MOVE_PLACE, {o->x, o->y, o->rot, 0}, CARC_NO_SPOT, CARC_FIGURE_FOLLOWER};
         carc_game_copy(s->scratch, g);
@@ -754,6 +831,19 @@ static const float *placement_priors(search *s, int32_t n, const carc_game *g)
     return out;
 }
 
+/* Where node `n` is linked: the child `index` of chance node `from`, or
+ * option `index` of hand node `from` (a node that opens moves). */
+typedef struct link {
+    int32_t from;
+    int index;
+    int chance;
+} link;
+
+static int32_t *link_at(const tree *t, link l)
+{
+    return l.chance ? &chance_kids(t, l.from)[l.index] : &options_of(t, l.from)[l.index].child;
+}
+
 /* One iteration: descend from the root of a freshly sampled deck, grow the
  * tree by one node, value the leaf and back the rewards up. */
 static void iterate(search *s)
@@ -765,60 +855,50 @@ static void iterate(search *s)
     carc_game_shuffle_hidden(g, carc_rng_next(&s->rng));
     step path[MAX_DEPTH];
     int depth = 0;
-    int32_t n = 0;
+    int32_t n = 0; /* the root, open from the start (run_search) */
+    link from = {-1, 0, 0};
     int root_place = -1, root_spot = -1;
     int32_t valued = -1; /* a chance node whose position is the leaf's */
     /* The score record of the placement just followed, when its spot node
      * is new: the new spot node's first visit plays "no follower" and its
      * new chance node has the position the record holds. */
     int32_t known = -1;
-    while (n >= 0 && depth < MAX_DEPTH - 1) {
-        node *nd = &t->nodes[n];
-        if (nd->type == NODE_CHANCE) {
-            nd->visits++;
-            valued = n;
-            if (carc_game_over(g))
-                break;
-            int kind = ri->hands ? 0 : carc_game_drawn_tile(g);
-            int32_t next = t->kids[nd->first + kind];
-            if (next < 0) {
-                next = new_node(t, ri->hands ? NODE_HAND : NODE_PLACE, carc_game_current_player(g));
-                t->kids[t->nodes[n].first + kind] = next;
-                if (next >= 0)
-                    t->nodes[next].visits++;
-                break;
-            }
-            n = next; /* the same position, till a move is played */
-            continue;
-        }
+    while (depth < MAX_DEPTH - 1) {
+        node *nd = node_at(t, n);
         if (nd->type == NODE_HAND) {
-            if (!nd->expanded && !expand_hand(s, n))
-                break;
-            nd = &t->nodes[n];
-            int kind = select_held(s, nd, g);
+            if (!nd->expanded) {
+                int32_t open = expand_hand(s, n);
+                if (open < 0)
+                    break;
+                *link_at(t, from) = n = open;
+            }
+            int kind = select_held(s, n, g);
             if (kind < 0 || carc_game_hold_tile(g, kind) != CARC_OK)
                 break;
             path[depth++] = (step){n, kind};
-            int32_t child = t->opts[nd->first + kind].child;
+            int32_t child = options_of(t, n)[kind].child;
             if (child < 0) {
                 /* A leaf valued once before it opens, as below a chance node. */
-                child = new_node(t, NODE_PLACE, carc_game_current_player(g));
-                t->opts[t->nodes[n].first + kind].child = child;
+                child = new_node(t, NODE_PLACE, carc_game_current_player(g), 0);
+                options_of(t, n)[kind].child = child;
                 if (child >= 0)
-                    t->nodes[child].visits++;
+                    node_at(t, child)->visits++;
                 break;
             }
+            from = (link){n, kind, 0};
             n = child;
             continue;
         }
         if (nd->type == NODE_PLACE && !nd->expanded) {
-            if (nd->visits < expand_visits && n != 0) {
+            if (nd->visits < expand_visits) {
                 nd->visits++; /* a leaf valued once before it opens */
                 break;
             }
-            if (!expand_place(s, n, g, n == 0))
+            int32_t open = expand_place(s, n, g);
+            if (open < 0)
                 break;
-            nd = &t->nodes[n];
+            *link_at(t, from) = n = open;
+            nd = node_at(t, n);
         }
         const float *prior = NULL;
         if (ri->net && n == 0)
@@ -827,10 +907,10 @@ static void iterate(search *s)
             prior = ri->spot_prior[root_place];
         else if (nd->type == NODE_PLACE && ri->deep && n != 0 && nd->visits >= (unsigned)ri->deep)
             prior = placement_priors(s, n, g);
-        int i = prior ? select_puct(s, nd, prior) : select_option(s, nd);
+        int i = prior ? select_puct(s, n, prior) : select_option(s, n);
         path[depth++] = (step){n, i};
         valued = -1;
-        option *o = &t->opts[nd->first + i];
+        const option *o = &options_of(t, n)[i];
         carc_move m = {
             CARC_MOVE_PLACE, {o->x, o->y, o->rot, 0}, CARC_NO_SPOT, CARC_FIGURE_FOLLOWER};
         if (nd->type == NODE_PLACE && nd->discard) {
@@ -847,11 +927,13 @@ static void iterate(search *s)
             if (o->child < 0) {
                 int32_t k = o->child <= -2 ? -2 - o->child : -1;
                 int32_t child = make_spot_node(s, g, m.place, n == 0 ? i : -1);
-                t->opts[t->nodes[n].first + i].child = child;
+                options_of(t, n)[i].child = child;
                 if (child >= 0)
                     known = k;
             }
-            n = t->opts[t->nodes[n].first + i].child;
+            n = options_of(t, n)[i].child;
+            if (n < 0)
+                break;
             continue;
         } else {
             m = spot_move(m.place, o->seg);
@@ -862,22 +944,36 @@ static void iterate(search *s)
         }
         if (!play_option(ri, g, m))
             break; /* cannot happen: options are legal in every deck */
-        int32_t child = t->opts[t->nodes[n].first + i].child;
-        if (child < 0) {
-            child = new_chance(t, carc_game_current_player(g), ri->hands ? 1 : CARC_MAX_KINDS);
-            t->opts[t->nodes[n].first + i].child = child;
-            if (child >= 0)
-                t->nodes[child].visits++;
-            valued = child;
+        int32_t chance = options_of(t, n)[i].child;
+        if (chance < 0) {
+            chance = new_chance(t);
+            options_of(t, n)[i].child = chance;
+            valued = chance;
             break;
         }
-        n = child;
+        /* The chance node: the tile drawn next names its child. */
+        valued = chance;
+        if (carc_game_over(g))
+            break;
+        int kind = ri->hands ? 0 : carc_game_drawn_tile(g);
+        if (kind < 0 || kind >= t->kinds)
+            break; /* cannot be: the root counted the kinds to come */
+        int32_t next = chance_kids(t, chance)[kind];
+        if (next < 0) {
+            next = new_node(t, ri->hands ? NODE_HAND : NODE_PLACE, carc_game_current_player(g), 0);
+            chance_kids(t, chance)[kind] = next;
+            if (next >= 0)
+                node_at(t, next)->visits++;
+            break;
+        }
+        from = (link){chance, kind, 1};
+        n = next; /* the same position, till a move is played */
     }
 
     double scores[CARC_MAX_PLAYERS] = {0};
     int players = ri->players;
     int store = 0; /* a static value the chance node `valued` lacks */
-    if (valued >= 0 && t->nodes[valued].expanded) {
+    if (valued >= 0 && *chance_valued(t, valued)) {
         memcpy(scores, value_of(t, valued), sizeof(double) * (size_t)players);
     } else if (valued >= 0 && known >= 0 && leaf_is_static(g)) {
         memcpy(scores, record(t, known), sizeof(double) * (size_t)players);
@@ -887,13 +983,13 @@ static void iterate(search *s)
     }
     if (store && valued >= 0) {
         memcpy(value_of(t, valued), scores, sizeof(double) * (size_t)players);
-        t->nodes[valued].expanded = 1;
+        *chance_valued(t, valued) = 1;
     }
     double reward[CARC_MAX_PLAYERS] = {0};
     rewards(ri, g, scores, reward);
     for (int d = depth - 1; d >= 0; d--) {
-        node *nd = &t->nodes[path[d].node];
-        option *o = &t->opts[nd->first + path[d].option];
+        node *nd = node_at(t, path[d].node);
+        option *o = &options_of(t, path[d].node)[path[d].option];
         nd->visits++;
         o->visits++;
         o->reward += (float)reward[nd->player];
@@ -916,7 +1012,8 @@ static void *run_search(void *arg)
     search *s = arg;
     s->work = carc_game_clone(s->root->game);
     s->scratch = carc_game_clone(s->root->game);
-    if (!s->work || !s->scratch || new_node(&s->tree, NODE_PLACE, s->root->player) != 0)
+    pthread_once(&tables_once, tables_init);
+    if (!s->work || !s->scratch || expand_place(s, -1, NULL) != 0)
         return NULL;
     for (;;) {
         if (s->budget ? s->iterations >= s->budget
@@ -1036,6 +1133,23 @@ static void add_root_tile(root_info *ri, const carc_game *g, carc_game *scratch,
 /* Fills `ri` for `g`: legal placements and spots ordered by the one-ply
  * utility; in a hand game those of every tile held (`held`: a game to hold
  * each in), so that one search weighs them all. */
+/* One more than the highest tile kind a deal below `g` may draw: those
+ * left to draw, the drawn one and those in the hands (dealt again). */
+static int kinds_to_come(const carc_game *g)
+{
+    int counts[CARC_MAX_KINDS], hand[CARC_MAX_HAND], top = carc_game_drawn_tile(g);
+    carc_game_tiles_left(g, counts);
+    for (int k = 0; k < carc_tile_kinds(); k++)
+        if (counts[k] > 0 && k > top)
+            top = k;
+    for (int p = 0; p < carc_game_players(g); p++) {
+        int n = carc_game_hand(g, p, hand, CARC_MAX_HAND);
+        for (int i = 0; i < n; i++)
+            top = hand[i] > top ? hand[i] : top;
+    }
+    return top + 1 > 1 ? top + 1 : 1;
+}
+
 static void prepare_root(root_info *ri, const carc_game *g, carc_game *scratch, carc_game *held,
                          const carc_player *player)
 {
@@ -1046,6 +1160,7 @@ static void prepare_root(root_info *ri, const carc_game *g, carc_game *scratch, 
     ri->win = opt->win;
     ri->hands = carc_game_rules(g).hand && opt->ismcts;
     ri->same_positions = carc_game_rules(g).hand == 0;
+    ri->kinds = ri->hands ? 1 : kinds_to_come(g);
     ri->net = player->net;
     ri->blend = opt->blend;
     ri->puct = opt->puct;
@@ -1375,6 +1490,7 @@ int ai_mcts_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int ca
         s[t].c = p->opt.c;
         s[t].tree.limit = MEMORY_CAP / (size_t)threads;
         s[t].tree.players = ri->players;
+        s[t].tree.kinds = ri->kinds;
         if (p->opt.iters)
             s[t].budget =
                 p->opt.iters / (uint64_t)threads + ((uint64_t)t < p->opt.iters % (uint64_t)threads);

@@ -49,17 +49,22 @@ static void test_hand_node_choice(void **state)
     s.c = 0.2;
     s.tree.limit = 1u << 24;
     s.tree.players = 2;
-    int32_t n = new_node(&s.tree, NODE_HAND, carc_game_current_player(g));
-    assert_int_equal(n, 0);
-    assert_true(expand_hand(&s, n));
-    assert_int_equal(s.tree.nodes[n].nopts, carc_tile_kinds());
-    option *o = &s.tree.opts[s.tree.nodes[n].first];
+    int32_t leaf = new_node(&s.tree, NODE_HAND, carc_game_current_player(g), 0);
+    assert_int_equal(leaf, 0);
+    assert_false(node_at(&s.tree, leaf)->expanded);
+    node_at(&s.tree, leaf)->visits = 1;
+    int32_t n = expand_hand(&s, leaf); /* opened: a new node, the visits kept */
+    assert_int_equal(n, 1);
+    assert_true(node_at(&s.tree, n)->expanded);
+    assert_int_equal(node_at(&s.tree, n)->visits, 1);
+    assert_int_equal(node_at(&s.tree, n)->nopts, carc_tile_kinds());
+    option *o = options_of(&s.tree, n);
     o[hand[0]] = (option){.available = 10, .child = -1, .visits = 10, .reward = -5.0f};
     o[hand[1]] = (option){.available = 10, .child = -1, .visits = 10, .reward = 5.0f};
-    assert_int_equal(select_held(&s, &s.tree.nodes[n], g), hand[2]); /* untried */
+    assert_int_equal(select_held(&s, n, g), hand[2]); /* untried */
     o[hand[2]].visits = 10;
     o[hand[2]].reward = -5.0f;
-    assert_int_equal(select_held(&s, &s.tree.nodes[n], g), hand[1]); /* not the first */
+    assert_int_equal(select_held(&s, n, g), hand[1]); /* not the first */
     for (int k = 0; k < carc_tile_kinds(); k++) {
         uint32_t want = k == hand[0] || k == hand[1] ? 12 : k == hand[2] ? 2 : 0;
         assert_int_equal(o[k].available, want);
@@ -68,20 +73,34 @@ static void test_hand_node_choice(void **state)
     carc_game_free(g);
 }
 
-/* Hand nodes of `player` in `t` at which two tiles or more were played. */
-static int nodes_with_two_tiles(const tree *t, int player)
+/* Counts, in the part of tree `t` below node `n`, the hand nodes
+ * (`hands`) and those of `player` at which two tiles or more were played
+ * (`two`). A placement option leads to a spot node, a spot option to a
+ * chance node (no header: `kinds` children), a chance node to placement
+ * or hand nodes, a hand option to a placement node. */
+static void count_hand_nodes(const tree *t, int32_t n, int player, int *hands, int *two)
 {
-    int count = 0;
-    for (size_t i = 0; i < t->nnodes; i++) {
-        const node *nd = &t->nodes[i];
-        if (nd->type != NODE_HAND || nd->player != player || !nd->expanded)
-            continue;
+    const node *nd = node_at(t, n);
+    const option *o = options_of(t, n);
+    if (nd->type == NODE_HAND) {
+        ++*hands;
         int tried = 0;
-        for (int k = 0; k < nd->nopts; k++)
-            tried += t->opts[nd->first + k].visits > 0;
-        count += tried >= 2;
+        for (int k = 0; nd->expanded && k < nd->nopts; k++)
+            tried += o[k].visits > 0;
+        *two += nd->player == player && tried >= 2;
     }
-    return count;
+    for (int i = 0; nd->expanded && i < nd->nopts; i++) {
+        if (o[i].child < 0)
+            continue;
+        if (nd->type != NODE_SPOT) {
+            count_hand_nodes(t, o[i].child, player, hands, two);
+            continue;
+        }
+        const int32_t *kids = chance_kids(t, o[i].child);
+        for (int k = 0; k < t->kinds; k++)
+            if (kids[k] >= 0)
+                count_hand_nodes(t, kids[k], player, hands, two);
+    }
 }
 
 /* Searches the seat view of `g` for `iterations` from its root with
@@ -109,15 +128,15 @@ static int search_own_choices(const carc_game *g, int ismcts, uint64_t iteration
     s.c = opt.c;
     s.tree.limit = MEMORY_CAP;
     s.tree.players = ri->players;
+    s.tree.kinds = ri->kinds;
     s.budget = iterations;
     s.stats = calloc((size_t)ri->nplaces * ROOT_SPOTS, sizeof(root_stat));
     assert_non_null(s.stats);
     run_search(&s);
     assert_int_equal(s.iterations, iterations);
-    int hands = 0;
-    for (size_t i = 0; i < s.tree.nnodes; i++)
-        hands += s.tree.nodes[i].type == NODE_HAND;
-    int result = hands ? nodes_with_two_tiles(&s.tree, me) : -1;
+    int hands = 0, two = 0;
+    count_hand_nodes(&s.tree, 0, me, &hands, &two);
+    int result = hands ? two : -1;
     tree_free(&s.tree);
     free(s.stats);
     carc_game_free(s.work);
@@ -144,11 +163,98 @@ static void test_own_turns_choose_their_tile(void **state)
     carc_game_free(g);
 }
 
+/* Checks the part of tree `t` below node `n` (reached `depth` levels of
+ * headers down): every open node's visits are its options' visits, plus
+ * the one it was valued with as a leaf before it opened (a placement or
+ * hand node below the root); a node not open yet was visited once.
+ * Returns the nodes seen. */
+static int check_visits(const tree *t, int32_t n, int depth)
+{
+    const node *nd = node_at(t, n);
+    if (!nd->expanded) {
+        assert_int_equal(nd->visits, 1);
+        return 1;
+    }
+    const option *o = options_of(t, n);
+    uint64_t sum = 0;
+    int seen = 1;
+    for (int i = 0; i < nd->nopts; i++) {
+        sum += o[i].visits;
+        if (o[i].child < 0)
+            continue;
+        if (nd->type != NODE_SPOT) {
+            seen += check_visits(t, o[i].child, depth + 1);
+            continue;
+        }
+        const int32_t *kids = chance_kids(t, o[i].child);
+        for (int k = 0; k < t->kinds; k++)
+            if (kids[k] >= 0)
+                seen += check_visits(t, kids[k], depth + 1);
+    }
+    int leaf_visit = depth > 0 && nd->type != NODE_SPOT;
+    assert_int_equal(nd->visits, sum + (uint64_t)leaf_visit);
+    return seen;
+}
+
+/* A whole search's tree, in one block array with nodes that move when
+ * they open: every node is reached from the root, and the visits add up
+ * (the root's are the iterations), in a base game and in a hand game
+ * searched with hand nodes. */
+static void test_tree_visits_add_up(void **state)
+{
+    (void)state;
+    int hand[CARC_MAX_HAND];
+    carc_game *held = three_tile_position(hand);
+    carc_game *base = carc_game_new(2, NULL, 3);
+    assert_non_null(base);
+    carc_rng rng = carc_rng_seed(3);
+    for (int i = 0; i < 20; i++)
+        carc_game_play_random(base, &rng, 0.3, NULL);
+    const carc_game *games[] = {base, held};
+    for (int k = 0; k < 2; k++) {
+        const carc_game *g = games[k];
+        carc_game *scratch = carc_game_clone(g), *work = carc_game_clone(g);
+        char err[160];
+        carc_player *p = carc_player_new("mcts", 1, err, sizeof err);
+        assert_true(scratch && work && p);
+        p->opt.ismcts = 1;
+        root_info *ri = malloc(sizeof *ri);
+        assert_non_null(ri);
+        prepare_root(ri, g, scratch, work, p);
+        search s;
+        memset(&s, 0, sizeof s);
+        s.player = p;
+        s.root = ri;
+        s.rng = carc_rng_seed(9);
+        s.c = p->opt.c;
+        s.tree.limit = MEMORY_CAP;
+        s.tree.players = ri->players;
+        s.tree.kinds = ri->kinds;
+        s.budget = 3000;
+        s.stats = calloc((size_t)ri->nplaces * ROOT_SPOTS, sizeof(root_stat));
+        assert_non_null(s.stats);
+        run_search(&s);
+        assert_int_equal(node_at(&s.tree, 0)->visits, 3000);
+        assert_true(check_visits(&s.tree, 0, 0) > 1000);
+        tree_free(&s.tree);
+        free(s.stats);
+        carc_game_free(s.work);
+        carc_game_free(s.scratch);
+        free(ri);
+        carc_player_free(p);
+        carc_game_free(scratch);
+        carc_game_free(work);
+    }
+    carc_game_free(base);
+    carc_game_free(held);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hand_node_choice),
         cmocka_unit_test(test_own_turns_choose_their_tile),
+        cmocka_unit_test(test_tree_visits_add_up),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
