@@ -199,7 +199,8 @@ static int check_visits(const tree *t, int32_t n, int depth)
 /* A whole search's tree, in one block array with nodes that move when
  * they open: every node is reached from the root, and the visits add up
  * (the root's are the iterations), in a base game and in a hand game
- * searched with hand nodes. */
+ * searched with hand nodes, each with room for the whole tree and with
+ * room for a small part of it (nodes that cannot open stay leaves). */
 static void test_tree_visits_add_up(void **state)
 {
     (void)state;
@@ -210,9 +211,11 @@ static void test_tree_visits_add_up(void **state)
     carc_rng rng = carc_rng_seed(3);
     for (int i = 0; i < 20; i++)
         carc_game_play_random(base, &rng, 0.3, NULL);
-    const carc_game *games[] = {base, held};
-    for (int k = 0; k < 2; k++) {
+    const carc_game *games[] = {base, held, base, held};
+    int nodes[4];
+    for (int k = 0; k < 4; k++) {
         const carc_game *g = games[k];
+        size_t limit = k < 2 ? MEMORY_CAP : 256 * 1024;
         carc_game *scratch = carc_game_clone(g), *work = carc_game_clone(g);
         char err[160];
         carc_player *p = carc_player_new("mcts", 1, err, sizeof err);
@@ -227,15 +230,17 @@ static void test_tree_visits_add_up(void **state)
         s.root = ri;
         s.rng = carc_rng_seed(9);
         s.c = p->opt.c;
-        s.tree.limit = MEMORY_CAP;
+        s.tree.limit = limit;
         s.tree.players = ri->players;
         s.tree.kinds = ri->kinds;
         s.budget = 3000;
         s.stats = calloc((size_t)ri->nplaces * ROOT_SPOTS, sizeof(root_stat));
         assert_non_null(s.stats);
         run_search(&s);
+        assert_int_equal(s.iterations, 3000);
         assert_int_equal(node_at(&s.tree, 0)->visits, 3000);
-        assert_true(check_visits(&s.tree, 0, 0) > 1000);
+        nodes[k] = check_visits(&s.tree, 0, 0);
+        assert_true(tree_bytes(&s.tree) <= limit);
         tree_free(&s.tree);
         free(s.stats);
         carc_game_free(s.work);
@@ -245,6 +250,11 @@ static void test_tree_visits_add_up(void **state)
         carc_game_free(scratch);
         carc_game_free(work);
     }
+    /* With room for all: a node for most iterations; with little room
+     * the tree stopped growing, and searched on. */
+    assert_true(nodes[0] > 1000 && nodes[1] > 1000);
+    assert_true(nodes[2] > 10 && nodes[2] < nodes[0] / 2);
+    assert_true(nodes[3] > 10 && nodes[3] < nodes[1] / 2);
     carc_game_free(base);
     carc_game_free(held);
 }
