@@ -219,7 +219,12 @@ t_symmetric_rotation() {
     wait_for "Place your tile"
     shows "plays tile U" || fail "seed 9 no longer deals U"
     for _ in 1 2 3; do
+        # The last round's message says "fits here" too: wait for the
+        # cursor to move first, or r may be pressed before Tab is seen.
+        capture
+        cursor=$(grep -o 'cursor -*[0-9]*,-*[0-9]*' "$screen_file" | head -1)
         keys Tab
+        wait_until_changed 'cursor -*[0-9]*,-*[0-9]*' "$cursor"
         wait_for "fits here"
         shows "turned 1" || fail "U not at its lowest rotation"
         key_then_message_changes r
