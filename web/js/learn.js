@@ -9,18 +9,23 @@
 // sent to it then), in the browser (localStorage) otherwise.
 
 import { Board } from './board.js';
-import { Turn } from './turn.js';
+import { Turn, touchInput } from './turn.js';
 import { parseMove } from './game.js';
 import { esc } from './panel.js';
 import { badge } from './players.js';
 import { moveWords } from './words.js';
 import { askPosition, drawReplay, showPosition } from './position.js';
-import { LESSONS, GAME_LESSON, ME, checkGoal, withMove, loadProgress, saveProgress, accountProgress, sendLessons } from './lessons.js';
+import { LESSONS, GAME_LESSON, ME, checkGoal, withMove, loadProgress, saveProgress, accountProgress, sendLessons, introText, stepText } from './lessons.js';
 import { maySession } from './account.js';
 
 // A tile any base-game position can still give: the drawn tile of the
 // position asked after a builder's move (its `second_part` is the answer).
 const ANY_TILE = 'U';
+
+// The board's label on a touch screen; the page's own (kept at the first
+// view) names the keys.
+const TOUCH_BOARD = 'the lesson\'s board: tap a square where the tile fits to choose it, tap the tile to turn it, ✓ Place here puts it down, then tap a spot for a follower';
+let keysBoard = null;
 
 export class LearnView {
   constructor(root, conn, catalogue) {
@@ -44,6 +49,11 @@ export class LearnView {
       else if (e.key === 'f' || e.key === 'F') this.board.fit();
     };
     document.addEventListener('keydown', this.onKey);
+    // A finger after a mouse (or the other way round): the words follow
+    // (turn.js's own listener, on the window, has seen the pointer first).
+    keysBoard ??= this.el('#learn-board').getAttribute('aria-label');
+    this.onPointer = () => this.lesson && touchInput() !== this.touch && this.renderWords();
+    document.addEventListener('pointerdown', this.onPointer, { capture: true, passive: true });
     this.el('#learn-retry').onclick = () => this.loadStep();
     this.el('#learn-next').onclick = () => this.next();
     this.el('#learn-show').onclick = () => this.showSolution().catch((e) => this.trouble(e));
@@ -65,7 +75,18 @@ export class LearnView {
 
   close() {
     document.removeEventListener('keydown', this.onKey);
+    document.removeEventListener('pointerdown', this.onPointer, { capture: true });
     this.turn.stop();
+  }
+
+  // The lesson's intro, the step's task and the board's label in the
+  // words of the input at hand: clicks and keys, or on a touch screen
+  // taps (touchInput, as the turn's bar).
+  renderWords() {
+    this.touch = touchInput();
+    this.el('#learn-intro').textContent = introText(this.lesson, this.touch);
+    this.el('#learn-task').textContent = this.lesson.steps ? stepText(this.step, this.touch) : '';
+    this.el('#learn-board').setAttribute('aria-label', this.touch ? TOUCH_BOARD : keysBoard);
   }
 
   event() {}
@@ -79,7 +100,7 @@ export class LearnView {
     this.stepIndex = 0;
     this.renderList();
     this.el('#learn-title').textContent = lesson.title;
-    this.el('#learn-intro').textContent = lesson.intro;
+    this.renderWords();
     this.root.dataset.lesson = lesson.id;
     if (lesson === GAME_LESSON) return this.showGame();
     this.el('#learn-board-wrap').hidden = false;
@@ -111,7 +132,7 @@ export class LearnView {
     this.root.dataset.step = this.stepIndex;
     this.el('#learn-show').hidden = true;
     this.board.setGhost(null);
-    this.el('#learn-task').textContent = step.text;
+    this.renderWords();
     this.el('#learn-retry').hidden = true;
     this.el('#learn-next').hidden = true;
     const [replay, legal] = await askPosition(this.conn, step.record, step.tile);

@@ -21,7 +21,9 @@ const TRADERS = 'expansions traders-builders';
 // the goal is met), `solution` (a move that meets the goal: "Show me"
 // draws it) and `mistake` (a legal move that does not: the tests play
 // both). `goal.end`: the goal is checked on the final scoring, as if the
-// game ended right after the move.
+// game ended right after the move. A `text` or a lesson's `intro` that
+// names a click or a key has a `touchText` or `touchIntro` that names the
+// taps instead, for a touch screen (stepText, introText).
 export const LESSONS = [
   {
     id: 'place', title: 'Place a tile', minutes: 1,
@@ -30,6 +32,7 @@ export const LESSONS = [
       {
         record: R(), tile: 'U',
         text: 'You drew a straight road. The squares where it fits are marked on the board: click one (click again to turn the tile), then press Place and Confirm. No follower this time: choose "No follower".',
+        touchText: 'You drew a straight road. The squares where it fits are marked on the board: tap one (tap the tile again, or ⟳ Rotate, to turn it), then tap ✓ Place here and ✓ Confirm. No follower this time: tap "No follower".',
         goal: { placed: true },
         solution: 'U 1 0 1',
         done: 'That is a turn: the tile fits, so it stays. Only the marked squares and turns are ever allowed.',
@@ -260,6 +263,7 @@ export const LESSONS = [
 LESSONS.push({
   id: 'hand', title: 'A hand of tiles', minutes: 2,
   intro: 'With the house rule "hand of tiles" you hold two or three tiles instead of drawing one: each turn you choose which to place, then draw one back up. Your hand is listed beside the board; T picks the next tile.',
+  touchIntro: 'With the house rule "hand of tiles" you hold two or three tiles instead of drawing one: each turn you choose which to place, then draw one back up. Your hand is listed beside the board: tap a tile of it to choose it.',
   steps: [
     {
       record: R('rules hand=3', 'draw 1 F U V', 'draw 2 W A L', 'F 0 -1 1 NNW', 'draw 1 E', 'W 1 0 0', 'draw 2 X'), tile: 'U',
@@ -276,7 +280,14 @@ LESSONS.push({
 export const GAME_LESSON = {
   id: 'game', title: 'A game against the computer', minutes: 15,
   intro: 'You know enough to play. Play a game against the easy computer; press Hint (H) on your turn to see the engine\'s best moves.',
+  touchIntro: 'You know enough to play. Play a game against the easy computer; tap Hint on your turn to see the engine\'s best moves.',
 };
+
+// The words of a lesson (its `intro`) and of a step (its `text`) for the
+// input at hand: on a touch screen (`touch`, turn.js's touchInput) the
+// taps where they name a click or a key.
+export const introText = (lesson, touch = false) => (touch && lesson.touchIntro) || lesson.intro;
+export const stepText = (step, touch = false) => (touch && step.touchText) || step.text;
 
 const KIND = { road: 'road', city: 'city', cloister: 'cloister', farm: 'farm', field: 'farm' };
 const ROLE = { road: 'a thief on a road', city: 'a knight in a city', field: 'a farmer in a field', cloister: 'a monk in a cloister' };
