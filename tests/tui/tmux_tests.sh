@@ -315,12 +315,13 @@ t_inspect_cloister() {
     keys i
     wait_for "Inspector"
     cursor_to 0 1
-    i=0
-    while [ "$i" -lt 6 ] && ! shows "Inspector: cloister"; do
+    # Its own counter: wait_until_changed counts its polls in i.
+    tabs=0
+    while [ "$tabs" -lt 6 ] && ! shows "Inspector: cloister"; do
         was=$(grep -o 'Inspector: [a-z]*' "$screen_file" | head -1)
         keys Tab
         wait_until_changed 'Inspector: [a-z]*' "$was"
-        i=$((i + 1))
+        tabs=$((tabs + 1))
     done
     wait_for "Inspector: cloister"
     shows "Squares around it filled: " || fail "the cloister's neighbours are not counted in words"
@@ -966,12 +967,15 @@ t_panel_120() {
     wait_for "Place your tile"
     keys i
     wait_for "Inspector: "
-    i=0
-    while [ "$i" -lt 8 ] && ! shows "Inspector: farm"; do
+    # Its own counter: wait_until_changed counts its polls in i, so a Tab
+    # shown after 0.8 s ended this loop before the farm (seen with the game
+    # slowed down after each key, as on a loaded machine).
+    tabs=0
+    while [ "$tabs" -lt 8 ] && ! shows "Inspector: farm"; do
         was=$(grep -o 'Inspector: [a-z]*' "$screen_file" | head -1)
         keys Tab
         wait_until_changed 'Inspector: [a-z]*' "$was"
-        i=$((i + 1))
+        tabs=$((tabs + 1))
     done
     wait_for "Inspector: farm"
     shows "Worth now: 0" || fail "no worth line"
@@ -1234,17 +1238,22 @@ t_inns_river() {
     finish
 }
 
+# The follower step's list of spots ("Follower spots:", "Builder spots:"):
+# not "spots:" alone, which the panel's "dead spots: 0" shows before it.
+figure_spots='\(Follower\|Large follower\|Builder\|Pig\) spots:'
+
 # place_at X Y: the cursor to square X,Y, a rotation that fits there (the
-# only one, in these tests), Enter: the follower step or the confirm.
+# only one, in these tests), Enter: the follower step. A wait for "spots:"
+# was over before Enter was read (the panel's dead spots), so "Not in this
+# rotation" could be looked for too soon and the tile was never placed
+# (seen with the game slowed down after each key, as on a loaded machine).
 place_at() {
     cursor_to "$1" "$2"
     keys Enter
-    wait_for_either "spots:" "Not in this rotation"
+    wait_for_re "$figure_spots"'\|Not in this rotation' "Enter at $1,$2: no follower step, no 'Not in this rotation'"
     if shows "Not in this rotation"; then
-        keys r
-        sleep 0.2
-        keys Enter
-        wait_for "spots:"
+        keys r Enter
+        wait_for_re "$figure_spots" "r and Enter at $1,$2: no follower step"
     fi
 }
 

@@ -1105,11 +1105,21 @@ await test('a phone-sized screen: one tap to a game, tap a square, Place, confir
   await moveTaken(page, before);
   await page.screenshot({ path: path.join(ART, 'phone-board.png') });
   // Issue 35: after the computer's reply the board drifted under the Fit
-  // and Centre buttons, the squares out of reach.
-  for (let i = 0; i < 5; i++) {
-    if ((await nextTurn(page)) !== 'place') break;
-    await targetsInSight(page, `phone, turn ${await turnOf(page)}`);
+  // and Centre buttons, the squares out of reach. Five turns, and more
+  // (twenty at most) until a square where the tile turns more than one
+  // way was seen: none came in six turns about one deal in 1300, half of
+  // them when a discard ended the turns early. A tile that fits nowhere
+  // is discarded by its button.
+  for (let i = 0; i < 5 || (!rotations() && i < 20); i++) {
+    const phase = await nextTurn(page);
+    if (phase === 'finished') break;
     const turn = await turnOf(page);
+    if (phase === 'discard') {
+      await page.tap('#actions button[data-act=confirm]');
+      await moveTaken(page, turn);
+      continue;
+    }
+    await targetsInSight(page, `phone, turn ${turn}`);
     if (!rotations()) await hintsOfSquares();
     await page.tap('#actions button[data-act=place]');
     await page.waitForSelector('body[data-phase=follower]');
@@ -1400,9 +1410,17 @@ await test('a hand=3 game against the computer: tiles picked from the hand by cl
       }
     });
   });
-  await page.goto(`${server.url}/?play=greedy&rules=hand=3`);
-  await page.waitForURL(/\?t=/);
-  await page.waitForSelector('#drawn .hand-pick');
+  // Three tiles of one kind are one choice: the bar then offers no T (one
+  // deal in 350 fails the first turn's check below): a new game then. No
+  // move is sent before the hand is seen.
+  let kinds = [];
+  for (let game = 0; game < 10 && new Set(kinds).size < 2; game++) {
+    await page.goto(`${server.url}/?play=greedy&rules=hand=3`);
+    await page.waitForURL(/\?t=/);
+    await nextTurn(page);
+    kinds = await page.$$eval('#drawn .hand-pick:not([disabled])', (b) => b.map((e) => e.dataset.tile));
+  }
+  check(new Set(kinds).size >= 2, `a hand of two kinds at least was dealt in ten games (${kinds})`);
   check(await page.$$eval('#drawn .hand-pick', (b) => b.length) === 3, 'three tiles in the hand');
   const backs = () => page.$$eval('#players [data-player="1"] .hand .hand-back', (b) => b.length);
   check(await backs() === 3, 'the computer\'s three tiles, face down');
@@ -1500,6 +1518,17 @@ function sentMoves(page) {
 }
 
 const turnIs = (page, n) => page.waitForSelector(`#table-view[data-turn="${n}"]`);
+// A player's turn played out by keyboard: a tile that fits nowhere is
+// discarded and the same player draws again, so it moves until the turn
+// passes (the second turn's tile fits nowhere about one deal in 260: the
+// two-person test then waited for Ann's turn, which never came).
+async function turnOut(page) {
+  await keyboardTurn(page, false);
+  while (await page.$eval('#table-view', (el) => el.dataset.myTurn === 'yes' && el.dataset.status === 'playing')) {
+    await nextTurn(page);
+    await keyboardTurn(page, false);
+  }
+}
 // The computer's reply may be a discard and then a placement (a tile that
 // fits nowhere is discarded and its player draws again): the turn can
 // pass `n` between two looks, so wait until it is at least `n`.
@@ -1563,7 +1592,11 @@ await test('issue 36: against the computer, Undo my last move (U), then a differ
   const oneSquare = (await cursorAt()) === was;
   if (oneSquare) await page.keyboard.press('r');
   await keyboardTurn(page, false);
-  await turnAtLeast(page, 2);
+  // Our turn again: the computer's reply is in the record. (The turn at 2
+  // was not enough: when its tile fits nowhere, about one deal in 300,
+  // the computer discards and draws again, and the record could be read
+  // between the discard and its tile.)
+  await nextTurn(page);
   check(sent.length === 2 && (sent[1] !== first || oneSquare), `a different move stands (${first}, then ${sent[1]})`);
   const record = await page.evaluate(async (t) => (await fetch(`/api/tables/${t}/record`)).text(), new URL(page.url()).searchParams.get('t'));
   const moves = record.split('\n').filter((l) => /^[A-Z]{1,2} -?\d+ -?\d+ \d/.test(l));
@@ -1613,18 +1646,20 @@ await test('issue 36: two people: a takeback asked and declined, one that lapses
   // Asked, then Bob moves instead: the ask lapses.
   await ann.click(ask);
   await bob.waitForSelector('#seat-actions .ask');
-  await keyboardTurn(bob, false);
+  await turnOut(bob);
   await ann.waitForFunction(() => /lapsed/.test(document.querySelector('#seat-actions').textContent));
   check(!(await bob.$('#seat-actions .ask')), 'the move cleared the prompt');
   // Ann moves again; Bob asks for his move back... no: Ann asks for hers, Bob accepts.
+  // (Turn 3 after it, 2 after the takeback, unless a tile was discarded.)
   await nextTurn(ann);
-  await keyboardTurn(ann, false);
-  await turnIs(bob, 3);
+  await turnOut(ann);
+  const after = await turnOf(ann);
+  await turnIs(bob, after);
   await ann.click(ask);
   await bob.waitForSelector('#seat-actions .ask');
   await bob.click('#seat-actions button[data-act=accept]');
-  await turnIs(ann, 2);
-  await turnIs(bob, 2);
+  await turnIs(ann, after - 1);
+  await turnIs(bob, after - 1);
   await nextTurn(ann);
   check(await ann.$$eval('#board .tiles use', (u) => u.length) === 3, 'Ann\'s move is off the board: her turn again');
   check(/Ann's last move is taken back/.test(await bob.$eval('#seat-actions', (e) => e.textContent)), 'Bob is told');
