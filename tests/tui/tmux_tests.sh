@@ -37,7 +37,21 @@ start() {
         "\"$bin\" play $* ; echo EXIT=\$?; sleep 60"
 }
 
-capture() { tm capture-pane -p -t "$session" >"$screen_file"; }
+# capture: the screen into $screen_file, once it has stayed the same for
+# 20 ms (at most 20 tries): a slow game (a sanitizer build, a loaded
+# machine) can be read in the middle of drawing a screen, its top lines
+# new and its bottom ones not yet (tui.tmux.hint failed so under ASan).
+capture() {
+    tm capture-pane -p -t "$session" >"$screen_file"
+    tries=0
+    while [ "$tries" -lt 20 ]; do
+        sleep 0.02
+        tm capture-pane -p -t "$session" >"$screen_file.again"
+        cmp -s "$screen_file" "$screen_file.again" && return 0
+        mv "$screen_file.again" "$screen_file"
+        tries=$((tries + 1))
+    done
+}
 
 # The waits give up after WAIT_TENTHS polls (30 s at the least): long
 # enough for a loaded machine (at a load of 4 to 5 on two cores a few
@@ -901,7 +915,11 @@ t_hint() {
         fail "hint 1 does not say where and how it is turned"
     grep -q ' r[0-3] ' "$screen_file" && fail "jargon in the hints"
     # Away from the hints' squares, the cursor hides none of their numbers.
+    # The cursor's square is waited for: "does not fit here" shows from the
+    # first Up on.
+    shows "cursor 1,0" || fail "seed 3 no longer starts the cursor at 1,0"
     keys Up Up Up Up Up Up
+    wait_for "cursor 1,-6"
     wait_for "does not fit here"
     board_part | grep -q '1' || fail "hint 1 is not shown on the board"
     keys 1
