@@ -103,50 +103,70 @@ static void count_hand_nodes(const tree *t, int32_t n, int player, int *hands, i
     }
 }
 
+/* A search of `iterations` from the root of `g` on one thread, its tree
+ * kept for the test to look at (a tree limited to `limit` bytes). */
+typedef struct test_search {
+    search s;
+    root_info *ri;
+    carc_player *p;
+    carc_game *scratch, *held;
+} test_search;
+
+static void test_search_run(test_search *ts, const carc_game *g, int ismcts, uint64_t seed,
+                            size_t limit, uint64_t iterations)
+{
+    memset(ts, 0, sizeof *ts);
+    ts->scratch = carc_game_clone(g);
+    ts->held = carc_game_clone(g);
+    char err[160];
+    ts->p = carc_player_new("mcts", 1, err, sizeof err);
+    ts->ri = malloc(sizeof *ts->ri);
+    assert_true(ts->scratch && ts->held && ts->p && ts->ri);
+    ts->p->opt.ismcts = ismcts;
+    prepare_root(ts->ri, g, ts->scratch, ts->held, ts->p);
+    search *s = &ts->s;
+    s->player = ts->p;
+    s->root = ts->ri;
+    s->rng = carc_rng_seed(seed);
+    s->c = ts->p->opt.c;
+    s->tree.limit = limit;
+    s->tree.players = ts->ri->players;
+    s->tree.kinds = ts->ri->kinds;
+    s->budget = iterations;
+    s->stats = calloc((size_t)ts->ri->nplaces * ROOT_SPOTS, sizeof(root_stat));
+    assert_non_null(s->stats);
+    run_search(s);
+    assert_int_equal(s->iterations, iterations);
+}
+
+static void test_search_free(test_search *ts)
+{
+    tree_free(&ts->s.tree);
+    free(ts->s.stats);
+    carc_game_free(ts->s.work);
+    carc_game_free(ts->s.scratch);
+    free(ts->ri);
+    carc_player_free(ts->p);
+    carc_game_free(ts->scratch);
+    carc_game_free(ts->held);
+}
+
 /* Searches the seat view of `g` for `iterations` from its root with
  * ismcts set as given; returns how many of the mover's own hand nodes
  * played two tiles or more (-1: the tree has no hand node at all). */
 static int search_own_choices(const carc_game *g, int ismcts, uint64_t iterations)
 {
-    carc_game *view = carc_game_clone(g), *scratch = carc_game_clone(g), *held = carc_game_clone(g);
-    assert_true(view && scratch && held);
+    carc_game *view = carc_game_clone(g);
+    assert_non_null(view);
     int me = carc_game_current_player(g);
     carc_game_seat_view(view, g, me, 77);
-    char err[160];
-    carc_player *p = carc_player_new("mcts", 1, err, sizeof err);
-    assert_non_null(p);
-    p->opt.ismcts = ismcts;
-    ai_options opt = p->opt;
-    root_info *ri = malloc(sizeof *ri);
-    assert_non_null(ri);
-    prepare_root(ri, view, scratch, held, p);
-    search s;
-    memset(&s, 0, sizeof s);
-    s.player = p;
-    s.root = ri;
-    s.rng = carc_rng_seed(5);
-    s.c = opt.c;
-    s.tree.limit = MEMORY_CAP;
-    s.tree.players = ri->players;
-    s.tree.kinds = ri->kinds;
-    s.budget = iterations;
-    s.stats = calloc((size_t)ri->nplaces * ROOT_SPOTS, sizeof(root_stat));
-    assert_non_null(s.stats);
-    run_search(&s);
-    assert_int_equal(s.iterations, iterations);
+    test_search ts;
+    test_search_run(&ts, view, ismcts, 5, MEMORY_CAP, iterations);
     int hands = 0, two = 0;
-    count_hand_nodes(&s.tree, 0, me, &hands, &two);
-    int result = hands ? two : -1;
-    tree_free(&s.tree);
-    free(s.stats);
-    carc_game_free(s.work);
-    carc_game_free(s.scratch);
-    free(ri);
-    carc_player_free(p);
+    count_hand_nodes(&ts.s.tree, 0, me, &hands, &two);
+    test_search_free(&ts);
     carc_game_free(view);
-    carc_game_free(scratch);
-    carc_game_free(held);
-    return result;
+    return hands ? two : -1;
 }
 
 /* Inside the tree the mover's own next turns choose among the tiles they
@@ -214,41 +234,13 @@ static void test_tree_visits_add_up(void **state)
     const carc_game *games[] = {base, held, base, held};
     int nodes[4];
     for (int k = 0; k < 4; k++) {
-        const carc_game *g = games[k];
         size_t limit = k < 2 ? MEMORY_CAP : 256 * 1024;
-        carc_game *scratch = carc_game_clone(g), *work = carc_game_clone(g);
-        char err[160];
-        carc_player *p = carc_player_new("mcts", 1, err, sizeof err);
-        assert_true(scratch && work && p);
-        p->opt.ismcts = 1;
-        root_info *ri = malloc(sizeof *ri);
-        assert_non_null(ri);
-        prepare_root(ri, g, scratch, work, p);
-        search s;
-        memset(&s, 0, sizeof s);
-        s.player = p;
-        s.root = ri;
-        s.rng = carc_rng_seed(9);
-        s.c = p->opt.c;
-        s.tree.limit = limit;
-        s.tree.players = ri->players;
-        s.tree.kinds = ri->kinds;
-        s.budget = 3000;
-        s.stats = calloc((size_t)ri->nplaces * ROOT_SPOTS, sizeof(root_stat));
-        assert_non_null(s.stats);
-        run_search(&s);
-        assert_int_equal(s.iterations, 3000);
-        assert_int_equal(node_at(&s.tree, 0)->visits, 3000);
-        nodes[k] = check_visits(&s.tree, 0, 0);
-        assert_true(tree_bytes(&s.tree) <= limit);
-        tree_free(&s.tree);
-        free(s.stats);
-        carc_game_free(s.work);
-        carc_game_free(s.scratch);
-        free(ri);
-        carc_player_free(p);
-        carc_game_free(scratch);
-        carc_game_free(work);
+        test_search ts;
+        test_search_run(&ts, games[k], 1, 9, limit, 3000);
+        assert_int_equal(node_at(&ts.s.tree, 0)->visits, 3000);
+        nodes[k] = check_visits(&ts.s.tree, 0, 0);
+        assert_true(tree_bytes(&ts.s.tree) <= limit);
+        test_search_free(&ts);
     }
     /* With room for all: a node for most iterations; with little room
      * the tree stopped growing, and searched on. */

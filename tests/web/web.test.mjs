@@ -1129,16 +1129,9 @@ await test('a phone-sized screen: one tap to a game, tap a square, Place, confir
   check(rotations() && placeHints.every((h) => !/click|\bR\b/.test(h)) && placeHints.filter((h) => /rotations here/.test(h)).every((h) => /tap the tile/.test(h)),
     `the place step's hint speaks of taps on a touch screen (${[...new Set(placeHints)]})`);
   // A hand game (hand=2) on the phone: the bar names the tap that chooses
-  // another tile of the hand, not the key T. Two tiles of a kind are one
-  // choice and the bar offers none (one deal in twenty): a new game then.
-  let kinds = [];
-  for (let game = 0; game < 10 && new Set(kinds).size < 2; game++) {
-    await page.goto(`${server.url}/?play=easy&rules=hand=2`);
-    await page.waitForURL(/\?t=/);
-    await nextTurn(page);
-    kinds = await page.$$eval('#drawn .hand-pick:not([disabled])', (b) => b.map((e) => e.dataset.tile));
-  }
-  check(new Set(kinds).size === 2, `a hand of two different tiles was dealt in ten games (${kinds})`);
+  // another tile of the hand, not the key T (two tiles of a kind are one
+  // choice, one deal in twenty: handOfKinds deals again).
+  await handOfKinds(page, `${server.url}/?play=easy&rules=hand=2`);
   await page.tap('#drawn .hand-pick:not([disabled]) >> nth=0');
   const handBar = await page.$eval('#actions .hand-choice', (e) => e.textContent);
   await page.screenshot({ path: path.join(ART, 'phone-hand.png') });
@@ -1411,16 +1404,9 @@ await test('a hand=3 game against the computer: tiles picked from the hand by cl
     });
   });
   // Three tiles of one kind are one choice: the bar then offers no T (one
-  // deal in 350 fails the first turn's check below): a new game then. No
-  // move is sent before the hand is seen.
-  let kinds = [];
-  for (let game = 0; game < 10 && new Set(kinds).size < 2; game++) {
-    await page.goto(`${server.url}/?play=greedy&rules=hand=3`);
-    await page.waitForURL(/\?t=/);
-    await nextTurn(page);
-    kinds = await page.$$eval('#drawn .hand-pick:not([disabled])', (b) => b.map((e) => e.dataset.tile));
-  }
-  check(new Set(kinds).size >= 2, `a hand of two kinds at least was dealt in ten games (${kinds})`);
+  // deal in 350 fails the first turn's check below): handOfKinds deals
+  // again. No move is sent before the hand is seen.
+  await handOfKinds(page, `${server.url}/?play=greedy&rules=hand=3`);
   check(await page.$$eval('#drawn .hand-pick', (b) => b.length) === 3, 'three tiles in the hand');
   const backs = () => page.$$eval('#players [data-player="1"] .hand .hand-back', (b) => b.length);
   check(await backs() === 3, 'the computer\'s three tiles, face down');
@@ -1518,6 +1504,20 @@ function sentMoves(page) {
 }
 
 const turnIs = (page, n) => page.waitForSelector(`#table-view[data-turn="${n}"]`);
+// A game against the computer at `url` (a hand game) whose first hand
+// holds two kinds of tile or more, our turn to play: tiles of one kind
+// are one choice, and the bar then offers no other, so a deal of one
+// kind is dealt again (ten games at most).
+async function handOfKinds(page, url) {
+  let kinds = [];
+  for (let game = 0; game < 10 && new Set(kinds).size < 2; game++) {
+    await page.goto(url);
+    await page.waitForURL(/\?t=/);
+    await nextTurn(page);
+    kinds = await page.$$eval('#drawn .hand-pick:not([disabled])', (b) => b.map((e) => e.dataset.tile));
+  }
+  check(new Set(kinds).size >= 2, `a hand of two kinds at least was dealt in ten games (${kinds})`);
+}
 // A player's turn played out by keyboard: a tile that fits nowhere is
 // discarded and the same player draws again, so it moves until the turn
 // passes (the second turn's tile fits nowhere about one deal in 260: the
