@@ -649,13 +649,14 @@ static int widened(uint32_t visits)
 /* UCB1 over a node's open options, an option not yet visited first (in
  * order: the options before `tried` have all been visited, so the look
  * for one starts there, and moves `tried` on). */
-
-static int select_option(const search *s, int32_t n)
+static int select_option(search *s, int32_t n)
 {
     node *nd = node_at(&s->tree, n);
     int open = nd->nopts;
-    if (nd->type == NODE_PLACE && widened(nd->visits) < open)
-        open = widened(nd->visits);
+    if (nd->type == NODE_PLACE) {
+        int wide = widened(nd->visits);
+        open = wide < open ? wide : open;
+    }
     const option *o = options_of(&s->tree, n);
     int untried = nd->tried;
     while (untried < open && o[untried].visits)
@@ -1130,9 +1131,6 @@ static void add_root_tile(root_info *ri, const carc_game *g, carc_game *scratch,
     }
 }
 
-/* Fills `ri` for `g`: legal placements and spots ordered by the one-ply
- * utility; in a hand game those of every tile held (`held`: a game to hold
- * each in), so that one search weighs them all. */
 /* One more than the highest tile kind a deal below `g` may draw: those
  * left to draw, the drawn one and those in the hands (dealt again). */
 static int kinds_to_come(const carc_game *g)
@@ -1147,9 +1145,12 @@ static int kinds_to_come(const carc_game *g)
         for (int i = 0; i < n; i++)
             top = hand[i] > top ? hand[i] : top;
     }
-    return top + 1 > 1 ? top + 1 : 1;
+    return top >= 0 ? top + 1 : 1;
 }
 
+/* Fills `ri` for `g`: legal placements and spots ordered by the one-ply
+ * utility; in a hand game those of every tile held (`held`: a game to hold
+ * each in), so that one search weighs them all. */
 static void prepare_root(root_info *ri, const carc_game *g, carc_game *scratch, carc_game *held,
                          const carc_player *player)
 {
