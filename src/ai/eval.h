@@ -56,9 +56,6 @@ extern const ai_term ai_terms[AI_TERMS];
 /* ai_evaluate_full into `out`, and its terms into `terms`. */
 void ai_evaluate_full_terms(const carc_game *g, double out[CARC_MAX_PLAYERS],
                             double terms[CARC_MAX_PLAYERS][AI_TERMS]);
-/* ai_evaluate_full_child with its terms, as ai_evaluate_full_terms. */
-void ai_evaluate_full_child_terms(const carc_game *g, double out[CARC_MAX_PLAYERS],
-                                  double terms[CARC_MAX_PLAYERS][AI_TERMS]);
 /* Both evaluations value the followers in supply alike (eval.c): one
  * follower with `left` tiles to come, and `supply` of them (the first
  * three in full, the others half). */

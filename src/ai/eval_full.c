@@ -907,12 +907,6 @@ void ai_evaluate_full_child(const carc_game *g, double out[CARC_MAX_PLAYERS])
     full_evaluation(g, out, NULL, memo_for(g));
 }
 
-void ai_evaluate_full_child_terms(const carc_game *g, double out[CARC_MAX_PLAYERS],
-                                  double terms[CARC_MAX_PLAYERS][AI_TERMS])
-{
-    full_evaluation(g, out, terms, memo_for(g));
-}
-
 void ai_evaluate_full_terms(const carc_game *g, double out[CARC_MAX_PLAYERS],
                             double terms[CARC_MAX_PLAYERS][AI_TERMS])
 {

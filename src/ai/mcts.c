@@ -53,8 +53,10 @@
  *
  * With a learned network (net=FILE, net.c, docs/learning.md) the root
  * and its figure nodes select by PUCT with the policy head's priors
- * instead of UCB1 with widening, and every evaluation's margin is moved
- * towards the value head's estimate by the weight `blend` (two players).
+ * instead of UCB1 with widening, and the margin of every value a leaf
+ * takes (and of the root's moves) is moved towards the value head's
+ * estimate by the weight `blend` (two players); the placement order below
+ * the root ranks by the evaluation alone.
  * With deep=N the placement nodes below the root select by PUCT too, from
  * their N-th visit, with the policy's priors over their placements.
  *
@@ -295,29 +297,43 @@ static void blend_net_value(const root_info *ri, const carc_game *g,
     v[other] -= shift;
 }
 
-/* The player's evaluation of `g`, blended with the network's value;
- * `child` when g is a child of the position last given to
- * ai_evaluate_full_children (the same values, sooner). */
-static void evaluate_blended(const root_info *ri, const carc_game *g, int child,
-                             double v[CARC_MAX_PLAYERS])
+/* The player's evaluation of `g`, blended with the network's value. */
+static void evaluate_blended(const root_info *ri, const carc_game *g, double v[CARC_MAX_PLAYERS])
 {
-    int full_eval = ri->evaluate == ai_evaluate_full;
     if (!net_values(ri, g)) {
-        if (child && full_eval)
-            ai_evaluate_full_child(g, v);
-        else
-            ri->evaluate(g, v);
+        ri->evaluate(g, v);
         return;
     }
     double full[CARC_MAX_PLAYERS], terms[CARC_MAX_PLAYERS][AI_TERMS];
-    if (child)
-        ai_evaluate_full_child_terms(g, full, terms);
-    else
-        ai_evaluate_full_terms(g, full, terms);
-    if (full_eval)
+    ai_evaluate_full_terms(g, full, terms);
+    if (ri->evaluate == ai_evaluate_full)
         memcpy(v, full, sizeof full);
     else
         ri->evaluate(g, v);
+    blend_net_value(ri, g, full, terms, v);
+}
+
+/* The player's evaluation of `g`, a child of the position last given to
+ * ai_evaluate_full_children (the same values, sooner), without the
+ * network: the placement order's. A placement's value gets the network's
+ * part only when it becomes a leaf's value (blend_record), since most of
+ * the placements ordered are never visited. */
+static void evaluate_child(const root_info *ri, const carc_game *g, double v[CARC_MAX_PLAYERS])
+{
+    if (ri->evaluate == ai_evaluate_full)
+        ai_evaluate_full_child(g, v);
+    else
+        ri->evaluate(g, v);
+}
+
+/* `v`, the placement order's value of `g` (evaluate_child), blended with
+ * the network's value as evaluate_blended would have it. */
+static void blend_record(const root_info *ri, const carc_game *g, double v[CARC_MAX_PLAYERS])
+{
+    if (!net_values(ri, g))
+        return;
+    double full[CARC_MAX_PLAYERS], terms[CARC_MAX_PLAYERS][AI_TERMS];
+    ai_evaluate_full_terms(g, full, terms);
     blend_net_value(ri, g, full, terms, v);
 }
 
@@ -494,7 +510,7 @@ static void order_placements(search *s, const carc_game *g, carc_placement *plac
         carc_move m = {CARC_MOVE_PLACE, places[i], CARC_NO_SPOT, CARC_FIGURE_FOLLOWER};
         carc_game_copy(s->scratch, g);
         ai_play_known(s->scratch, m); /* g's own placement */
-        evaluate_blended(s->root, s->scratch, 1, scores[i]);
+        evaluate_child(s->root, s->scratch, scores[i]);
         value[i] = utility(s->root, scores[i], me);
     }
     for (int i = 0; i < np; i++) {
@@ -777,7 +793,7 @@ static int value_leaf(search *s, carc_game *g, double scores[CARC_MAX_PLAYERS])
     if (!exact)
         while (!carc_game_over(g))
             carc_game_play_random(g, &s->rng, 0.3, NULL);
-    evaluate_blended(s->root, g, 0, scores);
+    evaluate_blended(s->root, g, scores);
     return exact;
 }
 
@@ -978,6 +994,7 @@ static void iterate(search *s)
         memcpy(scores, value_of(t, valued), sizeof(double) * (size_t)players);
     } else if (valued >= 0 && known >= 0 && leaf_is_static(g)) {
         memcpy(scores, record(t, known), sizeof(double) * (size_t)players);
+        blend_record(ri, g, scores); /* the network's part, now that it is a leaf's value */
         store = 1;
     } else {
         store = value_leaf(s, g, scores);
@@ -1168,7 +1185,7 @@ static void prepare_root(root_info *ri, const carc_game *g, carc_game *scratch, 
     ri->deep = opt->deep;
     ri->player = carc_game_current_player(g);
     ri->players = carc_game_players(g);
-    evaluate_blended(ri, g, 0, ri->base); /* for `own`, and a discard's prior */
+    evaluate_blended(ri, g, ri->base); /* for `own`, and a discard's prior */
     ri->nplaces = 0;
     double best[CARC_MAX_PLACEMENTS];
     int hand[CARC_MAX_HAND];

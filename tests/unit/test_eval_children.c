@@ -6,8 +6,7 @@
  * gives what ai_evaluate_full gives, to the last bit: for
  * every legal move (figures and discards included) of positions through
  * whole games, in both layouts of the state (the base game; expansions and
- * seven players), with hands and on a bounded table; its terms as
- * ai_evaluate_full_terms' too; and a position two moves on, which is no
+ * seven players), with hands and on a bounded table; and a position two moves on, which is no
  * child, valued afresh. The searches rely on it: they must play the
  * same moves with it as without. They play those children unchecked
  * (ai_play_known): each gives the state carc_game_play gives (the same
@@ -66,9 +65,8 @@ static void assert_same_play(const carc_game *g, carc_move m, carc_game *known,
 }
 
 /* Every legal move of `g` valued as a child, in the order of the legal
- * moves, against the plain evaluation; with the terms on every `terms_every`th
- * move. Returns the children checked. */
-static int check_children(const carc_game *g, carc_game *child, carc_game *known, int terms_every)
+ * moves, against the plain evaluation. Returns the children checked. */
+static int check_children(const carc_game *g, carc_game *child, carc_game *known)
 {
     static carc_move moves[CARC_MAX_MOVES];
     int n = carc_legal_moves(g, moves, CARC_MAX_MOVES);
@@ -82,13 +80,6 @@ static int check_children(const carc_game *g, carc_game *child, carc_game *known
         ai_evaluate_full(child, want);
         ai_evaluate_full_child(child, got);
         assert_same_values(want, got, players);
-        if (i % terms_every == 0) {
-            double want_terms[CARC_MAX_PLAYERS][AI_TERMS], got_terms[CARC_MAX_PLAYERS][AI_TERMS];
-            ai_evaluate_full_terms(child, want, want_terms);
-            ai_evaluate_full_child_terms(child, got, got_terms);
-            assert_same_values(want, got, players);
-            assert_memory_equal(want_terms, got_terms, sizeof want_terms);
-        }
     }
     /* Neither the position itself nor a grandchild is a child: valued
      * afresh (a walk kept from the children may not hold two moves on). */
@@ -124,7 +115,7 @@ static int check_games(const config *c, int games, uint64_t seed)
         carc_rng rng = carc_rng_seed(seed + (uint64_t)k);
         for (int ply = 0; !carc_game_over(g); ply++) {
             if (ply % 3 == 0)
-                checked += check_children(g, child, known, 7);
+                checked += check_children(g, child, known);
             assert_int_equal(carc_game_play_random(g, &rng, 0.5, NULL), CARC_OK);
         }
         carc_game_free(known);
