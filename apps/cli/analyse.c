@@ -25,7 +25,8 @@ static const char analyse_usage[] =
     "shown. A symmetric tile's move is listed once, at its lowest rotation.\n"
     "The record does not say which tile comes next: --tile names it, else\n"
     "one is drawn from the tiles left. In a game with a hand of tiles (rule\n"
-    "hand=N) the moves of every tile the player holds are ranked.\n"
+    "hand=N) the moves of every tile the player holds are ranked against\n"
+    "each other; --tile X then shows those of X alone.\n"
     "\n"
     "  --ms N        search time per position (default 1000; 100 with\n"
     "                --each-move); used by the default player\n"
@@ -34,7 +35,7 @@ static const char analyse_usage[] =
     "  --player SPEC the player that ranks (default mcts:ms=N; greedy is\n"
     "                instant and shallow)\n"
     "  --tile X      the tile drawn in the last position (A..X, RA..RL, IA..IQ,\n"
-    "                TA..TX)\n"
+    "                TA..TX); with a hand, the held tile whose moves to show\n"
     "  --each-move   review every move of the record: the played move's\n"
     "                expected margin against the best move's, and, per\n"
     "                player, the moves that lost the most (losses below\n"
@@ -98,13 +99,13 @@ static json_t *ranked_json(const carc_game *g, const carc_move_eval *evals, int 
 /* What the player to move places, for the headings: "tile V", or in a
  * game with a hand (whose every tile's moves are listed) "one of the
  * tiles held (V O S)". */
-static const char *to_place(const carc_game *g, char *buf, size_t cap)
+static const char *to_place(const carc_game *g, const options *o, char *buf, size_t cap)
 {
     int kinds[CARC_MAX_HAND];
     int n = carc_game_rules(g).hand
                 ? carc_game_hand(g, carc_game_current_player(g), kinds, CARC_MAX_HAND)
                 : 0;
-    if (n <= 0) {
+    if (n <= 0 || o->tile >= 0) { /* --tile in a hand game: that tile's moves */
         snprintf(buf, cap, "tile %s", carc_tile_id(carc_game_drawn_tile(g)));
         return buf;
     }
@@ -165,7 +166,7 @@ static void print_exact(const carc_game *g, const carc_move_eval *evals, int n,
     printf("After move %d: player %d (%s) to place %s; %d %s left; %d legal %s with "
            "their exact expected final margins%s (%.2f s, %llu %s)\n",
            carc_game_move_count(g), mover + 1, cli_player_name(mover),
-           to_place(g, placed, sizeof placed), info->tiles_left,
+           to_place(g, o, placed, sizeof placed), info->tiles_left,
            cli_plural(info->tiles_left, "tile", "tiles"), n, cli_plural(n, "move", "moves"), best,
            info->seconds, (unsigned long long)info->nodes,
            cli_plural((long long)info->nodes, "position", "positions"));
@@ -251,6 +252,16 @@ static int analyse_position(carc_game *g, carc_player *p, const options *o)
     carc_move_eval *evals = move_list_rank(p, g, &n, &info);
     if (!evals)
         return EXIT_INVALID;
+    if (hand && o->tile >= 0) {
+        /* The search ranks every tile of the hand (each one's moves
+         * against the others'); --tile keeps those of the tile it names,
+         * in their order. */
+        int kept = 0;
+        for (int i = 0; i < n; i++)
+            if (evals[i].move.place.tile == o->tile + 1)
+                evals[kept++] = evals[i];
+        n = kept;
+    }
     int shown = n < o->top ? n : (int)o->top;
     int mover = carc_game_current_player(g);
     const char *tile = carc_tile_id(carc_game_drawn_tile(g));
@@ -265,7 +276,7 @@ static int analyse_position(carc_game *g, carc_player *p, const options *o)
         printf("After move %d: player %d (%s) to place %s; %d legal %s, ranked by %s "
                "(%.2f s, %llu %s)\n",
                carc_game_move_count(g), mover + 1, cli_player_name(mover),
-               to_place(g, placed, sizeof placed), n, cli_plural(n, "move", "moves"),
+               to_place(g, o, placed, sizeof placed), n, cli_plural(n, "move", "moves"),
                carc_player_spec(p), info.seconds, (unsigned long long)info.iterations,
                cli_plural((long long)info.iterations, "iteration", "iterations"));
         print_guess(g, o);

@@ -2268,7 +2268,8 @@ def case_arena_record_taken():
 
 def case_analyse_hand():
     """In a hand game analyse ranks the moves of every tile held: the
-    heading names those tiles, not one drawn tile, and no guess."""
+    heading names those tiles, not one drawn tile, and no guess; --tile X
+    keeps X's moves alone (text and JSON), and refuses a tile not held."""
     with tempfile.TemporaryDirectory() as tmp:
         rec = os.path.join(tmp, "hand.rec")
         run(["selfplay", "--seed", "4", "--players", "2", "--rules", "hand=3", "--record", rec])
@@ -2286,6 +2287,32 @@ def case_analyse_hand():
         listed = {l.split()[1] for l in out.splitlines()[3:] if l.strip()}
         check(len(held) > 1 and listed <= set(held) and len(listed) > 1,
               "held %r, listed %r" % (held, listed))
+        # --tile X: the moves of X alone, as many as X's legal moves among
+        # all of them, the heading and the JSON naming X.
+        total = int(re.search(r"; (\d+) legal moves", head).group(1))
+        counted = 0
+        for tile in sorted(set(held)):
+            code, out, err = run(["analyse", "--player", "greedy", "--top", "100", "--tile", tile,
+                                  part])
+            check(code == 0, "analyse --tile %s: %d %s" % (tile, code, err))
+            m = re.search(r" to place tile (\S+); (\d+) legal moves", out.splitlines()[0])
+            check(m is not None and m.group(1) == tile, "--tile %s heading: %s" % (tile, out))
+            rows = [l.split() for l in out.splitlines()[3:] if l.strip()]
+            legal = int(m.group(2))
+            check(len(rows) == min(legal, 100) and all(r[1] == tile for r in rows),
+                  "--tile %s lists %r" % (tile, sorted({r[1] for r in rows})))
+            counted += legal
+            code, out, err = run(["analyse", "--player", "greedy", "--top", "100", "--tile", tile,
+                                  "--json", part])
+            doc = json.loads(out)
+            check(code == 0 and doc["tile"] == tile and doc["legal_moves"] == legal and
+                  all(b["move"].split()[0] == tile for b in doc["best"]),
+                  "--tile %s --json: %s" % (tile, out[:300]))
+        check(counted == total, "the held tiles' moves add up: %d of %d" % (counted, total))
+        missing = next(t for t in "ABCDEFGHIJKLMNOPQRSTUVWX" if t not in held)
+        code, out, err = run(["analyse", "--player", "greedy", "--tile", missing, part])
+        check(code != 0 and "holds no tile " + missing in err and out == "",
+              "--tile %s not held: %d %r %r" % (missing, code, out, err))
 
 
 CASES = {
