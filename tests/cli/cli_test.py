@@ -10,6 +10,7 @@ import math
 import os
 import random
 import re
+import shlex
 import signal
 import subprocess
 import sys
@@ -1882,7 +1883,9 @@ def case_match_records():
         for name in games:
             code, _, err = run(["replay", os.path.join(where, name)])
             check(code == 0, "%s/%s does not replay: %s" % (folder, name, err))
-        args = command.split() + ["--record", where, "--resume", "--json"]
+        # an outside engine's spec is quoted: the engine is never started,
+        # since every game is counted from its record
+        args = shlex.split(command) + ["--record", where, "--resume", "--json"]
         total = int(args[args.index("--games") + 1])
         args[args.index("--games") + 1] = str(len(games))
         code, out, err = run(args, timeout=60)
