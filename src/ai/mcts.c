@@ -63,8 +63,9 @@
  * Threads: each thread grows its own tree from its own seed (root
  * parallelism) and the root statistics are summed. With an iteration
  * budget the split between threads is fixed, so the move depends only on
- * the seed. Each tree stops growing at its share of the memory cap and then
- * keeps evaluating leaves. */
+ * the seed. Each tree stops growing at its share of the search's room
+ * (search_memory: more for a longer search) and then keeps evaluating
+ * leaves. */
 #include <assert.h>
 #include <math.h>
 #include <pthread.h>
@@ -87,8 +88,9 @@ enum {
     MAX_DEPTH = 3 * CARC_MAX_TILES + 4,
     MAX_THREADS = 64,
     ROOT_SPOTS = 1 + CARC_MAX_FIGURE_MOVES, /* options of a spot node */
-    /* All trees of one search. A growing array is copied, so peak use can
-     * reach half as much again: still under 256 MiB. */
+    /* All trees of one search at least; a growing array is copied, so
+     * peak use can reach half as much again: still under 256 MiB. A longer
+     * search gets more (search_memory). */
     MEMORY_CAP = 160 * 1024 * 1024,
     EXACT_LEAVES = 500 * 1000, /* largest exhaustive endgame */
     PLAYOUT_TAIL = 4,          /* playouts when this few tiles are left */
@@ -338,6 +340,28 @@ static void blend_record(const root_info *ri, const carc_game *g, double v[CARC_
 }
 
 /* --- The tree's storage ---------------------------------------------------------------- */
+
+/* The room of one search's trees, all threads together. A tree that stops
+ * growing costs the search much of its strength (docs/players.md,
+ * "Memory"), so a longer search gets more: `tree_second` bytes a thread
+ * and second of a timed search, `tree_iteration` an iteration of a
+ * counted one; at least MEMORY_CAP, which a search of 1 s on two threads
+ * (the default player) does not fill, and at most `memory_max` or a
+ * quarter of the machine's memory (`physical`, 0 when unknown). */
+static const size_t tree_second = (size_t)80 << 20, tree_iteration = 512;
+static const size_t memory_max = (size_t)1 << 30;
+
+static size_t search_memory(int ms, uint64_t iters, int threads, uint64_t physical)
+{
+    double want = ms > 0 ? (double)tree_second * threads * (ms / 1000.0)
+                         : (double)tree_iteration * (double)iters;
+    double most = (double)memory_max;
+    if (physical > 0 && (double)physical / 4 < most)
+        most = (double)physical / 4;
+    if (want > most)
+        want = most;
+    return want > MEMORY_CAP ? (size_t)want : MEMORY_CAP;
+}
 
 static size_t tree_bytes(const tree *t)
 {
@@ -1500,13 +1524,14 @@ int ai_mcts_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int ca
     if (ri->nplaces == 0)
         goto done; /* cannot be: a tile that fits nowhere has its discard */
     uint64_t base_seed = carc_rng_next(&p->rng);
+    size_t room = search_memory(p->opt.ms, p->opt.iters, threads, ai_physical_memory());
     for (int t = 0; t < threads; t++) {
         s[t].player = p;
         s[t].root = ri;
         s[t].rng = carc_rng_seed(base_seed ^ (UINT64_C(0x9e3779b97f4a7c15) * (uint64_t)(t + 1)));
         s[t].start = start;
         s[t].c = p->opt.c;
-        s[t].tree.limit = MEMORY_CAP / (size_t)threads;
+        s[t].tree.limit = room / (size_t)threads;
         s[t].tree.players = ri->players;
         s[t].tree.kinds = ri->kinds;
         if (p->opt.iters)

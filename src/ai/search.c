@@ -1,5 +1,6 @@
 /* search.c: what the searches share (search.h). */
 #include <time.h>
+#include <unistd.h>
 
 #include "ai.h"
 #include "search.h"
@@ -75,6 +76,16 @@ double ai_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+uint64_t ai_physical_memory(void)
+{
+#ifdef _SC_PHYS_PAGES /* not POSIX, but glibc's, the BSDs' and macOS's */
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    return pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size : 0;
+#else
+    return 0;
+#endif
 }
 
 int ai_should_stop(carc_player *p, double start)

@@ -39,6 +39,8 @@ int ai_score_margin(const carc_game *g, int player);
 
 /* Monotonic seconds. */
 double ai_now(void);
+/* The machine's memory in bytes, 0 when unknown. */
+uint64_t ai_physical_memory(void);
 /* Whether a search that started at `start` must stop: a stop request or
  * the player's time budget spent. */
 int ai_should_stop(carc_player *p, double start);

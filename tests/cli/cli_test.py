@@ -1899,6 +1899,47 @@ def case_match_records():
         check(len(games) <= total, "%s: more records than the command's games" % folder)
 
 
+def case_carcasum_tiles():
+    """tools/carcasum/make_tiles.py reads the tile table of src/tile_data.c
+    (a C file it parses) and writes Carcasum's basic.xml: every kind A..X
+    in order with its count, each edge of each tile held by one part (a
+    road's edge by the road and the two farm halves beside it), the start
+    tile, and a few kinds checked whole against docs/record.md's table."""
+    import xml.etree.ElementTree as ET
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "basic.xml")
+        r = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "carcasum", "make_tiles.py"),
+                            os.path.join(ROOT, "src", "tile_data.c"), out],
+                           capture_output=True, text=True, timeout=60)
+        check(r.returncode == 0, "make_tiles.py: %s" % r.stderr)
+        tiles = ET.parse(out).getroot().findall("tile")
+    check([t.get("id") for t in tiles] == [chr(65 + i) for i in range(24)], "kinds A..X in order")
+    check(sum(int(t.get("count")) for t in tiles) == 72, "72 tiles")
+    kinds = {}
+    for t in tiles:
+        parts = [(e.tag, " ".join((e.text or "").split()), e.get("city"), e.get("pennant"))
+                 for e in t if e.tag != "position"]
+        held = [side for tag, text, _, _ in parts if tag != "cloister" for side in text.split()]
+        for edge in "NESW":
+            whole, halves = held.count(edge), held.count(edge + "L") + held.count(edge + "R")
+            road = any(tag == "road" and edge in text.split() for tag, text, _, _ in parts)
+            check((whole, halves) == ((1, 2) if road else (1, 0)),
+                  "%s: edge %s held %d whole and %d halves" % (t.get("id"), edge, whole, halves))
+        kinds[t.get("id")] = parts
+    check([t.get("id") for t in tiles if t.find("position") is not None] == ["D"], "start tile D")
+    # A: a cloister with a road south; C: the city of four sides with a
+    # pennant; D: a city north, a road east-west, the farms beside it;
+    # V: a curve of road south-west.
+    check(kinds["A"] == [("cloister", "", None, None), ("road", "S", None, None),
+                         ("farm", "N E SL SR W", None, None)], "A: %r" % kinds["A"])
+    check(kinds["C"] == [("city", "N E S W", None, "yes")], "C: %r" % kinds["C"])
+    check([k[0] for k in kinds["D"]] == ["city", "road", "farm", "farm"] and
+          kinds["D"][1][1] == "E W" and kinds["D"][0][1] == "N", "D: %r" % kinds["D"])
+    check(sum(1 for k in kinds["D"] if k[0] == "farm" and k[2] == "N") == 1,
+          "D: one farm borders the city: %r" % kinds["D"])
+    check(sorted(k[1] for k in kinds["V"] if k[0] == "road") == ["S W"], "V: %r" % kinds["V"])
+
+
 # --- Puzzles (docs/puzzles.md) ----------------------------------------------------------
 
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -2368,6 +2409,7 @@ CASES = {
     "end_of_options": case_end_of_options,
     "arena_record_taken": case_arena_record_taken,
     "analyse_hand": case_analyse_hand,
+    "carcasum_tiles": case_carcasum_tiles,
 }
 
 if __name__ == "__main__":

@@ -2,7 +2,8 @@
  * included whole to reach its hand nodes): a hand node tries each tile
  * held, then plays the best by UCB1 over the visits in which it was held,
  * not the first of the hand; and in a whole search the player's own later
- * turns play more than the first tile of their hands. */
+ * turns play more than the first tile of their hands. Also the room a
+ * search's trees get (search_memory). */
 #include "support.h"
 
 #include <stdlib.h>
@@ -251,12 +252,39 @@ static void test_tree_visits_add_up(void **state)
     carc_game_free(held);
 }
 
+/* The room of a search's trees grows with its budget, between the floor
+ * that the default player's 1 s on two threads keeps to and the ceiling,
+ * a quarter of the machine's memory at most. */
+static void test_search_memory(void **state)
+{
+    (void)state;
+    const uint64_t big = (uint64_t)64 << 30, small = (uint64_t)1 << 30;
+    /* short searches and the default player: the floor */
+    assert_int_equal(search_memory(100, 0, 2, big), MEMORY_CAP);
+    assert_int_equal(search_memory(1000, 0, 2, big), MEMORY_CAP);
+    assert_int_equal(search_memory(0, 40000, 1, big), MEMORY_CAP);
+    /* hard (3 s on two threads) three times that; one thread half */
+    assert_int_equal(search_memory(3000, 0, 2, big), 3 * (size_t)MEMORY_CAP);
+    assert_int_equal(search_memory(3000, 0, 1, big), 3 * (size_t)MEMORY_CAP / 2);
+    /* strongest (10 s) and a long counted search: the ceiling */
+    assert_int_equal(search_memory(10000, 0, 2, big), memory_max);
+    assert_int_equal(search_memory(0, 2000000, 2, big), 2000000 * tree_iteration);
+    assert_int_equal(search_memory(0, 100000000, 2, big), memory_max);
+    /* a machine of 1 GiB: a quarter of it; unknown memory: the ceiling */
+    assert_int_equal(search_memory(10000, 0, 2, small), small / 4);
+    assert_int_equal(search_memory(10000, 0, 2, 0), memory_max);
+    /* never below the floor, even on a machine with less than 640 MiB */
+    assert_int_equal(search_memory(10000, 0, 2, (uint64_t)256 << 20), MEMORY_CAP);
+    assert_true(ai_physical_memory() > 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_hand_node_choice),
         cmocka_unit_test(test_own_turns_choose_their_tile),
         cmocka_unit_test(test_tree_visits_add_up),
+        cmocka_unit_test(test_search_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
