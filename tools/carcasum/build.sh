@@ -18,9 +18,11 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 JOBS=${JOBS:-2}
 
-for f in static.h core/game.cpp core/board.cpp core/tile.cpp core/util.cpp core/random.cpp \
-         core/nexttileprovider.cpp jcz/tilefactory.cpp player/mctsplayer.tpp \
-         player/randomplayer.cpp player/simpleplayer3.cpp player/utilities.cpp; do
+# Carcasum's files compiled here, and the headers that must be there too.
+UNITS="core/game.cpp core/board.cpp core/tile.cpp core/util.cpp core/random.cpp
+       core/nexttileprovider.cpp jcz/tilefactory.cpp player/randomplayer.cpp
+       player/simpleplayer3.cpp player/utilities.cpp"
+for f in static.h player/mctsplayer.tpp $UNITS; do
     [ -f "$SRC/$f" ] || { echo "build.sh: $SRC/$f is missing" >&2; exit 1; }
 done
 
@@ -41,9 +43,7 @@ QRC
 
 objs=""
 list=""
-for f in core/game.cpp core/board.cpp core/tile.cpp core/util.cpp core/random.cpp \
-         core/nexttileprovider.cpp jcz/tilefactory.cpp player/randomplayer.cpp \
-         player/simpleplayer3.cpp player/utilities.cpp; do
+for f in $UNITS; do
     o="$OUT/obj/$(echo "$f" | tr / _).o"
     list="$list $SRC/$f:$o"
     objs="$objs $o"
