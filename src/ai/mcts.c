@@ -370,7 +370,10 @@ static size_t tree_bytes(const tree *t)
 }
 
 /* Makes room for `more` items in an array of `size`-byte items; 0 when
- * the tree's memory limit or the allocator says no. */
+ * the tree's memory limit or the allocator says no. An array doubles
+ * while the limit allows; near the limit it takes half of what is left,
+ * so that the tree's other arrays can still grow and the tree fills its
+ * room instead of stopping where a doubling no longer fits. */
 static int grow(tree *t, void **array, size_t *cap, size_t used, size_t more, size_t size)
 {
     if (used + more <= *cap)
@@ -378,8 +381,13 @@ static int grow(tree *t, void **array, size_t *cap, size_t used, size_t more, si
     size_t want = *cap ? *cap * 2 : 4096;
     while (want < used + more)
         want *= 2;
-    if (tree_bytes(t) + (want - *cap) * size > t->limit)
-        return 0;
+    size_t spent = tree_bytes(t);
+    size_t left = spent < t->limit ? t->limit - spent : 0;
+    if ((want - *cap) * size > left) {
+        want = *cap + left / 2 / size;
+        if (want < used + more)
+            return 0;
+    }
     void *bigger = realloc(*array, want * size);
     if (!bigger)
         return 0;

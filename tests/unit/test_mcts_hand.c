@@ -235,7 +235,7 @@ static void test_tree_visits_add_up(void **state)
     const carc_game *games[] = {base, held, base, held};
     int nodes[4];
     for (int k = 0; k < 4; k++) {
-        size_t limit = k < 2 ? MEMORY_CAP : 256 * 1024;
+        size_t limit = k < 2 ? MEMORY_CAP : 128 * 1024;
         test_search ts;
         test_search_run(&ts, games[k], 1, 9, limit, 3000);
         assert_int_equal(node_at(&ts.s.tree, 0)->visits, 3000);
@@ -278,6 +278,30 @@ static void test_search_memory(void **state)
     assert_true(ai_physical_memory() > 0);
 }
 
+/* A tree fills its room: near the limit each array takes half of what is
+ * left instead of refusing when a doubling no longer fits, so a tree of
+ * nodes and their score records (two arrays growing in turn) ends with
+ * nearly all of its limit in use and never beyond it. */
+static void test_tree_fills_its_room(void **state)
+{
+    (void)state;
+    const size_t limits[] = {(size_t)3 << 20, (size_t)5 << 20, ((size_t)7 << 20) + 12345};
+    for (size_t k = 0; k < sizeof limits / sizeof limits[0]; k++) {
+        tree t = {.players = 2, .kinds = 24, .limit = limits[k]};
+        size_t nodes = 0;
+        for (;;) {
+            if (new_node(&t, NODE_PLACE, 0, 20) < 0 || new_records(&t, 4) < 0)
+                break;
+            nodes++;
+        }
+        assert_true(tree_bytes(&t) <= t.limit);
+        /* the old doubling stopped between a half and three quarters */
+        assert_true(tree_bytes(&t) > t.limit / 100 * 95);
+        assert_true(nodes > 0);
+        tree_free(&t);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -285,6 +309,7 @@ int main(void)
         cmocka_unit_test(test_own_turns_choose_their_tile),
         cmocka_unit_test(test_tree_visits_add_up),
         cmocka_unit_test(test_search_memory),
+        cmocka_unit_test(test_tree_fills_its_room),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
