@@ -264,6 +264,9 @@ int carc_feature_worth(const carc_rules *rules, int kind, int tiles, int pennant
  * a single flag, or NULL. */
 uint32_t carc_expansion_flag(const char *name);
 const char *carc_expansion_name(uint32_t flag);
+/* The title of a single expansion's flag as its box prints it ("The
+ * River", "Inns & Cathedrals", "Traders & Builders"), or NULL. */
+const char *carc_expansion_title(uint32_t flag);
 /* carc_rules_parse() and carc_rules_format() for the expansions: reads a
  * list of expansion names (spaces, tabs or commas between them; a name
  * given twice is an error, as in the record's `expansions` line) into

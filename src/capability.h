@@ -25,7 +25,7 @@ enum {
 };
 
 typedef struct capability {
-    const char *name; /* the rule's word, or the expansion's name */
+    const char *name; /* its word in the record: carc_rule_name(), carc_expansion_name() */
     /* Whether the game plays it (always called first). */
     int (*in_game)(const carc_rules *rules);
 

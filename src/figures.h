@@ -83,7 +83,8 @@ static inline const char *figures_name(int figure)
 
 static inline const char *figures_expansion(int figure)
 {
-    return figure == CARC_FIGURE_LARGE ? "Inns & Cathedrals" : "Traders & Builders";
+    return carc_expansion_title(figure == CARC_FIGURE_LARGE ? CARC_EXPANSION_INNS_CATHEDRALS
+                                                            : CARC_EXPANSION_TRADERS_BUILDERS);
 }
 
 /* Figures of `figure` in `player`'s supply. */

@@ -44,7 +44,7 @@ static inline int no_incomplete_scores(const carc_game *g)
 }
 
 static const capability no_incomplete_capability = {
-    .name = "no-incomplete",
+    .name = "no-incomplete-scoring",
     .in_game = no_incomplete_in_game,
     .incomplete_scores = no_incomplete_scores,
 };

@@ -53,7 +53,7 @@ static inline int inns_spot_figures(const carc_game *g, uint8_t *figures)
 }
 
 static const capability inns_capability = {
-    .name = "Inns & Cathedrals",
+    .name = "inns-cathedrals",
     .in_game = inns_in_game,
     .start = inns_start,
     .figures = 1u << CARC_FIGURE_LARGE,

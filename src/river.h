@@ -130,7 +130,7 @@ static inline int river_spot_error(carc_game *g, carc_move m)
 }
 
 static const capability river_capability = {
-    .name = "The River",
+    .name = "river",
     .in_game = river_in_game,
     .start = river_start,
     .start_kind = river_start_kind,

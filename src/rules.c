@@ -123,6 +123,19 @@ const char *carc_expansion_name(uint32_t flag)
     return name_of(&expansions_list, flag);
 }
 
+const char *carc_expansion_title(uint32_t flag)
+{
+    static const named_flag titles[] = {
+        {CARC_EXPANSION_RIVER, "The River"},
+        {CARC_EXPANSION_INNS_CATHEDRALS, "Inns & Cathedrals"},
+        {CARC_EXPANSION_TRADERS_BUILDERS, "Traders & Builders"},
+    };
+    for (size_t i = 0; i < sizeof titles / sizeof titles[0]; i++)
+        if (titles[i].flag == flag)
+            return titles[i].name;
+    return NULL;
+}
+
 static int table_size_ok(int n)
 {
     return n >= CARC_MIN_TABLE && n <= CARC_MAX_TABLE && n % 2 == 1;

@@ -145,7 +145,7 @@ int traders_figure_options(const carc_game *g, int kind, int rot, int square, co
 int traders_check_figure(carc_game *g, carc_move m, int square, carc_status *st);
 
 static const capability traders_capability = {
-    .name = "Traders & Builders",
+    .name = "traders-builders",
     .in_game = traders_in_game,
     .figures = 1u << CARC_FIGURE_BUILDER | 1u << CARC_FIGURE_PIG,
     .figure_left = traders_figure_left,

@@ -429,24 +429,17 @@ static int load_game(session *s, const play_options *opt, char *err, size_t errc
  * expansions a game plays, for the log's first line ("" with none). */
 static void expansions_in_words(uint32_t expansions, char *out, size_t cap)
 {
-    static const struct {
-        uint32_t flag;
-        const char *name;
-    } names[] = {
-        {CARC_EXPANSION_RIVER, "The River"},
-        {CARC_EXPANSION_INNS_CATHEDRALS, "Inns & Cathedrals"},
-        {CARC_EXPANSION_TRADERS_BUILDERS, "Traders & Builders"},
-    };
     int n = 0, total = 0;
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        total += (expansions & names[i].flag) != 0;
+    for (uint32_t bit = 1; bit != 0; bit <<= 1)
+        total += (expansions & bit) && carc_expansion_title(bit);
     size_t len = 0;
     out[0] = 0;
-    for (size_t i = 0; i < sizeof names / sizeof names[0] && len < cap; i++) {
-        if (!(expansions & names[i].flag))
+    for (uint32_t bit = 1; bit != 0 && len < cap; bit <<= 1) {
+        const char *title = (expansions & bit) ? carc_expansion_title(bit) : NULL;
+        if (!title)
             continue;
         const char *sep = n == 0 ? " with " : n + 1 == total ? " and " : ", ";
-        len += (size_t)snprintf(out + len, cap - len, "%s%s", sep, names[i].name);
+        len += (size_t)snprintf(out + len, cap - len, "%s%s", sep, title);
         n++;
     }
 }

@@ -584,6 +584,15 @@ static void test_bad_arguments(void **state)
     assert_null(carc_rule_name(0));
     assert_null(carc_rule_name(CARC_RULE_SMALL_CITY | CARC_RULE_BONUS_TURN));
     assert_null(carc_rule_name(1u << 20));
+    /* Expansions' words and titles. */
+    assert_string_equal(carc_expansion_name(CARC_EXPANSION_RIVER), "river");
+    assert_string_equal(carc_expansion_title(CARC_EXPANSION_RIVER), "The River");
+    assert_string_equal(carc_expansion_title(CARC_EXPANSION_INNS_CATHEDRALS), "Inns & Cathedrals");
+    assert_string_equal(carc_expansion_title(CARC_EXPANSION_TRADERS_BUILDERS),
+                        "Traders & Builders");
+    assert_null(carc_expansion_title(0));
+    assert_null(carc_expansion_title(CARC_EXPANSION_RIVER | CARC_EXPANSION_INNS_CATHEDRALS));
+    assert_null(carc_expansion_title(1u << 20));
     assert_int_equal(carc_rules_standard().flags, 0);
     carc_game_free(g);
 }
