@@ -24,6 +24,10 @@ except ImportError:  # pragma: no cover
 
 _DEFAULTS = {"players": 2, "board_size": 31, "rules": "", "expansions": "", "seed": 0}
 
+# pyspiel keeps an int parameter in a C++ int (GameParameter's int_value),
+# so a seed of the game's parameters is at most 2**31-1 there.
+_PARAMETER_INT_LIMIT = 2**31
+
 
 def _game_type():
     return pyspiel.GameType(
@@ -51,6 +55,11 @@ def _classes():
             p = dict(_DEFAULTS)
             p.update(params or {})
             p["seed"] = _checks.seed(p["seed"])  # refused here, not at the first state
+            if p["seed"] >= _PARAMETER_INT_LIMIT:
+                raise ValueError(
+                    "seed %d is out of range for OpenSpiel: its int parameters are C++ ints, "
+                    "so the game's seed is 0 .. 2**31-1 (carcassonne.Game takes any seed "
+                    "up to 2**64-1)" % p["seed"])
             self._params = p
             probe = self._new_game(0)
             self.tiles = probe.tiles_left() + 2

@@ -33,6 +33,11 @@ def fake_pyspiel():
 
     class Game:
         def __init__(self, game_type, info, params):
+            # pybind11 converts each parameter to a GameParameter, whose
+            # int is a C++ int: a larger Python int is a TypeError there.
+            for value in params.values():
+                if isinstance(value, int) and not -2**31 <= value < 2**31:
+                    raise TypeError("incompatible constructor arguments")
             self.game_type, self.info, self.params = game_type, info, params
 
     class State:
@@ -105,6 +110,11 @@ def test_seeds_and_actions_out_of_range_are_refused(openspiel):
     for seed in (-1, 2**64):
         with pytest.raises(ValueError, match="seed %d is out of range" % seed):
             cls({"seed": seed})
+    # OpenSpiel keeps an int parameter in a C++ int: the largest seed it
+    # can carry plays, the next is refused by name (not pybind11's error)
+    assert cls({"seed": 2**31 - 1}).new_initial_state().game_state.seed == 2**31 - 1
+    with pytest.raises(ValueError, match="seed 2147483648 is out of range for OpenSpiel"):
+        cls({"seed": 2**31})
     state = cls({"seed": 2}).new_initial_state()
     kind = state.legal_actions()[0]  # a chance node: the first draw
     with pytest.raises(ValueError, match=str(kind + 2**64)):
