@@ -1,8 +1,9 @@
 #!/bin/sh
-# fuzz.sh [SECONDS] [record|move|protocol|rules|server_message|net]: long
-# fuzzing outside CI of the record reader (default), the one-line move
-# parser, the engine protocol, the rule lists and header lines, or the
-# game server's request decoder, or the .carcnet reader.
+# fuzz.sh [SECONDS] [record|move|protocol|rules|server_message|net|proxy|http_headers]:
+# long fuzzing outside CI of the record reader (default), the one-line
+# move parser, the engine protocol, the rule lists and header lines, the
+# game server's request decoder, the .carcnet reader, the server's PROXY
+# protocol header and trusted networks, or its HTTP header values.
 # Builds the libFuzzer harness in build-fuzz (clang, ASan, UBSan,
 # CARC_FUZZ=ON) and runs it for SECONDS (default 600) over its seed corpus.
 # What it learns stays in tests/fuzz/CORPUS-run/ (not committed) for the
@@ -19,7 +20,9 @@ protocol) corpus=corpus-protocol max_len=4096 dict=protocol.dict ;;
 rules) corpus=corpus-rules max_len=4200 ;;
 server_message) corpus=corpus-server_message max_len=9000 dict=server_message.dict ;;
 net) corpus=corpus-net max_len=8192 dict=net.dict ;;
-*) echo "fuzz.sh: unknown target '$target' (record, move, protocol, rules, server_message, net)" >&2; exit 2 ;;
+proxy) corpus=corpus-proxy max_len=1100 dict=proxy.dict ;;
+http_headers) corpus=corpus-http_headers max_len=600 dict=http_headers.dict ;;
+*) echo "fuzz.sh: unknown target '$target' (record, move, protocol, rules, server_message, net, proxy, http_headers)" >&2; exit 2 ;;
 esac
 jobs=${FUZZ_JOBS:-1}
 root=$(cd "$(dirname "$0")/.." && pwd)
