@@ -81,12 +81,6 @@ static inline const char *figures_name(int figure)
     return names[figure];
 }
 
-static inline const char *figures_expansion(int figure)
-{
-    return carc_expansion_title(figure == CARC_FIGURE_LARGE ? CARC_EXPANSION_INNS_CATHEDRALS
-                                                            : CARC_EXPANSION_TRADERS_BUILDERS);
-}
-
 /* Figures of `figure` in `player`'s supply. */
 static inline int figures_left(const carc_game *g, int player, int figure)
 {

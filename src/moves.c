@@ -12,6 +12,7 @@
 #include "capabilities.h"
 #include "feature.h"
 #include "figures.h"
+#include "rules.h"
 #include "source.h"
 #include "tiles.h"
 
@@ -411,7 +412,7 @@ static carc_status check_follower(carc_game *g, carc_move m)
     const char *name = figures_name(m.figure);
     if (!figures_in_game(&g->rules, m.figure)) {
         game_set_error(g, "the %s is not in this game: it needs %s", name,
-                       figures_expansion(m.figure));
+                       rules_figure_expansion(m.figure));
         return CARC_EILLEGAL;
     }
     if (figures_left(g, g->current, m.figure) == 0) {

@@ -98,6 +98,15 @@ const char *rules_figure_word(int figure)
     return figure >= 0 && figure < CARC_FIGURES ? words[figure] : "";
 }
 
+const char *rules_figure_expansion(int figure)
+{
+    if (figure == CARC_FIGURE_LARGE)
+        return carc_expansion_title(CARC_EXPANSION_INNS_CATHEDRALS);
+    if (figure == CARC_FIGURE_BUILDER || figure == CARC_FIGURE_PIG)
+        return carc_expansion_title(CARC_EXPANSION_TRADERS_BUILDERS);
+    return "";
+}
+
 carc_rules carc_rules_standard(void)
 {
     return (carc_rules){0};

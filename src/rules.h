@@ -39,5 +39,7 @@ int rules_extra_tiles(const carc_rules *rules);
 /* The FIGURE word of the record notation after a move's spot for `figure`
  * (carc_figure, 0 .. CARC_FIGURES - 1; a follower's is ""). */
 const char *rules_figure_word(int figure);
+/* The title of the expansion that brings `figure` ("" for a follower). */
+const char *rules_figure_expansion(int figure);
 
 #endif
