@@ -174,6 +174,11 @@ enum {
     CARC_MAX_TABLE = 199,
 };
 
+/* Bytes that hold carc_rules_format() of any rules, every rule with its
+ * value, with a separator of at most two bytes, and its terminating NUL
+ * (and so carc_expansions_format() too). */
+enum { CARC_RULES_TEXT_MAX = 512 };
+
 /* Expansions: the tile sets (and later figures) a game adds to the base
  * game. Their names in the record notation are "river", "inns-cathedrals"
  * and "traders-builders"; this version of the library plays all three. */

@@ -132,7 +132,7 @@ size_t carc_record_write(const carc_game *g, const char *headers, char *buf, siz
         o.cap = 0;
     carc_rules rules = carc_game_rules(g);
     out_printf(&o, "players %d\n", carc_game_players(g));
-    char names[128];
+    char names[CARC_RULES_TEXT_MAX];
     if (carc_rules_format(rules, names, sizeof names, " ") > 0)
         out_printf(&o, "rules %s\n", names);
     if (rules.expansions) {

@@ -671,7 +671,7 @@ static const char *ci_method(const arena_stats *s)
 
 static void print_json(const match *m, const arena_stats *s, double seconds)
 {
-    char rules[160], expansions[160];
+    char rules[CARC_RULES_TEXT_MAX], expansions[CARC_RULES_TEXT_MAX];
     rules_text(m->rules, rules, sizeof rules);
     expansions_text(m->rules, expansions, sizeof expansions);
     json_t *root = json_pack(
@@ -697,7 +697,8 @@ static void print_json(const match *m, const arena_stats *s, double seconds)
 
 static void print_text(const match *m, const arena_stats *s, double seconds)
 {
-    char rules[160], names[120], expansions[160] = "";
+    char rules[CARC_RULES_TEXT_MAX], names[CARC_RULES_TEXT_MAX],
+        expansions[CARC_RULES_TEXT_MAX] = "";
     rules_text(m->rules, rules, sizeof rules);
     printf("A: %s\nB: %s\n", m->sides[SIDE_A].name, m->sides[SIDE_B].name);
     if (m->rules.expansions)

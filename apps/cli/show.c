@@ -524,7 +524,7 @@ static void print_report(FILE *out, const frame *f, const move_report *r)
 
 static void print_rules(FILE *out, carc_rules rules)
 {
-    char names[128];
+    char names[CARC_RULES_TEXT_MAX];
     if (carc_rules_format(rules, names, sizeof names, " ") == 0)
         fputs("standard rules", out);
     else

@@ -17,7 +17,7 @@ static json_t *names_json(uint32_t flags, const char *(*name_of)(uint32_t))
 json_t *wire_rules(carc_rules rules)
 {
     /* The rules line's words (carc_rules_format), one string each. */
-    char words[512];
+    char words[CARC_RULES_TEXT_MAX];
     size_t len = carc_rules_format(rules, words, sizeof words, "\n");
     json_t *list = json_array();
     if (len >= sizeof words) /* not with the rules there are */

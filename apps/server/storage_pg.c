@@ -771,7 +771,7 @@ static int insert_table(pg_storage *s, const stored_table *t)
     add_int(&p, t->estimates);
     add_int(&p, t->rules.expansions);
     add_int(&p, t->creator);
-    char rules[256];
+    char rules[CARC_RULES_TEXT_MAX];
     storage_rules_text(t, rules, sizeof rules);
     add_text(&p, rules);
     add_text(&p, t->first_text);
@@ -976,7 +976,7 @@ static void read_table_row(const PGresult *r, stored_table *t)
     t->estimates = (int)get_int(r, 0, 16);
     t->rules.expansions = (uint32_t)get_int(r, 0, 17);
     t->creator = (int)get_int(r, 0, 18);
-    char rules[256];
+    char rules[CARC_RULES_TEXT_MAX];
     get_text(r, 0, 19, rules, sizeof rules);
     storage_rules_read(t, rules);
     get_text(r, 0, 20, t->first_text, sizeof t->first_text);

@@ -606,7 +606,7 @@ static int insert_table(sqlite_storage *s, const stored_table *t)
     sqlite3_bind_int(q, 17, t->estimates);
     sqlite3_bind_int64(q, 18, (sqlite3_int64)t->rules.expansions);
     sqlite3_bind_int(q, 19, t->creator);
-    char rules[256];
+    char rules[CARC_RULES_TEXT_MAX];
     storage_rules_text(t, rules, sizeof rules);
     bind_text(q, 20, rules);
     bind_text(q, 21, t->first_text);

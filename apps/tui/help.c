@@ -126,13 +126,32 @@ static void add_house_rules(help_text *h, const carc_rules *rules)
 {
     carc_rules house = *rules;
     house.hand = 0;
-    char names[HELP_LINE_BYTES / 2];
+    char names[CARC_RULES_TEXT_MAX];
     carc_rules_format(house, names, sizeof names, ", ");
     if (names[0] == '\0')
         return;
-    char line[HELP_LINE_BYTES];
-    snprintf(line, sizeof line, "House rules: %s (docs/record-extensions.md).", names);
-    add_line(h, 1, line);
+    char text[CARC_RULES_TEXT_MAX + 64];
+    snprintf(text, sizeof text, "House rules: %s (docs/record-extensions.md).", names);
+    /* Lines of at most HELP_WRAP bytes (the width of the other lines),
+     * broken after a space: every rule of a long list is shown. */
+    enum { HELP_WRAP = 76 };
+    int first = 1;
+    for (const char *at = text; *at;) {
+        size_t len = strlen(at);
+        if (len > HELP_WRAP) {
+            len = HELP_WRAP;
+            while (len > 1 && at[len - 1] != ' ')
+                len--;
+            if (len == 1) /* one word longer than a line: cut it */
+                len = HELP_WRAP;
+        }
+        int shown = (int)len - (at[len - 1] == ' ' && at[len] != '\0');
+        char line[HELP_LINE_BYTES];
+        snprintf(line, sizeof line, "%s%.*s", first ? "" : "  ", shown, at);
+        add_line(h, first, line);
+        first = 0;
+        at += len;
+    }
 }
 
 void help_build(const carc_rules *rules, help_text *out)

@@ -741,7 +741,7 @@ static PyObject *game_get_rules(GameObject *self, void *closure)
     (void)closure;
     if (need_game(self) < 0)
         return NULL;
-    char buf[512];
+    char buf[CARC_RULES_TEXT_MAX];
     carc_rules_format(carc_game_rules(self->g), buf, sizeof buf, ",");
     return PyUnicode_FromString(buf);
 }

@@ -138,6 +138,27 @@ static void test_a_hand_and_house_rules_add_theirs(void **state)
     assert_true(help_says(&h, "Every hand is shown"));
     assert_false(help_says(&h, "hands are hidden"));
     assert_true(help_says(&h, "House rules: small-city, open-hands ("));
+
+    /* Every house rule at once (as a record may name them): each one is
+     * told, on lines that fit, none cut in the middle. */
+    r = rules_of(CARC_EXPANSION_RIVER, 2,
+                 "farms-first-edition small-city no-incomplete-scoring bonus-turn "
+                 "river-keep-start open-hands reshuffle table-edge-completes table=199x199");
+    assert_int_equal(carc_rules_check(&r, NULL, 0), CARC_OK);
+    help_build(&r, &h);
+    expect_fits(&h);
+    static const char *const every[] = {"House rules: farms-first-edition,",
+                                        "small-city,",
+                                        "no-incomplete-scoring,",
+                                        "bonus-turn,",
+                                        "river-keep-start,",
+                                        "open-hands,",
+                                        "reshuffle,",
+                                        "table-edge-completes,",
+                                        "table=199x199",
+                                        "(docs/record-extensions.md).",
+                                        NULL};
+    expect_words(&h, every, 1);
 }
 
 /* The pages `first[0..pages)` start at line 0 and go forward; each shows

@@ -819,6 +819,64 @@ static void test_rules_format(void **state)
     }
 }
 
+/* The longest rules the library accepts: every rule that plays with the
+ * others, every one with its largest value. They fit CARC_RULES_TEXT_MAX
+ * with a two-byte separator, and a game played under them writes a record
+ * that reads back with the same rules (the record writer once cut its
+ * rules line at 128 bytes: a saved game that no longer read; found by
+ * fuzz_record). */
+static void test_longest_rules(void **state)
+{
+    (void)state;
+    carc_rules all = carc_rules_standard();
+    for (uint32_t bit = 1; bit != 0; bit <<= 1)
+        if (carc_rule_name(bit)) {
+            carc_rules more = all;
+            more.flags |= bit;
+            more.expansions = CARC_EXPANSION_RIVER | CARC_EXPANSION_INNS_CATHEDRALS |
+                              CARC_EXPANSION_TRADERS_BUILDERS;
+            more.hand = CARC_MAX_HAND;
+            more.table_w = more.table_h = CARC_MAX_TABLE;
+            if (carc_rules_check(&more, NULL, 0) == CARC_OK)
+                all.flags = more.flags;
+        }
+    all.expansions =
+        CARC_EXPANSION_RIVER | CARC_EXPANSION_INNS_CATHEDRALS | CARC_EXPANSION_TRADERS_BUILDERS;
+    all.hand = CARC_MAX_HAND;
+    all.table_w = all.table_h = CARC_MAX_TABLE;
+    assert_int_equal(carc_rules_check(&all, NULL, 0), CARC_OK);
+    char text[CARC_RULES_TEXT_MAX];
+    size_t len = carc_rules_format(all, text, sizeof text, ", ");
+    assert_true(len > 128 && len < sizeof text); /* longer than the old line */
+    assert_non_null(strstr(text, "table=199x199"));
+    for (int players = 2; players <= 3; players++) {
+        carc_game *g = carc_game_new(players, &all, 5);
+        assert_non_null(g);
+        carc_rng rng = carc_rng_seed(5);
+        for (int i = 0; i < 10 && !carc_game_over(g); i++)
+            assert_int_equal(carc_game_play(g, carc_random_move(g, &rng, 0.5), NULL, 0, NULL),
+                             CARC_OK);
+        size_t n = carc_record_write(g, NULL, NULL, 0);
+        char *rec = malloc(n + 1);
+        assert_non_null(rec);
+        carc_record_write(g, NULL, rec, n + 1);
+        carc_record_error err;
+        carc_game *back = carc_record_read(rec, n, 5, &err);
+        if (!back)
+            fail_msg("line %d: %s\n%s", err.line, err.message, rec);
+        carc_rules got = carc_game_rules(back);
+        assert_int_equal(got.flags, all.flags);
+        assert_int_equal(got.expansions, all.expansions);
+        assert_int_equal(got.hand, all.hand);
+        assert_int_equal(got.table_w, all.table_w);
+        assert_int_equal(got.table_h, all.table_h);
+        assert_int_equal(carc_game_move_count(back), carc_game_move_count(g));
+        carc_game_free(back);
+        carc_game_free(g);
+        free(rec);
+    }
+}
+
 /* The valued house rules (variants.md): NAME=VALUE, in range, once; they
  * format after the flags and read back; carc_rules_check() names what a
  * rule needs or excludes, and refuses rules this version does not play. */
@@ -1208,6 +1266,7 @@ int main(void)
         cmocka_unit_test(test_move_parse_random_lines),
         cmocka_unit_test(test_rules_parse),
         cmocka_unit_test(test_rules_format),
+        cmocka_unit_test(test_longest_rules),
         cmocka_unit_test(test_rules_valued),
         cmocka_unit_test(test_rules_line),
         cmocka_unit_test(test_headers),
