@@ -6,10 +6,11 @@
 #include "error.h"
 #include "rules.h"
 
-/* A flag and its name in the record notation. */
+/* A flag, its name in the record notation and (an expansion's) title. */
 typedef struct named_flag {
     uint32_t flag;
     const char *name;
+    const char *title;
 } named_flag;
 
 /* A list of names: the rule variants or the expansions. */
@@ -21,16 +22,16 @@ typedef struct name_list {
 } name_list;
 
 static const named_flag rule_names[] = {
-    {CARC_RULE_FARMS_FIRST_EDITION, "farms-first-edition"},
-    {CARC_RULE_SMALL_CITY, "small-city"},
-    {CARC_RULE_NO_INCOMPLETE, "no-incomplete-scoring"},
-    {CARC_RULE_BONUS_TURN, "bonus-turn"},
-    {CARC_RULE_RIVER_KEEP_START, "river-keep-start"},
-    {CARC_RULE_OPEN_HANDS, "open-hands"},
-    {CARC_RULE_RESHUFFLE, "reshuffle"},
-    {CARC_RULE_START_IN_PILE, "start-in-pile"},
-    {CARC_RULE_TABLE_EDGE_COMPLETES, "table-edge-completes"},
-    {CARC_RULE_EXTRA_START_TILE, "extra-start-tile"},
+    {CARC_RULE_FARMS_FIRST_EDITION, "farms-first-edition", NULL},
+    {CARC_RULE_SMALL_CITY, "small-city", NULL},
+    {CARC_RULE_NO_INCOMPLETE, "no-incomplete-scoring", NULL},
+    {CARC_RULE_BONUS_TURN, "bonus-turn", NULL},
+    {CARC_RULE_RIVER_KEEP_START, "river-keep-start", NULL},
+    {CARC_RULE_OPEN_HANDS, "open-hands", NULL},
+    {CARC_RULE_RESHUFFLE, "reshuffle", NULL},
+    {CARC_RULE_START_IN_PILE, "start-in-pile", NULL},
+    {CARC_RULE_TABLE_EDGE_COMPLETES, "table-edge-completes", NULL},
+    {CARC_RULE_EXTRA_START_TILE, "extra-start-tile", NULL},
 };
 
 /* The house rules this version plays, of those it can read: a rule is added
@@ -47,9 +48,9 @@ enum {
 };
 
 static const named_flag expansion_names[] = {
-    {CARC_EXPANSION_RIVER, "river"},
-    {CARC_EXPANSION_INNS_CATHEDRALS, "inns-cathedrals"},
-    {CARC_EXPANSION_TRADERS_BUILDERS, "traders-builders"},
+    {CARC_EXPANSION_RIVER, "river", "The River"},
+    {CARC_EXPANSION_INNS_CATHEDRALS, "inns-cathedrals", "Inns & Cathedrals"},
+    {CARC_EXPANSION_TRADERS_BUILDERS, "traders-builders", "Traders & Builders"},
 };
 
 static const name_list rules_list = {rule_names, sizeof rule_names / sizeof rule_names[0], "rule",
@@ -134,14 +135,9 @@ const char *carc_expansion_name(uint32_t flag)
 
 const char *carc_expansion_title(uint32_t flag)
 {
-    static const named_flag titles[] = {
-        {CARC_EXPANSION_RIVER, "The River"},
-        {CARC_EXPANSION_INNS_CATHEDRALS, "Inns & Cathedrals"},
-        {CARC_EXPANSION_TRADERS_BUILDERS, "Traders & Builders"},
-    };
-    for (size_t i = 0; i < sizeof titles / sizeof titles[0]; i++)
-        if (titles[i].flag == flag)
-            return titles[i].name;
+    for (size_t i = 0; i < expansions_list.count; i++)
+        if (expansions_list.names[i].flag == flag)
+            return expansions_list.names[i].title;
     return NULL;
 }
 
