@@ -15,8 +15,8 @@
 static const char analyse_usage[] =
     "usage: carcassonne analyse [--ms N] [--top K] [--player SPEC] [--tile X]\n"
     "                           [--each-move] [--seed S] [--json] FILE\n"
-    "       carcassonne analyse --exact [--exact-ms N] [--top K] [--tile X]\n"
-    "                           [--json] FILE\n"
+    "       carcassonne analyse --exact [--exact-ms N] [--exact-threads T]\n"
+    "                           [--top K] [--tile X] [--json] FILE\n"
     "\n"
     "Reads the game record FILE ('-' for standard input) and ranks the legal\n"
     "moves of the position after its last move with the expected final\n"
@@ -47,6 +47,9 @@ static const char analyse_usage[] =
     "                solve does not end within its budget, says so and ranks\n"
     "                with the search\n"
     "  --exact-ms N  the exact solve's time budget (default 10000)\n"
+    "  --exact-threads T\n"
+    "                threads of the exact solve (default 2, as many as %d):\n"
+    "                the same margins, sooner on a machine with the cores\n"
     "  --json        print one JSON object\n"
     "  --            the end of the options: a FILE after it may begin with '-'\n"
     "\n"
@@ -61,9 +64,10 @@ typedef struct options {
     int top_given; /* --top was given */
     int each_move, json, tile;
     uint64_t seed;
-    int exact;       /* --exact */
-    long exact_ms;   /* --exact-ms */
-    int exact_given; /* --exact-ms was given */
+    int exact;          /* --exact */
+    long exact_ms;      /* --exact-ms */
+    int exact_given;    /* --exact-ms or --exact-threads was given */
+    long exact_threads; /* --exact-threads */
 } options;
 
 /* The order of every ranking shown (move_list_sort()). */
@@ -221,7 +225,8 @@ static int analyse_exact(carc_game *g, carc_player *p, const options *o)
         return EXIT_INVALID;
     }
     carc_exact_info info;
-    int n = carc_exact_rank(g, 0, (int)o->exact_ms, evals, CARC_MAX_MOVES, &info);
+    int n = carc_exact_rank_threads(g, 0, (int)o->exact_ms, (int)o->exact_threads, evals,
+                                    CARC_MAX_MOVES, &info);
     int status = info.exact ? EXIT_OK : exact_fallback(g, p, &info, o);
     if (info.exact)
         print_exact(g, evals, n, &info, o);
@@ -506,6 +511,12 @@ static int parse_value(options *o, const char *a, const char *v)
             return cli_usage_error("analyse", "--exact-ms takes 1 to 3600000, not '%s'", v);
         o->exact_ms = (long)n;
         o->exact_given = 1;
+    } else if (strcmp(a, "--exact-threads") == 0) {
+        if (cli_parse_u64(v, &n) < 0 || n < 1 || n > CARC_EXACT_MAX_THREADS)
+            return cli_usage_error("analyse", "--exact-threads takes 1 to %d, not '%s'",
+                                   CARC_EXACT_MAX_THREADS, v);
+        o->exact_threads = (long)n;
+        o->exact_given = 1;
     } else if (strcmp(a, "--ms") == 0) {
         if (cli_parse_u64(v, &n) < 0 || n < 1 || n > 3600000)
             return cli_usage_error("analyse", "--ms takes 1 to 3600000, not '%s'", v);
@@ -536,7 +547,8 @@ static int parse_args(options *o, int argc, char **argv)
         }
         int valued = strcmp(a, "--ms") == 0 || strcmp(a, "--top") == 0 ||
                      strcmp(a, "--player") == 0 || strcmp(a, "--tile") == 0 ||
-                     strcmp(a, "--seed") == 0 || strcmp(a, "--exact-ms") == 0;
+                     strcmp(a, "--seed") == 0 || strcmp(a, "--exact-ms") == 0 ||
+                     strcmp(a, "--exact-threads") == 0;
         if (strcmp(a, "--exact") == 0) {
             o->exact = 1;
         } else if (strcmp(a, "--each-move") == 0) {
@@ -561,7 +573,7 @@ static int parse_args(options *o, int argc, char **argv)
     if (o->exact && o->each_move)
         return cli_usage_error("analyse", "--exact ranks the last position: not with --each-move");
     if (o->exact_given && !o->exact)
-        return cli_usage_error("analyse", "--exact-ms goes with --exact");
+        return cli_usage_error("analyse", "--exact-ms and --exact-threads go with --exact");
     return 0;
 }
 
@@ -582,10 +594,10 @@ int cmd_analyse(int argc, char **argv)
 {
     for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            printf(analyse_usage, CARC_EXACT_MAX_TILES);
+            printf(analyse_usage, CARC_EXACT_MAX_TILES, CARC_EXACT_MAX_THREADS);
             return EXIT_OK;
         }
-    options o = {.top = 5, .tile = -1, .seed = 1, .exact_ms = 10000};
+    options o = {.top = 5, .tile = -1, .seed = 1, .exact_ms = 10000, .exact_threads = 2};
     if (parse_args(&o, argc, argv) != 0)
         return EXIT_USAGE;
     carc_player *p = make_player(&o);

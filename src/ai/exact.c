@@ -72,11 +72,18 @@
  *   the farms of a city it completes;
  * - a figure adds what its free feature scores at the end to its player
  *   (figure_worth), the placement being done once for all its figures.
- * The same serves the order of the moves before the last (order_key).
- * Elsewhere a move is played and the game ended. The unit test compares
+ * The same serves the order of the moves before the last (order_key),
+ * whose scores the ply below then takes as its position's scores if the
+ * game ended (they are exact there: figures_add_up), so that the last
+ * ply rarely ends a game to learn them. Since the mover can always keep
+ * those scores (a placement without a figure on a cold square), a last
+ * ply's node whose window they already leave fails at once, without its
+ * moves listed (last_ply_cut: three quarters of the last ply's nodes in a
+ * 4-tile solve). Elsewhere a move is played and the game ended. The unit test compares
  * the probes with played moves and all of it with a brute force, and the
  * rules where it is off too. */
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,10 +111,20 @@ typedef struct tt_entry {
     uint8_t flag;
 } tt_entry;
 
+/* What the threads of one solve share (one thread: nothing): the next
+ * root move to take, the nodes counted so far, and a flag that ends every
+ * thread once one has run out of budget. */
+typedef struct shared_root {
+    atomic_int next;
+    atomic_int halt;
+    _Atomic uint64_t nodes;
+} shared_root;
+
 /* Everything one solve owns. Ply d holds a decision node pos[d] and, while
  * one of its moves is searched, the position after it in after[d]. */
 typedef struct solver {
     const ai_exact_budget *budget;
+    shared_root *shared; /* NULL with one thread */
     double start;
     int root, players;
     int figures_add_up; /* figures_add_up() of the game */
@@ -129,6 +146,11 @@ typedef struct solver {
     carc_move killer[MAX_PLIES + 1][KILLERS];
     int killer_ok[MAX_PLIES + 1][KILLERS];
     double *keys[MAX_PLIES + 1]; /* static values when ordering */
+    /* Two players, the order by the scores ended at once (order_key), where
+     * those are exact (figures_add_up): each move's scores, sorted with
+     * it, which the ply below takes as its position's end_scores. */
+    int (*key_scores[MAX_PLIES + 1])[2];
+    int key_scores_ok[MAX_PLIES + 1];
     tt_entry *tt;
     size_t tt_mask;
     uint64_t nodes;
@@ -148,6 +170,12 @@ static void count_node(solver *s)
         return;
     if (b->stop && atomic_load_explicit(b->stop, memory_order_relaxed))
         s->stopped = 1;
+    if (s->shared) {
+        shared_root *sh = s->shared;
+        uint64_t all = atomic_fetch_add(&sh->nodes, CHECK_MASK + 1) + CHECK_MASK + 1;
+        if ((b->nodes && all > b->nodes) || atomic_load_explicit(&sh->halt, memory_order_relaxed))
+            s->stopped = 1;
+    }
     if (b->seconds > 0 && ai_now() - s->start >= b->seconds)
         s->stopped = 1;
 }
@@ -268,11 +296,13 @@ static int scores_margin(const int *scores, int players, int q);
  * 22% fewer instructions in a 3-tile and a 4-tile solve, about as many
  * positions searched; three: 1% fewer again, but up to 22% more
  * positions in another 4-tile solve. */
-static double order_key(solver *s, int d, carc_move m)
+static double order_key(solver *s, int d, carc_move m, int kept[2])
 {
     if (carc_game_tiles_left(s->pos[d], NULL) <= END_KEY_TILES) {
         int scores[CARC_MAX_PLAYERS];
         end_scores(s, d, m, 0, scores);
+        if (kept)
+            memcpy(kept, scores, sizeof(int[2]));
         return scores_margin(scores, s->players, s->root);
     }
     carc_game *a = s->after[d];
@@ -290,21 +320,32 @@ static void solver_order_moves(solver *s, int d, int from, int n, int is_max)
 {
     carc_move *m = s->moves[d];
     double *v = s->keys[d];
+    int(*k)[2] = s->key_scores[d];
+    int keep = s->figures_add_up && s->players == 2 &&
+               carc_game_tiles_left(s->pos[d], NULL) <= END_KEY_TILES;
     s->base_ok[d] = 0;
     for (int i = from; i < n; i++)
-        v[i] = order_key(s, d, m[i]);
+        v[i] = order_key(s, d, m[i], keep ? k[i] : NULL);
     s->base_ok[d] = 0;
     for (int i = from + 1; i < n; i++) {
         carc_move mi = m[i];
         double vi = v[i];
+        int ki[2] = {0, 0};
+        if (keep)
+            memcpy(ki, k[i], sizeof ki);
         int j = i;
         for (; j > from && (is_max ? vi > v[j - 1] : vi < v[j - 1]); j--) {
             m[j] = m[j - 1];
             v[j] = v[j - 1];
+            if (keep)
+                memcpy(k[j], k[j - 1], sizeof k[j]);
         }
         m[j] = mi;
         v[j] = vi;
+        if (keep)
+            memcpy(k[j], ki, sizeof k[j]);
     }
+    s->key_scores_ok[d] = keep;
 }
 
 /* The legal moves of pos[d]; returns their number. The table's move and
@@ -443,12 +484,19 @@ static void end_scores(solver *s, int d, carc_move m, int exact, int scores[CARC
     scores[carc_game_current_player(s->pos[d])] += worth;
 }
 
-/* Before move m of pos[d] is searched: the ply below learns the scores
- * of its positions if the game ended now when m is cold (the same as
- * pos[d]'s, whatever tile is drawn next). */
-static void pass_end_scores(solver *s, int d, carc_move m)
+/* Before move i of pos[d] is searched: the ply below learns the scores
+ * of its positions if the game ended now (the same whatever tile is drawn
+ * next) when the order kept them for move i (the moves from sorted_from
+ * on), or when the move is cold (pos[d]'s own). */
+static void pass_end_scores(solver *s, int d, int i, int sorted_from)
 {
     s->inherit_ok[d + 1] = 0;
+    if (s->key_scores_ok[d] && i >= sorted_from) {
+        memcpy(s->inherit[d + 1], s->key_scores[d][i], sizeof s->key_scores[d][i]);
+        s->inherit_ok[d + 1] = 1;
+        return;
+    }
+    carc_move m = s->moves[d][i];
     if (!cold_move(s, d, m))
         return;
     node_end_scores(s, d);
@@ -481,6 +529,38 @@ static double solver_after_move(solver *s, int d, double alpha, double beta)
     return solver_chance(s, d, alpha, beta);
 }
 
+/* Whether the drawn tile of pos[d] has a legal placement on a cold
+ * square (ai_square_cold): placed there without a figure as the last tile,
+ * it leaves the final scores of pos[d] as they are. */
+static int has_cold_placement(solver *s, int d)
+{
+    carc_placement p[CARC_MAX_PLACEMENTS];
+    int n = carc_legal_placements(s->pos[d], p, CARC_MAX_PLACEMENTS);
+    for (int i = 0; i < n; i++)
+        if ((i == 0 || p[i].x != p[i - 1].x || p[i].y != p[i - 1].y) &&
+            square_cold_cached(s, d, p[i].x, p[i].y))
+            return 1;
+    return 0;
+}
+
+/* The last ply's stand-pat: the mover can always leave the final scores
+ * as they are (a placement without a figure on a cold square), so its
+ * node is worth at least that margin to it; when that margin is already
+ * beyond the window, the node fails there without its moves listed.
+ * Returns 1 with the bound in *v. Where the probes hold (two players). */
+static int last_ply_cut(solver *s, int d, int is_max, double alpha, double beta, double *v)
+{
+    node_end_scores(s, d);
+    double base = scores_margin(s->end_scores[d], 2, s->root);
+    if (is_max ? base < beta : base > alpha)
+        return 0;
+    if (!has_cold_placement(s, d))
+        return 0;
+    count_node(s);
+    *v = base;
+    return 1;
+}
+
 /* Value of the decision node pos[d] with the window (alpha, beta),
  * fail-soft, searching at most `limit` of its moves: with all of them the
  * node's value or a bound beyond the window; with fewer, a lower bound of
@@ -502,15 +582,19 @@ static double solver_decide(solver *s, int d, double alpha, double beta, int lim
     }
     if (e && limit < ALL_MOVES && e->flag == (is_max ? TT_LOWER : TT_UPPER))
         return e->value[0]; /* a probe's bound is already known */
+    s->base_ok[d] = 0;
+    s->end_ok[d] = s->inherit_ok[d];
+    memcpy(s->end_scores[d], s->inherit[d], sizeof s->inherit[d]);
+    s->cold_ok[d] = 0;
+    s->key_scores_ok[d] = 0;
+    double cut;
+    if (last && s->quiet_squares && last_ply_cut(s, d, is_max, alpha, beta, &cut))
+        return cut;
     count_node(s);
     int sorted_from;
     int n = ordered_moves(s, d, e, &sorted_from);
     int searched = n < limit ? n : limit, best_i = 0;
     double best = is_max ? -INFINITY : INFINITY;
-    s->base_ok[d] = 0;
-    s->end_ok[d] = s->inherit_ok[d];
-    memcpy(s->end_scores[d], s->inherit[d], sizeof s->inherit[d]);
-    s->cold_ok[d] = 0;
     for (int i = 0; i < searched && !s->stopped; i++) {
         if (i == sorted_from)
             solver_order_moves(s, d, i, n, is_max);
@@ -521,7 +605,7 @@ static double solver_decide(solver *s, int d, double alpha, double beta, int lim
             end_scores(s, d, s->moves[d][i], 1, scores);
             v = scores_margin(scores, 2, s->root);
         } else {
-            pass_end_scores(s, d, s->moves[d][i]);
+            pass_end_scores(s, d, i, sorted_from);
             carc_game_copy(s->after[d], g);
             carc_game_play(s->after[d], s->moves[d][i], NULL, 0, NULL);
             v = is_max ? solver_after_move(s, d, fmax(alpha, best), beta)
@@ -645,6 +729,7 @@ static void maxn_decide(solver *s, int d, double out[CARC_MAX_PLAYERS])
         return;
     }
     count_node(s);
+    memset(out, 0, sizeof out[0] * CARC_MAX_PLAYERS); /* a stopped solve's */
     int mover = carc_game_current_player(g);
     int n = carc_legal_moves(g, s->moves[d], ALL_MOVES), best_i = 0;
     double v[CARC_MAX_PLAYERS];
@@ -775,6 +860,7 @@ static void solver_free(solver *s)
         carc_game_free(s->after[d]);
         free(s->moves[d]);
         free(s->keys[d]);
+        free(s->key_scores[d]);
     }
     free(s->tt);
 }
@@ -797,7 +883,8 @@ static int solver_init(solver *s, const carc_game *g, const ai_exact_budget *bud
         s->after[d] = carc_game_clone(g);
         s->moves[d] = malloc(sizeof *s->moves[d] * ALL_MOVES);
         s->keys[d] = malloc(sizeof *s->keys[d] * ALL_MOVES);
-        ok = s->pos[d] && s->after[d] && s->moves[d] && s->keys[d];
+        s->key_scores[d] = malloc(sizeof *s->key_scores[d] * ALL_MOVES);
+        ok = s->pos[d] && s->after[d] && s->moves[d] && s->keys[d] && s->key_scores[d];
     }
     ok = ok && s->moves[0]; /* plies >= 0: ply 0 is there */
     if (!ok)
@@ -818,28 +905,103 @@ static double root_value(solver *s, double alpha)
     return v[s->root];
 }
 
+/* Searches root move evals[i] with the window (alpha, hi]: its margin (an
+ * upper bound when it is at most alpha) and the positions below it. */
+static double search_root_move(solver *s, carc_move_eval *e, double alpha)
+{
+    s->base_ok[0] = 0;
+    s->inherit_ok[1] = 0;
+    carc_game_copy(s->after[0], s->pos[0]);
+    carc_game_play(s->after[0], e->move, NULL, 0, NULL);
+    uint64_t before = s->nodes;
+    double v = root_value(s, alpha);
+    uint64_t used = s->nodes - before;
+    e->margin = v;
+    e->visits = used > UINT32_MAX ? UINT32_MAX : (uint32_t)used;
+    return v;
+}
+
 /* Searches every root move into evals[0 .. n); returns 0, or -1 when the
  * budget ran out. */
 static int solver_search_root(solver *s, ai_exact_goal goal, carc_move_eval *evals, int n)
 {
     double best = s->lo - 1.0;
-    s->base_ok[0] = 0;
-    s->inherit_ok[1] = 0;
     for (int i = 0; i < n; i++) {
-        carc_game_copy(s->after[0], s->pos[0]);
-        carc_game_play(s->after[0], evals[i].move, NULL, 0, NULL);
-        uint64_t before = s->nodes;
         double alpha = goal == AI_EXACT_BEST_MOVE && i > 0 ? best : s->lo - 1.0;
-        double v = root_value(s, alpha);
+        double v = search_root_move(s, &evals[i], alpha);
         if (s->stopped)
             return -1;
-        uint64_t used = s->nodes - before;
-        evals[i].margin = v;
-        evals[i].visits = used > UINT32_MAX ? UINT32_MAX : (uint32_t)used;
         best = fmax(best, v);
     }
-    ai_sort_evals_by(evals, n, ai_higher_margin);
     return 0;
+}
+
+/* One thread of a solve on several: its own solver takes the next root
+ * move not yet taken until none is left, each with the whole window. */
+typedef struct root_thread {
+    solver s;
+    carc_move_eval *evals;
+    int n, failed;
+} root_thread;
+
+static void *run_root_thread(void *arg)
+{
+    root_thread *t = arg;
+    solver *s = &t->s;
+    for (;;) {
+        int i = atomic_fetch_add(&s->shared->next, 1);
+        if (i >= t->n)
+            break;
+        search_root_move(s, &t->evals[i], s->lo - 1.0);
+        if (s->stopped) {
+            t->failed = 1;
+            atomic_store(&s->shared->halt, 1);
+            break;
+        }
+    }
+    return NULL;
+}
+
+/* solver_search_root() for every root move on up to `threads` threads
+ * (the caller's among them), each with a solver of its own made from `g`
+ * (as many as memory allows); returns 0, -1 when the budget ran out, -2
+ * when not even one solver could be made. Adds the positions searched to
+ * *nodes. */
+static int search_root_threads(const carc_game *g, const ai_exact_budget *budget, int plies,
+                               carc_move_eval *evals, int n, int threads, uint64_t *nodes)
+{
+    shared_root shared;
+    atomic_init(&shared.next, 0);
+    atomic_init(&shared.halt, 0);
+    atomic_init(&shared.nodes, 0);
+    root_thread *t = calloc((size_t)threads, sizeof *t);
+    pthread_t *ids = calloc((size_t)threads, sizeof *ids);
+    int *started = calloc((size_t)threads, sizeof *started);
+    int made = 0;
+    for (; t && ids && started && made < threads; made++) {
+        if (solver_init(&t[made].s, g, budget, plies))
+            break;
+        t[made].s.shared = &shared;
+        t[made].evals = evals;
+        t[made].n = n;
+    }
+    int status = made > 0 ? 0 : -2;
+    for (int k = 1; k < made && status == 0; k++)
+        started[k] = pthread_create(&ids[k], NULL, run_root_thread, &t[k]) == 0;
+    if (status == 0)
+        run_root_thread(&t[0]);
+    for (int k = 0; k < made; k++) {
+        if (started[k])
+            pthread_join(ids[k], NULL);
+        if (t[k].failed)
+            status = -1;
+        *nodes += t[k].s.nodes;
+        solver_free(&t[k].s);
+    }
+    free(started);
+    free(ids);
+    free(t);
+    return status;
 }
 
 static int give_up(carc_exact_info *info, const char *reason)
@@ -883,15 +1045,31 @@ int ai_exact_rank(const carc_game *g, const ai_exact_budget *budget, ai_exact_go
         return give_up(info, "out of memory");
     }
     int n = root_moves(&s, goal, evals);
-    int status = solver_search_root(&s, goal, evals, n);
-    info->nodes = s.nodes;
+    int threads = goal == AI_EXACT_ALL_MOVES && budget->threads > 1 ? budget->threads : 1;
+    threads = threads < n ? threads : n > 0 ? n : 1;
+    int status;
+    if (threads > 1) {
+        /* The threads make their own solvers (the listing's is done). */
+        solver_free(&s);
+        status =
+            search_root_threads(g, budget, info->tiles_left + 1, evals, n, threads, &info->nodes);
+    } else {
+        status = solver_search_root(&s, goal, evals, n);
+        info->nodes = s.nodes;
+        solver_free(&s);
+    }
     info->seconds = ai_now() - start;
     info->memory_bytes =
-        (s.tt_mask + 1) * sizeof *s.tt +
-        (size_t)(info->tiles_left + 2) *
-            (2 * ai_state_bytes(g) + (size_t)ALL_MOVES * (sizeof(carc_move) + sizeof(double)));
+        (size_t)threads *
+        (((size_t)1 << TT_BITS) * sizeof(tt_entry) +
+         (size_t)(info->tiles_left + 2) *
+             (2 * ai_state_bytes(g) +
+              (size_t)ALL_MOVES * (sizeof(carc_move) + sizeof(double) + sizeof(int[2]))));
     int w = 0;
-    if (status == 0) {
+    if (status == -2) {
+        give_up(info, "out of memory");
+    } else if (status == 0) {
+        ai_sort_evals_by(evals, n, ai_higher_margin);
         info->exact = 1;
         w = n < cap ? n : cap;
         memcpy(out, evals, sizeof *out * (size_t)w);
@@ -904,7 +1082,6 @@ int ai_exact_rank(const carc_game *g, const ai_exact_budget *budget, ai_exact_go
         give_up(info, budget->stop && atomic_load(budget->stop) ? "stopped before the end" : text);
     }
     free(evals);
-    solver_free(&s);
     return w;
 }
 
@@ -912,6 +1089,22 @@ int carc_exact_rank(const carc_game *g, uint64_t max_nodes, int ms, carc_move_ev
                     carc_exact_info *info)
 {
     carc_exact_info local;
-    ai_exact_budget budget = {max_nodes, ms > 0 ? ms * 1e-3 : 0.0, NULL};
-    return ai_exact_rank(g, &budget, AI_EXACT_ALL_MOVES, out, cap, info ? info : &local);
+    return carc_exact_rank_threads(g, max_nodes, ms, 1, out, cap, info ? info : &local);
+}
+
+int carc_exact_rank_threads(const carc_game *g, uint64_t max_nodes, int ms, int threads,
+                            carc_move_eval *out, int cap, carc_exact_info *info)
+{
+    carc_exact_info local;
+    if (!info)
+        info = &local;
+    if (threads < 1 || threads > CARC_EXACT_MAX_THREADS) {
+        memset(info, 0, sizeof *info);
+        char text[64];
+        snprintf(text, sizeof text, "threads must be 1 to %d, not %d", CARC_EXACT_MAX_THREADS,
+                 threads);
+        return give_up(info, text);
+    }
+    ai_exact_budget budget = {max_nodes, ms > 0 ? ms * 1e-3 : 0.0, NULL, threads};
+    return ai_exact_rank(g, &budget, AI_EXACT_ALL_MOVES, out, cap, info);
 }

@@ -8,11 +8,16 @@
 #include "carcassonne_ai.h"
 
 /* What one solve may spend: 0 means no limit. `stop` (may be NULL) is a
- * flag another thread may set to end the solve at once. */
+ * flag another thread may set to end the solve at once. `threads` (0 or
+ * 1: one) solve the root's moves side by side, each thread taking the
+ * next move not yet taken, with a table of its own: only with
+ * AI_EXACT_ALL_MOVES, where every root move is searched with the whole
+ * window, so the margins are the same whatever thread searched a move. */
 typedef struct ai_exact_budget {
     uint64_t nodes;
     double seconds;
     atomic_int *stop;
+    int threads;
 } ai_exact_budget;
 
 /* How much of the root the solve must settle. */

@@ -352,7 +352,7 @@ static int rank_endgame(carc_player *p, const carc_game *g, carc_move_eval *out,
     if (!p->opt.exact || ms <= 0 || carc_game_tiles_left(g, NULL) > ENDGAME_TILES)
         return ai_mcts_rank(p, g, out, cap, info);
     double start = ai_now();
-    ai_exact_budget budget = {0, ms * 0.5e-3, &p->stop};
+    ai_exact_budget budget = {0, ms * 0.5e-3, &p->stop, 1};
     carc_exact_info exact;
     int n = ai_exact_rank(g, &budget, AI_EXACT_BEST_MOVE, out, cap, &exact);
     if (exact.exact) {

@@ -1051,6 +1051,12 @@ def case_analyse_exact():
         check(margins == sorted(margins, reverse=True), "best first: %r" % margins)
         tile = a["tile"]
         check(all(m["move"].split(" ")[0] == tile for m in a["moves"]), "moves: %r" % a["moves"])
+        # On one thread and on three: the same moves with the same margins.
+        for threads in ("1", "3"):
+            code, out, err = run(["analyse", "--exact", "--exact-threads", threads, "--json", late])
+            b = json.loads(out) if code == 0 else {}
+            check(code == 0 and b.get("moves") == a["moves"],
+                  "--exact-threads %s: %d %r %s" % (threads, code, b, err))
         code, text, err = run(["analyse", "--exact", late])
         check(code == 0 and "exact expected final margins" in text
               and a["moves"][0]["move"] in text, "text: %s %s" % (text, err))
@@ -1070,6 +1076,12 @@ def case_analyse_exact():
     check(code == 2 and "--each-move" in err, "--exact --each-move: %d %s" % (code, err))
     code, out, err = run(["analyse", "--exact", "--exact-ms", "0", "x.rec"])
     check(code == 2 and "--exact-ms" in err, "--exact-ms 0: %d %s" % (code, err))
+    for bad in ("0", "65", "two", "-1"):
+        code, out, err = run(["analyse", "--exact", "--exact-threads", bad, "x.rec"])
+        check(code == 2 and out == "" and "--exact-threads takes 1 to 64" in err,
+              "--exact-threads %s: %d %s" % (bad, code, err))
+    code, out, err = run(["analyse", "--exact-threads", "2", "x.rec"])
+    check(code == 2 and "go with --exact" in err, "--exact-threads alone: %d %s" % (code, err))
 
 
 def case_analyse():
@@ -2059,7 +2071,7 @@ def case_file_errors():
     replies = engine_replies(b'{"type":"new","players":2}\n{"type":"tile","tile":"ZZ"}\n')
     check(is_error(replies[1]) and "IA..IQ, TA..TX" in replies[1]["message"],
           "engine, tile ZZ: %r" % replies[1])
-    for args, says in ((["analyse", "--exact-ms", "5", "x.rec"], "--exact-ms goes with --exact"),
+    for args, says in ((["analyse", "--exact-ms", "5", "x.rec"], "--exact-ms and --exact-threads go with --exact"),
                        (["puzzles", "--out", "-", "--from"] + ["r.rec"] * 4097, "at most 4096"),
                        (["bench", "--mcts", "greedy", "--players", "3"], "not with --players"),
                        (["bench", "--players", "9"], "not '9'")):

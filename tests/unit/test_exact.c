@@ -156,9 +156,31 @@ static int check_search(const carc_game *g, int n, const value *brute)
     return 1;
 }
 
+/* The solve of `g` on three threads (carc_exact_rank_threads) against its
+ * solve on one, in `ranked` (n moves): the same moves with the same
+ * margins, best first. */
+static void check_threads(const carc_game *g, int n)
+{
+    static carc_move_eval threaded[CARC_MAX_MOVES];
+    carc_exact_info info;
+    assert_int_equal(carc_exact_rank_threads(g, 0, 0, 3, threaded, CARC_MAX_MOVES, &info), n);
+    assert_true(info.exact);
+    for (int i = 0; i < n; i++) {
+        if (i > 0)
+            assert_true(threaded[i].margin <= threaded[i - 1].margin);
+        int j = 0;
+        while (j < n && !carc_move_equal(threaded[j].move, ranked[i].move))
+            j++;
+        assert_true(j < n);
+        if (fabs(threaded[j].margin - ranked[i].margin) > 1e-9)
+            fail_msg("move %d: %.12f on three threads, %.12f on one", i, threaded[j].margin,
+                     ranked[i].margin);
+    }
+}
+
 /* The solver's margin of every move of `g` against the brute force's (and
- * the search's exhaustive endgame, check_search); returns whether the
- * search's was checked. */
+ * the search's exhaustive endgame, check_search), and on three threads
+ * against one; returns whether the search's was checked. */
 static int check_against_brute_force(const carc_game *g)
 {
     static value brute[CARC_MAX_MOVES];
@@ -168,6 +190,7 @@ static int check_against_brute_force(const carc_game *g)
     assert_string_equal(info.reason, "");
     assert_int_equal(n, carc_legal_moves(g, NULL, 0));
     assert_int_equal(info.tiles_left, carc_game_tiles_left(g, NULL));
+    check_threads(g, n);
     int mover = carc_game_current_player(g);
     for (int d = 0; d < MAX_DEPTH; d++) {
         at[d] = carc_game_clone(g);
@@ -396,6 +419,24 @@ static void bad_input(void **state)
     g = endgame(2, "", 3, 3);
     refused(g, 100, "budget");
     assert_int_equal(carc_exact_rank(g, 0, 0, ranked, 0, NULL), 0); /* no room, no info */
+    /* Threads: counts out of range, and a node budget of half what one
+     * thread needs, which the threads spend together. */
+    carc_exact_info info;
+    const int bad_threads[] = {-1, 0, CARC_EXACT_MAX_THREADS + 1};
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(
+            carc_exact_rank_threads(g, 0, 0, bad_threads[i], ranked, CARC_MAX_MOVES, &info), 0);
+        assert_false(info.exact);
+        assert_non_null(strstr(info.reason, "threads must be 1 to"));
+    }
+    assert_int_equal(carc_exact_rank_threads(g, 0, 0, 0, ranked, CARC_MAX_MOVES, NULL), 0);
+    int n = carc_exact_rank(g, 0, 0, ranked, CARC_MAX_MOVES, &info);
+    assert_true(info.exact && n > 4);
+    uint64_t all = info.nodes;
+    assert_int_equal(carc_exact_rank_threads(g, all / 2, 0, 4, ranked, CARC_MAX_MOVES, &info), 0);
+    assert_false(info.exact);
+    assert_non_null(strstr(info.reason, "budget"));
+    assert_true(info.nodes <= all / 2 + 4 * 1024);
     carc_game_free(g);
     carc_rules hand = carc_rules_standard();
     assert_int_equal(carc_rules_parse("hand=2", &hand, NULL, 0), CARC_OK);
