@@ -1,11 +1,13 @@
 #!/bin/sh
-# exact-bench.sh [-t "1 2 3 4"] [-m MS] [-g GAMES] [-s SEED] BIN [OLD_BIN]:
+# exact-bench.sh [-t "1 2 3 4"] [-m MS] [-g GAMES] [-s SEED] [-j THREADS] BIN [OLD_BIN]:
 # the exact endgame solver's reach (docs/arena.md, "The exact endgame").
 # Plays GAMES (default 4) greedy-against-greedy base games with seed SEED
 # (default 11) and records them, truncates each record to T tiles left
 # for every T of -t (default "1 2 3 4"), the drawn tile the one the game
 # played next, and times `BIN analyse --exact --json` on each (budget -m
-# MS, default 10000). One line a position: the record, tiles left, and
+# MS, default 10000) on THREADS threads (default 1; `analyse --exact`'s
+# own default is 2; OLD_BIN runs without the option, on one thread, as
+# builds before --exact-threads did). One line a position: the record, tiles left, and
 # per binary the seconds, the positions searched and whether it ended
 # (when not, how far it went before the budget ran out).
 # With OLD_BIN, each position is solved by both, one after the other, and
@@ -18,25 +20,29 @@ tiles="1 2 3 4"
 ms=10000
 games=4
 seed=11
-while getopts t:m:g:s: opt; do
+threads=1
+while getopts t:m:g:s:j: opt; do
     case $opt in
     t) tiles=$OPTARG ;;
     m) ms=$OPTARG ;;
     g) games=$OPTARG ;;
     s) seed=$OPTARG ;;
+    j) threads=$OPTARG ;;
     *) exit 2 ;;
     esac
 done
 shift $((OPTIND - 1))
-[ $# -ge 1 ] || { echo "usage: $0 [-t TILES] [-m MS] [-g GAMES] [-s SEED] BIN [OLD_BIN]" >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: $0 [-t TILES] [-m MS] [-g GAMES] [-s SEED] [-j THREADS] BIN [OLD_BIN]" >&2; exit 2; }
 new=$1
 old=${2:-}
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 "$new" arena greedy greedy --games "$games" --seed "$seed" --record "$dir/rec" >/dev/null
-# solve BIN FILE TILE: "seconds nodes exact" and the sorted moves into FILE.BIN-ID
+# solve BIN FILE TILE OUT [OPTION...]: "seconds nodes exact", the sorted moves into OUT
 solve() {
-    nice -n 10 "$1" analyse --exact --exact-ms "$ms" --tile "$3" --json "$2" 2>/dev/null |
+    bin=$1 file=$2 tile=$3 out=$4
+    shift 4
+    nice -n 10 "$bin" analyse --exact --exact-ms "$ms" "$@" --tile "$tile" --json "$file" 2>/dev/null |
         python3 -c '
 import json, re, sys
 r = json.load(sys.stdin)
@@ -48,7 +54,7 @@ if r["exact"]:
 else:  # the solve that ran out says how far it went in its reason
     out = re.search(r"\(([0-9.]+) s, ([0-9]+) positions\)", r.get("reason", ""))
     print("%s %s no" % (out.group(1), out.group(2)) if out else "- - no")
-' "$4"
+' "$out"
 }
 printf '%-14s %5s  %-24s' record left "new: s nodes exact"
 [ -n "$old" ] && printf '  %-24s  %s' "old: s nodes exact" values
@@ -61,7 +67,7 @@ for t in $tiles; do
         pos="$dir/$name-$t.rec"
         head -n "$keep" "$rec" >"$pos"
         tile=$(sed -n "$((keep + 1))p" "$rec" | cut -d' ' -f1)
-        a=$(solve "$new" "$pos" "$tile" "$pos.new")
+        a=$(solve "$new" "$pos" "$tile" "$pos.new" --exact-threads "$threads")
         printf '%-14s %5s  %-24s' "$name" "$t" "$a"
         if [ -n "$old" ]; then
             b=$(solve "$old" "$pos" "$tile" "$pos.old")

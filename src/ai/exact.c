@@ -151,6 +151,10 @@ typedef struct solver {
      * it, which the ply below takes as its position's end_scores. */
     int (*key_scores[MAX_PLIES + 1])[2];
     int key_scores_ok[MAX_PLIES + 1];
+    /* The cold square where the last node of ply d could keep its scores
+     * (has_cold_placement), tried first at the next: its siblings mostly
+     * differ elsewhere. */
+    int keep_x[MAX_PLIES + 1], keep_y[MAX_PLIES + 1], keep_ok[MAX_PLIES + 1];
     tt_entry *tt;
     size_t tt_mask;
     uint64_t nodes;
@@ -534,12 +538,25 @@ static double solver_after_move(solver *s, int d, double alpha, double beta)
  * it leaves the final scores of pos[d] as they are. */
 static int has_cold_placement(solver *s, int d)
 {
+    const carc_game *g = s->pos[d];
+    if (s->keep_ok[d]) {
+        carc_placement q = {(int8_t)s->keep_x[d], (int8_t)s->keep_y[d], 0, 0};
+        for (; q.rot < 4; q.rot++)
+            if (carc_placement_legal(g, q))
+                break;
+        if (q.rot < 4 && square_cold_cached(s, d, q.x, q.y))
+            return 1;
+    }
     carc_placement p[CARC_MAX_PLACEMENTS];
-    int n = carc_legal_placements(s->pos[d], p, CARC_MAX_PLACEMENTS);
+    int n = carc_legal_placements(g, p, CARC_MAX_PLACEMENTS);
     for (int i = 0; i < n; i++)
         if ((i == 0 || p[i].x != p[i - 1].x || p[i].y != p[i - 1].y) &&
-            square_cold_cached(s, d, p[i].x, p[i].y))
+            square_cold_cached(s, d, p[i].x, p[i].y)) {
+            s->keep_x[d] = p[i].x;
+            s->keep_y[d] = p[i].y;
+            s->keep_ok[d] = 1;
             return 1;
+        }
     return 0;
 }
 

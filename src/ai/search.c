@@ -36,10 +36,12 @@ int ai_draw_outcomes(const carc_game *g, int kinds[CARC_MAX_KINDS], double prob[
 {
     int counts[CARC_MAX_KINDS];
     int total = carc_game_draw_pool(g, counts), n = 0, kinds_n = carc_tile_kinds();
-    for (int k = 0; k < kinds_n && total > 0; k++)
+    /* Up to the last kind with a tile: the others count none. */
+    for (int k = 0, seen = 0; k < kinds_n && seen < total; k++)
         if (counts[k] > 0) {
             kinds[n] = k;
             prob[n++] = (double)counts[k] / total;
+            seen += counts[k];
         }
     return n;
 }
