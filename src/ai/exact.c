@@ -79,9 +79,14 @@
  * those scores (a placement without a figure on a cold square), a last
  * ply's node whose window they already leave fails at once, without its
  * moves listed (last_ply_cut: three quarters of the last ply's nodes in a
- * 4-tile solve). Elsewhere a move is played and the game ended. The unit test compares
- * the probes with played moves and all of it with a brute force, and the
- * rules where it is off too. */
+ * 4-tile solve). Elsewhere a move is played and the game ended. The unit
+ * test compares the probes with played moves and all of it with a brute
+ * force, and the rules where it is off too.
+ *
+ * Threads (analysis only: every root move's margin): each thread has a
+ * solver and a table of its own and takes the next root move not yet
+ * taken; every root move is searched with the whole window, so its margin
+ * does not depend on the thread or the table. */
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -922,8 +927,9 @@ static double root_value(solver *s, double alpha)
     return v[s->root];
 }
 
-/* Searches root move evals[i] with the window (alpha, hi]: its margin (an
- * upper bound when it is at most alpha) and the positions below it. */
+/* Searches the root move of `e` with the window (alpha, hi] into `e`: its
+ * margin (an upper bound when it is at most alpha) and the positions
+ * searched below it. */
 static double search_root_move(solver *s, carc_move_eval *e, double alpha)
 {
     s->base_ok[0] = 0;
