@@ -1,5 +1,5 @@
 #!/bin/sh
-# fuzz.sh [SECONDS] [record|move|protocol|rules|server_message|net|proxy|http_headers]:
+# fuzz.sh [SECONDS] [record|move|protocol|rules|server_message|net|proxy|http_headers|all]:
 # long fuzzing outside CI of the record reader (default), the one-line
 # move parser, the engine protocol, the rule lists and header lines, the
 # game server's request decoder, the .carcnet reader, the server's PROXY
@@ -9,9 +9,29 @@
 # What it learns stays in tests/fuzz/CORPUS-run/ (not committed) for the
 # next run; crashes and oracle failures go to build-fuzz/fuzz-artifacts/ and
 # make the script fail. FUZZ_JOBS=N runs N fuzzing processes at once.
+# `all` runs every target in turn, SECONDS each (a nightly run), goes on
+# past a failing one, prints a line a target and fails if any failed.
 set -eu
 seconds=${1:-600}
 target=${2:-record}
+targets="record move protocol rules server_message net proxy http_headers"
+if [ "$target" = all ]; then
+    failed=""
+    summary=""
+    for t in $targets; do
+        if "$0" "$seconds" "$t"; then
+            summary="$summary
+fuzz_$t: nothing found in $seconds s"
+        else
+            failed="$failed $t"
+            summary="$summary
+fuzz_$t: FAILED (its output above; inputs in build-fuzz/fuzz-artifacts/)"
+        fi
+    done
+    echo "$summary"
+    [ -z "$failed" ] || { echo "fuzz.sh: failed:$failed" >&2; exit 1; }
+    exit 0
+fi
 dict=record.dict
 case $target in
 record) corpus=corpus max_len=8192 ;;
@@ -22,7 +42,7 @@ server_message) corpus=corpus-server_message max_len=9000 dict=server_message.di
 net) corpus=corpus-net max_len=8192 dict=net.dict ;;
 proxy) corpus=corpus-proxy max_len=1100 dict=proxy.dict ;;
 http_headers) corpus=corpus-http_headers max_len=600 dict=http_headers.dict ;;
-*) echo "fuzz.sh: unknown target '$target' (record, move, protocol, rules, server_message, net, proxy, http_headers)" >&2; exit 2 ;;
+*) echo "fuzz.sh: unknown target '$target' (record, move, protocol, rules, server_message, net, proxy, http_headers, all)" >&2; exit 2 ;;
 esac
 jobs=${FUZZ_JOBS:-1}
 root=$(cd "$(dirname "$0")/.." && pwd)
