@@ -125,11 +125,21 @@ typedef struct shared_root {
     _Atomic uint64_t nodes;
 } shared_root;
 
+/* A move's ordering key (order_key) and, two players, the order by the
+ * scores ended at once where those are exact (figures_add_up), those
+ * scores: sorted with the move, the ply below takes them as its
+ * position's end_scores. */
+typedef struct order_entry {
+    double key;
+    int scores[2];
+} order_entry;
+
 /* Everything one solve owns. Ply d holds a decision node pos[d] and, while
  * one of its moves is searched, the position after it in after[d]. */
 typedef struct solver {
     const ai_exact_budget *budget;
     shared_root *shared; /* NULL with one thread */
+    int plies;           /* decision plies allocated (solver_init) */
     double start;
     int root, players;
     int figures_add_up; /* figures_add_up() of the game */
@@ -150,12 +160,8 @@ typedef struct solver {
     int cold_x[MAX_PLIES + 1], cold_y[MAX_PLIES + 1], cold[MAX_PLIES + 1], cold_ok[MAX_PLIES + 1];
     carc_move killer[MAX_PLIES + 1][KILLERS];
     int killer_ok[MAX_PLIES + 1][KILLERS];
-    double *keys[MAX_PLIES + 1]; /* static values when ordering */
-    /* Two players, the order by the scores ended at once (order_key), where
-     * those are exact (figures_add_up): each move's scores, sorted with
-     * it, which the ply below takes as its position's end_scores. */
-    int (*key_scores[MAX_PLIES + 1])[2];
-    int key_scores_ok[MAX_PLIES + 1];
+    order_entry *keys[MAX_PLIES + 1]; /* the moves' keys when ordering */
+    int key_scores_ok[MAX_PLIES + 1]; /* the keys of ply d hold exact scores */
     /* The cold square where the last node of ply d could keep its scores
      * (has_cold_placement), tried first at the next: its siblings mostly
      * differ elsewhere. */
@@ -304,14 +310,14 @@ static int scores_margin(const int *scores, int players, int q);
  * evaluation, less on a cold square). Two tiles rather than one: 18 and
  * 22% fewer instructions in a 3-tile and a 4-tile solve, about as many
  * positions searched; three: 1% fewer again, but up to 22% more
- * positions in another 4-tile solve. */
+ * positions in another 4-tile solve. The scores ended at once go into
+ * `kept` (left alone under the evaluation's key). */
 static double order_key(solver *s, int d, carc_move m, int kept[2])
 {
     if (carc_game_tiles_left(s->pos[d], NULL) <= END_KEY_TILES) {
         int scores[CARC_MAX_PLAYERS];
         end_scores(s, d, m, 0, scores);
-        if (kept)
-            memcpy(kept, scores, sizeof(int[2]));
+        memcpy(kept, scores, sizeof(int[2]));
         return scores_margin(scores, s->players, s->root);
     }
     carc_game *a = s->after[d];
@@ -328,33 +334,24 @@ static double order_key(solver *s, int d, carc_move m, int kept[2])
 static void solver_order_moves(solver *s, int d, int from, int n, int is_max)
 {
     carc_move *m = s->moves[d];
-    double *v = s->keys[d];
-    int(*k)[2] = s->key_scores[d];
-    int keep = s->figures_add_up && s->players == 2 &&
-               carc_game_tiles_left(s->pos[d], NULL) <= END_KEY_TILES;
+    order_entry *v = s->keys[d];
     s->base_ok[d] = 0;
     for (int i = from; i < n; i++)
-        v[i] = order_key(s, d, m[i], keep ? k[i] : NULL);
+        v[i].key = order_key(s, d, m[i], v[i].scores);
     s->base_ok[d] = 0;
     for (int i = from + 1; i < n; i++) {
         carc_move mi = m[i];
-        double vi = v[i];
-        int ki[2] = {0, 0};
-        if (keep)
-            memcpy(ki, k[i], sizeof ki);
+        order_entry vi = v[i];
         int j = i;
-        for (; j > from && (is_max ? vi > v[j - 1] : vi < v[j - 1]); j--) {
+        for (; j > from && (is_max ? vi.key > v[j - 1].key : vi.key < v[j - 1].key); j--) {
             m[j] = m[j - 1];
             v[j] = v[j - 1];
-            if (keep)
-                memcpy(k[j], k[j - 1], sizeof k[j]);
         }
         m[j] = mi;
         v[j] = vi;
-        if (keep)
-            memcpy(k[j], ki, sizeof k[j]);
     }
-    s->key_scores_ok[d] = keep;
+    s->key_scores_ok[d] = s->figures_add_up && s->players == 2 &&
+                          carc_game_tiles_left(s->pos[d], NULL) <= END_KEY_TILES;
 }
 
 /* The legal moves of pos[d]; returns their number. The table's move and
@@ -501,7 +498,7 @@ static void pass_end_scores(solver *s, int d, int i, int sorted_from)
 {
     s->inherit_ok[d + 1] = 0;
     if (s->key_scores_ok[d] && i >= sorted_from) {
-        memcpy(s->inherit[d + 1], s->key_scores[d][i], sizeof s->key_scores[d][i]);
+        memcpy(s->inherit[d + 1], s->keys[d][i].scores, sizeof s->keys[d][i].scores);
         s->inherit_ok[d + 1] = 1;
         return;
     }
@@ -882,7 +879,6 @@ static void solver_free(solver *s)
         carc_game_free(s->after[d]);
         free(s->moves[d]);
         free(s->keys[d]);
-        free(s->key_scores[d]);
     }
     free(s->tt);
 }
@@ -892,6 +888,7 @@ static int solver_init(solver *s, const carc_game *g, const ai_exact_budget *bud
 {
     memset(s, 0, sizeof *s);
     s->budget = budget;
+    s->plies = plies;
     s->start = ai_now();
     s->root = carc_game_current_player(g);
     s->players = carc_game_players(g);
@@ -905,8 +902,7 @@ static int solver_init(solver *s, const carc_game *g, const ai_exact_budget *bud
         s->after[d] = carc_game_clone(g);
         s->moves[d] = malloc(sizeof *s->moves[d] * ALL_MOVES);
         s->keys[d] = malloc(sizeof *s->keys[d] * ALL_MOVES);
-        s->key_scores[d] = malloc(sizeof *s->key_scores[d] * ALL_MOVES);
-        ok = s->pos[d] && s->after[d] && s->moves[d] && s->keys[d] && s->key_scores[d];
+        ok = s->pos[d] && s->after[d] && s->moves[d] && s->keys[d];
     }
     ok = ok && s->moves[0]; /* plies >= 0: ply 0 is there */
     if (!ok)
@@ -964,7 +960,8 @@ static int solver_search_root(solver *s, ai_exact_goal goal, carc_move_eval *eva
 typedef struct root_thread {
     solver s;
     carc_move_eval *evals;
-    int n, failed;
+    int n, failed, started;
+    pthread_t id;
 } root_thread;
 
 static void *run_root_thread(void *arg)
@@ -985,44 +982,47 @@ static void *run_root_thread(void *arg)
     return NULL;
 }
 
-/* solver_search_root() for every root move on up to `threads` threads
- * (the caller's among them), each with a solver of its own made from `g`
- * (as many as memory allows); returns 0, -1 when the budget ran out, -2
- * when not even one solver could be made. Adds the positions searched to
- * *nodes. */
-static int search_root_threads(const carc_game *g, const ai_exact_budget *budget, int plies,
-                               carc_move_eval *evals, int n, int threads, uint64_t *nodes)
+/* solver_search_root() for every root move on up to `threads` threads:
+ * the caller's with `first` (the solve's own solver, freed here), the
+ * others each with a solver of its own made from `g` (as many as memory
+ * allows); returns 0, or -1 when the budget ran out. Adds the positions
+ * searched to *nodes. */
+static int search_root_threads(solver *first, const carc_game *g, carc_move_eval *evals, int n,
+                               int threads, uint64_t *nodes)
 {
     shared_root shared;
     atomic_init(&shared.next, 0);
     atomic_init(&shared.halt, 0);
     atomic_init(&shared.nodes, 0);
     root_thread *t = calloc((size_t)threads, sizeof *t);
-    pthread_t *ids = calloc((size_t)threads, sizeof *ids);
-    int *started = calloc((size_t)threads, sizeof *started);
-    int made = 0;
-    for (; t && ids && started && made < threads; made++) {
-        if (solver_init(&t[made].s, g, budget, plies))
-            break;
-        t[made].s.shared = &shared;
-        t[made].evals = evals;
-        t[made].n = n;
+    if (!t) { /* one thread, then */
+        int status = solver_search_root(first, AI_EXACT_ALL_MOVES, evals, n);
+        *nodes += first->nodes;
+        solver_free(first);
+        return status;
     }
-    int status = made > 0 ? 0 : -2;
-    for (int k = 1; k < made && status == 0; k++)
-        started[k] = pthread_create(&ids[k], NULL, run_root_thread, &t[k]) == 0;
-    if (status == 0)
-        run_root_thread(&t[0]);
+    t[0].s = *first;
+    int made = 1;
+    for (; made < threads; made++)
+        if (solver_init(&t[made].s, g, first->budget, first->plies))
+            break;
     for (int k = 0; k < made; k++) {
-        if (started[k])
-            pthread_join(ids[k], NULL);
+        t[k].s.shared = &shared;
+        t[k].evals = evals;
+        t[k].n = n;
+    }
+    for (int k = 1; k < made; k++)
+        t[k].started = pthread_create(&t[k].id, NULL, run_root_thread, &t[k]) == 0;
+    run_root_thread(&t[0]);
+    int status = 0;
+    for (int k = 0; k < made; k++) {
+        if (t[k].started)
+            pthread_join(t[k].id, NULL);
         if (t[k].failed)
             status = -1;
         *nodes += t[k].s.nodes;
         solver_free(&t[k].s);
     }
-    free(started);
-    free(ids);
     free(t);
     return status;
 }
@@ -1072,10 +1072,7 @@ int ai_exact_rank(const carc_game *g, const ai_exact_budget *budget, ai_exact_go
     threads = threads < n ? threads : n > 0 ? n : 1;
     int status;
     if (threads > 1) {
-        /* The threads make their own solvers (the listing's is done). */
-        solver_free(&s);
-        status =
-            search_root_threads(g, budget, info->tiles_left + 1, evals, n, threads, &info->nodes);
+        status = search_root_threads(&s, g, evals, n, threads, &info->nodes);
     } else {
         status = solver_search_root(&s, goal, evals, n);
         info->nodes = s.nodes;
@@ -1083,15 +1080,12 @@ int ai_exact_rank(const carc_game *g, const ai_exact_budget *budget, ai_exact_go
     }
     info->seconds = ai_now() - start;
     info->memory_bytes =
-        (size_t)threads *
-        (((size_t)1 << TT_BITS) * sizeof(tt_entry) +
-         (size_t)(info->tiles_left + 2) *
-             (2 * ai_state_bytes(g) +
-              (size_t)ALL_MOVES * (sizeof(carc_move) + sizeof(double) + sizeof(int[2]))));
+        (size_t)threads * (((size_t)1 << TT_BITS) * sizeof(tt_entry) +
+                           (size_t)(info->tiles_left + 2) *
+                               (2 * ai_state_bytes(g) +
+                                (size_t)ALL_MOVES * (sizeof(carc_move) + sizeof(order_entry))));
     int w = 0;
-    if (status == -2) {
-        give_up(info, "out of memory");
-    } else if (status == 0) {
+    if (status == 0) {
         ai_sort_evals_by(evals, n, ai_higher_margin);
         info->exact = 1;
         w = n < cap ? n : cap;
