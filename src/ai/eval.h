@@ -56,6 +56,10 @@ extern const ai_term ai_terms[AI_TERMS];
 /* ai_evaluate_full into `out`, and its terms into `terms`. */
 void ai_evaluate_full_terms(const carc_game *g, double out[CARC_MAX_PLAYERS],
                             double terms[CARC_MAX_PLAYERS][AI_TERMS]);
+/* ai_evaluate_full_terms of a child, as ai_evaluate_full_child gives
+ * ai_evaluate_full's values (the same numbers, sooner). */
+void ai_evaluate_full_child_terms(const carc_game *g, double out[CARC_MAX_PLAYERS],
+                                  double terms[CARC_MAX_PLAYERS][AI_TERMS]);
 /* Both evaluations value the followers in supply alike (eval.c): one
  * follower with `left` tiles to come, and `supply` of them (the first
  * three in full, the others half). */

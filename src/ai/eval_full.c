@@ -913,6 +913,12 @@ void ai_evaluate_full_terms(const carc_game *g, double out[CARC_MAX_PLAYERS],
     full_evaluation(g, out, terms, NULL);
 }
 
+void ai_evaluate_full_child_terms(const carc_game *g, double out[CARC_MAX_PLAYERS],
+                                  double terms[CARC_MAX_PLAYERS][AI_TERMS])
+{
+    full_evaluation(g, out, terms, memo_for(g));
+}
+
 size_t ai_state_bytes(const carc_game *g)
 {
     (void)g;

@@ -522,11 +522,32 @@ static int play_option(const root_info *ri, carc_game *g, carc_move m)
     return carc_game_play(g, m, NULL, 0, NULL) == CARC_OK;
 }
 
+/* The evaluation of `after`, a child of `g` by placement move `m`, into
+ * `v` (the placement order's, without the network's value) and the policy
+ * head's logit of `m` into `*logit`: the child's evaluation with its terms
+ * is what the policy's inputs are made of, so the two come for the price
+ * of one evaluation. */
+static void child_logit(const root_info *ri, const carc_game *g, const carc_game *after,
+                        carc_move m, double v[CARC_MAX_PLAYERS], float *logit)
+{
+    double full[CARC_MAX_PLAYERS], terms[CARC_MAX_PLAYERS][AI_TERMS];
+    float in[CARC_NET_MOVE_INPUTS];
+    ai_evaluate_full_child_terms(after, full, terms);
+    net_move_inputs(g, after, m, full, terms, in);
+    carc_net_policy(ri->net, in, 1, logit);
+    if (ri->evaluate == ai_evaluate_full)
+        memcpy(v, full, sizeof full);
+    else
+        ri->evaluate(after, v);
+}
+
 /* Orders the placements of `g` best first by the evaluation of each
  * placed without a follower (ties in random order); `order` receives the
- * new order as indices into `scores`, each placement's evaluation. */
+ * new order as indices into `scores`, each placement's evaluation. With
+ * `logits` (not NULL), the policy head's logit of each placement without
+ * a figure, in the same indices. */
 static void order_placements(search *s, const carc_game *g, carc_placement *places, int np,
-                             double scores[][CARC_MAX_PLAYERS], int *order)
+                             double scores[][CARC_MAX_PLAYERS], int *order, float *logits)
 {
     double value[CARC_MAX_PLACEMENTS];
     carc_placement shuffled[CARC_MAX_PLACEMENTS];
@@ -542,7 +563,10 @@ static void order_placements(search *s, const carc_game *g, carc_placement *plac
         carc_move m = {CARC_MOVE_PLACE, places[i], CARC_NO_SPOT, CARC_FIGURE_FOLLOWER};
         carc_game_copy(s->scratch, g);
         ai_play_known(s->scratch, m); /* g's own placement */
-        evaluate_child(s->root, s->scratch, scores[i]);
+        if (logits)
+            child_logit(s->root, g, s->scratch, m, scores[i], &logits[i]);
+        else
+            evaluate_child(s->root, s->scratch, scores[i]);
         value[i] = utility(s->root, scores[i], me);
     }
     for (int i = 0; i < np; i++) {
@@ -554,6 +578,32 @@ static void order_placements(search *s, const carc_game *g, carc_placement *plac
     memcpy(shuffled, places, sizeof(carc_placement) * (size_t)np);
     for (int i = 0; i < np; i++)
         places[i] = shuffled[order[i]];
+}
+
+/* The priors of a node's `count` options, the softmax of `logits` taken
+ * in the options' order (`order[i]`: option i's index into `logits`; with
+ * `order` NULL, i), in
+ * the tree's `priors`: the first one's index, or -2 when the tree has no
+ * room (the node then selects by UCB1 with widening). The same numbers as
+ * placement_priors works out. */
+static int32_t softmax_priors(tree *t, const float *logits, const int *order, int count)
+{
+    int32_t at = new_priors(t, count);
+    if (at < 0)
+        return -2;
+    float *out = &t->priors[at];
+    double top = -1e300, sum = 0.0;
+    for (int i = 0; i < count; i++) {
+        out[i] = logits[order ? order[i] : i];
+        top = fmax(top, (double)out[i]);
+    }
+    for (int i = 0; i < count; i++) {
+        out[i] = (float)exp((double)out[i] - top);
+        sum += (double)out[i];
+    }
+    for (int i = 0; i < count; i++)
+        out[i] = (float)((double)out[i] / sum);
+    return at;
 }
 
 /* Opens placement node `n` (-1: the root, made open): a new node with
@@ -568,12 +618,16 @@ static int32_t expand_place(search *s, int32_t n, const carc_game *g)
     int order[CARC_MAX_PLACEMENTS];
     int np, players = s->root->players;
     int32_t known = -1; /* record of the first placement's scores */
+    float logits[CARC_MAX_PLACEMENTS];
+    int with_priors = 0; /* the node's priors made now (deep=1), from `logits` */
     if (n < 0) {
         np = s->root->nplaces;
         memcpy(places, s->root->places, sizeof(carc_placement) * (size_t)np);
     } else {
         np = ai_legal_placements(g, places);
-        order_placements(s, g, places, np, scores, order);
+        with_priors =
+            np >= 2 && s->root->net && s->root->deep && (unsigned)s->root->deep <= expand_visits;
+        order_placements(s, g, places, np, scores, order, with_priors ? logits : NULL);
         known = new_records(t, np);
         for (int i = 0; i < np && known >= 0; i++)
             memcpy(record(t, known + i), scores[order[i]], sizeof(double) * (size_t)players);
@@ -588,6 +642,8 @@ static int32_t expand_place(search *s, int32_t n, const carc_game *g)
         nd->visits = node_at(t, n)->visits;
         nd->priors = node_at(t, n)->priors;
     }
+    if (with_priors)
+        nd->priors = softmax_priors(t, logits, order, np);
     option *o = options_of(t, open);
     for (int i = 0; i < np; i++) {
         o[i].x = places[i].x;
@@ -851,13 +907,8 @@ static const float *placement_priors(search *s, int32_t n, const carc_game *g)
     if (nd->priors < -1 || nd->discard || nd->nopts < 2)
         return NULL;
     int count = nd->nopts;
-    int32_t at = new_priors(t, count);
-    if (at < 0) {
-        nd->priors = -2; /* asked once */
-        return NULL;
-    }
-    float *out = &t->priors[at];
-    double top = -1e300, sum = 0.0, v[CARC_MAX_PLAYERS];
+    float logits[CARC_MAX_PLACEMENTS];
+    double v[CARC_MAX_PLAYERS];
     for (int i = 0; i < count; i++) {
         const option *o = &options_of(t, n)[i];
         carc_move m = {
@@ -867,17 +918,10 @@ static const float *placement_priors(search *s, int32_t n, const carc_game *g)
             nd->priors = -2; /* not legal in this deal (cannot be) */
             return NULL;
         }
-        net_move(s->root, g, s->scratch, m, v, &out[i]);
-        top = fmax(top, (double)out[i]);
+        net_move(s->root, g, s->scratch, m, v, &logits[i]);
     }
-    for (int i = 0; i < count; i++) {
-        out[i] = (float)exp((double)out[i] - top);
-        sum += (double)out[i];
-    }
-    for (int i = 0; i < count; i++)
-        out[i] = (float)((double)out[i] / sum);
-    nd->priors = at;
-    return out;
+    nd->priors = softmax_priors(t, logits, NULL, count);
+    return nd->priors >= 0 ? &t->priors[nd->priors] : NULL;
 }
 
 /* Where node `n` is linked: the child `index` of chance node `from`, or

@@ -1,5 +1,6 @@
 /* test_eval_children.c: the full evaluation of a position's children
- * (ai_evaluate_full_children and ai_evaluate_full_child, src/ai/eval.h),
+ * (ai_evaluate_full_children, ai_evaluate_full_child and, with the terms,
+ * ai_evaluate_full_child_terms, src/ai/eval.h),
  * which keeps the walks of the features a move leaves untouched for the
  * next children, and the worths of those whose squares it leaves as they
  * were (in a hand game only for children that place the same tile),
@@ -38,6 +39,18 @@ static carc_game *new_game(const config *c, uint64_t seed)
 static void assert_same_values(const double *a, const double *b, int players)
 {
     assert_memory_equal(a, b, sizeof(double) * (size_t)players);
+}
+
+/* The values and terms of `child` valued as a child equal those of
+ * ai_evaluate_full_terms, to the last bit. */
+static void assert_same_terms(const carc_game *child, int players)
+{
+    double want[CARC_MAX_PLAYERS], got[CARC_MAX_PLAYERS];
+    double want_terms[CARC_MAX_PLAYERS][AI_TERMS], got_terms[CARC_MAX_PLAYERS][AI_TERMS];
+    ai_evaluate_full_terms(child, want, want_terms);
+    ai_evaluate_full_child_terms(child, got, got_terms);
+    assert_same_values(want, got, players);
+    assert_memory_equal(want_terms, got_terms, sizeof want_terms[0] * (size_t)players);
 }
 
 /* `known`, `g` with move `m` played unchecked, is `played`, `g` with it
@@ -80,6 +93,8 @@ static int check_children(const carc_game *g, carc_game *child, carc_game *known
         ai_evaluate_full(child, want);
         ai_evaluate_full_child(child, got);
         assert_same_values(want, got, players);
+        if (i % 2 == 0)
+            assert_same_terms(child, players);
     }
     /* Neither the position itself nor a grandchild is a child: valued
      * afresh (a walk kept from the children may not hold two moves on). */
@@ -98,6 +113,7 @@ static int check_children(const carc_game *g, carc_game *child, carc_game *known
         ai_evaluate_full(child, want);
         ai_evaluate_full_child(child, got);
         assert_same_values(want, got, players);
+        assert_same_terms(child, players);
     }
     return n;
 }

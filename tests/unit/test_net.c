@@ -294,17 +294,19 @@ static void play_games(const char *spec, int games)
 
 /* The same search (same seed, same iterations: the same tree but for the
  * priors) with and without the priors below the root (deep=N) spreads
- * its root visits differently: the priors are used. */
-static void assert_deep_priors_steer(void)
+ * its root visits differently: the priors are used. deep=1 has a node's
+ * priors made as its placements are ordered, deep=2 at its second visit. */
+static void assert_deep_priors_steer(int depth)
 {
-    char err[200];
+    char err[200], spec[80], part[16];
+    snprintf(spec, sizeof spec, "mcts:iters=3000,threads=1,net=default,deep=%d", depth);
+    snprintf(part, sizeof part, ",deep=%d", depth);
     carc_player *plain =
         carc_player_new("mcts:iters=3000,threads=1,net=default", 9, err, sizeof err);
-    carc_player *deep =
-        carc_player_new("mcts:iters=3000,threads=1,net=default,deep=2", 9, err, sizeof err);
+    carc_player *deep = carc_player_new(spec, 9, err, sizeof err);
     assert_non_null(plain);
     assert_non_null(deep);
-    assert_non_null(strstr(carc_player_spec(deep), ",deep=2"));
+    assert_non_null(strstr(carc_player_spec(deep), part));
     assert_null(strstr(carc_player_spec(plain), "deep="));
     carc_game *g = carc_game_new(2, NULL, 77);
     assert_non_null(g);
@@ -384,9 +386,12 @@ static void test_player(void **state)
     play_games(spec, 1);
     /* The network that ships with the sources. */
     play_games("mcts:iters=150,threads=1,net=default", 1);
-    /* Its priors below the root too, from a node's second visit. */
+    /* Its priors below the root too, from a node's second visit, and
+     * from its opening (made as its placements are ordered). */
     play_games("mcts:iters=300,threads=1,net=default,deep=2", 1);
-    assert_deep_priors_steer();
+    play_games("mcts:iters=300,threads=1,net=default,deep=1", 1);
+    assert_deep_priors_steer(2);
+    assert_deep_priors_steer(1);
     /* A file that is not a network: the spec is refused with the reader's
      * message. */
     b.data[0] = 'X';
