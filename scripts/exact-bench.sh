@@ -6,8 +6,9 @@
 # for every T of -t (default "1 2 3 4"), the drawn tile the one the game
 # played next, and times `BIN analyse --exact --json` on each (budget -m
 # MS, default 10000) on THREADS threads (default 1; `analyse --exact`'s
-# own default is 2; OLD_BIN runs without the option, on one thread, as
-# builds before --exact-threads did). One line a position: the record, tiles left, and
+# own default is 2; OLD_BIN runs on the same threads when it has the
+# option, else without it, on one thread, as builds before --exact-threads
+# did). One line a position: the record, tiles left, and
 # per binary the seconds, the positions searched and whether it ended
 # (when not, how far it went before the budget ran out).
 # With OLD_BIN, each position is solved by both, one after the other, and
@@ -35,6 +36,10 @@ shift $((OPTIND - 1))
 [ $# -ge 1 ] || { echo "usage: $0 [-t TILES] [-m MS] [-g GAMES] [-s SEED] [-j THREADS] BIN [OLD_BIN]" >&2; exit 2; }
 new=$1
 old=${2:-}
+old_threads=
+if [ -n "$old" ] && "$old" analyse --help 2>&1 | grep -q -e --exact-threads; then
+    old_threads="--exact-threads $threads"
+fi
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 "$new" arena greedy greedy --games "$games" --seed "$seed" --record "$dir/rec" >/dev/null
@@ -70,7 +75,8 @@ for t in $tiles; do
         a=$(solve "$new" "$pos" "$tile" "$pos.new" --exact-threads "$threads")
         printf '%-14s %5s  %-24s' "$name" "$t" "$a"
         if [ -n "$old" ]; then
-            b=$(solve "$old" "$pos" "$tile" "$pos.old")
+            # shellcheck disable=SC2086 # the option and its value, or nothing
+            b=$(solve "$old" "$pos" "$tile" "$pos.old" $old_threads)
             same=-
             case "$a $b" in
             *no*) ;;

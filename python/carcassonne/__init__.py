@@ -11,6 +11,7 @@ research interface as integer actions in a fixed action space, with chance
 nodes, an action mask and an observation tensor (docs/python.md).
 carcassonne.gym and carcassonne.pettingzoo hold the environments.
 """
+import operator
 import os
 
 import numpy as np
@@ -18,7 +19,7 @@ import numpy as np
 from . import _checks, _core
 from .vector import OBS_PLANES, VectorGame
 
-__all__ = ["Game", "Player", "VectorGame", "selfplay", "tile_ids", "rule_names", "expansion_names", "PLANES", "GLOBALS", "FIGURE_SLOTS",
+__all__ = ["Game", "Player", "VectorGame", "selfplay", "exact", "tile_ids", "rule_names", "expansion_names", "PLANES", "GLOBALS", "FIGURE_SLOTS",
            "rotate_board", "rotate_action", "rotate_mask", "net_inputs", "net_forward",
            "NET_POSITION_INPUTS", "NET_MOVE_INPUTS"]
 
@@ -226,6 +227,46 @@ def _unpickle_game(cls, state):
 
 
 Player = _core.Player
+
+
+def _budget(value, name, most):
+    """`value` as an int of 1 .. most, or 0 for None (no limit)."""
+    if value is None:
+        return 0
+    if isinstance(value, (bool, np.bool_)) or not hasattr(type(value), "__index__"):
+        raise TypeError("%s must be an int or None, not %s" % (name, type(value).__name__))
+    value = operator.index(value)
+    if not 1 <= value <= most:
+        raise ValueError("%s must be 1..%d or None (no limit), not %d" % (name, most, value))
+    return value
+
+
+def exact(game, ms=10000, threads=2, max_nodes=None):
+    """The exact endgame solver on `game`'s position (docs/python.md,
+    "The exact endgame"): every legal move of the player to move with its
+    exact expected final margin (the mover's final score minus the best
+    other's), the tiles still to come each equally likely, best first.
+
+    Returns a dict: "exact" (bool), "tiles_left", "moves" (a list of dicts
+    "move", "action" (None outside the window), "margin", "visits": the
+    positions searched under it; empty when not exact), "positions",
+    "seconds" and "reason" (why it gave up; "" when exact). It gives up
+    when the pile holds too many tiles, when the rules hide tiles or change
+    the draws (hand=N, reshuffle), or when the solve needs more than `ms`
+    milliseconds or `max_nodes` positions (None: no limit). `threads`
+    (1..64) share the root moves; the margins do not depend on them. The
+    solve runs on a copy without the GIL. A finished game, or one at a
+    chance node, raises ValueError."""
+    if not isinstance(game, _core.Game):
+        raise TypeError("exact() takes a Game, not %s" % type(game).__name__)
+    ms = _budget(ms, "ms", 2**31 - 1)
+    threads = _budget(threads, "threads", _core.EXACT_MAX_THREADS)
+    if threads == 0:
+        raise ValueError("threads must be 1..%d, not None" % _core.EXACT_MAX_THREADS)
+    max_nodes = _budget(max_nodes, "max_nodes", 2**64 - 1)
+    done, tiles_left, moves, positions, seconds, reason = _core._exact(game, ms, threads, max_nodes)
+    return {"exact": done, "tiles_left": tiles_left, "moves": moves, "positions": positions,
+            "seconds": seconds, "reason": reason}
 
 
 def tile_ids():

@@ -1845,6 +1845,69 @@ static PyObject *player_choose(PlayerObject *self, PyObject *arg)
     return s;
 }
 
+/* The ranked moves `e[0 .. n)` of `g` as a list of dicts, best first:
+ * each move's record string (as legal_moves() writes it), its action in
+ * window `w` (None outside it), its margin and `visits`; with `win`, the
+ * chance to win too. */
+static PyObject *ranked_list(const carc_game *g, window w, const carc_move_eval *e, int n, int win)
+{
+    PyObject *list = PyList_New(n);
+    if (!list)
+        return NULL;
+    for (int i = 0; i < n; i++) {
+        long a = encode(w, g, carc_move_canonical(g, e[i].move));
+        PyObject *action = a >= 0 ? PyLong_FromLong(a) : Py_NewRef(Py_None);
+        PyObject *move = move_string(g, e[i].move);
+        PyObject *d = NULL;
+        if (action && move)
+            d = win ? Py_BuildValue("{s:O,s:O,s:d,s:d,s:k}", "move", move, "action", action,
+                                    "margin", e[i].margin, "win", e[i].win, "visits",
+                                    (unsigned long)e[i].visits)
+                    : Py_BuildValue("{s:O,s:O,s:d,s:k}", "move", move, "action", action, "margin",
+                                    e[i].margin, "visits", (unsigned long)e[i].visits);
+        Py_XDECREF(action);
+        Py_XDECREF(move);
+        if (!d) {
+            Py_DECREF(list);
+            return NULL;
+        }
+        PyList_SET_ITEM(list, i, d);
+    }
+    return list;
+}
+
+static PyObject *player_rank(PlayerObject *self, PyObject *arg)
+{
+    if (!self->p)
+        return PyErr_Format(PyExc_RuntimeError, "the player was not initialised");
+    if (!PyObject_TypeCheck(arg, &GameType))
+        return PyErr_Format(PyExc_TypeError, "rank() takes a Game, not %.80s",
+                            Py_TYPE(arg)->tp_name);
+    GameObject *game = (GameObject *)arg;
+    if (game_open(game) < 0)
+        return NULL;
+    if (self->busy)
+        return PyErr_Format(PyExc_RuntimeError, "the player is already choosing a move");
+    /* As choose(): on a copy, without the GIL. */
+    window w = game_window(game);
+    carc_game *copy = carc_game_clone(game->g);
+    carc_move_eval *evals = PyMem_Malloc(sizeof *evals * CARC_MAX_MOVES);
+    if (!copy || !evals) {
+        carc_game_free(copy);
+        PyMem_Free(evals);
+        return PyErr_NoMemory();
+    }
+    self->busy = 1;
+    PyThreadState *ts = PyEval_SaveThread();
+    int n = carc_player_rank(self->p, copy, evals, CARC_MAX_MOVES, NULL);
+    PyEval_RestoreThread(ts);
+    self->busy = 0;
+    PyObject *list = ranked_list(copy, w, evals, n < CARC_MAX_MOVES ? n : CARC_MAX_MOVES, 1);
+    PyMem_Free(evals);
+    carc_game_free(copy);
+    return list;
+}
+
 static PyObject *player_get_spec(PlayerObject *self, void *closure)
 {
     (void)closure;
@@ -1855,6 +1918,8 @@ static PyObject *player_get_spec(PlayerObject *self, void *closure)
 
 static PyMethodDef player_methods[] = {
     {"choose", (PyCFunction)player_choose, METH_O, "The move (a record string) it chooses."},
+    {"rank", (PyCFunction)player_rank, METH_O,
+     "Every legal move with the player's estimates, best first (dicts)."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -2970,10 +3035,55 @@ static PyObject *core_net_forward(PyObject *module, PyObject *args)
     return result;
 }
 
+/* _exact(game, ms, threads, max_nodes): the exact endgame solver
+ * (carc_exact_rank_threads) on a copy of the game, without the GIL:
+ * (exact, tiles_left, moves, positions, seconds, reason). */
+static PyObject *core_exact(PyObject *module, PyObject *args)
+{
+    (void)module;
+    PyObject *arg;
+    int ms, threads;
+    unsigned long long max_nodes;
+    if (!PyArg_ParseTuple(args, "OiiK", &arg, &ms, &threads, &max_nodes))
+        return NULL;
+    if (!PyObject_TypeCheck(arg, &GameType))
+        return PyErr_Format(PyExc_TypeError, "exact() takes a Game, not %.80s",
+                            Py_TYPE(arg)->tp_name);
+    if (ms < 0)
+        return PyErr_Format(PyExc_ValueError, "ms must be 0 (no limit) or more, not %d", ms);
+    if (threads < 1 || threads > CARC_EXACT_MAX_THREADS)
+        return PyErr_Format(PyExc_ValueError, "threads must be 1..%d, not %d",
+                            CARC_EXACT_MAX_THREADS, threads);
+    GameObject *game = (GameObject *)arg;
+    if (game_open(game) < 0)
+        return NULL;
+    window w = game_window(game);
+    carc_game *copy = carc_game_clone(game->g);
+    carc_move_eval *evals = PyMem_Malloc(sizeof *evals * CARC_MAX_MOVES);
+    if (!copy || !evals) {
+        carc_game_free(copy);
+        PyMem_Free(evals);
+        return PyErr_NoMemory();
+    }
+    carc_exact_info info;
+    PyThreadState *ts = PyEval_SaveThread();
+    int n = carc_exact_rank_threads(copy, (uint64_t)max_nodes, ms, threads, evals, CARC_MAX_MOVES,
+                                    &info);
+    PyEval_RestoreThread(ts);
+    PyObject *moves = ranked_list(copy, w, evals, info.exact ? n : 0, 0);
+    PyMem_Free(evals);
+    carc_game_free(copy);
+    if (!moves)
+        return NULL;
+    return Py_BuildValue("(NiNKds)", PyBool_FromLong(info.exact), info.tiles_left, moves,
+                         (unsigned long long)info.nodes, info.seconds, info.reason);
+}
+
 static PyMethodDef core_methods[] = {
     {"selfplay", (PyCFunction)(void (*)(void))core_selfplay, METH_VARARGS | METH_KEYWORDS,
      "selfplay(games, players, seed, specs, threads=1, rules='', expansions='', records=True)"},
     {"tile_ids", core_tile_ids, METH_NOARGS, "The catalogue's tile ids, by kind."},
+    {"_exact", core_exact, METH_VARARGS, NULL},
     {"_net_forward", core_net_forward, METH_VARARGS, NULL},
     {"rule_names", core_rule_names, METH_NOARGS, "The rule variants' record names."},
     {"expansion_names", core_expansion_names, METH_NOARGS, "The expansions' record names."},
@@ -3007,6 +3117,8 @@ PyMODINIT_FUNC PyInit__core(void)
         PyModule_AddObjectRef(m, "Player", (PyObject *)&PlayerType) < 0 ||
         PyModule_AddObjectRef(m, "VectorGame", (PyObject *)&VectorType) < 0 ||
         PyModule_AddIntConstant(m, "OBS_PLANES", OBS_PLANES) < 0 ||
+        PyModule_AddIntConstant(m, "EXACT_MAX_THREADS", CARC_EXACT_MAX_THREADS) < 0 ||
+        PyModule_AddIntConstant(m, "EXACT_MAX_TILES", CARC_EXACT_MAX_TILES) < 0 ||
         PyModule_AddIntConstant(m, "NET_POSITION_INPUTS", CARC_NET_POSITION_INPUTS) < 0 ||
         PyModule_AddIntConstant(m, "NET_MOVE_INPUTS", CARC_NET_MOVE_INPUTS) < 0 ||
         PyModule_AddIntConstant(m, "FIGURE_SLOTS", FIGURE_SLOTS) < 0 ||
