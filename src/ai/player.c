@@ -69,7 +69,7 @@ static carc_net *load_net(const char *name, char *err, size_t errcap)
 
 enum {
     /* The exact solver is tried with at most this many tiles left to draw
-     * (docs/analyse.md: how many it solves in a second). */
+     * (docs/arena.md, "The exact endgame": how many it solves in a second). */
     ENDGAME_TILES = 4,
 };
 
