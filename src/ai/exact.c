@@ -221,6 +221,21 @@ static void solver_draw(solver *s, int d, int kind)
     carc_game_choose_tile(s->pos[d + 1], kind);
 }
 
+/* pos[d + 1] = after[d] with tile `kind` drawn, when that is the only
+ * draw (the pile's tiles all of one kind: in every solve, the last): the
+ * draw is made in after[d] itself, which serves as pos[d + 1], without a
+ * copy. Returns pos[d + 1]'s own state, which the caller puts back when
+ * the ply below is done. after[d] is left holding the draw: the ply above
+ * plays its next move in after[d] afresh (a copy of pos[d]) and keeps no
+ * placement there meanwhile (base_ok[d] is 0 while its moves are searched). */
+static carc_game *draw_forced(solver *s, int d, int kind)
+{
+    carc_game *spare = s->pos[d + 1];
+    s->pos[d + 1] = s->after[d];
+    carc_game_choose_tile(s->pos[d + 1], kind);
+    return spare;
+}
+
 /* --- Move ordering ------------------------------------------------------------------- */
 
 /* Moves `hint` (when listed in moves[at .. n)) to moves[at]; returns
@@ -681,8 +696,10 @@ static double solver_chance(solver *s, int d, double alpha, double beta)
     double prob[CARC_MAX_KINDS], lb[CARC_MAX_KINDS], ub[CARC_MAX_KINDS];
     int n = ai_draw_outcomes(s->after[d], kinds, prob);
     if (n == 1) {
-        solver_draw(s, d, kinds[0]);
-        return solver_decide(s, d + 1, alpha, beta, ALL_MOVES);
+        carc_game *spare = draw_forced(s, d, kinds[0]);
+        double v = solver_decide(s, d + 1, alpha, beta, ALL_MOVES);
+        s->pos[d + 1] = spare;
+        return v;
     }
     for (int i = 0; i < n; i++) {
         lb[i] = s->lo;
@@ -728,6 +745,12 @@ static void maxn_after(solver *s, int d, double out[CARC_MAX_PLAYERS])
     double prob[CARC_MAX_KINDS], v[CARC_MAX_PLAYERS];
     int n = ai_draw_outcomes(g, kinds, prob);
     memset(out, 0, sizeof out[0] * CARC_MAX_PLAYERS);
+    if (n == 1) {
+        carc_game *spare = draw_forced(s, d, kinds[0]);
+        maxn_decide(s, d + 1, out);
+        s->pos[d + 1] = spare;
+        return;
+    }
     for (int i = 0; i < n && !s->stopped; i++) {
         solver_draw(s, d, kinds[i]);
         maxn_decide(s, d + 1, v);
