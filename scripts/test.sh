@@ -5,8 +5,9 @@
 # against the release server: it takes two and a half minutes; the client's
 # node tests, which run no C; and the install without `wheel`, a packaging
 # check the release pass makes), then
-# short libFuzzer runs of the parsers. FUZZ_SECONDS (default 40) sets the
-# fuzzing time.
+# short libFuzzer runs of the parsers. FUZZ_SECONDS (default 30: a smoke
+# run that keeps the whole command under 20 minutes on a slow day; long
+# runs are scripts/fuzz.sh) sets the fuzzing time.
 set -eu
 cd "$(dirname "$0")/.."
 scripts/deps.sh --test
@@ -27,9 +28,9 @@ cmake --build build-asan -j"$jobs"
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j"$jobs" \
     -E '^(web\.browser|web\.unit|python\.nowheel)$')
 
-echo "== fuzzing the record reader (${FUZZ_SECONDS:-40} s), the move parser, the rule lists, the engine protocol, the server's decoder, the PROXY header, the HTTP headers and the .carcnet reader (half as long each)"
+echo "== fuzzing the record reader (${FUZZ_SECONDS:-30} s), the move parser, the rule lists, the engine protocol, the server's decoder, the PROXY header, the HTTP headers and the .carcnet reader (half as long each)"
 CC=clang cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCARC_FUZZ=ON -DCARC_FUZZ_SECONDS="${FUZZ_SECONDS:-40}" >/dev/null
+    -DCARC_FUZZ=ON -DCARC_FUZZ_SECONDS="${FUZZ_SECONDS:-30}" >/dev/null
 cmake --build build-fuzz -j"$jobs" --target fuzz_record fuzz_move fuzz_protocol fuzz_rules \
     fuzz_server_message fuzz_proxy fuzz_http_headers fuzz_net
 # One fuzzer a core: each runs its own time, so two at once halve the wait.

@@ -1813,18 +1813,34 @@ static int player_init(PlayerObject *self, PyObject *args, PyObject *kwds)
     return 0;
 }
 
-static PyObject *player_choose(PlayerObject *self, PyObject *arg)
+/* The game `arg` that `what` (choose, rank) of player `self` searches,
+ * or NULL with the exception: the player made, a Game that is not over
+ * nor at a chance node, no other search of this player running. */
+static GameObject *player_game(PlayerObject *self, PyObject *arg, const char *what)
 {
-    if (!self->p)
-        return PyErr_Format(PyExc_RuntimeError, "the player was not initialised");
-    if (!PyObject_TypeCheck(arg, &GameType))
-        return PyErr_Format(PyExc_TypeError, "choose() takes a Game, not %.80s",
-                            Py_TYPE(arg)->tp_name);
+    if (!self->p) {
+        PyErr_SetString(PyExc_RuntimeError, "the player was not initialised");
+        return NULL;
+    }
+    if (!PyObject_TypeCheck(arg, &GameType)) {
+        PyErr_Format(PyExc_TypeError, "%s() takes a Game, not %.80s", what, Py_TYPE(arg)->tp_name);
+        return NULL;
+    }
     GameObject *game = (GameObject *)arg;
     if (game_open(game) < 0)
         return NULL;
-    if (self->busy)
-        return PyErr_Format(PyExc_RuntimeError, "the player is already choosing a move");
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "the player is already choosing a move");
+        return NULL;
+    }
+    return game;
+}
+
+static PyObject *player_choose(PlayerObject *self, PyObject *arg)
+{
+    GameObject *game = player_game(self, arg, "choose");
+    if (!game)
+        return NULL;
     /* The search runs without the GIL on a copy: the game may change meanwhile. */
     carc_game *copy = carc_game_clone(game->g);
     if (!copy)
@@ -1878,16 +1894,9 @@ static PyObject *ranked_list(const carc_game *g, window w, const carc_move_eval 
 
 static PyObject *player_rank(PlayerObject *self, PyObject *arg)
 {
-    if (!self->p)
-        return PyErr_Format(PyExc_RuntimeError, "the player was not initialised");
-    if (!PyObject_TypeCheck(arg, &GameType))
-        return PyErr_Format(PyExc_TypeError, "rank() takes a Game, not %.80s",
-                            Py_TYPE(arg)->tp_name);
-    GameObject *game = (GameObject *)arg;
-    if (game_open(game) < 0)
+    GameObject *game = player_game(self, arg, "rank");
+    if (!game)
         return NULL;
-    if (self->busy)
-        return PyErr_Format(PyExc_RuntimeError, "the player is already choosing a move");
     /* As choose(): on a copy, without the GIL. */
     window w = game_window(game);
     carc_game *copy = carc_game_clone(game->g);

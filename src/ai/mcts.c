@@ -522,24 +522,8 @@ static int play_option(const root_info *ri, carc_game *g, carc_move m)
     return carc_game_play(g, m, NULL, 0, NULL) == CARC_OK;
 }
 
-/* The evaluation of `after`, a child of `g` by placement move `m`, into
- * `v` (the placement order's, without the network's value) and the policy
- * head's logit of `m` into `*logit`: the child's evaluation with its terms
- * is what the policy's inputs are made of, so the two come for the price
- * of one evaluation. */
-static void child_logit(const root_info *ri, const carc_game *g, const carc_game *after,
-                        carc_move m, double v[CARC_MAX_PLAYERS], float *logit)
-{
-    double full[CARC_MAX_PLAYERS], terms[CARC_MAX_PLAYERS][AI_TERMS];
-    float in[CARC_NET_MOVE_INPUTS];
-    ai_evaluate_full_child_terms(after, full, terms);
-    net_move_inputs(g, after, m, full, terms, in);
-    carc_net_policy(ri->net, in, 1, logit);
-    if (ri->evaluate == ai_evaluate_full)
-        memcpy(v, full, sizeof full);
-    else
-        ri->evaluate(after, v);
-}
+static void net_move(const root_info *ri, const carc_game *g, const carc_game *after, carc_move m,
+                     int child, double v[CARC_MAX_PLAYERS], float *logit);
 
 /* Orders the placements of `g` best first by the evaluation of each
  * placed without a follower (ties in random order); `order` receives the
@@ -564,7 +548,7 @@ static void order_placements(search *s, const carc_game *g, carc_placement *plac
         carc_game_copy(s->scratch, g);
         ai_play_known(s->scratch, m); /* g's own placement */
         if (logits)
-            child_logit(s->root, g, s->scratch, m, scores[i], &logits[i]);
+            net_move(s->root, g, s->scratch, m, 1, scores[i], &logits[i]);
         else
             evaluate_child(s->root, s->scratch, scores[i]);
         value[i] = utility(s->root, scores[i], me);
@@ -890,9 +874,6 @@ typedef struct step {
     int option;
 } step;
 
-static void net_move(const root_info *ri, const carc_game *g, const carc_game *after, carc_move m,
-                     double v[CARC_MAX_PLAYERS], float *logit);
-
 /* The priors of placement node `n` below the root, whose position is `g`:
  * the policy head's softmax over its placements without a figure, in its
  * options' order, worked out at the first call. NULL when it has none (a
@@ -918,7 +899,7 @@ static const float *placement_priors(search *s, int32_t n, const carc_game *g)
             nd->priors = -2; /* not legal in this deal (cannot be) */
             return NULL;
         }
-        net_move(s->root, g, s->scratch, m, v, &logits[i]);
+        net_move(s->root, g, s->scratch, m, 0, v, &logits[i]);
     }
     nd->priors = softmax_priors(t, logits, NULL, count);
     return nd->priors >= 0 ? &t->priors[nd->priors] : NULL;
@@ -1124,20 +1105,28 @@ static void *run_search(void *arg)
 /* --- The root -------------------------------------------------------------------------------- */
 
 /* A move `m` of `g` with the network: the evaluation of its result
- * `after` into `v` (blended) and the policy head's logit into `*logit`. */
+ * `after` into `v` and the policy head's logit into `*logit`. The
+ * evaluation with its terms is what the policy's inputs are made of, so
+ * the two come for the price of one. With `child`, `after` is a child
+ * being ordered (order_placements): its evaluation shares its siblings'
+ * walks (ai_evaluate_full_child_terms) and keeps out the network's value,
+ * as the order ranks by the evaluation alone; else `v` is blended. */
 static void net_move(const root_info *ri, const carc_game *g, const carc_game *after, carc_move m,
-                     double v[CARC_MAX_PLAYERS], float *logit)
+                     int child, double v[CARC_MAX_PLAYERS], float *logit)
 {
     double full[CARC_MAX_PLAYERS], terms[CARC_MAX_PLAYERS][AI_TERMS];
     float in[CARC_NET_MOVE_INPUTS];
-    ai_evaluate_full_terms(after, full, terms);
+    if (child)
+        ai_evaluate_full_child_terms(after, full, terms);
+    else
+        ai_evaluate_full_terms(after, full, terms);
     net_move_inputs(g, after, m, full, terms, in);
     carc_net_policy(ri->net, in, 1, logit);
     if (ri->evaluate == ai_evaluate_full)
         memcpy(v, full, sizeof full);
     else
         ri->evaluate(after, v);
-    if (net_values(ri, after))
+    if (!child && net_values(ri, after))
         blend_net_value(ri, after, full, terms, v);
 }
 
@@ -1203,7 +1192,7 @@ static void add_root_tile(root_info *ri, const carc_game *g, carc_game *scratch,
             ai_play_known(scratch, m); /* g's own move */
             float logit = 0.0f;
             if (ri->net)
-                net_move(ri, g, scratch, m, v, &logit);
+                net_move(ri, g, scratch, m, 0, v, &logit);
             else
                 ri->evaluate(scratch, v);
             double u = utility(ri, v, ri->player);
