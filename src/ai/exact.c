@@ -6,8 +6,9 @@
  * player then draws again, as the engine plays it). After a move comes a
  * chance node, the next draw: kind k with probability count_k / total over
  * carc_game_draw_pool(), forced on a copy with carc_game_choose_tile()
- * (in place when it is the only draw: draw_forced). After the last tile the game is over and the node's value is the final
- * margin. Nothing depends on the pile's real (hidden) order.
+ * (in place when it is the only draw: draw_forced). After the last tile
+ * the game is over and the node's value is the final margin. Nothing
+ * depends on the pile's real (hidden) order.
  *
  * Two players: the value is the root player's final margin, its opponent's
  * negated (the game is zero-sum in margins), maximised by the root player,
