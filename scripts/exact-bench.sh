@@ -1,8 +1,10 @@
 #!/bin/sh
-# exact-bench.sh [-t "1 2 3 4"] [-m MS] [-g GAMES] [-s SEED] [-j THREADS] BIN [OLD_BIN]:
+# exact-bench.sh [-t "1 2 3 4"] [-m MS] [-g GAMES] [-s SEED] [-j THREADS] [-p PLAYERS] BIN [OLD_BIN]:
 # the exact endgame solver's reach (docs/arena.md, "The exact endgame").
 # Plays GAMES (default 4) greedy-against-greedy base games with seed SEED
-# (default 11) and records them, truncates each record to T tiles left
+# (default 11) and records them (with -p PLAYERS of 3 to 8: random
+# players' games of `selfplay --players PLAYERS`, dealt from seeds SEED,
+# SEED + 1, ...; arena plays two players only), truncates each record to T tiles left
 # for every T of -t (default "1 2 3 4"), the drawn tile the one the game
 # played next, and times `BIN analyse --exact --json` on each (budget -m
 # MS, default 10000) on THREADS threads (default 1; `analyse --exact`'s
@@ -22,18 +24,20 @@ ms=10000
 games=4
 seed=11
 threads=1
-while getopts t:m:g:s:j: opt; do
+players=2
+while getopts t:m:g:s:j:p: opt; do
     case $opt in
     t) tiles=$OPTARG ;;
     m) ms=$OPTARG ;;
     g) games=$OPTARG ;;
     s) seed=$OPTARG ;;
     j) threads=$OPTARG ;;
+    p) players=$OPTARG ;;
     *) exit 2 ;;
     esac
 done
 shift $((OPTIND - 1))
-[ $# -ge 1 ] || { echo "usage: $0 [-t TILES] [-m MS] [-g GAMES] [-s SEED] [-j THREADS] BIN [OLD_BIN]" >&2; exit 2; }
+[ $# -ge 1 ] || { echo "usage: $0 [-t TILES] [-m MS] [-g GAMES] [-s SEED] [-j THREADS] [-p PLAYERS] BIN [OLD_BIN]" >&2; exit 2; }
 new=$1
 old=${2:-}
 old_threads=
@@ -42,7 +46,12 @@ if [ -n "$old" ] && "$old" analyse --help 2>&1 | grep -q -e --exact-threads; the
 fi
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-"$new" arena greedy greedy --games "$games" --seed "$seed" --record "$dir/rec" >/dev/null
+if [ "$players" = 2 ]; then
+    "$new" arena greedy greedy --games "$games" --seed "$seed" --record "$dir/rec" >/dev/null
+else
+    mkdir "$dir/rec"
+    "$new" selfplay --players "$players" --games "$games" --seed "$seed" --record "$dir/rec/game.rec" >/dev/null
+fi
 # solve BIN FILE TILE OUT [OPTION...]: "seconds nodes exact", the sorted moves into OUT
 solve() {
     bin=$1 file=$2 tile=$3 out=$4

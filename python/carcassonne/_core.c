@@ -1861,6 +1861,21 @@ static PyObject *player_choose(PlayerObject *self, PyObject *arg)
     return s;
 }
 
+/* A ranking's scratch: a copy of `g` to search without the GIL (the game
+ * may change meanwhile) and room for every move's estimate. Returns 0, or
+ * -1 with MemoryError set and nothing held. */
+static int ranking_scratch(const carc_game *g, carc_game **copy, carc_move_eval **evals)
+{
+    *copy = carc_game_clone(g);
+    *evals = PyMem_Malloc(sizeof **evals * CARC_MAX_MOVES);
+    if (*copy && *evals)
+        return 0;
+    carc_game_free(*copy);
+    PyMem_Free(*evals);
+    PyErr_NoMemory();
+    return -1;
+}
+
 /* The ranked moves `e[0 .. n)` of `g` as a list of dicts, best first:
  * each move's record string (as legal_moves() writes it), its action in
  * window `w` (None outside it), its margin and `visits`; with `win`, the
@@ -1899,13 +1914,10 @@ static PyObject *player_rank(PlayerObject *self, PyObject *arg)
         return NULL;
     /* As choose(): on a copy, without the GIL. */
     window w = game_window(game);
-    carc_game *copy = carc_game_clone(game->g);
-    carc_move_eval *evals = PyMem_Malloc(sizeof *evals * CARC_MAX_MOVES);
-    if (!copy || !evals) {
-        carc_game_free(copy);
-        PyMem_Free(evals);
-        return PyErr_NoMemory();
-    }
+    carc_game *copy;
+    carc_move_eval *evals;
+    if (ranking_scratch(game->g, &copy, &evals) < 0)
+        return NULL;
     self->busy = 1;
     PyThreadState *ts = PyEval_SaveThread();
     int n = carc_player_rank(self->p, copy, evals, CARC_MAX_MOVES, NULL);
@@ -3067,13 +3079,10 @@ static PyObject *core_exact(PyObject *module, PyObject *args)
     if (game_open(game) < 0)
         return NULL;
     window w = game_window(game);
-    carc_game *copy = carc_game_clone(game->g);
-    carc_move_eval *evals = PyMem_Malloc(sizeof *evals * CARC_MAX_MOVES);
-    if (!copy || !evals) {
-        carc_game_free(copy);
-        PyMem_Free(evals);
-        return PyErr_NoMemory();
-    }
+    carc_game *copy;
+    carc_move_eval *evals;
+    if (ranking_scratch(game->g, &copy, &evals) < 0)
+        return NULL;
     carc_exact_info info;
     PyThreadState *ts = PyEval_SaveThread();
     int n = carc_exact_rank_threads(copy, (uint64_t)max_nodes, ms, threads, evals, CARC_MAX_MOVES,

@@ -33,7 +33,8 @@
  * written, not the paranoid reduction (all against the mover), which would
  * allow alpha-beta but gives values of a game nobody plays. Max-n with
  * margins is not constant-sum, so no pruning is sound: the search is plain
- * expectimax with the transposition table.
+ * expectimax with the transposition table, and the last tile's moves are
+ * valued as below (a cold move of the ply above passing its scores down).
  *
  * Transposition table: keyed by carc_game_digest() of decision nodes (it
  * covers the drawn tile, the counts of the tiles left, the board, the
@@ -41,9 +42,9 @@
  * never uses, is left out), one entry a slot, always replaced; an entry
  * holds a value with its kind (exact, lower or upper bound) and the best
  * move, tried first when the node is searched again (Star2 searches most
- * nodes twice: probe, then search). In a two-player search the last ply
- * (the pile empty) keeps out of it: its nodes are the most numerous and
- * the cheapest, and would push the others out.
+ * nodes twice: probe, then search). The last ply (the pile empty) keeps
+ * out of it: its nodes are the most numerous and the cheapest, and would
+ * push the others out.
  *
  * Move ordering: the table's move first, then the ply's two killer moves
  * (the last moves that cut a node of this ply: the siblings of a node
@@ -765,8 +766,10 @@ static void maxn_after(solver *s, int d, double out[CARC_MAX_PLAYERS])
 static void maxn_decide(solver *s, int d, double out[CARC_MAX_PLAYERS])
 {
     const carc_game *g = s->pos[d];
-    uint64_t key = carc_game_digest(g);
-    const tt_entry *e = tt_find(s, key);
+    int last = carc_game_tiles_left(g, NULL) == 0;
+    /* The last ply keeps out of the table, as with two players. */
+    uint64_t key = last ? 0 : carc_game_digest(g);
+    const tt_entry *e = last ? NULL : tt_find(s, key);
     if (e) {
         memcpy(out, e->value, sizeof out[0] * CARC_MAX_PLAYERS);
         return;
@@ -776,10 +779,11 @@ static void maxn_decide(solver *s, int d, double out[CARC_MAX_PLAYERS])
     int mover = carc_game_current_player(g);
     int n = carc_legal_moves(g, s->moves[d], ALL_MOVES), best_i = 0;
     double v[CARC_MAX_PLAYERS];
-    int last = carc_game_tiles_left(g, NULL) == 0;
     s->base_ok[d] = 0;
-    s->end_ok[d] = 0;
+    s->end_ok[d] = s->inherit_ok[d];
+    memcpy(s->end_scores[d], s->inherit[d], sizeof s->inherit[d]);
     s->cold_ok[d] = 0;
+    s->key_scores_ok[d] = 0; /* no order: only a cold move passes its scores down */
     for (int i = 0; i < n && !s->stopped; i++) {
         if (last) {
             int scores[CARC_MAX_PLAYERS];
@@ -788,6 +792,7 @@ static void maxn_decide(solver *s, int d, double out[CARC_MAX_PLAYERS])
             for (int q = 0; q < s->players; q++)
                 v[q] = scores_margin(scores, s->players, q);
         } else {
+            pass_end_scores(s, d, i, ALL_MOVES);
             carc_game_copy(s->after[d], g);
             carc_game_play(s->after[d], s->moves[d][i], NULL, 0, NULL);
             maxn_after(s, d, v);
@@ -797,7 +802,7 @@ static void maxn_decide(solver *s, int d, double out[CARC_MAX_PLAYERS])
             best_i = i;
         }
     }
-    if (!s->stopped)
+    if (!s->stopped && !last)
         tt_store(s, key, TT_EXACT, out, s->moves[d][best_i]);
 }
 

@@ -1,7 +1,7 @@
 /* test_exact.c: the exact endgame solver (carc_exact_rank) against a plain
  * expectimax written here (no pruning, no table, every move and every draw
- * searched) on positions of seeded games with 2 and 3 tiles left, 2 and 3
- * players: the same margin for every move to 1e-9. A brute force of 3
+ * searched) on positions of seeded games with 2 and 3 tiles left, 2, 3 and
+ * 4 players: the same margin for every move to 1e-9. A brute force of 3
  * tiles left in the base game takes minutes (tens of millions of final
  * positions), so the 3-tile positions are played on a bounded table
  * (table=11x9), where few squares are left and tiles that fit nowhere are
@@ -241,10 +241,10 @@ static int check_cases(const case_ *cases, int n)
 static void two_tiles_left(void **state)
 {
     (void)state;
-    static const case_ cases[] = {{2, 2, "", 12}, {2, 2, "", 20}, {2, 2, "", 23},
-                                  {3, 2, "", 2},  {3, 2, "", 6},  {2, 2, "table=11x9", 1},
-                                  {2, 2, "", 4},  {2, 2, "", 13}, {2, 2, "", 31},
-                                  {2, 2, "", 32}, {2, 2, "", 33}};
+    static const case_ cases[] = {
+        {2, 2, "", 12},          {2, 2, "", 20}, {2, 2, "", 23}, {3, 2, "", 2},  {3, 2, "", 6},
+        {2, 2, "table=11x9", 1}, {2, 2, "", 4},  {2, 2, "", 13}, {2, 2, "", 31}, {2, 2, "", 32},
+        {2, 2, "", 33},          {4, 2, "", 7},  {3, 2, "", 17}};
     assert_true(check_cases(cases, sizeof cases / sizeof cases[0]) > 0);
 }
 
