@@ -32,9 +32,13 @@
  * This is the issue's "each player maximises their own margin" read as
  * written, not the paranoid reduction (all against the mover), which would
  * allow alpha-beta but gives values of a game nobody plays. Max-n with
- * margins is not constant-sum, so no pruning is sound: the search is plain
+ * margins is not constant-sum, so alpha-beta is not sound: the search is
  * expectimax with the transposition table, and the last tile's moves are
  * valued as below (a cold move of the ply above passing its scores down).
+ * One cut holds (shallow pruning, Korf 1991): any two players' margins
+ * add up to at most 0, so a last-tile node whose mover can already reach
+ * v is worth at most -v to the player who moved before it, who will not
+ * take it when an earlier move gave it -v or more (maxn_cut).
  *
  * Transposition table: keyed by carc_game_digest() of decision nodes (it
  * covers the drawn tile, the counts of the tiles left, the board, the
@@ -731,10 +735,27 @@ static double solver_chance(solver *s, int d, double alpha, double beta)
 
 /* --- Three or more players: max-n ------------------------------------------------------ */
 
-static void maxn_decide(solver *s, int d, double out[CARC_MAX_PLAYERS]);
+/* A cut max-n allows (shallow pruning with margins): for any two players
+ * p and q, m_p + m_q <= 0, since m_p <= s_p - s_q and m_q <= s_q - s_p.
+ * So when the player q to move at a node can reach a margin of v, the
+ * player p whose move led there (through a chance node of one outcome)
+ * gets at most -v from it; when p has already found a move worth `bound`
+ * to it, and -v <= bound, p will not take this one (a later move must be
+ * strictly better), and the node may return any vector whose p-value is
+ * at most `bound`. No bound is -INFINITY: the root's moves are all
+ * valued, and a chance node of several outcomes passes none down. */
+typedef struct maxn_cut {
+    int parent; /* the player p, or -1 */
+    double bound;
+} maxn_cut;
 
-/* Every player's value of after[d]. */
-static void maxn_after(solver *s, int d, double out[CARC_MAX_PLAYERS])
+static const maxn_cut NO_CUT = {-1, -INFINITY};
+
+static void maxn_decide(solver *s, int d, maxn_cut cut, double out[CARC_MAX_PLAYERS]);
+
+/* Every player's value of after[d]; `cut` as maxn_decide's, for the
+ * forced last draw. */
+static void maxn_after(solver *s, int d, maxn_cut cut, double out[CARC_MAX_PLAYERS])
 {
     const carc_game *g = s->after[d];
     if (carc_game_over(g)) {
@@ -749,21 +770,32 @@ static void maxn_after(solver *s, int d, double out[CARC_MAX_PLAYERS])
     memset(out, 0, sizeof out[0] * CARC_MAX_PLAYERS);
     if (n == 1) {
         carc_game *spare = draw_forced(s, d, kinds[0]);
-        maxn_decide(s, d + 1, out);
+        maxn_decide(s, d + 1, cut, out);
         s->pos[d + 1] = spare;
         return;
     }
     for (int i = 0; i < n && !s->stopped; i++) {
         solver_draw(s, d, kinds[i]);
-        maxn_decide(s, d + 1, v);
+        maxn_decide(s, d + 1, NO_CUT, v);
         for (int q = 0; q < s->players; q++)
             out[q] += prob[i] * v[q];
     }
 }
 
+/* Every player's margin in `scores`, into out. */
+static void scores_margins(const int *scores, int players, double out[CARC_MAX_PLAYERS])
+{
+    for (int q = 0; q < players; q++)
+        out[q] = scores_margin(scores, players, q);
+}
+
 /* Every player's value of the decision node pos[d]: its mover's best move,
- * the first in carc_legal_moves() order among equals. */
-static void maxn_decide(solver *s, int d, double out[CARC_MAX_PLAYERS])
+ * the first in carc_legal_moves() order among equals; or, when `cut`
+ * allows (the last tile, its mover not the player p of the move before),
+ * as soon as the mover can reach a margin v with -v <= cut.bound, a
+ * vector whose p-value is at most cut.bound. Such a node leaves the
+ * table alone: the last ply never enters it. */
+static void maxn_decide(solver *s, int d, maxn_cut cut, double out[CARC_MAX_PLAYERS])
 {
     const carc_game *g = s->pos[d];
     int last = carc_game_tiles_left(g, NULL) == 0;
@@ -774,33 +806,47 @@ static void maxn_decide(solver *s, int d, double out[CARC_MAX_PLAYERS])
         memcpy(out, e->value, sizeof out[0] * CARC_MAX_PLAYERS);
         return;
     }
-    count_node(s);
     memset(out, 0, sizeof out[0] * CARC_MAX_PLAYERS); /* a stopped solve's */
     int mover = carc_game_current_player(g);
-    int n = carc_legal_moves(g, s->moves[d], ALL_MOVES), best_i = 0;
-    double v[CARC_MAX_PLAYERS];
     s->base_ok[d] = 0;
     s->end_ok[d] = s->inherit_ok[d];
     memcpy(s->end_scores[d], s->inherit[d], sizeof s->inherit[d]);
     s->cold_ok[d] = 0;
     s->key_scores_ok[d] = 0; /* no order: only a cold move passes its scores down */
+    int may_cut = last && cut.parent >= 0 && cut.parent != mover;
+    /* The mover can keep the scores as they are (a placement without a
+     * figure on a cold square): its margin there may already be enough. */
+    if (may_cut && s->quiet_squares) {
+        node_end_scores(s, d);
+        if (-scores_margin(s->end_scores[d], s->players, mover) <= cut.bound &&
+            has_cold_placement(s, d)) {
+            count_node(s);
+            scores_margins(s->end_scores[d], s->players, out);
+            return;
+        }
+    }
+    count_node(s);
+    int n = carc_legal_moves(g, s->moves[d], ALL_MOVES), best_i = 0;
+    double v[CARC_MAX_PLAYERS];
     for (int i = 0; i < n && !s->stopped; i++) {
         if (last) {
             int scores[CARC_MAX_PLAYERS];
             count_node(s);
             end_scores(s, d, s->moves[d][i], 1, scores);
-            for (int q = 0; q < s->players; q++)
-                v[q] = scores_margin(scores, s->players, q);
+            scores_margins(scores, s->players, v);
         } else {
             pass_end_scores(s, d, i, ALL_MOVES);
             carc_game_copy(s->after[d], g);
             carc_game_play(s->after[d], s->moves[d][i], NULL, 0, NULL);
-            maxn_after(s, d, v);
+            maxn_cut below = {i == 0 ? -1 : mover, i == 0 ? -INFINITY : out[mover]};
+            maxn_after(s, d, below, v);
         }
         if (i == 0 || v[mover] > out[mover]) {
             memcpy(out, v, sizeof v);
             best_i = i;
         }
+        if (may_cut && -out[mover] <= cut.bound)
+            return;
     }
     if (!s->stopped && !last)
         tt_store(s, key, TT_EXACT, out, s->moves[d][best_i]);
@@ -948,7 +994,7 @@ static double root_value(solver *s, double alpha)
     if (s->players == 2)
         return solver_after_move(s, 0, alpha, s->hi + 1.0);
     double v[CARC_MAX_PLAYERS];
-    maxn_after(s, 0, v);
+    maxn_after(s, 0, NO_CUT, v);
     return v[s->root];
 }
 

@@ -264,6 +264,7 @@ static void rules_and_expansions(void **state)
         {2, 2, "/inns-cathedrals", 7},
         {2, 2, "/traders-builders", 8},
         {3, 2, "/inns-cathedrals,traders-builders", 9},
+        {3, 2, "/traders-builders", 3}, /* a player moves twice before the end: no cut there */
     };
     assert_true(check_cases(cases, sizeof cases / sizeof cases[0]) > 0);
 }
