@@ -423,6 +423,11 @@ static int figures_add_up(const carc_game *g)
     return r.expansions == 0 && !(r.flags & CARC_RULE_FARMS_FIRST_EDITION);
 }
 
+int ai_exact_endgame_tiles(int players)
+{
+    return players <= 2 ? 4 : players == 3 ? 3 : 2;
+}
+
 /* exact.h: figures_add_up(), and no house rule that lets the table's edge
  * close features or a last tile give another turn (neither is searched by
  * the unit test). */

@@ -36,6 +36,13 @@ typedef enum ai_exact_goal {
 int ai_exact_rank(const carc_game *g, const ai_exact_budget *budget, ai_exact_goal goal,
                   carc_move_eval *out, int cap, carc_exact_info *info);
 
+/* The most tiles left to draw with which a player with the solver
+ * (mcts:exact=1, the strongest level) tries it: 4 with two players, 3
+ * with three, 2 with more. Beyond those, base-game solves mostly outlast
+ * the solver's half of a 10 s move (docs/arena.md), and a solve that runs
+ * out gives the search only the half left. */
+int ai_exact_endgame_tiles(int players);
+
 /* Whether a last tile placed without a figure on a square where
  * ai_square_cold() holds leaves every final score as it would be with the
  * tile never placed (carc_game_finish), and the last tile's final scores

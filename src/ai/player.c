@@ -67,12 +67,6 @@ static carc_net *load_net(const char *name, char *err, size_t errcap)
 #endif
 }
 
-enum {
-    /* The exact solver is tried with at most this many tiles left to draw
-     * (docs/arena.md, "The exact endgame": how many it solves in a second). */
-    ENDGAME_TILES = 4,
-};
-
 static int parse_number(const char *s, uint64_t max, uint64_t *out)
 {
     if (!*s || strspn(s, "0123456789") != strlen(s) || strlen(s) > 12)
@@ -341,7 +335,7 @@ void carc_player_stop(carc_player *p)
 
 /* --- Choosing and ranking ------------------------------------------------------------ */
 
-/* mcts with exact=1: in the last turns (ENDGAME_TILES), the exact solver
+/* mcts with exact=1: in the last turns (ai_exact_endgame_tiles), the exact solver
  * with at most half the move's time, then, when it could not end, the
  * search with the time left, so that the move never takes longer than
  * the time per move. Not with an iteration budget (no clock to share). */
@@ -349,7 +343,8 @@ static int rank_endgame(carc_player *p, const carc_game *g, carc_move_eval *out,
                         carc_search_info *info)
 {
     int ms = p->opt.ms;
-    if (!p->opt.exact || ms <= 0 || carc_game_tiles_left(g, NULL) > ENDGAME_TILES)
+    if (!p->opt.exact || ms <= 0 ||
+        carc_game_tiles_left(g, NULL) > ai_exact_endgame_tiles(carc_game_players(g)))
         return ai_mcts_rank(p, g, out, cap, info);
     double start = ai_now();
     ai_exact_budget budget = {0, ms * 0.5e-3, &p->stop, 1};

@@ -470,6 +470,16 @@ static void strongest_uses_it(void **state)
     for (int i = 0; i < n; i++)
         if (carc_move_equal(ranked[i].move, carc_move_canonical(g, m)))
             assert_true(fabs(ranked[i].margin - best) < 1e-9);
+    carc_game_free(g);
+    /* Three players (max-n) with 3 tiles left, beyond the search's own
+     * exhaustive endgame (2 tiles): the solver's best move and margin. */
+    assert_true(ai_exact_endgame_tiles(2) == 4 && ai_exact_endgame_tiles(3) == 3 &&
+                ai_exact_endgame_tiles(4) == 2 && ai_exact_endgame_tiles(8) == 2);
+    g = endgame(3, "table=11x9", 2, 3);
+    n = carc_exact_rank(g, 0, 0, ranked, CARC_MAX_MOVES, &info);
+    assert_true(info.exact && n > 1);
+    assert_int_equal(carc_player_choose(p, g, &m, &search), CARC_OK);
+    assert_true(fabs(search.margin - ranked[0].margin) < 1e-9);
     carc_player_free(p);
     p = carc_player_new("mcts:exact=2", 7, err, sizeof err);
     assert_null(p);
