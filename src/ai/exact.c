@@ -835,9 +835,12 @@ static void maxn_decide(solver *s, int d, maxn_cut cut, double out[CARC_MAX_PLAY
     double v[CARC_MAX_PLAYERS];
     for (int i = 0; i < n && !s->stopped; i++) {
         if (last) {
+            /* Only the mover's margin decides; the others' when it is kept. */
             int scores[CARC_MAX_PLAYERS];
             count_node(s);
             end_scores(s, d, s->moves[d][i], 1, scores);
+            if (i > 0 && scores_margin(scores, s->players, mover) <= out[mover])
+                continue;
             scores_margins(scores, s->players, v);
         } else {
             pass_end_scores(s, d, i, ALL_MOVES);
