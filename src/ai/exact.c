@@ -89,10 +89,14 @@
  * test compares the probes with played moves and all of it with a brute
  * force, and the rules where it is off too.
  *
- * Threads (analysis only: every root move's margin): each thread has a
- * solver and a table of its own and takes the next root move not yet
- * taken; every root move is searched with the whole window, so its margin
- * does not depend on the thread or the table. */
+ * Threads: each thread has a solver and a table of its own and takes the
+ * next root move not yet taken. For every root move's margin (analysis)
+ * each is searched with the whole window, so its margin does not depend
+ * on the thread or the table. For the best move alone (a player's choice)
+ * the first move is searched alone, then the others on every thread above
+ * the best margin found so far, which the threads share (search_root_threads):
+ * the same best move and margin as on one thread, the others' bounds
+ * depending on the timing. */
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -123,12 +127,16 @@ typedef struct tt_entry {
 } tt_entry;
 
 /* What the threads of one solve share (one thread: nothing): the next
- * root move to take, the nodes counted so far, and a flag that ends every
- * thread once one has run out of budget. */
+ * root move to take, the nodes counted so far, a flag that ends every
+ * thread once one has run out of budget, and, when only the best move's
+ * margin is asked (AI_EXACT_BEST_MOVE), the best margin found so far, the
+ * bound every root move taken next is searched above. */
 typedef struct shared_root {
     atomic_int next;
     atomic_int halt;
     _Atomic uint64_t nodes;
+    int best_only;
+    _Atomic double best;
 } shared_root;
 
 /* A move's ordering key (order_key) and, two players, the order by the
@@ -1039,7 +1047,11 @@ static int solver_search_root(solver *s, ai_exact_goal goal, carc_move_eval *eva
 }
 
 /* One thread of a solve on several: its own solver takes the next root
- * move not yet taken until none is left, each with the whole window. */
+ * move not yet taken until none is left, each with the whole window, or,
+ * for the best move alone, above the best margin found so far by any
+ * thread (raised as its own moves end). The moves are taken in order, so
+ * the first move of the best margin is searched above a lower bound and
+ * ends exact, as it does on one thread: the best move is the same. */
 typedef struct root_thread {
     solver s;
     carc_move_eval *evals;
@@ -1055,11 +1067,16 @@ static void *run_root_thread(void *arg)
         int i = atomic_fetch_add(&s->shared->next, 1);
         if (i >= t->n)
             break;
-        search_root_move(s, &t->evals[i], s->lo - 1.0);
+        shared_root *sh = s->shared;
+        double alpha = sh->best_only ? atomic_load(&sh->best) : s->lo - 1.0;
+        double v = search_root_move(s, &t->evals[i], alpha);
         if (s->stopped) {
             t->failed = 1;
-            atomic_store(&s->shared->halt, 1);
+            atomic_store(&sh->halt, 1);
             break;
+        }
+        double best = atomic_load(&sh->best);
+        while (sh->best_only && v > best && !atomic_compare_exchange_weak(&sh->best, &best, v)) {
         }
     }
     return NULL;
@@ -1069,26 +1086,44 @@ static void *run_root_thread(void *arg)
  * the caller's with `first` (the solve's own solver, freed here), the
  * others each with a solver of its own made from `g` (as many as memory
  * allows); returns 0, or -1 when the budget ran out. Adds the positions
- * searched to *nodes. */
-static int search_root_threads(solver *first, const carc_game *g, carc_move_eval *evals, int n,
-                               int threads, uint64_t *nodes)
+ * searched to *nodes. For the best move alone, the first move (the best
+ * by the static order, mostly) is searched alone first: the others are
+ * then searched above its margin, most of them only to a bound. */
+static int search_root_threads(solver *first, const carc_game *g, ai_exact_goal goal,
+                               carc_move_eval *evals, int n, int threads, uint64_t *nodes)
 {
     shared_root shared;
     atomic_init(&shared.next, 0);
     atomic_init(&shared.halt, 0);
     atomic_init(&shared.nodes, 0);
+    shared.best_only = goal == AI_EXACT_BEST_MOVE;
+    atomic_init(&shared.best, first->lo - 1.0);
     root_thread *t = calloc((size_t)threads, sizeof *t);
     if (!t) { /* one thread, then */
-        int status = solver_search_root(first, AI_EXACT_ALL_MOVES, evals, n);
+        int status = solver_search_root(first, goal, evals, n);
         *nodes += first->nodes;
         solver_free(first);
         return status;
     }
+    if (shared.best_only) {
+        double v = search_root_move(first, &evals[0], first->lo - 1.0);
+        if (first->stopped) {
+            *nodes += first->nodes;
+            solver_free(first);
+            free(t);
+            return -1;
+        }
+        atomic_store(&shared.best, v);
+        atomic_store(&shared.next, 1);
+        atomic_store(&shared.nodes, first->nodes);
+    }
     t[0].s = *first;
     int made = 1;
-    for (; made < threads; made++)
+    for (; made < threads; made++) {
         if (solver_init(&t[made].s, g, first->budget, first->plies))
             break;
+        t[made].s.start = first->start; /* one clock for the whole solve */
+    }
     for (int k = 0; k < made; k++) {
         t[k].s.shared = &shared;
         t[k].evals = evals;
@@ -1151,11 +1186,11 @@ int ai_exact_rank(const carc_game *g, const ai_exact_budget *budget, ai_exact_go
         return give_up(info, "out of memory");
     }
     int n = root_moves(&s, goal, evals);
-    int threads = goal == AI_EXACT_ALL_MOVES && budget->threads > 1 ? budget->threads : 1;
+    int threads = budget->threads > 1 ? budget->threads : 1;
     threads = threads < n ? threads : n > 0 ? n : 1;
     int status;
     if (threads > 1) {
-        status = search_root_threads(&s, g, evals, n, threads, &info->nodes);
+        status = search_root_threads(&s, g, goal, evals, n, threads, &info->nodes);
     } else {
         status = solver_search_root(&s, goal, evals, n);
         info->nodes = s.nodes;

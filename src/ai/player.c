@@ -347,7 +347,7 @@ static int rank_endgame(carc_player *p, const carc_game *g, carc_move_eval *out,
         carc_game_tiles_left(g, NULL) > ai_exact_endgame_tiles(carc_game_players(g)))
         return ai_mcts_rank(p, g, out, cap, info);
     double start = ai_now();
-    ai_exact_budget budget = {0, ms * 0.5e-3, &p->stop, 1};
+    ai_exact_budget budget = {0, ms * 0.5e-3, &p->stop, p->opt.threads};
     carc_exact_info exact;
     int n = ai_exact_rank(g, &budget, AI_EXACT_BEST_MOVE, out, cap, &exact);
     if (exact.exact) {

@@ -178,6 +178,38 @@ static void check_threads(const carc_game *g, int n)
     }
 }
 
+/* The best move alone (AI_EXACT_BEST_MOVE, a player's choice) of `g` on
+ * one thread and on three, against every move's exact margin in `ranked`
+ * (n moves, best first): both put first the same move, of the best
+ * margin, exact; every other move's margin is at least its own (an upper
+ * bound) and at most the best. On three threads the others are searched
+ * above a best margin that the threads share, whatever their timing. */
+static void check_best_move(const carc_game *g, int n)
+{
+    static carc_move_eval best[2][CARC_MAX_MOVES];
+    for (int k = 0; k < 2; k++) {
+        ai_exact_budget budget = {0, 0.0, NULL, k ? 3 : 1};
+        carc_exact_info info;
+        assert_int_equal(
+            ai_exact_rank(g, &budget, AI_EXACT_BEST_MOVE, best[k], CARC_MAX_MOVES, &info), n);
+        assert_true(info.exact);
+        if (fabs(best[k][0].margin - ranked[0].margin) > 1e-9)
+            fail_msg("best move on %d thread(s): %.12f, exact %.12f", k ? 3 : 1, best[k][0].margin,
+                     ranked[0].margin);
+        for (int i = 0; i < n; i++) {
+            int j = 0;
+            while (j < n && !carc_move_equal(ranked[j].move, best[k][i].move))
+                j++;
+            assert_true(j < n);
+            assert_true(best[k][i].margin <= best[k][0].margin + 1e-9);
+            if (best[k][i].margin < ranked[j].margin - 1e-9)
+                fail_msg("move %d on %d thread(s): %.12f below its exact %.12f", i, k ? 3 : 1,
+                         best[k][i].margin, ranked[j].margin);
+        }
+    }
+    assert_true(carc_move_equal(best[0][0].move, best[1][0].move));
+}
+
 /* The solver's margin of every move of `g` against the brute force's (and
  * the search's exhaustive endgame, check_search), and on three threads
  * against one; returns whether the search's was checked. */
@@ -191,6 +223,7 @@ static int check_against_brute_force(const carc_game *g)
     assert_int_equal(n, carc_legal_moves(g, NULL, 0));
     assert_int_equal(info.tiles_left, carc_game_tiles_left(g, NULL));
     check_threads(g, n);
+    check_best_move(g, n);
     int mover = carc_game_current_player(g);
     for (int d = 0; d < MAX_DEPTH; d++) {
         at[d] = carc_game_clone(g);
