@@ -14,9 +14,11 @@
  * the shortcuts are off are searched too. The search's (mcts) exhaustive
  * endgame, which takes the same shortcuts at the last tile, is checked
  * against the same brute force wherever it ranks the moves (two tiles
- * left, few enough moves): each move's margin and chance to win. Then a position where one move
- * is clearly best, the budgets, and the input it must refuse with a reason
- * (a finished game, too many tiles left, hidden hands). */
+ * left, few enough moves): each move's margin and chance to win; so is a
+ * player's solve of the best move alone, on one thread and on three. Then
+ * a position where one move is clearly best, the budgets, and the input it
+ * must refuse with a reason (a finished game, too many tiles left, hidden
+ * hands). */
 #include "support.h"
 
 #include "carcassonne_ai.h"
