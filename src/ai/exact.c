@@ -1059,6 +1059,14 @@ typedef struct root_thread {
     pthread_t id;
 } root_thread;
 
+/* Raises the threads' best margin to v when v is higher. */
+static void raise_best(shared_root *sh, double v)
+{
+    double best = atomic_load(&sh->best);
+    while (v > best && !atomic_compare_exchange_weak(&sh->best, &best, v))
+        continue; /* another thread raised it meanwhile: best holds its value */
+}
+
 static void *run_root_thread(void *arg)
 {
     root_thread *t = arg;
@@ -1075,9 +1083,8 @@ static void *run_root_thread(void *arg)
             atomic_store(&sh->halt, 1);
             break;
         }
-        double best = atomic_load(&sh->best);
-        while (sh->best_only && v > best && !atomic_compare_exchange_weak(&sh->best, &best, v)) {
-        }
+        if (sh->best_only)
+            raise_best(sh, v);
     }
     return NULL;
 }
