@@ -12,11 +12,28 @@
 _Static_assert(ACC_HASH_BYTES == crypto_pwhash_STRBYTES, "a hash string's size");
 _Static_assert((int)ACC_SESSION_HASH_BYTES == (int)TOKEN_HASH_BYTES, "a session is SHA-256's");
 
-/* The hash of a random password nobody knows, at the moderate limits:
- * what a login for a name that does not exist is verified against. */
-static const char nobody_hash[ACC_HASH_BYTES] =
-    "$argon2id$v=19$m=262144,t=3,p=1$p9sIiwfv8inriu1BLmHbVA$"
-    "9/G6slBu5Htncz8mvOUkEWJ2vpTW02ioSlwEmzuuGLM";
+/* libsodium's named limits, each with the hash of a random password
+ * nobody knows made at those limits: what a login for a name that does
+ * not exist is verified against, as slow as a real login. */
+static const struct {
+    const char *name;
+    unsigned long long ops;
+    size_t mem;
+    const char *nobody;
+} costs[] = {
+    [ACC_COST_INTERACTIVE] = {"interactive", crypto_pwhash_OPSLIMIT_INTERACTIVE,
+                              crypto_pwhash_MEMLIMIT_INTERACTIVE,
+                              "$argon2id$v=19$m=65536,t=2,p=1$E981pT7i5Wf/wchHLVhxsw$"
+                              "u1YHWenlc5trv9hjmYvv2kX/Vtk6AGRELP/KW7n6FdA"},
+    [ACC_COST_MODERATE] = {"moderate", crypto_pwhash_OPSLIMIT_MODERATE,
+                           crypto_pwhash_MEMLIMIT_MODERATE,
+                           "$argon2id$v=19$m=262144,t=3,p=1$p9sIiwfv8inriu1BLmHbVA$"
+                           "9/G6slBu5Htncz8mvOUkEWJ2vpTW02ioSlwEmzuuGLM"},
+    [ACC_COST_SENSITIVE] = {"sensitive", crypto_pwhash_OPSLIMIT_SENSITIVE,
+                            crypto_pwhash_MEMLIMIT_SENSITIVE,
+                            "$argon2id$v=19$m=1048576,t=4,p=1$/FY2qC3oNnkH35uFuNI6qw$"
+                            "Khni2o8Fwa5iYUORGY62gr9ovBwbGPqpKpcSF2t6pzg"},
+};
 
 int accounts_init(void)
 {
@@ -50,12 +67,24 @@ int accounts_password_ok(size_t len)
     return len >= ACC_PASSWORD_MIN && len <= ACC_PASSWORD_MAX;
 }
 
-int accounts_hash(const char *password, size_t len, char out[ACC_HASH_BYTES])
+int accounts_cost_parse(const char *name, acc_cost *out)
 {
-    return crypto_pwhash_str(out, password, len, crypto_pwhash_OPSLIMIT_MODERATE,
-                             crypto_pwhash_MEMLIMIT_MODERATE) == 0
-               ? 0
-               : -1;
+    for (size_t c = 0; c < sizeof costs / sizeof costs[0]; c++)
+        if (strcmp(name, costs[c].name) == 0) {
+            *out = (acc_cost)c;
+            return 0;
+        }
+    return -1;
+}
+
+int accounts_hash(acc_cost cost, const char *password, size_t len, char out[ACC_HASH_BYTES])
+{
+    return crypto_pwhash_str(out, password, len, costs[cost].ops, costs[cost].mem) == 0 ? 0 : -1;
+}
+
+int accounts_needs_rehash(acc_cost cost, const char *hash)
+{
+    return crypto_pwhash_str_needs_rehash(hash, costs[cost].ops, costs[cost].mem) != 0;
 }
 
 int accounts_verify(const char *hash, const char *password, size_t len)
@@ -63,9 +92,9 @@ int accounts_verify(const char *hash, const char *password, size_t len)
     return hash[0] && crypto_pwhash_str_verify(hash, password, len) == 0;
 }
 
-void accounts_verify_nobody(const char *password, size_t len)
+void accounts_verify_nobody(acc_cost cost, const char *password, size_t len)
 {
-    int ignored = crypto_pwhash_str_verify(nobody_hash, password, len);
+    int ignored = crypto_pwhash_str_verify(costs[cost].nobody, password, len);
     (void)ignored;
 }
 
@@ -100,9 +129,12 @@ int accounts_session_live(int64_t expires_ms, int64_t now_ms)
 
 /* --- The password work ----------------------------------------------------------------- */
 
-acc_work *accounts_work_new(void)
+acc_work *accounts_work_new(acc_cost cost)
 {
-    return calloc(1, sizeof(acc_work));
+    acc_work *w = calloc(1, sizeof(acc_work));
+    if (w)
+        w->cost = cost;
+    return w;
 }
 
 void accounts_work_run(void *work)
@@ -112,10 +144,12 @@ void accounts_work_run(void *work)
         if (w->stored[0])
             w->matched = accounts_verify(w->stored, w->password, w->len);
         else
-            accounts_verify_nobody(w->password, w->len);
+            accounts_verify_nobody(w->cost, w->password, w->len);
     }
     if (w->hash_new && (w->matched || !w->verify))
-        w->failed = accounts_hash(w->new_password, w->new_len, w->new_hash) != 0;
+        w->failed = accounts_hash(w->cost, w->new_password, w->new_len, w->new_hash) != 0;
+    else if (w->rehash && w->matched && accounts_needs_rehash(w->cost, w->stored))
+        w->rehashed = accounts_hash(w->cost, w->password, w->len, w->new_hash) == 0;
 }
 
 void accounts_work_free(void *work)

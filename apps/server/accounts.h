@@ -45,16 +45,33 @@ void accounts_name_key(const char *name, char *out);
 /* Whether a password of `len` bytes is allowed (8 to 200). */
 int accounts_password_ok(size_t len);
 
-/* Hashes a password with argon2id (crypto_pwhash_str at libsodium's
- * moderate limits: 256 MiB and about half a second here); 0, or -1 when
- * out of memory. Slow: a worker thread's job, never the event loop's. */
-int accounts_hash(const char *password, size_t len, char out[ACC_HASH_BYTES]);
+/* How costly a password hash is: libsodium's named limits of argon2id.
+ * Measured here, one hash: interactive 64 MiB and 0.14 s, moderate (the
+ * default) 256 MiB and 0.8 s, sensitive 1 GiB and 5.5 s. */
+typedef enum acc_cost {
+    ACC_COST_INTERACTIVE,
+    ACC_COST_MODERATE,
+    ACC_COST_SENSITIVE,
+} acc_cost;
+
+/* The cost named `name` ("interactive", "moderate" or "sensitive") in
+ * *out: 0, or -1 for any other name. */
+int accounts_cost_parse(const char *name, acc_cost *out);
+
+/* Hashes a password with argon2id (crypto_pwhash_str at the limits of
+ * `cost`; the string holds its salt and limits); 0, or -1 when out of
+ * memory. Slow: a worker thread's job, never the event loop's. */
+int accounts_hash(acc_cost cost, const char *password, size_t len, char out[ACC_HASH_BYTES]);
+/* Whether the stored hash `hash` was made at other limits than those of
+ * `cost` (or is not an argon2id hash libsodium reads): 1, or 0. Fast. */
+int accounts_needs_rehash(acc_cost cost, const char *hash);
 /* Whether `password` matches the stored hash `hash` (libsodium compares
  * in constant time): 1, or 0. As slow as accounts_hash(). */
 int accounts_verify(const char *hash, const char *password, size_t len);
-/* A verification that always fails, as slow as a real one: a login for a
- * name that does not exist takes the same time as a wrong password. */
-void accounts_verify_nobody(const char *password, size_t len);
+/* A verification that always fails, as slow as a real one at `cost`: a
+ * login for a name that does not exist takes the same time as a wrong
+ * password. */
+void accounts_verify_nobody(acc_cost cost, const char *password, size_t len);
 
 /* A new session: its token (random, from libsodium) as hexadecimal for
  * the cookie, and the SHA-256 under which it is stored. 0. */
@@ -68,8 +85,12 @@ int accounts_session_live(int64_t expires_ms, int64_t now_ms);
 /* The password work of one request, done on a worker: verify `password`
  * against `stored` (or against nobody when `stored` is ""), then, when
  * `new_password` is set and the verification passed (or was not asked:
- * `verify` 0), hash it. The passwords are wiped by accounts_work_free(). */
+ * `verify` 0), hash it; else, with `rehash`, when the verification
+ * passed and `stored` was made at other limits than `cost`'s, hash
+ * `password` again at `cost` (`rehashed`). The passwords are wiped by
+ * accounts_work_free(). */
 typedef struct acc_work {
+    acc_cost cost;                       /* of the hashes made, and of nobody's */
     int verify;                          /* verify `password` against `stored` */
     char stored[ACC_HASH_BYTES];         /* "" : a name that does not exist */
     char password[ACC_PASSWORD_MAX + 1]; /* NUL-terminated, `len` bytes */
@@ -77,14 +98,16 @@ typedef struct acc_work {
     int hash_new; /* hash `new_password` into `new_hash` */
     char new_password[ACC_PASSWORD_MAX + 1];
     size_t new_len;
+    int rehash; /* a login: a matched password hashed again when `stored` is at other limits */
     /* results */
-    int matched; /* the verification passed */
-    int failed;  /* the hash could not be made (out of memory) */
-    char new_hash[ACC_HASH_BYTES];
+    int matched;                   /* the verification passed */
+    int failed;                    /* the hash could not be made (out of memory) */
+    char new_hash[ACC_HASH_BYTES]; /* the new password's, or the rehashed one's */
+    int rehashed;                  /* `new_hash` holds `password` hashed again at `cost` */
 } acc_work;
 
-/* A zeroed job (malloc'ed), or NULL. */
-acc_work *accounts_work_new(void);
+/* A zeroed job at `cost` (malloc'ed), or NULL. */
+acc_work *accounts_work_new(acc_cost cost);
 /* Does the job (see acc_work); may run on any thread. */
 void accounts_work_run(void *work);
 /* Wipes the passwords and frees the job. */

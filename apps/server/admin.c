@@ -215,7 +215,9 @@ static int run_reset_password(storage *s, char **args, int force)
         return status;
     char password[TEMP_PASSWORD_LEN + 1], hash[ACC_HASH_BYTES];
     temporary_password(password);
-    if (accounts_hash(password, TEMP_PASSWORD_LEN, hash) != 0) {
+    /* At the server's default limits: a server run at others stores it
+     * again at its own at the first login. */
+    if (accounts_hash(ACC_COST_MODERATE, password, TEMP_PASSWORD_LEN, hash) != 0) {
         sodium_memzero(password, sizeof password);
         fprintf(stderr, "carcassonne admin: out of memory for the password's hash\n");
         return EXIT_FAILED;

@@ -100,6 +100,7 @@ struct http_api {
     int secure;
     webhook_policy webhooks;
     acc_limits *limits;
+    acc_cost cost;             /* of the password hashes made (--password-cost) */
     const puzzle_set *puzzles; /* NULL: none */
     addr_counts calls_per_addr;
     uint64_t next_job;
@@ -113,7 +114,8 @@ static int64_t now_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-http_api *http_api_new(storage *store, workers *pool, int secure, const webhook_policy *policy)
+http_api *http_api_new(storage *store, workers *pool, int secure, const webhook_policy *policy,
+                       acc_cost cost)
 {
     if (accounts_init() != 0)
         return NULL;
@@ -126,6 +128,7 @@ http_api *http_api_new(storage *store, workers *pool, int secure, const webhook_
     A->pool = pool;
     A->secure = secure;
     A->webhooks = *policy;
+    A->cost = cost;
     return A;
 }
 
@@ -534,7 +537,7 @@ static void do_signup_or_login(api_req *q, json_t *root)
         reply_error(q, 409, "name_taken", "that name is taken");
         return;
     }
-    acc_work *w = accounts_work_new();
+    acc_work *w = accounts_work_new(A->cost);
     if (!w) {
         reply_error(q, 500, "internal", "out of memory");
         return;
@@ -546,6 +549,7 @@ static void do_signup_or_login(api_req *q, json_t *root)
         w->new_len = plen;
     } else {
         w->verify = 1;
+        w->rehash = 1;
         copy_password(w->password, password, plen);
         w->len = plen;
         if (exists)
@@ -583,7 +587,7 @@ static void do_password_or_delete(api_req *q, json_t *root)
         reply_error(q, 401, "bad_password", "wrong password");
         return;
     }
-    acc_work *w = accounts_work_new();
+    acc_work *w = accounts_work_new(A->cost);
     if (!w) {
         reply_error(q, 500, "internal", "out of memory");
         return;
@@ -850,6 +854,14 @@ static void login_done(api_req *q, const acc_work *w)
         return;
     }
     acc_login_succeeded(A->limits, q->addr, q->name_key);
+    /* A hash made at other limits than the server's (--password-cost
+     * changed since) is stored again at them, unless the password changed
+     * while it was verified; when that fails the old one stays, and the
+     * login goes on. */
+    if (w->rehashed && strcmp(a.hash, w->stored) == 0 &&
+        storage_set_password(A->store, a.id, w->new_hash) != 0)
+        fprintf(stderr, "carcassonne serve: a password not rehashed: %s\n",
+                storage_error(A->store));
     /* Said only to whoever knows the password: the operator disabled it. */
     if (a.disabled)
         reply_error(q, 403, "account_disabled",

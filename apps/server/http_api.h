@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "accounts.h"
 #include "puzzle_set.h"
 #include "storage.h"
 #include "tables.h"
@@ -46,11 +47,13 @@ typedef struct api_identity {
     uint8_t session_hash[STORED_SESSION_HASH_BYTES];
 } api_identity;
 
-/* The routes over `store` (borrowed), hashing on `pool` (borrowed); with
- * `secure` (the server serves TLS itself) the cookie is `Secure`; webhook
+/* The routes over `store` (borrowed), hashing on `pool` (borrowed) at
+ * `cost` (a login whose stored hash is at other limits stores it again at
+ * `cost`); with `secure` (the server serves TLS itself) the cookie is `Secure`; webhook
  * URLs are checked against `policy` (copied). NULL when out of memory or
  * libsodium does not start. */
-http_api *http_api_new(storage *store, workers *pool, int secure, const webhook_policy *policy);
+http_api *http_api_new(storage *store, workers *pool, int secure, const webhook_policy *policy,
+                       acc_cost cost);
 /* The puzzles its routes serve (borrowed; NULL: none, the routes answer
  * 404 no_puzzles). */
 void http_api_set_puzzles(http_api *A, const puzzle_set *set);

@@ -1090,7 +1090,8 @@ static int start(server *S, struct lws_http_mount *api, struct lws_http_mount *f
         fprintf(stderr, "carcassonne serve: cannot start %d worker threads\n", o->workers);
         return -1;
     }
-    if (!(S->api = http_api_new(S->store, S->pool, o->tls_cert != NULL, &o->webhooks))) {
+    if (!(S->api = http_api_new(S->store, S->pool, o->tls_cert != NULL, &o->webhooks,
+                                o->password_cost))) {
         fprintf(stderr, "carcassonne serve: cannot start the accounts (libsodium)\n");
         return -1;
     }

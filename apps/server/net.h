@@ -5,6 +5,7 @@
 #ifndef CARC_SERVER_NET_H
 #define CARC_SERVER_NET_H
 
+#include "accounts.h"
 #include "proxy_header.h"
 #include "webhooks.h"
 
@@ -33,6 +34,8 @@ typedef struct server_options {
     int wait_for_db; /* PostgreSQL: wait for it at start (set after SERVER_RESTART) */
     /* for tests only: webhooks to http:// URLs, and to 127.0.0.0/8 and ::1 */
     webhook_policy webhooks;
+    /* --password-cost: the limits of the password hashes made */
+    acc_cost password_cost;
 } server_options;
 
 /* server_run()'s answer when the database was lost (PostgreSQL stopped or

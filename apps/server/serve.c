@@ -52,6 +52,11 @@ static const char serve_usage[] =
     "  --ping-ms MS             ping a connection quiet this long (default 30000)\n"
     "  --idle-close-ms MS       close a connection quiet this long, pongs counting as\n"
     "                           an answer (default 75000; more than --ping-ms)\n"
+    "  --password-cost LEVEL    the argon2id limits of the password hashes made:\n"
+    "                           interactive (64 MiB, about 0.15 s), moderate (256\n"
+    "                           MiB, about 0.8 s; the default) or sensitive (1 GiB,\n"
+    "                           about 5 s); a login whose stored hash is at other\n"
+    "                           limits stores it again at these\n"
     "  --tls-cert FILE          serve HTTPS and WSS with this certificate (PEM) ...\n"
     "  --tls-key FILE           ... and this private key (PEM); both or neither,\n"
     "                           checked at start (readable, PEM, the key the\n"
@@ -240,6 +245,16 @@ static int parse_args(int argc, char **argv, server_options *o)
             *flag = 1;
             continue;
         }
+        if (strcmp(a, "--password-cost") == 0) {
+            if (i + 1 >= argc)
+                return cli_usage_error("serve", "%s needs a value", a);
+            if (accounts_cost_parse(argv[++i], &o->password_cost) != 0)
+                return cli_usage_error("serve",
+                                       "--password-cost must be interactive, moderate or "
+                                       "sensitive, not '%s'",
+                                       argv[i]);
+            continue;
+        }
         if (strcmp(a, "--trusted-proxy") == 0) {
             if (i + 1 >= argc)
                 return cli_usage_error("serve", "%s needs a value", a);
@@ -287,6 +302,7 @@ int cmd_serve(int argc, char **argv)
         .max_computer_tables_per_ip = 4,
         .ping_ms = 30000,
         .idle_close_ms = 75000,
+        .password_cost = ACC_COST_MODERATE,
     };
     int status = parse_args(argc, argv, &o);
     if (status >= 0)

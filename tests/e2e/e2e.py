@@ -44,7 +44,12 @@ class Server:
         self.program = program
         # CARC_E2E_DB: a PostgreSQL URI instead (the cases run on it too)
         self.db = os.environ.get("CARC_E2E_DB") or os.path.join(workdir, "server.db")
+        # Passwords hashed at the cheapest limits unless a test names its own
+        # (the default's 256 MiB and 0.8 s a hash is tested by accounts_test.py's
+        # password_cost case and test_accounts.c).
         self.extra = list(extra)
+        if "--password-cost" not in self.extra:
+            self.extra += ["--password-cost", "interactive"]
         self.proc = None
         self.port = 0
         self.output = []

@@ -2,11 +2,14 @@
 """accounts_test.py CASE PROGRAM: the accounts' HTTP API and the WebSocket
 connections their cookie authenticates, against a real `carcassonne serve`
 over sockets (tests/e2e/e2e.py's server and client). Each case starts its
-own server; every password is hashed for real (argon2id, about half a
-second each), so the cases keep their logins few."""
+own server; every password is hashed for real (argon2id, at the
+interactive limits: about 0.15 s each; the server's default, moderate,
+in the password_cost case), so the cases keep their logins few."""
 import http.client as httpclient
 import json
 import os
+import sqlite3
+import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
@@ -466,6 +469,59 @@ def case_lessons(tmp):
               "a new account named as a deleted one has its lessons")
     finally:
         server.stop()
+
+
+def stored_hash(db, name):
+    with sqlite3.connect(db) as conn:
+        return conn.execute("SELECT hash FROM accounts WHERE name = ?", (name,)).fetchone()[0]
+
+
+def case_password_cost(tmp):
+    """--password-cost: the default (moderate) hashes at 256 MiB, t=3; a
+    server started at other limits stores an account's hash again at its
+    own on the first right login (not on a wrong one, not twice), and the
+    password still logs in; bad values are refused before the start."""
+    db = os.path.join(tmp, "cost.db")
+    server = Server(PROGRAM, tmp, ["--password-cost", "moderate"])
+    server.db = db  # read below with sqlite3, whatever CARC_E2E_DB says
+    default = Server(PROGRAM, tmp, ["--password-cost", "moderate"])
+    try:
+        server.start()
+        signup(server, "Ann")
+        check(stored_hash(db, "Ann").startswith("$argon2id$v=19$m=262144,t=3,p=1$"),
+              "not at the moderate limits: %s" % stored_hash(db, "Ann"))
+        server.stop()
+        # Started without the option: the same limits, nothing rehashed.
+        default.db = db
+        default.extra = []
+        default.start()
+        before = stored_hash(db, "Ann")
+        expect(login(default, "Ann"), 200)
+        check(stored_hash(db, "Ann") == before, "rehashed at the default limits")
+        default.stop()
+        server = Server(PROGRAM, tmp, ["--password-cost", "interactive"])
+        server.db = db
+        server.start()
+        expect(login(server, "Ann", "correct hors"), 401, "bad_login")
+        check(stored_hash(db, "Ann") == before, "a wrong password rehashed the account")
+        expect(login(server, "Ann"), 200)
+        after = stored_hash(db, "Ann")
+        check(after.startswith("$argon2id$v=19$m=65536,t=2,p=1$"),
+              "not stored again at the interactive limits: %s" % after)
+        expect(login(server, "Ann"), 200)
+        check(stored_hash(db, "Ann") == after, "rehashed twice")
+        expect(login(server, "Ann", "correct hors"), 401, "bad_login")
+    finally:
+        server.stop()
+        default.stop()
+    for bad in ("low", "", "Moderate", "interactive,moderate"):
+        p = subprocess.run([PROGRAM, "serve", "--port", "0", "--db", db, "--password-cost", bad],
+                           capture_output=True, text=True, timeout=60)
+        check(p.returncode == 2 and "--password-cost must be interactive, moderate or sensitive"
+              in p.stderr, "--password-cost %r: %d %s" % (bad, p.returncode, p.stderr))
+    p = subprocess.run([PROGRAM, "serve", "--password-cost"], capture_output=True, text=True,
+                       timeout=60)
+    check(p.returncode == 2 and "needs a value" in p.stderr, "no value: %s" % p.stderr)
 
 
 if __name__ == "__main__":

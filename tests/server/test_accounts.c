@@ -40,20 +40,22 @@ static void test_names(void **state)
 static void test_hash_and_verify(void **state)
 {
     (void)state;
-    char a[ACC_HASH_BYTES], b[ACC_HASH_BYTES];
-    assert_int_equal(accounts_hash("correct horse", 13, a), 0);
-    assert_int_equal(accounts_hash("correct horse", 13, b), 0);
+    char a[ACC_HASH_BYTES], b[ACC_HASH_BYTES], c[ACC_HASH_BYTES];
+    assert_int_equal(accounts_hash(ACC_COST_MODERATE, "correct horse", 13, a), 0);
     assert_true(strncmp(a, "$argon2id$v=19$m=262144,t=3,p=1$", 32) == 0);
-    assert_string_not_equal(a, b);
+    /* The rest at the interactive limits (a fifth of the time). */
+    assert_int_equal(accounts_hash(ACC_COST_INTERACTIVE, "correct horse", 13, b), 0);
+    assert_int_equal(accounts_hash(ACC_COST_INTERACTIVE, "correct horse", 13, c), 0);
+    assert_string_not_equal(b, c);
     assert_null(strstr(a, "correct"));
-    assert_true(accounts_verify(a, "correct horse", 13));
-    assert_false(accounts_verify(a, "correct hors", 12));
+    assert_true(accounts_verify(b, "correct horse", 13));
+    assert_false(accounts_verify(b, "correct hors", 12));
     assert_false(accounts_verify("", "correct horse", 13));
     /* The work of a request: verify, then hash the new password. */
-    acc_work *w = accounts_work_new();
+    acc_work *w = accounts_work_new(ACC_COST_INTERACTIVE);
     assert_non_null(w);
     w->verify = 1;
-    memcpy(w->stored, a, sizeof a);
+    memcpy(w->stored, b, sizeof b);
     memcpy(w->password, "correct horse", 14);
     w->len = 13;
     w->hash_new = 1;
@@ -65,7 +67,7 @@ static void test_hash_and_verify(void **state)
     assert_true(accounts_verify(w->new_hash, "battery staple", 14));
     accounts_work_free(w);
     /* A name that does not exist: verified against nobody, never matched. */
-    w = accounts_work_new();
+    w = accounts_work_new(ACC_COST_MODERATE);
     w->verify = 1;
     memcpy(w->password, "correct horse", 14);
     w->len = 13;
@@ -73,6 +75,87 @@ static void test_hash_and_verify(void **state)
     accounts_work_run(w);
     assert_false(w->matched);
     assert_string_equal(w->new_hash, "");
+    accounts_work_free(w);
+}
+
+/* A login's work at `cost` over the stored hash `stored` with `password`. */
+static acc_work *login_work(acc_cost cost, const char *stored, const char *password)
+{
+    acc_work *w = accounts_work_new(cost);
+    assert_non_null(w);
+    w->verify = 1;
+    w->rehash = 1;
+    snprintf(w->stored, sizeof w->stored, "%s", stored);
+    snprintf(w->password, sizeof w->password, "%s", password);
+    w->len = strlen(password);
+    accounts_work_run(w);
+    return w;
+}
+
+/* The three costs by name (and nothing else); a hash at the interactive
+ * limits; a login hashes a matched password again when the stored hash is
+ * at other limits than the server's, and only then. */
+static void test_costs(void **state)
+{
+    (void)state;
+    static const char *names[] = {"interactive", "moderate", "sensitive"};
+    for (int c = 0; c < 3; c++) {
+        acc_cost cost = (acc_cost)-1;
+        assert_int_equal(accounts_cost_parse(names[c], &cost), 0);
+        assert_int_equal(cost, c);
+    }
+    acc_cost kept = ACC_COST_SENSITIVE;
+    const char *bad[] = {"", "Moderate", "moderat", "moderate ", "low", "2"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(accounts_cost_parse(bad[i], &kept), -1);
+        assert_int_equal(kept, ACC_COST_SENSITIVE);
+    }
+    char fast[ACC_HASH_BYTES], slow[ACC_HASH_BYTES];
+    assert_int_equal(accounts_hash(ACC_COST_INTERACTIVE, "correct horse", 13, fast), 0);
+    assert_true(strncmp(fast, "$argon2id$v=19$m=65536,t=2,p=1$", 31) == 0);
+    assert_true(accounts_verify(fast, "correct horse", 13));
+    assert_false(accounts_needs_rehash(ACC_COST_INTERACTIVE, fast));
+    assert_true(accounts_needs_rehash(ACC_COST_MODERATE, fast));
+    assert_true(accounts_needs_rehash(ACC_COST_SENSITIVE, fast));
+    assert_true(accounts_needs_rehash(ACC_COST_INTERACTIVE, "not a hash"));
+    assert_int_equal(accounts_hash(ACC_COST_MODERATE, "correct horse", 13, slow), 0);
+    assert_false(accounts_needs_rehash(ACC_COST_MODERATE, slow));
+
+    /* A server now at the interactive limits: the moderate hash is made again. */
+    acc_work *w = login_work(ACC_COST_INTERACTIVE, slow, "correct horse");
+    assert_true(w->matched);
+    assert_true(w->rehashed);
+    assert_true(strncmp(w->new_hash, "$argon2id$v=19$m=65536,t=2,p=1$", 31) == 0);
+    assert_true(accounts_verify(w->new_hash, "correct horse", 13));
+    accounts_work_free(w);
+    /* Not for a wrong password, not when the limits are the server's, not
+     * for a name that does not exist. */
+    w = login_work(ACC_COST_INTERACTIVE, slow, "correct hors");
+    assert_false(w->matched);
+    assert_false(w->rehashed);
+    assert_string_equal(w->new_hash, "");
+    accounts_work_free(w);
+    w = login_work(ACC_COST_INTERACTIVE, fast, "correct horse");
+    assert_true(w->matched);
+    assert_false(w->rehashed);
+    assert_string_equal(w->new_hash, "");
+    accounts_work_free(w);
+    w = login_work(ACC_COST_INTERACTIVE, "", "correct horse");
+    assert_false(w->matched);
+    assert_false(w->rehashed);
+    accounts_work_free(w);
+    /* A password change (a new password given) is not rehashed as well. */
+    w = accounts_work_new(ACC_COST_MODERATE);
+    w->verify = w->rehash = w->hash_new = 1;
+    memcpy(w->stored, fast, sizeof fast);
+    memcpy(w->password, "correct horse", 14);
+    w->len = 13;
+    memcpy(w->new_password, "battery staple", 15);
+    w->new_len = 14;
+    accounts_work_run(w);
+    assert_true(w->matched);
+    assert_false(w->rehashed);
+    assert_true(accounts_verify(w->new_hash, "battery staple", 14));
     accounts_work_free(w);
 }
 
@@ -163,9 +246,10 @@ int main(void)
 {
     assert_int_equal(accounts_init(), 0);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_names),         cmocka_unit_test(test_hash_and_verify),
-        cmocka_unit_test(test_sessions),      cmocka_unit_test(test_login_limits),
-        cmocka_unit_test(test_signup_limits), cmocka_unit_test(test_limits_bounded),
+        cmocka_unit_test(test_names),          cmocka_unit_test(test_hash_and_verify),
+        cmocka_unit_test(test_costs),          cmocka_unit_test(test_sessions),
+        cmocka_unit_test(test_login_limits),   cmocka_unit_test(test_signup_limits),
+        cmocka_unit_test(test_limits_bounded),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -22,7 +22,7 @@ const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-
 export function startServer({ bin, webDir, thinkMs = 50, port = 0, dir = null }) {
   dir = dir || mkdtempSync(path.join(tmpdir(), 'carc-web-'));
   const child = spawn(bin, ['serve', '--port', String(port), '--db', path.join(dir, 'test.db'), '--static', webDir,
-    '--max-think-ms', String(thinkMs), '--workers', '1'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    '--max-think-ms', String(thinkMs), '--workers', '1', '--password-cost', 'interactive'], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`the server did not start: ${out}`)), 30000);
