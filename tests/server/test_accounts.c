@@ -37,6 +37,23 @@ static void test_names(void **state)
 
 /* A hash is argon2id at the moderate limits (or stronger), salted (two
  * hashes of one password differ), verified by the right password only. */
+/* A password change's work at `cost`: "correct horse" verified against
+ * `stored`, then "battery staple" hashed; `rehash` set as a login sets it. */
+static acc_work *change_work(acc_cost cost, const char *stored, int rehash)
+{
+    acc_work *w = accounts_work_new(cost);
+    assert_non_null(w);
+    w->verify = w->hash_new = 1;
+    w->rehash = rehash;
+    snprintf(w->stored, sizeof w->stored, "%s", stored);
+    snprintf(w->password, sizeof w->password, "%s", "correct horse");
+    w->len = 13;
+    snprintf(w->new_password, sizeof w->new_password, "%s", "battery staple");
+    w->new_len = 14;
+    accounts_work_run(w);
+    return w;
+}
+
 static void test_hash_and_verify(void **state)
 {
     (void)state;
@@ -52,16 +69,7 @@ static void test_hash_and_verify(void **state)
     assert_false(accounts_verify(b, "correct hors", 12));
     assert_false(accounts_verify("", "correct horse", 13));
     /* The work of a request: verify, then hash the new password. */
-    acc_work *w = accounts_work_new(ACC_COST_INTERACTIVE);
-    assert_non_null(w);
-    w->verify = 1;
-    memcpy(w->stored, b, sizeof b);
-    memcpy(w->password, "correct horse", 14);
-    w->len = 13;
-    w->hash_new = 1;
-    memcpy(w->new_password, "battery staple", 15);
-    w->new_len = 14;
-    accounts_work_run(w);
+    acc_work *w = change_work(ACC_COST_INTERACTIVE, b, 0);
     assert_true(w->matched);
     assert_false(w->failed);
     assert_true(accounts_verify(w->new_hash, "battery staple", 14));
@@ -145,14 +153,7 @@ static void test_costs(void **state)
     assert_false(w->rehashed);
     accounts_work_free(w);
     /* A password change (a new password given) is not rehashed as well. */
-    w = accounts_work_new(ACC_COST_MODERATE);
-    w->verify = w->rehash = w->hash_new = 1;
-    memcpy(w->stored, fast, sizeof fast);
-    memcpy(w->password, "correct horse", 14);
-    w->len = 13;
-    memcpy(w->new_password, "battery staple", 15);
-    w->new_len = 14;
-    accounts_work_run(w);
+    w = change_work(ACC_COST_INTERACTIVE, slow, 1);
     assert_true(w->matched);
     assert_false(w->rehashed);
     assert_true(accounts_verify(w->new_hash, "battery staple", 14));
