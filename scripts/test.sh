@@ -17,8 +17,11 @@ jobs=$(nproc)
 # the release tests but the browser took 368 s instead of 425 s, all passing
 # (docs/tests.md).
 tests=$((jobs + 1))
+# Each step's header says when it began, from the start of this script.
+began=$(date +%s)
+step() { echo "== [$(($(date +%s) - began)) s] $*"; }
 
-echo "== release build and tests"
+step "release build and tests"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCARC_TESTS=ON >/dev/null
 cmake --build build -j"$jobs"
 (cd build && ctest --output-on-failure -j"$tests" -E '^web\.browser$')
@@ -29,12 +32,18 @@ cmake --build build -j"$jobs"
 # about a minute less than one after the other (docs/tests.md). Every
 # status is kept, so that a failure stops the run only once the browser
 # test has ended: no process is left behind.
-echo "== the browser test (its output below when it ends), beside the lint and the sanitizer build"
-(cd build && ctest --output-on-failure -R '^web\.browser$' >browser-test.log 2>&1) &
+step "the browser test (its output below when it ends), beside the lint and the sanitizer build"
+(
+    cd build
+    status=0
+    ctest --output-on-failure -R '^web\.browser$' >browser-test.log 2>&1 || status=$?
+    echo "(the browser test ended $(($(date +%s) - began)) s from the start)" >>browser-test.log
+    exit "$status"
+) &
 browser=$!
 lint=0
 nice -n 19 scripts/lint.sh || lint=$?
-echo "== sanitizer build (ASan + UBSan)"
+step "sanitizer build (ASan + UBSan)"
 asan_build=0
 if cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCARC_SANITIZE=ON >/dev/null; then
     nice -n 19 cmake --build build-asan -j"$jobs" || asan_build=$?
@@ -43,7 +52,7 @@ else
 fi
 browser_status=0
 wait "$browser" || browser_status=$?
-echo "== the browser test"
+step "the browser test's output"
 cat build/browser-test.log
 if [ "$browser_status" -ne 0 ] || [ "$lint" -ne 0 ] || [ "$asan_build" -ne 0 ]; then
     echo "test.sh: failed: browser test $browser_status, lint $lint, sanitizer build $asan_build" >&2
@@ -53,7 +62,7 @@ fi
 # The fuzzers' build beside the sanitizer tests, at the lowest priority:
 # the tests leave about a seventh of the cores idle (they wait on servers
 # and children), which the build takes.
-echo "== sanitizer tests (the fuzzers built beside them: build/fuzz-build.log)"
+step "sanitizer tests (the fuzzers built beside them: build/fuzz-build.log)"
 (CC=clang nice -n 19 cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCARC_FUZZ=ON -DCARC_FUZZ_SECONDS="${FUZZ_SECONDS:-30}" >/dev/null &&
     nice -n 19 cmake --build build-fuzz -j"$jobs" --target fuzz_record fuzz_move fuzz_protocol fuzz_rules \
@@ -65,12 +74,14 @@ asan=0
     -E '^(web\.browser|web\.unit|python\.nowheel)$') || asan=$?
 fuzz_build_status=0
 wait "$fuzz_build" || fuzz_build_status=$?
+step "the fuzzers' build ended"
 [ "$fuzz_build_status" -eq 0 ] || cat build/fuzz-build.log
 if [ "$asan" -ne 0 ] || [ "$fuzz_build_status" -ne 0 ]; then
     echo "test.sh: failed: sanitizer tests $asan, fuzzers' build $fuzz_build_status" >&2
     exit 1
 fi
 
-echo "== fuzzing the record reader (${FUZZ_SECONDS:-30} s), the move parser, the rule lists, the engine protocol, the server's decoder, the PROXY header, the HTTP headers and the .carcnet reader (half as long each)"
+step "fuzzing the record reader (${FUZZ_SECONDS:-30} s), the move parser, the rule lists, the engine protocol, the server's decoder, the PROXY header, the HTTP headers and the .carcnet reader (half as long each)"
 # One fuzzer a core: each runs its own time, so two at once halve the wait.
 (cd build-fuzz && ctest --output-on-failure -j"$jobs" -R '^fuzz\.')
+step "all passed"
