@@ -24,40 +24,14 @@ step() { echo "== [$(($(date +%s) - began)) s] $*"; }
 step "release build and tests"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCARC_TESTS=ON >/dev/null
 cmake --build build -j"$jobs"
-(cd build && ctest --output-on-failure -j"$tests" -E '^web\.browser$')
+(cd build && ctest --output-on-failure -j"$tests")
 
-# The browser test keeps about 1.5 of the 2 cores busy for some four
-# minutes; the lint and the sanitizer build take the rest at the lowest
-# priority (nice 19: the browser's processes win every core they ask for),
-# about a minute less than one after the other (docs/tests.md). Every
-# status is kept, so that a failure stops the run only once the browser
-# test has ended: no process is left behind.
-step "the browser test (its output below when it ends), beside the lint and the sanitizer build"
-(
-    cd build
-    status=0
-    ctest --output-on-failure -R '^web\.browser$' >browser-test.log 2>&1 || status=$?
-    echo "(the browser test ended $(($(date +%s) - began)) s from the start)" >>browser-test.log
-    exit "$status"
-) &
-browser=$!
-lint=0
-nice -n 19 scripts/lint.sh || lint=$?
+step "lint"
+scripts/lint.sh
+
 step "sanitizer build (ASan + UBSan)"
-asan_build=0
-if cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCARC_SANITIZE=ON >/dev/null; then
-    nice -n 19 cmake --build build-asan -j"$jobs" || asan_build=$?
-else
-    asan_build=1
-fi
-browser_status=0
-wait "$browser" || browser_status=$?
-step "the browser test's output"
-cat build/browser-test.log
-if [ "$browser_status" -ne 0 ] || [ "$lint" -ne 0 ] || [ "$asan_build" -ne 0 ]; then
-    echo "test.sh: failed: browser test $browser_status, lint $lint, sanitizer build $asan_build" >&2
-    exit 1
-fi
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCARC_SANITIZE=ON >/dev/null
+cmake --build build-asan -j"$jobs"
 
 # The fuzzers' build beside the sanitizer tests, at the lowest priority:
 # the tests leave about a seventh of the cores idle (they wait on servers

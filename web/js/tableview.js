@@ -23,6 +23,10 @@ export class TableView {
   // games: the MyGames of the page (the title, notifications), or null.
   constructor(root, conn, catalogue, id, games = null) {
     this.root = root;
+    // The root serves every table this page opens: the status it holds is
+    // the last table's until this one is drawn (a test waiting for
+    // "playing" read the last table's players under load).
+    delete root.dataset.status;
     this.conn = conn;
     this.id = id;
     this.games = games;
