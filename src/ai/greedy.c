@@ -8,8 +8,9 @@ int ai_greedy_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int 
                    carc_search_info *info)
 {
     (void)info;
-    carc_move *moves = malloc(sizeof *moves * CARC_MAX_MOVES);
-    carc_move_eval *evals = malloc(sizeof *evals * CARC_MAX_MOVES);
+    int n = 0;
+    carc_move *moves = ai_legal_moves(g, &n);
+    carc_move_eval *evals = malloc(sizeof *evals * (size_t)(n > 0 ? n : 1));
     carc_game *copy = carc_game_clone(g);
     if (!moves || !evals || !copy) {
         free(moves);
@@ -17,7 +18,6 @@ int ai_greedy_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int 
         carc_game_free(copy);
         return 0;
     }
-    int n = carc_legal_moves(g, moves, CARC_MAX_MOVES);
     ai_shuffle_moves(p, moves, n);
     int me = carc_game_current_player(g);
     int players = carc_game_players(g);

@@ -1495,7 +1495,7 @@ static double exact_leaves(const carc_game *g, int nmoves)
 static int merge_and_rank(const root_info *ri, search *s, int threads, carc_move_eval *out, int cap)
 {
     int n = 0;
-    carc_move_eval *all = malloc(sizeof *all * CARC_MAX_MOVES);
+    carc_move_eval *all = malloc(sizeof *all * (size_t)(ri->nplaces > 0 ? ri->nplaces : 1) * ROOT_SPOTS);
     if (!all)
         return 0;
     for (int i = 0; i < ri->nplaces; i++)
@@ -1535,8 +1535,9 @@ int ai_mcts_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int ca
                  carc_search_info *info)
 {
     double start = ai_now();
-    carc_move *moves = malloc(sizeof *moves * CARC_MAX_MOVES);
-    carc_move_eval *evals = malloc(sizeof *evals * CARC_MAX_MOVES);
+    int nmoves = 0;
+    carc_move *moves = ai_legal_moves(g, &nmoves);
+    carc_move_eval *evals = malloc(sizeof *evals * (size_t)(nmoves > 0 ? nmoves : 1));
     root_info *ri = malloc(sizeof *ri);
     carc_game *scratch = carc_game_clone(g), *held = carc_game_clone(g);
     int threads = p->opt.threads > 0 ? p->opt.threads : 1;
@@ -1547,7 +1548,6 @@ int ai_mcts_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int ca
     if (!moves || !evals || !ri || !scratch || !held || !s)
         goto done;
 
-    int nmoves = carc_legal_moves(g, moves, CARC_MAX_MOVES);
     /* The exhaustive endgame draws from the pile; a hand game's tiles are
      * mostly in the hands: searched as any other position. */
     int exact = !carc_game_rules(g).hand && carc_game_tiles_left(g, NULL) <= 2 &&

@@ -17,10 +17,10 @@ int ai_random_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int 
     carc_move first = carc_move_canonical(g, carc_random_move(g, &p->rng, 0.5));
     int w = 0;
     out[w++] = (carc_move_eval){first, 0.0, 0.5, 0};
-    carc_move *moves = malloc(sizeof *moves * CARC_MAX_MOVES);
+    int n = 0;
+    carc_move *moves = ai_legal_moves(g, &n);
     if (!moves)
         return w; /* the choice alone */
-    int n = carc_legal_moves(g, moves, CARC_MAX_MOVES);
     ai_shuffle_moves(p, moves, n);
     for (int i = 0; i < n && w < cap; i++)
         if (!carc_move_equal(moves[i], first))

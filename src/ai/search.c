@@ -1,4 +1,5 @@
 /* search.c: what the searches share (search.h). */
+#include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -20,6 +21,14 @@ ai_evaluation ai_player_evaluation(const carc_player *p)
 {
     int eval = p->opt.eval ? p->opt.eval : p->kind == AI_MCTS ? AI_EVAL_FULL : AI_EVAL_BASIC;
     return eval == AI_EVAL_FULL ? ai_evaluate_full : carc_evaluate;
+}
+
+carc_move *ai_legal_moves(const carc_game *g, int *n)
+{
+    int count = carc_legal_moves(g, NULL, 0);
+    carc_move *moves = malloc(sizeof *moves * (size_t)(count > 0 ? count : 1));
+    *n = moves ? carc_legal_moves(g, moves, count) : 0;
+    return moves;
 }
 
 void ai_shuffle_moves(carc_player *p, carc_move *moves, int n)

@@ -20,6 +20,11 @@ ai_evaluation ai_player_evaluation(const carc_player *p);
  * carc_legal_moves() (carc_move_canonical()): without the rotations of a
  * symmetric tile that repeat a lower rotation on the same square. */
 int ai_legal_placements(const carc_game *g, carc_placement *out);
+/* Every legal move of `g` in a new array of just their number (free()
+ * it), into `*n`; NULL when out of memory. A list of CARC_MAX_MOVES is
+ * megabytes, which an allocator maps and unmaps at each call (a
+ * sanitizer's zeroes its shadow too); a position has tens of moves. */
+carc_move *ai_legal_moves(const carc_game *g, int *n);
 /* Shuffles `moves[0 .. n)` with the player's generator: equal values are
  * then broken at random by a stable sort. */
 void ai_shuffle_moves(carc_player *p, carc_move *moves, int n);
