@@ -1495,7 +1495,8 @@ static double exact_leaves(const carc_game *g, int nmoves)
 static int merge_and_rank(const root_info *ri, search *s, int threads, carc_move_eval *out, int cap)
 {
     int n = 0;
-    carc_move_eval *all = malloc(sizeof *all * (size_t)(ri->nplaces > 0 ? ri->nplaces : 1) * ROOT_SPOTS);
+    carc_move_eval *all =
+        malloc(sizeof *all * (size_t)(ri->nplaces > 0 ? ri->nplaces : 1) * ROOT_SPOTS);
     if (!all)
         return 0;
     for (int i = 0; i < ri->nplaces; i++)
