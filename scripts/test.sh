@@ -6,8 +6,8 @@
 # node tests, which run no C; and the install without `wheel`, a packaging
 # check the release pass makes), then
 # short libFuzzer runs of the parsers. FUZZ_SECONDS (default 30: a smoke
-# run that keeps the whole command short: about 90 s of the 24 minutes on
-# a slow day, docs/tests.md; long
+# run that keeps the whole command short: about 90 s of the 22 to 24
+# minutes on a slow day, docs/tests.md; long
 # runs are scripts/fuzz.sh) sets the fuzzing time.
 set -eu
 cd "$(dirname "$0")/.."

@@ -10,7 +10,7 @@ int ai_greedy_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int 
     (void)info;
     int n = 0;
     carc_move *moves = ai_legal_moves(g, &n);
-    carc_move_eval *evals = malloc(sizeof *evals * (size_t)(n > 0 ? n : 1));
+    carc_move_eval *evals = ai_new_evals(n);
     carc_game *copy = carc_game_clone(g);
     if (!moves || !evals || !copy) {
         free(moves);

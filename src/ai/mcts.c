@@ -1495,8 +1495,7 @@ static double exact_leaves(const carc_game *g, int nmoves)
 static int merge_and_rank(const root_info *ri, search *s, int threads, carc_move_eval *out, int cap)
 {
     int n = 0;
-    carc_move_eval *all =
-        malloc(sizeof *all * (size_t)(ri->nplaces > 0 ? ri->nplaces : 1) * ROOT_SPOTS);
+    carc_move_eval *all = ai_new_evals(ri->nplaces * ROOT_SPOTS);
     if (!all)
         return 0;
     for (int i = 0; i < ri->nplaces; i++)
@@ -1538,7 +1537,7 @@ int ai_mcts_rank(carc_player *p, const carc_game *g, carc_move_eval *out, int ca
     double start = ai_now();
     int nmoves = 0;
     carc_move *moves = ai_legal_moves(g, &nmoves);
-    carc_move_eval *evals = malloc(sizeof *evals * (size_t)(nmoves > 0 ? nmoves : 1));
+    carc_move_eval *evals = ai_new_evals(nmoves);
     root_info *ri = malloc(sizeof *ri);
     carc_game *scratch = carc_game_clone(g), *held = carc_game_clone(g);
     int threads = p->opt.threads > 0 ? p->opt.threads : 1;

@@ -31,6 +31,11 @@ carc_move *ai_legal_moves(const carc_game *g, int *n)
     return moves;
 }
 
+carc_move_eval *ai_new_evals(int n)
+{
+    return malloc(sizeof(carc_move_eval) * (size_t)(n > 0 ? n : 1));
+}
+
 void ai_shuffle_moves(carc_player *p, carc_move *moves, int n)
 {
     for (int i = n - 1; i > 0; i--) {

@@ -25,6 +25,9 @@ int ai_legal_placements(const carc_game *g, carc_placement *out);
  * megabytes, which an allocator maps and unmaps at each call (a
  * sanitizer's zeroes its shadow too); a position has tens of moves. */
 carc_move *ai_legal_moves(const carc_game *g, int *n);
+/* Room for `n` move evaluations (at least one; free() it), NULL when out
+ * of memory: a ranking's list, sized as ai_legal_moves() sizes the moves. */
+carc_move_eval *ai_new_evals(int n);
 /* Shuffles `moves[0 .. n)` with the player's generator: equal values are
  * then broken at random by a stable sort. */
 void ai_shuffle_moves(carc_player *p, carc_move *moves, int n);
