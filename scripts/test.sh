@@ -5,10 +5,10 @@
 # against the release server: it takes two to four minutes; the client's
 # node tests, which run no C; and the install without `wheel`, a packaging
 # check the release pass makes), then
-# short libFuzzer runs of the parsers. FUZZ_SECONDS (default 30: a smoke
-# run that keeps the whole command short: about 90 s of the 22 to 24
-# minutes on a slow day, docs/tests.md; long
-# runs are scripts/fuzz.sh) sets the fuzzing time.
+# short libFuzzer runs of the parsers. FUZZ_SECONDS (default 20: a smoke
+# run over the seed corpora that keeps the whole command short: about 60 s
+# of it, docs/tests.md; long runs are scripts/fuzz.sh) sets the fuzzing
+# time.
 set -eu
 cd "$(dirname "$0")/.."
 scripts/deps.sh --test
@@ -39,7 +39,7 @@ cmake --build build-asan -j"$jobs"
 # and children), which the build takes.
 step "sanitizer tests (the fuzzers built beside them: build/fuzz-build.log)"
 (CC=clang nice -n 19 cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCARC_FUZZ=ON -DCARC_FUZZ_SECONDS="${FUZZ_SECONDS:-30}" >/dev/null &&
+    -DCARC_FUZZ=ON -DCARC_FUZZ_SECONDS="${FUZZ_SECONDS:-20}" >/dev/null &&
     nice -n 19 cmake --build build-fuzz -j"$jobs" --target fuzz_record fuzz_move fuzz_protocol fuzz_rules \
         fuzz_server_message fuzz_proxy fuzz_http_headers fuzz_net) >build/fuzz-build.log 2>&1 &
 fuzz_build=$!
@@ -56,7 +56,7 @@ if [ "$asan" -ne 0 ] || [ "$fuzz_build_status" -ne 0 ]; then
     exit 1
 fi
 
-step "fuzzing the record reader (${FUZZ_SECONDS:-30} s), the move parser, the rule lists, the engine protocol, the server's decoder, the PROXY header, the HTTP headers and the .carcnet reader (half as long each)"
+step "fuzzing the record reader (${FUZZ_SECONDS:-20} s), the move parser, the rule lists, the engine protocol, the server's decoder, the PROXY header, the HTTP headers and the .carcnet reader (half as long each)"
 # One fuzzer a core: each runs its own time, so two at once halve the wait.
 (cd build-fuzz && ctest --output-on-failure -j"$jobs" -R '^fuzz\.')
 step "all passed"
