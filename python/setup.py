@@ -65,6 +65,22 @@ def flags():
     return common
 
 
+def up_to_date(obj, command):
+    """Whether the object `obj` was made by `command` and is newer than
+    every file it was made from (the dependency list gcc wrote beside it,
+    -MMD): a second install in the same tree compiles only what changed."""
+    try:
+        with open(obj + ".cmd", encoding="utf-8") as f:
+            if f.read() != command:
+                return False
+        with open(os.path.splitext(obj)[0] + ".d", encoding="utf-8") as f:
+            deps = f.read().replace("\\\n", " ").split(":", 1)[1].split()
+        made = os.path.getmtime(obj)
+        return all(os.path.getmtime(dep) <= made for dep in deps)
+    except (OSError, IndexError):
+        return False
+
+
 class BuildWithLibrary(build_ext):
     """Generates the tile tables, compiles the library, links it in."""
 
@@ -83,6 +99,9 @@ class BuildWithLibrary(build_ext):
             units.append((self.wrapper(tmp, src, "all", 0), 0))
         objects = self.compile_parallel(tmp, units)
         ext.extra_objects = objects
+        # The extension is linked again when an object is newer than it
+        # (build_ext looks only at the sources and `depends`).
+        ext.depends = list(ext.depends) + objects
         ext.extra_compile_args = flags()
         ext.extra_link_args = ["-pthread", "-lm"] + (
             ["-fsanitize=address,undefined"] if os.environ.get("CARC_SANITIZE") == "1" else [])
@@ -126,12 +145,22 @@ class BuildWithLibrary(build_ext):
         include = [os.path.join(ROOT, "include"), os.path.join(ROOT, "src")]
         extra = flags()
 
+        out = os.path.join(tmp, "obj")
+
         def one(unit):
             path, is_wide = unit
-            return self.compiler.compile(
-                [path], output_dir=os.path.join(tmp, "obj"),
-                macros=[("LAYOUT_WIDE", str(is_wide)), ("_POSIX_C_SOURCE", "200809L")],
-                include_dirs=include, extra_postargs=extra)[0]
+            macros = [("LAYOUT_WIDE", str(is_wide)), ("_POSIX_C_SOURCE", "200809L")]
+            obj = self.compiler.object_filenames([path], output_dir=out)[0]
+            # What the object was made with: a change of compiler, flags
+            # or macros (CARC_SANITIZE in the same tree) makes it anew.
+            command = repr((self.compiler.compiler_so, macros, include, extra))
+            if not self.force and up_to_date(obj, command):
+                return obj
+            made = self.compiler.compile([path], output_dir=out, macros=macros,
+                                         include_dirs=include, extra_postargs=extra + ["-MMD"])[0]
+            with open(obj + ".cmd", "w", encoding="utf-8") as f:
+                f.write(command)
+            return made
 
         # The library gets the project's own optimisation, not Python's
         # extra flags (-fwrapv, -fstack-protector-strong, -g cost 10-15% in
