@@ -103,7 +103,7 @@ EOF
 tidy=0
 git ls-files 'src/*.c' 'apps/*.c' 'tools/*.c' |
     xargs -P "$(nproc)" -n 8 clang-tidy -p build/tidy/first --quiet 2>/dev/null || tidy=$?
-xargs -P "$(nproc)" -n 4 clang-tidy -p build/tidy/wide --quiet --checks='-clang-analyzer-*' \
+xargs -r -P "$(nproc)" -n 4 clang-tidy -p build/tidy/wide --quiet --checks='-clang-analyzer-*' \
     <build/tidy/wide/files 2>/dev/null || tidy=$?
 cppcheck=0
 wait "$cppcheck_pid" || cppcheck=$?
