@@ -13,6 +13,7 @@ set -eu
 cd "$(dirname "$0")/.."
 scripts/deps.sh --test
 jobs=$(nproc)
+fuzz_seconds=${FUZZ_SECONDS:-20}
 # One test more than the cores: many tests wait on a server, a browser or
 # a child process, so at nproc the cores are about 1.5 busy; at nproc + 1
 # the release tests but the browser took 368 s instead of 425 s, all passing
@@ -39,7 +40,7 @@ cmake --build build-asan -j"$jobs"
 # and children), which the build takes.
 step "sanitizer tests (the fuzzers built beside them: build/fuzz-build.log)"
 (CC=clang nice -n 19 cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCARC_FUZZ=ON -DCARC_FUZZ_SECONDS="${FUZZ_SECONDS:-20}" >/dev/null &&
+    -DCARC_FUZZ=ON -DCARC_FUZZ_SECONDS="$fuzz_seconds" >/dev/null &&
     nice -n 19 cmake --build build-fuzz -j"$jobs" --target fuzz_record fuzz_move fuzz_protocol fuzz_rules \
         fuzz_server_message fuzz_proxy fuzz_http_headers fuzz_net) >build/fuzz-build.log 2>&1 &
 fuzz_build=$!
@@ -56,7 +57,7 @@ if [ "$asan" -ne 0 ] || [ "$fuzz_build_status" -ne 0 ]; then
     exit 1
 fi
 
-step "fuzzing the record reader (${FUZZ_SECONDS:-20} s), the move parser, the rule lists, the engine protocol, the server's decoder, the PROXY header, the HTTP headers and the .carcnet reader (half as long each)"
+step "fuzzing the record reader ($fuzz_seconds s), the move parser, the rule lists, the engine protocol, the server's decoder, the PROXY header, the HTTP headers and the .carcnet reader (half as long each)"
 # One fuzzer a core: each runs its own time, so two at once halve the wait.
 (cd build-fuzz && ctest --output-on-failure -j"$jobs" -R '^fuzz\.')
 step "all passed"
