@@ -5,7 +5,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "bench_server.h"
 #include "args.h"
 #include "cli.h"
 #include "wire.h"
@@ -246,9 +245,6 @@ static void print_text(const bench_run *runs, int n, int players, uint64_t seed)
 
 int cmd_bench(int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--server") == 0)
-            return cmd_bench_server(argc, argv); /* the game server's load benchmark */
     int json = 0;
     uint64_t games = 200000, seed = 1, players = 2;
     const char *mcts_spec = NULL;

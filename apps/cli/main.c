@@ -1,14 +1,19 @@
-/* main.c: the `carcassonne` program: dispatch to its subcommands. */
+/* main.c: the `carcassonne` program: dispatch to its subcommands. The
+ * network commands (serve, admin, connect, bench --server) live in a
+ * second program beside this one, `carcassonne-net` (net_main.c), which
+ * this one becomes (execv: the same process) when it is asked for one of
+ * them: they need libwebsockets, libpq, libcurl and the rest, 40 shared
+ * libraries that every start of this program would otherwise load. */
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#include "admin.h"
 #include "args.h"
 #include "cli.h"
-#include "connect.h"
 #include "play.h"
-#include "serve.h"
 
 static const char usage[] =
     "usage: carcassonne COMMAND [OPTIONS]\n"
@@ -49,6 +54,41 @@ static const char usage[] =
     "Run 'carcassonne COMMAND --help' for a command's options,\n"
     "'carcassonne --version' for the version; 'man carcassonne' once installed.\n";
 
+/* The network program's name, beside this one. */
+static const char net_program[] = "carcassonne-net";
+
+/* Whether `cmd` (with its arguments) is one of the network program's. */
+static int is_net_command(int argc, char **argv)
+{
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "serve") == 0 || strcmp(cmd, "admin") == 0 || strcmp(cmd, "connect") == 0)
+        return 1;
+    if (strcmp(cmd, "bench") == 0)
+        for (int i = 2; i < argc; i++)
+            if (strcmp(argv[i], "--server") == 0)
+                return 1;
+    return 0;
+}
+
+/* Runs the network program found beside this one (/proc/self/exe) with
+ * this command line; returns only when it cannot, with the exit status. */
+static int exec_net(char **argv)
+{
+    char path[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", path, sizeof path - 1);
+    path[n > 0 ? n : 0] = '\0';
+    char *slash = strrchr(path, '/');
+    if (!slash || (size_t)(slash + 1 - path) + sizeof net_program > sizeof path) {
+        fprintf(stderr, "carcassonne: %s: cannot find this program's folder\n", argv[1]);
+        return EXIT_INVALID;
+    }
+    memcpy(slash + 1, net_program, sizeof net_program);
+    execv(path, argv);
+    fprintf(stderr, "carcassonne: %s needs %s (installed beside carcassonne): %s\n", argv[1], path,
+            strerror(errno));
+    return EXIT_INVALID;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -64,6 +104,8 @@ int main(int argc, char **argv)
         printf("carcassonne %s\n", CARC_VERSION);
         return EXIT_OK;
     }
+    if (is_net_command(argc, argv))
+        return exec_net(argv);
     if (strcmp(cmd, "play") == 0)
         return cmd_play(argc - 1, argv + 1);
     if (strcmp(cmd, "replay") == 0)
@@ -82,12 +124,6 @@ int main(int argc, char **argv)
         return cmd_analyse(argc - 1, argv + 1);
     if (strcmp(cmd, "puzzles") == 0)
         return cmd_puzzles(argc - 1, argv + 1);
-    if (strcmp(cmd, "connect") == 0)
-        return cmd_connect(argc - 1, argv + 1);
-    if (strcmp(cmd, "serve") == 0)
-        return cmd_serve(argc - 1, argv + 1);
-    if (strcmp(cmd, "admin") == 0)
-        return cmd_admin(argc - 1, argv + 1);
     fprintf(stderr, "carcassonne: unknown command '%s'\n\n%s", cmd, usage);
     return EXIT_USAGE;
 }
