@@ -46,13 +46,29 @@ enum { RIVER_DEFS = (int)(sizeof river_defs / sizeof river_defs[0]) };
 
 static const int dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
 
-static const river_def *river_def_of(int kind)
+static const river_def *river_def_by_id(int kind)
 {
     const char *id = carc_tile_id(kind);
     for (int i = 0; i < RIVER_DEFS; i++)
         if (strcmp(river_defs[i].id, id) == 0)
             return &river_defs[i];
     return NULL;
+}
+
+/* The river tile of a kind by its id, or NULL; each kind's answer kept
+ * once found (the random games ask it millions of times: half the test's
+ * time went in comparing ids). */
+static const river_def *river_def_of(int kind)
+{
+    static const river_def *known[CARC_MAX_KINDS];
+    static unsigned char done[CARC_MAX_KINDS];
+    if (kind < 0 || kind >= CARC_MAX_KINDS)
+        return river_def_by_id(kind);
+    if (!done[kind]) {
+        known[kind] = river_def_by_id(kind);
+        done[kind] = 1;
+    }
+    return known[kind];
 }
 
 static int is_river_kind(int kind)
