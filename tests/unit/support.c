@@ -22,15 +22,13 @@ static unsigned rotate_ports_by_hand(unsigned ports, int rot)
 
 unsigned sup_rotate_ports(unsigned ports, int rot)
 {
-    /* Kept once worked out, as sup_port_seg's answers (below). */
+    /* Kept once worked out, as sup_port_seg's answers (below); 0 is "not
+     * worked out yet" for any ports but none, which turn to none. */
     static uint16_t known[4][1u << CARC_PORTS];
-    static uint8_t done[4][1u << CARC_PORTS];
     if (rot < 0 || rot > 3 || ports >= 1u << CARC_PORTS)
         return rotate_ports_by_hand(ports, rot);
-    if (!done[rot][ports]) {
+    if (ports && !known[rot][ports])
         known[rot][ports] = (uint16_t)rotate_ports_by_hand(ports, rot);
-        done[rot][ports] = 1;
-    }
     return known[rot][ports];
 }
 
